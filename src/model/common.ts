@@ -1,0 +1,140 @@
+/** Pieces shared by several resources: key/value rows, variables, scripts, auth, body, settings (spec 2.4–2.7, 2.10). */
+import { z } from 'zod';
+import { flag, integer, list, oneOf, section, text } from './declare.js';
+
+export const keyValueSchema = section({
+  key: text().default(''),
+  value: text().default(''),
+  enabled: flag().default(true),
+  description: text().default(''),
+});
+export type KeyValue = z.output<typeof keyValueSchema>;
+
+export const keyValues = () => list(keyValueSchema).default([]);
+
+export const variableSchema = section({
+  key: text(),
+  value: text().default(''),
+  enabled: flag().default(true),
+  secret: flag().default(false),
+});
+export type Variable = z.output<typeof variableSchema>;
+
+export const scriptsSchema = section({
+  preRequest: text().optional(),
+  postResponse: text().optional(),
+});
+export type Scripts = z.output<typeof scriptsSchema>;
+
+// ---- Auth (2.6) -----------------------------------------------------------------------------
+
+export const OAUTH2_REDIRECT_URI = 'http://127.0.0.1:53682/callback';
+
+const authVariant = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  section({ type: z.literal(type), ...shape });
+
+/** Types Ferry can only keep (they come from imports); their settings are kept as written. */
+export const IMPORTED_AUTH_TYPES = ['digest', 'ntlm', 'awsv4', 'oauth1', 'jwt', 'hawk', 'edgegrid', 'asap'] as const;
+export const AUTH_TYPES = ['inherit', 'none', 'basic', 'bearer', 'apiKey', 'oauth2', ...IMPORTED_AUTH_TYPES] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+export const oauth2Fields = {
+  grantType: oneOf(['clientCredentials', 'password', 'authorizationCode']).default('clientCredentials'),
+  tokenUrl: text().optional(),
+  authUrl: text().optional(),
+  redirectUri: text().default(OAUTH2_REDIRECT_URI),
+  clientId: text().optional(),
+  clientSecret: text().optional(),
+  scope: text().optional(),
+  audience: text().optional(),
+  username: text().optional(),
+  password: text().optional(),
+  clientAuth: oneOf(['basicHeader', 'body']).default('basicHeader'),
+  pkce: flag().default(true),
+  headerPrefix: text().default('Bearer'),
+};
+
+const authVariants = [
+  authVariant('inherit', {}),
+  authVariant('none', {}),
+  authVariant('basic', { username: text().default(''), password: text().default('') }),
+  authVariant('bearer', { token: text().default(''), prefix: text().default('Bearer') }),
+  authVariant('apiKey', { key: text().default(''), value: text().default(''), location: oneOf(['header', 'query']).default('header') }),
+  authVariant('oauth2', oauth2Fields),
+  ...IMPORTED_AUTH_TYPES.map((type) => authVariant(type, {})),
+] as const;
+
+const authUnion = z.discriminatedUnion('type', authVariants as unknown as [z.ZodObject, ...z.ZodObject[]], {
+  error: (issue) =>
+    issue.code === 'invalid_union' ? `auth type must be one of ${AUTH_TYPES.join(', ')}` : `expected a mapping with a type`,
+});
+
+/** An auth object whose `type` defaults to `fallback` (`inherit` for requests and folders, `none` for the workspace). */
+export const authSchema = (fallback: 'inherit' | 'none') =>
+  z.preprocess((input) => {
+    if (input === undefined || input === null) return { type: fallback };
+    if (typeof input === 'object' && !Array.isArray(input) && !('type' in input)) return { ...input, type: fallback };
+    return input;
+  }, authUnion).default({ type: fallback });
+
+export interface Auth {
+  type: AuthType;
+  [field: string]: unknown;
+}
+
+// ---- Body (2.5) -----------------------------------------------------------------------------
+
+export const BODY_TYPES = ['none', 'json', 'text', 'xml', 'formUrlencoded', 'multipart', 'binary', 'graphql'] as const;
+
+export const multipartPartSchema = section({
+  key: text().default(''),
+  value: text().default(''),
+  file: flag().default(false),
+  contentType: text().optional(),
+  enabled: flag().default(true),
+});
+
+export const graphqlSchema = section({
+  query: text().default(''),
+  variables: text().default(''),
+  operationName: text().default(''),
+  transport: oneOf(['websocket', 'websocketLegacy', 'sse']).optional(),
+  subscriptionUrl: text().optional(),
+  connectionParams: text().optional(),
+});
+
+export const bodySchema = section({
+  type: oneOf(BODY_TYPES).default('none'),
+  text: text().optional(),
+  contentType: text().default('text/plain'),
+  form: keyValues(),
+  multipart: list(multipartPartSchema).default([]),
+  file: text().optional(),
+  graphql: graphqlSchema.optional(),
+}).default({ type: 'none', contentType: 'text/plain', form: [], multipart: [] });
+export type Body = z.output<typeof bodySchema>;
+export type MultipartPart = z.output<typeof multipartPartSchema>;
+
+// ---- Settings (2.7) -------------------------------------------------------------------------
+
+export const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'] as const;
+
+export const settingsSchema = section({
+  timeoutMs: integer(0).optional(),
+  followRedirects: flag().optional(),
+  maxRedirects: integer(0, 1000).optional(),
+  verifyTls: flag().optional(),
+  httpVersion: oneOf(HTTP_VERSIONS).optional(),
+  decompress: flag().optional(),
+  repeat: section({
+    condition: text().default(''),
+    intervalMs: integer(0).default(1000),
+    timeoutMs: integer(0).default(30000),
+  }).optional(),
+  stream: section({
+    event: text().optional(),
+    maxEvents: integer(0).default(100),
+    timeoutMs: integer(0).default(10000),
+  }).optional(),
+});
+export type RequestSettings = z.output<typeof settingsSchema>;

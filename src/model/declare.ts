@@ -1,0 +1,138 @@
+/**
+ * The building blocks every resource declaration uses, and the one writer that turns a parsed
+ * value back into file data. A resource is declared once as a zod object: the shape's key order
+ * is the written field order, `.default()` gives the default (omitted on write), and `.loose()`
+ * keeps unknown fields (written after the known ones).
+ */
+import { z } from 'zod';
+
+/** A text field. YAML scalars that are numbers or booleans are read as their text (`value: 42`). */
+export const text = () =>
+  z.union([z.string(), z.number(), z.boolean()], {
+    error: (issue) => `expected text, got ${describe(issue.input)}`,
+  }).transform(String);
+
+export const integer = (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) =>
+  z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` })
+    .int({ error: 'expected a whole number' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+export const number = () => z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` });
+
+export const flag = () => z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` });
+
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: (issue) => `expected one of ${values.join(', ')}, got ${describe(issue.input)}` });
+
+export const list = <T extends z.ZodType>(item: T) =>
+  z.array(item, { error: (issue) => `expected a list, got ${describe(issue.input)}` });
+
+/** An object of the format: unknown fields are kept. */
+export const section = <T extends z.ZodRawShape>(shape: T) =>
+  z.object(shape, { error: (issue) => `expected a mapping, got ${describe(issue.input)}` }).loose();
+
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `text "${value.length > 40 ? value.slice(0, 40) + '…' : value}"`;
+  return `${typeof value} ${String(value)}`;
+}
+
+type AnySchema = z.ZodType;
+
+/**
+ * File data for a parsed value: fields in declared order, fields at their default omitted,
+ * empty optional sections omitted, unknown fields kept after the known ones.
+ */
+export function toFileData(schema: AnySchema, value: unknown): unknown {
+  const inner = unwrap(schema);
+  if (value === null || value === undefined) return value;
+  if (inner instanceof z.ZodObject && isPlainObject(value)) return objectToFileData(inner, value);
+  if (inner instanceof z.ZodArray && Array.isArray(value)) {
+    return value.map((item) => toFileData(inner.element as AnySchema, item));
+  }
+  if (inner instanceof z.ZodDiscriminatedUnion && isPlainObject(value)) {
+    const variant = variantFor(inner, value);
+    return variant ? toFileData(variant, value) : value;
+  }
+  return value;
+}
+
+function objectToFileData(schema: z.ZodObject, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const shape = schema.shape as Record<string, AnySchema>;
+  for (const [key, field] of Object.entries(shape)) {
+    const fieldValue = value[key];
+    if (fieldValue === undefined) continue;
+    const fallback = defaultOf(field);
+    if (fallback.has && deepEqual(fieldValue, fallback.value)) continue;
+    const written = toFileData(field, fieldValue);
+    if (!fallback.has && isEmptySection(written)) continue;
+    out[key] = written;
+  }
+  for (const [key, extra] of Object.entries(value)) {
+    if (!(key in shape) && extra !== undefined) out[key] = extra;
+  }
+  return out;
+}
+
+function isEmptySection(value: unknown): boolean {
+  return isPlainObject(value) && Object.keys(value).length === 0;
+}
+
+/** Strips wrappers that do not change the shape: optional, default, preprocess/transform pipes. */
+export function unwrap(schema: AnySchema): AnySchema {
+  let current: AnySchema = schema;
+  for (let i = 0; i < 10; i++) {
+    if (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodPrefault) {
+      current = current.unwrap() as AnySchema;
+    } else if (current instanceof z.ZodPipe) {
+      const def = current.def as unknown as { in: AnySchema; out: AnySchema };
+      current = def.in instanceof z.ZodTransform ? def.out : def.in;
+    } else {
+      break;
+    }
+  }
+  return current;
+}
+
+export function defaultOf(schema: AnySchema): { has: boolean; value?: unknown } {
+  let current: AnySchema = schema;
+  for (let i = 0; i < 10; i++) {
+    if (current instanceof z.ZodDefault) return { has: true, value: current.def.defaultValue };
+    if (current instanceof z.ZodOptional) current = current.unwrap() as AnySchema;
+    else break;
+  }
+  return { has: false };
+}
+
+function variantFor(union: z.ZodDiscriminatedUnion, value: Record<string, unknown>): AnySchema | undefined {
+  const key = (union.def as { discriminator: string }).discriminator;
+  for (const option of union.options as AnySchema[]) {
+    const opt = unwrap(option);
+    if (opt instanceof z.ZodObject) {
+      const literal = (opt.shape as Record<string, AnySchema>)[key];
+      const inner = literal ? unwrap(literal) : undefined;
+      if (inner instanceof z.ZodLiteral && inner.values.has(value[key] as never)) return opt;
+    }
+  }
+  return undefined;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+  }
+  return false;
+}

@@ -1,0 +1,21 @@
+/** Folder settings, `requests/**\/_folder.yaml` (spec 2.9). */
+import { z } from 'zod';
+import { flag, section, text } from './declare.js';
+import { authSchema, keyValues, scriptsSchema } from './common.js';
+
+export const folderOpenApiSchema = section({
+  spec: text().optional(),
+  source: text().optional(),
+  validate: flag().default(true),
+});
+
+export const folderSchema = section({
+  name: text().optional(),
+  seq: z.number({ error: 'expected a number' }).default(0),
+  auth: authSchema('inherit'),
+  headers: keyValues(),
+  scripts: scriptsSchema.optional(),
+  docs: text().optional(),
+  openapi: folderOpenApiSchema.optional(),
+});
+export type FolderFile = z.output<typeof folderSchema>;

@@ -1,0 +1,69 @@
+/**
+ * The workspace format, declared once. Every resource is one zod schema here; parsing (with
+ * defaults), validation and writing (declared order, defaults omitted, unknown fields kept) all
+ * derive from it.
+ */
+import type { z } from 'zod';
+import { toFileData } from './declare.js';
+import { environmentSchema } from './environment.js';
+import { folderSchema } from './folder.js';
+import { loadTestSchema } from './loadtest.js';
+import { requestSchema } from './request.js';
+import { serverSchema } from './server.js';
+import { workspaceSchema } from './workspace.js';
+
+export * from './common.js';
+export * from './request.js';
+export * from './folder.js';
+export * from './workspace.js';
+export * from './environment.js';
+export * from './server.js';
+export * from './loadtest.js';
+export { toFileData, deepEqual, isPlainObject } from './declare.js';
+
+export const RESOURCE_SCHEMAS = {
+  workspace: workspaceSchema,
+  request: requestSchema,
+  folder: folderSchema,
+  environment: environmentSchema,
+  server: serverSchema,
+  loadtest: loadTestSchema,
+} as const;
+export type ResourceKind = keyof typeof RESOURCE_SCHEMAS;
+export type ResourceValue<K extends ResourceKind> = z.output<(typeof RESOURCE_SCHEMAS)[K]>;
+
+export interface FieldProblem {
+  /** Field path inside the file, e.g. `['headers', 0, 'key']`. */
+  path: (string | number)[];
+  message: string;
+}
+
+export type ParseOutcome<K extends ResourceKind> =
+  | { ok: true; value: ResourceValue<K> }
+  | { ok: false; problems: FieldProblem[] };
+
+/** Validates file data and fills defaults. */
+export function parseResource<K extends ResourceKind>(kind: K, data: unknown): ParseOutcome<K> {
+  const schema = RESOURCE_SCHEMAS[kind] as z.ZodType;
+  const result = schema.safeParse(data ?? {});
+  if (result.success) return { ok: true, value: result.data as ResourceValue<K> };
+  return {
+    ok: false,
+    problems: result.error.issues.map((issue) => ({
+      path: issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
+      message: issue.message,
+    })),
+  };
+}
+
+/** File data for a resource: declared field order, defaults omitted, unknown fields after the known ones. */
+export function serializeResource<K extends ResourceKind>(kind: K, value: ResourceValue<K>): Record<string, unknown> {
+  return toFileData(RESOURCE_SCHEMAS[kind] as z.ZodType, value) as Record<string, unknown>;
+}
+
+/** Renders a field path like `headers[0].key`. */
+export function formatFieldPath(path: (string | number)[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
+  return out;
+}

@@ -1,0 +1,40 @@
+/** A load test, `loadtests/<id>.yaml` (spec 2.12). */
+import { z } from 'zod';
+import { flag, integer, list, number, oneOf, section, text } from './declare.js';
+import { HTTP_VERSIONS } from './common.js';
+
+export const loadTargetSchema = section({
+  request: text(),
+  weight: number().min(0, { error: 'must be 0 or more' }).default(1),
+  enabled: flag().default(true),
+  captures: list(section({
+    variable: text(),
+    from: oneOf(['json', 'header', 'regex']).default('json'),
+    path: text().default(''),
+  })).default([]),
+});
+
+export const thresholdSchema = section({
+  metric: oneOf(['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps']),
+  op: oneOf(['<', '<=', '>', '>=']),
+  value: number(),
+  target: text().optional(),
+  enabled: flag().default(true),
+});
+
+export const loadTestSchema = section({
+  name: text(),
+  seq: z.number({ error: 'expected a number' }).default(0),
+  targets: list(loadTargetSchema).default([]),
+  model: oneOf(['virtualUsers', 'arrivalRate']).default('virtualUsers'),
+  stages: list(section({ durationSecs: number().min(0), target: number().min(0) })).default([]),
+  thinkTimeMs: integer(0).default(0),
+  maxInFlight: integer(1).default(1000),
+  keepAlive: flag().default(true),
+  timeoutMs: integer(0).optional(),
+  httpVersion: oneOf(HTTP_VERSIONS).optional(),
+  thresholds: list(thresholdSchema).default([]),
+  dataFile: text().optional(),
+  docs: text().optional(),
+});
+export type LoadTestFile = z.output<typeof loadTestSchema>;

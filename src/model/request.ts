@@ -1,0 +1,97 @@
+/** A request file, `requests/**\/*.yaml` (spec 2.3, 2.8). */
+import { z } from 'zod';
+import { flag, integer, list, oneOf, section, text } from './declare.js';
+import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from './common.js';
+
+export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+const FRAMINGS = ['raw', 'line', 'lengthPrefixed'] as const;
+const LINE_ENDINGS = ['none', 'lf', 'crLf'] as const;
+const lengthBytes = () =>
+  z.union([z.literal(1), z.literal(2), z.literal(4)], { error: 'expected 1, 2 or 4' });
+
+export const socketOptionsSchema = section({
+  framing: oneOf(FRAMINGS).default('raw'),
+  lengthBytes: lengthBytes().default(2),
+  lineEnding: oneOf(LINE_ENDINGS).default('none'),
+  broadcast: flag().default(false),
+});
+
+export const dnsOptionsSchema = section({
+  server: text().default(''),
+  recursion: flag().default(true),
+});
+
+export const mqttOptionsSchema = section({
+  clientId: text().default(''),
+  version: oneOf(['v311', 'v5']).default('v311'),
+  cleanSession: flag().default(true),
+  keepAliveSecs: integer(0, 65535).default(30),
+  subscriptions: list(section({ topic: text().default(''), qos: integer(0, 2).default(0), enabled: flag().default(true) })).default([]),
+  topic: text().default(''),
+  qos: integer(0, 2).default(0),
+  retain: flag().default(false),
+});
+
+export const grpcOptionsSchema = section({
+  protoFiles: list(text()).default([]),
+  importPaths: list(text()).default([]),
+});
+
+export const socketioOptionsSchema = section({
+  path: text().default('/socket.io/'),
+  transport: oneOf(['auto', 'websocket', 'polling']).default('auto'),
+  auth: text().default(''),
+  event: text().default(''),
+  ack: flag().default(false),
+});
+
+export const mcpOptionsSchema = section({
+  transport: oneOf(['auto', 'streamableHttp', 'sse', 'stdio']).default('auto'),
+  call: oneOf(['tool', 'resource', 'prompt']).default('tool'),
+  name: text().default(''),
+  arguments: text().default(''),
+  cwd: text().default(''),
+  env: list(section({ key: text().default(''), value: text().default(''), enabled: flag().default(true) })).default([]),
+});
+
+export const requestOpenApiSchema = section({
+  operation: text().optional(),
+  removed: flag().optional(),
+});
+
+/** A saved response kept as an example (from collection imports; bodies up to 1 MB). */
+export const exampleSchema = section({
+  name: text().default(''),
+  status: integer(0, 999).optional(),
+  headers: keyValues(),
+  body: text().optional(),
+});
+
+export const requestSchema = section({
+  name: text(),
+  kind: oneOf(REQUEST_KINDS).default('http'),
+  seq: z.number({ error: (i) => `expected a number, got ${typeof i.input === 'string' ? `text "${i.input}"` : typeof i.input}` }).default(0),
+  method: text().default('GET'),
+  url: text().default(''),
+  disabledParams: keyValues(),
+  pathParams: keyValues(),
+  paramDescriptions: keyValues(),
+  headers: keyValues(),
+  body: bodySchema,
+  auth: authSchema('inherit'),
+  settings: settingsSchema.optional(),
+  scripts: scriptsSchema.optional(),
+  socket: socketOptionsSchema.optional(),
+  dns: dnsOptionsSchema.optional(),
+  mqtt: mqttOptionsSchema.optional(),
+  grpc: grpcOptionsSchema.optional(),
+  socketio: socketioOptionsSchema.optional(),
+  mcp: mcpOptionsSchema.optional(),
+  docs: text().optional(),
+  openapi: requestOpenApiSchema.optional(),
+  examples: list(exampleSchema).default([]),
+});
+export type RequestFile = z.output<typeof requestSchema>;
+export type RequestExample = z.output<typeof exampleSchema>;
