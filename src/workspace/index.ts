@@ -1,0 +1,11 @@
+/** Reading and writing the workspace folder. */
+export * from './types.js';
+export * from './open.js';
+export * from './tree.js';
+export * from './names.js';
+export * from './files.js';
+export * from './save.js';
+export * from './requests.js';
+export { readResource, formatWarning } from './read-resource.js';
+export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
+export { editYaml } from './yaml-edit.js';

@@ -1,0 +1,165 @@
+/** Finding, creating and opening a workspace folder (spec 2.1–2.2, 7, 9). */
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { readTextFile, writeFileAtomic } from './files.js';
+import { readResource } from './read-resource.js';
+import { isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml } from './tree.js';
+import type { Entry, Warning, Workspace } from './types.js';
+import { editYaml } from './yaml-edit.js';
+import { parseYaml, renderYaml } from './yaml-file.js';
+
+export const ENVIRONMENTS_DIR = 'environments';
+export const SERVERS_DIR = 'servers';
+export const LOADTESTS_DIR = 'loadtests';
+export const SPECS_DIR = 'specs';
+
+/** A refusal to open: the message says what is wrong and what to do. */
+export class WorkspaceError extends Error {
+  override name = 'WorkspaceError';
+}
+
+/** Walks up from `start` to the first folder holding `ferry.yaml`, as git does for `.git`. */
+export async function findWorkspaceRoot(start: string): Promise<string | undefined> {
+  let current = path.resolve(start);
+  for (;;) {
+    try {
+      const stat = await fs.lstat(path.join(current, WORKSPACE_FILE));
+      if (stat.isFile()) return current;
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/** Creates a new workspace in `dir` (created if needed). Refuses a folder that already is one. */
+export async function initWorkspace(dir: string, name?: string): Promise<string> {
+  const root = path.resolve(dir);
+  await fs.mkdir(root, { recursive: true });
+  const file = path.join(root, WORKSPACE_FILE);
+  try {
+    await fs.lstat(file);
+    throw new WorkspaceError(`${file} already exists: this folder is a workspace already.`);
+  } catch (error) {
+    if (error instanceof WorkspaceError) throw error;
+  }
+  const displayName = name ?? path.basename(root);
+  await writeFileAtomic(file, renderYaml({ version: FORMAT_VERSION, id: randomUUID(), name: displayName }));
+  await ensureDirs(root);
+  return root;
+}
+
+async function ensureDirs(root: string): Promise<void> {
+  for (const dir of [REQUESTS_DIR, ENVIRONMENTS_DIR]) {
+    try {
+      await fs.mkdir(path.join(root, dir));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/**
+ * Opens the workspace in `root`. Broken files become warnings; only a missing or unusable
+ * `ferry.yaml` (or a newer format version) refuses to open.
+ */
+export async function openWorkspace(root: string): Promise<Workspace> {
+  const absolute = path.resolve(root);
+  const filePath = path.join(absolute, WORKSPACE_FILE);
+  let text: string;
+  try {
+    text = await readTextFile(filePath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
+    }
+    throw new WorkspaceError((error as Error).message);
+  }
+  const parsed = parseYaml(text);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.error;
+    throw new WorkspaceError(`${WORKSPACE_FILE}:${line}:${column}: YAML syntax error: ${message}. Fix the file and try again.`);
+  }
+  const version = (parsed.parsed.data as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > FORMAT_VERSION) {
+    throw new WorkspaceError(
+      `This workspace was created by a newer version of Ferry (format version ${version}; this Ferry reads version ${FORMAT_VERSION}). Update Ferry to open it.`,
+    );
+  }
+  const outcome = await readResource('workspace', filePath, WORKSPACE_FILE);
+  if (!outcome.ok) {
+    const w = outcome.warning;
+    throw new WorkspaceError(`${WORKSPACE_FILE}:${w.line ?? 1}:${w.column ?? 1}: ${w.message}`);
+  }
+  const file = outcome.value;
+  if (file.version !== FORMAT_VERSION) {
+    throw new WorkspaceError(`${WORKSPACE_FILE}: version must be ${FORMAT_VERSION}, got ${file.version}.`);
+  }
+  if (!file.id) {
+    file.id = randomUUID();
+    await writeFileAtomic(filePath, editYaml(text, { ...(parsed.parsed.data as object), id: file.id }));
+  }
+  await ensureDirs(absolute);
+
+  const warnings: Warning[] = [];
+  const [tree, environments, servers, loadtests] = await Promise.all([
+    readRequestTree(absolute, warnings),
+    readEntries(absolute, ENVIRONMENTS_DIR, 'environment', warnings),
+    readEntries(absolute, SERVERS_DIR, 'server', warnings),
+    readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
+  ]);
+  warnings.sort((a, b) => a.file.localeCompare(b.file));
+  return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings };
+}
+
+/** Reads one flat folder of resources (environments, servers, load tests); ids are file names. */
+async function readEntries<K extends ResourceKind>(root: string, dir: string, kind: K, warnings: Warning[]): Promise<Entry<ResourceValue<K>>[]> {
+  let names: string[];
+  try {
+    const entries = await fs.readdir(path.join(root, dir), { withFileTypes: true });
+    names = [];
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || !isYamlFile(entry.name)) continue;
+      if (entry.isSymbolicLink()) {
+        warnings.push({ file: `${dir}/${entry.name}`, message: `${dir}/${entry.name} is a symbolic link; Ferry never follows links, so it was skipped.` });
+      } else if (entry.isFile()) {
+        names.push(entry.name);
+      }
+    }
+  } catch {
+    return [];
+  }
+  const results = await Promise.all(
+    names.map(async (name) => {
+      const relative = `${dir}/${name}`;
+      const outcome = await readResource(kind, path.join(root, dir, name), relative);
+      if (!outcome.ok) {
+        warnings.push(outcome.warning);
+        return undefined;
+      }
+      return { id: stripYaml(name), file: relative, value: outcome.value };
+    }),
+  );
+  return results
+    .filter((e): e is Entry<ResourceValue<K>> => e !== undefined)
+    .sort((a, b) => seqOf(a.value) - seqOf(b.value) || a.id.localeCompare(b.id));
+}
+
+function seqOf(value: unknown): number {
+  const seq = (value as { seq?: unknown }).seq;
+  return typeof seq === 'number' ? seq : 0;
+}
+
+/** Opens the workspace given with `-w`, or the one found above the current folder. */
+export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd()): Promise<Workspace> {
+  if (dir) return openWorkspace(dir);
+  const found = await findWorkspaceRoot(cwd);
+  if (!found) {
+    throw new WorkspaceError(`No Ferry workspace here: neither ${cwd} nor a folder above it has a ${WORKSPACE_FILE}. Use -w DIR, or create one with \`ferry init\`.`);
+  }
+  return openWorkspace(found);
+}

@@ -1,0 +1,155 @@
+/**
+ * Creating, renaming, moving and deleting requests and folders. File names follow display
+ * names (2.1.4); load tests that send a moved request are updated in place (2.12).
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { FolderFile, RequestFile } from '../model/index.js';
+import { checkNoSymlinks } from './files.js';
+import { checkDisplayName, uniqueFileName } from './names.js';
+import { LOADTESTS_DIR } from './open.js';
+import { readResource } from './read-resource.js';
+import { saveResource } from './save.js';
+import { FOLDER_FILE, REQUESTS_DIR, isYamlFile, stripYaml } from './tree.js';
+
+export class NameError extends Error {
+  override name = 'NameError';
+}
+
+function requireName(name: unknown): string {
+  const problem = checkDisplayName(name);
+  if (problem) throw new NameError(problem);
+  return name as string;
+}
+
+/** Absolute path of a folder under `requests/`, refusing links and escapes. */
+async function folderDir(root: string, folderPath: string): Promise<string> {
+  const rel = path.join(REQUESTS_DIR, ...folderPath.split('/').filter(Boolean));
+  const problem = await checkNoSymlinks(root, rel);
+  if (problem) throw new Error(`Cannot use folder "${folderPath}": ${problem}.`);
+  return path.join(root, rel);
+}
+
+async function siblingNames(dir: string, except?: string): Promise<string[]> {
+  try {
+    const entries = await fs.readdir(dir);
+    return entries.filter((e) => e !== except).map(stripYaml);
+  } catch {
+    return [];
+  }
+}
+
+/** Saves a new request in `folderPath` ('' = collection root); returns its request path. */
+export async function createRequest(root: string, folderPath: string, request: RequestFile): Promise<string> {
+  requireName(request.name);
+  const dir = await folderDir(root, folderPath);
+  await fs.mkdir(dir, { recursive: true });
+  const fileName = `${uniqueFileName(request.name, await siblingNames(dir))}.yaml`;
+  await saveResource(path.join(dir, fileName), 'request', request);
+  return folderPath ? `${folderPath.replace(/\/+$/, '')}/${fileName}` : fileName;
+}
+
+/** Creates a folder (with `_folder.yaml` when it has settings); returns its path. */
+export async function createFolder(root: string, parentPath: string, name: string, settings?: Partial<FolderFile>): Promise<string> {
+  requireName(name);
+  const dir = await folderDir(root, parentPath);
+  await fs.mkdir(dir, { recursive: true });
+  const dirName = uniqueFileName(name, await siblingNames(dir));
+  await fs.mkdir(path.join(dir, dirName));
+  const folderPath = parentPath ? `${parentPath.replace(/\/+$/, '')}/${dirName}` : dirName;
+  if (dirName !== name || (settings && Object.keys(settings).length > 0)) {
+    const value = { seq: 0, auth: { type: 'inherit' as const }, headers: [], ...settings, name } as FolderFile;
+    await saveResource(path.join(dir, dirName, FOLDER_FILE), 'folder', value);
+  }
+  return folderPath;
+}
+
+/**
+ * Saves an existing request. When its name changed, the file is renamed to match and load
+ * tests are updated; returns the (possibly new) request path.
+ */
+export async function saveRequest(root: string, requestPath: string, request: RequestFile): Promise<string> {
+  requireName(request.name);
+  const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
+  if (problem) throw new Error(`Cannot save "${requestPath}": ${problem}.`);
+  const file = path.join(root, REQUESTS_DIR, requestPath);
+  await saveResource(file, 'request', request);
+  const currentBase = stripYaml(path.posix.basename(requestPath));
+  const folderPath = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
+  const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)));
+  if (wanted === currentBase) return requestPath;
+  return moveRequest(root, requestPath, folderPath, wanted);
+}
+
+/** Moves (and optionally renames) a request file; returns the new path. */
+export async function moveRequest(root: string, requestPath: string, toFolder: string, baseName?: string): Promise<string> {
+  const from = path.join(root, REQUESTS_DIR, requestPath);
+  const dir = await folderDir(root, toFolder);
+  await fs.mkdir(dir, { recursive: true });
+  const outcome = await readResource('request', from, requestPath);
+  if (!outcome.ok) throw new Error(outcome.warning.message);
+  const fileName = `${baseName ?? uniqueFileName(outcome.value.name, await siblingNames(dir))}.yaml`;
+  const newPath = toFolder ? `${toFolder}/${fileName}` : fileName;
+  if (newPath === requestPath) return requestPath;
+  await fs.rename(from, path.join(dir, fileName));
+  await updateLoadTestTargets(root, (target) => (target === requestPath ? newPath : target));
+  return newPath;
+}
+
+export async function deleteRequest(root: string, requestPath: string): Promise<void> {
+  const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
+  if (problem) throw new Error(`Cannot delete "${requestPath}": ${problem}.`);
+  await fs.rm(path.join(root, REQUESTS_DIR, requestPath));
+}
+
+/** Renames a folder: its display name, and its directory, which moves the subtree. Returns the new path. */
+export async function renameFolder(root: string, folderPath: string, newName: string): Promise<string> {
+  requireName(newName);
+  const dir = await folderDir(root, folderPath);
+  const parent = path.dirname(dir);
+  const parentPath = path.posix.dirname(folderPath) === '.' ? '' : path.posix.dirname(folderPath);
+  const dirName = uniqueFileName(newName, await siblingNames(parent, path.basename(dir)));
+  const settingsFile = path.join(dir, FOLDER_FILE);
+  const existing = await readResource('folder', settingsFile, `${folderPath}/${FOLDER_FILE}`);
+  if (existing.ok || dirName !== newName) {
+    const base = existing.ok ? existing.value : ({ seq: 0, auth: { type: 'inherit' }, headers: [] } as unknown as FolderFile);
+    await saveResource(settingsFile, 'folder', { ...base, name: newName });
+  }
+  const newPath = parentPath ? `${parentPath}/${dirName}` : dirName;
+  if (dirName !== path.basename(dir)) {
+    await fs.rename(dir, path.join(parent, dirName));
+    const prefix = `${folderPath}/`;
+    await updateLoadTestTargets(root, (t) => (t.startsWith(prefix) ? `${newPath}/${t.slice(prefix.length)}` : t));
+  }
+  return newPath;
+}
+
+export async function deleteFolder(root: string, folderPath: string): Promise<void> {
+  if (!folderPath) throw new Error('The collection root cannot be deleted.');
+  const dir = await folderDir(root, folderPath);
+  await fs.rm(dir, { recursive: true });
+}
+
+/** Rewrites `targets[].request` of every load test through `rename`, editing files in place. */
+async function updateLoadTestTargets(root: string, rename: (target: string) => string): Promise<void> {
+  const dir = path.join(root, LOADTESTS_DIR);
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir)).filter((n) => isYamlFile(n) && !n.startsWith('.'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const outcome = await readResource('loadtest', file, `${LOADTESTS_DIR}/${name}`);
+    if (!outcome.ok) continue;
+    let changed = false;
+    const targets = outcome.value.targets.map((t) => {
+      const renamed = rename(t.request);
+      if (renamed === t.request) return t;
+      changed = true;
+      return { ...t, request: renamed };
+    });
+    if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets });
+  }
+}

@@ -1,0 +1,127 @@
+/** Reads the request tree under `requests/` (spec 2.1.6–2.1.9, 2.3, 2.9). */
+import { promises as fs, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { parseResource, type FolderFile } from '../model/index.js';
+import { readResource } from './read-resource.js';
+import type { FolderNode, TreeNode, Warning } from './types.js';
+
+export const MAX_TREE_DEPTH = 32;
+export const FOLDER_FILE = '_folder.yaml';
+export const REQUESTS_DIR = 'requests';
+
+const DEFAULT_FOLDER: FolderFile = (() => {
+  const parsed = parseResource('folder', {});
+  if (!parsed.ok) throw new Error('the folder declaration has no valid defaults');
+  return parsed.value;
+})();
+
+export function isYamlFile(name: string): boolean {
+  return name.toLowerCase().endsWith('.yaml');
+}
+
+export function stripYaml(name: string): string {
+  return isYamlFile(name) ? name.slice(0, -5) : name;
+}
+
+export async function readRequestTree(root: string, warnings: Warning[]): Promise<FolderNode> {
+  return readFolder(root, '', 0, warnings);
+}
+
+async function readFolder(root: string, relPath: string, depth: number, warnings: Warning[]): Promise<FolderNode> {
+  const absolute = path.join(root, REQUESTS_DIR, relPath);
+  const label = path.posix.join(REQUESTS_DIR, relPath);
+  let entries: Dirent[] = [];
+  try {
+    entries = await fs.readdir(absolute, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') warnings.push({ file: label, message: `${label} cannot be read: ${(error as Error).message}` });
+  }
+
+  let settings: FolderFile = { ...DEFAULT_FOLDER };
+  const folderFile = entries.find((e) => e.name.toLowerCase() === FOLDER_FILE && !e.isSymbolicLink());
+  if (relPath !== '' && folderFile) {
+    const outcome = await readResource('folder', path.join(absolute, folderFile.name), path.posix.join(label, folderFile.name));
+    if (outcome.ok) settings = outcome.value;
+    else warnings.push(outcome.warning);
+  }
+
+  const tasks: Array<Promise<TreeNode | undefined>> = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const childRel = relPath === '' ? entry.name : `${relPath}/${entry.name}`;
+    const childLabel = `${REQUESTS_DIR}/${childRel}`;
+    if (entry.isSymbolicLink()) {
+      warnings.push({ file: childLabel, message: `${childLabel} is a symbolic link; Ferry never follows links, so it was skipped.` });
+      continue;
+    }
+    if (entry.isDirectory()) {
+      if (depth + 1 > MAX_TREE_DEPTH) {
+        warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.` });
+        continue;
+      }
+      tasks.push(readFolder(root, childRel, depth + 1, warnings));
+    } else if (entry.isFile() && isYamlFile(entry.name) && entry.name.toLowerCase() !== FOLDER_FILE) {
+      tasks.push(readRequest(root, childRel, childLabel, warnings));
+    }
+  }
+  const children = (await Promise.all(tasks)).filter((c): c is TreeNode => c !== undefined);
+  children.sort(compareNodes);
+  const name = relPath === '' ? '' : settings.name ?? path.posix.basename(relPath);
+  return { type: 'folder', path: relPath, name, settings, children };
+}
+
+async function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): Promise<TreeNode> {
+  const outcome = await readResource('request', path.join(root, REQUESTS_DIR, relPath), label);
+  if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
+  warnings.push(outcome.warning);
+  return { type: 'broken', path: relPath, warning: outcome.warning };
+}
+
+/** `seq` first; at equal `seq` folders before requests, then by name. */
+export function compareNodes(a: TreeNode, b: TreeNode): number {
+  const seqA = nodeSeq(a);
+  const seqB = nodeSeq(b);
+  if (seqA !== seqB) return seqA - seqB;
+  const folderA = a.type === 'folder' ? 0 : 1;
+  const folderB = b.type === 'folder' ? 0 : 1;
+  if (folderA !== folderB) return folderA - folderB;
+  const nameA = nodeName(a);
+  const nameB = nodeName(b);
+  const byName = nameA.localeCompare(nameB, 'en', { sensitivity: 'base', numeric: true });
+  return byName !== 0 ? byName : nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
+}
+
+function nodeSeq(node: TreeNode): number {
+  if (node.type === 'folder') return node.settings.seq;
+  if (node.type === 'request') return node.request.seq;
+  return Number.MAX_SAFE_INTEGER;
+}
+
+export function nodeName(node: TreeNode): string {
+  if (node.type === 'folder') return node.name;
+  if (node.type === 'request') return node.request.name;
+  return stripYaml(path.posix.basename(node.path));
+}
+
+/** Every request of a folder in tree order (depth first), with the chain of folders above it. */
+export function* walkRequests(folder: FolderNode, chain: FolderNode[] = []): Generator<{ node: import('./types.js').RequestNode; folders: FolderNode[] }> {
+  const folders = [...chain, folder];
+  for (const child of folder.children) {
+    if (child.type === 'request') yield { node: child, folders };
+    else if (child.type === 'folder') yield* walkRequests(child, folders);
+  }
+}
+
+/** Finds a folder by its path relative to `requests/` (case-insensitive, like the file names). */
+export function findFolder(root: FolderNode, relPath: string): FolderNode | undefined {
+  const parts = relPath.split('/').filter(Boolean);
+  let current: FolderNode | undefined = root;
+  for (const part of parts) {
+    current = current.children.find(
+      (c): c is FolderNode => c.type === 'folder' && path.posix.basename(c.path).toLowerCase() === part.toLowerCase(),
+    );
+    if (!current) return undefined;
+  }
+  return current;
+}

@@ -1,0 +1,57 @@
+/** The in-memory shape of an opened workspace. */
+import type { EnvironmentFile, FolderFile, LoadTestFile, RequestFile, ServerFile, WorkspaceFile } from '../model/index.js';
+
+export interface Warning {
+  /** Path relative to the workspace folder, with `/` separators. */
+  file: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export interface RequestNode {
+  type: 'request';
+  /** Path relative to `requests/`, `/` separators: `Folder/Name.yaml`. */
+  path: string;
+  request: RequestFile;
+}
+
+/** A file in the request tree that could not be read; shown with its error, never dropped. */
+export interface BrokenNode {
+  type: 'broken';
+  path: string;
+  warning: Warning;
+}
+
+export interface FolderNode {
+  type: 'folder';
+  /** Path relative to `requests/` (`''` for the collection root). */
+  path: string;
+  /** Display name: `_folder.yaml`'s `name`, else the folder name. */
+  name: string;
+  settings: FolderFile;
+  children: TreeNode[];
+}
+
+export type TreeNode = RequestNode | FolderNode | BrokenNode;
+
+export interface Entry<T> {
+  /** File name without `.yaml`: the id used by the CLI and run history. */
+  id: string;
+  /** Path relative to the workspace folder. */
+  file: string;
+  value: T;
+}
+
+export interface Workspace {
+  /** Absolute path of the workspace folder. */
+  root: string;
+  file: WorkspaceFile;
+  /** The id from the file (written on first open when missing). */
+  id: string;
+  tree: FolderNode;
+  environments: Entry<EnvironmentFile>[];
+  servers: Entry<ServerFile>[];
+  loadtests: Entry<LoadTestFile>[];
+  warnings: Warning[];
+}

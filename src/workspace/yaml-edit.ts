@@ -1,0 +1,174 @@
+/**
+ * Rewrites an existing YAML file so that only what changed changes: comments, key order,
+ * quoting and unknown fields survive, and a git diff shows just the edit.
+ *
+ * `Document.toString()` would re-format the whole file, so instead we compare the file's data
+ * with the new data and splice text at the source ranges of the nodes that differ.
+ */
+import { Document, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { deepEqual, isPlainObject } from '../model/index.js';
+import { renderYaml } from './yaml-file.js';
+
+interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Returns `source` changed to hold `data`, touching only the lines that differ. */
+export function editYaml(source: string, data: unknown): string {
+  const doc = parseDocument(source, { version: '1.2', keepSourceTokens: true });
+  if (doc.errors.length > 0 || !isMap(doc.contents) || !isPlainObject(data) || doc.contents.flow) {
+    return renderYaml(data);
+  }
+  const edits: TextEdit[] = [];
+  const editor = new Editor(source, edits);
+  editor.editMap(doc.contents, data);
+  let out = source;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  }
+  return out;
+}
+
+class Editor {
+  constructor(private readonly source: string, private readonly edits: TextEdit[]) {}
+
+  editMap(node: YAMLMap, data: Record<string, unknown>): void {
+    const pairs = node.items.filter(isPair) as Pair<Node, Node | null>[];
+    const byKey = new Map<string, Pair<Node, Node | null>>();
+    for (const pair of pairs) if (isScalar(pair.key)) byKey.set(String(pair.key.value), pair);
+    if (byKey.size !== pairs.length) return this.replaceNode(node, data);
+
+    const column = pairs.length > 0 ? this.columnOf(pairs[0]!.key.range![0]) : 0;
+    let previous: Pair<Node, Node | null> | undefined;
+    for (const [key, value] of Object.entries(data)) {
+      if (value === undefined) continue;
+      const pair = byKey.get(key);
+      if (!pair) {
+        this.insertPair(node, previous, column, key, value);
+        continue;
+      }
+      previous = pair;
+      this.editPairValue(pair, column, value);
+    }
+    for (const [key, pair] of byKey) {
+      if (!(key in data) || data[key] === undefined) this.deletePair(pair);
+    }
+  }
+
+  private editPairValue(pair: Pair<Node, Node | null>, column: number, value: unknown): void {
+    const current = pair.value;
+    const currentData = current ? current.toJSON() : null;
+    if (deepEqual(currentData, value)) return;
+    if (current && isMap(current) && !current.flow && isPlainObject(value) && current.items.length > 0) {
+      return this.editMap(current, value);
+    }
+    if (current && isSeq(current) && !current.flow && Array.isArray(value) && current.items.length === value.length) {
+      return this.editSeq(current, value, () => this.replacePair(pair, column, value));
+    }
+    if (current && isScalar(current) && this.replaceScalar(current, value)) return;
+    if (current && (isMap(current) || isSeq(current)) && current.flow) return this.replaceNode(current, value);
+    this.replacePair(pair, column, value);
+  }
+
+  private editSeq(node: YAMLSeq, data: unknown[], fallback: () => void): void {
+    const items = node.items as Node[];
+    const plan: Array<() => void> = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const value = data[i];
+      if (deepEqual(item.toJSON(), value)) continue;
+      if (isMap(item) && !item.flow && isPlainObject(value) && item.items.length > 0) plan.push(() => this.editMap(item, value));
+      else if (isScalar(item) && this.canReplaceScalar(item, value)) plan.push(() => this.replaceScalar(item, value));
+      else if ((isMap(item) || isSeq(item)) && item.flow) plan.push(() => this.replaceNode(item, value));
+      else return fallback();
+    }
+    for (const step of plan) step();
+  }
+
+  private canReplaceScalar(node: Scalar, value: unknown): boolean {
+    return this.scalarText(node, value) !== undefined;
+  }
+
+  private replaceScalar(node: Scalar, value: unknown): boolean {
+    const text = this.scalarText(node, value);
+    if (text === undefined || !node.range) return false;
+    this.edits.push({ start: node.range[0], end: node.range[1], text });
+    return true;
+  }
+
+  /** The new scalar written in the old one's style, when that fits on one line. */
+  private scalarText(node: Scalar, value: unknown): string | undefined {
+    if (value !== null && typeof value === 'object') return undefined;
+    if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) return undefined;
+    const scalar = new Scalar(value);
+    if (node.type) scalar.type = node.type;
+    const text = new Document(scalar, { version: '1.2' }).toString({ lineWidth: 0 }).replace(/\n$/, '');
+    return text.includes('\n') ? undefined : text;
+  }
+
+  /** Replaces a flow collection (or a whole root) with the new data in flow style. */
+  private replaceNode(node: Node, value: unknown): void {
+    if (!node.range) return;
+    const doc = new Document(value, { version: '1.2' });
+    if (isMap(doc.contents) || isSeq(doc.contents)) doc.contents.flow = true;
+    const text = doc.toString({ lineWidth: 0 }).replace(/\n$/, '');
+    this.edits.push({ start: node.range[0], end: node.range[1], text });
+  }
+
+  private replacePair(pair: Pair<Node, Node | null>, column: number, value: unknown): void {
+    const start = pair.key.range![0];
+    const end = this.pairEnd(pair);
+    const rendered = this.renderPair(String((pair.key as Scalar).value), value, column);
+    // Block values end after their newline; keep the line break the replaced text had.
+    this.edits.push({ start, end, text: this.source[end - 1] === '\n' ? `${rendered}\n` : rendered });
+  }
+
+  private insertPair(node: YAMLMap, previous: Pair<Node, Node | null> | undefined, column: number, key: string, value: unknown): void {
+    const text = this.renderPair(key, value, column);
+    if (previous) {
+      const at = this.lineEndAfter(this.pairEnd(previous));
+      this.edits.push({ start: at, end: at, text: `${' '.repeat(column)}${text}\n` });
+    } else {
+      const first = node.items[0] as Pair<Node, Node | null> | undefined;
+      if (!first) return;
+      const at = first.key.range![0];
+      this.edits.push({ start: at, end: at, text: `${text}\n${' '.repeat(column)}` });
+    }
+  }
+
+  private deletePair(pair: Pair<Node, Node | null>): void {
+    const keyStart = pair.key.range![0];
+    const lineStart = this.source.lastIndexOf('\n', keyStart - 1) + 1;
+    const onlyIndentBefore = this.source.slice(lineStart, keyStart).trim() === '';
+    const start = onlyIndentBefore ? lineStart : keyStart;
+    this.edits.push({ start, end: this.lineEndAfter(this.pairEnd(pair)), text: '' });
+  }
+
+  /** Where a pair's value ends, before any trailing comment. */
+  private pairEnd(pair: Pair<Node, Node | null>): number {
+    const value = pair.value;
+    if (value?.range) return value.range[1];
+    const keyEnd = pair.key.range![1];
+    const colon = this.source.indexOf(':', keyEnd);
+    return colon >= 0 ? colon + 1 : keyEnd;
+  }
+
+  private lineEndAfter(position: number): number {
+    if (position > 0 && this.source[position - 1] === '\n') return position;
+    const newline = this.source.indexOf('\n', position);
+    return newline < 0 ? this.source.length : newline + 1;
+  }
+
+  private columnOf(position: number): number {
+    return position - (this.source.lastIndexOf('\n', position - 1) + 1);
+  }
+
+  /** `key: value` rendered as a fresh block, indented to sit at `column`. */
+  private renderPair(key: string, value: unknown, column: number): string {
+    const text = renderYaml({ [key]: value }).replace(/\n$/, '');
+    const pad = ' '.repeat(column);
+    return text.split('\n').map((line, i) => (i === 0 || line === '' ? line : pad + line)).join('\n');
+  }
+}
