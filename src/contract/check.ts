@@ -1,0 +1,90 @@
+/**
+ * The `Matches the API spec` test for one response (spec 7.1): decides whether the check
+ * applies, then applies the status rule and the body rule.
+ */
+import type { ContractDocuments, LoadedDocument } from './documents.js';
+import { contractTestName, messages } from './messages.js';
+import { bodySchemaFor, documentedStatuses, findResponseKey, headerValue } from './response-selection.js';
+import { Problems } from './schema-check.js';
+import type { ContractFolder, ContractRequest, ContractResponse, ContractTestResult } from './types.js';
+
+export interface ContractCheckInput {
+  /** The run's document cache (one per run); it knows the workspace folder. */
+  documents: ContractDocuments;
+  request: ContractRequest;
+  /** The request's folders, outermost first. The innermost folder that links a document wins. */
+  folderChain: ReadonlyArray<ContractFolder>;
+  response: ContractResponse;
+  /** Told why the check was left out (for verbose logs); the test itself stays silent. */
+  onSkip?: (reason: string) => void;
+}
+
+/** Where the request's document link comes from, or why there is none (skip cases 1-3). */
+export function linkedDocumentPath(request: ContractRequest, folderChain: ReadonlyArray<ContractFolder>): { spec: string; operation: string } | { skip: string } {
+  if ((request.kind ?? 'http') !== 'http') return { skip: `the request is a ${request.kind} request, not HTTP` };
+  const operation = request.openapi?.operation;
+  if (typeof operation !== 'string' || operation.trim() === '') return { skip: 'the request names no OpenAPI operation' };
+  if (request.openapi?.removed === true) return { skip: 'the request is no longer in the API spec' };
+  for (let index = folderChain.length - 1; index >= 0; index--) {
+    const link = folderChain[index]?.openapi;
+    if (typeof link?.spec !== 'string' || link.spec === '') continue;
+    if (link.validate === false) return { skip: 'checking responses is switched off for the folder (validate: false)' };
+    return { spec: link.spec, operation };
+  }
+  return { skip: 'no folder above the request links an API document' };
+}
+
+/** The contract test for a response, or null when the check is left out (spec 7.1, five cases). */
+export async function contractTestFor(input: ContractCheckInput): Promise<ContractTestResult | null> {
+  const skip = (reason: string): null => {
+    input.onSkip?.(reason);
+    return null;
+  };
+  const link = linkedDocumentPath(input.request, input.folderChain);
+  if ('skip' in link) return skip(link.skip);
+  const load = await input.documents.load(link.spec);
+  if (!load.ok) return skip(load.reason);
+  return checkResponse(load.loaded, link.operation, input.response, skip);
+}
+
+/** The check against an already loaded document (skip cases 5 and the rules). */
+export function checkResponse(
+  loaded: LoadedDocument,
+  operationText: string,
+  response: ContractResponse,
+  skip: (reason: string) => null = () => null,
+): ContractTestResult | null {
+  const { document, checker } = loaded;
+  const found = document.findOperation(operationText);
+  if (found === undefined) return skip(`the API document has no operation ${operationText.trim()}`);
+  const statuses = documentedStatuses(found.responses);
+  if (statuses.length === 0) return skip(`the API document documents no responses for ${operationText.trim()}`);
+
+  const name = contractTestName(found.method, found.path, response.status);
+  const key = findResponseKey(found.responses, response.status);
+  if (key === undefined) return { name, passed: false, message: messages.statusNotDocumented(response.status, statuses) };
+
+  // A HEAD answer never has a body, whatever the document says: check its status only.
+  if (found.method === 'HEAD') return { name, passed: true };
+  const schema = bodySchemaFor(document, found.responses[key], headerValue(response.headers, 'content-type'));
+  if (schema === undefined) return { name, passed: true };
+
+  const text = decodeBody(response.body);
+  if (text.trim() === '') return { name, passed: false, message: messages.bodyEmpty() };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { name, passed: false, message: messages.bodyNotJson((error as Error).message) };
+  }
+  const problems = new Problems();
+  checker.check(value, schema, problems);
+  if (problems.count === 0) return { name, passed: true };
+  return { name, passed: false, message: problems.toMessage() };
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: false });
+
+function decodeBody(body: Uint8Array): string {
+  return utf8.decode(body);
+}

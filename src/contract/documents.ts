@@ -1,0 +1,93 @@
+/**
+ * Reading kept documents for one run: each is parsed once and reused while its file is
+ * unchanged (keyed by absolute path, modification time and size).
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { locateDocument } from './document-path.js';
+import { MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES } from './limits.js';
+import { detectDialect, OpenApiDocument } from './openapi-document.js';
+import { SchemaChecker } from './schema-check.js';
+
+/** A document ready for checks, with its checker (which caches schema views across responses). */
+export interface LoadedDocument {
+  document: OpenApiDocument;
+  checker: SchemaChecker;
+}
+
+export type DocumentLoad = { ok: true; loaded: LoadedDocument } | { ok: false; reason: string };
+
+/** Parses document text: JSON when it looks like JSON, else YAML 1.2. Throws with the parser's message. */
+export function parseDocumentText(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (/^\s*[{[]/.test(body)) {
+    try {
+      return JSON.parse(body);
+    } catch {
+      // Flow-style YAML also starts with `{`: let the YAML parser have a go.
+    }
+  }
+  return parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: false });
+}
+
+/** Builds a checkable document from parsed text, or says why it is not one. */
+export function documentFromValue(value: unknown, label: string): DocumentLoad {
+  const dialect = detectDialect(value);
+  if (dialect === undefined) return { ok: false, reason: `${label} is not an OpenAPI 3.0/3.1 or Swagger 2.0 document` };
+  const document = new OpenApiDocument(value as Record<string, unknown>, dialect);
+  return { ok: true, loaded: { document, checker: new SchemaChecker(document) } };
+}
+
+export class ContractDocuments {
+  private readonly cache = new Map<string, Promise<DocumentLoad>>();
+  /** How many times a file was actually read and parsed (for tests and diagnostics). */
+  parses = 0;
+
+  /** @param workspaceRoot the workspace folder; document paths are relative to it. */
+  constructor(readonly workspaceRoot: string) {}
+
+  /** The document at `relativePath` (e.g. `specs/petstore.yaml`), parsed at most once per version of the file. */
+  async load(relativePath: string): Promise<DocumentLoad> {
+    const located = await locateDocument(this.workspaceRoot, relativePath);
+    if (!located.ok) return located;
+    if (located.size > MAX_DOCUMENT_BYTES) {
+      return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
+    }
+    const key = `${located.absolutePath}\0${located.mtimeMs}\0${located.size}`;
+    let pending = this.cache.get(key);
+    if (pending === undefined) {
+      pending = this.read(located.absolutePath, relativePath);
+      this.cache.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async read(absolutePath: string, relativePath: string): Promise<DocumentLoad> {
+    this.parses++;
+    let text: string;
+    try {
+      // O_NOFOLLOW: the file cannot be swapped for a link between the check and the read.
+      const handle = await open(absolutePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      try {
+        const { size } = await handle.stat();
+        if (size > MAX_DOCUMENT_BYTES) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
+        const bytes = await handle.readFile();
+        // The file may have grown since it was measured.
+        if (bytes.length > MAX_DOCUMENT_BYTES) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
+        text = bytes.toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      return { ok: false, reason: `the document ${relativePath} cannot be read (${(error as Error).message})` };
+    }
+    let value: unknown;
+    try {
+      value = parseDocumentText(text);
+    } catch (error) {
+      return { ok: false, reason: `the document ${relativePath} does not parse: ${(error as Error).message}` };
+    }
+    return documentFromValue(value, `the document ${relativePath}`);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The OpenAPI contract check (`Matches the API spec`, spec 7.1). Imports nothing else of Ferry.
+ *
+ * The runner makes one `ContractDocuments` per run and calls `contractTestFor` after each HTTP
+ * response; `null` means the check is left out and no test is shown.
+ */
+export { contractTestFor, checkResponse, linkedDocumentPath, type ContractCheckInput } from './check.js';
+export { ContractDocuments, documentFromValue, parseDocumentText, type DocumentLoad, type LoadedDocument } from './documents.js';
+export { CONTRACT_TEST_NAME, contractTestName } from './messages.js';
+export { requestPassed } from './outcome.js';
+export type { Dialect } from './openapi-document.js';
+export type {
+  ContractFolder,
+  ContractFolderLink,
+  ContractHeaders,
+  ContractRequest,
+  ContractRequestLink,
+  ContractResponse,
+  ContractTestResult,
+} from './types.js';

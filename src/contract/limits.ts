@@ -1,0 +1,19 @@
+/** The contract check's limits (spec 8.1). */
+
+/** A kept OpenAPI document larger than this is not read (the check is left out). */
+export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+/** Only the first this-many items of each array are checked. */
+export const MAX_ITEMS_CHECKED = 1000;
+
+/** Problems listed in a failure message; the rest are only counted. */
+export const MAX_PROBLEMS_LISTED = 20;
+
+/** Levels of schema nesting followed; deeper parts of the body are not checked. */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/** YAML aliases allowed in a document: guards against alias-expansion ("billion laughs") bombs. */
+export const MAX_YAML_ALIASES = 1000;
+
+/** Values quoted in messages are cut to this many characters. */
+export const MAX_QUOTED_VALUE_CHARS = 80;

@@ -1,0 +1,283 @@
+/**
+ * Walks a JSON body against a schema and collects problems (spec 7.1, schema keywords).
+ * One walk serves two modes: collecting every problem (with paths, for the message) and
+ * probing (stop at the first problem, no text made) for anyOf/oneOf options.
+ */
+import { MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
+import { formatPath, messages, type BodyPath } from './messages.js';
+import { isObject, type OpenApiDocument } from './openapi-document.js';
+import { SchemaViews, type SchemaView } from './schema-view.js';
+
+/** Problems found in one body: the first ones listed, the rest counted. */
+export class Problems {
+  readonly listed: string[] = [];
+  private readonly seen = new Set<string>();
+  unlisted = 0;
+
+  constructor(private readonly limit = MAX_PROBLEMS_LISTED) {}
+
+  add(text: string): void {
+    // allOf members may report the same thing twice; say it once.
+    if (this.seen.has(text)) return;
+    this.seen.add(text);
+    if (this.listed.length < this.limit) this.listed.push(text);
+    else this.unlisted++;
+  }
+
+  get count(): number {
+    return this.listed.length + this.unlisted;
+  }
+
+  /** The failure message: one problem per line, then how many more there were. */
+  toMessage(): string {
+    const lines = [...this.listed];
+    if (this.unlisted > 0) lines.push(messages.moreProblems(this.unlisted));
+    return lines.join('\n');
+  }
+}
+
+/** The checker for one document; its schema views are built once and reused for every response. */
+export class SchemaChecker {
+  private readonly views: SchemaViews;
+
+  constructor(document: OpenApiDocument) {
+    this.views = new SchemaViews(document);
+  }
+
+  /** Checks `value` against `schema`, adding problems to `problems`. Returns whether it matched. */
+  check(value: unknown, schema: unknown, problems: Problems): boolean {
+    return this.walk(value, this.views.of(schema), null, 1, problems);
+  }
+
+  /**
+   * `out` null = probing: return false at the first problem without building any text.
+   * `depth` counts schema levels; past the limit the rest of the body is not checked.
+   */
+  private walk(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
+    if (view.any || depth > MAX_SCHEMA_DEPTH) return true;
+    if (view.never) return this.fail(out, () => messages.notInSpec(formatPath(path)));
+
+    if (value === null) {
+      if (view.nullAllowed) return true;
+      if (!view.nullUnconstrained) return this.fail(out, () => messages.nullNotAllowed(formatPath(path)));
+      return this.walkCompositions(value, view, path, depth, out);
+    }
+
+    if (view.types !== undefined && !matchesAnyType(value, view.types)) {
+      return this.fail(out, () => messages.wrongType(formatPath(path), view.typeLabel, typeName(value)));
+    }
+
+    let ok = true;
+    if (view.enumValues !== undefined && !inEnum(value, view)) {
+      if (!out) return false;
+      out.add(messages.notInEnum(formatPath(path), value));
+      ok = false;
+    }
+    if (view.hasConst && !deepEqual(value, view.constValue)) {
+      if (!out) return false;
+      out.add(messages.notConst(formatPath(path), value, view.constValue));
+      ok = false;
+    }
+
+    if (typeof value === 'string') {
+      if (view.maxLength !== undefined && value.length > view.maxLength && characterCount(value) > view.maxLength) {
+        if (!out) return false;
+        out.add(messages.tooLong(formatPath(path)));
+        ok = false;
+      }
+      if (view.minLength !== undefined && characterCount(value) < view.minLength) {
+        if (!out) return false;
+        out.add(messages.tooShort(formatPath(path)));
+        ok = false;
+      }
+    } else if (typeof value === 'number') {
+      const problem = boundsProblem(value, view, path);
+      if (problem !== undefined) {
+        if (!out) return false;
+        out.add(problem());
+        ok = false;
+      }
+    } else if (Array.isArray(value)) {
+      if (!this.walkArray(value, view, path, depth, out)) {
+        if (!out) return false;
+        ok = false;
+      }
+    } else if (isObject(value)) {
+      if (!this.walkObject(value, view, path, depth, out)) {
+        if (!out) return false;
+        ok = false;
+      }
+    }
+
+    return this.walkCompositions(value, view, path, depth, out) && ok;
+  }
+
+  private walkCompositions(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
+    let ok = true;
+    for (const member of view.allOf) {
+      if (!this.walk(value, this.views.of(member), path, depth + 1, out)) {
+        if (!out) return false;
+        ok = false;
+      }
+    }
+    // oneOf is checked like anyOf: matching several options passes.
+    if (view.anyOf.length > 0 && !this.matchesSome(value, view.anyOf, path, depth)) {
+      if (!out) return false;
+      out.add(messages.noAnyOfMatch(formatPath(path)));
+      ok = false;
+    }
+    if (view.oneOf.length > 0 && !this.matchesSome(value, view.oneOf, path, depth)) {
+      if (!out) return false;
+      out.add(messages.noOneOfMatch(formatPath(path)));
+      ok = false;
+    }
+    return ok;
+  }
+
+  private matchesSome(value: unknown, options: readonly unknown[], path: BodyPath | null, depth: number): boolean {
+    for (const option of options) {
+      if (this.walk(value, this.views.of(option), path, depth + 1, null)) return true;
+    }
+    return false;
+  }
+
+  private walkArray(value: unknown[], view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
+    let ok = true;
+    if (view.maxItems !== undefined && value.length > view.maxItems) {
+      if (!out) return false;
+      out.add(messages.tooManyItems(formatPath(path), value.length, view.maxItems));
+      ok = false;
+    }
+    if (view.minItems !== undefined && value.length < view.minItems) {
+      if (!out) return false;
+      out.add(messages.tooFewItems(formatPath(path), value.length, view.minItems));
+      ok = false;
+    }
+    if (view.items !== undefined) {
+      const itemView = this.views.of(view.items);
+      if (itemView.any) return ok;
+      const checked = Math.min(value.length, MAX_ITEMS_CHECKED);
+      for (let index = 0; index < checked; index++) {
+        if (!this.walk(value[index], itemView, { parent: path, key: index }, depth + 1, out)) {
+          if (!out) return false;
+          ok = false;
+        }
+      }
+    }
+    return ok;
+  }
+
+  private walkObject(value: Record<string, unknown>, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
+    let ok = true;
+    for (const name of view.required) {
+      if (!Object.hasOwn(value, name)) {
+        if (!out) return false;
+        out.add(messages.missingRequired(formatPath(path), name));
+        ok = false;
+      }
+    }
+    const properties = view.properties;
+    if (properties === undefined && view.additional === undefined) return ok;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      let schema: unknown;
+      if (properties !== undefined && Object.hasOwn(properties, key)) schema = properties[key];
+      else if (view.additional === false) {
+        if (!out) return false;
+        out.add(messages.notInSpec(formatPath({ parent: path, key })));
+        ok = false;
+        continue;
+      } else if (view.additional !== undefined) schema = view.additional;
+      else continue;
+      if (!this.walk(value[key], this.views.of(schema), { parent: path, key }, depth + 1, out)) {
+        if (!out) return false;
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  private fail(out: Problems | null, text: () => string): false {
+    out?.add(text());
+    return false;
+  }
+}
+
+function matchesAnyType(value: unknown, types: readonly string[]): boolean {
+  for (const type of types) {
+    switch (type) {
+      case 'string':
+        if (typeof value === 'string') return true;
+        break;
+      case 'number':
+        if (typeof value === 'number') return true;
+        break;
+      case 'integer':
+        // 3.0 is a whole number too.
+        if (typeof value === 'number' && Number.isInteger(value)) return true;
+        break;
+      case 'boolean':
+        if (typeof value === 'boolean') return true;
+        break;
+      case 'object':
+        if (isObject(value)) return true;
+        break;
+      case 'array':
+        if (Array.isArray(value)) return true;
+        break;
+    }
+  }
+  return false;
+}
+
+/** The type of a JSON value as messages name it. */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function inEnum(value: unknown, view: SchemaView): boolean {
+  if (view.enumSet !== undefined && (value === null || typeof value !== 'object')) return view.enumSet.has(value);
+  return view.enumValues!.some((candidate) => deepEqual(candidate, value));
+}
+
+/** JSON equality: numbers by value, objects by their fields regardless of order. */
+export function deepEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left)) {
+    const other = right as unknown[];
+    return left.length === other.length && left.every((item, index) => deepEqual(item, other[index]));
+  }
+  const leftObject = left as Record<string, unknown>;
+  const rightObject = right as Record<string, unknown>;
+  const keys = Object.keys(leftObject);
+  if (keys.length !== Object.keys(rightObject).length) return false;
+  return keys.every((key) => Object.hasOwn(rightObject, key) && deepEqual(leftObject[key], rightObject[key]));
+}
+
+/** Length in characters (code points), as the spec counts it, not UTF-16 units. */
+function characterCount(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // A high surrogate followed by a low one is one character.
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+    }
+    count++;
+  }
+  return count;
+}
+
+function boundsProblem(value: number, view: SchemaView, path: BodyPath | null): (() => string) | undefined {
+  if (view.minimum !== undefined && value < view.minimum) return () => messages.belowMinimum(formatPath(path), value, view.minimum!);
+  if (view.exclusiveMinimum !== undefined && value <= view.exclusiveMinimum) return () => messages.notAbove(formatPath(path), value, view.exclusiveMinimum!);
+  if (view.maximum !== undefined && value > view.maximum) return () => messages.aboveMaximum(formatPath(path), value, view.maximum!);
+  if (view.exclusiveMaximum !== undefined && value >= view.exclusiveMaximum) return () => messages.notBelow(formatPath(path), value, view.exclusiveMaximum!);
+  return undefined;
+}
