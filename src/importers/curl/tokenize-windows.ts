@@ -1,0 +1,222 @@
+/**
+ * Tokenizers for Windows: the command prompt (cmd.exe, as browsers' "Copy as cURL (cmd)" writes
+ * it) and PowerShell. Nothing is expanded: `%VAR%` and `$var` stay as written.
+ */
+import type { ShellCommand } from './tokenize.js';
+import { unbalanced } from './tokenize-posix.js';
+
+/**
+ * cmd.exe: `^` escapes the next character outside quotes (a `^` at the end of a line continues
+ * it), `&`, `|`, `<`, `>` outside quotes are operators. The resulting line is then split into
+ * arguments by the C runtime's rules, which is what curl.exe sees: `"` quotes, `\"` is a literal
+ * quote, and `""` inside quotes is a literal quote.
+ */
+export function tokenizeCmd(input: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  let line = '';
+  let redirects: string[] = [];
+  let inQuote = false;
+  let quoteStart = 0;
+  const flush = (separator: string) => {
+    const words = splitWindowsArgs(line);
+    if (words.length > 0) commands.push({ words, redirects, separator });
+    line = '';
+    redirects = [];
+  };
+  for (let i = 0; i < input.length; i++) {
+    const c = input[i]!;
+    if (c === '\r') continue;
+    if (c === '^' && !inQuote) {
+      const next = input[i + 1];
+      if (next === '\r' && input[i + 2] === '\n') { i += 2; continue; }
+      if (next === '\n') { i += 1; continue; }
+      if (next !== undefined) {
+        // An escaped quote is still a quote for curl.exe's own argument splitting, but does not
+        // start a cmd quote. Other escaped characters are literal.
+        line += next;
+        i++;
+      }
+      continue;
+    }
+    if (c === '"') {
+      inQuote = !inQuote;
+      if (inQuote) quoteStart = i;
+      line += c;
+      continue;
+    }
+    if (c === '\n') {
+      if (inQuote) throw unbalanced(input, quoteStart, '"');
+      flush('\n');
+      continue;
+    }
+    if (!inQuote && (c === '&' || c === '|')) {
+      const op = input[i + 1] === c ? c + c : c;
+      i += op.length - 1;
+      flush(op);
+      continue;
+    }
+    if (!inQuote && (c === '<' || c === '>')) {
+      let j = i + 1;
+      while (input[j] === ' ') j++;
+      let k = j;
+      while (k < input.length && !/[\s&|<>]/.test(input[k]!)) k++;
+      redirects.push(c + input.slice(j, k));
+      i = k - 1;
+      continue;
+    }
+    line += c;
+  }
+  if (inQuote) throw unbalanced(input, quoteStart, '"');
+  flush('');
+  return commands;
+}
+
+/** The Microsoft C runtime's argument splitting (CommandLineToArgvW rules). */
+export function splitWindowsArgs(line: string): string[] {
+  const args: string[] = [];
+  let current = '';
+  let inArg = false;
+  let inQuote = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '\\') {
+      let n = 0;
+      while (line[i + n] === '\\') n++;
+      if (line[i + n] === '"') {
+        current += '\\'.repeat(Math.floor(n / 2));
+        if (n % 2 === 1) current += '"';
+        else inQuote = !inQuote;
+        i += n;
+      } else {
+        current += '\\'.repeat(n);
+        i += n - 1;
+      }
+      inArg = true;
+      continue;
+    }
+    if (c === '"') {
+      if (inQuote && line[i + 1] === '"') { current += '"'; i++; }
+      else inQuote = !inQuote;
+      inArg = true;
+      continue;
+    }
+    if ((c === ' ' || c === '\t') && !inQuote) {
+      if (inArg) args.push(current);
+      current = '';
+      inArg = false;
+      continue;
+    }
+    current += c;
+    inArg = true;
+  }
+  if (inArg) args.push(current);
+  return args;
+}
+
+const PS_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v', e: '\x1b' };
+
+/**
+ * PowerShell: a backtick escapes the next character (at a line end it continues the line);
+ * '…' is literal with '' for a quote; "…" knows backtick escapes and "" for a quote; `#` starts
+ * a comment; `;`, `|`, `&&`, `||` and line ends separate commands.
+ */
+export function tokenizePowerShell(input: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  let words: string[] = [];
+  let redirects: string[] = [];
+  let word = '';
+  let inWord = false;
+  const endWord = () => {
+    if (inWord) words.push(word);
+    word = '';
+    inWord = false;
+  };
+  const endCommand = (separator: string) => {
+    endWord();
+    if (words.length > 0) commands.push({ words, redirects, separator });
+    words = [];
+    redirects = [];
+  };
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i]!;
+    if (c === '`') {
+      const next = input[i + 1];
+      if (next === '\n') { i += 2; continue; }
+      if (next === '\r' && input[i + 2] === '\n') { i += 3; continue; }
+      if (next !== undefined) { word += next; inWord = true; }
+      i += 2;
+      continue;
+    }
+    if (c === "'" || c === '\u2018' || c === '\u2019') {
+      let j = i + 1;
+      let text = '';
+      for (;;) {
+        if (j >= input.length) throw unbalanced(input, i, "'");
+        const d = input[j]!;
+        if (d === "'" || d === '\u2018' || d === '\u2019') {
+          if (input[j + 1] === d) { text += "'"; j += 2; continue; }
+          break;
+        }
+        text += d;
+        j++;
+      }
+      word += text;
+      inWord = true;
+      i = j + 1;
+      continue;
+    }
+    if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      for (;;) {
+        if (j >= input.length) throw unbalanced(input, i, '"');
+        const d = input[j]!;
+        if (d === '`') {
+          const e = input[j + 1] ?? '';
+          if (e === '\n') { j += 2; continue; }
+          text += PS_ESCAPES[e] ?? e;
+          j += 2;
+          continue;
+        }
+        if (d === '"') {
+          if (input[j + 1] === '"') { text += '"'; j += 2; continue; }
+          break;
+        }
+        text += d;
+        j++;
+      }
+      word += text;
+      inWord = true;
+      i = j + 1;
+      continue;
+    }
+    if (c === '#' && !inWord) {
+      const eol = input.indexOf('\n', i);
+      i = eol < 0 ? input.length : eol;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') { endWord(); i++; continue; }
+    if (c === '\n' || c === ';') { endCommand(c); i++; continue; }
+    if (c === '|' || (c === '&' && input[i + 1] === '&')) {
+      const op = input[i + 1] === c ? c + c : c;
+      endCommand(op);
+      i += op.length;
+      continue;
+    }
+    if ((c === '<' || c === '>') && !inWord) {
+      let j = i + 1;
+      while (input[j] === ' ') j++;
+      let k = j;
+      while (k < input.length && !/[\s;|]/.test(input[k]!)) k++;
+      redirects.push(c + input.slice(j, k));
+      i = k;
+      continue;
+    }
+    word += c;
+    inWord = true;
+    i++;
+  }
+  endCommand('');
+  return commands;
+}
