@@ -1,28 +1,10 @@
 /** File system helpers with Ferry's safety rules: atomic writes, no symbolic links, size limits. */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
 export const MAX_YAML_BYTES = 50 * 1024 * 1024;
 
-/** Writes a file atomically: a temporary file beside it, then a rename. Never leaves a partial file. */
-export async function writeFileAtomic(file: string, content: string | Uint8Array, mode?: number): Promise<void> {
-  const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    const handle = await fs.open(temp, 'wx', mode ?? 0o666);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => {});
-    throw error;
-  }
-}
+export { writeFileAtomic } from '../support/atomic-write.js';
 
 /** True when `child` is `parent` or lies below it (both absolute). */
 export function isInside(parent: string, child: string): boolean {

@@ -1,0 +1,6 @@
+/** This computer's data folder: secrets, script-set values, cookies, tokens, history, settings. */
+export { dataDir, workspaceDataDir } from './paths.js';
+export { JsonStore } from './json-store.js';
+export { SecretStore } from './secrets.js';
+export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
+export { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from './settings.js';

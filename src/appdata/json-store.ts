@@ -1,0 +1,49 @@
+/**
+ * A JSON file in the data folder that two processes (the CLI and the app) can update at once:
+ * every change is a read-modify-write under a lock file, written atomically.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { writeFileAtomic } from '../support/atomic-write.js';
+
+export class JsonStore<T> {
+  constructor(
+    readonly file: string,
+    private readonly empty: () => T,
+    private readonly mode = 0o600,
+  ) {}
+
+  async read(): Promise<T> {
+    try {
+      const text = await fs.readFile(this.file, 'utf8');
+      return JSON.parse(text) as T;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.empty();
+      if (error instanceof SyntaxError) {
+        // A damaged store must not stop work: keep the bad copy aside and start empty.
+        await fs.rename(this.file, `${this.file}.damaged-${Date.now()}`).catch(() => {});
+        return this.empty();
+      }
+      throw error;
+    }
+  }
+
+  /** Applies `change` to the current content under the lock and saves the result. */
+  async update<R>(change: (value: T) => R | Promise<R>): Promise<R> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const release = await lockfile.lock(this.file, {
+      realpath: false,
+      stale: 10_000,
+      retries: { retries: 50, minTimeout: 10, maxTimeout: 200, factor: 1.5 },
+    });
+    try {
+      const value = await this.read();
+      const result = await change(value);
+      await writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode);
+      return result;
+    } finally {
+      await release();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Application settings: the defaults that a request's `settings` override (spec 2.7). One file
+ * for this computer, `settings.json` in the data folder.
+ */
+import path from 'node:path';
+import { JsonStore } from './json-store.js';
+import { dataDir } from './paths.js';
+
+export interface AppSettings {
+  /** Whole-request timeout in ms; 0 = no limit. */
+  timeoutMs: number;
+  followRedirects: boolean;
+  maxRedirects: number;
+  verifyTls: boolean;
+  httpVersion: 'auto' | 'http1' | 'http2' | 'http3';
+  decompress: boolean;
+  /** Body files outside the workspace folder may be sent. */
+  filesOutsideWorkspace: boolean;
+  /** Script limits. */
+  scriptTimeoutMs: number;
+  scriptMemoryMb: number;
+}
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  timeoutMs: 30_000,
+  followRedirects: true,
+  maxRedirects: 10,
+  verifyTls: true,
+  httpVersion: 'auto',
+  decompress: true,
+  filesOutsideWorkspace: false,
+  scriptTimeoutMs: 5_000,
+  scriptMemoryMb: 64,
+};
+
+function store(): JsonStore<Partial<AppSettings>> {
+  return new JsonStore(path.join(dataDir(), 'settings.json'), () => ({}));
+}
+
+export async function readSettings(): Promise<AppSettings> {
+  return { ...DEFAULT_SETTINGS, ...(await store().read()) };
+}
+
+/** Parses and stores one setting given as text (`ferry config set KEY VALUE`). */
+export async function setSetting(key: string, text: string): Promise<AppSettings> {
+  if (!(key in DEFAULT_SETTINGS)) {
+    throw new Error(`Unknown setting "${key}". Settings: ${Object.keys(DEFAULT_SETTINGS).join(', ')}.`);
+  }
+  const name = key as keyof AppSettings;
+  const value = parseSettingValue(name, text);
+  await store().update((s) => {
+    (s as Record<string, unknown>)[name] = value;
+  });
+  return readSettings();
+}
+
+function parseSettingValue(key: keyof AppSettings, text: string): AppSettings[keyof AppSettings] {
+  const fallback = DEFAULT_SETTINGS[key];
+  if (typeof fallback === 'boolean') {
+    if (text === 'true' || text === 'on') return true;
+    if (text === 'false' || text === 'off') return false;
+    throw new Error(`Setting ${key} takes true or false, not "${text}".`);
+  }
+  if (typeof fallback === 'number') {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`Setting ${key} takes a whole number of 0 or more, not "${text}".`);
+    return n;
+  }
+  if (key === 'httpVersion' && !['auto', 'http1', 'http2', 'http3'].includes(text)) {
+    throw new Error(`Setting httpVersion takes auto, http1, http2 or http3, not "${text}".`);
+  }
+  return text as AppSettings['httpVersion'];
+}
