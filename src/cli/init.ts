@@ -1,0 +1,23 @@
+/** `ferry init [DIR] [--name NAME]`: creates a workspace. */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { initWorkspace, WorkspaceError } from '../workspace/index.js';
+import type { CliContext } from './context.js';
+import { CliError } from './exit-codes.js';
+
+export function registerInit(program: Command, ctx: CliContext): void {
+  program
+    .command('init')
+    .description('create a workspace: ferry.yaml, requests/ and environments/')
+    .argument('[dir]', 'folder to make a workspace (created if needed)', '.')
+    .option('--name <name>', 'display name (default: the folder name)')
+    .action(async (dir: string, options: { name?: string }) => {
+      try {
+        const root = await initWorkspace(path.resolve(ctx.cwd, dir), options.name);
+        ctx.output.out(`Created a Ferry workspace in ${root}`);
+      } catch (error) {
+        if (error instanceof WorkspaceError) throw new CliError(error.message);
+        throw error;
+      }
+    });
+}
