@@ -137,7 +137,7 @@ export class SchemaViews {
     }
     const { types, typeHasNull } = this.readType(schema.type);
     const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
-    const hasConst = this.dialect === 'oas31' && Object.hasOwn(schema, 'const');
+    const hasConst = Object.hasOwn(schema, 'const');
     const nullable =
       (this.dialect === 'oas30' && schema.nullable === true) ||
       (this.dialect === 'swagger2' && schema['x-nullable'] === true) ||

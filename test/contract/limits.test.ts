@@ -1,0 +1,67 @@
+/** The limits of spec 8.1: 20 problems listed then a count, 64 schema levels, the message shapes as a whole. */
+import { describe, expect, it } from 'vitest';
+import { checkResponse } from '../../src/contract/index.js';
+import { DIALECTS, documentWithSchema, jsonResponse, load, problemsFor } from './helpers.js';
+
+describe('problem list', () => {
+  it('lists 20 problems, then counts the rest', () => {
+    const body = Array.from({ length: 25 }, (_, index) => ({ id: `x${index}` }));
+    const problems = problemsFor('oas30', { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } }, body);
+    expect(problems).toHaveLength(21);
+    expect(problems[0]).toBe('$[0].id: expected integer, got string');
+    expect(problems[19]).toBe('$[19].id: expected integer, got string');
+    expect(problems[20]).toBe('…and 5 more problems');
+  });
+
+  it('says "problem" for exactly one more', () => {
+    const body = Array.from({ length: 21 }, () => 'x');
+    const problems = problemsFor('oas31', { type: 'array', items: { type: 'integer' } }, body);
+    expect(problems[20]).toBe('…and 1 more problem');
+  });
+
+  it('shows the same problem once when allOf members repeat it', () => {
+    const member = { type: 'object', properties: { id: { type: 'integer' } } };
+    expect(problemsFor('oas30', { allOf: [member, member] }, { id: 'x' })).toEqual(['$.id: expected integer, got string']);
+  });
+
+  it('fails with one problem per line in the test message', () => {
+    const result = checkResponse(
+      load(documentWithSchema('oas30', { type: 'object', required: ['a', 'b'] })),
+      'GET /things',
+      jsonResponse('{}'),
+    );
+    expect(result).toEqual({
+      name: 'Matches the API spec (GET /things -> 200)',
+      passed: false,
+      message: '$ is missing the required field `a`\n$ is missing the required field `b`',
+    });
+  });
+});
+
+describe('schema nesting', () => {
+  /** A body nested `levels` deep: {child: {child: ... {value}}}, with `value` at the bottom. */
+  function nested(levels: number, value: unknown): unknown {
+    let body: unknown = { value };
+    for (let level = 0; level < levels; level++) body = { child: body };
+    return body;
+  }
+  const schemas = {
+    Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' }, value: { type: 'integer' } } },
+  };
+
+  for (const dialect of DIALECTS) {
+    it(`checks a problem within 64 levels [${dialect}]`, () => {
+      const problems = problemsFor(dialect, { $ref: '#/components/schemas/Node' }, nested(40, 'x'), schemas);
+      expect(problems).toEqual([`$${'.child'.repeat(40)}.value: expected integer, got string`]);
+    });
+
+    it(`does not check below 64 levels [${dialect}]`, () => {
+      expect(problemsFor(dialect, { $ref: '#/components/schemas/Node' }, nested(100, 'x'), schemas)).toEqual([]);
+    });
+  }
+
+  it('stops on a schema that only refers to itself through allOf', () => {
+    const loop = { Loop: { allOf: [{ $ref: '#/components/schemas/Loop' }, { type: 'object' }] } };
+    expect(problemsFor('oas31', { $ref: '#/components/schemas/Loop' }, 'x', loop)).toEqual(['$: expected object, got string']);
+  });
+});
