@@ -1,0 +1,36 @@
+import type { PreparedRequest } from '../request/prepared.js';
+
+const SIGNING_NAMES: Record<string, string> = {
+  awsv4: 'AWS Signature Version 4',
+  oauth1: 'OAuth 1.0',
+  jwt: 'JWT Bearer',
+  hawk: 'Hawk',
+  edgegrid: 'Akamai EdgeGrid',
+  asap: 'ASAP',
+};
+
+/** Spec 4.7 rule 7: what the code cannot do for the request's auth, and the `<access-token>` placeholder. */
+export function authComments(prepared: PreparedRequest): string[] {
+  const type = prepared.authType;
+  if (type === 'digest' || type === 'ntlm') {
+    const name = type === 'digest' ? 'Digest' : 'NTLM';
+    return [
+      `${name} auth: this code cannot answer the server's ${name} challenge, so it sends no credentials.`,
+      `Send the request from Ferry, or use a client with ${name} support (for example curl --${type} -u USER:PASSWORD).`,
+    ];
+  }
+  const signing = SIGNING_NAMES[type];
+  if (signing) {
+    return [
+      `${signing}: the signature below was made for one send and expires soon.`,
+      'Sign each request again before sending it (Ferry does this on every send).',
+    ];
+  }
+  if (type === 'oauth2' && prepared.oauth2TokenCached === false) {
+    return [
+      'OAuth 2.0: Ferry has no cached access token for this request.',
+      'Get one (Auth tab, Get new access token, or the token endpoint) and put it in place of <access-token>.',
+    ];
+  }
+  return [];
+}

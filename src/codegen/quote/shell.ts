@@ -1,0 +1,78 @@
+/** Quoting for shells: POSIX sh (bash, zsh), Windows cmd, PowerShell. */
+
+/** Text a shell argument cannot carry exactly (NUL and other control bytes); such bodies go through Base64. */
+export function hasControlBytes(text: string): boolean {
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text);
+}
+
+const POSIX_BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** One POSIX shell word: bare when safe, else '…', or $'…' when it holds control characters. */
+export function posixQuote(value: string): string {
+  if (POSIX_BARE.test(value)) return value;
+  if (!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) return `'${value.replace(/'/g, `'\\''`)}'`;
+  let out = "$'";
+  for (const ch of value) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === "'") out += "\\'";
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else out += ch;
+  }
+  return out + "'";
+}
+
+/** How the Microsoft C runtime splits a command line into argv: backslashes only matter before a quote. */
+function crtQuote(value: string): string {
+  let out = '"';
+  let backslashes = 0;
+  for (const ch of value) {
+    if (ch === '\\') backslashes++;
+    else if (ch === '"') {
+      out += '\\'.repeat(backslashes * 2 + 1) + '"';
+      backslashes = 0;
+    } else {
+      out += '\\'.repeat(backslashes) + ch;
+      backslashes = 0;
+    }
+  }
+  return out + '\\'.repeat(backslashes * 2) + '"';
+}
+
+/**
+ * One argument for a command pasted into cmd.exe. The argument is quoted for the C runtime,
+ * then every character cmd treats specially is escaped with `^`, quotes included, so cmd
+ * never enters its own quoted mode and every caret works. A `%` is followed by `^` so that
+ * `%NAME%` is never expanded (the caret breaks the variable name, then disappears).
+ * Newlines become `^` + two newlines. Control characters and non-ASCII are not handled here:
+ * callers send such bodies through a temporary file.
+ */
+export function cmdQuote(value: string): string {
+  const crt = crtQuote(value);
+  let out = '';
+  let afterPercent = false;
+  for (const ch of crt) {
+    if (ch === '\n') {
+      out += '^\n\n';
+    } else if (/[\^&|<>"()!%]/.test(ch)) {
+      out += '^' + ch;
+    } else {
+      out += afterPercent ? '^' + ch : ch;
+    }
+    afterPercent = ch === '%';
+  }
+  return out;
+}
+
+/** True when a value can be written on a cmd.exe command line exactly (printable ASCII and newlines). */
+export function cmdSafe(value: string): boolean {
+  return /^[\u0020-\u007e\n]*$/.test(value);
+}
+
+/** A PowerShell verbatim string: nothing expands; quotes (including the typographic ones PowerShell also accepts) are doubled. */
+export function powershellQuote(value: string): string {
+  return `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
+}
