@@ -1,15 +1,36 @@
 /** Writing resources: new files whole, existing files edited in place so only changed lines change. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { deepEqual, isPlainObject, serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { editYaml } from './yaml-edit.js';
-import { renderYaml } from './yaml-file.js';
+import { parseYaml, renderYaml } from './yaml-file.js';
 
 /** The text a resource file should hold: `previous` edited when there is one, else a fresh file. */
 export function resourceText<K extends ResourceKind>(kind: K, value: ResourceValue<K>, previous?: string): string {
   const data = serializeResource(kind, value);
-  return previous === undefined ? renderYaml(data) : editYaml(previous, data);
+  if (previous === undefined) return renderYaml(data);
+  const parsed = parseYaml(previous);
+  const written = parsed.ok ? keepExplicitDefaults(parsed.parsed.data, data, value) : data;
+  return editYaml(previous, written);
+}
+
+/**
+ * A field the user wrote out at its default (`enabled: true`) is omitted by the writer; when
+ * its value did not change, keep it, so saving does not delete lines nobody edited.
+ */
+function keepExplicitDefaults(original: unknown, written: unknown, full: unknown): unknown {
+  if (Array.isArray(original) && Array.isArray(written) && Array.isArray(full) && original.length === written.length) {
+    return written.map((item, i) => keepExplicitDefaults(original[i], item, full[i]));
+  }
+  if (!isPlainObject(original) || !isPlainObject(written) || !isPlainObject(full)) return written;
+  // Written order decides where new keys are inserted; kept keys already stand in the file.
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(written)) out[key] = keepExplicitDefaults(original[key], written[key], full[key]);
+  for (const key of Object.keys(original)) {
+    if (!(key in written) && full[key] !== undefined && deepEqual(original[key], full[key])) out[key] = original[key];
+  }
+  return out;
 }
 
 /**

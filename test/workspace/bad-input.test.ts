@@ -1,0 +1,139 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRequest, openWorkspace, readResource, renameFolder, saveRequest, WorkspaceError, type FolderNode } from '../../src/workspace/index.js';
+import { parseResource } from '../../src/model/index.js';
+import { tempDir } from '../support/temp.js';
+
+async function workspace(files: Record<string, string> = {}): Promise<string> {
+  const root = await tempDir();
+  await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: test-ws\nname: Test\n');
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await fs.writeFile(path.join(root, file), text);
+  }
+  return root;
+}
+
+const good = 'name: Good\nurl: http://127.0.0.1/\n';
+
+function request(name: string) {
+  const parsed = parseResource('request', { name });
+  if (!parsed.ok) throw new Error('bad');
+  return parsed.value;
+}
+
+describe('bad input: each a clear message while the rest opens', () => {
+  it('YAML syntax error: path, line, column and message', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good, 'requests/Broken.yaml': 'name: Broken\nurl: [unclosed\n' });
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children.map((c) => c.type)).toEqual(['request', 'broken']);
+    expect(ws.warnings).toHaveLength(1);
+    expect(ws.warnings[0]).toMatchObject({ file: 'requests/Broken.yaml', line: expect.any(Number), column: expect.any(Number) });
+    expect(ws.warnings[0]!.message).toMatch(/YAML syntax error/);
+  });
+
+  it('wrong types name the field and its line', async () => {
+    const root = await workspace({
+      'requests/Seq.yaml': 'name: Seq\nseq: "x"\n',
+      'requests/Headers.yaml': 'name: Headers\nurl: http://x\nheaders: 3\n',
+      'requests/Good.yaml': good,
+    });
+    const ws = await openWorkspace(root);
+    const byFile = Object.fromEntries(ws.warnings.map((w) => [w.file, w]));
+    expect(byFile['requests/Seq.yaml']).toMatchObject({ line: 2, message: 'seq: expected a number, got text "x"' });
+    expect(byFile['requests/Headers.yaml']).toMatchObject({ line: 3, message: 'headers: expected a list, got number 3' });
+    expect(ws.tree.children.filter((c) => c.type === 'request')).toHaveLength(1);
+  });
+
+  it('a 51 MB file is not read', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good });
+    const big = path.join(root, 'requests', 'Big.yaml');
+    const handle = await fs.open(big, 'w');
+    await handle.truncate(51 * 1024 * 1024);
+    await handle.close();
+    const ws = await openWorkspace(root);
+    expect(ws.warnings.map((w) => w.message)).toEqual(['requests/Big.yaml is 51.0 MB; YAML files over 50 MB are not read.']);
+  });
+
+  it('40 folder levels: read to 32, then a warning', async () => {
+    const root = await workspace();
+    const deep = path.join(root, 'requests', ...Array.from({ length: 40 }, (_, i) => `l${i + 1}`));
+    await fs.mkdir(deep, { recursive: true });
+    await fs.writeFile(path.join(deep, 'Deep.yaml'), good);
+    const ws = await openWorkspace(root);
+    let depth = 0;
+    let folder: FolderNode = ws.tree;
+    while (folder.children[0]?.type === 'folder') {
+      folder = folder.children[0];
+      depth++;
+    }
+    expect(depth).toBe(32);
+    expect(ws.warnings).toHaveLength(1);
+    expect(ws.warnings[0]!.message).toMatch(/l33 is deeper than 32 folder levels and was not read/);
+  });
+
+  it('a symlink loop and a symlink pointing outside are skipped, never followed', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good });
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'Secret.yaml'), 'name: Secret\n');
+    await fs.symlink(path.join(root, 'requests'), path.join(root, 'requests', 'loop'));
+    await fs.symlink(outside, path.join(root, 'requests', 'escape'));
+    await fs.symlink(path.join(outside, 'Secret.yaml'), path.join(root, 'requests', 'Linked.yaml'));
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children.map((c) => c.path)).toEqual(['Good.yaml']);
+    expect(ws.warnings.map((w) => w.file).sort()).toEqual(['requests/Linked.yaml', 'requests/escape', 'requests/loop']);
+    expect(ws.warnings.every((w) => /symbolic link; Ferry never follows links/.test(w.message))).toBe(true);
+    await expect(saveRequest(root, 'escape/Secret.yaml', request('Secret'))).rejects.toThrow(/symbolic link/);
+  });
+
+  it('version 2 is refused with the spec message', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 2\nname: Future\n');
+    await expect(openWorkspace(root)).rejects.toThrow(WorkspaceError);
+    await expect(openWorkspace(root)).rejects.toThrow(/created by a newer version of Ferry \(format version 2.*Update Ferry/);
+  });
+
+  it('empty and 201-character names are refused and nothing is written', async () => {
+    const root = await workspace();
+    await expect(createRequest(root, '', request(' '))).rejects.toThrow('A name cannot be empty.');
+    await expect(createRequest(root, '', request('n'.repeat(201)))).rejects.toThrow(/at most 200 characters/);
+    await expect(renameFolder(root, '', '')).rejects.toThrow(/cannot be empty/);
+    expect(await fs.readdir(path.join(root, 'requests')).catch(() => [])).toEqual([]);
+  });
+
+  it('a read-only folder: the save fails with the reason and the old file is intact', async () => {
+    if (process.getuid?.() === 0) {
+      // root ignores permission bits; check the atomic write instead: a failing rename leaves no temp file.
+      const root = await workspace({ 'requests/Good.yaml': good });
+      await fs.mkdir(path.join(root, 'requests', 'Good.yaml.dir'));
+      const dir = path.join(root, 'requests');
+      const { writeFileAtomic } = await import('../../src/workspace/index.js');
+      await expect(writeFileAtomic(path.join(dir, 'Good.yaml.dir'), 'x')).rejects.toThrow();
+      expect((await fs.readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect(await fs.readFile(path.join(dir, 'Good.yaml'), 'utf8')).toBe(good);
+      return;
+    }
+    const root = await workspace({ 'requests/Good.yaml': good });
+    await fs.chmod(path.join(root, 'requests'), 0o555);
+    await expect(saveRequest(root, 'Good.yaml', { ...request('Good'), url: 'http://changed/' })).rejects.toThrow(/EACCES|permission/i);
+    await fs.chmod(path.join(root, 'requests'), 0o755);
+    expect(await fs.readFile(path.join(root, 'requests', 'Good.yaml'), 'utf8')).toBe(good);
+  });
+
+  it('a file deleted while being read is reported, not fatal', async () => {
+    const root = await workspace();
+    const outcome = await readResource('request', path.join(root, 'requests', 'Gone.yaml'), 'requests/Gone.yaml');
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.warning.message).toMatch(/disappeared while the workspace was being read/);
+  });
+
+  it('a YAML alias bomb is refused, not expanded', async () => {
+    const bomb = ['name: Bomb', 'a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 0; i < 9; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`);
+    const root = await workspace({ 'requests/Bomb.yaml': bomb.join('\n') + '\n', 'requests/Good.yaml': good });
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toHaveLength(1);
+    expect(ws.warnings[0]!.file).toBe('requests/Bomb.yaml');
+  });
+});

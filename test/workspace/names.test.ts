@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { baseFileName, checkDisplayName, uniqueFileName } from '../../src/workspace/index.js';
+
+const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
+const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+describe('file names from display names (2.1.4)', () => {
+  it.each([
+    ['Get user', 'Get user'],
+    ['a/b\\c:d*e?f"g<h>i|j', 'a-b-c-d-e-f-g-h-i-j'],
+    ['...hidden', 'hidden'],
+    ['trailing. . ', 'trailing'],
+    ['CON', 'CON_'],
+    ['nul', 'nul_'],
+    ['com1', 'com1_'],
+    ['_folder', 'untitled'],
+    ['tab\there', 'tab-here'],
+    ['x'.repeat(100), 'x'.repeat(80)],
+    ['é'.repeat(90), 'é'.repeat(80)],
+  ])('%j becomes %j', (name, expected) => {
+    expect(baseFileName(name)).toBe(expected);
+  });
+
+  it('adds 2, 3… when the name is taken, case-insensitively', () => {
+    expect(uniqueFileName('Users', ['users'])).toBe('Users 2');
+    expect(uniqueFileName('Users', ['users', 'USERS 2'])).toBe('Users 3');
+  });
+
+  it('refuses empty names and names over 200 characters', () => {
+    expect(checkDisplayName('')).toMatch(/cannot be empty/);
+    expect(checkDisplayName('   ')).toMatch(/cannot be empty/);
+    expect(checkDisplayName('a'.repeat(201))).toMatch(/at most 200 characters; this one has 201/);
+    expect(checkDisplayName('a'.repeat(200))).toBeUndefined();
+  });
+
+  it('property: never a forbidden character, trailing dot or space, over 80, or a device name; unique among siblings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.array(fc.string({ maxLength: 90 }), { maxLength: 20 }), (name, siblings) => {
+        const taken = siblings.map(baseFileName);
+        const result = uniqueFileName(name, taken);
+        expect(result).not.toMatch(FORBIDDEN);
+        expect(result).not.toMatch(/[. ]$/);
+        expect(result.startsWith('.')).toBe(false);
+        expect([...result].length).toBeLessThanOrEqual(80);
+        expect(result.length).toBeGreaterThan(0);
+        expect(DEVICE.test(result.split('.')[0]!)).toBe(false);
+        expect(result).not.toBe('_folder');
+        expect(taken.map((t) => t.toLowerCase())).not.toContain(result.toLowerCase());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
