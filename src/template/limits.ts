@@ -14,5 +14,5 @@ export const TEMPLATE_LIMITS = {
    * cached): the placeholders one rendering may visit inside variable values. Ordinary workspaces use
    * a tiny fraction of it; past it, remaining nested placeholders stay as written.
    */
-  maxNestedVisits: 4_000_000,
+  maxNestedVisits: 1_000_000,
 } as const;

@@ -177,6 +177,8 @@ export class Expander {
   pure = true;
   #visits = 0;
   readonly #stack: string[] = [];
+  /** Expansions found too big earlier in this rendering (`level:name`), even impure ones: not tried twice. */
+  readonly #tooBig = new Set<string>();
   readonly #memo: Map<string, Memo[]>;
 
   constructor(
@@ -211,7 +213,13 @@ export class Expander {
       return memo.text;
     }
     definition.parsed ??= parseValue(definition.value);
+    const attempt = `${level}:${name}`;
+    if (this.#tooBig.has(attempt)) {
+      this.pure = false;
+      return null;
+    }
     const result = this.#expandParsed(name, definition.parsed, level);
+    if (result === null && !this.pure) this.#tooBig.add(attempt);
     if (this.pure) {
       const row = memoRow ?? [];
       row[level] = result === null ? 'too big' : { text: result, bytes: this.bytes };
