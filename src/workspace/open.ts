@@ -7,7 +7,7 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { readResource } from './read-resource.js';
 import { isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml } from './tree.js';
 import type { Entry, Warning, Workspace } from './types.js';
-import { editYaml } from './yaml-edit.js';
+import { resourceText } from './save.js';
 import { parseYaml, renderYaml } from './yaml-file.js';
 
 export const ENVIRONMENTS_DIR = 'environments';
@@ -101,7 +101,7 @@ export async function openWorkspace(root: string): Promise<Workspace> {
   }
   if (!file.id) {
     file.id = randomUUID();
-    await writeFileAtomic(filePath, editYaml(text, { ...(parsed.parsed.data as object), id: file.id }));
+    await writeFileAtomic(filePath, resourceText('workspace', file, text));
   }
   await ensureDirs(absolute);
 

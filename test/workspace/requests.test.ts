@@ -1,0 +1,99 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseResource } from '../../src/model/index.js';
+import { createFolder, createRequest, deleteFolder, deleteRequest, initWorkspace, moveRequest, openWorkspace, renameFolder, saveRequest } from '../../src/workspace/index.js';
+import { tempDir } from '../support/temp.js';
+
+function request(name: string, extra: Record<string, unknown> = {}) {
+  const parsed = parseResource('request', { name, ...extra });
+  if (!parsed.ok) throw new Error('bad request');
+  return parsed.value;
+}
+
+async function newWorkspace(): Promise<string> {
+  return initWorkspace(path.join(await tempDir(), 'ws'), 'Test');
+}
+
+describe('create, rename, move, delete', () => {
+  it('init creates ferry.yaml, requests/ and environments/ and nothing else', async () => {
+    const root = await newWorkspace();
+    expect((await fs.readdir(root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
+    const ws = await openWorkspace(root);
+    expect(ws.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(ws.file.name).toBe('Test');
+  });
+
+  it('writes a generated id on first open when missing, changing only that', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), '# mine\nversion: 1\nname: No id # keep\n');
+    const ws = await openWorkspace(root);
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(`# mine\nversion: 1\nid: ${ws.id}\nname: No id # keep\n`);
+    expect((await openWorkspace(root)).id).toBe(ws.id);
+  });
+
+  it('file names follow display names and collide case-insensitively', async () => {
+    const root = await newWorkspace();
+    expect(await createRequest(root, '', request('Get: user?'))).toBe('Get- user-.yaml');
+    expect(await createRequest(root, '', request('get- USER-'))).toBe('get- USER- 2.yaml');
+    const folder = await createFolder(root, '', 'Admin/Tools');
+    expect(folder).toBe('Admin-Tools');
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children.map((c) => (c.type === 'folder' ? c.name : c.path))).toEqual(['Admin/Tools', 'get- USER- 2.yaml', 'Get- user-.yaml']);
+  });
+
+  it('renaming a request renames its file and updates load tests in place', async () => {
+    const root = await newWorkspace();
+    const folder = await createFolder(root, '', 'Users');
+    const p = await createRequest(root, folder, request('Get user'));
+    await fs.mkdir(path.join(root, 'loadtests'));
+    const loadText = '# load\nname: Load\ntargets:\n  - request: Users/Get user.yaml # the one\n    weight: 2\n  - request: Other.yaml\n';
+    await fs.writeFile(path.join(root, 'loadtests', 'load.yaml'), loadText);
+    const renamed = await saveRequest(root, p, request('Fetch user'));
+    expect(renamed).toBe('Users/Fetch user.yaml');
+    await expect(fs.access(path.join(root, 'requests', 'Users', 'Get user.yaml'))).rejects.toThrow();
+    expect(await fs.readFile(path.join(root, 'loadtests', 'load.yaml'), 'utf8')).toBe(loadText.replace('Users/Get user.yaml', 'Users/Fetch user.yaml'));
+  });
+
+  it('moving a request and renaming a folder move subtrees and load test targets', async () => {
+    const root = await newWorkspace();
+    const a = await createFolder(root, '', 'A');
+    const b = await createFolder(root, a, 'B');
+    const p = await createRequest(root, b, request('R'));
+    await fs.mkdir(path.join(root, 'loadtests'));
+    await fs.writeFile(path.join(root, 'loadtests', 'l.yaml'), 'name: L\ntargets:\n  - request: A/B/R.yaml\n');
+    const moved = await moveRequest(root, p, a);
+    expect(moved).toBe('A/R.yaml');
+    expect(await fs.readFile(path.join(root, 'loadtests', 'l.yaml'), 'utf8')).toContain('request: A/R.yaml');
+    const renamed = await renameFolder(root, a, 'Alpha');
+    expect(renamed).toBe('Alpha');
+    expect(await fs.readFile(path.join(root, 'loadtests', 'l.yaml'), 'utf8')).toContain('request: Alpha/R.yaml');
+    const ws = await openWorkspace(root);
+    const alpha = ws.tree.children[0]!;
+    expect(alpha.type === 'folder' && alpha.name).toBe('Alpha');
+    await deleteRequest(root, 'Alpha/R.yaml');
+    await deleteFolder(root, 'Alpha');
+    expect((await openWorkspace(root)).tree.children).toEqual([]);
+  });
+
+  it('tree order: seq, then folders first, then name', async () => {
+    const root = await newWorkspace();
+    await createRequest(root, '', request('b'));
+    await createRequest(root, '', request('a'));
+    await createRequest(root, '', request('z', { seq: -1 }));
+    await createFolder(root, '', 'folder');
+    await createRequest(root, '', request('last', { seq: 5 }));
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children.map((c) => (c.type === 'folder' ? `${c.name}/` : c.path))).toEqual(['z.yaml', 'folder/', 'a.yaml', 'b.yaml', 'last.yaml']);
+  });
+
+  it('ignores dot-names and extensions in any case are read', async () => {
+    const root = await newWorkspace();
+    await fs.writeFile(path.join(root, 'requests', '.hidden.yaml'), 'name: Hidden\n');
+    await fs.mkdir(path.join(root, 'requests', '.git'));
+    await fs.writeFile(path.join(root, 'requests', 'Upper.YAML'), 'name: Upper\n');
+    await fs.writeFile(path.join(root, 'requests', 'notes.txt'), 'not a request');
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children.map((c) => c.path)).toEqual(['Upper.YAML']);
+  });
+});
