@@ -101,9 +101,11 @@ export class WorkspaceData {
     });
   }
 
-  async addHistory(entry: HistoryEntry): Promise<void> {
+  /** Appends entries (a run passes all of its sends at once: one locked write). */
+  async addHistory(...entries: HistoryEntry[]): Promise<void> {
+    if (entries.length === 0) return;
     await this.history.update((list) => {
-      list.push(entry);
+      list.push(...entries);
       if (list.length > HISTORY_LIMIT) list.splice(0, list.length - HISTORY_LIMIT);
     });
   }

@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
+import { isolatedDataDir } from '../support/temp.js';
+
+const run = promisify(execFile);
+
+describe('the data folder', () => {
+  it('keys data by workspace id and absolute folder path', async () => {
+    const data = await isolatedDataDir();
+    expect(workspaceDataDir('ws1', '/a/b')).not.toBe(workspaceDataDir('ws1', '/a/c'));
+    expect(workspaceDataDir('ws1', '/a/b').startsWith(data)).toBe(true);
+  });
+
+  it('encrypts secrets at rest with a key only the user can read', async () => {
+    const data = await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.secrets.set('staging', 'apiKey', 'sup3r-s3cret');
+    expect(await store.secrets.get('staging', 'apiKey')).toBe('sup3r-s3cret');
+    expect(await store.secrets.all('staging')).toEqual({ apiKey: 'sup3r-s3cret' });
+    expect(await store.secrets.get('prod', 'apiKey')).toBeUndefined();
+    const raw = await fs.readFile(path.join(store.dir, 'secrets.json'), 'utf8');
+    expect(raw).not.toContain('sup3r-s3cret');
+    const keyStat = await fs.stat(path.join(data, 'secret.key'));
+    expect(keyStat.mode & 0o777).toBe(0o600);
+    await store.secrets.delete('staging', 'apiKey');
+    expect(await store.secrets.get('staging', 'apiKey')).toBeUndefined();
+  });
+
+  it('keeps script values, the active environment, tokens and bounded history', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.updateScriptValues('environment:local', { a: '1', b: '2' });
+    await store.updateScriptValues('environment:local', { a: null });
+    expect(await store.scriptValues('environment:local')).toEqual({ b: '2' });
+    await store.setActiveEnvironment('local');
+    expect(await store.activeEnvironment()).toBe('local');
+    await store.saveToken('k', { accessToken: 't', expiresAt: 1 });
+    expect(await store.token('k')).toEqual({ accessToken: 't', expiresAt: 1 });
+    await store.addHistory(...Array.from({ length: 505 }, (_, i) => ({ time: '', method: 'GET', url: `u${i}`, durationMs: 1 })));
+    for (let i = 505; i < 510; i++) await store.addHistory({ time: '', method: 'GET', url: `u${i}`, durationMs: 1 });
+    const history = await store.readHistory();
+    expect(history).toHaveLength(500);
+    expect(history[0]!.url).toBe('u10');
+  }, 60_000);
+
+  it('a damaged store is set aside, not fatal', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.setActiveEnvironment('x');
+    await fs.writeFile(path.join(store.dir, 'state.json'), '{"trunc');
+    expect(await store.activeEnvironment()).toBeUndefined();
+    expect((await fs.readdir(store.dir)).some((f) => f.startsWith('state.json.damaged-'))).toBe(true);
+  });
+
+  it('two processes writing at once do not corrupt it', async () => {
+    const data = await isolatedDataDir();
+    const script = `
+      import { WorkspaceData } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+      const store = new WorkspaceData('ws', '/tmp/ws');
+      const who = process.argv[2];
+      for (let i = 0; i < 40; i++) await store.updateScriptValues('collection', { [who + i]: String(i) });
+    `;
+    const file = path.join(data, 'writer.mts');
+    await fs.writeFile(file, script);
+    const env = { ...process.env, FERRY_DATA_DIR: data };
+    await Promise.all(['a', 'b'].map((who) => run(process.execPath, ['--import', 'tsx', file, who], { env })));
+    const values = await new WorkspaceData('ws', '/tmp/ws').scriptValues('collection');
+    expect(Object.keys(values)).toHaveLength(80);
+  }, 60_000);
+
+  it('application settings: documented defaults, typed changes, clear errors', async () => {
+    await isolatedDataDir();
+    expect(await readSettings()).toEqual(DEFAULT_SETTINGS);
+    expect((await setSetting('timeoutMs', '5000')).timeoutMs).toBe(5000);
+    expect((await setSetting('verifyTls', 'false')).verifyTls).toBe(false);
+    await expect(setSetting('timeoutMs', 'soon')).rejects.toThrow('Setting timeoutMs takes a whole number of 0 or more, not "soon".');
+    await expect(setSetting('nope', '1')).rejects.toThrow(/Unknown setting "nope"/);
+  });
+});
