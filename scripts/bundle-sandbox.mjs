@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// Bundles the code that runs inside Ferry's QuickJS script sandbox into plain JS files under
+// dist/sandbox/: the `pm` API (prelude.js) and one file per module scripts may `require`.
+// The engine reads them lazily at run time; QuickJS has no module loader or Node built-ins.
+import { build } from 'esbuild';
+import { mkdir, writeFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, 'dist', 'sandbox');
+const shim = (name) => path.join(root, 'scripts', 'sandbox-shims', `${name}.cjs`);
+
+/** name scripts use in require() -> the CommonJS expression that produces the module. */
+const modules = {
+  lodash: "require('lodash')",
+  'crypto-js': "require('crypto-js')",
+  moment: "require('moment')",
+  uuid: "require('uuid')",
+  chai: "require('chai')",
+  xml2js: "require('xml2js')",
+  buffer: "require('buffer')",
+};
+
+const common = {
+  bundle: true,
+  write: false,
+  format: 'iife',
+  globalName: '__ferryModule',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  alias: {
+    events: shim('events'),
+    timers: shim('timers'),
+    stream: shim('stream'),
+    string_decoder: shim('string_decoder'),
+  },
+};
+
+async function bundle(name, entry) {
+  const result = await build({ ...common, ...entry });
+  const text = result.outputFiles[0].text;
+  await writeFile(path.join(outDir, `${name}.js`), text);
+  return text.length;
+}
+
+await rm(outDir, { recursive: true, force: true });
+await mkdir(outDir, { recursive: true });
+const sizes = {};
+sizes.prelude = await bundle('prelude', {
+  entryPoints: [path.join(root, 'src', 'scripts', 'sandbox', 'index.ts')],
+  minify: false,
+});
+for (const [name, expr] of Object.entries(modules)) {
+  sizes[name] = await bundle(`module-${name}`, {
+    stdin: { contents: `module.exports = ${expr};`, resolveDir: root, sourcefile: `${name}-entry.cjs`, loader: 'js' },
+  });
+}
+await writeFile(path.join(outDir, 'manifest.json'), JSON.stringify({ modules: Object.keys(modules), sizes }, null, 2) + '\n');
+console.log(`sandbox bundles written to ${path.relative(root, outDir)}: ` +
+  Object.entries(sizes).map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KB`).join(', '));

@@ -1,0 +1,1 @@
+exports.StringDecoder = function StringDecoder() { throw new Error('string_decoder is not available in the Ferry sandbox'); };

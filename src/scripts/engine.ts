@@ -1,0 +1,183 @@
+/**
+ * The script engine the runner calls: one sandbox per run, reused by every script of the run;
+ * each script gets a fresh `pm` and a fresh scope. Scripts of one phase run in order (workspace,
+ * folders outer to inner, request); one failing does not stop the others.
+ */
+import type { QuickJSWASMModule } from 'quickjs-emscripten';
+import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS } from './sandbox-host.js';
+import { OutputError, parseOutput, scopeNames, type SandboxState } from './sandbox-output.js';
+import type {
+  ConsoleEntry, PostResponseContext, PostResponseResult, PreRequestContext, PreRequestResult, ScopeChanges,
+  ScopeName, ScriptError, ScriptLimits, ScriptResponse, ScriptVariables, TestResult,
+} from './types.js';
+
+type Event = 'prerequest' | 'test';
+
+interface PhaseOutcome {
+  state: SandboxState;
+  tests: TestResult[];
+  console: ConsoleEntry[];
+  errors: ScriptError[];
+}
+
+function checkLimit(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new RangeError(`Script limit ${name} must be a number of at least ${min}; got ${String(value)}`);
+  }
+  return Math.floor(value);
+}
+
+function emptyChanges(): ScopeChanges {
+  return { cleared: false, set: {}, unset: [] };
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function responseData(response: ScriptResponse): Record<string, unknown> {
+  const body = response.body ?? (response.bodyBytes ? decoder.decode(response.bodyBytes) : '');
+  return {
+    code: response.code,
+    status: response.status ?? '',
+    headers: response.headers.map(([name, value]) => [String(name), String(value)]),
+    body,
+    responseTime: response.responseTime,
+    responseSize: response.responseSize,
+  };
+}
+
+export class ScriptEngine {
+  private sandbox: SandboxHost | undefined;
+  private disposed = false;
+  /** Phases run one at a time: the sandbox holds one phase's state. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private quickjs: QuickJSWASMModule,
+    private readonly timeoutMs: number,
+    private readonly memoryBytes: number,
+  ) {}
+
+  /** Loads QuickJS (once per process) and starts a sandbox with these limits per script. */
+  static async create(limits: ScriptLimits = {}): Promise<ScriptEngine> {
+    const timeoutMs = checkLimit('timeoutMs', limits.timeoutMs, defaultTimeoutMs, 1);
+    const memoryBytes = checkLimit('memoryBytes', limits.memoryBytes, defaultMemoryBytes, 4 * 1024 * 1024);
+    const engine = new ScriptEngine(await loadQuickJS(), timeoutMs, memoryBytes);
+    engine.sandbox = engine.newSandbox();
+    return engine;
+  }
+
+  /** Frees the sandbox. The engine cannot be used afterwards. */
+  dispose(): void {
+    this.disposed = true;
+    this.sandbox?.dispose();
+    this.sandbox = undefined;
+  }
+
+  async runPreRequest(ctx: PreRequestContext): Promise<PreRequestResult> {
+    const outcome = await this.runPhase('prerequest', ctx, undefined);
+    return { ...this.common(ctx, outcome), request: outcome.state.request, skipRequest: outcome.state.skipRequest };
+  }
+
+  async runPostResponse(ctx: PostResponseContext): Promise<PostResponseResult> {
+    const outcome = await this.runPhase('test', ctx, ctx.response);
+    return this.common(ctx, outcome);
+  }
+
+  private newSandbox(): SandboxHost {
+    return new SandboxHost(this.quickjs, this.timeoutMs, this.memoryBytes);
+  }
+
+  private async current(): Promise<SandboxHost> {
+    if (this.disposed) throw new Error('This ScriptEngine was disposed; create a new one');
+    if (this.sandbox?.poisoned) {
+      this.sandbox = undefined;
+      this.quickjs = await loadQuickJS();
+    }
+    if (!this.sandbox || this.sandbox.broken) {
+      this.sandbox?.dispose();
+      this.sandbox = this.newSandbox();
+    }
+    return this.sandbox;
+  }
+
+  private runPhase(event: Event, ctx: PreRequestContext, response: ScriptResponse | undefined): Promise<PhaseOutcome> {
+    const next = this.queue.then(() => this.runPhaseNow(event, ctx, response));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runPhaseNow(event: Event, ctx: PreRequestContext, response: ScriptResponse | undefined): Promise<PhaseOutcome> {
+    const v = ctx.variables;
+    let state: SandboxState = {
+      request: ctx.request,
+      scopes: {
+        environment: { values: v.environment ?? {}, changes: emptyChanges() },
+        collection: { values: v.collection ?? {}, changes: emptyChanges() },
+        globals: { values: v.globals ?? {}, changes: emptyChanges() },
+        local: { values: v.local ?? {}, changes: emptyChanges() },
+      },
+      nextRequestSet: false,
+      skipRequest: false,
+    };
+    const outcome: PhaseOutcome = { state, tests: [], console: [], errors: [] };
+    const scripts = ctx.scripts.filter((s) => s.code.trim() !== '');
+    if (scripts.length === 0) return outcome;
+
+    const phaseBase = {
+      event,
+      info: ctx.info,
+      environmentName: v.environmentName,
+      iterationData: v.iterationData ?? {},
+      response: response ? responseData(response) : undefined,
+    };
+    let begun: SandboxHost | undefined;
+    for (const script of scripts) {
+      const sandbox = await this.current();
+      if (begun !== sandbox) {
+        const started = sandbox.beginPhase(JSON.stringify({ ...phaseBase, state }));
+        if (!started.ok) {
+          outcome.errors.push({ script: script.label, kind: started.kind === 'error' ? 'error' : started.kind, message: `${script.label}: the script could not start: ${started.message}` });
+          continue;
+        }
+        begun = sandbox;
+      }
+      const result = sandbox.run(script.code);
+      if (!result.ok) {
+        outcome.errors.push({ script: script.label, kind: result.kind, message: `${script.label}: ${result.message}` });
+        continue;
+      }
+      try {
+        const out = parseOutput(result.json);
+        state = out.state;
+        for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
+        for (const c of out.console) outcome.console.push({ ...c, script: script.label });
+        if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${out.error.message}` });
+        // Errors that may leave the heap short of memory or stack get a fresh sandbox next time.
+        if (out.error && out.error.kind !== 'error' && out.error.kind !== 'syntax') sandbox.broken = true;
+      } catch (error) {
+        if (!(error instanceof OutputError)) throw error;
+        sandbox.broken = true;
+        outcome.errors.push({ script: script.label, kind: 'error', message: `${script.label}: ${error.message}` });
+      }
+    }
+    outcome.state = state;
+    return outcome;
+  }
+
+  private common(ctx: PreRequestContext, outcome: PhaseOutcome): PostResponseResult {
+    const scopes = outcome.state.scopes;
+    const changes = Object.fromEntries(scopeNames.map((n) => [n, scopes[n].changes])) as Record<ScopeName, ScopeChanges>;
+    const variables: ScriptVariables = {
+      environment: scopes.environment.values,
+      collection: scopes.collection.values,
+      globals: scopes.globals.values,
+      local: scopes.local.values,
+    };
+    if (ctx.variables.environmentName !== undefined) variables.environmentName = ctx.variables.environmentName;
+    if (ctx.variables.iterationData !== undefined) variables.iterationData = ctx.variables.iterationData;
+    const result: PostResponseResult = { tests: outcome.tests, console: outcome.console, errors: outcome.errors, changes, variables };
+    if (outcome.state.nextRequestSet) result.nextRequest = outcome.state.nextRequest ?? null;
+    return result;
+  }
+}

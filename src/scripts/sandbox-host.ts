@@ -1,0 +1,212 @@
+/**
+ * One QuickJS runtime + context holding the prelude (the `pm` API) and the modules scripts have
+ * required so far. Only strings cross the boundary: the phase goes in as JSON, each script's
+ * outcome comes back as JSON. A script that runs over a limit leaves the sandbox `broken`; the
+ * engine then throws it away and starts a fresh one.
+ */
+import { randomBytes } from 'node:crypto';
+import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { isBundledModule, moduleSource, preludeSource } from './bundles.js';
+
+export const defaultTimeoutMs = 5000;
+export const defaultMemoryBytes = 64 * 1024 * 1024;
+/**
+ * QuickJS's stack limit. The WebAssembly code runs on Node's own stack (about 1 MB), so a larger
+ * value lets deep recursion crash the host instead of failing the script.
+ */
+const maxStackBytes = 256 * 1024;
+/** Promise jobs run per batch between deadline checks. */
+const jobBatch = 1000;
+
+export type LimitKind = 'timeout' | 'memory' | 'stack';
+
+/** What one script run produced: the sandbox's JSON, or the limit/failure that ended it. */
+export type RawOutcome = { ok: true; json: string } | { ok: false; kind: LimitKind | 'error'; message: string };
+
+/**
+ * A WebAssembly instance of QuickJS of its own (a few ms). Each engine has one, so a script that
+ * exhausts the host's stack inside QuickJS's C code (which QuickJS's own stack check cannot see,
+ * e.g. `JSON.parse` of deeply nested arrays) takes down only that instance, never the process.
+ */
+export function loadQuickJS(): Promise<QuickJSWASMModule> {
+  return newQuickJSWASMModule();
+}
+
+export class SandboxHost {
+  private readonly runtime: QuickJSRuntime;
+  private readonly vm: QuickJSContext;
+  private readonly begin: QuickJSHandle;
+  private readonly runScript: QuickJSHandle;
+  private readonly endScript: QuickJSHandle;
+  private deadline = Number.POSITIVE_INFINITY;
+  /** Set after a limit was hit: the heap may be in any state, so it is not used again. */
+  broken = false;
+  /**
+   * Set when the host's stack ran out inside QuickJS's C code: the whole WebAssembly instance
+   * may be inconsistent, so neither this sandbox nor its module may be touched again.
+   */
+  poisoned = false;
+
+  constructor(
+    module: QuickJSWASMModule,
+    private readonly timeoutMs: number,
+    private readonly memoryBytes: number,
+  ) {
+    this.runtime = module.newRuntime();
+    this.runtime.setMaxStackSize(maxStackBytes);
+    this.runtime.setInterruptHandler(() => Date.now() > this.deadline);
+    this.vm = this.runtime.newContext();
+    try {
+      this.installHostFunctions();
+      const prelude = this.vm.evalCode(preludeSource(), 'ferry:prelude.js');
+      if (prelude.error) throw new Error(`Ferry's script sandbox failed to start: ${this.describe(prelude.error)}`);
+      prelude.value.dispose();
+      const api = this.vm.getProp(this.vm.global, '__ferry');
+      this.begin = this.vm.getProp(api, 'begin');
+      this.runScript = this.vm.getProp(api, 'runScript');
+      this.endScript = this.vm.getProp(api, 'endScript');
+      api.dispose();
+      // Scripts never see the entry points: the host keeps the only references.
+      this.vm.evalCode('delete globalThis.__ferry').dispose();
+      // The memory limit applies to scripts; the prelude itself is not counted against them.
+      this.runtime.setMemoryLimit(this.memoryBytes);
+    } catch (error) {
+      this.vm.dispose();
+      this.runtime.dispose();
+      throw error;
+    }
+  }
+
+  private installHostFunctions(): void {
+    const vm = this.vm;
+    const host = vm.newObject();
+    const loadModule = vm.newFunction('loadModule', (nameHandle) => {
+      const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
+      if (!isBundledModule(name)) return vm.newError(`no bundled module named ${JSON.stringify(name)}`);
+      const result = vm.evalCode(`(function () {\n${moduleSource(name)}\nreturn __ferryModule;\n})()`, `ferry:${name}.js`);
+      return result;
+    });
+    const randomHex = vm.newFunction('randomHex', (countHandle) => {
+      const count = vm.typeof(countHandle) === 'number' ? vm.getNumber(countHandle) : 0;
+      if (!Number.isInteger(count) || count < 0 || count > 65536) return vm.newError('randomHex: count must be 0 to 65536');
+      return vm.newString(randomBytes(count).toString('hex'));
+    });
+    vm.setProp(host, 'loadModule', loadModule);
+    vm.setProp(host, 'randomHex', randomHex);
+    vm.setProp(vm.global, '__ferryHost', host);
+    loadModule.dispose();
+    randomHex.dispose();
+    host.dispose();
+  }
+
+  /** Starts a phase: the response, info and state every script of the phase shares. */
+  beginPhase(phaseJson: string): RawOutcome {
+    return this.guard(() => this.beginPhaseUnguarded(phaseJson));
+  }
+
+  /** Runs one script to its end (or its limit) and returns the sandbox's report as JSON. */
+  run(code: string): RawOutcome {
+    return this.guard(() => this.runUnguarded(code));
+  }
+
+  /** Catches the host's own RangeError (stack exhausted inside WebAssembly) and poisons the sandbox. */
+  private guard(body: () => RawOutcome): RawOutcome {
+    try {
+      return body();
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      this.deadline = Number.POSITIVE_INFINITY;
+      this.broken = true;
+      this.poisoned = true;
+      return { ok: false, kind: 'stack', message: 'stopped: the script nested too deeply (the stack ran out)' };
+    }
+  }
+
+  private beginPhaseUnguarded(phaseJson: string): RawOutcome {
+    this.deadline = Date.now() + this.timeoutMs;
+    const arg = this.vm.newString(phaseJson);
+    const result = this.vm.callFunction(this.begin, this.vm.undefined, arg);
+    arg.dispose();
+    this.deadline = Number.POSITIVE_INFINITY;
+    if (result.error) return this.failure(result.error);
+    result.value.dispose();
+    return { ok: true, json: '' };
+  }
+
+  private runUnguarded(code: string): RawOutcome {
+    this.deadline = Date.now() + this.timeoutMs;
+    try {
+      const arg = this.vm.newString(code);
+      const started = this.vm.callFunction(this.runScript, this.vm.undefined, arg);
+      arg.dispose();
+      if (started.error) return this.failure(started.error);
+      started.value.dispose();
+      for (;;) {
+        const jobs = this.runtime.executePendingJobs(jobBatch);
+        if (jobs.error) {
+          const outcome = this.failure(jobs.error, false);
+          if (!outcome.ok && outcome.kind !== 'error') return outcome;
+          // An ordinary error in a job (e.g. an unhandled rejection inside a library) is the script's problem.
+          continue;
+        }
+        const executed = jobs.value;
+        if (executed === 0) break;
+        if (Date.now() > this.deadline) return this.limit('timeout');
+      }
+      // Reporting gets its own time, so a script that used all of its time still reports its tests.
+      this.deadline = Date.now() + this.timeoutMs;
+      const ended = this.vm.callFunction(this.endScript, this.vm.undefined);
+      if (ended.error) return this.failure(ended.error);
+      const json = this.vm.typeof(ended.value) === 'string' ? this.vm.getString(ended.value) : '';
+      ended.value.dispose();
+      return { ok: true, json };
+    } finally {
+      this.deadline = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  private limit(kind: LimitKind): RawOutcome {
+    this.broken = true;
+    const mb = Math.round(this.memoryBytes / (1024 * 1024));
+    const message = kind === 'timeout'
+      ? `stopped after ${this.timeoutMs} ms: the script ran over its CPU time limit (an endless loop?)`
+      : kind === 'memory'
+        ? `stopped: the script ran over its memory limit of ${mb} MB`
+        : 'stopped: too much recursion (the call stack ran out)';
+    return { ok: false, kind, message };
+  }
+
+  /** Turns an error handle from the sandbox into an outcome, spotting the limits. */
+  private failure(handle: QuickJSHandle, fatal = true): RawOutcome {
+    const text = this.describe(handle);
+    handle.dispose();
+    if (Date.now() > this.deadline || /\binterrupted\b/i.test(text)) return this.limit('timeout');
+    if (/out of memory/i.test(text)) return this.limit('memory');
+    if (/stack overflow/i.test(text)) return this.limit('stack');
+    if (fatal) this.broken = true;
+    return { ok: false, kind: 'error', message: text };
+  }
+
+  private describe(handle: QuickJSHandle): string {
+    try {
+      const dumped: unknown = this.vm.dump(handle);
+      if (dumped && typeof dumped === 'object' && 'message' in dumped) {
+        const e = dumped as { name?: unknown; message?: unknown };
+        return `${typeof e.name === 'string' ? e.name : 'Error'}: ${String(e.message)}`;
+      }
+      return String(dumped);
+    } catch {
+      return 'an error that could not be read';
+    }
+  }
+
+  dispose(): void {
+    // A poisoned instance is left to the garbage collector: calling into it could fail again.
+    if (this.poisoned || !this.vm.alive) return;
+    this.begin.dispose();
+    this.runScript.dispose();
+    this.endScript.dispose();
+    this.vm.dispose();
+    this.runtime.dispose();
+  }
+}

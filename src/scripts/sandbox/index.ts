@@ -1,0 +1,116 @@
+/**
+ * Entry point of the sandbox prelude (bundled to dist/sandbox/prelude.js and evaluated once per
+ * QuickJS context). It installs the globals scripts expect and hands the host three functions:
+ * begin a phase, run one script, end that script. Data crosses only as JSON text.
+ */
+import { json } from './intrinsics.js';
+import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
+import { makeScope, paramNames, type ScriptScope } from './pm.js';
+import { ScriptResponse } from './response.js';
+import type { TestRecord } from './tests.js';
+import type { Entry } from './console.js';
+import type { Phase } from './state.js';
+
+installPolyfills();
+
+type ScriptFunction = (...args: unknown[]) => Promise<unknown>;
+const AsyncFunction = (async function () {}).constructor as new (...args: string[]) => ScriptFunction;
+/** The Function constructor puts the body two lines below the top of `<input>`. */
+const lineOffset = 2;
+const compiled = new Map<string, ScriptFunction>();
+const baselineGlobals = new Set(Object.getOwnPropertyNames(globalThis));
+
+let phase: Phase | undefined;
+let response: ScriptResponse | undefined;
+let current: { scope: ScriptScope; settled: boolean; error?: ErrorInfo } | undefined;
+
+interface ErrorInfo {
+  message: string;
+  kind: 'error' | 'syntax' | 'memory' | 'stack';
+}
+
+function describeError(error: unknown, syntax: boolean): ErrorInfo {
+  if (!(error instanceof Error)) return { message: `the script threw ${json.stringify(error) ?? String(error)}`, kind: 'error' };
+  const text = error.message;
+  const kind = /out of memory/i.test(text) ? 'memory' : /stack overflow|call stack/i.test(text) ? 'stack' : syntax ? 'syntax' : 'error';
+  const line = /<input>:(\d+)(?::(\d+))?/.exec(error.stack ?? '');
+  const where = line ? ` (line ${Math.max(1, Number(line[1]) - lineOffset)}${line[2] ? `, column ${line[2]}` : ''})` : '';
+  return { message: `${error.name}: ${text}${where}`, kind };
+}
+
+function compile(code: string): ScriptFunction {
+  let fn = compiled.get(code);
+  if (!fn) {
+    fn = new AsyncFunction(...paramNames, code);
+    if (compiled.size >= 256) compiled.clear();
+    compiled.set(code, fn);
+  }
+  return fn;
+}
+
+/** Removes globals the last script created (sloppy-mode assignments) and restores lazy ones. */
+function resetGlobals(): void {
+  const g = globalThis as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    if (!baselineGlobals.has(name)) delete g[name];
+  }
+  for (const name of Object.keys(lazyGlobals)) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (!descriptor || !descriptor.get) defineLazyGlobal(name);
+  }
+}
+
+const api = Object.freeze({
+  begin(phaseJson: string): void {
+    phase = json.parse(phaseJson) as Phase;
+    response = phase.response ? new ScriptResponse(phase.response) : undefined;
+  },
+
+  /** Starts one script; its promise jobs run when the host drains the job queue. */
+  runScript(code: string): void {
+    if (!phase) throw new Error('Ferry sandbox: runScript before begin');
+    const scope = makeScope(phase, response);
+    const run: NonNullable<typeof current> = { scope, settled: false };
+    current = run;
+    let fn: ScriptFunction;
+    try {
+      fn = compile(code);
+    } catch (error) {
+      run.settled = true;
+      run.error = describeError(error, true);
+      return;
+    }
+    const args = paramNames.map((name) => scope.params[name]);
+    fn(...args).then(
+      () => {
+        run.settled = true;
+      },
+      (error: unknown) => {
+        run.settled = true;
+        run.error = describeError(error, false);
+      },
+    );
+  },
+
+  /** The script's tests, console lines, error and the state after it, as JSON. */
+  endScript(): string {
+    const run = current;
+    if (!phase || !run) throw new Error('Ferry sandbox: endScript before runScript');
+    current = undefined;
+    run.scope.commit(phase.state);
+    resetGlobals();
+    let error = run.error;
+    if (!run.settled && !error) {
+      error = { message: 'the script never finished: it awaits something that never resolves (scripts have no timers or network)', kind: 'error' };
+    }
+    const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: Phase['state'] } = {
+      tests: run.scope.tests.results(),
+      console: run.scope.console.drain(),
+      state: phase.state,
+    };
+    if (error) out.error = error;
+    return json.stringify(out);
+  },
+});
+
+Object.defineProperty(globalThis, '__ferry', { value: api, configurable: true, enumerable: false, writable: false });

@@ -1,0 +1,134 @@
+/**
+ * The globals old collections still use (`postman.*`, `tests[...]`, `responseBody`, ...), mapped
+ * onto the same scopes and objects as `pm`, like postman-sandbox's legacy interface.
+ */
+import type { VariableScope } from './variables.js';
+import type { ScriptRequest } from './request.js';
+import type { ScriptResponse } from './response.js';
+import { requireModule } from './modules.js';
+import { unavailableFunction } from './unavailable.js';
+
+export interface Cookie {
+  name: string;
+  value: string;
+  [attribute: string]: string | boolean;
+}
+
+/** Cookies from the response's Set-Cookie headers (read-only; there is no cookie jar). */
+export function responseCookies(response: ScriptResponse | undefined): Cookie[] {
+  if (!response) return [];
+  return response.headers
+    .filter((h) => h.key.toLowerCase() === 'set-cookie')
+    .map((h) => {
+      const [pair, ...attributes] = String(h.value).split(';');
+      const eq = pair!.indexOf('=');
+      const cookie: Cookie = { name: pair!.slice(0, eq < 0 ? undefined : eq).trim(), value: eq < 0 ? '' : pair!.slice(eq + 1).trim() };
+      for (const attribute of attributes) {
+        const at = attribute.indexOf('=');
+        const key = (at < 0 ? attribute : attribute.slice(0, at)).trim().toLowerCase();
+        if (key && key !== 'name' && key !== 'value') cookie[key] = at < 0 ? true : attribute.slice(at + 1).trim();
+      }
+      return cookie;
+    });
+}
+
+/** Postman's legacy xml2Json: xml2js with single children as values, not arrays. */
+export function xml2Json(text: unknown): unknown {
+  const xml2js = requireModule('xml2js') as {
+    parseString(text: string, options: object, callback: (error: unknown, result: unknown) => void): void;
+  };
+  let out: unknown = {};
+  let failure: unknown;
+  xml2js.parseString(String(text), { explicitArray: false, async: false, trim: true, mergeAttrs: false }, (error, result) => {
+    failure = error;
+    out = result;
+  });
+  if (failure) throw failure;
+  return out;
+}
+
+/** Postman stores legacy values as text unless they are falsy (so 0 stays the number 0). */
+function legacyValue(value: unknown): unknown {
+  if ((value === false || value) && typeof (value as { toString?: unknown }).toString === 'function') return String(value);
+  return value;
+}
+
+export interface LegacyParts {
+  environment: VariableScope;
+  globals: VariableScope;
+  request: ScriptRequest;
+  response: ScriptResponse | undefined;
+  setNextRequest(name: unknown): void;
+  iterationData: Record<string, unknown>;
+  iteration: number;
+}
+
+export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
+  const { environment, globals, request, response } = parts;
+  const environmentObject = environment.toObject();
+  const globalsObject = globals.toObject();
+  const cookies = responseCookies(response);
+
+  const postman = {
+    setEnvironmentVariable(key: string, value: unknown) {
+      const stored = legacyValue(value);
+      environmentObject[key] = stored;
+      environment.set(key, stored);
+    },
+    getEnvironmentVariable: (key: string) => environment.get(key),
+    clearEnvironmentVariable(key: string) {
+      delete environmentObject[key];
+      environment.unset(key);
+    },
+    clearEnvironmentVariables() {
+      for (const key of Object.keys(environmentObject)) delete environmentObject[key];
+      environment.clear();
+    },
+    setGlobalVariable(key: string, value: unknown) {
+      const stored = legacyValue(value);
+      globalsObject[key] = stored;
+      globals.set(key, stored);
+    },
+    getGlobalVariable: (key: string) => globals.get(key),
+    clearGlobalVariable(key: string) {
+      delete globalsObject[key];
+      globals.unset(key);
+    },
+    clearGlobalVariables() {
+      for (const key of Object.keys(globalsObject)) delete globalsObject[key];
+      globals.clear();
+    },
+    setNextRequest: (name: unknown) => parts.setNextRequest(name),
+    getResponseHeader: (name: string) => response?.headers.get(name),
+    getResponseCookie: (name: string) => cookies.find((c) => c.name === name),
+    sendRequest: unavailableFunction('postman.sendRequest'),
+  };
+
+  const headersObject: Record<string, string> = {};
+  for (const h of request.headers.all()) if (!h.disabled) headersObject[h.key] = String(h.value);
+  const bodyData = request.body.mode === 'urlencoded' || request.body.mode === 'formdata'
+    ? Object.fromEntries((request.body[request.body.mode]?.all() ?? []).filter((p) => !p.disabled).map((p) => [p.key, p.value]))
+    : request.body.toString();
+
+  const legacy: Record<string, unknown> = {
+    postman,
+    request: { url: request.url.toString(), method: request.method, headers: headersObject, data: bodyData, name: request.name, id: request.name },
+    environment: environmentObject,
+    globals: globalsObject,
+    data: { ...parts.iterationData },
+    iteration: parts.iteration,
+    xml2Json,
+  };
+  if (response) {
+    const responseHeaders: Record<string, string> = {};
+    for (const h of response.headers.all()) responseHeaders[h.key] = String(h.value);
+    Object.assign(legacy, {
+      responseBody: response.text(),
+      responseCode: { code: response.code, name: response.status, detail: response.status },
+      responseHeaders,
+      responseTime: response.responseTime,
+      responseCookies: cookies,
+    });
+  }
+  return legacy;
+}

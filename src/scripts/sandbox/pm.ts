@@ -1,0 +1,109 @@
+/** Builds a fresh `pm` (and the legacy globals) for one script over the phase's shared state. */
+import { VariableScope, ReadOnlyScope, MergedVariables } from './variables.js';
+import { ScriptRequest } from './request.js';
+import { ScriptResponse, chai } from './response.js';
+import { TestCollector } from './tests.js';
+import { ConsoleCapture } from './console.js';
+import { makeLegacy } from './legacy.js';
+import { requireModule } from './modules.js';
+import { unavailableFunction, defineUnavailableObject } from './unavailable.js';
+import type { Phase, State, ScopeKey } from './state.js';
+
+export interface ScriptScope {
+  /** Values passed to the script function, by parameter name. */
+  params: Record<string, unknown>;
+  tests: TestCollector;
+  console: ConsoleCapture;
+  /** Writes what the script changed back into the state. */
+  commit(state: State): void;
+}
+
+export function makeScope(phase: Phase, response: ScriptResponse | undefined): ScriptScope {
+  const state = phase.state;
+  const scope = (key: ScopeKey, api: string, name?: string) => new VariableScope(state.scopes[key], api, name);
+  const environment = scope('environment', 'pm.environment', phase.environmentName);
+  const collection = scope('collection', 'pm.collectionVariables');
+  const globals = scope('globals', 'pm.globals');
+  const local = scope('local', 'pm.variables');
+  const iterationData = new ReadOnlyScope(phase.iterationData);
+  const variables = new MergedVariables(local, [iterationData, environment, collection, globals]);
+  const request = new ScriptRequest(state.request);
+  const tests = new TestCollector();
+  const capture = new ConsoleCapture();
+  const isPre = phase.event === 'prerequest';
+
+  const setNextRequest = (name: unknown): void => {
+    state.nextRequestSet = true;
+    state.nextRequest = name === null || name === undefined ? null : String(name);
+  };
+  const execution = {
+    skipRequest(): void {
+      if (!isPre) throw new Error('pm.execution.skipRequest() works only in pre-request scripts');
+      state.skipRequest = true;
+    },
+    setNextRequest,
+    location: phase.info.requestPath ? phase.info.requestPath.replace(/\.ya?ml$/i, '').split('/') : [phase.info.requestName],
+    runRequest: unavailableFunction('pm.execution.runRequest'),
+  };
+
+  const pm: Record<string, unknown> = {
+    info: {
+      requestName: phase.info.requestName,
+      requestId: phase.info.requestPath ?? phase.info.requestName,
+      iteration: phase.info.iteration,
+      iterationCount: phase.info.iterationCount ?? 1,
+      eventName: phase.event,
+    },
+    environment,
+    collectionVariables: collection,
+    globals,
+    variables,
+    iterationData,
+    request,
+    response,
+    test: tests.makeTest(),
+    execution,
+    sendRequest: unavailableFunction('pm.sendRequest'),
+    require: unavailableFunction('pm.require'),
+  };
+  Object.defineProperty(pm, 'expect', { get: () => chai().expect, enumerable: true });
+  defineUnavailableObject(pm, 'cookies', 'pm.cookies');
+  defineUnavailableObject(pm, 'visualizer', 'pm.visualizer');
+  defineUnavailableObject(pm, 'vault', 'pm.vault');
+
+  const legacy = makeLegacy({ environment, globals, request, response, setNextRequest, iterationData: phase.iterationData, iteration: phase.info.iteration });
+  const params: Record<string, unknown> = {
+    ...legacy,
+    pm,
+    tests: tests.legacy,
+    console: capture.makeConsole(),
+    require: requireModule,
+    setTimeout: unavailableFunction('setTimeout'),
+    setInterval: unavailableFunction('setInterval'),
+    setImmediate: unavailableFunction('setImmediate'),
+    clearTimeout: unavailableFunction('clearTimeout'),
+    clearInterval: unavailableFunction('clearInterval'),
+  };
+
+  return {
+    params,
+    tests,
+    console: capture,
+    commit(target: State) {
+      target.scopes = {
+        environment: environment.snapshot(),
+        collection: collection.snapshot(),
+        globals: globals.snapshot(),
+        local: local.snapshot(),
+      };
+      if (isPre) target.request = request.toData();
+    },
+  };
+}
+
+/** Parameter names every script function takes, in order. */
+export const paramNames = [
+  'pm', 'postman', 'tests', 'console', 'require', 'request', 'environment', 'globals', 'data', 'iteration', 'xml2Json',
+  'responseBody', 'responseCode', 'responseHeaders', 'responseTime', 'responseCookies',
+  'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval',
+];

@@ -1,0 +1,91 @@
+/**
+ * Globals Postman's sandbox has and QuickJS lacks: atob/btoa, crypto.getRandomValues (uuid and
+ * crypto-js need it), lazily loaded `_`, `CryptoJS` and `Buffer`, and SugarJS's `String#has`
+ * that old collections still call on `responseBody`.
+ */
+import { host } from './host.js';
+import { requireModule } from './modules.js';
+
+const base64Chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function btoa(input: unknown): string {
+  const text = String(input);
+  let out = '';
+  for (let i = 0; i < text.length; i += 3) {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    const c = text.charCodeAt(i + 2);
+    if (a > 255 || b > 255 || c > 255) {
+      throw new Error("btoa: the string contains characters outside Latin-1; encode it first (e.g. CryptoJS.enc.Utf8)");
+    }
+    const triple = (a << 16) | ((b || 0) << 8) | (c || 0);
+    out += base64Chars[(triple >> 18) & 63]! + base64Chars[(triple >> 12) & 63]!;
+    out += i + 1 < text.length ? base64Chars[(triple >> 6) & 63]! : '=';
+    out += i + 2 < text.length ? base64Chars[triple & 63]! : '=';
+  }
+  return out;
+}
+
+function atob(input: unknown): string {
+  const text = String(input).replace(/[\t\n\f\r ]+/g, '').replace(/=+$/, '');
+  if (/[^A-Za-z0-9+/]/.test(text) || text.length % 4 === 1) {
+    throw new Error('atob: the string is not valid base64');
+  }
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  for (const char of text) {
+    buffer = (buffer << 6) | base64Chars.indexOf(char);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += String.fromCharCode((buffer >> bits) & 255);
+    }
+  }
+  return out;
+}
+
+function getRandomValues<T extends ArrayBufferView | null>(array: T): T {
+  if (!array || !ArrayBuffer.isView(array)) throw new TypeError('crypto.getRandomValues needs a typed array');
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  if (bytes.length > 65536) throw new Error('crypto.getRandomValues: at most 65536 bytes at a time');
+  const hex = host.randomHex(bytes.length);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(i * 2, 2), 16);
+  return array;
+}
+
+/** Globals that load a bundled module on first read; a script may still assign its own. */
+export const lazyGlobals: Record<string, () => unknown> = {
+  _: () => requireModule('lodash'),
+  CryptoJS: () => requireModule('crypto-js'),
+  Buffer: () => (requireModule('buffer') as { Buffer: unknown }).Buffer,
+};
+
+export function defineLazyGlobal(name: string): void {
+  Object.defineProperty(globalThis, name, {
+    get: lazyGlobals[name],
+    set(value: unknown) {
+      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+    },
+    configurable: true,
+    enumerable: false,
+  });
+}
+
+export function installPolyfills(): void {
+  const g = globalThis as Record<string, unknown>;
+  g.atob = atob;
+  g.btoa = btoa;
+  g.crypto = { getRandomValues };
+  for (const name of Object.keys(lazyGlobals)) defineLazyGlobal(name);
+  if (!Object.prototype.hasOwnProperty.call(String.prototype, 'has')) {
+    Object.defineProperty(String.prototype, 'has', {
+      value: function has(this: string, search: unknown) {
+        return String(this).includes(String(search));
+      },
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Postman's PropertyList for headers, query parameters and form rows: an ordered list of
+ * `{key, value, disabled?}` items looked up by key (case-insensitively for headers).
+ */
+export interface Property {
+  key: string;
+  value: unknown;
+  disabled?: boolean;
+  [field: string]: unknown;
+}
+
+export class PropertyList {
+  private items: Property[];
+
+  constructor(
+    items: Property[],
+    private readonly caseInsensitive: boolean,
+    private readonly onChange: () => void = () => {},
+  ) {
+    this.items = items;
+  }
+
+  private same(a: unknown, b: unknown): boolean {
+    if (typeof a !== 'string' || typeof b !== 'string') return a === b;
+    return this.caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b;
+  }
+
+  private static toProperty(item: unknown): Property {
+    if (typeof item === 'string') {
+      const colon = item.indexOf(':');
+      return colon < 0 ? { key: item.trim(), value: '' } : { key: item.slice(0, colon).trim(), value: item.slice(colon + 1).trim() };
+    }
+    if (!item || typeof item !== 'object' || typeof (item as Property).key !== 'string') {
+      throw new TypeError('expected an item like { key: "name", value: "text" }');
+    }
+    return { ...(item as Property) };
+  }
+
+  all(): Property[] {
+    return this.items.slice();
+  }
+  count(): number {
+    return this.items.length;
+  }
+  idx(index: number): Property | undefined {
+    return this.items[index];
+  }
+  indexOf(item: Property | string): number {
+    return typeof item === 'string' ? this.items.findIndex((p) => this.same(p.key, item)) : this.items.indexOf(item);
+  }
+  /** The item with this key (the last enabled one wins, as in Postman). */
+  one(key: string): Property | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (!item.disabled && this.same(item.key, key)) return item;
+    }
+    return undefined;
+  }
+  get(key: string): unknown {
+    return this.one(key)?.value;
+  }
+  has(keyOrItem: string | Property, value?: unknown): boolean {
+    const key = typeof keyOrItem === 'string' ? keyOrItem : keyOrItem.key;
+    return this.items.some((p) => !p.disabled && this.same(p.key, key) && (value === undefined || p.value === value));
+  }
+  add(item: unknown): void {
+    this.items.push(PropertyList.toProperty(item));
+    this.onChange();
+  }
+  append(item: unknown): void {
+    this.add(item);
+  }
+  prepend(item: unknown): void {
+    this.items.unshift(PropertyList.toProperty(item));
+    this.onChange();
+  }
+  /** Replaces the value of the item with this key, or adds it. */
+  upsert(item: unknown): void {
+    const property = PropertyList.toProperty(item);
+    const existing = this.items.find((p) => this.same(p.key, property.key));
+    if (existing) Object.assign(existing, property);
+    else this.items.push(property);
+    this.onChange();
+  }
+  remove(predicate: string | Property | ((item: Property) => boolean), context?: unknown): void {
+    const before = this.items.length;
+    if (typeof predicate === 'function') this.items = this.items.filter((p) => !predicate.call(context, p));
+    else if (typeof predicate === 'string') this.items = this.items.filter((p) => !this.same(p.key, predicate));
+    else this.items = this.items.filter((p) => p !== predicate && !(predicate && this.same(p.key, predicate.key)));
+    if (this.items.length !== before) this.onChange();
+  }
+  clear(): void {
+    this.items = [];
+    this.onChange();
+  }
+  populate(items: unknown[]): void {
+    for (const item of items) this.items.push(PropertyList.toProperty(item));
+    this.onChange();
+  }
+  repopulate(items: unknown[]): void {
+    this.items = [];
+    this.populate(items);
+  }
+  each(fn: (item: Property, index: number) => void, context?: unknown): void {
+    this.items.slice().forEach((item, index) => fn.call(context, item, index));
+  }
+  filter(fn: (item: Property) => boolean, context?: unknown): Property[] {
+    return this.items.filter((item) => fn.call(context, item));
+  }
+  find(fn: (item: Property) => boolean, context?: unknown): Property | undefined {
+    return this.items.find((item) => fn.call(context, item));
+  }
+  map<T>(fn: (item: Property) => T, context?: unknown): T[] {
+    return this.items.map((item) => fn.call(context, item));
+  }
+  reduce<T>(fn: (acc: T, item: Property) => T, initial: T, context?: unknown): T {
+    return this.items.reduce((acc, item) => fn.call(context, acc, item), initial);
+  }
+  /** Enabled items as an object (later keys win); header keys lower-cased unless asked not to. */
+  toObject(excludeDisabled = true, caseSensitive = !this.caseInsensitive, multiValue = false): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const item of this.items) {
+      if (excludeDisabled && item.disabled) continue;
+      const key = caseSensitive ? item.key : item.key.toLowerCase();
+      if (multiValue && Object.prototype.hasOwnProperty.call(out, key)) {
+        const prior = out[key];
+        out[key] = Array.isArray(prior) ? [...prior, item.value] : [prior, item.value];
+      } else {
+        Object.defineProperty(out, key, { value: item.value, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    return out;
+  }
+  toJSON(): Property[] {
+    return this.items.map((p) => ({ ...p }));
+  }
+  toString(): string {
+    return this.items.filter((p) => !p.disabled).map((p) => `${p.key}: ${String(p.value)}`).join('\n');
+  }
+}

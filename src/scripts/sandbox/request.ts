@@ -1,0 +1,237 @@
+/**
+ * pm.request over the workspace's request data: method, Url, headers PropertyList, Postman-shaped
+ * body and auth. `toData()` gives the request back in the workspace's shape.
+ */
+import { PropertyList, type Property } from './property-list.js';
+import { Url } from './url.js';
+
+export interface KeyValue {
+  key: string;
+  value: string;
+  enabled?: boolean;
+  [field: string]: unknown;
+}
+export interface RequestData {
+  name?: string;
+  method: string;
+  url: string;
+  headers: KeyValue[];
+  body?: { type: string; [field: string]: unknown };
+  auth?: { type: string; [field: string]: unknown };
+}
+
+/** Workspace rows (`enabled: false`) to Postman properties (`disabled: true`) and back. */
+function toProperties(rows: unknown): Property[] {
+  if (!Array.isArray(rows)) return [];
+  return rows.map((row: KeyValue) => {
+    const { enabled, ...rest } = row;
+    return enabled === false ? { ...rest, disabled: true } : { ...rest };
+  });
+}
+function fromProperties(items: Property[]): KeyValue[] {
+  return items.map((item) => {
+    const { disabled, ...rest } = item;
+    const row: KeyValue = { ...rest, key: String(item.key), value: item.value === null || item.value === undefined ? '' : String(item.value) };
+    if (disabled) row.enabled = false;
+    return row;
+  });
+}
+
+const rawLanguage: Record<string, string> = { json: 'json', xml: 'xml', text: 'text' };
+
+/** Postman's RequestBody: `mode` plus the data of that mode. */
+export class RequestBody {
+  mode: string | undefined;
+  raw: string | undefined;
+  urlencoded: PropertyList | undefined;
+  formdata: PropertyList | undefined;
+  file: { src: string } | undefined;
+  graphql: { query?: string; variables?: string; operationName?: string } | undefined;
+  options: { raw?: { language: string } } | undefined;
+
+  constructor(private readonly original: { type: string; [field: string]: unknown } | undefined) {
+    const body = original ?? { type: 'none' };
+    switch (body.type) {
+      case 'json':
+      case 'text':
+      case 'xml':
+        this.mode = 'raw';
+        this.raw = typeof body.text === 'string' ? body.text : '';
+        this.options = { raw: { language: rawLanguage[body.type]! } };
+        break;
+      case 'formUrlencoded':
+        this.mode = 'urlencoded';
+        this.urlencoded = new PropertyList(toProperties(body.form), false);
+        break;
+      case 'multipart':
+        this.mode = 'formdata';
+        this.formdata = new PropertyList(
+          toProperties(body.multipart).map((p) => (p.file ? { ...p, type: 'file', src: p.value } : { ...p, type: 'text' })),
+          false,
+        );
+        break;
+      case 'binary':
+        this.mode = 'file';
+        this.file = { src: typeof body.file === 'string' ? body.file : '' };
+        break;
+      case 'graphql': {
+        const g = (body.graphql ?? {}) as Record<string, unknown>;
+        this.mode = 'graphql';
+        this.graphql = { query: g.query as string, variables: g.variables as string, operationName: g.operationName as string };
+        break;
+      }
+      default:
+        this.mode = undefined;
+    }
+    this.initial = JSON.stringify(this.toJSON());
+  }
+
+  private readonly initial: string;
+
+  /** Replaces the body: a string becomes a raw body; an object is `{mode, raw|urlencoded|...}`. */
+  update(options: unknown): void {
+    this.raw = this.urlencoded = this.formdata = this.file = this.graphql = undefined;
+    if (typeof options === 'string') {
+      this.mode = 'raw';
+      this.raw = options;
+      return;
+    }
+    const o = (options ?? {}) as Record<string, unknown>;
+    this.mode = typeof o.mode === 'string' ? o.mode : undefined;
+    if (this.mode === 'raw') this.raw = String(o.raw ?? '');
+    if (this.mode === 'urlencoded') this.urlencoded = new PropertyList(Array.isArray(o.urlencoded) ? o.urlencoded.map((p) => ({ ...p })) : [], false);
+    if (this.mode === 'formdata') this.formdata = new PropertyList(Array.isArray(o.formdata) ? o.formdata.map((p) => ({ ...p })) : [], false);
+    if (this.mode === 'file') this.file = { src: String((o.file as { src?: string } | undefined)?.src ?? '') };
+    if (this.mode === 'graphql') this.graphql = { ...(o.graphql as object) };
+    if (o.options && typeof o.options === 'object') this.options = o.options as RequestBody['options'];
+  }
+  isEmpty(): boolean {
+    if (this.mode === 'raw') return !this.raw;
+    if (this.mode === 'urlencoded') return !this.urlencoded || this.urlencoded.count() === 0;
+    if (this.mode === 'formdata') return !this.formdata || this.formdata.count() === 0;
+    if (this.mode === 'file') return !this.file?.src;
+    if (this.mode === 'graphql') return !this.graphql?.query;
+    return true;
+  }
+  toString(): string {
+    if (this.mode === 'raw') return this.raw ?? '';
+    if (this.mode === 'urlencoded' && this.urlencoded) {
+      return this.urlencoded
+        .filter((p) => !p.disabled)
+        .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(String(p.value ?? ''))}`)
+        .join('&');
+    }
+    if (this.mode === 'graphql') return JSON.stringify(this.graphql ?? {});
+    return '';
+  }
+  toJSON(): Record<string, unknown> {
+    return {
+      mode: this.mode,
+      raw: this.raw,
+      urlencoded: this.urlencoded?.toJSON(),
+      formdata: this.formdata?.toJSON(),
+      file: this.file,
+      graphql: this.graphql,
+      options: this.options,
+    };
+  }
+
+  /** The body in the workspace's shape; the original object when nothing changed. */
+  toData(): RequestData['body'] {
+    if (JSON.stringify(this.toJSON()) === this.initial) return this.original;
+    const keep = { ...(this.original ?? {}) };
+    switch (this.mode) {
+      case 'raw': {
+        const language = this.options?.raw?.language;
+        const type = language === 'json' || language === 'xml' ? language
+          : ['json', 'xml', 'text'].includes(keep.type as string) && !language ? (keep.type as string) : 'text';
+        return { ...keep, type, text: this.raw ?? '' };
+      }
+      case 'urlencoded':
+        return { ...keep, type: 'formUrlencoded', form: fromProperties(this.urlencoded?.all() ?? []) };
+      case 'formdata':
+        return {
+          ...keep,
+          type: 'multipart',
+          multipart: fromProperties(this.formdata?.all() ?? []).map(({ type, src, ...row }) =>
+            type === 'file' ? { ...row, value: String(src ?? row.value), file: true } : row),
+        };
+      case 'file':
+        return { ...keep, type: 'binary', file: this.file?.src ?? '' };
+      case 'graphql':
+        return { ...keep, type: 'graphql', graphql: { ...((keep.graphql as object) ?? {}), ...this.graphql } };
+      default:
+        return { ...keep, type: 'none' };
+    }
+  }
+}
+
+export class ScriptRequest {
+  method: string;
+  readonly name: string | undefined;
+  readonly headers: PropertyList;
+  body: RequestBody;
+  auth: { type: string; [field: string]: unknown } | undefined;
+  private urlObject: Url;
+
+  constructor(data: RequestData) {
+    this.name = data.name;
+    this.method = String(data.method ?? 'GET');
+    this.urlObject = new Url(String(data.url ?? ''));
+    this.headers = new PropertyList(toProperties(data.headers), true);
+    this.body = new RequestBody(data.body);
+    this.auth = data.auth ? { ...data.auth } : undefined;
+  }
+
+  get url(): Url {
+    return this.urlObject;
+  }
+  set url(value: Url | string) {
+    this.urlObject = value instanceof Url ? value : new Url(String(value));
+  }
+  get id(): string | undefined {
+    return this.name;
+  }
+
+  addHeader(header: unknown): void {
+    this.headers.add(header);
+  }
+  upsertHeader(header: unknown): void {
+    this.headers.upsert(header);
+  }
+  removeHeader(name: string | Property): void {
+    this.headers.remove(typeof name === 'string' ? name : name.key);
+  }
+  getHeaders(options?: { ignoreCase?: boolean; enabled?: boolean }): Record<string, unknown> {
+    return this.headers.toObject(options?.enabled ?? true, !options?.ignoreCase);
+  }
+  addQueryParams(params: string | Property[]): void {
+    this.urlObject.addQueryParams(params);
+  }
+  removeQueryParams(params: string | string[]): void {
+    this.urlObject.removeQueryParams(params);
+  }
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      method: this.method,
+      url: this.urlObject.toString(),
+      header: this.headers.toJSON(),
+      body: this.body.toJSON(),
+      auth: this.auth,
+    };
+  }
+
+  toData(): RequestData {
+    const out: RequestData = {
+      method: String(this.method).toUpperCase(),
+      url: this.urlObject.toString(),
+      headers: fromProperties(this.headers.all()),
+    };
+    if (this.name !== undefined) out.name = this.name;
+    const body = this.body instanceof RequestBody ? this.body.toData() : undefined;
+    if (body !== undefined) out.body = body;
+    if (this.auth && typeof this.auth === 'object') out.auth = { ...this.auth, type: String(this.auth.type ?? 'none') };
+    return out;
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * pm.response over the response data, and the `pm.response.to.have.status(200)` style
+ * assertions, added to chai as Postman's chai-postman plugin does.
+ */
+import { PropertyList } from './property-list.js';
+import { json } from './intrinsics.js';
+import { requireModule } from './modules.js';
+
+export interface ResponseData {
+  code: number;
+  status: string;
+  headers: [string, string][];
+  body: string;
+  responseTime: number;
+  responseSize: number;
+}
+
+const reasons: Record<number, string> = {
+  100: 'Continue', 101: 'Switching Protocols', 200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-Authoritative Information',
+  204: 'No Content', 205: 'Reset Content', 206: 'Partial Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other',
+  304: 'Not Modified', 307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized',
+  402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable',
+  408: 'Request Timeout', 409: 'Conflict', 410: 'Gone', 411: 'Length Required', 412: 'Precondition Failed',
+  413: 'Payload Too Large', 415: 'Unsupported Media Type', 418: "I'm a teapot", 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export function reasonFor(code: number): string {
+  return reasons[code] ?? '';
+}
+
+export class ScriptResponse {
+  readonly code: number;
+  readonly status: string;
+  readonly headers: PropertyList;
+  readonly responseTime: number;
+  readonly responseSize: number;
+  private readonly body: string;
+  private parsed: { value?: unknown; error?: Error } | undefined;
+
+  constructor(data: ResponseData) {
+    this.code = data.code;
+    this.status = data.status || reasonFor(data.code);
+    this.headers = new PropertyList(data.headers.map(([key, value]) => ({ key, value })), true);
+    this.body = data.body;
+    this.responseTime = data.responseTime;
+    this.responseSize = data.responseSize;
+  }
+
+  text(): string {
+    return this.body;
+  }
+  /** The body parsed as JSON; throws a JSONError naming the problem when it is not JSON. */
+  json(): unknown {
+    if (!this.parsed) {
+      try {
+        this.parsed = { value: json.parse(this.body.replace(/^\uFEFF/, '')) };
+      } catch (error) {
+        const e = new Error(`the response body is not valid JSON: ${(error as Error).message}`);
+        e.name = 'JSONError';
+        this.parsed = { error: e };
+      }
+    }
+    if (this.parsed.error) throw this.parsed.error;
+    return this.parsed.value;
+  }
+  reason(): string {
+    return this.status;
+  }
+  size(): { body: number; header: number; total: number } {
+    const header = this.headers.all().reduce((n, h) => n + h.key.length + String(h.value).length + 4, 0);
+    return { body: this.responseSize, header, total: this.responseSize + header };
+  }
+  contentInfo(): { contentType?: string; mimeType?: string; charset?: string } {
+    const contentType = this.headers.get('content-type') as string | undefined;
+    if (!contentType) return {};
+    const [mime, ...params] = contentType.split(';');
+    const charset = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('charset='));
+    return { contentType, mimeType: mime!.trim().toLowerCase(), charset: charset?.slice(8) };
+  }
+  /** chai assertions on the response, e.g. `pm.response.to.have.status(200)`. */
+  get to(): unknown {
+    return expectResponse(this).to;
+  }
+  get not(): unknown {
+    return expectResponse(this).not;
+  }
+  toJSON(): Record<string, unknown> {
+    return { code: this.code, status: this.status, header: this.headers.toJSON(), responseTime: this.responseTime, responseSize: this.responseSize, body: this.body };
+  }
+}
+
+interface ChaiLike {
+  expect(value: unknown, message?: string): { to: unknown; not: unknown };
+  use(plugin: (chai: ChaiStatic, utils: unknown) => void): void;
+}
+interface ChaiAssertion {
+  _obj: unknown;
+  assert(ok: boolean, message: string, negated: string, expected?: unknown, actual?: unknown): void;
+}
+interface ChaiStatic {
+  Assertion: {
+    addProperty(name: string, fn: (this: ChaiAssertion) => void): void;
+    addMethod(name: string, fn: (this: ChaiAssertion, ...args: never[]) => void): void;
+    overwriteProperty(name: string, fn: (original: (this: ChaiAssertion) => void) => (this: ChaiAssertion) => void): void;
+  };
+}
+
+let chaiWithPlugin: ChaiLike | undefined;
+
+/** chai with the response assertions added, loaded on first use. */
+export function chai(): ChaiLike {
+  if (!chaiWithPlugin) {
+    chaiWithPlugin = requireModule('chai') as ChaiLike;
+    chaiWithPlugin.use(responseAssertions);
+  }
+  return chaiWithPlugin;
+}
+
+function expectResponse(response: ScriptResponse): { to: unknown; not: unknown } {
+  return chai().expect(response);
+}
+
+const statusClasses: [string, (code: number) => boolean, string][] = [
+  ['info', (c) => c >= 100 && c < 200, '1xx'],
+  ['success', (c) => c >= 200 && c < 300, '2xx'],
+  ['redirection', (c) => c >= 300 && c < 400, '3xx'],
+  ['clientError', (c) => c >= 400 && c < 500, '4xx'],
+  ['serverError', (c) => c >= 500 && c < 600, '5xx'],
+  ['error', (c) => c >= 400 && c < 600, '4xx or 5xx'],
+];
+const exactStatuses: [string, number][] = [
+  ['accepted', 202], ['withoutContent', 204], ['badRequest', 400], ['unauthorized', 401], ['forbidden', 403],
+  ['notFound', 404], ['notAcceptable', 406], ['rateLimited', 429],
+];
+
+function responseAssertions(chaiStatic: ChaiStatic): void {
+  const A = chaiStatic.Assertion;
+  const isResponse = (value: unknown): value is ScriptResponse => value instanceof ScriptResponse;
+
+  for (const [name, test, label] of statusClasses) {
+    const check = function (this: ChaiAssertion) {
+      const r = this._obj as ScriptResponse;
+      this.assert(test(r.code), `expected response code to be ${label} but found ${r.code}`, `expected response code not to be ${label} but found ${r.code}`);
+    };
+    if (name === 'error') A.overwriteProperty('error', (original) => function (this: ChaiAssertion) {
+      if (isResponse(this._obj)) check.call(this);
+      else original.call(this);
+    });
+    else A.addProperty(name, check);
+  }
+  A.overwriteProperty('ok', (original) => function (this: ChaiAssertion) {
+    if (!isResponse(this._obj)) return original.call(this);
+    const code = this._obj.code;
+    this.assert(code >= 200 && code < 300, `expected response code to be 200 to 299 but found ${code}`, `expected response code not to be 200 to 299 but found ${code}`);
+  });
+  for (const [name, code] of exactStatuses) {
+    A.addProperty(name, function (this: ChaiAssertion) {
+      const r = this._obj as ScriptResponse;
+      this.assert(r.code === code, `expected response code to be ${code} but found ${r.code}`, `expected response code not to be ${code}`);
+    });
+  }
+  A.addMethod('status', function (this: ChaiAssertion, expected: number | string) {
+    const r = this._obj as ScriptResponse;
+    if (typeof expected === 'string') {
+      this.assert(r.status === expected, `expected response to have status reason '${expected}' but got '${r.status}'`, `expected response not to have status reason '${expected}'`, expected, r.status);
+    } else {
+      this.assert(r.code === expected, `expected response to have status code ${expected} but got ${r.code}`, `expected response not to have status code ${expected}`, expected, r.code);
+    }
+  });
+  A.addMethod('header', function (this: ChaiAssertion, name: string, value?: unknown) {
+    const r = this._obj as ScriptResponse;
+    const has = r.headers.has(name);
+    if (value === undefined || !has) {
+      this.assert(has, `expected response to have header '${name}'`, `expected response not to have header '${name}'`);
+      if (value === undefined) return;
+    }
+    const actual = r.headers.get(name);
+    this.assert(actual === value, `expected '${name}' response header to be '${String(value)}' but got '${String(actual)}'`, `expected '${name}' response header not to be '${String(value)}'`, value, actual);
+  });
+  A.addProperty('withBody', function (this: ChaiAssertion) {
+    const r = this._obj as ScriptResponse;
+    this.assert(r.text().length > 0, 'expected response to have content in body', 'expected response not to have content in body');
+  });
+  A.addMethod('body', function (this: ChaiAssertion, expected?: unknown) {
+    const r = this._obj as ScriptResponse;
+    const text = r.text();
+    if (expected === undefined) {
+      this.assert(text.length > 0, 'expected response to have content in body', 'expected response not to have content in body');
+    } else if (expected instanceof RegExp) {
+      this.assert(expected.test(text), `expected response body to match ${String(expected)}`, `expected response body not to match ${String(expected)}`);
+    } else if (typeof expected === 'string') {
+      this.assert(text === expected, 'expected response body to equal the given text', 'expected response body not to equal the given text', expected, text);
+    } else {
+      const actual = json.stringify(safeJson(r));
+      this.assert(actual === json.stringify(expected), 'expected response body json to equal the given object', 'expected response body json not to equal the given object', expected, safeJson(r));
+    }
+  });
+  A.addProperty('json', function (this: ChaiAssertion) {
+    const r = this._obj as ScriptResponse;
+    let ok = true;
+    try {
+      r.json();
+    } catch {
+      ok = false;
+    }
+    this.assert(ok, 'expected response body to be a valid json', 'expected response body not to be a valid json');
+  });
+  A.addMethod('jsonBody', function (this: ChaiAssertion, path?: string, value?: unknown) {
+    const r = this._obj as ScriptResponse;
+    const body = safeJson(r);
+    if (path === undefined) {
+      this.assert(body !== undefined, 'expected response body to be a valid json', 'expected response body not to be a valid json');
+      return;
+    }
+    const found = getPath(body, path);
+    if (value === undefined) {
+      this.assert(found.exists, `expected response body json to have path '${path}'`, `expected response body json not to have path '${path}'`);
+    } else {
+      this.assert(found.exists && json.stringify(found.value) === json.stringify(value), `expected response body json at '${path}' to equal ${json.stringify(value)}`, `expected response body json at '${path}' not to equal ${json.stringify(value)}`, value, found.value);
+    }
+  });
+  A.addMethod('responseTime', function (this: ChaiAssertion, limit?: number) {
+    const r = this._obj as ScriptResponse;
+    if (typeof limit === 'number') this.assert(r.responseTime <= limit, `expected response time to be at most ${limit} ms but was ${r.responseTime}`, `expected response time to be over ${limit} ms`);
+  });
+}
+
+function safeJson(r: ScriptResponse): unknown {
+  try {
+    return r.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function getPath(value: unknown, path: string): { exists: boolean; value?: unknown } {
+  let current = value;
+  for (const part of path.replace(/\[(\w+)\]/g, '.$1').split('.').filter(Boolean)) {
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, part)) return { exists: false };
+    current = (current as Record<string, unknown>)[part];
+  }
+  return { exists: true, value: current };
+}

@@ -1,0 +1,172 @@
+/**
+ * Variable scopes for scripts (pm.environment, pm.collectionVariables, pm.globals,
+ * pm.variables' local scope) with a net log of what scripts changed, and `replaceIn`.
+ */
+import { hasOwn, describeType } from './intrinsics.js';
+
+export interface ScopeChanges {
+  cleared: boolean;
+  set: Record<string, unknown>;
+  unset: string[];
+}
+export interface ScopeState {
+  values: Record<string, unknown>;
+  changes: ScopeChanges;
+}
+
+const maxNesting = 10;
+const placeholder = /\{\{([^{}]+)\}\}/g;
+
+function dynamicValue(name: string): string | undefined {
+  switch (name) {
+    case '$guid':
+    case '$randomUUID': {
+      const bytes = new Uint8Array(16);
+      (globalThis as unknown as { crypto: { getRandomValues(a: Uint8Array): void } }).crypto.getRandomValues(bytes);
+      bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+      bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+      const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    }
+    case '$timestamp':
+      return String(Math.floor(Date.now() / 1000));
+    case '$isoTimestamp':
+      return new Date().toISOString();
+    case '$randomInt':
+      return String(Math.floor(Math.random() * 1001));
+    default:
+      return undefined;
+  }
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return String(value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Fills `{{name}}` from `lookup`, innermost first, up to 10 levels; unknown names stay as written. */
+export function replaceVariables(template: unknown, lookup: (name: string) => unknown): string {
+  let text = stringify(template);
+  for (let level = 0; level < maxNesting; level++) {
+    let changed = false;
+    text = text.replace(placeholder, (match, name: string) => {
+      const value = name.startsWith('$') ? dynamicValue(name) : lookup(name);
+      if (value === undefined) return match;
+      changed = true;
+      return stringify(value);
+    });
+    if (!changed) break;
+  }
+  return text;
+}
+
+function checkKey(scope: string, method: string, key: unknown): string {
+  if (typeof key !== 'string') {
+    throw new TypeError(`${scope}.${method}: the variable name must be a string, not ${describeType(key)}`);
+  }
+  return key;
+}
+
+export class VariableScope {
+  private readonly values: Map<string, unknown>;
+
+  constructor(
+    private readonly state: ScopeState,
+    private readonly apiName: string,
+    readonly name?: string,
+  ) {
+    this.values = new Map(Object.entries(state.values));
+  }
+
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  has(key: string): boolean {
+    return this.values.has(key);
+  }
+  set(key: string, value: unknown): void {
+    checkKey(this.apiName, 'set', key);
+    this.values.set(key, value);
+    Object.defineProperty(this.state.changes.set, key, { value, enumerable: true, writable: true, configurable: true });
+    const i = this.state.changes.unset.indexOf(key);
+    if (i >= 0) this.state.changes.unset.splice(i, 1);
+  }
+  unset(key: string): void {
+    checkKey(this.apiName, 'unset', key);
+    this.values.delete(key);
+    if (hasOwn(this.state.changes.set, key)) delete this.state.changes.set[key];
+    if (!this.state.changes.unset.includes(key)) this.state.changes.unset.push(key);
+  }
+  clear(): void {
+    this.values.clear();
+    this.state.changes = { cleared: true, set: {}, unset: [] };
+  }
+  toObject(): Record<string, unknown> {
+    return Object.fromEntries(this.values);
+  }
+  toJSON(): { key: string; value: unknown }[] {
+    return [...this.values].map(([key, value]) => ({ key, value }));
+  }
+  replaceIn(template: unknown): string {
+    return replaceVariables(template, (name) => this.values.get(name));
+  }
+  /** The scope as plain data to hand back to the host. */
+  snapshot(): ScopeState {
+    return { values: Object.fromEntries(this.values), changes: this.state.changes };
+  }
+}
+
+/** iterationData: readable like a scope, changed by no script. */
+export class ReadOnlyScope {
+  constructor(private readonly values: Record<string, unknown>) {}
+  get(key: string): unknown {
+    return hasOwn(this.values, key) ? this.values[key] : undefined;
+  }
+  has(key: string): boolean {
+    return hasOwn(this.values, key);
+  }
+  toObject(): Record<string, unknown> {
+    return { ...this.values };
+  }
+  toJSON(): Record<string, unknown> {
+    return { ...this.values };
+  }
+  replaceIn(template: unknown): string {
+    return replaceVariables(template, (name) => this.get(name));
+  }
+}
+
+/** pm.variables: reads local, then iteration data, environment, collection, globals; writes local. */
+export class MergedVariables {
+  constructor(
+    private readonly local: VariableScope,
+    private readonly layers: { has(key: string): boolean; get(key: string): unknown; toObject(): Record<string, unknown> }[],
+  ) {}
+
+  get(key: string): unknown {
+    if (this.local.has(key)) return this.local.get(key);
+    for (const layer of this.layers) if (layer.has(key)) return layer.get(key);
+    return undefined;
+  }
+  has(key: string): boolean {
+    return this.local.has(key) || this.layers.some((layer) => layer.has(key));
+  }
+  set(key: string, value: unknown): void {
+    this.local.set(key, value);
+  }
+  unset(key: string): void {
+    this.local.unset(key);
+  }
+  clear(): void {
+    this.local.clear();
+  }
+  toObject(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const layer of [...this.layers].reverse()) Object.assign(out, layer.toObject());
+    return Object.assign(out, this.local.toObject());
+  }
+  replaceIn(template: unknown): string {
+    return replaceVariables(template, (name) => this.get(name));
+  }
+}
