@@ -138,3 +138,24 @@ export function countNodes(nodes: ImportedNode[]): { requests: number; folders: 
   }
   return { requests, folders };
 }
+
+/**
+ * What `src/importers/openapi/index.ts` must export as `importOpenApi` (owned by the OpenAPI
+ * importer; detection hands documents to it). It builds the folder tree, the environment, and a
+ * `specs` entry whose `linkFolders` names the imported folder.
+ */
+export interface OpenApiImportInput {
+  /** The parsed document (JSON or YAML). */
+  document: Record<string, unknown>;
+  format: 'json' | 'yaml';
+  /** `openapi` or `swagger` field as text: `3.0.3`, `3.1.0`, `2.0`. */
+  version: string;
+  /** The document's text as read, to keep under `specs/`. */
+  text: string;
+  source: ImportSource;
+  /** `--name`: replaces the document's title as the folder name. */
+  name?: string;
+  /** Base URL given by the user when the document has no host (spec 4.4, base URL prompt). */
+  baseUrl?: string;
+}
+export type OpenApiImporter = (input: OpenApiImportInput) => ImportResult | Promise<ImportResult>;

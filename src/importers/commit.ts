@@ -1,0 +1,253 @@
+/**
+ * Writes an ImportResult into a workspace, all or nothing (spec 4.1): every file is validated,
+ * then built aside in dot-named staging folders (ignored by the workspace reader, on the same
+ * file system), then moved into place by rename. On any error the staging folders are removed
+ * and anything already moved is taken back out, so no half import is ever visible.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { formatFieldPath, parseResource, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { SecretStore, workspaceDataDir } from '../appdata/index.js';
+import {
+  checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYaml, readTextFile,
+  REQUESTS_DIR, resourceText, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
+} from '../workspace/index.js';
+import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
+
+export interface CommitTarget {
+  /** Absolute workspace folder. */
+  root: string;
+  /** The workspace id (keys this computer's secret store). */
+  id: string;
+}
+
+export interface CommitOptions {
+  /** Target folder path relative to `requests/` ('' or undefined = the collection root). It must exist. */
+  into?: string;
+}
+
+interface Move {
+  from: string;
+  to: string;
+}
+
+export async function commitImport(target: CommitTarget, result: ImportResult, options: CommitOptions = {}): Promise<ImportSummary> {
+  const root = path.resolve(target.root);
+  const into = (options.into ?? '').split(/[\\/]/).filter(Boolean);
+  const targetDir = path.join(root, REQUESTS_DIR, ...into);
+  const problem = await checkNoSymlinks(root, path.relative(root, targetDir));
+  if (problem) throw new ImportError(`Cannot import into "${into.join('/')}": ${problem}.`);
+  if (into.some((part) => part.startsWith('.'))) throw new ImportError(`Cannot import into "${into.join('/')}": folders starting with "." are ignored by Ferry.`);
+  if (!(await isDirectory(targetDir))) {
+    throw new ImportError(into.length ? `The folder "${into.join('/')}" does not exist under requests/. Create it first or leave out --into.` : `${root} has no requests/ folder; open it as a workspace first.`);
+  }
+  const depthProblem = maxDepth(result.items) + into.length;
+  if (depthProblem > MAX_TREE_DEPTH) {
+    throw new ImportError(`The import nests folders ${depthProblem} levels deep below requests/; Ferry reads at most ${MAX_TREE_DEPTH}. Import into a shallower folder or flatten the source.`);
+  }
+
+  const notes = [...result.notes];
+  const stagings: string[] = [];
+  const moves: Move[] = [];
+  const done: Move[] = [];
+  try {
+    // 1. Kept documents first: folders link to their final path.
+    const specNames = new Map<unknown, string>();
+    if (result.specs.length > 0) {
+      const specsDir = path.join(root, SPECS_DIR);
+      await fs.mkdir(specsDir, { recursive: true });
+      const staging = await stage(specsDir, stagings);
+      const taken = (await listNames(specsDir)).map((n) => n.replace(/\.(json|ya?ml)$/i, ''));
+      for (const spec of result.specs) {
+        const base = uniqueFileName(requireName(spec.name, 'document'), taken);
+        taken.push(base);
+        const file = `${base}.${spec.ext}`;
+        await fs.writeFile(path.join(staging, file), spec.text);
+        moves.push({ from: path.join(staging, file), to: path.join(specsDir, file) });
+        for (const folder of spec.linkFolders ?? []) specNames.set(folder, `${SPECS_DIR}/${file}`);
+      }
+    }
+
+    // 2. The request tree, validated and written aside.
+    const staging = await stage(targetDir, stagings);
+    const taken = await listNames(targetDir);
+    let seq = await nextSeq(targetDir);
+    for (const node of result.items) {
+      const name = uniqueFileName(requireName(nodeName(node), 'item'), taken);
+      taken.push(name);
+      const entry = node.type === 'request' ? `${name}.yaml` : name;
+      await writeNode(node, staging, entry, seq++, specNames);
+      moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
+    }
+
+    // 3. Environments.
+    const environmentIds: string[] = [];
+    if (result.environments.length > 0) {
+      const envDir = path.join(root, ENVIRONMENTS_DIR);
+      await fs.mkdir(envDir, { recursive: true });
+      const envStaging = await stage(envDir, stagings);
+      const envTaken = (await listNames(envDir)).map(stripYaml);
+      for (const env of result.environments) {
+        const id = uniqueFileName(requireName(env.name, 'environment'), envTaken);
+        envTaken.push(id);
+        environmentIds.push(id);
+        const value = validate('environment', env, `environment "${env.name}"`);
+        await fs.writeFile(path.join(envStaging, `${id}.yaml`), resourceText('environment', value));
+        moves.push({ from: path.join(envStaging, `${id}.yaml`), to: path.join(envDir, `${id}.yaml`) });
+      }
+    }
+
+    // 4. Workspace variables: merged into the workspace file's text (comments kept).
+    const workspaceFile = path.join(root, WORKSPACE_FILE);
+    const source = await readTextFile(workspaceFile);
+    const parsed = parseYaml(source);
+    if (!parsed.ok) throw new ImportError(`${WORKSPACE_FILE} does not parse (line ${parsed.error.line}); fix it before importing.`);
+    const data = (parsed.parsed.data ?? {}) as Record<string, unknown>;
+    const existing = Array.isArray(data.variables) ? (data.variables as { key?: unknown }[]) : [];
+    const existingKeys = new Set(existing.map((v) => String(v?.key)));
+    const added = [];
+    const kept: string[] = [];
+    for (const variable of result.variables) {
+      if (existingKeys.has(String(variable.key))) { kept.push(String(variable.key)); continue; }
+      existingKeys.add(String(variable.key));
+      added.push(validate('environment', { name: 'x', variables: [variable] }, `variable "${variable.key}"`).variables[0]!);
+    }
+    if (kept.length > 0) notes.push(`The workspace already has these variables, which keep their current values: ${kept.join(', ')}.`);
+    const newWorkspaceText = added.length > 0 ? editYaml(source, { ...data, variables: [...existing, ...added.map(stripVariableDefaults)] }) : undefined;
+
+    // 5. Secrets, then the moves, then the workspace file. Only now does anything become visible.
+    const secrets = new SecretStore(workspaceDataDir(target.id, root));
+    for (const secret of result.secrets) {
+      if (secret.scope === 'workspace' && kept.includes(secret.key)) continue;
+      const scope = secret.scope === 'workspace' ? 'workspace' : environmentIds[secret.environmentIndex ?? 0];
+      if (scope) await secrets.set(scope, secret.key, secret.value);
+    }
+    for (const move of moves) {
+      await fs.rename(move.from, move.to);
+      done.push(move);
+    }
+    if (newWorkspaceText !== undefined) await writeFileAtomic(workspaceFile, newWorkspaceText);
+
+    const counts = countNodes(result.items);
+    return {
+      kind: result.kind,
+      name: result.name,
+      requests: counts.requests,
+      folders: counts.folders,
+      environments: result.environments.length,
+      variables: added.length,
+      notes,
+    };
+  } catch (error) {
+    for (const move of done.reverse()) await fs.rm(move.to, { recursive: true, force: true }).catch(() => {});
+    throw error;
+  } finally {
+    for (const dir of stagings) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+async function stage(parent: string, stagings: string[]): Promise<string> {
+  const dir = path.join(parent, `.ferry-import-${process.pid}-${randomBytes(6).toString('hex')}`);
+  await fs.mkdir(dir);
+  stagings.push(dir);
+  return dir;
+}
+
+function nodeName(node: ImportedNode): string {
+  return node.type === 'folder' ? node.name : String(node.request.name ?? '');
+}
+
+function requireName(name: string, what: string): string {
+  const problem = checkDisplayName(name);
+  if (problem) throw new ImportError(`An imported ${what} has a name Ferry cannot use: ${problem}`);
+  return name;
+}
+
+function validate<K extends ResourceKind>(kind: K, data: unknown, where: string): ResourceValue<K> {
+  const outcome = parseResource(kind, data);
+  if (!outcome.ok) {
+    const first = outcome.problems[0]!;
+    throw new ImportError(`The import produced an invalid ${where}: ${formatFieldPath(first.path) || 'value'}: ${first.message}. Nothing was imported.`);
+  }
+  return outcome.value;
+}
+
+async function writeNode(node: ImportedNode, parentDir: string, entry: string, seq: number, specNames: Map<unknown, string>): Promise<void> {
+  if (node.type === 'request') {
+    const value = validate('request', { ...node.request, seq }, `request "${String(node.request.name)}"`);
+    await fs.writeFile(path.join(parentDir, entry), resourceText('request', value));
+    return;
+  }
+  const dir = path.join(parentDir, entry);
+  await fs.mkdir(dir);
+  await writeFolderSettings(node, dir, entry, seq, specNames);
+  const taken: string[] = [];
+  const writes: Promise<void>[] = [];
+  node.children.forEach((child, index) => {
+    const name = uniqueFileName(requireName(nodeName(child), child.type), taken);
+    taken.push(name);
+    writes.push(writeNode(child, dir, child.type === 'request' ? `${name}.yaml` : name, index, specNames));
+  });
+  await Promise.all(writes);
+}
+
+async function writeFolderSettings(node: ImportedFolderNode, dir: string, entry: string, seq: number, specNames: Map<unknown, string>): Promise<void> {
+  const settings = { ...(node.settings ?? {}) };
+  const spec = specNames.get(node);
+  if (spec) settings.openapi = { ...(settings.openapi ?? {}), spec };
+  const value = validate('folder', { ...settings, name: node.name, seq }, `folder "${node.name}"`);
+  // `_folder.yaml` only when it says something the folder name does not.
+  const text = resourceText('folder', value);
+  const onlyName = node.name === entry && seq === 0 && Object.keys(settings).length === 0;
+  if (!onlyName) await fs.writeFile(path.join(dir, FOLDER_FILE), text);
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    const stat = await fs.lstat(dir);
+    return stat.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Sibling names (files without extension, folders) that a new item must not take. */
+async function listNames(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => !e.name.startsWith('.')).map((e) => (e.isDirectory() ? e.name : stripYaml(e.name)));
+}
+
+/** Imported items go after what the target folder already holds. */
+async function nextSeq(dir: string): Promise<number> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  let max = -1;
+  for (const e of entries) {
+    if (e.name.startsWith('.') || e.isSymbolicLink()) continue;
+    const file = e.isDirectory() ? path.join(dir, e.name, FOLDER_FILE) : /\.ya?ml$/i.test(e.name) && e.name !== FOLDER_FILE ? path.join(dir, e.name) : undefined;
+    if (!file) continue;
+    max = Math.max(max, 0);
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    const m = /^seq:\s*(-?\d+(?:\.\d+)?)\s*$/m.exec(text);
+    if (m) max = Math.max(max, Math.floor(Number(m[1])));
+  }
+  return max + 1;
+}
+
+function maxDepth(nodes: ImportedNode[]): number {
+  let deepest = 0;
+  const stack: [ImportedNode, number][] = nodes.map((n) => [n, 1]);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node.type === 'folder') {
+      deepest = Math.max(deepest, depth);
+      for (const child of node.children) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/** Variables as the workspace file writes them: defaults left out. */
+function stripVariableDefaults(v: { key: string; value: string; enabled: boolean; secret: boolean }): Record<string, unknown> {
+  return { key: v.key, ...(v.value !== '' ? { value: v.value } : {}), ...(v.enabled ? {} : { enabled: false }), ...(v.secret ? { secret: true } : {}) };
+}

@@ -1,0 +1,175 @@
+/**
+ * What is this file? Reads an import's input (file, standard input or download) within the
+ * 50 MB limit, decodes its text, and recognizes the format: a collection export v2/v2.1 (also
+ * wrapped as `{"collection": …}`), a v1 collection (refused), an environment or globals export,
+ * an OpenAPI/Swagger document (JSON or YAML), or a saved cURL command.
+ */
+import { promises as fs } from 'node:fs';
+import { parse as parseYamlText } from 'yaml';
+import { ImportError } from './types.js';
+
+/** Spec 8.1: import file or download size. */
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+
+export const SUPPORTED_FORMATS =
+  'Supported: collection export v2/v2.1, environment export, OpenAPI 3.x / Swagger 2.0 (JSON or YAML), cURL command.';
+
+export type Detected =
+  | { kind: 'postman'; collection: Record<string, unknown>; version: '2.0' | '2.1'; wrapped: boolean }
+  | { kind: 'environment' | 'globals'; document: unknown }
+  | { kind: 'openapi'; document: Record<string, unknown>; format: 'json' | 'yaml'; version: string }
+  | { kind: 'curl'; text: string };
+
+function tooLarge(what: string, bytes: number): ImportError {
+  return new ImportError(
+    `${what} is ${(bytes / 1024 / 1024).toFixed(1)} MB; imports are limited to 50 MB. Split it, or import a smaller export.`,
+  );
+}
+
+/** Reads a file to import: its size is checked before it is read, and it must be a regular file. */
+export async function readImportFile(file: string): Promise<Buffer> {
+  let stat;
+  try {
+    stat = await fs.lstat(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ImportError(code === 'ENOENT' ? `The file ${file} does not exist.` : `Cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (stat.isSymbolicLink()) throw new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`);
+  if (!stat.isFile()) throw new ImportError(`${file} is not a file.`);
+  if (stat.size > MAX_IMPORT_BYTES) throw tooLarge(`The file ${file}`, stat.size);
+  const handle = await fs.open(file, 'r');
+  try {
+    // Read at most one byte past the limit, in case the file grew since stat.
+    const buffer = Buffer.alloc(Math.min(stat.size, MAX_IMPORT_BYTES) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length >= buffer.length) throw tooLarge(`The file ${file}`, length);
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a stream (standard input, a download body), refusing once it passes the limit. */
+export async function readLimited(stream: AsyncIterable<Uint8Array | string>, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    total += buf.length;
+    if (total > MAX_IMPORT_BYTES) throw tooLarge(what, total);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Text from bytes: UTF-8 (BOM dropped) or UTF-16 with a byte order mark. */
+export function decodeText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    const swapped = Buffer.from(bytes.subarray(2));
+    swapped.swap16();
+    return swapped.toString('utf16le');
+  }
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function refuseUnknown(detail?: string): ImportError {
+  return new ImportError(`This file is not a format Ferry can import${detail ? ` (${detail})` : ''}. ${SUPPORTED_FORMATS}`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Recognizes the format of an import's text. Throws an ImportError with the supported formats when it is none. */
+export function detect(text: string): Detected {
+  // Binary files (images, archives, executables) have NUL bytes or many control characters.
+  const sample = text.slice(0, 4096);
+  const controls = sample.match(/[\u0000-\u0008\u000e-\u001f]/g)?.length ?? 0;
+  if (sample.includes('\u0000') || controls > sample.length / 20 || sample.includes('\ufffd\ufffd')) throw refuseUnknown('it looks like binary data');
+  const trimmed = text.trimStart();
+  if (trimmed === '') throw refuseUnknown('it is empty');
+
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let document: unknown;
+    try {
+      document = JSON.parse(trimmed);
+    } catch (error) {
+      throw new ImportError(`The file looks like JSON but does not parse: ${describeJsonError(trimmed, error as Error)}. Is it cut short? Export it again.`);
+    }
+    return detectDocument(document, 'json');
+  }
+  if (looksLikeCurl(trimmed)) return { kind: 'curl', text };
+  let document: unknown;
+  try {
+    document = parseYamlText(text, { maxAliasCount: 1000 });
+  } catch {
+    throw refuseUnknown();
+  }
+  if (isObject(document) && (typeof document.openapi === 'string' || typeof document.swagger === 'string' || typeof document.swagger === 'number')) {
+    return detectDocument(document, 'yaml');
+  }
+  throw refuseUnknown();
+}
+
+function looksLikeCurl(text: string): boolean {
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith('REM ') || line.startsWith('::')) continue;
+    return /^(?:\$\s+|PS [^>]*>\s*|>\s+)?(?:sudo\s+)?curl(?:\.exe)?(?:\s|$)/i.test(line);
+  }
+  return false;
+}
+
+function detectDocument(document: unknown, format: 'json' | 'yaml'): Detected {
+  if (Array.isArray(document)) {
+    // Old globals exports are a bare list of {key, value}.
+    if (document.every((v) => isObject(v) && 'key' in v)) return { kind: 'globals', document };
+    throw refuseUnknown('a JSON list that is not a globals export');
+  }
+  if (!isObject(document)) throw refuseUnknown();
+  if (typeof document.openapi === 'string' || document.swagger !== undefined) {
+    const version = String(document.openapi ?? document.swagger);
+    if (!/^(2\.0|3\.\d+)/.test(version)) throw new ImportError(`This API document has version ${version}; Ferry imports OpenAPI 3.x and Swagger 2.0.`);
+    return { kind: 'openapi', document, format, version };
+  }
+  const wrapped = isObject(document.collection) && isObject(document.collection.info);
+  const collection = wrapped ? (document.collection as Record<string, unknown>) : document;
+  if (isObject(collection.info)) {
+    const info = collection.info;
+    const schema = String(info.schema ?? info._postman_schema ?? '');
+    const m = /collection\/v(\d+)\.(\d+)|#(\d+)\.(\d+)/.exec(schema);
+    const major = m?.[1] ?? m?.[3];
+    const minor = m?.[2] ?? m?.[4];
+    if (major === '2') return { kind: 'postman', collection, version: minor === '0' ? '2.0' : '2.1', wrapped };
+    if (major === '1') throw v1Refusal();
+    if (major !== undefined) {
+      throw new ImportError(`This collection names schema version ${major}.${minor}, which does not exist or is not supported. Export the collection as v2.1 and import again.`);
+    }
+    if (Array.isArray(collection.item)) return { kind: 'postman', collection, version: '2.1', wrapped };
+  }
+  if (Array.isArray(document.requests) && (Array.isArray(document.order) || typeof document.name === 'string')) throw v1Refusal();
+  if (Array.isArray(document.values)) {
+    return { kind: document._postman_variable_scope === 'globals' ? 'globals' : 'environment', document };
+  }
+  throw refuseUnknown();
+}
+
+function v1Refusal(): ImportError {
+  return new ImportError('This is a collection in the old v1 format, which Ferry does not import. Export the collection again as v2.1 and import that file.');
+}
+
+function describeJsonError(text: string, error: Error): string {
+  const m = /position (\d+)/.exec(error.message);
+  if (!m) return error.message.replace(/^JSON\.parse: /, '');
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - before.lastIndexOf('\n');
+  return `${error.message.replace(/ in JSON at position \d+.*$/, '').replace(/ at position \d+.*$/, '')} at line ${line}, column ${column}`;
+}

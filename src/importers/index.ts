@@ -1,0 +1,64 @@
+/**
+ * Imports (spec 4.1–4.6): recognize the input, turn it into an ImportResult, and commit it to a
+ * workspace all or nothing. The CLI and the app call these.
+ */
+import { importCurl, type CurlImportOptions } from './curl/index.js';
+import { detect } from './detect.js';
+import { importEnvironment } from './environment.js';
+import { importPostman } from './postman/index.js';
+import { readInput } from './source.js';
+import { ImportError, type ImportResult, type ImportSource, type OpenApiImporter } from './types.js';
+
+export * from './types.js';
+export { commitImport, type CommitOptions, type CommitTarget } from './commit.js';
+export { detect, decodeText, readImportFile, MAX_IMPORT_BYTES, SUPPORTED_FORMATS, type Detected } from './detect.js';
+export { readInput, download, type ImportInput } from './source.js';
+export { importCurl, curlToRequest } from './curl/index.js';
+export { importPostman } from './postman/index.js';
+export { importEnvironment } from './environment.js';
+
+export interface ConvertOptions {
+  /** Display name for the imported folder, environment or request. */
+  name?: string;
+  /** Depth of the target folder below `requests/` (for the 32-level limit). */
+  baseDepth?: number;
+  /** OpenAPI: base URL when the document has none. */
+  baseUrl?: string;
+  curl?: CurlImportOptions;
+}
+
+/** Turns an import's text into an ImportResult (nothing is written). */
+export async function convert(text: string, source: ImportSource, options: ConvertOptions = {}): Promise<ImportResult> {
+  const detected = detect(text);
+  switch (detected.kind) {
+    case 'postman':
+      return importPostman(detected.collection, { name: options.name, baseDepth: options.baseDepth });
+    case 'environment':
+    case 'globals':
+      return importEnvironment(detected.document, detected.kind, { name: options.name });
+    case 'curl':
+      return importCurl(detected.text, { ...options.curl, name: options.name });
+    case 'openapi': {
+      const importOpenApi = await loadOpenApiImporter();
+      return importOpenApi({ document: detected.document, format: detected.format, version: detected.version, text, source, name: options.name, baseUrl: options.baseUrl });
+    }
+  }
+}
+
+/** Reads a file path, URL or `-` and converts it. */
+export async function convertInput(spec: string, options: ConvertOptions = {}): Promise<ImportResult> {
+  const input = await readInput(spec);
+  return convert(input.text, input.source, options);
+}
+
+async function loadOpenApiImporter(): Promise<OpenApiImporter> {
+  // The OpenAPI importer lives in its own folder and may not be built yet; load it lazily.
+  const modulePath = './openapi/index.js';
+  try {
+    const mod = (await import(modulePath)) as { importOpenApi?: OpenApiImporter };
+    if (typeof mod.importOpenApi === 'function') return mod.importOpenApi;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  }
+  throw new ImportError('This is an OpenAPI/Swagger document, but this build of Ferry has no OpenAPI importer yet.');
+}

@@ -1,0 +1,103 @@
+/**
+ * Collection export import, v2.0 and v2.1 (spec 4.2): a new folder named after the collection,
+ * holding its folders and requests in order, with auth, scripts and docs on each; collection
+ * variables go to the workspace variables.
+ */
+import { MAX_NAME_LENGTH, MAX_TREE_DEPTH } from '../../workspace/index.js';
+import { emptyResult, ImportError, type ImportedFolderData, type ImportedNode, type ImportResult } from '../types.js';
+import { mapAuth } from './auth.js';
+import { description, mapRequest } from './request.js';
+import { collectScripts, summaryNotes, type ScriptContext } from './scripts.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A sanity bound: a collection with more requests than this is refused rather than flooding the workspace. */
+export const MAX_IMPORT_REQUESTS = 10_000;
+
+export interface PostmanImportOptions {
+  /** Name of the new folder; default the collection's name. */
+  name?: string;
+  /** Folder levels already above the import (the target folder's depth), for the 32-level limit. */
+  baseDepth?: number;
+}
+
+export function importPostman(collection: Obj, options: PostmanImportOptions = {}): ImportResult {
+  const info = isObj(collection.info) ? collection.info : {};
+  const notes: string[] = [];
+  const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [] };
+  const rootName = displayName(options.name ?? info.name, 'Imported collection', notes);
+  const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0) - 1;
+  let requestCount = 0;
+  const foldersWithVariables: string[] = [];
+
+  const walk = (items: unknown, path: string, depth: number): ImportedNode[] => {
+    if (!Array.isArray(items)) return [];
+    if (depth > maxDepth) {
+      throw new ImportError(
+        `The collection nests folders more than ${maxDepth} levels deep (at "${path}"); Ferry reads requests at most ${MAX_TREE_DEPTH} folder levels deep. Flatten the collection and import again.`,
+      );
+    }
+    const nodes: ImportedNode[] = [];
+    for (const item of items) {
+      if (!isObj(item)) continue;
+      if (Array.isArray(item.item)) {
+        const name = displayName(item.name, 'Untitled folder', notes);
+        const where = `${path}/${name}`;
+        if (Array.isArray(item.variable) && item.variable.length > 0) foldersWithVariables.push(where);
+        const children = walk(item.item, where, depth + 1);
+        const settings = folderSettings(item, where, ctx);
+        nodes.push({ type: 'folder', name, ...(settings ? { settings } : {}), children });
+      } else {
+        if (++requestCount > MAX_IMPORT_REQUESTS) {
+          throw new ImportError(`The collection has more than ${MAX_IMPORT_REQUESTS.toLocaleString('en')} requests; Ferry imports at most that many at once. Split the collection into smaller ones and import each.`);
+        }
+        const name = displayName(item.name, 'Untitled request', notes);
+        nodes.push({ type: 'request', request: mapRequest(item, name, `${path}/${name}`, ctx) });
+      }
+    }
+    return nodes;
+  };
+
+  const children = walk(collection.item, rootName, 1);
+  const rootSettings = folderSettings(collection, rootName, ctx, info.description);
+  const result = emptyResult('postman', rootName);
+  result.items.push({ type: 'folder', name: rootName, ...(rootSettings ? { settings: rootSettings } : {}), children });
+
+  for (const v of Array.isArray(collection.variable) ? collection.variable : []) {
+    if (!isObj(v)) continue;
+    const key = String(v.key ?? v.id ?? '');
+    if (!key) continue;
+    const value = v.value === undefined || v.value === null ? '' : typeof v.value === 'object' ? JSON.stringify(v.value) : String(v.value);
+    const secret = v.type === 'secret';
+    result.variables.push({ key, value: secret ? '' : value, ...(v.disabled === true ? { enabled: false } : {}), ...(secret ? { secret: true } : {}) });
+    if (secret) result.secrets.push({ scope: 'workspace', key, value });
+  }
+  if (foldersWithVariables.length > 0) notes.push(`Folder variables are not supported and were skipped: ${foldersWithVariables.join('; ')}.`);
+  result.notes.push(...notes, ...summaryNotes(ctx));
+  return result;
+}
+
+function folderSettings(item: Obj, where: string, ctx: ScriptContext, docsOverride?: unknown): ImportedFolderData | undefined {
+  const auth = mapAuth(item.auth, where, ctx.notes);
+  const scripts = collectScripts(item.event, where, ctx);
+  const docs = description(docsOverride ?? item.description);
+  if (!auth && !scripts && !docs) return undefined;
+  return {
+    ...(auth ? { auth: auth as ImportedFolderData['auth'] } : {}),
+    ...(scripts ? { scripts } : {}),
+    ...(docs ? { docs } : {}),
+  };
+}
+
+/** Names must be non-empty and at most 200 characters (spec 2.1.5). */
+function displayName(raw: unknown, fallback: string, notes: string[]): string {
+  let name = raw === undefined || raw === null ? '' : String(raw).replace(/[\r\n]+/g, ' ');
+  if (!name.trim()) return fallback;
+  const chars = [...name];
+  if (chars.length > MAX_NAME_LENGTH) {
+    name = chars.slice(0, MAX_NAME_LENGTH).join('');
+    notes.push(`The name "${name.slice(0, 40)}…" was longer than ${MAX_NAME_LENGTH} characters and was cut.`);
+  }
+  return name;
+}

@@ -1,0 +1,199 @@
+/** One collection item (a request) to a request file (spec 4.2). */
+import type { ImportedRequestData } from '../types.js';
+import { mapAuth } from './auth.js';
+import { collectScripts, type ScriptContext } from './scripts.js';
+
+type Obj = Record<string, unknown>;
+type Row = { key: string; value: string; enabled?: boolean; description?: string };
+type Body = NonNullable<ImportedRequestData['body']>;
+
+/** Saved response bodies above this are dropped (spec 8.1). */
+export const MAX_EXAMPLE_BODY_BYTES = 1024 * 1024;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+export function description(v: unknown): string {
+  if (isObj(v)) return text(v.content);
+  return text(v);
+}
+
+function rows(list: unknown): Row[] {
+  if (!Array.isArray(list)) return [];
+  const out: Row[] = [];
+  for (const entry of list) {
+    if (!isObj(entry)) continue;
+    const row: Row = { key: text(entry.key), value: text(entry.value) };
+    if (entry.disabled === true || entry.enabled === false) row.enabled = false;
+    const d = description(entry.description);
+    if (d) row.description = d;
+    out.push(row);
+  }
+  return out;
+}
+
+/** v2.0 also allows headers as one text block of `Name: value` lines. */
+function headerRows(header: unknown): Row[] {
+  if (typeof header === 'string') {
+    return header.split(/\r?\n/).filter((l) => l.includes(':')).map((l) => {
+      const i = l.indexOf(':');
+      return { key: l.slice(0, i).trim(), value: l.slice(i + 1).trim() };
+    });
+  }
+  return rows(header);
+}
+
+interface UrlParts {
+  url: string;
+  disabledParams: Row[];
+  paramDescriptions: Row[];
+  pathParams: Row[];
+}
+
+function mapUrl(url: unknown): UrlParts {
+  const parts: UrlParts = { url: '', disabledParams: [], paramDescriptions: [], pathParams: [] };
+  if (typeof url === 'string') {
+    parts.url = url;
+    return parts;
+  }
+  if (!isObj(url)) return parts;
+  let raw = text(url.raw);
+  if (!raw) {
+    // Build from the parts when the export has no `raw`.
+    const host = Array.isArray(url.host) ? url.host.map(text).join('.') : text(url.host);
+    const path = Array.isArray(url.path) ? url.path.map((s) => (isObj(s) ? text(s.value) : text(s))).join('/') : text(url.path);
+    raw = (url.protocol ? `${text(url.protocol)}://` : '') + host + (url.port ? `:${text(url.port)}` : '') + (path ? `/${path}` : '');
+  }
+  // `raw` holds the URL as typed with the enabled parameters only; disabled ones live apart.
+  for (const q of rows(url.query)) {
+    const { enabled, ...row } = q;
+    if (enabled === false) parts.disabledParams.push(row);
+    else if (q.description) parts.paramDescriptions.push({ key: q.key, value: '', description: q.description });
+  }
+  parts.url = raw;
+  parts.pathParams = rows(url.variable).map(({ enabled: _e, ...r }) => r);
+  return parts;
+}
+
+const RAW_LANGUAGES: Record<string, { type: 'json' | 'xml' | 'text'; contentType?: string }> = {
+  json: { type: 'json' }, xml: { type: 'xml' }, html: { type: 'text', contentType: 'text/html' },
+  javascript: { type: 'text', contentType: 'application/javascript' }, text: { type: 'text' },
+};
+
+function mapBody(body: unknown, headers: Row[], where: string, notes: string[], files: string[]): Body | undefined {
+  if (!isObj(body) || !body.mode) return undefined;
+  const mode = String(body.mode);
+  switch (mode) {
+    case 'raw': {
+      const raw = text(body.raw);
+      const options = isObj(body.options) && isObj(body.options.raw) ? body.options.raw : {};
+      let lang = RAW_LANGUAGES[text(options.language)];
+      if (!lang) {
+        const ct = headers.find((h) => h.key.toLowerCase() === 'content-type' && h.enabled !== false)?.value.toLowerCase() ?? '';
+        lang = /json/.test(ct) ? { type: 'json' } : /xml/.test(ct) ? { type: 'xml' } : ct ? { type: 'text', contentType: ct } : { type: 'text' };
+      }
+      return { type: lang.type, text: raw, ...(lang.contentType ? { contentType: lang.contentType } : {}) };
+    }
+    case 'urlencoded':
+      return { type: 'formUrlencoded', form: rows(body.urlencoded) };
+    case 'formdata': {
+      const parts = [];
+      for (const entry of Array.isArray(body.formdata) ? body.formdata : []) {
+        if (!isObj(entry)) continue;
+        const isFile = entry.type === 'file';
+        let value = isFile ? entry.src : entry.value;
+        if (Array.isArray(value)) {
+          if (value.length > 1) notes.push(`${where}: form field "${text(entry.key)}" had ${value.length} files; only the first was kept.`);
+          value = value[0];
+        }
+        if (isFile) files.push(`${where} (form field "${text(entry.key)}"${value ? `: ${text(value)}` : ''})`);
+        parts.push({
+          key: text(entry.key),
+          value: text(value),
+          ...(isFile ? { file: true } : {}),
+          ...(entry.contentType ? { contentType: text(entry.contentType) } : {}),
+          ...(entry.disabled === true ? { enabled: false } : {}),
+        });
+      }
+      return { type: 'multipart', multipart: parts };
+    }
+    case 'file': {
+      const src = isObj(body.file) ? text(body.file.src) : '';
+      files.push(`${where} (binary body${src ? `: ${src}` : ''})`);
+      return { type: 'binary', ...(src ? { file: src } : {}) };
+    }
+    case 'graphql': {
+      const g = isObj(body.graphql) ? body.graphql : {};
+      const variables = typeof g.variables === 'string' ? g.variables : g.variables ? JSON.stringify(g.variables, null, 2) : '';
+      return { type: 'graphql', graphql: { query: text(g.query), variables, ...(g.operationName ? { operationName: text(g.operationName) } : {}) } };
+    }
+    default:
+      notes.push(`${where}: body mode "${mode}" is not supported; the body was left empty.`);
+      return undefined;
+  }
+}
+
+const PROFILE_SETTINGS: Record<string, 'followRedirects' | 'maxRedirects' | 'verifyTls'> = {
+  followRedirects: 'followRedirects', maxRedirects: 'maxRedirects', strictSSL: 'verifyTls',
+};
+
+function mapSettings(behavior: unknown, where: string, notes: string[]): ImportedRequestData['settings'] | undefined {
+  if (!isObj(behavior)) return undefined;
+  const settings: Record<string, unknown> = {};
+  const skipped: string[] = [];
+  for (const [key, value] of Object.entries(behavior)) {
+    const field = PROFILE_SETTINGS[key];
+    if (!field) { skipped.push(key); continue; }
+    if (field === 'maxRedirects') {
+      const n = Number(value);
+      if (Number.isInteger(n) && n >= 0 && n <= 1000) settings.maxRedirects = n;
+      else skipped.push(key);
+    } else if (typeof value === 'boolean') settings[field] = value;
+  }
+  if (skipped.length > 0) notes.push(`${where}: request settings not imported: ${skipped.join(', ')}.`);
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+function mapExamples(responses: unknown, where: string, notes: string[]): NonNullable<ImportedRequestData['examples']> {
+  if (!Array.isArray(responses)) return [];
+  return responses.filter(isObj).map((r) => {
+    const body = text(r.body);
+    const tooBig = Buffer.byteLength(body, 'utf8') > MAX_EXAMPLE_BODY_BYTES;
+    if (tooBig) notes.push(`${where}: the body of saved response "${text(r.name)}" is over 1 MB and was left out.`);
+    const code = Number(r.code);
+    return {
+      name: text(r.name) || 'Example',
+      ...(Number.isInteger(code) && code >= 0 && code <= 999 ? { status: code } : {}),
+      headers: headerRows(r.header).map(({ enabled: _e, ...h }) => h),
+      ...(body && !tooBig ? { body } : {}),
+    };
+  });
+}
+
+export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptContext): ImportedRequestData {
+  const { notes } = ctx;
+  const req = isObj(item.request) ? item.request : typeof item.request === 'string' ? { url: item.request } : {};
+  const url = mapUrl(req.url);
+  const headers = headerRows(req.header);
+  const body = mapBody(req.body, headers, where, notes, ctx.files);
+  const auth = mapAuth(req.auth, where, notes);
+  const scripts = collectScripts(item.event, where, ctx);
+  const settings = mapSettings(item.protocolProfileBehavior, where, notes);
+  const docs = description(req.description);
+  const examples = mapExamples(item.response, where, notes);
+  return {
+    name,
+    method: text(req.method).toUpperCase() || 'GET',
+    url: url.url,
+    ...(url.disabledParams.length ? { disabledParams: url.disabledParams } : {}),
+    ...(url.pathParams.length ? { pathParams: url.pathParams } : {}),
+    ...(url.paramDescriptions.length ? { paramDescriptions: url.paramDescriptions } : {}),
+    ...(headers.length ? { headers } : {}),
+    ...(body ? { body } : {}),
+    ...(auth ? { auth: auth as ImportedRequestData['auth'] } : {}),
+    ...(settings ? { settings } : {}),
+    ...(scripts ? { scripts } : {}),
+    ...(docs ? { docs } : {}),
+    ...(examples.length ? { examples } : {}),
+  };
+}

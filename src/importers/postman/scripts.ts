@@ -1,0 +1,68 @@
+/** Collection events to scripts (spec 2.7, 4.2): kept unchanged, unsupported members noted. */
+type Obj = Record<string, unknown>;
+
+export interface ScriptContext {
+  notes: string[];
+  /** Where form-data and binary bodies name files that must be chosen again. */
+  files: string[];
+  /** Script locations using members Ferry lacks, by member. */
+  unavailable: Map<string, string[]>;
+  /** Event names skipped, with where. */
+  skippedEvents: string[];
+}
+
+const UNAVAILABLE: [string, RegExp][] = [
+  ['sendRequest', /\bpm\.sendRequest\s*\(/],
+  ['cookies', /\bpm\.cookies\b/],
+  ['visualizer', /\bpm\.visualizer\b/],
+  ['setTimeout', /(?<![.\w])setTimeout\s*\(/],
+  ['setInterval', /(?<![.\w])setInterval\s*\(/],
+];
+
+function scriptText(script: unknown): string {
+  if (!script || typeof script !== 'object') return typeof script === 'string' ? script : '';
+  const exec = (script as Obj).exec;
+  if (Array.isArray(exec)) return exec.map((l) => String(l ?? '')).join('\n');
+  return typeof exec === 'string' ? exec : '';
+}
+
+export function collectScripts(events: unknown, where: string, ctx: ScriptContext): { preRequest?: string; postResponse?: string } | undefined {
+  if (!Array.isArray(events)) return undefined;
+  const out: { preRequest?: string; postResponse?: string } = {};
+  for (const event of events) {
+    if (!event || typeof event !== 'object') continue;
+    const e = event as Obj;
+    const listen = String(e.listen ?? '');
+    const field = listen === 'prerequest' ? 'preRequest' : listen === 'test' ? 'postResponse' : undefined;
+    const code = scriptText(e.script);
+    if (!field) {
+      if (code.trim()) ctx.skippedEvents.push(`${where} (${listen || 'unnamed'})`);
+      continue;
+    }
+    if (!code.trim()) continue;
+    out[field] = out[field] ? `${out[field]}\n${code}` : code;
+    for (const [member, pattern] of UNAVAILABLE) {
+      if (pattern.test(code)) {
+        const list = ctx.unavailable.get(member) ?? [];
+        list.push(`${where} (${listen === 'test' ? 'post-response' : 'pre-request'})`);
+        ctx.unavailable.set(member, list);
+      }
+    }
+  }
+  return out.preRequest !== undefined || out.postResponse !== undefined ? out : undefined;
+}
+
+/** The notes that summarize a whole import's scripts and files. */
+export function summaryNotes(ctx: ScriptContext): string[] {
+  const notes: string[] = [];
+  for (const [member, places] of ctx.unavailable) {
+    notes.push(`Scripts use ${member}, which Ferry's script API does not have; they will fail when run: ${list(places)}.`);
+  }
+  if (ctx.skippedEvents.length > 0) notes.push(`Scripts of other events were skipped: ${list(ctx.skippedEvents)}.`);
+  if (ctx.files.length > 0) notes.push(`Files are not part of an export; choose them again for: ${list(ctx.files)}.`);
+  return notes;
+}
+
+function list(items: string[]): string {
+  return items.length <= 20 ? items.join('; ') : `${items.slice(0, 20).join('; ')} and ${items.length - 20} more`;
+}

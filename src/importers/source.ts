@@ -1,0 +1,55 @@
+/** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
+import { request } from 'undici';
+import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
+import { ImportError, type ImportSource } from './types.js';
+
+export interface ImportInput {
+  text: string;
+  source: ImportSource;
+}
+
+const MAX_REDIRECTS = 5;
+
+export async function readInput(spec: string, stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
+  if (spec === '-') return { text: decodeText(await readLimited(stdin, 'Standard input')), source: { label: 'standard input' } };
+  if (/^https?:\/\//i.test(spec)) return download(spec);
+  const path = (await import('node:path')).resolve(spec);
+  return { text: decodeText(await readImportFile(path)), source: { label: spec, path } };
+}
+
+/** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
+export async function download(url: string, timeoutMs = 60_000): Promise<ImportInput> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let response;
+    try {
+      response = await request(current, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, headers: { accept: 'application/json, application/yaml, text/yaml, text/plain, */*' } });
+    } catch (error) {
+      throw new ImportError(`Could not download ${current}: ${(error as Error).message}. Check the address and your connection.`);
+    }
+    const { statusCode, headers, body } = response;
+    if (statusCode >= 300 && statusCode < 400 && headers.location) {
+      await body.dump();
+      current = new URL(String(headers.location), current).toString();
+      continue;
+    }
+    if (statusCode >= 400) {
+      await body.dump();
+      throw new ImportError(`Downloading ${current} failed with status ${statusCode}.`);
+    }
+    const length = Number(headers['content-length']);
+    if (Number.isFinite(length) && length > MAX_IMPORT_BYTES) {
+      body.destroy();
+      throw new ImportError(`The download ${current} is ${(length / 1024 / 1024).toFixed(1)} MB; imports are limited to 50 MB.`);
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await readLimited(body, `The download ${current}`);
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    return { text: decodeText(bytes), source: { label: url, url: current } };
+  }
+  throw new ImportError(`Downloading ${url} was redirected more than ${MAX_REDIRECTS} times.`);
+}

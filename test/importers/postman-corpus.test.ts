@@ -1,0 +1,177 @@
+/**
+ * Every collection and environment export of the corpus imports into a real workspace (or is
+ * refused with the right message), the counts equal the source's, and sampled fields match.
+ */
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitImport, convert, decodeText, type ImportedNode, type ImportResult } from '../../src/importers/index.js';
+import { initWorkspace, openWorkspace, type FolderNode, type TreeNode } from '../../src/workspace/index.js';
+
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+const collections = [
+  ...readdirSync(path.join(CORPUS, 'postman')).filter((f) => f.endsWith('.json')).map((f) => `postman/${f}`),
+  ...readdirSync(path.join(CORPUS, 'postman/contract')).map((f) => `postman/contract/${f}`),
+];
+const environments = readdirSync(path.join(CORPUS, 'environments')).map((f) => `environments/${f}`);
+
+type Obj = Record<string, any>;
+const read = (rel: string) => decodeText(readFileSync(path.join(CORPUS, rel)));
+
+let dataDir: string;
+let tmp: string;
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-import-corpus-'));
+  dataDir = path.join(tmp, 'data');
+  process.env.FERRY_DATA_DIR = dataDir;
+});
+afterAll(async () => {
+  delete process.env.FERRY_DATA_DIR;
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+function sourceCounts(items: Obj[]): { requests: number; folders: number } {
+  let requests = 0;
+  let folders = 0;
+  for (const item of items) {
+    if (Array.isArray(item.item)) {
+      folders++;
+      const inner = sourceCounts(item.item);
+      requests += inner.requests;
+      folders += inner.folders;
+    } else requests++;
+  }
+  return { requests, folders };
+}
+
+function flatSource(items: Obj[], out: Obj[] = []): Obj[] {
+  for (const item of items) Array.isArray(item.item) ? flatSource(item.item, out) : out.push(item);
+  return out;
+}
+
+function flatImported(nodes: ImportedNode[], out: Obj[] = []): Obj[] {
+  for (const n of nodes) n.type === 'folder' ? flatImported(n.children, out) : out.push(n.request);
+  return out;
+}
+
+function flatTree(node: TreeNode, out: TreeNode[] = []): TreeNode[] {
+  out.push(node);
+  if (node.type === 'folder') for (const c of node.children) flatTree(c, out);
+  return out;
+}
+
+const BODY_TYPES: Record<string, string[]> = {
+  raw: ['json', 'xml', 'text'], urlencoded: ['formUrlencoded'], formdata: ['multipart'], file: ['binary'], graphql: ['graphql'],
+};
+const AUTH_TYPES: Record<string, string> = { noauth: 'none', apikey: 'apiKey' };
+
+describe('collection exports', () => {
+  for (const rel of collections) {
+    it(rel, async () => {
+      const text = read(rel);
+      if (rel.includes('v1-') || rel.includes('v999')) {
+        await expect(convert(text, { label: rel })).rejects.toThrow(rel.includes('v1-') ? /v1 format.*v2\.1/ : /schema version 999\.0.*v2\.1/);
+        return;
+      }
+      const doc = JSON.parse(text) as Obj;
+      const source = doc.collection ?? doc;
+      const result = await convert(text, { label: rel });
+      expect(result.kind).toBe('postman');
+      const counts = sourceCounts(source.item);
+      const top = result.items[0]!;
+      expect(top.type === 'folder' && top.name).toBe(source.info.name);
+
+      // Sampled fields: method, URL, headers, body, auth, scripts of every request.
+      const theirs = flatSource(source.item);
+      const ours = flatImported(result.items);
+      expect(ours).toHaveLength(theirs.length);
+      theirs.forEach((item, i) => {
+        const req = typeof item.request === 'string' ? { url: item.request } : item.request ?? {};
+        const mine = ours[i]!;
+        expect(mine.name).toBe(item.name ?? 'Untitled request');
+        expect(mine.method).toBe((req.method ?? 'GET').toUpperCase());
+        const raw = typeof req.url === 'string' ? req.url : req.url?.raw;
+        if (raw !== undefined) expect(mine.url).toBe(raw);
+        if (Array.isArray(req.header)) {
+          expect((mine.headers ?? []).map((h: Obj) => [h.key, h.value])).toEqual(req.header.map((h: Obj) => [h.key, String(h.value ?? '')]));
+        }
+        if (req.body?.mode && BODY_TYPES[req.body.mode]) {
+          expect(BODY_TYPES[req.body.mode]).toContain(mine.body?.type);
+          if (req.body.mode === 'raw') expect(mine.body.text).toBe(req.body.raw ?? '');
+        }
+        if (req.auth?.type) {
+          const want = AUTH_TYPES[req.auth.type] ?? req.auth.type;
+          if (want === 'inherit') expect(mine.auth).toBeUndefined();
+          else expect(mine.auth?.type).toBe(want);
+        }
+        for (const event of item.event ?? []) {
+          const code = Array.isArray(event.script?.exec) ? event.script.exec.join('\n') : event.script?.exec ?? '';
+          if (!code.trim()) continue;
+          if (event.listen === 'prerequest') expect(mine.scripts?.preRequest).toContain(code);
+          if (event.listen === 'test') expect(mine.scripts?.postResponse).toContain(code);
+        }
+      });
+
+      // Committed into a real workspace: the files read back with the same counts.
+      const root = await initWorkspace(path.join(tmp, `ws-${path.basename(rel, '.json')}`));
+      const workspace = await openWorkspace(root);
+      const summary = await commitImport({ root, id: workspace.id }, result);
+      expect(summary.requests).toBe(counts.requests);
+      expect(summary.folders).toBe(counts.folders + 1);
+      const reopened = await openWorkspace(root);
+      expect(reopened.warnings).toEqual([]);
+      const nodes = flatTree(reopened.tree).slice(1);
+      expect(nodes.filter((n) => n.type === 'request')).toHaveLength(counts.requests);
+      expect(nodes.filter((n) => n.type === 'folder')).toHaveLength(counts.folders + 1);
+      const sourceVars = (source.variable ?? []).filter((v: Obj) => v.key ?? v.id);
+      expect(summary.variables).toBe(new Set(sourceVars.map((v: Obj) => v.key ?? v.id)).size);
+      // Order among siblings is kept.
+      const importedRoot = reopened.tree.children[0] as FolderNode;
+      expect(importedRoot.name).toBe(source.info.name);
+      const names = importedRoot.children.map((c) => (c.type === 'request' ? c.request.name : c.type === 'folder' ? c.name : ''));
+      expect(names).toEqual(source.item.map((i: Obj) => i.name ?? (Array.isArray(i.item) ? 'Untitled folder' : 'Untitled request')));
+      // Nothing left in staging.
+      expect((await fs.readdir(path.join(root, 'requests'))).filter((n) => n.startsWith('.'))).toEqual([]);
+    });
+  }
+});
+
+describe('environment exports', () => {
+  for (const rel of environments) {
+    it(rel, async () => {
+      const text = read(rel);
+      const doc = JSON.parse(text) as Obj | Obj[];
+      const values = (Array.isArray(doc) ? doc : doc.values) as Obj[];
+      const result: ImportResult = await convert(text, { label: rel });
+      expect(result.kind).toBe(rel.includes('globals') ? 'globals' : 'environment');
+      const env = result.environments[0]!;
+      const expectedName = !Array.isArray(doc) && doc.name ? doc.name : rel.includes('globals') ? 'Globals' : 'Imported environment';
+      expect(env.name).toBe(expectedName);
+      expect(env.variables.map((v) => v.key)).toEqual(values.map((v) => v.key));
+      values.forEach((v, i) => {
+        const mine = env.variables[i]!;
+        if (v.type === 'secret') {
+          expect(mine.secret).toBe(true);
+          expect(mine.value).toBe('');
+        } else expect(mine.value).toBe(String(v.value ?? ''));
+        expect(mine.enabled ?? true).toBe(!(v.enabled === false || v.disabled === true));
+      });
+
+      const root = await initWorkspace(path.join(tmp, `env-${path.basename(rel, '.json')}`));
+      const workspace = await openWorkspace(root);
+      const summary = await commitImport({ root, id: workspace.id }, result);
+      expect(summary.environments).toBe(1);
+      const reopened = await openWorkspace(root);
+      expect(reopened.environments).toHaveLength(1);
+      const secrets = values.filter((v) => v.type === 'secret');
+      const fileText = await fs.readFile(path.join(root, reopened.environments[0]!.file), 'utf8');
+      for (const s of secrets) if (String(s.value ?? '').length > 2) expect(fileText).not.toContain(String(s.value));
+      if (secrets.length > 0) {
+        const { SecretStore, workspaceDataDir } = await import('../../src/appdata/index.js');
+        const store = new SecretStore(workspaceDataDir(workspace.id, root));
+        for (const s of secrets) expect(await store.get(reopened.environments[0]!.id, s.key)).toBe(String(s.value));
+      }
+    });
+  }
+});
