@@ -1,0 +1,29 @@
+/** One traffic record as a line of text, for the CLI and plain-text views. */
+import type { TrafficRecord } from './types.js';
+
+const NOTES: Record<NonNullable<TrafficRecord['note']>, string> = {
+  error: 'fault: error',
+  reset: 'fault: reset',
+  hang: 'fault: hang, client gave up',
+  proxy: 'proxied',
+  proxyError: 'proxy failed',
+  notFound: 'no route',
+  preflight: 'CORS preflight',
+  stream: 'event stream closed',
+  aborted: 'client left before the answer',
+};
+
+export function formatTrafficLine(record: TrafficRecord): string {
+  const time = new Date(record.time).toISOString().slice(11, 23);
+  const status = record.status === 0 ? '---' : String(record.status);
+  const route = record.route !== '' ? ` → ${record.route}` : '';
+  const note = record.note ? ` (${NOTES[record.note]})` : '';
+  const duration = record.durationMs < 10 ? record.durationMs.toFixed(2) : record.durationMs.toFixed(0);
+  return `${time} ${record.server} ${status} ${record.method} ${record.path}${route} ${duration} ms ↑${size(record.requestBytes)} ↓${size(record.responseBytes)}${note}`;
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1048576) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}

@@ -1,0 +1,43 @@
+/**
+ * The parts of Node's request and response objects the server kinds use, common to HTTP/1.1
+ * (`node:http`) and HTTP/2's compatibility API (`node:http2`), so one handler serves both.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+
+export type AnyRequest = IncomingMessage | Http2ServerRequest;
+export type AnyResponse = ServerResponse | Http2ServerResponse;
+
+export type HeaderValues = Record<string, string | string[]>;
+
+/** The one call shape both response kinds accept. */
+export interface Answerable {
+  writeHead(status: number, headers?: HeaderValues): unknown;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string | Uint8Array): unknown;
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+}
+
+export function answerable(res: AnyResponse): Answerable {
+  return res as unknown as Answerable;
+}
+
+/** True when the request may carry a body (a length above 0, or chunked). */
+export function mayHaveBody(req: AnyRequest): boolean {
+  const headers = req.headers;
+  const length = headers['content-length'];
+  if (length !== undefined) return length !== '0';
+  if (headers['transfer-encoding'] !== undefined) return true;
+  // HTTP/2 may send a body without either header; its stream tells us when it ended already.
+  return req.httpVersionMajor === 2 && !(req as Http2ServerRequest).stream.endAfterHeaders;
+}
+
+/** Destroys the client's connection at once (fault `reset`); on HTTP/2, the whole session. */
+export function destroyConnection(req: AnyRequest): void {
+  if (req.httpVersionMajor === 2) {
+    (req as Http2ServerRequest).stream.session?.destroy();
+  } else {
+    req.socket.destroy();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `cors: true` on a mock API (spec 2.11): preflights are answered, and every answer gets the
+ * `Access-Control-Allow-*` headers a browser on another origin needs. The request's own Origin is
+ * echoed (with credentials allowed), so cookies and Authorization work from a web page too.
+ */
+import type { AnyRequest, HeaderValues } from '../http-types.js';
+
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
+
+/** A CORS preflight: OPTIONS with Access-Control-Request-Method. */
+export function isPreflight(req: AnyRequest): boolean {
+  return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+}
+
+/** Headers of the preflight answer (status 204). */
+export function preflightHeaders(req: AnyRequest): HeaderValues {
+  const headers = corsHeaders(req);
+  const method = req.headers['access-control-request-method'];
+  headers['access-control-allow-methods'] = typeof method === 'string' && method !== '' ? `${method}, ${ALLOWED_METHODS}` : ALLOWED_METHODS;
+  const asked = req.headers['access-control-request-headers'];
+  headers['access-control-allow-headers'] = typeof asked === 'string' && asked !== '' ? asked : '*';
+  headers['access-control-max-age'] = '86400';
+  headers['content-length'] = '0';
+  return headers;
+}
+
+/** Headers added to every answer; a route's own header of the same name wins. */
+export function corsHeaders(req: AnyRequest): HeaderValues {
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && origin !== '') {
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      'access-control-expose-headers': '*',
+      vary: 'Origin',
+    };
+  }
+  return { 'access-control-allow-origin': '*', 'access-control-expose-headers': '*' };
+}
+
+/** Adds the CORS headers that the answer doesn't set itself. */
+export function addCors(req: AnyRequest, headers: HeaderValues): void {
+  for (const [name, value] of Object.entries(corsHeaders(req))) {
+    if (headers[name] === undefined) headers[name] = value;
+  }
+}

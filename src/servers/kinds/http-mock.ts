@@ -1,0 +1,257 @@
+/**
+ * The HTTP mock API (spec 2.11 `http`, 7, 8.2): routes tried in order, the first enabled match
+ * answers, with its templated status line, headers and body, after `delayMs`, or with its fault.
+ * Unmatched requests get 404 or go to the backend. Everything that can be prepared is prepared in
+ * `configure`; a request costs one match and one rendering.
+ */
+import { performance } from 'node:perf_hooks';
+import type { MockRoute, ServerFile } from '../../model/index.js';
+import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../template/index.js';
+import { ServerError } from '../errors.js';
+import { type AnyRequest, type AnyResponse, answerable, destroyConnection, type HeaderValues, mayHaveBody } from '../http-types.js';
+import type { TrafficRecord } from '../types.js';
+import { addCors, isPreflight, preflightHeaders } from './cors.js';
+import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
+import { compileAnswer, type CompiledAnswer } from './mock-answer.js';
+import { forward, parseBackendUrl } from './proxy.js';
+import { BodyTooLarge, MAX_MOCK_REQUEST_BYTES, readBody } from './read-body.js';
+import { compileConditions, RequestFacts, type RouteConditions } from './route-matcher.js';
+
+interface CompiledRoute {
+  label: string;
+  conditions: RouteConditions;
+  answer: CompiledAnswer;
+  delayMs: number;
+  fault: MockRoute['fault'];
+  faultPercent: number;
+}
+
+interface MockState {
+  name: string;
+  routes: CompiledRoute[];
+  /** Some route matches or templates on the body: read it before matching. */
+  needsBody: boolean;
+  cors: boolean;
+  /** The rendered backend, for `fallback: proxy`. */
+  backend: URL | undefined;
+  variables: VariableScope;
+}
+
+/** Headers HTTP/2 forbids (they describe one HTTP/1.1 connection). */
+const HTTP1_ONLY = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+
+export function compileMock(server: ServerFile, variables: VariableScope, file: string): MockState {
+  const section = server.http ?? { routes: [], fallback: 'notFound' as const, cors: false };
+  const routes: CompiledRoute[] = [];
+  section.routes.forEach((route, index) => {
+    if (route.enabled === false) return;
+    if (!route.path.startsWith('/')) throw new ServerError(`${file}: http.routes[${index}].path: "${route.path}" must start with /.`);
+    const answer = compileAnswer(route);
+    routes.push({
+      label: route.name.trim() !== '' ? route.name : `${route.method} ${route.path}`,
+      conditions: compileConditions(route),
+      answer,
+      delayMs: route.delayMs,
+      fault: route.fault,
+      faultPercent: route.faultPercent,
+    });
+  });
+  let backend: URL | undefined;
+  if (section.fallback === 'proxy') {
+    const parsed = parseBackendUrl(compile(section.proxyUrl ?? '', 'mock.backendUrl').render({ variables }));
+    if (typeof parsed === 'string') throw new ServerError(`${file}: http.proxyUrl: ${parsed} (fallback is proxy).`);
+    backend = parsed;
+  }
+  return {
+    name: server.name,
+    routes,
+    needsBody: routes.some((r) => r.conditions.needsBody || r.answer.usesBody),
+    cors: section.cors,
+    backend,
+    variables,
+  };
+}
+
+class HttpMock implements KindInstance {
+  #state: MockState | undefined;
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure(settings: KindSettings): void {
+    this.#state = compileMock(settings.server, settings.variables, this.context.file);
+  }
+
+  openStreams(): number {
+    return 0;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  handle(req: AnyRequest, res: AnyResponse): void {
+    const start = performance.now();
+    const state = this.#state!;
+    if (state.needsBody && mayHaveBody(req)) {
+      readBody(req).then(
+        (body) => this.#dispatch(state, req, res, body, start),
+        (error) => {
+          if (error instanceof BodyTooLarge) {
+            const text = `The request body is over ${MAX_MOCK_REQUEST_BYTES / 1048576} MB, more than a mock route reads.\n`;
+            this.#sendText(req, res, state, 413, text, start, '', undefined);
+          }
+          // otherwise the client went away while sending: nothing to answer
+        },
+      );
+      return;
+    }
+    this.#dispatch(state, req, res, undefined, start);
+  }
+
+  #dispatch(state: MockState, req: AnyRequest, res: AnyResponse, body: Buffer | undefined, start: number): void {
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const method = req.method ?? 'GET';
+    let facts: RequestFacts | undefined;
+    const getFacts = () => (facts ??= new RequestFacts(url, req.rawHeaders, body));
+    const preflight = state.cors && isPreflight(req);
+    for (const route of state.routes) {
+      if (preflight && route.conditions.method !== 'OPTIONS') continue; // only an explicit OPTIONS route takes a preflight
+      const params = route.conditions.test(method, path, getFacts, state.variables);
+      if (params !== null) {
+        this.#answer(state, route, params, req, res, url, body, start);
+        return;
+      }
+    }
+    if (preflight) {
+      answerable(res).writeHead(204, preflightHeaders(req));
+      answerable(res).end();
+      this.#record(req, start, { route: '', status: 204, responseBytes: 0, note: 'preflight' }, body);
+      return;
+    }
+    if (state.backend !== undefined) {
+      forward(req, res, state.backend, body, (outcome) => {
+        this.#record(req, start, { route: '', status: outcome.status, responseBytes: outcome.responseBytes, note: outcome.failed ? 'proxyError' : 'proxy' }, body);
+      });
+      return;
+    }
+    const text = `No route of the mock API "${state.name}" matches ${method} ${path}. Routes are tried in order; check their methods, paths and match conditions in ${this.context.file}.\n`;
+    this.#sendText(req, res, state, 404, text, start, '', body, 'notFound');
+  }
+
+  #answer(
+    state: MockState,
+    route: CompiledRoute,
+    params: Record<string, string>,
+    req: AnyRequest,
+    res: AnyResponse,
+    url: string,
+    body: Buffer | undefined,
+    start: number,
+  ): void {
+    const fault = route.fault !== 'none' && (route.faultPercent >= 100 || Math.random() * 100 < route.faultPercent) ? route.fault : 'none';
+    const send = () => {
+      switch (fault) {
+        case 'error': {
+          const text = `Fault injected by Ferry: route "${route.label}" answers 500 (fault: error).\n`;
+          this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
+          return;
+        }
+        case 'reset':
+          destroyConnection(req);
+          this.#record(req, start, { route: route.label, status: 0, responseBytes: 0, note: 'reset' }, body);
+          return;
+        case 'hang':
+          // Never answered: the connection stays until the client gives up or the server stops.
+          res.once('close', () => this.#record(req, start, { route: route.label, status: 0, responseBytes: 0, note: 'hang' }, body));
+          return;
+      }
+      const context: RenderContext = route.answer.usesRequest
+        ? {
+            variables: state.variables,
+            request: requestValuesFromHttp({ method: req.method ?? 'GET', url, rawHeaders: req.rawHeaders, body, pathParams: params }),
+          }
+        : { variables: state.variables };
+      let answer;
+      try {
+        answer = route.answer.render(context);
+        this.#write(req, res, state, answer.status, answer.headers, answer.body);
+      } catch (error) {
+        if (answerable(res).headersSent) return;
+        const text = `Ferry could not send the answer of route "${route.label}": ${(error as Error).message}. Check its headers in ${this.context.file}.\n`;
+        this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
+        return;
+      }
+      this.#record(req, start, { route: route.label, status: answer.status, responseBytes: answer.bodyBytes }, body);
+    };
+    if (route.delayMs <= 0) {
+      send();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      res.off('close', onClose);
+      send();
+    }, route.delayMs);
+    this.#timers.add(timer);
+    const onClose = () => {
+      clearTimeout(timer);
+      this.#timers.delete(timer);
+      this.#record(req, start, { route: route.label, status: 0, responseBytes: 0, note: 'aborted' }, body);
+    };
+    res.once('close', onClose);
+  }
+
+  #write(req: AnyRequest, res: AnyResponse, state: MockState, status: number, headers: HeaderValues, body: string | Buffer): void {
+    if (state.cors) addCors(req, headers);
+    if (req.httpVersionMajor === 2) for (const name of HTTP1_ONLY) delete headers[name];
+    const out = answerable(res);
+    out.writeHead(status, headers);
+    out.end(body);
+  }
+
+  #sendText(
+    req: AnyRequest,
+    res: AnyResponse,
+    state: MockState,
+    status: number,
+    text: string,
+    start: number,
+    route: string,
+    body: Buffer | undefined,
+    note?: TrafficRecord['note'],
+  ): void {
+    const bytes = Buffer.from(text, 'utf8');
+    this.#write(req, res, state, status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length) }, bytes);
+    this.#record(req, start, { route, status, responseBytes: bytes.length, ...(note ? { note } : {}) }, body);
+  }
+
+  #record(
+    req: AnyRequest,
+    start: number,
+    outcome: Pick<TrafficRecord, 'route' | 'status' | 'responseBytes' | 'note'>,
+    body: Buffer | undefined,
+  ): void {
+    const durationMs = performance.now() - start;
+    this.context.traffic.add({
+      time: Date.now() - durationMs,
+      server: this.context.id,
+      method: req.method ?? '',
+      path: req.url ?? '',
+      route: outcome.route,
+      status: outcome.status,
+      durationMs,
+      requestBytes: body !== undefined ? body.length : Number(req.headers['content-length'] ?? 0) || 0,
+      responseBytes: outcome.responseBytes,
+      ...(outcome.note ? { note: outcome.note } : {}),
+    });
+  }
+}
+
+export const httpMockKind: ServerKindModule = {
+  kind: 'http',
+  create: (context) => new HttpMock(context),
+};

@@ -1,0 +1,36 @@
+/**
+ * What a server kind provides to the shared listener: one instance per running server, which
+ * compiles its settings (again on every edit) and answers requests with the current ones.
+ */
+import type { ServerFile, ServerKind } from '../../model/index.js';
+import type { VariableScope } from '../../template/index.js';
+import type { AnyRequest, AnyResponse } from '../http-types.js';
+import type { TrafficLog } from '../traffic.js';
+
+export interface KindContext {
+  /** The server's id (file name without `.yaml`). */
+  id: string;
+  /** The server file, relative to the workspace, for messages. */
+  file: string;
+  traffic: TrafficLog;
+}
+
+export interface KindSettings {
+  server: ServerFile;
+  variables: VariableScope;
+}
+
+export interface KindInstance {
+  /** Compiles the settings and switches to them; throws a ServerError (keeping the previous ones) on a problem. */
+  configure(settings: KindSettings): void;
+  handle(req: AnyRequest, res: AnyResponse): void;
+  /** Open event streams (0 for kinds without streams). */
+  openStreams(): number;
+  /** Ends streams and pending timers; the listener is closing. */
+  close(): void;
+}
+
+export interface ServerKindModule {
+  kind: ServerKind;
+  create(context: KindContext): KindInstance;
+}

@@ -1,0 +1,193 @@
+/**
+ * Mock-route matching (spec 2.11, 8.2), compiled once per route when the server starts or its file
+ * changes: method, path pattern (`:name` or `{name}` = one segment, a trailing `*` = the rest),
+ * `matchQuery`, `matchHeaders` (empty value = any value) and `matchBody` (contains). Match values
+ * are templates of the `mock.match` place: variables and dynamic values, never request values.
+ */
+import type { KeyValue, MockRoute } from '../../model/index.js';
+import { compile, type Template, type VariableScope } from '../../template/index.js';
+import { decodeQueryPart } from '../../template/percent-decode.js';
+
+export interface PathPattern {
+  /** Matches a request path (without query, not decoded); returns the raw parameters or null. */
+  match(path: string): Record<string, string> | null;
+  /** True for a pattern with no parameter and no `*`. */
+  readonly literal: boolean;
+}
+
+/** Compiles a route path. A trailing slash on the request is ignored (`/users/` matches `/users`). */
+export function compilePath(pattern: string): PathPattern {
+  let rest: 'none' | 'segment' | 'glued' = 'none';
+  let body = pattern;
+  if (body.endsWith('/*')) {
+    rest = 'segment';
+    body = body.slice(0, -2);
+  } else if (body.endsWith('*')) {
+    rest = 'glued';
+    body = body.slice(0, -1);
+  }
+  const names: string[] = [];
+  const source = body
+    .split('/')
+    .map((segment) => {
+      const name = paramName(segment);
+      if (name === undefined) return escapeRegExp(segment);
+      names.push(name);
+      return '([^/]+)';
+    })
+    .join('/');
+  if (rest === 'none' && names.length === 0) {
+    const exact = trimSlash(body);
+    return { literal: true, match: (path) => (trimSlash(path) === exact ? {} : null) };
+  }
+  let regexSource: string;
+  if (rest === 'segment') {
+    regexSource = `^${source}(?:/(.*))?$`;
+    names.push('*');
+  } else if (rest === 'glued') {
+    regexSource = `^${source}(.*)$`;
+    names.push('*');
+  } else {
+    regexSource = source === '' ? '^/$' : `^${source}/?$`;
+  }
+  const regex = new RegExp(regexSource, 's');
+  return {
+    literal: false,
+    match(path) {
+      const found = regex.exec(path);
+      if (found === null) return null;
+      const params: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        if (!Object.hasOwn(params, name)) params[name] = found[i + 1] ?? '';
+      }
+      return params;
+    },
+  };
+}
+
+function paramName(segment: string): string | undefined {
+  if (segment.length > 1 && segment.startsWith(':')) return segment.slice(1);
+  if (segment.length > 2 && segment.startsWith('{') && segment.endsWith('}')) return segment.slice(1, -1);
+  return undefined;
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A `matchQuery` / `matchHeaders` row: the name, and the value to equal (undefined = any value). */
+interface Condition {
+  name: string;
+  value: Template | undefined;
+}
+
+/** What one incoming request offers to the conditions; each part is read once, only when asked. */
+export class RequestFacts {
+  #query: Map<string, string[]> | undefined;
+  #body: string | undefined;
+
+  constructor(
+    readonly url: string,
+    readonly rawHeaders: readonly string[],
+    private readonly bodyBytes: Buffer | undefined,
+  ) {}
+
+  queryValues(name: string): string[] | undefined {
+    this.#query ??= parseAllQuery(this.url);
+    return this.#query.get(name);
+  }
+
+  headerValues(lowerName: string): string[] {
+    const out: string[] = [];
+    const raw = this.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      if (raw[i]!.toLowerCase() === lowerName) out.push(raw[i + 1]!);
+    }
+    // HTTP/2 sends the host as the `:authority` pseudo-header.
+    if (out.length === 0 && lowerName === 'host') return this.headerValues(':authority');
+    return out;
+  }
+
+  get body(): string {
+    this.#body ??= this.bodyBytes === undefined ? '' : this.bodyBytes.toString('utf8');
+    return this.#body;
+  }
+}
+
+export interface RouteConditions {
+  /** Upper-case method, or undefined for `*`. */
+  method: string | undefined;
+  path: PathPattern;
+  /** True when checking needs the request body. */
+  needsBody: boolean;
+  /** Returns the raw path parameters when every condition holds, else null. */
+  test(method: string, path: string, facts: () => RequestFacts, scope: VariableScope): Record<string, string> | null;
+}
+
+export function compileConditions(route: MockRoute): RouteConditions {
+  const method = route.method.trim() === '' || route.method.trim() === '*' ? undefined : route.method.trim().toUpperCase();
+  const path = compilePath(route.path);
+  const query = conditions(route.matchQuery, false);
+  const headers = conditions(route.matchHeaders, true);
+  const body = route.matchBody === '' ? undefined : compile(route.matchBody, 'mock.match');
+  const extra = query.length > 0 || headers.length > 0 || body !== undefined;
+  return {
+    method,
+    path,
+    needsBody: body !== undefined,
+    test(requestMethod, requestPath, facts, scope) {
+      // A HEAD request is a GET without the body (Node leaves the body out), so GET routes take it.
+      if (method !== undefined && requestMethod !== method && !(requestMethod === 'HEAD' && method === 'GET')) return null;
+      const params = path.match(requestPath);
+      if (params === null || !extra) return params;
+      const known = facts();
+      for (const condition of query) {
+        if (!holds(known.queryValues(condition.name), condition.value, scope)) return null;
+      }
+      for (const condition of headers) {
+        if (!holds(known.headerValues(condition.name), condition.value, scope)) return null;
+      }
+      if (body !== undefined && !known.body.includes(body.render({ variables: scope }))) return null;
+      return params;
+    },
+  };
+}
+
+function conditions(rows: readonly KeyValue[], lowerCase: boolean): Condition[] {
+  return rows
+    .filter((row) => row.enabled !== false && row.key !== '')
+    .map((row) => ({
+      name: lowerCase ? row.key.toLowerCase() : row.key,
+      value: row.value === '' ? undefined : compile(row.value, 'mock.match'),
+    }));
+}
+
+function holds(found: string[] | undefined, wanted: Template | undefined, scope: VariableScope): boolean {
+  if (found === undefined || found.length === 0) return false;
+  if (wanted === undefined) return true;
+  const text = wanted.render({ variables: scope });
+  return found.some((value) => value === text || value.trim() === text);
+}
+
+/** Every query parameter, decoded, each with all its values in order. */
+function parseAllQuery(url: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const at = url.indexOf('?');
+  if (at < 0) return found;
+  const hash = url.indexOf('#', at);
+  for (const pair of url.slice(at + 1, hash < 0 ? url.length : hash).split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decodeQueryPart(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decodeQueryPart(pair.slice(eq + 1));
+    const list = found.get(name);
+    if (list) list.push(value);
+    else found.set(name, [value]);
+  }
+  return found;
+}

@@ -1,0 +1,140 @@
+/**
+ * The SSE server (spec 2.11 `sse`, 6.2, 8.2): every client that opens a stream gets the `events`
+ * in order, `intervalMs` apart, starting over when `repeat` is on. Data and id are rendered per
+ * client from the request that opened the stream; the event name is sent as written.
+ *
+ * A stream keeps the settings it started with; an edit applies to streams opened after it. With
+ * `repeat` on and `intervalMs` 0, each round is sent at once and the next follows a second later,
+ * so a client is never flooded. After the last event (without `repeat`) the stream stays open until
+ * the client closes it, as a live event source would.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ServerFile } from '../../model/index.js';
+import { compile, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
+import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../http-types.js';
+import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
+import { frameEvent } from './sse-frame.js';
+
+/** The pause between rounds when `repeat` is on and `intervalMs` is 0. */
+export const REPEAT_PAUSE_MS = 1000;
+
+interface CompiledEvent {
+  name: string;
+  data: Template;
+  id: Template;
+}
+
+interface SseState {
+  events: CompiledEvent[];
+  intervalMs: number;
+  repeat: boolean;
+  variables: VariableScope;
+}
+
+interface Stream {
+  timer: NodeJS.Timeout | undefined;
+  res: AnyResponse;
+}
+
+class SseServer implements KindInstance {
+  #state: SseState | undefined;
+  readonly #streams = new Set<Stream>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server, variables }: KindSettings): void {
+    const section: NonNullable<ServerFile['sse']> = server.sse ?? { events: [], intervalMs: 0, repeat: false };
+    this.#state = {
+      events: section.events.map((event) => ({
+        name: event.event,
+        data: compile(event.data, 'sse.event'),
+        id: compile(event.id, 'sse.event'),
+      })),
+      intervalMs: section.intervalMs,
+      repeat: section.repeat,
+      variables,
+    };
+  }
+
+  openStreams(): number {
+    return this.#streams.size;
+  }
+
+  close(): void {
+    for (const stream of this.#streams) {
+      clearTimeout(stream.timer);
+      answerable(stream.res).end();
+    }
+    this.#streams.clear();
+  }
+
+  handle(req: AnyRequest, res: AnyResponse): void {
+    const start = performance.now();
+    const state = this.#state!;
+    const out = answerable(res);
+    const headers: HeaderValues = {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      // A local test stream: let a web page on any origin read it.
+      'access-control-allow-origin': '*',
+    };
+    if (req.httpVersionMajor === 1) headers.connection = 'keep-alive';
+    out.writeHead(200, headers);
+    (res as { flushHeaders?: () => void }).flushHeaders?.();
+    // For an event stream the request is the GET that opened it: no body, no path parameters.
+    const request = requestValuesFromHttp({ method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders });
+    const stream: Stream = { timer: undefined, res };
+    this.#streams.add(stream);
+    let sentBytes = 0;
+    let index = 0;
+
+    const next = (): void => {
+      stream.timer = undefined;
+      if (out.writableEnded) return;
+      let text = '';
+      // Without an interval, everything due now goes out in one write.
+      do {
+        const event = state.events[index]!;
+        text += frameEvent(event.name, event.id.render({ variables: state.variables, request }), event.data.render({ variables: state.variables, request }));
+        index++;
+      } while (state.intervalMs === 0 && index < state.events.length);
+      sentBytes += Buffer.byteLength(text, 'utf8');
+      const flowing = out.write(text);
+      if (index >= state.events.length) {
+        if (!state.repeat) return;
+        index = 0;
+      }
+      const pause = index === 0 && state.intervalMs === 0 ? REPEAT_PAUSE_MS : state.intervalMs;
+      const schedule = () => {
+        if (this.#streams.has(stream)) stream.timer = setTimeout(next, pause);
+      };
+      if (flowing) schedule();
+      else (res as NodeJS.EventEmitter).once('drain', schedule); // a slow reader: wait instead of buffering
+    };
+
+    res.once('close', () => {
+      clearTimeout(stream.timer);
+      this.#streams.delete(stream);
+      const durationMs = performance.now() - start;
+      this.context.traffic.add({
+        time: Date.now() - durationMs,
+        server: this.context.id,
+        method: req.method ?? '',
+        path: req.url ?? '',
+        route: '',
+        status: 200,
+        durationMs,
+        requestBytes: 0,
+        responseBytes: sentBytes,
+        note: 'stream',
+      });
+    });
+    if (state.events.length > 0) next();
+  }
+}
+
+export const sseKind: ServerKindModule = {
+  kind: 'sse',
+  create: (context) => new SseServer(context),
+};

@@ -1,0 +1,86 @@
+/**
+ * The socket side of every HTTP-based server: plain HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on
+ * one port (ALPN picks). It keeps track of its connections so that stopping really stops: open
+ * keep-alive connections, hung requests and event streams are closed, not waited for.
+ */
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import { ServerError } from './errors.js';
+import type { AnyRequest, AnyResponse } from './http-types.js';
+import type { TlsMaterial } from './tls.js';
+
+export interface Listener {
+  readonly url: string;
+  readonly port: number;
+  connections(): number;
+  /** Stops accepting, destroys open connections; resolves when the port is free. */
+  close(): Promise<void>;
+}
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  tls: TlsMaterial | undefined;
+  handler: (req: AnyRequest, res: AnyResponse) => void;
+  /** For messages: the server file. */
+  file: string;
+}
+
+export async function listen(options: ListenOptions): Promise<Listener> {
+  const sockets = new Set<Socket>();
+  const server = options.tls
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, options.handler)
+    : http.createServer({ keepAliveTimeout: 5000 }, options.handler);
+  // The raw TCP socket, for both kinds (TLS wraps it later); destroying it ends everything on it.
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(new ServerError(listenMessage(error, options)));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen({ host: options.host, port: options.port, exclusive: true });
+  });
+  server.on('error', () => {}); // after listening, socket errors belong to their connections
+
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    connections: () => sockets.size,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}
+
+function listenMessage(error: NodeJS.ErrnoException, options: ListenOptions): string {
+  const where = `${options.host}:${options.port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `${options.file}: port ${options.port} on ${options.host} is already in use by another program. Stop that program, or set another port (0 = any free port).`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${options.file}: not allowed to listen on ${where}${options.port < 1024 ? ' (ports below 1024 need administrator rights)' : ''}. Use a port from 1024 up, or 0 for any free port.`;
+    case 'EADDRNOTAVAIL':
+      return `${options.file}: this computer has no address ${options.host} to listen on.`;
+    default:
+      return `${options.file}: cannot listen on ${where}: ${error.message}`;
+  }
+}

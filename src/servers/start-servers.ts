@@ -1,0 +1,89 @@
+/**
+ * Starting several servers of a workspace at once (`ferry serve`, `ferry run --start-servers`, the
+ * app). A server that cannot start is reported and the others keep running.
+ */
+import type { Workspace } from '../workspace/index.js';
+import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
+import { ServerError } from './errors.js';
+import { startServer } from './server.js';
+import { TrafficLog } from './traffic.js';
+import type { RunningServer, ServerOptions } from './types.js';
+
+export interface StartServersOptions extends Omit<ServerOptions, 'root'> {
+  /** Server ids (file names under `servers/` without `.yaml`); none = every server of the workspace. */
+  ids?: readonly string[];
+  /** Only servers with `autoStart: true` (for `ferry run --start-servers`). */
+  autoStartOnly?: boolean;
+}
+
+export interface ServerFailure {
+  id: string;
+  message: string;
+}
+
+export interface ServersHandle {
+  servers: RunningServer[];
+  failures: ServerFailure[];
+  /** One log for all of them. */
+  traffic: TrafficLog;
+  /** Stops every server; resolves when all ports are free. */
+  stop(): Promise<void>;
+}
+
+export async function startServers(workspace: Workspace, options: StartServersOptions = {}): Promise<ServersHandle> {
+  const traffic = options.traffic ?? new TrafficLog();
+  const failures: ServerFailure[] = [];
+  const byId = new Map(workspace.servers.map((entry) => [entry.id, entry]));
+  const broken = new Map(
+    workspace.warnings
+      .filter((w) => w.file.startsWith(`${SERVERS_DIR}/`) && !w.file.slice(SERVERS_DIR.length + 1).includes('/'))
+      .map((w) => [w.file.slice(SERVERS_DIR.length + 1).replace(/\.ya?ml$/, ''), w]),
+  );
+
+  let wanted: string[];
+  if (options.ids && options.ids.length > 0) {
+    wanted = [...new Set(options.ids.map((id) => id.replace(/\.ya?ml$/, '').replace(/^servers\//, '')))];
+  } else {
+    wanted = [...workspace.servers.map((e) => e.id), ...broken.keys()];
+  }
+
+  const toStart: (typeof workspace.servers)[number][] = [];
+  for (const id of wanted) {
+    const entry = byId.get(id);
+    if (entry) {
+      if (!options.autoStartOnly || entry.value.autoStart) toStart.push(entry);
+      continue;
+    }
+    const warning = broken.get(id);
+    if (warning) {
+      if (!options.autoStartOnly) failures.push({ id, message: `${formatWarning(warning)} — fix the file to start this server.` });
+      continue;
+    }
+    const known = [...byId.keys(), ...broken.keys()];
+    failures.push({
+      id,
+      message: `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml. ${known.length > 0 ? `Servers here: ${known.join(', ')}.` : 'This workspace has no servers.'}`,
+    });
+  }
+
+  const outcomes = await Promise.allSettled(toStart.map((entry) => startServer(entry, { ...options, root: workspace.root, traffic })));
+  const servers: RunningServer[] = [];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === 'fulfilled') servers.push(outcome.value);
+    else {
+      const error = outcome.reason as Error;
+      failures.push({ id: toStart[i]!.id, message: error instanceof ServerError ? error.message : `${toStart[i]!.file}: ${error.message}` });
+    }
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    servers,
+    failures,
+    traffic,
+    stop() {
+      stopping ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined);
+      return stopping;
+    },
+  };
+}

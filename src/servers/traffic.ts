@@ -1,0 +1,73 @@
+/**
+ * The traffic log: one record per request, kept in a bounded ring buffer and handed to listeners
+ * in batches after the answer is sent. Adding a record costs one array store on the hot path;
+ * nothing is formatted or written until a listener asks, and then off the request's tick.
+ */
+import type { TrafficRecord } from './types.js';
+
+export const DEFAULT_TRAFFIC_CAPACITY = 1000;
+
+export type TrafficListener = (records: readonly TrafficRecord[]) => void;
+
+export class TrafficLog {
+  readonly capacity: number;
+  readonly #ring: (TrafficRecord | undefined)[];
+  /** Total records ever added; the next one goes to `#added % capacity`. */
+  #added = 0;
+  readonly #listeners = new Set<TrafficListener>();
+  #pending: TrafficRecord[] = [];
+  #scheduled = false;
+
+  constructor(capacity = DEFAULT_TRAFFIC_CAPACITY) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`traffic log capacity must be a whole number of 1 or more, got ${capacity}`);
+    this.capacity = capacity;
+    this.#ring = new Array(capacity);
+  }
+
+  add(record: TrafficRecord): void {
+    this.#ring[this.#added % this.capacity] = record;
+    this.#added++;
+    if (this.#listeners.size === 0) return;
+    // Bounded too: a listener slower than the traffic sees the newest `capacity` records.
+    if (this.#pending.length >= this.capacity) this.#pending.shift();
+    this.#pending.push(record);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#flush);
+    }
+  }
+
+  /** Records still held, oldest first (at most `capacity`). */
+  recent(): TrafficRecord[] {
+    const count = Math.min(this.#added, this.capacity);
+    const out: TrafficRecord[] = [];
+    for (let i = this.#added - count; i < this.#added; i++) out.push(this.#ring[i % this.capacity]!);
+    return out;
+  }
+
+  /** Records ever added (including those the ring has dropped). */
+  get total(): number {
+    return this.#added;
+  }
+
+  /** Calls `listener` with each batch of new records; returns the function that unsubscribes. */
+  subscribe(listener: TrafficListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    const batch = this.#pending;
+    this.#pending = [];
+    for (const listener of this.#listeners) {
+      try {
+        listener(batch);
+      } catch {
+        // A face's bug must not take the server down; the records stay in the ring.
+      }
+    }
+  };
+}

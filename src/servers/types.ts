@@ -1,0 +1,74 @@
+/** The shapes the faces (CLI, app, runner) see of Ferry's local servers. */
+import type { ServerFile, ServerKind } from '../model/index.js';
+import type { TrafficLog } from './traffic.js';
+
+/** One answered (or faulted, or abandoned) request, as the traffic log keeps it. */
+export interface TrafficRecord {
+  /** Epoch milliseconds when the request arrived. */
+  time: number;
+  /** The server's id (file name under `servers/` without `.yaml`). */
+  server: string;
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  /** The matched route's name (or `#n` when it has none); empty when no route matched. */
+  route: string;
+  /** Status sent; 0 when none was (reset, hang, client gone). */
+  status: number;
+  durationMs: number;
+  requestBytes: number;
+  responseBytes: number;
+  /** What happened besides an ordinary answer. */
+  note?: 'error' | 'reset' | 'hang' | 'proxy' | 'notFound' | 'preflight' | 'stream' | 'aborted' | 'proxyError';
+}
+
+/** Something a running server wants a person to know (a reload, a broken edit, a failure). */
+export interface ServerNotice {
+  server: string;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export interface ServerOptions {
+  /** Absolute workspace folder: TLS paths resolve against it; the server file is watched inside it. */
+  root: string;
+  /** The environment whose variables fill templates (an id under `environments/`); none = workspace variables only. */
+  environment?: string;
+  /** `--var key=value`: wins over every other definition. */
+  overrides?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+  /**
+   * Values set by scripts on this computer, by scope (`environment:<id>`, `collection`); they win
+   * over the files' values. Secrets are never given to servers.
+   */
+  scriptValues?: (scope: `environment:${string}` | 'collection') => Promise<Readonly<Record<string, string>>>;
+  /** Folder for the generated localhost certificate; default: Ferry's data folder. */
+  certificateDir?: string;
+  /** Watch the server file and pick up edits while running (default true). */
+  watch?: boolean;
+  /** Shared traffic log; default: a new one per call of startServers / startServer. */
+  traffic?: TrafficLog;
+  /** Reloads, broken edits, failures while running. */
+  onNotice?: (notice: ServerNotice) => void;
+  /** TLS `certPath`/`keyPath` may point outside the workspace folder (default false). */
+  allowFilesOutsideWorkspace?: boolean;
+}
+
+export interface RunningServer {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: ServerKind;
+  /** The bound URL, e.g. `http://127.0.0.1:4010` or `https://localhost:54321`. */
+  readonly url: string;
+  readonly port: number;
+  readonly traffic: TrafficLog;
+  /** The settings now in use (changes after a reload). */
+  readonly config: ServerFile;
+  /** Open client connections (keep-alive sockets, HTTP/2 sessions, event streams count once each). */
+  openConnections(): number;
+  /** Open event streams (SSE servers). */
+  openStreams(): number;
+  /** Re-reads the server file and variables now, as an edit would. */
+  reload(): Promise<void>;
+  /** Stops listening, ends open connections and streams; resolves when all is closed. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,149 @@
+/** Route matching over real sockets: method, path patterns, query, headers, body, order, enabled. */
+import { describe, expect, it } from 'vitest';
+import { mock, send } from './helpers.js';
+
+const route = (name: string, fields: Record<string, unknown>) => ({ name, body: name, ...fields });
+
+describe('mock API route matching', () => {
+  it('tries routes in order; the first enabled match answers', async () => {
+    const { url, handle } = await mock({
+      routes: [
+        route('disabled', { path: '/items', enabled: false }),
+        route('first', { path: '/items' }),
+        route('second', { path: '/items' }),
+      ],
+    });
+    const answer = await send(`${url}/items`);
+    expect(answer.body).toBe('first');
+    await new Promise((r) => setTimeout(r, 10));
+    const last = handle.traffic.recent().at(-1)!;
+    expect(last).toMatchObject({ method: 'GET', path: '/items', route: 'first', status: 200, responseBytes: 5 });
+  });
+
+  it('matches the method, or any method with *', async () => {
+    const { url } = await mock({
+      routes: [route('post', { method: 'POST', path: '/m' }), route('lower', { method: 'put', path: '/m' }), route('any', { method: '*', path: '/m' })],
+    });
+    expect((await send(`${url}/m`, { method: 'POST' })).body).toBe('post');
+    expect((await send(`${url}/m`, { method: 'PUT' })).body).toBe('lower');
+    expect((await send(`${url}/m`, { method: 'DELETE' })).body).toBe('any');
+    expect((await send(`${url}/m`)).body).toBe('any');
+  });
+
+  it('a GET route answers HEAD without a body', async () => {
+    const { url } = await mock({ routes: [route('get', { method: 'GET', path: '/h' })] });
+    const answer = await send(`${url}/h`, { method: 'HEAD' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('');
+    expect(answer.headers['content-length']).toBe('3');
+  });
+
+  it(':name and {name} match exactly one segment', async () => {
+    const { url } = await mock({
+      routes: [
+        route('one', { path: '/users/:id', body: 'user {{request.params.id}}' }),
+        route('brace', { path: '/orders/{orderId}/lines/:line', body: '{{request.params.orderId}}-{{request.params.line}}' }),
+      ],
+    });
+    expect((await send(`${url}/users/42`)).body).toBe('user 42');
+    expect((await send(`${url}/users/42/`)).body).toBe('user 42'); // trailing slash ignored
+    expect((await send(`${url}/users/42/x`)).status).toBe(404);
+    expect((await send(`${url}/users/`)).status).toBe(404);
+    expect((await send(`${url}/orders/7/lines/2`)).body).toBe('7-2');
+  });
+
+  it('a trailing * matches the rest of the path', async () => {
+    const { url } = await mock({
+      routes: [
+        route('files', { path: '/files/*', body: 'rest=[{{request.params.*}}]' }),
+        route('glued', { path: '/api*', body: 'glued=[{{request.params.*}}]' }),
+      ],
+    });
+    expect((await send(`${url}/files/a/b/c.txt`)).body).toBe('rest=[a/b/c.txt]');
+    expect((await send(`${url}/files`)).body).toBe('rest=[]');
+    expect((await send(`${url}/files/%C3%A9t%C3%A9`)).body).toBe('rest=[été]');
+    expect((await send(`${url}/apis/v2`)).body).toBe('glued=[s/v2]');
+    expect((await send(`${url}/other`)).status).toBe(404);
+  });
+
+  it('paths are compared as sent: case-sensitive, not decoded, query ignored', async () => {
+    const { url } = await mock({ routes: [route('exact', { path: '/Hello World' }), route('plain', { path: '/a b' })] });
+    expect((await send(`${url}/hello%20world`)).status).toBe(404);
+    expect((await send(`${url}/Hello%20World`)).status).toBe(404); // the route path would have to be written encoded
+    const encoded = await mock({ routes: [route('enc', { path: '/Hello%20World' })] });
+    expect((await send(`${encoded.url}/Hello%20World?x=1`)).body).toBe('enc');
+  });
+
+  it('matchQuery: every listed parameter must be present; an empty value means any value', async () => {
+    const { url } = await mock({
+      routes: [
+        route('exact', { path: '/q', matchQuery: [{ key: 'type', value: 'a b' }, { key: 'page', value: '' }] }),
+        route('disabled-row', { path: '/q', matchQuery: [{ key: 'never', value: '', enabled: false }, { key: 'type', value: 'c' }] }),
+        route('fallback', { path: '/q' }),
+      ],
+    });
+    expect((await send(`${url}/q?type=a+b&page=3`)).body).toBe('exact');
+    expect((await send(`${url}/q?page=&type=a%20b`)).body).toBe('exact');
+    expect((await send(`${url}/q?type=x&type=a+b&page`)).body).toBe('exact'); // any occurrence counts
+    expect((await send(`${url}/q?type=a+b`)).body).toBe('fallback'); // page missing
+    expect((await send(`${url}/q?type=c`)).body).toBe('disabled-row');
+    expect((await send(`${url}/q?Type=a+b&page=1`)).body).toBe('fallback'); // names are case-sensitive
+  });
+
+  it('matchHeaders: names in any case; an empty value means any value', async () => {
+    const { url } = await mock({
+      routes: [
+        route('v2', { path: '/h', matchHeaders: [{ key: 'X-Version', value: '2' }] }),
+        route('auth', { path: '/h', matchHeaders: [{ key: 'authorization', value: '' }] }),
+        route('none', { path: '/h' }),
+      ],
+    });
+    expect((await send(`${url}/h`, { headers: { 'x-version': '2' } })).body).toBe('v2');
+    expect((await send(`${url}/h`, { headers: { 'X-VERSION': '3' } })).body).toBe('none');
+    expect((await send(`${url}/h`, { headers: { Authorization: 'Bearer x' } })).body).toBe('auth');
+    expect((await send(`${url}/h`)).body).toBe('none');
+  });
+
+  it('matchBody: the body must contain the text', async () => {
+    const { url } = await mock({
+      routes: [route('vip', { method: 'POST', path: '/orders', matchBody: '"tier":"vip"' }), route('other', { method: 'POST', path: '/orders' })],
+    });
+    expect((await send(`${url}/orders`, { method: 'POST', body: '{"id":1,"tier":"vip"}' })).body).toBe('vip');
+    expect((await send(`${url}/orders`, { method: 'POST', body: '{"id":1,"tier":"std"}' })).body).toBe('other');
+    expect((await send(`${url}/orders`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' }, body: 'x"tier":"vip"x' })).body).toBe('vip');
+    expect((await send(`${url}/orders`, { method: 'POST' })).body).toBe('other');
+  });
+
+  it('match values take variables and dynamic values, never request values', async () => {
+    const { url } = await mock(
+      {
+        routes: [
+          route('by-var', { path: '/v', matchHeaders: [{ key: 'x-key', value: '{{apiKey}}' }] }),
+          route('request-not-filled', { path: '/v', matchQuery: [{ key: 'echo', value: '{{request.method}}' }] }),
+          route('none', { path: '/v' }),
+        ],
+      },
+      { variables: [{ key: 'apiKey', value: 'k-{{suffix}}' }, { key: 'suffix', value: '9' }] },
+    );
+    expect((await send(`${url}/v`, { headers: { 'x-key': 'k-9' } })).body).toBe('by-var');
+    expect((await send(`${url}/v?echo=GET`)).body).toBe('none');
+    expect((await send(`${url}/v?echo=${encodeURIComponent('{{request.method}}')}`)).body).toBe('request-not-filled');
+  });
+
+  it('unmatched requests get 404 naming the method and path', async () => {
+    const { url, handle } = await mock({ routes: [route('only', { path: '/only' })] });
+    const answer = await send(`${url}/missing/thing?x=1`, { method: 'DELETE' });
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toMatch(/^text\/plain/);
+    expect(answer.body).toContain('DELETE /missing/thing');
+    expect(answer.body).toContain('servers/api.yaml');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(handle.traffic.recent().at(-1)).toMatchObject({ status: 404, route: '', note: 'notFound' });
+  });
+
+  it('a hostile path pattern is literal text, not a regular expression', async () => {
+    const { url } = await mock({ routes: [route('re', { path: '/a.(b)+[c]/:x' })] });
+    expect((await send(`${url}/a.(b)+[c]/1`)).body).toBe('re');
+    expect((await send(`${url}/aX(b)+[c]/1`)).status).toBe(404);
+  });
+});
