@@ -5,8 +5,8 @@
  */
 import { MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
 import { formatPath, messages, type BodyPath } from './messages.js';
-import { isObject, type OpenApiDocument } from './openapi-document.js';
-import { SchemaViews, type SchemaView } from './schema-view.js';
+import type { OpenApiDocument } from './openapi-document.js';
+import { SchemaViews, TYPE_BITS, type SchemaView } from './schema-view.js';
 
 /** Problems found in one body: the first ones listed, the rest counted. */
 export class Problems {
@@ -63,7 +63,7 @@ export class SchemaChecker {
       return this.walkCompositions(value, view, path, depth, out);
     }
 
-    if (view.types !== undefined && !matchesAnyType(value, view.types)) {
+    if (view.typeMask !== 0 && (view.typeMask & typeBits(value)) === 0) {
       return this.fail(out, () => messages.wrongType(formatPath(path), view.typeLabel, typeName(value)));
     }
 
@@ -97,36 +97,36 @@ export class SchemaChecker {
         out.add(problem());
         ok = false;
       }
-    } else if (Array.isArray(value)) {
-      if (!this.walkArray(value, view, path, depth, out)) {
-        if (!out) return false;
-        ok = false;
-      }
-    } else if (isObject(value)) {
-      if (!this.walkObject(value, view, path, depth, out)) {
+    } else if (typeof value === 'object') {
+      const walked = Array.isArray(value)
+        ? this.walkArray(value, view, path, depth, out)
+        : this.walkObject(value as Record<string, unknown>, view, path, depth, out);
+      if (!walked) {
         if (!out) return false;
         ok = false;
       }
     }
 
+    if (view.allOf.length === 0 && view.anyOf.length === 0 && view.oneOf.length === 0) return ok;
     return this.walkCompositions(value, view, path, depth, out) && ok;
   }
 
   private walkCompositions(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
+    const links = this.views.linksOf(view);
     let ok = true;
-    for (const member of view.allOf) {
-      if (!this.walk(value, this.views.of(member), path, depth + 1, out)) {
+    for (const member of links.allOf) {
+      if (!this.walk(value, member, path, depth + 1, out)) {
         if (!out) return false;
         ok = false;
       }
     }
     // oneOf is checked like anyOf: matching several options passes.
-    if (view.anyOf.length > 0 && !this.matchesSome(value, view.anyOf, path, depth)) {
+    if (links.anyOf.length > 0 && !this.matchesSome(value, links.anyOf, path, depth)) {
       if (!out) return false;
       out.add(messages.noAnyOfMatch(formatPath(path)));
       ok = false;
     }
-    if (view.oneOf.length > 0 && !this.matchesSome(value, view.oneOf, path, depth)) {
+    if (links.oneOf.length > 0 && !this.matchesSome(value, links.oneOf, path, depth)) {
       if (!out) return false;
       out.add(messages.noOneOfMatch(formatPath(path)));
       ok = false;
@@ -134,9 +134,9 @@ export class SchemaChecker {
     return ok;
   }
 
-  private matchesSome(value: unknown, options: readonly unknown[], path: BodyPath | null, depth: number): boolean {
+  private matchesSome(value: unknown, options: readonly SchemaView[], path: BodyPath | null, depth: number): boolean {
     for (const option of options) {
-      if (this.walk(value, this.views.of(option), path, depth + 1, null)) return true;
+      if (this.walk(value, option, path, depth + 1, null)) return true;
     }
     return false;
   }
@@ -153,15 +153,14 @@ export class SchemaChecker {
       out.add(messages.tooFewItems(formatPath(path), value.length, view.minItems));
       ok = false;
     }
-    if (view.items !== undefined) {
-      const itemView = this.views.of(view.items);
-      if (itemView.any) return ok;
-      const checked = Math.min(value.length, MAX_ITEMS_CHECKED);
-      for (let index = 0; index < checked; index++) {
-        if (!this.walk(value[index], itemView, { parent: path, key: index }, depth + 1, out)) {
-          if (!out) return false;
-          ok = false;
-        }
+    if (view.items === undefined) return ok;
+    const itemView = this.views.linksOf(view).items!;
+    if (itemView.any) return ok;
+    const checked = Math.min(value.length, MAX_ITEMS_CHECKED);
+    for (let index = 0; index < checked; index++) {
+      if (!this.walk(value[index], itemView, { parent: path, key: index }, depth + 1, out)) {
+        if (!out) return false;
+        ok = false;
       }
     }
     return ok;
@@ -169,27 +168,49 @@ export class SchemaChecker {
 
   private walkObject(value: Record<string, unknown>, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
     let ok = true;
-    for (const name of view.required) {
-      if (!Object.hasOwn(value, name)) {
+    const required = view.required;
+    if (required.length > 0) {
+      const { requiredInherited } = this.views.linksOf(view);
+      for (let index = 0; index < required.length; index++) {
+        const name = required[index]!;
+        // JSON has no undefined, so a plain read tells presence; inherited names need an own-field test.
+        if (requiredInherited[index] ? Object.hasOwn(value, name) : value[name] !== undefined) continue;
         if (!out) return false;
         out.add(messages.missingRequired(formatPath(path), name));
         ok = false;
       }
     }
-    const properties = view.properties;
-    if (properties === undefined && view.additional === undefined) return ok;
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      let schema: unknown;
-      if (properties !== undefined && Object.hasOwn(properties, key)) schema = properties[key];
-      else if (view.additional === false) {
-        if (!out) return false;
-        out.add(messages.notInSpec(formatPath({ parent: path, key })));
-        ok = false;
-        continue;
-      } else if (view.additional !== undefined) schema = view.additional;
-      else continue;
-      if (!this.walk(value[key], this.views.of(schema), { parent: path, key }, depth + 1, out)) {
+    if (view.properties === undefined && view.additional === undefined) return ok;
+    const links = this.views.linksOf(view);
+    const properties = links.properties;
+    if (view.additional === undefined) {
+      // Extra fields are allowed: only the documented ones need a look.
+      const { propertyNames, propertyViews, propertyInherited } = links;
+      for (let index = 0; index < propertyNames.length; index++) {
+        const key = propertyNames[index]!;
+        const field = value[key];
+        if (field === undefined || (propertyInherited[index] && !Object.hasOwn(value, key))) continue;
+        const propertyView = propertyViews[index]!;
+        if (propertyView.any) continue;
+        if (!this.walk(field, propertyView, { parent: path, key }, depth + 1, out)) {
+          if (!out) return false;
+          ok = false;
+        }
+      }
+      return ok;
+    }
+    for (const key of Object.keys(value)) {
+      let fieldView = properties?.get(key);
+      if (fieldView === undefined) {
+        if (view.additional === false) {
+          if (!out) return false;
+          out.add(messages.notInSpec(formatPath({ parent: path, key })));
+          ok = false;
+          continue;
+        }
+        fieldView = links.additional!;
+      }
+      if (!this.walk(value[key], fieldView, { parent: path, key }, depth + 1, out)) {
         if (!out) return false;
         ok = false;
       }
@@ -203,31 +224,18 @@ export class SchemaChecker {
   }
 }
 
-function matchesAnyType(value: unknown, types: readonly string[]): boolean {
-  for (const type of types) {
-    switch (type) {
-      case 'string':
-        if (typeof value === 'string') return true;
-        break;
-      case 'number':
-        if (typeof value === 'number') return true;
-        break;
-      case 'integer':
-        // 3.0 is a whole number too.
-        if (typeof value === 'number' && Number.isInteger(value)) return true;
-        break;
-      case 'boolean':
-        if (typeof value === 'boolean') return true;
-        break;
-      case 'object':
-        if (isObject(value)) return true;
-        break;
-      case 'array':
-        if (Array.isArray(value)) return true;
-        break;
-    }
+/** The type bits a JSON value satisfies: a whole number is both `number` and `integer` (3.0 too). */
+function typeBits(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return TYPE_BITS.string!;
+    case 'number':
+      return Number.isInteger(value) ? TYPE_BITS.number! | TYPE_BITS.integer! : TYPE_BITS.number!;
+    case 'boolean':
+      return TYPE_BITS.boolean!;
+    default:
+      return Array.isArray(value) ? TYPE_BITS.array! : TYPE_BITS.object!;
   }
-  return false;
 }
 
 /** The type of a JSON value as messages name it. */

@@ -43,13 +43,36 @@ export interface SchemaView {
   readonly allOf: readonly unknown[];
   readonly anyOf: readonly unknown[];
   readonly oneOf: readonly unknown[];
+  /** The types as bits (see `TYPE_BITS`); 0 = type not checked. */
+  readonly typeMask: number;
+  /** The views of the subschemas, linked on first use (so reference cycles cost nothing). */
+  links: SchemaLinks | undefined;
 }
 
-const ANY: SchemaView = freezeView({ any: true });
-const NEVER: SchemaView = freezeView({ never: true });
+/** Subschema views, so the walk does no per-value lookups. */
+export interface SchemaLinks {
+  readonly properties: ReadonlyMap<string, SchemaView> | undefined;
+  /** The same properties as parallel arrays, for the hot loop. */
+  readonly propertyNames: readonly string[];
+  readonly propertyViews: readonly SchemaView[];
+  /** Whether a property name is also inherited by every object (`constructor`, `__proto__`): look those up as own fields only. */
+  readonly propertyInherited: readonly boolean[];
+  /** The same for `required`. */
+  readonly requiredInherited: readonly boolean[];
+  readonly additional: SchemaView | undefined;
+  readonly items: SchemaView | undefined;
+  readonly allOf: readonly SchemaView[];
+  readonly anyOf: readonly SchemaView[];
+  readonly oneOf: readonly SchemaView[];
+}
 
-function freezeView(partial: Partial<SchemaView>): SchemaView {
-  return Object.freeze({
+export const TYPE_BITS: Readonly<Record<string, number>> = { string: 1, number: 2, integer: 4, boolean: 8, object: 16, array: 32, null: 64 };
+
+const ANY: SchemaView = Object.freeze(makeView({ any: true }));
+const NEVER: SchemaView = Object.freeze(makeView({ never: true }));
+
+function makeView(partial: Partial<SchemaView>): SchemaView {
+  const view: SchemaView = {
     any: false,
     never: false,
     types: undefined,
@@ -75,8 +98,11 @@ function freezeView(partial: Partial<SchemaView>): SchemaView {
     allOf: [],
     anyOf: [],
     oneOf: [],
-    ...partial,
-  });
+    typeMask: 0,
+    links: undefined,
+  };
+  // Assigning over the full set of fields keeps one object shape for every view, which keeps the walk's property reads fast.
+  return Object.assign(view, partial);
 }
 
 /** Builds and caches the view of each schema object of one document. */
@@ -105,6 +131,27 @@ export class SchemaViews {
       this.cache.set(schema, view);
     }
     return view;
+  }
+
+  /** The views of a view's subschemas, made on first use. */
+  linksOf(view: SchemaView): SchemaLinks {
+    if (view.links !== undefined) return view.links;
+    const properties = view.properties === undefined ? undefined : new Map(Object.entries(view.properties).map(([name, schema]) => [name, this.of(schema)]));
+    const propertyNames = properties === undefined ? [] : [...properties.keys()];
+    const links: SchemaLinks = {
+      properties,
+      propertyNames,
+      propertyViews: propertyNames.map((name) => properties!.get(name)!),
+      propertyInherited: propertyNames.map((name) => name in Object.prototype),
+      requiredInherited: view.required.map((name) => name in Object.prototype),
+      additional: view.additional === undefined || view.additional === false ? undefined : this.of(view.additional),
+      items: view.items === undefined ? undefined : this.of(view.items),
+      allOf: view.allOf.map((schema) => this.of(schema)),
+      anyOf: view.anyOf.map((schema) => this.of(schema)),
+      oneOf: view.oneOf.map((schema) => this.of(schema)),
+    };
+    if (!Object.isFrozen(view)) view.links = links;
+    return links;
   }
 
   /**
@@ -147,8 +194,9 @@ export class SchemaViews {
     const bounds = this.readBounds(schema);
     const properties = isObject(schema.properties) ? schema.properties : undefined;
     const additional = schema.additionalProperties === false ? false : isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
-    const view = freezeView({
+    const view = makeView({
       types,
+      typeMask: types === undefined ? 0 : types.reduce((mask, type) => mask | TYPE_BITS[type]!, typeHasNull ? TYPE_BITS.null! : 0),
       typeLabel: types === undefined ? '' : [...types, ...(typeHasNull ? ['null'] : [])].join(' or '),
       nullAllowed: nullable,
       // An unknown type (or a type list before 3.1) is not checked, so null passes it too.
@@ -227,7 +275,7 @@ export class SchemaViews {
   }
 }
 
-function isTrivial(view: SchemaView): boolean {
+function isTrivial(view: Omit<SchemaView, 'links'>): boolean {
   return (
     view.types === undefined &&
     !view.nullAllowed &&
