@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerLs } from './ls.js';
 import { processOutput, type Output } from './output.js';
@@ -13,6 +14,7 @@ import { processOutput, type Output } from './output.js';
 const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerInit,
   registerLs,
+  registerImport,
 ];
 
 function version(): string {

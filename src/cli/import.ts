@@ -1,0 +1,63 @@
+/**
+ * `ferry import FILE|URL|-` and `ferry import --curl 'COMMAND'`: recognize, convert, and commit
+ * all or nothing; print what was created and the notes (or the summary as JSON).
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { commitImport, convertInput, ImportError, importCurl, type ImportSummary } from '../importers/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError } from './exit-codes.js';
+import { paint } from './output.js';
+
+interface ImportOptions {
+  into?: string;
+  name?: string;
+  json?: boolean;
+  curl?: string;
+  baseUrl?: string;
+}
+
+export function registerImport(program: Command, ctx: CliContext): void {
+  program
+    .command('import')
+    .description('import a collection or environment export, an OpenAPI/Swagger document or a cURL command')
+    .argument('[source]', 'a file, an http(s) URL, or - for standard input')
+    .option('--into <folder>', 'target folder under requests/ (default: the collection root)')
+    .option('--name <name>', 'name of the imported folder, environment or request')
+    .option('--curl <command>', 'import one cURL command as a request')
+    .option('--base-url <url>', 'OpenAPI: base URL when the document does not say where the API runs')
+    .option('--json', 'print the summary as JSON: {kind, name, requests, folders, environments, variables, notes}')
+    .action(async (source: string | undefined, options: ImportOptions, command: Command) => {
+      if (!source && options.curl === undefined) throw new CliError('Give a file, a URL, - (standard input), or --curl \'COMMAND\'.');
+      if (source && options.curl !== undefined) throw new CliError('Give either a source or --curl, not both.');
+      const ws = await openWorkspaceFor(command, ctx);
+      const into = options.into?.replace(/^requests\//, '') ?? '';
+      const baseDepth = into.split('/').filter(Boolean).length;
+      let summary: ImportSummary;
+      try {
+        const result = options.curl !== undefined
+          ? importCurl(options.curl, { name: options.name })
+          : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl });
+        summary = await commitImport({ root: ws.root, id: ws.id }, result, { into });
+      } catch (error) {
+        if (error instanceof ImportError) throw new CliError(error.message);
+        throw error;
+      }
+      if (options.json) {
+        ctx.output.out(JSON.stringify(summary, null, 2));
+        return;
+      }
+      const c = paint(ctx.output);
+      const counts = [
+        plural(summary.requests, 'request'), plural(summary.folders, 'folder'),
+        plural(summary.environments, 'environment'), plural(summary.variables, 'workspace variable'),
+      ];
+      const lines = [`${c.green('Imported')} ${c.bold(summary.name)}: ${counts.join(', ')}`];
+      if (summary.notes.length > 0) lines.push('', c.yellow('Notes:'), ...summary.notes.map((n) => `  - ${n}`));
+      ctx.output.out(lines.join('\n'));
+    });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

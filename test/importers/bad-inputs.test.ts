@@ -1,0 +1,137 @@
+/**
+ * Bad inputs: each gives a clear message and leaves the workspace exactly as it was.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitImport, convert, convertInput, ImportError, readImportFile } from '../../src/importers/index.js';
+import { curlToRequest } from '../../src/importers/curl/index.js';
+import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+
+let tmp: string;
+let root: string;
+let id: string;
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-import-bad-'));
+  process.env.FERRY_DATA_DIR = path.join(tmp, 'data');
+  root = await initWorkspace(path.join(tmp, 'ws'));
+  id = (await openWorkspace(root)).id;
+});
+afterAll(async () => {
+  delete process.env.FERRY_DATA_DIR;
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+/** Every file of the workspace with its content, to prove nothing changed. */
+async function snapshot(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (dir: string) => {
+    for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      else out[path.relative(root, p)] = await fs.readFile(p, 'utf8');
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+async function expectRefused(text: string, message: RegExp): Promise<void> {
+  const before = await snapshot();
+  await expect(convert(text, { label: 'test' }).then((r) => commitImport({ root, id }, r))).rejects.toThrow(message);
+  expect(await snapshot()).toEqual(before);
+}
+
+const collection = (item: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ info: { name: 'C', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item, ...extra });
+
+describe('bad inputs', () => {
+  it('truncated JSON names the place and the likely cause', async () => {
+    const text = collection([{ name: 'a', request: { method: 'GET', url: 'http://x' } }]);
+    await expectRefused(text.slice(0, text.length - 20), /does not parse.*line 1, column \d+.*cut short/);
+  });
+
+  it('binary garbage is refused with the supported formats', async () => {
+    const bytes = Buffer.alloc(4096);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
+    await expectRefused(bytes.toString('latin1'), /not a format Ferry can import.*Supported: collection export v2\/v2\.1, environment export, OpenAPI/);
+  });
+
+  it('an unrecognized document is refused with the supported formats', async () => {
+    await expectRefused('{"hello": "world"}', /Supported: collection export v2\/v2\.1/);
+    await expectRefused('just some words', /Supported:/);
+  });
+
+  it('a 60 MB file is refused before it is read whole', async () => {
+    const big = path.join(tmp, 'big.json');
+    const handle = await fs.open(big, 'w');
+    await handle.truncate(60 * 1024 * 1024); // sparse: no 60 MB written
+    await handle.close();
+    await expect(readImportFile(big)).rejects.toThrow(/60\.0 MB; imports are limited to 50 MB/);
+    await expect(convertInput(big)).rejects.toThrow(ImportError);
+  });
+
+  it('a collection 200 folders deep is refused', async () => {
+    let item: Record<string, unknown> = { name: 'leaf', request: { url: 'http://x' } };
+    for (let i = 0; i < 200; i++) item = { name: `f${i}`, item: [item] };
+    await expectRefused(collection([item]), /nests folders more than \d+ levels deep.*at most 32 folder levels/);
+  });
+
+  it('a collection of 20,000 items is refused with the limit', async () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ name: `r${i}`, request: { url: `http://x/${i}` } }));
+    await expectRefused(collection(items), /more than 10,000 requests.*Split the collection/);
+  });
+
+  it('names with every forbidden character import under safe file names', async () => {
+    const hostile = 'a<b>c:d"e/f\\g|h?i*j\u0001k';
+    const items = [
+      { name: hostile, request: { url: 'http://x/1' } },
+      { name: hostile, request: { url: 'http://x/2' } },
+      { name: '..', request: { url: 'http://x/3' } },
+      { name: 'CON', item: [{ name: '_folder', request: { url: 'http://x/4' } }] },
+      { name: 'x'.repeat(300), request: { url: 'http://x/5' } },
+    ];
+    const result = await convert(collection(items, { info: { name: '../../escape', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' } }), { label: 't' });
+    const summary = await commitImport({ root, id }, result);
+    expect(summary.requests).toBe(5);
+    expect(summary.notes.join(' ')).toMatch(/longer than 200 characters/);
+    const folder = path.join(root, 'requests', '-..-escape'); // slashes become -, leading dots dropped
+    expect((await fs.readdir(folder)).sort()).toEqual(['CON_', '_folder.yaml', 'a-b-c-d-e-f-g-h-i-j-k 2.yaml', 'a-b-c-d-e-f-g-h-i-j-k.yaml', 'untitled.yaml', 'x'.repeat(80) + '.yaml'].sort());
+    expect(await fs.readdir(path.join(folder, 'CON_'))).toContain('untitled.yaml');
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toEqual([]);
+    await fs.rm(folder, { recursive: true });
+  });
+
+  it('unbalanced quotes in cURL say where', () => {
+    expect(() => curlToRequest(`curl 'http://x -H "a: b"`)).toThrow(/unbalanced quote: the ' at line 1, column 6 is never closed/);
+    expect(() => curlToRequest(`curl "http://x`)).toThrow(/unbalanced quote/);
+    expect(() => curlToRequest(`curl $'abc`)).toThrow(/unbalanced quote/);
+    expect(() => curlToRequest('curl.exe "http://x')).toThrow(/unbalanced quote/);
+    expect(() => curlToRequest('curl "http://x" ^\n -H "a')).toThrow(/unbalanced quote/);
+    expect(() => curlToRequest('curl -H')).toThrow(/-H needs a value/);
+    expect(() => curlToRequest('curl -s')).toThrow(/no URL/);
+    expect(() => curlToRequest('wget http://x')).toThrow(/not a curl command/);
+  });
+
+  it('a v1 collection is refused: export as v2.1 again', async () => {
+    await expectRefused(JSON.stringify({ id: 'x', name: 'Old', order: [], requests: [] }), /old v1 format.*v2\.1/);
+  });
+
+  it('an import that fails part way leaves nothing behind', async () => {
+    // The second request has an invalid seq-independent field (a method that is not text), so validation fails late.
+    const result = await convert(collection([{ name: 'ok', request: { url: 'http://x' } }, { name: 'ok2', request: { url: 'http://y' } }]), { label: 't' });
+    (result.items[0] as { children: { request: Record<string, unknown> }[] }).children[1]!.request.headers = 'not a list';
+    const before = await snapshot();
+    await expect(commitImport({ root, id }, result)).rejects.toThrow(/invalid request "ok2": headers: expected a list/);
+    expect(await snapshot()).toEqual(before);
+    expect((await fs.readdir(path.join(root, 'requests'))).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('importing into a folder that does not exist is refused', async () => {
+    const result = await convert(collection([]), { label: 't' });
+    await expect(commitImport({ root, id }, result, { into: 'missing' })).rejects.toThrow(/"missing" does not exist/);
+  });
+});

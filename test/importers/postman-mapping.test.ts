@@ -1,0 +1,132 @@
+/** Collection mapping details of spec 4.2 that the corpus sweep does not pin down. */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitImport, convert, type ImportedFolderNode, type ImportedRequestNode } from '../../src/importers/index.js';
+import { OAUTH2_REDIRECT_URI } from '../../src/model/index.js';
+import { SecretStore, workspaceDataDir } from '../../src/appdata/index.js';
+import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-import-map-'));
+  process.env.FERRY_DATA_DIR = path.join(tmp, 'data');
+});
+afterAll(async () => {
+  delete process.env.FERRY_DATA_DIR;
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+const schema = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+const script = (listen: string, code: string) => ({ listen, script: { type: 'text/javascript', exec: code.split('\n') } });
+
+const collection = {
+  info: { name: 'Shop', schema, description: 'Shop API' },
+  auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}' }] },
+  event: [script('prerequest', 'pm.sendRequest("http://x", () => {});')],
+  variable: [{ key: 'baseUrl', value: 'http://new' }, { key: 'fresh', value: '1' }, { key: 'hidden', value: 's3cret', type: 'secret' }],
+  item: [
+    {
+      name: 'Orders',
+      variable: [{ key: 'folderVar', value: 'x' }],
+      auth: { type: 'oauth2', oauth2: [{ key: 'grant_type', value: 'authorization_code' }, { key: 'redirect_uri', value: 'https://oauth.pstmn.io/v1/callback' }, { key: 'authUrl', value: 'https://a/auth' }, { key: 'accessTokenUrl', value: 'https://a/token' }] },
+      item: [
+        {
+          name: 'Get order',
+          event: [script('test', 'pm.test("ok", () => pm.response.to.have.status(200));\nsetTimeout(() => {}, 1);'), script('beforeSend', 'x()')],
+          protocolProfileBehavior: { followRedirects: false, maxRedirects: 3, strictSSL: false, disableCookies: true },
+          request: {
+            method: 'get',
+            description: { content: 'Fetch one order', type: 'text/markdown' },
+            url: {
+              raw: '{{baseUrl}}/orders/:id?expand=items',
+              query: [{ key: 'expand', value: 'items', description: 'related' }, { key: 'debug', value: '1', disabled: true, description: 'off' }],
+              variable: [{ key: 'id', value: '42', description: 'order id' }],
+            },
+          },
+          response: [{ name: 'OK', code: 200, header: [{ key: 'Content-Type', value: 'application/json' }], body: '{"id":42}' }, { name: 'Huge', code: 200, body: 'x'.repeat(1024 * 1024 + 1) }],
+        },
+        {
+          name: 'Upload',
+          request: { method: 'POST', url: 'http://x/up', body: { mode: 'formdata', formdata: [{ key: 'doc', type: 'file', src: '/home/me/a.pdf' }, { key: 'note', value: 'hi', type: 'text' }] } },
+        },
+        { name: 'Raw file', request: { method: 'PUT', url: 'http://x/raw', body: { mode: 'file', file: { src: 'data.bin' } } } },
+        { name: 'Gql', request: { method: 'POST', url: 'http://x/graphql', body: { mode: 'graphql', graphql: { query: '{ me { id } }', variables: '{"a":1}' } } } },
+        { name: 'Form', request: { method: 'POST', url: 'http://x/f', body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: '1' }, { key: 'b', value: '2', disabled: true }] } } },
+        { name: 'Weird auth', request: { url: 'http://x', auth: { type: 'kerberos', kerberos: [] } } },
+      ],
+    },
+  ],
+};
+
+describe('collection mapping', () => {
+  it('maps folders, auth, scripts, params, settings, examples and bodies, with notes', async () => {
+    const result = await convert(JSON.stringify(collection), { label: 't' });
+    const root = result.items[0] as ImportedFolderNode;
+    expect(root.settings).toMatchObject({ auth: { type: 'bearer', token: '{{token}}' }, docs: 'Shop API', scripts: { preRequest: 'pm.sendRequest("http://x", () => {});' } });
+    const orders = root.children[0] as ImportedFolderNode;
+    expect(orders.settings?.auth).toMatchObject({ type: 'oauth2', grantType: 'authorizationCode', authUrl: 'https://a/auth', tokenUrl: 'https://a/token', redirectUri: OAUTH2_REDIRECT_URI });
+    const get = (orders.children[0] as ImportedRequestNode).request;
+    expect(get).toMatchObject({
+      method: 'GET',
+      url: '{{baseUrl}}/orders/:id?expand=items',
+      disabledParams: [{ key: 'debug', value: '1', description: 'off' }],
+      paramDescriptions: [{ key: 'expand', value: '', description: 'related' }],
+      pathParams: [{ key: 'id', value: '42', description: 'order id' }],
+      settings: { followRedirects: false, maxRedirects: 3, verifyTls: false },
+      docs: 'Fetch one order',
+      scripts: { postResponse: 'pm.test("ok", () => pm.response.to.have.status(200));\nsetTimeout(() => {}, 1);' },
+    });
+    expect(get.examples).toEqual([
+      { name: 'OK', status: 200, headers: [{ key: 'Content-Type', value: 'application/json' }], body: '{"id":42}' },
+      { name: 'Huge', status: 200, headers: [] },
+    ]);
+    const bodies = orders.children.slice(1, 5).map((n) => (n as ImportedRequestNode).request.body);
+    expect(bodies).toEqual([
+      { type: 'multipart', multipart: [{ key: 'doc', value: '/home/me/a.pdf', file: true }, { key: 'note', value: 'hi' }] },
+      { type: 'binary', file: 'data.bin' },
+      { type: 'graphql', graphql: { query: '{ me { id } }', variables: '{"a":1}' } },
+      { type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'b', value: '2', enabled: false }] },
+    ]);
+    expect((orders.children[5] as ImportedRequestNode).request.auth).toEqual({ type: 'none' });
+    const notes = result.notes.join('\n');
+    expect(notes).toMatch(/redirect URL is now http:\/\/127\.0\.0\.1:53682\/callback; register it/);
+    expect(notes).toMatch(/sendRequest.*Shop \(pre-request\)/);
+    expect(notes).toMatch(/setTimeout.*Shop\/Orders\/Get order \(post-response\)/);
+    expect(notes).toMatch(/other events were skipped: Shop\/Orders\/Get order \(beforeSend\)/);
+    expect(notes).toMatch(/Folder variables .* skipped: Shop\/Orders/);
+    expect(notes).toMatch(/choose them again for: .*Upload \(form field "doc": \/home\/me\/a\.pdf\).*Raw file \(binary body: data\.bin\)/);
+    expect(notes).toMatch(/Huge.*over 1 MB/);
+    expect(notes).toMatch(/settings not imported: disableCookies/);
+    expect(notes).toMatch(/auth type "kerberos" is not supported/);
+  });
+
+  it('merges collection variables: existing ones keep their value; secrets go to the store', async () => {
+    const root = await initWorkspace(path.join(tmp, 'vars'));
+    const wsFile = path.join(root, 'ferry.yaml');
+    await fs.writeFile(wsFile, `${await fs.readFile(wsFile, 'utf8')}# my comment\nvariables:\n  - key: baseUrl\n    value: http://mine # keep\n`);
+    const ws = await openWorkspace(root);
+    const result = await convert(JSON.stringify(collection), { label: 't' });
+    const summary = await commitImport({ root, id: ws.id }, result);
+    expect(summary).toMatchObject({ kind: 'postman', name: 'Shop', requests: 6, folders: 2, environments: 0, variables: 2 });
+    expect(summary.notes.join('\n')).toMatch(/already has these variables, which keep their current values: baseUrl/);
+    const text = await fs.readFile(wsFile, 'utf8');
+    expect(text).toContain('# my comment');
+    expect(text).toContain('value: http://mine');
+    expect(text).not.toContain('s3cret');
+    const reopened = await openWorkspace(root);
+    expect(reopened.file.variables).toEqual([
+      { key: 'baseUrl', value: 'http://mine', enabled: true, secret: false },
+      { key: 'fresh', value: '1', enabled: true, secret: false },
+      { key: 'hidden', value: '', enabled: true, secret: true },
+    ]);
+    expect(await new SecretStore(workspaceDataDir(ws.id, root)).get('workspace', 'hidden')).toBe('s3cret');
+    // Imported twice: a second folder, numbered, after the first.
+    const again = await commitImport({ root, id: ws.id }, await convert(JSON.stringify(collection), { label: 't' }));
+    expect(again.variables).toBe(0);
+    const names = (await openWorkspace(root)).tree.children.map((c) => (c.type === 'folder' ? c.name : ''));
+    expect(names).toEqual(['Shop', 'Shop']);
+    expect((await fs.readdir(path.join(root, 'requests'))).sort()).toEqual(['Shop', 'Shop 2']);
+  });
+});
