@@ -1,5 +1,6 @@
 /** Reads one YAML file of the workspace into a validated resource, or a warning saying what is wrong and where. */
-import { promises as fs } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import jsYaml from 'js-yaml';
 import { parse } from 'yaml';
 import { formatFieldPath, parseResource, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
@@ -9,27 +10,24 @@ import type { Warning } from './types.js';
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K> } | { ok: false; warning: Warning };
 
 /**
- * `absolute` is the file; `relative` names it in messages. The fast path uses `yaml.parse`;
- * only a file with a problem is parsed again with positions, to say on which line.
+ * `absolute` is the file; `relative` names it in messages. Only a file with a problem is parsed
+ * again with positions, to say on which line.
  */
 export async function readResource<K extends ResourceKind>(kind: K, absolute: string, relative: string): Promise<ReadOutcome<K>> {
-  let text: string;
-  try {
-    const stat = await fs.lstat(absolute);
-    if (stat.isSymbolicLink()) return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.');
-    if (stat.size > MAX_YAML_BYTES) {
-      return fail(relative, `is ${(stat.size / 1048576).toFixed(1)} MB; YAML files over 50 MB are not read.`);
-    }
-    text = await fs.readFile(absolute, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return fail(relative, 'disappeared while the workspace was being read; reopen it to see the current state.');
-    if (code === 'EACCES' || code === 'EPERM') return fail(relative, 'cannot be read (permission denied); check the file permissions.');
-    return fail(relative, `cannot be read: ${(error as Error).message}`);
-  }
+  return readResourceSync(kind, absolute, relative);
+}
+
+/**
+ * The synchronous form, for opening a workspace: thousands of small files read with a few
+ * syscalls each are several times faster than the promise API's thread-pool round trips.
+ */
+export function readResourceSync<K extends ResourceKind>(kind: K, absolute: string, relative: string): ReadOutcome<K> {
+  const read = readSmallFile(absolute, relative);
+  if (!read.ok) return read;
+  const text = read.text;
   let data: unknown;
   try {
-    data = parse(text, { version: '1.2', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true });
+    data = parseFast(text);
   } catch {
     const parsed = parseYaml(text);
     const error = parsed.ok ? { message: 'does not parse', line: 1, column: 1 } : parsed.error;
@@ -47,6 +45,49 @@ export async function readResource<K extends ResourceKind>(kind: K, absolute: st
   const field = first.path.length > 0 ? `${formatFieldPath(first.path)}: ` : '';
   const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more problem${result.problems.length > 2 ? 's' : ''})` : '';
   return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}${more}` } };
+}
+
+/**
+ * Opening a workspace parses thousands of small files, and `yaml`'s composer costs ~0.4 ms a file
+ * where js-yaml's loader costs ~0.05 ms. Plain files (no anchors, aliases, tags or merge keys)
+ * go through js-yaml with the YAML 1.2 core schema, which reads scalars the same way; anything
+ * fancier goes through `yaml` with its alias-expansion bound, and every edit uses `yaml`'s CST.
+ */
+function parseFast(text: string): unknown {
+  if (!FANCY_YAML.test(text)) return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+  return parse(text, { version: '1.2', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true });
+}
+
+const FANCY_YAML = /(^|[\s[{,:-])[&*!][^\s]|<<|^%/m;
+
+/** Reads a file without following a link (O_NOFOLLOW) and without reading one over the size limit. */
+function readSmallFile(absolute: string, relative: string): { ok: true; text: string } | { ok: false; warning: Warning } {
+  let fd: number;
+  try {
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.');
+    if (code === 'ENOENT') return fail(relative, 'disappeared while the workspace was being read; reopen it to see the current state.');
+    if (code === 'EACCES' || code === 'EPERM') return fail(relative, 'cannot be read (permission denied); check the file permissions.');
+    return fail(relative, `cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_YAML_BYTES) return fail(relative, `is ${(size / 1048576).toFixed(1)} MB; YAML files over 50 MB are not read.`);
+    const buffer = Buffer.allocUnsafe(size);
+    let offset = 0;
+    while (offset < size) {
+      const n = readSync(fd, buffer, offset, size - offset, offset);
+      if (n === 0) break;
+      offset += n;
+    }
+    return { ok: true, text: buffer.toString('utf8', 0, offset) };
+  } catch (error) {
+    return fail(relative, `cannot be read: ${(error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function fail(file: string, message: string): { ok: false; warning: Warning } {
