@@ -61,10 +61,14 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     port,
     connections: () => sockets.size,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const ends = [...sockets].map((socket) => new Promise<void>((resolve) => {
+          socket.once('close', () => resolve());
+          socket.destroy();
+        }));
+        await Promise.all([closed, ...ends]);
+      })();
       return closing;
     },
   };

@@ -76,10 +76,12 @@ export interface Answer {
 /** One request on a fresh connection (no pooling, so a reset or hang touches only this request). */
 export function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; rawPath?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
+    const target = new URL(url);
+    const where = { hostname: target.hostname, port: target.port, path: options.rawPath ?? `${target.pathname}${target.search}` };
+    const request = http.request({ ...where, method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));

@@ -68,7 +68,7 @@ export function compilePath(pattern: string): PathPattern {
 
 function paramName(segment: string): string | undefined {
   if (segment.length > 1 && segment.startsWith(':')) return segment.slice(1);
-  if (segment.length > 2 && segment.startsWith('{') && segment.endsWith('}')) return segment.slice(1, -1);
+  if (segment.length > 2 && segment.startsWith('{') && segment.endsWith('}') && !/[{}]/.test(segment.slice(1, -1))) return segment.slice(1, -1);
   return undefined;
 }
 

@@ -1,0 +1,136 @@
+/** Unmatched requests forwarded to a real backend, and CORS. */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, mock, send } from './helpers.js';
+
+const backends: http.Server[] = [];
+afterEach(async () => {
+  for (const server of backends.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+/** A real backend: echoes what it got, or streams a slow answer on /stream. */
+async function backend(): Promise<string> {
+  const server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/base/stream')) {
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-backend': 'yes' });
+      let n = 0;
+      const tick = setInterval(() => {
+        res.write(`chunk${n}\n`);
+        if (++n === 3) {
+          clearInterval(tick);
+          res.end();
+        }
+      }, 20);
+      return;
+    }
+    const hash = createHash('sha256');
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      hash.update(c);
+      size += c.length;
+    });
+    req.on('end', () => {
+      res.writeHead(207, { 'content-type': 'application/json', 'x-backend': 'yes', 'set-cookie': ['s=1', 't=2'] });
+      res.end(JSON.stringify({ method: req.method, url: req.url, host: req.headers.host, custom: req.headers['x-custom'], connection: req.headers.connection, size, sha: hash.digest('hex') }));
+    });
+  });
+  backends.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('fallback: proxy', () => {
+  it('forwards unmatched requests to the templated backend URL, headers and body passed through', async () => {
+    const base = await backend();
+    const { url, handle } = await mock(
+      { routes: [{ path: '/local', body: 'mine' }], fallback: 'proxy', proxyUrl: '{{backend}}/base/' },
+      { variables: [{ key: 'backend', value: base }] },
+    );
+    expect((await send(`${url}/local`)).body).toBe('mine');
+    const big = Buffer.alloc(3 * 1024 * 1024, 7);
+    const answer = await send(`${url}/users/1?x=%20y`, { method: 'PUT', headers: { 'x-custom': 'c1', 'content-type': 'application/octet-stream' }, body: big });
+    expect(answer.status).toBe(207);
+    expect(answer.headers['x-backend']).toBe('yes');
+    expect(answer.headers['set-cookie']).toEqual(['s=1', 't=2']);
+    const seen = JSON.parse(answer.body);
+    expect(seen).toMatchObject({ method: 'PUT', url: '/base/users/1?x=%20y', host: new URL(base).host, custom: 'c1', size: big.length });
+    expect(seen.sha).toBe(createHash('sha256').update(big).digest('hex'));
+    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'proxy' && r.status === 207 && r.requestBytes === big.length));
+  });
+
+  it('streams the backend answer as it comes', async () => {
+    const base = await backend();
+    const { url } = await mock({ routes: [], fallback: 'proxy', proxyUrl: `${base}/base` });
+    const arrivals: number[] = [];
+    const text = await new Promise<string>((resolve, reject) => {
+      http.get(`${url}/stream`, { agent: false }, (res) => {
+        let all = '';
+        res.on('data', (c: Buffer) => {
+          arrivals.push(Date.now());
+          all += c.toString();
+        });
+        res.on('end', () => resolve(all));
+      }).on('error', reject);
+    });
+    expect(text).toBe('chunk0\nchunk1\nchunk2\n');
+    expect(arrivals.length).toBeGreaterThanOrEqual(2); // not buffered into one piece
+  });
+
+  it('answers 502 with an explanation when the backend is down', async () => {
+    const base = await backend();
+    const server = backends.pop()!;
+    await new Promise((r) => server.close(r));
+    const { url } = await mock({ routes: [], fallback: 'proxy', proxyUrl: base });
+    const answer = await send(`${url}/x`);
+    expect(answer.status).toBe(502);
+    expect(answer.body).toContain('could not reach the backend');
+    expect(answer.body).toContain('ECONNREFUSED');
+  });
+
+  it('refuses to start with fallback proxy and no usable proxyUrl', async () => {
+    await expect(mock({ routes: [], fallback: 'proxy' })).rejects.toThrow(/servers\/api\.yaml: http\.proxyUrl: proxyUrl is empty/);
+    await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: 'ftp://x' })).rejects.toThrow(/must start with http/);
+    await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: '{{nothing}}/x' })).rejects.toThrow(/is not a URL/);
+  });
+});
+
+describe('cors', () => {
+  it('answers preflights and adds Access-Control-Allow-* headers to answers', async () => {
+    const { url, handle } = await mock({ cors: true, routes: [{ path: '/api', method: 'POST', body: '{}', headers: [{ key: 'Access-Control-Allow-Origin', value: 'https://mine.example' }] }, { path: '/plain', body: 'p' }] });
+    const preflight = await send(`${url}/api`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-token' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    expect(preflight.headers['access-control-allow-headers']).toBe('content-type, x-token');
+    expect(preflight.headers['access-control-allow-credentials']).toBe('true');
+    const plain = await send(`${url}/plain`, { headers: { origin: 'https://app.example' } });
+    expect(plain.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect((await send(`${url}/plain`)).headers['access-control-allow-origin']).toBe('*');
+    // The route's own header wins; 404s carry CORS headers too.
+    expect((await send(`${url}/api`, { method: 'POST', headers: { origin: 'https://app.example' } })).headers['access-control-allow-origin']).toBe('https://mine.example');
+    expect((await send(`${url}/nope`, { headers: { origin: 'https://x.example' } })).headers['access-control-allow-origin']).toBe('https://x.example');
+    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'preflight' && r.status === 204));
+  });
+
+  it('without cors, a preflight is an ordinary unmatched OPTIONS request', async () => {
+    const { url } = await mock({ routes: [{ path: '/api', method: 'GET', body: 'x' }] });
+    const answer = await send(`${url}/api`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect(answer.status).toBe(404);
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('an explicit OPTIONS route answers preflights itself', async () => {
+    const { url } = await mock({ cors: true, routes: [{ path: '/api', method: 'OPTIONS', status: 200, body: 'custom' }] });
+    const answer = await send(`${url}/api`, { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('custom');
+  });
+});

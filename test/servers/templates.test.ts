@@ -1,0 +1,128 @@
+/** The mock-route and event-stream rows of spec 8.2, over real sockets. */
+import { describe, expect, it } from 'vitest';
+import { mock, send, serve, makeWorkspace } from './helpers.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('mock API answer templates (8.2)', () => {
+  it('fills every request value in the body', async () => {
+    const body = [
+      'method={{request.method}}',
+      'path={{request.path}}',
+      'url={{request.url}}',
+      'body={{request.body}}',
+      'id={{request.params.id}}',
+      'q={{request.query.name}}',
+      'h={{ request.headers.X-Trace }}',
+      'missing=[{{request.headers.nope}}][{{request.query.nope}}][{{request.params.nope}}][{{request.body.field}}]',
+    ].join('\n');
+    const { url } = await mock({ routes: [{ path: '/things/:id', method: 'POST', body }] });
+    const answer = await send(`${url}/things/a%2Fb?name=J%C3%BCrgen+X&name=second`, {
+      method: 'POST',
+      headers: { 'x-trace': 't-1', 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"n":1}'), Buffer.from([0xff])]),
+    });
+    expect(answer.body.split('\n')).toEqual([
+      'method=POST',
+      'path=/things/a%2Fb',
+      'url=/things/a%2Fb?name=J%C3%BCrgen+X&name=second',
+      'body={"n":1}\uFFFD',
+      'id=a/b',
+      'q=Jürgen X',
+      'h=t-1',
+      'missing=[][][][]',
+    ]);
+  });
+
+  it('the route method and path are not templated', async () => {
+    const { url } = await mock(
+      {
+        routes: [
+          { name: 'method', method: '{{m}}', path: '/m', body: 'method route' },
+          { name: 'path', path: '/lit/{{x}}', body: 'path route' },
+        ],
+      },
+      { variables: [{ key: 'x', value: 'nope' }, { key: 'm', value: 'GET' }] },
+    );
+    expect((await send(`${url}/m`)).status).toBe(404); // {{m}} is not GET
+    expect((await send(`${url}/lit/nope`)).status).toBe(404);
+    expect((await send(url, { rawPath: '/lit/{{x}}' })).body).toBe('path route'); // matched as written
+  });
+
+  it('fills header names and values from request values and variables', async () => {
+    const { url } = await mock(
+      {
+        routes: [
+          {
+            path: '/h',
+            status: 201,
+            headers: [
+              { key: 'X-{{headerName}}', value: '{{request.query.v}}-{{tenant}}' },
+              { key: 'Set-Cookie', value: 'a=1' },
+              { key: 'set-cookie', value: 'b=2' },
+              { key: 'X-Off', value: 'no', enabled: false },
+              { key: 'Content-Type', value: 'application/vnd.test+json' },
+            ],
+            body: '{"ok":true}',
+          },
+        ],
+      },
+      { variables: [{ key: 'headerName', value: 'Tenant' }, { key: 'tenant', value: 'acme' }] },
+    );
+    const answer = await send(`${url}/h?v=7`);
+    expect(answer.status).toBe(201);
+    expect(answer.headers['x-tenant']).toBe('7-acme');
+    expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(answer.headers['x-off']).toBeUndefined();
+    expect(answer.headers['content-type']).toBe('application/vnd.test+json');
+    expect(answer.headers['content-length']).toBe('11');
+  });
+
+  it('guesses a content type when the route sets none', async () => {
+    const { url } = await mock({ routes: [{ path: '/j', body: '  {"a":1}' }, { path: '/t', body: 'hello' }, { path: '/e' }] });
+    expect((await send(`${url}/j`)).headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await send(`${url}/t`)).headers['content-type']).toBe('text/plain; charset=utf-8');
+    const empty = await send(`${url}/e`);
+    expect(empty.headers['content-type']).toBeUndefined();
+    expect(empty.body).toBe('');
+  });
+
+  it('variables: --var, then the environment, then the workspace; secrets and unknown names stay as written', async () => {
+    const root = await makeWorkspace({
+      variables: [
+        { key: 'a', value: 'ws-a' },
+        { key: 'b', value: 'ws-b' },
+        { key: 'c', value: 'ws-c' },
+        { key: 'token', value: '', secret: true },
+        { key: 'off', value: 'x', enabled: false },
+        { key: 'nested', value: '<{{b}}|{{$randomInt}}>' },
+      ],
+      environments: { dev: [{ key: 'a', value: 'env-a' }, { key: 'b', value: 'env-b' }, { key: 'envSecret', value: '', secret: true }] },
+      servers: {
+        api: { name: 'API', http: { routes: [{ path: '/v', body: '{{a}} {{b}} {{c}} {{token}} {{envSecret}} {{off}} {{undefined}} {{nested}} {{$unknownDynamic}}' }] } },
+      },
+    });
+    const handle = await serve(root, { environment: 'dev', overrides: { a: 'cli-a' }, scriptValues: async (scope) => (scope === 'collection' ? { c: 'script-c' } : {}) });
+    const body = (await send(`${handle.servers[0]!.url}/v`)).body;
+    expect(body).toMatch(/^cli-a env-b script-c \{\{token\}\} \{\{envSecret\}\} \{\{off\}\} \{\{undefined\}\} <env-b\|\d+> \{\{\$unknownDynamic\}\}$/);
+  });
+
+  it('dynamic values give a new value at every occurrence; request values are never expanded again', async () => {
+    const { url } = await mock(
+      { routes: [{ path: '/d', body: '{{$uuid}} {{$uuid}} {{$timestamp}} {{$randomBoolean}} {{request.query.t}}' }] },
+      { variables: [{ key: 'secretish', value: 'LEAK' }] },
+    );
+    const [u1, u2, ts, bool, echoed] = (await send(`${url}/d?t=${encodeURIComponent('{{secretish}}')}`)).body.split(' ');
+    expect(u1).toMatch(UUID);
+    expect(u2).toMatch(UUID);
+    expect(u1).not.toBe(u2);
+    expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(5);
+    expect(['true', 'false']).toContain(bool);
+    expect(echoed).toBe('{{secretish}}');
+  });
+
+  it('a user variable named like a dynamic value wins', async () => {
+    const { url } = await mock({ routes: [{ path: '/d', body: '{{$uuid}}' }] }, { variables: [{ key: '$uuid', value: 'fixed' }] });
+    expect((await send(`${url}/d`)).body).toBe('fixed');
+  });
+});
