@@ -1,0 +1,187 @@
+/**
+ * The request body (spec 4.4 table): the document's example, else one generated from the
+ * schema, as JSON, XML, text, form, multipart or a binary file. OpenAPI 3 `requestBody` and
+ * Swagger 2.0 `body`/`formData` parameters alike.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import type { ImportedRequestData } from '../types.js';
+import { scalarText } from './params.js';
+import { isObject, type JsonObject } from './parse.js';
+import { refName, type RefResolver } from './refs.js';
+import { ExampleGenerator } from './schema-example.js';
+
+export type ImportedBody = NonNullable<ImportedRequestData['body']>;
+
+export interface BodyOutcome {
+  body?: ImportedBody;
+  /** A `Content-Type` header when the media type is not the body type's usual one. */
+  contentTypeHeader?: string;
+  /** The body refers to a file the user must choose (binary body, multipart file part). */
+  needsFile: boolean;
+}
+
+type Kind = 'json' | 'xml' | 'formUrlencoded' | 'multipart' | 'text' | 'binary';
+
+export function mediaKind(mediaType: string): Kind {
+  const type = mediaType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json') || type === 'text/json' || /^application\/[^/]*json/.test(type) || type === '*/*') return 'json';
+  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return 'xml';
+  if (type === 'application/x-www-form-urlencoded') return 'formUrlencoded';
+  if (type.startsWith('multipart/')) return 'multipart';
+  if (type.startsWith('text/') || type === 'application/javascript' || type === 'application/graphql' || type === 'application/jwt') return 'text';
+  return 'binary';
+}
+
+const USUAL_CONTENT_TYPE: Partial<Record<Kind, string[]>> = {
+  json: ['application/json', '*/*'],
+  xml: ['application/xml', 'text/xml'],
+  formUrlencoded: ['application/x-www-form-urlencoded'],
+  multipart: ['multipart/form-data'],
+};
+
+export class BodyBuilder {
+  private readonly examples: ExampleGenerator;
+
+  constructor(private readonly refs: RefResolver) {
+    this.examples = new ExampleGenerator(refs);
+  }
+
+  /** OpenAPI 3 `requestBody`. */
+  fromRequestBody(requestBody: unknown): BodyOutcome {
+    const body = this.refs.object(requestBody);
+    if (!body || !isObject(body.content)) return { needsFile: false };
+    const entries = Object.entries(body.content);
+    if (entries.length === 0) return { needsFile: false };
+    const [mediaType, rawMedia] = entries.find(([type]) => mediaKind(type) === 'json') ?? entries[0]!;
+    const media = this.refs.object(rawMedia) ?? {};
+    const schema = this.refs.object(media.schema);
+    return this.build(mediaType, schema, media.schema, () => this.mediaExample(media));
+  }
+
+  /** Swagger 2.0: the `body` parameter or the `formData` parameters, with `consumes`. */
+  fromSwaggerParams(params: JsonObject[], consumes: string[]): BodyOutcome {
+    const bodyParam = params.find((p) => p.in === 'body');
+    if (bodyParam) {
+      const mediaType = consumes.find((t) => mediaKind(t) === 'json') ?? consumes[0] ?? 'application/json';
+      const schema = this.refs.object(bodyParam.schema);
+      return this.build(mediaType, schema, bodyParam.schema, () => {
+        const example = isObject(bodyParam['x-examples']) ? Object.values(bodyParam['x-examples'])[0] : undefined;
+        return example === undefined ? { found: false } : { found: true, value: example };
+      });
+    }
+    const formParams = params.filter((p) => p.in === 'formData');
+    if (formParams.length === 0) return { needsFile: false };
+    const multipart = formParams.some((p) => p.type === 'file') || consumes.some((t) => t.toLowerCase().startsWith('multipart/'));
+    const rows = formParams.map((p) => ({
+      key: String(p.name),
+      value: p.type === 'file' ? '' : scalarText(this.paramExample(p)),
+      file: p.type === 'file',
+      description: typeof p.description === 'string' ? p.description.trim() : '',
+    }));
+    if (multipart) {
+      return {
+        body: { type: 'multipart', multipart: rows.map((r) => ({ key: r.key, value: r.value, ...(r.file ? { file: true } : {}) })) },
+        needsFile: rows.some((r) => r.file),
+      };
+    }
+    return { body: { type: 'formUrlencoded', form: rows.map((r) => ({ key: r.key, value: r.value, ...(r.description ? { description: r.description } : {}) })) }, needsFile: false };
+  }
+
+  private paramExample(param: JsonObject): unknown {
+    if (param['x-example'] !== undefined) return param['x-example'];
+    if (param.default !== undefined) return param.default;
+    if (Array.isArray(param.enum) && param.enum.length > 0) return param.enum[0];
+    return this.examples.generate(param);
+  }
+
+  private mediaExample(media: JsonObject): { found: boolean; value?: unknown } {
+    if (media.example !== undefined) return { found: true, value: media.example };
+    if (isObject(media.examples)) {
+      for (const entry of Object.values(media.examples)) {
+        const example = this.refs.object(entry);
+        if (example && example.value !== undefined) return { found: true, value: example.value };
+      }
+    }
+    return { found: false };
+  }
+
+  private build(mediaType: string, schema: JsonObject | undefined, rawSchema: unknown, explicit: () => { found: boolean; value?: unknown }): BodyOutcome {
+    let kind = mediaKind(mediaType);
+    if (kind === 'json' && schema && schema.type === 'string' && (schema.format === 'binary' || schema.format === 'base64')) kind = 'binary';
+    const header = USUAL_CONTENT_TYPE[kind] && !USUAL_CONTENT_TYPE[kind]!.includes(mediaType.toLowerCase()) ? mediaType : undefined;
+    const example = () => {
+      const given = explicit();
+      return given.found ? given.value : this.examples.generate(rawSchema);
+    };
+    switch (kind) {
+      case 'json': {
+        const value = example();
+        const text = typeof value === 'string' ? value : JSON.stringify(value ?? {}, null, 2);
+        return { body: { type: 'json', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false };
+      }
+      case 'xml': {
+        const value = example();
+        const rootName = xmlRootName(schema, rawSchema);
+        const text = typeof value === 'string' ? value : xmlText(rootName, value);
+        return { body: { type: 'xml', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false };
+      }
+      case 'text': {
+        const value = example();
+        return { body: { type: 'text', text: value === undefined ? '' : scalarText(value), contentType: mediaType }, needsFile: false };
+      }
+      case 'binary':
+        return { body: { type: 'binary' }, contentTypeHeader: mediaType === '*/*' ? undefined : mediaType, needsFile: true };
+      case 'formUrlencoded':
+      case 'multipart':
+        return this.formBody(kind, schema, example, header);
+    }
+  }
+
+  private formBody(kind: 'formUrlencoded' | 'multipart', schema: JsonObject | undefined, example: () => unknown, header: string | undefined): BodyOutcome {
+    const value = example();
+    const properties = collectProperties(schema, this.refs);
+    const values = isObject(value) ? value : {};
+    const keys = new Set([...Object.keys(properties), ...Object.keys(values)]);
+    const rows = [...keys].map((key) => {
+      const property = this.refs.object(properties[key]);
+      const isFile = property !== undefined && isFileSchema(property, this.refs);
+      const description = property && typeof property.description === 'string' ? property.description.trim() : '';
+      return { key, value: isFile ? '' : scalarText(values[key]), file: isFile, description };
+    });
+    const extra = header ? { contentTypeHeader: header } : {};
+    if (kind === 'multipart') {
+      return { body: { type: 'multipart', multipart: rows.map((r) => ({ key: r.key, value: r.value, ...(r.file ? { file: true } : {}) })) }, ...extra, needsFile: rows.some((r) => r.file) };
+    }
+    return { body: { type: 'formUrlencoded', form: rows.map((r) => ({ key: r.key, value: r.value, ...(r.description ? { description: r.description } : {}) })) }, ...extra, needsFile: false };
+  }
+}
+
+/** Properties of an object schema, through `allOf`. */
+function collectProperties(schema: JsonObject | undefined, refs: RefResolver, depth = 0): Record<string, unknown> {
+  if (!schema || depth > 8) return {};
+  let out: Record<string, unknown> = {};
+  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) out = { ...out, ...collectProperties(refs.object(part), refs, depth + 1) };
+  if (isObject(schema.properties)) out = { ...out, ...schema.properties };
+  return out;
+}
+
+function isFileSchema(schema: JsonObject, refs: RefResolver): boolean {
+  if (schema.type === 'file' || schema.format === 'binary' || schema.format === 'base64' || schema.contentMediaType !== undefined) return true;
+  if (schema.type === 'array') {
+    const items = refs.object(schema.items);
+    return items !== undefined && (items.format === 'binary' || items.type === 'file');
+  }
+  return false;
+}
+
+function xmlRootName(schema: JsonObject | undefined, rawSchema: unknown): string {
+  if (schema && isObject(schema.xml) && typeof schema.xml.name === 'string') return schema.xml.name;
+  if (isObject(rawSchema) && typeof rawSchema.$ref === 'string') return refName(rawSchema.$ref).replace(/[^A-Za-z0-9_.-]/g, '') || 'root';
+  return 'root';
+}
+
+const xmlBuilder = new XMLBuilder({ format: true, indentBy: '  ', suppressEmptyNode: false });
+
+function xmlText(rootName: string, value: unknown): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xmlBuilder.build({ [rootName]: value ?? '' }).trimEnd()}`;
+}

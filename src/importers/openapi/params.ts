@@ -1,0 +1,141 @@
+/**
+ * Parameters to the request (spec 4.4 table): path parameters as `{{camelCase}}` variables,
+ * required query parameters in the URL, optional ones switched off, headers and one `Cookie`.
+ */
+import type { KeyValue } from '../../model/index.js';
+import type { ImportedVariable } from '../types.js';
+import { pathVariableNames } from './names.js';
+import { isObject, type JsonObject, type SpecVersion } from './parse.js';
+import type { RefResolver } from './refs.js';
+
+type Row = Partial<KeyValue> & { key: string };
+
+export interface ParameterParts {
+  /** The path with `{{variables}}` and the enabled query string, to put after the base URL. */
+  pathAndQuery: string;
+  disabledParams: Row[];
+  paramDescriptions: Row[];
+  headers: Row[];
+  /** Path parameters as environment variables, with example values when the document gives them. */
+  variables: ImportedVariable[];
+  /** Swagger 2.0 `in: body` and `in: formData` parameters, for the body. */
+  bodyParams: JsonObject[];
+}
+
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/** Operation parameters override path-item parameters with the same name and location. */
+export function mergeParameters(refs: RefResolver, pathItemParams: unknown, operationParams: unknown): JsonObject[] {
+  const merged = new Map<string, JsonObject>();
+  for (const list of [pathItemParams, operationParams]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const param = refs.object(raw);
+      if (!param || typeof param.name !== 'string') continue;
+      merged.set(`${String(param.in)}\0${param.name}`, param);
+    }
+  }
+  return [...merged.values()];
+}
+
+export function buildParameters(pathTemplate: string, params: JsonObject[], refs: RefResolver, version: SpecVersion): ParameterParts {
+  const names = pathVariableNames(pathTemplate);
+  const byName = new Map(params.filter((p) => p.in === 'path').map((p) => [p.name as string, p]));
+  const variables: ImportedVariable[] = [];
+  const path = pathTemplate.replace(/\{([^{}]+)\}/g, (_whole, param: string) => {
+    const name = names.get(param) ?? param;
+    const definition = byName.get(param);
+    const example = definition ? exampleOf(definition, refs, version) : undefined;
+    variables.push({ key: name, value: example === undefined ? '' : scalarText(example) });
+    return `{{${name}}}`;
+  });
+
+  const query: string[] = [];
+  const disabledParams: Row[] = [];
+  const paramDescriptions: Row[] = [];
+  const headers: Row[] = [];
+  const cookies: { text: string; required: boolean; description: string }[] = [];
+  const bodyParams: JsonObject[] = [];
+
+  for (const param of params) {
+    const name = param.name as string;
+    const description = typeof param.description === 'string' ? param.description.trim() : '';
+    const required = param.required === true;
+    const example = exampleOf(param, refs, version);
+    switch (param.in) {
+      case 'query': {
+        const values = Array.isArray(example) ? example.map(scalarText) : [example === undefined ? '' : scalarText(example)];
+        if (required) {
+          for (const value of values) query.push(`${encodeQuery(name)}=${encodeQuery(value)}`);
+          if (description) paramDescriptions.push({ key: name, description });
+        } else {
+          disabledParams.push({ key: name, value: values.join(','), ...(description ? { description } : {}) });
+        }
+        break;
+      }
+      case 'header':
+        if (IGNORED_HEADERS.has(name.toLowerCase())) break;
+        headers.push({
+          key: name,
+          value: example === undefined ? '' : Array.isArray(example) ? example.map(scalarText).join(',') : scalarText(example),
+          ...(required ? {} : { enabled: false }),
+          ...(description ? { description } : {}),
+        });
+        break;
+      case 'cookie':
+        cookies.push({ text: `${name}=${example === undefined ? '' : scalarText(example)}`, required, description: description ? `${name}: ${description}` : '' });
+        break;
+      case 'body':
+      case 'formData':
+        bodyParams.push(param);
+        break;
+      default:
+        break;
+    }
+  }
+  if (cookies.length > 0) {
+    const description = cookies.map((c) => c.description).filter(Boolean).join('\n');
+    headers.push({
+      key: 'Cookie',
+      value: cookies.map((c) => c.text).join('; '),
+      ...(cookies.some((c) => c.required) ? {} : { enabled: false }),
+      ...(description ? { description } : {}),
+    });
+  }
+  return { pathAndQuery: query.length > 0 ? `${path}?${query.join('&')}` : path, disabledParams, paramDescriptions, headers, variables, bodyParams };
+}
+
+/** The example a parameter gives: its own, its schema's, a default, or the first allowed value. */
+export function exampleOf(param: JsonObject, refs: RefResolver, version: SpecVersion): unknown {
+  if (param.example !== undefined) return param.example;
+  if (isObject(param.examples)) {
+    for (const entry of Object.values(param.examples)) {
+      const example = refs.object(entry);
+      if (example && example.value !== undefined) return example.value;
+    }
+  }
+  const schema = version === 'swagger2' ? param : refs.object(param.schema);
+  if (!schema) return undefined;
+  if (schema['x-example'] !== undefined) return schema['x-example'];
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const items = refs.object(schema.items);
+  if (items && Array.isArray(items.enum) && items.enum.length > 0) return [items.enum[0]];
+  return undefined;
+}
+
+export function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Encodes a query part, leaving `{{variables}}` and characters that are safe in a query readable. */
+function encodeQuery(text: string): string {
+  return text
+    .split(/(\{\{[^{}]*\}\})/)
+    .map((part, i) => (i % 2 === 1 ? part : encodeURIComponent(part).replace(/%(2C|3A|40|2F|24|21|27|28|29|2A)/gi, (m) => decodeURIComponent(m))))
+    .join('');
+}

@@ -1,0 +1,77 @@
+/**
+ * Local `$ref`s, followed lazily and remembered. References to other files or URLs are not
+ * followed (spec 4.4): they are collected for a note, like references that point nowhere.
+ */
+import { MAX_REF_HOPS } from './limits.js';
+import { isObject, type JsonObject } from './parse.js';
+
+export class RefResolver {
+  private readonly cache = new Map<string, unknown>();
+  /** References to other documents that were met and not followed. */
+  readonly external = new Set<string>();
+  /** Local references that point nowhere, or chains of references that never end. */
+  readonly broken = new Set<string>();
+
+  constructor(readonly root: JsonObject) {}
+
+  /** The value at a local reference, or undefined (recorded) for external or broken ones. */
+  pointer(ref: string): unknown {
+    if (this.cache.has(ref)) return this.cache.get(ref);
+    let value: unknown;
+    if (!ref.startsWith('#')) this.external.add(ref);
+    else {
+      value = this.walk(ref.slice(1));
+      if (value === undefined) this.broken.add(ref);
+    }
+    this.cache.set(ref, value);
+    return value;
+  }
+
+  private walk(fragment: string): unknown {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(fragment);
+    } catch {
+      return undefined;
+    }
+    if (decoded === '') return this.root;
+    if (!decoded.startsWith('/')) return undefined;
+    let current: unknown = this.root;
+    for (const raw of decoded.slice(1).split('/')) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (Array.isArray(current)) current = /^\d+$/.test(key) ? current[Number(key)] : undefined;
+      else if (isObject(current) && Object.hasOwn(current, key)) current = current[key];
+      else return undefined;
+      if (current === undefined) return undefined;
+    }
+    return current;
+  }
+
+  /**
+   * Follows `$ref` while the value is only a reference. Returns undefined when the reference
+   * cannot be followed (external, broken, or a chain of references that loops).
+   */
+  deref(value: unknown): unknown {
+    let current = value;
+    for (let hop = 0; hop < MAX_REF_HOPS; hop++) {
+      if (!isObject(current) || typeof current.$ref !== 'string') return current;
+      const ref = current.$ref;
+      current = this.pointer(ref);
+      if (current === undefined) return undefined;
+      if (hop === MAX_REF_HOPS - 1) this.broken.add(ref);
+    }
+    return undefined;
+  }
+
+  /** Like `deref`, for places that must be a mapping (parameters, request bodies, path items). */
+  object(value: unknown): JsonObject | undefined {
+    const resolved = this.deref(value);
+    return isObject(resolved) ? resolved : undefined;
+  }
+}
+
+/** The last part of a reference (`#/components/schemas/Pet` → `Pet`), for names. */
+export function refName(ref: string): string {
+  const last = ref.split('/').pop() ?? ref;
+  return last.replace(/~1/g, '/').replace(/~0/g, '~');
+}

@@ -1,0 +1,160 @@
+/**
+ * Example values generated from a schema, for request bodies and parameters without examples.
+ * Bounded: references that loop end the branch, nesting stops at `MAX_EXAMPLE_DEPTH`, and one
+ * value holds at most `MAX_EXAMPLE_NODES` parts, so huge schemas (Stripe, Kubernetes) stay cheap.
+ */
+import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_NODES } from './limits.js';
+import { isObject, type JsonObject } from './parse.js';
+import type { RefResolver } from './refs.js';
+
+const STRING_FORMATS: Record<string, string> = {
+  'date-time': '2024-01-01T00:00:00Z',
+  date: '2024-01-01',
+  time: '12:00:00',
+  email: 'user@example.com',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  uri: 'https://example.com',
+  url: 'https://example.com',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+  byte: 'ZXhhbXBsZQ==',
+  binary: '',
+  password: 'password',
+};
+
+export class ExampleGenerator {
+  private nodes = 0;
+  private readonly active: string[] = [];
+
+  constructor(private readonly refs: RefResolver) {}
+
+  /** An example for `schema`, or undefined when the schema gives nothing to go on. */
+  generate(schema: unknown): unknown {
+    this.nodes = 0;
+    this.active.length = 0;
+    return this.value(schema, 0);
+  }
+
+  /** An explicit example in the schema (3.0 `example`, 3.1 `examples`, Swagger `x-example`). */
+  static explicitExample(schema: JsonObject): { found: boolean; value?: unknown } {
+    if (schema.example !== undefined) return { found: true, value: schema.example };
+    if (Array.isArray(schema.examples) && schema.examples.length > 0) return { found: true, value: schema.examples[0] };
+    if (schema['x-example'] !== undefined) return { found: true, value: schema['x-example'] };
+    return { found: false };
+  }
+
+  private value(input: unknown, depth: number): unknown {
+    if (++this.nodes > MAX_EXAMPLE_NODES) return undefined;
+    let schema = input;
+    const entered: string[] = [];
+    try {
+      // Follow references, ending the branch where one is already being expanded (a cycle).
+      for (let hop = 0; isObject(schema) && typeof schema.$ref === 'string'; hop++) {
+        const ref = schema.$ref;
+        if (this.active.includes(ref) || hop > 16) return undefined;
+        this.active.push(ref);
+        entered.push(ref);
+        schema = this.refs.pointer(ref);
+      }
+      if (!isObject(schema)) return undefined;
+      return this.fromSchema(schema, depth);
+    } finally {
+      this.active.length -= entered.length;
+    }
+  }
+
+  private fromSchema(schema: JsonObject, depth: number): unknown {
+    const explicit = ExampleGenerator.explicitExample(schema);
+    if (explicit.found) return explicit.value;
+    if (schema.const !== undefined) return schema.const;
+    if (schema.default !== undefined) return schema.default;
+    if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+
+    if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.allOf(schema, depth);
+    for (const key of ['oneOf', 'anyOf'] as const) {
+      const options = schema[key];
+      if (Array.isArray(options) && options.length > 0) {
+        for (const option of options) {
+          const value = this.value(option, depth);
+          if (value !== undefined && value !== null) return value;
+        }
+        return undefined;
+      }
+    }
+
+    const type = typeOf(schema);
+    switch (type) {
+      case 'object':
+        return this.object(schema, depth);
+      case 'array': {
+        if (depth >= MAX_EXAMPLE_DEPTH) return [];
+        const item = this.value(schema.items, depth + 1);
+        return item === undefined ? [] : [item];
+      }
+      case 'string':
+        return typeof schema.format === 'string' && schema.format in STRING_FORMATS ? STRING_FORMATS[schema.format] : 'string';
+      case 'integer':
+      case 'number':
+        return numberExample(schema, type);
+      case 'boolean':
+        return true;
+      case 'null':
+        return null;
+      case 'file':
+        return '';
+      default:
+        return undefined;
+    }
+  }
+
+  private object(schema: JsonObject, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (depth >= MAX_EXAMPLE_DEPTH || !isObject(schema.properties)) return out;
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if (this.nodes > MAX_EXAMPLE_NODES) break;
+      const resolved = this.peek(property);
+      // Request bodies leave out what only the server writes.
+      if (resolved?.readOnly === true) continue;
+      const value = this.value(property, depth + 1);
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+
+  private allOf(schema: JsonObject, depth: number): unknown {
+    let merged: Record<string, unknown> | undefined;
+    let other: unknown;
+    const parts = [...(schema.allOf as unknown[]), ...(isObject(schema.properties) ? [{ type: 'object', properties: schema.properties }] : [])];
+    for (const part of parts) {
+      const value = this.value(part, depth);
+      if (isObject(value)) merged = { ...(merged ?? {}), ...value };
+      else if (value !== undefined && other === undefined) other = value;
+    }
+    return merged ?? other;
+  }
+
+  /** The schema a property stands for, without counting it (for `readOnly`). */
+  private peek(schema: unknown): JsonObject | undefined {
+    const resolved = this.refs.deref(schema);
+    return isObject(resolved) ? resolved : undefined;
+  }
+}
+
+/** The schema's type: the first non-null of a list (3.1), else inferred from its keywords. */
+export function typeOf(schema: JsonObject): string | undefined {
+  const { type } = schema;
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return (type.find((t) => t !== 'null') as string | undefined) ?? (type.includes('null') ? 'null' : undefined);
+  if (isObject(schema.properties) || schema.additionalProperties !== undefined) return 'object';
+  if (schema.items !== undefined) return 'array';
+  return undefined;
+}
+
+function numberExample(schema: JsonObject, type: string): number {
+  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
+  const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
+  let value = min ?? (max !== undefined && max < 0 ? max : 0);
+  if (type === 'integer') value = Math.ceil(value);
+  return value;
+}

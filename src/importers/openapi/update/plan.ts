@@ -1,0 +1,337 @@
+/**
+ * Planning an update from API spec (spec 4.5): compares the saved requests of an imported
+ * folder with the old and the new document, and lists every file to write. Writes nothing;
+ * `applyUpdate` does, and `formatPreview` shows the plan.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { deepEqual, parseResource, type RequestFile } from '../../../model/index.js';
+import {
+  ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
+  stripYaml, uniqueFileName, walkRequests, type FolderNode, type Workspace,
+} from '../../../workspace/index.js';
+import { ImportError, type ImportSource } from '../../types.js';
+import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
+import { recordedSource } from '../index.js';
+import { operationKey } from '../names.js';
+import { parseSpecText, requireSpec } from '../parse.js';
+import { readOldDocument } from './old-document.js';
+import { decide, normalizeFolder, normalizeRequest, UPDATABLE_FIELDS } from './three-way.js';
+import type { PlannedWrite, RequestChange, RequestRef, UpdatePlan } from './types.js';
+
+export interface UpdateInput {
+  /** The imported folder: its path under `requests/` (or its display name). */
+  folder: string;
+  /** The new version's text and where it came from. */
+  text: string;
+  source: ImportSource;
+}
+
+export async function planUpdate(workspaceRoot: string, input: UpdateInput): Promise<UpdatePlan> {
+  const ws = await openWorkspace(workspaceRoot);
+  const folder = locateFolder(ws, input.folder);
+  const link = folder.settings.openapi;
+  if (!link) {
+    throw new ImportError(`The folder "${folder.name}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
+  }
+  const parsed = parseSpecText(input.text, input.source.label);
+  const { root, info } = requireSpec(parsed.data, input.source.label);
+  const next = buildCollection(root, info, { requireBaseUrl: false, ...(input.source.url ? { downloadedFrom: input.source.url } : {}) });
+  const oldDoc = await readOldDocument(ws.root, link.spec);
+  const old = oldDoc.ok ? buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false }) : undefined;
+  const warnings = oldDoc.ok
+    ? []
+    : [`The previous document could not be read (${oldDoc.reason}), so your edits cannot be told apart: URLs, parameters, headers and bodies take the new version; docs and auth stay as they are.`];
+
+  const writes: PlannedWrite[] = [];
+  const deletes: string[] = [];
+  const folderDir = path.join(ws.root, REQUESTS_DIR, folder.path);
+  const names = new NameBook();
+
+  // Saved requests by operation (paths that differ only in parameter names are the same operation).
+  const saved = new Map<string, Array<{ path: string; request: RequestFile }>>();
+  for (const { node } of walkRequests(folder)) {
+    const text = node.request.openapi?.operation;
+    if (!text) continue;
+    const key = operationKey(text);
+    saved.set(key, [...(saved.get(key) ?? []), { path: node.path, request: node.request }]);
+  }
+  const oldOps = new Map((old?.operations ?? []).map((op) => [operationKey(op.operation), op]));
+
+  const changed: RequestChange[] = [];
+  const added: RequestRef[] = [];
+  const removed: RequestRef[] = [];
+  const seen = new Set<string>();
+  const placer = new Placer(ws, folder, names, writes);
+
+  for (const op of next.operations) {
+    const key = operationKey(op.operation);
+    seen.add(key);
+    const matches = saved.get(key);
+    if (!matches) {
+      added.push(await placer.add(op));
+      continue;
+    }
+    const nextRequest = normalizeRequest(op.request);
+    const oldOp = oldOps.get(key);
+    const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
+    for (const match of matches) {
+      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes);
+      if (change) changed.push(change);
+    }
+  }
+  for (const [key, matches] of saved) {
+    if (seen.has(key)) continue;
+    for (const match of matches) {
+      if (match.request.openapi?.removed === true) continue;
+      const value: RequestFile = { ...match.request, openapi: { ...match.request.openapi, removed: true } };
+      await writeEdited(ws.root, match.path, value, writes);
+      removed.push({ operation: match.request.openapi?.operation ?? '', name: match.request.name, path: match.path });
+    }
+  }
+
+  const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
+  const env = await planEnvironment(ws, folder.name, next, old, names, writes);
+
+  const upToDate = added.length === 0 && changed.length === 0 && removed.length === 0 && !folderPlan.change && env.keys.length === 0 && !folderPlan.documentChanged && !folderPlan.sourceChanged;
+  return {
+    folder: folder.path,
+    folderName: folder.name,
+    from: input.source.label,
+    warnings,
+    added,
+    changed,
+    removed,
+    ...(folderPlan.change ? { folderChange: folderPlan.change } : {}),
+    newVariables: env.keys,
+    environment: env.name,
+    createsEnvironment: env.creates,
+    documentChanged: folderPlan.documentChanged,
+    upToDate,
+    notes: next.notes,
+    writes,
+    deletes,
+  };
+}
+
+/** The imported folder: by path under `requests/`, else by a unique display name. */
+function locateFolder(ws: Workspace, given: string): FolderNode {
+  const cleaned = given.replace(/\\/g, '/').replace(/^\.?\/?(requests\/)?/, '').replace(/\/+$/, '');
+  const byPath = cleaned ? findFolder(ws.tree, cleaned) : undefined;
+  if (byPath) return byPath;
+  const byName: FolderNode[] = [];
+  const stack = [ws.tree];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (const child of current.children) {
+      if (child.type !== 'folder') continue;
+      if (child.name === given && child.settings.openapi) byName.push(child);
+      stack.push(child);
+    }
+  }
+  if (byName.length === 1) return byName[0]!;
+  if (byName.length > 1) throw new ImportError(`Several folders are named "${given}"; give the folder's path under requests/ instead (${byName.map((f) => f.path).join(', ')}).`);
+  throw new ImportError(`There is no folder "${given}" under requests/. Give the path of a folder imported from an OpenAPI document.`);
+}
+
+async function planChange(
+  root: string,
+  match: { path: string; request: RequestFile },
+  next: RequestFile,
+  old: RequestFile | undefined | null,
+  writes: PlannedWrite[],
+): Promise<RequestChange | undefined> {
+  const savedRequest = match.request;
+  // `old` null: the old document is missing altogether (fallback rule). `old` undefined: the old
+  // document lacked this operation too, so nothing tells edits apart: the saved request wins and
+  // every difference is listed as kept.
+  const decision =
+    old === undefined
+      ? { update: [], kept: UPDATABLE_FIELDS.filter((f) => !deepEqual(savedRequest[f], next[f])) }
+      : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never);
+  const restored = savedRequest.openapi?.removed === true;
+  const operationChanged = savedRequest.openapi?.operation !== next.openapi?.operation;
+  if (decision.update.length === 0 && !restored && !operationChanged) {
+    return decision.kept.length > 0 ? { operation: next.openapi?.operation ?? '', name: savedRequest.name, path: match.path, update: [], kept: decision.kept, restored } : undefined;
+  }
+  const value: Record<string, unknown> = { ...savedRequest };
+  for (const field of decision.update) value[field] = next[field];
+  const openapi: Record<string, unknown> = { ...savedRequest.openapi, operation: next.openapi?.operation };
+  delete openapi.removed;
+  value.openapi = openapi;
+  await writeEdited(root, match.path, value as RequestFile, writes);
+  const update: string[] = [...decision.update];
+  if (operationChanged) update.push('operation');
+  return { operation: next.openapi?.operation ?? '', name: savedRequest.name, path: match.path, update, kept: decision.kept, restored };
+}
+
+async function writeEdited(root: string, requestPath: string, value: RequestFile, writes: PlannedWrite[]): Promise<void> {
+  const file = path.join(root, REQUESTS_DIR, requestPath);
+  const previous = await readTextFile(file);
+  const text = resourceText('request', value, previous);
+  if (text !== previous) writes.push({ file, text });
+}
+
+/** File names taken in each folder, including files this plan will create. */
+class NameBook {
+  private readonly taken = new Map<string, string[]>();
+
+  async names(dir: string): Promise<string[]> {
+    let list = this.taken.get(dir);
+    if (!list) {
+      try {
+        list = (await fs.readdir(dir)).map(stripYaml);
+      } catch {
+        list = [];
+      }
+      this.taken.set(dir, list);
+    }
+    return list;
+  }
+
+  async claim(dir: string, displayName: string): Promise<string> {
+    const list = await this.names(dir);
+    const name = uniqueFileName(displayName, list);
+    list.push(name);
+    return name;
+  }
+}
+
+/** Puts new requests into the imported folder or their tag subfolder (created when needed). */
+class Placer {
+  private readonly subfolders = new Map<string, { dir: string; relative: string; seq: number }>();
+  private rootSeq: number;
+
+  constructor(private readonly ws: Workspace, private readonly folder: FolderNode, private readonly names: NameBook, private readonly writes: PlannedWrite[]) {
+    this.rootSeq = maxSeq(folder) + 1;
+  }
+
+  async add(op: GeneratedOperation): Promise<RequestRef> {
+    const target = op.tag !== undefined ? await this.tagFolder(op.tag) : { dir: path.join(this.ws.root, REQUESTS_DIR, this.folder.path), relative: this.folder.path, seq: this.rootSeq++ };
+    const seq = op.tag !== undefined ? this.subfolders.get(op.tag.toLowerCase())!.seq++ : target.seq;
+    const value = normalizeRequest({ ...op.request, seq });
+    const fileName = `${await this.names.claim(target.dir, value.name)}.yaml`;
+    this.writes.push({ file: path.join(target.dir, fileName), text: resourceText('request', value) });
+    return { operation: op.operation, name: value.name, path: target.relative ? `${target.relative}/${fileName}` : fileName };
+  }
+
+  private async tagFolder(tag: string): Promise<{ dir: string; relative: string; seq: number }> {
+    const known = this.subfolders.get(tag.toLowerCase());
+    if (known) return known;
+    const existing = this.folder.children.find((c): c is FolderNode => c.type === 'folder' && c.name.toLowerCase() === tag.toLowerCase());
+    let entry: { dir: string; relative: string; seq: number };
+    if (existing) {
+      entry = { dir: path.join(this.ws.root, REQUESTS_DIR, existing.path), relative: existing.path, seq: maxSeq(existing) + 1 };
+    } else {
+      const parentDir = path.join(this.ws.root, REQUESTS_DIR, this.folder.path);
+      const dirName = await this.names.claim(parentDir, tag);
+      const dir = path.join(parentDir, dirName);
+      const folderSeq = this.rootSeq++;
+      if (dirName !== tag || folderSeq !== 0) {
+        const settings = normalizeFolder({ name: tag, seq: folderSeq } as never);
+        this.writes.push({ file: path.join(dir, FOLDER_FILE), text: resourceText('folder', settings) });
+      }
+      entry = { dir, relative: this.folder.path ? `${this.folder.path}/${dirName}` : dirName, seq: 0 };
+    }
+    this.subfolders.set(tag.toLowerCase(), entry);
+    return entry;
+  }
+}
+
+function maxSeq(folder: FolderNode): number {
+  let max = -1;
+  for (const child of folder.children) {
+    const seq = child.type === 'folder' ? child.settings.seq : child.type === 'request' ? child.request.seq : -1;
+    if (seq > max) max = seq;
+  }
+  return max;
+}
+
+/** The imported folder's own settings: auth and docs (three-way), the kept document and its source. */
+async function planFolder(
+  ws: Workspace,
+  folder: FolderNode,
+  next: GeneratedCollection,
+  old: GeneratedCollection | undefined,
+  input: UpdateInput,
+  format: 'json' | 'yaml',
+  names: NameBook,
+  writes: PlannedWrite[],
+  deletes: string[],
+): Promise<{ change?: { update: string[]; kept: string[] }; documentChanged: boolean; sourceChanged: boolean }> {
+  const settings = folder.settings;
+  const link = settings.openapi!;
+  const fields = ['auth', 'docs'] as const;
+  const nextValues = normalizeFolder({ ...(next.folderAuth ? { auth: next.folderAuth } : {}), ...(next.description ? { docs: next.description } : {}) });
+  const oldValues = old ? normalizeFolder({ ...(old.folderAuth ? { auth: old.folderAuth } : {}), ...(old.description ? { docs: old.description } : {}) }) : undefined;
+  const decision = decide(fields, settings as never, nextValues as never, oldValues as never);
+
+  // The kept document: same file when the format is the same, else a new file replacing it.
+  const specsDir = path.join(ws.root, SPECS_DIR);
+  const current = link.spec && !path.isAbsolute(link.spec) && !link.spec.split(/[\\/]/).includes('..') ? link.spec : undefined;
+  let specPath = current;
+  if (!current || !current.toLowerCase().endsWith(`.${format}`)) {
+    const base = current ? path.posix.basename(current).replace(/\.(json|ya?ml)$/i, '') : await names.claim(specsDir, folder.name);
+    specPath = `${SPECS_DIR}/${base}.${format}`;
+  }
+  let previousText: string | undefined;
+  try {
+    previousText = await readTextFile(path.join(ws.root, specPath!));
+  } catch {
+    previousText = undefined;
+  }
+  const documentChanged = previousText !== input.text;
+  if (documentChanged) writes.push({ file: path.join(ws.root, specPath!), text: input.text });
+  if (current && current !== specPath) deletes.push(path.join(ws.root, current));
+
+  const source = recordedSource(input.source, ws.root);
+  const sourceChanged = source !== undefined && source !== link.source;
+  const value: Record<string, unknown> = { ...settings };
+  for (const field of decision.update) value[field] = nextValues[field];
+  value.openapi = { ...link, spec: specPath, ...(sourceChanged ? { source } : {}) };
+  if (decision.update.length > 0 || sourceChanged || specPath !== link.spec) {
+    const file = path.join(ws.root, REQUESTS_DIR, folder.path, FOLDER_FILE);
+    let previous: string | undefined;
+    try {
+      previous = await readTextFile(file);
+    } catch {
+      previous = undefined;
+    }
+    const parsedValue = parseResource('folder', value);
+    if (!parsedValue.ok) throw new Error(`The folder settings do not fit the format: ${parsedValue.problems[0]?.message}`);
+    writes.push({ file, text: resourceText('folder', parsedValue.value, previous) });
+  }
+  const change = decision.update.length > 0 || decision.kept.length > 0 ? { update: [...decision.update], kept: [...decision.kept] } : undefined;
+  return { ...(change ? { change } : {}), documentChanged, sourceChanged };
+}
+
+/** New variables (new path parameters, new auth placeholders) for the environment named like the folder. */
+async function planEnvironment(
+  ws: Workspace,
+  folderName: string,
+  next: GeneratedCollection,
+  old: GeneratedCollection | undefined,
+  names: NameBook,
+  writes: PlannedWrite[],
+): Promise<{ name: string; keys: string[]; creates: boolean }> {
+  const env = ws.environments.find((e) => e.value.name === folderName) ?? ws.environments.find((e) => e.value.name.toLowerCase() === folderName.toLowerCase());
+  const oldKeys = new Set((old?.variables ?? []).map((v) => String(v.key)));
+  if (env) {
+    const have = new Set(env.value.variables.map((v) => v.key));
+    // Variables the old document had and the environment lacks were removed by the user: not re-added.
+    const fresh = next.variables.filter((v) => !have.has(String(v.key)) && !oldKeys.has(String(v.key)));
+    if (fresh.length === 0) return { name: env.value.name, keys: [], creates: false };
+    const value = parseResource('environment', { ...env.value, variables: [...env.value.variables, ...fresh] });
+    if (!value.ok) throw new Error(`The environment "${env.value.name}" does not fit the format: ${value.problems[0]?.message}`);
+    const file = path.join(ws.root, env.file);
+    writes.push({ file, text: resourceText('environment', value.value, await readTextFile(file)) });
+    return { name: env.value.name, keys: fresh.map((v) => String(v.key)), creates: false };
+  }
+  if (next.variables.length === 0) return { name: folderName, keys: [], creates: false };
+  const value = parseResource('environment', { name: folderName, variables: next.variables });
+  if (!value.ok) throw new Error(`The environment "${folderName}" does not fit the format: ${value.problems[0]?.message}`);
+  const dir = path.join(ws.root, ENVIRONMENTS_DIR);
+  const id = await names.claim(dir, folderName);
+  writes.push({ file: path.join(dir, `${id}.yaml`), text: resourceText('environment', value.value) });
+  return { name: folderName, keys: next.variables.map((v) => String(v.key)), creates: true };
+}
