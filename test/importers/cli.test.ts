@@ -1,0 +1,111 @@
+/** `ferry import`: files, URLs over real loopback HTTP, --curl, --into, --name, --json. */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ferry } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
+
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/env.json') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ name: 'Remote', values: [{ key: 'a', value: '1' }], _postman_variable_scope: 'environment' }));
+    } else if (req.url === '/moved') {
+      res.writeHead(302, { location: '/env.json' }).end();
+    } else if (req.url === '/huge') {
+      // Claims nothing about its size and streams past 50 MB: refused while it arrives.
+      res.setHeader('content-type', 'application/json');
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 60 && res.write(chunk)) sent++;
+        if (sent < 60) res.once('drain', pump);
+        else res.end();
+      };
+      res.on('error', () => {});
+      pump();
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function workspace(): Promise<string> {
+  const dir = await tempDir();
+  process.env.FERRY_DATA_DIR = path.join(dir, 'data');
+  const ws = path.join(dir, 'ws');
+  expect((await ferry(['init', ws])).code).toBe(0);
+  return ws;
+}
+
+describe('ferry import', () => {
+  it('imports a collection file and prints the counts and notes', async () => {
+    const ws = await workspace();
+    const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v21-pm-sendrequest.postman_collection.json')]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Imported .+: \d+ requests?, \d+ folders?, 0 environments, \d+ workspace variables?/);
+    expect(result.stdout).toMatch(/Notes:\n  - .*sendRequest/);
+  });
+
+  it('--json prints the summary shape; --into and --name place and name it', async () => {
+    const ws = await workspace();
+    await fs.mkdir(path.join(ws, 'requests', 'Team'));
+    const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), '--into', 'Team', '--name', 'Mine', '--json']);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(Object.keys(summary)).toEqual(['kind', 'name', 'requests', 'folders', 'environments', 'variables', 'notes']);
+    expect(summary).toMatchObject({ kind: 'postman', name: 'Mine', environments: 0 });
+    expect(summary.requests).toBeGreaterThan(0);
+    expect(await fs.readdir(path.join(ws, 'requests', 'Team'))).toEqual(['Mine']);
+  });
+
+  it('downloads over HTTP, following redirects', async () => {
+    const ws = await workspace();
+    const result = await ferry(['-w', ws, 'import', `${base}/moved`, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'environment', name: 'Remote', environments: 1 });
+    expect(await fs.readdir(path.join(ws, 'environments'))).toEqual(['Remote.yaml']);
+  });
+
+  it('refuses a download over 50 MB as it arrives, and a failing one', async () => {
+    const ws = await workspace();
+    const huge = await ferry(['-w', ws, 'import', `${base}/huge`]);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/limited to 50 MB/);
+    const missing = await ferry(['-w', ws, 'import', `${base}/nope`]);
+    expect(missing.stderr).toMatch(/failed with status 404/);
+  });
+
+  it('--curl saves one request into the collection', async () => {
+    const ws = await workspace();
+    const result = await ferry(['-w', ws, 'import', '--curl', `curl -X POST 'http://127.0.0.1:1/items' -H 'Content-Type: application/json' -d '{"a":1}' -x http://proxy:8080`, '--name', 'Create item']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Imported Create item: 1 request, 0 folders/);
+    expect(result.stdout).toMatch(/Proxy options are not imported \(--proxy\)/);
+    const text = await fs.readFile(path.join(ws, 'requests', 'Create item.yaml'), 'utf8');
+    expect(text).toBe(
+      `name: Create item\nmethod: POST\nurl: http://127.0.0.1:1/items\nheaders:\n  - key: Content-Type\n    value: application/json\nbody:\n  type: json\n  text: '{"a":1}'\n`,
+    );
+  });
+
+  it('bad usage and bad files exit 2 with a message', async () => {
+    const ws = await workspace();
+    expect((await ferry(['-w', ws, 'import'])).stderr).toMatch(/Give a file, a URL/);
+    const v1 = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v1-newman-sample.postman_collection.json')]);
+    expect(v1.code).toBe(2);
+    expect(v1.stderr).toMatch(/v1 format.*v2\.1/);
+    const missing = await ferry(['-w', ws, 'import', 'nope.json']);
+    expect(missing.stderr).toMatch(/does not exist/);
+  });
+});

@@ -1,0 +1,112 @@
+/** cURL import beyond the corpus: Windows cmd and PowerShell, prompts, GraphQL, the option table's notes. */
+import { describe, expect, it } from 'vitest';
+import { curlToRequest, detectDialect } from '../../src/importers/curl/index.js';
+
+const bashTwin = `curl 'https://api.example.com/items?x=1' -H 'accept: application/json' -H 'content-type: application/json' --data-raw '{"name":"a \\"b\\" 100%"}'`;
+const expected = {
+  method: 'POST',
+  url: 'https://api.example.com/items?x=1',
+  headers: [{ key: 'accept', value: 'application/json' }, { key: 'content-type', value: 'application/json' }],
+  body: { type: 'json', text: '{"name":"a \\"b\\" 100%"}' },
+};
+
+describe('shell dialects', () => {
+  it('POSIX: the bash twin', () => {
+    expect(curlToRequest(bashTwin).request).toMatchObject(expected);
+  });
+
+  it('Windows cmd as browsers copy it: ^ escapes, ^" quotes, caret continuations, %^ guards', () => {
+    const cmd = [
+      'curl ^"https://api.example.com/items?x=1^" ^',
+      '  -H ^"accept: application/json^" ^',
+      '  -H ^"content-type: application/json^" ^',
+      '  --data-raw ^"^{^\\^"name^\\^":^\\^"a ^\\^\\^\\^"b^\\^\\^\\^" 100^%^\\^"^}^"',
+    ].join('\r\n');
+    expect(detectDialect(cmd)).toBe('cmd');
+    const { request } = curlToRequest(cmd);
+    expect(request).toMatchObject(expected);
+  });
+
+  it('Windows cmd with plain double quotes and \\" escapes', () => {
+    const cmd = 'curl "https://api.example.com/items?x=1" ^\n -H "accept: application/json" -H "content-type: application/json" ^\n --data-raw "{\\"name\\":\\"a \\\\\\"b\\\\\\" 100%\\"}"';
+    expect(curlToRequest(cmd, { dialect: 'cmd' }).request).toMatchObject(expected);
+  });
+
+  it('PowerShell: curl.exe, backtick continuations, single quotes with doubled quotes, `" in double quotes', () => {
+    const ps = [
+      "curl.exe 'https://api.example.com/items?x=1' `",
+      '  -H "accept: application/json" `',
+      "  -H 'content-type: application/json' `",
+      `  --data-raw '{"name":"a \\"b\\" 100%"}'`,
+    ].join('\n');
+    expect(detectDialect(ps)).toBe('powershell');
+    expect(curlToRequest(ps).request).toMatchObject(expected);
+    const ps2 = 'curl.exe -X PUT "https://x/`$keep" -H "X-Q: it`"s" -d \'it\'\'s\'';
+    expect(curlToRequest(ps2).request).toMatchObject({ method: 'PUT', url: 'https://x/$keep', headers: [{ key: 'X-Q', value: 'it"s' }], body: { type: 'text', text: "it's", contentType: 'application/x-www-form-urlencoded' } });
+  });
+
+  it('a leading $ or PS prompt is ignored; only the first command is imported', () => {
+    expect(curlToRequest('$ curl https://x/a').request.url).toBe('https://x/a');
+    expect(curlToRequest('PS C:\\Users\\me> curl.exe https://x/b').request.url).toBe('https://x/b');
+    const { request, notes } = curlToRequest('curl https://x/1 && curl https://x/2');
+    expect(request.url).toBe('https://x/1');
+    expect(notes.join(' ')).toMatch(/more than one command/);
+  });
+});
+
+describe('options', () => {
+  it('default methods: POST with data or form, PUT with -T, HEAD with -I, GET otherwise; -X wins', () => {
+    expect(curlToRequest('curl -d a=1 http://x').request.method).toBe('POST');
+    expect(curlToRequest('curl -F a=1 http://x').request.method).toBe('POST');
+    expect(curlToRequest('curl -T f.bin http://x/up').request).toMatchObject({ method: 'PUT', body: { type: 'binary', file: 'f.bin' } });
+    expect(curlToRequest('curl -I http://x').request.method).toBe('HEAD');
+    expect(curlToRequest('curl -G -d q=1 http://x').request).toMatchObject({ method: 'GET', url: 'http://x?q=1' });
+    expect(curlToRequest('curl -X DELETE -d a=1 http://x').request.method).toBe('DELETE');
+  });
+
+  it('bodies by Content-Type: form rows, XML, JSON-looking data with a note, -d @file as binary', () => {
+    expect(curlToRequest("curl -d 'a=1&b=x+y%21' http://x").request.body).toEqual({ type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'b', value: 'x y!' }] });
+    expect(curlToRequest("curl -H 'Content-Type: text/xml' -d '<a/>' http://x").request.body).toEqual({ type: 'xml', text: '<a/>' });
+    const json = curlToRequest(`curl -d '{"a":1}' http://x`);
+    expect(json.request.body).toEqual({ type: 'json', text: '{"a":1}' });
+    expect(json.notes.join(' ')).toMatch(/looks like JSON.*no Content-Type/);
+    expect(curlToRequest('curl -d @body.json http://x').request.body).toEqual({ type: 'binary', file: 'body.json' });
+    expect(curlToRequest(`curl --json '{"a":1}' http://x`).request).toMatchObject({ headers: [{ key: 'Accept', value: 'application/json' }], body: { type: 'json' } });
+  });
+
+  it('GraphQL: a JSON body that is exactly a GraphQL request becomes a GraphQL body', () => {
+    const body = JSON.stringify({ query: 'query Me { me { id } }', variables: { a: 1 }, operationName: 'Me' });
+    expect(curlToRequest(`curl -H 'Content-Type: application/json' -d '${body}' https://x/api`).request.body).toEqual({
+      type: 'graphql', graphql: { query: 'query Me { me { id } }', variables: '{\n  "a": 1\n}', operationName: 'Me' },
+    });
+    expect(curlToRequest(`curl --json '{"query":"x"}' https://x/graphql`).request.body).toMatchObject({ type: 'graphql' });
+    expect(curlToRequest(`curl --json '{"query":"x","other":1}' https://x/graphql`).request.body).toMatchObject({ type: 'json' });
+  });
+
+  it('auth, cookies, agent, referer, settings', () => {
+    const { request, notes } = curlToRequest(
+      "curl -u 'DOM\\me:pw' --ntlm -b 'a=1' -b jar.txt -A Agent -e https://r/ -k -L --max-redirs 5 -m 2.5 --http2 http://x",
+    );
+    expect(request).toMatchObject({
+      auth: { type: 'ntlm', username: 'DOM\\me', password: 'pw' },
+      headers: [{ key: 'Cookie', value: 'a=1' }, { key: 'User-Agent', value: 'Agent' }, { key: 'Referer', value: 'https://r/' }],
+      settings: { verifyTls: false, followRedirects: true, maxRedirects: 5, timeoutMs: 2500, httpVersion: 'http2' },
+    });
+    expect(notes.join(' ')).toMatch(/cookie file "jar.txt"/);
+    expect(curlToRequest('curl --oauth2-bearer T http://x').request.auth).toEqual({ type: 'bearer', token: 'T' });
+    expect(curlToRequest('curl -u a:b --digest http://x').request.auth).toEqual({ type: 'digest', username: 'a', password: 'b' });
+  });
+
+  it('notes: proxies and certificates ignored with a note, unknown options listed, output options silent', () => {
+    const { notes } = curlToRequest('curl -sSv -o out.txt -x http://p:1 --socks5 h:1 --cacert ca.pem --cert c.pem --frobnicate --compressed http://x');
+    const text = notes.join('\n');
+    expect(text).toMatch(/Proxy options are not imported \(--proxy, --socks5\)/);
+    expect(text).toMatch(/Certificate options are not imported \(--cacert, --cert\)/);
+    expect(text).toMatch(/not supported and were ignored: --compressed, --frobnicate/);
+    expect(text).not.toMatch(/silent|verbose|output/);
+  });
+
+  it('headers: Name: with no value is skipped, Name; sends an empty header', () => {
+    expect(curlToRequest("curl -H 'X-Empty:' -H 'X-Blank;' http://x").request.headers).toEqual([{ key: 'X-Blank', value: '' }]);
+  });
+});
