@@ -4,6 +4,17 @@ set -euo pipefail
 if [ "$(id -u)" != "0" ]; then echo "install-peers: not root, skipping apt installs"; exit 0; fi
 packages=(
   curl            # codegen execution tests (cURL target)
+  httpie          # codegen execution tests (HTTPie 3 target)
+  wget            # codegen execution tests (Wget target)
+  python3-requests  # codegen execution tests (Python requests target, Debian's /usr/bin/python3)
+  python3-httpx   # codegen execution tests (Python httpx target)
+  golang-go       # codegen execution tests (Go net/http target, go run)
+  openjdk-17-jdk-headless  # codegen execution tests (Java HttpClient target, java Main.java)
+  php-cli         # codegen execution tests (PHP curl target)
+  php-curl        # codegen execution tests (PHP curl target: the curl extension)
+  ruby            # codegen execution tests (Ruby Net::HTTP target)
+  gcc             # codegen execution tests (C libcurl target: compiler)
+  libcurl4-openssl-dev  # codegen execution tests (C libcurl target: headers and library)
 )
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

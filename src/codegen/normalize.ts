@@ -70,11 +70,15 @@ function bodyOf(prepared: PreparedRequest): CodeBody {
   return { kind: 'binary', bytes: body.bytes, base64: Buffer.from(body.bytes).toString('base64') };
 }
 
-function joinRepeated(headers: CodeHeader[]): CodeHeader[] {
+function joinRepeated(headers: CodeHeader[], only?: ReadonlySet<string>): CodeHeader[] {
   const out: CodeHeader[] = [];
   const byName = new Map<string, CodeHeader>();
   for (const h of headers) {
     const key = h.name.toLowerCase();
+    if (only && !only.has(key)) {
+      out.push({ ...h });
+      continue;
+    }
     const seen = byName.get(key);
     if (seen) seen.value += (key === 'cookie' ? '; ' : ', ') + h.value;
     else {
@@ -115,7 +119,7 @@ export function shapeRequest(prepared: PreparedRequest, rules: LibraryRules, lib
   if (leftOut.length) comments.push(`${listNames(leftOut)} left out: ${libraryName} sets ${leftOut.length > 1 ? 'them' : 'it'} from the URL and the body.`);
   if (refusedFound.length) comments.push(`${listNames(refusedFound)} left out: ${libraryName} refuses to set ${refusedFound.length > 1 ? 'these headers' : 'this header'}.`);
   if (acceptEncodingDropped) comments.push(`Accept-Encoding left out: ${libraryName} sends its own and decompresses the answer.`);
-  if (multipartTypeDropped) comments.push(`Content-Type left out: ${libraryName} sets it with the multipart boundary.`);
+  if (multipartTypeDropped && !rules.buildsMultipart) comments.push(`Content-Type left out: ${libraryName} sets it with the multipart boundary.`);
   if (body.kind !== 'none' && rules.noBodyWith.includes(prepared.method.toUpperCase())) {
     comments.push(`Body left out: ${libraryName} cannot send a body with ${prepared.method.toUpperCase()}.`);
     body = { kind: 'none' };
@@ -123,7 +127,12 @@ export function shapeRequest(prepared: PreparedRequest, rules: LibraryRules, lib
   return {
     method: prepared.method,
     url: urlForCode(prepared.url),
-    headers: rules.repeatedHeaders === 'join' ? joinRepeated(kept) : kept,
+    headers:
+      rules.repeatedHeaders === 'join'
+        ? joinRepeated(kept)
+        : rules.joinedHeaders?.length
+          ? joinRepeated(kept, new Set(rules.joinedHeaders))
+          : kept,
     body,
     comments,
   };

@@ -4,10 +4,14 @@ import type { CodeRequest } from './normalize.js';
 export interface LibraryRules {
   /** `keep`: a repeated header is sent once per value; `join`: the library holds one value per name. */
   repeatedHeaders: 'keep' | 'join';
+  /** With `keep`: names the library still joins into one line itself (Java joins Cookie). */
+  joinedHeaders?: readonly string[];
   /** The library adds its own Accept-Encoding and decompresses the answer. */
   decompresses: boolean;
   /** Methods with which the library cannot send a body. */
   noBodyWith: readonly string[];
+  /** The library has no multipart support: the snippet builds the body and its Content-Type itself. */
+  buildsMultipart?: boolean;
   /** Headers the library refuses to set (lower case), beyond Host and Content-Length. */
   refusedHeaders?: readonly string[];
   /**

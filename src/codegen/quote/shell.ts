@@ -46,18 +46,20 @@ function crtQuote(value: string): string {
  * One argument for a command pasted into cmd.exe. The argument is quoted for the C runtime,
  * then every character cmd treats specially is escaped with `^`, quotes included, so cmd
  * never enters its own quoted mode and every caret works. A `%` is followed by `^` so that
- * `%NAME%` is never expanded (the caret breaks the variable name, then disappears).
+ * `%NAME%` is never expanded: the variable looked up is `^NAME`, which does not exist, and
+ * the caret then disappears.
  * Newlines become `^` + two newlines. Control characters and non-ASCII are not handled here:
  * callers send such bodies through a temporary file.
  */
 export function cmdQuote(value: string): string {
+  if (/^[A-Za-z0-9_\-.:/]+$/.test(value)) return value;
   const crt = crtQuote(value);
   let out = '';
   let afterPercent = false;
   for (const ch of crt) {
     if (ch === '\n') {
       out += '^\n\n';
-    } else if (/[\^&|<>"()!%]/.test(ch)) {
+    } else if (/[\^&|<>"()!]/.test(ch)) {
       out += '^' + ch;
     } else {
       out += afterPercent ? '^' + ch : ch;
@@ -74,5 +76,6 @@ export function cmdSafe(value: string): boolean {
 
 /** A PowerShell verbatim string: nothing expands; quotes (including the typographic ones PowerShell also accepts) are doubled. */
 export function powershellQuote(value: string): string {
+  if (/^[A-Za-z0-9_\-.:/]+$/.test(value) && !value.startsWith('-')) return value;
   return `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
 }

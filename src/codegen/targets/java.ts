@@ -60,6 +60,9 @@ export const javaTarget: Target = {
   fileName: 'Main.java',
   rules: {
     repeatedHeaders: 'keep',
+    // The client merges Cookie headers into one line.
+    joinedHeaders: ['cookie'],
+    buildsMultipart: true,
     decompresses: false,
     noBodyWith: [],
     refusedHeaders: ['connection', 'expect', 'upgrade'],

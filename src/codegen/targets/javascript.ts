@@ -11,7 +11,11 @@ function headersObject(req: CodeRequest, pad: string): string {
 /** FormData built the same way for fetch and axios; files are read with Node's fs (in browsers, use a File from an <input>). */
 function formData(req: CodeRequest): string {
   if (req.body.kind !== 'multipart') return '';
-  let code = 'const form = new FormData();\n';
+  let code = '';
+  if (req.body.parts.some((p) => !p.file && /\r|\n/.test(p.value ?? ''))) {
+    code += '// FormData sends line breaks in text fields as CRLF.\n';
+  }
+  code += 'const form = new FormData();\n';
   for (const p of req.body.parts) {
     if (p.file) {
       const type = p.contentType ? `, { type: ${s(p.contentType)} }` : '';

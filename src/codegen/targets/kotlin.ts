@@ -1,7 +1,8 @@
 import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
 import { commentLines, kotlinString as s } from '../quote/literals.js';
-import { contentTypeOf, headersWithout, typedTextPartsComment } from '../shared.js';
+import { contentTypeOf, headersWithout } from '../shared.js';
+import { contentDisposition } from '../multipart.js';
 
 function mediaType(type: string | undefined): string {
   return type === undefined ? 'null' : `${s(type)}.toMediaTypeOrNull()`;
@@ -33,6 +34,12 @@ function render(req: CodeRequest): string {
         imports.add('okhttp3.RequestBody.Companion.asRequestBody');
         if (p.contentType) imports.add('okhttp3.MediaType.Companion.toMediaTypeOrNull');
         pre += `        .addFormDataPart(${s(p.name)}, ${s(p.file.fileName)}, File(${s(p.file.path)}).asRequestBody(${mediaType(p.contentType)}))\n`;
+      } else if (p.contentType) {
+        imports.add('okhttp3.Headers.Companion.headersOf');
+        imports.add('okhttp3.MediaType.Companion.toMediaTypeOrNull');
+        imports.add('okhttp3.RequestBody.Companion.toRequestBody');
+        const disposition = s(contentDisposition(p));
+        pre += `        .addPart(headersOf("Content-Disposition", ${disposition}), ${s(p.value ?? '')}.toByteArray().toRequestBody(${mediaType(p.contentType)}))\n`;
       } else pre += `        .addFormDataPart(${s(p.name)}, ${s(p.value ?? '')})\n`;
     }
     pre += '        .build()\n\n';
@@ -41,7 +48,7 @@ function render(req: CodeRequest): string {
   let builder = `    val request = Request.Builder()\n        .url(${s(req.url)})\n`;
   for (const h of headers) builder += `        .addHeader(${s(h.name)}, ${s(h.value)})\n`;
   builder += `        .method(${s(req.method)}, ${bodyExpr ?? 'null'})\n        .build()\n`;
-  const comments = [...req.comments, ...typedTextPartsComment(req, 'OkHttp addFormDataPart')];
+  const comments = req.comments;
   return (
     commentLines(comments, '//') +
     [...imports].sort().map((i) => `import ${i}\n`).join('') +

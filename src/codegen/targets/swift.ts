@@ -44,6 +44,7 @@ export const swiftTarget: Target = {
   fileName: 'main.swift',
   rules: {
     repeatedHeaders: 'join',
+    buildsMultipart: true,
     decompresses: true,
     noBodyWith: ['GET', 'HEAD'],
     refusedHeaders: ['connection'],

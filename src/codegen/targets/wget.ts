@@ -44,6 +44,7 @@ export const wget: Target = {
   fileName: 'request.sh',
   rules: {
     repeatedHeaders: 'join',
+    buildsMultipart: true,
     decompresses: false,
     noBodyWith: ['HEAD'],
     addsHeaders: ['user-agent', 'accept', 'accept-encoding', 'connection'],

@@ -1,0 +1,115 @@
+import { describe, expect, test } from 'vitest';
+import { exportRequest, formatTargetList, listTargets, resolveTarget, TARGETS, toCode } from '../../src/codegen/index.js';
+import { urlForCode } from '../../src/codegen/urls.js';
+import type { PreparedRequest } from '../../src/request/prepared.js';
+import { textBody } from './fixtures.js';
+
+const simple: PreparedRequest = {
+  method: 'POST',
+  url: 'https://api.example.com/x',
+  headers: [{ name: 'Content-Type', value: 'application/json' }],
+  body: textBody('json', '{"a":1}'),
+  authType: 'none',
+};
+
+describe('listTargets', () => {
+  test('covers every language of spec 4.7 with one default per language', () => {
+    const rows = listTargets('linux');
+    const languages = [...new Set(rows.map((r) => r.language))];
+    expect(languages).toEqual(['cURL', 'HTTPie', 'Wget', 'PowerShell', 'JavaScript', 'Python', 'Go', 'Java', 'Kotlin', 'Swift', 'C#', 'PHP', 'Ruby', 'Rust', 'Dart', 'C']);
+    for (const lang of new Set(rows.map((r) => r.lang))) expect(rows.filter((r) => r.lang === lang && r.default)).toHaveLength(1);
+    expect(rows.length).toBe(TARGETS.length);
+  });
+
+  test('cURL defaults to bash on Linux and macOS, cmd on Windows', () => {
+    expect(resolveTarget('curl', undefined, 'darwin').id).toBe('curl/bash');
+    expect(resolveTarget('curl', undefined, 'win32').id).toBe('curl/cmd');
+    expect(listTargets('win32').find((r) => r.default && r.lang === 'curl')?.lib).toBe('cmd');
+  });
+
+  test('the printed list names every --lang/--lib pair', () => {
+    const text = formatTargetList('linux');
+    for (const t of TARGETS) expect(text).toContain(`${t.lang} --lib ${t.lib}`);
+  });
+});
+
+describe('resolveTarget', () => {
+  test('takes names, display names and aliases in any case', () => {
+    expect(resolveTarget('Python', 'HTTPX').id).toBe('python/httpx');
+    expect(resolveTarget('js', 'axios').id).toBe('javascript/axios');
+    expect(resolveTarget('C#').id).toBe('csharp/httpclient');
+    expect(resolveTarget('go').id).toBe('go/net-http');
+    expect(resolveTarget('curl', 'PowerShell').id).toBe('curl/powershell');
+  });
+
+  test('unknown names say what to choose', () => {
+    expect(() => resolveTarget('cobol')).toThrow(/Unknown language "cobol".*curl, httpie/);
+    expect(() => resolveTarget('python', 'urllib3')).toThrow(/Unknown library "urllib3" for Python. Choose one of: requests, httpx/);
+    expect(() => toCode(simple, 'nope/nope')).toThrow(/Unknown code target "nope\/nope"/);
+  });
+});
+
+describe('exportRequest', () => {
+  test('returns the target and its code', () => {
+    const { target, code } = exportRequest(simple, { lang: 'python', lib: 'requests' });
+    expect(target.id).toBe('python/requests');
+    expect(code).toContain('requests.request("POST", url, headers=headers, data=body)');
+  });
+});
+
+describe('content rules', () => {
+  test('a GET body is left out with a comment only where the library cannot send one', () => {
+    const get: PreparedRequest = { ...simple, method: 'GET' };
+    expect(toCode(get, 'javascript/fetch')).toMatch(/\/\/ Body left out: fetch cannot send a body with GET\.[\s\S]*method: "GET",\n  headers/);
+    expect(toCode(get, 'javascript/fetch')).not.toContain('body:');
+    expect(toCode(get, 'python/requests')).toContain('data=body');
+  });
+
+  test('repeated headers: kept where the library allows, joined (Cookie with ;) where not', () => {
+    const twice: PreparedRequest = {
+      ...simple,
+      headers: [
+        { name: 'Cookie', value: 'a=1' },
+        { name: 'X-A', value: '1' },
+        { name: 'Cookie', value: 'b=2' },
+        { name: 'x-a', value: '2' },
+      ],
+    };
+    const requests = toCode(twice, 'python/requests');
+    expect(requests).toContain('"Cookie": "a=1; b=2"');
+    expect(requests).toContain('"X-A": "1, 2"');
+    const curl = toCode(twice, 'curl/bash');
+    expect(curl.match(/-H 'Cookie: /g)).toHaveLength(2);
+    const java = toCode(twice, 'java/httpclient');
+    expect(java).toContain('.header("Cookie", "a=1; b=2")');
+    expect(java.match(/\.header\("X-A"|\.header\("x-a"/g)).toHaveLength(2);
+  });
+
+  test('the OAuth 2.0 placeholder is explained in every target', () => {
+    const noToken: PreparedRequest = { ...simple, authType: 'oauth2', oauth2TokenCached: false, headers: [{ name: 'Authorization', value: 'Bearer <access-token>' }] };
+    for (const t of TARGETS) {
+      const code = toCode(noToken, t);
+      expect(code, t.id).toContain('<access-token>');
+      expect(code, t.id).toMatch(/no cached access token/);
+    }
+  });
+
+  test('a comment can never end early or break the line', () => {
+    const hostile: PreparedRequest = { ...simple, headers: [{ name: 'Host', value: 'x' }], authType: 'digest' };
+    for (const t of TARGETS) expect(toCode(hostile, t), t.id).not.toMatch(/\*\/|left out:.*\n[^\n]*left out/);
+  });
+});
+
+describe('urlForCode', () => {
+  test('percent-encodes what RFC 3986 does not allow and keeps placeholders', () => {
+    expect(urlForCode('http://h/a b/ü?q="x"&r=\\^`|{y}#frag')).toBe('http://h/a%20b/%C3%BC?q=%22x%22&r=%5C%5E%60%7C%7By%7D');
+    expect(urlForCode('{{base}}/p/{{id}}?x={{q}}')).toBe('{{base}}/p/{{id}}?x={{q}}');
+    expect(urlForCode('http://h/100%/ok%2f')).toBe('http://h/100%25/ok%2F');
+    expect(urlForCode('http://h/\u0000\n')).toBe('http://h/%00%0A');
+  });
+
+  test('is idempotent', () => {
+    const once = urlForCode('http://h/ü "x"?a=%zz&b=日本');
+    expect(urlForCode(once)).toBe(once);
+  });
+});

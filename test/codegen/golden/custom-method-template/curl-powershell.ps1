@@ -1,0 +1,2 @@
+curl.exe -X PROPFIND '{{baseUrl}}/dav/{{folder}}?depth={{depth}}' `
+  -H 'Depth: 1'

@@ -1,0 +1,2 @@
+http --ignore-stdin PROPFIND '{{baseUrl}}/dav/{{folder}}?depth={{depth}}' \
+  Depth:1

@@ -1,0 +1,12 @@
+// AWS Signature Version 4: the signature below was made for one send and expires soon.
+// Sign each request again before sending it (Ferry does this on every send).
+using System.Text;
+
+using var client = new HttpClient();
+using var request = new HttpRequestMessage(new HttpMethod("GET"), "https://api.example.com/bucket/key");
+request.Headers.TryAddWithoutValidation("X-Amz-Date", "20260101T000000Z");
+request.Headers.TryAddWithoutValidation("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc");
+
+using var response = await client.SendAsync(request);
+Console.WriteLine((int)response.StatusCode);
+Console.WriteLine(await response.Content.ReadAsStringAsync());

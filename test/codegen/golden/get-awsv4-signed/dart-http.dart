@@ -1,0 +1,15 @@
+// AWS Signature Version 4: the signature below was made for one send and expires soon.
+// Sign each request again before sending it (Ferry does this on every send).
+import 'package:http/http.dart' as http;
+
+Future<void> main() async {
+  final request = http.Request("GET", Uri.parse("https://api.example.com/bucket/key"));
+  request.headers.addAll({
+    "X-Amz-Date": "20260101T000000Z",
+    "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc",
+  });
+
+  final response = await http.Response.fromStream(await request.send());
+  print(response.statusCode);
+  print(response.body);
+}

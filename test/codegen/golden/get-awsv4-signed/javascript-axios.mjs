@@ -1,0 +1,18 @@
+// AWS Signature Version 4: the signature below was made for one send and expires soon.
+// Sign each request again before sending it (Ferry does this on every send).
+import axios from "axios";
+
+const response = await axios.request({
+  method: "GET",
+  url: "https://api.example.com/bucket/key",
+  headers: {
+    "X-Amz-Date": "20260101T000000Z",
+    "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc",
+  },
+  responseType: "text",
+  // Answer every status instead of throwing on 4xx and 5xx.
+  validateStatus: () => true,
+});
+
+console.log(response.status);
+console.log(response.data);

@@ -1,0 +1,8 @@
+// Digest auth: this code cannot answer the server's Digest challenge, so it sends no credentials.
+// Send the request from Ferry, or use a client with Digest support (for example curl --digest -u USER:PASSWORD).
+const response = await fetch("https://api.example.com/private", {
+  method: "GET",
+});
+
+console.log(response.status);
+console.log(await response.text());

@@ -1,0 +1,7 @@
+# Digest auth: this code cannot answer the server's Digest challenge, so it sends no credentials.
+# Send the request from Ferry, or use a client with Digest support (for example curl --digest -u USER:PASSWORD).
+$response = Invoke-WebRequest -Uri https://api.example.com/private `
+  -Method Get `
+  -SkipHeaderValidation
+$response.StatusCode
+$response.Content

@@ -1,0 +1,10 @@
+# Digest auth: this code cannot answer the server's Digest challenge, so it sends no credentials.
+# Send the request from Ferry, or use a client with Digest support (for example curl --digest -u USER:PASSWORD).
+import requests
+
+url = "https://api.example.com/private"
+
+response = requests.request("GET", url)
+
+print(response.status_code)
+print(response.text)

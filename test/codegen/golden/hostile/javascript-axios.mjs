@@ -1,0 +1,25 @@
+import axios from "axios";
+
+const response = await axios.request({
+  method: "PATCH",
+  url: "https://api.example.com/%C3%BCn%C3%AF%20c%C3%B4d%C3%A9/%22q%22?name=a%20b&quote='x'&dollar=$HOME&pct=100%25&caret=%5E&tick=%60&back=%5C&uni=%E6%97%A5%E6%9C%AC",
+  headers: {
+    "X-Quote": "it's \"quoted\"",
+    "X-Dollar": "$HOME $(id) `id` ${x} #{y}",
+    "X-Backslash": "C:\\path\\n\\\"end\\",
+    "X-Percent": "%PATH% 100% %%",
+    "X-Caret": "a^b & c | d > e < f !g",
+    "X-Multi": "one, two",
+    "Cookie": "a=1; b=2",
+    "Content-Type": "text/plain; charset=utf-8",
+  },
+  data: "line1\nsingle 'quoted' and \"double\" quotes, $HOME $(id) `id` ${x}, back\\slash \\n \\\", %PATH% 100% %%, ^caret & amp | pipe > gt < lt, !bang, #{ruby} {brace}, tab\t, unicode héllo 日本 🚀, typographic ‘quotes’\r\nend",
+  // Send the text as written (axios would re-encode JSON text).
+  transformRequest: [(data) => data],
+  responseType: "text",
+  // Answer every status instead of throwing on 4xx and 5xx.
+  validateStatus: () => true,
+});
+
+console.log(response.status);
+console.log(response.data);

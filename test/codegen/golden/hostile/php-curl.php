@@ -1,0 +1,29 @@
+<?php
+
+$curl = curl_init();
+curl_setopt_array($curl, [
+    CURLOPT_URL => "https://api.example.com/%C3%BCn%C3%AF%20c%C3%B4d%C3%A9/%22q%22?name=a%20b&quote='x'&dollar=\$HOME&pct=100%25&caret=%5E&tick=%60&back=%5C&uni=%E6%97%A5%E6%9C%AC",
+    CURLOPT_CUSTOMREQUEST => "PATCH",
+    CURLOPT_HTTPHEADER => [
+        "X-Quote: it's \"quoted\"",
+        "X-Dollar: \$HOME \$(id) `id` \${x} #{y}",
+        "X-Backslash: C:\\path\\n\\\"end\\",
+        "X-Percent: %PATH% 100% %%",
+        "X-Caret: a^b & c | d > e < f !g",
+        "X-Multi: one",
+        "X-Multi: two",
+        "Cookie: a=1",
+        "Cookie: b=2",
+        "Content-Type: text/plain; charset=utf-8",
+    ],
+    CURLOPT_POSTFIELDS => "line1\nsingle 'quoted' and \"double\" quotes, \$HOME \$(id) `id` \${x}, back\\slash \\n \\\", %PATH% 100% %%, ^caret & amp | pipe > gt < lt, !bang, #{ruby} {brace}, tab\t, unicode héllo 日本 🚀, typographic ‘quotes’\r\nend",
+    CURLOPT_RETURNTRANSFER => true,
+]);
+
+$response = curl_exec($curl);
+if ($response === false) {
+    fwrite(STDERR, curl_error($curl) . "\n");
+    exit(1);
+}
+echo curl_getinfo($curl, CURLINFO_RESPONSE_CODE), "\n", $response, "\n";
+curl_close($curl);

@@ -1,0 +1,14 @@
+# Host and Content-Length left out: Invoke-WebRequest sets them from the URL and the body.
+# Accept-Encoding left out: Invoke-WebRequest sends its own and decompresses the answer.
+# Body left out: Invoke-WebRequest cannot send a body with GET.
+$headers = @{
+  Connection = keep-alive
+  X-Empty = ''
+}
+$response = Invoke-WebRequest -Uri https://api.example.com/things `
+  -Method Get `
+  -Headers $headers `
+  -ContentType application/json `
+  -SkipHeaderValidation
+$response.StatusCode
+$response.Content

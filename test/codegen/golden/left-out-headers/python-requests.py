@@ -1,0 +1,16 @@
+# Host and Content-Length left out: requests sets them from the URL and the body.
+# Accept-Encoding left out: requests sends its own and decompresses the answer.
+import requests
+
+url = "https://api.example.com/things"
+headers = {
+    "Connection": "keep-alive",
+    "Content-Type": "application/json",
+    "X-Empty": "",
+}
+body = "{\"q\":\"body on GET\"}".encode("utf-8")
+
+response = requests.request("GET", url, headers=headers, data=body)
+
+print(response.status_code)
+print(response.text)

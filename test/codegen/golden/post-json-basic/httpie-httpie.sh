@@ -1,0 +1,7 @@
+http --ignore-stdin --raw '{
+  "name": "Ada",
+  "tags": ["a", "b"]
+}' POST https://api.example.com/users \
+  X-Workspace:ferry \
+  'Authorization:Basic dXNlcjpwQHNz' \
+  Content-Type:application/json
