@@ -75,7 +75,9 @@ export function checkResponse(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { name, passed: false, message: messages.bodyNotJson((error as Error).message) };
+    // V8 ends its messages with "is not valid JSON", which the message says already.
+    const detail = (error as Error).message.replace(/ is not valid JSON$/, '');
+    return { name, passed: false, message: messages.bodyNotJson(detail) };
   }
   const problems = new Problems();
   checker.check(value, schema, problems);

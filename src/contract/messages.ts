@@ -35,7 +35,8 @@ export function quoteValue(value: unknown): string {
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
-    text = String(value);
+    // Too deeply nested to write out: name its kind instead.
+    text = Array.isArray(value) ? '[…]' : typeof value === 'object' && value !== null ? '{…}' : String(value);
   }
   return text.length > MAX_QUOTED_VALUE_CHARS ? `${text.slice(0, MAX_QUOTED_VALUE_CHARS - 1)}…` : text;
 }

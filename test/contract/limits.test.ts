@@ -1,7 +1,7 @@
 /** The limits of spec 8.1: 20 problems listed then a count, 64 schema levels, the message shapes as a whole. */
 import { describe, expect, it } from 'vitest';
 import { checkResponse } from '../../src/contract/index.js';
-import { DIALECTS, documentWithSchema, jsonResponse, load, problemsFor } from './helpers.js';
+import { DIALECTS, documentWithSchema, jsonResponse, load, problemsFor, RawJson } from './helpers.js';
 
 describe('problem list', () => {
   it('lists 20 problems, then counts the rest', () => {
@@ -63,5 +63,20 @@ describe('schema nesting', () => {
   it('stops on a schema that only refers to itself through allOf', () => {
     const loop = { Loop: { allOf: [{ $ref: '#/components/schemas/Loop' }, { type: 'object' }] } };
     expect(problemsFor('oas31', { $ref: '#/components/schemas/Loop' }, 'x', loop)).toEqual(['$: expected object, got string']);
+  });
+});
+
+describe('hostile bodies', () => {
+  it('names a value too deeply nested to quote', () => {
+    const deep = '['.repeat(20000) + ']'.repeat(20000);
+    const problems = problemsFor('oas31', { enum: [1, 2] }, new RawJson(deep));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^\$: (\[…\]|\[\[.*…) is not one of the documented values$/);
+  });
+
+  it('checks a deeply nested body without running out of stack', () => {
+    const deep = '{"child":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const schemas = { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } };
+    expect(problemsFor('oas30', { $ref: '#/components/schemas/Node' }, new RawJson(deep), schemas)).toEqual([]);
   });
 });

@@ -87,7 +87,7 @@ describe('body rule', () => {
   it('reports a body that is not JSON, with the parser detail', () => {
     const result = checkResponse(withTypes, 'GET /pets/{petId}', jsonResponse('{"plain": }'));
     expect(result?.passed).toBe(false);
-    expect(result?.message).toMatch(/^The body is not valid JSON \(.*JSON.*\)$/);
+    expect(result?.message).toMatch(/^The body is not valid JSON \(Unexpected token .*"\{"plain": \}"\)$/);
   });
 
   it('reads a UTF-8 byte order mark as nothing', () => {
