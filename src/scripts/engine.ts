@@ -90,14 +90,13 @@ export class ScriptEngine {
 
   private async current(): Promise<SandboxHost> {
     if (this.disposed) throw new Error('This ScriptEngine was disposed; create a new one');
-    if (this.sandbox?.poisoned) {
+    if (this.sandbox && (this.sandbox.poisoned || this.sandbox.broken)) {
+      // Stopped half-way, the heap may hold leaked objects: start over with a fresh WebAssembly
+      // instance (a few ms) and let the garbage collector take the old one whole.
       this.sandbox = undefined;
       this.quickjs = await loadQuickJS();
     }
-    if (!this.sandbox || this.sandbox.broken) {
-      this.sandbox?.dispose();
-      this.sandbox = this.newSandbox();
-    }
+    if (!this.sandbox) this.sandbox = this.newSandbox();
     return this.sandbox;
   }
 
@@ -152,7 +151,7 @@ export class ScriptEngine {
         state = out.state;
         for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
         for (const c of out.console) outcome.console.push({ ...c, script: script.label });
-        if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${out.error.message}` });
+        if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${this.explain(out.error)}` });
         // Errors that may leave the heap short of memory or stack get a fresh sandbox next time.
         if (out.error && out.error.kind !== 'error' && out.error.kind !== 'syntax') sandbox.broken = true;
       } catch (error) {
@@ -163,6 +162,13 @@ export class ScriptEngine {
     }
     outcome.state = state;
     return outcome;
+  }
+
+  /** Errors the script could have caught but that mean a limit was reached get a plain sentence first. */
+  private explain(error: { message: string; kind: string }): string {
+    if (error.kind === 'memory') return `stopped: the script ran over its memory limit of ${Math.round(this.memoryBytes / 1048576)} MB (${error.message})`;
+    if (error.kind === 'stack') return `stopped: too much recursion, the call stack ran out (${error.message})`;
+    return error.message;
   }
 
   private common(ctx: PreRequestContext, outcome: PhaseOutcome): PostResponseResult {

@@ -201,12 +201,17 @@ export class SandboxHost {
   }
 
   dispose(): void {
-    // A poisoned instance is left to the garbage collector: calling into it could fail again.
-    if (this.poisoned || !this.vm.alive) return;
-    this.begin.dispose();
-    this.runScript.dispose();
-    this.endScript.dispose();
-    this.vm.dispose();
-    this.runtime.dispose();
+    // A poisoned or broken instance is left to the garbage collector with its whole module:
+    // a script stopped half-way can leave objects QuickJS's own teardown asserts against.
+    if (this.poisoned || this.broken || !this.vm.alive) return;
+    try {
+      this.begin.dispose();
+      this.runScript.dispose();
+      this.endScript.dispose();
+      this.vm.dispose();
+      this.runtime.dispose();
+    } catch {
+      this.poisoned = true;
+    }
   }
 }

@@ -74,11 +74,11 @@ export class PropertyList {
     this.items.unshift(PropertyList.toProperty(item));
     this.onChange();
   }
-  /** Replaces the value of the item with this key, or adds it. */
+  /** Replaces the value of the item with this key (keeping its spelling), or adds it. */
   upsert(item: unknown): void {
     const property = PropertyList.toProperty(item);
     const existing = this.items.find((p) => this.same(p.key, property.key));
-    if (existing) Object.assign(existing, property);
+    if (existing) Object.assign(existing, property, { key: existing.key });
     else this.items.push(property);
     this.onChange();
   }

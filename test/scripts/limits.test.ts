@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptEngine } from '../../src/scripts/index.js';
+import { preContext } from './helpers.js';
+
+let engine: ScriptEngine;
+beforeAll(async () => {
+  engine = await ScriptEngine.create({ timeoutMs: 300, memoryBytes: 16 * 1024 * 1024 });
+});
+afterAll(() => engine.dispose());
+
+const after = `pm.test('after', () => pm.expect(pm.environment.get('before')).to.equal('kept'))`;
+
+describe('limits per script', () => {
+  it.each([
+    ['an endless loop', 'while (true) {}', 'timeout', /stopped after 300 ms: the script ran over its CPU time limit/],
+    ['an endless loop that catches', 'for (;;) { try { while (true) {} } catch (e) {} }', 'timeout', /CPU time limit/],
+    ['an endless promise chain', 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {})', 'timeout', /CPU time limit/],
+    // Whether a bomb meets the memory or the time limit first depends on the machine's load.
+    ['a memory bomb', 'const a = []; for (;;) a.push(new Uint8Array(1e5).fill(1))', 'memory|timeout', /memory limit of 16 MB|CPU time limit/],
+    ['a string bomb', "const s = 'x'.repeat(1e6); const keep = []; for (;;) keep.push(s + keep.length)", 'memory|timeout', /memory limit of 16 MB|CPU time limit/],
+    ['one allocation over the limit', 'new Uint8Array(32 * 1024 * 1024)', 'memory', /memory limit of 16 MB/],
+    ['a memory bomb that catches', 'const a = []; for (;;) { try { a.push(new Uint8Array(1e6)) } catch (e) {} }', 'timeout', /CPU time limit/],
+    ['deep recursion', 'function f() { return f() + 1 } f()', 'stack', /too much recursion/],
+    ['deep recursion inside C (JSON.parse)', "JSON.parse('['.repeat(200000))", 'stack', /stack overflow|stack ran out/],
+    ['deep recursion inside C (nested eval)', "eval('('.repeat(100000) + '1' + ')'.repeat(100000))", 'stack', /stack overflow|stack ran out/],
+  ])('%s ends that script with a clear error and the next script runs', async (_name, code, kind, message) => {
+    const result = await engine.runPreRequest(preContext([`pm.environment.set('before', 'kept')`, code, after]));
+    expect(result.errors).toHaveLength(1);
+    expect(kind.split('|')).toContain(result.errors[0]!.kind);
+    expect(result.errors[0]!.message).toMatch(/^script 2: /);
+    expect(result.errors[0]!.message).toMatch(message);
+    expect(result.tests).toEqual([{ name: 'after', passed: true, script: 'script 3' }]);
+    // The engine stays usable for the rest of the run.
+    const next = await engine.runPreRequest(preContext([`pm.variables.set('ok', 1)`]));
+    expect(next.errors).toEqual([]);
+  });
+
+  it('uses the defaults of 5 s and 64 MB and refuses nonsense limits', async () => {
+    await expect(ScriptEngine.create({ timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a number of at least 1/);
+    await expect(ScriptEngine.create({ memoryBytes: 1000 })).rejects.toThrow(/memoryBytes must be a number of at least/);
+    await expect(ScriptEngine.create({ timeoutMs: Number.NaN })).rejects.toThrow(/timeoutMs/);
+    const roomy = await ScriptEngine.create();
+    try {
+      // 40 MB fits under the default 64 MB limit but not under the 16 MB one above.
+      const code = "const a = new Uint8Array(40 * 1024 * 1024); a[1] = 1; pm.variables.set('n', a.length)";
+      expect((await roomy.runPreRequest(preContext([code]))).errors).toEqual([]);
+      expect((await engine.runPreRequest(preContext([code]))).errors[0]!.kind).toBe('memory');
+    } finally {
+      roomy.dispose();
+    }
+  });
+
+  it('a script that never finishes its await is an error, not a hang', async () => {
+    const result = await engine.runPreRequest(preContext(['await new Promise(() => {})']));
+    expect(result.errors[0]!.message).toMatch(/never finished: it awaits something that never resolves/);
+  });
+
+  it('a disposed engine says so', async () => {
+    const short = await ScriptEngine.create();
+    short.dispose();
+    await expect(short.runPreRequest(preContext(['1']))).rejects.toThrow(/disposed/);
+  });
+});
+
+describe('bad input', () => {
+  it('huge scripts, huge responses and hostile labels are handled', async () => {
+    const big = `// ${'x'.repeat(2_000_000)}\npm.variables.set('ran', true)`;
+    const label = '../../etc/passwd\u0000<script>: preRequest';
+    const result = await engine.runPreRequest({ ...preContext([]), scripts: [{ code: big, label }, { code: 'throw 42', label }] });
+    expect(result.variables.local).toEqual({ ran: true });
+    expect(result.errors[0]!.message).toBe(`${label}: the script threw 42`);
+  });
+
+  it('a response body bigger than the memory limit fails the scripts clearly', async () => {
+    const body = 'x'.repeat(20 * 1024 * 1024);
+    const result = await engine.runPostResponse({ ...preContext(['pm.test("t", () => {})']), response: { code: 200, headers: [], body, responseTime: 1, responseSize: body.length } });
+    expect(result.errors[0]!.message).toMatch(/^script 1: the script could not start: stopped: the script ran over its memory limit/);
+  });
+
+  it('a script that sabotages built-ins only breaks its own report', async () => {
+    const result = await engine.runPreRequest(preContext([
+      'Object.entries = () => { throw new Error("sabotage") }; Array.prototype.map = function () { return 7 }',
+      'pm.variables.set("fine", 1)',
+    ]));
+    expect(result.errors.length).toBeGreaterThanOrEqual(1);
+    expect(result.errors[0]!.message).toMatch(/^script 1: /);
+  });
+});
