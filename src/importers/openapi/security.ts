@@ -42,10 +42,9 @@ export class SecurityMapper {
   }
 
   private compute(security: unknown[]): AuthOutcome {
-    const alternatives = security.filter(isObject);
-    if (alternatives.length === 0 || alternatives.some((a) => Object.keys(a).length === 0)) {
-      return { auth: { type: 'none' }, variables: [], notes: [] };
-    }
+    // An empty alternative makes auth optional: the first usable scheme is still imported.
+    const alternatives = security.filter(isObject).filter((a) => Object.keys(a).length > 0);
+    if (alternatives.length === 0) return { auth: { type: 'none' }, variables: [], notes: [] };
     const notes: string[] = [];
     for (const requirement of alternatives) {
       const names = Object.keys(requirement);

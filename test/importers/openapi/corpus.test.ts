@@ -1,0 +1,54 @@
+/** Every document of the shared corpus imports (or asks for a base URL), one request per operation. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importOpenApi, NO_HOST_MESSAGE, parseSpecText, specVersionOf } from '../../../src/importers/openapi/index.js';
+import { ImportError } from '../../../src/importers/types.js';
+import { corpusDocuments, countOperations, requestsOf } from './helpers.js';
+
+const documents = await corpusDocuments();
+
+function hasHost(doc: Record<string, any>): boolean {
+  if (doc.swagger) return typeof doc.host === 'string' && doc.host !== '';
+  const url = doc.servers?.[0]?.url;
+  return typeof url === 'string' && (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || url.startsWith('//') || /^\{[^}]+\}:\/\//.test(url));
+}
+
+describe('the OpenAPI corpus', () => {
+  it('has documents to import', () => {
+    expect(documents.length).toBeGreaterThanOrEqual(40);
+  });
+
+  for (const file of documents) {
+    it(`imports ${path.relative('/work/shared/corpus/openapi', file)}`, async () => {
+      const text = await fs.readFile(file, 'utf8');
+      const parsed = parseSpecText(text, file);
+      const data = parsed.data as Record<string, any>;
+      const input = { document: data, format: parsed.format, version: specVersionOf(data)!.text, text, source: { label: file, path: file } };
+      const operations = countOperations(data);
+      let result;
+      try {
+        result = importOpenApi(input);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ImportError);
+        expect((error as Error).message).toBe(NO_HOST_MESSAGE);
+        expect(hasHost(data)).toBe(false);
+        result = importOpenApi({ ...input, baseUrl: 'https://api.example.test' });
+        const env = result.environments[0]!.variables.find((v) => v.key === 'baseUrl');
+        expect(String(env?.value)).toMatch(/^https:\/\/api\.example\.test/);
+      }
+      const requests = requestsOf(result);
+      expect(requests.length).toBe(operations);
+      expect(result.kind).toBe('openapi');
+      expect(result.specs).toHaveLength(1);
+      expect(result.specs[0]!.text).toBe(text);
+      expect(result.specs[0]!.ext).toBe(file.endsWith('.json') ? 'json' : 'yaml');
+      expect(result.specs[0]!.linkFolders?.[0]).toBe(result.items[0]);
+      for (const { request } of requests) {
+        expect(String(request.openapi?.operation)).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*/);
+        expect(String(request.url)).toMatch(/^(\{\{baseUrl\}\}|https?:\/\/)/);
+        expect([...String(request.name)].length).toBeLessThanOrEqual(200);
+      }
+    }, 20_000);
+  }
+});

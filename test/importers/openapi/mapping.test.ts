@@ -1,0 +1,210 @@
+/** The mapping of spec 4.4, checked against the documents it came from. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importOpenApiText, NO_HOST_MESSAGE } from '../../../src/importers/openapi/index.js';
+import { CORPUS, requestFor, requestsOf, topFolder, yamlDoc } from './helpers.js';
+
+const corpus = async (name: string, options: { baseUrl?: string } = {}, source: { url?: string } = {}) =>
+  importOpenApiText(await fs.readFile(path.join(CORPUS, name), 'utf8'), { label: name, ...source }, options);
+
+const envValue = (result: ReturnType<typeof importOpenApiText>, key: string) =>
+  result.environments[0]?.variables.find((v) => v.key === key);
+
+describe('OpenAPI 3.0 petstore', () => {
+  it('makes a folder per tag, URLs with {{baseUrl}}, parameters and bodies from the document', async () => {
+    const result = await corpus('oas30-petstore.yaml');
+    const top = topFolder(result);
+    expect(top.name).toBe('Swagger Petstore');
+    expect(top.children.map((c) => (c.type === 'folder' ? c.name : c.request.name))).toEqual(['pets']);
+    const list = requestFor(result, 'GET /pets');
+    expect(list).toMatchObject({ name: 'List all pets', method: 'GET', url: '{{baseUrl}}/pets' });
+    expect(list.disabledParams).toEqual([{ key: 'limit', value: '', description: 'How many items to return at one time (max 100)' }]);
+    const create = requestFor(result, 'POST /pets');
+    expect(create.body?.type).toBe('json');
+    expect(JSON.parse(String(create.body?.text))).toEqual({ id: 0, name: 'string', tag: 'string' });
+    expect(requestFor(result, 'GET /pets/{petId}').url).toBe('{{baseUrl}}/pets/{{petId}}');
+    expect(envValue(result, 'baseUrl')?.value).toBe('http://petstore.swagger.io/v1');
+    expect(envValue(result, 'petId')).toBeDefined();
+    expect(result.environments[0]?.name).toBe('Swagger Petstore');
+  });
+
+  it('gives generic path parameters the resource in front', async () => {
+    const result = await corpus('oas30-petstore-expanded.json');
+    expect(requestFor(result, 'DELETE /pets/{id}').url).toBe('{{baseUrl}}/pets/{{petId}}');
+    expect(requestFor(result, 'GET /pets/{id}').name).toBe('find pet by id');
+    expect(requestFor(result, 'POST /pets').name).toBe('addPet'); // no summary: operationId
+  });
+});
+
+describe('Swagger 2.0', () => {
+  it('builds the base URL from schemes, host and basePath; required query parameters go in the URL', async () => {
+    const result = await corpus('swagger20-uber.json');
+    expect(envValue(result, 'baseUrl')?.value).toBe('https://api.uber.com/v1');
+    const products = requestFor(result, 'GET /products');
+    expect(products.url).toBe('{{baseUrl}}/products?latitude=&longitude=');
+    expect(products.paramDescriptions).toEqual([
+      { key: 'latitude', description: 'Latitude component of location.' },
+      { key: 'longitude', description: 'Longitude component of location.' },
+    ]);
+  });
+
+  it('takes body parameters and formData', async () => {
+    const result = await corpus('swagger20-redoc-demo.yaml');
+    const addPet = requestFor(result, 'POST /pet');
+    expect(['json', 'xml']).toContain(addPet.body?.type);
+    const upload = requestsOf(result).find((r) => r.request.body?.type === 'multipart' || r.request.body?.type === 'formUrlencoded');
+    expect(upload).toBeDefined();
+  });
+});
+
+describe('servers', () => {
+  it('expands server variables to their defaults and uses operation and path servers', async () => {
+    const result = await corpus('oas30-readme-server-variables.yaml');
+    expect(envValue(result, 'baseUrl')?.value).toBe('https://demo.example.com:443/v2');
+    expect(requestFor(result, 'POST /operation').url).toMatch(/^https:\/\/[^{]+\/operation$/);
+  });
+
+  it('asks for a base URL for a relative server, and appends the server path to a bare host', async () => {
+    await expect(corpus('oas30-swagger-petstore-v3.yaml')).rejects.toThrow(NO_HOST_MESSAGE);
+    expect(envValue(await corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'https://pets.example.test' }), 'baseUrl')?.value).toBe('https://pets.example.test/v3');
+    expect(envValue(await corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'https://pets.example.test/api/' }), 'baseUrl')?.value).toBe('https://pets.example.test/api');
+    const fromUrl = await corpus('oas30-swagger-petstore-v3.yaml', {}, { url: 'http://127.0.0.1:8080/api/v3/openapi.yaml' });
+    expect(envValue(fromUrl, 'baseUrl')?.value).toBe('http://127.0.0.1:8080/v3');
+    expect(topFolder(fromUrl).settings?.openapi).toEqual({ source: 'http://127.0.0.1:8080/api/v3/openapi.yaml' });
+  });
+
+  it('refuses a base URL that is not http(s)', async () => {
+    await expect(corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'ftp://x' })).rejects.toThrow(/must start with http/);
+    await expect(corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'not a url' })).rejects.toThrow(/is not a URL/);
+  });
+});
+
+describe('security schemes', () => {
+  it('maps each scheme as the table of spec 4.4 says, with secret placeholders', async () => {
+    const result = await corpus('oas30-readme-security.json');
+    expect(requestFor(result, 'POST /anything/basic').auth).toEqual({ type: 'basic', username: '{{username}}', password: '{{password}}' });
+    expect(requestFor(result, 'POST /anything/bearer').auth).toEqual({ type: 'bearer', token: '{{bearerToken}}' });
+    expect(requestFor(result, 'GET /anything/apiKey').auth).toEqual({ type: 'apiKey', key: 'apiKey', value: '{{apiKey}}', location: 'query' });
+    expect(requestFor(result, 'PUT /anything/apiKey').auth).toEqual({ type: 'apiKey', key: 'X-API-KEY', value: '{{apiKey}}' });
+    expect(requestFor(result, 'DELETE /anything/oauth2').auth).toMatchObject({ type: 'oauth2', grantType: 'password', username: '{{username}}', clientSecret: '{{clientSecret}}' });
+    expect(requestFor(result, 'PUT /anything/oauth2').auth).toMatchObject({ type: 'oauth2', grantType: 'clientCredentials', tokenUrl: 'http://alt.example.com/oauth/token', scope: 'write:things' });
+    expect(requestFor(result, 'POST /anything/apiKey').auth).toEqual({ type: 'none' }); // cookie: not imported
+    expect(requestFor(result, 'GET /anything/optional-auth').auth).toMatchObject({ type: 'apiKey' });
+    const secrets = result.environments[0]!.variables.filter((v) => v.secret).map((v) => v.key).sort();
+    expect(secrets).toEqual(['apiKey', 'bearerToken', 'clientSecret', 'password']);
+    expect(result.environments[0]!.variables.every((v) => v.value === '' || v.key === 'baseUrl')).toBe(true);
+    expect(result.notes.join('\n')).toMatch(/apiKey_cookie.*cookie/);
+    expect(result.notes.join('\n')).toMatch(/OpenID Connect/);
+    expect(result.secrets).toEqual([]);
+  });
+
+  it('puts document-wide security on the folder and notes combined schemes', async () => {
+    const doc = yamlDoc({
+      openapi: '3.0.3', info: { title: 'Sec' }, servers: [{ url: 'https://sec.example.test' }],
+      security: [{ basic: [] }],
+      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' }, key: { type: 'apiKey', in: 'header', name: 'X-Key' }, digest: { type: 'http', scheme: 'digest' } } },
+      paths: {
+        '/a': { get: { responses: { 200: { description: 'ok' } } } },
+        '/b': { get: { security: [{ key: [], basic: [] }], responses: { 200: { description: 'ok' } } } },
+        '/c': { get: { security: [], responses: { 200: { description: 'ok' } } } },
+        '/d': { get: { security: [{ digest: [] }], responses: { 200: { description: 'ok' } } } },
+      },
+    });
+    const result = importOpenApiText(doc, { label: 'sec.yaml' });
+    expect(topFolder(result).settings?.auth).toEqual({ type: 'basic', username: '{{username}}', password: '{{password}}' });
+    expect(requestFor(result, 'GET /a').auth).toBeUndefined();
+    expect(requestFor(result, 'GET /b').auth).toEqual({ type: 'apiKey', key: 'X-Key', value: '{{apiKey}}' });
+    expect(result.notes.join('\n')).toMatch(/"key" \+ "basic" uses several schemes together; only "key" was imported/);
+    expect(requestFor(result, 'GET /c').auth).toEqual({ type: 'none' });
+    expect(requestFor(result, 'GET /d').auth).toEqual({ type: 'digest', username: '{{username}}', password: '{{password}}' });
+  });
+});
+
+describe('parameters and bodies', () => {
+  const doc = yamlDoc({
+    openapi: '3.0.3',
+    info: { title: 'Shapes', description: 'About shapes' },
+    servers: [{ url: 'https://shapes.example.test/v1/' }],
+    tags: [{ name: 'second' }, { name: 'first', description: 'The first tag' }],
+    paths: {
+      '/users/{user_id}/files/{id}': {
+        parameters: [{ name: 'user_id', in: 'path', required: true, schema: { type: 'integer', example: 42 } }],
+        post: {
+          tags: ['first', 'second'],
+          operationId: 'upload',
+          deprecated: true,
+          description: 'Uploads a file.',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'q', in: 'query', required: true, example: 'a b&c' },
+            { name: 'tags', in: 'query', required: true, schema: { type: 'array', items: { type: 'string' } }, example: ['x', 'y'] },
+            { name: 'page', in: 'query', description: 'Page number', schema: { type: 'integer', default: 1 } },
+            { name: 'X-Trace', in: 'header', required: true, schema: { type: 'string', example: 't-1' } },
+            { name: 'X-Opt', in: 'header', schema: { type: 'string' } },
+            { name: 'Accept', in: 'header', required: true, schema: { type: 'string' } },
+            { name: 'session', in: 'cookie', required: true, example: 's1' },
+            { name: 'theme', in: 'cookie', example: 'dark' },
+          ],
+          requestBody: { content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, note: { type: 'string', example: 'hi' } } } } } },
+          responses: { 201: { description: 'created' } },
+        },
+      },
+      '/xml': { put: { tags: ['second'], summary: 'XML', requestBody: { content: { 'application/xml': { schema: { $ref: '#/components/schemas/Item' } } } }, responses: { 200: { description: 'ok' } } } },
+      '/form': { post: { summary: 'Form', requestBody: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string', enum: ['x', 'y'] } } } } } }, responses: { 200: { description: 'ok' } } } },
+      '/text': { post: { summary: 'Text', requestBody: { content: { 'text/plain': { example: 'hello' } } }, responses: { 200: { description: 'ok' } } } },
+      '/bin': { post: { summary: 'Binary', requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, responses: { 200: { description: 'ok' } } } },
+      '/merge': { patch: { summary: 'Merge', requestBody: { content: { 'application/merge-patch+json': { examples: { one: { value: { name: 'n' } } } } } }, responses: { 200: { description: 'ok' } } } },
+      '/tree': { post: { summary: 'Tree', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, responses: { 200: { description: 'ok' } } } },
+    },
+    components: {
+      schemas: {
+        Item: { type: 'object', xml: { name: 'item' }, properties: { id: { type: 'integer', readOnly: true }, label: { type: 'string', example: 'L' } } },
+        Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+      },
+    },
+  });
+  const result = importOpenApiText(doc, { label: 'shapes.yaml' });
+
+  it('orders tag folders as the document lists its tags and files operations under their first tag', () => {
+    const top = topFolder(result);
+    expect(top.settings?.docs).toBe('About shapes');
+    const names = top.children.map((c) => (c.type === 'folder' ? `folder:${c.name}` : c.request.name));
+    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Tree']);
+    const first = top.children[1]!;
+    expect(first.type === 'folder' && first.settings?.docs).toBe('The first tag');
+    expect(requestsOf(result).find((r) => r.request.name === 'upload')?.folders).toEqual(['Shapes', 'first']);
+  });
+
+  it('maps path, query, header and cookie parameters', () => {
+    const upload = requestFor(result, 'POST /users/{user_id}/files/{id}');
+    expect(upload.url).toBe('{{baseUrl}}/users/{{userId}}/files/{{fileId}}?q=a%20b%26c&tags=x&tags=y');
+    expect(upload.disabledParams).toEqual([{ key: 'page', value: '1', description: 'Page number' }]);
+    expect(upload.headers).toEqual([
+      { key: 'X-Trace', value: 't-1' },
+      { key: 'X-Opt', value: '', enabled: false },
+      { key: 'Cookie', value: 'session=s1; theme=dark' },
+    ]);
+    expect(String(upload.docs)).toMatch(/^\*\*Deprecated:\*\*.*\n\nUploads a file\.$/s);
+    expect(envValue(result, 'userId')?.value).toBe('42');
+    expect(envValue(result, 'fileId')?.value).toBe('');
+    expect(envValue(result, 'baseUrl')?.value).toBe('https://shapes.example.test/v1');
+  });
+
+  it('builds multipart, XML, form, text, binary and JSON bodies', () => {
+    expect(requestFor(result, 'POST /users/{user_id}/files/{id}').body).toEqual({ type: 'multipart', multipart: [{ key: 'file', value: '', file: true }, { key: 'note', value: 'hi' }] });
+    const xml = requestFor(result, 'PUT /xml').body!;
+    expect(xml.type).toBe('xml');
+    expect(xml.text).toContain('<item>');
+    expect(xml.text).toContain('<label>L</label>');
+    expect(xml.text).not.toContain('<id>'); // readOnly
+    expect(requestFor(result, 'POST /form').body).toEqual({ type: 'formUrlencoded', form: [{ key: 'a', value: '0' }, { key: 'b', value: 'x' }] });
+    expect(requestFor(result, 'POST /text').body).toEqual({ type: 'text', text: 'hello', contentType: 'text/plain' });
+    expect(requestFor(result, 'POST /bin').body).toEqual({ type: 'binary' });
+    const merge = requestFor(result, 'PATCH /merge');
+    expect(JSON.parse(String(merge.body?.text))).toEqual({ name: 'n' });
+    expect(merge.headers).toEqual([{ key: 'Content-Type', value: 'application/merge-patch+json' }]);
+    expect(JSON.parse(String(requestFor(result, 'POST /tree').body?.text))).toEqual({ name: 'string', children: [] }); // the cycle ends
+    expect(result.notes.join('\n')).toMatch(/2 requests send a file/);
+  });
+});
