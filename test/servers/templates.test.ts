@@ -102,7 +102,7 @@ describe('mock API answer templates (8.2)', () => {
         api: { name: 'API', http: { routes: [{ path: '/v', body: '{{a}} {{b}} {{c}} {{token}} {{envSecret}} {{off}} {{undefined}} {{nested}} {{$unknownDynamic}}' }] } },
       },
     });
-    const handle = await serve(root, { environment: 'dev', overrides: { a: 'cli-a' }, scriptValues: async (scope) => (scope === 'collection' ? { c: 'script-c' } : {}) });
+    const handle = await serve(root, { environment: 'dev', overrides: { a: 'cli-a' }, scriptValues: async (scope): Promise<Record<string, string>> => (scope === 'collection' ? { c: 'script-c' } : {}) });
     const body = (await send(`${handle.servers[0]!.url}/v`)).body;
     expect(body).toMatch(/^cli-a env-b script-c \{\{token\}\} \{\{envSecret\}\} \{\{off\}\} \{\{undefined\}\} <env-b\|\d+> \{\{\$unknownDynamic\}\}$/);
   });

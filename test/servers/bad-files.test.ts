@@ -1,0 +1,84 @@
+/** Bad server files and settings: each gets a clear message naming the file, and the others still run. */
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { makeWorkspace, send, serve } from './helpers.js';
+
+const ok = { name: 'Fine', http: { routes: [{ path: '/ok', body: 'ok' }] } };
+
+describe('bad server files', () => {
+  it('reports unknown kinds, ports out of range and route paths without / with file:line, and starts the rest', async () => {
+    const root = await makeWorkspace({
+      servers: {
+        fine: ok,
+        kind: 'name: K\nkind: gopher\n',
+        port: 'name: P\nport: 70000\n',
+        negative: 'name: N\nport: -1\n',
+        route: 'name: R\nhttp:\n  routes:\n    - path: users\n',
+        notyaml: 'name: [oops\n',
+        list: '- a\n- b\n',
+      },
+    });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
+    expect((await send(`${handle.servers[0]!.url}/ok`)).body).toBe('ok');
+    const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
+    expect(byId.kind).toMatch(/^servers\/kind\.yaml:2:7: kind: expected one of http, mcp, websocket, socketio, sse, tcp, udp, dns, tcpProxy, got text "gopher"/);
+    expect(byId.port).toMatch(/^servers\/port\.yaml:2:7: port: must be at most 65535/);
+    expect(byId.negative).toMatch(/^servers\/negative\.yaml:2:7: port: must be at least 0/);
+    expect(byId.route).toMatch(/^servers\/route\.yaml:4:\d+: http\.routes\[0\]\.path: a route path must start with \//);
+    expect(byId.notyaml).toMatch(/^servers\/notyaml\.yaml:\d+:\d+: YAML syntax error/);
+    expect(byId.list).toMatch(/expected a mapping/);
+    for (const message of Object.values(byId)) expect(message).toContain('fix the file to start this server');
+  });
+
+  it('refuses kinds this version does not run yet, by name', async () => {
+    const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'websocket' }, fine: ok } });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
+    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: kind: websocket servers are not supported by this version of Ferry yet \(supported: http, sse\)/) }]);
+  });
+
+  it('says so when the port is taken, and keeps the others running', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const root = await makeWorkspace({ servers: { taken: { ...ok, name: 'Taken', port }, fine: ok } });
+      const handle = await serve(root);
+      expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
+      expect(handle.failures[0]!.message).toBe(
+        `servers/taken.yaml: port ${port} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port).`,
+      );
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+  });
+
+  it('names unknown server ids and unknown environments', async () => {
+    const root = await makeWorkspace({ servers: { fine: ok }, environments: { dev: [] } });
+    const unknown = await serve(root, { ids: ['nope'] });
+    expect(unknown.failures).toEqual([{ id: 'nope', message: 'No server "nope": there is no servers/nope.yaml. Servers here: fine.' }]);
+    const env = await serve(root, { environment: 'prod' });
+    expect(env.failures[0]!.message).toBe('No environment "prod": environments/prod.yaml does not exist. Environments here: dev.');
+    const hostile = await serve(root, { environment: '../../etc/passwd' });
+    expect(hostile.failures[0]!.message).toMatch(/is not an environment id/);
+  });
+
+  it('starts only autoStart servers when asked, and the ids given otherwise', async () => {
+    const root = await makeWorkspace({ servers: { auto: { ...ok, name: 'Auto', autoStart: true }, manual: ok, broken: 'port: x\n' } });
+    const auto = await serve(root, { autoStartOnly: true });
+    expect(auto.servers.map((s) => s.id)).toEqual(['auto']);
+    expect(auto.failures).toEqual([]);
+    const some = await serve(root, { ids: ['manual', 'servers/auto.yaml'] });
+    expect(some.servers.map((s) => s.id).sort()).toEqual(['auto', 'manual']);
+  });
+
+  it('answers 413 to a request body larger than a mock route reads', async () => {
+    const root = await makeWorkspace({ servers: { api: { name: 'A', http: { routes: [{ path: '/b', method: 'POST', matchBody: 'x', body: 'got' }] } } } });
+    const handle = await serve(root);
+    const answer = await send(`${handle.servers[0]!.url}/b`, { method: 'POST', body: Buffer.alloc(33 * 1024 * 1024, 0x78), timeoutMs: 20_000 });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatch(/over 32 MB/);
+    expect((await send(`${handle.servers[0]!.url}/b`, { method: 'POST', body: 'x' })).body).toBe('got');
+  });
+});

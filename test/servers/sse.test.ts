@@ -1,0 +1,121 @@
+/** The SSE server seen by a real client, events parsed by eventsource-parser. */
+import http from 'node:http';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { describe, expect, it } from 'vitest';
+import { frameEvent } from '../../src/servers/kinds/sse-frame.js';
+import { eventually, makeWorkspace, serve } from './helpers.js';
+
+interface Received {
+  events: (EventSourceMessage & { at: number })[];
+  raw: string;
+  headers: http.IncomingHttpHeaders;
+  close(): void;
+  ended: Promise<void>;
+}
+
+/** Opens a stream and collects events until `count` arrived (then resolves; the stream stays open). */
+function open(url: string, count: number, headers: Record<string, string> = {}): Promise<Received> {
+  return new Promise((resolve, reject) => {
+    const events: Received['events'] = [];
+    let raw = '';
+    let settle: () => void = () => {};
+    const ended = new Promise<void>((r) => (settle = r));
+    const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      const received: Received = { events, get raw() { return raw; }, headers: res.headers, close: () => req.destroy(), ended };
+      const parser = createParser({
+        onEvent(event) {
+          events.push({ ...event, at: Date.now() });
+          if (events.length === count) resolve(received);
+        },
+      });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        raw += chunk;
+        parser.feed(chunk);
+      });
+      res.on('end', settle);
+      res.on('close', settle);
+      if (count === 0) resolve(received);
+    });
+    req.on('error', (e) => (events.length >= count ? settle() : reject(e)));
+    setTimeout(() => reject(new Error(`only ${events.length} of ${count} events arrived`)), 5000).unref();
+  });
+}
+
+async function sse(sseSection: Record<string, unknown>, variables: { key: string; value: string }[] = []) {
+  const root = await makeWorkspace({ variables, servers: { events: { name: 'Events', kind: 'sse', sse: sseSection } } });
+  const handle = await serve(root);
+  if (handle.failures.length) throw new Error(handle.failures[0]!.message);
+  return { handle, server: handle.servers[0]!, url: handle.servers[0]!.url };
+}
+
+describe('SSE server', () => {
+  it('frames names, ids and multi-line data as the standard says', () => {
+    expect(frameEvent('', '', 'one')).toBe('data: one\n\n');
+    expect(frameEvent('update', '7', 'a\nb\r\nc\rd')).toBe('event: update\nid: 7\ndata: a\ndata: b\ndata: c\ndata: d\n\n');
+    expect(frameEvent('x\ny', 'i\r\nd', '')).toBe('event: xy\nid: id\ndata: \n\n');
+    expect(frameEvent('', '', 'trailing\n')).toBe('data: trailing\ndata: \n\n');
+  });
+
+  it('sends the events in order, rendered from the request that opened the stream', async () => {
+    const { url } = await sse(
+      {
+        events: [
+          { data: 'hello {{request.query.name}}' },
+          { event: 'update', id: '{{request.headers.x-id}}-1', data: '{"user":"{{request.query.name}}",\n"env":"{{stage}}"}' },
+          { event: 'multi', data: 'line one\r\nline two\n\nline four' },
+          { event: '{{stage}}', data: '{{request.body}}|{{request.params.x}}|{{request.method}} {{request.path}}|{{$uuid}}' },
+        ],
+      },
+      [{ key: 'stage', value: 'dev' }],
+    );
+    const got = await open(`${url}/stream/path?name=Ada%20L`, 4, { 'x-id': 'abc' });
+    got.close();
+    expect(got.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(got.headers['cache-control']).toBe('no-cache');
+    expect(got.events.map((e) => e.event)).toEqual([undefined, 'update', 'multi', '{{stage}}']); // empty name = message; names not templated
+    expect(got.events[0]!.data).toBe('hello Ada L');
+    expect(got.events[1]!.id).toBe('abc-1');
+    expect(JSON.parse(got.events[1]!.data)).toEqual({ user: 'Ada L', env: 'dev' });
+    expect(got.events[2]!.data).toBe('line one\nline two\n\nline four');
+    expect(got.events[3]!.data).toMatch(/^\|\|GET \/stream\/path\|[0-9a-f-]{36}$/);
+  });
+
+  it('waits intervalMs between events and starts over when repeat is on', async () => {
+    const { url } = await sse({ events: [{ data: 'a' }, { data: 'b' }, { data: 'c' }], intervalMs: 40, repeat: true });
+    const got = await open(url, 7);
+    got.close();
+    expect(got.events.map((e) => e.data).join('')).toBe('abcabca');
+    const gaps = got.events.slice(1).map((e, i) => e.at - got.events[i]!.at);
+    expect(gaps.every((g) => g >= 25)).toBe(true);
+  });
+
+  it('without repeat, all events go at once and the stream stays open', async () => {
+    const { url, server } = await sse({ events: [{ data: '1' }, { data: '2' }] });
+    const got = await open(url, 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got.events).toHaveLength(2);
+    expect(server.openStreams()).toBe(1);
+    got.close();
+  });
+
+  it('cleans up closed streams and logs each one', async () => {
+    const { url, server, handle } = await sse({ events: [{ data: 'x' }], intervalMs: 20, repeat: true });
+    const clients = await Promise.all([open(url, 2), open(url, 2), open(url, 2)]);
+    expect(server.openStreams()).toBe(3);
+    for (const c of clients) c.close();
+    await eventually(async () => server.openStreams() === 0 && server.openConnections() === 0);
+    await eventually(async () => handle.traffic.recent().filter((r) => r.note === 'stream').length === 3);
+    const record = handle.traffic.recent().find((r) => r.note === 'stream')!;
+    expect(record.responseBytes).toBeGreaterThanOrEqual(2 * 'data: x\n\n'.length);
+    expect(record.status).toBe(200);
+  });
+
+  it('stopping the server ends open streams', async () => {
+    const { url, handle } = await sse({ events: [{ data: 'x' }], intervalMs: 30, repeat: true });
+    const got = await open(url, 1);
+    await handle.stop();
+    await got.ended;
+    expect(handle.servers[0]!.openStreams()).toBe(0);
+  });
+});

@@ -1,0 +1,135 @@
+/** TLS with given and generated certificates, HTTP/1.1 and HTTP/2 on one port (ALPN). */
+import { X509Certificate } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import http2 from 'node:http2';
+import https from 'node:https';
+import path from 'node:path';
+import { generate } from 'selfsigned';
+import { describe, expect, it } from 'vitest';
+import { CERT_FILE, KEY_FILE } from '../../src/servers/index.js';
+import { tempDir } from '../support/temp.js';
+import { makeWorkspace, serve } from './helpers.js';
+
+function httpsGet(url: string, ca: string, alpn?: string[]): Promise<{ status: number; body: string; alpn: string | false | null; cert: X509Certificate }> {
+  return new Promise((resolve, reject) => {
+    const options: https.RequestOptions & { ALPNProtocols?: string[] } = { ca, agent: false, ALPNProtocols: alpn };
+    const req = https.get(url, options, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => {
+        const socket = res.socket as import('node:tls').TLSSocket;
+        resolve({ status: res.statusCode ?? 0, body, alpn: socket.alpnProtocol, cert: new X509Certificate(socket.getPeerX509Certificate()!.raw) });
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+function h2Get(url: string, ca: string, reqPath: string): Promise<{ status: number; body: string; headers: http2.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(url, { ca });
+    session.on('error', reject);
+    const stream = session.request({ ':path': reqPath, 'x-who': 'h2' });
+    let body = '';
+    let headers: http2.IncomingHttpHeaders = {};
+    stream.on('response', (h) => (headers = h));
+    stream.on('data', (c) => (body += c));
+    stream.on('end', () => {
+      session.close();
+      resolve({ status: Number(headers[':status']), body, headers });
+    });
+    stream.on('error', reject);
+    stream.end();
+  });
+}
+
+const api = (tls: Record<string, unknown>) => ({
+  name: 'Secure',
+  tls,
+  http: { routes: [{ path: '/who/:name', body: 'hello {{request.params.name}} via {{request.headers.x-who}}', headers: [{ key: 'Connection', value: 'keep-alive' }] }] },
+});
+
+describe('TLS', () => {
+  it('serves HTTP/1.1 and HTTP/2 with the PEM files given', async () => {
+    const made = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'ec',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    });
+    const root = await makeWorkspace({ servers: { secure: api({ enabled: true, certPath: 'certs/cert.pem', keyPath: 'certs/key.pem' }) }, files: { 'certs/cert.pem': made.cert, 'certs/key.pem': made.private } });
+    const handle = await serve(root);
+    expect(handle.failures).toEqual([]);
+    const url = handle.servers[0]!.url;
+    expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const one = await httpsGet(`${url}/who/ada`, made.cert);
+    expect(one).toMatchObject({ status: 200, body: 'hello ada via ', alpn: false });
+    expect(one.cert.fingerprint256).toBe(new X509Certificate(made.cert).fingerprint256);
+    const two = await h2Get(url, made.cert, '/who/bob');
+    expect(two.status).toBe(200);
+    expect(two.body).toBe('hello bob via h2');
+    expect(two.headers.connection).toBeUndefined(); // an HTTP/1.1-only header is left out on HTTP/2
+  });
+
+  it('generates a localhost certificate once and keeps it in the data folder', async () => {
+    const certificateDir = path.join(await tempDir('ferry-certs-'), 'certificates');
+    const root = await makeWorkspace({ servers: { a: api({ enabled: true }), b: { ...api({ enabled: true }), name: 'B' } } });
+    const first = await serve(root, { certificateDir });
+    expect(first.failures).toEqual([]);
+    const cert = await fs.readFile(path.join(certificateDir, CERT_FILE), 'utf8');
+    expect((await fs.stat(path.join(certificateDir, KEY_FILE))).mode & 0o077).toBe(0);
+    const x509 = new X509Certificate(cert);
+    expect(x509.subjectAltName).toContain('DNS:localhost');
+    expect(x509.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    for (const server of first.servers) {
+      const answer = await httpsGet(`${server.url}/who/x`, cert, ['http/1.1']);
+      expect(answer.alpn).toBe('http/1.1');
+      expect(answer.cert.fingerprint256).toBe(x509.fingerprint256);
+    }
+    const h2 = await h2Get(first.servers[0]!.url, cert, '/who/y');
+    expect(h2.body).toBe('hello y via h2');
+    await first.stop();
+    // A second start reuses it.
+    const again = await serve(root, { certificateDir });
+    expect(await fs.readFile(path.join(certificateDir, CERT_FILE), 'utf8')).toBe(cert);
+    expect((await httpsGet(`${again.servers[0]!.url}/who/z`, cert)).cert.fingerprint256).toBe(x509.fingerprint256);
+  });
+
+  it('refuses a missing, foreign, mismatched or outside certificate with a clear message', async () => {
+    const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec' });
+    const other = await generate([{ name: 'commonName', value: 'other' }], { keyType: 'ec' });
+    const outside = await tempDir('ferry-outside-');
+    await fs.writeFile(path.join(outside, 'cert.pem'), made.cert);
+    await fs.writeFile(path.join(outside, 'key.pem'), made.private);
+    const root = await makeWorkspace({
+      servers: {
+        missing: api({ enabled: true, certPath: 'certs/nope.pem', keyPath: 'certs/key.pem' }),
+        half: api({ enabled: true, certPath: 'certs/cert.pem' }),
+        notpem: api({ enabled: true, certPath: 'certs/junk.pem', keyPath: 'certs/key.pem' }),
+        mismatch: api({ enabled: true, certPath: 'certs/cert.pem', keyPath: 'certs/other-key.pem' }),
+        outside: api({ enabled: true, certPath: path.join(outside, 'cert.pem'), keyPath: path.join(outside, 'key.pem') }),
+        climbing: api({ enabled: true, certPath: '../x/cert.pem', keyPath: 'certs/key.pem' }),
+      },
+      files: { 'certs/cert.pem': made.cert, 'certs/key.pem': made.private, 'certs/junk.pem': 'hello', 'certs/other-key.pem': other.private },
+    });
+    await fs.symlink(path.join(root, 'certs', 'cert.pem'), path.join(root, 'certs', 'link.pem'));
+    const handle = await serve(root);
+    expect(handle.servers).toEqual([]);
+    const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
+    expect(byId.missing).toMatch(/^servers\/missing\.yaml: tls\.certPath: the file certs\/nope\.pem does not exist/);
+    expect(byId.half).toMatch(/tls\.keyPath is missing/);
+    expect(byId.notpem).toMatch(/tls\.certPath: certs\/junk\.pem is not a PEM certificate/);
+    expect(byId.mismatch).toMatch(/is not the private key of the certificate/);
+    expect(byId.outside).toMatch(/lies outside the workspace folder/);
+    expect(byId.climbing).toMatch(/lies outside the workspace folder/);
+    // Allowed on this computer: the outside files work.
+    const allowed = await serve(root, { ids: ['outside'], allowFilesOutsideWorkspace: true });
+    expect(allowed.failures).toEqual([]);
+  });
+
+  it('never follows a symbolic link to a certificate', async () => {
+    const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec' });
+    const root = await makeWorkspace({ servers: { s: api({ enabled: true, certPath: 'certs/link.pem', keyPath: 'certs/key.pem' }) }, files: { 'certs/cert.pem': made.cert, 'certs/key.pem': made.private } });
+    await fs.symlink(path.join(root, 'certs', 'cert.pem'), path.join(root, 'certs', 'link.pem'));
+    const handle = await serve(root);
+    expect(handle.failures[0]!.message).toMatch(/symbolic link/);
+  });
+});
