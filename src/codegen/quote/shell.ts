@@ -5,6 +5,11 @@ export function hasControlBytes(text: string): boolean {
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text);
 }
 
+/** Text a PowerShell verbatim string carries exactly as pasted: no control characters but tab and line feed. */
+export function powershellSafe(text: string): boolean {
+  return !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
+}
+
 const POSIX_BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** One POSIX shell word: bare when safe, else '…', or $'…' when it holds control characters. */

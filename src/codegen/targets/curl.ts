@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { LibraryRules, Target } from '../target.js';
-import { cmdQuote, cmdSafe, hasControlBytes, posixQuote, powershellQuote } from '../quote/shell.js';
+import { cmdQuote, cmdSafe, hasControlBytes, posixQuote, powershellQuote, powershellSafe } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 
 export const curlRules: LibraryRules = {
@@ -49,6 +49,7 @@ function needsBodyFile(req: CodeRequest, shell: Shell): boolean {
   if (req.body.kind === 'binary') return true;
   if (req.body.kind !== 'text') return false;
   if (shell === 'cmd') return !cmdSafe(req.body.text);
+  if (shell === 'powershell') return !powershellSafe(req.body.text);
   return hasControlBytes(req.body.text);
 }
 

@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
-import { powershellQuote as q } from '../quote/shell.js';
+import { powershellQuote as q, powershellSafe } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 import { contentTypeOf, headersWithout } from '../shared.js';
 
@@ -17,10 +17,11 @@ function render(req: CodeRequest): string {
   const args = [`-Uri ${q(req.url)}`];
   args.push(METHODS.includes(req.method) ? `-Method ${req.method[0]}${req.method.slice(1).toLowerCase()}` : `-CustomMethod ${q(req.method)}`);
   if (headers.length) args.push('-Headers $headers');
-  if (body.kind === 'text') {
+  if (body.kind === 'text' && powershellSafe(body.text)) {
+    // Bytes, so that every PowerShell 7 version sends UTF-8 (before 7.4 a string went out as Latin-1).
     code += `$body = [Text.Encoding]::UTF8.GetBytes(${q(body.text)})\n`;
-  } else if (body.kind === 'binary') {
-    code += `$body = [Convert]::FromBase64String(${q(body.base64)})\n`;
+  } else if (body.kind === 'text' || body.kind === 'binary') {
+    code += `$body = [Convert]::FromBase64String(${q(Buffer.from(body.bytes).toString('base64'))})\n`;
   } else if (body.kind === 'multipart') {
     code += '$body = [System.Net.Http.MultipartFormDataContent]::new()\n';
     for (const p of body.parts) {
