@@ -33,12 +33,12 @@ export function parseSpecText(text: string, label: string): ParsedText {
     }
   }
   try {
-    return { data: parseYaml(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, prettyErrors: false, uniqueKeys: false }), format: 'yaml' };
+    return { data: parseYaml(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, prettyErrors: true, uniqueKeys: false }), format: 'yaml' };
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const pos = error.linePos?.[0];
       const where = pos ? `${label}:${pos.line}:${pos.col}` : label;
-      throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]}.`);
+      throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.`);
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw new ImportError(
