@@ -1,0 +1,172 @@
+/** Update from API spec (spec 4.5) with hand-written pairs of document versions. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commitImport } from '../../../src/importers/commit.js';
+import { importOpenApiText } from '../../../src/importers/openapi/index.js';
+import { applyUpdate, formatPreview, planUpdate } from '../../../src/importers/openapi/update/index.js';
+import { openWorkspace, walkRequests, type FolderNode } from '../../../src/workspace/index.js';
+import { listFiles, tempWorkspace, yamlDoc } from './helpers.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
+});
+
+const ok = { 200: { description: 'ok' } };
+const v1 = {
+  openapi: '3.0.3',
+  info: { title: 'Shop' },
+  servers: [{ url: 'https://shop.example.test' }],
+  tags: [{ name: 'items' }],
+  paths: {
+    '/items': {
+      get: { tags: ['items'], summary: 'List items', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: ok },
+      post: { tags: ['items'], summary: 'Create item', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } }, responses: ok },
+    },
+    '/items/{id}': {
+      get: { tags: ['items'], summary: 'Get item', description: 'One item.', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+      delete: { tags: ['items'], summary: 'Delete item', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+    },
+    '/health': { get: { summary: 'Health', responses: ok } },
+  },
+};
+
+/** v2: List items gains a header, Create item's body and docs change, Delete is gone, two operations are new. */
+const v2 = structuredClone(v1) as any;
+v2.paths['/items'].get.parameters.push({ name: 'X-Page', in: 'header', required: true, schema: { type: 'string', example: 'p1' } });
+v2.paths['/items'].post.requestBody.content['application/json'].schema.properties.price = { type: 'number' };
+v2.paths['/items'].post.description = 'Creates an item.';
+v2.paths['/items/{id}'].get.description = 'One item, by id.';
+delete v2.paths['/items/{id}'].delete;
+v2.paths['/orders/{orderId}/lines/{lineNo}'] = { get: { tags: ['orders'], summary: 'Order line', parameters: [{ name: 'orderId', in: 'path', required: true, example: 'o-1' }, { name: 'lineNo', in: 'path', required: true }], responses: ok } };
+v2.paths['/items/{id}/restock'] = { post: { tags: ['items'], summary: 'Restock', parameters: [{ name: 'id', in: 'path', required: true }], responses: ok } };
+
+async function importedWorkspace(doc: unknown): Promise<string> {
+  const root = await tempWorkspace();
+  dirs.push(root);
+  const ws = await openWorkspace(root);
+  await commitImport({ root, id: ws.id }, importOpenApiText(yamlDoc(doc), { label: 'shop.yaml' }));
+  return root;
+}
+
+async function requestsByOperation(root: string) {
+  const ws = await openWorkspace(root);
+  const folder = ws.tree.children[0] as FolderNode;
+  const out = new Map<string, { path: string; request: any }>();
+  for (const { node } of walkRequests(folder)) out.set(String(node.request.openapi?.operation), { path: node.path, request: node.request });
+  return { ws, folder, requests: out };
+}
+
+async function editRequest(root: string, requestPath: string, edit: (text: string) => string): Promise<void> {
+  const file = path.join(root, 'requests', requestPath);
+  await fs.writeFile(file, edit(await fs.readFile(file, 'utf8')));
+}
+
+describe('update from API spec', () => {
+  it('previews and applies added, changed and removed operations, keeping the user\'s edits', async () => {
+    const root = await importedWorkspace(v1);
+    const before = await requestsByOperation(root);
+    // The user edits the POST body and renames a request; the GET /items/{id} docs stay as imported.
+    await editRequest(root, before.requests.get('POST /items')!.path, (t) => t.replace(/text: \|-?\n(\s+)\{[\s\S]*?\n\1\}/, 'text: \'{"name": "mine"}\''));
+    await editRequest(root, before.requests.get('GET /items')!.path, (t) => t.replace('name: List items', 'name: All my items').concat('scripts:\n  postResponse: test("ok", () => {})\n'));
+    const edited = await requestsByOperation(root);
+    expect(edited.requests.get('POST /items')!.request.body.text).toBe('{"name": "mine"}');
+
+    const snapshot = await listFiles(root);
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'shop-v2.yaml' } });
+    expect(await listFiles(root)).toEqual(snapshot); // planning writes nothing
+
+    expect(plan.upToDate).toBe(false);
+    expect(plan.added.map((a) => a.operation).sort()).toEqual(['GET /orders/{orderId}/lines/{lineNo}', 'POST /items/{id}/restock']);
+    expect(plan.removed.map((r) => r.operation)).toEqual(['DELETE /items/{id}']);
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('GET /items')).toMatchObject({ update: ['headers'], kept: [] });
+    expect(changed.get('POST /items')).toMatchObject({ update: ['docs'], kept: ['body'] });
+    expect(changed.get('GET /items/{id}')).toMatchObject({ update: ['docs'], kept: [] });
+    expect(plan.newVariables.sort()).toEqual(['lineNo', 'orderId']);
+    expect(plan.environment).toBe('Shop');
+
+    const preview = formatPreview(plan);
+    expect(preview).toContain('Added (2)');
+    expect(preview).toContain('kept (your edits): body');
+    expect(preview).toContain('No longer in the spec (kept, marked) (1)');
+    expect(preview).toMatch(/New environment variables in "Shop" \(2\)/);
+
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect(after.ws.warnings).toEqual([]);
+    const list = after.requests.get('GET /items')!.request;
+    expect(list.name).toBe('All my items'); // names never touched
+    expect(list.scripts.postResponse).toContain('test("ok"'); // scripts never touched
+    expect(list.headers).toEqual([{ key: 'X-Page', value: 'p1', enabled: true, description: '' }]);
+    expect(after.requests.get('POST /items')!.request.body.text).toBe('{"name": "mine"}');
+    expect(after.requests.get('POST /items')!.request.docs).toBe('Creates an item.');
+    expect(after.requests.get('DELETE /items/{id}')!.request.openapi.removed).toBe(true);
+    const restock = after.requests.get('POST /items/{id}/restock')!;
+    expect(restock.path.startsWith('Shop/items/')).toBe(true);
+    const line = after.requests.get('GET /orders/{orderId}/lines/{lineNo}')!;
+    expect(line.path).toMatch(/^Shop\/orders\//);
+    expect(line.request.url).toBe('{{baseUrl}}/orders/{{orderId}}/lines/{{lineNo}}');
+    const env = after.ws.environments.find((e) => e.value.name === 'Shop')!;
+    expect(env.value.variables.map((v) => v.key)).toEqual(['baseUrl', 'itemId', 'orderId', 'lineNo']);
+    expect(env.value.variables.find((v) => v.key === 'orderId')?.value).toBe('o-1');
+    // The kept document is the new version.
+    const spec = after.folder.settings.openapi!.spec!;
+    expect(await fs.readFile(path.join(root, spec), 'utf8')).toBe(yamlDoc(v2));
+
+    // Updating again with the same version: nothing to do.
+    const again = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'shop-v2.yaml' } });
+    expect(again.upToDate).toBe(true);
+    expect(again.writes).toEqual([]);
+    expect(formatPreview(again)).toContain('The folder already matches this version.');
+
+    // The removed operation comes back: the mark goes away.
+    const v3 = structuredClone(v2) as any;
+    v3.paths['/items/{id}'].delete = v1.paths['/items/{id}'].delete;
+    const back = await planUpdate(root, { folder: 'requests/Shop/', text: yamlDoc(v3), source: { label: 'shop-v3.yaml' } });
+    expect(back.changed.find((c) => c.operation === 'DELETE /items/{id}')).toMatchObject({ restored: true });
+    expect(formatPreview(back)).toContain('back in the spec');
+    await applyUpdate(root, back);
+    const restored = await requestsByOperation(root);
+    expect(restored.requests.get('DELETE /items/{id}')!.request.openapi.removed).toBeUndefined();
+  });
+
+  it('edits request files in place: only the changed lines change', async () => {
+    const root = await importedWorkspace(v1);
+    const { requests } = await requestsByOperation(root);
+    const file = path.join(root, 'requests', requests.get('GET /items')!.path);
+    const text = `# my comment\n${await fs.readFile(file, 'utf8')}`;
+    await fs.writeFile(file, text);
+    await applyUpdate(root, await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } }));
+    const updated = await fs.readFile(file, 'utf8');
+    expect(updated.startsWith('# my comment\n')).toBe(true);
+    expect(updated).toContain('X-Page');
+  });
+
+  it('falls back with a warning when the old document is missing from specs/', async () => {
+    const root = await importedWorkspace(v1);
+    const { folder, requests } = await requestsByOperation(root);
+    await fs.rm(path.join(root, folder.settings.openapi!.spec!));
+    await editRequest(root, requests.get('POST /items')!.path, (t) => t.replace(/text: \|-?\n(\s+)\{[\s\S]*?\n\1\}/, 'text: \'{"name": "mine"}\''));
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });
+    expect(plan.warnings.join('\n')).toMatch(/could not be read.*missing.*docs and auth stay/);
+    expect(formatPreview(plan)).toMatch(/^Warning: /m);
+    const post = plan.changed.find((c) => c.operation === 'POST /items')!;
+    expect(post.update).toContain('body'); // bodies take the new version
+    expect(post.kept).toContain('docs'); // docs stay
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect(JSON.parse(after.requests.get('POST /items')!.request.body.text)).toEqual({ name: 'string', price: 0 });
+    expect(after.requests.get('POST /items')!.request.docs).toBeUndefined();
+    expect(after.folder.settings.openapi!.spec).toBe('specs/Shop.yaml');
+  });
+
+  it('refuses folders that were not imported from a document, and bad new versions', async () => {
+    const root = await importedWorkspace(v1);
+    await fs.mkdir(path.join(root, 'requests', 'Plain'));
+    await expect(planUpdate(root, { folder: 'Plain', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/was not imported from an OpenAPI document/);
+    await expect(planUpdate(root, { folder: 'Nope', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/There is no folder "Nope"/);
+    await expect(planUpdate(root, { folder: 'Shop', text: '{"a": 1}', source: { label: 'a.json' } })).rejects.toThrow(/not an OpenAPI or Swagger document/);
+  });
+});
