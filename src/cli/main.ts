@@ -9,12 +9,14 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerLs } from './ls.js';
+import { registerUpdate } from './update.js';
 import { processOutput, type Output } from './output.js';
 
 const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerInit,
   registerLs,
   registerImport,
+  registerUpdate,
 ];
 
 function version(): string {

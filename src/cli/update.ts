@@ -1,0 +1,63 @@
+/**
+ * `ferry update FOLDER [--from FILE|URL|-] [--dry-run] [--json]`: update a folder imported from
+ * an OpenAPI document to a new version of it (spec 4.5). Prints the preview; `--dry-run` writes nothing.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ImportError, readInput } from '../importers/index.js';
+import { applyUpdate, formatPreview, planSummary, planUpdate } from '../importers/openapi/update/index.js';
+import { findFolder, openWorkspace } from '../workspace/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError } from './exit-codes.js';
+import { paint } from './output.js';
+
+interface UpdateOptions {
+  from?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+export function registerUpdate(program: Command, ctx: CliContext): void {
+  program
+    .command('update')
+    .description('update a folder imported from an OpenAPI document to a new version of the document')
+    .argument('<folder>', 'the imported folder: its path under requests/ or its name')
+    .option('--from <source>', 'the new version: a file, an http(s) URL, or - for standard input (default: where the folder was imported from)')
+    .option('--dry-run', 'print the preview of the changes and write nothing')
+    .option('--json', 'print the preview as JSON')
+    .action(async (folder: string, options: UpdateOptions, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const from = options.from ?? (await knownSource(ws.root, folder));
+      const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
+      let plan;
+      try {
+        const input = await readInput(spec);
+        plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from } });
+        if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) await applyUpdate(ws.root, plan);
+      } catch (error) {
+        if (error instanceof ImportError) throw new CliError(error.message);
+        throw error;
+      }
+      const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;
+      if (options.json) {
+        ctx.output.out(JSON.stringify(planSummary(plan, written), null, 2));
+        return;
+      }
+      const c = paint(ctx.output);
+      const lines = [formatPreview(plan, c)];
+      if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
+      else if (written) lines.push('', c.green('Updated.'));
+      ctx.output.out(lines.join('\n'));
+    });
+}
+
+/** The URL or in-workspace file the folder was imported from (`openapi.source`). */
+async function knownSource(root: string, folder: string): Promise<string> {
+  const ws = await openWorkspace(root);
+  const node = findFolder(ws.tree, folder.replace(/^requests\//, '').replace(/\/+$/, ''));
+  const source = node?.settings.openapi?.source;
+  if (!source) {
+    throw new CliError(`The folder "${folder}" does not record where its document came from; give the new version with --from FILE|URL|-.`);
+  }
+  return source;
+}
