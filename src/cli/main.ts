@@ -9,6 +9,7 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerLs } from './ls.js';
+import { registerServe } from './serve.js';
 import { registerUpdate } from './update.js';
 import { processOutput, type Output } from './output.js';
 
@@ -16,6 +17,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerInit,
   registerLs,
   registerImport,
+  registerServe,
   registerUpdate,
 ];
 

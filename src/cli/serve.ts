@@ -1,0 +1,125 @@
+/**
+ * `ferry serve [SERVER...] [--env NAME] [--var key=value]`: starts the workspace's local servers,
+ * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
+ */
+import type { Command } from 'commander';
+import { WorkspaceData } from '../appdata/index.js';
+import { formatTrafficLine, startServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
+import { parseVarOptions, VarOptionError } from '../template/index.js';
+import type { Workspace } from '../workspace/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { paint, type Output } from './output.js';
+
+interface ServeOptions {
+  env?: string;
+  var: string[];
+  watch: boolean;
+  json?: boolean;
+}
+
+export function registerServe(program: Command, ctx: CliContext): void {
+  program
+    .command('serve')
+    .description('run local servers (mock APIs, event streams) until Ctrl-C; one line per request')
+    .argument('[server...]', 'server ids: file names under servers/ without .yaml (default: every server)')
+    .option('-e, --env <name>', 'environment whose variables fill the templates (default: the active one)')
+    .option('--var <key=value>', 'a variable that wins over all others (repeatable)', (value: string, all: string[]) => [...all, value], [])
+    .option('--no-watch', 'ignore edits of the server files while running')
+    .option('--json', 'print servers and traffic as JSON lines')
+    .action(async (ids: string[], options: ServeOptions, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal());
+    });
+}
+
+/** Resolves on the first Ctrl-C (SIGINT) or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/**
+ * Runs the servers until `until` resolves; returns the exit code: 0 when every server started,
+ * 1 when some could not (they were reported, the others ran), 1 when none could.
+ */
+export async function serveUntil(ws: Workspace, ids: string[], options: ServeOptions, output: Output, until: Promise<void>): Promise<number> {
+  let overrides;
+  try {
+    overrides = parseVarOptions(options.var ?? []);
+  } catch (error) {
+    if (error instanceof VarOptionError) throw new CliError(error.message);
+    throw error;
+  }
+  const data = new WorkspaceData(ws.id, ws.root);
+  const environment = options.env ?? (await data.activeEnvironment().catch(() => undefined));
+  const c = paint(output);
+  const json = options.json === true;
+
+  const handle = await startServers(ws, {
+    ids,
+    environment,
+    overrides,
+    watch: options.watch !== false,
+    scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
+    onNotice: (notice) => {
+      if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
+      else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
+      else output.err(c.yellow(`! ${notice.message}`));
+    },
+  });
+  for (const failure of handle.failures) {
+    if (json) output.out(JSON.stringify({ type: 'failure', ...failure }));
+    output.err(c.red(`✗ ${failure.message}`));
+  }
+  if (handle.servers.length === 0) {
+    output.err(handle.failures.length > 0 ? 'No server could start.' : 'This workspace has no servers to start (add one under servers/).');
+    await handle.stop();
+    return EXIT.failed;
+  }
+  printStarted(handle, output, json, environment);
+  const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, output, json));
+  await until;
+  unsubscribe();
+  if (!json) output.out(c.dim('Stopping…'));
+  await handle.stop();
+  if (!json) output.out(`Stopped ${handle.servers.length} server${handle.servers.length === 1 ? '' : 's'}.`);
+  return handle.failures.length > 0 ? EXIT.failed : EXIT.ok;
+}
+
+function printStarted(handle: ServersHandle, output: Output, json: boolean, environment: string | undefined): void {
+  if (json) {
+    for (const s of handle.servers) output.out(JSON.stringify({ type: 'server', id: s.id, name: s.name, kind: s.kind, url: s.url }));
+    return;
+  }
+  const c = paint(output);
+  const width = Math.max(...handle.servers.map((s) => s.name.length));
+  const lines = handle.servers.map((s) => `  ${c.bold(s.name.padEnd(width))}  ${c.cyan(s.url)}  ${c.dim(`${s.kind} · servers/${s.id}.yaml`)}`);
+  const env = environment ? ` with environment ${environment}` : '';
+  output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
+}
+
+function printTraffic(records: readonly TrafficRecord[], output: Output, json: boolean): void {
+  if (records.length === 0) return;
+  // One write per batch: the log never writes once per request on the hot path.
+  if (json) {
+    output.out(records.map((r) => JSON.stringify({ type: 'traffic', ...r })).join('\n'));
+    return;
+  }
+  const c = paint(output);
+  output.out(
+    records
+      .map((r) => {
+        const line = formatTrafficLine(r);
+        return r.status === 0 || r.status >= 500 ? c.red(line) : r.status >= 400 ? c.yellow(line) : line;
+      })
+      .join('\n'),
+  );
+}

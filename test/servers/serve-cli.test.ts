@@ -1,0 +1,115 @@
+/** `ferry serve`: URLs, live traffic lines, --env/--var, failures reported, Ctrl-C stops cleanly. */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serveUntil } from '../../src/cli/serve.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { isolatedDataDir } from '../support/temp.js';
+import { eventually, makeWorkspace, send } from './helpers.js';
+
+const api = { name: 'API', http: { routes: [{ name: 'hello', path: '/hello/:who', body: 'hi {{request.params.who}} from {{place}}' }] } };
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, output: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), color: false } };
+}
+
+describe('ferry serve', () => {
+  it('prints each URL and one traffic line per request; --env and --var fill templates', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({
+      variables: [{ key: 'place', value: 'workspace' }],
+      environments: { dev: [{ key: 'place', value: 'dev' }] },
+      servers: { api, events: { name: 'Events', kind: 'sse', sse: { events: [{ data: 'x' }] } } },
+    });
+    const ws = await openWorkspace(root);
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(ws, ['api'], { env: 'dev', var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.some((l) => l.includes('http://127.0.0.1:')));
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
+    expect(io.out[0]).toMatch(/^Serving with environment dev \(Ctrl-C stops\):\n {2}API {2}http:\/\/127\.0\.0\.1:\d+ {2}http · servers\/api\.yaml$/);
+    expect((await send(`${url}/hello/ada`)).body).toBe('hi ada from dev');
+    await send(`${url}/nope`);
+    await eventually(async () => io.out.join('\n').includes('GET /nope'));
+    const log = io.out.join('\n');
+    expect(log).toMatch(/\d\d:\d\d:\d\d\.\d{3} api 200 GET \/hello\/ada → hello [\d.]+ ms ↑0 B ↓15 B/);
+    expect(log).toMatch(/api 404 GET \/nope .* \(no route\)/);
+    stop();
+    expect(await done).toBe(0);
+    expect(io.out.at(-1)).toBe('Stopped 1 server.');
+
+    const withVar = capture();
+    let stop2!: () => void;
+    const done2 = serveUntil(ws, [], { var: ['place=cli'], watch: false, json: true }, withVar.output, new Promise((r) => (stop2 = r)));
+    await eventually(async () => withVar.out.filter((l) => l.includes('"type":"server"')).length === 2);
+    const servers = withVar.out.map((l) => JSON.parse(l)).filter((l) => l.type === 'server');
+    expect(servers.map((s) => s.id).sort()).toEqual(['api', 'events']);
+    expect((await send(`${servers.find((s) => s.id === 'api').url}/hello/bo`)).body).toBe('hi bo from cli');
+    await eventually(async () => withVar.out.some((l) => l.includes('"type":"traffic"')));
+    stop2();
+    expect(await done2).toBe(0);
+  });
+
+  it('reports servers that cannot start, keeps the others, and ends with 1', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { api, ws: { name: 'WS', kind: 'websocket' } } });
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.length > 0);
+    expect(io.err.join('\n')).toMatch(/✗ servers\/ws\.yaml: kind: websocket servers are not supported/);
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
+    expect((await send(`${url}/hello/x`)).status).toBe(200);
+    stop();
+    expect(await done).toBe(1);
+  });
+
+  it('refuses a bad --var and ends with 1 when nothing can start', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'dns' } } });
+    const ws = await openWorkspace(root);
+    await expect(serveUntil(ws, [], { var: ['novalue'], watch: false }, capture().output, new Promise(() => {}))).rejects.toThrow(/--var expects key=value/);
+    const io = capture();
+    expect(await serveUntil(ws, [], { var: [], watch: false }, io.output, new Promise(() => {}))).toBe(1);
+    expect(io.err.at(-1)).toBe('No server could start.');
+  });
+
+  it('Ctrl-C in a real process closes open connections and exits 0', async () => {
+    const data = await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { api } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'run-ferry.ts'), 'serve', '-w', root, '--var', 'place=proc'], {
+      env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      await eventually(async () => /http:\/\/127\.0\.0\.1:\d+/.test(stdout), 20_000);
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+      // A keep-alive connection that stays open must not keep the process alive.
+      const agent = new http.Agent({ keepAlive: true });
+      const body = await new Promise<string>((resolve, reject) => {
+        http.get(`${url}/hello/kc`, { agent }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve(text));
+        }).on('error', reject);
+      });
+      expect(body).toBe('hi kc from proc');
+      await eventually(async () => stdout.includes('GET /hello/kc'));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(stdout).toMatch(/Stopping…\nStopped 1 server\.\n$/);
+      expect(stderr).toBe('');
+      agent.destroy();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
