@@ -49,6 +49,8 @@ export interface Template {
   readonly isStatic: boolean;
   /** Whether rendering reads the request, so servers can skip building request values. */
   readonly usesRequest: boolean;
+  /** Whether rendering reads the request body, so servers can skip reading it. */
+  readonly usesRequestBody: boolean;
   render(context?: RenderContext): string;
 }
 
@@ -83,7 +85,7 @@ export function render(text: string, place: RenderPlace, context: RenderContext 
 }
 
 function staticTemplate(source: string, place: RenderPlace): Template {
-  return { source, place, isStatic: true, usesRequest: false, render: () => source };
+  return { source, place, isStatic: true, usesRequest: false, usesRequestBody: false, render: () => source };
 }
 
 function slotFor(name: string, tight: boolean, rules: PlaceRules): Slot | undefined {
@@ -117,6 +119,7 @@ function requestKey(key: string): RequestKey {
 class CompiledTemplate implements Template {
   readonly isStatic = false;
   readonly usesRequest: boolean;
+  readonly usesRequestBody: boolean;
   readonly #literalBytes: number[];
   readonly #rawBytes: number[];
 
@@ -129,6 +132,7 @@ class CompiledTemplate implements Template {
     private readonly slots: Slot[],
   ) {
     this.usesRequest = slots.some((slot) => slot.kind === 'request');
+    this.usesRequestBody = slots.some((slot) => slot.kind === 'request' && slot.key.kind === 'body');
     this.#literalBytes = literals.map(utf8Bytes);
     this.#rawBytes = raws.map(utf8Bytes);
   }

@@ -14,7 +14,8 @@ export {
   type ValuesByName,
 } from './scope.js';
 export { RequestValues, requestValuesFromHttp, type HttpRequestInput } from './request-values.js';
-export { messageText } from './message.js';
+export { messageText, bytesToText } from './message.js';
+export { decodePathPart, decodeQueryPart } from './percent-decode.js';
 export { DYNAMIC_VALUE_NAMES, dynamicValue } from './dynamic-values.js';
 export { findPlaceholders, type Placeholder } from './syntax.js';
 export { parseVarOption, parseVarOptions, VarOptionError } from './var-option.js';

@@ -131,7 +131,9 @@ function addLayer(
     if (definitions.has(key)) continue;
     const scripted = scriptValues.get(key);
     if (variable.secret === true) {
-      definitions.set(key, { value: scripted ?? secrets?.(key, origin), secret: true, origin });
+      const stored = scripted ?? secrets?.(key, origin);
+      // Only text counts: a careless store lookup (`obj[key]`) may hand back Object.prototype members.
+      definitions.set(key, { value: typeof stored === 'string' ? stored : undefined, secret: true, origin });
     } else {
       definitions.set(key, { value: scripted ?? variable.value ?? '', secret: false, origin });
     }

@@ -80,6 +80,9 @@ describe('the Where table of spec 8.2', () => {
     expect(got.D).toMatch(/^user\d{4}@example\.com$/);
     expect(got.S).toBe(row.secrets ? 'SECRET' : '{{token}}');
     expect(compile(PROBE, place).usesRequest).toBe(row.request);
+    expect(compile(PROBE, place).usesRequestBody).toBe(false);
+    expect(compile('{{ request.body }}', place).usesRequestBody).toBe(row.request);
+    expect(compile('{{request.body.x}}', place).usesRequestBody).toBe(false);
   });
 
   it('refuses an unknown place, naming the known ones', () => {

@@ -58,6 +58,15 @@ describe('secret variables', () => {
     expect(fill(input, '{{k}}')).toBe('from-script');
     expect(fill(input, '{{k}}', 'mock.body')).toBe('{{k}}');
   });
+  it('a secret store lookup that hands back something other than text defines no value', () => {
+    const store: Record<string, string> = {};
+    const input: VariableScopeInput = {
+      workspace: { variables: rows({ constructor: { secret: true }, toString: { secret: true } }) },
+      secrets: (key) => store[key],
+    };
+    expect(fill(input, '{{constructor}} {{toString}}')).toBe('{{constructor}} {{toString}}');
+  });
+
   it('scope.describe tells origin and secrecy', () => {
     const scope = buildVariableScope(secretInput('x'));
     expect(scope.describe('token')).toEqual({ origin: 'environment', secret: true });
