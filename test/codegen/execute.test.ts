@@ -48,7 +48,7 @@ for (const runner of RUNNERS) {
   const target = TARGETS.find((t) => t.id === runner.targetId)!;
   const reason = runner.missing();
   describe.skipIf(reason !== undefined)(`${target.id}${reason ? ` (skipped: ${reason})` : ''}`, () => {
-    test.concurrent.each(CASE_NAMES)('%s sends what Ferry sends', async (caseName) => {
+    test.concurrent.each(runner.cases ?? CASE_NAMES)('%s sends what Ferry sends', async (caseName) => {
       const testCase = executionCases(root).find((c) => c.name === caseName)!;
       const dir = await runFolder(root, `${target.id.replace('/', '-')}-${caseName}`);
       // The path tells the server's log which run a request came from.
