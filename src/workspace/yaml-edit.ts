@@ -64,8 +64,11 @@ class Editor {
     if (current && isMap(current) && !current.flow && isPlainObject(value) && current.items.length > 0) {
       return this.editMap(current, value);
     }
-    if (current && isSeq(current) && !current.flow && Array.isArray(value) && current.items.length === value.length) {
-      return this.editSeq(current, value, () => this.replacePair(pair, column, value));
+    if (current && isSeq(current) && !current.flow && Array.isArray(value) && current.items.length > 0) {
+      const fallback = () => this.replacePair(pair, column, value);
+      if (current.items.length === value.length) return this.editSeq(current, value, fallback);
+      if (current.items.length < value.length) return this.appendToSeq(current, value, fallback);
+      return this.removeFromSeq(current, value, fallback);
     }
     if (current && isScalar(current) && this.replaceScalar(current, value)) return;
     if (current && (isMap(current) || isSeq(current)) && current.flow) return this.replaceNode(current, value);
@@ -85,6 +88,52 @@ class Editor {
       else return fallback();
     }
     for (const step of plan) step();
+  }
+
+  /** Items added at the end of a block list: the old items are edited in place, the new ones inserted after. */
+  private appendToSeq(node: YAMLSeq, data: unknown[], fallback: () => void): void {
+    const items = node.items as Node[];
+    const dash = this.dashColumn(items[0]!);
+    const last = items[items.length - 1]!;
+    if (dash === undefined || !last.range) return fallback();
+    let replaced = false;
+    this.editSeq(node, data.slice(0, items.length), () => {
+      replaced = true;
+      fallback();
+    });
+    if (replaced) return;
+    const at = this.lineEndAfter(last.range[1]);
+    const text = renderYaml(data.slice(items.length)).replace(/\n$/, '');
+    const pad = ' '.repeat(dash);
+    const indented = text.split('\n').map((line) => (line === '' ? line : pad + line)).join('\n');
+    this.edits.push({ start: at, end: at, text: `${this.source[at - 1] === '\n' || at === 0 ? '' : '\n'}${indented}\n` });
+  }
+
+  /** Items removed from a block list: their lines go, the others stay as written. */
+  private removeFromSeq(node: YAMLSeq, data: unknown[], fallback: () => void): void {
+    const items = node.items as Node[];
+    const keep: boolean[] = [];
+    let next = 0;
+    for (const item of items) {
+      const match = next < data.length && deepEqual(item.toJSON(), data[next]);
+      keep.push(match);
+      if (match) next++;
+    }
+    if (next !== data.length) return fallback();
+    items.forEach((item, i) => {
+      if (keep[i] || !item.range) return;
+      const lineStart = this.source.lastIndexOf('\n', item.range[0] - 1) + 1;
+      this.edits.push({ start: lineStart, end: this.lineEndAfter(item.range[1]), text: '' });
+    });
+  }
+
+  /** Column of the `-` that starts a block list item, when the item starts its line. */
+  private dashColumn(item: Node): number | undefined {
+    if (!item.range) return undefined;
+    const lineStart = this.source.lastIndexOf('\n', item.range[0] - 1) + 1;
+    const prefix = this.source.slice(lineStart, item.range[0]);
+    const match = /^( *)- +$/.exec(prefix);
+    return match ? match[1]!.length : undefined;
   }
 
   private canReplaceScalar(node: Scalar, value: unknown): boolean {

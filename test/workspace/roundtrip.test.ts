@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseResource, type ResourceKind } from '../../src/model/index.js';
-import { openWorkspace, readResource, resourceText, saveResource, saveRequest } from '../../src/workspace/index.js';
+import { editYaml, openWorkspace, readResource, resourceText, saveResource, saveRequest } from '../../src/workspace/index.js';
 import { copyFixture } from '../support/temp.js';
 
 const FILES: Array<[ResourceKind, string]> = [
@@ -86,3 +86,22 @@ function lineDiff(a: string, b: string): Array<{ line: number; before: string; a
   });
   return out;
 }
+
+describe('list edits keep the other items as written', () => {
+  const source = '# top\nvariables:\n  - key: a\n    value: http://mine # keep\n  - key: b # bee\n    value: "2"\nname: x\n';
+
+  it('appending an item inserts only its lines', () => {
+    const out = editYaml(source, { variables: [{ key: 'a', value: 'http://mine' }, { key: 'b', value: '2' }, { key: 'c', value: '3' }], name: 'x' });
+    expect(out).toBe('# top\nvariables:\n  - key: a\n    value: http://mine # keep\n  - key: b # bee\n    value: "2"\n  - key: c\n    value: "3"\nname: x\n');
+  });
+
+  it('removing an item deletes only its lines', () => {
+    const out = editYaml(source, { variables: [{ key: 'b', value: '2' }], name: 'x' });
+    expect(out).toBe('# top\nvariables:\n  - key: b # bee\n    value: "2"\nname: x\n');
+  });
+
+  it('appending to a list at the end of the file', () => {
+    const out = editYaml('items:\n  - 1\n  - 2', { items: [1, 2, 3] });
+    expect(out).toBe('items:\n  - 1\n  - 2\n  - 3\n');
+  });
+});
