@@ -157,7 +157,9 @@ export class SchemaChecker {
     const itemView = this.views.linksOf(view).items!;
     if (itemView.any) return ok;
     const checked = Math.min(value.length, MAX_ITEMS_CHECKED);
+    const onlyTypeMask = itemView.onlyTypeMask;
     for (let index = 0; index < checked; index++) {
+      if ((onlyTypeMask & typeBits(value[index])) !== 0) continue;
       if (!this.walk(value[index], itemView, { parent: path, key: index }, depth + 1, out)) {
         if (!out) return false;
         ok = false;
@@ -191,7 +193,7 @@ export class SchemaChecker {
         const field = value[key];
         if (field === undefined || (propertyInherited[index] && !Object.hasOwn(value, key))) continue;
         const propertyView = propertyViews[index]!;
-        if (propertyView.any) continue;
+        if (propertyView.any || (propertyView.onlyTypeMask & typeBits(field)) !== 0) continue;
         if (!this.walk(field, propertyView, { parent: path, key }, depth + 1, out)) {
           if (!out) return false;
           ok = false;
@@ -210,7 +212,9 @@ export class SchemaChecker {
         }
         fieldView = links.additional!;
       }
-      if (!this.walk(value[key], fieldView, { parent: path, key }, depth + 1, out)) {
+      const field = value[key];
+      if ((fieldView.onlyTypeMask & typeBits(field)) !== 0) continue;
+      if (!this.walk(field, fieldView, { parent: path, key }, depth + 1, out)) {
         if (!out) return false;
         ok = false;
       }
@@ -226,6 +230,7 @@ export class SchemaChecker {
 
 /** The type bits a JSON value satisfies: a whole number is both `number` and `integer` (3.0 too). */
 function typeBits(value: unknown): number {
+  if (value === null) return TYPE_BITS.null!;
   switch (typeof value) {
     case 'string':
       return TYPE_BITS.string!;
