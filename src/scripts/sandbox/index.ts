@@ -5,7 +5,7 @@
  */
 import { json } from './intrinsics.js';
 import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
-import { makeScope, paramNames, type ScriptScope } from './pm.js';
+import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
 import type { TestRecord } from './tests.js';
 import type { Entry } from './console.js';
@@ -17,7 +17,7 @@ type ScriptFunction = (...args: unknown[]) => Promise<unknown>;
 const AsyncFunction = (async function () {}).constructor as new (...args: string[]) => ScriptFunction;
 /** The Function constructor puts the body two lines below the top of `<input>`. */
 const lineOffset = 2;
-const compiled = new Map<string, ScriptFunction>();
+const compiled = new Map<string, { fn: ScriptFunction; legacy: boolean }>();
 const baselineGlobals = new Set(Object.getOwnPropertyNames(globalThis));
 
 let phase: Phase | undefined;
@@ -38,14 +38,14 @@ function describeError(error: unknown, syntax: boolean): ErrorInfo {
   return { message: `${error.name}: ${text}${where}`, kind };
 }
 
-function compile(code: string): ScriptFunction {
-  let fn = compiled.get(code);
-  if (!fn) {
-    fn = new AsyncFunction(...paramNames, code);
+function compile(code: string): { fn: ScriptFunction; legacy: boolean } {
+  let entry = compiled.get(code);
+  if (!entry) {
+    entry = { fn: new AsyncFunction(...paramNames, code), legacy: usesLegacy(code) };
     if (compiled.size >= 256) compiled.clear();
-    compiled.set(code, fn);
+    compiled.set(code, entry);
   }
-  return fn;
+  return entry;
 }
 
 /** Removes globals the last script created (sloppy-mode assignments) and restores lazy ones. */
@@ -69,17 +69,18 @@ const api = Object.freeze({
   /** Starts one script; its promise jobs run when the host drains the job queue. */
   runScript(code: string): void {
     if (!phase) throw new Error('Ferry sandbox: runScript before begin');
-    const scope = makeScope(phase, response);
-    const run: NonNullable<typeof current> = { scope, settled: false };
-    current = run;
-    let fn: ScriptFunction;
+    let entry: { fn: ScriptFunction; legacy: boolean };
     try {
-      fn = compile(code);
+      entry = compile(code);
     } catch (error) {
-      run.settled = true;
-      run.error = describeError(error, true);
+      const scope = makeScope(phase, response, false);
+      current = { scope, settled: true, error: describeError(error, true) };
       return;
     }
+    const scope = makeScope(phase, response, entry.legacy);
+    const run: NonNullable<typeof current> = { scope, settled: false };
+    current = run;
+    const fn = entry.fn;
     const args = paramNames.map((name) => scope.params[name]);
     fn(...args).then(
       () => {

@@ -18,7 +18,15 @@ export interface ScriptScope {
   commit(state: State): void;
 }
 
-export function makeScope(phase: Phase, response: ScriptResponse | undefined): ScriptScope {
+/** Names of the legacy globals; building them costs time, so only scripts that mention one get them. */
+const legacyNames = ['postman', 'request', 'environment', 'globals', 'data', 'iteration', 'xml2Json', 'responseBody', 'responseCode', 'responseHeaders', 'responseTime', 'responseCookies'];
+const legacyPattern = new RegExp(`\\b(${legacyNames.join('|')})\\b`);
+
+export function usesLegacy(code: string): boolean {
+  return legacyPattern.test(code);
+}
+
+export function makeScope(phase: Phase, response: ScriptResponse | undefined, legacyWanted: boolean): ScriptScope {
   const state = phase.state;
   const scope = (key: ScopeKey, api: string, name?: string) => new VariableScope(state.scopes[key], api, name);
   const environment = scope('environment', 'pm.environment', phase.environmentName);
@@ -71,7 +79,9 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined): S
   defineUnavailableObject(pm, 'visualizer', 'pm.visualizer');
   defineUnavailableObject(pm, 'vault', 'pm.vault');
 
-  const legacy = makeLegacy({ environment, globals, request, response, setNextRequest, iterationData: phase.iterationData, iteration: phase.info.iteration });
+  const legacy = legacyWanted
+    ? makeLegacy({ environment, globals, request, response, setNextRequest, iterationData: phase.iterationData, iteration: phase.info.iteration })
+    : {};
   const params: Record<string, unknown> = {
     ...legacy,
     pm,

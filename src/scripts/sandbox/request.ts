@@ -169,18 +169,30 @@ export class RequestBody {
 export class ScriptRequest {
   method: string;
   readonly name: string | undefined;
-  readonly headers: PropertyList;
-  body: RequestBody;
   auth: { type: string; [field: string]: unknown } | undefined;
   private urlObject: Url;
+  // Headers and body are built on first use: most scripts touch neither.
+  private headerList: PropertyList | undefined;
+  private bodyObject: RequestBody | undefined;
 
-  constructor(data: RequestData) {
+  constructor(private readonly data: RequestData) {
     this.name = data.name;
     this.method = String(data.method ?? 'GET');
     this.urlObject = new Url(String(data.url ?? ''));
-    this.headers = new PropertyList(toProperties(data.headers), true);
-    this.body = new RequestBody(data.body);
     this.auth = data.auth ? { ...data.auth } : undefined;
+  }
+
+  get headers(): PropertyList {
+    this.headerList ??= new PropertyList(toProperties(this.data.headers), true);
+    return this.headerList;
+  }
+  get body(): RequestBody {
+    this.bodyObject ??= new RequestBody(this.data.body);
+    return this.bodyObject;
+  }
+  set body(value: RequestBody) {
+    if (!(value instanceof RequestBody)) throw new TypeError('pm.request.body: use pm.request.body.update(...) to replace the body');
+    this.bodyObject = value;
   }
 
   get url(): Url {
@@ -226,10 +238,10 @@ export class ScriptRequest {
     const out: RequestData = {
       method: String(this.method).toUpperCase(),
       url: this.urlObject.toString(),
-      headers: fromProperties(this.headers.all()),
+      headers: this.headerList ? fromProperties(this.headerList.all()) : this.data.headers,
     };
     if (this.name !== undefined) out.name = this.name;
-    const body = this.body instanceof RequestBody ? this.body.toData() : undefined;
+    const body = this.bodyObject ? this.bodyObject.toData() : this.data.body;
     if (body !== undefined) out.body = body;
     if (this.auth && typeof this.auth === 'object') out.auth = { ...this.auth, type: String(this.auth.type ?? 'none') };
     return out;

@@ -21,11 +21,18 @@ export function unavailableError(member: string): Error {
   return new Error(`${member} is not available in Ferry${why ? ` (${why})` : ''}`);
 }
 
-/** A function that throws the named error when called. */
+const functions = new Map<string, (...args: unknown[]) => never>();
+
+/** A function that throws the named error when called (one per name, shared by every script). */
 export function unavailableFunction(member: string): (...args: unknown[]) => never {
-  return function unavailable() {
-    throw unavailableError(member);
-  };
+  let fn = functions.get(member);
+  if (!fn) {
+    fn = function unavailable() {
+      throw unavailableError(member);
+    };
+    functions.set(member, fn);
+  }
+  return fn;
 }
 
 /** Defines `object[name]` as a getter that throws, for members that are objects in Postman. */
