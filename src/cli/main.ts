@@ -8,6 +8,8 @@ import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
+import { registerRun } from './run.js';
+import { registerConfig } from './config.js';
 import { registerLs } from './ls.js';
 import { registerServe } from './serve.js';
 import { registerUpdate } from './update.js';
@@ -19,6 +21,8 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerImport,
   registerServe,
   registerUpdate,
+  registerRun,
+  registerConfig,
 ];
 
 function version(): string {

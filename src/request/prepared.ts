@@ -56,4 +56,21 @@ export interface PreparedRequest {
   oauth2TokenCached?: boolean;
   /** Relative request path (`Folder/Name.yaml`) this came from, when it came from a file. */
   path?: string;
+  /**
+   * Digest auth: the credentials the HTTP client uses to answer the server's challenge when it
+   * sends (the first attempt carries no Authorization header).
+   */
+  digest?: { username: string; password: string };
+  /** The request's effective settings (request `settings` over the application settings). */
+  settings?: PreparedSettings;
+}
+
+/** Settings the HTTP client applies to one send (spec 2.7). */
+export interface PreparedSettings {
+  timeoutMs: number;
+  followRedirects: boolean;
+  maxRedirects: number;
+  verifyTls: boolean;
+  httpVersion: 'auto' | 'http1' | 'http2' | 'http3';
+  decompress: boolean;
 }

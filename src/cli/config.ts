@@ -1,0 +1,58 @@
+/** `ferry config list|get|set`: this computer's application settings (the defaults a request's `settings` override). */
+import type { Command } from 'commander';
+import { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from '../appdata/index.js';
+import type { CliContext } from './context.js';
+import { CliError } from './exit-codes.js';
+import { paint } from './output.js';
+
+function known(key: string): keyof AppSettings {
+  if (!Object.hasOwn(DEFAULT_SETTINGS, key)) {
+    throw new CliError(`Unknown setting "${key}". Settings: ${Object.keys(DEFAULT_SETTINGS).join(', ')}.`);
+  }
+  return key as keyof AppSettings;
+}
+
+export function registerConfig(program: Command, ctx: CliContext): void {
+  const config = program.command('config').description("show and change this computer's application settings");
+  config
+    .command('list')
+    .description('every setting with its value (default ones marked)')
+    .option('--json', 'print the settings as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const settings = await readSettings();
+      if (options.json) {
+        ctx.output.out(JSON.stringify(settings, null, 2));
+        return;
+      }
+      const c = paint(ctx.output);
+      const width = Math.max(...Object.keys(settings).map((k) => k.length));
+      for (const [key, value] of Object.entries(settings)) {
+        const isDefault = DEFAULT_SETTINGS[key as keyof AppSettings] === value;
+        ctx.output.out(`${key.padEnd(width)}  ${String(value)}${isDefault ? c.dim('  (default)') : ''}`);
+      }
+    });
+  config
+    .command('get')
+    .description('print one setting')
+    .argument('<key>', 'setting name, e.g. timeoutMs')
+    .action(async (key: string) => {
+      const settings = await readSettings();
+      ctx.output.out(String(settings[known(key)]));
+    });
+  config
+    .command('set')
+    .description('change one setting, e.g. ferry config set timeoutMs 10000')
+    .argument('<key>', 'setting name')
+    .argument('<value>', 'new value (true/false, a whole number, or auto/http1/http2/http3 for httpVersion)')
+    .action(async (key: string, value: string) => {
+      const name = known(key);
+      try {
+        const settings = await setSetting(name, value);
+        ctx.output.out(`${name} = ${String(settings[name])}`);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+    });
+  // Subcommands end with an exit code like every command, never with process.exit.
+  for (const sub of config.commands) sub.exitOverride().configureOutput(program.configureOutput());
+}

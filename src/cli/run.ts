@@ -1,0 +1,197 @@
+/**
+ * `ferry run [PATH...]`: runs requests, folders or the whole workspace (spec 1.8, 4.8).
+ * Options use the names Newman and Bruno users already type. Parsing and printing only: the
+ * work is `runRequests` in `src/runner/`.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import { DataFileError, readDataFile, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, type Reporter } from '../runner/index.js';
+import { parseVarOptions, VarOptionError } from '../template/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError, EXIT } from './exit-codes.js';
+
+const REPORTERS = ['cli', 'json', 'junit'] as const;
+type ReporterName = (typeof REPORTERS)[number];
+
+interface RunFlags {
+  env?: string;
+  var: string[];
+  iterations?: string;
+  data?: string;
+  bail?: boolean;
+  delayMs?: string;
+  timeoutMs?: string;
+  insecure?: boolean;
+  allowPrograms?: boolean;
+  allowFilesOutside?: boolean;
+  reporter: string[];
+  outJson?: string;
+  outJunit?: string;
+  startServers?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerRun(program: Command, ctx: CliContext): void {
+  program
+    .command('run')
+    .description('run requests: request paths (Folder/Name.yaml, extension optional), folders, or the whole workspace')
+    .argument('[paths...]', 'requests or folders under requests/; none = the whole workspace')
+    .option('-e, --env <name>', 'environment id or name (default: the active environment on this computer)')
+    .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect, [])
+    .addOption(new Option('--env-var <key=value>', 'alias of --var').argParser(collect).default([]).hideHelp())
+    .option('-n, --iterations <n>', 'run everything N times (default: one per data row, else 1)')
+    .option('-d, --data <file>', 'CSV or JSON rows of variables, one iteration each')
+    .option('--bail', 'stop at the first failed request or test')
+    .option('--delay-ms <n>', 'pause between requests')
+    .option('--timeout-ms <n>', "whole-request timeout for every request (overrides each request's setting; 0 = none)")
+    .option('-k, --insecure', 'do not verify TLS certificates')
+    .option('--allow-programs', 'allow requests that start programs (MCP over stdio)')
+    .option('--allow-files-outside', 'allow body files outside the workspace folder')
+    .option('-r, --reporter <names>', 'cli, json, junit (repeatable or comma-separated; default cli)', collect, [])
+    .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
+    .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
+    .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
+    .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
+      const options = parseFlags(flags);
+      const ws = await openWorkspaceFor(command, ctx);
+      let rows: Array<Record<string, string>> | undefined;
+      if (options.dataFile) {
+        try {
+          rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));
+        } catch (error) {
+          if (error instanceof DataFileError) throw new CliError(error.message);
+          throw error;
+        }
+      }
+
+      const reporters: Reporter[] = [];
+      const names = options.reporters;
+      const stdoutReport = names.length === 1 && names[0] !== 'cli';
+      for (const name of names) {
+        if (name === 'cli') reporters.push(new CliReporter({ write: (text) => ctx.output.out(text.replace(/\n$/, '')), color: ctx.output.color }));
+        if (name === 'json') reporters.push(new JsonReporter(writerFor(options.outJson, stdoutReport, ctx, 'json')));
+        if (name === 'junit') reporters.push(new JunitReporter(writerFor(options.outJunit, stdoutReport, ctx, 'junit')));
+      }
+
+      let servers: { stop(): Promise<void> } | undefined;
+      if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+      try {
+        const outcome = await runRequests({
+          workspace: ws,
+          paths,
+          environment: options.env,
+          vars: options.vars,
+          iterations: options.iterations,
+          data: rows,
+          bail: options.bail,
+          delayMs: options.delayMs,
+          timeoutMs: options.timeoutMs,
+          insecure: options.insecure,
+          allowFilesOutside: options.allowFilesOutside || undefined,
+          reporters,
+          onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
+        });
+        ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
+      } catch (error) {
+        if (error instanceof RunError || error instanceof SelectError) throw new CliError(error.message);
+        throw error;
+      } finally {
+        await servers?.stop();
+      }
+    });
+}
+
+interface ParsedRunOptions {
+  env?: string;
+  vars: Map<string, string>;
+  iterations?: number;
+  dataFile?: string;
+  bail: boolean;
+  delayMs?: number;
+  timeoutMs?: number;
+  insecure: boolean;
+  allowFilesOutside: boolean;
+  reporters: ReporterName[];
+  outJson?: string;
+  outJunit?: string;
+  startServers: boolean;
+}
+
+function wholeNumber(text: string | undefined, flag: string, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new CliError(`${flag} takes a whole number${min > 0 ? ` of ${min} or more` : ''}, not "${text}".`);
+  }
+  return n;
+}
+
+export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOptions {
+  let vars: Map<string, string>;
+  try {
+    vars = parseVarOptions([...(flags.envVar ?? []), ...flags.var]);
+  } catch (error) {
+    if (error instanceof VarOptionError) throw new CliError(error.message);
+    throw error;
+  }
+  const names = flags.reporter.flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
+  for (const name of names) {
+    if (!(REPORTERS as readonly string[]).includes(name)) throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTERS.join(', ')}.`);
+  }
+  if (flags.outJson && !names.includes('json')) names.push(...(names.length === 0 ? ['cli'] : []), 'json');
+  if (flags.outJunit && !names.includes('junit')) names.push(...(names.length === 0 ? ['cli'] : []), 'junit');
+  const reporters = [...new Set(names.length ? names : ['cli'])] as ReporterName[];
+  if (reporters.length > 1) {
+    if (reporters.includes('json') && !flags.outJson) throw new CliError('With more than one reporter, the JSON report needs a file: add --out-json FILE.');
+    if (reporters.includes('junit') && !flags.outJunit) throw new CliError('With more than one reporter, the JUnit report needs a file: add --out-junit FILE.');
+  }
+  return {
+    env: flags.env,
+    vars,
+    iterations: wholeNumber(flags.iterations, '--iterations', 1),
+    dataFile: flags.data,
+    bail: Boolean(flags.bail),
+    delayMs: wholeNumber(flags.delayMs, '--delay-ms', 0),
+    timeoutMs: wholeNumber(flags.timeoutMs, '--timeout-ms', 0),
+    insecure: Boolean(flags.insecure),
+    allowFilesOutside: Boolean(flags.allowFilesOutside),
+    reporters,
+    outJson: flags.outJson,
+    outJunit: flags.outJunit,
+    startServers: Boolean(flags.startServers),
+  };
+}
+
+function writerFor(file: string | undefined, toStdout: boolean, ctx: CliContext, what: string): (text: string) => Promise<void> {
+  if (file) {
+    const target = path.resolve(ctx.cwd, file);
+    return async (text) => {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, text);
+    };
+  }
+  if (toStdout) return async (text) => ctx.output.out(text.replace(/\n$/, ''));
+  throw new CliError(`The ${what} report needs --out-${what} FILE.`);
+}
+
+async function startAutoServers(
+  ws: Awaited<ReturnType<typeof openWorkspaceFor>>,
+  environment: string | undefined,
+  vars: Map<string, string>,
+  allowFilesOutside: boolean,
+  ctx: CliContext,
+): Promise<{ stop(): Promise<void> }> {
+  const { startServers } = await import('../servers/index.js');
+  const handle = await startServers(ws, {
+    autoStartOnly: true,
+    environment: environment && ws.environments.some((e) => e.id === environment) ? environment : ws.environments.find((e) => e.value.name === environment)?.id,
+    overrides: vars,
+    allowFilesOutsideWorkspace: allowFilesOutside,
+    watch: false,
+  });
+  for (const failure of handle.failures) ctx.output.err(`ferry: server ${failure.id} did not start: ${failure.message}`);
+  for (const server of handle.servers) ctx.output.err(`Started server ${server.id} at ${server.url}`);
+  return handle;
+}

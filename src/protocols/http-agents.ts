@@ -1,0 +1,134 @@
+/**
+ * The keep-alive connection pools of one run or app session, one undici Agent per
+ * (TLS verification, HTTP version) pair. Ferry's own connector picks the ALPN protocols for the
+ * HTTP version, speaks HTTP/2 cleartext with prior knowledge when asked, and measures DNS,
+ * connect and TLS times for the send that opened the connection.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import dns from 'node:dns';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
+import { Agent, type Dispatcher } from 'undici';
+
+export type HttpVersionSetting = 'auto' | 'http1' | 'http2';
+
+/** Timings of the connection a send opened; undefined fields: the connection was reused. */
+export interface ConnectionTimings {
+  dnsMs?: number;
+  connectMs?: number;
+  tlsMs?: number;
+  remoteAddress?: string;
+  remotePort?: number;
+  /** ALPN result, `h2` or `http/1.1` (cleartext: what was asked for). */
+  alpn?: string;
+}
+
+/** The send in progress; the connector reports into it. */
+export const connectionTimings = new AsyncLocalStorage<ConnectionTimings>();
+
+/** Connections that never finish their handshake give up after this long (the request timer may be shorter). */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+type ConnectCallback = (error: Error | null, socket: net.Socket | null) => void;
+interface ConnectOptions {
+  hostname: string;
+  host?: string;
+  protocol: string;
+  port: string;
+  servername?: string;
+}
+
+function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>) {
+  return (options: ConnectOptions, callback: ConnectCallback) => {
+    const report = connectionTimings.getStore();
+    const started = performance.now();
+    const hostname = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
+    const lookup = ((host: string, lookupOptions: dns.LookupOptions, done: (...args: unknown[]) => void) => {
+      dns.lookup(host, lookupOptions, (...args: unknown[]) => {
+        if (report) report.dnsMs = performance.now() - started;
+        done(...args);
+      });
+    }) as unknown as net.LookupFunction;
+    const isTls = options.protocol === 'https:';
+    const port = Number(options.port) || (isTls ? 443 : 80);
+    let socket: net.Socket;
+    let tcpAt = 0;
+    if (isTls) {
+      socket = tls.connect({
+        host: hostname,
+        port,
+        servername: options.servername || (net.isIP(hostname) ? undefined : hostname),
+        ALPNProtocols: version === 'http2' ? ['h2'] : version === 'http1' ? ['http/1.1'] : ['h2', 'http/1.1'],
+        rejectUnauthorized: verifyTls,
+        lookup,
+      });
+    } else {
+      socket = net.connect({ host: hostname, port, lookup });
+      // HTTP/2 over cleartext: prior knowledge, as undici's h2c client does.
+      if (version === 'http2') (socket as net.Socket & { alpnProtocol?: string }).alpnProtocol = 'h2';
+    }
+    socket.setNoDelay(true).setKeepAlive(true, 60_000);
+    const timer = setTimeout(() => socket.destroy(Object.assign(new Error(`connect timed out after ${CONNECT_TIMEOUT_MS} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' })), CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => {
+      tcpAt = performance.now();
+      if (report) report.connectMs = tcpAt - started - (report.dnsMs ?? 0);
+    });
+    let done = false;
+    socket.once(isTls ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      const peer: ConnectionTimings = {
+        remoteAddress: socket.remoteAddress,
+        remotePort: socket.remotePort,
+        alpn: isTls ? (socket as tls.TLSSocket).alpnProtocol || 'http/1.1' : version === 'http2' ? 'h2' : 'http/1.1',
+      };
+      lastPeer.set(`${options.protocol}//${options.hostname}:${port}`, peer);
+      if (report) {
+        if (isTls) report.tlsMs = performance.now() - tcpAt;
+        Object.assign(report, peer);
+      }
+      if (!done) {
+        done = true;
+        callback(null, socket);
+      }
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      if (!done) {
+        done = true;
+        callback(error, null);
+      }
+    });
+    return socket;
+  };
+}
+
+export class HttpAgents {
+  private readonly agents = new Map<string, Agent>();
+  /** The peer of the latest connection per origin, for sends that reuse a connection. */
+  readonly lastPeer = new Map<string, ConnectionTimings>();
+
+  get(verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
+    const key = `${verifyTls}|${version}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      agent = new Agent({
+        connect: connector(verifyTls, version, this.lastPeer) as never,
+        allowH2: version !== 'http1',
+        keepAliveTimeout: 10_000,
+        // Ferry's own timer covers the whole request; these would cut long downloads short.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        maxResponseSize: -1,
+      });
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(all.map((a) => a.close().catch(() => a.destroy())));
+  }
+}

@@ -1,0 +1,57 @@
+/** Network failures of one send as messages for people: what happened, where, what to do. */
+
+export type HttpErrorKind = 'timeout' | 'refused' | 'unknownHost' | 'tls' | 'redirects' | 'reset' | 'protocol' | 'unsupported' | 'other';
+
+export class HttpSendError extends Error {
+  override name = 'HttpSendError';
+  constructor(
+    message: string,
+    readonly kind: HttpErrorKind,
+  ) {
+    super(message);
+  }
+}
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+]);
+
+/** Turns an error from the socket or undici into an HttpSendError naming the URL. */
+export function describeNetworkError(error: unknown, url: URL): HttpSendError {
+  if (error instanceof HttpSendError) return error;
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException; reason?: string };
+  const code = err.code ?? err.cause?.code ?? '';
+  const host = url.host;
+  if (code === 'ECONNREFUSED') {
+    return new HttpSendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new HttpSendError(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
+  }
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(err.message ?? '')) {
+    const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
+    return new HttpSendError(`TLS error with ${host}: ${err.message} (${code || 'TLS'}).${insecure}`, 'tls');
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return new HttpSendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return new HttpSendError(`could not connect to ${host}: ${err.message}.`, 'timeout');
+  }
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+    return new HttpSendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
+  }
+  if (code.startsWith('ERR_HTTP2') || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'UND_ERR_INFO') {
+    return new HttpSendError(`${host} answered something that is not valid HTTP: ${err.message} (${code}).`, 'protocol');
+  }
+  return new HttpSendError(`request to ${host} failed: ${err.message ?? String(error)}${code ? ` (${code})` : ''}.`, 'other');
+}

@@ -1,0 +1,288 @@
+/**
+ * The HTTP client (spec 2.7): sends a PreparedRequest over undici with the request's settings:
+ * HTTP/1.1, HTTP/2 (ALPN or cleartext prior knowledge), redirects, a whole-request timeout,
+ * TLS verification, decoding of gzip/deflate/br/zstd, the cookie jar, Digest answers.
+ * The result keeps status, headers in wire order (repeated ones too), body bytes, sizes,
+ * the remote address and timings.
+ */
+import { STATUS_CODES } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import type { PreparedRequest, PreparedSettings } from '../request/prepared.js';
+import { DEFAULT_SETTINGS } from '../appdata/index.js';
+import type { CookieStore } from './cookie-jar.js';
+import { decodeBody } from './decompress.js';
+import { digestAuthorization, pickDigestChallenge } from './digest.js';
+import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-agents.js';
+import { describeNetworkError, HttpSendError } from './http-errors.js';
+import { encodeMultipart } from './multipart.js';
+
+export { HttpAgents } from './http-agents.js';
+export { CookieStore } from './cookie-jar.js';
+export { HttpSendError, type HttpErrorKind } from './http-errors.js';
+
+export interface HttpTimings {
+  /** 0 when the connection was reused or the host is an IP address. */
+  dnsMs: number;
+  connectMs: number;
+  tlsMs: number;
+  /** From the start of the send to the first byte of the final response. */
+  firstByteMs: number;
+  totalMs: number;
+}
+
+export interface HttpResult {
+  status: number;
+  statusText: string;
+  /** `1.1` or `2`. */
+  httpVersion: string;
+  /** In wire order; repeated names are separate entries. */
+  headers: [string, string][];
+  /** The body after Content-Encoding was undone (when `decompress` is on). */
+  body: Uint8Array;
+  /** Bytes of the body as received (before decoding). */
+  bodySize: number;
+  headersSize: number;
+  /** headersSize + bodySize. */
+  size: number;
+  /** The URL of the final response (after redirects). */
+  url: string;
+  redirects: Array<{ url: string; status: number }>;
+  remoteAddress?: string;
+  remotePort?: number;
+  timings: HttpTimings;
+}
+
+export interface HttpSendContext {
+  agents: HttpAgents;
+  /** The cookie jar; without one no cookies are sent or kept. */
+  cookies?: CookieStore;
+  /** Cancels the send. */
+  signal?: AbortSignal;
+}
+
+/** Headers undici computes itself or refuses; an imported request may still carry them. */
+const DROPPED_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', 'expect', 'te']);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+interface Hop {
+  status: number;
+  statusText: string;
+  rawHeaders: [string, string][];
+  body: Buffer;
+  headersSize: number;
+  firstByteAt: number;
+}
+
+export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext): Promise<HttpResult> {
+  const settings: PreparedSettings = prepared.settings ?? DEFAULT_SETTINGS;
+  if (settings.httpVersion === 'http3') {
+    throw new HttpSendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
+  }
+  const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion);
+  const started = performance.now();
+  const report: ConnectionTimings = {};
+
+  let url = new URL(prepared.url);
+  let method = prepared.method;
+  let headers = prepared.headers.filter((h) => !DROPPED_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value] as [string, string]);
+  let body: Buffer | undefined;
+  if (prepared.body.kind === 'bytes') body = Buffer.from(prepared.body.bytes.buffer, prepared.body.bytes.byteOffset, prepared.body.bytes.byteLength);
+  else if (prepared.body.kind === 'multipart') {
+    const encoded = await encodeMultipart(prepared.body.parts);
+    body = encoded.body;
+    headers = headers.filter(([name, value]) => name.toLowerCase() !== 'content-type' || /boundary=/i.test(value));
+    if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', encoded.contentType]);
+  }
+  const userCookie = headers.find(([name]) => name.toLowerCase() === 'cookie')?.[1];
+  headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
+
+  const deadline = new Deadline(settings.timeoutMs, ctx.signal);
+  const redirects: Array<{ url: string; status: number }> = [];
+  let digestTried = false;
+  try {
+    for (;;) {
+      const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
+      const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
+      const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline));
+      ctx.cookies?.store(url.href, values(hop.rawHeaders, 'set-cookie'));
+
+      if (hop.status === 401 && prepared.digest && !digestTried) {
+        const challenge = pickDigestChallenge(values(hop.rawHeaders, 'www-authenticate'));
+        if (challenge) {
+          digestTried = true;
+          const authorization = digestAuthorization({
+            challenge,
+            username: prepared.digest.username,
+            password: prepared.digest.password,
+            method,
+            uri: url.pathname + url.search,
+            body: body ?? new Uint8Array(),
+          });
+          headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', authorization]];
+          continue;
+        }
+      }
+
+      const location = values(hop.rawHeaders, 'location')[0];
+      if (settings.followRedirects && REDIRECTS.has(hop.status) && location !== undefined) {
+        if (redirects.length >= settings.maxRedirects) {
+          throw new HttpSendError(
+            `stopped after ${redirects.length} redirect${redirects.length === 1 ? '' : 's'} (maxRedirects is ${settings.maxRedirects}); the last one pointed to ${location}.`,
+            'redirects',
+          );
+        }
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new HttpSendError(`${url.host} redirected to "${location}", which is not a valid URL.`, 'redirects');
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new HttpSendError(`${url.host} redirected to ${next.href}; only http and https redirects are followed.`, 'redirects');
+        }
+        redirects.push({ url: url.href, status: hop.status });
+        // 303 always, and 301/302 after POST, continue as GET without a body (what browsers do).
+        if (hop.status === 303 ? method !== 'HEAD' : (hop.status === 301 || hop.status === 302) && method === 'POST') {
+          method = 'GET';
+          body = undefined;
+          headers = headers.filter(([name]) => !/^content-(type|length|encoding|language|location)$/i.test(name));
+        }
+        // Credentials never travel to another origin.
+        if (next.origin !== url.origin) headers = headers.filter(([name]) => !/^(authorization|proxy-authorization)$/i.test(name));
+        url = next;
+        continue;
+      }
+
+      const ended = performance.now();
+      let decoded: Uint8Array = hop.body;
+      if (settings.decompress) {
+        try {
+          decoded = decodeBody(hop.body, values(hop.rawHeaders, 'content-encoding').join(', '));
+        } catch (error) {
+          throw new HttpSendError((error as Error).message, 'protocol');
+        }
+      }
+      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(`${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`);
+      return {
+        status: hop.status,
+        statusText: hop.statusText || STATUS_CODES[hop.status] || '',
+        httpVersion: peer?.alpn === 'h2' ? '2' : '1.1',
+        headers: hop.rawHeaders,
+        body: decoded,
+        bodySize: hop.body.length,
+        headersSize: hop.headersSize,
+        size: hop.headersSize + hop.body.length,
+        url: url.href,
+        redirects,
+        ...(peer?.remoteAddress ? { remoteAddress: peer.remoteAddress, remotePort: peer.remotePort } : {}),
+        timings: {
+          dnsMs: round(report.dnsMs ?? 0),
+          connectMs: round(report.connectMs ?? 0),
+          tlsMs: round(report.tlsMs ?? 0),
+          firstByteMs: round(hop.firstByteAt - started),
+          totalMs: round(ended - started),
+        },
+      };
+    }
+  } catch (error) {
+    throw deadline.error ?? describeNetworkError(error, url);
+  } finally {
+    deadline.clear();
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+function values(headers: readonly [string, string][], name: string): string[] {
+  const out: string[] = [];
+  for (const [key, value] of headers) if (key.toLowerCase() === name) out.push(value);
+  return out;
+}
+
+/** The whole-request timer and the caller's cancel signal, for all hops of one send. */
+class Deadline {
+  error: HttpSendError | undefined;
+  private abortCurrent: ((reason: Error) => void) | undefined;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = () => this.fire(new HttpSendError('the request was cancelled.', 'other'));
+
+  constructor(timeoutMs: number, private readonly signal?: AbortSignal) {
+    if (timeoutMs > 0) this.timer = setTimeout(() => this.fire(new HttpSendError(`timed out after ${timeoutMs} ms (settings.timeoutMs); no complete response by then.`, 'timeout')), timeoutMs);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (signal?.aborted) this.onAbort();
+  }
+
+  private fire(error: HttpSendError): void {
+    if (this.error) return;
+    this.error = error;
+    this.abortCurrent?.(error);
+  }
+
+  /** Registers the abort function of the exchange in flight; aborts it at once when already expired. */
+  attach(abort: (reason: Error) => void): void {
+    this.abortCurrent = abort;
+    if (this.error) abort(this.error);
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/** One request/response exchange on the dispatcher, body read whole. */
+function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [string, string][], body: Buffer | undefined, deadline: Deadline): Promise<Hop> {
+  if (deadline.error) return Promise.reject(deadline.error);
+  return new Promise<Hop>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let hop: Omit<Hop, 'body'> | undefined;
+    const flat: string[] = [];
+    for (const [name, value] of headers) flat.push(name, value);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method,
+          headers: flat,
+          body: method === 'GET' || method === 'HEAD' ? (body && body.length > 0 ? body : undefined) : body,
+          // Connection reuse for bodies of any method; the server decides.
+          reset: false,
+        } as Dispatcher.DispatchOptions,
+        {
+          onConnect(abort: (reason?: Error) => void) {
+            deadline.attach(abort);
+          },
+          onHeaders(statusCode: number, rawHeaders: Buffer[] | string[], _resume: () => void, statusText: string) {
+            const pairs: [string, string][] = [];
+            let size = 0;
+            for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+              const name = rawHeaders[i]!.toString();
+              const value = rawHeaders[i + 1]!.toString();
+              pairs.push([name, value]);
+              size += name.length + value.length + 4;
+            }
+            // Interim answers (100 Continue, 103 Early Hints) are not the response.
+            if (statusCode < 200) return true;
+            hop = { status: statusCode, statusText: statusText ?? '', rawHeaders: pairs, headersSize: size, firstByteAt: performance.now() };
+            return true;
+          },
+          onData(chunk: Buffer) {
+            chunks.push(chunk);
+            return true;
+          },
+          onComplete() {
+            if (!hop) return reject(new HttpSendError(`${url.host} closed the exchange without a response.`, 'protocol'));
+            resolve({ ...hop, body: Buffer.concat(chunks) });
+          },
+          onError(error: Error) {
+            reject(error);
+          },
+        } as unknown as Dispatcher.DispatchHandler,
+      );
+    } catch (error) {
+      reject(error);
+    }
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * Applying the effective auth to a request (spec 2.6): Basic, Bearer, API key, OAuth 2.0 tokens,
+ * Digest (answered by the HTTP client), AWS Signature V4 (signed over the final request).
+ * The other imported-only types fail with a clear message.
+ */
+import aws4 from 'aws4';
+import type { Auth } from '../model/index.js';
+import { PrepareError } from './errors.js';
+import { oauth2AccessToken, type OAuth2Options, type OAuth2Settings } from './oauth2.js';
+import type { PreparedBody, PreparedHeader } from './prepared.js';
+import { addQueryParam } from './url.js';
+
+export const AUTH_NAMES: Record<string, string> = {
+  digest: 'Digest',
+  ntlm: 'NTLM',
+  awsv4: 'AWS Signature V4',
+  oauth1: 'OAuth 1.0',
+  jwt: 'JWT Bearer',
+  hawk: 'Hawk',
+  edgegrid: 'Akamai EdgeGrid',
+  asap: 'ASAP',
+};
+
+export interface AuthTarget {
+  url: URL;
+  headers: PreparedHeader[];
+  digest?: { username: string; password: string };
+  oauth2TokenCached?: boolean;
+}
+
+export interface ApplyAuthOptions {
+  fill: (text: string) => string;
+  oauth2: OAuth2Options;
+  /** What to do with a type Ferry cannot send: fail (sending) or leave it out (code export). */
+  unsendable: 'error' | 'omit';
+}
+
+const str = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
+
+function hasHeader(headers: readonly PreparedHeader[], name: string): boolean {
+  const lower = name.toLowerCase();
+  return headers.some((h) => h.name.toLowerCase() === lower);
+}
+
+/** Adds an auth header unless the request's own headers already set one of that name. */
+function addHeader(target: AuthTarget, name: string, value: string): void {
+  if (!hasHeader(target.headers, name)) target.headers.push({ name, value });
+}
+
+export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAuthOptions): Promise<void> {
+  const f = (field: string) => options.fill(str(auth[field]));
+  switch (auth.type) {
+    case 'inherit':
+    case 'none':
+      return;
+    case 'basic':
+      addHeader(target, 'Authorization', `Basic ${Buffer.from(`${f('username')}:${f('password')}`, 'utf8').toString('base64')}`);
+      return;
+    case 'bearer': {
+      const prefix = auth.prefix === undefined ? 'Bearer' : f('prefix');
+      addHeader(target, 'Authorization', withPrefix(prefix, f('token')));
+      return;
+    }
+    case 'apiKey': {
+      const key = f('key');
+      if (key === '') throw new PrepareError('API key auth: the key (header or parameter name) is empty.');
+      if (auth.location === 'query') addQueryParam(target.url, key, f('value'));
+      else addHeader(target, key, f('value'));
+      return;
+    }
+    case 'oauth2': {
+      const settings = oauth2Settings(auth, options.fill);
+      const token = await oauth2AccessToken(settings, options.oauth2);
+      const prefix = auth.headerPrefix === undefined ? 'Bearer' : f('headerPrefix');
+      target.oauth2TokenCached = token?.cached ?? false;
+      addHeader(target, 'Authorization', withPrefix(prefix, token?.token ?? '<access-token>'));
+      return;
+    }
+    case 'digest':
+      target.digest = { username: f('username'), password: f('password') };
+      return;
+    case 'awsv4':
+      return; // signed by signAwsV4 once headers and body are final
+    default:
+      if (options.unsendable === 'omit') return;
+      throw new PrepareError(`auth type ${auth.type} (${AUTH_NAMES[auth.type] ?? auth.type}) cannot be sent yet; choose another auth type for this request.`);
+  }
+}
+
+function withPrefix(prefix: string, token: string): string {
+  return prefix.trim() === '' ? token : `${prefix.trim()} ${token}`;
+}
+
+export function oauth2Settings(auth: Auth, fill: (text: string) => string): OAuth2Settings {
+  const f = (field: string) => fill(str(auth[field]));
+  return {
+    grantType: (auth.grantType as OAuth2Settings['grantType']) ?? 'clientCredentials',
+    tokenUrl: f('tokenUrl'),
+    authUrl: f('authUrl'),
+    redirectUri: f('redirectUri'),
+    clientId: f('clientId'),
+    clientSecret: f('clientSecret'),
+    scope: f('scope'),
+    audience: f('audience'),
+    username: f('username'),
+    password: f('password'),
+    clientAuth: auth.clientAuth === 'body' ? 'body' : 'basicHeader',
+    pkce: auth.pkce !== false,
+  };
+}
+
+/**
+ * AWS Signature V4 over the final method, URL, headers and body (field names as collection
+ * exports write them: accessKey, secretKey, region, service, sessionToken).
+ */
+export function signAwsV4(auth: Auth, method: string, url: URL, headers: PreparedHeader[], body: PreparedBody, fill: (text: string) => string): void {
+  const f = (...fields: string[]) => {
+    for (const field of fields) if (auth[field] !== undefined && auth[field] !== '') return fill(str(auth[field]));
+    return '';
+  };
+  const accessKeyId = f('accessKey', 'accessKeyId');
+  const secretAccessKey = f('secretKey', 'secretAccessKey');
+  if (!accessKeyId || !secretAccessKey) {
+    throw new PrepareError('AWS Signature V4: accessKey and secretKey are needed; set them on the auth (variables work, e.g. {{awsSecret}}).');
+  }
+  const signed: Record<string, string> = {};
+  for (const h of headers) {
+    const existing = Object.keys(signed).find((k) => k.toLowerCase() === h.name.toLowerCase());
+    if (existing) signed[existing] += `, ${h.value}`;
+    else signed[h.name] = h.value;
+  }
+  const before = new Set(Object.keys(signed).map((k) => k.toLowerCase()));
+  let payload: Buffer | undefined;
+  if (body.kind === 'bytes') payload = Buffer.from(body.bytes);
+  // The multipart boundary is chosen when sending, so the payload cannot be signed.
+  else if (body.kind === 'multipart' && !before.has('x-amz-content-sha256')) signed['X-Amz-Content-Sha256'] = 'UNSIGNED-PAYLOAD';
+  const request = {
+    host: url.host,
+    path: url.pathname + url.search,
+    method,
+    headers: signed,
+    body: payload,
+    service: f('service') || undefined,
+    region: f('region') || undefined,
+  };
+  aws4.sign(request, { accessKeyId, secretAccessKey, sessionToken: f('sessionToken') || undefined });
+  for (const [name, value] of Object.entries(request.headers)) {
+    const lower = name.toLowerCase();
+    // Host and Content-Length are sent by the HTTP client with the same values.
+    if (before.has(lower) || lower === 'host' || lower === 'content-length') continue;
+    headers.push({ name, value: String(value) });
+  }
+}

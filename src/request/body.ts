@@ -1,0 +1,119 @@
+/**
+ * Request bodies as sent (spec 2.5): each body type's bytes and its Content-Type. Body files
+ * (binary bodies, multipart file parts) must lie inside the workspace folder unless files outside
+ * it are allowed, and are never reached through a symbolic link.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Body } from '../model/index.js';
+import { checkNoSymlinks, isInside } from '../workspace/index.js';
+import { PrepareError } from './errors.js';
+import type { PreparedBody, PreparedMultipartPart } from './prepared.js';
+
+export interface BodyContext {
+  /** Absolute workspace folder; relative file paths resolve against it. */
+  root: string;
+  allowFilesOutside: boolean;
+  /** Fills `{{variables}}`. */
+  fill: (text: string) => string;
+  /** For messages: `requests/Folder/Name.yaml`. */
+  where: string;
+}
+
+export interface PreparedBodyWithType {
+  body: PreparedBody;
+  /** The Content-Type the body type implies; undefined for none and multipart (the encoder sets it). */
+  contentType?: string;
+}
+
+const encoder = new TextEncoder();
+const textBytes = (text: string) => encoder.encode(text);
+
+export async function prepareBody(body: Body, ctx: BodyContext): Promise<PreparedBodyWithType> {
+  switch (body.type) {
+    case 'none':
+      return { body: { kind: 'none' } };
+    case 'json':
+      return textBody('json', ctx.fill(body.text ?? ''), 'application/json');
+    case 'xml':
+      return textBody('xml', ctx.fill(body.text ?? ''), 'application/xml');
+    case 'text':
+      return textBody('text', ctx.fill(body.text ?? ''), ctx.fill(body.contentType || 'text/plain'));
+    case 'formUrlencoded': {
+      const params = new URLSearchParams();
+      for (const row of body.form) if (row.enabled !== false && row.key !== '') params.append(ctx.fill(row.key), ctx.fill(row.value));
+      return textBody('formUrlencoded', params.toString(), 'application/x-www-form-urlencoded');
+    }
+    case 'graphql':
+      return textBody('graphql', graphqlJson(body, ctx), 'application/json');
+    case 'multipart': {
+      const parts: PreparedMultipartPart[] = [];
+      for (const part of body.multipart) {
+        if (part.enabled === false || part.key === '') continue;
+        const name = ctx.fill(part.key);
+        const contentType = part.contentType ? ctx.fill(part.contentType) : undefined;
+        if (part.file) {
+          const written = ctx.fill(part.value);
+          const absolutePath = await checkBodyFile(written, ctx, `multipart part "${name}"`);
+          parts.push({ name, file: { path: written, absolutePath }, ...(contentType ? { contentType } : {}) });
+        } else {
+          parts.push({ name, value: ctx.fill(part.value), ...(contentType ? { contentType } : {}) });
+        }
+      }
+      return { body: { kind: 'multipart', parts } };
+    }
+    case 'binary': {
+      const written = ctx.fill(body.file ?? '');
+      if (written === '') throw new PrepareError(`${ctx.where}: body type is binary but no file is chosen; set body.file.`);
+      const absolutePath = await checkBodyFile(written, ctx, 'binary body');
+      const bytes = new Uint8Array(await fs.readFile(absolutePath));
+      // `contentType` keeps its text-body default; a binary body is octet-stream unless one was chosen.
+      const chosen = body.contentType && body.contentType !== 'text/plain' ? ctx.fill(body.contentType) : 'application/octet-stream';
+      return { body: { kind: 'bytes', source: 'binary', bytes, isText: false, file: { path: written, absolutePath } }, contentType: chosen };
+    }
+  }
+}
+
+function textBody(source: 'json' | 'text' | 'xml' | 'formUrlencoded' | 'graphql', text: string, contentType: string): PreparedBodyWithType {
+  return { body: { kind: 'bytes', source, bytes: textBytes(text), isText: true }, contentType };
+}
+
+/** `{"query", "variables", "operationName"}`; empty variables are `{}`, an empty operation name `null`. */
+function graphqlJson(body: Body, ctx: BodyContext): string {
+  const gql = body.graphql;
+  const query = ctx.fill(gql?.query ?? '');
+  const variablesText = ctx.fill(gql?.variables ?? '').trim();
+  let variables: unknown = {};
+  if (variablesText !== '') {
+    try {
+      variables = JSON.parse(variablesText);
+    } catch (error) {
+      throw new PrepareError(`${ctx.where}: body.graphql.variables is not valid JSON (${(error as Error).message}); fix the GraphQL variables.`);
+    }
+  }
+  const operationName = ctx.fill(gql?.operationName ?? '');
+  return JSON.stringify({ query, variables, operationName: operationName === '' ? null : operationName });
+}
+
+/** Resolves a body file and checks the rules; returns its absolute path. */
+export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where'>, what: string): Promise<string> {
+  if (written.trim() === '') throw new PrepareError(`${ctx.where}: the ${what} names no file.`);
+  const absolutePath = path.resolve(ctx.root, written);
+  if (isInside(ctx.root, absolutePath)) {
+    const problem = await checkNoSymlinks(ctx.root, absolutePath);
+    if (problem) throw new PrepareError(`${ctx.where}: the ${what} file cannot be used: ${problem}.`);
+  } else if (!ctx.allowFilesOutside) {
+    throw new PrepareError(
+      `${ctx.where}: the ${what} file ${written} lies outside the workspace folder. Move it into the workspace, or allow files outside it (ferry config set filesOutsideWorkspace true, or --allow-files-outside).`,
+    );
+  }
+  let stat;
+  try {
+    stat = await fs.lstat(absolutePath);
+  } catch {
+    throw new PrepareError(`${ctx.where}: the ${what} file ${written} does not exist (looked for ${absolutePath}).`);
+  }
+  if (stat.isSymbolicLink()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
+  if (!stat.isFile()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is not a regular file.`);
+  return absolutePath;
+}

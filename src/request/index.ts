@@ -1,0 +1,10 @@
+/** Turning a saved request into a wire-ready one (spec 2.2–2.7, 2.9, 5). */
+export type * from './prepared.js';
+export { prepareRequest, type PrepareInput, type PrepareOptions } from './prepare.js';
+export { PrepareError } from './errors.js';
+export { effectiveAuth, mergedHeaders, scriptChain, type FolderLike, type EffectiveAuth, type RawHeader } from './inherit.js';
+export { effectiveSettings } from './settings.js';
+export { loadVariableSnapshot, scopeFrom, type VariableSnapshot } from './variables.js';
+export { oauth2AccessToken, tokenCacheKey, type OAuth2Options, type OAuth2Settings } from './oauth2.js';
+export { AUTH_NAMES } from './auth.js';
+export { checkBodyFile } from './body.js';

@@ -1,0 +1,65 @@
+/**
+ * The loopback redirect of the authorization code grant: listens on the redirect URI's host and
+ * port (by default `http://127.0.0.1:53682/callback`) for the one request the browser makes when
+ * the provider sends it back, and answers with a page saying the window may be closed.
+ */
+import http from 'node:http';
+import { PrepareError } from './errors.js';
+
+const DONE_PAGE = '<!doctype html><meta charset="utf-8"><title>Ferry</title><p>Ferry got the authorization. You can close this window.</p>';
+
+/** Starts listening, calls `ready` (which shows the URL to open), resolves with the callback URL. */
+export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: number, ready: () => void): Promise<URL> {
+  let target: URL;
+  try {
+    target = new URL(redirectUri);
+  } catch {
+    throw new PrepareError(`OAuth 2.0: redirectUri "${redirectUri}" is not a valid URL.`);
+  }
+  if (target.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
+    throw new PrepareError(
+      `OAuth 2.0: redirectUri must be a loopback address such as http://127.0.0.1:53682/callback for Ferry to receive the code; got ${redirectUri}.`,
+    );
+  }
+  const host = target.hostname === '[::1]' ? '::1' : target.hostname;
+  const port = Number(target.port || 80);
+
+  return new Promise<URL>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', target);
+      if (url.pathname !== target.pathname) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('Not the OAuth callback.');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(DONE_PAGE);
+      finish(() => resolve(url));
+    });
+    const finish = (then: () => void) => {
+      if (timer) clearTimeout(timer);
+      server.close();
+      server.closeAllConnections?.();
+      then();
+    };
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        new PrepareError(
+          error.code === 'EADDRINUSE'
+            ? `OAuth 2.0: cannot listen for the redirect on ${host}:${port}: the port is in use. Close what uses it or change redirectUri.`
+            : `OAuth 2.0: cannot listen for the redirect on ${host}:${port}: ${error.message}`,
+        ),
+      );
+    });
+    server.listen(port, host, () => {
+      timer = setTimeout(
+        () => finish(() => reject(new PrepareError(`OAuth 2.0: no authorization came back to ${redirectUri} within ${Math.round(timeoutMs / 1000)} s.`))),
+        timeoutMs,
+      );
+      try {
+        ready();
+      } catch (error) {
+        finish(() => reject(error));
+      }
+    });
+  });
+}

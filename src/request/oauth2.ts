@@ -1,0 +1,194 @@
+/**
+ * OAuth 2.0 access tokens (spec 2.6, 5.2) through oauth4webapi: client credentials, password,
+ * and authorization code with PKCE (S256) over a loopback redirect. Tokens are cached in the
+ * data folder until they expire and refreshed with the refresh token when there is one.
+ */
+import { createHash } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { CachedToken, WorkspaceData } from '../appdata/index.js';
+import { OAUTH2_REDIRECT_URI } from '../model/index.js';
+import { PrepareError } from './errors.js';
+import { waitForLoopbackCallback } from './oauth2-callback.js';
+
+/** The OAuth 2.0 fields with variables already filled. */
+export interface OAuth2Settings {
+  grantType: 'clientCredentials' | 'password' | 'authorizationCode';
+  tokenUrl: string;
+  authUrl: string;
+  redirectUri: string;
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+  audience: string;
+  username: string;
+  password: string;
+  clientAuth: 'basicHeader' | 'body';
+  pkce: boolean;
+}
+
+export interface OAuth2Options {
+  data?: WorkspaceData;
+  /** False: only a cached, unexpired token is used and nothing is fetched (code export). */
+  fetchTokens: boolean;
+  /** Used for token requests (TLS verification follows the request's settings). */
+  dispatcher?: Dispatcher;
+  /** Authorization code grant: shows the URL the user opens in a browser. */
+  onAuthorizeUrl?: (url: string) => void;
+  /** How long to wait for the browser to come back to the loopback redirect. Default 5 minutes. */
+  authorizeTimeoutMs?: number;
+  /** Tokens already read in this run, by cache key (saves re-reading the data folder per request). */
+  memo?: Map<string, CachedToken>;
+}
+
+/** Seconds before expiry at which a token counts as expired, so it does not lapse in flight. */
+const EXPIRY_SKEW_MS = 30_000;
+
+export function tokenCacheKey(s: OAuth2Settings): string {
+  const identity = [s.grantType, s.tokenUrl, s.authUrl, s.clientId, s.scope, s.audience, s.username];
+  return `oauth2:${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}`;
+}
+
+function fresh(token: CachedToken | undefined, now = Date.now()): boolean {
+  return token !== undefined && (token.expiresAt === undefined || token.expiresAt - EXPIRY_SKEW_MS > now);
+}
+
+/** The access token to send, or undefined (only when `fetchTokens` is false and none is cached). */
+export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth2Options): Promise<{ token: string; cached: boolean } | undefined> {
+  const key = tokenCacheKey(settings);
+  let cached = options.memo?.get(key);
+  if (cached === undefined && options.data) cached = await options.data.token(key);
+  if (cached && fresh(cached)) {
+    options.memo?.set(key, cached);
+    return { token: cached.accessToken, cached: true };
+  }
+  if (!options.fetchTokens) return undefined;
+  if (!settings.tokenUrl) throw new PrepareError('OAuth 2.0: tokenUrl is empty; set the token endpoint of the provider.');
+
+  let token: CachedToken | undefined;
+  if (cached?.refreshToken) token = await refresh(settings, cached.refreshToken, options).catch(() => undefined);
+  token ??= await grant(settings, options);
+  options.memo?.set(key, token);
+  await options.data?.saveToken(key, token);
+  return { token: token.accessToken, cached: false };
+}
+
+interface Endpoint {
+  as: oauth.AuthorizationServer;
+  client: oauth.Client;
+  clientAuth: oauth.ClientAuth;
+  http: oauth.TokenEndpointRequestOptions;
+}
+
+function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
+  let tokenUrl: URL;
+  try {
+    tokenUrl = new URL(s.tokenUrl);
+  } catch {
+    throw new PrepareError(`OAuth 2.0: tokenUrl "${s.tokenUrl}" is not a valid URL.`);
+  }
+  const as: oauth.AuthorizationServer = {
+    issuer: tokenUrl.origin,
+    token_endpoint: tokenUrl.href,
+    ...(s.authUrl ? { authorization_endpoint: s.authUrl } : {}),
+  };
+  const client: oauth.Client = { client_id: s.clientId };
+  // A public client (no secret) sends its client_id as a form field.
+  const clientAuth = !s.clientSecret
+    ? oauth.None()
+    : s.clientAuth === 'body'
+      ? oauth.ClientSecretPost(s.clientSecret)
+      : oauth.ClientSecretBasic(s.clientSecret);
+  const dispatcher = options.dispatcher;
+  const http: oauth.TokenEndpointRequestOptions = {
+    // Local and test providers often speak plain HTTP; the user chose the URL.
+    [oauth.allowInsecureRequests]: true,
+    [oauth.customFetch]: ((url: string, init: RequestInit) =>
+      undiciFetch(url, { ...(init as object), ...(dispatcher ? { dispatcher } : {}) } as never)) as unknown as typeof fetch,
+  };
+  return { as, client, clientAuth, http };
+}
+
+function extraParams(s: OAuth2Settings): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (s.scope) params.scope = s.scope;
+  if (s.audience) params.audience = s.audience;
+  return params;
+}
+
+async function grant(s: OAuth2Settings, options: OAuth2Options): Promise<CachedToken> {
+  const e = endpoint(s, options);
+  try {
+    switch (s.grantType) {
+      case 'clientCredentials': {
+        const response = await oauth.clientCredentialsGrantRequest(e.as, e.client, e.clientAuth, extraParams(s), e.http);
+        return toCached(await oauth.processClientCredentialsResponse(e.as, e.client, response));
+      }
+      case 'password': {
+        const params = { username: s.username, password: s.password, ...extraParams(s) };
+        const response = await oauth.genericTokenEndpointRequest(e.as, e.client, e.clientAuth, 'password', params, e.http);
+        return toCached(await oauth.processGenericTokenEndpointResponse(e.as, e.client, response));
+      }
+      case 'authorizationCode':
+        return await authorizationCode(s, e, options);
+    }
+  } catch (error) {
+    throw new PrepareError(`OAuth 2.0 (${s.grantType}) token request to ${s.tokenUrl} failed: ${describeOAuthError(error)}`);
+  }
+}
+
+async function refresh(s: OAuth2Settings, refreshToken: string, options: OAuth2Options): Promise<CachedToken> {
+  const e = endpoint(s, options);
+  const response = await oauth.refreshTokenGrantRequest(e.as, e.client, e.clientAuth, refreshToken, e.http);
+  const token = toCached(await oauth.processRefreshTokenResponse(e.as, e.client, response));
+  // A provider may keep the refresh token and not send it again.
+  token.refreshToken ??= refreshToken;
+  return token;
+}
+
+async function authorizationCode(s: OAuth2Settings, e: Endpoint, options: OAuth2Options): Promise<CachedToken> {
+  if (!s.authUrl) throw new PrepareError('OAuth 2.0 authorization code: authUrl is empty; set the authorization endpoint.');
+  const redirectUri = s.redirectUri || OAUTH2_REDIRECT_URI;
+  const state = oauth.generateRandomState();
+  const verifier = s.pkce ? oauth.generateRandomCodeVerifier() : undefined;
+  const authorizeUrl = new URL(s.authUrl);
+  const q = authorizeUrl.searchParams;
+  q.set('response_type', 'code');
+  q.set('client_id', s.clientId);
+  q.set('redirect_uri', redirectUri);
+  q.set('state', state);
+  if (s.scope) q.set('scope', s.scope);
+  if (s.audience) q.set('audience', s.audience);
+  if (verifier) {
+    q.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+    q.set('code_challenge_method', 'S256');
+  }
+  const callback = await waitForLoopbackCallback(redirectUri, options.authorizeTimeoutMs ?? 300_000, () => {
+    if (!options.onAuthorizeUrl) throw new PrepareError('OAuth 2.0 authorization code needs a browser; nothing here can show the authorization URL.');
+    options.onAuthorizeUrl(authorizeUrl.href);
+  });
+  const params = oauth.validateAuthResponse(e.as, e.client, callback, state);
+  const response = await oauth.authorizationCodeGrantRequest(e.as, e.client, e.clientAuth, params, redirectUri, verifier ?? oauth.nopkce, e.http);
+  return toCached(await oauth.processAuthorizationCodeResponse(e.as, e.client, response));
+}
+
+function toCached(response: oauth.TokenEndpointResponse): CachedToken {
+  const token: CachedToken = { accessToken: response.access_token, tokenType: response.token_type };
+  if (response.refresh_token) token.refreshToken = response.refresh_token;
+  if (typeof response.expires_in === 'number') token.expiresAt = Date.now() + response.expires_in * 1000;
+  if (response.scope) token.scope = response.scope;
+  return token;
+}
+
+function describeOAuthError(error: unknown): string {
+  if (error instanceof PrepareError) return error.message;
+  if (error instanceof oauth.ResponseBodyError) {
+    return `the provider answered ${error.status}: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
+  }
+  if (error instanceof oauth.AuthorizationResponseError) {
+    return `authorization was refused: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
+  }
+  const err = error as Error & { cause?: unknown };
+  const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
+  return `${err.message ?? String(error)}${cause}`;
+}

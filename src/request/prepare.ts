@@ -1,0 +1,108 @@
+/**
+ * The one place a saved request becomes a wire-ready `PreparedRequest` (spec 2.2–2.7, 2.9, 5):
+ * headers and auth inherited from folders and the workspace, `{{variables}}` filled, path
+ * parameters, the body and its Content-Type. Sending, code export and load tests all call this.
+ */
+import type { AppSettings, WorkspaceData } from '../appdata/index.js';
+import { DEFAULT_SETTINGS } from '../appdata/index.js';
+import type { RequestFile, WorkspaceFile } from '../model/index.js';
+import { render, type VariableScope } from '../template/index.js';
+import { applyAuth, signAwsV4 } from './auth.js';
+import { prepareBody } from './body.js';
+import { PrepareError } from './errors.js';
+import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
+import type { OAuth2Options } from './oauth2.js';
+import type { PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
+import { effectiveSettings } from './settings.js';
+import { applyPathParams, finalUrl } from './url.js';
+
+export interface PrepareInput {
+  /** The saved request (or a copy that pre-request scripts changed). */
+  request: RequestFile;
+  /** Path relative to `requests/` (`Folder/Name.yaml`), for messages and the result. */
+  path?: string;
+  /** The chain of folders above the request, outermost first (as `walkRequests` gives it). */
+  folders: readonly FolderLike[];
+  workspace: { root: string; file: Pick<WorkspaceFile, 'auth' | 'headers'> };
+  /** The variables to fill in; leave out to send placeholders as written. */
+  variables?: VariableScope;
+}
+
+export interface PrepareOptions {
+  /** This computer's data for the workspace (OAuth 2.0 token cache). */
+  data?: WorkspaceData;
+  /** Application settings; defaults when left out. */
+  settings?: AppSettings;
+  /** Run-wide overrides (`--timeout-ms`, `--insecure`), winning over the request's own settings. */
+  overrides?: Partial<PreparedSettings>;
+  /** Body files outside the workspace may be used; defaults to the `filesOutsideWorkspace` setting. */
+  allowFilesOutside?: boolean;
+  /**
+   * OAuth 2.0: `fetchTokens: false` uses a cached token only and never fetches one (code export
+   * shows `<access-token>` when none is cached). Default: fetch when needed.
+   */
+  oauth2?: Partial<OAuth2Options>;
+  /** Auth types Ferry cannot send: fail (default, for sending) or leave them out (export). */
+  unsendableAuth?: 'error' | 'omit';
+}
+
+export async function prepareRequest(input: PrepareInput, options: PrepareOptions = {}): Promise<PreparedRequest> {
+  const { request, folders, workspace } = input;
+  const where = input.path ? `requests/${input.path}` : `request "${request.name}"`;
+  const variables = input.variables;
+  const fill = variables ? (text: string) => render(text, 'request', { variables }) : (text: string) => text;
+  const app = options.settings ?? DEFAULT_SETTINGS;
+  const settings = effectiveSettings(app, request.settings, options.overrides);
+  if (request.kind !== 'http' && request.kind !== 'sse') {
+    throw new PrepareError(`${where}: a ${request.kind} request is not sent over HTTP.`);
+  }
+
+  const method = fill(request.method).trim().toUpperCase() || 'GET';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/i.test(method)) throw new PrepareError(`${where}: "${method}" is not a valid HTTP method.`);
+  const url = finalUrl(applyPathParams(fill(request.url), request.pathParams, fill), where);
+
+  const headers: PreparedHeader[] = [];
+  for (const row of mergedHeaders(workspace.file, folders, request)) {
+    const name = fill(row.key).trim();
+    if (name === '') continue;
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new PrepareError(`${where}: header name "${name}" is not valid (letters, digits and - only).`);
+    const value = fill(row.value);
+    if (/[\r\n\0]/.test(value)) throw new PrepareError(`${where}: the value of header ${name} contains a line break, which HTTP does not allow.`);
+    headers.push({ name, value });
+  }
+
+  const { auth } = effectiveAuth(request, folders, workspace.file);
+  const target: { url: URL; headers: PreparedHeader[]; digest?: { username: string; password: string }; oauth2TokenCached?: boolean } = { url, headers };
+  try {
+    await applyAuth(auth, target, {
+      fill,
+      unsendable: options.unsendableAuth ?? 'error',
+      oauth2: { fetchTokens: true, data: options.data, ...options.oauth2 },
+    });
+  } catch (error) {
+    if (error instanceof PrepareError) throw new PrepareError(`${where}: ${error.message}`);
+    throw error;
+  }
+
+  const { body, contentType } = await prepareBody(request.body, {
+    root: workspace.root,
+    allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace,
+    fill,
+    where,
+  });
+  if (contentType && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: contentType });
+
+  if (auth.type === 'awsv4') {
+    try {
+      signAwsV4(auth, method, url, headers, body, fill);
+    } catch (error) {
+      throw new PrepareError(`${where}: ${(error as Error).message}`);
+    }
+  }
+
+  const prepared: PreparedRequest = { method, url: url.href, headers, body, authType: auth.type, settings };
+  if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
+  if (target.digest) prepared.digest = target.digest;
+  if (input.path) prepared.path = input.path;
+  return prepared;
+}

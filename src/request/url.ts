@@ -1,0 +1,72 @@
+/**
+ * The request URL as sent (spec 2.3): variables filled, `:name` path segments replaced from
+ * `pathParams`, a scheme added when none was typed, checked as an absolute http(s) URL.
+ */
+import type { KeyValue } from '../model/index.js';
+import { PrepareError } from './errors.js';
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/** Splits a URL as typed into `scheme://authority`, path, and `?query#fragment`. */
+function splitUrl(url: string): { origin: string; path: string; rest: string } {
+  const scheme = SCHEME.exec(url);
+  let originEnd = 0;
+  if (scheme) {
+    const after = url.slice(scheme[0].length);
+    const stop = after.search(/[/?#]/);
+    originEnd = scheme[0].length + (stop < 0 ? after.length : stop);
+  } else {
+    const stop = url.search(/[/?#]/);
+    originEnd = stop < 0 ? url.length : stop;
+  }
+  const tail = url.slice(originEnd);
+  const restAt = tail.search(/[?#]/);
+  return {
+    origin: url.slice(0, originEnd),
+    path: restAt < 0 ? tail : tail.slice(0, restAt),
+    rest: restAt < 0 ? '' : tail.slice(restAt),
+  };
+}
+
+/**
+ * Replaces `:name` segments of the path (never the port) with the values of enabled
+ * `pathParams`, percent-encoded. Unknown names stay as written. `fill` fills variables in values.
+ */
+export function applyPathParams(url: string, params: readonly KeyValue[], fill: (text: string) => string): string {
+  const values = new Map<string, string>();
+  for (const p of params) if (p.enabled !== false && p.key !== '' && !values.has(p.key)) values.set(p.key, fill(p.value));
+  if (values.size === 0) return url;
+  const { origin, path, rest } = splitUrl(url);
+  const replaced = path.replace(/(^|\/):([A-Za-z0-9_.~-]+)(?=\/|$)/g, (whole, slash: string, name: string) => {
+    const value = values.get(name);
+    return value === undefined ? whole : `${slash}${encodeURIComponent(value)}`;
+  });
+  return origin + replaced + rest;
+}
+
+/** Adds `http://` to a URL typed without a scheme, as other clients do, and checks it. */
+export function finalUrl(url: string, where: string): URL {
+  const trimmed = url.trim();
+  if (trimmed === '') throw new PrepareError(`${where}: the URL is empty; give the address to send to.`);
+  const withScheme = SCHEME.test(trimmed) ? trimmed : `http://${trimmed}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(withScheme);
+  } catch {
+    const hint = /\{\{[^}]*\}\}/.test(trimmed) ? ' It still holds a {{placeholder}}: is the variable defined in the environment you chose?' : '';
+    throw new PrepareError(`${where}: "${trimmed}" is not a valid URL.${hint}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new PrepareError(`${where}: an HTTP request needs an http:// or https:// URL, not ${parsed.protocol}//.`);
+  }
+  if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
+    throw new PrepareError(`${where}: the host "${parsed.hostname}" still holds a {{placeholder}}; define the variable or choose an environment with -e.`);
+  }
+  return parsed;
+}
+
+/** Adds a query parameter (apiKey auth in the query) keeping the URL's own encoding. */
+export function addQueryParam(url: URL, key: string, value: string): void {
+  const pair = `${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+  url.search = url.search && url.search !== '?' ? `${url.search}&${pair}` : `?${pair}`;
+}

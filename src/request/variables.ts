@@ -1,0 +1,62 @@
+/**
+ * The variables a request is filled with (spec 2.10, 8.2): `--var` and data-file values, the
+ * active environment, the workspace variables, with this computer's script-set values and
+ * secrets. Everything is read from the data folder once; scopes are then built in memory.
+ */
+import type { WorkspaceData } from '../appdata/index.js';
+import type { EnvironmentFile, Variable, WorkspaceFile } from '../model/index.js';
+import { buildVariableScope, type VariableScope } from '../template/index.js';
+
+export interface VariableSnapshot {
+  environmentId?: string;
+  environment?: EnvironmentFile;
+  workspaceVariables: readonly Variable[];
+  /** Script-set values (mutable: a run applies script changes here). */
+  scriptValues: { environment: Record<string, string>; collection: Record<string, string>; globals: Record<string, string> };
+  secrets: { environment: Record<string, string>; workspace: Record<string, string> };
+}
+
+/** Reads script values and secrets for the workspace and (optionally) one environment. */
+export async function loadVariableSnapshot(
+  workspace: { file: WorkspaceFile; environments: ReadonlyArray<{ id: string; value: EnvironmentFile }> },
+  data: WorkspaceData | undefined,
+  environmentId: string | undefined,
+): Promise<VariableSnapshot> {
+  const entry = environmentId === undefined ? undefined : workspace.environments.find((e) => e.id === environmentId);
+  const hasSecrets = (vars: readonly Variable[]) => vars.some((v) => v.secret);
+  const [envValues, collection, globals, envSecrets, wsSecrets] = await Promise.all([
+    entry && data ? data.scriptValues(`environment:${entry.id}`) : {},
+    data ? data.scriptValues('collection') : {},
+    data ? data.scriptValues('globals') : {},
+    entry && data && hasSecrets(entry.value.variables) ? data.secrets.all(entry.id) : {},
+    data && hasSecrets(workspace.file.variables) ? data.secrets.all('workspace') : {},
+  ]);
+  return {
+    environmentId: entry?.id,
+    environment: entry?.value,
+    workspaceVariables: workspace.file.variables,
+    scriptValues: { environment: envValues, collection, globals },
+    secrets: { environment: envSecrets, workspace: wsSecrets },
+  };
+}
+
+/**
+ * The scope for one send. `overrides` (data-file row, then `--var`, later wins) beat everything,
+ * as `--var` does in the template engine; `local` values set by scripts for this request too.
+ */
+export function scopeFrom(snapshot: VariableSnapshot, overrides: ReadonlyArray<Readonly<Record<string, string>> | ReadonlyMap<string, string> | undefined> = []): VariableScope {
+  const merged = new Map<string, string>();
+  for (const layer of overrides) {
+    if (!layer) continue;
+    const entries = layer instanceof Map ? layer.entries() : Object.entries(layer as Record<string, string>);
+    for (const [key, value] of entries) if (typeof value === 'string') merged.set(key, value);
+  }
+  return buildVariableScope({
+    overrides: merged,
+    environment: snapshot.environment
+      ? { variables: snapshot.environment.variables, scriptValues: snapshot.scriptValues.environment }
+      : undefined,
+    workspace: { variables: snapshot.workspaceVariables, scriptValues: snapshot.scriptValues.collection },
+    secrets: (key, origin) => (origin === 'environment' ? snapshot.secrets.environment[key] : snapshot.secrets.workspace[key]),
+  });
+}

@@ -1,0 +1,53 @@
+/** What every send of one run shares: one connection pool, one cookie jar, one script engine, one document cache. */
+import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
+import { ContractDocuments } from '../contract/index.js';
+import type { CookieStore, HttpAgents } from '../protocols/http.js';
+import type { CachedToken } from '../appdata/index.js';
+import type { PreparedSettings } from '../request/index.js';
+import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';
+import type { Workspace } from '../workspace/index.js';
+import type { RunVariables } from './variables.js';
+
+export interface RunContext {
+  workspace: Workspace;
+  data?: WorkspaceData;
+  settings: AppSettings;
+  /** `--timeout-ms`, `--insecure`: win over each request's own settings. */
+  overrides: Partial<PreparedSettings>;
+  allowFilesOutside: boolean;
+  agents: HttpAgents;
+  cookies: CookieStore;
+  variables: RunVariables;
+  scripts: ScriptHost;
+  contract: ContractDocuments;
+  oauthTokens: Map<string, CachedToken>;
+  /** OAuth 2.0 authorization code: shows the URL to open. */
+  onAuthorizeUrl?: (url: string) => void;
+  /** Sends of this run, written to history once at the end. */
+  history: HistoryEntry[];
+  iterations: number;
+  signal?: AbortSignal;
+}
+
+/** Creates the run's script engine on first use, so runs without scripts never load the sandbox. */
+export class ScriptHost {
+  private engine: Promise<ScriptEngine> | undefined;
+
+  constructor(private readonly limits: ScriptLimits) {}
+
+  get(): Promise<ScriptEngine> {
+    this.engine ??= ScriptEngine.create(this.limits);
+    return this.engine;
+  }
+
+  async dispose(): Promise<void> {
+    if (!this.engine) return;
+    const engine = await this.engine.catch(() => undefined);
+    engine?.dispose();
+    this.engine = undefined;
+  }
+}
+
+export function contractDocuments(root: string): ContractDocuments {
+  return new ContractDocuments(root);
+}

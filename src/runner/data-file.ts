@@ -1,0 +1,103 @@
+/**
+ * `--data FILE`: rows of variables, one iteration each, from CSV (first line names the columns,
+ * RFC 4180 quoting) or JSON (an array of objects), as Newman reads them.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export class DataFileError extends Error {
+  override name = 'DataFileError';
+}
+
+const MAX_DATA_BYTES = 50 * 1024 * 1024;
+
+export async function readDataFile(file: string): Promise<Array<Record<string, string>>> {
+  let stat;
+  try {
+    stat = await fs.lstat(file);
+  } catch {
+    throw new DataFileError(`data file ${file} does not exist.`);
+  }
+  if (stat.isSymbolicLink()) throw new DataFileError(`data file ${file} is a symbolic link; Ferry never follows links.`);
+  if (!stat.isFile()) throw new DataFileError(`data file ${file} is not a regular file.`);
+  if (stat.size > MAX_DATA_BYTES) throw new DataFileError(`data file ${file} is larger than 50 MB.`);
+  let text = await fs.readFile(file, 'utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.json' || (ext !== '.csv' && /^\s*[[{]/.test(text))) return jsonRows(text, file);
+  return csvRows(text, file);
+}
+
+function jsonRows(text: string, file: string): Array<Record<string, string>> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new DataFileError(`data file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(data)) throw new DataFileError(`data file ${file} must hold a JSON array of objects, one per iteration.`);
+  return data.map((row, i) => {
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+      throw new DataFileError(`data file ${file}: item ${i + 1} is not an object of variable values.`);
+    }
+    const out: Record<string, string> = {};
+    for (const [key, value] of Object.entries(row)) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    return out;
+  });
+}
+
+/** RFC 4180 CSV: quoted fields may hold commas, quotes (doubled) and line breaks. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+    } else field += ch;
+    i++;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
+}
+
+function csvRows(text: string, file: string): Array<Record<string, string>> {
+  const rows = parseCsv(text);
+  if (rows.length === 0) throw new DataFileError(`data file ${file} is empty; its first line must name the variables.`);
+  const header = rows[0]!.map((h) => h.trim());
+  if (header.some((h) => h === '')) throw new DataFileError(`data file ${file}: a column in the first line has no name.`);
+  return rows.slice(1).map((cells, i) => {
+    if (cells.length > header.length) {
+      throw new DataFileError(`data file ${file}: line ${i + 2} has ${cells.length} fields but the first line names ${header.length}.`);
+    }
+    const out: Record<string, string> = {};
+    header.forEach((name, c) => (out[name] = cells[c] ?? ''));
+    return out;
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The one shape every reporter reads (cli, json, junit, and the app): run events and the
+ * result of each send. A reporter is one file that turns these into its output.
+ */
+
+export interface TestOutcome {
+  name: string;
+  passed: boolean;
+  /** A skipped test (`pm.test.skip`) is neither passed nor failed. */
+  skipped?: boolean;
+  /** Why it failed. */
+  message?: string;
+}
+
+export interface RequestResult {
+  /** Request path relative to `requests/` (`Folder/Name.yaml`). */
+  path: string;
+  name: string;
+  kind: string;
+  /** Folder path relative to `requests/` (`''` for the collection root). */
+  folder: string;
+  /** The folder's display names from the root, for reports (`['Users', 'Admin']`). */
+  folderNames: string[];
+  method: string;
+  /** The URL sent (after variables), or as written when it could not be prepared. */
+  url: string;
+  status?: number;
+  statusText?: string;
+  /** Wall-clock milliseconds of the send (request and response), 0 when nothing was sent. */
+  durationMs: number;
+  /** Response size in bytes (headers and body as received). */
+  size?: number;
+  /** Why the request failed without a usable response (network, preparation, scripts). */
+  error?: string;
+  /** 0-based iteration. */
+  iteration: number;
+  tests: TestOutcome[];
+  /** The run's verdict on this request. */
+  passed: boolean;
+  /** Not sent: a script skipped it, or its kind cannot be run. */
+  skipped?: string;
+  /** Console lines of its scripts. */
+  console: string[];
+  startedAt: string;
+  httpVersion?: string;
+  remoteAddress?: string;
+  timings?: { dnsMs: number; connectMs: number; tlsMs: number; firstByteMs: number; totalMs: number };
+  /** How many times `settings.repeat` sent it. */
+  attempts?: number;
+}
+
+export interface RunSummary {
+  requests: number;
+  failedRequests: number;
+  skippedRequests: number;
+  tests: number;
+  failedTests: number;
+  durationMs: number;
+  iterations: number;
+}
+
+export type RunEvent =
+  | { type: 'start'; workspace: string; environment?: string; requestCount: number; iterations: number; startedAt: string }
+  | { type: 'iteration'; iteration: number; iterations: number }
+  | { type: 'request'; result: RequestResult }
+  | { type: 'warning'; message: string }
+  | { type: 'end'; summary: RunSummary; results: RequestResult[]; bailed: boolean };
+
+export interface Reporter {
+  onEvent(event: RunEvent): void;
+  /** Writes files or final output; called once after the `end` event. */
+  finish?(): Promise<void>;
+}

@@ -1,0 +1,112 @@
+/**
+ * The terminal reporter: each request as it finishes (method, URL, status, time, size), its tests
+ * and console lines, then a summary. Colour only when the output is a terminal.
+ */
+import pc from 'picocolors';
+import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
+import { formatBytes, formatMs } from './format.js';
+
+export interface TextSink {
+  write(text: string): void;
+  color: boolean;
+}
+
+export class CliReporter implements Reporter {
+  private readonly c;
+  private folder: string | undefined;
+  private iterations = 1;
+
+  constructor(private readonly sink: TextSink) {
+    this.c = pc.createColors(sink.color);
+  }
+
+  onEvent(event: RunEvent): void {
+    const { c } = this;
+    switch (event.type) {
+      case 'start': {
+        this.iterations = event.iterations;
+        const env = event.environment ? c.dim(` · environment ${event.environment}`) : '';
+        const count = `${event.requestCount} request${event.requestCount === 1 ? '' : 's'}${event.iterations > 1 ? ` × ${event.iterations} iterations` : ''}`;
+        this.sink.write(`${c.bold(`ferry run · ${event.workspace}`)}${env} ${c.dim(`· ${count}`)}\n`);
+        return;
+      }
+      case 'iteration':
+        this.folder = undefined;
+        this.sink.write(`\n${c.bold(`Iteration ${event.iteration + 1}/${event.iterations}`)}\n`);
+        return;
+      case 'warning':
+        this.sink.write(`${c.yellow(`! ${event.message}`)}\n`);
+        return;
+      case 'request':
+        this.request(event.result);
+        return;
+      case 'end':
+        this.summary(event.summary, event.results, event.bailed);
+        return;
+    }
+  }
+
+  private request(r: RequestResult): void {
+    const { c } = this;
+    const lines: string[] = [];
+    if (r.folder !== this.folder) {
+      this.folder = r.folder;
+      lines.push('', r.folderNames.length ? c.bold(`${r.folderNames.join(' / ')}/`) : c.bold('(root)'));
+    }
+    const mark = r.skipped ? c.dim('○') : r.passed ? c.green('✓') : c.red('✗');
+    lines.push(`${mark} ${r.name} ${c.dim(r.path)}`);
+    if (r.skipped) {
+      lines.push(`    ${c.dim(`skipped: ${r.skipped}`)}`);
+    } else {
+      const status = r.status === undefined ? '' : ` ${(r.status < 400 ? c.green : c.red)(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`)}`;
+      const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
+      const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
+      lines.push(`    ${c.cyan(r.method)} ${r.url}${status}${facts}${attempts}`);
+    }
+    for (const text of r.console) lines.push(`    ${c.dim(`│ ${text}`)}`);
+    for (const t of r.tests) {
+      if (t.skipped) lines.push(`    ${c.dim(`- ${t.name} (skipped)`)}`);
+      else if (t.passed) lines.push(`    ${c.green('✓')} ${t.name}`);
+      else {
+        lines.push(`    ${c.red('✗')} ${t.name}`);
+        if (t.message) for (const line of t.message.split('\n')) lines.push(`        ${c.red(line)}`);
+      }
+    }
+    if (r.error) for (const line of r.error.split('\n')) lines.push(`    ${c.red(`error: ${line}`)}`);
+    const why = statusFailure(r);
+    if (why) lines.push(`    ${c.red(why)}`);
+    this.sink.write(`${lines.join('\n')}\n`);
+  }
+
+  private summary(s: RunSummary, results: readonly RequestResult[], bailed: boolean): void {
+    const { c } = this;
+    const count = (n: number, failed: number, word: string) =>
+      `${n} ${word}${n === 1 ? '' : 's'}${failed ? `, ${c.red(`${failed} failed`)}` : ''}`;
+    const lines = ['', c.bold('Summary')];
+    lines.push(`  ${count(s.requests, s.failedRequests, 'request')}${s.skippedRequests ? c.dim(`, ${s.skippedRequests} skipped`) : ''}`);
+    lines.push(`  ${count(s.tests, s.failedTests, 'test')}`);
+    if (this.iterations > 1) lines.push(`  ${s.iterations} iterations`);
+    lines.push(`  ${formatMs(s.durationMs)}`);
+    const failed = results.filter((r) => !r.passed);
+    if (failed.length) {
+      lines.push('', c.bold(c.red('Failures')));
+      failed.forEach((r, i) => {
+        const iter = this.iterations > 1 ? ` (iteration ${r.iteration + 1})` : '';
+        lines.push(`  ${i + 1}. ${r.path}${iter}`);
+        if (r.error) lines.push(`     ${r.error.split('\n').join('\n     ')}`);
+        const why = statusFailure(r);
+        if (why) lines.push(`     ${why}`);
+        for (const t of r.tests) if (!t.passed && !t.skipped) lines.push(`     ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
+      });
+    }
+    if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));
+    lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : c.green(c.bold('PASSED')));
+    this.sink.write(`${lines.join('\n')}\n`);
+  }
+}
+
+/** Why a request failed on its status alone (no error, no failed test), or undefined. */
+export function statusFailure(r: RequestResult): string | undefined {
+  if (r.passed || r.error || r.status === undefined || r.tests.some((t) => !t.passed && !t.skipped)) return undefined;
+  return `status ${r.status}${r.statusText ? ` ${r.statusText}` : ''}: a request without tests fails at 400 and above`;
+}

@@ -1,0 +1,72 @@
+/**
+ * Which requests a run sends, in tree order: request paths (`Folder/Name.yaml`, extension
+ * optional), folders (everything inside), or the whole workspace when nothing is named.
+ */
+import path from 'node:path';
+import { findFolder, type BrokenNode, type FolderNode, type RequestNode } from '../workspace/index.js';
+
+export interface RunItem {
+  node: RequestNode | BrokenNode;
+  /** Folders above it, outermost (the collection root) first. */
+  folders: FolderNode[];
+}
+
+export class SelectError extends Error {
+  override name = 'SelectError';
+}
+
+/** Every request and broken file under `folder`, depth first in tree order. */
+function* walkAll(folder: FolderNode, chain: FolderNode[]): Generator<RunItem> {
+  const folders = [...chain, folder];
+  for (const child of folder.children) {
+    if (child.type === 'folder') yield* walkAll(child, folders);
+    else yield { node: child, folders };
+  }
+}
+
+function normalize(text: string): string {
+  let p = text.replace(/\\/g, '/').trim();
+  p = p.replace(/^\.\//, '').replace(/^requests\//i, '').replace(/\/+$/, '');
+  return p;
+}
+
+export function selectRequests(root: FolderNode, paths: readonly string[]): RunItem[] {
+  if (paths.length === 0) return [...walkAll(root, [])];
+  const all = [...walkAll(root, [])];
+  const out: RunItem[] = [];
+  const seen = new Set<string>();
+  const add = (item: RunItem) => {
+    if (!seen.has(item.node.path)) {
+      seen.add(item.node.path);
+      out.push(item);
+    }
+  };
+  for (const raw of paths) {
+    const wanted = normalize(raw);
+    if (wanted === '' || wanted === '.') {
+      all.forEach(add);
+      continue;
+    }
+    const lower = wanted.toLowerCase();
+    const asFile = all.find((i) => i.node.path.toLowerCase() === lower || i.node.path.toLowerCase() === `${lower}.yaml`);
+    if (asFile) {
+      add(asFile);
+      continue;
+    }
+    const folder = findFolder(root, wanted);
+    if (folder) {
+      const inside = all.filter((i) => i.node.path.toLowerCase().startsWith(`${folder.path.toLowerCase()}/`));
+      if (inside.length === 0) throw new SelectError(`The folder ${wanted} holds no requests.`);
+      inside.forEach(add);
+      continue;
+    }
+    throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(all, wanted)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
+  }
+  return out;
+}
+
+function suggest(all: RunItem[], wanted: string): string {
+  const base = path.posix.basename(wanted).toLowerCase().replace(/\.yaml$/i, '');
+  const close = all.filter((i) => path.posix.basename(i.node.path).toLowerCase().replace(/\.yaml$/i, '').includes(base)).slice(0, 3);
+  return close.length ? `Did you mean ${close.map((i) => i.node.path).join(', ')}? ` : '';
+}

@@ -1,0 +1,242 @@
+/**
+ * One request of a run, end to end: pre-request scripts, preparation, the HTTP send,
+ * post-response scripts, the contract check, and the verdict (spec 2.7, 7.1).
+ */
+import { performance } from 'node:perf_hooks';
+import { contractTestFor } from '../contract/index.js';
+import type { Auth, Body, KeyValue, RequestFile } from '../model/index.js';
+import { sendHttp, HttpSendError, type HttpResult } from '../protocols/http.js';
+import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
+import type { PreparedRequest } from '../request/index.js';
+import type { ScriptRequest, ScriptResponse, VariableValues, TestResult } from '../scripts/index.js';
+import type { RequestNode } from '../workspace/index.js';
+import type { RunContext } from './context.js';
+import type { RequestResult, TestOutcome } from './events.js';
+import type { RunItem } from './select.js';
+
+export interface SendOutcome {
+  result: RequestResult;
+  /** `setNextRequest`: a name or path to go to, `null` to stop, undefined when not called. */
+  nextRequest?: string | null;
+  response?: HttpResult;
+}
+
+export interface SendInfo {
+  iteration: number;
+  iterationCount: number;
+}
+
+function baseResult(item: RunItem, iteration: number): RequestResult {
+  const folders = item.folders.filter((f) => f.path !== '');
+  const request = item.node.type === 'request' ? item.node.request : undefined;
+  return {
+    path: item.node.path,
+    name: request?.name ?? item.node.path.replace(/\.yaml$/i, ''),
+    kind: request?.kind ?? 'http',
+    folder: folders.at(-1)?.path ?? '',
+    folderNames: folders.map((f) => f.name),
+    method: request?.method.toUpperCase() ?? '',
+    url: request?.url ?? '',
+    durationMs: 0,
+    iteration,
+    tests: [],
+    passed: false,
+    console: [],
+    startedAt: new Date().toISOString(),
+  };
+}
+
+export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {
+  if (item.node.type === 'broken') {
+    const result = baseResult(item, info.iteration);
+    result.error = `${item.node.warning.message} Fix the file to run it.`;
+    return { result };
+  }
+  const node = item.node;
+  if (node.request.kind !== 'http') {
+    const result = baseResult(item, info.iteration);
+    result.skipped = `${node.request.kind} requests are not run by ferry run yet`;
+    result.passed = true;
+    return { result };
+  }
+  const repeat = node.request.settings?.repeat;
+  if (!repeat) return sendOnce(item, node, ctx, info);
+
+  // settings.repeat: send again until the condition holds, within the repeat's time limit.
+  const started = performance.now();
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await sendOnce(item, node, ctx, info);
+    outcome.result.attempts = attempt;
+    const holds = await repeatConditionHolds(repeat.condition, outcome, item, ctx, info);
+    if (holds === true) return outcome;
+    const elapsed = performance.now() - started;
+    if (typeof holds === 'string' || elapsed + repeat.intervalMs > repeat.timeoutMs || ctx.signal?.aborted) {
+      outcome.result.passed = false;
+      const why = typeof holds === 'string' ? holds : `the repeat condition did not hold within ${repeat.timeoutMs} ms (${attempt} attempt${attempt === 1 ? '' : 's'})`;
+      outcome.result.error = outcome.result.error ? `${outcome.result.error}; ${why}` : why;
+      return outcome;
+    }
+    await new Promise((resolve) => setTimeout(resolve, repeat.intervalMs));
+  }
+}
+
+/** True when it holds, false when not yet, a message when the condition itself fails to run. */
+async function repeatConditionHolds(condition: string, outcome: SendOutcome, item: RunItem, ctx: RunContext, info: SendInfo): Promise<boolean | string> {
+  if (condition.trim() === '') return outcome.result.passed;
+  if (!outcome.response) return false;
+  const engine = await ctx.scripts.get();
+  const code = `pm.test('repeat condition', function () { if (!(${condition}\n)) throw new Error('not yet'); });`;
+  const label = `requests/${item.node.path}: settings.repeat.condition`;
+  const run = await engine.runPostResponse({
+    scripts: [{ code, label }],
+    request: { method: outcome.result.method, url: outcome.result.url, headers: [] },
+    variables: ctx.variables.forScripts(),
+    info: { requestName: outcome.result.name, requestPath: item.node.path, iteration: info.iteration, iterationCount: info.iterationCount, inCollectionRun: true },
+    response: scriptResponse(outcome.response),
+  });
+  if (run.errors.length > 0) return `settings.repeat.condition failed to run: ${run.errors.map((e) => e.message).join('; ')}`;
+  return run.tests.some((t) => t.passed);
+}
+
+async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {
+  const result = baseResult(item, info.iteration);
+  const { workspace } = ctx;
+  let request = node.request;
+  let local: VariableValues = {};
+  let nextRequest: string | null | undefined;
+  const scriptInfo = { requestName: request.name, requestPath: node.path, iteration: info.iteration, iterationCount: info.iterationCount, inCollectionRun: true };
+  const errors: string[] = [];
+
+  // Pre-request scripts: workspace, folders outer to inner, the request's own.
+  const pre = scriptChain(workspace.file, item.folders, request, node.path, 'preRequest');
+  if (pre.length > 0) {
+    const engine = await ctx.scripts.get();
+    const out = await engine.runPreRequest({ scripts: pre, request: toScriptRequest(request), variables: ctx.variables.forScripts(), info: scriptInfo });
+    ctx.variables.apply(out.changes);
+    local = out.variables.local ?? {};
+    result.console.push(...out.console.map((c) => `${c.level === 'log' ? '' : `${c.level}: `}${c.text}`));
+    result.tests.push(...out.tests.map(testOutcome));
+    errors.push(...out.errors.map((e) => e.message));
+    if (out.nextRequest !== undefined) nextRequest = out.nextRequest;
+    if (out.skipRequest) {
+      result.skipped = 'a pre-request script called skipRequest()';
+      result.passed = errors.length === 0;
+      if (errors.length) result.error = errors.join('\n');
+      return { result, nextRequest };
+    }
+    request = fromScriptRequest(request, out.request);
+  }
+
+  let prepared: PreparedRequest;
+  try {
+    prepared = await prepareRequest(
+      { request, path: node.path, folders: item.folders, workspace, variables: ctx.variables.scope(local) },
+      {
+        data: ctx.data,
+        settings: ctx.settings,
+        overrides: ctx.overrides,
+        allowFilesOutside: ctx.allowFilesOutside,
+        oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? ctx.settings.verifyTls, 'auto'), onAuthorizeUrl: ctx.onAuthorizeUrl },
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof PrepareError)) throw error;
+    result.error = [...errors, error.message].join('\n');
+    return { result, nextRequest };
+  }
+  result.method = prepared.method;
+  result.url = prepared.url;
+
+  let response: HttpResult;
+  const sentAt = performance.now();
+  try {
+    response = await sendHttp(prepared, { agents: ctx.agents, cookies: ctx.cookies, signal: ctx.signal });
+  } catch (error) {
+    if (!(error instanceof HttpSendError)) throw error;
+    result.durationMs = Math.round(performance.now() - sentAt);
+    result.error = [...errors, error.message].join('\n');
+    ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: error.message });
+    return { result, nextRequest };
+  }
+  result.status = response.status;
+  result.statusText = response.statusText;
+  result.durationMs = Math.round(response.timings.totalMs);
+  result.size = response.size;
+  result.httpVersion = response.httpVersion;
+  if (response.remoteAddress) result.remoteAddress = response.remoteAddress;
+  result.timings = response.timings;
+  ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.status, durationMs: result.durationMs });
+
+  // Post-response scripts and their tests.
+  const post = scriptChain(workspace.file, item.folders, request, node.path, 'postResponse');
+  if (post.length > 0) {
+    const engine = await ctx.scripts.get();
+    const out = await engine.runPostResponse({
+      scripts: post,
+      request: toScriptRequest(request, prepared),
+      variables: ctx.variables.forScripts(local),
+      info: scriptInfo,
+      response: scriptResponse(response),
+    });
+    ctx.variables.apply(out.changes);
+    result.console.push(...out.console.map((c) => `${c.level === 'log' ? '' : `${c.level}: `}${c.text}`));
+    result.tests.push(...out.tests.map(testOutcome));
+    errors.push(...out.errors.map((e) => e.message));
+    if (out.nextRequest !== undefined) nextRequest = out.nextRequest;
+  }
+  const ownTests = result.tests.filter((t) => !t.skipped);
+
+  // The contract check, for requests imported from an API document (spec 7.1).
+  const contract = await contractTestFor({
+    documents: ctx.contract,
+    request,
+    folderChain: item.folders.map((f) => f.settings),
+    response: { status: response.status, headers: response.headers, body: response.body },
+  });
+  if (contract) result.tests.push({ name: contract.name, passed: contract.passed, ...(contract.message ? { message: contract.message } : {}) });
+
+  const testsPassed = ownTests.every((t) => t.passed);
+  const statusPassed = ownTests.length > 0 || response.status < 400;
+  const passed = contract ? contract.passed && testsPassed : statusPassed && testsPassed;
+  if (errors.length > 0) result.error = errors.join('\n');
+  result.passed = passed && errors.length === 0;
+  return { result, nextRequest, response };
+}
+
+function testOutcome(t: TestResult): TestOutcome {
+  return { name: t.name, passed: t.passed, ...(t.skipped ? { skipped: true } : {}), ...(t.message ? { message: t.message } : {}) };
+}
+
+function toScriptRequest(request: RequestFile, prepared?: PreparedRequest): ScriptRequest {
+  return {
+    name: request.name,
+    method: prepared?.method ?? request.method,
+    url: prepared?.url ?? request.url,
+    headers: prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
+    body: request.body as ScriptRequest['body'],
+    auth: request.auth as ScriptRequest['auth'],
+  };
+}
+
+/** The request after pre-request scripts changed it (they see and change the request's own fields). */
+function fromScriptRequest(original: RequestFile, changed: ScriptRequest): RequestFile {
+  return {
+    ...original,
+    method: changed.method,
+    url: changed.url,
+    headers: changed.headers.map((h) => ({ description: '', ...h, key: String(h.key), value: String(h.value), enabled: h.enabled !== false }) as KeyValue),
+    body: (changed.body ?? original.body) as Body,
+    auth: (changed.auth ?? original.auth) as Auth,
+  };
+}
+
+function scriptResponse(response: HttpResult): ScriptResponse {
+  return {
+    code: response.status,
+    status: response.statusText,
+    headers: response.headers,
+    bodyBytes: response.body,
+    responseTime: Math.round(response.timings.totalMs),
+    responseSize: response.bodySize,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * A run's variables in memory: the snapshot read from the data folder once, the current data-file
+ * row, `--var`, and what scripts changed. Script changes apply at once for the rest of the run
+ * and are written to the data folder once, at its end.
+ */
+import type { ScriptScope, WorkspaceData } from '../appdata/index.js';
+import type { Variable } from '../model/index.js';
+import { scopeFrom, type VariableSnapshot } from '../request/index.js';
+import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
+import type { VariableScope } from '../template/index.js';
+
+type PersistedScope = 'environment' | 'collection' | 'globals';
+
+export class RunVariables {
+  iterationData: Record<string, string> = {};
+  private readonly pending = new Map<PersistedScope, { cleared: boolean; changes: Record<string, string | null> }>();
+
+  constructor(
+    readonly snapshot: VariableSnapshot,
+    readonly cliVars: ReadonlyMap<string, string>,
+  ) {}
+
+  /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
+  scope(local: VariableValues = {}): VariableScope {
+    const localText: Record<string, string> = {};
+    for (const [key, value] of Object.entries(local)) localText[key] = asText(value);
+    const globals = this.snapshot.scriptValues.globals;
+    if (Object.keys(globals).length === 0) return scopeFrom(this.snapshot, [this.iterationData, localText, this.cliVars]);
+    // Globals (set only by scripts) come last: after the workspace's own variables.
+    const known = new Set([...this.snapshot.workspaceVariables.map((v) => v.key), ...Object.keys(this.snapshot.scriptValues.collection)]);
+    const extra: Variable[] = Object.entries(globals)
+      .filter(([key]) => !known.has(key))
+      .map(([key, value]) => ({ key, value, enabled: true, secret: false }));
+    return scopeFrom({ ...this.snapshot, workspaceVariables: [...this.snapshot.workspaceVariables, ...extra] }, [this.iterationData, localText, this.cliVars]);
+  }
+
+  /** What scripts see: file values, secrets and earlier script-set values merged per scope. */
+  forScripts(local: VariableValues = {}): ScriptVariables {
+    const s = this.snapshot;
+    return {
+      environment: s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : { ...s.scriptValues.environment },
+      ...(s.environment ? { environmentName: s.environment.name } : {}),
+      collection: layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace),
+      globals: { ...s.scriptValues.globals },
+      iterationData: { ...this.iterationData },
+      local: { ...local },
+    };
+  }
+
+  /** Applies what scripts did to the environment, collection and globals. */
+  apply(changes: Record<string, ScopeChanges>): void {
+    for (const scope of ['environment', 'collection', 'globals'] as const) {
+      const change = changes[scope];
+      if (!change || (!change.cleared && change.unset.length === 0 && Object.keys(change.set).length === 0)) continue;
+      const values = this.snapshot.scriptValues[scope];
+      let pending = this.pending.get(scope);
+      if (!pending) this.pending.set(scope, (pending = { cleared: false, changes: {} }));
+      if (change.cleared) {
+        for (const key of Object.keys(values)) delete values[key];
+        pending.cleared = true;
+        pending.changes = {};
+      }
+      for (const key of change.unset) {
+        delete values[key];
+        pending.changes[key] = null;
+      }
+      for (const [key, value] of Object.entries(change.set)) {
+        values[key] = asText(value);
+        pending.changes[key] = values[key]!;
+      }
+    }
+  }
+
+  /** Writes the run's script changes to the data folder, one update per scope. */
+  async persist(data: WorkspaceData | undefined): Promise<void> {
+    if (!data) return;
+    for (const [scope, pending] of this.pending) {
+      let key: ScriptScope;
+      if (scope === 'environment') {
+        if (!this.snapshot.environmentId) continue; // no active environment: nothing to keep them in
+        key = `environment:${this.snapshot.environmentId}`;
+      } else key = scope;
+      if (pending.cleared) await data.clearScriptValues(key);
+      await data.updateScriptValues(key, pending.changes);
+    }
+    this.pending.clear();
+  }
+}
+
+function layerValues(variables: readonly Variable[], scripted: Record<string, string>, secrets: Record<string, string>): VariableValues {
+  const out: VariableValues = {};
+  for (const v of variables) {
+    if (v.enabled === false || Object.hasOwn(out, v.key)) continue;
+    const value = v.secret ? secrets[v.key] : v.value;
+    if (value !== undefined) out[v.key] = value;
+  }
+  for (const [key, value] of Object.entries(scripted)) out[key] = value;
+  return out;
+}
+
+/** Files hold text: scripts' non-string values are kept as JSON. */
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+}
