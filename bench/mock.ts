@@ -1,0 +1,259 @@
+/**
+ * bench/mock: one mock route with a templated JSON body (`{{request.params.id}}`, `{{$uuid}}`),
+ * served by Ferry (`ferry serve`, traffic log printed as users see it), by Mockoon's CLI with the
+ * equivalent route, and by a bare Node `http` server answering the same bytes. The same load
+ * generator (autocannon, 50 keep-alive connections) runs against each, one after the other, in
+ * this process; each server runs in a process of its own so its CPU use can be read.
+ *
+ *   npx tsx bench/mock.ts [--duration 10] [--only ferry,bare,mockoon]
+ *
+ * Targets (issue 10): Ferry ≥ 85% of the bare server's req/s, Ferry's p99 ≤ 1.5× the bare server's.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { promises as fs, readFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const DURATION_S = Number(option('duration') ?? 10);
+const WARMUP_S = 3;
+const CONNECTIONS = 50;
+const ONLY = (option('only') ?? 'bare,ferry,mockoon').split(',');
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+const FERRY_BODY = '{"id":"{{request.params.id}}","requestId":"{{$uuid}}","name":"Ada Lovelace","roles":["admin","editor"]}';
+const MOCKOON_BODY = `{"id":"{{urlParam 'id'}}","requestId":"{{faker 'string.uuid'}}","name":"Ada Lovelace","roles":["admin","editor"]}`;
+const BARE_SERVER = `
+const http = require('node:http');
+const { randomUUID } = require('node:crypto');
+http.createServer((req, res) => {
+  const m = /^\\/users\\/([^/?]+)\\/?(?:\\?|$)/.exec(req.url);
+  if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) { res.writeHead(404); res.end(); return; }
+  const body = '{"id":"' + decodeURIComponent(m[1]) + '","requestId":"' + randomUUID() + '","name":"Ada Lovelace","roles":["admin","editor"]}';
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port); });
+`;
+
+interface Peer {
+  name: string;
+  start(dir: string): Promise<{ child: ChildProcess; url: string }>;
+}
+
+interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  serverCpu: number;
+  generatorCpu: number;
+  outputLines: number;
+}
+
+const peers: Record<string, Peer> = {
+  bare: {
+    name: 'bare Node http',
+    async start() {
+      const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+      return { child, url: await firstUrl(child) };
+    },
+  },
+  ferry: {
+    name: 'Ferry (ferry serve)',
+    async start(dir) {
+      const ws = path.join(dir, 'ferry-ws');
+      await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
+      await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-mock\nname: Bench\n');
+      await fs.writeFile(
+        path.join(ws, 'servers', 'users.yaml'),
+        `name: Users\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
+      );
+      const script = `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))}; process.exitCode = await main(process.argv.slice(1));`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, 'serve', '-w', ws], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'ferry-data') },
+      });
+      return { child, url: await firstUrl(child) };
+    },
+  },
+  mockoon: {
+    name: 'Mockoon CLI 9.9.0',
+    async start(dir) {
+      const require = createRequire(import.meta.url);
+      const commons = require('@mockoon/commons') as typeof import('@mockoon/commons');
+      const port = await freePort();
+      const env = commons.BuildEnvironment({ hasDefaultRoute: false, hasContentTypeHeader: false, hasCorsHeaders: false, port });
+      const route = commons.BuildHTTPRoute(true, { endpoint: 'users/:id', body: MOCKOON_BODY });
+      route.uuid = randomUUID();
+      route.responses[0]!.uuid = randomUUID();
+      route.responses[0]!.headers = [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }];
+      env.routes.push(route);
+      env.rootChildren.push({ type: 'route', uuid: route.uuid });
+      env.name = 'bench';
+      const file = path.join(dir, 'mockoon.json');
+      await fs.writeFile(file, JSON.stringify(env));
+      const bin = path.join(path.dirname(require.resolve('@mockoon/cli/package.json')), 'bin', 'run.js');
+      const child = spawn(process.execPath, [bin, 'start', '--data', file, '--port', String(port), '--hostname', '127.0.0.1'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const url = `http://127.0.0.1:${port}`;
+      drain(child);
+      await waitUntilAnswering(url);
+      return { child, url };
+    },
+  },
+};
+
+/** Counts and discards a child's output lines, as a terminal would show and scroll them. */
+const lineCounts = new WeakMap<ChildProcess, { lines: number }>();
+function drain(child: ChildProcess): void {
+  const count = { lines: 0 };
+  lineCounts.set(child, count);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) count.lines++;
+  });
+}
+
+function firstUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const found = /https?:\/\/127\.0\.0\.1:\d+/.exec(text);
+      if (found) {
+        child.stdout!.off('data', onData);
+        drain(child);
+        resolve(found[0]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before printing its URL:\n${text}`)));
+    setTimeout(() => reject(new Error(`no URL within 30 s:\n${text}`)), 30_000).unref();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitUntilAnswering(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${url}/users/1`);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not answer within 30 s`);
+}
+
+/** The answer must be the same JSON shape from every server before it is measured. */
+async function check(name: string, url: string): Promise<void> {
+  const res = await fetch(`${url}/users/42`);
+  const text = await res.text();
+  const body = JSON.parse(text) as { id: string; requestId: string; name: string };
+  const ok = res.status === 200 && body.id === '42' && /^[0-9a-f-]{36}$/.test(body.requestId) && body.name === 'Ada Lovelace' && /application\/json/.test(res.headers.get('content-type') ?? '');
+  if (!ok) throw new Error(`${name} answered ${res.status} ${text}`);
+}
+
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
+}
+
+async function load(url: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url: `${url}/users/42`, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
+}
+
+async function measure(key: string, dir: string): Promise<Figures> {
+  const peer = peers[key]!;
+  const { child, url } = await peer.start(dir);
+  try {
+    await check(peer.name, url);
+    await load(url, WARMUP_S);
+    const linesBefore = lineCounts.get(child)?.lines ?? 0;
+    const serverBefore = cpuSeconds(child.pid!);
+    const generatorBefore = process.cpuUsage();
+    const started = process.hrtime.bigint();
+    const result = await load(url, DURATION_S);
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+    const generator = process.cpuUsage(generatorBefore);
+    // Let the server print what it still holds before reading its CPU time.
+    await new Promise((r) => setTimeout(r, 300));
+    return {
+      name: peer.name,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      serverCpu: (cpuSeconds(child.pid!) - serverBefore) / elapsed,
+      generatorCpu: (generator.user + generator.system) / 1e6 / elapsed,
+      outputLines: (lineCounts.get(child)?.lines ?? 0) - linesBefore,
+    };
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((r) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        r(undefined);
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        r(undefined);
+      });
+    });
+  }
+}
+
+const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each, generator and server share the cores\n`);
+
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-mock-'));
+const results: Record<string, Figures> = {};
+try {
+  for (const key of ONLY) {
+    if (!peers[key]) throw new Error(`unknown peer ${key}; use bare, ferry, mockoon`);
+    try {
+      results[key] = await measure(key, dir);
+      const f = results[key]!;
+      console.log(`${f.name.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms   server CPU ${(f.serverCpu * 100).toFixed(0)}%   generator CPU ${(f.generatorCpu * 100).toFixed(0)}%   errors ${f.errors}   non-2xx ${f.non2xx}   lines printed ${f.outputLines}`);
+    } catch (error) {
+      console.log(`${peers[key]!.name}: could not be measured: ${(error as Error).message}`);
+    }
+  }
+} finally {
+  await fs.rm(dir, { recursive: true, force: true });
+}
+
+const { ferry, bare, mockoon } = results;
+if (ferry && bare) {
+  const rpsRatio = ferry.rps / bare.rps;
+  const p99Ratio = ferry.p99 / Math.max(bare.p99, 1);
+  console.log('');
+  console.log(`Ferry / bare Node req/s: ${(rpsRatio * 100).toFixed(1)}%  (target ≥ 85%: ${rpsRatio >= 0.85 ? 'met' : 'NOT met'})`);
+  console.log(`Ferry p99 / bare Node p99: ${p99Ratio.toFixed(2)}×  (target ≤ 1.5×: ${p99Ratio <= 1.5 ? 'met' : 'NOT met'}; p99 floors at 1 ms)`);
+  if (mockoon) console.log(`Ferry / Mockoon req/s: ${(ferry.rps / mockoon.rps).toFixed(1)}×`);
+}
