@@ -37,7 +37,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
       try {
         const result = options.curl !== undefined
           ? importCurl(options.curl, { name: options.name })
-          : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl });
+          : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root });
         summary = await commitImport({ root: ws.root, id: ws.id }, result, { into });
       } catch (error) {
         if (error instanceof ImportError) throw new CliError(error.message);

@@ -24,6 +24,8 @@ export interface ConvertOptions {
   baseDepth?: number;
   /** OpenAPI: base URL when the document has none. */
   baseUrl?: string;
+  /** OpenAPI: the workspace folder, so an in-workspace source file is recorded as `openapi.source`. */
+  workspaceRoot?: string;
   curl?: CurlImportOptions;
 }
 
@@ -40,7 +42,7 @@ export async function convert(text: string, source: ImportSource, options: Conve
       return importCurl(detected.text, { ...options.curl, name: options.name });
     case 'openapi': {
       const importOpenApi = await loadOpenApiImporter();
-      return importOpenApi({ document: detected.document, format: detected.format, version: detected.version, text, source, name: options.name, baseUrl: options.baseUrl });
+      return importOpenApi({ document: detected.document, format: detected.format, version: detected.version, text, source, name: options.name, baseUrl: options.baseUrl, workspaceRoot: options.workspaceRoot });
     }
   }
 }

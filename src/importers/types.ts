@@ -157,5 +157,7 @@ export interface OpenApiImportInput {
   name?: string;
   /** Base URL given by the user when the document has no host (spec 4.4, base URL prompt). */
   baseUrl?: string;
+  /** The workspace folder: a source file inside it is recorded as `openapi.source` by its relative path. */
+  workspaceRoot?: string;
 }
 export type OpenApiImporter = (input: OpenApiImportInput) => ImportResult | Promise<ImportResult>;

@@ -70,6 +70,20 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     expect(again.out).toContain('The folder already matches this version.');
   });
 
+  it('records a document inside the workspace by its path and updates from it without --from', async () => {
+    await fs.mkdir(path.join(root, 'api'), { recursive: true });
+    const file = path.join(root, 'api', 'local.yaml');
+    const doc = (paths: Record<string, unknown>) => yamlDoc({ openapi: '3.1.0', info: { title: 'Local' }, servers: [{ url: 'https://local.example.test' }], paths });
+    await fs.writeFile(file, doc({ '/x': { get: { summary: 'X', responses: ok } } }));
+    expect((await ferry('import', file)).code).toBe(0);
+    expect(await fs.readFile(path.join(root, 'requests', 'Local', '_folder.yaml'), 'utf8')).toContain('source: api/local.yaml');
+    await fs.writeFile(file, doc({ '/x': { get: { summary: 'X', responses: ok } }, '/y': { post: { summary: 'Y', responses: ok } } }));
+    const update = await ferry('update', 'Local');
+    expect(update.code).toBe(0);
+    expect(update.out).toContain('+ POST /y  Y');
+    expect(update.out).toContain('Updated.');
+  });
+
   it('reports bad sources as usage errors', async () => {
     const missing = await ferry('update', 'Remote', '--from', `${base}/nope.yaml`);
     expect(missing.code).toBe(2);
