@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { documentFromValue } from '../../../src/contract/index.js';
 import { importOpenApi, NO_HOST_MESSAGE, parseSpecText, specVersionOf } from '../../../src/importers/openapi/index.js';
 import { ImportError } from '../../../src/importers/types.js';
 import { corpusDocuments, countOperations, requestsOf } from './helpers.js';
@@ -44,7 +45,17 @@ describe('the OpenAPI corpus', () => {
       expect(result.specs[0]!.text).toBe(text);
       expect(result.specs[0]!.ext).toBe(file.endsWith('.json') ? 'json' : 'yaml');
       expect(result.specs[0]!.linkFolders?.[0]).toBe(result.items[0]);
+      // The contract check finds every imported operation in the kept document.
+      const loaded = documentFromValue(data, file);
+      expect(loaded.ok).toBe(true);
+      const withResponses = (op: string) => {
+        const [method, p] = op.split(' ') as [string, string];
+        const item = data.paths[p]?.$ref ? undefined : data.paths[p];
+        return item === undefined || item[method.toLowerCase()]?.responses !== undefined;
+      };
       for (const { request } of requests) {
+        const operation = String(request.openapi?.operation);
+        if (loaded.ok && withResponses(operation)) expect(loaded.loaded.document.findOperation(operation), operation).toBeDefined();
         expect(String(request.openapi?.operation)).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*/);
         expect(String(request.url)).toMatch(/^(\{\{baseUrl\}\}|https?:\/\/)/);
         expect([...String(request.name)].length).toBeLessThanOrEqual(200);
