@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CookieStore, HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
+import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
+import { closedPort, startH2c, startHttp1, startTls, type Peer } from './peers.js';
+
+const SETTINGS: PreparedSettings = { timeoutMs: 5000, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true };
+
+function req(url: string, over: Partial<PreparedRequest> = {}, settings: Partial<PreparedSettings> = {}): PreparedRequest {
+  return { method: 'GET', url, headers: [], body: { kind: 'none' }, authType: 'none', ...over, settings: { ...SETTINGS, ...settings } };
+}
+
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+
+let h1: Peer;
+let h2c: Peer;
+let tls: Peer;
+let agents: HttpAgents;
+
+beforeAll(async () => {
+  [h1, h2c, tls] = await Promise.all([startHttp1(), startH2c(), startTls()]);
+  agents = new HttpAgents();
+});
+afterAll(async () => {
+  await agents.close();
+  await Promise.all([h1.close(), h2c.close(), tls.close()]);
+});
+
+describe('HTTP versions', () => {
+  it('speaks HTTP/1.1 and reuses the connection', async () => {
+    const before = h1.connections;
+    const first = await sendHttp(req(`${h1.url}/echo`), { agents });
+    for (let i = 0; i < 4; i++) await sendHttp(req(`${h1.url}/echo`), { agents });
+    expect(first.status).toBe(200);
+    expect(first.httpVersion).toBe('1.1');
+    expect(JSON.parse(text(first.body)).httpVersion).toBe('1.1');
+    expect(first.remoteAddress).toBe('127.0.0.1');
+    expect(first.timings.totalMs).toBeGreaterThan(0);
+    expect(first.timings.firstByteMs).toBeLessThanOrEqual(first.timings.totalMs);
+    expect(h1.connections - before).toBeLessThanOrEqual(2);
+  });
+
+  it('speaks HTTP/2 over cleartext with prior knowledge', async () => {
+    const r = await sendHttp(req(`${h2c.url}/echo`, {}, { httpVersion: 'http2' }), { agents });
+    expect(r.httpVersion).toBe('2');
+    expect(JSON.parse(text(r.body)).httpVersion).toBe('2.0');
+  });
+
+  it('negotiates HTTP/2 over TLS by ALPN, and HTTP/1.1 when asked', async () => {
+    const auto = await sendHttp(req(`${tls.url}/echo`, {}, { verifyTls: false }), { agents });
+    expect(auto.httpVersion).toBe('2');
+    expect(JSON.parse(text(auto.body)).httpVersion).toBe('2.0');
+    expect(auto.timings.tlsMs).toBeGreaterThanOrEqual(0);
+    const one = await sendHttp(req(`${tls.url}/echo`, {}, { verifyTls: false, httpVersion: 'http1' }), { agents });
+    expect(JSON.parse(text(one.body)).httpVersion).toBe('1.1');
+  });
+
+  it('refuses a self-signed certificate unless verification is off', async () => {
+    const error = await sendHttp(req(`${tls.url}/echo`), { agents }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpSendError);
+    expect((error as HttpSendError).kind).toBe('tls');
+    expect((error as Error).message).toMatch(/self-signed certificate.*--insecure/);
+  });
+
+  it('refuses HTTP/3 with a clear message', async () => {
+    await expect(sendHttp(req(`${h1.url}/echo`, {}, { httpVersion: 'http3' }), { agents })).rejects.toThrow(/HTTP\/3 is not supported yet/);
+  });
+});
+
+describe('network errors are clear', () => {
+  it('connection refused', async () => {
+    const port = await closedPort();
+    await expect(sendHttp(req(`http://127.0.0.1:${port}/`), { agents })).rejects.toThrow(/connection refused by 127\.0\.0\.1:\d+/);
+  });
+
+  it('unknown host', async () => {
+    await expect(sendHttp(req('http://no-such-host.invalid/'), { agents })).rejects.toThrow(/unknown host no-such-host\.invalid/);
+  });
+
+  it('whole-request timeout', async () => {
+    const error = (await sendHttp(req(`${h1.url}/slow?ms=3000`, {}, { timeoutMs: 150 }), { agents }).catch((e: unknown) => e)) as HttpSendError;
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/timed out after 150 ms/);
+  });
+});
+
+describe('redirects', () => {
+  it('follows up to maxRedirects and reports the chain', async () => {
+    const r = await sendHttp(req(`${h1.url}/redirect/3`), { agents });
+    expect(r.status).toBe(200);
+    expect(r.redirects).toHaveLength(3);
+    expect(r.url).toBe(`${h1.url}/echo`);
+  });
+
+  it('stops with a message past maxRedirects', async () => {
+    await expect(sendHttp(req(`${h1.url}/redirect/5`, {}, { maxRedirects: 2 }), { agents })).rejects.toThrow(/stopped after 2 redirects \(maxRedirects is 2\)/);
+  });
+
+  it('returns the redirect itself when following is off', async () => {
+    const r = await sendHttp(req(`${h1.url}/redirect/1`, {}, { followRedirects: false }), { agents });
+    expect(r.status).toBe(302);
+    expect(r.headers.find(([n]) => n.toLowerCase() === 'location')?.[1]).toBe('/echo');
+  });
+
+  it('turns POST into GET on 303 and keeps it on 307', async () => {
+    const body = { kind: 'bytes' as const, source: 'text' as const, bytes: Buffer.from('payload'), isText: true };
+    const r303 = await sendHttp(req(`${h1.url}/redirect/1?code=303`, { method: 'POST', body, headers: [{ name: 'Content-Type', value: 'text/plain' }] }), { agents });
+    expect(JSON.parse(text(r303.body)).method).toBe('GET');
+    const r307 = await sendHttp(req(`${h1.url}/redirect/1?code=307`, { method: 'POST', body }), { agents });
+    const echoed = JSON.parse(text(r307.body));
+    expect(echoed.method).toBe('POST');
+    expect(Buffer.from(echoed.body, 'base64').toString()).toBe('payload');
+  });
+});
+
+describe('responses', () => {
+  it.each(['gzip', 'deflate', 'br', 'zstd'])('decodes %s', async (coding) => {
+    const r = await sendHttp(req(`${h1.url}/encoded?coding=${coding}`), { agents });
+    expect(text(r.body)).toBe('decoded body ✓');
+    expect(r.bodySize).not.toBe(r.body.length);
+  });
+
+  it('keeps encoded bytes when decompress is off', async () => {
+    const r = await sendHttp(req(`${h1.url}/encoded?coding=gzip`, {}, { decompress: false }), { agents });
+    expect(r.body[0]).toBe(0x1f);
+    expect(r.body[1]).toBe(0x8b);
+  });
+
+  it('keeps repeated headers in wire order', async () => {
+    const r = await sendHttp(req(`${h1.url}/repeated`), { agents });
+    expect(r.headers.filter(([n]) => n.toLowerCase() === 'x-many').map(([, v]) => v)).toEqual(['one', 'two']);
+    expect(r.headers.filter(([n]) => n.toLowerCase() === 'set-cookie')).toHaveLength(2);
+    expect(r.size).toBe(r.headersSize + r.bodySize);
+  });
+
+  it('answers a Digest challenge (SHA-256, qop auth)', async () => {
+    const ok = await sendHttp(req(`${h1.url}/digest`, { authType: 'digest', digest: { username: 'alice', password: 's3cret' } }), { agents });
+    expect(ok.status).toBe(200);
+    expect(text(ok.body)).toBe('digest ok');
+    const wrong = await sendHttp(req(`${h1.url}/digest`, { authType: 'digest', digest: { username: 'alice', password: 'nope' } }), { agents });
+    expect(wrong.status).toBe(401);
+  });
+});
+
+describe('cookie jar', () => {
+  it('stores cookies, sends them back, and persists them in the data folder', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-cookies-'));
+    try {
+      const file = path.join(dir, 'cookies.json');
+      const jar = await CookieStore.open(file);
+      await sendHttp(req(`${h1.url}/cookies/set`), { agents, cookies: jar });
+      const echoed = JSON.parse(text((await sendHttp(req(`${h1.url}/echo`, { headers: [{ name: 'Cookie', value: 'mine=1' }] }), { agents, cookies: jar })).body));
+      expect(echoed.headers.cookie).toBe('mine=1; session=abc; theme=dark');
+      await jar.save();
+      const again = await CookieStore.open(file);
+      expect(again.cookieHeader(`${h1.url}/x`)).toBe('session=abc; theme=dark');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

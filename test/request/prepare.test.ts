@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import aws4 from 'aws4';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseResource, type Auth, type FolderFile, type RequestFile, type WorkspaceFile } from '../../src/model/index.js';
+import { HttpAgents, sendHttp } from '../../src/protocols/http.js';
+import { effectiveAuth, PrepareError, prepareRequest, type FolderLike } from '../../src/request/index.js';
+import { buildVariableScope } from '../../src/template/index.js';
+import { startHttp1, type Peer } from '../protocols/peers.js';
+
+function request(data: Record<string, unknown>): RequestFile {
+  const parsed = parseResource('request', { name: 'R', ...data });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.value;
+}
+function folder(p: string, data: Record<string, unknown> = {}): FolderLike {
+  const parsed = parseResource('folder', data);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return { path: p, settings: parsed.value as FolderFile };
+}
+function workspace(data: Record<string, unknown> = {}): WorkspaceFile {
+  const parsed = parseResource('workspace', { version: 1, ...data });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.value;
+}
+
+let root: string;
+let outside: string;
+let peer: Peer;
+const agents = new HttpAgents();
+
+beforeAll(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-prepare-'));
+  outside = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-outside-'));
+  await fs.mkdir(path.join(root, 'files'));
+  await fs.writeFile(path.join(root, 'files', 'blob.bin'), Buffer.from([0, 1, 2, 250, 255]));
+  await fs.writeFile(path.join(root, 'files', 'note.txt'), 'file part ✓');
+  await fs.writeFile(path.join(outside, 'secret.txt'), 'outside');
+  await fs.symlink(path.join(outside, 'secret.txt'), path.join(root, 'files', 'link.txt'));
+  peer = await startHttp1();
+});
+afterAll(async () => {
+  await agents.close();
+  await peer.close();
+  await fs.rm(root, { recursive: true, force: true });
+  await fs.rm(outside, { recursive: true, force: true });
+});
+
+const vars = buildVariableScope({ overrides: new Map([['host', '127.0.0.1'], ['id', '42'], ['who', 'Ada']]) });
+
+async function prepare(req: RequestFile, folders: FolderLike[] = [folder('')], ws: WorkspaceFile = workspace(), options = {}) {
+  return prepareRequest({ request: req, path: 'A/R.yaml', folders, workspace: { root, file: ws }, variables: vars }, options);
+}
+
+/** Sends and returns what the server received. */
+async function roundTrip(req: RequestFile, options = {}) {
+  const prepared = await prepare(req, [folder('')], workspace(), options);
+  const before = peer.seen.length;
+  await sendHttp(prepared, { agents });
+  return { prepared, seen: peer.seen[before]! };
+}
+
+describe('URL', () => {
+  it('fills variables, :path params (not the port) and keeps the query', async () => {
+    const p = await prepare(request({ url: 'http://{{host}}:8080/users/:id/books/:missing?q={{who}}', pathParams: [{ key: 'id', value: '{{id}}' }] }));
+    expect(p.url).toBe('http://127.0.0.1:8080/users/42/books/:missing?q=Ada');
+  });
+
+  it('adds http:// when no scheme is typed, and rejects hosts with unfilled placeholders', async () => {
+    expect((await prepare(request({ url: 'example.test/x' }))).url).toBe('http://example.test/x');
+    await expect(prepare(request({ url: 'http://{{nope}}/x' }))).rejects.toThrow(PrepareError);
+    await expect(prepare(request({ url: '' }))).rejects.toThrow(/URL is empty/);
+  });
+});
+
+describe('headers', () => {
+  it('merges workspace, folders and request; an inner name replaces outer ones', async () => {
+    const ws = workspace({ headers: [{ key: 'X-A', value: 'ws' }, { key: 'X-B', value: 'ws' }, { key: 'X-Off', value: 'x', enabled: false }] });
+    const folders = [folder(''), folder('F', { headers: [{ key: 'x-a', value: 'folder' }, { key: 'X-C', value: '1' }, { key: 'X-C', value: '2' }] })];
+    const p = await prepare(request({ url: 'http://h/', headers: [{ key: 'X-B', value: 'req {{who}}' }] }), folders, ws);
+    expect(p.headers).toEqual([
+      { name: 'x-a', value: 'folder' },
+      { name: 'X-C', value: '1' },
+      { name: 'X-C', value: '2' },
+      { name: 'X-B', value: 'req Ada' },
+    ]);
+  });
+
+  it('refuses header values with line breaks', async () => {
+    await expect(prepare(request({ url: 'http://h/', headers: [{ key: 'X', value: 'a\r\nInjected: 1' }] }))).rejects.toThrow(/line break/);
+  });
+});
+
+describe('auth inheritance (spec 5.1)', () => {
+  const basic: Auth = { type: 'basic', username: 'u', password: 'p' };
+  const bearer: Auth = { type: 'bearer', token: 't', prefix: 'Bearer' };
+  const wsAuth: Auth = { type: 'apiKey', key: 'X-Key', value: 'k', location: 'header' };
+  const cases: Array<[string, Auth, Auth[], Auth, string]> = [
+    ['own auth wins', basic, [bearer], wsAuth, 'basic'],
+    ['inherit takes the nearest folder', { type: 'inherit' }, [basic, bearer], wsAuth, 'bearer'],
+    ['inherit skips inheriting folders', { type: 'inherit' }, [bearer, { type: 'inherit' }], wsAuth, 'bearer'],
+    ['inherit falls back to the workspace', { type: 'inherit' }, [{ type: 'inherit' }], wsAuth, 'apiKey'],
+    ['none on the request stops it', { type: 'none' }, [bearer], wsAuth, 'none'],
+    ['none on a folder stops it', { type: 'inherit' }, [bearer, { type: 'none' }], wsAuth, 'none'],
+    ['nothing anywhere is none', { type: 'inherit' }, [], { type: 'none' }, 'none'],
+  ];
+  it.each(cases)('%s', async (_name, own, folderAuths, workspaceAuth, expected) => {
+    const folders = [folder(''), ...folderAuths.map((a, i) => folder(`F${i}`, { auth: a }))];
+    expect(effectiveAuth({ auth: own }, folders, { auth: workspaceAuth }).auth.type).toBe(expected);
+    const p = await prepare(request({ url: 'http://h/', auth: own }), folders, workspace({ auth: workspaceAuth }));
+    expect(p.authType).toBe(expected);
+  });
+
+  it('applies basic, bearer with prefix, and apiKey in header or query', async () => {
+    const b = await prepare(request({ url: 'http://h/', auth: { type: 'basic', username: '{{who}}', password: 'pä' } }));
+    expect(b.headers).toContainEqual({ name: 'Authorization', value: `Basic ${Buffer.from('Ada:pä').toString('base64')}` });
+    const t = await prepare(request({ url: 'http://h/', auth: { type: 'bearer', token: 'tok', prefix: 'Token' } }));
+    expect(t.headers).toContainEqual({ name: 'Authorization', value: 'Token tok' });
+    const bare = await prepare(request({ url: 'http://h/', auth: { type: 'bearer', token: 'tok', prefix: '' } }));
+    expect(bare.headers).toContainEqual({ name: 'Authorization', value: 'tok' });
+    const q = await prepare(request({ url: 'http://h/p?a=1', auth: { type: 'apiKey', key: 'api key', value: 'v&1', location: 'query' } }));
+    expect(q.url).toBe('http://h/p?a=1&api%20key=v%261');
+  });
+
+  it('an explicit header of the same name wins over the auth', async () => {
+    const p = await prepare(request({ url: 'http://h/', headers: [{ key: 'authorization', value: 'Custom x' }], auth: { type: 'bearer', token: 't' } }));
+    expect(p.headers.filter((h) => h.name.toLowerCase() === 'authorization')).toEqual([{ name: 'authorization', value: 'Custom x' }]);
+  });
+
+  it('fails imported-only types clearly, or leaves them out for export', async () => {
+    const r = request({ url: 'http://h/', auth: { type: 'hawk' } });
+    await expect(prepare(r)).rejects.toThrow(/auth type hawk \(Hawk\) cannot be sent yet/);
+    const exported = await prepare(r, undefined, undefined, { unsendableAuth: 'omit' });
+    expect(exported.authType).toBe('hawk');
+  });
+
+  it('shows <access-token> for OAuth 2.0 without a cached token when not fetching', async () => {
+    const p = await prepare(request({ url: 'http://h/', auth: { type: 'oauth2', tokenUrl: 'http://127.0.0.1:1/token', clientId: 'c' } }), undefined, undefined, { oauth2: { fetchTokens: false } });
+    expect(p.oauth2TokenCached).toBe(false);
+    expect(p.headers).toContainEqual({ name: 'Authorization', value: 'Bearer <access-token>' });
+  });
+
+  it('signs AWS Signature V4 over the final request', async () => {
+    const auth = { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'us-east-1', service: 'execute-api' };
+    const { prepared, seen } = await roundTrip(request({ method: 'POST', url: `${peer.url}/aws?b=2&a=1`, auth, body: { type: 'json', text: '{"x":1}' } }));
+    const authorization = prepared.headers.find((h) => h.name === 'Authorization')!.value;
+    expect(authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/execute-api\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/);
+    // Re-sign what the server received with the same date: the signatures match.
+    const headers: Record<string, string> = {};
+    for (const h of (authorization.match(/SignedHeaders=([^,]+)/)![1]!).split(';')) headers[h] = String(seen.headers[h]);
+    const check = { host: seen.headers.host as string, path: seen.url, method: seen.method, headers, body: seen.body, service: 'execute-api', region: 'us-east-1' };
+    aws4.sign(check, { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' });
+    expect((check.headers as Record<string, string>).Authorization).toBe(seen.headers.authorization);
+  });
+});
+
+describe('bodies, byte-checked at the server', () => {
+  it('json, xml and text with their Content-Type', async () => {
+    const json = await roundTrip(request({ method: 'POST', url: `${peer.url}/b`, body: { type: 'json', text: '{"who":"{{who}}","n":1}' } }));
+    expect(json.seen.body.toString()).toBe('{"who":"Ada","n":1}');
+    expect(json.seen.headers['content-type']).toBe('application/json');
+    const xml = await roundTrip(request({ method: 'POST', url: `${peer.url}/b`, body: { type: 'xml', text: '<a>{{who}}</a>' } }));
+    expect(xml.seen.body.toString()).toBe('<a>Ada</a>');
+    expect(xml.seen.headers['content-type']).toBe('application/xml');
+    const t = await roundTrip(request({ method: 'PUT', url: `${peer.url}/b`, body: { type: 'text', text: 'héllo', contentType: 'text/csv' } }));
+    expect(t.seen.body).toEqual(Buffer.from('héllo'));
+    expect(t.seen.headers['content-type']).toBe('text/csv');
+  });
+
+  it('a header Content-Type wins over the body type', async () => {
+    const r = await roundTrip(request({ method: 'POST', url: `${peer.url}/b`, headers: [{ key: 'Content-Type', value: 'application/vnd.api+json' }], body: { type: 'json', text: '{}' } }));
+    expect(r.seen.headers['content-type']).toBe('application/vnd.api+json');
+  });
+
+  it('formUrlencoded with enabled rows only', async () => {
+    const r = await roundTrip(request({
+      method: 'POST',
+      url: `${peer.url}/b`,
+      body: { type: 'formUrlencoded', form: [{ key: 'a b', value: '1&2' }, { key: 'off', value: 'x', enabled: false }, { key: 'who', value: '{{who}}' }] },
+    }));
+    expect(r.seen.body.toString()).toBe('a+b=1%262&who=Ada');
+    expect(r.seen.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  });
+
+  it('multipart with text and file parts', async () => {
+    const r = await roundTrip(request({
+      method: 'POST',
+      url: `${peer.url}/b`,
+      body: {
+        type: 'multipart',
+        multipart: [
+          { key: 'name', value: '{{who}}' },
+          { key: 'doc', value: 'files/note.txt', file: true, contentType: 'text/plain' },
+          { key: 'off', value: 'x', enabled: false },
+        ],
+      },
+    }));
+    const type = String(r.seen.headers['content-type']);
+    const boundary = /boundary=(.+)$/.exec(type)![1]!;
+    expect(type.startsWith('multipart/form-data; boundary=')).toBe(true);
+    expect(r.seen.body.toString()).toBe(
+      `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nAda\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="note.txt"\r\nContent-Type: text/plain\r\n\r\nfile part ✓\r\n` +
+        `--${boundary}--\r\n`,
+    );
+  });
+
+  it('binary file bytes as they are', async () => {
+    const r = await roundTrip(request({ method: 'POST', url: `${peer.url}/b`, body: { type: 'binary', file: 'files/blob.bin' } }));
+    expect(r.seen.body).toEqual(Buffer.from([0, 1, 2, 250, 255]));
+    expect(r.seen.headers['content-type']).toBe('application/octet-stream');
+  });
+
+  it('graphql as a JSON object with query, variables and operationName', async () => {
+    const r = await roundTrip(request({
+      method: 'POST',
+      url: `${peer.url}/graphql`,
+      body: { type: 'graphql', graphql: { query: 'query Q($id: ID!) { user(id: $id) { name } }', variables: '{"id": "{{id}}"}', operationName: 'Q' } },
+    }));
+    expect(JSON.parse(r.seen.body.toString())).toEqual({ query: 'query Q($id: ID!) { user(id: $id) { name } }', variables: { id: '42' }, operationName: 'Q' });
+    expect(r.seen.headers['content-type']).toBe('application/json');
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'graphql', graphql: { query: '{a}', variables: '{bad' } } }))).rejects.toThrow(/graphql.variables is not valid JSON/);
+  });
+
+  it('refuses body files outside the workspace unless allowed, and never follows links', async () => {
+    const out = path.join(outside, 'secret.txt');
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: out } }))).rejects.toThrow(/outside the workspace folder.*--allow-files-outside/);
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: '../' + path.basename(outside) + '/secret.txt' } }))).rejects.toThrow(/outside the workspace/);
+    const allowed = await prepare(request({ url: 'http://h/', body: { type: 'binary', file: out } }), undefined, undefined, { allowFilesOutside: true });
+    expect(allowed.body.kind === 'bytes' && Buffer.from(allowed.body.bytes).toString()).toBe('outside');
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'multipart', multipart: [{ key: 'f', value: 'files/link.txt', file: true }] } }))).rejects.toThrow(/symbolic link/);
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: 'files/missing.bin' } }))).rejects.toThrow(/does not exist/);
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'binary' } }))).rejects.toThrow(/no file is chosen/);
+  });
+});
