@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fetch } from 'undici';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { oauth2AccessToken, type OAuth2Settings } from '../../src/request/index.js';
+import { startAuthServer, type AuthServer } from './oauth-server.js';
+
+let as: AuthServer;
+let dataDir: string;
+let data: WorkspaceData;
+const previousDataDir = process.env.FERRY_DATA_DIR;
+
+beforeAll(async () => {
+  as = await startAuthServer();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-oauth-'));
+  process.env.FERRY_DATA_DIR = dataDir;
+});
+afterAll(async () => {
+  await as.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
+  if (previousDataDir === undefined) delete process.env.FERRY_DATA_DIR;
+  else process.env.FERRY_DATA_DIR = previousDataDir;
+});
+beforeEach(() => {
+  // A fresh workspace identity per test: an empty token cache.
+  data = new WorkspaceData(`ws-${Math.random().toString(36).slice(2)}`, dataDir);
+  as.grants = {};
+  as.expiresIn = 3600;
+});
+
+function settings(over: Partial<OAuth2Settings>): OAuth2Settings {
+  return {
+    grantType: 'clientCredentials',
+    tokenUrl: `${as.url}/token`,
+    authUrl: `${as.url}/authorize`,
+    redirectUri: '',
+    clientId: 'app',
+    clientSecret: 'shh',
+    scope: '',
+    audience: '',
+    username: '',
+    password: '',
+    clientAuth: 'basicHeader',
+    pkce: true,
+    ...over,
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('OAuth 2.0 grants against a real authorization server', () => {
+  it('client credentials with a Basic header, cached until it expires', async () => {
+    const s = settings({ scope: 'read write' });
+    const first = await oauth2AccessToken(s, { data, fetchTokens: true });
+    expect(first).toEqual({ token: expect.stringMatching(/^token-/), cached: false });
+    expect(as.lastClientAuth).toBe('basic');
+    expect(as.lastParams?.get('scope')).toBe('read write');
+    const second = await oauth2AccessToken(s, { data, fetchTokens: true });
+    expect(second).toEqual({ token: first!.token, cached: true });
+    expect(as.grants.client_credentials).toBe(1);
+    // The cache lives in the data folder, never in the workspace.
+    const stored = JSON.parse(await fs.readFile(path.join(data.dir, 'tokens.json'), 'utf8'));
+    expect(Object.values(stored)).toContainEqual(expect.objectContaining({ accessToken: first!.token }));
+  });
+
+  it('client credentials with the secret in the body', async () => {
+    await oauth2AccessToken(settings({ clientAuth: 'body' }), { data, fetchTokens: true });
+    expect(as.lastClientAuth).toBe('body');
+    expect(as.lastParams?.get('client_secret')).toBe('shh');
+  });
+
+  it('password grant; an expired token is refreshed with the refresh token', async () => {
+    as.expiresIn = 1; // expires inside Ferry's safety margin: counts as expired at once
+    const s = settings({ grantType: 'password', username: 'ada', password: 'pw' });
+    const first = await oauth2AccessToken(s, { data, fetchTokens: true });
+    expect(as.grants.password).toBe(1);
+    const second = await oauth2AccessToken(s, { data, fetchTokens: true });
+    expect(second!.token).not.toBe(first!.token);
+    expect(as.grants.refresh_token).toBe(1);
+    expect(as.grants.password).toBe(1);
+  });
+
+  it('reports the provider error clearly', async () => {
+    const s = settings({ grantType: 'password', username: 'ada', password: 'wrong' });
+    await expect(oauth2AccessToken(s, { data, fetchTokens: true })).rejects.toThrow(/answered 400: invalid_grant \(wrong username or password\)/);
+    await expect(oauth2AccessToken(settings({ clientSecret: 'bad' }), { data, fetchTokens: true })).rejects.toThrow(/invalid_client/);
+  });
+
+  it('authorization code with PKCE S256 over the loopback redirect', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    let shown = '';
+    const token = await oauth2AccessToken(settings({ grantType: 'authorizationCode', clientId: 'spa', clientSecret: '', redirectUri }), {
+      data,
+      fetchTokens: true,
+      // The "browser": opens the URL and follows the provider's redirect back to Ferry.
+      onAuthorizeUrl: (url) => {
+        shown = url;
+        void fetch(url).then((r) => r.text());
+      },
+      authorizeTimeoutMs: 10_000,
+    });
+    const asked = new URL(shown);
+    expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(asked.searchParams.get('redirect_uri')).toBe(redirectUri);
+    expect(token).toEqual({ token: expect.stringMatching(/^token-/), cached: false });
+    expect(as.grants.authorization_code).toBe(1);
+    expect(as.lastParams?.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43,}$/);
+  });
+
+  it('gives up when the browser never comes back', async () => {
+    const port = await freePort();
+    await expect(
+      oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri: `http://127.0.0.1:${port}/callback` }), {
+        data,
+        fetchTokens: true,
+        onAuthorizeUrl: () => {},
+        authorizeTimeoutMs: 200,
+      }),
+    ).rejects.toThrow(/no authorization came back/);
+  });
+
+  it('refuses a redirect URI that is not a loopback address', async () => {
+    await expect(
+      oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri: 'https://example.com/cb' }), { data, fetchTokens: true, onAuthorizeUrl: () => {} }),
+    ).rejects.toThrow(/loopback address/);
+  });
+
+  it('uses only a cached token when fetching is off', async () => {
+    const s = settings({ scope: 'only-cache' });
+    expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toBeUndefined();
+    await oauth2AccessToken(s, { data, fetchTokens: true });
+    expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toEqual({ token: expect.any(String), cached: true });
+  });
+});
