@@ -55,15 +55,18 @@ export interface SchemaView {
 }
 
 /** Subschema views, so the walk does no per-value lookups. */
+/** What an object's schema says about one field name. */
+export interface FieldRule {
+  /** The field's schema from `properties`; undefined when the name is only in `required`. */
+  readonly view: SchemaView | undefined;
+  readonly required: boolean;
+}
+
 export interface SchemaLinks {
-  readonly properties: ReadonlyMap<string, SchemaView> | undefined;
-  /** The same properties as parallel arrays, for the hot loop. */
-  readonly propertyNames: readonly string[];
-  readonly propertyViews: readonly SchemaView[];
-  /** Whether a property name is also inherited by every object (`constructor`, `__proto__`): look those up as own fields only. */
-  readonly propertyInherited: readonly boolean[];
-  /** The same for `required`. */
-  readonly requiredInherited: readonly boolean[];
+  /** Every name in `properties` or `required`, for one lookup per field of the body. */
+  readonly fields: ReadonlyMap<string, FieldRule>;
+  /** How many distinct names `required` lists. */
+  readonly requiredCount: number;
   readonly additional: SchemaView | undefined;
   readonly items: SchemaView | undefined;
   readonly allOf: readonly SchemaView[];
@@ -142,14 +145,13 @@ export class SchemaViews {
   /** The views of a view's subschemas, made on first use. */
   linksOf(view: SchemaView): SchemaLinks {
     if (view.links !== undefined) return view.links;
-    const properties = view.properties === undefined ? undefined : new Map(Object.entries(view.properties).map(([name, schema]) => [name, this.of(schema)]));
-    const propertyNames = properties === undefined ? [] : [...properties.keys()];
+    const required = new Set(view.required);
+    const fields = new Map<string, FieldRule>();
+    for (const [name, schema] of Object.entries(view.properties ?? {})) fields.set(name, { view: this.of(schema), required: required.has(name) });
+    for (const name of required) if (!fields.has(name)) fields.set(name, { view: undefined, required: true });
     const links: SchemaLinks = {
-      properties,
-      propertyNames,
-      propertyViews: propertyNames.map((name) => properties!.get(name)!),
-      propertyInherited: propertyNames.map((name) => name in Object.prototype),
-      requiredInherited: view.required.map((name) => name in Object.prototype),
+      fields,
+      requiredCount: required.size,
       additional: view.additional === undefined || view.additional === false ? undefined : this.of(view.additional),
       items: view.items === undefined ? undefined : this.of(view.items),
       allOf: view.allOf.map((schema) => this.of(schema)),

@@ -103,6 +103,14 @@ const cases: Case[] = [
     body: { id: 1, count: 'many' },
     problems: ['$.count: expected integer, got string'],
   },
+  { name: 'a name listed twice in required', schema: { anyOf: [{ type: 'object', required: ['id', 'id'] }] }, body: { id: 1 }, problems: [] },
+  { name: 'a name listed twice in required, missing', schema: { type: 'object', required: ['id', 'id'] }, body: {}, problems: ['$ is missing the required field `id`'] },
+  {
+    name: 'field names that objects inherit',
+    schema: { type: 'object', required: ['constructor', 'toString'], properties: JSON.parse('{"constructor": {"type": "string"}, "__proto__": {"type": "integer"}}'), additionalProperties: false },
+    body: new RawJson('{"constructor": 1, "__proto__": "x", "hasOwnProperty": true}'),
+    problems: ['$.constructor: expected string, got integer', '$.__proto__: expected integer, got string', '$.hasOwnProperty is not in the spec', '$ is missing the required field `toString`'],
+  },
   { name: 'additionalProperties: true', schema: { type: 'object', additionalProperties: true }, body: { anything: [1] }, problems: [] },
 
   // arrays
