@@ -14,12 +14,18 @@ const NOTES: Record<NonNullable<TrafficRecord['note']>, string> = {
 };
 
 export function formatTrafficLine(record: TrafficRecord): string {
-  const time = new Date(record.time).toISOString().slice(11, 23);
+  const time = clock(new Date(record.time));
   const status = record.status === 0 ? '---' : String(record.status);
   const route = record.route !== '' ? ` → ${record.route}` : '';
   const note = record.note ? ` (${NOTES[record.note]})` : '';
   const duration = record.durationMs < 10 ? record.durationMs.toFixed(2) : record.durationMs.toFixed(0);
   return `${time} ${record.server} ${status} ${record.method} ${record.path}${route} ${duration} ms ↑${size(record.requestBytes)} ↓${size(record.responseBytes)}${note}`;
+}
+
+/** Local time of day with milliseconds, as a terminal log shows it. */
+function clock(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
 }
 
 function size(bytes: number): string {

@@ -31,7 +31,7 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
   const headersStatic = headerTemplates.every((h) => h.name.isStatic && h.value.isStatic);
   const templates: Template[] = [body, ...headerTemplates.flatMap((h) => [h.name, h.value])];
   const usesRequest = templates.some((t) => t.usesRequest);
-  const usesBody = templates.some((t) => t.usesRequest && /\{\{\s*request\.body\s*\}\}/.test(t.source));
+  const usesBody = templates.some((t) => t.usesRequestBody);
 
   const staticHeaders = headersStatic ? buildHeaders(headerTemplates.map((h) => [h.name.source, h.value.source]), contentType) : undefined;
   if (body.isStatic) {

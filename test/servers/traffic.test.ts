@@ -1,0 +1,63 @@
+/** The traffic log: bounded, oldest dropped first, delivered to listeners after the request's tick. */
+import { describe, expect, it } from 'vitest';
+import { formatTrafficLine, TrafficLog, type TrafficRecord } from '../../src/servers/index.js';
+
+const record = (n: number, extra: Partial<TrafficRecord> = {}): TrafficRecord => ({
+  time: Date.UTC(2026, 0, 1, 12, 0, 0, n),
+  server: 'api',
+  method: 'GET',
+  path: `/r/${n}`,
+  route: 'r',
+  status: 200,
+  durationMs: 1.5,
+  requestBytes: 0,
+  responseBytes: 2048,
+  ...extra,
+});
+
+describe('traffic log', () => {
+  it('keeps at most its capacity, oldest first', () => {
+    const log = new TrafficLog(3);
+    for (let i = 0; i < 10; i++) log.add(record(i));
+    expect(log.recent().map((r) => r.path)).toEqual(['/r/7', '/r/8', '/r/9']);
+    expect(log.total).toBe(10);
+    expect(new TrafficLog(5).recent()).toEqual([]);
+    expect(() => new TrafficLog(0)).toThrow(/capacity/);
+  });
+
+  it('hands records to listeners in batches, never during add, and survives a failing listener', async () => {
+    const log = new TrafficLog(100);
+    const batches: number[] = [];
+    log.subscribe(() => {
+      throw new Error('a broken face');
+    });
+    const unsubscribe = log.subscribe((records) => batches.push(records.length));
+    log.add(record(1));
+    log.add(record(2));
+    expect(batches).toEqual([]); // not yet: delivery waits for the next turn of the event loop
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([2]);
+    unsubscribe();
+    log.add(record(3));
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([2]);
+  });
+
+  it('bounds what waits for a slow listener too', async () => {
+    const log = new TrafficLog(4);
+    const seen: string[] = [];
+    log.subscribe((records) => seen.push(...records.map((r) => r.path)));
+    for (let i = 0; i < 10; i++) log.add(record(i));
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['/r/6', '/r/7', '/r/8', '/r/9']);
+  });
+
+  it('formats one line per record, in local time', () => {
+    const local = (ms: number) => {
+      const d = new Date(Date.UTC(2026, 0, 1, 12, 0, 0, ms));
+      return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:00.00${ms}`;
+    };
+    expect(formatTrafficLine(record(5))).toBe(`${local(5)} api 200 GET /r/5 → r 1.50 ms ↑0 B ↓2.0 KB`);
+    expect(formatTrafficLine(record(6, { status: 0, note: 'reset', route: 'cut' }))).toBe(`${local(6)} api --- GET /r/6 → cut 1.50 ms ↑0 B ↓2.0 KB (fault: reset)`);
+  });
+});
