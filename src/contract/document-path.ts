@@ -2,7 +2,7 @@
  * Finding a kept document on disk without leaving the workspace folder: the path must be
  * relative, must not climb with `..`, and no part of it may be a symbolic link (spec 2.1.7, 7.1).
  */
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 
 export type DocumentPathResult =
@@ -25,9 +25,11 @@ export function documentPathParts(relativePath: string): string[] | string {
 
 /**
  * Checks every component below the workspace folder with `lstat`, so a symbolic link anywhere
- * on the way (folder or file) is refused rather than followed.
+ * on the way (folder or file) is refused rather than followed. This runs before every check,
+ * so it uses the synchronous calls: a few microseconds each, where a trip through the thread
+ * pool costs milliseconds on a busy machine.
  */
-export async function locateDocument(workspaceRoot: string, relativePath: string): Promise<DocumentPathResult> {
+export function locateDocument(workspaceRoot: string, relativePath: string): DocumentPathResult {
   const parts = documentPathParts(relativePath);
   if (typeof parts === 'string') return { ok: false, reason: parts };
   let current = path.resolve(workspaceRoot);
@@ -35,7 +37,7 @@ export async function locateDocument(workspaceRoot: string, relativePath: string
     current = path.join(current, parts[index]!);
     let info;
     try {
-      info = await lstat(current);
+      info = lstatSync(current);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return { ok: false, reason: `the document ${relativePath} cannot be read (${code ?? String(error)})` };

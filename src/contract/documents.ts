@@ -49,7 +49,7 @@ export class ContractDocuments {
 
   /** The document at `relativePath` (e.g. `specs/petstore.yaml`), parsed at most once per version of the file. */
   async load(relativePath: string): Promise<DocumentLoad> {
-    const located = await locateDocument(this.workspaceRoot, relativePath);
+    const located = locateDocument(this.workspaceRoot, relativePath);
     if (!located.ok) return located;
     if (located.size > MAX_DOCUMENT_BYTES) {
       return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
