@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
 import { CookieStore, HttpAgents } from '../protocols/http.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
-import type { Workspace } from '../workspace/index.js';
+import { formatWarning, type Workspace } from '../workspace/index.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { selectRequests, type RunItem } from './select.js';
@@ -107,7 +107,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
     iterations,
     startedAt: new Date().toISOString(),
   });
-  for (const warning of workspace.warnings) emit({ type: 'warning', message: `${warning.file}: ${warning.message}` });
+  for (const warning of workspace.warnings) emit({ type: 'warning', message: formatWarning(warning) });
 
   const results: RequestResult[] = [];
   let bailed = false;

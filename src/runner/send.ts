@@ -9,7 +9,7 @@ import { sendHttp, HttpSendError, type HttpResult } from '../protocols/http.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
 import type { PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, ScriptResponse, VariableValues, TestResult } from '../scripts/index.js';
-import type { RequestNode } from '../workspace/index.js';
+import { formatWarning, type RequestNode } from '../workspace/index.js';
 import type { RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
 import type { RunItem } from './select.js';
@@ -49,7 +49,7 @@ function baseResult(item: RunItem, iteration: number): RequestResult {
 export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {
   if (item.node.type === 'broken') {
     const result = baseResult(item, info.iteration);
-    result.error = `${item.node.warning.message} Fix the file to run it.`;
+    result.error = `${formatWarning(item.node.warning)} (fix the file to run it)`;
     return { result };
   }
   const node = item.node;

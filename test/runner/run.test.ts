@@ -1,0 +1,262 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { validateXML } from 'xmllint-wasm';
+import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
+import { JsonReporter, JunitReporter, readDataFile, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { closedPort, startHttp1, startTls, type Peer } from '../protocols/peers.js';
+import { makeWorkspace, type TempWorkspace } from './workspace.js';
+
+let peer: Peer;
+let tls: Peer;
+let counter: http.Server;
+let counterUrl = '';
+let hits = 0;
+const temps: TempWorkspace[] = [];
+
+beforeAll(async () => {
+  [peer, tls] = await Promise.all([startHttp1(), startTls()]);
+  // Answers "pending" twice, then "done": for settings.repeat.
+  counter = http.createServer((req, res) => {
+    hits++;
+    res.writeHead(hits % 3 === 0 ? 200 : 202, { 'content-type': 'application/json' }).end(JSON.stringify({ state: hits % 3 === 0 ? 'done' : 'pending' }));
+  });
+  await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+  counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await Promise.all([peer.close(), tls.close(), new Promise<void>((resolve) => counter.close(() => resolve()))]);
+});
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((t) => t.cleanup()));
+});
+
+async function setup(files: Record<string, unknown>, workspace: Record<string, unknown> = {}) {
+  const temp = await makeWorkspace(files, workspace);
+  temps.push(temp);
+  process.env.FERRY_DATA_DIR = temp.dataDir;
+  const ws = await openWorkspace(temp.root);
+  const data = new WorkspaceData(ws.id, ws.root);
+  return { temp, ws, data };
+}
+
+async function run(setupResult: Awaited<ReturnType<typeof setup>>, options: Partial<RunOptions> = {}) {
+  const events: RunEvent[] = [];
+  const outcome = await runRequests({
+    workspace: setupResult.ws,
+    dataFolder: setupResult.data,
+    settings: DEFAULT_SETTINGS,
+    ...options,
+    reporters: [{ onEvent: (e) => events.push(e) }, ...(options.reporters ?? [])],
+  });
+  return { ...outcome, events };
+}
+
+const test200 = "pm.test('status is 200', () => pm.response.to.have.status(200));";
+
+describe('runs go on past per-request errors', () => {
+  it('refused, unknown host, timeout, TLS and redirect errors each fail one request with a clear message', async () => {
+    const port = await closedPort();
+    const s = await setup({
+      'requests/01 ok.yaml': { name: 'ok', seq: 1, url: `${peer.url}/echo` },
+      'requests/02 refused.yaml': { name: 'refused', seq: 2, url: `http://127.0.0.1:${port}/` },
+      'requests/03 unknown.yaml': { name: 'unknown', seq: 3, url: 'http://no-such-host.invalid/' },
+      'requests/04 slow.yaml': { name: 'slow', seq: 4, url: `${peer.url}/slow?ms=3000`, settings: { timeoutMs: 150 } },
+      'requests/05 tls.yaml': { name: 'tls', seq: 5, url: `${tls.url}/echo` },
+      'requests/06 loop.yaml': { name: 'loop', seq: 6, url: `${peer.url}/redirect/5`, settings: { maxRedirects: 2 } },
+      'requests/07 after.yaml': { name: 'after', seq: 7, url: `${peer.url}/echo` },
+    });
+    const { results, summary } = await run(s);
+    expect(results.map((r) => [r.name, r.passed])).toEqual([
+      ['ok', true],
+      ['refused', false],
+      ['unknown', false],
+      ['slow', false],
+      ['tls', false],
+      ['loop', false],
+      ['after', true],
+    ]);
+    expect(results[1]!.error).toMatch(/connection refused/);
+    expect(results[2]!.error).toMatch(/unknown host no-such-host\.invalid/);
+    expect(results[3]!.error).toMatch(/timed out after 150 ms/);
+    expect(results[4]!.error).toMatch(/TLS error.*--insecure/);
+    expect(results[5]!.error).toMatch(/stopped after 2 redirects/);
+    expect(summary).toMatchObject({ requests: 7, failedRequests: 5 });
+  });
+
+  it('--insecure and --timeout-ms override every request', async () => {
+    const s = await setup({
+      'requests/tls.yaml': { name: 'tls', url: `${tls.url}/echo` },
+      'requests/slow.yaml': { name: 'slow', url: `${peer.url}/slow?ms=3000` },
+    });
+    const { results } = await run(s, { insecure: true, timeoutMs: 100 });
+    const byName = Object.fromEntries(results.map((r) => [r.name, r]));
+    expect(byName.tls!.passed).toBe(true);
+    expect(byName.tls!.httpVersion).toBe('2');
+    expect(byName.slow!.error).toMatch(/timed out after 100 ms/);
+  });
+});
+
+describe('verdicts', () => {
+  it('without tests a status of 400 or more fails; with tests the tests decide', async () => {
+    const s = await setup({
+      'requests/a.yaml': { name: 'plain 404', seq: 1, url: `${peer.url}/status?code=404` },
+      'requests/b.yaml': { name: 'tested 404', seq: 2, url: `${peer.url}/status?code=404`, scripts: { postResponse: "pm.test('is 404', () => pm.response.to.have.status(404));" } },
+      'requests/c.yaml': { name: 'failing test', seq: 3, url: `${peer.url}/echo`, scripts: { postResponse: "pm.test('wrong', () => pm.expect(1).to.eql(2));" } },
+    });
+    const { results, summary } = await run(s);
+    expect(results.map((r) => r.passed)).toEqual([false, true, false]);
+    expect(results[2]!.tests[0]).toMatchObject({ name: 'wrong', passed: false, message: expect.stringMatching(/expected 1 to deeply equal 2/) });
+    expect(summary).toMatchObject({ tests: 2, failedTests: 1, failedRequests: 2 });
+  });
+
+  it('--bail stops at the first failure', async () => {
+    const s = await setup({
+      'requests/a.yaml': { name: 'a', seq: 1, url: `${peer.url}/status?code=500` },
+      'requests/b.yaml': { name: 'b', seq: 2, url: `${peer.url}/echo` },
+    });
+    const { results, bailed } = await run(s, { bail: true });
+    expect(results).toHaveLength(1);
+    expect(bailed).toBe(true);
+  });
+
+  it('adds the contract check and judges by it', async () => {
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/json': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['id', 'email'] } } } } } } } },
+    };
+    const s = await setup({
+      'specs/api.json': JSON.stringify(spec),
+      'requests/Api/_folder.yaml': { openapi: { spec: 'specs/api.json' } },
+      'requests/Api/get.yaml': { name: 'get', url: `${peer.url}/json`, openapi: { operation: 'GET /json' } },
+    });
+    const { results } = await run(s);
+    expect(results[0]!.tests).toEqual([{ name: 'Matches the API spec (GET /json -> 200)', passed: false, message: expect.stringContaining('email') }]);
+    expect(results[0]!.passed).toBe(false);
+  });
+});
+
+describe('scripts in runs', () => {
+  it('runs workspace, folder and request scripts in order, keeps variables, honours skipRequest and setNextRequest', async () => {
+    const s = await setup(
+      {
+        'requests/F/_folder.yaml': { scripts: { preRequest: "console.log('folder');" } },
+        'requests/F/1 first.yaml': {
+          name: 'first',
+          seq: 1,
+          url: `${peer.url}/json`,
+          scripts: { preRequest: "console.log('request');", postResponse: "pm.collectionVariables.set('userId', String(pm.response.json().id)); pm.execution.setNextRequest('third');" },
+        },
+        'requests/F/2 second.yaml': { name: 'second', seq: 2, url: `${peer.url}/echo` },
+        'requests/F/3 third.yaml': { name: 'third', seq: 3, url: `${peer.url}/echo?user={{userId}}`, scripts: { postResponse: test200 } },
+        'requests/F/4 fourth.yaml': { name: 'fourth', seq: 4, url: `${peer.url}/echo`, scripts: { preRequest: 'pm.execution.skipRequest();' } },
+      },
+      { scripts: { preRequest: "console.log('workspace');" } },
+    );
+    const { results } = await run(s);
+    expect(results.map((r) => r.name)).toEqual(['first', 'third', 'fourth']);
+    expect(results[0]!.console).toEqual(['workspace', 'folder', 'request']);
+    expect(results[1]!.url).toBe(`${peer.url}/echo?user=7`);
+    expect(results[2]!.skipped).toMatch(/skipRequest/);
+    // Script-set values are kept on this computer, written once at the end of the run.
+    expect(await s.data.scriptValues('collection')).toEqual({ userId: '7' });
+  });
+
+  it('settings.repeat sends again until the condition holds', async () => {
+    hits = 0;
+    const s = await setup({
+      'requests/poll.yaml': { name: 'poll', url: `${counterUrl}/job`, settings: { repeat: { condition: "pm.response.json().state === 'done'", intervalMs: 10, timeoutMs: 5000 } } },
+      'requests/never.yaml': { name: 'never', url: `${peer.url}/status?code=503`, settings: { repeat: { intervalMs: 20, timeoutMs: 100 } } },
+    });
+    const { results } = await run(s);
+    const byName = Object.fromEntries(results.map((r) => [r.name, r]));
+    expect(byName.poll).toMatchObject({ passed: true, attempts: 3, status: 200 });
+    expect(byName.never!.passed).toBe(false);
+    expect(byName.never!.error).toMatch(/repeat condition did not hold within 100 ms/);
+  });
+});
+
+describe('iterations and data files', () => {
+  it('CSV rows become variables, one iteration each', async () => {
+    const s = await setup({ 'requests/r.yaml': { name: 'r', url: `${peer.url}/echo?user={{user}}&note={{note}}` } });
+    const csv = path.join(s.temp.root, 'rows.csv');
+    await fs.writeFile(csv, 'user,note\nada,"hello, world"\n"bob ""b""",x\n');
+    const rows = await readDataFile(csv);
+    const { results } = await run(s, { data: rows });
+    expect(results.map((r) => [r.iteration, new URL(r.url).searchParams.get('user'), new URL(r.url).searchParams.get('note')])).toEqual([
+      [0, 'ada', 'hello, world'],
+      [1, 'bob "b"', 'x'],
+    ]);
+  });
+
+  it('JSON rows, with --iterations reusing the last row; --var wins over data', async () => {
+    const s = await setup({ 'requests/r.yaml': { name: 'r', url: `${peer.url}/echo?user={{user}}&n={{n}}&fixed={{fixed}}` } });
+    const file = path.join(s.temp.root, 'rows.json');
+    await fs.writeFile(file, JSON.stringify([{ user: 'ada', n: 1, fixed: 'data' }, { user: 'bob', n: 2, fixed: 'data' }]));
+    const { results } = await run(s, { data: await readDataFile(file), iterations: 3, vars: new Map([['fixed', 'cli']]) });
+    expect(results.map((r) => new URL(r.url).search)).toEqual(['?user=ada&n=1&fixed=cli', '?user=bob&n=2&fixed=cli', '?user=bob&n=2&fixed=cli']);
+  });
+
+  it('bad data files are refused with the reason', async () => {
+    const s = await setup({});
+    const bad = path.join(s.temp.root, 'bad.json');
+    await fs.writeFile(bad, '{"not": "a list"}');
+    await expect(readDataFile(bad)).rejects.toThrow(/must hold a JSON array/);
+    await fs.writeFile(bad, '[1]');
+    await expect(readDataFile(bad)).rejects.toThrow(/item 1 is not an object/);
+    const csv = path.join(s.temp.root, 'bad.csv');
+    await fs.writeFile(csv, 'a,b\n1,2,3\n');
+    await expect(readDataFile(csv)).rejects.toThrow(/line 2 has 3 fields/);
+    await expect(readDataFile(path.join(s.temp.root, 'missing.csv'))).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe('reports', () => {
+  it('JUnit: a suite per folder, every iteration, failures, valid against the schema', async () => {
+    const s = await setup({
+      'requests/Users/_folder.yaml': { name: 'Users & <Admins>' },
+      'requests/Users/get.yaml': { name: 'get "one"', url: `${peer.url}/echo`, scripts: { postResponse: `${test200}\npm.test('fails', () => pm.expect('a\\u0001b').to.eql('c'));` } },
+      'requests/root.yaml': { name: 'root', url: `${peer.url}/status?code=500` },
+      'requests/skipped.yaml': { name: 'skipped', url: `${peer.url}/echo`, scripts: { preRequest: 'pm.execution.skipRequest();' } },
+      'requests/broken.yaml': 'name: [unclosed',
+    });
+    let xml = '';
+    let json = '';
+    await run(s, { iterations: 2, reporters: [new JunitReporter((t) => void (xml = t)), new JsonReporter((t) => void (json = t))] });
+    const schema = await fs.readFile(path.join(import.meta.dirname, 'fixtures', 'junit-10.xsd'), 'utf8');
+    const validation = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: schema }] });
+    expect(validation.errors).toEqual([]);
+    expect(validation.valid).toBe(true);
+    expect(xml).toContain('<testsuite name="Users &amp; &lt;Admins&gt;"');
+    expect(xml).toContain('name="get &quot;one&quot; - status is 200 [iteration 1]"');
+    expect(xml).toContain('name="get &quot;one&quot; - status is 200 [iteration 2]"');
+    expect(xml).toMatch(/name="root - status 500 Internal Server Error \[iteration 2\]"[^>]*>\s*<failure message="status 500/);
+    expect(xml).toMatch(/<skipped message="a pre-request script called skipRequest\(\)"/);
+    expect(xml).toMatch(/<error message="requests\/broken.yaml/);
+    expect(xml).toMatch(/time="\d+\.\d{3}"/);
+
+    const report = JSON.parse(json);
+    expect(report.version).toBe(1);
+    expect(report.summary).toMatchObject({ requests: 8, iterations: 2 });
+    expect(Object.keys(report.results[0])).toEqual(expect.arrayContaining(['path', 'name', 'kind', 'method', 'url', 'status', 'durationMs', 'error', 'iteration', 'tests']));
+  });
+});
+
+describe('the data folder', () => {
+  it('history is written once per run, cookies are kept between runs', async () => {
+    const s = await setup({
+      'requests/1.yaml': { name: 'set', seq: 1, url: `${peer.url}/cookies/set` },
+      'requests/2.yaml': { name: 'echo', seq: 2, url: `${peer.url}/echo` },
+    });
+    await run(s);
+    const history = await s.data.readHistory();
+    expect(history.map((h) => h.path)).toEqual(['1.yaml', '2.yaml']);
+    const before = peer.seen.length;
+    await run(s, { paths: ['2'] });
+    expect(peer.seen[before]!.headers.cookie).toBe('session=abc; theme=dark');
+  });
+});
