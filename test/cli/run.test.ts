@@ -1,0 +1,124 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { ferry } from '../support/cli.js';
+import { startHttp1, type Peer } from '../protocols/peers.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+let peer: Peer;
+const temps: TempWorkspace[] = [];
+beforeAll(async () => {
+  peer = await startHttp1();
+});
+afterAll(() => peer.close());
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((t) => t.cleanup()));
+});
+
+async function workspace(): Promise<TempWorkspace> {
+  const temp = await makeWorkspace(
+    {
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'base', value: peer.url }] },
+      'requests/Users/get user.yaml': {
+        name: 'get user',
+        url: '{{base}}/echo?who={{who}}',
+        scripts: { postResponse: "pm.test('status is 200', () => pm.response.to.have.status(200));" },
+      },
+      'requests/Users/missing.yaml': { name: 'missing', url: '{{base}}/status?code=404', seq: 5 },
+      'requests/health.yaml': { name: 'health', url: '{{base}}/echo' },
+    },
+    { variables: [{ key: 'who', value: 'file' }] },
+  );
+  temps.push(temp);
+  process.env.FERRY_DATA_DIR = temp.dataDir;
+  return temp;
+}
+
+describe('ferry run', () => {
+  it('prints each request and a summary; exit 1 when a request fails', async () => {
+    const ws = await workspace();
+    const result = await ferry(['-w', ws.root, 'run', '-e', 'local']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/ferry run · Run tests · environment Local · 3 requests/);
+    expect(result.stdout).toMatch(/✓ get user Users\/get user\.yaml\n {4}GET http:\/\/127\.0\.0\.1:\d+\/echo\?who=file 200 OK \d+ ms · \d+(\.\d)? (B|kB)\n {4}✓ status is 200/);
+    expect(result.stdout).toMatch(/✗ missing Users\/missing\.yaml[\s\S]*status 404 Not Found: a request without tests fails at 400 and above/);
+    expect(result.stdout).toMatch(/3 requests, 1 failed\n {2}1 test\n/);
+    expect(result.stdout).not.toMatch(/\u001b\[/); // no colour off a terminal
+  });
+
+  it('runs one request by path (extension optional) or a folder; exit 0 when all pass', async () => {
+    const ws = await workspace();
+    const one = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'Local', '--var', 'who=cli', '-r', 'json']);
+    expect(one.code).toBe(0);
+    const report = JSON.parse(one.stdout);
+    expect(report).toMatchObject({ version: 1, summary: { requests: 1, failedRequests: 0, tests: 1, failedTests: 0 } });
+    expect(report.results[0]).toMatchObject({ path: 'Users/get user.yaml', name: 'get user', kind: 'http', method: 'GET', status: 200, error: null, iteration: 0 });
+    expect(report.results[0].url).toMatch(/who=cli$/);
+    expect(report.results[0].tests).toEqual([{ name: 'status is 200', passed: true, message: null }]);
+
+    const folder = await ferry(['-w', ws.root, 'run', 'requests/Users/', '-e', 'local', '--env-var', 'who=alias', '-r', 'json']);
+    expect(JSON.parse(folder.stdout).results.map((r: { path: string }) => r.path)).toEqual(['Users/get user.yaml', 'Users/missing.yaml']);
+    expect(JSON.parse(folder.stdout).results[0].url).toMatch(/who=alias$/);
+  });
+
+  it('writes JSON and JUnit files next to the cli output, with --data rows and iterations', async () => {
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws.root, 'rows.csv'), 'who\nann\nbea\n');
+    const out = path.join(ws.root, 'out');
+    const result = await ferry(['-w', ws.root, 'run', 'Users/get user.yaml', '-e', 'local', '-d', path.join(ws.root, 'rows.csv'), '-r', 'cli,json', '--out-json', path.join(out, 'r.json'), '--out-junit', path.join(out, 'r.xml')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Iteration 1\/2[\s\S]*Iteration 2\/2/);
+    const report = JSON.parse(await fs.readFile(path.join(out, 'r.json'), 'utf8'));
+    expect(report.results.map((r: { url: string }) => new URL(r.url).searchParams.get('who'))).toEqual(['ann', 'bea']);
+    const xml = await fs.readFile(path.join(out, 'r.xml'), 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(2);
+  });
+
+  it('bad usage and bad input exit 2 with a message', async () => {
+    const ws = await workspace();
+    const cases: Array<[string[], RegExp]> = [
+      [['run', 'Nope/none.yaml'], /No request or folder "Nope\/none.yaml"/],
+      [['run', '-e', 'prod'], /No environment "prod"\. Environments here: local/],
+      [['run', '--var', 'novalue'], /--var expects key=value/],
+      [['run', '-r', 'html'], /Unknown reporter "html"/],
+      [['run', '-r', 'cli,json'], /needs a file: add --out-json FILE/],
+      [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],
+      [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number/],
+      [['run', '-d', 'missing.csv'], /data file .*missing\.csv does not exist/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await ferry(['-w', ws.root, ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+});
+
+describe('ferry config', () => {
+  it('lists, gets and sets application settings', async () => {
+    await workspace();
+    const list = await ferry(['config', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/timeoutMs\s+30000 {2}\(default\)/);
+    expect(list.stdout).toMatch(/filesOutsideWorkspace\s+false/);
+    expect((await ferry(['config', 'set', 'timeoutMs', '1234'])).stdout).toMatch(/timeoutMs = 1234/);
+    expect((await ferry(['config', 'get', 'timeoutMs'])).stdout.trim()).toBe('1234');
+    const json = JSON.parse((await ferry(['config', 'list', '--json'])).stdout);
+    expect(json).toMatchObject({ timeoutMs: 1234, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true });
+    const bad = await ferry(['config', 'set', 'verifyTls', 'maybe']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/takes true or false/);
+    const unknown = await ferry(['config', 'get', 'colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown setting "colour"/);
+    expect((await ferry(['config', 'get'])).code).toBe(2);
+  });
+
+  it('the settings apply to runs', async () => {
+    const ws = await workspace();
+    await ws.write('requests/slow.yaml', { name: 'slow', url: `${peer.url}/slow?ms=3000` });
+    await ferry(['config', 'set', 'timeoutMs', '100']);
+    const result = await ferry(['-w', ws.root, 'run', 'slow', '-r', 'json']);
+    expect(JSON.parse(result.stdout).results[0].error).toMatch(/timed out after 100 ms/);
+  });
+});
