@@ -7,7 +7,6 @@
 export { contractTestFor, checkResponse, linkedDocumentPath, type ContractCheckInput } from './check.js';
 export { ContractDocuments, documentFromValue, parseDocumentText, type DocumentLoad, type LoadedDocument } from './documents.js';
 export { CONTRACT_TEST_NAME, contractTestName } from './messages.js';
-export { requestPassed } from './outcome.js';
 export type { Dialect } from './openapi-document.js';
 export type {
   ContractFolder,
