@@ -54,7 +54,6 @@ export interface SchemaView {
   links: SchemaLinks | undefined;
 }
 
-/** Subschema views, so the walk does no per-value lookups. */
 /** What an object's schema says about one field name. */
 export interface FieldRule {
   /** The field's schema from `properties`; undefined when the name is only in `required`. */
@@ -62,6 +61,7 @@ export interface FieldRule {
   readonly required: boolean;
 }
 
+/** Subschema views, so the walk does no per-value lookups. */
 export interface SchemaLinks {
   /** Every name in `properties` or `required`, for one lookup per field of the body. */
   readonly fields: ReadonlyMap<string, FieldRule>;
@@ -228,7 +228,7 @@ export class SchemaViews {
     });
     if (isTrivial(view)) return ANY;
     if (view.typeMask !== 0 && isTrivial({ ...view, types: undefined, nullAllowed: false })) {
-      Object.assign(view, { onlyTypeMask: view.typeMask });
+      (view as { onlyTypeMask: number }).onlyTypeMask = view.typeMask;
     }
     // A lone `$ref` (or a one-schema allOf) is its target: skip the extra level.
     if (allOf.length === 1 && isTrivial({ ...view, allOf: [] }) && !(isObject(allOf[0]) && this.building.has(allOf[0]))) {
