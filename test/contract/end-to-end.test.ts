@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
+import { main } from '../../src/cli/main.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/openapi');
@@ -27,6 +27,14 @@ function answer(method: string, url: string): { status: number; type?: string; b
   }
   if (rest === '/test' && method === 'POST') return json(200, { objectType: 10 });
   return json(599, { unexpected: url });
+}
+
+/** Runs `ferry` in this process, keeping what it prints. */
+async function ferry(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { output: { out: (text) => (stdout += `${text}\n`), err: (text) => (stderr += `${text}\n`), color: false } });
+  return { code, stdout, stderr };
 }
 
 interface JsonReport {
