@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ferry } from '../support/cli.js';
-import { startHttp1, type Peer } from '../protocols/peers.js';
+import { closedPort, startHttp1, type Peer } from '../protocols/peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 let peer: Peer;
@@ -91,6 +91,22 @@ describe('ferry run', () => {
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
+  });
+});
+
+describe('ferry run --start-servers', () => {
+  it("starts the workspace's autoStart servers for the run and stops them after", async () => {
+    const ws = await workspace();
+    const port = await closedPort();
+    await ws.write('servers/mock.yaml', { name: 'Mock', port, autoStart: true, http: { routes: [{ path: '/ok', body: 'mocked' }] } });
+    await ws.write('requests/mock.yaml', { name: 'mock', url: `http://127.0.0.1:${port}/ok`, scripts: { postResponse: "pm.test('mocked', () => pm.expect(pm.response.text()).to.eql('mocked'));" } });
+    const result = await ferry(['-w', ws.root, 'run', 'mock', '--start-servers', '-r', 'json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).results[0]).toMatchObject({ status: 200, passed: true });
+    expect(result.stderr).toMatch(/Started server mock at http:\/\/127\.0\.0\.1:\d+/);
+    // Stopped after the run: the port is free again.
+    const after = await ferry(['-w', ws.root, 'run', 'mock', '-r', 'json']);
+    expect(JSON.parse(after.stdout).results[0].error).toMatch(/connection refused/);
   });
 });
 
