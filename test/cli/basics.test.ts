@@ -1,0 +1,71 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ferry } from '../support/cli.js';
+import { copyFixture, tempDir } from '../support/temp.js';
+
+describe('ferry basics', () => {
+  it('--help lists the commands and the exit codes; --version prints the version', async () => {
+    const help = await ferry(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: ferry/);
+    expect(help.stdout).toMatch(/Exit codes:\n  0  success\n  1  something failed/);
+    const version = await ferry(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('every command has --help', async () => {
+    const help = await ferry(['--help']);
+    const commands = [...help.stdout.matchAll(/^  ([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    for (const command of commands) {
+      const sub = await ferry([command, '--help']);
+      expect(sub.code, command).toBe(0);
+      expect(sub.stdout, command).toMatch(new RegExp(`Usage: ferry ${command}`));
+    }
+  });
+
+  it('bad usage exits 2 with a message', async () => {
+    const result = await ferry(['no-such-command']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown command 'no-such-command'/);
+  });
+
+  it('init creates a workspace that ls lists; init twice is refused', async () => {
+    const dir = path.join(await tempDir(), 'api');
+    const init = await ferry(['init', dir, '--name', 'My API']);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toMatch(/Created a Ferry workspace/);
+    expect(await fs.readFile(path.join(dir, 'ferry.yaml'), 'utf8')).toMatch(/^version: 1\nid: [\w-]+\nname: My API\n$/);
+    const again = await ferry(['init', dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists/);
+    const ls = await ferry(['ls'], dir);
+    expect(ls.code).toBe(0);
+    expect(ls.stdout.trim()).toBe('My API');
+  });
+
+  it('ls finds the workspace by walking up, and prints tree, environments, servers, load tests and warnings', async () => {
+    const root = await copyFixture('full');
+    await fs.writeFile(path.join(root, 'requests', 'Broken.yaml'), 'name: [\n');
+    const ls = await ferry(['ls'], path.join(root, 'requests', 'Admin', 'Deep'));
+    expect(ls.code).toBe(0);
+    expect(ls.stdout).toContain('Admin: tools/');
+    expect(ls.stdout).toMatch(/POST\s+Create thing {2}Admin\/Create thing\.yaml/);
+    expect(ls.stdout).toMatch(/tcp\s+Sockets/);
+    expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);
+    expect(ls.stdout).toMatch(/Servers\n {2}mock {2}http Mock API/);
+    expect(ls.stdout).toMatch(/Load tests\n {2}smoke {2}Smoke/);
+    expect(ls.stdout).toMatch(/Warnings\n {2}requests\/Broken\.yaml:\d+:\d+: YAML syntax error/);
+    const json = JSON.parse((await ferry(['-w', root, 'ls', '--json'])).stdout);
+    expect(json.requests.map((r: { path: string }) => r.path)).toContain('Admin/Deep/Sockets.yaml');
+  });
+
+  it('outside a workspace: a clear message and exit 2', async () => {
+    const dir = await tempDir();
+    const ls = await ferry(['ls'], dir);
+    expect(ls.code).toBe(2);
+    expect(ls.stderr).toMatch(/No Ferry workspace here.*Use -w DIR, or create one with `ferry init`/);
+  });
+});
