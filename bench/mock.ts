@@ -5,7 +5,11 @@
  * generator (autocannon, 50 keep-alive connections) runs against each, one after the other, in
  * this process; each server runs in a process of its own so its CPU use can be read.
  *
- *   npx tsx bench/mock.ts [--duration 10] [--only ferry,bare,mockoon]
+ *   npx tsx bench/mock.ts [--duration 10] [--rounds 3] [--only ferry,bare,mockoon]
+ *
+ * All servers start first and stay up; the measurements then alternate (bare, Ferry, bare, Ferry…)
+ * so that other load on the machine falls on both alike. Each figure is the median of the rounds
+ * (Mockoon, two orders of magnitude slower, is measured once).
  *
  * Targets (issue 10): Ferry ≥ 85% of the bare server's req/s, Ferry's p99 ≤ 1.5× the bare server's.
  */
@@ -28,6 +32,7 @@ const DURATION_S = Number(option('duration') ?? 10);
 const WARMUP_S = 3;
 const CONNECTIONS = 50;
 const ONLY = (option('only') ?? 'bare,ferry,mockoon').split(',');
+const ROUNDS = Number(option('rounds') ?? 3);
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 const FERRY_BODY = '{"id":"{{request.params.id}}","requestId":"{{$uuid}}","name":"Ada Lovelace","roles":["admin","editor"]}';
@@ -187,64 +192,116 @@ async function load(url: string, seconds: number): Promise<autocannon.Result> {
   return autocannon({ url: `${url}/users/42`, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
 }
 
-async function measure(key: string, dir: string): Promise<Figures> {
+interface Started {
+  key: string;
+  name: string;
+  child: ChildProcess;
+  url: string;
+}
+
+async function startPeer(key: string, dir: string): Promise<Started> {
   const peer = peers[key]!;
   const { child, url } = await peer.start(dir);
-  try {
-    await check(peer.name, url);
-    await load(url, WARMUP_S);
-    const linesBefore = lineCounts.get(child)?.lines ?? 0;
-    const serverBefore = cpuSeconds(child.pid!);
-    const generatorBefore = process.cpuUsage();
-    const started = process.hrtime.bigint();
-    const result = await load(url, DURATION_S);
-    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-    const generator = process.cpuUsage(generatorBefore);
-    // Let the server print what it still holds before reading its CPU time.
-    await new Promise((r) => setTimeout(r, 300));
-    return {
-      name: peer.name,
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors + result.timeouts,
-      non2xx: result.non2xx,
-      serverCpu: (cpuSeconds(child.pid!) - serverBefore) / elapsed,
-      generatorCpu: (generator.user + generator.system) / 1e6 / elapsed,
-      outputLines: (lineCounts.get(child)?.lines ?? 0) - linesBefore,
-    };
-  } finally {
-    child.kill('SIGINT');
-    await new Promise((r) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        r(undefined);
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        r(undefined);
-      });
+  await check(peer.name, url);
+  await load(url, WARMUP_S);
+  return { key, name: peer.name, child, url };
+}
+
+async function measure(server: Started): Promise<Figures> {
+  const { child, url } = server;
+  const linesBefore = lineCounts.get(child)?.lines ?? 0;
+  const serverBefore = cpuSeconds(child.pid!);
+  const generatorBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const result = await load(url, DURATION_S);
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  const generator = process.cpuUsage(generatorBefore);
+  // Let the server print what it still holds before reading its CPU time.
+  await new Promise((r) => setTimeout(r, 300));
+  return {
+    name: server.name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    serverCpu: (cpuSeconds(child.pid!) - serverBefore) / elapsed,
+    generatorCpu: (generator.user + generator.system) / 1e6 / elapsed,
+    outputLines: (lineCounts.get(child)?.lines ?? 0) - linesBefore,
+  };
+}
+
+async function stopPeer(server: Started): Promise<void> {
+  const { child } = server;
+  child.kill('SIGINT');
+  await new Promise((r) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      r(undefined);
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      r(undefined);
     });
-  }
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function summarize(rounds: Figures[]): Figures {
+  const pick = (f: (x: Figures) => number) => median(rounds.map(f));
+  return {
+    name: rounds[0]!.name,
+    rps: pick((x) => x.rps),
+    p50: pick((x) => x.p50),
+    p99: pick((x) => x.p99),
+    errors: rounds.reduce((n, x) => n + x.errors, 0),
+    non2xx: rounds.reduce((n, x) => n + x.non2xx, 0),
+    serverCpu: pick((x) => x.serverCpu),
+    generatorCpu: pick((x) => x.generatorCpu),
+    outputLines: pick((x) => x.outputLines),
+  };
+}
+
+function line(f: Figures, label = f.name): string {
+  return `${label.padEnd(24)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms   server CPU ${(f.serverCpu * 100).toFixed(0)}%   generator CPU ${(f.generatorCpu * 100).toFixed(0)}%   errors ${f.errors}   non-2xx ${f.non2xx}   lines printed ${f.outputLines}`;
 }
 
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each, generator and server share the cores\n`);
+console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up, then ${ROUNDS} alternating rounds of ${DURATION_S} s; generator and servers share the cores\n`);
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-mock-'));
 const results: Record<string, Figures> = {};
+const started: Started[] = [];
 try {
   for (const key of ONLY) {
     if (!peers[key]) throw new Error(`unknown peer ${key}; use bare, ferry, mockoon`);
     try {
-      results[key] = await measure(key, dir);
-      const f = results[key]!;
-      console.log(`${f.name.padEnd(22)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms   server CPU ${(f.serverCpu * 100).toFixed(0)}%   generator CPU ${(f.generatorCpu * 100).toFixed(0)}%   errors ${f.errors}   non-2xx ${f.non2xx}   lines printed ${f.outputLines}`);
+      started.push(await startPeer(key, dir));
     } catch (error) {
-      console.log(`${peers[key]!.name}: could not be measured: ${(error as Error).message}`);
+      console.log(`${peers[key]!.name}: could not be started: ${(error as Error).message}`);
     }
   }
+  const rounds: Record<string, Figures[]> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of started) {
+      if (server.key === 'mockoon' && round > 0) continue;
+      const figures = await measure(server);
+      (rounds[server.key] ??= []).push(figures);
+      console.log(line(figures, `${server.name} #${round + 1}`));
+    }
+  }
+  console.log('');
+  for (const server of started) {
+    results[server.key] = summarize(rounds[server.key]!);
+    console.log(line(results[server.key]!, `${server.name} (median)`));
+  }
 } finally {
+  await Promise.all(started.map(stopPeer));
   await fs.rm(dir, { recursive: true, force: true });
 }
 

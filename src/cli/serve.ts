@@ -3,7 +3,7 @@
  * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
  */
 import type { Command } from 'commander';
-import { WorkspaceData } from '../appdata/index.js';
+import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { formatTrafficLine, startServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -59,7 +59,12 @@ export async function serveUntil(ws: Workspace, ids: string[], options: ServeOpt
     throw error;
   }
   const data = new WorkspaceData(ws.id, ws.root);
-  const environment = options.env ?? (await data.activeEnvironment().catch(() => undefined));
+  const chosen = options.env ?? (await data.activeEnvironment().catch(() => undefined));
+  // An id (file name) or, failing that, a display name.
+  const environment = chosen === undefined || ws.environments.some((e) => e.id === chosen)
+    ? chosen
+    : (ws.environments.find((e) => e.value.name === chosen)?.id ?? chosen);
+  const settings = await readSettings().catch(() => undefined);
   const c = paint(output);
   const json = options.json === true;
 
@@ -68,6 +73,7 @@ export async function serveUntil(ws: Workspace, ids: string[], options: ServeOpt
     environment,
     overrides,
     watch: options.watch !== false,
+    allowFilesOutsideWorkspace: settings?.filesOutsideWorkspace === true,
     scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
     onNotice: (notice) => {
       if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));

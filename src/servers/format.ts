@@ -14,7 +14,7 @@ const NOTES: Record<NonNullable<TrafficRecord['note']>, string> = {
 };
 
 export function formatTrafficLine(record: TrafficRecord): string {
-  const time = clock(new Date(record.time));
+  const time = clock(new Date(Math.floor(record.time)));
   const status = record.status === 0 ? '---' : String(record.status);
   const route = record.route !== '' ? ` → ${record.route}` : '';
   const note = record.note ? ` (${NOTES[record.note]})` : '';
@@ -22,10 +22,24 @@ export function formatTrafficLine(record: TrafficRecord): string {
   return `${time} ${record.server} ${status} ${record.method} ${record.path}${route} ${duration} ms ↑${size(record.requestBytes)} ↓${size(record.responseBytes)}${note}`;
 }
 
+/** The last second formatted: at high rates most records share it. */
+let lastSecond = -1;
+let lastSecondText = '';
+
 /** Local time of day with milliseconds, as a terminal log shows it. */
 function clock(date: Date): string {
+  const ms = date.getTime();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = hms(date);
+  }
+  return `${lastSecondText}.${String(ms - second * 1000).padStart(3, '0')}`;
+}
+
+function hms(date: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
 }
 
 function size(bytes: number): string {

@@ -36,7 +36,11 @@ function h2Get(url: string, ca: string, reqPath: string): Promise<{ status: numb
     stream.on('data', (c) => (body += c));
     stream.on('end', () => {
       session.close();
-      resolve({ status: Number(headers[':status']), body, headers });
+      if (headers[':status'] === undefined) reject(Object.assign(new Error('the stream closed without an answer'), { code: 'closed' }));
+      else resolve({ status: Number(headers[':status']), body, headers });
+    });
+    stream.on('close', () => {
+      if (headers[':status'] === undefined) reject(Object.assign(new Error(`the stream closed without an answer (code ${stream.rstCode})`), { code: 'closed' }));
     });
     stream.on('error', reject);
     stream.end();
@@ -67,6 +71,22 @@ describe('TLS', () => {
     expect(two.status).toBe(200);
     expect(two.body).toBe('hello bob via h2');
     expect(two.headers.connection).toBeUndefined(); // an HTTP/1.1-only header is left out on HTTP/2
+  });
+
+  it('HTTP/2 clients see faults too: reset closes the connection, hang never answers', async () => {
+    const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
+    const root = await makeWorkspace({
+      servers: { f: { name: 'F', tls: { enabled: true, certPath: 'c.pem', keyPath: 'k.pem' }, http: { routes: [{ path: '/reset', fault: 'reset' }, { path: '/hang', fault: 'hang' }] } } },
+      files: { 'c.pem': made.cert, 'k.pem': made.private },
+    });
+    const url = (await serve(root)).servers[0]!.url;
+    const reset = await h2Get(url, made.cert, '/reset').then(() => 'answered', (e: NodeJS.ErrnoException) => e.code ?? e.message);
+    expect(reset).toMatch(/ERR_HTTP2_STREAM_ERROR|ECONNRESET|ERR_HTTP2_SESSION_ERROR|ERR_HTTP2_GOAWAY_SESSION|ERR_HTTP2_INVALID_SESSION|closed/i);
+    const hang = await Promise.race([
+      h2Get(url, made.cert, '/hang').then(() => 'answered', () => 'failed'),
+      new Promise((r) => setTimeout(() => r('timed out'), 300)),
+    ]);
+    expect(hang).toBe('timed out');
   });
 
   it('generates a localhost certificate once and keeps it in the data folder', async () => {

@@ -129,12 +129,12 @@ class HttpMock implements KindInstance {
     if (preflight) {
       answerable(res).writeHead(204, preflightHeaders(req));
       answerable(res).end();
-      this.#record(req, start, { route: '', status: 204, responseBytes: 0, note: 'preflight' }, body);
+      this.#record(req, start, '', 204, 0, body, 'preflight');
       return;
     }
     if (state.backend !== undefined) {
       forward(req, res, state.backend, body, (outcome) => {
-        this.#record(req, start, { route: '', status: outcome.status, responseBytes: outcome.responseBytes, note: outcome.failed ? 'proxyError' : 'proxy' }, body);
+        this.#record(req, start, '', outcome.status, outcome.responseBytes, body, outcome.failed ? 'proxyError' : 'proxy');
       });
       return;
     }
@@ -162,11 +162,11 @@ class HttpMock implements KindInstance {
         }
         case 'reset':
           destroyConnection(req);
-          this.#record(req, start, { route: route.label, status: 0, responseBytes: 0, note: 'reset' }, body);
+          this.#record(req, start, route.label, 0, 0, body, 'reset');
           return;
         case 'hang':
           // Never answered: the connection stays until the client gives up or the server stops.
-          res.once('close', () => this.#record(req, start, { route: route.label, status: 0, responseBytes: 0, note: 'hang' }, body));
+          res.once('close', () => this.#record(req, start, route.label, 0, 0, body, 'hang'));
           return;
       }
       const context: RenderContext = route.answer.usesRequest
@@ -185,7 +185,7 @@ class HttpMock implements KindInstance {
         this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
         return;
       }
-      this.#record(req, start, { route: route.label, status: answer.status, responseBytes: answer.bodyBytes }, body);
+      this.#record(req, start, route.label, answer.status, answer.bodyBytes, body, undefined);
     };
     if (route.delayMs <= 0) {
       send();
@@ -200,7 +200,7 @@ class HttpMock implements KindInstance {
     const onClose = () => {
       clearTimeout(timer);
       this.#timers.delete(timer);
-      this.#record(req, start, { route: route.label, status: 0, responseBytes: 0, note: 'aborted' }, body);
+      this.#record(req, start, route.label, 0, 0, body, 'aborted');
     };
     res.once('close', onClose);
   }
@@ -226,28 +226,33 @@ class HttpMock implements KindInstance {
   ): void {
     const bytes = Buffer.from(text, 'utf8');
     this.#write(req, res, state, status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length) }, bytes);
-    this.#record(req, start, { route, status, responseBytes: bytes.length, ...(note ? { note } : {}) }, body);
+    this.#record(req, start, route, status, bytes.length, body, note);
   }
 
+  /** One traffic record; positional arguments keep the hot path free of temporary objects. */
   #record(
     req: AnyRequest,
     start: number,
-    outcome: Pick<TrafficRecord, 'route' | 'status' | 'responseBytes' | 'note'>,
+    route: string,
+    status: number,
+    responseBytes: number,
     body: Buffer | undefined,
+    note: TrafficRecord['note'],
   ): void {
     const durationMs = performance.now() - start;
-    this.context.traffic.add({
-      time: Date.now() - durationMs,
+    const record: TrafficRecord = {
+      time: Math.round(Date.now() - durationMs),
       server: this.context.id,
       method: req.method ?? '',
       path: req.url ?? '',
-      route: outcome.route,
-      status: outcome.status,
+      route,
+      status,
       durationMs,
       requestBytes: body !== undefined ? body.length : Number(req.headers['content-length'] ?? 0) || 0,
-      responseBytes: outcome.responseBytes,
-      ...(outcome.note ? { note: outcome.note } : {}),
-    });
+      responseBytes,
+    };
+    if (note !== undefined) record.note = note;
+    this.context.traffic.add(record);
   }
 }
 

@@ -118,7 +118,7 @@ class SseServer implements KindInstance {
       this.#streams.delete(stream);
       const durationMs = performance.now() - start;
       this.context.traffic.add({
-        time: Date.now() - durationMs,
+        time: Math.round(Date.now() - durationMs),
         server: this.context.id,
         method: req.method ?? '',
         path: req.url ?? '',
