@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerRun } from './run.js';
@@ -23,6 +24,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerUpdate,
   registerRun,
   registerConfig,
+  registerExport,
 ];
 
 function version(): string {

@@ -13,6 +13,11 @@ export type { CodeRequest, CodeBody, CodeHeader, CodePart } from './normalize.js
 export { shapeRequest } from './normalize.js';
 export { TARGETS } from './targets/index.js';
 
+/** An unknown language, library or target: the message lists the choices. */
+export class TargetError extends Error {
+  override name = 'TargetError';
+}
+
 export interface TargetInfo {
   id: string;
   lang: string;
@@ -69,13 +74,13 @@ export function resolveTarget(lang: string, lib?: string, platform: NodeJS.Platf
   const candidates = TARGETS.filter((t) => t.lang === langKey || key(t.language) === langKey);
   if (candidates.length === 0) {
     const langs = [...new Set(TARGETS.map((t) => t.lang))].join(', ');
-    throw new Error(`Unknown language "${lang}". Choose one of: ${langs} (ferry export --list shows the libraries).`);
+    throw new TargetError(`Unknown language "${lang}". Choose one of: ${langs} (ferry export --list shows the libraries).`);
   }
   const wanted = lib === undefined ? defaultLib(candidates[0]!.lang, platform) : key(lib);
   const found = candidates.find((t) => t.lib === wanted || key(t.library) === wanted || t.id === wanted);
   if (!found) {
     const libs = candidates.map((t) => t.lib).join(', ');
-    throw new Error(`Unknown library "${lib}" for ${candidates[0]!.language}. Choose one of: ${libs}.`);
+    throw new TargetError(`Unknown library "${lib}" for ${candidates[0]!.language}. Choose one of: ${libs}.`);
   }
   return found;
 }
@@ -83,7 +88,7 @@ export function resolveTarget(lang: string, lib?: string, platform: NodeJS.Platf
 /** The code for one prepared request and one target (a Target or its id such as `python/requests`). */
 export function toCode(request: PreparedRequest, target: Target | string): string {
   const t = typeof target === 'string' ? TARGETS.find((x) => x.id === target) : target;
-  if (!t) throw new Error(`Unknown code target "${String(target)}". Known targets: ${TARGETS.map((x) => x.id).join(', ')}.`);
+  if (!t) throw new TargetError(`Unknown code target "${String(target)}". Known targets: ${TARGETS.map((x) => x.id).join(', ')}.`);
   return t.render(shapeRequest(request, t.rules, t.tool));
 }
 

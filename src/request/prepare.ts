@@ -14,7 +14,7 @@ import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
 import type { OAuth2Options } from './oauth2.js';
 import type { PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
 import { effectiveSettings } from './settings.js';
-import { applyPathParams, finalUrl } from './url.js';
+import { applyPathParams, finalUrl, urlKeepingPlaceholders } from './url.js';
 
 export interface PrepareInput {
   /** The saved request (or a copy that pre-request scripts changed). */
@@ -44,6 +44,11 @@ export interface PrepareOptions {
   oauth2?: Partial<OAuth2Options>;
   /** Auth types Ferry cannot send: fail (default, for sending) or leave them out (export). */
   unsendableAuth?: 'error' | 'omit';
+  /**
+   * Code export with substitution off: undefined `{{name}}` placeholders may stand anywhere in
+   * the URL, even the host, and come back as written.
+   */
+  keepPlaceholders?: boolean;
 }
 
 export async function prepareRequest(input: PrepareInput, options: PrepareOptions = {}): Promise<PreparedRequest> {
@@ -59,7 +64,10 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   const method = fill(request.method).trim().toUpperCase() || 'GET';
   if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/i.test(method)) throw new PrepareError(`${where}: "${method}" is not a valid HTTP method.`);
-  const url = finalUrl(applyPathParams(fill(request.url), request.pathParams, fill), where);
+  const typedUrl = applyPathParams(fill(request.url), request.pathParams, fill);
+  const { url, restore } = options.keepPlaceholders
+    ? urlKeepingPlaceholders(typedUrl, where)
+    : { url: finalUrl(typedUrl, where), restore: (href: string) => href };
 
   const headers: PreparedHeader[] = [];
   for (const row of mergedHeaders(workspace.file, folders, request)) {
@@ -100,7 +108,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     }
   }
 
-  const prepared: PreparedRequest = { method, url: url.href, headers, body, authType: auth.type, settings };
+  const prepared: PreparedRequest = { method, url: restore(url.href), headers, body, authType: auth.type, settings };
   if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
   if (target.digest) prepared.digest = target.digest;
   if (input.path) prepared.path = input.path;

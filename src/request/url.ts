@@ -70,3 +70,22 @@ export function addQueryParam(url: URL, key: string, value: string): void {
   const pair = `${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
   url.search = url.search && url.search !== '?' ? `${url.search}&${pair}` : `?${pair}`;
 }
+
+/**
+ * For code export with substitution off (spec 4.7 rule 2): a URL that keeps its `{{name}}`
+ * placeholders. Each placeholder stands in as a plain token while the URL is parsed and
+ * checked (so query and auth handling work as usual), and `restore` puts them back.
+ */
+export function urlKeepingPlaceholders(url: string, where: string): { url: URL; restore: (href: string) => string } {
+  const originals: string[] = [];
+  const swapped = url.trim().replace(/\{\{[^{}\n]*\}\}/g, (placeholder) => `ferryph${originals.push(placeholder) - 1}z`);
+  const schemeAdded = !SCHEME.test(swapped);
+  const parsed = finalUrl(swapped, where);
+  const restore = (href: string) => {
+    let out = href.replace(/ferryph(\d+)z/gi, (_whole, i: string) => originals[Number(i)] ?? _whole);
+    // `{{baseUrl}}/path`: the scheme belongs to the variable's value, not to the snippet.
+    if (schemeAdded && url.trim().startsWith('{{')) out = out.replace(/^http:\/\//, '');
+    return out;
+  };
+  return { url: parsed, restore };
+}

@@ -1,8 +1,11 @@
 /** Single sends and collection runs, and their reporters (spec 1.8, 2.7, 7.1). */
-export { runRequests, RunError, summarize, type RunOptions, type RunOutcome } from './run.js';
+export { runRequests, summarize, type RunOptions, type RunOutcome } from './run.js';
 export { selectRequests, SelectError, type RunItem } from './select.js';
 export { readDataFile, parseCsv, DataFileError } from './data-file.js';
 export type { Reporter, RequestResult, RunEvent, RunSummary, TestOutcome } from './events.js';
 export { CliReporter, type TextSink } from './reporters/cli.js';
 export { JsonReporter, jsonReport, type JsonReport } from './reporters/json.js';
 export { JunitReporter, junitXml } from './reporters/junit.js';
+export { RunError } from './errors.js';
+export { resolveEnvironment } from './environment.js';
+export { exportSavedRequest, type ExportSavedOptions } from './export.js';

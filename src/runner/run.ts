@@ -10,14 +10,14 @@ import { CookieStore, HttpAgents } from '../protocols/http.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
+import { resolveEnvironment } from './environment.js';
+import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { selectRequests, type RunItem } from './select.js';
 import { sendItem } from './send.js';
 import { RunVariables } from './variables.js';
 
-export class RunError extends Error {
-  override name = 'RunError';
-}
+export { RunError } from './errors.js';
 
 export interface RunOptions {
   workspace: Workspace;
@@ -164,18 +164,6 @@ function findNext(items: readonly RunItem[], wanted: string): number {
   return items.findIndex((i) => i.node.type === 'request' && i.node.request.name === wanted);
 }
 
-async function resolveEnvironment(workspace: Workspace, wanted: string | undefined, data: WorkspaceData | undefined): Promise<string | undefined> {
-  if (wanted === undefined) {
-    const active = await data?.activeEnvironment();
-    return active && workspace.environments.some((e) => e.id === active) ? active : undefined;
-  }
-  const byId = workspace.environments.find((e) => e.id === wanted) ?? workspace.environments.find((e) => e.id.toLowerCase() === wanted.toLowerCase());
-  if (byId) return byId.id;
-  const byName = workspace.environments.find((e) => e.value.name.toLowerCase() === wanted.toLowerCase());
-  if (byName) return byName.id;
-  const known = workspace.environments.map((e) => e.id);
-  throw new RunError(`No environment "${wanted}". ${known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).'}`);
-}
 
 export function summarize(results: readonly RequestResult[], iterations: number, durationMs: number): RunSummary {
   let tests = 0;

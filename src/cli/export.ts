@@ -1,0 +1,59 @@
+/** `ferry export REQUEST --lang LANG`: prints a request as cURL or code (spec 4.7). */
+import type { Command } from 'commander';
+import { formatTargetList, TargetError } from '../codegen/index.js';
+import { PrepareError } from '../request/index.js';
+import { exportSavedRequest, RunError, SelectError } from '../runner/index.js';
+import { parseVarOptions, VarOptionError } from '../template/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError } from './exit-codes.js';
+
+interface ExportFlags {
+  lang?: string;
+  lib?: string;
+  substitute: boolean;
+  env?: string;
+  var: string[];
+  list?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerExport(program: Command, ctx: CliContext): void {
+  program
+    .command('export')
+    .description('print an HTTP request as cURL or code in one of 16 languages')
+    .argument('[request]', 'the request path under requests/ (Folder/Name.yaml, extension optional)')
+    .option('-l, --lang <lang>', 'language: curl, httpie, wget, powershell, javascript, python, go, java, kotlin, swift, csharp, php, ruby, rust, dart, c')
+    .option('--lib <lib>', 'library or shell of the language (see --list)')
+    .option('--no-substitute', 'keep {{variables}} as written (dynamic values still get a value)')
+    .option('-e, --env <name>', 'environment id or name for the variables (default: the active one)')
+    .option('--var <key=value>', 'set a variable (repeatable)', collect, [])
+    .option('--list', 'list the languages and libraries')
+    .action(async (requestPath: string | undefined, flags: ExportFlags, command: Command) => {
+      if (flags.list) {
+        ctx.output.out(formatTargetList());
+        return;
+      }
+      if (!requestPath) throw new CliError('Name the request to export, e.g. `ferry export "Users/Get user" --lang curl` (or `ferry export --list`).');
+      if (!flags.lang) throw new CliError('Choose a language with --lang (see `ferry export --list`).');
+      let vars: Map<string, string>;
+      try {
+        vars = parseVarOptions(flags.var);
+      } catch (error) {
+        if (error instanceof VarOptionError) throw new CliError(error.message);
+        throw error;
+      }
+      const ws = await openWorkspaceFor(command, ctx);
+      try {
+        const { code } = await exportSavedRequest(ws, requestPath, {
+          lang: flags.lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars,
+        });
+        ctx.output.out(code);
+      } catch (error) {
+        if (error instanceof RunError || error instanceof SelectError || error instanceof PrepareError || error instanceof TargetError) {
+          throw new CliError(error.message);
+        }
+        throw error;
+      }
+    });
+}

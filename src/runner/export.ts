@@ -1,0 +1,53 @@
+/**
+ * Copy a saved request as code (spec 4.7): the same preparation a send uses, without sending.
+ * OAuth 2.0 uses a cached token or `<access-token>`; auth types that sign at send time are left
+ * to the snippet's comments.
+ */
+import { readSettings, WorkspaceData } from '../appdata/index.js';
+import { exportRequest, type Target } from '../codegen/index.js';
+import { loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
+import { buildVariableScope } from '../template/index.js';
+import type { Workspace } from '../workspace/index.js';
+import { resolveEnvironment } from './environment.js';
+import { RunError } from './errors.js';
+import { selectRequests } from './select.js';
+import { findFolder } from '../workspace/index.js';
+
+export interface ExportSavedOptions {
+  lang: string;
+  lib?: string;
+  /** Fill `{{variables}}` (default). Off keeps `{{name}}`; dynamic values get a value either way. */
+  substitute?: boolean;
+  /** Environment id or name; default: the one active on this computer. */
+  environment?: string;
+  /** `--var key=value`, winning over every other definition. */
+  vars?: ReadonlyMap<string, string>;
+  platform?: NodeJS.Platform;
+}
+
+export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string }> {
+  const items = selectRequests(workspace.tree, [requestPath]);
+  const item = items[0];
+  if (items.length !== 1 || !item || isFolder(workspace, requestPath)) {
+    throw new RunError(`"${requestPath}" is a folder; export takes one request (Folder/Name.yaml).`);
+  }
+  if (item.node.type === 'broken') throw new RunError(item.node.warning.message);
+  const request = item.node.request;
+  if (request.kind !== 'http') throw new RunError(`requests/${item.node.path} is a ${request.kind} request; only HTTP requests can be exported as code.`);
+
+  const data = new WorkspaceData(workspace.id, workspace.root);
+  const variables = options.substitute === false
+    ? buildVariableScope({})
+    : scopeFrom(await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data)), [options.vars]);
+  const prepared = await prepareRequest(
+    { request, path: item.node.path, folders: item.folders, workspace: { root: workspace.root, file: workspace.file }, variables },
+    { data, settings: await readSettings(), oauth2: { fetchTokens: false }, unsendableAuth: 'omit', keepPlaceholders: options.substitute === false },
+  );
+  return exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform });
+}
+
+function isFolder(workspace: Workspace, requestPath: string): boolean {
+  const wanted = requestPath.replace(/\\/g, '/').replace(/^requests\//i, '').replace(/\/+$/, '');
+  return !/\.ya?ml$/i.test(wanted) && findFolder(workspace.tree, wanted) !== undefined
+    && !selectRequests(workspace.tree, [wanted]).some((i) => i.node.path.toLowerCase() === `${wanted.toLowerCase()}.yaml`);
+}
