@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
+import type { Auth } from '../../src/model/index.js';
 import { tokenCacheKey } from '../../src/request/index.js';
 import { oauth2Settings } from '../../src/request/auth.js';
 import { openWorkspace } from '../../src/workspace/index.js';
@@ -118,7 +119,7 @@ describe('ferry export', () => {
     const data = new WorkspaceData(ws.id, ws.root);
     const request = ws.tree.children.find((c) => c.type === 'request' && c.request.name === 'OAuth');
     if (request?.type !== 'request') throw new Error('fixture');
-    await data.saveToken(tokenCacheKey(oauth2Settings(request.request.auth, (t) => t)), { accessToken: 'cached-123' });
+    await data.saveToken(tokenCacheKey(oauth2Settings(request.request.auth as Auth, (t) => t)), { accessToken: 'cached-123' });
     const withToken = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl']);
     expect(withToken.stdout).toContain('Authorization: Bearer cached-123');
   });
