@@ -84,8 +84,8 @@ const peers: Record<string, Peer> = {
         path.join(ws, 'servers', 'users.yaml'),
         `name: Users\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
       );
-      const script = `import { main } from ${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))}; process.exitCode = await main(process.argv.slice(1));`;
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, 'serve', '-w', ws], {
+      const script = `import { main } from ${JSON.stringify(await buildFerry())}; process.exitCode = await main(process.argv.slice(1));`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'inherit'],
         env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'ferry-data') },
@@ -120,6 +120,27 @@ const peers: Record<string, Peer> = {
     },
   },
 };
+
+/**
+ * Ferry compiled as users run it (plain JavaScript, as `npm run build` makes it), not through tsx,
+ * whose name-keeping helpers run on every closure created. Bundled with esbuild into
+ * node_modules/.cache so package imports and `../../package.json` resolve as from dist/cli.
+ */
+async function buildFerry(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = path.join(ROOT, 'node_modules', '.cache', 'ferry-bench.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'src/cli/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
 
 /** Counts and discards a child's output lines, as a terminal would show and scroll them. */
 const lineCounts = new WeakMap<ChildProcess, { lines: number }>();

@@ -106,6 +106,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions): P
     },
     openConnections: () => current.listener.connections(),
     openStreams: () => current.instance.openStreams(),
+    pushEvent: (data, name) => current.instance.push?.(data, name) ?? 0,
     reload: () => reload(false),
     async stop() {
       if (stopped) return;

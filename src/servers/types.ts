@@ -67,6 +67,12 @@ export interface RunningServer {
   openConnections(): number;
   /** Open event streams (SSE servers). */
   openStreams(): number;
+  /**
+   * SSE servers: sends one event to every open stream now, its data rendered per client from the
+   * request that opened the stream (the traffic panel's send). Returns the number of streams;
+   * 0 for kinds without streams.
+   */
+  pushEvent(data: string, name?: string): number;
   /** Re-reads the server file and variables now, as an edit would. */
   reload(): Promise<void>;
   /** Stops listening, ends open connections and streams; resolves when all is closed. */

@@ -111,6 +111,19 @@ describe('SSE server', () => {
     expect(record.status).toBe(200);
   });
 
+  it('pushEvent sends to every open stream, rendered from each client\'s own request', async () => {
+    const { url, server } = await sse({ events: [] }, [{ key: 'stage', value: 'dev' }]);
+    const ada = open(`${url}/?user=Ada`, 1);
+    const bob = open(`${url}/?user=Bob`, 1);
+    await eventually(async () => server.openStreams() === 2);
+    expect(server.pushEvent('hi {{request.query.user}} on {{stage}}\nsecond line', 'note')).toBe(2);
+    const [a, b] = await Promise.all([ada, bob]);
+    a.close();
+    b.close();
+    expect(a.events[0]).toMatchObject({ event: 'note', data: 'hi Ada on dev\nsecond line' });
+    expect(b.events[0]).toMatchObject({ event: 'note', data: 'hi Bob on dev\nsecond line' });
+  });
+
   it('stopping the server ends open streams', async () => {
     const { url, handle } = await sse({ events: [{ data: 'x' }], intervalMs: 30, repeat: true });
     const got = await open(url, 1);

@@ -153,56 +153,67 @@ class HttpMock implements KindInstance {
     start: number,
   ): void {
     const fault = route.fault !== 'none' && (route.faultPercent >= 100 || Math.random() * 100 < route.faultPercent) ? route.fault : 'none';
-    const send = () => {
-      switch (fault) {
-        case 'error': {
-          const text = `Fault injected by Ferry: route "${route.label}" answers 500 (fault: error).\n`;
-          this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
-          return;
-        }
-        case 'reset':
-          destroyConnection(req);
-          this.#record(req, start, route.label, 0, 0, body, 'reset');
-          return;
-        case 'hang':
-          // Never answered: the connection stays until the client gives up or the server stops.
-          res.once('close', () => this.#record(req, start, route.label, 0, 0, body, 'hang'));
-          return;
-      }
-      const context: RenderContext = route.answer.usesRequest
-        ? {
-            variables: state.variables,
-            request: requestValuesFromHttp({ method: req.method ?? 'GET', url, rawHeaders: req.rawHeaders, body, pathParams: params }),
-          }
-        : { variables: state.variables };
-      let answer;
-      try {
-        answer = route.answer.render(context);
-        this.#write(req, res, state, answer.status, answer.headers, answer.body);
-      } catch (error) {
-        if (answerable(res).headersSent) return;
-        const text = `Ferry could not send the answer of route "${route.label}": ${(error as Error).message}. Check its headers in ${this.context.file}.\n`;
-        this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
-        return;
-      }
-      this.#record(req, start, route.label, answer.status, answer.bodyBytes, body, undefined);
-    };
     if (route.delayMs <= 0) {
-      send();
+      this.#send(state, route, params, req, res, url, body, start, fault);
       return;
     }
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      res.off('close', onClose);
-      send();
-    }, route.delayMs);
-    this.#timers.add(timer);
     const onClose = () => {
       clearTimeout(timer);
       this.#timers.delete(timer);
       this.#record(req, start, route.label, 0, 0, body, 'aborted');
     };
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      res.off('close', onClose);
+      this.#send(state, route, params, req, res, url, body, start, fault);
+    }, route.delayMs);
+    this.#timers.add(timer);
     res.once('close', onClose);
+  }
+
+  #send(
+    state: MockState,
+    route: CompiledRoute,
+    params: Record<string, string>,
+    req: AnyRequest,
+    res: AnyResponse,
+    url: string,
+    body: Buffer | undefined,
+    start: number,
+    fault: MockRoute['fault'],
+  ): void {
+    switch (fault) {
+      case 'error': {
+        const text = `Fault injected by Ferry: route "${route.label}" answers 500 (fault: error).\n`;
+        this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
+        return;
+      }
+      case 'reset':
+        destroyConnection(req);
+        this.#record(req, start, route.label, 0, 0, body, 'reset');
+        return;
+      case 'hang':
+        // Never answered: the connection stays until the client gives up or the server stops.
+        res.once('close', () => this.#record(req, start, route.label, 0, 0, body, 'hang'));
+        return;
+    }
+    const context: RenderContext = route.answer.usesRequest
+      ? {
+          variables: state.variables,
+          request: requestValuesFromHttp({ method: req.method ?? 'GET', url, rawHeaders: req.rawHeaders, body, pathParams: params }),
+        }
+      : { variables: state.variables };
+    let answer;
+    try {
+      answer = route.answer.render(context);
+      this.#write(req, res, state, answer.status, answer.headers, answer.body);
+    } catch (error) {
+      if (answerable(res).headersSent) return;
+      const text = `Ferry could not send the answer of route "${route.label}": ${(error as Error).message}. Check its headers in ${this.context.file}.\n`;
+      this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
+      return;
+    }
+    this.#record(req, start, route.label, answer.status, answer.bodyBytes, body, undefined);
   }
 
   #write(req: AnyRequest, res: AnyResponse, state: MockState, status: number, headers: HeaderValues, body: string | Buffer): void {

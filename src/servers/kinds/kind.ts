@@ -26,6 +26,8 @@ export interface KindInstance {
   handle(req: AnyRequest, res: AnyResponse): void;
   /** Open event streams (0 for kinds without streams). */
   openStreams(): number;
+  /** Sends an event to every open stream now (SSE); absent for kinds without streams. */
+  push?(data: string, name?: string): number;
   /** Ends streams and pending timers; the listener is closing. */
   close(): void;
 }

@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ServerFile } from '../../model/index.js';
-import { compile, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
+import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
 import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../http-types.js';
 import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
 import { frameEvent } from './sse-frame.js';
@@ -34,6 +34,8 @@ interface SseState {
 interface Stream {
   timer: NodeJS.Timeout | undefined;
   res: AnyResponse;
+  request: RequestValues;
+  sentBytes: number;
 }
 
 class SseServer implements KindInstance {
@@ -60,6 +62,26 @@ class SseServer implements KindInstance {
     return this.#streams.size;
   }
 
+  /**
+   * Sends one event to every open stream now (the traffic panel's "send"): `data` is rendered for
+   * each client from the request that opened its stream (spec 8.2, `sse.panel`). Returns how many
+   * streams it went to.
+   */
+  push(data: string, name = ''): number {
+    const state = this.#state!;
+    const template = compile(data, 'sse.panel');
+    let count = 0;
+    for (const stream of this.#streams) {
+      const out = answerable(stream.res);
+      if (out.writableEnded) continue;
+      const text = frameEvent(name, '', template.render({ variables: state.variables, request: stream.request }));
+      stream.sentBytes += Buffer.byteLength(text, 'utf8');
+      out.write(text);
+      count++;
+    }
+    return count;
+  }
+
   close(): void {
     for (const stream of this.#streams) {
       clearTimeout(stream.timer);
@@ -84,9 +106,8 @@ class SseServer implements KindInstance {
     (res as { flushHeaders?: () => void }).flushHeaders?.();
     // For an event stream the request is the GET that opened it: no body, no path parameters.
     const request = requestValuesFromHttp({ method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders });
-    const stream: Stream = { timer: undefined, res };
+    const stream: Stream = { timer: undefined, res, request, sentBytes: 0 };
     this.#streams.add(stream);
-    let sentBytes = 0;
     let index = 0;
 
     const next = (): void => {
@@ -99,7 +120,7 @@ class SseServer implements KindInstance {
         text += frameEvent(event.name, event.id.render({ variables: state.variables, request }), event.data.render({ variables: state.variables, request }));
         index++;
       } while (state.intervalMs === 0 && index < state.events.length);
-      sentBytes += Buffer.byteLength(text, 'utf8');
+      stream.sentBytes += Buffer.byteLength(text, 'utf8');
       const flowing = out.write(text);
       if (index >= state.events.length) {
         if (!state.repeat) return;
@@ -126,7 +147,7 @@ class SseServer implements KindInstance {
         status: 200,
         durationMs,
         requestBytes: 0,
-        responseBytes: sentBytes,
+        responseBytes: stream.sentBytes,
         note: 'stream',
       });
     });
