@@ -2,6 +2,7 @@
  * A parsed OpenAPI 3.0/3.1 or Swagger 2.0 document: which dialect it speaks, how to follow its
  * local `$ref`s, and where an operation's responses are.
  */
+import { walkJsonPointer } from '../support/json-pointer.js';
 
 /** Schema rules differ between versions (spec 9.3): 3.0 and Swagger 2.0 alike, 3.1 apart. */
 export type Dialect = 'swagger2' | 'oas30' | 'oas31';
@@ -57,24 +58,9 @@ export class OpenApiDocument {
   }
 
   private walkPointer(fragment: string): unknown {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(fragment);
-    } catch {
-      return undefined;
-    }
-    if (decoded === '') return this.root;
-    if (!decoded.startsWith('/')) return undefined;
-    let current: unknown = this.root;
-    for (const raw of decoded.slice(1).split('/')) {
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (Array.isArray(current)) current = /^\d+$/.test(key) ? current[Number(key)] : undefined;
-      else if (isObject(current) && Object.hasOwn(current, key)) current = current[key];
-      else return undefined;
-      if (current === undefined) return undefined;
-    }
-    return current;
+    return walkJsonPointer(this.root, fragment);
   }
+
 
   /**
    * Follows `$ref` while the value is only a reference (path items, responses). Returns

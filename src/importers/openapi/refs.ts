@@ -4,6 +4,7 @@
  */
 import { MAX_REF_HOPS } from './limits.js';
 import { isObject, type JsonObject } from './parse.js';
+import { walkJsonPointer } from '../../support/json-pointer.js';
 
 export class RefResolver {
   private readonly cache = new Map<string, unknown>();
@@ -28,24 +29,9 @@ export class RefResolver {
   }
 
   private walk(fragment: string): unknown {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(fragment);
-    } catch {
-      return undefined;
-    }
-    if (decoded === '') return this.root;
-    if (!decoded.startsWith('/')) return undefined;
-    let current: unknown = this.root;
-    for (const raw of decoded.slice(1).split('/')) {
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (Array.isArray(current)) current = /^\d+$/.test(key) ? current[Number(key)] : undefined;
-      else if (isObject(current) && Object.hasOwn(current, key)) current = current[key];
-      else return undefined;
-      if (current === undefined) return undefined;
-    }
-    return current;
+    return walkJsonPointer(this.root, fragment);
   }
+
 
   /**
    * Follows `$ref` while the value is only a reference. Returns undefined when the reference
