@@ -16,7 +16,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +46,7 @@ http.createServer((req, res) => {
   const body = '{"id":"' + decodeURIComponent(m[1]) + '","requestId":"' + randomUUID() + '","name":"Ada Lovelace","roles":["admin","editor"]}';
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
-}).listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port); });
+}).listen(Number(process.argv[1]), '127.0.0.1');
 `;
 
 interface Peer {
@@ -70,8 +70,11 @@ const peers: Record<string, Peer> = {
   bare: {
     name: 'bare Node http',
     async start() {
-      const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-      return { child, url: await firstUrl(child) };
+      const port = await freePort();
+      const child = spawn(process.execPath, ['-e', BARE_SERVER, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const url = `http://127.0.0.1:${port}`;
+      await waitUntilAnswering(url);
+      return { child, url };
     },
   },
   ferry: {
@@ -80,17 +83,20 @@ const peers: Record<string, Peer> = {
       const ws = path.join(dir, 'ferry-ws');
       await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
       await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-mock\nname: Bench\n');
+      const port = await freePort();
       await fs.writeFile(
         path.join(ws, 'servers', 'users.yaml'),
-        `name: Users\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
+        `name: Users\nport: ${port}\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
       );
       const script = `import { main } from ${JSON.stringify(await buildFerry())}; process.exitCode = await main(process.argv.slice(1));`;
       const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], {
         cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', outputFile(dir, 'ferry'), 'inherit'],
         env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'ferry-data') },
       });
-      return { child, url: await firstUrl(child) };
+      const url = `http://127.0.0.1:${port}`;
+      await waitUntilAnswering(url);
+      return { child, url };
     },
   },
   mockoon: {
@@ -111,10 +117,9 @@ const peers: Record<string, Peer> = {
       await fs.writeFile(file, JSON.stringify(env));
       const bin = path.join(path.dirname(require.resolve('@mockoon/cli/package.json')), 'bin', 'run.js');
       const child = spawn(process.execPath, [bin, 'start', '--data', file, '--port', String(port), '--hostname', '127.0.0.1'], {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', outputFile(dir, 'mockoon'), 'inherit'],
       });
       const url = `http://127.0.0.1:${port}`;
-      drain(child);
       await waitUntilAnswering(url);
       return { child, url };
     },
@@ -142,32 +147,25 @@ async function buildFerry(): Promise<string> {
   return outfile;
 }
 
-/** Counts and discards a child's output lines, as a terminal would show and scroll them. */
-const lineCounts = new WeakMap<ChildProcess, { lines: number }>();
-function drain(child: ChildProcess): void {
-  const count = { lines: 0 };
-  lineCounts.set(child, count);
-  child.stdout!.on('data', (chunk: Buffer) => {
-    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) count.lines++;
-  });
+/**
+ * Where a server's standard output goes: a file, as with `ferry serve > traffic.log`. Both Ferry
+ * and Mockoon print one line per request; the file is read afterwards to count them. (Draining a
+ * pipe in this process would put the servers' logging on the load generator's thread.)
+ */
+const outputFiles = new Map<string, string>();
+function outputFile(dir: string, name: string): number {
+  const file = path.join(dir, `${name}.out`);
+  outputFiles.set(name, file);
+  return openSync(file, 'w');
 }
 
-function firstUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const found = /https?:\/\/127\.0\.0\.1:\d+/.exec(text);
-      if (found) {
-        child.stdout!.off('data', onData);
-        drain(child);
-        resolve(found[0]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before printing its URL:\n${text}`)));
-    setTimeout(() => reject(new Error(`no URL within 30 s:\n${text}`)), 30_000).unref();
-  });
+function linesPrinted(name: string): number {
+  const file = outputFiles.get(name);
+  if (!file) return 0;
+  const text = readFileSync(file);
+  let count = 0;
+  for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) count++;
+  return count;
 }
 
 function freePort(): Promise<number> {
@@ -230,7 +228,7 @@ async function startPeer(key: string, dir: string): Promise<Started> {
 
 async function measure(server: Started): Promise<Figures> {
   const { child, url } = server;
-  const linesBefore = lineCounts.get(child)?.lines ?? 0;
+  const linesBefore = linesPrinted(server.key);
   const serverBefore = cpuSeconds(child.pid!);
   const generatorBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -248,7 +246,7 @@ async function measure(server: Started): Promise<Figures> {
     non2xx: result.non2xx,
     serverCpu: (cpuSeconds(child.pid!) - serverBefore) / elapsed,
     generatorCpu: (generator.user + generator.system) / 1e6 / elapsed,
-    outputLines: (lineCounts.get(child)?.lines ?? 0) - linesBefore,
+    outputLines: linesPrinted(server.key) - linesBefore,
   };
 }
 

@@ -6,6 +6,8 @@ export interface Output {
   err(text: string): void;
   /** True when stdout is a terminal that wants colour. */
   color: boolean;
+  /** The file descriptor behind `out` when it is the process's standard output (for non-blocking writers). */
+  fd?: number;
 }
 
 export function processOutput(): Output {
@@ -14,6 +16,7 @@ export function processOutput(): Output {
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
     color,
+    fd: 1,
   };
 }
 

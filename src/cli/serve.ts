@@ -9,6 +9,7 @@ import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { paint, type Output } from './output.js';
 
 interface ServeOptions {
@@ -29,7 +30,10 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--json', 'print servers and traffic as JSON lines')
     .action(async (ids: string[], options: ServeOptions, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
-      ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal());
+      // Traffic goes to standard output without blocking when it is a pipe or a file; a terminal
+      // is written to as usual.
+      const printer = ctx.output.fd !== undefined && !process.stdout.isTTY ? fdPrinter(ctx.output.fd) : undefined;
+      ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal(), printer);
     });
 }
 
@@ -50,7 +54,14 @@ function stopSignal(): Promise<void> {
  * Runs the servers until `until` resolves; returns the exit code: 0 when every server started,
  * 1 when some could not (they were reported, the others ran), 1 when none could.
  */
-export async function serveUntil(ws: Workspace, ids: string[], options: ServeOptions, output: Output, until: Promise<void>): Promise<number> {
+export async function serveUntil(
+  ws: Workspace,
+  ids: string[],
+  options: ServeOptions,
+  output: Output,
+  until: Promise<void>,
+  printer: LinePrinter = outputPrinter((text) => output.out(text)),
+): Promise<number> {
   let overrides;
   try {
     overrides = parseVarOptions(options.var ?? []);
@@ -91,9 +102,10 @@ export async function serveUntil(ws: Workspace, ids: string[], options: ServeOpt
     return EXIT.failed;
   }
   printStarted(handle, output, json, environment);
-  const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, output, json));
+  const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, output, json, printer));
   await until;
   unsubscribe();
+  await printer.flush();
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
   if (!json) output.out(`Stopped ${handle.servers.length} server${handle.servers.length === 1 ? '' : 's'}.`);
@@ -112,15 +124,15 @@ function printStarted(handle: ServersHandle, output: Output, json: boolean, envi
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
 }
 
-function printTraffic(records: readonly TrafficRecord[], output: Output, json: boolean): void {
+function printTraffic(records: readonly TrafficRecord[], output: Output, json: boolean, printer: LinePrinter): void {
   if (records.length === 0) return;
-  // One write per batch: the log never writes once per request on the hot path.
+  // One queued write per batch, never one per request, and never a write the server waits for.
   if (json) {
-    output.out(records.map((r) => JSON.stringify({ type: 'traffic', ...r })).join('\n'));
+    printer.print(records.map((r) => JSON.stringify({ type: 'traffic', ...r })).join('\n'));
     return;
   }
   const c = paint(output);
-  output.out(
+  printer.print(
     records
       .map((r) => {
         const line = formatTrafficLine(r);

@@ -3,9 +3,11 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { promises as fs, openSync, closeSync } from 'node:fs';
+import { fdPrinter } from '../../src/cli/line-printer.js';
 import { serveUntil } from '../../src/cli/serve.js';
 import { openWorkspace } from '../../src/workspace/index.js';
-import { isolatedDataDir } from '../support/temp.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
 import { eventually, makeWorkspace, send } from './helpers.js';
 
 const api = { name: 'API', http: { routes: [{ name: 'hello', path: '/hello/:who', body: 'hi {{request.params.who}} from {{place}}' }] } };
@@ -15,6 +17,34 @@ function capture() {
   const err: string[] = [];
   return { out, err, output: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), color: false } };
 }
+
+describe('non-blocking line printer', () => {
+  it('writes every line in order, asynchronously', async () => {
+    const file = path.join(await tempDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    const printer = fdPrinter(fd);
+    for (let i = 0; i < 2000; i++) printer.print(`line ${i}`);
+    await printer.flush();
+    closeSync(fd);
+    const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    expect(lines.slice(0, -1)).toEqual(Array.from({ length: 2000 }, (_, i) => `line ${i}`));
+  });
+
+  it('counts the lines it had to drop instead of waiting', async () => {
+    const file = path.join(await tempDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    const printer = fdPrinter(fd, 20);
+    for (let i = 0; i < 100; i++) printer.print(`l${i}`);
+    await printer.flush();
+    closeSync(fd);
+    const text = await fs.readFile(file, 'utf8');
+    expect(text.startsWith('l0\n')).toBe(true);
+    const dropped = Number(/… (\d+) lines not printed/.exec(text)?.[1]);
+    const printed = text.split('\n').filter((l) => /^l\d+$/.test(l)).length;
+    expect(printed + dropped).toBe(100);
+    expect(dropped).toBeGreaterThan(0);
+  });
+});
 
 describe('ferry serve', () => {
   it('prints each URL and one traffic line per request; --env and --var fill templates', async () => {

@@ -1,0 +1,88 @@
+/**
+ * Printing many lines without ever blocking the process: `ferry serve` prints one line per request,
+ * and a write to a pipe or file is synchronous in Node, so a slow reader (a terminal, a pager)
+ * would slow every answer down. Lines are queued and written by one asynchronous write at a time
+ * (in libuv's thread pool); the queue is bounded, and lines past the bound are counted and the
+ * count printed instead.
+ */
+import { write } from 'node:fs';
+
+const DEFAULT_MAX_PENDING_BYTES = 8 * 1024 * 1024;
+
+export interface LinePrinter {
+  /** Queues lines (each gets a newline). */
+  print(lines: string): void;
+  /** Resolves when everything queued so far is written. */
+  flush(): Promise<void>;
+}
+
+/** Writes to a file descriptor (1 = standard output) asynchronously. */
+export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTES): LinePrinter {
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let dropped = 0;
+  let writing = false;
+  let failed = false;
+  let idle: (() => void)[] = [];
+
+  const pump = (): void => {
+    if (writing) return;
+    if (dropped > 0 && pendingBytes < maxPendingBytes) {
+      pending.push(`… ${dropped} line${dropped === 1 ? '' : 's'} not printed: the output could not keep up (the servers did not wait for it)\n`);
+      dropped = 0;
+    }
+    if (pending.length === 0 || failed) {
+      for (const resolve of idle.splice(0)) resolve();
+      return;
+    }
+    const chunk = Buffer.from(pending.join(''), 'utf8');
+    pending = [];
+    pendingBytes = 0;
+    writing = true;
+    const writeFrom = (offset: number): void => {
+      write(fd, chunk, offset, chunk.length - offset, null, (error, written) => {
+        if (error) {
+          failed = true; // the reader went away (EPIPE): stop printing, keep serving
+          writing = false;
+          pump();
+          return;
+        }
+        if (offset + written < chunk.length) return writeFrom(offset + written);
+        writing = false;
+        pump();
+      });
+    };
+    writeFrom(0);
+  };
+
+  return {
+    print(lines) {
+      if (failed) return;
+      if (pendingBytes > maxPendingBytes) {
+        dropped += countLines(lines);
+        return;
+      }
+      pending.push(lines.endsWith('\n') ? lines : `${lines}\n`);
+      pendingBytes += lines.length + 1;
+      pump();
+    },
+    flush() {
+      if (!writing && pending.length === 0 && dropped === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        idle.push(resolve);
+        pump();
+      });
+    },
+  };
+}
+
+/** For outputs that are not a file descriptor (tests, the app): print through them directly. */
+export function outputPrinter(out: (text: string) => void): LinePrinter {
+  return { print: (lines) => out(lines), flush: () => Promise.resolve() };
+}
+
+function countLines(text: string): number {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
