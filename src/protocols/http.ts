@@ -116,7 +116,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
             username: prepared.digest.username,
             password: prepared.digest.password,
             method,
-            uri: url.pathname + url.search,
+            uri: requestTarget(url),
             body: body ?? new Uint8Array(),
           });
           headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', authorization]];
@@ -232,6 +232,11 @@ class Deadline {
 }
 
 /** One request/response exchange on the dispatcher, body read whole. */
+/** Path and query as sent. A `?` typed with nothing after it stays: `URL#search` alone drops it. */
+function requestTarget(url: URL): string {
+  return url.pathname + (url.search || (url.href.split('#')[0]!.endsWith('?') ? '?' : ''));
+}
+
 function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [string, string][], body: Buffer | undefined, deadline: Deadline): Promise<Hop> {
   if (deadline.error) return Promise.reject(deadline.error);
   return new Promise<Hop>((resolve, reject) => {
@@ -243,7 +248,7 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [st
       dispatcher.dispatch(
         {
           origin: url.origin,
-          path: url.pathname + url.search,
+          path: requestTarget(url),
           method,
           headers: flat,
           body: method === 'GET' || method === 'HEAD' ? (body && body.length > 0 ? body : undefined) : body,

@@ -92,6 +92,16 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     throw error;
   }
 
+  // Credentials typed in the URL (`https://user:pass@host`) go as Basic auth, as browsers, curl
+  // and Postman send them (the HTTP client would drop them); explicit auth and headers win.
+  if ((url.username || url.password) && !options.keepPlaceholders) {
+    if (!headers.some((h) => h.name.toLowerCase() === 'authorization')) {
+      headers.push({ name: 'Authorization', value: `Basic ${Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`, 'utf8').toString('base64')}` });
+    }
+    url.username = '';
+    url.password = '';
+  }
+
   const { body, contentType } = await prepareBody(request.body, {
     root: workspace.root,
     allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace,
@@ -113,4 +123,12 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (target.digest) prepared.digest = target.digest;
   if (input.path) prepared.path = input.path;
   return prepared;
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // a stray % that is not an escape: sent as typed
+  }
 }

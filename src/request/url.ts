@@ -5,7 +5,8 @@
 import type { KeyValue } from '../model/index.js';
 import { PrepareError } from './errors.js';
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+// `https:\\host` counts as a scheme too: the URL parser reads backslashes as slashes there.
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/;
 
 /** Splits a URL as typed into `scheme://authority`, path, and `?query#fragment`. */
 function splitUrl(url: string): { origin: string; path: string; rest: string } {

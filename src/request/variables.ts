@@ -53,9 +53,9 @@ export function scopeFrom(snapshot: VariableSnapshot, overrides: ReadonlyArray<R
   }
   return buildVariableScope({
     overrides: merged,
-    environment: snapshot.environment
-      ? { variables: snapshot.environment.variables, scriptValues: snapshot.scriptValues.environment }
-      : undefined,
+    // Without an active environment, scripts still set environment values for the rest of a run
+    // (as Newman's implicit empty environment): `{{name}}` must see them as the scripts do.
+    environment: { variables: snapshot.environment?.variables ?? [], scriptValues: snapshot.scriptValues.environment },
     workspace: { variables: snapshot.workspaceVariables, scriptValues: snapshot.scriptValues.collection },
     secrets: (key, origin) => (origin === 'environment' ? snapshot.secrets.environment[key] : snapshot.secrets.workspace[key]),
   });

@@ -14,6 +14,11 @@ type PersistedScope = 'environment' | 'collection' | 'globals';
 export class RunVariables {
   iterationData: Record<string, string> = {};
   private readonly pending = new Map<PersistedScope, { cleared: boolean; changes: Record<string, string | null> }>();
+  /**
+   * Non-text values scripts set during this run (numbers, booleans, objects), as they set them:
+   * later scripts of the run read them back with their type, as in Postman; files and `{{ }}` get text.
+   */
+  private readonly typed: Record<PersistedScope, VariableValues> = { environment: {}, collection: {}, globals: {} };
 
   constructor(
     readonly snapshot: VariableSnapshot,
@@ -38,10 +43,13 @@ export class RunVariables {
   forScripts(local: VariableValues = {}): ScriptVariables {
     const s = this.snapshot;
     return {
-      environment: s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : { ...s.scriptValues.environment },
+      environment: {
+        ...(s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : s.scriptValues.environment),
+        ...this.typed.environment,
+      },
       ...(s.environment ? { environmentName: s.environment.name } : {}),
-      collection: layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace),
-      globals: { ...s.scriptValues.globals },
+      collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace), ...this.typed.collection },
+      globals: { ...s.scriptValues.globals, ...this.typed.globals },
       iterationData: { ...this.iterationData },
       local: { ...local },
     };
@@ -53,19 +61,24 @@ export class RunVariables {
       const change = changes[scope];
       if (!change || (!change.cleared && change.unset.length === 0 && Object.keys(change.set).length === 0)) continue;
       const values = this.snapshot.scriptValues[scope];
+      const typed = this.typed[scope];
       let pending = this.pending.get(scope);
       if (!pending) this.pending.set(scope, (pending = { cleared: false, changes: {} }));
       if (change.cleared) {
         for (const key of Object.keys(values)) delete values[key];
+        for (const key of Object.keys(typed)) delete typed[key];
         pending.cleared = true;
         pending.changes = {};
       }
       for (const key of change.unset) {
         delete values[key];
+        delete typed[key];
         pending.changes[key] = null;
       }
       for (const [key, value] of Object.entries(change.set)) {
         values[key] = asText(value);
+        if (typeof value === 'string') delete typed[key];
+        else typed[key] = value;
         pending.changes[key] = values[key]!;
       }
     }
