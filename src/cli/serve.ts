@@ -14,7 +14,7 @@ import { paint, type Output } from './output.js';
 
 interface ServeOptions {
   env?: string;
-  var: string[];
+  var?: string[];
   watch: boolean;
   json?: boolean;
 }
@@ -25,7 +25,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .description('run local servers (mock APIs, event streams) until Ctrl-C; one line per request')
     .argument('[server...]', 'server ids: file names under servers/ without .yaml (default: every server)')
     .option('-e, --env <name>', 'environment whose variables fill the templates (default: the active one)')
-    .option('--var <key=value>', 'a variable that wins over all others (repeatable)', (value: string, all: string[]) => [...all, value], [])
+    .option('--var <key=value>', 'a variable that wins over all others (repeatable)', (value: string, all: string[] | undefined) => [...(all ?? []), value])
     .option('--no-watch', 'ignore edits of the server files while running')
     .option('--json', 'print servers and traffic as JSON lines')
     .action(async (ids: string[], options: ServeOptions, command: Command) => {
