@@ -125,4 +125,15 @@ describe('mock API answer templates (8.2)', () => {
     const { url } = await mock({ routes: [{ path: '/d', body: '{{$uuid}}' }] }, { variables: [{ key: '$uuid', value: 'fixed' }] });
     expect((await send(`${url}/d`)).body).toBe('fixed');
   });
+
+  it('a rendered answer stops growing at 32 MB: placeholders past it stay as written', async () => {
+    const root = await makeWorkspace({ servers: { api: { name: 'Big', http: { routes: [{ path: '/big', body: '{{big}}|{{big}}|{{big}}|{{request.method}}' }] } } } });
+    const big = 'x'.repeat(12 * 1024 * 1024);
+    const handle = await serve(root, { overrides: { big } });
+    const answer = await send(`${handle.servers[0]!.url}/big`, { timeoutMs: 20_000 });
+    // The third {{big}} would pass 32 MB: it and every placeholder after it stay as written.
+    expect(answer.body.length).toBe(2 * big.length + '||{{big}}|{{request.method}}'.length);
+    expect(answer.body.endsWith(`${'x'.repeat(10)}|{{big}}|{{request.method}}`)).toBe(true);
+    expect(answer.headers['content-length']).toBe(String(answer.body.length));
+  });
 });
