@@ -42,6 +42,8 @@ interface CorpusRun {
   importNotes: string[];
   json: JsonReport;
   junit: JunitCase[];
+  /** What the local servers received during the run: method and request target. */
+  served: { method: string; target: string }[];
   /** The one result of this name; `Folder/name` picks by path where names repeat. */
   byName(name: string): JsonResult;
 }
@@ -76,6 +78,7 @@ async function runCorpus(collection: string, extraArgs: string[] = []): Promise<
   expect(imported.code).toBe(0);
   await pointAtLocalServers(root);
 
+  const seenBefore = [echo.seen.length, raw.seen.length] as const;
   const jsonFile = path.join(root, 'out', 'report.json');
   const junitFile = path.join(root, 'out', 'report.xml');
   const run = await ferry(['-w', root, 'run', '-k', '--timeout-ms', '5000', '-r', 'cli,json,junit', '--out-json', jsonFile, '--out-junit', junitFile, ...extraArgs]);
@@ -93,6 +96,7 @@ async function runCorpus(collection: string, extraArgs: string[] = []): Promise<
     importNotes: (JSON.parse(imported.stdout) as { notes: string[] }).notes,
     json,
     junit,
+    served: [...echo.seen.slice(seenBefore[0]), ...raw.seen.slice(seenBefore[1])],
     byName(name) {
       const found = json.results.filter((r) => (name.includes('/') && !name.startsWith('/') ? r.path.endsWith(`/${name}.yaml`) : r.name === name));
       expect(found, `one result named ${name}`).toHaveLength(1);
@@ -137,6 +141,7 @@ describe('Postman corpus collections through ferry import and ferry run', () => 
     // set must reach it as a number (the legacy API leaves 0 unconverted, as Postman's did).
     expect(run.json.summary).toMatchObject({ requests: 6, failedRequests: 0, tests: 12, failedTests: 0 });
     expect(run.junit).toHaveLength(12);
+    expect(run.served).toEqual(Array.from({ length: 6 }, () => ({ method: 'GET', target: '/get' })));
     expect(run.stdout).toMatch(/multi-level-folders-v2 \/ F2 \/ F2\.F3\/\n✓ F2\.F3\.R1/);
   });
 
@@ -148,6 +153,7 @@ describe('Postman corpus collections through ferry import and ferry run', () => 
       ['post', '/post'], ['method', '/get'], ['html', '/type/html'], ['method', '/headers'],
     ]);
     expect(run.json.results.flatMap(verdicts)).toEqual([['Success', true]]);
+    expect(run.served.map((x) => `${x.method} ${x.target}`)).toEqual(['POST /post', 'GET /get', 'GET /type/html', 'GET /headers']);
     expect(run.junit.map((c) => c.name)).toEqual(['post - status 200 OK', 'method - status 200 OK', 'html - status 200 OK', 'method - Success']);
     expect(run.stdout).toContain('│ Setting next request to "html"');
     expect(run.stdout.indexOf('✓ html ')).toBeLessThan(run.stdout.lastIndexOf('✓ method '));
