@@ -9,3 +9,4 @@ export * from './requests.js';
 export { readResource, formatWarning } from './read-resource.js';
 export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
 export { editYaml } from './yaml-edit.js';
+export * from './entries.js';

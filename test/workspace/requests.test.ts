@@ -97,3 +97,35 @@ describe('create, rename, move, delete', () => {
     expect(ws.tree.children.map((c) => c.path)).toEqual(['Upper.YAML']);
   });
 });
+
+describe('environments, servers and load tests', () => {
+  it('a new entry takes its id from its name; servers/ and loadtests/ appear only on first save', async () => {
+    const { createEntry, saveEntry, deleteEntry } = await import('../../src/workspace/index.js');
+    const root = await newWorkspace();
+    expect((await fs.readdir(root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
+    const env = parseResource('environment', { name: 'Staging: EU', variables: [{ key: 'a', value: '1' }] });
+    const server = parseResource('server', { name: 'Mock', http: { routes: [{ path: '/x' }] } });
+    const load = parseResource('loadtest', { name: 'Smoke' });
+    if (!env.ok || !server.ok || !load.ok) throw new Error('fixtures');
+    expect(await createEntry(root, 'environment', env.value)).toBe('Staging- EU');
+    expect(await createEntry(root, 'environment', env.value)).toBe('Staging- EU 2');
+    expect(await createEntry(root, 'server', server.value)).toBe('Mock');
+    expect(await createEntry(root, 'loadtest', load.value)).toBe('Smoke');
+    expect((await fs.readdir(root)).sort()).toEqual(['environments', 'ferry.yaml', 'loadtests', 'requests', 'servers']);
+
+    // Renaming an environment renames its file, keeping what the user wrote.
+    const file = path.join(root, 'environments', 'Staging- EU.yaml');
+    await fs.writeFile(file, `# mine\n${await fs.readFile(file, 'utf8')}`);
+    const id = await saveEntry(root, 'environment', 'Staging- EU', { ...env.value, name: 'Production' });
+    expect(id).toBe('Production');
+    expect(await fs.readFile(path.join(root, 'environments', 'Production.yaml'), 'utf8')).toMatch(/^# mine\nname: "Production"\n/);
+    // A server keeps its id when renamed.
+    expect(await saveEntry(root, 'server', 'Mock', { ...server.value, name: 'Other' })).toBe('Mock');
+    await deleteEntry(root, 'loadtest', 'Smoke');
+    const ws = await openWorkspace(root);
+    expect(ws.environments.map((e) => e.id).sort()).toEqual(['Production', 'Staging- EU 2']);
+    expect(ws.servers.map((s) => [s.id, s.value.name])).toEqual([['Mock', 'Other']]);
+    expect(ws.loadtests).toEqual([]);
+    await expect(createEntry(root, 'environment', { ...env.value, name: '' })).rejects.toThrow('A name cannot be empty.');
+  });
+});

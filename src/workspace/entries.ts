@@ -1,0 +1,72 @@
+/**
+ * Environments, servers and load tests: one flat folder each, the file name (without `.yaml`)
+ * is the id. A new one takes its file name from its display name; renaming an environment
+ * renames its file (2.10), while server and load test ids stay put once made.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { EnvironmentFile, LoadTestFile, ServerFile } from '../model/index.js';
+import { checkNoSymlinks } from './files.js';
+import { checkDisplayName, uniqueFileName } from './names.js';
+import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
+import { NameError } from './requests.js';
+import { saveResource } from './save.js';
+import { isYamlFile, stripYaml } from './tree.js';
+
+const FOLDERS = { environment: ENVIRONMENTS_DIR, server: SERVERS_DIR, loadtest: LOADTESTS_DIR } as const;
+type EntryKind = keyof typeof FOLDERS;
+type EntryValue<K extends EntryKind> = K extends 'environment' ? EnvironmentFile : K extends 'server' ? ServerFile : LoadTestFile;
+
+async function entryDir(root: string, kind: EntryKind): Promise<string> {
+  const problem = await checkNoSymlinks(root, FOLDERS[kind]);
+  if (problem) throw new Error(`Cannot use ${FOLDERS[kind]}/: ${problem}.`);
+  return path.join(root, FOLDERS[kind]);
+}
+
+async function takenIds(dir: string, except?: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).filter((n) => isYamlFile(n) && n !== except).map(stripYaml);
+  } catch {
+    return [];
+  }
+}
+
+function requireName(name: unknown): void {
+  const problem = checkDisplayName(name);
+  if (problem) throw new NameError(problem);
+}
+
+/** Saves a new environment, server or load test; returns its id. The folder is created on first save. */
+export async function createEntry<K extends EntryKind>(root: string, kind: K, value: EntryValue<K>): Promise<string> {
+  requireName(value.name);
+  const dir = await entryDir(root, kind);
+  await fs.mkdir(dir, { recursive: true });
+  const id = uniqueFileName(value.name, await takenIds(dir));
+  await saveResource(path.join(dir, `${id}.yaml`), kind, value as never);
+  return id;
+}
+
+/**
+ * Saves an existing entry in place (comments and unknown fields kept). An environment whose
+ * name changed gets a file name to match; returns the (possibly new) id.
+ */
+export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>): Promise<string> {
+  requireName(value.name);
+  const dir = await entryDir(root, kind);
+  const file = path.join(dir, `${id}.yaml`);
+  const problem = await checkNoSymlinks(root, path.relative(root, file));
+  if (problem) throw new Error(`Cannot save ${FOLDERS[kind]}/${id}.yaml: ${problem}.`);
+  await saveResource(file, kind, value as never);
+  if (kind !== 'environment') return id;
+  const wanted = uniqueFileName(value.name, await takenIds(dir, `${id}.yaml`));
+  if (wanted === id) return id;
+  await fs.rename(file, path.join(dir, `${wanted}.yaml`));
+  return wanted;
+}
+
+export async function deleteEntry(root: string, kind: EntryKind, id: string): Promise<void> {
+  const relative = path.join(FOLDERS[kind], `${id}.yaml`);
+  const problem = await checkNoSymlinks(root, relative);
+  if (problem) throw new Error(`Cannot delete ${relative}: ${problem}.`);
+  await fs.rm(path.join(root, relative));
+}
