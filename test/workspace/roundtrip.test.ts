@@ -10,6 +10,7 @@ const FILES: Array<[ResourceKind, string]> = [
   ['folder', 'requests/Admin/_folder.yaml'],
   ['request', 'requests/Admin/Create thing.yaml'],
   ['request', 'requests/Admin/Deep/Sockets.yaml'],
+  ['request', 'requests/Signed.yaml'],
   ['environment', 'environments/staging.yaml'],
   ['server', 'servers/mock.yaml'],
   ['loadtest', 'loadtests/smoke.yaml'],
@@ -36,6 +37,8 @@ describe('round trip of hand-written files using every field', () => {
     expect(ws.environments.map((e) => e.id)).toEqual(['staging']);
     expect(ws.servers[0]!.value.http!.routes[0]!.fault).toBe('reset');
     expect(ws.loadtests[0]!.value.thresholds[0]!.op).toBe('<');
+    const signed = ws.tree.children.find((c) => c.type === 'request' && c.request.name === 'Signed');
+    expect(signed?.type === 'request' && signed.request.auth).toMatchObject({ type: 'awsv4', region: 'eu-west-1', service: 's3' });
   });
 
   it('changing one field through the API changes only that line', async () => {
