@@ -105,6 +105,10 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
       const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
       const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline));
+      const completedAt = performance.now();
+      // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
+      // response ends; sending sooner would open a second connection to the same origin.
+      await new Promise((resolve) => setImmediate(resolve));
       ctx.cookies?.store(url.href, values(hop.rawHeaders, 'set-cookie'));
 
       if (hop.status === 401 && prepared.digest && !digestTried) {
@@ -154,7 +158,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         continue;
       }
 
-      const ended = performance.now();
+      const ended = completedAt;
       let decoded: Uint8Array = hop.body;
       if (settings.decompress) {
         try {
