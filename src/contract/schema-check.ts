@@ -16,12 +16,20 @@ export class Problems {
 
   constructor(private readonly limit = MAX_PROBLEMS_LISTED) {}
 
-  add(text: string): void {
+  /**
+   * Adds one problem. The text is made only while the list has room: past the limit a problem
+   * is just counted, so a hostile body with millions of problems costs no strings.
+   */
+  add(make: () => string): void {
+    if (this.listed.length >= this.limit) {
+      this.unlisted++;
+      return;
+    }
+    const text = make();
     // allOf members may report the same thing twice; say it once.
     if (this.seen.has(text)) return;
     this.seen.add(text);
-    if (this.listed.length < this.limit) this.listed.push(text);
-    else this.unlisted++;
+    this.listed.push(text);
   }
 
   get count(): number {
@@ -70,31 +78,31 @@ export class SchemaChecker {
     let ok = true;
     if (view.enumValues !== undefined && !inEnum(value, view)) {
       if (!out) return false;
-      out.add(messages.notInEnum(formatPath(path), value));
+      out.add(() => messages.notInEnum(formatPath(path), value));
       ok = false;
     }
     if (view.hasConst && !deepEqual(value, view.constValue)) {
       if (!out) return false;
-      out.add(messages.notConst(formatPath(path), value, view.constValue));
+      out.add(() => messages.notConst(formatPath(path), value, view.constValue));
       ok = false;
     }
 
     if (typeof value === 'string') {
       if (view.maxLength !== undefined && value.length > view.maxLength && characterCount(value) > view.maxLength) {
         if (!out) return false;
-        out.add(messages.tooLong(formatPath(path)));
+        out.add(() => messages.tooLong(formatPath(path)));
         ok = false;
       }
       if (view.minLength !== undefined && characterCount(value) < view.minLength) {
         if (!out) return false;
-        out.add(messages.tooShort(formatPath(path)));
+        out.add(() => messages.tooShort(formatPath(path)));
         ok = false;
       }
     } else if (typeof value === 'number') {
       const problem = boundsProblem(value, view, path);
       if (problem !== undefined) {
         if (!out) return false;
-        out.add(problem());
+        out.add(problem);
         ok = false;
       }
     } else if (typeof value === 'object') {
@@ -123,12 +131,12 @@ export class SchemaChecker {
     // oneOf is checked like anyOf: matching several options passes.
     if (links.anyOf.length > 0 && !this.matchesSome(value, links.anyOf, path, depth)) {
       if (!out) return false;
-      out.add(messages.noAnyOfMatch(formatPath(path)));
+      out.add(() => messages.noAnyOfMatch(formatPath(path)));
       ok = false;
     }
     if (links.oneOf.length > 0 && !this.matchesSome(value, links.oneOf, path, depth)) {
       if (!out) return false;
-      out.add(messages.noOneOfMatch(formatPath(path)));
+      out.add(() => messages.noOneOfMatch(formatPath(path)));
       ok = false;
     }
     return ok;
@@ -145,12 +153,12 @@ export class SchemaChecker {
     let ok = true;
     if (view.maxItems !== undefined && value.length > view.maxItems) {
       if (!out) return false;
-      out.add(messages.tooManyItems(formatPath(path), value.length, view.maxItems));
+      out.add(() => messages.tooManyItems(formatPath(path), value.length, view.maxItems));
       ok = false;
     }
     if (view.minItems !== undefined && value.length < view.minItems) {
       if (!out) return false;
-      out.add(messages.tooFewItems(formatPath(path), value.length, view.minItems));
+      out.add(() => messages.tooFewItems(formatPath(path), value.length, view.minItems));
       ok = false;
     }
     if (view.items === undefined) return ok;
@@ -188,7 +196,7 @@ export class SchemaChecker {
       if (fieldView === undefined) {
         if (forbidExtra) {
           if (!out) return false;
-          out.add(messages.notInSpec(formatPath({ parent: path, key })));
+          out.add(() => messages.notInSpec(formatPath({ parent: path, key })));
           ok = false;
           continue;
         }
@@ -204,13 +212,13 @@ export class SchemaChecker {
     if (requiredSeen === requiredCount) return ok;
     if (!out) return false;
     for (const name of new Set(required)) {
-      if (!Object.hasOwn(value, name)) out.add(messages.missingRequired(formatPath(path), name));
+      if (!Object.hasOwn(value, name)) out.add(() => messages.missingRequired(formatPath(path), name));
     }
     return false;
   }
 
   private fail(out: Problems | null, text: () => string): false {
-    out?.add(text());
+    out?.add(text);
     return false;
   }
 }

@@ -13,6 +13,16 @@ describe('problem list', () => {
     expect(problems[20]).toBe('…and 5 more problems');
   });
 
+  it('counts a huge number of problems without listing them', () => {
+    // 40,000 items with two problems each: one per missing field.
+    const body = Array.from({ length: 200 }, () => Array.from({ length: 200 }, () => ({})));
+    const schema = { type: 'array', items: { type: 'array', items: { type: 'object', required: ['a', 'b'] } } };
+    const problems = problemsFor('oas30', schema, body);
+    expect(problems).toHaveLength(21);
+    expect(problems[0]).toBe('$[0][0] is missing the required field `a`');
+    expect(problems[20]).toBe('…and 79980 more problems');
+  });
+
   it('says "problem" for exactly one more', () => {
     const body = Array.from({ length: 21 }, () => 'x');
     const problems = problemsFor('oas31', { type: 'array', items: { type: 'integer' } }, body);
