@@ -151,14 +151,15 @@ export class SchemaChecker {
 
   private walkArray(value: unknown[], view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
     let ok = true;
-    if (view.maxItems !== undefined && value.length > view.maxItems) {
+    const { maxItems, minItems } = view;
+    if (maxItems !== undefined && value.length > maxItems) {
       if (!out) return false;
-      out.add(() => messages.tooManyItems(formatPath(path), value.length, view.maxItems));
+      out.add(() => messages.tooManyItems(formatPath(path), value.length, maxItems));
       ok = false;
     }
-    if (view.minItems !== undefined && value.length < view.minItems) {
+    if (minItems !== undefined && value.length < minItems) {
       if (!out) return false;
-      out.add(() => messages.tooFewItems(formatPath(path), value.length, view.minItems));
+      out.add(() => messages.tooFewItems(formatPath(path), value.length, minItems));
       ok = false;
     }
     if (view.items === undefined) return ok;
