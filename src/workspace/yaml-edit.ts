@@ -23,9 +23,13 @@ export function editYaml(source: string, data: unknown): string {
   }
   const edits: TextEdit[] = [];
   const editor = new Editor(source, edits);
-  editor.editMap(doc.contents, data);
+  if (!editor.editMap(doc.contents, data)) return renderYaml(data);
   let out = source;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+  // From the end backwards. At one position a removal goes first, and of two insertions the later
+  // one first, so that text inserted at one place ends up in the order it was planned.
+  const order = edits.map((edit, index) => ({ edit, index }));
+  order.sort((a, b) => b.edit.start - a.edit.start || b.edit.end - a.edit.end || b.index - a.index);
+  for (const { edit } of order) {
     out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   }
   return out;
@@ -34,44 +38,52 @@ export function editYaml(source: string, data: unknown): string {
 class Editor {
   constructor(private readonly source: string, private readonly edits: TextEdit[]) {}
 
-  editMap(node: YAMLMap, data: Record<string, unknown>): void {
+  /**
+   * Edits a block map in place. Returns false when it cannot do so cleanly (no key survives,
+   * duplicate keys, or the map's first key shares its line with a list dash and goes away);
+   * the caller then rewrites the whole value.
+   */
+  editMap(node: YAMLMap, data: Record<string, unknown>): boolean {
     const pairs = node.items.filter(isPair) as Pair<Node, Node | null>[];
     const byKey = new Map<string, Pair<Node, Node | null>>();
-    for (const pair of pairs) if (isScalar(pair.key)) byKey.set(String(pair.key.value), pair);
-    if (byKey.size !== pairs.length) return this.replaceNode(node, data);
+    for (const pair of pairs) if (isScalar(pair.key) && pair.key.range) byKey.set(String(pair.key.value), pair);
+    if (byKey.size !== pairs.length || pairs.length === 0) return false;
+    const kept = pairs.filter((p) => data[String((p.key as Scalar).value)] !== undefined);
+    if (kept.length === 0) return false;
+    if (kept[0] !== pairs[0] && !this.startsLine(pairs[0]!.key.range![0])) return false;
 
-    const column = pairs.length > 0 ? this.columnOf(pairs[0]!.key.range![0]) : 0;
+    const column = this.columnOf(pairs[0]!.key.range![0]);
     let previous: Pair<Node, Node | null> | undefined;
     for (const [key, value] of Object.entries(data)) {
       if (value === undefined) continue;
       const pair = byKey.get(key);
       if (!pair) {
-        this.insertPair(node, previous, column, key, value);
+        this.insertPair(kept[0]!, previous, column, key, value);
         continue;
       }
       previous = pair;
       this.editPairValue(pair, column, value);
     }
     for (const [key, pair] of byKey) {
-      if (!(key in data) || data[key] === undefined) this.deletePair(pair);
+      if (data[key] === undefined) this.deletePair(pair);
     }
+    return true;
   }
 
   private editPairValue(pair: Pair<Node, Node | null>, column: number, value: unknown): void {
     const current = pair.value;
     const currentData = current ? current.toJSON() : null;
     if (deepEqual(currentData, value)) return;
-    if (current && isMap(current) && !current.flow && isPlainObject(value) && current.items.length > 0) {
-      return this.editMap(current, value);
-    }
+    if (current && isMap(current) && !current.flow && isPlainObject(value) && this.editMap(current, value)) return;
     if (current && isSeq(current) && !current.flow && Array.isArray(value) && current.items.length > 0) {
       const fallback = () => this.replacePair(pair, column, value);
       if (current.items.length === value.length) return this.editSeq(current, value, fallback);
       if (current.items.length < value.length) return this.appendToSeq(current, value, fallback);
-      return this.removeFromSeq(current, value, fallback);
+      return value.length === 0 ? fallback() : this.removeFromSeq(current, value, fallback);
     }
     if (current && isScalar(current) && this.replaceScalar(current, value)) return;
-    if (current && (isMap(current) || isSeq(current)) && current.flow) return this.replaceNode(current, value);
+    const collection = value !== null && typeof value === 'object';
+    if (current && (isMap(current) || isSeq(current)) && current.flow && collection) return this.replaceNode(current, value);
     this.replacePair(pair, column, value);
   }
 
@@ -82,9 +94,9 @@ class Editor {
       const item = items[i]!;
       const value = data[i];
       if (deepEqual(item.toJSON(), value)) continue;
-      if (isMap(item) && !item.flow && isPlainObject(value) && item.items.length > 0) plan.push(() => this.editMap(item, value));
+      if (isMap(item) && !item.flow && isPlainObject(value) && this.canEditMap(item, value)) plan.push(() => this.editMap(item, value));
       else if (isScalar(item) && this.canReplaceScalar(item, value)) plan.push(() => this.replaceScalar(item, value));
-      else if ((isMap(item) || isSeq(item)) && item.flow) plan.push(() => this.replaceNode(item, value));
+      else if ((isMap(item) || isSeq(item)) && item.flow && value !== null && typeof value === 'object') plan.push(() => this.replaceNode(item, value));
       else return fallback();
     }
     for (const step of plan) step();
@@ -168,22 +180,38 @@ class Editor {
 
   private replacePair(pair: Pair<Node, Node | null>, column: number, value: unknown): void {
     const start = pair.key.range![0];
-    const end = this.pairEnd(pair);
-    const rendered = this.renderPair(String((pair.key as Scalar).value), value, column);
+    let end = this.pairEnd(pair);
+    let rendered = this.renderPair(String((pair.key as Scalar).value), value, column);
+    if (rendered.includes('\n') && this.source[end - 1] !== '\n') {
+      // A comment after the old value would end up inside the new block: keep it on the key's line.
+      const lineEnd = this.source.indexOf('\n', end);
+      const rest = this.source.slice(end, lineEnd < 0 ? this.source.length : lineEnd);
+      const comment = /^\s*(#.*)$/.exec(rest)?.[1];
+      if (comment !== undefined) {
+        const firstBreak = rendered.indexOf('\n');
+        rendered = `${rendered.slice(0, firstBreak)} ${comment}${rendered.slice(firstBreak)}`;
+        end += rest.length;
+      }
+    }
     // Block values end after their newline; keep the line break the replaced text had.
     this.edits.push({ start, end, text: this.source[end - 1] === '\n' ? `${rendered}\n` : rendered });
   }
 
-  private insertPair(node: YAMLMap, previous: Pair<Node, Node | null> | undefined, column: number, key: string, value: unknown): void {
+  /** Inserts a new pair after `previous`, or before the map's first surviving pair. */
+  private insertPair(firstKept: Pair<Node, Node | null>, previous: Pair<Node, Node | null> | undefined, column: number, key: string, value: unknown): void {
     const text = this.renderPair(key, value, column);
     if (previous) {
       const at = this.lineEndAfter(this.pairEnd(previous));
-      this.edits.push({ start: at, end: at, text: `${' '.repeat(column)}${text}\n` });
+      const lead = at > 0 && this.source[at - 1] !== '\n' ? '\n' : '';
+      this.edits.push({ start: at, end: at, text: `${lead}${' '.repeat(column)}${text}\n` });
+      return;
+    }
+    const keyStart = firstKept.key.range![0];
+    if (this.startsLine(keyStart)) {
+      const lineStart = keyStart - column;
+      this.edits.push({ start: lineStart, end: lineStart, text: `${' '.repeat(column)}${text}\n` });
     } else {
-      const first = node.items[0] as Pair<Node, Node | null> | undefined;
-      if (!first) return;
-      const at = first.key.range![0];
-      this.edits.push({ start: at, end: at, text: `${text}\n${' '.repeat(column)}` });
+      this.edits.push({ start: keyStart, end: keyStart, text: `${text}\n${' '.repeat(column)}` });
     }
   }
 
@@ -208,6 +236,20 @@ class Editor {
     if (position > 0 && this.source[position - 1] === '\n') return position;
     const newline = this.source.indexOf('\n', position);
     return newline < 0 ? this.source.length : newline + 1;
+  }
+
+  /** A map can be edited in place unless `editMap` would give up (checked before planning list edits). */
+  private canEditMap(node: YAMLMap, data: Record<string, unknown>): boolean {
+    const pairs = node.items.filter(isPair) as Pair<Node, Node | null>[];
+    const keys = new Set(pairs.map((p) => (isScalar(p.key) && p.key.range ? String(p.key.value) : '\u0000')));
+    if (keys.size !== pairs.length || pairs.length === 0 || keys.has('\u0000')) return false;
+    const kept = pairs.filter((p) => data[String((p.key as Scalar).value)] !== undefined);
+    return kept.length > 0 && (kept[0] === pairs[0] || this.startsLine(pairs[0]!.key.range![0]));
+  }
+
+  /** True when only indentation stands before `position` on its line. */
+  private startsLine(position: number): boolean {
+    return this.source.slice(this.source.lastIndexOf('\n', position - 1) + 1, position).trim() === '';
   }
 
   private columnOf(position: number): number {
