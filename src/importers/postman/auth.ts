@@ -75,7 +75,9 @@ function mapOAuth2(p: Record<string, unknown>, where: string, notes: string[]): 
   set('password', p.password);
   const clientAuth = String(p.client_authentication ?? p.clientAuth ?? '');
   if (clientAuth === 'body') auth.clientAuth = 'body';
-  if (/pkce/i.test(grantRaw) || p.usePkce === false) auth.pkce = /pkce/i.test(grantRaw) || p.usePkce !== false;
+  // The collection's plain authorization code grant sends no PKCE challenge; keep it that way.
+  // (The implicit grant becomes authorization code WITH PKCE, as its note says.)
+  if (grantType === 'authorizationCode' && !/pkce|implicit/i.test(grantRaw)) auth.pkce = false;
   if (p.headerPrefix !== undefined && p.headerPrefix !== null) auth.headerPrefix = String(p.headerPrefix);
   const redirect = str(p.redirect_uri ?? p.callBackUrl ?? p.redirectUri);
   if (grantType === 'authorizationCode') {

@@ -6,7 +6,7 @@
 import { MAX_NAME_LENGTH, MAX_TREE_DEPTH } from '../../workspace/index.js';
 import { emptyResult, ImportError, type ImportedFolderData, type ImportedNode, type ImportResult } from '../types.js';
 import { mapAuth } from './auth.js';
-import { description, mapRequest } from './request.js';
+import { description, mapRequest, mapSettings, type ImportedSettings } from './request.js';
 import { collectScripts, summaryNotes, type ScriptContext } from './scripts.js';
 
 type Obj = Record<string, unknown>;
@@ -30,8 +30,16 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
   const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0) - 1;
   let requestCount = 0;
   const foldersWithVariables: string[] = [];
+  /** Collection and folders whose protocolProfileBehavior was copied into the requests inside. */
+  const settingsCopied: string[] = [];
+  const inheritSettings = (item: Obj, where: string, inherited: ImportedSettings | undefined): ImportedSettings | undefined => {
+    const own = mapSettings(item.protocolProfileBehavior, where, notes);
+    if (!own) return inherited;
+    settingsCopied.push(where);
+    return { ...inherited, ...own };
+  };
 
-  const walk = (items: unknown, path: string, depth: number): ImportedNode[] => {
+  const walk = (items: unknown, path: string, depth: number, inherited: ImportedSettings | undefined): ImportedNode[] => {
     if (!Array.isArray(items)) return [];
     if (depth > maxDepth) {
       throw new ImportError(
@@ -45,7 +53,7 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
         const name = displayName(item.name, 'Untitled folder', notes);
         const where = `${path}/${name}`;
         if (Array.isArray(item.variable) && item.variable.length > 0) foldersWithVariables.push(where);
-        const children = walk(item.item, where, depth + 1);
+        const children = walk(item.item, where, depth + 1, inheritSettings(item, where, inherited));
         const settings = folderSettings(item, where, ctx);
         nodes.push({ type: 'folder', name, ...(settings ? { settings } : {}), children });
       } else {
@@ -53,13 +61,14 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
           throw new ImportError(`The collection has more than ${MAX_IMPORT_REQUESTS.toLocaleString('en')} requests; Ferry imports at most that many at once. Split the collection into smaller ones and import each.`);
         }
         const name = displayName(item.name, 'Untitled request', notes);
-        nodes.push({ type: 'request', request: mapRequest(item, name, `${path}/${name}`, ctx) });
+        nodes.push({ type: 'request', request: mapRequest(item, name, `${path}/${name}`, ctx, inherited) });
       }
     }
     return nodes;
   };
 
-  const children = walk(collection.item, rootName, 1);
+  // Folders and collections have no request settings of their own in Ferry: theirs go into each request inside.
+  const children = walk(collection.item, rootName, 1, inheritSettings(collection, rootName, undefined));
   const rootSettings = folderSettings(collection, rootName, ctx, info.description);
   const result = emptyResult('postman', rootName);
   result.items.push({ type: 'folder', name: rootName, ...(rootSettings ? { settings: rootSettings } : {}), children });
@@ -72,6 +81,9 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
     const secret = v.type === 'secret';
     result.variables.push({ key, value: secret ? '' : value, ...(v.disabled === true ? { enabled: false } : {}), ...(secret ? { secret: true } : {}) });
     if (secret) result.secrets.push({ scope: 'workspace', key, value });
+  }
+  if (settingsCopied.length > 0) {
+    notes.push(`Request settings (follow redirects, max redirects, SSL verification) of these folders were copied into each request inside them: ${settingsCopied.join('; ')}.`);
   }
   if (foldersWithVariables.length > 0) notes.push(`Folder variables are not supported and were skipped: ${foldersWithVariables.join('; ')}.`);
   result.notes.push(...notes, ...summaryNotes(ctx));

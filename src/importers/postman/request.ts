@@ -63,6 +63,12 @@ function mapUrl(url: unknown): UrlParts {
     const host = Array.isArray(url.host) ? url.host.map(text).join('.') : text(url.host);
     const path = Array.isArray(url.path) ? url.path.map((s) => (isObj(s) ? text(s.value) : text(s))).join('/') : text(url.path);
     raw = (url.protocol ? `${text(url.protocol)}://` : '') + host + (url.port ? `:${text(url.port)}` : '') + (path ? `/${path}` : '');
+    // `?a` (no value) and `?a=` (empty value) differ, as in the collection's own `raw`.
+    const query = (Array.isArray(url.query) ? url.query : [])
+      .filter((q): q is Obj => isObj(q) && q.disabled !== true && q.enabled !== false)
+      .map((q) => (q.value === undefined || q.value === null ? text(q.key) : `${text(q.key)}=${text(q.value)}`));
+    if (query.length > 0) raw += `?${query.join('&')}`;
+    if (url.hash) raw += `#${text(url.hash)}`;
   }
   // `raw` holds the URL as typed with the enabled parameters only; disabled ones live apart.
   for (const q of rows(url.query)) {
@@ -137,18 +143,24 @@ const PROFILE_SETTINGS: Record<string, 'followRedirects' | 'maxRedirects' | 'ver
   followRedirects: 'followRedirects', maxRedirects: 'maxRedirects', strictSSL: 'verifyTls',
 };
 
-function mapSettings(behavior: unknown, where: string, notes: string[]): ImportedRequestData['settings'] | undefined {
+export type ImportedSettings = NonNullable<ImportedRequestData['settings']>;
+
+/** `protocolProfileBehavior` of a request, folder or collection to request settings; other keys noted. */
+export function mapSettings(behavior: unknown, where: string, notes: string[]): ImportedSettings | undefined {
   if (!isObj(behavior)) return undefined;
   const settings: Record<string, unknown> = {};
   const skipped: string[] = [];
   for (const [key, value] of Object.entries(behavior)) {
     const field = PROFILE_SETTINGS[key];
     if (!field) { skipped.push(key); continue; }
+    if (value === null || value === undefined) continue; // unset: the application setting applies
     if (field === 'maxRedirects') {
-      const n = Number(value);
+      // A count: a number, or digits in a string. `true`, `-1`, `3.5`, `1e+31` are not counts.
+      const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
       if (Number.isInteger(n) && n >= 0 && n <= 1000) settings.maxRedirects = n;
-      else skipped.push(key);
+      else skipped.push(`${key} (${JSON.stringify(value)} is not a count from 0 to 1000)`);
     } else if (typeof value === 'boolean') settings[field] = value;
+    else skipped.push(`${key} (${JSON.stringify(value)} is not true or false)`);
   }
   if (skipped.length > 0) notes.push(`${where}: request settings not imported: ${skipped.join(', ')}.`);
   return Object.keys(settings).length > 0 ? settings : undefined;
@@ -170,7 +182,8 @@ function mapExamples(responses: unknown, where: string, notes: string[]): NonNul
   });
 }
 
-export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptContext): ImportedRequestData {
+/** `inherited`: settings of the folders and collection above, which the request's own override. */
+export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptContext, inherited?: ImportedSettings): ImportedRequestData {
   const { notes } = ctx;
   const req = isObj(item.request) ? item.request : typeof item.request === 'string' ? { url: item.request } : {};
   const url = mapUrl(req.url);
@@ -178,7 +191,8 @@ export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptCo
   const body = mapBody(req.body, headers, where, notes, ctx.files);
   const auth = mapAuth(req.auth, where, notes);
   const scripts = collectScripts(item.event, where, ctx);
-  const settings = mapSettings(item.protocolProfileBehavior, where, notes);
+  const own = mapSettings(item.protocolProfileBehavior, where, notes);
+  const settings = inherited || own ? { ...inherited, ...own } : undefined;
   const docs = description(req.description);
   const examples = mapExamples(item.response, where, notes);
   return {

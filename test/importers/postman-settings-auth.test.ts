@@ -1,0 +1,163 @@
+/**
+ * Spec 4.2 rows checked against the corpus: every kept auth type with all its settings, the
+ * OAuth 2.0 grants, protocolProfileBehavior on requests, folders and the collection, and URLs
+ * given only as parts.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { convert, decodeText, type ImportedNode, type ImportResult } from '../../src/importers/index.js';
+import { IMPORTED_AUTH_TYPES, OAUTH2_REDIRECT_URI } from '../../src/model/index.js';
+
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus/postman');
+type Obj = Record<string, any>;
+const schema = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+
+const importFile = (file: string) => convert(decodeText(readFileSync(path.join(CORPUS, file))), { label: file });
+const importCollection = (collection: Obj) => convert(JSON.stringify({ info: { name: 'C', schema }, ...collection }), { label: 't' });
+
+/** Requests and folders of an import by their path of names (`C/Folder/Request`). */
+function byPath(result: ImportResult): Map<string, Obj> {
+  const out = new Map<string, Obj>();
+  const walk = (nodes: ImportedNode[], prefix: string) => {
+    for (const n of nodes) {
+      if (n.type === 'folder') {
+        out.set(`${prefix}${n.name}/`, n.settings ?? {});
+        walk(n.children, `${prefix}${n.name}/`);
+      } else out.set(`${prefix}${String(n.request.name)}`, n.request);
+    }
+  };
+  walk(result.items, '');
+  return out;
+}
+
+/** Source items with auth, by the same paths. */
+function sourceAuths(doc: Obj): Array<{ where: string; auth: Obj }> {
+  const out: Array<{ where: string; auth: Obj }> = [];
+  const root = `${doc.info.name}/`;
+  if (doc.auth) out.push({ where: root, auth: doc.auth });
+  const walk = (items: Obj[], prefix: string) => {
+    for (const item of items) {
+      if (Array.isArray(item.item)) {
+        if (item.auth) out.push({ where: `${prefix}${item.name}/`, auth: item.auth });
+        walk(item.item, `${prefix}${item.name}/`);
+      } else if (item.request?.auth) out.push({ where: `${prefix}${item.name}`, auth: item.request.auth });
+    }
+  };
+  walk(doc.item, root);
+  return out;
+}
+
+const params = (auth: Obj): Obj => {
+  const raw = auth[auth.type];
+  return Array.isArray(raw) ? Object.fromEntries(raw.map((e: Obj) => [e.key, e.value])) : { ...raw };
+};
+
+describe('auth types kept with their settings (spec 4.2)', () => {
+  const files = ['v20-hawk-auth', 'v21-awsv4-auth', 'v21-digest-auth', 'v21-edgegrid-auth', 'v21-ntlm-auth', 'v21-oauth1-variants', 'v21-auth-all-types-yaak'];
+  for (const name of files) {
+    it(`${name}: same type, every setting`, async () => {
+      const file = `${name}.postman_collection.json`;
+      const doc = JSON.parse(readFileSync(path.join(CORPUS, file), 'utf8')) as Obj;
+      const imported = byPath(await importFile(file));
+      const kept = sourceAuths(doc).filter((s) => (IMPORTED_AUTH_TYPES as readonly string[]).includes(s.auth.type));
+      expect(kept.length).toBeGreaterThan(0);
+      for (const { where, auth } of kept) {
+        const mine = imported.get(where)?.auth;
+        expect(mine?.type, where).toBe(auth.type);
+        for (const [key, value] of Object.entries(params(auth))) {
+          if (value !== null && value !== undefined) expect(mine[key], `${where} ${key}`).toEqual(value);
+        }
+      }
+    });
+  }
+
+  it('ASAP (not in the corpus) keeps its settings too', async () => {
+    const asap = { type: 'asap', asap: [{ key: 'kid', value: 'k1' }, { key: 'issuer', value: 'me' }, { key: 'privateKey', value: '{{key}}' }, { key: 'exp', value: 3600 }] };
+    const result = await importCollection({ item: [{ name: 'R', request: { url: 'http://x', auth: asap } }] });
+    expect(byPath(result).get('C/R')!.auth).toEqual({ type: 'asap', kid: 'k1', issuer: 'me', privateKey: '{{key}}', exp: 3600 });
+  });
+
+  it('basic, bearer, API key in header and query, no auth and inherit', async () => {
+    const kv = (o: Obj) => Object.entries(o).map(([key, value]) => ({ key, value }));
+    const result = await importCollection({
+      item: [
+        { name: 'basic', request: { url: 'http://x', auth: { type: 'basic', basic: kv({ username: 'u', password: 'p' }) } } },
+        { name: 'bearer', request: { url: 'http://x', auth: { type: 'bearer', bearer: kv({ token: 't' }) } } },
+        { name: 'key-h', request: { url: 'http://x', auth: { type: 'apikey', apikey: kv({ key: 'X-K', value: 'v' }) } } },
+        { name: 'key-q', request: { url: 'http://x', auth: { type: 'apikey', apikey: kv({ key: 'k', value: 'v', in: 'query' }) } } },
+        { name: 'none', request: { url: 'http://x', auth: { type: 'noauth' } } },
+        { name: 'inherit', request: { url: 'http://x', auth: { type: 'inherit' } } },
+      ],
+    });
+    const r = byPath(result);
+    expect(r.get('C/basic')!.auth).toEqual({ type: 'basic', username: 'u', password: 'p' });
+    expect(r.get('C/bearer')!.auth).toEqual({ type: 'bearer', token: 't' });
+    expect(r.get('C/key-h')!.auth).toEqual({ type: 'apiKey', key: 'X-K', value: 'v', location: 'header' });
+    expect(r.get('C/key-q')!.auth).toEqual({ type: 'apiKey', key: 'k', value: 'v', location: 'query' });
+    expect(r.get('C/none')!.auth).toEqual({ type: 'none' });
+    expect(r.get('C/inherit')!.auth).toBeUndefined();
+  });
+
+  it('OAuth 2.0: every grant; PKCE as the collection says; implicit becomes authorization code with a note', async () => {
+    const result = await importFile('v21-oauth2-variants.postman_collection.json');
+    const r = byPath(result);
+    expect(r.get('Oauth2/Client Creds')!.auth).toMatchObject({ type: 'oauth2', tokenUrl: 'https://api.example.com/access' });
+    expect(r.get('Oauth2/Client Creds')!.auth.grantType ?? 'clientCredentials').toBe('clientCredentials');
+    expect(r.get('Oauth2/password')!.auth).toMatchObject({ grantType: 'password', clientAuth: 'body', headerPrefix: 'CustomBearer', username: '{{username}}' });
+    expect(r.get('Oauth2/Auth Code')!.auth).toMatchObject({ grantType: 'authorizationCode', pkce: false, redirectUri: 'https://api.example.com/callback' });
+    expect(r.get('Oauth2/PKCE')!.auth).toMatchObject({ grantType: 'authorizationCode' });
+    expect(r.get('Oauth2/PKCE')!.auth.pkce).not.toBe(false);
+    expect(r.get('Oauth2/Implicit')!.auth).toMatchObject({ grantType: 'authorizationCode', authUrl: 'https://api.example.com/authorize' });
+    expect(r.get('Oauth2/Implicit')!.auth.pkce).not.toBe(false);
+    expect(result.notes.join('\n')).toMatch(/Oauth2\/Implicit: the OAuth 2\.0 implicit grant was imported as authorization code with PKCE/);
+    // "Authorize using browser" (the hosted callback) becomes the loopback callback, with a note.
+    const yaak = await importFile('v21-auth-all-types-yaak.postman_collection.json');
+    expect(byPath(yaak).get('Authentication/OAuth 2 Auth Code (PKCE)')!.auth).toMatchObject({ redirectUri: OAUTH2_REDIRECT_URI });
+    expect(yaak.notes.join('\n')).toMatch(/OAuth 2 Auth Code \(PKCE\): the OAuth 2\.0 redirect URL is now http:\/\/127\.0\.0\.1:53682\/callback; register it/);
+  });
+});
+
+describe('request settings from protocolProfileBehavior (spec 4.2)', () => {
+  it('requests take the settings of the folders and collection above them, their own winning', async () => {
+    const result = await importFile('v21-protocol-profile-behavior.postman_collection.json');
+    const r = byPath(result);
+    const settings = (p: string) => r.get(`protocol-profile-behavior/${p}`)!.settings;
+    // Collection: followRedirects false, maxRedirects 10. Folder followRedirects: followRedirects true.
+    expect(settings('followRedirects/followRedirects: true')).toEqual({ followRedirects: true, maxRedirects: 10 });
+    expect(settings('followRedirects/followRedirects: false')).toEqual({ followRedirects: false, maxRedirects: 10 });
+    expect(settings('maxRedirects')).toEqual({ followRedirects: true, maxRedirects: 11 });
+    const notes = result.notes.join('\n');
+    expect(notes).toMatch(/copied into each request inside them: protocol-profile-behavior; protocol-profile-behavior\/followRedirects/);
+    expect(notes).toMatch(/protocol-profile-behavior: request settings not imported: followOriginalHttpMethod, removeRefererHeaderOnRedirect\./);
+  });
+
+  it('maxRedirects: counts kept; null unset; true, -1, 3.5 and 1e31 refused with a note', async () => {
+    const result = await importFile('v21-max-redirects-settings.postman_collection.json');
+    const r = byPath(result);
+    const max = (name: string) => r.get(`Max Redirects Collection/${name}`)!.settings?.maxRedirects;
+    expect([max('Ordinary Limit'), max('Large Limit'), max('Fifty Limit'), max('No Redirects'), max('Quoted Limit')]).toEqual([7, 1000, 50, 0, 100]);
+    expect([max('Null Limit'), max('Unset Limit'), max('Boolean Limit'), max('Negative Limit'), max('Fractional Limit'), max('Exponent Limit')]).toEqual(Array(6).fill(undefined));
+    expect(r.get('Max Redirects Collection/Reporting/Nested Large Limit')!.settings).toEqual({ maxRedirects: 75 });
+    const notes = result.notes.join('\n');
+    for (const name of ['Boolean Limit', 'Negative Limit', 'Fractional Limit', 'Exponent Limit']) expect(notes).toMatch(new RegExp(`${name}: request settings not imported: maxRedirects`));
+    expect(notes).not.toMatch(/Null Limit/);
+  });
+
+  it('strictSSL false turns TLS verification off', async () => {
+    const result = await importCollection({ item: [{ name: 'R', protocolProfileBehavior: { strictSSL: false, followRedirects: 'yes' }, request: { url: 'http://x' } }] });
+    expect(byPath(result).get('C/R')!.settings).toEqual({ verifyTls: false });
+    expect(result.notes.join('\n')).toMatch(/followRedirects \("yes" is not true or false\)/);
+  });
+});
+
+describe('URLs', () => {
+  it('a URL given only as parts keeps its enabled query and hash; disabled ones are switched off', async () => {
+    const url = { protocol: 'https', host: ['api', 'example', 'com'], port: '8443', path: ['v1', ':id'], query: [{ key: 'a', value: '1' }, { key: 'flag', value: null }, { key: 'off', value: '2', disabled: true }], hash: 'top', variable: [{ key: 'id', value: '7' }] };
+    const result = await importCollection({ item: [{ name: 'R', request: { url } }] });
+    const request = byPath(result).get('C/R')!;
+    expect(request.url).toBe('https://api.example.com:8443/v1/:id?a=1&flag#top');
+    expect(request.disabledParams).toEqual([{ key: 'off', value: '2' }]);
+    expect(request.pathParams).toEqual([{ key: 'id', value: '7' }]);
+  });
+});
