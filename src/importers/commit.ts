@@ -51,12 +51,14 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
   const stagings: string[] = [];
   const moves: Move[] = [];
   const done: Move[] = [];
+  /** Folders this import made (`specs/`, `environments/`): removed again if it fails. */
+  const created: string[] = [];
   try {
     // 1. Kept documents first: folders link to their final path.
     const specNames = new Map<unknown, string>();
     if (result.specs.length > 0) {
       const specsDir = path.join(root, SPECS_DIR);
-      await fs.mkdir(specsDir, { recursive: true });
+      await makeDir(specsDir, created);
       const staging = await stage(specsDir, stagings);
       const taken = (await listNames(specsDir)).map((n) => n.replace(/\.(json|ya?ml)$/i, ''));
       for (const spec of result.specs) {
@@ -85,7 +87,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     const environmentIds: string[] = [];
     if (result.environments.length > 0) {
       const envDir = path.join(root, ENVIRONMENTS_DIR);
-      await fs.mkdir(envDir, { recursive: true });
+      await makeDir(envDir, created);
       const envStaging = await stage(envDir, stagings);
       const envTaken = (await listNames(envDir)).map(stripYaml);
       for (const env of result.environments) {
@@ -141,10 +143,16 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     };
   } catch (error) {
     for (const move of done.reverse()) await fs.rm(move.to, { recursive: true, force: true }).catch(() => {});
+    for (const dir of created) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
     throw error;
   } finally {
     for (const dir of stagings) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+async function makeDir(dir: string, created: string[]): Promise<void> {
+  const made = await fs.mkdir(dir, { recursive: true });
+  if (made !== undefined) created.push(made);
 }
 
 async function stage(parent: string, stagings: string[]): Promise<string> {

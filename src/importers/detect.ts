@@ -5,7 +5,8 @@
  * an OpenAPI/Swagger document (JSON or YAML), or a saved cURL command.
  */
 import { promises as fs } from 'node:fs';
-import { parse as parseYamlText } from 'yaml';
+import { parse as parseYamlText, YAMLParseError } from 'yaml';
+import { MAX_YAML_ALIASES } from './openapi/limits.js';
 import { ImportError } from './types.js';
 
 /** Spec 8.1: import file or download size. */
@@ -107,8 +108,18 @@ export function detect(text: string): Detected {
   if (looksLikeCurl(trimmed)) return { kind: 'curl', text };
   let document: unknown;
   try {
-    document = parseYamlText(text, { maxAliasCount: 1000 });
-  } catch {
+    // As the OpenAPI reader parses: YAML 1.2, repeated keys allowed (real documents have them).
+    document = parseYamlText(text, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false });
+  } catch (error) {
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new ImportError(`The file expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); it was not imported.`);
+    }
+    // A document that says it is OpenAPI/Swagger but does not parse: say where, not "unknown format".
+    if (error instanceof YAMLParseError && /^(openapi|swagger)\s*:/m.test(text)) {
+      const pos = error.linePos?.[0];
+      const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+      throw new ImportError(`The file looks like an OpenAPI/Swagger YAML document but does not parse${where}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}. Fix the YAML and import again.`);
+    }
     throw refuseUnknown();
   }
   if (isObject(document) && (typeof document.openapi === 'string' || typeof document.swagger === 'string' || typeof document.swagger === 'number')) {
@@ -166,8 +177,9 @@ function v1Refusal(): ImportError {
 
 function describeJsonError(text: string, error: Error): string {
   const m = /position (\d+)/.exec(error.message);
-  if (!m) return error.message.replace(/^JSON\.parse: /, '');
-  const pos = Number(m[1]);
+  // "Unexpected end of JSON input" has no position: the problem is at the very end.
+  const pos = m ? Number(m[1]) : /end of JSON input/i.test(error.message) ? text.length : undefined;
+  if (pos === undefined) return error.message.replace(/^JSON\.parse: /, '');
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const column = pos - before.lastIndexOf('\n');

@@ -24,14 +24,16 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/** Every file of the workspace with its content, to prove nothing changed. */
+/** Every file and folder of the workspace with its content, to prove nothing changed (not even an empty folder). */
 async function snapshot(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const walk = async (dir: string) => {
     for (const e of await fs.readdir(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(p);
-      else out[path.relative(root, p)] = await fs.readFile(p, 'utf8');
+      if (e.isDirectory()) {
+        out[`${path.relative(root, p)}/`] = '(folder)';
+        await walk(p);
+      } else out[path.relative(root, p)] = await fs.readFile(p, 'utf8');
     }
   };
   await walk(root);
@@ -53,6 +55,32 @@ describe('bad inputs', () => {
     await expectRefused(text.slice(0, text.length - 20), /does not parse.*line 1, column \d+.*cut short/);
   });
 
+  it('JSON cut off at its very end still says where', async () => {
+    await expectRefused('{"info": {"name": "C", "schema": "x"}, "item": [', /Unexpected end of JSON input at line 1, column 49\. Is it cut short\?/);
+  });
+
+  it('OpenAPI refusals through detection: YAML bomb, broken YAML, not OpenAPI, no host', async () => {
+    const bomb = ['openapi: 3.0.0', 'info: {title: bomb}', 'paths: {}', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    await expectRefused(bomb.join('\n'), /expands YAML aliases more than 1000 times.*YAML bomb/);
+    await expectRefused('openapi: 3.0.0\ninfo:\n  title: [unclosed\npaths: {}\n', /looks like an OpenAPI\/Swagger YAML document but does not parse at line 4, column 1/);
+    await expectRefused('{"openapi": "4.0.0", "info": {"title": "x"}, "paths": {}}', /version 4\.0\.0; Ferry imports OpenAPI 3\.x and Swagger 2\.0/);
+    await expectRefused('openapi: 3.0.0\ninfo: {title: T}\npaths:\n  /a: {get: {responses: {200: {description: ok}}}}\n', /does not say where the API runs; give its base URL and import again/);
+    // Repeated keys are common in real documents and do not stop detection.
+    const dupes = 'openapi: 3.0.0\ninfo: {title: Dupes}\nservers: [{url: "https://x.test"}]\npaths:\n  /a:\n    get: {summary: A, summary: B, responses: {200: {description: ok}}}\n';
+    expect((await convert(dupes, { label: 't' })).kind).toBe('openapi');
+  });
+
+  it('a failed OpenAPI import leaves no specs/ folder behind', async () => {
+    const doc = 'openapi: 3.0.0\ninfo: {title: Late}\nservers: [{url: "https://x.test"}]\npaths:\n  /a: {get: {responses: {200: {description: ok}}}}\n';
+    const result = await convert(doc, { label: 't' });
+    (result.items[0] as { children: { request: Record<string, unknown> }[] }).children[0]!.request.headers = 'not a list';
+    const before = await snapshot();
+    expect(before['specs/']).toBeUndefined();
+    await expect(commitImport({ root, id }, result)).rejects.toThrow(/invalid request/);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('binary garbage is refused with the supported formats', async () => {
     const bytes = Buffer.alloc(4096);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
@@ -70,7 +98,9 @@ describe('bad inputs', () => {
     await handle.truncate(60 * 1024 * 1024); // sparse: no 60 MB written
     await handle.close();
     await expect(readImportFile(big)).rejects.toThrow(/60\.0 MB; imports are limited to 50 MB/);
-    await expect(convertInput(big)).rejects.toThrow(ImportError);
+    const before = await snapshot();
+    await expect(convertInput(big).then((r) => commitImport({ root, id }, r))).rejects.toThrow(ImportError);
+    expect(await snapshot()).toEqual(before);
   });
 
   it('a collection 200 folders deep is refused', async () => {
