@@ -144,6 +144,17 @@ export class ScriptEngine {
       const result = sandbox.run(script.code);
       if (!result.ok) {
         outcome.errors.push({ script: script.label, kind: result.kind, message: `${script.label}: ${result.message}` });
+        // Stopped by a limit: what it did before (variables, tests, console) still counts.
+        if (result.json !== undefined) {
+          try {
+            const out = parseOutput(result.json);
+            state = out.state;
+            for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
+            for (const c of out.console) outcome.console.push({ ...c, script: script.label });
+          } catch (error) {
+            if (!(error instanceof OutputError)) throw error;
+          }
+        }
         continue;
       }
       try {

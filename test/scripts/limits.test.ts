@@ -26,7 +26,7 @@ describe('limits per script', () => {
     ['deep recursion inside C (nested eval)', "eval('('.repeat(100000) + '1' + ')'.repeat(100000))", 'stack', /stack overflow|stack ran out/],
   ])('%s ends that script with a clear error and the next script runs', async (_name, code, kind, message) => {
     const result = await engine.runPreRequest(preContext([`pm.environment.set('before', 'kept')`, code, after]));
-    expect(result.errors).toHaveLength(1);
+    expect(result.errors, JSON.stringify(result.errors)).toHaveLength(1);
     expect(kind.split('|')).toContain(result.errors[0]!.kind);
     expect(result.errors[0]!.message).toMatch(/^script 2: /);
     expect(result.errors[0]!.message).toMatch(message);
@@ -34,6 +34,22 @@ describe('limits per script', () => {
     // The engine stays usable for the rest of the run.
     const next = await engine.runPreRequest(preContext([`pm.variables.set('ok', 1)`]));
     expect(next.errors).toEqual([]);
+  });
+
+  it.each([
+    ['the CPU time limit', 'while (true) {}', 'timeout'],
+    ['the memory limit', 'const a = []; for (;;) a.push(new Uint8Array(1e5).fill(1))', 'memory|timeout'],
+  ])('a script stopped by %s keeps the variables, tests and console lines it made before', async (_name, bomb, kind) => {
+    const code = `pm.environment.set('set before', 'yes'); pm.test('recorded before', () => {}); console.log('logged before'); ${bomb}`;
+    const result = await engine.runPreRequest(preContext([code, after]));
+    expect(result.errors).toHaveLength(1);
+    expect(kind.split('|')).toContain(result.errors[0]!.kind);
+    expect(result.changes.environment.set).toEqual({ 'set before': 'yes' });
+    expect(result.tests.map((t) => [t.name, t.passed, t.script])).toEqual([
+      ['recorded before', true, 'script 1'],
+      ['after', false, 'script 2'],
+    ]);
+    expect(result.console.map((c) => c.text)).toEqual(['logged before']);
   });
 
   it('uses the defaults of 5 s and 64 MB and refuses nonsense limits', async () => {
