@@ -5,8 +5,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
-import { applyUpdate, formatPreview, planSummary, planUpdate } from '../importers/openapi/update/index.js';
-import { findFolder, openWorkspace } from '../workspace/index.js';
+import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate } from '../importers/openapi/update/index.js';
+import { openWorkspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { paint } from './output.js';
@@ -53,9 +53,14 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
 
 /** The URL or in-workspace file the folder was imported from (`openapi.source`). */
 async function knownSource(root: string, folder: string): Promise<string> {
-  const ws = await openWorkspace(root);
-  const node = findFolder(ws.tree, folder.replace(/^requests\//, '').replace(/\/+$/, ''));
-  const source = node?.settings.openapi?.source;
+  let node;
+  try {
+    node = locateFolder(await openWorkspace(root), folder);
+  } catch (error) {
+    if (error instanceof ImportError) throw new CliError(error.message);
+    throw error;
+  }
+  const source = node.settings.openapi?.source;
   if (!source) {
     throw new CliError(`The folder "${folder}" does not record where its document came from; give the new version with --from FILE|URL|-.`);
   }

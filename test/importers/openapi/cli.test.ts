@@ -84,6 +84,35 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     expect(update.out).toContain('Updated.');
   });
 
+  it('finds the folder by its name without --from, recreates a deleted environment, and replaces a JSON document with YAML', async () => {
+    await fs.mkdir(path.join(root, 'api'), { recursive: true });
+    const title = 'Shop: v1/beta';
+    const v1 = { openapi: '3.0.3', info: { title }, servers: [{ url: 'https://shop.example.test' }], paths: { '/items': { get: { summary: 'List', responses: ok } } } };
+    await fs.writeFile(path.join(root, 'api', 'shop.json'), JSON.stringify(v1));
+    expect((await ferry('import', path.join(root, 'api', 'shop.json'))).code).toBe(0);
+    const folderFile = path.join(root, 'requests', 'Shop- v1-beta', '_folder.yaml');
+    expect(await fs.readFile(folderFile, 'utf8')).toContain('spec: specs/Shop- v1-beta.json');
+    await fs.rm(path.join(root, 'environments', 'Shop- v1-beta.yaml'));
+
+    const v2 = yamlDoc({ ...v1, paths: { ...v1.paths, '/items/{item_id}': { get: { summary: 'One', parameters: [{ name: 'item_id', in: 'path', required: true, example: 'i-9' }], responses: ok } } } });
+    await fs.writeFile(path.join(root, 'api', 'shop-v2.yaml'), v2);
+    const update = await ferry('update', title, '--from', path.join(root, 'api', 'shop-v2.yaml'));
+    expect(update.code).toBe(0);
+    expect(update.out).toMatch(/New environment variables in "Shop: v1\/beta" \(new environment\) \(2\)\n  \+ baseUrl\n  \+ itemId/);
+    const env = await fs.readFile(path.join(root, 'environments', 'Shop- v1-beta.yaml'), 'utf8');
+    expect(env).toContain('key: itemId\n    value: i-9');
+    const folder = await fs.readFile(folderFile, 'utf8');
+    expect(folder).toContain('spec: specs/Shop- v1-beta.yaml');
+    expect(folder).toContain('source: api/shop-v2.yaml');
+    expect(await fs.readFile(path.join(root, 'specs', 'Shop- v1-beta.yaml'), 'utf8')).toBe(v2);
+    await expect(fs.stat(path.join(root, 'specs', 'Shop- v1-beta.json'))).rejects.toThrow();
+
+    // By display name, without --from: the recorded source (now the YAML file) already matches.
+    const again = await ferry('update', title);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('The folder already matches this version.');
+  });
+
   it('reports bad sources as usage errors', async () => {
     const missing = await ferry('update', 'Remote', '--from', `${base}/nope.yaml`);
     expect(missing.code).toBe(2);

@@ -1,5 +1,5 @@
 /** Update from API spec (spec 4.5): plan (the preview; nothing written), then apply. */
-export { planUpdate, type UpdateInput } from './plan.js';
+export { locateFolder, planUpdate, type UpdateInput } from './plan.js';
 export { applyUpdate } from './apply.js';
 export { formatPreview, planSummary, type PreviewStyle } from './preview.js';
 export type { UpdatePlan, RequestChange, RequestRef } from './types.js';

@@ -115,7 +115,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
 }
 
 /** The imported folder: by path under `requests/`, else by a unique display name. */
-function locateFolder(ws: Workspace, given: string): FolderNode {
+export function locateFolder(ws: Workspace, given: string): FolderNode {
   const cleaned = given.replace(/\\/g, '/').replace(/^\.?\/?(requests\/)?/, '').replace(/\/+$/, '');
   const byPath = cleaned ? findFolder(ws.tree, cleaned) : undefined;
   if (byPath) return byPath;
