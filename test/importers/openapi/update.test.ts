@@ -69,7 +69,7 @@ describe('update from API spec', () => {
     const before = await requestsByOperation(root);
     // The user edits the POST body and renames a request; the GET /items/{id} docs stay as imported.
     await editRequest(root, before.requests.get('POST /items')!.path, (t) => t.replace(/text: \|-?\n(\s+)\{[\s\S]*?\n\1\}/, 'text: \'{"name": "mine"}\''));
-    await editRequest(root, before.requests.get('GET /items')!.path, (t) => t.replace('name: List items', 'name: All my items').concat('scripts:\n  postResponse: test("ok", () => {})\n'));
+    await editRequest(root, before.requests.get('GET /items')!.path, (t) => t.replace('name: List items', 'name: All my items').concat('settings:\n  timeoutMs: 5\nscripts:\n  postResponse: test("ok", () => {})\n'));
     const edited = await requestsByOperation(root);
     expect(edited.requests.get('POST /items')!.request.body.text).toBe('{"name": "mine"}');
 
@@ -99,6 +99,7 @@ describe('update from API spec', () => {
     const list = after.requests.get('GET /items')!.request;
     expect(list.name).toBe('All my items'); // names never touched
     expect(list.scripts.postResponse).toContain('test("ok"'); // scripts never touched
+    expect(list.settings.timeoutMs).toBe(5); // settings never touched
     expect(list.headers).toEqual([{ key: 'X-Page', value: 'p1', enabled: true, description: '' }]);
     expect(after.requests.get('POST /items')!.request.body.text).toBe('{"name": "mine"}');
     expect(after.requests.get('POST /items')!.request.docs).toBe('Creates an item.');
