@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { DataFileError, readDataFile, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, type Reporter } from '../runner/index.js';
+import { DataFileError, readDataFile, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -67,6 +67,11 @@ export function registerRun(program: Command, ctx: CliContext): void {
       }
 
       const reporters: Reporter[] = [];
+      // On a terminal, a progress line on stderr while each request is in flight (first, so it
+      // is erased before any reporter prints).
+      if (ctx.output.fd !== undefined && process.stderr.isTTY && process.env.TERM !== 'dumb') {
+        reporters.push(new ProgressReporter({ write: (text) => process.stderr.write(text) }));
+      }
       const names = options.reporters;
       const stdoutReport = names.length === 1 && names[0] !== 'cli';
       for (const name of names) {

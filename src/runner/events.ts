@@ -62,6 +62,8 @@ export interface RunSummary {
 export type RunEvent =
   | { type: 'start'; workspace: string; environment?: string; requestCount: number; iterations: number; startedAt: string }
   | { type: 'iteration'; iteration: number; iterations: number }
+  /** A request is about to run: `position` of `total` in this iteration (1-based). */
+  | { type: 'sending'; path: string; name: string; position: number; total: number; iteration: number; iterations: number }
   | { type: 'request'; result: RequestResult }
   | { type: 'warning'; message: string }
   | { type: 'end'; summary: RunSummary; results: RequestResult[]; bailed: boolean };

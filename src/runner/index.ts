@@ -4,6 +4,7 @@ export { selectRequests, SelectError, type RunItem } from './select.js';
 export { readDataFile, parseCsv, DataFileError } from './data-file.js';
 export type { Reporter, RequestResult, RunEvent, RunSummary, TestOutcome } from './events.js';
 export { CliReporter, type TextSink } from './reporters/cli.js';
+export { ProgressReporter, type RawSink } from './reporters/progress.js';
 export { JsonReporter, jsonReport, type JsonReport } from './reporters/json.js';
 export { JunitReporter, junitXml } from './reporters/junit.js';
 export { RunError } from './errors.js';

@@ -124,6 +124,15 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
         if (options.signal?.aborted) break outer;
         if (results.length > 0 && options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
         const item = items[index]!;
+        emit({
+          type: 'sending',
+          path: item.node.path,
+          name: item.node.type === 'request' ? item.node.request.name : item.node.path,
+          position: index + 1,
+          total: items.length,
+          iteration,
+          iterations,
+        });
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
         results.push(outcome.result);
         emit({ type: 'request', result: outcome.result });

@@ -166,6 +166,26 @@ describe('scripts in runs', () => {
     expect(await s.data.scriptValues('collection')).toEqual({ userId: '7' });
   });
 
+  it('values set by scripts are kept on this computer, win over the files in later runs, and never touch workspace files', async () => {
+    const s = await setup(
+      {
+        'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', value: 'from-file' }] },
+        'requests/1 set.yaml': { name: 'set', seq: 1, url: `${peer.url}/echo?token={{token}}&ws={{wsVar}}`, scripts: { postResponse: "pm.environment.set('token', 'from-script'); pm.collectionVariables.set('wsVar', 'scripted'); pm.globals.set('g', 'global');" } },
+        'requests/2 use.yaml': { name: 'use', seq: 2, url: `${peer.url}/echo?token={{token}}&ws={{wsVar}}&g={{g}}` },
+      },
+      { variables: [{ key: 'wsVar', value: 'from-ferry-yaml' }] },
+    );
+    const files = ['ferry.yaml', 'environments/local.yaml', 'requests/1 set.yaml', 'requests/2 use.yaml'];
+    const before = await Promise.all(files.map((f) => fs.readFile(path.join(s.temp.root, f), 'utf8')));
+    const first = await run(s, { environment: 'local' });
+    expect(first.results.map((r) => new URL(r.url).search)).toEqual(['?token=from-file&ws=from-ferry-yaml', '?token=from-script&ws=scripted&g=global']);
+    const second = await run(s, { environment: 'local', paths: ['2 use'] });
+    expect(new URL(second.results[0]!.url).search).toBe('?token=from-script&ws=scripted&g=global');
+    expect(await s.data.scriptValues('environment:local')).toEqual({ token: 'from-script' });
+    expect(await Promise.all(files.map((f) => fs.readFile(path.join(s.temp.root, f), 'utf8')))).toEqual(before);
+    expect((await fs.readdir(s.temp.root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
+  });
+
   it('settings.repeat sends again until the condition holds', async () => {
     hits = 0;
     const s = await setup({
