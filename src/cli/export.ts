@@ -12,11 +12,11 @@ interface ExportFlags {
   lib?: string;
   substitute: boolean;
   env?: string;
-  var: string[];
+  var?: string[];
   list?: boolean;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerExport(program: Command, ctx: CliContext): void {
   program
@@ -27,7 +27,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .option('--lib <lib>', 'library or shell of the language (see --list)')
     .option('--no-substitute', 'keep {{variables}} as written (dynamic values still get a value)')
     .option('-e, --env <name>', 'environment id or name for the variables (default: the active one)')
-    .option('--var <key=value>', 'set a variable (repeatable)', collect, [])
+    .option('--var <key=value>', 'set a variable (repeatable)', collect)
     .option('--list', 'list the languages and libraries')
     .action(async (requestPath: string | undefined, flags: ExportFlags, command: Command) => {
       if (flags.list) {
@@ -38,7 +38,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       if (!flags.lang) throw new CliError('Choose a language with --lang (see `ferry export --list`).');
       let vars: Map<string, string>;
       try {
-        vars = parseVarOptions(flags.var);
+        vars = parseVarOptions(flags.var ?? []);
       } catch (error) {
         if (error instanceof VarOptionError) throw new CliError(error.message);
         throw error;

@@ -85,23 +85,30 @@ export function resolveTarget(lang: string, lib?: string, platform: NodeJS.Platf
   return found;
 }
 
-/** The code for one prepared request and one target (a Target or its id such as `python/requests`). */
-export function toCode(request: PreparedRequest, target: Target | string): string {
+/**
+ * The code for one prepared request and one target (a Target or its id such as `python/requests`).
+ * `notes` are extra comment lines for the top of the code (without comment markers).
+ */
+export function toCode(request: PreparedRequest, target: Target | string, notes: readonly string[] = []): string {
   const t = typeof target === 'string' ? TARGETS.find((x) => x.id === target) : target;
   if (!t) throw new TargetError(`Unknown code target "${String(target)}". Known targets: ${TARGETS.map((x) => x.id).join(', ')}.`);
-  return t.render(shapeRequest(request, t.rules, t.tool));
+  const shaped = shapeRequest(request, t.rules, t.tool);
+  if (notes.length) shaped.comments.push(...notes);
+  return t.render(shaped);
 }
 
 export interface ExportOptions {
   lang: string;
   lib?: string;
   platform?: NodeJS.Platform;
+  /** Extra comment lines for the top of the code. */
+  notes?: readonly string[];
 }
 
 /** What `ferry export` prints: the request (already prepared with or without substitution) as code. */
 export function exportRequest(request: PreparedRequest, options: ExportOptions): { target: Target; code: string } {
   const target = resolveTarget(options.lang, options.lib, options.platform);
-  return { target, code: toCode(request, target) };
+  return { target, code: toCode(request, target, options.notes) };
 }
 
 /** What `ferry export --list` prints: one line per library, the default marked. */

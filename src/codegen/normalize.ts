@@ -39,6 +39,13 @@ export interface CodeRequest {
 
 const ALWAYS_LEFT_OUT = new Set(['host', 'content-length']);
 
+/**
+ * Headers about one connection, not the request. Ferry's HTTP client never sends them (undici
+ * refuses them), and several libraries refuse or rewrite them (fetch throws on most), so the
+ * code leaves them out too and sends what Ferry sends.
+ */
+export const CONNECTION_HEADERS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'expect']);
+
 export function fileNameOf(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] || path;
@@ -105,6 +112,7 @@ export function shapeRequest(prepared: PreparedRequest, rules: LibraryRules, lib
   const refused = new Set((rules.refusedHeaders ?? []).map((h) => h.toLowerCase()));
   const leftOut: string[] = [];
   const refusedFound: string[] = [];
+  const connectionFound: string[] = [];
   let acceptEncodingDropped = false;
   let multipartTypeDropped = false;
   const kept: CodeHeader[] = [];
@@ -112,12 +120,16 @@ export function shapeRequest(prepared: PreparedRequest, rules: LibraryRules, lib
     const key = h.name.toLowerCase();
     if (ALWAYS_LEFT_OUT.has(key)) leftOut.push(h.name);
     else if (refused.has(key)) refusedFound.push(h.name);
+    else if (CONNECTION_HEADERS.has(key)) connectionFound.push(h.name);
     else if (key === 'accept-encoding' && rules.decompresses) acceptEncodingDropped = true;
     else if (key === 'content-type' && body.kind === 'multipart') multipartTypeDropped = true;
     else kept.push({ name: h.name, value: h.value });
   }
   if (leftOut.length) comments.push(`${listNames(leftOut)} left out: ${libraryName} sets ${leftOut.length > 1 ? 'them' : 'it'} from the URL and the body.`);
   if (refusedFound.length) comments.push(`${listNames(refusedFound)} left out: ${libraryName} refuses to set ${refusedFound.length > 1 ? 'these headers' : 'this header'}.`);
+  if (connectionFound.length) {
+    comments.push(`${listNames(connectionFound)} left out: ${connectionFound.length > 1 ? 'they manage' : 'it manages'} one connection, not the request, and Ferry does not send ${connectionFound.length > 1 ? 'them' : 'it'} either.`);
+  }
   if (acceptEncodingDropped) comments.push(`Accept-Encoding left out: ${libraryName} sends its own and decompresses the answer.`);
   if (multipartTypeDropped && !rules.buildsMultipart) comments.push(`Content-Type left out: ${libraryName} sets it with the multipart boundary.`);
   if (body.kind !== 'none' && rules.noBodyWith.includes(prepared.method.toUpperCase())) {

@@ -94,7 +94,8 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     headers = headers.filter(([name, value]) => name.toLowerCase() !== 'content-type' || /boundary=/i.test(value));
     if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', encoded.contentType]);
   }
-  const userCookie = headers.find(([name]) => name.toLowerCase() === 'cookie')?.[1];
+  // Every Cookie header of the request, as one line (RFC 6265 allows one), then the jar's.
+  const userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
 
   const deadline = new Deadline(settings.timeoutMs, ctx.signal);

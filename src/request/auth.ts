@@ -69,7 +69,7 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       return;
     }
     case 'oauth2': {
-      const settings = oauth2Settings(auth, options.fill);
+      const settings = oauth2Settings(auth, options.oauth2.settingsFill ?? options.fill);
       const token = await oauth2AccessToken(settings, options.oauth2);
       const prefix = auth.headerPrefix === undefined ? 'Bearer' : f('headerPrefix');
       target.oauth2TokenCached = token?.cached ?? false;

@@ -39,6 +39,11 @@ export interface OAuth2Options {
   authorizeTimeoutMs?: number;
   /** Tokens already read in this run, by cache key (saves re-reading the data folder per request). */
   memo?: Map<string, CachedToken>;
+  /**
+   * Fills `{{variables}}` in the OAuth 2.0 settings when the request itself keeps its
+   * placeholders (code export without substitution), so the cached token is still found.
+   */
+  settingsFill?: (text: string) => string;
 }
 
 /** Seconds before expiry at which a token counts as expired, so it does not lapse in flight. */

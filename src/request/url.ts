@@ -84,6 +84,15 @@ export function urlKeepingPlaceholders(url: string, where: string): { url: URL; 
   const parsed = finalUrl(swapped, where);
   const restore = (href: string) => {
     let out = href.replace(/ferryph(\d+)z/gi, (_whole, i: string) => originals[Number(i)] ?? _whole);
+    // Placeholders that reached the URL percent-encoded (path parameter values, an API key in
+    // the query) come back as written too.
+    out = out.replace(/%7B%7B((?:(?!%7[BD])[^{}\n])*?)%7D%7D/gi, (whole, inner: string) => {
+      try {
+        return `{{${decodeURIComponent(inner)}}}`;
+      } catch {
+        return whole;
+      }
+    });
     // `{{baseUrl}}/path`: the scheme belongs to the variable's value, not to the snippet.
     if (schemeAdded && url.trim().startsWith('{{')) out = out.replace(/^http:\/\//, '');
     return out;

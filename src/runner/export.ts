@@ -5,13 +5,13 @@
  */
 import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest, type Target } from '../codegen/index.js';
-import { loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
-import { buildVariableScope } from '../template/index.js';
+import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
+import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { resolveEnvironment } from './environment.js';
 import { RunError } from './errors.js';
 import { selectRequests } from './select.js';
-import { findFolder } from '../workspace/index.js';
+import { findFolder, formatWarning } from '../workspace/index.js';
 
 export interface ExportSavedOptions {
   lang: string;
@@ -31,19 +31,33 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
   if (items.length !== 1 || !item || isFolder(workspace, requestPath)) {
     throw new RunError(`"${requestPath}" is a folder; export takes one request (Folder/Name.yaml).`);
   }
-  if (item.node.type === 'broken') throw new RunError(item.node.warning.message);
+  if (item.node.type === 'broken') throw new RunError(`${formatWarning(item.node.warning)} (fix the file, then export again)`);
   const request = item.node.request;
   if (request.kind !== 'http') throw new RunError(`requests/${item.node.path} is a ${request.kind} request; only HTTP requests can be exported as code.`);
 
   const data = new WorkspaceData(workspace.id, workspace.root);
-  const variables = options.substitute === false
-    ? buildVariableScope({})
-    : scopeFrom(await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data)), [options.vars]);
+  const keep = options.substitute === false;
+  const filled = scopeFrom(await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data)), [options.vars]);
+  // Without substitution the request keeps `{{name}}`; the OAuth 2.0 settings are still filled
+  // to find the cached token, which is not a variable.
+  const variables = keep ? buildVariableScope({}) : filled;
   const prepared = await prepareRequest(
     { request, path: item.node.path, folders: item.folders, workspace: { root: workspace.root, file: workspace.file }, variables },
-    { data, settings: await readSettings(), oauth2: { fetchTokens: false }, unsendableAuth: 'omit', keepPlaceholders: options.substitute === false },
+    {
+      data,
+      settings: await readSettings(),
+      oauth2: { fetchTokens: false, ...(keep ? { settingsFill: (text: string) => render(text, 'request', { variables: filled }) } : {}) },
+      unsendableAuth: 'omit',
+      keepPlaceholders: keep,
+    },
   );
-  return exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform });
+  const notes: string[] = [];
+  const { auth } = effectiveAuth(request, item.folders, workspace.file);
+  if (keep && auth.type === 'basic' && /\{\{/.test(`${String(auth.username ?? '')}:${String(auth.password ?? '')}`)) {
+    notes.push('Basic auth: the Authorization header encodes the user name and password with their {{variables}} as written;');
+    notes.push('export with substitution on to get the real credentials, or Base64-encode USER:PASSWORD yourself.');
+  }
+  return exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes });
 }
 
 function isFolder(workspace: Workspace, requestPath: string): boolean {

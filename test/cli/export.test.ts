@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -135,5 +136,109 @@ describe('ferry export', () => {
     expect(unknown.stderr).toMatch(/Unknown language "cobol"/);
     expect((await ferry(['-w', root, 'export', 'OAuth'])).stderr).toMatch(/Choose a language with --lang/);
     expect((await ferry(['-w', root, 'export', 'Nope', '--lang', 'curl'])).code).toBe(2);
+  });
+});
+
+/** Runs generated code with its own toolchain; undefined when the toolchain is not on this machine. */
+const PROGRAMS: Array<{ lang: string; lib: string; file: string; argv: (file: string) => string[] | undefined }> = [
+  { lang: 'javascript', lib: 'fetch', file: 'request.mjs', argv: (f) => [process.execPath, f] },
+  { lang: 'python', lib: 'requests', file: 'request.py', argv: (f) => (existsSync('/usr/bin/python3') ? ['/usr/bin/python3', f] : undefined) },
+  { lang: 'httpie', lib: 'httpie', file: 'request.sh', argv: (f) => (existsSync('/usr/bin/http') ? ['bash', f] : undefined) },
+];
+
+describe('ferry export of a saved request', () => {
+  it('sends in several languages what ferry run sends (folder headers, auth, variables, repeated headers)', async () => {
+    const root = await workspace();
+    await fs.writeFile(
+      path.join(root, 'requests', 'Things', 'Patch thing.yaml'),
+      [
+        'name: Patch thing',
+        'method: PATCH',
+        'url: "{{baseUrl}}/things/:id?tag=a b&q=$HOME"',
+        'pathParams:',
+        '  - key: id',
+        '    value: "{{thingId}}"',
+        'headers:',
+        '  - key: X-Multi',
+        '    value: one',
+        '  - key: X-Multi',
+        '    value: two',
+        '  - key: X-Odd',
+        `    value: "back\\\\slash \\"dq\\" 'sq' $(id) %PATH% ^caret"`,
+        'body:',
+        '  type: text',
+        '  contentType: text/plain; charset=utf-8',
+        `  text: "line1\\nunicode 日本 🚀 $HOME \`id\` \\\\n"`,
+        'auth:',
+        '  type: bearer',
+        '  token: "{{thingId}}-token"',
+        '',
+      ].join('\n'),
+    );
+    const ran = await ferry(['-w', root, 'run', 'Things/Patch thing.yaml', '-e', 'local', '-r', 'json']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const fromFerry = seen.pop()!;
+    expect(fromFerry.url).toBe('/things/7?tag=a%20b&q=$HOME');
+    const dir = await tempDir();
+    for (const program of PROGRAMS) {
+      const file = path.join(dir, program.file);
+      const argv = program.argv(file);
+      if (!argv) continue;
+      const exported = await ferry(['-w', root, 'export', 'Things/Patch thing', '--lang', program.lang, '--lib', program.lib, '-e', 'local']);
+      expect(exported.code, exported.stderr).toBe(0);
+      await fs.writeFile(file, exported.stdout);
+      await run(argv[0]!, argv.slice(1), { timeout: 30_000 });
+      const fromCode = seen.pop()!;
+      const label = `${program.lang}/${program.lib}`;
+      expect(fromCode.method, label).toBe(fromFerry.method);
+      expect(decodeURIComponent(fromCode.url), label).toBe(decodeURIComponent(fromFerry.url));
+      expect(fromCode.body, label).toBe(fromFerry.body);
+      for (const name of ['x-folder', 'x-multi', 'x-odd', 'authorization', 'content-type']) expect(fromCode.headers[name], `${label} ${name}`).toBe(fromFerry.headers[name]);
+    }
+    expect(fromFerry.headers['x-multi']).toBe('one, two');
+    expect(fromFerry.headers.authorization).toBe('Bearer 7-token');
+  });
+
+  it('--no-substitute keeps placeholders in path parameters and an API key in the query', async () => {
+    const root = await workspace();
+    await fs.writeFile(
+      path.join(root, 'requests', 'Keyed.yaml'),
+      'name: Keyed\nurl: "{{baseUrl}}/items/:id"\npathParams:\n  - key: id\n    value: "{{itemId}}"\nauth:\n  type: apiKey\n  key: api_key\n  value: "{{apiKey}}"\n  location: query\n',
+    );
+    const result = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'go', '--no-substitute']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"{{baseUrl}}/items/{{itemId}}?api_key={{apiKey}}"');
+  });
+
+  it('--no-substitute still finds the cached OAuth 2.0 token, and explains Basic credentials with placeholders', async () => {
+    const root = await workspace();
+    await fs.writeFile(path.join(root, 'requests', 'Templated OAuth.yaml'), 'name: Templated OAuth\nurl: "{{baseUrl}}/me"\nauth:\n  type: oauth2\n  tokenUrl: "{{baseUrl}}/token"\n  clientId: app\n');
+    await fs.writeFile(path.join(root, 'requests', 'Basic.yaml'), 'name: Basic\nurl: "{{baseUrl}}/me"\nauth:\n  type: basic\n  username: "{{user}}"\n  password: pw\n');
+    const ws = await openWorkspace(root);
+    const data = new WorkspaceData(ws.id, ws.root);
+    const request = ws.tree.children.find((c) => c.type === 'request' && c.request.name === 'Templated OAuth');
+    if (request?.type !== 'request') throw new Error('fixture');
+    const filled = (t: string) => t.replace('{{baseUrl}}', base);
+    await data.saveToken(tokenCacheKey(oauth2Settings(request.request.auth as Auth, filled)), { accessToken: 'cached-456' });
+    const oauth = await ferry(['-w', root, 'export', 'Templated OAuth', '--lang', 'curl', '--no-substitute']);
+    expect(oauth.stdout).toContain("'{{baseUrl}}/me'");
+    expect(oauth.stdout).toContain('Authorization: Bearer cached-456');
+    const basic = await ferry(['-w', root, 'export', 'Basic', '--lang', 'python', '--no-substitute']);
+    expect(basic.stdout).toMatch(/^# Basic auth: the Authorization header encodes the user name and password with their \{\{variables\}\} as written;/);
+    const substituted = await ferry(['-w', root, 'export', 'Basic', '--lang', 'python']);
+    expect(substituted.stdout).not.toContain('Basic auth:');
+  });
+
+  it('a file that does not parse: the message names the file and line', async () => {
+    const root = await workspace();
+    await fs.writeFile(path.join(root, 'requests', 'Broken.yaml'), 'name: [broken\n');
+    const result = await ferry(['-w', root, 'export', 'Broken', '--lang', 'curl']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/requests\/Broken\.yaml:\d+:\d+: YAML syntax error/);
+    const unknownLib = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'python', '--lib', 'urllib']);
+    expect(unknownLib.stderr).toMatch(/Unknown library "urllib" for Python\. Choose one of: requests, httpx\./);
+    const noEnv = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl', '-e', 'Nope']);
+    expect(noEnv.code).toBe(2);
+    expect(noEnv.stderr).toMatch(/No environment "Nope"/);
   });
 });

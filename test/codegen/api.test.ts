@@ -94,6 +94,26 @@ describe('content rules', () => {
     }
   });
 
+  test('headers about one connection are left out everywhere, with a comment (Ferry never sends them)', () => {
+    const hop: PreparedRequest = {
+      ...simple,
+      headers: [...simple.headers, { name: 'Connection', value: 'keep-alive' }, { name: 'Keep-Alive', value: 'timeout=5' }, { name: 'Transfer-Encoding', value: 'chunked' }, { name: 'TE', value: 'trailers' }],
+    };
+    for (const t of TARGETS) {
+      const code = toCode(hop, t);
+      expect(code, t.id).not.toMatch(/keep-alive|timeout=5|chunked|trailers/);
+      if (t.id === 'java/httpclient') expect(code).toMatch(/Connection left out: java\.net\.http\.HttpClient refuses/);
+      expect(code, t.id).toMatch(/Keep-Alive.*left out: they manage one connection, not the request, and Ferry does not send them either/);
+    }
+  });
+
+  test('notes from the caller appear at the top of the code of every target', () => {
+    for (const t of TARGETS) {
+      const code = toCode(simple, t, ['Basic auth: a note for the reader.']);
+      expect(code.split('\n').slice(0, 3).join('\n'), t.id).toContain('Basic auth: a note for the reader.');
+    }
+  });
+
   test('a comment can never end early or break the line', () => {
     const hostile: PreparedRequest = { ...simple, headers: [{ name: 'Host', value: 'x' }], authType: 'digest' };
     for (const t of TARGETS) expect(toCode(hostile, t), t.id).not.toMatch(/\*\/|left out:.*\n[^\n]*left out/);

@@ -208,7 +208,8 @@ export function executionCases(dir: string): Case[] {
           url: `${b}/users/1?api_key=k%2By`,
           authType: 'oauth2',
           oauth2TokenCached: true,
-          headers: [h('Authorization', 'Bearer tok$en"x'), h('Content-Type', 'application/json')],
+          // Connection headers: Ferry never sends them, and fetch would throw on Keep-Alive.
+          headers: [h('Authorization', 'Bearer tok$en"x'), h('Connection', 'keep-alive'), h('Keep-Alive', 'timeout=5'), h('TE', 'trailers'), h('Content-Type', 'application/json')],
           body: textBody('json', JSON.stringify({ name: 'O\'Brien "the $1"', path: 'C:\\dir', emoji: '🚀', nl: 'a\nb' }, null, 2)),
         }),
     },

@@ -93,6 +93,14 @@ export const RUNNERS: Runner[] = [
   },
 ];
 
+/**
+ * Whether a missing toolchain fails the run instead of skipping its tests: in CI (where
+ * `.ci/install-peers.sh` has installed them all), unless FERRY_ALLOW_MISSING_TOOLCHAINS is set.
+ */
+export function missingToolchainsFail(): boolean {
+  return (process.env.CI === 'true' || process.env.CI === '1' || process.env.FERRY_REQUIRE_TOOLCHAINS === '1') && process.env.FERRY_ALLOW_MISSING_TOOLCHAINS !== '1';
+}
+
 export interface RunResult {
   code: number | null;
   stdout: string;

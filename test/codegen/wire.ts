@@ -6,11 +6,19 @@
  */
 import fs from 'node:fs';
 import type { PreparedRequest } from '../../src/request/prepared.js';
-import type { Target } from '../../src/codegen/index.js';
+import type { LibraryRules } from '../../src/codegen/index.js';
 import type { Recorded } from './echo-server.js';
 
 /** Headers every library manages itself: never compared. */
 const TRANSPORT_HEADERS = ['host', 'content-length', 'transfer-encoding', 'expect'];
+
+/** Headers about one connection, which Ferry's client never sends (src/protocols/http.ts drops them). */
+const CONNECTION_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'expect'];
+
+/** Who sends: a target's library, or Ferry itself. */
+export interface Sender {
+  rules: LibraryRules;
+}
 
 export interface WirePart {
   name: string;
@@ -55,13 +63,13 @@ function group(pairs: [string, string][]): Record<string, string[]> {
 }
 
 /** What the target's code must send for this prepared request. */
-export function expectedWire(prepared: PreparedRequest, target: Target): Wire {
+export function expectedWire(prepared: PreparedRequest, target: Sender): Wire {
   const rules = target.rules;
   const refused = new Set(rules.refusedHeaders ?? []);
   const pairs: [string, string][] = [];
   for (const h of prepared.headers) {
     const name = h.name.toLowerCase();
-    if (name === 'host' || name === 'content-length' || refused.has(name)) continue;
+    if (name === 'host' || name === 'content-length' || refused.has(name) || CONNECTION_HEADERS.includes(name)) continue;
     if (name === 'accept-encoding' && rules.decompresses) continue;
     if (name === 'content-type' && prepared.body.kind === 'multipart') continue;
     pairs.push([h.name, h.value]);
@@ -126,7 +134,7 @@ export function parseMultipart(body: Buffer, boundary: string): WirePart[] {
 }
 
 /** The recorded request in the same shape, less what the library adds by itself. */
-export function receivedWire(recorded: Recorded, target: Target, expected: Wire): Wire {
+export function receivedWire(recorded: Recorded, target: Sender, expected: Wire): Wire {
   const all = group(recorded.headers);
   const headers: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(all)) {

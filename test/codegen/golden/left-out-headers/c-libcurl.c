@@ -1,4 +1,5 @@
 // Host and Content-Length left out: libcurl sets them from the URL and the body.
+// Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 #include <stdio.h>
 #include <curl/curl.h>
 
@@ -10,7 +11,6 @@ int main(void) {
     return 1;
   struct curl_slist *headers = NULL;
   headers = curl_slist_append(headers, "Accept-Encoding: gzip");
-  headers = curl_slist_append(headers, "Connection: keep-alive");
   headers = curl_slist_append(headers, "Content-Type: application/json");
   headers = curl_slist_append(headers, "X-Empty;");
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);

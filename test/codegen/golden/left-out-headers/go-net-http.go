@@ -1,4 +1,5 @@
 // Host and Content-Length left out: net/http sets them from the URL and the body.
+// Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 // Accept-Encoding left out: net/http sends its own and decompresses the answer.
 package main
 
@@ -14,7 +15,6 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	req.Header["Connection"] = []string{"keep-alive"}
 	req.Header["Content-Type"] = []string{"application/json"}
 	req.Header["X-Empty"] = []string{""}
 

@@ -1,4 +1,5 @@
 // Host and Content-Length left out: axios sets them from the URL and the body.
+// Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 // Accept-Encoding left out: axios sends its own and decompresses the answer.
 import axios from "axios";
 
@@ -6,7 +7,6 @@ const response = await axios.request({
   method: "GET",
   url: "https://api.example.com/things",
   headers: {
-    "Connection": "keep-alive",
     "Content-Type": "application/json",
     "X-Empty": "",
   },

@@ -1,5 +1,6 @@
 <?php
 // Host and Content-Length left out: PHP curl sets them from the URL and the body.
+// Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 
 $curl = curl_init();
 curl_setopt_array($curl, [
@@ -7,7 +8,6 @@ curl_setopt_array($curl, [
     CURLOPT_CUSTOMREQUEST => "GET",
     CURLOPT_HTTPHEADER => [
         "Accept-Encoding: gzip",
-        "Connection: keep-alive",
         "Content-Type: application/json",
         "X-Empty;",
     ],

@@ -1,10 +1,10 @@
 # Host and Content-Length left out: httpx sets them from the URL and the body.
+# Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 # Accept-Encoding left out: httpx sends its own and decompresses the answer.
 import httpx
 
 url = "https://api.example.com/things"
 headers = [
-    ("Connection", "keep-alive"),
     ("Content-Type", "application/json"),
     ("X-Empty", ""),
 ]

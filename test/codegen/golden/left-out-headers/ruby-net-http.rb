@@ -1,10 +1,10 @@
 # Host and Content-Length left out: Net::HTTP sets them from the URL and the body.
+# Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 # Accept-Encoding left out: Net::HTTP sends its own and decompresses the answer.
 require "net/http"
 
 uri = URI("https://api.example.com/things")
 request = Net::HTTP::Get.new(uri)
-request["Connection"] = "keep-alive"
 request["Content-Type"] = "application/json"
 request["X-Empty"] = ""
 request.body = "{\"q\":\"body on GET\"}"

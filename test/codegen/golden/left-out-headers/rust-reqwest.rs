@@ -1,4 +1,5 @@
 // Host and Content-Length left out: reqwest sets them from the URL and the body.
+// Connection left out: it manages one connection, not the request, and Ferry does not send it either.
 // Cargo.toml: reqwest = { version = "0.12" }, tokio = { version = "1", features = ["full"] }
 
 #[tokio::main]
@@ -7,7 +8,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let response = client
         .request(reqwest::Method::GET, "https://api.example.com/things")
         .header("Accept-Encoding", "gzip")
-        .header("Connection", "keep-alive")
         .header("Content-Type", "application/json")
         .header("X-Empty", "")
         .body("{\"q\":\"body on GET\"}")
