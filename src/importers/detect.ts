@@ -122,7 +122,7 @@ export function detect(text: string): Detected {
     }
     throw refuseUnknown();
   }
-  if (isObject(document) && (typeof document.openapi === 'string' || typeof document.swagger === 'string' || typeof document.swagger === 'number')) {
+  if (isObject(document) && (isVersionField(document.openapi) || isVersionField(document.swagger))) {
     return detectDocument(document, 'yaml');
   }
   throw refuseUnknown();
@@ -144,8 +144,10 @@ function detectDocument(document: unknown, format: 'json' | 'yaml'): Detected {
     throw refuseUnknown('a JSON list that is not a globals export');
   }
   if (!isObject(document)) throw refuseUnknown();
-  if (typeof document.openapi === 'string' || document.swagger !== undefined) {
-    const version = String(document.openapi ?? document.swagger);
+  if (isVersionField(document.openapi) || document.swagger !== undefined) {
+    // YAML reads an unquoted `3.0` or `2.0` as a number.
+    const raw = document.openapi ?? document.swagger;
+    const version = typeof raw === 'number' ? raw.toFixed(1) : String(raw);
     if (!/^(2\.0|3\.\d+)/.test(version)) throw new ImportError(`This API document has version ${version}; Ferry imports OpenAPI 3.x and Swagger 2.0.`);
     return { kind: 'openapi', document, format, version };
   }
@@ -170,6 +172,8 @@ function detectDocument(document: unknown, format: 'json' | 'yaml'): Detected {
   }
   throw refuseUnknown();
 }
+
+const isVersionField = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
 
 function v1Refusal(): ImportError {
   return new ImportError('This is a collection in the old v1 format, which Ferry does not import. Export the collection again as v2.1 and import that file.');

@@ -69,6 +69,9 @@ describe('bad inputs', () => {
     // Repeated keys are common in real documents and do not stop detection.
     const dupes = 'openapi: 3.0.0\ninfo: {title: Dupes}\nservers: [{url: "https://x.test"}]\npaths:\n  /a:\n    get: {summary: A, summary: B, responses: {200: {description: ok}}}\n';
     expect((await convert(dupes, { label: 't' })).kind).toBe('openapi');
+    // So is an unquoted version, which YAML reads as a number.
+    expect((await convert(dupes.replace('openapi: 3.0.0', 'openapi: 3.0'), { label: 't' })).kind).toBe('openapi');
+    expect((await convert(dupes.replace('openapi: 3.0.0', 'openapi: 3.1'), { label: 't' })).kind).toBe('openapi');
   });
 
   it('a failed OpenAPI import leaves no specs/ folder behind', async () => {
