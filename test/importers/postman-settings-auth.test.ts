@@ -162,6 +162,14 @@ describe('URLs', () => {
   });
 });
 
+describe('descriptions', () => {
+  it('a description on the item and one on the request are both kept', async () => {
+    const result = await importFile('v20-draft-no-schema-url.postman_collection.json');
+    const docs = [...byPath(result).values()].map((r) => r.docs).find((d) => typeof d === 'string' && d.includes('This is H1'));
+    expect(docs).toMatch(/^<h1>This is H1<\/h1>[\s\S]*\n\nmy description$/);
+  });
+});
+
 describe('scripts', () => {
   it('lists every unavailable script-API member in a note and keeps the scripts unchanged', async () => {
     const code = ['pm.cookies.get("a");', 'pm.visualizer.set("<b/>");', 'setInterval(() => {}, 5);', 'pm.sendRequest("http://x");', 'setTimeout(() => {}, 1);'];

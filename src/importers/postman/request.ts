@@ -193,7 +193,8 @@ export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptCo
   const scripts = collectScripts(item.event, where, ctx);
   const own = mapSettings(item.protocolProfileBehavior, where, notes);
   const settings = inherited || own ? { ...inherited, ...own } : undefined;
-  const docs = description(req.description);
+  // The schema allows a description on the item as well as on the request: keep both.
+  const docs = [...new Set([description(item.description), description(req.description)].filter(Boolean))].join('\n\n');
   const examples = mapExamples(item.response, where, notes);
   return {
     name,
