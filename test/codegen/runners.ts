@@ -3,7 +3,7 @@
  * `.ci/install-peers.sh` installs every toolchain named here from Debian.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Wire } from './wire.js';
@@ -57,6 +57,16 @@ const pythonModule = (mod: string, pkg: string) =>
 const tool = (command: string, pkg: string, args?: string[]) =>
   check(command, () => (has(command, args) ? undefined : `${command} not found (apt-get install ${pkg})`));
 
+/** Debian puts curl.h under the architecture's folder (x86_64-linux-gnu, aarch64-linux-gnu, ...). */
+function curlHeaderFound(): boolean {
+  if (existsSync('/usr/include/curl/curl.h')) return true;
+  try {
+    return readdirSync('/usr/include').some((dir) => existsSync(path.join('/usr/include', dir, 'curl', 'curl.h')));
+  } catch {
+    return false;
+  }
+}
+
 const SLOW_CASES = ['hostile-text', 'binary', 'text-with-control-bytes', 'multipart'];
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
@@ -87,7 +97,7 @@ export const RUNNERS: Runner[] = [
   {
     targetId: 'c/libcurl',
     missing: check('libcurl', () =>
-      !has('gcc') ? 'gcc not found (apt-get install gcc)' : has('pkg-config', ['--exists', 'libcurl']) || existsSync('/usr/include/x86_64-linux-gnu/curl/curl.h') || existsSync('/usr/include/curl/curl.h') ? undefined : 'libcurl headers not found (apt-get install libcurl4-openssl-dev)',
+      !has('gcc') ? 'gcc not found (apt-get install gcc)' : has('pkg-config', ['--exists', 'libcurl']) || curlHeaderFound() ? undefined : 'libcurl headers not found (apt-get install libcurl4-openssl-dev)',
     ),
     commands: (f, dir) => [['gcc', '-o', path.join(dir, 'request'), f, '-lcurl'], [path.join(dir, 'request')]],
   },

@@ -31,6 +31,15 @@ function imports(req: CodeRequest, extra: string[]): string {
   return lines.length ? lines.join('\n') + '\n\n' : '';
 }
 
+/** Forbidden request header names of the Fetch standard that remain after the shared rules. */
+const BROWSER_FORBIDDEN = new Set(['accept-charset', 'access-control-request-headers', 'access-control-request-method', 'cookie', 'cookie2', 'date', 'dnt', 'origin', 'referer', 'set-cookie', 'trailer', 'via']);
+
+/** Browsers drop forbidden headers silently; Node.js sends them. Say which, so the browser case is not a surprise. */
+function browserComment(req: CodeRequest): string[] {
+  const names = [...new Set(req.headers.map((h) => h.name).filter((n) => BROWSER_FORBIDDEN.has(n.toLowerCase()) || /^(proxy|sec)-/i.test(n)))];
+  return names.length ? [`In browsers fetch silently drops ${names.join(', ')} (forbidden header ${names.length > 1 ? 'names' : 'name'}); Node.js sends ${names.length > 1 ? 'them' : 'it'}.`] : [];
+}
+
 function renderFetch(req: CodeRequest): string {
   const body = req.body;
   let pre = formData(req);
@@ -40,7 +49,7 @@ function renderFetch(req: CodeRequest): string {
     pre += `const body = Uint8Array.from(atob(${s(body.base64)}), (c) => c.charCodeAt(0));\n`;
     bodyLine = '  body,\n';
   } else if (body.kind === 'multipart') bodyLine = '  body: form,\n';
-  const comments = [...req.comments, ...typedTextPartsComment(req, 'FormData')];
+  const comments = [...req.comments, ...browserComment(req), ...typedTextPartsComment(req, 'FormData')];
   return (
     commentLines(comments, '//') +
     imports(req, []) +

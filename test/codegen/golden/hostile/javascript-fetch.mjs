@@ -1,3 +1,4 @@
+// In browsers fetch silently drops Cookie (forbidden header name); Node.js sends it.
 const response = await fetch("https://api.example.com/%C3%BCn%C3%AF%20c%C3%B4d%C3%A9/%22q%22?name=a%20b&quote='x'&dollar=$HOME&pct=100%25&caret=%5E&tick=%60&back=%5C&uni=%E6%97%A5%E6%9C%AC", {
   method: "PATCH",
   headers: {
