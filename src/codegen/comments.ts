@@ -21,9 +21,17 @@ export function authComments(prepared: PreparedRequest): string[] {
   }
   const signing = SIGNING_NAMES[type];
   if (signing) {
+    // Ferry signs AWS Signature V4 itself; the other signing types are imported but not sent yet.
+    const signed = prepared.headers.some((h) => h.name.toLowerCase() === 'authorization');
+    if (signed) {
+      return [
+        `${signing}: the signature below was made for one send and expires soon.`,
+        'This code cannot sign each request: sign it again before sending (Ferry does this on every send).',
+      ];
+    }
     return [
-      `${signing}: the signature below was made for one send and expires soon.`,
-      'Sign each request again before sending it (Ferry does this on every send).',
+      `${signing}: this code cannot sign the request, and Ferry cannot make ${signing} signatures yet,`,
+      `so no credentials are sent. Sign each request with a ${signing} library before sending it.`,
     ];
   }
   if (type === 'oauth2' && prepared.oauth2TokenCached === false) {

@@ -1,5 +1,5 @@
 # AWS Signature Version 4: the signature below was made for one send and expires soon.
-# Sign each request again before sending it (Ferry does this on every send).
+# This code cannot sign each request: sign it again before sending (Ferry does this on every send).
 curl.exe https://api.example.com/bucket/key `
   -H 'X-Amz-Date: 20260101T000000Z' `
   -H 'Authorization: AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc'

@@ -1,5 +1,5 @@
 // AWS Signature Version 4: the signature below was made for one send and expires soon.
-// Sign each request again before sending it (Ferry does this on every send).
+// This code cannot sign each request: sign it again before sending (Ferry does this on every send).
 package main
 
 import (
