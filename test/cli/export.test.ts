@@ -229,6 +229,16 @@ describe('ferry export of a saved request', () => {
     expect(substituted.stdout).not.toContain('Basic auth:');
   });
 
+  it('--var wins over the environment, and a bad --var is refused', async () => {
+    const root = await workspace();
+    const result = await ferry(['-w', root, 'export', 'Things/Create thing', '--lang', 'httpie', '-e', 'local', '--var', 'thingId=9', '--var', 'baseUrl=http://example.test']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('http://example.test/things/9?q=it%27s%20here');
+    const bad = await ferry(['-w', root, 'export', 'Things/Create thing', '--lang', 'httpie', '--var', 'novalue']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--var expects key=value/);
+  });
+
   it('a file that does not parse: the message names the file and line', async () => {
     const root = await workspace();
     await fs.writeFile(path.join(root, 'requests', 'Broken.yaml'), 'name: [broken\n');
