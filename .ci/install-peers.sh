@@ -4,6 +4,7 @@ set -euo pipefail
 if [ "$(id -u)" != "0" ]; then echo "install-peers: not root, skipping apt installs"; exit 0; fi
 packages=(
   curl            # codegen execution tests (cURL target)
+  zsh             # codegen shell-quoting tests (bash / zsh target read back by zsh too)
   httpie          # codegen execution tests (HTTPie 3 target)
   wget            # codegen execution tests (Wget target)
   python3-requests  # codegen execution tests (Python requests target, Debian's /usr/bin/python3)

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cmdQuote, posixQuote, powershellQuote } from '../../src/codegen/quote/shell.js';
 import { HOSTILE_TEXT } from './fixtures.js';
+import { missingToolchainsFail } from './runners.js';
 
 function shellAvailable(shell: string): boolean {
   try {
@@ -38,7 +39,11 @@ const HOSTILE = [
   '日本 🚀 \u2028',
 ];
 
-// The target is bash / zsh ($'...' is not POSIX sh).
+// The target is bash / zsh ($'...' is not POSIX sh). In CI both must be there (.ci/install-peers.sh).
+test.runIf(missingToolchainsFail())('bash and zsh are installed', () => {
+  expect(['bash', 'zsh'].filter((shell) => !shellAvailable(shell))).toEqual([]);
+});
+
 describe.each(['bash', 'zsh'].filter(shellAvailable))('posixQuote read back by %s', (shell) => {
   test('hostile words', () => {
     expect(readBack(shell, HOSTILE)).toEqual(HOSTILE);
