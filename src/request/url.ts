@@ -79,11 +79,40 @@ export function addQueryParam(url: URL, key: string, value: string): void {
  */
 export function urlKeepingPlaceholders(url: string, where: string): { url: URL; restore: (href: string) => string } {
   const originals: string[] = [];
-  const swapped = url.trim().replace(/\{\{[^{}\n]*\}\}/g, (placeholder) => `ferryph${originals.push(placeholder) - 1}z`);
+  let swapped = url.trim().replace(/\{\{[^{}\n]*\}\}/g, (placeholder) => `ferryph${originals.push(placeholder) - 1}z`);
+  // A placeholder standing for the scheme or the port cannot be parsed as one: it stands in as
+  // `http` or as a high port number while parsing, and comes back as written.
+  let schemeToken: string | undefined;
+  const scheme = /^(ferryph\d+z):\/\//i.exec(swapped);
+  if (scheme) {
+    schemeToken = originals[Number(/\d+/.exec(scheme[1]!)![0])];
+    swapped = `http://${swapped.slice(scheme[0].length)}`;
+  }
+  const ports = new Map<string, string>();
+  swapped = swapped.replace(/^([^/?#]*\/\/[^/?#]*?):ferryph(\d+)z(?=[/?#]|$)/i, (_whole, authority: string, i: string) => {
+    const port = String(59_000 + Number(i));
+    ports.set(port, originals[Number(i)]!);
+    return `${authority}:${port}`;
+  });
   const schemeAdded = !SCHEME.test(swapped);
-  const parsed = finalUrl(swapped, where);
+  const putBack = (text: string) => text.replace(/ferryph(\d+)z/gi, (whole, i: string) => originals[Number(i)] ?? whole);
+  let parsed: URL;
+  try {
+    parsed = finalUrl(swapped, where);
+  } catch (error) {
+    // Say it with the placeholders the user wrote, not the stand-ins.
+    if (error instanceof PrepareError) {
+      let message = putBack(error.message);
+      for (const [port, placeholder] of ports) message = message.replace(`:${port}`, `:${placeholder}`);
+      if (schemeToken) message = message.replace('"http://', `"${schemeToken}://`);
+      throw new PrepareError(message);
+    }
+    throw error;
+  }
   const restore = (href: string) => {
-    let out = href.replace(/ferryph(\d+)z/gi, (_whole, i: string) => originals[Number(i)] ?? _whole);
+    let out = putBack(href);
+    for (const [port, placeholder] of ports) out = out.replace(new RegExp(`^([^/?#]*//[^/?#]*?):${port}(?=[/?#]|$)`), `$1:${placeholder}`);
+    if (schemeToken) out = out.replace(/^http:\/\//, `${schemeToken}://`);
     // Placeholders that reached the URL percent-encoded (path parameter values, an API key in
     // the query) come back as written too.
     out = out.replace(/%7B%7B((?:(?!%7[BD])[^{}\n])*?)%7D%7D/gi, (whole, inner: string) => {

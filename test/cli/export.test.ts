@@ -210,6 +210,18 @@ describe('ferry export of a saved request', () => {
     expect(result.stdout).toContain('"{{baseUrl}}/items/{{itemId}}?api_key={{apiKey}}"');
   });
 
+  it('--no-substitute keeps placeholders for the scheme and the port, and errors show them as written', async () => {
+    const root = await workspace();
+    await fs.writeFile(path.join(root, 'requests', 'Templated.yaml'), 'name: Templated\nurl: "{{scheme}}://{{host}}:{{port}}/x?a={{a}}"\n');
+    const result = await ferry(['-w', root, 'export', 'Templated', '--lang', 'curl', '--no-substitute']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("'{{scheme}}://{{host}}:{{port}}/x?a={{a}}'");
+    await fs.writeFile(path.join(root, 'requests', 'Invalid.yaml'), 'name: Invalid\nurl: "http://{{host}} x:{{port}}/"\n');
+    const invalid = await ferry(['-w', root, 'export', 'Invalid', '--lang', 'curl', '--no-substitute']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('"http://{{host}} x:{{port}}/" is not a valid URL');
+  });
+
   it('--no-substitute still finds the cached OAuth 2.0 token, and explains Basic credentials with placeholders', async () => {
     const root = await workspace();
     await fs.writeFile(path.join(root, 'requests', 'Templated OAuth.yaml'), 'name: Templated OAuth\nurl: "{{baseUrl}}/me"\nauth:\n  type: oauth2\n  tokenUrl: "{{baseUrl}}/token"\n  clientId: app\n');
