@@ -6,7 +6,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { DataFileError, readDataFile, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
+import { readSettings, WorkspaceData } from '../appdata/index.js';
+import { DataFileError, readDataFile, resolveEnvironment, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -189,11 +190,23 @@ async function startAutoServers(
   ctx: CliContext,
 ): Promise<{ stop(): Promise<void> }> {
   const { startServers } = await import('../servers/index.js');
+  // The servers see the variables the run sees: the same environment (by id or name, else the
+  // active one on this computer), script-set values, --var.
+  const data = new WorkspaceData(ws.id, ws.root);
+  let environmentId: string | undefined;
+  try {
+    environmentId = await resolveEnvironment(ws, environment, data);
+  } catch (error) {
+    if (error instanceof RunError) throw new CliError(error.message);
+    throw error;
+  }
+  const settings = await readSettings().catch(() => undefined);
   const handle = await startServers(ws, {
     autoStartOnly: true,
-    environment: environment && ws.environments.some((e) => e.id === environment) ? environment : ws.environments.find((e) => e.value.name === environment)?.id,
+    environment: environmentId,
     overrides: vars,
-    allowFilesOutsideWorkspace: allowFilesOutside,
+    scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
+    allowFilesOutsideWorkspace: allowFilesOutside || settings?.filesOutsideWorkspace === true,
     watch: false,
   });
   for (const failure of handle.failures) ctx.output.err(`ferry: server ${failure.id} did not start: ${failure.message}`);

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { readSettings, WorkspaceData } from '../appdata/index.js';
+import { resolveEnvironment, RunError } from '../runner/index.js';
 import { formatTrafficLine, startServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -70,11 +71,14 @@ export async function serveUntil(
     throw error;
   }
   const data = new WorkspaceData(ws.id, ws.root);
-  const chosen = options.env ?? (await data.activeEnvironment().catch(() => undefined));
-  // An id (file name) or, failing that, a display name.
-  const environment = chosen === undefined || ws.environments.some((e) => e.id === chosen)
-    ? chosen
-    : (ws.environments.find((e) => e.value.name === chosen)?.id ?? chosen);
+  // As for `ferry run`: an id (file name) or a display name, else the active environment here.
+  let environment: string | undefined;
+  try {
+    environment = await resolveEnvironment(ws, options.env, data);
+  } catch (error) {
+    if (error instanceof RunError) throw new CliError(error.message);
+    throw error;
+  }
   const settings = await readSettings().catch(() => undefined);
   const c = paint(output);
   const json = options.json === true;

@@ -33,6 +33,15 @@ export function mayHaveBody(req: AnyRequest): boolean {
   return req.httpVersionMajor === 2 && !(req as Http2ServerRequest).stream.endAfterHeaders;
 }
 
+/**
+ * Before a second writeHead after a failed one: on HTTP/1.1 the first call already chose its
+ * reason phrase ("OK"), which would otherwise go out with the new status ("500 OK"). HTTP/2 has
+ * no reason phrase (and warns when one is touched).
+ */
+export function forgetStatusMessage(req: AnyRequest, res: AnyResponse): void {
+  if (req.httpVersionMajor !== 2) (res as ServerResponse).statusMessage = '';
+}
+
 /** Destroys the client's connection at once (fault `reset`); on HTTP/2, the whole session. */
 export function destroyConnection(req: AnyRequest): void {
   if (req.httpVersionMajor === 2) {

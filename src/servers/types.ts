@@ -11,7 +11,7 @@ export interface TrafficRecord {
   method: string;
   /** Path and query as sent. */
   path: string;
-  /** The matched route's name (or `#n` when it has none); empty when no route matched. */
+  /** The matched route's name (or `METHOD path` when it has none); empty when no route matched. */
   route: string;
   /** Status sent; 0 when none was (reset, hang, client gone). */
   status: number;

@@ -173,7 +173,8 @@ class Filler {
   #expander: Expander | undefined;
   #message: string | undefined;
   #argsJson: string | undefined;
-  readonly #measured = new Map<string, number>();
+  /** Sizes of large client texts, made on first need (most renderings have none). */
+  #measured: Map<string, number> | undefined;
 
   constructor(
     private readonly context: RenderContext,
@@ -238,6 +239,7 @@ class Filler {
       this.bytes = utf8Bytes(text);
       return text;
     }
+    this.#measured ??= new Map();
     let size = this.#measured.get(text);
     if (size === undefined) {
       size = utf8Bytes(text);

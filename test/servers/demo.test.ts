@@ -3,6 +3,8 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -31,5 +33,32 @@ describe('examples/demo', () => {
     expect(report.summary).toMatchObject({ requests: 3, failedRequests: 0, tests: 7, failedTests: 0 });
     const names = report.results.flatMap((r: { tests: { name: string }[] }) => r.tests.map((t) => t.name));
     expect(names).toContain('the workspace header reached the server');
+    // Stopped after the run: the port is free again.
+    await new Promise<void>((resolve, reject) => {
+      const probe = net.connect(port, '127.0.0.1');
+      probe.once('connect', () => reject(new Error(`port ${port} still answers after the run`)));
+      probe.once('error', () => resolve());
+    });
+  });
+
+  it('the servers see the environment the run uses: the active one on this computer, else -e by name', async () => {
+    await isolatedDataDir();
+    const root = path.join(await tempDir(), 'demo');
+    await fs.cp(path.join(import.meta.dirname, '..', '..', 'examples', 'demo'), root, { recursive: true });
+    const port = await freePort();
+    const api = path.join(root, 'servers', 'api.yaml');
+    // The mock answers the environment's userId itself, so the test passes only if both sides use it.
+    const text = (await fs.readFile(api, 'utf8')).replace('port: 4010', `port: ${port}`).replace('"id": {{request.params.id}}', '"id": {{userId}}');
+    await fs.writeFile(api, text);
+    const ws = await openWorkspace(root);
+    await new WorkspaceData(ws.id, ws.root).setActiveEnvironment('local');
+    const vars = ['--var', `baseUrl=http://127.0.0.1:${port}`];
+    const active = await ferry(['-w', root, 'run', 'Users/Get user', '--start-servers', ...vars, '-r', 'json']);
+    expect(JSON.parse(active.stdout).summary).toMatchObject({ failedRequests: 0, failedTests: 0 });
+    const byName = await ferry(['-w', root, 'run', 'Users/Get user', '--start-servers', '-e', 'LOCAL', ...vars, '-r', 'json']);
+    expect(JSON.parse(byName.stdout).summary).toMatchObject({ failedRequests: 0, failedTests: 0 });
+    const unknown = await ferry(['-w', root, 'run', '--start-servers', '-e', 'prod', ...vars]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No environment "prod". Environments here: local.');
   });
 });

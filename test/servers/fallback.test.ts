@@ -92,6 +92,21 @@ describe('fallback: proxy', () => {
     expect(answer.body).toContain('ECONNREFUSED');
   });
 
+  it('with cors on, proxied answers and 502s carry the CORS headers too', async () => {
+    const base = await backend();
+    const { url } = await mock({ cors: true, routes: [], fallback: 'proxy', proxyUrl: `${base}/base` });
+    const proxied = await send(`${url}/users/1`, { headers: { origin: 'https://app.example' } });
+    expect(proxied.status).toBe(207);
+    expect(proxied.headers['x-backend']).toBe('yes');
+    expect(proxied.headers['access-control-allow-origin']).toBe('https://app.example');
+    const server = backends.pop()!;
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    const down = await send(`${url}/users/1`, { headers: { origin: 'https://app.example' } });
+    expect(down.status).toBe(502);
+    expect(down.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
+
   it('refuses to start with fallback proxy and no usable proxyUrl', async () => {
     await expect(mock({ routes: [], fallback: 'proxy' })).rejects.toThrow(/servers\/api\.yaml: http\.proxyUrl: proxyUrl is empty/);
     await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: 'ftp://x' })).rejects.toThrow(/must start with http/);
@@ -108,7 +123,7 @@ describe('cors', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
-    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
     expect(preflight.headers['access-control-allow-headers']).toBe('content-type, x-token');
     expect(preflight.headers['access-control-allow-credentials']).toBe('true');
     const plain = await send(`${url}/plain`, { headers: { origin: 'https://app.example' } });
@@ -118,6 +133,14 @@ describe('cors', () => {
     expect((await send(`${url}/api`, { method: 'POST', headers: { origin: 'https://app.example' } })).headers['access-control-allow-origin']).toBe('https://mine.example');
     expect((await send(`${url}/nope`, { headers: { origin: 'https://x.example' } })).headers['access-control-allow-origin']).toBe('https://x.example');
     await eventually(async () => handle.traffic.recent().some((r) => r.note === 'preflight' && r.status === 204));
+  });
+
+  it('a preflight for another method allows that one as well, as asked', async () => {
+    const { url } = await mock({ cors: true, routes: [] });
+    const answer = await send(`${url}/x`, { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'PURGE' } });
+    expect(answer.status).toBe(204);
+    expect(answer.headers['access-control-allow-methods']).toBe('PURGE, GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
+    expect(answer.headers['access-control-allow-headers']).toBe('*');
   });
 
   it('without cors, a preflight is an ordinary unmatched OPTIONS request', async () => {

@@ -57,7 +57,7 @@ describe('ferry serve', () => {
     const ws = await openWorkspace(root);
     const io = capture();
     let stop!: () => void;
-    const done = serveUntil(ws, ['api'], { env: 'dev', var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
+    const done = serveUntil(ws, ['api'], { env: 'DEV', var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
     await eventually(async () => io.out.some((l) => l.includes('http://127.0.0.1:')));
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
     expect(io.out[0]).toMatch(/^Serving with environment dev \(Ctrl-C stops\):\n {2}API {2}http:\/\/127\.0\.0\.1:\d+ {2}http · servers\/api\.yaml$/);
@@ -102,6 +102,10 @@ describe('ferry serve', () => {
     const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'dns' } } });
     const ws = await openWorkspace(root);
     await expect(serveUntil(ws, [], { var: ['novalue'], watch: false }, capture().output, new Promise(() => {}))).rejects.toThrow(/--var expects key=value/);
+    // An unknown environment is refused once, before anything starts.
+    await expect(serveUntil(ws, [], { env: 'prod', var: [], watch: false }, capture().output, new Promise(() => {}))).rejects.toThrow(
+      'No environment "prod". This workspace has no environments (environments/*.yaml).',
+    );
     const io = capture();
     expect(await serveUntil(ws, [], { var: [], watch: false }, io.output, new Promise(() => {}))).toBe(1);
     expect(io.err.at(-1)).toBe('No server could start.');

@@ -78,6 +78,38 @@ describe('mock API answer templates (8.2)', () => {
     expect(answer.headers['content-length']).toBe('11');
   });
 
+  it('any text a template puts in a header can be sent: line breaks cut, control characters dropped, UTF-8 as bytes', async () => {
+    const { url } = await mock({
+      routes: [
+        {
+          path: '/echo',
+          headers: [
+            { key: 'X-Echo', value: '{{request.query.v}}' },
+            { key: 'X-Static', value: 'café ✓' },
+            { key: 'X-{{request.query.name}}', value: 'named by the client' },
+          ],
+          body: 'ok',
+        },
+      ],
+    });
+    const utf8 = (value: string | string[] | undefined) => Buffer.from(String(value), 'latin1').toString('utf8');
+    const plain = await send(`${url}/echo?v=plain&name=Ok`);
+    expect(plain.headers['x-echo']).toBe('plain');
+    expect(plain.headers['x-ok']).toBe('named by the client');
+    expect(utf8(plain.headers['x-static'])).toBe('café ✓');
+    const unicode = await send(`${url}/echo?v=${encodeURIComponent('日本 ✓')}`);
+    expect(unicode.status).toBe(200);
+    expect(utf8(unicode.headers['x-echo'])).toBe('日本 ✓');
+    const control = await send(`${url}/echo?v=a%01b%00c%7Fd%09e`);
+    expect(control.headers['x-echo']).toBe('abcd\te');
+    const injected = await send(`${url}/echo?v=${encodeURIComponent('one\r\nX-Injected: yes')}&name=${encodeURIComponent('a b:')}`);
+    expect(injected.status).toBe(200);
+    expect(injected.headers['x-echo']).toBe('one');
+    expect(injected.headers['x-injected']).toBeUndefined();
+    expect(Object.keys(injected.headers).filter((h) => h.startsWith('x-a'))).toEqual([]); // not a header name: left out
+    expect(injected.body).toBe('ok');
+  });
+
   it('guesses a content type when the route sets none', async () => {
     const { url } = await mock({ routes: [{ path: '/j', body: '  {"a":1}' }, { path: '/t', body: 'hello' }, { path: '/e' }] });
     expect((await send(`${url}/j`)).headers['content-type']).toBe('application/json; charset=utf-8');

@@ -50,7 +50,7 @@ function h2Get(url: string, ca: string, reqPath: string): Promise<{ status: numb
 const api = (tls: Record<string, unknown>) => ({
   name: 'Secure',
   tls,
-  http: { routes: [{ path: '/who/:name', body: 'hello {{request.params.name}} via {{request.headers.x-who}}', headers: [{ key: 'Connection', value: 'keep-alive' }] }] },
+  http: { routes: [{ path: '/who/:name', body: 'hello {{request.params.name}} via {{request.headers.x-who}}', headers: [{ key: 'Connection', value: 'keep-alive' }, { key: 'X-Who', value: '{{request.headers.x-who}} ✓' }] }] },
 });
 
 describe('TLS', () => {
@@ -71,6 +71,7 @@ describe('TLS', () => {
     expect(two.status).toBe(200);
     expect(two.body).toBe('hello bob via h2');
     expect(two.headers.connection).toBeUndefined(); // an HTTP/1.1-only header is left out on HTTP/2
+    expect(Buffer.from(String(two.headers['x-who']), 'latin1').toString('utf8')).toBe('h2 ✓'); // UTF-8 bytes, as on HTTP/1.1
   });
 
   it('HTTP/2 clients see faults too: reset closes the connection, hang never answers', async () => {

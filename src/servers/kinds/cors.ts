@@ -6,6 +6,7 @@
 import type { AnyRequest, HeaderValues } from '../http-types.js';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
+const USUAL_METHODS = new Set(ALLOWED_METHODS.split(', '));
 
 /** A CORS preflight: OPTIONS with Access-Control-Request-Method. */
 export function isPreflight(req: AnyRequest): boolean {
@@ -16,7 +17,9 @@ export function isPreflight(req: AnyRequest): boolean {
 export function preflightHeaders(req: AnyRequest): HeaderValues {
   const headers = corsHeaders(req);
   const method = req.headers['access-control-request-method'];
-  headers['access-control-allow-methods'] = typeof method === 'string' && method !== '' ? `${method}, ${ALLOWED_METHODS}` : ALLOWED_METHODS;
+  const asking = typeof method === 'string' ? method.trim() : '';
+  // The usual methods, plus the one asked for when it is another (methods are case-sensitive).
+  headers['access-control-allow-methods'] = asking === '' || USUAL_METHODS.has(asking) ? ALLOWED_METHODS : `${asking}, ${ALLOWED_METHODS}`;
   const asked = req.headers['access-control-request-headers'];
   headers['access-control-allow-headers'] = typeof asked === 'string' && asked !== '' ? asked : '*';
   headers['access-control-max-age'] = '86400';

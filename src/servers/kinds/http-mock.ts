@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { MockRoute, ServerFile } from '../../model/index.js';
 import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../template/index.js';
 import { ServerError } from '../errors.js';
-import { type AnyRequest, type AnyResponse, answerable, destroyConnection, type HeaderValues, mayHaveBody } from '../http-types.js';
+import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../http-types.js';
 import type { TrafficRecord } from '../types.js';
 import { addCors, isPreflight, preflightHeaders } from './cors.js';
 import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
@@ -133,9 +133,14 @@ class HttpMock implements KindInstance {
       return;
     }
     if (state.backend !== undefined) {
-      forward(req, res, state.backend, body, (outcome) => {
-        this.#record(req, start, '', outcome.status, outcome.responseBytes, body, outcome.failed ? 'proxyError' : 'proxy');
-      });
+      forward(
+        req,
+        res,
+        state.backend,
+        body,
+        (outcome) => this.#record(req, start, '', outcome.status, outcome.responseBytes, body, outcome.failed ? 'proxyError' : 'proxy'),
+        state.cors ? (headers) => addCors(req, headers) : undefined,
+      );
       return;
     }
     const text = `No route of the mock API "${state.name}" matches ${method} ${path}. Routes are tried in order; check their methods, paths and match conditions in ${this.context.file}.\n`;
@@ -209,6 +214,7 @@ class HttpMock implements KindInstance {
       this.#write(req, res, state, answer.status, answer.headers, answer.body);
     } catch (error) {
       if (answerable(res).headersSent) return;
+      forgetStatusMessage(req, res);
       const text = `Ferry could not send the answer of route "${route.label}": ${(error as Error).message}. Check its headers in ${this.context.file}.\n`;
       this.#sendText(req, res, state, 500, text, start, route.label, body, 'error');
       return;

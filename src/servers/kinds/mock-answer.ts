@@ -37,10 +37,11 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
   if (body.isStatic) {
     const bytes = Buffer.from(body.source, 'utf8');
     if (staticHeaders) {
-      staticHeaders['content-length'] = String(bytes.length);
-      const answer: RenderedAnswer = { status, headers: staticHeaders, body: bytes, bodyBytes: bytes.length };
+      const headers = staticHeaders.headers;
+      headers['content-length'] = String(bytes.length);
+      const answer: RenderedAnswer = { status, headers, body: bytes, bodyBytes: bytes.length };
       // Headers are copied per answer: CORS and the listener may add to them.
-      return { usesRequest, usesBody, render: () => ({ ...answer, headers: { ...staticHeaders } }) };
+      return { usesRequest, usesBody, render: () => ({ ...answer, headers: { ...headers } }) };
     }
   }
   return {
@@ -49,34 +50,38 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
     render(context) {
       const text = body.render(context);
       const bodyBytes = Buffer.byteLength(text, 'utf8');
-      const headers = staticHeaders
-        ? { ...staticHeaders }
-        : buildHeaders(headerTemplates.map((h) => [h.name.render(context), h.value.render(context)]), contentType);
+      const built = staticHeaders ?? buildHeaders(headerTemplates.map((h) => [h.name.render(context), h.value.render(context)]), contentType);
+      const headers = staticHeaders ? { ...built.headers } : built.headers;
       headers['content-length'] = String(bodyBytes);
-      return { status, headers, body: text, bodyBytes };
+      // Node writes a text body in one piece with the head, all as UTF-8, which would encode the
+      // header bytes of a non-ASCII value a second time; as bytes, the head goes out as it is.
+      return { status, headers, body: built.wide ? Buffer.from(text, 'utf8') : text, bodyBytes };
     },
   };
 }
 
 /**
  * Header rows into Node's header object: names compared without case, a repeated name (such as
- * Set-Cookie) sent once per row. A value with a line break would split the header; it is cut there.
+ * Set-Cookie) sent once per row. A name that is not an HTTP token is left out; values are made
+ * sendable by `headerValue`.
  */
-function buildHeaders(rows: [string, string][], contentType: string | undefined): HeaderValues {
+function buildHeaders(rows: [string, string][], contentType: string | undefined): { headers: HeaderValues; wide: boolean } {
   const headers: HeaderValues = {};
   let hasType = false;
+  let wide = false;
   for (const [rawName, rawValue] of rows) {
     const name = rawName.trim().toLowerCase();
     if (name === '' || !isToken(name)) continue;
     if (name === 'content-length' || name === 'transfer-encoding') continue; // Ferry measures the body itself
-    const value = cutAtLineBreak(rawValue);
+    const value = headerValue(rawValue);
+    if (!wide && NON_ASCII.test(value)) wide = true;
     if (name === 'content-type') hasType = true;
     const previous = headers[name];
     if (previous === undefined) headers[name] = value;
     else headers[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];
   }
   if (!hasType && contentType) headers['content-type'] = contentType;
-  return headers;
+  return { headers, wide };
 }
 
 /** Without a Content-Type row: JSON when the body looks like JSON, else plain UTF-8 text; none for no body. */
@@ -92,7 +97,18 @@ function isToken(name: string): boolean {
   return TOKEN.test(name);
 }
 
-function cutAtLineBreak(value: string): string {
-  const at = value.search(/[\r\n]/);
-  return at < 0 ? value : value.slice(0, at);
+const UNSENDABLE = /[^\t\x20-\x7e]/;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * A header value as it can go on the wire, whatever a template filled in (a client's query value,
+ * say): cut at a line break (it would split the header), other control characters dropped, and
+ * text beyond ASCII sent as its UTF-8 bytes. Node would refuse the answer otherwise.
+ */
+export function headerValue(value: string): string {
+  if (!UNSENDABLE.test(value)) return value;
+  const lineBreak = value.search(/[\r\n]/);
+  const cut = (lineBreak < 0 ? value : value.slice(0, lineBreak)).replace(CONTROL, '');
+  return NON_ASCII.test(cut) ? Buffer.from(cut, 'utf8').toString('latin1') : cut;
 }

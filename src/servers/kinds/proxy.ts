@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AnyRequest, AnyResponse, HeaderValues } from '../http-types.js';
-import { answerable } from '../http-types.js';
+import { answerable, forgetStatusMessage } from '../http-types.js';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1), plus HTTP/2's own. */
 const HOP_BY_HOP = new Set([
@@ -39,8 +39,18 @@ export function parseBackendUrl(text: string): URL | string {
   return url;
 }
 
-/** Forwards one request; `body` is the already-read body, or undefined to stream it from `req`. */
-export function forward(req: AnyRequest, res: AnyResponse, backend: URL, body: Buffer | undefined, done: (outcome: ForwardOutcome) => void): void {
+/**
+ * Forwards one request; `body` is the already-read body, or undefined to stream it from `req`.
+ * `decorate` may add headers to the backend's answer (CORS) before it goes to the client.
+ */
+export function forward(
+  req: AnyRequest,
+  res: AnyResponse,
+  backend: URL,
+  body: Buffer | undefined,
+  done: (outcome: ForwardOutcome) => void,
+  decorate?: (headers: HeaderValues) => void,
+): void {
   const url = req.url ?? '/';
   const basePath = backend.pathname.endsWith('/') ? backend.pathname.slice(0, -1) : backend.pathname;
   const target = new URL(backend.origin);
@@ -57,6 +67,11 @@ export function forward(req: AnyRequest, res: AnyResponse, backend: URL, body: B
   if (body !== undefined) {
     headers['content-length'] = String(body.length);
   }
+  const failureHeaders = (text: string): HeaderValues => {
+    const headers: HeaderValues = { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) };
+    decorate?.(headers);
+    return headers;
+  };
   const client = backend.protocol === 'https:' ? https : http;
   const out = answerable(res);
   let finished = false;
@@ -87,12 +102,15 @@ export function forward(req: AnyRequest, res: AnyResponse, backend: URL, body: B
         if (name === 'transfer-encoding') continue; // Node frames the answer itself
         back[name] = value;
       }
+      decorate?.(back);
       try {
         out.writeHead(status, back);
         sentStatus = status;
       } catch {
-        out.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
-        out.end('Ferry could not pass on the backend\'s answer: its headers are not valid here.\n');
+        forgetStatusMessage(req, res);
+        const text = "Ferry could not pass on the backend's answer: its headers are not valid here.\n";
+        out.writeHead(502, failureHeaders(text));
+        out.end(text);
         answer.destroy();
         finish({ status: 502, responseBytes: 0, failed: true });
         return;
@@ -117,7 +135,7 @@ export function forward(req: AnyRequest, res: AnyResponse, backend: URL, body: B
   upstream.on('error', (error: NodeJS.ErrnoException) => {
     if (!out.headersSent) {
       const text = `Ferry could not reach the backend ${backend.origin} (proxyUrl): ${error.code ?? error.message}.\n`;
-      out.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+      out.writeHead(502, failureHeaders(text));
       out.end(text);
       finish({ status: 502, responseBytes: Buffer.byteLength(text), failed: true });
     } else {
