@@ -3,11 +3,11 @@
  * Options use the names Newman and Bruno users already type. Parsing and printing only: the
  * work is `runRequests` in `src/runner/`.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { DataFileError, readDataFile, resolveEnvironment, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
+import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/reporters/report-file.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -17,7 +17,7 @@ type ReporterName = (typeof REPORTERS)[number];
 
 interface RunFlags {
   env?: string;
-  var: string[];
+  var?: string[];
   iterations?: string;
   data?: string;
   bail?: boolean;
@@ -26,13 +26,14 @@ interface RunFlags {
   insecure?: boolean;
   allowPrograms?: boolean;
   allowFilesOutside?: boolean;
-  reporter: string[];
+  reporter?: string[];
   outJson?: string;
   outJunit?: string;
   startServers?: boolean;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+// No default value: commander would print "(default: [])" in the help.
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerRun(program: Command, ctx: CliContext): void {
   program
@@ -40,8 +41,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .description('run requests: request paths (Folder/Name.yaml, extension optional), folders, or the whole workspace')
     .argument('[paths...]', 'requests or folders under requests/; none = the whole workspace')
     .option('-e, --env <name>', 'environment id or name (default: the active environment on this computer)')
-    .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect, [])
-    .addOption(new Option('--env-var <key=value>', 'alias of --var').argParser(collect).default([]).hideHelp())
+    .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect)
+    .addOption(new Option('--env-var <key=value>', 'alias of --var').argParser(collect).hideHelp())
     .option('-n, --iterations <n>', 'run everything N times (default: one per data row, else 1)')
     .option('-d, --data <file>', 'CSV or JSON rows of variables, one iteration each')
     .option('--bail', 'stop at the first failed request or test')
@@ -50,7 +51,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-k, --insecure', 'do not verify TLS certificates')
     .option('--allow-programs', 'allow requests that start programs (MCP over stdio)')
     .option('--allow-files-outside', 'allow body files outside the workspace folder')
-    .option('-r, --reporter <names>', 'cli, json, junit (repeatable or comma-separated; default cli)', collect, [])
+    .option('-r, --reporter <names>', 'cli, json, junit (repeatable or comma-separated; default cli)', collect)
     .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
     .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
@@ -65,6 +66,15 @@ export function registerRun(program: Command, ctx: CliContext): void {
           if (error instanceof DataFileError) throw new CliError(error.message);
           throw error;
         }
+      }
+
+      // Report files are checked before the run, not found unwritable after it.
+      try {
+        if (options.outJson) await prepareReportFile(path.resolve(ctx.cwd, options.outJson), '--out-json');
+        if (options.outJunit) await prepareReportFile(path.resolve(ctx.cwd, options.outJunit), '--out-junit');
+      } catch (error) {
+        if (error instanceof ReportFileError) throw new CliError(error.message);
+        throw error;
       }
 
       const reporters: Reporter[] = [];
@@ -101,7 +111,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
       } catch (error) {
-        if (error instanceof RunError || error instanceof SelectError) throw new CliError(error.message);
+        if (error instanceof RunError || error instanceof SelectError || error instanceof ReportFileError) throw new CliError(error.message);
         throw error;
       } finally {
         await servers?.stop();
@@ -137,12 +147,12 @@ function wholeNumber(text: string | undefined, flag: string, min: number): numbe
 export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOptions {
   let vars: Map<string, string>;
   try {
-    vars = parseVarOptions([...(flags.envVar ?? []), ...flags.var]);
+    vars = parseVarOptions([...(flags.envVar ?? []), ...(flags.var ?? [])]);
   } catch (error) {
     if (error instanceof VarOptionError) throw new CliError(error.message);
     throw error;
   }
-  const names = flags.reporter.flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
+  const names = (flags.reporter ?? []).flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
   for (const name of names) {
     if (!(REPORTERS as readonly string[]).includes(name)) throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTERS.join(', ')}.`);
   }
@@ -173,10 +183,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
 function writerFor(file: string | undefined, toStdout: boolean, ctx: CliContext, what: string): (text: string) => Promise<void> {
   if (file) {
     const target = path.resolve(ctx.cwd, file);
-    return async (text) => {
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, text);
-    };
+    return (text) => writeReportFile(target, text, `--out-${what}`);
   }
   if (toStdout) return async (text) => ctx.output.out(text.replace(/\n$/, ''));
   throw new CliError(`The ${what} report needs --out-${what} FILE.`);

@@ -85,11 +85,41 @@ describe('ferry run', () => {
       [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],
       [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number/],
       [['run', '-d', 'missing.csv'], /data file .*missing\.csv does not exist/],
+      // Report paths are checked before anything is sent.
+      [['run', '--out-json', ws.root], /--out-json .* is a folder; give the path of a file/],
+      [['run', '--out-junit', path.join(ws.root, 'ferry.yaml', 'r.xml')], /--out-junit .*ferry\.yaml is a file, not a folder/],
     ];
+    const sent = peer.seen.length;
     for (const [args, message] of cases) {
       const result = await ferry(['-w', ws.root, ...args]);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+    expect(peer.seen.length).toBe(sent);
+  });
+});
+
+/** Every key path of a JSON value (`summary.requests`, `results[].tests[].name`). */
+function keyPaths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.length ? keyPaths(value[0], `${prefix}[]`) : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => [`${prefix}${prefix ? '.' : ''}${key}`, ...keyPaths(inner, `${prefix}${prefix ? '.' : ''}${key}`)]);
+}
+
+describe('the JSON report as documented', () => {
+  it('the samples in README.md and docs/running.md name only fields the real report has, and the issue\'s fields are all there', async () => {
+    const ws = await workspace();
+    const result = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '-r', 'json']);
+    const real = new Set(keyPaths(JSON.parse(result.stdout)));
+    const required = ['version', 'summary.requests', 'summary.failedRequests', 'summary.tests', 'summary.failedTests', 'summary.durationMs'];
+    for (const field of ['path', 'name', 'kind', 'method', 'url', 'status', 'durationMs', 'error', 'iteration', 'tests', 'tests[].name', 'tests[].passed', 'tests[].message']) required.push(`results[].${field}`);
+    for (const field of required) expect(real, field).toContain(field);
+    const repo = path.join(import.meta.dirname, '..', '..');
+    for (const doc of ['README.md', 'docs/running.md']) {
+      const text = await fs.readFile(path.join(repo, doc), 'utf8');
+      const sample = /```json\n(\{\n\s*"version": 1[\s\S]*?)```/.exec(text);
+      expect(sample, doc).not.toBeNull();
+      for (const field of keyPaths(JSON.parse(sample![1]!))) expect(real, `${doc}: ${field}`).toContain(field);
     }
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Report files (`--out-json`, `--out-junit`): checked before the run starts, so a path that
+ * cannot be written fails at once instead of after a long run, and written atomically at its
+ * end, so a half-written report never replaces a good one.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../support/atomic-write.js';
+
+export class ReportFileError extends Error {
+  override name = 'ReportFileError';
+}
+
+/**
+ * Checks that `file` can be written: not a folder, and its folder exists or can be made (made
+ * now, one level at a time). `option` names the flag in messages, e.g. `--out-json`.
+ */
+export async function prepareReportFile(file: string, option: string): Promise<void> {
+  const target = await fs.lstat(file).catch(() => undefined);
+  if (target?.isDirectory()) throw new ReportFileError(`${option} ${file} is a folder; give the path of a file to write the report to.`);
+  if (target && !target.isFile()) throw new ReportFileError(`${option} ${file} is not a regular file; give the path of a file to write the report to.`);
+  const missing: string[] = [];
+  let dir = path.dirname(file);
+  for (;;) {
+    const stat = await fs.stat(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    if (stat) {
+      if (!stat.isDirectory()) throw new ReportFileError(`${option} ${file}: ${dir} is a file, not a folder; give another path.`);
+      break;
+    }
+    missing.unshift(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  try {
+    for (const folder of missing) await fs.mkdir(folder);
+    await fs.access(path.dirname(file), fs.constants.W_OK);
+  } catch (error) {
+    throw new ReportFileError(`${option} ${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a path in a folder you can write to.`);
+  }
+}
+
+/** Writes the report, replacing the file whole. */
+export async function writeReportFile(file: string, text: string, option: string): Promise<void> {
+  try {
+    await writeFileAtomic(file, text);
+  } catch (error) {
+    throw new ReportFileError(`${option}: the report could not be written to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  }
+}
