@@ -1,76 +1,85 @@
 /**
- * Overhead of scripts per request: 1,000 requests to a local server, once without scripts and
- * once with a small pre-request script and a post-response script of three pm.test/pm.expect
- * calls. Rounds alternate; the figure is the median over rounds. Target: <= 1 ms per request.
+ * Overhead of scripts per request, through the runner: two workspaces of the same 1,000 GET
+ * requests (10 folders) against one local server, one where every request has a small
+ * pre-request script and a post-response script of three pm.test/pm.expect calls, one without
+ * scripts. Each round runs both with `runRequests` (what `ferry run` calls), alternating; the
+ * figure is the median over rounds. Target: overhead <= 1 ms per request.
  * Run: npx tsx bench/scripts.ts [requests=1000] [rounds=5]
  */
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { Agent, request } from 'undici';
-import { ScriptEngine, type ScriptSource } from '../src/scripts/index.js';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { stringify } from 'yaml';
+import { DEFAULT_SETTINGS } from '../src/appdata/index.js';
+import { runRequests } from '../src/runner/index.js';
+import { openWorkspace, type Workspace } from '../src/workspace/index.js';
 
 const requests = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.argv[3] ?? 5);
+const FOLDERS = 10;
 
-const pre: ScriptSource[] = [{ label: 'bench: preRequest', code: `pm.variables.set('ts', Date.now()); pm.request.headers.upsert({ key: 'X-Req', value: pm.info.requestName });` }];
-const post: ScriptSource[] = [{
-  label: 'bench: postResponse',
-  code: `pm.test('status is 200', () => pm.response.to.have.status(200));
-pm.test('body has id', () => pm.expect(pm.response.json()).to.have.property('id'));
-pm.test('fast enough', () => pm.expect(pm.response.responseTime).to.be.below(5000));`,
-}];
+const scripts = {
+  preRequest: "pm.variables.set('ts', Date.now());\npm.request.headers.upsert({ key: 'X-Req', value: pm.info.requestName });",
+  postResponse: [
+    "pm.test('status is 200', () => pm.response.to.have.status(200));",
+    "pm.test('body has id', () => pm.expect(pm.response.json()).to.have.property('id'));",
+    "pm.test('fast enough', () => pm.expect(pm.response.responseTime).to.be.below(5000));",
+  ].join('\n'),
+};
+
+async function writeWorkspace(root: string, url: string, withScripts: boolean): Promise<Workspace> {
+  await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+  await fs.writeFile(path.join(root, 'ferry.yaml'), stringify({ version: 1, id: `bench-scripts-${withScripts}`, name: 'bench' }));
+  for (let f = 0; f < FOLDERS; f++) await fs.mkdir(path.join(root, 'requests', `F${f}`));
+  for (let i = 0; i < requests; i++) {
+    const request = { name: `r${i}`, seq: i, url: `${url}/item/${i}`, headers: [{ key: 'Accept', value: 'application/json' }], ...(withScripts ? { scripts } : {}) };
+    await fs.writeFile(path.join(root, 'requests', `F${i % FOLDERS}`, `r${i}.yaml`), stringify(request));
+  }
+  return openWorkspace(root);
+}
+
+async function timedRun(workspace: Workspace): Promise<{ ms: number; failed: number; tests: number }> {
+  const started = performance.now();
+  const { summary } = await runRequests({ workspace, dataFolder: false, settings: DEFAULT_SETTINGS });
+  return { ms: performance.now() - started, failed: summary.failedRequests + summary.failedTests, tests: summary.tests };
+}
 
 const server = http.createServer((_req, res) => {
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.end('{"id":1,"name":"bench"}');
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/item`;
-const dispatcher = new Agent({ connections: 1 });
-const engine = await ScriptEngine.create();
-
-async function run(withScripts: boolean): Promise<{ ms: number; failed: number }> {
-  let failed = 0;
-  const started = performance.now();
-  for (let i = 0; i < requests; i++) {
-    const info = { requestName: `r${i}`, iteration: 0 };
-    const variables = { environment: {}, collection: {}, globals: {} };
-    const req = { method: 'GET', url, headers: [{ key: 'Accept', value: 'application/json' }] };
-    const prepared = await engine.runPreRequest({ scripts: withScripts ? pre : [], request: req, variables, info });
-    const t0 = performance.now();
-    const res = await request(prepared.request.url, { dispatcher, headers: Object.fromEntries(prepared.request.headers.map((h) => [h.key, h.value])) });
-    const body = await res.body.text();
-    const result = await engine.runPostResponse({
-      scripts: withScripts ? post : [], request: prepared.request, variables: prepared.variables, info,
-      response: { code: res.statusCode, headers: [['content-type', 'application/json']], body, responseTime: performance.now() - t0, responseSize: body.length },
-    });
-    failed += result.tests.filter((t) => !t.passed).length + result.errors.length;
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const work = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-scripts-'));
+try {
+  const plainWs = await writeWorkspace(path.join(work, 'plain'), url, false);
+  const scriptedWs = await writeWorkspace(path.join(work, 'scripted'), url, true);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  // Warm-up: the first scripted run also loads QuickJS and chai, as every run that has scripts does.
+  const warm = await timedRun(scriptedWs);
+  if (warm.failed || warm.tests !== requests * 3) throw new Error(`the scripted warm-up run failed (${warm.failed} failures, ${warm.tests} tests)`);
+  await timedRun(plainWs);
+  const plain: number[] = [];
+  const scripted: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const a = await timedRun(plainWs);
+    const b = await timedRun(scriptedWs);
+    if (a.failed || b.failed) throw new Error(`failures in round ${r + 1}: ${a.failed} without scripts, ${b.failed} with`);
+    plain.push(a.ms);
+    scripted.push(b.ms);
+    console.log(`round ${r + 1}: without scripts ${a.ms.toFixed(0)} ms, with scripts ${b.ms.toFixed(0)} ms`);
   }
-  return { ms: performance.now() - started, failed };
+  const overhead = (median(scripted) - median(plain)) / requests;
+  const perRound = scripted.map((s, i) => (s - plain[i]!) / requests);
+  console.log(`\nmachine: ${os.cpus().length} cores, ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}`);
+  console.log(`${requests} requests in ${FOLDERS} folders through runRequests, ${rounds} rounds (medians):`);
+  console.log(`  without scripts: ${median(plain).toFixed(0)} ms (${(median(plain) / requests).toFixed(3)} ms/request)`);
+  console.log(`  with scripts:    ${median(scripted).toFixed(0)} ms (${(median(scripted) / requests).toFixed(3)} ms/request)`);
+  console.log(`  overhead:        ${overhead.toFixed(3)} ms/request (median of per-round differences ${median(perRound).toFixed(3)}; target <= 1 ms) ${overhead <= 1 ? 'OK' : 'OVER TARGET'}`);
+} finally {
+  server.close();
+  await fs.rm(work, { recursive: true, force: true });
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-// Warm-up: loads chai once, as the first scripted request of any run does.
-await run(true);
-await run(false);
-const plain: number[] = [];
-const scripted: number[] = [];
-for (let r = 0; r < rounds; r++) {
-  const a = await run(false);
-  const b = await run(true);
-  if (b.failed) throw new Error(`${b.failed} tests or scripts failed in the scripted run`);
-  plain.push(a.ms);
-  scripted.push(b.ms);
-  console.log(`round ${r + 1}: without scripts ${a.ms.toFixed(0)} ms, with scripts ${b.ms.toFixed(0)} ms`);
-}
-const overhead = (median(scripted) - median(plain)) / requests;
-const perRound = scripted.map((s, i) => (s - plain[i]!) / requests);
-console.log(`\nmachine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
-console.log(`${requests} requests x ${rounds} rounds (median):`);
-console.log(`  without scripts: ${median(plain).toFixed(0)} ms (${(median(plain) / requests).toFixed(3)} ms/request)`);
-console.log(`  with scripts:    ${median(scripted).toFixed(0)} ms (${(median(scripted) / requests).toFixed(3)} ms/request)`);
-console.log(`  overhead:        ${overhead.toFixed(3)} ms/request (median of rounds ${median(perRound).toFixed(3)}; target <= 1 ms) ${overhead <= 1 ? 'OK' : 'OVER TARGET'}`);
-engine.dispose();
-await dispatcher.close();
-server.close();
