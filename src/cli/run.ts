@@ -84,11 +84,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
         reporters.push(new ProgressReporter({ write: (text) => process.stderr.write(text) }));
       }
       const names = options.reporters;
-      const stdoutReport = names.length === 1 && names[0] !== 'cli';
       for (const name of names) {
         if (name === 'cli') reporters.push(new CliReporter({ write: (text) => ctx.output.out(text.replace(/\n$/, '')), color: ctx.output.color }));
-        if (name === 'json') reporters.push(new JsonReporter(writerFor(options.outJson, stdoutReport, ctx, 'json')));
-        if (name === 'junit') reporters.push(new JunitReporter(writerFor(options.outJunit, stdoutReport, ctx, 'junit')));
+        if (name === 'json') reporters.push(new JsonReporter(writerFor(options.outJson, ctx, 'json')));
+        if (name === 'junit') reporters.push(new JunitReporter(writerFor(options.outJunit, ctx, 'junit')));
       }
 
       let servers: { stop(): Promise<void> } | undefined;
@@ -159,9 +158,13 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   if (flags.outJson && !names.includes('json')) names.push(...(names.length === 0 ? ['cli'] : []), 'json');
   if (flags.outJunit && !names.includes('junit')) names.push(...(names.length === 0 ? ['cli'] : []), 'junit');
   const reporters = [...new Set(names.length ? names : ['cli'])] as ReporterName[];
-  if (reporters.length > 1) {
-    if (reporters.includes('json') && !flags.outJson) throw new CliError('With more than one reporter, the JSON report needs a file: add --out-json FILE.');
-    if (reporters.includes('junit') && !flags.outJunit) throw new CliError('With more than one reporter, the JUnit report needs a file: add --out-junit FILE.');
+  // One report at most goes to stdout: the cli one, or a json or junit report without a file
+  // (`-r json --out-junit r.xml > report.json` is fine).
+  const onStdout = reporters.filter((r) => r === 'cli' || (r === 'json' && !flags.outJson) || (r === 'junit' && !flags.outJunit));
+  if (onStdout.length > 1) {
+    const others = (name: string) => onStdout.filter((r) => r !== name).join(' and ');
+    if (onStdout.includes('json')) throw new CliError(`Only one report can go to stdout, and ${others('json')} already does: the JSON report needs a file: add --out-json FILE.`);
+    throw new CliError(`Only one report can go to stdout, and ${others('junit')} already does: the JUnit report needs a file: add --out-junit FILE.`);
   }
   return {
     env: flags.env,
@@ -180,13 +183,13 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   };
 }
 
-function writerFor(file: string | undefined, toStdout: boolean, ctx: CliContext, what: string): (text: string) => Promise<void> {
+/** To the file, or to stdout (parseFlags lets at most one report go there). */
+function writerFor(file: string | undefined, ctx: CliContext, what: string): (text: string) => Promise<void> {
   if (file) {
     const target = path.resolve(ctx.cwd, file);
     return (text) => writeReportFile(target, text, `--out-${what}`);
   }
-  if (toStdout) return async (text) => ctx.output.out(text.replace(/\n$/, ''));
-  throw new CliError(`The ${what} report needs --out-${what} FILE.`);
+  return async (text) => ctx.output.out(text.replace(/\n$/, ''));
 }
 
 async function startAutoServers(

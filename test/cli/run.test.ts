@@ -61,6 +61,15 @@ describe('ferry run', () => {
     expect(JSON.parse(folder.stdout).results[0].url).toMatch(/who=alias$/);
   });
 
+  it('-r json with --out-junit: JSON on stdout, JUnit in its file', async () => {
+    const ws = await workspace();
+    const xml = path.join(ws.root, 'out', 'junit.xml');
+    const result = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '-r', 'json', '--out-junit', xml]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).summary).toMatchObject({ requests: 1, tests: 1 });
+    expect(await fs.readFile(xml, 'utf8')).toMatch(/<testcase name="get user - status is 200"/);
+  });
+
   it('writes JSON and JUnit files next to the cli output, with --data rows and iterations', async () => {
     const ws = await workspace();
     await fs.writeFile(path.join(ws.root, 'rows.csv'), 'who\nann\nbea\n');
@@ -81,7 +90,8 @@ describe('ferry run', () => {
       [['run', '-e', 'prod'], /No environment "prod"\. Environments here: local/],
       [['run', '--var', 'novalue'], /--var expects key=value/],
       [['run', '-r', 'html'], /Unknown reporter "html"/],
-      [['run', '-r', 'cli,json'], /needs a file: add --out-json FILE/],
+      [['run', '-r', 'cli,json'], /Only one report can go to stdout, and cli already does: the JSON report needs a file: add --out-json FILE/],
+      [['run', '-r', 'cli', '-r', 'junit'], /the JUnit report needs a file: add --out-junit FILE/],
       [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],
       [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number/],
       [['run', '-d', 'missing.csv'], /data file .*missing\.csv does not exist/],
