@@ -14,7 +14,7 @@ const NOTES: Record<NonNullable<TrafficRecord['note']>, string> = {
 };
 
 export function formatTrafficLine(record: TrafficRecord): string {
-  const time = clock(new Date(Math.floor(record.time)));
+  const time = clock(Math.floor(record.time));
   const status = record.status === 0 ? '---' : String(record.status);
   const route = record.route !== '' ? ` → ${record.route}` : '';
   const note = record.note ? ` (${NOTES[record.note]})` : '';
@@ -26,13 +26,12 @@ export function formatTrafficLine(record: TrafficRecord): string {
 let lastSecond = -1;
 let lastSecondText = '';
 
-/** Local time of day with milliseconds, as a terminal log shows it. */
-function clock(date: Date): string {
-  const ms = date.getTime();
+/** Local time of day with milliseconds, as a terminal log shows it (a Date made once a second). */
+function clock(ms: number): string {
   const second = Math.floor(ms / 1000);
   if (second !== lastSecond) {
     lastSecond = second;
-    lastSecondText = hms(date);
+    lastSecondText = hms(new Date(ms));
   }
   return `${lastSecondText}.${String(ms - second * 1000).padStart(3, '0')}`;
 }

@@ -71,7 +71,9 @@ export class RequestValues {
         if (!this.#headers.has(key)) this.#headers.set(key, raw[i + 1]!);
       }
     }
-    return this.#headers.get(name.toLowerCase()) ?? '';
+    const lower = name.toLowerCase();
+    // HTTP/2 sends the host as the `:authority` pseudo-header.
+    return this.#headers.get(lower) ?? (lower === 'host' ? this.#headers.get(':authority') : undefined) ?? '';
   }
 }
 

@@ -178,9 +178,10 @@ export class Expander {
   bytes = 0;
   pure = true;
   #visits = 0;
-  readonly #stack: string[] = [];
+  /** The variables being expanded, outermost first (made on first need: most renderings nest nothing). */
+  #stack: string[] | undefined;
   /** Expansions found too big earlier in this rendering (`level:name`), even impure ones: not tried twice. */
-  readonly #tooBig = new Set<string>();
+  #tooBig: Set<string> | undefined;
   readonly #memo: Map<string, Memo[]>;
 
   constructor(
@@ -203,7 +204,7 @@ export class Expander {
     this.bytes = 0;
     if (definition.value === undefined || (definition.secret && !this.allowSecrets)) return null;
     if (level > TEMPLATE_LIMITS.maxNestingLevels) return null; // depends only on the level: still pure
-    if (this.#stack.includes(name)) {
+    if (this.#stack?.includes(name)) {
       this.pure = false; // a cycle: the answer depends on the way here
       return null;
     }
@@ -216,12 +217,12 @@ export class Expander {
     }
     definition.parsed ??= parseValue(definition.value);
     const attempt = `${level}:${name}`;
-    if (this.#tooBig.has(attempt)) {
+    if (this.#tooBig?.has(attempt)) {
       this.pure = false;
       return null;
     }
     const result = this.#expandParsed(name, definition.parsed, level);
-    if (result === null && !this.pure) this.#tooBig.add(attempt);
+    if (result === null && !this.pure) (this.#tooBig ??= new Set()).add(attempt);
     if (this.pure) {
       const row = memoRow ?? [];
       row[level] = result === null ? 'too big' : { text: result, bytes: this.bytes };
@@ -243,7 +244,8 @@ export class Expander {
         return null;
       }
     }
-    this.#stack.push(name);
+    const stack = (this.#stack ??= []);
+    stack.push(name);
     try {
       for (let i = 0; i < names.length; i++) {
         if (bytes > cap) break;
@@ -259,7 +261,7 @@ export class Expander {
         bytes += partBytes + literalBytes[i + 1]!;
       }
     } finally {
-      this.#stack.pop();
+      stack.pop();
     }
     this.pure = pure;
     if (bytes > cap) return null;

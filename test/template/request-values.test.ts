@@ -112,6 +112,13 @@ describe('request values without a request', () => {
     const tpl = compile('[{{request.method}}{{request.url}}{{request.body}}{{request.query.a}}]', 'sse.event');
     expect(tpl.render({})).toBe('[]');
   });
+  it('{{request.headers.host}} of an HTTP/2 request is its :authority', () => {
+    const request = requestValuesFromHttp({ method: 'GET', url: '/', rawHeaders: [':authority', 'example.test:8443', ':path', '/'] });
+    expect(compile('{{request.headers.Host}}|{{request.headers.:authority}}', 'mock.body').render({ request })).toBe('example.test:8443|example.test:8443');
+    const both = requestValuesFromHttp({ method: 'GET', url: '/', rawHeaders: ['Host', 'h1.test', ':authority', 'h2.test'] });
+    expect(compile('{{request.headers.host}}', 'mock.body').render({ request: both })).toBe('h1.test');
+  });
+
   it('an event stream has no body and no path parameters', () => {
     const request = requestValuesFromHttp({ method: 'GET', url: '/events?topic=a', rawHeaders: ['Accept', 'text/event-stream'] });
     const tpl = compile('{{request.query.topic}} {{request.headers.accept}} [{{request.body}}] [{{request.params.id}}]', 'sse.event');

@@ -39,9 +39,8 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
     if (staticHeaders) {
       const headers = staticHeaders.headers;
       headers['content-length'] = String(bytes.length);
-      const answer: RenderedAnswer = { status, headers, body: bytes, bodyBytes: bytes.length };
       // Headers are copied per answer: CORS and the listener may add to them.
-      return { usesRequest, usesBody, render: () => ({ ...answer, headers: { ...headers } }) };
+      return { usesRequest, usesBody, render: () => ({ status, headers: copyHeaders(headers), body: bytes, bodyBytes: bytes.length }) };
     }
   }
   return {
@@ -51,13 +50,21 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
       const text = body.render(context);
       const bodyBytes = Buffer.byteLength(text, 'utf8');
       const built = staticHeaders ?? buildHeaders(headerTemplates.map((h) => [h.name.render(context), h.value.render(context)]), contentType);
-      const headers = staticHeaders ? { ...built.headers } : built.headers;
+      const headers = staticHeaders ? copyHeaders(built.headers) : built.headers;
       headers['content-length'] = String(bodyBytes);
       // Node writes a text body in one piece with the head, all as UTF-8, which would encode the
       // header bytes of a non-ASCII value a second time; as bytes, the head goes out as it is.
       return { status, headers, body: built.wide ? Buffer.from(text, 'utf8') : text, bodyBytes };
     },
   };
+}
+
+/**
+ * A copy to add to. (Object.assign, not `{ ...headers }`: V8 spreads objects with such keys about
+ * ten times slower, and this runs on every answer.)
+ */
+function copyHeaders(headers: HeaderValues): HeaderValues {
+  return Object.assign({}, headers);
 }
 
 /**
