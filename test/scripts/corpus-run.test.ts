@@ -9,19 +9,12 @@
  * All traffic stays on loopback: postman-echo.com and httpbin.org become the local echo server
  * (HTTPS, self-signed, hence `-k`), newman's raw-echo server on port 4041 becomes a local one.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkspace, saveRequest, walkRequests } from '../../src/workspace/index.js';
 import { testCertificate } from '../protocols/peers.js';
 import { makeWorkspace } from '../runner/workspace.js';
 import { ferry } from '../support/cli.js';
 import { startEchoServer, startRawEchoServer, type EchoServer } from '../support/echo-server.js';
-import { isolatedDataDir, tempDir } from '../support/temp.js';
-
-const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/postman');
+import { runCorpus as runCorpusWith, verdicts, type JsonReport } from './corpus-harness.js';
 
 let echo: EchoServer;
 let raw: EchoServer;
@@ -29,24 +22,6 @@ beforeAll(async () => {
   [echo, raw] = await Promise.all([startEchoServer({ tls: await testCertificate() }), startRawEchoServer()]);
 });
 afterAll(() => Promise.all([echo.close(), raw.close()]));
-
-// ---- the reports of one run ------------------------------------------------------------------
-interface JsonTest { name: string; passed: boolean; skipped?: boolean; message: string | null }
-interface JsonResult { path: string; name: string; url: string; status: number | null; error: string | null; passed: boolean; tests: JsonTest[]; console: string[] }
-interface JsonReport { summary: { requests: number; failedRequests: number; tests: number; failedTests: number }; results: JsonResult[] }
-interface JunitCase { name: string; classname: string; failure?: { message: string }; error?: { message: string }; skipped?: { message: string } }
-
-interface CorpusRun {
-  code: number;
-  stdout: string;
-  importNotes: string[];
-  json: JsonReport;
-  junit: JunitCase[];
-  /** What the local servers received during the run: method and request target. */
-  served: { method: string; target: string }[];
-  /** The one result of this name; `Folder/name` picks by path where names repeat. */
-  byName(name: string): JsonResult;
-}
 
 /** Hosts the collections name, as written in their URLs, and the local server standing in for each. */
 function localStandIns(): [string, string][] {
@@ -58,75 +33,8 @@ function localStandIns(): [string, string][] {
   ];
 }
 
-/** Points every imported request at the local servers: read and saved through the workspace API. */
-async function pointAtLocalServers(root: string): Promise<void> {
-  const ws = await openWorkspace(root);
-  expect(ws.warnings).toEqual([]);
-  for (const { node } of walkRequests(ws.tree)) {
-    let url = node.request.url;
-    for (const [host, local] of localStandIns()) url = url.split(host).join(local);
-    if (url !== node.request.url) await saveRequest(root, node.path, { ...node.request, url });
-  }
-}
-
-async function runCorpus(collection: string, extraArgs: string[] = []): Promise<CorpusRun> {
-  await isolatedDataDir();
-  const root = await tempDir('ferry-corpus-');
-  expect((await ferry(['init', root, '--name', 'Corpus'])).code).toBe(0);
-  const imported = await ferry(['-w', root, 'import', path.join(corpus, `${collection}.postman_collection.json`), '--json']);
-  expect(imported.stderr).toBe('');
-  expect(imported.code).toBe(0);
-  await pointAtLocalServers(root);
-
-  const seenBefore = [echo.seen.length, raw.seen.length] as const;
-  const jsonFile = path.join(root, 'out', 'report.json');
-  const junitFile = path.join(root, 'out', 'report.xml');
-  const run = await ferry(['-w', root, 'run', '-k', '--timeout-ms', '5000', '-r', 'cli,json,junit', '--out-json', jsonFile, '--out-junit', junitFile, ...extraArgs]);
-  expect(run.stderr).toBe('');
-  const json = JSON.parse(await fs.readFile(jsonFile, 'utf8')) as JsonReport;
-  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) })
-    .parse(await fs.readFile(junitFile, 'utf8')) as { testsuites: { testsuite: { testcase?: JunitCase[] }[] } };
-  const junit = xml.testsuites.testsuite.flatMap((s) => s.testcase ?? []);
-  // Nothing left loopback: no request of any run tried to resolve a name or reach a closed port.
-  for (const r of json.results) expect(r.error ?? '').not.toMatch(/unknown host|connection refused/);
-  expectReportsAgree(run.stdout, json, junit);
-  return {
-    code: run.code,
-    stdout: run.stdout,
-    importNotes: (JSON.parse(imported.stdout) as { notes: string[] }).notes,
-    json,
-    junit,
-    served: [...echo.seen.slice(seenBefore[0]), ...raw.seen.slice(seenBefore[1])],
-    byName(name) {
-      const found = json.results.filter((r) => (name.includes('/') && !name.startsWith('/') ? r.path.endsWith(`/${name}.yaml`) : r.name === name));
-      expect(found, `one result named ${name}`).toHaveLength(1);
-      return found[0]!;
-    },
-  };
-}
-
-/** Every test of the JSON report shows, by its own name and with the same verdict, in the cli and JUnit reports. */
-function expectReportsAgree(stdout: string, json: JsonReport, junit: JunitCase[]): void {
-  for (const r of json.results) {
-    const classname = r.path.replace(/\.yaml$/i, '').replace(/\//g, '.');
-    for (const t of r.tests) {
-      const cliLine = t.skipped ? `    - ${t.name} (skipped)\n` : `    ${t.passed ? '✓' : '✗'} ${t.name}\n`;
-      expect(stdout, `cli line for ${r.name} / ${t.name}`).toContain(cliLine);
-      const cases = junit.filter((c) => c.classname === classname && c.name === `${r.name} - ${t.name}`);
-      expect(cases, `JUnit testcase for ${r.name} / ${t.name}`).toHaveLength(1);
-      const c = cases[0]!;
-      expect(Boolean(c.skipped), `JUnit skipped for ${t.name}`).toBe(Boolean(t.skipped));
-      expect(Boolean(c.failure), `JUnit failure for ${t.name}`).toBe(!t.passed && !t.skipped);
-      if (t.message) expect(c.failure?.message).toBe(t.message);
-    }
-    if (r.error) {
-      expect(stdout).toContain(`error: ${r.error.split('\n')[0]}`);
-      expect(junit.find((c) => c.classname === classname && c.name === r.name)?.error?.message).toBe(r.error);
-    }
-  }
-}
-
-const verdicts = (r: JsonResult) => r.tests.map((t) => [t.name, t.skipped ? 'skipped' : t.passed]);
+/** The collections' hosts go to the local servers of this file. */
+const runCorpus = (collection: string, extraArgs: string[] = []) => runCorpusWith(collection, { hosts: localStandIns(), servers: [echo, raw] }, extraArgs);
 
 // ---- the collections ---------------------------------------------------------------------------
 describe('Postman corpus collections through ferry import and ferry run', () => {

@@ -87,6 +87,12 @@ const RAW_LANGUAGES: Record<string, { type: 'json' | 'xml' | 'text'; contentType
 };
 
 function mapBody(body: unknown, headers: Row[], where: string, notes: string[], files: string[]): Body | undefined {
+  const mapped = mapBodyMode(body, headers, where, notes, files);
+  // A body switched off in Postman (`disabled: true`) is not sent: its data is kept, its type is none.
+  return mapped && isObj(body) && body.disabled === true ? { ...mapped, type: 'none' } : mapped;
+}
+
+function mapBodyMode(body: unknown, headers: Row[], where: string, notes: string[], files: string[]): Body | undefined {
   if (!isObj(body) || !body.mode) return undefined;
   const mode = String(body.mode);
   switch (mode) {
