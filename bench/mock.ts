@@ -5,7 +5,7 @@
  * generator (autocannon, 50 keep-alive connections) runs against each, one after the other, in
  * this process; each server runs in a process of its own so its CPU use can be read.
  *
- *   npx tsx bench/mock.ts [--duration 10] [--rounds 3] [--only ferry,bare,mockoon]
+ *   npx tsx bench/mock.ts [--duration 10] [--rounds 5] [--only ferry,bare,mockoon]
  *
  * All servers start first and stay up; the measurements then alternate (bare, Ferry, bare, Ferry…)
  * so that other load on the machine falls on both alike. Each figure is the median of the rounds
@@ -32,7 +32,7 @@ const DURATION_S = Number(option('duration') ?? 10);
 const WARMUP_S = 3;
 const CONNECTIONS = 50;
 const ONLY = (option('only') ?? 'bare,ferry,mockoon').split(',');
-const ROUNDS = Number(option('rounds') ?? 3);
+const ROUNDS = Number(option('rounds') ?? 5);
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 const FERRY_BODY = '{"id":"{{request.params.id}}","requestId":"{{$uuid}}","name":"Ada Lovelace","roles":["admin","editor"]}';
@@ -62,6 +62,8 @@ interface Figures {
   errors: number;
   non2xx: number;
   serverCpu: number;
+  /** Server CPU time per answered request, in microseconds: steadier than req/s on a shared machine. */
+  cpuUsPerRequest: number;
   generatorCpu: number;
   outputLines: number;
 }
@@ -237,6 +239,7 @@ async function measure(server: Started): Promise<Figures> {
   const generator = process.cpuUsage(generatorBefore);
   // Let the server print what it still holds before reading its CPU time.
   await new Promise((r) => setTimeout(r, 300));
+  const serverSeconds = cpuSeconds(child.pid!) - serverBefore;
   return {
     name: server.name,
     rps: result.requests.average,
@@ -244,7 +247,8 @@ async function measure(server: Started): Promise<Figures> {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    serverCpu: (cpuSeconds(child.pid!) - serverBefore) / elapsed,
+    serverCpu: serverSeconds / elapsed,
+    cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(result.requests.total, 1),
     generatorCpu: (generator.user + generator.system) / 1e6 / elapsed,
     outputLines: linesPrinted(server.key) - linesBefore,
   };
@@ -281,13 +285,14 @@ function summarize(rounds: Figures[]): Figures {
     errors: rounds.reduce((n, x) => n + x.errors, 0),
     non2xx: rounds.reduce((n, x) => n + x.non2xx, 0),
     serverCpu: pick((x) => x.serverCpu),
+    cpuUsPerRequest: pick((x) => x.cpuUsPerRequest),
     generatorCpu: pick((x) => x.generatorCpu),
     outputLines: pick((x) => x.outputLines),
   };
 }
 
 function line(f: Figures, label = f.name): string {
-  return `${label.padEnd(24)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms   server CPU ${(f.serverCpu * 100).toFixed(0)}%   generator CPU ${(f.generatorCpu * 100).toFixed(0)}%   errors ${f.errors}   non-2xx ${f.non2xx}   lines printed ${f.outputLines}`;
+  return `${label.padEnd(24)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50} ms   p99 ${f.p99} ms   server CPU ${(f.serverCpu * 100).toFixed(0)}% (${f.cpuUsPerRequest.toFixed(1)} µs/req)   generator CPU ${(f.generatorCpu * 100).toFixed(0)}%   errors ${f.errors}   non-2xx ${f.non2xx}   lines printed ${f.outputLines}`;
 }
 
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
@@ -295,6 +300,7 @@ console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${proc
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-mock-'));
 const results: Record<string, Figures> = {};
+const rounds: Record<string, Figures[]> = {};
 const started: Started[] = [];
 try {
   for (const key of ONLY) {
@@ -305,7 +311,6 @@ try {
       console.log(`${peers[key]!.name}: could not be started: ${(error as Error).message}`);
     }
   }
-  const rounds: Record<string, Figures[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const server of started) {
       if (server.key === 'mockoon' && round > 0) continue;
@@ -328,8 +333,15 @@ const { ferry, bare, mockoon } = results;
 if (ferry && bare) {
   const rpsRatio = ferry.rps / bare.rps;
   const p99Ratio = ferry.p99 / Math.max(bare.p99, 1);
+  // Each Ferry round against the bare round just before it: the machine's speed drifts between
+  // rounds, so paired ratios show how much of the spread is the machine.
+  const paired = (rounds.ferry ?? []).map((f, i) => f.rps / (rounds.bare?.[i]?.rps ?? Number.NaN)).filter(Number.isFinite);
   console.log('');
   console.log(`Ferry / bare Node req/s: ${(rpsRatio * 100).toFixed(1)}%  (target ≥ 85%: ${rpsRatio >= 0.85 ? 'met' : 'NOT met'})`);
+  if (paired.length > 1) {
+    console.log(`  round by round: ${paired.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}; median ${(median(paired) * 100).toFixed(1)}%`);
+  }
+  console.log(`Server CPU per request: Ferry ${ferry.cpuUsPerRequest.toFixed(1)} µs, bare Node ${bare.cpuUsPerRequest.toFixed(1)} µs (${(ferry.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2)}×)`);
   console.log(`Ferry p99 / bare Node p99: ${p99Ratio.toFixed(2)}×  (target ≤ 1.5×: ${p99Ratio <= 1.5 ? 'met' : 'NOT met'}; p99 floors at 1 ms)`);
   if (mockoon) console.log(`Ferry / Mockoon req/s: ${(ferry.rps / mockoon.rps).toFixed(1)}×`);
 }
