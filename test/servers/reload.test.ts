@@ -1,5 +1,6 @@
 /** An edited server file takes effect while the server runs; a broken edit keeps the old settings. */
 import { promises as fs } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +62,28 @@ describe('hot reload', () => {
     await writeServer(root, 'live', { ...server('tls'), tls: { enabled: true } });
     await eventually(async () => running.url.startsWith('https:'));
     expect(running.config.tls?.enabled).toBe(true);
+  });
+
+  it('an edit that moves the server to a taken port is refused; the previous settings come back', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    try {
+      const root = await makeWorkspace({ servers: { live: server('before') } });
+      const handle = await serve(root);
+      const running = handle.servers[0]!;
+      await writeServer(root, 'live', server('after', { port: taken }));
+      await eventually(async () => handle.notices.some((n) => n.level === 'warning'));
+      expect(handle.notices.find((n) => n.level === 'warning')!.message).toBe(
+        `servers/live.yaml: port ${taken} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port). — the server keeps its previous settings.`,
+      );
+      expect(running.config.port).toBe(0);
+      // Restarted with the previous settings (port 0: any free port again), answering as before.
+      expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await send(`${running.url}/v`)).body).toBe('before');
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
   });
 
   it('reload() re-reads on demand, and a server with watch off ignores edits', async () => {
