@@ -186,6 +186,42 @@ describe('scripts in runs', () => {
     expect((await fs.readdir(s.temp.root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
   });
 
+  it('pre-request scripts change the URL, method, headers, body and auth that are sent', async () => {
+    const s = await setup({
+      'requests/r.yaml': {
+        name: 'r',
+        url: `${peer.url}/nowhere`,
+        headers: [{ key: 'X-Gone', value: '1' }],
+        body: { type: 'json', text: '{"from":"file"}' },
+        auth: { type: 'basic', username: 'u', password: 'p' },
+        scripts: {
+          preRequest: [
+            `pm.request.url = '${peer.url}/echo?changed={{who}}';`,
+            "pm.variables.set('who', 'script');",
+            "pm.request.method = 'PUT';",
+            "pm.request.headers.upsert({ key: 'X-Script', value: 'yes' });",
+            "pm.request.headers.remove('X-Gone');",
+            "pm.request.body.update('{\"from\":\"script\"}');",
+            "pm.request.auth = { type: 'bearer', token: 'script-token' };",
+          ].join('\n'),
+        },
+      },
+    });
+    const before = peer.seen.length;
+    const { results } = await run(s);
+    expect(results[0]).toMatchObject({ passed: true, method: 'PUT', url: `${peer.url}/echo?changed=script` });
+    const seen = peer.seen[before]!;
+    expect(seen.method).toBe('PUT');
+    expect(seen.url).toBe('/echo?changed=script');
+    expect(seen.headers['x-script']).toBe('yes');
+    expect(seen.headers['x-gone']).toBeUndefined();
+    expect(seen.headers.authorization).toBe('Bearer script-token');
+    expect(seen.body.toString()).toBe('{"from":"script"}');
+    expect(seen.headers['content-type']).toBe('application/json');
+    // Nothing of it is written back to the request file.
+    expect(await fs.readFile(path.join(s.temp.root, 'requests', 'r.yaml'), 'utf8')).toContain('/nowhere');
+  });
+
   it('settings.repeat sends again until the condition holds', async () => {
     hits = 0;
     const s = await setup({
