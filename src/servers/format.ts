@@ -18,7 +18,7 @@ export function formatTrafficLine(record: TrafficRecord): string {
   const status = record.status === 0 ? '---' : String(record.status);
   const route = record.route !== '' ? ` → ${record.route}` : '';
   const note = record.note ? ` (${NOTES[record.note]})` : '';
-  const duration = record.durationMs < 10 ? record.durationMs.toFixed(2) : record.durationMs.toFixed(0);
+  const duration = milliseconds(record.durationMs);
   return `${time} ${record.server} ${status} ${record.method} ${record.path}${route} ${duration} ms ↑${size(record.requestBytes)} ↓${size(record.responseBytes)}${note}`;
 }
 
@@ -33,7 +33,20 @@ function clock(ms: number): string {
     lastSecond = second;
     lastSecondText = hms(new Date(ms));
   }
-  return `${lastSecondText}.${String(ms - second * 1000).padStart(3, '0')}`;
+  return `${lastSecondText}.${THREE_DIGITS[ms - second * 1000]}`;
+}
+
+/** '000' … '999': the milliseconds of a time of day, looked up (one line per request is printed). */
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+
+/** A duration as `toFixed(2)` below 10 ms and `toFixed(0)` from there, without its cost. */
+function milliseconds(ms: number): string {
+  if (!(ms >= 0) || ms >= 1e9) return ms.toFixed(0);
+  if (ms >= 9.995) return String(Math.round(ms));
+  const hundredths = Math.round(ms * 100);
+  const whole = Math.floor(hundredths / 100);
+  const rest = hundredths - whole * 100;
+  return `${whole}.${rest < 10 ? '0' : ''}${rest}`;
 }
 
 function hms(date: Date): string {

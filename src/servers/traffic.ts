@@ -3,6 +3,7 @@
  * in batches after the answer is sent. Adding a record costs one array store on the hot path;
  * nothing is formatted or written until a listener asks, and then off the request's tick.
  */
+import { performance } from 'node:perf_hooks';
 import type { TrafficRecord } from './types.js';
 
 export const DEFAULT_TRAFFIC_CAPACITY = 1000;
@@ -70,4 +71,21 @@ export class TrafficLog {
       }
     }
   };
+}
+
+/** Wall-clock offset of `performance.now()`, re-read at most once a second (the clocks may drift). */
+let clockOffset = Date.now() - performance.now();
+let offsetReadAt = performance.now();
+
+/**
+ * Epoch milliseconds of a `performance.now()` reading taken in the last moments (a request's
+ * arrival): one clock read per request instead of two.
+ */
+export function epochMsOf(monotonicMs: number): number {
+  if (monotonicMs - offsetReadAt > 1000 || monotonicMs < offsetReadAt) {
+    const now = performance.now();
+    clockOffset = Date.now() - now;
+    offsetReadAt = now;
+  }
+  return Math.round(monotonicMs + clockOffset);
 }

@@ -4,6 +4,7 @@
  * Filled values are never scanned again: request values, `{{message}}` and MCP arguments go out
  * exactly as the client sent them.
  */
+import { dynamicValue, isDynamicValueName } from './dynamic-values.js';
 import { messageText } from './message.js';
 import { type PlaceRules, type RenderPlace, placeRules } from './places.js';
 import type { RequestValues } from './request-values.js';
@@ -34,7 +35,7 @@ type RequestKey =
   | { kind: 'param' | 'query' | 'header'; name: string };
 
 type Slot =
-  | { kind: 'variable'; name: string }
+  | { kind: 'variable'; name: string; dynamic: boolean }
   | { kind: 'request'; key: RequestKey }
   | { kind: 'message' }
   | { kind: 'empty' }
@@ -98,7 +99,7 @@ function slotFor(name: string, tight: boolean, rules: PlaceRules): Slot | undefi
     if (name.startsWith('args.')) return { kind: 'arg', name: name.slice(5) };
     if (name.startsWith('params.')) return { kind: 'mcpParam', name: name.slice(7) };
   }
-  return rules.variables ? { kind: 'variable', name } : undefined;
+  return rules.variables ? { kind: 'variable', name, dynamic: isDynamicValueName(name) } : undefined;
 }
 
 function requestKey(key: string): RequestKey {
@@ -185,6 +186,12 @@ class Filler {
   value(slot: Slot): string | null {
     switch (slot.kind) {
       case 'variable': {
+        if (slot.dynamic && this.context.variables?.has(slot.name) !== true) {
+          // A dynamic value no user variable overrides: no walk through variables needed.
+          const value = dynamicValue(slot.name)!;
+          this.bytes = value.length; // ASCII
+          return value;
+        }
         this.#expander ??= new Expander(this.context.variables ?? EMPTY_SCOPE, this.rules.secrets);
         const text = this.#expander.expand(slot.name, 1);
         this.bytes = this.#expander.bytes;

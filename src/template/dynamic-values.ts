@@ -23,3 +23,8 @@ export function dynamicValue(name: string): string | undefined {
   const make = DYNAMIC_VALUES.get(name);
   return make === undefined ? undefined : make();
 }
+
+/** True for the names `dynamicValue` knows. */
+export function isDynamicValueName(name: string): boolean {
+  return DYNAMIC_VALUES.has(name);
+}

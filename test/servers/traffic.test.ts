@@ -52,6 +52,13 @@ describe('traffic log', () => {
     expect(seen).toEqual(['/r/6', '/r/7', '/r/8', '/r/9']);
   });
 
+  it('shows durations with two decimals below 10 ms and whole milliseconds from there', () => {
+    const shown = (durationMs: number) => / (\S+) ms /.exec(formatTrafficLine(record(1, { durationMs })))![1];
+    expect([0, 0.004, 0.005, 0.1, 1.5, 9.994, 9.996, 10, 10.4, 123.5, 98765.4].map(shown)).toEqual(
+      ['0.00', '0.00', '0.01', '0.10', '1.50', '9.99', '10', '10', '10', '124', '98765'],
+    );
+  });
+
   it('formats one line per record, in local time', () => {
     const local = (ms: number) => {
       const d = new Date(Date.UTC(2026, 0, 1, 12, 0, 0, ms));

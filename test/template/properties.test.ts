@@ -8,6 +8,7 @@ import {
   requestValuesFromHttp,
   type RenderPlace,
 } from '../../src/template/index.js';
+import { utf8Bytes } from '../../src/template/utf8.js';
 
 const PLACES = Object.keys(RENDER_PLACES) as RenderPlace[];
 
@@ -27,6 +28,16 @@ const variableRow = fc.record({
 });
 
 describe('properties', () => {
+  it('sizes are counted in UTF-8 bytes exactly as Node encodes the text', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ unit: 'grapheme', maxLength: 80 }), fc.string({ maxLength: 300 })), (text) => {
+        expect(utf8Bytes(text)).toBe(Buffer.byteLength(text, 'utf8'));
+      }),
+      { numRuns: 500 },
+    );
+    for (const text of ['\ud800', 'a\udc00b', '\ud83d\ude00', '\ud83d', 'é'.repeat(64), 'é'.repeat(65)]) expect(utf8Bytes(text)).toBe(Buffer.byteLength(text, 'utf8'));
+  });
+
   it('rendering never throws, at any place, on any text and any variables', () => {
     fc.assert(
       fc.property(

@@ -11,6 +11,7 @@ import { ServerError } from '../errors.js';
 import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../http-types.js';
 import type { TrafficRecord } from '../types.js';
 import { addCors, isPreflight, preflightHeaders } from './cors.js';
+import { epochMsOf } from '../traffic.js';
 import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
 import { compileAnswer, type CompiledAnswer } from './mock-answer.js';
 import { forward, parseBackendUrl } from './proxy.js';
@@ -222,9 +223,14 @@ class HttpMock implements KindInstance {
     this.#record(req, start, route.label, answer.status, answer.bodyBytes, body, undefined);
   }
 
-  #write(req: AnyRequest, res: AnyResponse, state: MockState, status: number, headers: HeaderValues, body: string | Buffer): void {
-    if (state.cors) addCors(req, headers);
-    if (req.httpVersionMajor === 2) for (const name of HTTP1_ONLY) delete headers[name];
+  #write(req: AnyRequest, res: AnyResponse, state: MockState, status: number, shared: HeaderValues, body: string | Buffer): void {
+    let headers = shared;
+    const http2 = req.httpVersionMajor === 2;
+    if (state.cors || http2) {
+      headers = Object.assign({}, shared); // a route's headers are shared between its answers
+      if (state.cors) addCors(req, headers);
+      if (http2) for (const name of HTTP1_ONLY) delete headers[name];
+    }
     const out = answerable(res);
     out.writeHead(status, headers);
     out.end(body);
@@ -258,7 +264,7 @@ class HttpMock implements KindInstance {
   ): void {
     const durationMs = performance.now() - start;
     const record: TrafficRecord = {
-      time: Math.round(Date.now() - durationMs),
+      time: epochMsOf(start),
       server: this.context.id,
       method: req.method ?? '',
       path: req.url ?? '',

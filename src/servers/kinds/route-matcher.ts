@@ -50,6 +50,8 @@ export function compilePath(pattern: string): PathPattern {
     regexSource = source === '' ? '^/$' : `^${source}/?$`;
   }
   const regex = new RegExp(regexSource, 's');
+  // A name used twice takes its first segment: the later groups are skipped (decided once, here).
+  const groups = names.map((name, i) => (names.indexOf(name) === i ? i + 1 : 0));
   return {
     literal: false,
     match(path) {
@@ -57,8 +59,8 @@ export function compilePath(pattern: string): PathPattern {
       if (found === null) return null;
       const params: Record<string, string> = {};
       for (let i = 0; i < names.length; i++) {
-        const name = names[i]!;
-        if (!Object.hasOwn(params, name)) params[name] = found[i + 1] ?? '';
+        const group = groups[i]!;
+        if (group !== 0) params[names[i]!] = found[group] ?? '';
       }
       return params;
     },

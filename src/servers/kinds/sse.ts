@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { ServerFile } from '../../model/index.js';
 import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
 import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../http-types.js';
+import { epochMsOf } from '../traffic.js';
 import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
 import { frameEvent } from './sse-frame.js';
 
@@ -139,7 +140,7 @@ class SseServer implements KindInstance {
       this.#streams.delete(stream);
       const durationMs = performance.now() - start;
       this.context.traffic.add({
-        time: Math.round(Date.now() - durationMs),
+        time: epochMsOf(start),
         server: this.context.id,
         method: req.method ?? '',
         path: req.url ?? '',
