@@ -106,7 +106,7 @@ export async function serveUntil(
     return EXIT.failed;
   }
   printStarted(handle, output, json, environment);
-  const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, output, json, printer));
+  const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, c, json, printer));
   await until;
   unsubscribe();
   await printer.flush();
@@ -128,20 +128,19 @@ function printStarted(handle: ServersHandle, output: Output, json: boolean, envi
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
 }
 
-function printTraffic(records: readonly TrafficRecord[], output: Output, json: boolean, printer: LinePrinter): void {
+function printTraffic(records: readonly TrafficRecord[], c: ReturnType<typeof paint>, json: boolean, printer: LinePrinter): void {
   if (records.length === 0) return;
   // One queued write per batch, never one per request, and never a write the server waits for.
-  if (json) {
-    printer.print(records.map((r) => JSON.stringify({ type: 'traffic', ...r })).join('\n'));
-    return;
+  let text = '';
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    if (i > 0) text += '\n';
+    if (json) {
+      text += JSON.stringify({ type: 'traffic', ...r });
+      continue;
+    }
+    const line = formatTrafficLine(r);
+    text += r.status === 0 || r.status >= 500 ? c.red(line) : r.status >= 400 ? c.yellow(line) : line;
   }
-  const c = paint(output);
-  printer.print(
-    records
-      .map((r) => {
-        const line = formatTrafficLine(r);
-        return r.status === 0 || r.status >= 500 ? c.red(line) : r.status >= 400 ? c.yellow(line) : line;
-      })
-      .join('\n'),
-  );
+  printer.print(text);
 }
