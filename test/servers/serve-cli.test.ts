@@ -30,6 +30,23 @@ describe('non-blocking line printer', () => {
     expect(lines.slice(0, -1)).toEqual(Array.from({ length: 2000 }, (_, i) => `line ${i}`));
   });
 
+  it('writes a lone line at once, and gathers lines that follow it into few writes, in order', async () => {
+    const file = path.join(await tempDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    const printer = fdPrinter(fd);
+    printer.print('first');
+    await eventually(async () => (await fs.readFile(file, 'utf8')) === 'first\n', 2000); // no flush needed
+    for (let batch = 0; batch < 50; batch++) {
+      printer.print(Array.from({ length: 20 }, (_, i) => `b${batch}-${i}`).join('\n'));
+      await new Promise((r) => setImmediate(r));
+    }
+    await eventually(async () => (await fs.readFile(file, 'utf8')).endsWith('b49-19\n'), 2000); // gathered, then written
+    await printer.flush();
+    closeSync(fd);
+    const lines = (await fs.readFile(file, 'utf8')).split('\n').slice(0, -1);
+    expect(lines).toEqual(['first', ...Array.from({ length: 1000 }, (_, n) => `b${Math.floor(n / 20)}-${n % 20}`)]);
+  });
+
   it('counts the lines it had to drop instead of waiting', async () => {
     const file = path.join(await tempDir(), 'out.txt');
     const fd = openSync(file, 'w');
