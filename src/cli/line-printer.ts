@@ -27,7 +27,9 @@ export interface LinePrinter {
 
 /** Writes to a file descriptor (1 = standard output) asynchronously. */
 export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTES): LinePrinter {
-  let pending: string[] = [];
+  // Kept as bytes: text encoded at once dies young, while lines waiting to be gathered would
+  // otherwise live long enough to burden the garbage collector.
+  let pending: Buffer[] = [];
   let pendingBytes = 0;
   let dropped = 0;
   let writing = false;
@@ -39,7 +41,7 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
   const pump = (): void => {
     if (writing || gathering !== undefined) return;
     if (dropped > 0 && pendingBytes < maxPendingBytes) {
-      pending.push(`… ${dropped} line${dropped === 1 ? '' : 's'} not printed: the output could not keep up (the servers did not wait for it)\n`);
+      pending.push(Buffer.from(`… ${dropped} line${dropped === 1 ? '' : 's'} not printed: the output could not keep up (the servers did not wait for it)\n`, 'utf8'));
       dropped = 0;
     }
     if (pending.length === 0 || failed) {
@@ -54,7 +56,7 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
       }, GATHER_MS - sinceWrite);
       return;
     }
-    const chunk = Buffer.from(pending.join(''), 'utf8');
+    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
     pending = [];
     pendingBytes = 0;
     writing = true;
@@ -82,8 +84,9 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
         dropped += countLines(lines);
         return;
       }
-      pending.push(lines.endsWith('\n') ? lines : `${lines}\n`);
-      pendingBytes += lines.length + 1;
+      const bytes = Buffer.from(lines.endsWith('\n') ? lines : `${lines}\n`, 'utf8');
+      pending.push(bytes);
+      pendingBytes += bytes.length;
       if (gathering !== undefined && pendingBytes >= GATHER_BYTES) {
         clearTimeout(gathering); // enough gathered: write now
         gathering = undefined;
