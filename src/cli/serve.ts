@@ -113,7 +113,9 @@ export async function serveUntil(
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
   if (!json) output.out(`Stopped ${handle.servers.length} server${handle.servers.length === 1 ? '' : 's'}.`);
-  return handle.failures.length > 0 ? EXIT.failed : EXIT.ok;
+  // Ctrl-C is a clean stop (issue 10: exit 0). A server that could not start was reported when it
+  // failed and the others served; only "nothing could start" ends with 1, above.
+  return EXIT.ok;
 }
 
 function printStarted(handle: ServersHandle, output: Output, json: boolean, environment: string | undefined): void {
