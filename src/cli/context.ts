@@ -1,4 +1,6 @@
 /** What every command gets: the output and the global options. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { openWorkspaceFrom, WorkspaceError, type Workspace } from '../workspace/index.js';
 import { CliError } from './exit-codes.js';
@@ -19,10 +21,21 @@ export function workspaceOption(command: Command): string | undefined {
 }
 
 export async function openWorkspaceFor(command: Command, ctx: CliContext): Promise<Workspace> {
+  const option = workspaceOption(command);
+  // Relative to the command's folder (ctx.cwd), which is not always the process's.
+  const dir = option === undefined ? undefined : path.resolve(ctx.cwd, option);
+  if (dir !== undefined) await checkWorkspaceFolder(dir);
   try {
-    return await openWorkspaceFrom(workspaceOption(command), ctx.cwd);
+    return await openWorkspaceFrom(dir, ctx.cwd);
   } catch (error) {
     if (error instanceof WorkspaceError) throw new CliError(error.message);
     throw error;
   }
+}
+
+/** `-w DIR` names a folder: say so plainly when it is missing or a file (before looking for ferry.yaml in it). */
+async function checkWorkspaceFolder(dir: string): Promise<void> {
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat) throw new CliError(`-w ${dir}: there is no such folder. Give the folder that holds ferry.yaml, or create one with \`ferry init ${dir}\`.`);
+  if (!stat.isDirectory()) throw new CliError(`-w ${dir}: this is a file, not a folder. Give the folder that holds ferry.yaml.`);
 }

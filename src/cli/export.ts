@@ -1,6 +1,6 @@
 /** `ferry export REQUEST --lang LANG`: prints a request as cURL or code (spec 4.7). */
 import type { Command } from 'commander';
-import { formatTargetList, TargetError } from '../codegen/index.js';
+import { formatTargetList, resolveTarget, TargetError } from '../codegen/index.js';
 import { PrepareError } from '../request/index.js';
 import { exportSavedRequest, RunError, SelectError } from '../runner/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
@@ -36,6 +36,13 @@ export function registerExport(program: Command, ctx: CliContext): void {
       }
       if (!requestPath) throw new CliError('Name the request to export, e.g. `ferry export "Users/Get user" --lang curl` (or `ferry export --list`).');
       if (!flags.lang) throw new CliError('Choose a language with --lang (see `ferry export --list`).');
+      // A typo in --lang or --lib is the first thing to report, before the request is even read.
+      try {
+        resolveTarget(flags.lang, flags.lib);
+      } catch (error) {
+        if (error instanceof TargetError) throw new CliError(error.message);
+        throw error;
+      }
       let vars: Map<string, string>;
       try {
         vars = parseVarOptions(flags.var ?? []);

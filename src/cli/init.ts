@@ -1,4 +1,5 @@
 /** `ferry init [DIR] [--name NAME]`: creates a workspace. */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { initWorkspace, WorkspaceError } from '../workspace/index.js';
@@ -9,11 +10,16 @@ export function registerInit(program: Command, ctx: CliContext): void {
   program
     .command('init')
     .description('create a workspace: ferry.yaml, requests/ and environments/')
-    .argument('[dir]', 'folder to make a workspace (created if needed)', '.')
+    .argument('[dir]', 'folder to make a workspace (created if needed; default: the current folder)')
     .option('--name <name>', 'display name (default: the folder name)')
-    .action(async (dir: string, options: { name?: string }) => {
+    .action(async (dir: string | undefined, options: { name?: string }) => {
+      const target = path.resolve(ctx.cwd, dir ?? '.');
+      const existing = await fs.lstat(target).catch(() => undefined);
+      if (existing && !existing.isDirectory()) {
+        throw new CliError(`${target} is a file, not a folder. Give a new or existing folder for the workspace.`);
+      }
       try {
-        const root = await initWorkspace(path.resolve(ctx.cwd, dir), options.name);
+        const root = await initWorkspace(target, options.name);
         ctx.output.out(`Created a Ferry workspace in ${root}`);
       } catch (error) {
         if (error instanceof WorkspaceError) throw new CliError(error.message);

@@ -15,6 +15,7 @@ import { registerLs } from './ls.js';
 import { registerServe } from './serve.js';
 import { registerUpdate } from './update.js';
 import { processOutput, type Output } from './output.js';
+import { systemErrorMessage } from './system-error.js';
 
 const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerInit,
@@ -43,6 +44,8 @@ export function buildProgram(ctx: CliContext): Command {
     .configureOutput({
       writeOut: (text) => ctx.output.out(text.replace(/\n$/, '')),
       writeErr: (text) => ctx.output.err(text.replace(/\n$/, '')),
+      // commander says "error: unknown option"; every other message of Ferry starts with "ferry:".
+      outputError: (text, write) => write(text.replace(/^error: /, 'ferry: ')),
     });
   for (const register of COMMANDS) register(program, ctx);
   for (const command of program.commands) {
@@ -65,6 +68,11 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
     if (error instanceof CliError) {
       ctx.output.err(`ferry: ${error.message}`);
       return error.exitCode;
+    }
+    const system = systemErrorMessage(error);
+    if (system) {
+      ctx.output.err(`ferry: ${system.message}`);
+      return system.exitCode;
     }
     ctx.output.err(`ferry: ${(error as Error).stack ?? String(error)}`);
     return EXIT.failed;

@@ -103,7 +103,9 @@ export async function serveUntil(
   if (handle.servers.length === 0) {
     output.err(handle.failures.length > 0 ? 'No server could start.' : 'This workspace has no servers to start (add one under servers/).');
     await handle.stop();
-    return EXIT.failed;
+    // Only names that match no file under servers/ were given: bad usage, as `ferry run NOPE` (exit 2).
+    const onlyUnknownIds = handle.failures.length > 0 && handle.failures.every((f) => !knownServerIds(ws).has(f.id));
+    return onlyUnknownIds ? EXIT.usage : EXIT.failed;
   }
   printStarted(handle, output, json, environment);
   const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, c, json, printer));
@@ -145,4 +147,14 @@ function printTraffic(records: readonly TrafficRecord[], c: ReturnType<typeof pa
     text += r.status === 0 || r.status >= 500 ? c.red(line) : r.status >= 400 ? c.yellow(line) : line;
   }
   printer.print(text);
+}
+
+/** Ids of every file under servers/, readable or broken. */
+function knownServerIds(ws: Workspace): Set<string> {
+  const ids = new Set(ws.servers.map((s) => s.id));
+  for (const w of ws.warnings) {
+    const m = /^servers\/(.+)\.ya?ml$/.exec(w.file);
+    if (m) ids.add(m[1]!);
+  }
+  return ids;
 }

@@ -60,9 +60,13 @@ async function knownSource(root: string, folder: string): Promise<string> {
     if (error instanceof ImportError) throw new CliError(error.message);
     throw error;
   }
-  const source = node.settings.openapi?.source;
+  if (!node.settings.openapi) {
+    throw new CliError(`The folder "${folder}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
+  }
+  const source = node.settings.openapi.source;
   if (!source) {
-    throw new CliError(`The folder "${folder}" does not record where its document came from; give the new version with --from FILE|URL|-.`);
+    // Files outside the workspace and standard input are not recorded (docs/openapi.md).
+    throw new CliError(`The folder "${folder}" does not record where its document came from (it was imported from a file outside the workspace or from standard input); give the new version with --from FILE|URL|-.`);
   }
   return source;
 }

@@ -1,0 +1,89 @@
+/** What the user reads when they get something wrong: one `ferry:` line, the right exit code, no stack trace. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ferry } from '../support/cli.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+async function workspace(): Promise<string> {
+  const dir = path.join(await tempDir(), 'ws');
+  expect((await ferry(['init', dir])).code).toBe(0);
+  return dir;
+}
+
+function expectNoStack(stderr: string): void {
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('ferry messages', () => {
+  it('commander errors start with "ferry:" like every other message, and exit 2', async () => {
+    const option = await ferry(['run', '--no-such-option']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^ferry: unknown option '--no-such-option'\n/);
+    const missing = await ferry(['update']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^ferry: missing required argument 'folder'/);
+  });
+
+  it('-w names a missing folder or a file: said plainly, exit 2', async () => {
+    const dir = await tempDir();
+    const missing = await ferry(['-w', path.join(dir, 'nowhere'), 'ls']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`ferry: -w ${path.join(dir, 'nowhere')}: there is no such folder.`);
+    await fs.writeFile(path.join(dir, 'file.txt'), 'x');
+    const file = await ferry(['-w', path.join(dir, 'file.txt'), 'ls']);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('this is a file, not a folder');
+    expectNoStack(file.stderr);
+  });
+
+  it('-w relative to the folder the command runs in', async () => {
+    const ws = await workspace();
+    const ls = await ferry(['-w', 'ws', 'ls'], path.dirname(ws));
+    expect(ls.code).toBe(0);
+    expect(ls.stdout.trim()).toBe('ws');
+  });
+
+  it('init on a file, or under one: a message and exit 2, not a stack trace', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'file.txt');
+    await fs.writeFile(file, 'x');
+    const onFile = await ferry(['init', file]);
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toBe(`ferry: ${file} is a file, not a folder. Give a new or existing folder for the workspace.\n`);
+    const under = await ferry(['init', path.join(file, 'ws')]);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toMatch(/^ferry: Could not create the folder .*file\.txt\/ws: a part of the path is a file, not a folder \(ENOTDIR\)\.\n$/);
+    expect(await fs.readFile(file, 'utf8')).toBe('x');
+  });
+
+  it('export reports an unknown --lang or --lib before it looks at the request', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws, 'requests', 'Get.yaml'), 'name: Get\nurl: "{{baseUrl}}/x"\n');
+    const lang = await ferry(['export', 'Get', '--lang', 'cobol'], ws);
+    expect(lang.code).toBe(2);
+    expect(lang.stderr).toMatch(/^ferry: Unknown language "cobol"\. Choose one of: curl, /);
+    const lib = await ferry(['export', 'Get', '--lang', 'python', '--lib', 'axios'], ws);
+    expect(lib.code).toBe(2);
+    expect(lib.stderr).toBe('ferry: Unknown library "axios" for Python. Choose one of: requests, httpx.\n');
+  });
+
+  it('update of a folder that was not imported from OpenAPI says so, with or without --from', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    await fs.mkdir(path.join(ws, 'requests', 'Plain'));
+    await fs.writeFile(path.join(ws, 'requests', 'Plain', '_folder.yaml'), 'name: Plain\n');
+    const result = await ferry(['update', 'Plain'], ws);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^ferry: The folder "Plain" was not imported from an OpenAPI document/);
+  });
+
+  it('serve with only unknown server names is bad usage (exit 2), like run with an unknown path', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    const result = await ferry(['serve', 'nope'], ws);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('No server "nope": there is no servers/nope.yaml.');
+  });
+});
