@@ -18,14 +18,15 @@ import { processOutput, type Output } from './output.js';
 import { systemErrorMessage } from './system-error.js';
 
 const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
+  // The order of `ferry --help`, as the README's table: workspace, run, serve, import, export, settings.
   registerInit,
   registerLs,
-  registerImport,
-  registerServe,
-  registerUpdate,
   registerRun,
-  registerConfig,
+  registerServe,
+  registerImport,
+  registerUpdate,
   registerExport,
+  registerConfig,
 ];
 
 function version(): string {

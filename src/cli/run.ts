@@ -63,7 +63,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
         try {
           rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));
         } catch (error) {
-          if (error instanceof DataFileError) throw new CliError(error.message);
+          if (error instanceof DataFileError) throw new CliError(sentence(error.message));
           throw error;
         }
       }
@@ -138,7 +138,7 @@ function wholeNumber(text: string | undefined, flag: string, min: number): numbe
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new CliError(`${flag} takes a whole number${min > 0 ? ` of ${min} or more` : ''}, not "${text}".`);
+    throw new CliError(`${flag} takes a whole number of ${min} or more, not "${text}".`);
   }
   return n;
 }
@@ -222,4 +222,9 @@ async function startAutoServers(
   for (const failure of handle.failures) ctx.output.err(`ferry: server ${failure.id} did not start: ${failure.message}`);
   for (const server of handle.servers) ctx.output.err(`Started server ${server.id} at ${server.url}`);
   return handle;
+}
+
+/** Messages of the core sometimes start in lower case ("data file x does not exist."); ferry prints sentences. */
+function sentence(message: string): string {
+  return message.charAt(0).toUpperCase() + message.slice(1);
 }

@@ -93,8 +93,8 @@ describe('ferry run', () => {
       [['run', '-r', 'cli,json'], /Only one report can go to stdout, and cli already does: the JSON report needs a file: add --out-json FILE/],
       [['run', '-r', 'cli', '-r', 'junit'], /the JUnit report needs a file: add --out-junit FILE/],
       [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],
-      [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number/],
-      [['run', '-d', 'missing.csv'], /data file .*missing\.csv does not exist/],
+      [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number of 0 or more, not "soon"/],
+      [['run', '-d', 'missing.csv'], /: Data file .*missing\.csv does not exist/],
       // Report paths are checked before anything is sent.
       [['run', '--out-json', ws.root], /--out-json .* is a folder; give the path of a file/],
       [['run', '--out-junit', path.join(ws.root, 'ferry.yaml', 'r.xml')], /--out-junit .*ferry\.yaml is a file, not a folder/],
