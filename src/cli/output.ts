@@ -10,11 +10,35 @@ export interface Output {
   fd?: number;
 }
 
+/** Set when the reader of a stream went away (`ferry ls | head`): later writes are dropped, not a crash. */
+const closed = { out: false, err: false };
+let watchingPipes = false;
+
+/**
+ * Without a listener, EPIPE on stdout is an unhandled 'error' event: a stack trace on the
+ * terminal. The command then finishes as usual and exits with its own code.
+ */
+function watchPipes(): void {
+  if (watchingPipes) return;
+  watchingPipes = true;
+  const onError = (which: 'out' | 'err') => (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') closed[which] = true;
+    else throw error;
+  };
+  process.stdout.on('error', onError('out'));
+  process.stderr.on('error', onError('err'));
+}
+
 export function processOutput(): Output {
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  watchPipes();
   return {
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    out: (text) => {
+      if (!closed.out) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    err: (text) => {
+      if (!closed.err) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
     color,
     fd: 1,
   };
