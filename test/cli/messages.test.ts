@@ -86,4 +86,14 @@ describe('ferry messages', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('No server "nope": there is no servers/nope.yaml.');
   });
+
+  it('run of a broken request file: its error, and no line of blanks where the method and URL go', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws, 'requests', 'Broken.yaml'), 'name: [\n');
+    const result = await ferry(['run', 'Broken'], ws);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✗ Broken Broken\.yaml\n {4}error: requests\/Broken\.yaml:2:1: YAML syntax error/);
+    expect(result.stdout).not.toMatch(/^ +$/m);
+  });
 });

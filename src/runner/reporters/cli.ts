@@ -57,7 +57,8 @@ export class CliReporter implements Reporter {
     lines.push(`${mark} ${r.name} ${c.dim(r.path)}`);
     if (r.skipped) {
       lines.push(`    ${c.dim(`skipped: ${r.skipped}`)}`);
-    } else {
+    } else if (r.method || r.url) {
+      // A file that could not be read has neither: its error below says it all, no blank line.
       const status = r.status === undefined ? '' : ` ${(r.status < 400 ? c.green : c.red)(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`)}`;
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
