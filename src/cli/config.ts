@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from '../appdata/index.js';
 import type { CliContext } from './context.js';
-import { CliError } from './exit-codes.js';
+import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 
 function known(key: string): keyof AppSettings {
@@ -26,9 +26,11 @@ export function registerConfig(program: Command, ctx: CliContext): void {
       }
       const c = paint(ctx.output);
       const width = Math.max(...Object.keys(settings).map((k) => k.length));
+      const valueWidth = Math.max(...Object.values(settings).map((v) => String(v).length));
       for (const [key, value] of Object.entries(settings)) {
         const isDefault = DEFAULT_SETTINGS[key as keyof AppSettings] === value;
-        ctx.output.out(`${key.padEnd(width)}  ${String(value)}${isDefault ? c.dim('  (default)') : ''}`);
+        const text = isDefault ? `${String(value).padEnd(valueWidth)}  ${c.dim('(default)')}` : String(value);
+        ctx.output.out(`${key.padEnd(width)}  ${text}`);
       }
     });
   config
@@ -54,5 +56,5 @@ export function registerConfig(program: Command, ctx: CliContext): void {
       }
     });
   // Subcommands end with an exit code like every command, never with process.exit.
-  for (const sub of config.commands) sub.exitOverride().configureOutput(program.configureOutput());
+  for (const sub of config.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
 }

@@ -155,7 +155,10 @@ describe('ferry config', () => {
     await workspace();
     const list = await ferry(['config', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/timeoutMs\s+30000 {2}\(default\)/);
+    expect(list.stdout).toMatch(/timeoutMs\s+30000 +\(default\)/);
+    // The "(default)" marks stand in one column.
+    const marks = list.stdout.split('\n').filter((l) => l.includes('(default)')).map((l) => l.indexOf('(default)'));
+    expect(new Set(marks).size).toBe(1);
     expect(list.stdout).toMatch(/filesOutsideWorkspace\s+false/);
     expect((await ferry(['config', 'set', 'timeoutMs', '1234'])).stdout).toMatch(/timeoutMs = 1234/);
     expect((await ferry(['config', 'get', 'timeoutMs'])).stdout.trim()).toBe('1234');
