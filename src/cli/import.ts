@@ -43,8 +43,9 @@ export function registerImport(program: Command, ctx: CliContext): void {
         if (error instanceof ImportError) throw new CliError(error.message);
         throw error;
       }
+      const { written, ...shape } = summary;
       if (options.json) {
-        ctx.output.out(JSON.stringify(summary, null, 2));
+        ctx.output.out(JSON.stringify(shape, null, 2));
         return;
       }
       const c = paint(ctx.output);
@@ -52,7 +53,8 @@ export function registerImport(program: Command, ctx: CliContext): void {
         plural(summary.requests, 'request'), plural(summary.folders, 'folder'),
         plural(summary.environments, 'environment'), plural(summary.variables, 'workspace variable'),
       ];
-      const lines = [`${c.green('Imported')} ${c.bold(summary.name)}: ${counts.join(', ')}`];
+      const lines = [`${c.green('Imported')} ${c.bold(`"${summary.name}"`)}: ${counts.join(', ')}`];
+      if (written && written.length > 0) lines.push(`${c.dim('Wrote')} ${written.join(', ')}`);
       if (summary.notes.length > 0) lines.push('', c.yellow('Notes:'), ...summary.notes.map((n) => `  - ${n}`));
       ctx.output.out(lines.join('\n'));
     });

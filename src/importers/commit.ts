@@ -140,6 +140,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       environments: result.environments.length,
       variables: added.length,
       notes,
+      written: moves.map((m) => path.relative(root, m.to).split(path.sep).join('/')),
     };
   } catch (error) {
     for (const move of done.reverse()) await fs.rm(move.to, { recursive: true, force: true }).catch(() => {});

@@ -94,7 +94,7 @@ export function detect(text: string): Detected {
   const controls = sample.match(/[\u0000-\u0008\u000e-\u001f]/g)?.length ?? 0;
   if (sample.includes('\u0000') || controls > sample.length / 20 || sample.includes('\ufffd\ufffd')) throw refuseUnknown('it looks like binary data');
   const trimmed = text.trimStart();
-  if (trimmed === '') throw refuseUnknown('it is empty');
+  if (trimmed === '') throw new ImportError(`There is nothing to import: the input is empty. ${SUPPORTED_FORMATS}`);
 
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     let document: unknown;

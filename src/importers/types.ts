@@ -102,6 +102,8 @@ export interface ImportSummary {
   environments: number;
   variables: number;
   notes: string[];
+  /** What the import created, relative to the workspace folder (`requests/Petstore 2`, `environments/Petstore.yaml`). */
+  written?: string[];
 }
 
 /** Where an import's input came from: used in messages and by OpenAPI (`openapi.source`). */

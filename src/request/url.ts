@@ -61,7 +61,9 @@ export function finalUrl(url: string, where: string): URL {
     throw new PrepareError(`${where}: an HTTP request needs an http:// or https:// URL, not ${parsed.protocol}//.`);
   }
   if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
-    throw new PrepareError(`${where}: the host "${parsed.hostname}" still holds a {{placeholder}}; define the variable or choose an environment with -e.`);
+    // Name the placeholder as typed: the parsed host is lower-cased (`{{baseurl}}` for `{{baseUrl}}`).
+    const typed = /\{\{[^{}]*\}\}/.exec(trimmed)?.[0] ?? parsed.hostname;
+    throw new PrepareError(`${where}: the URL still holds ${typed} where the host should be; define the variable or choose an environment with -e.`);
   }
   return parsed;
 }

@@ -56,6 +56,10 @@ describe('ferry import', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Imported .+: \d+ requests?, \d+ folders?, 0 environments, \d+ workspace variables?/);
     expect(result.stdout).toMatch(/Notes:\n  - .*sendRequest/);
+    expect(result.stdout).toMatch(/^Wrote requests\/.+$/m);
+    // A second import of the same file lands beside the first, and says where.
+    const again = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v21-pm-sendrequest.postman_collection.json')]);
+    expect(again.stdout).toMatch(/^Wrote requests\/.+ 2$/m);
   });
 
   it('--json prints the summary shape; --into and --name place and name it', async () => {
@@ -91,7 +95,8 @@ describe('ferry import', () => {
     const ws = await workspace();
     const result = await ferry(['-w', ws, 'import', '--curl', `curl -X POST 'http://127.0.0.1:1/items' -H 'Content-Type: application/json' -d '{"a":1}' -x http://proxy:8080`, '--name', 'Create item']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Imported Create item: 1 request, 0 folders/);
+    expect(result.stdout).toMatch(/Imported "Create item": 1 request, 0 folders/);
+    expect(result.stdout).toMatch(/^Wrote requests\/Create item\.yaml$/m);
     expect(result.stdout).toMatch(/Proxy options are not imported \(--proxy\)/);
     const text = await fs.readFile(path.join(ws, 'requests', 'Create item.yaml'), 'utf8');
     expect(text).toBe(

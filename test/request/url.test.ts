@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { finalUrl, urlKeepingPlaceholders } from '../../src/request/url.js';
+
+describe('finalUrl', () => {
+  it('adds http:// to a URL typed without a scheme', () => {
+    expect(finalUrl('127.0.0.1:8080/a', 'here').href).toBe('http://127.0.0.1:8080/a');
+  });
+
+  it('names an unfilled host placeholder as it was typed, not lower-cased', () => {
+    expect(() => finalUrl('{{baseUrl}}/users', 'requests/Get.yaml')).toThrow(
+      'requests/Get.yaml: the URL still holds {{baseUrl}} where the host should be; define the variable or choose an environment with -e.',
+    );
+  });
+
+  it('refuses other schemes and empty URLs with what to do', () => {
+    expect(() => finalUrl('ftp://x/y', 'r')).toThrow('r: an HTTP request needs an http:// or https:// URL, not ftp://.');
+    expect(() => finalUrl('  ', 'r')).toThrow('r: the URL is empty; give the address to send to.');
+  });
+
+  it('keeps placeholders as written for code export', () => {
+    const { url, restore } = urlKeepingPlaceholders('{{baseUrl}}/users/{{id}}?q={{q}}', 'r');
+    expect(restore(url.href)).toBe('{{baseUrl}}/users/{{id}}?q={{q}}');
+  });
+});
