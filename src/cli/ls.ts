@@ -37,7 +37,9 @@ export function registerLs(program: Command, ctx: CliContext): void {
 function printFolder(folder: FolderNode, indent: string, lines: string[], c: ReturnType<typeof paint>): void {
   for (const child of folder.children) {
     if (child.type === 'folder') {
-      lines.push(`${indent}${c.bold(`${child.name}/`)}`);
+      // The folder's path too when it differs from its name (`Petstore 2/` for a second `Petstore`).
+      const dirName = child.path.split('/').pop()!;
+      lines.push(`${indent}${c.bold(`${child.name}/`)}${dirName === child.name ? '' : `  ${c.dim(`${child.path}/`)}`}`);
       printFolder(child, `${indent}  `, lines, c);
     } else if (child.type === 'request') {
       const r = child.request;

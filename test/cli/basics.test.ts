@@ -51,7 +51,7 @@ describe('ferry basics', () => {
     await fs.writeFile(path.join(root, 'requests', 'Broken.yaml'), 'name: [\n');
     const ls = await ferry(['ls'], path.join(root, 'requests', 'Admin', 'Deep'));
     expect(ls.code).toBe(0);
-    expect(ls.stdout).toContain('Admin: tools/');
+    expect(ls.stdout).toContain('Admin: tools/  Admin/');
     expect(ls.stdout).toMatch(/POST\s+Create thing {2}Admin\/Create thing\.yaml/);
     expect(ls.stdout).toMatch(/tcp\s+Sockets/);
     expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);
