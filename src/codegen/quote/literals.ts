@@ -13,6 +13,24 @@ function isControl(cp: number): boolean {
   return cp < 0x20 || cp === 0x7f;
 }
 
+const hexByte = (cp: number) => '\\x' + hex2(cp);
+const unicode4 = (cp: number) => '\\u' + hex4(cp);
+const unicodeBraced = (cp: number) => `\\u{${cp.toString(16)}}`;
+
+/**
+ * A double-quoted literal: backslash, quote, \\n, \\r, \\t escaped; `special` characters (a
+ * language's interpolation sign) escaped with a backslash; other control characters through
+ * `control`. Everything else is written as is (the sources are UTF-8).
+ */
+function doubleQuoted(value: string, control: (cp: number) => string, special = ''): string {
+  let out = '"';
+  for (const ch of value) {
+    const cp = ch.codePointAt(0)!;
+    out += COMMON[ch] ?? (special.includes(ch) ? '\\' + ch : isControl(cp) ? control(cp) : ch);
+  }
+  return out + '"';
+}
+
 /** JavaScript and TypeScript: double-quoted, valid in every engine. */
 export function jsString(value: string): string {
   return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/\u007f/g, '\\u007f');
@@ -20,22 +38,12 @@ export function jsString(value: string): string {
 
 /** Python 3 (source is UTF-8). */
 export function pythonString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    out += COMMON[ch] ?? (isControl(cp) ? '\\x' + hex2(cp) : ch);
-  }
-  return out + '"';
+  return doubleQuoted(value, hexByte);
 }
 
 /** Go interpreted string literal (UTF-8 source). */
 export function goString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    out += COMMON[ch] ?? (isControl(cp) ? '\\x' + hex2(cp) : ch);
-  }
-  return out + '"';
+  return doubleQuoted(value, hexByte);
 }
 
 /**
@@ -58,73 +66,32 @@ export function javaString(value: string): string {
 
 /** Kotlin: `$` starts a template. */
 export function kotlinString(value: string): string {
-  let out = '"';
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
-    const cu = value.charCodeAt(i);
-    if (COMMON[ch]) out += COMMON[ch];
-    else if (ch === '$') out += '\\$';
-    else if (isControl(cu)) out += '\\u' + hex4(cu);
-    else out += ch;
-  }
-  return out + '"';
+  return doubleQuoted(value, unicode4, '$');
 }
 
 /** Swift. */
 export function swiftString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    out += COMMON[ch] ?? (isControl(cp) ? `\\u{${cp.toString(16)}}` : ch);
-  }
-  return out + '"';
+  return doubleQuoted(value, unicodeBraced);
 }
 
 /** C# regular literal (\\x is variable-length in C#, so \\u). */
 export function csharpString(value: string): string {
-  let out = '"';
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
-    const cu = value.charCodeAt(i);
-    out += COMMON[ch] ?? (isControl(cu) ? '\\u' + hex4(cu) : ch);
-  }
-  return out + '"';
+  return doubleQuoted(value, unicode4);
 }
 
 /** PHP double-quoted: `$` interpolates. */
 export function phpString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    if (COMMON[ch]) out += COMMON[ch];
-    else if (ch === '$') out += '\\$';
-    else if (isControl(cp)) out += '\\x' + hex2(cp);
-    else out += ch;
-  }
-  return out + '"';
+  return doubleQuoted(value, hexByte, '$');
 }
 
 /** Ruby double-quoted: `#` may start `#{`, `#$`, `#@` interpolation. */
 export function rubyString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    if (COMMON[ch]) out += COMMON[ch];
-    else if (ch === '#') out += '\\#';
-    else if (isControl(cp)) out += '\\x' + hex2(cp);
-    else out += ch;
-  }
-  return out + '"';
+  return doubleQuoted(value, hexByte, '#');
 }
 
 /** Rust string literal. */
 export function rustString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    out += COMMON[ch] ?? (isControl(cp) ? `\\u{${cp.toString(16)}}` : ch);
-  }
-  return out + '"';
+  return doubleQuoted(value, unicodeBraced);
 }
 
 /** Rust byte string: printable ASCII as is, every other byte as \\xNN. */
@@ -141,15 +108,7 @@ export function rustBytes(bytes: Uint8Array): string {
 
 /** Dart: `$` interpolates. */
 export function dartString(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!;
-    if (COMMON[ch]) out += COMMON[ch];
-    else if (ch === '$') out += '\\$';
-    else if (isControl(cp)) out += '\\x' + hex2(cp);
-    else out += ch;
-  }
-  return out + '"';
+  return doubleQuoted(value, hexByte, '$');
 }
 
 /**
