@@ -3,6 +3,7 @@
  * `protocols/http` sends. Code export (`codegen/`) reads the same shape, so a snippet sends
  * exactly what Ferry sends.
  */
+import type { AppSettings } from '../appdata/index.js';
 
 export interface PreparedHeader {
   name: string;
@@ -65,12 +66,5 @@ export interface PreparedRequest {
   settings?: PreparedSettings;
 }
 
-/** Settings the HTTP client applies to one send (spec 2.7). */
-export interface PreparedSettings {
-  timeoutMs: number;
-  followRedirects: boolean;
-  maxRedirects: number;
-  verifyTls: boolean;
-  httpVersion: 'auto' | 'http1' | 'http2' | 'http3';
-  decompress: boolean;
-}
+/** Settings the HTTP client applies to one send (spec 2.7): the request-level application settings. */
+export type PreparedSettings = Pick<AppSettings, 'timeoutMs' | 'followRedirects' | 'maxRedirects' | 'verifyTls' | 'httpVersion' | 'decompress'>;
