@@ -6,30 +6,15 @@
  */
 import { ImportError } from '../types.js';
 import type { ShellCommand } from './tokenize.js';
+import { CommandBuilder } from './command-builder.js';
 
 const OPERATOR_CHARS = new Set([';', '&', '|', '<', '>', '(', ')']);
 const BLANK = new Set([' ', '\t', '\r']);
 
 export function tokenizePosix(input: string): ShellCommand[] {
-  const commands: ShellCommand[] = [];
-  let words: string[] = [];
-  let redirects: string[] = [];
-  let word = '';
-  let inWord = false;
+  const out = new CommandBuilder();
   let pendingHeredoc: string | undefined;
   let i = 0;
-
-  const endWord = () => {
-    if (inWord) words.push(word);
-    word = '';
-    inWord = false;
-  };
-  const endCommand = (separator: string) => {
-    endWord();
-    if (words.length > 0) commands.push({ words, redirects, separator });
-    words = [];
-    redirects = [];
-  };
 
   while (i < input.length) {
     const c = input[i]!;
@@ -37,41 +22,38 @@ export function tokenizePosix(input: string): ShellCommand[] {
       const next = input[i + 1];
       if (next === '\n') { i += 2; continue; }
       if (next === '\r' && input[i + 2] === '\n') { i += 3; continue; }
-      if (next !== undefined) { word += next; inWord = true; i += 2; continue; }
+      if (next !== undefined) { out.append(next); i += 2; continue; }
       i++;
       continue;
     }
     if (c === "'") {
       const end = input.indexOf("'", i + 1);
       if (end < 0) throw unbalanced(input, i, "'");
-      word += input.slice(i + 1, end);
-      inWord = true;
+      out.append(input.slice(i + 1, end));
       i = end + 1;
       continue;
     }
     if (c === '$' && input[i + 1] === "'") {
       const { text, end } = readAnsiC(input, i + 2);
-      word += text;
-      inWord = true;
+      out.append(text);
       i = end;
       continue;
     }
     if (c === '"' || (c === '$' && input[i + 1] === '"')) {
       const start = c === '$' ? i + 1 : i;
       const { text, end } = readDoubleQuoted(input, start);
-      word += text;
-      inWord = true;
+      out.append(text);
       i = end;
       continue;
     }
-    if (c === '#' && !inWord) {
+    if (c === '#' && !out.inWord) {
       const eol = input.indexOf('\n', i);
       i = eol < 0 ? input.length : eol;
       continue;
     }
-    if (BLANK.has(c)) { endWord(); i++; continue; }
+    if (BLANK.has(c)) { out.endWord(); i++; continue; }
     if (c === '\n') {
-      endCommand('\n');
+      out.endCommand('\n');
       i++;
       if (pendingHeredoc !== undefined) {
         i = skipHeredoc(input, i, pendingHeredoc);
@@ -88,26 +70,25 @@ export function tokenizePosix(input: string): ShellCommand[] {
         op = candidate;
       }
       if (op.startsWith('<') || op.startsWith('>') || op === '&>' || op === '>&') {
-        if (/^\d+$/.test(word) && inWord) { word = ''; inWord = false; } else endWord();
+        if (/^\d+$/.test(out.word) && out.inWord) out.discardWord(); else out.endWord();
         i += op.length;
         // The redirect's target is the next word; keep it aside so it is never read as a curl argument.
         while (i < input.length && BLANK.has(input[i]!)) i++;
         const target = readBareWord(input, i);
         i = target.end;
         if (op === '<<') pendingHeredoc = target.text.replace(/^-/, '').replace(/^['"]|['"]$/g, '');
-        redirects.push(op + target.text);
+        out.addRedirect(op + target.text);
         continue;
       }
-      endCommand(op);
+      out.endCommand(op);
       i += op.length;
       continue;
     }
-    word += c;
-    inWord = true;
+    out.append(c);
     i++;
   }
-  endCommand('');
-  return commands;
+  out.endCommand('');
+  return out.commands;
 }
 
 /** A redirect target, read with the same quoting rules but without ending at operators inside quotes. */

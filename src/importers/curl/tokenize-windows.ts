@@ -4,6 +4,7 @@
  */
 import type { ShellCommand } from './tokenize.js';
 import { unbalanced } from './tokenize-posix.js';
+import { CommandBuilder } from './command-builder.js';
 
 /**
  * cmd.exe: `^` escapes the next character outside quotes (a `^` at the end of a line continues
@@ -12,16 +13,14 @@ import { unbalanced } from './tokenize-posix.js';
  * quote, and `""` inside quotes is a literal quote.
  */
 export function tokenizeCmd(input: string): ShellCommand[] {
-  const commands: ShellCommand[] = [];
+  const out = new CommandBuilder();
   let line = '';
-  let redirects: string[] = [];
   let inQuote = false;
   let quoteStart = 0;
   const flush = (separator: string) => {
-    const words = splitWindowsArgs(line);
-    if (words.length > 0) commands.push({ words, redirects, separator });
+    for (const word of splitWindowsArgs(line)) out.addWord(word);
+    out.endCommand(separator);
     line = '';
-    redirects = [];
   };
   for (let i = 0; i < input.length; i++) {
     const c = input[i]!;
@@ -60,7 +59,7 @@ export function tokenizeCmd(input: string): ShellCommand[] {
       while (input[j] === ' ') j++;
       let k = j;
       while (k < input.length && !/[\s&|<>]/.test(input[k]!)) k++;
-      redirects.push(c + input.slice(j, k));
+      out.addRedirect(c + input.slice(j, k));
       i = k - 1;
       continue;
     }
@@ -68,7 +67,7 @@ export function tokenizeCmd(input: string): ShellCommand[] {
   }
   if (inQuote) throw unbalanced(input, quoteStart, '"');
   flush('');
-  return commands;
+  return out.commands;
 }
 
 /** The Microsoft C runtime's argument splitting (CommandLineToArgvW rules). */
@@ -121,22 +120,7 @@ const PS_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0
  * a comment; `;`, `|`, `&&`, `||` and line ends separate commands.
  */
 export function tokenizePowerShell(input: string): ShellCommand[] {
-  const commands: ShellCommand[] = [];
-  let words: string[] = [];
-  let redirects: string[] = [];
-  let word = '';
-  let inWord = false;
-  const endWord = () => {
-    if (inWord) words.push(word);
-    word = '';
-    inWord = false;
-  };
-  const endCommand = (separator: string) => {
-    endWord();
-    if (words.length > 0) commands.push({ words, redirects, separator });
-    words = [];
-    redirects = [];
-  };
+  const out = new CommandBuilder();
   let i = 0;
   while (i < input.length) {
     const c = input[i]!;
@@ -144,79 +128,88 @@ export function tokenizePowerShell(input: string): ShellCommand[] {
       const next = input[i + 1];
       if (next === '\n') { i += 2; continue; }
       if (next === '\r' && input[i + 2] === '\n') { i += 3; continue; }
-      if (next !== undefined) { word += next; inWord = true; }
+      if (next !== undefined) out.append(next);
       i += 2;
       continue;
     }
     if (c === "'" || c === '\u2018' || c === '\u2019') {
-      let j = i + 1;
-      let text = '';
-      for (;;) {
-        if (j >= input.length) throw unbalanced(input, i, "'");
-        const d = input[j]!;
-        if (d === "'" || d === '\u2018' || d === '\u2019') {
-          if (input[j + 1] === d) { text += "'"; j += 2; continue; }
-          break;
-        }
-        text += d;
-        j++;
-      }
-      word += text;
-      inWord = true;
-      i = j + 1;
+      const { text, end } = readPsSingleQuoted(input, i);
+      out.append(text);
+      i = end;
       continue;
     }
     if (c === '"') {
-      let j = i + 1;
-      let text = '';
-      for (;;) {
-        if (j >= input.length) throw unbalanced(input, i, '"');
-        const d = input[j]!;
-        if (d === '`') {
-          const e = input[j + 1] ?? '';
-          if (e === '\n') { j += 2; continue; }
-          text += PS_ESCAPES[e] ?? e;
-          j += 2;
-          continue;
-        }
-        if (d === '"') {
-          if (input[j + 1] === '"') { text += '"'; j += 2; continue; }
-          break;
-        }
-        text += d;
-        j++;
-      }
-      word += text;
-      inWord = true;
-      i = j + 1;
+      const { text, end } = readPsDoubleQuoted(input, i);
+      out.append(text);
+      i = end;
       continue;
     }
-    if (c === '#' && !inWord) {
+    if (c === '#' && !out.inWord) {
       const eol = input.indexOf('\n', i);
       i = eol < 0 ? input.length : eol;
       continue;
     }
-    if (c === ' ' || c === '\t' || c === '\r') { endWord(); i++; continue; }
-    if (c === '\n' || c === ';') { endCommand(c); i++; continue; }
+    if (c === ' ' || c === '\t' || c === '\r') { out.endWord(); i++; continue; }
+    if (c === '\n' || c === ';') { out.endCommand(c); i++; continue; }
     if (c === '|' || (c === '&' && input[i + 1] === '&')) {
       const op = input[i + 1] === c ? c + c : c;
-      endCommand(op);
+      out.endCommand(op);
       i += op.length;
       continue;
     }
-    if ((c === '<' || c === '>') && !inWord) {
+    if ((c === '<' || c === '>') && !out.inWord) {
       let j = i + 1;
       while (input[j] === ' ') j++;
       let k = j;
       while (k < input.length && !/[\s;|]/.test(input[k]!)) k++;
-      redirects.push(c + input.slice(j, k));
+      out.addRedirect(c + input.slice(j, k));
       i = k;
       continue;
     }
-    word += c;
-    inWord = true;
+    out.append(c);
     i++;
   }
-  endCommand('');
-  return commands;
+  out.endCommand('');
+  return out.commands;
+}
+
+/** '…' from the quote at `start`: literal, with a doubled quote for one (typographic quotes count too). */
+function readPsSingleQuoted(input: string, start: number): { text: string; end: number } {
+  let j = start + 1;
+  let text = '';
+  for (;;) {
+    if (j >= input.length) throw unbalanced(input, start, "'");
+    const d = input[j]!;
+    if (d === "'" || d === '\u2018' || d === '\u2019') {
+      if (input[j + 1] === d) { text += "'"; j += 2; continue; }
+      break;
+    }
+    text += d;
+    j++;
+  }
+  return { text, end: j + 1 };
+}
+
+/** "…" from the quote at `start`: backtick escapes, a backtick at a line end continues, "" for a quote. */
+function readPsDoubleQuoted(input: string, start: number): { text: string; end: number } {
+  let j = start + 1;
+  let text = '';
+  for (;;) {
+    if (j >= input.length) throw unbalanced(input, start, '"');
+    const d = input[j]!;
+    if (d === '`') {
+      const e = input[j + 1] ?? '';
+      if (e === '\n') { j += 2; continue; }
+      text += PS_ESCAPES[e] ?? e;
+      j += 2;
+      continue;
+    }
+    if (d === '"') {
+      if (input[j + 1] === '"') { text += '"'; j += 2; continue; }
+      break;
+    }
+    text += d;
+    j++;
+  }
+  return { text, end: j + 1 };
 }

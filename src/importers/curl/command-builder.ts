@@ -1,0 +1,58 @@
+/**
+ * Collects a tokenizer's output: characters into words, words and redirects into commands. Each
+ * shell's tokenizer decides what the characters mean; this only keeps the bookkeeping in one place.
+ */
+import type { ShellCommand } from './tokenize.js';
+
+export class CommandBuilder {
+  readonly commands: ShellCommand[] = [];
+  #words: string[] = [];
+  #redirects: string[] = [];
+  #word = '';
+  // Separate from the text: an empty quote ('') is still a word.
+  #inWord = false;
+
+  /** The word read so far (not yet ended). */
+  get word(): string {
+    return this.#word;
+  }
+
+  get inWord(): boolean {
+    return this.#inWord;
+  }
+
+  /** Adds text to the current word, starting one if needed (even for empty text). */
+  append(text: string): void {
+    this.#word += text;
+    this.#inWord = true;
+  }
+
+  /** Ends the current word, if one was started. */
+  endWord(): void {
+    if (this.#inWord) this.#words.push(this.#word);
+    this.discardWord();
+  }
+
+  /** Drops the current word without keeping it (e.g. the `2` of `2>&1`). */
+  discardWord(): void {
+    this.#word = '';
+    this.#inWord = false;
+  }
+
+  /** Adds a whole word (for shells whose words are split afterwards, like cmd.exe). */
+  addWord(word: string): void {
+    this.#words.push(word);
+  }
+
+  addRedirect(redirect: string): void {
+    this.#redirects.push(redirect);
+  }
+
+  /** Ends the current word and the command; a command without words is not kept. */
+  endCommand(separator: string): void {
+    this.endWord();
+    if (this.#words.length > 0) this.commands.push({ words: this.#words, redirects: this.#redirects, separator });
+    this.#words = [];
+    this.#redirects = [];
+  }
+}
