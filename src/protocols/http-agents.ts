@@ -39,13 +39,16 @@ interface ConnectOptions {
   servername?: string;
 }
 
-function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>) {
+/** Resolves a host name, with `dns.lookup`'s signature. The system resolver unless a run names another. */
+export type HostLookup = typeof dns.lookup;
+
+function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>, resolve: HostLookup) {
   return (options: ConnectOptions, callback: ConnectCallback) => {
     const report = connectionTimings.getStore();
     const started = performance.now();
     const hostname = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
     const lookup = ((host: string, lookupOptions: dns.LookupOptions, done: (...args: unknown[]) => void) => {
-      dns.lookup(host, lookupOptions, (...args: unknown[]) => {
+      (resolve as unknown as (h: string, o: dns.LookupOptions, cb: (...args: unknown[]) => void) => void)(host, lookupOptions, (...args: unknown[]) => {
         if (report) report.dnsMs = performance.now() - started;
         done(...args);
       });
@@ -105,6 +108,13 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
 
 export class HttpAgents {
   private readonly agents = new Map<string, Agent>();
+  private readonly resolve: HostLookup;
+
+  /** `lookup`: how host names are resolved (default: this computer's resolver, `dns.lookup`). */
+  constructor(options: { lookup?: HostLookup } = {}) {
+    this.resolve = options.lookup ?? dns.lookup;
+  }
+
   /** The peer of the latest connection per origin, for sends that reuse a connection. */
   readonly lastPeer = new Map<string, ConnectionTimings>();
 
@@ -113,7 +123,7 @@ export class HttpAgents {
     let agent = this.agents.get(key);
     if (!agent) {
       agent = new Agent({
-        connect: connector(verifyTls, version, this.lastPeer) as never,
+        connect: connector(verifyTls, version, this.lastPeer, this.resolve) as never,
         allowH2: version !== 'http1',
         keepAliveTimeout: 10_000,
         // Ferry's own timer covers the whole request; these would cut long downloads short.

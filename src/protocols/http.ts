@@ -17,7 +17,7 @@ import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-ag
 import { describeNetworkError, HttpSendError } from './http-errors.js';
 import { encodeMultipart } from './multipart.js';
 
-export { HttpAgents } from './http-agents.js';
+export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
 export { HttpSendError, type HttpErrorKind } from './http-errors.js';
 

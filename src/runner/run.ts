@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
-import { CookieStore, HttpAgents } from '../protocols/http.js';
+import { CookieStore, HttpAgents, type HostLookup } from '../protocols/http.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
@@ -47,6 +47,8 @@ export interface RunOptions {
   dataFolder?: WorkspaceData | false;
   /** Application settings; default: read from the data folder. */
   settings?: AppSettings;
+  /** How host names are resolved; default: this computer's resolver. */
+  lookup?: HostLookup;
 }
 
 export interface RunOutcome {
@@ -82,7 +84,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
     settings,
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
-    agents: new HttpAgents(),
+    agents: new HttpAgents({ lookup: options.lookup }),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
     scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),

@@ -13,6 +13,7 @@ import { oauth2Settings } from '../../src/request/auth.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { httpieEnv } from '../support/httpie.js';
 
 const run = promisify(execFile);
 
@@ -187,7 +188,7 @@ describe('ferry export of a saved request', () => {
       const exported = await ferry(['-w', root, 'export', 'Things/Patch thing', '--lang', program.lang, '--lib', program.lib, '-e', 'local']);
       expect(exported.code, exported.stderr).toBe(0);
       await fs.writeFile(file, exported.stdout);
-      await run(argv[0]!, argv.slice(1), { timeout: 30_000 });
+      await run(argv[0]!, argv.slice(1), { timeout: 30_000, env: { ...process.env, ...httpieEnv(dir) } });
       const fromCode = seen.pop()!;
       const label = `${program.lang}/${program.lib}`;
       expect(fromCode.method, label).toBe(fromFerry.method);

@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { httpieEnv } from '../support/httpie.js';
 import type { Wire } from './wire.js';
 
 export interface Runner {
@@ -73,7 +74,7 @@ export const REPO = path.resolve(import.meta.dirname, '../..');
 
 export const RUNNERS: Runner[] = [
   { targetId: 'curl/bash', missing: tool('curl', 'curl'), commands: (f) => [['bash', f]] },
-  { targetId: 'httpie/httpie', missing: tool('http', 'httpie'), commands: (f) => [['bash', f]] },
+  { targetId: 'httpie/httpie', missing: tool('http', 'httpie'), commands: (f) => [['bash', f]], env: (dir) => httpieEnv(dir) },
   { targetId: 'wget/wget', missing: tool('wget', 'wget'), commands: (f) => [['bash', f]] },
   { targetId: 'javascript/fetch', missing: () => undefined, commands: (f) => [[process.execPath, f]], adjustExpected: formDataNewlines },
   {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CookieStore, HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { closedPort, startH2c, startHttp1, startTls, type Peer } from './peers.js';
+import { startDnsFixture } from '../support/dns-fixture.js';
 
 const SETTINGS: PreparedSettings = { timeoutMs: 5000, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true };
 
@@ -76,8 +77,19 @@ describe('network errors are clear', () => {
     await expect(sendHttp(req(`http://127.0.0.1:${port}/`), { agents })).rejects.toThrow(/connection refused by 127\.0\.0\.1:\d+/);
   });
 
-  it('unknown host', async () => {
-    await expect(sendHttp(req('http://no-such-host.invalid/'), { agents })).rejects.toThrow(/unknown host no-such-host\.invalid/);
+  it('unknown host (asked of a DNS fixture on 127.0.0.1, never of the network)', async () => {
+    const dnsFixture = await startDnsFixture({ localhost: '127.0.0.1' });
+    const resolving = new HttpAgents({ lookup: dnsFixture.lookup });
+    try {
+      await expect(sendHttp(req('http://no-such-host.invalid/'), { agents: resolving })).rejects.toThrow(/unknown host no-such-host\.invalid/);
+      // A name the fixture knows resolves to loopback and is really connected to.
+      const ok = await sendHttp(req(`${h1.url.replace('127.0.0.1', 'localhost')}/echo`), { agents: resolving });
+      expect(ok.status).toBe(200);
+      expect(dnsFixture.asked).toEqual(['no-such-host.invalid', 'localhost']);
+    } finally {
+      await resolving.close();
+      await dnsFixture.close();
+    }
   });
 
   it('whole-request timeout', async () => {

@@ -9,6 +9,7 @@ import { JsonReporter, JunitReporter, readDataFile, runRequests, type RunEvent, 
 import { openWorkspace } from '../../src/workspace/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../protocols/peers.js';
 import { makeWorkspace, type TempWorkspace } from './workspace.js';
+import { startDnsFixture } from '../support/dns-fixture.js';
 
 let peer: Peer;
 let tls: Peer;
@@ -69,7 +70,10 @@ describe('runs go on past per-request errors', () => {
       'requests/06 loop.yaml': { name: 'loop', seq: 6, url: `${peer.url}/redirect/5`, settings: { maxRedirects: 2 } },
       'requests/07 after.yaml': { name: 'after', seq: 7, url: `${peer.url}/echo` },
     });
-    const { results, summary } = await run(s);
+    // Names resolve through a DNS fixture on 127.0.0.1, so the unknown host is asked there, not of this computer's resolver.
+    const dnsFixture = await startDnsFixture();
+    const { results, summary } = await run(s, { lookup: dnsFixture.lookup }).finally(() => dnsFixture.close());
+    expect(dnsFixture.asked).toContain('no-such-host.invalid');
     expect(results.map((r) => [r.name, r.passed])).toEqual([
       ['ok', true],
       ['refused', false],
