@@ -3,11 +3,11 @@
  * port), so the README never promises a command or flag the code lacks.
  */
 import { promises as fs } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ferry } from './support/cli.js';
 import { isolatedDataDir, tempDir } from './support/temp.js';
+import { freePort } from './support/ports.js';
 
 const repo = path.join(import.meta.dirname, '..');
 
@@ -23,15 +23,6 @@ async function readmeExamples(): Promise<string[]> {
   const readme = await fs.readFile(path.join(repo, 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
   return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('npx ferry '));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A copy of examples/demo whose mock API listens on a free port instead of 4010. */

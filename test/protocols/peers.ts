@@ -10,6 +10,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import selfsigned from 'selfsigned';
+import { freePort } from '../support/ports.js';
 
 export interface Seen {
   method: string;
@@ -154,10 +155,5 @@ export async function startTls(): Promise<Peer> {
 }
 
 /** A port nothing listens on (bound and released). */
-export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A port nobody listens on (it was free a moment ago). */
+export const closedPort = freePort;

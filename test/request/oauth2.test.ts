@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fetch } from 'undici';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { oauth2AccessToken, type OAuth2Settings } from '../../src/request/index.js';
 import { startAuthServer, type AuthServer } from './oauth-server.js';
+import { freePort } from '../support/ports.js';
 
 let as: AuthServer;
 let dataDir: string;
@@ -48,14 +48,6 @@ function settings(over: Partial<OAuth2Settings>): OAuth2Settings {
     pkce: true,
     ...over,
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('OAuth 2.0 grants against a real authorization server', () => {

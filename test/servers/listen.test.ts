@@ -2,17 +2,9 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, send, serve } from './helpers.js';
+import { freePort } from '../support/ports.js';
 
 const routes = { routes: [{ path: '/ok', body: 'ok' }] };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('host and port', () => {
   it('port 0 takes any free port and reports it; a fixed port is used as given', async () => {
