@@ -3,7 +3,7 @@
  * One walk serves two modes: collecting every problem (with paths, for the message) and
  * probing (stop at the first problem, no text made) for anyOf/oneOf options.
  */
-import { MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
+import { MAX_CHECK_STEPS, MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
 import { formatPath, messages, type BodyPath } from './messages.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { SchemaViews, TYPE_BITS, type SchemaView } from './schema-view.js';
@@ -44,9 +44,26 @@ export class Problems {
   }
 }
 
+/**
+ * The schemas entered for one body value through allOf/anyOf/oneOf alone, innermost first.
+ * Entering one of them again is a reference cycle that made no progress through the body:
+ * it adds no constraint, so it is taken as matched instead of being followed again.
+ */
+interface CompositionChain {
+  readonly view: SchemaView;
+  readonly outer: CompositionChain | null;
+}
+
+function inChain(view: SchemaView, chain: CompositionChain | null): boolean {
+  for (let link = chain; link !== null; link = link.outer) if (link.view === view) return true;
+  return false;
+}
+
 /** The checker for one document; its schema views are built once and reused for every response. */
 export class SchemaChecker {
   private readonly views: SchemaViews;
+  /** Schema steps left for the body being checked (spec-silent work bound, see limits.ts). */
+  private stepsLeft = 0;
 
   constructor(document: OpenApiDocument) {
     this.views = new SchemaViews(document);
@@ -54,21 +71,24 @@ export class SchemaChecker {
 
   /** Checks `value` against `schema`, adding problems to `problems`. Returns whether it matched. */
   check(value: unknown, schema: unknown, problems: Problems): boolean {
-    return this.walk(value, this.views.of(schema), null, 1, problems);
+    this.stepsLeft = MAX_CHECK_STEPS;
+    return this.walk(value, this.views.of(schema), null, 1, problems, null);
   }
 
   /**
    * `out` null = probing: return false at the first problem without building any text.
-   * `depth` counts schema levels; past the limit the rest of the body is not checked.
+   * `depth` counts schema levels; past the limit the rest of the body is not checked, and so
+   * once the step budget is spent (compositions can otherwise branch exponentially).
    */
-  private walk(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
-    if (view.any || depth > MAX_SCHEMA_DEPTH) return true;
+  private walk(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null, chain: CompositionChain | null): boolean {
+    if (view.any || depth > MAX_SCHEMA_DEPTH || this.stepsLeft <= 0) return true;
+    this.stepsLeft--;
     if (view.never) return this.fail(out, () => messages.notInSpec(formatPath(path)));
 
     if (value === null) {
       if (view.nullAllowed) return true;
       if (!view.nullUnconstrained) return this.fail(out, () => messages.nullNotAllowed(formatPath(path)));
-      return this.walkCompositions(value, view, path, depth, out);
+      return this.walkCompositions(value, view, path, depth, out, chain);
     }
 
     if (view.typeMask !== 0 && (view.typeMask & typeBits(value)) === 0) {
@@ -116,25 +136,27 @@ export class SchemaChecker {
     }
 
     if (view.allOf.length === 0 && view.anyOf.length === 0 && view.oneOf.length === 0) return ok;
-    return this.walkCompositions(value, view, path, depth, out) && ok;
+    return this.walkCompositions(value, view, path, depth, out, chain) && ok;
   }
 
-  private walkCompositions(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
+  private walkCompositions(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null, outer: CompositionChain | null): boolean {
     const links = this.views.linksOf(view);
+    const chain: CompositionChain = { view, outer };
     let ok = true;
     for (const member of links.allOf) {
-      if (!this.walk(value, member, path, depth + 1, out)) {
+      if (inChain(member, chain)) continue;
+      if (!this.walk(value, member, path, depth + 1, out, chain)) {
         if (!out) return false;
         ok = false;
       }
     }
     // oneOf is checked like anyOf: matching several options passes.
-    if (links.anyOf.length > 0 && !this.matchesSome(value, links.anyOf, path, depth)) {
+    if (links.anyOf.length > 0 && !this.matchesSome(value, links.anyOf, path, depth, chain)) {
       if (!out) return false;
       out.add(() => messages.noAnyOfMatch(formatPath(path)));
       ok = false;
     }
-    if (links.oneOf.length > 0 && !this.matchesSome(value, links.oneOf, path, depth)) {
+    if (links.oneOf.length > 0 && !this.matchesSome(value, links.oneOf, path, depth, chain)) {
       if (!out) return false;
       out.add(() => messages.noOneOfMatch(formatPath(path)));
       ok = false;
@@ -142,9 +164,9 @@ export class SchemaChecker {
     return ok;
   }
 
-  private matchesSome(value: unknown, options: readonly SchemaView[], path: BodyPath | null, depth: number): boolean {
+  private matchesSome(value: unknown, options: readonly SchemaView[], path: BodyPath | null, depth: number, chain: CompositionChain): boolean {
     for (const option of options) {
-      if (this.walk(value, option, path, depth + 1, null)) return true;
+      if (inChain(option, chain) || this.walk(value, option, path, depth + 1, null, chain)) return true;
     }
     return false;
   }
@@ -169,7 +191,7 @@ export class SchemaChecker {
     const onlyTypeMask = itemView.onlyTypeMask;
     for (let index = 0; index < checked; index++) {
       if ((onlyTypeMask & typeBits(value[index])) !== 0) continue;
-      if (!this.walk(value[index], itemView, { parent: path, key: index }, depth + 1, out)) {
+      if (!this.walk(value[index], itemView, { parent: path, key: index }, depth + 1, out, null)) {
         if (!out) return false;
         ok = false;
       }
@@ -205,7 +227,7 @@ export class SchemaChecker {
         fieldView = additional;
       }
       if (fieldView.any || (fieldView.onlyTypeMask & typeBits(field)) !== 0) continue;
-      if (!this.walk(field, fieldView, { parent: path, key }, depth + 1, out)) {
+      if (!this.walk(field, fieldView, { parent: path, key }, depth + 1, out, null)) {
         if (!out) return false;
         ok = false;
       }

@@ -74,3 +74,29 @@ describe('generated bodies and schemas', () => {
     );
   });
 });
+
+describe('schemas that branch without end', () => {
+  it('a composition that refers to itself is a cycle taken as matched, not followed again', () => {
+    for (const dialect of DIALECTS) {
+      const self = { $ref: '#/components/schemas/Node' };
+      const node = { anyOf: [self, self, self], allOf: [self, self] };
+      expect(problemsFor(dialect, self, { deep: [1, [2, [3]]] }, { Node: node })).toEqual([]);
+      expect(problemsFor(dialect, { oneOf: [self, { type: 'string' }] }, 5, { Node: { oneOf: [self, self] } })).toEqual([]);
+    }
+  });
+
+  it('options three wide and sixty levels deep end within the step budget (3^60 paths otherwise)', () => {
+    // L0 = anyOf[L1, L1, L1], L1 = anyOf[L2, L2, L2], … L60 a string: every path fails at the end.
+    const schemas: Record<string, unknown> = { L60: { type: 'string' } };
+    for (let level = 59; level >= 0; level--) {
+      const next = { $ref: `#/components/schemas/L${level + 1}` };
+      schemas[`L${level}`] = { anyOf: [next, next, next] };
+    }
+    for (const root of [{ $ref: '#/components/schemas/L0' }, { allOf: [{ $ref: '#/components/schemas/L0' }, { type: 'boolean' }] }]) {
+      const problems = problemsFor('oas31', root, true, schemas);
+      for (const line of problems) expect(line).toMatch(/^\$/);
+    }
+    // The budget is per body: a later check of a plain schema still finds its problem.
+    expect(problemsFor('oas31', { type: 'string' }, true, schemas)).toHaveLength(1);
+  });
+});
