@@ -11,6 +11,7 @@ import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/r
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { failureLine } from './server-failure.js';
 
 const REPORTERS = ['cli', 'json', 'junit'] as const;
 type ReporterName = (typeof REPORTERS)[number];
@@ -219,7 +220,7 @@ async function startAutoServers(
     allowFilesOutsideWorkspace: allowFilesOutside || settings?.filesOutsideWorkspace === true,
     watch: false,
   });
-  for (const failure of handle.failures) ctx.output.err(`ferry: server ${failure.id} did not start: ${failure.message}`);
+  for (const failure of handle.failures) ctx.output.err(failureLine(failure));
   for (const server of handle.servers) ctx.output.err(`Started server ${server.id} at ${server.url}`);
   return handle;
 }

@@ -12,6 +12,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { paint, type Output } from './output.js';
+import { failureLine } from './server-failure.js';
 
 interface ServeOptions {
   env?: string;
@@ -97,14 +98,14 @@ export async function serveUntil(
     },
   });
   for (const failure of handle.failures) {
-    if (json) output.out(JSON.stringify({ type: 'failure', ...failure }));
-    output.err(c.red(`✗ ${failure.message}`));
+    if (json) output.out(JSON.stringify({ type: 'failure', id: failure.id, message: failure.message }));
+    output.err(c.red(failureLine(failure)));
   }
   if (handle.servers.length === 0) {
-    output.err(handle.failures.length > 0 ? 'No server could start.' : 'This workspace has no servers to start (add one under servers/).');
+    output.err(handle.failures.length > 0 ? 'ferry: No server could start.' : 'ferry: This workspace has no servers to start (add one under servers/).');
     await handle.stop();
     // Only names that match no file under servers/ were given: bad usage, as `ferry run NOPE` (exit 2).
-    const onlyUnknownIds = handle.failures.length > 0 && handle.failures.every((f) => !knownServerIds(ws).has(f.id));
+    const onlyUnknownIds = handle.failures.length > 0 && handle.failures.every((f) => f.unknown === true);
     return onlyUnknownIds ? EXIT.usage : EXIT.failed;
   }
   printStarted(handle, output, json, environment);
@@ -147,14 +148,4 @@ function printTraffic(records: readonly TrafficRecord[], c: ReturnType<typeof pa
     text += r.status === 0 || r.status >= 500 ? c.red(line) : r.status >= 400 ? c.yellow(line) : line;
   }
   printer.print(text);
-}
-
-/** Ids of every file under servers/, readable or broken. */
-function knownServerIds(ws: Workspace): Set<string> {
-  const ids = new Set(ws.servers.map((s) => s.id));
-  for (const w of ws.warnings) {
-    const m = /^servers\/(.+)\.ya?ml$/.exec(w.file);
-    if (m) ids.add(m[1]!);
-  }
-  return ids;
 }

@@ -19,6 +19,8 @@ export interface StartServersOptions extends Omit<ServerOptions, 'root'> {
 export interface ServerFailure {
   id: string;
   message: string;
+  /** True when no file under `servers/` has this id (a typo on the command line). */
+  unknown?: boolean;
 }
 
 export interface ServersHandle {
@@ -63,6 +65,7 @@ export async function startServers(workspace: Workspace, options: StartServersOp
     failures.push({
       id,
       message: `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml. ${known.length > 0 ? `Servers here: ${known.join(', ')}.` : 'This workspace has no servers.'}`,
+      unknown: true,
     });
   }
 

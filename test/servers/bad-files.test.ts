@@ -57,7 +57,7 @@ describe('bad server files', () => {
   it('names unknown server ids and unknown environments', async () => {
     const root = await makeWorkspace({ servers: { fine: ok }, environments: { dev: [] } });
     const unknown = await serve(root, { ids: ['nope'] });
-    expect(unknown.failures).toEqual([{ id: 'nope', message: 'No server "nope": there is no servers/nope.yaml. Servers here: fine.' }]);
+    expect(unknown.failures).toEqual([{ id: 'nope', message: 'No server "nope": there is no servers/nope.yaml. Servers here: fine.', unknown: true }]);
     const env = await serve(root, { environment: 'prod' });
     expect(env.failures[0]!.message).toBe('No environment "prod": environments/prod.yaml does not exist. Environments here: dev.');
     const hostile = await serve(root, { environment: '../../etc/passwd' });

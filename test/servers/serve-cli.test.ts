@@ -107,7 +107,10 @@ describe('ferry serve', () => {
     let stop!: () => void;
     const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false }, io.output, new Promise((r) => (stop = r)));
     await eventually(async () => io.out.length > 0);
-    expect(io.err.join('\n')).toMatch(/✗ servers\/ws\.yaml: kind: websocket servers are not supported/);
+    // As the CLI's other errors (and `ferry run --start-servers`): `ferry:`, the server, what to do.
+    expect(io.err).toEqual([
+      'ferry: server ws did not start: servers/ws.yaml: kind: websocket servers are not supported by this version of Ferry yet (supported: http, sse).',
+    ]);
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
     expect((await send(`${url}/hello/x`)).status).toBe(200);
     stop();
@@ -125,7 +128,11 @@ describe('ferry serve', () => {
     );
     const io = capture();
     expect(await serveUntil(ws, [], { var: [], watch: false }, io.output, new Promise(() => {}))).toBe(1);
-    expect(io.err.at(-1)).toBe('No server could start.');
+    expect(io.err).toEqual([expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml: kind: dns servers/), 'ferry: No server could start.']);
+    // A name that matches no file is said as it is, and is bad usage (exit 2).
+    const typo = capture();
+    expect(await serveUntil(ws, ['wss'], { var: [], watch: false }, typo.output, new Promise(() => {}))).toBe(2);
+    expect(typo.err).toEqual(['ferry: No server "wss": there is no servers/wss.yaml. Servers here: ws.', 'ferry: No server could start.']);
   });
 
   it('Ctrl-C in a real process closes open connections and exits 0', async () => {
