@@ -5,7 +5,7 @@ import path from 'node:path';
 import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { readResource } from './read-resource.js';
-import { isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml } from './tree.js';
+import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage } from './tree.js';
 import type { Entry, Warning, Workspace } from './types.js';
 import { resourceText } from './save.js';
 import { parseYaml, renderYaml } from './yaml-file.js';
@@ -118,6 +118,10 @@ export async function openWorkspace(root: string): Promise<Workspace> {
 
 /** Reads one flat folder of resources (environments, servers, load tests); ids are file names. */
 async function readEntries<K extends ResourceKind>(root: string, dir: string, kind: K, warnings: Warning[]): Promise<Entry<ResourceValue<K>>[]> {
+  if (isSymbolicLink(path.join(root, dir))) {
+    warnings.push({ file: dir, message: symlinkMessage(dir) });
+    return [];
+  }
   let names: string[];
   try {
     const entries = await fs.readdir(path.join(root, dir), { withFileTypes: true });
@@ -125,7 +129,7 @@ async function readEntries<K extends ResourceKind>(root: string, dir: string, ki
     for (const entry of entries) {
       if (entry.name.startsWith('.') || !isYamlFile(entry.name)) continue;
       if (entry.isSymbolicLink()) {
-        warnings.push({ file: `${dir}/${entry.name}`, message: `${dir}/${entry.name} is a symbolic link; Ferry never follows links, so it was skipped.` });
+        warnings.push({ file: `${dir}/${entry.name}`, message: symlinkMessage(`${dir}/${entry.name}`) });
       } else if (entry.isFile()) {
         names.push(entry.name);
       }

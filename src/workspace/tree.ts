@@ -1,5 +1,5 @@
 /** Reads the request tree under `requests/` (spec 2.1.6–2.1.9, 2.3, 2.9). */
-import { readdirSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { parseResource, type FolderFile } from '../model/index.js';
 import { readResourceSync } from './read-resource.js';
@@ -28,7 +28,25 @@ export function stripYaml(name: string): string {
  * thread-pool round trip of the promise API (bench/open-workspace.ts).
  */
 export async function readRequestTree(root: string, warnings: Warning[]): Promise<FolderNode> {
+  // Entries below are checked as they are listed; `requests/` itself must not be a link either.
+  if (isSymbolicLink(path.join(root, REQUESTS_DIR))) {
+    warnings.push({ file: REQUESTS_DIR, message: symlinkMessage(REQUESTS_DIR) });
+    return { type: 'folder', path: '', name: '', settings: { ...DEFAULT_FOLDER }, children: [] };
+  }
   return readFolder(root, '', 0, warnings);
+}
+
+/** True when `file` is a symbolic link (false when it is missing). */
+export function isSymbolicLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export function symlinkMessage(label: string): string {
+  return `${label} is a symbolic link; Ferry never follows links, so it was skipped.`;
 }
 
 function readFolder(root: string, relPath: string, depth: number, warnings: Warning[]): FolderNode {
@@ -56,7 +74,7 @@ function readFolder(root: string, relPath: string, depth: number, warnings: Warn
     const childRel = relPath === '' ? entry.name : `${relPath}/${entry.name}`;
     const childLabel = `${REQUESTS_DIR}/${childRel}`;
     if (entry.isSymbolicLink()) {
-      warnings.push({ file: childLabel, message: `${childLabel} is a symbolic link; Ferry never follows links, so it was skipped.` });
+      warnings.push({ file: childLabel, message: symlinkMessage(childLabel) });
       continue;
     }
     if (entry.isDirectory()) {

@@ -87,6 +87,28 @@ describe('bad input: each a clear message while the rest opens', () => {
     await expect(saveRequest(root, 'escape/Secret.yaml', request('Secret'))).rejects.toThrow(/symbolic link/);
   });
 
+  it('requests/, environments/ and servers/ that are links are not followed either', async () => {
+    const outside = await tempDir();
+    for (const dir of ['requests', 'environments', 'servers']) {
+      await fs.mkdir(path.join(outside, dir));
+      await fs.writeFile(path.join(outside, dir, 'Outside.yaml'), 'name: Outside\n');
+    }
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: test-ws\nname: Test\n');
+    for (const dir of ['requests', 'environments', 'servers']) await fs.symlink(path.join(outside, dir), path.join(root, dir));
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children).toEqual([]);
+    expect(ws.environments).toEqual([]);
+    expect(ws.servers).toEqual([]);
+    expect(ws.warnings.map((w) => w.message)).toEqual([
+      'environments is a symbolic link; Ferry never follows links, so it was skipped.',
+      'requests is a symbolic link; Ferry never follows links, so it was skipped.',
+      'servers is a symbolic link; Ferry never follows links, so it was skipped.',
+    ]);
+    await expect(createRequest(root, '', request('New'))).rejects.toThrow(/symbolic link/);
+    expect(await fs.readdir(path.join(outside, 'requests'))).toEqual(['Outside.yaml']);
+  });
+
   it('version 2 is refused with the spec message', async () => {
     const root = await tempDir();
     await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 2\nname: Future\n');
