@@ -11,8 +11,10 @@ const FILES: Array<[ResourceKind, string]> = [
   ['request', 'requests/Admin/Create thing.yaml'],
   ['request', 'requests/Admin/Deep/Sockets.yaml'],
   ['request', 'requests/Signed.yaml'],
+  ['request', 'requests/Basic.yaml'],
   ['environment', 'environments/staging.yaml'],
   ['server', 'servers/mock.yaml'],
+  ['server', 'servers/sockets.yaml'],
   ['loadtest', 'loadtests/smoke.yaml'],
 ];
 
