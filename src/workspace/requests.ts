@@ -130,7 +130,7 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
   await fs.rm(dir, { recursive: true });
 }
 
-/** Rewrites `targets[].request` of every load test through `rename`, editing files in place. */
+/** Rewrites `targets[].request` and `thresholds[].target` of every load test through `rename`, editing files in place. */
 async function updateLoadTestTargets(root: string, rename: (target: string) => string): Promise<void> {
   const dir = path.join(root, LOADTESTS_DIR);
   let names: string[];
@@ -150,6 +150,13 @@ async function updateLoadTestTargets(root: string, rename: (target: string) => s
       changed = true;
       return { ...t, request: renamed };
     });
-    if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets });
+    // A threshold's `target` names a request path too (2.12): it follows the request.
+    const thresholds = outcome.value.thresholds.map((t) => {
+      const renamed = t.target === undefined ? undefined : rename(t.target);
+      if (renamed === t.target) return t;
+      changed = true;
+      return { ...t, target: renamed };
+    });
+    if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets, thresholds });
   }
 }

@@ -47,12 +47,12 @@ describe('create, rename, move, delete', () => {
     const folder = await createFolder(root, '', 'Users');
     const p = await createRequest(root, folder, request('Get user'));
     await fs.mkdir(path.join(root, 'loadtests'));
-    const loadText = '# load\nname: Load\ntargets:\n  - request: Users/Get user.yaml # the one\n    weight: 2\n  - request: Other.yaml\n';
+    const loadText = '# load\nname: Load\ntargets:\n  - request: Users/Get user.yaml # the one\n    weight: 2\n  - request: Other.yaml\nthresholds:\n  - metric: p95\n    op: "<"\n    value: 200\n    target: Users/Get user.yaml\n';
     await fs.writeFile(path.join(root, 'loadtests', 'load.yaml'), loadText);
     const renamed = await saveRequest(root, p, request('Fetch user'));
     expect(renamed).toBe('Users/Fetch user.yaml');
     await expect(fs.access(path.join(root, 'requests', 'Users', 'Get user.yaml'))).rejects.toThrow();
-    expect(await fs.readFile(path.join(root, 'loadtests', 'load.yaml'), 'utf8')).toBe(loadText.replace('Users/Get user.yaml', 'Users/Fetch user.yaml'));
+    expect(await fs.readFile(path.join(root, 'loadtests', 'load.yaml'), 'utf8')).toBe(loadText.replaceAll('Users/Get user.yaml', 'Users/Fetch user.yaml'));
   });
 
   it('moving a request and renaming a folder move subtrees and load test targets', async () => {
