@@ -1,8 +1,10 @@
 /**
  * Writes an ImportResult into a workspace, all or nothing (spec 4.1): every file is validated,
  * then built aside in dot-named staging folders (ignored by the workspace reader, on the same
- * file system), then moved into place by rename. On any error the staging folders are removed
- * and anything already moved is taken back out, so no half import is ever visible.
+ * file system), then moved into place by rename; the workspace file and the secret store are
+ * changed only after that. On any error the staging folders are removed, anything already moved
+ * is taken back out, the workspace file gets its old text and the secret store its old values,
+ * so no half import is ever visible or left in this computer's data folder.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -53,6 +55,10 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
   const done: Move[] = [];
   /** Folders this import made (`specs/`, `environments/`): removed again if it fails. */
   const created: string[] = [];
+  /** Secret slots this import set, with what they held before, to put back if it fails. */
+  const secretsWritten: WrittenSecret[] = [];
+  /** The workspace file's text before this import changed it (set once it did). */
+  let workspaceBefore: string | undefined;
   try {
     // 1. Kept documents first: folders link to their final path.
     const specNames = new Map<unknown, string>();
@@ -118,18 +124,26 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     if (kept.length > 0) notes.push(`The workspace already has these variables, which keep their current values: ${kept.join(', ')}.`);
     const newWorkspaceText = added.length > 0 ? editYaml(source, { ...data, variables: [...existing, ...added.map(stripVariableDefaults)] }) : undefined;
 
-    // 5. Secrets, then the moves, then the workspace file. Only now does anything become visible.
-    const secrets = new SecretStore(workspaceDataDir(target.id, root));
-    for (const secret of result.secrets) {
-      if (secret.scope === 'workspace' && kept.includes(secret.key)) continue;
-      const scope = secret.scope === 'workspace' ? 'workspace' : environmentIds[secret.environmentIndex ?? 0];
-      if (scope) await secrets.set(scope, secret.key, secret.value);
-    }
+    // 5. The moves, then the workspace file, then the secrets. Only now does anything become
+    // visible, and every step is undone if a later one fails: secret values never outlive a
+    // failed import, and the workspace file gets its old text back.
     for (const move of moves) {
       await fs.rename(move.from, move.to);
       done.push(move);
     }
-    if (newWorkspaceText !== undefined) await writeFileAtomic(workspaceFile, newWorkspaceText);
+    if (newWorkspaceText !== undefined) {
+      await writeFileAtomic(workspaceFile, newWorkspaceText);
+      workspaceBefore = source;
+    }
+    const secrets = new SecretStore(workspaceDataDir(target.id, root));
+    for (const secret of result.secrets) {
+      if (secret.scope === 'workspace' && kept.includes(secret.key)) continue;
+      const scope = secret.scope === 'workspace' ? 'workspace' : environmentIds[secret.environmentIndex ?? 0];
+      if (!scope) continue;
+      const previous = await secrets.get(scope, secret.key);
+      secretsWritten.push({ store: secrets, scope, key: secret.key, previous });
+      await secrets.set(scope, secret.key, secret.value);
+    }
 
     const counts = countNodes(result.items);
     return {
@@ -143,12 +157,26 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       written: moves.map((m) => path.relative(root, m.to).split(path.sep).join('/')),
     };
   } catch (error) {
+    for (const written of secretsWritten.reverse()) await restoreSecret(written).catch(() => {});
+    if (workspaceBefore !== undefined) await writeFileAtomic(path.join(root, WORKSPACE_FILE), workspaceBefore).catch(() => {});
     for (const move of done.reverse()) await fs.rm(move.to, { recursive: true, force: true }).catch(() => {});
     for (const dir of created) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
     throw error;
   } finally {
     for (const dir of stagings) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+interface WrittenSecret {
+  store: SecretStore;
+  scope: string;
+  key: string;
+  previous: string | undefined;
+}
+
+async function restoreSecret({ store, scope, key, previous }: WrittenSecret): Promise<void> {
+  if (previous === undefined) await store.delete(scope, key);
+  else await store.set(scope, key, previous);
 }
 
 async function makeDir(dir: string, created: string[]): Promise<void> {

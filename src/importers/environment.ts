@@ -3,16 +3,26 @@
  * Secret-type variables become secret variables; their values go to the secret store only.
  */
 import { MAX_NAME_LENGTH } from '../workspace/index.js';
-import { emptyResult, ImportError, type ImportResult } from './types.js';
+import { emptyResult, ImportError, type ImportResult, type ImportSource } from './types.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function importEnvironment(document: unknown, kind: 'environment' | 'globals', options: { name?: string } = {}): ImportResult {
+export interface EnvironmentImportOptions {
+  /** `--name`: replaces the export's own name. */
+  name?: string;
+  /** Where the export came from: names an environment export that has no name of its own. */
+  source?: ImportSource;
+}
+
+export function importEnvironment(document: unknown, kind: 'environment' | 'globals', options: EnvironmentImportOptions = {}): ImportResult {
   const values = Array.isArray(document) ? document : isObj(document) && Array.isArray(document.values) ? document.values : undefined;
   if (!values) throw new ImportError('The environment export has no "values" list.');
   const rawName = options.name ?? (isObj(document) && typeof document.name === 'string' && document.name.trim() ? document.name : undefined);
-  const name = [...(rawName?.trim() || (kind === 'globals' ? 'Globals' : 'Imported environment'))].slice(0, MAX_NAME_LENGTH).join('');
+  // Spec 4.3 names a nameless globals export `Globals`; a nameless environment export (the spec
+  // is silent) is named after its file, the way the user knows it.
+  const fallback = kind === 'globals' ? 'Globals' : (options.source && nameFromSource(options.source)) || 'Imported environment';
+  const name = [...(rawName?.trim() || fallback)].slice(0, MAX_NAME_LENGTH).join('').trim();
   const result = emptyResult(kind, name);
   const variables = [];
   let skipped = 0;
@@ -30,4 +40,23 @@ export function importEnvironment(document: unknown, kind: 'environment' | 'glob
   if (repeated.length > 0) result.notes.push(`Some variables appear more than once (${repeated.join(', ')}); all were kept, and the last enabled one wins.`);
   result.environments.push({ name, variables });
   return result;
+}
+
+/**
+ * The file name without its extension: `Staging.postman_environment.json` gives `Staging`
+ * (Postman's double extension goes too), a download's last path segment likewise. Standard
+ * input and pasted text have no file name.
+ */
+export function nameFromSource(source: ImportSource): string | undefined {
+  let base: string | undefined;
+  if (source.path) base = source.path.split(/[\\/]/).pop();
+  else if (source.url) {
+    try {
+      base = decodeURIComponent(new URL(source.url).pathname.split('/').pop() ?? '');
+    } catch {
+      base = undefined;
+    }
+  }
+  const stem = base?.replace(/(?<=.)\.[^.]*$/, '').replace(/\.postman_(environment|globals)$/i, '').replace(/[\r\n]+/g, ' ').trim();
+  return stem || undefined;
 }

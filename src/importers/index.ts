@@ -37,7 +37,7 @@ export async function convert(text: string, source: ImportSource, options: Conve
       return importPostman(detected.collection, { name: options.name, baseDepth: options.baseDepth });
     case 'environment':
     case 'globals':
-      return importEnvironment(detected.document, detected.kind, { name: options.name });
+      return importEnvironment(detected.document, detected.kind, { name: options.name, source });
     case 'curl':
       return importCurl(detected.text, { ...options.curl, name: options.name });
     case 'openapi': {

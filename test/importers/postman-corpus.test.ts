@@ -144,10 +144,12 @@ describe('environment exports', () => {
       const text = read(rel);
       const doc = JSON.parse(text) as Obj | Obj[];
       const values = (Array.isArray(doc) ? doc : doc.values) as Obj[];
-      const result: ImportResult = await convert(text, { label: rel });
+      const result: ImportResult = await convert(text, { label: rel, path: path.join(CORPUS, rel) });
       expect(result.kind).toBe(rel.includes('globals') ? 'globals' : 'environment');
       const env = result.environments[0]!;
-      const expectedName = !Array.isArray(doc) && doc.name ? doc.name : rel.includes('globals') ? 'Globals' : 'Imported environment';
+      // Without a name: `Globals` (spec 4.3), an environment after its file (`env-missing-name`).
+      const fileStem = path.basename(rel).replace(/\.postman_environment\.json$/, '');
+      const expectedName = !Array.isArray(doc) && doc.name ? doc.name : rel.includes('globals') ? 'Globals' : fileStem;
       expect(env.name).toBe(expectedName);
       expect(env.variables.map((v) => v.key)).toEqual(values.map((v) => v.key));
       values.forEach((v, i) => {

@@ -1,0 +1,120 @@
+/**
+ * An import that fails after its files are built leaves nothing: not in the workspace, not in
+ * the workspace file, and not in this computer's secret store (secret values are stored only
+ * after every file is in place, and put back if a later step fails).
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SecretStore, workspaceDataDir } from '../../src/appdata/index.js';
+import { commitImport, convert, type ImportResult } from '../../src/importers/index.js';
+import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+
+let tmp: string;
+let root: string;
+let id: string;
+
+beforeEach(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-import-rollback-'));
+  process.env.FERRY_DATA_DIR = path.join(tmp, 'data');
+  root = await initWorkspace(path.join(tmp, 'ws'));
+  id = (await openWorkspace(root)).id;
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  delete process.env.FERRY_DATA_DIR;
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+/** Every file of the workspace with its content. */
+async function snapshot(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (dir: string) => {
+    for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        out[`${path.relative(root, p)}/`] = '(folder)';
+        await walk(p);
+      } else out[path.relative(root, p)] = await fs.readFile(p, 'utf8');
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+const store = () => new SecretStore(workspaceDataDir(id, root));
+
+const envWithSecrets = JSON.stringify({
+  name: 'Staging',
+  values: [
+    { key: 'host', value: 'staging.test', type: 'default', enabled: true },
+    { key: 'token', value: 'tok-SECRET-1', type: 'secret', enabled: true },
+    { key: 'password', value: 'pw-SECRET-2', type: 'secret', enabled: true },
+  ],
+});
+
+const collectionWithSecret = JSON.stringify({
+  info: { name: 'Vault', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+  item: [{ name: 'a', request: { url: 'http://127.0.0.1/a' } }],
+  variable: [{ key: 'plain', value: 'p' }, { key: 'apiKey', value: 'key-SECRET-3', type: 'secret' }],
+});
+
+async function result(text: string): Promise<ImportResult> {
+  return convert(text, { label: 'test' });
+}
+
+describe('all or nothing, secrets included', () => {
+  it('a move that fails leaves no secret value in the data folder', async () => {
+    const before = await snapshot();
+    const realRename = fs.rename.bind(fs);
+    // The file system refuses the environment's move into place (as a full or read-only disk would).
+    vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
+      if (String(to).endsWith(path.join('environments', 'Staging.yaml'))) throw Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' });
+      return realRename(from, to);
+    });
+    await expect(commitImport({ root, id }, await result(envWithSecrets))).rejects.toThrow(/EIO/);
+    vi.restoreAllMocks();
+    expect(await snapshot()).toEqual(before);
+    expect(await store().all('Staging')).toEqual({});
+    // The store file was never even created.
+    await expect(fs.access(path.join(workspaceDataDir(id, root), 'secrets.json'))).rejects.toThrow();
+  });
+
+  it('a secret store that cannot be written undoes the files and the workspace file', async () => {
+    const before = await snapshot();
+    // A damaged key file: the store refuses to seal values.
+    process.env.FERRY_DATA_DIR = path.join(tmp, 'damaged');
+    await fs.mkdir(process.env.FERRY_DATA_DIR, { recursive: true });
+    await fs.writeFile(path.join(process.env.FERRY_DATA_DIR, 'secret.key'), 'short');
+    await expect(commitImport({ root, id }, await result(collectionWithSecret))).rejects.toThrow(/secret\.key is damaged/);
+    await expect(commitImport({ root, id }, await result(envWithSecrets))).rejects.toThrow(/secret\.key is damaged/);
+    expect(await snapshot()).toEqual(before);
+    expect(before['ferry.yaml']).not.toContain('plain');
+  });
+
+  it('a failure part way through the secrets puts back the values that were there', async () => {
+    // A value left from an earlier environment of the same name, and one from a workspace variable.
+    await store().set('Staging', 'token', 'old-token');
+    const before = await snapshot();
+    const realSet = SecretStore.prototype.set;
+    let calls = 0;
+    vi.spyOn(SecretStore.prototype, 'set').mockImplementation(async function (this: SecretStore, scope, name, value) {
+      if (++calls === 2) throw new Error('ENOSPC: no space left on device');
+      return realSet.call(this, scope, name, value);
+    });
+    await expect(commitImport({ root, id }, await result(envWithSecrets))).rejects.toThrow(/ENOSPC/);
+    vi.restoreAllMocks();
+    expect(await snapshot()).toEqual(before);
+    expect(await store().all('Staging')).toEqual({ token: 'old-token' });
+  });
+
+  it('a successful import stores the secrets, and only there', async () => {
+    const summary = await commitImport({ root, id }, await result(collectionWithSecret));
+    expect(summary.variables).toBe(2);
+    const workspaceText = await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8');
+    expect(workspaceText).toContain('apiKey');
+    expect(workspaceText).not.toContain('key-SECRET-3');
+    expect(await store().get('workspace', 'apiKey')).toBe('key-SECRET-3');
+  });
+});
