@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
-import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate } from '../importers/openapi/update/index.js';
+import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate } from '../importers/openapi/update/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
@@ -27,6 +27,9 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
     .option('--json', 'print the preview as JSON')
     .action(async (folder: string, options: UpdateOptions, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
+      if ((await recoverInterruptedUpdate(ws.root)) === 'running') {
+        throw new CliError('Another `ferry update` of this workspace is running. Wait for it to finish, then update again.');
+      }
       const from = options.from ?? (await knownSource(ws.root, folder));
       const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
       let plan;

@@ -1,42 +1,83 @@
 /**
- * Writes a planned update. Every new text is first written beside its target as a dot-named
- * temporary file (the workspace reader ignores those); only when all of them are on disk are
- * they renamed into place. A failure before that leaves the workspace as it was.
+ * Writes a planned update, all or nothing, also across a crash or a killed process (journal.ts):
+ * every new text is staged beside its target as a dot-named file (the workspace reader ignores
+ * those) under a `staging` journal; once all are flushed the journal turns `commit` and the
+ * staged files are renamed into place. Interrupted before that, the workspace is as it was;
+ * after, the next `ferry` command finishes the update (`recoverInterruptedUpdate`).
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkNoSymlinks } from '../../../workspace/index.js';
+import { finishCommit, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, writeJournal, type Journal } from './journal.js';
 import type { UpdatePlan } from './types.js';
 
 export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Promise<void> {
   const root = path.resolve(workspaceRoot);
+  const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
   for (const target of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
-    const problem = await checkNoSymlinks(root, path.relative(root, target));
+    const problem = await checkNoSymlinks(root, rel(target));
     if (problem) throw new Error(`The update was not written: ${problem}.`);
   }
-  const createdDirs: string[] = [];
-  const staged: Array<{ temp: string; file: string }> = [];
+  if ((await recoverInterruptedUpdate(root)) === 'running') {
+    throw new Error('Another update of this workspace is in progress. Wait for it to finish, then update again.');
+  }
+  const token = newToken();
+  const journal: Journal = {
+    version: 1,
+    pid: process.pid,
+    token,
+    state: 'staging',
+    writes: plan.writes.map((w) => ({ file: rel(w.file), temp: stagedName(rel(w.file), token) })),
+    deletes: plan.deletes.map(rel),
+    dirs: await missingDirs(root, plan.writes.map((w) => path.dirname(w.file))),
+  };
+  const kill = testKillPoint();
+  await writeJournal(root, journal, true);
   try {
-    for (const write of plan.writes) {
-      const dir = path.dirname(write.file);
-      const made = await fs.mkdir(dir, { recursive: true });
-      if (made) createdDirs.push(made);
-      const temp = path.join(dir, `.${path.basename(write.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-      const handle = await fs.open(temp, 'wx');
-      staged.push({ temp, file: write.file });
+    for (const dir of journal.dirs) await fs.mkdir(path.join(root, dir));
+    let step = 0;
+    for (const [i, write] of plan.writes.entries()) {
+      const handle = await fs.open(path.join(root, journal.writes[i]!.temp), 'wx');
       try {
         await handle.writeFile(write.text);
         await handle.sync();
       } finally {
         await handle.close();
       }
+      if (kill?.phase === 'staging' && ++step === kill.step) process.kill(process.pid, 'SIGKILL');
     }
+    for (const dir of new Set(plan.writes.map((w) => path.dirname(w.file)))) await syncDir(dir);
   } catch (error) {
-    await Promise.all(staged.map((s) => fs.rm(s.temp, { force: true })));
-    for (const dir of createdDirs.reverse()) await fs.rm(dir, { recursive: true, force: true });
+    await rollBack(root, journal);
     throw error;
   }
-  for (const { temp, file } of staged) await fs.rename(temp, file);
-  for (const file of plan.deletes) await fs.rm(file, { force: true });
+  // The commit point: from here on the update is finished, now or by the next ferry command.
+  await writeJournal(root, { ...journal, state: 'commit' }, false);
+  await finishCommit(root, { ...journal, state: 'commit' }, (step) => {
+    if (kill?.phase === 'commit' && step === kill.step) process.kill(process.pid, 'SIGKILL');
+  });
+}
+
+/** Folders under the workspace that do not exist yet, outermost first. */
+async function missingDirs(root: string, dirs: string[]): Promise<string[]> {
+  const missing = new Set<string>();
+  for (const dir of new Set(dirs)) {
+    let current = dir;
+    while (current !== root && current.startsWith(root + path.sep)) {
+      const exists = await fs.lstat(current).then(() => true, () => false);
+      if (exists) break;
+      missing.add(path.relative(root, current).split(path.sep).join('/'));
+      current = path.dirname(current);
+    }
+  }
+  return [...missing].sort((a, b) => a.split('/').length - b.split('/').length);
+}
+
+/**
+ * Fault injection for the crash tests: `FERRY_TEST_KILL_UPDATE=staging:N` or `commit:N` makes
+ * this process kill itself (SIGKILL, no clean-up) after the Nth staged file or rename.
+ */
+function testKillPoint(): { phase: 'staging' | 'commit'; step: number } | undefined {
+  const match = /^(staging|commit):(\d+)$/.exec(process.env.FERRY_TEST_KILL_UPDATE ?? '');
+  return match ? { phase: match[1] as 'staging' | 'commit', step: Number(match[2]) } : undefined;
 }

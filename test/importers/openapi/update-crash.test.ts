@@ -1,0 +1,152 @@
+/**
+ * An update from API spec killed part-way (a real process, SIGKILL) loses nothing: killed while
+ * staging, the workspace is exactly as before; killed while renaming into place, the next ferry
+ * command finishes it and the workspace is exactly what an uninterrupted update gives.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JOURNAL_FILE } from '../../../src/importers/openapi/update/index.js';
+import { ferry } from '../../support/cli.js';
+import { tempDir } from '../../support/temp.js';
+import { yamlDoc } from './helpers.js';
+
+const ok = { 200: { description: 'ok' } };
+const v1 = {
+  openapi: '3.0.3',
+  info: { title: 'Shop' },
+  servers: [{ url: 'https://shop.example.test' }],
+  tags: [{ name: 'items' }],
+  paths: {
+    '/items': { get: { tags: ['items'], summary: 'List items', responses: ok } },
+    '/items/{id}': {
+      get: { tags: ['items'], summary: 'Get item', parameters: [{ name: 'id', in: 'path', required: true }], responses: ok },
+      delete: { tags: ['items'], summary: 'Delete item', parameters: [{ name: 'id', in: 'path', required: true }], responses: ok },
+    },
+  },
+};
+// v2 (as JSON, so the kept YAML document is replaced by a .json one): a changed request, a removed
+// one, a new one in a new tag folder with a new path parameter.
+const v2 = structuredClone(v1) as any;
+v2.paths['/items'].get.description = 'Every item.';
+v2.paths['/items'].get.parameters = [{ name: 'X-Page', in: 'header', required: true, example: 'p1' }];
+delete v2.paths['/items/{id}'].delete;
+v2.paths['/orders/{orderId}'] = { get: { tags: ['orders'], summary: 'Get order', parameters: [{ name: 'orderId', in: 'path', required: true, example: 'o-1' }], responses: ok } };
+
+/** Every file under a folder with its content, dot-files included. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (current: string) => {
+    for (const entry of await fs.readdir(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else out[path.relative(dir, full)] = await fs.readFile(full, 'utf8');
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+const visible = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => !p.split(path.sep).some((part) => part.startsWith('.'))));
+
+async function setup() {
+  const dir = await tempDir('ferry-update-crash-');
+  const original = path.join(dir, 'original');
+  await fs.mkdir(original);
+  expect((await ferry(['init', original])).code).toBe(0);
+  await fs.writeFile(path.join(dir, 'v1.yaml'), yamlDoc(v1));
+  await fs.writeFile(path.join(dir, 'v2.json'), JSON.stringify(v2, null, 2));
+  expect((await ferry(['-w', original, 'import', path.join(dir, 'v1.yaml')])).code).toBe(0);
+  // A user edit that must survive: a comment and a script on the request the update changes.
+  const list = path.join(original, 'requests', 'Shop', 'items', 'List items.yaml');
+  await fs.writeFile(list, `# mine\n${await fs.readFile(list, 'utf8')}scripts:\n  postResponse: test("ok", () => {})\n`);
+  const expected = path.join(dir, 'expected');
+  await fs.cp(original, expected, { recursive: true });
+  const done = await ferry(['-w', expected, 'update', 'Shop', '--from', path.join(dir, 'v2.json')]);
+  expect(done.code, done.stderr).toBe(0);
+  const script = path.join(dir, 'update.mts');
+  await fs.writeFile(script, `import { main } from ${JSON.stringify(path.resolve('src/cli/main.ts'))};\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  return { dir, original, expected, script, before: await tree(original), after: await tree(expected) };
+}
+
+async function killedUpdate(ctx: Awaited<ReturnType<typeof setup>>, workspace: string, killAt: string): Promise<NodeJS.Signals | null> {
+  await fs.cp(ctx.original, workspace, { recursive: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', ctx.script, '-w', workspace, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')], {
+    stdio: 'ignore',
+    env: { ...process.env, FERRY_TEST_KILL_UPDATE: killAt },
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the update process did not end within 20 s'));
+    }, 20_000);
+    child.on('exit', (_code, signal) => {
+      clearTimeout(timer);
+      resolve(signal);
+    });
+  });
+}
+
+describe('an interrupted ferry update', () => {
+  it('killed while renaming into place: the next ferry command finishes it, nothing lost', async () => {
+    const ctx = await setup();
+    expect(visible(ctx.after)).not.toEqual(visible(ctx.before));
+    const ws = path.join(ctx.dir, 'killed-commit');
+    expect(await killedUpdate(ctx, ws, 'commit:2')).toBe('SIGKILL');
+    const mid = await tree(ws);
+    expect(JSON.parse(mid[JOURNAL_FILE]!).state).toBe('commit');
+    // Part-way: neither the old nor the new workspace yet.
+    expect(visible(mid)).not.toEqual(visible(ctx.before));
+    expect(visible(mid)).not.toEqual(visible(ctx.after));
+
+    const ls = await ferry(['-w', ws, 'ls']);
+    expect(ls.code).toBe(0);
+    expect(ls.stderr).toMatch(/an interrupted `ferry update` was finished/);
+    expect(await tree(ws)).toEqual(ctx.after); // byte for byte, and no staged files or journal left
+    expect(ctx.after[path.join('requests', 'Shop', 'items', 'List items.yaml')]).toMatch(/^# mine\n[\s\S]*X-Page[\s\S]*test\("ok"/);
+
+    const again = await ferry(['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
+    expect(again.stdout).toContain('The folder already matches this version.');
+  }, 60_000);
+
+  it('killed while staging: the workspace is exactly as before, and ferry update then works', async () => {
+    const ctx = await setup();
+    const ws = path.join(ctx.dir, 'killed-staging');
+    expect(await killedUpdate(ctx, ws, 'staging:2')).toBe('SIGKILL');
+    const mid = await tree(ws);
+    expect(JSON.parse(mid[JOURNAL_FILE]!).state).toBe('staging');
+    expect(visible(mid)).toEqual(visible(ctx.before)); // nothing the user sees has changed
+
+    // Undone by the next command, the workspace is the original byte for byte (no staged files, no new folders).
+    const ls = await ferry(['-w', ws, 'ls']);
+    expect(ls.code).toBe(0);
+    expect(ls.stderr).toMatch(/was undone/);
+    expect(await tree(ws)).toEqual(ctx.before);
+
+    const update = await ferry(['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(await tree(ws)).toEqual(ctx.after);
+  }, 60_000);
+
+  it('leaves a journal of a running update alone, and refuses journals that point outside the imported areas', async () => {
+    const ctx = await setup();
+    const journal = path.join(ctx.original, JOURNAL_FILE);
+    // A live process (the test runner's parent) still owns the journal: no recovery, no second update.
+    await fs.writeFile(journal, JSON.stringify({ version: 1, pid: process.ppid, token: 'a'.repeat(12), state: 'commit', writes: [], deletes: [], dirs: [] }));
+    expect((await ferry(['-w', ctx.original, 'ls'])).code).toBe(0);
+    const busy = await ferry(['-w', ctx.original, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
+    expect(busy.code).not.toBe(0);
+    expect(busy.stderr).toMatch(/Another `ferry update` of this workspace is running/);
+    expect(await tree(ctx.original)).toEqual({ ...ctx.before, [JOURNAL_FILE]: await fs.readFile(journal, 'utf8') });
+
+    // A hostile journal (a workspace is a shared folder) moves nothing.
+    const token = 'b'.repeat(12);
+    await fs.writeFile(journal, JSON.stringify({ version: 1, pid: 0, token, state: 'commit', writes: [{ file: 'ferry.yaml', temp: `.ferry.yaml.ferry-update-${token}.tmp` }], deletes: ['../outside.yaml'], dirs: [] }));
+    const refused = await ferry(['-w', ctx.original, 'ls']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/is not an update journal Ferry can read.*delete \.ferry-update\.json/);
+    await fs.rm(journal);
+    expect(await tree(ctx.original)).toEqual(ctx.before);
+  }, 60_000);
+});
