@@ -133,6 +133,31 @@ describe('update from API spec', () => {
     expect(restored.requests.get('DELETE /items/{id}')!.request.openapi.removed).toBeUndefined();
   });
 
+  it('updates an operation whose summary changed like any other: the request keeps its name, the preview gives the new one', async () => {
+    const root = await importedWorkspace(v1);
+    const renamed = structuredClone(v1) as any;
+    renamed.paths['/items/{id}'].get.summary = 'Fetch one item';
+    renamed.paths['/items/{id}'].get.description = 'One item, by id.';
+    renamed.paths['/items/{id}'].get.parameters.push({ name: 'X-Trace', in: 'header', required: true, example: 't1' });
+    renamed.paths['/health'].get.summary = 'Liveness';
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(renamed), source: { label: 'v2' } });
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('GET /items/{id}')).toMatchObject({ name: 'Get item', update: ['headers', 'docs'], kept: [], documentName: 'Fetch one item' });
+    // Only the summary changed: still listed, so the new name is not lost silently.
+    expect(changed.get('GET /health')).toMatchObject({ name: 'Health', update: [], kept: [], documentName: 'Liveness' });
+    expect(plan.added).toEqual([]);
+    expect(plan.removed).toEqual([]);
+    expect(formatPreview(plan)).toContain('the document now calls it "Fetch one item"; the request keeps its name (names are never touched)');
+    await applyUpdate(root, plan);
+    const after = (await requestsByOperation(root)).requests.get('GET /items/{id}')!;
+    expect(after.path).toBe('Shop/items/Get item.yaml');
+    expect(after.request.name).toBe('Get item');
+    expect(after.request.docs).toBe('One item, by id.');
+    expect(after.request.headers).toEqual([{ key: 'X-Trace', value: 't1', enabled: true, description: '' }]);
+    const again = await planUpdate(root, { folder: 'Shop', text: yamlDoc(renamed), source: { label: 'v2' } });
+    expect(again.upToDate).toBe(true);
+  });
+
   it('edits request files in place: only the changed lines change', async () => {
     const root = await importedWorkspace(v1);
     const { requests } = await requestsByOperation(root);

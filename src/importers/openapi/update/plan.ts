@@ -151,8 +151,14 @@ async function planChange(
       : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never);
   const restored = savedRequest.openapi?.removed === true;
   const operationChanged = savedRequest.openapi?.operation !== next.openapi?.operation;
+  // A new summary (or operationId) renames the operation in the document; the request keeps its
+  // name (spec 4.5: names are never touched) and everything else is updated as usual. The preview
+  // says so, so that the new name is not lost silently.
+  const renamed = old && old.name !== next.name && savedRequest.name !== next.name ? { documentName: next.name } : {};
   if (decision.update.length === 0 && !restored && !operationChanged) {
-    return decision.kept.length > 0 ? { operation: next.openapi?.operation ?? '', name: savedRequest.name, path: match.path, update: [], kept: decision.kept, restored } : undefined;
+    return decision.kept.length > 0 || renamed.documentName !== undefined
+      ? { operation: next.openapi?.operation ?? '', name: savedRequest.name, path: match.path, update: [], kept: decision.kept, restored, ...renamed }
+      : undefined;
   }
   const value: Record<string, unknown> = { ...savedRequest };
   for (const field of decision.update) value[field] = next[field];
@@ -162,7 +168,7 @@ async function planChange(
   await writeEdited(root, match.path, value as RequestFile, writes);
   const update: string[] = [...decision.update];
   if (operationChanged) update.push('operation');
-  return { operation: next.openapi?.operation ?? '', name: savedRequest.name, path: match.path, update, kept: decision.kept, restored };
+  return { operation: next.openapi?.operation ?? '', name: savedRequest.name, path: match.path, update, kept: decision.kept, restored, ...renamed };
 }
 
 async function writeEdited(root: string, requestPath: string, value: RequestFile, writes: PlannedWrite[]): Promise<void> {

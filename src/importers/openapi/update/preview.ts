@@ -26,7 +26,7 @@ export function formatPreview(plan: UpdatePlan, style: PreviewStyle = plain): st
   if (plan.changed.length > 0 || plan.folderChange) {
     section('Changed', plan.changed.length + (plan.folderChange ? 1 : 0));
     if (plan.folderChange) lines.push(...changeLines(`  ~ folder settings of "${plan.folderName}"`, plan.folderChange.update, plan.folderChange.kept, false, style));
-    for (const c of plan.changed) lines.push(...changeLines(`  ~ ${c.operation}  ${c.name}  ${style.dim(c.path)}`, c.update, c.kept, c.restored, style));
+    for (const c of plan.changed) lines.push(...changeLines(`  ~ ${c.operation}  ${c.name}  ${style.dim(c.path)}`, c.update, c.kept, c.restored, style, c.documentName));
   }
   if (plan.removed.length > 0) {
     section('No longer in the spec (kept, marked)', plan.removed.length);
@@ -44,8 +44,9 @@ export function formatPreview(plan: UpdatePlan, style: PreviewStyle = plain): st
   return lines.join('\n');
 }
 
-function changeLines(head: string, update: string[], kept: string[], restored: boolean, style: PreviewStyle): string[] {
+function changeLines(head: string, update: string[], kept: string[], restored: boolean, style: PreviewStyle, documentName?: string): string[] {
   const lines = [head];
+  if (documentName !== undefined) lines.push(`      ${style.dim(`the document now calls it "${documentName}"; the request keeps its name (names are never touched)`)}`);
   if (restored) lines.push(`      ${style.green('back in the spec: the "no longer in the spec" mark is removed')}`);
   if (update.length > 0) lines.push(`      update: ${update.join(', ')}`);
   if (kept.length > 0) lines.push(`      ${style.yellow(`kept (your edits): ${kept.join(', ')}`)}`);

@@ -11,6 +11,8 @@ export interface RequestChange {
   kept: string[];
   /** It was marked as no longer in the spec and is back. */
   restored: boolean;
+  /** The document renamed the operation (new `summary`/`operationId`) to this; the request keeps its name. */
+  documentName?: string;
 }
 
 export interface RequestRef {
