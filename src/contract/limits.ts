@@ -13,12 +13,15 @@ export const MAX_PROBLEMS_LISTED = 20;
 export const MAX_SCHEMA_DEPTH = 64;
 
 /**
- * Schema steps taken for one body, at most (the spec is silent). Nested allOf/anyOf/oneOf can
- * branch exponentially (three options, each with three options, 64 levels deep); past this
- * budget the rest of the body is not checked, as past the depth limit. A million steps take
- * well under a second and are far more than any real document needs.
+ * Work bounds for one body (the spec is silent). A schema reached by many allOf/anyOf/oneOf
+ * routes is checked once per body location, but options that loop back through a schema
+ * already being tried for the same value cannot be reused that way and can still branch
+ * exponentially. Past either bound the rest is not checked, as past the depth limit.
+ * Plain walks of a real body (one schema per value) stay far below both.
  */
-export const MAX_CHECK_STEPS = 1_000_000;
+export const MAX_COMPOSITION_STEPS = 250_000;
+/** Schema steps of any kind for one body (a 50 MB body of small objects is a few million). */
+export const MAX_CHECK_STEPS = 50_000_000;
 
 /** YAML aliases allowed in a document: guards against alias-expansion ("billion laughs") bombs. */
 export const MAX_YAML_ALIASES = 1000;

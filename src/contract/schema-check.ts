@@ -3,7 +3,7 @@
  * One walk serves two modes: collecting every problem (with paths, for the message) and
  * probing (stop at the first problem, no text made) for anyOf/oneOf options.
  */
-import { MAX_CHECK_STEPS, MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
+import { MAX_CHECK_STEPS, MAX_COMPOSITION_STEPS, MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
 import { formatPath, messages, type BodyPath } from './messages.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { SchemaViews, TYPE_BITS, type SchemaView } from './schema-view.js';
@@ -46,8 +46,10 @@ export class Problems {
 
 /**
  * The schemas entered for one body value through allOf/anyOf/oneOf alone, innermost first.
- * Entering one of them again is a reference cycle that made no progress through the body:
- * it adds no constraint, so it is taken as matched instead of being followed again.
+ * Entering one of them again is a reference cycle that made no progress through the body: it
+ * contributes nothing, so an allOf member is skipped (adds no constraint) and an anyOf/oneOf
+ * option does not match (offers no alternative): `Node: {anyOf: [$ref Node, string]}` is a string.
+ * A list whose every option loops back says nothing and passes.
  */
 interface CompositionChain {
   readonly view: SchemaView;
@@ -59,11 +61,26 @@ function inChain(view: SchemaView, chain: CompositionChain | null): boolean {
   return false;
 }
 
+/** A composition member's result at one body location: probed (no problems kept) or collected. */
+const Known = { ProbedFail: 0, ProbedPass: 1, CollectedFail: 2, CollectedPass: 3 } as const;
+type Known = (typeof Known)[keyof typeof Known];
+
+/** The root of a body that is not an object, as a memo key (inner locations use their path). */
+const ROOT_LOCATION = {};
+
 /** The checker for one document; its schema views are built once and reused for every response. */
 export class SchemaChecker {
   private readonly views: SchemaViews;
-  /** Schema steps left for the body being checked (spec-silent work bound, see limits.ts). */
+  /** Work bounds left for the body being checked (spec-silent, see limits.ts). */
   private stepsLeft = 0;
+  private compositionStepsLeft = 0;
+  /**
+   * Counts results that rest on an assumption (a cycle cut, the depth limit, a spent budget):
+   * a member's result is remembered only when this did not move while it was checked.
+   */
+  private assumptions = 0;
+  /** Composition members already checked, per body location: objects by identity, others by path. */
+  private memo = new Map<object, Map<SchemaView, Known>>();
 
   constructor(document: OpenApiDocument) {
     this.views = new SchemaViews(document);
@@ -72,16 +89,26 @@ export class SchemaChecker {
   /** Checks `value` against `schema`, adding problems to `problems`. Returns whether it matched. */
   check(value: unknown, schema: unknown, problems: Problems): boolean {
     this.stepsLeft = MAX_CHECK_STEPS;
-    return this.walk(value, this.views.of(schema), null, 1, problems, null);
+    this.compositionStepsLeft = MAX_COMPOSITION_STEPS;
+    this.memo = new Map();
+    try {
+      return this.walk(value, this.views.of(schema), null, 1, problems, null);
+    } finally {
+      this.memo = new Map();
+    }
   }
 
   /**
    * `out` null = probing: return false at the first problem without building any text.
    * `depth` counts schema levels; past the limit the rest of the body is not checked, and so
-   * once the step budget is spent (compositions can otherwise branch exponentially).
+   * once a work bound is spent (compositions can otherwise branch exponentially).
    */
   private walk(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null, chain: CompositionChain | null): boolean {
-    if (view.any || depth > MAX_SCHEMA_DEPTH || this.stepsLeft <= 0) return true;
+    if (view.any) return true;
+    if (depth > MAX_SCHEMA_DEPTH || this.stepsLeft <= 0) {
+      this.assumptions++;
+      return true;
+    }
     this.stepsLeft--;
     if (view.never) return this.fail(out, () => messages.notInSpec(formatPath(path)));
 
@@ -144,8 +171,11 @@ export class SchemaChecker {
     const chain: CompositionChain = { view, outer };
     let ok = true;
     for (const member of links.allOf) {
-      if (inChain(member, chain)) continue;
-      if (!this.walk(value, member, path, depth + 1, out, chain)) {
+      if (inChain(member, chain)) {
+        this.assumptions++;
+        continue;
+      }
+      if (!this.member(value, member, path, depth, out, chain)) {
         if (!out) return false;
         ok = false;
       }
@@ -165,10 +195,42 @@ export class SchemaChecker {
   }
 
   private matchesSome(value: unknown, options: readonly SchemaView[], path: BodyPath | null, depth: number, chain: CompositionChain): boolean {
+    let tried = false;
     for (const option of options) {
-      if (inChain(option, chain) || this.walk(value, option, path, depth + 1, null, chain)) return true;
+      if (inChain(option, chain)) {
+        this.assumptions++;
+        continue;
+      }
+      tried = true;
+      if (this.member(value, option, path, depth, null, chain)) return true;
     }
-    return false;
+    // Options that all loop back offer no alternative at all: such a list says nothing.
+    return !tried;
+  }
+
+  /**
+   * Checks one allOf member or anyOf/oneOf option. A schema reached again at the same body
+   * location by another route (`anyOf: [L1, L1]`, each level alike) gives its remembered
+   * result, so shared schemas cost one check per location instead of one per route.
+   */
+  private member(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null, chain: CompositionChain): boolean {
+    const location = typeof value === 'object' && value !== null ? value : (path ?? ROOT_LOCATION);
+    let known = this.memo.get(location);
+    const before = known?.get(view);
+    // A collected result serves both modes; a probed one only probing (its problems were not kept).
+    if (before !== undefined && (out === null || before >= Known.CollectedFail)) return before === Known.ProbedPass || before === Known.CollectedPass;
+    if (this.compositionStepsLeft <= 0) {
+      this.assumptions++;
+      return true;
+    }
+    this.compositionStepsLeft--;
+    const assumptionsBefore = this.assumptions;
+    const ok = this.walk(value, view, path, depth + 1, out, chain);
+    if (this.assumptions === assumptionsBefore) {
+      if (known === undefined) this.memo.set(location, (known = new Map()));
+      known.set(view, out === null ? (ok ? Known.ProbedPass : Known.ProbedFail) : ok ? Known.CollectedPass : Known.CollectedFail);
+    }
+    return ok;
   }
 
   private walkArray(value: unknown[], view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
