@@ -98,7 +98,7 @@ describe('collection mapping', () => {
     expect(notes).toMatch(/Folder variables .* skipped: Shop\/Orders/);
     expect(notes).toMatch(/choose them again for: .*Upload \(form field "doc": \/home\/me\/a\.pdf\).*Raw file \(binary body: data\.bin\)/);
     expect(notes).toMatch(/Huge.*over 1 MB/);
-    expect(notes).toMatch(/settings not imported: disableCookies/);
+    expect(notes).toMatch(/The request setting disableCookies is not imported \(Ferry has no such setting\): Shop\/Orders\/Get order\./);
     expect(notes).toMatch(/auth type "kerberos" is not supported/);
   });
 

@@ -25,7 +25,7 @@ export interface PostmanImportOptions {
 export function importPostman(collection: Obj, options: PostmanImportOptions = {}): ImportResult {
   const info = isObj(collection.info) ? collection.info : {};
   const notes: string[] = [];
-  const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [] };
+  const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [], skippedSettings: new Map() };
   const rootName = displayName(options.name ?? info.name, 'Imported collection', notes);
   const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0) - 1;
   let requestCount = 0;
@@ -33,7 +33,7 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
   /** Collection and folders whose protocolProfileBehavior was copied into the requests inside. */
   const settingsCopied: string[] = [];
   const inheritSettings = (item: Obj, where: string, inherited: ImportedSettings | undefined): ImportedSettings | undefined => {
-    const own = mapSettings(item.protocolProfileBehavior, where, notes);
+    const own = mapSettings(item.protocolProfileBehavior, where, ctx.skippedSettings);
     if (!own) return inherited;
     settingsCopied.push(where);
     return { ...inherited, ...own };

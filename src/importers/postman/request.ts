@@ -1,7 +1,7 @@
 /** One collection item (a request) to a request file (spec 4.2). */
 import type { ImportedRequestData } from '../types.js';
 import { mapAuth } from './auth.js';
-import { collectScripts, type ScriptContext } from './scripts.js';
+import { collectScripts, type ScriptContext, type SkippedSettings } from './scripts.js';
 
 type Obj = Record<string, unknown>;
 type Row = { key: string; value: string; enabled?: boolean; description?: string };
@@ -151,24 +151,27 @@ const PROFILE_SETTINGS: Record<string, 'followRedirects' | 'maxRedirects' | 'ver
 
 export type ImportedSettings = NonNullable<ImportedRequestData['settings']>;
 
-/** `protocolProfileBehavior` of a request, folder or collection to request settings; other keys noted. */
-export function mapSettings(behavior: unknown, where: string, notes: string[]): ImportedSettings | undefined {
+/**
+ * `protocolProfileBehavior` of a request, folder or collection to request settings. Keys Ferry
+ * has no setting for are collected by key (one note each for the whole import, not one per
+ * request: real exports put `disableBodyPruning` on every GET).
+ */
+export function mapSettings(behavior: unknown, where: string, skipped: SkippedSettings): ImportedSettings | undefined {
   if (!isObj(behavior)) return undefined;
   const settings: Record<string, unknown> = {};
-  const skipped: string[] = [];
+  const skip = (head: string, place: string) => skipped.set(head, [...(skipped.get(head) ?? []), place]);
   for (const [key, value] of Object.entries(behavior)) {
     const field = PROFILE_SETTINGS[key];
-    if (!field) { skipped.push(key); continue; }
+    if (!field) { skip(`The request setting ${key} is not imported (Ferry has no such setting)`, where); continue; }
     if (value === null || value === undefined) continue; // unset: the application setting applies
     if (field === 'maxRedirects') {
       // A count: a number, or digits in a string. `true`, `-1`, `3.5`, `1e+31` are not counts.
       const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
       if (Number.isInteger(n) && n >= 0 && n <= 1000) settings.maxRedirects = n;
-      else skipped.push(`${key} (${JSON.stringify(value)} is not a count from 0 to 1000)`);
+      else skip(`The request setting ${key} is not imported where it is not a count from 0 to 1000`, `${where} (${JSON.stringify(value)})`);
     } else if (typeof value === 'boolean') settings[field] = value;
-    else skipped.push(`${key} (${JSON.stringify(value)} is not true or false)`);
+    else skip(`The request setting ${key} is not imported where it is not true or false`, `${where} (${JSON.stringify(value)})`);
   }
-  if (skipped.length > 0) notes.push(`${where}: request settings not imported: ${skipped.join(', ')}.`);
   return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
@@ -197,7 +200,7 @@ export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptCo
   const body = mapBody(req.body, headers, where, notes, ctx.files);
   const auth = mapAuth(req.auth, where, notes);
   const scripts = collectScripts(item.event, where, ctx);
-  const own = mapSettings(item.protocolProfileBehavior, where, notes);
+  const own = mapSettings(item.protocolProfileBehavior, where, ctx.skippedSettings);
   const settings = inherited || own ? { ...inherited, ...own } : undefined;
   // The schema allows a description on the item as well as on the request: keep both.
   const docs = [...new Set([description(item.description), description(req.description)].filter(Boolean))].join('\n\n');
