@@ -66,6 +66,34 @@ const BODY_TYPES: Record<string, string[]> = {
 };
 const AUTH_TYPES: Record<string, string> = { noauth: 'none', apikey: 'apiKey' };
 
+/** The body's data, by mode: raw text, form rows (with switched-off ones), form-data parts, file, GraphQL query. */
+function expectSameBody(body: Obj, mine: Obj): void {
+  const on = (e: Obj) => e.disabled !== true;
+  if (body.mode === 'raw') expect(mine.text).toBe(body.raw ?? '');
+  if (body.mode === 'urlencoded') {
+    expect((mine.form ?? []).map((r: Obj) => [r.key, r.value, r.enabled !== false])).toEqual((body.urlencoded ?? []).map((e: Obj) => [e.key, String(e.value ?? ''), on(e)]));
+  }
+  if (body.mode === 'formdata') {
+    expect((mine.multipart ?? []).map((p: Obj) => [p.key, p.file === true, p.enabled !== false])).toEqual((body.formdata ?? []).map((e: Obj) => [e.key, e.type === 'file', on(e)]));
+    (body.formdata ?? []).forEach((e: Obj, i: number) => { if (e.type !== 'file') expect(mine.multipart[i].value).toBe(String(e.value ?? '')); });
+  }
+  if (body.mode === 'file' && body.file?.src) expect(mine.file).toBe(body.file.src);
+  if (body.mode === 'graphql') expect(mine.graphql?.query).toBe(body.graphql?.query ?? '');
+}
+
+/** Every setting of the source's auth is in ours: under our names for basic, bearer and API key, else under the source's own. */
+function expectSameAuthSettings(auth: Obj, mine: Obj | undefined): void {
+  const raw = auth[auth.type];
+  const params: Obj = Array.isArray(raw) ? Object.fromEntries(raw.map((e: Obj) => [e.key, e.value])) : raw ?? {};
+  const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+  if (auth.type === 'basic') expect([mine?.username, mine?.password]).toEqual([str(params.username), str(params.password)]);
+  else if (auth.type === 'bearer') expect(mine?.token).toBe(str(params.token));
+  else if (auth.type === 'apikey') expect([mine?.key, mine?.value, mine?.location]).toEqual([str(params.key), str(params.value), params.in === 'query' ? 'query' : 'header']);
+  else if (!['oauth2', 'noauth', 'inherit'].includes(auth.type)) {
+    for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) expect(mine?.[key], `${auth.type}.${key}`).toEqual(value);
+  }
+}
+
 describe('collection exports', () => {
   for (const rel of collections) {
     it(rel, async () => {
@@ -94,17 +122,18 @@ describe('collection exports', () => {
         const raw = typeof req.url === 'string' ? req.url : req.url?.raw;
         if (raw !== undefined) expect(mine.url).toBe(raw);
         if (Array.isArray(req.header)) {
-          expect((mine.headers ?? []).map((h: Obj) => [h.key, h.value])).toEqual(req.header.map((h: Obj) => [h.key, String(h.value ?? '')]));
+          expect((mine.headers ?? []).map((h: Obj) => [h.key, h.value, h.enabled !== false])).toEqual(req.header.map((h: Obj) => [h.key, String(h.value ?? ''), h.disabled !== true]));
         }
         if (req.body?.mode && BODY_TYPES[req.body.mode]) {
           // A body switched off in Postman is kept but not sent (type none).
           expect(req.body.disabled === true ? ['none'] : BODY_TYPES[req.body.mode]).toContain(mine.body?.type);
-          if (req.body.mode === 'raw') expect(mine.body.text).toBe(req.body.raw ?? '');
+          expectSameBody(req.body, mine.body);
         }
         if (req.auth?.type) {
           const want = AUTH_TYPES[req.auth.type] ?? req.auth.type;
           if (want === 'inherit') expect(mine.auth).toBeUndefined();
           else expect(mine.auth?.type).toBe(want);
+          expectSameAuthSettings(req.auth, mine.auth);
         }
         for (const event of item.event ?? []) {
           const code = Array.isArray(event.script?.exec) ? event.script.exec.join('\n') : event.script?.exec ?? '';
