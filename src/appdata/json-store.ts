@@ -17,7 +17,10 @@ export class JsonStore<T> {
   async read(): Promise<T> {
     try {
       const text = await fs.readFile(this.file, 'utf8');
-      return JSON.parse(text) as T;
+      const value = JSON.parse(text) as unknown;
+      // Valid JSON of the wrong shape (`null`, a list for a map) is as damaged as a cut-off file.
+      if (!sameShape(value, this.empty())) throw new SyntaxError(`${this.file} does not hold the expected data`);
+      return value as T;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.empty();
       if (error instanceof SyntaxError) {
@@ -46,4 +49,10 @@ export class JsonStore<T> {
       await release();
     }
   }
+}
+
+function sameShape(value: unknown, empty: unknown): boolean {
+  if (Array.isArray(empty)) return Array.isArray(value);
+  if (typeof empty === 'object' && empty !== null) return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === typeof empty;
 }

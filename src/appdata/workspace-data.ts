@@ -32,10 +32,11 @@ export interface HistoryEntry {
 
 export const HISTORY_LIMIT = 500;
 
+/** Fields may be missing in a file written by hand or by an older Ferry. */
 interface State {
   activeEnvironment?: string;
-  scriptValues: Record<string, Record<string, string>>;
-  allowedPrograms: string[];
+  scriptValues?: Record<string, Record<string, string>>;
+  allowedPrograms?: string[];
 }
 
 export class WorkspaceData {
@@ -69,14 +70,14 @@ export class WorkspaceData {
   }
 
   async scriptValues(scope: ScriptScope): Promise<Record<string, string>> {
-    return { ...((await this.state.read()).scriptValues[scope] ?? {}) };
+    return { ...((await this.state.read()).scriptValues?.[scope] ?? {}) };
   }
 
   /** Applies script changes: a string sets, `null` unsets. */
   async updateScriptValues(scope: ScriptScope, changes: Record<string, string | null>): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await this.state.update((s) => {
-      const values = (s.scriptValues[scope] ??= {});
+      const values = ((s.scriptValues ??= {})[scope] ??= {});
       for (const [key, value] of Object.entries(changes)) {
         if (value === null) delete values[key];
         else values[key] = value;
@@ -86,7 +87,7 @@ export class WorkspaceData {
 
   async clearScriptValues(scope: ScriptScope): Promise<void> {
     await this.state.update((s) => {
-      delete s.scriptValues[scope];
+      if (s.scriptValues) delete s.scriptValues[scope];
     });
   }
 
@@ -121,12 +122,13 @@ export class WorkspaceData {
   }
 
   async isProgramAllowed(key: string): Promise<boolean> {
-    return (await this.state.read()).allowedPrograms.includes(key);
+    return (await this.state.read()).allowedPrograms?.includes(key) === true;
   }
 
   async allowProgram(key: string): Promise<void> {
     await this.state.update((s) => {
-      if (!s.allowedPrograms.includes(key)) s.allowedPrograms.push(key);
+      const allowed = (s.allowedPrograms ??= []);
+      if (!allowed.includes(key)) allowed.push(key);
     });
   }
 }

@@ -56,6 +56,26 @@ describe('the data folder', () => {
     expect((await fs.readdir(store.dir)).some((f) => f.startsWith('state.json.damaged-'))).toBe(true);
   });
 
+  it('valid JSON of the wrong shape is set aside too', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.setActiveEnvironment('x');
+    await fs.writeFile(path.join(store.dir, 'state.json'), 'null');
+    await fs.writeFile(path.join(store.dir, 'history.json'), '{"not": "a list"}');
+    expect(await store.activeEnvironment()).toBeUndefined();
+    expect(await store.readHistory()).toEqual([]);
+    await store.updateScriptValues('collection', { a: '1' });
+    expect(await store.scriptValues('collection')).toEqual({ a: '1' });
+    await fs.writeFile(path.join(store.dir, 'state.json'), '{}');
+    expect(await store.scriptValues('collection')).toEqual({});
+    expect(await store.isProgramAllowed('k')).toBe(false);
+    await store.allowProgram('k');
+    await store.clearScriptValues('collection');
+    expect(await store.isProgramAllowed('k')).toBe(true);
+    const damaged = (await fs.readdir(store.dir)).filter((f) => f.includes('.damaged-'));
+    expect(damaged.map((f) => f.split('.damaged-')[0]).sort()).toEqual(['history.json', 'state.json']);
+  });
+
   it('two processes writing at once do not corrupt it', async () => {
     const data = await isolatedDataDir();
     const script = `
