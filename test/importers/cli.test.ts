@@ -16,6 +16,9 @@ beforeAll(async () => {
     if (req.url === '/env.json') {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ name: 'Remote', values: [{ key: 'a', value: '1' }], _postman_variable_scope: 'environment' }));
+    } else if (req.url === '/exports/Team%20QA.postman_environment.json') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ values: [{ key: 'a', value: '1' }], _postman_variable_scope: 'environment' }));
     } else if (req.url === '/moved') {
       res.writeHead(302, { location: '/env.json' }).end();
     } else if (req.url === '/huge') {
@@ -80,6 +83,17 @@ describe('ferry import', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'environment', name: 'Remote', environments: 1 });
     expect(await fs.readdir(path.join(ws, 'environments'))).toEqual(['Remote.yaml']);
+  });
+
+  it('an environment export without a name is named after its file or download', async () => {
+    const ws = await workspace();
+    const file = await ferry(['-w', ws, 'import', path.join(CORPUS, 'environments/env-missing-name.postman_environment.json')]);
+    expect(file.stdout).toMatch(/^Imported "env-missing-name": 0 requests, 0 folders, 1 environment, 0 workspace variables$/m);
+    expect(file.stdout).toMatch(/^Wrote environments\/env-missing-name\.yaml$/m);
+    const download = await ferry(['-w', ws, 'import', `${base}/exports/Team%20QA.postman_environment.json`, '--json']);
+    expect(JSON.parse(download.stdout)).toMatchObject({ kind: 'environment', name: 'Team QA', environments: 1 });
+    expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(['Team QA.yaml', 'env-missing-name.yaml']);
+    expect(await fs.readFile(path.join(ws, 'environments', 'Team QA.yaml'), 'utf8')).toMatch(/^name: Team QA$/m);
   });
 
   it('refuses a download over 50 MB as it arrives, and a failing one', async () => {

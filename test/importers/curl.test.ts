@@ -81,6 +81,9 @@ describe('options', () => {
     });
     expect(curlToRequest(`curl --json '{"query":"x"}' https://x/graphql`).request.body).toMatchObject({ type: 'graphql' });
     expect(curlToRequest(`curl --json '{"query":"x","other":1}' https://x/graphql`).request.body).toMatchObject({ type: 'json' });
+    const bare = curlToRequest(`curl -d '{"query":"{ me { id } }"}' https://x/graphql`);
+    expect(bare.request.body).toMatchObject({ type: 'graphql', graphql: { query: '{ me { id } }' } });
+    expect(bare.notes).toEqual(['The data looks like JSON but the command sets no Content-Type (curl would send it as form data); it was imported as a GraphQL body (sent as JSON).']);
   });
 
   it('auth, cookies, agent, referer, settings', () => {

@@ -127,7 +127,8 @@ export function dataBody(text: string, contentType: string | undefined, isJsonOp
     if (isJsonOption) type = 'json';
     else if (looksLikeJson(text)) {
       type = 'json';
-      notes.push('The data looks like JSON but the command sets no Content-Type (curl would send it as form data); it was imported as a JSON body.');
+      const what = graphqlBody(text, url) ? 'a GraphQL body (sent as JSON)' : 'a JSON body';
+      notes.push(`The data looks like JSON but the command sets no Content-Type (curl would send it as form data); it was imported as ${what}.`);
     } else type = 'form';
   } else if (/[/+]json\b|\bjson$/.test(ct)) type = 'json';
   else if (/[/+]xml\b/.test(ct)) type = 'xml';
