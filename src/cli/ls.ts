@@ -43,12 +43,22 @@ function printFolder(folder: FolderNode, indent: string, lines: string[], c: Ret
       printFolder(child, `${indent}  `, lines, c);
     } else if (child.type === 'request') {
       const r = child.request;
-      const tag = r.kind === 'http' ? r.method.toUpperCase() : r.kind;
+      const tag = requestTag(r.kind, r.method);
       lines.push(`${indent}${c.cyan(tag.padEnd(7))} ${r.name}  ${c.dim(child.path)}`);
     } else {
       lines.push(`${indent}${c.yellow('!')}       ${child.path}  ${c.yellow(child.warning.message)}`);
     }
   }
+}
+
+/**
+ * HTTP requests show their method; gRPC and DNS their kind and `method` (the service method, the
+ * record type); the other kinds have no method, so their kind alone.
+ */
+function requestTag(kind: string, method: string): string {
+  if (kind === 'http') return method.toUpperCase();
+  if (kind === 'grpc' || kind === 'dns') return `${kind} ${kind === 'dns' ? method.toUpperCase() : method}`;
+  return kind;
 }
 
 function flatten(folder: FolderNode): Array<Record<string, unknown>> {

@@ -1,6 +1,6 @@
 /** Folder settings, `requests/**\/_folder.yaml` (spec 2.9). */
 import { z } from 'zod';
-import { flag, section, text } from './declare.js';
+import { flag, number, section, text } from './declare.js';
 import { authSchema, keyValues, scriptsSchema } from './common.js';
 
 export const folderOpenApiSchema = section({
@@ -11,7 +11,7 @@ export const folderOpenApiSchema = section({
 
 export const folderSchema = section({
   name: text().optional(),
-  seq: z.number({ error: 'expected a number' }).default(0),
+  seq: number().default(0),
   auth: authSchema('inherit'),
   headers: keyValues(),
   scripts: scriptsSchema.optional(),

@@ -24,7 +24,7 @@ export const thresholdSchema = section({
 
 export const loadTestSchema = section({
   name: text(),
-  seq: z.number({ error: 'expected a number' }).default(0),
+  seq: number().default(0),
   targets: list(loadTargetSchema).default([]),
   model: oneOf(['virtualUsers', 'arrivalRate']).default('virtualUsers'),
   stages: list(section({ durationSecs: number().min(0), target: number().min(0) })).default([]),

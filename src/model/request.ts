@@ -1,6 +1,6 @@
 /** A request file, `requests/**\/*.yaml` (spec 2.3, 2.8). */
 import { z } from 'zod';
-import { flag, integer, list, oneOf, section, text } from './declare.js';
+import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from './common.js';
 
 export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
@@ -72,7 +72,7 @@ export const exampleSchema = section({
 export const requestSchema = section({
   name: text(),
   kind: oneOf(REQUEST_KINDS).default('http'),
-  seq: z.number({ error: (i) => `expected a number, got ${typeof i.input === 'string' ? `text "${i.input}"` : typeof i.input}` }).default(0),
+  seq: number().default(0),
   method: text().default('GET'),
   url: text().default(''),
   disabledParams: keyValues(),

@@ -1,6 +1,6 @@
 /** A local server, `servers/<id>.yaml` (spec 2.11). Only the section of the server's kind is used; the others are kept. */
 import { z } from 'zod';
-import { flag, integer, list, oneOf, section, text } from './declare.js';
+import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { keyValues } from './common.js';
 
 export const SERVER_KINDS = ['http', 'mcp', 'websocket', 'socketio', 'sse', 'tcp', 'udp', 'dns', 'tcpProxy'] as const;
@@ -135,7 +135,7 @@ export const tlsSchema = section({
 export const serverSchema = section({
   name: text(),
   kind: oneOf(SERVER_KINDS).default('http'),
-  seq: z.number({ error: 'expected a number' }).default(0),
+  seq: number().default(0),
   host: oneOf(['127.0.0.1', '0.0.0.0']).default('127.0.0.1'),
   port: integer(0, 65535).default(0),
   tls: tlsSchema.optional(),

@@ -49,11 +49,13 @@ describe('ferry basics', () => {
   it('ls finds the workspace by walking up, and prints tree, environments, servers, load tests and warnings', async () => {
     const root = await copyFixture('full');
     await fs.writeFile(path.join(root, 'requests', 'Broken.yaml'), 'name: [\n');
+    await fs.writeFile(path.join(root, 'requests', 'Admin', 'Lookup.yaml'), 'name: Lookup\nkind: dns\nmethod: mx\nurl: example.test\n');
     const ls = await ferry(['ls'], path.join(root, 'requests', 'Admin', 'Deep'));
     expect(ls.code).toBe(0);
     expect(ls.stdout).toContain('Admin: tools/  Admin/');
     expect(ls.stdout).toMatch(/POST\s+Create thing {2}Admin\/Create thing\.yaml/);
     expect(ls.stdout).toMatch(/tcp\s+Sockets/);
+    expect(ls.stdout).toMatch(/ {2}dns MX\s+Lookup {2}Admin\/Lookup\.yaml/);
     expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);
     expect(ls.stdout).toMatch(/Servers\n {2}mock {2}http Mock API/);
     expect(ls.stdout).toMatch(/Load tests\n {2}smoke {2}Smoke/);
