@@ -140,6 +140,7 @@ function looksLikeCurl(text: string): boolean {
 function detectDocument(document: unknown, format: 'json' | 'yaml'): Detected {
   if (Array.isArray(document)) {
     // Old globals exports are a bare list of {key, value}.
+    if (document.length === 0) throw refuseUnknown('an empty JSON list');
     if (document.every((v) => isObject(v) && 'key' in v)) return { kind: 'globals', document };
     throw refuseUnknown('a JSON list that is not a globals export');
   }

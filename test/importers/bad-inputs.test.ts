@@ -93,6 +93,8 @@ describe('bad inputs', () => {
   it('an unrecognized document is refused with the supported formats', async () => {
     await expectRefused('{"hello": "world"}', /Supported: collection export v2\/v2\.1/);
     await expectRefused('just some words', /Supported:/);
+    await expectRefused('[]', /not a format Ferry can import \(an empty JSON list\)\. Supported:/);
+    await expectRefused('[1, 2]', /a JSON list that is not a globals export/);
   });
 
   it('a 60 MB file is refused before it is read whole', async () => {
