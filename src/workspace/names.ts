@@ -5,7 +5,7 @@ export const MAX_FILE_NAME_LENGTH = 80;
 
 // Angle brackets, colon, double quote, slashes, vertical bar, question mark, asterisk, control characters.
 const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
-const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;
 
 /** Why a display name is not allowed, or undefined when it is fine. */
 export function checkDisplayName(name: unknown): string | undefined {
@@ -23,9 +23,12 @@ export function baseFileName(displayName: string): string {
   name = cutToLength(name, MAX_FILE_NAME_LENGTH);
   name = name.replace(/[. ]+$/, '');
   if (name === '') name = 'untitled';
-  if (name === '_folder') name = 'untitled';
-  // A device name stays reserved with any extension (`NUL.txt`), so check the part before the first dot.
-  if (DEVICE_NAMES.test(name.split('.')[0]!.trimEnd())) name = `${name}_`;
+  // `_FOLDER.yaml` is `_folder.yaml` on a case-insensitive disk, and the reader matches it in any case.
+  if (name.toLowerCase() === '_folder') name = 'untitled';
+  // A device name stays reserved with any extension (`NUL.txt`, `CON .txt`), so the `_` goes
+  // right after the device part: `NUL_.txt`.
+  const stem = name.split('.')[0]!.trimEnd();
+  if (DEVICE_NAMES.test(stem)) name = `${stem}_${name.slice(stem.length)}`;
   return name;
 }
 
