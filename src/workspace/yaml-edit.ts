@@ -83,7 +83,10 @@ class Editor {
     }
     if (current && isScalar(current) && this.replaceScalar(current, value)) return;
     const collection = value !== null && typeof value === 'object';
-    if (current && (isMap(current) || isSeq(current)) && current.flow && collection) return this.replaceNode(current, value);
+    // A flow collection keeps its style, except an empty one (`headers: []`): filled, it becomes a block.
+    if (current && (isMap(current) || isSeq(current)) && current.flow && current.items.length > 0 && collection) {
+      return this.replaceNode(current, value);
+    }
     this.replacePair(pair, column, value);
   }
 

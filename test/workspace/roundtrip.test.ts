@@ -105,6 +105,13 @@ describe('list edits keep the other items as written', () => {
     expect(out).toBe('# top\nvariables:\n  - key: b # bee\n    value: "2"\nname: x\n');
   });
 
+  it('filling an empty flow list or map writes a block; a non-empty flow list stays flow', () => {
+    expect(editYaml('name: a\nheaders: [] # none yet\nurl: x\n', { name: 'a', headers: [{ key: 'k', value: 'v' }], url: 'x' }))
+      .toBe('name: a\nheaders: # none yet\n  - key: k\n    value: v\nurl: x\n');
+    expect(editYaml('name: a\nopts: {}\n', { name: 'a', opts: { a: 1 } })).toBe('name: a\nopts:\n  a: 1\n');
+    expect(editYaml('name: a\nh: [{key: a}]\n', { name: 'a', h: [{ key: 'b' }] })).toBe('name: a\nh: [ { key: b } ]\n');
+  });
+
   it('appending to a list at the end of the file', () => {
     const out = editYaml('items:\n  - 1\n  - 2', { items: [1, 2, 3] });
     expect(out).toBe('items:\n  - 1\n  - 2\n  - 3\n');
