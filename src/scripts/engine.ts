@@ -62,7 +62,7 @@ export class ScriptEngine {
   static async create(limits: ScriptLimits = {}): Promise<ScriptEngine> {
     const timeoutMs = checkLimit('timeoutMs', limits.timeoutMs, defaultTimeoutMs, 1);
     const memoryBytes = checkLimit('memoryBytes', limits.memoryBytes, defaultMemoryBytes, 4 * 1024 * 1024);
-    const engine = new ScriptEngine(await loadQuickJS(), timeoutMs, memoryBytes);
+    const engine = new ScriptEngine(await loadQuickJS(memoryBytes), timeoutMs, memoryBytes);
     engine.sandbox = engine.newSandbox();
     return engine;
   }
@@ -94,7 +94,7 @@ export class ScriptEngine {
       // Stopped half-way, the heap may hold leaked objects: start over with a fresh WebAssembly
       // instance (a few ms) and let the garbage collector take the old one whole.
       this.sandbox = undefined;
-      this.quickjs = await loadQuickJS();
+      this.quickjs = await loadQuickJS(this.memoryBytes);
     }
     if (!this.sandbox) this.sandbox = this.newSandbox();
     return this.sandbox;
@@ -162,6 +162,10 @@ export class ScriptEngine {
         state = out.state;
         for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
         for (const c of out.console) outcome.console.push({ ...c, script: script.label });
+        // QuickJS throws `null` when it cannot even allocate its out-of-memory error.
+        if (out.error?.kind === 'error' && /^the script threw null$/.test(out.error.message) && sandbox.heapExhausted()) {
+          out.error = { kind: 'memory', message: 'out of memory' };
+        }
         if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${this.explain(out.error)}` });
         // Errors that may leave the heap short of memory or stack get a fresh sandbox next time.
         if (out.error && out.error.kind !== 'error' && out.error.kind !== 'syntax') sandbox.broken = true;

@@ -5,7 +5,10 @@
  * engine then throws it away and starts a fresh one.
  */
 import { randomBytes } from 'node:crypto';
-import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
+import {
+  RELEASE_SYNC, newQuickJSWASMModuleFromVariant, newVariant,
+  type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule,
+} from 'quickjs-emscripten';
 import { isBundledModule, moduleSource, preludeSource } from './bundles.js';
 
 export const defaultTimeoutMs = 5000;
@@ -26,13 +29,38 @@ export type RawOutcome =
   /** `json`: for a script stopped by a limit, its report up to that point (variables, tests, console) when it could still be read. */
   | { ok: false; kind: LimitKind | 'error'; message: string; json?: string };
 
+/** Memory the QuickJS build starts with (its INITIAL_MEMORY): static data, its stack, the prelude. */
+const initialHeapBytes = 16 * 1024 * 1024;
+const wasmPageBytes = 64 * 1024;
+
 /**
  * A WebAssembly instance of QuickJS of its own (a few ms). Each engine has one, so a script that
  * exhausts the host's stack inside QuickJS's C code (which QuickJS's own stack check cannot see,
  * e.g. `JSON.parse` of deeply nested arrays) takes down only that instance, never the process.
+ *
+ * Its memory can grow by at most `memoryBytes`. QuickJS's own memory limit cannot be trusted
+ * here: the WebAssembly build has no `malloc_usable_size`, so QuickJS counts a few bytes per
+ * allocation and only refuses single allocations over the limit; a script pushing small objects
+ * grew the heap to 2 GB. With the ceiling on the WebAssembly memory, `malloc` fails at the limit
+ * and QuickJS throws its out-of-memory error inside the script.
  */
-export function loadQuickJS(): Promise<QuickJSWASMModule> {
-  return newQuickJSWASMModule();
+export async function loadQuickJS(memoryBytes: number = defaultMemoryBytes): Promise<QuickJSWASMModule> {
+  const maximum = Math.ceil((initialHeapBytes + memoryBytes) / wasmPageBytes);
+  const wasmMemory = new WebAssembly.Memory({ initial: initialHeapBytes / wasmPageBytes, maximum });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
+  heaps.set(module, { memory: wasmMemory, maxBytes: maximum * wasmPageBytes });
+  return module;
+}
+
+const heaps = new WeakMap<QuickJSWASMModule, { memory: WebAssembly.Memory; maxBytes: number }>();
+
+/**
+ * Whether the module's memory has grown to (nearly) its ceiling. Growth goes in steps of up to
+ * 20%, so the last step may be refused a little before the ceiling.
+ */
+export function heapExhausted(module: QuickJSWASMModule): boolean {
+  const heap = heaps.get(module);
+  return heap !== undefined && heap.memory.buffer.byteLength >= heap.maxBytes * 0.8;
 }
 
 export class SandboxHost {
@@ -56,7 +84,7 @@ export class SandboxHost {
   poisoned = false;
 
   constructor(
-    module: QuickJSWASMModule,
+    private readonly module: QuickJSWASMModule,
     private readonly timeoutMs: number,
     private readonly memoryBytes: number,
   ) {
@@ -117,16 +145,20 @@ export class SandboxHost {
     return this.guard(() => this.runUnguarded(code));
   }
 
-  /** Catches the host's own RangeError (stack exhausted inside WebAssembly) and poisons the sandbox. */
+  /**
+   * Catches the host's own RangeError (stack exhausted inside WebAssembly) and a WebAssembly
+   * abort (e.g. the glue code itself out of memory), and poisons the sandbox.
+   */
   private guard(body: () => RawOutcome): RawOutcome {
     try {
       return body();
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+      if (!(error instanceof RangeError) && !(error instanceof WebAssembly.RuntimeError)) throw error;
       this.stopClock();
       this.broken = true;
       this.poisoned = true;
-      return { ok: false, kind: 'stack', message: 'stopped: the script nested too deeply (the stack ran out)' };
+      if (error instanceof RangeError) return { ok: false, kind: 'stack', message: 'stopped: the script nested too deeply (the stack ran out)' };
+      return this.limit('memory');
     }
   }
 
@@ -248,10 +280,16 @@ export class SandboxHost {
     const text = this.describe(handle);
     handle.dispose();
     if (/\binterrupted\b/i.test(text) || this.overTime()) return this.limit('timeout');
-    if (/out of memory/i.test(text)) return this.limit('memory');
+    // QuickJS throws `null` when it cannot even allocate its out-of-memory error.
+    if (/out of memory/i.test(text) || (text === 'null' && this.heapExhausted())) return this.limit('memory');
     if (/stack overflow/i.test(text)) return this.limit('stack');
     if (fatal) this.broken = true;
     return { ok: false, kind: 'error', message: text };
+  }
+
+  /** The WebAssembly memory is at its ceiling: a failure now is most likely for want of memory. */
+  heapExhausted(): boolean {
+    return heapExhausted(this.module);
   }
 
   private describe(handle: QuickJSHandle): string {

@@ -15,7 +15,8 @@ describe('limits per script', () => {
   it.each([
     ['an endless loop', 'while (true) {}', 'timeout', /stopped after 300 ms: the script ran over its CPU time limit/],
     ['an endless loop that catches', 'for (;;) { try { while (true) {} } catch (e) {} }', 'timeout', /CPU time limit/],
-    ['an endless promise chain', 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {})', 'timeout', /CPU time limit/],
+    // Each turn of the chain keeps a promise: with a real memory ceiling it may meet that first.
+    ['an endless promise chain', 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {})', 'timeout|memory', /CPU time limit|memory limit of 16 MB/],
     // Whether a bomb meets the memory or the time limit first depends on the machine's load.
     ['a memory bomb', 'const a = []; for (;;) a.push(new Uint8Array(1e5).fill(1))', 'memory|timeout', /memory limit of 16 MB|CPU time limit/],
     ['a string bomb', "const s = 'x'.repeat(1e6); const keep = []; for (;;) keep.push(s + keep.length)", 'memory|timeout', /memory limit of 16 MB|CPU time limit/],
@@ -51,6 +52,26 @@ describe('limits per script', () => {
     ]);
     expect(result.console.map((c) => c.text)).toEqual(['logged before']);
   });
+
+  it.each([
+    ['small objects', 'const a = []; for (let i = 0; ; i++) a.push({ i, s: "x" + i })'],
+    ['filled arrays', 'const a = []; for (;;) a.push(new Array(1e5).fill(1.5))'],
+    ['a growing Map', 'const m = new Map(); for (let i = 0; ; i++) m.set(i, "v" + i)'],
+    ['a global that outlives the script', 'globalThis.keep = []; for (;;) keep.push([1, 2, 3])'],
+  ])('a bomb of %s meets the memory limit, not only the time limit', async (_name, code) => {
+    // QuickJS's own limit counts a few bytes per allocation in WebAssembly (no malloc_usable_size):
+    // these bombs used to grow the host process to 2 GB until the time limit. The ceiling on the
+    // WebAssembly memory stops them at the memory limit; the time limit here is out of reach.
+    const roomy = await ScriptEngine.create({ timeoutMs: 60_000, memoryBytes: 16 * 1024 * 1024 });
+    try {
+      const result = await roomy.runPreRequest(preContext([code, after]));
+      expect(result.errors.map((e) => e.kind), JSON.stringify(result.errors)).toEqual(['memory']);
+      expect(result.errors[0]!.message).toMatch(/^script 1: stopped: the script ran over its memory limit of 16 MB/);
+      expect((await roomy.runPreRequest(preContext(["pm.variables.set('ok', 1)"]))).errors).toEqual([]);
+    } finally {
+      roomy.dispose();
+    }
+  }, 60_000);
 
   it('uses the defaults of 5 s and 64 MB and refuses nonsense limits', async () => {
     await expect(ScriptEngine.create({ timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a number of at least 1/);
