@@ -8,6 +8,7 @@ import { commitImport, convertInput, ImportError, importCurl, type ImportSummary
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { paint } from './output.js';
+import { checkDisplayName } from '../workspace/index.js';
 
 interface ImportOptions {
   into?: string;
@@ -30,6 +31,8 @@ export function registerImport(program: Command, ctx: CliContext): void {
     .action(async (source: string | undefined, options: ImportOptions, command: Command) => {
       if (!source && options.curl === undefined) throw new CliError('Give a file, a URL, - (standard input), or --curl \'COMMAND\'.');
       if (source && options.curl !== undefined) throw new CliError('Give either a source or --curl, not both.');
+      const nameProblem = options.name === undefined ? undefined : checkDisplayName(options.name);
+      if (nameProblem) throw new CliError(`--name: ${nameProblem}`);
       const ws = await openWorkspaceFor(command, ctx);
       const into = options.into?.replace(/^requests\//, '') ?? '';
       const baseDepth = into.split('/').filter(Boolean).length;

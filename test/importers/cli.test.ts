@@ -124,6 +124,14 @@ describe('ferry import', () => {
     const v1 = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v1-newman-sample.postman_collection.json')]);
     expect(v1.code).toBe(2);
     expect(v1.stderr).toMatch(/v1 format.*v2\.1/);
+    // --name is checked before anything is read, the same for every kind of import.
+    for (const args of [['--curl', 'curl http://127.0.0.1:1/'], [path.join(CORPUS, 'postman/v20-hawk-auth.postman_collection.json')]]) {
+      const empty = await ferry(['-w', ws, 'import', ...args, '--name', ' ']);
+      expect([empty.code, empty.stderr]).toEqual([2, 'ferry: --name: A name cannot be empty.\n']);
+      const long = await ferry(['-w', ws, 'import', ...args, '--name', 'n'.repeat(201)]);
+      expect([long.code, long.stderr]).toEqual([2, 'ferry: --name: A name can have at most 200 characters; this one has 201.\n']);
+    }
+    expect(await fs.readdir(path.join(ws, 'requests'))).toEqual([]);
     const missing = await ferry(['-w', ws, 'import', 'nope.json']);
     expect(missing.stderr).toMatch(/does not exist/);
   });

@@ -244,7 +244,7 @@ function safeDecode(s: string): string {
 
 function nameFromUrl(url: string): string {
   const withoutScheme = url.replace(HAS_SCHEME, '').split(/[?#]/)[0]!.replace(/\/+$/, '');
-  return (withoutScheme || url || 'Imported request').slice(0, 200);
+  return [...(withoutScheme || url || 'Imported request')].slice(0, 200).join('');
 }
 
 function collectShellNotes(
