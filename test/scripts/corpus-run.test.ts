@@ -133,7 +133,7 @@ describe('Postman corpus collections through ferry import and ferry run', () => 
     // `--var` wins over the scripts' pm.variables.set: the host and port they set go local.
     const run = await runCorpus('v21-url-edge-cases', ['--var', 'host.name=127.0.0.1', '--var', `:p=${echo.port}`]);
     expect(run.code).toBe(1);
-    expect(run.importNotes).toContain('whatwg-url/Disabled Encoding/query encoding: request settings not imported: disableUrlEncoding.');
+    expect(run.importNotes.join('\n')).toMatch(/The request setting disableUrlEncoding is not imported .*whatwg-url\/Disabled Encoding\/query encoding/);
     const passing = [
       'reserved chars in variables', '// in protocol', 'multiple ???', 'multiple &&&', 'multiple : and @ in auth',
       'retain ? in empty query param', 'retain & in empty query params', 'retain && in empty query params',
