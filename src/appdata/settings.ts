@@ -37,9 +37,24 @@ function store(): JsonStore<Partial<AppSettings>> {
   return new JsonStore(path.join(dataDir(), 'settings.json'), () => ({}));
 }
 
+/** The stored settings over the defaults; a stored value of the wrong type (a hand edit) is ignored. */
 export async function readSettings(): Promise<AppSettings> {
-  return { ...DEFAULT_SETTINGS, ...(await store().read()) };
+  const stored = (await store().read()) as Record<string, unknown>;
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof AppSettings)[]) {
+    if (isValidSetting(key, stored[key])) settings[key] = stored[key];
+  }
+  return settings as unknown as AppSettings;
 }
+
+function isValidSetting(key: keyof AppSettings, value: unknown): boolean {
+  const fallback = DEFAULT_SETTINGS[key];
+  if (key === 'httpVersion') return HTTP_VERSIONS.includes(value as string);
+  if (typeof fallback === 'number') return Number.isInteger(value) && (value as number) >= 0;
+  return typeof value === typeof fallback;
+}
+
+const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'];
 
 /** Parses and stores one setting given as text (`ferry config set KEY VALUE`). */
 export async function setSetting(key: string, text: string): Promise<AppSettings> {
@@ -66,7 +81,7 @@ function parseSettingValue(key: keyof AppSettings, text: string): AppSettings[ke
     if (!Number.isInteger(n) || n < 0) throw new Error(`Setting ${key} takes a whole number of 0 or more, not "${text}".`);
     return n;
   }
-  if (key === 'httpVersion' && !['auto', 'http1', 'http2', 'http3'].includes(text)) {
+  if (key === 'httpVersion' && !HTTP_VERSIONS.includes(text)) {
     throw new Error(`Setting httpVersion takes auto, http1, http2 or http3, not "${text}".`);
   }
   return text as AppSettings['httpVersion'];

@@ -99,5 +99,9 @@ describe('the data folder', () => {
     expect((await setSetting('verifyTls', 'false')).verifyTls).toBe(false);
     await expect(setSetting('timeoutMs', 'soon')).rejects.toThrow('Setting timeoutMs takes a whole number of 0 or more, not "soon".');
     await expect(setSetting('nope', '1')).rejects.toThrow(/Unknown setting "nope"/);
+    // A hand-edited file with wrong types: those values are ignored, the others kept.
+    const data = process.env.FERRY_DATA_DIR!;
+    await fs.writeFile(path.join(data, 'settings.json'), JSON.stringify({ timeoutMs: 'soon', maxRedirects: -1, httpVersion: 'http9', verifyTls: 'no', decompress: false }));
+    expect(await readSettings()).toEqual({ ...DEFAULT_SETTINGS, decompress: false });
   });
 });
