@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { PreparedRequest } from '../request/prepared.js';
 import type { LibraryRules } from './target.js';
 import { urlForCode } from './urls.js';
@@ -46,9 +47,12 @@ const ALWAYS_LEFT_OUT = new Set(['host', 'content-length']);
  */
 export const CONNECTION_HEADERS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'expect']);
 
-export function fileNameOf(path: string): string {
-  const parts = path.split(/[\\/]/);
-  return parts[parts.length - 1] || path;
+/**
+ * The file name a multipart part carries: the one Ferry's sender writes (`path.basename` of the
+ * workspace path, src/protocols/multipart.ts), so a `\` in a Linux file name is kept as it is sent.
+ */
+export function fileNameOf(filePath: string): string {
+  return basename(filePath) || filePath;
 }
 
 function decodeUtf8(bytes: Uint8Array): string | undefined {

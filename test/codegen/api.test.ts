@@ -143,3 +143,31 @@ describe('urlForCode', () => {
     expect(urlForCode(once)).toBe(once);
   });
 });
+
+describe('multipart parts', () => {
+  test('name and file name in Content-Disposition are written as Ferry sends them (quotes, backslash, line break)', async () => {
+    const { encodeMultipart } = await import('../../src/protocols/multipart.js');
+    const { shapeRequest } = await import('../../src/codegen/normalize.js');
+    const { contentDisposition } = await import('../../src/codegen/multipart.js');
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-codegen-part-'));
+    try {
+      const fileName = 'q"uo;te,\\x ü.txt';
+      await fs.writeFile(path.join(dir, fileName), 'hi');
+      const parts = [
+        { name: 'field "q"\nnext', value: 'v' },
+        { name: 'file', file: { path: `files/${fileName}`, absolutePath: path.join(dir, fileName) }, contentType: 'text/plain' },
+      ];
+      const sent = (await encodeMultipart(parts)).body.toString('utf8');
+      const prepared: PreparedRequest = { method: 'POST', url: 'http://127.0.0.1/up', headers: [], body: { kind: 'multipart', parts }, authType: 'none' };
+      const code = shapeRequest(prepared, TARGETS[0]!.rules, TARGETS[0]!.library);
+      if (code.body.kind !== 'multipart') throw new Error('expected a multipart body');
+      for (const part of code.body.parts) expect(sent).toContain(`Content-Disposition: ${contentDisposition(part)}\r\n`);
+      expect(code.body.parts[1]!.file!.fileName).toBe(fileName);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
