@@ -1,5 +1,5 @@
 /** Finding, creating and opening a workspace folder (spec 2.1–2.2, 7, 9). */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
@@ -99,13 +99,24 @@ export async function openWorkspace(root: string): Promise<Workspace> {
   if (file.version !== FORMAT_VERSION) {
     throw new WorkspaceError(`${WORKSPACE_FILE}: version must be ${FORMAT_VERSION}, got ${file.version}.`);
   }
+  const warnings: Warning[] = [];
   if (!file.id) {
     file.id = randomUUID();
-    await writeFileAtomic(filePath, resourceText('workspace', file, text));
+    try {
+      await writeFileAtomic(filePath, resourceText('workspace', file, text));
+    } catch (error) {
+      // A read-only checkout still opens. The id then comes from the folder path, so this
+      // computer's data for it stays the same from one open to the next.
+      file.id = `path-${createHash('sha256').update(absolute).digest('hex').slice(0, 32)}`;
+      warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${reason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
+    }
   }
-  await ensureDirs(absolute);
+  try {
+    await ensureDirs(absolute);
+  } catch (error) {
+    warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
+  }
 
-  const warnings: Warning[] = [];
   const [tree, environments, servers, loadtests] = await Promise.all([
     readRequestTree(absolute, warnings),
     readEntries(absolute, ENVIRONMENTS_DIR, 'environment', warnings),
@@ -114,6 +125,13 @@ export async function openWorkspace(root: string): Promise<Workspace> {
   ]);
   warnings.sort((a, b) => a.file.localeCompare(b.file));
   return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings };
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  return (error as Error).message;
 }
 
 /** Reads one flat folder of resources (environments, servers, load tests); ids are file names. */

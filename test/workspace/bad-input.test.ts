@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRequest, openWorkspace, readResource, renameFolder, saveRequest, WorkspaceError, type FolderNode } from '../../src/workspace/index.js';
 import { parseResource } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
@@ -141,6 +141,39 @@ describe('bad input: each a clear message while the rest opens', () => {
     await expect(saveRequest(root, 'Good.yaml', { ...request('Good'), url: 'http://changed/' })).rejects.toThrow(/EACCES|permission/i);
     await fs.chmod(path.join(root, 'requests'), 0o755);
     expect(await fs.readFile(path.join(root, 'requests', 'Good.yaml'), 'utf8')).toBe(good);
+  });
+
+  it('a read-only workspace without an id or requests/ still opens, with a warning and a stable id', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nname: Read-only\n');
+    const denied = () => Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    let restore: () => Promise<void>;
+    if (process.getuid?.() === 0) {
+      // root ignores permission bits: refuse the writes the way a read-only folder would.
+      const open = vi.spyOn(fs, 'open').mockRejectedValue(denied());
+      const mkdir = vi.spyOn(fs, 'mkdir').mockRejectedValue(denied());
+      restore = async () => {
+        open.mockRestore();
+        mkdir.mockRestore();
+      };
+    } else {
+      await fs.chmod(root, 0o555);
+      restore = () => fs.chmod(root, 0o755);
+    }
+    try {
+      const first = await openWorkspace(root);
+      const second = await openWorkspace(root);
+      expect(first.id).toMatch(/^path-[0-9a-f]{32}$/);
+      expect(second.id).toBe(first.id);
+      expect(first.warnings.map((w) => w.message)).toEqual([
+        `ferry.yaml has no id and Ferry could not write one (permission denied); using ${first.id} until the file can be written. Add an id line, or make the folder writable.`,
+        'Could not create requests/ and environments/ (permission denied); the workspace opens without them.',
+      ]);
+    } finally {
+      await restore();
+    }
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe('version: 1\nname: Read-only\n');
+    expect(await fs.readdir(root)).toEqual(['ferry.yaml']);
   });
 
   it('a file deleted while being read is reported, not fatal', async () => {
