@@ -1,0 +1,62 @@
+/** The one declaration drives writing: declared field order, defaults left out, unknown fields after the known ones. */
+import { describe, expect, it } from 'vitest';
+import { parseResource, serializeResource } from '../../src/model/index.js';
+import { resourceText } from '../../src/workspace/index.js';
+
+describe('writing a fresh file from the model', () => {
+  it('orders fields as declared, omits defaults, and puts unknown fields last', () => {
+    const parsed = parseResource('request', {
+      'x-first': 1,
+      docs: 'Notes',
+      url: 'http://127.0.0.1/',
+      seq: 0,
+      kind: 'http',
+      method: 'POST',
+      headers: [{ enabled: true, value: 'v', key: 'k', 'x-row': true }],
+      auth: { type: 'inherit' },
+      body: { type: 'none', contentType: 'text/plain' },
+      name: 'Made',
+      settings: { repeat: { intervalMs: 1000, timeoutMs: 5 } },
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.body.form).toEqual([]); // defaults filled on read
+    const data = serializeResource('request', parsed.value);
+    expect(Object.keys(data)).toEqual(['name', 'method', 'url', 'headers', 'settings', 'docs', 'x-first']);
+    expect(resourceText('request', parsed.value)).toBe(
+      [
+        'name: Made',
+        'method: POST',
+        'url: http://127.0.0.1/',
+        'headers:',
+        '  - key: k',
+        '    value: v',
+        '    x-row: true',
+        'settings:',
+        '  repeat:',
+        '    timeoutMs: 5',
+        'docs: Notes',
+        'x-first: 1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('the workspace file: auth defaults to none there, so none is omitted and inherit is written', () => {
+    const none = parseResource('workspace', { version: 1, name: 'W', auth: { type: 'none' } });
+    const inherit = parseResource('workspace', { version: 1, name: 'W', auth: { type: 'inherit' } });
+    if (!none.ok || !inherit.ok) throw new Error('fixture');
+    expect(serializeResource('workspace', none.value)).toEqual({ version: 1, name: 'W' });
+    expect(serializeResource('workspace', inherit.value)).toEqual({ version: 1, name: 'W', auth: { type: 'inherit' } });
+  });
+
+  it('wrong types give the field path and a readable message', () => {
+    const bad = parseResource('request', { name: 'x', headers: [{ key: 'a', enabled: 'yes' }], body: { type: 'yaml' } });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.problems).toEqual([
+      { path: ['headers', 0, 'enabled'], message: 'expected true or false, got text "yes"' },
+      { path: ['body', 'type'], message: 'expected one of none, json, text, xml, formUrlencoded, multipart, binary, graphql, got text "yaml"' },
+    ]);
+  });
+});
