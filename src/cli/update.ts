@@ -35,7 +35,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       let plan;
       try {
         const input = await readInput(spec);
-        plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from } });
+        plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
         if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) await applyUpdate(ws.root, plan);
       } catch (error) {
         if (error instanceof ImportError) throw new CliError(error.message);

@@ -140,6 +140,12 @@ describe('an interrupted ferry update', () => {
     expect(busy.stderr).toMatch(/Another `ferry update` of this workspace is running/);
     expect(await tree(ctx.original)).toEqual({ ...ctx.before, [JOURNAL_FILE]: await fs.readFile(journal, 'utf8') });
 
+    // An hour old, the same journal is stale (its process id belongs to someone else by now).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await fs.utimes(journal, hourAgo, hourAgo);
+    expect((await ferry(['-w', ctx.original, 'ls'])).stderr).toMatch(/an interrupted `ferry update` was finished/);
+    expect(await tree(ctx.original)).toEqual(ctx.before);
+
     // A hostile journal (a workspace is a shared folder) moves nothing.
     const token = 'b'.repeat(12);
     await fs.writeFile(journal, JSON.stringify({ version: 1, pid: 0, token, state: 'commit', writes: [{ file: 'ferry.yaml', temp: `.ferry.yaml.ferry-update-${token}.tmp` }], deletes: ['../outside.yaml'], dirs: [] }));

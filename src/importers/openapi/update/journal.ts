@@ -20,6 +20,7 @@ import { checkNoSymlinks } from '../../../workspace/index.js';
 
 export const JOURNAL_FILE = '.ferry-update.json';
 const AREAS = ['requests', 'specs', 'environments'];
+const STALE_AFTER_MS = 10 * 60 * 1000;
 
 export interface Journal {
   version: 1;
@@ -130,9 +131,11 @@ export async function recoverInterruptedUpdate(workspaceRoot: string): Promise<R
   const root = path.resolve(workspaceRoot);
   const file = path.join(root, JOURNAL_FILE);
   let text: string;
+  let age: number;
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile()) throw new Error(`${JOURNAL_FILE} in ${root} is not a file; remove it.`);
+    age = Date.now() - stat.mtimeMs;
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
@@ -142,7 +145,8 @@ export async function recoverInterruptedUpdate(workspaceRoot: string): Promise<R
   if (!journal) {
     throw new Error(`${file} is not an update journal Ferry can read, so an interrupted update cannot be finished. Check the imported folder (git diff helps), then delete ${JOURNAL_FILE}.`);
   }
-  if (journal.pid !== process.pid && isAlive(journal.pid)) return 'running';
+  // An update takes seconds; an old journal whose process id is alive again (after a restart) is stale.
+  if (journal.pid !== process.pid && age < STALE_AFTER_MS && isAlive(journal.pid)) return 'running';
   for (const p of [...journal.writes.flatMap((w) => [w.file, w.temp]), ...journal.deletes, ...journal.dirs]) {
     const problem = await checkNoSymlinks(root, p);
     if (problem) throw new Error(`The interrupted update in ${file} cannot be finished: ${problem}. Check the imported folder, then delete ${JOURNAL_FILE}.`);
