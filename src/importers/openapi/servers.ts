@@ -32,7 +32,9 @@ export function classifyServerUrl(url: string): ServerInfo {
   const trimmed = url.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return { kind: 'absolute', url: stripSlash(trimmed) };
   if (trimmed.startsWith('//')) return { kind: 'absolute', url: stripSlash(`https:${trimmed}`) };
-  return { kind: 'relative', path: stripSlash(trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`) };
+  // `./v1`, `v1` and `.` are relative to the document's folder; Ferry only has a host to put them after.
+  const relative = trimmed.replace(/^(\.\/)+/, '').replace(/^\.$/, '');
+  return { kind: 'relative', path: stripSlash(relative === '' ? '' : relative.startsWith('/') ? relative : `/${relative}`) };
 }
 
 /** The document-wide server. */

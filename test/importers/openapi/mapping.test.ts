@@ -74,6 +74,15 @@ describe('servers', () => {
     expect(topFolder(fromUrl).settings?.openapi).toEqual({ source: 'http://127.0.0.1:8080/api/v3/openapi.yaml' });
   });
 
+  it('reads ./v1, v1 and . servers as paths after the given host', () => {
+    const doc = (url: string) => yamlDoc({ openapi: '3.0.3', info: { title: 'R' }, servers: [{ url }], paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+    const base = (url: string) => envValue(importOpenApiText(doc(url), { label: 'r.yaml' }, { baseUrl: 'https://r.example.test' }), 'baseUrl')?.value;
+    expect(base('./v1')).toBe('https://r.example.test/v1');
+    expect(base('v1/')).toBe('https://r.example.test/v1');
+    expect(base('.')).toBe('https://r.example.test');
+    expect(() => importOpenApiText(doc('./v1'), { label: 'r.yaml' })).toThrow(NO_HOST_MESSAGE);
+  });
+
   it('refuses a base URL that is not http(s)', async () => {
     await expect(corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'ftp://x' })).rejects.toThrow(/must start with http/);
     await expect(corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'not a url' })).rejects.toThrow(/is not a URL/);
