@@ -50,8 +50,19 @@ export async function readSettings(): Promise<AppSettings> {
 function isValidSetting(key: keyof AppSettings, value: unknown): boolean {
   const fallback = DEFAULT_SETTINGS[key];
   if (key === 'httpVersion') return HTTP_VERSIONS.includes(value as string);
-  if (typeof fallback === 'number') return Number.isInteger(value) && (value as number) >= 0;
+  if (typeof fallback === 'number') return Number.isInteger(value) && inRange(key, value as number);
   return typeof value === typeof fallback;
+}
+
+/** Numbers other than "0 or more": a script needs some time, and its sandbox 4 MB to 2000 MB (QuickJS in 32-bit WebAssembly). */
+const NUMBER_RANGES: Partial<Record<keyof AppSettings, [number, number]>> = {
+  scriptTimeoutMs: [1, Number.MAX_SAFE_INTEGER],
+  scriptMemoryMb: [4, 2000],
+};
+
+function inRange(key: keyof AppSettings, n: number): boolean {
+  const [min, max] = NUMBER_RANGES[key] ?? [0, Number.MAX_SAFE_INTEGER];
+  return n >= min && n <= max;
 }
 
 const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'];
@@ -78,7 +89,11 @@ function parseSettingValue(key: keyof AppSettings, text: string): AppSettings[ke
   }
   if (typeof fallback === 'number') {
     const n = Number(text);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`Setting ${key} takes a whole number of 0 or more, not "${text}".`);
+    if (!Number.isInteger(n) || !inRange(key, n)) {
+      const [min, max] = NUMBER_RANGES[key] ?? [0, Number.MAX_SAFE_INTEGER];
+      const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
+      throw new Error(`Setting ${key} takes a whole number ${range}, not "${text}".`);
+    }
     return n;
   }
   if (key === 'httpVersion' && !HTTP_VERSIONS.includes(text)) {

@@ -45,7 +45,8 @@ const wasmPageBytes = 64 * 1024;
  * and QuickJS throws its out-of-memory error inside the script.
  */
 export async function loadQuickJS(memoryBytes: number = defaultMemoryBytes): Promise<QuickJSWASMModule> {
-  const maximum = Math.ceil((initialHeapBytes + memoryBytes) / wasmPageBytes);
+  // The build's own ceiling is 2 GB (32768 pages).
+  const maximum = Math.min(32768, Math.ceil((initialHeapBytes + memoryBytes) / wasmPageBytes));
   const wasmMemory = new WebAssembly.Memory({ initial: initialHeapBytes / wasmPageBytes, maximum });
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
   heaps.set(module, { memory: wasmMemory, maxBytes: maximum * wasmPageBytes });

@@ -171,6 +171,17 @@ describe('ferry config', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown setting "colour"/);
     expect((await ferry(['config', 'get'])).code).toBe(2);
+    // Script limits the engine cannot work with are refused here, not by a stack trace in a run.
+    for (const [key, value, message] of [
+      ['scriptTimeoutMs', '0', /scriptTimeoutMs takes a whole number of 1 or more, not "0"/],
+      ['scriptMemoryMb', '2', /scriptMemoryMb takes a whole number from 4 to 2000, not "2"/],
+      ['scriptMemoryMb', '100000', /from 4 to 2000/],
+    ] as const) {
+      const refused = await ferry(['config', 'set', key, value]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(message);
+    }
+    expect((await ferry(['config', 'set', 'scriptMemoryMb', '2000'])).code).toBe(0);
   });
 
   it('the settings apply to runs', async () => {
