@@ -14,6 +14,7 @@ interface ExportFlags {
   env?: string;
   var?: string[];
   list?: boolean;
+  allowFilesOutside?: boolean;
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -28,6 +29,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
     .option('--no-substitute', 'keep {{variables}} as written (dynamic values still get a value)')
     .option('-e, --env <name>', 'environment id or name for the variables (default: the active one)')
     .option('--var <key=value>', 'set a variable (repeatable)', collect)
+    .option('--allow-files-outside', 'allow body files outside the workspace folder')
     .option('--list', 'list the languages and libraries')
     .action(async (requestPath: string | undefined, flags: ExportFlags, command: Command) => {
       if (flags.list) {
@@ -53,7 +55,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
       const ws = await openWorkspaceFor(command, ctx);
       try {
         const { code } = await exportSavedRequest(ws, requestPath, {
-          lang: flags.lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars,
+          lang: flags.lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars, allowFilesOutside: flags.allowFilesOutside,
         });
         ctx.output.out(code);
       } catch (error) {

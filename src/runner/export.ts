@@ -23,6 +23,8 @@ export interface ExportSavedOptions {
   /** `--var key=value`, winning over every other definition. */
   vars?: ReadonlyMap<string, string>;
   platform?: NodeJS.Platform;
+  /** `--allow-files-outside`: body files outside the workspace folder may be read (else the setting decides). */
+  allowFilesOutside?: boolean;
 }
 
 export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string }> {
@@ -49,6 +51,7 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
       oauth2: { fetchTokens: false, ...(keep ? { settingsFill: (text: string) => render(text, 'request', { variables: filled }) } : {}) },
       unsendableAuth: 'omit',
       keepPlaceholders: keep,
+      ...(options.allowFilesOutside ? { allowFilesOutside: true } : {}),
     },
   );
   const notes: string[] = [];

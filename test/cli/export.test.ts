@@ -264,4 +264,17 @@ describe('ferry export of a saved request', () => {
     expect(noEnv.code).toBe(2);
     expect(noEnv.stderr).toMatch(/No environment "Nope"/);
   });
+
+  it('a body file outside the workspace is refused with what to do, and --allow-files-outside exports it', async () => {
+    const root = await workspace();
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'blob.bin'), Buffer.from([0, 1, 255]));
+    await fs.writeFile(path.join(root, 'requests', 'Upload.yaml'), `name: Upload\nmethod: PUT\nurl: "{{baseUrl}}/up"\nbody:\n  type: binary\n  file: ${JSON.stringify(path.join(outside, 'blob.bin'))}\n`);
+    const refused = await ferry(['-w', root, 'export', 'Upload', '--lang', 'curl']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/lies outside the workspace folder.*--allow-files-outside/);
+    const allowed = await ferry(['-w', root, 'export', 'Upload', '--lang', 'curl', '--allow-files-outside']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain(`printf %s ${Buffer.from([0, 1, 255]).toString('base64')} | base64 -d | curl -X PUT`);
+  });
 });
