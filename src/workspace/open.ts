@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
+import { checkDisplayName } from './names.js';
 import { readResource } from './read-resource.js';
 import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage } from './tree.js';
 import type { Entry, Warning, Workspace } from './types.js';
@@ -39,6 +40,10 @@ export async function findWorkspaceRoot(start: string): Promise<string | undefin
 /** Creates a new workspace in `dir` (created if needed). Refuses a folder that already is one. */
 export async function initWorkspace(dir: string, name?: string): Promise<string> {
   const root = path.resolve(dir);
+  const displayName = name ?? path.basename(root);
+  // Checked before anything is created, so a refused name leaves no folder behind.
+  const problem = checkDisplayName(displayName);
+  if (problem) throw new WorkspaceError(`The workspace name is not allowed: ${problem}`);
   await fs.mkdir(root, { recursive: true });
   const file = path.join(root, WORKSPACE_FILE);
   try {
@@ -47,7 +52,6 @@ export async function initWorkspace(dir: string, name?: string): Promise<string>
   } catch (error) {
     if (error instanceof WorkspaceError) throw error;
   }
-  const displayName = name ?? path.basename(root);
   await writeFileAtomic(file, renderYaml({ version: FORMAT_VERSION, id: randomUUID(), name: displayName }));
   await ensureDirs(root);
   return root;

@@ -64,6 +64,17 @@ describe('ferry basics', () => {
     expect(json.requests.map((r: { path: string }) => r.path)).toContain('Admin/Deep/Sockets.yaml');
   });
 
+  it('init refuses an empty or 201-character name and creates nothing', async () => {
+    const parent = await tempDir();
+    const empty = await ferry(['init', path.join(parent, 'a'), '--name', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('ferry: The workspace name is not allowed: A name cannot be empty.\n');
+    const long = await ferry(['init', path.join(parent, 'b'), '--name', 'n'.repeat(201)]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(/at most 200 characters; this one has 201/);
+    expect(await fs.readdir(parent)).toEqual([]);
+  });
+
   it('outside a workspace: a clear message and exit 2', async () => {
     const dir = await tempDir();
     const ls = await ferry(['ls'], dir);
