@@ -54,9 +54,35 @@ describe('HTTP versions', () => {
     const auto = await sendHttp(req(`${tls.url}/echo`, {}, { verifyTls: false }), { agents });
     expect(auto.httpVersion).toBe('2');
     expect(JSON.parse(text(auto.body)).httpVersion).toBe('2.0');
-    expect(auto.timings.tlsMs).toBeGreaterThanOrEqual(0);
     const one = await sendHttp(req(`${tls.url}/echo`, {}, { verifyTls: false, httpVersion: 'http1' }), { agents });
     expect(JSON.parse(text(one.body)).httpVersion).toBe('1.1');
+  });
+
+  it('times DNS, connect, TLS, first byte and total on a new connection, and no set-up on a reused one', async () => {
+    // A resolver of its own, so the DNS step is really taken (and counted) on the way.
+    let asked = 0;
+    const own = new HttpAgents({
+      lookup: ((host: string, options: unknown, done: (...args: unknown[]) => void) => {
+        asked++;
+        setTimeout(() => done(null, [{ address: '127.0.0.1', family: 4 }]), 5);
+      }) as never,
+    });
+    try {
+      const named = tls.url.replace('127.0.0.1', 'peer.ferry.test');
+      const first = await sendHttp(req(`${named}/echo`, {}, { verifyTls: false }), { agents: own });
+      expect(asked).toBe(1);
+      const t = first.timings;
+      expect(t.dnsMs).toBeGreaterThan(0);
+      expect(t.connectMs).toBeGreaterThan(0);
+      expect(t.tlsMs).toBeGreaterThan(0);
+      expect(t.firstByteMs).toBeGreaterThanOrEqual(t.dnsMs + t.connectMs + t.tlsMs - 0.05);
+      expect(t.totalMs).toBeGreaterThanOrEqual(t.firstByteMs);
+      const again = await sendHttp(req(`${named}/echo`, {}, { verifyTls: false }), { agents: own });
+      expect([again.timings.dnsMs, again.timings.connectMs, again.timings.tlsMs]).toEqual([0, 0, 0]);
+      expect(again.timings.totalMs).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+    }
   });
 
   it('refuses a self-signed certificate unless verification is off', async () => {
