@@ -158,6 +158,27 @@ describe('update from API spec', () => {
     expect(again.upToDate).toBe(true);
   });
 
+  it('moves baseUrl with the document\'s server unless the environment has the user\'s own value', async () => {
+    const moved = structuredClone(v1) as any;
+    moved.servers = [{ url: 'https://shop.example.test/v2' }];
+    const root = await importedWorkspace(v1);
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(moved), source: { label: 'v2' } });
+    expect(plan.updatedVariables).toEqual(['baseUrl']);
+    expect(plan.upToDate).toBe(false);
+    expect(formatPreview(plan)).toMatch(/Environment variables updated in "Shop" \(1\)\n {2}~ baseUrl/);
+    await applyUpdate(root, plan);
+    const env = (await openWorkspace(root)).environments.find((e) => e.value.name === 'Shop')!;
+    expect(env.value.variables.find((v) => v.key === 'baseUrl')?.value).toBe('https://shop.example.test/v2');
+
+    const mine = await importedWorkspace(v1);
+    const envFile = path.join(mine, 'environments', 'Shop.yaml');
+    await fs.writeFile(envFile, (await fs.readFile(envFile, 'utf8')).replace('https://shop.example.test', 'http://127.0.0.1:9999'));
+    const kept = await planUpdate(mine, { folder: 'Shop', text: yamlDoc(moved), source: { label: 'v2' } });
+    expect(kept.updatedVariables).toEqual([]);
+    await applyUpdate(mine, kept);
+    expect(await fs.readFile(envFile, 'utf8')).toContain('http://127.0.0.1:9999');
+  });
+
   it('edits request files in place: only the changed lines change', async () => {
     const root = await importedWorkspace(v1);
     const { requests } = await requestsByOperation(root);

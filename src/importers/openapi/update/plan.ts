@@ -38,7 +38,9 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const { root, info } = requireSpec(parsed.data, input.source.label);
   const next = buildCollection(root, info, { requireBaseUrl: false, ...(input.source.url ? { downloadedFrom: input.source.url } : {}) });
   const oldDoc = await readOldDocument(ws.root, link.spec);
-  const old = oldDoc.ok ? buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false }) : undefined;
+  // Downloaded before, the old document's base URL came from its download address too.
+  const oldFrom = link.source && /^https?:\/\//i.test(link.source) ? { downloadedFrom: link.source } : {};
+  const old = oldDoc.ok ? buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom }) : undefined;
   const warnings = oldDoc.ok
     ? []
     : [`The previous document could not be read (${oldDoc.reason}), so your edits cannot be told apart: URLs, parameters, headers and bodies take the new version; docs and auth stay as they are.`];
@@ -93,7 +95,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
   const env = await planEnvironment(ws, folder.name, next, old, names, writes);
 
-  const upToDate = added.length === 0 && changed.length === 0 && removed.length === 0 && !folderPlan.change && env.keys.length === 0 && !folderPlan.documentChanged && !folderPlan.sourceChanged;
+  const upToDate = added.length === 0 && changed.length === 0 && removed.length === 0 && !folderPlan.change && env.keys.length === 0 && env.updated.length === 0 && !folderPlan.documentChanged && !folderPlan.sourceChanged;
   return {
     folder: folder.path,
     folderName: folder.name,
@@ -104,6 +106,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     removed,
     ...(folderPlan.change ? { folderChange: folderPlan.change } : {}),
     newVariables: env.keys,
+    updatedVariables: env.updated,
     environment: env.name,
     createsEnvironment: env.creates,
     documentChanged: folderPlan.documentChanged,
@@ -311,7 +314,11 @@ async function planFolder(
   return { ...(change ? { change } : {}), documentChanged, sourceChanged };
 }
 
-/** New variables (new path parameters, new auth placeholders) for the environment named like the folder. */
+/**
+ * New variables (new path parameters, new auth placeholders) for the environment named like the
+ * folder; and, by the three-way rule, values the new document changed (a moved server's
+ * `baseUrl`, a new path parameter example) where the environment still has the old document's value.
+ */
 async function planEnvironment(
   ws: Workspace,
   folderName: string,
@@ -319,25 +326,34 @@ async function planEnvironment(
   old: GeneratedCollection | undefined,
   names: NameBook,
   writes: PlannedWrite[],
-): Promise<{ name: string; keys: string[]; creates: boolean }> {
+): Promise<{ name: string; keys: string[]; updated: string[]; creates: boolean }> {
   const env = ws.environments.find((e) => e.value.name === folderName) ?? ws.environments.find((e) => e.value.name.toLowerCase() === folderName.toLowerCase());
-  const oldKeys = new Set((old?.variables ?? []).map((v) => String(v.key)));
+  const oldValues = new Map((old?.variables ?? []).map((v) => [String(v.key), v.value ?? '']));
   if (env) {
     const have = new Set(env.value.variables.map((v) => v.key));
     // Variables the old document had and the environment lacks were removed by the user: not re-added.
-    const fresh = next.variables.filter((v) => !have.has(String(v.key)) && !oldKeys.has(String(v.key)));
-    if (fresh.length === 0) return { name: env.value.name, keys: [], creates: false };
-    const value = parseResource('environment', { ...env.value, variables: [...env.value.variables, ...fresh] });
+    const fresh = next.variables.filter((v) => !have.has(String(v.key)) && !oldValues.has(String(v.key)));
+    const nextValues = new Map(next.variables.map((v) => [String(v.key), v.value ?? '']));
+    const updated: string[] = [];
+    const variables = env.value.variables.map((v) => {
+      const was = oldValues.get(v.key);
+      const now = nextValues.get(v.key);
+      if (v.secret || was === undefined || now === undefined || v.value !== was || now === was) return v;
+      updated.push(v.key);
+      return { ...v, value: now };
+    });
+    if (fresh.length === 0 && updated.length === 0) return { name: env.value.name, keys: [], updated, creates: false };
+    const value = parseResource('environment', { ...env.value, variables: [...variables, ...fresh] });
     if (!value.ok) throw new Error(`The environment "${env.value.name}" does not fit the format: ${value.problems[0]?.message}`);
     const file = path.join(ws.root, env.file);
     writes.push({ file, text: resourceText('environment', value.value, await readTextFile(file)) });
-    return { name: env.value.name, keys: fresh.map((v) => String(v.key)), creates: false };
+    return { name: env.value.name, keys: fresh.map((v) => String(v.key)), updated, creates: false };
   }
-  if (next.variables.length === 0) return { name: folderName, keys: [], creates: false };
+  if (next.variables.length === 0) return { name: folderName, keys: [], updated: [], creates: false };
   const value = parseResource('environment', { name: folderName, variables: next.variables });
   if (!value.ok) throw new Error(`The environment "${folderName}" does not fit the format: ${value.problems[0]?.message}`);
   const dir = path.join(ws.root, ENVIRONMENTS_DIR);
   const id = await names.claim(dir, folderName);
   writes.push({ file: path.join(dir, `${id}.yaml`), text: resourceText('environment', value.value) });
-  return { name: folderName, keys: next.variables.map((v) => String(v.key)), creates: true };
+  return { name: folderName, keys: next.variables.map((v) => String(v.key)), updated: [], creates: true };
 }

@@ -36,6 +36,10 @@ export function formatPreview(plan: UpdatePlan, style: PreviewStyle = plain): st
     section(`New environment variables in "${plan.environment}"${plan.createsEnvironment ? ' (new environment)' : ''}`, plan.newVariables.length);
     for (const key of plan.newVariables) lines.push(`  ${style.green('+')} ${key}`);
   }
+  if (plan.updatedVariables.length > 0) {
+    section(`Environment variables updated in "${plan.environment}"`, plan.updatedVariables.length);
+    for (const key of plan.updatedVariables) lines.push(`  ~ ${key}`);
+  }
   if (plan.added.length + plan.changed.length + plan.removed.length === 0 && !plan.folderChange) {
     lines.push('', 'No request changes.');
   }
@@ -67,6 +71,7 @@ export function planSummary(plan: UpdatePlan, written: boolean): Record<string, 
     removed: plan.removed,
     ...(plan.folderChange ? { folderChange: plan.folderChange } : {}),
     newVariables: plan.newVariables,
+    updatedVariables: plan.updatedVariables,
     environment: plan.environment,
     documentChanged: plan.documentChanged,
     notes: plan.notes,

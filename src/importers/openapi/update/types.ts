@@ -42,6 +42,8 @@ export interface UpdatePlan {
   folderChange?: { update: string[]; kept: string[] };
   /** New environment variables, and the environment they go to (created when `createsEnvironment`). */
   newVariables: string[];
+  /** Variables whose value the new document changed and the environment still had as the old one gave it. */
+  updatedVariables: string[];
   environment: string;
   createsEnvironment: boolean;
   /** True when the kept document's text changes. */
