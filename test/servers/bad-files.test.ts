@@ -38,6 +38,24 @@ describe('bad server files', () => {
     expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: kind: websocket servers are not supported by this version of Ferry yet \(supported: http, sse\)/) }]);
   });
 
+  it('refuses a delayMs or intervalMs longer than a timer can hold, instead of answering at once', async () => {
+    const root = await makeWorkspace({
+      servers: {
+        fine: ok,
+        slow: { name: 'Slow', http: { routes: [{ path: '/ok' }, { path: '/late', delayMs: 3_000_000_000 }] } },
+        ticks: { name: 'Ticks', kind: 'sse', sse: { intervalMs: 2_147_483_648, repeat: true, events: [{ data: 'a' }] } },
+        longest: { name: 'Longest', http: { routes: [{ path: '/l', delayMs: 2_147_483_647 }] } },
+      },
+    });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id).sort()).toEqual(['fine', 'longest']);
+    const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
+    expect(byId).toEqual({
+      slow: 'servers/slow.yaml: http.routes[1].delayMs: 3000000000 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
+      ticks: 'servers/ticks.yaml: sse.intervalMs: 2147483648 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
+    });
+  });
+
   it('says so when the port is taken, and keeps the others running', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));

@@ -12,7 +12,7 @@ import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forge
 import type { TrafficRecord } from '../types.js';
 import { addCors, isPreflight, preflightHeaders } from './cors.js';
 import { epochMsOf } from '../traffic.js';
-import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
+import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from './kind.js';
 import { compileAnswer, type CompiledAnswer } from './mock-answer.js';
 import { forward, parseBackendUrl } from './proxy.js';
 import { BodyTooLarge, MAX_MOCK_REQUEST_BYTES, readBody } from './read-body.js';
@@ -47,6 +47,7 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
   section.routes.forEach((route, index) => {
     if (route.enabled === false) return;
     if (!route.path.startsWith('/')) throw new ServerError(`${file}: http.routes[${index}].path: "${route.path}" must start with /.`);
+    checkWait(route.delayMs, `http.routes[${index}].delayMs`, file);
     const answer = compileAnswer(route);
     routes.push({
       label: route.name.trim() !== '' ? route.name : `${route.method} ${route.path}`,

@@ -5,7 +5,18 @@
 import type { ServerFile, ServerKind } from '../../model/index.js';
 import type { VariableScope } from '../../template/index.js';
 import type { AnyRequest, AnyResponse } from '../http-types.js';
+import { ServerError } from '../errors.js';
 import type { TrafficLog } from '../traffic.js';
+
+/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); Node fires longer ones after 1 ms. */
+export const MAX_WAIT_MS = 2_147_483_647;
+
+/** Refuses a `delayMs` / `intervalMs` a timer cannot hold, instead of answering at once. */
+export function checkWait(ms: number, field: string, file: string): void {
+  if (ms > MAX_WAIT_MS) {
+    throw new ServerError(`${file}: ${field}: ${ms} ms is longer than a server can wait; give at most ${MAX_WAIT_MS} (about 24 days).`);
+  }
+}
 
 export interface KindContext {
   /** The server's id (file name without `.yaml`). */

@@ -13,7 +13,7 @@ import type { ServerFile } from '../../model/index.js';
 import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
 import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../http-types.js';
 import { epochMsOf } from '../traffic.js';
-import type { KindContext, KindInstance, KindSettings, ServerKindModule } from './kind.js';
+import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from './kind.js';
 import { frameEvent } from './sse-frame.js';
 
 /** The pause between rounds when `repeat` is on and `intervalMs` is 0. */
@@ -47,6 +47,7 @@ class SseServer implements KindInstance {
 
   configure({ server, variables }: KindSettings): void {
     const section: NonNullable<ServerFile['sse']> = server.sse ?? { events: [], intervalMs: 0, repeat: false };
+    checkWait(section.intervalMs, 'sse.intervalMs', this.context.file);
     this.#state = {
       events: section.events.map((event) => ({
         name: event.event,
