@@ -170,6 +170,27 @@ describe('scripts in runs', () => {
     expect(await s.data.scriptValues('collection')).toEqual({ userId: '7' });
   });
 
+  it('a failed pre-request script still sends the request with what it changed, runs the tests, and fails the request', async () => {
+    const s = await setup({
+      'requests/broken pre.yaml': {
+        name: 'broken pre',
+        url: `${peer.url}/echo`,
+        scripts: {
+          preRequest: "pm.request.headers.upsert({ key: 'X-Before', value: 'set' });\nnull.boom;",
+          postResponse: test200,
+        },
+      },
+    });
+    const before = peer.seen.length;
+    const { results } = await run(s);
+    expect(peer.seen.length - before).toBe(1);
+    expect(peer.seen[before]!.headers['x-before']).toBe('set');
+    expect(results[0]!.status).toBe(200);
+    expect(results[0]!.tests).toEqual([expect.objectContaining({ name: 'status is 200', passed: true })]);
+    expect(results[0]!.error).toMatch(/^requests\/broken pre\.yaml: preRequest: TypeError: .*\(line 2/);
+    expect(results[0]!.passed).toBe(false);
+  });
+
   it('values set by scripts are kept on this computer, win over the files in later runs, and never touch workspace files', async () => {
     const s = await setup(
       {
