@@ -23,6 +23,13 @@ async function entryDir(root: string, kind: EntryKind): Promise<string> {
   return path.join(root, FOLDERS[kind]);
 }
 
+/** An id is a file name in its folder: never a path, never a dot-name. */
+function checkId(kind: EntryKind, id: string): void {
+  if (id === '' || /[/\\]/.test(id) || id.startsWith('.')) {
+    throw new Error(`"${id}" is not an id under ${FOLDERS[kind]}/: give the file name without .yaml.`);
+  }
+}
+
 async function takenIds(dir: string, except?: string): Promise<string[]> {
   try {
     return (await fs.readdir(dir)).filter((n) => isYamlFile(n) && n !== except).map(stripYaml);
@@ -52,6 +59,7 @@ export async function createEntry<K extends EntryKind>(root: string, kind: K, va
  */
 export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>): Promise<string> {
   requireName(value.name);
+  checkId(kind, id);
   const dir = await entryDir(root, kind);
   const file = path.join(dir, `${id}.yaml`);
   const problem = await checkNoSymlinks(root, path.relative(root, file));
@@ -65,6 +73,7 @@ export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: 
 }
 
 export async function deleteEntry(root: string, kind: EntryKind, id: string): Promise<void> {
+  checkId(kind, id);
   const relative = path.join(FOLDERS[kind], `${id}.yaml`);
   const problem = await checkNoSymlinks(root, relative);
   if (problem) throw new Error(`Cannot delete ${relative}: ${problem}.`);

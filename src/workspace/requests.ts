@@ -22,8 +22,20 @@ function requireName(name: unknown): string {
   return name as string;
 }
 
+/**
+ * Refuses a path relative to `requests/` that could leave it (`..`), or that names something other
+ * than a tree item (`.`, a dot-name, a backslash): the tree never holds such paths.
+ */
+function checkTreePath(treePath: string, what: string): void {
+  const parts = treePath.split('/').filter(Boolean);
+  if (treePath.includes('\\') || path.isAbsolute(treePath) || parts.some((p) => p.startsWith('.'))) {
+    throw new Error(`"${treePath}" is not a ${what} path: give it relative to requests/, with / between folders, without "." or ".." parts.`);
+  }
+}
+
 /** Absolute path of a folder under `requests/`, refusing links and escapes. */
 async function folderDir(root: string, folderPath: string): Promise<string> {
+  checkTreePath(folderPath, 'folder');
   const rel = path.join(REQUESTS_DIR, ...folderPath.split('/').filter(Boolean));
   const problem = await checkNoSymlinks(root, rel);
   if (problem) throw new Error(`Cannot use folder "${folderPath}": ${problem}.`);
@@ -70,6 +82,7 @@ export async function createFolder(root: string, parentPath: string, name: strin
  */
 export async function saveRequest(root: string, requestPath: string, request: RequestFile): Promise<string> {
   requireName(request.name);
+  checkTreePath(requestPath, 'request');
   const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
   if (problem) throw new Error(`Cannot save "${requestPath}": ${problem}.`);
   const file = path.join(root, REQUESTS_DIR, requestPath);
@@ -83,6 +96,9 @@ export async function saveRequest(root: string, requestPath: string, request: Re
 
 /** Moves (and optionally renames) a request file; returns the new path. */
 export async function moveRequest(root: string, requestPath: string, toFolder: string, baseName?: string): Promise<string> {
+  checkTreePath(requestPath, 'request');
+  const linked = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
+  if (linked) throw new Error(`Cannot move "${requestPath}": ${linked}.`);
   const from = path.join(root, REQUESTS_DIR, requestPath);
   const dir = await folderDir(root, toFolder);
   await fs.mkdir(dir, { recursive: true });
@@ -97,6 +113,7 @@ export async function moveRequest(root: string, requestPath: string, toFolder: s
 }
 
 export async function deleteRequest(root: string, requestPath: string): Promise<void> {
+  checkTreePath(requestPath, 'request');
   const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
   if (problem) throw new Error(`Cannot delete "${requestPath}": ${problem}.`);
   await fs.rm(path.join(root, REQUESTS_DIR, requestPath));

@@ -192,3 +192,25 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.warnings[0]!.file).toBe('requests/Bomb.yaml');
   });
 });
+
+describe('hostile paths given to the write API', () => {
+  it('request and folder paths cannot leave requests/, and entry ids cannot be paths', async () => {
+    const { createEntry, saveEntry, deleteEntry, moveRequest, deleteRequest, createFolder } = await import('../../src/workspace/index.js');
+    const root = await workspace({ 'requests/Good.yaml': good, 'environments/e.yaml': 'name: E\n' });
+    const before = await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8');
+    await expect(saveRequest(root, '../ferry.yaml', request('Evil'))).rejects.toThrow(/not a request path.*without "\." or "\.\." parts/);
+    await expect(createRequest(root, '..', request('Evil'))).rejects.toThrow(/not a folder path/);
+    await expect(createFolder(root, 'a/../..', 'Evil')).rejects.toThrow(/not a folder path/);
+    await expect(moveRequest(root, 'Good.yaml', '../servers')).rejects.toThrow(/not a folder path/);
+    await expect(deleteRequest(root, '../ferry.yaml')).rejects.toThrow(/not a request path/);
+    await expect(deleteRequest(root, '/etc/passwd')).rejects.toThrow(/not a request path/);
+    await expect(saveEntry(root, 'environment', '../requests/Good', { name: 'E', variables: [] })).rejects.toThrow(/not an id under environments\//);
+    await expect(deleteEntry(root, 'server', '../ferry')).rejects.toThrow(/not an id under servers\//);
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(before);
+    expect(await fs.readFile(path.join(root, 'requests', 'Good.yaml'), 'utf8')).toBe(good);
+    expect((await fs.readdir(root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
+    const server = parseResource('server', { name: '../x' });
+    if (!server.ok) throw new Error('fixture');
+    expect(await createEntry(root, 'server', server.value)).toBe('-x'); // a name only gives a file name
+  });
+});
