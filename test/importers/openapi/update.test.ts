@@ -209,6 +209,34 @@ describe('update from API spec', () => {
     expect(after.folder.settings.openapi!.spec).toBe('specs/Shop.yaml');
   });
 
+  it('never reads or replaces a file outside specs/ named by openapi.spec, and does not overwrite another document', async () => {
+    const root = await importedWorkspace(v1);
+    const { folder, requests } = await requestsByOperation(root);
+    const folderFile = path.join(root, 'requests', folder.path, '_folder.yaml');
+    const original = await fs.readFile(folderFile, 'utf8');
+    const wsText = await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8');
+    for (const hostile of ['ferry.yaml', `requests/${requests.get('GET /items')!.path}`, '../outside.yaml']) {
+      await fs.writeFile(folderFile, original.replace(/spec: .*/, `spec: ${JSON.stringify(hostile)}`));
+      const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });
+      expect(plan.warnings.join('\n')).toMatch(/is not a \.json or \.yaml file under specs\//);
+      // The new document goes to a file of its own under specs/; the named file is not replaced by it.
+      expect(plan.writes.filter((w) => w.text === yamlDoc(v2)).map((w) => path.relative(root, w.file))).toEqual(['specs/Shop 2.yaml']);
+      expect(plan.deletes).toEqual([]);
+    }
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(wsText);
+
+    // The format changes (YAML to JSON) while specs/Shop.json belongs to someone else: a name of its own.
+    await fs.writeFile(folderFile, original);
+    await fs.writeFile(path.join(root, 'specs', 'Shop.json'), '{"other": true}');
+    const plan = await planUpdate(root, { folder: 'Shop', text: JSON.stringify(v2), source: { label: 'v2.json' } });
+    await applyUpdate(root, plan);
+    expect(await fs.readFile(path.join(root, 'specs', 'Shop.json'), 'utf8')).toBe('{"other": true}');
+    const spec = (await requestsByOperation(root)).folder.settings.openapi!.spec!;
+    expect(spec).toBe('specs/Shop 2.json');
+    expect(await fs.readFile(path.join(root, spec), 'utf8')).toBe(JSON.stringify(v2));
+    await expect(fs.stat(path.join(root, 'specs', 'Shop.yaml'))).rejects.toThrow();
+  });
+
   it('refuses folders that were not imported from a document, and bad new versions', async () => {
     const root = await importedWorkspace(v1);
     await fs.mkdir(path.join(root, 'requests', 'Plain'));

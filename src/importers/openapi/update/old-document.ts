@@ -4,16 +4,28 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { checkNoSymlinks } from '../../../workspace/index.js';
+import { checkNoSymlinks, SPECS_DIR } from '../../../workspace/index.js';
 import { MAX_DOCUMENT_BYTES } from '../limits.js';
 import { parseSpecText, requireSpec, type JsonObject, type SpecVersionInfo } from '../parse.js';
 
 export type OldDocument = { ok: true; root: JsonObject; info: SpecVersionInfo; text: string } | { ok: false; reason: string };
 
+/**
+ * `openapi.spec` when it names a document under specs/ (spec 2.9), else undefined: an update
+ * never reads or replaces anything else (a request file, ferry.yaml) through a mistaken or
+ * hostile `_folder.yaml`.
+ */
+export function keptSpecPath(specPath: string | undefined): string | undefined {
+  if (!specPath || specPath.includes('\\') || specPath.includes('\0')) return undefined;
+  const parts = specPath.split('/');
+  if (parts[0] !== SPECS_DIR || parts.length < 2 || parts.some((p) => p === '' || p === '.' || p === '..')) return undefined;
+  return /\.(json|ya?ml)$/i.test(specPath) ? specPath : undefined;
+}
+
 export async function readOldDocument(workspaceRoot: string, specPath: string | undefined): Promise<OldDocument> {
   if (!specPath) return { ok: false, reason: 'the folder does not name its kept document (openapi.spec)' };
-  if (path.isAbsolute(specPath) || specPath.split(/[\\/]/).includes('..')) {
-    return { ok: false, reason: `${specPath} is not a path inside the workspace` };
+  if (keptSpecPath(specPath) === undefined) {
+    return { ok: false, reason: `openapi.spec "${specPath}" is not a .json or .yaml file under ${SPECS_DIR}/` };
   }
   const problem = await checkNoSymlinks(workspaceRoot, specPath);
   if (problem) return { ok: false, reason: problem };

@@ -15,7 +15,7 @@ import { buildCollection, type GeneratedCollection, type GeneratedOperation } fr
 import { recordedSource } from '../index.js';
 import { operationKey } from '../names.js';
 import { parseSpecText, requireSpec } from '../parse.js';
-import { readOldDocument } from './old-document.js';
+import { keptSpecPath, readOldDocument } from './old-document.js';
 import { decide, normalizeFolder, normalizeRequest, UPDATABLE_FIELDS } from './three-way.js';
 import type { PlannedWrite, RequestChange, RequestRef, UpdatePlan } from './types.js';
 
@@ -277,10 +277,13 @@ async function planFolder(
 
   // The kept document: same file when the format is the same, else a new file replacing it.
   const specsDir = path.join(ws.root, SPECS_DIR);
-  const current = link.spec && !path.isAbsolute(link.spec) && !link.spec.split(/[\\/]/).includes('..') ? link.spec : undefined;
+  const current = keptSpecPath(link.spec);
   let specPath = current;
   if (!current || !current.toLowerCase().endsWith(`.${format}`)) {
-    const base = current ? path.posix.basename(current).replace(/\.(json|ya?ml)$/i, '') : await names.claim(specsDir, folder.name);
+    // A new file: the old name with the new extension unless that is taken, else a name of its own.
+    const wanted = current ? path.posix.basename(current).replace(/\.(json|ya?ml)$/i, '') : folder.name;
+    const free = current !== undefined && !(await fs.lstat(path.join(specsDir, `${wanted}.${format}`)).then(() => true, () => false));
+    const base = free ? wanted : await names.claim(specsDir, wanted);
     specPath = `${SPECS_DIR}/${base}.${format}`;
   }
   let previousText: string | undefined;
