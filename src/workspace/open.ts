@@ -135,6 +135,7 @@ function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EROFS') return 'read-only file system';
+  if (code === 'ENOTDIR') return 'it is a file, not a folder';
   return (error as Error).message;
 }
 
@@ -156,7 +157,9 @@ async function readEntries<K extends ResourceKind>(root: string, dir: string, ki
         names.push(entry.name);
       }
     }
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${reason(error)}).` });
     return [];
   }
   const results = await Promise.all(

@@ -109,6 +109,13 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(await fs.readdir(path.join(outside, 'requests'))).toEqual(['Outside.yaml']);
   });
 
+  it('environments/ that is a file is reported; the rest opens', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good, environments: 'not a folder' });
+    const ws = await openWorkspace(root);
+    expect(ws.tree.children).toHaveLength(1);
+    expect(ws.warnings).toEqual([{ file: 'environments', message: 'environments/ cannot be read (it is a file, not a folder).' }]);
+  });
+
   it('version 2 is refused with the spec message', async () => {
     const root = await tempDir();
     await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 2\nname: Future\n');
