@@ -9,7 +9,7 @@ import { sendHttp, HttpSendError, type HttpResult } from '../protocols/http.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
 import type { PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, ScriptResponse, VariableValues, TestResult } from '../scripts/index.js';
-import { formatWarning, type RequestNode } from '../workspace/index.js';
+import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
 import type { RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
 import type { RunItem } from './select.js';
@@ -53,6 +53,13 @@ export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): 
     return { result };
   }
   const node = item.node;
+  const folderProblem = brokenFolderFile(item, ctx);
+  if (folderProblem) {
+    // Its auth, headers and scripts (tests among them) are unknown: sending without them could pass a run that should fail.
+    const result = baseResult(item, info.iteration);
+    result.error = `${formatWarning(folderProblem)} (the folder's auth, headers and scripts are unknown, so its requests are not sent; fix the file to run them)`;
+    return { result };
+  }
   if (node.request.kind !== 'http') {
     const result = baseResult(item, info.iteration);
     result.skipped = `${node.request.kind} requests are not run by ferry run yet`;
@@ -78,6 +85,19 @@ export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): 
     }
     await new Promise((resolve) => setTimeout(resolve, repeat.intervalMs));
   }
+}
+
+/** The warning of a `_folder.yaml` above the request that could not be read, if any (the innermost). */
+function brokenFolderFile(item: RunItem, ctx: RunContext): Warning | undefined {
+  const warnings = ctx.workspace.warnings;
+  if (warnings.length === 0) return undefined;
+  for (const folder of [...item.folders].reverse()) {
+    if (folder.path === '') continue;
+    const file = `requests/${folder.path}/_folder.yaml`.toLowerCase();
+    const found = warnings.find((w) => w.file.toLowerCase() === file);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** True when it holds, false when not yet, a message when the condition itself fails to run. */

@@ -117,6 +117,23 @@ describe('verdicts', () => {
     expect(summary).toMatchObject({ tests: 2, failedTests: 1, failedRequests: 2 });
   });
 
+  it('a request under a _folder.yaml that does not parse fails without being sent; the run goes on', async () => {
+    const s = await setup({
+      'requests/Secured/_folder.yaml': 'name: [unclosed\nauth: { type: bearer, token: t }',
+      'requests/Secured/Inner/get.yaml': { name: 'inner', url: `${peer.url}/echo?inner` },
+      'requests/outside.yaml': { name: 'outside', url: `${peer.url}/echo?outside` },
+    });
+    const before = peer.seen.length;
+    const { results, events } = await run(s);
+    expect(events.some((e) => e.type === 'warning' && /requests\/Secured\/_folder\.yaml/.test(e.message))).toBe(true);
+    const inner = results.find((r) => r.name === 'inner')!;
+    expect(inner.passed).toBe(false);
+    expect(inner.status).toBeUndefined();
+    expect(inner.error).toMatch(/^requests\/Secured\/_folder\.yaml:\d+:\d+: .*its requests are not sent; fix the file to run them\)$/);
+    expect(results.find((r) => r.name === 'outside')!.passed).toBe(true);
+    expect(peer.seen.slice(before).map((x) => x.url)).toEqual(['/echo?outside']);
+  });
+
   it('--bail stops at the first failure', async () => {
     const s = await setup({
       'requests/a.yaml': { name: 'a', seq: 1, url: `${peer.url}/status?code=500` },
