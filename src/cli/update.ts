@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
 import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate } from '../importers/openapi/update/index.js';
-import { openWorkspace } from '../workspace/index.js';
+import { checkNoSymlinks, openWorkspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { paint } from './output.js';
@@ -70,6 +70,16 @@ async function knownSource(root: string, folder: string): Promise<string> {
   if (!source) {
     // Files outside the workspace and standard input are not recorded (docs/openapi.md).
     throw new CliError(`The folder "${folder}" does not record where its document came from (it was imported from a file outside the workspace or from standard input); give the new version with --from FILE|URL|-.`);
+  }
+  if (/^https?:\/\//i.test(source)) return source;
+  // A recorded file is a path inside the workspace (docs/openapi.md); a _folder.yaml from elsewhere
+  // must not make Ferry read files outside it, or through a link.
+  const parts = source.split('/');
+  const problem = path.isAbsolute(source) || source.includes('\\') || parts.includes('..')
+    ? 'is not a path inside the workspace'
+    : await checkNoSymlinks(root, source);
+  if (problem) {
+    throw new CliError(`The folder "${folder}" records its document as "${source}", which ${problem.startsWith('is ') ? problem : `cannot be read: ${problem}`}; give the new version with --from FILE|URL|-.`);
   }
   return source;
 }

@@ -113,6 +113,26 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     expect(again.out).toContain('The folder already matches this version.');
   });
 
+  it('does not read a recorded source outside the workspace or through a link', async () => {
+    const folderFile = path.join(root, 'requests', 'Local', '_folder.yaml');
+    const original = await fs.readFile(folderFile, 'utf8');
+    const outside = path.join(path.dirname(root), `${path.basename(root)}-outside.yaml`);
+    await fs.writeFile(outside, 'openapi: 3.0.0\ninfo: {title: Local}\npaths: {}\n');
+    await fs.symlink(outside, path.join(root, 'api', 'link.yaml'));
+    try {
+      for (const source of [outside, `../${path.basename(outside)}`, 'api/link.yaml']) {
+        await fs.writeFile(folderFile, original.replace(/source: .*/, `source: ${JSON.stringify(source)}`));
+        const result = await ferry('update', 'Local', '--dry-run');
+        expect(result.code, source).toBe(2);
+        expect(result.err).toMatch(/records its document as ".*", which (is not a path inside the workspace|cannot be read: .*link).*give the new version with --from/);
+      }
+    } finally {
+      await fs.writeFile(folderFile, original);
+      await fs.rm(outside, { force: true });
+      await fs.rm(path.join(root, 'api', 'link.yaml'), { force: true });
+    }
+  });
+
   it('reports bad sources as usage errors', async () => {
     const missing = await ferry('update', 'Remote', '--from', `${base}/nope.yaml`);
     expect(missing.code).toBe(2);
