@@ -11,7 +11,7 @@ import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/r
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { failureLine } from './server-failure.js';
+import { failureLine, noAutoStartServer } from './server-failure.js';
 
 const REPORTERS = ['cli', 'json', 'junit'] as const;
 type ReporterName = (typeof REPORTERS)[number];
@@ -222,6 +222,7 @@ async function startAutoServers(
   });
   for (const failure of handle.failures) ctx.output.err(failureLine(failure));
   for (const server of handle.servers) ctx.output.err(`Started server ${server.id} at ${server.url}`);
+  if (handle.servers.length === 0 && handle.failures.length === 0) ctx.output.err(noAutoStartServer(ws));
   return handle;
 }
 

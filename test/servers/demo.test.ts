@@ -53,4 +53,34 @@ describe('examples/demo', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No environment "prod". Environments here: local.');
   });
+
+  it('--start-servers says why nothing started: no autoStart server, an unreadable file, a taken port', async () => {
+    await isolatedDataDir();
+    const root = path.join(await tempDir(), 'demo');
+    await fs.cp(path.join(import.meta.dirname, '..', '..', 'examples', 'demo'), root, { recursive: true });
+    const api = path.join(root, 'servers', 'api.yaml');
+    const original = await fs.readFile(api, 'utf8');
+    const port = await freePort();
+    const vars = ['--var', `baseUrl=http://127.0.0.1:${port}`];
+    await fs.writeFile(api, original.replace('autoStart: true', 'autoStart: false'));
+    const none = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
+    expect(none.code).toBe(1); // the request finds nothing listening
+    expect(none.stderr).toContain(
+      'ferry: --start-servers: no server started. No server has autoStart: true (servers/api.yaml, servers/events.yaml); set it on the ones the run needs.',
+    );
+    await fs.writeFile(api, 'name: [broken\n');
+    const broken = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
+    expect(broken.stderr).toContain('servers/api.yaml could not be read (see ferry ls).');
+
+    const blocker = net.createServer((socket) => socket.destroy()); // the run's request ends at once
+    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
+    try {
+      await fs.writeFile(api, original.replace('port: 4010', `port: ${port}`));
+      const taken = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
+      expect(taken.stderr).toContain(`ferry: server api did not start: servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program.`);
+      expect(taken.stderr).not.toContain('no server started');
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+  });
 });
