@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { exportRequest, formatTargetList, listTargets, resolveTarget, TARGETS, toCode } from '../../src/codegen/index.js';
 import { urlForCode } from '../../src/codegen/urls.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
-import { textBody } from './fixtures.js';
+import { binaryBody, textBody } from './fixtures.js';
 
 const simple: PreparedRequest = {
   method: 'POST',
@@ -169,5 +169,35 @@ describe('multipart parts', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('PowerShell expressions', () => {
+  test('method arguments and hashtable entries are always quoted strings (a bare word would run as a command)', async () => {
+    const { GOLDEN_BASE, GOLDEN_CASES } = await import('./fixtures.js');
+    const plain: PreparedRequest = {
+      method: 'PUT',
+      url: 'https://api.example.com/x',
+      headers: [{ name: 'X-Trace', value: 'abc' }],
+      body: binaryBody(new Uint8Array([0, 1, 2])),
+      authType: 'none',
+    };
+    const text: PreparedRequest = { ...plain, headers: [{ name: 'Content-Type', value: 'text/plain' }], body: textBody('text', 'abc') };
+    const requests = [plain, text, ...GOLDEN_CASES.map((c) => c.request(GOLDEN_BASE))];
+    for (const id of ['powershell/invoke-webrequest', 'curl/powershell']) {
+      for (const request of requests) {
+        const code = toCode(request, id);
+        for (const line of code.split('\n').filter((l) => !l.startsWith('#'))) {
+          // Hashtable entries: 'Name' = 'value'.
+          if (/^ {2}\S.* = /.test(line)) expect(line, `${id}: ${line}`).toMatch(/^ {2}'(?:[^']|'')*' = '(?:[^']|'')*'$/);
+          // Arguments of .NET calls: quoted strings, variables, numbers, [types] or nested calls.
+          for (const call of line.matchAll(/(?:::\w+|\.Add)\(([^()]*)\)/g)) {
+            for (const argument of call[1]!.split(/,\s*/).filter(Boolean)) expect(argument, `${id}: ${line}`).toMatch(/^(?:'.*'|\$\w+|\d+|\[.*)$/);
+          }
+        }
+      }
+    }
+    expect(toCode(plain, 'curl/powershell')).toContain("[Convert]::FromBase64String('AAEC')");
+    expect(toCode(text, 'powershell/invoke-webrequest')).toContain("[Text.Encoding]::UTF8.GetBytes('abc')");
   });
 });

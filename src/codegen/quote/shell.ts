@@ -79,8 +79,17 @@ export function cmdSafe(value: string): boolean {
   return /^[\u0020-\u007e\n]*$/.test(value);
 }
 
-/** A PowerShell verbatim string: nothing expands; quotes (including the typographic ones PowerShell also accepts) are doubled. */
+/**
+ * A command argument in PowerShell: a plain word as it is, else a verbatim string. Only for
+ * argument mode (`-Uri https://…`); in an expression (a method argument, a hashtable entry) a
+ * bare word would run as a command, so use `powershellString` there.
+ */
 export function powershellQuote(value: string): string {
   if (/^[A-Za-z0-9_\-.:/]+$/.test(value) && !value.startsWith('-')) return value;
+  return powershellString(value);
+}
+
+/** A PowerShell verbatim string: nothing expands; quotes (including the typographic ones PowerShell also accepts) are doubled. */
+export function powershellString(value: string): string {
   return `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
 }

@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { LibraryRules, Target } from '../target.js';
-import { cmdQuote, cmdSafe, hasControlBytes, posixQuote, powershellQuote, powershellSafe } from '../quote/shell.js';
+import { cmdQuote, cmdSafe, hasControlBytes, posixQuote, powershellQuote, powershellSafe, powershellString } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 
 export const curlRules: LibraryRules = {
@@ -77,7 +77,7 @@ function renderCurl(req: CodeRequest, shell: Shell): string {
     prelude =
       '# The body is binary: decode it from Base64 into a temporary file.\n' +
       `$bodyFile = Join-Path ([IO.Path]::GetTempPath()) 'ferry-body.bin'\n` +
-      `[IO.File]::WriteAllBytes($bodyFile, [Convert]::FromBase64String(${powershellQuote(base64)}))\n`;
+      `[IO.File]::WriteAllBytes($bodyFile, [Convert]::FromBase64String(${powershellString(base64)}))\n`;
     bodyFile = '$bodyFile';
   }
   const words: string[] = [shell === 'posix' ? 'curl' : 'curl.exe'];

@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
-import { powershellQuote as q, powershellSafe } from '../quote/shell.js';
+import { powershellQuote as arg, powershellSafe, powershellString as q } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 import { contentTypeOf, headersWithout } from '../shared.js';
 
@@ -14,8 +14,8 @@ function render(req: CodeRequest): string {
   if (headers.length) {
     code += '$headers = @{\n' + headers.map((h) => `  ${q(h.name)} = ${q(h.value)}\n`).join('') + '}\n';
   }
-  const args = [`-Uri ${q(req.url)}`];
-  args.push(METHODS.includes(req.method) ? `-Method ${req.method[0]}${req.method.slice(1).toLowerCase()}` : `-CustomMethod ${q(req.method)}`);
+  const args = [`-Uri ${arg(req.url)}`];
+  args.push(METHODS.includes(req.method) ? `-Method ${req.method[0]}${req.method.slice(1).toLowerCase()}` : `-CustomMethod ${arg(req.method)}`);
   if (headers.length) args.push('-Headers $headers');
   if (body.kind === 'text' && powershellSafe(body.text)) {
     // Bytes, so that every PowerShell 7 version sends UTF-8 (before 7.4 a string went out as Latin-1).
@@ -39,7 +39,7 @@ function render(req: CodeRequest): string {
     }
   }
   if (body.kind !== 'none') args.push('-Body $body');
-  if (contentType !== undefined && body.kind !== 'multipart') args.push(`-ContentType ${q(contentType)}`);
+  if (contentType !== undefined && body.kind !== 'multipart') args.push(`-ContentType ${arg(contentType)}`);
   args.push('-SkipHeaderValidation');
   code += `$response = Invoke-WebRequest ${args.join(' `\n  ')}\n`;
   code += '$response.StatusCode\n$response.Content\n';

@@ -1,5 +1,5 @@
 $headers = @{
-  Depth = 1
+  'Depth' = '1'
 }
 $response = Invoke-WebRequest -Uri '{{baseUrl}}/dav/{{folder}}?depth={{depth}}' `
   -CustomMethod PROPFIND `

@@ -1,6 +1,6 @@
 $headers = @{
-  Accept = application/json
-  X-Trace = abc
+  'Accept' = 'application/json'
+  'X-Trace' = 'abc'
 }
 $response = Invoke-WebRequest -Uri 'https://api.example.com/users?page=2&sort=name' `
   -Method Get `

@@ -3,7 +3,7 @@
 # Accept-Encoding left out: Invoke-WebRequest sends its own and decompresses the answer.
 # Body left out: Invoke-WebRequest cannot send a body with GET.
 $headers = @{
-  X-Empty = ''
+  'X-Empty' = ''
 }
 $response = Invoke-WebRequest -Uri https://api.example.com/things `
   -Method Get `

@@ -1,6 +1,6 @@
 $headers = @{
-  X-Workspace = ferry
-  Authorization = 'Basic dXNlcjpwQHNz'
+  'X-Workspace' = 'ferry'
+  'Authorization' = 'Basic dXNlcjpwQHNz'
 }
 $body = [Text.Encoding]::UTF8.GetBytes('{
   "name": "Ada",

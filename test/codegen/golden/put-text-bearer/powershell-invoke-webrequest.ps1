@@ -1,5 +1,5 @@
 $headers = @{
-  Authorization = 'Bearer eyJhbGciOi.J9'
+  'Authorization' = 'Bearer eyJhbGciOi.J9'
 }
 $body = [Text.Encoding]::UTF8.GetBytes('Hello, world.
 Second line.')
