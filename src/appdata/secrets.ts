@@ -20,6 +20,8 @@ async function loadKey(): Promise<Buffer> {
   const file = path.join(dataDir(), 'secret.key');
   try {
     const key = await fs.readFile(file);
+    // Readable only by this user: a key copied or restored with looser bits is tightened first.
+    if (process.platform !== 'win32' && ((await fs.stat(file)).mode & 0o077) !== 0) await fs.chmod(file, 0o600);
     if (key.length === 32) return key;
     throw new Error(`${file} is damaged (expected 32 bytes). Remove it to start a new key; stored secrets will be lost.`);
   } catch (error) {

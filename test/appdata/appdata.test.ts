@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
 import { isolatedDataDir } from '../support/temp.js';
 
@@ -26,6 +26,12 @@ describe('the data folder', () => {
     expect(raw).not.toContain('sup3r-s3cret');
     const keyStat = await fs.stat(path.join(data, 'secret.key'));
     expect(keyStat.mode & 0o777).toBe(0o600);
+    // A key file with looser bits (copied, restored from a backup) is tightened when next used.
+    await fs.chmod(path.join(data, 'secret.key'), 0o644);
+    vi.resetModules(); // a fresh module, as in the next process: the key is loaded again
+    const fresh = await import('../../src/appdata/index.js');
+    expect(await new fresh.WorkspaceData('ws', '/tmp/ws').secrets.get('staging', 'apiKey')).toBe('sup3r-s3cret');
+    expect((await fs.stat(path.join(data, 'secret.key'))).mode & 0o777).toBe(0o600);
     await store.secrets.delete('staging', 'apiKey');
     expect(await store.secrets.get('staging', 'apiKey')).toBeUndefined();
   });
