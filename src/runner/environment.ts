@@ -1,6 +1,6 @@
 /** Which environment a run or an export uses: `-e` by id or name, else the one active on this computer. */
 import type { WorkspaceData } from '../appdata/index.js';
-import type { Workspace } from '../workspace/index.js';
+import { formatWarning, type Workspace } from '../workspace/index.js';
 import { RunError } from './errors.js';
 
 export async function resolveEnvironment(workspace: Workspace, wanted: string | undefined, data: WorkspaceData | undefined): Promise<string | undefined> {
@@ -12,6 +12,10 @@ export async function resolveEnvironment(workspace: Workspace, wanted: string | 
   if (byId) return byId.id;
   const byName = workspace.environments.find((e) => e.value.name.toLowerCase() === wanted.toLowerCase());
   if (byName) return byName.id;
+  // A file of that name that could not be read is named with its problem, not called missing.
+  const file = `environments/${wanted}.yaml`.toLowerCase();
+  const broken = workspace.warnings.find((w) => w.file.toLowerCase() === file);
+  if (broken) throw new RunError(`Environment "${wanted}" cannot be used: ${formatWarning(broken)}`);
   const known = workspace.environments.map((e) => e.id);
   throw new RunError(`No environment "${wanted}". ${known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).'}`);
 }

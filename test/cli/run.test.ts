@@ -85,8 +85,11 @@ describe('ferry run', () => {
 
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
+    await ws.write('environments/broken.yaml', 'name: [unclosed');
     const cases: Array<[string[], RegExp]> = [
       [['run', 'Nope/none.yaml'], /No request or folder "Nope\/none.yaml"/],
+      // An environment file that does not parse is named with its problem, not called missing.
+      [['run', '-e', 'broken'], /Environment "broken" cannot be used: environments\/broken\.yaml:\d+:\d+: YAML syntax error/],
       [['run', '-e', 'prod'], /No environment "prod"\. Environments here: local/],
       [['run', '--var', 'novalue'], /--var expects key=value/],
       [['run', '-r', 'html'], /Unknown reporter "html"/],
