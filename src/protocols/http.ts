@@ -6,6 +6,7 @@
  * the remote address and timings.
  */
 import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import type { PreparedRequest, PreparedSettings } from '../request/prepared.js';
@@ -94,6 +95,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     headers = headers.filter(([name, value]) => name.toLowerCase() !== 'content-type' || /boundary=/i.test(value));
     if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', encoded.contentType]);
   }
+  headers.push(...defaultHeaders(headers, settings));
   // Every Cookie header of the request, as one line (RFC 6265 allows one), then the jar's.
   const userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
@@ -198,6 +200,21 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+const USER_AGENT = `Ferry/${(createRequire(import.meta.url)('../../package.json') as { version: string }).version}`;
+
+/**
+ * Headers every client sends unless the request sets them, as Postman and curl do: a User-Agent
+ * (some APIs refuse requests without one) and, with `decompress` on, the encodings Ferry decodes
+ * (servers compress only when asked).
+ */
+function defaultHeaders(headers: readonly [string, string][], settings: PreparedSettings): [string, string][] {
+  const has = (name: string) => headers.some(([key]) => key.toLowerCase() === name);
+  const out: [string, string][] = [];
+  if (!has('user-agent')) out.push(['User-Agent', USER_AGENT]);
+  if (settings.decompress && !has('accept-encoding')) out.push(['Accept-Encoding', 'gzip, deflate, br, zstd']);
+  return out;
+}
 
 function values(headers: readonly [string, string][], name: string): string[] {
   const out: string[] = [];
