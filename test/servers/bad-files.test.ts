@@ -38,19 +38,22 @@ describe('bad server files', () => {
     expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: kind: websocket servers are not supported by this version of Ferry yet \(supported: http, sse\)/) }]);
   });
 
-  it('refuses a delayMs or intervalMs longer than a timer can hold, instead of answering at once', async () => {
+  it('refuses a delayMs or intervalMs longer than a timer can hold, and 1xx statuses, instead of answering at once', async () => {
     const root = await makeWorkspace({
       servers: {
         fine: ok,
         slow: { name: 'Slow', http: { routes: [{ path: '/ok' }, { path: '/late', delayMs: 3_000_000_000 }] } },
         ticks: { name: 'Ticks', kind: 'sse', sse: { intervalMs: 2_147_483_648, repeat: true, events: [{ data: 'a' }] } },
         longest: { name: 'Longest', http: { routes: [{ path: '/l', delayMs: 2_147_483_647 }] } },
+        interim: { name: 'Interim', http: { routes: [{ path: '/ok' }, { path: '/c', status: 100 }] } },
       },
     });
     const handle = await serve(root);
     expect(handle.servers.map((s) => s.id).sort()).toEqual(['fine', 'longest']);
     const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
     expect(byId).toEqual({
+      // An interim status would leave the client waiting for an answer that never comes.
+      interim: 'servers/interim.yaml: http.routes[1].status: 100 is an interim status (1xx) that cannot end a request; give 200 to 999.',
       slow: 'servers/slow.yaml: http.routes[1].delayMs: 3000000000 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
       ticks: 'servers/ticks.yaml: sse.intervalMs: 2147483648 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
     });

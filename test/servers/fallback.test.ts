@@ -126,6 +126,7 @@ describe('cors', () => {
     expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
     expect(preflight.headers['access-control-allow-headers']).toBe('content-type, x-token');
     expect(preflight.headers['access-control-allow-credentials']).toBe('true');
+    expect(preflight.headers['content-length']).toBeUndefined(); // a 204 has no length (RFC 9110 8.6)
     const plain = await send(`${url}/plain`, { headers: { origin: 'https://app.example' } });
     expect(plain.headers['access-control-allow-origin']).toBe('https://app.example');
     expect((await send(`${url}/plain`)).headers['access-control-allow-origin']).toBe('*');

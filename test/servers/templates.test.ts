@@ -1,6 +1,6 @@
 /** The mock-route and event-stream rows of spec 8.2, over real sockets. */
 import { describe, expect, it } from 'vitest';
-import { mock, send, serve, makeWorkspace } from './helpers.js';
+import { eventually, mock, send, serve, makeWorkspace } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -108,6 +108,26 @@ describe('mock API answer templates (8.2)', () => {
     expect(injected.headers['x-injected']).toBeUndefined();
     expect(Object.keys(injected.headers).filter((h) => h.startsWith('x-a'))).toEqual([]); // not a header name: left out
     expect(injected.body).toBe('ok');
+  });
+
+  it('204 and 304 answers send no body, no length and no guessed type; their headers are still filled', async () => {
+    const { url, handle } = await mock({
+      routes: [
+        { name: 'gone', path: '/none', status: 204, body: '{"ignored": true}', headers: [{ key: 'X-Id', value: '{{request.query.id}}' }] },
+        { name: 'same', path: '/same', status: 304, body: 'ignored', headers: [{ key: 'ETag', value: '"v1"' }] },
+      ],
+    });
+    const none = await send(`${url}/none?id=7`);
+    expect(none).toMatchObject({ status: 204, body: '' });
+    expect(none.headers['x-id']).toBe('7');
+    expect(none.headers['content-length']).toBeUndefined();
+    expect(none.headers['content-type']).toBeUndefined();
+    const same = await send(`${url}/same`);
+    expect(same).toMatchObject({ status: 304, body: '' });
+    expect(same.headers.etag).toBe('"v1"');
+    expect(same.headers['content-length']).toBeUndefined();
+    // The log says what was sent: no bytes.
+    await eventually(async () => handle.traffic.recent().filter((r) => r.responseBytes === 0 && (r.route === 'gone' || r.route === 'same')).length === 2);
   });
 
   it('guesses a content type when the route sets none', async () => {

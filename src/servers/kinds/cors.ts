@@ -23,8 +23,7 @@ export function preflightHeaders(req: AnyRequest): HeaderValues {
   const asked = req.headers['access-control-request-headers'];
   headers['access-control-allow-headers'] = typeof asked === 'string' && asked !== '' ? asked : '*';
   headers['access-control-max-age'] = '86400';
-  headers['content-length'] = '0';
-  return headers;
+  return headers; // a 204: no Content-Length (RFC 9110 8.6)
 }
 
 /** Headers added to every answer; a route's own header of the same name wins. */

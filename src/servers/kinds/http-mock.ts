@@ -48,6 +48,10 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
     if (route.enabled === false) return;
     if (!route.path.startsWith('/')) throw new ServerError(`${file}: http.routes[${index}].path: "${route.path}" must start with /.`);
     checkWait(route.delayMs, `http.routes[${index}].delayMs`, file);
+    if (route.status < 200) {
+      // An interim answer: the client would wait for a final one that never comes.
+      throw new ServerError(`${file}: http.routes[${index}].status: ${route.status} is an interim status (1xx) that cannot end a request; give 200 to 999.`);
+    }
     const answer = compileAnswer(route);
     routes.push({
       label: route.name.trim() !== '' ? route.name : `${route.method} ${route.path}`,

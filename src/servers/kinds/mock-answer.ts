@@ -23,10 +23,28 @@ export interface CompiledAnswer {
   render(context: RenderContext): RenderedAnswer;
 }
 
+/** Statuses whose answers have no body (RFC 9110 15.3.5, 15.4.5): the route's body is not sent, nor a length. */
+const NO_BODY = new Set([204, 304]);
+
 export function compileAnswer(route: MockRoute): CompiledAnswer {
   const status = route.status;
   const rows = route.headers.filter((row) => row.enabled !== false && row.key !== '');
   const headerTemplates = rows.map((row) => ({ name: compile(row.key, 'mock.header'), value: compile(row.value, 'mock.header') }));
+  if (NO_BODY.has(status)) {
+    const headersStatic = headerTemplates.every((h) => h.name.isStatic && h.value.isStatic);
+    const fixed = headersStatic ? buildHeaders(headerTemplates.map((h) => [h.name.source, h.value.source]), undefined).headers : undefined;
+    const empty = Buffer.alloc(0);
+    return {
+      usesRequest: headerTemplates.some((h) => h.name.usesRequest || h.value.usesRequest),
+      usesBody: headerTemplates.some((h) => h.name.usesRequestBody || h.value.usesRequestBody),
+      render: (context) => ({
+        status,
+        headers: fixed ?? buildHeaders(headerTemplates.map((h) => [h.name.render(context), h.value.render(context)]), undefined).headers,
+        body: empty,
+        bodyBytes: 0,
+      }),
+    };
+  }
   const body = compile(route.body, 'mock.body');
   const contentType = defaultContentType(route.body);
   const headersStatic = headerTemplates.every((h) => h.name.isStatic && h.value.isStatic);
