@@ -8,7 +8,7 @@ import type { FolderFile, RequestFile } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
 import { checkDisplayName, uniqueFileName } from './names.js';
 import { LOADTESTS_DIR } from './open.js';
-import { readResource } from './read-resource.js';
+import { formatWarning, readResource } from './read-resource.js';
 import { saveResource } from './save.js';
 import { FOLDER_FILE, REQUESTS_DIR, isYamlFile, stripYaml } from './tree.js';
 
@@ -122,15 +122,15 @@ export async function deleteRequest(root: string, requestPath: string): Promise<
 /** Renames a folder: its display name, and its directory, which moves the subtree. Returns the new path. */
 export async function renameFolder(root: string, folderPath: string, newName: string): Promise<string> {
   requireName(newName);
+  folderPath = normalizeTreePath(folderPath);
+  if (!folderPath) throw new Error('The collection root has no folder name; rename the workspace instead.');
   const dir = await folderDir(root, folderPath);
   const parent = path.dirname(dir);
   const parentPath = path.posix.dirname(folderPath) === '.' ? '' : path.posix.dirname(folderPath);
   const dirName = uniqueFileName(newName, await siblingNames(parent, path.basename(dir)));
-  const settingsFile = path.join(dir, FOLDER_FILE);
-  const existing = await readResource('folder', settingsFile, `${folderPath}/${FOLDER_FILE}`);
-  if (existing.ok || dirName !== newName) {
-    const base = existing.ok ? existing.value : ({ seq: 0, auth: { type: 'inherit' }, headers: [] } as unknown as FolderFile);
-    await saveResource(settingsFile, 'folder', { ...base, name: newName });
+  const existing = await folderSettings(dir, folderPath);
+  if (existing || dirName !== newName) {
+    await saveResource(path.join(dir, FOLDER_FILE), 'folder', { ...(existing ?? NEW_FOLDER), name: newName });
   }
   const newPath = parentPath ? `${parentPath}/${dirName}` : dirName;
   if (dirName !== path.basename(dir)) {
@@ -138,6 +138,55 @@ export async function renameFolder(root: string, folderPath: string, newName: st
     const prefix = `${folderPath}/`;
     await updateLoadTestTargets(root, (t) => (t.startsWith(prefix) ? `${newPath}/${t.slice(prefix.length)}` : t));
   }
+  return newPath;
+}
+
+const NEW_FOLDER = { seq: 0, auth: { type: 'inherit' }, headers: [] } as unknown as FolderFile;
+
+/** `a//b/` as `a/b`: the form tree paths and load test targets use. */
+function normalizeTreePath(treePath: string): string {
+  return treePath.split('/').filter(Boolean).join('/');
+}
+
+/**
+ * A folder's `_folder.yaml`, or undefined when it has none. One that does not parse is refused:
+ * writing the new name over it would lose what the user wrote.
+ */
+async function folderSettings(dir: string, folderPath: string): Promise<FolderFile | undefined> {
+  const file = path.join(dir, FOLDER_FILE);
+  const label = `${REQUESTS_DIR}/${folderPath}/${FOLDER_FILE}`;
+  const outcome = await readResource('folder', file, label);
+  if (outcome.ok) return outcome.value;
+  if (await fs.lstat(file).then(() => true, () => false)) {
+    throw new Error(`Cannot change folder "${folderPath}": ${formatWarning(outcome.warning)}. Fix ${label} first.`);
+  }
+  return undefined;
+}
+
+/**
+ * Moves a folder (with its subtree) into `toParent` ('' = the collection root), keeping its display
+ * name; load tests that send requests inside follow. Returns the new folder path.
+ */
+export async function moveFolder(root: string, folderPath: string, toParent: string): Promise<string> {
+  folderPath = normalizeTreePath(folderPath);
+  toParent = normalizeTreePath(toParent);
+  if (!folderPath) throw new Error('The collection root cannot be moved.');
+  if (toParent === folderPath || toParent.startsWith(`${folderPath}/`)) {
+    throw new Error(`Cannot move folder "${folderPath}" into itself ("${toParent}").`);
+  }
+  const dir = await folderDir(root, folderPath);
+  const target = await folderDir(root, toParent);
+  if (path.dirname(dir) === target) return folderPath;
+  const settings = await folderSettings(dir, folderPath);
+  const displayName = settings?.name ?? path.basename(dir);
+  await fs.mkdir(target, { recursive: true });
+  const dirName = uniqueFileName(displayName, await siblingNames(target));
+  // A suffixed directory name (`Users 2`) must not become the display name.
+  if (!settings && dirName !== displayName) await saveResource(path.join(dir, FOLDER_FILE), 'folder', { ...NEW_FOLDER, name: displayName });
+  const newPath = toParent ? `${toParent}/${dirName}` : dirName;
+  await fs.rename(dir, path.join(target, dirName));
+  const prefix = `${folderPath}/`;
+  await updateLoadTestTargets(root, (t) => (t.startsWith(prefix) ? `${newPath}/${t.slice(prefix.length)}` : t));
   return newPath;
 }
 

@@ -76,6 +76,37 @@ describe('create, rename, move, delete', () => {
     expect((await openWorkspace(root)).tree.children).toEqual([]);
   });
 
+  it('moving a folder moves its subtree, keeps its display name and updates load tests', async () => {
+    const { moveFolder } = await import('../../src/workspace/index.js');
+    const root = await newWorkspace();
+    const users = await createFolder(root, '', 'Users');
+    await createRequest(root, users, request('List'));
+    const admin = await createFolder(root, '', 'Admin');
+    await createFolder(root, admin, 'users'); // taken, case-insensitively
+    await fs.mkdir(path.join(root, 'loadtests'));
+    await fs.writeFile(path.join(root, 'loadtests', 'l.yaml'), 'name: L\ntargets:\n  - request: Users/List.yaml\n');
+    expect(await moveFolder(root, 'Users', 'Admin')).toBe('Admin/Users 2');
+    expect(await fs.readFile(path.join(root, 'loadtests', 'l.yaml'), 'utf8')).toBe('name: L\ntargets:\n  - request: Admin/Users 2/List.yaml\n');
+    const ws = await openWorkspace(root);
+    const moved = ws.tree.children[0]!.type === 'folder' ? ws.tree.children[0].children.find((c) => c.path === 'Admin/Users 2') : undefined;
+    expect(moved?.type === 'folder' && [moved.name, moved.children.map((c) => c.path)]).toEqual(['Users', ['Admin/Users 2/List.yaml']]);
+    // Back to the root, where the name is free again; into itself is refused.
+    expect(await moveFolder(root, 'Admin/Users 2', '')).toBe('Users');
+    await expect(moveFolder(root, 'Admin', 'Admin/users')).rejects.toThrow('Cannot move folder "Admin" into itself ("Admin/users").');
+    await expect(moveFolder(root, '', 'Admin')).rejects.toThrow(/root cannot be moved/);
+    expect(await moveFolder(root, 'Admin', '')).toBe('Admin');
+  });
+
+  it('renaming a folder whose _folder.yaml does not parse is refused, and the file is kept', async () => {
+    const root = await newWorkspace();
+    const folder = await createFolder(root, '', 'Broken');
+    await fs.writeFile(path.join(root, 'requests', folder, '_folder.yaml'), 'name: [\n');
+    await expect(renameFolder(root, folder, 'Other')).rejects.toThrow(/Cannot change folder "Broken": requests\/Broken\/_folder\.yaml:\d+:\d+: YAML syntax error.*Fix requests\/Broken\/_folder\.yaml first\./);
+    expect(await fs.readFile(path.join(root, 'requests', folder, '_folder.yaml'), 'utf8')).toBe('name: [\n');
+    await expect(renameFolder(root, '', 'x')).rejects.toThrow(/collection root has no folder name/);
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual(['Broken']);
+  });
+
   it('tree order: seq, then folders first, then name', async () => {
     const root = await newWorkspace();
     await createRequest(root, '', request('b'));
