@@ -107,6 +107,14 @@ describe('fallback: proxy', () => {
     expect(down.headers['access-control-allow-origin']).toBe('https://app.example');
   });
 
+  it('the backend URL takes variables and dynamic values, never request values (8.2)', async () => {
+    const base = await backend();
+    const { url } = await mock({ routes: [], fallback: 'proxy', proxyUrl: '{{backend}}/{{request.method}}' }, { variables: [{ key: 'backend', value: base }] });
+    const seen = JSON.parse((await send(`${url}/users/1`)).body);
+    // Left as written (then percent-encoded as any URL path), not filled with the client's method.
+    expect(seen.url).toBe('/%7B%7Brequest.method%7D%7D/users/1');
+  });
+
   it('refuses to start with fallback proxy and no usable proxyUrl', async () => {
     await expect(mock({ routes: [], fallback: 'proxy' })).rejects.toThrow(/servers\/api\.yaml: http\.proxyUrl: proxyUrl is empty/);
     await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: 'ftp://x' })).rejects.toThrow(/must start with http/);
