@@ -5,10 +5,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
-import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate } from '../importers/openapi/update/index.js';
+import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError } from '../importers/openapi/update/index.js';
 import { checkNoSymlinks, openWorkspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
-import { CliError } from './exit-codes.js';
+import { CliError, EXIT } from './exit-codes.js';
 import { paint } from './output.js';
 
 interface UpdateOptions {
@@ -39,6 +39,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
         if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) await applyUpdate(ws.root, plan);
       } catch (error) {
         if (error instanceof ImportError) throw new CliError(error.message);
+        if (error instanceof UpdateWriteError) throw new CliError(error.message, EXIT.failed);
         throw error;
       }
       const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;

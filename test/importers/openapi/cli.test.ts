@@ -133,6 +133,26 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     }
   });
 
+  it('refuses to write through a linked folder: exit 1, a message, nothing written', async () => {
+    const ws = await tempWorkspace();
+    try {
+      const run = (...args: string[]) => main(['-w', ws, ...args], { output: { out: () => {}, err: (t) => (err += `${t}\n`), color: false } });
+      let err = '';
+      expect(await run('import', `${base}/v1/openapi.yaml`)).toBe(0);
+      const elsewhere = `${ws}-elsewhere`;
+      await fs.rename(path.join(ws, 'specs'), elsewhere);
+      await fs.symlink(elsewhere, path.join(ws, 'specs'));
+      const before = await listFiles(ws);
+      expect(await run('update', 'Remote', '--from', `${base}/v2/openapi.yaml`)).toBe(1);
+      expect(err).toMatch(/^ferry: The update was not written: specs is a symbolic link, and Ferry never follows links\.$/m);
+      expect(err).not.toMatch(/\n\s+at /); // no stack trace
+      expect(await listFiles(ws)).toEqual(before);
+      await fs.rm(elsewhere, { recursive: true, force: true });
+    } finally {
+      await fs.rm(ws, { recursive: true, force: true });
+    }
+  });
+
   it('reports bad sources as usage errors', async () => {
     const missing = await ferry('update', 'Remote', '--from', `${base}/nope.yaml`);
     expect(missing.code).toBe(2);

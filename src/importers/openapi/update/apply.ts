@@ -8,7 +8,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkNoSymlinks } from '../../../workspace/index.js';
-import { finishCommit, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, writeJournal, type Journal } from './journal.js';
+import { finishCommit, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
+
+export { UpdateWriteError };
 import type { UpdatePlan } from './types.js';
 
 export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Promise<void> {
@@ -16,10 +18,10 @@ export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Prom
   const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
   for (const target of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
     const problem = await checkNoSymlinks(root, rel(target));
-    if (problem) throw new Error(`The update was not written: ${problem}.`);
+    if (problem) throw new UpdateWriteError(`The update was not written: ${problem}.`);
   }
   if ((await recoverInterruptedUpdate(root)) === 'running') {
-    throw new Error('Another update of this workspace is in progress. Wait for it to finish, then update again.');
+    throw new UpdateWriteError('Another update of this workspace is in progress. Wait for it to finish, then update again.');
   }
   const token = newToken();
   const journal: Journal = {
@@ -53,9 +55,13 @@ export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Prom
   }
   // The commit point: from here on the update is finished, now or by the next ferry command.
   await writeJournal(root, { ...journal, state: 'commit' }, false);
-  await finishCommit(root, { ...journal, state: 'commit' }, (step) => {
-    if (kill?.phase === 'commit' && step === kill.step) process.kill(process.pid, 'SIGKILL');
-  });
+  try {
+    await finishCommit(root, { ...journal, state: 'commit' }, (step) => {
+      if (kill?.phase === 'commit' && step === kill.step) process.kill(process.pid, 'SIGKILL');
+    });
+  } catch (error) {
+    throw new UpdateWriteError(`The update could not put every file in place (${(error as Error).message}). Nothing is lost: fix the cause (permissions, disk space), then run any ferry command in this workspace and it finishes the update.`);
+  }
 }
 
 /** Folders under the workspace that do not exist yet, outermost first. */

@@ -22,6 +22,11 @@ export const JOURNAL_FILE = '.ferry-update.json';
 const AREAS = ['requests', 'specs', 'environments'];
 const STALE_AFTER_MS = 10 * 60 * 1000;
 
+/** The update could not be written; the message says what happened to the workspace. */
+export class UpdateWriteError extends Error {
+  override name = 'UpdateWriteError';
+}
+
 export interface Journal {
   version: 1;
   /** The process applying the update: a live one is not interrupted. */
@@ -47,14 +52,14 @@ export function newToken(): string {
 export async function writeJournal(root: string, journal: Journal, exclusive: boolean): Promise<void> {
   const target = path.join(root, JOURNAL_FILE);
   const temp = `${target}.${journal.token}.${journal.state}.tmp`;
-  const handle = await fs.open(temp, 'wx');
   try {
-    await handle.writeFile(JSON.stringify(journal, null, 2));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await fs.open(temp, 'wx');
+    try {
+      await handle.writeFile(JSON.stringify(journal, null, 2));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     if (exclusive) {
       await fs.link(temp, target);
       await fs.rm(temp);
@@ -64,7 +69,7 @@ export async function writeJournal(root: string, journal: Journal, exclusive: bo
   } catch (error) {
     await fs.rm(temp, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new Error(`Another update of this workspace is in progress (${JOURNAL_FILE} exists). Wait for it to finish, then update again.`);
+      throw new UpdateWriteError(`Another update of this workspace is in progress (${JOURNAL_FILE} exists). Wait for it to finish, then update again.`);
     }
     throw error;
   }
