@@ -1,6 +1,6 @@
 /** Pieces shared by several resources: key/value rows, variables, scripts, auth, body, settings (spec 2.4–2.7, 2.10). */
 import { z } from 'zod';
-import { flag, integer, list, oneOf, section, text } from './declare.js';
+import { describe, flag, integer, list, oneOf, section, text } from './declare.js';
 
 export const keyValueSchema = section({
   key: text().default(''),
@@ -66,7 +66,9 @@ const authVariants = [
 
 const authUnion = z.discriminatedUnion('type', authVariants as unknown as [z.ZodObject, ...z.ZodObject[]], {
   error: (issue) =>
-    issue.code === 'invalid_union' ? `auth type must be one of ${AUTH_TYPES.join(', ')}` : `expected a mapping with a type`,
+    issue.code === 'invalid_union'
+      ? `auth type must be one of ${AUTH_TYPES.join(', ')}, got ${describe((issue.input as { type?: unknown } | undefined)?.type)}`
+      : `expected a mapping with a type, got ${describe(issue.input)}`,
 });
 
 /** An auth object whose `type` defaults to `fallback` (`inherit` for requests and folders, `none` for the workspace). */

@@ -36,6 +36,7 @@ export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (value instanceof Uint8Array) return 'binary data';
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `text "${value.length > 40 ? value.slice(0, 40) + '…' : value}"`;
   return `${typeof value} ${String(value)}`;

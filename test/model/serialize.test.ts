@@ -58,5 +58,11 @@ describe('writing a fresh file from the model', () => {
       { path: ['headers', 0, 'enabled'], message: 'expected true or false, got text "yes"' },
       { path: ['body', 'type'], message: 'expected one of none, json, text, xml, formUrlencoded, multipart, binary, graphql, got text "yaml"' },
     ]);
+    const auth = parseResource('request', { name: 'x', auth: { type: 'magic' } });
+    expect(!auth.ok && auth.problems[0]!.message).toMatch(/^auth type must be one of inherit, none, .*, asap, got text "magic"$/);
+    const bare = parseResource('request', { name: 'x', auth: 'bearer' });
+    expect(!bare.ok && bare.problems[0]).toEqual({ path: ['auth'], message: 'expected a mapping with a type, got text "bearer"' });
+    const binary = parseResource('request', { name: new Uint8Array([1]) });
+    expect(!binary.ok && binary.problems[0]!.message).toBe('expected text, got binary data');
   });
 });
