@@ -15,6 +15,7 @@ import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYaml, readTextFile,
   REQUESTS_DIR, resourceText, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
 } from '../workspace/index.js';
+import { SiblingNames } from './sibling-names.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
 
 export interface CommitTarget {
@@ -79,15 +80,16 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
 
     // 2. The request tree, validated and written aside.
     const staging = await stage(targetDir, stagings);
-    const taken = await listNames(targetDir);
+    const pending: PendingTree = { dirsByDepth: [], writes: [] };
+    const taken = new SiblingNames(await listNames(targetDir));
     let seq = await nextSeq(targetDir);
     for (const node of result.items) {
-      const name = uniqueFileName(requireName(nodeName(node), 'item'), taken);
-      taken.push(name);
+      const name = taken.take(requireName(nodeName(node), 'item'));
       const entry = node.type === 'request' ? `${name}.yaml` : name;
-      await writeNode(node, staging, entry, seq++, specNames);
+      buildNode(node, staging, entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
     }
+    await writeTree(pending);
 
     // 3. Environments.
     const environmentIds: string[] = [];
@@ -210,34 +212,71 @@ function validate<K extends ResourceKind>(kind: K, data: unknown, where: string)
   return outcome.value;
 }
 
-async function writeNode(node: ImportedNode, parentDir: string, entry: string, seq: number, specNames: Map<unknown, string>): Promise<void> {
+/** What the request tree needs on disk: folders by depth (parents first), then rendered files. */
+interface PendingTree {
+  dirsByDepth: string[][];
+  writes: { file: string; text: string }[];
+}
+
+/** File operations at once: enough to keep the disk busy, far below any open-file limit (macOS starts at 256). */
+const FILE_CONCURRENCY = 32;
+
+/**
+ * Validates and renders a node into `pending` without touching the disk, so that `writeTree`
+ * can make the folders and write the files with bounded concurrency: a collection of thousands
+ * of requests must not open thousands of files at once.
+ */
+function buildNode(node: ImportedNode, parentDir: string, entry: string, seq: number, depth: number, specNames: Map<unknown, string>, pending: PendingTree): void {
   if (node.type === 'request') {
     const value = validate('request', { ...node.request, seq }, `request "${String(node.request.name)}"`);
-    await fs.writeFile(path.join(parentDir, entry), resourceText('request', value));
+    pending.writes.push({ file: path.join(parentDir, entry), text: resourceText('request', value) });
     return;
   }
   const dir = path.join(parentDir, entry);
-  await fs.mkdir(dir);
-  await writeFolderSettings(node, dir, entry, seq, specNames);
-  const taken: string[] = [];
-  const writes: Promise<void>[] = [];
+  (pending.dirsByDepth[depth] ??= []).push(dir);
+  const settings = folderSettingsText(node, entry, seq, specNames);
+  if (settings !== undefined) pending.writes.push({ file: path.join(dir, FOLDER_FILE), text: settings });
+  const names = new SiblingNames();
   node.children.forEach((child, index) => {
-    const name = uniqueFileName(requireName(nodeName(child), child.type), taken);
-    taken.push(name);
-    writes.push(writeNode(child, dir, child.type === 'request' ? `${name}.yaml` : name, index, specNames));
+    const name = names.take(requireName(nodeName(child), child.type));
+    buildNode(child, dir, child.type === 'request' ? `${name}.yaml` : name, index, depth + 1, specNames, pending);
   });
-  await Promise.all(writes);
 }
 
-async function writeFolderSettings(node: ImportedFolderNode, dir: string, entry: string, seq: number, specNames: Map<unknown, string>): Promise<void> {
+async function writeTree(pending: PendingTree): Promise<void> {
+  for (const dirs of pending.dirsByDepth) await inPool(dirs ?? [], (dir) => fs.mkdir(dir).then(() => {}));
+  await inPool(pending.writes, ({ file, text }) => fs.writeFile(file, text));
+}
+
+/**
+ * Runs `task` over `items`, at most FILE_CONCURRENCY at a time. The first failure stops new
+ * tasks; it is thrown once the running ones have settled, so the clean-up that follows never
+ * races a write still in flight.
+ */
+async function inPool<T>(items: T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      try {
+        await task(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILE_CONCURRENCY, items.length) }, worker));
+  if (failure) throw failure.error;
+}
+
+/** `_folder.yaml` text, or undefined when it would say nothing the folder name does not. */
+function folderSettingsText(node: ImportedFolderNode, entry: string, seq: number, specNames: Map<unknown, string>): string | undefined {
   const settings = { ...(node.settings ?? {}) };
   const spec = specNames.get(node);
   if (spec) settings.openapi = { ...(settings.openapi ?? {}), spec };
   const value = validate('folder', { ...settings, name: node.name, seq }, `folder "${node.name}"`);
-  // `_folder.yaml` only when it says something the folder name does not.
-  const text = resourceText('folder', value);
   const onlyName = node.name === entry && seq === 0 && Object.keys(settings).length === 0;
-  if (!onlyName) await fs.writeFile(path.join(dir, FOLDER_FILE), text);
+  return onlyName ? undefined : resourceText('folder', value);
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 /**
  * An import that fails after its files are built leaves nothing: not in the workspace, not in
  * the workspace file, and not in this computer's secret store (secret values are stored only
- * after every file is in place, and put back if a later step fails).
+ * after every file is in place, and put back if a later step fails). A big import keeps few
+ * files open at once.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -116,5 +117,37 @@ describe('all or nothing, secrets included', () => {
     expect(workspaceText).toContain('apiKey');
     expect(workspaceText).not.toContain('key-SECRET-3');
     expect(await store().get('workspace', 'apiKey')).toBe('key-SECRET-3');
+  });
+});
+
+describe('writing a big import', () => {
+  it('keeps at most 32 files and folders in the making at once (a 1,024 open-file limit is common)', async () => {
+    let open = 0;
+    let most = 0;
+    const count = <A extends unknown[], R>(real: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+      most = Math.max(most, ++open);
+      try {
+        return await real(...args);
+      } finally {
+        open--;
+      }
+    };
+    const realWrite = fs.writeFile.bind(fs);
+    const realMkdir = fs.mkdir.bind(fs);
+    vi.spyOn(fs, 'writeFile').mockImplementation(count(realWrite) as typeof fs.writeFile);
+    vi.spyOn(fs, 'mkdir').mockImplementation(count(realMkdir) as typeof fs.mkdir);
+    const item = Array.from({ length: 20 }, (_, f) => ({
+      name: `Folder ${f}`,
+      item: Array.from({ length: 100 }, (_, r) => ({ name: r % 10 === 0 ? 'Same' : `Request ${r}`, request: { url: `http://127.0.0.1/${f}/${r}` } })),
+    }));
+    const text = JSON.stringify({ info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item });
+    const summary = await commitImport({ root, id }, await result(text));
+    vi.restoreAllMocks();
+    expect(summary).toMatchObject({ requests: 2000, folders: 21 });
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(32);
+    const folder = await fs.readdir(path.join(root, 'requests', 'Big', 'Folder 7'));
+    expect(folder).toHaveLength(101); // 100 requests and _folder.yaml
+    expect(folder.filter((n) => n.startsWith('Same')).sort()).toEqual(['Same 10.yaml', 'Same 2.yaml', 'Same 3.yaml', 'Same 4.yaml', 'Same 5.yaml', 'Same 6.yaml', 'Same 7.yaml', 'Same 8.yaml', 'Same 9.yaml', 'Same.yaml']);
   });
 });
