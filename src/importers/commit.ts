@@ -138,11 +138,15 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       workspaceBefore = source;
     }
     const secrets = new SecretStore(workspaceDataDir(target.id, root));
+    /** What each scope held before, read once per scope. */
+    const before = new Map<string, Record<string, string>>();
     for (const secret of result.secrets) {
       if (secret.scope === 'workspace' && kept.includes(secret.key)) continue;
       const scope = secret.scope === 'workspace' ? 'workspace' : environmentIds[secret.environmentIndex ?? 0];
       if (!scope) continue;
-      const previous = await secrets.get(scope, secret.key);
+      if (!before.has(scope)) before.set(scope, await secrets.all(scope));
+      const held = before.get(scope)!;
+      const previous = Object.hasOwn(held, secret.key) ? held[secret.key] : undefined;
       secretsWritten.push({ store: secrets, scope, key: secret.key, previous });
       await secrets.set(scope, secret.key, secret.value);
     }
