@@ -141,6 +141,15 @@ describe('auth inheritance (spec 5.1)', () => {
     expect(p.headers).toContainEqual({ name: 'Authorization', value: 'Bearer <access-token>' });
   });
 
+  it('sends the OAuth 2.0 token with headerPrefix: Bearer by default, another word, or none', async () => {
+    const auth = (extra: Record<string, unknown>) => ({ type: 'oauth2', tokenUrl: 'http://127.0.0.1:1/token', clientId: 'c', ...extra });
+    const header = async (extra: Record<string, unknown>) =>
+      (await prepare(request({ url: 'http://h/', auth: auth(extra) }), undefined, undefined, { oauth2: { fetchTokens: false } })).headers.find((h) => h.name === 'Authorization')?.value;
+    expect(await header({})).toBe('Bearer <access-token>');
+    expect(await header({ headerPrefix: 'Token' })).toBe('Token <access-token>');
+    expect(await header({ headerPrefix: '' })).toBe('<access-token>');
+  });
+
   it('signs AWS Signature V4 over the final request', async () => {
     const auth = { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'us-east-1', service: 'execute-api' };
     const { prepared, seen } = await roundTrip(request({ method: 'POST', url: `${peer.url}/aws?b=2&a=1`, auth, body: { type: 'json', text: '{"x":1}' } }));
