@@ -105,6 +105,22 @@ describe('runs go on past per-request errors', () => {
   });
 });
 
+describe('OAuth 2.0 token requests', () => {
+  it("follow the request's own verifyTls (a self-signed provider with verifyTls: false is reached)", async () => {
+    // The TLS peer answers JSON that is no token: reached, the complaint is about the answer, not the certificate.
+    const auth = { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: `${tls.url}/json`, clientId: 'c', clientSecret: 's' };
+    const s = await setup({
+      'requests/lenient.yaml': { name: 'lenient', url: `${peer.url}/echo`, auth, settings: { verifyTls: false } },
+      'requests/strict.yaml': { name: 'strict', url: `${peer.url}/echo`, auth },
+    });
+    const { results } = await run(s);
+    const byName = Object.fromEntries(results.map((r) => [r.name, r.error ?? '']));
+    expect(byName.strict).toMatch(/self-signed certificate|certificate/i);
+    expect(byName.lenient).toMatch(/OAuth 2\.0 \(clientCredentials\) token request/);
+    expect(byName.lenient).not.toMatch(/certificate/i);
+  });
+});
+
 describe('verdicts', () => {
   it('without tests a status of 400 or more fails; with tests the tests decide', async () => {
     const s = await setup({
