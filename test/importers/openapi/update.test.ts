@@ -243,5 +243,10 @@ describe('update from API spec', () => {
     await expect(planUpdate(root, { folder: 'Plain', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/was not imported from an OpenAPI document/);
     await expect(planUpdate(root, { folder: 'Nope', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/There is no folder "Nope"/);
     await expect(planUpdate(root, { folder: 'Shop', text: '{"a": 1}', source: { label: 'a.json' } })).rejects.toThrow(/not an OpenAPI or Swagger document/);
+    // A request file that does not parse could be any operation: no update (it would add a second request for it).
+    await editRequest(root, 'Shop/items/List items.yaml', () => 'name: List items\nurl: [broken\n');
+    await expect(planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(
+      /Some files in "Shop" cannot be read.*\n {2}requests\/Shop\/items\/List items\.yaml:\d+:\d+: .*\nFix or remove them, then update again\. Nothing was written\./,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, parseResource, type RequestFile } from '../../../model/index.js';
 import {
-  ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
+  ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
   stripYaml, uniqueFileName, walkRequests, type FolderNode, type Workspace,
 } from '../../../workspace/index.js';
 import { ImportError, type ImportSource } from '../../types.js';
@@ -33,6 +33,13 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const link = folder.settings.openapi;
   if (!link) {
     throw new ImportError(`The folder "${folder.name}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
+  }
+  // A request file that does not parse could hold any operation: updating around it would add a
+  // second request for that operation. The user fixes (or removes) it first.
+  const prefix = `${REQUESTS_DIR}/${folder.path}/`;
+  const broken = ws.warnings.filter((w) => w.file.replace(/\\/g, '/').startsWith(prefix));
+  if (broken.length > 0) {
+    throw new ImportError(`Some files in "${folder.name}" cannot be read, so the update cannot tell which operations they hold:\n${broken.slice(0, 10).map((w) => `  ${formatWarning(w)}`).join('\n')}${broken.length > 10 ? `\n  and ${broken.length - 10} more` : ''}\nFix or remove them, then update again. Nothing was written.`);
   }
   const parsed = parseSpecText(input.text, input.source.label);
   const { root, info } = requireSpec(parsed.data, input.source.label);
