@@ -17,13 +17,18 @@ interface TextEdit {
 
 /** Returns `source` changed to hold `data`, touching only the lines that differ. */
 export function editYaml(source: string, data: unknown): string {
+  // A file written with CRLF line ends keeps them: new lines get CRLF too, never a mix.
+  const firstBreak = source.indexOf('\n');
+  const crlf = firstBreak > 0 && source[firstBreak - 1] === '\r';
+  const lineEnds = (text: string) => (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
   const doc = parseDocument(source, { version: '1.2', keepSourceTokens: true });
   if (doc.errors.length > 0 || !isMap(doc.contents) || !isPlainObject(data) || doc.contents.flow) {
-    return renderYaml(data);
+    return lineEnds(renderYaml(data));
   }
   const edits: TextEdit[] = [];
   const editor = new Editor(source, edits);
-  if (!editor.editMap(doc.contents, data)) return renderYaml(data);
+  if (!editor.editMap(doc.contents, data)) return lineEnds(renderYaml(data));
+  for (const edit of edits) edit.text = lineEnds(edit.text);
   let out = source;
   // From the end backwards. At one position a removal goes first, and of two insertions the later
   // one first, so that text inserted at one place ends up in the order it was planned.
@@ -188,7 +193,7 @@ class Editor {
     if (rendered.includes('\n') && this.source[end - 1] !== '\n') {
       // A comment after the old value would end up inside the new block: keep it on the key's line.
       const lineEnd = this.source.indexOf('\n', end);
-      const rest = this.source.slice(end, lineEnd < 0 ? this.source.length : lineEnd);
+      const rest = this.source.slice(end, lineEnd < 0 ? this.source.length : lineEnd).replace(/\r$/, '');
       const comment = /^\s*(#.*)$/.exec(rest)?.[1];
       if (comment !== undefined) {
         const firstBreak = rendered.indexOf('\n');

@@ -49,6 +49,29 @@ describe('editYaml', () => {
   });
 });
 
+describe('editYaml on a file with CRLF line ends', () => {
+  it('property: the data is exact, comments stay out of values, and every line still ends in CRLF', () => {
+    fc.assert(
+      fc.property(doc, fc.constantFrom(...keys), value, (before, key, newValue) => {
+        const source = renderYaml(clean(before))
+          .split('\n')
+          .map((line) => (/^[a-z-]+: [^|>'"]*$/i.test(line) && !line.includes('#') ? `${line} # note` : line))
+          .join('\r\n');
+        const after = clean({ ...(clean(before) as Record<string, unknown>), [key]: newValue });
+        const edited = editYaml(source, after);
+        expect(parse(edited)).toEqual(after);
+        expect(edited.replace(/\r\n/g, '')).not.toContain('\n');
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 500) },
+    );
+  });
+
+  it('a value that becomes a block keeps the comment on its key line', () => {
+    expect(editYaml('name: a\r\nurl: x # c\r\n', { name: 'a', url: 'line1\nline2' })).toBe('name: a\r\nurl: |- # c\r\n  line1\r\n  line2\r\n');
+    expect(editYaml('name: a\r\nurl: x\r\n', { name: 'a', method: 'POST', url: 'x' })).toBe('name: a\r\nmethod: POST\r\nurl: x\r\n');
+  });
+});
+
 describe('editYaml on nested data', () => {
   const { tree } = fc.letrec((tie) => ({
     tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('list'), tie('map')),
