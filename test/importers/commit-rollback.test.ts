@@ -136,18 +136,18 @@ describe('writing a big import', () => {
     const realMkdir = fs.mkdir.bind(fs);
     vi.spyOn(fs, 'writeFile').mockImplementation(count(realWrite) as typeof fs.writeFile);
     vi.spyOn(fs, 'mkdir').mockImplementation(count(realMkdir) as typeof fs.mkdir);
-    const item = Array.from({ length: 20 }, (_, f) => ({
+    const item = Array.from({ length: 10 }, (_, f) => ({
       name: `Folder ${f}`,
-      item: Array.from({ length: 100 }, (_, r) => ({ name: r % 10 === 0 ? 'Same' : `Request ${r}`, request: { url: `http://127.0.0.1/${f}/${r}` } })),
+      item: Array.from({ length: 60 }, (_, r) => ({ name: r % 10 === 0 ? 'Same' : `Request ${r}`, request: { url: `http://127.0.0.1/${f}/${r}` } })),
     }));
     const text = JSON.stringify({ info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item });
     const summary = await commitImport({ root, id }, await result(text));
     vi.restoreAllMocks();
-    expect(summary).toMatchObject({ requests: 2000, folders: 21 });
+    expect(summary).toMatchObject({ requests: 600, folders: 11 });
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(32);
     const folder = await fs.readdir(path.join(root, 'requests', 'Big', 'Folder 7'));
-    expect(folder).toHaveLength(101); // 100 requests and _folder.yaml
-    expect(folder.filter((n) => n.startsWith('Same')).sort()).toEqual(['Same 10.yaml', 'Same 2.yaml', 'Same 3.yaml', 'Same 4.yaml', 'Same 5.yaml', 'Same 6.yaml', 'Same 7.yaml', 'Same 8.yaml', 'Same 9.yaml', 'Same.yaml']);
+    expect(folder).toHaveLength(61); // 60 requests and _folder.yaml
+    expect(folder.filter((n) => n.startsWith('Same')).sort()).toEqual(['Same 2.yaml', 'Same 3.yaml', 'Same 4.yaml', 'Same 5.yaml', 'Same 6.yaml', 'Same.yaml']);
   });
 });
