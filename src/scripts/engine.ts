@@ -88,11 +88,14 @@ export class ScriptEngine {
     return new SandboxHost(this.quickjs, this.timeoutMs, this.memoryBytes);
   }
 
-  private async current(): Promise<SandboxHost> {
+  /** `fresh`: a phase is about to begin (the sandbox may be swapped for a new one). */
+  private async current(fresh = false): Promise<SandboxHost> {
     if (this.disposed) throw new Error('This ScriptEngine was disposed; create a new one');
-    if (this.sandbox && (this.sandbox.poisoned || this.sandbox.broken)) {
+    if (this.sandbox && (this.sandbox.poisoned || this.sandbox.broken || (fresh && this.sandbox.heapHalfUsed))) {
       // Stopped half-way, the heap may hold leaked objects: start over with a fresh WebAssembly
-      // instance (a few ms) and let the garbage collector take the old one whole.
+      // instance (a few ms) and let the garbage collector take the old one whole. Likewise before
+      // a phase when earlier phases grew the memory past half its ceiling (it never shrinks, and
+      // what is free in it is in pieces): the next big response gets the whole limit.
       this.sandbox = undefined;
       this.quickjs = await loadQuickJS(this.memoryBytes);
     }
@@ -132,7 +135,7 @@ export class ScriptEngine {
     };
     let begun: SandboxHost | undefined;
     for (const script of scripts) {
-      const sandbox = await this.current();
+      const sandbox = await this.current(begun === undefined);
       if (begun !== sandbox) {
         const started = sandbox.beginPhase(JSON.stringify({ ...phaseBase, state }));
         if (!started.ok) {

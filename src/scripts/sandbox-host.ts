@@ -60,8 +60,13 @@ const heaps = new WeakMap<QuickJSWASMModule, { memory: WebAssembly.Memory; maxBy
  * 20%, so the last step may be refused a little before the ceiling.
  */
 export function heapExhausted(module: QuickJSWASMModule): boolean {
+  return heapShare(module) >= 0.8;
+}
+
+/** How much of its ceiling the module's memory has grown to (0 to 1). The memory never shrinks. */
+export function heapShare(module: QuickJSWASMModule): number {
   const heap = heaps.get(module);
-  return heap !== undefined && heap.memory.buffer.byteLength >= heap.maxBytes * 0.8;
+  return heap === undefined ? 0 : heap.memory.buffer.byteLength / heap.maxBytes;
 }
 
 export class SandboxHost {
@@ -286,6 +291,11 @@ export class SandboxHost {
     if (/stack overflow/i.test(text)) return this.limit('stack');
     if (fatal) this.broken = true;
     return { ok: false, kind: 'error', message: text };
+  }
+
+  /** Whether the memory has grown past half its ceiling (big responses, big data), so the next phase would start cramped. */
+  get heapHalfUsed(): boolean {
+    return heapShare(this.module) > 0.5;
   }
 
   /** The WebAssembly memory is at its ceiling: a failure now is most likely for want of memory. */

@@ -115,6 +115,23 @@ describe('bad input', () => {
     expect(result.errors[0]!.message).toMatch(/^script 1: the script could not start: stopped: the script ran over its memory limit/);
   });
 
+  it('big responses one after another each get the whole limit (the sandbox starts over once its memory grew past half)', async () => {
+    // About 3 MB of JSON, 100,000 objects once parsed: fits a 16 MB sandbox, but not one that a
+    // previous response left grown and in pieces (every second phase failed before).
+    const roomy = await ScriptEngine.create({ timeoutMs: 60_000, memoryBytes: 16 * 1024 * 1024 });
+    try {
+      const body = JSON.stringify(Array.from({ length: 100_000 }, (_, i) => ({ id: i, name: `n${i}` })));
+      const code = "pm.test('parsed', () => pm.expect(pm.response.json().length).to.equal(100000))";
+      for (let round = 0; round < 4; round++) {
+        const result = await roomy.runPostResponse({ ...preContext([code]), response: { code: 200, headers: [], body, responseTime: 1, responseSize: body.length } });
+        expect(result.errors, `round ${round}`).toEqual([]);
+        expect(result.tests.map((t) => t.passed), `round ${round}`).toEqual([true]);
+      }
+    } finally {
+      roomy.dispose();
+    }
+  }, 60_000);
+
   it('a script that sabotages built-ins only breaks its own report', async () => {
     const result = await engine.runPreRequest(preContext([
       'Object.entries = () => { throw new Error("sabotage") }; Array.prototype.map = function () { return 7 }',
