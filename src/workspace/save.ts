@@ -1,7 +1,7 @@
 /** Writing resources: new files whole, existing files edited in place so only changed lines change. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { deepEqual, isPlainObject, serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { deepEqual, formatFieldPath, isPlainObject, parseResource, serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { editYaml } from './yaml-edit.js';
 import { parseYaml, renderYaml } from './yaml-file.js';
@@ -38,6 +38,13 @@ function keepExplicitDefaults(original: unknown, written: unknown, full: unknown
  * quoting and unknown fields; nothing is written when nothing changed.
  */
 export async function saveResource<K extends ResourceKind>(file: string, kind: K, value: ResourceValue<K>): Promise<void> {
+  // Never write a file that would not read back: a caller's bad value is refused, the old file kept.
+  const check = parseResource(kind, value);
+  if (!check.ok) {
+    const problem = check.problems[0]!;
+    const field = problem.path.length > 0 ? `${formatFieldPath(problem.path)}: ` : '';
+    throw new Error(`Not saved: ${path.basename(file)} would not be valid (${field}${problem.message}).`);
+  }
   let previous: string | undefined;
   try {
     previous = await readTextFile(file);

@@ -131,6 +131,15 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(await fs.readdir(path.join(root, 'requests')).catch(() => [])).toEqual([]);
   });
 
+  it('a value of the wrong type is refused before anything is written', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good });
+    const bad = { ...request('Good'), headers: 3 } as unknown as ReturnType<typeof request>;
+    await expect(saveRequest(root, 'Good.yaml', bad)).rejects.toThrow('Not saved: Good.yaml would not be valid (headers: expected a list, got number 3).');
+    await expect(createRequest(root, '', { ...request('New'), seq: 'x' } as unknown as ReturnType<typeof request>)).rejects.toThrow(/seq: expected a number/);
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual(['Good.yaml']);
+    expect(await fs.readFile(path.join(root, 'requests', 'Good.yaml'), 'utf8')).toBe(good);
+  });
+
   it('a read-only folder: the save fails with the reason and the old file is intact', async () => {
     if (process.getuid?.() === 0) {
       // root ignores permission bits; check the atomic write instead: a failing rename leaves no temp file.
