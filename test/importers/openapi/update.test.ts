@@ -179,6 +179,16 @@ describe('update from API spec', () => {
     expect(await fs.readFile(envFile, 'utf8')).toContain('http://127.0.0.1:9999');
   });
 
+  it('a write that fails while staging leaves the workspace as it was (no staged files, no journal)', async () => {
+    const root = await importedWorkspace(v1);
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });
+    // The new tag folder "orders" is taken by a file after planning: staging into it fails.
+    await fs.writeFile(path.join(root, 'requests', 'Shop', 'orders'), 'in the way');
+    const before = await listFiles(root);
+    await expect(applyUpdate(root, plan)).rejects.toThrow(/ENOTDIR|not a directory/);
+    expect(await listFiles(root)).toEqual(before);
+  });
+
   it('edits request files in place: only the changed lines change', async () => {
     const root = await importedWorkspace(v1);
     const { requests } = await requestsByOperation(root);

@@ -9,9 +9,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkNoSymlinks } from '../../../workspace/index.js';
 import { finishCommit, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
+import type { UpdatePlan } from './types.js';
 
 export { UpdateWriteError };
-import type { UpdatePlan } from './types.js';
 
 export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Promise<void> {
   const root = path.resolve(workspaceRoot);
@@ -49,12 +49,13 @@ export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Prom
       if (kill?.phase === 'staging' && ++step === kill.step) process.kill(process.pid, 'SIGKILL');
     }
     for (const dir of new Set(plan.writes.map((w) => path.dirname(w.file)))) await syncDir(dir);
+    // The commit point: from here on the update is finished, now or by the next ferry command.
+    await writeJournal(root, { ...journal, state: 'commit' }, false);
   } catch (error) {
-    await rollBack(root, journal);
+    // Should undoing fail too, the journal stays `staging` and the next ferry command undoes it.
+    await rollBack(root, journal).catch(() => {});
     throw error;
   }
-  // The commit point: from here on the update is finished, now or by the next ferry command.
-  await writeJournal(root, { ...journal, state: 'commit' }, false);
   try {
     await finishCommit(root, { ...journal, state: 'commit' }, (step) => {
       if (kill?.phase === 'commit' && step === kill.step) process.kill(process.pid, 'SIGKILL');

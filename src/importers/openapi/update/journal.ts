@@ -109,7 +109,7 @@ export async function finishCommit(root: string, journal: Journal, afterStep?: (
     afterStep?.(++step);
   }
   for (const file of journal.deletes) {
-    await fs.rm(path.join(root, file), { force: true });
+    await removeIfThere(path.join(root, file));
     touched.add(path.dirname(path.join(root, file)));
   }
   for (const dir of touched) await syncDir(dir);
@@ -118,12 +118,21 @@ export async function finishCommit(root: string, journal: Journal, afterStep?: (
 
 /** Undoes a journal still `staging`: staged files and created folders go; the targets were never touched. */
 export async function rollBack(root: string, journal: Journal): Promise<void> {
-  for (const { temp } of journal.writes) await fs.rm(path.join(root, temp), { force: true });
+  for (const { temp } of journal.writes) await removeIfThere(path.join(root, temp));
   for (const dir of [...journal.dirs].reverse()) {
     // Only if empty: a folder the user has put something in since stays.
     await fs.rmdir(path.join(root, dir)).catch(() => {});
   }
   await removeJournal(root);
+}
+
+/** Removes a file; one that is not there (or whose folder is not a folder) is fine. */
+async function removeIfThere(file: string): Promise<void> {
+  try {
+    await fs.rm(file, { force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+  }
 }
 
 export type Recovery = 'none' | 'finished' | 'undone' | 'running';
