@@ -159,6 +159,10 @@ describe('verdicts', () => {
     const { results, bailed } = await run(s, { bail: true });
     expect(results).toHaveLength(1);
     expect(bailed).toBe(true);
+    // --delay-ms: the second request starts at least that long after the first (a lower bound only: load cannot break it).
+    const paced = await run(s, { delayMs: 150 });
+    const [first, second] = paced.results.map((r) => Date.parse(r.startedAt));
+    expect(second! - first!).toBeGreaterThanOrEqual(150);
   });
 
   it('adds the contract check and judges by it', async () => {
