@@ -114,9 +114,19 @@ describe('bad inputs', () => {
     await expectRefused(collection([item]), /nests folders more than \d+ levels deep.*at most 32 folder levels/);
   });
 
-  it('a collection of 20,000 items is refused with the limit', async () => {
+  it('a collection of 20,000 items is refused with the limit, whether requests or folders', async () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({ name: `r${i}`, request: { url: `http://x/${i}` } }));
-    await expectRefused(collection(items), /more than 10,000 requests.*Split the collection/);
+    await expectRefused(collection(items), /more than 10,000 items \(requests and folders\).*Split the collection/);
+    const folders = Array.from({ length: 20_000 }, (_, i) => ({ name: `f${i}`, item: [] }));
+    await expectRefused(collection(folders), /more than 10,000 items/);
+    const mixed = Array.from({ length: 100 }, (_, f) => ({ name: `f${f}`, item: Array.from({ length: 199 }, (_, r) => ({ name: `r${r}`, request: { url: 'http://x' } })) }));
+    await expectRefused(collection(mixed), /more than 10,000 items/);
+  });
+
+  it('a collection of exactly 10,000 items is not refused', async () => {
+    const items = Array.from({ length: 100 }, (_, f) => ({ name: `f${f}`, item: Array.from({ length: 99 }, (_, r) => ({ name: `r${r}`, request: { url: 'http://x' } })) }));
+    const result = await convert(collection(items), { label: 't' });
+    expect(result.items[0]!.type === 'folder' && result.items[0]!.children).toHaveLength(100);
   });
 
   it('names with every forbidden character import under safe file names', async () => {

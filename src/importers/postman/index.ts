@@ -12,8 +12,11 @@ import { collectScripts, summaryNotes, type ScriptContext } from './scripts.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A sanity bound: a collection with more requests than this is refused rather than flooding the workspace. */
-export const MAX_IMPORT_REQUESTS = 10_000;
+/**
+ * A sanity bound (Ferry's own; the spec names none): a collection with more items (requests and
+ * folders, each a file or folder on disk) is refused rather than flooding the workspace.
+ */
+export const MAX_IMPORT_ITEMS = 10_000;
 
 export interface PostmanImportOptions {
   /** Name of the new folder; default the collection's name. */
@@ -28,7 +31,7 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
   const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [], skippedSettings: new Map() };
   const rootName = displayName(options.name ?? info.name, 'Imported collection', notes);
   const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0) - 1;
-  let requestCount = 0;
+  let itemCount = 0;
   const foldersWithVariables: string[] = [];
   /** Collection and folders whose protocolProfileBehavior was copied into the requests inside. */
   const settingsCopied: string[] = [];
@@ -49,6 +52,9 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
     const nodes: ImportedNode[] = [];
     for (const item of items) {
       if (!isObj(item)) continue;
+      if (++itemCount > MAX_IMPORT_ITEMS) {
+        throw new ImportError(`The collection has more than ${MAX_IMPORT_ITEMS.toLocaleString('en')} items (requests and folders); Ferry imports at most that many at once. Split the collection into smaller ones and import each.`);
+      }
       if (Array.isArray(item.item)) {
         const name = displayName(item.name, 'Untitled folder', notes);
         const where = `${path}/${name}`;
@@ -57,9 +63,6 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
         const settings = folderSettings(item, where, ctx);
         nodes.push({ type: 'folder', name, ...(settings ? { settings } : {}), children });
       } else {
-        if (++requestCount > MAX_IMPORT_REQUESTS) {
-          throw new ImportError(`The collection has more than ${MAX_IMPORT_REQUESTS.toLocaleString('en')} requests; Ferry imports at most that many at once. Split the collection into smaller ones and import each.`);
-        }
         const name = displayName(item.name, 'Untitled request', notes);
         nodes.push({ type: 'request', request: mapRequest(item, name, `${path}/${name}`, ctx, inherited) });
       }
