@@ -20,6 +20,12 @@ export const MAX_SCHEMA_DEPTH = 64;
  * Plain walks of a real body (one schema per value) stay far below both.
  */
 export const MAX_COMPOSITION_STEPS = 250_000;
+/**
+ * Composition members tried in one check before their results are remembered per body place.
+ * A 1 MB body with an allOf and a oneOf per object tries about 6,000; remembering costs a map
+ * entry per member, so it starts only where shared schemas could make the work explode.
+ */
+export const MEMO_AFTER_COMPOSITION_STEPS = 20_000;
 /** Schema steps of any kind for one body (a 50 MB body of small objects is a few million). */
 export const MAX_CHECK_STEPS = 50_000_000;
 

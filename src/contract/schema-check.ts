@@ -3,7 +3,7 @@
  * One walk serves two modes: collecting every problem (with paths, for the message) and
  * probing (stop at the first problem, no text made) for anyOf/oneOf options.
  */
-import { MAX_CHECK_STEPS, MAX_COMPOSITION_STEPS, MAX_ITEMS_CHECKED, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
+import { MAX_CHECK_STEPS, MAX_COMPOSITION_STEPS, MAX_ITEMS_CHECKED, MEMO_AFTER_COMPOSITION_STEPS, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
 import { formatPath, messages, type BodyPath } from './messages.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { SchemaViews, TYPE_BITS, type SchemaView } from './schema-view.js';
@@ -82,7 +82,11 @@ export class SchemaChecker {
   /** Composition members already checked, per body location: objects by identity, others by path. */
   private memo = new Map<object, Map<SchemaView, Known>>();
 
-  constructor(document: OpenApiDocument) {
+  /**
+   * @param memoAfter composition members tried in one check before results are remembered:
+   *   plain bodies never get there and pay nothing for it (tests pass 0 to remember from the start).
+   */
+  constructor(document: OpenApiDocument, private readonly memoAfter = MEMO_AFTER_COMPOSITION_STEPS) {
     this.views = new SchemaViews(document);
   }
 
@@ -215,7 +219,7 @@ export class SchemaChecker {
    */
   private member(value: unknown, view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null, chain: CompositionChain): boolean {
     const location = typeof value === 'object' && value !== null ? value : (path ?? ROOT_LOCATION);
-    let known = this.memo.get(location);
+    let known = this.remembering() ? this.memo.get(location) : undefined;
     const before = known?.get(view);
     // A collected result serves both modes; a probed one only probing (its problems were not kept).
     if (before !== undefined && (out === null || before >= Known.CollectedFail)) return before === Known.ProbedPass || before === Known.CollectedPass;
@@ -226,11 +230,17 @@ export class SchemaChecker {
     this.compositionStepsLeft--;
     const assumptionsBefore = this.assumptions;
     const ok = this.walk(value, view, path, depth + 1, out, chain);
-    if (this.assumptions === assumptionsBefore) {
+    if (this.assumptions === assumptionsBefore && this.remembering()) {
+      known ??= this.memo.get(location);
       if (known === undefined) this.memo.set(location, (known = new Map()));
       known.set(view, out === null ? (ok ? Known.ProbedPass : Known.ProbedFail) : ok ? Known.CollectedPass : Known.CollectedFail);
     }
     return ok;
+  }
+
+  /** Whether enough members were tried in this check for remembering their results to pay. */
+  private remembering(): boolean {
+    return MAX_COMPOSITION_STEPS - this.compositionStepsLeft >= this.memoAfter;
   }
 
   private walkArray(value: unknown[], view: SchemaView, path: BodyPath | null, depth: number, out: Problems | null): boolean {
