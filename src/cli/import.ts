@@ -31,6 +31,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
     .action(async (source: string | undefined, options: ImportOptions, command: Command) => {
       if (!source && options.curl === undefined) throw new CliError('Give a file, a URL, - (standard input), or --curl \'COMMAND\'.');
       if (source && options.curl !== undefined) throw new CliError('Give either a source or --curl, not both.');
+      if (options.curl !== undefined && options.baseUrl !== undefined) throw new CliError('--base-url is for OpenAPI and Swagger documents, not for --curl.');
       const nameProblem = options.name === undefined ? undefined : checkDisplayName(options.name);
       if (nameProblem) throw new CliError(`--name: ${nameProblem}`);
       const ws = await openWorkspaceFor(command, ctx);
@@ -41,6 +42,10 @@ export function registerImport(program: Command, ctx: CliContext): void {
         const result = options.curl !== undefined
           ? importCurl(options.curl, { name: options.name })
           : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root });
+        if (options.baseUrl !== undefined && result.kind !== 'openapi') {
+          const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
+          result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);
+        }
         summary = await commitImport({ root: ws.root, id: ws.id }, result, { into });
       } catch (error) {
         if (error instanceof ImportError) throw new CliError(error.message);

@@ -153,6 +153,21 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     }
   });
 
+  it('says when --base-url does not apply', async () => {
+    const curl = await ferry('import', '--curl', 'curl https://x.example.test', '--base-url', 'https://y.example.test');
+    expect(curl.code).toBe(2);
+    expect(curl.err).toContain('--base-url is for OpenAPI and Swagger documents, not for --curl.');
+    const envFile = path.join(path.dirname(root), `${path.basename(root)}-env.json`);
+    await fs.writeFile(envFile, JSON.stringify({ name: 'Env', values: [{ key: 'a', value: '1', enabled: true }], _postman_variable_scope: 'environment' }));
+    try {
+      const env = await ferry('import', envFile, '--base-url', 'https://y.example.test', '--json');
+      expect(env.code).toBe(0);
+      expect(JSON.parse(env.out).notes).toContain('--base-url was not used: it is for OpenAPI and Swagger documents, and this is an environment export.');
+    } finally {
+      await fs.rm(envFile, { force: true });
+    }
+  });
+
   it('reports bad sources as usage errors', async () => {
     const missing = await ferry('update', 'Remote', '--from', `${base}/nope.yaml`);
     expect(missing.code).toBe(2);
