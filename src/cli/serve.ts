@@ -94,7 +94,7 @@ export async function serveUntil(
     onNotice: (notice) => {
       if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
       else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
-      else output.err(c.yellow(`! ${notice.message}`));
+      else output.err(c.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
     },
   });
   for (const failure of handle.failures) {

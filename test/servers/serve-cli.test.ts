@@ -8,7 +8,7 @@ import { fdPrinter } from '../../src/cli/line-printer.js';
 import { serveUntil } from '../../src/cli/serve.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
-import { eventually, makeWorkspace, send } from './helpers.js';
+import { eventually, makeWorkspace, send, writeServer } from './helpers.js';
 
 const api = { name: 'API', http: { routes: [{ name: 'hello', path: '/hello/:who', body: 'hi {{request.params.who}} from {{place}}' }] } };
 
@@ -105,13 +105,18 @@ describe('ferry serve', () => {
     const root = await makeWorkspace({ servers: { api, ws: { name: 'WS', kind: 'websocket' } } });
     const io = capture();
     let stop!: () => void;
-    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false }, io.output, new Promise((r) => (stop = r)));
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
     await eventually(async () => io.out.length > 0);
     // As the CLI's other errors (and `ferry run --start-servers`): `ferry:`, the server, what to do.
     expect(io.err).toEqual([
       'ferry: server ws did not start: servers/ws.yaml: kind: websocket servers are not supported by this version of Ferry yet (supported: http, sse).',
     ]);
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
+    expect((await send(`${url}/hello/x`)).status).toBe(200);
+    // A broken edit while serving: said on standard error as the other messages, and the server keeps answering.
+    await writeServer(root, 'api', 'name: [broken\n');
+    await eventually(async () => io.err.length === 2);
+    expect(io.err[1]).toMatch(/^ferry: servers\/api\.yaml:\d+:\d+: YAML syntax error.* — the server keeps its previous settings until the file is fixed\.$/);
     expect((await send(`${url}/hello/x`)).status).toBe(200);
     stop();
     expect(await done).toBe(0);
