@@ -189,6 +189,29 @@ describe('update from API spec', () => {
     expect(await listFiles(root)).toEqual(before);
   });
 
+  it('matches renamed path parameters, and look-alike paths each to their own request', async () => {
+    const get = (summary: string, name: string, description?: string) => ({ get: { summary, ...(description ? { description } : {}), parameters: [{ name, in: 'path', required: true }], responses: ok } });
+    const doc = (paths: Record<string, unknown>) => ({ openapi: '3.0.3', info: { title: 'Dup' }, servers: [{ url: 'https://d.example.test' }], paths });
+    const root = await importedWorkspace(doc({ '/pets/{id}': get('A', 'id'), '/pets/{petId}': get('B', 'petId'), '/owners/{id}': get('C', 'id') }));
+    const plan = await planUpdate(root, {
+      folder: 'Dup',
+      text: yamlDoc(doc({ '/pets/{id}': get('A', 'id', 'a2'), '/pets/{petId}': get('B', 'petId', 'b2'), '/owners/{ownerId}': get('C', 'ownerId', 'c2') })),
+      source: { label: 'v2' },
+    });
+    expect(plan.added).toEqual([]);
+    expect(plan.removed).toEqual([]);
+    expect(plan.changed.map((c) => [c.path, c.operation, c.update])).toEqual([
+      ['Dup/A.yaml', 'GET /pets/{id}', ['docs']],
+      ['Dup/B.yaml', 'GET /pets/{petId}', ['docs']],
+      ['Dup/C.yaml', 'GET /owners/{ownerId}', ['docs', 'operation']],
+    ]);
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect([...after.requests.keys()].sort()).toEqual(['GET /owners/{ownerId}', 'GET /pets/{id}', 'GET /pets/{petId}']);
+    expect(after.requests.get('GET /owners/{ownerId}')!.request.docs).toBe('c2');
+    expect(after.requests.get('GET /pets/{petId}')!.request.docs).toBe('b2');
+  });
+
   it('edits request files in place: only the changed lines change', async () => {
     const root = await importedWorkspace(v1);
     const { requests } = await requestsByOperation(root);

@@ -13,8 +13,8 @@ import {
 import { ImportError, type ImportSource } from '../../types.js';
 import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
 import { recordedSource } from '../index.js';
-import { operationKey } from '../names.js';
 import { parseSpecText, requireSpec } from '../parse.js';
+import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
 import { decide, normalizeFolder, normalizeRequest, UPDATABLE_FIELDS } from './three-way.js';
 import type { PlannedWrite, RequestChange, RequestRef, UpdatePlan } from './types.js';
@@ -58,50 +58,48 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const names = new NameBook();
 
   // Saved requests by operation (paths that differ only in parameter names are the same operation).
-  const saved = new Map<string, Array<{ path: string; request: RequestFile }>>();
+  const saved: SavedRequest[] = [];
   for (const { node } of walkRequests(folder)) {
-    const text = node.request.openapi?.operation;
-    if (!text) continue;
-    const key = operationKey(text);
-    saved.set(key, [...(saved.get(key) ?? []), { path: node.path, request: node.request }]);
+    if (node.request.openapi?.operation) saved.push({ path: node.path, request: node.request });
   }
-  const oldOps = new Map((old?.operations ?? []).map((op) => [operationKey(op.operation), op]));
+  const { matches, unmatched } = matchOperations(saved, next.operations);
+  const oldFor = oldOperationFinder(old?.operations ?? []);
 
   const changed: RequestChange[] = [];
   const added: RequestRef[] = [];
   const removed: RequestRef[] = [];
-  const seen = new Set<string>();
   const placer = new Placer(ws, folder, names, writes);
 
   for (const op of next.operations) {
-    const key = operationKey(op.operation);
-    seen.add(key);
-    const matches = saved.get(key);
-    if (!matches) {
+    const found = matches.get(op);
+    if (!found) {
       added.push(await placer.add(op));
       continue;
     }
     const nextRequest = normalizeRequest(op.request);
-    const oldOp = oldOps.get(key);
-    const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
-    for (const match of matches) {
+    for (const match of found) {
+      const oldOp = oldFor(String(match.request.openapi?.operation), op.operation);
+      const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
       const change = await planChange(ws.root, match, nextRequest, oldRequest, writes);
       if (change) changed.push(change);
     }
   }
-  for (const [key, matches] of saved) {
-    if (seen.has(key)) continue;
-    for (const match of matches) {
-      if (match.request.openapi?.removed === true) continue;
-      const value: RequestFile = { ...match.request, openapi: { ...match.request.openapi, removed: true } };
-      await writeEdited(ws.root, match.path, value, writes);
-      removed.push({ operation: match.request.openapi?.operation ?? '', name: match.request.name, path: match.path });
-    }
+  for (const match of unmatched) {
+    if (match.request.openapi?.removed === true) continue;
+    const value: RequestFile = { ...match.request, openapi: { ...match.request.openapi, removed: true } };
+    await writeEdited(ws.root, match.path, value, writes);
+    removed.push({ operation: match.request.openapi?.operation ?? '', name: match.request.name, path: match.path });
   }
 
   const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
   const env = await planEnvironment(ws, folder.name, next, old, names, writes);
 
+  // One write per file: the journal stages each file once (a second would collide with the first).
+  const files = new Set<string>();
+  for (const write of writes) {
+    if (files.has(write.file)) throw new Error(`The update planned two versions of ${path.relative(ws.root, write.file)}; nothing was written. Please report this.`);
+    files.add(write.file);
+  }
   const upToDate = added.length === 0 && changed.length === 0 && removed.length === 0 && !folderPlan.change && env.keys.length === 0 && env.updated.length === 0 && !folderPlan.documentChanged && !folderPlan.sourceChanged;
   return {
     folder: folder.path,
