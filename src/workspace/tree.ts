@@ -66,6 +66,9 @@ function readFolder(root: string, relPath: string, depth: number, warnings: Warn
     const outcome = readResourceSync('folder', path.join(absolute, folderFile.name), path.posix.join(label, folderFile.name));
     if (outcome.ok) settings = outcome.value;
     else warnings.push(outcome.warning);
+  } else if (folderFile) {
+    const file = `${REQUESTS_DIR}/${folderFile.name}`;
+    warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).` });
   }
 
   const children: TreeNode[] = [];

@@ -124,8 +124,12 @@ describe('create, rename, move, delete', () => {
     await fs.mkdir(path.join(root, 'requests', '.git'));
     await fs.writeFile(path.join(root, 'requests', 'Upper.YAML'), 'name: Upper\n');
     await fs.writeFile(path.join(root, 'requests', 'notes.txt'), 'not a request');
+    await fs.writeFile(path.join(root, 'requests', '_folder.yaml'), 'auth:\n  type: none\n');
     const ws = await openWorkspace(root);
     expect(ws.tree.children.map((c) => c.path)).toEqual(['Upper.YAML']);
+    expect(ws.warnings.map((w) => w.message)).toEqual([
+      'requests/_folder.yaml is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).',
+    ]);
   });
 });
 
