@@ -93,6 +93,15 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+      // Ctrl-C: the request in flight is cancelled and the run ends with its summary, reports and
+      // saved values; a second Ctrl-C quits at once.
+      const interrupt = new AbortController();
+      const onInterrupt = () => {
+        if (interrupt.signal.aborted) process.exit(130);
+        interrupt.abort();
+        ctx.output.err('ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).');
+      };
+      process.on('SIGINT', onInterrupt);
       try {
         const outcome = await runRequests({
           workspace: ws,
@@ -107,6 +116,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
           insecure: options.insecure,
           allowFilesOutside: options.allowFilesOutside || undefined,
           reporters,
+          signal: interrupt.signal,
           onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
@@ -114,6 +124,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
         if (error instanceof RunError || error instanceof SelectError || error instanceof ReportFileError) throw new CliError(error.message);
         throw error;
       } finally {
+        process.off('SIGINT', onInterrupt);
         await servers?.stop();
       }
     });

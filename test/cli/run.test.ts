@@ -83,6 +83,27 @@ describe('ferry run', () => {
     expect(xml.match(/<testcase /g)).toHaveLength(2);
   });
 
+  it('Ctrl-C cancels the request in flight, skips the rest, and still writes the summary and the reports', async () => {
+    const ws = await workspace();
+    await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });
+    const out = path.join(ws.root, 'out', 'r.json');
+    const before = peer.seen.length;
+    const listeners = process.listenerCount('SIGINT');
+    const running = ferry(['-w', ws.root, 'run', '-e', 'local', '--out-json', out]);
+    // Wait (bounded) until the slow request reached the server, then press Ctrl-C.
+    for (let i = 0; i < 500 && !peer.seen.slice(before).some((x) => x.url.startsWith('/slow')); i++) await new Promise((r) => setTimeout(r, 10));
+    // Only with ferry's own handler in place: a library's signal-exit handler alone would end the test process.
+    expect(process.listenerCount('SIGINT')).toBe(listeners + 1);
+    process.emit('SIGINT');
+    const result = await running;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/stopping: the request in flight is cancelled/);
+    expect(result.stdout).toMatch(/1 request, 1 failed/);
+    const report = JSON.parse(await fs.readFile(out, 'utf8'));
+    expect(report.results.map((r: { name: string; error: string }) => [r.name, r.error])).toEqual([['slow', 'the request was cancelled.']]);
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+  });
+
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
     await ws.write('environments/broken.yaml', 'name: [unclosed');
