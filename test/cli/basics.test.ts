@@ -64,6 +64,18 @@ describe('ferry basics', () => {
     expect(json.requests.map((r: { path: string }) => r.path)).toContain('Admin/Deep/Sockets.yaml');
   });
 
+  it('init takes its folder from -w too; two different folders are refused', async () => {
+    const parent = await tempDir();
+    const viaOption = await ferry(['-w', 'ws', 'init'], parent);
+    expect(viaOption.code).toBe(0);
+    expect(await fs.readdir(path.join(parent, 'ws'))).toContain('ferry.yaml');
+    const both = await ferry(['-w', 'a', 'init', 'b'], parent);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('ferry: init got two folders: b and -w a. Give the folder once.\n');
+    expect((await ferry(['-w', 'c', 'init', './c'], parent)).code).toBe(0);
+    expect((await fs.readdir(parent)).sort()).toEqual(['c', 'ws']);
+  });
+
   it('init refuses an empty or 201-character name and creates nothing', async () => {
     const parent = await tempDir();
     const empty = await ferry(['init', path.join(parent, 'a'), '--name', '']);
