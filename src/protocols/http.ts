@@ -201,7 +201,14 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-const USER_AGENT = `Ferry/${(createRequire(import.meta.url)('../../package.json') as { version: string }).version}`;
+const USER_AGENT = ((): string => {
+  try {
+    // src/protocols/ and dist/protocols/ are both two levels below the package root.
+    return `Ferry/${(createRequire(import.meta.url)('../../package.json') as { version: string }).version}`;
+  } catch {
+    return 'Ferry';
+  }
+})();
 
 /**
  * Headers every client sends unless the request sets them, as Postman and curl do: a User-Agent
