@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_FILE } from '../../../src/importers/openapi/update/index.js';
@@ -133,7 +134,8 @@ describe('an interrupted ferry update', () => {
     const ctx = await setup();
     const journal = path.join(ctx.original, JOURNAL_FILE);
     // A live process (the test runner's parent) still owns the journal: no recovery, no second update.
-    await fs.writeFile(journal, JSON.stringify({ version: 1, pid: process.ppid, token: 'a'.repeat(12), state: 'commit', writes: [], deletes: [], dirs: [] }));
+    const here = { host: os.hostname(), root: await fs.realpath(ctx.original) };
+    await fs.writeFile(journal, JSON.stringify({ version: 1, pid: process.ppid, ...here, token: 'a'.repeat(12), state: 'commit', writes: [], deletes: [], dirs: [] }));
     expect((await ferry(['-w', ctx.original, 'ls'])).code).toBe(0);
     const busy = await ferry(['-w', ctx.original, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
     expect(busy.code).not.toBe(0);
@@ -146,12 +148,22 @@ describe('an interrupted ferry update', () => {
     expect((await ferry(['-w', ctx.original, 'ls'])).stderr).toMatch(/an interrupted `ferry update` was finished/);
     expect(await tree(ctx.original)).toEqual(ctx.before);
 
-    // A hostile journal (a workspace is a shared folder) moves nothing.
+    // A hostile journal (a workspace is a shared folder) moves nothing: paths outside the imported
+    // areas, deletes of anything but a kept document, or a journal from another copy of the workspace.
     const token = 'b'.repeat(12);
-    await fs.writeFile(journal, JSON.stringify({ version: 1, pid: 0, token, state: 'commit', writes: [{ file: 'ferry.yaml', temp: `.ferry.yaml.ferry-update-${token}.tmp` }], deletes: ['../outside.yaml'], dirs: [] }));
-    const refused = await ferry(['-w', ctx.original, 'ls']);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/is not an update journal Ferry can read.*delete \.ferry-update\.json/);
+    const staged = (file: string) => ({ file, temp: path.posix.join(path.posix.dirname(file), `.${path.posix.basename(file)}.ferry-update-${token}.tmp`) });
+    const hostile = [
+      { ...here, writes: [staged('ferry.yaml')], deletes: [] },
+      { ...here, writes: [], deletes: ['../outside.yaml'] },
+      { ...here, writes: [], deletes: ['environments/Shop.yaml'] },
+      { host: here.host, root: '/somewhere/else', writes: [staged('environments/Shop.yaml')], deletes: [] },
+    ];
+    for (const fields of hostile) {
+      await fs.writeFile(journal, JSON.stringify({ version: 1, pid: 0, token, state: 'commit', dirs: [], ...fields }));
+      const refused = await ferry(['-w', ctx.original, 'ls']);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/(is not an update journal Ferry can read|was left by an update of this workspace at .*, not here).*delete \.ferry-update\.json/);
+    }
     await fs.rm(journal);
     expect(await tree(ctx.original)).toEqual(ctx.before);
   }, 60_000);

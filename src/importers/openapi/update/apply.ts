@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkNoSymlinks } from '../../../workspace/index.js';
-import { finishCommit, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
+import { finishCommit, journalOrigin, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
 import type { UpdatePlan } from './types.js';
 
 export { UpdateWriteError };
@@ -27,6 +27,7 @@ export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Prom
   const journal: Journal = {
     version: 1,
     pid: process.pid,
+    ...(await journalOrigin(root)),
     token,
     state: 'staging',
     writes: plan.writes.map((w) => ({ file: rel(w.file), temp: stagedName(rel(w.file), token) })),

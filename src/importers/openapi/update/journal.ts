@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { checkNoSymlinks } from '../../../workspace/index.js';
 
@@ -31,6 +32,9 @@ export interface Journal {
   version: 1;
   /** The process applying the update: a live one is not interrupted. */
   pid: number;
+  /** Where it ran: a journal that arrives with a copied or cloned workspace is not acted on. */
+  host: string;
+  root: string;
   token: string;
   state: 'staging' | 'commit';
   /** Workspace-relative `/` paths: targets and the staged file that replaces each. */
@@ -42,6 +46,11 @@ export interface Journal {
 
 export function stagedName(file: string, token: string): string {
   return path.posix.join(path.posix.dirname(file), `.${path.posix.basename(file)}.ferry-update-${token}.tmp`);
+}
+
+/** What a journal records about where it was written. */
+export async function journalOrigin(root: string): Promise<{ host: string; root: string }> {
+  return { host: os.hostname(), root: await fs.realpath(root).catch(() => path.resolve(root)) };
 }
 
 export function newToken(): string {
@@ -159,6 +168,10 @@ export async function recoverInterruptedUpdate(workspaceRoot: string): Promise<R
   if (!journal) {
     throw new Error(`${file} is not an update journal Ferry can read, so an interrupted update cannot be finished. Check the imported folder (git diff helps), then delete ${JOURNAL_FILE}.`);
   }
+  const here = await journalOrigin(root);
+  if (journal.host !== here.host || journal.root !== here.root) {
+    throw new Error(`${file} was left by an update of this workspace at ${journal.host}:${journal.root}, not here; Ferry does not act on it. Check the imported folder (git diff helps), then delete ${JOURNAL_FILE}.`);
+  }
   // An update takes seconds; an old journal whose process id is alive again (after a restart) is stale.
   if (journal.pid !== process.pid && age < STALE_AFTER_MS && isAlive(journal.pid)) return 'running';
   for (const p of [...journal.writes.flatMap((w) => [w.file, w.temp]), ...journal.deletes, ...journal.dirs]) {
@@ -184,11 +197,13 @@ export function readJournal(text: string): Journal | undefined {
   const j = data as Partial<Journal>;
   if (!j || typeof j !== 'object' || j.version !== 1 || typeof j.pid !== 'number' || typeof j.token !== 'string' || !/^[0-9a-f]{12}$/.test(j.token)) return undefined;
   if (j.state !== 'staging' && j.state !== 'commit') return undefined;
+  if (typeof j.host !== 'string' || typeof j.root !== 'string') return undefined;
   if (!Array.isArray(j.writes) || !Array.isArray(j.deletes) || !Array.isArray(j.dirs)) return undefined;
   for (const w of j.writes) {
     if (!w || !safeTarget(w.file) || w.temp !== stagedName(w.file, j.token)) return undefined;
   }
-  if (!j.deletes.every(safeTarget) || !j.dirs.every((d) => safePath(d))) return undefined;
+  // An update only ever deletes a kept document it replaces.
+  if (!j.deletes.every((d) => safeTarget(d) && d.startsWith('specs/')) || !j.dirs.every((d) => safePath(d))) return undefined;
   return j as Journal;
 }
 
