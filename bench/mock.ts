@@ -298,6 +298,9 @@ function line(f: Figures, label = f.name): string {
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
 console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up, then ${ROUNDS} alternating rounds of ${DURATION_S} s; generator and servers share the cores\n`);
 
+const loadAtStart = os.loadavg()[0]!;
+console.log(`load average at the start: ${loadAtStart.toFixed(2)}\n`);
+
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-mock-'));
 const results: Record<string, Figures> = {};
 const rounds: Record<string, Figures[]> = {};
@@ -330,6 +333,11 @@ try {
 }
 
 const { ferry, bare, mockoon } = results;
+const loadAtEnd = os.loadavg()[0]!;
+console.log(`\nload average at the end: ${loadAtEnd.toFixed(2)} (the bench itself included)`);
+// Other work on the machine decides which process the scheduler favours, not the servers' speed.
+const busy = Math.max(loadAtStart, loadAtEnd - 2) > os.cpus().length;
+if (busy) console.log('The machine was busy with other work: req/s and latency ratios are unreliable; compare the CPU per request.');
 if (ferry && bare) {
   const rpsRatio = ferry.rps / bare.rps;
   const p99Ratio = ferry.p99 / Math.max(bare.p99, 1);
