@@ -80,6 +80,29 @@ function objectToFileData(schema: z.ZodObject, value: Record<string, unknown>): 
   return out;
 }
 
+/**
+ * `url:` with nothing after it is null in YAML; for a field of the format that means "not given",
+ * so it takes its default. Only declared fields are touched: unknown fields keep their nulls.
+ */
+export function dropNullFields(schema: AnySchema, value: unknown): unknown {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodObject && isPlainObject(value)) {
+    const shape = inner.shape as Record<string, AnySchema>;
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      if (!(key in shape)) out[key] = field;
+      else if (field !== null) out[key] = dropNullFields(shape[key]!, field);
+    }
+    return out;
+  }
+  if (inner instanceof z.ZodArray && Array.isArray(value)) return value.map((item) => dropNullFields(inner.element as AnySchema, item));
+  if (inner instanceof z.ZodDiscriminatedUnion && isPlainObject(value)) {
+    const variant = variantFor(inner, value);
+    return variant ? dropNullFields(variant, value) : value;
+  }
+  return value;
+}
+
 function isEmptySection(value: unknown): boolean {
   return isPlainObject(value) && Object.keys(value).length === 0;
 }

@@ -4,7 +4,7 @@
  * derive from it.
  */
 import type { z } from 'zod';
-import { toFileData } from './declare.js';
+import { dropNullFields, toFileData } from './declare.js';
 import { environmentSchema } from './environment.js';
 import { folderSchema } from './folder.js';
 import { loadTestSchema } from './loadtest.js';
@@ -45,7 +45,7 @@ export type ParseOutcome<K extends ResourceKind> =
 /** Validates file data and fills defaults. */
 export function parseResource<K extends ResourceKind>(kind: K, data: unknown): ParseOutcome<K> {
   const schema = RESOURCE_SCHEMAS[kind] as z.ZodType;
-  const result = schema.safeParse(data ?? {});
+  const result = schema.safeParse(dropNullFields(schema, data ?? {}));
   if (result.success) return { ok: true, value: result.data as ResourceValue<K> };
   return {
     ok: false,

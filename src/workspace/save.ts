@@ -16,8 +16,8 @@ export function resourceText<K extends ResourceKind>(kind: K, value: ResourceVal
 }
 
 /**
- * A field the user wrote out at its default (`enabled: true`) is omitted by the writer; when
- * its value did not change, keep it, so saving does not delete lines nobody edited.
+ * A field the user wrote out at its default (`enabled: true`), or left empty (`url:`), is omitted
+ * by the writer; when its value did not change, keep it, so saving does not delete lines nobody edited.
  */
 function keepExplicitDefaults(original: unknown, written: unknown, full: unknown): unknown {
   if (Array.isArray(original) && Array.isArray(written) && Array.isArray(full) && original.length === written.length) {
@@ -28,7 +28,9 @@ function keepExplicitDefaults(original: unknown, written: unknown, full: unknown
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(written)) out[key] = keepExplicitDefaults(original[key], written[key], full[key]);
   for (const key of Object.keys(original)) {
-    if (!(key in written) && full[key] !== undefined && deepEqual(original[key], full[key])) out[key] = original[key];
+    if (key in written) continue;
+    // `url:` left empty (null) reads as the default; while the value is still the default, keep the line.
+    if ((full[key] !== undefined && deepEqual(original[key], full[key])) || original[key] === null) out[key] = original[key];
   }
   return out;
 }

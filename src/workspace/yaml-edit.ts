@@ -163,6 +163,17 @@ class Editor {
   private replaceScalar(node: Scalar, value: unknown): boolean {
     const text = this.scalarText(node, value);
     if (text === undefined || !node.range) return false;
+    if (node.range[0] === node.range[1]) {
+      // An empty value (`url:`, `url:   # note`, a bare `-`) has no text of its own: the new one goes
+      // right after the indicator, with a space, so it neither joins the `:` nor runs into the comment.
+      let at = node.range[0];
+      while (at > 0 && (this.source[at - 1] === ' ' || this.source[at - 1] === '\t')) at--;
+      if (this.source[at - 1] === ':' || this.source[at - 1] === '-') {
+        const blank = /^[ \t]*(?=\r?\n|$)/.exec(this.source.slice(at))?.[0].length ?? 0; // trailing blanks go
+        this.edits.push({ start: at, end: at + blank, text: ` ${text}` });
+        return true;
+      }
+    }
     this.edits.push({ start: node.range[0], end: node.range[1], text });
     return true;
   }

@@ -112,6 +112,29 @@ describe('list edits keep the other items as written', () => {
     expect(editYaml('name: a\nh: [{key: a}]\n', { name: 'a', h: [{ key: 'b' }] })).toBe('name: a\nh: [ { key: b } ]\n');
   });
 
+  it('filling an empty value puts it after the indicator with a space, before any comment', () => {
+    expect(editYaml('a:\nb: 1\n', { a: 'x', b: 1 })).toBe('a: x\nb: 1\n');
+    expect(editYaml('a: \nb: 1\n', { a: 'x', b: 1 })).toBe('a: x\nb: 1\n');
+    expect(editYaml('a:   # note\nb: 1\n', { a: 'x', b: 1 })).toBe('a: x   # note\nb: 1\n');
+    expect(editYaml('l:\n  -\n  - 2\n', { l: ['x', 2] })).toBe('l:\n  - x\n  - 2\n');
+    expect(editYaml('a:\r\nb: 1\r\n', { a: 'x', b: 1 })).toBe('a: x\r\nb: 1\r\n');
+  });
+
+  it('fields left empty (url:) read as their defaults, and saving keeps those lines as written', async () => {
+    const root = await copyFixture('full');
+    const file = path.join(root, 'requests', 'Empty.yaml');
+    const text = '# empty values\nname: Empty\nurl:\ndocs:\nheaders:\n  - key: a\n    value:\nauth:\nsettings:\nx-extra:\n';
+    await fs.writeFile(file, text);
+    const outcome = await readResource('request', file, 'requests/Empty.yaml');
+    if (!outcome.ok) throw new Error(outcome.warning.message);
+    expect(outcome.value).toMatchObject({ url: '', headers: [{ key: 'a', value: '', enabled: true }], auth: { type: 'inherit' } });
+    expect(outcome.value.docs).toBeUndefined();
+    expect((outcome.value as Record<string, unknown>)['x-extra']).toBeNull(); // unknown fields keep their null
+    expect(resourceText('request', outcome.value, text)).toBe(text);
+    const changed = { ...outcome.value, url: 'http://127.0.0.1/', headers: [{ ...outcome.value.headers[0]!, value: 'v' }] };
+    expect(resourceText('request', changed, text)).toBe(text.replace('url:\n', 'url: http://127.0.0.1/\n').replace('    value:\n', '    value: v\n'));
+  });
+
   it('appending to a list at the end of the file', () => {
     const out = editYaml('items:\n  - 1\n  - 2', { items: [1, 2, 3] });
     expect(out).toBe('items:\n  - 1\n  - 2\n  - 3\n');
