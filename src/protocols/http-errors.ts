@@ -25,12 +25,22 @@ const TLS_CODES = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
-/** Turns an error from the socket or undici into an HttpSendError naming the URL. */
-export function describeNetworkError(error: unknown, url: URL): HttpSendError {
+/** Turns an error from the socket or undici into an HttpSendError naming the URL. `httpVersion`: the setting the send used. */
+export function describeNetworkError(error: unknown, url: URL, httpVersion?: string): HttpSendError {
   if (error instanceof HttpSendError) return error;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException; reason?: string };
   const code = err.code ?? err.cause?.code ?? '';
   const host = url.host;
+  const useAuto = 'Set settings.httpVersion to auto or http1 for this request.';
+  if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(err.message ?? '')) {
+    return new HttpSendError(`${host} does not speak HTTP/2: its TLS handshake offered no h2 protocol, and httpVersion is http2. ${useAuto}`, 'protocol');
+  }
+  if (httpVersion === 'http2' && url.protocol === 'http:' && code.startsWith('ERR_HTTP2')) {
+    return new HttpSendError(
+      `${host} did not answer in HTTP/2 (${code}): over http:// with httpVersion http2, Ferry speaks HTTP/2 at once (prior knowledge), which a server that speaks only HTTP/1.1 cannot read. ${useAuto}`,
+      'protocol',
+    );
+  }
   if (code === 'ECONNREFUSED') {
     return new HttpSendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
   }
@@ -39,7 +49,9 @@ export function describeNetworkError(error: unknown, url: URL): HttpSendError {
   }
   if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(err.message ?? '')) {
     const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
-    return new HttpSendError(`TLS error with ${host}: ${err.message} (${code || 'TLS'}).${insecure}`, 'tls');
+    // OpenSSL's own text can run over several lines; its first says what happened.
+    const what = (err.message ?? '').split('\n')[0]!.trim();
+    return new HttpSendError(`TLS error with ${host}: ${what} (${code || 'TLS'}).${insecure}`, 'tls');
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
     return new HttpSendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');

@@ -193,7 +193,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       };
     }
   } catch (error) {
-    throw deadline.error ?? describeNetworkError(error, url);
+    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion);
   } finally {
     deadline.clear();
   }

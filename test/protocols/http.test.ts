@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CookieStore, HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
-import { closedPort, startH2c, startHttp1, startTls, type Peer } from './peers.js';
+import { closedPort, startH2c, startHttp1, startTls, startTlsHttp1Only, type Peer } from './peers.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 
 const SETTINGS: PreparedSettings = { timeoutMs: 5000, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true };
@@ -90,6 +90,22 @@ describe('HTTP versions', () => {
     expect(error).toBeInstanceOf(HttpSendError);
     expect((error as HttpSendError).kind).toBe('tls');
     expect((error as Error).message).toMatch(/self-signed certificate.*--insecure/);
+  });
+
+  it('says what to do when http2 is forced on a server that speaks only HTTP/1.1', async () => {
+    const only1 = await startTlsHttp1Only();
+    try {
+      const overTls = (await sendHttp(req(`${only1.url}/echo`, {}, { verifyTls: false, httpVersion: 'http2' }), { agents }).catch((e: unknown) => e)) as HttpSendError;
+      expect(overTls.kind).toBe('protocol');
+      expect(overTls.message).toMatch(/^localhost:\d+ does not speak HTTP\/2: its TLS handshake offered no h2 protocol.*Set settings\.httpVersion to auto or http1/);
+      const cleartext = (await sendHttp(req(`${h1.url}/echo`, {}, { httpVersion: 'http2' }), { agents }).catch((e: unknown) => e)) as HttpSendError;
+      expect(cleartext.kind).toBe('protocol');
+      expect(cleartext.message).toMatch(/did not answer in HTTP\/2 .*prior knowledge.*Set settings\.httpVersion to auto or http1/);
+      // auto still works with both.
+      expect((await sendHttp(req(`${only1.url}/echo`, {}, { verifyTls: false }), { agents })).httpVersion).toBe('1.1');
+    } finally {
+      await only1.close();
+    }
   });
 
   it('refuses HTTP/3 with a clear message', async () => {

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -152,6 +153,12 @@ export function testCertificate(): Promise<{ key: string; cert: string }> {
 export async function startTls(): Promise<Peer> {
   const { key, cert } = await testCertificate();
   return listen(http2.createSecureServer({ key, cert, allowHTTP1: true }), 'https');
+}
+
+/** HTTPS that speaks only HTTP/1.1 (no h2 in its ALPN). */
+export async function startTlsHttp1Only(): Promise<Peer> {
+  const { key, cert } = await testCertificate();
+  return listen(https.createServer({ key, cert }), 'https');
 }
 
 /** A port nothing listens on (bound and released). */
