@@ -2,7 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
 import { readResource } from './read-resource.js';
@@ -127,8 +127,22 @@ export async function openWorkspace(root: string): Promise<Workspace> {
     readEntries(absolute, SERVERS_DIR, 'server', warnings),
     readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
   ]);
+  warnSecretValues(WORKSPACE_FILE, file.variables, warnings);
+  for (const environment of environments) warnSecretValues(environment.file, environment.value.variables, warnings);
   warnings.sort((a, b) => a.file.localeCompare(b.file));
   return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings };
+}
+
+/** A secret variable's value belongs in this computer's secret store; one written in the file is ignored (2.10). */
+function warnSecretValues(fileLabel: string, variables: readonly Variable[], warnings: Warning[]): void {
+  for (const variable of variables) {
+    if (variable.secret && variable.value !== '') {
+      warnings.push({
+        file: fileLabel,
+        message: `${fileLabel}: the secret variable "${variable.key}" has a value in the file. Ferry ignores it (secret values come from this computer's secret store); remove it from the file, and from your git history if it is real.`,
+      });
+    }
+  }
 }
 
 function reason(error: unknown): string {

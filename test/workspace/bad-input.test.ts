@@ -116,6 +116,15 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.warnings).toEqual([{ file: 'environments', message: 'environments/ cannot be read (it is a file, not a folder).' }]);
   });
 
+  it('a secret variable with a value in the file is a warning (the value is not used)', async () => {
+    const root = await workspace({ 'environments/prod.yaml': 'name: Prod\nvariables:\n  - key: token\n    value: s3cret\n    secret: true\n  - key: ok\n    secret: true\n' });
+    const ws = await openWorkspace(root);
+    expect(ws.environments).toHaveLength(1);
+    expect(ws.warnings.map((w) => w.message)).toEqual([
+      'environments/prod.yaml: the secret variable "token" has a value in the file. Ferry ignores it (secret values come from this computer\'s secret store); remove it from the file, and from your git history if it is real.',
+    ]);
+  });
+
   it('version 2 is refused with the spec message', async () => {
     const root = await tempDir();
     await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 2\nname: Future\n');
