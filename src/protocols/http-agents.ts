@@ -39,6 +39,9 @@ interface ConnectOptions {
   servername?: string;
 }
 
+/** Most bytes of response headers read (all headers of one response together). */
+export const MAX_RESPONSE_HEADER_BYTES = 1024 * 1024;
+
 /** Resolves a host name, with `dns.lookup`'s signature. The system resolver unless a run names another. */
 export type HostLookup = typeof dns.lookup;
 
@@ -130,6 +133,8 @@ export class HttpAgents {
         headersTimeout: 0,
         bodyTimeout: 0,
         maxResponseSize: -1,
+        // undici's default is Node's 16 KB; big cookie or policy headers exceed it, and other clients read them.
+        maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
       });
       this.agents.set(key, agent);
     }

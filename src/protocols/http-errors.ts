@@ -62,6 +62,9 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new HttpSendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
   }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
+    return new HttpSendError(`${host} answered with response headers larger than Ferry reads (1 MB in all).`, 'protocol');
+  }
   if (code.startsWith('ERR_HTTP2') || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'UND_ERR_INFO') {
     return new HttpSendError(`${host} answered something that is not valid HTTP: ${err.message} (${code}).`, 'protocol');
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CookieStore, HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
@@ -200,6 +201,26 @@ describe('responses', () => {
     const r = await sendHttp(req(`${h1.url}/encoded?coding=gzip`, {}, { decompress: false }), { agents });
     expect(r.body[0]).toBe(0x1f);
     expect(r.body[1]).toBe(0x8b);
+  });
+
+  it('reads response headers up to 1 MB (undici stops at 16 KB) and names the limit past it', async () => {
+    const raw = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', (data) => {
+        const size = Number(/size=(\d+)/.exec(data.toString())?.[1] ?? 0);
+        socket.end(`HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(size)}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`);
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}`;
+    try {
+      const big = await sendHttp(req(`${base}/?size=100000`), { agents });
+      expect(big.headers.find(([n]) => n === 'X-Big')?.[1]).toHaveLength(100_000);
+      const error = (await sendHttp(req(`${base}/?size=2000000`), { agents }).catch((e: unknown) => e)) as HttpSendError;
+      expect(error.message).toMatch(/answered with response headers larger than Ferry reads \(1 MB in all\)/);
+    } finally {
+      raw.close();
+    }
   });
 
   it('keeps repeated headers in wire order', async () => {
