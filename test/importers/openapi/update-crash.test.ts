@@ -7,10 +7,9 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE } from '../../../src/importers/openapi/update/index.js';
 import { ferry } from '../../support/cli.js';
-import { tempDir } from '../../support/temp.js';
 import { yamlDoc } from './helpers.js';
 
 const ok = { 200: { description: 'ok' } };
@@ -51,8 +50,15 @@ async function tree(dir: string): Promise<Record<string, string>> {
 
 const visible = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => !p.split(path.sep).some((part) => part.startsWith('.'))));
 
-async function setup() {
-  const dir = await tempDir('ferry-update-crash-');
+/** One imported workspace and its uninterrupted update, shared by the tests (each kills a copy). */
+let shared: Promise<Awaited<ReturnType<typeof makeSetup>>> | undefined;
+const setup = () => (shared ??= makeSetup());
+afterAll(async () => {
+  if (shared) await fs.rm((await shared).dir, { recursive: true, force: true });
+});
+
+async function makeSetup() {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-update-crash-'));
   const original = path.join(dir, 'original');
   await fs.mkdir(original);
   expect((await ferry(['init', original])).code).toBe(0);
@@ -64,29 +70,40 @@ async function setup() {
   await fs.writeFile(list, `# mine\n${await fs.readFile(list, 'utf8')}scripts:\n  postResponse: test("ok", () => {})\n`);
   const expected = path.join(dir, 'expected');
   await fs.cp(original, expected, { recursive: true });
-  const done = await ferry(['-w', expected, 'update', 'Shop', '--from', path.join(dir, 'v2.json')]);
-  expect(done.code, done.stderr).toBe(0);
   const script = path.join(dir, 'update.mts');
   await fs.writeFile(script, `import { main } from ${JSON.stringify(path.resolve('src/cli/main.ts'))};\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+  // The uninterrupted update, given on standard input (--from -) by a separate process.
+  const done = await runFerry(script, ['-w', expected, 'update', 'Shop', '--from', '-'], {}, JSON.stringify(v2, null, 2));
+  expect(done.code, done.stderr).toBe(0);
+  expect(done.stdout).toMatch(/^Update "Shop" from standard input\n[\s\S]*Updated\.\n$/);
   return { dir, original, expected, script, before: await tree(original), after: await tree(expected) };
+}
+
+/** Runs ferry in a process of its own (real standard input, a real kill), at most 30 s. */
+function runFerry(script: string, args: string[], env: Record<string, string>, stdin = ''): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.on('error', () => {}); // a killed child closes its input early
+  child.stdin.end(stdin);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the ferry process did not end within 30 s'));
+    }, 30_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
 }
 
 async function killedUpdate(ctx: Awaited<ReturnType<typeof setup>>, workspace: string, killAt: string): Promise<NodeJS.Signals | null> {
   await fs.cp(ctx.original, workspace, { recursive: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', ctx.script, '-w', workspace, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')], {
-    stdio: 'ignore',
-    env: { ...process.env, FERRY_TEST_KILL_UPDATE: killAt },
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('the update process did not end within 20 s'));
-    }, 20_000);
-    child.on('exit', (_code, signal) => {
-      clearTimeout(timer);
-      resolve(signal);
-    });
-  });
+  const result = await runFerry(ctx.script, ['-w', workspace, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')], { FERRY_TEST_KILL_UPDATE: killAt });
+  return result.signal;
 }
 
 describe('an interrupted ferry update', () => {
@@ -131,7 +148,9 @@ describe('an interrupted ferry update', () => {
   }, 60_000);
 
   it('leaves a journal of a running update alone, and refuses journals that point outside the imported areas', async () => {
-    const ctx = await setup();
+    const base = await setup();
+    const ctx = { ...base, original: path.join(base.dir, 'journals') };
+    await fs.cp(base.original, ctx.original, { recursive: true });
     const journal = path.join(ctx.original, JOURNAL_FILE);
     // A live process (the test runner's parent) still owns the journal: no recovery, no second update.
     const here = { host: os.hostname(), root: await fs.realpath(ctx.original) };
