@@ -58,6 +58,12 @@ describe('the OpenAPI corpus', () => {
         if (loaded.ok && withResponses(operation)) expect(loaded.loaded.document.findOperation(operation), operation).toBeDefined();
         expect(String(request.openapi?.operation)).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*/);
         expect(String(request.url)).toMatch(/^(\{\{baseUrl\}\}|https?:\/\/)/);
+        // Method and path as the document says: the URL is the operation's path, parameters as {{variables}}.
+        const [method, template] = operation.split(' ') as [string, string];
+        expect(request.method ?? 'GET').toBe(method);
+        const urlPath = String(request.url).replace(/^\{\{baseUrl\}\}/, '').replace(/^https?:\/\/[^/]+(\/[^?]*)?/, '').split('?')[0]!;
+        const shape = (p: string) => p.replace(/\{\{[^}]+\}\}/g, '{}').replace(/\{[^}]+\}/g, '{}');
+        if (String(request.url).startsWith('{{baseUrl}}')) expect(shape(urlPath), operation).toBe(shape(template));
         expect([...String(request.name)].length).toBeLessThanOrEqual(200);
       }
     }, 20_000);
