@@ -114,6 +114,39 @@ describe('TLS', () => {
     expect((await httpsGet(`${again.servers[0]!.url}/who/z`, cert)).cert.fingerprint256).toBe(x509.fingerprint256);
   });
 
+  it('an event stream answers over HTTP/2 too, rendered from the HTTP/2 request', async () => {
+    const certificateDir = path.join(await tempDir('ferry-certs-'), 'certificates');
+    const root = await makeWorkspace({
+      servers: { events: { name: 'Events', kind: 'sse', tls: { enabled: true }, sse: { events: [{ data: 'hi {{request.query.u}}' }, { event: 'x', id: '{{request.headers.x-who}}', data: 'a\nb' }] } } },
+    });
+    const handle = await serve(root, { certificateDir });
+    expect(handle.failures).toEqual([]);
+    const ca = await fs.readFile(path.join(certificateDir, CERT_FILE), 'utf8');
+    const session = http2.connect(handle.servers[0]!.url, { ca });
+    try {
+      const { headers, text } = await new Promise<{ headers: http2.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+        session.on('error', reject);
+        const stream = session.request({ ':path': '/live?u=Ada', 'x-who': 'h2' });
+        let text = '';
+        let headers: http2.IncomingHttpHeaders = {};
+        stream.on('response', (h) => (headers = h));
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.endsWith('data: b\n\n')) resolve({ headers, text }); // the stream stays open
+        });
+        stream.on('error', reject);
+        stream.end();
+      });
+      expect(headers[':status']).toBe(200);
+      expect(headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(headers.connection).toBeUndefined(); // an HTTP/1.1 header HTTP/2 forbids
+      expect(text).toBe('data: hi Ada\n\nevent: x\nid: h2\ndata: a\ndata: b\n\n');
+    } finally {
+      session.destroy();
+    }
+  });
+
   it('refuses a missing, foreign, mismatched or outside certificate with a clear message', async () => {
     const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec' });
     const other = await generate([{ name: 'commonName', value: 'other' }], { keyType: 'ec' });
