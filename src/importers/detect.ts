@@ -114,6 +114,9 @@ export function detect(text: string): Detected {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw new ImportError(`The file expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); it was not imported.`);
     }
+    if (/Maximum call stack/i.test((error as Error).message)) {
+      throw new ImportError('The file nests lists and objects too deeply for the YAML reader, which no API document does; it was not imported.');
+    }
     // A document that says it is OpenAPI/Swagger but does not parse: say where, not "unknown format".
     if (error instanceof YAMLParseError && /^(openapi|swagger)\s*:/m.test(text)) {
       const pos = error.linePos?.[0];
@@ -137,7 +140,30 @@ function looksLikeCurl(text: string): boolean {
   return false;
 }
 
+/**
+ * Deeper than any real export or API document; deep enough below the stack limit that the
+ * importers' own walks (and JSON.stringify of a value) never overflow.
+ */
+export const MAX_DOCUMENT_DEPTH = 1000;
+
+/** Whether a parsed document nests lists and objects more than `limit` levels (walked without recursion). */
+function nestsDeeperThan(document: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[document, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 function detectDocument(document: unknown, format: 'json' | 'yaml'): Detected {
+  if (nestsDeeperThan(document, MAX_DOCUMENT_DEPTH)) {
+    throw new ImportError(`The file nests lists and objects more than ${MAX_DOCUMENT_DEPTH.toLocaleString('en')} levels deep, which no export or API document does; it was not imported.`);
+  }
   if (Array.isArray(document)) {
     // Old globals exports are a bare list of {key, value}.
     if (document.length === 0) throw refuseUnknown('an empty JSON list');

@@ -129,6 +129,16 @@ describe('bad inputs', () => {
     expect(result.items[0]!.type === 'folder' && result.items[0]!.children).toHaveLength(100);
   });
 
+  it('JSON or YAML nested thousands of levels deep is refused, not a stack overflow', async () => {
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    await expectRefused('{"name":"D","values":[{"key":"k","value":' + deep(200_000) + '}]}', /nests lists and objects more than 1,000 levels deep/);
+    await expectRefused(collection([{ name: 'r', request: { url: 'http://x', body: { mode: 'raw', raw: 'RAW' } } }]).replace('"RAW"', deep(5_000)), /more than 1,000 levels deep/);
+    await expectRefused('openapi: 3.0.0\ninfo: {title: T}\npaths: {}\nx: ' + deep(100_000) + '\n', /nests lists and objects too deeply for the YAML reader/);
+    // Real documents nest a few dozen levels at most; a few hundred still import.
+    const fine = await convert('{"name":"ok","values":[{"key":"k","value":' + deep(300) + '}]}', { label: 't' });
+    expect(fine.environments[0]!.variables[0]!.value).toBe(deep(300));
+  });
+
   it('names with every forbidden character import under safe file names', async () => {
     const hostile = 'a<b>c:d"e/f\\g|h?i*j\u0001k';
     const items = [
