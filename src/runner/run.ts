@@ -153,13 +153,20 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
       }
     }
   } finally {
-    await Promise.allSettled([
+    const saved = await Promise.allSettled([
       ctx.agents.close(),
       ctx.scripts.dispose(),
       cookies.save(),
       ctx.variables.persist(data),
       data?.addHistory(...ctx.history),
     ]);
+    // A data folder that cannot be written must not pass silently: the next run would miss these.
+    const what = ['', '', 'the cookies', "the values scripts set", 'the history'];
+    saved.forEach((outcome, i) => {
+      if (outcome.status === 'rejected' && what[i]) {
+        emit({ type: 'warning', message: `${what[i]} of this run could not be saved in the data folder: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}` });
+      }
+    });
   }
 
   const summary = summarize(results, iterations, performance.now() - started);

@@ -366,6 +366,18 @@ describe('reports', () => {
 });
 
 describe('the data folder', () => {
+  it('a save that fails at the end of the run is reported, not dropped', async () => {
+    const s = await setup({ 'requests/1.yaml': { name: 'one', url: `${peer.url}/echo` } });
+    // A disk that refuses the write (root ignores file modes, so the failure is simulated here).
+    s.data.addHistory = async () => {
+      throw new Error('ENOSPC: no space left on device');
+    };
+    const { events, results } = await run(s);
+    expect(results[0]!.passed).toBe(true);
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(warnings).toEqual(['the history of this run could not be saved in the data folder: ENOSPC: no space left on device']);
+  });
+
   it('history is written once per run, cookies are kept between runs', async () => {
     const s = await setup({
       'requests/1.yaml': { name: 'set', seq: 1, url: `${peer.url}/cookies/set` },
