@@ -6,7 +6,10 @@
 import http from 'node:http';
 import { PrepareError } from './errors.js';
 
-const DONE_PAGE = '<!doctype html><meta charset="utf-8"><title>Ferry</title><p>Ferry got the authorization. You can close this window.</p>';
+const page = (text: string) => `<!doctype html><meta charset="utf-8"><title>Ferry</title><p>${text}</p>`;
+const DONE_PAGE = page('Ferry got the authorization. You can close this window.');
+/** The provider sent an error back (e.g. the user refused): the page must not claim success. */
+const REFUSED_PAGE = page('The authorization was not given; Ferry shows the reason. You can close this window.');
 
 /** Starts listening, calls `ready` (which shows the URL to open), resolves with the callback URL. */
 export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: number, ready: () => void): Promise<URL> {
@@ -32,7 +35,8 @@ export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: nu
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not the OAuth callback.');
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(DONE_PAGE);
+      const refused = url.searchParams.has('error') || !url.searchParams.has('code');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(refused ? REFUSED_PAGE : DONE_PAGE);
       finish(() => resolve(url));
     });
     const finish = (then: () => void) => {

@@ -110,6 +110,24 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     expect(as.lastParams?.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43,}$/);
   });
 
+  it('a refusal sent back to the loopback redirect fails with the provider\'s reason, and the page does not claim success', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    let page: Promise<string> | undefined;
+    const outcome = oauth2AccessToken(settings({ grantType: 'authorizationCode', clientId: 'spa', clientSecret: '', redirectUri }), {
+      data,
+      fetchTokens: true,
+      // The "browser": the user clicks "Deny", the provider sends the error back with the state.
+      onAuthorizeUrl: (url) => {
+        const state = new URL(url).searchParams.get('state')!;
+        page = fetch(`${redirectUri}?error=access_denied&error_description=${encodeURIComponent('the user said no')}&state=${encodeURIComponent(state)}`).then((r) => r.text());
+      },
+      authorizeTimeoutMs: 10_000,
+    });
+    await expect(outcome).rejects.toThrow(/authorization was refused: access_denied \(the user said no\)/);
+    expect(await page).toMatch(/The authorization was not given/);
+  });
+
   it('gives up when the browser never comes back', async () => {
     const port = await freePort();
     await expect(
