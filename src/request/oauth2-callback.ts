@@ -12,7 +12,7 @@ const DONE_PAGE = page('Ferry got the authorization. You can close this window.'
 const REFUSED_PAGE = page('The authorization was not given; Ferry shows the reason. You can close this window.');
 
 /** Starts listening, calls `ready` (which shows the URL to open), resolves with the callback URL. */
-export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: number, ready: () => void): Promise<URL> {
+export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: number, signal: AbortSignal | undefined, ready: () => void): Promise<URL> {
   let target: URL;
   try {
     target = new URL(redirectUri);
@@ -39,8 +39,10 @@ export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: nu
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(refused ? REFUSED_PAGE : DONE_PAGE);
       finish(() => resolve(url));
     });
+    const onAbort = () => finish(() => reject(new PrepareError('OAuth 2.0: stopped waiting for the authorization (the run was cancelled).')));
     const finish = (then: () => void) => {
       if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       server.close();
       server.closeAllConnections?.();
       then();
@@ -55,6 +57,8 @@ export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: nu
       );
     });
     server.listen(port, host, () => {
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       timer = setTimeout(
         () => finish(() => reject(new PrepareError(`OAuth 2.0: no authorization came back to ${redirectUri} within ${Math.round(timeoutMs / 1000)} s.`))),
         timeoutMs,

@@ -37,6 +37,8 @@ export interface OAuth2Options {
   onAuthorizeUrl?: (url: string) => void;
   /** How long to wait for the browser to come back to the loopback redirect. Default 5 minutes. */
   authorizeTimeoutMs?: number;
+  /** Stops waiting for the browser (Ctrl-C in a run). */
+  signal?: AbortSignal;
   /** Tokens already read in this run, by cache key (saves re-reading the data folder per request). */
   memo?: Map<string, CachedToken>;
   /**
@@ -168,7 +170,7 @@ async function authorizationCode(s: OAuth2Settings, e: Endpoint, options: OAuth2
     q.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
     q.set('code_challenge_method', 'S256');
   }
-  const callback = await waitForLoopbackCallback(redirectUri, options.authorizeTimeoutMs ?? 300_000, () => {
+  const callback = await waitForLoopbackCallback(redirectUri, options.authorizeTimeoutMs ?? 300_000, options.signal, () => {
     if (!options.onAuthorizeUrl) throw new PrepareError('OAuth 2.0 authorization code needs a browser; nothing here can show the authorization URL.');
     options.onAuthorizeUrl(authorizeUrl.href);
   });

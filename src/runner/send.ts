@@ -156,7 +156,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
         settings: ctx.settings,
         overrides: ctx.overrides,
         allowFilesOutside: ctx.allowFilesOutside,
-        oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto'), onAuthorizeUrl: ctx.onAuthorizeUrl },
+        oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto'), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal },
       },
     );
   } catch (error) {

@@ -140,6 +140,20 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     ).rejects.toThrow(/no authorization came back/);
   });
 
+  it('stops waiting for the browser when the run is cancelled (Ctrl-C)', async () => {
+    const port = await freePort();
+    const cancel = new AbortController();
+    await expect(
+      oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri: `http://127.0.0.1:${port}/callback` }), {
+        data,
+        fetchTokens: true,
+        onAuthorizeUrl: () => cancel.abort(),
+        authorizeTimeoutMs: 60_000,
+        signal: cancel.signal,
+      }),
+    ).rejects.toThrow(/stopped waiting for the authorization \(the run was cancelled\)/);
+  });
+
   it('refuses a redirect URI that is not a loopback address', async () => {
     await expect(
       oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri: 'https://example.com/cb' }), { data, fetchTokens: true, onAuthorizeUrl: () => {} }),
