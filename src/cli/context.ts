@@ -12,6 +12,8 @@ export interface CliContext {
   cwd: string;
   /** Set by the action when it ends; main returns it. */
   exitCode: number;
+  /** Where commands that read values (`ferry secret set`) read them; the process's stdin when unset. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** The global `-w, --workspace DIR` of the root command. */

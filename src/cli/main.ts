@@ -12,6 +12,7 @@ import { registerInit } from './init.js';
 import { registerRun } from './run.js';
 import { registerConfig } from './config.js';
 import { registerLs } from './ls.js';
+import { registerSecret } from './secret.js';
 import { registerServe } from './serve.js';
 import { registerUpdate } from './update.js';
 import { processOutput, type Output } from './output.js';
@@ -27,6 +28,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerUpdate,
   registerExport,
   registerConfig,
+  registerSecret,
 ];
 
 function version(): string {
@@ -55,8 +57,8 @@ export function buildProgram(ctx: CliContext): Command {
   return program;
 }
 
-export async function main(argv: string[], options: { output?: Output; cwd?: string } = {}): Promise<number> {
-  const ctx: CliContext = { output: options.output ?? processOutput(), cwd: options.cwd ?? process.cwd(), exitCode: EXIT.ok };
+export async function main(argv: string[], options: { output?: Output; cwd?: string; stdin?: CliContext['stdin'] } = {}): Promise<number> {
+  const ctx: CliContext = { output: options.output ?? processOutput(), cwd: options.cwd ?? process.cwd(), exitCode: EXIT.ok, stdin: options.stdin };
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,0 +1,152 @@
+/**
+ * `ferry secret ls|set|unset`: the values of secret variables on this computer (spec 2.10, 5.2).
+ * A secret variable is declared in a workspace file with `secret: true` and an empty value; its
+ * value lives only in this computer's encrypted secret store. Values are read from standard input
+ * (or asked for without echo on a terminal) so they never land in shell history or `ps`.
+ */
+import type { Command } from 'commander';
+import { read } from 'read';
+import { WorkspaceData } from '../appdata/index.js';
+import type { Variable } from '../model/index.js';
+import { resolveEnvironment, RunError } from '../runner/index.js';
+import type { Workspace } from '../workspace/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
+import { paint } from './output.js';
+
+/** A secret value read from standard input is at most this long (a certificate chain fits easily). */
+export const MAX_SECRET_BYTES = 1024 * 1024;
+
+/** Where a secret variable is declared: the workspace file, or one environment file. */
+interface SecretScope {
+  /** The secret store's scope: `workspace` or the environment's id. */
+  id: string;
+  label: string;
+  file: string;
+  variables: readonly Variable[];
+}
+
+function workspaceScope(ws: Workspace): SecretScope {
+  return { id: 'workspace', label: 'workspace', file: 'ferry.yaml', variables: ws.file.variables };
+}
+
+function environmentScopes(ws: Workspace): SecretScope[] {
+  return ws.environments.map((e) => ({ id: e.id, label: e.id, file: `environments/${e.id}.yaml`, variables: e.value.variables }));
+}
+
+async function scopeFor(ws: Workspace, env: string | undefined): Promise<SecretScope> {
+  if (env === undefined) return workspaceScope(ws);
+  try {
+    const id = await resolveEnvironment(ws, env, undefined);
+    return environmentScopes(ws).find((scope) => scope.id === id)!;
+  } catch (error) {
+    if (error instanceof RunError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** The variable `name` of the scope, which must be declared secret there. */
+function secretVariable(scope: SecretScope, name: string): Variable {
+  const variable = scope.variables.find((v) => v.key === name);
+  if (!variable) {
+    const secrets = scope.variables.filter((v) => v.secret).map((v) => v.key);
+    throw new CliError(
+      `${scope.file} has no variable "${name}". Add it there with \`secret: true\` (and an empty value) first` +
+        (secrets.length ? `; its secret variables are: ${secrets.join(', ')}.` : '.'),
+    );
+  }
+  if (!variable.secret) {
+    throw new CliError(`The variable "${name}" in ${scope.file} is not secret: its value is in the file. Mark it \`secret: true\` (and empty its value) to keep the value on this computer only.`);
+  }
+  return variable;
+}
+
+type Input = NodeJS.ReadableStream & { isTTY?: boolean };
+
+/** The value from a pipe (one trailing line break dropped), or asked for without echo on a terminal. */
+async function readValue(input: Input, name: string): Promise<string> {
+  if (input.isTTY) {
+    return read({ prompt: `Value for ${name}: `, silent: true, replace: '', input, output: process.stderr });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of input) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += bytes.length;
+    if (size > MAX_SECRET_BYTES) throw new CliError(`The value on standard input is larger than 1 MB; a secret value may be at most 1 MB.`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+export function registerSecret(program: Command, ctx: CliContext): void {
+  const secret = program
+    .command('secret')
+    .description("the values of secret variables, kept on this computer only (encrypted), never in the workspace")
+    .addHelpText('after', '\nExamples:\n  printf %s "$TOKEN" | ferry secret set apiToken --env staging\n  ferry secret set dbPassword        (asks without echo)\n  ferry secret ls');
+
+  secret
+    .command('ls')
+    .description('list the secret variables of the workspace and its environments, and whether this computer has a value')
+    .option('-e, --env <name>', 'only this environment (id or name)')
+    .option('--json', 'print the list as JSON')
+    .action(async (options: { env?: string; json?: boolean }, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const data = new WorkspaceData(ws.id, ws.root);
+      const scopes = options.env === undefined ? [workspaceScope(ws), ...environmentScopes(ws)] : [await scopeFor(ws, options.env)];
+      const rows: Array<{ scope: string; name: string; stored: boolean }> = [];
+      for (const scope of scopes) {
+        const declared = scope.variables.filter((v) => v.secret);
+        if (declared.length === 0) continue;
+        const stored = await data.secrets.all(scope.id);
+        for (const v of declared) rows.push({ scope: scope.label, name: v.key, stored: Object.hasOwn(stored, v.key) });
+      }
+      if (options.json) {
+        ctx.output.out(JSON.stringify(rows, null, 2));
+        return;
+      }
+      if (rows.length === 0) {
+        ctx.output.out('No secret variables. Declare one in ferry.yaml or an environment file with `secret: true`.');
+        return;
+      }
+      const c = paint(ctx.output);
+      const scopeWidth = Math.max(...rows.map((r) => r.scope.length));
+      const nameWidth = Math.max(...rows.map((r) => r.name.length));
+      for (const row of rows) {
+        ctx.output.out(`${row.scope.padEnd(scopeWidth)}  ${row.name.padEnd(nameWidth)}  ${row.stored ? c.green('set') : c.yellow('not set')}`);
+      }
+    });
+
+  secret
+    .command('set')
+    .description('store the value of a secret variable, read from standard input (asked for without echo on a terminal)')
+    .argument('<name>', 'the variable, declared with `secret: true`')
+    .option('-e, --env <name>', 'the environment (id or name) that declares it; without it, ferry.yaml')
+    .action(async (name: string, options: { env?: string }, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const scope = await scopeFor(ws, options.env);
+      secretVariable(scope, name);
+      const value = await readValue(ctx.stdin ?? process.stdin, name);
+      await new WorkspaceData(ws.id, ws.root).secrets.set(scope.id, name, value);
+      ctx.output.err(`ferry: stored the value of ${name} (${scope.label}) on this computer.`);
+    });
+
+  secret
+    .command('unset')
+    .description("forget this computer's value of a secret variable")
+    .argument('<name>', 'the variable')
+    .option('-e, --env <name>', 'the environment (id or name) that declares it; without it, ferry.yaml')
+    .action(async (name: string, options: { env?: string }, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const scope = await scopeFor(ws, options.env);
+      const secrets = new WorkspaceData(ws.id, ws.root).secrets;
+      // A value stored earlier can be removed even after the variable left the file.
+      if ((await secrets.get(scope.id, name)) === undefined) {
+        throw new CliError(`This computer has no value for ${name} (${scope.label}); nothing to remove.`);
+      }
+      await secrets.delete(scope.id, name);
+      ctx.output.err(`ferry: removed the value of ${name} (${scope.label}) from this computer.`);
+    });
+
+  for (const sub of secret.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
+}

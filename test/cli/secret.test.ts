@@ -1,0 +1,133 @@
+/** `ferry secret ls|set|unset`: values of secret variables stored on this computer, and sent by runs. */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ferry } from '../support/cli.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+let dataDir: string;
+let ws: string;
+let server: http.Server;
+let seen: Array<http.IncomingHttpHeaders & { body: string }>;
+
+beforeEach(async () => {
+  dataDir = await isolatedDataDir();
+  ws = await tempDir();
+  seen = [];
+  server = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    seen.push({ ...req.headers, body });
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await fs.writeFile(
+    path.join(ws, 'ferry.yaml'),
+    ['version: 1', 'id: secret-cli', 'name: Secrets', 'variables:', `  - key: base`, `    value: http://127.0.0.1:${port}`, '  - key: token', '    secret: true', '  - key: plain', '    value: visible', ''].join('\n'),
+  );
+  await fs.mkdir(path.join(ws, 'requests'));
+  await fs.writeFile(
+    path.join(ws, 'requests', 'Call.yaml'),
+    ['name: Call', 'method: POST', 'url: "{{base}}/call"', 'headers:', '  - key: X-Token', '    value: "{{token}}"', 'body:', '  type: text', '  text: "{{password}}"', ''].join('\n'),
+  );
+  await fs.mkdir(path.join(ws, 'environments'));
+  await fs.writeFile(path.join(ws, 'environments', 'staging.yaml'), ['name: Staging Env', 'variables:', '  - key: password', '    secret: true', ''].join('\n'));
+});
+
+afterEach(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Every file of the data folder, as text, to look for plain-text values. */
+async function dataFolderText(): Promise<string> {
+  const files = (await fs.readdir(dataDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const texts = await Promise.all(files.map((entry) => fs.readFile(path.join(entry.parentPath, entry.name), 'utf8')));
+  return texts.join('\n');
+}
+
+describe('ferry secret', () => {
+  it('stores values from standard input encrypted, lists them, and runs send them', async () => {
+    expect((await ferry(['-w', ws, 'secret', 'ls'])).stdout).toBe('workspace  token     not set\nstaging    password  not set\n');
+
+    const setToken = await ferry(['-w', ws, 'secret', 'set', 'token'], ws, 'tok-123-secret\n');
+    expect(setToken).toMatchObject({ code: 0, stdout: '' });
+    expect(setToken.stderr).toContain('stored the value of token (workspace)');
+    // The environment by its name, as `ferry run -e` takes it; a value with a line break inside is kept whole.
+    expect((await ferry(['-w', ws, 'secret', 'set', 'password', '--env', 'Staging Env'], ws, 'line1\nline2-pass\r\n')).code).toBe(0);
+
+    const listed = await ferry(['-w', ws, 'secret', 'ls', '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { scope: 'workspace', name: 'token', stored: true },
+      { scope: 'staging', name: 'password', stored: true },
+    ]);
+    const text = await dataFolderText();
+    expect(text).not.toContain('tok-123-secret');
+    expect(text).not.toContain('line2-pass');
+    // Nothing was written into the workspace.
+    expect(await fs.readFile(path.join(ws, 'ferry.yaml'), 'utf8')).not.toContain('tok-123');
+
+    const run = await ferry(['-w', ws, 'run', '-e', 'staging']);
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain('tok-123-secret');
+    expect(seen.at(-1)).toMatchObject({ 'x-token': 'tok-123-secret', body: 'line1\nline2-pass' });
+  });
+
+  it('unset forgets the value: the placeholder then stays as written', async () => {
+    await ferry(['-w', ws, 'secret', 'set', 'token'], ws, 'abc');
+    expect((await ferry(['-w', ws, 'secret', 'unset', 'token'])).code).toBe(0);
+    expect((await ferry(['-w', ws, 'secret', 'ls', '--json'])).stdout).toContain('"stored": false');
+    const again = await ferry(['-w', ws, 'secret', 'unset', 'token']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('This computer has no value for token (workspace)');
+  });
+
+  it('refuses variables that are missing or not secret, unknown environments and huge values, storing nothing', async () => {
+    const missing = await ferry(['-w', ws, 'secret', 'set', 'nope'], ws, 'x');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('ferry.yaml has no variable "nope". Add it there with `secret: true`');
+    expect(missing.stderr).toContain('its secret variables are: token');
+
+    const plain = await ferry(['-w', ws, 'secret', 'set', 'plain'], ws, 'x');
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('The variable "plain" in ferry.yaml is not secret');
+
+    const env = await ferry(['-w', ws, 'secret', 'set', 'password', '--env', 'prod'], ws, 'x');
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('No environment "prod". Environments here: staging.');
+
+    const huge = await ferry(['-w', ws, 'secret', 'set', 'token'], ws, 'x'.repeat(1024 * 1024 + 1));
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain('larger than 1 MB');
+    expect(JSON.parse((await ferry(['-w', ws, 'secret', 'ls', '--json'])).stdout)).toEqual([
+      { scope: 'workspace', name: 'token', stored: false },
+      { scope: 'staging', name: 'password', stored: false },
+    ]);
+  });
+
+  it('on a terminal, asks for the value without echoing it', async () => {
+    const bin = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+    // `script` gives the command a real pseudo-terminal; what the terminal shows is its output.
+    // The value is typed only once the prompt is up, as a person would.
+    const child = spawn('script', ['-qec', `${process.execPath} ${bin} -w ${ws} secret set token`, '/dev/null'], {
+      env: { ...process.env, FERRY_DATA_DIR: dataDir },
+    });
+    let shown = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = shown;
+      shown += chunk.toString('utf8');
+      if (!before.includes('Value for token:') && shown.includes('Value for token:')) child.stdin.write('typed-secret-value\r');
+    });
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(stuck);
+    expect(status).toBe(0);
+    expect(shown).toContain('Value for token:');
+    expect(shown).not.toContain('typed-secret-value');
+    await ferry(['-w', ws, 'run']);
+    expect(seen.at(-1)?.['x-token']).toBe('typed-secret-value');
+  });
+});
