@@ -30,6 +30,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--var <key=value>', 'a variable that wins over all others (repeatable)', (value: string, all: string[] | undefined) => [...(all ?? []), value])
     .option('--no-watch', 'ignore edits of the server files while running')
     .option('--json', 'print servers and traffic as JSON lines')
+    .addHelpText('after', '\nCtrl-C stops every server and exits 0, also when some server could not start (it was reported).\nExit code 1 means no server could start; 2, an unknown server id or bad usage.')
     .action(async (ids: string[], options: ServeOptions, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       // Traffic goes to standard output without blocking when it is a pipe or a file; a terminal
