@@ -24,7 +24,7 @@ describe('ferry basics', () => {
       expect(sub.code, command).toBe(0);
       expect(sub.stdout, command).toMatch(new RegExp(`Usage: ferry ${command}`));
       // Commands with their own subcommands (config, secret): each of those too.
-      const subcommands = [...(sub.stdout.split('Commands:')[1] ?? '').matchAll(/^  ([a-z]+)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+      const subcommands = [...(sub.stdout.split('Commands:')[1] ?? '').split('\n\n')[0]!.matchAll(/^  ([a-z]+)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
       for (const name of subcommands) {
         const inner = await ferry([command, name, '--help']);
         expect(inner.code, `${command} ${name}`).toBe(0);
