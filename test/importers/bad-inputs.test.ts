@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitImport, convert, convertInput, ImportError, readImportFile } from '../../src/importers/index.js';
 import { curlToRequest } from '../../src/importers/curl/index.js';
 import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+import { folderSnapshot } from '../support/temp.js';
 
 let tmp: string;
 let root: string;
@@ -24,21 +25,7 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/** Every file and folder of the workspace with its content, to prove nothing changed (not even an empty folder). */
-async function snapshot(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (dir: string) => {
-    for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        out[`${path.relative(root, p)}/`] = '(folder)';
-        await walk(p);
-      } else out[path.relative(root, p)] = await fs.readFile(p, 'utf8');
-    }
-  };
-  await walk(root);
-  return out;
-}
+const snapshot = () => folderSnapshot(root);
 
 async function expectRefused(text: string, message: RegExp): Promise<void> {
   const before = await snapshot();

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SecretStore, workspaceDataDir } from '../../src/appdata/index.js';
 import { commitImport, convert, type ImportResult } from '../../src/importers/index.js';
 import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+import { folderSnapshot } from '../support/temp.js';
 
 let tmp: string;
 let root: string;
@@ -28,21 +29,7 @@ afterEach(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/** Every file of the workspace with its content. */
-async function snapshot(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const walk = async (dir: string) => {
-    for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        out[`${path.relative(root, p)}/`] = '(folder)';
-        await walk(p);
-      } else out[path.relative(root, p)] = await fs.readFile(p, 'utf8');
-    }
-  };
-  await walk(root);
-  return out;
-}
+const snapshot = () => folderSnapshot(root);
 
 const store = () => new SecretStore(workspaceDataDir(id, root));
 

@@ -10,21 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RESOURCE_SCHEMAS, type ResourceKind } from '../../src/model/index.js';
 import { isPlainObject, unwrap } from '../../src/model/declare.js';
+import { FULL_FIXTURE, FULL_FIXTURE_FILES } from '../support/full-fixture.js';
 
-const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'full');
+const FIXTURE = FULL_FIXTURE;
 
-const FILES: Array<[ResourceKind, string]> = [
-  ['workspace', 'ferry.yaml'],
-  ['folder', 'requests/Admin/_folder.yaml'],
-  ['request', 'requests/Admin/Create thing.yaml'],
-  ['request', 'requests/Admin/Deep/Sockets.yaml'],
-  ['request', 'requests/Signed.yaml'],
-  ['request', 'requests/Basic.yaml'],
-  ['environment', 'environments/staging.yaml'],
-  ['server', 'servers/mock.yaml'],
-  ['server', 'servers/sockets.yaml'],
-  ['loadtest', 'loadtests/smoke.yaml'],
-];
+const FILES = FULL_FIXTURE_FILES;
 
 /** Unknown fields the fixture keeps on purpose (and the settings of an imported auth type). */
 const KEPT_UNKNOWN = [

@@ -33,3 +33,22 @@ export async function isolatedDataDir(): Promise<string> {
   process.env.FERRY_DATA_DIR = dir;
   return dir;
 }
+
+/**
+ * Every file and folder under `root` with its content (folders as `name/`: '(folder)'), to prove
+ * that a refused or undone operation changed nothing, not even an empty folder.
+ */
+export async function folderSnapshot(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (dir: string) => {
+    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        out[`${path.relative(root, full)}/`] = '(folder)';
+        await walk(full);
+      } else out[path.relative(root, full)] = await fs.readFile(full, 'utf8');
+    }
+  };
+  await walk(root);
+  return out;
+}

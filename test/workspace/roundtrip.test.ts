@@ -4,19 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parseResource, type ResourceKind } from '../../src/model/index.js';
 import { editYaml, openWorkspace, readResource, resourceText, saveResource, saveRequest } from '../../src/workspace/index.js';
 import { copyFixture } from '../support/temp.js';
+import { FULL_FIXTURE_FILES } from '../support/full-fixture.js';
 
-const FILES: Array<[ResourceKind, string]> = [
-  ['workspace', 'ferry.yaml'],
-  ['folder', 'requests/Admin/_folder.yaml'],
-  ['request', 'requests/Admin/Create thing.yaml'],
-  ['request', 'requests/Admin/Deep/Sockets.yaml'],
-  ['request', 'requests/Signed.yaml'],
-  ['request', 'requests/Basic.yaml'],
-  ['environment', 'environments/staging.yaml'],
-  ['server', 'servers/mock.yaml'],
-  ['server', 'servers/sockets.yaml'],
-  ['loadtest', 'loadtests/smoke.yaml'],
-];
+const FILES = FULL_FIXTURE_FILES;
 
 describe('round trip of hand-written files using every field', () => {
   it.each(FILES)('%s %s parses and rewrites byte for byte', async (kind, file) => {
