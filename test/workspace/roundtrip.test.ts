@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseResource, type ResourceKind } from '../../src/model/index.js';
+import { parseResource } from '../../src/model/index.js';
 import { editYaml, openWorkspace, readResource, resourceText, saveResource, saveRequest } from '../../src/workspace/index.js';
 import { copyFixture } from '../support/temp.js';
 import { FULL_FIXTURE_FILES } from '../support/full-fixture.js';
