@@ -2,6 +2,10 @@
  * The variables a request is filled with (spec 2.10, 8.2): `--var` and data-file values, the
  * active environment, the workspace variables, with this computer's script-set values and
  * secrets. Everything is read from the data folder once; scopes are then built in memory.
+ *
+ * A secret variable has one value on this computer: the secret store's. Scripts that set it
+ * change that value (the runner writes it to the secret store, never to the script values), so
+ * `secrets` holds both what was stored and what scripts of this run set.
  */
 import type { WorkspaceData } from '../appdata/index.js';
 import type { EnvironmentFile, Variable, WorkspaceFile } from '../model/index.js';
@@ -11,9 +15,24 @@ export interface VariableSnapshot {
   environmentId?: string;
   environment?: EnvironmentFile;
   workspaceVariables: readonly Variable[];
-  /** Script-set values (mutable: a run applies script changes here). */
+  /** Script-set values of variables that are not secret (mutable: a run applies script changes here). */
   scriptValues: { environment: Record<string, string>; collection: Record<string, string>; globals: Record<string, string> };
+  /** Secret values (mutable: a run applies script changes to secret variables here). */
   secrets: { environment: Record<string, string>; workspace: Record<string, string> };
+}
+
+/**
+ * Names declared secret in a file. One row marked secret makes the name secret in every row of
+ * that file, so its value is never kept or sent as plain text because of a duplicate row.
+ */
+export function secretKeysOf(variables: readonly Variable[]): Set<string> {
+  return new Set(variables.filter((v) => v.secret).map((v) => v.key));
+}
+
+function markSecretKeys(variables: readonly Variable[]): readonly Variable[] {
+  const secret = secretKeysOf(variables);
+  if (secret.size === 0 || variables.every((v) => v.secret || !secret.has(v.key))) return variables;
+  return variables.map((v) => (!v.secret && secret.has(v.key) ? { ...v, secret: true } : v));
 }
 
 /** Reads script values and secrets for the workspace and (optionally) one environment. */
@@ -33,8 +52,8 @@ export async function loadVariableSnapshot(
   ]);
   return {
     environmentId: entry?.id,
-    environment: entry?.value,
-    workspaceVariables: workspace.file.variables,
+    environment: entry && { ...entry.value, variables: markSecretKeys(entry.value.variables) as Variable[] },
+    workspaceVariables: markSecretKeys(workspace.file.variables),
     scriptValues: { environment: envValues, collection, globals },
     secrets: { environment: envSecrets, workspace: wsSecrets },
   };

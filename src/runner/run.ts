@@ -97,7 +97,9 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
   };
 
   const reporters = options.reporters ?? [];
+  const mask = ctx.variables.mask;
   const emit = (event: RunEvent) => {
+    if (event.type === 'warning') event = { ...event, message: mask.text(event.message) };
     for (const reporter of reporters) reporter.onEvent(event);
   };
   const started = performance.now();
@@ -136,6 +138,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
           iterations,
         });
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
+        mask.result(outcome.result); // secret values stay out of reports (a script's own console lines aside)
         results.push(outcome.result);
         emit({ type: 'request', result: outcome.result });
         if (options.bail && !outcome.result.passed) {
@@ -158,7 +161,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
       ctx.scripts.dispose(),
       cookies.save(),
       ctx.variables.persist(data),
-      data?.addHistory(...ctx.history),
+      data?.addHistory(...ctx.history.map((entry) => mask.history(entry))),
     ]);
     // A data folder that cannot be written must not pass silently: the next run would miss these.
     const what = ['', '', 'the cookies', "the values scripts set", 'the history'];

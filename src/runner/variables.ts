@@ -1,19 +1,34 @@
 /**
  * A run's variables in memory: the snapshot read from the data folder once, the current data-file
  * row, `--var`, and what scripts changed. Script changes apply at once for the rest of the run
- * and are written to the data folder once, at its end.
+ * and are written to the data folder once, at its end: values of variables declared secret to
+ * the secret store (encrypted), all others to the script values.
  */
 import type { ScriptScope, WorkspaceData } from '../appdata/index.js';
 import type { Variable } from '../model/index.js';
-import { scopeFrom, type VariableSnapshot } from '../request/index.js';
+import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/variables.js';
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
 import type { VariableScope } from '../template/index.js';
+import { SecretMask } from './secret-mask.js';
 
 type PersistedScope = 'environment' | 'collection' | 'globals';
+type SecretScope = 'environment' | 'collection';
+
+interface Pending {
+  cleared: boolean;
+  /** Script values: a string sets, `null` unsets. */
+  changes: Record<string, string | null>;
+  /** Secret store values, the same way. */
+  secrets: Record<string, string | null>;
+}
 
 export class RunVariables {
   iterationData: Record<string, string> = {};
-  private readonly pending = new Map<PersistedScope, { cleared: boolean; changes: Record<string, string | null> }>();
+  private readonly pending = new Map<PersistedScope, Pending>();
+  /** Names declared secret in the active environment and in the workspace variables. */
+  private readonly secretKeys: Record<SecretScope, ReadonlySet<string>>;
+  /** Every secret value this run knew, to keep them out of reports and history. */
+  readonly mask = new SecretMask();
   /**
    * Non-text values scripts set during this run (numbers, booleans, objects), as they set them:
    * later scripts of the run read them back with their type, as in Postman; files and `{{ }}` get text.
@@ -23,7 +38,24 @@ export class RunVariables {
   constructor(
     readonly snapshot: VariableSnapshot,
     readonly cliVars: ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    this.secretKeys = { environment: secretKeysOf(snapshot.environment?.variables ?? []), collection: secretKeysOf(snapshot.workspaceVariables) };
+    for (const scope of ['environment', 'collection'] as const) {
+      const values = snapshot.scriptValues[scope];
+      const secrets = this.secretsOf(scope);
+      for (const key of this.secretKeys[scope]) {
+        if (!Object.hasOwn(values, key)) continue;
+        // A plain-text copy an older Ferry kept: it won over the stored secret then, so it still
+        // does; at the end of the run it moves to the secret store.
+        secrets[key] = values[key]!;
+        delete values[key];
+        const pending = this.pendingOf(scope);
+        pending.secrets[key] = secrets[key];
+        pending.changes[key] = null;
+      }
+    }
+    for (const secrets of Object.values(snapshot.secrets)) for (const value of Object.values(secrets)) this.mask.add(value);
+  }
 
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
@@ -62,41 +94,79 @@ export class RunVariables {
       if (!change || (!change.cleared && change.unset.length === 0 && Object.keys(change.set).length === 0)) continue;
       const values = this.snapshot.scriptValues[scope];
       const typed = this.typed[scope];
-      let pending = this.pending.get(scope);
-      if (!pending) this.pending.set(scope, (pending = { cleared: false, changes: {} }));
+      const secretKeys = scope === 'globals' ? new Set<string>() : this.secretKeys[scope];
+      const secrets = scope === 'globals' ? {} : this.secretsOf(scope);
+      const pending = this.pendingOf(scope);
       if (change.cleared) {
         for (const key of Object.keys(values)) delete values[key];
         for (const key of Object.keys(typed)) delete typed[key];
         pending.cleared = true;
         pending.changes = {};
+        // A secret's stored value is its script-set value too (there is one per computer): cleared with the rest.
+        for (const key of secretKeys) {
+          delete secrets[key];
+          pending.secrets[key] = null;
+        }
       }
       for (const key of change.unset) {
-        delete values[key];
         delete typed[key];
-        pending.changes[key] = null;
+        if (secretKeys.has(key)) {
+          delete secrets[key];
+          pending.secrets[key] = null;
+        } else {
+          delete values[key];
+          pending.changes[key] = null;
+        }
       }
       for (const [key, value] of Object.entries(change.set)) {
-        values[key] = asText(value);
+        const text = asText(value);
         if (typeof value === 'string') delete typed[key];
         else typed[key] = value;
-        pending.changes[key] = values[key]!;
+        if (secretKeys.has(key)) {
+          secrets[key] = text;
+          pending.secrets[key] = text;
+          this.mask.add(text);
+        } else {
+          values[key] = text;
+          pending.changes[key] = text;
+        }
       }
     }
   }
 
-  /** Writes the run's script changes to the data folder, one update per scope. */
+  /** Writes the run's script changes to the data folder: secrets first, then one update per scope. */
   async persist(data: WorkspaceData | undefined): Promise<void> {
     if (!data) return;
     for (const [scope, pending] of this.pending) {
       let key: ScriptScope;
+      let secretScope: string;
       if (scope === 'environment') {
         if (!this.snapshot.environmentId) continue; // no active environment: nothing to keep them in
         key = `environment:${this.snapshot.environmentId}`;
-      } else key = scope;
+        secretScope = this.snapshot.environmentId;
+      } else {
+        key = scope;
+        secretScope = 'workspace';
+      }
+      // Secrets before script values: a plain copy is removed only once the secret store has the value.
+      for (const [name, value] of Object.entries(pending.secrets)) {
+        if (value === null) await data.secrets.delete(secretScope, name);
+        else await data.secrets.set(secretScope, name, value);
+      }
       if (pending.cleared) await data.clearScriptValues(key);
       await data.updateScriptValues(key, pending.changes);
     }
     this.pending.clear();
+  }
+
+  private secretsOf(scope: SecretScope): Record<string, string> {
+    return scope === 'environment' ? this.snapshot.secrets.environment : this.snapshot.secrets.workspace;
+  }
+
+  private pendingOf(scope: PersistedScope): Pending {
+    let pending = this.pending.get(scope);
+    if (!pending) this.pending.set(scope, (pending = { cleared: false, changes: {}, secrets: {} }));
+    return pending;
   }
 }
 

@@ -1,0 +1,64 @@
+/**
+ * Keeps secret values out of what Ferry writes about a run: reports (the URL sent, errors, test
+ * messages), warnings and history. Scripts' own console lines are left as they wrote them.
+ */
+import type { HistoryEntry } from '../appdata/index.js';
+import type { RequestResult } from './events.js';
+
+/** What a secret value is replaced with. */
+export const SECRET_MASK = '***';
+
+export class SecretMask {
+  private readonly values = new Set<string>();
+  /** Every text form to replace, longest first (so a secret inside another is not cut in two); rebuilt on change. */
+  private forms: string[] | undefined;
+
+  /** Remembers a secret value (for the rest of the run, even once unset: earlier results may hold it). */
+  add(value: string): void {
+    if (value === '' || this.values.has(value)) return;
+    this.values.add(value);
+    this.forms = undefined;
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  /** The text with every known secret value, as written or as encoded into a URL, replaced. */
+  text(text: string): string {
+    if (this.values.size === 0 || text === '') return text;
+    this.forms ??= [...new Set([...this.values].flatMap(encodedForms))].filter((f) => f !== '').sort((a, b) => b.length - a.length);
+    let out = text;
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(SECRET_MASK);
+    return out;
+  }
+
+  /** Masks a send's result in place, before reporters see it. */
+  result(result: RequestResult): void {
+    if (this.values.size === 0) return;
+    result.url = this.text(result.url);
+    if (result.error !== undefined) result.error = this.text(result.error);
+    for (const test of result.tests) if (test.message !== undefined) test.message = this.text(test.message);
+  }
+
+  history(entry: HistoryEntry): HistoryEntry {
+    if (this.values.size === 0) return entry;
+    return { ...entry, url: this.text(entry.url), ...(entry.error !== undefined ? { error: this.text(entry.error) } : {}) };
+  }
+}
+
+/** The value as written, and as `encodeURIComponent`, form encoding and the URL parser (query, path) write it. */
+function encodedForms(value: string): string[] {
+  const forms = [value, new URLSearchParams({ v: value }).toString().slice(2)];
+  try {
+    forms.push(encodeURIComponent(value));
+    // The URL parser's path percent-encode set (WHATWG URL): what a value filled into a path becomes.
+    forms.push(value.replace(/[\u{0}-\u{20}"#<>?`{}\u{7f}-\u{10ffff}]/gu, (c) => encodeURIComponent(c)));
+  } catch {
+    // A lone surrogate cannot be percent-encoded: the other forms stand.
+  }
+  const query = new URL('http://h/');
+  query.search = value; // the whole value, encoded as the parser encodes a query
+  forms.push(query.search.slice(1));
+  return forms;
+}

@@ -1,0 +1,301 @@
+/**
+ * Scripts that set a variable declared secret: the value goes to this computer's encrypted
+ * secret store (never to state.json), is sent by later runs, and stays out of reports and history.
+ * Real workspace files, a real data folder and a real HTTP server on 127.0.0.1.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
+import { CliReporter, JsonReporter, JunitReporter, runRequests, type Reporter, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from './workspace.js';
+
+interface Seen {
+  url: string;
+  authorization?: string;
+}
+
+let server: http.Server;
+let base = '';
+const seen: Seen[] = [];
+const temps: TempWorkspace[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    seen.push({ url: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+});
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((t) => t.cleanup()));
+});
+
+async function setup(files: Record<string, unknown>, workspace: Record<string, unknown> = {}) {
+  const temp = await makeWorkspace(files, workspace);
+  temps.push(temp);
+  process.env.FERRY_DATA_DIR = temp.dataDir;
+  const ws = await openWorkspace(temp.root);
+  return { temp, ws, data: new WorkspaceData(ws.id, ws.root) };
+}
+
+/** One run as `ferry run` does it: a fresh data-folder handle each time, as a new process would have. */
+async function run(s: Awaited<ReturnType<typeof setup>>, options: Partial<RunOptions> = {}) {
+  const events: RunEvent[] = [];
+  const first = seen.length;
+  const outcome = await runRequests({
+    workspace: s.ws,
+    dataFolder: new WorkspaceData(s.ws.id, s.ws.root),
+    settings: DEFAULT_SETTINGS,
+    ...options,
+    reporters: [{ onEvent: (e) => events.push(e) }, ...(options.reporters ?? [])],
+  });
+  return { ...outcome, events, sent: seen.slice(first) };
+}
+
+/** The JSON, JUnit and terminal reports of a run, as text. */
+function reportsOf(): { reporters: Reporter[]; text: () => string } {
+  let json = '';
+  let xml = '';
+  let cli = '';
+  return {
+    reporters: [new JsonReporter((t) => void (json = t)), new JunitReporter((t) => void (xml = t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
+    text: () => {
+      expect(json).not.toBe('');
+      expect(xml).not.toBe('');
+      expect(cli).not.toBe('');
+      return `${json}\n${xml}\n${cli}`;
+    },
+  };
+}
+
+/** A data-folder file's text; '' when it was never written. */
+const readText = (file: string) => fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+const query = (url: string) => new URL(url, 'http://x').searchParams;
+
+describe('script-set values of secret variables', () => {
+  it('go to the encrypted secret store, not state.json; the next run sends them; reports and history never show them', async () => {
+    const secret = 's3cr3t-Tok3n-9f2a';
+    const s = await setup({
+      'environments/local.yaml': {
+        name: 'Local',
+        variables: [
+          { key: 'token', value: '', secret: true },
+          { key: 'plain', value: 'file-plain' },
+        ],
+      },
+      'requests/1 set.yaml': {
+        name: 'set',
+        seq: 1,
+        url: `${base}/set?t={{token}}&p={{plain}}`,
+        headers: [{ key: 'Authorization', value: 'Bearer {{token}}' }],
+        scripts: { preRequest: `pm.environment.set('token', '${secret}'); pm.environment.set('plain', 'script-plain');` },
+      },
+      'requests/2 read.yaml': {
+        name: 'read',
+        seq: 2,
+        url: `${base}/read?t={{token}}`,
+        scripts: { postResponse: `pm.test('scripts read the secret', () => pm.expect(pm.environment.get('token')).to.eql('${secret}'));` },
+      },
+    });
+    const reports = reportsOf();
+    const first = await run(s, { environment: 'local', reporters: reports.reporters });
+    expect(first.summary.failedRequests).toBe(0);
+    // Sent at once, within the run that set it.
+    expect(first.sent.map((r) => query(r.url).get('t'))).toEqual([secret, secret]);
+    expect(first.sent[0]!.authorization).toBe(`Bearer ${secret}`);
+    expect(query(first.sent[0]!.url).get('p')).toBe('script-plain');
+
+    const state = await readText(path.join(s.data.dir, 'state.json'));
+    expect(state).not.toContain(secret);
+    expect(state).toContain('script-plain'); // non-secret values stay script values
+    expect(await s.data.scriptValues('environment:local')).toEqual({ plain: 'script-plain' });
+    const sealed = await readText(path.join(s.data.dir, 'secrets.json'));
+    expect(sealed).not.toContain(secret);
+    expect(sealed).not.toContain(Buffer.from(secret).toString('base64'));
+    expect(await s.data.secrets.get('local', 'token')).toBe(secret);
+
+    // Reports and history: masked.
+    expect(first.results.map((r) => r.url)).toEqual([`${base}/set?t=***&p=script-plain`, `${base}/read?t=***`]);
+    expect(reports.text()).not.toContain(secret);
+    const history = await readText(path.join(s.data.dir, 'history.json'));
+    expect(history).not.toContain(secret);
+    expect(JSON.parse(history)).toHaveLength(2);
+
+    // The next run reads it back as the secret's value.
+    const second = await run(s, { environment: 'local', paths: ['2 read'] });
+    expect(second.summary.failedTests).toBe(0);
+    expect(second.summary.tests).toBe(1);
+    expect(query(second.sent[0]!.url).get('t')).toBe(secret);
+    expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain(secret);
+  });
+
+  it('win over the older stored secret within the run and in the next; unset removes the stored value', async () => {
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', secret: true }] },
+      'requests/1 before.yaml': { name: 'before', seq: 1, url: `${base}/x?t={{token}}` },
+      'requests/2 set.yaml': { name: 'set', seq: 2, url: `${base}/x?t={{token}}`, scripts: { preRequest: "pm.environment.set('token', 'new-from-script'); pm.environment.set('note', 'plain')" } },
+      'requests/3 after.yaml': { name: 'after', seq: 3, url: `${base}/x?t={{token}}` },
+      'requests/4 unset.yaml': {
+        name: 'unset',
+        seq: 4,
+        url: `${base}/x?t={{token}}`,
+        scripts: { preRequest: "pm.environment.unset('token')", postResponse: "pm.test('gone for scripts', () => pm.expect(pm.environment.has('token')).to.be.false)" },
+      },
+    });
+    await s.data.secrets.set('local', 'token', 'old-stored');
+    const first = await run(s, { environment: 'local', paths: ['1 before', '2 set', '3 after'] });
+    expect(first.sent.map((r) => query(r.url).get('t'))).toEqual(['old-stored', 'new-from-script', 'new-from-script']);
+    expect(await s.data.secrets.get('local', 'token')).toBe('new-from-script');
+    expect(await s.data.scriptValues('environment:local')).toEqual({ note: 'plain' });
+    expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain('new-from-script');
+
+    const second = await run(s, { environment: 'local', paths: ['3 after'] });
+    expect(query(second.sent[0]!.url).get('t')).toBe('new-from-script');
+
+    const unset = await run(s, { environment: 'local', paths: ['4 unset', '3 after'] });
+    expect(unset.summary.failedTests).toBe(0);
+    // No value: the placeholder stays as written, within the run and after it.
+    expect(unset.sent.map((r) => query(r.url).get('t'))).toEqual(['{{token}}', '{{token}}']);
+    expect(await s.data.secrets.get('local', 'token')).toBeUndefined();
+    const later = await run(s, { environment: 'local', paths: ['3 after'] });
+    expect(query(later.sent[0]!.url).get('t')).toBe('{{token}}');
+    expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain('new-from-script');
+  });
+
+  it('workspace variables declared secret in ferry.yaml: pm.collectionVariables.set goes to the workspace secrets', async () => {
+    const s = await setup(
+      {
+        'requests/1 set.yaml': {
+          name: 'set',
+          seq: 1,
+          url: `${base}/c`,
+          scripts: { postResponse: "pm.collectionVariables.set('apiKey', 'ws-key-7731'); pm.collectionVariables.set('region', 'us'); pm.collectionVariables.set('count', 3);" },
+        },
+        'requests/2 use.yaml': { name: 'use', seq: 2, url: `${base}/c?k={{apiKey}}&r={{region}}&n={{count}}` },
+      },
+      { variables: [{ key: 'apiKey', secret: true }, { key: 'region', value: 'eu' }] },
+    );
+    const first = await run(s);
+    expect(query(first.sent[1]!.url).toString()).toBe('k=ws-key-7731&r=us&n=3');
+    expect(await s.data.secrets.get('workspace', 'apiKey')).toBe('ws-key-7731');
+    expect(await s.data.scriptValues('collection')).toEqual({ region: 'us', count: '3' });
+    expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain('ws-key-7731');
+    expect(await readText(path.join(s.data.dir, 'secrets.json'))).not.toContain('ws-key-7731');
+
+    const second = await run(s, { paths: ['2 use'] });
+    expect(query(second.sent[0]!.url).toString()).toBe('k=ws-key-7731&r=us&n=3');
+    expect(second.results[0]!.url).toBe(`${base}/c?k=***&r=us&n=3`);
+  });
+
+  it('a plain copy an older Ferry kept in state.json still wins, and the run moves it to the secret store', async () => {
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', secret: true }, { key: 'other', value: 'file' }] },
+      'requests/use.yaml': { name: 'use', url: `${base}/l?t={{token}}&o={{other}}` },
+    });
+    await s.data.secrets.set('local', 'token', 'older-stored');
+    await s.data.updateScriptValues('environment:local', { token: 'legacy-plain-5521', other: 'scripted' });
+    const first = await run(s, { environment: 'local' });
+    expect(query(first.sent[0]!.url).toString()).toBe('t=legacy-plain-5521&o=scripted');
+    expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain('legacy-plain-5521');
+    expect(await s.data.scriptValues('environment:local')).toEqual({ other: 'scripted' });
+    expect(await s.data.secrets.get('local', 'token')).toBe('legacy-plain-5521');
+    const second = await run(s, { environment: 'local' });
+    expect(query(second.sent[0]!.url).get('t')).toBe('legacy-plain-5521');
+  });
+
+  it('one row marked secret makes every row of that name secret: the value never lands in state.json', async () => {
+    const s = await setup({
+      'environments/local.yaml': {
+        name: 'Local',
+        variables: [
+          { key: 'token', value: 'typed-in-file' },
+          { key: 'token', secret: true },
+        ],
+      },
+      'requests/set.yaml': { name: 'set', url: `${base}/d?t={{token}}`, scripts: { postResponse: "pm.environment.set('token', 'dup-secret-3390'); pm.environment.set('other', 'plain-1')" } },
+    });
+    await run(s, { environment: 'local' });
+    const state = await readText(path.join(s.data.dir, 'state.json'));
+    expect(state).toContain('plain-1');
+    expect(state).not.toContain('dup-secret-3390');
+    expect(await s.data.secrets.get('local', 'token')).toBe('dup-secret-3390');
+    const second = await run(s, { environment: 'local' });
+    expect(query(second.sent[0]!.url).get('t')).toBe('dup-secret-3390');
+  });
+
+  it('clear() forgets the secret values of its scope with its other script-set values', async () => {
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', secret: true }, { key: 'plain', value: 'file' }] },
+      'requests/clear.yaml': { name: 'clear', url: `${base}/e`, scripts: { postResponse: 'pm.environment.clear()' } },
+    });
+    await s.data.secrets.set('local', 'token', 'stored-before');
+    await s.data.updateScriptValues('environment:local', { plain: 'scripted' });
+    await run(s, { environment: 'local' });
+    expect(await s.data.secrets.get('local', 'token')).toBeUndefined();
+    expect(await s.data.scriptValues('environment:local')).toEqual({});
+  });
+
+  it('non-secret variables keep using script values exactly as before', async () => {
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'plain', value: 'file' }] },
+      'requests/set.yaml': { name: 'set', url: `${base}/f?p={{plain}}`, scripts: { postResponse: "pm.environment.set('plain', 'p-2'); pm.environment.set('fresh', 'new')" } },
+    });
+    await run(s, { environment: 'local' });
+    expect(await s.data.scriptValues('environment:local')).toEqual({ plain: 'p-2', fresh: 'new' });
+    expect(await fs.stat(path.join(s.data.dir, 'secrets.json')).catch(() => undefined)).toBeUndefined();
+    const second = await run(s, { environment: 'local' });
+    expect(query(second.sent[0]!.url).get('p')).toBe('p-2');
+    expect(second.results[0]!.url).toBe(`${base}/f?p=p-2`);
+  });
+
+  it('are masked in URLs (in any encoding), errors, test messages, warnings and history; a script’s own console lines keep them', async () => {
+    const secret = 'p@ss wörd+&=Q7';
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', secret: true }] },
+      'requests/1 use.yaml': {
+        name: 'use',
+        seq: 1,
+        url: `${base}/p/{{token}}?q={{token}}`,
+        scripts: {
+          preRequest: `pm.environment.set('token', ${JSON.stringify(secret)})`,
+          postResponse: [
+            "console.log('token is ' + pm.environment.get('token'));",
+            "pm.test('compare', () => pm.expect(pm.environment.get('token')).to.eql('other'));",
+            "postman.setNextRequest(pm.environment.get('token'));",
+            "throw new Error('bad ' + pm.environment.get('token'));",
+          ].join('\n'),
+        },
+      },
+    });
+    const reports = reportsOf();
+    const { results, events, sent } = await run(s, { environment: 'local', reporters: reports.reporters });
+    const target = sent[0]!.url;
+    expect(decodeURIComponent(target.split('?')[0]!)).toBe(`/p/${secret}`);
+    const r = results[0]!;
+    expect(r.url).toBe(`${base}/p/***?q=***`);
+    expect(r.error).toMatch(/bad \*\*\*/);
+    expect(r.tests[0]!.message).toContain('***');
+    expect(r.console).toEqual([`token is ${secret}`]);
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(warnings).toEqual([expect.stringContaining('setNextRequest("***")')]);
+    const text = reports.text().split(secret).join('<console>'); // the console line is the script's own
+    for (const form of [secret, encodeURIComponent(secret), target.slice(3, target.indexOf('?'))]) expect(text).not.toContain(form);
+    expect(text).toContain('<console>');
+    const history = await readText(path.join(s.data.dir, 'history.json'));
+    expect(history).not.toContain(encodeURIComponent(secret));
+    expect(history).not.toContain(target.slice(3, target.indexOf('?')));
+    expect(JSON.parse(history)[0].url).toBe(`${base}/p/***?q=***`);
+  });
+});
