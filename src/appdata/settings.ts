@@ -14,6 +14,11 @@ export interface AppSettings {
   verifyTls: boolean;
   httpVersion: 'auto' | 'http1' | 'http2' | 'http3';
   decompress: boolean;
+  /**
+   * Most megabytes (MiB) of a response body read, as received and once decoded; past it the
+   * request fails and the connection is closed. 0 = no limit. (Postman's "Max response size".)
+   */
+  maxResponseMb: number;
   /** Body files outside the workspace folder may be sent. */
   filesOutsideWorkspace: boolean;
   /** Script limits. */
@@ -28,6 +33,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   verifyTls: true,
   httpVersion: 'auto',
   decompress: true,
+  maxResponseMb: 50,
   filesOutsideWorkspace: false,
   scriptTimeoutMs: 5_000,
   scriptMemoryMb: 64,
@@ -58,6 +64,8 @@ function isValidSetting(key: keyof AppSettings, value: unknown): boolean {
 const NUMBER_RANGES: Partial<Record<keyof AppSettings, [number, number]>> = {
   scriptTimeoutMs: [1, Number.MAX_SAFE_INTEGER],
   scriptMemoryMb: [4, 2000],
+  // Up to 4 GB: Node's largest Buffer on 64-bit systems; 0 = no limit covers more.
+  maxResponseMb: [0, 4096],
 };
 
 function inRange(key: keyof AppSettings, n: number): boolean {

@@ -1,6 +1,6 @@
 /** Network failures of one send as messages for people: what happened, where, what to do. */
 
-export type HttpErrorKind = 'timeout' | 'refused' | 'unknownHost' | 'tls' | 'redirects' | 'reset' | 'protocol' | 'unsupported' | 'other';
+export type HttpErrorKind = 'timeout' | 'refused' | 'unknownHost' | 'tls' | 'redirects' | 'reset' | 'protocol' | 'tooLarge' | 'unsupported' | 'other';
 
 export class HttpSendError extends Error {
   override name = 'HttpSendError';
@@ -10,6 +10,18 @@ export class HttpSendError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The response body passed the `maxResponseMb` application setting. `decodedFrom`: the
+ * Content-Encoding when it was the decoded body that grew past it (a compression bomb).
+ */
+export function responseTooLarge(maxResponseMb: number, decodedFrom?: string): HttpSendError {
+  const what = decodedFrom ? `the response body, once its Content-Encoding (${decodedFrom}) is undone, is larger than` : 'the response body is larger than';
+  return new HttpSendError(
+    `${what} ${maxResponseMb} MB (maxResponseMb), so Ferry stopped reading it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`,
+    'tooLarge',
+  );
 }
 
 const TLS_CODES = new Set([
@@ -34,6 +46,14 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
   const useAuto = 'Set settings.httpVersion to auto or http1 for this request.';
   if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(err.message ?? '')) {
     return new HttpSendError(`${host} does not speak HTTP/2: its TLS handshake offered no h2 protocol, and httpVersion is http2. ${useAuto}`, 'protocol');
+  }
+  if (/FRAME_SIZE_ERROR/.test(err.message ?? '')) {
+    // The server reset the stream: it could not send a frame it built, most often response headers
+    // over its own limit (Node's HTTP/2 server refuses to send more than 64 KB of them).
+    return new HttpSendError(
+      `${host} reset the HTTP/2 stream with FRAME_SIZE_ERROR instead of answering: the server could not send something it built, most often response headers larger than its own HTTP/2 limit. This is on the server's side (it would have to send smaller headers or raise its limit); over HTTP/1.1 (settings.httpVersion: http1) Ferry reads up to 1 MB of headers.`,
+      'protocol',
+    );
   }
   if (httpVersion === 'http2' && url.protocol === 'http:' && code.startsWith('ERR_HTTP2')) {
     return new HttpSendError(

@@ -1,7 +1,8 @@
 /**
  * The HTTP client (spec 2.7): sends a PreparedRequest over undici with the request's settings:
  * HTTP/1.1, HTTP/2 (ALPN or cleartext prior knowledge), redirects, a whole-request timeout,
- * TLS verification, decoding of gzip/deflate/br/zstd, the cookie jar, Digest answers.
+ * TLS verification, decoding of gzip/deflate/br/zstd, the cookie jar, Digest answers, and the
+ * response size limit (`maxResponseMb`, checked as the body streams in and again as it is decoded).
  * The result keeps status, headers in wire order (repeated ones too), body bytes, sizes,
  * the remote address and timings.
  */
@@ -12,10 +13,10 @@ import type { Dispatcher } from 'undici';
 import type { PreparedRequest, PreparedSettings } from '../request/prepared.js';
 import { DEFAULT_SETTINGS } from '../appdata/index.js';
 import type { CookieStore } from './cookie-jar.js';
-import { decodeBody } from './decompress.js';
+import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
 import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-agents.js';
-import { describeNetworkError, HttpSendError } from './http-errors.js';
+import { describeNetworkError, HttpSendError, responseTooLarge } from './http-errors.js';
 import { encodeMultipart } from './multipart.js';
 
 export { HttpAgents, type HostLookup } from './http-agents.js';
@@ -60,6 +61,11 @@ export interface HttpSendContext {
   cookies?: CookieStore;
   /** Cancels the send. */
   signal?: AbortSignal;
+  /**
+   * Most megabytes (MiB) of response body read, as received and as decoded; 0 = no limit. The
+   * application setting `maxResponseMb`; without it, its default.
+   */
+  maxResponseMb?: number;
 }
 
 /** Headers undici computes itself or refuses; an imported request may still carry them. */
@@ -100,6 +106,8 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
 
+  const maxResponseMb = ctx.maxResponseMb ?? DEFAULT_SETTINGS.maxResponseMb;
+  const limit: BodyLimit = { maxMb: maxResponseMb, maxBytes: maxResponseMb > 0 ? maxResponseMb * MB : 0 };
   const deadline = new Deadline(settings.timeoutMs, ctx.signal);
   const redirects: Array<{ url: string; status: number }> = [];
   let digestTried = false;
@@ -107,7 +115,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
       const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
-      const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline));
+      const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit));
       const completedAt = performance.now();
       // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
       // response ends; sending sooner would open a second connection to the same origin.
@@ -164,9 +172,11 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       const ended = completedAt;
       let decoded: Uint8Array = hop.body;
       if (settings.decompress) {
+        const encoding = values(hop.rawHeaders, 'content-encoding').join(', ');
         try {
-          decoded = decodeBody(hop.body, values(hop.rawHeaders, 'content-encoding').join(', '));
+          decoded = decodeBody(hop.body, encoding, limit.maxBytes);
         } catch (error) {
+          if (error instanceof DecodedTooLargeError) throw responseTooLarge(limit.maxMb, encoding);
           throw new HttpSendError((error as Error).message, 'protocol');
         }
       }
@@ -200,6 +210,17 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+const MB = 1024 * 1024;
+
+/** The response size limit of one send: `maxResponseMb` and the same in bytes (0 = no limit). */
+interface BodyLimit {
+  maxMb: number;
+  maxBytes: number;
+}
+
+/** Statuses and methods whose Content-Length describes no body that follows. */
+const declaresNoBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
 
 const USER_AGENT = ((): string => {
   try {
@@ -260,17 +281,30 @@ class Deadline {
   }
 }
 
-/** One request/response exchange on the dispatcher, body read whole. */
 /** Path and query as sent. A `?` typed with nothing after it stays: `URL#search` alone drops it. */
 function requestTarget(url: URL): string {
   return url.pathname + (url.search || (url.href.split('#')[0]!.endsWith('?') ? '?' : ''));
 }
 
-function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [string, string][], body: Buffer | undefined, deadline: Deadline): Promise<Hop> {
+/**
+ * One request/response exchange on the dispatcher, body read whole up to `limit`: past it (or
+ * when Content-Length already says so) the exchange is aborted, which closes an HTTP/1.1
+ * connection and resets an HTTP/2 stream, so no more of the body is read.
+ */
+function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [string, string][], body: Buffer | undefined, deadline: Deadline, limit: BodyLimit): Promise<Hop> {
   if (deadline.error) return Promise.reject(deadline.error);
   return new Promise<Hop>((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let received = 0;
     let hop: Omit<Hop, 'body'> | undefined;
+    let abortExchange: ((reason: Error) => void) | undefined;
+    let stopped: HttpSendError | undefined;
+    const stop = () => {
+      stopped ??= responseTooLarge(limit.maxMb);
+      chunks.length = 0;
+      abortExchange?.(stopped);
+      reject(stopped);
+    };
     const flat: string[] = [];
     for (const [name, value] of headers) flat.push(name, value);
     try {
@@ -286,6 +320,7 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [st
         } as Dispatcher.DispatchOptions,
         {
           onConnect(abort: (reason?: Error) => void) {
+            abortExchange = abort;
             deadline.attach(abort);
           },
           onHeaders(statusCode: number, rawHeaders: Buffer[] | string[], _resume: () => void, statusText: string) {
@@ -300,18 +335,32 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [st
             // Interim answers (100 Continue, 103 Early Hints) are not the response.
             if (statusCode < 200) return true;
             hop = { status: statusCode, statusText: statusText ?? '', rawHeaders: pairs, headersSize: size, firstByteAt: performance.now() };
+            if (limit.maxBytes > 0 && !declaresNoBody(method, statusCode)) {
+              const declared = Number(values(pairs, 'content-length')[0] ?? NaN);
+              if (declared > limit.maxBytes) {
+                stop();
+                return false;
+              }
+            }
             return true;
           },
           onData(chunk: Buffer) {
+            if (stopped) return false;
+            received += chunk.length;
+            if (limit.maxBytes > 0 && received > limit.maxBytes) {
+              stop();
+              return false;
+            }
             chunks.push(chunk);
             return true;
           },
           onComplete() {
+            if (stopped) return;
             if (!hop) return reject(new HttpSendError(`${url.host} closed the exchange without a response.`, 'protocol'));
             resolve({ ...hop, body: Buffer.concat(chunks) });
           },
           onError(error: Error) {
-            reject(error);
+            reject(stopped ?? error);
           },
         } as unknown as Dispatcher.DispatchHandler,
       );

@@ -170,7 +170,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   let response: HttpResult;
   const sentAt = performance.now();
   try {
-    response = await sendHttp(prepared, { agents: ctx.agents, cookies: ctx.cookies, signal: ctx.signal });
+    response = await sendHttp(prepared, { agents: ctx.agents, cookies: ctx.cookies, signal: ctx.signal, maxResponseMb: ctx.settings.maxResponseMb });
   } catch (error) {
     if (!(error instanceof HttpSendError)) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);
