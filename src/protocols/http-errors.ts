@@ -55,6 +55,14 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
       'protocol',
     );
   }
+  if (/too many CONTINUATION frames/i.test(err.message ?? '')) {
+    // Node's HTTP/2 layer reads a header block in at most 8 CONTINUATION frames (a guard against
+    // CONTINUATION floods), so about 144 KB of compressed headers at the default frame size.
+    return new HttpSendError(
+      `${host} sent HTTP/2 response headers larger than Ferry reads over HTTP/2 (about 144 KB after compression, more than 8 CONTINUATION frames). Over HTTP/1.1 (settings.httpVersion: http1) Ferry reads up to 1 MB of headers.`,
+      'protocol',
+    );
+  }
   if (httpVersion === 'http2' && url.protocol === 'http:' && code.startsWith('ERR_HTTP2')) {
     return new HttpSendError(
       `${host} did not answer in HTTP/2 (${code}): over http:// with httpVersion http2, Ferry speaks HTTP/2 at once (prior knowledge), which a server that speaks only HTTP/1.1 cannot read. ${useAuto}`,

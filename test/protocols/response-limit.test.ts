@@ -208,6 +208,26 @@ describe('huge HTTP/2 response headers', () => {
   });
 });
 
+describe('huge HTTP/2 response headers (client side)', () => {
+  it('headers in more CONTINUATION frames than Node reads get a message naming the HTTP/1.1 way', async () => {
+    // Three fields of 80,000 characters: each under nghttp2's 64 KB per field, together past 8 CONTINUATION frames.
+    const value = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(2223);
+    const server = http2.createServer({ maxSendHeaderBlockLength: 4 * MB }, (_req, res) => {
+      res.writeHead(200, { 'x-a': value, 'x-b': value, 'x-c': value });
+      res.end('ok');
+    });
+    server.on('session', (s) => s.on('error', () => {}));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const error = await fail(url, { httpVersion: 'http2' });
+      expect(error.message).toMatch(/sent HTTP\/2 response headers larger than Ferry reads over HTTP\/2 \(about 144 KB after compression, more than 8 CONTINUATION frames\)\. Over HTTP\/1\.1 \(settings\.httpVersion: http1\) Ferry reads up to 1 MB of headers\./);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe('ferry config set maxResponseMb, then ferry run', () => {
   const temps: TempWorkspace[] = [];
   afterEach(async () => {
