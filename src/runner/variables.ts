@@ -47,11 +47,11 @@ export class RunVariables {
         if (!Object.hasOwn(values, key)) continue;
         // A plain-text copy an older Ferry kept: it won over the stored secret then, so it still
         // does; at the end of the run it moves to the secret store.
-        secrets[key] = values[key]!;
+        put(secrets, key, values[key]!);
         delete values[key];
         const pending = this.pendingOf(scope);
-        pending.secrets[key] = secrets[key];
-        pending.changes[key] = null;
+        put(pending.secrets, key, secrets[key]!);
+        put(pending.changes, key, null);
       }
     }
     for (const secrets of Object.values(snapshot.secrets)) for (const value of Object.values(secrets)) this.mask.add(value);
@@ -60,7 +60,7 @@ export class RunVariables {
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
     const localText: Record<string, string> = {};
-    for (const [key, value] of Object.entries(local)) localText[key] = asText(value);
+    for (const [key, value] of Object.entries(local)) put(localText, key, asText(value));
     const globals = this.snapshot.scriptValues.globals;
     if (Object.keys(globals).length === 0) return scopeFrom(this.snapshot, [this.iterationData, localText, this.cliVars]);
     // Globals (set only by scripts) come last: after the workspace's own variables.
@@ -105,30 +105,30 @@ export class RunVariables {
         // A secret's stored value is its script-set value too (there is one per computer): cleared with the rest.
         for (const key of secretKeys) {
           delete secrets[key];
-          pending.secrets[key] = null;
+          put(pending.secrets, key, null);
         }
       }
       for (const key of change.unset) {
         delete typed[key];
         if (secretKeys.has(key)) {
           delete secrets[key];
-          pending.secrets[key] = null;
+          put(pending.secrets, key, null);
         } else {
           delete values[key];
-          pending.changes[key] = null;
+          put(pending.changes, key, null);
         }
       }
       for (const [key, value] of Object.entries(change.set)) {
         const text = asText(value);
         if (typeof value === 'string') delete typed[key];
-        else typed[key] = value;
+        else put(typed, key, value);
         if (secretKeys.has(key)) {
-          secrets[key] = text;
-          pending.secrets[key] = text;
+          put(secrets, key, text);
+          put(pending.secrets, key, text);
           this.mask.add(text);
         } else {
-          values[key] = text;
-          pending.changes[key] = text;
+          put(values, key, text);
+          put(pending.changes, key, text);
         }
       }
     }
@@ -174,11 +174,16 @@ function layerValues(variables: readonly Variable[], scripted: Record<string, st
   const out: VariableValues = {};
   for (const v of variables) {
     if (v.enabled === false || Object.hasOwn(out, v.key)) continue;
-    const value = v.secret ? secrets[v.key] : v.value;
-    if (value !== undefined) out[v.key] = value;
+    const value = v.secret ? (Object.hasOwn(secrets, v.key) ? secrets[v.key] : undefined) : v.value;
+    if (value !== undefined) put(out, v.key, value);
   }
-  for (const [key, value] of Object.entries(scripted)) out[key] = value;
+  for (const [key, value] of Object.entries(scripted)) put(out, key, value);
   return out;
+}
+
+/** Sets an own property, even for a name such as `__proto__` (plain assignment would change the prototype). */
+function put(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Files hold text: scripts' non-string values are kept as JSON. */

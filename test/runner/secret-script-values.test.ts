@@ -4,7 +4,7 @@
  * Real workspace files, a real data folder and a real HTTP server on 127.0.0.1.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -258,6 +258,49 @@ describe('script-set values of secret variables', () => {
     const second = await run(s, { environment: 'local' });
     expect(query(second.sent[0]!.url).get('p')).toBe('p-2');
     expect(second.results[0]!.url).toBe(`${base}/f?p=p-2`);
+  });
+
+  it('a secret store that cannot be written: the run warns, and the value is not kept in plain text instead', async () => {
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', secret: true }] },
+      'requests/set.yaml': { name: 'set', url: `${base}/w?t={{token}}`, scripts: { preRequest: "pm.environment.set('token', 'unsaved-4410'); pm.environment.set('plain', 'p')" } },
+    });
+    // Once the run has read the store, a folder takes the place of its file.
+    const breakStore: Reporter = { onEvent: (e) => void (e.type === 'request' && mkdirSync(path.join(s.data.dir, 'secrets.json'), { recursive: true })) };
+    const { events, sent } = await run(s, { environment: 'local', reporters: [breakStore] });
+    expect(query(sent[0]!.url).get('t')).toBe('unsaved-4410'); // the run itself used it
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(warnings).toEqual([expect.stringMatching(/^the values scripts set of this run could not be saved in the data folder: .*EISDIR/)]);
+    expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain('unsaved-4410');
+  });
+
+  it('hostile names (__proto__, constructor) stay ordinary secret names: no prototype change, no plain copy', async () => {
+    const s = await setup({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: '__proto__', secret: true }, { key: 'constructor', secret: true }, { key: 'toString', secret: true }] },
+      'requests/1 set.yaml': {
+        name: 'set',
+        seq: 1,
+        url: `${base}/h?a={{__proto__}}&b={{constructor}}&c={{toString}}`,
+        scripts: {
+          preRequest: "pm.environment.set('__proto__', 'proto-val-1'); pm.environment.set('constructor', 'ctor-val-2');",
+          postResponse: "pm.test('scripts see them', () => { pm.expect(pm.environment.get('constructor')).to.eql('ctor-val-2'); pm.expect(pm.environment.get('toString')).to.be.undefined; })",
+        },
+      },
+      'requests/2 use.yaml': { name: 'use', seq: 2, url: `${base}/h?b={{constructor}}` },
+    });
+    const first = await run(s, { environment: 'local', paths: ['1 set'] });
+    expect(first.summary.failedTests).toBe(0);
+    // toString has no value: it stays as written (not Object.prototype.toString's text).
+    expect(query(first.sent[0]!.url).toString()).toBe('a=proto-val-1&b=ctor-val-2&c=%7B%7BtoString%7D%7D');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    const state = await readText(path.join(s.data.dir, 'state.json'));
+    expect(state).not.toContain('proto-val-1');
+    expect(state).not.toContain('ctor-val-2');
+    expect(await s.data.secrets.get('local', 'constructor')).toBe('ctor-val-2');
+    expect(await s.data.secrets.get('local', '__proto__')).toBe('proto-val-1');
+    const second = await run(s, { environment: 'local', paths: ['2 use'] });
+    expect(query(second.sent[0]!.url).get('b')).toBe('ctor-val-2');
   });
 
   it('are masked in URLs (in any encoding), errors, test messages, warnings and history; a script’s own console lines keep them', async () => {
