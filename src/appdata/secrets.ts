@@ -83,7 +83,8 @@ export class SecretStore {
   async all(scope: string): Promise<Record<string, string>> {
     const all = await this.store.read();
     const keyBytes = await key();
-    const out: Record<string, string> = {};
+    // No prototype: a secret named `__proto__` is an own key like any other.
+    const out: Record<string, string> = Object.create(null) as Record<string, string>;
     const prefix = `${scope}\u0000`;
     for (const [slot, sealed] of Object.entries(all)) {
       if (slot.startsWith(prefix)) out[slot.slice(prefix.length)] = open(keyBytes, sealed);

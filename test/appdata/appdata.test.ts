@@ -22,6 +22,12 @@ describe('the data folder', () => {
     expect(await store.secrets.get('staging', 'apiKey')).toBe('sup3r-s3cret');
     expect(await store.secrets.all('staging')).toEqual({ apiKey: 'sup3r-s3cret' });
     expect(await store.secrets.get('prod', 'apiKey')).toBeUndefined();
+    // Names that mean something to JavaScript objects are plain names here.
+    await store.secrets.set('staging', '__proto__', 'p');
+    await store.secrets.set('staging', 'constructor', 'c');
+    const all = await store.secrets.all('staging');
+    expect(Object.entries(all).sort()).toEqual([['__proto__', 'p'], ['apiKey', 'sup3r-s3cret'], ['constructor', 'c']]);
+    expect(({} as Record<string, unknown>).p).toBeUndefined();
     const raw = await fs.readFile(path.join(store.dir, 'secrets.json'), 'utf8');
     expect(raw).not.toContain('sup3r-s3cret');
     const keyStat = await fs.stat(path.join(data, 'secret.key'));
