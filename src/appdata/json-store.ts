@@ -28,6 +28,9 @@ export class JsonStore<T> {
         await fs.rename(this.file, `${this.file}.damaged-${Date.now()}`).catch(() => {});
         return this.empty();
       }
+      // Reading a folder fails with EISDIR and no path: name the store, so the message says which.
+      const systemError = error as NodeJS.ErrnoException;
+      if (systemError.code !== undefined && systemError.path === undefined) systemError.path = this.file;
       throw error;
     }
   }

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
 import { isolatedDataDir } from '../support/temp.js';
+import { systemErrorMessage } from '../../src/cli/system-error.js';
 
 const run = promisify(execFile);
 
@@ -66,6 +67,16 @@ describe('the data folder', () => {
     await fs.writeFile(path.join(store.dir, 'state.json'), '{"trunc');
     expect(await store.activeEnvironment()).toBeUndefined();
     expect((await fs.readdir(store.dir)).some((f) => f.startsWith('state.json.damaged-'))).toBe(true);
+  });
+
+  it('a store that is a folder fails with a message naming it (through ferry, one line)', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.secrets.set('workspace', 'a', 'b');
+    await fs.rm(path.join(store.dir, 'secrets.json'));
+    await fs.mkdir(path.join(store.dir, 'secrets.json'));
+    const error = await store.secrets.all('workspace').catch((caught: unknown) => caught);
+    expect(systemErrorMessage(error)?.message).toBe(`Could not read ${path.join(store.dir, 'secrets.json')}: it is a folder, not a file (EISDIR).`);
   });
 
   it('valid JSON of the wrong shape is set aside too', async () => {
