@@ -110,10 +110,30 @@ function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
   const http: oauth.TokenEndpointRequestOptions = {
     // Local and test providers often speak plain HTTP; the user chose the URL.
     [oauth.allowInsecureRequests]: true,
-    [oauth.customFetch]: ((url: string, init: RequestInit) =>
-      undiciFetch(url, { ...(init as object), ...(dispatcher ? { dispatcher } : {}) } as never)) as unknown as typeof fetch,
+    [oauth.customFetch]: (async (url: string, init: RequestInit) =>
+      cappedResponse(await undiciFetch(url, { ...(init as object), ...(dispatcher ? { dispatcher } : {}) } as never))) as unknown as typeof fetch,
   };
   return { as, client, clientAuth, http };
+}
+
+/** A token endpoint's answer is read up to this size: tokens are small; an endless answer must not fill memory. */
+export const MAX_TOKEN_RESPONSE_BYTES = 1024 * 1024;
+
+/** The response with its body read whole, up to the cap (past it the connection is dropped and the grant fails). */
+async function cappedResponse(response: Awaited<ReturnType<typeof undiciFetch>>): Promise<Response> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > MAX_TOKEN_RESPONSE_BYTES) {
+        await response.body.cancel().catch(() => {});
+        throw new PrepareError(`its answer is larger than 1 MB, which no token response is (stopped reading); check tokenUrl.`);
+      }
+      chunks.push(chunk);
+    }
+  }
+  return new Response(chunks.length ? Buffer.concat(chunks) : null, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
 }
 
 function extraParams(s: OAuth2Settings): Record<string, string> {

@@ -166,4 +166,32 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     await oauth2AccessToken(s, { data, fetchTokens: true });
     expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toEqual({ token: expect.any(String), cached: true });
   });
+
+  it('stops reading a token endpoint that answers more than 1 MB (or without end), with a clear error', async () => {
+    let written = 0;
+    const endless = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"access_token":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      // Bounded: the server gives up after 64 MB if the client never stops it.
+      const pump = () => {
+        while (written < 64 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
+        if (written < 64 * 1024 * 1024 && !res.destroyed) res.once('drain', pump);
+        else res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = endless.address() as { port: number };
+      const error = await oauth2AccessToken(settings({ tokenUrl: `http://127.0.0.1:${port}/token` }), { data, fetchTokens: true }).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(/OAuth 2\.0 \(clientCredentials\) token request to .* failed: its answer is larger than 1 MB, which no token response is \(stopped reading\); check tokenUrl\./);
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+      // A normal provider still works afterwards.
+      expect(await oauth2AccessToken(settings({}), { data, fetchTokens: true })).toEqual({ token: expect.stringMatching(/^token-/), cached: false });
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  });
 });
