@@ -8,6 +8,8 @@ export interface Output {
   color: boolean;
   /** The file descriptor behind `out` when it is the process's standard output (for non-blocking writers). */
   fd?: number;
+  /** Where a status line is drawn (progress of long work): only when stderr is a terminal. */
+  status?: { write(text: string): void };
 }
 
 /** Set when the reader of a stream went away (`ferry ls | head`): later writes are dropped, not a crash. */
@@ -41,6 +43,7 @@ export function processOutput(): Output {
     },
     color,
     fd: 1,
+    ...(process.stderr.isTTY && process.env.TERM !== 'dumb' ? { status: { write: (text: string) => void process.stderr.write(text) } } : {}),
   };
 }
 

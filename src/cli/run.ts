@@ -81,9 +81,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       const reporters: Reporter[] = [];
       // On a terminal, a progress line on stderr while each request is in flight (first, so it
       // is erased before any reporter prints).
-      if (ctx.output.fd !== undefined && process.stderr.isTTY && process.env.TERM !== 'dumb') {
-        reporters.push(new ProgressReporter({ write: (text) => process.stderr.write(text) }));
-      }
+      if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
       const names = options.reporters;
       for (const name of names) {
         if (name === 'cli') reporters.push(new CliReporter({ write: (text) => ctx.output.out(text.replace(/\n$/, '')), color: ctx.output.color }));

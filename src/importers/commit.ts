@@ -28,6 +28,8 @@ export interface CommitTarget {
 export interface CommitOptions {
   /** Target folder path relative to `requests/` ('' or undefined = the collection root). It must exist. */
   into?: string;
+  /** Told how many of the request tree's files are written so far (for a progress display). */
+  onProgress?: (written: number, total: number) => void;
 }
 
 interface Move {
@@ -89,7 +91,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       buildNode(node, staging, entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
     }
-    await writeTree(pending);
+    await writeTree(pending, options.onProgress);
 
     // 3. Environments.
     const environmentIds: string[] = [];
@@ -247,9 +249,15 @@ function buildNode(node: ImportedNode, parentDir: string, entry: string, seq: nu
   });
 }
 
-async function writeTree(pending: PendingTree): Promise<void> {
+async function writeTree(pending: PendingTree, onProgress?: (written: number, total: number) => void): Promise<void> {
   for (const dirs of pending.dirsByDepth) await inPool(dirs ?? [], (dir) => fs.mkdir(dir).then(() => {}));
-  await inPool(pending.writes, ({ file, text }) => fs.writeFile(file, text));
+  const total = pending.writes.length;
+  let written = 0;
+  onProgress?.(0, total);
+  await inPool(pending.writes, async ({ file, text }) => {
+    await fs.writeFile(file, text);
+    onProgress?.(++written, total);
+  });
 }
 
 /**

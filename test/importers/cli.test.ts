@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
+import { ferry, ferryOnTerminal } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
 const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
@@ -63,6 +63,29 @@ describe('ferry import', () => {
     // A second import of the same file lands beside the first, and says where.
     const again = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v21-pm-sendrequest.postman_collection.json')]);
     expect(again.stdout).toMatch(/^Wrote requests\/.+ 2$/m);
+  });
+
+  it('on a terminal, a status line says what a long import is doing and is gone before the summary', async () => {
+    const ws = await workspace();
+    // 400 requests, so there is something to count.
+    const collection = {
+      info: { name: 'Many', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: Array.from({ length: 400 }, (_, i) => ({ name: `r${i}`, request: { method: 'GET', url: `http://127.0.0.1/${i}` } })),
+    };
+    const file = path.join(await tempDir(), 'many.json');
+    await fs.writeFile(file, JSON.stringify(collection));
+    const result = await ferryOnTerminal(['-w', ws, 'import', file]);
+    expect(result.code).toBe(0);
+    const CLEAR = '\r\u001b[2K';
+    expect(result.status[0]).toBe(`${CLEAR}→ Reading ${file}`);
+    expect(result.status).toContain(`${CLEAR}→ Writing files: 0 of 400`);
+    expect(result.status).toContain(`${CLEAR}→ Writing files: 400 of 400`);
+    // Erased at the end, and nothing of it reaches stdout or the ordinary stderr.
+    expect(result.status.at(-1)).toBe(CLEAR);
+    expect(result.stdout).toMatch(/^Imported "Many": 400 requests/);
+    expect(result.stderr).toBe('');
+    // Without a terminal (the ordinary capture) nothing is drawn.
+    expect((await ferry(['-w', ws, 'import', file])).stderr).toBe('');
   });
 
   it('--json prints the summary shape; --into and --name place and name it', async () => {

@@ -6,27 +6,23 @@
 import { performance } from 'node:perf_hooks';
 import type { Reporter, RunEvent } from '../events.js';
 import { formatMs } from './format.js';
+import { StatusLine, type RawSink } from './status-line.js';
 
-export interface RawSink {
-  /** Writes text as it is (no newline added). */
-  write(text: string): void;
-}
-
-/** Erases the current terminal line and returns to its start. */
-const CLEAR = '\r\u001b[2K';
 /** How often the elapsed time of a request in flight is redrawn. */
 const REDRAW_MS = 250;
 
 export class ProgressReporter implements Reporter {
+  private readonly status: StatusLine;
   private line = '';
-  private drawn = '';
   private startedAt = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly sink: RawSink,
+    sink: RawSink,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.status = new StatusLine(sink);
+  }
 
   onEvent(event: RunEvent): void {
     if (event.type === 'sending') {
@@ -48,18 +44,13 @@ export class ProgressReporter implements Reporter {
   private draw(): void {
     if (!this.line) return;
     const elapsed = this.now() - this.startedAt;
-    const text = `${this.line}${elapsed >= 1000 ? ` ${formatMs(elapsed)}` : ''}`;
-    if (text === this.drawn) return;
-    this.drawn = text;
-    this.sink.write(`${CLEAR}${text}`);
+    this.status.show(`${this.line}${elapsed >= 1000 ? ` ${formatMs(elapsed)}` : ''}`);
   }
 
   private clear(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    if (!this.line) return;
     this.line = '';
-    this.drawn = '';
-    this.sink.write(CLEAR);
+    this.status.clear();
   }
 }
