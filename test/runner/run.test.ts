@@ -1,14 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
-import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { JsonReporter, JunitReporter, readDataFile, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../protocols/peers.js';
-import { makeWorkspace, type TempWorkspace } from './workspace.js';
+import { openedWorkspace } from './workspace.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 
 let peer: Peer;
@@ -16,7 +15,6 @@ let tls: Peer;
 let counter: http.Server;
 let counterUrl = '';
 let hits = 0;
-const temps: TempWorkspace[] = [];
 
 beforeAll(async () => {
   [peer, tls] = await Promise.all([startHttp1(), startTls()]);
@@ -31,18 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([peer.close(), tls.close(), new Promise<void>((resolve) => counter.close(() => resolve()))]);
 });
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((t) => t.cleanup()));
-});
-
-async function setup(files: Record<string, unknown>, workspace: Record<string, unknown> = {}) {
-  const temp = await makeWorkspace(files, workspace);
-  temps.push(temp);
-  process.env.FERRY_DATA_DIR = temp.dataDir;
-  const ws = await openWorkspace(temp.root);
-  const data = new WorkspaceData(ws.id, ws.root);
-  return { temp, ws, data };
-}
+const setup = openedWorkspace;
 
 async function run(setupResult: Awaited<ReturnType<typeof setup>>, options: Partial<RunOptions> = {}) {
   const events: RunEvent[] = [];

@@ -3,15 +3,14 @@
  * secret store (never to state.json), is sent by later runs, and stays out of reports and history.
  * Real workspace files, a real data folder and a real HTTP server on 127.0.0.1.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
 import { CliReporter, JsonReporter, JunitReporter, runRequests, type Reporter, type RunEvent, type RunOptions } from '../../src/runner/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
-import { makeWorkspace, type TempWorkspace } from './workspace.js';
+import { openedWorkspace } from './workspace.js';
 
 interface Seen {
   url: string;
@@ -21,7 +20,6 @@ interface Seen {
 let server: http.Server;
 let base = '';
 const seen: Seen[] = [];
-const temps: TempWorkspace[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -38,17 +36,7 @@ afterAll(async () => {
     server.closeAllConnections();
   });
 });
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((t) => t.cleanup()));
-});
-
-async function setup(files: Record<string, unknown>, workspace: Record<string, unknown> = {}) {
-  const temp = await makeWorkspace(files, workspace);
-  temps.push(temp);
-  process.env.FERRY_DATA_DIR = temp.dataDir;
-  const ws = await openWorkspace(temp.root);
-  return { temp, ws, data: new WorkspaceData(ws.id, ws.root) };
-}
+const setup = openedWorkspace;
 
 /** One run as `ferry run` does it: a fresh data-folder handle each time, as a new process would have. */
 async function run(s: Awaited<ReturnType<typeof setup>>, options: Partial<RunOptions> = {}) {

@@ -2,7 +2,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { stringify } from 'yaml';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
 
 export interface TempWorkspace {
   root: string;
@@ -25,4 +28,21 @@ export async function makeWorkspace(files: Record<string, unknown>, workspace: R
   await write('ferry.yaml', { version: 1, id: `run-${path.basename(base)}`, name: 'Run tests', ...workspace });
   for (const [relative, content] of Object.entries(files)) await write(relative, content);
   return { root, dataDir, write, cleanup: () => fs.rm(base, { recursive: true, force: true }) };
+}
+
+const opened: TempWorkspace[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((t) => t.cleanup()));
+});
+
+/**
+ * A workspace made with `makeWorkspace`, opened, with its data folder set as this process's
+ * FERRY_DATA_DIR; removed after the test.
+ */
+export async function openedWorkspace(files: Record<string, unknown>, workspace: Record<string, unknown> = {}) {
+  const temp = await makeWorkspace(files, workspace);
+  opened.push(temp);
+  process.env.FERRY_DATA_DIR = temp.dataDir;
+  const ws = await openWorkspace(temp.root);
+  return { temp, ws, data: new WorkspaceData(ws.id, ws.root) };
 }
