@@ -91,6 +91,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const report: ConnectionTimings = {};
 
   let url = new URL(prepared.url);
+  const firstOrigin = url.origin;
   let method = prepared.method;
   let headers = prepared.headers.filter((h) => !DROPPED_HEADERS.has(h.name.toLowerCase())).map((h) => [h.name, h.value] as [string, string]);
   let body: Buffer | undefined;
@@ -103,7 +104,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   }
   headers.push(...defaultHeaders(headers, settings));
   // Every Cookie header of the request, as one line (RFC 6265 allows one), then the jar's.
-  const userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
+  let userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
 
   const maxResponseMb = ctx.maxResponseMb ?? DEFAULT_SETTINGS.maxResponseMb;
@@ -122,7 +123,8 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       await new Promise((resolve) => setImmediate(resolve));
       ctx.cookies?.store(url.href, values(hop.rawHeaders, 'set-cookie'));
 
-      if (hop.status === 401 && prepared.digest && !digestTried) {
+      // The password answers only the origin the request was written for, never a redirect's target.
+      if (hop.status === 401 && prepared.digest && !digestTried && url.origin === firstOrigin) {
         const challenge = pickDigestChallenge(values(hop.rawHeaders, 'www-authenticate'));
         if (challenge) {
           digestTried = true;
@@ -163,8 +165,12 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           body = undefined;
           headers = headers.filter(([name]) => !/^content-(type|length|encoding|language|location)$/i.test(name));
         }
-        // Credentials never travel to another origin.
-        if (next.origin !== url.origin) headers = headers.filter(([name]) => !/^(authorization|proxy-authorization)$/i.test(name));
+        // Credentials never travel to another origin: Authorization and the request's own Cookie
+        // header (as curl since CVE-2022-27776); the jar's cookies follow their own domain rules.
+        if (next.origin !== url.origin) {
+          headers = headers.filter(([name]) => !/^(authorization|proxy-authorization)$/i.test(name));
+          userCookie = '';
+        }
         url = next;
         continue;
       }
