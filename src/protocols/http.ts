@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS } from '../appdata/index.js';
 import type { CookieStore } from './cookie-jar.js';
 import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
+import { Deadline } from './deadline.js';
 import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-agents.js';
 import { describeNetworkError, HttpSendError, responseTooLarge } from './http-errors.js';
 import { encodeMultipart } from './multipart.js';
@@ -66,6 +67,23 @@ export interface HttpSendContext {
    * application setting `maxResponseMb`; without it, its default.
    */
   maxResponseMb?: number;
+  /**
+   * Called with each response's status and headers (redirects and auth challenges too): a reader
+   * returned reads that body as it arrives and may end it early (SSE requests). Throwing an
+   * HttpSendError fails the send with it.
+   */
+  streamBody?: (status: number, headers: readonly [string, string][], url: URL) => StreamReader | undefined;
+}
+
+/**
+ * Reads a body as it arrives and may end reading early; the bytes kept until then become the
+ * body. The whole-request timeout stops once a reader takes over: the reader sets its own limit.
+ */
+export interface StreamReader {
+  /** Called once reading starts, with the function that ends reading now (for a time limit). */
+  start(finish: () => void): void;
+  /** One chunk as received: how many of its bytes to keep when reading ends with it, or undefined to go on. */
+  feed(chunk: Buffer): number | undefined;
 }
 
 /** Headers undici computes itself or refuses; an imported request may still carry them. */
@@ -116,7 +134,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
       const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
-      const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit));
+      const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit, ctx.streamBody));
       const completedAt = performance.now();
       // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
       // response ends; sending sooner would open a second connection to the same origin.
@@ -256,37 +274,6 @@ function values(headers: readonly [string, string][], name: string): string[] {
   return out;
 }
 
-/** The whole-request timer and the caller's cancel signal, for all hops of one send. */
-class Deadline {
-  error: HttpSendError | undefined;
-  private abortCurrent: ((reason: Error) => void) | undefined;
-  private readonly timer: NodeJS.Timeout | undefined;
-  private readonly onAbort = () => this.fire(new HttpSendError('the request was cancelled.', 'other'));
-
-  constructor(timeoutMs: number, private readonly signal?: AbortSignal) {
-    if (timeoutMs > 0) this.timer = setTimeout(() => this.fire(new HttpSendError(`timed out after ${timeoutMs} ms (settings.timeoutMs); no complete response by then.`, 'timeout')), timeoutMs);
-    signal?.addEventListener('abort', this.onAbort, { once: true });
-    if (signal?.aborted) this.onAbort();
-  }
-
-  private fire(error: HttpSendError): void {
-    if (this.error) return;
-    this.error = error;
-    this.abortCurrent?.(error);
-  }
-
-  /** Registers the abort function of the exchange in flight; aborts it at once when already expired. */
-  attach(abort: (reason: Error) => void): void {
-    this.abortCurrent = abort;
-    if (this.error) abort(this.error);
-  }
-
-  clear(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onAbort);
-  }
-}
-
 /** Path and query as sent. A `?` typed with nothing after it stays: `URL#search` alone drops it. */
 function requestTarget(url: URL): string {
   return url.pathname + (url.search || (url.href.split('#')[0]!.endsWith('?') ? '?' : ''));
@@ -295,9 +282,19 @@ function requestTarget(url: URL): string {
 /**
  * One request/response exchange on the dispatcher, body read whole up to `limit`: past it (or
  * when Content-Length already says so) the exchange is aborted, which closes an HTTP/1.1
- * connection and resets an HTTP/2 stream, so no more of the body is read.
+ * connection and resets an HTTP/2 stream, so no more of the body is read. A stream reader from
+ * `streamBody` may end the body early the same way, keeping what was read until then.
  */
-function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [string, string][], body: Buffer | undefined, deadline: Deadline, limit: BodyLimit): Promise<Hop> {
+function exchange(
+  dispatcher: Dispatcher,
+  url: URL,
+  method: string,
+  headers: [string, string][],
+  body: Buffer | undefined,
+  deadline: Deadline,
+  limit: BodyLimit,
+  streamBody?: HttpSendContext['streamBody'],
+): Promise<Hop> {
   if (deadline.error) return Promise.reject(deadline.error);
   return new Promise<Hop>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -305,11 +302,21 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [st
     let hop: Omit<Hop, 'body'> | undefined;
     let abortExchange: ((reason: Error) => void) | undefined;
     let stopped: HttpSendError | undefined;
-    const stop = () => {
-      stopped ??= responseTooLarge(limit.maxMb);
+    let reader: StreamReader | undefined;
+    let finished = false;
+    const stop = (error?: HttpSendError) => {
+      if (finished) return;
+      stopped ??= error ?? responseTooLarge(limit.maxMb);
       chunks.length = 0;
       abortExchange?.(stopped);
       reject(stopped);
+    };
+    // The stream reader is done: the body read so far is the response, the rest is not read.
+    const finish = () => {
+      if (finished || stopped || !hop) return;
+      finished = true;
+      resolve({ ...hop, body: Buffer.concat(chunks) });
+      abortExchange?.(new HttpSendError('stopped reading the stream.', 'other'));
     };
     const flat: string[] = [];
     for (const [name, value] of headers) flat.push(name, value);
@@ -348,24 +355,43 @@ function exchange(dispatcher: Dispatcher, url: URL, method: string, headers: [st
                 return false;
               }
             }
+            if (streamBody) {
+              try {
+                reader = streamBody(statusCode, pairs, url);
+              } catch (error) {
+                stop(describeNetworkError(error, url));
+                return false;
+              }
+              if (reader) {
+                deadline.stopTimer();
+                reader.start(finish);
+              }
+            }
             return true;
           },
           onData(chunk: Buffer) {
-            if (stopped) return false;
+            if (stopped || finished) return false;
             received += chunk.length;
             if (limit.maxBytes > 0 && received > limit.maxBytes) {
               stop();
+              return false;
+            }
+            const keep = reader?.feed(chunk);
+            if (keep !== undefined) {
+              chunks.push(chunk.subarray(0, keep));
+              finish();
               return false;
             }
             chunks.push(chunk);
             return true;
           },
           onComplete() {
-            if (stopped) return;
+            if (stopped || finished) return;
             if (!hop) return reject(new HttpSendError(`${url.host} closed the exchange without a response.`, 'protocol'));
             resolve({ ...hop, body: Buffer.concat(chunks) });
           },
           onError(error: Error) {
+            if (finished) return;
             reject(stopped ?? error);
           },
         } as unknown as Dispatcher.DispatchHandler,

@@ -67,7 +67,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const typedUrl = applyPathParams(fill(request.url), request.pathParams, fill);
   const { url, restore } = options.keepPlaceholders
     ? urlKeepingPlaceholders(typedUrl, where)
-    : { url: finalUrl(typedUrl, where), restore: (href: string) => href };
+    : { url: finalUrl(typedUrl, where, request.kind === 'sse' ? 'an SSE request' : 'an HTTP request'), restore: (href: string) => href };
 
   const headers: PreparedHeader[] = [];
   for (const row of mergedHeaders(workspace.file, folders, request)) {

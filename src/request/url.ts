@@ -45,8 +45,11 @@ export function applyPathParams(url: string, params: readonly KeyValue[], fill: 
   return origin + replaced + rest;
 }
 
-/** Adds `http://` to a URL typed without a scheme, as other clients do, and checks it. */
-export function finalUrl(url: string, where: string): URL {
+/**
+ * Adds `http://` to a URL typed without a scheme, as other clients do, and checks it. `what` names
+ * the request in the message for another scheme (`an SSE request`).
+ */
+export function finalUrl(url: string, where: string, what = 'an HTTP request'): URL {
   const trimmed = url.trim();
   if (trimmed === '') throw new PrepareError(`${where}: the URL is empty; give the address to send to.`);
   const withScheme = SCHEME.test(trimmed) ? trimmed : `http://${trimmed}`;
@@ -58,7 +61,7 @@ export function finalUrl(url: string, where: string): URL {
     throw new PrepareError(`${where}: "${trimmed}" is not a valid URL.${hint}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new PrepareError(`${where}: an HTTP request needs an http:// or https:// URL, not ${parsed.protocol}//.`);
+    throw new PrepareError(`${where}: ${what} needs an http:// or https:// URL, not ${parsed.protocol}//.`);
   }
   if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
     // Name the placeholder as typed: the parsed host is lower-cased (`{{baseurl}}` for `{{baseUrl}}`).

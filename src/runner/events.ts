@@ -47,6 +47,8 @@ export interface RequestResult {
   timings?: { dnsMs: number; connectMs: number; tlsMs: number; firstByteMs: number; totalMs: number };
   /** How many times `settings.repeat` sent it. */
   attempts?: number;
+  /** SSE requests answered with an event stream: events read, and why reading stopped. */
+  stream?: { events: number; stoppedBy: 'event' | 'maxEvents' | 'timeout' | 'closed' };
 }
 
 export interface RunSummary {

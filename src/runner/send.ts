@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { contractTestFor } from '../contract/index.js';
 import type { Auth, Body, KeyValue, RequestFile } from '../model/index.js';
 import { sendHttp, HttpSendError, type HttpResult } from '../protocols/http.js';
+import { sendSse, withStreamHeaders, type SseResult } from '../protocols/sse.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
 import type { PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, ScriptResponse, VariableValues, TestResult } from '../scripts/index.js';
@@ -60,7 +61,7 @@ export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): 
     result.error = `${formatWarning(folderProblem)} (the folder's auth, headers and scripts are unknown, so its requests are not sent; fix the file to run them)`;
     return { result };
   }
-  if (node.request.kind !== 'http') {
+  if (node.request.kind !== 'http' && node.request.kind !== 'sse') {
     const result = baseResult(item, info.iteration);
     result.skipped = `${node.request.kind} requests are not run by ferry run yet`;
     result.passed = true;
@@ -148,6 +149,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   }
 
   let prepared: PreparedRequest;
+  const isSse = request.kind === 'sse';
   try {
     prepared = await prepareRequest(
       { request, path: node.path, folders: item.folders, workspace, variables: ctx.variables.scope(local) },
@@ -164,13 +166,15 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     result.error = [...errors, error.message].join('\n');
     return { result, nextRequest };
   }
+  if (isSse) prepared = withStreamHeaders(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
 
-  let response: HttpResult;
+  let response: SseResult;
   const sentAt = performance.now();
   try {
-    response = await sendHttp(prepared, { agents: ctx.agents, cookies: ctx.cookies, signal: ctx.signal, maxResponseMb: ctx.settings.maxResponseMb });
+    const http = { agents: ctx.agents, cookies: ctx.cookies, signal: ctx.signal, maxResponseMb: ctx.settings.maxResponseMb };
+    response = isSse ? await sendSse(prepared, request.settings?.stream, http) : await sendHttp(prepared, http);
   } catch (error) {
     if (!(error instanceof HttpSendError)) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);
@@ -185,6 +189,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   result.httpVersion = response.httpVersion;
   if (response.remoteAddress) result.remoteAddress = response.remoteAddress;
   result.timings = response.timings;
+  if (response.stream) result.stream = response.stream;
   ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.status, durationMs: result.durationMs });
 
   // Post-response scripts and their tests.

@@ -62,7 +62,8 @@ export class CliReporter implements Reporter {
       const status = r.status === undefined ? '' : ` ${(r.status < 400 ? c.green : c.red)(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`)}`;
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
-      lines.push(`    ${c.cyan(r.method)} ${r.url}${status}${facts}${attempts}`);
+      const events = r.stream ? c.dim(` · ${streamFacts(r.stream)}`) : '';
+      lines.push(`    ${c.cyan(r.method)} ${r.url}${status}${facts}${events}${attempts}`);
     }
     for (const text of r.console) lines.push(`    ${c.dim(`│ ${text}`)}`);
     for (const t of r.tests) {
@@ -104,6 +105,13 @@ export class CliReporter implements Reporter {
     lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : c.green(c.bold('PASSED')));
     this.sink.write(`${lines.join('\n')}\n`);
   }
+}
+
+const STOPPED_BY = { event: 'stopped at the named event', maxEvents: 'stopped at maxEvents', timeout: 'stopped at the time limit', closed: 'stream closed by the server' };
+
+/** An SSE request's events, for the request line: `3 events, stopped at the time limit`. */
+export function streamFacts(stream: NonNullable<RequestResult['stream']>): string {
+  return `${stream.events} event${stream.events === 1 ? '' : 's'}, ${STOPPED_BY[stream.stoppedBy]}`;
 }
 
 /** Why a request failed on its status alone (no error, no failed test), or undefined. */

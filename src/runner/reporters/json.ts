@@ -28,6 +28,7 @@ export interface JsonReport {
     httpVersion: string | null;
     remoteAddress: string | null;
     attempts?: number;
+    stream?: RequestResult['stream'];
   }>;
 }
 
@@ -62,6 +63,7 @@ export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefin
       httpVersion: r.httpVersion ?? null,
       remoteAddress: r.remoteAddress ?? null,
       ...(r.attempts ? { attempts: r.attempts } : {}),
+      ...(r.stream ? { stream: r.stream } : {}),
     })),
   };
 }

@@ -1,0 +1,145 @@
+/**
+ * SSE requests in runs (spec 2.7 `settings.stream`, 2.8): the request is prepared and sent like an
+ * HTTP request (same headers, auth, dispatcher, cookies, size limit); a 2xx `text/event-stream`
+ * answer is read event by event until the first of: the named event, `maxEvents` events, the time
+ * limit, or the server closing the stream. The body is the bytes read up to the end of the event
+ * that stopped reading, so scripts see exactly those events. Other answers are read as HTTP bodies.
+ */
+import { createParser } from 'eventsource-parser';
+import { settingsSchema, type RequestSettings } from '../model/index.js';
+import type { PreparedRequest } from '../request/prepared.js';
+import { HttpSendError, sendHttp, type HttpResult, type HttpSendContext, type StreamReader } from './http.js';
+
+export type StreamSettings = NonNullable<RequestSettings['stream']>;
+
+/** `settings.stream` when the request leaves it out: the format's own defaults. */
+export const DEFAULT_STREAM: StreamSettings = settingsSchema.shape.stream.unwrap().parse({});
+
+/** Why reading stopped: the named event, the event count, the time limit, or the server ended the stream. */
+export type StreamStop = 'event' | 'maxEvents' | 'timeout' | 'closed';
+
+export interface StreamRead {
+  /** Events read (those in the body). */
+  events: number;
+  stoppedBy: StreamStop;
+}
+
+export interface SseResult extends HttpResult {
+  /** How the event stream was read; absent when the answer was not an event stream (read as HTTP). */
+  stream?: StreamRead;
+}
+
+/**
+ * The prepared request with what an event source sends unless the request sets it: `Accept:
+ * text/event-stream`, and `Accept-Encoding: identity` (events are read as they arrive, and a
+ * compressed stream could not be read that way).
+ */
+export function withStreamHeaders(prepared: PreparedRequest): PreparedRequest {
+  const has = (name: string) => prepared.headers.some((h) => h.name.toLowerCase() === name);
+  const headers = [...prepared.headers];
+  if (!has('accept')) headers.push({ name: 'Accept', value: 'text/event-stream' });
+  if (!has('accept-encoding')) headers.push({ name: 'Accept-Encoding', value: 'identity' });
+  return { ...prepared, headers };
+}
+
+export async function sendSse(prepared: PreparedRequest, stream: StreamSettings | undefined, ctx: Omit<HttpSendContext, 'streamBody'>): Promise<SseResult> {
+  const url = new URL(prepared.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new HttpSendError(`an SSE request needs an http:// or https:// URL, not ${url.protocol}//.`, 'unsupported');
+  }
+  const settings = stream ?? DEFAULT_STREAM;
+  let read: EventReader | undefined;
+  try {
+    const response = await sendHttp(prepared, {
+      ...ctx,
+      streamBody: (status, headers) => {
+        if (status < 200 || status > 299 || !isEventStream(headers)) return undefined;
+        const encoding = headerValue(headers, 'content-encoding');
+        if (encoding && encoding.toLowerCase() !== 'identity') {
+          throw new HttpSendError(
+            `the server compressed the event stream (Content-Encoding: ${encoding}); Ferry reads event streams uncompressed only. Leave out the request's Accept-Encoding header (Ferry then asks for identity).`,
+            'protocol',
+          );
+        }
+        read?.close(); // an earlier hop's reader (cannot happen with 2xx, but never leave a timer)
+        read = new EventReader(settings);
+        return read;
+      },
+    });
+    return read ? { ...response, stream: { events: read.events, stoppedBy: read.stoppedBy } } : response;
+  } finally {
+    read?.close();
+  }
+}
+
+/** Media type `text/event-stream`, parameters ignored. */
+function isEventStream(headers: readonly [string, string][]): boolean {
+  const type = headerValue(headers, 'content-type') ?? '';
+  return type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
+}
+
+function headerValue(headers: readonly [string, string][], name: string): string | undefined {
+  return headers.find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Parses the stream as it arrives and says where to stop. Chunks are fed a line at a time, so
+ * reading stops right after the line that completed the deciding event: later events that came
+ * in the same chunk are not part of the body.
+ */
+class EventReader implements StreamReader {
+  events = 0;
+  stoppedBy: StreamStop = 'closed';
+  private timer: NodeJS.Timeout | undefined;
+  private done = false;
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly parser = createParser({
+    onEvent: (event) => {
+      if (this.done) return;
+      this.events++;
+      if (this.settings.event !== undefined && (event.event ?? 'message') === this.settings.event) this.stop('event');
+      else if (this.settings.maxEvents > 0 && this.events >= this.settings.maxEvents) this.stop('maxEvents');
+    },
+  });
+
+  constructor(private readonly settings: StreamSettings) {}
+
+  start(finish: () => void): void {
+    if (this.settings.timeoutMs > 0) {
+      this.timer = setTimeout(() => {
+        if (this.done) return;
+        this.stop('timeout');
+        finish();
+      }, this.settings.timeoutMs);
+    }
+  }
+
+  feed(chunk: Buffer): number | undefined {
+    if (this.done) return 0;
+    let from = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      // A line ends at LF, or at a CR not followed by LF (a CR at the chunk's end waits for the next byte).
+      if (byte !== LF && (byte !== CR || i + 1 >= chunk.length || chunk[i + 1] === LF)) continue;
+      this.parser.feed(this.decoder.decode(chunk.subarray(from, i + 1), { stream: true }));
+      from = i + 1;
+      if (this.done) return from;
+    }
+    if (from < chunk.length) this.parser.feed(this.decoder.decode(chunk.subarray(from), { stream: true }));
+    return this.done ? chunk.length : undefined;
+  }
+
+  private stop(why: StreamStop): void {
+    this.done = true;
+    this.stoppedBy = why;
+    this.close();
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
