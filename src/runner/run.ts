@@ -138,7 +138,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
           iterations,
         });
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
-        mask.result(outcome.result); // secret values stay out of reports (a script's own console lines aside)
+        mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
         results.push(outcome.result);
         emit({ type: 'request', result: outcome.result });
         if (options.bail && !outcome.result.passed) {

@@ -1,6 +1,6 @@
 /**
  * Keeps secret values out of what Ferry writes about a run: reports (the URL sent, errors, test
- * messages), warnings and history. Scripts' own console lines are left as they wrote them.
+ * names and messages, scripts' console lines), warnings and history.
  */
 import type { HistoryEntry } from '../appdata/index.js';
 import type { RequestResult } from './events.js';
@@ -38,7 +38,14 @@ export class SecretMask {
     if (this.values.size === 0) return;
     result.url = this.text(result.url);
     if (result.error !== undefined) result.error = this.text(result.error);
-    for (const test of result.tests) if (test.message !== undefined) test.message = this.text(test.message);
+    if (result.skipped !== undefined) result.skipped = this.text(result.skipped);
+    for (const test of result.tests) {
+      // A test's name is the script's text too: `pm.test('token ' + token, …)` names it with the value.
+      test.name = this.text(test.name);
+      if (test.message !== undefined) test.message = this.text(test.message);
+    }
+    // Console lines land in the JSON report and CI logs: a debugging `console.log(token)` must not.
+    result.console = result.console.map((line) => this.text(line));
   }
 
   history(entry: HistoryEntry): HistoryEntry {
