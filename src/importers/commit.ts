@@ -44,6 +44,12 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
   const problem = await checkNoSymlinks(root, path.relative(root, targetDir));
   if (problem) throw new ImportError(`Cannot import into "${into.join('/')}": ${problem}.`);
   if (into.some((part) => part.startsWith('.'))) throw new ImportError(`Cannot import into "${into.join('/')}": folders starting with "." are ignored by Ferry.`);
+  // specs/ and environments/ are written too: a link there (a hostile repository's
+  // `specs -> ~/.config/app`) would put files outside the workspace.
+  for (const [needed, dir] of [[result.specs.length > 0, SPECS_DIR], [result.environments.length > 0, ENVIRONMENTS_DIR]] as const) {
+    const linked = needed ? await checkNoSymlinks(root, dir) : undefined;
+    if (linked) throw new ImportError(`Cannot import: ${linked}. Replace ${dir} with a real folder inside the workspace, then import again.`);
+  }
   if (!(await isDirectory(targetDir))) {
     throw new ImportError(into.length ? `The folder "${into.join('/')}" does not exist under requests/. Create it first or leave out --into.` : `${root} has no requests/ folder; open it as a workspace first.`);
   }
