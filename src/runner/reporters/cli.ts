@@ -5,6 +5,7 @@
 import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
 import { formatBytes, formatMs } from './format.js';
+import { terminalText as t } from './terminal-text.js';
 
 export interface TextSink {
   write(text: string): void;
@@ -25,9 +26,9 @@ export class CliReporter implements Reporter {
     switch (event.type) {
       case 'start': {
         this.iterations = event.iterations;
-        const env = event.environment ? c.dim(` · environment ${event.environment}`) : '';
+        const env = event.environment ? c.dim(` · environment ${t(event.environment)}`) : '';
         const count = `${event.requestCount} request${event.requestCount === 1 ? '' : 's'}${event.iterations > 1 ? ` × ${event.iterations} iterations` : ''}`;
-        this.sink.write(`${c.bold(`ferry run · ${event.workspace}`)}${env} ${c.dim(`· ${count}`)}\n`);
+        this.sink.write(`${c.bold(`ferry run · ${t(event.workspace)}`)}${env} ${c.dim(`· ${count}`)}\n`);
         return;
       }
       case 'iteration':
@@ -35,7 +36,7 @@ export class CliReporter implements Reporter {
         this.sink.write(`\n${c.bold(`Iteration ${event.iteration + 1}/${event.iterations}`)}\n`);
         return;
       case 'warning':
-        this.sink.write(`${c.yellow(`! ${event.message}`)}\n`);
+        this.sink.write(`${c.yellow(`! ${t(event.message)}`)}\n`);
         return;
       case 'request':
         this.request(event.result);
@@ -51,32 +52,32 @@ export class CliReporter implements Reporter {
     const lines: string[] = [];
     if (r.folder !== this.folder) {
       this.folder = r.folder;
-      lines.push('', r.folderNames.length ? c.bold(`${r.folderNames.join(' / ')}/`) : c.bold('(root)'));
+      lines.push('', r.folderNames.length ? c.bold(`${t(r.folderNames.join(' / '))}/`) : c.bold('(root)'));
     }
     const mark = r.skipped ? c.dim('○') : r.passed ? c.green('✓') : c.red('✗');
-    lines.push(`${mark} ${r.name} ${c.dim(r.path)}`);
+    lines.push(`${mark} ${t(r.name)} ${c.dim(t(r.path))}`);
     if (r.skipped) {
-      lines.push(`    ${c.dim(`skipped: ${r.skipped}`)}`);
+      lines.push(`    ${c.dim(`skipped: ${t(r.skipped)}`)}`);
     } else if (r.method || r.url) {
       // A file that could not be read has neither: its error below says it all, no blank line.
-      const status = r.status === undefined ? '' : ` ${(r.status < 400 ? c.green : c.red)(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`)}`;
+      const status = r.status === undefined ? '' : ` ${(r.status < 400 ? c.green : c.red)(`${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`;
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
       const events = r.stream ? c.dim(` · ${streamFacts(r.stream)}`) : '';
-      lines.push(`    ${c.cyan(r.method)} ${r.url}${status}${facts}${events}${attempts}`);
+      lines.push(`    ${c.cyan(t(r.method))} ${t(r.url)}${status}${facts}${events}${attempts}`);
     }
-    for (const text of r.console) lines.push(`    ${c.dim(`│ ${text}`)}`);
-    for (const t of r.tests) {
-      if (t.skipped) lines.push(`    ${c.dim(`- ${t.name} (skipped)`)}`);
-      else if (t.passed) lines.push(`    ${c.green('✓')} ${t.name}`);
+    for (const text of r.console) lines.push(`    ${c.dim(`│ ${t(text)}`)}`);
+    for (const test of r.tests) {
+      if (test.skipped) lines.push(`    ${c.dim(`- ${t(test.name)} (skipped)`)}`);
+      else if (test.passed) lines.push(`    ${c.green('✓')} ${t(test.name)}`);
       else {
-        lines.push(`    ${c.red('✗')} ${t.name}`);
-        if (t.message) for (const line of t.message.split('\n')) lines.push(`        ${c.red(line)}`);
+        lines.push(`    ${c.red('✗')} ${t(test.name)}`);
+        if (test.message) for (const line of t(test.message).split('\n')) lines.push(`        ${c.red(line)}`);
       }
     }
-    if (r.error) for (const line of r.error.split('\n')) lines.push(`    ${c.red(`error: ${line}`)}`);
+    if (r.error) for (const line of t(r.error).split('\n')) lines.push(`    ${c.red(`error: ${line}`)}`);
     const why = statusFailure(r);
-    if (why) lines.push(`    ${c.red(why)}`);
+    if (why) lines.push(`    ${c.red(t(why))}`);
     this.sink.write(`${lines.join('\n')}\n`);
   }
 
@@ -94,11 +95,11 @@ export class CliReporter implements Reporter {
       lines.push('', c.bold(c.red('Failures')));
       failed.forEach((r, i) => {
         const iter = this.iterations > 1 ? ` (iteration ${r.iteration + 1})` : '';
-        lines.push(`  ${i + 1}. ${r.path}${iter}`);
-        if (r.error) lines.push(`     ${r.error.split('\n').join('\n     ')}`);
+        lines.push(`  ${i + 1}. ${t(r.path)}${iter}`);
+        if (r.error) lines.push(`     ${t(r.error).split('\n').join('\n     ')}`);
         const why = statusFailure(r);
-        if (why) lines.push(`     ${why}`);
-        for (const t of r.tests) if (!t.passed && !t.skipped) lines.push(`     ${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`);
+        if (why) lines.push(`     ${t(why)}`);
+        for (const test of r.tests) if (!test.passed && !test.skipped) lines.push(`     ${t(test.name)}${test.message ? `: ${t(test.message).split('\n')[0]}` : ''}`);
       });
     }
     if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));

@@ -1,0 +1,17 @@
+/**
+ * Text that came from outside (a server's answer through a script, a workspace file, an import)
+ * made safe to print on a terminal: control characters would otherwise act there. An ESC starts
+ * sequences that set the window title, clear the screen, recolour or hide text, or (on some
+ * terminals) write the clipboard; a carriage return overwrites a line with a fake one; bidi
+ * overrides reorder what is shown. Each is shown as an escape (`\x1b`, `\r`, `\u202e`) instead.
+ * Line feeds and tabs stay: messages have several lines.
+ */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+export function terminalText(text: string): string {
+  return text.replace(UNSAFE, (ch) => {
+    if (ch === '\r') return '\\r';
+    const code = ch.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
