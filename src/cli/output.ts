@@ -1,5 +1,6 @@
 /** Where commands print: injectable so tests and the app can capture output. Colour only on a terminal. */
 import pc from 'picocolors';
+import { terminalOutput } from '../runner/reporters/terminal-text.js';
 
 export interface Output {
   out(text: string): void;
@@ -34,12 +35,16 @@ function watchPipes(): void {
 export function processOutput(): Output {
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
   watchPipes();
+  // On a terminal, control characters from names, files and servers are shown escaped rather than
+  // acted on (a title change, a cleared screen); into a file or a pipe the bytes go as they are.
+  const forOut = process.stdout.isTTY ? terminalOutput : (text: string) => text;
+  const forErr = process.stderr.isTTY ? terminalOutput : (text: string) => text;
   return {
     out: (text) => {
-      if (!closed.out) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (!closed.out) process.stdout.write(forOut(text.endsWith('\n') ? text : `${text}\n`));
     },
     err: (text) => {
-      if (!closed.err) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (!closed.err) process.stderr.write(forErr(text.endsWith('\n') ? text : `${text}\n`));
     },
     color,
     fd: 1,

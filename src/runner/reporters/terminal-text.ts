@@ -15,3 +15,14 @@ export function terminalText(text: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** The colour sequences Ferry itself writes (picocolors: `ESC [ 32 m`); only these pass `terminalOutput`. */
+const COLOUR_OR_UNSAFE = /\x1b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The last guard before a terminal, for whole lines a command built: like `terminalText`, but
+ * colour sequences are kept (Ferry's own; one smuggled in a name can only recolour text).
+ */
+export function terminalOutput(text: string): string {
+  return text.replace(COLOUR_OR_UNSAFE, (match) => (match.length > 1 ? match : terminalText(match)));
+}
