@@ -100,7 +100,7 @@ class EventReader implements StreamReader {
     onEvent: (event) => {
       if (this.done) return;
       this.events++;
-      if (this.settings.event !== undefined && (event.event ?? 'message') === this.settings.event) this.stop('event');
+      if (this.settings.event && (event.event ?? 'message') === this.settings.event) this.stop('event'); // empty = no name set
       else if (this.settings.maxEvents > 0 && this.events >= this.settings.maxEvents) this.stop('maxEvents');
     },
   });

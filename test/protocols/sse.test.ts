@@ -223,12 +223,13 @@ describe('SSE requests against a raw server', () => {
 });
 
 /** Ferry's SSE server on a free port (stopped after each test by the servers' helpers). */
-async function ferrySse(): Promise<string> {
+async function ferrySse(tls = false): Promise<string> {
   const root = await makeWorkspace({
     servers: {
       events: {
         name: 'Events',
         kind: 'sse',
+        ...(tls ? { tls: { enabled: true } } : {}),
         sse: { intervalMs: 20, repeat: true, events: [{ event: 'tick', data: 'one' }, { event: 'tick', data: 'two' }, { event: 'done', data: '{"n":3}', id: '3' }] },
       },
     },
@@ -256,5 +257,15 @@ describe("SSE requests against Ferry's SSE server", () => {
     expect(r.stream?.stoppedBy).toBe('timeout');
     expect(r.stream!.events).toBeGreaterThan(0);
     expect(text(r.body).match(/^data: /gm)).toHaveLength(r.stream!.events);
+  });
+
+  it('over HTTP/2 (TLS, ALPN) stopping resets only the stream: a second read on the same session works', async () => {
+    const url = await ferrySse(true);
+    const h2 = (maxEvents: number) => sendSse(req(url, [], { verifyTls: false }), stream({ maxEvents }), { agents });
+    const first = await h2(2);
+    expect([first.httpVersion, first.stream]).toEqual(['2', { events: 2, stoppedBy: 'maxEvents' }]);
+    const second = await h2(1);
+    expect([second.httpVersion, second.stream]).toEqual(['2', { events: 1, stoppedBy: 'maxEvents' }]);
+    expect(text(second.body)).toBe('event: tick\ndata: one\n\n');
   });
 });

@@ -23,6 +23,7 @@ beforeAll(async () => {
       return; // left open
     }
     if (url.pathname === '/quiet') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+    if (url.pathname === '/close') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: a\n\n');
     if (url.pathname === '/gone') return void res.writeHead(410, { 'content-type': 'application/json' }).end('{"error":"gone"}');
     res.writeHead(404).end();
   });
@@ -132,6 +133,18 @@ describe('ferry run with SSE requests', () => {
     expect(results[0]).toMatchObject({ status: 410, passed: true });
     expect(results[0]!.stream).toBeUndefined();
     expect(results[1]).toMatchObject({ status: 410, passed: false });
+  });
+
+  it('a settings.stream of the wrong shape fails its request naming file, line and field; an empty event name means none', async () => {
+    const { results } = await run({
+      'requests/1.yaml': { name: 'negative', seq: 1, kind: 'sse', url: `${base}/close`, settings: { stream: { maxEvents: -1 } } },
+      'requests/2.yaml': { name: 'words', seq: 2, kind: 'sse', url: `${base}/close`, settings: { stream: { timeoutMs: 'soon' } } },
+      'requests/3.yaml': { name: 'empty', seq: 3, kind: 'sse', url: `${base}/events`, settings: { stream: { event: '', maxEvents: 2 } } },
+    });
+    const byPath = Object.fromEntries(results.map((r) => [r.path, r]));
+    expect(byPath['1.yaml']).toMatchObject({ passed: false, error: 'requests/1.yaml:7:16: settings.stream.maxEvents: must be at least 0 (fix the file to run it)' });
+    expect(byPath['2.yaml']).toMatchObject({ passed: false, error: 'requests/2.yaml:7:16: settings.stream.timeoutMs: expected a number, got text "soon" (fix the file to run it)' });
+    expect(byPath['3.yaml']).toMatchObject({ passed: true, stream: { events: 2, stoppedBy: 'maxEvents' } });
   });
 
   it('a ws:// URL fails the request with a message naming SSE and the file', async () => {
