@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
 export class JsonStore<T> {
   constructor(
@@ -16,13 +17,16 @@ export class JsonStore<T> {
 
   async read(): Promise<T> {
     try {
-      const text = await fs.readFile(this.file, 'utf8');
+      const text = await readFileNoFollow(this.file, 'utf8');
       const value = JSON.parse(text) as unknown;
       // Valid JSON of the wrong shape (`null`, a list for a map) is as damaged as a cut-off file.
       if (!sameShape(value, this.empty())) throw new SyntaxError(`${this.file} does not hold the expected data`);
       return value as T;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.empty();
+      if (isLinkError(error)) {
+        throw new Error(`${this.file} is a symbolic link; Ferry never follows links in its data folder. Remove the link (Ferry writes a file of its own there).`);
+      }
       if (error instanceof SyntaxError) {
         // A damaged store must not stop work: keep the bad copy aside and start empty.
         await fs.rename(this.file, `${this.file}.damaged-${Date.now()}`).catch(() => {});

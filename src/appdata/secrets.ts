@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
 
@@ -19,12 +20,13 @@ let cachedKey: Promise<Buffer> | undefined;
 async function loadKey(): Promise<Buffer> {
   const file = path.join(dataDir(), 'secret.key');
   try {
-    const key = await fs.readFile(file);
+    const key = await readFileNoFollow(file);
     // Readable only by this user: a key copied or restored with looser bits is tightened first.
     if (process.platform !== 'win32' && ((await fs.stat(file)).mode & 0o077) !== 0) await fs.chmod(file, 0o600);
     if (key.length === 32) return key;
     throw new Error(`${file} is damaged (expected 32 bytes). Remove it to start a new key; stored secrets will be lost.`);
   } catch (error) {
+    if (isLinkError(error)) throw new Error(`${file} is a symbolic link; Ferry never follows links in its data folder. Remove the link; stored secrets will need setting again.`);
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -33,7 +35,7 @@ async function loadKey(): Promise<Buffer> {
     await fs.writeFile(file, key, { mode: 0o600, flag: 'wx' });
     return key;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFile(file); // another process won the race
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileNoFollow(file); // another process won the race
     throw error;
   }
 }

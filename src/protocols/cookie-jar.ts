@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { CookieJar } from 'tough-cookie';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { readFileNoFollow } from '../support/read-no-follow.js';
 
 export class CookieStore {
   private changed = false;
@@ -19,7 +20,7 @@ export class CookieStore {
   static async open(file: string | undefined): Promise<CookieStore> {
     if (file) {
       try {
-        const text = await fs.readFile(file, 'utf8');
+        const text = await readFileNoFollow(file, 'utf8'); // a link is not followed: the jar starts empty
         return new CookieStore(CookieJar.deserializeSync(JSON.parse(text)), file);
       } catch {
         // missing or damaged: start with an empty jar

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { generate } from 'selfsigned';
 import { dataDir } from '../appdata/index.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { readFileNoFollow } from '../support/read-no-follow.js';
 
 export const CERT_FILE = 'localhost-cert.pem';
 export const KEY_FILE = 'localhost-key.pem';
@@ -36,7 +37,8 @@ async function loadOrCreate(dir: string): Promise<{ cert: string; key: string; s
   const certFile = path.join(dir, CERT_FILE);
   const keyFile = path.join(dir, KEY_FILE);
   try {
-    const [cert, key] = await Promise.all([fs.readFile(certFile, 'utf8'), fs.readFile(keyFile, 'utf8')]);
+    // Never through a link: one would make the server present (and serve with) a file from elsewhere.
+    const [cert, key] = await Promise.all([readFileNoFollow(certFile, 'utf8'), readFileNoFollow(keyFile, 'utf8')]);
     const x509 = new X509Certificate(cert);
     if (Date.parse(x509.validTo) - Date.now() > RENEW_BEFORE_MS) return { cert, key, source: certFile };
   } catch {
