@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { WORKSPACE_FILE } from '../model/index.js';
 import { buildVariableScope, type VariableScope } from '../template/index.js';
-import { ENVIRONMENTS_DIR, formatWarning, readResource } from '../workspace/index.js';
+import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, readResource } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import type { ServerOptions } from './types.js';
 
@@ -23,6 +23,9 @@ export async function readServerVariables(options: ServerOptions): Promise<Varia
       throw new ServerError(`"${id}" is not an environment id; give the file name under ${ENVIRONMENTS_DIR}/ without .yaml.`);
     }
     const absolute = path.join(options.root, relative);
+    // O_NOFOLLOW guards only the file itself: an `environments` folder that is a link is refused here.
+    const linked = await checkNoSymlinks(options.root, relative);
+    if (linked) throw new ServerError(`Cannot read environment "${id}": ${linked}.`);
     if (!(await exists(absolute))) {
       throw new ServerError(`No environment "${id}": ${relative} does not exist. Environments here: ${await environmentIds(options.root)}.`);
     }
