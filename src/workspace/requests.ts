@@ -198,6 +198,8 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
 
 /** Rewrites `targets[].request` and `thresholds[].target` of every load test through `rename`, editing files in place. */
 async function updateLoadTestTargets(root: string, rename: (target: string) => string): Promise<void> {
+  // A linked loadtests/ is skipped when the workspace is read; its target is never written either.
+  if (await checkNoSymlinks(root, LOADTESTS_DIR)) return;
   const dir = path.join(root, LOADTESTS_DIR);
   let names: string[];
   try {
