@@ -209,7 +209,7 @@ async function startAutoServers(
   allowFilesOutside: boolean,
   ctx: CliContext,
 ): Promise<{ stop(): Promise<void> }> {
-  const { startServers } = await import('../servers/index.js');
+  const { startServers, exposureWarning } = await import('../servers/index.js');
   // The servers see the variables the run sees: the same environment (by id or name, else the
   // active one on this computer), script-set values, --var.
   const data = new WorkspaceData(ws.id, ws.root);
@@ -230,7 +230,11 @@ async function startAutoServers(
     watch: false,
   });
   for (const failure of handle.failures) ctx.output.err(failureLine(failure));
-  for (const server of handle.servers) ctx.output.err(`Started server ${server.id} at ${server.url}`);
+  for (const server of handle.servers) {
+    ctx.output.err(`Started server ${server.id} at ${server.url}`);
+    const warning = exposureWarning(`servers/${server.id}.yaml`, server.config);
+    if (warning) ctx.output.err(`ferry: ${warning}`);
+  }
   if (handle.servers.length === 0 && handle.failures.length === 0) ctx.output.err(noAutoStartServer(ws));
   return handle;
 }

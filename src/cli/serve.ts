@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { resolveEnvironment, RunError } from '../runner/index.js';
-import { formatTrafficLine, startServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
+import { exposureWarning, formatTrafficLine, startServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -110,6 +110,11 @@ export async function serveUntil(
     return onlyUnknownIds ? EXIT.usage : EXIT.failed;
   }
   printStarted(handle, output, json, environment);
+  for (const s of handle.servers) {
+    const warning = exposureWarning(`servers/${s.id}.yaml`, s.config);
+    if (warning && json) output.out(JSON.stringify({ type: 'notice', server: s.id, level: 'warning', message: warning }));
+    if (warning) output.err(c.yellow(`ferry: ${warning}`));
+  }
   const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, c, json, printer));
   await until;
   unsubscribe();

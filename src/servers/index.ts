@@ -8,5 +8,6 @@ export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, type TrafficListener } from './tr
 export { ServerError } from './errors.js';
 export { certificateFolder, CERT_FILE, KEY_FILE } from './self-signed.js';
 export { formatTrafficLine } from './format.js';
+export { exposureWarning } from './exposure.js';
 export { SERVER_KIND_MODULES } from './kinds/index.js';
 export type { RunningServer, ServerOptions, ServerNotice, TrafficRecord } from './types.js';

@@ -15,6 +15,7 @@ import { loadTls } from './tls.js';
 import { TrafficLog } from './traffic.js';
 import type { RunningServer, ServerNotice, ServerOptions } from './types.js';
 import { readServerVariables } from './variables.js';
+import { exposureWarning } from './exposure.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
 export interface ServerEntry {
@@ -59,6 +60,8 @@ export async function startServer(entry: ServerEntry, options: ServerOptions): P
         current = await relaunch(entry, current, next, options, traffic);
       }
       notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${current.listener.url}).`);
+      const exposed = exposureWarning(entry.file, next);
+      if (exposed) notify('warning', exposed);
     } catch (error) {
       const message = error instanceof ServerError ? error.message : `${entry.file}: ${(error as Error).message}`;
       notify('warning', `${message} — the server keeps its previous settings.`);
