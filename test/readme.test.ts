@@ -6,8 +6,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ferry } from './support/cli.js';
-import { isolatedDataDir, tempDir } from './support/temp.js';
-import { freePort } from './support/ports.js';
+import { demoCopy } from './support/demo.js';
+import { isolatedDataDir } from './support/temp.js';
 
 const repo = path.join(import.meta.dirname, '..');
 
@@ -25,17 +25,6 @@ async function readmeExamples(): Promise<string[]> {
   return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('npx ferry '));
 }
 
-/** A copy of examples/demo whose mock API listens on a free port instead of 4010. */
-async function demoCopy(): Promise<string> {
-  const root = path.join(await tempDir(), 'demo');
-  await fs.cp(path.join(repo, 'examples', 'demo'), root, { recursive: true });
-  const port = String(await freePort());
-  for (const file of ['ferry.yaml', 'servers/api.yaml']) {
-    const full = path.join(root, file);
-    await fs.writeFile(full, (await fs.readFile(full, 'utf8')).replaceAll('4010', port));
-  }
-  return root;
-}
 
 describe('README examples', () => {
   it('the README shows examples to run', async () => {
@@ -44,7 +33,7 @@ describe('README examples', () => {
 
   it('each example runs and succeeds', async () => {
     await isolatedDataDir();
-    const root = await demoCopy();
+    const { root } = await demoCopy();
     for (const line of await readmeExamples()) {
       const args = shellWords(line).slice(2).map((w) => (w === 'examples/demo' ? root : w));
       // `serve` runs until Ctrl-C; its help and the same servers under `run --start-servers` are checked instead.

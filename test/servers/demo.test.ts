@@ -6,42 +6,39 @@ import { describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
-import { isolatedDataDir, tempDir } from '../support/temp.js';
-import { freePort } from '../support/ports.js';
+import { demoCopy } from '../support/demo.js';
+import { isolatedDataDir } from '../support/temp.js';
 
 describe('examples/demo', () => {
   it('ferry run --start-servers runs the collection against its own mock API and passes', async () => {
     await isolatedDataDir();
-    // A copy on a free port, so the test never collides with a demo someone is running on 4010.
-    const root = path.join(await tempDir(), 'demo');
-    await fs.cp(path.join(import.meta.dirname, '..', '..', 'examples', 'demo'), root, { recursive: true });
-    const port = await freePort();
-    const api = path.join(root, 'servers', 'api.yaml');
-    await fs.writeFile(api, (await fs.readFile(api, 'utf8')).replace('port: 4010', `port: ${port}`));
-    const result = await ferry(['-w', root, 'run', '--start-servers', '-e', 'local', '--var', `baseUrl=http://127.0.0.1:${port}`, '-r', 'json']);
-    expect(result.stderr).toContain(`Started server api at http://127.0.0.1:${port}`);
+    // A copy on free ports, so the test never collides with a demo someone is running on 4010/4011.
+    const { root, apiPort, eventsPort } = await demoCopy();
+    const result = await ferry(['-w', root, 'run', '--start-servers', '-e', 'local', '-r', 'json']);
+    expect(result.stderr).toContain(`Started server api at http://127.0.0.1:${apiPort}`);
+    expect(result.stderr).toContain(`Started server events at http://127.0.0.1:${eventsPort}`);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.summary).toMatchObject({ requests: 3, failedRequests: 0, tests: 7, failedTests: 0 });
+    expect(report.summary).toMatchObject({ requests: 4, failedRequests: 0, tests: 8, failedTests: 0 });
     const names = report.results.flatMap((r: { tests: { name: string }[] }) => r.tests.map((t) => t.name));
     expect(names).toContain('the workspace header reached the server');
-    // Stopped after the run: the port is free again.
-    await new Promise<void>((resolve, reject) => {
-      const probe = net.connect(port, '127.0.0.1');
-      probe.once('connect', () => reject(new Error(`port ${port} still answers after the run`)));
-      probe.once('error', () => resolve());
-    });
+    expect(names).toContain('the stream greets the user named in the URL');
+    // Stopped after the run: the ports are free again.
+    for (const port of [apiPort, eventsPort]) {
+      await new Promise<void>((resolve, reject) => {
+        const probe = net.connect(port, '127.0.0.1');
+        probe.once('connect', () => reject(new Error(`port ${port} still answers after the run`)));
+        probe.once('error', () => resolve());
+      });
+    }
   });
 
   it('the servers see the environment the run uses: the active one on this computer, else -e by name', async () => {
     await isolatedDataDir();
-    const root = path.join(await tempDir(), 'demo');
-    await fs.cp(path.join(import.meta.dirname, '..', '..', 'examples', 'demo'), root, { recursive: true });
-    const port = await freePort();
+    const { root, apiPort: port } = await demoCopy();
     const api = path.join(root, 'servers', 'api.yaml');
     // The mock answers the environment's userId itself, so the test passes only if both sides use it.
-    const text = (await fs.readFile(api, 'utf8')).replace('port: 4010', `port: ${port}`).replace('"id": {{request.params.id}}', '"id": {{userId}}');
-    await fs.writeFile(api, text);
+    await fs.writeFile(api, (await fs.readFile(api, 'utf8')).replace('"id": {{request.params.id}}', '"id": {{userId}}'));
     const ws = await openWorkspace(root);
     await new WorkspaceData(ws.id, ws.root).setActiveEnvironment('local');
     const vars = ['--var', `baseUrl=http://127.0.0.1:${port}`];
@@ -56,13 +53,13 @@ describe('examples/demo', () => {
 
   it('--start-servers says why nothing started: no autoStart server, an unreadable file, a taken port', async () => {
     await isolatedDataDir();
-    const root = path.join(await tempDir(), 'demo');
-    await fs.cp(path.join(import.meta.dirname, '..', '..', 'examples', 'demo'), root, { recursive: true });
+    const { root, apiPort: port } = await demoCopy();
     const api = path.join(root, 'servers', 'api.yaml');
+    const events = path.join(root, 'servers', 'events.yaml');
     const original = await fs.readFile(api, 'utf8');
-    const port = await freePort();
     const vars = ['--var', `baseUrl=http://127.0.0.1:${port}`];
     await fs.writeFile(api, original.replace('autoStart: true', 'autoStart: false'));
+    await fs.writeFile(events, (await fs.readFile(events, 'utf8')).replace('autoStart: true', 'autoStart: false'));
     const none = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
     expect(none.code).toBe(1); // the request finds nothing listening
     expect(none.stderr).toContain(
@@ -75,7 +72,7 @@ describe('examples/demo', () => {
     const blocker = net.createServer((socket) => socket.destroy()); // the run's request ends at once
     await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
     try {
-      await fs.writeFile(api, original.replace('port: 4010', `port: ${port}`));
+      await fs.writeFile(api, original);
       const taken = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
       expect(taken.stderr).toContain(`ferry: server api did not start: servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program.`);
       expect(taken.stderr).not.toContain('no server started');
