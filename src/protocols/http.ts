@@ -183,10 +183,12 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           body = undefined;
           headers = headers.filter(([name]) => !/^content-(type|length|encoding|language|location)$/i.test(name));
         }
-        // Credentials never travel to another origin: Authorization and the request's own Cookie
-        // header (as curl since CVE-2022-27776); the jar's cookies follow their own domain rules.
+        // Credentials never travel to another origin: Authorization, an API key's header and the
+        // request's own Cookie header (as curl since CVE-2022-27776); the jar's cookies follow
+        // their own domain rules.
         if (next.origin !== url.origin) {
-          headers = headers.filter(([name]) => !/^(authorization|proxy-authorization)$/i.test(name));
+          const credentials = new Set(['authorization', 'proxy-authorization', ...(prepared.credentialHeaders ?? []).map((name) => name.toLowerCase())]);
+          headers = headers.filter(([name]) => !credentials.has(name.toLowerCase()));
           userCookie = '';
         }
         url = next;

@@ -121,6 +121,10 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const prepared: PreparedRequest = { method, url: restore(url.href), headers, body, authType: auth.type, settings };
   if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
   if (target.digest) prepared.digest = target.digest;
+  if (auth.type === 'apiKey' && auth.location !== 'query') {
+    const keyHeader = fill(String(auth.key ?? '')).trim();
+    if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];
+  }
   if (input.path) prepared.path = input.path;
   return prepared;
 }

@@ -62,6 +62,11 @@ export interface PreparedRequest {
    * sends (the first attempt carries no Authorization header).
    */
   digest?: { username: string; password: string };
+  /**
+   * Headers besides Authorization that carry the request's credentials (an API key's header): the
+   * HTTP client drops them, with Authorization, on a redirect to another origin.
+   */
+  credentialHeaders?: string[];
   /** The request's effective settings (request `settings` over the application settings). */
   settings?: PreparedSettings;
 }
