@@ -7,7 +7,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import { ServerError } from './errors.js';
-import type { AnyRequest, AnyResponse } from './http-types.js';
+import { answerable, type AnyRequest, type AnyResponse } from './http-types.js';
 import type { TlsMaterial } from './tls.js';
 
 export interface Listener {
@@ -29,9 +29,10 @@ export interface ListenOptions {
 
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<Socket>();
+  const handler = options.host === '127.0.0.1' ? loopbackNamesOnly(options.handler) : options.handler;
   const server = options.tls
-    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, options.handler)
-    : http.createServer({ keepAliveTimeout: 5000 }, options.handler);
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, handler)
+    : http.createServer({ keepAliveTimeout: 5000 }, handler);
   // The raw TCP socket, for both kinds (TLS wraps it later); destroying it ends everything on it.
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -71,6 +72,26 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       })();
       return closing;
     },
+  };
+}
+
+/** Names of this computer a request to a server on 127.0.0.1 may be addressed to (port optional). */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\]|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.localhost)\.?(?::\d{1,5})?$/i;
+
+/**
+ * DNS rebinding: a web page can point its own host name at 127.0.0.1 and then read this server's
+ * answers (and, through a proxy fallback, its backend's) as same-origin. Browsers send the page's
+ * name as Host, so a server on 127.0.0.1 answers only loopback names; one on 0.0.0.0 is reached
+ * by other names on purpose. A request without Host (HTTP/1.0) is let through: no browser sends one.
+ */
+function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) => void): (req: AnyRequest, res: AnyResponse) => void {
+  return (req, res) => {
+    const host = req.headers[':authority'] ?? req.headers.host;
+    if (host === undefined || LOOPBACK_HOST.test(String(host))) return handler(req, res);
+    const text = `Ferry's server on 127.0.0.1 only answers requests addressed to 127.0.0.1, localhost or [::1] (this one was for ${JSON.stringify(String(host).slice(0, 100))}): a web page could otherwise read it through DNS rebinding. Set host: 0.0.0.0 in the server file to answer other names.\n`;
+    const out = answerable(res);
+    out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+    out.end(text);
   };
 }
 

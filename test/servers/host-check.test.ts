@@ -1,0 +1,44 @@
+/**
+ * DNS rebinding: a web page can make a browser send requests to 127.0.0.1 under its own host
+ * name and read the answers as same-origin, through a mock's routes and its proxy fallback too.
+ * A server on 127.0.0.1 answers only requests addressed to a loopback name; others get 403.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedDataDir } from '../support/temp.js';
+import { mock, send } from './helpers.js';
+
+let backend: http.Server;
+let backendUrl = '';
+const backendSeen: string[] = [];
+
+beforeAll(async () => {
+  backend = http.createServer((req, res) => {
+    backendSeen.push(req.url ?? '');
+    res.end('internal data');
+  });
+  await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+  backendUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => backend.close(() => resolve())));
+
+describe('servers on 127.0.0.1', () => {
+  it('refuse a request addressed to another host name, routes and proxy alike', async () => {
+    await isolatedDataDir();
+    const { url } = await mock({ routes: [{ path: '/hello', body: 'hi' }], fallback: 'proxy', proxyUrl: backendUrl });
+    const port = new URL(url).port;
+    for (const path of ['/hello', '/secret']) {
+      const refused = await send(`${url}${path}`, { headers: { Host: `attacker.example:${port}` } });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatch(/only answers requests addressed to 127\.0\.0\.1, localhost or \[::1\]/);
+    }
+    expect(backendSeen).toEqual([]);
+    // Loopback names, with or without the port, in any case, pass.
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST`, `[::1]:${port}`, `app.localhost:${port}`]) {
+      expect((await send(`${url}/hello`, { headers: { Host: host } })).body).toBe('hi');
+    }
+    expect((await send(`${url}/secret`)).body).toBe('internal data');
+    expect(backendSeen).toEqual(['/secret']);
+  });
+});
