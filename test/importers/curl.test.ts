@@ -45,6 +45,24 @@ describe('shell dialects', () => {
     expect(curlToRequest(ps2).request).toMatchObject({ method: 'PUT', url: 'https://x/$keep', headers: [{ key: 'X-Q', value: 'it"s' }], body: { type: 'text', text: "it's", contentType: 'application/x-www-form-urlencoded' } });
   });
 
+  it('variables the Windows shell would fill in are kept as written, with a note; escaped ones are quiet', () => {
+    const note = /variables the shell would fill in/;
+    const ps = curlToRequest('curl.exe https://x/items -H "Authorization: Bearer $env:API_TOKEN"');
+    expect(ps.request.headers).toEqual([{ key: 'Authorization', value: 'Bearer $env:API_TOKEN' }]);
+    expect(ps.notes.join(' ')).toMatch(note);
+    expect(ps.notes.join(' ')).toContain('$env:NAME');
+    expect(curlToRequest('curl.exe https://x/$($id)').notes.join(' ')).toMatch(note);
+    // Single quotes and backtick escapes keep PowerShell from expanding: nothing to say.
+    expect(curlToRequest("curl.exe 'https://x/$keep' -H \"X: a`$b\"").notes.join(' ')).not.toMatch(note);
+
+    const cmd = curlToRequest('curl "https://x/items?key=%API_KEY%" ^\n -H "accept: */*"', { dialect: 'cmd' });
+    expect(cmd.request.url).toBe('https://x/items?key=%API_KEY%');
+    expect(cmd.notes.join(' ')).toContain('%NAME%');
+    // Browsers guard every % with ^ (%^API_KEY%), and percent-encoded bytes (%E2%9C%93) are no variables.
+    expect(curlToRequest('curl "https://x/items?key=%^API_KEY%" ^\n -H "a: b"', { dialect: 'cmd' }).notes.join(' ')).not.toMatch(note);
+    expect(curlToRequest('curl "https://x/%E2%9C%93" ^\n -H "a: b"', { dialect: 'cmd' }).notes.join(' ')).not.toMatch(note);
+  });
+
   it('a leading $ or PS prompt is ignored; only the first command is imported', () => {
     expect(curlToRequest('$ curl https://x/a').request.url).toBe('https://x/a');
     expect(curlToRequest('PS C:\\Users\\me> curl.exe https://x/b').request.url).toBe('https://x/b');

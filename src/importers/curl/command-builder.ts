@@ -11,6 +11,7 @@ export class CommandBuilder {
   #word = '';
   // Separate from the text: an empty quote ('') is still a word.
   #inWord = false;
+  #expands = false;
 
   /** The word read so far (not yet ended). */
   get word(): string {
@@ -44,6 +45,11 @@ export class CommandBuilder {
     this.#words.push(word);
   }
 
+  /** The current command names a variable the shell would expand (`$env:X`, `%X%`); it is kept as written. */
+  markExpansion(): void {
+    this.#expands = true;
+  }
+
   addRedirect(redirect: string): void {
     this.#redirects.push(redirect);
   }
@@ -51,8 +57,9 @@ export class CommandBuilder {
   /** Ends the current word and the command; a command without words is not kept. */
   endCommand(separator: string): void {
     this.endWord();
-    if (this.#words.length > 0) this.commands.push({ words: this.#words, redirects: this.#redirects, separator });
+    if (this.#words.length > 0) this.commands.push({ words: this.#words, redirects: this.#redirects, separator, expands: this.#expands });
     this.#words = [];
     this.#redirects = [];
+    this.#expands = false;
   }
 }

@@ -266,4 +266,8 @@ function collectShellNotes(
   if (command.dialect === 'posix' && command.args.some((a) => /\$\{?[A-Za-z_][A-Za-z0-9_]*|\$\(/.test(a))) {
     notes.push('The command uses shell variables or substitutions ($NAME); they were kept as written. Replace them with {{variables}}.');
   }
+  if (command.expands) {
+    const example = command.dialect === 'cmd' ? '%NAME%' : '$env:NAME';
+    notes.push(`The command uses variables the shell would fill in (${example}); they were kept as written. Replace them with {{variables}}.`);
+  }
 }

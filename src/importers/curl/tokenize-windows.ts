@@ -1,6 +1,7 @@
 /**
  * Tokenizers for Windows: the command prompt (cmd.exe, as browsers' "Copy as cURL (cmd)" writes
- * it) and PowerShell. Nothing is expanded: `%VAR%` and `$var` stay as written.
+ * it) and PowerShell. Nothing is expanded: `%VAR%` and `$var` stay as written, and the command
+ * is marked so the import can say so.
  */
 import type { ShellCommand } from './tokenize.js';
 import { unbalanced } from './tokenize-posix.js';
@@ -43,6 +44,8 @@ export function tokenizeCmd(input: string): ShellCommand[] {
       line += c;
       continue;
     }
+    // cmd.exe fills %NAME% in everywhere, quotes or not (browsers write %^NAME% to prevent it).
+    if (c === '%' && CMD_VARIABLE.test(input.slice(i, i + 256))) out.markExpansion();
     if (c === '\n') {
       if (inQuote) throw unbalanced(input, quoteStart, '"');
       flush('\n');
@@ -69,6 +72,9 @@ export function tokenizeCmd(input: string): ShellCommand[] {
   flush('');
   return out.commands;
 }
+
+// Not `%E2%`: percent-encoded bytes in URLs look like names of two hex digits.
+const CMD_VARIABLE = /^%(?![0-9A-Fa-f]{2}%)[A-Za-z_][A-Za-z0-9_]*%/;
 
 /** The Microsoft C runtime's argument splitting (CommandLineToArgvW rules). */
 export function splitWindowsArgs(line: string): string[] {
@@ -139,7 +145,8 @@ export function tokenizePowerShell(input: string): ShellCommand[] {
       continue;
     }
     if (c === '"') {
-      const { text, end } = readPsDoubleQuoted(input, i);
+      const { text, end, expands } = readPsDoubleQuoted(input, i);
+      if (expands) out.markExpansion();
       out.append(text);
       i = end;
       continue;
@@ -166,12 +173,16 @@ export function tokenizePowerShell(input: string): ShellCommand[] {
       i = k;
       continue;
     }
+    if (c === '$' && PS_VARIABLE.test(input.slice(i, i + 2))) out.markExpansion();
     out.append(c);
     i++;
   }
   out.endCommand('');
   return out.commands;
 }
+
+/** `$name`, `$env:NAME`, `${…}` or `$(…)`: what PowerShell fills in outside single quotes. */
+const PS_VARIABLE = /^\$[A-Za-z_{(]/;
 
 /** '…' from the quote at `start`: literal, with a doubled quote for one (typographic quotes count too). */
 function readPsSingleQuoted(input: string, start: number): { text: string; end: number } {
@@ -191,9 +202,10 @@ function readPsSingleQuoted(input: string, start: number): { text: string; end: 
 }
 
 /** "…" from the quote at `start`: backtick escapes, a backtick at a line end continues, "" for a quote. */
-function readPsDoubleQuoted(input: string, start: number): { text: string; end: number } {
+function readPsDoubleQuoted(input: string, start: number): { text: string; end: number; expands: boolean } {
   let j = start + 1;
   let text = '';
+  let expands = false;
   for (;;) {
     if (j >= input.length) throw unbalanced(input, start, '"');
     const d = input[j]!;
@@ -208,8 +220,9 @@ function readPsDoubleQuoted(input: string, start: number): { text: string; end: 
       if (input[j + 1] === '"') { text += '"'; j += 2; continue; }
       break;
     }
+    if (d === '$' && PS_VARIABLE.test(input.slice(j, j + 2))) expands = true;
     text += d;
     j++;
   }
-  return { text, end: j + 1 };
+  return { text, end: j + 1, expands };
 }

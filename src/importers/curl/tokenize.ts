@@ -14,6 +14,8 @@ export interface ShellCommand {
   redirects: string[];
   /** What ended the command: a line end, `;`, `&&`, `|` …, or '' at the end of the text. */
   separator: string;
+  /** Windows shells: the command names variables the shell would expand (kept as written). */
+  expands?: boolean;
 }
 
 export interface CurlCommandLine {
@@ -25,6 +27,8 @@ export interface CurlCommandLine {
   pipedInto: boolean;
   /** How many commands came after the one imported. */
   laterCommands: number;
+  /** Windows shells: variables (`%NAME%`, `$env:NAME`, `$name`) the shell would have filled in. */
+  expands: boolean;
 }
 
 /** Chooses the dialect from what only that shell would write. */
@@ -53,7 +57,7 @@ export function findCurlCommand(text: string, dialect?: ShellDialect): CurlComma
   const chosen = dialect ?? detectDialect(cleaned);
   const commands = tokenize(cleaned, chosen);
   for (let index = 0; index < commands.length; index++) {
-    const { words, redirects } = commands[index]!;
+    const { words, redirects, expands } = commands[index]!;
     let start = 0;
     // Skip `VAR=value` assignments and a leading `sudo`/`command` in front of curl.
     while (start < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!) || /^(sudo|command|exec|time)$/.test(words[start]!))) start++;
@@ -65,6 +69,7 @@ export function findCurlCommand(text: string, dialect?: ShellDialect): CurlComma
         redirects,
         pipedInto: previous?.separator === '|',
         laterCommands: commands.length - index - 1,
+        expands: expands === true,
       };
     }
   }
