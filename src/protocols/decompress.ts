@@ -15,9 +15,17 @@ export class DecodedTooLargeError extends Error {
  * Unknown codings are left alone. `maxBytes` (0 = no limit): no decoding step produces more than
  * this; past it, DecodedTooLargeError, with at most `maxBytes` decoded bytes ever held.
  */
+/** Most codings undone for one body. */
+export const MAX_CODINGS = 5;
+
 export function decodeBody(body: Uint8Array, contentEncoding: string | undefined, maxBytes = 0): Uint8Array {
   if (!contentEncoding || body.length === 0) return body;
   const codings = contentEncoding.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  // Each coding is a pass over the body: thousands of stacked layers would block the process for
+  // minutes (curl stops at 5 too, CVE-2022-32206).
+  if (codings.length > MAX_CODINGS) {
+    throw new Error(`the response has ${codings.length} content codings stacked (Content-Encoding); Ferry undoes at most ${MAX_CODINGS}. Turn settings.decompress off to get the body as sent.`);
+  }
   let out = body;
   for (const coding of codings.reverse()) {
     try {
