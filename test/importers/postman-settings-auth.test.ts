@@ -110,11 +110,11 @@ describe('auth types kept with their settings (spec 4.2)', () => {
     expect(r.get('Oauth2/PKCE')!.auth.pkce).not.toBe(false);
     expect(r.get('Oauth2/Implicit')!.auth).toMatchObject({ grantType: 'authorizationCode', authUrl: 'https://api.example.com/authorize' });
     expect(r.get('Oauth2/Implicit')!.auth.pkce).not.toBe(false);
-    expect(result.notes.join('\n')).toMatch(/Oauth2\/Implicit: the OAuth 2\.0 implicit grant was imported as authorization code with PKCE/);
+    expect(result.notes.join('\n')).toMatch(/The OAuth 2\.0 implicit grant was imported as authorization code with PKCE, which replaces it; check that the provider allows it: .*Oauth2\/Implicit/);
     // "Authorize using browser" (the hosted callback) becomes the loopback callback, with a note.
     const yaak = await importFile('v21-auth-all-types-yaak.postman_collection.json');
     expect(byPath(yaak).get('Authentication/OAuth 2 Auth Code (PKCE)')!.auth).toMatchObject({ redirectUri: OAUTH2_REDIRECT_URI });
-    expect(yaak.notes.join('\n')).toMatch(/OAuth 2 Auth Code \(PKCE\): the OAuth 2\.0 redirect URL is now http:\/\/127\.0\.0\.1:53682\/callback; register it/);
+    expect(yaak.notes.join('\n')).toMatch(/The OAuth 2\.0 redirect URL is now http:\/\/127\.0\.0\.1:53682\/callback; register it with the provider: .*OAuth 2 Auth Code \(PKCE\)/);
   });
 });
 
@@ -185,5 +185,15 @@ describe('scripts', () => {
       const scripts = byPath(result).get(`C/R${i}`)!.scripts;
       expect(scripts.preRequest ?? scripts.postResponse).toBe(code[i]);
     }
+  });
+
+  it('one note for OAuth 2.0 settings shared by many requests, listing the places', async () => {
+    const oauth = { type: 'oauth2', oauth2: [{ key: 'grant_type', value: 'implicit' }, { key: 'useBrowser', value: true }] };
+    const result = await importCollection({ item: Array.from({ length: 30 }, (_, i) => ({ name: `r${i}`, request: { url: 'http://127.0.0.1/', auth: oauth } })) });
+    const implicit = result.notes.filter((n) => n.includes('implicit grant'));
+    const redirect = result.notes.filter((n) => n.includes('redirect URL is now'));
+    expect(implicit).toHaveLength(1);
+    expect(redirect).toHaveLength(1);
+    expect(implicit[0]).toMatch(/: C\/r0; C\/r1; .* C\/r19 and 10 more\.$/);
   });
 });

@@ -4,6 +4,7 @@
  * their settings under the collection's own field names.
  */
 import { IMPORTED_AUTH_TYPES, OAUTH2_REDIRECT_URI, type Auth } from '../../model/index.js';
+import { addGrouped, type GroupedNotes, type ScriptContext } from './scripts.js';
 
 /** The foreign client's hosted OAuth callback pages, which cannot reach a local app. */
 const HOSTED_CALLBACKS = /^https?:\/\/(oauth\.pstmn\.io|www\.getpostman\.com|app\.getpostman\.com|www\.postman\.com)\//i;
@@ -27,7 +28,8 @@ export function authParams(auth: Record<string, unknown>, type: string): Record<
 const str = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 /** `undefined` means inherit (no auth field written). */
-export function mapAuth(auth: unknown, where: string, notes: string[]): Auth | undefined {
+export function mapAuth(auth: unknown, where: string, ctx: Pick<ScriptContext, 'notes' | 'grouped'>): Auth | undefined {
+  const { notes } = ctx;
   if (!auth || typeof auth !== 'object') return undefined;
   const a = auth as Record<string, unknown>;
   const type = String(a.type ?? '');
@@ -39,7 +41,7 @@ export function mapAuth(auth: unknown, where: string, notes: string[]): Auth | u
     case 'bearer': return { type: 'bearer', token: str(p.token) ?? '' };
     case 'apikey':
       return { type: 'apiKey', key: str(p.key) ?? '', value: str(p.value) ?? '', location: p.in === 'query' ? 'query' : 'header' };
-    case 'oauth2': return mapOAuth2(p, where, notes);
+    case 'oauth2': return mapOAuth2(p, where, ctx.grouped);
     default:
       if ((IMPORTED_AUTH_TYPES as readonly string[]).includes(type)) return { type: type as Auth['type'], ...withoutUndefined(p) };
       notes.push(`${where}: auth type "${type}" is not supported; it was imported as no auth.`);
@@ -51,14 +53,14 @@ function withoutUndefined(p: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== null));
 }
 
-function mapOAuth2(p: Record<string, unknown>, where: string, notes: string[]): Auth {
+function mapOAuth2(p: Record<string, unknown>, where: string, grouped: GroupedNotes): Auth {
   const grantRaw = String(p.grant_type ?? p.grantType ?? 'authorization_code');
   let grantType: 'clientCredentials' | 'password' | 'authorizationCode';
   if (/client/i.test(grantRaw)) grantType = 'clientCredentials';
   else if (/password/i.test(grantRaw)) grantType = 'password';
   else grantType = 'authorizationCode';
   if (/implicit/i.test(grantRaw)) {
-    notes.push(`${where}: the OAuth 2.0 implicit grant was imported as authorization code with PKCE, which replaces it; check that the provider allows it.`);
+    addGrouped(grouped, 'The OAuth 2.0 implicit grant was imported as authorization code with PKCE, which replaces it; check that the provider allows it', where);
   }
   const auth: Auth = { type: 'oauth2', grantType };
   const set = (field: string, value: unknown) => {
@@ -83,7 +85,7 @@ function mapOAuth2(p: Record<string, unknown>, where: string, notes: string[]): 
   if (grantType === 'authorizationCode') {
     if (!redirect || HOSTED_CALLBACKS.test(redirect) || p.useBrowser === true) {
       auth.redirectUri = OAUTH2_REDIRECT_URI;
-      notes.push(`${where}: the OAuth 2.0 redirect URL is now ${OAUTH2_REDIRECT_URI}; register it with the provider.`);
+      addGrouped(grouped, `The OAuth 2.0 redirect URL is now ${OAUTH2_REDIRECT_URI}; register it with the provider`, where);
     } else auth.redirectUri = redirect;
   }
   return auth;

@@ -28,7 +28,7 @@ export interface PostmanImportOptions {
 export function importPostman(collection: Obj, options: PostmanImportOptions = {}): ImportResult {
   const info = isObj(collection.info) ? collection.info : {};
   const notes: string[] = [];
-  const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [], skippedSettings: new Map() };
+  const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [], grouped: new Map() };
   const rootName = displayName(options.name ?? info.name, 'Imported collection', notes);
   const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0) - 1;
   let itemCount = 0;
@@ -36,7 +36,7 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
   /** Collection and folders whose protocolProfileBehavior was copied into the requests inside. */
   const settingsCopied: string[] = [];
   const inheritSettings = (item: Obj, where: string, inherited: ImportedSettings | undefined): ImportedSettings | undefined => {
-    const own = mapSettings(item.protocolProfileBehavior, where, ctx.skippedSettings);
+    const own = mapSettings(item.protocolProfileBehavior, where, ctx.grouped);
     if (!own) return inherited;
     settingsCopied.push(where);
     return { ...inherited, ...own };
@@ -94,7 +94,7 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
 }
 
 function folderSettings(item: Obj, where: string, ctx: ScriptContext, docsOverride?: unknown): ImportedFolderData | undefined {
-  const auth = mapAuth(item.auth, where, ctx.notes);
+  const auth = mapAuth(item.auth, where, ctx);
   const scripts = collectScripts(item.event, where, ctx);
   const docs = description(docsOverride ?? item.description);
   if (!auth && !scripts && !docs) return undefined;

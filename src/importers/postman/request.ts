@@ -1,7 +1,7 @@
 /** One collection item (a request) to a request file (spec 4.2). */
 import type { ImportedRequestData } from '../types.js';
 import { mapAuth } from './auth.js';
-import { collectScripts, type ScriptContext, type SkippedSettings } from './scripts.js';
+import { addGrouped, collectScripts, type ScriptContext, type GroupedNotes } from './scripts.js';
 
 type Obj = Record<string, unknown>;
 type Row = { key: string; value: string; enabled?: boolean; description?: string };
@@ -156,10 +156,10 @@ export type ImportedSettings = NonNullable<ImportedRequestData['settings']>;
  * has no setting for are collected by key (one note each for the whole import, not one per
  * request: real exports put `disableBodyPruning` on every GET).
  */
-export function mapSettings(behavior: unknown, where: string, skipped: SkippedSettings): ImportedSettings | undefined {
+export function mapSettings(behavior: unknown, where: string, skipped: GroupedNotes): ImportedSettings | undefined {
   if (!isObj(behavior)) return undefined;
   const settings: Record<string, unknown> = {};
-  const skip = (head: string, place: string) => skipped.set(head, [...(skipped.get(head) ?? []), place]);
+  const skip = (head: string, place: string) => addGrouped(skipped, head, place);
   for (const [key, value] of Object.entries(behavior)) {
     const field = PROFILE_SETTINGS[key];
     if (!field) { skip(`The request setting ${key} is not imported (Ferry has no such setting)`, where); continue; }
@@ -198,9 +198,9 @@ export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptCo
   const url = mapUrl(req.url);
   const headers = headerRows(req.header);
   const body = mapBody(req.body, headers, where, notes, ctx.files);
-  const auth = mapAuth(req.auth, where, notes);
+  const auth = mapAuth(req.auth, where, ctx);
   const scripts = collectScripts(item.event, where, ctx);
-  const own = mapSettings(item.protocolProfileBehavior, where, ctx.skippedSettings);
+  const own = mapSettings(item.protocolProfileBehavior, where, ctx.grouped);
   const settings = inherited || own ? { ...inherited, ...own } : undefined;
   // The schema allows a description on the item as well as on the request: keep both.
   const docs = [...new Set([description(item.description), description(req.description)].filter(Boolean))].join('\n\n');

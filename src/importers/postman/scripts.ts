@@ -9,11 +9,18 @@ export interface ScriptContext {
   unavailable: Map<string, string[]>;
   /** Event names skipped, with where. */
   skippedEvents: string[];
-  /** Request settings not imported: the note's head, then where (collection, folders, requests). */
-  skippedSettings: SkippedSettings;
+  /**
+   * Notes that would repeat for many places (a request setting Ferry lacks, an OAuth 2.0 redirect
+   * URL): the note's head, then where. One note each for the whole import, listing the places.
+   */
+  grouped: GroupedNotes;
 }
 
-export type SkippedSettings = Map<string, string[]>;
+export type GroupedNotes = Map<string, string[]>;
+
+export function addGrouped(grouped: GroupedNotes, head: string, place: string): void {
+  grouped.set(head, [...(grouped.get(head) ?? []), place]);
+}
 
 const UNAVAILABLE: [string, RegExp][] = [
   ['sendRequest', /\bpm\.sendRequest\s*\(/],
@@ -62,7 +69,7 @@ export function summaryNotes(ctx: ScriptContext): string[] {
   for (const [member, places] of ctx.unavailable) {
     notes.push(`Scripts use ${member}, which Ferry's script API does not have; they will fail when run: ${list(places)}.`);
   }
-  for (const [head, places] of ctx.skippedSettings) notes.push(`${head}: ${list(places)}.`);
+  for (const [head, places] of ctx.grouped) notes.push(`${head}: ${list(places)}.`);
   if (ctx.skippedEvents.length > 0) notes.push(`Scripts of other events were skipped: ${list(ctx.skippedEvents)}.`);
   if (ctx.files.length > 0) notes.push(`Files are not part of an export; choose them again for: ${list(ctx.files)}.`);
   return notes;
