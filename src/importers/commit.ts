@@ -146,17 +146,19 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       workspaceBefore = source;
     }
     const secrets = new SecretStore(workspaceDataDir(target.id, root));
-    /** What each scope held before, read once per scope. */
-    const before = new Map<string, Record<string, string>>();
+    // One write per scope; what each scope held before is kept to put back on failure.
+    const byScope = new Map<string, Map<string, string>>();
     for (const secret of result.secrets) {
       if (secret.scope === 'workspace' && kept.includes(secret.key)) continue;
       const scope = secret.scope === 'workspace' ? 'workspace' : environmentIds[secret.environmentIndex ?? 0];
       if (!scope) continue;
-      if (!before.has(scope)) before.set(scope, await secrets.all(scope));
-      const held = before.get(scope)!;
-      const previous = Object.hasOwn(held, secret.key) ? held[secret.key] : undefined;
-      secretsWritten.push({ store: secrets, scope, key: secret.key, previous });
-      await secrets.set(scope, secret.key, secret.value);
+      if (!byScope.has(scope)) byScope.set(scope, new Map());
+      byScope.get(scope)!.set(secret.key, secret.value);
+    }
+    for (const [scope, values] of byScope) {
+      const held = await secrets.all(scope);
+      for (const name of values.keys()) secretsWritten.push({ store: secrets, scope, key: name, previous: Object.hasOwn(held, name) ? held[name] : undefined });
+      await secrets.setMany(scope, values);
     }
 
     const counts = countNodes(result.items);

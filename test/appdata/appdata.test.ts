@@ -29,6 +29,10 @@ describe('the data folder', () => {
     const all = await store.secrets.all('staging');
     expect(Object.entries(all).sort()).toEqual([['__proto__', 'p'], ['apiKey', 'sup3r-s3cret'], ['constructor', 'c']]);
     expect(({} as Record<string, unknown>).p).toBeUndefined();
+    // Many values of one scope in one write, encrypted the same way.
+    await store.secrets.setMany('prod', new Map([['a', 'alpha-secret'], ['b', 'beta-secret']]));
+    expect(await store.secrets.all('prod')).toEqual({ a: 'alpha-secret', b: 'beta-secret' });
+    expect(await fs.readFile(path.join(store.dir, 'secrets.json'), 'utf8')).not.toMatch(/alpha-secret|beta-secret/);
     const raw = await fs.readFile(path.join(store.dir, 'secrets.json'), 'utf8');
     expect(raw).not.toContain('sup3r-s3cret');
     const keyStat = await fs.stat(path.join(data, 'secret.key'));

@@ -81,16 +81,11 @@ describe('all or nothing, secrets included', () => {
     expect(before['ferry.yaml']).not.toContain('plain');
   });
 
-  it('a failure part way through the secrets puts back the values that were there', async () => {
-    // A value left from an earlier environment of the same name, and one from a workspace variable.
+  it('a failure writing the secrets leaves the values that were there, and the workspace as it was', async () => {
+    // A value left from an earlier environment of the same name.
     await store().set('Staging', 'token', 'old-token');
     const before = await snapshot();
-    const realSet = SecretStore.prototype.set;
-    let calls = 0;
-    vi.spyOn(SecretStore.prototype, 'set').mockImplementation(async function (this: SecretStore, scope, name, value) {
-      if (++calls === 2) throw new Error('ENOSPC: no space left on device');
-      return realSet.call(this, scope, name, value);
-    });
+    vi.spyOn(SecretStore.prototype, 'setMany').mockRejectedValue(new Error('ENOSPC: no space left on device'));
     await expect(commitImport({ root, id }, await result(envWithSecrets))).rejects.toThrow(/ENOSPC/);
     vi.restoreAllMocks();
     expect(await snapshot()).toEqual(before);
