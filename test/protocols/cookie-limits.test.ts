@@ -12,6 +12,7 @@ import path from 'node:path';
 import { CookieStore, HttpAgents, sendHttp } from '../../src/protocols/http.js';
 import { MAX_COOKIES_PER_DOMAIN } from '../../src/protocols/cookie-jar.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
+import { preparedRequest } from './prepared.js';
 
 let server: http.Server;
 let base = '';
@@ -38,14 +39,7 @@ afterAll(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-const get = (url: string): PreparedRequest => ({
-  method: 'GET',
-  url,
-  headers: [],
-  body: { kind: 'none' },
-  authType: 'none',
-  settings: { timeoutMs: 5000, followRedirects: true, maxRedirects: 5, verifyTls: true, httpVersion: 'http1', decompress: true },
-});
+const get = (url: string): PreparedRequest => preparedRequest(url, {}, { maxRedirects: 5, httpVersion: 'http1' });
 
 describe('cookie jar limits', () => {
   it('ignores a cookie over 4,096 bytes and keeps one within', async () => {

@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import { HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
 import { MAX_CODINGS } from '../../src/protocols/decompress.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
+import { preparedRequest } from './prepared.js';
 
 let server: http.Server;
 let base = '';
@@ -31,14 +32,7 @@ afterAll(async () => {
   server.close();
 });
 
-const get = (url: string): PreparedRequest => ({
-  method: 'GET',
-  url,
-  headers: [],
-  body: { kind: 'none' },
-  authType: 'none',
-  settings: { timeoutMs: 5000, followRedirects: true, maxRedirects: 5, verifyTls: true, httpVersion: 'http1', decompress: true },
-});
+const get = (url: string): PreparedRequest => preparedRequest(url, {}, { maxRedirects: 5, httpVersion: 'http1' });
 
 describe('stacked content codings', () => {
   it('undoes up to 5 and refuses more, naming the limit', async () => {

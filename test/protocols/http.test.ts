@@ -4,15 +4,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CookieStore, HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
-import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { closedPort, startH2c, startHttp1, startTls, startTlsHttp1Only, type Peer } from './peers.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
+import { preparedRequest } from './prepared.js';
 
-const SETTINGS: PreparedSettings = { timeoutMs: 5000, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true };
-
-function req(url: string, over: Partial<PreparedRequest> = {}, settings: Partial<PreparedSettings> = {}): PreparedRequest {
-  return { method: 'GET', url, headers: [], body: { kind: 'none' }, authType: 'none', ...over, settings: { ...SETTINGS, ...settings } };
-}
+const req = preparedRequest;
 
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpAgents, sendHttp } from '../../src/protocols/http.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
+import { preparedRequest } from './prepared.js';
 
 interface Seen {
   url: string;
@@ -55,15 +56,7 @@ afterAll(async () => {
 });
 
 function request(url: string, over: Partial<PreparedRequest> = {}): PreparedRequest {
-  return {
-    method: 'GET',
-    url,
-    headers: [],
-    body: { kind: 'none' },
-    authType: 'none',
-    settings: { timeoutMs: 5000, followRedirects: true, maxRedirects: 5, verifyTls: true, httpVersion: 'http1', decompress: true },
-    ...over,
-  };
+  return preparedRequest(url, over, { maxRedirects: 5, httpVersion: 'http1' });
 }
 
 describe('redirects to another origin', () => {

@@ -14,6 +14,7 @@ import type { PreparedRequest, PreparedSettings } from '../../src/request/prepar
 import { ferry } from '../support/cli.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { zstdRawFrame } from './peers.js';
+import { preparedRequest } from './prepared.js';
 
 const MB = 1024 * 1024;
 const SETTINGS: PreparedSettings = { timeoutMs: 10_000, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true };
@@ -21,7 +22,7 @@ const TOO_LARGE = /the response body is larger than 1 MB \(maxResponseMb\), so F
 const DECODED_TOO_LARGE = /the response body, once its Content-Encoding \((gzip|br|deflate|zstd|gzip, gzip)\) is undone, is larger than 1 MB \(maxResponseMb\)/;
 
 function req(url: string, settings: Partial<PreparedSettings> = {}, method = 'GET'): PreparedRequest {
-  return { method, url, headers: [], body: { kind: 'none' }, authType: 'none', settings: { ...SETTINGS, ...settings } };
+  return preparedRequest(url, { method }, { ...SETTINGS, ...settings });
 }
 
 /** A zstd frame of RLE blocks: `blocks` x 128 KB of one byte from a few dozen bytes. */

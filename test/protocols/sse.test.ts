@@ -11,12 +11,12 @@ import { HttpAgents, HttpSendError } from '../../src/protocols/http.js';
 import { DEFAULT_STREAM, sendSse, withStreamHeaders, type StreamSettings } from '../../src/protocols/sse.js';
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { makeWorkspace, serve } from '../servers/helpers.js';
+import { preparedRequest } from './prepared.js';
 
-const SETTINGS: PreparedSettings = { timeoutMs: 5_000, followRedirects: true, maxRedirects: 10, verifyTls: true, httpVersion: 'auto', decompress: true };
 const MB = 1024 * 1024;
 
 function req(url: string, headers: { name: string; value: string }[] = [], settings: Partial<PreparedSettings> = {}): PreparedRequest {
-  return withStreamHeaders({ method: 'GET', url, headers, body: { kind: 'none' }, authType: 'none', settings: { ...SETTINGS, ...settings } });
+  return withStreamHeaders(preparedRequest(url, { headers }, settings));
 }
 const stream = (s: Partial<StreamSettings>): StreamSettings => ({ ...DEFAULT_STREAM, ...s });
 const text = (body: Uint8Array) => Buffer.from(body).toString('utf8');
