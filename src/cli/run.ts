@@ -9,6 +9,7 @@ import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { DataFileError, readDataFile, resolveEnvironment, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
 import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/reporters/report-file.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
+import { checkNoSymlinks, isInside } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
@@ -71,8 +72,15 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
       // Report files are checked before the run, not found unwritable after it.
       try {
-        if (options.outJson) await prepareReportFile(path.resolve(ctx.cwd, options.outJson), '--out-json');
-        if (options.outJunit) await prepareReportFile(path.resolve(ctx.cwd, options.outJunit), '--out-junit');
+        for (const [option, file] of [['--out-json', options.outJson], ['--out-junit', options.outJunit]] as const) {
+          if (!file) continue;
+          const target = path.resolve(ctx.cwd, file);
+          // Inside the workspace (a cloned repository), a folder on the way may be a planted link.
+          const folder = path.dirname(target);
+          const linked = isInside(ws.root, folder) ? await checkNoSymlinks(ws.root, path.relative(ws.root, folder)) : undefined;
+          if (linked) throw new ReportFileError(`${option} ${file}: ${linked}; give another path.`);
+          await prepareReportFile(target, option);
+        }
       } catch (error) {
         if (error instanceof ReportFileError) throw new CliError(error.message);
         throw error;

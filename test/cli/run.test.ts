@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ferry } from '../support/cli.js';
 import { closedPort, startHttp1, type Peer } from '../protocols/peers.js';
@@ -107,6 +108,9 @@ describe('ferry run', () => {
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
     await ws.write('environments/broken.yaml', 'name: [unclosed');
+    // A folder in the (cloned) workspace that is a link elsewhere: reports are not written through it.
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-elsewhere-'));
+    await fs.symlink(elsewhere, path.join(ws.root, 'reports'));
     const cases: Array<[string[], RegExp]> = [
       [['run', 'Nope/none.yaml'], /No request or folder "Nope\/none.yaml"/],
       // An environment file that does not parse is named with its problem, not called missing.
@@ -122,6 +126,7 @@ describe('ferry run', () => {
       // Report paths are checked before anything is sent.
       [['run', '--out-json', ws.root], /--out-json .* is a folder; give the path of a file/],
       [['run', '--out-junit', path.join(ws.root, 'ferry.yaml', 'r.xml')], /--out-junit .*ferry\.yaml is a file, not a folder/],
+      [['run', '--out-json', path.join(ws.root, 'reports', 'run.json')], /--out-json .*run\.json: reports is a symbolic link, and Ferry never follows links; give another path\./],
     ];
     const sent = peer.seen.length;
     for (const [args, message] of cases) {
@@ -130,6 +135,8 @@ describe('ferry run', () => {
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
     expect(peer.seen.length).toBe(sent);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    await fs.rm(elsewhere, { recursive: true, force: true });
   });
 });
 
