@@ -2,13 +2,12 @@
  * Reading kept documents for one run: each is parsed once and reused while its file is
  * unchanged (keyed by absolute path, modification time and size).
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { locateDocument } from './document-path.js';
 import { MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES } from './limits.js';
 import { detectDialect, OpenApiDocument } from './openapi-document.js';
 import { SchemaChecker } from './schema-check.js';
+import { FileTooLargeError, readFileNoFollow } from '../support/read-no-follow.js';
 
 /** A document ready for checks, with its checker (which caches schema views across responses). */
 export interface LoadedDocument {
@@ -67,19 +66,9 @@ export class ContractDocuments {
     this.parses++;
     let text: string;
     try {
-      // O_NOFOLLOW: the file cannot be swapped for a link between the check and the read.
-      const handle = await open(absolutePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-      try {
-        const { size } = await handle.stat();
-        if (size > MAX_DOCUMENT_BYTES) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
-        const bytes = await handle.readFile();
-        // The file may have grown since it was measured.
-        if (bytes.length > MAX_DOCUMENT_BYTES) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
-        text = bytes.toString('utf8');
-      } finally {
-        await handle.close();
-      }
+      text = await readFileNoFollow(absolutePath, 'utf8', MAX_DOCUMENT_BYTES);
     } catch (error) {
+      if (error instanceof FileTooLargeError) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
       return { ok: false, reason: `the document ${relativePath} cannot be read (${(error as Error).message})` };
     }
     let value: unknown;
