@@ -8,7 +8,7 @@ import { commitImport, convertInput, ImportError, importCurl, type ImportSummary
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { paint } from './output.js';
-import { StatusLine } from '../runner/index.js';
+import { cliStatus } from './status.js';
 import { checkDisplayName } from '../workspace/index.js';
 
 interface ImportOptions {
@@ -39,7 +39,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
       const into = options.into?.replace(/^requests\//, '') ?? '';
       const baseDepth = into.split('/').filter(Boolean).length;
       let summary: ImportSummary;
-      const progress = importProgress(ctx);
+      const progress = cliStatus(ctx);
       try {
         progress?.show(options.curl !== undefined ? '→ Reading the cURL command' : `→ Reading ${source === '-' ? 'standard input' : source}`);
         const result = options.curl !== undefined
@@ -49,7 +49,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
           const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
           result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);
         }
-        summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, onProgress: progress?.writing });
+        summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, onProgress: progress && ((written, total) => progress.count('→ Writing files', written, total)) });
       } catch (error) {
         if (error instanceof ImportError) throw new CliError(error.message);
         throw error;
@@ -71,26 +71,6 @@ export function registerImport(program: Command, ctx: CliContext): void {
       if (summary.notes.length > 0) lines.push('', c.yellow('Notes:'), ...summary.notes.map((n) => `  - ${n}`));
       ctx.output.out(lines.join('\n'));
     });
-}
-
-/** How often the count of files written is redrawn: often enough to move, rarely enough to cost nothing. */
-const REDRAW_MS = 100;
-
-/** On a terminal, a status line saying what a long import is doing; undefined elsewhere. */
-function importProgress(ctx: CliContext) {
-  if (!ctx.output.status) return undefined;
-  const line = new StatusLine(ctx.output.status);
-  let drawnAt = 0;
-  return {
-    show: (text: string) => line.show(text),
-    writing: (written: number, total: number) => {
-      const now = performance.now();
-      if (written !== 0 && written !== total && now - drawnAt < REDRAW_MS) return;
-      drawnAt = now;
-      line.show(`→ Writing files: ${written} of ${total}`);
-    },
-    clear: () => line.clear(),
-  };
 }
 
 function plural(n: number, word: string): string {

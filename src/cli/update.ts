@@ -10,6 +10,7 @@ import { checkNoSymlinks, openWorkspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { paint } from './output.js';
+import { cliStatus } from './status.js';
 
 interface UpdateOptions {
   from?: string;
@@ -33,14 +34,22 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       const from = options.from ?? (await knownSource(ws.root, folder));
       const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
       let plan;
+      const status = cliStatus(ctx);
       try {
+        status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
         const input = await readInput(spec);
+        status?.show(`→ Comparing the document with ${folder}`);
         plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
-        if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) await applyUpdate(ws.root, plan);
+        if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
+          status?.show(`→ Writing ${plan.writes.length + plan.deletes.length} changes`);
+          await applyUpdate(ws.root, plan);
+        }
       } catch (error) {
         if (error instanceof ImportError) throw new CliError(error.message);
         if (error instanceof UpdateWriteError) throw new CliError(error.message, EXIT.failed);
         throw error;
+      } finally {
+        status?.clear();
       }
       const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;
       if (options.json) {

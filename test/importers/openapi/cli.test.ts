@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
+import { ferryOnTerminal } from '../../support/cli.js';
 import { listFiles, tempWorkspace, yamlDoc } from './helpers.js';
 
 const ok = { 200: { description: 'ok' } };
@@ -78,10 +79,13 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     expect((await ferry('import', file)).code).toBe(0);
     expect(await fs.readFile(path.join(root, 'requests', 'Local', '_folder.yaml'), 'utf8')).toContain('source: api/local.yaml');
     await fs.writeFile(file, doc({ '/x': { get: { summary: 'X', responses: ok } }, '/y': { post: { summary: 'Y', responses: ok } } }));
-    const update = await ferry('update', 'Local');
+    // On a terminal, a status line says what the update is doing, and is gone before the preview.
+    const update = await ferryOnTerminal(['-w', root, 'update', 'Local']);
     expect(update.code).toBe(0);
-    expect(update.out).toContain('+ POST /y  Y');
-    expect(update.out).toContain('Updated.');
+    expect(update.stdout).toContain('+ POST /y  Y');
+    expect(update.stdout).toContain('Updated.');
+    const CLEAR = '\r\u001b[2K';
+    expect(update.status).toEqual([`${CLEAR}→ Reading api/local.yaml`, `${CLEAR}→ Comparing the document with Local`, expect.stringMatching(/→ Writing \d+ changes$/), CLEAR]);
   });
 
   it('finds the folder by its name without --from, recreates a deleted environment, and replaces a JSON document with YAML', async () => {
