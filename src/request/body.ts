@@ -95,6 +95,15 @@ function graphqlJson(body: Body, ctx: BodyContext): string {
   return JSON.stringify({ query, variables, operationName: operationName === '' ? null : operationName });
 }
 
+const GB = 1024 * 1024 * 1024;
+
+/**
+ * A body file is read whole (Digest and AWS signing, redirects and repeats send it again), so it
+ * must fit in memory: past this size the request fails with a message, not a crash (the spec is
+ * silent; Node cannot read more than 2 GB into one buffer anyway).
+ */
+export const MAX_BODY_FILE_BYTES = GB;
+
 /** Resolves a body file and checks the rules; returns its absolute path. */
 export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where'>, what: string): Promise<string> {
   if (written.trim() === '') throw new PrepareError(`${ctx.where}: the ${what} names no file.`);
@@ -115,5 +124,8 @@ export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'roo
   }
   if (stat.isSymbolicLink()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
   if (!stat.isFile()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is not a regular file.`);
+  if (stat.size > MAX_BODY_FILE_BYTES) {
+    throw new PrepareError(`${ctx.where}: the ${what} file ${written} is ${(stat.size / GB).toFixed(1)} GB; Ferry sends body files of at most 1 GB (they are read whole, to sign and repeat them).`);
+  }
   return absolutePath;
 }

@@ -7,4 +7,4 @@ export { effectiveSettings } from './settings.js';
 export { loadVariableSnapshot, scopeFrom, type VariableSnapshot } from './variables.js';
 export { oauth2AccessToken, tokenCacheKey, type OAuth2Options, type OAuth2Settings } from './oauth2.js';
 export { AUTH_NAMES } from './auth.js';
-export { checkBodyFile } from './body.js';
+export { checkBodyFile, MAX_BODY_FILE_BYTES } from './body.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseResource, type Auth, type FolderFile, type RequestFile, type WorkspaceFile } from '../../src/model/index.js';
 import { HttpAgents, sendHttp } from '../../src/protocols/http.js';
-import { effectiveAuth, PrepareError, prepareRequest, type FolderLike } from '../../src/request/index.js';
+import { checkBodyFile, effectiveAuth, MAX_BODY_FILE_BYTES, PrepareError, prepareRequest, type FolderLike } from '../../src/request/index.js';
 import { buildVariableScope } from '../../src/template/index.js';
 import { startHttp1, type Peer } from '../protocols/peers.js';
 
@@ -241,5 +241,22 @@ describe('bodies, byte-checked at the server', () => {
     await expect(prepare(request({ url: 'http://h/', body: { type: 'multipart', multipart: [{ key: 'f', value: 'files/link.txt', file: true }] } }))).rejects.toThrow(/symbolic link/);
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: 'files/missing.bin' } }))).rejects.toThrow(/does not exist/);
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary' } }))).rejects.toThrow(/no file is chosen/);
+  });
+
+  it('refuses body files over 1 GB with a message instead of crashing the run', async () => {
+    // Sparse: the size is there, the disk blocks are not.
+    const big = path.join(root, 'files', 'big.bin');
+    await fs.writeFile(big, '');
+    await fs.truncate(big, MAX_BODY_FILE_BYTES + 1);
+    try {
+      const message = /the binary body file files\/big\.bin is 1\.0 GB; Ferry sends body files of at most 1 GB/;
+      await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: 'files/big.bin' } }))).rejects.toThrow(message);
+      await expect(prepare(request({ url: 'http://h/', body: { type: 'multipart', multipart: [{ key: 'f', value: 'files/big.bin', file: true }] } }))).rejects.toThrow(/multipart part "f" file files\/big\.bin is 1\.0 GB/);
+      // Exactly the limit is not refused for its size (not read here: only checked).
+      await fs.truncate(big, MAX_BODY_FILE_BYTES);
+      await expect(checkBodyFile('files/big.bin', { root, allowFilesOutside: false, where: 'R.yaml' }, 'binary body')).resolves.toBe(big);
+    } finally {
+      await fs.rm(big);
+    }
   });
 });
