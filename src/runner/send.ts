@@ -8,6 +8,7 @@ import type { Auth, Body, KeyValue, RequestFile } from '../model/index.js';
 import { sendHttp, HttpSendError, type HttpResult } from '../protocols/http.js';
 import { sendSse, withStreamHeaders, type SseResult } from '../protocols/sse.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
+import { describeSystemError } from '../support/system-error.js';
 import type { PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, ScriptResponse, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
@@ -162,8 +163,10 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
       },
     );
   } catch (error) {
-    if (!(error instanceof PrepareError)) throw error;
-    result.error = [...errors, error.message].join('\n');
+    // A file the request needs that cannot be read (permissions, a folder) fails this request only.
+    const system = describeSystemError(error);
+    if (!(error instanceof PrepareError) && !system) throw error;
+    result.error = [...errors, system ? `requests/${node.path}: ${system.message}` : (error as Error).message].join('\n');
     return { result, nextRequest };
   }
   if (isSse) prepared = withStreamHeaders(prepared);

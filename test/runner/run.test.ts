@@ -138,6 +138,24 @@ describe('verdicts', () => {
     expect(peer.seen.slice(before).map((x) => x.url)).toEqual(['/echo?outside']);
   });
 
+  it('a file a request needs that cannot be read fails that request with a message; the run goes on', async () => {
+    const s = await setup({
+      'requests/a.yaml': {
+        name: 'oauth',
+        seq: 1,
+        url: `${peer.url}/echo?oauth`,
+        auth: { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: `${peer.url}/token`, clientId: 'c', clientSecret: 's' },
+      },
+      'requests/b.yaml': { name: 'plain', seq: 2, url: `${peer.url}/echo?plain` },
+    });
+    // The token cache (in the data folder) is a folder: reading it fails with EISDIR.
+    await fs.mkdir(path.join(s.data.dir, 'tokens.json'), { recursive: true });
+    const { results } = await run(s);
+    expect(results[0]).toMatchObject({ name: 'oauth', passed: false });
+    expect(results[0]!.error).toBe(`requests/a.yaml: Could not read ${path.join(s.data.dir, 'tokens.json')}: it is a folder, not a file (EISDIR).`);
+    expect(results[1]).toMatchObject({ name: 'plain', passed: true });
+  });
+
   it('--bail stops at the first failure', async () => {
     const s = await setup({
       'requests/a.yaml': { name: 'a', seq: 1, url: `${peer.url}/status?code=500` },

@@ -1,0 +1,33 @@
+/**
+ * Node's file-system errors ("ENOTDIR: not a directory, lstat '/x/ferry.yaml'") as one line for
+ * people: what could not be done, where, and why. Shared by the CLI (whole commands) and the
+ * runner (one request whose file cannot be read fails, the run goes on).
+ */
+
+const DESCRIPTIONS: Record<string, string> = {
+  ENOENT: 'it does not exist',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder, not a file',
+  EEXIST: 'something with that name exists already',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'the disk is full',
+  EROFS: 'the file system is read-only',
+  ENAMETOOLONG: 'the name is too long',
+  ELOOP: 'too many symbolic links',
+};
+
+const ACTIONS: Record<string, string> = {
+  mkdir: 'create the folder', open: 'open', lstat: 'read', stat: 'read', read: 'read', readdir: 'list the folder',
+  write: 'write', rename: 'write', unlink: 'remove', rmdir: 'remove', scandir: 'list the folder', copyfile: 'copy',
+};
+
+/** "Could not read /x/y: it is a folder, not a file (EISDIR)." — or undefined for other errors. */
+export function describeSystemError(error: unknown): { message: string; code: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall, path } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
+  const what = DESCRIPTIONS[code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  const where = path ? ` ${path}` : '';
+  return { message: `Could not ${ACTIONS[syscall] ?? syscall}${where}: ${what} (${code}).`, code };
+}
