@@ -27,6 +27,11 @@ export interface ExportSavedOptions {
   allowFilesOutside?: boolean;
 }
 
+/** Request kinds as a sentence names them (with their article). */
+const KIND_NAMES: Record<string, string> = {
+  websocket: 'a WebSocket', socketio: 'a Socket.IO', sse: 'an SSE', grpc: 'a gRPC', tcp: 'a TCP', udp: 'a UDP', dns: 'a DNS', mqtt: 'an MQTT', mcp: 'an MCP',
+};
+
 export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string }> {
   const items = selectRequests(workspace.tree, [requestPath]);
   const item = items[0];
@@ -35,7 +40,7 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
   }
   if (item.node.type === 'broken') throw new RunError(`${formatWarning(item.node.warning)} (fix the file, then export again)`);
   const request = item.node.request;
-  if (request.kind !== 'http') throw new RunError(`requests/${item.node.path} is a ${request.kind} request; only HTTP requests can be exported as code.`);
+  if (request.kind !== 'http') throw new RunError(`requests/${item.node.path} is ${KIND_NAMES[request.kind] ?? `a ${request.kind}`} request; only HTTP requests can be exported as code.`);
 
   const data = new WorkspaceData(workspace.id, workspace.root);
   const keep = options.substitute === false;

@@ -137,6 +137,10 @@ describe('ferry export', () => {
     expect(unknown.stderr).toMatch(/Unknown language "cobol"/);
     expect((await ferry(['-w', root, 'export', 'OAuth'])).stderr).toMatch(/Choose a language with --lang/);
     expect((await ferry(['-w', root, 'export', 'Nope', '--lang', 'curl'])).code).toBe(2);
+    await fs.writeFile(path.join(root, 'requests', 'Stream.yaml'), 'name: Stream\nkind: sse\nurl: http://127.0.0.1:9/\n');
+    const stream = await ferry(['-w', root, 'export', 'Stream', '--lang', 'curl']);
+    expect(stream.code).toBe(2);
+    expect(stream.stderr).toContain('requests/Stream.yaml is an SSE request; only HTTP requests can be exported as code.');
   });
 });
 
