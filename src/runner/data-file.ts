@@ -4,6 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 
 export class DataFileError extends Error {
   override name = 'DataFileError';
@@ -46,55 +47,36 @@ function jsonRows(text: string, file: string): Array<Record<string, string>> {
   });
 }
 
-/** RFC 4180 CSV: quoted fields may hold commas, quotes (doubled) and line breaks. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-    } else field += ch;
-    i++;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => !(r.length === 1 && r[0] === ''));
+/** One CSV record and the line it ends on (a quoted field may span lines). */
+export interface CsvRecord {
+  cells: string[];
+  line: number;
+}
+
+/**
+ * RFC 4180 CSV (csv-parse): quoted fields may hold commas, quotes (doubled) and line breaks; a
+ * quote inside an unquoted field is literal; empty lines are skipped. A quote left open throws.
+ */
+export function parseCsv(text: string): CsvRecord[] {
+  const records = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  return records.map(({ record, info }) => ({ cells: record, line: info.lines }));
 }
 
 function csvRows(text: string, file: string): Array<Record<string, string>> {
-  const rows = parseCsv(text);
+  let rows: CsvRecord[];
+  try {
+    rows = parseCsv(text);
+  } catch (error) {
+    // csv-parse says what and on which line: "Quote Not Closed: … at line 2".
+    const quote = /QUOTE/.test(String((error as { code?: unknown }).code)) ? ' Close the quote, or double a quote inside a quoted field ("").' : '';
+    throw new DataFileError(`data file ${file} is not valid CSV: ${(error as Error).message}.${quote}`);
+  }
   if (rows.length === 0) throw new DataFileError(`data file ${file} is empty; its first line must name the variables.`);
-  const header = rows[0]!.map((h) => h.trim());
+  const header = rows[0]!.cells.map((h) => h.trim());
   if (header.some((h) => h === '')) throw new DataFileError(`data file ${file}: a column in the first line has no name.`);
-  return rows.slice(1).map((cells, i) => {
+  return rows.slice(1).map(({ cells, line }) => {
     if (cells.length > header.length) {
-      throw new DataFileError(`data file ${file}: line ${i + 2} has ${cells.length} fields but the first line names ${header.length}.`);
+      throw new DataFileError(`data file ${file}: line ${line} has ${cells.length} fields but the first line names ${header.length}.`);
     }
     const out: Record<string, string> = {};
     header.forEach((name, c) => (out[name] = cells[c] ?? ''));

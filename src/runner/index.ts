@@ -1,7 +1,7 @@
 /** Single sends and collection runs, and their reporters (spec 1.8, 2.7, 7.1). */
 export { runRequests, summarize, type RunOptions, type RunOutcome } from './run.js';
 export { selectRequests, SelectError, type RunItem } from './select.js';
-export { readDataFile, parseCsv, DataFileError } from './data-file.js';
+export { readDataFile, parseCsv, DataFileError, type CsvRecord } from './data-file.js';
 export type { Reporter, RequestResult, RunEvent, RunSummary, TestOutcome } from './events.js';
 export { CliReporter, type TextSink } from './reporters/cli.js';
 export { ProgressReporter } from './reporters/progress.js';

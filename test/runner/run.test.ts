@@ -335,6 +335,11 @@ describe('iterations and data files', () => {
     const csv = path.join(s.temp.root, 'bad.csv');
     await fs.writeFile(csv, 'a,b\n1,2,3\n');
     await expect(readDataFile(csv)).rejects.toThrow(/line 2 has 3 fields/);
+    // Lines are counted as written: blank lines and line breaks inside quotes too.
+    await fs.writeFile(csv, 'a,b\n\n1,"x\ny"\n2,3,4\n');
+    await expect(readDataFile(csv)).rejects.toThrow(/line 5 has 3 fields but the first line names 2/);
+    await fs.writeFile(csv, 'a,b\n"1,2\n');
+    await expect(readDataFile(csv)).rejects.toThrow(/is not valid CSV: Quote Not Closed: .*line 2\. Close the quote, or double a quote inside a quoted field/);
     await expect(readDataFile(path.join(s.temp.root, 'missing.csv'))).rejects.toThrow(/does not exist/);
   });
 });
