@@ -102,11 +102,8 @@ export class RunVariables {
         for (const key of Object.keys(typed)) delete typed[key];
         pending.cleared = true;
         pending.changes = {};
-        // A secret's stored value is its script-set value too (there is one per computer): cleared with the rest.
-        for (const key of secretKeys) {
-          delete secrets[key];
-          put(pending.secrets, key, null);
-        }
+        // Stored secret values stay: one may have been given by hand (`ferry secret set`), and the
+        // secret store holds the only copy. `unset(name)` removes one on purpose.
       }
       for (const key of change.unset) {
         delete typed[key];

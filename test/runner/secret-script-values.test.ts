@@ -223,15 +223,19 @@ describe('script-set values of secret variables', () => {
     expect(query(second.sent[0]!.url).get('t')).toBe('dup-secret-3390');
   });
 
-  it('clear() forgets the secret values of its scope with its other script-set values', async () => {
+  it('clear() forgets the scope\'s script-set values but keeps stored secret values (their only copy)', async () => {
     const s = await setup({
       'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', secret: true }, { key: 'plain', value: 'file' }] },
-      'requests/clear.yaml': { name: 'clear', url: `${base}/e`, scripts: { postResponse: 'pm.environment.clear()' } },
+      'requests/1 clear.yaml': { name: 'clear', seq: 1, url: `${base}/e`, scripts: { postResponse: 'pm.environment.clear()' } },
+      'requests/2 after.yaml': { name: 'after', seq: 2, url: `${base}/e?t={{token}}&p={{plain}}` },
     });
     await s.data.secrets.set('local', 'token', 'stored-before');
     await s.data.updateScriptValues('environment:local', { plain: 'scripted' });
-    await run(s, { environment: 'local' });
-    expect(await s.data.secrets.get('local', 'token')).toBeUndefined();
+    const { sent } = await run(s, { environment: 'local' });
+    // The next request of the run still has the secret; the script-set plain value is gone (the file's remains).
+    expect(query(sent[1]!.url).get('t')).toBe('stored-before');
+    expect(query(sent[1]!.url).get('p')).toBe('file');
+    expect(await s.data.secrets.get('local', 'token')).toBe('stored-before');
     expect(await s.data.scriptValues('environment:local')).toEqual({});
   });
 
