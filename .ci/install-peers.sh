@@ -16,6 +16,7 @@ packages=(
   ruby            # codegen execution tests (Ruby Net::HTTP target)
   gcc             # codegen execution tests (C libcurl target: compiler)
   libcurl4-openssl-dev  # codegen execution tests (C libcurl target: headers and library)
+  bsdutils        # `script`: a real pseudo-terminal for the no-echo prompt of `ferry secret set`
 )
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
