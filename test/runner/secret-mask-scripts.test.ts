@@ -3,29 +3,19 @@
  * JSON, JUnit) like everything else Ferry writes about a run. Real workspace, data folder, server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
 import { CliReporter, JsonReporter, JunitReporter, runRequests } from '../../src/runner/index.js';
+import { startHttp1, type Peer } from '../protocols/peers.js';
 import { openedWorkspace } from './workspace.js';
 
-let server: http.Server;
+let peer: Peer;
 let base = '';
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  peer = await startHttp1();
+  base = peer.url;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
+afterAll(() => peer.close());
 
 describe('secret values in what scripts write', () => {
   it('are masked in console lines and test names, in every report', async () => {

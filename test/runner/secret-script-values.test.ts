@@ -5,43 +5,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, promises as fs } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
 import { CliReporter, JsonReporter, JunitReporter, runRequests, type Reporter, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { startHttp1, type Peer } from '../protocols/peers.js';
 import { openedWorkspace } from './workspace.js';
 
-interface Seen {
-  url: string;
-  authorization?: string;
-}
-
-let server: http.Server;
+let peer: Peer;
 let base = '';
-const seen: Seen[] = [];
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    seen.push({ url: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  peer = await startHttp1();
+  base = peer.url;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
+afterAll(() => peer.close());
 const setup = openedWorkspace;
 
 /** One run as `ferry run` does it: a fresh data-folder handle each time, as a new process would have. */
 async function run(s: Awaited<ReturnType<typeof setup>>, options: Partial<RunOptions> = {}) {
   const events: RunEvent[] = [];
-  const first = seen.length;
+  const first = peer.seen.length;
   const outcome = await runRequests({
     workspace: s.ws,
     dataFolder: new WorkspaceData(s.ws.id, s.ws.root),
@@ -49,7 +32,7 @@ async function run(s: Awaited<ReturnType<typeof setup>>, options: Partial<RunOpt
     ...options,
     reporters: [{ onEvent: (e) => events.push(e) }, ...(options.reporters ?? [])],
   });
-  return { ...outcome, events, sent: seen.slice(first) };
+  return { ...outcome, events, sent: peer.seen.slice(first) };
 }
 
 /** The JSON, JUnit and terminal reports of a run, as text. */
@@ -102,7 +85,7 @@ describe('script-set values of secret variables', () => {
     expect(first.summary.failedRequests).toBe(0);
     // Sent at once, within the run that set it.
     expect(first.sent.map((r) => query(r.url).get('t'))).toEqual([secret, secret]);
-    expect(first.sent[0]!.authorization).toBe(`Bearer ${secret}`);
+    expect(first.sent[0]!.headers.authorization).toBe(`Bearer ${secret}`);
     expect(query(first.sent[0]!.url).get('p')).toBe('script-plain');
 
     const state = await readText(path.join(s.data.dir, 'state.json'));
