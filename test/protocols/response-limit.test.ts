@@ -190,15 +190,20 @@ describe('maxResponseMb', () => {
   });
 });
 
+/** A cleartext HTTP/2 server answering every request 200 `ok` with `headers` (session errors ignored). */
+async function h2cAnswering(options: http2.ServerOptions, headers: Record<string, string>): Promise<{ server: http2.Http2Server; url: string }> {
+  const server = http2.createServer(options, (_req, res) => {
+    res.writeHead(200, headers);
+    res.end('ok');
+  });
+  server.on('session', (session) => session.on('error', () => {}));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
 describe('huge HTTP/2 response headers', () => {
   it('a server that cannot send its own headers (Node: over 64 KB) gets a message, not NGHTTP2_FRAME_SIZE_ERROR', async () => {
-    const server = http2.createServer((_req, res) => {
-      res.writeHead(200, { 'x-big': 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(3000) });
-      res.end('ok');
-    });
-    server.on('session', (s) => s.on('error', () => {}));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const { server, url } = await h2cAnswering({}, { 'x-big': 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(3000) });
     try {
       const error = await fail(url, { httpVersion: 'http2' });
       expect(error.message).toMatch(/reset the HTTP\/2 stream with FRAME_SIZE_ERROR instead of answering: the server could not send something it built, most often response headers larger than its own HTTP\/2 limit/);
@@ -213,13 +218,7 @@ describe('huge HTTP/2 response headers (client side)', () => {
   it('headers in more CONTINUATION frames than Node reads get a message naming the HTTP/1.1 way', async () => {
     // Three fields of 80,000 characters: each under nghttp2's 64 KB per field, together past 8 CONTINUATION frames.
     const value = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(2223);
-    const server = http2.createServer({ maxSendHeaderBlockLength: 4 * MB }, (_req, res) => {
-      res.writeHead(200, { 'x-a': value, 'x-b': value, 'x-c': value });
-      res.end('ok');
-    });
-    server.on('session', (s) => s.on('error', () => {}));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const { server, url } = await h2cAnswering({ maxSendHeaderBlockLength: 4 * MB }, { 'x-a': value, 'x-b': value, 'x-c': value });
     try {
       const error = await fail(url, { httpVersion: 'http2' });
       expect(error.message).toMatch(/sent HTTP\/2 response headers larger than Ferry reads over HTTP\/2 \(about 144 KB after compression, more than 8 CONTINUATION frames\)\. Over HTTP\/1\.1 \(settings\.httpVersion: http1\) Ferry reads up to 1 MB of headers\./);
