@@ -1,5 +1,6 @@
 /** `ferry ls`: prints the workspace tree, environments, servers, load tests and parse warnings. */
 import type { Command } from 'commander';
+import { requestKind } from '../protocols/index.js';
 import { formatWarning, type FolderNode } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { paint } from './output.js';
@@ -43,7 +44,7 @@ function printFolder(folder: FolderNode, indent: string, lines: string[], c: Ret
       printFolder(child, `${indent}  `, lines, c);
     } else if (child.type === 'request') {
       const r = child.request;
-      const tag = requestTag(r.kind, r.method);
+      const tag = requestKind(r.kind).tag(r.method);
       lines.push(`${indent}${c.cyan(tag.padEnd(7))} ${r.name}  ${c.dim(child.path)}`);
     } else {
       lines.push(`${indent}${c.yellow('!')}       ${child.path}  ${c.yellow(child.warning.message)}`);
@@ -51,15 +52,6 @@ function printFolder(folder: FolderNode, indent: string, lines: string[], c: Ret
   }
 }
 
-/**
- * HTTP requests show their method; gRPC and DNS their kind and `method` (the service method, the
- * record type); the other kinds have no method, so their kind alone.
- */
-function requestTag(kind: string, method: string): string {
-  if (kind === 'http') return method.toUpperCase();
-  if (kind === 'grpc' || kind === 'dns') return `${kind} ${kind === 'dns' ? method.toUpperCase() : method}`;
-  return kind;
-}
 
 function flatten(folder: FolderNode): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];

@@ -1,19 +1,19 @@
 /** The whole-request timer and the caller's cancel signal, for all hops of one send. */
-import { HttpSendError } from './http-errors.js';
+import { SendError } from './send-error.js';
 
 export class Deadline {
-  error: HttpSendError | undefined;
+  error: SendError | undefined;
   private abortCurrent: ((reason: Error) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly onAbort = () => this.fire(new HttpSendError('the request was cancelled.', 'other'));
+  private readonly onAbort = () => this.fire(new SendError('the request was cancelled.', 'other'));
 
   constructor(timeoutMs: number, private readonly signal?: AbortSignal) {
-    if (timeoutMs > 0) this.timer = setTimeout(() => this.fire(new HttpSendError(`timed out after ${timeoutMs} ms (settings.timeoutMs); no complete response by then.`, 'timeout')), timeoutMs);
+    if (timeoutMs > 0) this.timer = setTimeout(() => this.fire(new SendError(`timed out after ${timeoutMs} ms (settings.timeoutMs); no complete response by then.`, 'timeout')), timeoutMs);
     signal?.addEventListener('abort', this.onAbort, { once: true });
     if (signal?.aborted) this.onAbort();
   }
 
-  private fire(error: HttpSendError): void {
+  private fire(error: SendError): void {
     if (this.error) return;
     this.error = error;
     this.abortCurrent?.(error);

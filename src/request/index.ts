@@ -1,6 +1,6 @@
 /** Turning a saved request into a wire-ready one (spec 2.2–2.7, 2.9, 5). */
 export type * from './prepared.js';
-export { prepareRequest, type PrepareInput, type PrepareOptions } from './prepare.js';
+export { prepareRequest, HTTP_RULES, type PrepareInput, type PrepareOptions } from './prepare.js';
 export { PrepareError } from './errors.js';
 export { effectiveAuth, mergedHeaders, scriptChain, type FolderLike, type EffectiveAuth, type RawHeader } from './inherit.js';
 export { effectiveSettings } from './settings.js';

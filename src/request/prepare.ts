@@ -12,7 +12,8 @@ import { prepareBody } from './body.js';
 import { PrepareError } from './errors.js';
 import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
 import type { OAuth2Options } from './oauth2.js';
-import type { PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
+import type { KindRules, PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
+import { fillKindOptions } from './kind-options.js';
 import { effectiveSettings } from './settings.js';
 import { applyPathParams, finalUrl, urlKeepingPlaceholders } from './url.js';
 
@@ -49,7 +50,12 @@ export interface PrepareOptions {
    * the URL, even the host, and come back as written.
    */
   keepPlaceholders?: boolean;
+  /** How the request's kind is prepared (its protocol module's rules); HTTP's when left out. */
+  kind?: KindRules;
 }
+
+/** HTTP's rules, for callers that prepare HTTP requests only (code export, tests). */
+export const HTTP_RULES: KindRules = { kind: 'http', noun: 'an HTTP request', url: 'url', schemes: ['http', 'https'], method: 'http' };
 
 export async function prepareRequest(input: PrepareInput, options: PrepareOptions = {}): Promise<PreparedRequest> {
   const { request, folders, workspace } = input;
@@ -58,16 +64,15 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const fill = variables ? (text: string) => render(text, 'request', { variables }) : (text: string) => text;
   const app = options.settings ?? DEFAULT_SETTINGS;
   const settings = effectiveSettings(app, request.settings, options.overrides);
-  if (request.kind !== 'http' && request.kind !== 'sse') {
-    throw new PrepareError(`${where}: a ${request.kind} request is not sent over HTTP.`);
-  }
+  const rules = options.kind ?? HTTP_RULES;
+  if (rules.kind !== request.kind) throw new PrepareError(`${where}: a ${request.kind} request is not sent as ${rules.noun.replace(/ request$/, '')}.`);
 
-  const method = fill(request.method).trim().toUpperCase() || 'GET';
-  if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/i.test(method)) throw new PrepareError(`${where}: "${method}" is not a valid HTTP method.`);
+  const method = prepareMethod(fill(request.method), rules, where);
   const typedUrl = applyPathParams(fill(request.url), request.pathParams, fill);
+  if (rules.url === 'text') return prepareNamed(input, options, rules, { method, target: typedUrl.trim(), fill, settings, where });
   const { url, restore } = options.keepPlaceholders
     ? urlKeepingPlaceholders(typedUrl, where)
-    : { url: finalUrl(typedUrl, where, request.kind === 'sse' ? 'an SSE request' : 'an HTTP request'), restore: (href: string) => href };
+    : { url: finalUrl(typedUrl, where, rules.noun, rules.schemes), restore: (href: string) => href };
 
   const headers: PreparedHeader[] = [];
   for (const row of mergedHeaders(workspace.file, folders, request)) {
@@ -119,12 +124,54 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   }
 
   const prepared: PreparedRequest = { method, url: restore(url.href), headers, body, authType: auth.type, settings };
+  addKindParts(prepared, request, rules, fill);
+  if (auth.type === 'basic') prepared.basic = { username: fill(String(auth.username ?? '')), password: fill(String(auth.password ?? '')) };
   if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
   if (target.digest) prepared.digest = target.digest;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();
     if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];
   }
+  if (input.path) prepared.path = input.path;
+  return prepared;
+}
+
+/** HTTP methods are tokens, upper-cased (GET when empty); other kinds read `method` as typed or not at all. */
+function prepareMethod(typed: string, rules: KindRules, where: string): string {
+  if (rules.method === 'none') return '';
+  if (rules.method === 'text') return typed.trim();
+  const method = typed.trim().toUpperCase() || 'GET';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/i.test(method)) throw new PrepareError(`${where}: "${method}" is not a valid HTTP method.`);
+  return method;
+}
+
+/** The kind, its stream settings and its option section, on every prepared request but HTTP's. */
+function addKindParts(prepared: PreparedRequest, request: RequestFile, rules: KindRules, fill: (text: string) => string): void {
+  if (rules.kind === 'http') return;
+  prepared.kind = rules.kind;
+  if (request.settings?.stream) prepared.stream = request.settings.stream;
+  if (rules.options) prepared.options = fillKindOptions(rules.options, request[rules.options], fill);
+}
+
+/**
+ * Kinds whose `url` is a name or a command, not a URL (DNS names, MCP programs): filled as typed,
+ * with the request's headers, auth and body prepared the same way as for the others.
+ */
+async function prepareNamed(
+  input: PrepareInput,
+  options: PrepareOptions,
+  rules: KindRules,
+  parts: { method: string; target: string; fill: (text: string) => string; settings: PreparedSettings; where: string },
+): Promise<PreparedRequest> {
+  const { request, workspace } = input;
+  const { fill, where } = parts;
+  if (parts.target === '') throw new PrepareError(`${where}: the URL is empty; give ${rules.kind === 'dns' ? 'the name to look up' : 'the address or command'}.`);
+  const app = options.settings ?? DEFAULT_SETTINGS;
+  const { body } = await prepareBody(request.body, { root: workspace.root, allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace, fill, where });
+  const { auth } = effectiveAuth(request, input.folders, workspace.file);
+  const prepared: PreparedRequest = { method: parts.method, url: parts.target, headers: [], body, authType: auth.type, settings: parts.settings };
+  addKindParts(prepared, request, rules, fill);
+  if (auth.type === 'basic') prepared.basic = { username: fill(String(auth.username ?? '')), password: fill(String(auth.password ?? '')) };
   if (input.path) prepared.path = input.path;
   return prepared;
 }

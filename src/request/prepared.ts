@@ -4,6 +4,7 @@
  * exactly what Ferry sends.
  */
 import type { AppSettings } from '../appdata/index.js';
+import type { RequestKind, RequestSettings } from '../model/index.js';
 
 export interface PreparedHeader {
   name: string;
@@ -39,6 +40,8 @@ export type PreparedBody =
 export type SigningAuthType = 'digest' | 'ntlm' | 'awsv4' | 'oauth1' | 'jwt' | 'hawk' | 'edgegrid' | 'asap';
 
 export interface PreparedRequest {
+  /** The request kind; absent means `http`. */
+  kind?: RequestKind;
   method: string;
   /** Absolute URL with variables filled and enabled query parameters included. */
   url: string;
@@ -69,7 +72,33 @@ export interface PreparedRequest {
   credentialHeaders?: string[];
   /** The request's effective settings (request `settings` over the application settings). */
   settings?: PreparedSettings;
+  /** Streaming kinds: when reading stops (`settings.stream`; the format's defaults when absent). */
+  stream?: NonNullable<RequestSettings['stream']>;
+  /** The kind's option section (spec 2.8) with defaults and `{{variables}}` filled. */
+  options?: Record<string, unknown>;
+  /** Basic auth's user name and password, filled (MQTT sends them in CONNECT, not as a header). */
+  basic?: { username: string; password: string };
 }
 
 /** Settings the HTTP client applies to one send (spec 2.7): the request-level application settings. */
 export type PreparedSettings = Pick<AppSettings, 'timeoutMs' | 'followRedirects' | 'maxRedirects' | 'verifyTls' | 'httpVersion' | 'decompress'>;
+
+/**
+ * How a request kind is prepared (the request layer's part of a protocol module, spec 2.3, 2.8):
+ * which URL schemes it takes, how `method` is read, and which kind-specific option section it
+ * carries (its text values are filled with `{{variables}}`).
+ */
+export interface KindRules {
+  kind: RequestKind;
+  /** The request as a sentence names it, with its article: `an SSE request`. */
+  noun: string;
+  /** `url`: an absolute URL of one of `schemes` (the first is added when none is typed); `text`: a name or command, filled only. */
+  url: 'url' | 'text';
+  schemes: readonly string[];
+  /** `http`: an HTTP method token, upper-cased (GET when empty); `text`: filled as typed (gRPC's Service/Method, a DNS type); `none`: not used. */
+  method: 'http' | 'text' | 'none';
+  /** The request's kind-specific option section (spec 2.8), when it has one. */
+  options?: KindOptionsKey;
+}
+
+export type KindOptionsKey = 'socket' | 'dns' | 'mqtt' | 'grpc' | 'socketio' | 'mcp';

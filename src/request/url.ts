@@ -46,13 +46,13 @@ export function applyPathParams(url: string, params: readonly KeyValue[], fill: 
 }
 
 /**
- * Adds `http://` to a URL typed without a scheme, as other clients do, and checks it. `what` names
- * the request in the message for another scheme (`an SSE request`).
+ * Adds the kind's first scheme (`http://`) to a URL typed without one, as other clients do, and
+ * checks it. `what` names the request in the message for another scheme (`an SSE request`).
  */
-export function finalUrl(url: string, where: string, what = 'an HTTP request'): URL {
+export function finalUrl(url: string, where: string, what = 'an HTTP request', schemes: readonly string[] = ['http', 'https']): URL {
   const trimmed = url.trim();
   if (trimmed === '') throw new PrepareError(`${where}: the URL is empty; give the address to send to.`);
-  const withScheme = SCHEME.test(trimmed) ? trimmed : `http://${trimmed}`;
+  const withScheme = SCHEME.test(trimmed) ? trimmed : `${schemes[0]}://${trimmed}`;
   let parsed: URL;
   try {
     parsed = new URL(withScheme);
@@ -60,8 +60,8 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request'): 
     const hint = /\{\{[^}]*\}\}/.test(trimmed) ? ' It still holds a {{placeholder}}: is the variable defined in the environment you chose?' : '';
     throw new PrepareError(`${where}: "${trimmed}" is not a valid URL.${hint}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new PrepareError(`${where}: ${what} needs an http:// or https:// URL, not ${parsed.protocol}//.`);
+  if (!schemes.includes(parsed.protocol.slice(0, -1))) {
+    throw new PrepareError(`${where}: ${what} needs ${schemeList(schemes)} URL, not ${parsed.protocol}//.`);
   }
   if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
     // Name the placeholder as typed: the parsed host is lower-cased (`{{baseurl}}` for `{{baseUrl}}`).
@@ -69,6 +69,13 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request'): 
     throw new PrepareError(`${where}: the URL still holds ${typed} where the host should be; define the variable or choose an environment with -e.`);
   }
   return parsed;
+}
+
+/** `an http:// or https://`, `a ws:// or wss://`: the article as the first letter is spoken. */
+export function schemeList(schemes: readonly string[]): string {
+  const article = /^[aefhilmnorsx]/i.test(schemes[0] ?? '') ? 'an' : 'a';
+  const names = schemes.map((s) => `${s}://`);
+  return `${article} ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]}`;
 }
 
 /** Adds a query parameter (apiKey auth in the query) keeping the URL's own encoding. */

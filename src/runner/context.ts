@@ -1,7 +1,7 @@
 /** What every send of one run shares: one connection pool, one cookie jar, one script engine, one document cache. */
 import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
 import { ContractDocuments } from '../contract/index.js';
-import type { CookieStore, HttpAgents } from '../protocols/http.js';
+import type { CookieStore, HttpAgents } from '../protocols/index.js';
 import type { CachedToken } from '../appdata/index.js';
 import type { PreparedSettings } from '../request/index.js';
 import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';

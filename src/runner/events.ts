@@ -3,6 +3,8 @@
  * result of each send. A reporter is one file that turns these into its output.
  */
 
+import type { StreamMessage, StreamSummary } from '../protocols/index.js';
+
 export interface TestOutcome {
   name: string;
   passed: boolean;
@@ -47,8 +49,12 @@ export interface RequestResult {
   timings?: { dnsMs: number; connectMs: number; tlsMs: number; firstByteMs: number; totalMs: number };
   /** How many times `settings.repeat` sent it. */
   attempts?: number;
-  /** SSE requests answered with an event stream: events read, and why reading stopped. */
-  stream?: { events: number; stoppedBy: 'event' | 'maxEvents' | 'timeout' | 'closed' };
+  /** Streaming requests (SSE answered with an event stream, WebSocket, MQTT…): messages received, and why reading stopped. */
+  stream?: StreamSummary;
+  /** Streaming kinds: the messages sent and received (the first 1,000; SSE: the events read). */
+  messages?: StreamMessage[];
+  /** Kind-specific facts of the answer (DNS flags and records, gRPC trailers…). */
+  detail?: Record<string, unknown>;
 }
 
 export interface RunSummary {

@@ -5,6 +5,7 @@
  */
 import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest, type Target } from '../codegen/index.js';
+import { requestKind } from '../protocols/index.js';
 import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -27,10 +28,6 @@ export interface ExportSavedOptions {
   allowFilesOutside?: boolean;
 }
 
-/** Request kinds as a sentence names them (with their article). */
-const KIND_NAMES: Record<string, string> = {
-  websocket: 'a WebSocket', socketio: 'a Socket.IO', sse: 'an SSE', grpc: 'a gRPC', tcp: 'a TCP', udp: 'a UDP', dns: 'a DNS', mqtt: 'an MQTT', mcp: 'an MCP',
-};
 
 export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string }> {
   const items = selectRequests(workspace.tree, [requestPath]);
@@ -40,7 +37,8 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
   }
   if (item.node.type === 'broken') throw new RunError(`${formatWarning(item.node.warning)} (fix the file, then export again)`);
   const request = item.node.request;
-  if (request.kind !== 'http') throw new RunError(`requests/${item.node.path} is ${KIND_NAMES[request.kind] ?? `a ${request.kind}`} request; only HTTP requests can be exported as code.`);
+  const kind = requestKind(request.kind);
+  if (!kind.exportsAsCode) throw new RunError(`requests/${item.node.path} is ${kind.noun}; only HTTP requests can be exported as code.`);
 
   const data = new WorkspaceData(workspace.id, workspace.root);
   const keep = options.substitute === false;
@@ -55,6 +53,7 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
       settings: await readSettings(),
       oauth2: { fetchTokens: false, ...(keep ? { settingsFill: (text: string) => render(text, 'request', { variables: filled }) } : {}) },
       unsendableAuth: 'omit',
+      kind,
       keepPlaceholders: keep,
       ...(options.allowFilesOutside ? { allowFilesOutside: true } : {}),
     },

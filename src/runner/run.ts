@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
-import { CookieStore, HttpAgents, type HostLookup } from '../protocols/http.js';
+import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';

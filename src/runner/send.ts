@@ -1,26 +1,26 @@
 /**
- * One request of a run, end to end: pre-request scripts, preparation, the HTTP send,
- * post-response scripts, the contract check, and the verdict (spec 2.7, 7.1).
+ * One request of a run, end to end: pre-request scripts, preparation, the send by the request's
+ * kind (the protocol table), post-response scripts, the contract check, and the verdict (spec 2.7, 7.1).
  */
 import { performance } from 'node:perf_hooks';
 import { contractTestFor } from '../contract/index.js';
 import type { Auth, Body, KeyValue, RequestFile } from '../model/index.js';
-import { sendHttp, HttpSendError, type HttpResult } from '../protocols/http.js';
-import { sendSse, withStreamHeaders, type SseResult } from '../protocols/sse.js';
+import { notRunYet, requestKind, SendError, type ProtocolResult } from '../protocols/index.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
 import type { PreparedRequest } from '../request/index.js';
-import type { ScriptRequest, ScriptResponse, VariableValues, TestResult } from '../scripts/index.js';
+import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
 import type { RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
+import { recordAnswer, scriptResponse } from './response.js';
 import type { RunItem } from './select.js';
 
 export interface SendOutcome {
   result: RequestResult;
   /** `setNextRequest`: a name or path to go to, `null` to stop, undefined when not called. */
   nextRequest?: string | null;
-  response?: HttpResult;
+  response?: ProtocolResult;
 }
 
 export interface SendInfo {
@@ -62,9 +62,10 @@ export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): 
     result.error = `${formatWarning(folderProblem)} (the folder's auth, headers and scripts are unknown, so its requests are not sent; fix the file to run them)`;
     return { result };
   }
-  if (node.request.kind !== 'http' && node.request.kind !== 'sse') {
+  const notRun = notRunYet(node.request.kind);
+  if (notRun) {
     const result = baseResult(item, info.iteration);
-    result.skipped = `${node.request.kind} requests are not run by ferry run yet`;
+    result.skipped = notRun;
     result.passed = true;
     return { result };
   }
@@ -149,8 +150,8 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     request = fromScriptRequest(request, out.request);
   }
 
+  const kind = requestKind(request.kind);
   let prepared: PreparedRequest;
-  const isSse = request.kind === 'sse';
   try {
     prepared = await prepareRequest(
       { request, path: node.path, folders: item.folders, workspace, variables: ctx.variables.scope(local) },
@@ -159,6 +160,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
         settings: ctx.settings,
         overrides: ctx.overrides,
         allowFilesOutside: ctx.allowFilesOutside,
+        kind,
         oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto'), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal },
       },
     );
@@ -169,31 +171,24 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     result.error = [...errors, system ? `requests/${node.path}: ${system.message}` : (error as Error).message].join('\n');
     return { result, nextRequest };
   }
-  if (isSse) prepared = withStreamHeaders(prepared);
+  if (kind.shape) prepared = kind.shape(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
 
-  let response: SseResult;
+  let response: ProtocolResult;
   const sentAt = performance.now();
   try {
-    const http = { agents: ctx.agents, cookies: ctx.cookies, signal: ctx.signal, maxResponseMb: ctx.settings.maxResponseMb };
-    response = isSse ? await sendSse(prepared, request.settings?.stream, http) : await sendHttp(prepared, http);
+    const sendContext = { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: workspace.root, allowFilesOutside: ctx.allowFilesOutside };
+    response = await kind.send!(prepared, sendContext, ctx.signal);
   } catch (error) {
-    if (!(error instanceof HttpSendError)) throw error;
+    if (!(error instanceof SendError)) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);
     result.error = [...errors, error.message].join('\n');
     ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: error.message });
     return { result, nextRequest };
   }
-  result.status = response.status;
-  result.statusText = response.statusText;
-  result.durationMs = Math.round(response.timings.totalMs);
-  result.size = response.size;
-  result.httpVersion = response.httpVersion;
-  if (response.remoteAddress) result.remoteAddress = response.remoteAddress;
-  result.timings = response.timings;
-  if (response.stream) result.stream = response.stream;
-  ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.status, durationMs: result.durationMs });
+  recordAnswer(result, response);
+  ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.outcome.status, durationMs: result.durationMs });
 
   // Post-response scripts and their tests.
   const post = scriptChain(workspace.file, item.folders, request, node.path, 'postResponse');
@@ -219,12 +214,12 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     documents: ctx.contract,
     request,
     folderChain: item.folders.map((f) => f.settings),
-    response: { status: response.status, headers: response.headers, body: response.body },
+    response: { status: response.outcome.status, headers: response.headers, body: response.body },
   });
   if (contract) result.tests.push({ name: contract.name, passed: contract.passed, ...(contract.message ? { message: contract.message } : {}) });
 
   const testsPassed = ownTests.every((t) => t.passed);
-  const statusPassed = ownTests.length > 0 || response.status < 400;
+  const statusPassed = ownTests.length > 0 || response.outcome.ok;
   const passed = contract ? contract.passed && testsPassed : statusPassed && testsPassed;
   if (errors.length > 0) result.error = errors.join('\n');
   result.passed = passed && errors.length === 0;
@@ -255,16 +250,5 @@ function fromScriptRequest(original: RequestFile, changed: ScriptRequest): Reque
     headers: changed.headers.map((h) => ({ description: '', ...h, key: String(h.key), value: String(h.value), enabled: h.enabled !== false }) as KeyValue),
     body: (changed.body ?? original.body) as Body,
     auth: (changed.auth ?? original.auth) as Auth,
-  };
-}
-
-function scriptResponse(response: HttpResult): ScriptResponse {
-  return {
-    code: response.status,
-    status: response.statusText,
-    headers: response.headers,
-    bodyBytes: response.body,
-    responseTime: Math.round(response.timings.totalMs),
-    responseSize: response.bodySize,
   };
 }

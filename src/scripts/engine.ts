@@ -43,6 +43,7 @@ function responseData(response: ScriptResponse): Record<string, unknown> {
     body,
     responseTime: response.responseTime,
     responseSize: response.responseSize,
+    ...(response.messages ? { messages: response.messages } : {}),
   };
 }
 

@@ -62,6 +62,8 @@ export interface ScriptResponse {
   responseTime: number;
   /** Bytes of the response body as received. */
   responseSize: number;
+  /** Streaming kinds: the messages sent and received, in order (`pm.response.messages`). */
+  messages?: ReadonlyArray<{ direction: 'sent' | 'received'; timeMs: number; text: string }>;
 }
 
 /** Variable values by name. Scripts may store any JSON value; files hold strings. */

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
-import { CookieStore } from '../../src/protocols/cookie-jar.js';
+import { CookieStore } from '../../src/protocols/http/cookie-jar.js';
 import { localhostCertificate } from '../../src/servers/self-signed.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 

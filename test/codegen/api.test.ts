@@ -146,7 +146,7 @@ describe('urlForCode', () => {
 
 describe('multipart parts', () => {
   test('name and file name in Content-Disposition are written as Ferry sends them (quotes, backslash, line break)', async () => {
-    const { encodeMultipart } = await import('../../src/protocols/multipart.js');
+    const { encodeMultipart } = await import('../../src/protocols/http/multipart.js');
     const { shapeRequest } = await import('../../src/codegen/normalize.js');
     const { contentDisposition } = await import('../../src/codegen/multipart.js');
     const fs = await import('node:fs/promises');

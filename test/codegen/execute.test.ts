@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TARGETS, toCode, type LibraryRules } from '../../src/codegen/index.js';
-import { HttpAgents, sendHttp } from '../../src/protocols/http.js';
+import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
 import { startEchoServer, type EchoServer } from './echo-server.js';
 import { ALL_BYTES, executionCases } from './fixtures.js';
 import { missingToolchainsFail, RUNNERS, run, runFolder } from './runners.js';

@@ -9,8 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CookieStore, HttpAgents, sendHttp } from '../../src/protocols/http.js';
-import { MAX_COOKIES_PER_DOMAIN } from '../../src/protocols/cookie-jar.js';
+import { CookieStore, HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
+import { MAX_COOKIES_PER_DOMAIN } from '../../src/protocols/http/cookie-jar.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
 import { preparedRequest } from './prepared.js';
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
-import { MAX_CODINGS } from '../../src/protocols/decompress.js';
+import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
+import { MAX_CODINGS } from '../../src/protocols/http/decompress.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
 import { preparedRequest } from './prepared.js';
 
@@ -39,8 +39,8 @@ describe('stacked content codings', () => {
     expect(MAX_CODINGS).toBe(5);
     const five = await sendHttp(get(`${base}/?layers=5`), { agents });
     expect(Buffer.from(five.body).toString('utf8')).toBe('layered ✓');
-    const error = (await sendHttp(get(`${base}/?layers=6`), { agents }).catch((e: unknown) => e)) as HttpSendError;
-    expect(error).toBeInstanceOf(HttpSendError);
+    const error = (await sendHttp(get(`${base}/?layers=6`), { agents }).catch((e: unknown) => e)) as SendError;
+    expect(error).toBeInstanceOf(SendError);
     expect(error.message).toMatch(/6 content codings stacked \(Content-Encoding\); Ferry undoes at most 5/);
   });
 });

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CookieStore, HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
+import { CookieStore, HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
 import { closedPort, startH2c, startHttp1, startTls, startTlsHttp1Only, type Peer } from './peers.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 import { preparedRequest } from './prepared.js';
@@ -84,18 +84,18 @@ describe('HTTP versions', () => {
 
   it('refuses a self-signed certificate unless verification is off', async () => {
     const error = await sendHttp(req(`${tls.url}/echo`), { agents }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpSendError);
-    expect((error as HttpSendError).kind).toBe('tls');
+    expect(error).toBeInstanceOf(SendError);
+    expect((error as SendError).kind).toBe('tls');
     expect((error as Error).message).toMatch(/self-signed certificate.*--insecure/);
   });
 
   it('says what to do when http2 is forced on a server that speaks only HTTP/1.1', async () => {
     const only1 = await startTlsHttp1Only();
     try {
-      const overTls = (await sendHttp(req(`${only1.url}/echo`, {}, { verifyTls: false, httpVersion: 'http2' }), { agents }).catch((e: unknown) => e)) as HttpSendError;
+      const overTls = (await sendHttp(req(`${only1.url}/echo`, {}, { verifyTls: false, httpVersion: 'http2' }), { agents }).catch((e: unknown) => e)) as SendError;
       expect(overTls.kind).toBe('protocol');
       expect(overTls.message).toMatch(/^localhost:\d+ does not speak HTTP\/2: its TLS handshake offered no h2 protocol.*Set settings\.httpVersion to auto or http1/);
-      const cleartext = (await sendHttp(req(`${h1.url}/echo`, {}, { httpVersion: 'http2' }), { agents }).catch((e: unknown) => e)) as HttpSendError;
+      const cleartext = (await sendHttp(req(`${h1.url}/echo`, {}, { httpVersion: 'http2' }), { agents }).catch((e: unknown) => e)) as SendError;
       expect(cleartext.kind).toBe('protocol');
       expect(cleartext.message).toMatch(/did not answer in HTTP\/2 .*prior knowledge.*Set settings\.httpVersion to auto or http1/);
       // auto still works with both.
@@ -132,7 +132,7 @@ describe('network errors are clear', () => {
   });
 
   it('whole-request timeout', async () => {
-    const error = (await sendHttp(req(`${h1.url}/slow?ms=3000`, {}, { timeoutMs: 150 }), { agents }).catch((e: unknown) => e)) as HttpSendError;
+    const error = (await sendHttp(req(`${h1.url}/slow?ms=3000`, {}, { timeoutMs: 150 }), { agents }).catch((e: unknown) => e)) as SendError;
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/timed out after 150 ms/);
   });
@@ -212,7 +212,7 @@ describe('responses', () => {
     try {
       const big = await sendHttp(req(`${base}/?size=100000`), { agents });
       expect(big.headers.find(([n]) => n === 'X-Big')?.[1]).toHaveLength(100_000);
-      const error = (await sendHttp(req(`${base}/?size=2000000`), { agents }).catch((e: unknown) => e)) as HttpSendError;
+      const error = (await sendHttp(req(`${base}/?size=2000000`), { agents }).catch((e: unknown) => e)) as SendError;
       expect(error.message).toMatch(/answered with response headers larger than Ferry reads \(1 MB in all\)/);
     } finally {
       raw.close();

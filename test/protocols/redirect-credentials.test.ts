@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpAgents, sendHttp } from '../../src/protocols/http.js';
+import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
 import { preparedRequest } from './prepared.js';
 

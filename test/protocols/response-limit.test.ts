@@ -8,8 +8,8 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { HttpAgents, HttpSendError, sendHttp } from '../../src/protocols/http.js';
-import { decodeBody, DecodedTooLargeError } from '../../src/protocols/decompress.js';
+import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
+import { decodeBody, DecodedTooLargeError } from '../../src/protocols/http/decompress.js';
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { ferry } from '../support/cli.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
@@ -125,14 +125,14 @@ const fail = (url: string, settings: Partial<PreparedSettings> = {}, maxResponse
     () => {
       throw new Error(`${url} was read whole`);
     },
-    (error: unknown) => error as HttpSendError,
+    (error: unknown) => error as SendError,
   );
 
 describe('maxResponseMb', () => {
   it('fails a body past the limit, by Content-Length or by counting, and the next request on the origin still runs', async () => {
     for (const path of ['/big', '/big-chunked']) {
       const error = await fail(`${h1Url}${path}`);
-      expect(error).toBeInstanceOf(HttpSendError);
+      expect(error).toBeInstanceOf(SendError);
       expect(error.kind).toBe('tooLarge');
       expect(error.message).toMatch(TOO_LARGE);
       const next = await sendHttp(req(`${h1Url}/ok`), { agents, maxResponseMb: 1 });

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { HttpAgents, HttpSendError } from '../../src/protocols/http.js';
-import { DEFAULT_STREAM, sendSse, withStreamHeaders, type StreamSettings } from '../../src/protocols/sse.js';
+import { HttpAgents, SendError } from '../../src/protocols/http/http.js';
+import { sendSse, withStreamHeaders } from '../../src/protocols/sse/sse.js';
+import { DEFAULT_STREAM, type StreamSettings } from '../../src/protocols/stream/messages.js';
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { makeWorkspace, serve } from '../servers/helpers.js';
 import { preparedRequest } from './prepared.js';
@@ -110,7 +111,7 @@ const fail = (promise: Promise<unknown>) =>
     () => {
       throw new Error('the send succeeded');
     },
-    (error: unknown) => error as HttpSendError,
+    (error: unknown) => error as SendError,
   );
 
 describe('SSE requests against a raw server', () => {
@@ -189,7 +190,7 @@ describe('SSE requests against a raw server', () => {
 
   it('a compressed event stream fails with a message saying why', async () => {
     const error = await fail(sendSse(req(`${rawUrl}/gzip`, [{ name: 'Accept-Encoding', value: 'gzip' }]), undefined, { agents }));
-    expect(error).toBeInstanceOf(HttpSendError);
+    expect(error).toBeInstanceOf(SendError);
     expect(error.message).toMatch(/compressed the event stream \(Content-Encoding: gzip\); Ferry reads event streams uncompressed only/);
   });
 

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseResource, type Auth, type FolderFile, type RequestFile, type WorkspaceFile } from '../../src/model/index.js';
-import { HttpAgents, sendHttp } from '../../src/protocols/http.js';
+import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
 import { checkBodyFile, effectiveAuth, MAX_BODY_FILE_BYTES, PrepareError, prepareRequest, type FolderLike } from '../../src/request/index.js';
 import { buildVariableScope } from '../../src/template/index.js';
 import { startHttp1, type Peer } from '../protocols/peers.js';

@@ -5,7 +5,7 @@
  */
 import dgram from 'node:dgram';
 import dns from 'node:dns';
-import type { HostLookup } from '../../src/protocols/http.js';
+import type { HostLookup } from '../../src/protocols/http/http.js';
 
 export interface DnsFixture {
   port: number;

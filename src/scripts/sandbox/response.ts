@@ -13,7 +13,19 @@ export interface ResponseData {
   body: string;
   responseTime: number;
   responseSize: number;
+  /** Streaming kinds: the messages sent and received (the shared message model). */
+  messages?: MessageData[];
 }
+
+export interface MessageData {
+  direction: 'sent' | 'received';
+  timeMs: number;
+  text: string;
+  [field: string]: unknown;
+}
+
+/** A message as scripts see it: its fields, and `json()` parsing its text. */
+export type ScriptMessage = MessageData & { json(): unknown };
 
 const reasons: Record<number, string> = {
   100: 'Continue', 101: 'Switching Protocols', 200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-Authoritative Information',
@@ -35,6 +47,8 @@ export class ScriptResponse {
   readonly headers: PropertyList;
   readonly responseTime: number;
   readonly responseSize: number;
+  /** Messages of a streaming request (WebSocket, Socket.IO, MQTT, SSE, TCP, UDP…); empty for others. */
+  readonly messages: ScriptMessage[];
   private readonly body: string;
   private parsed: { value?: unknown; error?: Error } | undefined;
 
@@ -45,6 +59,7 @@ export class ScriptResponse {
     this.body = data.body;
     this.responseTime = data.responseTime;
     this.responseSize = data.responseSize;
+    this.messages = (data.messages ?? []).map((message) => ({ ...message, json: () => json.parse(message.text) }));
   }
 
   text(): string {

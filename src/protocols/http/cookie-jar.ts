@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { type Cookie, CookieJar } from 'tough-cookie';
-import { writeFileAtomic } from '../support/atomic-write.js';
-import { readFileNoFollow } from '../support/read-no-follow.js';
+import { writeFileAtomic } from '../../support/atomic-write.js';
+import { readFileNoFollow } from '../../support/read-no-follow.js';
 
 /** A cookie's name and value may hold this many bytes; a longer one is ignored, as browsers do. */
 export const MAX_COOKIE_BYTES = 4096;

@@ -6,27 +6,15 @@
  * that stopped reading, so scripts see exactly those events. Other answers are read as HTTP bodies.
  */
 import { createParser } from 'eventsource-parser';
-import { settingsSchema, type RequestSettings } from '../model/index.js';
-import type { PreparedRequest } from '../request/prepared.js';
-import { HttpSendError, sendHttp, type HttpResult, type HttpSendContext, type StreamReader } from './http.js';
-
-export type StreamSettings = NonNullable<RequestSettings['stream']>;
-
-/** `settings.stream` when the request leaves it out: the format's own defaults. */
-export const DEFAULT_STREAM: StreamSettings = settingsSchema.shape.stream.unwrap().parse({});
-
-/** Why reading stopped: the named event, the event count, the time limit, or the server ended the stream. */
-export type StreamStop = 'event' | 'maxEvents' | 'timeout' | 'closed';
-
-export interface StreamRead {
-  /** Events read (those in the body). */
-  events: number;
-  stoppedBy: StreamStop;
-}
+import type { PreparedRequest } from '../../request/prepared.js';
+import { SendError, sendHttp, type HttpResult, type HttpSendContext, type StreamReader } from '../http/http.js';
+import { DEFAULT_STREAM, MessageStream, type StreamMessage, type StreamSettings, type StreamSummary } from '../stream/messages.js';
 
 export interface SseResult extends HttpResult {
   /** How the event stream was read; absent when the answer was not an event stream (read as HTTP). */
-  stream?: StreamRead;
+  stream?: StreamSummary;
+  /** The events read, as received messages (the first 1,000). */
+  messages?: StreamMessage[];
 }
 
 /**
@@ -45,7 +33,7 @@ export function withStreamHeaders(prepared: PreparedRequest): PreparedRequest {
 export async function sendSse(prepared: PreparedRequest, stream: StreamSettings | undefined, ctx: Omit<HttpSendContext, 'streamBody'>): Promise<SseResult> {
   const url = new URL(prepared.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new HttpSendError(`an SSE request needs an http:// or https:// URL, not ${url.protocol}//.`, 'unsupported');
+    throw new SendError(`an SSE request needs an http:// or https:// URL, not ${url.protocol}//.`, 'unsupported');
   }
   const settings = stream ?? DEFAULT_STREAM;
   let read: EventReader | undefined;
@@ -56,7 +44,7 @@ export async function sendSse(prepared: PreparedRequest, stream: StreamSettings 
         if (status < 200 || status > 299 || !isEventStream(headers)) return undefined;
         const encoding = headerValue(headers, 'content-encoding');
         if (encoding && encoding.toLowerCase() !== 'identity') {
-          throw new HttpSendError(
+          throw new SendError(
             `the server compressed the event stream (Content-Encoding: ${encoding}); Ferry reads event streams uncompressed only. Leave out the request's Accept-Encoding header (Ferry then asks for identity).`,
             'protocol',
           );
@@ -66,7 +54,7 @@ export async function sendSse(prepared: PreparedRequest, stream: StreamSettings 
         return read;
       },
     });
-    return read ? { ...response, stream: { events: read.events, stoppedBy: read.stoppedBy } } : response;
+    return read?.messages ? { ...response, stream: read.messages.summary(), messages: read.messages.messages } : response;
   } finally {
     read?.close();
   }
@@ -86,39 +74,31 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * Parses the stream as it arrives and says where to stop. Chunks are fed a line at a time, so
- * reading stops right after the line that completed the deciding event: later events that came
- * in the same chunk are not part of the body.
+ * Parses the stream as it arrives and says where to stop, by the shared stop rule. Chunks are fed
+ * a line at a time, so reading stops right after the line that completed the deciding event:
+ * later events that came in the same chunk are not part of the body.
  */
 class EventReader implements StreamReader {
-  events = 0;
-  stoppedBy: StreamStop = 'closed';
-  private timer: NodeJS.Timeout | undefined;
-  private done = false;
+  /** Made when reading starts: the time limit counts from there. */
+  messages: MessageStream | undefined;
   private readonly decoder = new TextDecoder('utf-8');
   private readonly parser = createParser({
-    onEvent: (event) => {
-      if (this.done) return;
-      this.events++;
-      if (this.settings.event && (event.event ?? 'message') === this.settings.event) this.stop('event'); // empty = no name set
-      else if (this.settings.maxEvents > 0 && this.events >= this.settings.maxEvents) this.stop('maxEvents');
-    },
+    // An unnamed event is a `message` event; an empty name is no name.
+    onEvent: (event) => this.messages?.received({ ...(event.event ? { event: event.event } : {}), text: event.data }),
   });
 
   constructor(private readonly settings: StreamSettings) {}
 
   start(finish: () => void): void {
-    if (this.settings.timeoutMs > 0) {
-      this.timer = setTimeout(() => {
-        if (this.done) return;
-        this.stop('timeout');
-        finish();
-      }, this.settings.timeoutMs);
-    }
+    this.messages = new MessageStream(this.settings, (message) => message.event ?? 'message');
+    void this.messages.done.then((why) => {
+      if (why === 'timeout') finish();
+    });
   }
 
   feed(chunk: Buffer): number | undefined {
-    if (this.done) return 0;
+    const messages = this.messages;
+    if (!messages || messages.stopped) return 0;
     let from = 0;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i];
@@ -126,20 +106,14 @@ class EventReader implements StreamReader {
       if (byte !== LF && (byte !== CR || i + 1 >= chunk.length || chunk[i + 1] === LF)) continue;
       this.parser.feed(this.decoder.decode(chunk.subarray(from, i + 1), { stream: true }));
       from = i + 1;
-      if (this.done) return from;
+      if (messages.stopped) return from;
     }
     if (from < chunk.length) this.parser.feed(this.decoder.decode(chunk.subarray(from), { stream: true }));
-    return this.done ? chunk.length : undefined;
+    return messages.stopped ? chunk.length : undefined;
   }
 
-  private stop(why: StreamStop): void {
-    this.done = true;
-    this.stoppedBy = why;
-    this.close();
-  }
-
+  /** Reading ended: a stream the server closed (no other verdict yet) stopped by `closed`. */
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.messages?.closed();
   }
 }

@@ -9,82 +9,22 @@
 import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import type { PreparedRequest, PreparedSettings } from '../request/prepared.js';
-import { DEFAULT_SETTINGS } from '../appdata/index.js';
-import type { CookieStore } from './cookie-jar.js';
+import type { PreparedRequest, PreparedSettings } from '../../request/prepared.js';
+import { DEFAULT_SETTINGS } from '../../appdata/index.js';
 import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
-import { Deadline } from './deadline.js';
+import { Deadline } from '../deadline.js';
 import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-agents.js';
-import { describeNetworkError, HttpSendError, responseTooLarge } from './http-errors.js';
+import { describeNetworkError, responseTooLarge } from './http-errors.js';
+import { SendError } from '../send-error.js';
+import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart } from './multipart.js';
 import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
 
 export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
-export { HttpSendError, type HttpErrorKind } from './http-errors.js';
-
-export interface HttpTimings {
-  /** 0 when the connection was reused or the host is an IP address. */
-  dnsMs: number;
-  connectMs: number;
-  tlsMs: number;
-  /** From the start of the send to the first byte of the final response. */
-  firstByteMs: number;
-  totalMs: number;
-}
-
-export interface HttpResult {
-  status: number;
-  statusText: string;
-  /** `1.1` or `2`. */
-  httpVersion: string;
-  /** In wire order; repeated names are separate entries. */
-  headers: [string, string][];
-  /** The body after Content-Encoding was undone (when `decompress` is on). */
-  body: Uint8Array;
-  /** Bytes of the body as received (before decoding). */
-  bodySize: number;
-  headersSize: number;
-  /** headersSize + bodySize. */
-  size: number;
-  /** The URL of the final response (after redirects). */
-  url: string;
-  redirects: Array<{ url: string; status: number }>;
-  remoteAddress?: string;
-  remotePort?: number;
-  timings: HttpTimings;
-}
-
-export interface HttpSendContext {
-  agents: HttpAgents;
-  /** The cookie jar; without one no cookies are sent or kept. */
-  cookies?: CookieStore;
-  /** Cancels the send. */
-  signal?: AbortSignal;
-  /**
-   * Most megabytes (MiB) of response body read, as received and as decoded; 0 = no limit. The
-   * application setting `maxResponseMb`; without it, its default.
-   */
-  maxResponseMb?: number;
-  /**
-   * Called with each response's status and headers (redirects and auth challenges too): a reader
-   * returned reads that body as it arrives and may end it early (SSE requests). Throwing an
-   * HttpSendError fails the send with it.
-   */
-  streamBody?: (status: number, headers: readonly [string, string][], url: URL) => StreamReader | undefined;
-}
-
-/**
- * Reads a body as it arrives and may end reading early; the bytes kept until then become the
- * body. The whole-request timeout stops once a reader takes over: the reader sets its own limit.
- */
-export interface StreamReader {
-  /** Called once reading starts, with the function that ends reading now (for a time limit). */
-  start(finish: () => void): void;
-  /** One chunk as received: how many of its bytes to keep when reading ends with it, or undefined to go on. */
-  feed(chunk: Buffer): number | undefined;
-}
+export { SendError, type SendErrorKind } from '../send-error.js';
+export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './types.js';
 
 /** Headers undici computes itself or refuses; an imported request may still carry them. */
 const DROPPED_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', 'expect', 'te']);
@@ -94,7 +34,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext): Promise<HttpResult> {
   const settings: PreparedSettings = prepared.settings ?? DEFAULT_SETTINGS;
   if (settings.httpVersion === 'http3') {
-    throw new HttpSendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
+    throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
   }
   const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion);
   const started = performance.now();
@@ -154,7 +94,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       const location = values(hop.rawHeaders, 'location')[0];
       if (settings.followRedirects && REDIRECTS.has(hop.status) && location !== undefined) {
         if (redirects.length >= settings.maxRedirects) {
-          throw new HttpSendError(
+          throw new SendError(
             `stopped after ${redirects.length} redirect${redirects.length === 1 ? '' : 's'} (maxRedirects is ${settings.maxRedirects}); the last one pointed to ${location}.`,
             'redirects',
           );
@@ -163,10 +103,10 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         try {
           next = new URL(location, url);
         } catch {
-          throw new HttpSendError(`${url.host} redirected to "${location}", which is not a valid URL.`, 'redirects');
+          throw new SendError(`${url.host} redirected to "${location}", which is not a valid URL.`, 'redirects');
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          throw new HttpSendError(`${url.host} redirected to ${next.href}; only http and https redirects are followed.`, 'redirects');
+          throw new SendError(`${url.host} redirected to ${next.href}; only http and https redirects are followed.`, 'redirects');
         }
         redirects.push({ url: url.href, status: hop.status });
         // 303 always, and 301/302 after POST, continue as GET without a body (what browsers do).
@@ -195,7 +135,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           decoded = decodeBody(hop.body, encoding, limit.maxBytes);
         } catch (error) {
           if (error instanceof DecodedTooLargeError) throw responseTooLarge(limit.maxMb, encoding);
-          throw new HttpSendError((error as Error).message, 'protocol');
+          throw new SendError((error as Error).message, 'protocol');
         }
       }
       const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(`${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`);
@@ -231,8 +171,8 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 
 const USER_AGENT = ((): string => {
   try {
-    // src/protocols/ and dist/protocols/ are both two levels below the package root.
-    return `Ferry/${(createRequire(import.meta.url)('../../package.json') as { version: string }).version}`;
+    // src/protocols/http/ and dist/protocols/http/ are both three levels below the package root.
+    return `Ferry/${(createRequire(import.meta.url)('../../../package.json') as { version: string }).version}`;
   } catch {
     return 'Ferry';
   }

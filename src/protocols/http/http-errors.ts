@@ -1,24 +1,14 @@
 /** Network failures of one send as messages for people: what happened, where, what to do. */
 
-export type HttpErrorKind = 'timeout' | 'refused' | 'unknownHost' | 'tls' | 'redirects' | 'reset' | 'protocol' | 'tooLarge' | 'unsupported' | 'other';
-
-export class HttpSendError extends Error {
-  override name = 'HttpSendError';
-  constructor(
-    message: string,
-    readonly kind: HttpErrorKind,
-  ) {
-    super(message);
-  }
-}
+import { SendError } from '../send-error.js';
 
 /**
  * The response body passed the `maxResponseMb` application setting. `decodedFrom`: the
  * Content-Encoding when it was the decoded body that grew past it (a compression bomb).
  */
-export function responseTooLarge(maxResponseMb: number, decodedFrom?: string): HttpSendError {
+export function responseTooLarge(maxResponseMb: number, decodedFrom?: string): SendError {
   const what = decodedFrom ? `the response body, once its Content-Encoding (${decodedFrom}) is undone, is larger than` : 'the response body is larger than';
-  return new HttpSendError(
+  return new SendError(
     `${what} ${maxResponseMb} MB (maxResponseMb), so Ferry stopped reading it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`,
     'tooLarge',
   );
@@ -37,20 +27,20 @@ const TLS_CODES = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
-/** Turns an error from the socket or undici into an HttpSendError naming the URL. `httpVersion`: the setting the send used. */
-export function describeNetworkError(error: unknown, url: URL, httpVersion?: string): HttpSendError {
-  if (error instanceof HttpSendError) return error;
+/** Turns an error from the socket or undici into an SendError naming the URL. `httpVersion`: the setting the send used. */
+export function describeNetworkError(error: unknown, url: URL, httpVersion?: string): SendError {
+  if (error instanceof SendError) return error;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException; reason?: string };
   const code = err.code ?? err.cause?.code ?? '';
   const host = url.host;
   const useAuto = 'Set settings.httpVersion to auto or http1 for this request.';
   if (code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(err.message ?? '')) {
-    return new HttpSendError(`${host} does not speak HTTP/2: its TLS handshake offered no h2 protocol, and httpVersion is http2. ${useAuto}`, 'protocol');
+    return new SendError(`${host} does not speak HTTP/2: its TLS handshake offered no h2 protocol, and httpVersion is http2. ${useAuto}`, 'protocol');
   }
   if (/FRAME_SIZE_ERROR/.test(err.message ?? '')) {
     // The server reset the stream: it could not send a frame it built, most often response headers
     // over its own limit (Node's HTTP/2 server refuses to send more than 64 KB of them).
-    return new HttpSendError(
+    return new SendError(
       `${host} reset the HTTP/2 stream with FRAME_SIZE_ERROR instead of answering: the server could not send something it built, most often response headers larger than its own HTTP/2 limit. This is on the server's side (it would have to send smaller headers or raise its limit); over HTTP/1.1 (settings.httpVersion: http1) Ferry reads up to 1 MB of headers.`,
       'protocol',
     );
@@ -58,43 +48,43 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
   if (/too many CONTINUATION frames/i.test(err.message ?? '')) {
     // Node's HTTP/2 layer reads a header block in at most 8 CONTINUATION frames (a guard against
     // CONTINUATION floods), so about 144 KB of compressed headers at the default frame size.
-    return new HttpSendError(
+    return new SendError(
       `${host} sent HTTP/2 response headers larger than Ferry reads over HTTP/2 (about 144 KB after compression, more than 8 CONTINUATION frames). Over HTTP/1.1 (settings.httpVersion: http1) Ferry reads up to 1 MB of headers.`,
       'protocol',
     );
   }
   if (httpVersion === 'http2' && url.protocol === 'http:' && code.startsWith('ERR_HTTP2')) {
-    return new HttpSendError(
+    return new SendError(
       `${host} did not answer in HTTP/2 (${code}): over http:// with httpVersion http2, Ferry speaks HTTP/2 at once (prior knowledge), which a server that speaks only HTTP/1.1 cannot read. ${useAuto}`,
       'protocol',
     );
   }
   if (code === 'ECONNREFUSED') {
-    return new HttpSendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
+    return new SendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new HttpSendError(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
+    return new SendError(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
   }
   if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(err.message ?? '')) {
     const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
     // OpenSSL's own text can run over several lines; its first says what happened.
     const what = (err.message ?? '').split('\n')[0]!.trim();
-    return new HttpSendError(`TLS error with ${host}: ${what} (${code || 'TLS'}).${insecure}`, 'tls');
+    return new SendError(`TLS error with ${host}: ${what} (${code || 'TLS'}).${insecure}`, 'tls');
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
-    return new HttpSendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');
+    return new SendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
-    return new HttpSendError(`could not connect to ${host}: ${err.message}.`, 'timeout');
+    return new SendError(`could not connect to ${host}: ${err.message}.`, 'timeout');
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return new HttpSendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
+    return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
   }
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
-    return new HttpSendError(`${host} answered with response headers larger than Ferry reads (1 MB in all).`, 'protocol');
+    return new SendError(`${host} answered with response headers larger than Ferry reads (1 MB in all).`, 'protocol');
   }
   if (code.startsWith('ERR_HTTP2') || code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || code === 'UND_ERR_INFO') {
-    return new HttpSendError(`${host} answered something that is not valid HTTP: ${err.message} (${code}).`, 'protocol');
+    return new SendError(`${host} answered something that is not valid HTTP: ${err.message} (${code}).`, 'protocol');
   }
-  return new HttpSendError(`request to ${host} failed: ${err.message ?? String(error)}${code ? ` (${code})` : ''}.`, 'other');
+  return new SendError(`request to ${host} failed: ${err.message ?? String(error)}${code ? ` (${code})` : ''}.`, 'other');
 }

@@ -5,9 +5,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import type { Deadline } from './deadline.js';
-import { describeNetworkError, HttpSendError, responseTooLarge } from './http-errors.js';
-import type { HttpSendContext, StreamReader } from './http.js';
+import type { Deadline } from '../deadline.js';
+import { describeNetworkError, responseTooLarge } from './http-errors.js';
+import { SendError } from '../send-error.js';
+import type { HttpSendContext, StreamReader } from './types.js';
 
 export interface Hop {
   status: number;
@@ -62,10 +63,10 @@ export function exchange(
     let received = 0;
     let hop: Omit<Hop, 'body'> | undefined;
     let abortExchange: ((reason: Error) => void) | undefined;
-    let stopped: HttpSendError | undefined;
+    let stopped: SendError | undefined;
     let reader: StreamReader | undefined;
     let finished = false;
-    const stop = (error?: HttpSendError) => {
+    const stop = (error?: SendError) => {
       if (finished) return;
       stopped ??= error ?? responseTooLarge(limit.maxMb);
       chunks.length = 0;
@@ -77,7 +78,7 @@ export function exchange(
       if (finished || stopped || !hop) return;
       finished = true;
       resolve({ ...hop, body: Buffer.concat(chunks) });
-      abortExchange?.(new HttpSendError('stopped reading the stream.', 'other'));
+      abortExchange?.(new SendError('stopped reading the stream.', 'other'));
     };
     const flat: string[] = [];
     for (const [name, value] of headers) flat.push(name, value);
@@ -148,7 +149,7 @@ export function exchange(
           },
           onComplete() {
             if (stopped || finished) return;
-            if (!hop) return reject(new HttpSendError(`${url.host} closed the exchange without a response.`, 'protocol'));
+            if (!hop) return reject(new SendError(`${url.host} closed the exchange without a response.`, 'protocol'));
             resolve({ ...hop, body: Buffer.concat(chunks) });
           },
           onError(error: Error) {

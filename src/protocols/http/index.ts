@@ -1,0 +1,31 @@
+/** The `http` request kind: undici over HTTP/1.1 and HTTP/2 (spec 2.3, 2.7). */
+import type { ProtocolResult, RequestKindModule } from '../kind.js';
+import { sendHttp } from './http.js';
+import type { HttpResult } from './types.js';
+
+export const httpKind: RequestKindModule = {
+  kind: 'http',
+  noun: 'an HTTP request',
+  url: 'url',
+  schemes: ['http', 'https'],
+  method: 'http',
+  tag: (method) => method.toUpperCase(),
+  exportsAsCode: true,
+  send: async (prepared, context, signal) =>
+    fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb })),
+};
+
+/** An HTTP answer as the kind-neutral result: its status is the outcome, below 400 passes without tests. */
+export function fromHttpResult(response: HttpResult): ProtocolResult {
+  return {
+    outcome: { status: response.status, text: response.statusText, ok: response.status < 400 },
+    headers: response.headers,
+    body: response.body,
+    bodySize: response.bodySize,
+    size: response.size,
+    url: response.url,
+    timings: response.timings,
+    httpVersion: response.httpVersion,
+    ...(response.remoteAddress ? { remoteAddress: response.remoteAddress } : {}),
+  };
+}

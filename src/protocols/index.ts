@@ -1,0 +1,7 @@
+/** The wire: one module per request kind behind one table (registry.ts), and their shared parts. */
+export type { ProtocolResult, ProtocolTimings, RequestKindModule, SendContext } from './kind.js';
+export { allRequestKinds, notRunYet, requestKind } from './registry.js';
+export { SendError, type SendErrorKind } from './send-error.js';
+export { CookieStore } from './http/cookie-jar.js';
+export { HttpAgents, type HostLookup } from './http/http-agents.js';
+export { DEFAULT_STREAM, MAX_KEPT_MESSAGES, MessageStream, frameText, type MessageInput, type StreamMessage, type StreamSettings, type StreamStop, type StreamSummary } from './stream/messages.js';

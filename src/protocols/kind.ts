@@ -1,0 +1,77 @@
+/**
+ * The one interface every request kind implements (DESIGN "Kinds plug in"): its preparation rules
+ * (request layer's `KindRules`), how `ferry ls` tags it, whether it exports as code, and `send`,
+ * which turns a prepared request into a kind-neutral result. The runner, `ferry ls`, code export,
+ * reports and the app ask the table in registry.ts; nothing else branches on a kind.
+ */
+import type { KindRules, PreparedRequest } from '../request/prepared.js';
+import type { CookieStore } from './http/cookie-jar.js';
+import type { HttpAgents } from './http/http-agents.js';
+import type { StreamMessage, StreamSummary } from './stream/messages.js';
+
+/** What every send of a run or session shares, whatever the kind. */
+export interface SendContext {
+  /** HTTP connection pools (HTTP, SSE, DNS over HTTPS). */
+  agents: HttpAgents;
+  /** The cookie jar; without one no cookies are sent or kept. */
+  cookies?: CookieStore;
+  /** Most megabytes (MiB) of response body read; 0 = no limit (application setting `maxResponseMb`). */
+  maxResponseMb: number;
+  /** The workspace folder: relative files (proto files, program folders) resolve against it. */
+  workspaceRoot: string;
+  /** Files outside the workspace folder may be read (`--allow-files-outside` or the setting). */
+  allowFilesOutside: boolean;
+}
+
+export interface ProtocolTimings {
+  /** 0 when the connection was reused, the host is an IP address, or the kind has no such step. */
+  dnsMs: number;
+  connectMs: number;
+  tlsMs: number;
+  /** From the start of the send to the first byte (HTTP) or first message of the answer. */
+  firstByteMs: number;
+  totalMs: number;
+}
+
+/** One send's answer, for any kind; one adapter (runner/response.ts) maps it into the run result and `pm.response`. */
+export interface ProtocolResult {
+  /**
+   * The outcome: an HTTP status, a gRPC status code, a DNS rcode… with its text (`OK`, `NXDOMAIN`).
+   * `ok` is the verdict when the request has no tests of its own.
+   */
+  outcome: { status: number; text: string; ok: boolean };
+  /** In wire order, where the kind has headers (HTTP, SSE, upgrade answers, gRPC metadata); else empty. */
+  headers: [string, string][];
+  /** The answer's bytes as scripts read them (`pm.response.text()`). */
+  body: Uint8Array;
+  /** Bytes of the answer as received. */
+  bodySize: number;
+  /** Headers and body as received. */
+  size: number;
+  /** The URL that answered (after redirects), or the target as sent. */
+  url: string;
+  timings: ProtocolTimings;
+  /** Streaming kinds: messages kept (the first 1,000) and how reading stopped. */
+  messages?: StreamMessage[];
+  stream?: StreamSummary;
+  /** `1.1`, `2`… for kinds carried over HTTP. */
+  httpVersion?: string;
+  remoteAddress?: string;
+  /** Kind-specific facts for reports (DNS flags and records, gRPC trailers…); JSON-safe. */
+  detail?: Record<string, unknown>;
+}
+
+export interface RequestKindModule extends KindRules {
+  /** `ferry ls` column: HTTP's method, `grpc pkg.Svc/Method`, `dns MX`, or the kind alone. */
+  tag(method: string): string;
+  /** Code export (spec 4.7) takes HTTP requests only. */
+  exportsAsCode: boolean;
+  /** Adds what this kind always sends unless the request sets it (SSE: `Accept: text/event-stream`). */
+  shape?(prepared: PreparedRequest): PreparedRequest;
+  /**
+   * Sends and reads the answer. Fails with a `SendError` (one line: what, where, what to do) when
+   * there is no usable answer; `signal` cancels and closes the connection. Absent for a kind not
+   * built yet: runs report its requests as skipped (registry.ts `notRunYet`).
+   */
+  send?(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult>;
+}

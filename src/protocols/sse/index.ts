@@ -1,0 +1,19 @@
+/** The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8). */
+import { fromHttpResult } from '../http/index.js';
+import type { RequestKindModule } from '../kind.js';
+import { sendSse, withStreamHeaders } from './sse.js';
+
+export const sseKind: RequestKindModule = {
+  kind: 'sse',
+  noun: 'an SSE request',
+  url: 'url',
+  schemes: ['http', 'https'],
+  method: 'http',
+  tag: () => 'sse',
+  exportsAsCode: false,
+  shape: withStreamHeaders,
+  send: async (prepared, context, signal) => {
+    const response = await sendSse(prepared, prepared.stream, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb });
+    return { ...fromHttpResult(response), ...(response.stream ? { stream: response.stream, messages: response.messages } : {}) };
+  },
+};

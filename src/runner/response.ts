@@ -1,0 +1,32 @@
+/**
+ * The one adapter from any kind's answer (`ProtocolResult`) to what a run reports (`RequestResult`)
+ * and what post-response scripts read (`pm.response`).
+ */
+import type { ProtocolResult } from '../protocols/index.js';
+import type { ScriptResponse } from '../scripts/index.js';
+import type { RequestResult } from './events.js';
+
+export function recordAnswer(result: RequestResult, answer: ProtocolResult): void {
+  result.status = answer.outcome.status;
+  result.statusText = answer.outcome.text;
+  result.durationMs = Math.round(answer.timings.totalMs);
+  result.size = answer.size;
+  if (answer.httpVersion) result.httpVersion = answer.httpVersion;
+  if (answer.remoteAddress) result.remoteAddress = answer.remoteAddress;
+  result.timings = answer.timings;
+  if (answer.stream) result.stream = answer.stream;
+  if (answer.messages) result.messages = answer.messages;
+  if (answer.detail) result.detail = answer.detail;
+}
+
+export function scriptResponse(answer: ProtocolResult): ScriptResponse {
+  return {
+    code: answer.outcome.status,
+    status: answer.outcome.text,
+    headers: answer.headers,
+    bodyBytes: answer.body,
+    responseTime: Math.round(answer.timings.totalMs),
+    responseSize: answer.bodySize,
+    ...(answer.messages ? { messages: answer.messages } : {}),
+  };
+}
