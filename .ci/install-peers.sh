@@ -17,6 +17,13 @@ packages=(
   gcc             # codegen execution tests (C libcurl target: compiler)
   libcurl4-openssl-dev  # codegen execution tests (C libcurl target: headers and library)
   bsdutils        # `script`: a real pseudo-terminal for the no-echo prompt of `ferry secret set`
+  mosquitto       # MQTT requests: a second real broker beside aedes (started by the tests on a free loopback port)
+  knot-dnsutils   # DNS requests: kdig cross-checks the answers of the loopback DNS fixture; DNS server tests
+  socat           # TCP/UDP requests and servers: a second real peer
+  ncat            # TCP/TLS requests and servers: a second real peer
+  nginx-light     # TCP relay and load tests: a real upstream / the machine's HTTP ceiling
+  wrk             # load tests: the peer generator in bench/
+  chromium        # the app: end-to-end tests driven by playwright-core (never a downloaded browser)
 )
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
