@@ -49,7 +49,7 @@ export const CONNECTION_HEADERS: ReadonlySet<string> = new Set(['connection', 'k
 
 /**
  * The file name a multipart part carries: the one Ferry's sender writes (`path.basename` of the
- * workspace path, src/protocols/multipart.ts), so a `\` in a Linux file name is kept as it is sent.
+ * workspace path, src/protocols/http/multipart.ts), so a `\` in a Linux file name is kept as it is sent.
  */
 export function fileNameOf(filePath: string): string {
   return basename(filePath) || filePath;

@@ -5,9 +5,10 @@
 import { importCurl, type CurlImportOptions } from './curl/index.js';
 import { detect } from './detect.js';
 import { importEnvironment } from './environment.js';
+import { importOpenApi } from './openapi/index.js';
 import { importPostman } from './postman/index.js';
 import { readInput } from './source.js';
-import { ImportError, type ImportResult, type ImportSource, type OpenApiImporter } from './types.js';
+import type { ImportResult, ImportSource } from './types.js';
 
 export * from './types.js';
 export { commitImport, type CommitOptions, type CommitTarget } from './commit.js';
@@ -40,10 +41,8 @@ export async function convert(text: string, source: ImportSource, options: Conve
       return importEnvironment(detected.document, detected.kind, { name: options.name, source });
     case 'curl':
       return importCurl(detected.text, { ...options.curl, name: options.name });
-    case 'openapi': {
-      const importOpenApi = await loadOpenApiImporter();
+    case 'openapi':
       return importOpenApi({ document: detected.document, format: detected.format, version: detected.version, text, source, name: options.name, baseUrl: options.baseUrl, workspaceRoot: options.workspaceRoot });
-    }
   }
 }
 
@@ -51,16 +50,4 @@ export async function convert(text: string, source: ImportSource, options: Conve
 export async function convertInput(spec: string, options: ConvertOptions = {}): Promise<ImportResult> {
   const input = await readInput(spec);
   return convert(input.text, input.source, options);
-}
-
-async function loadOpenApiImporter(): Promise<OpenApiImporter> {
-  // The OpenAPI importer lives in its own folder and may not be built yet; load it lazily.
-  const modulePath = './openapi/index.js';
-  try {
-    const mod = (await import(modulePath)) as { importOpenApi?: OpenApiImporter };
-    if (typeof mod.importOpenApi === 'function') return mod.importOpenApi;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  }
-  throw new ImportError('This is an OpenAPI/Swagger document, but this build of Ferry has no OpenAPI importer yet.');
 }

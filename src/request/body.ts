@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Body } from '../model/index.js';
-import { checkNoSymlinks, isInside } from '../workspace/index.js';
+import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
 import { PrepareError } from './errors.js';
 import type { PreparedBody, PreparedMultipartPart } from './prepared.js';
 

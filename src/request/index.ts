@@ -4,7 +4,7 @@ export { prepareRequest, HTTP_RULES, type PrepareInput, type PrepareOptions } fr
 export { PrepareError } from './errors.js';
 export { effectiveAuth, mergedHeaders, scriptChain, type FolderLike, type EffectiveAuth, type RawHeader } from './inherit.js';
 export { effectiveSettings } from './settings.js';
-export { loadVariableSnapshot, scopeFrom, type VariableSnapshot } from './variables.js';
+export { loadVariableSnapshot, scopeFrom, type VariableSnapshot } from './variable-snapshot.js';
 export { oauth2AccessToken, tokenCacheKey, type OAuth2Options, type OAuth2Settings } from './oauth2.js';
 export { AUTH_NAMES } from './auth.js';
 export { checkBodyFile, MAX_BODY_FILE_BYTES } from './body.js';

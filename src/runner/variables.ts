@@ -6,7 +6,7 @@
  */
 import type { ScriptScope, WorkspaceData } from '../appdata/index.js';
 import type { Variable } from '../model/index.js';
-import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/variables.js';
+import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/variable-snapshot.js';
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
 import type { VariableScope } from '../template/index.js';
 import { SecretMask } from './secret-mask.js';

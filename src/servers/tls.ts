@@ -7,7 +7,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ServerFile } from '../model/index.js';
-import { checkNoSymlinks, isInside } from '../workspace/index.js';
+import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
 import { ServerError } from './errors.js';
 import { localhostCertificate } from './self-signed.js';
 

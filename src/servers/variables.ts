@@ -8,7 +8,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { WORKSPACE_FILE } from '../model/index.js';
 import { buildVariableScope, type VariableScope } from '../template/index.js';
-import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, readResource } from '../workspace/index.js';
+import { checkNoSymlinks } from '../support/paths-inside.js';
+import { ENVIRONMENTS_DIR, formatWarning, readResource } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import type { ServerOptions } from './types.js';
 

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ferry } from '../support/cli.js';
-import { closedPort, startHttp1, type Peer } from '../protocols/peers.js';
+import { closedPort, startHttp1, type Peer } from '../support/servers/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 let peer: Peer;
@@ -91,8 +91,8 @@ describe('ferry run', () => {
     const before = peer.seen.length;
     const listeners = process.listenerCount('SIGINT');
     const running = ferry(['-w', ws.root, 'run', '-e', 'local', '--out-json', out]);
-    // Wait (bounded) until the slow request reached the server, then press Ctrl-C.
-    for (let i = 0; i < 500 && !peer.seen.slice(before).some((x) => x.url.startsWith('/slow')); i++) await new Promise((r) => setTimeout(r, 10));
+    // Wait until the slow request reached the server (an event, no polling), then press Ctrl-C.
+    await peer.waitForRequest((x) => x.url.startsWith('/slow'), before);
     // Only with ferry's own handler in place: a library's signal-exit handler alone would end the test process.
     expect(process.listenerCount('SIGINT')).toBe(listeners + 1);
     process.emit('SIGINT');

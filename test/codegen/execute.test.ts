@@ -10,13 +10,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TARGETS, toCode, type LibraryRules } from '../../src/codegen/index.js';
 import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
-import { startEchoServer, type EchoServer } from './echo-server.js';
+import { startRecordingServer, type RecordingServer } from '../support/servers/index.js';
 import { ALL_BYTES, executionCases } from './fixtures.js';
 import { missingToolchainsFail, RUNNERS, run, runFolder } from './runners.js';
 import { expectedWire, receivedWire } from './wire.js';
 
 let root: string;
-let server: EchoServer;
+let server: RecordingServer;
 
 /** Ferry's own HTTP client as a sender: it keeps repeated headers and sends one Cookie line. */
 const FERRY: { rules: LibraryRules } = {
@@ -26,7 +26,7 @@ const FERRY: { rules: LibraryRules } = {
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-codegen-'));
   await fs.writeFile(path.join(root, 'my photo.png'), Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.from(ALL_BYTES)]));
-  server = await startEchoServer();
+  server = await startRecordingServer();
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import type { PreparedRequest } from '../../src/request/prepared.js';
 import type { LibraryRules } from '../../src/codegen/index.js';
-import type { Recorded } from './echo-server.js';
+import type { Recorded } from '../support/servers/index.js';
 
 /** Headers every library manages itself: never compared. */
 const TRANSPORT_HEADERS = ['host', 'content-length', 'transfer-encoding', 'expect'];

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CookieStore, HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
-import { closedPort, startH2c, startHttp1, startTls, startTlsHttp1Only, type Peer } from './peers.js';
+import { closedPort, startH2c, startHttp1, startTls, startTlsHttp1Only, type Peer } from '../support/servers/index.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 import { preparedRequest } from './prepared.js';
 

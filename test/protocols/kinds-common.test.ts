@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { requestKind } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
-import { testCertificate } from './peers.js';
+import { testCertificate } from '../support/servers/index.js';
 
 /** An HTTPS server with the self-signed test certificate, answering every request with `answer`. */
 async function tlsPeer(answer: (res: import('node:http').ServerResponse) => void): Promise<RunningPeer> {

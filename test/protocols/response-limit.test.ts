@@ -13,7 +13,7 @@ import { decodeBody, DecodedTooLargeError } from '../../src/protocols/http/decom
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { ferry } from '../support/cli.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { zstdRawFrame } from './peers.js';
+import { zstdRawFrame } from '../support/servers/index.js';
 import { preparedRequest } from './prepared.js';
 
 const MB = 1024 * 1024;

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { fetch } from 'undici';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { oauth2AccessToken, type OAuth2Settings } from '../../src/request/index.js';
-import { startAuthServer, type AuthServer } from './oauth-server.js';
-import { freePort } from '../support/ports.js';
+import { type AuthServer, freePort, startAuthServer } from '../support/servers/index.js';
 
 let as: AuthServer;
 let dataDir: string;

@@ -7,7 +7,7 @@ import { parseResource, type Auth, type FolderFile, type RequestFile, type Works
 import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
 import { checkBodyFile, effectiveAuth, MAX_BODY_FILE_BYTES, PrepareError, prepareRequest, type FolderLike } from '../../src/request/index.js';
 import { buildVariableScope } from '../../src/template/index.js';
-import { startHttp1, type Peer } from '../protocols/peers.js';
+import { startHttp1, type Peer } from '../support/servers/index.js';
 
 function request(data: Record<string, unknown>): RequestFile {
   const parsed = parseResource('request', { name: 'R', ...data });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { CliReporter, ProgressReporter, runRequests } from '../../src/runner/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
-import { startHttp1, type Peer } from '../protocols/peers.js';
+import { startHttp1, type Peer } from '../support/servers/index.js';
 import { makeWorkspace } from './workspace.js';
 
 const CLEAR = '\r\u001b[2K';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { JsonReporter, JunitReporter, readDataFile, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
-import { closedPort, startHttp1, startTls, type Peer } from '../protocols/peers.js';
+import { closedPort, startHttp1, startTls, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
 import { CliReporter, JsonReporter, JunitReporter, runRequests } from '../../src/runner/index.js';
-import { startHttp1, type Peer } from '../protocols/peers.js';
+import { startHttp1, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
 
 let peer: Peer;

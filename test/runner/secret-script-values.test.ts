@@ -8,7 +8,7 @@ import { mkdirSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
 import { CliReporter, JsonReporter, JunitReporter, runRequests, type Reporter, type RunEvent, type RunOptions } from '../../src/runner/index.js';
-import { startHttp1, type Peer } from '../protocols/peers.js';
+import { startHttp1, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
 
 let peer: Peer;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { CliReporter, JsonReporter, JunitReporter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
 import { ferry } from '../support/cli.js';
-import { freePort } from '../support/ports.js';
+import { freePort } from '../support/servers/index.js';
 import { makeWorkspace, openedWorkspace } from './workspace.js';
 
 let raw: http.Server;

@@ -11,7 +11,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import { openWorkspace, saveRequest, walkRequests } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
-import type { EchoServer } from '../support/echo-server.js';
+import type { EchoServer } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
 export const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/postman');

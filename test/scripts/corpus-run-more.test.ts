@@ -12,8 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCertificate } from '../protocols/peers.js';
-import { startEchoServer, type EchoServer } from '../support/echo-server.js';
+import { type EchoServer, startEchoServer, testCertificate } from '../support/servers/index.js';
 import { runCorpus as runCorpusWith, verdicts, type CorpusRun, type JsonResult } from './corpus-harness.js';
 
 interface Local {

@@ -10,10 +10,9 @@
  * (HTTPS, self-signed, hence `-k`), newman's raw-echo server on port 4041 becomes a local one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCertificate } from '../protocols/peers.js';
+import { type EchoServer, startEchoServer, startRawEchoServer, testCertificate } from '../support/servers/index.js';
 import { makeWorkspace } from '../runner/workspace.js';
 import { ferry } from '../support/cli.js';
-import { startEchoServer, startRawEchoServer, type EchoServer } from '../support/echo-server.js';
 import { runCorpus as runCorpusWith, verdicts, type JsonReport } from './corpus-harness.js';
 
 let echo: EchoServer;

@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeWorkspace, send, serve } from './helpers.js';
-import { freePort } from '../support/ports.js';
+import { freePort } from '../support/servers/index.js';
 
 const routes = { routes: [{ path: '/ok', body: 'ok' }] };
 

@@ -1,7 +1,7 @@
 /** A copy of examples/demo whose servers listen on free ports instead of 4010 (API) and 4011 (events). */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { freePort } from './ports.js';
+import { freePort } from './servers/index.js';
 import { tempDir } from './temp.js';
 
 export const DEMO = path.join(import.meta.dirname, '..', '..', 'examples', 'demo');

@@ -2,7 +2,7 @@
  * The globals old collections still use (`postman.*`, `tests[...]`, `responseBody`, ...), mapped
  * onto the same scopes and objects as `pm`, like postman-sandbox's legacy interface.
  */
-import type { VariableScope } from './variables.js';
+import type { VariableScope } from './variable-scopes.js';
 import type { ScriptRequest } from './request.js';
 import type { ScriptResponse } from './response.js';
 import { requireModule } from './modules.js';

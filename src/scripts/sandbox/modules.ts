@@ -1,5 +1,5 @@
 /** `require()` for scripts: the bundled modules, evaluated on first use and cached for the run. */
-import { host } from './host.js';
+import { host } from './host-functions.js';
 import { unavailableError } from './unavailable.js';
 
 /** Names scripts may require, and which bundle serves them. */

@@ -1,5 +1,5 @@
 /** Builds a fresh `pm` (and the legacy globals) for one script over the phase's shared state. */
-import { VariableScope, ReadOnlyScope, MergedVariables } from './variables.js';
+import { VariableScope, ReadOnlyScope, MergedVariables } from './variable-scopes.js';
 import { ScriptRequest } from './request.js';
 import { ScriptResponse, chai } from './response.js';
 import { TestCollector } from './tests.js';

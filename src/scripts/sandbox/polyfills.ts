@@ -3,7 +3,7 @@
  * crypto-js need it), lazily loaded `_`, `CryptoJS` and `Buffer`, and SugarJS's `String#has`
  * that old collections still call on `responseBody`.
  */
-import { host } from './host.js';
+import { host } from './host-functions.js';
 import { requireModule } from './modules.js';
 
 const base64Chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -1,5 +1,5 @@
 /** The data that crosses into the sandbox once per phase, and the state carried between scripts. */
-import type { ScopeState } from './variables.js';
+import type { ScopeState } from './variable-scopes.js';
 import type { RequestData } from './request.js';
 import type { ResponseData } from './response.js';
 

@@ -11,8 +11,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import { listenLoopback } from './listen.js';
 
 export interface EchoServer {
   /** `http(s)://127.0.0.1:PORT`. */
@@ -74,24 +74,9 @@ export async function startRawEchoServer(): Promise<EchoServer> {
   return listen(server, 'http', seen);
 }
 
-async function listen(server: http.Server | https.Server, scheme: string, seen: EchoServer['seen']): Promise<EchoServer> {
+async function listen(server: http.Server | https.Server, scheme: 'http' | 'https', seen: EchoServer['seen']): Promise<EchoServer> {
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `${scheme}://127.0.0.1:${port}`,
-    host: '127.0.0.1',
-    port,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { ...(await listenLoopback(server, scheme)), seen };
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen.js';
 
 export interface AuthServer {
   url: string;
@@ -96,11 +96,8 @@ export async function startAuthServer(): Promise<AuthServer> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const listening = await listenLoopback(server, 'http');
+  state.url = listening.url;
+  state.close = listening.close;
   return state;
 }

@@ -1,5 +1,5 @@
 /**
- * The real local servers the HTTP tests talk to: HTTP/1.1, HTTP/2 cleartext, and HTTP/2 (with
+ * The real local peers the HTTP tests talk to: HTTP/1.1, HTTP/2 cleartext, and HTTP/2 (with
  * HTTP/1.1 fallback) over TLS with a self-signed certificate. Every server records each request
  * it got, raw body bytes included, and answers routes for redirects, slowness, encodings,
  * cookies and Digest auth.
@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import selfsigned from 'selfsigned';
-import { freePort } from '../support/ports.js';
+import { listenLoopback, requestLog } from './listen.js';
+import { freePort } from './ports.js';
 
 export interface Seen {
   method: string;
@@ -27,6 +27,8 @@ export interface Peer {
   port: number;
   seen: Seen[];
   connections: number;
+  /** The first request from index `from` on that passes `test`, now or when it arrives. */
+  waitForRequest(test: (seen: Seen) => boolean, from?: number): Promise<Seen>;
   close(): Promise<void>;
 }
 
@@ -57,14 +59,14 @@ function digestOk(header: string | undefined, method: string, user: string, pass
 type Req = http.IncomingMessage | http2.Http2ServerRequest;
 type Res = http.ServerResponse | http2.Http2ServerResponse;
 
-function handler(seen: Seen[]) {
+function handler(record: (entry: Seen) => void) {
   return (req: Req, res: Res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const entry: Seen = { method: req.method ?? '', url: req.url ?? '', httpVersion: req.httpVersion, headers: req.headers, rawHeaders: req.rawHeaders, body };
-      seen.push(entry);
+      record(entry);
       route(entry, res);
     });
   };
@@ -106,27 +108,15 @@ function route(req: Seen, res: Res): void {
   send(200, { 'content-type': 'application/json' }, JSON.stringify({ method: req.method, url: req.url, httpVersion: req.httpVersion, headers: req.headers, body: req.body.toString('base64') }));
 }
 
-async function listen(server: http.Server | http2.Http2Server | http2.Http2SecureServer, scheme: string): Promise<Peer> {
-  const seen: Seen[] = [];
-  server.on('request', handler(seen));
-  const peer = { url: '', port: 0, seen, connections: 0, close: async () => {} };
+async function listen(server: http.Server | http2.Http2Server | http2.Http2SecureServer, scheme: 'http' | 'https'): Promise<Peer> {
+  const log = requestLog<Seen>();
+  server.on('request', handler(log.record));
+  const peer: Peer = { url: '', port: 0, seen: log.seen, connections: 0, waitForRequest: log.waitFor, close: async () => {} };
   server.on('connection', () => peer.connections++);
-  server.on('secureConnection', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  peer.port = port;
-  peer.url = `${scheme}://${scheme === 'https' ? 'localhost' : '127.0.0.1'}:${port}`;
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (s: http2.ServerHttp2Session) => {
-    sessions.add(s);
-    s.on('close', () => sessions.delete(s));
-  });
-  peer.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sessions) s.destroy();
-      (server as http.Server).closeAllConnections?.();
-      server.close(() => resolve());
-    });
+  const listening = await listenLoopback(server, scheme, scheme === 'https' ? 'localhost' : '127.0.0.1');
+  peer.port = listening.port;
+  peer.url = listening.url;
+  peer.close = listening.close;
   return peer;
 }
 
@@ -161,6 +151,5 @@ export async function startTlsHttp1Only(): Promise<Peer> {
   return listen(https.createServer({ key, cert }), 'https');
 }
 
-/** A port nothing listens on (bound and released). */
-/** A port nobody listens on (it was free a moment ago). */
+/** A port nobody listens on (it was free a moment ago): for "connection refused". */
 export const closedPort = freePort;

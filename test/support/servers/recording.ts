@@ -1,6 +1,6 @@
 /** A real HTTP server on 127.0.0.1 that records exactly what a client sent. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen.js';
 
 export interface Recorded {
   method: string;
@@ -11,13 +11,14 @@ export interface Recorded {
   body: Buffer;
 }
 
-export interface EchoServer {
+export interface RecordingServer {
   base: string;
   requests: Recorded[];
   close(): Promise<void>;
 }
 
-export async function startEchoServer(): Promise<EchoServer> {
+/** Answers every request `200 ok` (connection: close) after recording it byte for byte. */
+export async function startRecordingServer(): Promise<RecordingServer> {
   const requests: Recorded[] = [];
   const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -30,15 +31,6 @@ export async function startEchoServer(): Promise<EchoServer> {
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLoopback(server, 'http');
+  return { base: url, requests, close };
 }

@@ -4,12 +4,12 @@
  * folders outer to inner, request); one failing does not stop the others.
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
-import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS } from './sandbox-host.js';
-import { OutputError, parseOutput, scopeNames, type SandboxState } from './sandbox-output.js';
+import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS } from './runtime.js';
+import { OutputError, parseOutput, scopeNames, type SandboxState } from './output-check.js';
 import type {
   ConsoleEntry, PostResponseContext, PostResponseResult, PreRequestContext, PreRequestResult, ScopeChanges,
   ScopeName, ScriptError, ScriptLimits, ScriptResponse, ScriptVariables, TestResult,
-} from './types.js';
+} from '../types.js';
 
 type Event = 'prerequest' | 'test';
 

@@ -4,7 +4,7 @@
  * wrong shape is refused, and objects are rebuilt with `Object.fromEntries` (a `__proto__` key
  * stays an ordinary key).
  */
-import type { ConsoleLevel, JsonValue, ScriptKeyValue, ScriptRequest, ScopeChanges, ScopeName, VariableValues } from './types.js';
+import type { ConsoleLevel, JsonValue, ScriptKeyValue, ScriptRequest, ScopeChanges, ScopeName, VariableValues } from '../types.js';
 
 export interface SandboxState {
   request: ScriptRequest;

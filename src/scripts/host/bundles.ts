@@ -10,8 +10,8 @@ import path from 'node:path';
 export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer'] as const;
 export type BundledModule = (typeof bundledModules)[number];
 
-// src/scripts/ and dist/scripts/ are both two levels below the package root.
-const bundleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'sandbox');
+// src/scripts/host/ and dist/scripts/host/ are both three levels below the package root.
+const bundleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'sandbox');
 const cache = new Map<string, string>();
 
 function read(file: string): string {
