@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { readSettings, WorkspaceData } from '../appdata/index.js';
-import { DataFileError, readDataFile, resolveEnvironment, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
+import { DataFileError, readDataFile } from '../variables/index.js';
+import { resolveEnvironment, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
 import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/reporters/report-file.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { checkNoSymlinks, isInside } from '../workspace/index.js';

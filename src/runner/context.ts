@@ -6,7 +6,7 @@ import type { CachedToken } from '../appdata/index.js';
 import type { PreparedSettings } from '../request/index.js';
 import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';
 import type { Workspace } from '../workspace/index.js';
-import type { RunVariables } from './variables.js';
+import type { RunVariables } from '../variables/index.js';
 
 export interface RunContext {
   workspace: Workspace;

@@ -10,12 +10,11 @@ import { CookieStore, HttpAgents, type HostLookup } from '../protocols/http.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
-import { resolveEnvironment } from './environment.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { selectRequests, type RunItem } from './select.js';
 import { sendItem } from './send.js';
-import { RunVariables } from './variables.js';
+import { resolveEnvironment, RunVariables } from '../variables/index.js';
 
 export { RunError } from './errors.js';
 
