@@ -1,4 +1,4 @@
-/** What every send of one run shares: one connection pool, one cookie jar, one script engine, one document cache. */
+/** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
 import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
 import { ContractDocuments } from '../contract/index.js';
 import type { CookieStore, HttpAgents } from '../protocols/http.js';

@@ -2,7 +2,8 @@
  * Collection runs (spec 1.8, 2.7): one request, a folder, or the whole workspace in tree order,
  * for each iteration (data-file rows become variables), with bail, delay, `setNextRequest` and
  * `skipRequest`. One connection pool, cookie jar, script engine and document cache per run; the
- * data folder is read once at the start and written once at the end.
+ * data folder is read once at the start and written once at the end. `runItems` is the loop,
+ * over a context `runRequests` opens for one run or a `Session` keeps across many.
  */
 import { performance } from 'node:perf_hooks';
 import { formatWarning } from '../workspace/index.js';
