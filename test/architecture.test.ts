@@ -29,22 +29,29 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
   { layer: 4, folder: 'protocols', mayImport: ['request', 'model', 'support'] },
   { layer: 5, folder: 'scripts', mayImport: ['support'] },
   { layer: 5, folder: 'contract', mayImport: ['support'] },
+  // Environments, --var, data files and the run's variables: shared by the runner, load tests and sessions.
+  { layer: 6, folder: 'variables', mayImport: ['scripts', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
   {
-    layer: 6, folder: 'runner',
-    mayImport: ['scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
+    layer: 7, folder: 'runner',
+    mayImport: ['variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
   },
-  { layer: 7, folder: 'importers', mayImport: ['workspace', 'appdata', 'model', 'support'] },
-  { layer: 7, folder: 'codegen', mayImport: ['request', 'model', 'support'] },
-  { layer: 7, folder: 'servers', mayImport: ['template', 'appdata', 'model', 'support'] },
-  { layer: 7, folder: 'load', mayImport: ['protocols', 'request', 'template', 'model', 'support'] },
+  { layer: 8, folder: 'importers', mayImport: ['workspace', 'appdata', 'model', 'support'] },
+  { layer: 8, folder: 'codegen', mayImport: ['variables', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
+  { layer: 8, folder: 'servers', mayImport: ['template', 'appdata', 'model', 'support'] },
+  { layer: 8, folder: 'load', mayImport: ['variables', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
+  // What both faces call: open a workspace (with crash recovery), send, run.
+  {
+    layer: 9, folder: 'session',
+    mayImport: ['importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
+  },
   // The two faces import the core, never each other.
   {
-    layer: 8, folder: 'cli',
-    mayImport: ['importers', 'codegen', 'servers', 'load', 'runner', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
+    layer: 10, folder: 'cli',
+    mayImport: ['session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
   },
   {
-    layer: 8, folder: 'app',
-    mayImport: ['importers', 'codegen', 'servers', 'load', 'runner', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
+    layer: 10, folder: 'app',
+    mayImport: ['session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'],
   },
 ];
 

@@ -2,8 +2,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { recoverInterruptedUpdate } from '../importers/openapi/update/index.js';
-import { openWorkspaceFrom, WorkspaceError, type Workspace } from '../workspace/index.js';
+import { openWorkspaceForUse } from '../session/open-workspace.js';
+import { WorkspaceError, type Workspace } from '../workspace/index.js';
 import { CliError } from './exit-codes.js';
 import type { Output } from './output.js';
 
@@ -29,14 +29,11 @@ export async function openWorkspaceFor(command: Command, ctx: CliContext): Promi
   const dir = option === undefined ? undefined : path.resolve(ctx.cwd, option);
   if (dir !== undefined) await checkWorkspaceFolder(dir);
   try {
-    const ws = await openWorkspaceFrom(dir, ctx.cwd);
     // An update from API spec that a crash or kill interrupted is finished (or undone) first.
-    const recovery = await recoverInterruptedUpdate(ws.root).catch((error: Error) => {
-      throw new CliError(error.message);
+    return await openWorkspaceForUse(dir, {
+      cwd: ctx.cwd,
+      onRecovered: (recovery) => ctx.output.err(`ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),
     });
-    if (recovery === 'none' || recovery === 'running') return ws;
-    ctx.output.err(`ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`);
-    return await openWorkspaceFrom(ws.root, ctx.cwd);
   } catch (error) {
     if (error instanceof WorkspaceError) throw new CliError(error.message);
     throw error;

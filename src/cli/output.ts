@@ -1,6 +1,6 @@
 /** Where commands print: injectable so tests and the app can capture output. Colour only on a terminal. */
 import pc from 'picocolors';
-import { terminalOutput } from '../runner/reporters/terminal-text.js';
+import { terminalOutput } from '../support/terminal-text.js';
 
 export interface Output {
   out(text: string): void;

@@ -1,21 +1,30 @@
 /**
  * `ferry run [PATH...]`: runs requests, folders or the whole workspace (spec 1.8, 4.8).
  * Options use the names Newman and Bruno users already type. Parsing and printing only: the
- * work is `runRequests` in `src/runner/`.
+ * work is a `Session` (`src/session/`) running in the runner, reporters come from the runner's
+ * reporter table, data files from `src/variables/`.
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { readSettings, WorkspaceData } from '../appdata/index.js';
-import { DataFileError, readDataFile, resolveEnvironment, RunError, runRequests, SelectError, CliReporter, JsonReporter, JunitReporter, ProgressReporter, type Reporter } from '../runner/index.js';
-import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/reporters/report-file.js';
+import {
+  createReporter,
+  isReporterName,
+  prepareWorkspaceReportFile,
+  ProgressReporter,
+  REPORTER_NAMES,
+  ReportFileError,
+  SelectError,
+  writeReportFile,
+  type Reporter,
+  type ReporterName,
+} from '../runner/index.js';
+import { Session } from '../session/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
-import { checkNoSymlinks, isInside } from '../workspace/index.js';
+import { DataFileError, readDataFile, resolveEnvironment, RunError } from '../variables/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
-
-const REPORTERS = ['cli', 'json', 'junit'] as const;
-type ReporterName = (typeof REPORTERS)[number];
 
 interface RunFlags {
   env?: string;
@@ -53,7 +62,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-k, --insecure', 'do not verify TLS certificates')
     .option('--allow-programs', 'allow requests that start programs (MCP over stdio)')
     .option('--allow-files-outside', 'allow body files outside the workspace folder')
-    .option('-r, --reporter <names>', 'cli, json, junit (repeatable or comma-separated; default cli)', collect)
+    .option('-r, --reporter <names>', `${REPORTER_NAMES.join(', ')} (repeatable or comma-separated; default cli)`, collect)
     .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
     .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
@@ -71,15 +80,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
       }
 
       // Report files are checked before the run, not found unwritable after it.
+      const files = reportFiles(options);
       try {
-        for (const [option, file] of [['--out-json', options.outJson], ['--out-junit', options.outJunit]] as const) {
-          if (!file) continue;
-          const target = path.resolve(ctx.cwd, file);
-          // Inside the workspace (a cloned repository), a folder on the way may be a planted link.
-          const folder = path.dirname(target);
-          const linked = isInside(ws.root, folder) ? await checkNoSymlinks(ws.root, path.relative(ws.root, folder)) : undefined;
-          if (linked) throw new ReportFileError(`${option} ${file}: ${linked}; give another path.`);
-          await prepareReportFile(target, option);
+        for (const [name, file] of Object.entries(files)) {
+          if (file) await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root);
         }
       } catch (error) {
         if (error instanceof ReportFileError) throw new CliError(error.message);
@@ -90,12 +94,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // On a terminal, a progress line on stderr while each request is in flight (first, so it
       // is erased before any reporter prints).
       if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
-      const names = options.reporters;
-      for (const name of names) {
-        if (name === 'cli') reporters.push(new CliReporter({ write: (text) => ctx.output.out(text.replace(/\n$/, '')), color: ctx.output.color }));
-        if (name === 'json') reporters.push(new JsonReporter(writerFor(options.outJson, ctx, 'json')));
-        if (name === 'junit') reporters.push(new JunitReporter(writerFor(options.outJunit, ctx, 'junit')));
-      }
+      for (const name of options.reporters) reporters.push(createReporter(name, { write: writerFor(files[name], name, ctx), color: ctx.output.color }));
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
@@ -108,22 +107,23 @@ export function registerRun(program: Command, ctx: CliContext): void {
         ctx.output.err('ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).');
       };
       process.on('SIGINT', onInterrupt);
+      const session = new Session({
+        workspace: ws,
+        environment: options.env,
+        vars: options.vars,
+        timeoutMs: options.timeoutMs,
+        insecure: options.insecure,
+        allowFilesOutside: options.allowFilesOutside || undefined,
+        onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
+      });
       try {
-        const outcome = await runRequests({
-          workspace: ws,
-          paths,
-          environment: options.env,
-          vars: options.vars,
+        const outcome = await session.run(paths, {
           iterations: options.iterations,
           data: rows,
           bail: options.bail,
           delayMs: options.delayMs,
-          timeoutMs: options.timeoutMs,
-          insecure: options.insecure,
-          allowFilesOutside: options.allowFilesOutside || undefined,
           reporters,
           signal: interrupt.signal,
-          onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
       } catch (error) {
@@ -131,6 +131,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
         throw error;
       } finally {
         process.off('SIGINT', onInterrupt);
+        // What the run changed was saved at its end (a failure there was a warning in its report).
+        await session.close();
         await servers?.stop();
       }
     });
@@ -152,6 +154,11 @@ interface ParsedRunOptions {
   startServers: boolean;
 }
 
+/** `--out-json`, `--out-junit`: the report file of each reporter that has one (`--out-NAME`). */
+function reportFiles(options: { outJson?: string; outJunit?: string }): Partial<Record<ReporterName, string>> {
+  return { json: options.outJson, junit: options.outJunit };
+}
+
 function wholeNumber(text: string | undefined, flag: string, min: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -171,14 +178,15 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   }
   const names = (flags.reporter ?? []).flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
   for (const name of names) {
-    if (!(REPORTERS as readonly string[]).includes(name)) throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTERS.join(', ')}.`);
+    if (!isReporterName(name)) throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTER_NAMES.join(', ')}.`);
   }
   if (flags.outJson && !names.includes('json')) names.push(...(names.length === 0 ? ['cli'] : []), 'json');
   if (flags.outJunit && !names.includes('junit')) names.push(...(names.length === 0 ? ['cli'] : []), 'junit');
   const reporters = [...new Set(names.length ? names : ['cli'])] as ReporterName[];
-  // One report at most goes to stdout: the cli one, or a json or junit report without a file
-  // (`-r json --out-junit r.xml > report.json` is fine).
-  const onStdout = reporters.filter((r) => r === 'cli' || (r === 'json' && !flags.outJson) || (r === 'junit' && !flags.outJunit));
+  // One report at most goes to stdout: each one without a report file (`-r json --out-junit
+  // r.xml > report.json` is fine).
+  const files = reportFiles(flags);
+  const onStdout = reporters.filter((r) => !files[r]);
   if (onStdout.length > 1) {
     const others = (name: string) => onStdout.filter((r) => r !== name).join(' and ');
     if (onStdout.includes('json')) throw new CliError(`Only one report can go to stdout, and ${others('json')} already does: the JSON report needs a file: add --out-json FILE.`);
@@ -201,13 +209,13 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   };
 }
 
-/** To the file, or to stdout (parseFlags lets at most one report go there). */
-function writerFor(file: string | undefined, ctx: CliContext, what: string): (text: string) => Promise<void> {
+/** To the report file, or to stdout (parseFlags lets at most one report go there). */
+function writerFor(file: string | undefined, name: ReporterName, ctx: CliContext): (text: string) => Promise<void> | void {
   if (file) {
     const target = path.resolve(ctx.cwd, file);
-    return (text) => writeReportFile(target, text, `--out-${what}`);
+    return (text) => writeReportFile(target, text, `--out-${name}`);
   }
-  return async (text) => ctx.output.out(text.replace(/\n$/, ''));
+  return (text) => ctx.output.out(text.replace(/\n$/, ''));
 }
 
 async function startAutoServers(

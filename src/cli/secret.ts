@@ -3,12 +3,21 @@
  * A secret variable is declared in a workspace file with `secret: true` and an empty value; its
  * value lives only in this computer's encrypted secret store. Values are read from standard input
  * (or asked for without echo on a terminal) so they never land in shell history or `ps`.
+ * Parsing and printing only: which scope a secret belongs to is `src/variables/secret-scopes.ts`.
  */
 import type { Command } from 'commander';
 import { read } from 'read';
 import { WorkspaceData } from '../appdata/index.js';
-import type { Variable } from '../model/index.js';
-import { resolveEnvironment, RunError } from '../runner/index.js';
+import {
+  environmentSecretScopes,
+  listSecretVariables,
+  RunError,
+  secretScopeFor,
+  SecretScopeError,
+  secretVariable,
+  workspaceSecretScope,
+  type SecretScope,
+} from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
@@ -17,49 +26,17 @@ import { paint } from './output.js';
 /** A secret value read from standard input is at most this long (a certificate chain fits easily). */
 export const MAX_SECRET_BYTES = 1024 * 1024;
 
-/** Where a secret variable is declared: the workspace file, or one environment file. */
-interface SecretScope {
-  /** The secret store's scope: `workspace` or the environment's id. */
-  id: string;
-  label: string;
-  file: string;
-  variables: readonly Variable[];
-}
-
-function workspaceScope(ws: Workspace): SecretScope {
-  return { id: 'workspace', label: 'workspace', file: 'ferry.yaml', variables: ws.file.variables };
-}
-
-function environmentScopes(ws: Workspace): SecretScope[] {
-  return ws.environments.map((e) => ({ id: e.id, label: e.id, file: `environments/${e.id}.yaml`, variables: e.value.variables }));
-}
-
-async function scopeFor(ws: Workspace, env: string | undefined): Promise<SecretScope> {
-  if (env === undefined) return workspaceScope(ws);
+/** The core's refusals (unknown environment, variable not declared secret) become usage errors. */
+async function usage<T>(work: () => T | Promise<T>): Promise<T> {
   try {
-    const id = await resolveEnvironment(ws, env, undefined);
-    return environmentScopes(ws).find((scope) => scope.id === id)!;
+    return await work();
   } catch (error) {
-    if (error instanceof RunError) throw new CliError(error.message);
+    if (error instanceof RunError || error instanceof SecretScopeError) throw new CliError(error.message);
     throw error;
   }
 }
 
-/** The variable `name` of the scope, which must be declared secret there. */
-function secretVariable(scope: SecretScope, name: string): Variable {
-  const variable = scope.variables.find((v) => v.key === name);
-  if (!variable) {
-    const secrets = scope.variables.filter((v) => v.secret).map((v) => v.key);
-    throw new CliError(
-      `${scope.file} has no variable "${name}". Add it there with \`secret: true\` (and an empty value) first` +
-        (secrets.length ? `; its secret variables are: ${secrets.join(', ')}.` : '.'),
-    );
-  }
-  if (!variable.secret) {
-    throw new CliError(`The variable "${name}" in ${scope.file} is not secret: its value is in the file. Mark it \`secret: true\` (and empty its value) to keep the value on this computer only.`);
-  }
-  return variable;
-}
+const scopeFor = (ws: Workspace, env: string | undefined): Promise<SecretScope> => usage(() => secretScopeFor(ws, env));
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 
@@ -93,14 +70,8 @@ export function registerSecret(program: Command, ctx: CliContext): void {
     .action(async (options: { env?: string; json?: boolean }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const data = new WorkspaceData(ws.id, ws.root);
-      const scopes = options.env === undefined ? [workspaceScope(ws), ...environmentScopes(ws)] : [await scopeFor(ws, options.env)];
-      const rows: Array<{ scope: string; name: string; stored: boolean }> = [];
-      for (const scope of scopes) {
-        const declared = scope.variables.filter((v) => v.secret);
-        if (declared.length === 0) continue;
-        const stored = await data.secrets.all(scope.id);
-        for (const v of declared) rows.push({ scope: scope.label, name: v.key, stored: Object.hasOwn(stored, v.key) });
-      }
+      const scopes = options.env === undefined ? [workspaceSecretScope(ws), ...environmentSecretScopes(ws)] : [await scopeFor(ws, options.env)];
+      const rows = await listSecretVariables(data, scopes);
       if (options.json) {
         ctx.output.out(JSON.stringify(rows, null, 2));
         return;
@@ -125,7 +96,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
     .action(async (name: string, options: { env?: string }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const scope = await scopeFor(ws, options.env);
-      secretVariable(scope, name);
+      await usage(() => secretVariable(scope, name));
       const value = await readValue(ctx.stdin ?? process.stdin, name);
       await new WorkspaceData(ws.id, ws.root).secrets.set(scope.id, name, value);
       ctx.output.err(`ferry: stored the value of ${name} (${scope.label}) on this computer.`);

@@ -2,7 +2,7 @@
  * The status line of long commands (imports, updates): what they are doing, redrawn in place on
  * a terminal's stderr and erased before their result is printed. Absent when stderr is no terminal.
  */
-import { StatusLine } from '../runner/index.js';
+import { StatusLine } from '../support/status-line.js';
 import type { CliContext } from './context.js';
 
 /** How often a running count is redrawn: often enough to move, rarely enough to cost nothing. */

@@ -1,4 +1,4 @@
-/** What every send of one run shares: one connection pool, one cookie jar, one script engine, one document cache. */
+/** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
 import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
 import { ContractDocuments } from '../contract/index.js';
 import type { CookieStore, HttpAgents } from '../protocols/index.js';
@@ -6,7 +6,7 @@ import type { CachedToken } from '../appdata/index.js';
 import type { PreparedSettings } from '../request/index.js';
 import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';
 import type { Workspace } from '../workspace/index.js';
-import type { RunVariables } from './variables.js';
+import type { RunVariables } from '../variables/index.js';
 
 export interface RunContext {
   workspace: Workspace;

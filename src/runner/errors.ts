@@ -1,4 +1,2 @@
-/** A run that cannot start: the message says what is wrong and what to do. */
-export class RunError extends Error {
-  override name = 'RunError';
-}
+/** The runner's "cannot start" error is the variables module's: environment resolution throws it. */
+export { RunError } from '../variables/errors.js';

@@ -9,7 +9,7 @@ import { requestKind } from '../protocols/index.js';
 import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { resolveEnvironment } from './environment.js';
+import { resolveEnvironment } from '../variables/index.js';
 import { RunError } from './errors.js';
 import { selectRequests } from './select.js';
 import { findFolder, formatWarning } from '../workspace/index.js';

@@ -2,31 +2,22 @@
  * Collection runs (spec 1.8, 2.7): one request, a folder, or the whole workspace in tree order,
  * for each iteration (data-file rows become variables), with bail, delay, `setNextRequest` and
  * `skipRequest`. One connection pool, cookie jar, script engine and document cache per run; the
- * data folder is read once at the start and written once at the end.
+ * data folder is read once at the start and written once at the end. `runItems` is the loop,
+ * over a context `runRequests` opens for one run or a `Session` keeps across many.
  */
 import { performance } from 'node:perf_hooks';
-import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
-import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
-import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
-import { formatWarning, type Workspace } from '../workspace/index.js';
-import { contractDocuments, ScriptHost, type RunContext } from './context.js';
-import { resolveEnvironment } from './environment.js';
+import { formatWarning } from '../workspace/index.js';
+import type { RunContext } from './context.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
+import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
 import { selectRequests, type RunItem } from './select.js';
 import { sendItem } from './send.js';
-import { RunVariables } from './variables.js';
 
 export { RunError } from './errors.js';
 
-export interface RunOptions {
-  workspace: Workspace;
-  /** Request paths or folders under `requests/`; none = the whole workspace. */
-  paths?: readonly string[];
-  /** Environment id (file name) or display name; default: the active environment on this computer. */
-  environment?: string;
-  /** `--var key=value`: win over every other definition. */
-  vars?: ReadonlyMap<string, string>;
+/** How one run goes: its iterations and data rows, bail, delay, reporters, cancel. */
+export interface RunPlan {
   /** Default: the number of data rows, else 1. */
   iterations?: number;
   /** Data-file rows, one per iteration (later iterations reuse the last row). */
@@ -34,21 +25,13 @@ export interface RunOptions {
   bail?: boolean;
   /** Pause between requests. */
   delayMs?: number;
-  /** Overrides every request's timeout. */
-  timeoutMs?: number;
-  /** Turns TLS verification off for every request. */
-  insecure?: boolean;
-  /** Body files outside the workspace may be sent (else the application setting decides). */
-  allowFilesOutside?: boolean;
   reporters?: readonly Reporter[];
-  onAuthorizeUrl?: (url: string) => void;
   signal?: AbortSignal;
-  /** This computer's data for the workspace; `false` for none (nothing read or written). Default: the data folder. */
-  dataFolder?: WorkspaceData | false;
-  /** Application settings; default: read from the data folder. */
-  settings?: AppSettings;
-  /** How host names are resolved; default: this computer's resolver. */
-  lookup?: HostLookup;
+}
+
+export interface RunOptions extends ContextOptions, RunPlan {
+  /** Request paths or folders under `requests/`; none = the whole workspace. */
+  paths?: readonly string[];
 }
 
 export interface RunOutcome {
@@ -60,53 +43,41 @@ export interface RunOutcome {
 /** Most sends in one iteration, so `setNextRequest` loops end. */
 const MAX_STEPS_PER_ITERATION = 100_000;
 
+/** A whole run in a context of its own, opened here and closed at its end. */
 export async function runRequests(options: RunOptions): Promise<RunOutcome> {
-  const { workspace } = options;
-  const items = selectRequests(workspace.tree, options.paths ?? []);
-  const data = options.dataFolder === false ? undefined : options.dataFolder ?? new WorkspaceData(workspace.id, workspace.root);
-  const settings = options.settings ?? (await readSettings());
-  const environmentId = await resolveEnvironment(workspace, options.environment, data);
-  const rows = options.data ?? [];
-  const iterations = options.iterations ?? Math.max(rows.length, 1);
+  const items = selectRequests(options.workspace.tree, options.paths ?? []);
+  const iterations = iterationCount(options);
+  const ctx = await openRunContext(options, iterations, options.signal);
+  return runItems(ctx, items, options, () => Promise.all([saveRunContext(ctx), closeRunContext(ctx)]).then(([problems]) => problems));
+}
+
+/** The iterations a plan asks for: `iterations`, else one per data row, else 1. */
+export function iterationCount(plan: RunPlan): number {
+  const iterations = plan.iterations ?? Math.max(plan.data?.length ?? 0, 1);
   if (!Number.isInteger(iterations) || iterations < 1) throw new RunError(`iterations must be a whole number of 1 or more, not ${iterations}.`);
+  return iterations;
+}
 
-  const overrides: Partial<PreparedSettings> = {};
-  if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
-  if (options.insecure) overrides.verifyTls = false;
-
-  const [snapshot, cookies] = await Promise.all([
-    loadVariableSnapshot(workspace, data, environmentId),
-    CookieStore.open(data?.cookieJarFile),
-  ]);
-  const ctx: RunContext = {
-    workspace,
-    data,
-    settings,
-    overrides,
-    allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
-    agents: new HttpAgents({ lookup: options.lookup }),
-    cookies,
-    variables: new RunVariables(snapshot, options.vars ?? new Map()),
-    scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),
-    contract: contractDocuments(workspace.root),
-    oauthTokens: new Map(),
-    onAuthorizeUrl: options.onAuthorizeUrl,
-    history: [],
-    iterations,
-    signal: options.signal,
-  };
-
-  const reporters = options.reporters ?? [];
+/**
+ * Runs `items` in `ctx` (whose `iterations` and `signal` are this run's), emitting the run's
+ * events. `save` is called once the sends are over, before the `end` event; it returns what
+ * could not be saved, reported as warnings.
+ */
+export async function runItems(ctx: RunContext, items: readonly RunItem[], plan: RunPlan, save: () => Promise<string[]>): Promise<RunOutcome> {
+  const { workspace, iterations } = ctx;
+  const rows = plan.data ?? [];
+  const reporters = plan.reporters ?? [];
   const mask = ctx.variables.mask;
   const emit = (event: RunEvent) => {
     if (event.type === 'warning') event = { ...event, message: mask.text(event.message) };
     for (const reporter of reporters) reporter.onEvent(event);
   };
   const started = performance.now();
+  const environment = ctx.variables.snapshot.environment;
   emit({
     type: 'start',
     workspace: workspace.file.name || workspace.root,
-    ...(snapshot.environment ? { environment: snapshot.environment.name } : {}),
+    ...(environment ? { environment: environment.name } : {}),
     requestCount: items.length,
     iterations,
     startedAt: new Date().toISOString(),
@@ -125,8 +96,8 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
           emit({ type: 'warning', message: `iteration ${iteration + 1} stopped after ${MAX_STEPS_PER_ITERATION} sends: setNextRequest keeps looping.` });
           break;
         }
-        if (options.signal?.aborted) break outer;
-        if (results.length > 0 && options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+        if (ctx.signal?.aborted) break outer;
+        if (results.length > 0 && plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
         const item = items[index]!;
         emit({
           type: 'sending',
@@ -141,7 +112,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
         mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
         results.push(outcome.result);
         emit({ type: 'request', result: outcome.result });
-        if (options.bail && !outcome.result.passed) {
+        if (plan.bail && !outcome.result.passed) {
           bailed = true;
           break outer;
         }
@@ -156,20 +127,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
       }
     }
   } finally {
-    const saved = await Promise.allSettled([
-      ctx.agents.close(),
-      ctx.scripts.dispose(),
-      cookies.save(),
-      ctx.variables.persist(data),
-      data?.addHistory(...ctx.history.map((entry) => mask.history(entry))),
-    ]);
-    // A data folder that cannot be written must not pass silently: the next run would miss these.
-    const what = ['', '', 'the cookies', "the values scripts set", 'the history'];
-    saved.forEach((outcome, i) => {
-      if (outcome.status === 'rejected' && what[i]) {
-        emit({ type: 'warning', message: `${what[i]} of this run could not be saved in the data folder: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}` });
-      }
-    });
+    for (const message of await save()) emit({ type: 'warning', message });
   }
 
   const summary = summarize(results, iterations, performance.now() - started);

@@ -4,8 +4,8 @@
  */
 import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
-import { formatBytes, formatMs } from './format.js';
-import { terminalText as t } from './terminal-text.js';
+import { formatBytes, formatMs } from '../../support/human-units.js';
+import { terminalText as t } from '../../support/terminal-text.js';
 
 export interface TextSink {
   write(text: string): void;

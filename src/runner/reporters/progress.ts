@@ -5,9 +5,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Reporter, RunEvent } from '../events.js';
-import { formatMs } from './format.js';
-import { StatusLine, type RawSink } from './status-line.js';
-import { terminalText } from './terminal-text.js';
+import { formatMs } from '../../support/human-units.js';
+import { StatusLine, type RawSink } from '../../support/status-line.js';
+import { terminalText } from '../../support/terminal-text.js';
 
 /** How often the elapsed time of a request in flight is redrawn. */
 const REDRAW_MS = 250;

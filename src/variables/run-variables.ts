@@ -1,8 +1,9 @@
 /**
- * A run's variables in memory: the snapshot read from the data folder once, the current data-file
- * row, `--var`, and what scripts changed. Script changes apply at once for the rest of the run
- * and are written to the data folder once, at its end: values of variables declared secret to
- * the secret store (encrypted), all others to the script values.
+ * The variables of a run or a session in memory: the snapshot read from the data folder once,
+ * the current data-file row, `--var`, and what scripts changed. Script changes apply at once for
+ * the rest of the run (or session) and are written to the data folder when it saves (a run: once,
+ * at its end): values of variables declared secret to the secret store (encrypted), all others
+ * to the script values.
  */
 import type { ScriptScope, WorkspaceData } from '../appdata/index.js';
 import type { Variable } from '../model/index.js';

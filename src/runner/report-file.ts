@@ -5,10 +5,23 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../support/atomic-write.js';
+import { writeFileAtomic } from '../support/atomic-write.js';
+import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
 
 export class ReportFileError extends Error {
   override name = 'ReportFileError';
+}
+
+/**
+ * Checks a report file of a run in `workspaceRoot` (an absolute path): inside the workspace (a
+ * cloned repository), a folder on the way may be a planted link, so none may be; then as
+ * `prepareReportFile`.
+ */
+export async function prepareWorkspaceReportFile(file: string, option: string, display: string, workspaceRoot: string): Promise<void> {
+  const folder = path.dirname(file);
+  const linked = isInside(workspaceRoot, folder) ? await checkNoSymlinks(workspaceRoot, path.relative(workspaceRoot, folder)) : undefined;
+  if (linked) throw new ReportFileError(`${option} ${display}: ${linked}; give another path.`);
+  await prepareReportFile(file, option);
 }
 
 /**

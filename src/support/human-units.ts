@@ -1,4 +1,4 @@
-/** Small formatting helpers the reporters share. */
+/** Times and sizes as people read them (`812 ms`, `1.2 kB`): the terminal reporter and the progress line share them. */
 
 export function formatBytes(bytes: number | undefined): string {
   if (bytes === undefined) return '';

@@ -3,7 +3,18 @@
  * names and messages, scripts' console lines), warnings and history.
  */
 import type { HistoryEntry } from '../appdata/index.js';
-import type { RequestResult } from './events.js';
+
+/**
+ * The parts of a send's result that can hold a secret value. Declared here, not imported from
+ * runner/ (which sits above this module): the runner's `RequestResult` has this shape.
+ */
+export interface MaskableResult {
+  url: string;
+  error?: string;
+  skipped?: string;
+  tests: Array<{ name: string; message?: string }>;
+  console: string[];
+}
 
 /** What a secret value is replaced with. */
 export const SECRET_MASK = '***';
@@ -34,7 +45,7 @@ export class SecretMask {
   }
 
   /** Masks a send's result in place, before reporters see it. */
-  result(result: RequestResult): void {
+  result(result: MaskableResult): void {
     if (this.values.size === 0) return;
     result.url = this.text(result.url);
     if (result.error !== undefined) result.error = this.text(result.error);

@@ -1,0 +1,84 @@
+/**
+ * Opening, saving and closing the state sends share (a `RunContext`): one for a `ferry run`, one
+ * for an app session that sends many times. The data folder is read once when it opens and
+ * written when it saves; connections and the script sandbox end when it closes.
+ */
+import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
+import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
+import { resolveEnvironment, RunVariables } from '../variables/index.js';
+import type { Workspace } from '../workspace/index.js';
+import { contractDocuments, ScriptHost, type RunContext } from './context.js';
+
+export interface ContextOptions {
+  workspace: Workspace;
+  /** Environment id (file name) or display name; default: the active environment on this computer. */
+  environment?: string;
+  /** `--var key=value`: win over every other definition. */
+  vars?: ReadonlyMap<string, string>;
+  /** Overrides every request's timeout. */
+  timeoutMs?: number;
+  /** Turns TLS verification off for every request. */
+  insecure?: boolean;
+  /** Body files outside the workspace may be sent (else the application setting decides). */
+  allowFilesOutside?: boolean;
+  onAuthorizeUrl?: (url: string) => void;
+  /** This computer's data for the workspace; `false` for none (nothing read or written). Default: the data folder. */
+  dataFolder?: WorkspaceData | false;
+  /** Application settings; default: read from the data folder. */
+  settings?: AppSettings;
+  /** How host names are resolved; default: this computer's resolver. */
+  lookup?: HostLookup;
+}
+
+export async function openRunContext(options: ContextOptions, iterations = 1, signal?: AbortSignal): Promise<RunContext> {
+  const { workspace } = options;
+  const data = options.dataFolder === false ? undefined : options.dataFolder ?? new WorkspaceData(workspace.id, workspace.root);
+  const settings = options.settings ?? (await readSettings());
+  const environmentId = await resolveEnvironment(workspace, options.environment, data);
+
+  const overrides: Partial<PreparedSettings> = {};
+  if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
+  if (options.insecure) overrides.verifyTls = false;
+
+  const [snapshot, cookies] = await Promise.all([loadVariableSnapshot(workspace, data, environmentId), CookieStore.open(data?.cookieJarFile)]);
+  return {
+    workspace,
+    data,
+    settings,
+    overrides,
+    allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
+    agents: new HttpAgents({ lookup: options.lookup }),
+    cookies,
+    variables: new RunVariables(snapshot, options.vars ?? new Map()),
+    scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),
+    contract: contractDocuments(workspace.root),
+    oauthTokens: new Map(),
+    onAuthorizeUrl: options.onAuthorizeUrl,
+    history: [],
+    iterations,
+    signal,
+  };
+}
+
+/**
+ * Writes what the sends so far changed: cookies, the values scripts set, history (taken out of
+ * the context once written). Returns a message for each that could not be saved: a data folder
+ * that cannot be written must not pass silently, the next run would miss these.
+ */
+export async function saveRunContext(ctx: RunContext): Promise<string[]> {
+  const mask = ctx.variables.mask;
+  const history = ctx.history.splice(0).map((entry) => mask.history(entry));
+  const saved = await Promise.allSettled([ctx.cookies.save(), ctx.variables.persist(ctx.data), ctx.data?.addHistory(...history)]);
+  const what = ['the cookies', 'the values scripts set', 'the history'];
+  const problems: string[] = [];
+  saved.forEach((outcome, i) => {
+    if (outcome.status === 'rejected') problems.push(`${what[i]} of this run could not be saved in the data folder: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
+  });
+  return problems;
+}
+
+/** Ends the context's connections and its script sandbox. */
+export async function closeRunContext(ctx: RunContext): Promise<void> {
+  await Promise.allSettled([ctx.agents.close(), ctx.scripts.dispose()]);
+}

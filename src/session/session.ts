@@ -1,0 +1,143 @@
+/**
+ * A session: what the app keeps open while someone works, and what `ferry run` runs in. It opens
+ * on a workspace with an environment, `--var`s, settings and data rows, and keeps one state across
+ * sends (connection pools, the cookie jar, OAuth tokens, variables scripts set, one script
+ * sandbox), as a run does. `send` takes a saved request's path or an unsaved request (edited in
+ * the app, not on disk) placed in a folder; `run` runs paths as `ferry run` does. Both give the
+ * runner's `RequestResult`s: one shape for every face.
+ */
+import path from 'node:path';
+import type { RequestFile } from '../model/index.js';
+import {
+  closeRunContext,
+  iterationCount,
+  openRunContext,
+  runItems,
+  saveRunContext,
+  selectRequests,
+  SelectError,
+  sendItem,
+  type ContextOptions,
+  type RequestResult,
+  type RunContext,
+  type RunItem,
+  type RunOutcome,
+  type RunPlan,
+} from '../runner/index.js';
+import { findFolder, type Workspace } from '../workspace/index.js';
+
+export interface SessionOptions extends ContextOptions {
+  /** Data-file rows: a send reads the first (as a run's first iteration does); a run, one per iteration. */
+  data?: ReadonlyArray<Record<string, string>>;
+}
+
+/** A request that is not on disk (or differs from it), and where it sits: its folders' auth, headers and scripts apply. */
+export interface UnsavedRequest {
+  request: RequestFile;
+  /** Its path under `requests/` as if saved (`Users/Draft.yaml`); its folder must exist. */
+  path: string;
+}
+
+/** A saved request's path under `requests/` (extension optional), or an unsaved request. */
+export type SendTarget = string | UnsavedRequest;
+
+export interface SendOptions {
+  /** Cancels the send: it ends with "the request was cancelled." */
+  signal?: AbortSignal;
+}
+
+export class Session {
+  private context: Promise<RunContext> | undefined;
+  private closed = false;
+
+  /** Opens on first use, so a run's own errors (an unknown path) come before the environment's; `Session.open` opens at once. */
+  constructor(private readonly options: SessionOptions) {}
+
+  /** A session opened now: an unknown environment or an unreadable data folder fails here. */
+  static async open(options: SessionOptions): Promise<Session> {
+    const session = new Session(options);
+    await session.ready();
+    return session;
+  }
+
+  get workspace(): Workspace {
+    return this.options.workspace;
+  }
+
+  /** Sends one request in this session's state; the result is masked like a run's (no secret values). */
+  async send(target: SendTarget, options: SendOptions = {}): Promise<RequestResult> {
+    const item = this.itemFor(target);
+    const ctx = await this.ready();
+    // Per-send fields on a copy; the pools, jar, variables, sandbox and history stay shared.
+    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal };
+    const first = this.options.data?.[0];
+    ctx.variables.iterationData = first ? { ...first } : {};
+    const outcome = await sendItem(item, sendCtx, { iteration: 0, iterationCount: 1 });
+    ctx.variables.mask.result(outcome.result);
+    return outcome.result;
+  }
+
+  /** Runs requests and folders (none: the whole workspace) as `ferry run` does; what changed is saved at its end. */
+  async run(paths: readonly string[] = [], plan: RunPlan = {}): Promise<RunOutcome> {
+    const items = selectRequests(this.workspace.tree, paths);
+    const data = plan.data ?? this.options.data;
+    const iterations = iterationCount({ ...plan, data });
+    const ctx = await this.ready();
+    return runItems({ ...ctx, iterations, signal: plan.signal }, items, { ...plan, data }, () => saveRunContext(ctx));
+  }
+
+  /** Writes cookies, script-set values and history of the sends so far; returns what could not be saved. */
+  async save(): Promise<string[]> {
+    if (!this.context) return [];
+    return saveRunContext(await this.context);
+  }
+
+  /** Saves, then ends connections and the sandbox. The session cannot send after this. */
+  async close(): Promise<string[]> {
+    if (this.closed) return [];
+    this.closed = true;
+    if (!this.context) return [];
+    const ctx = await this.context.catch(() => undefined);
+    if (!ctx) return [];
+    const [problems] = await Promise.all([saveRunContext(ctx), closeRunContext(ctx)]);
+    return problems;
+  }
+
+  private ready(): Promise<RunContext> {
+    if (this.closed) return Promise.reject(new Error('This session is closed; open a new one.'));
+    this.context ??= openRunContext(this.options);
+    // A failed opening (an unknown environment) may be retried after the cause is fixed.
+    this.context.catch(() => (this.context = undefined));
+    return this.context;
+  }
+
+  private itemFor(target: SendTarget): RunItem {
+    if (typeof target === 'string') {
+      const items = selectRequests(this.workspace.tree, [target]);
+      const wanted = normalizePath(target).toLowerCase();
+      const item = items.length === 1 ? items[0]! : undefined;
+      if (!item || (item.node.path.toLowerCase() !== wanted && item.node.path.toLowerCase() !== `${wanted}.yaml`)) {
+        throw new SelectError(`"${target}" is a folder; send sends one request (run a folder with run).`);
+      }
+      return item;
+    }
+    const relative = normalizePath(target.path);
+    const file = /\.yaml$/i.test(relative) ? relative : `${relative}.yaml`;
+    const folderPath = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
+    const folders = [this.workspace.tree];
+    const parts = folderPath.split('/').filter(Boolean);
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = findFolder(this.workspace.tree, parts.slice(0, i).join('/'));
+      if (!folder) throw new SelectError(`No folder "${parts.slice(0, i).join('/')}" under requests/ for the unsaved request ${target.path}; place it in a folder that exists.`);
+      folders.push(folder);
+    }
+    // Found folders give the display path as on disk; the file name is the caller's.
+    const placed = [...(folders.length > 1 ? [folders.at(-1)!.path] : []), path.posix.basename(file)].join('/');
+    return { node: { type: 'request', path: placed, request: target.request }, folders };
+  }
+}
+
+/** `requests/Users/Get.yaml`, `./Users\\Get` → `Users/Get.yaml`, `Users/Get`: as `ferry run` reads paths. */
+function normalizePath(text: string): string {
+  return text.replace(/\\/g, '/').trim().replace(/^\.\//, '').replace(/^requests\//i, '').replace(/\/+$/, '');
+}

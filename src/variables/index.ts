@@ -1,0 +1,20 @@
+/**
+ * What a request is filled with, for every face and engine that sends: environment resolution,
+ * data files (`--data`), a run's or session's live variables, secret scopes and secret masking.
+ * Below runner/, session/ and load/, so all three share it; it imports request/ and lower.
+ */
+export { resolveEnvironment } from './environment.js';
+export { readDataFile, parseCsv, DataFileError, type CsvRecord } from './data-file.js';
+export { RunVariables, asText } from './run-variables.js';
+export { SecretMask, SECRET_MASK, type MaskableResult } from './secret-mask.js';
+export { RunError } from './errors.js';
+export {
+  SecretScopeError,
+  workspaceSecretScope,
+  environmentSecretScopes,
+  secretScopeFor,
+  secretVariable,
+  listSecretVariables,
+  type SecretScope,
+  type SecretRow,
+} from './secret-scopes.js';
