@@ -62,8 +62,6 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
 const KNOWN_BREAKS: readonly { from: string; to: string; why: string }[] = [
   // Protocols take their settings from the prepared request instead of appdata/ (issue 13, part 5).
   { from: 'protocols/http/http.ts', to: 'appdata/index.ts', why: 'DEFAULT_SETTINGS from appdata/' },
-  // Code export moves from runner/ to codegen/ (issue 13, part 5).
-  { from: 'runner/export.ts', to: 'codegen/index.ts', why: 'code export lives in runner/' },
   // Servers stop reading the workspace themselves (issue 13, parts 2 and 3: startWorkspaceServers).
   { from: 'servers/server.ts', to: 'workspace/index.ts', why: 'reads its server file through workspace/' },
   { from: 'servers/start-servers.ts', to: 'workspace/index.ts', why: 'starts the servers of a workspace' },

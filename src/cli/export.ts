@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { formatTargetList, resolveTarget, TargetError } from '../codegen/index.js';
 import { PrepareError } from '../request/index.js';
-import { exportSavedRequest, RunError, SelectError } from '../runner/index.js';
+import { exportSavedRequest } from '../codegen/export-saved.js';
+import { RunError, SelectError } from '../runner/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';

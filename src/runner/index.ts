@@ -3,7 +3,7 @@ export { runRequests, runItems, iterationCount, summarize, type RunOptions, type
 export { openRunContext, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
 export type { RunContext } from './context.js';
 export { sendItem, type SendOutcome, type SendInfo } from './send.js';
-export { selectRequests, SelectError, type RunItem } from './select.js';
+export { selectRequests, SelectError, type RunItem } from '../workspace/index.js';
 export type { Reporter, RequestResult, RunEvent, RunSummary, TestOutcome } from './events.js';
 export { CliReporter, type TextSink } from './reporters/cli.js';
 export { ProgressReporter } from './reporters/progress.js';
@@ -14,4 +14,3 @@ export { prepareReportFile, prepareWorkspaceReportFile, writeReportFile, ReportF
 export { RunError } from './errors.js';
 // Lives in src/variables/; re-exported for `cli/serve.ts`, which another change rewrites.
 export { resolveEnvironment } from '../variables/index.js';
-export { exportSavedRequest, type ExportSavedOptions } from './export.js';

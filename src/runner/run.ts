@@ -11,7 +11,7 @@ import type { RunContext } from './context.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
-import { selectRequests, type RunItem } from './select.js';
+import { selectRequests, type RunItem } from '../workspace/index.js';
 import { sendItem } from './send.js';
 
 export { RunError } from './errors.js';

@@ -14,7 +14,7 @@ import { formatWarning, type RequestNode, type Warning } from '../workspace/inde
 import type { RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
 import { recordAnswer, scriptResponse } from './response.js';
-import type { RunItem } from './select.js';
+import type { RunItem } from '../workspace/index.js';
 
 export interface SendOutcome {
   result: RequestResult;

@@ -4,15 +4,14 @@
  * to the snippet's comments.
  */
 import { readSettings, WorkspaceData } from '../appdata/index.js';
-import { exportRequest, type Target } from '../codegen/index.js';
+import { exportRequest } from './index.js';
+import type { Target } from './target.js';
 import { requestKind } from '../protocols/index.js';
 import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { resolveEnvironment } from '../variables/index.js';
-import { RunError } from './errors.js';
-import { selectRequests } from './select.js';
-import { findFolder, formatWarning } from '../workspace/index.js';
+import { resolveEnvironment, RunError } from '../variables/index.js';
+import { findFolder, formatWarning, selectRequests } from '../workspace/index.js';
 
 export interface ExportSavedOptions {
   lang: string;

@@ -3,7 +3,8 @@
  * optional), folders (everything inside), or the whole workspace when nothing is named.
  */
 import path from 'node:path';
-import { findFolder, type BrokenNode, type FolderNode, type RequestNode } from '../workspace/index.js';
+import { findFolder } from './tree.js';
+import type { BrokenNode, FolderNode, RequestNode } from './types.js';
 
 export interface RunItem {
   node: RequestNode | BrokenNode;
