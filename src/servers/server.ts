@@ -14,7 +14,7 @@ import { listen, type Listener } from './listener.js';
 import { loadTls } from './tls.js';
 import { TrafficLog } from './traffic.js';
 import type { RunningServer, ServerNotice, ServerOptions } from './types.js';
-import { readServerVariables } from './variables.js';
+import { readServerVariables } from './server-variables.js';
 import { exposureWarning } from './exposure.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { frameEvent } from '../../src/servers/kinds/sse-frame.js';
+import { frameEvent } from '../../src/servers/kinds/sse/sse-frame.js';
 import { eventually, makeWorkspace, serve } from './helpers.js';
 
 interface Received {

@@ -5,14 +5,14 @@
  * `configure`; a request costs one match and one rendering.
  */
 import { performance } from 'node:perf_hooks';
-import type { MockRoute, ServerFile } from '../../model/index.js';
-import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../template/index.js';
-import { ServerError } from '../errors.js';
-import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../http-types.js';
-import type { TrafficRecord } from '../types.js';
+import type { MockRoute, ServerFile } from '../../../model/index.js';
+import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../../template/index.js';
+import { ServerError } from '../../errors.js';
+import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../../http-types.js';
+import type { TrafficRecord } from '../../types.js';
 import { addCors, isPreflight, preflightHeaders } from './cors.js';
-import { epochMsOf } from '../traffic.js';
-import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from './kind.js';
+import { epochMsOf } from '../../traffic.js';
+import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from '../kind.js';
 import { compileAnswer, type CompiledAnswer } from './mock-answer.js';
 import { forward, parseBackendUrl } from './proxy.js';
 import { BodyTooLarge, MAX_MOCK_REQUEST_BYTES, readBody } from './read-body.js';

@@ -9,11 +9,11 @@
  * the client closes it, as a live event source would.
  */
 import { performance } from 'node:perf_hooks';
-import type { ServerFile } from '../../model/index.js';
-import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
-import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../http-types.js';
-import { epochMsOf } from '../traffic.js';
-import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from './kind.js';
+import type { ServerFile } from '../../../model/index.js';
+import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../../template/index.js';
+import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../../http-types.js';
+import { epochMsOf } from '../../traffic.js';
+import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from '../kind.js';
 import { frameEvent } from './sse-frame.js';
 
 /** The pause between rounds when `repeat` is on and `intervalMs` is 0. */
