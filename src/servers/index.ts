@@ -6,7 +6,7 @@ export { startServer, type ServerEntry } from './server.js';
 export { startServers, type ServersHandle, type ServerFailure, type StartServersOptions } from './start-servers.js';
 export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, type TrafficListener } from './traffic.js';
 export { ServerError } from './errors.js';
-export { certificateFolder, CERT_FILE, KEY_FILE } from './self-signed.js';
+export { certificateFolder, CERT_FILE, KEY_FILE } from '../appdata/index.js';
 export { formatTrafficLine } from './format.js';
 export { exposureWarning } from './exposure.js';
 export { SERVER_KIND_MODULES } from './kinds/index.js';
