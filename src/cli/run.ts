@@ -225,31 +225,21 @@ async function startAutoServers(
   allowFilesOutside: boolean,
   ctx: CliContext,
 ): Promise<{ stop(): Promise<void> }> {
-  const { startServers, exposureWarning } = await import('../servers/index.js');
+  const { startWorkspaceServers, ServerError } = await import('../servers/index.js');
   // The servers see the variables the run sees: the same environment (by id or name, else the
   // active one on this computer), script-set values, --var.
-  const data = new WorkspaceData(ws.id, ws.root);
-  let environmentId: string | undefined;
+  let handle;
   try {
-    environmentId = await resolveEnvironment(ws, environment, data);
+    handle = await startWorkspaceServers(ws, { autoStartOnly: true, env: environment, vars, allowFilesOutsideWorkspace: allowFilesOutside, watch: false });
   } catch (error) {
-    if (error instanceof RunError) throw new CliError(error.message);
+    if (error instanceof ServerError) throw new CliError(error.message);
     throw error;
   }
-  const settings = await readSettings().catch(() => undefined);
-  const handle = await startServers(ws, {
-    autoStartOnly: true,
-    environment: environmentId,
-    overrides: vars,
-    scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
-    allowFilesOutsideWorkspace: allowFilesOutside || settings?.filesOutsideWorkspace === true,
-    watch: false,
-  });
   for (const failure of handle.failures) ctx.output.err(failureLine(failure));
   for (const server of handle.servers) {
     ctx.output.err(`Started server ${server.id} at ${server.url}`);
-    const warning = exposureWarning(`servers/${server.id}.yaml`, server.config);
-    if (warning) ctx.output.err(`ferry: ${warning}`);
+    const exposed = handle.exposed.find((notice) => notice.server === server.id);
+    if (exposed) ctx.output.err(`ferry: ${exposed.message}`);
   }
   if (handle.servers.length === 0 && handle.failures.length === 0) ctx.output.err(noAutoStartServer(ws));
   return handle;

@@ -3,9 +3,7 @@
  * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
  */
 import type { Command } from 'commander';
-import { readSettings, WorkspaceData } from '../appdata/index.js';
-import { resolveEnvironment, RunError } from '../runner/index.js';
-import { exposureWarning, formatTrafficLine, startServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
+import { formatTrafficLine, ServerError, startWorkspaceServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -72,32 +70,27 @@ export async function serveUntil(
     if (error instanceof VarOptionError) throw new CliError(error.message);
     throw error;
   }
-  const data = new WorkspaceData(ws.id, ws.root);
-  // As for `ferry run`: an id (file name) or a display name, else the active environment here.
-  let environment: string | undefined;
-  try {
-    environment = await resolveEnvironment(ws, options.env, data);
-  } catch (error) {
-    if (error instanceof RunError) throw new CliError(error.message);
-    throw error;
-  }
-  const settings = await readSettings().catch(() => undefined);
   const c = paint(output);
   const json = options.json === true;
 
-  const handle = await startServers(ws, {
-    ids,
-    environment,
-    overrides,
-    watch: options.watch !== false,
-    allowFilesOutsideWorkspace: settings?.filesOutsideWorkspace === true,
-    scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
-    onNotice: (notice) => {
-      if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
-      else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
-      else output.err(c.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
-    },
-  });
+  let handle;
+  try {
+    // As for `ferry run`: an environment id (file name) or a display name, else the active one here.
+    handle = await startWorkspaceServers(ws, {
+      ids,
+      env: options.env,
+      vars: overrides,
+      watch: options.watch !== false,
+      onNotice: (notice) => {
+        if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
+        else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
+        else output.err(c.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
+      },
+    });
+  } catch (error) {
+    if (error instanceof ServerError) throw new CliError(error.message);
+    throw error;
+  }
   for (const failure of handle.failures) {
     if (json) output.out(JSON.stringify({ type: 'failure', id: failure.id, message: failure.message }));
     output.err(c.red(failureLine(failure)));
@@ -109,11 +102,10 @@ export async function serveUntil(
     const onlyUnknownIds = handle.failures.length > 0 && handle.failures.every((f) => f.unknown === true);
     return onlyUnknownIds ? EXIT.usage : EXIT.failed;
   }
-  printStarted(handle, output, json, environment);
-  for (const s of handle.servers) {
-    const warning = exposureWarning(`servers/${s.id}.yaml`, s.config);
-    if (warning && json) output.out(JSON.stringify({ type: 'notice', server: s.id, level: 'warning', message: warning }));
-    if (warning) output.err(c.yellow(`ferry: ${warning}`));
+  printStarted(handle, output, json, handle.environment);
+  for (const notice of handle.exposed) {
+    if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
+    output.err(c.yellow(`ferry: ${notice.message}`));
   }
   const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, c, json, printer));
   await until;
@@ -151,7 +143,7 @@ function printTraffic(records: readonly TrafficRecord[], c: ReturnType<typeof pa
       continue;
     }
     const line = formatTrafficLine(r);
-    text += r.status === 0 || r.status >= 500 ? c.red(line) : r.status >= 400 ? c.yellow(line) : line;
+    text += r.level === 'error' ? c.red(line) : r.level === 'warning' ? c.yellow(line) : line;
   }
   printer.print(text);
 }

@@ -1,25 +1,11 @@
 /** One traffic record as a line of text, for the CLI and plain-text views. */
 import type { TrafficRecord } from './types.js';
 
-const NOTES: Record<NonNullable<TrafficRecord['note']>, string> = {
-  error: 'fault: error',
-  reset: 'fault: reset',
-  hang: 'fault: hang, client gave up',
-  proxy: 'proxied',
-  proxyError: 'proxy failed',
-  notFound: 'no route',
-  preflight: 'CORS preflight',
-  stream: 'event stream closed',
-  aborted: 'client left before the answer',
-};
-
+/** `time server summary duration ↑in ↓out (note)`, the same for every kind. */
 export function formatTrafficLine(record: TrafficRecord): string {
   const time = clock(Math.floor(record.time));
-  const status = record.status === 0 ? '---' : String(record.status);
-  const route = record.route !== '' ? ` → ${record.route}` : '';
-  const note = record.note ? ` (${NOTES[record.note]})` : '';
-  const duration = milliseconds(record.durationMs);
-  return `${time} ${record.server} ${status} ${record.method} ${record.path}${route} ${duration} ms ↑${size(record.requestBytes)} ↓${size(record.responseBytes)}${note}`;
+  const note = record.note !== undefined ? ` (${record.note})` : '';
+  return `${time} ${record.server} ${record.summary} ${milliseconds(record.durationMs)} ms ↑${size(record.bytesIn)} ↓${size(record.bytesOut)}${note}`;
 }
 
 /** The last second formatted: at high rates most records share it. */

@@ -1,16 +1,21 @@
 /**
- * The socket side of every HTTP-based server: plain HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on
- * one port (ALPN picks). It keeps track of its connections so that stopping really stops: open
- * keep-alive connections, hung requests and event streams are closed, not waited for.
+ * The shared HTTP listener, the socket side of every kind with transport `sharedHttp`: plain
+ * HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on one port (ALPN picks). It keeps track of its
+ * connections so that stopping really stops: open keep-alive connections, hung requests, event
+ * streams and upgraded sockets are closed, not waited for. Own-socket kinds return the same
+ * `Listener` shape and word their bind errors with `bindFailure`.
  */
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import http2 from 'node:http2';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ServerError } from './errors.js';
 import { answerable, type AnyRequest, type AnyResponse } from './http-types.js';
 import type { TlsMaterial } from './tls.js';
 
+/** A bound server socket, whichever kind made it. */
 export interface Listener {
+  /** The bound URL, always with 127.0.0.1 (e.g. `http://127.0.0.1:4010`, `tcp://127.0.0.1:9000`). */
   readonly url: string;
   readonly port: number;
   connections(): number;
@@ -23,9 +28,13 @@ export interface ListenOptions {
   port: number;
   tls: TlsMaterial | undefined;
   handler: (req: AnyRequest, res: AnyResponse) => void;
+  /** HTTP/1.1 upgrades (WebSocket, Socket.IO); without it Node hands them to `handler`. */
+  upgrade?: UpgradeHandler;
   /** For messages: the server file. */
   file: string;
 }
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<Socket>();
@@ -38,10 +47,14 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  if (options.upgrade) {
+    // The upgraded socket is the connection tracked above, so close() ends it too.
+    server.on('upgrade', options.host === '127.0.0.1' ? loopbackUpgradesOnly(options.upgrade) : options.upgrade);
+  }
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
-      reject(new ServerError(listenMessage(error, options)));
+      reject(new ServerError(bindFailure(error, options)));
     };
     const onListening = () => {
       server.off('error', onError);
@@ -88,14 +101,29 @@ function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) => void)
   return (req, res) => {
     const host = req.headers[':authority'] ?? req.headers.host;
     if (host === undefined || LOOPBACK_HOST.test(String(host))) return handler(req, res);
-    const text = `Ferry's server on 127.0.0.1 only answers requests addressed to 127.0.0.1, localhost or [::1] (this one was for ${JSON.stringify(String(host).slice(0, 100))}): a web page could otherwise read it through DNS rebinding. Set host: 0.0.0.0 in the server file to answer other names.\n`;
+    const text = notLoopbackText(host);
     const out = answerable(res);
     out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
     out.end(text);
   };
 }
 
-function listenMessage(error: NodeJS.ErrnoException, options: ListenOptions): string {
+/** The same check for upgrades: a page's WebSocket is as much a rebinding reader as its fetch. */
+function loopbackUpgradesOnly(upgrade: UpgradeHandler): UpgradeHandler {
+  return (req, socket, head) => {
+    const host = req.headers.host;
+    if (host === undefined || LOOPBACK_HOST.test(host)) return upgrade(req, socket, head);
+    const text = notLoopbackText(host);
+    socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  };
+}
+
+function notLoopbackText(host: string | string[]): string {
+  return `Ferry's server on 127.0.0.1 only answers requests addressed to 127.0.0.1, localhost or [::1] (this one was for ${JSON.stringify(String(host).slice(0, 100))}): a web page could otherwise read it through DNS rebinding. Set host: 0.0.0.0 in the server file to answer other names.\n`;
+}
+
+/** Why a port could not be bound, naming the server file and what to do (every kind words it so). */
+export function bindFailure(error: NodeJS.ErrnoException, options: { host: string; port: number; file: string }): string {
   const where = `${options.host}:${options.port}`;
   switch (error.code) {
     case 'EADDRINUSE':

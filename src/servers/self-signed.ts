@@ -1,27 +1,16 @@
 /**
  * The self-signed certificate for localhost (spec 5.3), generated once per data folder and reused,
  * so a client that trusted it once keeps trusting it. Generation happens once per process even when
- * several servers start together; the files are written atomically.
+ * several servers start together; the files are kept through appdata/ (certificates.ts).
  */
 import { X509Certificate } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { generate } from 'selfsigned';
-import { dataDir } from '../appdata/index.js';
-import { writeFileAtomic } from '../support/atomic-write.js';
-import { readFileNoFollow } from '../support/read-no-follow.js';
+import { certificateFolder, readStoredCertificate, storeCertificate } from '../appdata/index.js';
 
-export const CERT_FILE = 'localhost-cert.pem';
-export const KEY_FILE = 'localhost-key.pem';
 const VALID_DAYS = 825; // the longest validity browsers accept for a server certificate
 const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 
 const inFlight = new Map<string, Promise<{ cert: string; key: string; source: string }>>();
-
-/** The folder the generated certificate lives in: `<data folder>/certificates` unless given. */
-export function certificateFolder(given?: string): string {
-  return given ?? path.join(dataDir(), 'certificates');
-}
 
 export function localhostCertificate(given?: string): Promise<{ cert: string; key: string; source: string }> {
   const dir = certificateFolder(given);
@@ -34,16 +23,9 @@ export function localhostCertificate(given?: string): Promise<{ cert: string; ke
 }
 
 async function loadOrCreate(dir: string): Promise<{ cert: string; key: string; source: string }> {
-  const certFile = path.join(dir, CERT_FILE);
-  const keyFile = path.join(dir, KEY_FILE);
-  try {
-    // Never through a link: one would make the server present (and serve with) a file from elsewhere.
-    const [cert, key] = await Promise.all([readFileNoFollow(certFile, 'utf8'), readFileNoFollow(keyFile, 'utf8')]);
-    const x509 = new X509Certificate(cert);
-    if (Date.parse(x509.validTo) - Date.now() > RENEW_BEFORE_MS) return { cert, key, source: certFile };
-  } catch {
-    // missing, damaged or expiring: make a new one below
-  }
+  const stored = await readStoredCertificate(dir);
+  if (stored && stillValid(stored.cert)) return { cert: stored.cert, key: stored.key, source: stored.file };
+  // missing, damaged or expiring: make a new one
   const now = new Date();
   const generated = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
@@ -58,9 +40,14 @@ async function loadOrCreate(dir: string): Promise<{ cert: string; key: string; s
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
     ],
   });
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  // Key first: a reader that finds the certificate always finds its key.
-  await writeFileAtomic(keyFile, generated.private, 0o600);
-  await writeFileAtomic(certFile, generated.cert, 0o644);
-  return { cert: generated.cert, key: generated.private, source: certFile };
+  const saved = await storeCertificate(dir, { cert: generated.cert, key: generated.private });
+  return { cert: saved.cert, key: saved.key, source: saved.file };
+}
+
+function stillValid(cert: string): boolean {
+  try {
+    return Date.parse(new X509Certificate(cert).validTo) - Date.now() > RENEW_BEFORE_MS;
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,8 @@
 /**
- * One running server: its kind's instance behind a listener, and a watch on its file so an edit
- * takes effect without a restart (spec 8.2: variables are read at start and whenever the server's
- * settings change). An edit that breaks the file is reported and the previous settings stay.
+ * One running server: its kind's instance behind a listener (the shared HTTP one, or the kind's
+ * own socket), and a watch on its file so an edit takes effect without a restart (spec 8.2:
+ * variables are read at start and whenever the server's settings change). An edit that breaks the
+ * file is reported and the previous settings stay. The lifecycle is the same for every transport.
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
@@ -9,12 +10,12 @@ import type { ServerFile } from '../model/index.js';
 import { deepEqual } from '../model/index.js';
 import { formatWarning, readResource } from '../workspace/index.js';
 import { ServerError } from './errors.js';
-import { type KindInstance, SERVER_KIND_MODULES } from './kinds/index.js';
+import { type KindInstance, SERVER_KIND_MODULES, type ServerKindTable, serverKindModule } from './kinds/index.js';
 import { listen, type Listener } from './listener.js';
-import { loadTls } from './tls.js';
+import { loadTls, type TlsMaterial } from './tls.js';
 import { TrafficLog } from './traffic.js';
 import type { RunningServer, ServerNotice, ServerOptions } from './types.js';
-import { readServerVariables } from './variables.js';
+import { readServerVariables } from './server-variables.js';
 import { exposureWarning } from './exposure.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
@@ -33,10 +34,11 @@ interface Running {
   listener: Listener;
 }
 
-export async function startServer(entry: ServerEntry, options: ServerOptions): Promise<RunningServer> {
+export async function startServer(entry: ServerEntry, options: ServerOptions, kinds: ServerKindTable = SERVER_KIND_MODULES): Promise<RunningServer> {
   const traffic = options.traffic ?? new TrafficLog();
   const notify = (level: ServerNotice['level'], message: string) => options.onNotice?.({ server: entry.id, level, message });
-  let current = await launch(entry, entry.value, options, traffic);
+  const launch = (config: ServerFile) => launchKind(entry, config, options, traffic, kinds);
+  let current = await launch(entry.value);
   let stopped = false;
   let chain: Promise<void> = Promise.resolve();
 
@@ -57,7 +59,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions): P
         current.instance.configure({ server: next, variables });
         current = { ...current, config: next };
       } else {
-        current = await relaunch(entry, current, next, options, traffic);
+        current = await relaunch(current, next, launch);
       }
       notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${current.listener.url}).`);
       const exposed = exposureWarning(entry.file, next);
@@ -124,14 +126,30 @@ export async function startServer(entry: ServerEntry, options: ServerOptions): P
 }
 
 /** Compiles, loads the certificate and binds; nothing is left listening when any step fails. */
-async function launch(entry: ServerEntry, config: ServerFile, options: ServerOptions, traffic: TrafficLog): Promise<Running> {
-  const module = SERVER_KIND_MODULES[config.kind];
-  if (module === undefined) {
-    const supported = Object.keys(SERVER_KIND_MODULES).join(', ');
-    throw new ServerError(`${entry.file}: kind: ${config.kind} servers are not supported by this version of Ferry yet (supported: ${supported}).`);
-  }
+async function launchKind(entry: ServerEntry, config: ServerFile, options: ServerOptions, traffic: TrafficLog, kinds: ServerKindTable): Promise<Running> {
+  const module = serverKindModule(config.kind, entry.file, kinds);
   const variables = await readServerVariables(options);
-  const instance = module.create({ id: entry.id, file: entry.file, traffic });
+  const context = { id: entry.id, file: entry.file, traffic };
+  // The one place the transports differ: who binds the port.
+  let instance: KindInstance;
+  let bind: (tls: TlsMaterial | undefined) => Promise<Listener>;
+  if (module.transport === 'sharedHttp') {
+    const shared = module.create(context);
+    instance = shared;
+    bind = (tls) =>
+      listen({
+        host: config.host,
+        port: config.port,
+        tls,
+        file: entry.file,
+        handler: (req, res) => shared.handle(req, res),
+        upgrade: shared.upgrade?.bind(shared),
+      });
+  } else {
+    const own = module.create(context);
+    instance = own;
+    bind = (tls) => own.listen({ host: config.host, port: config.port, tls, file: entry.file });
+  }
   instance.configure({ server: config, variables });
   const tls = await loadTls(config, {
     root: options.root,
@@ -139,25 +157,23 @@ async function launch(entry: ServerEntry, config: ServerFile, options: ServerOpt
     certificateDir: options.certificateDir,
     allowFilesOutsideWorkspace: options.allowFilesOutsideWorkspace,
   });
-  const listener = await listen({
-    host: config.host,
-    port: config.port,
-    tls,
-    file: entry.file,
-    handler: (req, res) => instance.handle(req, res),
-  });
-  return { config, instance, listener };
+  try {
+    return { config, instance, listener: await bind(tls) };
+  } catch (error) {
+    instance.close(); // an own-socket kind may have opened something before failing
+    throw error;
+  }
 }
 
 /** Kind, address or TLS changed: stop the old listener and start anew; restore the old one if that fails. */
-async function relaunch(entry: ServerEntry, old: Running, next: ServerFile, options: ServerOptions, traffic: TrafficLog): Promise<Running> {
+async function relaunch(old: Running, next: ServerFile, launch: (config: ServerFile) => Promise<Running>): Promise<Running> {
   old.instance.close();
   await old.listener.close();
   try {
-    return await launch(entry, next, options, traffic);
+    return await launch(next);
   } catch (error) {
     try {
-      const restored = await launch(entry, old.config, options, traffic);
+      const restored = await launch(old.config);
       Object.assign(old, restored);
     } catch (restoreError) {
       throw new ServerError(`${(error as Error).message} The previous settings could not be restored either: ${(restoreError as Error).message}`);

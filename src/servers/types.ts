@@ -2,24 +2,36 @@
 import type { ServerFile, ServerKind } from '../model/index.js';
 import type { TrafficLog } from './traffic.js';
 
-/** One answered (or faulted, or abandoned) request, as the traffic log keeps it. */
-export interface TrafficRecord {
-  /** Epoch milliseconds when the request arrived. */
-  time: number;
+/**
+ * Which way a record's traffic went, seen from the server: `exchange` is a request and its answer
+ * (or a whole stream or connection), `in` a message a client sent, `out` one the server sent.
+ */
+export type TrafficDirection = 'exchange' | 'in' | 'out';
+
+/**
+ * One entry of the traffic log, the same shape for every kind: what the faces list and print
+ * without knowing the kind. What only one kind knows (an HTTP method and status, a WebSocket
+ * frame's opcode, a DNS question) is in `detail`, described by the kind's module.
+ */
+export interface TrafficRecord<Detail = unknown> {
+  kind: ServerKind;
   /** The server's id (file name under `servers/` without `.yaml`). */
   server: string;
-  method: string;
-  /** Path and query as sent. */
-  path: string;
-  /** The matched route's name (or `METHOD path` when it has none); empty when no route matched. */
-  route: string;
-  /** Status sent; 0 when none was (reset, hang, client gone). */
-  status: number;
+  /** Epoch milliseconds when it began (a request's arrival, a message's receipt). */
+  time: number;
+  direction: TrafficDirection;
+  /** One line saying what happened, e.g. `200 GET /users/42 → Get user`. */
+  summary: string;
+  /** Said after the sizes in parentheses, e.g. `no route`; absent for the ordinary case. */
+  note?: string;
+  /** How a face colours it: `error` for failures (a 5xx, a reset), `warning` for a refusal (a 4xx). */
+  level: 'info' | 'warning' | 'error';
   durationMs: number;
-  requestBytes: number;
-  responseBytes: number;
-  /** What happened besides an ordinary answer. */
-  note?: 'error' | 'reset' | 'hang' | 'proxy' | 'notFound' | 'preflight' | 'stream' | 'aborted' | 'proxyError';
+  /** Bytes received from the client. */
+  bytesIn: number;
+  /** Bytes sent to the client. */
+  bytesOut: number;
+  detail: Detail;
 }
 
 /** Something a running server wants a person to know (a reload, a broken edit, a failure). */

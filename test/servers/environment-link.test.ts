@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readServerVariables } from '../../src/servers/variables.js';
+import { readServerVariables } from '../../src/servers/server-variables.js';
 import { tempDir } from '../support/temp.js';
 
 describe('server variables', () => {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, mock, send } from './helpers.js';
+import { eventually, exchanges, mock, send } from './helpers.js';
 
 const backends: http.Server[] = [];
 afterEach(async () => {
@@ -60,7 +60,7 @@ describe('fallback: proxy', () => {
     const seen = JSON.parse(answer.body);
     expect(seen).toMatchObject({ method: 'PUT', url: '/base/users/1?x=%20y', host: new URL(base).host, custom: 'c1', size: big.length });
     expect(seen.sha).toBe(createHash('sha256').update(big).digest('hex'));
-    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'proxy' && r.status === 207 && r.requestBytes === big.length));
+    await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'proxy' && r.detail.status === 207 && r.bytesIn === big.length));
   });
 
   it('streams the backend answer as it comes', async () => {
@@ -141,7 +141,7 @@ describe('cors', () => {
     // The route's own header wins; 404s carry CORS headers too.
     expect((await send(`${url}/api`, { method: 'POST', headers: { origin: 'https://app.example' } })).headers['access-control-allow-origin']).toBe('https://mine.example');
     expect((await send(`${url}/nope`, { headers: { origin: 'https://x.example' } })).headers['access-control-allow-origin']).toBe('https://x.example');
-    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'preflight' && r.status === 204));
+    await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'preflight' && r.detail.status === 204));
   });
 
   it('a preflight for another method allows that one as well, as asked', async () => {

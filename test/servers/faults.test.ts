@@ -1,6 +1,6 @@
 /** Faults and delays seen from a real client: error, reset, hang, faultPercent, delayMs. */
 import { describe, expect, it } from 'vitest';
-import { eventually, mock, send } from './helpers.js';
+import { eventually, exchanges, mock, send } from './helpers.js';
 
 describe('mock route faults', () => {
   it('fault: error answers 500 with an explanation', async () => {
@@ -9,7 +9,7 @@ describe('mock route faults', () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toContain('fault: error');
     expect(answer.body).not.toContain('never');
-    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'error' && r.route === 'boom' && r.status === 500));
+    await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'error' && r.detail.route === 'boom' && r.detail.status === 500));
   });
 
   it('fault: reset destroys the connection; the client sees a connection error', async () => {
@@ -17,14 +17,14 @@ describe('mock route faults', () => {
     const error = await send(`${url}/r`).then(() => undefined, (e: NodeJS.ErrnoException) => e);
     expect(error).toBeDefined();
     expect(['ECONNRESET', 'ECONNABORTED', 'EPIPE']).toContain(error!.code);
-    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'reset' && r.status === 0));
+    await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'reset' && r.detail.status === 0));
   });
 
   it('fault: hang never answers; the client times out and the log says so', async () => {
     const { url, handle } = await mock({ routes: [{ name: 'slow', path: '/h', body: 'x', fault: 'hang' }] });
     const error = await send(`${url}/h`, { timeoutMs: 300 }).then(() => undefined, (e: NodeJS.ErrnoException) => e);
     expect(error?.code).toBe('TIMEOUT');
-    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'hang' && r.route === 'slow'));
+    await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'hang' && r.detail.route === 'slow'));
   });
 
   it('a hung request ends when the server stops, and stop does not wait for it', async () => {
@@ -57,6 +57,6 @@ describe('mock route faults', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     const error = await send(`${url}/d`, { timeoutMs: 30 }).then(() => undefined, (e: NodeJS.ErrnoException) => e.code);
     expect(error).toBe('TIMEOUT');
-    await eventually(async () => handle.traffic.recent().some((r) => r.note === 'aborted' && r.route === 'late'));
+    await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'aborted' && r.detail.route === 'late'));
   });
 });

@@ -4,11 +4,16 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { stringify } from 'yaml';
-import { startServers, type ServerNotice, type ServersHandle, type StartServersOptions } from '../../src/servers/index.js';
+import { type HttpExchangeRecord, startServers, type ServerNotice, type ServersHandle, type StartServersOptions } from '../../src/servers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { tempDir } from '../support/temp.js';
 
 const running: ServersHandle[] = [];
+
+/** The traffic of servers answering HTTP (mock, SSE): their records carry an HTTP exchange's detail. */
+export function exchanges(handle: ServersHandle): HttpExchangeRecord[] {
+  return handle.traffic.recent() as HttpExchangeRecord[];
+}
 
 afterEach(async () => {
   while (running.length) await running.pop()!.stop();

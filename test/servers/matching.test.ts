@@ -1,6 +1,6 @@
 /** Route matching over real sockets: method, path patterns, query, headers, body, order, enabled. */
 import { describe, expect, it } from 'vitest';
-import { mock, send } from './helpers.js';
+import { exchanges, mock, send } from './helpers.js';
 
 const route = (name: string, fields: Record<string, unknown>) => ({ name, body: name, ...fields });
 
@@ -16,8 +16,8 @@ describe('mock API route matching', () => {
     const answer = await send(`${url}/items`);
     expect(answer.body).toBe('first');
     await new Promise((r) => setTimeout(r, 10));
-    const last = handle.traffic.recent().at(-1)!;
-    expect(last).toMatchObject({ method: 'GET', path: '/items', route: 'first', status: 200, responseBytes: 5 });
+    const last = exchanges(handle).at(-1)!;
+    expect(last).toMatchObject({ kind: 'http', direction: 'exchange', detail: { method: 'GET', path: '/items', route: 'first', status: 200 }, bytesOut: 5 });
   });
 
   it('matches the method, or any method with *', async () => {
@@ -138,7 +138,7 @@ describe('mock API route matching', () => {
     expect(answer.body).toContain('DELETE /missing/thing');
     expect(answer.body).toContain('servers/api.yaml');
     await new Promise((r) => setTimeout(r, 10));
-    expect(handle.traffic.recent().at(-1)).toMatchObject({ status: 404, route: '', note: 'notFound' });
+    expect(exchanges(handle).at(-1)).toMatchObject({ detail: { status: 404, route: '', note: 'notFound' }, note: 'no route', level: 'warning' });
   });
 
   it('a hostile path pattern is literal text, not a regular expression', async () => {

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { frameEvent } from '../../src/servers/kinds/sse-frame.js';
-import { eventually, makeWorkspace, serve } from './helpers.js';
+import { frameEvent } from '../../src/servers/kinds/sse/sse-frame.js';
+import { eventually, exchanges, makeWorkspace, serve } from './helpers.js';
 
 interface Received {
   events: (EventSourceMessage & { at: number })[];
@@ -109,10 +109,11 @@ describe('SSE server', () => {
     expect(server.openStreams()).toBe(3);
     for (const c of clients) c.close();
     await eventually(async () => server.openStreams() === 0 && server.openConnections() === 0);
-    await eventually(async () => handle.traffic.recent().filter((r) => r.note === 'stream').length === 3);
-    const record = handle.traffic.recent().find((r) => r.note === 'stream')!;
-    expect(record.responseBytes).toBeGreaterThanOrEqual(2 * 'data: x\n\n'.length);
-    expect(record.status).toBe(200);
+    await eventually(async () => exchanges(handle).filter((r) => r.detail.note === 'stream').length === 3);
+    const record = exchanges(handle).find((r) => r.detail.note === 'stream')!;
+    expect(record.bytesOut).toBeGreaterThanOrEqual(2 * 'data: x\n\n'.length);
+    expect(record.detail.status).toBe(200);
+    expect(record).toMatchObject({ kind: 'sse', direction: 'exchange', summary: expect.stringMatching(/^200 GET \//), note: 'event stream closed' });
   });
 
   it('pushEvent sends to every open stream, rendered from each client\'s own request', async () => {

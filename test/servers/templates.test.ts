@@ -1,6 +1,6 @@
 /** The mock-route and event-stream rows of spec 8.2, over real sockets. */
 import { describe, expect, it } from 'vitest';
-import { eventually, mock, send, serve, makeWorkspace } from './helpers.js';
+import { eventually, exchanges, mock, send, serve, makeWorkspace } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -127,7 +127,7 @@ describe('mock API answer templates (8.2)', () => {
     expect(same.headers.etag).toBe('"v1"');
     expect(same.headers['content-length']).toBeUndefined();
     // The log says what was sent: no bytes.
-    await eventually(async () => handle.traffic.recent().filter((r) => r.responseBytes === 0 && (r.route === 'gone' || r.route === 'same')).length === 2);
+    await eventually(async () => exchanges(handle).filter((r) => r.bytesOut === 0 && (r.detail.route === 'gone' || r.detail.route === 'same')).length === 2);
   });
 
   it('guesses a content type when the route sets none', async () => {

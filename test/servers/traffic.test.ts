@@ -1,25 +1,21 @@
 /** The traffic log: bounded, oldest dropped first, delivered to listeners after the request's tick. */
 import { describe, expect, it } from 'vitest';
-import { formatTrafficLine, TrafficLog, type TrafficRecord } from '../../src/servers/index.js';
+import { formatTrafficLine, type HttpExchangeDetail, TrafficLog, type TrafficRecord } from '../../src/servers/index.js';
+import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
 
-const record = (n: number, extra: Partial<TrafficRecord> = {}): TrafficRecord => ({
+/** An HTTP exchange as the mock records it, at a fixed time. */
+const record = (n: number, detail: Partial<HttpExchangeDetail> = {}, extra: Partial<TrafficRecord> = {}): TrafficRecord => ({
+  ...httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status: 200, ...detail }, 0, 2048),
   time: Date.UTC(2026, 0, 1, 12, 0, 0, n),
-  server: 'api',
-  method: 'GET',
-  path: `/r/${n}`,
-  route: 'r',
-  status: 200,
-  durationMs: 1.5,
-  requestBytes: 0,
-  responseBytes: 2048,
   ...extra,
 });
+const pathOf = (r: TrafficRecord) => (r.detail as HttpExchangeDetail).path;
 
 describe('traffic log', () => {
   it('keeps at most its capacity, oldest first', () => {
     const log = new TrafficLog(3);
     for (let i = 0; i < 10; i++) log.add(record(i));
-    expect(log.recent().map((r) => r.path)).toEqual(['/r/7', '/r/8', '/r/9']);
+    expect(log.recent().map(pathOf)).toEqual(['/r/7', '/r/8', '/r/9']);
     expect(log.total).toBe(10);
     expect(new TrafficLog(5).recent()).toEqual([]);
     expect(() => new TrafficLog(0)).toThrow(/capacity/);
@@ -46,14 +42,14 @@ describe('traffic log', () => {
   it('bounds what waits for a slow listener too', async () => {
     const log = new TrafficLog(4);
     const seen: string[] = [];
-    log.subscribe((records) => seen.push(...records.map((r) => r.path)));
+    log.subscribe((records) => seen.push(...records.map(pathOf)));
     for (let i = 0; i < 10; i++) log.add(record(i));
     await new Promise((r) => setImmediate(r));
     expect(seen).toEqual(['/r/6', '/r/7', '/r/8', '/r/9']);
   });
 
   it('shows durations with two decimals below 10 ms and whole milliseconds from there', () => {
-    const shown = (durationMs: number) => / (\S+) ms /.exec(formatTrafficLine(record(1, { durationMs })))![1];
+    const shown = (durationMs: number) => / (\S+) ms /.exec(formatTrafficLine(record(1, {}, { durationMs })))![1];
     expect([0, 0.004, 0.005, 0.1, 1.5, 9.994, 9.996, 10, 10.4, 123.5, 98765.4].map(shown)).toEqual(
       ['0.00', '0.00', '0.01', '0.10', '1.50', '9.99', '10', '10', '10', '124', '98765'],
     );
@@ -66,5 +62,33 @@ describe('traffic log', () => {
     };
     expect(formatTrafficLine(record(5))).toBe(`${local(5)} api 200 GET /r/5 → r 1.50 ms ↑0 B ↓2.0 KB`);
     expect(formatTrafficLine(record(6, { status: 0, note: 'reset', route: 'cut' }))).toBe(`${local(6)} api --- GET /r/6 → cut 1.50 ms ↑0 B ↓2.0 KB (fault: reset)`);
+    expect(formatTrafficLine(record(7, { route: '', note: 'stream' }))).toBe(`${local(7)} api 200 GET /r/7 1.50 ms ↑0 B ↓2.0 KB (event stream closed)`);
+  });
+
+  it('keeps what only HTTP knows in detail, and levels a record by its status', () => {
+    const ok = record(1);
+    expect(ok).toMatchObject({ kind: 'http', server: 'api', direction: 'exchange', summary: '200 GET /r/1 → r', level: 'info', bytesIn: 0, bytesOut: 2048 });
+    expect(ok.detail).toEqual({ method: 'GET', path: '/r/1', route: 'r', status: 200 });
+    expect(ok).not.toHaveProperty('note');
+    expect(record(2, { status: 404, note: 'notFound', route: '' })).toMatchObject({ level: 'warning', note: 'no route', detail: { note: 'notFound' } });
+    expect(record(3, { status: 0, note: 'hang' }).level).toBe('error');
+    expect(record(4, { status: 502, note: 'proxyError' }).level).toBe('error');
+  });
+
+  it('prints a record of any kind from its summary, sizes and note', () => {
+    const message: TrafficRecord<{ frame: string }> = {
+      kind: 'websocket',
+      server: 'chat',
+      time: Date.UTC(2026, 0, 1, 12, 0, 0, 9),
+      direction: 'in',
+      summary: '← hello',
+      note: 'no rule matched',
+      level: 'info',
+      durationMs: 0,
+      bytesIn: 5,
+      bytesOut: 0,
+      detail: { frame: 'text' },
+    };
+    expect(formatTrafficLine(message)).toMatch(/^\d\d:\d\d:00\.009 chat ← hello 0\.00 ms ↑5 B ↓0 B \(no rule matched\)$/);
   });
 });

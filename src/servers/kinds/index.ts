@@ -1,12 +1,33 @@
-/** The server kinds this version runs; the others are refused with a clear message when started. */
-import type { ServerKind } from '../../model/index.js';
-import { httpMockKind } from './http-mock.js';
+/**
+ * The server kinds, by name: the one table `ferry serve`, `ferry run --start-servers`, `ferry ls`
+ * and the app ask. A kind of the format that is not built yet has no row and is refused by
+ * `serverKindModule`, the one place that says so.
+ */
+import { SERVER_KINDS, type ServerKind } from '../../model/index.js';
+import { ServerError } from '../errors.js';
+import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
-import { sseKind } from './sse.js';
+import { sseKind } from './sse/sse.js';
 
-export const SERVER_KIND_MODULES: Partial<Record<ServerKind, ServerKindModule>> = {
+/** Kind name → module; a kind without a row is not built yet. */
+export type ServerKindTable = Partial<Record<ServerKind, ServerKindModule>>;
+
+export const SERVER_KIND_MODULES: ServerKindTable = {
   http: httpMockKind,
   sse: sseKind,
 };
 
-export type { ServerKindModule, KindInstance, KindContext, KindSettings } from './kind.js';
+/** True when this version can run servers of the kind. */
+export function isServerKindBuilt(kind: ServerKind): boolean {
+  return SERVER_KIND_MODULES[kind] !== undefined;
+}
+
+/** The module of a kind, or the refusal naming the file, the kind and the kinds that do run. */
+export function serverKindModule(kind: ServerKind, file: string, table: ServerKindTable = SERVER_KIND_MODULES): ServerKindModule {
+  const module = table[kind];
+  if (module !== undefined) return module;
+  const supported = SERVER_KINDS.filter((k) => table[k] !== undefined).join(', ');
+  throw new ServerError(`${file}: kind: ${kind} servers are not supported by this version of Ferry yet (supported: ${supported}).`);
+}
+
+export type { BindOptions, HttpKindInstance, KindContext, KindInstance, KindSettings, ServerKindModule, SocketKindInstance } from './kind.js';

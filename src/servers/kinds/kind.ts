@@ -1,22 +1,24 @@
 /**
- * What a server kind provides to the shared listener: one instance per running server, which
- * compiles its settings (again on every edit) and answers requests with the current ones.
+ * What a server kind provides. A kind declares its transport:
+ *
+ * - `sharedHttp`: it rides the HTTP listener every HTTP-speaking kind shares (plain HTTP/1.1, or
+ *   with TLS HTTP/2 and HTTP/1.1 by ALPN, and the loopback-name check). It answers requests
+ *   (`handle`) and, for WebSocket and Socket.IO, HTTP/1.1 upgrades (`upgrade`). Mock, SSE, MCP.
+ * - `ownSocket`: it binds its own socket(s) and hands back a `Listener` that frees them on
+ *   `close`. TCP, UDP, DNS (UDP and TCP on one port), the TCP relay.
+ *
+ * Either way there is one instance per running server, which compiles its settings in `configure`
+ * (again on every edit, keeping the previous ones when that throws) and answers with the current
+ * ones; `server.ts` runs the same start/stop/reload lifecycle for both.
  */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ServerFile, ServerKind } from '../../model/index.js';
 import type { VariableScope } from '../../template/index.js';
 import type { AnyRequest, AnyResponse } from '../http-types.js';
-import { ServerError } from '../errors.js';
+import type { Listener } from '../listener.js';
+import type { TlsMaterial } from '../tls.js';
 import type { TrafficLog } from '../traffic.js';
-
-/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); Node fires longer ones after 1 ms. */
-export const MAX_WAIT_MS = 2_147_483_647;
-
-/** Refuses a `delayMs` / `intervalMs` a timer cannot hold, instead of answering at once. */
-export function checkWait(ms: number, field: string, file: string): void {
-  if (ms > MAX_WAIT_MS) {
-    throw new ServerError(`${file}: ${field}: ${ms} ms is longer than a server can wait; give at most ${MAX_WAIT_MS} (about 24 days).`);
-  }
-}
 
 export interface KindContext {
   /** The server's id (file name without `.yaml`). */
@@ -31,19 +33,46 @@ export interface KindSettings {
   variables: VariableScope;
 }
 
-export interface KindInstance {
+/** What every instance does, whichever socket it answers on. */
+export interface KindInstanceBase {
   /** Compiles the settings and switches to them; throws a ServerError (keeping the previous ones) on a problem. */
   configure(settings: KindSettings): void;
-  handle(req: AnyRequest, res: AnyResponse): void;
-  /** Open event streams (0 for kinds without streams). */
+  /** Open streams (event streams, WebSocket connections); 0 for kinds without. */
   openStreams(): number;
-  /** Sends an event to every open stream now (SSE); absent for kinds without streams. */
+  /** Sends a message to every open stream now (the traffic panel's send); absent for kinds without streams. */
   push?(data: string, name?: string): number;
-  /** Ends streams and pending timers; the listener is closing. */
+  /** Ends streams and pending timers; the listener is closing next. */
   close(): void;
 }
 
-export interface ServerKindModule {
-  kind: ServerKind;
-  create(context: KindContext): KindInstance;
+/** An instance on the shared HTTP listener. */
+export interface HttpKindInstance extends KindInstanceBase {
+  handle(req: AnyRequest, res: AnyResponse): void;
+  /**
+   * An HTTP/1.1 `Upgrade` request (WebSocket, Socket.IO), already past the loopback-name check.
+   * Without it, Node treats an upgrade request as an ordinary one and `handle` answers it.
+   */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
+
+/** Where an own-socket kind binds; the file is for messages (see `bindFailure` in listener.ts). */
+export interface BindOptions {
+  host: string;
+  port: number;
+  /** Present when the file turns TLS on (TCP); kinds without TLS refuse it in `configure`. */
+  tls: TlsMaterial | undefined;
+  file: string;
+}
+
+/** An instance that owns its listening socket(s). */
+export interface SocketKindInstance extends KindInstanceBase {
+  /** Binds; rejects with a ServerError naming the file when it cannot. `close` on the result frees the port. */
+  listen(bind: BindOptions): Promise<Listener>;
+}
+
+export type ServerKindModule =
+  | { kind: ServerKind; transport: 'sharedHttp'; create(context: KindContext): HttpKindInstance }
+  | { kind: ServerKind; transport: 'ownSocket'; create(context: KindContext): SocketKindInstance };
+
+/** Either kind of instance, as the lifecycle holds it. */
+export type KindInstance = HttpKindInstance | SocketKindInstance;

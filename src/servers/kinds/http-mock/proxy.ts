@@ -5,8 +5,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { AnyRequest, AnyResponse, HeaderValues } from '../http-types.js';
-import { answerable, forgetStatusMessage } from '../http-types.js';
+import type { AnyRequest, AnyResponse, HeaderValues } from '../../http-types.js';
+import { answerable, forgetStatusMessage } from '../../http-types.js';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1), plus HTTP/2's own. */
 const HOP_BY_HOP = new Set([

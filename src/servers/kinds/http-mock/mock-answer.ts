@@ -3,9 +3,9 @@
  * `mock.header` place) and body (`mock.body`). A part without placeholders is prepared to the byte
  * when the route is compiled, so an answer with a static body costs no rendering at all.
  */
-import type { MockRoute } from '../../model/index.js';
-import { compile, type RenderContext, type Template } from '../../template/index.js';
-import type { HeaderValues } from '../http-types.js';
+import type { MockRoute } from '../../../model/index.js';
+import { compile, type RenderContext, type Template } from '../../../template/index.js';
+import type { HeaderValues } from '../../http-types.js';
 
 export interface RenderedAnswer {
   status: number;

@@ -4,8 +4,8 @@
  * `matchQuery`, `matchHeaders` (empty value = any value) and `matchBody` (contains). Match values
  * are templates of the `mock.match` place: variables and dynamic values, never request values.
  */
-import type { KeyValue, MockRoute } from '../../model/index.js';
-import { compile, decodeQueryPart, type Template, type VariableScope } from '../../template/index.js';
+import type { KeyValue, MockRoute } from '../../../model/index.js';
+import { compile, decodeQueryPart, type Template, type VariableScope } from '../../../template/index.js';
 
 export interface PathPattern {
   /** Matches a request path (without query, not decoded); returns the raw parameters or null. */

@@ -9,11 +9,12 @@
  * the client closes it, as a live event source would.
  */
 import { performance } from 'node:perf_hooks';
-import type { ServerFile } from '../../model/index.js';
-import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../template/index.js';
-import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../http-types.js';
-import { epochMsOf } from '../traffic.js';
-import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from './kind.js';
+import type { ServerFile } from '../../../model/index.js';
+import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../../template/index.js';
+import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../../http-types.js';
+import { httpExchangeRecord } from '../../http-traffic.js';
+import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import { checkWait } from '../wait.js';
 import { frameEvent } from './sse-frame.js';
 
 /** The pause between rounds when `repeat` is on and `intervalMs` is 0. */
@@ -39,7 +40,7 @@ interface Stream {
   sentBytes: number;
 }
 
-class SseServer implements KindInstance {
+class SseServer implements HttpKindInstance {
   #state: SseState | undefined;
   readonly #streams = new Set<Stream>();
 
@@ -140,18 +141,8 @@ class SseServer implements KindInstance {
       clearTimeout(stream.timer);
       this.#streams.delete(stream);
       const durationMs = performance.now() - start;
-      this.context.traffic.add({
-        time: epochMsOf(start),
-        server: this.context.id,
-        method: req.method ?? '',
-        path: req.url ?? '',
-        route: '',
-        status: 200,
-        durationMs,
-        requestBytes: 0,
-        responseBytes: stream.sentBytes,
-        note: 'stream',
-      });
+      const detail = { method: req.method ?? '', path: req.url ?? '', route: '', status: 200, note: 'stream' as const };
+      this.context.traffic.add(httpExchangeRecord('sse', this.context.id, start, durationMs, detail, 0, stream.sentBytes));
     });
     if (state.events.length > 0) next();
   }
@@ -159,5 +150,6 @@ class SseServer implements KindInstance {
 
 export const sseKind: ServerKindModule = {
   kind: 'sse',
+  transport: 'sharedHttp',
   create: (context) => new SseServer(context),
 };

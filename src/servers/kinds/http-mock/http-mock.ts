@@ -5,14 +5,14 @@
  * `configure`; a request costs one match and one rendering.
  */
 import { performance } from 'node:perf_hooks';
-import type { MockRoute, ServerFile } from '../../model/index.js';
-import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../template/index.js';
-import { ServerError } from '../errors.js';
-import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../http-types.js';
-import type { TrafficRecord } from '../types.js';
+import type { MockRoute, ServerFile } from '../../../model/index.js';
+import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../../template/index.js';
+import { ServerError } from '../../errors.js';
+import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../../http-types.js';
+import { type HttpExchangeDetail, type HttpExchangeNote, httpExchangeRecord } from '../../http-traffic.js';
 import { addCors, isPreflight, preflightHeaders } from './cors.js';
-import { epochMsOf } from '../traffic.js';
-import { checkWait, type KindContext, type KindInstance, type KindSettings, type ServerKindModule } from './kind.js';
+import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import { checkWait } from '../wait.js';
 import { compileAnswer, type CompiledAnswer } from './mock-answer.js';
 import { forward, parseBackendUrl } from './proxy.js';
 import { BodyTooLarge, MAX_MOCK_REQUEST_BYTES, readBody } from './read-body.js';
@@ -78,7 +78,7 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
   };
 }
 
-class HttpMock implements KindInstance {
+class HttpMock implements HttpKindInstance {
   #state: MockState | undefined;
   readonly #timers = new Set<NodeJS.Timeout>();
 
@@ -250,7 +250,7 @@ class HttpMock implements KindInstance {
     start: number,
     route: string,
     body: Buffer | undefined,
-    note?: TrafficRecord['note'],
+    note?: HttpExchangeNote,
   ): void {
     const bytes = Buffer.from(text, 'utf8');
     this.#write(req, res, state, status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length) }, bytes);
@@ -265,26 +265,18 @@ class HttpMock implements KindInstance {
     status: number,
     responseBytes: number,
     body: Buffer | undefined,
-    note: TrafficRecord['note'],
+    note: HttpExchangeNote | undefined,
   ): void {
     const durationMs = performance.now() - start;
-    const record: TrafficRecord = {
-      time: epochMsOf(start),
-      server: this.context.id,
-      method: req.method ?? '',
-      path: req.url ?? '',
-      route,
-      status,
-      durationMs,
-      requestBytes: body !== undefined ? body.length : Number(req.headers['content-length'] ?? 0) || 0,
-      responseBytes,
-    };
-    if (note !== undefined) record.note = note;
-    this.context.traffic.add(record);
+    const detail: HttpExchangeDetail = { method: req.method ?? '', path: req.url ?? '', route, status };
+    if (note !== undefined) detail.note = note;
+    const requestBytes = body !== undefined ? body.length : Number(req.headers['content-length'] ?? 0) || 0;
+    this.context.traffic.add(httpExchangeRecord('http', this.context.id, start, durationMs, detail, requestBytes, responseBytes));
   }
 }
 
 export const httpMockKind: ServerKindModule = {
   kind: 'http',
+  transport: 'sharedHttp',
   create: (context) => new HttpMock(context),
 };

@@ -1,5 +1,5 @@
 /** Reads a request body into memory, up to a limit (mock routes match and template on it). */
-import type { AnyRequest } from '../http-types.js';
+import type { AnyRequest } from '../../http-types.js';
 
 /** The most request body a mock route reads; larger bodies get 413. */
 export const MAX_MOCK_REQUEST_BYTES = 32 * 1024 * 1024;

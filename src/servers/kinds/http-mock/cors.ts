@@ -3,7 +3,7 @@
  * `Access-Control-Allow-*` headers a browser on another origin needs. The request's own Origin is
  * echoed (with credentials allowed), so cookies and Authorization work from a web page too.
  */
-import type { AnyRequest, HeaderValues } from '../http-types.js';
+import type { AnyRequest, HeaderValues } from '../../http-types.js';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS';
 const USUAL_METHODS = new Set(ALLOWED_METHODS.split(', '));

@@ -1,0 +1,12 @@
+/** Waits a kind's file may ask for (`delayMs`, `intervalMs`), bounded by what a timer can hold. */
+import { ServerError } from '../errors.js';
+
+/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); Node fires longer ones after 1 ms. */
+export const MAX_WAIT_MS = 2_147_483_647;
+
+/** Refuses a `delayMs` / `intervalMs` a timer cannot hold, instead of answering at once. */
+export function checkWait(ms: number, field: string, file: string): void {
+  if (ms > MAX_WAIT_MS) {
+    throw new ServerError(`${file}: ${field}: ${ms} ms is longer than a server can wait; give at most ${MAX_WAIT_MS} (about 24 days).`);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Starting a workspace's servers as every face does (`ferry serve`, `ferry run --start-servers`,
+ * the app): the environment chosen by id or name (else the one active on this computer), the
+ * values scripts set here, `--var` values and this computer's settings, then `startServers`. The
+ * faces only print what comes back.
+ */
+import { readSettings, WorkspaceData } from '../appdata/index.js';
+// Environment resolution is shared with the runner; imported by file so serving loads no runner.
+import { resolveEnvironment } from '../runner/environment.js';
+import { RunError } from '../runner/errors.js';
+import type { Workspace } from '../workspace/index.js';
+import { ServerError } from './errors.js';
+import { exposureWarning } from './exposure.js';
+import { startServers, type ServersHandle, type StartServersOptions } from './start-servers.js';
+import type { ServerNotice } from './types.js';
+
+export interface WorkspaceServersOptions extends Omit<StartServersOptions, 'environment' | 'overrides' | 'scriptValues'> {
+  /** Environment id or display name (any case); none = the workspace's active one on this computer. */
+  env?: string;
+  /** `--var key=value` values: they win over every other definition. */
+  vars?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+}
+
+export interface WorkspaceServers extends ServersHandle {
+  /** The environment id the servers use, if any. */
+  environment: string | undefined;
+  /** One warning per started server that other devices can reach (host 0.0.0.0), in server order. */
+  exposed: ServerNotice[];
+}
+
+/** Throws a ServerError (before anything starts) for an unknown or unreadable environment. */
+export async function startWorkspaceServers(workspace: Workspace, options: WorkspaceServersOptions = {}): Promise<WorkspaceServers> {
+  const { env, vars, ...rest } = options;
+  const data = new WorkspaceData(workspace.id, workspace.root);
+  let environment: string | undefined;
+  try {
+    environment = await resolveEnvironment(workspace, env, data);
+  } catch (error) {
+    if (error instanceof RunError) throw new ServerError(error.message);
+    throw error;
+  }
+  const settings = await readSettings().catch(() => undefined);
+  const handle = await startServers(workspace, {
+    ...rest,
+    environment,
+    overrides: vars,
+    scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
+    allowFilesOutsideWorkspace: options.allowFilesOutsideWorkspace === true || settings?.filesOutsideWorkspace === true,
+  });
+  const exposed: ServerNotice[] = [];
+  for (const server of handle.servers) {
+    const message = exposureWarning(`servers/${server.id}.yaml`, server.config);
+    if (message) exposed.push({ server: server.id, level: 'warning', message });
+  }
+  return Object.assign(handle, { environment, exposed });
+}
