@@ -37,7 +37,7 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
   },
   { layer: 8, folder: 'importers', mayImport: ['workspace', 'appdata', 'model', 'support'] },
   { layer: 8, folder: 'codegen', mayImport: ['variables', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
-  { layer: 8, folder: 'servers', mayImport: ['template', 'appdata', 'model', 'support'] },
+  { layer: 8, folder: 'servers', mayImport: ['variables', 'workspace', 'template', 'appdata', 'model', 'support'] },
   { layer: 8, folder: 'load', mayImport: ['variables', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
   // What both faces call: open a workspace (with crash recovery), send, run.
   {
@@ -62,10 +62,6 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
 const KNOWN_BREAKS: readonly { from: string; to: string; why: string }[] = [
   // Protocols take their settings from the prepared request instead of appdata/ (issue 13, part 5).
   { from: 'protocols/http/http.ts', to: 'appdata/index.ts', why: 'DEFAULT_SETTINGS from appdata/' },
-  // Servers stop reading the workspace themselves (issue 13, parts 2 and 3: startWorkspaceServers).
-  { from: 'servers/server.ts', to: 'workspace/index.ts', why: 'reads its server file through workspace/' },
-  { from: 'servers/start-servers.ts', to: 'workspace/index.ts', why: 'starts the servers of a workspace' },
-  { from: 'servers/variables.ts', to: 'workspace/index.ts', why: 'reads environments through workspace/' },
 ];
 
 /** File-level import cycles inside src/ being removed (files relative to src/, sorted). */

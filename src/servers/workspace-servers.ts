@@ -5,9 +5,9 @@
  * faces only print what comes back.
  */
 import { readSettings, WorkspaceData } from '../appdata/index.js';
-// Environment resolution is shared with the runner; imported by file so serving loads no runner.
-import { resolveEnvironment } from '../runner/environment.js';
-import { RunError } from '../runner/errors.js';
+// Environment resolution is shared with the runner and load tests (variables/, below all three).
+import { resolveEnvironment } from '../variables/environment.js';
+import { RunError } from '../variables/errors.js';
 import type { Workspace } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { exposureWarning } from './exposure.js';
