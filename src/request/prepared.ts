@@ -3,7 +3,7 @@
  * `protocols/http` sends. Code export (`codegen/`) reads the same shape, so a snippet sends
  * exactly what Ferry sends.
  */
-import type { AppSettings } from '../appdata/index.js';
+import type { RequestLevelSettings } from '../model/index.js';
 
 export interface PreparedHeader {
   name: string;
@@ -72,4 +72,4 @@ export interface PreparedRequest {
 }
 
 /** Settings the HTTP client applies to one send (spec 2.7): the request-level application settings. */
-export type PreparedSettings = Pick<AppSettings, 'timeoutMs' | 'followRedirects' | 'maxRedirects' | 'verifyTls' | 'httpVersion' | 'decompress'>;
+export type PreparedSettings = RequestLevelSettings;
