@@ -11,6 +11,9 @@ export const keyValueSchema = section({
 });
 export type KeyValue = z.output<typeof keyValueSchema>;
 
+/** A row with every field at its default: what a row built in code starts from. */
+export const KEY_VALUE_DEFAULTS: KeyValue = keyValueSchema.parse({});
+
 export const keyValues = () => list(keyValueSchema).default([]);
 
 export const variableSchema = section({

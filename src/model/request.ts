@@ -5,6 +5,8 @@ import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from
 
 export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
+/** The kind of a request that names none. */
+export const DEFAULT_REQUEST_KIND: RequestKind = 'http';
 
 const FRAMINGS = ['raw', 'line', 'lengthPrefixed'] as const;
 const LINE_ENDINGS = ['none', 'lf', 'crLf'] as const;
@@ -71,7 +73,7 @@ export const exampleSchema = section({
 
 export const requestSchema = section({
   name: text(),
-  kind: oneOf(REQUEST_KINDS).default('http'),
+  kind: oneOf(REQUEST_KINDS).default(DEFAULT_REQUEST_KIND),
   seq: number().default(0),
   method: text().default('GET'),
   url: text().default(''),
