@@ -2,21 +2,15 @@
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from './common.js';
+import { framingFields } from './socket-framing.js';
 
 export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 /** The kind of a request that names none. */
 export const DEFAULT_REQUEST_KIND: RequestKind = 'http';
 
-const FRAMINGS = ['raw', 'line', 'lengthPrefixed'] as const;
-const LINE_ENDINGS = ['none', 'lf', 'crLf'] as const;
-const lengthBytes = () =>
-  z.union([z.literal(1), z.literal(2), z.literal(4)], { error: 'expected 1, 2 or 4' });
-
 export const socketOptionsSchema = section({
-  framing: oneOf(FRAMINGS).default('raw'),
-  lengthBytes: lengthBytes().default(2),
-  lineEnding: oneOf(LINE_ENDINGS).default('none'),
+  ...framingFields(),
   broadcast: flag().default(false),
 });
 
