@@ -1,15 +1,14 @@
 /** `ferry config list|get|set`: this computer's application settings (the defaults a request's `settings` override). */
 import type { Command } from 'commander';
-import { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from '../appdata/index.js';
+import { readSettings, setSetting } from '../appdata/index.js';
+import { DEFAULT_SETTINGS, HTTP_VERSIONS, isAppSettingKey, unknownSettingMessage, type AppSettingKey } from '../model/index.js';
 import type { CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 
-function known(key: string): keyof AppSettings {
-  if (!Object.hasOwn(DEFAULT_SETTINGS, key)) {
-    throw new CliError(`Unknown setting "${key}". Settings: ${Object.keys(DEFAULT_SETTINGS).join(', ')}.`);
-  }
-  return key as keyof AppSettings;
+function known(key: string): AppSettingKey {
+  if (!isAppSettingKey(key)) throw new CliError(unknownSettingMessage(key));
+  return key;
 }
 
 export function registerConfig(program: Command, ctx: CliContext): void {
@@ -28,7 +27,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
       const width = Math.max(...Object.keys(settings).map((k) => k.length));
       const valueWidth = Math.max(...Object.values(settings).map((v) => String(v).length));
       for (const [key, value] of Object.entries(settings)) {
-        const isDefault = DEFAULT_SETTINGS[key as keyof AppSettings] === value;
+        const isDefault = DEFAULT_SETTINGS[key as AppSettingKey] === value;
         const text = isDefault ? `${String(value).padEnd(valueWidth)}  ${c.dim('(default)')}` : String(value);
         ctx.output.out(`${key.padEnd(width)}  ${text}`);
       }
@@ -45,7 +44,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
     .command('set')
     .description('change one setting, e.g. ferry config set timeoutMs 10000')
     .argument('<key>', 'setting name')
-    .argument('<value>', 'new value (true/false, a whole number, or auto/http1/http2/http3 for httpVersion)')
+    .argument('<value>', `new value (true/false, a whole number, or ${HTTP_VERSIONS.join('/')} for httpVersion)`)
     .action(async (key: string, value: string) => {
       const name = known(key);
       try {

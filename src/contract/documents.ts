@@ -2,10 +2,8 @@
  * Reading kept documents for one run: each is parsed once and reused while its file is
  * unchanged (keyed by absolute path, modification time and size).
  */
-import { parse as parseYaml } from 'yaml';
+import { detectDialect, MAX_DOCUMENT_BYTES, OpenApiDocument, parseDocumentText as readDocumentText } from '../openapi-document/index.js';
 import { locateDocument } from './document-path.js';
-import { MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES } from './limits.js';
-import { detectDialect, OpenApiDocument } from './openapi-document.js';
 import { SchemaChecker } from './schema-check.js';
 import { FileTooLargeError, readFileNoFollow } from '../support/read-no-follow.js';
 
@@ -19,15 +17,7 @@ export type DocumentLoad = { ok: true; loaded: LoadedDocument } | { ok: false; r
 
 /** Parses document text: JSON when it looks like JSON, else YAML 1.2. Throws with the parser's message. */
 export function parseDocumentText(text: string): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (/^\s*[{[]/.test(body)) {
-    try {
-      return JSON.parse(body);
-    } catch {
-      // Flow-style YAML also starts with `{`: let the YAML parser have a go.
-    }
-  }
-  return parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: false });
+  return readDocumentText(text).data;
 }
 
 /** Builds a checkable document from parsed text, or says why it is not one. */

@@ -1,5 +1,6 @@
 /**
- * The OpenAPI contract check (`Matches the API spec`, spec 7.1). Imports nothing else of Ferry.
+ * The OpenAPI contract check (`Matches the API spec`, spec 7.1). Imports only the document
+ * reader (openapi-document/) and support/.
  *
  * The runner makes one `ContractDocuments` per run and calls `contractTestFor` after each HTTP
  * response; `null` means the check is left out and no test is shown.
@@ -7,7 +8,7 @@
 export { contractTestFor, checkResponse, linkedDocumentPath, type ContractCheckInput } from './check.js';
 export { ContractDocuments, documentFromValue, parseDocumentText, type DocumentLoad, type LoadedDocument } from './documents.js';
 export { CONTRACT_TEST_NAME, contractTestName } from './messages.js';
-export type { Dialect } from './openapi-document.js';
+export type { Dialect } from '../openapi-document/index.js';
 export type {
   ContractFolder,
   ContractFolderLink,

@@ -2,7 +2,7 @@
  * Every text the contract check shows, in the shapes of spec 7.1, and the body paths they name
  * (`$`, `$.owner.name`, `$[0].id`). Kept in one place so the wording is easy to review.
  */
-import { MAX_QUOTED_VALUE_CHARS } from './limits.js';
+import { MAX_QUOTED_VALUE_CHARS } from '../openapi-document/index.js';
 
 export const CONTRACT_TEST_NAME = 'Matches the API spec';
 

@@ -2,7 +2,7 @@
  * Which documented response a status matches, and which schema (if any) its body is checked
  * against (spec 7.1, status rule and body rule).
  */
-import { isObject, type JsonObject, type OpenApiDocument } from './openapi-document.js';
+import { isObject, type JsonObject, type OpenApiDocument } from '../openapi-document/index.js';
 import type { ContractHeaders } from './types.js';
 
 /** The documented response keys (`200`, `4XX`, `default`), vendor extensions left out. */

@@ -3,9 +3,9 @@
  * One walk serves two modes: collecting every problem (with paths, for the message) and
  * probing (stop at the first problem, no text made) for anyOf/oneOf options.
  */
-import { MAX_CHECK_STEPS, MAX_COMPOSITION_STEPS, MAX_ITEMS_CHECKED, MEMO_AFTER_COMPOSITION_STEPS, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from './limits.js';
+import { MAX_CHECK_STEPS, MAX_COMPOSITION_STEPS, MAX_ITEMS_CHECKED, MEMO_AFTER_COMPOSITION_STEPS, MAX_PROBLEMS_LISTED, MAX_SCHEMA_DEPTH } from '../openapi-document/index.js';
 import { formatPath, messages, type BodyPath } from './messages.js';
-import type { OpenApiDocument } from './openapi-document.js';
+import type { OpenApiDocument } from '../openapi-document/index.js';
 import { SchemaViews, TYPE_BITS, type SchemaView } from './schema-view.js';
 
 /** Problems found in one body: the first ones listed, the rest counted. */

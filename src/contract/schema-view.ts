@@ -3,7 +3,7 @@
  * spec 9.3 settled here (nullable, type lists, exclusive bounds, `$ref` siblings), so the
  * walk over the body does no dialect branching.
  */
-import { isObject, type Dialect, type JsonObject, type OpenApiDocument } from './openapi-document.js';
+import { isObject, type Dialect, type JsonObject, type OpenApiDocument } from '../openapi-document/index.js';
 
 const KNOWN_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const MAX_REF_HOPS = 64;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { formatFieldPath, parseResource, WORKSPACE_FILE, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { formatFieldPath, parseResource, toFileData, variableSchema, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
 import { SecretStore, workspaceDataDir } from '../appdata/index.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYaml, readTextFile,
@@ -132,7 +132,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       added.push(validate('environment', { name: 'x', variables: [variable] }, `variable "${variable.key}"`).variables[0]!);
     }
     if (kept.length > 0) notes.push(`The workspace already has these variables, which keep their current values: ${kept.join(', ')}.`);
-    const newWorkspaceText = added.length > 0 ? editYaml(source, { ...data, variables: [...existing, ...added.map(stripVariableDefaults)] }) : undefined;
+    const newWorkspaceText = added.length > 0 ? editYaml(source, { ...data, variables: [...existing, ...added.map(variableFileData)] }) : undefined;
 
     // 5. The moves, then the workspace file, then the secrets. Only now does anything become
     // visible, and every step is undone if a later one fails: secret values never outlive a
@@ -343,7 +343,7 @@ function maxDepth(nodes: ImportedNode[]): number {
   return deepest;
 }
 
-/** Variables as the workspace file writes them: defaults left out. */
-function stripVariableDefaults(v: { key: string; value: string; enabled: boolean; secret: boolean }): Record<string, unknown> {
-  return { key: v.key, ...(v.value !== '' ? { value: v.value } : {}), ...(v.enabled ? {} : { enabled: false }), ...(v.secret ? { secret: true } : {}) };
+/** Variables as the workspace file writes them: the model's writer leaves defaults out. */
+function variableFileData(variable: Variable): unknown {
+  return toFileData(variableSchema, variable);
 }

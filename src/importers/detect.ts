@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { parse as parseYamlText, YAMLParseError } from 'yaml';
-import { MAX_YAML_ALIASES } from './openapi/limits.js';
+import { MAX_YAML_ALIASES } from '../openapi-document/index.js';
 import { ImportError } from './types.js';
 
 /** Spec 8.1: import file or download size. */

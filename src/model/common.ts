@@ -1,6 +1,7 @@
 /** Pieces shared by several resources: key/value rows, variables, scripts, auth, body, settings (spec 2.4–2.7, 2.10). */
 import { z } from 'zod';
 import { describe, flag, integer, list, oneOf, section, text } from './declare.js';
+import { requestLevelFields } from './app-settings.js';
 
 export const keyValueSchema = section({
   key: text().default(''),
@@ -9,6 +10,9 @@ export const keyValueSchema = section({
   description: text().default(''),
 });
 export type KeyValue = z.output<typeof keyValueSchema>;
+
+/** A row with every field at its default: what a row built in code starts from. */
+export const KEY_VALUE_DEFAULTS: KeyValue = keyValueSchema.parse({});
 
 export const keyValues = () => list(keyValueSchema).default([]);
 
@@ -119,15 +123,9 @@ export type MultipartPart = z.output<typeof multipartPartSchema>;
 
 // ---- Settings (2.7) -------------------------------------------------------------------------
 
-export const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'] as const;
-
+/** The application settings a request may override (declared in app-settings.ts), then the run rules. */
 export const settingsSchema = section({
-  timeoutMs: integer(0).optional(),
-  followRedirects: flag().optional(),
-  maxRedirects: integer(0, 1000).optional(),
-  verifyTls: flag().optional(),
-  httpVersion: oneOf(HTTP_VERSIONS).optional(),
-  decompress: flag().optional(),
+  ...requestLevelFields(),
   repeat: section({
     condition: text().default(''),
     intervalMs: integer(0).default(1000),

@@ -19,6 +19,8 @@ export * from './workspace.js';
 export * from './environment.js';
 export * from './server.js';
 export * from './loadtest.js';
+export * from './app-settings.js';
+export * from './socket-framing.js';
 export { toFileData, deepEqual, isPlainObject } from './declare.js';
 
 export const RESOURCE_SCHEMAS = {

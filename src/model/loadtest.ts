@@ -1,7 +1,7 @@
 /** A load test, `loadtests/<id>.yaml` (spec 2.12). */
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
-import { HTTP_VERSIONS } from './common.js';
+import { appSettingSchema } from './app-settings.js';
 
 export const loadTargetSchema = section({
   request: text(),
@@ -31,8 +31,8 @@ export const loadTestSchema = section({
   thinkTimeMs: integer(0).default(0),
   maxInFlight: integer(1).default(1000),
   keepAlive: flag().default(true),
-  timeoutMs: integer(0).optional(),
-  httpVersion: oneOf(HTTP_VERSIONS).optional(),
+  timeoutMs: appSettingSchema('timeoutMs').optional(),
+  httpVersion: appSettingSchema('httpVersion').optional(),
   thresholds: list(thresholdSchema).default([]),
   dataFile: text().optional(),
   docs: text().optional(),

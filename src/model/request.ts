@@ -2,19 +2,15 @@
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from './common.js';
+import { framingFields } from './socket-framing.js';
 
 export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
-
-const FRAMINGS = ['raw', 'line', 'lengthPrefixed'] as const;
-const LINE_ENDINGS = ['none', 'lf', 'crLf'] as const;
-const lengthBytes = () =>
-  z.union([z.literal(1), z.literal(2), z.literal(4)], { error: 'expected 1, 2 or 4' });
+/** The kind of a request that names none. */
+export const DEFAULT_REQUEST_KIND: RequestKind = 'http';
 
 export const socketOptionsSchema = section({
-  framing: oneOf(FRAMINGS).default('raw'),
-  lengthBytes: lengthBytes().default(2),
-  lineEnding: oneOf(LINE_ENDINGS).default('none'),
+  ...framingFields(),
   broadcast: flag().default(false),
 });
 
@@ -71,7 +67,7 @@ export const exampleSchema = section({
 
 export const requestSchema = section({
   name: text(),
-  kind: oneOf(REQUEST_KINDS).default('http'),
+  kind: oneOf(REQUEST_KINDS).default(DEFAULT_REQUEST_KIND),
   seq: number().default(0),
   method: text().default('GET'),
   url: text().default(''),

@@ -3,8 +3,7 @@
  * `protocols/http` sends. Code export (`codegen/`) reads the same shape, so a snippet sends
  * exactly what Ferry sends.
  */
-import type { AppSettings } from '../appdata/index.js';
-import type { RequestKind, RequestSettings } from '../model/index.js';
+import type { RequestKind, RequestLevelSettings, RequestSettings } from '../model/index.js';
 
 export interface PreparedHeader {
   name: string;
@@ -81,7 +80,7 @@ export interface PreparedRequest {
 }
 
 /** Settings the HTTP client applies to one send (spec 2.7): the request-level application settings. */
-export type PreparedSettings = Pick<AppSettings, 'timeoutMs' | 'followRedirects' | 'maxRedirects' | 'verifyTls' | 'httpVersion' | 'decompress'>;
+export type PreparedSettings = RequestLevelSettings;
 
 /**
  * How a request kind is prepared (the request layer's part of a protocol module, spec 2.3, 2.8):

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { contractTestFor } from '../contract/index.js';
-import type { Auth, Body, KeyValue, RequestFile } from '../model/index.js';
+import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type KeyValue, type RequestFile } from '../model/index.js';
 import { notRunYet, requestKind, SendError, type ProtocolResult } from '../protocols/index.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
@@ -34,7 +34,7 @@ function baseResult(item: RunItem, iteration: number): RequestResult {
   return {
     path: item.node.path,
     name: request?.name ?? item.node.path.replace(/\.yaml$/i, ''),
-    kind: request?.kind ?? 'http',
+    kind: request?.kind ?? DEFAULT_REQUEST_KIND,
     folder: folders.at(-1)?.path ?? '',
     folderNames: folders.map((f) => f.name),
     method: request?.method.toUpperCase() ?? '',
@@ -247,7 +247,7 @@ function fromScriptRequest(original: RequestFile, changed: ScriptRequest): Reque
     ...original,
     method: changed.method,
     url: changed.url,
-    headers: changed.headers.map((h) => ({ description: '', ...h, key: String(h.key), value: String(h.value), enabled: h.enabled !== false }) as KeyValue),
+    headers: changed.headers.map((h) => ({ ...KEY_VALUE_DEFAULTS, ...h, key: String(h.key), value: String(h.value), enabled: h.enabled !== false }) as KeyValue),
     body: (changed.body ?? original.body) as Body,
     auth: (changed.auth ?? original.auth) as Auth,
   };

@@ -215,6 +215,15 @@ describe('ferry config', () => {
     expect((await ferry(['config', 'set', 'scriptMemoryMb', '2000'])).code).toBe(0);
   });
 
+  it('maxRedirects past the bound request files have is refused, naming the setting, the value and the range', async () => {
+    await workspace();
+    const refused = await ferry(['config', 'set', 'maxRedirects', '1001']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Setting maxRedirects takes a whole number from 0 to 1000, not "1001".');
+    expect((await ferry(['config', 'get', 'maxRedirects'])).stdout.trim()).toBe('10');
+    expect((await ferry(['config', 'set', 'maxRedirects', '1000'])).stdout).toMatch(/maxRedirects = 1000/);
+  });
+
   it('the settings apply to runs', async () => {
     const ws = await workspace();
     await ws.write('requests/slow.yaml', { name: 'slow', url: `${peer.url}/slow?ms=3000` });

@@ -6,12 +6,10 @@
 import { deepEqual } from '../../model/index.js';
 import type { ImportedRequestData, ImportedVariable } from '../types.js';
 import { BodyBuilder, type BodyOutcome } from './body.js';
-import { MAX_LISTED_REFS, MAX_OPERATIONS } from './limits.js';
+import { MAX_LISTED_REFS, MAX_OPERATIONS, isObject, type JsonObject, type SpecVersionInfo, RefResolver } from '../../openapi-document/index.js';
 import { cleanName, operationText, requestName } from './names.js';
 import { firstTag, listOperations, orderedTags, type OperationRef, type TagInfo } from './operations.js';
 import { buildParameters, mergeParameters } from './params.js';
-import { isObject, type JsonObject, type SpecVersionInfo } from './parse.js';
-import { RefResolver } from './refs.js';
 import { SecurityMapper, type ImportedAuth } from './security.js';
 import { documentServer, firstServer, resolveBaseUrl, type ServerInfo } from './servers.js';
 

@@ -84,4 +84,4 @@ export function recordedSource(source: ImportSource, workspaceRoot: string | und
 export { buildCollection, type GeneratedCollection, type GeneratedOperation } from './build.js';
 export { parseSpecText, requireSpec, specVersionOf } from './parse.js';
 export { NO_HOST_MESSAGE } from './servers.js';
-export { MAX_DOCUMENT_BYTES, MAX_OPERATIONS } from './limits.js';
+export { MAX_DOCUMENT_BYTES, MAX_OPERATIONS } from '../../openapi-document/index.js';

@@ -1,5 +1,5 @@
 /** Names the import gives: requests after their operation, path parameters as camelCase variables. */
-import { MAX_NAME_CHARS } from './limits.js';
+import { MAX_NAME_CHARS } from '../../openapi-document/index.js';
 
 /** Parameter names too generic to say what they identify: they get the resource in front. */
 const GENERIC_PARAMS = new Set(['id', 'uuid', 'guid', 'key', 'slug', 'name', 'code', 'ref', 'number', 'num', 'no', 'index', 'idx']);

@@ -1,7 +1,5 @@
 /** The operations of a document, in document order, cut at `MAX_OPERATIONS`. */
-import { MAX_OPERATIONS } from './limits.js';
-import { isObject, type JsonObject } from './parse.js';
-import type { RefResolver } from './refs.js';
+import { MAX_OPERATIONS, isObject, type JsonObject, type RefResolver } from '../../openapi-document/index.js';
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 

@@ -5,8 +5,7 @@
 import type { KeyValue } from '../../model/index.js';
 import type { ImportedVariable } from '../types.js';
 import { pathVariableNames } from './names.js';
-import { isObject, type JsonObject, type SpecVersion } from './parse.js';
-import type { RefResolver } from './refs.js';
+import { isObject, type JsonObject, type SpecVersion, type RefResolver } from '../../openapi-document/index.js';
 
 type Row = Partial<KeyValue> & { key: string };
 

@@ -3,9 +3,7 @@
  * Bounded: references that loop end the branch, nesting stops at `MAX_EXAMPLE_DEPTH`, and one
  * value holds at most `MAX_EXAMPLE_NODES` parts, so huge schemas (Stripe, Kubernetes) stay cheap.
  */
-import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_NODES } from './limits.js';
-import { isObject, type JsonObject } from './parse.js';
-import type { RefResolver } from './refs.js';
+import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_NODES, isObject, type JsonObject, type RefResolver } from '../../openapi-document/index.js';
 
 const STRING_FORMATS: Record<string, string> = {
   'date-time': '2024-01-01T00:00:00Z',

@@ -3,8 +3,7 @@
  * environment placeholders it needs. Secret placeholders are marked; their values stay empty.
  */
 import type { ImportedRequestData, ImportedVariable } from '../types.js';
-import { isObject, type JsonObject, type SpecVersion } from './parse.js';
-import type { RefResolver } from './refs.js';
+import { isObject, type JsonObject, type SpecVersion, type RefResolver } from '../../openapi-document/index.js';
 
 export type ImportedAuth = NonNullable<ImportedRequestData['auth']>;
 

@@ -3,7 +3,7 @@
  * with its variables at their defaults, or Swagger 2.0's `schemes`/`host`/`basePath`.
  */
 import { ImportError } from '../types.js';
-import { isObject, type JsonObject, type SpecVersion } from './parse.js';
+import { isObject, type JsonObject, type SpecVersion } from '../../openapi-document/index.js';
 
 /** The message of spec 7, with the command line's way to give the URL. */
 export const NO_HOST_MESSAGE =

@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { PreparedRequest, PreparedSettings } from '../../request/prepared.js';
-import { DEFAULT_SETTINGS } from '../../appdata/index.js';
+import { DEFAULT_SETTINGS } from '../../model/index.js';
 import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
 import { Deadline } from '../deadline.js';

@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkNoSymlinks, SPECS_DIR } from '../../../workspace/index.js';
-import { MAX_DOCUMENT_BYTES } from '../limits.js';
-import { parseSpecText, requireSpec, type JsonObject, type SpecVersionInfo } from '../parse.js';
+import { MAX_DOCUMENT_BYTES, type JsonObject, type SpecVersionInfo } from '../../../openapi-document/index.js';
+import { parseSpecText, requireSpec } from '../parse.js';
 
 export type OldDocument = { ok: true; root: JsonObject; info: SpecVersionInfo; text: string } | { ok: false; reason: string };
 

@@ -1,7 +1,17 @@
-/** The contract check's limits (spec 8.1). */
+/** OpenAPI limits (spec 8.1), in one place for the contract check and the importer alike. */
 
-/** A kept OpenAPI document larger than this is not read (the check is left out). */
+// ---- Reading a document -------------------------------------------------------------------
+
+/** Import file or download size, and a kept document read on update or for the contract check. */
 export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+/** YAML aliases allowed in a document: guards against alias-expansion ("billion laughs") bombs. */
+export const MAX_YAML_ALIASES = 1000;
+
+/** A `$ref` that points at a `$ref` … is followed this many times at most (a cycle, or a hostile document). */
+export const MAX_REF_HOPS = 64;
+
+// ---- The contract check -------------------------------------------------------------------
 
 /** Only the first this-many items of each array are checked. */
 export const MAX_ITEMS_CHECKED = 1000;
@@ -29,8 +39,17 @@ export const MEMO_AFTER_COMPOSITION_STEPS = 20_000;
 /** Schema steps of any kind for one body (a 50 MB body of small objects is a few million). */
 export const MAX_CHECK_STEPS = 50_000_000;
 
-/** YAML aliases allowed in a document: guards against alias-expansion ("billion laughs") bombs. */
-export const MAX_YAML_ALIASES = 1000;
-
 /** Values quoted in messages are cut to this many characters. */
 export const MAX_QUOTED_VALUE_CHARS = 80;
+
+// ---- Import -------------------------------------------------------------------------------
+
+/** Most operations imported at once; a larger document is cut short with a note. */
+export const MAX_OPERATIONS = 10_000;
+/** Example bodies from schemas: nesting depth, and values generated for one body. */
+export const MAX_EXAMPLE_DEPTH = 8;
+export const MAX_EXAMPLE_NODES = 2000;
+/** Names are at most 200 characters (spec 2.1.5). */
+export const MAX_NAME_CHARS = 200;
+/** External references listed by name in the note; the rest are counted. */
+export const MAX_LISTED_REFS = 10;

@@ -2,9 +2,9 @@
  * Local `$ref`s, followed lazily and remembered. References to other files or URLs are not
  * followed (spec 4.4): they are collected for a note, like references that point nowhere.
  */
+import { walkJsonPointer } from '../support/json-pointer.js';
+import { isObject, type JsonObject } from './json.js';
 import { MAX_REF_HOPS } from './limits.js';
-import { isObject, type JsonObject } from './parse.js';
-import { walkJsonPointer } from '../../support/json-pointer.js';
 
 export class RefResolver {
   private readonly cache = new Map<string, unknown>();

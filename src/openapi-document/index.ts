@@ -1,0 +1,11 @@
+/**
+ * Reading OpenAPI 3.x and Swagger 2.0 documents, below both the contract check and the importer:
+ * text to data, which version it is, local `$ref`s, operation lookup, and every OpenAPI limit.
+ * Imports only support/.
+ */
+export * from './limits.js';
+export { isObject, type JsonObject } from './json.js';
+export { parseDocumentText, type DocumentData, type ReadOptions } from './text.js';
+export { detectDialect, specVersionOf, type SpecVersion, type SpecVersionInfo } from './version.js';
+export { RefResolver, refName } from './refs.js';
+export { OpenApiDocument, type Dialect, type FoundOperation } from './document.js';

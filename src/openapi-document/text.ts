@@ -1,0 +1,31 @@
+/**
+ * Document text to data, for the importer and the contract check alike: JSON when it looks like
+ * JSON, else YAML 1.2, with the YAML-alias limit and repeated keys allowed (real documents have
+ * them). Parser errors are thrown as they come; each caller words its own refusal.
+ */
+import { parse as parseYaml } from 'yaml';
+import { MAX_YAML_ALIASES } from './limits.js';
+
+export interface DocumentData {
+  data: unknown;
+  /** Kept as `.json` when the text is JSON, else `.yaml` (spec 2.1.2). */
+  format: 'json' | 'yaml';
+}
+
+export interface ReadOptions {
+  /** YAML errors carry their line and column (`linePos`) and a source excerpt in their message. */
+  prettyErrors?: boolean;
+}
+
+export function parseDocumentText(text: string, options: ReadOptions = {}): DocumentData {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (/^\s*[{[]/.test(body)) {
+    try {
+      return { data: JSON.parse(body), format: 'json' };
+    } catch {
+      // Flow-style YAML also starts with `{`: let the YAML parser try, and report its error.
+    }
+  }
+  const data = parseYaml(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: options.prettyErrors ?? false });
+  return { data, format: 'yaml' };
+}

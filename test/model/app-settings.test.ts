@@ -1,0 +1,74 @@
+/**
+ * The application settings are declared once (model/app-settings.ts): every default, range and
+ * text form, the request files' bounds and the documented table come from that one declaration.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  APP_SETTINGS, APP_SETTING_KEYS, DEFAULT_SETTINGS, describeRange, isValidSetting, MAX_REDIRECTS, parseResource,
+  parseSettingText, REQUEST_LEVEL_KEYS, type AppSettingKey,
+} from '../../src/model/index.js';
+import { effectiveSettings } from '../../src/request/index.js';
+
+describe('application settings', () => {
+  it('every default comes from the declaration and is a valid value', () => {
+    expect(Object.keys(DEFAULT_SETTINGS)).toEqual(APP_SETTING_KEYS);
+    for (const key of APP_SETTING_KEYS) {
+      expect(DEFAULT_SETTINGS[key]).toBe(APP_SETTINGS[key].default);
+      expect(isValidSetting(key, DEFAULT_SETTINGS[key]), key).toBe(true);
+    }
+  });
+
+  it('ferry config text: each whole number is taken at its bounds and refused past them, naming the range', () => {
+    for (const key of APP_SETTING_KEYS) {
+      const declared = APP_SETTINGS[key];
+      if (declared.type !== 'wholeNumber') continue;
+      expect(parseSettingText(key, String(declared.min))).toEqual({ ok: true, value: declared.min });
+      expect(parseSettingText(key, String(declared.max))).toEqual({ ok: true, value: declared.max });
+      const below = String(declared.min - 1);
+      expect(parseSettingText(key, below)).toEqual({ ok: false, message: `Setting ${key} takes a whole number ${describeRange(declared)}, not "${below}".` });
+      if (declared.max < Number.MAX_SAFE_INTEGER) {
+        expect(parseSettingText(key, String(declared.max + 1)).ok, key).toBe(false);
+        // A value stored past the range (a hand edit) is ignored the same way.
+        expect(isValidSetting(key, declared.max + 1), key).toBe(false);
+      }
+    }
+  });
+
+  it('ferry config text: flags and choices', () => {
+    expect(parseSettingText('verifyTls', 'off')).toEqual({ ok: true, value: false });
+    expect(parseSettingText('verifyTls', 'maybe')).toEqual({ ok: false, message: 'Setting verifyTls takes true or false, not "maybe".' });
+    expect(parseSettingText('httpVersion', 'http2')).toEqual({ ok: true, value: 'http2' });
+    expect(parseSettingText('httpVersion', 'http9')).toEqual({ ok: false, message: 'Setting httpVersion takes auto, http1, http2 or http3, not "http9".' });
+  });
+
+  it('maxRedirects has one bound, in request files and in ferry config alike', () => {
+    const request = (maxRedirects: number) => parseResource('request', { name: 'r', settings: { maxRedirects } });
+    expect(request(MAX_REDIRECTS).ok).toBe(true);
+    const refused = request(MAX_REDIRECTS + 1);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.problems[0]!.message).toBe(`must be at most ${MAX_REDIRECTS}`);
+    expect(parseSettingText('maxRedirects', String(MAX_REDIRECTS)).ok).toBe(true);
+    expect(parseSettingText('maxRedirects', String(MAX_REDIRECTS + 1))).toEqual({
+      ok: false, message: `Setting maxRedirects takes a whole number from 0 to ${MAX_REDIRECTS}, not "${MAX_REDIRECTS + 1}".`,
+    });
+  });
+
+  it('a request overrides exactly the request-level settings, each with the same check as ferry config', () => {
+    expect(REQUEST_LEVEL_KEYS).toEqual(['timeoutMs', 'followRedirects', 'maxRedirects', 'verifyTls', 'httpVersion', 'decompress']);
+    const prepared = effectiveSettings({ ...DEFAULT_SETTINGS, timeoutMs: 7 }, { maxRedirects: 3 }, { verifyTls: false });
+    expect(prepared).toEqual({ timeoutMs: 7, followRedirects: true, maxRedirects: 3, verifyTls: false, httpVersion: 'auto', decompress: true });
+    for (const key of REQUEST_LEVEL_KEYS) {
+      const wrong = APP_SETTINGS[key].type === 'flag' ? 'yes' : -1;
+      const parsed = parseResource('request', { name: 'r', settings: { [key]: wrong } });
+      expect(parsed.ok, key).toBe(isValidSetting(key, wrong));
+    }
+  });
+
+  it('docs/running.md lists every setting with its default', async () => {
+    const doc = await fs.readFile(path.join(import.meta.dirname, '../../docs/running.md'), 'utf8');
+    const rows = new Map([...doc.matchAll(/^\| `(\w+)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!, m[2]!]));
+    for (const key of APP_SETTING_KEYS as AppSettingKey[]) expect(rows.get(key), key).toBe(String(DEFAULT_SETTINGS[key]));
+  });
+});
