@@ -27,6 +27,8 @@ interface MqttOptions {
 
 /** How long DISCONNECT (after in-flight messages finish) may take before the socket is cut. */
 const END_GRACE_MS = 1000;
+/** MQTT 5, cleanSession false: how long the broker keeps the session after this client disconnects. */
+const SESSION_EXPIRY_SECS = 3600;
 /** mqtt.js never waits forever for CONNACK; with no time limit of ours, its limit is this. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
 
@@ -34,6 +36,9 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
   const url = new URL(prepared.url);
   if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') throw new SendError(`an MQTT request needs an mqtt:// or mqtts:// URL, not ${url.protocol}//.`, 'unsupported');
   const options = prepared.options as unknown as MqttOptions;
+  if (!options.cleanSession && options.clientId === '') {
+    throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.cleanSession false needs an mqtt.clientId: the broker keeps the session under that id, and a random one is never seen again.`, 'other');
+  }
   const session = new StreamSession(prepared, signal, (message) => message.topic);
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const clientOptions: IClientOptions = {
@@ -43,11 +48,20 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
     reconnectPeriod: 0, // one connection per send: a refusal or a drop ends it
     connectTimeout: timeoutMs > 0 ? timeoutMs + 1000 : NO_LIMIT_MS,
     rejectUnauthorized: prepared.settings?.verifyTls ?? true,
+    // MQTT 5 ends a session at disconnect unless asked to keep it: cleanSession false keeps it for an hour.
+    ...(options.version === 'v5' && !options.cleanSession ? { properties: { sessionExpiryInterval: SESSION_EXPIRY_SECS } } : {}),
     ...(options.clientId ? { clientId: options.clientId } : {}),
     ...(prepared.basic?.username ? { username: prepared.basic.username } : {}),
     ...(prepared.basic?.password ? { password: prepared.basic.password } : {}),
   };
-  const client = mqtt.connect(url.href, clientOptions);
+  let client: MqttClient;
+  try {
+    client = mqtt.connect(url.href, clientOptions);
+  } catch (error) {
+    session.fail(describeMqttError(error as Error, url, false));
+    await session.finish();
+    throw error; // not reached: finish throws the failure
+  }
   let connack: IConnackPacket | undefined;
   let disconnect: { reasonCode?: number } | undefined;
 
