@@ -115,9 +115,24 @@ describe('mqtt: brokers that refuse or close', () => {
     expect(result.stream).toEqual({ events: 0, stoppedBy: 'closed' });
   });
 
+  it('a peer that closes before CONNACK fails with one line saying so', async () => {
+    const net = await import('node:net');
+    const server = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    try {
+      const error = await failure(sendRequest('mqtt', { url: `mqtt://127.0.0.1:${port}` }));
+      expect(error).toBeInstanceOf(SendError);
+      expect(error.message).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}.*(before accepting it \\(no CONNACK\\)|ECONNRESET)`));
+    } finally {
+      server.close();
+    }
+  });
+
   it('MQTT 5 to a 3.1.1-only broker (aedes) fails with one line', async () => {
     const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { version: 'v5' } }));
     expect(error).toBeInstanceOf(SendError);
+    expect(error.message).toMatch(/unacceptable protocol version \(CONNACK return code 1\)\. The broker does not speak MQTT 5; try mqtt\.version v311\./);
     expect(error.message).toContain(`127.0.0.1:${aedes.port}`);
     expect(error.message).not.toContain('\n');
   });

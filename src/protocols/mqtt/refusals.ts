@@ -34,7 +34,11 @@ const V5: Record<number, [string, string]> = {
 
 /** The broker answered CONNECT with a refusal: one line naming the code, its meaning, and what to do. */
 export function connackRefusal(code: number, version: 'v311' | 'v5', host: string): SendError {
-  const table = version === 'v5' ? V5 : V311;
+  if (version === 'v5' && code === 1) {
+    // A 3.1.1-only broker answers MQTT 5's CONNECT with its own return code 1.
+    return new SendError(`the MQTT broker at ${host} refused the connection: unacceptable protocol version (CONNACK return code 1). The broker does not speak MQTT 5; try mqtt.version v311.`, 'refused');
+  }
+  const table = version === 'v5' && code >= 0x80 ? V5 : V311;
   const [what, todo] = table[code] ?? ['refused', ''];
   const label = version === 'v5' ? `reason code 0x${code.toString(16)}` : `return code ${code}`;
   return new SendError(`the MQTT broker at ${host} refused the connection: ${what} (CONNACK ${label}).${todo ? ` ${todo}` : ''}`, 'refused');
