@@ -8,7 +8,10 @@ import type { RequestKind } from '../model/index.js';
 import type { KindRules } from '../request/prepared.js';
 import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
+import { mqttKind } from './mqtt/index.js';
+import { socketioKind } from './socketio/index.js';
 import { sseKind } from './sse/index.js';
+import { websocketKind } from './websocket/index.js';
 
 /** A kind of the format whose client is not built yet: preparation rules and naming only. */
 function planned(rules: KindRules, tag: RequestKindModule['tag'] = () => rules.kind): RequestKindModule {
@@ -18,13 +21,13 @@ function planned(rules: KindRules, tag: RequestKindModule['tag'] = () => rules.k
 const KINDS: Record<RequestKind, RequestKindModule> = {
   http: httpKind,
   sse: sseKind,
-  websocket: planned({ kind: 'websocket', noun: 'a WebSocket request', url: 'url', schemes: ['ws', 'wss'], method: 'none' }),
-  socketio: planned({ kind: 'socketio', noun: 'a Socket.IO request', url: 'url', schemes: ['http', 'https', 'ws', 'wss'], method: 'none', options: 'socketio' }),
+  websocket: websocketKind,
+  socketio: socketioKind,
   grpc: planned({ kind: 'grpc', noun: 'a gRPC request', url: 'url', schemes: ['grpc', 'grpcs'], method: 'text', options: 'grpc' }, (method) => `grpc ${method}`),
   tcp: planned({ kind: 'tcp', noun: 'a TCP request', url: 'url', schemes: ['tcp', 'tls'], method: 'none', options: 'socket' }),
   udp: planned({ kind: 'udp', noun: 'a UDP request', url: 'url', schemes: ['udp'], method: 'none', options: 'socket' }),
   dns: planned({ kind: 'dns', noun: 'a DNS request', url: 'text', schemes: [], method: 'text', options: 'dns' }, (method) => `dns ${method.toUpperCase()}`),
-  mqtt: planned({ kind: 'mqtt', noun: 'an MQTT request', url: 'url', schemes: ['mqtt', 'mqtts'], method: 'none', options: 'mqtt' }),
+  mqtt: mqttKind,
   mcp: planned({ kind: 'mcp', noun: 'an MCP request', url: 'text', schemes: [], method: 'none', options: 'mcp' }),
 };
 

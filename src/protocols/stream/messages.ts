@@ -54,6 +54,8 @@ export type MessageInput = Omit<StreamMessage, 'direction' | 'timeMs'>;
 export class MessageStream {
   readonly messages: StreamMessage[] = [];
   private count = 0;
+  /** Bytes of all received messages (kept or not): text as UTF-8, binary frames as their bytes. */
+  receivedBytes = 0;
   stoppedBy: StreamStop | undefined;
   readonly done: Promise<StreamStop>;
   private resolveDone!: (why: StreamStop) => void;
@@ -85,6 +87,7 @@ export class MessageStream {
   received(message: MessageInput): boolean {
     if (this.stopped) return true;
     this.count++;
+    this.receivedBytes += Buffer.byteLength(message.text, message.binary ? 'base64' : 'utf8');
     this.record('received', message);
     const wanted = this.settings.event;
     if (wanted && this.matchName && this.matchName(message) === wanted) this.stop('event');

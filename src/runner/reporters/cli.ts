@@ -64,7 +64,8 @@ export class CliReporter implements Reporter {
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
       const events = r.stream ? c.dim(` · ${streamFacts(r.stream)}`) : '';
-      lines.push(`    ${c.cyan(t(r.method))} ${t(r.url)}${status}${facts}${events}${attempts}`);
+      // Kinds without a method (WebSocket, MQTT…) show the URL alone.
+      lines.push(`    ${r.method ? `${c.cyan(t(r.method))} ` : ''}${t(r.url)}${status}${facts}${events}${attempts}`);
     }
     for (const text of r.console) lines.push(`    ${c.dim(`│ ${t(text)}`)}`);
     for (const test of r.tests) {

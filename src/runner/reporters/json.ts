@@ -2,7 +2,11 @@
  * The JSON report (documented in docs/running.md): `version`, `summary`, and one entry per send.
  * Fields beyond the documented ones may be added; none is removed or renamed within version 1.
  */
+import type { StreamMessage } from '../../protocols/index.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
+
+/** Bytes of a message's text kept in the report; the rest is cut, with a mark saying so. */
+export const MAX_MESSAGE_TEXT_BYTES = 64 * 1024;
 
 export interface JsonReport {
   version: 1;
@@ -29,6 +33,8 @@ export interface JsonReport {
     remoteAddress: string | null;
     attempts?: number;
     stream?: RequestResult['stream'];
+    /** Streaming kinds: the messages kept (the first 1,000), each text cut at 64 KB (`cut: true`). */
+    messages?: Array<StreamMessage & { cut?: true }>;
   }>;
 }
 
@@ -64,8 +70,18 @@ export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefin
       remoteAddress: r.remoteAddress ?? null,
       ...(r.attempts ? { attempts: r.attempts } : {}),
       ...(r.stream ? { stream: r.stream } : {}),
+      ...(r.messages ? { messages: r.messages.map(reportedMessage) } : {}),
     })),
   };
+}
+
+/** A message with its text cut at 64 KB (UTF-8 bytes, on a character boundary), marked at the cut. */
+export function reportedMessage(message: StreamMessage): StreamMessage & { cut?: true } {
+  const bytes = Buffer.byteLength(message.text);
+  if (bytes <= MAX_MESSAGE_TEXT_BYTES) return message;
+  let kept = Buffer.from(message.text).subarray(0, MAX_MESSAGE_TEXT_BYTES).toString('utf8');
+  if (kept.endsWith('\uFFFD')) kept = kept.slice(0, -1); // a character cut in two
+  return { ...message, text: `${kept}… [cut at 64 KB; ${bytes} bytes in all]`, cut: true };
 }
 
 /** Writes the report with `write` once the run ends (to a file or to stdout). */

@@ -1,0 +1,15 @@
+/** The `mqtt` request kind: `mqtt://` and `mqtts://`, publishes read by the shared stop rule (spec 2.7, 2.8). */
+import type { RequestKindModule } from '../kind.js';
+import { sendMqtt } from './mqtt.js';
+
+export const mqttKind: RequestKindModule = {
+  kind: 'mqtt',
+  noun: 'an MQTT request',
+  url: 'url',
+  schemes: ['mqtt', 'mqtts'],
+  method: 'none',
+  options: 'mqtt',
+  tag: () => 'mqtt',
+  exportsAsCode: false,
+  send: sendMqtt,
+};

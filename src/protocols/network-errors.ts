@@ -1,0 +1,68 @@
+/**
+ * Connection failures as messages for people, for every kind that opens a socket (HTTP, WebSocket,
+ * Socket.IO, MQTT…): what happened, where, what to do. Kinds add their own protocol errors around it.
+ */
+import { SendError } from './send-error.js';
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+]);
+
+/** The error code of a socket error, or of the error it wraps. */
+export function errorCode(error: unknown): string {
+  const err = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = err?.code ?? err?.cause?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/**
+ * A socket-level failure (refused, unknown host, TLS, reset, unreachable, connect timeout) as a
+ * SendError naming `url`'s host; undefined when the error is not one of these.
+ */
+export function describeConnectionError(error: unknown, url: URL): SendError | undefined {
+  const err = error as NodeJS.ErrnoException;
+  const code = errorCode(error);
+  const message = err?.message ?? String(error);
+  const host = url.host;
+  if (code === 'ECONNREFUSED') {
+    return new SendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new SendError(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
+  }
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(message)) {
+    const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
+    // OpenSSL's own text can run over several lines; its first says what happened.
+    const what = message.split('\n')[0]!.trim();
+    return new SendError(`TLS error with ${host}: ${what} (${code || 'TLS'}).${insecure}`, 'tls');
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return new SendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return new SendError(`could not connect to ${host}: ${message}.`, 'timeout');
+  }
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+    return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
+  }
+  return undefined;
+}
+
+/** Any failure while connecting: a connection error as above, else one line with the library's own words. */
+export function describeSocketError(error: unknown, url: URL, doing = 'connecting to'): SendError {
+  if (error instanceof SendError) return error;
+  const known = describeConnectionError(error, url);
+  if (known) return known;
+  const code = errorCode(error);
+  const message = ((error as Error)?.message ?? String(error)).split('\n')[0]!.trim();
+  return new SendError(`${doing} ${url.host} failed: ${message}${code ? ` (${code})` : ''}.`, 'other');
+}

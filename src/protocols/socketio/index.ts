@@ -1,0 +1,15 @@
+/** The `socketio` request kind: a namespace of a Socket.IO 4 server, events read by the shared stop rule (spec 2.7, 2.8). */
+import type { RequestKindModule } from '../kind.js';
+import { sendSocketIo } from './socketio.js';
+
+export const socketioKind: RequestKindModule = {
+  kind: 'socketio',
+  noun: 'a Socket.IO request',
+  url: 'url',
+  schemes: ['http', 'https', 'ws', 'wss'],
+  method: 'none',
+  options: 'socketio',
+  tag: () => 'socketio',
+  exportsAsCode: false,
+  send: sendSocketIo,
+};

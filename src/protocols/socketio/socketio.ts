@@ -1,0 +1,137 @@
+/**
+ * Socket.IO requests (spec 2.8, `socket.io-client` 4): connect to the URL's namespace with the
+ * request's headers, cookies and auth payload over the chosen transport; emit `event` with the
+ * body's arguments (its acknowledgement, with `ack`, read as a received `ack` event); read events
+ * by the shared stop rule (`stream.event` = an event name).
+ */
+import { Manager, type Socket } from 'socket.io-client';
+import type { PreparedRequest } from '../../request/prepared.js';
+import type { ProtocolResult, SendContext } from '../kind.js';
+import { describeSocketError } from '../network-errors.js';
+import { SendError } from '../send-error.js';
+import { StreamSession } from '../stream/session.js';
+import { authPayload, emitArguments, eventMessage } from './arguments.js';
+
+interface SocketIoOptions {
+  path: string;
+  transport: 'auto' | 'websocket' | 'polling';
+  auth: string;
+  event: string;
+  ack: boolean;
+}
+
+const TRANSPORTS = { auto: ['websocket', 'polling'], websocket: ['websocket'], polling: ['polling'] } as const;
+/** socket.io-client never waits forever; with no time limit of ours, its limit is this. */
+const NO_LIMIT_MS = 2 ** 31 - 1;
+
+export async function sendSocketIo(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const url = new URL(prepared.url);
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
+    throw new SendError(`a Socket.IO request needs an http://, https://, ws:// or wss:// URL, not ${url.protocol}//.`, 'unsupported');
+  }
+  const options = prepared.options as unknown as SocketIoOptions;
+  const args = emitArguments(prepared);
+  const auth = authPayload(prepared, options.auth);
+  const server = new URL(url.href);
+  server.protocol = url.protocol === 'wss:' || url.protocol === 'https:' ? 'https:' : 'http:';
+  const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+
+  const session = new StreamSession(prepared, signal, (message) => message.event);
+  const manager = new Manager(server.origin, {
+    path: options.path || '/socket.io/',
+    transports: [...TRANSPORTS[options.transport]],
+    tryAllTransports: options.transport === 'auto',
+    upgrade: options.transport === 'auto',
+    reconnection: false, // one connection per send: a refusal or a drop ends it
+    timeout: timeoutMs > 0 ? timeoutMs + 1000 : NO_LIMIT_MS,
+    extraHeaders: upgradeHeaders(prepared, context, server),
+    rejectUnauthorized: prepared.settings?.verifyTls ?? true,
+    query: Object.fromEntries(url.searchParams),
+    autoConnect: false,
+  });
+  const socket: Socket = manager.socket(url.pathname || '/', auth ? { auth } : {});
+  let lastTransportError: unknown;
+  let disconnected: string | undefined;
+  manager.on('error', (error) => (lastTransportError = error));
+
+  socket.on('connect', () => {
+    const messages = session.open();
+    if (!options.event) return;
+    messages.sent(eventMessage(options.event, args));
+    if (options.ack) socket.emit(options.event, ...args, (...answer: unknown[]) => messages.received(eventMessage('ack', answer)));
+    else socket.emit(options.event, ...args);
+  });
+  socket.onAny((event: string, ...received: unknown[]) => session.messages?.received(eventMessage(event, received)));
+  socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options)));
+  socket.on('disconnect', (reason) => {
+    disconnected = reason;
+    if (session.messages) session.messages.closed();
+    else session.fail(new SendError(`${url.host} closed the Socket.IO connection before it was set up (${reason}).`, 'reset'));
+  });
+  session.onClose(() => {
+    socket.disconnect();
+    manager.engine?.close();
+  });
+  socket.connect();
+
+  const messages = await session.finish();
+  const transport = manager.engine?.transport?.name ?? options.transport;
+  return session.result({
+    outcome: { status: 0, text: `connected (${transport})`, ok: true },
+    url: prepared.url,
+    detail: {
+      namespace: url.pathname || '/',
+      transport,
+      ...(socket.id ? { socketId: socket.id } : {}),
+      ...(disconnected && messages.stoppedBy === 'closed' ? { disconnectReason: disconnected } : {}),
+    },
+  });
+}
+
+/** The request's headers with the cookie jar's cookies, sent on every transport's requests. */
+function upgradeHeaders(prepared: PreparedRequest, context: SendContext, server: URL): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { name, value } of prepared.headers) {
+    const existing = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
+    if (existing) headers[existing] += (name.toLowerCase() === 'cookie' ? '; ' : ', ') + value;
+    else headers[name] = value;
+  }
+  const jar = context.cookies?.cookieHeader(server.href);
+  if (jar) {
+    const existing = Object.keys(headers).find((k) => k.toLowerCase() === 'cookie');
+    if (existing) headers[existing] += `; ${jar}`;
+    else headers.Cookie = jar;
+  }
+  return headers;
+}
+
+/**
+ * A failed connect: a transport error names the socket error under it (the WebSocket transport
+ * carries it; long-polling often only a status), a server refusal (namespace middleware,
+ * an unknown namespace) quotes the server.
+ */
+function describeConnectError(error: Error & { type?: string; description?: unknown; data?: unknown }, lastTransportError: unknown, url: URL, options: SocketIoOptions): SendError {
+  if (error.type !== 'TransportError') {
+    const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+    if (error.message === 'Invalid namespace') {
+      return new SendError(`${url.host} has no Socket.IO namespace ${url.pathname || '/'} (Invalid namespace); the URL's path is the namespace.`, 'protocol');
+    }
+    return new SendError(`${url.host} refused the Socket.IO connection to namespace ${url.pathname || '/'}: ${error.message}${data}. Check socketio.auth and the request's headers.`, 'refused');
+  }
+  const cause = socketCause(error.description) ?? socketCause((lastTransportError as { description?: unknown } | undefined)?.description);
+  if (cause) return describeSocketError(cause, url, 'connecting to the Socket.IO server at');
+  if (typeof error.description === 'number' && error.description > 0) {
+    return new SendError(
+      `${url.host} answered HTTP ${error.description} to Socket.IO's ${options.transport === 'polling' ? 'long-polling' : 'handshake'} request; check the URL and socketio.path (${options.path}).`,
+      'protocol',
+    );
+  }
+  return new SendError(`could not connect to the Socket.IO server at ${url.host} (${error.message}); is it running, and is socketio.path (${options.path}) right?`, 'refused');
+}
+
+/** The socket error under a transport error, when the transport kept one. */
+function socketCause(description: unknown): Error | undefined {
+  if (description instanceof Error) return description;
+  const inner = (description as { error?: unknown } | undefined)?.error;
+  return inner instanceof Error ? inner : undefined;
+}

@@ -1,0 +1,159 @@
+/**
+ * WebSocket requests (spec 2.8, the `ws` library): the request's headers, auth and cookies go on
+ * the upgrade; `Sec-WebSocket-Protocol` is offered as subprotocols (and the server's choice
+ * checked); the body, when not empty, is sent once connected; frames are read by the shared stop
+ * rule until it stops or the server closes.
+ */
+import type { IncomingMessage } from 'node:http';
+import WebSocket from 'ws';
+import type { PreparedRequest } from '../../request/prepared.js';
+import type { ProtocolResult, SendContext } from '../kind.js';
+import { describeSocketError, errorCode } from '../network-errors.js';
+import { SendError } from '../send-error.js';
+import { frameText } from '../stream/messages.js';
+import { StreamSession } from '../stream/session.js';
+
+const MB = 1024 * 1024;
+/** Frames are at most this large when `maxResponseMb` is 0 (no limit): the `ws` library's own default. */
+const NO_LIMIT_PAYLOAD = 100 * MB;
+/** How long a polite close (close frame, then the server's) may take before the socket is cut. */
+const CLOSE_GRACE_MS = 1000;
+
+export async function sendWebSocket(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const url = new URL(prepared.url);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new SendError(`a WebSocket request needs a ws:// or wss:// URL, not ${url.protocol}//.`, 'unsupported');
+  const { headers, protocols } = upgradeHeaders(prepared, context);
+  // Events are not named on a WebSocket: `stream.event` does not apply (no name to match).
+  const session = new StreamSession(prepared, signal);
+  const settings = prepared.settings;
+  const socket = new WebSocket(url, protocols, {
+    headers,
+    rejectUnauthorized: settings?.verifyTls ?? true,
+    followRedirects: settings?.followRedirects ?? true,
+    maxRedirects: settings?.maxRedirects ?? 10,
+    maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
+  });
+  let upgrade: IncomingMessage | undefined;
+  let closed: { code: number; reason: string } | undefined;
+
+  socket.on('upgrade', (response) => {
+    upgrade = response;
+    const setCookies = response.headers['set-cookie'];
+    if (setCookies && context.cookies) context.cookies.store(httpUrl(url), setCookies);
+  });
+  socket.on('unexpected-response', (request, response) => {
+    request.destroy();
+    session.fail(
+      new SendError(
+        `${url.host} answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''} instead of opening the WebSocket (no 101 upgrade); check the URL's path, the auth and the headers.`,
+        'protocol',
+      ),
+    );
+  });
+  socket.on('open', () => {
+    const messages = session.open();
+    if (prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0) {
+      const { bytes, isText } = prepared.body;
+      socket.send(isText ? Buffer.from(bytes).toString('utf8') : bytes, { binary: !isText });
+      messages.sent(frameText(bytes, !isText));
+    }
+  });
+  socket.on('message', (data, isBinary) => {
+    session.messages?.received(frameText(asBytes(data), isBinary));
+  });
+  socket.on('close', (code, reason) => {
+    closed = { code, reason: reason.toString('utf8') };
+    if (session.messages) session.messages.closed();
+    else session.fail(new SendError(`${url.host} closed the connection during the WebSocket handshake (close code ${code}).`, 'reset'));
+  });
+  socket.on('error', (error) => session.fail(describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb)));
+  session.onClose(() => closeSocket(socket));
+
+  const messages = await session.finish();
+  return session.result({
+    outcome: { status: 101, text: 'Switching Protocols', ok: true },
+    url: prepared.url,
+    headers: upgrade ? pairs(upgrade.rawHeaders) : [],
+    headerBytes: upgrade ? upgrade.rawHeaders.reduce((sum, part) => sum + Buffer.byteLength(part) + 2, 0) : 0,
+    httpVersion: upgrade?.httpVersion,
+    remoteAddress: upgrade?.socket.remoteAddress,
+    detail: {
+      ...(socket.protocol ? { protocol: socket.protocol } : {}),
+      ...(closed && messages.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
+    },
+  });
+}
+
+/** The request's headers for the upgrade, with the cookie jar's cookies; `Sec-WebSocket-Protocol` becomes the offered subprotocols. */
+function upgradeHeaders(prepared: PreparedRequest, context: SendContext): { headers: Record<string, string>; protocols: string[] } {
+  const headers: Record<string, string> = {};
+  const protocols: string[] = [];
+  for (const { name, value } of prepared.headers) {
+    const key = name.toLowerCase();
+    if (key === 'sec-websocket-protocol') {
+      protocols.push(...value.split(',').map((p) => p.trim()).filter(Boolean));
+      continue;
+    }
+    // Repeated names are folded into one, as HTTP allows (cookies with `; `).
+    const existing = Object.keys(headers).find((k) => k.toLowerCase() === key);
+    if (existing) headers[existing] += (key === 'cookie' ? '; ' : ', ') + value;
+    else headers[name] = value;
+  }
+  const jar = context.cookies?.cookieHeader(httpUrl(new URL(prepared.url)));
+  if (jar) {
+    const existing = Object.keys(headers).find((k) => k.toLowerCase() === 'cookie');
+    if (existing) headers[existing] += `; ${jar}`;
+    else headers.Cookie = jar;
+  }
+  return { headers, protocols };
+}
+
+/** Cookies are kept by HTTP origin: ws:// is http://, wss:// is https://. */
+function httpUrl(url: URL): string {
+  const copy = new URL(url.href);
+  copy.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+  return copy.href;
+}
+
+function describeWebSocketError(error: Error, url: URL, open: boolean, maxResponseMb: number): SendError {
+  const code = errorCode(error);
+  if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+    return new SendError(
+      `${url.host} sent a WebSocket message larger than ${maxResponseMb > 0 ? `${maxResponseMb} MB (maxResponseMb)` : '100 MB'}, so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`,
+      'tooLarge',
+    );
+  }
+  if (code.startsWith('WS_ERR_')) return new SendError(`${url.host} broke the WebSocket protocol: ${error.message} (${code}).`, 'protocol');
+  if (/subprotocol/i.test(error.message)) {
+    return new SendError(`${url.host} did not accept the offered subprotocol (Sec-WebSocket-Protocol): ${error.message}.`, 'protocol');
+  }
+  if (!open && (code === 'ECONNRESET' || /socket hang up/i.test(error.message))) {
+    return new SendError(`${url.host} closed the connection during the WebSocket handshake (${code || 'socket hang up'}).`, 'reset');
+  }
+  if (/Invalid Sec-WebSocket-Accept|Invalid Upgrade header|Missing Sec-WebSocket/i.test(error.message)) {
+    return new SendError(`${url.host} answered the upgrade with something that is not a WebSocket handshake: ${error.message}.`, 'protocol');
+  }
+  return describeSocketError(error, url, open ? 'reading the WebSocket from' : 'opening a WebSocket to');
+}
+
+function asBytes(data: WebSocket.RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return data;
+}
+
+function pairs(raw: string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+/** Closes politely when open (close frame 1000), cuts the socket otherwise or when the server does not answer the close. */
+function closeSocket(socket: WebSocket): void {
+  if (socket.readyState === WebSocket.OPEN) {
+    socket.close(1000);
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  } else if (socket.readyState !== WebSocket.CLOSED) {
+    socket.terminate();
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * MQTT requests against two real brokers on 127.0.0.1: aedes in-process (MQTT 3.1.1, plain and
+ * TLS) and Debian's mosquitto started by the test (3.1.1 and 5). QoS 0/1/2, retained messages,
+ * username/password, clean session, CONNACK refusals, every stop reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestKind, SendError } from '../../src/protocols/index.js';
+import { describeKindCases } from './kind-cases.js';
+import { mosquittoMissing, PASSWORD, startAedes, startMosquitto, USER, type Broker } from './mqtt-brokers.js';
+import { failure, received, sendRequest } from './streaming-send.js';
+
+describeKindCases({
+  module: requestKind('mqtt'),
+  urlFor: (port, secure) => `${secure ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
+  wrongScheme: 'ws://127.0.0.1:1/',
+  startTls: () => startAedes({ secure: true, closeOnConnect: true }),
+  waitsForHandshake: true,
+});
+
+let unique = 0;
+const topic = (name: string) => `ferry/${name}/${process.pid}-${++unique}`;
+
+/** The cases both brokers pass, for one protocol version. */
+function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311' | 'v5') {
+  describe(`${label} (${version})`, () => {
+    let broker: Broker;
+    beforeAll(async () => {
+      broker = await start();
+    });
+    afterAll(() => broker?.close());
+    const mqtt = (options: Record<string, unknown>) => ({ version, ...options });
+
+    for (const qos of [0, 1, 2]) {
+      it(`subscribes, then publishes to its own subscription at QoS ${qos}, stopping at the topic`, async () => {
+        const name = topic(`qos${qos}`);
+        const result = await sendRequest('mqtt', {
+          url: broker.url,
+          mqtt: mqtt({ subscriptions: [{ topic: name, qos }, { topic: 'ferry/never', enabled: false }], topic: name, qos }),
+          body: { type: 'text', text: `hello at ${qos}` },
+          settings: { stream: { event: name } },
+        });
+        expect(result.outcome).toEqual({ status: 0, text: version === 'v5' ? 'Success' : 'Connection Accepted', ok: true });
+        expect(result.stream).toEqual({ events: 1, stoppedBy: 'event' });
+        expect(result.messages![0]).toMatchObject({ direction: 'sent', topic: name, qos, retain: false, text: `hello at ${qos}` });
+        expect(received(result)[0]).toMatchObject({ topic: name, qos, retain: false, text: `hello at ${qos}` });
+        expect(Buffer.from(result.body).toString()).toBe(`hello at ${qos}`);
+      });
+    }
+
+    it('a retained message reaches a later subscriber, marked retain', async () => {
+      const name = topic('retained');
+      const published = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: name, qos: 1, retain: true }), body: { type: 'text', text: 'kept' }, settings: { stream: { timeoutMs: 1 } } });
+      expect(published.messages![0]).toMatchObject({ direction: 'sent', retain: true });
+      const later = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: name, qos: 1 }] }), settings: { stream: { maxEvents: 1 } } });
+      expect(later.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
+      expect(received(later)[0]).toMatchObject({ topic: name, retain: true, text: 'kept' });
+    });
+
+    it('username and password from basic auth; a wrong password is a named CONNACK refusal', async () => {
+      const ok = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({}), auth: { type: 'basic', username: USER, password: PASSWORD }, settings: { stream: { timeoutMs: 1 } } });
+      expect(ok.stream!.stoppedBy).toBe('timeout');
+      const refused = await failure(sendRequest('mqtt', { url: broker.url, mqtt: mqtt({}), auth: { type: 'basic', username: USER, password: 'nope' } }));
+      expect(refused).toBeInstanceOf(SendError);
+      expect((refused as SendError).kind).toBe('refused');
+      expect(refused.message).toMatch(version === 'v5' ? /(bad user name or password \(CONNACK reason code 0x86\)|not authorized \(CONNACK reason code 0x87\))/ : /(bad user name or password \(CONNACK return code 4\)|not authorized \(CONNACK return code 5\))/);
+      expect(refused.message).toContain(`127.0.0.1:${broker.port}`);
+      expect(refused.message).not.toContain('\n');
+    });
+
+    it('a binary payload is read as base64; maxEvents and the time limit stop reading', async () => {
+      const name = topic('binary');
+      const result = await sendRequest('mqtt', {
+        url: broker.url,
+        mqtt: mqtt({ subscriptions: [{ topic: `${name}/#`, qos: 0 }], topic: `${name}/x` }),
+        body: { type: 'text', text: 'text' },
+        settings: { stream: { maxEvents: 1 } },
+      });
+      expect(result.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
+      const quiet = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: `${name}/none` }] }), settings: { stream: { timeoutMs: 150 } } });
+      expect(quiet.stream).toEqual({ events: 0, stoppedBy: 'timeout' });
+    });
+
+    it('clean session off keeps the subscription while away: a QoS 1 message sent meanwhile arrives on reconnect', async () => {
+      const name = topic('session');
+      const clientId = `ferry-${process.pid}-${unique}`;
+      const away = mqtt({ clientId, cleanSession: false, subscriptions: [{ topic: name, qos: 1 }] });
+      await sendRequest('mqtt', { url: broker.url, mqtt: away, settings: { stream: { timeoutMs: 1 } } });
+      await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: name, qos: 1 }), body: { type: 'text', text: 'while away' }, settings: { stream: { timeoutMs: 1 } } });
+      const back = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ clientId, cleanSession: false }), settings: { stream: { maxEvents: 1, timeoutMs: 3000 } } });
+      expect(back.detail).toMatchObject({ sessionPresent: true, clientId });
+      expect(received(back)[0]).toMatchObject({ topic: name, text: 'while away' });
+      // With a clean session, nothing was kept.
+      const clean = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ clientId, cleanSession: true }), settings: { stream: { timeoutMs: 100 } } });
+      expect(clean.detail).toMatchObject({ sessionPresent: false });
+    });
+  });
+}
+
+brokerCases('aedes', () => startAedes(), 'v311');
+const missing = mosquittoMissing();
+describe.skipIf(Boolean(missing))(`mosquitto${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  brokerCases('mosquitto', startMosquitto, 'v311');
+  brokerCases('mosquitto', startMosquitto, 'v5');
+});
+
+describe('mqtt: brokers that refuse or close', () => {
+  let aedes: Broker;
+  beforeAll(async () => {
+    aedes = await startAedes();
+  });
+  afterAll(() => aedes.close());
+
+  it('a broker that drops the client ends reading as closed', async () => {
+    const result = await sendRequest('mqtt', { url: aedes.url, mqtt: { subscriptions: [{ topic: 'ferry/kick' }] }, settings: { stream: { timeoutMs: 5000 } } });
+    expect(result.stream).toEqual({ events: 0, stoppedBy: 'closed' });
+  });
+
+  it('a peer that closes before CONNACK fails with one line saying so', async () => {
+    const net = await import('node:net');
+    const server = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    try {
+      const error = await failure(sendRequest('mqtt', { url: `mqtt://127.0.0.1:${port}` }));
+      expect(error).toBeInstanceOf(SendError);
+      expect(error.message).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}.*(before accepting it \\(no CONNACK\\)|ECONNRESET)`));
+    } finally {
+      server.close();
+    }
+  });
+
+  it('MQTT 5 to a 3.1.1-only broker (aedes) fails with one line', async () => {
+    const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { version: 'v5' } }));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error.message).toMatch(/unacceptable protocol version \(CONNACK return code 1\)\. The broker does not speak MQTT 5; try mqtt\.version v311\./);
+    expect(error.message).toContain(`127.0.0.1:${aedes.port}`);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('clean session off without a client id is refused before connecting, with one line', async () => {
+    const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { clientId: '', cleanSession: false } }));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error.message).toMatch(/mqtt\.cleanSession false needs an mqtt\.clientId/);
+  });
+});

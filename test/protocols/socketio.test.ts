@@ -1,0 +1,150 @@
+/** Socket.IO requests against a real `socket.io` 4 server on 127.0.0.1 (plain, and over TLS with the self-signed test certificate). */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestKind, SendError } from '../../src/protocols/index.js';
+import { describeKindCases, type RunningPeer } from './kind-cases.js';
+import { testCertificate } from './peers.js';
+import { failure, received, sendRequest } from './streaming-send.js';
+
+interface Seen {
+  namespace: string;
+  auth: unknown;
+  transport: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A socket.io server: `/` greets and answers `echo` (with an ack) and `shout`; `/admin` wants auth; `/bye` disconnects. */
+async function ioPeer(secure = false): Promise<RunningPeer & { port: number; seen: Seen[] }> {
+  const server = secure ? https.createServer(await testCertificate()) : http.createServer();
+  const io = new Server(server);
+  // Other paths get a 404, as a web server in front of Socket.IO would answer.
+  server.on('request', (req, res) => {
+    if (!req.url?.startsWith('/socket.io/')) res.writeHead(404).end('not here');
+  });
+  const seen: Seen[] = [];
+  const record = (socket: import('socket.io').Socket) =>
+    seen.push({ namespace: socket.nsp.name, auth: socket.handshake.auth, transport: socket.conn.transport.name, headers: socket.handshake.headers });
+  io.of('/').on('connection', (socket) => {
+    record(socket);
+    socket.emit('welcome', { id: 1 }, 'two');
+    socket.on('echo', (...args: unknown[]) => {
+      const ack = typeof args.at(-1) === 'function' ? (args.pop() as (...a: unknown[]) => void) : undefined;
+      if (ack) ack('got', args.length);
+      socket.emit('echoed', ...args);
+    });
+    socket.on('count', (n: number) => {
+      for (let i = 1; i <= n; i++) socket.emit('tick', i);
+      socket.emit('done', Buffer.from([1, 2, 3]));
+    });
+  });
+  io.of('/admin').use((socket, next) => ((socket.handshake.auth as { token?: string }).token === 's3cret' ? next() : next(Object.assign(new Error('not authorized'), { data: { hint: 'token' } }))));
+  io.of('/admin').on('connection', (socket) => {
+    record(socket);
+    socket.emit('hello admin');
+  });
+  io.of('/bye').on('connection', (socket) => {
+    record(socket);
+    socket.emit('last words');
+    setTimeout(() => socket.disconnect(true), 20);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    seen,
+    url: `${secure ? 'https' : 'http'}://127.0.0.1:${port}/bye`,
+    close: () => new Promise<void>((resolve) => { io.close(); server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}
+
+describeKindCases({
+  module: requestKind('socketio'),
+  urlFor: (port, secure) => `${secure ? 'https' : 'http'}://127.0.0.1:${port}/`,
+  wrongScheme: 'mqtt://127.0.0.1:1/',
+  fields: { socketio: { transport: 'websocket' } },
+  startTls: () => ioPeer(true),
+  waitsForHandshake: true,
+});
+
+describe('socketio requests', () => {
+  let peer: Awaited<ReturnType<typeof ioPeer>>;
+  const base = () => `http://127.0.0.1:${peer.port}`;
+  beforeAll(async () => {
+    peer = await ioPeer();
+  });
+  afterAll(() => peer.close());
+
+  for (const transport of ['websocket', 'polling', 'auto'] as const) {
+    it(`emits the body's arguments with an ack and reads events until the named one (${transport})`, async () => {
+      const result = await sendRequest('socketio', {
+        url: `${base()}/`,
+        socketio: { transport, event: 'echo', ack: true },
+        body: { type: 'json', text: '[{"a":1}, "b"]' },
+        headers: [{ key: 'X-Trace', value: 't1' }],
+        settings: { stream: { event: 'echoed' } },
+      });
+      expect(result.stream!.stoppedBy).toBe('event');
+      expect(result.messages![0]).toMatchObject({ direction: 'sent', event: 'echo', args: [{ a: 1 }, 'b'] });
+      const events = received(result);
+      expect(events.find((m) => m.event === 'welcome')).toMatchObject({ args: [{ id: 1 }, 'two'], text: '[{"id":1},"two"]' });
+      expect(events.find((m) => m.event === 'ack')).toMatchObject({ args: ['got', 2] });
+      expect(events.at(-1)).toMatchObject({ event: 'echoed', args: [{ a: 1 }, 'b'] });
+      expect(result.detail).toMatchObject({ namespace: '/', transport: transport === 'polling' ? 'polling' : 'websocket' });
+      const seen = peer.seen.at(-1)!;
+      expect(seen.transport).toBe(transport === 'polling' ? 'polling' : 'websocket');
+      expect(seen.headers['x-trace']).toBe('t1');
+    });
+  }
+
+  it('one JSON value is one argument; binary arguments are base64; maxEvents and the time limit stop reading', async () => {
+    const counted = await sendRequest('socketio', { url: `${base()}/`, socketio: { event: 'count' }, body: { type: 'text', text: '3' }, settings: { stream: { event: 'done' } } });
+    expect(received(counted).map((m) => m.text)).toEqual(['[{"id":1},"two"]', '1', '2', '3', 'AQID']);
+    expect(received(counted).at(-1)).toMatchObject({ event: 'done', binary: true });
+    const two = await sendRequest('socketio', { url: `${base()}/`, socketio: { event: 'count' }, body: { type: 'text', text: '5' }, settings: { stream: { maxEvents: 2 } } });
+    expect(two.stream).toEqual({ events: 2, stoppedBy: 'maxEvents' });
+    const quiet = await sendRequest('socketio', { url: `${base()}/`, settings: { stream: { timeoutMs: 200 } } });
+    expect(quiet.stream).toEqual({ events: 1, stoppedBy: 'timeout' });
+  });
+
+  it('connects to the namespace with the auth payload (templated), and names a refusal by the server', async () => {
+    const ok = await sendRequest('socketio', { url: `${base()}/admin`, socketio: { auth: '{"token": "s3cret"}' }, settings: { stream: { maxEvents: 1 } } });
+    expect(received(ok)[0]).toMatchObject({ event: 'hello admin' });
+    expect(peer.seen.at(-1)).toMatchObject({ namespace: '/admin', auth: { token: 's3cret' } });
+    const refused = await failure(sendRequest('socketio', { url: `${base()}/admin`, socketio: { auth: '{"token": "wrong"}' } }));
+    expect(refused).toBeInstanceOf(SendError);
+    expect(refused.message).toMatch(/refused the Socket\.IO connection to namespace \/admin: not authorized \{"hint":"token"\}/);
+    const unknown = await failure(sendRequest('socketio', { url: `${base()}/nowhere` }));
+    expect(unknown.message).toMatch(/has no Socket\.IO namespace \/nowhere/);
+  });
+
+  it('a refused connection is named whatever the transport', async () => {
+    const { freePort } = await import('../support/ports.js');
+    const port = await freePort();
+    for (const transport of ['auto', 'polling'] as const) {
+      const error = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${port}/`, socketio: { transport } }));
+      expect((error as SendError).kind).toBe('refused');
+      expect(error.message).toContain(`127.0.0.1:${port}`);
+    }
+  });
+
+  it('the server disconnecting ends reading as closed', async () => {
+    const result = await sendRequest('socketio', { url: `${base()}/bye` });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'closed' });
+    expect(result.detail).toMatchObject({ disconnectReason: 'io server disconnect' });
+  });
+
+  it('bad JSON in auth or body.text, and a wrong path, fail with one line', async () => {
+    const auth = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { auth: '{token' } }));
+    expect(auth.message).toMatch(/socketio\.auth is not valid JSON/);
+    const notObject = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { auth: '[1]' } }));
+    expect(notObject.message).toMatch(/socketio\.auth must be a JSON object/);
+    const body = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { event: 'echo' }, body: { type: 'text', text: 'not json' } }));
+    expect(body.message).toMatch(/body\.text is not valid JSON/);
+    const path = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { path: '/wrong/', transport: 'polling' } }));
+    expect(path.message).toMatch(/answered HTTP 404 to Socket\.IO's long-polling request; check the URL and socketio\.path \(\/wrong\/\)/);
+    for (const error of [auth, notObject, body, path]) expect(error.message).not.toContain('\n');
+  });
+});

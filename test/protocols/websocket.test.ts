@@ -1,0 +1,160 @@
+/** WebSocket requests against a real `ws` server on 127.0.0.1 (plain and TLS with the self-signed test certificate). */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { SendError } from '../../src/protocols/index.js';
+import { requestKind } from '../../src/protocols/index.js';
+import { describeKindCases, type RunningPeer } from './kind-cases.js';
+import { testCertificate } from './peers.js';
+import { failure, received, sendRequest } from './streaming-send.js';
+
+interface Upgrade {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  protocol: string;
+}
+
+/** A `ws` server whose routes (by path) say what it does once a client connects. */
+async function wsPeer(secure = false): Promise<RunningPeer & { port: number; upgrades: Upgrade[]; received: string[] }> {
+  const server = secure ? https.createServer(await testCertificate()) : http.createServer();
+  const upgrades: Upgrade[] = [];
+  const got: string[] = [];
+  const wss = new WebSocketServer({
+    server,
+    handleProtocols: (protocols, req) => (req.url === '/no-protocol' ? false : protocols.has('chat.v2') ? 'chat.v2' : false),
+    verifyClient: (info, done) => (info.req.url === '/private' && info.req.headers.authorization !== 'Bearer open-sesame' ? done(false, 401, 'Unauthorized') : done(true)),
+  });
+  wss.on('connection', (socket: WebSocket, req) => {
+    upgrades.push({ url: req.url ?? '', headers: req.headers, protocol: socket.protocol });
+    socket.on('message', (data, isBinary) => {
+      got.push(isBinary ? `binary:${(data as Buffer).toString('hex')}` : data.toString());
+      if (req.url === '/echo') socket.send(data, { binary: isBinary });
+    });
+    const path = req.url ?? '/';
+    if (path === '/greet' || path === '/private') socket.send('hello');
+    if (path === '/five') for (let i = 1; i <= 5; i++) socket.send(`tick ${i}`);
+    if (path === '/three-then-close') {
+      socket.send('one');
+      socket.send(Buffer.from([0xde, 0xad, 0xbe, 0xef]));
+      socket.send('three', () => socket.close(4001, 'done here'));
+    }
+    if (path === '/flood') {
+      const count = 100_000;
+      let i = 0;
+      const pump = () => {
+        while (i < count && socket.bufferedAmount < 1 << 20) socket.send(`m${i++}`);
+        if (i < count && socket.readyState === socket.OPEN) setImmediate(pump);
+        else if (i === count) socket.close(1000, 'all sent');
+      };
+      pump();
+    }
+    if (path === '/cut-handshake') socket.terminate();
+  });
+  // Upgrades on this path are dropped before the 101: a server that closes during the handshake.
+  server.prependListener('upgrade', (req, socket) => {
+    if (req.url === '/drop') socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `${secure ? 'wss' : 'ws'}://127.0.0.1:${port}/three-then-close`,
+    upgrades,
+    received: got,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describeKindCases({
+  module: requestKind('websocket'),
+  urlFor: (port, secure) => `${secure ? 'wss' : 'ws'}://127.0.0.1:${port}/`,
+  wrongScheme: 'http://127.0.0.1:1/',
+  startTls: () => wsPeer(true),
+  waitsForHandshake: true,
+});
+
+describe('websocket requests', () => {
+  let peer: Awaited<ReturnType<typeof wsPeer>>;
+  const base = () => `ws://127.0.0.1:${peer.port}`;
+  beforeAll(async () => {
+    peer = await wsPeer();
+  });
+  afterAll(() => peer.close());
+
+  it('sends the body once connected and reads text and binary frames until the server closes, with its close code', async () => {
+    const result = await sendRequest('websocket', { url: `${base()}/three-then-close`, body: { type: 'text', text: 'hi {{nobody}}' } });
+    expect(result.outcome).toEqual({ status: 101, text: 'Switching Protocols', ok: true });
+    expect(result.stream).toEqual({ events: 3, stoppedBy: 'closed' });
+    expect(result.messages![0]).toMatchObject({ direction: 'sent', text: 'hi {{nobody}}' });
+    expect(received(result).map((m) => [m.text, m.binary ?? false])).toEqual([['one', false], ['3q2+7w==', true], ['three', false]]);
+    expect(result.detail).toMatchObject({ closeCode: 4001, closeReason: 'done here' });
+    expect(Buffer.from(result.body).toString()).toBe('one\n3q2+7w==\nthree');
+    expect(peer.received).toContain('hi {{nobody}}');
+  });
+
+  it('a binary body goes as a binary frame', async () => {
+    const result = await sendRequest('websocket', { url: `${base()}/echo`, body: { type: 'json', text: '{"a":1}' }, settings: { stream: { maxEvents: 1 } } });
+    expect(received(result)[0]!.text).toBe('{"a":1}');
+    expect(result.stream!.stoppedBy).toBe('maxEvents');
+  });
+
+  it('stops at maxEvents and at the time limit; stream.event does not apply', async () => {
+    const two = await sendRequest('websocket', { url: `${base()}/five`, settings: { stream: { maxEvents: 2, event: 'tick 1' } } });
+    expect(two.stream).toEqual({ events: 2, stoppedBy: 'maxEvents' });
+    const quiet = await sendRequest('websocket', { url: `${base()}/greet`, settings: { stream: { timeoutMs: 200 } } });
+    expect(quiet.stream).toEqual({ events: 1, stoppedBy: 'timeout' });
+  });
+
+  it('puts the request headers, auth and subprotocols on the upgrade, and the server sees them', async () => {
+    const result = await sendRequest('websocket', {
+      url: `${base()}/private`,
+      headers: [{ key: 'X-Trace', value: 'abc' }, { key: 'Sec-WebSocket-Protocol', value: 'chat.v1, chat.v2' }],
+      auth: { type: 'bearer', token: 'open-sesame' },
+      settings: { stream: { maxEvents: 1 } },
+    });
+    expect(received(result)[0]!.text).toBe('hello');
+    expect(result.detail).toMatchObject({ protocol: 'chat.v2' });
+    expect(result.headers.find(([name]) => name.toLowerCase() === 'sec-websocket-protocol')?.[1]).toBe('chat.v2');
+    const seen = peer.upgrades.at(-1)!;
+    expect(seen.headers['x-trace']).toBe('abc');
+    expect(seen.headers.authorization).toBe('Bearer open-sesame');
+    expect(seen.protocol).toBe('chat.v2');
+  });
+
+  it('a refused upgrade, a refused subprotocol and a dropped handshake each fail with one line', async () => {
+    const unauthorized = await failure(sendRequest('websocket', { url: `${base()}/private` }));
+    expect(unauthorized).toBeInstanceOf(SendError);
+    expect(unauthorized.message).toMatch(/answered HTTP 401 Unauthorized instead of opening the WebSocket/);
+    const protocol = await failure(sendRequest('websocket', { url: `${base()}/no-protocol`, headers: [{ key: 'Sec-WebSocket-Protocol', value: 'chat.v1' }] }));
+    expect(protocol.message).toMatch(/subprotocol/);
+    expect((protocol as SendError).kind).toBe('protocol');
+    const dropped = await failure(sendRequest('websocket', { url: `${base()}/drop` }));
+    expect(dropped.message).toMatch(/closed the connection during the WebSocket handshake/);
+    for (const error of [unauthorized, protocol, dropped]) expect(error.message).not.toContain('\n');
+  });
+
+  it('cancelling an open stream closes it at once', async () => {
+    const controller = new AbortController();
+    const sending = sendRequest('websocket', { url: `${base()}/greet`, settings: { stream: { timeoutMs: 30000 } } }, controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    const error = await failure(sending);
+    expect(error.message).toContain('cancelled');
+  });
+
+  it('100,000 small messages with maxEvents 0 and a time limit: all counted, only the first 1,000 kept', async () => {
+    const result = await sendRequest('websocket', { url: `${base()}/flood`, settings: { stream: { maxEvents: 0, timeoutMs: 60000 } } });
+    expect(result.stream).toEqual({ events: 100_000, stoppedBy: 'closed' });
+    expect(result.messages).toHaveLength(1000);
+    expect(result.messages!.at(-1)!.text).toBe('m999');
+    expect(result.body.length).toBeLessThan(1000 * 6);
+    expect(result.bodySize).toBeGreaterThan(400_000); // every message's bytes counted
+  }, 90_000);
+});
