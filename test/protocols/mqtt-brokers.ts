@@ -11,8 +11,8 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { Aedes } from 'aedes';
-import { freePort } from '../support/ports.js';
-import { testCertificate } from './peers.js';
+import { freePort } from '../support/servers/index.js';
+import { testCertificate } from '../support/servers/index.js';
 
 export const USER = 'alice';
 export const PASSWORD = 'wonderland';

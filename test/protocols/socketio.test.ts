@@ -6,7 +6,7 @@ import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
-import { testCertificate } from './peers.js';
+import { testCertificate } from '../support/servers/index.js';
 import { failure, received, sendRequest } from './streaming-send.js';
 
 interface Seen {
@@ -121,7 +121,7 @@ describe('socketio requests', () => {
   });
 
   it('a refused connection is named whatever the transport', async () => {
-    const { freePort } = await import('../support/ports.js');
+    const { freePort } = await import('../support/servers/index.js');
     const port = await freePort();
     for (const transport of ['auto', 'polling'] as const) {
       const error = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${port}/`, socketio: { transport } }));

@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { SendError } from '../../src/protocols/index.js';
 import { requestKind } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
-import { testCertificate } from './peers.js';
+import { testCertificate } from '../support/servers/index.js';
 import { failure, received, sendRequest } from './streaming-send.js';
 
 interface Upgrade {
