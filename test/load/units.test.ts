@@ -44,10 +44,12 @@ describe('segments', () => {
 });
 
 describe('weights', () => {
-  it('follow the weights exactly in order, earlier target first on a tie', () => {
+  it('follow the weights exactly, in file order within each round', () => {
     const picker = new Picker([3, 1]);
     const picks = Array.from({ length: 8 }, () => picker.next());
-    expect(picks.filter((p) => p === 0)).toHaveLength(6);
+    expect(picks).toEqual([0, 0, 0, 1, 0, 0, 0, 1]);
+    const half = new Picker([1, 0.5]);
+    expect(Array.from({ length: 6 }, () => half.next())).toEqual([0, 0, 1, 0, 0, 1]);
     const equal = new Picker([1, 1]);
     expect([equal.next(), equal.next(), equal.next()]).toEqual([0, 1, 0]);
   });
@@ -75,13 +77,13 @@ describe('merging', () => {
   it('merged percentiles equal those of one histogram of all samples', () => {
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const all = Array.from({ length: 30_000 }, () => Math.round(100 + random() ** 3 * 2_000_000));
-    const parts = [all.slice(0, 10_000), all.slice(10_000, 20_000), all.slice(20_000)].map((s) => [countsOf('a.yaml', s)]);
+    const all = Array.from({ length: 6_000 }, () => Math.round(100 + random() ** 3 * 2_000_000));
+    const parts = [all.slice(0, 2_000), all.slice(2_000, 4_000), all.slice(4_000)].map((s) => [countsOf('a.yaml', s)]);
     const merged = combine(parts, [], 10).overall;
     const whole = combine([[countsOf('a.yaml', all)]], [], 10).overall;
-    expect(merged.count).toBe(30_000);
+    expect(merged.count).toBe(6_000);
     expect(merged.latencyMs).toEqual(whole.latencyMs);
-    expect(merged.rps).toBe(3000);
+    expect(merged.rps).toBe(600);
   });
 });
 
