@@ -120,7 +120,9 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .argument('<files...>', 'result files written with --out-json')
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the merged result on stdout)')
     .option('--out-json <file>', 'also write the merged result to FILE')
-    .action(async (files: string[], flags: { reporter?: string; outJson?: string }) => {
+    .action(async (files: string[], own: { reporter?: string; outJson?: string }) => {
+      // `-r` and `--out-json` after `merge` are read by `load` (they are its options too).
+      const flags = { ...load.opts<{ reporter?: string; outJson?: string }>(), ...own };
       const json = reporterIsJson(flags.reporter);
       const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
       if (outJson) await checkReportFile(outJson);

@@ -90,6 +90,13 @@ export class Generator {
     // This generator's requests: k = segment.index + segment.count·(worker.index + worker.count·j).
     let j = 0;
     const kOf = (n: number) => segment.index + segment.count * (worker.index + worker.count * n);
+    // Request k sends the k-th target of the whole test's sequence, so any split sends the same mix.
+    let picked = -1;
+    let last = 0;
+    const targetOf = (k: number) => {
+      for (; picked < k; picked++) last = picker.next();
+      return last;
+    };
     await new Promise<void>((resolve) => {
       const tick = () => {
         if (this.stopped) return resolve();
@@ -99,8 +106,8 @@ export class Generator {
           if (t === undefined) return resolve();
           const due = this.startPerf + t * 1000;
           if (due > now) return void setTimeout(tick, Math.min(due - now, 50));
+          const target = targetOf(kOf(j));
           j++;
-          const target = picker.next();
           if (this.inFlight >= this.config.maxInFlight) {
             // Dropped and counted, never queued: a queue would hide the overload.
             this.stats[target]!.dropped++;
