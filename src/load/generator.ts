@@ -30,6 +30,15 @@ interface TargetStats {
   histogram: Histogram;
 }
 
+interface InFlight {
+  deadline: number;
+  abort(reason: Error): void;
+  timeOut(): void;
+}
+
+/** How often in-flight requests are checked against their deadline (timeouts are this precise). */
+const SWEEP_MS = 10;
+
 interface Second {
   count: number;
   errors: number;
@@ -49,7 +58,9 @@ export class Generator {
   private rowCounter = 0;
   private stopped = false;
   private ended = false;
-  private readonly controllers = new Set<{ abort(reason?: Error): void }>();
+  /** Requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per request). */
+  private readonly controllers = new Set<InFlight>();
+  private readonly parsed: URL[] = [];
   private wake?: () => void;
 
   constructor(
@@ -65,11 +76,13 @@ export class Generator {
     this.startPerf = startAt - performance.timeOrigin;
     this.endPerf = this.startPerf + totalSeconds(this.config.stages) * 1000;
     const flusher = setInterval(() => this.flush(false), 1000);
+    const sweeper = this.config.timeoutMs > 0 ? setInterval(() => this.sweep(), SWEEP_MS) : undefined;
     try {
       await sleep(Math.max(0, this.startPerf - performance.now()));
       if (!this.stopped) await (this.config.model === 'arrivalRate' ? this.open() : this.closed());
     } finally {
       clearInterval(flusher);
+      if (sweeper) clearInterval(sweeper);
       this.ended = true;
       await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
     }
@@ -164,17 +177,23 @@ export class Generator {
     for (const controller of this.controllers) controller.abort(new Error('stopped'));
   }
 
+  private sweep(): void {
+    const now = performance.now();
+    for (const request of this.controllers) if (request.deadline <= now) request.timeOut();
+  }
+
   private send(index: number, vars: Map<string, string>, scheduled: number): Promise<void> {
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     const rows = this.config.rows;
     const row = rows.length > 0 ? rows[(this.config.worker.index + this.config.worker.count * this.rowCounter++) % rows.length] : undefined;
     const lookup: Lookup = (name) => vars.get(name) ?? row?.[name];
-    let url: URL;
+    let url: { origin: string; pathname: string; search: string };
     let headers: string[];
     let body: Buffer | Uint8Array | undefined;
     try {
-      url = new URL(this.fill(target.url, lookup, 'url'));
+      // A URL without per-request values is parsed once per target.
+      url = target.url.includes(this.config.marker) ? new URL(this.fill(target.url, lookup, 'url')) : (this.parsed[index] ??= new URL(target.url));
       headers = [];
       for (const [name, value] of target.headers) headers.push(name, this.fill(value, lookup, 'text'));
       body = typeof target.body === 'string' ? Buffer.from(this.fill(target.body, lookup, 'text')) : target.body;
@@ -192,16 +211,17 @@ export class Generator {
       const chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
       let timedOut = false;
       let controller: Dispatcher.DispatchController | undefined;
-      const handle = { abort: (reason?: Error) => (controller ? controller.abort(reason ?? new Error('stopped')) : (timedOut = true)) };
+      const handle: InFlight = {
+        deadline: this.config.timeoutMs > 0 ? scheduled + this.config.timeoutMs : Number.POSITIVE_INFINITY,
+        abort: (reason) => (controller ? controller.abort(reason) : undefined),
+        timeOut: () => {
+          if (timedOut) return;
+          timedOut = true;
+          controller?.abort(new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
+        },
+      };
       this.controllers.add(handle);
-      const timer = this.config.timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller?.abort(new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
-          }, Math.max(1, scheduled + this.config.timeoutMs - performance.now()))
-        : undefined;
       const finish = (kind: ErrorKind | undefined) => {
-        if (timer) clearTimeout(timer);
         this.controllers.delete(handle);
         this.inFlight--;
         if (!this.ended && !(this.stopped && kind !== undefined && kind !== 'status')) {

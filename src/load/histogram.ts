@@ -6,8 +6,13 @@ import hdr, { type Histogram } from 'hdr-histogram-js';
 
 export type { Histogram };
 
+/** For recording on the hot path: 32-bit buckets record ~6× faster than packed ones. */
 export function newHistogram(): Histogram {
-  // Packed buckets: small while sparse (per-second series), exact counts all the same.
+  return hdr.build({ numberOfSignificantValueDigits: 3, autoResize: true, bitBucketSize: 32, useWebAssembly: false });
+}
+
+/** For adding up decoded histograms: packed buckets stay small while sparse; counts are the same. */
+export function newSumHistogram(): Histogram {
   return hdr.build({ numberOfSignificantValueDigits: 3, autoResize: true, bitBucketSize: 'packed', useWebAssembly: false });
 }
 
@@ -19,7 +24,7 @@ export function encodeHistogram(histogram: Histogram): string {
 export function decodeHistogram(text: string): Histogram {
   const decoded = hdr.decodeFromCompressedBase64(text, 'packed', false);
   // Decoded histograms do not grow on their own; copy into one that does before adding to it.
-  const out = newHistogram();
+  const out = newSumHistogram();
   out.add(decoded);
   decoded.destroy();
   return out;

@@ -124,30 +124,32 @@ describe('requests and connections', () => {
   });
 
   it('reuses connections with keepAlive and opens one per request without it', async () => {
-    const file = (keepAlive: boolean) => ({ model: 'virtualUsers', keepAlive, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.6, target: 1 }] });
+    const file = (keepAlive: boolean) => ({ model: 'virtualUsers', keepAlive, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 1, target: 1 }] });
     const on = await setup(file(true), { A: '/a' });
     const kept = await on.run();
-    expect(kept.overall.count).toBeGreaterThan(10);
+    expect(kept.overall.count).toBeGreaterThan(3);
+    expect(on.server.byPath.get('/a')).toBe(kept.overall.count);
     // One user: its connection is reused (undici may open a spare while the first is being freed).
     expect(on.server.connections).toBeLessThanOrEqual(2);
     await on.server.close();
     const off = await setup(file(false), { A: '/a' });
     const closed = await off.run();
-    expect(closed.overall.count).toBeGreaterThan(5);
+    expect(closed.overall.count).toBeGreaterThan(3);
     expect(off.server.connections).toBe(off.server.byPath.get('/a'));
   });
 
   it('counts timeouts and status errors by kind', async () => {
     const { run } = await setup(
       { model: 'virtualUsers', timeoutMs: 100, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.8, target: 1 }], targets: [{ request: 'Slow.yaml' }, { request: 'Fail.yaml' }] },
-      { Slow: '/slow?delay=400', Fail: '/fail' },
+      { Slow: '/slow?delay=2000', Fail: '/fail' },
     );
     const result = await run();
     const slow = result.targets.find((t) => t.request === 'Slow.yaml')!;
     const fail = result.targets.find((t) => t.request === 'Fail.yaml')!;
     expect(slow.count).toBeGreaterThan(0);
     expect(slow.errors.timeout).toBe(slow.count);
-    expect(slow.latencyMs!.max).toBeLessThan(400);
+    // Cut at 100 ms (plus the shared machine's lag), long before the 2 s answer.
+    expect(slow.latencyMs!.max).toBeLessThan(1500);
     expect(fail.errors.status).toBe(fail.count);
     expect(fail.statuses).toEqual({ 500: fail.count });
     expect(result.overall.errorRate).toBe(100);
