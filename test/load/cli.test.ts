@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decodeHistogram } from '../../src/load/histogram.js';
 import type { LoadResult } from '../../src/load/index.js';
 import { readLoadHistory } from '../../src/load/index.js';
-import { ferry } from '../support/cli.js';
+import { parse } from 'yaml';
+import { ferry, ferryOnTerminal } from '../support/cli.js';
 import { openedWorkspace } from '../runner/workspace.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
 
@@ -103,6 +104,33 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     expect(result.series.reduce((n, s) => n + s.count, 0)).toBe(10);
     expect(Object.keys(result.series[0]!)).toEqual(['second', 'count', 'errors', 'dropped', 'active', 'p50', 'p95', 'p99', 'histogram']);
     expect(result.verdicts[0]).toMatchObject({ rule: 'max < 60000ms', metric: 'max', op: '<', limit: 60_000, passed: true });
+  });
+});
+
+describe('the live display', () => {
+  it('on a terminal, redraws elapsed / total, req/s, p95, errors, users and drops about once a second', async () => {
+    const { root } = await workspace({ live: { model: 'virtualUsers', thinkTimeMs: 50, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 2.5, target: 2 }] } });
+    const out = await ferryOnTerminal(['-w', root, 'load', 'live', '--workers', '1']);
+    expect(out.code).toBe(0);
+    const lines = out.status.filter((s) => s.includes('req/s'));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.at(-1)).toMatch(/\d:\d\d \/ 0:02 \[[#-]{20}\] \d+ req\/s {2}p95 (-|[\d.]+ ms) {2}errors 0 {2}users \d {2}dropped 0/);
+    // Erased before the summary; no colour codes when the output is not a colour terminal.
+    expect(out.status.at(-1)).toBe('\r\u001b[2K');
+    expect(out.stdout).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('docs/load.md', () => {
+  it('shows a Kubernetes Indexed Job whose completion index is the segment', async () => {
+    const doc = await fs.readFile(path.join(import.meta.dirname, '..', '..', 'docs', 'load.md'), 'utf8');
+    const job = parse(/```yaml\n(apiVersion[\s\S]*?)```/.exec(doc)![1]!);
+    expect(job).toMatchObject({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: expect.any(String) }, spec: { completionMode: 'Indexed', template: { spec: { restartPolicy: 'Never' } } } });
+    expect(job.spec.completions).toBe(job.spec.parallelism);
+    const container = job.spec.template.spec.containers[0];
+    expect(container.args.join(' ')).toMatch(/--segment "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/4"/);
+    expect(job.spec.completions).toBe(4);
+    expect(container.volumeMounts[0].name).toBe(job.spec.template.spec.volumes[0].name);
   });
 });
 
