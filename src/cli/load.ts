@@ -26,7 +26,7 @@ import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/r
 import { StatusLine } from '../runner/reporters/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 
 interface LoadFlags {
   env?: string;
@@ -135,6 +135,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       }
       await report(merged, { json, outJson, ctx });
     });
+  for (const sub of load.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
 }
 
 async function report(result: LoadResult, options: { json: boolean; outJson?: string; ctx: CliContext }): Promise<void> {
