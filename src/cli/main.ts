@@ -11,6 +11,7 @@ import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerRun } from './run.js';
 import { registerConfig } from './config.js';
+import { registerLoad } from './load.js';
 import { registerLs } from './ls.js';
 import { registerSecret } from './secret.js';
 import { registerServe } from './serve.js';
@@ -24,6 +25,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerLs,
   registerRun,
   registerServe,
+  registerLoad,
   registerImport,
   registerUpdate,
   registerExport,

@@ -1,0 +1,187 @@
+/**
+ * Ferry's load generator against autocannon (npm) and wrk (Debian) on the same targets: a bare
+ * Node `http` server and nginx (Debian nginx-light, started here on a loopback port with
+ * `access_log off`). 50 connections, 10 s, closed model, rounds alternating tool and server.
+ * Prints each tool's req/s, p99 and its own CPU time, Ferry's start and end RSS, and the ratios.
+ *
+ *   npx tsx bench/load.ts                 # 2 rounds
+ *   ROUNDS=3 SECONDS=10 npx tsx bench/load.ts
+ *   LONG=60 npx tsx bench/load.ts         # also: Ferry alone for 60 s, RSS at start and end
+ *
+ * All traffic stays on 127.0.0.1; every run is bounded in time.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const LONG = Number(process.env.LONG ?? 0);
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// --- the child that runs Ferry's engine (same code as `ferry load`, without a workspace) ---
+if (process.argv[2] === '--ferry-child') {
+  const [url, seconds] = [process.argv[3]!, Number(process.argv[4])];
+  const { runEngine } = await import('../src/load/engine.js');
+  const { combine } = await import('../src/load/result.js');
+  const rssStart = process.memoryUsage().rss;
+  let rssPeak = rssStart;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 500);
+  const outcome = await runEngine({
+    config: {
+      targets: [{ request: 'bench', weight: 1, method: 'GET', url, headers: [], captures: [] }],
+      model: 'virtualUsers',
+      stages: [{ durationSecs: 0, target: CONNECTIONS }, { durationSecs: seconds, target: CONNECTIONS }],
+      thinkTimeMs: 0,
+      maxInFlight: 1000,
+      keepAlive: true,
+      timeoutMs: 30_000,
+      http2: false,
+      verifyTls: true,
+      rows: [],
+      segment: { index: 0, count: 1 },
+      marker: 'ferrybench',
+      names: [],
+    },
+  });
+  clearInterval(sampler);
+  const rssEnd = process.memoryUsage().rss;
+  const { overall } = combine(outcome.targets, [], (outcome.endedAt - outcome.startedAt) / 1000);
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ rps: overall.rps, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
+  process.exit(0);
+}
+
+interface Measure {
+  rps: number;
+  p99: number | null;
+  cpu: number;
+  errors?: number;
+  rssStart?: number;
+  rssEnd?: number;
+  rssPeak?: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[], limitMs: number): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+  });
+}
+
+/** `/usr/bin/time` reports the tool's own CPU (user + system, all threads). */
+const TIME = ['-f', '__cpu %U %S'];
+function cpuOf(stderr: string): number {
+  const m = /__cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+  return m ? Number(m[1]) + Number(m[2]) : NaN;
+}
+
+async function ferry(url: string, seconds = SECONDS): Promise<Measure> {
+  const out = await run('/usr/bin/time', [...TIME, process.execPath, '--import', 'tsx', 'bench/load.ts', '--ferry-child', url, String(seconds)], (seconds + 60) * 1000);
+  const line = out.stdout.trim().split('\n').at(-1) ?? '{}';
+  return { ...(JSON.parse(line) as Measure), cpu: cpuOf(out.stderr) };
+}
+
+async function autocannon(url: string): Promise<Measure> {
+  const out = await run('/usr/bin/time', [...TIME, process.execPath, 'node_modules/autocannon/autocannon.js', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', url], (SECONDS + 60) * 1000);
+  const json = JSON.parse(out.stdout) as { requests: { average: number }; latency: { p99: number }; errors: number; non2xx: number };
+  return { rps: json.requests.average, p99: json.latency.p99, errors: json.errors + json.non2xx, cpu: cpuOf(out.stderr) };
+}
+
+async function wrk(url: string): Promise<Measure> {
+  const threads = String(Math.min(2, os.availableParallelism()));
+  const out = await run('/usr/bin/time', [...TIME, 'wrk', '-t', threads, '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--latency', url], (SECONDS + 60) * 1000);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1]);
+  const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)/m.exec(out.stdout);
+  const scale = { us: 0.001, ms: 1, s: 1000 } as const;
+  return { rps, p99: p99 ? Number(p99[1]) * scale[p99[2] as keyof typeof scale] : null, cpu: cpuOf(out.stderr) };
+}
+
+async function startNode(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', `require('http').createServer((q,s)=>s.end('ok')).listen(${port},'127.0.0.1',()=>console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => child.stdout.once('data', r));
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
+}
+
+async function startNginx(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-nginx-'));
+  const conf = `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  server { listen 127.0.0.1:${port}; location / { return 200 'ok'; } }
+}
+`;
+  await fs.writeFile(path.join(dir, 'nginx.conf'), conf);
+  const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'inherit' });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `http://127.0.0.1:${port}/`, stop: () => { child.kill(); void fs.rm(dir, { recursive: true, force: true }); } };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (n: number | undefined) => (n === undefined ? '-' : `${(n / 2 ** 20).toFixed(0)} MB`);
+
+const tools = { ferry, autocannon, wrk } as const;
+const results: Record<string, Record<string, Measure[]>> = { node: { ferry: [], autocannon: [], wrk: [] }, nginx: { ferry: [], autocannon: [], wrk: [] } };
+console.log(`machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+const servers = { node: await startNode(), nginx: await startNginx() };
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? (['ferry', 'autocannon', 'wrk'] as const) : (['wrk', 'autocannon', 'ferry'] as const);
+    for (const server of ['node', 'nginx'] as const) {
+      for (const tool of order) {
+        const m = await tools[tool](servers[server].url);
+        results[server]![tool]!.push(m);
+        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
+      }
+    }
+  }
+  console.log('\nmedians:');
+  for (const server of ['node', 'nginx'] as const) {
+    const r = (tool: string) => median(results[server]![tool]!.map((m) => m.rps));
+    for (const tool of Object.keys(tools)) {
+      const ms = results[server]![tool]!;
+      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s`);
+    }
+    console.log(`${server.padEnd(5)} ferry / autocannon ${(r('ferry') / r('autocannon')).toFixed(2)}×   ferry / wrk ${(r('ferry') / r('wrk')).toFixed(2)}×`);
+  }
+  if (LONG > 0) {
+    const m = await ferry(servers.nginx.url, LONG);
+    console.log(`\nferry alone, ${LONG} s against nginx: ${m.rps.toFixed(0)} req/s, rss ${mb(m.rssStart)} at start, ${mb(m.rssEnd)} at the end (peak ${mb(m.rssPeak)})`);
+  }
+} finally {
+  servers.node.stop();
+  servers.nginx.stop();
+}

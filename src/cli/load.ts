@@ -1,0 +1,179 @@
+/**
+ * `ferry load ID` and `ferry load merge FILE...` (spec 1.8, 2.12; docs/load.md). Parsing and
+ * printing only: the work is `runLoadTest` / `mergeResults` in `src/load/`.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { readSettings, WorkspaceData } from '../appdata/index.js';
+import {
+  defaultWorkers,
+  LoadInputError,
+  liveLine,
+  mergeResults,
+  MergeError,
+  parseSegment,
+  parseStages,
+  readResultFile,
+  runLoadTest,
+  SegmentError,
+  StageError,
+  summaryText,
+  type LiveTotals,
+  type LoadResult,
+} from '../load/index.js';
+import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/reporters/report-file.js';
+import { StatusLine } from '../runner/reporters/status-line.js';
+import { parseVarOptions, VarOptionError } from '../template/index.js';
+import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+
+interface LoadFlags {
+  env?: string;
+  var?: string[];
+  workers?: string;
+  stages?: string;
+  segment?: string;
+  reporter?: string;
+  outJson?: string;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+export function registerLoad(program: Command, ctx: CliContext): void {
+  const load = program
+    .command('load')
+    .description('run a load test (loadtests/ID.yaml); `ferry load merge FILE...` combines segment results')
+    .argument('<id>', 'the load test: its file name under loadtests/ without .yaml')
+    .option('-e, --env <name>', 'environment id or name (default: the active environment on this computer)')
+    .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect)
+    .option('--workers <n>', `generator threads (default: one per core, here ${defaultWorkers()})`)
+    .option('--stages <list>', 'override the stages for a quick try: "30s:50,1m:50" (duration:target, units ms s m h)')
+    .option('--segment <i/n>', 'run the i-th of n equal parts of the test (merge the parts with ferry load merge)')
+    .option('-r, --reporter <name>', 'cli (summary table, default) or json (the whole result on stdout)')
+    .option('--out-json <file>', 'also write the whole result (JSON, histograms included) to FILE')
+    .action(async (id: string, flags: LoadFlags, command: Command) => {
+      const json = reporterIsJson(flags.reporter);
+      let stages;
+      let segment;
+      let vars;
+      try {
+        stages = flags.stages === undefined ? undefined : parseStages(flags.stages);
+        segment = flags.segment === undefined ? undefined : parseSegment(flags.segment);
+        vars = parseVarOptions(flags.var ?? []);
+      } catch (error) {
+        if (error instanceof StageError || error instanceof SegmentError || error instanceof VarOptionError) throw new CliError(error.message);
+        throw error;
+      }
+      const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers, '--workers', 1, 256);
+      const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
+      if (outJson) await checkReportFile(outJson);
+      const ws = await openWorkspaceFor(command, ctx);
+      const data = new WorkspaceData(ws.id, ws.root);
+      const settings = await readSettings();
+
+      // Ctrl-C: every worker stops at once; the partial result is printed and written, exit 1.
+      const interrupt = new AbortController();
+      const onInterrupt = () => {
+        if (interrupt.signal.aborted) process.exit(130);
+        interrupt.abort();
+        ctx.output.err('ferry: stopping: requests in flight are cancelled; the partial result follows (Ctrl-C again to quit at once).');
+      };
+      process.on('SIGINT', onInterrupt);
+      const status = ctx.output.status ? new StatusLine(ctx.output.status) : undefined;
+      let live: LiveTotals | undefined;
+      let model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers';
+      const timer = status ? setInterval(() => live && status.show(liveLine(live.view(), model)), 1000) : undefined;
+      let result: LoadResult;
+      try {
+        result = await runLoadTest({
+          workspace: ws,
+          id,
+          environment: flags.env,
+          vars,
+          ...(stages ? { stages } : {}),
+          ...(segment ? { segment } : {}),
+          ...(workers !== undefined ? { workers } : {}),
+          data,
+          settings,
+          signal: interrupt.signal,
+          onPlan: (plan) => {
+            model = plan.test.model;
+            if (plan.withScripts.length) ctx.output.err(`ferry: load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
+          },
+          onLive: (totals) => (live = totals),
+        });
+      } catch (error) {
+        if (error instanceof LoadInputError) throw new CliError(error.message);
+        throw error;
+      } finally {
+        if (timer) clearInterval(timer);
+        status?.clear();
+        process.off('SIGINT', onInterrupt);
+      }
+      await report(result, { json, outJson, ctx });
+    });
+
+  load
+    .command('merge')
+    .description('combine the result files of segments exactly and judge the thresholds on the whole')
+    .argument('<files...>', 'result files written with --out-json')
+    .option('-r, --reporter <name>', 'cli (summary table, default) or json (the merged result on stdout)')
+    .option('--out-json <file>', 'also write the merged result to FILE')
+    .action(async (files: string[], own: { reporter?: string; outJson?: string }) => {
+      // `-r` and `--out-json` after `merge` are read by `load` (they are its options too).
+      const flags = { ...load.opts<{ reporter?: string; outJson?: string }>(), ...own };
+      const json = reporterIsJson(flags.reporter);
+      const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
+      if (outJson) await checkReportFile(outJson);
+      let merged: LoadResult;
+      try {
+        merged = mergeResults(await Promise.all(files.map((f) => readResultFile(path.resolve(ctx.cwd, f)))));
+      } catch (error) {
+        if (error instanceof MergeError) throw new CliError(error.message);
+        throw error;
+      }
+      await report(merged, { json, outJson, ctx });
+    });
+  for (const sub of load.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
+}
+
+async function report(result: LoadResult, options: { json: boolean; outJson?: string; ctx: CliContext }): Promise<void> {
+  const { ctx } = options;
+  const text = `${JSON.stringify(result, null, 2)}\n`;
+  if (options.outJson) {
+    try {
+      await writeReportFile(options.outJson, text, '--out-json');
+    } catch (error) {
+      if (error instanceof ReportFileError) throw new CliError(error.message);
+      throw error;
+    }
+  }
+  if (options.json) ctx.output.out(text.replace(/\n$/, ''));
+  else {
+    const colors = pc.createColors(ctx.output.color);
+    ctx.output.out(summaryText(result, { green: colors.green, red: colors.red, bold: colors.bold, dim: colors.dim }));
+  }
+  ctx.exitCode = result.passed ? EXIT.ok : EXIT.failed;
+}
+
+function reporterIsJson(name: string | undefined): boolean {
+  const value = (name ?? 'cli').trim().toLowerCase();
+  if (value !== 'cli' && value !== 'json') throw new CliError(`Unknown reporter "${name}". Reporters of ferry load: cli, json.`);
+  return value === 'json';
+}
+
+async function checkReportFile(file: string): Promise<void> {
+  try {
+    await prepareReportFile(file, '--out-json');
+  } catch (error) {
+    if (error instanceof ReportFileError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+function wholeNumber(text: string, flag: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw new CliError(`${flag} takes a whole number from ${min} to ${max}, not "${text}".`);
+  return n;
+}

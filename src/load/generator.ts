@@ -1,0 +1,337 @@
+/**
+ * One generator (one worker thread): sends its share of the test with undici pools, one per
+ * origin, and counts. Open model: request k starts at its scheduled time whatever the answers
+ * do, and its latency is measured from that time (coordinated omission corrected). Closed model:
+ * each user sends, waits for the answer, thinks, sends again. Every loop ends with the stages.
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool, type Dispatcher } from 'undici';
+import { captureValue } from './captures.js';
+import { errorKind, LoadTimeout } from './errors.js';
+import { filler, type Lookup } from './fill.js';
+import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
+import { Picker } from './picker.js';
+import { shareOf } from './segment.js';
+import { arrivalTime, totalSeconds, valueAt } from './stages.js';
+import { noErrors, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireTarget } from './wire.js';
+
+/** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
+const GRACE_MS = 10_000;
+/** Most open-model starts in one turn of the event loop, so answers are still read when far behind. */
+const STARTS_PER_TURN = 2_000;
+
+interface TargetStats {
+  count: number;
+  errors: Record<ErrorKind, number>;
+  statuses: Record<string, number>;
+  dropped: number;
+  bytesSent: number;
+  bytesReceived: number;
+  histogram: Histogram;
+}
+
+interface InFlight {
+  deadline: number;
+  abort(reason: Error): void;
+  timeOut(): void;
+}
+
+/** How often in-flight requests are checked against their deadline (timeouts are this precise). */
+const SWEEP_MS = 10;
+
+interface Second {
+  count: number;
+  errors: number;
+  dropped: number;
+  histogram: Histogram;
+}
+
+export class Generator {
+  private readonly pools = new Map<string, Pool>();
+  private readonly stats: TargetStats[];
+  private readonly seconds = new Map<number, Second>();
+  private readonly fill: ReturnType<typeof filler>;
+  private startPerf = 0;
+  private endPerf = 0;
+  private inFlight = 0;
+  private users = 0;
+  private rowCounter = 0;
+  private stopped = false;
+  private ended = false;
+  /** Requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per request). */
+  private readonly controllers = new Set<InFlight>();
+  private readonly parsed: URL[] = [];
+  private wake?: () => void;
+
+  constructor(
+    private readonly config: GeneratorConfig,
+    private readonly post: (message: WorkerMessage) => void,
+  ) {
+    this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
+    this.fill = filler(config.marker, config.names);
+  }
+
+  /** Runs the schedule from `startAt` (epoch ms), the same moment in every worker. */
+  async run(startAt: number): Promise<void> {
+    this.startPerf = startAt - performance.timeOrigin;
+    this.endPerf = this.startPerf + totalSeconds(this.config.stages) * 1000;
+    const flusher = setInterval(() => this.flush(false), 1000);
+    const sweeper = this.config.timeoutMs > 0 ? setInterval(() => this.sweep(), SWEEP_MS) : undefined;
+    try {
+      await sleep(Math.max(0, this.startPerf - performance.now()));
+      if (!this.stopped) await (this.config.model === 'arrivalRate' ? this.open() : this.closed());
+    } finally {
+      clearInterval(flusher);
+      if (sweeper) clearInterval(sweeper);
+      this.ended = true;
+      await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
+    }
+    this.post({ type: 'done', targets: this.finalCounts(), seconds: this.flush(true), endedAt: Date.now() });
+  }
+
+  /** Ctrl-C: cancel what is in flight now; those requests are not counted. */
+  stop(): void {
+    this.stopped = true;
+    for (const controller of this.controllers) controller.abort(new Error('stopped'));
+    this.wake?.();
+  }
+
+  private async open(): Promise<void> {
+    const { segment, worker, stages } = this.config;
+    const picker = new Picker(this.config.targets.map((t) => t.weight));
+    const vars = new Map<string, string>();
+    // This generator's requests: k = segment.index + segment.count·(worker.index + worker.count·j).
+    let j = 0;
+    const kOf = (n: number) => segment.index + segment.count * (worker.index + worker.count * n);
+    // Request k sends the k-th target of the whole test's sequence, so any split sends the same mix.
+    let picked = -1;
+    let last = 0;
+    const targetOf = (k: number) => {
+      for (; picked < k; picked++) last = picker.next();
+      return last;
+    };
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        if (this.stopped) return resolve();
+        const now = performance.now();
+        for (let started = 0; started < STARTS_PER_TURN; started++) {
+          const t = arrivalTime(stages, kOf(j));
+          if (t === undefined) return resolve();
+          const due = this.startPerf + t * 1000;
+          if (due > now) return void setTimeout(tick, Math.min(due - now, 50));
+          const target = targetOf(kOf(j));
+          j++;
+          if (this.inFlight >= this.config.maxInFlight) {
+            // Dropped and counted, never queued: a queue would hide the overload.
+            this.stats[target]!.dropped++;
+            this.second(now).dropped++;
+            continue;
+          }
+          void this.send(target, vars, due);
+        }
+        setImmediate(tick);
+      };
+      tick();
+    });
+    await this.drain();
+  }
+
+  private async closed(): Promise<void> {
+    const { segment, worker, stages } = this.config;
+    const running: Array<Promise<void>> = [];
+    const wanted = () => {
+      const t = (performance.now() - this.startPerf) / 1000;
+      return shareOf(shareOf(valueAt(stages, t), segment), worker);
+    };
+    while (!this.stopped && performance.now() < this.endPerf) {
+      const want = wanted();
+      while (this.users < want) running.push(this.user(this.users++));
+      // Users above the wanted number leave after their current request (user()).
+      await Promise.race([sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
+    }
+    await this.drain(Promise.all(running));
+  }
+
+  private async user(index: number): Promise<void> {
+    const picker = new Picker(this.config.targets.map((t) => t.weight));
+    const vars = new Map<string, string>();
+    const { segment, worker, stages, thinkTimeMs } = this.config;
+    while (!this.stopped && performance.now() < this.endPerf) {
+      await this.send(picker.next(), vars, performance.now());
+      if (thinkTimeMs > 0 && !this.stopped) await sleep(Math.min(thinkTimeMs, Math.max(0, this.endPerf - performance.now())));
+      const t = (performance.now() - this.startPerf) / 1000;
+      if (index >= shareOf(shareOf(valueAt(stages, t), segment), worker)) break;
+    }
+    this.users--;
+  }
+
+  /** Waits for what is in flight after the last stage, within the grace time. */
+  private async drain(users?: Promise<unknown>): Promise<void> {
+    const grace = this.config.timeoutMs > 0 ? Math.min(this.config.timeoutMs + 100, GRACE_MS) : GRACE_MS;
+    const settled = users ?? new Promise<void>((resolve) => {
+      const check = () => (this.inFlight === 0 || this.stopped ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    await Promise.race([settled, sleep(grace), new Promise<void>((r) => (this.wake = r))]);
+    this.stopped = true;
+    for (const controller of this.controllers) controller.abort(new Error('stopped'));
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const request of this.controllers) if (request.deadline <= now) request.timeOut();
+  }
+
+  private send(index: number, vars: Map<string, string>, scheduled: number): Promise<void> {
+    const target = this.config.targets[index]!;
+    const stats = this.stats[index]!;
+    const rows = this.config.rows;
+    const row = rows.length > 0 ? rows[(this.config.worker.index + this.config.worker.count * this.rowCounter++) % rows.length] : undefined;
+    const lookup: Lookup = (name) => vars.get(name) ?? row?.[name];
+    let url: { origin: string; pathname: string; search: string };
+    let headers: string[];
+    let body: Buffer | Uint8Array | undefined;
+    try {
+      // A URL without per-request values is parsed once per target.
+      url = target.url.includes(this.config.marker) ? new URL(this.fill(target.url, lookup, 'url')) : (this.parsed[index] ??= new URL(target.url));
+      headers = [];
+      for (const [name, value] of target.headers) headers.push(name, this.fill(value, lookup, 'text'));
+      body = typeof target.body === 'string' ? Buffer.from(this.fill(target.body, lookup, 'text')) : target.body;
+    } catch {
+      this.record(stats, scheduled, 'other');
+      return Promise.resolve();
+    }
+    const pool = this.poolFor(url.origin);
+    this.inFlight++;
+    stats.bytesSent += body?.byteLength ?? 0;
+    return new Promise<void>((resolve) => {
+      let status = 0;
+      let received = 0;
+      let answerHeaders: Record<string, string | string[] | undefined> = {};
+      const chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
+      let timedOut = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      const handle: InFlight = {
+        deadline: this.config.timeoutMs > 0 ? scheduled + this.config.timeoutMs : Number.POSITIVE_INFINITY,
+        abort: (reason) => (controller ? controller.abort(reason) : undefined),
+        timeOut: () => {
+          if (timedOut) return;
+          timedOut = true;
+          controller?.abort(new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
+        },
+      };
+      this.controllers.add(handle);
+      const finish = (kind: ErrorKind | undefined) => {
+        this.controllers.delete(handle);
+        this.inFlight--;
+        if (!this.ended && !(this.stopped && kind !== undefined && kind !== 'status')) {
+          stats.bytesReceived += received;
+          if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+          this.record(stats, scheduled, kind);
+        }
+        resolve();
+      };
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart: (c) => {
+          controller = c;
+          if (timedOut) c.abort(new LoadTimeout('timeout'));
+          else if (this.stopped) c.abort(new Error('stopped'));
+        },
+        onResponseStart: (_c, statusCode, responseHeaders) => {
+          status = statusCode;
+          answerHeaders = responseHeaders;
+        },
+        onResponseData: (_c, chunk) => {
+          received += chunk.length;
+          chunks?.push(chunk);
+        },
+        onResponseEnd: () => {
+          if (chunks) {
+            const text = Buffer.concat(chunks).toString('utf8');
+            for (const capture of target.captures) {
+              const value = captureValue(capture, answerHeaders, text);
+              if (value !== undefined) vars.set(capture.variable, value);
+            }
+          }
+          finish(status >= 400 ? 'status' : undefined);
+        },
+        onResponseError: (_c, error) => {
+          status = 0;
+          finish(timedOut ? 'timeout' : errorKind(error));
+        },
+      };
+      try {
+        pool.dispatch({
+          path: url.pathname + url.search,
+          method: target.method as Dispatcher.HttpMethod,
+          headers,
+          body: body as Buffer | undefined,
+          reset: !this.config.keepAlive,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        }, handler);
+      } catch (error) {
+        finish(errorKind(error));
+      }
+    });
+  }
+
+  private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined): void {
+    const now = performance.now();
+    const us = Math.max(1, Math.round((now - scheduled) * 1000));
+    stats.count++;
+    stats.histogram.recordValue(us);
+    if (kind) stats.errors[kind]++;
+    const second = this.second(now);
+    second.count++;
+    if (kind) second.errors++;
+    second.histogram.recordValue(us);
+  }
+
+  private second(now: number): Second {
+    const key = Math.floor((performance.timeOrigin + now) / 1000);
+    let second = this.seconds.get(key);
+    if (!second) this.seconds.set(key, (second = { count: 0, errors: 0, dropped: 0, histogram: newHistogram() }));
+    return second;
+  }
+
+  /** Posts the seconds that are over (all of them at the end) and forgets them: memory stays flat. */
+  private flush(all: boolean): SecondCounts[] {
+    const current = Math.floor(Date.now() / 1000);
+    const out: SecondCounts[] = [];
+    const active = this.config.model === 'arrivalRate' ? this.inFlight : this.users;
+    for (const [key, s] of [...this.seconds].sort((a, b) => a[0] - b[0])) {
+      if (!all && key >= current) continue;
+      out.push({ second: key, count: s.count, errors: s.errors, dropped: s.dropped, active, histogram: encodeHistogram(s.histogram) });
+      s.histogram.destroy();
+      this.seconds.delete(key);
+    }
+    if (!all) this.post({ type: 'seconds', seconds: out, active });
+    return out;
+  }
+
+  private finalCounts(): TargetCounts[] {
+    return this.config.targets.map((t: WireTarget, i) => {
+      const s = this.stats[i]!;
+      return { request: t.request, count: s.count, errors: s.errors, statuses: s.statuses, dropped: s.dropped, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived, histogram: encodeHistogram(s.histogram) };
+    });
+  }
+
+  private poolFor(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: null,
+        pipelining: 1,
+        allowH2: this.config.http2,
+        connect: { rejectUnauthorized: this.config.verifyTls },
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,66 @@
+/**
+ * `ferry load merge`: result files of the segments of one test combined exactly (histograms
+ * added, counters summed, seconds aligned on the wall clock), thresholds judged on the whole.
+ */
+import { promises as fs } from 'node:fs';
+import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
+import { judge } from './thresholds.js';
+
+export class MergeError extends Error {
+  override name = 'MergeError';
+}
+
+export async function readResultFile(file: string): Promise<LoadResult> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    throw new MergeError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  }
+  let data: Partial<LoadResult>;
+  try {
+    data = JSON.parse(text) as Partial<LoadResult>;
+  } catch (error) {
+    throw new MergeError(`${file}: is not valid JSON (${(error as Error).message}).`);
+  }
+  if (data.format !== RESULT_FORMAT) throw new MergeError(`${file}: is not a Ferry load result (write one with ferry load ID --out-json FILE).`);
+  if (data.version !== RESULT_VERSION) throw new MergeError(`${file}: is a version ${String(data.version)} load result; this Ferry reads version ${RESULT_VERSION}.`);
+  return data as LoadResult;
+}
+
+export function mergeResults(results: readonly LoadResult[]): LoadResult {
+  if (results.length === 0) throw new MergeError('give the result files to merge.');
+  const first = results[0]!;
+  for (const r of results) {
+    if (r.loadTest.id !== first.loadTest.id) throw new MergeError(`the files are of different load tests (${first.loadTest.id} and ${r.loadTest.id}); merge the segments of one test.`);
+  }
+  const parts = results.flatMap((r) => r.segments.parts);
+  const twice = parts.find((p, i) => parts.indexOf(p) !== i);
+  if (twice !== undefined) throw new MergeError(`segment ${twice}/${first.segments.of} is in more than one file; each segment is merged once.`);
+  const starts = results.map((r) => Date.parse(r.startedAt));
+  const ends = results.map((r) => Date.parse(r.endedAt));
+  const interrupted = results.some((r) => r.interrupted);
+  const durationSeconds = Math.max(0.001, (Math.max(...ends) - Math.min(...starts)) / 1000);
+  const rateSeconds = interrupted ? durationSeconds : Math.max(...results.map((r) => r.plannedSeconds));
+  const { overall, targets, series } = combine(
+    results.map((r) => r.targets.map((t) => ({ ...t, errors: t.errors }))),
+    results.flatMap((r) => r.series),
+    rateSeconds,
+  );
+  const verdicts = judge(first.thresholds, overall, targets);
+  return {
+    ...first,
+    segments: { parts: [...parts].sort((a, b) => a - b), of: first.segments.of },
+    workers: results.reduce((n, r) => n + r.workers, 0),
+    startedAt: new Date(Math.min(...starts)).toISOString(),
+    endedAt: new Date(Math.max(...ends)).toISOString(),
+    plannedSeconds: Math.max(...results.map((r) => r.plannedSeconds)),
+    durationSeconds: Math.round(durationSeconds * 1000) / 1000,
+    interrupted,
+    overall,
+    targets,
+    series,
+    verdicts,
+    passed: !interrupted && verdicts.every((v) => v.passed),
+  };
+}

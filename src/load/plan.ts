@@ -1,0 +1,193 @@
+/**
+ * From a load test file (spec 2.12) to what the generators run: targets found and prepared once
+ * with the request pipeline (inheritance, auth, variables, `-e`, `--var`), stages, thresholds,
+ * data rows and options checked. Every problem is found here, before anything is sent.
+ */
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AppSettings, WorkspaceData } from '../appdata/index.js';
+import type { LoadTestFile } from '../model/index.js';
+import { requestKind } from '../protocols/index.js';
+import { PrepareError, prepareRequest, scriptChain, type PreparedRequest } from '../request/index.js';
+import { loadVariableSnapshot, scopeFrom } from '../request/variables.js';
+import { DataFileError, readDataFile } from '../runner/data-file.js';
+import { resolveEnvironment } from '../runner/environment.js';
+import { RunError } from '../runner/errors.js';
+import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
+import { formatWarning, walkRequests, type Workspace } from '../workspace/index.js';
+import { markerFor } from './fill.js';
+import { rowsOf, type Segment } from './segment.js';
+import { checkStages, StageError, totalSeconds, type Stage } from './stages.js';
+import type { ThresholdRule } from './thresholds.js';
+import type { GeneratorConfig, WireTarget } from './wire.js';
+
+/** Bad input: unknown id, missing or non-HTTP target, bad stage, threshold or data file. Nothing was sent. */
+export class LoadInputError extends Error {
+  override name = 'LoadInputError';
+}
+
+export interface PlanOptions {
+  workspace: Workspace;
+  id: string;
+  environment?: string;
+  vars?: ReadonlyMap<string, string>;
+  stages?: Stage[];
+  segment?: Segment;
+  data?: WorkspaceData;
+  settings: AppSettings;
+}
+
+export interface LoadPlan {
+  id: string;
+  file: string;
+  test: LoadTestFile;
+  /** The generator config but the worker stripe (engine.ts adds it). */
+  config: Omit<GeneratorConfig, 'worker' | 'startAt'>;
+  thresholds: ThresholdRule[];
+  plannedSeconds: number;
+  /** Requests that have scripts, which load tests do not run. */
+  withScripts: string[];
+}
+
+export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
+  const { workspace, id } = options;
+  const entry = workspace.loadtests.find((e) => e.id === id);
+  if (!entry) {
+    const broken = workspace.warnings.find((w) => w.file === `loadtests/${id}.yaml`);
+    if (broken) throw new LoadInputError(`Load test "${id}" cannot be used: ${formatWarning(broken)}`);
+    const ids = workspace.loadtests.map((e) => e.id);
+    throw new LoadInputError(`No load test "${id}". ${ids.length ? `Load tests here: ${ids.join(', ')}.` : 'This workspace has no load tests (loadtests/*.yaml).'}`);
+  }
+  const test = entry.value;
+  const where = entry.file;
+
+  const httpVersion = test.httpVersion ?? options.settings.httpVersion;
+  if (httpVersion === 'http3') throw new LoadInputError(`${where}: httpVersion http3 is not supported by load tests; use auto, http1 or http2.`);
+  const stages = options.stages ?? test.stages;
+  try {
+    checkStages(stages, options.stages ? '--stages' : where);
+  } catch (error) {
+    if (error instanceof StageError) throw new LoadInputError(error.message);
+    throw error;
+  }
+
+  const sent = test.targets.map((t, i) => ({ t, i })).filter(({ t }) => t.enabled && t.weight > 0);
+  if (sent.length === 0) throw new LoadInputError(`${where}: no target is sent (each needs enabled: true and a weight above 0); add targets with request: Folder/Name.yaml.`);
+  const normalize = (p: string) => (/\.ya?ml$/i.test(p) ? p : `${p}.yaml`).replace(/^\/+/, '');
+  const requests = new Map([...walkRequests(workspace.tree)].map((r) => [r.node.path.toLowerCase(), r]));
+  const found = sent.map(({ t, i }) => {
+    const hit = requests.get(normalize(t.request).toLowerCase());
+    if (!hit) throw new LoadInputError(`${where}: targets[${i}].request: there is no request "${t.request}" under requests/.`);
+    const kind = requestKind(hit.node.request.kind);
+    if (kind.kind !== 'http') throw new LoadInputError(`${where}: targets[${i}].request: ${hit.node.path} is ${kind.noun}; load tests send HTTP requests only.`);
+    return { target: t, hit };
+  });
+  const paths = new Set(found.map((f) => f.hit.node.path));
+  test.thresholds.forEach((rule, i) => {
+    if (rule.target !== undefined && !paths.has(normalize(rule.target)) && !test.targets.some((t) => t.request === rule.target)) {
+      throw new LoadInputError(`${where}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets.`);
+    }
+  });
+  const thresholds: ThresholdRule[] = test.thresholds.map((r) => ({ metric: r.metric, op: r.op, value: r.value, enabled: r.enabled, ...(r.target !== undefined ? { target: normalizeTarget(r.target, found) } : {}) }));
+
+  let rows: Array<Record<string, string>> = [];
+  if (test.dataFile) {
+    const file = path.resolve(workspace.root, test.dataFile);
+    try {
+      rows = await readDataFile(file);
+    } catch (error) {
+      if (error instanceof DataFileError) throw new LoadInputError(`${where}: dataFile: ${error.message}`);
+      throw error;
+    }
+    if (rows.length === 0) throw new LoadInputError(`${where}: dataFile ${test.dataFile} has no rows.`);
+  }
+  const segment = options.segment ?? { index: 0, count: 1 };
+
+  let environmentId: string | undefined;
+  try {
+    environmentId = await resolveEnvironment(workspace, options.environment, options.data);
+  } catch (error) {
+    if (error instanceof RunError) throw new LoadInputError(error.message);
+    throw error;
+  }
+  const snapshot = await loadVariableSnapshot(workspace, options.data, environmentId);
+  const cliVars = options.vars ?? new Map<string, string>();
+  // Names whose value changes per request stand as markers; --var wins over them all.
+  const marker = `ferry${randomBytes(4).toString('hex')}`;
+  const perRequest = [...new Set([...Object.keys(rows[0] ?? {}), ...test.targets.flatMap((t) => t.captures.map((c) => c.variable)), ...DYNAMIC_VALUE_NAMES])].filter((n) => !cliVars.has(n));
+  const markers = new Map(perRequest.map((name, i) => [name, markerFor(marker, i)]));
+  const variables = scopeFrom(snapshot, [markers, cliVars]);
+
+  const targets: WireTarget[] = [];
+  const withScripts: string[] = [];
+  for (const { target, hit } of found) {
+    const { node, folders } = hit;
+    if (['preRequest', 'postResponse'].some((phase) => scriptChain(workspace.file, folders, node.request, node.path, phase as 'preRequest').length > 0)) withScripts.push(node.path);
+    let prepared: PreparedRequest;
+    try {
+      prepared = await prepareRequest(
+        { request: node.request, path: node.path, folders, workspace, variables },
+        { data: options.data, settings: options.settings, kind: requestKind('http') },
+      );
+    } catch (error) {
+      if (error instanceof PrepareError) throw new LoadInputError(error.message);
+      throw error;
+    }
+    if (prepared.digest) throw new LoadInputError(`${where}: ${node.path} uses digest auth, which load tests do not answer; use another auth type for load tests.`);
+    targets.push(await wireTarget(prepared, node.path, target.weight, target.captures, marker));
+  }
+
+  return {
+    id,
+    file: where,
+    test,
+    thresholds,
+    plannedSeconds: totalSeconds(stages),
+    withScripts,
+    config: {
+      targets,
+      model: test.model,
+      stages,
+      thinkTimeMs: test.thinkTimeMs,
+      maxInFlight: Math.max(1, Math.ceil((test.maxInFlight - segment.index) / segment.count)),
+      keepAlive: test.keepAlive,
+      timeoutMs: test.timeoutMs ?? options.settings.timeoutMs,
+      http2: httpVersion === 'http2' || httpVersion === 'auto',
+      verifyTls: options.settings.verifyTls,
+      rows: rowsOf(rows, segment),
+      segment,
+      marker,
+      names: perRequest,
+    },
+  };
+}
+
+function normalizeTarget(target: string, found: Array<{ target: { request: string }; hit: { node: { path: string } } }>): string {
+  return found.find((f) => f.target.request === target)?.hit.node.path ?? (/\.ya?ml$/i.test(target) ? target : `${target}.yaml`);
+}
+
+async function wireTarget(prepared: PreparedRequest, request: string, weight: number, captures: WireTarget['captures'], marker: string): Promise<WireTarget> {
+  const headers: Array<[string, string]> = prepared.headers.map((h) => [h.name, h.value]);
+  let body: WireTarget['body'];
+  if (prepared.body.kind === 'bytes') {
+    const text = prepared.body.isText ? Buffer.from(prepared.body.bytes).toString('utf8') : undefined;
+    body = text !== undefined && text.includes(marker) ? text : prepared.body.bytes;
+  } else if (prepared.body.kind === 'multipart') {
+    // Built once into bytes (files read now): the same body for every request.
+    const { readFile } = await import('node:fs/promises');
+    const form = new FormData();
+    for (const part of prepared.body.parts) {
+      if (part.file) form.append(part.name, new Blob([await readFile(part.file.absolutePath)], { type: part.contentType ?? 'application/octet-stream' }), path.basename(part.file.path));
+      else form.append(part.name, part.value ?? '');
+    }
+    const response = new Response(form);
+    body = new Uint8Array(await response.arrayBuffer());
+    const type = response.headers.get('content-type');
+    if (type) {
+      const rest = headers.filter(([name]) => name.toLowerCase() !== 'content-type');
+      headers.length = 0;
+      headers.push(...rest, ['Content-Type', type]);
+    }
+  }
+  return { request, weight, method: prepared.method, url: prepared.url, headers, ...(body !== undefined ? { body } : {}), captures };
+}

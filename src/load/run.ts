@@ -1,0 +1,78 @@
+/**
+ * `runLoadTest`: the callable API behind `ferry load` (and the app): plan, run the engine, build
+ * the result, judge thresholds, keep the run in the history. Ctrl-C (the signal) gives the
+ * partial result, marked interrupted.
+ */
+import type { AppSettings, WorkspaceData } from '../appdata/index.js';
+import type { Workspace } from '../workspace/index.js';
+import { runEngine } from './engine.js';
+import { addLoadHistory } from './history.js';
+import { LiveTotals } from './live.js';
+import { planLoadTest, type LoadPlan } from './plan.js';
+import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
+import type { Segment } from './segment.js';
+import type { Stage } from './stages.js';
+import { judge } from './thresholds.js';
+
+export interface LoadRunOptions {
+  workspace: Workspace;
+  id: string;
+  environment?: string;
+  vars?: ReadonlyMap<string, string>;
+  stages?: Stage[];
+  segment?: Segment;
+  workers?: number;
+  data?: WorkspaceData;
+  settings: AppSettings;
+  signal?: AbortSignal;
+  /** Called once the plan is checked, before anything is sent (to say which requests' scripts are not run). */
+  onPlan?: (plan: LoadPlan) => void;
+  /** Live totals, as the workers report seconds. */
+  onLive?: (live: LiveTotals) => void;
+}
+
+export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> {
+  const plan = await planLoadTest(options);
+  options.onPlan?.(plan);
+  const live = new LiveTotals(plan.plannedSeconds);
+  options.onLive?.(live);
+  const workers = options.workers;
+  const outcome = await runEngine({
+    config: plan.config,
+    onStart: (at) => (live.startAt = at),
+    ...(workers !== undefined ? { workers } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onSeconds: (seconds, active, worker) => live.add(seconds, active, worker),
+  });
+  const startAt = outcome.startedAt || Date.now();
+  const endedAt = Math.max(outcome.endedAt, startAt);
+  const durationSeconds = Math.max(0.001, (endedAt - startAt) / 1000);
+  // A whole run's rate is over the planned length; an interrupted one over what it lasted.
+  const interrupted = options.signal?.aborted === true;
+  const rateSeconds = interrupted ? durationSeconds : plan.plannedSeconds;
+  const { overall, targets, series } = combine(outcome.targets, outcome.seconds, rateSeconds);
+  const verdicts = judge(plan.thresholds, overall, targets);
+  const segment = plan.config.segment;
+  const result: LoadResult = {
+    format: RESULT_FORMAT,
+    version: RESULT_VERSION,
+    loadTest: { id: plan.id, name: plan.test.name, model: plan.test.model },
+    segments: { parts: [segment.index + 1], of: segment.count },
+    workers: outcome.targets.length,
+    startedAt: new Date(startAt).toISOString(),
+    endedAt: new Date(endedAt).toISOString(),
+    plannedSeconds: plan.plannedSeconds,
+    durationSeconds: round(durationSeconds),
+    interrupted,
+    overall,
+    targets,
+    series,
+    thresholds: plan.thresholds,
+    verdicts,
+    passed: !interrupted && verdicts.every((v) => v.passed),
+  };
+  if (options.data) await addLoadHistory(options.data, result).catch(() => {});
+  return result;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

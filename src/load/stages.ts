@@ -1,0 +1,95 @@
+/**
+ * Stages (spec 2.12): linear ramps of users or requests per second, from 0 at the start; the test
+ * lasts their total. Arrival times of the open model come from the integral of the rate, so the
+ * k-th request of a run starts at the same moment on every machine and in every worker.
+ */
+export interface Stage {
+  durationSecs: number;
+  target: number;
+}
+
+export class StageError extends Error {
+  override name = 'StageError';
+}
+
+export function totalSeconds(stages: readonly Stage[]): number {
+  return stages.reduce((sum, s) => sum + s.durationSecs, 0);
+}
+
+/** Users or requests per second at `t` seconds from the start (after the end: the last target). */
+export function valueAt(stages: readonly Stage[], t: number): number {
+  let from = 0;
+  let start = 0;
+  for (const stage of stages) {
+    if (t < start + stage.durationSecs) return from + ((stage.target - from) * (t - start)) / stage.durationSecs;
+    from = stage.target;
+    start += stage.durationSecs;
+  }
+  return from;
+}
+
+/** Requests started by `t` seconds in the open model: the integral of the rate. */
+export function arrivalsBy(stages: readonly Stage[], t: number): number {
+  let from = 0;
+  let start = 0;
+  let sum = 0;
+  for (const stage of stages) {
+    const d = stage.durationSecs;
+    const upTo = Math.min(t - start, d);
+    if (upTo <= 0) break;
+    sum += from * upTo + ((stage.target - from) * upTo * upTo) / (2 * d);
+    from = stage.target;
+    start += d;
+  }
+  return sum;
+}
+
+/**
+ * When the k-th request (from 0) starts, in seconds from the start; undefined when the stages end
+ * first. Solves `arrivalsBy(t) = k` stage by stage (a quadratic on a ramp).
+ */
+export function arrivalTime(stages: readonly Stage[], k: number): number | undefined {
+  let from = 0;
+  let start = 0;
+  let before = 0;
+  for (const stage of stages) {
+    const d = stage.durationSecs;
+    const slope = d > 0 ? (stage.target - from) / d : 0;
+    const inStage = from * d + (slope * d * d) / 2;
+    if (d > 0 && k < before + inStage - 1e-9) {
+      const need = k - before;
+      // from·x + slope·x²/2 = need
+      const x = Math.abs(slope) < 1e-12 ? need / from : (-from + Math.sqrt(Math.max(0, from * from + 2 * slope * need))) / slope;
+      return start + x;
+    }
+    before += inStage;
+    from = stage.target;
+    start += d;
+  }
+  return undefined;
+}
+
+const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+
+/** `--stages "30s:50,1m:50"`: durations with a unit (ms, s, m, h) and targets. */
+export function parseStages(text: string): Stage[] {
+  const stages: Stage[] = [];
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h):(\d+(?:\.\d+)?)$/.exec(part);
+    if (!match) throw new StageError(`--stages: "${part}" is not DURATION:TARGET (for example 30s:50 or 1m:100).`);
+    stages.push({ durationSecs: Number(match[1]) * UNITS[match[2]!]!, target: Number(match[3]) });
+  }
+  if (stages.length === 0) throw new StageError('--stages is empty; give DURATION:TARGET items, for example "30s:50,1m:50".');
+  return stages;
+}
+
+/** Stages of a file or of `--stages`: a test needs a length and something to send. */
+export function checkStages(stages: readonly Stage[], where: string): void {
+  if (stages.length === 0) throw new StageError(`${where}: stages is empty; add items with durationSecs and target (for example durationSecs: 30, target: 10).`);
+  stages.forEach((s, i) => {
+    if (!Number.isFinite(s.durationSecs) || s.durationSecs < 0) throw new StageError(`${where}: stages[${i}].durationSecs must be 0 or more.`);
+    if (!Number.isFinite(s.target) || s.target < 0) throw new StageError(`${where}: stages[${i}].target must be 0 or more.`);
+  });
+  if (totalSeconds(stages) <= 0) throw new StageError(`${where}: stages last 0 seconds in total; give at least one stage a durationSecs above 0.`);
+  if (stages.every((s) => s.target === 0)) throw new StageError(`${where}: every stage has target 0, so nothing would be sent.`);
+}

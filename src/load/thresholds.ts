@@ -1,0 +1,64 @@
+/**
+ * Thresholds (spec 2.12): a rule over a metric of one target or of all, judged on the result.
+ * A metric with no samples fails, with that reason: a rule that cannot be checked has not passed.
+ */
+import type { TargetResult } from './result.js';
+
+export interface ThresholdRule {
+  metric: 'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'avg' | 'max' | 'errorRate' | 'rps';
+  op: '<' | '<=' | '>' | '>=';
+  value: number;
+  target?: string;
+  enabled: boolean;
+}
+
+export interface ThresholdVerdict {
+  rule: string;
+  metric: ThresholdRule['metric'];
+  op: ThresholdRule['op'];
+  limit: number;
+  target?: string;
+  /** Null when there was nothing to measure. */
+  measured: number | null;
+  passed: boolean;
+  reason?: string;
+}
+
+const UNIT: Record<ThresholdRule['metric'], string> = { p50: 'ms', p90: 'ms', p95: 'ms', p99: 'ms', p999: 'ms', avg: 'ms', max: 'ms', errorRate: '%', rps: 'req/s' };
+
+export function ruleText(rule: ThresholdRule): string {
+  return `${rule.metric} ${rule.op} ${rule.value}${UNIT[rule.metric] === 'req/s' ? ' req/s' : UNIT[rule.metric]}${rule.target ? ` (${rule.target})` : ''}`;
+}
+
+export function judge(rules: readonly ThresholdRule[], overall: TargetResult, targets: readonly TargetResult[]): ThresholdVerdict[] {
+  return rules
+    .filter((rule) => rule.enabled)
+    .map((rule) => {
+      const base = { rule: ruleText(rule), metric: rule.metric, op: rule.op, limit: rule.value, ...(rule.target ? { target: rule.target } : {}) };
+      const of = rule.target === undefined ? overall : targets.find((t) => t.request === rule.target);
+      if (!of || of.count === 0) {
+        return { ...base, measured: null, passed: false, reason: `no samples${rule.target ? ` for ${rule.target}` : ''}: nothing was measured, so the rule cannot pass` };
+      }
+      const measured = measure(rule.metric, of);
+      return { ...base, measured, passed: compare(measured, rule.op, rule.value) };
+    });
+}
+
+function measure(metric: ThresholdRule['metric'], of: TargetResult): number {
+  if (metric === 'errorRate') return of.errorRate;
+  if (metric === 'rps') return of.rps;
+  return of.latencyMs![metric];
+}
+
+function compare(measured: number, op: ThresholdRule['op'], limit: number): boolean {
+  switch (op) {
+    case '<':
+      return measured < limit;
+    case '<=':
+      return measured <= limit;
+    case '>':
+      return measured > limit;
+    case '>=':
+      return measured >= limit;
+  }
+}

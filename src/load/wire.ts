@@ -1,0 +1,86 @@
+/**
+ * What the main thread and the generator workers say to each other. Plain data only (structured
+ * clone); histograms travel in their encoded form.
+ */
+import type { Stage } from './stages.js';
+import type { Segment } from './segment.js';
+
+export interface Capture {
+  variable: string;
+  from: 'json' | 'header' | 'regex';
+  path: string;
+}
+
+/** A prepared target; `{{name}}` values that change per request stand as markers (fill.ts). */
+export interface WireTarget {
+  request: string;
+  weight: number;
+  method: string;
+  url: string;
+  headers: Array<[string, string]>;
+  /** Request body bytes, or text when it holds markers. */
+  body?: Uint8Array | string;
+  captures: Capture[];
+}
+
+export interface GeneratorConfig {
+  targets: WireTarget[];
+  model: 'virtualUsers' | 'arrivalRate';
+  stages: Stage[];
+  thinkTimeMs: number;
+  /** This generator's share of the file's maxInFlight. */
+  maxInFlight: number;
+  keepAlive: boolean;
+  /** 0 = no limit. */
+  timeoutMs: number;
+  http2: boolean;
+  verifyTls: boolean;
+  /** Data rows of this generator's segment. */
+  rows: Array<Record<string, string>>;
+  /** The segment of the whole test, then this worker within it. */
+  segment: Segment;
+  worker: Segment;
+  /** Marker prefix and the names the markers stand for. */
+  marker: string;
+  names: string[];
+}
+
+export type ErrorKind = 'status' | 'timeout' | 'refused' | 'reset' | 'tls' | 'other';
+export const ERROR_KINDS: readonly ErrorKind[] = ['status', 'timeout', 'refused', 'reset', 'tls', 'other'];
+
+/** Counters of one target on one generator. */
+export interface TargetCounts {
+  request: string;
+  count: number;
+  errors: Record<ErrorKind, number>;
+  statuses: Record<string, number>;
+  dropped: number;
+  bytesSent: number;
+  bytesReceived: number;
+  /** Encoded histogram of latencies (µs). */
+  histogram: string;
+}
+
+/** One wall-clock second: requests that ended in it (drops: that were due in it). */
+export interface SecondCounts {
+  /** Epoch seconds. */
+  second: number;
+  count: number;
+  errors: number;
+  dropped: number;
+  /** Users (closed model) or requests in flight (open model) at the end of the second. */
+  active: number;
+  histogram: string;
+}
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'seconds'; seconds: SecondCounts[]; active: number }
+  | { type: 'done'; targets: TargetCounts[]; seconds: SecondCounts[]; endedAt: number }
+  | { type: 'failed'; message: string };
+
+export type MainMessage = { type: 'stop' } | { type: 'start'; startAt: number };
+
+export function noErrors(): Record<ErrorKind, number> {
+  return { status: 0, timeout: 0, refused: 0, reset: 0, tls: 0, other: 0 };
+}

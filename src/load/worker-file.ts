@@ -1,0 +1,30 @@
+/**
+ * Where the generator worker's script is. Built Ferry has `worker.js` beside this file; from
+ * source (tests, `tsx`) a worker thread cannot load TypeScript, so the worker is bundled once per
+ * process with esbuild (a dev dependency) into a temporary file.
+ */
+import { existsSync, promises as fs, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let bundled: Promise<string> | undefined;
+
+export function workerFile(): Promise<string> {
+  const built = fileURLToPath(new URL('./worker.js', import.meta.url));
+  if (existsSync(built)) return Promise.resolve(built);
+  bundled ??= bundle(fileURLToPath(new URL('./worker.ts', import.meta.url)));
+  return bundled;
+}
+
+async function bundle(entry: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-load-worker-'));
+  const outfile = path.join(dir, 'worker.mjs');
+  // CommonJS packages bundled into ESM need a require of their own.
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent', banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
+  process.once('exit', () => {
+    rmSync(dir, { recursive: true, force: true }); // force: never throws for a missing folder
+  });
+  return outfile;
+}

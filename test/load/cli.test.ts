@@ -1,0 +1,200 @@
+/**
+ * `ferry load` and `ferry load merge` end to end: bad input (exit 2, nothing sent), thresholds and
+ * exit codes, the JSON shape, segments merged equal one run, and Ctrl-C in a real process.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeHistogram } from '../../src/load/histogram.js';
+import type { LoadResult } from '../../src/load/index.js';
+import { readLoadHistory } from '../../src/load/index.js';
+import { parse } from 'yaml';
+import { ferry, ferryOnTerminal } from '../support/cli.js';
+import { openedWorkspace } from '../runner/workspace.js';
+import { startTargetServer, type TargetServer } from './target-server.js';
+
+let server: TargetServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const steady = (rate: number, secs: number) => [{ durationSecs: 0, target: rate }, { durationSecs: secs, target: rate }];
+
+async function workspace(loadtests: Record<string, Record<string, unknown>>, extra: Record<string, unknown> = {}) {
+  server = await startTargetServer();
+  const files: Record<string, unknown> = {
+    'requests/A.yaml': { name: 'A', method: 'GET', url: `${server.url}/a` },
+    'requests/Fail.yaml': { name: 'Fail', method: 'GET', url: `${server.url}/fail` },
+    'requests/Events.yaml': { name: 'Events', kind: 'sse', method: 'GET', url: `${server.url}/events` },
+    ...extra,
+  };
+  for (const [id, test] of Object.entries(loadtests)) files[`loadtests/${id}.yaml`] = { name: id, targets: [{ request: 'A.yaml' }], model: 'arrivalRate', stages: steady(20, 0.5), ...test };
+  const opened = await openedWorkspace(files);
+  return { ...opened, root: opened.temp.root, server };
+}
+
+describe('ferry load: bad input is refused before anything is sent (exit 2)', () => {
+  it('names the problem: unknown id (listing ids), missing or non-HTTP target, stages, thresholds, data file, http3', async () => {
+    const { root, server } = await workspace({
+      ok: {},
+      missing: { targets: [{ request: 'Nope.yaml' }] },
+      sse: { targets: [{ request: 'Events.yaml' }] },
+      h3: { httpVersion: 'http3' },
+      nostages: { stages: [] },
+      badthreshold: { thresholds: [{ metric: 'p95', op: '<', value: 10, target: 'Other.yaml' }] },
+      nodata: { dataFile: 'rows.csv' },
+    });
+    const cases: Array<[string[], RegExp]> = [
+      [['load', 'nope'], /No load test "nope"\. Load tests here: badthreshold, h3, missing, nodata, nostages, ok, sse\./],
+      [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
+      [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
+      [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
+      [['load', 'nostages'], /loadtests\/nostages\.yaml: stages is empty/],
+      [['load', 'badthreshold'], /thresholds\[0\]\.target: "Other\.yaml" is not one of the test's targets/],
+      [['load', 'nodata'], /dataFile: data file .*rows\.csv does not exist/],
+      [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
+      [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
+      [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await ferry(['-w', root, ...args]);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.code, args.join(' ')).toBe(2);
+    }
+    expect(server.byPath.size).toBe(0);
+  });
+});
+
+describe('ferry load: thresholds, exit codes, JSON', () => {
+  it('exits 0 when every threshold passes, 1 when one fails or has no samples, saying which', async () => {
+    const { root, data } = await workspace({
+      pass: { thresholds: [{ metric: 'errorRate', op: '<=', value: 0 }, { metric: 'p99', op: '<', value: 60_000 }] },
+      fail: {
+        targets: [{ request: 'A.yaml' }, { request: 'Fail.yaml' }, { request: 'Events.yaml', weight: 0 }],
+        thresholds: [{ metric: 'errorRate', op: '<', value: 10 }, { metric: 'rps', op: '>', value: 0, target: 'A.yaml' }, { metric: 'p95', op: '<', value: 1000, target: 'Events.yaml' }],
+      },
+    });
+    const [pass, fail] = await Promise.all([ferry(['-w', root, 'load', 'pass', '--workers', '1']), ferry(['-w', root, 'load', 'fail', '--workers', '1'])]);
+    expect(pass.code).toBe(0);
+    expect(pass.stdout).toMatch(/^A\.yaml +10 +20\.0 +0 +0 /m);
+    expect(pass.stdout).toMatch(/✓ errorRate <= 0%: measured 0/);
+    expect(pass.stdout).toMatch(/All thresholds passed\./);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toMatch(/✗ errorRate < 10%: measured 50/);
+    expect(fail.stdout).toMatch(/✓ rps > 0 req\/s \(A\.yaml\): measured 10/);
+    expect(fail.stdout).toMatch(/✗ p95 < 1000ms \(Events\.yaml\): no samples \(no samples for Events\.yaml/);
+    expect(fail.stdout).toMatch(/2 thresholds failed\./);
+    // Each run is kept in the history of the data folder.
+    expect((await readLoadHistory(data)).map((h) => [h.id, h.passed])).toEqual(expect.arrayContaining([['pass', true], ['fail', false]]));
+  });
+
+  it('-r json prints the whole result in its documented, versioned shape', async () => {
+    const { root } = await workspace({ shape: { thresholds: [{ metric: 'max', op: '<', value: 60_000 }] } });
+    const out = await ferry(['-w', root, 'load', 'shape', '-r', 'json', '--workers', '1']);
+    expect(out.code).toBe(0);
+    const result = JSON.parse(out.stdout) as LoadResult;
+    expect(Object.keys(result)).toEqual(['format', 'version', 'loadTest', 'segments', 'workers', 'startedAt', 'endedAt', 'plannedSeconds', 'durationSeconds', 'interrupted', 'overall', 'targets', 'series', 'thresholds', 'verdicts', 'passed']);
+    expect(result).toMatchObject({ format: 'ferry-load-result', version: 1, loadTest: { id: 'shape', model: 'arrivalRate' }, segments: { parts: [1], of: 1 }, workers: 1, plannedSeconds: 0.5, interrupted: false, passed: true });
+    expect(Object.keys(result.overall)).toEqual(['request', 'count', 'rps', 'errors', 'errorRate', 'statuses', 'dropped', 'bytesSent', 'bytesReceived', 'latencyMs', 'histogram']);
+    expect(Object.keys(result.overall.latencyMs!)).toEqual(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'avg', 'min']);
+    expect(result.overall).toMatchObject({ request: '*', count: 10, rps: 20, statuses: { 200: 10 }, errors: { total: 0, status: 0, timeout: 0, refused: 0, reset: 0, tls: 0, other: 0 } });
+    expect(decodeHistogram(result.targets[0]!.histogram).totalCount).toBe(10);
+    expect(result.series.reduce((n, s) => n + s.count, 0)).toBe(10);
+    expect(Object.keys(result.series[0]!)).toEqual(['second', 'count', 'errors', 'dropped', 'active', 'p50', 'p95', 'p99', 'histogram']);
+    expect(result.verdicts[0]).toMatchObject({ rule: 'max < 60000ms', metric: 'max', op: '<', limit: 60_000, passed: true });
+  });
+});
+
+describe('the live display', () => {
+  it('on a terminal, redraws elapsed / total, req/s, p95, errors, users and drops about once a second', async () => {
+    const { root } = await workspace({ live: { model: 'virtualUsers', thinkTimeMs: 50, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 2.5, target: 2 }] } });
+    const out = await ferryOnTerminal(['-w', root, 'load', 'live', '--workers', '1']);
+    expect(out.code).toBe(0);
+    const lines = out.status.filter((s) => s.includes('req/s'));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.at(-1)).toMatch(/\d:\d\d \/ 0:02 \[[#-]{20}\] \d+ req\/s {2}p95 (-|[\d.]+ ms) {2}errors 0 {2}users \d {2}dropped 0/);
+    // Erased before the summary; no colour codes when the output is not a colour terminal.
+    expect(out.status.at(-1)).toBe('\r\u001b[2K');
+    expect(out.stdout).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('docs/load.md', () => {
+  it('shows a Kubernetes Indexed Job whose completion index is the segment', async () => {
+    const doc = await fs.readFile(path.join(import.meta.dirname, '..', '..', 'docs', 'load.md'), 'utf8');
+    const job = parse(/```yaml\n(apiVersion[\s\S]*?)```/.exec(doc)![1]!);
+    expect(job).toMatchObject({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: expect.any(String) }, spec: { completionMode: 'Indexed', template: { spec: { restartPolicy: 'Never' } } } });
+    expect(job.spec.completions).toBe(job.spec.parallelism);
+    const container = job.spec.template.spec.containers[0];
+    expect(container.args.join(' ')).toMatch(/--segment "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/4"/);
+    expect(job.spec.completions).toBe(4);
+    expect(container.volumeMounts[0].name).toBe(job.spec.template.spec.volumes[0].name);
+  });
+});
+
+describe('ferry load --segment and ferry load merge', () => {
+  it('three segments merged equal one run: counts, statuses, rates; the thresholds are judged on the whole', async () => {
+    const { root } = await workspace({
+      split: { stages: steady(30, 1), targets: [{ request: 'A.yaml', weight: 2 }, { request: 'Fail.yaml' }], thresholds: [{ metric: 'errorRate', op: '<', value: 50 }] },
+    });
+    const out = (name: string) => path.join(root, `${name}.json`);
+    const runs = await Promise.all([
+      ferry(['-w', root, 'load', 'split', '--workers', '1', '--out-json', out('whole')]),
+      ...[1, 2, 3].map((i) => ferry(['-w', root, 'load', 'split', '--workers', '1', '--segment', `${i}/3`, '--out-json', out(`part${i}`)])),
+    ]);
+    // Each segment judges only its own part (segment 3 sends only every third request: here all
+    // Fail.yaml, so its errorRate rule fails); the merged whole is what counts.
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 1]);
+    const merged = await ferry(['-w', root, 'load', 'merge', out('part1'), out('part2'), out('part3'), '-r', 'json']);
+    expect(merged.code).toBe(0);
+    const whole = JSON.parse(await fs.readFile(out('whole'), 'utf8')) as LoadResult;
+    const sum = JSON.parse(merged.stdout) as LoadResult;
+    expect(sum.segments).toEqual({ parts: [1, 2, 3], of: 3 });
+    expect(sum.overall.count).toBe(30);
+    expect(sum.overall.count).toBe(whole.overall.count);
+    expect(sum.targets.map((t) => [t.request, t.count, t.statuses])).toEqual(whole.targets.map((t) => [t.request, t.count, t.statuses]));
+    expect(sum.overall.rps).toBe(whole.overall.rps);
+    expect(sum.series.reduce((n, s) => n + s.count, 0)).toBe(30);
+    // The merged histogram is the three added: same count, same percentiles.
+    const parts = await Promise.all([1, 2, 3].map(async (i) => JSON.parse(await fs.readFile(out(`part${i}`), 'utf8')) as LoadResult));
+    const added = decodeHistogram(parts[0]!.overall.histogram);
+    for (const p of parts.slice(1)) added.add(decodeHistogram(p.overall.histogram));
+    expect(decodeHistogram(sum.overall.histogram).getValueAtPercentile(99)).toBe(added.getValueAtPercentile(99));
+    expect(sum.verdicts[0]).toMatchObject({ measured: whole.verdicts[0]!.measured, passed: true });
+    // A segment given twice is refused.
+    const twice = await ferry(['-w', root, 'load', 'merge', out('part1'), out('part1')]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/segment 1\/3 is in more than one file/);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('stops at once in a real process: partial result printed and written, exit 1', async () => {
+    const { root, temp } = await workspace({ long: { stages: steady(20, 60) } });
+    const file = path.join(root, 'partial.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'servers', 'support', 'run-ferry.ts'), '-w', root, 'load', 'long', '--workers', '1', '--out-json', file], {
+      env: { ...process.env, FERRY_DATA_DIR: temp.dataDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const deadline = Date.now() + 30_000;
+      while ((server!.byPath.get('/a') ?? 0) < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const stoppedAt = Date.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(1);
+      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+      expect(stdout).toMatch(/interrupted \(partial result\)/);
+      const partial = JSON.parse(await fs.readFile(file, 'utf8')) as LoadResult;
+      expect(partial.interrupted).toBe(true);
+      expect(partial.overall.count).toBeGreaterThanOrEqual(10);
+      expect(partial.overall.count).toBeLessThan(1200);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 45_000);
+});

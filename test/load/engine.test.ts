@@ -1,0 +1,166 @@
+/**
+ * The load engine over real sockets on 127.0.0.1: both models and their ramps, think time,
+ * weights, captures, data rows, keep-alive, timeouts, dropped starts, coordinated omission.
+ * Runs are short (1–3 s) and on one worker unless the test is about workers; the machine is
+ * shared, so rates are checked within wide, stated tolerances and counts exactly where the
+ * schedule makes them exact.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { decodeHistogram } from '../../src/load/histogram.js';
+import { runLoadTest, type LoadRunOptions } from '../../src/load/index.js';
+import { openedWorkspace } from '../runner/workspace.js';
+import { startTargetServer, type TargetServer } from './target-server.js';
+
+let server: TargetServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(loadtest: Record<string, unknown>, requests: Record<string, string>, extra: Record<string, unknown> = {}) {
+  server = await startTargetServer();
+  const targets = Object.keys(requests).map((name) => ({ request: `${name}.yaml` }));
+  const files: Record<string, unknown> = { 'loadtests/t.yaml': { name: 'T', targets, ...loadtest }, ...extra };
+  for (const [name, url] of Object.entries(requests)) files[`requests/${name}.yaml`] = { name, method: 'GET', url: `${server.url}${url}` };
+  const { ws, data } = await openedWorkspace(files);
+  const run = (more: Partial<LoadRunOptions> = {}) => runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1, ...more });
+  return { ws, data, run, server };
+}
+
+describe('open model (arrivalRate)', () => {
+  it('starts requests on schedule: a ramp to 100/s over 2 s sends exactly 100, a quarter in the first second', async () => {
+    const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 2, target: 100 }] }, { A: '/a' });
+    const result = await run({ workers: 2 });
+    expect(result.overall.count).toBe(100);
+    expect(server.byPath.get('/a')).toBe(100);
+    expect(result.workers).toBe(2);
+    const start = Date.parse(result.startedAt);
+    const firstSecond = server.seen.filter((s) => s.at < start + 1000).length;
+    // Tolerance: 25 due in the first second; the shared machine may shift a few across the edge.
+    expect(firstSecond).toBeGreaterThanOrEqual(15);
+    expect(firstSecond).toBeLessThanOrEqual(40);
+  });
+
+  it('drops starts beyond maxInFlight and counts them, never queues them', async () => {
+    const { run, server } = await setup({ model: 'arrivalRate', maxInFlight: 5, stages: [{ durationSecs: 0, target: 40 }, { durationSecs: 1, target: 40 }] }, { Slow: '/slow?delay=1500' });
+    const result = await run();
+    expect(result.overall.count).toBe(5);
+    expect(result.overall.dropped).toBe(35);
+    expect(server.byPath.get('/slow')).toBe(5);
+  });
+
+  it('measures latency from the scheduled start: a one-second stall shows in p99 (coordinated omission)', async () => {
+    const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 50 }, { durationSecs: 3, target: 50 }] }, { A: '/a' });
+    // The server holds everything that arrives between 1 s and 2 s into the test.
+    const timer = setTimeout(() => (server.stallUntil = Date.now() + 1000), 1300);
+    const result = await run();
+    clearTimeout(timer);
+    expect(result.overall.count).toBe(150);
+    // About 50 of 150 requests waited 0–1000 ms: p99 is well above 500 ms.
+    expect(result.overall.latencyMs!.p99).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('closed model (virtualUsers)', () => {
+  it('each user waits for the answer and thinks before sending again', async () => {
+    const { run, server } = await setup({ model: 'virtualUsers', thinkTimeMs: 200, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 1.5, target: 2 }] }, { A: '/a' });
+    const result = await run();
+    // Two users, 1.5 s, at least 200 ms between sends: at most 2 × 8; at least a few each.
+    expect(result.overall.count).toBeGreaterThanOrEqual(4);
+    expect(result.overall.count).toBeLessThanOrEqual(16);
+    expect(server.byPath.get('/a')).toBe(result.overall.count);
+  });
+
+  it('ramps users: more users late in the ramp than early', async () => {
+    const { run } = await setup({ model: 'virtualUsers', thinkTimeMs: 100, stages: [{ durationSecs: 2, target: 6 }] }, { A: '/a' });
+    const result = await run();
+    const series = result.series.filter((s) => s.count > 0);
+    expect(series.length).toBeGreaterThanOrEqual(2);
+    // Tolerance: the last full second sends more than the first (users 0→3 then 3→6).
+    expect(series.at(-1)!.count + series.at(-2)!.count).toBeGreaterThan(series[0]!.count);
+  });
+
+  it('follows weights (0 is never sent) and passes captures to later targets of the same user', async () => {
+    const { run, server } = await setup(
+      {
+        model: 'virtualUsers',
+        thinkTimeMs: 50,
+        stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 1, target: 1 }],
+        targets: [
+          { request: 'Login.yaml', weight: 1, captures: [{ variable: 'token', path: 'data.token' }, { variable: 'uid', from: 'header', path: 'x-id' }] },
+          { request: 'Use.yaml', weight: 3 },
+          { request: 'Never.yaml', weight: 0 },
+        ],
+      },
+      { Login: '/login', Use: '/use/{{uid}}?t={{token}}', Never: '/never' },
+    );
+    const result = await run();
+    expect(server.byPath.get('/never')).toBeUndefined();
+    const uses = server.seen.filter((s) => s.path.startsWith('/use/'));
+    expect(uses.length).toBeGreaterThan(0);
+    const logins = server.byPath.get('/login')!;
+    expect(Math.abs(uses.length - 3 * logins)).toBeLessThanOrEqual(3);
+    // Every use carries the values of the login before it.
+    for (const use of uses) expect(use.url).toMatch(/^\/use\/id-\d+\?t=tok-\d+$/);
+    expect(result.targets.map((t) => t.request)).toEqual(['Login.yaml', 'Use.yaml']);
+  });
+});
+
+describe('requests and connections', () => {
+  it('takes the next data row for each request, wrapping', async () => {
+    const { run, server } = await setup(
+      { model: 'arrivalRate', dataFile: 'rows.csv', stages: [{ durationSecs: 0, target: 30 }, { durationSecs: 0.5, target: 30 }] },
+      { A: '/row/{{name}}/{{$randomInt}}' },
+      { 'rows.csv': 'name\nann\nbob\ncy\n' },
+    );
+    const result = await run();
+    expect(result.overall.count).toBe(15);
+    // Rows in turn: 15 requests over 3 rows, 5 each (arrival order at the server may differ).
+    const names = server.seen.map((s) => s.path.split('/')[2]);
+    expect(['ann', 'bob', 'cy'].map((n) => names.filter((x) => x === n).length)).toEqual([5, 5, 5]);
+    // {{$randomInt}} is new for each request, not fixed when the target was prepared.
+    expect(new Set(server.seen.map((s) => s.path.split('/')[3])).size).toBeGreaterThan(3);
+  });
+
+  it('reuses connections with keepAlive and opens one per request without it', async () => {
+    const file = (keepAlive: boolean) => ({ model: 'virtualUsers', keepAlive, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 1, target: 1 }] });
+    const on = await setup(file(true), { A: '/a' });
+    const kept = await on.run();
+    expect(kept.overall.count).toBeGreaterThan(3);
+    expect(on.server.byPath.get('/a')).toBe(kept.overall.count);
+    // One user: its connection is reused (undici may open a spare while the first is being freed).
+    expect(on.server.connections).toBeLessThanOrEqual(2);
+    await on.server.close();
+    const off = await setup(file(false), { A: '/a' });
+    const closed = await off.run();
+    expect(closed.overall.count).toBeGreaterThan(3);
+    expect(off.server.connections).toBe(off.server.byPath.get('/a'));
+  });
+
+  it('counts timeouts and status errors by kind', async () => {
+    const { run } = await setup(
+      { model: 'virtualUsers', timeoutMs: 100, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.8, target: 1 }], targets: [{ request: 'Slow.yaml' }, { request: 'Fail.yaml' }] },
+      { Slow: '/slow?delay=2000', Fail: '/fail' },
+    );
+    const result = await run();
+    const slow = result.targets.find((t) => t.request === 'Slow.yaml')!;
+    const fail = result.targets.find((t) => t.request === 'Fail.yaml')!;
+    expect(slow.count).toBeGreaterThan(0);
+    expect(slow.errors.timeout).toBe(slow.count);
+    // Cut at 100 ms (plus the shared machine's lag), long before the 2 s answer.
+    expect(slow.latencyMs!.max).toBeLessThan(1500);
+    expect(fail.errors.status).toBe(fail.count);
+    expect(fail.statuses).toEqual({ 500: fail.count });
+    expect(result.overall.errorRate).toBe(100);
+  });
+
+  it('counts connection refused', async () => {
+    const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });
+    await server.close();
+    const result = await run();
+    expect(result.overall.count).toBe(10);
+    expect(result.overall.errors.refused).toBe(10);
+    expect(decodeHistogram(result.overall.histogram).totalCount).toBe(10);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The server load tests talk to (127.0.0.1, port 0): counts requests per path and connections,
+ * keeps what the last requests carried, and can stall once or answer slowly.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Seen {
+  path: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  at: number;
+}
+
+export interface TargetServer {
+  url: string;
+  connections: number;
+  byPath: Map<string, number>;
+  /** The first 5,000 requests. */
+  seen: Seen[];
+  /** Requests that arrive before this time (epoch ms) are held until then. */
+  stallUntil: number;
+  close(): Promise<void>;
+}
+
+export async function startTargetServer(): Promise<TargetServer> {
+  let tokens = 0;
+  const state: Omit<TargetServer, 'url' | 'close'> = { connections: 0, byPath: new Map(), seen: [], stallUntil: 0 };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    state.byPath.set(url.pathname, (state.byPath.get(url.pathname) ?? 0) + 1);
+    if (state.seen.length < 5000) state.seen.push({ path: url.pathname, url: req.url ?? '', headers: req.headers, at: Date.now() });
+    const answer = () => {
+      if (url.pathname === '/login') {
+        const n = ++tokens;
+        res.setHeader('x-id', `id-${n}`);
+        res.setHeader('content-type', 'application/json');
+        return res.end(JSON.stringify({ data: { token: `tok-${n}` } }));
+      }
+      if (url.pathname === '/fail') {
+        res.statusCode = 500;
+        return res.end('no');
+      }
+      res.end('ok');
+    };
+    const delay = Number(url.searchParams.get('delay') ?? 0);
+    const stall = state.stallUntil - Date.now();
+    const wait = Math.max(delay, stall);
+    req.resume();
+    req.on('end', () => (wait > 0 ? setTimeout(answer, wait) : answer()));
+  });
+  server.on('connection', () => state.connections++);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  }) as TargetServer;
+}

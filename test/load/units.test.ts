@@ -1,0 +1,120 @@
+/** The load engine's pure parts: stages, segments, weights, captures, thresholds, exact merging. */
+import { describe, expect, it } from 'vitest';
+import { captureValue } from '../../src/load/captures.js';
+import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
+import { Picker } from '../../src/load/picker.js';
+import { combine } from '../../src/load/result.js';
+import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
+import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
+import { judge, type ThresholdRule } from '../../src/load/thresholds.js';
+import { noErrors } from '../../src/load/wire.js';
+
+describe('stages', () => {
+  const ramp = [{ durationSecs: 2, target: 100 }, { durationSecs: 1, target: 100 }];
+  it('ramps linearly from 0 and holds', () => {
+    expect(valueAt(ramp, 1)).toBe(50);
+    expect(valueAt(ramp, 2.5)).toBe(100);
+    expect(arrivalsBy(ramp, 2)).toBe(100);
+    expect(arrivalsBy(ramp, 3)).toBe(200);
+  });
+  it('places the k-th arrival where the integral of the rate reaches k', () => {
+    for (const k of [0, 1, 25, 99, 150, 199]) expect(arrivalsBy(ramp, arrivalTime(ramp, k)!)).toBeCloseTo(k, 6);
+    expect(arrivalTime(ramp, 200)).toBeUndefined();
+  });
+  it('reads --stages and refuses bad ones', () => {
+    expect(parseStages('30s:50,1m:50,500ms:0')).toEqual([{ durationSecs: 30, target: 50 }, { durationSecs: 60, target: 50 }, { durationSecs: 0.5, target: 0 }]);
+    expect(() => parseStages('30:50')).toThrow(/"30:50" is not DURATION:TARGET/);
+    expect(() => checkStages([], 'loadtests/x.yaml')).toThrow(/loadtests\/x.yaml: stages is empty/);
+    expect(() => checkStages([{ durationSecs: 5, target: 0 }], 'f')).toThrow(/nothing would be sent/);
+  });
+});
+
+describe('segments', () => {
+  it('split users, requests and rows so the parts add up to the whole, exactly', () => {
+    expect(parseSegment('2/3')).toEqual({ index: 1, count: 3 });
+    expect(() => parseSegment('4/3')).toThrow(/1 ≤ i ≤ n/);
+    for (const total of [0, 1, 2, 7, 10, 1000]) {
+      const parts = [0, 1, 2].map((index) => shareOf(total, { index, count: 3 }));
+      expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+    }
+    const ks = Array.from({ length: 100 }, (_, k) => k);
+    expect([0, 1, 2].map((index) => ks.filter((k) => isMine(k, { index, count: 3 })).length)).toEqual([34, 33, 33]);
+    expect(rowsOf(['a', 'b', 'c', 'd'], { index: 1, count: 2 })).toEqual(['b', 'd']);
+  });
+});
+
+describe('weights', () => {
+  it('follow the weights exactly, in file order within each round', () => {
+    const picker = new Picker([3, 1]);
+    const picks = Array.from({ length: 8 }, () => picker.next());
+    expect(picks).toEqual([0, 0, 0, 1, 0, 0, 0, 1]);
+    const half = new Picker([1, 0.5]);
+    expect(Array.from({ length: 6 }, () => half.next())).toEqual([0, 0, 1, 0, 0, 1]);
+    const equal = new Picker([1, 1]);
+    expect([equal.next(), equal.next(), equal.next()]).toEqual([0, 1, 0]);
+  });
+});
+
+describe('captures', () => {
+  const body = JSON.stringify({ data: { items: [{ id: 7 }], token: 'abc' } });
+  it('read a JSON path, a header and a regex group', () => {
+    expect(captureValue({ variable: 't', from: 'json', path: 'data.token' }, {}, body)).toBe('abc');
+    expect(captureValue({ variable: 't', from: 'json', path: '$.data.items[0].id' }, {}, body)).toBe('7');
+    expect(captureValue({ variable: 't', from: 'json', path: '/data/items/0/id' }, {}, body)).toBe('7');
+    expect(captureValue({ variable: 't', from: 'header', path: 'X-Id' }, { 'x-id': 'i1' }, '')).toBe('i1');
+    expect(captureValue({ variable: 't', from: 'regex', path: '"token":"(\\w+)"' }, {}, body)).toBe('abc');
+    expect(captureValue({ variable: 't', from: 'json', path: 'missing' }, {}, body)).toBeUndefined();
+  });
+});
+
+function countsOf(request: string, samples: number[], errors = 0) {
+  const h = newHistogram();
+  for (const s of samples) h.recordValue(s);
+  return { request, count: samples.length, errors: { ...noErrors(), status: errors }, statuses: { 200: samples.length - errors, 500: errors }, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: encodeHistogram(h) };
+}
+
+describe('merging', () => {
+  it('merged percentiles equal those of one histogram of all samples', () => {
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const all = Array.from({ length: 6_000 }, () => Math.round(100 + random() ** 3 * 2_000_000));
+    const parts = [all.slice(0, 2_000), all.slice(2_000, 4_000), all.slice(4_000)].map((s) => [countsOf('a.yaml', s)]);
+    const merged = combine(parts, [], 10).overall;
+    const whole = combine([[countsOf('a.yaml', all)]], [], 10).overall;
+    expect(merged.count).toBe(6_000);
+    expect(merged.latencyMs).toEqual(whole.latencyMs);
+    expect(merged.rps).toBe(600);
+  });
+});
+
+describe('thresholds', () => {
+  const parts = [[countsOf('a.yaml', [1000, 2000, 3000, 4000], 1)]];
+  const { overall, targets } = combine(parts, [], 2);
+  const rule = (metric: ThresholdRule['metric'], op: ThresholdRule['op'], value: number, target?: string): ThresholdRule => ({ metric, op, value, enabled: true, ...(target ? { target } : {}) });
+  it('judge every metric with every operator', () => {
+    const verdicts = judge(
+      [rule('p50', '<=', 2), rule('p90', '<', 4), rule('p95', '>', 3.9), rule('p99', '>=', 4), rule('p999', '<', 5), rule('avg', '<', 2.5), rule('max', '<=', 4), rule('errorRate', '<', 25), rule('rps', '>=', 2)],
+      overall,
+      targets,
+    );
+    expect(verdicts.map((v) => [v.metric, v.measured, v.passed])).toEqual([
+      ['p50', 2, true],
+      ['p90', 4.001, false],
+      ['p95', 4.001, true],
+      ['p99', 4.001, true],
+      ['p999', 4.001, true],
+      ['avg', 2.501, false],
+      ['max', 4.001, false],
+      ['errorRate', 25, false],
+      ['rps', 2, true],
+    ]);
+  });
+  it('fail a metric with no samples, saying so, and skip disabled rules', () => {
+    const verdicts = judge([rule('p95', '<', 1000, 'b.yaml'), { ...rule('p50', '<', 0), enabled: false }], overall, targets);
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]).toMatchObject({ passed: false, measured: null });
+    expect(verdicts[0]!.reason).toMatch(/no samples for b.yaml/);
+    const empty = combine([[countsOf('a.yaml', [])]], [], 1);
+    expect(judge([rule('errorRate', '<', 100)], empty.overall, empty.targets)[0]).toMatchObject({ passed: false, measured: null });
+  });
+});
