@@ -22,8 +22,8 @@ import {
   type LiveTotals,
   type LoadResult,
 } from '../load/index.js';
-import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/reporters/report-file.js';
-import { StatusLine } from '../runner/reporters/status-line.js';
+import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/index.js';
+import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';

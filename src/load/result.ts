@@ -5,7 +5,7 @@
  */
 import { decodeHistogram, encodeHistogram, latencyStats, newHistogram, type Histogram, type LatencyStats } from './histogram.js';
 import { ERROR_KINDS, noErrors, type ErrorKind, type SecondCounts, type TargetCounts } from './wire.js';
-import type { ThresholdRule, ThresholdVerdict } from './thresholds.js';
+import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
 export const RESULT_FORMAT = 'ferry-load-result';
 export const RESULT_VERSION = 1;

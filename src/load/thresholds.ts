@@ -3,26 +3,9 @@
  * A metric with no samples fails, with that reason: a rule that cannot be checked has not passed.
  */
 import type { TargetResult } from './result.js';
+import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
-export interface ThresholdRule {
-  metric: 'p50' | 'p90' | 'p95' | 'p99' | 'p999' | 'avg' | 'max' | 'errorRate' | 'rps';
-  op: '<' | '<=' | '>' | '>=';
-  value: number;
-  target?: string;
-  enabled: boolean;
-}
-
-export interface ThresholdVerdict {
-  rule: string;
-  metric: ThresholdRule['metric'];
-  op: ThresholdRule['op'];
-  limit: number;
-  target?: string;
-  /** Null when there was nothing to measure. */
-  measured: number | null;
-  passed: boolean;
-  reason?: string;
-}
+export type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
 const UNIT: Record<ThresholdRule['metric'], string> = { p50: 'ms', p90: 'ms', p95: 'ms', p99: 'ms', p999: 'ms', avg: 'ms', max: 'ms', errorRate: '%', rps: 'req/s' };
 
