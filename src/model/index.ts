@@ -19,6 +19,7 @@ export * from './workspace.js';
 export * from './environment.js';
 export * from './server.js';
 export * from './loadtest.js';
+export * from './socket-encoding.js';
 export { toFileData, deepEqual, isPlainObject } from './declare.js';
 
 export const RESOURCE_SCHEMAS = {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { keyValues } from './common.js';
+import { encodingField } from './socket-encoding.js';
 
 export const SERVER_KINDS = ['http', 'mcp', 'websocket', 'socketio', 'sse', 'tcp', 'udp', 'dns', 'tcpProxy'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
@@ -50,7 +51,7 @@ export const socketServerSchema = section({
   mode: oneOf(MODES).default('echo'),
   greeting: text().default(''),
   rules: list(socketRuleSchema).default([]),
-  encoding: oneOf(['text', 'hex']).default('text'),
+  encoding: encodingField(),
   framing: oneOf(['raw', 'line', 'lengthPrefixed']).default('raw'),
   lengthBytes: z.union([z.literal(1), z.literal(2), z.literal(4)], { error: 'expected 1, 2 or 4' }).default(2),
   lineEnding: oneOf(['none', 'lf', 'crLf']).default('none'),

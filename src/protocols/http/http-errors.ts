@@ -1,5 +1,6 @@
 /** Network failures of one send as messages for people: what happened, where, what to do. */
 
+import { connectionError } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 
 /**
@@ -13,19 +14,6 @@ export function responseTooLarge(maxResponseMb: number, decodedFrom?: string): S
     'tooLarge',
   );
 }
-
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'HOSTNAME_MISMATCH',
-]);
 
 /** Turns an error from the socket or undici into an SendError naming the URL. `httpVersion`: the setting the send used. */
 export function describeNetworkError(error: unknown, url: URL, httpVersion?: string): SendError {
@@ -59,27 +47,8 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
       'protocol',
     );
   }
-  if (code === 'ECONNREFUSED') {
-    return new SendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new SendError(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
-  }
-  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(err.message ?? '')) {
-    const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
-    // OpenSSL's own text can run over several lines; its first says what happened.
-    const what = (err.message ?? '').split('\n')[0]!.trim();
-    return new SendError(`TLS error with ${host}: ${what} (${code || 'TLS'}).${insecure}`, 'tls');
-  }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
-    return new SendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');
-  }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
-    return new SendError(`could not connect to ${host}: ${err.message}.`, 'timeout');
-  }
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
-  }
+  const shared = connectionError(error, host, url.hostname);
+  if (shared) return shared;
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
     return new SendError(`${host} answered with response headers larger than Ferry reads (1 MB in all).`, 'protocol');
   }

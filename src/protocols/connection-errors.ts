@@ -1,0 +1,58 @@
+/**
+ * Connection failures every kind words the same way (refused, unknown host, TLS, reset, timeout,
+ * unreachable): HTTP, TCP, UDP, DNS and the rest name the address and say what to do.
+ */
+import { SendError } from './send-error.js';
+
+/** Certificate problems that turning off `verifyTls` gets past. */
+export const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+]);
+
+export type ErrnoLike = NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+
+export function errorCode(error: unknown): string {
+  const err = error as ErrnoLike;
+  return err?.code ?? err?.cause?.code ?? '';
+}
+
+/**
+ * The shared wording for a failure to reach `host` (`host:port` as typed), or undefined when the
+ * error is not one of these (the kind then words it itself). `hostname`: the name alone.
+ */
+export function connectionError(error: unknown, host: string, hostname: string): SendError | undefined {
+  const err = error as ErrnoLike;
+  const code = errorCode(error);
+  const message = err?.message ?? String(error);
+  if (code === 'ECONNREFUSED') {
+    return new SendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new SendError(`unknown host ${hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
+  }
+  if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(message)) {
+    const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
+    // OpenSSL's own text can run over several lines; its first says what happened.
+    const what = message.split('\n')[0]!.trim();
+    return new SendError(`TLS error with ${host}: ${what} (${code || 'TLS'}).${insecure}`, 'tls');
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return new SendError(`the connection to ${host} was closed before a complete response arrived (${code}).`, 'reset');
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
+    return new SendError(`could not connect to ${host}: ${message}.`, 'timeout');
+  }
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+    return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
+  }
+  return undefined;
+}
