@@ -10,6 +10,7 @@ import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
 import { sseKind } from './sse/index.js';
 import { tcpKind } from './tcp/index.js';
+import { udpKind } from './udp/index.js';
 
 /** A kind of the format whose client is not built yet: preparation rules and naming only. */
 function planned(rules: KindRules, tag: RequestKindModule['tag'] = () => rules.kind): RequestKindModule {
@@ -23,7 +24,7 @@ const KINDS: Record<RequestKind, RequestKindModule> = {
   socketio: planned({ kind: 'socketio', noun: 'a Socket.IO request', url: 'url', schemes: ['http', 'https', 'ws', 'wss'], method: 'none', options: 'socketio' }),
   grpc: planned({ kind: 'grpc', noun: 'a gRPC request', url: 'url', schemes: ['grpc', 'grpcs'], method: 'text', options: 'grpc' }, (method) => `grpc ${method}`),
   tcp: tcpKind,
-  udp: planned({ kind: 'udp', noun: 'a UDP request', url: 'url', schemes: ['udp'], method: 'none', options: 'socket' }),
+  udp: udpKind,
   dns: planned({ kind: 'dns', noun: 'a DNS request', url: 'text', schemes: [], method: 'text', options: 'dns' }, (method) => `dns ${method.toUpperCase()}`),
   mqtt: planned({ kind: 'mqtt', noun: 'an MQTT request', url: 'url', schemes: ['mqtt', 'mqtts'], method: 'none', options: 'mqtt' }),
   mcp: planned({ kind: 'mcp', noun: 'an MCP request', url: 'text', schemes: [], method: 'none', options: 'mcp' }),
