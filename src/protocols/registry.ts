@@ -6,6 +6,7 @@
  */
 import type { RequestKind } from '../model/index.js';
 import type { KindRules } from '../request/prepared.js';
+import { dnsKind } from './dns/index.js';
 import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
 import { sseKind } from './sse/index.js';
@@ -25,7 +26,7 @@ const KINDS: Record<RequestKind, RequestKindModule> = {
   grpc: planned({ kind: 'grpc', noun: 'a gRPC request', url: 'url', schemes: ['grpc', 'grpcs'], method: 'text', options: 'grpc' }, (method) => `grpc ${method}`),
   tcp: tcpKind,
   udp: udpKind,
-  dns: planned({ kind: 'dns', noun: 'a DNS request', url: 'text', schemes: [], method: 'text', options: 'dns' }, (method) => `dns ${method.toUpperCase()}`),
+  dns: dnsKind,
   mqtt: planned({ kind: 'mqtt', noun: 'an MQTT request', url: 'url', schemes: ['mqtt', 'mqtts'], method: 'none', options: 'mqtt' }),
   mcp: planned({ kind: 'mcp', noun: 'an MCP request', url: 'text', schemes: [], method: 'none', options: 'mcp' }),
 };

@@ -64,6 +64,8 @@ export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefin
       remoteAddress: r.remoteAddress ?? null,
       ...(r.attempts ? { attempts: r.attempts } : {}),
       ...(r.stream ? { stream: r.stream } : {}),
+      ...(r.messages ? { messages: r.messages } : {}),
+      ...(r.detail ? { detail: r.detail } : {}),
     })),
   };
 }
