@@ -84,7 +84,7 @@ describe('dns: over UDP', () => {
   });
 
   it('each record type in zone-file form', async () => {
-    const lines = async (name: string, type: string) => (await ask(name, type)).detail!.answer;
+    const lines = async (name: string, type: string) => (await ask(name, type)).detail!.answer as string[];
     expect(await lines('api.ferry.test', 'AAAA')).toEqual(['api.ferry.test. 30 IN AAAA ::1']);
     expect(await lines('ferry.test', 'MX')).toEqual(['ferry.test. 300 IN MX 10 mail.ferry.test.']);
     expect(await lines('ferry.test', 'TXT')).toEqual(['ferry.test. 300 IN TXT "v=spf1 -all"']);
