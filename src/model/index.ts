@@ -21,6 +21,7 @@ export * from './server.js';
 export * from './loadtest.js';
 export * from './app-settings.js';
 export * from './socket-framing.js';
+export * from './socket-encoding.js';
 export { toFileData, deepEqual, isPlainObject } from './declare.js';
 
 export const RESOURCE_SCHEMAS = {

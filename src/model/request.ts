@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from './common.js';
 import { framingFields } from './socket-framing.js';
+import { encodingField } from './socket-encoding.js';
 
 export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
@@ -12,6 +13,8 @@ export const DEFAULT_REQUEST_KIND: RequestKind = 'http';
 export const socketOptionsSchema = section({
   ...framingFields(),
   broadcast: flag().default(false),
+  /** How `body.text` is read: as text, or hex byte pairs (the servers' `encoding`); received messages are shown the same way. */
+  encoding: encodingField(),
 });
 
 export const dnsOptionsSchema = section({

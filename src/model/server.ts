@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { keyValues } from './common.js';
 import { framingFields } from './socket-framing.js';
+import { encodingField } from './socket-encoding.js';
 
 export const SERVER_KINDS = ['http', 'mcp', 'websocket', 'socketio', 'sse', 'tcp', 'udp', 'dns', 'tcpProxy'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
@@ -51,7 +52,7 @@ export const socketServerSchema = section({
   mode: oneOf(MODES).default('echo'),
   greeting: text().default(''),
   rules: list(socketRuleSchema).default([]),
-  encoding: oneOf(['text', 'hex']).default('text'),
+  encoding: encodingField(),
   ...framingFields(),
 });
 

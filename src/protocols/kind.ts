@@ -39,7 +39,13 @@ export interface ProtocolResult {
    * The outcome: an HTTP status, a gRPC status code, a DNS rcode… with its text (`OK`, `NXDOMAIN`).
    * `ok` is the verdict when the request has no tests of its own.
    */
-  outcome: { status: number; text: string; ok: boolean };
+  outcome: {
+    status: number;
+    text: string;
+    ok: boolean;
+    /** The verdict rule in words, for reports of a request that failed on its outcome alone; HTTP's (`fails at 400 and above`) when absent. */
+    rule?: string;
+  };
   /** In wire order, where the kind has headers (HTTP, SSE, upgrade answers, gRPC metadata); else empty. */
   headers: [string, string][];
   /** The answer's bytes as scripts read them (`pm.response.text()`). */

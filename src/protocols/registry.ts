@@ -6,12 +6,15 @@
  */
 import type { RequestKind } from '../model/index.js';
 import type { KindRules } from '../request/prepared.js';
+import { dnsKind } from './dns/index.js';
 import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
 import { mqttKind } from './mqtt/index.js';
 import { socketioKind } from './socketio/index.js';
 import { sseKind } from './sse/index.js';
 import { websocketKind } from './websocket/index.js';
+import { tcpKind } from './tcp/index.js';
+import { udpKind } from './udp/index.js';
 
 /** A kind of the format whose client is not built yet: preparation rules and naming only. */
 function planned(rules: KindRules, tag: RequestKindModule['tag'] = () => rules.kind): RequestKindModule {
@@ -24,9 +27,9 @@ const KINDS: Record<RequestKind, RequestKindModule> = {
   websocket: websocketKind,
   socketio: socketioKind,
   grpc: planned({ kind: 'grpc', noun: 'a gRPC request', url: 'url', schemes: ['grpc', 'grpcs'], method: 'text', options: 'grpc' }, (method) => `grpc ${method}`),
-  tcp: planned({ kind: 'tcp', noun: 'a TCP request', url: 'url', schemes: ['tcp', 'tls'], method: 'none', options: 'socket' }),
-  udp: planned({ kind: 'udp', noun: 'a UDP request', url: 'url', schemes: ['udp'], method: 'none', options: 'socket' }),
-  dns: planned({ kind: 'dns', noun: 'a DNS request', url: 'text', schemes: [], method: 'text', options: 'dns' }, (method) => `dns ${method.toUpperCase()}`),
+  tcp: tcpKind,
+  udp: udpKind,
+  dns: dnsKind,
   mqtt: mqttKind,
   mcp: planned({ kind: 'mcp', noun: 'an MCP request', url: 'text', schemes: [], method: 'none', options: 'mcp' }),
 };

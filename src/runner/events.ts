@@ -28,6 +28,10 @@ export interface RequestResult {
   url: string;
   status?: number;
   statusText?: string;
+  /** Whether the outcome passes a request without tests (the kind's rule: HTTP below 400, DNS NOERROR…). */
+  statusOk?: boolean;
+  /** That rule in words, when the kind has its own (HTTP's `fails at 400 and above` otherwise). */
+  statusRule?: string;
   /** Wall-clock milliseconds of the send (request and response), 0 when nothing was sent. */
   durationMs: number;
   /** Response size in bytes (headers and body as received). */

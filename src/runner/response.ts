@@ -9,6 +9,8 @@ import type { RequestResult } from './events.js';
 export function recordAnswer(result: RequestResult, answer: ProtocolResult): void {
   result.status = answer.outcome.status;
   result.statusText = answer.outcome.text;
+  result.statusOk = answer.outcome.ok;
+  if (answer.outcome.rule) result.statusRule = answer.outcome.rule;
   result.durationMs = Math.round(answer.timings.totalMs);
   result.size = answer.size;
   if (answer.httpVersion) result.httpVersion = answer.httpVersion;

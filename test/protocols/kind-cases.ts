@@ -35,6 +35,11 @@ export interface KindCase {
    * which then read until `settings.stream` stops them.
    */
   waitsForHandshake: boolean;
+  /**
+   * A peer that is there and never answers, for the cancel case; a TCP listener when left out.
+   * UDP needs a UDP socket: a datagram to a TCP-only port is refused at once (ICMP port unreachable).
+   */
+  silentPeer?: () => Promise<{ port: number; close(): Promise<void> }>;
 }
 
 const workspace = { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) };
@@ -117,7 +122,7 @@ export function describeKindCases(kindCase: KindCase): void {
     });
 
     it('cancelling ends a send in flight at once', async () => {
-      const peer = await silentPeer();
+      const peer = await (kindCase.silentPeer ?? silentPeer)();
       cleanups.push(() => peer.close());
       const controller = new AbortController();
       const started = Date.now();

@@ -16,7 +16,7 @@ it('examples/protocols: every request passes its tests', async () => {
   await isolatedDataDir();
   const workspace = path.join(import.meta.dirname, '..', '..', 'examples', 'protocols');
   const { ws, socketio, mqtt } = peers.ports;
-  const result = await ferry(['-w', workspace, 'run', '-r', 'json', '--var', `wsUrl=ws://127.0.0.1:${ws}`, '--var', `socketioUrl=http://127.0.0.1:${socketio}`, '--var', `mqttUrl=mqtt://127.0.0.1:${mqtt}`]);
+  const result = await ferry(['-w', workspace, 'run', 'Streaming', '-r', 'json', '--var', `wsUrl=ws://127.0.0.1:${ws}`, '--var', `socketioUrl=http://127.0.0.1:${socketio}`, '--var', `mqttUrl=mqtt://127.0.0.1:${mqtt}`]);
   const report = JSON.parse(result.stdout);
   expect(report.results.map((r: { name: string; passed: boolean; error: string | null }) => [r.name, r.passed, r.error])).toEqual([
     ['Chat', true, null],

@@ -1,6 +1,6 @@
 /** Network failures of one send as messages for people: what happened, where, what to do. */
 
-import { describeConnectionError } from '../network-errors.js';
+import { connectionError } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 
 /**
@@ -47,8 +47,8 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
       'protocol',
     );
   }
-  const connection = describeConnectionError(error, url);
-  if (connection) return connection;
+  const shared = connectionError(error, host, url.hostname);
+  if (shared) return shared;
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
     return new SendError(`${host} answered with response headers larger than Ferry reads (1 MB in all).`, 'protocol');
   }

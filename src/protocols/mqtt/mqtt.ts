@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import mqtt, { type IClientOptions, type IConnackPacket, type ISubscriptionGrant, type MqttClient } from 'mqtt';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
-import { describeSocketError, errorCode } from '../network-errors.js';
+import { describeSocketError, errorCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';

@@ -7,7 +7,7 @@
 import { Manager, type Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
-import { describeSocketError } from '../network-errors.js';
+import { describeSocketError } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';

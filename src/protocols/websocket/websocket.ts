@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
-import { describeSocketError, errorCode } from '../network-errors.js';
+import { describeSocketError, errorCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { frameText } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';

@@ -60,7 +60,7 @@ export class CliReporter implements Reporter {
       lines.push(`    ${c.dim(`skipped: ${t(r.skipped)}`)}`);
     } else if (r.method || r.url) {
       // A file that could not be read has neither: its error below says it all, no blank line.
-      const status = r.status === undefined ? '' : ` ${(r.status < 400 ? c.green : c.red)(`${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`;
+      const status = r.status === undefined ? '' : ` ${((r.statusOk ?? r.status < 400) ? c.green : c.red)(`${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`;
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
       const events = r.stream ? c.dim(` · ${streamFacts(r.stream)}`) : '';
@@ -119,5 +119,5 @@ export function streamFacts(stream: NonNullable<RequestResult['stream']>): strin
 /** Why a request failed on its status alone (no error, no failed test), or undefined. */
 export function statusFailure(r: RequestResult): string | undefined {
   if (r.passed || r.error || r.status === undefined || r.tests.some((t) => !t.passed && !t.skipped)) return undefined;
-  return `status ${r.status}${r.statusText ? ` ${r.statusText}` : ''}: a request without tests fails at 400 and above`;
+  return `status ${r.status}${r.statusText ? ` ${r.statusText}` : ''}: ${r.statusRule ?? 'a request without tests fails at 400 and above'}`;
 }

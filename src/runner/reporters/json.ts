@@ -71,6 +71,7 @@ export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefin
       ...(r.attempts ? { attempts: r.attempts } : {}),
       ...(r.stream ? { stream: r.stream } : {}),
       ...(r.messages ? { messages: r.messages.map(reportedMessage) } : {}),
+      ...(r.detail ? { detail: r.detail } : {}),
     })),
   };
 }

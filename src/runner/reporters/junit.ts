@@ -97,7 +97,7 @@ function casesFor(r: RequestResult, iterations: number): Case[] {
   const ownTests = r.tests.filter((t) => !t.skipped);
   if (ownTests.length === 0 && !r.error) {
     const c: Case = { name: `${r.name} - status ${statusText || 'none'}${suffix}`, classname, timeMs: r.durationMs };
-    if (!r.passed) c.failure = { message: `status ${statusText} (a request without tests fails at 400 and above)`, type: 'StatusFailure' };
+    if (!r.passed) c.failure = { message: `status ${statusText} (${r.statusRule ?? 'a request without tests fails at 400 and above'})`, type: 'StatusFailure' };
     cases.push(c);
   }
   return cases;

@@ -1,10 +1,12 @@
 /**
- * Connection failures as messages for people, for every kind that opens a socket (HTTP, WebSocket,
- * Socket.IO, MQTT…): what happened, where, what to do. Kinds add their own protocol errors around it.
+ * Connection failures every kind words the same way (refused, unknown host, TLS, reset, timeout,
+ * unreachable): HTTP, WebSocket, Socket.IO, MQTT, TCP, UDP, DNS, gRPC and MCP name the address
+ * and say what to do. Kinds add their own protocol errors around it.
  */
 import { SendError } from './send-error.js';
 
-const TLS_CODES = new Set([
+/** Certificate problems that turning off `verifyTls` gets past. */
+export const TLS_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -17,27 +19,28 @@ const TLS_CODES = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
+export type ErrnoLike = NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+
 /** The error code of a socket error, or of the error it wraps. */
 export function errorCode(error: unknown): string {
-  const err = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const err = error as ErrnoLike;
   const code = err?.code ?? err?.cause?.code;
   return typeof code === 'string' ? code : '';
 }
 
 /**
- * A socket-level failure (refused, unknown host, TLS, reset, unreachable, connect timeout) as a
- * SendError naming `url`'s host; undefined when the error is not one of these.
+ * The shared wording for a failure to reach `host` (`host:port` as typed), or undefined when the
+ * error is not one of these (the kind then words it itself). `hostname`: the name alone.
  */
-export function describeConnectionError(error: unknown, url: URL): SendError | undefined {
-  const err = error as NodeJS.ErrnoException;
+export function connectionError(error: unknown, host: string, hostname: string): SendError | undefined {
+  const err = error as ErrnoLike;
   const code = errorCode(error);
   const message = err?.message ?? String(error);
-  const host = url.host;
   if (code === 'ECONNREFUSED') {
     return new SendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new SendError(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
+    return new SendError(`unknown host ${hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
   }
   if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(message)) {
     const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
@@ -55,6 +58,11 @@ export function describeConnectionError(error: unknown, url: URL): SendError | u
     return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
   }
   return undefined;
+}
+
+/** `connectionError` for a URL: its `host:port` and host name. */
+export function describeConnectionError(error: unknown, url: URL): SendError | undefined {
+  return connectionError(error, url.host, url.hostname);
 }
 
 /** Any failure while connecting: a connection error as above, else one line with the library's own words. */

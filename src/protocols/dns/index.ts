@@ -1,0 +1,15 @@
+/** The `dns` request kind: a name and a record type asked of a resolver or server (spec 2.8). */
+import type { RequestKindModule } from '../kind.js';
+import { sendDns } from './dns.js';
+
+export const dnsKind: RequestKindModule = {
+  kind: 'dns',
+  noun: 'a DNS request',
+  url: 'text',
+  schemes: [],
+  method: 'text',
+  options: 'dns',
+  tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
+  exportsAsCode: false,
+  send: sendDns,
+};

@@ -1,0 +1,15 @@
+/** The `udp` request kind: `udp://` over node's dgram, one message per datagram (spec 2.8). */
+import type { RequestKindModule } from '../kind.js';
+import { sendUdp } from './udp.js';
+
+export const udpKind: RequestKindModule = {
+  kind: 'udp',
+  noun: 'a UDP request',
+  url: 'url',
+  schemes: ['udp'],
+  method: 'none',
+  options: 'socket',
+  tag: () => 'udp',
+  exportsAsCode: false,
+  send: (prepared, context, signal) => sendUdp(prepared, context.maxResponseMb, signal),
+};

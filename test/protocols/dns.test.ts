@@ -1,0 +1,196 @@
+/**
+ * DNS requests against the local fixture (test/support/dns-fixture.ts; loopback answers only)
+ * over UDP, TCP (when a UDP answer is truncated, and asked for), DoT and DoH, cross-checked with
+ * Debian's kdig asking the same fixture; the system resolver for `localhost` only; bad input
+ * refused before anything is sent.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestSchema, workspaceSchema } from '../../src/model/index.js';
+import { HttpAgents, requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
+import { reverseName } from '../../src/protocols/dns/question.js';
+import { prepareRequest } from '../../src/request/index.js';
+import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
+import { testCertificate } from '../support/servers/index.js';
+import { hasProgram } from './socket-peers.js';
+
+const dnsKind = requestKind('dns');
+let fixture: DnsFixture;
+
+const longText = 'x'.repeat(200);
+beforeAll(async () => {
+  fixture = await startDnsFixture(
+    { 'api.ferry.test': '127.0.0.7', localhost: '127.0.0.1' },
+    {
+      tls: await testCertificate(),
+      records: [
+        { name: 'api.ferry.test', type: 'AAAA', ttl: 30, data: '::1' },
+        { name: 'ferry.test', type: 'MX', ttl: 300, data: { preference: 10, exchange: 'mail.ferry.test' } },
+        { name: 'ferry.test', type: 'TXT', ttl: 300, data: ['v=spf1 -all'] },
+        { name: 'www.ferry.test', type: 'CNAME', ttl: 60, data: 'api.ferry.test' },
+        { name: '_api._tcp.ferry.test', type: 'SRV', ttl: 60, data: { priority: 1, weight: 5, port: 8443, target: 'api.ferry.test' } },
+        { name: 'ferry.test', type: 'CAA', ttl: 60, data: { flags: 0, tag: 'issue', value: 'ca.ferry.test' } },
+        { name: '7.0.0.127.in-addr.arpa', type: 'PTR', ttl: 60, data: 'api.ferry.test' },
+        // Four 200-byte strings: over 512 bytes, so a UDP answer is truncated.
+        ...[1, 2, 3, 4].map((n) => ({ name: 'big.ferry.test', type: 'TXT' as const, ttl: 60, data: [`${n}${longText}`] })),
+      ],
+    },
+  );
+});
+afterAll(() => fixture?.close());
+
+async function ask(name: string, type: string, dns: Record<string, unknown> = {}, settings: Record<string, unknown> = {}): Promise<ProtocolResult> {
+  const request = requestSchema.parse({ name: 'q', kind: 'dns', url: name, method: type, dns: { server: `127.0.0.1:${fixture.port}`, ...dns }, settings: { timeoutMs: 5000, ...settings } });
+  const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: dnsKind });
+  const agents = new HttpAgents();
+  try {
+    return await dnsKind.send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false });
+  } finally {
+    await agents.close();
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the query to fail');
+}
+
+const json = (r: ProtocolResult) => JSON.parse(Buffer.from(r.body).toString()) as Array<{ name: string; type: string; ttl: number; data: unknown }>;
+
+describe('dns: over UDP', () => {
+  it('A: NOERROR, flags, the records as JSON (pm.response.json()) and in zone-file form, the server that answered', async () => {
+    const r = await ask('api.ferry.test', 'a');
+    expect(r.outcome).toMatchObject({ status: 0, text: 'NOERROR', ok: true });
+    expect(json(r)).toEqual([{ name: 'api.ferry.test', type: 'A', class: 'IN', ttl: 60, data: '127.0.0.7' }]);
+    expect(r.detail).toMatchObject({
+      question: 'api.ferry.test. IN A',
+      rcode: 'NOERROR',
+      flags: ['qr', 'aa', 'rd', 'ra'],
+      server: `127.0.0.1:${fixture.port}`,
+      transport: 'udp',
+      answer: ['api.ferry.test. 60 IN A 127.0.0.7'],
+    });
+    expect(r.remoteAddress).toBe('127.0.0.1');
+  });
+
+  it('recursion: false leaves RD unset', async () => {
+    const r = await ask('api.ferry.test', 'A', { recursion: false });
+    expect(r.detail!.flags).toEqual(['qr', 'aa', 'ra']);
+  });
+
+  it('each record type in zone-file form', async () => {
+    const lines = async (name: string, type: string) => (await ask(name, type)).detail!.answer as string[];
+    expect(await lines('api.ferry.test', 'AAAA')).toEqual(['api.ferry.test. 30 IN AAAA ::1']);
+    expect(await lines('ferry.test', 'MX')).toEqual(['ferry.test. 300 IN MX 10 mail.ferry.test.']);
+    expect(await lines('ferry.test', 'TXT')).toEqual(['ferry.test. 300 IN TXT "v=spf1 -all"']);
+    expect(await lines('www.ferry.test', 'CNAME')).toEqual(['www.ferry.test. 60 IN CNAME api.ferry.test.']);
+    expect(await lines('_api._tcp.ferry.test', 'SRV')).toEqual(['_api._tcp.ferry.test. 60 IN SRV 1 5 8443 api.ferry.test.']);
+    expect(await lines('ferry.test', 'CAA')).toEqual(['ferry.test. 60 IN CAA 0 issue "ca.ferry.test"']);
+    expect((await lines('ferry.test', 'ANY')).length).toBe(3);
+  });
+
+  it('PTR takes an IP address and asks its reverse name', async () => {
+    const r = await ask('127.0.0.7', 'PTR');
+    expect(r.detail!.question).toBe('7.0.0.127.in-addr.arpa. IN PTR');
+    expect(json(r)[0]!.data).toBe('api.ferry.test');
+    expect(reverseName('::1')).toBe(`1.${'0.'.repeat(31)}ip6.arpa`);
+    expect(reverseName('2001:db8::2')).toBe(`2.${'0.'.repeat(23)}8.b.d.0.1.0.0.2.ip6.arpa`);
+  });
+
+  it('NXDOMAIN is a response (status 3), not an error; without tests it does not pass', async () => {
+    const r = await ask('nope.ferry.test', 'A');
+    expect(r.outcome).toMatchObject({ status: 3, text: 'NXDOMAIN', ok: false });
+    expect(json(r)).toEqual([]);
+  });
+
+  it('a truncated UDP answer is asked again over TCP', async () => {
+    const before = fixture.transports.length;
+    const r = await ask('big.ferry.test', 'TXT');
+    expect(fixture.transports.slice(before)).toEqual(['udp', 'tcp']);
+    expect(r.detail).toMatchObject({ transport: 'tcp', truncatedOverUdp: true });
+    expect(json(r)).toHaveLength(4);
+  });
+});
+
+describe('dns: TCP, DoT, DoH', () => {
+  it('tcp://', async () => {
+    const r = await ask('api.ferry.test', 'A', { server: `tcp://127.0.0.1:${fixture.port}` });
+    expect(r.detail).toMatchObject({ transport: 'tcp', answer: ['api.ferry.test. 60 IN A 127.0.0.7'] });
+  });
+
+  it('tls:// (DNS over TLS): verifyTls refuses the self-signed fixture, and off it answers', async () => {
+    const server = `tls://127.0.0.1:${fixture.tlsPort}`;
+    const refused = await failure(ask('api.ferry.test', 'A', { server }));
+    expect((refused as SendError).kind).toBe('tls');
+    const r = await ask('api.ferry.test', 'A', { server }, { verifyTls: false });
+    expect(r.detail).toMatchObject({ transport: 'tls', server, answer: ['api.ferry.test. 60 IN A 127.0.0.7'] });
+    expect(r.timings.tlsMs).toBeGreaterThan(0);
+  });
+
+  it('https:// (DNS over HTTPS) through the HTTP client', async () => {
+    const before = fixture.transports.length;
+    const r = await ask('ferry.test', 'MX', { server: fixture.dohUrl }, { verifyTls: false });
+    expect(fixture.transports.slice(before)).toEqual(['https']);
+    expect(r.detail).toMatchObject({ transport: 'https', answer: ['ferry.test. 300 IN MX 10 mail.ferry.test.'] });
+    const wrong = await failure(ask('ferry.test', 'MX', { server: fixture.dohUrl!.replace('/dns-query', '/other') }, { verifyTls: false }));
+    expect(wrong.message).toContain('HTTP 404');
+  });
+
+  it('a server that is not there: refused over TCP, naming it', async () => {
+    const { freePort } = await import('../support/servers/index.js');
+    const port = await freePort();
+    const refused = await failure(ask('a.test', 'A', { server: `tcp://127.0.0.1:${port}` }));
+    expect((refused as SendError).kind).toBe('refused');
+    expect(refused.message).toContain(`127.0.0.1:${port}`);
+  });
+});
+
+describe('dns: the system resolver (localhost only)', () => {
+  it('dns.server empty asks this computer\'s resolver', async () => {
+    const r = await ask('localhost', 'A', { server: '' });
+    expect(r.outcome.text).toBe('NOERROR');
+    expect(json(r).map((record) => record.data)).toContain('127.0.0.1');
+    expect(r.detail).toMatchObject({ server: 'system resolver', transport: 'system' });
+  });
+});
+
+describe('dns: refused before asking', () => {
+  it('unknown record type, a name over 253, a label over 63, a bad server', async () => {
+    const before = fixture.asked.length;
+    expect((await failure(ask('a.test', 'AXYZ'))).message).toContain('"AXYZ" is not a DNS record type');
+    expect((await failure(ask(`${'a.'.repeat(126)}abc`, 'A'))).message).toContain('255 characters; DNS names have at most 253');
+    expect((await failure(ask(`${'l'.repeat(64)}.test`, 'A'))).message).toContain('64 characters; a DNS label has at most 63');
+    expect((await failure(ask('a..test', 'A'))).message).toContain('empty label');
+    expect((await failure(ask('a.test', 'A', { server: '127.0.0.1:99999' }))).message).toContain('port 99999 is out of range');
+    expect((await failure(ask('a.test', 'A', { server: 'dns.example' }))).message).toContain('not an IP address');
+    expect((await failure(ask('a.test', 'A', { server: 'quic://127.0.0.1' }))).message).toContain('quic://');
+    expect(fixture.asked.length).toBe(before);
+  });
+});
+
+describe.runIf(hasProgram('kdig'))('dns: answers cross-checked with kdig asking the same fixture', () => {
+  // Asynchronously: the fixture answers from this same process.
+  const kdig = async (...args: string[]) => {
+    const out = await promisify(execFile)('kdig', ['@127.0.0.1', '-p', String(fixture.port), '+short', '+timeout=3', '+retry=0', ...args], { encoding: 'utf8' });
+    return out.stdout.trim().split('\n').filter(Boolean);
+  };
+  const data = (r: ProtocolResult) => (r.detail!.answer as string[]).map((line) => line.split(' ').slice(4).join(' '));
+
+  for (const [name, type] of [['api.ferry.test', 'A'], ['api.ferry.test', 'AAAA'], ['ferry.test', 'MX'], ['ferry.test', 'TXT'], ['_api._tcp.ferry.test', 'SRV'], ['www.ferry.test', 'CNAME'], ['ferry.test', 'CAA']] as const) {
+    it(`${type} ${name}: the same data as kdig`, async () => {
+      expect(data(await ask(name, type))).toEqual(await kdig(name, type));
+    });
+  }
+
+  it('the truncated TXT over TCP and DoT give what kdig +tcp gives', async () => {
+    const expected = await kdig('+tcp', 'big.ferry.test', 'TXT');
+    expect(expected).toHaveLength(4);
+    expect(data(await ask('big.ferry.test', 'TXT'))).toEqual(expected);
+    expect(data(await ask('big.ferry.test', 'TXT', { server: `tls://127.0.0.1:${fixture.tlsPort}` }, { verifyTls: false }))).toEqual(expected);
+  });
+});

@@ -1,0 +1,81 @@
+/** UDP requests against real peers on 127.0.0.1: echo, several datagrams, ICMP refusal, and bad input refused before sending. */
+import dgram from 'node:dgram';
+import { afterAll, describe, expect, it } from 'vitest';
+import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
+import { describeKindCases, requestFor, sendCase, type KindCase } from './kind-cases.js';
+import { silentUdpPeer, udpEchoPeer } from './socket-peers.js';
+
+const udp: KindCase = {
+  module: requestKind('udp'),
+  urlFor: (port) => `udp://127.0.0.1:${port}`,
+  wrongScheme: 'tcp://127.0.0.1:1',
+  // UDP has no connection: "refused" is the ICMP port unreachable a datagram to a closed port brings back.
+  fields: { body: { type: 'text', text: 'ping' } },
+  waitsForHandshake: false,
+  silentPeer: silentUdpPeer,
+};
+
+describeKindCases(udp);
+
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+function send(url: string, fields: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<ProtocolResult> {
+  return sendCase({ ...udp, fields }, requestFor({ ...udp, fields }, url, { timeoutMs: 5000, ...settings }));
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the send to fail');
+}
+
+describe('udp', () => {
+  it('echo: one datagram sent, each datagram back is one message', async () => {
+    const peer = await udpEchoPeer((d) => [d, Buffer.from(`and ${d}`)]);
+    closers.push(peer.close);
+    const result = await send(`udp://127.0.0.1:${peer.port}`, { body: { type: 'text', text: 'hello' }, socket: { lineEnding: 'lf' } }, { stream: { maxEvents: 2 } });
+    expect(peer.received.map(String)).toEqual(['hello\n']);
+    expect(result.messages!.map((m) => [m.direction, m.text])).toEqual([['sent', 'hello\n'], ['received', 'hello\n'], ['received', 'and hello\n']]);
+    expect(result.stream).toEqual({ events: 2, stoppedBy: 'maxEvents' });
+    expect(result.outcome).toEqual({ status: 0, text: 'sent', ok: true });
+    expect(Buffer.from(result.body).toString()).toBe('hello\n\nand hello\n');
+  });
+
+  it('hex both ways, and the time limit ends reading when no more datagrams come', async () => {
+    const peer = await udpEchoPeer();
+    closers.push(peer.close);
+    const result = await send(`udp://localhost:${peer.port}`, { body: { type: 'text', text: '00 01 fe' }, socket: { encoding: 'hex' } }, { stream: { timeoutMs: 300 } });
+    expect([...peer.received[0]!]).toEqual([0, 1, 0xfe]);
+    expect(result.messages!.filter((m) => m.direction === 'received').map((m) => m.text)).toEqual(['00 01 fe']);
+    expect(result.stream!.stoppedBy).toBe('timeout');
+  });
+
+  it('ICMP port unreachable is reported as a refusal', async () => {
+    const socket = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const port = socket.address().port;
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    const error = await failure(send(`udp://127.0.0.1:${port}`, { body: { type: 'text', text: 'x' } }));
+    expect((error as SendError).kind).toBe('refused');
+    expect(error.message).toContain('ICMP port unreachable');
+  });
+
+  it('refused before sending: a broadcast address without broadcast: true, a datagram over 65,507 bytes, line framing', async () => {
+    const peer = await udpEchoPeer();
+    closers.push(peer.close);
+    const broadcast = await failure(send(`udp://127.255.255.255:${peer.port}`, { body: { type: 'text', text: 'all' } }));
+    expect((broadcast as SendError).kind).toBe('invalid');
+    expect(broadcast.message).toContain('socket.broadcast');
+    const big = await failure(send(`udp://127.0.0.1:${peer.port}`, { body: { type: 'text', text: 'x'.repeat(65_508) } }));
+    expect(big.message).toContain('65508 bytes; UDP carries at most 65507');
+    const framed = await failure(send(`udp://127.0.0.1:${peer.port}`, { body: { type: 'text', text: 'x' }, socket: { framing: 'line' } }));
+    expect(framed.message).toContain('each UDP datagram is already one message');
+    expect(peer.received).toEqual([]);
+  });
+});
