@@ -6,6 +6,7 @@
  */
 import type { RequestKind } from '../model/index.js';
 import type { KindRules } from '../request/prepared.js';
+import { grpcKind } from './grpc/index.js';
 import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
 import { sseKind } from './sse/index.js';
@@ -20,7 +21,7 @@ const KINDS: Record<RequestKind, RequestKindModule> = {
   sse: sseKind,
   websocket: planned({ kind: 'websocket', noun: 'a WebSocket request', url: 'url', schemes: ['ws', 'wss'], method: 'none' }),
   socketio: planned({ kind: 'socketio', noun: 'a Socket.IO request', url: 'url', schemes: ['http', 'https', 'ws', 'wss'], method: 'none', options: 'socketio' }),
-  grpc: planned({ kind: 'grpc', noun: 'a gRPC request', url: 'url', schemes: ['grpc', 'grpcs'], method: 'text', options: 'grpc' }, (method) => `grpc ${method}`),
+  grpc: grpcKind,
   tcp: planned({ kind: 'tcp', noun: 'a TCP request', url: 'url', schemes: ['tcp', 'tls'], method: 'none', options: 'socket' }),
   udp: planned({ kind: 'udp', noun: 'a UDP request', url: 'url', schemes: ['udp'], method: 'none', options: 'socket' }),
   dns: planned({ kind: 'dns', noun: 'a DNS request', url: 'text', schemes: [], method: 'text', options: 'dns' }, (method) => `dns ${method.toUpperCase()}`),
