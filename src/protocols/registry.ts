@@ -9,6 +9,7 @@ import type { KindRules } from '../request/prepared.js';
 import { grpcKind } from './grpc/index.js';
 import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
+import { mcpKind } from './mcp/index.js';
 import { sseKind } from './sse/index.js';
 
 /** A kind of the format whose client is not built yet: preparation rules and naming only. */
@@ -26,7 +27,7 @@ const KINDS: Record<RequestKind, RequestKindModule> = {
   udp: planned({ kind: 'udp', noun: 'a UDP request', url: 'url', schemes: ['udp'], method: 'none', options: 'socket' }),
   dns: planned({ kind: 'dns', noun: 'a DNS request', url: 'text', schemes: [], method: 'text', options: 'dns' }, (method) => `dns ${method.toUpperCase()}`),
   mqtt: planned({ kind: 'mqtt', noun: 'an MQTT request', url: 'url', schemes: ['mqtt', 'mqtts'], method: 'none', options: 'mqtt' }),
-  mcp: planned({ kind: 'mcp', noun: 'an MCP request', url: 'text', schemes: [], method: 'none', options: 'mcp' }),
+  mcp: mcpKind,
 };
 
 export function requestKind(kind: RequestKind): RequestKindModule {
