@@ -4,3 +4,4 @@ export { JsonStore } from './json-store.js';
 export { SecretStore } from './secrets.js';
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
 export { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from './settings.js';
+export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
