@@ -12,6 +12,7 @@ import { registerInit } from './init.js';
 import { registerRun } from './run.js';
 import { registerConfig } from './config.js';
 import { registerLs } from './ls.js';
+import { registerPrograms } from './programs.js';
 import { registerSecret } from './secret.js';
 import { registerServe } from './serve.js';
 import { registerUpdate } from './update.js';
@@ -29,6 +30,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerExport,
   registerConfig,
   registerSecret,
+  registerPrograms,
 ];
 
 function version(): string {
