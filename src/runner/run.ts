@@ -5,7 +5,7 @@
  * data folder is read once at the start and written once at the end.
  */
 import { performance } from 'node:perf_hooks';
-import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { AllowedPrograms, programPolicy, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
 import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
@@ -40,6 +40,8 @@ export interface RunOptions {
   insecure?: boolean;
   /** Body files outside the workspace may be sent (else the application setting decides). */
   allowFilesOutside?: boolean;
+  /** Programs not yet allowed on this computer may start, and are added to its allow-list (`--allow-programs`). */
+  allowPrograms?: boolean;
   reporters?: readonly Reporter[];
   onAuthorizeUrl?: (url: string) => void;
   signal?: AbortSignal;
@@ -84,6 +86,7 @@ export async function runRequests(options: RunOptions): Promise<RunOutcome> {
     settings,
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
+    programs: programPolicy(data ? new AllowedPrograms(workspace.id, workspace.root) : undefined, options.allowPrograms === true),
     agents: new HttpAgents({ lookup: options.lookup }),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
