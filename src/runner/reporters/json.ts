@@ -29,6 +29,8 @@ export interface JsonReport {
     remoteAddress: string | null;
     attempts?: number;
     stream?: RequestResult['stream'];
+    messages?: RequestResult['messages'];
+    detail?: RequestResult['detail'];
   }>;
 }
 
@@ -64,6 +66,8 @@ export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefin
       remoteAddress: r.remoteAddress ?? null,
       ...(r.attempts ? { attempts: r.attempts } : {}),
       ...(r.stream ? { stream: r.stream } : {}),
+      ...(r.messages ? { messages: r.messages } : {}),
+      ...(r.detail ? { detail: r.detail } : {}),
     })),
   };
 }
