@@ -165,6 +165,8 @@ function answer(result: CallResult, client: Client, about: { prepared: PreparedR
       capabilities: client.getServerCapabilities() ?? null,
       ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
       ...(about.stderr ? { stderr: about.stderr } : {}),
+      // Reports carry no bodies; the call's result is what an MCP request is run for.
+      result,
     },
   };
 }
