@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AllowedPrograms, type AllowedProgram } from '../appdata/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
-import { CliError } from './exit-codes.js';
+import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
@@ -62,4 +62,6 @@ export function registerPrograms(program: Command, ctx: CliContext): void {
       for (const entry of removed) ctx.output.out(`Revoked: ${describe(entry, ws.root)}`);
       ctx.exitCode = 0;
     });
+  // Subcommands exit through main (not process.exit) and show the exit codes, as the others do.
+  for (const sub of programs.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
 }
