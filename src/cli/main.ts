@@ -13,6 +13,7 @@ import { registerRun } from './run.js';
 import { registerConfig } from './config.js';
 import { registerLoad } from './load.js';
 import { registerLs } from './ls.js';
+import { registerPrograms } from './programs.js';
 import { registerSecret } from './secret.js';
 import { registerServe } from './serve.js';
 import { registerUpdate } from './update.js';
@@ -31,6 +32,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerExport,
   registerConfig,
   registerSecret,
+  registerPrograms,
 ];
 
 function version(): string {

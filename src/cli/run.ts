@@ -114,6 +114,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
         timeoutMs: options.timeoutMs,
         insecure: options.insecure,
         allowFilesOutside: options.allowFilesOutside || undefined,
+        allowPrograms: options.allowPrograms || undefined,
         onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
       });
       try {
@@ -148,6 +149,7 @@ interface ParsedRunOptions {
   timeoutMs?: number;
   insecure: boolean;
   allowFilesOutside: boolean;
+  allowPrograms: boolean;
   reporters: ReporterName[];
   outJson?: string;
   outJunit?: string;
@@ -202,6 +204,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
     timeoutMs: wholeNumber(flags.timeoutMs, '--timeout-ms', 0),
     insecure: Boolean(flags.insecure),
     allowFilesOutside: Boolean(flags.allowFilesOutside),
+    allowPrograms: Boolean(flags.allowPrograms),
     reporters,
     outJson: flags.outJson,
     outJunit: flags.outJunit,

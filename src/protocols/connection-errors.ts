@@ -74,3 +74,25 @@ export function describeSocketError(error: unknown, url: URL, doing = 'connectin
   const message = ((error as Error)?.message ?? String(error)).split('\n')[0]!.trim();
   return new SendError(`${doing} ${url.host} failed: ${message}${code ? ` (${code})` : ''}.`, 'other');
 }
+
+/**
+ * The first system error code (`ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`…) in an error, its
+ * causes or its text: for libraries that report failures as text (gRPC's status details, the MCP
+ * SDK's fetch errors).
+ */
+export function systemCode(error: unknown): string {
+  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[A-Z_0-9]+$/.test(e.code) && e.code.length > 3) return e.code;
+    const text = typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : '';
+    const found = /\b(E[A-Z]{3,}|ERR_[A-Z_0-9]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED)\b/.exec(text);
+    if (found) return found[1]!;
+    if (/self[- ]signed certificate|unable to verify the first certificate|certificate has expired/i.test(text)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
+  }
+  return '';
+}
+
+/** `connectionError` for a code found by `systemCode`, with the library's text as the detail. */
+export function connectionErrorByCode(code: string, host: string, detail = ''): SendError | undefined {
+  if (!code) return undefined;
+  return connectionError({ code, message: detail }, host, host.replace(/:\d+$/, ''));
+}

@@ -7,6 +7,7 @@
 import type { KindRules, PreparedRequest } from '../request/prepared.js';
 import type { CookieStore } from './http/cookie-jar.js';
 import type { HttpAgents } from './http/http-agents.js';
+import type { ProgramPolicy } from './programs.js';
 import type { StreamMessage, StreamSummary } from './stream/messages.js';
 
 /** What every send of a run or session shares, whatever the kind. */
@@ -21,6 +22,8 @@ export interface SendContext {
   workspaceRoot: string;
   /** Files outside the workspace folder may be read (`--allow-files-outside` or the setting). */
   allowFilesOutside: boolean;
+  /** Which programs a request may start on this computer (MCP over stdio); without one, none start. */
+  programs?: ProgramPolicy;
 }
 
 export interface ProtocolTimings {

@@ -7,8 +7,10 @@
 import type { RequestKind } from '../model/index.js';
 import type { KindRules } from '../request/prepared.js';
 import { dnsKind } from './dns/index.js';
+import { grpcKind } from './grpc/index.js';
 import { httpKind } from './http/index.js';
 import type { RequestKindModule } from './kind.js';
+import { mcpKind } from './mcp/index.js';
 import { mqttKind } from './mqtt/index.js';
 import { socketioKind } from './socketio/index.js';
 import { sseKind } from './sse/index.js';
@@ -26,12 +28,12 @@ const KINDS: Record<RequestKind, RequestKindModule> = {
   sse: sseKind,
   websocket: websocketKind,
   socketio: socketioKind,
-  grpc: planned({ kind: 'grpc', noun: 'a gRPC request', url: 'url', schemes: ['grpc', 'grpcs'], method: 'text', options: 'grpc' }, (method) => `grpc ${method}`),
+  grpc: grpcKind,
   tcp: tcpKind,
   udp: udpKind,
   dns: dnsKind,
   mqtt: mqttKind,
-  mcp: planned({ kind: 'mcp', noun: 'an MCP request', url: 'text', schemes: [], method: 'none', options: 'mcp' }),
+  mcp: mcpKind,
 };
 
 export function requestKind(kind: RequestKind): RequestKindModule {

@@ -69,7 +69,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   const method = prepareMethod(fill(request.method), rules, where);
   const typedUrl = applyPathParams(fill(request.url), request.pathParams, fill);
-  if (rules.url === 'text') return prepareNamed(input, options, rules, { method, target: typedUrl.trim(), fill, settings, where });
+  // A `text` kind that lists schemes (MCP: a URL or a command) prepares a typed `scheme://…` as a URL: headers and auth apply, other schemes are refused.
+  const typedAsUrl = rules.url === 'text' && rules.schemes.length > 0 && /^[a-z][a-z0-9+.-]*:\/\//i.test(typedUrl.trim());
+  if (rules.url === 'text' && !typedAsUrl) return prepareNamed(input, options, rules, { method, target: typedUrl.trim(), fill, settings, where });
   const { url, restore } = options.keepPlaceholders
     ? urlKeepingPlaceholders(typedUrl, where)
     : { url: finalUrl(typedUrl, where, rules.noun, rules.schemes), restore: (href: string) => href };

@@ -91,7 +91,11 @@ export interface KindRules {
   kind: RequestKind;
   /** The request as a sentence names it, with its article: `an SSE request`. */
   noun: string;
-  /** `url`: an absolute URL of one of `schemes` (the first is added when none is typed); `text`: a name or command, filled only. */
+  /**
+   * `url`: an absolute URL of one of `schemes` (the first is added when none is typed); `text`: a
+   * name or command, filled only — unless the kind lists `schemes` and a `scheme://` is typed, which
+   * is then prepared as a URL of those schemes (MCP: a server URL or the command that starts it).
+   */
   url: 'url' | 'text';
   schemes: readonly string[];
   /** `http`: an HTTP method token, upper-cased (GET when empty); `text`: filled as typed (gRPC's Service/Method, a DNS type); `none`: not used. */

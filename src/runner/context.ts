@@ -1,7 +1,7 @@
 /** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
 import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
 import { ContractDocuments } from '../contract/index.js';
-import type { CookieStore, HttpAgents } from '../protocols/index.js';
+import type { CookieStore, HttpAgents, ProgramPolicy } from '../protocols/index.js';
 import type { CachedToken } from '../appdata/index.js';
 import type { PreparedSettings } from '../request/index.js';
 import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';
@@ -15,6 +15,8 @@ export interface RunContext {
   /** `--timeout-ms`, `--insecure`: win over each request's own settings. */
   overrides: Partial<PreparedSettings>;
   allowFilesOutside: boolean;
+  /** Which programs requests may start (this computer's allow-list; `--allow-programs` adds to it). */
+  programs?: ProgramPolicy;
   agents: HttpAgents;
   cookies: CookieStore;
   variables: RunVariables;

@@ -3,7 +3,7 @@
  * for an app session that sends many times. The data folder is read once when it opens and
  * written when it saves; connections and the script sandbox end when it closes.
  */
-import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { AllowedPrograms, programPolicy, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
 import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables } from '../variables/index.js';
@@ -22,6 +22,8 @@ export interface ContextOptions {
   insecure?: boolean;
   /** Body files outside the workspace may be sent (else the application setting decides). */
   allowFilesOutside?: boolean;
+  /** Programs not yet allowed on this computer may start, and are added to its allow-list (`--allow-programs`). */
+  allowPrograms?: boolean;
   onAuthorizeUrl?: (url: string) => void;
   /** This computer's data for the workspace; `false` for none (nothing read or written). Default: the data folder. */
   dataFolder?: WorkspaceData | false;
@@ -49,6 +51,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
     agents: new HttpAgents({ lookup: options.lookup }),
+    programs: programPolicy(data ? new AllowedPrograms(workspace.id, workspace.root) : undefined, options.allowPrograms === true),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
     scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),

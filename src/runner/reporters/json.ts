@@ -35,6 +35,7 @@ export interface JsonReport {
     stream?: RequestResult['stream'];
     /** Streaming kinds: the messages kept (the first 1,000), each text cut at 64 KB (`cut: true`). */
     messages?: Array<StreamMessage & { cut?: true }>;
+    detail?: RequestResult['detail'];
   }>;
 }
 

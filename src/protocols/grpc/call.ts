@@ -1,0 +1,244 @@
+/**
+ * One gRPC call (spec 2.8): the channel, the descriptors (proto files or reflection), the four
+ * call types, and the answer. A status other than OK is an answer (tests decide); a call that
+ * never reached the server (refused, TLS, a time limit while connecting, cancel) is a SendError.
+ * Server and bidirectional streams are read by the shared stop rule (`settings.stream`).
+ */
+import { performance } from 'node:perf_hooks';
+import * as grpc from '@grpc/grpc-js';
+import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import type { PreparedRequest } from '../../request/prepared.js';
+import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import type { ProtocolResult, SendContext } from '../kind.js';
+import { SendError } from '../send-error.js';
+import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
+import { findMethod, loadByReflection, loadProtoFiles, ReflectionFailure, splitMethod } from './descriptors.js';
+import { fitMessage, parseMessages } from './messages.js';
+import { metadataPairs, requestMetadata } from './metadata.js';
+
+const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
+
+export function statusName(code: number): string {
+  return STATUS_NAMES[code] ?? `UNKNOWN_${code}`;
+}
+
+type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiStreaming';
+
+export async function sendGrpc(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const url = new URL(prepared.url);
+  const secure = url.protocol === 'grpcs:';
+  const host = url.port ? url.host : `${url.host}:${secure ? 443 : 80}`;
+  const verify = prepared.settings?.verifyTls !== false;
+  const credentials = secure
+    ? grpc.credentials.createSsl(null, null, null, verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
+    : grpc.credentials.createInsecure();
+  const maxBytes = context.maxResponseMb > 0 ? Math.min(context.maxResponseMb * 1024 * 1024, 2 ** 31 - 1) : -1;
+  const channel = new grpc.Channel(host, credentials, { 'grpc.max_receive_message_length': maxBytes, 'grpc.primary_user_agent': 'ferry' });
+  const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  const started = performance.now();
+  const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
+  const metadata = requestMetadata(prepared.headers);
+  const { service, method } = splitMethod(prepared.method);
+  const options = (prepared.options ?? {}) as { protoFiles?: string[]; importPaths?: string[] };
+  const cancelled = () => new SendError('the request was cancelled.', 'other');
+  const fail = (why: string | undefined, details: string) => failure(why, details, host, timeoutMs, channel);
+
+  try {
+    if (signal?.aborted) throw cancelled();
+    let definition: PackageDefinition;
+    if ((options.protoFiles ?? []).some((f) => f.trim() !== '')) {
+      definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
+    } else {
+      definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline), signal, cancelled).catch((error: unknown) => {
+        if (error instanceof ReflectionFailure) throw fail(error.status, error.message) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+        throw error;
+      });
+    }
+    const def = findMethod(definition, service, method);
+    const callType: CallType = def.requestStream ? (def.responseStream ? 'bidiStreaming' : 'clientStreaming') : def.responseStream ? 'serverStreaming' : 'unary';
+    const text = prepared.body.kind === 'bytes' ? Buffer.from(prepared.body.bytes).toString('utf8') : '';
+    const requests = parseMessages(text, def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
+    const answer = await exchange({ channel, credentials, host, def, callType, requests, metadata, deadline, stream: prepared.stream, signal, started });
+    if (answer.cancelled) throw cancelled();
+    if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
+      const error = fail(statusName(answer.status.code), answer.status.details);
+      if (error) throw error;
+    }
+    return result(answer, { url: prepared.url, service, method, callType, started });
+  } finally {
+    channel.close();
+  }
+}
+
+/** The message as protobuf bytes; fields checked first so a mistake is named. */
+function encode(def: MethodDefinition<object, object>, definition: PackageDefinition, message: unknown, index: number | undefined): { json: string; bytes: Buffer } {
+  const fitted = fitMessage(definition, def.requestType, message, index);
+  try {
+    return { json: JSON.stringify(message), bytes: def.requestSerialize(fitted) };
+  } catch (error) {
+    throw new SendError(`${index === undefined ? 'the message' : `message ${index + 1}`} does not fit ${(def.requestType.type as { name?: string }).name ?? 'the request type'}: ${(error as Error).message}.`, 'other');
+  }
+}
+
+/** A status that means the call never reached the server: the SendError for it, else undefined (a real answer). */
+function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel): SendError | undefined {
+  const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
+  if (status === 'DEADLINE_EXCEEDED' && !ready) {
+    return new SendError(`timed out after ${timeoutMs} ms (settings.timeoutMs) before the connection to ${host} was ready.`, 'timeout');
+  }
+  if (status !== 'UNAVAILABLE' || ready && !/No connection established|Failed to connect/i.test(details)) return undefined;
+  const code = systemCode(details);
+  return connectionErrorByCode(code, host, details.replace(/^.*Last error: (Error: )?/, '')) ?? new SendError(`could not connect to ${host}: ${details}.`, 'reset');
+}
+
+interface Exchange {
+  channel: grpc.Channel;
+  credentials: grpc.ChannelCredentials;
+  host: string;
+  def: MethodDefinition<object, object>;
+  callType: CallType;
+  requests: Array<{ json: string; bytes: Buffer }>;
+  metadata: grpc.Metadata;
+  deadline: number | undefined;
+  stream: PreparedRequest['stream'];
+  signal: AbortSignal | undefined;
+  started: number;
+}
+
+interface Answer {
+  status: grpc.StatusObject;
+  headers?: grpc.Metadata;
+  gotHeaders: boolean;
+  received: string[];
+  receivedBytes: number;
+  firstAt?: number;
+  stream?: MessageStream;
+  stoppedEarly: boolean;
+  cancelled: boolean;
+}
+
+/** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
+function exchange(x: Exchange): Promise<Answer> {
+  const client = new grpc.Client(x.host, x.credentials, { channelOverride: x.channel });
+  const answer: Answer = { status: { code: grpc.status.UNKNOWN, details: '', metadata: new grpc.Metadata() }, gotHeaders: false, received: [], receivedBytes: 0, stoppedEarly: false, cancelled: false };
+  const streaming = x.callType !== 'unary';
+  const messages = streaming ? new MessageStream(x.stream ?? DEFAULT_STREAM) : undefined;
+  answer.stream = messages;
+  const identity = (b: Buffer) => b;
+  const read = (bytes: Buffer) => {
+    answer.receivedBytes += bytes.length;
+    answer.firstAt ??= performance.now();
+    return JSON.stringify(x.def.responseDeserialize(bytes));
+  };
+  const options: grpc.CallOptions = x.deadline ? { deadline: x.deadline } : {};
+  const ignore = () => {};
+  // Unary and client-streaming answers come to this callback, stream messages as `data` events.
+  const single = (_error: unknown, text?: string) => {
+    if (text === undefined) return;
+    answer.received.push(text);
+    messages?.received({ text });
+  };
+  let call: grpc.ClientUnaryCall | grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, string>;
+  const path = x.def.path;
+  switch (x.callType) {
+    case 'unary':
+      call = client.makeUnaryRequest(path, identity, read, x.requests[0]!.bytes, x.metadata, options, single);
+      break;
+    case 'serverStreaming':
+      call = client.makeServerStreamRequest(path, identity, read, x.requests[0]!.bytes, x.metadata, options);
+      break;
+    case 'clientStreaming':
+      call = client.makeClientStreamRequest(path, identity, read, x.metadata, options, single);
+      break;
+    default:
+      call = client.makeBidiStreamRequest(path, identity, read, x.metadata, options);
+  }
+  for (const r of x.requests) messages?.sent({ text: r.json });
+  if (x.callType === 'clientStreaming' || x.callType === 'bidiStreaming') {
+    const writable = call as grpc.ClientWritableStream<Buffer>;
+    for (const r of x.requests) writable.write(r.bytes);
+    writable.end();
+  }
+
+  return new Promise<Answer>((resolve) => {
+    const finish = () => {
+      x.signal?.removeEventListener('abort', onAbort);
+      messages?.clear();
+      client.close();
+      resolve(answer);
+    };
+    const onAbort = () => {
+      answer.cancelled = true;
+      call.cancel();
+    };
+    x.signal?.addEventListener('abort', onAbort, { once: true });
+    if (x.signal?.aborted) onAbort();
+    call.on('metadata', (headers: grpc.Metadata) => {
+      answer.headers = headers;
+      answer.gotHeaders = true;
+      answer.firstAt ??= performance.now();
+    });
+    const events = call as unknown as NodeJS.EventEmitter;
+    events.on('error', ignore); // the status event carries the same facts
+    events.on('data', (text: string) => {
+      answer.received.push(text);
+      if (messages?.received({ text })) {
+        answer.stoppedEarly = true;
+        call.cancel();
+      }
+    });
+    void messages?.done.then((why) => {
+      if (why !== 'closed' && why !== 'event' && why !== 'maxEvents') {
+        answer.stoppedEarly = true;
+        call.cancel();
+      }
+    });
+    call.on('status', (status: grpc.StatusObject) => {
+      answer.status = status;
+      if (!answer.stoppedEarly) messages?.closed();
+      finish();
+    });
+  });
+}
+
+function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number }): ProtocolResult {
+  const totalMs = performance.now() - about.started;
+  const stopped = answer.stoppedEarly && !answer.cancelled;
+  const code = stopped ? grpc.status.OK : answer.status.code;
+  const first = answer.received[0] ?? '';
+  const headers = metadataPairs(answer.headers);
+  const trailers = stopped ? [] : metadataPairs(answer.status.metadata);
+  const body = Buffer.from(first, 'utf8');
+  const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  return {
+    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK },
+    headers,
+    body,
+    bodySize: answer.receivedBytes,
+    size: answer.receivedBytes + headerBytes,
+    url: about.url,
+    timings: { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: answer.firstAt ? answer.firstAt - about.started : totalMs, totalMs },
+    httpVersion: '2',
+    ...(answer.stream ? { messages: answer.stream.messages, stream: answer.stream.summary() } : {}),
+    detail: {
+      service: about.service,
+      method: about.method,
+      callType: about.callType,
+      status: code,
+      statusName: statusName(code),
+      statusMessage: stopped ? `the stream was not read to its end (stopped by ${answer.stream?.stoppedBy}); the server's status was not awaited` : answer.status.details,
+      trailers,
+      ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received.length }),
+    },
+  };
+}
+
+function withCancel<T>(promise: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

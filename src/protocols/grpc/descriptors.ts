@@ -1,0 +1,141 @@
+/**
+ * The descriptors a gRPC request is sent with (spec 2.8): compiled from the request's `protoFiles`
+ * (relative to the workspace, outside it only when allowed, as body files in 2.5), or asked of the
+ * server by reflection (v1, then v1alpha) when `protoFiles` is empty. Either way the result is a
+ * proto-loader package definition, so one path serializes and reads messages.
+ */
+import path from 'node:path';
+import type { Channel, ChannelCredentials, Metadata } from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import { GrpcReflection } from 'grpc-js-reflection-client';
+import { SendError } from '../send-error.js';
+
+/**
+ * How messages are read (documented in docs/running.md): proto3 JSON names (lowerCamelCase),
+ * 64-bit integers as strings (JSON numbers lose precision past 2^53), enums by name, bytes as
+ * base64, fields left unset shown with their defaults.
+ */
+export const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, enums: String, bytes: String, defaults: true, oneofs: true };
+
+export interface ProtoSource {
+  protoFiles: string[];
+  importPaths: string[];
+  workspaceRoot: string;
+  allowFilesOutside: boolean;
+}
+
+/** Compiles the request's proto files; a file that does not compile fails with its name and line. */
+export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefinition> {
+  const files = source.protoFiles.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, 'protoFiles', source));
+  const importDirs = source.importPaths.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, 'importPaths', source));
+  const includeDirs = [...new Set([...files.map((f) => path.dirname(f)), ...importDirs])];
+  try {
+    return await protoLoader.load(files, { ...LOADER_OPTIONS, includeDirs });
+  } catch (error) {
+    const message = (error as Error).message.replaceAll(source.workspaceRoot + path.sep, '');
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || /ENOENT|no such file/i.test(message)) {
+      throw new SendError(`a proto file could not be read: ${message.split('\n')[0]} (grpc.protoFiles, grpc.importPaths).`, 'other');
+    }
+    const where = /\(line \d+\)/.test(message) ? await brokenFile(files, includeDirs, source.workspaceRoot) : undefined;
+    throw new SendError(`the proto files do not compile: ${where ? `${where}: ` : ''}${message.split('\n')[0]}.`, 'other');
+  }
+}
+
+/**
+ * protobufjs names the line of a syntax error but not always its file: the first listed file that
+ * fails alone is named (the error may lie in a file it imports).
+ */
+async function brokenFile(files: string[], includeDirs: string[], root: string): Promise<string | undefined> {
+  for (const file of files) {
+    const fails = await protoLoader.load(file, { ...LOADER_OPTIONS, includeDirs }).then(() => false, () => true);
+    if (fails) return path.relative(root, file);
+  }
+  return undefined;
+}
+
+function workspaceFile(written: string, field: string, source: ProtoSource): string {
+  const absolute = path.resolve(source.workspaceRoot, written);
+  const relative = path.relative(source.workspaceRoot, absolute);
+  if (!source.allowFilesOutside && (relative.startsWith('..') || path.isAbsolute(relative))) {
+    throw new SendError(
+      `grpc.${field} ${written} lies outside the workspace folder; Ferry reads such files only when allowed (ferry run --allow-files-outside, or the setting filesOutsideWorkspace).`,
+      'other',
+    );
+  }
+  return absolute;
+}
+
+/**
+ * Asks the server for the descriptors of `service` over `channel`: reflection v1, falling back to
+ * v1alpha when the server has only that one.
+ */
+export async function loadByReflection(channel: Channel, credentials: ChannelCredentials, service: string, metadata: Metadata, deadline: number | undefined): Promise<PackageDefinition> {
+  let lastError: unknown;
+  for (const version of ['v1', 'v1alpha'] as const) {
+    const reflection = new GrpcReflection('ignored:0', credentials, { channelOverride: channel }, version);
+    const options = deadline ? { deadline } : {};
+    try {
+      const services = await reflection.listServices('*', metadata.clone(), options);
+      if (!services.includes(service)) throw unknownService(service, services.filter((s) => !s.startsWith('grpc.reflection.')));
+      const descriptor = await reflection.getDescriptorBySymbol(service, metadata.clone(), options);
+      return descriptor.getPackageDefinition(LOADER_OPTIONS);
+    } catch (error) {
+      if (error instanceof SendError) throw error;
+      lastError = error;
+      if (!/\b12 UNIMPLEMENTED\b/.test(String((error as Error).message))) break;
+    }
+  }
+  throw reflectionFailed(lastError);
+}
+
+/** What became of a reflection attempt that failed: no reflection, or a status the caller maps (connection). */
+export class ReflectionFailure extends Error {
+  constructor(
+    message: string,
+    readonly status?: string,
+  ) {
+    super(message);
+  }
+}
+
+function reflectionFailed(error: unknown): Error {
+  const text = String((error as Error)?.message ?? error).replace(/^Error: /, '');
+  if (/\b12 UNIMPLEMENTED\b/.test(text)) {
+    return new SendError('the server does not support reflection (neither grpc.reflection.v1 nor v1alpha); list the service\'s .proto files in grpc.protoFiles.', 'unsupported');
+  }
+  return new ReflectionFailure(text, /^(\d+) ([A-Z_]+)/.exec(text)?.[2]);
+}
+
+export function unknownService(service: string, known: string[]): SendError {
+  const list = known.length ? `; the server has: ${known.slice(0, 20).join(', ')}` : '';
+  return new SendError(`unknown gRPC service ${service}${list}.`, 'other');
+}
+
+/** Splits `package.Service/Method` (also `/package.Service/Method` and `package.Service.Method`). */
+export function splitMethod(method: string): { service: string; method: string } {
+  const trimmed = method.trim().replace(/^\//, '');
+  const slash = trimmed.lastIndexOf('/');
+  const cut = slash >= 0 ? slash : trimmed.lastIndexOf('.');
+  if (cut <= 0 || cut === trimmed.length - 1) {
+    throw new SendError(`the method "${method}" is not package.Service/Method (for example helloworld.Greeter/SayHello).`, 'other');
+  }
+  return { service: trimmed.slice(0, cut), method: trimmed.slice(cut + 1) };
+}
+
+/** The method's definition, or a line listing the services or methods that exist. */
+export function findMethod(definition: PackageDefinition, service: string, method: string): MethodDefinition<object, object> {
+  const found = definition[service];
+  const services = Object.entries(definition).filter(([, value]) => isService(value)).map(([name]) => name);
+  if (!found || !isService(found)) throw unknownService(service, services);
+  const methods = found as Record<string, MethodDefinition<object, object>>;
+  const match = methods[method] ?? Object.values(methods).find((m) => m.originalName === method || m.path.endsWith(`/${method}`));
+  if (!match) throw new SendError(`${service} has no method ${method}; it has: ${Object.keys(methods).join(', ')}.`, 'other');
+  return match;
+}
+
+function isService(value: unknown): boolean {
+  if (!value || typeof value !== 'object' || 'format' in value) return false;
+  const first = Object.values(value)[0] as { path?: unknown } | undefined;
+  return typeof first?.path === 'string';
+}

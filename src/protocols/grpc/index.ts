@@ -1,0 +1,15 @@
+/** The `grpc` request kind (spec 2.8): `grpc://` and `grpcs://`, `method` is `package.Service/Method`. */
+import type { RequestKindModule } from '../kind.js';
+import { sendGrpc } from './call.js';
+
+export const grpcKind: RequestKindModule = {
+  kind: 'grpc',
+  noun: 'a gRPC request',
+  url: 'url',
+  schemes: ['grpc', 'grpcs'],
+  method: 'text',
+  options: 'grpc',
+  tag: (method) => `grpc ${method}`,
+  exportsAsCode: false,
+  send: sendGrpc,
+};

@@ -1,0 +1,118 @@
+/**
+ * Messages as JSON text (spec 2.5 `body.text`): the request's text parsed (one message, or a JSON
+ * array of messages for client and bidirectional streams) and checked against the message type
+ * before sending, so a field that does not exist or holds the wrong kind of value is named — the
+ * protobuf encoder would silently drop or coerce it.
+ */
+import type { MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loader';
+import { SendError } from '../send-error.js';
+
+interface FieldDescriptor {
+  name: string;
+  jsonName?: string;
+  label?: string;
+  type?: string;
+  typeName?: string;
+}
+
+interface TypeDescriptor {
+  name: string;
+  field?: FieldDescriptor[];
+  options?: { mapEntry?: boolean } | null;
+}
+
+const NUMBERS = new Set(['TYPE_DOUBLE', 'TYPE_FLOAT', 'TYPE_INT64', 'TYPE_UINT64', 'TYPE_INT32', 'TYPE_FIXED64', 'TYPE_FIXED32', 'TYPE_UINT32', 'TYPE_SFIXED32', 'TYPE_SFIXED64', 'TYPE_SINT32', 'TYPE_SINT64']);
+
+/** The messages of `body.text`: `{}` when empty; an array of messages only where the client streams. */
+export function parseMessages(text: string, clientStreams: boolean): unknown[] {
+  if (text.trim() === '') return [{}];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SendError(`the message (body.text) is not valid JSON: ${(error as Error).message}.`, 'other');
+  }
+  if (Array.isArray(value)) {
+    if (!clientStreams) throw new SendError('the message (body.text) is a JSON array, but the method takes one message; give a JSON object (arrays are for client and bidirectional streams).', 'other');
+    return value;
+  }
+  return [value];
+}
+
+/** Checks `value` against the method's request type; returns it with proto field names turned into the JSON names the encoder reads. */
+export function fitMessage(definition: PackageDefinition, type: MessageTypeDefinition<object, object>, value: unknown, index?: number): Record<string, unknown> {
+  const where = index === undefined ? 'the message' : `message ${index + 1}`;
+  return fit(definition, type.type as TypeDescriptor, value, where, '') as Record<string, unknown>;
+}
+
+function fit(definition: PackageDefinition, type: TypeDescriptor, value: unknown, where: string, prefix: string): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new SendError(`${where}${prefix ? ` field ${prefix}` : ''} must be a JSON object (a ${type.name} message).`, 'other');
+  }
+  const fields = type.field ?? [];
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const field = fields.find((f) => [f.jsonName, f.name, camel(f.name)].includes(key) || camel(f.name) === camel(key));
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (!field) {
+      const names = fields.map((f) => f.jsonName || camel(f.name));
+      throw new SendError(`${where} has a field "${path}" that ${type.name} does not have; its fields are: ${names.join(', ') || '(none)'}.`, 'other');
+    }
+    out[field.jsonName || camel(field.name)] = item === null ? item : fitField(definition, field, item, where, path);
+  }
+  return out;
+}
+
+function fitField(definition: PackageDefinition, field: FieldDescriptor, item: unknown, where: string, path: string): unknown {
+  const nested = field.type === 'TYPE_MESSAGE' ? lookup(definition, field.typeName) : undefined;
+  const isMap = nested?.options?.mapEntry === true || (field.type === 'TYPE_MESSAGE' && /Entry$/.test(field.typeName ?? '') && !nested);
+  if (field.label === 'LABEL_REPEATED' && !isMap) {
+    if (!Array.isArray(item)) throw new SendError(`${where} field ${path} is repeated: give a JSON array.`, 'other');
+    return item.map((one, i) => fitOne(definition, field, nested, one, where, `${path}[${i}]`));
+  }
+  if (isMap) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) throw new SendError(`${where} field ${path} is a map: give a JSON object.`, 'other');
+    return item;
+  }
+  return fitOne(definition, field, nested, item, where, path);
+}
+
+function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: TypeDescriptor | undefined, item: unknown, where: string, path: string): unknown {
+  const wrong = (what: string) => new SendError(`${where} field ${path} is ${what}, not ${JSON.stringify(item)?.slice(0, 40)}.`, 'other');
+  switch (field.type) {
+    case 'TYPE_MESSAGE':
+      if (nested) return fit(definition, nested, item, where, path);
+      if (!item || typeof item !== 'object') throw wrong(`a ${field.typeName?.replace(/^\./, '')} message (a JSON object)`);
+      return item;
+    case 'TYPE_STRING':
+      if (typeof item !== 'string') throw wrong('a string');
+      return item;
+    case 'TYPE_BOOL':
+      if (typeof item !== 'boolean') throw wrong('true or false');
+      return item;
+    case 'TYPE_BYTES':
+      if (typeof item !== 'string') throw wrong('bytes (a base64 string)');
+      return item;
+    case 'TYPE_ENUM':
+      if (typeof item !== 'string' && typeof item !== 'number') throw wrong(`an enum (${field.typeName?.replace(/^\./, '')}: a name or number)`);
+      return item;
+    default:
+      if (NUMBERS.has(field.type ?? '') && !(typeof item === 'number' || (typeof item === 'string' && item.trim() !== '' && !Number.isNaN(Number(item))))) {
+        throw wrong(`a number (${(field.type ?? '').replace('TYPE_', '').toLowerCase()})`);
+      }
+      return item;
+  }
+}
+
+/** A field's type by name: descriptors name it fully (`.pkg.Msg`) or relative to the package (`Msg`). */
+function lookup(definition: PackageDefinition, typeName: string | undefined): TypeDescriptor | undefined {
+  const name = typeName?.replace(/^\./, '');
+  if (!name) return undefined;
+  const key = name in definition ? name : Object.keys(definition).find((k) => k.endsWith(`.${name}`));
+  const entry = key ? definition[key] : undefined;
+  return entry && 'format' in entry ? ((entry as MessageTypeDefinition<object, object>).type as TypeDescriptor) : undefined;
+}
+
+function camel(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,182 @@
+/**
+ * One MCP request (spec 2.8): connect (initialize), one call — a tool, a resource (a URI template's
+ * `{parts}` filled from the arguments) or a prompt — and close; a started program is stopped when
+ * the request ends. The answer holds the initialize result and the call's result; a tool's
+ * `isError` makes the outcome not ok (tests may still pass it). A server that fails initialize,
+ * does not answer in time, or has no such tool fails the send with one line.
+ */
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { PreparedRequest } from '../../request/prepared.js';
+import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import { Deadline } from '../deadline.js';
+import type { ProtocolResult, SendContext } from '../kind.js';
+import { SendError } from '../send-error.js';
+import { httpTransport, isHttpTarget, programSpec, stdioTransport, type McpOptions, type StartedProgram } from './transport.js';
+
+/** No time limit set: the SDK's own per-request limit would cut in at 60 s, so give it a day. */
+const NO_LIMIT_MS = 24 * 60 * 60 * 1000;
+
+export async function sendMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const options = prepared.options as unknown as McpOptions;
+  const target = prepared.url.trim();
+  const http = isHttpTarget(target);
+  const chosen = options.transport === 'auto' ? (http ? 'streamableHttp' : 'stdio') : options.transport;
+  if (chosen !== 'stdio' && !http) throw new SendError(`mcp.transport ${chosen} needs an http:// or https:// URL, not "${target}".`, 'unsupported');
+  if (chosen === 'stdio' && http) throw new SendError('mcp.transport stdio needs the command that starts the server, not a URL.', 'unsupported');
+  const args = parseArguments(options.arguments);
+  const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  const deadline = new Deadline(timeoutMs, signal);
+  const abort = new AbortController();
+  deadline.attach((reason) => abort.abort(reason));
+  const started = performance.now();
+  const where = http ? new URL(target).host : `"${target}"`;
+  let program: StartedProgram | undefined;
+  let client: Client | undefined;
+  let used: string = chosen;
+  const requestOptions = () => ({ signal: abort.signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS });
+
+  const connect = async (transport: Transport): Promise<Client> => {
+    const made = new Client({ name: 'ferry', version: '1' });
+    client = made;
+    await raceAbort(made.connect(transport, requestOptions()), abort.signal);
+    return made;
+  };
+
+  try {
+    if (chosen === 'stdio') {
+      program = await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context);
+      await connect(program.transport).catch((error: unknown) => {
+        throw failed(error, deadline, `the MCP server ${where} did not initialize`, program);
+      });
+    } else {
+      try {
+        await connect(httpTransport(chosen, prepared, context));
+      } catch (error) {
+        const early = deadline.error ?? connectionErrorByCode(systemCode(error), where, String((error as Error).message));
+        // auto: a server that does not speak Streamable HTTP may speak the older HTTP+SSE.
+        if (early || options.transport !== 'auto') throw early ?? failed(error, deadline, `the MCP server at ${where} did not initialize`);
+        await client?.close().catch(() => {});
+        used = 'sse';
+        await connect(httpTransport('sse', prepared, context)).catch((second: unknown) => {
+          throw failed(second, deadline, `the MCP server at ${where} did not initialize over Streamable HTTP (${(error as Error).message}) nor HTTP+SSE`);
+        });
+      }
+    }
+    const connected = client!;
+    const result = await raceAbort(callOnce(connected, options, args, requestOptions()), abort.signal).catch(async (error: unknown) => {
+      throw await callFailed(error, deadline, connected, options, program);
+    });
+    // Servers built with the SDK answer an unknown tool as an isError result: named as bad input.
+    if (options.call === 'tool' && result.isError === true) {
+      const missing = await unknownName(connected, options);
+      if (missing) throw missing;
+    }
+    return answer(result, connected, { prepared, options, transport: used, started, stderr: program?.stderr() });
+  } finally {
+    deadline.clear();
+    await client?.close().catch(() => {}); // also stops a started program: stdin closed, then SIGTERM, then SIGKILL
+    if (!client) await program?.transport.close().catch(() => {});
+  }
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SendError(`mcp.arguments is not valid JSON: ${(error as Error).message}.`, 'other');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SendError('mcp.arguments must be a JSON object.', 'other');
+  return value as Record<string, unknown>;
+}
+
+type CallResult = Record<string, unknown>;
+
+async function callOnce(client: Client, options: McpOptions, args: Record<string, unknown>, requestOptions: { signal: AbortSignal; timeout: number }): Promise<CallResult> {
+  const name = options.name.trim();
+  if (name === '') throw new SendError(`mcp.name is empty; give the ${options.call === 'resource' ? 'resource URI' : `${options.call} name`}.`, 'other');
+  if (options.call === 'tool') return (await client.callTool({ name, arguments: args }, undefined, requestOptions)) as CallResult;
+  if (options.call === 'resource') {
+    const uri = name.includes('{') ? new UriTemplate(name).expand(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]))) : name;
+    return (await client.readResource({ uri }, requestOptions)) as CallResult;
+  }
+  // Prompt arguments are strings in MCP.
+  const promptArgs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return (await client.getPrompt({ name, arguments: promptArgs }, requestOptions)) as CallResult;
+}
+
+/** A failure of connect: the deadline's or cancel's own line first, then the connection's, then the server's words. */
+function failed(error: unknown, deadline: Deadline, what: string, program?: StartedProgram): SendError {
+  if (deadline.error) return deadline.error;
+  if (error instanceof SendError) return error;
+  const code = systemCode(error);
+  if (program && code === 'ENOENT') return new SendError(`could not start the program ${what.replace(/^the MCP server /, '').replace(/ did not initialize$/, '')}: the command was not found.`, 'other');
+  const connection = program ? undefined : connectionErrorByCode(code, what.replace(/^.* at (\S+) .*$/, '$1'), String((error as Error).message));
+  if (connection) return connection;
+  const stderr = program?.stderr().trim().split('\n').at(-1);
+  return new SendError(`${what}: ${oneLine(error)}${stderr ? ` (its stderr: ${stderr.slice(0, 200)})` : ''}.`, 'protocol');
+}
+
+async function callFailed(error: unknown, deadline: Deadline, client: Client, options: McpOptions, program?: StartedProgram): Promise<SendError> {
+  if (deadline.error) return deadline.error;
+  if (error instanceof SendError) return error;
+  if (error instanceof McpError) {
+    const missing = await unknownName(client, options);
+    if (missing) return missing;
+  }
+  return failed(error, deadline, `the ${options.call} call failed`, program);
+}
+
+/** A tool or prompt the server does not list, named with the ones it has; undefined when it exists (or cannot be listed). */
+async function unknownName(client: Client, options: McpOptions): Promise<SendError | undefined> {
+  if (options.call === 'resource') return undefined;
+  const listed = options.call === 'tool' ? client.listTools().then((l) => l.tools) : client.listPrompts().then((l) => l.prompts);
+  const known = await listed.then((items) => items.map((t) => t.name)).catch(() => undefined);
+  if (!known || known.includes(options.name.trim())) return undefined;
+  return new SendError(`the MCP server has no ${options.call} "${options.name.trim()}"; it has: ${known.join(', ') || '(none)'}.`, 'other');
+}
+
+function oneLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/\.$/, '');
+}
+
+function answer(result: CallResult, client: Client, about: { prepared: PreparedRequest; options: McpOptions; transport: string; started: number; stderr?: string }): ProtocolResult {
+  const totalMs = performance.now() - about.started;
+  const isError = about.options.call === 'tool' && result.isError === true;
+  const body = Buffer.from(JSON.stringify(result), 'utf8');
+  return {
+    outcome: isError ? { status: 1, text: 'isError', ok: false } : { status: 0, text: 'OK', ok: true },
+    headers: [],
+    body,
+    bodySize: body.length,
+    size: body.length,
+    url: about.prepared.url,
+    timings: { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: totalMs, totalMs },
+    detail: {
+      transport: about.transport,
+      call: about.options.call,
+      name: about.options.name,
+      server: client.getServerVersion() ?? null,
+      capabilities: client.getServerCapabilities() ?? null,
+      ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}),
+      ...(about.stderr ? { stderr: about.stderr } : {}),
+      // Reports carry no bodies; the call's result is what an MCP request is run for.
+      result,
+    },
+  };
+}
+
+/** Rejects with the abort's reason when the signal fires first (a hung connect or call ends at once). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * How an MCP request reaches its server (spec 2.8 `mcp.transport`): Streamable HTTP or HTTP+SSE for
+ * http(s) URLs (with the request's headers and auth, through Ferry's own HTTP connection pools so
+ * `verifyTls` applies), or a program over stdio — started only when this computer allows it.
+ */
+import path from 'node:path';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { fetch as undiciFetch } from 'undici';
+import type { PreparedRequest } from '../../request/prepared.js';
+import type { SendContext } from '../kind.js';
+import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
+import { SendError } from '../send-error.js';
+
+export type McpTransportName = 'auto' | 'streamableHttp' | 'sse' | 'stdio';
+
+export interface McpOptions {
+  transport: McpTransportName;
+  call: 'tool' | 'resource' | 'prompt';
+  name: string;
+  arguments: string;
+  cwd: string;
+  env: Array<{ key: string; value: string; enabled: boolean }>;
+}
+
+/** Headers the transports set themselves. */
+const OWN_HEADERS = new Set(['content-type', 'accept', 'content-length', 'host', 'connection']);
+
+export function isHttpTarget(target: string): boolean {
+  return /^https?:\/\//i.test(target);
+}
+
+export function httpTransport(which: 'streamableHttp' | 'sse', prepared: PreparedRequest, context: SendContext): Transport {
+  const headers: Record<string, string> = {};
+  for (const { name, value } of prepared.headers) {
+    if (OWN_HEADERS.has(name.toLowerCase())) continue;
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto');
+  // Ferry's pools (and so verifyTls and its limits), not the global fetch.
+  const fetch = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as typeof globalThis.fetch;
+  const url = new URL(prepared.url);
+  if (which === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, fetch });
+  return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+}
+
+/** The program as the allow-list knows it. */
+export function programSpec(prepared: PreparedRequest, options: McpOptions, workspaceRoot: string): ProgramSpec {
+  const env: Record<string, string> = {};
+  for (const row of options.env) if (row.enabled && row.key.trim() !== '') env[row.key.trim()] = row.value;
+  return { command: prepared.url.trim(), cwd: path.resolve(workspaceRoot, options.cwd.trim() || '.'), env };
+}
+
+export interface StartedProgram {
+  transport: StdioClientTransport;
+  /** The program's stderr so far (the first 64 KB), for the report. */
+  stderr(): string;
+}
+
+const STDERR_KEPT = 64 * 1024;
+
+/** Starts the program once the policy allows it; its stderr is kept. */
+export async function stdioTransport(program: ProgramSpec, context: SendContext): Promise<StartedProgram> {
+  const allowed = context.programs ? await context.programs.allow(program) : false;
+  if (!allowed) throw programRefused(program, context.workspaceRoot);
+  const [command, ...args] = commandWords(program.command);
+  if (!command) throw new SendError('the command line is empty; give the program that starts the MCP server.', 'other');
+  const transport = new StdioClientTransport({ command, args, cwd: program.cwd, env: { ...getDefaultEnvironment(), ...program.env }, stderr: 'pipe' });
+  let text = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    if (text.length < STDERR_KEPT) text += chunk.toString('utf8').slice(0, STDERR_KEPT - text.length);
+  });
+  return { transport, stderr: () => text };
+}

@@ -1,0 +1,170 @@
+/**
+ * `ferry run -r json` over a small workspace of gRPC and MCP requests with scripts and tests,
+ * against real peers on loopback; and the programs allow-list end to end: refused, allowed with
+ * --allow-programs, refused again once the environment changes, taken back with `ferry programs`.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
+import { ferry } from '../support/cli.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const repo = path.join(import.meta.dirname, '..', '..');
+/** The fixture program: the only program this test starts. */
+const stdioCommand = `"${process.execPath}" "${path.join(repo, 'test/fixtures/mcp/stdio-server.mjs')}"`;
+
+const files: Record<string, string> = {
+  'ferry.yaml': 'version: 1\nid: protocols-run\nname: Protocols run\n',
+  'requests/gRPC/Say.yaml': `name: Say
+kind: grpc
+url: "{{grpcUrl}}"
+method: ferry.test.Echo/Say
+grpc:
+  protoFiles: [protos/echo.proto]
+headers:
+  - key: x-token
+    value: "{{token}}"
+body:
+  type: json
+  text: '{"text": "{{who}}", "big": "9007199254740993"}'
+scripts:
+  postResponse: |
+    pm.test('greets', () => pm.expect(pm.response.json().text).to.equal('hello ann'));
+    pm.test('OK', () => pm.expect(pm.response.code).to.equal(0));
+    pm.test('int64 as a string', () => pm.expect(pm.response.json().big).to.equal('9007199254740993'));
+`,
+  'requests/gRPC/Not found.yaml': `name: Not found
+kind: grpc
+url: "{{grpcUrl}}"
+method: ferry.test.Echo/Say
+body:
+  type: json
+  text: '{"text": "x", "failWith": true}'
+scripts:
+  postResponse: |
+    pm.test('NOT_FOUND', () => pm.expect(pm.response.code).to.equal(5));
+`,
+  'requests/gRPC/Count.yaml': `name: Count
+kind: grpc
+url: "{{grpcUrl}}"
+method: ferry.test.Echo/Count
+body:
+  type: json
+  text: '{"count": 3}'
+`,
+  'requests/MCP/Add.yaml': `name: Add
+kind: mcp
+url: "{{mcpUrl}}"
+mcp:
+  call: tool
+  name: add
+  arguments: '{"a": 2, "b": 3}'
+scripts:
+  postResponse: |
+    pm.test('sum', () => pm.expect(pm.response.json().structuredContent.sum).to.equal(5));
+`,
+  'requests/MCP/Fails.yaml': `name: Fails
+kind: mcp
+url: "{{mcpUrl}}"
+mcp:
+  call: tool
+  name: fail
+  arguments: '{"why": "no tests"}'
+`,
+  'requests/MCP/Stdio.yaml': `name: Stdio
+kind: mcp
+url: '${stdioCommand.replaceAll("'", "''")}'
+mcp:
+  call: prompt
+  name: greet
+  arguments: '{"name": "Ann"}'
+  env:
+    - key: FERRY_TEST_GREETING
+      value: hi
+scripts:
+  postResponse: |
+    pm.test('prompt', () => pm.expect(pm.response.json().messages[0].content.text).to.equal('Say hello to Ann'));
+`,
+};
+
+interface Report {
+  summary: { requests: number; failedRequests: number; failedTests: number };
+  results: Array<{ path: string; passed: boolean; error: string | null; status: number | null; statusText: string | null; detail?: Record<string, unknown>; messages?: unknown[]; tests: Array<{ name: string; passed: boolean }> }>;
+}
+
+describe('ferry run with gRPC and MCP requests', () => {
+  let grpcPeer: GrpcPeer;
+  let mcpPeer: McpPeer;
+  let root: string;
+  const run = async (...extra: string[]) => {
+    const result = await ferry(['-w', root, 'run', '-r', 'json', '--var', `grpcUrl=${grpcPeer.url}`, '--var', `mcpUrl=${mcpPeer.url}`, '--var', 'who=ann', '--var', 'token=t1', ...extra]);
+    if (!result.stdout.trim()) throw new Error(`ferry run printed nothing: ${result.stderr}`);
+    const report = JSON.parse(result.stdout) as Report;
+    return { code: result.code, report, byPath: (p: string) => report.results.find((r) => r.path === p)! };
+  };
+
+  beforeAll(async () => {
+    await isolatedDataDir();
+    [grpcPeer, mcpPeer] = await Promise.all([startGrpcPeer(), startStreamableHttp()]);
+    root = await tempDir();
+    for (const [file, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await fs.writeFile(path.join(root, file), text);
+    }
+    await fs.mkdir(path.join(root, 'protos', 'common'), { recursive: true });
+    await fs.copyFile(path.join(repo, 'test/fixtures/grpc/echo.proto'), path.join(root, 'protos/echo.proto'));
+    await fs.copyFile(path.join(repo, 'test/fixtures/grpc/common/kinds.proto'), path.join(root, 'protos/common/kinds.proto'));
+  });
+  afterAll(async () => {
+    await Promise.all([grpcPeer?.close(), mcpPeer?.close()]);
+  });
+
+  it('runs both kinds with scripts and tests; reports carry statuses, trailers, messages and call results; programs need allowing', async () => {
+    const first = await run();
+    expect(first.code).toBe(1);
+    const say = first.byPath('gRPC/Say.yaml');
+    expect(say).toMatchObject({ passed: true, status: 0, statusText: 'OK' });
+    expect(say.tests.every((t) => t.passed)).toBe(true);
+    expect(grpcPeer.seen.at(-1)?.get('x-token')).toEqual(['t1']);
+    expect(first.byPath('gRPC/Not found.yaml')).toMatchObject({ passed: true, status: 5, statusText: 'NOT_FOUND' });
+    expect(first.byPath('gRPC/Not found.yaml').detail).toMatchObject({ statusMessage: 'no greeting for x', trailers: [['x-why', 'no such greeting']] });
+    const count = first.byPath('gRPC/Count.yaml');
+    expect(count.passed).toBe(true);
+    expect(count.messages).toHaveLength(4); // one sent, three received
+    expect(first.byPath('MCP/Add.yaml')).toMatchObject({ passed: true, detail: { result: { structuredContent: { sum: 5 } }, server: { name: 'ferry-test-mcp' } } });
+    expect(first.byPath('MCP/Fails.yaml')).toMatchObject({ passed: false, statusText: 'isError' });
+    const refused = first.byPath('MCP/Stdio.yaml');
+    expect(refused.passed).toBe(false);
+    expect(refused.error).toContain('is not allowed to start on this computer');
+    expect(refused.error).toContain('--allow-programs');
+
+    // Allowed with --allow-programs, and recorded: the next run needs no flag.
+    const allowed = await run('--allow-programs', 'MCP/Stdio.yaml');
+    expect(allowed.byPath('MCP/Stdio.yaml')).toMatchObject({ passed: true, detail: { transport: 'stdio' } });
+    expect(String(allowed.byPath('MCP/Stdio.yaml').detail?.stderr)).toContain('ferry test MCP server on stdio');
+    expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').passed).toBe(true);
+    const listed = await ferry(['-w', root, 'programs', 'ls']);
+    expect(listed.stdout).toContain(stdioCommand);
+    expect(listed.stdout).toContain('env FERRY_TEST_GREETING');
+    expect(listed.stdout).not.toContain('hi;');
+
+    // A changed environment is another program: refused again.
+    const file = path.join(root, 'requests/MCP/Stdio.yaml');
+    await fs.writeFile(file, files['requests/MCP/Stdio.yaml']!.replace('value: hi', 'value: changed'));
+    expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').error).toContain('not allowed');
+    await fs.writeFile(file, files['requests/MCP/Stdio.yaml']!);
+
+    // Taken back: refused again.
+    const id = listed.stdout.trim().split(/\s+/)[0]!;
+    const revoked = await ferry(['-w', root, 'programs', 'revoke', id]);
+    expect(revoked.code).toBe(0);
+    expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').error).toContain('not allowed');
+    expect((await ferry(['-w', root, 'programs', 'ls'])).stdout).toContain('No programs are allowed');
+
+    // Allowed ahead of a run with ferry programs allow: the exact command, folder and environment.
+    await ferry(['-w', root, 'programs', 'allow', stdioCommand, '--env', 'FERRY_TEST_GREETING=hi']);
+    expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').passed).toBe(true);
+  }, 60_000);
+});

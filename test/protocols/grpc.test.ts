@@ -1,0 +1,132 @@
+/** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestSchema, workspaceSchema } from '../../src/model/index.js';
+import { HttpAgents, SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { prepareRequest } from '../../src/request/index.js';
+import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
+import { describeKindCases } from './kind-cases.js';
+
+const grpcKind = requestKind('grpc');
+const workspace = { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) };
+const PROTO = { protoFiles: ['test/fixtures/grpc/echo.proto'] };
+
+async function send(fields: Record<string, unknown>, signal?: AbortSignal): Promise<ProtocolResult> {
+  const request = requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...fields });
+  const prepared = await prepareRequest({ request, folders: [], workspace }, { kind: grpcKind });
+  const agents = new HttpAgents();
+  try {
+    return await grpcKind.send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false }, signal);
+  } finally {
+    await agents.close();
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<SendError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SendError);
+  return error as SendError;
+}
+
+const json = (result: ProtocolResult) => JSON.parse(Buffer.from(result.body).toString('utf8')) as Record<string, unknown>;
+
+describeKindCases({
+  module: grpcKind,
+  urlFor: (port, secure) => `${secure ? 'grpcs' : 'grpc'}://127.0.0.1:${port}`,
+  wrongScheme: 'http://127.0.0.1:1/',
+  fields: { method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"tls"}' } },
+  waitsForHandshake: true,
+  startTls: () => startGrpcPeer({ tls: true }),
+});
+
+describe('gRPC', () => {
+  let peer: GrpcPeer;
+  beforeAll(async () => {
+    peer = await startGrpcPeer();
+  });
+  afterAll(() => peer.close());
+
+  it('unary: the JSON message, metadata from headers and auth, int64 as strings, enums by name, headers and trailers', async () => {
+    const result = await send({
+      url: peer.url,
+      method: 'ferry.test.Echo/Say',
+      grpc: PROTO,
+      headers: [{ key: 'x-token', value: 'abc' }, { key: 'x-raw-bin', value: Buffer.from([1, 2, 3]).toString('base64') }],
+      auth: { type: 'bearer', token: 't0k' },
+      body: { type: 'json', text: '{"text":"ann","big":"9007199254740993","mood":"GRUMPY","inner":{"level":2},"tags":["a"]}' },
+    });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true });
+    expect(json(result)).toEqual({ text: 'hello ann', big: '9007199254740993', mood: 'GRUMPY', index: 0 });
+    expect(result.headers).toContainEqual(['x-echo-auth', 'Bearer t0k']);
+    expect(result.headers).toContainEqual(['x-echo-token', 'abc']);
+    expect(result.headers).toContainEqual(['x-raw-bin', Buffer.from([1, 2, 3]).toString('base64')]);
+    expect(result.detail?.trailers).toContainEqual(['x-trailer', 'done']);
+    expect(result.detail?.callType).toBe('unary');
+    expect(peer.seen.at(-1)?.get('content-type')).toEqual([]);
+  });
+
+  it('a non-OK status is an answer with its code, name, message and trailers', async () => {
+    const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"x","fail_with":true}' } });
+    expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false });
+    expect(result.detail?.statusMessage).toBe('no greeting for x');
+    expect(result.detail?.trailers).toContainEqual(['x-why', 'no such greeting']);
+  });
+
+  it('server streaming reads by settings.stream; a stream the server ends stops as closed', async () => {
+    const capped = await send({ url: peer.url, method: 'ferry.test.Echo/Count', grpc: PROTO, body: { type: 'json', text: '{"endless":true}' }, settings: { timeoutMs: 5000, stream: { maxEvents: 3 } } });
+    expect(capped.outcome.ok).toBe(true);
+    expect(capped.stream).toEqual({ events: 3, stoppedBy: 'maxEvents' });
+    expect(capped.messages?.filter((m) => m.direction === 'received').map((m) => JSON.parse(m.text).text)).toEqual(['n0', 'n1', 'n2']);
+    expect(json(capped)).toMatchObject({ text: 'n0', big: '9007199254740993', mood: 'GRUMPY' });
+    const ended = await send({ url: peer.url, method: 'ferry.test.Echo/Count', grpc: PROTO, body: { type: 'json', text: '{"count":2}' } });
+    expect(ended.stream).toEqual({ events: 2, stoppedBy: 'closed' });
+    expect(ended.outcome.text).toBe('OK');
+  });
+
+  it('client streaming and bidirectional: a JSON array is sent as messages in order', async () => {
+    const collected = await send({ url: peer.url, method: 'ferry.test.Echo/Collect', grpc: PROTO, body: { type: 'json', text: '[{"text":"a"},{"text":"b"},{"text":"c"}]' } });
+    expect(json(collected)).toMatchObject({ text: 'a+b+c', index: 3 });
+    const chat = await send({ url: peer.url, method: 'ferry.test.Echo/Chat', grpc: PROTO, body: { type: 'json', text: '[{"text":"a"},{"text":"b"}]' } });
+    expect(chat.messages?.map((m) => [m.direction, JSON.parse(m.text).text])).toEqual([['sent', 'a'], ['sent', 'b'], ['received', 'hello a'], ['received', 'hello b']]);
+    expect(chat.stream?.stoppedBy).toBe('closed');
+  });
+
+  it('settings.timeoutMs is the deadline: a slow method answers DEADLINE_EXCEEDED', async () => {
+    const started = Date.now();
+    const result = await send({ url: peer.url, method: 'ferry.test.Echo/Slow', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 300 } });
+    expect(result.outcome).toMatchObject({ status: 4, text: 'DEADLINE_EXCEEDED', ok: false });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('without protoFiles the descriptors come from server reflection', async () => {
+    const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text":"r"}' } });
+    expect(json(result).text).toBe('hello r');
+    const unknown = await failure(send({ url: peer.url, method: 'ferry.test.Nope/Say', body: { type: 'json', text: '{}' } }));
+    expect(unknown.message).toContain('ferry.test.Echo');
+  });
+
+  it('a server without reflection: one line saying to list proto files', async () => {
+    const bare = await startGrpcPeer({ reflection: false });
+    try {
+      const error = await failure(send({ url: bare.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{}' } }));
+      expect(error.message).toContain('does not support reflection');
+      expect(error.message).toContain('grpc.protoFiles');
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('bad input is one clear line each: unknown method, a field that does not exist, a proto that does not compile, a file outside', async () => {
+    const method = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Shout', grpc: PROTO }));
+    expect(method.message).toMatch(/no method Shout.*Say, Count, Collect, Chat, Slow/);
+    const field = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"txt":"x"}' } }));
+    expect(field.message).toContain('"txt"');
+    expect(field.message).toContain('text');
+    const typed = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"inner":{"level":"high"}}' } }));
+    expect(typed.message).toContain('inner.level');
+    const broken = await failure(send({ url: peer.url, method: 'broken.X/Y', grpc: { protoFiles: ['test/fixtures/grpc/broken.proto'] } }));
+    expect(broken.message).toMatch(/broken\.proto.*line 5/);
+    const outside = await failure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['../elsewhere.proto'] } }));
+    expect(outside.message).toContain('outside the workspace');
+    for (const error of [method, field, typed, broken, outside]) expect(error.message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,140 @@
+/** MCP requests against SDK-built servers on loopback: Streamable HTTP, HTTP+SSE, and the stdio fixture program. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestSchema, workspaceSchema } from '../../src/model/index.js';
+import { commandWords, HttpAgents, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
+import { prepareRequest } from '../../src/request/index.js';
+import { describeKindCases } from './kind-cases.js';
+import { startSse, startStreamableHttp, type McpPeer } from './mcp-peers.js';
+
+const mcpKind = requestKind('mcp');
+const workspace = { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) };
+/** The fixture program, the only one these tests start. */
+export const STDIO_COMMAND = `"${process.execPath}" test/fixtures/mcp/stdio-server.mjs`;
+
+async function send(fields: Record<string, unknown>, programs?: ProgramPolicy): Promise<ProtocolResult> {
+  const request = requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields });
+  const prepared = await prepareRequest({ request, folders: [], workspace }, { kind: mcpKind });
+  const agents = new HttpAgents();
+  try {
+    return await mcpKind.send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false, programs }, undefined);
+  } finally {
+    await agents.close();
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<SendError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SendError);
+  return error as SendError;
+}
+
+const json = (result: ProtocolResult) => JSON.parse(Buffer.from(result.body).toString('utf8')) as Record<string, unknown>;
+
+describeKindCases({
+  module: mcpKind,
+  urlFor: (port, secure) => `${secure ? 'https' : 'http'}://127.0.0.1:${port}/mcp`,
+  wrongScheme: 'ws://127.0.0.1:1/mcp',
+  fields: { mcp: { call: 'tool', name: 'add', arguments: '{"a":1,"b":2}' } },
+  waitsForHandshake: true,
+  startTls: () => startStreamableHttp({ tls: true }),
+});
+
+describe('MCP over HTTP', () => {
+  let streamable: McpPeer;
+  let sse: McpPeer;
+  beforeAll(async () => {
+    [streamable, sse] = await Promise.all([startStreamableHttp(), startSse()]);
+  });
+  afterAll(async () => {
+    await Promise.all([streamable.close(), sse.close()]);
+  });
+
+  it('a tool with structured output; the initialize result in the detail; auth and headers sent', async () => {
+    const result = await send({ url: streamable.url, mcp: { call: 'tool', name: 'add', arguments: '{"a":2,"b":{{b}}}'.replace('{{b}}', '3') } });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true });
+    expect(json(result)).toMatchObject({ structuredContent: { sum: 5 }, content: [{ type: 'text', text: '5' }] });
+    expect(result.detail).toMatchObject({ transport: 'streamableHttp', server: { name: 'ferry-test-mcp', version: '1.2.3' }, instructions: 'A test server.' });
+    expect(result.detail?.capabilities).toHaveProperty('tools');
+    const who = await send({ url: streamable.url, auth: { type: 'bearer', token: 'sekrit' }, mcp: { call: 'tool', name: 'whoami' } });
+    const seen = JSON.parse((json(who).content as Array<{ text: string }>)[0]!.text) as { auth: string };
+    expect(seen.auth).toBe('Bearer sekrit');
+  });
+
+  it('a tool answering isError is an answer that is not ok', async () => {
+    const result = await send({ url: streamable.url, mcp: { call: 'tool', name: 'fail', arguments: '{"why":"because"}' } });
+    expect(result.outcome).toEqual({ status: 1, text: 'isError', ok: false });
+    expect(json(result)).toMatchObject({ isError: true, content: [{ text: 'failed: because' }] });
+  });
+
+  it('resources, a template filled from the arguments, and prompts with arguments', async () => {
+    const plain = await send({ url: streamable.url, mcp: { call: 'resource', name: 'ferry://docs/readme' } });
+    expect(json(plain)).toMatchObject({ contents: [{ uri: 'ferry://docs/readme', text: 'read me' }] });
+    const templated = await send({ url: streamable.url, mcp: { call: 'resource', name: 'ferry://users/{id}', arguments: '{"id":42}' } });
+    expect(json(templated)).toMatchObject({ contents: [{ uri: 'ferry://users/42', text: 'user 42' }] });
+    const prompt = await send({ url: streamable.url, mcp: { call: 'prompt', name: 'greet', arguments: '{"name":"Ann","tone":"warm"}' } });
+    expect(json(prompt)).toMatchObject({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello to Ann in a warm tone' } }] });
+  });
+
+  it('HTTP+SSE, chosen or reached by auto after Streamable HTTP is refused', async () => {
+    const chosen = await send({ url: sse.url, mcp: { transport: 'sse', call: 'tool', name: 'add', arguments: '{"a":1,"b":1}' } });
+    expect(json(chosen)).toMatchObject({ structuredContent: { sum: 2 } });
+    const auto = await send({ url: sse.url, mcp: { call: 'prompt', name: 'greet', arguments: '{"name":"Bo"}' } });
+    expect(auto.detail?.transport).toBe('sse');
+    expect(json(auto)).toMatchObject({ messages: [{ content: { text: 'Say hello to Bo' } }] });
+  });
+
+  it('bad input is one line: a tool that does not exist (the ones that do listed), arguments that are not JSON, a time limit', async () => {
+    const missing = await failure(send({ url: streamable.url, mcp: { call: 'tool', name: 'nope' } }));
+    expect(missing.message).toBe('the MCP server has no tool "nope"; it has: add, fail, whoami, slow.');
+    const prompt = await failure(send({ url: streamable.url, mcp: { call: 'prompt', name: 'nope' } }));
+    expect(prompt.message).toContain('has no prompt "nope"; it has: greet');
+    const args = await failure(send({ url: streamable.url, mcp: { call: 'tool', name: 'add', arguments: '{a:1}' } }));
+    expect(args.message).toContain('mcp.arguments is not valid JSON');
+    const slow = await failure(send({ url: streamable.url, settings: { timeoutMs: 400 }, mcp: { call: 'tool', name: 'slow' } }));
+    expect(slow.kind).toBe('timeout');
+    expect(slow.message).toContain('400 ms');
+    for (const error of [missing, args, slow]) expect(error.message).not.toContain('\n');
+  });
+});
+
+/** An allow-list in memory: exactly the programs given. */
+function allowing(...programs: ProgramSpec[]): ProgramPolicy & { asked: ProgramSpec[] } {
+  const asked: ProgramSpec[] = [];
+  const same = (a: ProgramSpec, b: ProgramSpec) => JSON.stringify([a.command, a.cwd, Object.entries(a.env).sort()]) === JSON.stringify([b.command, b.cwd, Object.entries(b.env).sort()]);
+  return { asked, allow: async (p) => (asked.push(p), programs.some((q) => same(p, q))) };
+}
+
+describe('MCP over stdio', () => {
+  const spec: ProgramSpec = { command: STDIO_COMMAND, cwd: process.cwd(), env: { FERRY_TEST_GREETING: 'hi' } };
+  const fields = { url: STDIO_COMMAND, mcp: { call: 'tool', name: 'whoami', env: [{ key: 'FERRY_TEST_GREETING', value: 'hi' }] } };
+
+  it('splits command lines like a shell, without one', () => {
+    expect(commandWords(`"/usr/bin/my node" a\\ b 'c d' "e\\"f"`)).toEqual(['/usr/bin/my node', 'a b', 'c d', 'e"f']);
+  });
+
+  it('a program that is not allowed is not started: one line naming the command and how to allow it', async () => {
+    const none = await failure(send(fields));
+    expect(none.message).toContain(STDIO_COMMAND);
+    expect(none.message).toContain('--allow-programs');
+    const policy = allowing({ ...spec, env: { FERRY_TEST_GREETING: 'other' } });
+    const changedEnv = await failure(send(fields, policy));
+    expect(changedEnv.message).toContain('not allowed');
+    expect(policy.asked[0]).toEqual(spec);
+  });
+
+  it('an allowed program is started with its folder and env, answers, and its stderr is kept', async () => {
+    const result = await send(fields, allowing(spec));
+    expect(result.outcome.ok).toBe(true);
+    const seen = JSON.parse((json(result).content as Array<{ text: string }>)[0]!.text) as { greeting: string; cwd: string };
+    expect(seen).toMatchObject({ greeting: 'hi', cwd: process.cwd() });
+    expect(result.detail).toMatchObject({ transport: 'stdio', server: { name: 'ferry-test-mcp' } });
+    expect(String(result.detail?.stderr)).toContain('ferry test MCP server on stdio');
+  });
+
+  it('a command that does not exist fails with one line', async () => {
+    const missing = { command: 'ferry-no-such-program-xyz --flag', cwd: process.cwd(), env: {} };
+    const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(missing)));
+    expect(error.message).toContain('ferry-no-such-program-xyz');
+    expect(error.message).not.toContain('\n');
+  });
+});
