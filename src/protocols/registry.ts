@@ -1,11 +1,10 @@
 /**
  * The request-kind table (DESIGN "Kinds plug in"): one module per kind. The runner, `ferry ls`,
  * code export, reports and the app ask it; adding a kind is one module and one line here.
- * Kinds listed with `planned` are known to the format but not built yet: their requests are
- * reported as skipped by `notRunYet`, the one rule for that.
+ * A module without `send` (a kind known to the format whose client is not built) has its
+ * requests reported as skipped by `notRunYet`, the one rule for that.
  */
 import type { RequestKind } from '../model/index.js';
-import type { KindRules } from '../request/prepared.js';
 import { dnsKind } from './dns/index.js';
 import { grpcKind } from './grpc/index.js';
 import { httpKind } from './http/index.js';
@@ -17,11 +16,6 @@ import { sseKind } from './sse/index.js';
 import { websocketKind } from './websocket/index.js';
 import { tcpKind } from './tcp/index.js';
 import { udpKind } from './udp/index.js';
-
-/** A kind of the format whose client is not built yet: preparation rules and naming only. */
-function planned(rules: KindRules, tag: RequestKindModule['tag'] = () => rules.kind): RequestKindModule {
-  return { ...rules, tag, exportsAsCode: false };
-}
 
 const KINDS: Record<RequestKind, RequestKindModule> = {
   http: httpKind,
