@@ -6,3 +6,4 @@ export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type
 export { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from './settings.js';
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, type StoredCertificate } from './certificates.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
+export { readCookieJarFile, writeCookieJarFile } from './cookie-jar-file.js';

@@ -147,9 +147,8 @@ function prepareMethod(typed: string, rules: KindRules, where: string): string {
   return method;
 }
 
-/** The kind, its stream settings and its option section, on every prepared request but HTTP's. */
+/** The kind, its stream settings and its option section, where the kind has them. */
 function addKindParts(prepared: PreparedRequest, request: RequestFile, rules: KindRules, fill: (text: string) => string): void {
-  if (rules.kind === 'http') return;
   prepared.kind = rules.kind;
   if (request.settings?.stream) prepared.stream = request.settings.stream;
   if (rules.options) prepared.options = fillKindOptions(rules.options, request[rules.options], fill);

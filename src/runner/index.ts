@@ -14,3 +14,4 @@ export { prepareReportFile, prepareWorkspaceReportFile, writeReportFile, ReportF
 export { RunError } from './errors.js';
 // Lives in src/variables/; re-exported for `cli/serve.ts`, which another change rewrites.
 export { resolveEnvironment } from '../variables/index.js';
+export { loadCookies, saveCookies } from './cookies.js';

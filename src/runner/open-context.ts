@@ -4,7 +4,8 @@
  * written when it saves; connections and the script sandbox end when it closes.
  */
 import { AllowedPrograms, programPolicy, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
-import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
+import { HttpAgents, type HostLookup } from '../protocols/index.js';
+import { loadCookies, saveCookies } from './cookies.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -43,7 +44,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
   if (options.insecure) overrides.verifyTls = false;
 
-  const [snapshot, cookies] = await Promise.all([loadVariableSnapshot(workspace, data, environmentId), CookieStore.open(data?.cookieJarFile)]);
+  const [snapshot, cookies] = await Promise.all([loadVariableSnapshot(workspace, data, environmentId), loadCookies(data?.cookieJarFile)]);
   return {
     workspace,
     data,
@@ -72,7 +73,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
 export async function saveRunContext(ctx: RunContext): Promise<string[]> {
   const mask = ctx.variables.mask;
   const history = ctx.history.splice(0).map((entry) => mask.history(entry));
-  const saved = await Promise.allSettled([ctx.cookies.save(), ctx.variables.persist(ctx.data), ctx.data?.addHistory(...history)]);
+  const saved = await Promise.allSettled([saveCookies(ctx.cookies, ctx.data?.cookieJarFile), ctx.variables.persist(ctx.data), ctx.data?.addHistory(...history)]);
   const what = ['the cookies', 'the values scripts set', 'the history'];
   const problems: string[] = [];
   saved.forEach((outcome, i) => {

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
-import { CookieStore } from '../../src/protocols/http/cookie-jar.js';
+import { loadCookies, saveCookies } from '../../src/runner/cookies.js';
 import { localhostCertificate } from '../../src/servers/self-signed.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -38,16 +38,16 @@ describe('symbolic links in the data folder', () => {
   it('a cookie jar that is a link starts empty, and saving replaces the link, not its target', async () => {
     const dir = await tempDir();
     const elsewhere = path.join(dir, 'planted.json');
-    const jar = await CookieStore.open(path.join(dir, 'source.json'));
+    const jar = await loadCookies(path.join(dir, 'source.json'));
     jar.store('http://planted.example/', ['session=PLANTED']);
-    await jar.save();
+    await saveCookies(jar, path.join(dir, 'source.json'));
     await fs.rename(path.join(dir, 'source.json'), elsewhere);
     const file = path.join(dir, 'cookies.json');
     await fs.symlink(elsewhere, file);
-    const opened = await CookieStore.open(file);
+    const opened = await loadCookies(file);
     expect(opened.cookieHeader('http://planted.example/')).toBe('');
     opened.store('http://127.0.0.1/', ['fresh=1']);
-    await opened.save();
+    await saveCookies(opened, file);
     expect((await fs.lstat(file)).isSymbolicLink()).toBe(false);
     expect(await fs.readFile(elsewhere, 'utf8')).toContain('PLANTED');
   });

@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CookieStore, HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
+import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
+import { loadCookies, saveCookies } from '../../src/runner/cookies.js';
 import { MAX_COOKIES_PER_DOMAIN } from '../../src/protocols/http/cookie-jar.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
 import { preparedRequest } from './prepared.js';
@@ -43,7 +44,7 @@ const get = (url: string): PreparedRequest => preparedRequest(url, {}, { maxRedi
 
 describe('cookie jar limits', () => {
   it('ignores a cookie over 4,096 bytes and keeps one within', async () => {
-    const jar = await CookieStore.open(path.join(dir, 'big.json'));
+    const jar = await loadCookies(path.join(dir, 'big.json'));
     await sendHttp(get(`${base}/?from=0&count=1&size=5000`), { agents, cookies: jar });
     await sendHttp(get(`${base}/?from=1&count=1&size=4000`), { agents, cookies: jar });
     expect(jar.cookieHeader(`${base}/`)).toBe(`c1=${'v'.repeat(4000)}`);
@@ -52,11 +53,11 @@ describe('cookie jar limits', () => {
   it('keeps at most 50 cookies a domain across sends and runs, the newest', async () => {
     const file = path.join(dir, 'many.json');
     for (let run = 0; run < 3; run++) {
-      const jar = await CookieStore.open(file);
+      const jar = await loadCookies(file);
       await sendHttp(get(`${base}/?from=${run * 40}&count=40`), { agents, cookies: jar });
-      await jar.save();
+      await saveCookies(jar, file);
     }
-    const jar = await CookieStore.open(file);
+    const jar = await loadCookies(file);
     const names = jar.cookieHeader(`${base}/`).split('; ').map((pair) => pair.split('=')[0]);
     expect(MAX_COOKIES_PER_DOMAIN).toBe(50);
     expect(names).toHaveLength(50);

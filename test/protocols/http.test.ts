@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { CookieStore, HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
+import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
+import { loadCookies, saveCookies } from '../../src/runner/cookies.js';
 import { closedPort, startH2c, startHttp1, startTls, startTlsHttp1Only, type Peer } from '../support/servers/index.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 import { preparedRequest } from './prepared.js';
@@ -240,12 +241,12 @@ describe('cookie jar', () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-cookies-'));
     try {
       const file = path.join(dir, 'cookies.json');
-      const jar = await CookieStore.open(file);
+      const jar = await loadCookies(file);
       await sendHttp(req(`${h1.url}/cookies/set`), { agents, cookies: jar });
       const echoed = JSON.parse(text((await sendHttp(req(`${h1.url}/echo`, { headers: [{ name: 'Cookie', value: 'mine=1' }] }), { agents, cookies: jar })).body));
       expect(echoed.headers.cookie).toBe('mine=1; session=abc; theme=dark');
-      await jar.save();
-      const again = await CookieStore.open(file);
+      await saveCookies(jar, file);
+      const again = await loadCookies(file);
       expect(again.cookieHeader(`${h1.url}/x`)).toBe('session=abc; theme=dark');
     } finally {
       await fs.rm(dir, { recursive: true, force: true });

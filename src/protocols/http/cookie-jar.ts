@@ -1,12 +1,9 @@
 /**
- * The workspace's cookie jar on this computer (tough-cookie, serialized in the data folder).
- * Loaded once per run, saved once at its end, and only when a cookie changed.
+ * The cookie jar of a run or session (tough-cookie) with the limits browsers keep. It lives in
+ * memory: the data folder's copy is read and written by appdata/ (`cookie-jar-file.ts`), from and
+ * to `serialize()`; the runner loads it once per run and saves it at the end when `changed`.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { type Cookie, CookieJar } from 'tough-cookie';
-import { writeFileAtomic } from '../../support/atomic-write.js';
-import { readFileNoFollow } from '../../support/read-no-follow.js';
 
 /** A cookie's name and value may hold this many bytes; a longer one is ignored, as browsers do. */
 export const MAX_COOKIE_BYTES = 4096;
@@ -14,24 +11,25 @@ export const MAX_COOKIES_PER_DOMAIN = 50;
 export const MAX_COOKIES = 3000;
 
 export class CookieStore {
-  private changed = false;
+  /** A cookie was stored since the jar was made or last marked saved. */
+  changed = false;
 
-  private constructor(
-    readonly jar: CookieJar,
-    private readonly file: string | undefined,
-  ) {}
+  private constructor(readonly jar: CookieJar) {}
 
-  /** Reads the jar from `file`; a missing or damaged file starts empty. Without a file the jar lives in memory. */
-  static async open(file: string | undefined): Promise<CookieStore> {
-    if (file) {
+  /** A jar from its serialized form (as `serialize()` gives it); nothing, or a damaged one, starts empty. */
+  static fromSerialized(data: unknown): CookieStore {
+    if (data !== undefined) {
       try {
-        const text = await readFileNoFollow(file, 'utf8'); // a link is not followed: the jar starts empty
-        return new CookieStore(CookieJar.deserializeSync(JSON.parse(text)), file);
+        return new CookieStore(CookieJar.deserializeSync(data as never));
       } catch {
-        // missing or damaged: start with an empty jar
+        // damaged: start with an empty jar
       }
     }
-    return new CookieStore(new CookieJar(), file);
+    return new CookieStore(new CookieJar());
+  }
+
+  serialize(): unknown {
+    return this.jar.serializeSync();
   }
 
   /** The Cookie header value for a URL ('' when none). */
@@ -84,10 +82,4 @@ export class CookieStore {
     for (const cookie of drop) store.removeCookie(cookie.domain, cookie.path, cookie.key, () => {});
   }
 
-  async save(): Promise<void> {
-    if (!this.file || !this.changed) return;
-    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.file, JSON.stringify(this.jar.serializeSync()), 0o600);
-    this.changed = false;
-  }
 }
