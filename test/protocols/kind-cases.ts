@@ -88,7 +88,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
+/** The error a send fails with (the test fails when it succeeds). */
+export async function failure(promise: Promise<unknown>): Promise<Error> {
   try {
     await promise;
   } catch (error) {

@@ -9,7 +9,7 @@ import { workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
 import { Deframer, frame } from '../../src/protocols/socket/framing.js';
 import { PrepareError, prepareRequest } from '../../src/request/index.js';
-import { describeKindCases, requestFor, sendCase, type KindCase } from './kind-cases.js';
+import { describeKindCases, requestFor, sendCase, type KindCase, failure } from './kind-cases.js';
 import { hasProgram, onLines, startProgram, startTcpPeer, type TcpPeer } from './socket-peers.js';
 
 const tcp: KindCase = {
@@ -39,15 +39,6 @@ async function peer(onConnection: (socket: net.Socket) => void, secure = false) 
 
 function send(url: string, fields: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<ProtocolResult> {
   return sendCase({ ...tcp, fields }, requestFor({ ...tcp, fields }, url, { timeoutMs: 5000, ...settings }));
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the send to fail');
 }
 
 const received = (r: ProtocolResult) => r.messages!.filter((m) => m.direction === 'received').map((m) => m.text);

@@ -2,7 +2,7 @@
 import dgram from 'node:dgram';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
-import { describeKindCases, requestFor, sendCase, type KindCase } from './kind-cases.js';
+import { describeKindCases, requestFor, sendCase, type KindCase, failure } from './kind-cases.js';
 import { silentUdpPeer, udpEchoPeer } from './socket-peers.js';
 
 const udp: KindCase = {
@@ -24,15 +24,6 @@ afterAll(async () => {
 
 function send(url: string, fields: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<ProtocolResult> {
   return sendCase({ ...udp, fields }, requestFor({ ...udp, fields }, url, { timeoutMs: 5000, ...settings }));
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the send to fail');
 }
 
 describe('udp', () => {
