@@ -153,7 +153,7 @@ describe('SSE requests against a raw server', () => {
   });
 
   it('the time limit of the stream wins over a shorter settings.timeoutMs once the stream is open', async () => {
-    const r = await sendSse(req(`${rawUrl}/quiet`, [], { timeoutMs: 50 }), stream({ timeoutMs: 200 }), { agents });
+    const r = await sendSse(req(`${rawUrl}/quiet`, [], { timeoutMs: 300 }), stream({ timeoutMs: 1200 }), { agents });
     expect(r.stream).toEqual({ events: 0, stoppedBy: 'timeout' });
   });
 
