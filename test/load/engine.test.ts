@@ -52,10 +52,10 @@ describe('open model (arrivalRate)', () => {
 
   it('measures latency from the scheduled start: a one-second stall shows in p99 (coordinated omission)', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 50 }, { durationSecs: 3, target: 50 }] }, { A: '/a' });
-    // The server holds everything that arrives between 1 s and 2 s into the test.
-    const timer = setTimeout(() => (server.stallUntil = Date.now() + 1000), 1300);
+    // From the 60th request (about 1.2 s into the schedule) the server holds everything for one second.
+    server.stallAtRequest = 60;
+    server.stallMs = 1000;
     const result = await run();
-    clearTimeout(timer);
     expect(result.overall.count).toBe(150);
     // About 50 of 150 requests waited 0–1000 ms: p99 is well above 500 ms.
     expect(result.overall.latencyMs!.p99).toBeGreaterThanOrEqual(500);

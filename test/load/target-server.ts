@@ -20,6 +20,9 @@ export interface TargetServer {
   seen: Seen[];
   /** Requests that arrive before this time (epoch ms) are held until then. */
   stallUntil: number;
+  /** Stall `stallMs` from the arrival of this request (1-based count), so a stall lands inside the traffic whatever the start-up took. */
+  stallAtRequest?: number;
+  stallMs?: number;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ export async function startTargetServer(): Promise<TargetServer> {
     const url = new URL(req.url ?? '/', 'http://x');
     state.byPath.set(url.pathname, (state.byPath.get(url.pathname) ?? 0) + 1);
     if (state.seen.length < 5000) state.seen.push({ path: url.pathname, url: req.url ?? '', headers: req.headers, at: Date.now() });
+    if (state.stallAtRequest !== undefined && state.seen.length === state.stallAtRequest) state.stallUntil = Date.now() + (state.stallMs ?? 1000);
     const answer = () => {
       if (url.pathname === '/login') {
         const n = ++tokens;
