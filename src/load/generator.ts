@@ -10,6 +10,8 @@ import { captureValue } from './captures.js';
 import { errorKind, LoadTimeout } from './errors.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
+import { Http1Pool, type Exchange } from './http1/pool.js';
+import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
@@ -48,6 +50,10 @@ interface Second {
 
 export class Generator {
   private readonly pools = new Map<string, Pool>();
+  /** Plain-HTTP origins (host:port) go through Ferry's own HTTP/1.1 client; TLS and HTTP/2 through undici. */
+  private readonly http1 = new Map<string, Http1Pool>();
+  /** Per target: its pool and bytes, when nothing in it changes per request. */
+  private readonly prepared: Array<{ pool: Http1Pool; bytes: Buffer } | undefined> = [];
   private readonly stats: TargetStats[];
   private readonly seconds = new Map<number, Second>();
   private readonly fill: ReturnType<typeof filler>;
@@ -84,6 +90,7 @@ export class Generator {
       clearInterval(flusher);
       if (sweeper) clearInterval(sweeper);
       this.ended = true;
+      for (const pool of this.http1.values()) pool.destroy();
       await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
     }
     this.post({ type: 'done', targets: this.finalCounts(), seconds: this.flush(true), endedAt: Date.now() });
@@ -187,23 +194,96 @@ export class Generator {
     const stats = this.stats[index]!;
     const rows = this.config.rows;
     const row = rows.length > 0 ? rows[(this.config.worker.index + this.config.worker.count * this.rowCounter++) % rows.length] : undefined;
+    // Plain HTTP without per-request values: the bytes were serialized once.
+    const ready = this.prepared[index];
+    if (ready) {
+      stats.bytesSent += (target.body as Uint8Array | undefined)?.byteLength ?? 0;
+      return this.sendHttp1(index, ready.pool, ready.bytes, vars, scheduled);
+    }
     const lookup: Lookup = (name) => vars.get(name) ?? row?.[name];
-    let url: { origin: string; pathname: string; search: string };
+    let url: URL;
     let headers: string[];
     let body: Buffer | Uint8Array | undefined;
+    let bytes: Buffer | undefined;
     try {
       // A URL without per-request values is parsed once per target.
       url = target.url.includes(this.config.marker) ? new URL(this.fill(target.url, lookup, 'url')) : (this.parsed[index] ??= new URL(target.url));
       headers = [];
       for (const [name, value] of target.headers) headers.push(name, this.fill(value, lookup, 'text'));
       body = typeof target.body === 'string' ? Buffer.from(this.fill(target.body, lookup, 'text')) : target.body;
+      if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
     } catch {
       this.record(stats, scheduled, 'other');
       return Promise.resolve();
     }
+    stats.bytesSent += body?.byteLength ?? 0;
+    if (bytes) {
+      const pool = this.http1For(url);
+      if (this.isStatic(target)) this.prepared[index] = { pool, bytes };
+      return this.sendHttp1(index, pool, bytes, vars, scheduled);
+    }
+    return this.sendUndici(index, url, headers, body, vars, scheduled);
+  }
+
+  /** Whether a target's request is the same every time (nothing filled per request). */
+  private isStatic(target: WireTarget): boolean {
+    const marker = this.config.marker;
+    return !target.url.includes(marker) && typeof target.body !== 'string' && target.headers.every(([, value]) => !value.includes(marker));
+  }
+
+  /** Counts an ended request (unless the run was stopped under it) and applies the target's captures. */
+  private finish(index: number, vars: Map<string, string>, scheduled: number, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
+    const stats = this.stats[index]!;
+    this.inFlight--;
+    if (this.ended || (this.stopped && kind !== undefined && kind !== 'status')) return;
+    stats.bytesReceived += received;
+    if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+    this.record(stats, scheduled, kind);
+    const captures = this.config.targets[index]!.captures;
+    if (chunks && captures.length > 0 && (kind === undefined || kind === 'status')) {
+      const text = Buffer.concat(chunks).toString('utf8');
+      for (const capture of captures) {
+        const value = captureValue(capture, headers ?? {}, text);
+        if (value !== undefined) vars.set(capture.variable, value);
+      }
+    }
+  }
+
+  private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number): Promise<void> {
+    const target = this.config.targets[index]!;
+    this.inFlight++;
+    return new Promise<void>((resolve) => {
+      let timedOut = false;
+      const exchange: Exchange = {
+        bytes,
+        head: target.method === 'HEAD',
+        collect: target.captures.length > 0,
+        done: (error, answer) => {
+          this.controllers.delete(handle);
+          const status = answer?.status ?? 0;
+          const kind = error ? (timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
+          this.finish(index, vars, scheduled, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
+          resolve();
+        },
+      };
+      const handle: InFlight = {
+        deadline: this.config.timeoutMs > 0 ? scheduled + this.config.timeoutMs : Number.POSITIVE_INFINITY,
+        abort: (reason) => exchange.connection?.cancel(exchange, reason),
+        timeOut: () => {
+          if (timedOut) return;
+          timedOut = true;
+          exchange.connection?.cancel(exchange, new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
+        },
+      };
+      this.controllers.add(handle);
+      pool.send(exchange);
+    });
+  }
+
+  private sendUndici(index: number, url: URL, headers: string[], body: Buffer | Uint8Array | undefined, vars: Map<string, string>, scheduled: number): Promise<void> {
+    const target = this.config.targets[index]!;
     const pool = this.poolFor(url.origin);
     this.inFlight++;
-    stats.bytesSent += body?.byteLength ?? 0;
     return new Promise<void>((resolve) => {
       let status = 0;
       let received = 0;
@@ -223,12 +303,7 @@ export class Generator {
       this.controllers.add(handle);
       const finish = (kind: ErrorKind | undefined) => {
         this.controllers.delete(handle);
-        this.inFlight--;
-        if (!this.ended && !(this.stopped && kind !== undefined && kind !== 'status')) {
-          stats.bytesReceived += received;
-          if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
-          this.record(stats, scheduled, kind);
-        }
+        this.finish(index, vars, scheduled, kind, status, received, answerHeaders, chunks);
         resolve();
       };
       const handler: Dispatcher.DispatchHandler = {
@@ -245,16 +320,7 @@ export class Generator {
           received += chunk.length;
           chunks?.push(chunk);
         },
-        onResponseEnd: () => {
-          if (chunks) {
-            const text = Buffer.concat(chunks).toString('utf8');
-            for (const capture of target.captures) {
-              const value = captureValue(capture, answerHeaders, text);
-              if (value !== undefined) vars.set(capture.variable, value);
-            }
-          }
-          finish(status >= 400 ? 'status' : undefined);
-        },
+        onResponseEnd: () => finish(status >= 400 ? 'status' : undefined),
         onResponseError: (_c, error) => {
           status = 0;
           finish(timedOut ? 'timeout' : errorKind(error));
@@ -315,6 +381,16 @@ export class Generator {
       const s = this.stats[i]!;
       return { request: t.request, count: s.count, errors: s.errors, statuses: s.statuses, dropped: s.dropped, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived, histogram: encodeHistogram(s.histogram) };
     });
+  }
+
+  private http1For(url: URL): Http1Pool {
+    let pool = this.http1.get(url.host);
+    if (!pool) {
+      // URL keeps IPv6 hosts in brackets; net.connect wants them bare.
+      pool = new Http1Pool(url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 80), this.config.keepAlive);
+      this.http1.set(url.host, pool);
+    }
+    return pool;
   }
 
   private poolFor(origin: string): Pool {
