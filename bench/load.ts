@@ -29,9 +29,13 @@ if (process.argv[2] === '--ferry-child') {
   const { runEngine } = await import('../src/load/engine.js');
   const { combine } = await import('../src/load/result.js');
   const rssStart = process.memoryUsage().rss;
+  let cpuAtStart = process.cpuUsage();
   let rssPeak = rssStart;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 500);
   const outcome = await runEngine({
+    workers: process.env.WORKERS ? Number(process.env.WORKERS) : undefined,
+    // CPU from the moment every worker is up: the per-request cost without tsx and bundling.
+    onStart: () => (cpuAtStart = process.cpuUsage()),
     config: {
       targets: [{ request: 'bench', weight: 1, method: 'GET', url, headers: [], captures: [] }],
       model: 'virtualUsers',
@@ -52,7 +56,9 @@ if (process.argv[2] === '--ferry-child') {
   const rssEnd = process.memoryUsage().rss;
   const { overall } = combine(outcome.targets, [], (outcome.endedAt - outcome.startedAt) / 1000);
   const cpu = process.cpuUsage();
-  console.log(JSON.stringify({ rps: overall.rps, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
+  const run = process.cpuUsage(cpuAtStart);
+  const usPerRequest = (run.user + run.system) / Math.max(1, overall.count);
+  console.log(JSON.stringify({ rps: overall.rps, usPerRequest, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
   process.exit(0);
 }
 
@@ -64,7 +70,12 @@ interface Measure {
   rssStart?: number;
   rssEnd?: number;
   rssPeak?: number;
+  /** Ferry only: CPU per request once its workers are up (no tsx start, no bundling). */
+  usPerRequest?: number;
 }
+
+/** CPU per request over the whole process (start included): comparable across tools. */
+const usPer = (m: Measure, seconds = SECONDS) => (m.cpu * 1e6) / Math.max(1, m.rps * seconds);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -164,7 +175,7 @@ try {
       for (const tool of order) {
         const m = await tools[tool](servers[server].url);
         results[server]![tool]!.push(m);
-        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
+        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
       }
     }
   }
@@ -173,7 +184,7 @@ try {
     const r = (tool: string) => median(results[server]![tool]!.map((m) => m.rps));
     for (const tool of Object.keys(tools)) {
       const ms = results[server]![tool]!;
-      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s`);
+      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s  ${median(ms.map((m) => usPer(m))).toFixed(0)} µs/req`);
     }
     console.log(`${server.padEnd(5)} ferry / autocannon ${(r('ferry') / r('autocannon')).toFixed(2)}×   ferry / wrk ${(r('ferry') / r('wrk')).toFixed(2)}×`);
   }

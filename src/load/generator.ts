@@ -10,7 +10,7 @@ import { captureValue } from './captures.js';
 import { errorKind, LoadTimeout } from './errors.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
-import { Http1Pool, type Exchange } from './http1/pool.js';
+import { Http1Pool, type Answer, type Connection, type Exchange } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
@@ -70,7 +70,7 @@ export class Generator {
   private wake?: () => void;
 
   constructor(
-    private readonly config: GeneratorConfig,
+    readonly config: GeneratorConfig,
     private readonly post: (message: WorkerMessage) => void,
   ) {
     this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
@@ -250,34 +250,20 @@ export class Generator {
   }
 
   private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number): Promise<void> {
-    const target = this.config.targets[index]!;
     this.inFlight++;
     return new Promise<void>((resolve) => {
-      let timedOut = false;
-      const exchange: Exchange = {
-        bytes,
-        head: target.method === 'HEAD',
-        collect: target.captures.length > 0,
-        done: (error, answer) => {
-          this.controllers.delete(handle);
-          const status = answer?.status ?? 0;
-          const kind = error ? (timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
-          this.finish(index, vars, scheduled, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
-          resolve();
-        },
-      };
-      const handle: InFlight = {
-        deadline: this.config.timeoutMs > 0 ? scheduled + this.config.timeoutMs : Number.POSITIVE_INFINITY,
-        abort: (reason) => exchange.connection?.cancel(exchange, reason),
-        timeOut: () => {
-          if (timedOut) return;
-          timedOut = true;
-          exchange.connection?.cancel(exchange, new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
-        },
-      };
-      this.controllers.add(handle);
-      pool.send(exchange);
+      const call = new Http1Call(this, index, vars, scheduled, bytes, resolve);
+      this.controllers.add(call);
+      pool.send(call);
     });
+  }
+
+  /** An HTTP/1.1 exchange ended (Http1Call): count it. */
+  answered(call: Http1Call, error: Error | undefined, answer: Answer | undefined): void {
+    this.controllers.delete(call);
+    const status = answer?.status ?? 0;
+    const kind = error ? (call.timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
+    this.finish(call.index, call.vars, call.scheduled, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
   }
 
   private sendUndici(index: number, url: URL, headers: string[], body: Buffer | Uint8Array | undefined, vars: Map<string, string>, scheduled: number): Promise<void> {
@@ -405,6 +391,44 @@ export class Generator {
       this.pools.set(origin, pool);
     }
     return pool;
+  }
+}
+
+/** One request on the HTTP/1.1 client: the exchange the pool runs and the in-flight handle, in one object (no closures per request). */
+class Http1Call implements Exchange, InFlight {
+  connection?: Connection;
+  timedOut = false;
+  readonly deadline: number;
+  readonly head: boolean;
+  readonly collect: boolean;
+
+  constructor(
+    private readonly generator: Generator,
+    readonly index: number,
+    readonly vars: Map<string, string>,
+    readonly scheduled: number,
+    readonly bytes: Buffer,
+    private readonly resolve: () => void,
+  ) {
+    const { timeoutMs, targets } = generator.config;
+    this.deadline = timeoutMs > 0 ? scheduled + timeoutMs : Number.POSITIVE_INFINITY;
+    this.head = targets[index]!.method === 'HEAD';
+    this.collect = targets[index]!.captures.length > 0;
+  }
+
+  done(error: Error | undefined, answer: Answer | undefined): void {
+    this.generator.answered(this, error, answer);
+    this.resolve();
+  }
+
+  abort(reason: Error): void {
+    this.connection?.cancel(this, reason);
+  }
+
+  timeOut(): void {
+    if (this.timedOut) return;
+    this.timedOut = true;
+    this.connection?.cancel(this, new LoadTimeout(`no answer within ${this.generator.config.timeoutMs} ms`));
   }
 }
 

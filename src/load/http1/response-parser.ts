@@ -25,7 +25,6 @@ const TRAILERS = 5;
 const UNTIL_CLOSE = 6;
 const DONE = 7;
 
-const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?:[ \t].*)?$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export class ResponseParser {
@@ -175,24 +174,31 @@ export class ResponseParser {
   }
 
   private parseHead(text: string): void {
-    const lines = text.split('\r\n');
-    const status = STATUS_LINE.exec(lines[0]!);
-    if (!status) throw new BadResponse(`bad status line "${lines[0]!.slice(0, 40)}"`);
-    const code = Number(status[2]);
-    const http10 = status[1] === '0';
+    // Line by line with indexOf (no split): this runs once per answer.
+    let eol = text.indexOf('\r\n');
+    if (eol < 0) eol = text.length;
+    const code = statusOf(text, eol);
+    if (code === 0) throw new BadResponse(`bad status line "${text.slice(0, Math.min(eol, 40))}"`);
+    const http10 = text.charCodeAt(7) === 48;
     let length = -1;
     let chunked = false;
     let encoded = false;
     let close = http10;
-    for (let n = 1; n < lines.length; n++) {
-      const line = lines[n]!;
-      const colon = line.indexOf(':');
-      const name = colon > 0 ? line.slice(0, colon) : '';
-      if (!TOKEN.test(name)) throw new BadResponse(`bad header line "${line.slice(0, 40)}"`);
-      const value = line.slice(colon + 1).trim();
+    for (let at = eol + 2; at < text.length; at = eol + 2) {
+      eol = text.indexOf('\r\n', at);
+      if (eol < 0) eol = text.length;
+      const colon = text.indexOf(':', at);
+      const first = text.charCodeAt(at);
+      // No name, or a folded line (starts with space or tab): refused, as llhttp does.
+      if (colon <= at || colon > eol || first === 32 || first === 9) throw new BadResponse(`bad header line "${text.slice(at, Math.min(eol, at + 40))}"`);
+      const size = colon - at;
+      // Only the three framing headers matter unless a capture reads headers: the rest are skipped.
+      if (!(this.collect || size === 14 || size === 17 || size === 10)) continue;
+      const name = text.slice(at, colon);
+      if (!TOKEN.test(name)) throw new BadResponse(`bad header name "${name.slice(0, 40)}"`);
+      const value = text.slice(colon + 1, eol).trim();
       if (/[\r\n\0]/.test(value)) throw new BadResponse('bad header value');
-      // Only the three framing headers matter unless a capture reads headers: skip lowercasing the rest.
-      const lower = name.length === 14 || name.length === 17 || name.length === 10 || this.collect ? name.toLowerCase() : '';
+      const lower = name.toLowerCase();
       if (lower === 'content-length') {
         if (!/^\d{1,15}$/.test(value) || (length >= 0 && Number(value) !== length)) throw new BadResponse('bad content-length');
         length = Number(value);
@@ -233,4 +239,20 @@ export class ResponseParser {
       this.keepAlive = false;
     }
   }
+}
+
+/** The status code of `HTTP/1.0|1 DDD[ reason]` (the first `eol` characters), or 0 when the line is not one. */
+function statusOf(text: string, eol: number): number {
+  if (eol < 12 || !text.startsWith('HTTP/1.')) return 0;
+  const minor = text.charCodeAt(7);
+  if ((minor !== 48 && minor !== 49) || text.charCodeAt(8) !== 32) return 0;
+  let code = 0;
+  for (let i = 9; i < 12; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return 0;
+    code = code * 10 + d;
+  }
+  const after = text.charCodeAt(12);
+  if (eol > 12 && after !== 32 && after !== 9) return 0;
+  return code >= 100 ? code : 0;
 }
