@@ -5,12 +5,12 @@
  * each user sends, waits for the answer, thinks, sends again. Every loop ends with the stages.
  */
 import { performance } from 'node:perf_hooks';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
 import { captureValue } from './captures.js';
-import { errorKind, LoadTimeout } from './errors.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
-import { Http1Pool, type Answer, type Connection, type Exchange } from './http1/pool.js';
+import { Http1Call, sendUndici, type InFlight } from './calls.js';
+import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
@@ -30,12 +30,6 @@ interface TargetStats {
   bytesSent: number;
   bytesReceived: number;
   histogram: Histogram;
-}
-
-interface InFlight {
-  deadline: number;
-  abort(reason: Error): void;
-  timeOut(): void;
 }
 
 /** How often in-flight requests are checked against their deadline (timeouts are this precise). */
@@ -62,7 +56,7 @@ export class Generator {
   private inFlight = 0;
   private users = 0;
   private rowCounter = 0;
-  private stopped = false;
+  stopped = false;
   private ended = false;
   /** Requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per request). */
   private readonly controllers = new Set<InFlight>();
@@ -222,7 +216,8 @@ export class Generator {
       if (this.isStatic(target)) this.prepared[index] = { pool, bytes };
       return this.sendHttp1(index, pool, bytes, vars, scheduled);
     }
-    return this.sendUndici(index, url, headers, body, vars, scheduled);
+    this.inFlight++;
+    return new Promise<void>((resolve) => void sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, resolve));
   }
 
   /** Whether a target's request is the same every time (nothing filled per request). */
@@ -231,8 +226,14 @@ export class Generator {
     return !target.url.includes(marker) && typeof target.body !== 'string' && target.headers.every(([, value]) => !value.includes(marker));
   }
 
-  /** Counts an ended request (unless the run was stopped under it) and applies the target's captures. */
-  private finish(index: number, vars: Map<string, string>, scheduled: number, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
+  track(call: InFlight): void {
+    this.controllers.add(call);
+  }
+
+  /** A request ended (calls.ts): counts it (unless the run was stopped under it) and applies the target's captures. */
+  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
+    this.controllers.delete(call);
+    const { index, vars, scheduled } = call;
     const stats = this.stats[index]!;
     this.inFlight--;
     if (this.ended || (this.stopped && kind !== undefined && kind !== 'status')) return;
@@ -253,80 +254,11 @@ export class Generator {
     this.inFlight++;
     return new Promise<void>((resolve) => {
       const call = new Http1Call(this, index, vars, scheduled, bytes, resolve);
-      this.controllers.add(call);
+      this.track(call);
       pool.send(call);
     });
   }
 
-  /** An HTTP/1.1 exchange ended (Http1Call): count it. */
-  answered(call: Http1Call, error: Error | undefined, answer: Answer | undefined): void {
-    this.controllers.delete(call);
-    const status = answer?.status ?? 0;
-    const kind = error ? (call.timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
-    this.finish(call.index, call.vars, call.scheduled, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
-  }
-
-  private sendUndici(index: number, url: URL, headers: string[], body: Buffer | Uint8Array | undefined, vars: Map<string, string>, scheduled: number): Promise<void> {
-    const target = this.config.targets[index]!;
-    const pool = this.poolFor(url.origin);
-    this.inFlight++;
-    return new Promise<void>((resolve) => {
-      let status = 0;
-      let received = 0;
-      let answerHeaders: Record<string, string | string[] | undefined> = {};
-      const chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
-      let timedOut = false;
-      let controller: Dispatcher.DispatchController | undefined;
-      const handle: InFlight = {
-        deadline: this.config.timeoutMs > 0 ? scheduled + this.config.timeoutMs : Number.POSITIVE_INFINITY,
-        abort: (reason) => (controller ? controller.abort(reason) : undefined),
-        timeOut: () => {
-          if (timedOut) return;
-          timedOut = true;
-          controller?.abort(new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
-        },
-      };
-      this.controllers.add(handle);
-      const finish = (kind: ErrorKind | undefined) => {
-        this.controllers.delete(handle);
-        this.finish(index, vars, scheduled, kind, status, received, answerHeaders, chunks);
-        resolve();
-      };
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart: (c) => {
-          controller = c;
-          if (timedOut) c.abort(new LoadTimeout('timeout'));
-          else if (this.stopped) c.abort(new Error('stopped'));
-        },
-        onResponseStart: (_c, statusCode, responseHeaders) => {
-          status = statusCode;
-          answerHeaders = responseHeaders;
-        },
-        onResponseData: (_c, chunk) => {
-          received += chunk.length;
-          chunks?.push(chunk);
-        },
-        onResponseEnd: () => finish(status >= 400 ? 'status' : undefined),
-        onResponseError: (_c, error) => {
-          status = 0;
-          finish(timedOut ? 'timeout' : errorKind(error));
-        },
-      };
-      try {
-        pool.dispatch({
-          path: url.pathname + url.search,
-          method: target.method as Dispatcher.HttpMethod,
-          headers,
-          body: body as Buffer | undefined,
-          reset: !this.config.keepAlive,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        }, handler);
-      } catch (error) {
-        finish(errorKind(error));
-      }
-    });
-  }
 
   private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined): void {
     const now = performance.now();
@@ -391,44 +323,6 @@ export class Generator {
       this.pools.set(origin, pool);
     }
     return pool;
-  }
-}
-
-/** One request on the HTTP/1.1 client: the exchange the pool runs and the in-flight handle, in one object (no closures per request). */
-class Http1Call implements Exchange, InFlight {
-  connection?: Connection;
-  timedOut = false;
-  readonly deadline: number;
-  readonly head: boolean;
-  readonly collect: boolean;
-
-  constructor(
-    private readonly generator: Generator,
-    readonly index: number,
-    readonly vars: Map<string, string>,
-    readonly scheduled: number,
-    readonly bytes: Buffer,
-    private readonly resolve: () => void,
-  ) {
-    const { timeoutMs, targets } = generator.config;
-    this.deadline = timeoutMs > 0 ? scheduled + timeoutMs : Number.POSITIVE_INFINITY;
-    this.head = targets[index]!.method === 'HEAD';
-    this.collect = targets[index]!.captures.length > 0;
-  }
-
-  done(error: Error | undefined, answer: Answer | undefined): void {
-    this.generator.answered(this, error, answer);
-    this.resolve();
-  }
-
-  abort(reason: Error): void {
-    this.connection?.cancel(this, reason);
-  }
-
-  timeOut(): void {
-    if (this.timedOut) return;
-    this.timedOut = true;
-    this.connection?.cancel(this, new LoadTimeout(`no answer within ${this.generator.config.timeoutMs} ms`));
   }
 }
 
