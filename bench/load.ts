@@ -8,7 +8,7 @@
  *   ROUNDS=3 SECONDS=10 npx tsx bench/load.ts
  *   LONG=60 npx tsx bench/load.ts         # also: Ferry alone for 60 s, RSS at start and end
  *   BASELINE=/tmp/old npx tsx bench/load.ts   # also an older checkout's generator ("before"), same run
- *   TOOLS=ferry,before,autocannon ...     # only these tools
+ *   TOOLS=ferry,before,autocannon ...     # only these tools (ferry1: Ferry with --workers 1)
  *
  * All traffic stays on 127.0.0.1; every run is bounded in time.
  */
@@ -91,9 +91,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], limitMs: number, cwd = repo): Promise<{ stdout: string; stderr: string; code: number | null }> {
+function run(command: string, args: string[], limitMs: number, cwd = repo, env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -113,8 +113,8 @@ function cpuOf(stderr: string): number {
   return m ? Number(m[1]) + Number(m[2]) : NaN;
 }
 
-async function ferry(url: string, seconds = SECONDS, dir = repo): Promise<Measure> {
-  const out = await run('/usr/bin/time', [...TIME, process.execPath, '--import', 'tsx', path.join(repo, 'bench/load.ts'), '--ferry-child', url, String(seconds)], (seconds + 60) * 1000, dir);
+async function ferry(url: string, seconds = SECONDS, dir = repo, env: Record<string, string> = {}): Promise<Measure> {
+  const out = await run('/usr/bin/time', [...TIME, process.execPath, '--import', 'tsx', path.join(dir, 'bench/load.ts'), '--ferry-child', url, String(seconds)], (seconds + 60) * 1000, dir, env);
   const line = out.stdout.trim().split('\n').at(-1) ?? '{}';
   return { ...(JSON.parse(line) as Measure), cpu: cpuOf(out.stderr) };
 }
@@ -169,9 +169,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const mb = (n: number | undefined) => (n === undefined ? '-' : `${(n / 2 ** 20).toFixed(0)} MB`);
 
 const before = (url: string) => ferry(url, SECONDS, BASELINE);
-const all = { ferry, before, autocannon, wrk } as const;
+/** Ferry with one generator thread (`--workers 1`) instead of one per core. */
+const ferry1 = (url: string) => ferry(url, SECONDS, repo, { WORKERS: '1' });
+const all = { ferry, ferry1, before, autocannon, wrk } as const;
 type Tool = keyof typeof all;
-const chosen = (process.env.TOOLS?.split(',') ?? ['ferry', 'before', 'autocannon', 'wrk']).filter((t): t is Tool => t in all && (t !== 'before' || !!BASELINE));
+const chosen = (process.env.TOOLS?.split(',') ?? ['ferry', 'ferry1', 'before', 'autocannon', 'wrk']).filter((t): t is Tool => t in all && (t !== 'before' || !!BASELINE));
 const tools = Object.fromEntries(chosen.map((t) => [t, all[t]])) as Partial<typeof all>;
 const results: Record<string, Record<string, Measure[]>> = { node: Object.fromEntries(chosen.map((t) => [t, []])), nginx: Object.fromEntries(chosen.map((t) => [t, []])) };
 console.log(`machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
@@ -195,7 +197,7 @@ try {
       console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s  ${median(ms.map((m) => usPer(m))).toFixed(0)} µs/req`);
     }
     const ratio = (a: Tool, b: Tool) => (a in tools && b in tools ? `${a} / ${b} ${(r(a) / r(b)).toFixed(2)}×   ` : '');
-    console.log(`${server.padEnd(5)} ${ratio('ferry', 'autocannon')}${ratio('ferry', 'wrk')}${ratio('before', 'autocannon')}${ratio('ferry', 'before')}`);
+    console.log(`${server.padEnd(5)} ${ratio('ferry', 'autocannon')}${ratio('ferry', 'wrk')}${ratio('ferry1', 'autocannon')}${ratio('ferry1', 'wrk')}${ratio('before', 'autocannon')}${ratio('ferry', 'before')}`);
     // Round by round (same round, same conditions): the steadier ratio on a shared machine.
     if ('ferry' in tools && 'autocannon' in tools) console.log(`${server.padEnd(5)} ferry / autocannon by round: ${results[server]!.ferry!.map((m, i) => (m.rps / results[server]!.autocannon![i]!.rps).toFixed(2)).join(', ')}`);
   }
