@@ -7,6 +7,8 @@
  *   npx tsx bench/load.ts                 # 2 rounds
  *   ROUNDS=3 SECONDS=10 npx tsx bench/load.ts
  *   LONG=60 npx tsx bench/load.ts         # also: Ferry alone for 60 s, RSS at start and end
+ *   BASELINE=/tmp/old npx tsx bench/load.ts   # also an older checkout's generator ("before"), same run
+ *   TOOLS=ferry,before,autocannon ...     # only these tools (ferry1: Ferry with --workers 1)
  *
  * All traffic stays on 127.0.0.1; every run is bounded in time.
  */
@@ -21,6 +23,8 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const LONG = Number(process.env.LONG ?? 0);
+/** Another checkout of Ferry (e.g. `git archive <commit>` unpacked, with node_modules): its generator runs as "before". */
+const BASELINE = process.env.BASELINE;
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // --- the child that runs Ferry's engine (same code as `ferry load`, without a workspace) ---
@@ -29,9 +33,13 @@ if (process.argv[2] === '--ferry-child') {
   const { runEngine } = await import('../src/load/engine.js');
   const { combine } = await import('../src/load/result.js');
   const rssStart = process.memoryUsage().rss;
+  let cpuAtStart = process.cpuUsage();
   let rssPeak = rssStart;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 500);
   const outcome = await runEngine({
+    workers: process.env.WORKERS ? Number(process.env.WORKERS) : undefined,
+    // CPU from the moment every worker is up: the per-request cost without tsx and bundling.
+    onStart: () => (cpuAtStart = process.cpuUsage()),
     config: {
       targets: [{ request: 'bench', weight: 1, method: 'GET', url, headers: [], captures: [] }],
       model: 'virtualUsers',
@@ -52,7 +60,9 @@ if (process.argv[2] === '--ferry-child') {
   const rssEnd = process.memoryUsage().rss;
   const { overall } = combine(outcome.targets, [], (outcome.endedAt - outcome.startedAt) / 1000);
   const cpu = process.cpuUsage();
-  console.log(JSON.stringify({ rps: overall.rps, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
+  const run = process.cpuUsage(cpuAtStart);
+  const usPerRequest = (run.user + run.system) / Math.max(1, overall.count);
+  console.log(JSON.stringify({ rps: overall.rps, usPerRequest, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
   process.exit(0);
 }
 
@@ -64,7 +74,12 @@ interface Measure {
   rssStart?: number;
   rssEnd?: number;
   rssPeak?: number;
+  /** Ferry only: CPU per request once its workers are up (no tsx start, no bundling). */
+  usPerRequest?: number;
 }
+
+/** CPU per request over the whole process (start included): comparable across tools. */
+const usPer = (m: Measure, seconds = SECONDS) => (m.cpu * 1e6) / Math.max(1, m.rps * seconds);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,9 +91,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string, args: string[], limitMs: number): Promise<{ stdout: string; stderr: string; code: number | null }> {
+function run(command: string, args: string[], limitMs: number, cwd = repo, env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -98,8 +113,8 @@ function cpuOf(stderr: string): number {
   return m ? Number(m[1]) + Number(m[2]) : NaN;
 }
 
-async function ferry(url: string, seconds = SECONDS): Promise<Measure> {
-  const out = await run('/usr/bin/time', [...TIME, process.execPath, '--import', 'tsx', 'bench/load.ts', '--ferry-child', url, String(seconds)], (seconds + 60) * 1000);
+async function ferry(url: string, seconds = SECONDS, dir = repo, env: Record<string, string> = {}): Promise<Measure> {
+  const out = await run('/usr/bin/time', [...TIME, process.execPath, '--import', 'tsx', path.join(dir, 'bench/load.ts'), '--ferry-child', url, String(seconds)], (seconds + 60) * 1000, dir, env);
   const line = out.stdout.trim().split('\n').at(-1) ?? '{}';
   return { ...(JSON.parse(line) as Measure), cpu: cpuOf(out.stderr) };
 }
@@ -153,18 +168,24 @@ http {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (n: number | undefined) => (n === undefined ? '-' : `${(n / 2 ** 20).toFixed(0)} MB`);
 
-const tools = { ferry, autocannon, wrk } as const;
-const results: Record<string, Record<string, Measure[]>> = { node: { ferry: [], autocannon: [], wrk: [] }, nginx: { ferry: [], autocannon: [], wrk: [] } };
+const before = (url: string) => ferry(url, SECONDS, BASELINE);
+/** Ferry with one generator thread (`--workers 1`) instead of one per core. */
+const ferry1 = (url: string) => ferry(url, SECONDS, repo, { WORKERS: '1' });
+const all = { ferry, ferry1, before, autocannon, wrk } as const;
+type Tool = keyof typeof all;
+const chosen = (process.env.TOOLS?.split(',') ?? ['ferry', 'ferry1', 'before', 'autocannon', 'wrk']).filter((t): t is Tool => t in all && (t !== 'before' || !!BASELINE));
+const tools = Object.fromEntries(chosen.map((t) => [t, all[t]])) as Partial<typeof all>;
+const results: Record<string, Record<string, Measure[]>> = { node: Object.fromEntries(chosen.map((t) => [t, []])), nginx: Object.fromEntries(chosen.map((t) => [t, []])) };
 console.log(`machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const servers = { node: await startNode(), nginx: await startNginx() };
 try {
   for (let round = 1; round <= ROUNDS; round++) {
-    const order = round % 2 === 1 ? (['ferry', 'autocannon', 'wrk'] as const) : (['wrk', 'autocannon', 'ferry'] as const);
+    const order = round % 2 === 1 ? chosen : [...chosen].reverse();
     for (const server of ['node', 'nginx'] as const) {
       for (const tool of order) {
-        const m = await tools[tool](servers[server].url);
+        const m = await tools[tool]!(servers[server].url);
         results[server]![tool]!.push(m);
-        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
+        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
       }
     }
   }
@@ -173,9 +194,12 @@ try {
     const r = (tool: string) => median(results[server]![tool]!.map((m) => m.rps));
     for (const tool of Object.keys(tools)) {
       const ms = results[server]![tool]!;
-      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s`);
+      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s  ${median(ms.map((m) => usPer(m))).toFixed(0)} µs/req`);
     }
-    console.log(`${server.padEnd(5)} ferry / autocannon ${(r('ferry') / r('autocannon')).toFixed(2)}×   ferry / wrk ${(r('ferry') / r('wrk')).toFixed(2)}×`);
+    const ratio = (a: Tool, b: Tool) => (a in tools && b in tools ? `${a} / ${b} ${(r(a) / r(b)).toFixed(2)}×   ` : '');
+    console.log(`${server.padEnd(5)} ${ratio('ferry', 'autocannon')}${ratio('ferry', 'wrk')}${ratio('ferry1', 'autocannon')}${ratio('ferry1', 'wrk')}${ratio('before', 'autocannon')}${ratio('ferry', 'before')}`);
+    // Round by round (same round, same conditions): the steadier ratio on a shared machine.
+    if ('ferry' in tools && 'autocannon' in tools) console.log(`${server.padEnd(5)} ferry / autocannon by round: ${results[server]!.ferry!.map((m, i) => (m.rps / results[server]!.autocannon![i]!.rps).toFixed(2)).join(', ')}`);
   }
   if (LONG > 0) {
     const m = await ferry(servers.nginx.url, LONG);

@@ -5,11 +5,13 @@
  * each user sends, waits for the answer, thinks, sends again. Every loop ends with the stages.
  */
 import { performance } from 'node:perf_hooks';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool } from 'undici';
 import { captureValue } from './captures.js';
-import { errorKind, LoadTimeout } from './errors.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
+import { Http1Call, sendUndici, type InFlight } from './calls.js';
+import { Http1Pool } from './http1/pool.js';
+import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
@@ -30,12 +32,6 @@ interface TargetStats {
   histogram: Histogram;
 }
 
-interface InFlight {
-  deadline: number;
-  abort(reason: Error): void;
-  timeOut(): void;
-}
-
 /** How often in-flight requests are checked against their deadline (timeouts are this precise). */
 const SWEEP_MS = 10;
 
@@ -48,6 +44,10 @@ interface Second {
 
 export class Generator {
   private readonly pools = new Map<string, Pool>();
+  /** Plain-HTTP origins (host:port) go through Ferry's own HTTP/1.1 client; TLS and HTTP/2 through undici. */
+  private readonly http1 = new Map<string, Http1Pool>();
+  /** Per target: its pool and bytes, when nothing in it changes per request. */
+  private readonly prepared: Array<{ pool: Http1Pool; bytes: Buffer } | undefined> = [];
   private readonly stats: TargetStats[];
   private readonly seconds = new Map<number, Second>();
   private readonly fill: ReturnType<typeof filler>;
@@ -56,7 +56,7 @@ export class Generator {
   private inFlight = 0;
   private users = 0;
   private rowCounter = 0;
-  private stopped = false;
+  stopped = false;
   private ended = false;
   /** Requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per request). */
   private readonly controllers = new Set<InFlight>();
@@ -64,7 +64,7 @@ export class Generator {
   private wake?: () => void;
 
   constructor(
-    private readonly config: GeneratorConfig,
+    readonly config: GeneratorConfig,
     private readonly post: (message: WorkerMessage) => void,
   ) {
     this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
@@ -84,6 +84,7 @@ export class Generator {
       clearInterval(flusher);
       if (sweeper) clearInterval(sweeper);
       this.ended = true;
+      for (const pool of this.http1.values()) pool.destroy();
       await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
     }
     this.post({ type: 'done', targets: this.finalCounts(), seconds: this.flush(true), endedAt: Date.now() });
@@ -187,94 +188,77 @@ export class Generator {
     const stats = this.stats[index]!;
     const rows = this.config.rows;
     const row = rows.length > 0 ? rows[(this.config.worker.index + this.config.worker.count * this.rowCounter++) % rows.length] : undefined;
+    // Plain HTTP without per-request values: the bytes were serialized once.
+    const ready = this.prepared[index];
+    if (ready) {
+      stats.bytesSent += (target.body as Uint8Array | undefined)?.byteLength ?? 0;
+      return this.sendHttp1(index, ready.pool, ready.bytes, vars, scheduled);
+    }
     const lookup: Lookup = (name) => vars.get(name) ?? row?.[name];
-    let url: { origin: string; pathname: string; search: string };
+    let url: URL;
     let headers: string[];
     let body: Buffer | Uint8Array | undefined;
+    let bytes: Buffer | undefined;
     try {
       // A URL without per-request values is parsed once per target.
       url = target.url.includes(this.config.marker) ? new URL(this.fill(target.url, lookup, 'url')) : (this.parsed[index] ??= new URL(target.url));
       headers = [];
       for (const [name, value] of target.headers) headers.push(name, this.fill(value, lookup, 'text'));
       body = typeof target.body === 'string' ? Buffer.from(this.fill(target.body, lookup, 'text')) : target.body;
+      if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
     } catch {
       this.record(stats, scheduled, 'other');
       return Promise.resolve();
     }
-    const pool = this.poolFor(url.origin);
-    this.inFlight++;
     stats.bytesSent += body?.byteLength ?? 0;
-    return new Promise<void>((resolve) => {
-      let status = 0;
-      let received = 0;
-      let answerHeaders: Record<string, string | string[] | undefined> = {};
-      const chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
-      let timedOut = false;
-      let controller: Dispatcher.DispatchController | undefined;
-      const handle: InFlight = {
-        deadline: this.config.timeoutMs > 0 ? scheduled + this.config.timeoutMs : Number.POSITIVE_INFINITY,
-        abort: (reason) => (controller ? controller.abort(reason) : undefined),
-        timeOut: () => {
-          if (timedOut) return;
-          timedOut = true;
-          controller?.abort(new LoadTimeout(`no answer within ${this.config.timeoutMs} ms`));
-        },
-      };
-      this.controllers.add(handle);
-      const finish = (kind: ErrorKind | undefined) => {
-        this.controllers.delete(handle);
-        this.inFlight--;
-        if (!this.ended && !(this.stopped && kind !== undefined && kind !== 'status')) {
-          stats.bytesReceived += received;
-          if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
-          this.record(stats, scheduled, kind);
-        }
-        resolve();
-      };
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart: (c) => {
-          controller = c;
-          if (timedOut) c.abort(new LoadTimeout('timeout'));
-          else if (this.stopped) c.abort(new Error('stopped'));
-        },
-        onResponseStart: (_c, statusCode, responseHeaders) => {
-          status = statusCode;
-          answerHeaders = responseHeaders;
-        },
-        onResponseData: (_c, chunk) => {
-          received += chunk.length;
-          chunks?.push(chunk);
-        },
-        onResponseEnd: () => {
-          if (chunks) {
-            const text = Buffer.concat(chunks).toString('utf8');
-            for (const capture of target.captures) {
-              const value = captureValue(capture, answerHeaders, text);
-              if (value !== undefined) vars.set(capture.variable, value);
-            }
-          }
-          finish(status >= 400 ? 'status' : undefined);
-        },
-        onResponseError: (_c, error) => {
-          status = 0;
-          finish(timedOut ? 'timeout' : errorKind(error));
-        },
-      };
-      try {
-        pool.dispatch({
-          path: url.pathname + url.search,
-          method: target.method as Dispatcher.HttpMethod,
-          headers,
-          body: body as Buffer | undefined,
-          reset: !this.config.keepAlive,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        }, handler);
-      } catch (error) {
-        finish(errorKind(error));
+    if (bytes) {
+      const pool = this.http1For(url);
+      if (this.isStatic(target)) this.prepared[index] = { pool, bytes };
+      return this.sendHttp1(index, pool, bytes, vars, scheduled);
+    }
+    this.inFlight++;
+    return new Promise<void>((resolve) => void sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, resolve));
+  }
+
+  /** Whether a target's request is the same every time (nothing filled per request). */
+  private isStatic(target: WireTarget): boolean {
+    const marker = this.config.marker;
+    return !target.url.includes(marker) && typeof target.body !== 'string' && target.headers.every(([, value]) => !value.includes(marker));
+  }
+
+  track(call: InFlight): void {
+    this.controllers.add(call);
+  }
+
+  /** A request ended (calls.ts): counts it (unless the run was stopped under it) and applies the target's captures. */
+  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
+    this.controllers.delete(call);
+    const { index, vars, scheduled } = call;
+    const stats = this.stats[index]!;
+    this.inFlight--;
+    if (this.ended || (this.stopped && kind !== undefined && kind !== 'status')) return;
+    stats.bytesReceived += received;
+    if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
+    this.record(stats, scheduled, kind);
+    const captures = this.config.targets[index]!.captures;
+    if (chunks && captures.length > 0 && (kind === undefined || kind === 'status')) {
+      const text = Buffer.concat(chunks).toString('utf8');
+      for (const capture of captures) {
+        const value = captureValue(capture, headers ?? {}, text);
+        if (value !== undefined) vars.set(capture.variable, value);
       }
+    }
+  }
+
+  private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number): Promise<void> {
+    this.inFlight++;
+    return new Promise<void>((resolve) => {
+      const call = new Http1Call(this, index, vars, scheduled, bytes, resolve);
+      this.track(call);
+      pool.send(call);
     });
   }
+
 
   private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined): void {
     const now = performance.now();
@@ -315,6 +299,16 @@ export class Generator {
       const s = this.stats[i]!;
       return { request: t.request, count: s.count, errors: s.errors, statuses: s.statuses, dropped: s.dropped, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived, histogram: encodeHistogram(s.histogram) };
     });
+  }
+
+  private http1For(url: URL): Http1Pool {
+    let pool = this.http1.get(url.host);
+    if (!pool) {
+      // URL keeps IPv6 hosts in brackets; net.connect wants them bare.
+      pool = new Http1Pool(url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 80), this.config.keepAlive);
+      this.http1.set(url.host, pool);
+    }
+    return pool;
   }
 
   private poolFor(origin: string): Pool {

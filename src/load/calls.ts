@@ -1,0 +1,144 @@
+/**
+ * One request in flight, on either client: Ferry's HTTP/1.1 client for plain HTTP, undici for
+ * TLS and HTTP/2. Each can be timed out by the generator's sweep or cancelled on Ctrl-C, and
+ * reports its end to the generator, which counts it.
+ */
+import type { Dispatcher, Pool } from 'undici';
+import { errorKind, LoadTimeout } from './errors.js';
+import type { Answer, Connection, Exchange } from './http1/pool.js';
+import type { ErrorKind, GeneratorConfig } from './wire.js';
+
+export interface InFlight {
+  readonly index: number;
+  readonly vars: Map<string, string>;
+  /** When the request was due (performance.now ms): latencies count from here. */
+  readonly scheduled: number;
+  readonly deadline: number;
+  abort(reason: Error): void;
+  timeOut(): void;
+}
+
+/** What a call needs of its generator. */
+export interface CallOwner {
+  readonly config: GeneratorConfig;
+  readonly stopped: boolean;
+  /** Keeps the handle for the timeout sweep and Ctrl-C until settle(). */
+  track(call: InFlight): void;
+  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void;
+}
+
+const deadlineOf = (config: GeneratorConfig, scheduled: number) => (config.timeoutMs > 0 ? scheduled + config.timeoutMs : Number.POSITIVE_INFINITY);
+const timeoutError = (config: GeneratorConfig) => new LoadTimeout(`no answer within ${config.timeoutMs} ms`);
+
+/** A request on the HTTP/1.1 client: exchange and in-flight handle in one object (no closures per request). */
+export class Http1Call implements Exchange, InFlight {
+  connection?: Connection;
+  timedOut = false;
+  readonly deadline: number;
+  readonly head: boolean;
+  readonly collect: boolean;
+
+  constructor(
+    private readonly owner: CallOwner,
+    readonly index: number,
+    readonly vars: Map<string, string>,
+    readonly scheduled: number,
+    readonly bytes: Buffer,
+    private readonly resolve: () => void,
+  ) {
+    const target = owner.config.targets[index]!;
+    this.deadline = deadlineOf(owner.config, scheduled);
+    this.head = target.method === 'HEAD';
+    this.collect = target.captures.length > 0;
+  }
+
+  done(error: Error | undefined, answer: Answer | undefined): void {
+    const status = answer?.status ?? 0;
+    const kind = error ? (this.timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
+    this.owner.settle(this, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
+    this.resolve();
+  }
+
+  abort(reason: Error): void {
+    this.connection?.cancel(this, reason);
+  }
+
+  timeOut(): void {
+    if (this.timedOut) return;
+    this.timedOut = true;
+    this.connection?.cancel(this, timeoutError(this.owner.config));
+  }
+}
+
+/** Sends one request with undici (TLS, HTTP/2) and returns its in-flight handle. */
+export function sendUndici(
+  owner: CallOwner,
+  pool: Pool,
+  index: number,
+  vars: Map<string, string>,
+  scheduled: number,
+  request: { url: URL; headers: string[]; body: Uint8Array | undefined },
+  resolve: () => void,
+): InFlight {
+  const target = owner.config.targets[index]!;
+  let status = 0;
+  let received = 0;
+  let answerHeaders: Record<string, string | string[] | undefined> = {};
+  const chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
+  let timedOut = false;
+  let controller: Dispatcher.DispatchController | undefined;
+  const handle: InFlight = {
+    index,
+    vars,
+    scheduled,
+    deadline: deadlineOf(owner.config, scheduled),
+    abort: (reason) => (controller ? controller.abort(reason) : undefined),
+    timeOut: () => {
+      if (timedOut) return;
+      timedOut = true;
+      controller?.abort(timeoutError(owner.config));
+    },
+  };
+  const finish = (kind: ErrorKind | undefined) => {
+    owner.settle(handle, kind, status, received, answerHeaders, chunks);
+    resolve();
+  };
+  const handler: Dispatcher.DispatchHandler = {
+    onRequestStart: (c) => {
+      controller = c;
+      if (timedOut) c.abort(new LoadTimeout('timeout'));
+      else if (owner.stopped) c.abort(new Error('stopped'));
+    },
+    onResponseStart: (_c, statusCode, responseHeaders) => {
+      status = statusCode;
+      answerHeaders = responseHeaders;
+    },
+    onResponseData: (_c, chunk) => {
+      received += chunk.length;
+      chunks?.push(chunk);
+    },
+    onResponseEnd: () => finish(status >= 400 ? 'status' : undefined),
+    onResponseError: (_c, error) => {
+      status = 0;
+      finish(timedOut ? 'timeout' : errorKind(error));
+    },
+  };
+  owner.track(handle);
+  try {
+    pool.dispatch(
+      {
+        path: request.url.pathname + request.url.search,
+        method: target.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body as Buffer | undefined,
+        reset: !owner.config.keepAlive,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      handler,
+    );
+  } catch (error) {
+    finish(errorKind(error));
+  }
+  return handle;
+}
