@@ -66,9 +66,10 @@ describe('closed model (virtualUsers)', () => {
   it('each user waits for the answer and thinks before sending again', async () => {
     const { run, server } = await setup({ model: 'virtualUsers', thinkTimeMs: 200, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 1.5, target: 2 }] }, { A: '/a' });
     const result = await run();
-    // Two users, 1.5 s, at least 200 ms between sends: at most 2 × 8; at least a few each.
+    // Two users, 1.5 s, at least 200 ms between sends: at most 2 × 8, and one each may start at the
+    // stage's last instant (timer granularity); at least a few each.
     expect(result.overall.count).toBeGreaterThanOrEqual(4);
-    expect(result.overall.count).toBeLessThanOrEqual(16);
+    expect(result.overall.count).toBeLessThanOrEqual(18);
     expect(server.byPath.get('/a')).toBe(result.overall.count);
   });
 
