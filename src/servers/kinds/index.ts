@@ -8,6 +8,7 @@ import { ServerError } from '../errors.js';
 import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
 import { sseKind } from './sse/sse.js';
+import { tcpKind } from './tcp/tcp.js';
 import { websocketKind } from './websocket/websocket.js';
 
 /** Kind name → module; a kind without a row is not built yet. */
@@ -17,6 +18,7 @@ export const SERVER_KIND_MODULES: ServerKindTable = {
   http: httpMockKind,
   sse: sseKind,
   websocket: websocketKind,
+  tcp: tcpKind,
 };
 
 /** True when this version can run servers of the kind. */
