@@ -9,6 +9,7 @@ import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
 import { sseKind } from './sse/sse.js';
 import { tcpKind } from './tcp/tcp.js';
+import { udpKind } from './udp/udp.js';
 import { websocketKind } from './websocket/websocket.js';
 
 /** Kind name → module; a kind without a row is not built yet. */
@@ -19,6 +20,7 @@ export const SERVER_KIND_MODULES: ServerKindTable = {
   sse: sseKind,
   websocket: websocketKind,
   tcp: tcpKind,
+  udp: udpKind,
 };
 
 /** True when this version can run servers of the kind. */
