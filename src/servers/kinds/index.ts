@@ -5,6 +5,7 @@
  */
 import { SERVER_KINDS, type ServerKind } from '../../model/index.js';
 import { ServerError } from '../errors.js';
+import { dnsKind } from './dns/dns.js';
 import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
 import { sseKind } from './sse/sse.js';
@@ -21,6 +22,7 @@ export const SERVER_KIND_MODULES: ServerKindTable = {
   websocket: websocketKind,
   tcp: tcpKind,
   udp: udpKind,
+  dns: dnsKind,
 };
 
 /** True when this version can run servers of the kind. */
