@@ -8,6 +8,7 @@ import { ServerError } from '../errors.js';
 import { dnsKind } from './dns/dns.js';
 import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
+import { socketioKind } from './socketio/socketio.js';
 import { sseKind } from './sse/sse.js';
 import { tcpKind } from './tcp/tcp.js';
 import { udpKind } from './udp/udp.js';
@@ -23,6 +24,7 @@ export const SERVER_KIND_MODULES: ServerKindTable = {
   tcp: tcpKind,
   udp: udpKind,
   dns: dnsKind,
+  socketio: socketioKind,
 };
 
 /** True when this version can run servers of the kind. */
