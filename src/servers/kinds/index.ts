@@ -8,6 +8,7 @@ import { ServerError } from '../errors.js';
 import { dnsKind } from './dns/dns.js';
 import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
+import { relayKind } from './relay/relay.js';
 import { socketioKind } from './socketio/socketio.js';
 import { sseKind } from './sse/sse.js';
 import { tcpKind } from './tcp/tcp.js';
@@ -25,6 +26,7 @@ export const SERVER_KIND_MODULES: ServerKindTable = {
   udp: udpKind,
   dns: dnsKind,
   socketio: socketioKind,
+  tcpProxy: relayKind,
 };
 
 /** True when this version can run servers of the kind. */
