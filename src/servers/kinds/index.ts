@@ -8,6 +8,7 @@ import { ServerError } from '../errors.js';
 import { dnsKind } from './dns/dns.js';
 import { httpMockKind } from './http-mock/http-mock.js';
 import type { ServerKindModule } from './kind.js';
+import { mcpKind } from './mcp/mcp.js';
 import { relayKind } from './relay/relay.js';
 import { socketioKind } from './socketio/socketio.js';
 import { sseKind } from './sse/sse.js';
@@ -27,6 +28,7 @@ export const SERVER_KIND_MODULES: ServerKindTable = {
   dns: dnsKind,
   socketio: socketioKind,
   tcpProxy: relayKind,
+  mcp: mcpKind,
 };
 
 /** True when this version can run servers of the kind. */
