@@ -3,7 +3,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
-import { eventually, makeWorkspace, serve } from './helpers.js';
+import { eventually, makeWorkspace, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
 async function tcpServer(socket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
@@ -126,5 +126,16 @@ describe('TCP server', () => {
     const root = await makeWorkspace({ servers: { bad: { name: 'Bad', kind: 'tcp', socket: { mode: 'rules', encoding: 'hex', rules: [{ pattern: 'aa', reply: 'zz' }] } } } });
     const handle = await serve(root);
     expect(handle.failures[0]!.message).toMatch(/servers\/bad\.yaml: socket\.rules\[1\]: reply is not valid hex/);
+  });
+
+  it('picks up an edit while running: new rules on the same port', async () => {
+    const root = await makeWorkspace({ servers: { raw: { name: 'Raw', kind: 'tcp', socket: { mode: 'echo' } } } });
+    const handle = await serve(root);
+    const port = handle.servers[0]!.port;
+    expect((await socat(port, 'one')).toString()).toBe('one');
+    await writeServer(root, 'raw', { name: 'Raw', kind: 'tcp', socket: { mode: 'rules', rules: [{ match: 'any', reply: 'edited' }] } });
+    await eventually(async () => handle.notices.some((n) => n.message.includes('now uses the new settings')));
+    expect(handle.servers[0]!.port).toBe(port);
+    expect((await socat(port, 'two')).toString()).toBe('edited');
   });
 });
