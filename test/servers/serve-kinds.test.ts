@@ -41,7 +41,7 @@ describe('ferry serve with socket kinds', () => {
     await runTool('kdig', ['@127.0.0.1', '-p', dnsPort, '+retry=0', 'api.test', 'A']);
     await eventually(async () => io.out.join('\n').includes('A api.test → NOERROR'));
     const lines = io.out.join('\n').split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} raw ← 127\.0\.0\.1:\d+ "hi\\n" [\d.]+ ms ↑3 B ↓0 B$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} raw ← 127\.0\.0\.1:\d+ "hi\\n" [\d.]+ ms ↑3 B ↓3 B \(echoed\)$/));
     expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} names A api\.test → NOERROR, 1 answer \(udp\) [\d.]+ ms ↑\d+ B ↓\d+ B$/));
     stop();
     expect(await done).toBe(0);

@@ -32,9 +32,9 @@ describe('TCP server', () => {
     expect((await socat(port, 'hello {{who}}\n')).toString()).toBe('welcome Ada\r\nhello {{who}}\n');
     await eventually(async () => handle.traffic.recent().some((r) => (r as MessageRecord).detail.event === 'close'));
     const records = handle.traffic.recent() as MessageRecord[];
-    expect(records.map((r) => `${r.direction} ${r.detail.event}`)).toEqual(['exchange connect', 'out message', 'in message', 'out message', 'exchange close']);
+    expect(records.map((r) => `${r.direction} ${r.detail.event} ${r.note ?? ''}`)).toEqual(['exchange connect ', 'out message ', 'in message echoed', 'exchange close ']);
     expect(records[2]!.summary).toMatch(/^← 127\.0\.0\.1:\d+ "hello \{\{who\}\}\\n"$/);
-    expect(records[4]!.bytesIn).toBe(14);
+    expect(records[3]!.bytesIn).toBe(14);
   });
 
   it('answers line by line with rules, {{message}} without the line ending, lineEnding appended (ncat)', async () => {

@@ -19,7 +19,7 @@ describe('UDP server', () => {
     expect(server!.url).toMatch(/^udp:\/\/127\.0\.0\.1:\d+$/);
     expect((await socat(server!.port, 'hello')).toString()).toBe('hello');
     const records = handle.traffic.recent() as MessageRecord[];
-    expect(records.map((r) => r.summary)).toEqual([expect.stringMatching(/^← 127\.0\.0\.1:\d+ "hello"$/), expect.stringMatching(/^→ 127\.0\.0\.1:\d+ "hello"$/)]);
+    expect(records.map((r) => [r.summary, r.note, r.bytesIn, r.bytesOut])).toEqual([[expect.stringMatching(/^← 127\.0\.0\.1:\d+ "hello"$/), 'echoed', 5, 5]]);
   });
 
   it('answers with rules: text with {{message}} and lineEnding, hex bytes as written', async () => {

@@ -28,12 +28,14 @@ describe('WebSocket server', () => {
     await c.closed;
     await eventually(async () => handle.traffic.recent().some((r) => r.summary.includes('close')));
     const records = handle.traffic.recent() as MessageRecord[];
-    expect(records.map((r) => [r.direction, r.detail.event])).toEqual([
-      ['exchange', 'connect'], ['out', 'message'], ['in', 'message'], ['out', 'message'], ['in', 'message'], ['out', 'message'], ['exchange', 'close'],
+    // An echoed message is one record (both sizes, note "echoed"), not two.
+    expect(records.map((r) => [r.direction, r.detail.event, r.note])).toEqual([
+      ['exchange', 'connect', undefined], ['out', 'message', undefined], ['in', 'message', 'echoed'], ['in', 'message', 'echoed'], ['exchange', 'close', undefined],
     ]);
     expect(records[2]!.summary).toMatch(/^← 127\.0\.0\.1:\d+ "hello \{\{who\}\}"$/);
-    expect(records[4]!.detail.preview).toBe('de ad 00');
-    expect(formatTrafficLine(records[6]!)).toMatch(/chat ↔ 127\.0\.0\.1:\d+ close code 1000 [\d.]+ ms ↑16 B ↓\d+ B$/);
+    expect([records[2]!.bytesIn, records[2]!.bytesOut]).toEqual([13, 13]);
+    expect(records[3]!.detail.preview).toBe('de ad 00');
+    expect(formatTrafficLine(records[4]!)).toMatch(/chat ↔ 127\.0\.0\.1:\d+ close code 1000 [\d.]+ ms ↑16 B ↓\d+ B$/);
   });
 
   it('answers with the first enabled matching rule: contains (default), exact, regex, any; {{message}}, delayMs', async () => {

@@ -19,6 +19,11 @@ export function formatHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').replace(/(..)(?!$)/g, '$1 ');
 }
 
+/** A bounded preview of a text message (a WebSocket text frame): in quotes, cut at `max` characters. */
+export function previewText(text: string, max = 80): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
 /** A bounded preview of bytes for the traffic log: text when it is UTF-8, else hex. */
 export function preview(bytes: Uint8Array, hex: boolean, max = 80): string {
   const cut = bytes.byteLength > max ? bytes.subarray(0, max) : bytes;

@@ -30,6 +30,7 @@ export function messageRecord(
   detail: MessageDetail,
   sizes: { bytesIn?: number; bytesOut?: number; start?: number; note?: string; level?: TrafficRecord['level'] },
 ): MessageRecord {
+  // One clock read for a message (no duration); two for a connection's close.
   const now = performance.now();
   const start = sizes.start ?? now;
   const what = detail.event === 'message' ? detail.preview : detail.preview === '' ? detail.event : `${detail.event} ${detail.preview}`;

@@ -116,7 +116,14 @@ class TcpKind implements SocketKindInstance {
       }
       for (const { content, wire } of messages) {
         const now = this.#state!;
-        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: preview(content, now.encoding === 'hex') }, { bytesIn: wire.length }));
+        const shown = preview(content, now.encoding === 'hex');
+        if (now.mode === 'echo') {
+          // One record for the message and its echo, as the WebSocket server keeps it.
+          if (socket.writable) socket.write(wire);
+          traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length, bytesOut: wire.length, note: 'echoed' }));
+          continue;
+        }
+        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length }));
         const answer = answerMessage(now, content, wire);
         if (answer === undefined) continue;
         const bytes = answer.rule === undefined ? answer.bytes : frame(answer.bytes, state);

@@ -71,7 +71,14 @@ class UdpKind implements SocketKindInstance {
     this.#peers.set(peer, { address, port });
     if (this.#peers.size > MAX_PEERS) this.#peers.delete(this.#peers.keys().next().value!);
     const state = this.#state!;
-    this.context.traffic.add(messageRecord('udp', this.context.id, 'in', { peer, event: 'message', preview: preview(message, state.encoding === 'hex') }, { bytesIn: message.length }));
+    const shown = preview(message, state.encoding === 'hex');
+    if (state.mode === 'echo') {
+      // One record for the datagram and its echo, as the WebSocket and TCP servers keep it.
+      this.#socket?.send(message, port, address);
+      this.context.traffic.add(messageRecord('udp', this.context.id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: message.length, bytesOut: message.length, note: 'echoed' }));
+      return;
+    }
+    this.context.traffic.add(messageRecord('udp', this.context.id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: message.length }));
     const answer = answerMessage(state, message, message);
     if (answer === undefined) return;
     const send = () => this.#send(answer.bytes, address, port, answer.rule);

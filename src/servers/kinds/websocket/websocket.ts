@@ -11,7 +11,7 @@ import { compile, type Template, type VariableScope } from '../../../template/in
 import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
 import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
-import { preview } from '../messages/payload.js';
+import { preview, previewText } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 
 /** Biggest message a client may send; `ws` would allow 100 MB. */
@@ -85,15 +85,23 @@ class WebSocketKind implements HttpKindInstance {
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
       bytesIn += bytes.length;
-      traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: preview(bytes, false) }, { bytesIn: bytes.length }));
       const now = this.#state!;
+      // Text frames are UTF-8 by the protocol: decoded once for the preview and the rules.
+      const text = isBinary ? undefined : bytes.toString('utf8');
+      const shown = text === undefined ? preview(bytes, true) : previewText(text);
       if (now.mode === 'echo') {
-        bytesOut += this.#send(ws, peer, bytes, isBinary);
-      } else if (now.mode === 'rules') {
-        const text = bytes.toString('utf8');
-        const rule = firstMatch(now.rules, { text, bytes });
+        // One record for the message and its echo: an echo server's log is not doubled.
+        if (ws.readyState === WebSocket.OPEN) ws.send(bytes, { binary: isBinary });
+        bytesOut += bytes.length;
+        traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: bytes.length, bytesOut: bytes.length, note: 'echoed' }));
+        return;
+      }
+      traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: bytes.length }));
+      if (now.mode === 'rules') {
+        const message = text ?? bytes.toString('utf8');
+        const rule = firstMatch(now.rules, { text: message, bytes });
         if (rule === undefined) return;
-        const reply = (rule.reply as Template).render({ variables: now.variables, message: text });
+        const reply = (rule.reply as Template).render({ variables: now.variables, message });
         const send = () => (bytesOut += this.#send(ws, peer, reply, false, rule.number));
         if (rule.delayMs === 0) send();
         else this.#later(rule.delayMs, send);
@@ -111,7 +119,8 @@ class WebSocketKind implements HttpKindInstance {
     if (ws.readyState !== WebSocket.OPEN) return 0;
     const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     ws.send(data, { binary });
-    const detail = { peer, event: 'message' as const, preview: preview(typeof data === 'string' ? Buffer.from(data) : data, false), ...(rule !== undefined ? { rule } : {}) };
+    const shown = typeof data === 'string' ? previewText(data) : preview(data, binary);
+    const detail = { peer, event: 'message' as const, preview: shown, ...(rule !== undefined ? { rule } : {}) };
     this.context.traffic.add(messageRecord('websocket', this.context.id, 'out', detail, { bytesOut: size }));
     return size;
   }
