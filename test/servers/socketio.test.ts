@@ -8,8 +8,8 @@ afterEach(() => {
   while (clients.length) clients.pop()!.close();
 });
 
-async function ioServer(socketio: Record<string, unknown>, variables: { key: string; value: string }[] = []) {
-  const root = await makeWorkspace({ variables, servers: { live: { name: 'Live', kind: 'socketio', socketio } } });
+async function ioServer(socketio: Record<string, unknown>, variables: { key: string; value: string }[] = [], extra: Record<string, unknown> = {}) {
+  const root = await makeWorkspace({ variables, servers: { live: { name: 'Live', kind: 'socketio', socketio, ...extra } } });
   const handle = await serve(root);
   if (handle.failures.length) throw new Error(handle.failures[0]!.message);
   return { handle, server: handle.servers[0]!, url: handle.servers[0]!.url };
@@ -103,4 +103,15 @@ describe('Socket.IO server', () => {
     const plain = await send(`${closed.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: 'http://app.example' } });
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
   });
+
+  for (const transport of ['polling', 'websocket'] as const) {
+    it(`runs over TLS through the shared HTTP/2 listener (${transport})`, async () => {
+      const { url } = await ioServer({ greetingEvent: 'secure' }, [], { tls: { enabled: true } });
+      expect(url).toMatch(/^https:/);
+      const socket = connectClient(url, { transports: [transport], reconnection: false, forceNew: true, rejectUnauthorized: false });
+      clients.push(socket);
+      expect(await once(socket, 'secure')).toEqual([]);
+      expect(await socket.timeout(5000).emitWithAck('x', 1)).toBe(1);
+    });
+  }
 });
