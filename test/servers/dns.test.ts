@@ -1,7 +1,7 @@
 /** The DNS server against Debian's kdig over UDP and TCP; every record answers loopback addresses. */
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '../../src/servers/kinds/dns/dns-traffic.js';
-import { makeWorkspace, serve } from './helpers.js';
+import { makeWorkspace, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
 const RECORDS = [
@@ -93,6 +93,18 @@ describe('DNS server', () => {
     expect(await short(server!.port, 'elsewhere.test', 'A')).toEqual(['127.0.0.7']);
     expect(await short(server!.port, 'api.example.test', 'A')).toEqual(['127.0.0.1']);
     expect((handle.traffic.recent()[0] as DnsRecord).note).toBe(`from upstream 127.0.0.1:${upstream.server!.port}`);
+  });
+
+  it('does not forward to itself (a loop): SERVFAIL at once', async () => {
+    const root = await makeWorkspace({ servers: { names: { name: 'Names', kind: 'dns', port: 0, dns: { records: [] } } } });
+    const handle = await serve(root);
+    const port = handle.servers[0]!.port;
+    await writeServer(root, 'names', { name: 'Names', kind: 'dns', port, dns: { records: [], upstream: `127.0.0.1:${port}` } });
+    for (let i = 0; i < 200 && !handle.notices.some((n) => n.message.includes('new settings')); i++) await new Promise((r) => setTimeout(r, 25));
+    const started = performance.now();
+    expect(await kdig(port, 'loop.test', 'A')).toMatch(/status: SERVFAIL/);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect((handle.traffic.recent().at(-1) as DnsRecord).detail.upstream).toBe(`127.0.0.1:${port}, which is this server itself`);
   });
 
   it('refuses bad values at load, naming the record; records are never templated', async () => {

@@ -29,6 +29,8 @@ interface State {
 
 class DnsKind implements SocketKindInstance {
   #state: State | undefined;
+  /** The bound port, so an upstream that is this server itself is not asked (a loop). */
+  #port = 0;
 
   constructor(private readonly context: KindContext) {}
 
@@ -66,6 +68,7 @@ class DnsKind implements SocketKindInstance {
     udp.removeAllListeners('error');
     udp.on('error', () => {});
     const port = udp.address().port;
+    this.#port = port;
     const sockets = new Set<Socket>();
     const tcp = net.createServer((socket) => this.#tcpClient(socket, sockets));
     try {
@@ -145,14 +148,15 @@ class DnsKind implements SocketKindInstance {
     }
     const found = state.zone.lookup(question.name, String(question.type));
     if (found.unknown && state.upstream !== undefined) {
-      const upstream = state.upstream === 'system' ? systemUpstream() : state.upstream;
+      const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
+      const upstream = chosen && isSelf(chosen, this.#port) ? undefined : chosen;
       const relayed = upstream && (await forward(raw, upstream));
       if (relayed) {
         this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label }, start, raw.length, relayed.length);
         return relayed;
       }
       const failed = dnsPacket.encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
-      this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: upstream?.label ?? 'system (none configured)' }, start, raw.length, failed.length);
+      this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: upstream?.label ?? (chosen ? `${chosen.label}, which is this server itself` : 'system (none configured)') }, start, raw.length, failed.length);
       return failed;
     }
     const rcode = found.unknown ? NXDOMAIN : 0;
@@ -170,6 +174,11 @@ class DnsKind implements SocketKindInstance {
   #record(detail: DnsDetail, start: number, bytesIn: number, bytesOut: number): void {
     this.context.traffic.add(dnsRecord(this.context.id, detail, start, bytesIn, bytesOut));
   }
+}
+
+/** The upstream is this server (a loopback address and its own port): forwarding would loop. */
+function isSelf(upstream: Upstream, port: number): boolean {
+  return upstream.port === port && (upstream.host.startsWith('127.') || upstream.host === '::1' || upstream.host === '0.0.0.0');
 }
 
 /** 512 bytes, or more when the client says by EDNS (an OPT record) that it takes more. */
