@@ -11,7 +11,7 @@ export { ServerError } from './errors.js';
 export { certificateFolder, CERT_FILE, KEY_FILE } from '../appdata/index.js';
 export { formatTrafficLine } from './format.js';
 export { exposureWarning } from './exposure.js';
-export { isServerKindBuilt, SERVER_KIND_MODULES, serverKindModule } from './kinds/index.js';
+export { isServerKindBuilt, loadServerKind, SERVER_KIND_MODULES, serverKindModule } from './kinds/index.js';
 export type { BindOptions, HttpKindInstance, KindContext, KindSettings, ServerKindModule, ServerKindTable, SocketKindInstance } from './kinds/index.js';
 export { bindFailure, type Listener } from './listener.js';
 export type { RunningServer, ServerOptions, ServerNotice, TrafficDirection, TrafficRecord } from './types.js';

@@ -10,7 +10,7 @@ import type { ServerFile } from '../model/index.js';
 import { deepEqual } from '../model/index.js';
 import { formatWarning, readResource } from '../workspace/index.js';
 import { ServerError } from './errors.js';
-import { type KindInstance, SERVER_KIND_MODULES, type ServerKindTable, serverKindModule } from './kinds/index.js';
+import { type KindInstance, loadServerKind, SERVER_KIND_MODULES, type ServerKindTable } from './kinds/index.js';
 import { listen, type Listener } from './listener.js';
 import { loadTls, type TlsMaterial } from './tls.js';
 import { TrafficLog } from './traffic.js';
@@ -127,7 +127,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
 
 /** Compiles, loads the certificate and binds; nothing is left listening when any step fails. */
 async function launchKind(entry: ServerEntry, config: ServerFile, options: ServerOptions, traffic: TrafficLog, kinds: ServerKindTable): Promise<Running> {
-  const module = serverKindModule(config.kind, entry.file, kinds);
+  const module = await loadServerKind(config.kind, entry.file, kinds);
   const variables = await readServerVariables(options);
   const context = { id: entry.id, file: entry.file, traffic };
   // The one place the transports differ: who binds the port.

@@ -31,11 +31,11 @@ describe('bad server files', () => {
     for (const message of Object.values(byId)) expect(message).toContain('fix the file to start this server');
   });
 
-  it('refuses kinds this version does not run yet, by name', async () => {
-    const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'websocket' }, fine: ok } });
+  it('refuses a socket kind whose settings cannot load, naming the field, while the others run', async () => {
+    const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'websocket', websocket: { mode: 'rules', rules: [{ reply: 'x', delayMs: 3_000_000_000 }] } }, fine: ok } });
     const handle = await serve(root);
     expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
-    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: kind: websocket servers are not supported by this version of Ferry yet \(supported: http, sse\)/) }]);
+    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: websocket\.rules\[1\]\.delayMs: 3000000000 ms is longer than a server can wait/) }]);
   });
 
   it('refuses a delayMs or intervalMs longer than a timer can hold, and 1xx statuses, instead of answering at once', async () => {

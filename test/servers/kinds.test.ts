@@ -6,13 +6,14 @@
 import net from 'node:net';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SERVER_KINDS } from '../../src/model/index.js';
+import { SERVER_KINDS, type ServerKind } from '../../src/model/index.js';
 import {
   bindFailure,
   isServerKindBuilt,
   SERVER_KIND_MODULES,
   ServerError,
   serverKindModule,
+  loadServerKind,
   startServer,
   type Listener,
   type RunningServer,
@@ -112,19 +113,23 @@ async function exchange(port: number, text: string, bytes: number): Promise<{ re
 }
 
 describe('the kind table', () => {
-  it('has one row per built kind, each naming its kind and transport', () => {
-    for (const [kind, module] of Object.entries(SERVER_KIND_MODULES)) {
-      expect(module!.kind).toBe(kind);
-      expect(['sharedHttp', 'ownSocket']).toContain(module!.transport);
+  it('has one row per built kind, each naming its kind and transport (lazy rows once loaded)', async () => {
+    for (const [kind, row] of Object.entries(SERVER_KIND_MODULES)) {
+      expect(row!.kind).toBe(kind);
+      const module = await loadServerKind(kind as ServerKind, `servers/${kind}.yaml`);
+      expect(module.kind).toBe(kind);
+      expect(['sharedHttp', 'ownSocket']).toContain(module.transport);
     }
-    expect(SERVER_KINDS.filter(isServerKindBuilt)).toEqual(['http', 'sse']);
+    expect(SERVER_KINDS.filter(isServerKindBuilt)).toEqual([...SERVER_KINDS]);
   });
 
   it('refuses a kind not built yet in one place, naming the file, the kind and what runs', () => {
     expect(serverKindModule('http', 'servers/api.yaml')).toBe(SERVER_KIND_MODULES.http);
-    for (const kind of SERVER_KINDS.filter((k) => !isServerKindBuilt(k))) {
-      expect(() => serverKindModule(kind, `servers/${kind}.yaml`)).toThrow(ServerError);
-      expect(() => serverKindModule(kind, `servers/${kind}.yaml`)).toThrow(
+    // Every kind of the format is built; a table without a row stands for an older version.
+    const partial = { http: SERVER_KIND_MODULES.http, sse: SERVER_KIND_MODULES.sse };
+    for (const kind of SERVER_KINDS.filter((k) => k !== 'http' && k !== 'sse')) {
+      expect(() => serverKindModule(kind, `servers/${kind}.yaml`, partial)).toThrow(ServerError);
+      expect(() => serverKindModule(kind, `servers/${kind}.yaml`, partial)).toThrow(
         `servers/${kind}.yaml: kind: ${kind} servers are not supported by this version of Ferry yet (supported: http, sse).`,
       );
     }

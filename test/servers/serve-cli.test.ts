@@ -102,14 +102,14 @@ describe('ferry serve', () => {
 
   it('reports servers that cannot start, keeps the others, and a Ctrl-C still ends with 0', async () => {
     await isolatedDataDir();
-    const root = await makeWorkspace({ servers: { api, ws: { name: 'WS', kind: 'websocket' } } });
+    const root = await makeWorkspace({ servers: { api, ws: { name: 'WS', kind: 'websocket', websocket: { mode: 'rules', rules: [{ match: 'regex', pattern: '(' }] } } } });
     const io = capture();
     let stop!: () => void;
     const done = serveUntil(await openWorkspace(root), [], { var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
     await eventually(async () => io.out.length > 0);
     // As the CLI's other errors (and `ferry run --start-servers`): `ferry:`, the server, what to do.
     expect(io.err).toEqual([
-      'ferry: server ws did not start: servers/ws.yaml: kind: websocket servers are not supported by this version of Ferry yet (supported: http, sse).',
+      expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml: websocket\.rules\[1\]: pattern "\(" is not a regular expression Ferry can run/),
     ]);
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
     expect((await send(`${url}/hello/x`)).status).toBe(200);
@@ -124,7 +124,7 @@ describe('ferry serve', () => {
 
   it('refuses a bad --var and ends with 1 when nothing can start', async () => {
     await isolatedDataDir();
-    const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'dns' } } });
+    const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'dns', dns: { records: [{ name: 'a.test', type: 'A', value: 'not an address' }] } } } });
     const ws = await openWorkspace(root);
     await expect(serveUntil(ws, [], { var: ['novalue'], watch: false }, capture().output, new Promise(() => {}))).rejects.toThrow(/--var expects key=value/);
     // An unknown environment is refused once, before anything starts.
@@ -133,7 +133,7 @@ describe('ferry serve', () => {
     );
     const io = capture();
     expect(await serveUntil(ws, [], { var: [], watch: false }, io.output, new Promise(() => {}))).toBe(1);
-    expect(io.err).toEqual([expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml: kind: dns servers/), 'ferry: No server could start.']);
+    expect(io.err).toEqual([expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml: dns\.records\[1\] \(a\.test A\): value "not an address" is not an IPv4 address/), 'ferry: No server could start.']);
     // A name that matches no file is said as it is, and is bad usage (exit 2).
     const typo = capture();
     expect(await serveUntil(ws, ['wss'], { var: [], watch: false }, typo.output, new Promise(() => {}))).toBe(2);

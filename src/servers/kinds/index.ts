@@ -5,16 +5,28 @@
  */
 import { SERVER_KINDS, type ServerKind } from '../../model/index.js';
 import { ServerError } from '../errors.js';
+import { dnsKind } from './dns/dns.js';
 import { httpMockKind } from './http-mock/http-mock.js';
-import type { ServerKindModule } from './kind.js';
+import type { LazyServerKind, ServerKindModule } from './kind.js';
+import { relayKind } from './relay/relay.js';
 import { sseKind } from './sse/sse.js';
+import { tcpKind } from './tcp/tcp.js';
+import { udpKind } from './udp/udp.js';
+import { websocketKind } from './websocket/websocket.js';
 
-/** Kind name → module; a kind without a row is not built yet. */
-export type ServerKindTable = Partial<Record<ServerKind, ServerKindModule>>;
+/** Kind name → module (or its loader); a kind without a row is not built yet. */
+export type ServerKindTable = Partial<Record<ServerKind, ServerKindModule | LazyServerKind>>;
 
 export const SERVER_KIND_MODULES: ServerKindTable = {
   http: httpMockKind,
   sse: sseKind,
+  websocket: websocketKind,
+  tcp: tcpKind,
+  udp: udpKind,
+  dns: dnsKind,
+  socketio: { kind: 'socketio', load: async () => (await import('./socketio/socketio.js')).socketioKind },
+  tcpProxy: relayKind,
+  mcp: { kind: 'mcp', load: async () => (await import('./mcp/mcp.js')).mcpKind },
 };
 
 /** True when this version can run servers of the kind. */
@@ -22,12 +34,18 @@ export function isServerKindBuilt(kind: ServerKind): boolean {
   return SERVER_KIND_MODULES[kind] !== undefined;
 }
 
-/** The module of a kind, or the refusal naming the file, the kind and the kinds that do run. */
-export function serverKindModule(kind: ServerKind, file: string, table: ServerKindTable = SERVER_KIND_MODULES): ServerKindModule {
+/** The row of a kind, or the refusal naming the file, the kind and the kinds that do run. */
+export function serverKindModule(kind: ServerKind, file: string, table: ServerKindTable = SERVER_KIND_MODULES): ServerKindModule | LazyServerKind {
   const module = table[kind];
   if (module !== undefined) return module;
   const supported = SERVER_KINDS.filter((k) => table[k] !== undefined).join(', ');
   throw new ServerError(`${file}: kind: ${kind} servers are not supported by this version of Ferry yet (supported: ${supported}).`);
 }
 
-export type { BindOptions, HttpKindInstance, KindContext, KindInstance, KindSettings, ServerKindModule, SocketKindInstance } from './kind.js';
+/** The module of a kind, imported now if its row is lazy (see `LazyServerKind`). */
+export async function loadServerKind(kind: ServerKind, file: string, table: ServerKindTable = SERVER_KIND_MODULES): Promise<ServerKindModule> {
+  const row = serverKindModule(kind, file, table);
+  return 'load' in row ? row.load() : row;
+}
+
+export type { BindOptions, HttpKindInstance, KindContext, KindInstance, KindSettings, LazyServerKind, ServerKindModule, SocketKindInstance } from './kind.js';

@@ -74,5 +74,14 @@ export type ServerKindModule =
   | { kind: ServerKind; transport: 'sharedHttp'; create(context: KindContext): HttpKindInstance }
   | { kind: ServerKind; transport: 'ownSocket'; create(context: KindContext): SocketKindInstance };
 
+/**
+ * A row loaded when a server of the kind first starts: for kinds whose library is slow to import
+ * (Socket.IO, the MCP SDK), so `ferry --version` and `ferry run` do not pay for them.
+ */
+export interface LazyServerKind {
+  kind: ServerKind;
+  load(): Promise<ServerKindModule>;
+}
+
 /** Either kind of instance, as the lifecycle holds it. */
 export type KindInstance = HttpKindInstance | SocketKindInstance;

@@ -1,0 +1,205 @@
+/**
+ * The DNS server (spec 2.11 `dns`): UDP and TCP on one port. Each query is answered from the
+ * zone (`zone.ts`); a name without a record is NXDOMAIN or forwarded to the `upstream`. UDP
+ * answers over 512 bytes (or the client's EDNS size) are truncated (TC set, records dropped) so
+ * the client asks again over TCP.
+ */
+import dgram from 'node:dgram';
+import net, { type Socket } from 'node:net';
+import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
+import { ServerError } from '../../errors.js';
+import { bindFailure, type Listener } from '../../listener.js';
+import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import { Deframer } from '../messages/framing.js';
+import { type DnsDetail, dnsRecord } from './dns-traffic.js';
+import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
+import { Zone } from './zone.js';
+
+const UDP_LIMIT = 512;
+const NXDOMAIN = 3;
+const SERVFAIL = 2;
+const FORMERR = 1;
+/** Binding UDP and TCP to the same free port can race with other programs: tries. */
+const BIND_TRIES = 5;
+
+interface State {
+  zone: Zone;
+  upstream: Upstream | 'system' | undefined;
+}
+
+class DnsKind implements SocketKindInstance {
+  #state: State | undefined;
+  /** The bound port, so an upstream that is this server itself is not asked (a loop). */
+  #port = 0;
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server }: KindSettings): void {
+    const file = this.context.file;
+    if (server.tls?.enabled) throw new ServerError(`${file}: tls: the DNS server has no TLS; set tls.enabled to false.`);
+    const section = server.dns ?? { records: [], upstream: '' };
+    this.#state = { zone: new Zone(section.records, file), upstream: parseUpstream(section.upstream, file) };
+  }
+
+  openStreams(): number {
+    return 0;
+  }
+
+  close(): void {}
+
+  async listen(bind: BindOptions): Promise<Listener> {
+    let lastError: unknown;
+    for (let i = 0; i < (bind.port === 0 ? BIND_TRIES : 1); i++) {
+      try {
+        return await this.#bindBoth(bind);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  async #bindBoth(bind: BindOptions): Promise<Listener> {
+    const udp = dgram.createSocket({ type: 'udp4' });
+    await new Promise<void>((resolve, reject) => {
+      udp.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+      udp.bind({ address: bind.host, port: bind.port, exclusive: true }, () => resolve());
+    });
+    udp.removeAllListeners('error');
+    udp.on('error', () => {});
+    const port = udp.address().port;
+    this.#port = port;
+    const sockets = new Set<Socket>();
+    const tcp = net.createServer((socket) => this.#tcpClient(socket, sockets));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, { ...bind, port }))));
+        tcp.listen({ host: bind.host, port, exclusive: true }, () => resolve());
+      });
+    } catch (error) {
+      await new Promise<void>((r) => udp.close(() => r()));
+      throw error;
+    }
+    tcp.on('error', () => {});
+    udp.on('message', (query, from) => {
+      void this.#answer(query, 'udp', `${from.address}:${from.port}`).then((answer) => {
+        if (answer !== undefined) udp.send(answer, from.port, from.address);
+      });
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      url: `dns://127.0.0.1:${port}`,
+      port,
+      connections: () => sockets.size,
+      close: () =>
+        (closing ??= (async () => {
+          for (const socket of sockets) socket.destroy();
+          await Promise.all([new Promise<void>((r) => tcp.close(() => r())), new Promise<void>((r) => udp.close(() => r()))]);
+        })()),
+    };
+  }
+
+  /** DNS over TCP: each message has a two-byte length prefix; a client may ask several questions. */
+  #tcpClient(socket: Socket, sockets: Set<Socket>): void {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    const deframer = new Deframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
+    socket.on('data', (chunk: Buffer) => {
+      let queries;
+      try {
+        queries = deframer.push(chunk);
+      } catch {
+        socket.destroy();
+        return;
+      }
+      for (const { content } of queries) {
+        void this.#answer(content, 'tcp', peer).then((answer) => {
+          if (answer === undefined || socket.destroyed) return;
+          const prefix = Buffer.alloc(2);
+          prefix.writeUInt16BE(answer.length);
+          socket.write(Buffer.concat([prefix, answer]));
+        });
+      }
+    });
+  }
+
+  /** The answer's bytes, or undefined when the query cannot even be read (no id to answer). */
+  async #answer(raw: Buffer, transport: 'udp' | 'tcp', peer: string): Promise<Buffer | undefined> {
+    const start = performance.now();
+    let query: DecodedPacket;
+    try {
+      query = dnsPacket.decode(raw);
+    } catch {
+      if (raw.length < 2) return undefined;
+      const answer = Buffer.from(dnsPacket.encode({ type: 'response', id: raw.readUInt16BE(0), flags: FORMERR, questions: [] }));
+      this.#record({ peer, transport, name: '', type: '', rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
+      return answer;
+    }
+    const question = query.questions?.[0];
+    const state = this.#state!;
+    const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
+    const base = { peer, transport, name: question?.name ?? '', type: String(question?.type ?? '') };
+    if (question === undefined) {
+      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [] });
+      this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
+      return answer;
+    }
+    const found = state.zone.lookup(question.name, String(question.type));
+    if (found.unknown && state.upstream !== undefined) {
+      const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
+      const upstream = chosen && isSelf(chosen, this.#port) ? undefined : chosen;
+      const relayed = upstream && (await forward(raw, upstream));
+      if (relayed) {
+        this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label }, start, raw.length, relayed.length);
+        return relayed;
+      }
+      const failed = dnsPacket.encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
+      this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: upstream?.label ?? (chosen ? `${chosen.label}, which is this server itself` : 'system (none configured)') }, start, raw.length, failed.length);
+      return failed;
+    }
+    const rcode = found.unknown ? NXDOMAIN : 0;
+    const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers };
+    let answer = dnsPacket.encode(packet);
+    let truncated = false;
+    if (transport === 'udp' && answer.length > udpLimit(query)) {
+      answer = dnsPacket.encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
+      truncated = true;
+    }
+    this.#record({ ...base, rcode: found.unknown ? 'NXDOMAIN' : 'NOERROR', answers: truncated ? 0 : found.answers.length, truncated }, start, raw.length, answer.length);
+    return answer;
+  }
+
+  #record(detail: DnsDetail, start: number, bytesIn: number, bytesOut: number): void {
+    this.context.traffic.add(dnsRecord(this.context.id, detail, start, bytesIn, bytesOut));
+  }
+}
+
+/** The upstream is this server (a loopback address and its own port): forwarding would loop. */
+function isSelf(upstream: Upstream, port: number): boolean {
+  return upstream.port === port && (upstream.host.startsWith('127.') || upstream.host === '::1' || upstream.host === '0.0.0.0');
+}
+
+/** 512 bytes, or more when the client says by EDNS (an OPT record) that it takes more. */
+function udpLimit(query: DecodedPacket): number {
+  const opt = query.additionals?.find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+  return Math.max(UDP_LIMIT, Math.min(opt?.udpPayloadSize ?? 0, 4096));
+}
+
+const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
+
+function rcodeOf(answer: Buffer): string {
+  const code = answer.length >= 4 ? answer.readUInt16BE(2) & 15 : -1;
+  return RCODES[code] ?? `RCODE ${code}`;
+}
+
+function answerCount(answer: Buffer): number {
+  return answer.length >= 8 ? answer.readUInt16BE(6) : 0;
+}
+
+export const dnsKind: ServerKindModule = {
+  kind: 'dns',
+  transport: 'ownSocket',
+  create: (context) => new DnsKind(context),
+};

@@ -1,0 +1,55 @@
+/**
+ * Where the DNS server asks for names without a record (spec 2.11 `upstream`): nowhere (empty:
+ * NXDOMAIN), this computer's resolver (`system`: the first server Node's resolver uses), or a
+ * server address `host` / `host:port`. The query is forwarded as is over UDP, the answer relayed.
+ */
+import dgram from 'node:dgram';
+import { getServers } from 'node:dns';
+import net from 'node:net';
+import { ServerError } from '../../errors.js';
+
+/** A silent upstream: the client is answered SERVFAIL after this. */
+export const UPSTREAM_TIMEOUT_MS = 2000;
+
+export interface Upstream {
+  host: string;
+  port: number;
+  label: string;
+}
+
+export function parseUpstream(text: string, file: string): Upstream | 'system' | undefined {
+  const value = text.trim();
+  if (value === '') return undefined;
+  if (value === 'system') return 'system';
+  const m = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(value);
+  const host = m?.[1];
+  const port = m?.[2] !== undefined ? Number(m[2]) : 53;
+  if (host === undefined || !net.isIP(host) || port < 1 || port > 65535) {
+    throw new ServerError(`${file}: dns.upstream: ${JSON.stringify(value)} is not empty, system, or a server address such as 1.1.1.1 or 127.0.0.1:5353.`);
+  }
+  return { host, port, label: value };
+}
+
+/** The system resolver's first server, read when asked (it may change while running). */
+export function systemUpstream(): Upstream | undefined {
+  const first = getServers()[0];
+  if (first === undefined) return undefined;
+  const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(first)!;
+  return { host: m[1]!, port: m[2] !== undefined ? Number(m[2]) : 53, label: 'system' };
+}
+
+/** Sends the query and resolves with the raw answer, or undefined on a timeout or error. */
+export function forward(query: Buffer, upstream: Upstream): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket(net.isIPv6(upstream.host) ? 'udp6' : 'udp4');
+    const done = (answer: Buffer | undefined) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(undefined), UPSTREAM_TIMEOUT_MS);
+    socket.on('error', () => done(undefined));
+    socket.once('message', (answer) => done(answer));
+    socket.send(query, upstream.port, upstream.host);
+  });
+}

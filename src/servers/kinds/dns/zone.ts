@@ -1,0 +1,122 @@
+/**
+ * The DNS server's records (spec 2.11 `dns`), read once per load: names lower-cased without the
+ * trailing dot, values parsed from zone-file form into dns-packet's shapes (a bad one is a load
+ * error naming the record). Never templated. `lookup` follows CNAME chains within the zone and
+ * `*.` wildcards (an exact name wins; a wildcard stands for one or more labels, not its parent).
+ */
+import net from 'node:net';
+import type { Answer } from 'dns-packet';
+import type { ServerFile } from '../../../model/index.js';
+import { ServerError } from '../../errors.js';
+
+type RecordSource = NonNullable<ServerFile['dns']>['records'][number];
+type ZoneRecord = { type: RecordSource['type']; ttl: number; data: unknown };
+
+/** Longest CNAME chain followed; a loop ends here too. */
+const MAX_CHAIN = 8;
+
+export interface Lookup {
+  answers: Answer[];
+  /** The asked name has no record at all (and no chain led anywhere): NXDOMAIN or the upstream. */
+  unknown: boolean;
+}
+
+export class Zone {
+  readonly #exact = new Map<string, ZoneRecord[]>();
+  /** `*.example.test` → the records, keyed by `example.test`. */
+  readonly #wild = new Map<string, ZoneRecord[]>();
+
+  constructor(records: readonly RecordSource[], file: string) {
+    records.forEach((r, i) => {
+      if (!r.enabled) return;
+      const where = `${file}: dns.records[${i + 1}] (${r.name || 'no name'} ${r.type})`;
+      let name = normalize(r.name);
+      if (name === '' || name === '*') throw new ServerError(`${where}: name is empty; give a name such as api.example.test or *.example.test.`);
+      const record = { type: r.type, ttl: r.ttl, data: parseValue(r.type, r.value.trim(), where) };
+      const table = name.startsWith('*.') ? this.#wild : this.#exact;
+      if (name.startsWith('*.')) name = name.slice(2);
+      const list = table.get(name) ?? [];
+      list.push(record);
+      table.set(name, list);
+    });
+  }
+
+  lookup(qname: string, qtype: string): Lookup {
+    const answers: Answer[] = [];
+    let name = normalize(qname);
+    let owner = qname; // answers carry the name as asked
+    for (let hop = 0; hop < MAX_CHAIN; hop++) {
+      const records = this.#at(name);
+      if (records === undefined) return { answers, unknown: hop === 0 };
+      const matching = records.filter((r) => r.type === qtype || qtype === 'ANY');
+      if (matching.length > 0) {
+        for (const r of matching) answers.push({ name: owner, type: r.type, ttl: r.ttl, class: 'IN', data: r.data } as Answer);
+        return { answers, unknown: false };
+      }
+      const cname = records.find((r) => r.type === 'CNAME');
+      if (cname === undefined) return { answers, unknown: false }; // the name exists, not this type
+      answers.push({ name: owner, type: 'CNAME', ttl: cname.ttl, class: 'IN', data: cname.data as string });
+      name = normalize(cname.data as string);
+      owner = cname.data as string;
+    }
+    return { answers, unknown: false };
+  }
+
+  #at(name: string): ZoneRecord[] | undefined {
+    const exact = this.#exact.get(name);
+    if (exact !== undefined) return exact;
+    for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+      const wild = this.#wild.get(name.slice(dot + 1));
+      if (wild !== undefined) return wild;
+    }
+    return undefined;
+  }
+}
+
+export function normalize(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+function parseValue(type: RecordSource['type'], value: string, where: string): unknown {
+  const fail = (form: string): never => {
+    throw new ServerError(`${where}: value ${JSON.stringify(value)} is not ${form}.`);
+  };
+  const parts = value.split(/\s+/);
+  const hostName = (text: string | undefined) => (text !== undefined && /^[A-Za-z0-9_*.-]+$/.test(text) ? text.replace(/\.$/, '') : fail('a host name'));
+  const uint16 = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) && Number(text) <= 65535 ? Number(text) : fail('in zone-file form'));
+  switch (type) {
+    case 'A':
+      return net.isIPv4(value) ? value : fail('an IPv4 address such as 127.0.0.1');
+    case 'AAAA':
+      return net.isIPv6(value) ? value : fail('an IPv6 address such as ::1');
+    case 'CNAME':
+    case 'NS':
+    case 'PTR':
+      return parts.length === 1 ? hostName(value) : fail('one host name');
+    case 'MX':
+      return parts.length === 2 ? { preference: uint16(parts[0]), exchange: hostName(parts[1]) } : fail('"priority host", such as "10 mail.example.test"');
+    case 'SRV':
+      return parts.length === 4
+        ? { priority: uint16(parts[0]), weight: uint16(parts[1]), port: uint16(parts[2]), target: hostName(parts[3]) }
+        : fail('"priority weight port target", such as "10 5 5060 sip.example.test"');
+    case 'CAA': {
+      const m = /^(\d{1,3})\s+([A-Za-z0-9]+)\s+"?(.*?)"?$/.exec(value);
+      return m && Number(m[1]) <= 255 ? { flags: Number(m[1]), tag: m[2]!, value: m[3]!, issuerCritical: (Number(m[1]) & 128) !== 0 } : fail('"flags tag value", such as 0 issue "letsencrypt.org"');
+    }
+    case 'TXT':
+      return txtStrings(value);
+  }
+}
+
+/** `"one" "two"` → two strings; unquoted text is one string; each cut to DNS's 255-byte pieces. */
+function txtStrings(value: string): Buffer[] {
+  const quoted = [...value.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
+  const texts = value.startsWith('"') && quoted.length > 0 ? quoted : [value];
+  const out: Buffer[] = [];
+  for (const text of texts) {
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length === 0) out.push(bytes);
+    for (let at = 0; at < bytes.length; at += 255) out.push(bytes.subarray(at, at + 255));
+  }
+  return out;
+}

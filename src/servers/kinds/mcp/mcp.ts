@@ -1,0 +1,193 @@
+/**
+ * The MCP server (spec 2.11 `mcp`) on the shared HTTP listener: Streamable HTTP on `path`
+ * (default `/mcp`), and the older HTTP+SSE transport (`GET /sse`, then `POST /messages`) for
+ * clients that still use it. Each session has its own SDK server (`session.ts`) answering from
+ * the current settings. `cors` lets browser clients on other origins in.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
+import { epochMsOf } from '../../traffic.js';
+import type { TrafficRecord } from '../../types.js';
+import { readBody } from '../http-mock/read-body.js';
+import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import { compileCatalog } from './catalog.js';
+import { type CallNote, createSession, type SessionState } from './session.js';
+
+/** The most a JSON-RPC message may be. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const SSE_PATH = '/sse';
+const MESSAGES_PATH = '/messages';
+
+export type McpRecord = TrafficRecord<CallNote>;
+
+interface Open {
+  close(): Promise<void>;
+}
+
+class McpKind implements HttpKindInstance {
+  #state: SessionState | undefined;
+  #path = '/mcp';
+  #cors = false;
+  readonly #streamable = new Map<string, StreamableHTTPServerTransport>();
+  readonly #legacy = new Map<string, SSEServerTransport>();
+  readonly #open = new Set<Open>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server, variables }: KindSettings): void {
+    const section = server.mcp ?? { version: '1.0.0', instructions: '', tools: [], resources: [], prompts: [], path: '/mcp', cors: false };
+    this.#state = {
+      name: section.serverName?.trim() || server.name,
+      version: section.version,
+      instructions: section.instructions,
+      catalog: compileCatalog(section, this.context.file),
+      variables,
+    };
+    this.#path = section.path;
+    this.#cors = section.cors;
+  }
+
+  openStreams(): number {
+    return this.#streamable.size + this.#legacy.size;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const open of this.#open) void open.close().catch(() => {});
+    this.#open.clear();
+    this.#streamable.clear();
+    this.#legacy.clear();
+  }
+
+  handle(req: AnyRequest, res: AnyResponse): void {
+    void this.#route(req as IncomingMessage, answerable(res) as ServerResponse).catch((error: unknown) => {
+      const out = answerable(res);
+      if (out.headersSent) return void out.end();
+      this.#plain(out as ServerResponse, 500, `The MCP server failed: ${(error as Error).message}\n`);
+    });
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (this.#cors) {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, {
+          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+          'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+          'access-control-max-age': '600',
+        });
+        return void res.end();
+      }
+    }
+    if (url.pathname === this.#path) return this.#streamableRequest(req, res);
+    if (url.pathname === SSE_PATH && req.method === 'GET') return this.#openLegacy(res);
+    if (url.pathname === MESSAGES_PATH && req.method === 'POST') {
+      const transport = this.#legacy.get(url.searchParams.get('sessionId') ?? '');
+      if (transport === undefined) return this.#plain(res, 404, 'No such MCP session: open one with GET /sse first.\n');
+      return transport.handlePostMessage(req, res, await this.#json(req, res));
+    }
+    this.#plain(res, 404, `This is an MCP server: Streamable HTTP on ${this.#path}, HTTP+SSE on ${SSE_PATH}.\n`);
+  }
+
+  async #streamableRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const id = req.headers['mcp-session-id'];
+    const existing = typeof id === 'string' ? this.#streamable.get(id) : undefined;
+    if (existing !== undefined) {
+      const body = req.method === 'POST' ? await this.#json(req, res) : undefined;
+      if (req.method === 'POST' && body === undefined) return;
+      return existing.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST') return this.#plain(res, typeof id === 'string' ? 404 : 400, typeof id === 'string' ? 'No such MCP session; initialize a new one.\n' : 'Send an initialize request first (POST).\n');
+    const body = await this.#json(req, res);
+    if (body === undefined) return;
+    if (!isInitializeRequest(body)) return this.#plain(res, typeof id === 'string' ? 404 : 400, typeof id === 'string' ? 'No such MCP session; initialize a new one.\n' : 'No session: the first request must be initialize.\n');
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        this.#streamable.set(sessionId, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.#streamable.delete(transport.sessionId);
+      this.#open.delete(transport);
+    };
+    this.#open.add(transport);
+    await this.#session().connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  async #openLegacy(res: ServerResponse): Promise<void> {
+    const transport = new SSEServerTransport(MESSAGES_PATH, res);
+    this.#legacy.set(transport.sessionId, transport);
+    this.#open.add(transport);
+    res.once('close', () => {
+      this.#legacy.delete(transport.sessionId);
+      this.#open.delete(transport);
+    });
+    await this.#session().connect(transport);
+  }
+
+  #session() {
+    return createSession(
+      () => this.#state!,
+      (note) => this.context.traffic.add(callRecord(this.context.id, note)),
+      (ms) => new Promise((resolve) => {
+        const timer = setTimeout(() => (this.#timers.delete(timer), resolve()), ms);
+        this.#timers.add(timer);
+      }),
+    );
+  }
+
+  /** The request's JSON body, or undefined after answering 400/413 when it is not JSON. */
+  async #json(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    let bytes: Buffer;
+    try {
+      bytes = await readBody(req, MAX_BODY_BYTES);
+    } catch {
+      this.#plain(res, 413, `An MCP message is at most ${MAX_BODY_BYTES / 1024 / 1024} MB.\n`);
+      return undefined;
+    }
+    try {
+      return JSON.parse(bytes.toString('utf8'));
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }));
+      return undefined;
+    }
+  }
+
+  #plain(res: ServerResponse, status: number, text: string): void {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  }
+}
+
+/** `tools/call get_weather → ok`. */
+function callRecord(server: string, note: CallNote): McpRecord {
+  return {
+    kind: 'mcp',
+    server,
+    time: epochMsOf(note.startedAt),
+    direction: 'exchange',
+    summary: `${note.method}${note.target !== '' ? ` ${note.target}` : ''} → ${note.outcome}`,
+    level: note.outcome === 'ok' ? 'info' : 'warning',
+    durationMs: performance.now() - note.startedAt,
+    bytesIn: 0,
+    bytesOut: 0,
+    detail: note,
+  };
+}
+
+export const mcpKind: ServerKindModule = {
+  kind: 'mcp',
+  transport: 'sharedHttp',
+  create: (context) => new McpKind(context),
+};

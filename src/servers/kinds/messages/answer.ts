@@ -1,0 +1,35 @@
+/**
+ * The TCP and UDP servers' answer to one message (spec 2.11): the bytes to send and when, from
+ * the mode and rules. Text replies are rendered with `{{message}}` and get the `lineEnding`; hex
+ * replies are sent as written.
+ */
+import type { LineEnding, SocketEncoding } from '../../../model/index.js';
+import { messageText, type Template, type VariableScope } from '../../../template/index.js';
+import { type CompiledRule, firstMatch, type Mode } from './rules.js';
+import { LINE_ENDING_TEXT } from './payload.js';
+
+export interface SocketState {
+  mode: Mode;
+  rules: CompiledRule[];
+  encoding: SocketEncoding;
+  lineEnding: LineEnding;
+  variables: VariableScope;
+}
+
+export interface Answer {
+  bytes: Buffer;
+  delayMs: number;
+  rule?: number;
+}
+
+/** What to send back for `content` (echo: `wire`, the bytes as received), or undefined for nothing. */
+export function answerMessage(state: SocketState, content: Buffer, wire: Buffer): Answer | undefined {
+  if (state.mode === 'echo') return { bytes: wire, delayMs: 0 };
+  if (state.mode !== 'rules') return undefined;
+  const text = state.encoding === 'text' ? messageText(content) : '';
+  const rule = firstMatch(state.rules, { text, bytes: content });
+  if (rule === undefined) return undefined;
+  if (Buffer.isBuffer(rule.reply)) return { bytes: rule.reply, delayMs: rule.delayMs, rule: rule.number };
+  const reply = (rule.reply as Template).render({ variables: state.variables, message: content }) + LINE_ENDING_TEXT[state.lineEnding];
+  return { bytes: Buffer.from(reply, 'utf8'), delayMs: rule.delayMs, rule: rule.number };
+}

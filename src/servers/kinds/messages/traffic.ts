@@ -1,0 +1,51 @@
+/**
+ * Traffic records of message-speaking kinds (WebSocket, Socket.IO, TCP, UDP, the relay): a client
+ * connecting and leaving, and each message in or out, with a bounded preview. Worded here once so
+ * `ferry serve` prints them alike for every such kind.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ServerKind } from '../../../model/index.js';
+import { epochMsOf } from '../../traffic.js';
+import type { TrafficDirection, TrafficRecord } from '../../types.js';
+
+export interface MessageDetail {
+  /** The client, `127.0.0.1:53412`. */
+  peer: string;
+  event: 'connect' | 'close' | 'message' | 'error';
+  /** The message's preview (text in quotes, or hex), empty for connect/close. */
+  preview: string;
+  /** The rule that answered (1-based), for replies. */
+  rule?: number;
+}
+
+export type MessageRecord = TrafficRecord<MessageDetail>;
+
+const ARROWS: Record<TrafficDirection, string> = { in: '←', out: '→', exchange: '↔' };
+
+/** One record; `start` is a `performance.now()` reading. */
+export function messageRecord(
+  kind: ServerKind,
+  server: string,
+  direction: TrafficDirection,
+  detail: MessageDetail,
+  sizes: { bytesIn?: number; bytesOut?: number; start?: number; note?: string; level?: TrafficRecord['level'] },
+): MessageRecord {
+  // One clock read for a message (no duration); two for a connection's close.
+  const now = performance.now();
+  const start = sizes.start ?? now;
+  const what = detail.event === 'message' ? detail.preview : detail.preview === '' ? detail.event : `${detail.event} ${detail.preview}`;
+  const record: MessageRecord = {
+    kind,
+    server,
+    time: epochMsOf(start),
+    direction,
+    summary: `${ARROWS[direction]} ${detail.peer} ${what}${detail.rule !== undefined ? ` (rule ${detail.rule})` : ''}`,
+    level: sizes.level ?? (detail.event === 'error' ? 'error' : 'info'),
+    durationMs: now - start,
+    bytesIn: sizes.bytesIn ?? 0,
+    bytesOut: sizes.bytesOut ?? 0,
+    detail,
+  };
+  if (sizes.note !== undefined) record.note = sizes.note;
+  return record;
+}

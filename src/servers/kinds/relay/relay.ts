@@ -1,0 +1,134 @@
+/**
+ * The TCP relay (spec 2.11 `proxy`, kind `tcpProxy`): every client connection is relayed to
+ * `target`, over TLS with `upstreamTls`, and both directions are recorded (sizes and a bounded
+ * preview, text or hex). A half-close is passed on (so a request-then-answer protocol finishes);
+ * an error on either side destroys the other.
+ *
+ * With `upstreamTls` the target's certificate is not checked: the relay is for watching traffic to
+ * local and test servers, which mostly have self-signed certificates, and the file has no field
+ * to name a CA.
+ */
+import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
+import { ServerError } from '../../errors.js';
+import { bindFailure, type Listener } from '../../listener.js';
+import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import { preview } from '../messages/payload.js';
+import { messageRecord } from '../messages/traffic.js';
+
+/** Giving up on a target that does not answer the connection. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+interface State {
+  host: string;
+  port: number;
+  upstreamTls: boolean;
+  label: string;
+}
+
+class RelayKind implements SocketKindInstance {
+  #state: State | undefined;
+  #open = 0;
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server }: KindSettings): void {
+    const file = this.context.file;
+    if (server.tls?.enabled) throw new ServerError(`${file}: tls: the TCP relay takes plain TCP from clients; set tls.enabled to false (upstreamTls speaks TLS to the target).`);
+    const target = (server.proxy?.target ?? '').trim();
+    const m = /^\[?([^\]\s]+?)\]?:(\d{1,5})$/.exec(target);
+    const port = Number(m?.[2]);
+    if (m === null || port < 1 || port > 65535) {
+      throw new ServerError(`${file}: proxy.target: ${target === '' ? 'is empty' : `${JSON.stringify(target)} is not host:port`}; give where to relay to, such as 127.0.0.1:5432.`);
+    }
+    this.#state = { host: m[1]!, port, upstreamTls: server.proxy?.upstreamTls ?? false, label: target };
+  }
+
+  openStreams(): number {
+    return this.#open;
+  }
+
+  close(): void {}
+
+  async listen(bind: BindOptions): Promise<Listener> {
+    const all = new Set<Socket>();
+    const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => this.#relay(client, all));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+      server.listen({ host: bind.host, port: bind.port, exclusive: true }, () => resolve());
+    });
+    server.on('error', () => {});
+    const port = (server.address() as net.AddressInfo).port;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `tcp://127.0.0.1:${port}`,
+      port,
+      connections: () => all.size,
+      close: () =>
+        (closing ??= new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const socket of all) socket.destroy();
+        })),
+    };
+  }
+
+  #relay(client: Socket, all: Set<Socket>): void {
+    const start = performance.now();
+    const state = this.#state!;
+    const { traffic, id } = this.context;
+    const peer = `${client.remoteAddress}:${client.remotePort}`;
+    const options = { host: state.host, port: state.port, allowHalfOpen: true };
+    const upstream: Socket = state.upstreamTls ? tls.connect({ ...options, servername: net.isIP(state.host) ? undefined : state.host, rejectUnauthorized: false }) : net.connect(options);
+    for (const socket of [client, upstream]) {
+      all.add(socket);
+      socket.once('close', () => all.delete(socket));
+    }
+    this.#open++;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    let failure: string | undefined;
+    upstream.setTimeout(CONNECT_TIMEOUT_MS, () => upstream.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)));
+    upstream.once(state.upstreamTls ? 'secureConnect' : 'connect', () => {
+      upstream.setTimeout(0);
+      traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer, event: 'connect', preview: `to ${state.label}${state.upstreamTls ? ' (TLS)' : ''}` }, {}));
+      client.resume();
+    });
+    client.on('data', (chunk: Buffer) => {
+      bytesIn += chunk.length;
+      traffic.add(messageRecord('tcpProxy', id, 'in', { peer, event: 'message', preview: preview(chunk, false) }, { bytesIn: chunk.length }));
+      if (!upstream.write(chunk)) client.pause();
+    });
+    upstream.on('drain', () => client.resume());
+    upstream.on('data', (chunk: Buffer) => {
+      bytesOut += chunk.length;
+      traffic.add(messageRecord('tcpProxy', id, 'out', { peer, event: 'message', preview: preview(chunk, false) }, { bytesOut: chunk.length }));
+      if (!client.write(chunk)) upstream.pause();
+    });
+    client.on('drain', () => upstream.resume());
+    client.once('end', () => upstream.end());
+    upstream.once('end', () => client.end());
+    client.on('error', (error) => {
+      failure ??= `client: ${error.message}`;
+      upstream.destroy();
+    });
+    upstream.on('error', (error) => {
+      failure ??= `${state.label}: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
+      client.destroy();
+    });
+    let closed = 0;
+    const onClose = () => {
+      if (++closed < 2) return;
+      this.#open--;
+      const detail = { peer, event: failure ? ('error' as const) : ('close' as const), preview: failure ?? '' };
+      traffic.add(messageRecord('tcpProxy', id, 'exchange', detail, { start, bytesIn, bytesOut }));
+    };
+    client.once('close', onClose);
+    upstream.once('close', onClose);
+  }
+}
+
+export const relayKind: ServerKindModule = {
+  kind: 'tcpProxy',
+  transport: 'ownSocket',
+  create: (context) => new RelayKind(context),
+};

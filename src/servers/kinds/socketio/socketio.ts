@@ -1,0 +1,184 @@
+/**
+ * The Socket.IO server (spec 2.11 `socketio`), Socket.IO 4 on the shared HTTP listener: long
+ * polling comes through `handle`, the WebSocket transport through `upgrade`. Socket.IO is attached
+ * to an http.Server that never listens, and the listener's requests are passed to it, so its own
+ * path check and CORS apply. Any namespace a client joins exists. Each client that joins gets the
+ * greeting; events are answered by the `mode`.
+ */
+import http, { type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Server, type Socket } from 'socket.io';
+import type { VariableScope } from '../../../template/index.js';
+import type { AnyRequest, AnyResponse } from '../../http-types.js';
+import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import { compileMatcher, type TextMatcher } from '../messages/pattern.js';
+import type { Mode } from '../messages/rules.js';
+import { messageRecord } from '../messages/traffic.js';
+import { checkWait } from '../wait.js';
+import { type ArgumentsTemplate, argumentsText, compileArguments } from './arguments.js';
+
+interface Rule {
+  number: number;
+  event: string;
+  matches: TextMatcher;
+  ack: boolean;
+  replyEvent: string;
+  replyArgs: ArgumentsTemplate;
+  broadcast: boolean;
+  delayMs: number;
+}
+
+interface State {
+  mode: Mode;
+  greetingEvent: string;
+  greetingArgs: ArgumentsTemplate;
+  rules: Rule[];
+  variables: VariableScope;
+}
+
+const PREVIEW_CHARS = 120;
+
+class SocketIoKind implements HttpKindInstance {
+  #state: State | undefined;
+  #io: Server | undefined;
+  #host: http.Server | undefined;
+  /** Path and CORS the current Socket.IO server was made with; a change makes a new one. */
+  #made = '';
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server, variables }: KindSettings): void {
+    const s = server.socketio ?? { mode: 'echo' as const, greetingEvent: '', greetingArgs: '', rules: [], path: '/socket.io/', cors: false };
+    const file = this.context.file;
+    const rules = s.rules.flatMap((r, i): Rule[] => {
+      if (!r.enabled) return [];
+      checkWait(r.delayMs, `socketio.rules[${i + 1}].delayMs`, file);
+      const where = `${file}: socketio.rules[${i + 1}]`;
+      return [{ number: i + 1, event: r.event, matches: compileMatcher(r.match, r.pattern, where), ack: r.ack, replyEvent: r.replyEvent, replyArgs: compileArguments(r.replyArgs, 'socketio.reply'), broadcast: r.broadcast, delayMs: r.delayMs }];
+    });
+    this.#state = { mode: s.mode, greetingEvent: s.greetingEvent, greetingArgs: compileArguments(s.greetingArgs, 'socketio.greeting'), rules, variables };
+    const made = JSON.stringify([s.path, s.cors]);
+    if (made !== this.#made) {
+      this.#shutdown();
+      this.#make(s.path, s.cors);
+      this.#made = made;
+    }
+  }
+
+  #make(path: string, cors: boolean): void {
+    const host = http.createServer();
+    // Requests outside the path (engine.io passes them on): say what this server is.
+    host.on('request', (_req: IncomingMessage, res: http.ServerResponse) => {
+      if (res.headersSent) return;
+      const text = `This is a Socket.IO server: connect with a Socket.IO client (path ${path}).\n`;
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+      res.end(text);
+    });
+    const io = new Server(host, { path, serveClient: false, cors: cors ? { origin: true, credentials: true } : undefined });
+    const joined = (socket: Socket) => this.#joined(socket);
+    io.on('connection', joined);
+    io.of(/^\/.+$/).on('connection', joined);
+    this.#io = io;
+    this.#host = host;
+  }
+
+  openStreams(): number {
+    return this.#io?.engine.clientsCount ?? 0;
+  }
+
+  /** The panel's send: `data` is JSON arguments (or text), `name` the event (default `message`). */
+  push(data: string, name = 'message'): number {
+    const io = this.#io!;
+    const args = compileArguments(data, 'socketio.reply').render(this.#state!.variables);
+    let count = 0;
+    for (const nsp of io._nsps.values()) {
+      for (const socket of nsp.sockets.values()) {
+        this.#emit(socket, name, args);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#shutdown();
+  }
+
+  #shutdown(): void {
+    if (this.#io === undefined) return;
+    for (const nsp of this.#io._nsps.values()) nsp.disconnectSockets(true);
+    this.#io.engine.close();
+    this.#io = undefined;
+  }
+
+  handle(req: AnyRequest, res: AnyResponse): void {
+    this.#host!.emit('request', req, res);
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#host!.emit('upgrade', req, socket, head);
+  }
+
+  #joined(socket: Socket): void {
+    const start = performance.now();
+    const { traffic, id } = this.context;
+    const peer = `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`;
+    traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'connect', preview: socket.conn.transport.name }, {}));
+    const state = this.#state!;
+    if (state.greetingEvent !== '') this.#emit(socket, state.greetingEvent, state.greetingArgs.render(state.variables));
+    socket.onAny((event: string, ...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (...a: unknown[]) => void) : undefined;
+      const text = argumentsText(args);
+      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${event} ${clip(text)}` }, { bytesIn: Buffer.byteLength(text) + event.length }));
+      const now = this.#state!;
+      if (now.mode === 'echo') {
+        this.#emit(socket, event, args);
+        ack?.(...args);
+        return;
+      }
+      if (now.mode !== 'rules') return;
+      const rule = now.rules.find((r) => (r.event === '*' || r.event === event) && r.matches(text));
+      if (rule === undefined) return;
+      const answer = () => {
+        const reply = rule.replyArgs.render(now.variables);
+        if (rule.ack && ack) {
+          ack(...reply);
+          traffic.add(messageRecord('socketio', id, 'out', { peer, event: 'message', preview: `ack ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut: argumentsText(reply).length }));
+        }
+        if (rule.replyEvent === '') return;
+        if (rule.broadcast) {
+          socket.nsp.emit(rule.replyEvent, ...reply);
+          traffic.add(messageRecord('socketio', id, 'out', { peer: `all of ${socket.nsp.name}`, event: 'message', preview: `${rule.replyEvent} ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut: argumentsText(reply).length }));
+        } else this.#emit(socket, rule.replyEvent, reply, rule.number);
+      };
+      if (rule.delayMs === 0) answer();
+      else {
+        const timer = setTimeout(() => (this.#timers.delete(timer), answer()), rule.delayMs);
+        this.#timers.add(timer);
+      }
+    });
+    socket.once('disconnect', (reason) => {
+      traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'close', preview: reason }, { start }));
+    });
+  }
+
+  #emit(socket: Socket, event: string, args: unknown[], rule?: number): void {
+    socket.emit(event, ...args);
+    const text = argumentsText(args);
+    const detail = { peer: `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`, event: 'message' as const, preview: `${event} ${clip(text)}`, ...(rule !== undefined ? { rule } : {}) };
+    this.context.traffic.add(messageRecord('socketio', this.context.id, 'out', detail, { bytesOut: Buffer.byteLength(text) + event.length }));
+  }
+}
+
+function clip(text: string): string {
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+}
+
+export const socketioKind: ServerKindModule = {
+  kind: 'socketio',
+  transport: 'sharedHttp',
+  create: (context) => new SocketIoKind(context),
+};

@@ -1,0 +1,162 @@
+/**
+ * The TCP server (spec 2.11 `socket`, kind `tcp`): its own listening socket, TLS when the file
+ * turns it on. Each connection gets the `greeting`, then the byte stream is cut into messages by
+ * the `framing` and each is answered by the `mode` (echo sends back the bytes as received; rule
+ * replies are framed). Stopping destroys every connection.
+ */
+import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
+import { compile, type Template } from '../../../template/index.js';
+import { ServerError } from '../../errors.js';
+import { bindFailure, type Listener } from '../../listener.js';
+import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import { answerMessage, type SocketState } from '../messages/answer.js';
+import { Deframer, frame, type FramingOptions } from '../messages/framing.js';
+import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
+import { compileRules, hexOrThrow } from '../messages/rules.js';
+import { messageRecord } from '../messages/traffic.js';
+
+interface State extends SocketState, FramingOptions {
+  greeting: Template | Buffer;
+}
+
+const DEFAULT_SECTION = { mode: 'echo' as const, greeting: '', rules: [], encoding: 'text' as const, framing: 'raw' as const, lengthBytes: 2 as const, lineEnding: 'none' as const };
+
+class TcpKind implements SocketKindInstance {
+  #state: State | undefined;
+  readonly #sockets = new Map<Socket, string>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server, variables }: KindSettings): void {
+    const s = server.socket ?? DEFAULT_SECTION;
+    const file = this.context.file;
+    this.#state = {
+      mode: s.mode,
+      rules: compileRules(s.rules, 'socket', file, s.encoding, 'socket.reply'),
+      encoding: s.encoding,
+      lineEnding: s.lineEnding,
+      variables,
+      framing: s.framing,
+      lengthBytes: s.lengthBytes,
+      greeting: s.encoding === 'hex' ? hexOrThrow(s.greeting, `${file}: socket.greeting`) : compile(s.greeting, 'tcp.greeting'),
+    };
+  }
+
+  openStreams(): number {
+    return this.#sockets.size;
+  }
+
+  push(data: string): number {
+    const state = this.#state!;
+    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from(data + LINE_ENDING_TEXT[state.lineEnding]);
+    for (const [socket, peer] of this.#sockets) this.#write(socket, peer, frame(bytes, state));
+    return this.#sockets.size;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  async listen(bind: BindOptions): Promise<Listener> {
+    const onConnection = (socket: Socket) => this.#connected(socket);
+    const server = bind.tls ? tls.createServer({ cert: bind.tls.cert, key: bind.tls.key }, onConnection) : net.createServer(onConnection);
+    const all = new Set<Socket>();
+    // The raw sockets, also those still in the TLS handshake, so close() ends them all.
+    server.on('connection', (socket: Socket) => {
+      all.add(socket);
+      socket.once('close', () => all.delete(socket));
+    });
+    server.on('tlsClientError', () => {});
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+      server.listen({ host: bind.host, port: bind.port, exclusive: true }, () => resolve());
+    });
+    server.on('error', () => {});
+    const port = (server.address() as net.AddressInfo).port;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `${bind.tls ? 'tls' : 'tcp'}://127.0.0.1:${port}`,
+      port,
+      connections: () => all.size,
+      close: () =>
+        (closing ??= new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const socket of all) socket.destroy();
+        })),
+    };
+  }
+
+  #connected(socket: Socket): void {
+    const start = performance.now();
+    const peer = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`;
+    const { traffic, id } = this.context;
+    this.#sockets.set(socket, peer);
+    let bytesIn = 0;
+    const written = () => socket.bytesWritten;
+    traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'connect', preview: '' }, {}));
+    const state = this.#state!;
+    const greeting = Buffer.isBuffer(state.greeting)
+      ? state.greeting
+      : Buffer.from(state.greeting.render({ variables: state.variables }) + (state.greeting.source !== '' ? LINE_ENDING_TEXT[state.lineEnding] : ''));
+    if (greeting.length > 0) this.#write(socket, peer, frame(greeting, state));
+    // A connection keeps the framing it started with: an edit cannot cut a stream mid-message.
+    const deframer = new Deframer(state);
+    socket.on('data', (chunk: Buffer) => {
+      bytesIn += chunk.length;
+      let messages;
+      try {
+        messages = deframer.push(chunk);
+      } catch (error) {
+        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'error', preview: (error as Error).message }, { note: 'connection closed' }));
+        socket.destroy();
+        return;
+      }
+      for (const { content, wire } of messages) {
+        const now = this.#state!;
+        const shown = preview(content, now.encoding === 'hex');
+        if (now.mode === 'echo') {
+          // One record for the message and its echo, as the WebSocket server keeps it.
+          if (socket.writable) socket.write(wire);
+          traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length, bytesOut: wire.length, note: 'echoed' }));
+          continue;
+        }
+        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length }));
+        const answer = answerMessage(now, content, wire);
+        if (answer === undefined) continue;
+        const bytes = answer.rule === undefined ? answer.bytes : frame(answer.bytes, state);
+        if (answer.delayMs === 0) this.#write(socket, peer, bytes, answer.rule);
+        else this.#later(answer.delayMs, () => this.#write(socket, peer, bytes, answer.rule));
+      }
+    });
+    socket.on('error', () => {}); // a reset: 'close' follows and is recorded
+    socket.once('close', () => {
+      this.#sockets.delete(socket);
+      traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written() }));
+    });
+  }
+
+  #write(socket: Socket, peer: string, bytes: Buffer, rule?: number): void {
+    if (socket.destroyed || !socket.writable) return;
+    socket.write(bytes);
+    const state = this.#state!;
+    const detail = { peer, event: 'message' as const, preview: preview(bytes, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
+    this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: bytes.length }));
+  }
+
+  #later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    this.#timers.add(timer);
+  }
+}
+
+export const tcpKind: ServerKindModule = {
+  kind: 'tcp',
+  transport: 'ownSocket',
+  create: (context) => new TcpKind(context),
+};

@@ -1,0 +1,103 @@
+/**
+ * The UDP server (spec 2.11 `socket`, kind `udp`): each datagram is one message, answered by the
+ * `mode` to the sender's address and port. No greeting (there is no connection to greet) and no
+ * framing. The traffic panel's send goes to the peers heard from most recently.
+ */
+import dgram from 'node:dgram';
+import { ServerError } from '../../errors.js';
+import { bindFailure, type Listener } from '../../listener.js';
+import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import { answerMessage, type SocketState } from '../messages/answer.js';
+import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
+import { compileRules, hexOrThrow } from '../messages/rules.js';
+import { messageRecord } from '../messages/traffic.js';
+
+/** Peers the panel's send reaches: the most recent senders, bounded. */
+const MAX_PEERS = 64;
+
+class UdpKind implements SocketKindInstance {
+  #state: SocketState | undefined;
+  #socket: dgram.Socket | undefined;
+  readonly #peers = new Map<string, { address: string; port: number }>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server, variables }: KindSettings): void {
+    if (server.tls?.enabled) throw new ServerError(`${this.context.file}: tls: a UDP server has no TLS; set tls.enabled to false.`);
+    const s = server.socket ?? { mode: 'echo' as const, rules: [], encoding: 'text' as const, lineEnding: 'none' as const };
+    this.#state = { mode: s.mode, rules: compileRules(s.rules, 'socket', this.context.file, s.encoding, 'socket.reply'), encoding: s.encoding, lineEnding: s.lineEnding, variables };
+  }
+
+  openStreams(): number {
+    return this.#peers.size;
+  }
+
+  push(data: string): number {
+    const state = this.#state!;
+    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from(data + LINE_ENDING_TEXT[state.lineEnding]);
+    for (const peer of this.#peers.values()) this.#send(bytes, peer.address, peer.port);
+    return this.#peers.size;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  async listen(bind: BindOptions): Promise<Listener> {
+    const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+      socket.bind({ address: bind.host, port: bind.port, exclusive: true }, () => resolve());
+    });
+    socket.removeAllListeners('error');
+    socket.on('error', () => {}); // e.g. ICMP port unreachable from a peer that left
+    socket.on('message', (message, from) => this.#received(message, from.address, from.port));
+    this.#socket = socket;
+    const port = socket.address().port;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `udp://127.0.0.1:${port}`,
+      port,
+      connections: () => 0,
+      close: () => (closing ??= new Promise<void>((resolve) => socket.close(() => resolve()))),
+    };
+  }
+
+  #received(message: Buffer, address: string, port: number): void {
+    const peer = `${address}:${port}`;
+    this.#peers.delete(peer);
+    this.#peers.set(peer, { address, port });
+    if (this.#peers.size > MAX_PEERS) this.#peers.delete(this.#peers.keys().next().value!);
+    const state = this.#state!;
+    const shown = preview(message, state.encoding === 'hex');
+    if (state.mode === 'echo') {
+      // One record for the datagram and its echo, as the WebSocket and TCP servers keep it.
+      this.#socket?.send(message, port, address);
+      this.context.traffic.add(messageRecord('udp', this.context.id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: message.length, bytesOut: message.length, note: 'echoed' }));
+      return;
+    }
+    this.context.traffic.add(messageRecord('udp', this.context.id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: message.length }));
+    const answer = answerMessage(state, message, message);
+    if (answer === undefined) return;
+    const send = () => this.#send(answer.bytes, address, port, answer.rule);
+    if (answer.delayMs === 0) send();
+    else {
+      const timer = setTimeout(() => (this.#timers.delete(timer), send()), answer.delayMs);
+      this.#timers.add(timer);
+    }
+  }
+
+  #send(bytes: Buffer, address: string, port: number, rule?: number): void {
+    this.#socket?.send(bytes, port, address);
+    const detail = { peer: `${address}:${port}`, event: 'message' as const, preview: preview(bytes, this.#state!.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
+    this.context.traffic.add(messageRecord('udp', this.context.id, 'out', detail, { bytesOut: bytes.length }));
+  }
+}
+
+export const udpKind: ServerKindModule = {
+  kind: 'udp',
+  transport: 'ownSocket',
+  create: (context) => new UdpKind(context),
+};

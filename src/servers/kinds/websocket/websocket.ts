@@ -1,0 +1,141 @@
+/**
+ * The WebSocket server (spec 2.11 `websocket`): upgrades on the shared HTTP listener (so TLS,
+ * the loopback-name check and stopping come from there) are handed to `ws`. Each client gets the
+ * `greeting`, then every message is answered by the `mode`: echoed (text as text, binary as
+ * binary), answered by the first matching rule, or left for the traffic panel (`manual`, `discard`).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { compile, type Template, type VariableScope } from '../../../template/index.js';
+import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
+import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
+import { preview, previewText } from '../messages/payload.js';
+import { messageRecord } from '../messages/traffic.js';
+
+/** Biggest message a client may send; `ws` would allow 100 MB. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+interface State {
+  mode: Mode;
+  greeting: Template;
+  rules: CompiledRule[];
+  variables: VariableScope;
+}
+
+class WebSocketKind implements HttpKindInstance {
+  #state: State | undefined;
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
+  readonly #clients = new Map<WebSocket, string>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly context: KindContext) {}
+
+  configure({ server, variables }: KindSettings): void {
+    const section = server.websocket ?? { mode: 'echo' as const, greeting: '', rules: [] };
+    this.#state = {
+      mode: section.mode,
+      greeting: compile(section.greeting, 'ws.greeting'),
+      rules: compileRules(section.rules, 'websocket', this.context.file, 'text', 'ws.reply'),
+      variables,
+    };
+  }
+
+  openStreams(): number {
+    return this.#clients.size;
+  }
+
+  push(data: string): number {
+    for (const [ws, peer] of this.#clients) this.#send(ws, peer, data, false);
+    return this.#clients.size;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    // A close frame first (1001 going away); the listener destroys the sockets next.
+    for (const ws of this.#clients.keys()) ws.close(1001, 'server stopping');
+  }
+
+  /** A plain request to a WebSocket server: say what it is. */
+  handle(_req: AnyRequest, res: AnyResponse): void {
+    const text = 'This is a WebSocket server: connect with a WebSocket client (ws:// or wss://).\n';
+    const out = answerable(res);
+    out.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', 'content-length': String(Buffer.byteLength(text)) });
+    out.end(text);
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connected(ws, req));
+  }
+
+  #connected(ws: WebSocket, req: IncomingMessage): void {
+    const start = performance.now();
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`;
+    this.#clients.set(ws, peer);
+    let bytesIn = 0;
+    let bytesOut = 0;
+    const { traffic, id } = this.context;
+    traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'connect', preview: req.url ?? '/' }, {}));
+    const state = this.#state!;
+    const greeting = state.greeting.render({ variables: state.variables });
+    if (greeting !== '') bytesOut += this.#send(ws, peer, greeting, false);
+
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
+      bytesIn += bytes.length;
+      const now = this.#state!;
+      // Text frames are UTF-8 by the protocol: decoded once for the preview and the rules.
+      const text = isBinary ? undefined : bytes.toString('utf8');
+      const shown = text === undefined ? preview(bytes, true) : previewText(text);
+      if (now.mode === 'echo') {
+        // One record for the message and its echo: an echo server's log is not doubled.
+        if (ws.readyState === WebSocket.OPEN) ws.send(bytes, { binary: isBinary });
+        bytesOut += bytes.length;
+        traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: bytes.length, bytesOut: bytes.length, note: 'echoed' }));
+        return;
+      }
+      traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: bytes.length }));
+      if (now.mode === 'rules') {
+        const message = text ?? bytes.toString('utf8');
+        const rule = firstMatch(now.rules, { text: message, bytes });
+        if (rule === undefined) return;
+        const reply = (rule.reply as Template).render({ variables: now.variables, message });
+        const send = () => (bytesOut += this.#send(ws, peer, reply, false, rule.number));
+        if (rule.delayMs === 0) send();
+        else this.#later(rule.delayMs, send);
+      }
+    });
+    ws.on('error', () => {}); // a broken client: 'close' follows and is recorded
+    ws.once('close', (code: number) => {
+      this.#clients.delete(ws);
+      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: `code ${code}` }, { start, bytesIn, bytesOut }));
+    });
+  }
+
+  /** Sends one message if the client is still open; returns its size. */
+  #send(ws: WebSocket, peer: string, data: string | Buffer, binary: boolean, rule?: number): number {
+    if (ws.readyState !== WebSocket.OPEN) return 0;
+    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    ws.send(data, { binary });
+    const shown = typeof data === 'string' ? previewText(data) : preview(data, binary);
+    const detail = { peer, event: 'message' as const, preview: shown, ...(rule !== undefined ? { rule } : {}) };
+    this.context.traffic.add(messageRecord('websocket', this.context.id, 'out', detail, { bytesOut: size }));
+    return size;
+  }
+
+  #later(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    this.#timers.add(timer);
+  }
+}
+
+export const websocketKind: ServerKindModule = {
+  kind: 'websocket',
+  transport: 'sharedHttp',
+  create: (context) => new WebSocketKind(context),
+};

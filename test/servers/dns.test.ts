@@ -1,0 +1,117 @@
+/** The DNS server against Debian's kdig over UDP and TCP; every record answers loopback addresses. */
+import { describe, expect, it } from 'vitest';
+import type { DnsRecord } from '../../src/servers/kinds/dns/dns-traffic.js';
+import { makeWorkspace, serve, writeServer } from './helpers.js';
+import { runTool } from './kinds/tools.js';
+
+const RECORDS = [
+  { name: 'api.example.test', type: 'A', value: '127.0.0.1' },
+  { name: 'api.example.test', type: 'AAAA', value: '::1' },
+  { name: '*.apps.example.test', type: 'A', value: '127.0.0.2', ttl: 30 },
+  { name: 'exact.apps.example.test', type: 'A', value: '127.0.0.3' },
+  { name: 'www.example.test', type: 'CNAME', value: 'web.example.test' },
+  { name: 'web.example.test', type: 'CNAME', value: 'api.example.test.' },
+  { name: 'example.test', type: 'MX', value: '10 mail.example.test' },
+  { name: 'example.test', type: 'MX', value: '20 backup.example.test' },
+  { name: '_sip._tcp.example.test', type: 'SRV', value: '10 5 5060 sip.example.test' },
+  { name: 'example.test', type: 'TXT', value: '"v=spf1 -all" "second"' },
+  { name: 'example.test', type: 'CAA', value: '0 issue "letsencrypt.org"' },
+  { name: 'example.test', type: 'NS', value: 'ns1.example.test' },
+  { name: '1.0.0.127.in-addr.arpa', type: 'PTR', value: 'api.example.test' },
+  { name: 'off.example.test', type: 'A', value: '127.0.0.9', enabled: false },
+  ...Array.from({ length: 40 }, (_, i) => ({ name: 'many.example.test', type: 'A', value: `127.0.1.${i + 1}` })),
+];
+
+async function dnsServer(dns: Record<string, unknown>) {
+  const root = await makeWorkspace({ servers: { names: { name: 'Names', kind: 'dns', dns } } });
+  const handle = await serve(root);
+  return { handle, server: handle.servers[0], failures: handle.failures };
+}
+
+async function kdig(port: number, name: string, type: string, ...flags: string[]): Promise<string> {
+  const { stdout } = await runTool('kdig', [`@127.0.0.1`, '-p', String(port), '+retry=0', '+time=3', ...flags, name, type]);
+  return stdout.toString();
+}
+
+const short = async (port: number, name: string, type: string, ...flags: string[]) => (await kdig(port, name, type, '+short', ...flags)).trim().split('\n').filter(Boolean);
+
+describe('DNS server', () => {
+  it('answers A, AAAA, MX, SRV, TXT, CAA, NS, PTR over UDP and TCP (kdig)', async () => {
+    const { server } = await dnsServer({ records: RECORDS });
+    const port = server!.port;
+    for (const transport of ['+notcp', '+tcp']) {
+      expect(await short(port, 'api.example.test', 'A', transport)).toEqual(['127.0.0.1']);
+      expect(await short(port, 'API.Example.Test.', 'AAAA', transport)).toEqual(['::1']);
+      expect(await short(port, 'example.test', 'MX', transport)).toEqual(['10 mail.example.test.', '20 backup.example.test.']);
+      expect(await short(port, '_sip._tcp.example.test', 'SRV', transport)).toEqual(['10 5 5060 sip.example.test.']);
+      expect(await short(port, 'example.test', 'TXT', transport)).toEqual(['"v=spf1 -all" "second"']);
+      expect(await short(port, 'example.test', 'CAA', transport)).toEqual(['0 issue "letsencrypt.org"']);
+      expect(await short(port, 'example.test', 'NS', transport)).toEqual(['ns1.example.test.']);
+      expect(await short(port, '1.0.0.127.in-addr.arpa', 'PTR', transport)).toEqual(['api.example.test.']);
+    }
+  });
+
+  it('matches *. wildcards below the name (an exact name wins) and follows CNAME chains', async () => {
+    const { server } = await dnsServer({ records: RECORDS });
+    const port = server!.port;
+    expect(await short(port, 'one.apps.example.test', 'A')).toEqual(['127.0.0.2']);
+    expect(await short(port, 'a.b.apps.example.test', 'A')).toEqual(['127.0.0.2']);
+    expect(await short(port, 'exact.apps.example.test', 'A')).toEqual(['127.0.0.3']);
+    expect(await short(port, 'apps.example.test', 'A')).toEqual([]);
+    const full = await kdig(port, 'www.example.test', 'A');
+    expect(full).toMatch(/www\.example\.test\.\s+60\s+IN\s+CNAME\s+web\.example\.test\./);
+    expect(full).toMatch(/web\.example\.test\.\s+60\s+IN\s+CNAME\s+api\.example\.test\./);
+    expect(full).toMatch(/api\.example\.test\.\s+60\s+IN\s+A\s+127\.0\.0\.1/);
+    expect(await kdig(port, 'x.apps.example.test', 'A')).toMatch(/\s30\s+IN\s+A\s+127\.0\.0\.2/);
+  });
+
+  it('says NXDOMAIN for names without a record (and disabled ones), NOERROR with no answer for a missing type', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    expect(await kdig(server!.port, 'nothing.example.test', 'A')).toMatch(/status: NXDOMAIN/);
+    expect(await kdig(server!.port, 'off.example.test', 'A')).toMatch(/status: NXDOMAIN/);
+    const nodata = await kdig(server!.port, 'api.example.test', 'MX');
+    expect(nodata).toMatch(/status: NOERROR/);
+    expect(nodata).toMatch(/ANSWER: 0/);
+    const summaries = (handle.traffic.recent() as DnsRecord[]).map((r) => r.summary);
+    expect(summaries[0]).toBe('A nothing.example.test → NXDOMAIN, 0 answers (udp)');
+  });
+
+  it('truncates answers over 512 bytes on UDP; kdig then asks over TCP', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    const truncated = await kdig(server!.port, 'many.example.test', 'A', '+notcp', '+ignore');
+    expect(truncated).toMatch(/Flags: qr aa tc rd;/);
+    expect(await short(server!.port, 'many.example.test', 'A')).toHaveLength(40);
+    const records = handle.traffic.recent() as DnsRecord[];
+    expect(records.map((r) => `${r.detail.transport} ${r.detail.answers} ${r.note ?? ''}`)).toEqual([
+      'udp 0 truncated: over 512 bytes on UDP', 'udp 0 truncated: over 512 bytes on UDP', 'tcp 40 ',
+    ]);
+  });
+
+  it('forwards names without a record to an upstream server', async () => {
+    const upstream = await dnsServer({ records: [{ name: 'elsewhere.test', type: 'A', value: '127.0.0.7' }] });
+    const { server, handle } = await dnsServer({ records: RECORDS, upstream: `127.0.0.1:${upstream.server!.port}` });
+    expect(await short(server!.port, 'elsewhere.test', 'A')).toEqual(['127.0.0.7']);
+    expect(await short(server!.port, 'api.example.test', 'A')).toEqual(['127.0.0.1']);
+    expect((handle.traffic.recent()[0] as DnsRecord).note).toBe(`from upstream 127.0.0.1:${upstream.server!.port}`);
+  });
+
+  it('does not forward to itself (a loop): SERVFAIL at once', async () => {
+    const root = await makeWorkspace({ servers: { names: { name: 'Names', kind: 'dns', port: 0, dns: { records: [] } } } });
+    const handle = await serve(root);
+    const port = handle.servers[0]!.port;
+    await writeServer(root, 'names', { name: 'Names', kind: 'dns', port, dns: { records: [], upstream: `127.0.0.1:${port}` } });
+    for (let i = 0; i < 200 && !handle.notices.some((n) => n.message.includes('new settings')); i++) await new Promise((r) => setTimeout(r, 25));
+    const started = performance.now();
+    expect(await kdig(port, 'loop.test', 'A')).toMatch(/status: SERVFAIL/);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect((handle.traffic.recent().at(-1) as DnsRecord).detail.upstream).toBe(`127.0.0.1:${port}, which is this server itself`);
+  });
+
+  it('refuses bad values at load, naming the record; records are never templated', async () => {
+    expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
+      /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,
+    );
+    expect((await dnsServer({ records: [{ name: 'a.test', type: 'A', value: '{{ip}}' }] })).failures[0]!.message).toMatch(/is not an IPv4 address/);
+    expect((await dnsServer({ upstream: 'dns.google' })).failures[0]!.message).toMatch(/dns\.upstream: "dns\.google" is not empty, system, or a server address/);
+  });
+});

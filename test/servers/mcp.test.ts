@@ -1,0 +1,115 @@
+/** The MCP server against the SDK client (Streamable HTTP and HTTP+SSE) and the MCP Inspector CLI. */
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeWorkspace, send, serve } from './helpers.js';
+import { runTool } from './kinds/tools.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  while (clients.length) await clients.pop()!.close().catch(() => {});
+});
+
+const MCP = {
+  serverName: 'Weather mock',
+  version: '2.1.0',
+  instructions: 'Ask about the weather.',
+  tools: [
+    {
+      name: 'get_weather', title: 'Weather', description: 'Weather for a city',
+      inputSchema: '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}',
+      outputSchema: '{"type":"object","properties":{"city":{"type":"string"},"temp":{"type":"number"}}}',
+      result: '{"city":"{{args.city}}","temp":21}',
+    },
+    { name: 'echo_all', result: 'args={{args}} in {{stage}}' },
+    { name: 'broken', result: 'it failed', isError: true },
+    { name: 'slow', result: 'done', delayMs: 150 },
+    { name: 'hidden', result: 'x', enabled: false },
+  ],
+  resources: [
+    { uri: 'file:///readme.txt', name: 'Readme', mimeType: 'text/plain', text: 'Hello from {{stage}}' },
+    { uri: 'notes://{folder}/{id}', name: 'Note', text: 'note {{params.id}} in {{params.folder}}' },
+  ],
+  prompts: [
+    {
+      name: 'review', description: 'Review code',
+      arguments: [{ name: 'language', required: true }, { name: 'style' }],
+      messages: [{ role: 'user', text: 'Review this {{args.language}} code ({{args.style}}).' }, { role: 'assistant', text: 'Sure.' }],
+    },
+  ],
+};
+
+async function mcpServer(mcp: Record<string, unknown> = MCP) {
+  const root = await makeWorkspace({ variables: [{ key: 'stage', value: 'dev' }], servers: { tools: { name: 'Tools', kind: 'mcp', mcp } } });
+  const handle = await serve(root);
+  return { handle, server: handle.servers[0], failures: handle.failures };
+}
+
+async function connectClient(url: string, transport: 'streamable' | 'sse'): Promise<Client> {
+  const client = new Client({ name: 'ferry-test', version: '1.0.0' });
+  clients.push(client);
+  await client.connect(transport === 'streamable' ? new StreamableHTTPClientTransport(new URL(`${url}/mcp`)) : new SSEClientTransport(new URL(`${url}/sse`)));
+  return client;
+}
+
+describe('MCP server', () => {
+  for (const transport of ['streamable', 'sse'] as const) {
+    it(`serves tools, resources and prompts (${transport})`, async () => {
+      const { server } = await mcpServer();
+      const client = await connectClient(server!.url, transport);
+      expect(client.getServerVersion()).toMatchObject({ name: 'Weather mock', version: '2.1.0' });
+      expect(client.getInstructions()).toBe('Ask about the weather.');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['get_weather', 'echo_all', 'broken', 'slow']);
+      expect(tools[0]!.inputSchema).toMatchObject({ required: ['city'] });
+      const weather = await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+      expect(weather.structuredContent).toEqual({ city: 'Oslo', temp: 21 });
+      // {{args.city}} goes in as sent: a quote breaks the JSON, and the client is told so.
+      const quoted = await client.callTool({ name: 'get_weather', arguments: { city: 'a"b' } });
+      expect(quoted).toMatchObject({ isError: true, content: [{ text: 'Tool get_weather has an outputSchema, but its result is not a JSON object: {"city":"a"b","temp":21}' }] });
+      expect(await client.callTool({ name: 'echo_all', arguments: { a: 1 } })).toMatchObject({ content: [{ type: 'text', text: 'args={"a":1} in dev' }] });
+      expect(await client.callTool({ name: 'broken', arguments: {} })).toMatchObject({ isError: true, content: [{ text: 'it failed' }] });
+      const invalid = await client.callTool({ name: 'get_weather', arguments: { town: 'x' } });
+      expect(invalid.isError).toBe(true);
+      expect(JSON.stringify(invalid.content)).toMatch(/Invalid arguments for tool get_weather: .*city/);
+      const started = performance.now();
+      await client.callTool({ name: 'slow', arguments: {} });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+      await expect(client.callTool({ name: 'hidden', arguments: {} })).rejects.toThrow(/Tool hidden not found/);
+
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['file:///readme.txt']);
+      expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['notes://{folder}/{id}']);
+      expect((await client.readResource({ uri: 'file:///readme.txt' })).contents).toEqual([{ uri: 'file:///readme.txt', mimeType: 'text/plain', text: 'Hello from dev' }]);
+      expect((await client.readResource({ uri: 'notes://work/42' })).contents[0]).toMatchObject({ text: 'note 42 in work' });
+      await expect(client.readResource({ uri: 'notes://a/b/c' })).rejects.toThrow(/not found/);
+
+      const prompt = await client.getPrompt({ name: 'review', arguments: { language: 'Go' } });
+      expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Review this Go code ().' } }, { role: 'assistant', content: { type: 'text', text: 'Sure.' } }]);
+      await expect(client.getPrompt({ name: 'review', arguments: {} })).rejects.toThrow(/needs the argument language/);
+    });
+  }
+
+  it('lists tools for the MCP Inspector CLI', async () => {
+    const { server } = await mcpServer();
+    const inspector = path.resolve('node_modules/.bin/mcp-inspector');
+    const { stdout, stderr } = await runTool(inspector, ['--cli', `${server!.url}/mcp`, '--transport', 'http', '--method', 'tools/list'], '', 30_000);
+    expect(stderr + stdout).toContain('get_weather');
+    expect(JSON.parse(stdout.toString()).tools.map((t: { name: string }) => t.name)).toContain('echo_all');
+  }, 40_000);
+
+  it('records calls in the traffic log, refuses bad schemas at load, and answers CORS preflights when asked', async () => {
+    const { server, handle } = await mcpServer({ ...MCP, cors: true });
+    const client = await connectClient(server!.url, 'streamable');
+    await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(handle.traffic.recent().map((r) => r.summary)).toContain('tools/call get_weather → ok');
+    const preflight = await send(`${server!.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://app.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    const bad = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object",' }] });
+    expect(bad.failures[0]!.message).toMatch(/servers\/tools\.yaml: mcp\.tools\[1\] \(t\): inputSchema is not JSON/);
+    const wrong = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object","properties":{"a":{"type":"nope"}}}' }] });
+    expect(wrong.failures[0]!.message).toMatch(/inputSchema is not a JSON Schema Ferry can check arguments with/);
+  });
+});

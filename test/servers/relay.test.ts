@@ -1,0 +1,84 @@
+/** The TCP relay between socat and a TLS echo server on 127.0.0.1. */
+import net from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
+import { localhostCertificate } from '../../src/servers/self-signed.js';
+import { tempDir } from '../support/temp.js';
+import { eventually, makeWorkspace, serve } from './helpers.js';
+import { runTool } from './kinds/tools.js';
+
+const echoes: net.Server[] = [];
+afterEach(async () => {
+  while (echoes.length) await new Promise((r) => echoes.pop()!.close(r));
+});
+
+/** An echo server that answers in upper case and ends when the client does. */
+async function echoServer(secure: boolean): Promise<number> {
+  const onSocket = (socket: net.Socket) => {
+    socket.on('data', (c) => socket.write(c.toString('latin1').toUpperCase(), 'latin1'));
+    socket.on('end', () => socket.end());
+    socket.on('error', () => {});
+  };
+  const material = secure ? await localhostCertificate(path.join(await tempDir('ferry-relay-'), 'certs')) : undefined;
+  const server = material ? tls.createServer({ cert: material.cert, key: material.key, allowHalfOpen: true }, onSocket) : net.createServer({ allowHalfOpen: true }, onSocket);
+  echoes.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return (server.address() as net.AddressInfo).port;
+}
+
+async function relay(proxy: Record<string, unknown>) {
+  const root = await makeWorkspace({ servers: { wire: { name: 'Wire', kind: 'tcpProxy', proxy } } });
+  const handle = await serve(root);
+  return { handle, server: handle.servers[0], failures: handle.failures };
+}
+
+describe('TCP relay', () => {
+  it('relays a client to a TLS echo server and records both directions', async () => {
+    const target = await echoServer(true);
+    const { server, handle } = await relay({ target: `127.0.0.1:${target}`, upstreamTls: true });
+    const { stdout } = await runTool('socat', ['-t', '2', '-', `TCP:127.0.0.1:${server!.port}`], 'hello relay\n');
+    expect(stdout.toString()).toBe('HELLO RELAY\n');
+    await eventually(async () => handle.traffic.recent().some((r) => (r as MessageRecord).detail.event === 'close'));
+    const records = handle.traffic.recent() as MessageRecord[];
+    expect(records.map((r) => `${r.direction} ${r.detail.event} ${r.detail.preview}`)).toEqual([
+      `exchange connect to 127.0.0.1:${target} (TLS)`, 'in message "hello relay\\n"', 'out message "HELLO RELAY\\n"', 'exchange close ',
+    ]);
+    expect([records[3]!.bytesIn, records[3]!.bytesOut]).toEqual([12, 12]);
+  });
+
+  it('shows binary as hex, bounded', async () => {
+    const target = await echoServer(false);
+    const { server, handle } = await relay({ target: `127.0.0.1:${target}` });
+    const bytes = Buffer.alloc(300, 0x01);
+    const { stdout } = await runTool('socat', ['-t', '2', '-', `TCP:127.0.0.1:${server!.port}`], bytes);
+    expect(stdout.equals(bytes)).toBe(true);
+    const inbound = (handle.traffic.recent() as MessageRecord[]).find((r) => r.direction === 'in')!;
+    expect(inbound.detail.preview).toMatch(/^01 01 .*…$/);
+    expect(inbound.detail.preview.length).toBeLessThan(300);
+  });
+
+  it('closes the client when the target refuses, and records why', async () => {
+    const unused = await echoServer(false);
+    await new Promise((r) => echoes.pop()!.close(r));
+    const { server, handle } = await relay({ target: `127.0.0.1:${unused}` });
+    const client = net.connect(server!.port, '127.0.0.1');
+    await new Promise((r) => client.once('close', r));
+    await eventually(async () => handle.traffic.recent().length > 0);
+    const record = handle.traffic.recent()[0] as MessageRecord;
+    expect(record.summary).toMatch(new RegExp(`error 127\\.0\\.0\\.1:${unused}: ECONNREFUSED`));
+    expect(record.level).toBe('error');
+  });
+
+  it('closes the target connection when the client goes, and refuses an empty target at load', async () => {
+    const target = await echoServer(false);
+    const { server } = await relay({ target: `127.0.0.1:${target}` });
+    const client = net.connect(server!.port, '127.0.0.1');
+    await new Promise((r) => client.once('connect', r));
+    await eventually(async () => server!.openConnections() === 2);
+    client.destroy();
+    await eventually(async () => server!.openConnections() === 0);
+    expect((await relay({})).failures[0]!.message).toMatch(/servers\/wire\.yaml: proxy\.target: is empty/);
+  });
+});

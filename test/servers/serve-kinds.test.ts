@@ -1,0 +1,66 @@
+/** `ferry serve` with the second wave's kinds: each listed with its address, its traffic printed as lines and as JSON. */
+import { describe, expect, it } from 'vitest';
+import { serveUntil } from '../../src/cli/serve.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { isolatedDataDir } from '../support/temp.js';
+import { eventually, makeWorkspace } from './helpers.js';
+import { runTool } from './kinds/tools.js';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, output: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), color: false } };
+}
+
+describe('ferry serve with socket kinds', () => {
+  it('lists TCP, UDP, DNS, WebSocket, Socket.IO, MCP and relay servers and prints their traffic', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({
+      servers: {
+        raw: { name: 'Raw', kind: 'tcp', socket: { mode: 'echo' } },
+        dgram: { name: 'Dgram', kind: 'udp' },
+        names: { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.test', type: 'A', value: '127.0.0.1' }] } },
+        chat: { name: 'Chat', kind: 'websocket' },
+        live: { name: 'Live', kind: 'socketio' },
+        tools: { name: 'Tools', kind: 'mcp' },
+        wire: { name: 'Wire', kind: 'tcpProxy', proxy: { target: '127.0.0.1:9' } },
+      },
+    });
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.length > 0, 20_000);
+    const listing = io.out.join('\n');
+    expect(io.err).toEqual([]);
+    for (const line of [/Raw\s+tcp:\/\/127\.0\.0\.1:\d+\s+tcp · servers\/raw\.yaml/, /Dgram\s+udp:\/\/127\.0\.0\.1:\d+\s+udp/, /Names\s+dns:\/\/127\.0\.0\.1:\d+\s+dns/, /Chat\s+http:\/\/127\.0\.0\.1:\d+\s+websocket/, /Live\s+http:\/\/127\.0\.0\.1:\d+\s+socketio/, /Tools\s+http:\/\/127\.0\.0\.1:\d+\s+mcp/, /Wire\s+tcp:\/\/127\.0\.0\.1:\d+\s+tcpProxy/]) {
+      expect(listing).toMatch(line);
+    }
+    const tcpPort = /tcp:\/\/127\.0\.0\.1:(\d+)\s+tcp ·/.exec(listing)![1]!;
+    const dnsPort = /dns:\/\/127\.0\.0\.1:(\d+)/.exec(listing)![1]!;
+    await runTool('socat', ['-t', '0.3', '-', `TCP:127.0.0.1:${tcpPort}`], 'hi\n');
+    await runTool('kdig', ['@127.0.0.1', '-p', dnsPort, '+retry=0', 'api.test', 'A']);
+    await eventually(async () => io.out.join('\n').includes('A api.test → NOERROR'));
+    const lines = io.out.join('\n').split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} raw ← 127\.0\.0\.1:\d+ "hi\\n" [\d.]+ ms ↑3 B ↓3 B \(echoed\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} names A api\.test → NOERROR, 1 answer \(udp\) [\d.]+ ms ↑\d+ B ↓\d+ B$/));
+    stop();
+    expect(await done).toBe(0);
+  }, 40_000);
+
+  it('prints traffic records as JSON with --json', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { raw: { name: 'Raw', kind: 'udp' } } });
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false, json: true }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.length > 0, 20_000);
+    const server = JSON.parse(io.out[0]!);
+    expect(server).toMatchObject({ type: 'server', id: 'raw', kind: 'udp', url: expect.stringMatching(/^udp:\/\//) });
+    await runTool('socat', ['-t', '0.3', '-', `UDP:127.0.0.1:${new URL(server.url).port}`], 'ping');
+    await eventually(async () => io.out.some((l) => l.includes('"type":"traffic"')));
+    const traffic = io.out.flatMap((l) => l.split('\n')).filter((l) => l.includes('"type":"traffic"')).map((l) => JSON.parse(l));
+    expect(traffic[0]).toMatchObject({ type: 'traffic', kind: 'udp', server: 'raw', direction: 'in', bytesIn: 4, detail: { event: 'message', preview: '"ping"' } });
+    stop();
+    expect(await done).toBe(0);
+  }, 40_000);
+});

@@ -1,0 +1,117 @@
+/** The Socket.IO server against socket.io-client 4 on 127.0.0.1, over both transports. */
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeWorkspace, send, serve } from './helpers.js';
+
+const clients: Socket[] = [];
+afterEach(() => {
+  while (clients.length) clients.pop()!.close();
+});
+
+async function ioServer(socketio: Record<string, unknown>, variables: { key: string; value: string }[] = [], extra: Record<string, unknown> = {}) {
+  const root = await makeWorkspace({ variables, servers: { live: { name: 'Live', kind: 'socketio', socketio, ...extra } } });
+  const handle = await serve(root);
+  if (handle.failures.length) throw new Error(handle.failures[0]!.message);
+  return { handle, server: handle.servers[0]!, url: handle.servers[0]!.url };
+}
+
+function client(url: string, transport: 'polling' | 'websocket', path = '/socket.io/'): Promise<Socket> {
+  const socket = connectClient(url, { transports: [transport], path, reconnection: false, forceNew: true });
+  clients.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+const once = <T = unknown[]>(socket: Socket, event: string) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5000);
+    socket.once(event, (...args: unknown[]) => (clearTimeout(timer), resolve(args as T)));
+  });
+
+describe('Socket.IO server', () => {
+  for (const transport of ['polling', 'websocket'] as const) {
+    it(`echoes events and acknowledges with their arguments, after a greeting (${transport})`, async () => {
+      const { url, handle } = await ioServer({ greetingEvent: 'welcome', greetingArgs: '[{"to":"{{who}}"}, 2]' }, [{ key: 'who', value: 'Ada' }]);
+      const socket = connectClient(url, { transports: [transport], reconnection: false, forceNew: true });
+      clients.push(socket);
+      const greeting = once(socket, 'welcome');
+      expect(await greeting).toEqual([{ to: 'Ada' }, 2]);
+      const echoed = once(socket, 'chat');
+      const acked = await socket.timeout(5000).emitWithAck('chat', 'hi', { n: 1 });
+      expect(acked).toEqual('hi'); // an ack's first argument (emitWithAck resolves with it)
+      expect(await echoed).toEqual(['hi', { n: 1 }]);
+      expect(handle.traffic.recent().some((r) => r.summary.includes('chat ["hi",{"n":1}]'))).toBe(true);
+    });
+  }
+
+  it('answers by rules: event and pattern on the JSON arguments, ack, replyEvent, delayMs; broadcast reaches another client', async () => {
+    const { url } = await ioServer({
+      mode: 'rules',
+      rules: [
+        { event: 'order', match: 'regex', pattern: '"id":\\s*\\d+', ack: true, replyArgs: '{"ok":true}', replyEvent: 'ordered' },
+        { event: 'say', match: 'contains', pattern: 'hello', replyEvent: 'said', replyArgs: '["{{stage}}"]', broadcast: true },
+        { event: 'slow', ack: true, replyArgs: '"late"', delayMs: 150 },
+        { event: '*', match: 'exact', pattern: '["off"]', ack: true, replyArgs: '"no"', enabled: false },
+        { event: '*', ack: true, replyArgs: '"fallback"' },
+      ],
+    }, [{ key: 'stage', value: 'dev' }]);
+    const a = await client(url, 'websocket');
+    const b = await client(url, 'polling');
+    const ordered = once(a, 'ordered');
+    expect(await a.timeout(5000).emitWithAck('order', { id: 7 })).toEqual({ ok: true });
+    expect(await ordered).toEqual([{ ok: true }]);
+    const seenByB = once(b, 'said');
+    const seenByA = once(a, 'said');
+    a.emit('say', 'hello all');
+    expect(await seenByB).toEqual(['dev']);
+    expect(await seenByA).toEqual(['dev']);
+    const started = performance.now();
+    expect(await a.timeout(5000).emitWithAck('slow')).toBe('late');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(await b.timeout(5000).emitWithAck('off')).toBe('fallback');
+  });
+
+  it('serves any namespace a client joins, and a custom path', async () => {
+    const { url } = await ioServer({ path: '/live/', greetingEvent: 'hi' });
+    const socket = connectClient(`${url}/rooms/one`, { transports: ['websocket'], path: '/live/', reconnection: false, forceNew: true });
+    clients.push(socket);
+    expect(await once(socket, 'hi')).toEqual([]);
+    expect((await send(`${url}/socket.io/?EIO=4&transport=polling`)).status).toBe(404);
+  });
+
+  it('sends nothing in discard mode; manual sends what the panel pushes to every client', async () => {
+    const { url, server } = await ioServer({ mode: 'manual' });
+    const a = await client(url, 'websocket');
+    const b = await client(url, 'polling');
+    const gotA = once(a, 'news');
+    const gotB = once(b, 'news');
+    expect(server.pushEvent('{"headline":"x"}', 'news')).toBe(2);
+    expect(await gotA).toEqual([{ headline: 'x' }]);
+    expect(await gotB).toEqual([{ headline: 'x' }]);
+    const quiet = await ioServer({ mode: 'discard' });
+    const c = await client(quiet.url, 'websocket');
+    await expect(c.timeout(200).emitWithAck('x', 1)).rejects.toThrow();
+  });
+
+  it('allows other origins only with cors', async () => {
+    const open = await ioServer({ cors: true });
+    const answer = await send(`${open.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: 'http://app.example' } });
+    expect(answer.headers['access-control-allow-origin']).toBe('http://app.example');
+    const closed = await ioServer({});
+    const plain = await send(`${closed.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: 'http://app.example' } });
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  for (const transport of ['polling', 'websocket'] as const) {
+    it(`runs over TLS through the shared HTTP/2 listener (${transport})`, async () => {
+      const { url } = await ioServer({ greetingEvent: 'secure' }, [], { tls: { enabled: true } });
+      expect(url).toMatch(/^https:/);
+      const socket = connectClient(url, { transports: [transport], reconnection: false, forceNew: true, rejectUnauthorized: false });
+      clients.push(socket);
+      expect(await once(socket, 'secure')).toEqual([]);
+      expect(await socket.timeout(5000).emitWithAck('x', 1)).toBe(1);
+    });
+  }
+});

@@ -1,0 +1,141 @@
+/** The TCP server against socat and ncat on 127.0.0.1, and a Node client where timing matters. */
+import net from 'node:net';
+import tls from 'node:tls';
+import { describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
+import { eventually, makeWorkspace, serve, writeServer } from './helpers.js';
+import { runTool } from './kinds/tools.js';
+
+async function tcpServer(socket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
+  const root = await makeWorkspace({ variables, servers: { raw: { name: 'Raw', kind: 'tcp', socket, ...extra } } });
+  const handle = await serve(root);
+  if (handle.failures.length) throw new Error(handle.failures[0]!.message);
+  return { handle, server: handle.servers[0]!, port: handle.servers[0]!.port };
+}
+
+const socat = (port: number, input: Buffer | string) => runTool('socat', ['-t', '0.5', '-', `TCP:127.0.0.1:${port}`], input).then((r) => r.stdout);
+
+/** A Node client: writes, then collects for `ms`. */
+function collect(port: number, writes: Buffer[], ms: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', () => writes.forEach((w) => socket.write(w)));
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    setTimeout(() => (socket.destroy(), resolve(Buffer.concat(chunks))), ms);
+  });
+}
+
+describe('TCP server', () => {
+  it('greets and echoes raw bytes (socat)', async () => {
+    const { port, handle } = await tcpServer({ greeting: 'welcome {{who}}', lineEnding: 'crLf' }, {}, [{ key: 'who', value: 'Ada' }]);
+    expect((await socat(port, 'hello {{who}}\n')).toString()).toBe('welcome Ada\r\nhello {{who}}\n');
+    await eventually(async () => handle.traffic.recent().some((r) => (r as MessageRecord).detail.event === 'close'));
+    const records = handle.traffic.recent() as MessageRecord[];
+    expect(records.map((r) => `${r.direction} ${r.detail.event} ${r.note ?? ''}`)).toEqual(['exchange connect ', 'out message ', 'in message echoed', 'exchange close ']);
+    expect(records[2]!.summary).toMatch(/^← 127\.0\.0\.1:\d+ "hello \{\{who\}\}\\n"$/);
+    expect(records[3]!.bytesIn).toBe(14);
+  });
+
+  it('answers line by line with rules, {{message}} without the line ending, lineEnding appended (ncat)', async () => {
+    const { port } = await tcpServer({
+      mode: 'rules', framing: 'line', lineEnding: 'lf',
+      rules: [
+        { match: 'exact', pattern: 'PING', reply: 'PONG' },
+        { match: 'regex', pattern: '^GET (\\w+)$', reply: 'value of {{message}}' },
+        { pattern: 'quit', reply: 'bye', enabled: false },
+        { match: 'any', reply: '?' },
+      ],
+    });
+    const { stdout } = await runTool('ncat', ['-i', '1', '127.0.0.1', String(port)], 'PING\r\nGET name\nPIN');
+    // The last line has no LF: it is not a message yet when the client leaves.
+    expect(stdout.toString()).toBe('PONG\nvalue of GET name\n');
+  });
+
+  it('speaks hex: greeting, patterns and replies are bytes, never templated', async () => {
+    const { port } = await tcpServer({
+      mode: 'rules', encoding: 'hex', greeting: 'ca fe',
+      rules: [{ pattern: 'de ad', reply: 'be ef' }, { match: 'exact', pattern: '01', reply: '7b 7b 6d 7d 7d' }, { match: 'regex', pattern: '^ff', reply: '00' }],
+    });
+    expect((await socat(port, Buffer.from([0x00, 0xde, 0xad, 0x01]))).toString('hex')).toBe('cafebeef');
+    expect((await socat(port, Buffer.from([0x01]))).equals(Buffer.concat([Buffer.from([0xca, 0xfe]), Buffer.from('{{m}}')]))).toBe(true);
+    expect((await socat(port, Buffer.from([0xff, 0x10]))).toString('hex')).toBe('cafe00');
+  });
+
+  it('frames with a length prefix of 1, 2 and 4 bytes, both ways', async () => {
+    for (const lengthBytes of [1, 2, 4] as const) {
+      const { port } = await tcpServer({ mode: 'rules', framing: 'lengthPrefixed', lengthBytes, rules: [{ match: 'any', reply: 'got {{message}}' }] });
+      const prefixed = (text: string) => {
+        const p = Buffer.alloc(lengthBytes);
+        p.writeUIntBE(text.length, 0, lengthBytes);
+        return Buffer.concat([p, Buffer.from(text)]);
+      };
+      // Two messages in one write, the second split across two writes.
+      const both = Buffer.concat([prefixed('one'), prefixed('two')]);
+      const out = await socat(port, both);
+      expect(out.equals(Buffer.concat([prefixed('got one'), prefixed('got two')]))).toBe(true);
+      const echoed = await tcpServer({ framing: 'lengthPrefixed', lengthBytes });
+      const split = prefixed('split message');
+      expect((await collect(echoed.port, [split.subarray(0, lengthBytes + 2), split.subarray(lengthBytes + 2)], 300)).equals(split)).toBe(true);
+    }
+  });
+
+  it('waits delayMs before a rule reply; discard and manual send nothing; manual sends what is pushed', async () => {
+    const { port } = await tcpServer({ mode: 'rules', rules: [{ match: 'any', reply: 'late', delayMs: 200 }] });
+    const started = performance.now();
+    const socket = net.connect(port, '127.0.0.1', () => socket.write('x'));
+    const got = await new Promise<string>((r) => socket.once('data', (c) => r(c.toString())));
+    expect(got).toBe('late');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    socket.destroy();
+    const discard = await tcpServer({ mode: 'discard' });
+    expect((await socat(discard.port, 'anything')).length).toBe(0);
+    const manual = await tcpServer({ mode: 'manual', lineEnding: 'lf' });
+    const client = net.connect(manual.port, '127.0.0.1');
+    await new Promise((r) => client.once('connect', r));
+    await eventually(async () => manual.server.openStreams() === 1);
+    expect(manual.server.pushEvent('from the panel')).toBe(1);
+    expect(await new Promise<string>((r) => client.once('data', (c) => r(c.toString())))).toBe('from the panel\n');
+    client.destroy();
+  });
+
+  it('runs over TLS', async () => {
+    const { port, server } = await tcpServer({ greeting: 'secure' }, { tls: { enabled: true } });
+    expect(server.url).toMatch(/^tls:\/\/127\.0\.0\.1:/);
+    const socket = tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false });
+    const got = await new Promise<string>((r) => socket.once('data', (c) => r(c.toString())));
+    expect(got).toBe('secure');
+    socket.destroy();
+  });
+
+  it('frees the port and closes clients on stop; a port in use is a start failure naming the file', async () => {
+    const { port, handle } = await tcpServer({});
+    const client = net.connect(port, '127.0.0.1');
+    await new Promise((r) => client.once('connect', r));
+    const closed = new Promise((r) => client.once('close', r));
+    const root = await makeWorkspace({ servers: { clash: { name: 'Clash', kind: 'tcp', port } } });
+    const other = await serve(root);
+    expect(other.failures[0]!.message).toMatch(/servers\/clash\.yaml: port \d+ on 127\.0\.0\.1 is already in use/);
+    await handle.stop();
+    await closed;
+    const again = await serve(root);
+    expect(again.failures).toEqual([]);
+  });
+
+  it('refuses a hex reply that is not hex, naming the rule', async () => {
+    const root = await makeWorkspace({ servers: { bad: { name: 'Bad', kind: 'tcp', socket: { mode: 'rules', encoding: 'hex', rules: [{ pattern: 'aa', reply: 'zz' }] } } } });
+    const handle = await serve(root);
+    expect(handle.failures[0]!.message).toMatch(/servers\/bad\.yaml: socket\.rules\[1\]: reply is not valid hex/);
+  });
+
+  it('picks up an edit while running: new rules on the same port', async () => {
+    const root = await makeWorkspace({ servers: { raw: { name: 'Raw', kind: 'tcp', socket: { mode: 'echo' } } } });
+    const handle = await serve(root);
+    const port = handle.servers[0]!.port;
+    expect((await socat(port, 'one')).toString()).toBe('one');
+    await writeServer(root, 'raw', { name: 'Raw', kind: 'tcp', socket: { mode: 'rules', rules: [{ match: 'any', reply: 'edited' }] } });
+    await eventually(async () => handle.notices.some((n) => n.message.includes('now uses the new settings')));
+    expect(handle.servers[0]!.port).toBe(port);
+    expect((await socat(port, 'two')).toString()).toBe('edited');
+  });
+});

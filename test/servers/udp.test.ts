@@ -1,0 +1,52 @@
+/** The UDP server against socat on 127.0.0.1 (each datagram one message, replies to the sender). */
+import dgram from 'node:dgram';
+import { describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
+import { makeWorkspace, serve } from './helpers.js';
+import { runTool } from './kinds/tools.js';
+
+async function udpServer(socket: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const root = await makeWorkspace({ servers: { dgram: { name: 'Datagrams', kind: 'udp', socket, ...extra } } });
+  const handle = await serve(root);
+  return { handle, server: handle.servers[0], failures: handle.failures };
+}
+
+const socat = (port: number, input: Buffer | string) => runTool('socat', ['-t', '0.4', '-', `UDP:127.0.0.1:${port}`], input).then((r) => r.stdout);
+
+describe('UDP server', () => {
+  it('echoes each datagram to its sender (socat)', async () => {
+    const { server, handle } = await udpServer({});
+    expect(server!.url).toMatch(/^udp:\/\/127\.0\.0\.1:\d+$/);
+    expect((await socat(server!.port, 'hello')).toString()).toBe('hello');
+    const records = handle.traffic.recent() as MessageRecord[];
+    expect(records.map((r) => [r.summary, r.note, r.bytesIn, r.bytesOut])).toEqual([[expect.stringMatching(/^← 127\.0\.0\.1:\d+ "hello"$/), 'echoed', 5, 5]]);
+  });
+
+  it('answers with rules: text with {{message}} and lineEnding, hex bytes as written', async () => {
+    const text = await udpServer({ mode: 'rules', lineEnding: 'crLf', rules: [{ match: 'regex', pattern: '^time', reply: 'now {{message}}' }, { match: 'any', reply: '?', enabled: false }] });
+    expect((await socat(text.server!.port, 'time please\n')).toString()).toBe('now time please\r\n');
+    expect((await socat(text.server!.port, 'nothing')).length).toBe(0);
+    const hex = await udpServer({ mode: 'rules', encoding: 'hex', lineEnding: 'lf', rules: [{ match: 'exact', pattern: '01 02', reply: 'aa bb' }, { pattern: 'ff', reply: 'cc' }] });
+    expect((await socat(hex.server!.port, Buffer.from([1, 2]))).toString('hex')).toBe('aabb');
+    expect((await socat(hex.server!.port, Buffer.from([0, 0xff, 0]))).toString('hex')).toBe('cc');
+  });
+
+  it('discards, and in manual mode sends what is pushed to recent senders', async () => {
+    const discard = await udpServer({ mode: 'discard' });
+    expect((await socat(discard.server!.port, 'x')).length).toBe(0);
+    const manual = await udpServer({ mode: 'manual' });
+    const client = dgram.createSocket('udp4');
+    await new Promise<void>((r) => client.bind(0, '127.0.0.1', () => r()));
+    client.send('hi', manual.server!.port, '127.0.0.1');
+    const got = new Promise<string>((r) => client.once('message', (m) => r(m.toString())));
+    for (let i = 0; i < 100 && manual.server!.openStreams() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(manual.server!.pushEvent('pushed')).toBe(1);
+    expect(await got).toBe('pushed');
+    client.close();
+  });
+
+  it('refuses TLS', async () => {
+    const { failures } = await udpServer({}, { tls: { enabled: true } });
+    expect(failures[0]!.message).toMatch(/servers\/dgram\.yaml: tls: a UDP server has no TLS/);
+  });
+});

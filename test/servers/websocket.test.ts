@@ -1,0 +1,116 @@
+/** The WebSocket server against the `ws` client on 127.0.0.1. */
+import { describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
+import { formatTrafficLine } from '../../src/servers/format.js';
+import { eventually, makeWorkspace, send, serve } from './helpers.js';
+import { connect } from './kinds/ws-client.js';
+
+async function wsServer(websocket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
+  const root = await makeWorkspace({ variables, servers: { chat: { name: 'Chat', kind: 'websocket', websocket, ...extra } } });
+  const handle = await serve(root);
+  if (handle.failures.length) throw new Error(handle.failures[0]!.message);
+  const server = handle.servers[0]!;
+  return { handle, server, url: server.url.replace(/^http/, 'ws'), root };
+}
+
+describe('WebSocket server', () => {
+  it('echoes text as text and binary as binary, after a greeting with variables', async () => {
+    const { url, handle } = await wsServer({ greeting: 'hi {{who}} {{$randomInt}}' }, {}, [{ key: 'who', value: 'Ada' }]);
+    const c = await connect(`${url}/chat`);
+    const [greeting] = await c.next(1);
+    expect(greeting!.data).toMatch(/^hi Ada \d+$/);
+    c.ws.send('hello {{who}}');
+    c.ws.send(Buffer.from([0xde, 0xad, 0x00]), { binary: true });
+    const got = await c.next(3);
+    expect(got[1]).toEqual({ data: 'hello {{who}}', binary: false });
+    expect(got[2]).toEqual({ data: 'dead00', binary: true });
+    c.ws.close(1000);
+    await c.closed;
+    await eventually(async () => handle.traffic.recent().some((r) => r.summary.includes('close')));
+    const records = handle.traffic.recent() as MessageRecord[];
+    // An echoed message is one record (both sizes, note "echoed"), not two.
+    expect(records.map((r) => [r.direction, r.detail.event, r.note])).toEqual([
+      ['exchange', 'connect', undefined], ['out', 'message', undefined], ['in', 'message', 'echoed'], ['in', 'message', 'echoed'], ['exchange', 'close', undefined],
+    ]);
+    expect(records[2]!.summary).toMatch(/^← 127\.0\.0\.1:\d+ "hello \{\{who\}\}"$/);
+    expect([records[2]!.bytesIn, records[2]!.bytesOut]).toEqual([13, 13]);
+    expect(records[3]!.detail.preview).toBe('de ad 00');
+    expect(formatTrafficLine(records[4]!)).toMatch(/chat ↔ 127\.0\.0\.1:\d+ close code 1000 [\d.]+ ms ↑16 B ↓\d+ B$/);
+  });
+
+  it('answers with the first enabled matching rule: contains (default), exact, regex, any; {{message}}, delayMs', async () => {
+    const { url } = await wsServer({
+      mode: 'rules',
+      rules: [
+        { pattern: 'ping', reply: 'disabled', enabled: false },
+        { pattern: 'ping', reply: 'pong to {{message}} in {{stage}}' },
+        { match: 'exact', pattern: 'hello', reply: 'exactly hello' },
+        { match: 'regex', pattern: '^order-(\\d+)$', reply: 'order ok', delayMs: 150 },
+        { match: 'any', reply: 'fallback' },
+      ],
+    }, {}, [{ key: 'stage', value: 'dev' }]);
+    const c = await connect(url);
+    c.ws.send('say ping\r\n');
+    await c.next(1);
+    c.ws.send('hello');
+    await c.next(2);
+    const sent = performance.now();
+    c.ws.send('order-42');
+    await c.next(3);
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(140);
+    c.ws.send('hello!');
+    const got = await c.next(4);
+    expect(got.map((m) => m.data)).toEqual(['pong to say ping in dev', 'exactly hello', 'order ok', 'fallback']);
+  });
+
+  it('sends nothing back in discard and manual modes; manual sends what the panel pushes', async () => {
+    const { url, server } = await wsServer({ mode: 'manual', rules: [{ match: 'any', reply: 'no' }] });
+    const a = await connect(url);
+    const b = await connect(url);
+    a.ws.send('anyone?');
+    await eventually(async () => server.openStreams() === 2);
+    expect(server.pushEvent('from the panel')).toBe(2);
+    expect((await a.next(1))[0]!.data).toBe('from the panel');
+    expect((await b.next(1))[0]!.data).toBe('from the panel');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(a.received).toHaveLength(1);
+  });
+
+  it('answers a plain HTTP request with 426', async () => {
+    const { server } = await wsServer({});
+    const answer = await send(server.url);
+    expect(answer.status).toBe(426);
+  });
+
+  it('runs over TLS through the shared HTTP/2 listener (wss)', async () => {
+    const { url } = await wsServer({ greeting: 'secure' }, { tls: { enabled: true } });
+    expect(url).toMatch(/^wss:/);
+    const c = await connect(url, { rejectUnauthorized: false });
+    c.ws.send('over tls');
+    expect((await c.next(2)).map((m) => m.data)).toEqual(['secure', 'over tls']);
+  });
+
+  it('closes clients with 1001 on stop', async () => {
+    const { url, handle } = await wsServer({});
+    const c = await connect(url);
+    await handle.stop();
+    expect((await c.closed).code).toBe(1001);
+  });
+
+  it('refuses a bad regex at load, naming the rule', async () => {
+    const root = await makeWorkspace({ servers: { chat: { name: 'Chat', kind: 'websocket', websocket: { mode: 'rules', rules: [{ reply: 'a' }, { match: 'regex', pattern: '(unclosed' }] } } } });
+    const handle = await serve(root);
+    expect(handle.failures[0]!.message).toMatch(/servers\/chat\.yaml: websocket\.rules\[2\]: pattern "\(unclosed" is not a regular expression/);
+  });
+
+  it('is not stalled by a catastrophic pattern and input (linear-time regex)', async () => {
+    const { url } = await wsServer({ mode: 'rules', rules: [{ match: 'regex', pattern: '^(a+)+$', reply: 'matched' }, { match: 'any', reply: 'no match' }] });
+    const c = await connect(url);
+    const started = performance.now();
+    c.ws.send(`${'a'.repeat(50_000)}!`);
+    c.ws.send('aaaa');
+    const got = await c.next(2);
+    expect(got.map((m) => m.data)).toEqual(['no match', 'matched']);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
