@@ -50,7 +50,8 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'PUT /api/request': async ({ body }) => {
       const request = requestFrom(body);
       const saved = await writing(() => saveRequest(root(), field(body, 'path'), request));
-      return done({ path: saved });
+      // The request as the format reads it back: the page compares it with what the watcher reports.
+      return done({ path: saved, request });
     },
 
     'POST /api/request': async ({ body }) => {
@@ -84,6 +85,14 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'DELETE /api/folder': async ({ query }) => {
       await writing(() => deleteFolder(root(), query.get('path') ?? ''));
       return done({});
+    },
+
+    /** Names for `{{` completion: workspace and active environment variables (never their values). */
+    'GET /api/variables': async () => {
+      const active = await state.data.activeEnvironment();
+      const environment = state.workspace.environments.find((e) => e.id === active);
+      const names = [...state.workspace.file.variables, ...(environment?.value.variables ?? [])].filter((v) => v.enabled).map((v) => v.key);
+      return { names: [...new Set(names)].sort() };
     },
 
     /** The active environment is kept on this computer (2.10); sends from now on use it. */
