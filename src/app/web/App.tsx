@@ -94,7 +94,7 @@ export function App() {
     return saving.current;
   }, []);
 
-  const openRequest = useCallback(async (path: string) => {
+  const openRequest = useCallback(async (path: string, quiet = false) => {
     await saveNow();
     try {
       const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
@@ -107,7 +107,7 @@ export function App() {
       setSendError(null);
       localStorage.setItem('ferry.last', path);
     } catch (e) {
-      setNotice((e as Error).message);
+      if (!quiet) setNotice((e as Error).message);
     }
   }, [saveNow]);
 
@@ -163,10 +163,10 @@ export function App() {
   }, [loadWorkspace, checkExternal]);
 
   useEffect(() => {
-    void loadWorkspace().then(() => {
-      const last = localStorage.getItem('ferry.last');
-      if (last) void openRequest(last).catch(() => undefined);
-    });
+    // The tree and the last request load side by side: the page is usable when both are there.
+    void loadWorkspace();
+    const last = localStorage.getItem('ferry.last');
+    if (last) void openRequest(last, true);
     return connectLive((e) => onLive(e), setConnected);
   }, []);
 
