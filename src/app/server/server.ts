@@ -9,6 +9,7 @@ import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
+import { environmentRoutes } from './routes-environments.js';
 import { sendRoutes } from './routes-send.js';
 import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
@@ -60,7 +61,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const webRoot = options.webRoot ?? findWebRoot();
   const state = new WorkspaceState(options.workspace);
   const live = new LiveChannel();
-  const routes: Routes = { ...workspaceRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state) };
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -80,3 +80,12 @@ export type LiveEvent =
 
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;
+
+/** One variable in the environment editor; a secret one never carries its value to the page. */
+export interface EnvironmentVariableView {
+  key: string;
+  value: string;
+  enabled: boolean;
+  secret: boolean;
+  stored: boolean;
+}

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { CodeDialog } from './CodeDialog.js';
+import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
@@ -38,7 +39,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -303,6 +304,7 @@ export function App() {
           <option value="">No environment</option>
           {info.environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
         </select>
+        {info.activeEnvironment && <button aria-label="Edit environment" title="Edit the environment's variables" onClick={() => setDialog({ type: 'environment', id: info.activeEnvironment! })}>✎</button>}
         <button onClick={() => setDialog({ type: 'import' })}>Import</button>
         <button onClick={() => actions.run('')}>Run all</button>
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
@@ -337,6 +339,7 @@ export function App() {
         </main>
       </div>
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
+      {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} />}
     </div>
   );
