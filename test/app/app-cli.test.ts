@@ -85,4 +85,26 @@ describe('ferry app', () => {
       await app.close();
     }
   });
+
+  it('keeps a secret variable\'s value on this computer: the file gets the key only, the page never the value', async () => {
+    await isolatedDataDir();
+    const root = await workspace();
+    await fs.mkdir(path.join(root, 'environments'), { recursive: true });
+    await fs.writeFile(path.join(root, 'environments', 'local.yaml'), 'name: Local\nvariables:\n  - key: greeting\n    value: hi\n');
+    const app = await startAppServer({ workspace: await openWorkspace(root), webRoot: root });
+    try {
+      const exchange = await fetch(app.url, { redirect: 'manual' });
+      const headers = { cookie: exchange.headers.get('set-cookie')!.split(';')[0]!, 'content-type': 'application/json' };
+      const base = `http://127.0.0.1:${app.port}`;
+      const variables = [{ key: 'greeting', value: 'hi', enabled: true, secret: false }, { key: 'token', value: 's3cr3t', enabled: true, secret: true }];
+      expect((await fetch(`${base}/api/environment/variables`, { method: 'PUT', headers, body: JSON.stringify({ id: 'local', variables }) })).status).toBe(200);
+      const file = await fs.readFile(path.join(root, 'environments', 'local.yaml'), 'utf8');
+      expect(file).toBe('name: Local\nvariables:\n  - key: greeting\n    value: hi\n  - key: token\n    secret: true\n');
+      const view = await (await fetch(`${base}/api/environment/variables?id=local`, { headers })).json();
+      expect(view.variables[1]).toEqual({ key: 'token', value: '', enabled: true, secret: true, stored: true });
+      expect(JSON.stringify(view)).not.toContain('s3cr3t');
+    } finally {
+      await app.close();
+    }
+  });
 });
