@@ -46,14 +46,16 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
     layer: 9, folder: 'session',
     mayImport: ['importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
   },
-  // The two faces import the core, never each other.
-  {
-    layer: 10, folder: 'cli',
-    mayImport: ['session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
-  },
+  // The app face imports the core, never the command line.
   {
     layer: 10, folder: 'app',
     mayImport: ['session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
+  },
+  // The command line imports the core, and app/ for one thing only: `ferry app` starts the app's
+  // server (src/cli/app.ts → app/server/index.ts). Never the other way.
+  {
+    layer: 11, folder: 'cli',
+    mayImport: ['app', 'session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
   },
 ];
 

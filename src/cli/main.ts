@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { registerApp } from './app.js';
 import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
@@ -33,6 +34,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerConfig,
   registerSecret,
   registerPrograms,
+  registerApp,
 ];
 
 function version(): string {

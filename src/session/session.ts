@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
+import type { ProtocolResult } from '../protocols/index.js';
 import {
   closeRunContext,
   iterationCount,
@@ -66,6 +67,14 @@ export class Session {
 
   /** Sends one request in this session's state; the result is masked like a run's (no secret values). */
   async send(target: SendTarget, options: SendOptions = {}): Promise<RequestResult> {
+    return (await this.exchange(target, options)).result;
+  }
+
+  /**
+   * As `send`, with the answer itself (headers and body) for a face that shows it (the app's
+   * response viewer). The answer is not masked: it is what the server sent to this user.
+   */
+  async exchange(target: SendTarget, options: SendOptions = {}): Promise<{ result: RequestResult; response?: ProtocolResult }> {
     const item = this.itemFor(target);
     const ctx = await this.ready();
     // Per-send fields on a copy; the pools, jar, variables, sandbox and history stay shared.
@@ -74,7 +83,7 @@ export class Session {
     ctx.variables.iterationData = first ? { ...first } : {};
     const outcome = await sendItem(item, sendCtx, { iteration: 0, iterationCount: 1 });
     ctx.variables.mask.result(outcome.result);
-    return outcome.result;
+    return { result: outcome.result, ...(outcome.response ? { response: outcome.response } : {}) };
   }
 
   /** Runs requests and folders (none: the whole workspace) as `ferry run` does; what changed is saved at its end. */

@@ -1,0 +1,58 @@
+/** The API's route table shape, and JSON in and out. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A refusal the page shows as it is: `status` 400 for bad input, 404 for a missing item, 409 for a conflict. */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+export interface RouteInput {
+  query: URLSearchParams;
+  body: unknown;
+  /** Ends when the page goes away (the request's connection closes). */
+  signal: AbortSignal;
+}
+
+export type Handler = (input: RouteInput) => Promise<unknown>;
+
+/** `'GET /api/workspace'` → handler. */
+export type Routes = Record<string, Handler>;
+
+/** Request bodies are JSON edits and pasted imports; 60 MB leaves room for a 50 MB import (spec 7). */
+const MAX_BODY = 60 * 1024 * 1024;
+
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new ApiError(413, 'The request body is larger than 60 MB.');
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'The request body is not JSON.');
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value ?? null);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(text);
+}
+
+/** A string field of a JSON body, or a 400 naming it. */
+export function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | null)?.[name];
+  if (typeof value !== 'string') throw new ApiError(400, `"${name}" is missing (a string is expected).`);
+  return value;
+}
+
+export function optionalField(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | null)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,85 @@
+/** Copy as code (spec 4.7) and imports (4.1–4.6): the core's exporters and importers, called as the CLI calls them. */
+import { listTargets, TargetError } from '../../codegen/index.js';
+import { commitImport, convert, countNodes, download, ImportError, type ImportResult, type ImportedNode } from '../../importers/index.js';
+import { PrepareError } from '../../request/index.js';
+import { exportSavedRequest } from '../../codegen/export-saved.js';
+import { RunError, SelectError } from '../../runner/index.js';
+import type { CodeTarget, ImportDone, ImportPreview } from '../shared/api.js';
+import { ApiError, field, optionalField, type Routes } from './router.js';
+import type { WorkspaceState } from './workspace-state.js';
+
+/** The import's input: pasted text (a cURL command, a collection, a document) or an http(s) URL to download. */
+async function converted(body: unknown, workspaceRoot: string): Promise<ImportResult> {
+  const url = optionalField(body, 'url');
+  const name = optionalField(body, 'name') || undefined;
+  const baseUrl = optionalField(body, 'baseUrl') || undefined;
+  const into = optionalField(body, 'into') ?? '';
+  const options = { name, baseUrl, workspaceRoot, baseDepth: into.split('/').filter(Boolean).length };
+  try {
+    if (url) {
+      if (!/^https?:\/\//i.test(url)) throw new ApiError(400, 'Give an http:// or https:// URL.');
+      const input = await download(url);
+      return await convert(input.text, input.source, options);
+    }
+    return await convert(field(body, 'text'), { label: 'pasted' }, options);
+  } catch (error) {
+    if (error instanceof ImportError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
+
+/** The names of what will be created, outermost first (`Petstore/`, `Petstore/List pets`). */
+function outline(nodes: ImportedNode[], prefix = '', out: string[] = []): string[] {
+  for (const node of nodes) {
+    if (out.length >= 200) break;
+    if (node.type === 'folder') {
+      out.push(`${prefix}${node.name}/`);
+      outline(node.children, `${prefix}${node.name}/`, out);
+    } else out.push(`${prefix}${String(node.request.name)}`);
+  }
+  return out;
+}
+
+export function toolRoutes(state: WorkspaceState): Routes {
+  return {
+    'GET /api/export/targets': async () => listTargets().map(({ id, lang, lib, language, library, default: isDefault }): CodeTarget => ({ id, lang, lib, language, library, default: isDefault })),
+
+    /** The saved request as code (the page saves its edits first), with the active environment's values. */
+    'POST /api/export': async ({ body }) => {
+      try {
+        const substitute = (body as { substitute?: unknown }).substitute !== false;
+        const { code } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute });
+        return { code };
+      } catch (error) {
+        if (error instanceof RunError || error instanceof SelectError || error instanceof PrepareError || error instanceof TargetError) throw new ApiError(400, error.message);
+        throw error;
+      }
+    },
+
+    /** What an import would create; nothing is written. */
+    'POST /api/import/preview': async ({ body }) => {
+      const result = await converted(body, state.workspace.root);
+      const { requests, folders } = countNodes(result.items);
+      const preview: ImportPreview = {
+        kind: result.kind, name: result.name, requests, folders,
+        environments: result.environments.length, variables: result.variables.length,
+        items: [...outline(result.items), ...result.environments.map((e) => `environment ${e.name}`)],
+        notes: result.notes,
+      };
+      return preview;
+    },
+
+    'POST /api/import': async ({ body }) => {
+      const result = await converted(body, state.workspace.root);
+      try {
+        const summary = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '' });
+        await state.reload();
+        const done: ImportDone = { ...summary, written: summary.written ?? [] };
+        return done;
+      } catch (error) {
+        if (error instanceof ImportError) throw new ApiError(400, error.message);
+        throw error;
+      }
+    },
+  };
+}

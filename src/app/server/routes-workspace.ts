@@ -1,0 +1,107 @@
+/** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
+import path from 'node:path';
+import { parseResource, type RequestFile } from '../../model/index.js';
+import {
+  createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, readResource, REQUESTS_DIR, saveRequest,
+} from '../../workspace/index.js';
+import { ApiError, field, optionalField, type Routes } from './router.js';
+import { workspaceInfo } from './tree-view.js';
+import type { WorkspaceState } from './workspace-state.js';
+
+/** A request as the page sent it, checked against the format (never written when it would not read back). */
+export function requestFrom(body: unknown): RequestFile {
+  const parsed = parseResource('request', (body as { request?: unknown } | null)?.request);
+  if (!parsed.ok) {
+    const p = parsed.problems[0]!;
+    throw new ApiError(400, `The request is not valid: ${p.path.join('.') || 'request'}: ${p.message}`);
+  }
+  return parsed.value;
+}
+
+/** Errors of the write API are messages for people (a taken name, a link, a bad path): 400 with the message. */
+async function writing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(400, (error as Error).message);
+  }
+}
+
+export function workspaceRoutes(state: WorkspaceState): Routes {
+  const root = () => state.workspace.root;
+  const done = async <T>(value: T): Promise<T> => {
+    // The page asks for the tree next: read the folder now rather than wait for the watcher.
+    await state.reload();
+    return value;
+  };
+  return {
+    'GET /api/workspace': async () => workspaceInfo(state.workspace, await state.data.activeEnvironment()),
+
+    'GET /api/request': async ({ query }) => {
+      const requestPath = query.get('path') ?? '';
+      if (!requestPath || requestPath.split('/').some((p) => p === '..' || p.startsWith('.'))) throw new ApiError(400, 'Give the request path under requests/.');
+      const outcome = await readResource('request', path.join(root(), REQUESTS_DIR, ...requestPath.split('/')), `${REQUESTS_DIR}/${requestPath}`);
+      if (!outcome.ok) throw new ApiError(outcome.warning.message.includes('ENOENT') || /does not exist|no such/i.test(outcome.warning.message) ? 404 : 400, formatWarning(outcome.warning));
+      return { path: requestPath, request: outcome.value };
+    },
+
+    /** Saves an edited request in place (comments and order kept); a new name renames the file. */
+    'PUT /api/request': async ({ body }) => {
+      const request = requestFrom(body);
+      const saved = await writing(() => saveRequest(root(), field(body, 'path'), request));
+      // The request as the format reads it back: the page compares it with what the watcher reports.
+      return done({ path: saved, request });
+    },
+
+    'POST /api/request': async ({ body }) => {
+      const request = (body as { request?: unknown }).request === undefined
+        ? requestFrom({ request: { name: field(body, 'name'), method: optionalField(body, 'method') ?? 'GET' } })
+        : requestFrom(body);
+      const created = await writing(() => createRequest(root(), optionalField(body, 'folder') ?? '', request));
+      return done({ path: created });
+    },
+
+    'DELETE /api/request': async ({ query }) => {
+      await writing(() => deleteRequest(root(), query.get('path') ?? ''));
+      return done({});
+    },
+
+    'POST /api/request/move': async ({ body }) => {
+      const moved = await writing(() => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? ''));
+      return done({ path: moved });
+    },
+
+    'POST /api/folder': async ({ body }) => {
+      const created = await writing(() => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
+      return done({ path: created });
+    },
+
+    'POST /api/folder/move': async ({ body }) => {
+      const moved = await writing(() => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? ''));
+      return done({ path: moved });
+    },
+
+    'DELETE /api/folder': async ({ query }) => {
+      await writing(() => deleteFolder(root(), query.get('path') ?? ''));
+      return done({});
+    },
+
+    /** Names for `{{` completion: workspace and active environment variables (never their values). */
+    'GET /api/variables': async () => {
+      const active = await state.data.activeEnvironment();
+      const environment = state.workspace.environments.find((e) => e.id === active);
+      const names = [...state.workspace.file.variables, ...(environment?.value.variables ?? [])].filter((v) => v.enabled).map((v) => v.key);
+      return { names: [...new Set(names)].sort() };
+    },
+
+    /** The active environment is kept on this computer (2.10); sends from now on use it. */
+    'POST /api/environment': async ({ body }) => {
+      const id = optionalField(body, 'id');
+      if (id !== undefined && !state.workspace.environments.some((e) => e.id === id)) throw new ApiError(404, `No environment "${id}".`);
+      await state.data.setActiveEnvironment(id);
+      state.retire();
+      return { activeEnvironment: id ?? null };
+    },
+  };
+}

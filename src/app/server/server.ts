@@ -1,0 +1,148 @@
+/**
+ * `ferry app`'s server: 127.0.0.1 only, the built UI, the JSON API over the core and the one
+ * live channel, all behind one guard (guard.ts). Closing it closes what it started: the
+ * listener, the live channel, the watcher and the session.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Workspace } from '../../workspace/index.js';
+import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
+import { LiveChannel } from './live.js';
+import { ApiError, readJson, sendJson, type Routes } from './router.js';
+import { environmentRoutes } from './routes-environments.js';
+import { sendRoutes } from './routes-send.js';
+import { toolRoutes } from './routes-tools.js';
+import { workspaceRoutes } from './routes-workspace.js';
+import { findWebRoot, serveStatic } from './static-files.js';
+import { watchWorkspace } from './watch.js';
+import { WorkspaceState } from './workspace-state.js';
+
+export interface AppServerOptions {
+  workspace: Workspace;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** The built UI's folder; default: found beside the server (static-files.ts). */
+  webRoot?: string;
+  /** The session token; default: a fresh random one. */
+  token?: string;
+}
+
+export interface AppServer {
+  /** The URL to open: it carries the token, exchanged for the session cookie on first load. */
+  url: string;
+  port: number;
+  token: string;
+  /** Reads the workspace again (the watcher does this on every change). */
+  state: WorkspaceState;
+  close(): Promise<void>;
+}
+
+/** The page may talk only to this server; scripts only from it; it may not be framed. */
+function pageHeaders(port: number): Record<string, string> {
+  const self = `http://127.0.0.1:${port} http://localhost:${port}`;
+  return {
+    'content-security-policy': [
+      "default-src 'self'", `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port} ${self}`, "img-src 'self' data: blob:",
+      // CodeMirror sets styles on its elements.
+      "style-src 'self' 'unsafe-inline'", "frame-src blob:", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+function forbidden(res: ServerResponse, why: string): void {
+  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(`Forbidden: ${why}.\n`);
+}
+
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const token = options.token ?? newToken();
+  const webRoot = options.webRoot ?? findWebRoot();
+  const state = new WorkspaceState(options.workspace);
+  const live = new LiveChannel();
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state) };
+  let port = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = checkHostAndOrigin(req, port);
+    if (refused) return forbidden(res, refused);
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    // The printed URL's token, once: it becomes the cookie and leaves the address bar.
+    if (url.searchParams.has('token')) {
+      if (!isToken(url.searchParams.get('token'), token)) return forbidden(res, 'this link is not the one `ferry app` printed (or the app was restarted)');
+      res.writeHead(302, { 'set-cookie': sessionCookie(token), location: '/', 'cache-control': 'no-store' });
+      res.end();
+      return;
+    }
+    if (!hasSessionCookie(req, token)) return forbidden(res, 'open the link that `ferry app` printed');
+    if (!url.pathname.startsWith('/api/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return forbidden(res, 'only GET for pages');
+      return serveStatic(webRoot, url.pathname, res, pageHeaders(port));
+    }
+    const route = routes[`${req.method} ${url.pathname}`];
+    if (!route) return sendJson(res, 404, { error: `No API route ${req.method} ${url.pathname}.` });
+    // A state-changing call must say it is JSON: a plain HTML form cannot, even from this origin.
+    if (req.method !== 'GET' && !(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      return sendJson(res, 415, { error: 'Send JSON (content-type: application/json).' });
+    }
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    try {
+      const body = req.method === 'GET' ? {} : await readJson(req);
+      sendJson(res, 200, await route({ query: url.searchParams, body, signal: controller.signal }));
+    } catch (error) {
+      if (error instanceof ApiError) sendJson(res, error.status, { error: error.message });
+      else sendJson(res, 500, { error: (error as Error).stack ?? String(error) });
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: String(error) });
+      else res.destroy();
+    });
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const refused = checkHostAndOrigin(req, port) ?? (hasSessionCookie(req, token) ? undefined : 'open the link that `ferry app` printed');
+    if (refused || url.pathname !== '/api/live') {
+      socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nForbidden: ${refused ?? 'no such channel'}.\n`);
+      return;
+    }
+    live.accept(req, socket, head);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // Loopback only: other computers cannot reach it, whatever the firewall says.
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  const watcher = watchWorkspace(state.workspace.root, (paths) => {
+    void state.reload().then(
+      () => live.publish({ type: 'changed', paths }),
+      () => live.publish({ type: 'changed', paths }),
+    );
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    state,
+    async close() {
+      watcher.close();
+      live.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await state.close();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The workspace the app shows, and the session it sends in. Files change under the app (its own
+ * saves, git, an editor): the workspace is read again, and the next send opens a new session on
+ * it; the old one is saved and closed once its sends are over. Cookies, script-set values and
+ * history carry over through this computer's data folder, as from one `ferry run` to the next.
+ */
+import { WorkspaceData } from '../../appdata/index.js';
+import { Session } from '../../session/index.js';
+import { openWorkspace, type Workspace } from '../../workspace/index.js';
+
+export class WorkspaceState {
+  private session: Session | undefined;
+  private busy = new Map<Session, number>();
+  private reading: Promise<void> | undefined;
+  readonly data: WorkspaceData;
+
+  constructor(private current: Workspace) {
+    this.data = new WorkspaceData(current.id, current.root);
+  }
+
+  get workspace(): Workspace {
+    return this.current;
+  }
+
+  /** Reads the folder again (calls that overlap share one read). */
+  reload(): Promise<void> {
+    this.reading ??= openWorkspace(this.current.root)
+      .then((ws) => {
+        this.current = ws;
+        this.retire();
+      })
+      .finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /** Runs `work` in the current session; a session is kept open across calls until the workspace changes. */
+  async withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
+    if (this.reading) await this.reading;
+    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data }));
+    this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
+    try {
+      return await work(session);
+    } finally {
+      const left = (this.busy.get(session) ?? 1) - 1;
+      if (left > 0) this.busy.set(session, left);
+      else {
+        this.busy.delete(session);
+        // Save what the send changed (cookies, values scripts set, history) for the next session.
+        if (session === this.session) await session.save();
+        else await session.close();
+      }
+    }
+  }
+
+  /** The environment changed: sends from now on use a new session. */
+  retire(): void {
+    const old = this.session;
+    this.session = undefined;
+    if (old && !this.busy.has(old)) void old.close();
+  }
+
+  async close(): Promise<void> {
+    await this.reading?.catch(() => undefined);
+    const old = this.session;
+    this.session = undefined;
+    await old?.close();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The shapes the app's server and its web UI exchange: JSON over HTTP and the live channel.
+ * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
+ */
+import type { RequestFile } from '../../model/index.js';
+import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
+
+export type { RequestFile, RequestResult, RunEvent, RunSummary };
+
+/** One row of the sidebar tree. */
+export type TreeItem =
+  | { type: 'folder'; path: string; name: string; children: TreeItem[] }
+  | { type: 'request'; path: string; name: string; kind: string; method: string; tag: string; removed: boolean }
+  | { type: 'broken'; path: string; message: string };
+
+export interface EnvironmentInfo {
+  id: string;
+  name: string;
+}
+
+export interface WorkspaceInfo {
+  name: string;
+  root: string;
+  tree: TreeItem & { type: 'folder' };
+  environments: EnvironmentInfo[];
+  activeEnvironment: string | null;
+  warnings: string[];
+}
+
+/** The answer shown in the response viewer: the run result plus the response itself. */
+export interface SendResponse {
+  result: RequestResult;
+  response?: {
+    headers: [string, string][];
+    /** The body as base64 (at most `BODY_LIMIT` bytes of it). */
+    bodyBase64: string;
+    bodySize: number;
+    /** True when the body was longer than what is sent to the page. */
+    truncated: boolean;
+    contentType: string;
+  };
+}
+
+export interface CodeTarget {
+  id: string;
+  lang: string;
+  lib: string;
+  language: string;
+  library: string;
+  default: boolean;
+}
+
+/** What an import will create, shown before anything is written. */
+export interface ImportPreview {
+  kind: string;
+  name: string;
+  requests: number;
+  folders: number;
+  environments: number;
+  variables: number;
+  items: string[];
+  notes: string[];
+}
+
+export interface ImportDone {
+  name: string;
+  requests: number;
+  folders: number;
+  environments: number;
+  variables: number;
+  notes: string[];
+  written: string[];
+}
+
+/** Events of the one live channel. */
+export type LiveEvent =
+  /** Files of the workspace changed (on disk, by anyone); `paths` relative to the workspace folder. */
+  | { type: 'changed'; paths: string[] }
+  | { type: 'run'; runId: string; event: RunEvent };
+
+/** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
+export const BODY_LIMIT = 2 * 1024 * 1024;
+
+/** One variable in the environment editor; a secret one never carries its value to the page. */
+export interface EnvironmentVariableView {
+  key: string;
+  value: string;
+  enabled: boolean;
+  secret: boolean;
+  stored: boolean;
+}

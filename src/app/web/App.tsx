@@ -1,0 +1,346 @@
+/**
+ * The app's one screen: sidebar, request editor, response viewer, runner, dialogs. Edits are
+ * saved to the request's file as the user types (debounced); edits made outside the app arrive
+ * over the live channel and replace the editor's content, or, when the user has unsaved edits
+ * of the same request, show a conflict to resolve: nothing is lost either way.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ImportDone, LiveEvent, RequestFile, SendResponse, TreeItem, WorkspaceInfo } from '../shared/api.js';
+import { api, connectLive, stableJson } from './api.js';
+import { CodeDialog } from './CodeDialog.js';
+import { EnvironmentDialog } from './EnvironmentDialog.js';
+import { ImportDialog } from './ImportDialog.js';
+import { RequestEditor } from './RequestEditor.js';
+import { ResponseViewer } from './ResponseViewer.js';
+import { RunnerPanel, type RunView } from './RunnerPanel.js';
+import { Sidebar, type SidebarActions } from './Sidebar.js';
+
+const SAVE_DELAY_MS = 400;
+
+function folders(item: TreeItem, out: string[] = []): string[] {
+  if (item.type === 'folder') {
+    if (item.path) out.push(item.path);
+    for (const child of item.children) folders(child, out);
+  }
+  return out;
+}
+
+function newId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+export function App() {
+  const [info, setInfo] = useState<WorkspaceInfo | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [draft, setDraft] = useState<RequestFile | null>(null);
+  const [conflict, setConflict] = useState<RequestFile | null>(null);
+  const [answer, setAnswer] = useState<SendResponse | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | null>(null);
+  const [runner, setRunner] = useState<{ folder: string } | null>(null);
+  const [run, setRun] = useState<RunView | null>(null);
+  const [connected, setConnected] = useState(false);
+  const [variableNames, setVariableNames] = useState<string[]>([]);
+  const [theme, setTheme] = useState<'light' | 'dark'>(() => (localStorage.getItem('ferry.theme') as 'light' | 'dark' | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+
+  // What the event handlers need now, not at the render that made them.
+  const selectedRef = useRef<string | null>(null);
+  const draftRef = useRef<RequestFile | null>(null);
+  const onDisk = useRef('');
+  const saveTimer = useRef<number | undefined>(undefined);
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
+  const sendId = useRef<string | null>(null);
+  /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
+  const switching = useRef<Promise<unknown>>(Promise.resolve());
+  const runRef = useRef<RunView | null>(null);
+  selectedRef.current = selected;
+  draftRef.current = draft;
+  runRef.current = run;
+
+  const loadWorkspace = useCallback(async () => {
+    try {
+      setInfo(await api.get<WorkspaceInfo>('/api/workspace'));
+      setVariableNames((await api.get<{ names: string[] }>('/api/variables')).names);
+      setLoadError(null);
+    } catch (e) {
+      setLoadError((e as Error).message);
+    }
+  }, []);
+
+  /** Writes the editor's request now (the debounced save, or before an action that reads the file). */
+  const saveNow = useCallback((): Promise<unknown> => {
+    if (saveTimer.current === undefined) return saving.current;
+    clearTimeout(saveTimer.current);
+    saveTimer.current = undefined;
+    saving.current = saving.current.then(async () => {
+      // Read when this save's turn comes: an earlier save may have renamed the file.
+      const request = draftRef.current;
+      const path = selectedRef.current;
+      if (!request || !path) return;
+      try {
+        const saved = await api.put<{ path: string; request: RequestFile }>('/api/request', { path, request });
+        onDisk.current = stableJson(saved.request);
+        if (saved.path !== path && selectedRef.current === path) {
+          selectedRef.current = saved.path;
+          setSelected(saved.path);
+          localStorage.setItem('ferry.last', saved.path);
+        }
+      } catch (e) {
+        setNotice(`Not saved: ${(e as Error).message}`);
+      }
+    });
+    return saving.current;
+  }, []);
+
+  const openRequest = useCallback(async (path: string, quiet = false) => {
+    await saveNow();
+    try {
+      const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
+      onDisk.current = stableJson(request);
+      selectedRef.current = path;
+      setSelected(path);
+      setDraft(request);
+      setConflict(null);
+      setAnswer(null);
+      setSendError(null);
+      localStorage.setItem('ferry.last', path);
+    } catch (e) {
+      if (!quiet) setNotice((e as Error).message);
+    }
+  }, [saveNow]);
+
+  const edit = useCallback((next: RequestFile) => {
+    setDraft(next);
+    draftRef.current = next;
+    if (saveTimer.current !== undefined) clearTimeout(saveTimer.current);
+    // While a save is pending, an external change of this request is a conflict, not a silent replace.
+    saveTimer.current = window.setTimeout(() => void saveNow(), SAVE_DELAY_MS);
+  }, [saveNow]);
+
+  /** The open request's file changed on disk: take it, unless it is our own save or the user has edits in flight. */
+  const checkExternal = useCallback(async () => {
+    const path = selectedRef.current;
+    if (!path) return;
+    await saving.current;
+    let remote: RequestFile;
+    try {
+      remote = (await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`)).request;
+    } catch {
+      return; // Moved or deleted: the tree shows it.
+    }
+    if (stableJson(remote) === onDisk.current || selectedRef.current !== path) return;
+    if (saveTimer.current !== undefined) {
+      setConflict(remote);
+      return;
+    }
+    onDisk.current = stableJson(remote);
+    setDraft(remote);
+  }, []);
+
+  const onLive = useCallback((event: LiveEvent) => {
+    if (event.type === 'changed') {
+      void loadWorkspace();
+      const path = selectedRef.current;
+      if (path && event.paths.some((p) => p === `requests/${path}` || p === '' || !p.includes('.'))) void checkExternal();
+      return;
+    }
+    const current = runRef.current;
+    if (!current || current.runId !== event.runId) return;
+    const e = event.event;
+    const next: RunView = { ...current };
+    if (e.type === 'start') next.total = e.requestCount * e.iterations;
+    if (e.type === 'sending') next.current = e.name;
+    if (e.type === 'request') {
+      next.results = [...current.results, e.result];
+      next.position = next.results.length;
+    }
+    if (e.type === 'warning') next.warnings = [...current.warnings, e.message];
+    if (e.type === 'end') next.summary = e.summary;
+    runRef.current = next;
+    setRun(next);
+  }, [loadWorkspace, checkExternal]);
+
+  useEffect(() => {
+    // The tree and the last request load side by side: the page is usable when both are there.
+    void loadWorkspace();
+    const last = localStorage.getItem('ferry.last');
+    if (last) void openRequest(last, true);
+    return connectLive((e) => onLive(e), setConnected);
+  }, []);
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    localStorage.setItem('ferry.theme', theme);
+  }, [theme]);
+
+  const send = useCallback(async () => {
+    if (sendId.current) return;
+    const id = newId();
+    sendId.current = id;
+    await switching.current;
+    const request = draftRef.current;
+    const path = selectedRef.current;
+    if (!request || !path) {
+      sendId.current = null;
+      return;
+    }
+    setSending(true);
+    setSendError(null);
+    try {
+      setAnswer(await api.post<SendResponse>('/api/send', { id, path, request }));
+    } catch (e) {
+      setSendError((e as Error).message);
+    } finally {
+      sendId.current = null;
+      setSending(false);
+    }
+  }, []);
+
+  const cancel = useCallback(() => {
+    if (sendId.current) void api.post('/api/cancel', { id: sendId.current });
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key === 'Enter') {
+        e.preventDefault();
+        void send();
+      } else if (mod && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        void saveNow();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [send, saveNow]);
+
+  const startRun = async (iterations: number) => {
+    if (!runner) return;
+    await saveNow();
+    const runId = newId();
+    const view: RunView = { runId, folder: runner.folder, position: 0, total: 0, current: '', results: [], summary: null, warnings: [] };
+    runRef.current = view;
+    setRun(view);
+    try {
+      await api.post('/api/run', { runId, paths: runner.folder ? [runner.folder] : [], iterations });
+    } catch (e) {
+      setRun({ ...view, warnings: [(e as Error).message], summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations } });
+    }
+  };
+
+  const actions: SidebarActions = {
+    select: (path) => void openRequest(path),
+    newRequest: async (folder) => {
+      try {
+        const { path } = await api.post<{ path: string }>('/api/request', { folder, name: 'New request' });
+        await loadWorkspace();
+        await openRequest(path);
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+    },
+    newFolder: async (parent) => {
+      const name = prompt('Folder name');
+      if (!name) return;
+      await api.post('/api/folder', { parent, name }).catch((e: Error) => setNotice(e.message));
+      await loadWorkspace();
+    },
+    duplicate: async (path) => {
+      await saveNow();
+      const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
+      const folder = path.split('/').slice(0, -1).join('/');
+      const created = await api.post<{ path: string }>('/api/request', { folder, request: { ...request, name: `${request.name} copy` } });
+      await loadWorkspace();
+      await openRequest(created.path);
+    },
+    remove: async (item) => {
+      if (!confirm(`Delete ${item.type === 'folder' ? 'the folder' : ''} "${item.path}"${item.type === 'folder' ? ' and everything in it' : ''}?`)) return;
+      if (item.path === selectedRef.current) {
+        clearTimeout(saveTimer.current);
+        saveTimer.current = undefined;
+        setSelected(null);
+        setDraft(null);
+      }
+      await api.del(`/api/${item.type === 'folder' ? 'folder' : 'request'}?path=${encodeURIComponent(item.path)}`).catch((e: Error) => setNotice(e.message));
+      await loadWorkspace();
+    },
+    move: async (path, folder) => {
+      await saveNow();
+      try {
+        const moved = await api.post<{ path: string }>('/api/request/move', { path, folder });
+        if (selectedRef.current === path) {
+          selectedRef.current = moved.path;
+          setSelected(moved.path);
+        }
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+      await loadWorkspace();
+    },
+    run: (folder) => {
+      setRunner({ folder });
+      setRun(null);
+    },
+    copyAsCode: (path) => void saveNow().then(() => setDialog({ type: 'code', path })),
+  };
+
+  if (loadError && !info) return <div className="fatal"><h2>Ferry</h2><p>{loadError}</p></div>;
+  if (!info) return <div className="fatal"><p>Loading…</p></div>;
+  return (
+    <div className="app">
+      <header className="topbar">
+        <strong className="ws-name" title={info.root}>{info.name}</strong>
+        <select
+          aria-label="Environment"
+          value={info.activeEnvironment ?? ''}
+          onChange={(e) => {
+            switching.current = api.post('/api/environment', e.target.value ? { id: e.target.value } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message));
+          }}
+        >
+          <option value="">No environment</option>
+          {info.environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
+        </select>
+        {info.activeEnvironment && <button aria-label="Edit environment" title="Edit the environment's variables" onClick={() => setDialog({ type: 'environment', id: info.activeEnvironment! })}>✎</button>}
+        <button onClick={() => setDialog({ type: 'import' })}>Import</button>
+        <button onClick={() => actions.run('')}>Run all</button>
+        {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
+        <span className="spacer" />
+        <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
+        <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
+      </header>
+      {notice && <div className="notice" role="alert" onClick={() => setNotice(null)}>{notice} <small>(click to close)</small></div>}
+      {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
+      <div className="main">
+        <Sidebar tree={info.tree} selected={selected} actions={actions} />
+        <main className="work">
+          {conflict && draft && (
+            <div className="conflict" role="alert">
+              This request changed on disk while you were editing it.
+              <button onClick={() => { onDisk.current = stableJson(conflict); setDraft(conflict); clearTimeout(saveTimer.current); saveTimer.current = undefined; setConflict(null); }}>Take the file's version</button>
+              <button onClick={() => { setConflict(null); onDisk.current = stableJson(conflict); edit(draftRef.current!); }}>Keep mine (overwrite the file)</button>
+            </div>
+          )}
+          {draft && selected ? (
+            <div className="split">
+              <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+              <ResponseViewer answer={answer} sending={sending} error={sendError} />
+            </div>
+          ) : (
+            <div className="empty-state">
+              <h2>{info.name}</h2>
+              <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
+            </div>
+          )}
+          {runner && <RunnerPanel run={run} onStart={(n) => void startRun(n)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
+        </main>
+      </div>
+      {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
+      {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
+      {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} />}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+/** Every body type of spec 2.5; the data of each type is kept, only `type` decides what is sent. */
+import type { RequestFile } from '../shared/api.js';
+import { CodeEditor } from './CodeEditor.js';
+import { KeyValueTable } from './KeyValueTable.js';
+
+type Body = RequestFile['body'];
+const TYPES = ['none', 'json', 'text', 'xml', 'formUrlencoded', 'multipart', 'binary', 'graphql'] as const;
+
+export function BodyEditor({ body, onChange, variableNames }: { body: Body; onChange: (b: Body) => void; variableNames: readonly string[] }) {
+  const set = (patch: Partial<Body>) => onChange({ ...body, ...patch });
+  const graphql = body.graphql ?? { query: '', variables: '', operationName: '' };
+  return (
+    <div className="body-editor">
+      <label className="inline">
+        Body
+        <select aria-label="Body type" value={body.type} onChange={(e) => set({ type: e.target.value as Body['type'] })}>
+          {TYPES.map((t) => <option key={t}>{t}</option>)}
+        </select>
+      </label>
+      {(body.type === 'json' || body.type === 'text' || body.type === 'xml') && (
+        <>
+          {body.type === 'text' && (
+            <label className="inline">Content-Type<input aria-label="Content type" value={body.contentType} onChange={(e) => set({ contentType: e.target.value })} /></label>
+          )}
+          <CodeEditor label="Body" language={body.type === 'json' ? 'json' : 'text'} value={body.text ?? ''} onChange={(text) => set({ text })} variableNames={variableNames} />
+        </>
+      )}
+      {body.type === 'formUrlencoded' && <KeyValueTable label="Form field" rows={body.form} onChange={(form) => set({ form })} />}
+      {body.type === 'multipart' && (
+        <table className="kv" aria-label="Multipart parts">
+          <thead><tr><th /><th>Key</th><th>Value or file path</th><th>File</th><th>Content-Type</th><th /></tr></thead>
+          <tbody>
+            {[...body.multipart, { key: '', value: '', file: false, enabled: true }].map((part, i) => {
+              const isNew = i === body.multipart.length;
+              const update = (patch: Partial<Body['multipart'][number]>) =>
+                set({ multipart: isNew ? [...body.multipart, { ...part, ...patch }] : body.multipart.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
+              return (
+                <tr key={i}>
+                  <td>{!isNew && <input type="checkbox" checked={part.enabled} onChange={(e) => update({ enabled: e.target.checked })} />}</td>
+                  <td><input value={part.key} placeholder="key" onChange={(e) => update({ key: e.target.value })} /></td>
+                  <td><input value={part.value} placeholder={part.file ? 'path in the workspace' : 'value'} onChange={(e) => update({ value: e.target.value })} /></td>
+                  <td><input type="checkbox" checked={part.file} onChange={(e) => update({ file: e.target.checked })} /></td>
+                  <td><input value={part.contentType ?? ''} placeholder="auto" onChange={(e) => update({ contentType: e.target.value || undefined })} /></td>
+                  <td>{!isNew && <button className="icon" onClick={() => set({ multipart: body.multipart.filter((_, j) => j !== i) })}>×</button>}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {body.type === 'binary' && (
+        <label className="inline">File (relative to the workspace folder)<input aria-label="Body file" value={body.file ?? ''} onChange={(e) => set({ file: e.target.value || undefined })} /></label>
+      )}
+      {body.type === 'graphql' && (
+        <div className="graphql">
+          <h4>Query</h4>
+          <CodeEditor label="GraphQL query" value={graphql.query} onChange={(query) => set({ graphql: { ...graphql, query } })} variableNames={variableNames} />
+          <h4>Variables (JSON)</h4>
+          <CodeEditor label="GraphQL variables" language="json" minHeight={80} value={graphql.variables} onChange={(variables) => set({ graphql: { ...graphql, variables } })} variableNames={variableNames} />
+          <label className="inline">Operation name<input value={graphql.operationName} onChange={(e) => set({ graphql: { ...graphql, operationName: e.target.value } })} /></label>
+        </div>
+      )}
+    </div>
+  );
+}

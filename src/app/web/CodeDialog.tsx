@@ -1,0 +1,75 @@
+/** Copy as cURL or code (spec 4.7): a searchable language list, the code, a Copy action; the last choice is remembered. */
+import { useEffect, useMemo, useState } from 'react';
+import type { CodeTarget } from '../shared/api.js';
+import { api } from './api.js';
+
+const LAST = 'ferry.codeTarget';
+
+export function CodeDialog({ path, onClose }: { path: string; onClose: () => void }) {
+  const [targets, setTargets] = useState<CodeTarget[]>([]);
+  const [search, setSearch] = useState('');
+  const [chosen, setChosen] = useState<string>(() => localStorage.getItem(LAST) ?? '');
+  const [substitute, setSubstitute] = useState(true);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    void api.get<CodeTarget[]>('/api/export/targets').then((list) => {
+      setTargets(list);
+      setChosen((c) => (list.some((t) => t.id === c) ? c : list.find((t) => t.default)?.id ?? list[0]!.id));
+    });
+  }, []);
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return targets.filter((t) => !q || `${t.language} ${t.library} ${t.lang} ${t.lib}`.toLowerCase().includes(q));
+  }, [targets, search]);
+  const target = targets.find((t) => t.id === chosen);
+  useEffect(() => {
+    if (!target) return;
+    localStorage.setItem(LAST, target.id);
+    setError(null);
+    api.post<{ code: string }>('/api/export', { path, lang: target.lang, lib: target.lib, substitute }).then((r) => setCode(r.code), (e: Error) => setError(e.message));
+  }, [target, substitute, path]);
+
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div className="dialog wide" role="dialog" aria-label="Copy as code" onClick={(e) => e.stopPropagation()}>
+        <header><h3>Copy as code</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        <div className="code-dialog">
+          <div className="targets">
+            <input
+              type="search" placeholder="Language or library" aria-label="Search languages" value={search} autoFocus
+              onChange={(e) => setSearch(e.target.value)}
+              onKeyDown={(e) => {
+                const i = shown.findIndex((t) => t.id === chosen);
+                if (e.key === 'ArrowDown' && shown[i + 1]) setChosen(shown[i + 1]!.id);
+                if (e.key === 'ArrowUp' && shown[i - 1]) setChosen(shown[i - 1]!.id);
+                if (e.key === 'Enter' && shown[0] && i < 0) setChosen(shown[0].id);
+              }}
+            />
+            <ul role="listbox" aria-label="Languages">
+              {shown.map((t) => (
+                <li key={t.id} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} onClick={() => setChosen(t.id)}>
+                  {t.language} <small>{t.library}</small>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div className="code-pane">
+            <div className="code-tools">
+              <label className="check"><input type="checkbox" checked={substitute} onChange={(e) => setSubstitute(e.target.checked)} /> Substitute variables</label>
+              <button
+                className="primary"
+                onClick={() => void navigator.clipboard?.writeText(code).then(() => { setCopied(true); setTimeout(() => setCopied(false), 1500); }, () => undefined)}
+              >
+                {copied ? 'Copied' : 'Copy'}
+              </button>
+            </div>
+            {error ? <p className="error">{error}</p> : <pre className="code" data-testid="code">{code}</pre>}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/** The environment editor: variables with enabled and secret; secret values are typed here, stored on this computer, never shown again. */
+import { useEffect, useState } from 'react';
+import type { EnvironmentVariableView } from '../shared/api.js';
+import { api } from './api.js';
+
+export function EnvironmentDialog({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => void }) {
+  const [name, setName] = useState('');
+  const [rows, setRows] = useState<EnvironmentVariableView[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.get<{ name: string; variables: EnvironmentVariableView[] }>(`/api/environment/variables?id=${encodeURIComponent(id)}`).then((env) => {
+      setName(env.name);
+      setRows(env.variables);
+    }, (e: Error) => setError(e.message));
+  }, [id]);
+  const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
+  const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
+    setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const save = async () => {
+    try {
+      await api.put('/api/environment/variables', { id, variables: rows });
+      onSaved();
+      onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div className="dialog wide" role="dialog" aria-label="Environment" onClick={(e) => e.stopPropagation()}>
+        <header><h3>Environment {name}</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        <table className="kv" aria-label="Environment variables">
+          <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
+          <tbody>
+            {shown.map((row, i) => (
+              <tr key={i} className={row.enabled ? '' : 'off'}>
+                <td>{i < rows.length && <input type="checkbox" checked={row.enabled} onChange={(e) => update(i, { enabled: e.target.checked })} />}</td>
+                <td><input aria-label={`Variable ${i + 1}`} value={row.key} onChange={(e) => update(i, { key: e.target.value })} /></td>
+                <td>
+                  <input
+                    aria-label={`Value ${i + 1}`}
+                    type={row.secret ? 'password' : 'text'}
+                    value={row.value}
+                    placeholder={row.secret ? (row.stored ? '•••••• stored on this computer (type to replace)' : 'not set on this computer') : ''}
+                    onChange={(e) => update(i, { value: e.target.value })}
+                  />
+                </td>
+                <td><input type="checkbox" aria-label={`Secret ${i + 1}`} checked={row.secret} onChange={(e) => update(i, { secret: e.target.checked })} /></td>
+                <td>{i < rows.length && <button className="icon" aria-label={`Remove ${row.key}`} onClick={() => setRows(rows.filter((_, j) => j !== i))}>×</button>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
+        {error && <p className="error">{error}</p>}
+        <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button></footer>
+      </div>
+    </div>
+  );
+}

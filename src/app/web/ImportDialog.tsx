@@ -1,0 +1,72 @@
+/** Import (spec 4.1): pasted text (a collection, a document, a cURL command) or a URL; what will be created is shown before writing. */
+import { useState } from 'react';
+import type { ImportDone, ImportPreview } from '../shared/api.js';
+import { api } from './api.js';
+
+export function ImportDialog({ folders, onClose, onDone }: { folders: string[]; onClose: () => void; onDone: (done: ImportDone) => void }) {
+  const [tab, setTab] = useState<'paste' | 'url'>('paste');
+  const [text, setText] = useState('');
+  const [url, setUrl] = useState('');
+  const [into, setInto] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [done, setDone] = useState<ImportDone | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = () => ({ ...(tab === 'url' ? { url } : { text }), into, ...(baseUrl ? { baseUrl } : {}) });
+  const run = async <T,>(work: () => Promise<T>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await work();
+    } catch (e) {
+      setError((e as Error).message);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div className="dialog wide" role="dialog" aria-label="Import" onClick={(e) => e.stopPropagation()}>
+        <header><h3>Import</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        {done ? (
+          <div className="import-done" data-testid="import-done">
+            <p>Imported <b>{done.name}</b>: {done.requests} requests, {done.folders} folders, {done.environments} environments, {done.variables} workspace variables.</p>
+            {done.notes.length > 0 && <ul className="notes">{done.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
+            <button className="primary" onClick={onClose}>Done</button>
+          </div>
+        ) : (
+          <>
+            <nav className="tabs">
+              <button className={tab === 'paste' ? 'on' : ''} onClick={() => { setTab('paste'); setPreview(null); }}>Paste (cURL, collection, OpenAPI)</button>
+              <button className={tab === 'url' ? 'on' : ''} onClick={() => { setTab('url'); setPreview(null); }}>OpenAPI URL</button>
+            </nav>
+            {tab === 'paste' ? (
+              <textarea aria-label="Import text" rows={10} placeholder="curl https://api.example.com/users -H 'Accept: application/json'" value={text} onChange={(e) => { setText(e.target.value); setPreview(null); }} />
+            ) : (
+              <input aria-label="Import URL" placeholder="https://example.com/openapi.yaml" value={url} onChange={(e) => { setUrl(e.target.value); setPreview(null); }} />
+            )}
+            <div className="form-grid">
+              <label>Import into<select aria-label="Import into" value={into} onChange={(e) => setInto(e.target.value)}>{['', ...folders].map((f) => <option key={f} value={f}>{f || '(workspace root)'}</option>)}</select></label>
+              <label>Base URL (OpenAPI without servers)<input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} /></label>
+            </div>
+            {error && <p className="error">{error}</p>}
+            {preview && (
+              <div className="preview-list" data-testid="import-preview">
+                <p>{preview.kind}: <b>{preview.name}</b> — {preview.requests} requests, {preview.folders} folders, {preview.environments} environments, {preview.variables} variables will be created:</p>
+                <ul>{preview.items.map((item, i) => <li key={i}>{item}</li>)}</ul>
+                {preview.notes.length > 0 && <ul className="notes">{preview.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
+              </div>
+            )}
+            <footer>
+              <button disabled={busy} onClick={() => void run(() => api.post<ImportPreview>('/api/import/preview', input())).then((p) => p && setPreview(p))}>Preview</button>
+              <button className="primary" disabled={busy || !preview} onClick={() => void run(() => api.post<ImportDone>('/api/import', input())).then((d) => { if (d) { setDone(d); onDone(d); } })}>Import</button>
+            </footer>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

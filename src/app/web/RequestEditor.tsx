@@ -1,0 +1,142 @@
+/** The HTTP and SSE request editor: method, URL, params, headers, body, auth, settings, scripts, docs. */
+import { useState } from 'react';
+import type { RequestFile } from '../shared/api.js';
+import { AuthEditor } from './AuthEditor.js';
+import { BodyEditor } from './BodyEditor.js';
+import { CodeEditor } from './CodeEditor.js';
+import { KeyValueTable, type Row } from './KeyValueTable.js';
+import { pathParamNames, queryRows, withQuery } from './url-params.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const TABS = ['Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
+type Tab = (typeof TABS)[number];
+
+interface Props {
+  request: RequestFile;
+  onChange: (request: RequestFile) => void;
+  onSend: () => void;
+  onCancel: () => void;
+  sending: boolean;
+  variableNames: readonly string[];
+}
+
+export function RequestEditor({ request, onChange, onSend, onCancel, sending, variableNames }: Props) {
+  const [tab, setTab] = useState<Tab>('Params');
+  const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
+  const params = [...queryRows(request.url, request.paramDescriptions), ...request.disabledParams.map((p) => ({ ...p, enabled: false }))];
+  const setParams = (rows: Row[]) =>
+    set({
+      url: withQuery(request.url, rows),
+      disabledParams: rows.filter((r) => !r.enabled).map((r) => ({ ...r, enabled: false })),
+      paramDescriptions: rows.filter((r) => r.enabled && r.description).map((r) => ({ key: r.key, value: r.description, enabled: true, description: '' })),
+    });
+  const pathNames = pathParamNames(request.url);
+  const pathRows = pathNames.map((key) => request.pathParams.find((p) => p.key === key) ?? { key, value: '', enabled: true, description: '' });
+  const counts: Partial<Record<Tab, number>> = {
+    Params: params.length,
+    Headers: request.headers.length,
+  };
+  return (
+    <section className="editor" aria-label="Request editor">
+      <div className="name-row">
+        <input className="request-name" aria-label="Request name" value={request.name} onChange={(e) => set({ name: e.target.value })} />
+        <span className="kind-badge">{request.kind}</span>
+      </div>
+      <div className="url-row">
+        <select aria-label="Method" value={request.method.toUpperCase()} onChange={(e) => set({ method: e.target.value })}>
+          {[...new Set([...METHODS, request.method.toUpperCase()])].map((m) => <option key={m}>{m}</option>)}
+        </select>
+        <input
+          className="url"
+          aria-label="URL"
+          placeholder="https://api.example.com/users/:id"
+          value={request.url}
+          spellCheck={false}
+          onChange={(e) => set({ url: e.target.value })}
+        />
+        {sending ? (
+          <button className="primary danger" onClick={onCancel}>Cancel</button>
+        ) : (
+          <button className="primary" onClick={onSend} title="Send (Ctrl+Enter)">Send</button>
+        )}
+      </div>
+      <nav className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
+            {t}{counts[t] ? <small> {counts[t]}</small> : null}
+          </button>
+        ))}
+      </nav>
+      <div className="tab-body">
+        {tab === 'Params' && (
+          <>
+            <KeyValueTable label="Query parameter" rows={params} onChange={setParams} />
+            {pathRows.length > 0 && (
+              <>
+                <h4>Path parameters</h4>
+                <KeyValueTable label="Path parameter" fixedKeys rows={pathRows} onChange={(rows) => set({ pathParams: rows })} />
+              </>
+            )}
+          </>
+        )}
+        {tab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
+        {tab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} />}
+        {tab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} />}
+        {tab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
+        {tab === 'Scripts' && (
+          <div className="scripts">
+            <h4>Pre-request</h4>
+            <CodeEditor label="Pre-request script" language="javascript" value={request.scripts?.preRequest ?? ''} onChange={(v) => set({ scripts: { ...request.scripts, preRequest: v || undefined } })} />
+            <h4>Post-response (tests)</h4>
+            <CodeEditor label="Post-response script" language="javascript" value={request.scripts?.postResponse ?? ''} onChange={(v) => set({ scripts: { ...request.scripts, postResponse: v || undefined } })} />
+          </div>
+        )}
+        {tab === 'Docs' && <DocsEditor text={request.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
+      </div>
+    </section>
+  );
+}
+
+function SettingsEditor({ request, onChange }: { request: RequestFile; onChange: (r: RequestFile) => void }) {
+  const s = request.settings ?? {};
+  const set = (patch: Record<string, unknown>) => {
+    const next = { ...s, ...patch } as Record<string, unknown>;
+    for (const k of Object.keys(next)) if (next[k] === undefined) delete next[k];
+    onChange({ ...request, settings: Object.keys(next).length ? (next as RequestFile['settings']) : undefined });
+  };
+  const tri = (value: boolean | undefined) => (value === undefined ? 'default' : value ? 'on' : 'off');
+  const fromTri = (text: string) => (text === 'default' ? undefined : text === 'on');
+  const num = (text: string) => (text.trim() === '' ? undefined : Math.max(0, Math.floor(Number(text)) || 0));
+  return (
+    <div className="form-grid">
+      <label>Timeout (ms, 0 = none)<input type="number" min={0} value={s.timeoutMs ?? ''} placeholder="app setting" onChange={(e) => set({ timeoutMs: num(e.target.value) })} /></label>
+      <label>Follow redirects<select value={tri(s.followRedirects)} onChange={(e) => set({ followRedirects: fromTri(e.target.value) })}><option>default</option><option>on</option><option>off</option></select></label>
+      <label>Max redirects<input type="number" min={0} value={s.maxRedirects ?? ''} placeholder="app setting" onChange={(e) => set({ maxRedirects: num(e.target.value) })} /></label>
+      <label>Verify TLS<select value={tri(s.verifyTls)} onChange={(e) => set({ verifyTls: fromTri(e.target.value) })}><option>default</option><option>on</option><option>off</option></select></label>
+      <label>HTTP version<select value={s.httpVersion ?? 'default'} onChange={(e) => set({ httpVersion: e.target.value === 'default' ? undefined : e.target.value })}>{['default', 'auto', 'http1', 'http2', 'http3'].map((v) => <option key={v}>{v}</option>)}</select></label>
+      <label>Decompress<select value={tri(s.decompress)} onChange={(e) => set({ decompress: fromTri(e.target.value) })}><option>default</option><option>on</option><option>off</option></select></label>
+    </div>
+  );
+}
+
+/** Markdown notes: the text, and a plain preview (headings, lists, code) that never runs HTML. */
+function DocsEditor({ text, onChange }: { text: string; onChange: (t: string) => void }) {
+  const [preview, setPreview] = useState(false);
+  return (
+    <div className="docs">
+      <button onClick={() => setPreview(!preview)}>{preview ? 'Edit' : 'Preview'}</button>
+      {preview ? (
+        <div className="markdown">
+          {text.split('\n').map((line, i) => {
+            const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+            if (heading) return <strong key={i} className={`h${heading[1]!.length}`}>{heading[2]}</strong>;
+            if (/^\s*[-*]\s+/.test(line)) return <li key={i}>{line.replace(/^\s*[-*]\s+/, '')}</li>;
+            return <p key={i}>{line}</p>;
+          })}
+        </div>
+      ) : (
+        <textarea aria-label="Docs" value={text} onChange={(e) => onChange(e.target.value)} rows={12} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+/** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
+import { useMemo, useState } from 'react';
+import type { SendResponse } from '../shared/api.js';
+
+const TABS = ['Body', 'Headers', 'Tests', 'Console', 'Timings'] as const;
+type Tab = (typeof TABS)[number];
+/** Shown as text at most; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
+const SHOWN_BYTES = 512 * 1024;
+
+function bytes(base64: string): Uint8Array {
+  const text = atob(base64);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
+
+export function humanSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function pretty(text: string, contentType: string): string {
+  if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function hex(data: Uint8Array): string {
+  const lines: string[] = [];
+  for (let i = 0; i < Math.min(data.length, 64 * 1024); i += 16) {
+    const row = data.subarray(i, i + 16);
+    const hexes = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    const ascii = [...row].map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
+    lines.push(`${i.toString(16).padStart(8, '0')}  ${hexes.padEnd(47)}  ${ascii}`);
+  }
+  return lines.join('\n');
+}
+
+export function ResponseViewer({ answer, sending, error }: { answer: SendResponse | null; sending: boolean; error: string | null }) {
+  const [tab, setTab] = useState<Tab>('Body');
+  const [mode, setMode] = useState<'pretty' | 'raw' | 'hex' | 'preview'>('pretty');
+  const data = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
+  const text = useMemo(() => new TextDecoder().decode(data.subarray(0, SHOWN_BYTES)), [data]);
+  const preview = useMemo(() => {
+    const type = answer?.response?.contentType ?? '';
+    if (/^image\//i.test(type) || /^text\/html/i.test(type)) return URL.createObjectURL(new Blob([data as BlobPart], { type }));
+    return undefined;
+  }, [data, answer]);
+
+  if (sending) return <section className="response empty" aria-label="Response"><p>Sending…</p></section>;
+  if (error) return <section className="response empty" aria-label="Response"><p className="error">{error}</p></section>;
+  if (!answer) return <section className="response empty" aria-label="Response"><p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
+  const { result, response } = answer;
+  const tests = result.tests;
+  const failed = tests.filter((t) => !t.passed && !t.skipped).length;
+  const statusClass = result.status === undefined ? 'bad' : result.status < 300 ? 'ok' : result.status < 400 ? 'warn' : 'bad';
+  return (
+    <section className="response" aria-label="Response">
+      <div className="status-row">
+        {result.status !== undefined && <span className={`status ${statusClass}`} data-testid="status">{result.status} {result.statusText}</span>}
+        <span data-testid="time">{result.durationMs} ms</span>
+        {result.size !== undefined && <span data-testid="size">{humanSize(result.size)}</span>}
+        {tests.length > 0 && <span className={failed ? 'bad' : 'ok'}>{tests.length - failed}/{tests.length} tests passed</span>}
+      </div>
+      {result.error && <pre className="error" data-testid="send-error">{result.error}</pre>}
+      <nav className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
+            {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}
+          </button>
+        ))}
+      </nav>
+      <div className="tab-body">
+        {tab === 'Body' && response && (
+          <>
+            <div className="modes">
+              {(['pretty', 'raw', 'hex', ...(preview ? ['preview'] : [])] as const).map((m) => (
+                <button key={m} className={mode === m ? 'on' : ''} onClick={() => setMode(m as typeof mode)}>{m}</button>
+              ))}
+              {(response.truncated || data.length > SHOWN_BYTES) && <span className="muted">Showing the first {humanSize(Math.min(data.length, SHOWN_BYTES))} of {humanSize(response.bodySize)}.</span>}
+            </div>
+            {mode === 'pretty' && <pre className="body" data-testid="response-body">{pretty(text, response.contentType)}</pre>}
+            {mode === 'raw' && <pre className="body" data-testid="response-body">{text}</pre>}
+            {mode === 'hex' && <pre className="body hex">{hex(data)}</pre>}
+            {mode === 'preview' && preview && (/^image\//.test(response.contentType)
+              ? <img className="preview" src={preview} alt="Response body" />
+              // No scripts, no same-origin: an HTML answer cannot reach the app's API.
+              : <iframe className="preview" sandbox="" src={preview} title="HTML preview" />)}
+          </>
+        )}
+        {tab === 'Headers' && response && (
+          <table className="plain" aria-label="Response headers">
+            <tbody>{response.headers.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody>
+          </table>
+        )}
+        {tab === 'Tests' && (
+          <ul className="tests" aria-label="Test results">
+            {tests.length === 0 && <li className="muted">No tests. Write them in the post-response script: pm.test('name', () =&gt; …).</li>}
+            {tests.map((t, i) => (
+              <li key={i} className={t.skipped ? 'skip' : t.passed ? 'pass' : 'fail'}>
+                <b>{t.skipped ? 'SKIP' : t.passed ? 'PASS' : 'FAIL'}</b> {t.name}
+                {t.message && <pre>{t.message}</pre>}
+              </li>
+            ))}
+          </ul>
+        )}
+        {tab === 'Console' && <pre className="body" aria-label="Console">{result.console.join('\n') || '(no console output)'}</pre>}
+        {tab === 'Timings' && (
+          <table className="plain" aria-label="Timings">
+            <tbody>
+              {result.timings && Object.entries({ DNS: result.timings.dnsMs, Connect: result.timings.connectMs, TLS: result.timings.tlsMs, 'First byte': result.timings.firstByteMs, Total: result.timings.totalMs })
+                .map(([k, v]) => <tr key={k}><th>{k}</th><td>{Math.round(v * 10) / 10} ms</td></tr>)}
+              {result.httpVersion && <tr><th>HTTP version</th><td>{result.httpVersion}</td></tr>}
+              {result.remoteAddress && <tr><th>Remote address</th><td>{result.remoteAddress}</td></tr>}
+              <tr><th>URL</th><td>{result.url}</td></tr>
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}

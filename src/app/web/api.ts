@@ -1,0 +1,62 @@
+/** The page's only way to the core: JSON calls to `ferry app`'s server (same origin, cookie sent), and the live channel. */
+import type { LiveEvent } from '../shared/api.js';
+
+export class ApiFailure extends Error {}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const text = await response.text();
+  if (response.status === 403) throw new ApiFailure('This page is not connected: open the link `ferry app` printed.');
+  let value: unknown;
+  try {
+    value = text ? JSON.parse(text) : null;
+  } catch {
+    throw new ApiFailure(text || `HTTP ${response.status}`);
+  }
+  if (!response.ok) throw new ApiFailure((value as { error?: string } | null)?.error ?? `HTTP ${response.status}`);
+  return value as T;
+}
+
+export const api = {
+  get: <T>(path: string) => call<T>('GET', path),
+  post: <T>(path: string, body: unknown) => call<T>('POST', path, body),
+  put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
+  del: <T>(path: string) => call<T>('DELETE', path),
+};
+
+/** Joins the live channel; reconnects after a drop (the server restarting, a laptop waking up). */
+export function connectLive(onEvent: (event: LiveEvent) => void, onState: (connected: boolean) => void): () => void {
+  let socket: WebSocket | undefined;
+  let stopped = false;
+  let retry: number | undefined;
+  const open = () => {
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`);
+    socket.onopen = () => onState(true);
+    socket.onmessage = (message) => onEvent(JSON.parse(String(message.data)) as LiveEvent);
+    socket.onclose = () => {
+      onState(false);
+      if (!stopped) retry = window.setTimeout(open, 1000);
+    };
+  };
+  open();
+  return () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    socket?.close();
+  };
+}
+
+/** JSON with sorted keys: two values with the same content compare equal whatever their key order. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]]));
+    }
+    return v;
+  });
+}

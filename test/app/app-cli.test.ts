@@ -1,0 +1,110 @@
+/**
+ * `ferry app` as a command: it prints a 127.0.0.1 URL with the token, serves the UI behind the
+ * guard, saves edits in place (comments kept), and Ctrl-C stops it with exit code 0.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startAppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { ferry } from '../support/cli.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const RUN_FERRY = path.join(import.meta.dirname, '..', 'servers', 'support', 'run-ferry.ts');
+
+async function workspace(): Promise<string> {
+  const root = await tempDir();
+  await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: app-cli\nname: App CLI\n');
+  await fs.mkdir(path.join(root, 'requests'));
+  return root;
+}
+
+describe('ferry app', () => {
+  it('refuses a bad --port', async () => {
+    const result = await ferry(['-w', await workspace(), 'app', '--port', 'abc', '--no-open']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--port must be a port number/);
+  });
+
+  it('prints its URL, answers behind the guard, and stops on Ctrl-C with exit code 0', async () => {
+    const root = await workspace();
+    const data = await tempDir('ferry-data-');
+    const child = spawn(process.execPath, ['--import', 'tsx', RUN_FERRY, '-w', root, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 25_000);
+      child.stdout.on('data', () => {
+        const found = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[0]);
+        }
+      });
+    });
+    const origin = new URL(url).origin;
+    expect((await fetch(`${origin}/api/workspace`)).status).toBe(403);
+    const exchange = await fetch(url, { redirect: 'manual' });
+    expect(exchange.status).toBe(302);
+    const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
+    const info = await fetch(`${origin}/api/workspace`, { headers: { cookie } });
+    expect((await info.json()).name).toBe('App CLI');
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${origin}/api/workspace`, { headers: { cookie } })).rejects.toThrow();
+  }, 60_000);
+
+  it('saves an edited request in place: comments, order and untouched lines stay byte for byte', async () => {
+    await isolatedDataDir();
+    const root = await workspace();
+    const original = '# Owned by the API team\nname: Get user\nmethod: GET # always GET\nurl: http://example.test/users/1\nheaders:\n  - key: Accept\n    value: application/json\n';
+    await fs.writeFile(path.join(root, 'requests', 'Get user.yaml'), original);
+    const app = await startAppServer({ workspace: await openWorkspace(root), webRoot: root });
+    try {
+      const exchange = await fetch(app.url, { redirect: 'manual' });
+      const headers = { cookie: exchange.headers.get('set-cookie')!.split(';')[0]!, 'content-type': 'application/json' };
+      const base = `http://127.0.0.1:${app.port}`;
+      const { request } = await (await fetch(`${base}/api/request?path=Get%20user.yaml`, { headers })).json();
+      // Saving what was read changes nothing.
+      expect((await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Get user.yaml', request }) })).status).toBe(200);
+      expect(await fs.readFile(path.join(root, 'requests', 'Get user.yaml'), 'utf8')).toBe(original);
+      // One field edited: one line changes.
+      const saved = await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Get user.yaml', request: { ...request, url: 'http://example.test/users/2' } }) });
+      expect(saved.status).toBe(200);
+      expect(await fs.readFile(path.join(root, 'requests', 'Get user.yaml'), 'utf8')).toBe(original.replace('users/1', 'users/2'));
+      // A new name renames the file.
+      const renamed = await (await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Get user.yaml', request: { ...request, name: 'Fetch user' } }) })).json();
+      expect(renamed.path).toBe('Fetch user.yaml');
+      expect(await fs.readdir(path.join(root, 'requests'))).toEqual(['Fetch user.yaml']);
+      // An invalid request is refused and nothing is written.
+      const bad = await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Fetch user.yaml', request: { ...request, name: '' } }) });
+      expect(bad.status).toBe(400);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps a secret variable\'s value on this computer: the file gets the key only, the page never the value', async () => {
+    await isolatedDataDir();
+    const root = await workspace();
+    await fs.mkdir(path.join(root, 'environments'), { recursive: true });
+    await fs.writeFile(path.join(root, 'environments', 'local.yaml'), 'name: Local\nvariables:\n  - key: greeting\n    value: hi\n');
+    const app = await startAppServer({ workspace: await openWorkspace(root), webRoot: root });
+    try {
+      const exchange = await fetch(app.url, { redirect: 'manual' });
+      const headers = { cookie: exchange.headers.get('set-cookie')!.split(';')[0]!, 'content-type': 'application/json' };
+      const base = `http://127.0.0.1:${app.port}`;
+      const variables = [{ key: 'greeting', value: 'hi', enabled: true, secret: false }, { key: 'token', value: 's3cr3t', enabled: true, secret: true }];
+      expect((await fetch(`${base}/api/environment/variables`, { method: 'PUT', headers, body: JSON.stringify({ id: 'local', variables }) })).status).toBe(200);
+      const file = await fs.readFile(path.join(root, 'environments', 'local.yaml'), 'utf8');
+      expect(file).toBe('name: Local\nvariables:\n  - key: greeting\n    value: hi\n  - key: token\n    secret: true\n');
+      const view = await (await fetch(`${base}/api/environment/variables?id=local`, { headers })).json();
+      expect(view.variables[1]).toEqual({ key: 'token', value: '', enabled: true, secret: true, stored: true });
+      expect(JSON.stringify(view)).not.toContain('s3cr3t');
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The app server's guard at the HTTP level (issue 19): no token, a foreign Host or a foreign
+ * Origin is refused with 403 on the API and the live channel; the printed URL's token becomes an
+ * HttpOnly SameSite=Strict cookie; no CORS; not reachable on a non-loopback address.
+ */
+import http from 'node:http';
+import os from 'node:os';
+import net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function request(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function liveStatus(port: number, headers: Record<string, string>): Promise<number | 'open'> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/live`, { headers });
+    ws.on('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('error', () => resolve(0));
+  });
+}
+
+describe('ferry app: the guard', () => {
+  let app: AppServer;
+  let cookie: string;
+
+  beforeEach(async () => {
+    await isolatedDataDir();
+    const root = await initWorkspace(await tempDir(), 'Guarded');
+    app = await startAppServer({ workspace: await openWorkspace(root), webRoot: await tempDir() });
+    const exchange = await request(app.port, `/?token=${app.token}`);
+    cookie = String(exchange.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
+  });
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('listens on 127.0.0.1 only, with the token in the printed URL', () => {
+    expect(app.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${app.port}/\\?token=[A-Za-z0-9_-]{40,}$`));
+  });
+
+  it('exchanges the token for an HttpOnly SameSite=Strict cookie, then serves the API', async () => {
+    const exchange = await request(app.port, `/?token=${app.token}`);
+    expect(exchange.status).toBe(302);
+    expect(exchange.headers.location).toBe('/');
+    const setCookie = String(exchange.headers['set-cookie']?.[0]);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    const ok = await request(app.port, '/api/workspace', { cookie });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body).name).toBe('Guarded');
+    expect(ok.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses a wrong token, and every API call without the cookie (403)', async () => {
+    expect((await request(app.port, '/?token=nope')).status).toBe(403);
+    expect((await request(app.port, '/api/workspace')).status).toBe(403);
+    expect((await request(app.port, '/api/workspace', { cookie: 'ferry_session=guess' })).status).toBe(403);
+    expect((await request(app.port, '/api/send', { 'content-type': 'application/json' }, 'POST', '{"path":"x"}')).status).toBe(403);
+    expect((await request(app.port, '/')).status).toBe(403);
+  });
+
+  it('refuses a foreign Host, even with the cookie (DNS rebinding)', async () => {
+    for (const host of ['evil.example', `evil.example:${app.port}`, '127.0.0.1', `127.0.0.1:${app.port + 1}`]) {
+      expect((await request(app.port, '/api/workspace', { cookie, host })).status, host).toBe(403);
+    }
+    expect((await request(app.port, '/api/workspace', { cookie, host: `localhost:${app.port}` })).status).toBe(200);
+    expect((await request(app.port, `/?token=${app.token}`, { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('refuses a foreign Origin, even with the cookie; no CORS headers', async () => {
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${app.port + 1}`, 'null', `https://127.0.0.1:${app.port}`]) {
+      const answer = await request(app.port, '/api/workspace', { cookie, origin });
+      expect(answer.status, origin).toBe(403);
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    const preflight = await request(app.port, '/api/request', { origin: 'http://evil.example', 'access-control-request-method': 'PUT' }, 'OPTIONS');
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect((await request(app.port, '/api/workspace', { cookie, origin: `http://127.0.0.1:${app.port}` })).status).toBe(200);
+  });
+
+  it('refuses the live channel without the cookie, with a foreign Host or Origin', async () => {
+    const host = `127.0.0.1:${app.port}`;
+    expect(await liveStatus(app.port, { host })).toBe(403);
+    expect(await liveStatus(app.port, { host: 'evil.example', cookie })).toBe(403);
+    expect(await liveStatus(app.port, { host, cookie, origin: 'http://evil.example' })).toBe(403);
+    expect(await liveStatus(app.port, { host, cookie, origin: `http://${host}` })).toBe('open');
+  });
+
+  it('refuses state changes that are not JSON (a plain form cannot make them)', async () => {
+    const answer = await request(app.port, '/api/request', { cookie, 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 'name=x');
+    expect(answer.status).toBe(415);
+  });
+
+  it('is not reachable on a non-loopback address of this computer', async () => {
+    const addresses = Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal && a.family === 'IPv4').map((a) => a!.address);
+    for (const address of addresses) {
+      const reached = await new Promise<boolean>((resolve) => {
+        const socket = net.connect({ host: address, port: app.port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+        socket.setTimeout(2000, () => {
+          socket.destroy();
+          resolve(false);
+        });
+      });
+      expect(reached, address).toBe(false);
+    }
+    // Loopback other than 127.0.0.1 is refused too: the listener is bound to that one address.
+    const other = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: '127.0.0.2', port: app.port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    expect(other).toBe(false);
+  });
+});
