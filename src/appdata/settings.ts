@@ -9,6 +9,7 @@ import {
 } from '../model/index.js';
 import { JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
+import { SecretStore } from './secrets.js';
 
 // Re-exported: the request and runner layers take the settings from here.
 export { DEFAULT_SETTINGS, type AppSettings };
@@ -32,8 +33,39 @@ export async function setSetting(key: string, text: string): Promise<AppSettings
   if (!isAppSettingKey(key)) throw new Error(unknownSettingMessage(key));
   const parsed = parseSettingText(key, text);
   if (!parsed.ok) throw new Error(parsed.message);
+  let value = parsed.value;
+  if (key === 'proxy') value = await keepProxyPassword(value as string);
   await store().update((s) => {
-    (s as Record<string, unknown>)[key] = parsed.value;
+    (s as Record<string, unknown>)[key] = value;
   });
   return readSettings();
+}
+
+/** Application-level secrets live beside settings.json, sealed like a workspace's (scope `settings`). */
+const SECRETS_SCOPE = 'settings';
+const appSecrets = () => new SecretStore(dataDir());
+
+/** Moves a proxy URL's password into the secret store; the URL stored keeps the user name only. */
+async function keepProxyPassword(proxy: string): Promise<string> {
+  if (proxy === '') {
+    await appSecrets().delete(SECRETS_SCOPE, 'proxyPassword');
+    return proxy;
+  }
+  const url = new URL(proxy);
+  if (!url.password) {
+    await appSecrets().delete(SECRETS_SCOPE, 'proxyPassword');
+    return proxy;
+  }
+  await appSecrets().set(SECRETS_SCOPE, 'proxyPassword', decodeURIComponent(url.password));
+  url.password = '';
+  return url.href;
+}
+
+/** The `proxy` setting with its password from the secret store put back: what the client connects with. */
+export async function proxyWithCredentials(settings: Pick<AppSettings, 'proxy'>): Promise<string> {
+  if (!settings.proxy) return '';
+  const url = new URL(settings.proxy);
+  const password = url.username ? await appSecrets().get(SECRETS_SCOPE, 'proxyPassword').catch(() => undefined) : undefined;
+  if (password) url.password = encodeURIComponent(password);
+  return url.href;
 }

@@ -3,8 +3,8 @@
  * for an app session that sends many times. The data folder is read once when it opens and
  * written when it saves; connections and the script sandbox end when it closes.
  */
-import { readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
-import { CookieStore, HttpAgents, type HostLookup } from '../protocols/index.js';
+import { proxyWithCredentials, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { CookieStore, HttpAgents, resolveProxyConfig, type HostLookup } from '../protocols/index.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -29,6 +29,8 @@ export interface ContextOptions {
   settings?: AppSettings;
   /** How host names are resolved; default: this computer's resolver. */
   lookup?: HostLookup;
+  /** Where HTTP_PROXY and the like are read (`useSystemProxy`); default: this process's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function openRunContext(options: ContextOptions, iterations = 1, signal?: AbortSignal): Promise<RunContext> {
@@ -41,14 +43,18 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
   if (options.insecure) overrides.verifyTls = false;
 
-  const [snapshot, cookies] = await Promise.all([loadVariableSnapshot(workspace, data, environmentId), CookieStore.open(data?.cookieJarFile)]);
+  const [snapshot, cookies, proxy] = await Promise.all([
+    loadVariableSnapshot(workspace, data, environmentId),
+    CookieStore.open(data?.cookieJarFile),
+    proxyWithCredentials(settings),
+  ]);
   return {
     workspace,
     data,
     settings,
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
-    agents: new HttpAgents({ lookup: options.lookup }),
+    agents: new HttpAgents({ lookup: options.lookup, proxy: resolveProxyConfig({ ...settings, proxy }, options.env) }),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
     scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),

@@ -9,7 +9,8 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
 
 export type HttpVersionSetting = 'auto' | 'http1' | 'http2';
 
@@ -109,36 +110,118 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
   };
 }
 
-export class HttpAgents {
-  private readonly agents = new Map<string, Agent>();
-  private readonly resolve: HostLookup;
+/** Sends each request direct or through the proxy, by its origin (a redirect may change which). */
+class ProxyRouter extends Dispatcher {
+  constructor(
+    private readonly direct: Dispatcher,
+    private readonly via: (proxy: string) => Dispatcher,
+    private readonly rules: ProxyRules,
+  ) {
+    super();
+  }
 
-  /** `lookup`: how host names are resolved (default: this computer's resolver, `dns.lookup`). */
-  constructor(options: { lookup?: HostLookup } = {}) {
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const proxy = this.rules.proxyFor(new URL(String(options.origin)));
+    return (proxy ? this.via(proxy) : this.direct).dispatch(options, handler);
+  }
+
+  // The pools underneath belong to HttpAgents, which closes them.
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    if (callback) return void callback();
+    return Promise.resolve();
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(...args: unknown[]): Promise<void> | void {
+    const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (callback) return void callback();
+    return Promise.resolve();
+  }
+}
+
+/** Options every pool shares, direct or through a proxy. */
+const POOL_OPTIONS = {
+  keepAliveTimeout: 10_000,
+  // Ferry's own timer covers the whole request; these would cut long downloads short.
+  headersTimeout: 0,
+  bodyTimeout: 0,
+  maxResponseSize: -1,
+  // undici's default is Node's 16 KB; big cookie or policy headers exceed it, and other clients read them.
+  maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
+};
+
+export interface HttpAgentsOptions {
+  /** How host names are resolved (default: this computer's resolver, `dns.lookup`). */
+  lookup?: HostLookup;
+  /** The run's proxies (settings `proxy`, `noProxy`, `useSystemProxy`); absent: every request goes direct. */
+  proxy?: ProxyConfig;
+}
+
+export class HttpAgents {
+  private readonly agents = new Map<string, Dispatcher>();
+  private readonly resolve: HostLookup;
+  private readonly rules?: ProxyRules;
+
+  constructor(options: HttpAgentsOptions = {}) {
     this.resolve = options.lookup ?? dns.lookup;
+    if (options.proxy) this.rules = new ProxyRules(options.proxy);
+  }
+
+  /** The proxy a request to `url` goes through, or undefined when it goes direct. */
+  proxyFor(url: URL, direct = false): string | undefined {
+    return direct ? undefined : this.rules?.proxyFor(url);
   }
 
   /** The peer of the latest connection per origin, for sends that reuse a connection. */
   readonly lastPeer = new Map<string, ConnectionTimings>();
 
-  get(verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
-    const key = `${verifyTls}|${version}`;
+  /**
+   * The dispatcher for requests with these settings. `direct` (a request's `settings.proxy:
+   * false`): never through the proxy.
+   */
+  get(verifyTls: boolean, version: HttpVersionSetting, direct = false): Dispatcher {
+    const rules = this.rules;
+    if (!rules || direct) return this.directAgent(verifyTls, version);
+    return this.cached(`${verifyTls}|${version}|routed`, () =>
+      new ProxyRouter(this.directAgent(verifyTls, version), (proxy) => this.proxyAgent(proxy, verifyTls, version), rules));
+  }
+
+  private cached(key: string, make: () => Dispatcher): Dispatcher {
     let agent = this.agents.get(key);
     if (!agent) {
-      agent = new Agent({
-        connect: connector(verifyTls, version, this.lastPeer, this.resolve) as never,
-        allowH2: version !== 'http1',
-        keepAliveTimeout: 10_000,
-        // Ferry's own timer covers the whole request; these would cut long downloads short.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        maxResponseSize: -1,
-        // undici's default is Node's 16 KB; big cookie or policy headers exceed it, and other clients read them.
-        maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
-      });
+      agent = make();
       this.agents.set(key, agent);
     }
     return agent;
+  }
+
+  private directAgent(verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
+    return this.cached(`${verifyTls}|${version}`, () => new Agent({
+      connect: connector(verifyTls, version, this.lastPeer, this.resolve) as never,
+      allowH2: version !== 'http1',
+      ...POOL_OPTIONS,
+    }));
+  }
+
+  /**
+   * undici's proxy agent: https targets through a CONNECT tunnel, http targets in absolute form
+   * (`GET http://host/path`) to an http proxy, anything through a SOCKS5 proxy.
+   */
+  private proxyAgent(proxy: string, verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
+    return this.cached(`${verifyTls}|${version}|${proxy}`, () => new ProxyAgent({
+      uri: proxy,
+      proxyTunnel: false,
+      allowH2: version !== 'http1',
+      requestTls: { rejectUnauthorized: verifyTls },
+      // Only for an https:// proxy: undici's SOCKS5 agent speaks TLS to the proxy whenever this is set.
+      ...(proxy.startsWith('https:') ? { proxyTls: { rejectUnauthorized: verifyTls } } : {}),
+      ...POOL_OPTIONS,
+    }));
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@
 
 import { connectionError } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
+import { proxyError } from './proxy-errors.js';
 
 /**
  * The response body passed the `maxResponseMb` application setting. `decodedFrom`: the
@@ -15,9 +16,14 @@ export function responseTooLarge(maxResponseMb: number, decodedFrom?: string): S
   );
 }
 
-/** Turns an error from the socket or undici into an SendError naming the URL. `httpVersion`: the setting the send used. */
-export function describeNetworkError(error: unknown, url: URL, httpVersion?: string): SendError {
+/**
+ * Turns an error from the socket or undici into an SendError naming the URL. `httpVersion`: the
+ * setting the send used; `proxy`: the proxy it went through, whose own failures are worded apart.
+ */
+export function describeNetworkError(error: unknown, url: URL, httpVersion?: string, proxy?: string): SendError {
   if (error instanceof SendError) return error;
+  const viaProxy = proxy ? proxyError(error, proxy, url) : undefined;
+  if (viaProxy) return viaProxy;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException; reason?: string };
   const code = err.code ?? err.cause?.code ?? '';
   const host = url.host;

@@ -32,11 +32,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 
 export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext): Promise<HttpResult> {
-  const settings: PreparedSettings = prepared.settings ?? DEFAULT_SETTINGS;
+  // Without the request's own settings, the defaults (the proxy field is the request's choice only).
+  const settings: PreparedSettings = prepared.settings ?? (DEFAULT_SETTINGS as unknown as PreparedSettings);
   if (settings.httpVersion === 'http3') {
     throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
   }
-  const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion);
+  const direct = settings.proxy === false;
+  const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion, direct);
   const started = performance.now();
   const report: ConnectionTimings = {};
 
@@ -161,7 +163,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       };
     }
   } catch (error) {
-    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion);
+    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion, ctx.agents.proxyFor(url, direct));
   } finally {
     deadline.clear();
   }
