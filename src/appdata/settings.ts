@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import {
-  APP_SETTING_KEYS, DEFAULT_SETTINGS, isAppSettingKey, isValidSetting, parseSettingText, unknownSettingMessage, type AppSettings,
+  APP_SETTING_KEYS, certificatePassphrases, DEFAULT_SETTINGS, isAppSettingKey, isValidSetting, parseSettingText, unknownSettingMessage, type AppSettings,
 } from '../model/index.js';
 import { JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
@@ -35,6 +35,7 @@ export async function setSetting(key: string, text: string): Promise<AppSettings
   if (!parsed.ok) throw new Error(parsed.message);
   let value = parsed.value;
   if (key === 'proxy') value = await keepProxyPassword(value as string);
+  if (key === 'clientCertificates') await keepPassphrases(certificatePassphrases(text));
   await store().update((s) => {
     (s as Record<string, unknown>)[key] = value;
   });
@@ -68,4 +69,18 @@ export async function proxyWithCredentials(settings: Pick<AppSettings, 'proxy'>)
   const password = url.username ? await appSecrets().get(SECRETS_SCOPE, 'proxyPassword').catch(() => undefined) : undefined;
   if (password) url.password = encodeURIComponent(password);
   return url.href;
+}
+
+/** Each certificate's passphrase, by host pattern, in the secret store (the JSON stored has none). */
+async function keepPassphrases(passphrases: ReadonlyMap<string, string>): Promise<void> {
+  const secrets = appSecrets();
+  for (const name of Object.keys(await secrets.all(SECRETS_SCOPE))) {
+    if (name.startsWith('certificatePassphrase:')) await secrets.delete(SECRETS_SCOPE, name);
+  }
+  await secrets.setMany(SECRETS_SCOPE, new Map([...passphrases].map(([host, passphrase]) => [`certificatePassphrase:${host}`, passphrase])));
+}
+
+/** The passphrase kept for the client certificate of `host` (its pattern as written). */
+export async function certificatePassphrase(host: string): Promise<string | undefined> {
+  return appSecrets().get(SECRETS_SCOPE, `certificatePassphrase:${host}`);
 }

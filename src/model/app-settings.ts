@@ -24,7 +24,28 @@ export interface ChoiceSetting<V extends string = string> extends Declared<V> { 
 export interface TextSetting extends Declared<string> { type: 'text'; check: (value: string) => string | undefined; describe: string }
 /** A list of text items, written comma-separated in `ferry config set`. */
 export interface ListSetting extends Declared<readonly string[]> { type: 'list'; describe: string }
-export type SettingDeclaration = WholeNumberSetting | FlagSetting | ChoiceSetting | TextSetting | ListSetting;
+/**
+ * One client certificate (like Postman's and Insomnia's): sent to servers matching `host`
+ * (`api.example.com`, `*.example.com`, optionally `:port`). PEM `certPath` + `keyPath`, or a
+ * PKCS#12 `pfxPath`. The passphrase is kept in the secret store, never in settings.json.
+ */
+export interface ClientCertificate {
+  host: string;
+  certPath?: string;
+  keyPath?: string;
+  pfxPath?: string;
+}
+const clientCertificateSchema = z.object({
+  host: z.string().min(1, { error: 'host is empty' }),
+  certPath: z.string().min(1).optional(),
+  keyPath: z.string().min(1).optional(),
+  pfxPath: z.string().min(1).optional(),
+}).strict().refine((c) => Boolean(c.pfxPath) !== Boolean(c.certPath && c.keyPath) && !(c.pfxPath && (c.certPath || c.keyPath)), {
+  error: 'each client certificate takes certPath and keyPath, or pfxPath',
+});
+/** Client certificates, set as JSON text in `ferry config set` (a passphrase field there goes to the secret store). */
+export interface CertificatesSetting extends Declared<readonly ClientCertificate[]> { type: 'certificates' }
+export type SettingDeclaration = WholeNumberSetting | FlagSetting | ChoiceSetting | TextSetting | ListSetting | CertificatesSetting;
 
 const wholeNumber = <P extends boolean>(fallback: number, perRequest: P, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   ({ type: 'wholeNumber', default: fallback, perRequest, min, max }) as const;
@@ -83,6 +104,9 @@ export const APP_SETTINGS = {
   noProxy: textList('hosts, .domains, IP addresses or CIDR ranges'),
   /** Read HTTP_PROXY, HTTPS_PROXY and NO_PROXY (any case) when `proxy` is not set. */
   useSystemProxy: onOff(true, false),
+  /** Extra PEM files of certificate authorities trusted besides the system's (read from this computer, never the workspace). */
+  caFiles: textList('paths of PEM files'),
+  clientCertificates: { type: 'certificates', default: [] as readonly ClientCertificate[], perRequest: false } as const,
 } as const satisfies Record<string, SettingDeclaration>;
 
 type Settings = typeof APP_SETTINGS;
@@ -91,6 +115,7 @@ type ValueOf<D> = D extends { type: 'choice'; values: readonly (infer V)[] } ? V
   : D extends { type: 'flag' } ? boolean
   : D extends { type: 'text' } ? string
   : D extends { type: 'list' } ? readonly string[]
+  : D extends { type: 'certificates' } ? readonly ClientCertificate[]
   : number;
 
 export type AppSettings = { -readonly [K in AppSettingKey]: ValueOf<Settings[K]> };
@@ -120,6 +145,7 @@ export function appSettingSchema<K extends AppSettingKey>(key: K): z.ZodType<App
     return z.string().refine((v) => check(v) === undefined, { error: (issue) => check(String(issue.input)) ?? 'invalid' }) as unknown as z.ZodType<AppSettings[K]>;
   }
   if (declared.type === 'list') return z.array(z.string()) as unknown as z.ZodType<AppSettings[K]>;
+  if (declared.type === 'certificates') return z.array(clientCertificateSchema) as unknown as z.ZodType<AppSettings[K]>;
   return oneOf(declared.values) as unknown as z.ZodType<AppSettings[K]>;
 }
 
@@ -157,6 +183,7 @@ export function parseSettingText<K extends AppSettingKey>(key: K, text: string):
     // `none` or '' clears the list.
     return ok(text === 'none' ? [] : text.split(',').map((item) => item.trim()).filter(Boolean));
   }
+  if (declared.type === 'certificates') return parseCertificates(key, text) as SettingText<K>;
   if (declared.type === 'wholeNumber') {
     const n = Number(text);
     if (Number.isInteger(n) && n >= declared.min && n <= declared.max) return ok(n);
@@ -166,9 +193,45 @@ export function parseSettingText<K extends AppSettingKey>(key: K, text: string):
   return { ok: false, message: `Setting ${key} takes ${listWithOr(declared.values)}, not "${text}".` };
 }
 
+/**
+ * `clientCertificates` as JSON: a list of `{ host, certPath, keyPath }` or `{ host, pfxPath }`,
+ * each with an optional `passphrase` (returned apart: the caller keeps it as a secret).
+ */
+function parseCertificates(key: string, text: string): SettingText<'clientCertificates'> & { passphrases?: Map<string, string> } {
+  if (text === 'none' || text === '') return { ok: true, value: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, message: `Setting ${key} takes JSON, a list like [{"host":"api.example.com","certPath":"client.pem","keyPath":"client-key.pem"}] (or none).` };
+  }
+  const passphrases = new Map<string, string>();
+  const items = (Array.isArray(data) ? data : [data]).map((item: unknown) => {
+    if (!item || typeof item !== 'object') return item;
+    const { passphrase, ...rest } = item as Record<string, unknown>;
+    if (typeof passphrase === 'string' && typeof rest.host === 'string') passphrases.set(rest.host, passphrase);
+    return rest;
+  });
+  const parsed = z.array(clientCertificateSchema).safeParse(items);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? ` (item ${Number(issue.path[0]) + 1}${issue.path[1] ? `, ${String(issue.path[1])}` : ''})` : '';
+    return { ok: false, message: `Setting ${key}${where}: ${issue.message}.` };
+  }
+  return { ok: true, value: parsed.data, passphrases };
+}
+
+/** The passphrases given with `ferry config set clientCertificates JSON`, by host pattern. */
+export function certificatePassphrases(text: string): Map<string, string> {
+  const parsed = parseCertificates('clientCertificates', text);
+  return parsed.ok ? parsed.passphrases ?? new Map() : new Map();
+}
+
 /** A setting's value as `ferry config` prints it and docs/running.md shows defaults: lists comma-separated, nothing as `none`. */
 export function formatSetting(value: AppSettings[AppSettingKey]): string {
-  const text = Array.isArray(value) ? value.join(',') : String(value);
+  const text = Array.isArray(value)
+    ? value.every((v) => typeof v === 'string') ? value.join(',') : JSON.stringify(value)
+    : String(value);
   return text === '' ? 'none' : text;
 }
 

@@ -8,6 +8,7 @@ import { CookieStore, HttpAgents, resolveProxyConfig, type HostLookup } from '..
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
+import { loadClientTls } from './client-tls-files.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
 
 export interface ContextOptions {
@@ -43,10 +44,11 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
   if (options.insecure) overrides.verifyTls = false;
 
-  const [snapshot, cookies, proxy] = await Promise.all([
+  const [snapshot, cookies, proxy, tls] = await Promise.all([
     loadVariableSnapshot(workspace, data, environmentId),
     CookieStore.open(data?.cookieJarFile),
     proxyWithCredentials(settings),
+    loadClientTls(settings),
   ]);
   return {
     workspace,
@@ -54,7 +56,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     settings,
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
-    agents: new HttpAgents({ lookup: options.lookup, proxy: resolveProxyConfig({ ...settings, proxy }, options.env) }),
+    agents: new HttpAgents({ lookup: options.lookup, proxy: resolveProxyConfig({ ...settings, proxy }, options.env), tls }),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
     scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),

@@ -163,7 +163,15 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       };
     }
   } catch (error) {
-    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion, ctx.agents.proxyFor(url, direct));
+    // undici words a connection the server closed after its TLS alert as "other side closed"; the alert says why.
+    const closed = (error as { code?: string })?.code === 'UND_ERR_SOCKET';
+    if (report.afterHandshake && closed) error = report.afterHandshake;
+    const certificate = ctx.agents.clientCertificateFor(url);
+    // A TLS 1.3 server that refuses a client certificate may just close: no alert reaches Node.
+    if (!deadline.error && closed && certificate && report.tlsMs !== undefined && !report.afterHandshake) {
+      throw new SendError(`${url.host} closed the connection right after the TLS handshake, before answering: it may not accept the client certificate Ferry sent (${certificate}). Check the clientCertificates setting.`, 'tls');
+    }
+    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion, ctx.agents.proxyFor(url, direct), certificate);
   } finally {
     deadline.clear();
   }
