@@ -11,6 +11,7 @@ import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerRun } from './run.js';
 import { registerConfig } from './config.js';
+import { registerEnv } from './env.js';
 import { registerLoad } from './load.js';
 import { registerLs } from './ls.js';
 import { registerSecret } from './secret.js';
@@ -23,6 +24,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   // The order of `ferry --help`, as the README's table: workspace, run, serve, import, export, settings.
   registerInit,
   registerLs,
+  registerEnv,
   registerRun,
   registerServe,
   registerLoad,
