@@ -3,7 +3,7 @@ export { dataDir, workspaceDataDir } from './paths.js';
 export { JsonStore } from './json-store.js';
 export { SecretStore } from './secrets.js';
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
-export { DEFAULT_SETTINGS, readSettings, setSetting, type AppSettings } from './settings.js';
+export { certificatePassphrase, DEFAULT_SETTINGS, proxyWithCredentials, readSettings, setSetting, type AppSettings } from './settings.js';
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, type StoredCertificate } from './certificates.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, writeCookieJarFile } from './cookie-jar-file.js';

@@ -1,7 +1,7 @@
 /** `ferry config list|get|set`: this computer's application settings (the defaults a request's `settings` override). */
 import type { Command } from 'commander';
 import { readSettings, setSetting } from '../appdata/index.js';
-import { DEFAULT_SETTINGS, HTTP_VERSIONS, isAppSettingKey, unknownSettingMessage, type AppSettingKey } from '../model/index.js';
+import { DEFAULT_SETTINGS, formatSetting, HTTP_VERSIONS, isAppSettingKey, unknownSettingMessage, type AppSettingKey } from '../model/index.js';
 import type { CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
@@ -25,10 +25,10 @@ export function registerConfig(program: Command, ctx: CliContext): void {
       }
       const c = paint(ctx.output);
       const width = Math.max(...Object.keys(settings).map((k) => k.length));
-      const valueWidth = Math.max(...Object.values(settings).map((v) => String(v).length));
+      const valueWidth = Math.max(...Object.values(settings).map((v) => formatSetting(v).length));
       for (const [key, value] of Object.entries(settings)) {
-        const isDefault = DEFAULT_SETTINGS[key as AppSettingKey] === value;
-        const text = isDefault ? `${String(value).padEnd(valueWidth)}  ${c.dim('(default)')}` : String(value);
+        const isDefault = formatSetting(DEFAULT_SETTINGS[key as AppSettingKey]) === formatSetting(value);
+        const text = isDefault ? `${formatSetting(value).padEnd(valueWidth)}  ${c.dim('(default)')}` : formatSetting(value);
         ctx.output.out(`${key.padEnd(width)}  ${text}`);
       }
     });
@@ -38,18 +38,18 @@ export function registerConfig(program: Command, ctx: CliContext): void {
     .argument('<key>', 'setting name, e.g. timeoutMs')
     .action(async (key: string) => {
       const settings = await readSettings();
-      ctx.output.out(String(settings[known(key)]));
+      ctx.output.out(formatSetting(settings[known(key)]));
     });
   config
     .command('set')
     .description('change one setting, e.g. ferry config set timeoutMs 10000')
     .argument('<key>', 'setting name')
-    .argument('<value>', `new value (true/false, a whole number, or ${HTTP_VERSIONS.join('/')} for httpVersion)`)
+    .argument('<value>', `new value (true/false, a whole number, ${HTTP_VERSIONS.join('/')} for httpVersion, a URL for proxy, a comma-separated list for noProxy and caFiles; none clears)`)
     .action(async (key: string, value: string) => {
       const name = known(key);
       try {
         const settings = await setSetting(name, value);
-        ctx.output.out(`${name} = ${String(settings[name])}`);
+        ctx.output.out(`${name} = ${formatSetting(settings[name])}`);
       } catch (error) {
         throw new CliError((error as Error).message);
       }

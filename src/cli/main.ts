@@ -12,6 +12,7 @@ import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerRun } from './run.js';
 import { registerConfig } from './config.js';
+import { registerEnv } from './env.js';
 import { registerLoad } from './load.js';
 import { registerLs } from './ls.js';
 import { registerPrograms } from './programs.js';
@@ -25,6 +26,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   // The order of `ferry --help`, as the README's table: workspace, run, serve, import, export, settings.
   registerInit,
   registerLs,
+  registerEnv,
   registerRun,
   registerServe,
   registerLoad,

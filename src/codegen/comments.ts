@@ -16,7 +16,9 @@ export function authComments(prepared: PreparedRequest): string[] {
     const name = type === 'digest' ? 'Digest' : 'NTLM';
     return [
       `${name} auth: this code cannot answer the server's ${name} challenge, so it sends no credentials.`,
-      `Send the request from Ferry, or use a client with ${name} support (for example curl --${type} -u USER:PASSWORD).`,
+      type === 'digest'
+        ? 'Send the request from Ferry, or use a client with Digest support (for example curl --digest -u USER:PASSWORD).'
+        : 'Ferry cannot send NTLM requests yet either; use a client with NTLM support (for example curl --ntlm -u DOMAIN\\USER:PASSWORD).',
     ];
   }
   const signing = SIGNING_NAMES[type];

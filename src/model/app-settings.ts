@@ -4,7 +4,7 @@
  * override, the checks of a stored value and the reading of `ferry config set` text all derive
  * from APP_SETTINGS; nothing else lists them.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { flag, integer, oneOf } from './declare.js';
 
 export const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'] as const;
@@ -20,13 +20,61 @@ interface Declared<T> {
 export interface WholeNumberSetting extends Declared<number> { type: 'wholeNumber'; min: number; max: number }
 export interface FlagSetting extends Declared<boolean> { type: 'flag' }
 export interface ChoiceSetting<V extends string = string> extends Declared<V> { type: 'choice'; values: readonly [V, ...V[]] }
-export type SettingDeclaration = WholeNumberSetting | FlagSetting | ChoiceSetting;
+/** Free text checked by `check` (a message, or undefined when fine); '' = not set. */
+export interface TextSetting extends Declared<string> { type: 'text'; check: (value: string) => string | undefined; describe: string }
+/** A list of text items, written comma-separated in `ferry config set`. */
+export interface ListSetting extends Declared<readonly string[]> { type: 'list'; describe: string }
+/**
+ * One client certificate (like Postman's and Insomnia's): sent to servers matching `host`
+ * (`api.example.com`, `*.example.com`, optionally `:port`). PEM `certPath` + `keyPath`, or a
+ * PKCS#12 `pfxPath`. The passphrase is kept in the secret store, never in settings.json.
+ */
+export interface ClientCertificate {
+  host: string;
+  certPath?: string;
+  keyPath?: string;
+  pfxPath?: string;
+}
+const clientCertificateSchema = z.object({
+  host: z.string().min(1, { error: 'host is empty' }),
+  certPath: z.string().min(1).optional(),
+  keyPath: z.string().min(1).optional(),
+  pfxPath: z.string().min(1).optional(),
+}).strict().refine((c) => Boolean(c.pfxPath) !== Boolean(c.certPath && c.keyPath) && !(c.pfxPath && (c.certPath || c.keyPath)), {
+  error: 'each client certificate takes certPath and keyPath, or pfxPath',
+});
+/** Client certificates, set as JSON text in `ferry config set` (a passphrase field there goes to the secret store). */
+export interface CertificatesSetting extends Declared<readonly ClientCertificate[]> { type: 'certificates' }
+export type SettingDeclaration = WholeNumberSetting | FlagSetting | ChoiceSetting | TextSetting | ListSetting | CertificatesSetting;
 
 const wholeNumber = <P extends boolean>(fallback: number, perRequest: P, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   ({ type: 'wholeNumber', default: fallback, perRequest, min, max }) as const;
 const onOff = <P extends boolean>(fallback: boolean, perRequest: P) => ({ type: 'flag', default: fallback, perRequest }) as const;
 const choice = <const V extends readonly [string, ...string[]], P extends boolean>(values: V, fallback: V[number], perRequest: P) =>
   ({ type: 'choice', values, default: fallback, perRequest }) as const;
+
+const freeText = (check: TextSetting['check'], describe: string) =>
+  ({ type: 'text', default: '', perRequest: false, check, describe }) as const;
+const textList = (describe: string) => ({ type: 'list', default: [] as readonly string[], perRequest: false, describe }) as const;
+
+/** The schemes the `proxy` setting takes (`socks` is read as SOCKS5, as curl does). */
+export const PROXY_SCHEMES = ['http:', 'https:', 'socks5:', 'socks:'] as const;
+
+/** Why a `proxy` value cannot be used, or undefined when it can ('' = no proxy). */
+export function checkProxyUrl(value: string): string | undefined {
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not a URL; write the proxy as http://host:port, https://host:port or socks5://host:port.`;
+  }
+  if (!(PROXY_SCHEMES as readonly string[]).includes(url.protocol)) {
+    return `a proxy URL starts with http://, https:// or socks5://, not ${url.protocol}//.`;
+  }
+  if (!url.hostname) return `the proxy URL "${value}" has no host.`;
+  return undefined;
+}
 
 export const APP_SETTINGS = {
   /** Whole-request timeout in ms; 0 = no limit. */
@@ -47,11 +95,28 @@ export const APP_SETTINGS = {
   /** Script limits: a script needs some time, and its sandbox 4 MB to 2000 MB (QuickJS in 32-bit WebAssembly). */
   scriptTimeoutMs: wholeNumber(5_000, false, 1),
   scriptMemoryMb: wholeNumber(64, false, 4, 2000),
+  /**
+   * The proxy every HTTP-based request goes through (http://, https:// or socks5://). Its password
+   * is kept in the data folder's secret store, never in settings.json.
+   */
+  proxy: freeText(checkProxyUrl, 'a proxy URL such as http://proxy.example:3128 or socks5://127.0.0.1:1080'),
+  /** Hosts that skip the proxy: names, `.domain` suffixes, IP addresses, CIDR ranges, `*`. */
+  noProxy: textList('hosts, .domains, IP addresses or CIDR ranges'),
+  /** Read HTTP_PROXY, HTTPS_PROXY and NO_PROXY (any case) when `proxy` is not set. */
+  useSystemProxy: onOff(true, false),
+  /** Extra PEM files of certificate authorities trusted besides the system's (read from this computer, never the workspace). */
+  caFiles: textList('paths of PEM files'),
+  clientCertificates: { type: 'certificates', default: [] as readonly ClientCertificate[], perRequest: false } as const,
 } as const satisfies Record<string, SettingDeclaration>;
 
 type Settings = typeof APP_SETTINGS;
 export type AppSettingKey = keyof Settings;
-type ValueOf<D> = D extends { type: 'choice'; values: readonly (infer V)[] } ? V : D extends { type: 'flag' } ? boolean : number;
+type ValueOf<D> = D extends { type: 'choice'; values: readonly (infer V)[] } ? V
+  : D extends { type: 'flag' } ? boolean
+  : D extends { type: 'text' } ? string
+  : D extends { type: 'list' } ? readonly string[]
+  : D extends { type: 'certificates' } ? readonly ClientCertificate[]
+  : number;
 
 export type AppSettings = { -readonly [K in AppSettingKey]: ValueOf<Settings[K]> };
 
@@ -75,6 +140,12 @@ export function appSettingSchema<K extends AppSettingKey>(key: K): z.ZodType<App
   const declared: SettingDeclaration = APP_SETTINGS[key];
   if (declared.type === 'wholeNumber') return integer(declared.min, declared.max) as unknown as z.ZodType<AppSettings[K]>;
   if (declared.type === 'flag') return flag() as unknown as z.ZodType<AppSettings[K]>;
+  if (declared.type === 'text') {
+    const check = declared.check;
+    return z.string().refine((v) => check(v) === undefined, { error: (issue) => check(String(issue.input)) ?? 'invalid' }) as unknown as z.ZodType<AppSettings[K]>;
+  }
+  if (declared.type === 'list') return z.array(z.string()) as unknown as z.ZodType<AppSettings[K]>;
+  if (declared.type === 'certificates') return z.array(clientCertificateSchema) as unknown as z.ZodType<AppSettings[K]>;
   return oneOf(declared.values) as unknown as z.ZodType<AppSettings[K]>;
 }
 
@@ -103,6 +174,16 @@ export function parseSettingText<K extends AppSettingKey>(key: K, text: string):
     if (text === 'false' || text === 'off') return ok(false);
     return { ok: false, message: `Setting ${key} takes true or false, not "${text}".` };
   }
+  if (declared.type === 'text') {
+    const value = text === 'none' ? '' : text.trim();
+    const problem = declared.check(value);
+    return problem ? { ok: false, message: `Setting ${key} takes ${declared.describe} (or none): ${problem}` } : ok(value);
+  }
+  if (declared.type === 'list') {
+    // `none` or '' clears the list.
+    return ok(text === 'none' ? [] : text.split(',').map((item) => item.trim()).filter(Boolean));
+  }
+  if (declared.type === 'certificates') return parseCertificates(key, text) as SettingText<K>;
   if (declared.type === 'wholeNumber') {
     const n = Number(text);
     if (Number.isInteger(n) && n >= declared.min && n <= declared.max) return ok(n);
@@ -110,6 +191,48 @@ export function parseSettingText<K extends AppSettingKey>(key: K, text: string):
   }
   if ((declared.values as readonly string[]).includes(text)) return ok(text);
   return { ok: false, message: `Setting ${key} takes ${listWithOr(declared.values)}, not "${text}".` };
+}
+
+/**
+ * `clientCertificates` as JSON: a list of `{ host, certPath, keyPath }` or `{ host, pfxPath }`,
+ * each with an optional `passphrase` (returned apart: the caller keeps it as a secret).
+ */
+function parseCertificates(key: string, text: string): SettingText<'clientCertificates'> & { passphrases?: Map<string, string> } {
+  if (text === 'none' || text === '') return { ok: true, value: [] };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, message: `Setting ${key} takes JSON, a list like [{"host":"api.example.com","certPath":"client.pem","keyPath":"client-key.pem"}] (or none).` };
+  }
+  const passphrases = new Map<string, string>();
+  const items = (Array.isArray(data) ? data : [data]).map((item: unknown) => {
+    if (!item || typeof item !== 'object') return item;
+    const { passphrase, ...rest } = item as Record<string, unknown>;
+    if (typeof passphrase === 'string' && typeof rest.host === 'string') passphrases.set(rest.host, passphrase);
+    return rest;
+  });
+  const parsed = z.array(clientCertificateSchema).safeParse(items);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? ` (item ${Number(issue.path[0]) + 1}${issue.path[1] ? `, ${String(issue.path[1])}` : ''})` : '';
+    return { ok: false, message: `Setting ${key}${where}: ${issue.message}.` };
+  }
+  return { ok: true, value: parsed.data, passphrases };
+}
+
+/** The passphrases given with `ferry config set clientCertificates JSON`, by host pattern. */
+export function certificatePassphrases(text: string): Map<string, string> {
+  const parsed = parseCertificates('clientCertificates', text);
+  return parsed.ok ? parsed.passphrases ?? new Map() : new Map();
+}
+
+/** A setting's value as `ferry config` prints it and docs/running.md shows defaults: lists comma-separated, nothing as `none`. */
+export function formatSetting(value: AppSettings[AppSettingKey]): string {
+  const text = Array.isArray(value)
+    ? value.every((v) => typeof v === 'string') ? value.join(',') : JSON.stringify(value)
+    : String(value);
+  return text === '' ? 'none' : text;
 }
 
 /** `of 0 or more`, `from 4 to 2000`. */

@@ -126,6 +126,8 @@ export type MultipartPart = z.output<typeof multipartPartSchema>;
 /** The application settings a request may override (declared in app-settings.ts), then the run rules. */
 export const settingsSchema = section({
   ...requestLevelFields(),
+  /** `false`: this request goes direct, past the application's proxy. */
+  proxy: z.literal(false, { error: 'expected false (send directly, without the proxy); the proxy itself is an application setting' }).optional(),
   repeat: section({
     condition: text().default(''),
     intervalMs: integer(0).default(1000),

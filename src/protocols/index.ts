@@ -4,5 +4,7 @@ export { allRequestKinds, notRunYet, requestKind } from './registry.js';
 export { SendError, type SendErrorKind } from './send-error.js';
 export { CookieStore } from './http/cookie-jar.js';
 export { HttpAgents, type HostLookup } from './http/http-agents.js';
+export { resolveProxyConfig, type ProxyConfig } from './http/proxy-rules.js';
+export { checkCertificate, type ClientCertificateMaterial, type ClientTls } from './http/client-tls.js';
 export { DEFAULT_STREAM, MAX_KEPT_MESSAGES, MessageStream, frameText, type MessageInput, type StreamMessage, type StreamSettings, type StreamStop, type StreamSummary } from './stream/messages.js';
 export { commandWords, programRefused, type ProgramPolicy, type ProgramSpec } from './programs.js';

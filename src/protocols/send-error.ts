@@ -1,7 +1,7 @@
 /** A send that failed without a usable response, for every request kind: one line for people (what, where, what to do). */
 /** `invalid`: the request as written cannot be sent (bad hex, a port out of range, an unknown DNS type…); found before anything is sent. */
 
-export type SendErrorKind = 'timeout' | 'refused' | 'unknownHost' | 'tls' | 'redirects' | 'reset' | 'protocol' | 'tooLarge' | 'unsupported' | 'invalid' | 'other';
+export type SendErrorKind = 'timeout' | 'refused' | 'unknownHost' | 'tls' | 'redirects' | 'reset' | 'protocol' | 'tooLarge' | 'unsupported' | 'invalid' | 'proxy' | 'other';
 
 export class SendError extends Error {
   override name = 'SendError';

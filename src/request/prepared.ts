@@ -80,7 +80,8 @@ export interface PreparedRequest {
 }
 
 /** Settings the HTTP client applies to one send (spec 2.7): the request-level application settings. */
-export type PreparedSettings = RequestLevelSettings;
+/** `proxy: false`: the request goes direct, past the application's proxy (spec 2.7, issue 20). */
+export type PreparedSettings = RequestLevelSettings & { proxy?: false };
 
 /**
  * How a request kind is prepared (the request layer's part of a protocol module, spec 2.3, 2.8):

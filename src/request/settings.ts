@@ -6,5 +6,7 @@ export function effectiveSettings(app: AppSettings, own: RequestSettings | undef
   const settings: Record<string, unknown> = {};
   // The model says which settings a request may override, in their declared order.
   for (const key of REQUEST_LEVEL_KEYS) settings[key] = overrides[key] ?? own?.[key] ?? app[key];
+  // Only set when the request goes direct, so settings that use the proxy compare as before.
+  if ((overrides.proxy ?? own?.proxy) === false) settings.proxy = false;
   return settings as PreparedSettings;
 }

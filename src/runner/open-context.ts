@@ -3,12 +3,13 @@
  * for an app session that sends many times. The data folder is read once when it opens and
  * written when it saves; connections and the script sandbox end when it closes.
  */
-import { AllowedPrograms, programPolicy, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
-import { HttpAgents, type HostLookup } from '../protocols/index.js';
+import { AllowedPrograms, programPolicy, proxyWithCredentials, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { HttpAgents, resolveProxyConfig, type HostLookup } from '../protocols/index.js';
 import { loadCookies, saveCookies } from './cookies.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
+import { loadClientTls } from './client-tls-files.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
 
 export interface ContextOptions {
@@ -32,6 +33,8 @@ export interface ContextOptions {
   settings?: AppSettings;
   /** How host names are resolved; default: this computer's resolver. */
   lookup?: HostLookup;
+  /** Where HTTP_PROXY and the like are read (`useSystemProxy`); default: this process's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function openRunContext(options: ContextOptions, iterations = 1, signal?: AbortSignal): Promise<RunContext> {
@@ -44,14 +47,19 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
   if (options.insecure) overrides.verifyTls = false;
 
-  const [snapshot, cookies] = await Promise.all([loadVariableSnapshot(workspace, data, environmentId), loadCookies(data?.cookieJarFile)]);
+  const [snapshot, cookies, proxy, tls] = await Promise.all([
+    loadVariableSnapshot(workspace, data, environmentId),
+    loadCookies(data?.cookieJarFile),
+    proxyWithCredentials(settings),
+    loadClientTls(settings),
+  ]);
   return {
     workspace,
     data,
     settings,
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
-    agents: new HttpAgents({ lookup: options.lookup }),
+    agents: new HttpAgents({ lookup: options.lookup, proxy: resolveProxyConfig({ ...settings, proxy }, options.env), tls }),
     programs: programPolicy(data ? new AllowedPrograms(workspace.id, workspace.root) : undefined, options.allowPrograms === true),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),

@@ -161,7 +161,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
         overrides: ctx.overrides,
         allowFilesOutside: ctx.allowFilesOutside,
         kind,
-        oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto'), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal },
+        oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal },
       },
     );
   } catch (error) {

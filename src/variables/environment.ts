@@ -19,3 +19,28 @@ export async function resolveEnvironment(workspace: Workspace, wanted: string | 
   const known = workspace.environments.map((e) => e.id);
   throw new RunError(`No environment "${wanted}". ${known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).'}`);
 }
+
+export interface EnvironmentRow {
+  /** The file name without `.yaml`. */
+  id: string;
+  name: string;
+  /** The active environment on this computer (2.10). */
+  active: boolean;
+  variables: number;
+}
+
+/** Every environment of the workspace, the active one marked (`ferry env ls`, the app's picker). */
+export async function listEnvironments(workspace: Workspace, data: WorkspaceData): Promise<EnvironmentRow[]> {
+  const active = await resolveEnvironment(workspace, undefined, data);
+  return workspace.environments.map((e) => ({ id: e.id, name: e.value.name, active: e.id === active, variables: e.value.variables.length }));
+}
+
+/**
+ * Makes `wanted` (id or name) the active environment on this computer, or none with undefined;
+ * an unknown name is refused with the environments there are. Returns the id made active.
+ */
+export async function useEnvironment(workspace: Workspace, data: WorkspaceData, wanted: string | undefined): Promise<string | undefined> {
+  const id = wanted === undefined ? undefined : await resolveEnvironment(workspace, wanted, data);
+  await data.setActiveEnvironment(id);
+  return id;
+}

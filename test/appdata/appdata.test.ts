@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
+import { DEFAULT_SETTINGS, proxyWithCredentials, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
 import { isolatedDataDir } from '../support/temp.js';
 import { systemErrorMessage } from '../../src/cli/system-error.js';
 
@@ -130,5 +130,22 @@ describe('the data folder', () => {
     const data = process.env.FERRY_DATA_DIR!;
     await fs.writeFile(path.join(data, 'settings.json'), JSON.stringify({ timeoutMs: 'soon', maxRedirects: -1, httpVersion: 'http9', verifyTls: 'no', decompress: false }));
     expect(await readSettings()).toEqual({ ...DEFAULT_SETTINGS, decompress: false });
+  });
+
+  it('the proxy password goes to the secret store, never settings.json', async () => {
+    await isolatedDataDir();
+    const data = process.env.FERRY_DATA_DIR!;
+    const saved = await setSetting('proxy', 'http://ann:p%40ss%20word@proxy.test:3128');
+    expect(saved.proxy).toBe('http://ann@proxy.test:3128/');
+    const file = await fs.readFile(path.join(data, 'settings.json'), 'utf8');
+    expect(file).not.toContain('p%40ss');
+    expect(file).not.toContain('p@ss');
+    expect(await proxyWithCredentials(saved)).toBe('http://ann:p%40ss%20word@proxy.test:3128/');
+    expect(new URL(await proxyWithCredentials(saved)).password).toBe('p%40ss%20word');
+    // Clearing the proxy forgets the password too.
+    await setSetting('proxy', 'none');
+    expect(await proxyWithCredentials(await setSetting('proxy', 'http://ann@proxy.test:3128'))).toBe('http://ann@proxy.test:3128/');
+    expect((await readSettings()).noProxy).toEqual([]);
+    expect((await setSetting('noProxy', '.corp.test,10.0.0.0/8')).noProxy).toEqual(['.corp.test', '10.0.0.0/8']);
   });
 });

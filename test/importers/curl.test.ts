@@ -123,6 +123,9 @@ describe('options', () => {
     const text = notes.join('\n');
     expect(text).toMatch(/Proxy options are not imported \(--proxy, --socks5\)/);
     expect(text).toMatch(/Certificate options are not imported \(--cacert, --cert\)/);
+    // The notes point to settings that exist.
+    expect(text).toContain('ferry config set proxy URL');
+    expect(text).toContain('caFiles and clientCertificates');
     expect(text).toMatch(/not supported and were ignored: --compressed, --frobnicate/);
     expect(text).not.toMatch(/silent|verbose|output/);
   });

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  APP_SETTINGS, APP_SETTING_KEYS, DEFAULT_SETTINGS, describeRange, isValidSetting, MAX_REDIRECTS, parseResource,
+  APP_SETTINGS, APP_SETTING_KEYS, DEFAULT_SETTINGS, describeRange, formatSetting, isValidSetting, MAX_REDIRECTS, parseResource,
   parseSettingText, REQUEST_LEVEL_KEYS, type AppSettingKey,
 } from '../../src/model/index.js';
 import { effectiveSettings } from '../../src/request/index.js';
@@ -43,6 +43,29 @@ describe('application settings', () => {
     expect(parseSettingText('httpVersion', 'http9')).toEqual({ ok: false, message: 'Setting httpVersion takes auto, http1, http2 or http3, not "http9".' });
   });
 
+  it('ferry config text: the proxy URL, lists, and none to clear', () => {
+    expect(parseSettingText('proxy', 'socks5://127.0.0.1:1080')).toEqual({ ok: true, value: 'socks5://127.0.0.1:1080' });
+    expect(parseSettingText('proxy', 'none')).toEqual({ ok: true, value: '' });
+    expect(parseSettingText('proxy', 'ftp://p:21')).toEqual({
+      ok: false,
+      message: 'Setting proxy takes a proxy URL such as http://proxy.example:3128 or socks5://127.0.0.1:1080 (or none): a proxy URL starts with http://, https:// or socks5://, not ftp://.',
+    });
+    expect(parseSettingText('proxy', 'proxy:3128').ok).toBe(false);
+    expect(isValidSetting('proxy', 'gopher://x')).toBe(false);
+    expect(parseSettingText('noProxy', ' .corp.test, 10.0.0.0/8 ,')).toEqual({ ok: true, value: ['.corp.test', '10.0.0.0/8'] });
+    expect(parseSettingText('noProxy', 'none')).toEqual({ ok: true, value: [] });
+    expect(formatSetting(['a', 'b'])).toBe('a,b');
+    expect(formatSetting('')).toBe('none');
+  });
+
+  it('settings.proxy: false is the one per-request proxy value', () => {
+    expect(parseResource('request', { name: 'r', settings: { proxy: false } }).ok).toBe(true);
+    const refused = parseResource('request', { name: 'r', settings: { proxy: 'http://p:1' } });
+    expect(refused.ok).toBe(false);
+    expect(effectiveSettings(DEFAULT_SETTINGS, { proxy: false }).proxy).toBe(false);
+    expect('proxy' in effectiveSettings(DEFAULT_SETTINGS, {})).toBe(false);
+  });
+
   it('maxRedirects has one bound, in request files and in ferry config alike', () => {
     const request = (maxRedirects: number) => parseResource('request', { name: 'r', settings: { maxRedirects } });
     expect(request(MAX_REDIRECTS).ok).toBe(true);
@@ -69,6 +92,6 @@ describe('application settings', () => {
   it('docs/running.md lists every setting with its default', async () => {
     const doc = await fs.readFile(path.join(import.meta.dirname, '../../docs/running.md'), 'utf8');
     const rows = new Map([...doc.matchAll(/^\| `(\w+)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!, m[2]!]));
-    for (const key of APP_SETTING_KEYS as AppSettingKey[]) expect(rows.get(key), key).toBe(String(DEFAULT_SETTINGS[key]));
+    for (const key of APP_SETTING_KEYS as AppSettingKey[]) expect(rows.get(key), key).toBe(formatSetting(DEFAULT_SETTINGS[key]));
   });
 });

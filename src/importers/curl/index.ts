@@ -253,8 +253,8 @@ function collectShellNotes(
   ignored: { proxy: Set<string>; certificate: Set<string>; other: Set<string> },
   notes: string[],
 ): void {
-  if (ignored.proxy.size > 0) notes.push(`Proxy options are not imported (${[...ignored.proxy].join(', ')}); Ferry uses the application's proxy settings.`);
-  if (ignored.certificate.size > 0) notes.push(`Certificate options are not imported (${[...ignored.certificate].join(', ')}); set certificates in the application's settings.`);
+  if (ignored.proxy.size > 0) notes.push(`Proxy options are not imported (${[...ignored.proxy].join(', ')}); Ferry sends through the proxy of this computer's settings (ferry config set proxy URL, or HTTP_PROXY / HTTPS_PROXY).`);
+  if (ignored.certificate.size > 0) notes.push(`Certificate options are not imported (${[...ignored.certificate].join(', ')}); set them in this computer's settings caFiles and clientCertificates (ferry config set).`);
   const other = [...ignored.other, ...parsed.unknown];
   if (other.length > 0) notes.push(`These curl options are not supported and were ignored: ${other.join(', ')}.`);
   if (parsed.hasNext) notes.push('The command makes several requests (--next); only the first was imported.');

@@ -9,7 +9,9 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import { certificateFor, tlsOptionsFor, type ClientTls } from './client-tls.js';
+import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
 
 export type HttpVersionSetting = 'auto' | 'http1' | 'http2';
 
@@ -22,6 +24,11 @@ export interface ConnectionTimings {
   remotePort?: number;
   /** ALPN result, `h2` or `http/1.1` (cleartext: what was asked for). */
   alpn?: string;
+  /**
+   * An error on the connection after the handshake, such as a TLS 1.3 server's alert that it
+   * wants a client certificate: undici reports only "other side closed", this says why.
+   */
+  afterHandshake?: Error;
 }
 
 /** The send in progress; the connector reports into it. */
@@ -45,7 +52,7 @@ export const MAX_RESPONSE_HEADER_BYTES = 1024 * 1024;
 /** Resolves a host name, with `dns.lookup`'s signature. The system resolver unless a run names another. */
 export type HostLookup = typeof dns.lookup;
 
-function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>, resolve: HostLookup) {
+function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>, resolve: HostLookup, material?: ClientTls) {
   return (options: ConnectOptions, callback: ConnectCallback) => {
     const report = connectionTimings.getStore();
     const started = performance.now();
@@ -61,7 +68,15 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
     let socket: net.Socket;
     let tcpAt = 0;
     if (isTls) {
+      let extra: tls.ConnectionOptions;
+      try {
+        extra = tlsOptionsFor(material, hostname, port);
+      } catch (error) {
+        callback(error as Error, null);
+        return undefined;
+      }
       socket = tls.connect({
+        ...extra,
         host: hostname,
         port,
         servername: options.servername || (net.isIP(hostname) ? undefined : hostname),
@@ -100,6 +115,8 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
     });
     socket.on('error', (error) => {
       clearTimeout(timer);
+      // The socket's own error is the cause; undici then destroys the socket with one of its own.
+      if (done && report && !String((error as NodeJS.ErrnoException).code).startsWith('UND_ERR')) report.afterHandshake ??= error;
       if (!done) {
         done = true;
         callback(error, null);
@@ -109,36 +126,143 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
   };
 }
 
-export class HttpAgents {
-  private readonly agents = new Map<string, Agent>();
-  private readonly resolve: HostLookup;
+/** Sends each request direct or through the proxy, by its origin (a redirect may change which). */
+class ProxyRouter extends Dispatcher {
+  constructor(
+    private readonly direct: Dispatcher,
+    private readonly via: (proxy: string, origin: URL) => Dispatcher,
+    private readonly rules: ProxyRules,
+  ) {
+    super();
+  }
 
-  /** `lookup`: how host names are resolved (default: this computer's resolver, `dns.lookup`). */
-  constructor(options: { lookup?: HostLookup } = {}) {
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = new URL(String(options.origin));
+    const proxy = this.rules.proxyFor(origin);
+    let target: Dispatcher;
+    try {
+      target = proxy ? this.via(proxy, origin) : this.direct;
+    } catch (error) {
+      // A client certificate that cannot be used fails this request, as undici fails any other.
+      const legacy = handler as { onResponseError?: (controller: unknown, error: Error) => void; onError?: (error: Error) => void };
+      if (legacy.onResponseError) legacy.onResponseError(null, error as Error);
+      else legacy.onError?.(error as Error);
+      return false;
+    }
+    return target.dispatch(options, handler);
+  }
+
+  // The pools underneath belong to HttpAgents, which closes them.
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    if (callback) return void callback();
+    return Promise.resolve();
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(...args: unknown[]): Promise<void> | void {
+    const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (callback) return void callback();
+    return Promise.resolve();
+  }
+}
+
+/** Options every pool shares, direct or through a proxy. */
+const POOL_OPTIONS = {
+  keepAliveTimeout: 10_000,
+  // Ferry's own timer covers the whole request; these would cut long downloads short.
+  headersTimeout: 0,
+  bodyTimeout: 0,
+  maxResponseSize: -1,
+  // undici's default is Node's 16 KB; big cookie or policy headers exceed it, and other clients read them.
+  maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
+};
+
+export interface HttpAgentsOptions {
+  /** How host names are resolved (default: this computer's resolver, `dns.lookup`). */
+  lookup?: HostLookup;
+  /** The run's proxies (settings `proxy`, `noProxy`, `useSystemProxy`); absent: every request goes direct. */
+  proxy?: ProxyConfig;
+  /** Extra CAs and client certificates (settings `caFiles`, `clientCertificates`). */
+  tls?: ClientTls;
+}
+
+export class HttpAgents {
+  private readonly agents = new Map<string, Dispatcher>();
+  private readonly resolve: HostLookup;
+  private readonly rules?: ProxyRules;
+  private readonly material?: ClientTls;
+
+  constructor(options: HttpAgentsOptions = {}) {
     this.resolve = options.lookup ?? dns.lookup;
+    if (options.proxy) this.rules = new ProxyRules(options.proxy);
+    this.material = options.tls;
+  }
+
+  /** The files of the client certificate sent to `url`'s server, for messages. */
+  clientCertificateFor(url: URL): string | undefined {
+    if (url.protocol !== 'https:' && url.protocol !== 'wss:') return undefined;
+    return certificateFor(this.material, url.hostname, Number(url.port) || 443)?.source;
+  }
+
+  /** The proxy a request to `url` goes through, or undefined when it goes direct. */
+  proxyFor(url: URL, direct = false): string | undefined {
+    return direct ? undefined : this.rules?.proxyFor(url);
   }
 
   /** The peer of the latest connection per origin, for sends that reuse a connection. */
   readonly lastPeer = new Map<string, ConnectionTimings>();
 
-  get(verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
-    const key = `${verifyTls}|${version}`;
+  /**
+   * The dispatcher for requests with these settings. `direct` (a request's `settings.proxy:
+   * false`): never through the proxy.
+   */
+  get(verifyTls: boolean, version: HttpVersionSetting, direct = false): Dispatcher {
+    const rules = this.rules;
+    if (!rules || direct) return this.directAgent(verifyTls, version);
+    return this.cached(`${verifyTls}|${version}|routed`, () =>
+      new ProxyRouter(this.directAgent(verifyTls, version), (proxy, origin) => this.proxyAgent(proxy, verifyTls, version, origin), rules));
+  }
+
+  private cached(key: string, make: () => Dispatcher): Dispatcher {
     let agent = this.agents.get(key);
     if (!agent) {
-      agent = new Agent({
-        connect: connector(verifyTls, version, this.lastPeer, this.resolve) as never,
-        allowH2: version !== 'http1',
-        keepAliveTimeout: 10_000,
-        // Ferry's own timer covers the whole request; these would cut long downloads short.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        maxResponseSize: -1,
-        // undici's default is Node's 16 KB; big cookie or policy headers exceed it, and other clients read them.
-        maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
-      });
+      agent = make();
       this.agents.set(key, agent);
     }
     return agent;
+  }
+
+  private directAgent(verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
+    return this.cached(`${verifyTls}|${version}`, () => new Agent({
+      connect: connector(verifyTls, version, this.lastPeer, this.resolve, this.material) as never,
+      allowH2: version !== 'http1',
+      ...POOL_OPTIONS,
+    }));
+  }
+
+  /**
+   * undici's proxy agent: https targets through a CONNECT tunnel, http targets in absolute form
+   * (`GET http://host/path`) to an http proxy, anything through a SOCKS5 proxy.
+   */
+  private proxyAgent(proxy: string, verifyTls: boolean, version: HttpVersionSetting, origin: URL): Dispatcher {
+    // The target's TLS options are fixed per proxy agent, so a server with its own client certificate gets its own.
+    const port = Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80);
+    const certificate = certificateFor(this.material, origin.hostname, port);
+    const targetTls = origin.protocol === 'https:' ? tlsOptionsFor(this.material, origin.hostname, port) : {};
+    return this.cached(`${verifyTls}|${version}|${proxy}|${certificate?.host ?? ''}`, () => new ProxyAgent({
+      uri: proxy,
+      proxyTunnel: false,
+      allowH2: version !== 'http1',
+      requestTls: { ...targetTls, rejectUnauthorized: verifyTls },
+      // Only for an https:// proxy: undici's SOCKS5 agent speaks TLS to the proxy whenever this is set.
+      ...(proxy.startsWith('https:') ? { proxyTls: { rejectUnauthorized: verifyTls, ...(this.material?.ca ? { ca: this.material.ca } : {}) } } : {}),
+      ...POOL_OPTIONS,
+    }));
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@
 
 import { connectionError } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
+import { proxyError } from './proxy-errors.js';
 
 /**
  * The response body passed the `maxResponseMb` application setting. `decodedFrom`: the
@@ -15,9 +16,16 @@ export function responseTooLarge(maxResponseMb: number, decodedFrom?: string): S
   );
 }
 
-/** Turns an error from the socket or undici into an SendError naming the URL. `httpVersion`: the setting the send used. */
-export function describeNetworkError(error: unknown, url: URL, httpVersion?: string): SendError {
+/**
+ * Turns an error from the socket or undici into an SendError naming the URL. `httpVersion`: the
+ * setting the send used; `proxy`: the proxy it went through, whose own failures are worded apart.
+ */
+export function describeNetworkError(error: unknown, url: URL, httpVersion?: string, proxy?: string, clientCertificate?: string): SendError {
   if (error instanceof SendError) return error;
+  const viaProxy = proxy ? proxyError(error, proxy, url) : undefined;
+  if (viaProxy) return viaProxy;
+  const certificate = clientCertificateError(error, url, clientCertificate);
+  if (certificate) return certificate;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException; reason?: string };
   const code = err.code ?? err.cause?.code ?? '';
   const host = url.host;
@@ -56,4 +64,25 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
     return new SendError(`${host} answered something that is not valid HTTP: ${err.message} (${code}).`, 'protocol');
   }
   return new SendError(`request to ${host} failed: ${err.message ?? String(error)}${code ? ` (${code})` : ''}.`, 'other');
+}
+
+/**
+ * A server that ends the TLS handshake with an alert about the client's certificate (TLS 1.2
+ * handshake failure, TLS 1.3 certificate required, bad or unknown certificate): it may want a
+ * client certificate, or not accept the one sent.
+ */
+export function clientCertificateError(error: unknown, url: URL, sent?: string): SendError | undefined {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  if ((err?.code ?? err?.cause?.code) === 'FERRY_CLIENT_CERTIFICATE') return new SendError(err.message ?? err.cause?.message, 'tls');
+  const code = err?.code ?? err?.cause?.code ?? '';
+  const message = `${err?.message ?? ''} ${code}`;
+  if (!/CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED|alert (certificate required|handshake failure|bad certificate|unknown ca)/i.test(message)) return undefined;
+  const alert = (/ALERT_([A-Z_]+)/.exec(message)?.[1] ?? 'handshake failure').toLowerCase().replace(/_/g, ' ');
+  if (sent) {
+    return new SendError(`TLS error with ${url.host}: the server refused the handshake (${alert}) after Ferry sent the client certificate ${sent}; it does not accept that certificate. Check the clientCertificates setting.`, 'tls');
+  }
+  return new SendError(
+    `TLS error with ${url.host}: the server refused the handshake (${alert}); it may need a client certificate. Set one with ferry config set clientCertificates '[{"host":"${url.hostname}","certPath":"…","keyPath":"…"}]'.`,
+    'tls',
+  );
 }

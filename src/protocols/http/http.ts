@@ -32,11 +32,13 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 
 export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext): Promise<HttpResult> {
-  const settings: PreparedSettings = prepared.settings ?? DEFAULT_SETTINGS;
+  // Without the request's own settings, the defaults (the proxy field is the request's choice only).
+  const settings: PreparedSettings = prepared.settings ?? (DEFAULT_SETTINGS as unknown as PreparedSettings);
   if (settings.httpVersion === 'http3') {
     throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
   }
-  const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion);
+  const direct = settings.proxy === false;
+  const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion, direct);
   const started = performance.now();
   const report: ConnectionTimings = {};
 
@@ -161,7 +163,15 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       };
     }
   } catch (error) {
-    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion);
+    // undici words a connection the server closed after its TLS alert as "other side closed"; the alert says why.
+    const closed = (error as { code?: string })?.code === 'UND_ERR_SOCKET';
+    if (report.afterHandshake && closed) error = report.afterHandshake;
+    const certificate = ctx.agents.clientCertificateFor(url);
+    // A TLS 1.3 server that refuses a client certificate may just close: no alert reaches Node.
+    if (!deadline.error && closed && certificate && report.tlsMs !== undefined && !report.afterHandshake) {
+      throw new SendError(`${url.host} closed the connection right after the TLS handshake, before answering: it may not accept the client certificate Ferry sent (${certificate}). Check the clientCertificates setting.`, 'tls');
+    }
+    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion, ctx.agents.proxyFor(url, direct), certificate);
   } finally {
     deadline.clear();
   }

@@ -16,3 +16,4 @@ export * from './postman-echo.js';
 export * from './recording.js';
 export * from './oauth.js';
 export * from './ports.js';
+export * from './proxies.js';

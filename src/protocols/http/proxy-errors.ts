@@ -1,0 +1,43 @@
+/**
+ * Failures of the proxy itself, worded apart from the target's (issue 20): credentials refused
+ * (407), a proxy that cannot be reached, a tunnel the proxy would not open. Each names the proxy
+ * (never its password) and the setting to change.
+ */
+import { errorCode } from '../connection-errors.js';
+import { SendError } from '../send-error.js';
+import { describeProxy } from './proxy-rules.js';
+
+const SETTING_HINT = 'The proxy comes from the proxy setting (ferry config set proxy URL) or, with useSystemProxy on, from HTTP_PROXY / HTTPS_PROXY; settings.proxy: false sends one request direct.';
+
+/** A SendError for a failure that came from the proxy, or undefined when it came from the target. */
+export function proxyError(error: unknown, proxy: string, url: URL): SendError | undefined {
+  const shown = describeProxy(proxy);
+  const message = (error as Error)?.message ?? String(error);
+  const code = errorCode(error);
+  if (/\(407\)/.test(message) || /authentication failed|auth.*(rejected|failed)/i.test(message)) {
+    const hasUser = (() => {
+      try {
+        return new URL(proxy).username !== '';
+      } catch {
+        return false;
+      }
+    })();
+    const what = hasUser ? 'refused the user name and password Ferry sent' : 'asks for a user name and password';
+    return new SendError(
+      `the proxy ${shown} ${what} (407 Proxy Authentication Required). Set them with ferry config set proxy ${new URL(proxy).protocol}//USER:PASSWORD@${new URL(proxy).host} (the password is kept in the secret store). ${SETTING_HINT}`,
+      'proxy',
+    );
+  }
+  const tunnel = /Proxy response \((\d+)\) !== 200/.exec(message);
+  if (tunnel) {
+    return new SendError(`the proxy ${shown} would not open a tunnel to ${url.host} (it answered ${tunnel[1]} to CONNECT). ${SETTING_HINT}`, 'proxy');
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+    const why = code === 'ECONNREFUSED' ? 'nothing is listening there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'its host name could not be resolved' : `(${code})`;
+    return new SendError(`could not reach the proxy ${shown} to send to ${url.host}: ${why}. ${SETTING_HINT}`, 'proxy');
+  }
+  if (/SOCKS5/i.test(message)) {
+    return new SendError(`the SOCKS5 proxy ${shown} failed to connect to ${url.host}: ${message}. ${SETTING_HINT}`, 'proxy');
+  }
+  return undefined;
+}
