@@ -19,8 +19,8 @@ export interface FoundOperation {
 }
 
 export class OpenApiDocument {
-  /** Local references, followed lazily and remembered (shared with the importer). */
-  private readonly refs: RefResolver;
+  /** Local references, followed lazily and remembered (shared with the importer and the example generator). */
+  readonly refs: RefResolver;
 
   constructor(
     readonly root: JsonObject,
