@@ -244,3 +244,48 @@ describe('Prefer', () => {
     expect(json(unknown.body).detail).toMatch(/example=garfield, which the 200 response of GET \/cats does not have; its examples: tom, felix/);
   });
 });
+
+describe('ferry update on a generated server', () => {
+  it('regenerates the routes you did not edit, keeps the edited one, adds and removes; --dry-run writes nothing', async () => {
+    const { stringify } = await import('yaml');
+    const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    // A hand edit of one generated route, plus a route of your own.
+    const showPet = file.http.routes.find((r: any) => r.path === '/pets/:petId');
+    showPet.body = '{"id": 1, "name": "Mine"}';
+    file.http.routes.push({ name: 'health', path: '/health', body: 'ok' });
+    await fs.writeFile(path.join(root, 'servers/api.yaml'), `# my mock\n${stringify(file)}`);
+    // The new version: Pet gains a field, POST /pets goes, GET /pets/mine arrives.
+    const v2 = parse(await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8'));
+    v2.components.schemas.Pet.properties.age = { type: 'integer', example: 3 };
+    delete v2.paths['/pets'].post;
+    v2.paths['/pets/mine'] = { get: { summary: 'My pets', responses: { 200: { description: 'ok', content: { 'application/json': { example: [{ id: 9, name: 'Own' }] } } } } } };
+    const next = path.join(root, 'petstore-v2.yaml');
+    await fs.writeFile(next, stringify(v2));
+
+    const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
+    const dry = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('+ My pets');
+    expect(dry.out).toContain('~ List all pets: update body');
+    expect(dry.out).toContain('~ Info for a specific pet: kept (your edits): body');
+    expect(dry.out).toContain('- Create a pet');
+    expect(dry.out).toContain('Dry run: nothing was written');
+    expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
+
+    expect((await ferry(root, 'update', 'servers/api.yaml', '--from', next)).code).toBe(0);
+    const text = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
+    expect(text.startsWith('# my mock\n')).toBe(true);
+    const after = parse(text);
+    expect(after.http.routes.map((r: any) => `${r.method ?? '*'} ${r.path}`)).toEqual(['GET /pets', 'GET /pets/mine', 'GET /pets/:petId', '* /health']);
+    expect(JSON.parse(after.http.routes[0].body)[0]).toHaveProperty('age', 3);
+    expect(after.http.routes[2].body).toBe('{"id": 1, "name": "Mine"}');
+    expect(await fs.readFile(path.join(root, 'specs/api.yaml'), 'utf8')).toBe(stringify(v2));
+
+    // Served: the new route answers, and the literal path wins over :petId.
+    const handle = await serve(root);
+    const url = handle.servers[0]!.url;
+    expect(JSON.parse((await send(`${url}/pets/mine`)).body)).toEqual([{ id: 9, name: 'Own' }]);
+    expect(JSON.parse((await send(`${url}/pets/5`)).body)).toEqual({ id: 1, name: 'Mine' });
+    expect((await ferry(root, 'update', 'api', '--from', next)).out).toContain('already matches this version');
+  });
+});

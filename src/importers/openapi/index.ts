@@ -105,3 +105,4 @@ export { buildMockRoutes, pathShape, routePath, type GeneratedMock, type Generat
 export { parseSpecText, requireSpec, specVersionOf } from './parse.js';
 export { NO_HOST_MESSAGE } from './servers.js';
 export { MAX_DOCUMENT_BYTES, MAX_OPERATIONS } from '../../openapi-document/index.js';
+export { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf, type ServerUpdatePlan } from './update-server.js';
