@@ -39,7 +39,8 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
   },
   { layer: 8, folder: 'importers', mayImport: ['openapi-document', 'workspace', 'appdata', 'model', 'support'] },
   { layer: 8, folder: 'codegen', mayImport: ['variables', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
-  { layer: 8, folder: 'servers', mayImport: ['variables', 'workspace', 'template', 'appdata', 'model', 'support'] },
+  // The mock API checks requests against its OpenAPI document (issue 22): the contract check's rules and reader.
+  { layer: 8, folder: 'servers', mayImport: ['variables', 'contract', 'workspace', 'template', 'appdata', 'openapi-document', 'model', 'support'] },
   { layer: 8, folder: 'load', mayImport: ['variables', 'protocols', 'request', 'workspace', 'appdata', 'template', 'model', 'support'] },
   // What both faces call: open a workspace (with crash recovery), send, run.
   {

@@ -17,6 +17,7 @@ interface ImportOptions {
   json?: boolean;
   curl?: string;
   baseUrl?: string;
+  asServer?: boolean;
 }
 
 export function registerImport(program: Command, ctx: CliContext): void {
@@ -28,10 +29,13 @@ export function registerImport(program: Command, ctx: CliContext): void {
     .option('--name <name>', 'name of the imported folder, environment or request')
     .option('--curl <command>', 'import one cURL command as a request')
     .option('--base-url <url>', 'OpenAPI: base URL when the document does not say where the API runs')
+    .option('--as-server', 'OpenAPI: write a mock API server (servers/NAME.yaml) that answers with the examples and checks requests, instead of requests')
     .option('--json', 'print the summary as JSON: {kind, name, requests, folders, environments, variables, notes}')
     .action(async (source: string | undefined, options: ImportOptions, command: Command) => {
       if (!source && options.curl === undefined) throw new CliError('Give a file, a URL, - (standard input), or --curl \'COMMAND\'.');
       if (source && options.curl !== undefined) throw new CliError('Give either a source or --curl, not both.');
+      if (options.asServer && options.curl !== undefined) throw new CliError('--as-server is for OpenAPI and Swagger documents, not for --curl.');
+      if (options.asServer && options.into !== undefined) throw new CliError('--as-server writes a server file under servers/; --into is for requests.');
       if (options.curl !== undefined && options.baseUrl !== undefined) throw new CliError('--base-url is for OpenAPI and Swagger documents, not for --curl.');
       const nameProblem = options.name === undefined ? undefined : checkDisplayName(options.name);
       if (nameProblem) throw new CliError(`--name: ${nameProblem}`);
@@ -44,7 +48,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
         progress?.show(options.curl !== undefined ? '→ Reading the cURL command' : `→ Reading ${source === '-' ? 'standard input' : source}`);
         const result = options.curl !== undefined
           ? importCurl(options.curl, { name: options.name })
-          : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root });
+          : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root, asServer: options.asServer });
         if (options.baseUrl !== undefined && result.kind !== 'openapi') {
           const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
           result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);
@@ -66,7 +70,9 @@ export function registerImport(program: Command, ctx: CliContext): void {
         plural(summary.requests, 'request'), plural(summary.folders, 'folder'),
         plural(summary.environments, 'environment'), plural(summary.variables, 'workspace variable'),
       ];
-      const lines = [`${c.green('Imported')} ${c.bold(`"${summary.name}"`)}: ${counts.join(', ')}`];
+      const lines = summary.servers !== undefined
+        ? [`${c.green('Imported')} ${c.bold(`"${summary.name}"`)} as a mock API server`]
+        : [`${c.green('Imported')} ${c.bold(`"${summary.name}"`)}: ${counts.join(', ')}`];
       if (written && written.length > 0) lines.push(`${c.dim('Wrote')} ${written.join(', ')}`);
       if (summary.notes.length > 0) lines.push('', c.yellow('Notes:'), ...summary.notes.map((n) => `  - ${n}`));
       ctx.output.out(lines.join('\n'));

@@ -2,9 +2,11 @@
  * `ferry update FOLDER [--from FILE|URL|-] [--dry-run] [--json]`: update a folder imported from
  * an OpenAPI document to a new version of it (spec 4.5). Prints the preview; `--dry-run` writes nothing.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
+import { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf } from '../importers/openapi/index.js';
 import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError } from '../importers/openapi/update/index.js';
 import { checkNoSymlinks, openWorkspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -22,12 +24,16 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
   program
     .command('update')
     .description('update a folder imported from an OpenAPI document to a new version of the document')
-    .argument('<folder>', 'the imported folder: its path under requests/ or its name')
+    .argument('<folder>', 'the imported folder (its path under requests/ or its name), or a server generated with import --as-server (servers/ID.yaml or ID)')
     .option('--from <source>', 'the new version: a file, an http(s) URL, or - for standard input (default: where the folder was imported from)')
     .option('--dry-run', 'print the preview of the changes and write nothing')
     .option('--json', 'print the preview as JSON')
     .action(async (folder: string, options: UpdateOptions, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
+      if (await isGeneratedServer(ws.root, folder)) {
+        await updateServer(ctx, ws.root, folder, options);
+        return;
+      }
       if ((await recoverInterruptedUpdate(ws.root)) === 'running') {
         throw new CliError('Another `ferry update` of this workspace is running. Wait for it to finish, then update again.');
       }
@@ -62,6 +68,40 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       else if (written) lines.push('', c.green('Updated.'));
       ctx.output.out(lines.join('\n'));
     });
+}
+
+/** `servers/ID.yaml` or `ID` naming a server file (a mock generated with `ferry import --as-server`). */
+async function isGeneratedServer(root: string, argument: string): Promise<boolean> {
+  if (!argument.startsWith('servers/') && existsSync(path.join(root, 'requests', argument))) return false;
+  return existsSync(path.join(root, serverFileOf(argument)));
+}
+
+/** `ferry update SERVER --from FILE|URL|-`: the generated routes follow the new document (issue 22). */
+async function updateServer(ctx: CliContext, root: string, argument: string, options: UpdateOptions): Promise<void> {
+  if (options.from === undefined) {
+    throw new CliError(`A server file does not record where its document came from; give the new version with --from FILE|URL|-.`);
+  }
+  const spec = options.from === '-' || /^https?:\/\//i.test(options.from) ? options.from : path.resolve(ctx.cwd, options.from);
+  let plan;
+  try {
+    const input = await readInput(spec);
+    plan = await planServerUpdate(root, { server: argument, text: input.text, from: options.from });
+    if (!options.dryRun && !plan.upToDate) await applyServerUpdate(plan);
+  } catch (error) {
+    if (error instanceof ImportError) throw new CliError(error.message);
+    throw error;
+  }
+  const { writes, ...shape } = plan;
+  const written = !options.dryRun && writes.length > 0;
+  if (options.json) {
+    ctx.output.out(JSON.stringify({ ...shape, written }, null, 2));
+    return;
+  }
+  const c = paint(ctx.output);
+  const lines = [formatServerPreview(plan)];
+  if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
+  else if (written) lines.push('', c.green('Updated.'));
+  ctx.output.out(lines.join('\n'));
 }
 
 /** The URL or in-workspace file the folder was imported from (`openapi.source`). */

@@ -3,6 +3,7 @@
  * unchanged (keyed by absolute path, modification time and size).
  */
 import { detectDialect, MAX_DOCUMENT_BYTES, OpenApiDocument, parseDocumentText as readDocumentText } from '../openapi-document/index.js';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { locateDocument } from './document-path.js';
 import { SchemaChecker } from './schema-check.js';
 import { FileTooLargeError, readFileNoFollow } from '../support/read-no-follow.js';
@@ -26,6 +27,34 @@ export function documentFromValue(value: unknown, label: string): DocumentLoad {
   if (dialect === undefined) return { ok: false, reason: `${label} is not an OpenAPI 3.0/3.1 or Swagger 2.0 document` };
   const document = new OpenApiDocument(value as Record<string, unknown>, dialect);
   return { ok: true, loaded: { document, checker: new SchemaChecker(document) } };
+}
+
+/**
+ * Reads a kept document at once (a mock server compiles its settings synchronously), with the
+ * same path rules as the check: inside the workspace folder, no symbolic link, at most 50 MB.
+ */
+export function loadDocumentSync(workspaceRoot: string, relativePath: string): DocumentLoad {
+  const located = locateDocument(workspaceRoot, relativePath);
+  if (!located.ok) return located;
+  if (located.size > MAX_DOCUMENT_BYTES) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
+  let text: string;
+  try {
+    const fd = openSync(located.absolutePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    return { ok: false, reason: `the document ${relativePath} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+  let value: unknown;
+  try {
+    value = parseDocumentText(text);
+  } catch (error) {
+    return { ok: false, reason: `the document ${relativePath} does not parse: ${(error as Error).message}` };
+  }
+  return documentFromValue(value, `the document ${relativePath}`);
 }
 
 export class ContractDocuments {

@@ -64,5 +64,10 @@ export const messages = {
   aboveMaximum: (path: string, value: number, max: number) => `${path}: ${value} is above the documented maximum ${max}`,
   notAbove: (path: string, value: number, bound: number) => `${path}: ${value} must be above ${bound}`,
   notBelow: (path: string, value: number, bound: number) => `${path}: ${value} must be below ${bound}`,
+  // Requests (the mock API's validation, Ferry's addition): the same shapes, naming the part.
+  parameterMissing: (where: string) => `${where} is missing, but the spec requires it`,
+  requestBodyMissing: () => 'The body is empty, but the spec requires one',
+  contentTypeNotDocumented: (type: string, documented: readonly string[]) =>
+    `The Content-Type ${type} is not one the spec documents for this operation; documented: ${documented.join(', ')}`,
   moreProblems: (count: number) => `…and ${count} more ${count === 1 ? 'problem' : 'problems'}`,
 };

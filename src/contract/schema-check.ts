@@ -85,9 +85,10 @@ export class SchemaChecker {
   /**
    * @param memoAfter composition members tried in one check before results are remembered:
    *   plain bodies never get there and pay nothing for it (tests pass 0 to remember from the start).
+   * @param direction `request` when checking what a client sends (the mock's request validation).
    */
-  constructor(document: OpenApiDocument, private readonly memoAfter = MEMO_AFTER_COMPOSITION_STEPS) {
-    this.views = new SchemaViews(document);
+  constructor(document: OpenApiDocument, private readonly memoAfter = MEMO_AFTER_COMPOSITION_STEPS, direction: 'response' | 'request' = 'response') {
+    this.views = new SchemaViews(document, direction);
   }
 
   /** Checks `value` against `schema`, adding problems to `problems`. Returns whether it matched. */

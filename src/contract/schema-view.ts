@@ -121,7 +121,14 @@ export class SchemaViews {
   private readonly building = new Set<object>();
   private readonly dialect: Dialect;
 
-  constructor(private readonly document: OpenApiDocument) {
+  /**
+   * @param direction a response's required fields leave out `writeOnly` properties (never sent
+   *   back); a request's leave out `readOnly` ones (only the server writes them).
+   */
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly direction: 'response' | 'request' = 'response',
+  ) {
     this.dialect = document.dialect;
   }
 
@@ -270,18 +277,19 @@ export class SchemaViews {
     return { minimum, maximum, exclusiveMinimum, exclusiveMaximum };
   }
 
-  /** Required fields, less those whose property is `writeOnly` (never sent in responses). */
+  /** Required fields, less those whose property is `writeOnly` (responses) or `readOnly` (requests). */
   private readRequired(required: unknown, properties: JsonObject | undefined): string[] {
     if (!Array.isArray(required)) return [];
     const names = required.filter((name): name is string => typeof name === 'string');
     if (properties === undefined) return names;
+    const flag = this.direction === 'response' ? 'writeOnly' : 'readOnly';
     return names.filter((name) => {
       if (!Object.hasOwn(properties, name)) return true;
       const property = properties[name];
       if (!isObject(property)) return true;
-      if (property.writeOnly === true) return false;
+      if (property[flag] === true) return false;
       const target = typeof property.$ref === 'string' ? this.followRef(property.$ref) : undefined;
-      return !(isObject(target) && target.writeOnly === true);
+      return !(isObject(target) && target[flag] === true);
     });
   }
 }

@@ -13,7 +13,7 @@ import { formatFieldPath, parseResource, toFileData, variableSchema, WORKSPACE_F
 import { SecretStore, workspaceDataDir } from '../appdata/index.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYaml, readTextFile,
-  REQUESTS_DIR, resourceText, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
+  REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
 } from '../workspace/index.js';
 import { SiblingNames } from './sibling-names.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
@@ -46,7 +46,8 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
   if (into.some((part) => part.startsWith('.'))) throw new ImportError(`Cannot import into "${into.join('/')}": folders starting with "." are ignored by Ferry.`);
   // specs/ and environments/ are written too: a link there (a hostile repository's
   // `specs -> ~/.config/app`) would put files outside the workspace.
-  for (const [needed, dir] of [[result.specs.length > 0, SPECS_DIR], [result.environments.length > 0, ENVIRONMENTS_DIR]] as const) {
+  const servers = result.servers ?? [];
+  for (const [needed, dir] of [[result.specs.length > 0, SPECS_DIR], [result.environments.length > 0, ENVIRONMENTS_DIR], [servers.length > 0, SERVERS_DIR]] as const) {
     const linked = needed ? await checkNoSymlinks(root, dir) : undefined;
     if (linked) throw new ImportError(`Cannot import: ${linked}. Replace ${dir} with a real folder inside the workspace, then import again.`);
   }
@@ -83,6 +84,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
         await fs.writeFile(path.join(staging, file), spec.text);
         moves.push({ from: path.join(staging, file), to: path.join(specsDir, file) });
         for (const folder of spec.linkFolders ?? []) specNames.set(folder, `${SPECS_DIR}/${file}`);
+        for (const server of spec.linkServers ?? []) specNames.set(server, `${SPECS_DIR}/${file}`);
       }
     }
 
@@ -113,6 +115,23 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
         const value = validate('environment', env, `environment "${env.name}"`);
         await fs.writeFile(path.join(envStaging, `${id}.yaml`), resourceText('environment', value));
         moves.push({ from: path.join(envStaging, `${id}.yaml`), to: path.join(envDir, `${id}.yaml`) });
+      }
+    }
+
+    // 3b. Server files (`--as-server`), linked to their kept document.
+    if (servers.length > 0) {
+      const serversDir = path.join(root, SERVERS_DIR);
+      await makeDir(serversDir, created);
+      const serverStaging = await stage(serversDir, stagings);
+      const serverTaken = (await listNames(serversDir)).map(stripYaml);
+      for (const server of servers) {
+        const id = uniqueFileName(requireName(server.id, 'server'), serverTaken);
+        serverTaken.push(id);
+        const spec = specNames.get(server);
+        const data = spec === undefined ? server.server : { ...server.server, http: { ...server.server.http, openapi: { ...server.server.http?.openapi, spec } } };
+        const value = validate('server', data, `server "${server.id}"`);
+        await fs.writeFile(path.join(serverStaging, `${id}.yaml`), resourceText('server', value));
+        moves.push({ from: path.join(serverStaging, `${id}.yaml`), to: path.join(serversDir, `${id}.yaml`) });
       }
     }
 
@@ -169,6 +188,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
       folders: counts.folders,
       environments: result.environments.length,
       variables: added.length,
+      ...(servers.length > 0 ? { servers: servers.length } : {}),
       notes,
       written: moves.map((m) => path.relative(root, m.to).split(path.sep).join('/')),
     };

@@ -5,10 +5,10 @@
 import { importCurl, type CurlImportOptions } from './curl/index.js';
 import { detect } from './detect.js';
 import { importEnvironment } from './environment.js';
-import { importOpenApi } from './openapi/index.js';
+import { importOpenApi, importOpenApiAsServer } from './openapi/index.js';
 import { importPostman } from './postman/index.js';
 import { readInput } from './source.js';
-import type { ImportResult, ImportSource } from './types.js';
+import { ImportError, type ImportResult, type ImportSource } from './types.js';
 
 export * from './types.js';
 export { commitImport, type CommitOptions, type CommitTarget } from './commit.js';
@@ -28,11 +28,16 @@ export interface ConvertOptions {
   /** OpenAPI: the workspace folder, so an in-workspace source file is recorded as `openapi.source`. */
   workspaceRoot?: string;
   curl?: CurlImportOptions;
+  /** OpenAPI: write a mock API server (`servers/`) instead of requests (`--as-server`). */
+  asServer?: boolean;
 }
 
 /** Turns an import's text into an ImportResult (nothing is written). */
 export async function convert(text: string, source: ImportSource, options: ConvertOptions = {}): Promise<ImportResult> {
   const detected = detect(text);
+  if (options.asServer && detected.kind !== 'openapi') {
+    throw new ImportError(`--as-server makes a mock API from an OpenAPI or Swagger document; ${source.label} is not one.`);
+  }
   switch (detected.kind) {
     case 'postman':
       return importPostman(detected.collection, { name: options.name, baseDepth: options.baseDepth });
@@ -42,6 +47,9 @@ export async function convert(text: string, source: ImportSource, options: Conve
     case 'curl':
       return importCurl(detected.text, { ...options.curl, name: options.name });
     case 'openapi':
+      if (options.asServer) {
+        return importOpenApiAsServer({ document: detected.document, format: detected.format, version: detected.version, text, source, name: options.name, workspaceRoot: options.workspaceRoot });
+      }
       return importOpenApi({ document: detected.document, format: detected.format, version: detected.version, text, source, name: options.name, baseUrl: options.baseUrl, workspaceRoot: options.workspaceRoot });
   }
 }

@@ -17,7 +17,7 @@
  *   3. return the result; `commitImport(workspace, result, { into })` writes it.
  */
 import type { z } from 'zod';
-import type { environmentSchema, folderSchema, requestSchema, variableSchema } from '../model/index.js';
+import type { environmentSchema, folderSchema, requestSchema, serverSchema, variableSchema } from '../model/index.js';
 
 /** A request as the importer builds it: model input shape (defaults may be left out). `name` is the display name. */
 export type ImportedRequestData = z.input<typeof requestSchema>;
@@ -71,6 +71,16 @@ export interface ImportedSpec {
    * must point at this document once its file name is known. The writer fills the path.
    */
   linkFolders?: ImportedFolderNode[];
+  /** Servers (by identity, among `servers`) whose `http.openapi.spec` must point at this document. */
+  linkServers?: ImportedServer[];
+}
+
+/** A local server file to write under `servers/` (`ferry import --as-server`). */
+export interface ImportedServer {
+  /** The file name (server id) is derived from it, made unique among the existing servers. */
+  id: string;
+  /** The file's content (model input shape). */
+  server: z.input<typeof serverSchema>;
 }
 
 export type ImportKind = 'postman' | 'environment' | 'globals' | 'openapi' | 'curl';
@@ -89,6 +99,8 @@ export interface ImportResult {
   variables: ImportedVariable[];
   secrets: ImportedSecret[];
   specs: ImportedSpec[];
+  /** Server files (`--as-server`); absent for every other import. */
+  servers?: ImportedServer[];
   /** Things not brought over exactly, one sentence each, for the user. */
   notes: string[];
 }
@@ -101,6 +113,8 @@ export interface ImportSummary {
   folders: number;
   environments: number;
   variables: number;
+  /** Server files written (`--as-server`); absent for other imports. */
+  servers?: number;
   notes: string[];
   /** What the import created, relative to the workspace folder (`requests/Petstore 2`, `environments/Petstore.yaml`). */
   written?: string[];

@@ -30,11 +30,24 @@ export const routeSchema = section({
 });
 export type MockRoute = z.output<typeof routeSchema>;
 
+/**
+ * Ferry's addition to the mock API (not in spec 2.11): the OpenAPI document the server was
+ * generated from (`ferry import DOC --as-server`), kept under `specs/`. With `validateRequests`
+ * each request is checked against the operation its route stands for and answered 422 when it
+ * does not match; `Prefer: code=` / `example=` choose another documented response.
+ */
+export const mockOpenApiSchema = section({
+  spec: text(),
+  validateRequests: flag().default(true),
+});
+export type MockOpenApiLink = z.output<typeof mockOpenApiSchema>;
+
 export const httpServerSchema = section({
   routes: list(routeSchema).default([]),
   fallback: oneOf(['notFound', 'proxy']).default('notFound'),
   proxyUrl: text().optional(),
   cors: flag().default(false),
+  openapi: mockOpenApiSchema.optional(),
 });
 
 const MODES = ['echo', 'rules', 'manual', 'discard'] as const;

@@ -16,11 +16,15 @@ export interface FoundOperation {
   path: string;
   operation: JsonObject;
   responses: JsonObject;
+  /** The path item holding it (its `parameters` apply to the operation too). */
+  pathItem: JsonObject;
+  /** The path as the document writes it (differs from `path` when found by its shape). */
+  documentPath: string;
 }
 
 export class OpenApiDocument {
-  /** Local references, followed lazily and remembered (shared with the importer). */
-  private readonly refs: RefResolver;
+  /** Local references, followed lazily and remembered (shared with the importer and the example generator). */
+  readonly refs: RefResolver;
 
   constructor(
     readonly root: JsonObject,
@@ -56,11 +60,13 @@ export class OpenApiDocument {
     const path = match[2]!;
     if (!HTTP_METHODS.has(method) || !isObject(this.root.paths)) return undefined;
     const paths = this.root.paths;
+    let documentPath = path;
     let pathItem = Object.hasOwn(paths, path) ? paths[path] : undefined;
     if (pathItem === undefined) {
       const shape = templateShape(path);
       const key = Object.keys(paths).find((candidate) => templateShape(candidate) === shape);
       pathItem = key === undefined ? undefined : paths[key];
+      if (key !== undefined) documentPath = key;
     }
     const item = this.followRefs(pathItem);
     if (!isObject(item)) return undefined;
@@ -68,7 +74,7 @@ export class OpenApiDocument {
     if (!isObject(operation)) return undefined;
     const responses = this.followRefs(operation.responses);
     if (!isObject(responses)) return undefined;
-    return { method: method.toUpperCase(), path, operation, responses };
+    return { method: method.toUpperCase(), path, operation, responses, pathItem: item, documentPath };
   }
 }
 

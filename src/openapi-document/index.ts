@@ -9,3 +9,5 @@ export { parseDocumentText, type DocumentData, type ReadOptions } from './text.j
 export { detectDialect, specVersionOf, type SpecVersion, type SpecVersionInfo } from './version.js';
 export { RefResolver, refName } from './refs.js';
 export { OpenApiDocument, type Dialect, type FoundOperation } from './document.js';
+export { ExampleGenerator, typeOf, type ExampleDirection } from './schema-example.js';
+export { DocumentedAnswers, defaultResponseKey, isJsonMedia, responseKeys, statusForKey, type DocumentedAnswer } from './documented-answers.js';

@@ -129,7 +129,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
 async function launchKind(entry: ServerEntry, config: ServerFile, options: ServerOptions, traffic: TrafficLog, kinds: ServerKindTable): Promise<Running> {
   const module = await loadServerKind(config.kind, entry.file, kinds);
   const variables = await readServerVariables(options);
-  const context = { id: entry.id, file: entry.file, traffic };
+  const context = { id: entry.id, file: entry.file, traffic, root: options.root };
   // The one place the transports differ: who binds the port.
   let instance: KindInstance;
   let bind: (tls: TlsMaterial | undefined) => Promise<Listener>;

@@ -6,8 +6,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { ImportedRequestData } from '../types.js';
 import { scalarText } from './params.js';
-import { isObject, type JsonObject, refName, type RefResolver } from '../../openapi-document/index.js';
-import { ExampleGenerator } from './schema-example.js';
+import { ExampleGenerator, isObject, type JsonObject, refName, type RefResolver } from '../../openapi-document/index.js';
 
 export type ImportedBody = NonNullable<ImportedRequestData['body']>;
 

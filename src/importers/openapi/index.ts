@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { isInside } from '../../workspace/index.js';
-import { emptyResult, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSource, type OpenApiImportInput } from '../types.js';
+import { emptyResult, type ImportedFolderNode, type ImportedNode, type ImportedServer, type ImportResult, type ImportSource, type OpenApiImportInput } from '../types.js';
+import { buildMockRoutes } from './mock-server.js';
 import { buildCollection, type GeneratedCollection } from './build.js';
 import { cleanName } from './names.js';
 import { parseSpecText, requireSpec } from './parse.js';
@@ -36,6 +37,24 @@ export function importOpenApi(input: OpenApiImportRequest): ImportResult {
   if (collection.variables.length > 0) result.environments.push({ name, variables: collection.variables });
   result.specs.push({ name, ext: input.format, text: input.text, linkFolders: [top] });
   result.notes.push(...collection.notes);
+  return result;
+}
+
+/**
+ * `--as-server`: a mock API server file instead of requests, with the document kept under
+ * `specs/` and linked from the server's `http.openapi.spec` (validation on by default). `name`
+ * (`--name`) names the server file; the display name is the document's title.
+ */
+export function importOpenApiAsServer(input: OpenApiImportRequest): ImportResult {
+  const { root, info } = requireSpec(input.document, input.source.label);
+  const mock = buildMockRoutes(root, info);
+  const id = cleanName(input.name) ?? mock.title;
+  const result = emptyResult('openapi', mock.title);
+  // The spec path is filled in by the writer once the document's file name is known.
+  const server: ImportedServer = { id, server: { name: mock.title, http: { routes: mock.routes, openapi: { spec: '' } } } };
+  result.servers = [server];
+  result.specs.push({ name: id, ext: input.format, text: input.text, linkServers: [server] });
+  result.notes.push(...mock.notes);
   return result;
 }
 
@@ -82,6 +101,8 @@ export function recordedSource(source: ImportSource, workspaceRoot: string | und
 }
 
 export { buildCollection, type GeneratedCollection, type GeneratedOperation } from './build.js';
+export { buildMockRoutes, pathShape, routePath, type GeneratedMock, type GeneratedRoute } from './mock-server.js';
 export { parseSpecText, requireSpec, specVersionOf } from './parse.js';
 export { NO_HOST_MESSAGE } from './servers.js';
 export { MAX_DOCUMENT_BYTES, MAX_OPERATIONS } from '../../openapi-document/index.js';
+export { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf, type ServerUpdatePlan } from './update-server.js';

@@ -26,6 +26,8 @@ export interface KindContext {
   /** The server file, relative to the workspace, for messages. */
   file: string;
   traffic: TrafficLog;
+  /** The workspace folder: files a server refers to (an OpenAPI document under `specs/`) are read from it. */
+  root?: string;
 }
 
 export interface KindSettings {

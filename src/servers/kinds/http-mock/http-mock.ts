@@ -17,6 +17,10 @@ import { compileAnswer, type CompiledAnswer } from './mock-answer.js';
 import { forward, parseBackendUrl } from './proxy.js';
 import { BodyTooLarge, MAX_MOCK_REQUEST_BYTES, readBody } from './read-body.js';
 import { compileConditions, RequestFacts, type RouteConditions } from './route-matcher.js';
+import { linkOpenApi, type RouteOperation } from './openapi-link.js';
+import { readPrefer } from './prefer.js';
+import { invalidRequestAnswer } from './problem.js';
+import { contractMessages } from '../../../contract/index.js';
 
 interface CompiledRoute {
   label: string;
@@ -25,6 +29,9 @@ interface CompiledRoute {
   delayMs: number;
   fault: MockRoute['fault'];
   faultPercent: number;
+  status: number;
+  /** The operation the route stands for, when the server links an OpenAPI document. */
+  openapi: RouteOperation | undefined;
 }
 
 interface MockState {
@@ -41,8 +48,9 @@ interface MockState {
 /** Headers HTTP/2 forbids (they describe one HTTP/1.1 connection). */
 const HTTP1_ONLY = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
 
-export function compileMock(server: ServerFile, variables: VariableScope, file: string): MockState {
-  const section = server.http ?? { routes: [], fallback: 'notFound' as const, cors: false };
+export function compileMock(server: ServerFile, variables: VariableScope, file: string, root?: string): MockState {
+  const section = server.http ?? { routes: [], fallback: 'notFound' as const, cors: false, openapi: undefined };
+  const link = linkOpenApi(section.openapi, root, file);
   const routes: CompiledRoute[] = [];
   section.routes.forEach((route, index) => {
     if (route.enabled === false) return;
@@ -60,6 +68,8 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
       delayMs: route.delayMs,
       fault: route.fault,
       faultPercent: route.faultPercent,
+      status: route.status,
+      openapi: link?.forRoute(route),
     });
   });
   let backend: URL | undefined;
@@ -71,7 +81,7 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
   return {
     name: server.name,
     routes,
-    needsBody: routes.some((r) => r.conditions.needsBody || r.answer.usesBody),
+    needsBody: routes.some((r) => r.conditions.needsBody || r.answer.usesBody || r.openapi?.validator?.needsBody === true),
     cors: section.cors,
     backend,
     variables,
@@ -85,7 +95,7 @@ class HttpMock implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure(settings: KindSettings): void {
-    this.#state = compileMock(settings.server, settings.variables, this.context.file);
+    this.#state = compileMock(settings.server, settings.variables, this.context.file, this.context.root);
   }
 
   openStreams(): number {
@@ -128,6 +138,7 @@ class HttpMock implements HttpKindInstance {
       if (preflight && route.conditions.method !== 'OPTIONS') continue; // only an explicit OPTIONS route takes a preflight
       const params = route.conditions.test(method, path, getFacts, state.variables);
       if (params !== null) {
+        if (route.openapi !== undefined && this.#answerFromSpec(state, route, route.openapi, params, req, res, getFacts(), body, start)) return;
         this.#answer(state, route, params, req, res, url, body, start);
         return;
       }
@@ -151,6 +162,47 @@ class HttpMock implements HttpKindInstance {
     }
     const text = `No route of the mock API "${state.name}" matches ${method} ${path}. Routes are tried in order; check their methods, paths and match conditions in ${this.context.file}.\n`;
     this.#sendText(req, res, state, 404, text, start, '', body, 'notFound');
+  }
+
+  /**
+   * The document's part (Ferry's addition): a request that does not match its operation gets 422
+   * with every problem; a `Prefer: code=` / `example=` gets that documented response. Returns
+   * false when the route answers as usual.
+   */
+  #answerFromSpec(
+    state: MockState,
+    route: CompiledRoute,
+    operation: RouteOperation,
+    params: Record<string, string>,
+    req: AnyRequest,
+    res: AnyResponse,
+    facts: RequestFacts,
+    body: Buffer | undefined,
+    start: number,
+  ): boolean {
+    if (operation.validator !== undefined) {
+      const problems = operation.validator.check({
+        pathParam: (name) => params[operation.routeParam(name)],
+        query: (name) => facts.queryValues(name),
+        header: (name) => facts.headerValues(name),
+        body,
+      });
+      if (problems.count > 0) {
+        const lines = problems.unlisted > 0 ? [...problems.listed, contractMessages.moreProblems(problems.unlisted)] : problems.listed;
+        const answer = invalidRequestAnswer(operation.operation, lines);
+        this.#write(req, res, state, answer.status, answer.headers, answer.body);
+        this.#record(req, start, route.label, answer.status, answer.body.length, body, 'invalid', lines);
+        return true;
+      }
+    }
+    const prefer = facts.headerValues('prefer');
+    if (prefer.length === 0) return false;
+    const preference = readPrefer(prefer);
+    if (preference === undefined) return false;
+    const answer = operation.preferred(preference, route.status);
+    this.#write(req, res, state, answer.status, answer.headers, answer.body);
+    this.#record(req, start, route.label, answer.status, answer.body.length, body, undefined);
+    return true;
   }
 
   #answer(
@@ -266,10 +318,12 @@ class HttpMock implements HttpKindInstance {
     responseBytes: number,
     body: Buffer | undefined,
     note: HttpExchangeNote | undefined,
+    problems?: string[],
   ): void {
     const durationMs = performance.now() - start;
     const detail: HttpExchangeDetail = { method: req.method ?? '', path: req.url ?? '', route, status };
     if (note !== undefined) detail.note = note;
+    if (problems !== undefined) detail.problems = problems;
     const requestBytes = body !== undefined ? body.length : Number(req.headers['content-length'] ?? 0) || 0;
     this.context.traffic.add(httpExchangeRecord('http', this.context.id, start, durationMs, detail, requestBytes, responseBytes));
   }

@@ -1,9 +1,15 @@
 /**
- * Example values generated from a schema, for request bodies and parameters without examples.
+ * Example values generated from a schema: request bodies and parameters without examples (the
+ * importer), and answers of a mock generated from a document (`--as-server`, `Prefer`).
  * Bounded: references that loop end the branch, nesting stops at `MAX_EXAMPLE_DEPTH`, and one
  * value holds at most `MAX_EXAMPLE_NODES` parts, so huge schemas (Stripe, Kubernetes) stay cheap.
  */
-import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_NODES, isObject, type JsonObject, type RefResolver } from '../../openapi-document/index.js';
+import { isObject, type JsonObject } from './json.js';
+import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_NODES } from './limits.js';
+import type { RefResolver } from './refs.js';
+
+/** Which way the value travels: a request leaves out `readOnly` properties, a response `writeOnly` ones. */
+export type ExampleDirection = 'request' | 'response';
 
 const STRING_FORMATS: Record<string, string> = {
   'date-time': '2024-01-01T00:00:00Z',
@@ -25,7 +31,10 @@ export class ExampleGenerator {
   private nodes = 0;
   private readonly active: string[] = [];
 
-  constructor(private readonly refs: RefResolver) {}
+  constructor(
+    private readonly refs: RefResolver,
+    private readonly direction: ExampleDirection = 'request',
+  ) {}
 
   /** An example for `schema`, or undefined when the schema gives nothing to go on. */
   generate(schema: unknown): unknown {
@@ -112,8 +121,8 @@ export class ExampleGenerator {
     for (const [name, property] of Object.entries(schema.properties)) {
       if (this.nodes > MAX_EXAMPLE_NODES) break;
       const resolved = this.peek(property);
-      // Request bodies leave out what only the server writes.
-      if (resolved?.readOnly === true) continue;
+      // Requests leave out what only the server writes; responses what only the client sends.
+      if (resolved?.[this.direction === 'request' ? 'readOnly' : 'writeOnly'] === true) continue;
       const value = this.value(property, depth + 1);
       if (value !== undefined) out[name] = value;
     }

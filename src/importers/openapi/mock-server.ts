@@ -1,0 +1,80 @@
+/**
+ * `ferry import DOC --as-server`: a mock API server file from a document (issue 22). One route
+ * per operation (`{param}` paths as `:param`), answering with the first 2xx response's example
+ * (media-type `example`, then `examples`, then generated from the schema), its documented
+ * headers and its Content-Type; literal paths ordered before parameters. Pure: the same
+ * document gives the same routes, which `ferry update` relies on for its three-way rule.
+ */
+import {
+  DocumentedAnswers, defaultResponseKey, isObject, MAX_LISTED_REFS, OpenApiDocument, statusForKey, type JsonObject, type SpecVersionInfo,
+} from '../../openapi-document/index.js';
+import type { z } from 'zod';
+import type { routeSchema } from '../../model/index.js';
+import { cleanName, requestName } from './names.js';
+import { listOperations } from './operations.js';
+import { orderRoutes } from './route-order.js';
+
+/** A route as written to the server file (model input shape: defaults may be left out). */
+export type GeneratedRoute = z.input<typeof routeSchema> & { method: string; path: string };
+
+export interface GeneratedMock {
+  title: string;
+  routes: GeneratedRoute[];
+  notes: string[];
+}
+
+export function buildMockRoutes(root: JsonObject, info: SpecVersionInfo): GeneratedMock {
+  const document = new OpenApiDocument(root, info.version);
+  const answers = new DocumentedAnswers(document);
+  const notes: string[] = [];
+  const title = cleanName(isRecord(root.info) ? root.info.title : undefined) ?? 'API';
+  const { operations, skipped } = listOperations(root, document.refs);
+  if (skipped > 0) notes.push(`The document has ${operations.length + skipped} operations; the mock got routes for the first ${operations.length}.`);
+  const unmatchable: string[] = [];
+  const generated: GeneratedRoute[] = [];
+  for (const op of operations) {
+    const path = routePath(op.path);
+    if (/[{}]/.test(path)) unmatchable.push(`${op.method} ${op.path}`);
+    const responses = document.followRefs(op.operation.responses);
+    const key = isObject(responses) ? defaultResponseKey(responses) : undefined;
+    const answer = key === undefined ? undefined : answers.answer(op.operation, key, statusForKey(key));
+    const headers: { key: string; value: string }[] = [];
+    if (answer?.mediaType !== undefined && answer.body !== '') headers.push({ key: 'Content-Type', value: answer.mediaType });
+    for (const [name, value] of answer?.headers ?? []) headers.push({ key: name, value });
+    const status = answer?.status ?? 200;
+    generated.push({
+      name: requestName(op.operation, op.method, op.path),
+      method: op.method,
+      path,
+      ...(status !== 200 ? { status } : {}),
+      ...(headers.length > 0 ? { headers } : {}),
+      ...(answer !== undefined && answer.body !== '' ? { body: answer.body } : {}),
+    });
+  }
+  if (unmatchable.length > 0) {
+    const shown = unmatchable.slice(0, MAX_LISTED_REFS).join(', ');
+    notes.push(`Paths with a parameter inside a segment (such as /files/{name}.json) cannot be matched by a mock route and were written as they are: ${shown}${unmatchable.length > MAX_LISTED_REFS ? ` and ${unmatchable.length - MAX_LISTED_REFS} more` : ''}.`);
+  }
+  if (operations.length === 0) notes.push('The document has no operations: the mock has no routes.');
+  return { title, routes: orderRoutes(generated), notes };
+}
+
+/** `/pets/{petId}` → `/pets/:petId`; a parameter inside a segment stays as written. */
+export function routePath(template: string): string {
+  return template
+    .split('/')
+    .map((segment) => (/^\{[^{}/]+\}$/.test(segment) ? `:${segment.slice(1, -1)}` : segment))
+    .join('/');
+}
+
+/** `/pets/:petId` → `/pets/{}`: the shape an operation path and a route path share. */
+export function pathShape(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') || /^\{[^{}/]+\}$/.test(segment) ? '{}' : segment))
+    .join('/');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,162 @@
+/**
+ * `ferry update` on a mock server generated with `--as-server` (issue 22): routes are regenerated
+ * from the new document with the three-way rule of spec 4.5, field by field. A route's status,
+ * headers, body and path take the new document's value only where the file still has what the
+ * old document gave; edited fields stay. Names, delays, faults, match conditions and routes added
+ * by hand are never touched. New operations get routes, placed literal-before-parameter; routes
+ * of removed operations go unless the user edited them.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../../model/index.js';
+import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, writeFileAtomic } from '../../workspace/index.js';
+import { ImportError } from '../types.js';
+import { decide } from './update/three-way.js';
+import { buildMockRoutes, pathShape, type GeneratedRoute } from './mock-server.js';
+import { parseSpecText, requireSpec } from './parse.js';
+import { winsOver } from './route-order.js';
+
+/** Fields an update may change; the rest of a route is the user's. */
+const ROUTE_FIELDS = ['path', 'status', 'headers', 'body'] as const;
+type RouteField = (typeof ROUTE_FIELDS)[number];
+
+export interface ServerUpdatePlan {
+  /** `servers/ID.yaml`. */
+  file: string;
+  name: string;
+  from: string;
+  warnings: string[];
+  added: string[];
+  changed: { route: string; update: string[]; kept: string[] }[];
+  removed: string[];
+  /** Routes of removed operations kept because they were edited. */
+  keptRemoved: string[];
+  documentChanged: boolean;
+  upToDate: boolean;
+  notes: string[];
+  writes: { file: string; text: string }[];
+}
+
+/** The server file named by `servers/ID.yaml`, `ID.yaml` or `ID`, when it exists. */
+export function serverFileOf(argument: string): string {
+  const id = argument.replace(/^servers\//, '').replace(/\.yaml$/, '');
+  return `${SERVERS_DIR}/${id}.yaml`;
+}
+
+export async function planServerUpdate(root: string, input: { server: string; text: string; from: string }): Promise<ServerUpdatePlan> {
+  const file = serverFileOf(input.server);
+  const absolute = path.join(root, file);
+  const source = await fs.readFile(absolute, 'utf8').catch(() => undefined);
+  if (source === undefined) throw new ImportError(`There is no server file ${file}.`);
+  const read = await readResource('server', absolute, file);
+  if (!read.ok) throw new ImportError(`${file} does not parse: ${read.warning.message}. Fix it, then update again.`);
+  const server = read.value;
+  const spec = server.http?.openapi?.spec;
+  if (spec === undefined || spec === '') throw new ImportError(`${file} was not generated from an OpenAPI document (it has no http.openapi.spec), so it cannot be updated from one.`);
+  const parts = spec.split('/');
+  if (parts[0] !== SPECS_DIR || parts.includes('..') || (await checkNoSymlinks(root, spec))) {
+    throw new ImportError(`${file} links its document as "${spec}", which is not a file under specs/; fix http.openapi.spec, then update again.`);
+  }
+
+  const parsed = requireSpec(parseSpecText(input.text, input.from).data, input.from);
+  const next = buildMockRoutes(parsed.root, parsed.info);
+  const warnings: string[] = [];
+  const oldText = await fs.readFile(path.join(root, spec), 'utf8').catch(() => undefined);
+  let old: GeneratedRoute[] | undefined;
+  if (oldText === undefined) warnings.push(`The old document ${spec} is missing, so Ferry cannot tell which routes you edited: paths, statuses, headers and bodies take the new version.`);
+  else {
+    try {
+      const oldParsed = parseSpecText(oldText, spec);
+      const { root: oldRoot, info } = requireSpec(oldParsed.data, spec);
+      old = buildMockRoutes(oldRoot, info).routes;
+    } catch {
+      warnings.push(`The old document ${spec} cannot be read, so Ferry cannot tell which routes you edited: paths, statuses, headers and bodies take the new version.`);
+    }
+  }
+
+  const key = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${pathShape(route.path)}`;
+  const oldByKey = new Map((old ?? []).map((route) => [key(route), normalize(route)]));
+  const newByKey = new Map(next.routes.map((route) => [key(route), normalize(route)]));
+  const plan: ServerUpdatePlan = {
+    file, name: server.name, from: input.from, warnings, added: [], changed: [], removed: [], keptRemoved: [],
+    documentChanged: oldText !== input.text, upToDate: false, notes: next.notes, writes: [],
+  };
+
+  const routes: MockRoute[] = [];
+  const seen = new Set<string>();
+  for (const saved of server.http?.routes ?? []) {
+    const routeKey = key(saved);
+    const before = oldByKey.get(routeKey);
+    const after = newByKey.get(routeKey);
+    const generated = before !== undefined || (old === undefined && after !== undefined);
+    if (!generated || seen.has(routeKey)) {
+      routes.push(saved); // added by hand (or a second route for one operation): the user's
+      continue;
+    }
+    seen.add(routeKey);
+    const label = saved.name || routeKey;
+    if (after === undefined) {
+      if (before !== undefined && ROUTE_FIELDS.every((field) => deepEqual(saved[field], before[field]))) plan.removed.push(label);
+      else {
+        plan.keptRemoved.push(label);
+        routes.push(saved);
+      }
+      continue;
+    }
+    const decision = decide<RouteField>(ROUTE_FIELDS, pick(saved), pick(after), before === undefined ? undefined : pick(before));
+    const updated: MockRoute = { ...saved };
+    for (const field of decision.update) (updated as Record<RouteField, unknown>)[field] = after[field];
+    if (decision.update.length > 0 || decision.kept.length > 0) plan.changed.push({ route: label, update: decision.update, kept: decision.kept });
+    routes.push(updated);
+  }
+  for (const route of next.routes) {
+    const routeKey = key(route);
+    if (seen.has(routeKey) || (server.http?.routes ?? []).some((saved) => key(saved) === routeKey)) continue;
+    const at = routes.findIndex((earlier) => winsOver(route, { method: earlier.method.toUpperCase(), path: earlier.path }));
+    const made = normalize(route);
+    if (at < 0) routes.push(made);
+    else routes.splice(at, 0, made);
+    plan.added.push(route.name !== undefined ? String(route.name) : routeKey);
+  }
+
+  const updated: ServerFile = { ...server, http: { ...server.http!, routes } };
+  const text = resourceText('server', updated, source);
+  if (text !== source) plan.writes.push({ file: absolute, text });
+  if (plan.documentChanged) plan.writes.push({ file: path.join(root, spec), text: input.text });
+  plan.upToDate = plan.writes.length === 0;
+  return plan;
+}
+
+/** Writes the plan: the document, then the server file (a running server reloads on its file). */
+export async function applyServerUpdate(plan: ServerUpdatePlan): Promise<void> {
+  for (const write of [...plan.writes].reverse()) await writeFileAtomic(write.file, write.text);
+}
+
+export function formatServerPreview(plan: ServerUpdatePlan): string {
+  if (plan.upToDate) return `${plan.file} already matches this version of the document.`;
+  const lines = [`Update of ${plan.file} ("${plan.name}") from ${plan.from}:`];
+  for (const warning of plan.warnings) lines.push(`  ! ${warning}`);
+  if (plan.added.length > 0) lines.push('Added:', ...plan.added.map((name) => `  + ${name}`));
+  if (plan.changed.length > 0) {
+    lines.push('Changed:');
+    for (const change of plan.changed) {
+      const parts = [change.update.length > 0 ? `update ${change.update.join(', ')}` : '', change.kept.length > 0 ? `kept (your edits): ${change.kept.join(', ')}` : ''].filter(Boolean);
+      lines.push(`  ~ ${change.route}: ${parts.join('; ')}`);
+    }
+  }
+  if (plan.removed.length > 0) lines.push('No longer in the document (removed):', ...plan.removed.map((name) => `  - ${name}`));
+  if (plan.keptRemoved.length > 0) lines.push('No longer in the document, kept because you edited them:', ...plan.keptRemoved.map((name) => `  = ${name}`));
+  if (plan.documentChanged) lines.push('The kept document is replaced by the new version.');
+  for (const note of plan.notes) lines.push(`Note: ${note}`);
+  return lines.join('\n');
+}
+
+function normalize(route: GeneratedRoute): MockRoute {
+  const outcome = parseResource('server', { name: 'x', http: { routes: [route] } });
+  if (!outcome.ok) throw new Error(`A generated route does not fit the format: ${outcome.problems[0]?.message}`);
+  return outcome.value.http!.routes[0]!;
+}
+
+function pick(route: MockRoute): Record<RouteField, unknown> {
+  return { path: route.path, status: route.status, headers: route.headers, body: route.body };
+}

@@ -1,0 +1,291 @@
+/**
+ * A mock API generated from an OpenAPI document (issue 22), over real sockets: `ferry import
+ * --as-server` on Petstore 3.0, 3.1 and Swagger 2.0 (and a large corpus document, timed), every
+ * operation answering with its example, literal paths before parameters, each kind of request
+ * problem answered 422 with its message, and `Prefer: code=` / `example=`.
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { main } from '../../src/cli/main.js';
+import { convertInput } from '../../src/importers/index.js';
+import { exchanges, makeWorkspace, send, serve } from './helpers.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/openapi-mock');
+const LARGE = '/work/shared/corpus/openapi/oas30-stripe-spec3.json';
+
+async function ferry(root: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(['-w', root, ...args], { output: { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`), color: false } });
+  return { code, out, err };
+}
+
+/** A workspace with the document imported as a server; returns the root and the server file's data. */
+async function imported(document: string, name = 'api'): Promise<{ root: string; file: Record<string, any> }> {
+  const root = await makeWorkspace({ servers: {} });
+  await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+  const result = await ferry(root, 'import', document, '--as-server', '--name', name);
+  expect(result.err).toBe('');
+  expect(result.code).toBe(0);
+  const file = parse(await fs.readFile(path.join(root, 'servers', `${name}.yaml`), 'utf8'));
+  return { root, file };
+}
+
+async function started(document: string): Promise<{ url: string; root: string; file: Record<string, any>; handle: Awaited<ReturnType<typeof serve>> }> {
+  const { root, file } = await imported(document);
+  const handle = await serve(root);
+  if (handle.failures.length) throw new Error(handle.failures.map((f) => f.message).join('\n'));
+  return { url: handle.servers[0]!.url, root, file, handle };
+}
+
+const json = (body: string) => JSON.parse(body);
+
+describe('ferry import --as-server', () => {
+  it('writes one route per operation, the document under specs/, linked from the server', async () => {
+    const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    expect(file.name).toBe('Swagger Petstore');
+    expect(file.http.openapi).toEqual({ spec: 'specs/api.yaml' });
+    expect(await fs.readFile(path.join(root, 'specs/api.yaml'), 'utf8')).toBe(await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8'));
+    expect(file.http.routes.map((r: any) => `${r.method} ${r.path} ${r.status ?? 200}`)).toEqual(['GET /pets 200', 'POST /pets 201', 'GET /pets/:petId 200']);
+    const list = file.http.routes[0];
+    expect(list.headers).toEqual([{ key: 'Content-Type', value: 'application/json' }, { key: 'x-next', value: 'string' }]);
+    expect(json(list.body)).toEqual([{ id: 0, name: 'string', tag: 'string' }]);
+  });
+
+  it('orders literal paths before parameters, keeping the document order otherwise (3.1)', async () => {
+    const { file } = await imported(path.join(FIXTURES, 'oas31-petstore.json'));
+    const paths = file.http.routes.map((r: any) => `${r.method} ${r.path}`);
+    expect(paths.indexOf('GET /pet/findByStatus')).toBeLessThan(paths.indexOf('GET /pet/:petId'));
+    expect(paths.indexOf('GET /user/login')).toBeLessThan(paths.indexOf('GET /user/:username'));
+    expect(paths.indexOf('GET /user/logout')).toBeLessThan(paths.indexOf('GET /user/:username'));
+    expect(paths[0]).toBe('POST /pet');
+  });
+
+  it('refuses --as-server for what is not an OpenAPI document, and with --curl', async () => {
+    const root = await makeWorkspace({ servers: {} });
+    await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+    const env = path.join(root, 'env.json');
+    await fs.writeFile(env, JSON.stringify({ name: 'E', values: [{ key: 'a', value: '1' }], _postman_variable_scope: 'environment' }));
+    const refused = await ferry(root, 'import', env, '--as-server');
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/--as-server makes a mock API from an OpenAPI or Swagger document/);
+    expect((await ferry(root, 'import', '--curl', 'curl http://x', '--as-server')).err).toMatch(/--as-server is for OpenAPI/);
+  });
+
+  it.skipIf(!existsSync(LARGE))('generates the server file of a large document (Stripe, 3.7 MB) in under 2 s', async () => {
+    // Generation: read, parse, one route per operation with its example (what --as-server adds).
+    const started = performance.now();
+    const result = await convertInput(LARGE, { asServer: true, name: 'stripe' });
+    const ms = performance.now() - started;
+    expect(result.servers![0]!.server.http!.routes!.length).toBeGreaterThan(300);
+    expect(ms).toBeLessThan(2000);
+    // Then the CLI writes it (the 3.7 MB document is copied under specs/), and it starts.
+    const root = await makeWorkspace({ servers: {} });
+    await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+    expect((await ferry(root, 'import', LARGE, '--as-server', '--name', 'stripe')).code).toBe(0);
+    const file = parse(await fs.readFile(path.join(root, 'servers/stripe.yaml'), 'utf8'));
+    expect(file.http.routes.length).toBe(result.servers![0]!.server.http!.routes!.length);
+    const handle = await serve(root);
+    expect(handle.failures).toEqual([]);
+    const answer = await send(`${handle.servers[0]!.url}/v1/customers/cus_123`);
+    expect(answer.status).toBe(200);
+    expect(json(answer.body)).toHaveProperty('object');
+  }, 30_000);
+});
+
+describe('the generated mock answers', () => {
+  for (const document of ['oas30-petstore.yaml', 'oas31-petstore.json', 'swagger20-petstore.json']) {
+    it(`every operation of ${document} answers with its route's example`, async () => {
+      const { url, file } = await started(path.join(FIXTURES, document));
+      for (const route of file.http.routes) {
+        const target = route.path.replace(/:[^/]+/g, (name: string) => (/id$/i.test(name) ? '1' : 'someone'));
+        const body = /^(POST|PUT|PATCH)$/.test(route.method) ? '{}' : undefined;
+        const answer = await send(`${url}${target}`, { method: route.method, ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) });
+        // A request the document's schema refuses (an empty object for a Pet) gets 422: both are the document speaking.
+        if (answer.status === 422) {
+          expect(answer.headers['content-type']).toBe('application/problem+json');
+          continue;
+        }
+        expect(answer.status, `${route.method} ${target}`).toBe(route.status ?? 200);
+        if (route.method !== 'HEAD') expect(answer.body, `${route.method} ${target}`).toBe(route.body ?? '');
+      }
+    });
+  }
+
+  it('a literal path wins over a parameter over the wire', async () => {
+    const { url } = await started(path.join(FIXTURES, 'oas31-petstore.json'));
+    const login = await send(`${url}/user/login?username=a&password=b`);
+    expect(login.status).toBe(200);
+    expect(login.headers['x-rate-limit']).toBeDefined();
+    const user = await send(`${url}/user/someone`);
+    expect(json(user.body)).toHaveProperty('username');
+  });
+});
+
+describe('request validation (validateRequests, on by default)', () => {
+  it('a wrong query parameter type and a value above the maximum: 422 problem+json with each message', async () => {
+    const { url, handle } = await started(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const wrongType = await send(`${url}/pets?limit=ten`);
+    expect(wrongType.status).toBe(422);
+    expect(wrongType.headers['content-type']).toBe('application/problem+json');
+    const problem = json(wrongType.body);
+    expect(problem).toMatchObject({ type: 'about:blank', title: 'Unprocessable Content', status: 422, operation: 'GET /pets' });
+    expect(problem.problems).toEqual(['The query parameter `limit`: expected integer, got string']);
+    expect(json((await send(`${url}/pets?limit=500`)).body).problems).toEqual(['The query parameter `limit`: 500 is above the documented maximum 100']);
+    expect((await send(`${url}/pets?limit=10`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 20));
+    const invalid = exchanges(handle).find((record) => record.detail.status === 422)!;
+    expect(invalid.note).toBe('request does not match the API spec');
+    expect(invalid.detail).toMatchObject({ note: 'invalid', route: 'List all pets', problems: ['The query parameter `limit`: expected integer, got string'] });
+  });
+
+  it('a missing required body, a body that is not JSON, and every body problem at once', async () => {
+    const { url } = await started(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const post = (body: string, type = 'application/json') => send(`${url}/pets`, { method: 'POST', body, headers: { 'content-type': type } });
+    expect(json((await post('')).body).problems).toEqual(['The body is empty, but the spec requires one']);
+    expect(json((await post('{oops')).body).problems[0]).toMatch(/^The body is not valid JSON \(/);
+    const many = json((await post('{"id": "seven", "tag": 3}')).body);
+    expect(many.problems).toEqual(['$.id: expected integer, got string', '$.tag: expected string, got integer', '$ is missing the required field `name`']);
+    expect(many.detail).toBe('The request does not match the API spec for POST /pets: 3 problems.');
+    expect(json((await post('<pet/>', 'application/xml')).body).problems).toEqual([
+      'The Content-Type application/xml is not one the spec documents for this operation; documented: application/json',
+    ]);
+    expect((await post('{"id": 7, "name": "Rex"}')).status).toBe(201);
+  });
+
+  it('enums, required query parameters and required headers (3.1 and Swagger 2.0)', async () => {
+    const { url } = await started(path.join(FIXTURES, 'oas31-petstore.json'));
+    expect(json((await send(`${url}/pet/findByStatus?status=lost`)).body).problems).toEqual(['The query parameter `status`[0]: "lost" is not one of the documented values']);
+    expect(json((await send(`${url}/pet/findByStatus`)).body).problems).toEqual(['The query parameter `status` is missing, but the spec requires it']);
+    expect((await send(`${url}/pet/findByStatus?status=sold`)).status).toBe(200);
+    expect(json((await send(`${url}/pet/abc`)).body).problems).toEqual(['The path parameter `petId`: expected integer, got string']);
+    const swagger = await started(path.join(FIXTURES, 'swagger20-petstore.json'));
+    expect(json((await send(`${swagger.url}/pets?limit=x`)).body).problems).toEqual(['The query parameter `limit`: expected integer, got string']);
+  });
+
+  it('a header parameter the operation requires', async () => {
+    const root = await makeWorkspace({
+      servers: { api: { name: 'API', http: { openapi: { spec: 'specs/doc.yaml' }, routes: [{ method: 'DELETE', path: '/pets/:petId', status: 204 }] } } },
+      files: {
+        'specs/doc.yaml': JSON.stringify({
+          openapi: '3.0.3', info: { title: 'T', version: '1' },
+          paths: { '/pets/{petId}': { delete: { parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'api_key', in: 'header', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'gone' } } } } },
+        }),
+      },
+    });
+    const handle = await serve(root);
+    const url = handle.servers[0]!.url;
+    expect(json((await send(`${url}/pets/4`, { method: 'DELETE' })).body).problems).toEqual(['The header `api_key` is missing, but the spec requires it']);
+    expect((await send(`${url}/pets/4`, { method: 'DELETE', headers: { 'api-key': 'x', api_key: 'k' } })).status).toBe(204);
+  });
+
+  it('validateRequests: false answers every request from the route', async () => {
+    const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    file.http.openapi.validateRequests = false;
+    const { stringify } = await import('yaml');
+    await fs.writeFile(path.join(root, 'servers/api.yaml'), stringify(file));
+    const handle = await serve(root);
+    expect((await send(`${handle.servers[0]!.url}/pets?limit=ten`)).status).toBe(200);
+  });
+
+  it('a route added by hand that matches no operation is not checked; an unreadable document stops the server', async () => {
+    const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    file.http.routes.push({ name: 'health', path: '/health', body: 'ok' });
+    const { stringify } = await import('yaml');
+    await fs.writeFile(path.join(root, 'servers/api.yaml'), stringify(file));
+    const handle = await serve(root);
+    expect((await send(`${handle.servers[0]!.url}/health?x=1`)).body).toBe('ok');
+    await handle.stop();
+    await fs.rm(path.join(root, 'specs/api.yaml'));
+    const broken = await serve(root);
+    expect(broken.failures.map((f) => f.message).join('\n')).toMatch(/servers\/api\.yaml: http\.openapi\.spec: the document specs\/api\.yaml cannot be read/);
+  });
+});
+
+describe('Prefer', () => {
+  it('code= chooses another documented response', async () => {
+    const { url } = await started(path.join(FIXTURES, 'oas31-petstore.json'));
+    const notFound = await send(`${url}/pet/1`, { headers: { prefer: 'code=404' } });
+    expect(notFound.status).toBe(404);
+    expect((await send(`${url}/pet/1`, { headers: { prefer: 'code=400' } })).status).toBe(400);
+  });
+
+  it('code= on a response with a schema gives its example; default stands for any code', async () => {
+    const { url } = await started(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const error = await send(`${url}/pets`, { headers: { Prefer: 'code=503' } });
+    expect(error.status).toBe(503);
+    expect(error.headers['content-type']).toBe('application/json');
+    expect(json(error.body)).toEqual({ code: 0, message: 'string' });
+  });
+
+  it('example= chooses a named example', async () => {
+    const root = await makeWorkspace({
+      servers: { api: { name: 'API', http: { openapi: { spec: 'specs/doc.json' }, routes: [{ method: 'GET', path: '/cats', body: 'route' }] } } },
+      files: {
+        'specs/doc.json': JSON.stringify({
+          openapi: '3.1.0', info: { title: 'T', version: '1' },
+          paths: { '/cats': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { examples: { tom: { value: { name: 'Tom' } }, felix: { value: { name: 'Felix' } } } } } } } } } },
+        }),
+      },
+    });
+    const handle = await serve(root);
+    const url = handle.servers[0]!.url;
+    expect((await send(`${url}/cats`)).body).toBe('route');
+    expect(json((await send(`${url}/cats`, { headers: { prefer: 'example=felix' } })).body)).toEqual({ name: 'Felix' });
+    expect(json((await send(`${url}/cats`, { headers: { prefer: 'code=200, example=tom' } })).body)).toEqual({ name: 'Tom' });
+    const undocumented = await send(`${url}/cats`, { headers: { prefer: 'code=404' } });
+    expect(undocumented.status).toBe(400);
+    expect(json(undocumented.body).detail).toBe('Prefer asks for code=404, which the API spec does not document for GET /cats; documented: 200.');
+    const unknown = await send(`${url}/cats`, { headers: { prefer: 'example=garfield' } });
+    expect(unknown.status).toBe(400);
+    expect(json(unknown.body).detail).toMatch(/example=garfield, which the 200 response of GET \/cats does not have; its examples: tom, felix/);
+  });
+});
+
+describe('ferry update on a generated server', () => {
+  it('regenerates the routes you did not edit, keeps the edited one, adds and removes; --dry-run writes nothing', async () => {
+    const { stringify } = await import('yaml');
+    const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    // A hand edit of one generated route, plus a route of your own.
+    const showPet = file.http.routes.find((r: any) => r.path === '/pets/:petId');
+    showPet.body = '{"id": 1, "name": "Mine"}';
+    file.http.routes.push({ name: 'health', path: '/health', body: 'ok' });
+    await fs.writeFile(path.join(root, 'servers/api.yaml'), `# my mock\n${stringify(file)}`);
+    // The new version: Pet gains a field, POST /pets goes, GET /pets/mine arrives.
+    const v2 = parse(await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8'));
+    v2.components.schemas.Pet.properties.age = { type: 'integer', example: 3 };
+    delete v2.paths['/pets'].post;
+    v2.paths['/pets/mine'] = { get: { summary: 'My pets', responses: { 200: { description: 'ok', content: { 'application/json': { example: [{ id: 9, name: 'Own' }] } } } } } };
+    const next = path.join(root, 'petstore-v2.yaml');
+    await fs.writeFile(next, stringify(v2));
+
+    const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
+    const dry = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('+ My pets');
+    expect(dry.out).toContain('~ List all pets: update body');
+    expect(dry.out).toContain('~ Info for a specific pet: kept (your edits): body');
+    expect(dry.out).toContain('- Create a pet');
+    expect(dry.out).toContain('Dry run: nothing was written');
+    expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
+
+    expect((await ferry(root, 'update', 'servers/api.yaml', '--from', next)).code).toBe(0);
+    const text = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
+    expect(text.startsWith('# my mock\n')).toBe(true);
+    const after = parse(text);
+    expect(after.http.routes.map((r: any) => `${r.method ?? '*'} ${r.path}`)).toEqual(['GET /pets', 'GET /pets/mine', 'GET /pets/:petId', '* /health']);
+    expect(JSON.parse(after.http.routes[0].body)[0]).toHaveProperty('age', 3);
+    expect(after.http.routes[2].body).toBe('{"id": 1, "name": "Mine"}');
+    expect(await fs.readFile(path.join(root, 'specs/api.yaml'), 'utf8')).toBe(stringify(v2));
+
+    // Served: the new route answers, and the literal path wins over :petId.
+    const handle = await serve(root);
+    const url = handle.servers[0]!.url;
+    expect(JSON.parse((await send(`${url}/pets/mine`)).body)).toEqual([{ id: 9, name: 'Own' }]);
+    expect(JSON.parse((await send(`${url}/pets/5`)).body)).toEqual({ id: 1, name: 'Mine' });
+    expect((await ferry(root, 'update', 'api', '--from', next)).out).toContain('already matches this version');
+  });
+});
