@@ -15,22 +15,14 @@ import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
-import { noErrors, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireTarget } from './wire.js';
+import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireTarget } from './wire.js';
 
 /** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
 const GRACE_MS = 10_000;
 /** Most open-model starts in one turn of the event loop, so answers are still read when far behind. */
 const STARTS_PER_TURN = 2_000;
 
-interface TargetStats {
-  count: number;
-  errors: Record<ErrorKind, number>;
-  statuses: Record<string, number>;
-  dropped: number;
-  bytesSent: number;
-  bytesReceived: number;
-  histogram: Histogram;
-}
+type TargetStats = Counters<Histogram>;
 
 /** How often in-flight requests are checked against their deadline (timeouts are this precise). */
 const SWEEP_MS = 10;

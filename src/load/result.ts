@@ -4,7 +4,7 @@
  * counters summed, seconds aligned on the wall clock) and thresholds judge the merged whole.
  */
 import { decodeHistogram, encodeHistogram, latencyStats, newHistogram, type Histogram, type LatencyStats } from './histogram.js';
-import { ERROR_KINDS, noErrors, type ErrorKind, type SecondCounts, type TargetCounts } from './wire.js';
+import { ERROR_KINDS, noErrors, type Counters, type ErrorKind, type SecondCounts, type TargetCounts } from './wire.js';
 import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
 export const RESULT_FORMAT = 'ferry-load-result';
@@ -62,15 +62,7 @@ export interface LoadResult {
   passed: boolean;
 }
 
-interface Sum {
-  count: number;
-  errors: Record<ErrorKind, number>;
-  statuses: Record<string, number>;
-  dropped: number;
-  bytesSent: number;
-  bytesReceived: number;
-  histogram: Histogram;
-}
+type Sum = Counters<Histogram>;
 
 function emptySum(): Sum {
   return { count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() };

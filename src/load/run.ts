@@ -3,27 +3,15 @@
  * the result, judge thresholds, keep the run in the history. Ctrl-C (the signal) gives the
  * partial result, marked interrupted.
  */
-import type { AppSettings, WorkspaceData } from '../appdata/index.js';
-import type { Workspace } from '../workspace/index.js';
 import { runEngine } from './engine.js';
 import { addLoadHistory } from './history.js';
 import { LiveTotals } from './live.js';
-import { planLoadTest, type LoadPlan } from './plan.js';
+import { planLoadTest, type LoadPlan, type PlanOptions } from './plan.js';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
-import type { Segment } from './segment.js';
-import type { Stage } from './stages.js';
 import { judge } from './thresholds.js';
 
-export interface LoadRunOptions {
-  workspace: Workspace;
-  id: string;
-  environment?: string;
-  vars?: ReadonlyMap<string, string>;
-  stages?: Stage[];
-  segment?: Segment;
+export interface LoadRunOptions extends PlanOptions {
   workers?: number;
-  data?: WorkspaceData;
-  settings: AppSettings;
   signal?: AbortSignal;
   /** Called once the plan is checked, before anything is sent (to say which requests' scripts are not run). */
   onPlan?: (plan: LoadPlan) => void;

@@ -48,17 +48,21 @@ export interface GeneratorConfig {
 export type ErrorKind = 'status' | 'timeout' | 'refused' | 'reset' | 'tls' | 'other';
 export const ERROR_KINDS: readonly ErrorKind[] = ['status', 'timeout', 'refused', 'reset', 'tls', 'other'];
 
-/** Counters of one target on one generator. */
-export interface TargetCounts {
-  request: string;
+/** What is counted per target: on a generator with a live histogram, in messages with it encoded. */
+export interface Counters<H> {
   count: number;
   errors: Record<ErrorKind, number>;
   statuses: Record<string, number>;
   dropped: number;
   bytesSent: number;
   bytesReceived: number;
-  /** Encoded histogram of latencies (µs). */
-  histogram: string;
+  /** Latencies (µs). */
+  histogram: H;
+}
+
+/** Counters of one target on one generator, the histogram encoded. */
+export interface TargetCounts extends Counters<string> {
+  request: string;
 }
 
 /** One wall-clock second: requests that ended in it (drops: that were due in it). */
