@@ -176,7 +176,10 @@ export class ScriptEngine {
       } catch (error) {
         if (!(error instanceof OutputError)) throw error;
         sandbox.broken = true;
-        outcome.errors.push({ script: script.label, kind: 'error', message: `${script.label}: ${error.message}` });
+        // A heap that ran out while the script's output was written leaves it unreadable: that is the memory limit.
+        const exhausted = sandbox.heapExhausted();
+        const failure = exhausted ? { kind: 'memory' as const, message: 'out of memory' } : { kind: 'error' as const, message: error.message };
+        outcome.errors.push({ script: script.label, kind: failure.kind, message: `${script.label}: ${exhausted ? this.explain(failure) : failure.message}` });
       }
     }
     outcome.state = state;
