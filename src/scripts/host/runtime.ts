@@ -230,9 +230,6 @@ export class SandboxHost {
         if (executed === 0) break;
         if (this.overTime()) return this.limit('timeout');
       }
-      // Running out of memory inside a `.then` callback only rejects its promise, so a chain of jobs
-      // can end quietly with the heap exhausted: that is the memory limit, not a script that never settles.
-      if (this.heapExhausted()) return this.limit('memory');
       // Reporting gets its own time, so a script that used all of its time still reports its tests.
       this.startClock();
       const ended = this.vm.callFunction(this.endScript, this.vm.undefined);
