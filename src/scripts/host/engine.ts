@@ -167,7 +167,9 @@ export class ScriptEngine {
         for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
         for (const c of out.console) outcome.console.push({ ...c, script: script.label });
         // QuickJS throws `null` when it cannot even allocate its out-of-memory error.
-        if (out.error?.kind === 'error' && /^the script threw null$/.test(out.error.message) && sandbox.heapExhausted()) {
+        // And running out inside a `.then` callback only rejects its promise: a chain of jobs can end
+        // quietly with the heap exhausted, and the script looks as if it never settled.
+        if (out.error?.kind === 'error' && /^the script threw null$|^the script never finished/.test(out.error.message) && sandbox.heapExhausted()) {
           out.error = { kind: 'memory', message: 'out of memory' };
         }
         if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${this.explain(out.error)}` });
