@@ -18,7 +18,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const DOCUMENT = path.join(ROOT, 'test/fixtures/openapi-mock/oas30-petstore.yaml');
+const DOCUMENT = path.join(ROOT, 'test/fixtures/corpus/openapi/oas30-petstore.yaml');
 const PRISM = path.join(ROOT, 'node_modules/.bin/prism');
 const args = process.argv.slice(2);
 const option = (name: string) => {

@@ -11,13 +11,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { commitImport } from '../src/importers/commit.js';
 import { importOpenApiText } from '../src/importers/openapi/index.js';
 import { countNodes } from '../src/importers/types.js';
 import { initWorkspace, openWorkspace } from '../src/workspace/index.js';
 
 const RUNS = Number(process.argv[2] ?? 5);
-const CORPUS = '/work/shared/corpus/openapi';
+const CORPUS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'corpus', 'openapi');
 
 type Converter = { convert(input: { type: 'string'; data: string }, options: Record<string, unknown>, cb: (err: Error | null, result: { result: boolean; reason?: string; output?: Array<{ data: { item: unknown[] } }> }) => void): void };
 const peer = createRequire(import.meta.url)('openapi-to-postmanv2') as Converter;

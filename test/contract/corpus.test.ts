@@ -12,8 +12,9 @@ import { request as httpRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { ContractDocuments, checkResponse, contractTestFor, type ContractFolder, type ContractRequest } from '../../src/contract/index.js';
 import type { FolderFile, RequestFile } from '../../src/model/index.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus');
+
 
 interface SavedResponse {
   name?: string;

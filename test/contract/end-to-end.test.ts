@@ -12,8 +12,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/openapi');
+const OPENAPI = path.join(CORPUS, 'openapi');
 
 /** The API as this test server answers it: `/v1` breaks the list, `/v2` breaks the errors, `/v4` answers all as documented. */
 function answer(method: string, url: string): { status: number; type?: string; body?: string } {
@@ -70,7 +71,7 @@ afterAll(async () => {
 
 /** Imports a corpus document, runs its folder with `baseUrl` pointed at the test server, and reads both reports. */
 async function importAndRun(file: string, name: string, baseUrl: string) {
-  const imported = await ferry(['-w', ws.root, 'import', path.join(CORPUS, file), '--name', name]);
+  const imported = await ferry(['-w', ws.root, 'import', path.join(OPENAPI, file), '--name', name]);
   expect(imported.code, imported.stderr).toBe(0);
   const out = path.join(ws.root, 'out', name);
   const run = await ferry(['-w', ws.root, 'run', name, '--var', `baseUrl=${baseUrl}`, '--var', 'petId=7', '--out-json', path.join(out, 'run.json'), '--out-junit', path.join(out, 'run.xml')]);

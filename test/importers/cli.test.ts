@@ -6,8 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry, ferryOnTerminal } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+
 let server: http.Server;
 let base: string;
 

@@ -1,5 +1,5 @@
 /**
- * The curlconverter corpus (/work/shared/corpus/curl): for every pair its README marks in scope,
+ * The curlconverter corpus (test/fixtures/corpus/curl): for every pair its README marks in scope,
  * the imported request must send what the expectation says. Differences are printed.
  */
 import { readFileSync } from 'node:fs';
@@ -7,8 +7,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { curlToRequest } from '../../src/importers/curl/index.js';
 import { parseFormText } from '../../src/importers/curl/body.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus/curl');
+const CURL = path.join(CORPUS, 'curl');
 
 interface Entry {
   name: string;
@@ -27,16 +28,16 @@ interface Expected {
   options: Record<string, unknown>;
 }
 
-const index = JSON.parse(readFileSync(path.join(CORPUS, 'index.json'), 'utf8')) as { upstream: Entry[]; supplement: Entry[] };
+const index = JSON.parse(readFileSync(path.join(CURL, 'index.json'), 'utf8')) as { upstream: Entry[]; supplement: Entry[] };
 
 function expectedFor(entry: Entry): Expected {
   const dir = entry.source === 'upstream' ? 'expected/request' : 'supplement/expected/request';
-  return (JSON.parse(readFileSync(path.join(CORPUS, dir, `${entry.name}.json`), 'utf8')) as Expected[])[0]!;
+  return (JSON.parse(readFileSync(path.join(CURL, dir, `${entry.name}.json`), 'utf8')) as Expected[])[0]!;
 }
 
 function commandText(entry: Entry): string {
   const file = entry.source === 'upstream' ? entry.command : entry.command.startsWith('supplement/') ? entry.command : path.join('supplement', entry.command);
-  return readFileSync(path.join(CORPUS, file), 'utf8');
+  return readFileSync(path.join(CURL, file), 'utf8');
 }
 
 /** Compares one pair; returns the differences as text (empty when it matches). */

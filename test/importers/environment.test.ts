@@ -4,8 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convert, decodeText, importEnvironment } from '../../src/importers/index.js';
 import { nameFromSource } from '../../src/importers/environment.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+
 const nameless = { values: [{ key: 'a', value: '1' }] };
 
 describe('the name of an environment export without one', () => {

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitImport, convert, decodeText, type ImportedNode, type ImportResult } from '../../src/importers/index.js';
 import { initWorkspace, openWorkspace, type FolderNode, type TreeNode } from '../../src/workspace/index.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus');
+
 const collections = [
   ...readdirSync(path.join(CORPUS, 'postman')).filter((f) => f.endsWith('.json')).map((f) => `postman/${f}`),
   ...readdirSync(path.join(CORPUS, 'postman/contract')).map((f) => `postman/contract/${f}`),

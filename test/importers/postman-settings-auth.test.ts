@@ -8,12 +8,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convert, decodeText, type ImportedNode, type ImportResult } from '../../src/importers/index.js';
 import { IMPORTED_AUTH_TYPES, OAUTH2_REDIRECT_URI } from '../../src/model/index.js';
+import { CORPUS } from '../support/corpus.js';
 
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus/postman');
+const POSTMAN = path.join(CORPUS, 'postman');
 type Obj = Record<string, any>;
 const schema = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 
-const importFile = (file: string) => convert(decodeText(readFileSync(path.join(CORPUS, file))), { label: file });
+const importFile = (file: string) => convert(decodeText(readFileSync(path.join(POSTMAN, file))), { label: file });
 const importCollection = (collection: Obj) => convert(JSON.stringify({ info: { name: 'C', schema }, ...collection }), { label: 't' });
 
 /** Requests and folders of an import by their path of names (`C/Folder/Request`). */
@@ -58,7 +59,7 @@ describe('auth types kept with their settings (spec 4.2)', () => {
   for (const name of files) {
     it(`${name}: same type, every setting`, async () => {
       const file = `${name}.postman_collection.json`;
-      const doc = JSON.parse(readFileSync(path.join(CORPUS, file), 'utf8')) as Obj;
+      const doc = JSON.parse(readFileSync(path.join(POSTMAN, file), 'utf8')) as Obj;
       const imported = byPath(await importFile(file));
       const kept = sourceAuths(doc).filter((s) => (IMPORTED_AUTH_TYPES as readonly string[]).includes(s.auth.type));
       expect(kept.length).toBeGreaterThan(0);

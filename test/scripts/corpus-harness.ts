@@ -13,8 +13,9 @@ import { openWorkspace, saveRequest, walkRequests } from '../../src/workspace/in
 import { ferry } from '../support/cli.js';
 import type { EchoServer } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { CORPUS } from '../support/corpus.js';
 
-export const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/postman');
+export const corpus = path.join(CORPUS, 'postman');
 
 /** Where the collections' hosts go: `[host as written in the URLs, local host:port]`, and the servers whose traffic is collected. */
 export interface StandIns {

@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { request as send } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptEngine, type ScriptRequest, type ScriptVariables, type TestResult, type ConsoleEntry, type ScriptError } from '../../src/scripts/index.js';
+import { CORPUS } from '../support/corpus.js';
 
-const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/postman');
+const corpus = path.join(CORPUS, 'postman');
 
 // ---- a local postman-echo look-alike -------------------------------------------------------
 let server: http.Server;

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ImportedFolderNode, ImportedNode, ImportedRequestData, ImportResult } from '../../../src/importers/types.js';
 import { initWorkspace } from '../../../src/workspace/index.js';
+import { CORPUS as SHARED_CORPUS } from '../../support/corpus.js';
 
-export const CORPUS = '/work/shared/corpus/openapi';
+export const CORPUS = path.join(SHARED_CORPUS, 'openapi');
 
 /** Every top-level document of the corpus, plus the two multi-file entry points. */
 export async function corpusDocuments(): Promise<string[]> {
