@@ -7,22 +7,10 @@ import { isUtf8 } from 'node:buffer';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { SendError } from '../send-error.js';
 import { frameText, type MessageInput } from '../stream/messages.js';
+import { formatHex, LINE_ENDING_TEXT, parseHex } from '../../support/byte-framing.js';
 import { wherePrefix, type SocketOptions } from './options.js';
 
-const LINE_ENDING_BYTES = { none: '', lf: '\n', crLf: '\r\n' } as const;
-
-/** `de ad be ef` → bytes; whitespace of any kind separates, `0x` prefixes are not taken. */
-export function parseHex(text: string): Buffer | string {
-  const pairs = text.trim() === '' ? [] : text.trim().split(/\s+/);
-  for (const pair of pairs) {
-    if (!/^[0-9A-Fa-f]{2}$/.test(pair)) return `"${pair.length > 20 ? `${pair.slice(0, 20)}…` : pair}" is not a byte pair (two hex digits, such as 0a or FF; pairs are separated by spaces)`;
-  }
-  return Buffer.from(pairs.join(''), 'hex');
-}
-
-export function formatHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').replace(/(..)(?!$)/g, '$1 ');
-}
+export { formatHex, parseHex } from '../../support/byte-framing.js';
 
 /**
  * The one message a TCP or UDP request sends, or undefined for no body (the request only reads).
@@ -40,7 +28,7 @@ export function outgoingPayload(prepared: PreparedRequest, options: SocketOption
     if (typeof bytes === 'string') throw new SendError(`${wherePrefix(prepared)}body.text is not valid hex (socket.encoding is hex): ${bytes}.`, 'invalid');
     return { bytes, message: messageOf(bytes, options) };
   }
-  const bytes = Buffer.concat([raw, Buffer.from(LINE_ENDING_BYTES[options.lineEnding])]);
+  const bytes = Buffer.concat([raw, Buffer.from(LINE_ENDING_TEXT[options.lineEnding])]);
   return { bytes, message: messageOf(bytes, options) };
 }
 

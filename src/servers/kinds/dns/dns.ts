@@ -10,7 +10,7 @@ import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
 import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
-import { Deframer } from '../messages/framing.js';
+import { serverDeframer } from '../messages/framing.js';
 import { type DnsDetail, dnsRecord } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
@@ -105,7 +105,7 @@ class DnsKind implements SocketKindInstance {
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
-    const deframer = new Deframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
+    const deframer = serverDeframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
     socket.on('data', (chunk: Buffer) => {
       let queries;
       try {

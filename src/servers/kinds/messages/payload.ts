@@ -1,23 +1,10 @@
 /**
- * Payload text ⇄ bytes for the TCP and UDP servers (spec 2.11 `encoding`, `lineEnding`): `hex`
- * is byte pairs separated by spaces, `text` UTF-8 with the line ending added to replies.
+ * Payload text for the servers' traffic log (spec 2.11 `encoding`): bounded previews, as text
+ * or hex. Hex and line endings themselves are the shared byte framing's (`support/byte-framing.ts`).
  */
-import type { LineEnding } from '../../../model/index.js';
+import { formatHex } from '../../../support/byte-framing.js';
 
-export const LINE_ENDING_TEXT: Record<LineEnding, string> = { none: '', lf: '\n', crLf: '\r\n' };
-
-/** `de ad be ef` → bytes, or the reason it is not hex. */
-export function parseHex(text: string): Buffer | string {
-  const pairs = text.trim() === '' ? [] : text.trim().split(/\s+/);
-  for (const pair of pairs) {
-    if (!/^[0-9A-Fa-f]{2}$/.test(pair)) return `"${pair.length > 20 ? `${pair.slice(0, 20)}…` : pair}" is not a byte pair (two hex digits such as 0a or FF, pairs separated by spaces)`;
-  }
-  return Buffer.from(pairs.join(''), 'hex');
-}
-
-export function formatHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').replace(/(..)(?!$)/g, '$1 ');
-}
+export { formatHex, LINE_ENDING_TEXT, parseHex } from '../../../support/byte-framing.js';
 
 /** A bounded preview of a text message (a WebSocket text frame): in quotes, cut at `max` characters. */
 export function previewText(text: string, max = 80): string {

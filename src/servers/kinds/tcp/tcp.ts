@@ -11,7 +11,7 @@ import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, type SocketState } from '../messages/answer.js';
-import { Deframer, frame, type FramingOptions } from '../messages/framing.js';
+import { frame, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
@@ -103,7 +103,7 @@ class TcpKind implements SocketKindInstance {
       : Buffer.from(state.greeting.render({ variables: state.variables }) + (state.greeting.source !== '' ? LINE_ENDING_TEXT[state.lineEnding] : ''));
     if (greeting.length > 0) this.#write(socket, peer, frame(greeting, state));
     // A connection keeps the framing it started with: an edit cannot cut a stream mid-message.
-    const deframer = new Deframer(state);
+    const deframer = serverDeframer(state);
     socket.on('data', (chunk: Buffer) => {
       bytesIn += chunk.length;
       let messages;

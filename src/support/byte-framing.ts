@@ -1,0 +1,100 @@
+/**
+ * Messages on a byte stream, for the TCP and UDP request kinds and the TCP, UDP and DNS servers
+ * (spec 2.8, 2.11 `framing`, `lengthBytes`, `lineEnding`, `encoding`): `raw` takes each read as it
+ * arrives, `line` one message per LF-ended line (a CR before the LF dropped), `lengthPrefixed` a
+ * big-endian length of `lengthBytes` bytes and then that many bytes; and payload text as hex byte
+ * pairs. Reads may split a message or carry several: the deframer keeps the rest.
+ */
+
+export interface ByteFraming {
+  framing: 'raw' | 'line' | 'lengthPrefixed';
+  lengthBytes: 1 | 2 | 4;
+}
+
+/** A message cut from the stream: its content, and the bytes it took on the wire (an echo sends those back). */
+export interface Framed {
+  content: Buffer;
+  wire: Buffer;
+}
+
+/** What each `lineEnding` adds to a text message. */
+export const LINE_ENDING_TEXT = { none: '', lf: '\n', crLf: '\r\n' } as const;
+
+/** Largest message a prefix of this size can announce. */
+export function maxPrefixed(lengthBytes: number): number {
+  return 2 ** (8 * lengthBytes) - 1;
+}
+
+/** The message with its big-endian length prefix (the caller keeps it within `maxPrefixed`). */
+export function lengthPrefixed(message: Buffer, lengthBytes: number): Buffer {
+  const prefix = Buffer.alloc(lengthBytes);
+  prefix.writeUIntBE(message.length, 0, lengthBytes);
+  return Buffer.concat([prefix, message]);
+}
+
+export class Deframer {
+  private pending: Buffer = Buffer.alloc(0);
+
+  /** `maxBytes`: a line or prefixed message past this throws instead of growing memory (servers). */
+  constructor(
+    private readonly options: ByteFraming,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** The complete messages this chunk finishes, in order. */
+  push(chunk: Buffer): Framed[] {
+    if (this.options.framing === 'raw') return chunk.length > 0 ? [{ content: chunk, wire: chunk }] : [];
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    const out = this.options.framing === 'line' ? this.lines() : this.prefixed();
+    if (this.pending.length > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
+    return out;
+  }
+
+  /** The stream ended: a last line without its line ending is still a message; a cut-off prefixed message is reported. */
+  end(): { last?: Buffer; cutOff?: number } {
+    const rest = this.pending;
+    this.pending = Buffer.alloc(0);
+    if (rest.length === 0) return {};
+    return this.options.framing === 'line' ? { last: rest } : { cutOff: rest.length };
+  }
+
+  private lines(): Framed[] {
+    const out: Framed[] = [];
+    let from = 0;
+    for (let at = this.pending.indexOf(0x0a); at >= 0; at = this.pending.indexOf(0x0a, from)) {
+      const end = at > from && this.pending[at - 1] === 0x0d ? at - 1 : at;
+      out.push({ content: this.pending.subarray(from, end), wire: this.pending.subarray(from, at + 1) });
+      from = at + 1;
+    }
+    this.pending = this.pending.subarray(from);
+    return out;
+  }
+
+  private prefixed(): Framed[] {
+    const out: Framed[] = [];
+    const size = this.options.lengthBytes;
+    let from = 0;
+    while (this.pending.length - from >= size) {
+      const length = this.pending.readUIntBE(from, size);
+      if (length > this.maxBytes) throw new Error(`a length prefix of ${length} bytes`);
+      if (this.pending.length - from - size < length) break;
+      out.push({ content: this.pending.subarray(from + size, from + size + length), wire: this.pending.subarray(from, from + size + length) });
+      from += size + length;
+    }
+    this.pending = this.pending.subarray(from);
+    return out;
+  }
+}
+
+/** `de ad be ef` → bytes, or the reason it is not hex. Whitespace of any kind separates; `0x` prefixes are not taken. */
+export function parseHex(text: string): Buffer | string {
+  const pairs = text.trim() === '' ? [] : text.trim().split(/\s+/);
+  for (const pair of pairs) {
+    if (!/^[0-9A-Fa-f]{2}$/.test(pair)) return `"${pair.length > 20 ? `${pair.slice(0, 20)}…` : pair}" is not a byte pair (two hex digits, such as 0a or FF; pairs are separated by spaces)`;
+  }
+  return Buffer.from(pairs.join(''), 'hex');
+}
+
+export function formatHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').replace(/(..)(?!$)/g, '$1 ');
+}
