@@ -21,6 +21,7 @@ import { linkOpenApi, type RouteOperation } from './openapi-link.js';
 import { readPrefer } from './prefer.js';
 import { invalidRequestAnswer } from './problem.js';
 import { contractMessages } from '../../../contract/index.js';
+import { PendingTimers } from '../pending-timers.js';
 
 interface CompiledRoute {
   label: string;
@@ -90,7 +91,7 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
 
 class HttpMock implements HttpKindInstance {
   #state: MockState | undefined;
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new PendingTimers();
 
   constructor(private readonly context: KindContext) {}
 
@@ -103,7 +104,6 @@ class HttpMock implements HttpKindInstance {
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
   }
 
@@ -221,16 +221,13 @@ class HttpMock implements HttpKindInstance {
       return;
     }
     const onClose = () => {
-      clearTimeout(timer);
-      this.#timers.delete(timer);
+      this.#timers.cancel(timer);
       this.#record(req, start, route.label, 0, 0, body, 'aborted');
     };
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
+    const timer = this.#timers.later(route.delayMs, () => {
       res.off('close', onClose);
       this.#send(state, route, params, req, res, url, body, start, fault);
-    }, route.delayMs);
-    this.#timers.add(timer);
+    });
     res.once('close', onClose);
   }
 

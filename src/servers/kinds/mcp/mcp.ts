@@ -16,6 +16,7 @@ import { readBody } from '../http-mock/read-body.js';
 import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
 import { compileCatalog } from './catalog.js';
 import { type CallNote, createSession, type SessionState } from './session.js';
+import { PendingTimers } from '../pending-timers.js';
 
 /** The most a JSON-RPC message may be. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -35,7 +36,7 @@ class McpKind implements HttpKindInstance {
   readonly #streamable = new Map<string, StreamableHTTPServerTransport>();
   readonly #legacy = new Map<string, SSEServerTransport>();
   readonly #open = new Set<Open>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new PendingTimers();
 
   constructor(private readonly context: KindContext) {}
 
@@ -57,7 +58,6 @@ class McpKind implements HttpKindInstance {
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     for (const open of this.#open) void open.close().catch(() => {});
     this.#open.clear();
@@ -140,8 +140,7 @@ class McpKind implements HttpKindInstance {
       () => this.#state!,
       (note) => this.context.traffic.add(callRecord(this.context.id, note)),
       (ms) => new Promise((resolve) => {
-        const timer = setTimeout(() => (this.#timers.delete(timer), resolve()), ms);
-        this.#timers.add(timer);
+        this.#timers.later(ms, resolve);
       }),
     );
   }

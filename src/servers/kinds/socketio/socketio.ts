@@ -16,6 +16,7 @@ import type { Mode } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
 import { type ArgumentsTemplate, argumentsText, compileArguments } from './arguments.js';
+import { PendingTimers } from '../pending-timers.js';
 
 interface Rule {
   number: number;
@@ -44,7 +45,7 @@ class SocketIoKind implements HttpKindInstance {
   #host: http.Server | undefined;
   /** Path and CORS the current Socket.IO server was made with; a change makes a new one. */
   #made = '';
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new PendingTimers();
 
   constructor(private readonly context: KindContext) {}
 
@@ -102,7 +103,6 @@ class SocketIoKind implements HttpKindInstance {
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     this.#shutdown();
   }
@@ -156,8 +156,7 @@ class SocketIoKind implements HttpKindInstance {
       };
       if (rule.delayMs === 0) answer();
       else {
-        const timer = setTimeout(() => (this.#timers.delete(timer), answer()), rule.delayMs);
-        this.#timers.add(timer);
+        this.#timers.later(rule.delayMs, answer);
       }
     });
     socket.once('disconnect', (reason) => {

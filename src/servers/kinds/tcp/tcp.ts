@@ -15,6 +15,7 @@ import { frame, serverDeframer, type FramingOptions } from '../messages/framing.
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
+import { PendingTimers } from '../pending-timers.js';
 
 interface State extends SocketState, FramingOptions {
   greeting: Template | Buffer;
@@ -25,7 +26,7 @@ const DEFAULT_SECTION = { mode: 'echo' as const, greeting: '', rules: [], encodi
 class TcpKind implements SocketKindInstance {
   #state: State | undefined;
   readonly #sockets = new Map<Socket, string>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new PendingTimers();
 
   constructor(private readonly context: KindContext) {}
 
@@ -56,7 +57,6 @@ class TcpKind implements SocketKindInstance {
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
   }
 
@@ -128,7 +128,7 @@ class TcpKind implements SocketKindInstance {
         if (answer === undefined) continue;
         const bytes = answer.rule === undefined ? answer.bytes : frame(answer.bytes, state);
         if (answer.delayMs === 0) this.#write(socket, peer, bytes, answer.rule);
-        else this.#later(answer.delayMs, () => this.#write(socket, peer, bytes, answer.rule));
+        else this.#timers.later(answer.delayMs, () => this.#write(socket, peer, bytes, answer.rule));
       }
     });
     socket.on('error', () => {}); // a reset: 'close' follows and is recorded
@@ -144,14 +144,6 @@ class TcpKind implements SocketKindInstance {
     const state = this.#state!;
     const detail = { peer, event: 'message' as const, preview: preview(bytes, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
     this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: bytes.length }));
-  }
-
-  #later(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      run();
-    }, ms);
-    this.#timers.add(timer);
   }
 }
 

@@ -11,6 +11,7 @@ import { answerMessage, type SocketState } from '../messages/answer.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
+import { PendingTimers } from '../pending-timers.js';
 
 /** Peers the panel's send reaches: the most recent senders, bounded. */
 const MAX_PEERS = 64;
@@ -19,7 +20,7 @@ class UdpKind implements SocketKindInstance {
   #state: SocketState | undefined;
   #socket: dgram.Socket | undefined;
   readonly #peers = new Map<string, { address: string; port: number }>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new PendingTimers();
 
   constructor(private readonly context: KindContext) {}
 
@@ -41,7 +42,6 @@ class UdpKind implements SocketKindInstance {
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
   }
 
@@ -84,8 +84,7 @@ class UdpKind implements SocketKindInstance {
     const send = () => this.#send(answer.bytes, address, port, answer.rule);
     if (answer.delayMs === 0) send();
     else {
-      const timer = setTimeout(() => (this.#timers.delete(timer), send()), answer.delayMs);
-      this.#timers.add(timer);
+      this.#timers.later(answer.delayMs, send);
     }
   }
 

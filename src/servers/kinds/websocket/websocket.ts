@@ -13,6 +13,7 @@ import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } fr
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
 import { preview, previewText } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
+import { PendingTimers } from '../pending-timers.js';
 
 /** Biggest message a client may send; `ws` would allow 100 MB. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -28,7 +29,7 @@ class WebSocketKind implements HttpKindInstance {
   #state: State | undefined;
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   readonly #clients = new Map<WebSocket, string>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new PendingTimers();
 
   constructor(private readonly context: KindContext) {}
 
@@ -52,7 +53,6 @@ class WebSocketKind implements HttpKindInstance {
   }
 
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     // A close frame first (1001 going away); the listener destroys the sockets next.
     for (const ws of this.#clients.keys()) ws.close(1001, 'server stopping');
@@ -104,7 +104,7 @@ class WebSocketKind implements HttpKindInstance {
         const reply = (rule.reply as Template).render({ variables: now.variables, message });
         const send = () => (bytesOut += this.#send(ws, peer, reply, false, rule.number));
         if (rule.delayMs === 0) send();
-        else this.#later(rule.delayMs, send);
+        else this.#timers.later(rule.delayMs, send);
       }
     });
     ws.on('error', () => {}); // a broken client: 'close' follows and is recorded
@@ -123,14 +123,6 @@ class WebSocketKind implements HttpKindInstance {
     const detail = { peer, event: 'message' as const, preview: shown, ...(rule !== undefined ? { rule } : {}) };
     this.context.traffic.add(messageRecord('websocket', this.context.id, 'out', detail, { bytesOut: size }));
     return size;
-  }
-
-  #later(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      run();
-    }, ms);
-    this.#timers.add(timer);
   }
 }
 
