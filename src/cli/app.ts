@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { startAppServer } from '../app/server/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { stopSignal } from './stop-signal.js';
 
 interface AppOptions {
   port?: string;
@@ -54,16 +55,4 @@ function openBrowser(url: string): void {
   } catch {
     // The URL is printed; the user opens it.
   }
-}
-
-function stopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -11,6 +11,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { paint, type Output } from './output.js';
 import { failureLine } from './server-failure.js';
+import { stopSignal } from './stop-signal.js';
 
 interface ServeOptions {
   env?: string;
@@ -36,19 +37,6 @@ export function registerServe(program: Command, ctx: CliContext): void {
       const printer = ctx.output.fd !== undefined && !process.stdout.isTTY ? fdPrinter(ctx.output.fd) : undefined;
       ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal(), printer);
     });
-}
-
-/** Resolves on the first Ctrl-C (SIGINT) or SIGTERM. */
-function stopSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 /**

@@ -1,24 +1,15 @@
 /** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestSchema, workspaceSchema } from '../../src/model/index.js';
-import { HttpAgents, SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
-import { prepareRequest } from '../../src/request/index.js';
+import { requestSchema } from '../../src/model/index.js';
+import { SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
-import { describeKindCases } from './kind-cases.js';
+import { describeKindCases, sendWith } from './kind-cases.js';
 
 const grpcKind = requestKind('grpc');
-const workspace = { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) };
 const PROTO = { protoFiles: ['test/fixtures/grpc/echo.proto'] };
 
-async function send(fields: Record<string, unknown>, signal?: AbortSignal): Promise<ProtocolResult> {
-  const request = requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...fields });
-  const prepared = await prepareRequest({ request, folders: [], workspace }, { kind: grpcKind });
-  const agents = new HttpAgents();
-  try {
-    return await grpcKind.send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false }, signal);
-  } finally {
-    await agents.close();
-  }
+function send(fields: Record<string, unknown>, signal?: AbortSignal): Promise<ProtocolResult> {
+  return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...fields }), signal);
 }
 
 async function failure(promise: Promise<unknown>): Promise<SendError> {

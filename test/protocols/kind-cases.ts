@@ -48,11 +48,15 @@ export function requestFor(kindCase: KindCase, url: string, settings: Record<str
   return requestSchema.parse({ name: 'case', kind: kindCase.module.kind, url, ...kindCase.fields, settings });
 }
 
-export async function sendCase(kindCase: KindCase, request: RequestFile, signal?: AbortSignal): Promise<ProtocolResult> {
-  const module = kindCase.module;
+export function sendCase(kindCase: KindCase, request: RequestFile, signal?: AbortSignal): Promise<ProtocolResult> {
+  return sendWith(kindCase.module, request, signal);
+}
+
+/** Prepares `request` as a run does and sends it with `module`; `extra` adds to the send context (a program policy). */
+export async function sendWith(module: RequestKindModule, request: RequestFile, signal?: AbortSignal, extra: Partial<SendContext> = {}): Promise<ProtocolResult> {
   let prepared = await prepareRequest({ request, folders: [], workspace }, { kind: module });
   if (module.shape) prepared = module.shape(prepared);
-  const context: SendContext = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false };
+  const context: SendContext = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false, ...extra };
   try {
     return await module.send!(prepared, context, signal);
   } finally {

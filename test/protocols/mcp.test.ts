@@ -1,25 +1,16 @@
 /** MCP requests against SDK-built servers on loopback: Streamable HTTP, HTTP+SSE, and the stdio fixture program. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestSchema, workspaceSchema } from '../../src/model/index.js';
-import { commandWords, HttpAgents, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
-import { prepareRequest } from '../../src/request/index.js';
-import { describeKindCases } from './kind-cases.js';
+import { requestSchema } from '../../src/model/index.js';
+import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
+import { describeKindCases, sendWith } from './kind-cases.js';
 import { startSse, startStreamableHttp, type McpPeer } from './mcp-peers.js';
 
 const mcpKind = requestKind('mcp');
-const workspace = { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) };
 /** The fixture program, the only one these tests start. */
 export const STDIO_COMMAND = `"${process.execPath}" test/fixtures/mcp/stdio-server.mjs`;
 
-async function send(fields: Record<string, unknown>, programs?: ProgramPolicy): Promise<ProtocolResult> {
-  const request = requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields });
-  const prepared = await prepareRequest({ request, folders: [], workspace }, { kind: mcpKind });
-  const agents = new HttpAgents();
-  try {
-    return await mcpKind.send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false, programs }, undefined);
-  } finally {
-    await agents.close();
-  }
+function send(fields: Record<string, unknown>, programs?: ProgramPolicy): Promise<ProtocolResult> {
+  return sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields }), undefined, { programs });
 }
 
 async function failure(promise: Promise<unknown>): Promise<SendError> {

@@ -2,20 +2,13 @@
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import type { RequestKind } from '../../src/model/index.js';
-import { sendCase } from './kind-cases.js';
+import { sendWith } from './kind-cases.js';
 
 export function sendRequest(kind: RequestKind, fields: Record<string, unknown>, signal?: AbortSignal): Promise<ProtocolResult> {
   const request = requestSchema.parse({ name: 'stream', kind, ...fields, settings: { timeoutMs: 5000, ...(fields.settings as object | undefined) } });
-  return sendCase({ module: requestKind(kind), urlFor: () => '', wrongScheme: '', waitsForHandshake: true }, request, signal);
+  return sendWith(requestKind(kind), request, signal);
 }
 
-export async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the send to fail');
-}
+export { failure } from './kind-cases.js';
 
 export const received = (result: ProtocolResult) => (result.messages ?? []).filter((m) => m.direction === 'received');
