@@ -18,6 +18,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support.js';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -80,16 +81,6 @@ interface Measure {
 
 /** CPU per request over the whole process (start included): comparable across tools. */
 const usPer = (m: Measure, seconds = SECONDS) => (m.cpu * 1e6) / Math.max(1, m.rps * seconds);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function run(command: string, args: string[], limitMs: number, cwd = repo, env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve) => {

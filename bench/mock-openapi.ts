@@ -12,19 +12,14 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { freePort, option, waitUntilAnswering } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOCUMENT = path.join(ROOT, 'test/fixtures/corpus/openapi/oas30-petstore.yaml');
 const PRISM = path.join(ROOT, 'node_modules/.bin/prism');
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const DURATION_S = Number(option('duration') ?? 5);
 const ROUNDS = Number(option('rounds') ?? 3);
 const CONNECTIONS = 50;
@@ -51,30 +46,6 @@ interface Figures {
   cpuUsPerRequest: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitUntilAnswering(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      const res = await fetch(`${url}/pets/1`);
-      await res.arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
 /** Ferry compiled as users run it (see bench/mock.ts), into node_modules/.cache. */
 async function buildFerry(): Promise<string> {
   const { build } = await import('esbuild');
@@ -97,7 +68,7 @@ async function startFerry(dir: string): Promise<Started> {
   await fs.writeFile(file, `port: ${port}\n${await fs.readFile(file, 'utf8')}`);
   const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], { stdio: ['ignore', 'ignore', 'inherit'], env });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(url);
+  await waitUntilAnswering(`${url}/pets/1`, 60);
   return { name: 'Ferry (validation on)', child, url };
 }
 
@@ -109,7 +80,7 @@ async function startPrism(): Promise<Started | undefined> {
   const port = await freePort();
   const child = spawn(PRISM, ['mock', '-h', '127.0.0.1', '-p', String(port), '--errors', 'false', DOCUMENT], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(url);
+  await waitUntilAnswering(`${url}/pets/1`, 60);
   return { name: 'Prism 5.14 (prism mock)', child, url };
 }
 

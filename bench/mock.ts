@@ -17,17 +17,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { promises as fs, openSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { freePort, option, waitUntilAnswering } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const DURATION_S = Number(option('duration') ?? 10);
 const WARMUP_S = 3;
 const CONNECTIONS = 50;
@@ -75,7 +70,7 @@ const peers: Record<string, Peer> = {
       const port = await freePort();
       const child = spawn(process.execPath, ['-e', BARE_SERVER, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
       const url = `http://127.0.0.1:${port}`;
-      await waitUntilAnswering(url);
+      await waitUntilAnswering(`${url}/users/1`, 30);
       return { child, url };
     },
   },
@@ -97,7 +92,7 @@ const peers: Record<string, Peer> = {
         env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'ferry-data') },
       });
       const url = `http://127.0.0.1:${port}`;
-      await waitUntilAnswering(url);
+      await waitUntilAnswering(`${url}/users/1`, 30);
       return { child, url };
     },
   },
@@ -122,7 +117,7 @@ const peers: Record<string, Peer> = {
         stdio: ['ignore', outputFile(dir, 'mockoon'), 'inherit'],
       });
       const url = `http://127.0.0.1:${port}`;
-      await waitUntilAnswering(url);
+      await waitUntilAnswering(`${url}/users/1`, 30);
       return { child, url };
     },
   },
@@ -168,30 +163,6 @@ function linesPrinted(name: string): number {
   let count = 0;
   for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) count++;
   return count;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitUntilAnswering(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${url}/users/1`);
-      await res.arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not answer within 30 s`);
 }
 
 /** The answer must be the same JSON shape from every server before it is measured. */

@@ -11,17 +11,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs, openSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
+import { freePort, option } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const DURATION_S = Number(option('duration') ?? 5);
 const ROUNDS = Number(option('rounds') ?? 3);
 const CONNECTIONS = 8;
@@ -33,15 +28,6 @@ const { WebSocketServer } = require('ws');
 const wss = new WebSocketServer({ host: '127.0.0.1', port: Number(process.argv[1]) });
 wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
 `;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Ferry as users run it (bundled plain JavaScript, not through tsx); the file is removed at the end. */
 async function buildFerry(): Promise<string> {
