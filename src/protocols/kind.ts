@@ -80,7 +80,9 @@ export interface RequestKindModule extends KindRules {
   /**
    * Sends and reads the answer. Fails with a `SendError` (one line: what, where, what to do) when
    * there is no usable answer; `signal` cancels and closes the connection. Absent for a kind not
-   * built yet: runs report its requests as skipped (registry.ts `notRunYet`).
+   * built yet: runs report its requests as skipped (registry.ts `notRunYet`). A client with a
+   * library of its own is imported inside `send`, so commands that never send the kind (every
+   * `ferry ls`, `--help`) do not load it.
    */
   send?(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult>;
 }

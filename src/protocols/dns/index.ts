@@ -1,6 +1,5 @@
 /** The `dns` request kind: a name and a record type asked of a resolver or server (spec 2.8). */
 import type { RequestKindModule } from '../kind.js';
-import { sendDns } from './dns.js';
 
 export const dnsKind: RequestKindModule = {
   kind: 'dns',
@@ -11,5 +10,5 @@ export const dnsKind: RequestKindModule = {
   options: 'dns',
   tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
   exportsAsCode: false,
-  send: sendDns,
+  send: async (prepared, context, signal) => (await import('./dns.js')).sendDns(prepared, context, signal),
 };

@@ -1,6 +1,5 @@
 /** The `grpc` request kind (spec 2.8): `grpc://` and `grpcs://`, `method` is `package.Service/Method`. */
 import type { RequestKindModule } from '../kind.js';
-import { sendGrpc } from './call.js';
 
 export const grpcKind: RequestKindModule = {
   kind: 'grpc',
@@ -11,5 +10,5 @@ export const grpcKind: RequestKindModule = {
   options: 'grpc',
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
-  send: sendGrpc,
+  send: async (prepared, context, signal) => (await import('./call.js')).sendGrpc(prepared, context, signal),
 };

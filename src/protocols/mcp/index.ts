@@ -3,7 +3,6 @@
  * starts it. URLs are prepared as URLs (headers and auth apply), commands are filled as typed.
  */
 import type { RequestKindModule } from '../kind.js';
-import { sendMcp } from './call.js';
 
 export const mcpKind: RequestKindModule = {
   kind: 'mcp',
@@ -14,5 +13,5 @@ export const mcpKind: RequestKindModule = {
   options: 'mcp',
   tag: () => 'mcp',
   exportsAsCode: false,
-  send: sendMcp,
+  send: async (prepared, context, signal) => (await import('./call.js')).sendMcp(prepared, context, signal),
 };

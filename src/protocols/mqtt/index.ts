@@ -1,6 +1,5 @@
 /** The `mqtt` request kind: `mqtt://` and `mqtts://`, publishes read by the shared stop rule (spec 2.7, 2.8). */
 import type { RequestKindModule } from '../kind.js';
-import { sendMqtt } from './mqtt.js';
 
 export const mqttKind: RequestKindModule = {
   kind: 'mqtt',
@@ -11,5 +10,5 @@ export const mqttKind: RequestKindModule = {
   options: 'mqtt',
   tag: () => 'mqtt',
   exportsAsCode: false,
-  send: sendMqtt,
+  send: async (prepared, context, signal) => (await import('./mqtt.js')).sendMqtt(prepared, context, signal),
 };

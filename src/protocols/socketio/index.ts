@@ -1,6 +1,5 @@
 /** The `socketio` request kind: a namespace of a Socket.IO 4 server, events read by the shared stop rule (spec 2.7, 2.8). */
 import type { RequestKindModule } from '../kind.js';
-import { sendSocketIo } from './socketio.js';
 
 export const socketioKind: RequestKindModule = {
   kind: 'socketio',
@@ -11,5 +10,5 @@ export const socketioKind: RequestKindModule = {
   options: 'socketio',
   tag: () => 'socketio',
   exportsAsCode: false,
-  send: sendSocketIo,
+  send: async (prepared, context, signal) => (await import('./socketio.js')).sendSocketIo(prepared, context, signal),
 };

@@ -1,6 +1,5 @@
 /** The `tcp` request kind: `tcp://` and `tls://` over node's net and tls, replies as messages (spec 2.8). */
 import type { RequestKindModule } from '../kind.js';
-import { sendTcp } from './tcp.js';
 
 export const tcpKind: RequestKindModule = {
   kind: 'tcp',
@@ -11,5 +10,5 @@ export const tcpKind: RequestKindModule = {
   options: 'socket',
   tag: () => 'tcp',
   exportsAsCode: false,
-  send: (prepared, context, signal) => sendTcp(prepared, context.maxResponseMb, signal),
+  send: async (prepared, context, signal) => (await import('./tcp.js')).sendTcp(prepared, context.maxResponseMb, signal),
 };

@@ -1,6 +1,5 @@
 /** The `udp` request kind: `udp://` over node's dgram, one message per datagram (spec 2.8). */
 import type { RequestKindModule } from '../kind.js';
-import { sendUdp } from './udp.js';
 
 export const udpKind: RequestKindModule = {
   kind: 'udp',
@@ -11,5 +10,5 @@ export const udpKind: RequestKindModule = {
   options: 'socket',
   tag: () => 'udp',
   exportsAsCode: false,
-  send: (prepared, context, signal) => sendUdp(prepared, context.maxResponseMb, signal),
+  send: async (prepared, context, signal) => (await import('./udp.js')).sendUdp(prepared, context.maxResponseMb, signal),
 };

@@ -1,6 +1,5 @@
 /** The `websocket` request kind: `ws://` and `wss://`, frames read by the shared stop rule (spec 2.7, 2.8). */
 import type { RequestKindModule } from '../kind.js';
-import { sendWebSocket } from './websocket.js';
 
 export const websocketKind: RequestKindModule = {
   kind: 'websocket',
@@ -10,5 +9,5 @@ export const websocketKind: RequestKindModule = {
   method: 'none',
   tag: () => 'websocket',
   exportsAsCode: false,
-  send: sendWebSocket,
+  send: async (prepared, context, signal) => (await import('./websocket.js')).sendWebSocket(prepared, context, signal),
 };

@@ -5,14 +5,9 @@
  */
 import { SERVER_KINDS, type ServerKind } from '../../model/index.js';
 import { ServerError } from '../errors.js';
-import { dnsKind } from './dns/dns.js';
 import { httpMockKind } from './http-mock/http-mock.js';
 import type { LazyServerKind, ServerKindModule } from './kind.js';
-import { relayKind } from './relay/relay.js';
 import { sseKind } from './sse/sse.js';
-import { tcpKind } from './tcp/tcp.js';
-import { udpKind } from './udp/udp.js';
-import { websocketKind } from './websocket/websocket.js';
 
 /** Kind name → module (or its loader); a kind without a row is not built yet. */
 export type ServerKindTable = Partial<Record<ServerKind, ServerKindModule | LazyServerKind>>;
@@ -20,12 +15,14 @@ export type ServerKindTable = Partial<Record<ServerKind, ServerKindModule | Lazy
 export const SERVER_KIND_MODULES: ServerKindTable = {
   http: httpMockKind,
   sse: sseKind,
-  websocket: websocketKind,
-  tcp: tcpKind,
-  udp: udpKind,
-  dns: dnsKind,
+  // Kinds with libraries of their own (ws, dns-packet, re2js, socket.io, the MCP SDK) load when
+  // such a server starts, so other commands do not pay for them.
+  websocket: { kind: 'websocket', load: async () => (await import('./websocket/websocket.js')).websocketKind },
+  tcp: { kind: 'tcp', load: async () => (await import('./tcp/tcp.js')).tcpKind },
+  udp: { kind: 'udp', load: async () => (await import('./udp/udp.js')).udpKind },
+  dns: { kind: 'dns', load: async () => (await import('./dns/dns.js')).dnsKind },
   socketio: { kind: 'socketio', load: async () => (await import('./socketio/socketio.js')).socketioKind },
-  tcpProxy: relayKind,
+  tcpProxy: { kind: 'tcpProxy', load: async () => (await import('./relay/relay.js')).relayKind },
   mcp: { kind: 'mcp', load: async () => (await import('./mcp/mcp.js')).mcpKind },
 };
 
