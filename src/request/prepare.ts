@@ -5,7 +5,7 @@
  */
 import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import { DEFAULT_SETTINGS } from '../appdata/index.js';
-import type { RequestFile, WorkspaceFile } from '../model/index.js';
+import type { Auth, RequestFile, WorkspaceFile } from '../model/index.js';
 import { render, type VariableScope } from '../template/index.js';
 import { applyAuth, signAwsV4 } from './auth.js';
 import { prepareBody } from './body.js';
@@ -126,15 +126,13 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   }
 
   const prepared: PreparedRequest = { method, url: restore(url.href), headers, body, authType: auth.type, settings };
-  addKindParts(prepared, request, rules, fill);
-  if (auth.type === 'basic') prepared.basic = { username: fill(String(auth.username ?? '')), password: fill(String(auth.password ?? '')) };
+  addCommonParts(prepared, input, rules, auth, fill);
   if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
   if (target.digest) prepared.digest = target.digest;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();
     if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];
   }
-  if (input.path) prepared.path = input.path;
   return prepared;
 }
 
@@ -147,11 +145,14 @@ function prepareMethod(typed: string, rules: KindRules, where: string): string {
   return method;
 }
 
-/** The kind, its stream settings and its option section, where the kind has them. */
-function addKindParts(prepared: PreparedRequest, request: RequestFile, rules: KindRules, fill: (text: string) => string): void {
+/** What every kind's prepared request carries: the kind, its stream settings and option section, Basic credentials, the path. */
+function addCommonParts(prepared: PreparedRequest, input: PrepareInput, rules: KindRules, auth: Auth, fill: (text: string) => string): void {
+  const { request } = input;
   prepared.kind = rules.kind;
   if (request.settings?.stream) prepared.stream = request.settings.stream;
   if (rules.options) prepared.options = fillKindOptions(rules.options, request[rules.options], fill);
+  if (auth.type === 'basic') prepared.basic = { username: fill(String(auth.username ?? '')), password: fill(String(auth.password ?? '')) };
+  if (input.path) prepared.path = input.path;
 }
 
 /**
@@ -166,14 +167,12 @@ async function prepareNamed(
 ): Promise<PreparedRequest> {
   const { request, workspace } = input;
   const { fill, where } = parts;
-  if (parts.target === '') throw new PrepareError(`${where}: the URL is empty; give ${rules.kind === 'dns' ? 'the name to look up' : 'the address or command'}.`);
+  if (parts.target === '') throw new PrepareError(`${where}: the URL is empty; give the name, address or command ${rules.noun} goes to.`);
   const app = options.settings ?? DEFAULT_SETTINGS;
   const { body } = await prepareBody(request.body, { root: workspace.root, allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace, fill, where });
   const { auth } = effectiveAuth(request, input.folders, workspace.file);
   const prepared: PreparedRequest = { method: parts.method, url: parts.target, headers: [], body, authType: auth.type, settings: parts.settings };
-  addKindParts(prepared, request, rules, fill);
-  if (auth.type === 'basic') prepared.basic = { username: fill(String(auth.username ?? '')), password: fill(String(auth.password ?? '')) };
-  if (input.path) prepared.path = input.path;
+  addCommonParts(prepared, input, rules, auth, fill);
   return prepared;
 }
 
