@@ -11,10 +11,11 @@
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { ServerError } from '../../errors.js';
-import { bindFailure, type Listener } from '../../listener.js';
+import type { Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
+import { listenStream } from '../stream-listener.js';
 
 /** Giving up on a target that does not answer the connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -53,23 +54,7 @@ class RelayKind implements SocketKindInstance {
   async listen(bind: BindOptions): Promise<Listener> {
     const all = new Set<Socket>();
     const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => this.#relay(client, all));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
-      server.listen({ host: bind.host, port: bind.port, exclusive: true }, () => resolve());
-    });
-    server.on('error', () => {});
-    const port = (server.address() as net.AddressInfo).port;
-    let closing: Promise<void> | undefined;
-    return {
-      url: `tcp://127.0.0.1:${port}`,
-      port,
-      connections: () => all.size,
-      close: () =>
-        (closing ??= new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          for (const socket of all) socket.destroy();
-        })),
-    };
+    return listenStream(server, bind, all, 'tcp');
   }
 
   #relay(client: Socket, all: Set<Socket>): void {

@@ -7,14 +7,14 @@
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { compile, type Template } from '../../../template/index.js';
-import { ServerError } from '../../errors.js';
-import { bindFailure, type Listener } from '../../listener.js';
+import type { Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, type SocketState } from '../messages/answer.js';
 import { frame, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
+import { listenStream } from '../stream-listener.js';
 import { PendingTimers } from '../pending-timers.js';
 
 interface State extends SocketState, FramingOptions {
@@ -70,23 +70,7 @@ class TcpKind implements SocketKindInstance {
       socket.once('close', () => all.delete(socket));
     });
     server.on('tlsClientError', () => {});
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
-      server.listen({ host: bind.host, port: bind.port, exclusive: true }, () => resolve());
-    });
-    server.on('error', () => {});
-    const port = (server.address() as net.AddressInfo).port;
-    let closing: Promise<void> | undefined;
-    return {
-      url: `${bind.tls ? 'tls' : 'tcp'}://127.0.0.1:${port}`,
-      port,
-      connections: () => all.size,
-      close: () =>
-        (closing ??= new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          for (const socket of all) socket.destroy();
-        })),
-    };
+    return listenStream(server, bind, all, bind.tls ? 'tls' : 'tcp');
   }
 
   #connected(socket: Socket): void {
