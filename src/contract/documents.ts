@@ -48,6 +48,11 @@ export function loadDocumentSync(workspaceRoot: string, relativePath: string): D
   } catch (error) {
     return { ok: false, reason: `the document ${relativePath} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
+  return documentFromText(text, relativePath);
+}
+
+/** A document's text parsed and checked, or why not (the same words for the sync and async loads). */
+function documentFromText(text: string, relativePath: string): DocumentLoad {
   let value: unknown;
   try {
     value = parseDocumentText(text);
@@ -90,12 +95,6 @@ export class ContractDocuments {
       if (error instanceof FileTooLargeError) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
       return { ok: false, reason: `the document ${relativePath} cannot be read (${(error as Error).message})` };
     }
-    let value: unknown;
-    try {
-      value = parseDocumentText(text);
-    } catch (error) {
-      return { ok: false, reason: `the document ${relativePath} does not parse: ${(error as Error).message}` };
-    }
-    return documentFromValue(value, `the document ${relativePath}`);
+    return documentFromText(text, relativePath);
   }
 }
