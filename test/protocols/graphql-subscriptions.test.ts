@@ -4,7 +4,10 @@
  * Auth and connectionParams as the server saw them, each stop reason, resolver errors, refusals,
  * and queries and mutations still POSTed unchanged.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import type { ProtocolResult } from '../../src/protocols/index.js';
 import { SendError } from '../../src/protocols/index.js';
 import { closedPort, graphqlSsePeer, graphqlWsPeer, legacyPeer, type GraphqlPeer } from './graphql-peers.js';
@@ -166,6 +169,37 @@ describe('GraphQL subscription refusals and bad input', () => {
   it('gives the line and column of a query that does not parse', async () => {
     const error = await failure(subscription('websocket', { query: 'subscription {\n  count(to: 1\n}' }));
     expect(error.message).toMatch(/^the GraphQL query does not parse at line 3, column 1: Syntax Error: Expected Name, found "}"\. Fix body\.graphql\.query\.$/);
+  });
+
+  it('bounds the wait for connection_ack by settings.timeoutMs, and cancels at once', async () => {
+    // A server that takes either subprotocol and then never answers connection_init.
+    const server = http.createServer();
+    const wss = new WebSocketServer({ server, handleProtocols: (protocols) => [...protocols][0] ?? false });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      for (const transport of ['websocket', 'websocketLegacy'] as const) {
+        const started = Date.now();
+        const error = await failure(subscription(transport, { query: 'subscription { count(to: 1) }', subscriptionUrl: url }, { settings: { timeoutMs: 300 } }));
+        expect(error.message).toMatch(/timed out after 300 ms \(settings\.timeoutMs\)/);
+        expect(Date.now() - started).toBeLessThan(3000);
+      }
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const cancelled = await failure(sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', subscriptionUrl: url } }, settings: { timeoutMs: 0 } }, controller.signal));
+      expect(cancelled.message).toBe('the request was cancelled.');
+    } finally {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('keeps the first 1,000 of a long stream and counts them all', async () => {
+    const result = await subscription('websocket', { query: 'subscription { count(to: 1500) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 20_000 } } });
+    expect(result.stream).toEqual({ events: 1500, stoppedBy: 'complete' });
+    expect(received(result)).toHaveLength(999); // the first kept message is the sent subscribe
   });
 
   it('refuses a subscriptionUrl of the wrong scheme', async () => {

@@ -40,7 +40,8 @@ export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: G
   });
   session.onClose(() => {
     unsubscribe(); // sends `complete` while the subscription runs
-    void client.dispose();
+    // Disposing while still connecting rejects with the close: the session has its verdict already.
+    Promise.resolve(client.dispose()).catch(() => {});
   });
   try {
     await session.finish();
