@@ -139,6 +139,18 @@ export async function graphqlSsePeer(): Promise<GraphqlPeer> {
   const handler = createHandler({ schema, context: (req) => ({ authorization: req.raw.headers.authorization ?? null }) });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (path === '/huge') {
+      // An event that never ends: 3 MB of one data line, in 64 KB writes.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: next\ndata: {"data":{"x":"');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 3 * 1024 * 1024 && res.write('a'.repeat(64 * 1024))) sent += 64 * 1024;
+        if (sent < 3 * 1024 * 1024 && !res.destroyed) res.once('drain', () => { sent += 64 * 1024; pump(); });
+      };
+      pump();
+      return;
+    }
     if (path === '/graphql/stream' || path === '/private') {
       seen.headers.push(req.headers);
       if (path === '/private' && req.headers.authorization !== 'Bearer sse-secret') {

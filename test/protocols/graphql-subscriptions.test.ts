@@ -12,6 +12,9 @@ import type { ProtocolResult } from '../../src/protocols/index.js';
 import { SendError } from '../../src/protocols/index.js';
 import { closedPort, graphqlSsePeer, graphqlWsPeer, legacyPeer, type GraphqlPeer } from './graphql-peers.js';
 import { failure, received, sendRequest } from './streaming-send.js';
+import { sendWith } from './kind-cases.js';
+import { requestSchema } from '../../src/model/index.js';
+import { requestKind } from '../../src/protocols/index.js';
 
 let wsPeer: GraphqlPeer;
 let ssePeer: GraphqlPeer;
@@ -194,6 +197,16 @@ describe('GraphQL subscription refusals and bad input', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+
+  it('stops an SSE event stream past maxResponseMb instead of buffering it', async () => {
+    const request = requestSchema.parse({
+      name: 'huge', method: 'POST', url: ssePeer.url.replace('/graphql/stream', '/huge'),
+      body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'sse' } },
+      settings: { timeoutMs: 5000, stream: { timeoutMs: 10_000 } },
+    });
+    const error = await failure(sendWith(requestKind('http'), request, undefined, { maxResponseMb: 1 }));
+    expect(error.message).toMatch(/larger than 1 MB \(maxResponseMb\)/);
   });
 
   it('keeps the first 1,000 of a long stream and counts them all', async () => {

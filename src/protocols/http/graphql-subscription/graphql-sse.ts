@@ -6,18 +6,20 @@
  * `errors` list (a query the server does not validate) ends the stream with `error`, as the
  * WebSocket protocols' `error` message does; other refusals fail the send with the server's words.
  */
-import { fetch as undiciFetch, type Response } from 'undici';
+import { fetch as undiciFetch, Response as UndiciResponse, type Response } from 'undici';
 import { DEFAULT_SETTINGS } from '../../../model/index.js';
 import type { PreparedRequest, PreparedSettings } from '../../../request/prepared.js';
 import { describeSocketError } from '../../connection-errors.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
+import { responseTooLarge } from '../http-errors.js';
 import { StreamSession } from '../../stream/session.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionHeaders, receiveResult, subscribeText } from './target.js';
 
 /** Most bytes of a refusal's body read for its message. */
 const REFUSAL_BYTES = 64 * 1024;
+const MB = 1024 * 1024;
 
 export async function subscribeSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { createClient } = await import('graphql-sse');
@@ -31,6 +33,8 @@ export async function subscribeSse(prepared: PreparedRequest, operation: Graphql
   let refusal: { status: number; statusText: string; body: string } | undefined;
   /** fetch's own error (the library keeps only its text): its cause says refused, TLS… */
   let fetchError: unknown;
+  /** The event stream passed `maxResponseMb`. */
+  let tooLarge = false;
 
   const fetchFn = async (input: string, init: Parameters<typeof undiciFetch>[1]) => {
     let response: Response;
@@ -44,7 +48,7 @@ export async function subscribeSse(prepared: PreparedRequest, operation: Graphql
     if (setCookies.length && context.cookies) context.cookies.store(response.url || input, setCookies);
     if (init?.method === 'POST') answer = response;
     if (!response.ok && init?.method === 'POST') refusal = { status: response.status, statusText: response.statusText, body: await readSome(response) };
-    return response;
+    return response.ok ? limited(response, context.maxResponseMb, () => (tooLarge = true)) : response;
   };
   const client = createClient({
     url: url.href,
@@ -58,7 +62,8 @@ export async function subscribeSse(prepared: PreparedRequest, operation: Graphql
   const unsubscribe = client.subscribe({ ...rest, ...(operationName ? { operationName } : {}) }, {
     next: (value) => receiveResult(session, value),
     error: (error: unknown) => {
-      if (session.messages) session.messages.closed();
+      if (tooLarge) session.fail(responseTooLarge(context.maxResponseMb));
+      else if (session.messages) session.messages.closed();
       else if (refusal && graphqlErrors(refusal.body)) session.open().endWith('error', { event: 'error', text: JSON.stringify(graphqlErrors(refusal.body)) });
       else if (refusal) session.fail(refused(url, refusal));
       else {
@@ -118,6 +123,30 @@ function refused(url: URL, refusal: { status: number; statusText: string; body: 
     `${url.host} answered HTTP ${refusal.status}${refusal.statusText ? ` ${refusal.statusText}` : ''} instead of an event stream${said ? ` (${said})` : ''}; check the URL (body.graphql.subscriptionUrl), the auth and the headers.`,
     'protocol',
   );
+}
+
+/**
+ * The answer with its body cut off (an error) once more than `maxResponseMb` arrived: the library
+ * buffers an event until its end, so a server that never ends one would otherwise fill memory.
+ */
+function limited(response: Response, maxResponseMb: number, onTooLarge: () => void): Response {
+  if (maxResponseMb <= 0 || !response.body) return response;
+  const limit = maxResponseMb * MB;
+  let seen = 0;
+  // undici's and Node's stream types differ in their declarations only.
+  const body = (response.body as unknown as ReadableStream<Uint8Array>).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen <= limit) controller.enqueue(chunk);
+        else {
+          onTooLarge();
+          controller.error(new Error('the event stream passed maxResponseMb'));
+        }
+      },
+    }),
+  );
+  return new UndiciResponse(body as unknown as ConstructorParameters<typeof UndiciResponse>[0], { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The first bytes of an answer's body as text (a refusal's reason). */
