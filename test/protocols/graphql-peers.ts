@@ -107,12 +107,13 @@ async function answerPost(req: http.IncomingMessage, res: http.ServerResponse, s
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
 }
 
-/** `graphql-ws`'s server at /graphql; connectionParams `{"token": "deny"}` are refused (close 4403). */
+/** `graphql-ws`'s server at /graphql (its upgrade refused with 401 when `X-Refuse` is sent); connectionParams `{"token": "deny"}` are refused (close 4403). */
 export async function graphqlWsPeer(): Promise<GraphqlPeer> {
   const seen = newSeen();
   const schema = makeSchema(seen);
   const server = http.createServer((req, res) => void answerPost(req, res, seen, schema));
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  // An upgrade with `X-Refuse` is answered 401: a server that checks auth on the upgrade.
+  const wss = new WebSocketServer({ server, path: '/graphql', verifyClient: (info, done) => (info.req.headers['x-refuse'] ? done(false, 401, 'Unauthorized') : done(true)) });
   wss.on('connection', (socket: WebSocket, req) => {
     seen.headers.push(req.headers);
     socket.on('close', (code) => seen.closeCodes.push(code));

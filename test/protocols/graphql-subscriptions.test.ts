@@ -153,6 +153,13 @@ describe('GraphQL subscription refusals and bad input', () => {
     expect(toModern.message).toMatch(/did not accept the GraphQL subprotocol graphql-ws/);
   });
 
+  it('fails a WebSocket subscription whose upgrade is refused, with the status', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      const error = await failure(sendRequest('http', { method: 'POST', url: wsPeer.url, headers: [{ key: 'X-Refuse', value: 'yes' }], body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport } } }));
+      expect(error.message).toMatch(/^127\.0\.0\.1:\d+ answered HTTP 401 instead of opening the subscription's WebSocket \(no 101 upgrade\); check the URL/);
+    }
+  });
+
   it('fails an SSE subscription the server refuses with its status and words', async () => {
     const url = ssePeer.url.replace('/graphql/stream', '/private');
     const refused = await failure(sendRequest('http', { method: 'POST', url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'sse' } } }));

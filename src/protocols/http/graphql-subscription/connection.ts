@@ -54,10 +54,10 @@ export class SubscriptionSocket {
 
   /** A `WebSocket` class for `graphql-ws`'s `webSocketImpl` whose instances are this socket. */
   implementation(): typeof WebSocket {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const owner = this;
+    const open = () => this.open();
+    // Called with `new`: a constructor that returns an object gives that object.
     const Impl = function () {
-      return owner.open();
+      return open();
     } as unknown as typeof WebSocket;
     Object.assign(Impl, { CONNECTING: WebSocket.CONNECTING, OPEN: WebSocket.OPEN, CLOSING: WebSocket.CLOSING, CLOSED: WebSocket.CLOSED });
     return Impl;
@@ -67,16 +67,15 @@ export class SubscriptionSocket {
   failure(closeCode?: number, closeReason?: string): SendError {
     const host = this.url.host;
     if (this.error) {
-      const described = describeWebSocketError(this.error, this.url, false, this.context.maxResponseMb);
       if (/subprotocol/i.test(this.error.message)) {
         const other = this.subprotocol === 'graphql-ws' ? 'websocket (graphql-transport-ws)' : 'websocketLegacy (subscriptions-transport-ws)';
         return new SendError(`${host} did not accept the GraphQL subprotocol ${this.subprotocol}: it may speak the other protocol (set body.graphql.transport to ${other}), or not serve subscriptions at this URL.`, 'protocol');
       }
-      if (/Unexpected server response: (\d+)/.exec(this.error.message)) {
-        const status = /Unexpected server response: (\d+)/.exec(this.error.message)![1];
-        return new SendError(`${host} answered HTTP ${status} instead of opening the subscription's WebSocket (no 101 upgrade); check the URL (body.graphql.subscriptionUrl), the auth and the headers.`, 'protocol');
+      const refused = /Unexpected server response: (\d+)/.exec(this.error.message);
+      if (refused) {
+        return new SendError(`${host} answered HTTP ${refused[1]} instead of opening the subscription's WebSocket (no 101 upgrade); check the URL (body.graphql.subscriptionUrl), the auth and the headers.`, 'protocol');
       }
-      return described;
+      return describeWebSocketError(this.error, this.url, false, this.context.maxResponseMb);
     }
     const code = closeCode ?? this.closed?.code;
     const reason = closeReason ?? this.closed?.reason;
