@@ -5,12 +5,14 @@
  * own `subscribe`). Each records what it saw: upgrade headers, connectionParams, completed operations.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/http';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { testCertificate } from '../support/servers/index.js';
 
 export interface Seen {
   /** Headers of each upgrade or SSE request. */
@@ -86,6 +88,11 @@ function newSeen(): Seen {
   return { headers: [], params: [], ended: 0, closeCodes: [], posts: [] };
 }
 
+/** node:http, or node:https with the self-signed test certificate (for 127.0.0.1). */
+async function createServer(secure: boolean, handler: http.RequestListener): Promise<http.Server> {
+  return secure ? https.createServer(await testCertificate(), handler) : http.createServer(handler);
+}
+
 async function listen(server: http.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -108,10 +115,10 @@ async function answerPost(req: http.IncomingMessage, res: http.ServerResponse, s
 }
 
 /** `graphql-ws`'s server at /graphql (its upgrade refused with 401 when `X-Refuse` is sent); connectionParams `{"token": "deny"}` are refused (close 4403). */
-export async function graphqlWsPeer(): Promise<GraphqlPeer> {
+export async function graphqlWsPeer(secure = false): Promise<GraphqlPeer> {
   const seen = newSeen();
   const schema = makeSchema(seen);
-  const server = http.createServer((req, res) => void answerPost(req, res, seen, schema));
+  const server = await createServer(secure, (req, res) => void answerPost(req, res, seen, schema));
   // An upgrade with `X-Refuse` is answered 401: a server that checks auth on the upgrade.
   const wss = new WebSocketServer({ server, path: '/graphql', verifyClient: (info, done) => (info.req.headers['x-refuse'] ? done(false, 401, 'Unauthorized') : done(true)) });
   wss.on('connection', (socket: WebSocket, req) => {
@@ -130,15 +137,15 @@ export async function graphqlWsPeer(): Promise<GraphqlPeer> {
     wss,
   );
   const port = await listen(server);
-  return { url: `http://127.0.0.1:${port}/graphql`, seen, close: async () => { for (const c of wss.clients) c.terminate(); wss.close(); await stop(server); } };
+  return { url: `${secure ? 'https' : 'http'}://127.0.0.1:${port}/graphql`, seen, close: async () => { for (const c of wss.clients) c.terminate(); wss.close(); await stop(server); } };
 }
 
 /** `graphql-sse`'s handler at /graphql/stream (POSTs elsewhere are plain GraphQL); /private wants `Authorization: Bearer sse-secret`. */
-export async function graphqlSsePeer(): Promise<GraphqlPeer> {
+export async function graphqlSsePeer(secure = false): Promise<GraphqlPeer> {
   const seen = newSeen();
   const schema = makeSchema(seen);
   const handler = createHandler({ schema, context: (req) => ({ authorization: req.raw.headers.authorization ?? null }) });
-  const server = http.createServer((req, res) => {
+  const server = await createServer(secure, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/huge') {
       // An event that never ends: 3 MB of one data line, in 64 KB writes.
@@ -164,7 +171,7 @@ export async function graphqlSsePeer(): Promise<GraphqlPeer> {
     void answerPost(req, res, seen, schema);
   });
   const port = await listen(server);
-  return { url: `http://127.0.0.1:${port}/graphql/stream`, seen, close: () => stop(server) };
+  return { url: `${secure ? 'https' : 'http'}://127.0.0.1:${port}/graphql/stream`, seen, close: () => stop(server) };
 }
 
 /**

@@ -238,6 +238,24 @@ describe('GraphQL subscription refusals and bad input', () => {
   });
 });
 
+describe('GraphQL subscriptions over TLS', () => {
+  it('verify the self-signed certificate unless verifyTls is off (wss:// and https://)', async () => {
+    const [secureWs, secureSse] = await Promise.all([graphqlWsPeer(true), graphqlSsePeer(true)]);
+    try {
+      for (const [peer, transport] of [[secureWs, 'websocket'], [secureSse, 'sse']] as const) {
+        const body = { type: 'graphql', graphql: { query: 'subscription { count(to: 2) }', transport } };
+        const refused = await failure(sendRequest('http', { method: 'POST', url: peer.url, body }));
+        expect(refused.message).toMatch(/TLS error with 127\.0\.0\.1:\d+: .*To send anyway, turn off TLS verification/);
+        const allowed = await sendRequest('http', { method: 'POST', url: peer.url, body, settings: { verifyTls: false } });
+        expect(allowed.stream).toEqual({ events: 2, stoppedBy: 'complete' });
+        if (transport === 'websocket') expect(allowed.url).toMatch(/^wss:\/\//);
+      }
+    } finally {
+      await Promise.all([secureWs.close(), secureSse.close()]);
+    }
+  });
+});
+
 describe('queries and mutations', () => {
   it('are still POSTed unchanged', async () => {
     const before = wsPeer.seen.posts.length;
