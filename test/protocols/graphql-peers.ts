@@ -73,6 +73,13 @@ export function makeSchema(seen: Seen): GraphQLSchema {
             throw new Error('boom resolver failed');
           },
         },
+        big: {
+          type: GraphQLString,
+          args: { kb: { type: new GraphQLNonNull(GraphQLInt) } },
+          subscribe: async function* (_: unknown, args: { kb: number }) {
+            yield { big: 'b'.repeat(Math.min(args.kb, 8192) * 1024) };
+          },
+        },
         whoami: {
           type: GraphQLString,
           subscribe: async function* (_: unknown, __: unknown, context: unknown) {

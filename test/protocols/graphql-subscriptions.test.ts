@@ -216,6 +216,18 @@ describe('GraphQL subscription refusals and bad input', () => {
     expect(error.message).toMatch(/larger than 1 MB \(maxResponseMb\)/);
   });
 
+  it('fails a WebSocket subscription whose message passes maxResponseMb', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      const request = requestSchema.parse({
+        name: 'big', method: 'POST', url: peerOf(transport).url,
+        body: { type: 'graphql', graphql: { query: 'subscription { big(kb: 1500) }', transport } },
+        settings: { timeoutMs: 5000 },
+      });
+      const error = await failure(sendWith(requestKind('http'), request, undefined, { maxResponseMb: 1 }));
+      expect(error.message).toMatch(/sent a WebSocket message larger than 1 MB \(maxResponseMb\)/);
+    }
+  });
+
   it('keeps the first 1,000 of a long stream and counts them all', async () => {
     const result = await subscription('websocket', { query: 'subscription { count(to: 1500) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 20_000 } } });
     expect(result.stream).toEqual({ events: 1500, stoppedBy: 'complete' });

@@ -31,9 +31,11 @@ export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: G
   const unsubscribe = client.subscribe(operation.payload, {
     next: (value) => receiveResult(session, value),
     error: (error: unknown) => {
-      // An `error` message (a list of GraphQL errors) ends the subscription; anything else ended the connection.
+      // An `error` message (a list of GraphQL errors) ends the subscription; anything else ended
+      // the connection: a close while reading is the `closed` stop, a socket error (a message past
+      // maxResponseMb…) fails the send.
       if (Array.isArray(error) && session.messages) session.messages.endWith('error', { event: 'error', text: JSON.stringify(error) });
-      else if (session.messages) session.messages.closed();
+      else if (session.messages && !connection.error) session.messages.closed();
       else session.fail(connection.failure(closeEvent(error)?.code, closeEvent(error)?.reason));
     },
     complete: () => session.messages?.stop('complete'),
