@@ -6,7 +6,7 @@
 import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest } from './index.js';
 import type { Target } from './target.js';
-import { requestKind } from '../protocols/index.js';
+import { graphqlOperation, requestKind } from '../protocols/index.js';
 import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -63,7 +63,20 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
     notes.push('Basic auth: the Authorization header encodes the user name and password with their {{variables}} as written;');
     notes.push('export with substitution on to get the real credentials, or Base64-encode USER:PASSWORD yourself.');
   }
+  notes.push(...(await subscriptionNote(prepared)));
   return exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes });
+}
+
+const TRANSPORT_NAMES = { websocket: 'WebSocket (graphql-transport-ws)', websocketLegacy: 'WebSocket (subscriptions-transport-ws)', sse: 'GraphQL over SSE' };
+
+/** A GraphQL subscription is not a POST: the code says so (Ferry subscribes instead, issue 25). */
+async function subscriptionNote(prepared: Awaited<ReturnType<typeof prepareRequest>>): Promise<string[]> {
+  const operation = await graphqlOperation(prepared).catch(() => undefined); // a query that does not parse is exported as written
+  if (operation?.type !== 'subscription') return [];
+  return [
+    `GraphQL subscription: Ferry subscribes over ${TRANSPORT_NAMES[operation.subscription.transport ?? 'websocket']} instead of POSTing;`,
+    'this code only POSTs the operation, which a server answers with an error or not at all. Use a GraphQL subscription client.',
+  ];
 }
 
 function isFolder(workspace: Workspace, requestPath: string): boolean {

@@ -8,3 +8,4 @@ export { resolveProxyConfig, type ProxyConfig } from './http/proxy-rules.js';
 export { checkCertificate, type ClientCertificateMaterial, type ClientTls } from './http/client-tls.js';
 export { DEFAULT_STREAM, MAX_KEPT_MESSAGES, MessageStream, frameText, type MessageInput, type StreamMessage, type StreamSettings, type StreamStop, type StreamSummary } from './stream/messages.js';
 export { commandWords, programRefused, type ProgramPolicy, type ProgramSpec } from './programs.js';
+export { graphqlOperation, type GraphqlOperation } from './http/graphql-subscription/operation.js';

@@ -44,8 +44,18 @@ export async function prepareBody(body: Body, ctx: BodyContext): Promise<Prepare
       for (const row of body.form) if (row.enabled !== false && row.key !== '') params.append(ctx.fill(row.key), ctx.fill(row.value));
       return textBody('formUrlencoded', params.toString(), 'application/x-www-form-urlencoded');
     }
-    case 'graphql':
-      return textBody('graphql', graphqlJson(body, ctx), 'application/json');
+    case 'graphql': {
+      const prepared = textBody('graphql', graphqlJson(body, ctx), 'application/json');
+      const gql = body.graphql;
+      if (prepared.body.kind === 'bytes') {
+        prepared.body.subscription = {
+          ...(gql?.transport ? { transport: gql.transport } : {}),
+          subscriptionUrl: ctx.fill(gql?.subscriptionUrl ?? '').trim(),
+          connectionParams: ctx.fill(gql?.connectionParams ?? ''),
+        };
+      }
+      return prepared;
+    }
     case 'multipart': {
       const parts: PreparedMultipartPart[] = [];
       for (const part of body.multipart) {

@@ -32,8 +32,17 @@ export type PreparedBody =
       isText: boolean;
       /** For binary bodies: the file as written and where it resolves. */
       file?: { path: string; absolutePath: string };
+      /** For GraphQL bodies: how a subscription is sent (spec 2.5), filled; used only when the operation is a subscription. */
+      subscription?: PreparedSubscription;
     }
   | { kind: 'multipart'; parts: PreparedMultipartPart[] };
+
+/** A GraphQL body's subscription fields with `{{variables}}` filled (empty text when not set). */
+export interface PreparedSubscription {
+  transport?: 'websocket' | 'websocketLegacy' | 'sse';
+  subscriptionUrl: string;
+  connectionParams: string;
+}
 
 /** Auth types that only imports bring, or whose signature depends on the moment of sending. */
 export type SigningAuthType = 'digest' | 'ntlm' | 'awsv4' | 'oauth1' | 'jwt' | 'hawk' | 'edgegrid' | 'asap';

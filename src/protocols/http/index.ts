@@ -1,4 +1,7 @@
-/** The `http` request kind: undici over HTTP/1.1 and HTTP/2 (spec 2.3, 2.7). */
+/**
+ * The `http` request kind: undici over HTTP/1.1 and HTTP/2 (spec 2.3, 2.7). A GraphQL body whose
+ * operation is a subscription subscribes instead (graphql-subscription/, loaded for GraphQL bodies only).
+ */
 import type { ProtocolResult, RequestKindModule } from '../kind.js';
 import { sendHttp } from './http.js';
 import type { HttpResult } from './types.js';
@@ -11,8 +14,13 @@ export const httpKind: RequestKindModule = {
   method: 'http',
   tag: (method) => method.toUpperCase(),
   exportsAsCode: true,
-  send: async (prepared, context, signal) =>
-    fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb })),
+  send: async (prepared, context, signal) => {
+    if (prepared.body.kind === 'bytes' && prepared.body.source === 'graphql') {
+      const subscribed = await (await import('./graphql-subscription/index.js')).sendIfSubscription(prepared, context, signal);
+      if (subscribed) return subscribed;
+    }
+    return fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }));
+  },
 };
 
 /** An HTTP answer as the kind-neutral result: its status is the outcome, below 400 passes without tests. */

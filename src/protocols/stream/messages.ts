@@ -12,8 +12,11 @@ export type StreamSettings = NonNullable<RequestSettings['stream']>;
 /** `settings.stream` when the request leaves it out: the format's own defaults. */
 export const DEFAULT_STREAM: StreamSettings = settingsSchema.shape.stream.unwrap().parse({});
 
-/** Why reading stopped: the named event, the message count, the time limit, or the peer ended the stream. */
-export type StreamStop = 'event' | 'maxEvents' | 'timeout' | 'closed';
+/**
+ * Why reading stopped: the named event, the message count, the time limit, or the peer ended the
+ * stream: by closing it, or (GraphQL subscriptions) by completing it or ending it with an error.
+ */
+export type StreamStop = 'event' | 'maxEvents' | 'timeout' | 'closed' | 'complete' | 'error';
 
 /** Messages kept per stream; the rest are counted only. */
 export const MAX_KEPT_MESSAGES = 1000;
@@ -53,7 +56,7 @@ export type MessageInput = Omit<StreamMessage, 'direction' | 'timeMs'>;
  */
 export class MessageStream {
   readonly messages: StreamMessage[] = [];
-  private count = 0;
+  private receivedCount = 0;
   /** Bytes of all received messages (kept or not): text as UTF-8, binary frames as their bytes. */
   receivedBytes = 0;
   stoppedBy: StreamStop | undefined;
@@ -72,7 +75,7 @@ export class MessageStream {
   }
 
   get events(): number {
-    return this.count;
+    return this.receivedCount;
   }
 
   get stopped(): boolean {
@@ -86,13 +89,18 @@ export class MessageStream {
   /** Records a received message; true when it ended reading (later ones are not part of the stream). */
   received(message: MessageInput): boolean {
     if (this.stopped) return true;
-    this.count++;
-    this.receivedBytes += Buffer.byteLength(message.text, message.binary ? 'base64' : 'utf8');
-    this.record('received', message);
+    this.countReceived(message);
     const wanted = this.settings.event;
     if (wanted && this.matchName && this.matchName(message) === wanted) this.stop('event');
-    else if (this.settings.maxEvents > 0 && this.count >= this.settings.maxEvents) this.stop('maxEvents');
+    else if (this.settings.maxEvents > 0 && this.receivedCount >= this.settings.maxEvents) this.stop('maxEvents');
     return this.stopped;
+  }
+
+  /** Records the peer's last message, which ends reading with its own reason (a GraphQL subscription's `error`). */
+  endWith(why: StreamStop, message: MessageInput): void {
+    if (this.stopped) return;
+    this.countReceived(message);
+    this.stop(why);
   }
 
   /** The peer closed the stream (or the connection ended). */
@@ -114,12 +122,18 @@ export class MessageStream {
   }
 
   summary(): StreamSummary {
-    return { events: this.count, stoppedBy: this.stoppedBy ?? 'closed' };
+    return { events: this.receivedCount, stoppedBy: this.stoppedBy ?? 'closed' };
   }
 
   /** The received texts joined with `\n` (what `pm.response.text()` reads for message kinds). */
   receivedText(): string {
     return this.messages.filter((m) => m.direction === 'received').map((m) => m.text).join('\n');
+  }
+
+  private countReceived(message: MessageInput): void {
+    this.receivedCount++;
+    this.receivedBytes += Buffer.byteLength(message.text, message.binary ? 'base64' : 'utf8');
+    this.record('received', message);
   }
 
   private record(direction: StreamMessage['direction'], message: MessageInput): void {

@@ -25,14 +25,7 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
   const { headers, protocols } = upgradeHeaders(prepared, context);
   // Events are not named on a WebSocket: `stream.event` does not apply (no name to match).
   const session = new StreamSession(prepared, signal);
-  const settings = prepared.settings;
-  const socket = new WebSocket(url, protocols, {
-    headers,
-    rejectUnauthorized: settings?.verifyTls ?? true,
-    followRedirects: settings?.followRedirects ?? true,
-    maxRedirects: settings?.maxRedirects ?? 10,
-    maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
-  });
+  const socket = new WebSocket(url, protocols, clientOptions(prepared, context, headers));
   let upgrade: IncomingMessage | undefined;
   let closed: { code: number; reason: string } | undefined;
 
@@ -84,8 +77,20 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
   });
 }
 
+/** The `ws` client's options for a request: its upgrade headers, TLS verification, redirects and the message size limit. */
+export function clientOptions(prepared: PreparedRequest, context: SendContext, headers: Record<string, string>): WebSocket.ClientOptions {
+  const settings = prepared.settings;
+  return {
+    headers,
+    rejectUnauthorized: settings?.verifyTls ?? true,
+    followRedirects: settings?.followRedirects ?? true,
+    maxRedirects: settings?.maxRedirects ?? 10,
+    maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
+  };
+}
+
 /** The request's headers for the upgrade, with the cookie jar's cookies; `Sec-WebSocket-Protocol` becomes the offered subprotocols. */
-function upgradeHeaders(prepared: PreparedRequest, context: SendContext): { headers: Record<string, string>; protocols: string[] } {
+export function upgradeHeaders(prepared: PreparedRequest, context: SendContext): { headers: Record<string, string>; protocols: string[] } {
   const headers: Record<string, string> = {};
   const protocols: string[] = [];
   for (const { name, value } of prepared.headers) {
@@ -109,13 +114,13 @@ function upgradeHeaders(prepared: PreparedRequest, context: SendContext): { head
 }
 
 /** Cookies are kept by HTTP origin: ws:// is http://, wss:// is https://. */
-function httpUrl(url: URL): string {
+export function httpUrl(url: URL): string {
   const copy = new URL(url.href);
   copy.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
   return copy.href;
 }
 
-function describeWebSocketError(error: Error, url: URL, open: boolean, maxResponseMb: number): SendError {
+export function describeWebSocketError(error: Error, url: URL, open: boolean, maxResponseMb: number): SendError {
   const code = errorCode(error);
   if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
     return new SendError(
@@ -136,20 +141,20 @@ function describeWebSocketError(error: Error, url: URL, open: boolean, maxRespon
   return describeSocketError(error, url, open ? 'reading the WebSocket from' : 'opening a WebSocket to');
 }
 
-function asBytes(data: WebSocket.RawData): Uint8Array {
+export function asBytes(data: WebSocket.RawData): Uint8Array {
   if (Array.isArray(data)) return Buffer.concat(data);
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   return data;
 }
 
-function pairs(raw: string[]): [string, string][] {
+export function pairs(raw: string[]): [string, string][] {
   const out: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
   return out;
 }
 
 /** Closes politely when open (close frame 1000), cuts the socket otherwise or when the server does not answer the close. */
-function closeSocket(socket: WebSocket): void {
+export function closeSocket(socket: WebSocket): void {
   if (socket.readyState === WebSocket.OPEN) {
     socket.close(1000);
     setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();

@@ -109,7 +109,7 @@ export class CliReporter implements Reporter {
   }
 }
 
-const STOPPED_BY = { event: 'stopped at the named event', maxEvents: 'stopped at maxEvents', timeout: 'stopped at the time limit', closed: 'stream closed by the server' };
+const STOPPED_BY = { event: 'stopped at the named event', maxEvents: 'stopped at maxEvents', timeout: 'stopped at the time limit', closed: 'stream closed by the server', complete: 'subscription completed by the server', error: 'subscription ended by a server error' };
 
 /** An SSE request's events, for the request line: `3 events, stopped at the time limit`. */
 export function streamFacts(stream: NonNullable<RequestResult['stream']>): string {

@@ -1,0 +1,163 @@
+/**
+ * Subscriptions over GraphQL over SSE (transport `sse`), with the `graphql-sse` library's client
+ * in distinct-connections mode: one POST per subscription, answered with an event stream of `next`
+ * events until `complete`. The POST goes through Ferry's HTTP dispatcher (TLS verification, proxy,
+ * HTTP version) with the request's headers, auth and cookies. A refusal whose body is a GraphQL
+ * `errors` list (a query the server does not validate) ends the stream with `error`, as the
+ * WebSocket protocols' `error` message does; other refusals fail the send with the server's words.
+ */
+import { fetch as undiciFetch, Response as UndiciResponse, type Response } from 'undici';
+import { DEFAULT_SETTINGS } from '../../../model/index.js';
+import type { PreparedRequest, PreparedSettings } from '../../../request/prepared.js';
+import { describeSocketError } from '../../connection-errors.js';
+import type { ProtocolResult, SendContext } from '../../kind.js';
+import { SendError } from '../../send-error.js';
+import { responseTooLarge } from '../http-errors.js';
+import { StreamSession } from '../../stream/session.js';
+import type { GraphqlOperation } from './operation.js';
+import { connectionHeaders, receiveResult, subscribeText } from './target.js';
+
+/** Most bytes of a refusal's body read for its message. */
+const REFUSAL_BYTES = 64 * 1024;
+const MB = 1024 * 1024;
+
+export async function subscribeSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const { createClient } = await import('graphql-sse');
+  const settings: PreparedSettings = prepared.settings ?? (DEFAULT_SETTINGS as unknown as PreparedSettings);
+  if (settings.httpVersion === 'http3') {
+    throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
+  }
+  const dispatcher = context.agents.get(settings.verifyTls, settings.httpVersion, settings.proxy === false);
+  const session = new StreamSession(prepared, signal);
+  let answer: Response | undefined;
+  let refusal: { status: number; statusText: string; body: string } | undefined;
+  /** fetch's own error (the library keeps only its text): its cause says refused, TLS… */
+  let fetchError: unknown;
+  /** The event stream passed `maxResponseMb`. */
+  let tooLarge = false;
+
+  const fetchFn = async (input: string, init: Parameters<typeof undiciFetch>[1]) => {
+    let response: Response;
+    try {
+      response = await undiciFetch(input, { ...init, dispatcher, redirect: settings.followRedirects ? 'follow' : 'manual' });
+    } catch (error) {
+      fetchError ??= error;
+      throw error;
+    }
+    const setCookies = response.headers.getSetCookie();
+    if (setCookies.length && context.cookies) context.cookies.store(response.url || input, setCookies);
+    if (init?.method === 'POST') answer = response;
+    if (!response.ok && init?.method === 'POST') refusal = { status: response.status, statusText: response.statusText, body: await readSome(response) };
+    return response.ok ? limited(response, context.maxResponseMb, () => (tooLarge = true)) : response;
+  };
+  const client = createClient({
+    url: url.href,
+    singleConnection: false,
+    headers: sseHeaders(prepared, url, context),
+    fetchFn,
+    retryAttempts: 0,
+    on: { connected: () => session.open().sent({ event: 'subscribe', text: subscribeText(operation) }) },
+  });
+  const { operationName, ...rest } = operation.payload;
+  const unsubscribe = client.subscribe({ ...rest, ...(operationName ? { operationName } : {}) }, {
+    next: (value) => receiveResult(session, value),
+    error: (error: unknown) => {
+      if (tooLarge) session.fail(responseTooLarge(context.maxResponseMb));
+      else if (session.messages) session.messages.closed();
+      else if (refusal && graphqlErrors(refusal.body)) session.open().endWith('error', { event: 'error', text: JSON.stringify(graphqlErrors(refusal.body)) });
+      else if (refusal) session.fail(refused(url, refusal));
+      else {
+        const cause = fetchError ?? error;
+        session.fail(describeSocketError((cause as { cause?: unknown })?.cause ?? cause, url, 'subscribing over SSE to'));
+      }
+    },
+    complete: () => session.messages?.stop('complete'),
+  });
+  session.onClose(() => {
+    unsubscribe();
+    client.dispose();
+  });
+  await session.finish();
+  const headers: [string, string][] = answer ? [...answer.headers] : [];
+  const status = answer?.status ?? 0;
+  return session.result({
+    outcome: {
+      status,
+      text: answer?.statusText ?? '',
+      ok: status < 400 && session.messages?.stoppedBy !== 'error',
+      rule: 'a subscription without tests fails at 400 and above, or when the server ends it with an error',
+    },
+    url: url.href,
+    headers,
+    headerBytes: headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0),
+    detail: { transport: 'graphql-sse' },
+  });
+}
+
+/** The request's headers as one value per name (cookies joined with `; `), with the jar's cookies. */
+function sseHeaders(prepared: PreparedRequest, url: URL, context: SendContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const add = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    headers[key] = headers[key] === undefined ? value : headers[key] + (key === 'cookie' ? '; ' : ', ') + value;
+  };
+  for (const { name, value } of connectionHeaders(prepared)) add(name, value);
+  const jar = context.cookies?.cookieHeader(url.href);
+  if (jar) add('cookie', jar);
+  return headers;
+}
+
+/** The `errors` list of a GraphQL JSON answer, or undefined. */
+function graphqlErrors(body: string): unknown[] | undefined {
+  try {
+    const errors = (JSON.parse(body) as { errors?: unknown }).errors;
+    return Array.isArray(errors) ? errors : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function refused(url: URL, refusal: { status: number; statusText: string; body: string }): SendError {
+  const said = refusal.body.trim().replace(/\s+/g, ' ').slice(0, 300);
+  return new SendError(
+    `${url.host} answered HTTP ${refusal.status}${refusal.statusText ? ` ${refusal.statusText}` : ''} instead of an event stream${said ? ` (${said})` : ''}; check the URL (body.graphql.subscriptionUrl), the auth and the headers.`,
+    'protocol',
+  );
+}
+
+/**
+ * The answer with its body cut off (an error) once more than `maxResponseMb` arrived: the library
+ * buffers an event until its end, so a server that never ends one would otherwise fill memory.
+ */
+function limited(response: Response, maxResponseMb: number, onTooLarge: () => void): Response {
+  if (maxResponseMb <= 0 || !response.body) return response;
+  const limit = maxResponseMb * MB;
+  let seen = 0;
+  // undici's and Node's stream types differ in their declarations only.
+  const body = (response.body as unknown as ReadableStream<Uint8Array>).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen <= limit) controller.enqueue(chunk);
+        else {
+          onTooLarge();
+          controller.error(new Error('the event stream passed maxResponseMb'));
+        }
+      },
+    }),
+  );
+  return new UndiciResponse(body as unknown as ConstructorParameters<typeof UndiciResponse>[0], { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** The first bytes of an answer's body as text (a refusal's reason). */
+async function readSome(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    chunks.push(Buffer.from(chunk as Uint8Array));
+    size += (chunk as Uint8Array).length;
+    if (size >= REFUSAL_BYTES) break;
+  }
+  return Buffer.concat(chunks).subarray(0, REFUSAL_BYTES).toString('utf8');
+}

@@ -1,0 +1,68 @@
+/**
+ * Subscriptions over `graphql-transport-ws` (transport `websocket`), with the `graphql-ws`
+ * library's client over our `ws` socket: `connection_init` with `connectionParams`, one
+ * `subscribe`, its `next` messages read by the shared stop rule; at the stop the subscription is
+ * completed and the connection closed (1000).
+ */
+import type { PreparedRequest } from '../../../request/prepared.js';
+import type { ProtocolResult, SendContext } from '../../kind.js';
+import { StreamSession } from '../../stream/session.js';
+import { SubscriptionSocket, webSocketOutcome } from './connection.js';
+import type { GraphqlOperation } from './operation.js';
+import { connectionParams, receiveResult, subscribeText } from './target.js';
+
+export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const params = connectionParams(operation);
+  const { createClient } = await import('graphql-ws/client');
+  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-transport-ws');
+  // GraphQL results carry no event name: `stream.event` does not apply.
+  const session = new StreamSession(prepared, signal);
+  const client = createClient({
+    url: url.href,
+    webSocketImpl: connection.implementation(),
+    ...(params ? { connectionParams: params } : {}),
+    lazy: true,
+    retryAttempts: 0,
+    shouldRetry: () => false,
+    on: {
+      connected: () => session.open().sent({ event: 'subscribe', text: subscribeText(operation) }),
+    },
+  });
+  const unsubscribe = client.subscribe(operation.payload, {
+    next: (value) => receiveResult(session, value),
+    error: (error: unknown) => {
+      // An `error` message (a list of GraphQL errors) ends the subscription; anything else ended
+      // the connection: a close while reading is the `closed` stop, a socket error (a message past
+      // maxResponseMb…) fails the send.
+      if (Array.isArray(error) && session.messages) session.messages.endWith('error', { event: 'error', text: JSON.stringify(error) });
+      else if (session.messages && !connection.error) session.messages.closed();
+      else session.fail(connection.failure(closeEvent(error)?.code, closeEvent(error)?.reason));
+    },
+    complete: () => session.messages?.stop('complete'),
+  });
+  session.onClose(() => {
+    unsubscribe(); // sends `complete` while the subscription runs
+    // Disposing while still connecting rejects with the close: the session has its verdict already.
+    Promise.resolve(client.dispose()).catch(() => {});
+  });
+  try {
+    await session.finish();
+  } finally {
+    await connection.closedOrCut();
+  }
+  const closed = connection.closed;
+  return session.result({
+    outcome: webSocketOutcome(session),
+    url: url.href,
+    ...connection.resultParts(),
+    detail: {
+      transport: 'graphql-transport-ws',
+      ...(closed && session.messages?.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
+    },
+  });
+}
+
+function closeEvent(value: unknown): { code: number; reason: string } | undefined {
+  const event = value as { code?: unknown; reason?: unknown } | undefined;
+  return event && typeof event.code === 'number' ? { code: event.code, reason: String(event.reason ?? '') } : undefined;
+}

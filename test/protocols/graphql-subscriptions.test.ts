@@ -1,0 +1,291 @@
+/**
+ * GraphQL subscriptions (issue 25) against real servers on 127.0.0.1: `graphql-ws`'s server, the
+ * `graphql-sse` handler and a minimal `subscriptions-transport-ws` server (graphql-peers.ts).
+ * Auth and connectionParams as the server saw them, each stop reason, resolver errors, refusals,
+ * and queries and mutations still POSTed unchanged.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import type { ProtocolResult } from '../../src/protocols/index.js';
+import { SendError } from '../../src/protocols/index.js';
+import { closedPort, graphqlSsePeer, graphqlWsPeer, legacyPeer, type GraphqlPeer } from './graphql-peers.js';
+import { failure, received, sendRequest } from './streaming-send.js';
+import { sendWith } from './kind-cases.js';
+import { requestSchema } from '../../src/model/index.js';
+import { requestKind } from '../../src/protocols/index.js';
+
+let wsPeer: GraphqlPeer;
+let ssePeer: GraphqlPeer;
+let oldPeer: GraphqlPeer;
+
+beforeAll(async () => {
+  [wsPeer, ssePeer, oldPeer] = await Promise.all([graphqlWsPeer(), graphqlSsePeer(), legacyPeer()]);
+});
+afterAll(async () => {
+  await Promise.all([wsPeer, ssePeer, oldPeer].map((p) => p?.close()));
+});
+
+type Transport = 'websocket' | 'websocketLegacy' | 'sse';
+const peerOf = (transport: Transport) => (transport === 'websocket' ? wsPeer : transport === 'sse' ? ssePeer : oldPeer);
+
+function subscription(transport: Transport, graphql: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<ProtocolResult> {
+  return sendRequest('http', {
+    method: 'POST',
+    url: peerOf(transport).url,
+    body: { type: 'graphql', graphql: { transport, ...graphql } },
+    ...extra,
+  });
+}
+
+const payloads = (result: ProtocolResult) => received(result).map((m) => JSON.parse(m.text) as { data?: Record<string, unknown>; errors?: { message: string }[] });
+
+/** Waits (bounded) until `check` holds: servers record a client's complete and close just after the send returns. */
+async function eventually(check: () => boolean, ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe.each(['websocket', 'websocketLegacy', 'sse'] as const)('GraphQL subscription over %s', (transport) => {
+  it('reads every event until the server completes the subscription', async () => {
+    const result = await subscription(transport, { query: 'subscription Count($to: Int!) { count(to: $to) }', variables: '{"to": 3}', operationName: 'Count' });
+    expect(result.stream).toEqual({ events: 3, stoppedBy: 'complete' });
+    expect(payloads(result).map((p) => p.data?.count)).toEqual([1, 2, 3]);
+    expect(received(result).every((m) => m.event === 'next')).toBe(true);
+    const sent = result.messages!.filter((m) => m.direction === 'sent');
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]!.text)).toEqual({ query: 'subscription Count($to: Int!) { count(to: $to) }', variables: { to: 3 }, operationName: 'Count' });
+    expect(Buffer.from(result.body).toString()).toBe(received(result).map((m) => m.text).join('\n'));
+    expect(result.outcome.ok).toBe(true);
+    expect(result.outcome.status).toBe(transport === 'sse' ? 200 : 101);
+    expect(result.detail?.transport).toBe({ websocket: 'graphql-transport-ws', websocketLegacy: 'subscriptions-transport-ws', sse: 'graphql-sse' }[transport]);
+  });
+
+  it('stops at maxEvents, completes the subscription and closes the connection cleanly', async () => {
+    const peer = peerOf(transport);
+    const endedBefore = peer.seen.ended;
+    const closesBefore = peer.seen.closeCodes.length;
+    const result = await subscription(transport, { query: 'subscription { count(to: 1000, delayMs: 20) }' }, { settings: { stream: { maxEvents: 2, timeoutMs: 10_000 } } });
+    expect(result.stream).toEqual({ events: 2, stoppedBy: 'maxEvents' });
+    expect(payloads(result).map((p) => p.data?.count)).toEqual([1, 2]);
+    // The server's event source was ended by the client's complete / stop (or the SSE request's end).
+    await eventually(() => peer.seen.ended > endedBefore);
+    expect(peer.seen.ended).toBe(endedBefore + 1);
+    if (transport !== 'sse') {
+      await eventually(() => peer.seen.closeCodes.length > closesBefore);
+      expect(peer.seen.closeCodes.slice(closesBefore)).toEqual([1000]);
+    }
+  });
+
+  it('stops at the time limit', async () => {
+    const started = Date.now();
+    const result = await subscription(transport, { query: 'subscription { count(to: 1000, delayMs: 100) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 450 } } });
+    expect(result.stream?.stoppedBy).toBe('timeout');
+    expect(result.stream!.events).toBeGreaterThanOrEqual(1);
+    expect(result.stream!.events).toBeLessThan(10);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('shows the resolver error of an event in the result', async () => {
+    const result = await subscription(transport, { query: 'subscription { boom }' });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+    const [event] = payloads(result);
+    expect(event!.data).toEqual({ boom: null });
+    expect(event!.errors?.[0]?.message).toBe('boom resolver failed');
+  });
+
+  it('ends with error when the server refuses the operation, and the result fails', async () => {
+    const result = await subscription(transport, { query: 'subscription { noSuchField }' });
+    expect(result.stream?.stoppedBy).toBe('error');
+    const last = received(result).at(-1)!;
+    expect(last.event).toBe('error');
+    expect(last.text).toContain('Cannot query field \\"noSuchField\\" on type \\"Subscription\\"');
+    expect(result.outcome.ok).toBe(false);
+  });
+
+  it('sends the request headers and auth on the connection, and connectionParams on connection_init', async () => {
+    const peer = peerOf(transport);
+    const result = await subscription(
+      transport,
+      { query: 'subscription { whoami }', connectionParams: '{"token": "{{token}}", "n": 1}' },
+      {
+        headers: [{ key: 'X-Trace', value: 'abc' }],
+        auth: { type: 'bearer', token: 'sub-secret' },
+      },
+    );
+    const context = JSON.parse(payloads(result)[0]!.data!.whoami as string) as { params?: unknown; authorization: string };
+    expect(context.authorization).toBe('Bearer sub-secret');
+    const headers = peer.seen.headers.at(-1)!;
+    expect(headers['x-trace']).toBe('abc');
+    expect(headers.authorization).toBe('Bearer sub-secret');
+    if (transport === 'sse') {
+      expect(headers['content-type']).toBe('application/json; charset=utf-8'); // the client's own, not doubled
+    } else {
+      // {{token}} is undefined in this test: it stays as written (spec 8.2).
+      expect(context.params).toEqual({ token: '{{token}}', n: 1 });
+      expect(peer.seen.params.at(-1)).toEqual({ token: '{{token}}', n: 1 });
+      expect(headers['sec-websocket-protocol']).toBe(transport === 'websocket' ? 'graphql-transport-ws' : 'graphql-ws');
+      expect(headers['content-type']).toBeUndefined();
+    }
+  });
+
+  it('fails with one line when nothing listens', async () => {
+    const port = await closedPort();
+    const error = await failure(subscription(transport, { query: 'subscription { count(to: 1) }', subscriptionUrl: `${transport === 'sse' ? 'http' : 'ws'}://127.0.0.1:${port}/graphql` }));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error.message).toMatch(new RegExp(`connection refused by 127\\.0\\.0\\.1:${port}`));
+  });
+});
+
+describe('GraphQL subscription refusals and bad input', () => {
+  it('shows the server\'s reason when connection_init is refused', async () => {
+    const modern = await failure(subscription('websocket', { query: 'subscription { count(to: 1) }', connectionParams: '{"token": "deny"}' }));
+    expect(modern.message).toMatch(/refused the connection_init \(close 4403 "Forbidden"\); check body\.graphql\.connectionParams/);
+    const legacy = await failure(subscription('websocketLegacy', { query: 'subscription { count(to: 1) }', connectionParams: '{"token": "deny"}' }));
+    expect(legacy.message).toMatch(/refused the connection_init: token denied by the legacy server\./);
+  });
+
+  it('names the other protocol when the server refuses the subprotocol', async () => {
+    const toLegacy = await failure(sendRequest('http', { method: 'POST', url: oldPeer.url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'websocket' } } }));
+    expect(toLegacy.message).toMatch(/did not accept the GraphQL subprotocol graphql-transport-ws: .*set body\.graphql\.transport to websocketLegacy/);
+    const toModern = await failure(sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'websocketLegacy' } } }));
+    expect(toModern.message).toMatch(/did not accept the GraphQL subprotocol graphql-ws/);
+  });
+
+  it('fails a WebSocket subscription whose upgrade is refused, with the status', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      const error = await failure(sendRequest('http', { method: 'POST', url: wsPeer.url, headers: [{ key: 'X-Refuse', value: 'yes' }], body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport } } }));
+      expect(error.message).toMatch(/^127\.0\.0\.1:\d+ answered HTTP 401 instead of opening the subscription's WebSocket \(no 101 upgrade\); check the URL/);
+    }
+  });
+
+  it('fails an SSE subscription the server refuses with its status and words', async () => {
+    const url = ssePeer.url.replace('/graphql/stream', '/private');
+    const refused = await failure(sendRequest('http', { method: 'POST', url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'sse' } } }));
+    expect(refused.message).toMatch(/answered HTTP 401 Unauthorized instead of an event stream \(missing or wrong token\)/);
+    const allowed = await sendRequest('http', { method: 'POST', url, auth: { type: 'bearer', token: 'sse-secret' }, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 2) }', transport: 'sse' } } });
+    expect(allowed.stream).toEqual({ events: 2, stoppedBy: 'complete' });
+  });
+
+  it('refuses connectionParams that are not a JSON object', async () => {
+    for (const [text, why] of [['{bad', /connectionParams is not valid JSON/], ['[1]', /must be a JSON object, not an array/], ['"x"', /not a string/]] as const) {
+      const error = await failure(subscription('websocket', { query: 'subscription { count(to: 1) }', connectionParams: text }));
+      expect((error as SendError).kind).toBe('invalid');
+      expect(error.message).toMatch(why);
+    }
+  });
+
+  it('gives the line and column of a query that does not parse', async () => {
+    const error = await failure(subscription('websocket', { query: 'subscription {\n  count(to: 1\n}' }));
+    expect(error.message).toMatch(/^the GraphQL query does not parse at line 3, column 1: Syntax Error: Expected Name, found "}"\. Fix body\.graphql\.query\.$/);
+  });
+
+  it('bounds the wait for connection_ack by settings.timeoutMs, and cancels at once', async () => {
+    // A server that takes either subprotocol and then never answers connection_init.
+    const server = http.createServer();
+    const wss = new WebSocketServer({ server, handleProtocols: (protocols) => [...protocols][0] ?? false });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      for (const transport of ['websocket', 'websocketLegacy'] as const) {
+        const started = Date.now();
+        const error = await failure(subscription(transport, { query: 'subscription { count(to: 1) }', subscriptionUrl: url }, { settings: { timeoutMs: 300 } }));
+        expect(error.message).toMatch(/timed out after 300 ms \(settings\.timeoutMs\)/);
+        expect(Date.now() - started).toBeLessThan(3000);
+      }
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const cancelled = await failure(sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', subscriptionUrl: url } }, settings: { timeoutMs: 0 } }, controller.signal));
+      expect(cancelled.message).toBe('the request was cancelled.');
+    } finally {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('stops an SSE event stream past maxResponseMb instead of buffering it', async () => {
+    const request = requestSchema.parse({
+      name: 'huge', method: 'POST', url: ssePeer.url.replace('/graphql/stream', '/huge'),
+      body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'sse' } },
+      settings: { timeoutMs: 5000, stream: { timeoutMs: 10_000 } },
+    });
+    const error = await failure(sendWith(requestKind('http'), request, undefined, { maxResponseMb: 1 }));
+    expect(error.message).toMatch(/larger than 1 MB \(maxResponseMb\)/);
+  });
+
+  it('fails a WebSocket subscription whose message passes maxResponseMb', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      const request = requestSchema.parse({
+        name: 'big', method: 'POST', url: peerOf(transport).url,
+        body: { type: 'graphql', graphql: { query: 'subscription { big(kb: 1500) }', transport } },
+        settings: { timeoutMs: 5000 },
+      });
+      const error = await failure(sendWith(requestKind('http'), request, undefined, { maxResponseMb: 1 }));
+      expect(error.message).toMatch(/sent a WebSocket message larger than 1 MB \(maxResponseMb\)/);
+    }
+  });
+
+  it('keeps the first 1,000 of a long stream and counts them all', async () => {
+    const result = await subscription('websocket', { query: 'subscription { count(to: 1500) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 20_000 } } });
+    expect(result.stream).toEqual({ events: 1500, stoppedBy: 'complete' });
+    expect(received(result)).toHaveLength(999); // the first kept message is the sent subscribe
+  });
+
+  it('refuses a subscriptionUrl of the wrong scheme', async () => {
+    const error = await failure(subscription('sse', { query: 'subscription { count(to: 1) }', subscriptionUrl: 'ws://127.0.0.1:1/x' }));
+    expect(error.message).toMatch(/over SSE needs an http:\/\/ or https:\/\/ URL, not ws:\/\//);
+  });
+
+  it('uses the request URL with http turned into ws when subscriptionUrl is empty, and picks the named operation', async () => {
+    const result = await sendRequest('http', {
+      method: 'POST',
+      url: wsPeer.url,
+      body: { type: 'graphql', graphql: { query: 'query Q { hello }\nsubscription S { count(to: 1) }', operationName: 'S' } },
+    });
+    expect(result.url).toBe(wsPeer.url.replace('http:', 'ws:'));
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+  });
+});
+
+describe('GraphQL subscriptions over TLS', () => {
+  it('verify the self-signed certificate unless verifyTls is off (wss:// and https://)', async () => {
+    const [secureWs, secureSse] = await Promise.all([graphqlWsPeer(true), graphqlSsePeer(true)]);
+    try {
+      for (const [peer, transport] of [[secureWs, 'websocket'], [secureSse, 'sse']] as const) {
+        const body = { type: 'graphql', graphql: { query: 'subscription { count(to: 2) }', transport } };
+        const refused = await failure(sendRequest('http', { method: 'POST', url: peer.url, body }));
+        expect(refused.message).toMatch(/TLS error with 127\.0\.0\.1:\d+: .*To send anyway, turn off TLS verification/);
+        const allowed = await sendRequest('http', { method: 'POST', url: peer.url, body, settings: { verifyTls: false } });
+        expect(allowed.stream).toEqual({ events: 2, stoppedBy: 'complete' });
+        if (transport === 'websocket') expect(allowed.url).toMatch(/^wss:\/\//);
+      }
+    } finally {
+      await Promise.all([secureWs.close(), secureSse.close()]);
+    }
+  });
+});
+
+describe('queries and mutations', () => {
+  it('are still POSTed unchanged', async () => {
+    const before = wsPeer.seen.posts.length;
+    const query = await sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: 'query Q { hello }\nsubscription S { count(to: 1) }', operationName: 'Q', transport: 'websocket' } } });
+    expect(query.outcome.status).toBe(200);
+    expect(JSON.parse(Buffer.from(query.body).toString())).toEqual({ data: { hello: 'world' } });
+    expect(query.stream).toBeUndefined();
+    const mutation = await sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: 'mutation($t: String!) { shout(text: $t) }', variables: '{"t": "hey"}' } } });
+    expect(JSON.parse(Buffer.from(mutation.body).toString())).toEqual({ data: { shout: 'HEY' } });
+    expect(wsPeer.seen.posts.slice(before)).toEqual([
+      JSON.stringify({ query: 'query Q { hello }\nsubscription S { count(to: 1) }', variables: {}, operationName: 'Q' }),
+      JSON.stringify({ query: 'mutation($t: String!) { shout(text: $t) }', variables: { t: 'hey' }, operationName: null }),
+    ]);
+  });
+
+  it('a query that does not parse and chooses no transport is POSTed for the server to judge', async () => {
+    const result = await sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: '{ hello' } } });
+    expect(result.outcome.status).toBe(200);
+    expect(JSON.parse(Buffer.from(result.body).toString()).errors[0].message).toMatch(/Syntax Error/);
+  });
+});
