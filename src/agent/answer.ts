@@ -12,7 +12,7 @@ import { ServerError } from '../servers/index.js';
 import type { SecretMask } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { AgentError } from './errors.js';
-import { maskDeep } from './mask.js';
+import { maskDeep, maskText } from './mask.js';
 import type { AgentState } from './state.js';
 
 export interface ToolContext {
@@ -50,6 +50,6 @@ export async function answer(state: AgentState, work: (ctx: ToolContext) => Prom
   } catch (error) {
     const message = messageOf(error);
     const mask = await maskNow().catch(() => undefined);
-    return { isError: true, content: [{ type: 'text', text: mask ? mask.text(message) : message }] };
+    return { isError: true, content: [{ type: 'text', text: mask ? maskText(message, mask) : message }] };
   }
 }

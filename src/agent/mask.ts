@@ -41,15 +41,32 @@ export function addPreparedCredentials(mask: SecretMask, prepared: PreparedReque
   }
 }
 
+/** Runs of Base64 long enough to hold a credential (`user:password` in a Basic header a server echoes). */
+const BASE64_RUN = /[A-Za-z0-9+/]{8,}={0,2}/g;
+
+/**
+ * The text masked, and also every Base64 run whose decoded text holds a secret value: a server
+ * that echoes the request's headers sends a Basic credential back encoded, and the mask alone
+ * would not see the password in it.
+ */
+export function maskText(text: string, mask: SecretMask): string {
+  if (mask.size === 0 || text === '') return text;
+  const masked = mask.text(text);
+  return masked.replace(BASE64_RUN, (run) => {
+    const decoded = Buffer.from(run, 'base64').toString('latin1');
+    return mask.text(decoded) === decoded ? run : '***';
+  });
+}
+
 /** A copy of `value` with every string masked (keys too: a header name could carry nothing, but an object key may). */
 export function maskDeep<T>(value: T, mask: SecretMask): T {
   if (mask.size === 0) return value;
   const walk = (v: unknown, depth: number): unknown => {
-    if (typeof v === 'string') return mask.text(v);
+    if (typeof v === 'string') return maskText(v, mask);
     if (v === null || typeof v !== 'object' || depth > 64) return v;
     if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(v)) out[mask.text(key)] = walk(item, depth + 1);
+    for (const [key, item] of Object.entries(v)) out[maskText(key, mask)] = walk(item, depth + 1);
     return out;
   };
   return walk(value, 0) as T;

@@ -10,7 +10,7 @@ import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/rea
 import { checkNoSymlinks, isInside } from '../workspace/index.js';
 import { AgentError } from './errors.js';
 import { LIMITS } from './limits.js';
-import { maskDeep } from './mask.js';
+import { maskDeep, maskText } from './mask.js';
 import type { AgentState } from './state.js';
 
 const PREFIX = 'ferry://workspace/';
@@ -81,7 +81,7 @@ export function registerResources(server: McpServer, state: AgentState): void {
         throw error;
       }
       const mask = await state.mask(ws);
-      return { contents: [{ uri: uri.href, mimeType: MIME[path.extname(relative).toLowerCase()] ?? 'text/plain', text: mask.text(text) }] };
+      return { contents: [{ uri: uri.href, mimeType: MIME[path.extname(relative).toLowerCase()] ?? 'text/plain', text: maskText(text, mask) }] };
     },
   );
 
