@@ -15,6 +15,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
+import { ferry } from '../support/cli.js';
 
 const repo = path.join(import.meta.dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'ferry.js');
@@ -47,7 +48,9 @@ function startPeer(): Promise<void> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = req.url ?? '/';
-      if (url.startsWith('/big')) {
+      if (url === '/openapi.json') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...PET_SPEC, info: { title: 'Downloaded pets', version: '1' } }));
+      } else if (url.startsWith('/big')) {
         res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(100_000));
       } else if (url.startsWith('/pets/')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 1, name: 5 }));
@@ -310,8 +313,13 @@ describe('ferry mcp', () => {
     expect(existsSync(path.join(root, 'requests', 'Echo', 'From curl.yaml'))).toBe(true);
     const file = await call('import', { path: 'collection.json' });
     expect(file.json).toMatchObject({ kind: 'postman', name: 'Imported', requests: 1 });
-    const spec = await call('import', { url: `${baseUrl}/echo` });
-    expect(spec.isError).toBe(true); // the echo is JSON but no collection or document
+    const spec = await call('import', { url: `${baseUrl}/openapi.json` });
+    expect(spec.isError).toBe(false);
+    expect(spec.json).toMatchObject({ kind: 'openapi', name: 'Downloaded pets', requests: 1 });
+    expect(spec.json.written).toEqual(expect.arrayContaining(['requests/Downloaded pets']));
+    const unknownFormat = await call('import', { url: `${baseUrl}/echo` });
+    expect(unknownFormat.isError).toBe(true); // JSON, but no collection or document
+    expect(unknownFormat.text).toMatch(/Supported|recogni/i);
     const outsideFile = path.join(outside, 'collection.json');
     await fs.copyFile(path.join(root, 'collection.json'), outsideFile);
     const refused = await call('import', { path: outsideFile });
@@ -448,4 +456,32 @@ describe('ferry mcp with the MCP Inspector CLI 0.15', () => {
     expect(listed.tools.map((t) => t.name)).toContain('send_request');
     expect(listed.tools).toHaveLength(12);
   }, 60_000);
+});
+
+describe('the ferry mcp command', () => {
+  it('refuses a folder that is not a workspace with exit code 2, before serving', async () => {
+    const result = await ferry(['-w', outside, 'mcp']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ferry: .*ferry\.yaml/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('has help with configuration examples', async () => {
+    const help = await ferry(['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('claude mcp add ferry -- npx ferry mcp -w /path/to/workspace');
+    expect(help.stdout).toContain('docs/agents.md');
+  });
+
+  it('ends with exit code 0 when the agent closes its input', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '-w', root], { env: { ...process.env, FERRY_DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(out).toBe(''); // nothing but the protocol on standard output, and no message was asked for
+  }, 30_000);
 });
