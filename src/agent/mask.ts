@@ -53,7 +53,7 @@ export function maskText(text: string, mask: SecretMask): string {
   if (mask.size === 0 || text === '') return text;
   const masked = mask.text(text);
   return masked.replace(BASE64_RUN, (run) => {
-    const decoded = Buffer.from(run, 'base64').toString('latin1');
+    const decoded = Buffer.from(run, 'base64').toString('utf8');
     return mask.text(decoded) === decoded ? run : '***';
   });
 }

@@ -168,12 +168,12 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
       // A send may change the server's data (POST, DELETE) and writes history and cookies here.
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    (args) =>
+    (args, extra) =>
       answer(state, async ({ ws }) => {
         if ((args.path === undefined) === (args.request === undefined)) throw new AgentError('Give either path (a saved request) or request (an inline one), not both and not neither.');
         if (args.path !== undefined && args.folder !== undefined) throw new AgentError('folder places an inline request; a saved request (path) sits where its file is.');
         const target = args.path !== undefined ? savedPath(ws, args.path) : inlineRequest(ws, args.request, args.folder);
-        const { result, response } = await state.withSession(ws, choiceOf(args), (session) => session.exchange(target));
+        const { result, response } = await state.withSession(ws, choiceOf(args), (session) => session.exchange(target, { signal: extra.signal }));
         if (typeof target === 'string' && response) {
           state.lastResponses.set(result.path.toLowerCase(), { path: result.path, at: result.startedAt, status: response.outcome.status, headers: response.headers, body: response.body });
         }
@@ -198,7 +198,7 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    (args) =>
+    (args, extra) =>
       answer(state, async ({ ws }) => {
         let start: Extract<RunEvent, { type: 'start' }> | undefined;
         let report: JsonReport | undefined;
@@ -208,7 +208,7 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
             if (event.type === 'end') report = jsonReport(start, event);
           },
         };
-        await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters: [reporter] }));
+        await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters: [reporter], signal: extra.signal }));
         if (!report) throw new AgentError('The run ended without a report.');
         const mask = await state.mask(ws);
         state.lastRun = maskDeep(report, mask);

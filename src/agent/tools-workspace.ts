@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
-import { commitImport, convert, convertInput, type ImportResult } from '../importers/index.js';
+import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, type ImportResult } from '../importers/index.js';
 import { checkDisplayName, checkNoSymlinks, isInside } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
@@ -60,6 +60,8 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
         } else if (args.path !== undefined) {
           result = await convertInput(await fileInside(ws.root, args.path), options);
         } else {
+          // The limit of an import file holds for text given inline too.
+          if (Buffer.byteLength(args.text!) > MAX_IMPORT_BYTES) throw new AgentError(`The text is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most Ferry imports.`);
           result = await convert(args.text!, { label: 'the text given' }, options);
         }
         const summary = await commitImport({ root: ws.root, id: ws.id }, result, { into });

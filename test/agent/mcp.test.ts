@@ -40,6 +40,8 @@ let dataDir = '';
 let outside = '';
 let client: Client;
 let stderr = '';
+/** Requests to /hang whose connection the client closed. */
+let hangsClosed = 0;
 
 /** Answers what it was sent (headers and body echoed back, so a secret sent comes back), and a few fixed bodies. */
 function startPeer(): Promise<void> {
@@ -48,6 +50,11 @@ function startPeer(): Promise<void> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = req.url ?? '/';
+      if (url === '/hang') {
+        // Never answers: only a cancelled send ends it.
+        res.on('close', () => hangsClosed++);
+        return;
+      }
       if (url === '/openapi.json') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...PET_SPEC, info: { title: 'Downloaded pets', version: '1' } }));
       } else if (url.startsWith('/big')) {
@@ -278,6 +285,15 @@ describe('ferry mcp', () => {
     const noTool = await client.callTool({ name: 'delete_everything', arguments: {} });
     expect(noTool.isError).toBe(true);
     expect(JSON.stringify(noTool.content)).toMatch(/delete_everything not found/);
+  });
+
+  it('a send the client cancels ends its connection, and the next one works', async () => {
+    const cancelled = await client.callTool({ name: 'send_request', arguments: { request: { name: 'Hang', url: `${baseUrl}/hang` } } }, undefined, { timeout: 1500 }).catch((error: Error) => error);
+    expect(String(cancelled)).toMatch(/timed out/i);
+    const deadline = Date.now() + 10_000;
+    while (hangsClosed === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hangsClosed).toBe(1);
+    expect((await call('send_request', { path: 'Echo/Binary.yaml' })).json.status).toBe(200);
   });
 
   it('starts no program that was not allowed on this computer', async () => {
