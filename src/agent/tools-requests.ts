@@ -134,12 +134,15 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         const saved = await readFileNoFollow(file, 'utf8', LIMITS.resourceBytes);
         const data = state.dataFolder(ws);
         const environment = await resolveEnvironment(ws, args.environment, data);
-        const { prepared, notes } = await prepareSavedRequest(ws, found, {
+        const { prepared: unshaped, notes } = await prepareSavedRequest(ws, found, {
           action: 'describe',
           ...(args.environment !== undefined ? { environment: args.environment } : {}),
           vars: new Map(Object.entries(args.variables ?? {})),
           substitute: args.substitute !== false,
         });
+        // What the kind always adds when sending (SSE: `Accept: text/event-stream`), as a send does.
+        const shape = requestKind(unshaped.kind ?? 'http').shape;
+        const prepared = shape ? shape(unshaped) : unshaped;
         alsoMask((mask) => addPreparedCredentials(mask, prepared));
         return {
           path: found,

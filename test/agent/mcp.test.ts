@@ -203,6 +203,11 @@ describe('ferry mcp', () => {
     expect(basic.json.prepared.headers).toEqual(expect.arrayContaining([['Authorization', 'Basic ***']]));
     const kept = await call('describe_request', { path: 'Echo/Get echo.yaml', substitute: false });
     expect(kept.json.prepared.url).toBe('{{baseUrl}}/echo?who={{who}}');
+    const sse = await call('describe_request', { path: 'Events.yaml', variables: { eventsUrl: 'http://127.0.0.1:9' } });
+    expect(sse.json.prepared).toMatchObject({ kind: 'sse', url: 'http://127.0.0.1:9/?user=Ada', stream: { event: 'greeting', timeoutMs: 5000 } });
+    expect(sse.json.prepared.headers.map(([name]: [string]) => name.toLowerCase())).toContain('accept');
+    const tool = await call('describe_request', { path: 'Tool.yaml' });
+    expect(tool.json.prepared.options).toMatchObject({ transport: 'stdio', name: 'echo' });
     const overridden = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { who: 'someone' } });
     expect(overridden.json.prepared.url).toBe(`${baseUrl}/echo?who=someone`);
   });
