@@ -440,6 +440,24 @@ describe('ferry mcp', () => {
     expect(notLinked.json.reason).toMatch(/names no OpenAPI operation/);
   });
 
+  it('says what is wrong when ferry.yaml breaks between calls, and works again once it is fixed', async () => {
+    const file = path.join(root, 'ferry.yaml');
+    const good = await fs.readFile(file, 'utf8');
+    try {
+      await fs.writeFile(file, 'version: 2\nname: Future\n');
+      const newer = await call('list_requests');
+      expect(newer.isError).toBe(true);
+      expect(newer.text).toMatch(/newer version/i);
+      await fs.writeFile(file, 'name: [unclosed\n');
+      const broken = await call('send_request', { path: 'Echo/Binary.yaml' });
+      expect(broken.isError).toBe(true);
+      expect(broken.text).toMatch(/ferry\.yaml/);
+    } finally {
+      await fs.writeFile(file, good);
+    }
+    expect((await call('list_requests')).isError).toBe(false);
+  });
+
   it('serves the workspace files as read-only resources, nothing outside', async () => {
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);
@@ -493,6 +511,22 @@ describe('the ferry mcp command', () => {
     expect(help.stdout).toContain('claude mcp add ferry -- npx ferry mcp -w /path/to/workspace');
     expect(help.stdout).toContain('docs/agents.md');
   });
+
+  it('stops the servers it started when the agent disconnects', async () => {
+    const second = new Client({ name: 'ferry-test-2', version: '1.0.0' });
+    await second.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', root], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: dataDir }, stderr: 'ignore' }));
+    const started = await second.callTool({ name: 'start_server', arguments: { id: 'mock' } });
+    const url = JSON.parse((started.content as Array<{ text: string }>)[0]!.text).url as string;
+    expect((await fetch(`${url}/hello`)).status).toBe(200);
+    await second.close();
+    const deadline = Date.now() + 15_000;
+    let state = 'open';
+    while (state === 'open' && Date.now() < deadline) {
+      state = await fetch(`${url}/hello`).then(() => 'open', () => 'closed');
+      if (state === 'open') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(state).toBe('closed');
+  }, 40_000);
 
   it('ends with exit code 0 when the agent closes its input', async () => {
     const child = spawn(process.execPath, [bin, 'mcp', '-w', root], { env: { ...process.env, FERRY_DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] });
