@@ -10,6 +10,7 @@ import { checkNoSymlinks } from './files.js';
 import { checkDisplayName, uniqueFileName } from './names.js';
 import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
 import { NameError } from './requests.js';
+import { readResource } from './read-resource.js';
 import { saveResource } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
 
@@ -55,7 +56,9 @@ export async function createEntry<K extends EntryKind>(root: string, kind: K, va
 
 /**
  * Saves an existing entry in place (comments and unknown fields kept). An environment whose
- * name changed gets a file name to match; returns the (possibly new) id.
+ * name changed gets a file name to match; returns the (possibly new) id. One whose name did not
+ * change keeps its file even when the two differ (`local.yaml` named "Local"): its id is what
+ * the secrets and the active environment are kept under.
  */
 export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>): Promise<string> {
   requireName(value.name);
@@ -64,8 +67,9 @@ export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: 
   const file = path.join(dir, `${id}.yaml`);
   const problem = await checkNoSymlinks(root, path.relative(root, file));
   if (problem) throw new Error(`Cannot save ${FOLDERS[kind]}/${id}.yaml: ${problem}.`);
+  const before = kind === 'environment' ? await readResource('environment', file, path.relative(root, file)) : undefined;
   await saveResource(file, kind, value as never);
-  if (kind !== 'environment') return id;
+  if (kind !== 'environment' || (before?.ok && before.value.name === value.name)) return id;
   const wanted = uniqueFileName(value.name, await takenIds(dir, `${id}.yaml`));
   if (wanted === id) return id;
   await fs.rename(file, path.join(dir, `${wanted}.yaml`));

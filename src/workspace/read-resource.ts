@@ -62,10 +62,10 @@ const FANCY_YAML = /(^|[\s[{,:-])[&*!][^\s]|<<|^%/m;
 
 /**
  * Scalars js-yaml's core schema reads unlike YAML 1.2 (and `yaml`, which every edit uses): `1_000`,
- * `0b101`, `-0x1F`, `0x_1` are text in YAML 1.2 but numbers to js-yaml, and `+.5` the other way
+ * `0b101`, `-0x1F`, `0x_1`, `._0` are text in YAML 1.2 but numbers to js-yaml, and `+.5` the other way
  * round. A file holding anything like them takes the `yaml` path, so `value: 1_000` stays "1_000".
  */
-const NUMBER_LIKE = /(?:^|[\s:[{,])(?:[-+]?(?:0b|0[xo][\da-f]*_|\d[\d.]*_|\.\d)|[-+]0[xo])/im;
+const NUMBER_LIKE = /(?:^|[\s:[{,])(?:[-+]?(?:0b|0[xo][\da-f]*_|\d[\d.]*_|\.[\d_])|[-+]0[xo])/im;
 
 /** Reads a file without following a link (O_NOFOLLOW) and without reading one over the size limit. */
 function readSmallFile(absolute: string, relative: string): { ok: true; text: string } | { ok: false; warning: Warning } {

@@ -24,6 +24,7 @@ describe('reading a file: the fast path and the YAML 1.2 path agree', () => {
     ['0b101', '0b101'],
     ['-0x1F', '-0x1F'],
     ['0x_1', '0x_1'],
+    ['._0', '._0'], // fast-check seed 738313747: js-yaml reads it as the float 0
     ['+.5', '0.5'],
     ['0x1F', '31'],
     ['user_1', 'user_1'],

@@ -154,6 +154,10 @@ describe('environments, servers and load tests', () => {
     const id = await saveEntry(root, 'environment', 'Staging- EU', { ...env.value, name: 'Production' });
     expect(id).toBe('Production');
     expect(await fs.readFile(path.join(root, 'environments', 'Production.yaml'), 'utf8')).toMatch(/^# mine\nname: "Production"\n/);
+    // Saving without renaming keeps a hand-named file (`local.yaml` named "Local"): its id keys secrets.
+    await fs.writeFile(path.join(root, 'environments', 'local.yaml'), 'name: Local\nvariables: []\n');
+    expect(await saveEntry(root, 'environment', 'local', { name: 'Local', variables: [{ key: 'b', value: '2', enabled: true, secret: false }] })).toBe('local');
+    await deleteEntry(root, 'environment', 'local');
     // A server keeps its id when renamed.
     expect(await saveEntry(root, 'server', 'Mock', { ...server.value, name: 'Other' })).toBe('Mock');
     await deleteEntry(root, 'loadtest', 'Smoke');
