@@ -505,6 +505,23 @@ describe('the ferry mcp command', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('docs/agents.md gives configurations that parse and start `ferry mcp` with options it has', async () => {
+    const doc = await fs.readFile(path.join(repo, 'docs', 'agents.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as { mcpServers?: object; servers?: object });
+    expect(blocks.length).toBe(3);
+    for (const block of blocks) {
+      const entry = Object.values(block.mcpServers ?? block.servers ?? {})[0] as { command: string; args: string[] };
+      expect(entry.command).toBe('npx');
+      expect(entry.args.slice(0, 2)).toEqual(['ferry', 'mcp']);
+      // Only -w DIR follows: an option `ferry mcp` does not have would fail at start.
+      const rest = entry.args.slice(2);
+      expect(rest.length === 0 || (rest.length === 2 && rest[0] === '-w')).toBe(true);
+    }
+    const shell = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
+    expect(shell).toContain('claude mcp add ferry -- npx ferry mcp -w /path/to/workspace');
+    expect(shell.some((line) => line.startsWith('npx @modelcontextprotocol/inspector --cli npx ferry mcp -w examples/demo --method tools/list'))).toBe(true);
+  });
+
   it('has help with configuration examples', async () => {
     const help = await ferry(['mcp', '--help']);
     expect(help.code).toBe(0);
