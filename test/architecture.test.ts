@@ -52,11 +52,16 @@ export const LAYERS: readonly { layer: number; folder: string; mayImport: readon
     layer: 10, folder: 'app',
     mayImport: ['session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
   },
+  // `ferry mcp`'s tools for AI coding agents: a face beside the app, over the same session API.
+  {
+    layer: 10, folder: 'agent',
+    mayImport: ['session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
+  },
   // The command line imports the core, and app/ for one thing only: `ferry app` starts the app's
   // server (src/cli/app.ts → app/server/index.ts). Never the other way.
   {
     layer: 11, folder: 'cli',
-    mayImport: ['app', 'session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
+    mayImport: ['app', 'agent', 'session', 'importers', 'codegen', 'servers', 'load', 'runner', 'variables', 'scripts', 'contract', 'protocols', 'request', 'workspace', 'appdata', 'template', 'openapi-document', 'model', 'support'],
   },
 ];
 

@@ -15,6 +15,7 @@ import { registerConfig } from './config.js';
 import { registerEnv } from './env.js';
 import { registerLoad } from './load.js';
 import { registerLs } from './ls.js';
+import { registerMcp } from './mcp.js';
 import { registerPrograms } from './programs.js';
 import { registerSecret } from './secret.js';
 import { registerServe } from './serve.js';
@@ -37,6 +38,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerSecret,
   registerPrograms,
   registerApp,
+  registerMcp,
 ];
 
 function version(): string {

@@ -7,7 +7,7 @@ import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest } from './index.js';
 import type { Target } from './target.js';
 import { graphqlOperation, requestKind } from '../protocols/index.js';
-import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
+import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { resolveEnvironment, RunError } from '../variables/index.js';
@@ -28,16 +28,30 @@ export interface ExportSavedOptions {
 }
 
 
-export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string }> {
+/** A saved request prepared as a send would prepare it (variables, auth, body), without sending. */
+export interface PreparedSaved {
+  prepared: PreparedRequest;
+  /** Its path under `requests/` as found (`Users/Get user.yaml`). */
+  path: string;
+  /** Notes for a reader of the result (variables kept as written in Basic credentials). */
+  notes: string[];
+}
+
+/**
+ * The one preparation without a send, for code export and for showing a request as it would go
+ * out (`ferry mcp`'s describe_request): OAuth 2.0 uses a cached token or `<access-token>` (no
+ * token is fetched), auth types that sign at send time are left out.
+ */
+export async function prepareSavedRequest(workspace: Workspace, requestPath: string, options: Omit<ExportSavedOptions, 'lang' | 'lib' | 'platform'> & { action?: string } = {}): Promise<PreparedSaved> {
+  const action = options.action ?? 'export';
   const items = selectRequests(workspace.tree, [requestPath]);
   const item = items[0];
   if (items.length !== 1 || !item || isFolder(workspace, requestPath)) {
-    throw new RunError(`"${requestPath}" is a folder; export takes one request (Folder/Name.yaml).`);
+    throw new RunError(`"${requestPath}" is a folder; ${action} takes one request (Folder/Name.yaml).`);
   }
-  if (item.node.type === 'broken') throw new RunError(`${formatWarning(item.node.warning)} (fix the file, then export again)`);
+  if (item.node.type === 'broken') throw new RunError(`${formatWarning(item.node.warning)} (fix the file, then ${action} again)`);
   const request = item.node.request;
   const kind = requestKind(request.kind);
-  if (!kind.exportsAsCode) throw new RunError(`requests/${item.node.path} is ${kind.noun}; only HTTP requests can be exported as code.`);
 
   const data = new WorkspaceData(workspace.id, workspace.root);
   const keep = options.substitute === false;
@@ -64,13 +78,25 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
     notes.push('export with substitution on to get the real credentials, or Base64-encode USER:PASSWORD yourself.');
   }
   notes.push(...(await subscriptionNote(prepared)));
-  return exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes });
+  return { prepared, path: item.node.path, notes };
+}
+
+export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string; prepared: PreparedRequest }> {
+  const items = selectRequests(workspace.tree, [requestPath]);
+  const node = items.length === 1 ? items[0]!.node : undefined;
+  // Only HTTP requests become code; said before anything is prepared.
+  if (node?.type === 'request' && !isFolder(workspace, requestPath)) {
+    const kind = requestKind(node.request.kind);
+    if (!kind.exportsAsCode) throw new RunError(`requests/${node.path} is ${kind.noun}; only HTTP requests can be exported as code.`);
+  }
+  const { prepared, notes } = await prepareSavedRequest(workspace, requestPath, options);
+  return { ...exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes }), prepared };
 }
 
 const TRANSPORT_NAMES = { websocket: 'WebSocket (graphql-transport-ws)', websocketLegacy: 'WebSocket (subscriptions-transport-ws)', sse: 'GraphQL over SSE' };
 
 /** A GraphQL subscription is not a POST: the code says so (Ferry subscribes instead, issue 25). */
-async function subscriptionNote(prepared: Awaited<ReturnType<typeof prepareRequest>>): Promise<string[]> {
+async function subscriptionNote(prepared: PreparedRequest): Promise<string[]> {
   const operation = await graphqlOperation(prepared).catch(() => undefined); // a query that does not parse is exported as written
   if (operation?.type !== 'subscription') return [];
   return [

@@ -1,0 +1,118 @@
+/**
+ * Tools over the workspace's local servers (mock API, SSE, WebSocket…): list them, start and stop
+ * them through `startWorkspaceServers` (as `ferry serve` and the app do), and read their traffic.
+ * Servers started here stop when `ferry mcp` ends.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { startWorkspaceServers } from '../servers/index.js';
+import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
+import { answer } from './answer.js';
+import { AgentError } from './errors.js';
+import { cutText, LIMITS } from './limits.js';
+import type { AgentState } from './state.js';
+import { variableArgs } from './tools-requests.js';
+
+const serverId = z.string().min(1).describe('The server id: its file name under servers/ without .yaml, as list_servers shows it.');
+
+/** Every string in a traffic record's detail cut to a readable size (bodies can be megabytes). */
+function bounded(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return cutText(value, LIMITS.messageChars).text;
+  if (value === null || typeof value !== 'object' || depth > 16) return value;
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => bounded(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v, depth + 1)]));
+}
+
+export function registerServerTools(server: McpServer, state: AgentState): void {
+  server.registerTool(
+    'list_servers',
+    {
+      title: 'List servers',
+      description: "The workspace's local servers (servers/*.yaml): id, name, kind, port, autoStart, and whether this Ferry is running them (with the URL).",
+      inputSchema: {},
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      answer(state, async ({ ws }) => ({
+        servers: ws.servers.map((s) => {
+          const running = state.servers.get(s.id)?.servers.find((r) => r.id === s.id);
+          return { id: s.id, name: s.value.name, kind: s.value.kind, port: s.value.port, autoStart: s.value.autoStart === true, running: running !== undefined, ...(running ? { url: running.url } : {}) };
+        }),
+        ...(ws.warnings.some((w) => w.file.startsWith(`${SERVERS_DIR}/`)) ? { warnings: ws.warnings.filter((w) => w.file.startsWith(`${SERVERS_DIR}/`)).map(formatWarning) } : {}),
+      })),
+  );
+
+  server.registerTool(
+    'start_server',
+    {
+      title: 'Start a server',
+      description: 'Starts one local server of the workspace on its port (127.0.0.1 unless its file says otherwise) until stop_server or the end of this Ferry. Its templates use the environment and variables given.',
+      inputSchema: { id: serverId, ...variableArgs },
+      // Opens a port and runs until stopped: a change the user may want to approve.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      answer(state, async ({ ws }) => {
+        const id = args.id.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
+        const running = state.servers.get(id);
+        if (running) throw new AgentError(`The server ${id} is already running at ${running.servers[0]?.url}; stop it with stop_server first.`);
+        const handle = await startWorkspaceServers(ws, {
+          ids: [id], env: args.environment, vars: args.variables, traffic: state.traffic, watch: true,
+        });
+        const started = handle.servers[0];
+        if (!started) {
+          await handle.stop();
+          throw new AgentError(handle.failures.map((f) => f.message).join('\n') || `The server ${id} did not start.`);
+        }
+        state.servers.set(id, handle);
+        return {
+          id: started.id, name: started.name, kind: started.kind, url: started.url, port: started.port,
+          ...(handle.environment ? { environment: handle.environment } : {}),
+          ...(handle.exposed.length ? { warnings: handle.exposed.map((n) => n.message) } : {}),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'stop_server',
+    {
+      title: 'Stop a server',
+      description: 'Stops a server started with start_server; resolves when its port is free.',
+      inputSchema: { id: serverId },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(state, async () => {
+        const id = args.id.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
+        const handle = state.servers.get(id);
+        if (!handle) {
+          const running = [...state.servers.keys()];
+          throw new AgentError(`The server ${id} is not running here. ${running.length ? `Running: ${running.join(', ')}.` : 'No server is running; start one with start_server.'}`);
+        }
+        state.servers.delete(id);
+        await handle.stop();
+        return { id, stopped: true };
+      }),
+  );
+
+  server.registerTool(
+    'server_traffic',
+    {
+      title: 'Server traffic',
+      description: 'What the servers started here received and answered, newest last: one record per request or message with a summary line, sizes and detail (headers, bodies cut). Secret values are shown as ***.',
+      inputSchema: {
+        id: serverId.optional(),
+        limit: z.number().int().min(1).max(LIMITS.trafficRecords).optional().describe(`The newest records to return (default 50, at most ${LIMITS.trafficRecords}).`),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      answer(state, async () => {
+        const id = args.id?.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
+        const all = state.traffic.recent().filter((r) => !id || r.server === id);
+        const limit = args.limit ?? 50;
+        const records = all.slice(-limit).map((r) => ({ ...r, time: new Date(r.time).toISOString(), detail: bounded(r.detail) }));
+        return { records, ...(all.length > records.length ? { note: `${all.length} records held; the newest ${records.length} are shown.` } : {}) };
+      }),
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * What a tool returns about a send and a prepared request: the runner's result with the answer's
+ * headers and a bounded body, and stream messages cut to a readable size. Values only; masking
+ * happens once, over the whole result (tools.ts).
+ */
+import type { PreparedBody, PreparedRequest } from '../request/index.js';
+import type { ProtocolResult } from '../protocols/index.js';
+import type { RequestResult } from '../runner/index.js';
+import { cutText, LIMITS } from './limits.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body as text when it is UTF-8, cut at `maxChars`; otherwise its size and a note. */
+export function bodyView(bytes: Uint8Array, contentType: string, maxChars: number): Record<string, unknown> {
+  const view: Record<string, unknown> = { ...(contentType ? { contentType } : {}), bytes: bytes.byteLength };
+  if (bytes.byteLength === 0) return view;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { ...view, binary: true, note: `A binary body of ${bytes.byteLength} bytes; not shown as text.` };
+  }
+  const cut = cutText(text, maxChars);
+  return { ...view, text: cut.text, ...(cut.cut ? { cut: true, note: `The body was cut at ${maxChars} characters; ask with a larger maxBodyChars (up to ${LIMITS.maxBodyChars}) to see more.` } : {}) };
+}
+
+function headerValue(headers: ReadonlyArray<readonly [string, string]>, name: string): string {
+  return headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? '';
+}
+
+/** The result of one send: status, headers, a bounded body, tests, timings; streaming kinds' messages. */
+export function sendView(result: RequestResult, response: ProtocolResult | undefined, maxBodyChars: number): Record<string, unknown> {
+  const messages = result.messages ?? [];
+  return {
+    path: result.path,
+    name: result.name,
+    kind: result.kind,
+    method: result.method,
+    url: result.url,
+    passed: result.passed,
+    ...(result.status !== undefined ? { status: result.status, statusText: result.statusText ?? '' } : {}),
+    ...(result.error ? { error: result.error } : {}),
+    ...(result.skipped ? { skipped: result.skipped } : {}),
+    durationMs: result.durationMs,
+    ...(result.size !== undefined ? { size: result.size } : {}),
+    ...(result.httpVersion ? { httpVersion: result.httpVersion } : {}),
+    ...(result.timings ? { timings: result.timings } : {}),
+    tests: result.tests,
+    ...(result.console.length ? { console: result.console.slice(0, 100).map((line) => cutText(line, LIMITS.messageChars).text) } : {}),
+    ...(response
+      ? {
+          response: {
+            url: response.url,
+            headers: response.headers,
+            body: bodyView(response.body, headerValue(response.headers, 'content-type'), maxBodyChars),
+          },
+        }
+      : {}),
+    ...(result.stream ? { stream: result.stream } : {}),
+    ...(messages.length
+      ? {
+          messages: messages.slice(0, LIMITS.messages).map((m) => ({ ...m, text: cutText(m.text, LIMITS.messageChars).text })),
+          ...(messages.length > LIMITS.messages ? { messagesNote: `${messages.length} messages; the first ${LIMITS.messages} are shown.` } : {}),
+        }
+      : {}),
+    ...(result.detail ? { detail: result.detail } : {}),
+  };
+}
+
+function preparedBody(body: PreparedBody, contentType: string): Record<string, unknown> {
+  if (body.kind === 'none') return { type: 'none' };
+  if (body.kind === 'multipart') {
+    return {
+      type: 'multipart',
+      parts: body.parts.map((p) => ({ name: p.name, ...(p.file ? { file: p.file.path } : { value: cutText(p.value ?? '', LIMITS.messageChars).text }), ...(p.contentType ? { contentType: p.contentType } : {}) })),
+    };
+  }
+  return { type: body.source, ...(body.file ? { file: body.file.path } : {}), ...bodyView(body.bytes, contentType, LIMITS.bodyChars) };
+}
+
+/** A request as it would go out: method, URL, headers, body, the kind's options and settings. */
+export function preparedView(prepared: PreparedRequest): Record<string, unknown> {
+  const contentType = prepared.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
+  return {
+    kind: prepared.kind ?? 'http',
+    method: prepared.method,
+    url: prepared.url,
+    headers: prepared.headers.map((h) => [h.name, h.value]),
+    body: preparedBody(prepared.body, contentType),
+    auth: prepared.authType,
+    ...(prepared.authType === 'oauth2' ? { oauth2TokenCached: prepared.oauth2TokenCached === true } : {}),
+    ...(prepared.options ? { options: prepared.options } : {}),
+    ...(prepared.stream ? { stream: prepared.stream } : {}),
+    ...(prepared.settings ? { settings: prepared.settings } : {}),
+  };
+}

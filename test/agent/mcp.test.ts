@@ -1,0 +1,559 @@
+/**
+ * `ferry mcp` driven as an agent drives it: the real command (`bin/ferry.js mcp`, built) spawned
+ * by the MCP SDK's stdio client, every tool against a temporary workspace, a node:http peer and
+ * Ferry's own servers on 127.0.0.1. Every tool result is checked for the secret value (it must
+ * read ***). Run `npm run build` first.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { ferry } from '../support/cli.js';
+
+const repo = path.join(import.meta.dirname, '..', '..');
+const bin = path.join(repo, 'bin', 'ferry.js');
+const SECRET = 's3cr3t-Token-9f2b';
+const PET_SPEC = {
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1' },
+  paths: {
+    '/pets/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { '200': { description: 'a pet', content: { 'application/json': { schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } } },
+      },
+    },
+  },
+};
+
+let peer: http.Server;
+let baseUrl = '';
+let root = '';
+let dataDir = '';
+let outside = '';
+let client: Client;
+let stderr = '';
+/** Requests to /hang whose connection the client closed. */
+let hangsClosed = 0;
+
+/** Answers what it was sent (headers and body echoed back, so a secret sent comes back), and a few fixed bodies. */
+function startPeer(): Promise<void> {
+  peer = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = req.url ?? '/';
+      if (url === '/hang') {
+        // Never answers: only a cancelled send ends it.
+        res.on('close', () => hangsClosed++);
+        return;
+      }
+      if (url === '/openapi.json') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...PET_SPEC, info: { title: 'Downloaded pets', version: '1' } }));
+      } else if (url.startsWith('/big')) {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(100_000));
+      } else if (url.startsWith('/pets/')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 1, name: 5 }));
+      } else if (url.startsWith('/binary')) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0xff, 0xfe, 0x00, 0x81, 0x82]));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-echo-key': String(req.headers['x-api-key'] ?? '') })
+          .end(JSON.stringify({ method: req.method, url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      }
+    });
+  });
+  return new Promise((resolve) => peer.listen(0, '127.0.0.1', () => {
+    baseUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+    resolve();
+  }));
+}
+
+async function write(relative: string, value: unknown): Promise<void> {
+  const file = path.join(root, relative);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+async function makeWorkspace(): Promise<void> {
+  await write('ferry.yaml', { version: 1, name: 'Agent test', variables: [{ key: 'who', value: 'agent' }] });
+  await write('environments/local.yaml', { name: 'Local', variables: [{ key: 'baseUrl', value: baseUrl }, { key: 'token', value: '', secret: true }] });
+  await write('requests/Echo/_folder.yaml', { name: 'Echo', headers: [{ key: 'X-Folder', value: 'from-folder' }] });
+  await write('requests/Echo/Get echo.yaml', {
+    name: 'Get echo', url: '{{baseUrl}}/echo?who={{who}}', headers: [{ key: 'X-Api-Key', value: '{{token}}' }],
+    scripts: { postResponse: "pm.test('status is 200', function () { pm.response.to.have.status(200); });\nconsole.log('key ' + pm.environment.get('token'));" },
+  });
+  await write('requests/Echo/Basic.yaml', { name: 'Basic', seq: 1, url: '{{baseUrl}}/echo', auth: { type: 'basic', username: 'ada', password: '{{token}}' } });
+  await write('requests/Echo/Big.yaml', { name: 'Big', seq: 2, url: '{{baseUrl}}/big' });
+  await write('requests/Echo/Binary.yaml', { name: 'Binary', seq: 3, url: '{{baseUrl}}/binary' });
+  await write('requests/Pets/_folder.yaml', { name: 'Pets', openapi: { spec: 'specs/pets.json' } });
+  await write('requests/Pets/Get pet.yaml', { name: 'Get pet', url: '{{baseUrl}}/pets/1', openapi: { operation: 'GET /pets/{id}' } });
+  await write('specs/pets.json', PET_SPEC);
+  await write('requests/Events.yaml', { name: 'Events', kind: 'sse', seq: 5, url: '{{eventsUrl}}/?user=Ada', settings: { stream: { event: 'greeting', timeoutMs: 5000 } } });
+  await write('requests/Tool.yaml', { name: 'Tool', kind: 'mcp', seq: 6, url: 'node -e "process.exit(0)"', mcp: { transport: 'stdio', name: 'echo' } });
+  await write('requests/Broken.yaml', 'name: [unclosed');
+  await write('servers/mock.yaml', { name: 'Mock', port: 0, http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hello": "{{who}}"}' }] } });
+  await write('servers/events.yaml', { name: 'Events', kind: 'sse', port: 0, sse: { intervalMs: 50, events: [{ event: 'greeting', data: 'Hello {{request.query.user}}' }] } });
+  await write('collection.json', {
+    info: { name: 'Imported', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    item: [{ name: 'Ping', request: { method: 'GET', url: `${baseUrl}/echo` } }],
+  });
+  // The secret value lives in this computer's secret store, never in the workspace.
+  process.env.FERRY_DATA_DIR = dataDir;
+  const ws = await openWorkspace(root);
+  await new WorkspaceData(ws.id, ws.root).secrets.set('local', 'token', SECRET);
+  await new WorkspaceData(ws.id, ws.root).setActiveEnvironment('local');
+}
+
+interface Called {
+  isError: boolean;
+  text: string;
+  json: any;
+}
+
+/** Calls a tool; every result, error or not, must keep the secret masked. */
+async function call(name: string, args: Record<string, unknown> = {}): Promise<Called> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+  const text = (result.content as Array<{ type: string; text: string }>).map((c) => c.text).join('\n');
+  expect(text, `${name} leaked the secret`).not.toContain(SECRET);
+  expect(text, `${name} leaked the secret in Base64`).not.toContain(Buffer.from(`ada:${SECRET}`).toString('base64'));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { isError: result.isError === true, text, json };
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(repo, 'dist', 'cli', 'mcp.js'))) throw new Error('Build first: npm run build (the test spawns bin/ferry.js).');
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-agent-ws-'));
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-agent-data-'));
+  outside = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-agent-outside-'));
+  await startPeer();
+  await makeWorkspace();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', '-w', root],
+    env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: dataDir },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  client = new Client({ name: 'ferry-test', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await new Promise<void>((resolve) => (peer ? peer.close(() => resolve()) : resolve()));
+  for (const dir of [root, dataDir, outside]) if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('ferry mcp', () => {
+  it('lists every tool with annotations that say which ones write', async () => {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()].sort()).toEqual([
+      'check_contract', 'describe_request', 'export_code', 'import', 'list_environments', 'list_requests',
+      'list_servers', 'run', 'send_request', 'server_traffic', 'start_server', 'stop_server',
+    ]);
+    for (const name of ['list_requests', 'describe_request', 'export_code', 'list_environments', 'list_servers', 'server_traffic', 'check_contract']) {
+      expect(byName.get(name)!.annotations?.readOnlyHint, name).toBe(true);
+    }
+    for (const name of ['send_request', 'run', 'import', 'start_server', 'stop_server']) {
+      expect(byName.get(name)!.annotations?.readOnlyHint, name).toBe(false);
+    }
+    expect(byName.get('send_request')!.annotations?.destructiveHint).toBe(true);
+    expect(byName.get('run')!.annotations?.destructiveHint).toBe(true);
+    expect(byName.get('import')!.annotations?.destructiveHint).toBe(false);
+    expect(byName.get('start_server')!.annotations?.destructiveHint).toBe(false);
+    expect(byName.get('send_request')!.inputSchema.properties).toHaveProperty('maxBodyChars');
+    expect(stderr).toContain('ferry mcp: serving Agent test');
+  });
+
+  it('list_requests gives the tree with kinds and methods, broken files, and filters', async () => {
+    const all = await call('list_requests');
+    expect(all.isError).toBe(false);
+    const paths = all.json.requests.map((r: { path: string }) => r.path);
+    expect(paths).toEqual(expect.arrayContaining(['Echo/Get echo.yaml', 'Pets/Get pet.yaml', 'Events.yaml', 'Tool.yaml', 'Broken.yaml']));
+    expect(all.json.requests.find((r: { path: string }) => r.path === 'Events.yaml')).toMatchObject({ kind: 'sse', method: 'GET' });
+    expect(all.json.requests.find((r: { path: string }) => r.path === 'Broken.yaml').broken).toMatch(/Broken\.yaml/);
+    expect(all.json.folders.map((f: { path: string }) => f.path)).toEqual(['Echo', 'Pets']);
+    const big = await call('list_requests', { filter: 'BIG' });
+    expect(big.json.requests.map((r: { path: string }) => r.path)).toEqual(['Echo/Big.yaml']);
+    expect((await call('list_requests', { kind: 'sse' })).json.requests.map((r: { path: string }) => r.path)).toEqual(['Events.yaml']);
+    expect((await call('list_requests', { folder: 'Pets' })).json.requests.map((r: { path: string }) => r.path)).toEqual(['Pets/Get pet.yaml']);
+  });
+
+  it('describe_request shows the file and the prepared request with secrets masked, Basic credentials too', async () => {
+    const echo = await call('describe_request', { path: 'Echo/Get echo' });
+    expect(echo.isError).toBe(false);
+    expect(echo.json.saved).toContain('{{token}}');
+    expect(echo.json.environment).toBe('local');
+    expect(echo.json.prepared.url).toBe(`${baseUrl}/echo?who=agent`);
+    expect(echo.json.prepared.headers).toEqual(expect.arrayContaining([['X-Folder', 'from-folder'], ['X-Api-Key', '***']]));
+    const basic = await call('describe_request', { path: 'Echo/Basic.yaml' });
+    expect(basic.json.prepared.headers).toEqual(expect.arrayContaining([['Authorization', 'Basic ***']]));
+    const kept = await call('describe_request', { path: 'Echo/Get echo.yaml', substitute: false });
+    expect(kept.json.prepared.url).toBe('{{baseUrl}}/echo?who={{who}}');
+    const sse = await call('describe_request', { path: 'Events.yaml', variables: { eventsUrl: 'http://127.0.0.1:9' } });
+    expect(sse.json.prepared).toMatchObject({ kind: 'sse', url: 'http://127.0.0.1:9/?user=Ada', stream: { event: 'greeting', timeoutMs: 5000 } });
+    expect(sse.json.prepared.headers.map(([name]: [string]) => name.toLowerCase())).toContain('accept');
+    const tool = await call('describe_request', { path: 'Tool.yaml' });
+    expect(tool.json.prepared.options).toMatchObject({ transport: 'stdio', name: 'echo' });
+    const overridden = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { who: 'someone' } });
+    expect(overridden.json.prepared.url).toBe(`${baseUrl}/echo?who=someone`);
+  });
+
+  it('send_request sends a saved request: status, headers, body and tests, the echoed secret masked', async () => {
+    const sent = await call('send_request', { path: 'Echo/Get echo.yaml' });
+    expect(sent.isError).toBe(false);
+    expect(sent.json).toMatchObject({ status: 200, passed: true, method: 'GET', url: `${baseUrl}/echo?who=agent` });
+    expect(sent.json.tests).toEqual([{ name: 'status is 200', passed: true }]);
+    expect(sent.json.timings.totalMs).toBeGreaterThanOrEqual(0);
+    expect(sent.json.response.headers).toEqual(expect.arrayContaining([['x-echo-key', '***']]));
+    const echoed = JSON.parse(sent.json.response.body.text);
+    expect(echoed.headers['x-api-key']).toBe('***');
+    expect(echoed.headers['x-folder']).toBe('from-folder');
+    expect(sent.json.console).toEqual(['key ***']);
+    const basic = await call('send_request', { path: 'Echo/Basic.yaml' });
+    // The server echoed the Basic credential: Base64 of ada:<secret>, masked as a whole.
+    expect(JSON.parse(basic.json.response.body.text).headers.authorization).toBe('Basic ***');
+  });
+
+  it('send_request keeps bodies bounded and says so; binary bodies are described', async () => {
+    const big = await call('send_request', { path: 'Echo/Big.yaml' });
+    expect(big.json.response.body.bytes).toBe(100_000);
+    expect(big.json.response.body.cut).toBe(true);
+    expect(big.json.response.body.text).toMatch(/… \[cut at 20000 of 100000 characters\]$/);
+    expect(big.json.response.body.note).toMatch(/maxBodyChars/);
+    expect(big.text.length).toBeLessThan(30_000);
+    const small = await call('send_request', { path: 'Echo/Big.yaml', maxBodyChars: 10 });
+    expect(small.json.response.body.text).toMatch(/^x{10}\n… \[cut/);
+    const binary = await call('send_request', { path: 'Echo/Binary.yaml' });
+    expect(binary.json.response.body).toMatchObject({ bytes: 5, binary: true });
+  });
+
+  it('send_request sends an inline request in a folder, with its inherited header, environment and variables', async () => {
+    const sent = await call('send_request', {
+      request: { name: 'Draft', method: 'POST', url: '{{baseUrl}}/echo?who={{who}}', body: { type: 'json', text: '{"key": "{{token}}"}' } },
+      folder: 'Echo',
+      variables: { who: 'inline' },
+    });
+    expect(sent.isError).toBe(false);
+    const echoed = JSON.parse(sent.json.response.body.text);
+    expect(echoed).toMatchObject({ method: 'POST', url: '/echo?who=inline', body: '{"key": "***"}' });
+    expect(echoed.headers['x-folder']).toBe('from-folder');
+    expect(sent.json.path).toBe('Echo/Draft.yaml');
+    // Nothing was written for it.
+    expect(existsSync(path.join(root, 'requests', 'Echo', 'Draft.yaml'))).toBe(false);
+  });
+
+  it('answers bad arguments with tool errors that say what to do', async () => {
+    const unknown = await call('send_request', { path: 'Nope/Missing.yaml' });
+    expect(unknown).toMatchObject({ isError: true });
+    expect(unknown.text).toMatch(/No request or folder "Nope\/Missing\.yaml" under requests\//);
+    const both = await call('send_request', { path: 'Echo/Big.yaml', request: { name: 'x' } });
+    expect(both.isError).toBe(true);
+    expect(both.text).toMatch(/either path .* or request/);
+    const neither = await call('send_request', {});
+    expect(neither.isError).toBe(true);
+    const wrongType = await call('send_request', { path: 42 });
+    expect(wrongType.isError).toBe(true);
+    expect(wrongType.text).toMatch(/Invalid arguments for tool send_request/);
+    expect(wrongType.text).toMatch(/path/);
+    const badInline = await call('send_request', { request: { name: 'x', kind: 'pigeon' } });
+    expect(badInline.isError).toBe(true);
+    expect(badInline.text).toMatch(/The inline request is not valid: kind/);
+    const noFolder = await call('send_request', { request: { name: 'x', url: 'http://127.0.0.1:1/' }, folder: '../..' });
+    expect(noFolder.isError).toBe(true);
+    expect(noFolder.text).toMatch(/without \. or \.\. parts/);
+    const folder = await call('send_request', { path: 'Echo' });
+    expect(folder.isError).toBe(true);
+    expect(folder.text).toMatch(/folder, not one request/);
+    const env = await call('send_request', { path: 'Echo/Big.yaml', environment: 'nowhere' });
+    expect(env.isError).toBe(true);
+    expect(env.text).toMatch(/nowhere/);
+    const outsideDescribe = await call('describe_request', { path: '../ferry.yaml' });
+    expect(outsideDescribe.isError).toBe(true);
+    const broken = await call('send_request', { path: 'Broken.yaml' });
+    expect(broken.json.error ?? broken.text).toMatch(/Broken\.yaml/);
+    const tooLarge = await call('send_request', { path: 'Echo/Big.yaml', maxBodyChars: 10_000_000 });
+    expect(tooLarge.isError).toBe(true);
+    const noTool = await client.callTool({ name: 'delete_everything', arguments: {} });
+    expect(noTool.isError).toBe(true);
+    expect(JSON.stringify(noTool.content)).toMatch(/delete_everything not found/);
+  });
+
+  it('a send the client cancels ends its connection, and the next one works', async () => {
+    const cancelled = await client.callTool({ name: 'send_request', arguments: { request: { name: 'Hang', url: `${baseUrl}/hang` } } }, undefined, { timeout: 1500 }).catch((error: Error) => error);
+    expect(String(cancelled)).toMatch(/timed out/i);
+    const deadline = Date.now() + 10_000;
+    while (hangsClosed === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hangsClosed).toBe(1);
+    expect((await call('send_request', { path: 'Echo/Binary.yaml' })).json.status).toBe(200);
+  });
+
+  it('starts no program that was not allowed on this computer', async () => {
+    const sent = await call('send_request', { path: 'Tool.yaml' });
+    expect(sent.isError).toBe(false);
+    expect(sent.json.passed).toBe(false);
+    expect(sent.json.error).toMatch(/is not allowed to start on this computer/);
+    expect(sent.json.note).toMatch(/ferry programs allow/);
+  });
+
+  it('run runs a folder and returns the JSON report, also as the resource ferry://run/last', async () => {
+    const before = await client.readResource({ uri: 'ferry://run/last' }).catch((error: Error) => error);
+    expect(String(before)).toMatch(/No run yet in this session/);
+    const ran = await call('run', { paths: ['Echo'] });
+    expect(ran.isError).toBe(false);
+    expect(ran.json.version).toBe(1);
+    expect(ran.json.summary).toMatchObject({ requests: 4, failedRequests: 0, environment: 'Local' });
+    expect(ran.json.results.map((r: { path: string }) => r.path)).toEqual(['Echo/Get echo.yaml', 'Echo/Basic.yaml', 'Echo/Big.yaml', 'Echo/Binary.yaml']);
+    expect(ran.json.results[0].console).toEqual(['key ***']);
+    const resource = await client.readResource({ uri: 'ferry://run/last' });
+    const report = JSON.parse((resource.contents[0] as { text: string }).text);
+    expect(report.summary.requests).toBe(4);
+    expect((resource.contents[0] as { text: string }).text).not.toContain(SECRET);
+    const unknown = await call('run', { paths: ['Nowhere'] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/No request or folder "Nowhere"/);
+  });
+
+  it('import takes text, a file inside the workspace and a URL, and refuses files outside it', async () => {
+    const curl = await call('import', { text: `curl -X POST ${baseUrl}/echo -H 'Content-Type: application/json' -d '{"a":1}'`, into: 'Echo', name: 'From curl' });
+    expect(curl.isError).toBe(false);
+    expect(curl.json).toMatchObject({ kind: 'curl', requests: 1 });
+    expect(existsSync(path.join(root, 'requests', 'Echo', 'From curl.yaml'))).toBe(true);
+    const file = await call('import', { path: 'collection.json' });
+    expect(file.json).toMatchObject({ kind: 'postman', name: 'Imported', requests: 1 });
+    const spec = await call('import', { url: `${baseUrl}/openapi.json` });
+    expect(spec.isError).toBe(false);
+    expect(spec.json).toMatchObject({ kind: 'openapi', name: 'Downloaded pets', requests: 1 });
+    expect(spec.json.written).toEqual(expect.arrayContaining(['requests/Downloaded pets']));
+    const unknownFormat = await call('import', { url: `${baseUrl}/echo` });
+    expect(unknownFormat.isError).toBe(true); // JSON, but no collection or document
+    expect(unknownFormat.text).toMatch(/Supported|recogni/i);
+    const outsideFile = path.join(outside, 'collection.json');
+    await fs.copyFile(path.join(root, 'collection.json'), outsideFile);
+    const refused = await call('import', { path: outsideFile });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/lies outside the workspace folder/);
+    const dotdot = await call('import', { path: `../${path.basename(outside)}/collection.json` });
+    expect(dotdot.isError).toBe(true);
+    expect(dotdot.text).toMatch(/lies outside the workspace folder/);
+    await fs.symlink(outsideFile, path.join(root, 'linked.json'));
+    const linked = await call('import', { path: 'linked.json' });
+    expect(linked.isError).toBe(true);
+    expect(linked.text).toMatch(/symbolic link/);
+    await fs.rm(path.join(root, 'linked.json'));
+    const two = await call('import', { text: 'curl http://127.0.0.1:1/', url: 'http://127.0.0.1:1/' });
+    expect(two.isError).toBe(true);
+    expect(two.text).toMatch(/exactly one of path/);
+    const notUrl = await call('import', { url: 'file:///etc/passwd' });
+    expect(notUrl.isError).toBe(true);
+    expect(notUrl.text).toMatch(/http:\/\/ or https:\/\//);
+  });
+
+  it('export_code gives the request as code with secrets masked, and the languages', async () => {
+    const curl = await call('export_code', { path: 'Echo/Get echo.yaml', lang: 'curl' });
+    expect(curl.isError).toBe(false);
+    expect(curl.json.code).toContain(`${baseUrl}/echo?who=agent`);
+    expect(curl.json.code).toContain('X-Api-Key: ***');
+    const python = await call('export_code', { path: 'Echo/Basic.yaml', lang: 'python' });
+    expect(python.isError).toBe(false);
+    const list = await call('export_code', {});
+    expect(list.json.languages.map((l: { lang: string }) => l.lang)).toContain('rust');
+    const sse = await call('export_code', { path: 'Events.yaml', lang: 'curl' });
+    expect(sse.isError).toBe(true);
+    expect(sse.text).toMatch(/only HTTP requests can be exported as code/);
+    const badLang = await call('export_code', { path: 'Echo/Get echo.yaml', lang: 'cobol' });
+    expect(badLang.isError).toBe(true);
+    expect(badLang.text).toMatch(/cobol/);
+  });
+
+  it('list_environments shows variables, a secret as *** only', async () => {
+    const envs = await call('list_environments');
+    expect(envs.json.active).toBe('local');
+    const local = envs.json.environments.find((e: { id: string }) => e.id === 'local');
+    expect(local.variables).toEqual([
+      { key: 'baseUrl', value: baseUrl, enabled: true },
+      { key: 'token', value: '***', enabled: true, secret: true, stored: true },
+    ]);
+    expect(envs.json.workspaceVariables).toEqual([{ key: 'who', value: 'agent', enabled: true }]);
+  });
+
+  it('starts, lists, reads the traffic of and stops servers; an SSE request reads per settings.stream', async () => {
+    const listed = await call('list_servers');
+    expect(listed.json.servers.map((s: { id: string; running: boolean }) => [s.id, s.running])).toEqual([['events', false], ['mock', false]]);
+    const mock = await call('start_server', { id: 'mock' });
+    expect(mock.isError).toBe(false);
+    expect(mock.json.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const again = await call('start_server', { id: 'mock' });
+    expect(again.isError).toBe(true);
+    expect(again.text).toMatch(/already running/);
+    const hello = await call('send_request', { request: { name: 'Hello', url: `${mock.json.url}/hello`, headers: [{ key: 'X-Api-Key', value: '{{token}}' }] } });
+    expect(JSON.parse(hello.json.response.body.text)).toEqual({ hello: 'agent' });
+    const traffic = await call('server_traffic', { id: 'mock' });
+    expect(traffic.json.records.length).toBeGreaterThanOrEqual(1);
+    expect(traffic.json.records.at(-1).summary).toMatch(/GET \/hello/);
+    expect((await call('list_servers')).json.servers.find((s: { id: string }) => s.id === 'mock')).toMatchObject({ running: true, url: mock.json.url });
+
+    const events = await call('start_server', { id: 'events' });
+    const sse = await call('send_request', { path: 'Events.yaml', variables: { eventsUrl: events.json.url } });
+    expect(sse.isError).toBe(false);
+    expect(sse.json.kind).toBe('sse');
+    expect(sse.json.stream.stoppedBy).toBeDefined();
+    expect(sse.json.messages[0]).toMatchObject({ event: 'greeting', text: 'Hello Ada' });
+
+    expect((await call('stop_server', { id: 'mock' })).json).toEqual({ id: 'mock', stopped: true });
+    expect((await call('stop_server', { id: 'events' })).isError).toBe(false);
+    const stopped = await call('stop_server', { id: 'mock' });
+    expect(stopped.isError).toBe(true);
+    expect(stopped.text).toMatch(/not running here/);
+    const unknown = await call('start_server', { id: 'nope' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/No server "nope"/);
+    const closed = await fetch(`${mock.json.url}/hello`).then(() => 'open', () => 'closed');
+    expect(closed).toBe('closed');
+  });
+
+  it('check_contract checks the last answer against the API document', async () => {
+    const early = await call('check_contract', { path: 'Pets/Get pet.yaml' });
+    expect(early.isError).toBe(true);
+    expect(early.text).toMatch(/send it with send_request first/);
+    const sent = await call('send_request', { path: 'Pets/Get pet.yaml' });
+    expect(sent.json.tests[0]).toMatchObject({ name: 'Matches the API spec (GET /pets/{id} -> 200)', passed: false });
+    const checked = await call('check_contract', { path: 'Pets/Get pet.yaml' });
+    expect(checked.json).toMatchObject({ checked: true, status: 200, test: { name: 'Matches the API spec (GET /pets/{id} -> 200)', passed: false } });
+    expect(checked.json.test.problems).toEqual(['$.name: expected string, got integer']);
+    await call('send_request', { path: 'Echo/Big.yaml' });
+    const notLinked = await call('check_contract', { path: 'Echo/Big.yaml' });
+    expect(notLinked.json).toMatchObject({ checked: false });
+    expect(notLinked.json.reason).toMatch(/names no OpenAPI operation/);
+  });
+
+  it('says what is wrong when ferry.yaml breaks between calls, and works again once it is fixed', async () => {
+    const file = path.join(root, 'ferry.yaml');
+    const good = await fs.readFile(file, 'utf8');
+    try {
+      await fs.writeFile(file, 'version: 2\nname: Future\n');
+      const newer = await call('list_requests');
+      expect(newer.isError).toBe(true);
+      expect(newer.text).toMatch(/newer version/i);
+      await fs.writeFile(file, 'name: [unclosed\n');
+      const broken = await call('send_request', { path: 'Echo/Binary.yaml' });
+      expect(broken.isError).toBe(true);
+      expect(broken.text).toMatch(/ferry\.yaml/);
+    } finally {
+      await fs.writeFile(file, good);
+    }
+    expect((await call('list_requests')).isError).toBe(false);
+  });
+
+  it('serves the workspace files as read-only resources, nothing outside', async () => {
+    const { resources } = await client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toContain('ferry://workspace/ferry.yaml');
+    expect(uris).toContain('ferry://workspace/requests/Echo/Get%20echo.yaml');
+    const read = await client.readResource({ uri: 'ferry://workspace/requests/Echo/Get%20echo.yaml' });
+    expect((read.contents[0] as { text: string }).text).toContain('{{token}}');
+    const escape = await client.readResource({ uri: 'ferry://workspace/..%2F..%2Fetc%2Fpasswd' }).catch((error: Error) => error);
+    expect(String(escape)).toMatch(/without \. or \.\. parts|outside the workspace/);
+    const missing = await client.readResource({ uri: 'ferry://workspace/nothing.yaml' }).catch((error: Error) => error);
+    expect(String(missing)).toMatch(/There is no file nothing\.yaml/);
+  });
+});
+
+describe('ferry mcp with the MCP Inspector CLI 0.15', () => {
+  it('lists the tools', async () => {
+    const inspector = path.join(repo, 'node_modules', '.bin', 'mcp-inspector');
+    if (!existsSync(inspector)) {
+      console.warn('skipped: the MCP Inspector is not installed (node_modules/.bin/mcp-inspector)');
+      return;
+    }
+    const child = spawn(inspector, ['--cli', process.execPath, bin, 'mcp', '-w', root, '--method', 'tools/list'], {
+      env: { ...process.env, FERRY_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code, err).toBe(0);
+    const listed = JSON.parse(out) as { tools: Array<{ name: string }> };
+    expect(listed.tools.map((t) => t.name)).toContain('send_request');
+    expect(listed.tools).toHaveLength(12);
+  }, 60_000);
+});
+
+describe('the ferry mcp command', () => {
+  it('refuses a folder that is not a workspace with exit code 2, before serving', async () => {
+    const result = await ferry(['-w', outside, 'mcp']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ferry: .*ferry\.yaml/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('docs/agents.md gives configurations that parse and start `ferry mcp` with options it has', async () => {
+    const doc = await fs.readFile(path.join(repo, 'docs', 'agents.md'), 'utf8');
+    const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as { mcpServers?: object; servers?: object });
+    expect(blocks.length).toBe(3);
+    for (const block of blocks) {
+      const entry = Object.values(block.mcpServers ?? block.servers ?? {})[0] as { command: string; args: string[] };
+      expect(entry.command).toBe('npx');
+      expect(entry.args.slice(0, 2)).toEqual(['ferry', 'mcp']);
+      // Only -w DIR follows: an option `ferry mcp` does not have would fail at start.
+      const rest = entry.args.slice(2);
+      expect(rest.length === 0 || (rest.length === 2 && rest[0] === '-w')).toBe(true);
+    }
+    const shell = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
+    expect(shell).toContain('claude mcp add ferry -- npx ferry mcp -w /path/to/workspace');
+    expect(shell.some((line) => line.startsWith('npx @modelcontextprotocol/inspector --cli npx ferry mcp -w examples/demo --method tools/list'))).toBe(true);
+  });
+
+  it('has help with configuration examples', async () => {
+    const help = await ferry(['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('claude mcp add ferry -- npx ferry mcp -w /path/to/workspace');
+    expect(help.stdout).toContain('docs/agents.md');
+  });
+
+  it('stops the servers it started when the agent disconnects', async () => {
+    const second = new Client({ name: 'ferry-test-2', version: '1.0.0' });
+    await second.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', root], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: dataDir }, stderr: 'ignore' }));
+    const started = await second.callTool({ name: 'start_server', arguments: { id: 'mock' } });
+    const url = JSON.parse((started.content as Array<{ text: string }>)[0]!.text).url as string;
+    expect((await fetch(`${url}/hello`)).status).toBe(200);
+    await second.close();
+    const deadline = Date.now() + 15_000;
+    let state = 'open';
+    while (state === 'open' && Date.now() < deadline) {
+      state = await fetch(`${url}/hello`).then(() => 'open', () => 'closed');
+      if (state === 'open') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(state).toBe('closed');
+  }, 40_000);
+
+  it('ends with exit code 0 when the agent closes its input', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '-w', root], { env: { ...process.env, FERRY_DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(out).toBe(''); // nothing but the protocol on standard output, and no message was asked for
+  }, 30_000);
+});
