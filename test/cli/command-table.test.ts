@@ -1,4 +1,7 @@
 /** The command table of `ferry` (src/cli/commands.ts) and what `ferry --help` loads. */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +10,7 @@ import { buildProgram } from '../../src/cli/main.js';
 import type { CliContext } from '../../src/cli/context.js';
 import { ferry } from '../support/cli.js';
 import { modulesLoadedBy } from '../support/loaded-modules.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
 
 const ctx = (): CliContext => ({ output: { out: () => {}, err: () => {}, color: false }, cwd: process.cwd(), exitCode: 0 });
 
@@ -72,6 +76,24 @@ describe('what a command loads (bin/ferry.js)', () => {
     expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(12);
     expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(40);
     expect(ours.some((m) => m.endsWith(`cli${path.sep}run.js`))).toBe(false);
+  }, 30_000);
+
+  it('`ferry run` of one request without scripts loads no library that request does not use', async () => {
+    const ws = path.join(await tempDir(), 'ws');
+    expect((await ferry(['init', ws])).code).toBe(0);
+    const server = http.createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      await fs.writeFile(path.join(ws, 'requests', 'One.yaml'), `name: One\nurl: http://127.0.0.1:${port}/\n`);
+      const { code, stdout, packages } = await modulesLoadedBy(['-w', ws, 'run', 'One'], { env: { FERRY_DATA_DIR: await isolatedDataDir() } });
+      expect(code, stdout).toBe(0);
+      for (const name of ['quickjs-emscripten', 'yaml', 'selfsigned', 'fast-xml-parser', 'csv-parse', 'aws4', 'oauth4webapi', 'fzstd', 'eventsource-parser', 'ws', 'graphql', 'mqtt', '@grpc/grpc-js']) {
+        expect(packages.has(name), name).toBe(false);
+      }
+    } finally {
+      server.close();
+    }
   }, 30_000);
 
   it('`ferry help run` loads run and no other command', async () => {
