@@ -1,52 +1,28 @@
 /**
  * The `ferry` command: parsing and printing only. Each command lives in its own file and calls
- * the core; `main` returns the exit code so tests and the app can call it directly.
+ * the core; `main` returns the exit code so tests and the app can call it directly. Only the
+ * module of the command being run is imported (the table is in commands.ts): start-up is the
+ * cost of that one command, not of all of them.
  */
 import { createRequire } from 'node:module';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
-import { registerApp } from './app.js';
-import { registerExport } from './export.js';
-import { registerImport } from './import.js';
-import { registerInit } from './init.js';
-import { registerRun } from './run.js';
-import { registerConfig } from './config.js';
-import { registerEnv } from './env.js';
-import { registerLoad } from './load.js';
-import { registerLs } from './ls.js';
-import { registerMcp } from './mcp.js';
-import { registerPrograms } from './programs.js';
-import { registerSecret } from './secret.js';
-import { registerServe } from './serve.js';
-import { registerUpdate } from './update.js';
+import { COMMANDS, commandNameOf } from './commands.js';
 import { processOutput, type Output } from './output.js';
 import { systemErrorMessage } from './system-error.js';
-
-const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
-  // The order of `ferry --help`, as the README's table: workspace, run, serve, import, export, settings.
-  registerInit,
-  registerLs,
-  registerEnv,
-  registerRun,
-  registerServe,
-  registerLoad,
-  registerImport,
-  registerUpdate,
-  registerExport,
-  registerConfig,
-  registerSecret,
-  registerPrograms,
-  registerApp,
-  registerMcp,
-];
 
 function version(): string {
   const require = createRequire(import.meta.url);
   return (require('../../package.json') as { version: string }).version;
 }
 
-export function buildProgram(ctx: CliContext): Command {
+/**
+ * The program for `argv`: the command it runs is registered from its module, every other one
+ * as a row of the help only. `argv` omitted (or naming no command): help rows only; `all`: every
+ * command's module (for tests that look at all of them).
+ */
+export async function buildProgram(ctx: CliContext, argv: readonly string[] = [], options: { all?: boolean } = {}): Promise<Command> {
   const program = new Command('ferry')
     .description('Ferry: a local-first API workbench. Requests, imports, mocks and tests that live in your git repository.')
     .version(version(), '-V, --version')
@@ -60,7 +36,21 @@ export function buildProgram(ctx: CliContext): Command {
       // commander says "error: unknown option"; every other message of Ferry starts with "ferry:".
       outputError: (text, write) => write(text.replace(/^error: /, 'ferry: ')),
     });
-  for (const register of COMMANDS) register(program, ctx);
+  const running = commandNameOf(argv);
+  const terms = new Map<Command, string>();
+  for (const entry of COMMANDS) {
+    if (options.all || entry.name === running) {
+      (await entry.load())(program, ctx);
+    } else {
+      const row = program.command(entry.name).description(entry.description).allowUnknownOption().allowExcessArguments();
+      row.action(() => {
+        throw new Error(`the module of \`ferry ${entry.name}\` was not loaded for ${JSON.stringify(argv)}`);
+      });
+      terms.set(row, entry.term);
+    }
+  }
+  // A row not loaded has no options or arguments of its own: the help shows the table's term.
+  program.configureHelp({ subcommandTerm: (command) => terms.get(command) ?? new Help().subcommandTerm(command) });
   for (const command of program.commands) {
     command.exitOverride().addHelpText('after', `\n${EXIT_CODES_HELP}`).configureOutput(program.configureOutput());
   }
@@ -69,7 +59,7 @@ export function buildProgram(ctx: CliContext): Command {
 
 export async function main(argv: string[], options: { output?: Output; cwd?: string; stdin?: CliContext['stdin'] } = {}): Promise<number> {
   const ctx: CliContext = { output: options.output ?? processOutput(), cwd: options.cwd ?? process.cwd(), exitCode: EXIT.ok, stdin: options.stdin };
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;

@@ -3,7 +3,7 @@
  * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
  */
 import type { Command } from 'commander';
-import { formatTrafficLine, ServerError, startWorkspaceServers, type ServersHandle, type TrafficRecord } from '../servers/index.js';
+import { ServerError, startWorkspaceServers, type ServersHandle } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -12,6 +12,7 @@ import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { paint, type Output } from './output.js';
 import { failureLine } from './server-failure.js';
 import { stopSignal } from './stop-signal.js';
+import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
 
 interface ServeOptions {
   env?: string;
@@ -35,7 +36,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
       // Traffic goes to standard output without blocking when it is a pipe or a file; a terminal
       // is written to as usual.
       const printer = ctx.output.fd !== undefined && !process.stdout.isTTY ? fdPrinter(ctx.output.fd) : undefined;
-      ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal(), printer);
+      const terminal = ctx.output.fd !== undefined && process.stdout.isTTY === true;
+      ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal(), printer, terminal);
     });
 }
 
@@ -50,6 +52,8 @@ export async function serveUntil(
   output: Output,
   until: Promise<void>,
   printer: LinePrinter = outputPrinter((text) => output.out(text)),
+  /** Standard output is a terminal: past a few hundred requests a second, one summary line a second. */
+  terminal = false,
 ): Promise<number> {
   let overrides;
   try {
@@ -95,9 +99,11 @@ export async function serveUntil(
     if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
     output.err(c.yellow(`ferry: ${notice.message}`));
   }
-  const unsubscribe = handle.traffic.subscribe((records) => printTraffic(records, c, json, printer));
+  const traffic = new TrafficPrinter(printer, c, { json, linesPerSecond: terminal ? TERMINAL_LINES_PER_SECOND : undefined });
+  const unsubscribe = handle.traffic.subscribe(traffic.print);
   await until;
   unsubscribe();
+  traffic.finish();
   await printer.flush();
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
@@ -117,21 +123,4 @@ function printStarted(handle: ServersHandle, output: Output, json: boolean, envi
   const lines = handle.servers.map((s) => `  ${c.bold(s.name.padEnd(width))}  ${c.cyan(s.url)}  ${c.dim(`${s.kind} · servers/${s.id}.yaml`)}`);
   const env = environment ? ` with environment ${environment}` : '';
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
-}
-
-function printTraffic(records: readonly TrafficRecord[], c: ReturnType<typeof paint>, json: boolean, printer: LinePrinter): void {
-  if (records.length === 0) return;
-  // One queued write per batch, never one per request, and never a write the server waits for.
-  let text = '';
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    if (i > 0) text += '\n';
-    if (json) {
-      text += JSON.stringify({ type: 'traffic', ...r });
-      continue;
-    }
-    const line = formatTrafficLine(r);
-    text += r.level === 'error' ? c.red(line) : r.level === 'warning' ? c.yellow(line) : line;
-  }
-  printer.print(text);
 }

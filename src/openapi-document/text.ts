@@ -3,8 +3,11 @@
  * JSON, else YAML 1.2, with the YAML-alias limit and repeated keys allowed (real documents have
  * them). Parser errors are thrown as they come; each caller words its own refusal.
  */
-import { parse as parseYaml } from 'yaml';
+import { lazyRequire } from '../support/lazy-require.js';
+import { loadPlainYaml } from '../support/plain-yaml.js';
 import { MAX_YAML_ALIASES } from './limits.js';
+
+const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 export interface DocumentData {
   data: unknown;
@@ -26,6 +29,10 @@ export function parseDocumentText(text: string, options: ReadOptions = {}): Docu
       // Flow-style YAML also starts with `{`: let the YAML parser try, and report its error.
     }
   }
-  const data = parseYaml(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: options.prettyErrors ?? false });
+  // Plain YAML through js-yaml (ten times faster on large documents, same data); the rest, and
+  // every syntax error with its position, through `yaml`.
+  const plain = loadPlainYaml(body, { uniqueKeys: false });
+  if (plain) return { data: plain.data, format: 'yaml' };
+  const data = yaml().parse(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: options.prettyErrors ?? false });
   return { data, format: 'yaml' };
 }

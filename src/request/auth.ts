@@ -3,10 +3,12 @@
  * Digest (answered by the HTTP client), AWS Signature V4 (signed over the final request).
  * The other imported-only types fail with a clear message.
  */
-import aws4 from 'aws4';
 import type { Auth } from '../model/index.js';
 import { PrepareError } from './errors.js';
-import { oauth2AccessToken, type OAuth2Options, type OAuth2Settings } from './oauth2.js';
+import type { OAuth2Options, OAuth2Settings } from './oauth2.js';
+import { lazyRequire } from '../support/lazy-require.js';
+
+const aws4 = lazyRequire<typeof import('aws4')>(import.meta.url, 'aws4');
 import type { PreparedBody, PreparedHeader } from './prepared.js';
 import { addQueryParam } from './url.js';
 
@@ -45,6 +47,11 @@ function hasHeader(headers: readonly PreparedHeader[], name: string): boolean {
 /** Adds an auth header unless the request's own headers already set one of that name. */
 function addHeader(target: AuthTarget, name: string, value: string): void {
   if (!hasHeader(target.headers, name)) target.headers.push({ name, value });
+}
+
+/** OAuth 2.0 tokens (oauth4webapi): loaded when a request uses OAuth 2.0, not with every run. */
+export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth2Options): ReturnType<typeof import('./oauth2.js').oauth2AccessToken> {
+  return (await import('./oauth2.js')).oauth2AccessToken(settings, options);
 }
 
 export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAuthOptions): Promise<void> {
@@ -143,7 +150,7 @@ export function signAwsV4(auth: Auth, method: string, url: URL, headers: Prepare
     service: f('service') || undefined,
     region: f('region') || undefined,
   };
-  aws4.sign(request, { accessKeyId, secretAccessKey, sessionToken: f('sessionToken') || undefined });
+  aws4().sign(request, { accessKeyId, secretAccessKey, sessionToken: f('sessionToken') || undefined });
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     // Host and Content-Length are sent by the HTTP client with the same values.

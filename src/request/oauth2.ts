@@ -3,29 +3,16 @@
  * and authorization code with PKCE (S256) over a loopback redirect. Tokens are cached in the
  * data folder until they expire and refreshed with the refresh token when there is one.
  */
-import { createHash } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { CachedToken, WorkspaceData } from '../appdata/index.js';
 import { OAUTH2_REDIRECT_URI } from '../model/index.js';
 import { PrepareError } from './errors.js';
 import { waitForLoopbackCallback } from './oauth2-callback.js';
+import { tokenCacheKey, type OAuth2Settings } from './oauth2-cache-key.js';
 
-/** The OAuth 2.0 fields with variables already filled. */
-export interface OAuth2Settings {
-  grantType: 'clientCredentials' | 'password' | 'authorizationCode';
-  tokenUrl: string;
-  authUrl: string;
-  redirectUri: string;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-  audience: string;
-  username: string;
-  password: string;
-  clientAuth: 'basicHeader' | 'body';
-  pkce: boolean;
-}
+export type { OAuth2Settings } from './oauth2-cache-key.js';
+export { tokenCacheKey };
 
 export interface OAuth2Options {
   data?: WorkspaceData;
@@ -51,10 +38,6 @@ export interface OAuth2Options {
 /** Seconds before expiry at which a token counts as expired, so it does not lapse in flight. */
 const EXPIRY_SKEW_MS = 30_000;
 
-export function tokenCacheKey(s: OAuth2Settings): string {
-  const identity = [s.grantType, s.tokenUrl, s.authUrl, s.clientId, s.scope, s.audience, s.username];
-  return `oauth2:${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}`;
-}
 
 function fresh(token: CachedToken | undefined, now = Date.now()): boolean {
   return token !== undefined && (token.expiresAt === undefined || token.expiresAt - EXPIRY_SKEW_MS > now);

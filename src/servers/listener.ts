@@ -98,9 +98,16 @@ const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\]|[a-z0-9-]+(?:\.[a-z0-9
  * by other names on purpose. A request without Host (HTTP/1.0) is let through: no browser sends one.
  */
 function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) => void): (req: AnyRequest, res: AnyResponse) => void {
+  // A keep-alive connection sends the same Host on every request: the name checked once per
+  // connection (and again only when it changes) keeps the pattern off the hot path.
+  const approved = new WeakMap<object, string>();
   return (req, res) => {
     const host = req.headers[':authority'] ?? req.headers.host;
-    if (host === undefined || LOOPBACK_HOST.test(String(host))) return handler(req, res);
+    if (host === undefined || approved.get(req.socket) === host) return handler(req, res);
+    if (LOOPBACK_HOST.test(String(host))) {
+      if (typeof host === 'string') approved.set(req.socket, host);
+      return handler(req, res);
+    }
     const text = notLoopbackText(host);
     const out = answerable(res);
     out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });

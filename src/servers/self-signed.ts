@@ -4,7 +4,6 @@
  * several servers start together; the files are kept through appdata/ (certificates.ts).
  */
 import { X509Certificate } from 'node:crypto';
-import { generate } from 'selfsigned';
 import { certificateFolder, readStoredCertificate, storeCertificate } from '../appdata/index.js';
 
 const VALID_DAYS = 825; // the longest validity browsers accept for a server certificate
@@ -27,6 +26,8 @@ async function loadOrCreate(dir: string): Promise<{ cert: string; key: string; s
   if (stored && stillValid(stored.cert)) return { cert: stored.cert, key: stored.key, source: stored.file };
   // missing, damaged or expiring: make a new one
   const now = new Date();
+  // Imported here: selfsigned (and its certificate libraries) loads only when a certificate is made.
+  const { generate } = await import('selfsigned');
   const generated = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

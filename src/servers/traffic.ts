@@ -8,7 +8,11 @@ import type { TrafficRecord } from './types.js';
 
 export const DEFAULT_TRAFFIC_CAPACITY = 1000;
 
-export type TrafficListener = (records: readonly TrafficRecord[]) => void;
+/**
+ * Gets each batch of new records, and how many records came in since the last batch but are not in
+ * it (more than `capacity` in one tick): a face says so ("N requests not shown"), never drops them silently.
+ */
+export type TrafficListener = (records: readonly TrafficRecord[], dropped: number) => void;
 
 export class TrafficLog {
   readonly capacity: number;
@@ -17,6 +21,8 @@ export class TrafficLog {
   #added = 0;
   readonly #listeners = new Set<TrafficListener>();
   #pending: TrafficRecord[] = [];
+  /** Records that went past `#pending`'s bound since the last flush. */
+  #dropped = 0;
   #scheduled = false;
 
   constructor(capacity = DEFAULT_TRAFFIC_CAPACITY) {
@@ -30,7 +36,10 @@ export class TrafficLog {
     this.#added++;
     if (this.#listeners.size === 0) return;
     // Bounded too: a listener slower than the traffic sees the newest `capacity` records.
-    if (this.#pending.length >= this.capacity) this.#pending.shift();
+    if (this.#pending.length >= this.capacity) {
+      this.#pending.shift();
+      this.#dropped++;
+    }
     this.#pending.push(record);
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -62,10 +71,12 @@ export class TrafficLog {
   readonly #flush = (): void => {
     this.#scheduled = false;
     const batch = this.#pending;
+    const dropped = this.#dropped;
     this.#pending = [];
+    this.#dropped = 0;
     for (const listener of this.#listeners) {
       try {
-        listener(batch);
+        listener(batch, dropped);
       } catch {
         // A face's bug must not take the server down; the records stay in the ring.
       }

@@ -6,7 +6,8 @@
  * (`importers/openapi/update/journal.ts`), and workspace/ may import only model/. The session
  * layer sits above both, and both faces already import it.
  */
-import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/index.js';
+// The journal module alone: the importer itself loads only when `ferry update` or an import runs.
+import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
 import { openWorkspaceFrom, WorkspaceError, type Workspace } from '../workspace/index.js';
 
 export interface OpenForUseOptions {

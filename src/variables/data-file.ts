@@ -4,7 +4,9 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { lazyRequire } from '../support/lazy-require.js';
+
+const csvParse = lazyRequire<typeof import('csv-parse/sync')>(import.meta.url, 'csv-parse/sync');
 
 export class DataFileError extends Error {
   override name = 'DataFileError';
@@ -58,7 +60,7 @@ export interface CsvRecord {
  * quote inside an unquoted field is literal; empty lines are skipped. A quote left open throws.
  */
 export function parseCsv(text: string): CsvRecord[] {
-  const records = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  const records = csvParse().parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
   return records.map(({ record, info }) => ({ cells: record, line: info.lines }));
 }
 

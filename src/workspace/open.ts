@@ -5,11 +5,11 @@ import path from 'node:path';
 import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
-import { readResource } from './read-resource.js';
+import { parseYamlData, readResource } from './read-resource.js';
 import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage } from './tree.js';
 import type { Entry, Warning, Workspace } from './types.js';
 import { resourceText } from './save.js';
-import { parseYaml, renderYaml } from './yaml-file.js';
+import { renderYaml } from './yaml-file.js';
 
 export const ENVIRONMENTS_DIR = 'environments';
 export const SERVERS_DIR = 'servers';
@@ -83,12 +83,12 @@ export async function openWorkspace(root: string): Promise<Workspace> {
     }
     throw new WorkspaceError((error as Error).message);
   }
-  const parsed = parseYaml(text);
+  const parsed = parseYamlData(text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
     throw new WorkspaceError(`${WORKSPACE_FILE}:${line}:${column}: YAML syntax error: ${message}. Fix the file and try again.`);
   }
-  const version = (parsed.parsed.data as { version?: unknown } | null)?.version;
+  const version = (parsed.data as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > FORMAT_VERSION) {
     throw new WorkspaceError(
       `This workspace was created by a newer version of Ferry (format version ${version}; this Ferry reads version ${FORMAT_VERSION}). Update Ferry to open it.`,

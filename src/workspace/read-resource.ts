@@ -1,11 +1,14 @@
 /** Reads one YAML file of the workspace into a validated resource, or a warning saying what is wrong and where. */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import jsYaml from 'js-yaml';
-import { parse } from 'yaml';
 import { formatFieldPath, parseResource, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
-import { MAX_ALIAS_COUNT, parseYaml, positionOf } from './yaml-file.js';
+import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
 import type { Warning } from './types.js';
+import { lazyRequire } from '../support/lazy-require.js';
+import { loadPlainYaml } from '../support/plain-yaml.js';
+
+/** `yaml` loads only for a file the fast path declines (most workspaces have none). */
+const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K> } | { ok: false; warning: Warning };
 
@@ -25,14 +28,12 @@ export function readResourceSync<K extends ResourceKind>(kind: K, absolute: stri
   const read = readSmallFile(absolute, relative);
   if (!read.ok) return read;
   const text = read.text;
-  let data: unknown;
-  try {
-    data = parseFast(text);
-  } catch {
-    const parsed = parseYaml(text);
-    const error = parsed.ok ? { message: 'does not parse', line: 1, column: 1 } : parsed.error;
+  const fast = parseYamlData(text);
+  if (!fast.ok) {
+    const { error } = fast;
     return { ok: false, warning: { file: relative, line: error.line, column: error.column, message: `YAML syntax error: ${error.message}` } };
   }
+  let data = fast.data;
   if (data === null || data === undefined) data = {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, warning: { file: relative, line: 1, column: 1, message: 'expected a mapping of fields (key: value) at the top of the file' } };
@@ -48,24 +49,20 @@ export function readResourceSync<K extends ResourceKind>(kind: K, absolute: stri
 }
 
 /**
- * Opening a workspace parses thousands of small files, and `yaml`'s composer costs ~0.4 ms a file
- * where js-yaml's loader costs ~0.05 ms. Plain files (no anchors, aliases, tags or merge keys)
- * go through js-yaml with the YAML 1.2 core schema, which reads scalars the same way; anything
- * fancier goes through `yaml` with its alias-expansion bound, and every edit uses `yaml`'s CST.
+ * Text to data. Opening a workspace parses thousands of small files: plain ones go through
+ * js-yaml (support/plain-yaml.ts), anything fancier through `yaml` with its alias-expansion bound;
+ * a syntax error is reported with `yaml`'s message and position. Every edit uses `yaml`'s CST.
  */
-function parseFast(text: string): unknown {
-  if (!FANCY_YAML.test(text) && !NUMBER_LIKE.test(text)) return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
-  return parse(text, { version: '1.2', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true });
+export function parseYamlData(text: string): { ok: true; data: unknown } | { ok: false; error: YamlSyntaxError } {
+  const plain = loadPlainYaml(text, { uniqueKeys: true });
+  if (plain) return { ok: true, data: plain.data };
+  try {
+    return { ok: true, data: yaml().parse(text, { version: '1.2', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true }) };
+  } catch {
+    const parsed = parseYaml(text);
+    return { ok: false, error: parsed.ok ? { message: 'does not parse', line: 1, column: 1 } : parsed.error };
+  }
 }
-
-const FANCY_YAML = /(^|[\s[{,:-])[&*!][^\s]|<<|^%/m;
-
-/**
- * Scalars js-yaml's core schema reads unlike YAML 1.2 (and `yaml`, which every edit uses): `1_000`,
- * `0b101`, `-0x1F`, `0x_1`, `._0` are text in YAML 1.2 but numbers to js-yaml, and `+.5` the other way
- * round. A file holding anything like them takes the `yaml` path, so `value: 1_000` stays "1_000".
- */
-const NUMBER_LIKE = /(?:^|[\s:[{,])(?:[-+]?(?:0b|0[xo][\da-f]*_|\d[\d.]*_|\.[\d_])|[-+]0[xo])/im;
 
 /** Reads a file without following a link (O_NOFOLLOW) and without reading one over the size limit. */
 function readSmallFile(absolute: string, relative: string): { ok: true; text: string } | { ok: false; warning: Warning } {

@@ -5,9 +5,13 @@
  * `Document.toString()` would re-format the whole file, so instead we compare the file's data
  * with the new data and splice text at the source ranges of the nodes that differ.
  */
-import { Document, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { lazyRequire } from '../support/lazy-require.js';
 import { deepEqual, isPlainObject } from '../model/index.js';
 import { renderYaml } from './yaml-file.js';
+
+/** Loaded at the first edit: opening a workspace to read it needs none of this. */
+const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 interface TextEdit {
   start: number;
@@ -21,8 +25,8 @@ export function editYaml(source: string, data: unknown): string {
   const firstBreak = source.indexOf('\n');
   const crlf = firstBreak > 0 && source[firstBreak - 1] === '\r';
   const lineEnds = (text: string) => (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
-  const doc = parseDocument(source, { version: '1.2', keepSourceTokens: true });
-  if (doc.errors.length > 0 || !isMap(doc.contents) || !isPlainObject(data) || doc.contents.flow) {
+  const doc = yaml().parseDocument(source, { version: '1.2', keepSourceTokens: true });
+  if (doc.errors.length > 0 || !yaml().isMap(doc.contents) || !isPlainObject(data) || doc.contents.flow) {
     return lineEnds(renderYaml(data));
   }
   const edits: TextEdit[] = [];
@@ -49,9 +53,9 @@ class Editor {
    * the caller then rewrites the whole value.
    */
   editMap(node: YAMLMap, data: Record<string, unknown>): boolean {
-    const pairs = node.items.filter(isPair) as Pair<Node, Node | null>[];
+    const pairs = node.items.filter(yaml().isPair) as Pair<Node, Node | null>[];
     const byKey = new Map<string, Pair<Node, Node | null>>();
-    for (const pair of pairs) if (isScalar(pair.key) && pair.key.range) byKey.set(String(pair.key.value), pair);
+    for (const pair of pairs) if (yaml().isScalar(pair.key) && pair.key.range) byKey.set(String(pair.key.value), pair);
     if (byKey.size !== pairs.length || pairs.length === 0) return false;
     const kept = pairs.filter((p) => data[String((p.key as Scalar).value)] !== undefined);
     if (kept.length === 0) return false;
@@ -79,17 +83,17 @@ class Editor {
     const current = pair.value;
     const currentData = current ? current.toJSON() : null;
     if (deepEqual(currentData, value)) return;
-    if (current && isMap(current) && !current.flow && isPlainObject(value) && this.editMap(current, value)) return;
-    if (current && isSeq(current) && !current.flow && Array.isArray(value) && current.items.length > 0) {
+    if (current && yaml().isMap(current) && !current.flow && isPlainObject(value) && this.editMap(current, value)) return;
+    if (current && yaml().isSeq(current) && !current.flow && Array.isArray(value) && current.items.length > 0) {
       const fallback = () => this.replacePair(pair, column, value);
       if (current.items.length === value.length) return this.editSeq(current, value, fallback);
       if (current.items.length < value.length) return this.appendToSeq(current, value, fallback);
       return value.length === 0 ? fallback() : this.removeFromSeq(current, value, fallback);
     }
-    if (current && isScalar(current) && this.replaceScalar(current, value)) return;
+    if (current && yaml().isScalar(current) && this.replaceScalar(current, value)) return;
     const collection = value !== null && typeof value === 'object';
     // A flow collection keeps its style, except an empty one (`headers: []`): filled, it becomes a block.
-    if (current && (isMap(current) || isSeq(current)) && current.flow && current.items.length > 0 && collection) {
+    if (current && (yaml().isMap(current) || yaml().isSeq(current)) && current.flow && current.items.length > 0 && collection) {
       return this.replaceNode(current, value);
     }
     this.replacePair(pair, column, value);
@@ -102,9 +106,9 @@ class Editor {
       const item = items[i]!;
       const value = data[i];
       if (deepEqual(item.toJSON(), value)) continue;
-      if (isMap(item) && !item.flow && isPlainObject(value) && this.canEditMap(item, value)) plan.push(() => this.editMap(item, value));
-      else if (isScalar(item) && this.canReplaceScalar(item, value)) plan.push(() => this.replaceScalar(item, value));
-      else if ((isMap(item) || isSeq(item)) && item.flow && value !== null && typeof value === 'object') plan.push(() => this.replaceNode(item, value));
+      if (yaml().isMap(item) && !item.flow && isPlainObject(value) && this.canEditMap(item, value)) plan.push(() => this.editMap(item, value));
+      else if (yaml().isScalar(item) && this.canReplaceScalar(item, value)) plan.push(() => this.replaceScalar(item, value));
+      else if ((yaml().isMap(item) || yaml().isSeq(item)) && item.flow && value !== null && typeof value === 'object') plan.push(() => this.replaceNode(item, value));
       else return fallback();
     }
     for (const step of plan) step();
@@ -181,18 +185,18 @@ class Editor {
   /** The new scalar written in the old one's style, when that fits on one line. */
   private scalarText(node: Scalar, value: unknown): string | undefined {
     if (value !== null && typeof value === 'object') return undefined;
-    if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) return undefined;
-    const scalar = new Scalar(value);
+    if (node.type === yaml().Scalar.BLOCK_LITERAL || node.type === yaml().Scalar.BLOCK_FOLDED) return undefined;
+    const scalar = new (yaml().Scalar)(value);
     if (node.type) scalar.type = node.type;
-    const text = new Document(scalar, { version: '1.2' }).toString({ lineWidth: 0 }).replace(/\n$/, '');
+    const text = new (yaml().Document)(scalar, { version: '1.2' }).toString({ lineWidth: 0 }).replace(/\n$/, '');
     return text.includes('\n') ? undefined : text;
   }
 
   /** Replaces a flow collection (or a whole root) with the new data in flow style. */
   private replaceNode(node: Node, value: unknown): void {
     if (!node.range) return;
-    const doc = new Document(value, { version: '1.2' });
-    if (isMap(doc.contents) || isSeq(doc.contents)) doc.contents.flow = true;
+    const doc = new (yaml().Document)(value, { version: '1.2' });
+    if (yaml().isMap(doc.contents) || yaml().isSeq(doc.contents)) doc.contents.flow = true;
     const text = doc.toString({ lineWidth: 0 }).replace(/\n$/, '');
     this.edits.push({ start: node.range[0], end: node.range[1], text });
   }
@@ -259,8 +263,8 @@ class Editor {
 
   /** A map can be edited in place unless `editMap` would give up (checked before planning list edits). */
   private canEditMap(node: YAMLMap, data: Record<string, unknown>): boolean {
-    const pairs = node.items.filter(isPair) as Pair<Node, Node | null>[];
-    const keys = new Set(pairs.map((p) => (isScalar(p.key) && p.key.range ? String(p.key.value) : '\u0000')));
+    const pairs = node.items.filter(yaml().isPair) as Pair<Node, Node | null>[];
+    const keys = new Set(pairs.map((p) => (yaml().isScalar(p.key) && p.key.range ? String(p.key.value) : '\u0000')));
     if (keys.size !== pairs.length || pairs.length === 0 || keys.has('\u0000')) return false;
     const kept = pairs.filter((p) => data[String((p.key as Scalar).value)] !== undefined);
     return kept.length > 0 && (kept[0] === pairs[0] || this.startsLine(pairs[0]!.key.range![0]));

@@ -2,7 +2,11 @@
  * Reading YAML files with positions for error messages, and writing new files whole.
  * Existing files are edited with `yaml-edit.ts` instead, so their bytes stay as they were.
  */
-import { LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { lazyRequire } from '../support/lazy-require.js';
+
+/** The full YAML library: for files the fast reader declines, for positions and for writing. */
+const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 /** Alias expansion bound: a small file must not become gigabytes (YAML bombs). */
 export const MAX_ALIAS_COUNT = 1000;
@@ -20,8 +24,8 @@ export interface ParsedYaml {
 }
 
 export function parseYaml(text: string): { ok: true; parsed: ParsedYaml } | { ok: false; error: YamlSyntaxError } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { version: '1.2', lineCounter: lines, prettyErrors: false, keepSourceTokens: true, uniqueKeys: true });
+  const lines = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { version: '1.2', lineCounter: lines, prettyErrors: false, keepSourceTokens: true, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const pos = lines.linePos(first.pos[0]);
@@ -53,5 +57,5 @@ export function positionOf(parsed: ParsedYaml, path: (string | number)[]): { lin
 
 /** Text of a file Ferry writes whole. */
 export function renderYaml(data: unknown): string {
-  return stringify(data, { version: '1.2', lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
+  return yaml().stringify(data, { version: '1.2', lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
 }

@@ -41,4 +41,29 @@ describe('servers on 127.0.0.1', () => {
     expect((await send(`${url}/secret`)).body).toBe('internal data');
     expect(backendSeen).toEqual(['/secret']);
   });
+
+  it('checks every request of a keep-alive connection: a Host that changes to a foreign name is refused', async () => {
+    await isolatedDataDir();
+    const { url } = await mock({ routes: [{ path: '/hello', body: 'hi' }] });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (host: string) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = http.get(`${url}/hello`, { agent, headers: { Host: host } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, socket: req.socket }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const first = await get('localhost');
+      const again = await get('localhost');
+      const foreign = await get('attacker.example');
+      expect([first.status, again.status, foreign.status]).toEqual([200, 200, 403]);
+      // One connection for all three: the check cached for it did not let the foreign name through.
+      expect(again.socket).toBe(first.socket);
+      expect(foreign.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
 });

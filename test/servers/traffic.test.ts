@@ -42,10 +42,19 @@ describe('traffic log', () => {
   it('bounds what waits for a slow listener too', async () => {
     const log = new TrafficLog(4);
     const seen: string[] = [];
-    log.subscribe((records) => seen.push(...records.map(pathOf)));
+    const dropped: number[] = [];
+    log.subscribe((records, n) => {
+      seen.push(...records.map(pathOf));
+      dropped.push(n);
+    });
     for (let i = 0; i < 10; i++) log.add(record(i));
     await new Promise((r) => setImmediate(r));
     expect(seen).toEqual(['/r/6', '/r/7', '/r/8', '/r/9']);
+    // …and says how many it could not hand over, so the face can say so.
+    expect(dropped).toEqual([6]);
+    log.add(record(10));
+    await new Promise((r) => setImmediate(r));
+    expect(dropped).toEqual([6, 0]);
   });
 
   it('shows durations with two decimals below 10 ms and whole milliseconds from there', () => {

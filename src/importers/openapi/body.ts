@@ -3,7 +3,7 @@
  * schema, as JSON, XML, text, form, multipart or a binary file. OpenAPI 3 `requestBody` and
  * Swagger 2.0 `body`/`formData` parameters alike.
  */
-import { XMLBuilder } from 'fast-xml-parser';
+import { lazyRequire } from '../../support/lazy-require.js';
 import type { ImportedRequestData } from '../types.js';
 import { scalarText } from './params.js';
 import { ExampleGenerator, isObject, type JsonObject, refName, type RefResolver } from '../../openapi-document/index.js';
@@ -178,8 +178,10 @@ function xmlRootName(schema: JsonObject | undefined, rawSchema: unknown): string
   return 'root';
 }
 
-const xmlBuilder = new XMLBuilder({ format: true, indentBy: '  ', suppressEmptyNode: false });
+const fastXml = lazyRequire<typeof import('fast-xml-parser')>(import.meta.url, 'fast-xml-parser');
+let builder: InstanceType<typeof import('fast-xml-parser').XMLBuilder> | undefined;
+const xmlBuilder = () => (builder ??= new (fastXml().XMLBuilder)({ format: true, indentBy: '  ', suppressEmptyNode: false }));
 
 function xmlText(rootName: string, value: unknown): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${xmlBuilder.build({ [rootName]: value ?? '' }).trimEnd()}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xmlBuilder().build({ [rootName]: value ?? '' }).trimEnd()}`;
 }

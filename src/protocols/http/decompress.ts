@@ -1,6 +1,8 @@
 /** Decoding response bodies by Content-Encoding: gzip, deflate, br and zstd (Node 20's zlib has no zstd, hence fzstd). */
 import zlib from 'node:zlib';
-import { Decompress as ZstdDecompress } from 'fzstd';
+import { lazyRequire } from '../../support/lazy-require.js';
+
+const fzstd = lazyRequire<typeof import('fzstd')>(import.meta.url, 'fzstd');
 
 /** The decoded body would pass `maxBytes`: a compression bomb, or a body over the response size limit. */
 export class DecodedTooLargeError extends Error {
@@ -68,7 +70,7 @@ function decodeZstd(body: Uint8Array, maxBytes: number): Uint8Array {
   if (maxBytes > 0) checkZstdWindows(body, maxBytes);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const decoder = new ZstdDecompress((chunk) => {
+  const decoder = new (fzstd().Decompress)((chunk) => {
     total += chunk.length;
     if (maxBytes > 0 && total > maxBytes) throw new DecodedTooLargeError(maxBytes);
     // fzstd may hand out views of its window, which later blocks overwrite.

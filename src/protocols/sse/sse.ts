@@ -5,7 +5,9 @@
  * limit, or the server closing the stream. The body is the bytes read up to the end of the event
  * that stopped reading, so scripts see exactly those events. Other answers are read as HTTP bodies.
  */
-import { createParser } from 'eventsource-parser';
+import { lazyRequire } from '../../support/lazy-require.js';
+
+const eventsource = lazyRequire<typeof import('eventsource-parser')>(import.meta.url, 'eventsource-parser');
 import type { PreparedRequest } from '../../request/prepared.js';
 import { SendError, sendHttp, type HttpResult, type HttpSendContext, type StreamReader } from '../http/http.js';
 import { DEFAULT_STREAM, MessageStream, type StreamMessage, type StreamSettings, type StreamSummary } from '../stream/messages.js';
@@ -82,7 +84,7 @@ class EventReader implements StreamReader {
   /** Made when reading starts: the time limit counts from there. */
   messages: MessageStream | undefined;
   private readonly decoder = new TextDecoder('utf-8');
-  private readonly parser = createParser({
+  private readonly parser = eventsource().createParser({
     // An unnamed event is a `message` event; an empty name is no name.
     onEvent: (event) => this.messages?.received({ ...(event.event ? { event: event.event } : {}), text: event.data }),
   });

@@ -5,10 +5,7 @@
  * engine then throws it away and starts a fresh one.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  RELEASE_SYNC, newQuickJSWASMModuleFromVariant, newVariant,
-  type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule,
-} from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { isBundledModule, moduleSource, preludeSource } from './bundles.js';
 
 export const defaultTimeoutMs = 5000;
@@ -48,6 +45,8 @@ export async function loadQuickJS(memoryBytes: number = defaultMemoryBytes): Pro
   // The build's own ceiling is 2 GB (32768 pages).
   const maximum = Math.min(32768, Math.ceil((initialHeapBytes + memoryBytes) / wasmPageBytes));
   const wasmMemory = new WebAssembly.Memory({ initial: initialHeapBytes / wasmPageBytes, maximum });
+  // Imported here: a run without scripts never loads QuickJS.
+  const { RELEASE_SYNC, newQuickJSWASMModuleFromVariant, newVariant } = await import('quickjs-emscripten');
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
   heaps.set(module, { memory: wasmMemory, maxBytes: maximum * wasmPageBytes });
   return module;

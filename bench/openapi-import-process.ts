@@ -1,0 +1,75 @@
+/**
+ * Whole-process OpenAPI import (issue 24): `ferry import FILE` (bin/ferry.js as shipped, into a fresh
+ * workspace, every file written) against the `openapi2postmanv2 -s FILE -o OUT` command line of
+ * `openapi-to-postmanv2`, for Stripe (JSON, 3.9 MB), Kubernetes (Swagger 2.0 JSON, 4.1 MB) and GitHub
+ * (YAML, 2.7 MB). Rounds alternate; medians; the load average before and after. Run `npm run build` first.
+ *
+ *   npx tsx bench/openapi-import-process.ts          # 3 rounds
+ *   ROUNDS=5 npx tsx bench/openapi-import-process.ts
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CORPUS = path.join(repo, 'test', 'fixtures', 'corpus', 'openapi');
+const FERRY = path.join(repo, 'bin', 'ferry.js');
+const PEER = path.join(repo, 'node_modules', 'openapi-to-postmanv2', 'bin', 'openapi2postmanv2.js');
+const DOCUMENTS = [
+  { name: 'Stripe', file: 'oas30-stripe-spec3.json' },
+  { name: 'Kubernetes', file: 'swagger20-kubernetes.json' },
+  { name: 'GitHub', file: 'oas30-github.yaml' },
+];
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`));
+      else resolve(performance.now() - start);
+    });
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const work = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-import-'));
+try {
+  const env = { ...process.env, FERRY_DATA_DIR: path.join(work, 'data'), NO_COLOR: '1' };
+  const before = os.loadavg();
+  const rows: string[] = [];
+  for (const doc of DOCUMENTS) {
+    const file = path.join(CORPUS, doc.file);
+    await fs.access(file);
+    const ferry: number[] = [];
+    const peer: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const ws = path.join(work, `ws-${doc.name}-${round}`);
+      await run([FERRY, 'init', ws], env);
+      ferry.push(await run([FERRY, '-w', ws, 'import', file, '--base-url', 'https://api.example.test'], env));
+      await fs.rm(ws, { recursive: true, force: true });
+      const out = path.join(work, `${doc.name}-${round}.json`);
+      peer.push(await run([PEER, '-s', file, '-o', out], env));
+      await fs.rm(out, { force: true });
+    }
+    rows.push(`| ${doc.name} | ${median(ferry).toFixed(0)} ms | ${median(peer).toFixed(0)} ms | ${(median(peer) / median(ferry)).toFixed(1)}× |`);
+  }
+  const after = os.loadavg();
+  console.log(`openapi-import-process: ${ROUNDS} alternating rounds, medians; ${os.cpus().length} CPUs, Node ${process.version}`);
+  console.log(`load average before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}\n`);
+  console.log('| document | `ferry import` | `openapi2postmanv2` | Ferry faster by |');
+  console.log('|---|---|---|---|');
+  for (const row of rows) console.log(row);
+} finally {
+  await fs.rm(work, { recursive: true, force: true });
+}

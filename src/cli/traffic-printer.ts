@@ -1,0 +1,107 @@
+/**
+ * What `ferry serve` prints of the traffic. One queued write per batch (never one per request,
+ * never a write the server waits for). `--json` prints every record. On a terminal, past
+ * `linesPerSecond` requests in a second the rest of that second is counted instead of printed, and
+ * one summary line follows when the second ends: a person cannot read thousands of lines a second,
+ * and drawing them would cost the server CPU. Records the traffic log could not hand over (more than
+ * it holds arrived in one tick) are never dropped silently: "N requests not shown".
+ */
+import { formatTrafficLine, type TrafficRecord } from '../servers/index.js';
+import type { LinePrinter } from './line-printer.js';
+import type { paint } from './output.js';
+
+/** Decision: 200 lines a second on a terminal, then a summary line per second. */
+export const TERMINAL_LINES_PER_SECOND = 200;
+
+export interface TrafficPrinterOptions {
+  json: boolean;
+  /** Lines printed per second before the rest is summarised; undefined: every line (not a terminal). */
+  linesPerSecond?: number;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+export class TrafficPrinter {
+  readonly #printer: LinePrinter;
+  readonly #c: ReturnType<typeof paint>;
+  readonly #options: TrafficPrinterOptions;
+  readonly #now: () => number;
+  #windowStart = 0;
+  #shownInWindow = 0;
+  #summarised = { requests: 0, errors: 0, warnings: 0 };
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(printer: LinePrinter, c: ReturnType<typeof paint>, options: TrafficPrinterOptions) {
+    this.#printer = printer;
+    this.#c = c;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The traffic log's listener. */
+  readonly print = (records: readonly TrafficRecord[], dropped: number): void => {
+    let text = '';
+    const add = (line: string) => (text += text === '' ? line : `\n${line}`);
+    if (dropped > 0) add(this.#droppedLine(dropped));
+    const limit = this.#options.json ? undefined : this.#options.linesPerSecond;
+    for (const r of records) {
+      if (this.#options.json) {
+        add(JSON.stringify({ type: 'traffic', ...r }));
+        continue;
+      }
+      if (limit !== undefined && !this.#roomFor(limit)) {
+        this.#summarised.requests++;
+        if (r.level === 'error') this.#summarised.errors++;
+        else if (r.level === 'warning') this.#summarised.warnings++;
+        continue;
+      }
+      const line = formatTrafficLine(r);
+      add(r.level === 'error' ? this.#c.red(line) : r.level === 'warning' ? this.#c.yellow(line) : line);
+    }
+    if (text !== '') this.#printer.print(text);
+  };
+
+  /** Prints what is still counted (the last second's summary); call when serving stops. */
+  finish(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#printSummary();
+  }
+
+  #roomFor(limit: number): boolean {
+    const now = this.#now();
+    if (now - this.#windowStart >= 1000) {
+      this.#printSummary();
+      this.#windowStart = now;
+      this.#shownInWindow = 0;
+    }
+    if (this.#shownInWindow < limit) {
+      this.#shownInWindow++;
+      return true;
+    }
+    // The summary comes when the second ends, also when no request follows.
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      this.#printSummary();
+    }, Math.max(0, this.#windowStart + 1000 - now)).unref();
+    return false;
+  }
+
+  #printSummary(): void {
+    const { requests, errors, warnings } = this.#summarised;
+    if (requests === 0) return;
+    this.#summarised = { requests: 0, errors: 0, warnings: 0 };
+    const parts = [errors > 0 ? this.#c.red(`${errors} failed`) : '', warnings > 0 ? this.#c.yellow(`${warnings} with warnings`) : ''].filter(Boolean);
+    const more = parts.length > 0 ? ` (${parts.join(', ')})` : '';
+    this.#printer.print(this.#c.dim(`… and ${count(requests)} more request${requests === 1 ? '' : 's'} in that second${more}; over ${this.#options.linesPerSecond} a second only this summary is printed (--json prints each)`));
+  }
+
+  #droppedLine(dropped: number): string {
+    const message = `${count(dropped)} request${dropped === 1 ? '' : 's'} not shown: more arrived at once than the traffic log holds`;
+    return this.#options.json ? JSON.stringify({ type: 'notice', level: 'warning', message }) : this.#c.yellow(`… ${message}`);
+  }
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,107 @@
+/** The command table of `ferry` (src/cli/commands.ts) and what `ferry --help` loads. */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Command, Help } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, commandNameOf } from '../../src/cli/commands.js';
+import { buildProgram } from '../../src/cli/main.js';
+import type { CliContext } from '../../src/cli/context.js';
+import { ferry } from '../support/cli.js';
+import { modulesLoadedBy } from '../support/loaded-modules.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const ctx = (): CliContext => ({ output: { out: () => {}, err: () => {}, color: false }, cwd: process.cwd(), exitCode: 0 });
+
+/** Libraries that only some commands need; `--help` must load none of them. */
+const HEAVY = ['undici', 'zod', 'yaml', 'js-yaml', 'selfsigned', 'tough-cookie', 'fast-xml-parser', 'quickjs-emscripten', 'ws', '@grpc/grpc-js', 'graphql', 'mqtt', 'socket.io', 'hdr-histogram-js', 'csv-parse', 'aws4', 'oauth4webapi'];
+
+describe('the command table', () => {
+  it("each row's term and description are what its module registers", async () => {
+    for (const entry of COMMANDS) {
+      const program = new Command('ferry');
+      (await entry.load())(program, ctx());
+      expect(program.commands.map((c) => c.name()), entry.name).toEqual([entry.name]);
+      const command = program.commands[0]!;
+      expect(new Help().subcommandTerm(command), entry.name).toBe(entry.term);
+      expect(command.description(), entry.name).toBe(entry.description);
+    }
+  }, 60_000);
+
+  it('the root help lists every command, loaded or not, the same way', async () => {
+    const rows = (await buildProgram(ctx())).helpInformation();
+    const loaded = (await buildProgram(ctx(), [], { all: true })).helpInformation();
+    expect(rows).toBe(loaded);
+    for (const entry of COMMANDS) expect(rows).toContain(entry.term);
+  }, 60_000);
+
+  it('finds the command argv runs, past root options and `help`', () => {
+    expect(commandNameOf([])).toBeUndefined();
+    expect(commandNameOf(['--help'])).toBeUndefined();
+    expect(commandNameOf(['-V'])).toBeUndefined();
+    expect(commandNameOf(['run', 'a.yaml'])).toBe('run');
+    expect(commandNameOf(['-w', 'serve', 'run'])).toBe('run');
+    expect(commandNameOf(['--workspace', 'ls', 'env', 'ls'])).toBe('env');
+    expect(commandNameOf(['--workspace=ls', 'import', 'x'])).toBe('import');
+    expect(commandNameOf(['help', 'run'])).toBe('run');
+    expect(commandNameOf(['help'])).toBeUndefined();
+    expect(commandNameOf(['nonsense', 'run'])).toBe('nonsense');
+    expect(commandNameOf(['--', 'run'])).toBeUndefined();
+  });
+
+  it('`ferry help CMD` and `ferry CMD --help` show the command\'s own options; unknown commands are refused', async () => {
+    const viaHelp = await ferry(['help', 'run']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toContain('Usage: ferry run [options] [paths...]');
+    expect(viaHelp.stdout).toContain('--reporter');
+    const viaOption = await ferry(['serve', '--help']);
+    expect(viaOption.stdout).toContain('Usage: ferry serve [options] [server...]');
+    const unknown = await ferry(['rnu']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("ferry: unknown command 'rnu'");
+    expect(unknown.stderr).toContain('Did you mean run?');
+  }, 60_000);
+});
+
+// These spawn bin/ferry.js: run `npm run build` first.
+describe('what a command loads (bin/ferry.js)', () => {
+  it('`ferry --help` loads the command table, commander and little else', async () => {
+    const { code, stdout, modules, packages } = await modulesLoadedBy(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Commands:');
+    for (const name of HEAVY) expect(packages.has(name), name).toBe(false);
+    const ours = modules.filter((m) => m.includes(`${path.sep}dist${path.sep}`));
+    // main, commands, output, exit codes, system errors and two support modules today.
+    expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(12);
+    expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(40);
+    expect(ours.some((m) => m.endsWith(`cli${path.sep}run.js`))).toBe(false);
+  }, 30_000);
+
+  it('`ferry run` of one request without scripts loads no library that request does not use', async () => {
+    const ws = path.join(await tempDir(), 'ws');
+    expect((await ferry(['init', ws])).code).toBe(0);
+    const server = http.createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      await fs.writeFile(path.join(ws, 'requests', 'One.yaml'), `name: One\nurl: http://127.0.0.1:${port}/\n`);
+      const { code, stdout, packages } = await modulesLoadedBy(['-w', ws, 'run', 'One'], { env: { FERRY_DATA_DIR: await isolatedDataDir() } });
+      expect(code, stdout).toBe(0);
+      for (const name of ['quickjs-emscripten', 'yaml', 'selfsigned', 'fast-xml-parser', 'csv-parse', 'aws4', 'oauth4webapi', 'fzstd', 'eventsource-parser', 'ws', 'graphql', 'mqtt', '@grpc/grpc-js']) {
+        expect(packages.has(name), name).toBe(false);
+      }
+    } finally {
+      server.close();
+    }
+  }, 30_000);
+
+  it('`ferry help run` loads run and no other command', async () => {
+    const { code, modules } = await modulesLoadedBy(['help', 'run']);
+    expect(code).toBe(0);
+    expect(modules.some((m) => m.endsWith(`cli${path.sep}run.js`))).toBe(true);
+    for (const other of ['serve', 'import', 'load', 'app', 'update']) {
+      expect(modules.some((m) => m.endsWith(`cli${path.sep}${other}.js`)), other).toBe(false);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,63 @@
+/** What `ferry serve` prints of the traffic: every line, a per-second summary on a terminal, never a silent drop. */
+import { describe, expect, it } from 'vitest';
+import { TrafficPrinter } from '../../src/cli/traffic-printer.js';
+import { outputPrinter } from '../../src/cli/line-printer.js';
+import { paint } from '../../src/cli/output.js';
+import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
+import type { TrafficRecord } from '../../src/servers/index.js';
+
+const record = (n: number, status = 200): TrafficRecord => ({
+  ...httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status }, 0, 10),
+  time: Date.UTC(2026, 0, 1, 12, 0, 0, n),
+});
+
+function setUp(options: { json?: boolean; linesPerSecond?: number }) {
+  const lines: string[] = [];
+  let clock = 1_000_000;
+  const c = paint({ out: () => {}, err: () => {}, color: false });
+  const printer = new TrafficPrinter(outputPrinter((text) => lines.push(...text.split('\n'))), c, { json: options.json ?? false, linesPerSecond: options.linesPerSecond, now: () => clock });
+  return { lines, printer, advance: (ms: number) => (clock += ms) };
+}
+
+describe('ferry serve traffic lines', () => {
+  it('not on a terminal: one line per request, however many', () => {
+    const { lines, printer } = setUp({});
+    printer.print(Array.from({ length: 1000 }, (_, i) => record(i)), 0);
+    expect(lines).toHaveLength(1000);
+    expect(lines[999]).toContain('/r/999');
+  });
+
+  it('on a terminal: the first lines of each second, then one summary line for the rest of it', () => {
+    const { lines, printer, advance } = setUp({ linesPerSecond: 5 });
+    printer.print(Array.from({ length: 8 }, (_, i) => record(i, i === 7 ? 500 : 200)), 0);
+    expect(lines).toHaveLength(5);
+    advance(400);
+    printer.print([record(8), record(9)], 0);
+    expect(lines).toHaveLength(5);
+    advance(700); // a new second: the summary of the last one, then lines again
+    printer.print([record(10)], 0);
+    expect(lines).toHaveLength(7);
+    expect(lines[5]).toMatch(/^… and 5 more requests in that second \(1 failed\); over 5 a second only this summary is printed \(--json prints each\)$/);
+    expect(lines[6]).toContain('/r/10');
+    printer.print(Array.from({ length: 10 }, (_, i) => record(100 + i)), 0);
+    printer.finish(); // stopping prints what is still counted
+    expect(lines.at(-1)).toMatch(/^… and 6 more requests in that second;/);
+  });
+
+  it('--json: every record, also on a terminal', () => {
+    const { lines, printer } = setUp({ json: true, linesPerSecond: 5 });
+    printer.print(Array.from({ length: 50 }, (_, i) => record(i)), 0);
+    expect(lines).toHaveLength(50);
+    expect(JSON.parse(lines[49]!)).toMatchObject({ type: 'traffic', server: 'api' });
+  });
+
+  it('records the log could not hand over are counted out loud', () => {
+    const text = setUp({});
+    text.printer.print([record(1)], 1234);
+    expect(text.lines[0]).toBe('… 1,234 requests not shown: more arrived at once than the traffic log holds');
+    expect(text.lines[1]).toContain('/r/1');
+    const json = setUp({ json: true });
+    json.printer.print([], 1);
+    expect(JSON.parse(json.lines[0]!)).toEqual({ type: 'notice', level: 'warning', message: '1 request not shown: more arrived at once than the traffic log holds' });
+  });
+});
