@@ -59,7 +59,7 @@ export const oauth2Fields = {
 };
 
 // The signing types use the field names of collection exports, so an import fills them as they are
-// (docs/workspace.md, "Auth"). Key files are paths relative to the workspace folder.
+// (docs/running.md, "Auth that is signed when sending"). Key files are paths relative to the workspace folder.
 
 export const OAUTH1_SIGNATURE_METHODS = ['HMAC-SHA1', 'HMAC-SHA256', 'HMAC-SHA512', 'PLAINTEXT', 'RSA-SHA1', 'RSA-SHA256', 'RSA-SHA512'] as const;
 export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
