@@ -15,7 +15,7 @@ import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
 import { ntlmAuthenticate, ntlmChallenge, ntlmNegotiate } from './ntlm.js';
 import { Deadline } from '../deadline.js';
-import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-agents.js';
+import { connectionTimings, HttpAgents, peerKey, type ConnectionTimings } from './http-agents.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
@@ -159,7 +159,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           throw new SendError((error as Error).message, 'protocol');
         }
       }
-      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(`${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`);
+      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(peerKey(settings.verifyTls, settings.httpVersion, `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`));
       return {
         status: hop.status,
         statusText: hop.statusText || STATUS_CODES[hop.status] || '',
