@@ -16,24 +16,22 @@ export function authComments(prepared: PreparedRequest): string[] {
     const name = type === 'digest' ? 'Digest' : 'NTLM';
     return [
       `${name} auth: this code cannot answer the server's ${name} challenge, so it sends no credentials.`,
-      type === 'digest'
-        ? 'Send the request from Ferry, or use a client with Digest support (for example curl --digest -u USER:PASSWORD).'
-        : 'Ferry cannot send NTLM requests yet either; use a client with NTLM support (for example curl --ntlm -u DOMAIN\\USER:PASSWORD).',
+      // True for both since Ferry answers NTLM too (the three-message handshake, protocols/http/ntlm.ts).
+      `Send the request from Ferry, or use a client with ${name} support (for example ${type === 'digest' ? 'curl --digest -u USER:PASSWORD' : 'curl --ntlm -u DOMAIN\\USER:PASSWORD'}).`,
     ];
   }
   const signing = SIGNING_NAMES[type];
   if (signing) {
-    // Ferry signs AWS Signature V4 itself; the other signing types are imported but not sent yet.
-    const signed = prepared.headers.some((h) => h.name.toLowerCase() === 'authorization');
-    if (signed) {
+    // Requests built without prepareRequest say nothing: a signature header means signed.
+    if (prepared.signed ?? prepared.headers.some((h) => h.name.toLowerCase() === 'authorization')) {
       return [
         `${signing}: the signature below was made for one send and expires soon.`,
         'This code cannot sign each request: sign it again before sending (Ferry does this on every send).',
       ];
     }
     return [
-      `${signing}: this code cannot sign the request, and Ferry cannot make ${signing} signatures yet,`,
-      `so no credentials are sent. Sign each request with a ${signing} library before sending it.`,
+      `${signing}: this code cannot sign the request, and Ferry could not sign it for this export`,
+      `(check the auth settings), so no credentials are sent. Sign each request with a ${signing} library.`,
     ];
   }
   if (type === 'oauth2' && prepared.oauth2TokenCached === false) {

@@ -130,7 +130,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       if (error instanceof PrepareError) throw new LoadInputError(error.message);
       throw error;
     }
-    if (prepared.digest) throw new LoadInputError(`${where}: ${node.path} uses digest auth, which load tests do not answer; use another auth type for load tests.`);
+    if (prepared.digest || prepared.ntlm) throw new LoadInputError(`${where}: ${node.path} uses ${prepared.digest ? 'digest' : 'NTLM'} auth, which load tests do not answer; use another auth type for load tests.`);
     targets.push(await wireTarget(prepared, node.path, target.weight, target.captures, marker));
   }
 

@@ -37,7 +37,7 @@ export const OAUTH2_REDIRECT_URI = 'http://127.0.0.1:53682/callback';
 const authVariant = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   section({ type: z.literal(type), ...shape });
 
-/** Types Ferry can only keep (they come from imports); their settings are kept as written. */
+/** Types that come from imports (spec 5.5): Ferry sends them all; Digest's and AWS's fields stay as written. */
 export const IMPORTED_AUTH_TYPES = ['digest', 'ntlm', 'awsv4', 'oauth1', 'jwt', 'hawk', 'edgegrid', 'asap'] as const;
 export const AUTH_TYPES = ['inherit', 'none', 'basic', 'bearer', 'apiKey', 'oauth2', ...IMPORTED_AUTH_TYPES] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
@@ -58,6 +58,97 @@ export const oauth2Fields = {
   headerPrefix: text().default('Bearer'),
 };
 
+// The signing types use the field names of collection exports, so an import fills them as they are
+// (docs/running.md, "Auth that is signed when sending"). Key files are paths relative to the workspace folder.
+
+export const OAUTH1_SIGNATURE_METHODS = ['HMAC-SHA1', 'HMAC-SHA256', 'HMAC-SHA512', 'PLAINTEXT', 'RSA-SHA1', 'RSA-SHA256', 'RSA-SHA512'] as const;
+export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+export const ASAP_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+
+export const oauth1Fields = {
+  signatureMethod: oneOf(OAUTH1_SIGNATURE_METHODS).default('HMAC-SHA1'),
+  consumerKey: text().default(''),
+  consumerSecret: text().default(''),
+  token: text().default(''),
+  tokenSecret: text().default(''),
+  /** RSA methods: the PEM private key as text (a secret variable works), or `privateKeyFile`. */
+  privateKey: text().optional(),
+  privateKeyFile: text().optional(),
+  callback: text().optional(),
+  verifier: text().optional(),
+  realm: text().optional(),
+  version: text().default('1.0'),
+  /** Empty: a fresh one on every send. */
+  nonce: text().optional(),
+  timestamp: text().optional(),
+  /** `false`: the parameters go in a URL-encoded body when the request has one, else in the query. */
+  addParamsToHeader: flag().default(true),
+  addEmptyParamsToSign: flag().default(false),
+  includeBodyHash: flag().default(false),
+};
+
+export const ntlmFields = {
+  username: text().default(''),
+  password: text().default(''),
+  domain: text().default(''),
+  workstation: text().default(''),
+};
+
+export const jwtFields = {
+  algorithm: oneOf(JWT_ALGORITHMS).default('HS256'),
+  secret: text().optional(),
+  isSecretBase64Encoded: flag().default(false),
+  privateKey: text().optional(),
+  privateKeyFile: text().optional(),
+  /** JSON object of claims. */
+  payload: text().default('{}'),
+  /** JSON object of extra protected-header fields. */
+  header: text().default('{}'),
+  addTokenTo: oneOf(['header', 'queryParam']).default('header'),
+  headerPrefix: text().default('Bearer'),
+  queryParamKey: text().default('token'),
+};
+
+export const hawkFields = {
+  authId: text().default(''),
+  authKey: text().default(''),
+  algorithm: oneOf(['sha256', 'sha1']).default('sha256'),
+  user: text().optional(),
+  nonce: text().optional(),
+  extraData: text().optional(),
+  app: text().optional(),
+  delegation: text().optional(),
+  timestamp: text().optional(),
+  includePayloadHash: flag().default(false),
+};
+
+export const edgegridFields = {
+  accessToken: text().default(''),
+  clientToken: text().default(''),
+  clientSecret: text().default(''),
+  /** The API host the credentials were issued for; empty signs the request URL's own host. */
+  baseURL: text().optional(),
+  /** Header names, comma-separated, in the order they are signed. */
+  headersToSign: text().optional(),
+  maxBodySize: integer(0).default(131072),
+  nonce: text().optional(),
+  timestamp: text().optional(),
+};
+
+export const asapFields = {
+  alg: oneOf(ASAP_ALGORITHMS).default('RS256'),
+  iss: text().default(''),
+  sub: text().optional(),
+  aud: text().default(''),
+  kid: text().default(''),
+  privateKey: text().optional(),
+  privateKeyFile: text().optional(),
+  /** JSON object of extra claims; they win over the fields above. */
+  claims: text().optional(),
+  /** Seconds the token is valid. */
+  exp: text().default('3600'),
+};
+
 const authVariants = [
   authVariant('inherit', {}),
   authVariant('none', {}),
@@ -65,7 +156,15 @@ const authVariants = [
   authVariant('bearer', { token: text().default(''), prefix: text().default('Bearer') }),
   authVariant('apiKey', { key: text().default(''), value: text().default(''), location: oneOf(['header', 'query']).default('header') }),
   authVariant('oauth2', oauth2Fields),
-  ...IMPORTED_AUTH_TYPES.map((type) => authVariant(type, {})),
+  authVariant('oauth1', oauth1Fields),
+  authVariant('ntlm', ntlmFields),
+  authVariant('jwt', jwtFields),
+  authVariant('hawk', hawkFields),
+  authVariant('edgegrid', edgegridFields),
+  authVariant('asap', asapFields),
+  // Digest and AWS Signature V4 keep the collection's field names as written (see request/auth.ts).
+  authVariant('digest', {}),
+  authVariant('awsv4', {}),
 ] as const;
 
 const authUnion = z.discriminatedUnion('type', authVariants as unknown as [z.ZodObject, ...z.ZodObject[]], {

@@ -1,16 +1,16 @@
 /**
- * Applying the effective auth to a request (spec 2.6): Basic, Bearer, API key, OAuth 2.0 tokens,
- * Digest (answered by the HTTP client), AWS Signature V4 (signed over the final request).
- * The other imported-only types fail with a clear message.
+ * Applying the effective auth to a request (spec 2.6, 5.5): Basic, Bearer, API key, OAuth 2.0
+ * tokens; Digest and NTLM are answered by the HTTP client; AWS Signature V4, OAuth 1.0, JWT
+ * Bearer, ASAP, Hawk and Akamai EdgeGrid are signed over the final request (sign.ts).
  */
 import type { Auth } from '../model/index.js';
 import { PrepareError } from './errors.js';
 import type { OAuth2Options, OAuth2Settings } from './oauth2.js';
 import { lazyRequire } from '../support/lazy-require.js';
+import type { NtlmCredentials, PreparedBody, PreparedHeader } from './prepared.js';
+import { addQueryParam } from './url.js';
 
 const aws4 = lazyRequire<typeof import('aws4')>(import.meta.url, 'aws4');
-import type { PreparedBody, PreparedHeader } from './prepared.js';
-import { addQueryParam } from './url.js';
 
 export const AUTH_NAMES: Record<string, string> = {
   digest: 'Digest',
@@ -27,6 +27,7 @@ export interface AuthTarget {
   url: URL;
   headers: PreparedHeader[];
   digest?: { username: string; password: string };
+  ntlm?: NtlmCredentials;
   oauth2TokenCached?: boolean;
 }
 
@@ -86,8 +87,23 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
     case 'digest':
       target.digest = { username: f('username'), password: f('password') };
       return;
+    case 'ntlm': {
+      const username = f('username');
+      if (username === '' && options.unsendable === 'omit') return;
+      if (username === '') throw new PrepareError('NTLM auth: the username is empty; set username (and domain, or write DOMAIN\\user).');
+      // `DOMAIN\user` typed in the username, as Windows shows it, when no domain is set.
+      const slash = username.indexOf('\\');
+      const domain = f('domain') || (slash > 0 ? username.slice(0, slash) : '');
+      target.ntlm = { username: slash > 0 && !f('domain') ? username.slice(slash + 1) : username, password: f('password'), domain, workstation: f('workstation') };
+      return;
+    }
     case 'awsv4':
-      return; // signed by signAwsV4 once headers and body are final
+    case 'oauth1':
+    case 'jwt':
+    case 'asap':
+    case 'hawk':
+    case 'edgegrid':
+      return; // signed by sign.ts once headers and body are final
     default:
       if (options.unsendable === 'omit') return;
       throw new PrepareError(`auth type ${auth.type} (${AUTH_NAMES[auth.type] ?? auth.type}) cannot be sent yet; choose another auth type for this request.`);

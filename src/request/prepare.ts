@@ -7,13 +7,14 @@ import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import { DEFAULT_SETTINGS } from '../appdata/index.js';
 import type { Auth, RequestFile, WorkspaceFile } from '../model/index.js';
 import { render, type VariableScope } from '../template/index.js';
-import { applyAuth, signAwsV4 } from './auth.js';
+import { applyAuth, type AuthTarget } from './auth.js';
 import { prepareBody } from './body.js';
 import { PrepareError } from './errors.js';
 import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
 import type { OAuth2Options } from './oauth2.js';
 import type { KindRules, PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
 import { fillKindOptions } from './kind-options.js';
+import { signRequest, signsRequest } from './sign.js';
 import { effectiveSettings } from './settings.js';
 import { applyPathParams, finalUrl, urlKeepingPlaceholders } from './url.js';
 
@@ -87,7 +88,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   }
 
   const { auth } = effectiveAuth(request, folders, workspace.file);
-  const target: { url: URL; headers: PreparedHeader[]; digest?: { username: string; password: string }; oauth2TokenCached?: boolean } = { url, headers };
+  const target: AuthTarget = { url, headers };
   try {
     await applyAuth(auth, target, {
       fill,
@@ -117,18 +118,22 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   });
   if (contentType && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: contentType });
 
-  if (auth.type === 'awsv4') {
-    try {
-      signAwsV4(auth, method, url, headers, body, fill);
-    } catch (error) {
-      throw new PrepareError(`${where}: ${(error as Error).message}`);
-    }
+  const allowFilesOutside = options.allowFilesOutside ?? app.filesOutsideWorkspace;
+  let signed = false;
+  try {
+    await signRequest(auth, { method, url, headers, body }, { fill, root: workspace.root, allowFilesOutside, where });
+    signed = signsRequest(auth.type);
+  } catch (error) {
+    // Code export shows an unsigned request (its comment says so) rather than no code at all.
+    if (!(error instanceof PrepareError) || options.unsendableAuth !== 'omit') throw error;
   }
 
   const prepared: PreparedRequest = { method, url: restore(url.href), headers, body, authType: auth.type, settings };
   addCommonParts(prepared, input, rules, auth, fill);
   if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
   if (target.digest) prepared.digest = target.digest;
+  if (target.ntlm) prepared.ntlm = target.ntlm;
+  if (signsRequest(auth.type)) prepared.signed = signed;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();
     if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];

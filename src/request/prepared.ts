@@ -47,6 +47,13 @@ export interface PreparedSubscription {
 /** Auth types that only imports bring, or whose signature depends on the moment of sending. */
 export type SigningAuthType = 'digest' | 'ntlm' | 'awsv4' | 'oauth1' | 'jwt' | 'hawk' | 'edgegrid' | 'asap';
 
+export interface NtlmCredentials {
+  username: string;
+  password: string;
+  domain: string;
+  workstation: string;
+}
+
 export interface PreparedRequest {
   /** The request kind; absent means `http`. */
   kind?: RequestKind;
@@ -73,6 +80,10 @@ export interface PreparedRequest {
    * sends (the first attempt carries no Authorization header).
    */
   digest?: { username: string; password: string };
+  /** Signing auth types (AWS, OAuth 1.0, JWT, ASAP, Hawk, EdgeGrid): whether the signature was made (code export may go without). */
+  signed?: boolean;
+  /** NTLM auth: the HTTP client runs the three-message handshake on one connection with these. */
+  ntlm?: NtlmCredentials;
   /**
    * Headers besides Authorization that carry the request's credentials (an API key's header): the
    * HTTP client drops them, with Authorization, on a redirect to another origin.

@@ -111,7 +111,8 @@ describe('auth types kept with their settings (spec 4.2)', () => {
     expect(r.get('Oauth2/PKCE')!.auth.pkce).not.toBe(false);
     expect(r.get('Oauth2/Implicit')!.auth).toMatchObject({ grantType: 'authorizationCode', authUrl: 'https://api.example.com/authorize' });
     expect(r.get('Oauth2/Implicit')!.auth.pkce).not.toBe(false);
-    expect(result.notes.join('\n')).toMatch(/The OAuth 2\.0 implicit grant was imported as authorization code with PKCE, which replaces it; check that the provider allows it: .*Oauth2\/Implicit/);
+    // Why (RFC 9700 deprecates it) and how it differs (a code exchanged at the token endpoint).
+    expect(result.notes.join('\n')).toMatch(/The OAuth 2\.0 implicit grant was imported as authorization code with PKCE: the OAuth 2\.0 Security Best Current Practice \(RFC 9700\) deprecates the implicit grant, which returns the token in the redirect URL where it can leak\. With PKCE the redirect brings a one-time code, and Ferry exchanges it at the token endpoint for the token: set tokenUrl, and check that the provider allows the authorization code grant for this client: .*Oauth2\/Implicit/);
     // "Authorize using browser" (the hosted callback) becomes the loopback callback, with a note.
     const yaak = await importFile('v21-auth-all-types-yaak.postman_collection.json');
     expect(byPath(yaak).get('Authentication/OAuth 2 Auth Code (PKCE)')!.auth).toMatchObject({ redirectUri: OAUTH2_REDIRECT_URI });

@@ -42,6 +42,21 @@ describe('HTTP versions', () => {
     expect(h1.connections - before).toBe(1);
   });
 
+  it('reports HTTP/1.1 on a reused connection after a failed HTTP/2 attempt to the same origin', async () => {
+    const fresh = new HttpAgents();
+    try {
+      await sendHttp(req(`${h1.url}/echo`), { agents: fresh });
+      // Prior-knowledge HTTP/2 to a server that speaks only HTTP/1.1 fails (after connecting).
+      await expect(sendHttp(req(`${h1.url}/echo`, {}, { httpVersion: 'http2', timeoutMs: 3000 }), { agents: fresh })).rejects.toThrow();
+      const reused = await sendHttp(req(`${h1.url}/echo`), { agents: fresh });
+      expect(reused.timings.connectMs).toBe(0);
+      expect(reused.httpVersion).toBe('1.1');
+      expect(JSON.parse(text(reused.body)).httpVersion).toBe('1.1');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('speaks HTTP/2 over cleartext with prior knowledge', async () => {
     const r = await sendHttp(req(`${h2c.url}/echo`, {}, { httpVersion: 'http2' }), { agents });
     expect(r.httpVersion).toBe('2');

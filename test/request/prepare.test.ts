@@ -128,9 +128,9 @@ describe('auth inheritance (spec 5.1)', () => {
     expect(p.headers.filter((h) => h.name.toLowerCase() === 'authorization')).toEqual([{ name: 'authorization', value: 'Custom x' }]);
   });
 
-  it('fails imported-only types clearly, or leaves them out for export', async () => {
+  it('fails a signing type without its settings clearly, or leaves it unsigned for export', async () => {
     const r = request({ url: 'http://h/', auth: { type: 'hawk' } });
-    await expect(prepare(r)).rejects.toThrow(/auth type hawk \(Hawk\) cannot be sent yet/);
+    await expect(prepare(r)).rejects.toThrow(/Hawk: authId and authKey are needed/);
     const exported = await prepare(r, undefined, undefined, { unsendableAuth: 'omit' });
     expect(exported.authType).toBe('hawk');
   });

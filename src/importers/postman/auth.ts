@@ -60,7 +60,7 @@ function mapOAuth2(p: Record<string, unknown>, where: string, grouped: GroupedNo
   else if (/password/i.test(grantRaw)) grantType = 'password';
   else grantType = 'authorizationCode';
   if (/implicit/i.test(grantRaw)) {
-    addGrouped(grouped, 'The OAuth 2.0 implicit grant was imported as authorization code with PKCE, which replaces it; check that the provider allows it', where);
+    addGrouped(grouped, 'The OAuth 2.0 implicit grant was imported as authorization code with PKCE: the OAuth 2.0 Security Best Current Practice (RFC 9700) deprecates the implicit grant, which returns the token in the redirect URL where it can leak. With PKCE the redirect brings a one-time code, and Ferry exchanges it at the token endpoint for the token: set tokenUrl, and check that the provider allows the authorization code grant for this client', where);
   }
   const auth: Auth = { type: 'oauth2', grantType };
   const set = (field: string, value: unknown) => {

@@ -52,6 +52,14 @@ export const MAX_RESPONSE_HEADER_BYTES = 1024 * 1024;
 /** Resolves a host name, with `dns.lookup`'s signature. The system resolver unless a run names another. */
 export type HostLookup = typeof dns.lookup;
 
+/**
+ * Peers are kept per dispatcher (TLS verification and HTTP version) and origin: a failed HTTP/2
+ * attempt must not make a later HTTP/1.1 send on a reused connection report HTTP/2.
+ */
+export function peerKey(verifyTls: boolean, version: HttpVersionSetting, origin: string): string {
+  return `${verifyTls}|${version}|${origin}`;
+}
+
 function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>, resolve: HostLookup, material?: ClientTls) {
   return (options: ConnectOptions, callback: ConnectCallback) => {
     const report = connectionTimings.getStore();
@@ -103,7 +111,7 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
         remotePort: socket.remotePort,
         alpn: isTls ? (socket as tls.TLSSocket).alpnProtocol || 'http/1.1' : version === 'http2' ? 'h2' : 'http/1.1',
       };
-      lastPeer.set(`${options.protocol}//${options.hostname}:${port}`, peer);
+      lastPeer.set(peerKey(verifyTls, version, `${options.protocol}//${options.hostname}:${port}`), peer);
       if (report) {
         if (isTls) report.tlsMs = performance.now() - tcpAt;
         Object.assign(report, peer);
@@ -214,7 +222,7 @@ export class HttpAgents {
     return direct ? undefined : this.rules?.proxyFor(url);
   }
 
-  /** The peer of the latest connection per origin, for sends that reuse a connection. */
+  /** The peer of the latest connection per dispatcher and origin (`peerKey`), for sends that reuse a connection. */
   readonly lastPeer = new Map<string, ConnectionTimings>();
 
   /**

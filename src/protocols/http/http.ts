@@ -1,7 +1,7 @@
 /**
  * The HTTP client (spec 2.7): sends a PreparedRequest over undici with the request's settings:
  * HTTP/1.1, HTTP/2 (ALPN or cleartext prior knowledge), redirects, a whole-request timeout,
- * TLS verification, decoding of gzip/deflate/br/zstd, the cookie jar, Digest answers, and the
+ * TLS verification, decoding of gzip/deflate/br/zstd, the cookie jar, Digest and NTLM answers, and the
  * response size limit (`maxResponseMb`, checked as the body streams in and again as it is decoded).
  * The result keeps status, headers in wire order (repeated ones too), body bytes, sizes,
  * the remote address and timings.
@@ -13,8 +13,9 @@ import type { PreparedRequest, PreparedSettings } from '../../request/prepared.j
 import { DEFAULT_SETTINGS } from '../../model/index.js';
 import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
+import { ntlmAuthenticate, ntlmChallenge, ntlmNegotiate } from './ntlm.js';
 import { Deadline } from '../deadline.js';
-import { connectionTimings, HttpAgents, type ConnectionTimings } from './http-agents.js';
+import { connectionTimings, HttpAgents, peerKey, type ConnectionTimings } from './http-agents.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
@@ -64,6 +65,9 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const deadline = new Deadline(settings.timeoutMs, ctx.signal);
   const redirects: Array<{ url: string; status: number }> = [];
   let digestTried = false;
+  // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
+  let ntlmAnswered = !prepared.ntlm;
+  if (prepared.ntlm) headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', ntlmNegotiate(prepared.ntlm)]];
   try {
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
@@ -89,6 +93,21 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
             body: body ?? new Uint8Array(),
           });
           headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', authorization]];
+          continue;
+        }
+      }
+
+      if (hop.status === 401 && prepared.ntlm && !ntlmAnswered && url.origin === firstOrigin) {
+        ntlmAnswered = true;
+        const challenge = ntlmChallenge(values(hop.rawHeaders, 'www-authenticate'));
+        if (challenge) {
+          let answer: string;
+          try {
+            answer = ntlmAuthenticate(challenge, prepared.ntlm);
+          } catch (error) {
+            throw new SendError(`${url.host}: ${(error as Error).message}.`, 'protocol');
+          }
+          headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', answer]];
           continue;
         }
       }
@@ -140,7 +159,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           throw new SendError((error as Error).message, 'protocol');
         }
       }
-      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(`${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`);
+      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(peerKey(settings.verifyTls, settings.httpVersion, `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`));
       return {
         status: hop.status,
         statusText: hop.statusText || STATUS_CODES[hop.status] || '',

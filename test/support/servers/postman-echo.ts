@@ -1,13 +1,14 @@
 /**
  * A local stand-in for postman-echo.com, for running real Postman collections on loopback.
  * It answers the paths the shared corpus uses the way postman-echo does (echoes of args,
- * headers, form, data and json; status codes; cookies; basic and digest auth; compressed and
+ * headers, form, data and json; status codes; cookies; basic, digest, OAuth 1.0 and Hawk auth; compressed and
  * streamed bodies; XML and HTML), and reports `url` with postman-echo's public origin, so
  * scripts comparing `pm.response.json().url` to `https://postman-echo.com/...` hold.
  *
  * Besides it, `startRawEchoServer` answers every request with its own request head as text
  * (newman's test server on port 4041 does that), for scripts that look at the bytes sent.
  */
+import { hawkCheck, oauth1Check } from '../auth-checks.js';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -97,6 +98,12 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** postman-echo's published OAuth 1.0 consumer secret (its /oauth1 endpoint). */
+const OAUTH1_CONSUMER_SECRET = 'D+EdQ-gs$-%@2Nu7';
+/** postman-echo's published Hawk credentials (its /auth/hawk endpoint). */
+const HAWK_ID = 'dh37fgj492je';
+const HAWK_KEY = 'werxhqb98rpaxn39848xrunpaw3489ruxnpa98w4rxn';
+
 interface Context {
   publicOrigin: string;
   nonce: string;
@@ -171,6 +178,20 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, body:
     if (headers.authorization === expected) return send(200, { authenticated: true });
     res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="Users"', 'Content-Type': 'text/plain' });
     return void res.end('Unauthorized');
+  }
+  if (path === '/oauth1') {
+    // As postman-echo: the signature checked with its published consumer secret (RFC 5849 recomputed).
+    const check = oauth1Check({ method, target, host: headers.host ?? '', headers, body }, { consumerSecret: OAUTH1_CONSUMER_SECRET, tokenSecret: '', scheme: 'encrypted' in req.socket ? 'https' : 'http' });
+    if (check.ok) return send(200, { status: 'pass', message: 'OAuth-1.0a signature verification was successful' });
+    return send(401, { status: 'fail', message: 'HMAC-SHA1 verification failed' });
+  }
+  if (path === '/auth/hawk') {
+    // As postman-echo: its published Hawk credentials, the MAC recomputed (Hawk 1).
+    const encrypted = 'encrypted' in req.socket;
+    const port = Number((headers.host ?? '').split(':')[1]) || (encrypted ? 443 : 80);
+    const check = hawkCheck({ method, target, host: headers.host ?? '', headers, body }, port, { key: HAWK_KEY, algorithm: 'sha256' });
+    if (check.ok && check.attributes.id === HAWK_ID && check.hashOk !== false) return send(200, { message: 'Hawk Authentication Successful' });
+    return send(401, { statusCode: 401, error: 'Unauthorized', message: 'Unknown credentials' });
   }
   if (path === '/digest-auth') {
     if (digestValid(headers.authorization, method, ctx.nonce)) return send(200, { authenticated: true });

@@ -1,0 +1,55 @@
+/**
+ * The private key of a signing auth type (OAuth 1.0 RSA, JWT, ASAP): PEM text in `privateKey`
+ * (often a secret variable) or a file named by `privateKeyFile`, read under the body-file rules
+ * (inside the workspace unless files outside it are allowed; links never followed).
+ */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { FileTooLargeError, readFileNoFollow } from '../support/read-no-follow.js';
+import { checkBodyFile } from './body.js';
+import { PrepareError } from './errors.js';
+
+/** What the signers need to find key files and fill fields. */
+export interface SignContext {
+  fill: (text: string) => string;
+  root: string;
+  allowFilesOutside: boolean;
+  where: string;
+}
+
+/** A PEM key file is a few kilobytes; a larger file is not a key. */
+const MAX_KEY_FILE_BYTES = 1024 * 1024;
+
+export async function readPrivateKey(auth: Record<string, unknown>, ctx: SignContext, what: string): Promise<KeyObject> {
+  const file = ctx.fill(String(auth.privateKeyFile ?? '')).trim();
+  let pem = ctx.fill(String(auth.privateKey ?? ''));
+  let source = 'privateKey';
+  if (file !== '') {
+    const absolute = await checkBodyFile(file, ctx, `${what} private key`);
+    try {
+      pem = await readFileNoFollow(absolute, 'utf8', MAX_KEY_FILE_BYTES);
+    } catch (error) {
+      if (error instanceof FileTooLargeError) throw new PrepareError(`${ctx.where}: the ${what} private key file ${file} is over 1 MB; it is not a PEM key.`);
+      throw new PrepareError(`${ctx.where}: the ${what} private key file ${file} cannot be read: ${(error as Error).message}.`);
+    }
+    source = `privateKeyFile ${file}`;
+  }
+  if (pem.trim() === '') {
+    throw new PrepareError(`${ctx.where}: ${what} needs a private key: set privateKey to the PEM text (a secret variable works, e.g. {{privateKey}}) or privateKeyFile to a .pem file in the workspace.`);
+  }
+  try {
+    // Collection exports may keep the PEM on one line with literal \n.
+    return createPrivateKey(pem.includes('-----BEGIN') ? pem.replace(/\\n/g, '\n') : pem);
+  } catch (error) {
+    throw new PrepareError(`${ctx.where}: the ${what} private key (${source}) is not a usable PEM private key (${(error as Error).message}); use an unencrypted PKCS#8, PKCS#1 or EC key.`);
+  }
+}
+
+/**
+ * Sets the signed Authorization header, replacing one the request carries: an Authorization
+ * header saved with a signing type is an old signature (collection exports include the last one
+ * sent), which the server would refuse. Postman does the same.
+ */
+export function setSignedAuthorization(headers: { name: string; value: string }[], value: string): void {
+  for (let i = headers.length - 1; i >= 0; i--) if (headers[i]!.name.toLowerCase() === 'authorization') headers.splice(i, 1);
+  headers.push({ name: 'Authorization', value });
+}

@@ -1,0 +1,116 @@
+/**
+ * OAuth 1.0 request signing (RFC 5849) with the `oauth-1.0a` library: HMAC-SHA1/256/512,
+ * PLAINTEXT and RSA-SHA1/256/512. The signature base string holds the query and URL-encoded
+ * body parameters (decoded as forms are, RFC 5849 3.4.1.3.1) and the oauth_* parameters;
+ * callback, verifier and the body hash (draft-eaton-oauth-bodyhash, for non-form bodies) are
+ * signed with them. Placement: the Authorization header, or (`addParamsToHeader: false`) the
+ * URL-encoded body when the request has one, else the query.
+ */
+import { createHash, createHmac, createSign, randomBytes } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
+import { PrepareError } from './errors.js';
+import type { PreparedBody, PreparedHeader } from './prepared.js';
+import { readPrivateKey, setSignedAuthorization, type SignContext } from './sign-key.js';
+
+export interface SignTarget {
+  method: string;
+  url: URL;
+  headers: PreparedHeader[];
+  body: PreparedBody;
+}
+
+type Params = Record<string, string | string[]>;
+
+const HASHES: Record<string, string> = { SHA1: 'sha1', SHA256: 'sha256', SHA512: 'sha512' };
+
+function addParam(params: Params, key: string, value: string): void {
+  const existing = params[key];
+  if (existing === undefined) params[key] = value;
+  else params[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+}
+
+/** The URL-encoded body's bytes, when the request has one. */
+function formBytes(body: PreparedBody): Extract<PreparedBody, { kind: 'bytes' }> | undefined {
+  return body.kind === 'bytes' && body.source === 'formUrlencoded' ? body : undefined;
+}
+
+export async function signOAuth1(auth: Record<string, unknown>, target: SignTarget, ctx: SignContext): Promise<void> {
+  const f = (field: string) => ctx.fill(String(auth[field] ?? ''));
+  const method = String(auth.signatureMethod ?? 'HMAC-SHA1');
+  const [family, hashName] = method.split('-') as [string, string | undefined];
+  const consumerKey = f('consumerKey');
+  if (consumerKey === '') throw new PrepareError('OAuth 1.0: the consumer key is empty; set consumerKey on the auth.');
+  const keepEmpty = auth.addEmptyParamsToSign === true;
+  const hashAlgorithm = HASHES[hashName ?? 'SHA1'] ?? 'sha1';
+
+  let hashFunction: (base: string, key: string) => string;
+  if (family === 'RSA') {
+    const key = await readPrivateKey(auth, ctx, 'OAuth 1.0 ' + method);
+    if (key.asymmetricKeyType !== 'rsa') throw new PrepareError(`${ctx.where}: OAuth 1.0 ${method} needs an RSA private key; this one is ${key.asymmetricKeyType ?? 'not asymmetric'}.`);
+    hashFunction = (base) => createSign(`RSA-${hashName}`).update(base).sign(key, 'base64');
+  } else if (family === 'HMAC') {
+    hashFunction = (base, key) => createHmac(hashAlgorithm, key).update(base).digest('base64');
+  } else {
+    hashFunction = (_base, key) => key;
+  }
+
+  const realm = f('realm');
+  const oauth = new OAuth({
+    consumer: { key: consumerKey, secret: f('consumerSecret') },
+    signature_method: method,
+    hash_function: hashFunction,
+    version: f('version') || '1.0',
+    ...(realm ? { realm } : {}),
+  });
+  const nonce = f('nonce');
+  const timestamp = f('timestamp');
+  oauth.getNonce = () => nonce || randomBytes(16).toString('hex');
+  oauth.getTimeStamp = () => (timestamp || String(Math.floor(Date.now() / 1000))) as unknown as number;
+
+  // Every parameter the server will see, decoded: the query, a URL-encoded body, extra oauth_*.
+  const params: Params = {};
+  for (const [key, value] of new URLSearchParams(target.url.search)) addParam(params, key, value);
+  const body = target.body;
+  const form = formBytes(body);
+  if (form) for (const [key, value] of new URLSearchParams(Buffer.from(form.bytes).toString('utf8'))) addParam(params, key, value);
+  const extra: Record<string, string> = {};
+  for (const [field, name] of [['callback', 'oauth_callback'], ['verifier', 'oauth_verifier']] as const) {
+    const value = f(field);
+    if (value !== '' || (keepEmpty && auth[field] !== undefined)) extra[name] = value;
+  }
+  // The body hash covers bodies that are not forms (form parameters are signed one by one).
+  if (auth.includeBodyHash === true && !form && family !== 'PLAINTEXT') {
+    const bytes = body.kind === 'bytes' ? body.bytes : new Uint8Array();
+    if (body.kind === 'multipart') throw new PrepareError('OAuth 1.0: includeBodyHash cannot hash a multipart body (its boundary is chosen when sending); turn includeBodyHash off for this request.');
+    extra.oauth_body_hash = createHash(hashAlgorithm).update(bytes).digest('base64');
+  }
+  for (const [key, value] of Object.entries(extra)) addParam(params, key, value);
+
+  const token = f('token');
+  let signed: OAuth.Authorization;
+  try {
+    signed = oauth.authorize(
+      { url: `${target.url.protocol}//${target.url.host}${target.url.pathname}`, method: target.method, data: params },
+      token !== '' || keepEmpty ? { key: token, secret: f('tokenSecret') } : { key: undefined as unknown as string, secret: f('tokenSecret') },
+    );
+  } catch (error) {
+    throw new PrepareError(`OAuth 1.0: the request cannot be signed: ${(error as Error).message}.`);
+  }
+  const oauthParams: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...signed, ...extra })) {
+    if (key.startsWith('oauth_') && value !== undefined) oauthParams[key] = String(value);
+  }
+
+  if (auth.addParamsToHeader !== false) {
+    const header = oauth.toHeader(oauthParams as unknown as OAuth.Authorization).Authorization;
+    setSignedAuthorization(target.headers, header);
+    return;
+  }
+  const encoded = Object.entries(oauthParams).map(([key, value]) => `${oauth.percentEncode(key)}=${oauth.percentEncode(value)}`).join('&');
+  if (form && target.method !== 'GET' && target.method !== 'HEAD') {
+    const text = Buffer.from(form.bytes).toString('utf8');
+    form.bytes = new Uint8Array(Buffer.from(text === '' ? encoded : `${text}&${encoded}`, 'utf8'));
+  } else {
+    target.url.search = target.url.search && target.url.search !== '?' ? `${target.url.search}&${encoded}` : `?${encoded}`;
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * The six signing auth types end to end (spec 5.5, issue 20): each request is prepared by Ferry,
+ * sent over 127.0.0.1 by its HTTP client, and checked by a test server that recomputes the
+ * signature or runs the handshake itself (test/support/auth-checks.ts; EdgeGrid by the akamai-edgegrid
+ * package), never with the library Ferry signs with.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseResource, type RequestFile } from '../../src/model/index.js';
+import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
+import { PrepareError, prepareRequest } from '../../src/request/index.js';
+import { toCode } from '../../src/codegen/index.js';
+import { hawkCheck, jwtCheck, md4, ntlmType, ntlmType2, ntlmV2Check, oauth1Check, type Received } from '../support/auth-checks.js';
+
+// The package exports only its HTTP client; its signer is required by file (the package's own src/auth.js).
+const requireHere = createRequire(import.meta.url);
+const EdgeGridAuth = requireHere(path.join(path.dirname(requireHere.resolve('akamai-edgegrid')), 'src', 'auth.js')) as {
+  generateAuth(request: Record<string, unknown>, clientToken: string, clientSecret: string, accessToken: string, host: string, maxBody: number | undefined, nonce: string, timestamp: string): { headers: { Authorization: string } };
+};
+
+function request(data: Record<string, unknown>): RequestFile {
+  const parsed = parseResource('request', { name: 'R', ...data });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.value;
+}
+
+let root: string;
+let server: http.Server;
+let base: string;
+let port: number;
+const agents = new HttpAgents();
+const received: Received[] = [];
+/** The test's answer for each request; the default records and answers 200. */
+let answer: (r: Received, res: http.ServerResponse, socket: Socket) => void = (_r, res) => res.end('ok');
+
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }) as string;
+
+beforeAll(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-signing-'));
+  await fs.mkdir(path.join(root, 'keys'));
+  await fs.writeFile(path.join(root, 'keys', 'rsa.pem'), pem(rsa.privateKey));
+  await fs.writeFile(path.join(root, 'keys', 'rsa1.pem'), rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }) as string);
+  await fs.writeFile(path.join(root, 'keys', 'broken.pem'), '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n');
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r: Received = { method: req.method!, target: req.url!, host: req.headers.host!, headers: req.headers, body: Buffer.concat(chunks) };
+      received.push(r);
+      answer(r, res, req.socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+  base = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  await agents.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function send(data: Record<string, unknown>) {
+  received.length = 0;
+  const prepared = await prepareRequest({ request: request(data), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } });
+  const result = await sendHttp(prepared, { agents });
+  return { prepared, result, last: received[received.length - 1]! };
+}
+const prepare = (data: Record<string, unknown>) => prepareRequest({ request: request(data), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } });
+
+describe('OAuth 1.0 (RFC 5849 recomputed by the server)', () => {
+  const creds = { consumerKey: 'ck', consumerSecret: 'c&s ✓', token: 'tk', tokenSecret: 'ts!' };
+  const secrets = { consumerSecret: 'c&s ✓', tokenSecret: 'ts!' };
+
+  it('HMAC-SHA1 in the header, with realm, callback, verifier and a query of repeated, spaced and + values', async () => {
+    const { last } = await send({ url: `${base}/o?b=2&a=1&a=0&q=a+b&r=%20x%2B`, auth: { type: 'oauth1', ...creds, realm: 'Photos', callback: 'http://127.0.0.1:1/cb', verifier: 'v!' } });
+    expect(String(last.headers.authorization)).toMatch(/^OAuth realm="Photos", /);
+    const check = oauth1Check(last, secrets);
+    expect(check.ok).toBe(true);
+    expect(check.where).toBe('header');
+    expect(check.params).toMatchObject({ oauth_consumer_key: 'ck', oauth_token: 'tk', oauth_signature_method: 'HMAC-SHA1', oauth_version: '1.0', oauth_callback: 'http://127.0.0.1:1/cb', oauth_verifier: 'v!' });
+    // A server with another secret refuses it: the check is real.
+    expect(oauth1Check(last, { ...secrets, tokenSecret: 'other' }).ok).toBe(false);
+  });
+
+  it('HMAC-SHA256 in a URL-encoded body, the body parameters signed too', async () => {
+    const { last } = await send({ method: 'POST', url: `${base}/o?x=1`, body: { type: 'formUrlencoded', form: [{ key: 'name', value: 'a b&c' }, { key: 'n', value: 'é' }] }, auth: { type: 'oauth1', ...creds, signatureMethod: 'HMAC-SHA256', addParamsToHeader: false } });
+    expect(last.headers.authorization).toBeUndefined();
+    const check = oauth1Check(last, secrets);
+    expect(check).toMatchObject({ ok: true, where: 'body' });
+    expect(new URLSearchParams(last.body.toString()).get('name')).toBe('a b&c');
+  });
+
+  it('HMAC-SHA512 in the query of a GET, with a fixed nonce and timestamp', async () => {
+    const { last } = await send({ url: `${base}/o?x=1`, auth: { type: 'oauth1', ...creds, signatureMethod: 'HMAC-SHA512', addParamsToHeader: false, nonce: 'n0nce', timestamp: '1700000000' } });
+    const check = oauth1Check(last, secrets);
+    expect(check).toMatchObject({ ok: true, where: 'query', params: { oauth_nonce: 'n0nce', oauth_timestamp: '1700000000' } });
+  });
+
+  it('PLAINTEXT sends the encoded secrets; a fresh nonce each send', async () => {
+    const first = await send({ url: `${base}/o`, auth: { type: 'oauth1', ...creds, signatureMethod: 'PLAINTEXT' } });
+    expect(oauth1Check(first.last, secrets).ok).toBe(true);
+    const second = await send({ url: `${base}/o`, auth: { type: 'oauth1', ...creds, signatureMethod: 'PLAINTEXT' } });
+    expect(oauth1Check(second.last, secrets).params.oauth_nonce).not.toBe(oauth1Check(first.last, secrets).params.oauth_nonce);
+  });
+
+  it('RSA-SHA256 with a key file and RSA-SHA1 with the key as text (PKCS#1), checked with the public key', async () => {
+    const viaFile = await send({ url: `${base}/o?a=1`, auth: { type: 'oauth1', ...creds, signatureMethod: 'RSA-SHA256', privateKeyFile: 'keys/rsa.pem' } });
+    expect(oauth1Check(viaFile.last, { ...secrets, publicKey: rsa.publicKey }).ok).toBe(true);
+    const pkcs1 = await fs.readFile(path.join(root, 'keys', 'rsa1.pem'), 'utf8');
+    const viaText = await send({ url: `${base}/o`, auth: { type: 'oauth1', ...creds, signatureMethod: 'RSA-SHA1', privateKey: pkcs1 } });
+    expect(oauth1Check(viaText.last, { ...secrets, publicKey: rsa.publicKey }).ok).toBe(true);
+    expect(oauth1Check(viaText.last, { ...secrets, publicKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey }).ok).toBe(false);
+  });
+
+  it('includeBodyHash signs a JSON body by its hash', async () => {
+    const { last } = await send({ method: 'PUT', url: `${base}/o`, body: { type: 'json', text: '{"a":1}' }, auth: { type: 'oauth1', ...creds, includeBodyHash: true } });
+    const check = oauth1Check(last, secrets);
+    expect(check.ok).toBe(true);
+    expect(check.params.oauth_body_hash).toBe((await import('node:crypto')).createHash('sha1').update('{"a":1}').digest('base64'));
+  });
+
+  it('bad settings fail before sending, with what to do', async () => {
+    await expect(prepare({ url: `${base}/o`, auth: { type: 'oauth1' } })).rejects.toThrow(/requests\/|request "R": OAuth 1\.0: the consumer key is empty; set consumerKey/);
+    await expect(prepare({ url: `${base}/o`, auth: { type: 'oauth1', consumerKey: 'k', signatureMethod: 'RSA-SHA1' } })).rejects.toThrow(/needs a private key: set privateKey to the PEM text .* or privateKeyFile/);
+    await expect(prepare({ url: `${base}/o`, auth: { type: 'oauth1', consumerKey: 'k', signatureMethod: 'RSA-SHA1', privateKeyFile: 'keys/broken.pem' } })).rejects.toThrow(/private key \(privateKeyFile keys\/broken\.pem\) is not a usable PEM private key/);
+    await expect(prepare({ url: `${base}/o`, auth: { type: 'oauth1', consumerKey: 'k', signatureMethod: 'RSA-SHA1', privateKeyFile: '../../etc/passwd' } })).rejects.toThrow(/lies outside the workspace folder/);
+    await expect(prepare({ url: `${base}/o`, auth: { type: 'oauth1', consumerKey: 'k', signatureMethod: 'RSA-SHA1', privateKey: pem(ec.privateKey) } })).rejects.toThrow(/needs an RSA private key; this one is ec/);
+    expect(parseResource('request', { name: 'R', auth: { type: 'oauth1', signatureMethod: 'MD5' } }).ok).toBe(false);
+  });
+});
+
+describe('JWT Bearer (RFC 7515 checked by the server with Node crypto)', () => {
+  it('HS256 in the Authorization header with its prefix, payload and extra header fields', async () => {
+    const { last } = await send({ url: `${base}/j`, auth: { type: 'jwt', algorithm: 'HS256', secret: 'k3y', payload: '{"sub":"{{who}}","n":1}', header: '{"cty":"x"}', headerPrefix: 'JWT' } });
+    const [prefix, token] = String(last.headers.authorization).split(' ');
+    expect(prefix).toBe('JWT');
+    const check = jwtCheck(token!, Buffer.from('k3y'));
+    expect(check).toMatchObject({ ok: true, header: { alg: 'HS256', typ: 'JWT', cty: 'x' }, payload: { sub: '{{who}}', n: 1 } });
+    expect(jwtCheck(token!, Buffer.from('other')).ok).toBe(false);
+  });
+
+  it('HS384 with a Base64 secret, sent as a query parameter', async () => {
+    const secret = randomBytes(48);
+    const { last } = await send({ url: `${base}/j?a=1`, auth: { type: 'jwt', algorithm: 'HS384', secret: secret.toString('base64'), isSecretBase64Encoded: true, addTokenTo: 'queryParam', queryParamKey: 'access_token' } });
+    expect(last.headers.authorization).toBeUndefined();
+    const token = new URLSearchParams(last.target.split('?')[1]).get('access_token')!;
+    expect(jwtCheck(token, secret).ok).toBe(true);
+  });
+
+  it('RS256 from a key file, PS512 and ES256 from key text', async () => {
+    for (const [algorithm, keys, source] of [['RS256', rsa, { privateKeyFile: 'keys/rsa.pem' }], ['PS512', rsa, { privateKey: pem(rsa.privateKey) }], ['ES256', ec, { privateKey: pem(ec.privateKey) }]] as const) {
+      const { last } = await send({ url: `${base}/j`, auth: { type: 'jwt', algorithm, payload: '{"iss":"ferry"}', ...source } });
+      const check = jwtCheck(String(last.headers.authorization).slice('Bearer '.length), keys.publicKey);
+      expect(check.ok, algorithm).toBe(true);
+      expect(check.header.alg).toBe(algorithm);
+    }
+  });
+
+  it('says what is wrong: payload not JSON, not an object, no secret, a key that does not fit the algorithm', async () => {
+    await expect(prepare({ url: `${base}/j`, auth: { type: 'jwt', secret: 's', payload: '{nope' } })).rejects.toThrow(/JWT Bearer: the payload is not valid JSON/);
+    await expect(prepare({ url: `${base}/j`, auth: { type: 'jwt', secret: 's', payload: '[1]' } })).rejects.toThrow(/payload must be a JSON object/);
+    await expect(prepare({ url: `${base}/j`, auth: { type: 'jwt' } })).rejects.toThrow(/JWT Bearer: the secret is empty/);
+    await expect(prepare({ url: `${base}/j`, auth: { type: 'jwt', algorithm: 'ES256', privateKey: pem(rsa.privateKey) } })).rejects.toThrow(/JWT Bearer ES256: the token cannot be signed with this key/);
+  });
+});
+
+describe('ASAP (a JWT checked by the server)', () => {
+  it('signs iss, sub (the issuer by default), aud, jti, iat and exp with the key id', async () => {
+    const { last } = await send({ url: `${base}/a`, auth: { type: 'asap', alg: 'ES256', iss: 'svc-a', aud: 'svc-b', kid: 'svc-a/key1', privateKey: pem(ec.privateKey), exp: '600', claims: '{"scope":"read"}' } });
+    const token = String(last.headers.authorization).replace(/^Bearer /, '');
+    const check = jwtCheck(token, ec.publicKey);
+    expect(check.ok).toBe(true);
+    expect(check.header).toMatchObject({ alg: 'ES256', kid: 'svc-a/key1' });
+    expect(check.payload).toMatchObject({ iss: 'svc-a', sub: 'svc-a', aud: 'svc-b', scope: 'read' });
+    expect(Number(check.payload.exp) - Number(check.payload.iat)).toBe(600);
+    expect(String(check.payload.jti)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('RS256 from a key file; missing fields and a bad expiry are named', async () => {
+    const { last } = await send({ url: `${base}/a`, auth: { type: 'asap', iss: 'i', sub: 's', aud: 'a', kid: 'k', privateKeyFile: 'keys/rsa.pem' } });
+    const check = jwtCheck(String(last.headers.authorization).replace(/^Bearer /, ''), rsa.publicKey);
+    expect(check).toMatchObject({ ok: true, payload: { sub: 's' } });
+    expect(Number(check.payload.exp) - Number(check.payload.iat)).toBe(3600);
+    await expect(prepare({ url: `${base}/a`, auth: { type: 'asap', privateKeyFile: 'keys/rsa.pem' } })).rejects.toThrow(/ASAP: iss, aud, kid are empty/);
+    await expect(prepare({ url: `${base}/a`, auth: { type: 'asap', iss: 'i', aud: 'a', kid: 'k', exp: '1h', privateKeyFile: 'keys/rsa.pem' } })).rejects.toThrow(/exp must be the token's lifetime in whole seconds/);
+  });
+});
+
+describe('Hawk (the MAC recomputed by the server)', () => {
+  it('signs with id, key, ext, app and dlg, sha256 and sha1, and hashes the payload when asked', async () => {
+    const { last } = await send({ method: 'POST', url: `${base}/h?x=1`, body: { type: 'json', text: '{"a":"✓"}' }, auth: { type: 'hawk', authId: 'dh37', authKey: 'werxhqb98', extraData: 'some "ext"\\data', app: 'app1', delegation: 'dlg1', includePayloadHash: true } });
+    const check = hawkCheck(last, port, { key: 'werxhqb98', algorithm: 'sha256' });
+    expect(check).toMatchObject({ ok: true, hashOk: true, attributes: { id: 'dh37', ext: 'some "ext"\\data', app: 'app1', dlg: 'dlg1' } });
+    expect(hawkCheck(last, port, { key: 'wrong', algorithm: 'sha256' }).ok).toBe(false);
+    const sha1 = await send({ url: `${base}/h`, auth: { type: 'hawk', authId: 'id', authKey: 'k', algorithm: 'sha1', timestamp: '1700000000', nonce: 'abc' } });
+    expect(hawkCheck(sha1.last, port, { key: 'k', algorithm: 'sha1' })).toMatchObject({ ok: true, hashOk: undefined, attributes: { ts: '1700000000', nonce: 'abc' } });
+  });
+
+  it('replaces an old signature saved in the request\'s own Authorization header (collection exports carry one)', async () => {
+    const { last } = await send({ url: `${base}/h`, headers: [{ key: 'Authorization', value: 'Hawk id="x", ts="1", nonce="n", mac="stale"' }], auth: { type: 'hawk', authId: 'id', authKey: 'k' } });
+    expect(hawkCheck(last, port, { key: 'k', algorithm: 'sha256' }).ok).toBe(true);
+    expect(String(last.headers.authorization)).not.toContain('stale');
+  });
+
+  it('refuses missing credentials and values that would break the header', async () => {
+    await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk' } })).rejects.toThrow(/Hawk: authId and authKey are needed/);
+    await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a"b', authKey: 'k' } })).rejects.toThrow(/Hawk: authId may hold printable ASCII/);
+    await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a', authKey: 'k', timestamp: 'now' } })).rejects.toThrow(/timestamp must be seconds/);
+  });
+});
+
+describe('Akamai EdgeGrid (checked with the akamai-edgegrid package)', () => {
+  const creds = { clientToken: 'akab-client', clientSecret: 'c2VjcmV0', accessToken: 'akab-access' };
+  const expected = (r: Received, headersToSign: Record<string, string>, host = `http://${r.host}`) => {
+    const fields = Object.fromEntries(String(r.headers.authorization).replace(/^EG1-HMAC-SHA256 /, '').split(';').map((p) => p.split(/=(.*)/s) as [string, string]));
+    return EdgeGridAuth.generateAuth({ path: r.target, method: r.method, headers: {}, body: r.body.toString('utf8'), headersToSign }, creds.clientToken, creds.clientSecret, creds.accessToken, host, undefined, fields.nonce!, fields.timestamp!).headers.Authorization;
+  };
+
+  it('signs a POST body and the chosen headers, in order', async () => {
+    const { last } = await send({ method: 'POST', url: `${base}/e/p?q=1`, headers: [{ key: 'X-One', value: '  a   b ' }, { key: 'X-Two', value: '2' }], body: { type: 'text', text: 'hello edge' }, auth: { type: 'edgegrid', ...creds, headersToSign: 'X-One, X-Two' } });
+    expect(String(last.headers.authorization)).toMatch(/^EG1-HMAC-SHA256 client_token=akab-client;access_token=akab-access;timestamp=\d{8}T\d\d:\d\d:\d\d\+0000;nonce=[0-9a-f-]{36};signature=/);
+    expect(last.headers.authorization).toBe(expected(last, { 'X-One': '  a   b ', 'X-Two': '2' }));
+  });
+
+  it('signs for the baseURL host, cuts the hashed body at maxBodySize, and uses a fixed nonce and timestamp', async () => {
+    const body = 'x'.repeat(200);
+    const { last } = await send({ method: 'POST', url: `${base}/e`, body: { type: 'text', text: body }, auth: { type: 'edgegrid', ...creds, baseURL: 'https://akab-host.luna.akamaiapis.net', maxBodySize: 100, nonce: 'n-1', timestamp: '20260101T00:00:00+0000' } });
+    expect(String(last.headers.authorization)).toContain('timestamp=20260101T00:00:00+0000;nonce=n-1;');
+    // The package hashes the first 128 KB; give it the first 100 bytes to match maxBodySize.
+    const cut = { ...last, body: last.body.subarray(0, 100), target: last.target };
+    const fromPackage = expected(cut, {}, 'http://akab-host.luna.akamaiapis.net');
+    expect(last.headers.authorization).toBe(fromPackage);
+  });
+
+  it('names the missing credentials', async () => {
+    await expect(prepare({ url: `${base}/e`, auth: { type: 'edgegrid', clientToken: 'c' } })).rejects.toThrow(/Akamai EdgeGrid: clientSecret, accessToken are empty; copy them from your \.edgerc/);
+  });
+});
+
+describe('NTLM (the three messages on one connection, NTLMv2 checked by the server)', () => {
+  it('negotiates, answers the challenge with NTLMv2 for the domain user, on the same socket', async () => {
+    const challenge = randomBytes(8);
+    let negotiateSocket: Socket | undefined;
+    let result: ReturnType<typeof ntlmV2Check> | undefined;
+    let sameSocket = false;
+    answer = (r, res, socket) => {
+      const auth = String(r.headers.authorization ?? '');
+      if (ntlmType(auth) === 1) {
+        negotiateSocket = socket;
+        res.writeHead(401, { 'WWW-Authenticate': ntlmType2(challenge, 'CORP') }).end();
+      } else if (ntlmType(auth) === 3) {
+        result = ntlmV2Check(auth, challenge, 'Pa55 ✓');
+        sameSocket = socket === negotiateSocket;
+        res.writeHead(result.ok && sameSocket ? 200 : 401).end(result.ok ? `hello ${result.user}` : 'bad');
+      } else res.writeHead(401, { 'WWW-Authenticate': 'NTLM' }).end();
+    };
+    try {
+      const { result: sent } = await send({ method: 'POST', url: `${base}/n`, body: { type: 'text', text: 'payload' }, auth: { type: 'ntlm', username: 'alice', password: 'Pa55 ✓', domain: 'corp', workstation: 'ws1' } });
+      expect(sent.status).toBe(200);
+      expect(Buffer.from(sent.body).toString()).toBe('hello alice');
+      expect(result).toMatchObject({ ok: true, v2: true, user: 'alice', domain: 'CORP', workstation: 'WS1' });
+      expect(sameSocket).toBe(true);
+      expect(received.map((r) => r.body.toString())).toEqual(['payload', 'payload']);
+      // DOMAIN\user in the username works as Windows writes it.
+      const slash = await send({ url: `${base}/n`, auth: { type: 'ntlm', username: 'corp\\bob', password: 'Pa55 ✓' } });
+      expect(slash.result.status).toBe(200);
+      expect(result).toMatchObject({ user: 'bob', domain: 'CORP' });
+      // A wrong password: the server's check fails and its 401 is the response.
+      const wrong = await send({ url: `${base}/n`, auth: { type: 'ntlm', username: 'alice', password: 'nope', domain: 'corp' } });
+      expect(wrong.result.status).toBe(401);
+      expect(result!.ok).toBe(false);
+      expect(received).toHaveLength(2);
+    } finally {
+      answer = (_r, res) => res.end('ok');
+    }
+  });
+
+  it('a server that answers without a challenge gets no second try; a malformed challenge is named', async () => {
+    answer = (_r, res) => res.writeHead(401, { 'WWW-Authenticate': 'NTLM' }).end();
+    try {
+      const { result } = await send({ url: `${base}/n`, auth: { type: 'ntlm', username: 'a', password: 'p' } });
+      expect(result.status).toBe(401);
+      expect(received).toHaveLength(1);
+      answer = (_r, res) => res.writeHead(401, { 'WWW-Authenticate': 'NTLM AAAA' }).end();
+      await expect(send({ url: `${base}/n`, auth: { type: 'ntlm', username: 'a', password: 'p' } })).rejects.toThrow(/127\.0\.0\.1:\d+: the server's NTLM challenge cannot be read/);
+      await expect(prepare({ url: `${base}/n`, auth: { type: 'ntlm' } })).rejects.toThrow(/NTLM auth: the username is empty/);
+    } finally {
+      answer = (_r, res) => res.end('ok');
+    }
+  });
+
+  it('the test MD4 is RFC 1320 MD4', () => {
+    expect(md4(Buffer.from('abc')).toString('hex')).toBe('a448017aaf21d8525fc10ae87aa6729d');
+    expect(md4(Buffer.from('12345678901234567890123456789012345678901234567890123456789012345678901234567890')).toString('hex')).toBe('e33b4ddc9c38f2199c3e7b164fcc0536');
+  });
+});
+
+describe('code export of the signing types (spec 4.7 rule 7)', () => {
+  it('copies one signature with a comment that it expires; an unsignable one says no credentials are sent', async () => {
+    const signed = await prepareRequest({ request: request({ url: `${base}/h`, auth: { type: 'hawk', authId: 'id', authKey: 'k' } }), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } }, { unsendableAuth: 'omit' });
+    const code = toCode(signed, 'curl/bash');
+    expect(code).toMatch(/Hawk: the signature below was made for one send and expires soon/);
+    expect(code).toMatch(/Authorization: Hawk id=/);
+    const unsigned = await prepareRequest({ request: request({ url: `${base}/h`, auth: { type: 'hawk' } }), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } }, { unsendableAuth: 'omit' });
+    expect(toCode(unsigned, 'curl/bash')).toMatch(/Hawk: this code cannot sign the request, and Ferry could not sign it for this export/);
+    const ntlm = await prepareRequest({ request: request({ url: `${base}/n`, auth: { type: 'ntlm', username: 'u', password: 'p' } }), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } }, { unsendableAuth: 'omit' });
+    const ntlmCode = toCode(ntlm, 'python/requests');
+    expect(ntlmCode).toMatch(/NTLM auth: this code cannot answer the server's NTLM challenge, so it sends no credentials/);
+    expect(ntlmCode).toMatch(/Send the request from Ferry, or use a client with NTLM support \(for example curl --ntlm/);
+    expect(ntlmCode).not.toMatch(/Authorization/);
+  });
+});
+
+it('PrepareError is what bad auth settings raise', async () => {
+  await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk' } })).rejects.toBeInstanceOf(PrepareError);
+});
