@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { WorkspaceBusyError } from '../appdata/index.js';
 import { registerApp } from './app.js';
 import { registerExport } from './export.js';
 import { registerImport } from './import.js';
@@ -79,6 +80,11 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
     if (error instanceof CliError) {
       ctx.output.err(`ferry: ${error.message}`);
       return error.exitCode;
+    }
+    if (error instanceof WorkspaceBusyError) {
+      // Another writer (an import, an update, the app) holds the workspace: worth trying again.
+      ctx.output.err(`ferry: ${error.message}`);
+      return EXIT.failed;
     }
     const system = systemErrorMessage(error);
     if (system) {
