@@ -77,10 +77,13 @@ export class WorkspaceData {
   async updateScriptValues(scope: ScriptScope, changes: Record<string, string | null>): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await this.state.update((s) => {
-      const values = ((s.scriptValues ??= {})[scope] ??= {});
+      const all = (s.scriptValues ??= {});
+      if (!Object.hasOwn(all, scope)) Object.defineProperty(all, scope, { value: {}, enumerable: true, writable: true, configurable: true });
+      const values = all[scope]!;
       for (const [key, value] of Object.entries(changes)) {
         if (value === null) delete values[key];
-        else values[key] = value;
+        // Defined, not assigned: `values.__proto__ = x` would change the prototype and save nothing.
+        else Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
       }
     });
   }
