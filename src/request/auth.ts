@@ -26,6 +26,8 @@ export interface AuthTarget {
   headers: PreparedHeader[];
   digest?: { username: string; password: string };
   oauth2TokenCached?: boolean;
+  /** Filled with the credential values the auth put on the wire (see PreparedRequest.credentials). */
+  credentials?: string[];
 }
 
 export interface ApplyAuthOptions {
@@ -53,9 +55,12 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
     case 'inherit':
     case 'none':
       return;
-    case 'basic':
-      addHeader(target, 'Authorization', `Basic ${Buffer.from(`${f('username')}:${f('password')}`, 'utf8').toString('base64')}`);
+    case 'basic': {
+      const basic = Buffer.from(`${f('username')}:${f('password')}`, 'utf8').toString('base64');
+      addHeader(target, 'Authorization', `Basic ${basic}`);
+      addCredentials(target, f('password'), basic);
       return;
+    }
     case 'bearer': {
       const prefix = auth.prefix === undefined ? 'Bearer' : f('prefix');
       addHeader(target, 'Authorization', withPrefix(prefix, f('token')));
@@ -74,10 +79,12 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       const prefix = auth.headerPrefix === undefined ? 'Bearer' : f('headerPrefix');
       target.oauth2TokenCached = token?.cached ?? false;
       addHeader(target, 'Authorization', withPrefix(prefix, token?.token ?? '<access-token>'));
+      addCredentials(target, settings.password, settings.clientSecret, token?.token ?? '');
       return;
     }
     case 'digest':
       target.digest = { username: f('username'), password: f('password') };
+      addCredentials(target, f('password'));
       return;
     case 'awsv4':
       return; // signed by signAwsV4 once headers and body are final
@@ -85,6 +92,10 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       if (options.unsendable === 'omit') return;
       throw new PrepareError(`auth type ${auth.type} (${AUTH_NAMES[auth.type] ?? auth.type}) cannot be sent yet; choose another auth type for this request.`);
   }
+}
+
+function addCredentials(target: AuthTarget, ...values: string[]): void {
+  for (const value of values) if (value !== '') (target.credentials ??= []).push(value);
 }
 
 function withPrefix(prefix: string, token: string): string {

@@ -7,7 +7,7 @@ import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import { DEFAULT_SETTINGS } from '../appdata/index.js';
 import type { Auth, RequestFile, WorkspaceFile } from '../model/index.js';
 import { render, type VariableScope } from '../template/index.js';
-import { applyAuth, signAwsV4 } from './auth.js';
+import { applyAuth, signAwsV4, type AuthTarget } from './auth.js';
 import { prepareBody } from './body.js';
 import { PrepareError } from './errors.js';
 import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
@@ -87,7 +87,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   }
 
   const { auth } = effectiveAuth(request, folders, workspace.file);
-  const target: { url: URL; headers: PreparedHeader[]; digest?: { username: string; password: string }; oauth2TokenCached?: boolean } = { url, headers };
+  const target: AuthTarget = { url, headers };
   try {
     await applyAuth(auth, target, {
       fill,
@@ -103,7 +103,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // and Postman send them (the HTTP client would drop them); explicit auth and headers win.
   if ((url.username || url.password) && !options.keepPlaceholders) {
     if (!headers.some((h) => h.name.toLowerCase() === 'authorization')) {
-      headers.push({ name: 'Authorization', value: `Basic ${Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`, 'utf8').toString('base64')}` });
+      const basic = Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`, 'utf8').toString('base64');
+      headers.push({ name: 'Authorization', value: `Basic ${basic}` });
+      if (url.password) (target.credentials ??= []).push(percentDecoded(url.password), basic);
     }
     url.username = '';
     url.password = '';
@@ -129,6 +131,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   addCommonParts(prepared, input, rules, auth, fill);
   if (target.oauth2TokenCached !== undefined) prepared.oauth2TokenCached = target.oauth2TokenCached;
   if (target.digest) prepared.digest = target.digest;
+  if (target.credentials) prepared.credentials = target.credentials;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();
     if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];
