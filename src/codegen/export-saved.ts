@@ -10,7 +10,7 @@ import { requestKind } from '../protocols/index.js';
 import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { resolveEnvironment, RunError } from '../variables/index.js';
+import { resolveEnvironment, RunError, SecretMask } from '../variables/index.js';
 import { findFolder, formatWarning, selectRequests } from '../workspace/index.js';
 
 export interface ExportSavedOptions {
@@ -28,7 +28,20 @@ export interface ExportSavedOptions {
 }
 
 
-export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string }> {
+/** Values this short are not looked for in the code: "abc" would be found in any code, and hides little. */
+const MIN_CHECKED_SECRET = 4;
+
+export interface ExportedCode {
+  target: Target;
+  code: string;
+  /**
+   * What the code holds in plain text that is kept secret elsewhere: `secret variable NAME`,
+   * `auth credentials (a password or an OAuth 2.0 token)`. A face warns about them.
+   */
+  secretsInCode: string[];
+}
+
+export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<ExportedCode> {
   const items = selectRequests(workspace.tree, [requestPath]);
   const item = items[0];
   if (items.length !== 1 || !item || isFolder(workspace, requestPath)) {
@@ -41,7 +54,8 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
 
   const data = new WorkspaceData(workspace.id, workspace.root);
   const keep = options.substitute === false;
-  const filled = scopeFrom(await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data)), [options.vars]);
+  const snapshot = await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data));
+  const filled = scopeFrom(snapshot, [options.vars]);
   // Without substitution the request keeps `{{name}}`; the OAuth 2.0 settings are still filled
   // to find the cached token, which is not a variable.
   const variables = keep ? buildVariableScope({}) : filled;
@@ -63,7 +77,23 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
     notes.push('Basic auth: the Authorization header encodes the user name and password with their {{variables}} as written;');
     notes.push('export with substitution on to get the real credentials, or Base64-encode USER:PASSWORD yourself.');
   }
-  return exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes });
+  const exported = exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes });
+  const secretsInCode: string[] = [];
+  const names = new Set<string>();
+  for (const [name, value] of [...Object.entries(snapshot.secrets.workspace), ...Object.entries(snapshot.secrets.environment)]) {
+    if (!names.has(name) && holds(exported.code, value)) names.add(name);
+  }
+  for (const name of names) secretsInCode.push(`secret variable ${name}`);
+  if ((prepared.credentials ?? []).some((value) => holds(exported.code, value))) secretsInCode.push('auth credentials (a password or an OAuth 2.0 token)');
+  return { ...exported, secretsInCode };
+}
+
+/** Whether the code holds the value as written or encoded (as the run's secret mask finds it). */
+function holds(code: string, value: string): boolean {
+  if (value.length < MIN_CHECKED_SECRET) return false;
+  const mask = new SecretMask();
+  mask.add(value);
+  return mask.text(code) !== code;
 }
 
 function isFolder(workspace: Workspace, requestPath: string): boolean {

@@ -126,6 +126,34 @@ describe('ferry export', () => {
     expect(withToken.stdout).toContain('Authorization: Bearer cached-123');
   });
 
+  it('-e ENV with secret values or a token in the code: stdout is the code alone, stderr says so and points to --no-substitute', async () => {
+    const root = await workspace();
+    await fs.writeFile(path.join(root, 'environments', 'prod.yaml'), 'name: Prod\nvariables:\n  - key: apiKey\n    secret: true\n');
+    await fs.writeFile(path.join(root, 'requests', 'Keyed.yaml'), 'name: Keyed\nurl: "{{baseUrl}}/keyed"\nheaders:\n  - key: X-Api-Key\n    value: "{{apiKey}}"\n');
+    const ws = await openWorkspace(root);
+    const data = new WorkspaceData(ws.id, ws.root);
+    await data.secrets.set('prod', 'apiKey', 'sk-live-5ecret-value');
+    const plain = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'local']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
+    const exported = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'prod']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('X-Api-Key: sk-live-5ecret-value');
+    expect(exported.stdout).not.toMatch(/warning|secret/i);
+    expect(exported.stderr).toBe('ferry: warning: the code holds secret values in plain text: secret variable apiKey. Do not share or commit it as is. Export with --no-substitute to keep {{variables}} as written.\n');
+    // --no-substitute: the placeholder stays, nothing to say.
+    const kept = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'prod', '--no-substitute']);
+    expect(kept.stdout).toContain('X-Api-Key: {{apiKey}}');
+    expect(kept.stderr).toBe('');
+    // A cached OAuth 2.0 token is in the code even without substitution: said, without the advice.
+    const request = ws.tree.children.find((c) => c.type === 'request' && c.request.name === 'OAuth');
+    if (request?.type !== 'request') throw new Error('fixture');
+    await data.saveToken(tokenCacheKey(oauth2Settings(request.request.auth as Auth, (t) => t)), { accessToken: 'cached-token-456' });
+    const token = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl', '--no-substitute']);
+    expect(token.stdout).toContain('Authorization: Bearer cached-token-456');
+    expect(token.stderr).toBe('ferry: warning: the code holds secret values in plain text: auth credentials (a password or an OAuth 2.0 token). Do not share or commit it as is.\n');
+  });
+
   it('--list, and clear errors for a folder, an unknown language and a missing --lang', async () => {
     const root = await workspace();
     const list = await ferry(['export', '--list']);
