@@ -7,3 +7,4 @@ export { certificatePassphrase, DEFAULT_SETTINGS, proxyWithCredentials, readSett
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, type StoredCertificate } from './certificates.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, writeCookieJarFile } from './cookie-jar-file.js';
+export { lockWorkspace, withWorkspaceLock, WorkspaceBusyError, type LockOptions } from './workspace-lock.js';

@@ -9,7 +9,7 @@ import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
 
-interface Sealed {
+export interface Sealed {
   iv: string;
   tag: string;
   data: string;
@@ -61,6 +61,22 @@ function open(keyBytes: Buffer, sealed: Sealed): string {
   const decipher = createDecipheriv('aes-256-gcm', keyBytes, Buffer.from(sealed.iv, 'base64'));
   decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
   return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
+}
+
+/** Encrypts a value with this computer's secret key, as the secret store keeps its values. */
+export async function sealValue(plain: string): Promise<Sealed> {
+  return seal(await key(), plain);
+}
+
+/** Decrypts what `sealValue` gave; throws when the key changed or the value was altered. */
+export async function openValue(sealed: Sealed): Promise<string> {
+  return open(await key(), sealed);
+}
+
+/** Whether a stored value is sealed (older files may hold plain values). */
+export function isSealed(value: unknown): value is Sealed {
+  const v = value as Partial<Sealed> | null;
+  return typeof v === 'object' && v !== null && typeof v.iv === 'string' && typeof v.tag === 'string' && typeof v.data === 'string';
 }
 
 /** Secrets of one workspace, keyed by scope (an environment id, or `workspace`) and variable name. */

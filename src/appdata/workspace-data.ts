@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { JsonStore } from './json-store.js';
 import { workspaceDataDir } from './paths.js';
-import { SecretStore } from './secrets.js';
+import { isSealed, openValue, sealValue, SecretStore, type Sealed } from './secrets.js';
 
 /** Script-set values per scope: `environment:<id>`, `collection` (workspace variables), `globals`. */
 export type ScriptScope = `environment:${string}` | 'collection' | 'globals';
@@ -32,6 +32,17 @@ export interface HistoryEntry {
 
 export const HISTORY_LIMIT = 500;
 
+function isCachedToken(value: unknown): value is CachedToken {
+  return typeof value === 'object' && value !== null && typeof (value as CachedToken).accessToken === 'string';
+}
+
+/** Seals, in place, every token still stored plain. */
+async function sealPlain(all: Record<string, Sealed | CachedToken>): Promise<void> {
+  for (const [key, value] of Object.entries(all)) {
+    if (!isSealed(value)) all[key] = await sealValue(JSON.stringify(value));
+  }
+}
+
 /** Fields may be missing in a file written by hand or by an older Ferry. */
 interface State {
   activeEnvironment?: string;
@@ -43,7 +54,8 @@ export class WorkspaceData {
   readonly dir: string;
   readonly secrets: SecretStore;
   private readonly state: JsonStore<State>;
-  private readonly tokens: JsonStore<Record<string, CachedToken>>;
+  /** Sealed with the secret store's key, as secret values are; an older Ferry wrote them plain. */
+  private readonly tokens: JsonStore<Record<string, Sealed | CachedToken>>;
   private readonly history: JsonStore<HistoryEntry[]>;
 
   constructor(workspaceId: string, workspaceRoot: string) {
@@ -77,10 +89,13 @@ export class WorkspaceData {
   async updateScriptValues(scope: ScriptScope, changes: Record<string, string | null>): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await this.state.update((s) => {
-      const values = ((s.scriptValues ??= {})[scope] ??= {});
+      const all = (s.scriptValues ??= {});
+      if (!Object.hasOwn(all, scope)) Object.defineProperty(all, scope, { value: {}, enumerable: true, writable: true, configurable: true });
+      const values = all[scope]!;
       for (const [key, value] of Object.entries(changes)) {
         if (value === null) delete values[key];
-        else values[key] = value;
+        // Defined, not assigned: `values.__proto__ = x` would change the prototype and save nothing.
+        else Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
       }
     });
   }
@@ -92,14 +107,34 @@ export class WorkspaceData {
   }
 
   async token(key: string): Promise<CachedToken | undefined> {
-    return (await this.tokens.read())[key];
+    const all = await this.tokens.read();
+    if (!Object.hasOwn(all, key)) return undefined;
+    const stored = all[key];
+    if (!isSealed(stored)) {
+      // A plain token an older Ferry kept: used, and the whole file is sealed now.
+      await this.sealPlainTokens();
+      return isCachedToken(stored) ? stored : undefined;
+    }
+    try {
+      const token = JSON.parse(await openValue(stored)) as unknown;
+      return isCachedToken(token) ? token : undefined;
+    } catch {
+      // Sealed with another key (secret.key was replaced) or altered: fetched again.
+      return undefined;
+    }
   }
 
   async saveToken(key: string, token: CachedToken | undefined): Promise<void> {
-    await this.tokens.update((all) => {
-      if (token) all[key] = token;
+    const sealed = token ? await sealValue(JSON.stringify(token)) : undefined;
+    await this.tokens.update(async (all) => {
+      if (sealed) Object.defineProperty(all, key, { value: sealed, enumerable: true, writable: true, configurable: true });
       else delete all[key];
+      await sealPlain(all);
     });
+  }
+
+  private async sealPlainTokens(): Promise<void> {
+    await this.tokens.update(sealPlain);
   }
 
   /** Appends entries (a run passes all of its sends at once: one locked write). */

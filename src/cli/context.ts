@@ -32,7 +32,9 @@ export async function openWorkspaceFor(command: Command, ctx: CliContext): Promi
     // An update from API spec that a crash or kill interrupted is finished (or undone) first.
     return await openWorkspaceForUse(dir, {
       cwd: ctx.cwd,
-      onRecovered: (recovery) => ctx.output.err(`ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),
+      onRecovered: (recovery) => ctx.output.err(recovery === 'import undone'
+        ? 'ferry: an interrupted `ferry import` was undone (its partly written files removed); import again.'
+        : `ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),
     });
   } catch (error) {
     if (error instanceof WorkspaceError) throw new CliError(error.message);

@@ -55,10 +55,17 @@ export function registerExport(program: Command, ctx: CliContext): void {
       }
       const ws = await openWorkspaceFor(command, ctx);
       try {
-        const { code } = await exportSavedRequest(ws, requestPath, {
+        const { code, secretsInCode } = await exportSavedRequest(ws, requestPath, {
           lang: flags.lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars, allowFilesOutside: flags.allowFilesOutside,
         });
         ctx.output.out(code);
+        // The code is the user's to use; stderr says what in it is secret (stdout stays the code alone).
+        if (secretsInCode.length > 0) {
+          const advice = flags.substitute
+            ? ' Export with --no-substitute to keep {{variables}} as written.'
+            : '';
+          ctx.output.err(`ferry: warning: the code holds secret values in plain text: ${secretsInCode.join(', ')}. Do not share or commit it as is.${advice}`);
+        }
       } catch (error) {
         if (error instanceof RunError || error instanceof SelectError || error instanceof PrepareError || error instanceof TargetError) {
           throw new CliError(error.message);

@@ -72,6 +72,12 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
       ctx.output.err(`ferry: ${error.message}`);
       return error.exitCode;
     }
+    // Another writer (an import, an update, the app) holds the workspace: worth trying again.
+    // Matched by name: importing appdata here would load it for every command's --help.
+    if ((error as Error)?.name === 'WorkspaceBusyError') {
+      ctx.output.err(`ferry: ${(error as Error).message}`);
+      return EXIT.failed;
+    }
     const system = systemErrorMessage(error);
     if (system) {
       ctx.output.err(`ferry: ${system.message}`);

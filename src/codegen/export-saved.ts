@@ -7,10 +7,10 @@ import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest } from './index.js';
 import type { Target } from './target.js';
 import { graphqlOperation, requestKind } from '../protocols/index.js';
-import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
+import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type PreparedRequest, type VariableSnapshot } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { resolveEnvironment, RunError } from '../variables/index.js';
+import { resolveEnvironment, RunError, SecretMask } from '../variables/index.js';
 import { findFolder, formatWarning, selectRequests } from '../workspace/index.js';
 
 export interface ExportSavedOptions {
@@ -28,6 +28,20 @@ export interface ExportSavedOptions {
 }
 
 
+/** Values this short are not looked for in the code: "abc" would be found in any code, and hides little. */
+const MIN_CHECKED_SECRET = 4;
+
+export interface ExportedCode {
+  target: Target;
+  code: string;
+  /**
+   * What the code holds in plain text that is kept secret elsewhere: `secret variable NAME`,
+   * `auth credentials (a password or an OAuth 2.0 token)`. A face warns about them.
+   */
+  secretsInCode: string[];
+  prepared: PreparedRequest;
+}
+
 /** A saved request prepared as a send would prepare it (variables, auth, body), without sending. */
 export interface PreparedSaved {
   prepared: PreparedRequest;
@@ -35,6 +49,8 @@ export interface PreparedSaved {
   path: string;
   /** Notes for a reader of the result (variables kept as written in Basic credentials). */
   notes: string[];
+  /** The secret values of the workspace and the environment (to find them in what is shown). */
+  secrets: VariableSnapshot['secrets'];
 }
 
 /**
@@ -55,7 +71,8 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
 
   const data = new WorkspaceData(workspace.id, workspace.root);
   const keep = options.substitute === false;
-  const filled = scopeFrom(await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data)), [options.vars]);
+  const snapshot = await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data));
+  const filled = scopeFrom(snapshot, [options.vars]);
   // Without substitution the request keeps `{{name}}`; the OAuth 2.0 settings are still filled
   // to find the cached token, which is not a variable.
   const variables = keep ? buildVariableScope({}) : filled;
@@ -78,10 +95,10 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
     notes.push('export with substitution on to get the real credentials, or Base64-encode USER:PASSWORD yourself.');
   }
   notes.push(...(await subscriptionNote(prepared)));
-  return { prepared, path: item.node.path, notes };
+  return { prepared, path: item.node.path, notes, secrets: snapshot.secrets };
 }
 
-export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<{ target: Target; code: string; prepared: PreparedRequest }> {
+export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<ExportedCode> {
   const items = selectRequests(workspace.tree, [requestPath]);
   const node = items.length === 1 ? items[0]!.node : undefined;
   // Only HTTP requests become code; said before anything is prepared.
@@ -89,8 +106,15 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
     const kind = requestKind(node.request.kind);
     if (!kind.exportsAsCode) throw new RunError(`requests/${node.path} is ${kind.noun}; only HTTP requests can be exported as code.`);
   }
-  const { prepared, notes } = await prepareSavedRequest(workspace, requestPath, options);
-  return { ...exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes }), prepared };
+  const { prepared, notes, secrets } = await prepareSavedRequest(workspace, requestPath, options);
+  const exported = exportRequest(prepared, { lang: options.lang, lib: options.lib, platform: options.platform, notes });
+  const names = new Set<string>();
+  for (const [name, value] of [...Object.entries(secrets.workspace), ...Object.entries(secrets.environment)]) {
+    if (holds(exported.code, value)) names.add(name);
+  }
+  const secretsInCode = [...names].map((name) => `secret variable ${name}`);
+  if ((prepared.credentials ?? []).some((value) => holds(exported.code, value))) secretsInCode.push('auth credentials (a password or an OAuth 2.0 token)');
+  return { ...exported, secretsInCode, prepared };
 }
 
 const TRANSPORT_NAMES = { websocket: 'WebSocket (graphql-transport-ws)', websocketLegacy: 'WebSocket (subscriptions-transport-ws)', sse: 'GraphQL over SSE' };
@@ -103,6 +127,14 @@ async function subscriptionNote(prepared: PreparedRequest): Promise<string[]> {
     `GraphQL subscription: Ferry subscribes over ${TRANSPORT_NAMES[operation.subscription.transport ?? 'websocket']} instead of POSTing;`,
     'this code only POSTs the operation, which a server answers with an error or not at all. Use a GraphQL subscription client.',
   ];
+}
+
+/** Whether the code holds the value as written or encoded (as the run's secret mask finds it). */
+function holds(code: string, value: string): boolean {
+  if (value.length < MIN_CHECKED_SECRET) return false;
+  const mask = new SecretMask();
+  mask.add(value);
+  return mask.text(code) !== code;
 }
 
 function isFolder(workspace: Workspace, requestPath: string): boolean {

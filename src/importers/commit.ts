@@ -5,12 +5,17 @@
  * changed only after that. On any error the staging folders are removed, anything already moved
  * is taken back out, the workspace file gets its old text and the secret store its old values,
  * so no half import is ever visible or left in this computer's data folder.
+ *
+ * The whole import holds the workspace's write lock (one writer at a time), and keeps a journal
+ * (import-journal.ts) so that an import killed part-way is undone by the next ferry command: the
+ * staging folders never stay behind. A rollback removes only what this import created.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { formatFieldPath, parseResource, toFileData, variableSchema, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
-import { SecretStore, workspaceDataDir } from '../appdata/index.js';
+import { SecretStore, withWorkspaceLock, workspaceDataDir } from '../appdata/index.js';
+import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYaml, readTextFile,
   REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
@@ -39,6 +44,19 @@ interface Move {
 
 export async function commitImport(target: CommitTarget, result: ImportResult, options: CommitOptions = {}): Promise<ImportSummary> {
   const root = path.resolve(target.root);
+  return withWorkspaceLock(root, 'an import', async () => {
+    // An import killed before this one may have left its staging folders: undo it first.
+    await recoverInterruptedImport(target.id, root);
+    const journal = new ImportJournal(target.id, root);
+    try {
+      return await commitLocked(target, root, result, options, journal);
+    } finally {
+      await journal.end();
+    }
+  });
+}
+
+async function commitLocked(target: CommitTarget, root: string, result: ImportResult, options: CommitOptions, journal: ImportJournal): Promise<ImportSummary> {
   const into = (options.into ?? '').split(/[\\/]/).filter(Boolean);
   const targetDir = path.join(root, REQUESTS_DIR, ...into);
   const problem = await checkNoSymlinks(root, path.relative(root, targetDir));
@@ -74,8 +92,8 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     const specNames = new Map<unknown, string>();
     if (result.specs.length > 0) {
       const specsDir = path.join(root, SPECS_DIR);
-      await makeDir(specsDir, created);
-      const staging = await stage(specsDir, stagings);
+      await makeDir(specsDir, created, journal);
+      const staging = await stage(specsDir, stagings, journal);
       const taken = (await listNames(specsDir)).map((n) => n.replace(/\.(json|ya?ml)$/i, ''));
       for (const spec of result.specs) {
         const base = uniqueFileName(requireName(spec.name, 'document'), taken);
@@ -89,7 +107,7 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     }
 
     // 2. The request tree, validated and written aside.
-    const staging = await stage(targetDir, stagings);
+    const staging = await stage(targetDir, stagings, journal);
     const pending: PendingTree = { dirsByDepth: [], writes: [] };
     const taken = new SiblingNames(await listNames(targetDir));
     let seq = await nextSeq(targetDir);
@@ -105,8 +123,8 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     const environmentIds: string[] = [];
     if (result.environments.length > 0) {
       const envDir = path.join(root, ENVIRONMENTS_DIR);
-      await makeDir(envDir, created);
-      const envStaging = await stage(envDir, stagings);
+      await makeDir(envDir, created, journal);
+      const envStaging = await stage(envDir, stagings, journal);
       const envTaken = (await listNames(envDir)).map(stripYaml);
       for (const env of result.environments) {
         const id = uniqueFileName(requireName(env.name, 'environment'), envTaken);
@@ -121,8 +139,8 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     // 3b. Server files (`--as-server`), linked to their kept document.
     if (servers.length > 0) {
       const serversDir = path.join(root, SERVERS_DIR);
-      await makeDir(serversDir, created);
-      const serverStaging = await stage(serversDir, stagings);
+      await makeDir(serversDir, created, journal);
+      const serverStaging = await stage(serversDir, stagings, journal);
       const serverTaken = (await listNames(serversDir)).map(stripYaml);
       for (const server of servers) {
         const id = uniqueFileName(requireName(server.id, 'server'), serverTaken);
@@ -156,9 +174,12 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     // 5. The moves, then the workspace file, then the secrets. Only now does anything become
     // visible, and every step is undone if a later one fails: secret values never outlive a
     // failed import, and the workspace file gets its old text back.
+    await journal.moving(moves.map((m) => m.to), newWorkspaceText === undefined ? undefined : source);
+    const kill = testKillPoint();
     for (const move of moves) {
       await fs.rename(move.from, move.to);
       done.push(move);
+      if (done.length === kill) process.kill(process.pid, 'SIGKILL');
     }
     if (newWorkspaceText !== undefined) {
       await writeFileAtomic(workspaceFile, newWorkspaceText);
@@ -196,7 +217,9 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
     for (const written of secretsWritten.reverse()) await restoreSecret(written).catch(() => {});
     if (workspaceBefore !== undefined) await writeFileAtomic(path.join(root, WORKSPACE_FILE), workspaceBefore).catch(() => {});
     for (const move of done.reverse()) await fs.rm(move.to, { recursive: true, force: true }).catch(() => {});
-    for (const dir of created) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+    for (const dir of stagings) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+    // Only when empty: what another writer put there is not this import's to remove.
+    for (const dir of created.reverse()) await fs.rmdir(dir).catch(() => {});
     throw error;
   } finally {
     for (const dir of stagings) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
@@ -215,13 +238,21 @@ async function restoreSecret({ store, scope, key, previous }: WrittenSecret): Pr
   else await store.set(scope, key, previous);
 }
 
-async function makeDir(dir: string, created: string[]): Promise<void> {
-  const made = await fs.mkdir(dir, { recursive: true });
-  if (made !== undefined) created.push(made);
+/** Makes a top-level folder (`specs/`) when missing, recorded first so that a killed import's is removed again. */
+async function makeDir(dir: string, created: string[], journal: ImportJournal): Promise<void> {
+  if (await isDirectory(dir)) return;
+  await journal.creating(dir);
+  try {
+    await fs.mkdir(dir);
+    created.push(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
-async function stage(parent: string, stagings: string[]): Promise<string> {
+async function stage(parent: string, stagings: string[], journal: ImportJournal): Promise<string> {
   const dir = path.join(parent, `.ferry-import-${process.pid}-${randomBytes(6).toString('hex')}`);
+  await journal.staging(dir);
   await fs.mkdir(dir);
   stagings.push(dir);
   return dir;
@@ -366,4 +397,10 @@ function maxDepth(nodes: ImportedNode[]): number {
 /** Variables as the workspace file writes them: the model's writer leaves defaults out. */
 function variableFileData(variable: Variable): unknown {
   return toFileData(variableSchema, variable);
+}
+
+/** `FERRY_TEST_KILL_IMPORT=N`: the crash tests kill the import after its N-th move into place. */
+function testKillPoint(): number | undefined {
+  const n = Number(process.env.FERRY_TEST_KILL_IMPORT);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -12,6 +12,7 @@ import { ImportError, type ImportResult, type ImportSource } from './types.js';
 
 export * from './types.js';
 export { commitImport, type CommitOptions, type CommitTarget } from './commit.js';
+export { hasImportJournal, recoverInterruptedImport, type ImportRecovery } from './import-journal.js';
 export { detect, decodeText, readImportFile, MAX_IMPORT_BYTES, SUPPORTED_FORMATS, type Detected } from './detect.js';
 export { readInput, download, type ImportInput } from './source.js';
 export { importCurl, curlToRequest } from './curl/index.js';

@@ -29,6 +29,8 @@ export interface AuthTarget {
   digest?: { username: string; password: string };
   ntlm?: NtlmCredentials;
   oauth2TokenCached?: boolean;
+  /** Filled with the credential values the auth put on the wire (see PreparedRequest.credentials). */
+  credentials?: string[];
 }
 
 export interface ApplyAuthOptions {
@@ -61,9 +63,12 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
     case 'inherit':
     case 'none':
       return;
-    case 'basic':
-      addHeader(target, 'Authorization', `Basic ${Buffer.from(`${f('username')}:${f('password')}`, 'utf8').toString('base64')}`);
+    case 'basic': {
+      const basic = Buffer.from(`${f('username')}:${f('password')}`, 'utf8').toString('base64');
+      addHeader(target, 'Authorization', `Basic ${basic}`);
+      addCredentials(target, f('password'), basic);
       return;
+    }
     case 'bearer': {
       const prefix = auth.prefix === undefined ? 'Bearer' : f('prefix');
       addHeader(target, 'Authorization', withPrefix(prefix, f('token')));
@@ -82,10 +87,12 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       const prefix = auth.headerPrefix === undefined ? 'Bearer' : f('headerPrefix');
       target.oauth2TokenCached = token?.cached ?? false;
       addHeader(target, 'Authorization', withPrefix(prefix, token?.token ?? '<access-token>'));
+      addCredentials(target, settings.password, settings.clientSecret, token?.token ?? '');
       return;
     }
     case 'digest':
       target.digest = { username: f('username'), password: f('password') };
+      addCredentials(target, f('password'));
       return;
     case 'ntlm': {
       const username = f('username');
@@ -95,6 +102,7 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       const slash = username.indexOf('\\');
       const domain = f('domain') || (slash > 0 ? username.slice(0, slash) : '');
       target.ntlm = { username: slash > 0 && !f('domain') ? username.slice(slash + 1) : username, password: f('password'), domain, workstation: f('workstation') };
+      addCredentials(target, f('password'));
       return;
     }
     case 'awsv4':
@@ -103,11 +111,20 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
     case 'asap':
     case 'hawk':
     case 'edgegrid':
-      return; // signed by sign.ts once headers and body are final
+      // Signed by sign.ts once headers and body are final; the keys are masked like passwords.
+      addCredentials(target, ...SIGNING_SECRETS.map(f));
+      return;
     default:
       if (options.unsendable === 'omit') return;
       throw new PrepareError(`auth type ${auth.type} (${AUTH_NAMES[auth.type] ?? auth.type}) cannot be sent yet; choose another auth type for this request.`);
   }
+}
+
+/** The fields of the signing types that hold a key (spec 5.5): never shown in run output. */
+const SIGNING_SECRETS = ['secretKey', 'secretAccessKey', 'consumerSecret', 'tokenSecret', 'secret', 'authKey', 'clientSecret', 'privateKey'];
+
+function addCredentials(target: AuthTarget, ...values: string[]): void {
+  for (const value of values) if (value !== '') (target.credentials ??= []).push(value);
 }
 
 function withPrefix(prefix: string, token: string): string {

@@ -104,7 +104,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // and Postman send them (the HTTP client would drop them); explicit auth and headers win.
   if ((url.username || url.password) && !options.keepPlaceholders) {
     if (!headers.some((h) => h.name.toLowerCase() === 'authorization')) {
-      headers.push({ name: 'Authorization', value: `Basic ${Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`, 'utf8').toString('base64')}` });
+      const basic = Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`, 'utf8').toString('base64');
+      headers.push({ name: 'Authorization', value: `Basic ${basic}` });
+      if (url.password) (target.credentials ??= []).push(percentDecoded(url.password), basic);
     }
     url.username = '';
     url.password = '';
@@ -134,6 +136,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (target.digest) prepared.digest = target.digest;
   if (target.ntlm) prepared.ntlm = target.ntlm;
   if (signsRequest(auth.type)) prepared.signed = signed;
+  if (target.credentials) prepared.credentials = target.credentials;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();
     if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];

@@ -85,6 +85,12 @@ export interface PreparedRequest {
   /** NTLM auth: the HTTP client runs the three-message handshake on one connection with these. */
   ntlm?: NtlmCredentials;
   /**
+   * Credential values the auth put on the wire though no secret variable holds them: passwords of
+   * the auth settings, the OAuth 2.0 client secret and access token, the Basic credential as sent.
+   * A run masks them in what it prints and reports, like secret values.
+   */
+  credentials?: string[];
+  /**
    * Headers besides Authorization that carry the request's credentials (an API key's header): the
    * HTTP client drops them, with Authorization, on a redirect to another origin.
    */

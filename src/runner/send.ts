@@ -171,6 +171,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     result.error = [...errors, system ? `requests/${node.path}: ${system.message}` : (error as Error).message].join('\n');
     return { result, nextRequest };
   }
+  maskCredentials(ctx, prepared);
   if (kind.shape) prepared = kind.shape(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
@@ -251,4 +252,22 @@ function fromScriptRequest(original: RequestFile, changed: ScriptRequest): Reque
     body: (changed.body ?? original.body) as Body,
     auth: (changed.auth ?? original.auth) as Auth,
   };
+}
+
+/** Shorter credential values are not masked: replacing every "abc" in a run's output would garble it and hide nothing worth hiding. */
+const MIN_MASKED_CREDENTIAL = 4;
+
+/**
+ * Passwords from the auth settings and OAuth 2.0 tokens (access and refresh) are masked in the
+ * run's output like secret values, though no secret variable holds them.
+ */
+function maskCredentials(ctx: RunContext, prepared: PreparedRequest): void {
+  const add = (value: string | undefined) => {
+    if (value !== undefined && value.length >= MIN_MASKED_CREDENTIAL) ctx.variables.mask.add(value);
+  };
+  for (const value of prepared.credentials ?? []) add(value);
+  for (const token of ctx.oauthTokens.values()) {
+    add(token.accessToken);
+    add(token.refreshToken);
+  }
 }

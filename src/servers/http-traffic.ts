@@ -8,7 +8,7 @@ import { epochMsOf } from './traffic.js';
 import type { TrafficRecord } from './types.js';
 
 /** What happened besides an ordinary answer. */
-export type HttpExchangeNote = 'error' | 'reset' | 'hang' | 'proxy' | 'notFound' | 'preflight' | 'stream' | 'aborted' | 'proxyError' | 'invalid';
+export type HttpExchangeNote = 'error' | 'reset' | 'hang' | 'proxy' | 'notFound' | 'preflight' | 'stream' | 'aborted' | 'proxyError' | 'invalid' | 'foreignHost';
 
 export interface HttpExchangeDetail {
   method: string;
@@ -19,6 +19,8 @@ export interface HttpExchangeDetail {
   /** Status sent; 0 when none was (reset, hang, client gone). */
   status: number;
   note?: HttpExchangeNote;
+  /** `foreignHost`: the Host the refused request was addressed to. */
+  host?: string;
   /** `invalid`: what the request got wrong against the mock's OpenAPI document, one line each. */
   problems?: string[];
 }
@@ -36,6 +38,7 @@ const NOTES: Record<HttpExchangeNote, string> = {
   stream: 'event stream closed',
   aborted: 'client left before the answer',
   invalid: 'request does not match the API spec',
+  foreignHost: 'refused: addressed to another host name',
 };
 
 /**

@@ -9,6 +9,7 @@ import http, { type IncomingMessage } from 'node:http';
 import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
 import { ServerError } from './errors.js';
 import { answerable, type AnyRequest, type AnyResponse } from './http-types.js';
 import type { TlsMaterial } from './tls.js';
@@ -32,13 +33,28 @@ export interface ListenOptions {
   upgrade?: UpgradeHandler;
   /** For messages: the server file. */
   file: string;
+  /** Told of each request refused for a foreign Host (see `loopbackNamesOnly`), so the traffic log shows it. */
+  onRefused?: (refused: RefusedRequest) => void;
+}
+
+/** A request the DNS-rebinding guard refused, as the traffic log records it. */
+export interface RefusedRequest {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  /** The Host it was addressed to. */
+  host: string;
+  status: number;
+  /** `performance.now()` when it arrived. */
+  start: number;
+  bytesOut: number;
 }
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<Socket>();
-  const handler = options.host === '127.0.0.1' ? loopbackNamesOnly(options.handler) : options.handler;
+  const handler = options.host === '127.0.0.1' ? loopbackNamesOnly(options.handler, options.onRefused) : options.handler;
   const server = options.tls
     ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, handler)
     : http.createServer({ keepAliveTimeout: 5000 }, handler);
@@ -49,7 +65,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   });
   if (options.upgrade) {
     // The upgraded socket is the connection tracked above, so close() ends it too.
-    server.on('upgrade', options.host === '127.0.0.1' ? loopbackUpgradesOnly(options.upgrade) : options.upgrade);
+    server.on('upgrade', options.host === '127.0.0.1' ? loopbackUpgradesOnly(options.upgrade, options.onRefused) : options.upgrade);
   }
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -97,7 +113,7 @@ const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\]|[a-z0-9-]+(?:\.[a-z0-9
  * name as Host, so a server on 127.0.0.1 answers only loopback names; one on 0.0.0.0 is reached
  * by other names on purpose. A request without Host (HTTP/1.0) is let through: no browser sends one.
  */
-function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) => void): (req: AnyRequest, res: AnyResponse) => void {
+function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) => void, onRefused?: (refused: RefusedRequest) => void): (req: AnyRequest, res: AnyResponse) => void {
   // A keep-alive connection sends the same Host on every request: the name checked once per
   // connection (and again only when it changes) keeps the pattern off the hot path.
   const approved = new WeakMap<object, string>();
@@ -108,20 +124,24 @@ function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) => void)
       if (typeof host === 'string') approved.set(req.socket, host);
       return handler(req, res);
     }
+    const start = performance.now();
     const text = notLoopbackText(host);
     const out = answerable(res);
     out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
     out.end(text);
+    onRefused?.({ method: req.method ?? 'GET', path: req.url ?? '/', host: String(host), status: 403, start, bytesOut: Buffer.byteLength(text) });
   };
 }
 
 /** The same check for upgrades: a page's WebSocket is as much a rebinding reader as its fetch. */
-function loopbackUpgradesOnly(upgrade: UpgradeHandler): UpgradeHandler {
+function loopbackUpgradesOnly(upgrade: UpgradeHandler, onRefused?: (refused: RefusedRequest) => void): UpgradeHandler {
   return (req, socket, head) => {
     const host = req.headers.host;
     if (host === undefined || LOOPBACK_HOST.test(host)) return upgrade(req, socket, head);
+    const start = performance.now();
     const text = notLoopbackText(host);
     socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    onRefused?.({ method: req.method ?? 'GET', path: req.url ?? '/', host, status: 403, start, bytesOut: Buffer.byteLength(text) });
   };
 }
 

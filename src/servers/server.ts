@@ -6,6 +6,7 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { ServerFile } from '../model/index.js';
 import { deepEqual } from '../model/index.js';
 import { formatWarning, readResource } from '../workspace/index.js';
@@ -17,6 +18,7 @@ import { TrafficLog } from './traffic.js';
 import type { RunningServer, ServerNotice, ServerOptions } from './types.js';
 import { readServerVariables } from './server-variables.js';
 import { exposureWarning } from './exposure.js';
+import { httpExchangeRecord } from './http-traffic.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
 export interface ServerEntry {
@@ -144,6 +146,8 @@ async function launchKind(entry: ServerEntry, config: ServerFile, options: Serve
         file: entry.file,
         handler: (req, res) => shared.handle(req, res),
         upgrade: shared.upgrade?.bind(shared),
+        // Refused before any kind saw it: recorded here, so a rebinding attempt shows in the log.
+        onRefused: (r) => traffic.add(httpExchangeRecord(config.kind, entry.id, r.start, performance.now() - r.start, { method: r.method, path: r.path, route: '', status: r.status, note: 'foreignHost', host: r.host }, 0, r.bytesOut)),
       });
   } else {
     const own = module.create(context);

@@ -1,20 +1,23 @@
 /**
  * Opening a workspace to work in, for every face (`ferry` commands, the app): find and read it,
- * and first finish (or undo) an update from API spec that a crash or kill interrupted.
+ * and first finish (or undo) an update from API spec, or undo an import, that a crash or kill
+ * interrupted.
  *
  * It lives here, not in workspace/: the update journal is the OpenAPI importer's
  * (`importers/openapi/update/journal.ts`), and workspace/ may import only model/. The session
  * layer sits above both, and both faces already import it.
  */
-// The journal module alone: the importer itself loads only when `ferry update` or an import runs.
+import { withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
+// The journal modules alone: the importer itself loads only when `ferry update` or an import runs.
+import { hasImportJournal, recoverInterruptedImport } from '../importers/import-journal.js';
 import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
 import { openWorkspaceFrom, WorkspaceError, type Workspace } from '../workspace/index.js';
 
 export interface OpenForUseOptions {
   /** Where to look for ferry.yaml when `dir` is not given (walking up). Default: the process's folder. */
   cwd?: string;
-  /** Told when an interrupted update was finished or undone, so a face can say so. */
-  onRecovered?: (recovery: 'finished' | 'undone') => void;
+  /** Told when an interrupted update was finished or undone, or an interrupted import undone, so a face can say so. */
+  onRecovered?: (recovery: 'finished' | 'undone' | 'import undone') => void;
 }
 
 /**
@@ -29,6 +32,18 @@ export async function openWorkspaceForUse(dir: string | undefined, options: Open
     recovery = await recoverInterruptedUpdate(ws.root);
   } catch (error) {
     throw new WorkspaceError((error as Error).message);
+  }
+  if (await hasImportJournal(ws.id, ws.root)) {
+    // An import running now holds the lock (nothing to do); one killed left its staging folders.
+    const undone = await withWorkspaceLock(ws.root, 'ferry (undoing an interrupted import)', () => recoverInterruptedImport(ws.id, ws.root), { waitMs: 0 })
+      .catch((error: unknown) => {
+        if (error instanceof WorkspaceBusyError) return 'running' as const;
+        throw error;
+      });
+    if (undone === 'undone') {
+      options.onRecovered?.('import undone');
+      if (recovery === 'none' || recovery === 'running') return openWorkspaceFrom(ws.root, cwd);
+    }
   }
   // `running`: another process is updating; its own end finishes the update.
   if (recovery === 'none' || recovery === 'running') return ws;

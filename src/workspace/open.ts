@@ -2,6 +2,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { makeDirs } from '../support/make-dirs.js';
+import { describeSystemError } from '../support/system-error.js';
 import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
@@ -44,7 +46,11 @@ export async function initWorkspace(dir: string, name?: string): Promise<string>
   // Checked before anything is created, so a refused name leaves no folder behind.
   const problem = checkDisplayName(displayName);
   if (problem) throw new WorkspaceError(`The workspace name is not allowed: ${problem}`);
-  await fs.mkdir(root, { recursive: true });
+  try {
+    await makeDirs(root);
+  } catch (error) {
+    throw new WorkspaceError(cannotCreate(root, error));
+  }
   const file = path.join(root, WORKSPACE_FILE);
   try {
     await fs.lstat(file);
@@ -55,6 +61,17 @@ export async function initWorkspace(dir: string, name?: string): Promise<string>
   await writeFileAtomic(file, renderYaml({ version: FORMAT_VERSION, id: randomUUID(), name: displayName }));
   await ensureDirs(root);
   return root;
+}
+
+/** Why the workspace folder cannot be made, and what to do. */
+function cannotCreate(root: string, error: unknown): string {
+  const { code, path: where } = error as NodeJS.ErrnoException;
+  const at = where ?? root;
+  const reason = code === 'ENOENT'
+    ? `${path.dirname(at)} does not allow new folders`
+    : code === 'ENOTDIR' ? `a part of the path is a file, not a folder`
+    : (describeSystemError(error)?.message.replace(/^Could not [^:]*: /, '').replace(/\.$/, '') ?? (error as Error).message);
+  return `Cannot create the workspace folder ${root}: ${reason}${code === 'ENOENT' || code === 'ENOTDIR' ? ` (${code})` : ''}. Choose a folder you can write to.`;
 }
 
 async function ensureDirs(root: string): Promise<void> {

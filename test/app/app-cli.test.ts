@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lockWorkspace } from '../../src/appdata/index.js';
 import { startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
@@ -81,6 +82,20 @@ describe('ferry app', () => {
       // An invalid request is refused and nothing is written.
       const bad = await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Fetch user.yaml', request: { ...request, name: '' } }) });
       expect(bad.status).toBe(400);
+      // Another writer holds the workspace (an import): the save waits briefly, then 409 names it.
+      const release = await lockWorkspace(root, 'an import');
+      process.env.FERRY_LOCK_WAIT_MS = '200';
+      try {
+        const busy = await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Fetch user.yaml', request: { ...request, name: 'Fetch user', url: 'http://example.test/busy' } }) });
+        expect(busy.status).toBe(409);
+        expect((await busy.json()).error).toMatch(new RegExp(`^The workspace is being changed by an import \\(process ${process.pid}, since \\d\\d:\\d\\d:\\d\\d UTC\\)\\. Wait for it to finish, then try again\\.$`));
+        expect(await fs.readFile(path.join(root, 'requests', 'Fetch user.yaml'), 'utf8')).not.toContain('busy');
+      } finally {
+        delete process.env.FERRY_LOCK_WAIT_MS;
+        await release();
+      }
+      const after = await fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify({ path: 'Fetch user.yaml', request: { ...request, name: 'Fetch user', url: 'http://example.test/free' } }) });
+      expect(after.status).toBe(200);
     } finally {
       await app.close();
     }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,28 @@ describe('ferry basics', () => {
     expect(both.stderr).toBe('ferry: init got two folders: b and -w a. Give the folder once.\n');
     expect((await ferry(['-w', 'c', 'init', './c'], parent)).code).toBe(0);
     expect((await fs.readdir(parent)).sort()).toEqual(['c', 'ws']);
+  });
+
+  // Node 20's recursive mkdir loops forever at full CPU on /proc/foo; the built CLI runs in a
+  // process of its own so that a regression ends in a timeout, not a hung test run.
+  it.skipIf(process.platform !== 'linux')('init in a folder that cannot be created (/proc/foo) fails at once with exit 2', async () => {
+    const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+    for (const target of ['/proc/foo', '/proc/foo/bar']) {
+      const started = Date.now();
+      const result = spawnSync(process.execPath, [bin, 'init', target], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } });
+      expect(result.signal, 'ferry init did not end within 20 s').toBeNull();
+      expect(result.status).toBe(2);
+      expect(result.stderr).toBe(`ferry: Cannot create the workspace folder ${target}: /proc does not allow new folders (ENOENT). Choose a folder you can write to.\n`);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }
+  }, 60_000);
+
+  it('init under a file fails with exit 2 and says so', async () => {
+    const parent = await tempDir();
+    await fs.writeFile(path.join(parent, 'file'), 'x');
+    const result = await ferry(['init', path.join(parent, 'file', 'ws')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`ferry: Cannot create the workspace folder ${path.join(parent, 'file', 'ws')}: a part of the path is a file, not a folder (ENOTDIR). Choose a folder you can write to.\n`);
   });
 
   it('init refuses an empty or 201-character name and creates nothing', async () => {

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +13,7 @@ import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 import { httpieEnv } from '../support/httpie.js';
+import { missingToolchainsFail, RUNNERS } from '../codegen/runners.js';
 
 const run = promisify(execFile);
 
@@ -126,6 +126,34 @@ describe('ferry export', () => {
     expect(withToken.stdout).toContain('Authorization: Bearer cached-123');
   });
 
+  it('-e ENV with secret values or a token in the code: stdout is the code alone, stderr says so and points to --no-substitute', async () => {
+    const root = await workspace();
+    await fs.writeFile(path.join(root, 'environments', 'prod.yaml'), 'name: Prod\nvariables:\n  - key: apiKey\n    secret: true\n');
+    await fs.writeFile(path.join(root, 'requests', 'Keyed.yaml'), 'name: Keyed\nurl: "{{baseUrl}}/keyed"\nheaders:\n  - key: X-Api-Key\n    value: "{{apiKey}}"\n');
+    const ws = await openWorkspace(root);
+    const data = new WorkspaceData(ws.id, ws.root);
+    await data.secrets.set('prod', 'apiKey', 'sk-live-5ecret-value');
+    const plain = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'local']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
+    const exported = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'prod']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('X-Api-Key: sk-live-5ecret-value');
+    expect(exported.stdout).not.toMatch(/warning|secret/i);
+    expect(exported.stderr).toBe('ferry: warning: the code holds secret values in plain text: secret variable apiKey. Do not share or commit it as is. Export with --no-substitute to keep {{variables}} as written.\n');
+    // --no-substitute: the placeholder stays, nothing to say.
+    const kept = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'prod', '--no-substitute']);
+    expect(kept.stdout).toContain('X-Api-Key: {{apiKey}}');
+    expect(kept.stderr).toBe('');
+    // A cached OAuth 2.0 token is in the code even without substitution: said, without the advice.
+    const request = ws.tree.children.find((c) => c.type === 'request' && c.request.name === 'OAuth');
+    if (request?.type !== 'request') throw new Error('fixture');
+    await data.saveToken(tokenCacheKey(oauth2Settings(request.request.auth as Auth, (t) => t)), { accessToken: 'cached-token-456' });
+    const token = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl', '--no-substitute']);
+    expect(token.stdout).toContain('Authorization: Bearer cached-token-456');
+    expect(token.stderr).toBe('ferry: warning: the code holds secret values in plain text: auth credentials (a password or an OAuth 2.0 token). Do not share or commit it as is.\n');
+  });
+
   it('--list, and clear errors for a folder, an unknown language and a missing --lang', async () => {
     const root = await workspace();
     const list = await ferry(['export', '--list']);
@@ -144,15 +172,21 @@ describe('ferry export', () => {
   });
 });
 
-/** Runs generated code with its own toolchain; undefined when the toolchain is not on this machine. */
-const PROGRAMS: Array<{ lang: string; lib: string; file: string; argv: (file: string) => string[] | undefined }> = [
+/**
+ * Runs generated code with its own toolchain. A toolchain that is not on this machine (Python's
+ * `requests`, HTTPie) skips its test with the reason, as the execution tests do (runners.ts).
+ */
+const PROGRAMS: Array<{ lang: string; lib: string; file: string; argv: (file: string) => string[] }> = [
   { lang: 'javascript', lib: 'fetch', file: 'request.mjs', argv: (f) => [process.execPath, f] },
-  { lang: 'python', lib: 'requests', file: 'request.py', argv: (f) => (existsSync('/usr/bin/python3') ? ['/usr/bin/python3', f] : undefined) },
-  { lang: 'httpie', lib: 'httpie', file: 'request.sh', argv: (f) => (existsSync('/usr/bin/http') ? ['bash', f] : undefined) },
+  { lang: 'python', lib: 'requests', file: 'request.py', argv: (f) => ['/usr/bin/python3', f] },
+  { lang: 'httpie', lib: 'httpie', file: 'request.sh', argv: (f) => ['bash', f] },
 ];
 
 describe('ferry export of a saved request', () => {
-  it('sends in several languages what ferry run sends (folder headers, auth, variables, repeated headers)', async () => {
+  it.for(PROGRAMS)('sends in $lang/$lib what ferry run sends (folder headers, auth, variables, repeated headers)', async (program, ctx) => {
+    const missing = RUNNERS.find((r) => r.targetId === `${program.lang}/${program.lib}`)?.missing();
+    if (missing && !missingToolchainsFail()) return ctx.skip(missing);
+    expect(missing, 'toolchain required here (CI)').toBeUndefined();
     const root = await workspace();
     await fs.writeFile(
       path.join(root, 'requests', 'Things', 'Patch thing.yaml'),
@@ -185,10 +219,9 @@ describe('ferry export of a saved request', () => {
     const fromFerry = seen.pop()!;
     expect(fromFerry.url).toBe('/things/7?tag=a%20b&q=$HOME');
     const dir = await tempDir();
-    for (const program of PROGRAMS) {
+    {
       const file = path.join(dir, program.file);
       const argv = program.argv(file);
-      if (!argv) continue;
       const exported = await ferry(['-w', root, 'export', 'Things/Patch thing', '--lang', program.lang, '--lib', program.lib, '-e', 'local']);
       expect(exported.code, exported.stderr).toBe(0);
       await fs.writeFile(file, exported.stdout);

@@ -59,9 +59,10 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     const second = await oauth2AccessToken(s, { data, fetchTokens: true });
     expect(second).toEqual({ token: first!.token, cached: true });
     expect(as.grants.client_credentials).toBe(1);
-    // The cache lives in the data folder, never in the workspace.
-    const stored = JSON.parse(await fs.readFile(path.join(data.dir, 'tokens.json'), 'utf8'));
-    expect(Object.values(stored)).toContainEqual(expect.objectContaining({ accessToken: first!.token }));
+    // The cache lives in the data folder, never in the workspace, encrypted as secrets.json is.
+    const text = await fs.readFile(path.join(data.dir, 'tokens.json'), 'utf8');
+    expect(text).not.toContain(first!.token);
+    expect(Object.values(JSON.parse(text))).toEqual([{ iv: expect.any(String), tag: expect.any(String), data: expect.any(String) }]);
   });
 
   it('client credentials with the secret in the body', async () => {

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDataDir } from '../support/temp.js';
+import type { HttpExchangeRecord } from '../../src/servers/http-traffic.js';
 import { mock, send } from './helpers.js';
 
 let backend: http.Server;
@@ -26,7 +27,7 @@ afterAll(() => new Promise<void>((resolve) => backend.close(() => resolve())));
 describe('servers on 127.0.0.1', () => {
   it('refuse a request addressed to another host name, routes and proxy alike', async () => {
     await isolatedDataDir();
-    const { url } = await mock({ routes: [{ path: '/hello', body: 'hi' }], fallback: 'proxy', proxyUrl: backendUrl });
+    const { url, handle } = await mock({ routes: [{ path: '/hello', body: 'hi' }], fallback: 'proxy', proxyUrl: backendUrl });
     const port = new URL(url).port;
     for (const path of ['/hello', '/secret']) {
       const refused = await send(`${url}${path}`, { headers: { Host: `attacker.example:${port}` } });
@@ -34,6 +35,11 @@ describe('servers on 127.0.0.1', () => {
       expect(refused.body).toMatch(/only answers requests addressed to 127\.0\.0\.1, localhost or \[::1\]/);
     }
     expect(backendSeen).toEqual([]);
+    // Each refusal is in the traffic log, with the Host it was addressed to.
+    const refusedRecords = (handle.traffic.recent() as HttpExchangeRecord[]).filter((r) => r.detail.note === 'foreignHost');
+    expect(refusedRecords.map((r) => [r.summary, r.note, r.level, r.detail.status, r.detail.host])).toEqual(['/hello', '/secret'].map((p) =>
+      [`403 GET ${p}`, 'refused: addressed to another host name', 'warning', 403, `attacker.example:${port}`]));
+    expect(refusedRecords.every((r) => r.server === 'api' && r.bytesOut > 0)).toBe(true);
     // Loopback names, with or without the port, in any case, pass.
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST`, `[::1]:${port}`, `app.localhost:${port}`]) {
       expect((await send(`${url}/hello`, { headers: { Host: host } })).body).toBe('hi');

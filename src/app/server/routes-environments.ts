@@ -3,6 +3,7 @@
  * variable's value goes to this computer's secret store (keyed by the environment's id, as
  * `ferry secret set` stores it); the file keeps its key with an empty value (2.10, 5.2).
  */
+import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { parseResource } from '../../model/index.js';
 import path from 'node:path';
 import { checkNoSymlinks, ENVIRONMENTS_DIR, saveResource } from '../../workspace/index.js';
@@ -46,9 +47,10 @@ export function environmentRoutes(state: WorkspaceState): Routes {
         const relative = path.join(ENVIRONMENTS_DIR, `${entry.id}.yaml`);
         const linked = await checkNoSymlinks(state.workspace.root, relative);
         if (linked) throw new Error(`Cannot save ${relative}: ${linked}.`);
-        await saveResource(path.join(state.workspace.root, relative), 'environment', parsed.value);
+        // Under the workspace's write lock, as every writer (an import may be adding environments).
+        await withWorkspaceLock(state.workspace.root, 'the app', () => saveResource(path.join(state.workspace.root, relative), 'environment', parsed.value));
       } catch (error) {
-        throw new ApiError(400, (error as Error).message);
+        throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
       }
       await state.reload();
       state.retire();

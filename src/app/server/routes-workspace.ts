@@ -1,5 +1,6 @@
 /** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
 import path from 'node:path';
+import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { parseResource, type RequestFile } from '../../model/index.js';
 import {
   createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, readResource, REQUESTS_DIR, saveRequest,
@@ -18,13 +19,17 @@ export function requestFrom(body: unknown): RequestFile {
   return parsed.value;
 }
 
-/** Errors of the write API are messages for people (a taken name, a link, a bad path): 400 with the message. */
-async function writing<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write holding the workspace's write lock (one writer at a time: an import in a terminal
+ * and a save in the app must not undo each other). Errors are messages for people (a taken name,
+ * a link, a bad path): 400 with the message; another writer holding on: 409.
+ */
+async function writing<T>(root: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await withWorkspaceLock(root, 'the app', work);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(400, (error as Error).message);
+    throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
   }
 }
 
@@ -49,7 +54,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     /** Saves an edited request in place (comments and order kept); a new name renames the file. */
     'PUT /api/request': async ({ body }) => {
       const request = requestFrom(body);
-      const saved = await writing(() => saveRequest(root(), field(body, 'path'), request));
+      const saved = await writing(root(), () => saveRequest(root(), field(body, 'path'), request));
       // The request as the format reads it back: the page compares it with what the watcher reports.
       return done({ path: saved, request });
     },
@@ -58,32 +63,32 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const request = (body as { request?: unknown }).request === undefined
         ? requestFrom({ request: { name: field(body, 'name'), method: optionalField(body, 'method') ?? 'GET' } })
         : requestFrom(body);
-      const created = await writing(() => createRequest(root(), optionalField(body, 'folder') ?? '', request));
+      const created = await writing(root(), () => createRequest(root(), optionalField(body, 'folder') ?? '', request));
       return done({ path: created });
     },
 
     'DELETE /api/request': async ({ query }) => {
-      await writing(() => deleteRequest(root(), query.get('path') ?? ''));
+      await writing(root(), () => deleteRequest(root(), query.get('path') ?? ''));
       return done({});
     },
 
     'POST /api/request/move': async ({ body }) => {
-      const moved = await writing(() => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? ''));
+      const moved = await writing(root(), () => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? ''));
       return done({ path: moved });
     },
 
     'POST /api/folder': async ({ body }) => {
-      const created = await writing(() => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
+      const created = await writing(root(), () => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
       return done({ path: created });
     },
 
     'POST /api/folder/move': async ({ body }) => {
-      const moved = await writing(() => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? ''));
+      const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? ''));
       return done({ path: moved });
     },
 
     'DELETE /api/folder': async ({ query }) => {
-      await writing(() => deleteFolder(root(), query.get('path') ?? ''));
+      await writing(root(), () => deleteFolder(root(), query.get('path') ?? ''));
       return done({});
     },
 

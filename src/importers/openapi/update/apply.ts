@@ -7,14 +7,20 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { withWorkspaceLock } from '../../../appdata/index.js';
 import { checkNoSymlinks } from '../../../workspace/index.js';
 import { finishCommit, journalOrigin, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
 import type { UpdatePlan } from './types.js';
 
 export { UpdateWriteError };
 
+/** Writes the plan holding the workspace's write lock (one writer at a time: an import, the app). */
 export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Promise<void> {
   const root = path.resolve(workspaceRoot);
+  await withWorkspaceLock(root, 'an update from API spec', () => applyLocked(root, plan));
+}
+
+async function applyLocked(root: string, plan: UpdatePlan): Promise<void> {
   const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
   for (const target of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
     const problem = await checkNoSymlinks(root, rel(target));
