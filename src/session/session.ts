@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
-import type { ProtocolResult } from '../protocols/index.js';
+import type { ProtocolResult, StreamMessage } from '../protocols/index.js';
 import {
   closeRunContext,
   iterationCount,
@@ -45,6 +45,8 @@ export type SendTarget = string | UnsavedRequest;
 export interface SendOptions {
   /** Cancels the send: it ends with "the request was cancelled." */
   signal?: AbortSignal;
+  /** Each stream message as it is read (SSE events as they arrive), before the send ends. */
+  onMessage?: (message: StreamMessage) => void;
 }
 
 export class Session {
@@ -78,7 +80,7 @@ export class Session {
     const item = this.itemFor(target);
     const ctx = await this.ready();
     // Per-send fields on a copy; the pools, jar, variables, sandbox and history stay shared.
-    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal };
+    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal, onMessage: options.onMessage };
     const first = this.options.data?.[0];
     ctx.variables.iterationData = first ? { ...first } : {};
     const outcome = await sendItem(item, sendCtx, { iteration: 0, iterationCount: 1 });

@@ -39,7 +39,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       const stop = () => controller.abort();
       signal.addEventListener('abort', stop);
       try {
-        const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal })).catch(refusal);
+        const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }) })).catch(refusal);
         const answer: SendResponse = { result, ...(response ? { response: viewOf(response) } : {}) };
         return answer;
       } finally {

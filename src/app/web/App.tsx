@@ -5,7 +5,7 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportDone, LiveEvent, RequestFile, SendResponse, TreeItem, WorkspaceInfo } from '../shared/api.js';
+import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { CodeDialog } from './CodeDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
@@ -13,6 +13,7 @@ import { ImportDialog } from './ImportDialog.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type RunView } from './RunnerPanel.js';
+import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 
 const SAVE_DELAY_MS = 400;
@@ -43,6 +44,10 @@ export function App() {
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
+  const [serversOpen, setServersOpen] = useState(false);
+  const [traffic, setTraffic] = useState<TrafficView[]>([]);
+  /** Messages of the send in flight (SSE events), shown as they arrive. */
+  const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
   const [variableNames, setVariableNames] = useState<string[]>([]);
   const [theme, setTheme] = useState<'light' | 'dark'>(() => (localStorage.getItem('ferry.theme') as 'light' | 'dark' | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
 
@@ -147,6 +152,14 @@ export function App() {
       if (path && event.paths.some((p) => p === `requests/${path}` || p === '' || !p.includes('.'))) void checkExternal();
       return;
     }
+    if (event.type === 'traffic') {
+      setTraffic((rows) => [...rows, ...event.records].slice(-TRAFFIC_SHOWN));
+      return;
+    }
+    if (event.type === 'message') {
+      if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
+      return;
+    }
     const current = runRef.current;
     if (!current || current.runId !== event.runId) return;
     const e = event.event;
@@ -189,6 +202,7 @@ export function App() {
     }
     setSending(true);
     setSendError(null);
+    setLiveMessages([]);
     try {
       setAnswer(await api.post<SendResponse>('/api/send', { id, path, request }));
     } catch (e) {
@@ -308,6 +322,7 @@ export function App() {
         <button onClick={() => setDialog({ type: 'import' })}>Import</button>
         <button onClick={() => actions.run('')}>Run all</button>
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
+        <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
         <span className="spacer" />
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
         <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
@@ -327,7 +342,7 @@ export function App() {
           {draft && selected ? (
             <div className="split">
               <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
-              <ResponseViewer answer={answer} sending={sending} error={sendError} />
+              <ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />
             </div>
           ) : (
             <div className="empty-state">
@@ -335,6 +350,7 @@ export function App() {
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
             </div>
           )}
+          {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n) => void startRun(n)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
       </div>

@@ -1,0 +1,182 @@
+/**
+ * The app's API at the HTTP level, on real sockets: the servers panel (start/stop any kind,
+ * traffic on the live channel), SSE events on the live channel while a send is in flight, the
+ * cookie jar, folder rename and reorder, runs with a data file and JUnit export. Every call
+ * carries the session cookie, as the page's do.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { LiveEvent } from '../../src/app/shared/api.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { tempDir } from '../support/temp.js';
+
+interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+class Client {
+  cookie = '';
+  constructor(readonly port: number) {}
+
+  async login(token: string): Promise<void> {
+    const res = await fetch(`http://127.0.0.1:${this.port}/?token=${token}`, { redirect: 'manual' });
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  }
+
+  call(method: string, urlPath: string, body?: unknown): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(text ? { 'content-type': 'application/json' } : {}) } },
+        (res) => {
+          let out = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (out += c));
+          res.on('end', () => {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(out);
+            } catch {
+              parsed = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed, text: out });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  /** Joins the live channel; `events` fills as they arrive. */
+  async live(): Promise<{ events: LiveEvent[]; close(): void }> {
+    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/api/live`, { headers: { cookie: this.cookie } });
+    const events: LiveEvent[] = [];
+    ws.on('message', (data) => events.push(JSON.parse(String(data)) as LiveEvent));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return { events, close: () => ws.close() };
+  }
+}
+
+async function until<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('ferry app API', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let client: Client;
+
+  beforeEach(async () => {
+    ws = await makeWorkspace({
+      'servers/mock.yaml': { name: 'Mock API', http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hi": true}' }] } },
+      'servers/events.yaml': { name: 'Events', kind: 'sse', sse: { intervalMs: 150, events: [{ event: 'a', data: 'one' }, { event: 'b', data: 'two' }, { event: 'c', data: 'three' }] } },
+      'servers/broken.yaml': 'name: [unclosed',
+    });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    client = new Client(app.port);
+    await client.login(app.token);
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await ws.cleanup();
+  });
+
+  describe('servers', () => {
+    it('lists every server file, a broken one with its error', async () => {
+      const { body } = await client.call('GET', '/api/servers');
+      const rows = body as Array<{ id: string; kind: string; running: boolean; error?: string }>;
+      expect(rows.map((r) => r.id).sort()).toEqual(['broken', 'events', 'mock']);
+      expect(rows.find((r) => r.id === 'events')).toMatchObject({ kind: 'sse', running: false });
+      expect(rows.find((r) => r.id === 'broken')?.error).toMatch(/servers\/broken\.yaml/);
+    });
+
+    it('starts a server, streams its traffic on the live channel, stops it (the port is freed)', async () => {
+      const live = await client.live();
+      const started = await client.call('POST', '/api/servers/start', { id: 'mock' });
+      expect(started.status).toBe(200);
+      const mock = (started.body as Array<{ id: string; running: boolean; url?: string }>).find((r) => r.id === 'mock')!;
+      expect(mock.running).toBe(true);
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const answer = await fetch(`${mock.url}/hello`);
+      expect(await answer.json()).toEqual({ hi: true });
+      const event = await until('a traffic event', () => live.events.find((e) => e.type === 'traffic'));
+      expect(event.type === 'traffic' && event.records[0]).toMatchObject({ server: 'mock', kind: 'http', summary: expect.stringContaining('GET /hello') });
+      const recent = await client.call('GET', '/api/servers/traffic');
+      expect((recent.body as Array<{ summary: string }>).some((r) => r.summary.includes('/hello'))).toBe(true);
+
+      const port = Number(new URL(mock.url!).port);
+      const stopped = await client.call('POST', '/api/servers/stop', { id: 'mock' });
+      expect((stopped.body as Array<{ id: string; running: boolean }>).find((r) => r.id === 'mock')?.running).toBe(false);
+      expect(await portIsFree(port)).toBe(true);
+      live.close();
+    });
+
+    it('refuses an unknown or broken server with a message, and bad input with 400', async () => {
+      const unknown = await client.call('POST', '/api/servers/start', { id: 'nope' });
+      expect(unknown.status).toBe(404);
+      expect((unknown.body as { error: string }).error).toMatch(/No server "nope"/);
+      const broken = await client.call('POST', '/api/servers/start', { id: 'broken' });
+      expect(broken.status).toBe(400);
+      expect((broken.body as { error: string }).error).toMatch(/fix the file/);
+      expect((await client.call('POST', '/api/servers/start', { id: 7 })).status).toBe(400);
+    });
+
+    it('closing the app stops the servers it started', async () => {
+      const started = await client.call('POST', '/api/servers/start', { id: 'events' });
+      const url = (started.body as Array<{ id: string; url?: string }>).find((r) => r.id === 'events')!.url!;
+      await app.close();
+      expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+      app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    });
+  });
+
+  it('sends an SSE request: each event reaches the live channel before the send answers', async () => {
+    const started = await client.call('POST', '/api/servers/start', { id: 'events' });
+    const url = (started.body as Array<{ id: string; url?: string }>).find((r) => r.id === 'events')!.url!;
+    const live = await client.live();
+    const request = { name: 'Stream', kind: 'sse', method: 'GET', url: `${url}/`, settings: { stream: { maxEvents: 3, timeoutMs: 5000 } } };
+    const sending = client.call('POST', '/api/send', { id: 'send-1', path: 'Stream.yaml', request });
+    // The first event arrives while the send is still reading (the server sends one every 150 ms).
+    const first = await until('the first event', () => live.events.find((e) => e.type === 'message'));
+    let answered = false;
+    void sending.then(() => (answered = true));
+    expect(answered).toBe(false);
+    expect(first).toMatchObject({ type: 'message', sendId: 'send-1', message: { direction: 'received', event: 'a', text: 'one' } });
+    const answer = await sending;
+    expect(answer.status).toBe(200);
+    const messages = live.events.filter((e) => e.type === 'message').map((e) => (e.type === 'message' ? e.message.text : ''));
+    expect(messages).toEqual(['one', 'two', 'three']);
+    expect((answer.body as { result: { messages?: unknown[] } }).result.messages).toHaveLength(3);
+    live.close();
+  });
+});
+
+export { fs, path };

