@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
-import type { ProtocolResult, StreamMessage } from '../protocols/index.js';
+import type { CookieStore, ProtocolResult, StreamMessage } from '../protocols/index.js';
 import {
   closeRunContext,
   iterationCount,
@@ -95,6 +95,11 @@ export class Session {
     const iterations = iterationCount({ ...plan, data });
     const ctx = await this.ready();
     return runItems({ ...ctx, iterations, signal: plan.signal }, items, { ...plan, data }, () => saveRunContext(ctx));
+  }
+
+  /** The session's cookie jar (the data folder's, loaded on first use): listed and edited by the app; `save` writes it. */
+  async cookieJar(): Promise<CookieStore> {
+    return (await this.ready()).cookies;
   }
 
   /** Writes cookies, script-set values and history of the sends so far; returns what could not be saved. */

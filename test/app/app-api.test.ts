@@ -177,6 +177,40 @@ describe('ferry app API', () => {
     expect((answer.body as { result: { messages?: unknown[] } }).result.messages).toHaveLength(3);
     live.close();
   });
-});
 
-export { fs, path };
+  it('cookies: lists the jar, deletes one (saved to the data folder), refuses an unknown one, deletes all', async () => {
+    const site = http.createServer((req, res) => {
+      res.setHeader('set-cookie', ['sid=abc; Path=/; HttpOnly', 'theme=dark; Path=/app; Max-Age=3600']);
+      res.end(req.headers.cookie ?? '');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await client.call('POST', '/api/send', { path: 'Login.yaml', request: { name: 'Login', method: 'GET', url: `${base}/app/x` } });
+      const listed = (await client.call('GET', '/api/cookies')).body as Array<{ name: string; domain: string; path: string; httpOnly: boolean; expires: string | null }>;
+      expect(listed.map((c) => c.name).sort()).toEqual(['sid', 'theme']);
+      expect(listed.find((c) => c.name === 'sid')).toMatchObject({ domain: '127.0.0.1', path: '/', httpOnly: true, expires: null });
+      expect(listed.find((c) => c.name === 'theme')?.expires).toMatch(/^\d{4}-/);
+
+      const left = await client.call('POST', '/api/cookies/delete', { domain: '127.0.0.1', path: '/', name: 'sid' });
+      expect((left.body as Array<{ name: string }>).map((c) => c.name)).toEqual(['theme']);
+      // Saved: the data folder's jar no longer holds it, and the next send does not carry it.
+      const jarFile = (await fs.readdir(ws.dataDir, { recursive: true })).find((f) => f.endsWith('cookies.json'))!;
+      const jarText = await fs.readFile(path.join(ws.dataDir, jarFile), 'utf8');
+      expect(jarText).toContain('theme');
+      expect(jarText).not.toContain('"sid"');
+      const again = await client.call('POST', '/api/send', { path: 'Login.yaml', request: { name: 'Login', method: 'GET', url: `${base}/app/y` } });
+      const body = Buffer.from((again.body as { response: { bodyBase64: string } }).response.bodyBase64, 'base64').toString();
+      expect(body).toBe('theme=dark');
+
+      const unknown = await client.call('POST', '/api/cookies/delete', { domain: '127.0.0.1', path: '/', name: 'nope' });
+      expect(unknown.status).toBe(404);
+      expect((await client.call('POST', '/api/cookies/delete', { domain: 1 })).status).toBe(400);
+      const none = await client.call('POST', '/api/cookies/delete', { all: true });
+      expect(none.body).toEqual([]);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+});

@@ -77,6 +77,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', acceptDownloads: true });
     page = await context.newPage();
+    // A step that cannot happen fails with its locator, not the test's timeout.
+    page.setDefaultTimeout(8_000);
     await fs.mkdir(ARTIFACTS, { recursive: true });
     await page.goto(app.url);
   }, 120_000);
@@ -119,5 +121,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     expect(events).toMatch(/a.*one.*b.*two.*c.*three/s);
     await panel.getByRole('button', { name: 'Stop Events' }).click();
     await page.getByLabel('Close servers').click();
+  });
+
+  it('cookies: the jar lists what a send stored; deleting one means the next send does not carry it', async () => {
+    await page.getByRole('treeitem', { name: /Login/ }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
+    await page.getByRole('button', { name: 'Cookies', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cookies' });
+    await expect.poll(() => dialog.getByRole('table', { name: 'Cookie jar' }).textContent()).toContain('sid');
+    expect(await dialog.textContent()).toContain('abc123');
+    await dialog.getByRole('button', { name: 'Delete cookie sid' }).click();
+    await expect.poll(() => dialog.textContent()).toContain('No cookies');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await page.getByRole('treeitem', { name: /Shop/ }).click();
+    await page.getByRole('treeitem', { name: /Second/ }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 10_000 }).toContain('"url": "/second"');
+    expect(await page.getByTestId('response-body').textContent()).toContain('"cookie": ""');
   });
 });

@@ -48,6 +48,20 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       }
     },
 
+    /** The session's cookie jar (kept on this computer, 5.2): what the next sends carry. */
+    'GET /api/cookies': async () => state.withSession(async (session) => (await session.cookieJar()).list()),
+
+    /** Deletes one cookie (`domain`, `path`, `name`), or all when `all` is true; the jar is saved at once. */
+    'POST /api/cookies/delete': async ({ body }) => {
+      const all = (body as { all?: unknown }).all === true;
+      const which = all ? undefined : { domain: field(body, 'domain'), path: field(body, 'path'), name: field(body, 'name') };
+      return state.withSession(async (session) => {
+        const jar = await session.cookieJar();
+        if (!jar.remove(which) && which) throw new ApiError(404, `No cookie "${which.name}" for ${which.domain}${which.path}.`);
+        return jar.list();
+      });
+    },
+
     'POST /api/cancel': async ({ body }) => {
       const id = field(body, 'id');
       inFlight.get(id)?.abort();

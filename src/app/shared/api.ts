@@ -3,10 +3,10 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { RequestFile } from '../../model/index.js';
-import type { StreamMessage } from '../../protocols/index.js';
+import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 
-export type { RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
+export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
 
 /** One row of the sidebar tree. */
 export type TreeItem =

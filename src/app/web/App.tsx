@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { CodeDialog } from './CodeDialog.js';
+import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { RequestEditor } from './RequestEditor.js';
@@ -40,7 +41,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -322,6 +323,7 @@ export function App() {
         <button onClick={() => setDialog({ type: 'import' })}>Import</button>
         <button onClick={() => actions.run('')}>Run all</button>
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
+        <button onClick={() => setDialog({ type: 'cookies' })}>Cookies</button>
         <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
         <span className="spacer" />
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
@@ -354,6 +356,7 @@ export function App() {
           {runner && <RunnerPanel run={run} onStart={(n) => void startRun(n)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
       </div>
+      {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
       {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} />}

@@ -56,7 +56,7 @@ function MessageList({ messages }: { messages: StreamMessage[] }) {
 }
 
 export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { answer: SendResponse | null; sending: boolean; error: string | null; liveMessages?: StreamMessage[] }) {
-  const [tab, setTab] = useState<Tab>('Body');
+  const [chosenTab, setTab] = useState<Tab>('Body');
   const [mode, setMode] = useState<'pretty' | 'raw' | 'hex' | 'preview'>('pretty');
   const data = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
   const text = useMemo(() => new TextDecoder().decode(data.subarray(0, SHOWN_BYTES)), [data]);
@@ -77,6 +77,8 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   if (error) return <section className="response empty" aria-label="Response"><p className="error">{error}</p></section>;
   if (!answer) return <section className="response empty" aria-label="Response"><p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
   const { result, response } = answer;
+  // The Events tab exists for stream answers only; another answer shows its body.
+  const tab = chosenTab === 'Events' && !result.messages ? 'Body' : chosenTab;
   const tests = result.tests;
   const failed = tests.filter((t) => !t.passed && !t.skipped).length;
   const statusClass = result.status === undefined ? 'bad' : result.status < 300 ? 'ok' : result.status < 400 ? 'warn' : 'bad';
