@@ -213,4 +213,61 @@ describe('ferry app API', () => {
       await new Promise<void>((resolve) => site.close(() => resolve()));
     }
   });
+
+  describe('tree: folder rename and reorder', () => {
+    beforeEach(async () => {
+      await ws.write('requests/Shop/_folder.yaml', 'name: Shop\nseq: 5\n');
+      await ws.write('requests/Shop/A.yaml', '# keep this comment\nname: A\nseq: 1\nurl: http://127.0.0.1:1/a\n');
+      await ws.write('requests/Shop/B.yaml', 'name: B\nseq: 2\nurl: http://127.0.0.1:1/b\n');
+      await ws.write('requests/Shop/C.yaml', 'name: C\nseq: 3\nurl: http://127.0.0.1:1/c\n');
+      await ws.write('requests/Other/D.yaml', 'name: D\nurl: http://127.0.0.1:1/d\n');
+      await ws.write('loadtests/shop.yaml', { name: 'Shop load', targets: [{ request: 'Shop/A.yaml', weight: 1 }] });
+      await app.state.reload();
+    });
+
+    it('renames a folder: the directory follows, load tests follow, the display name is written', async () => {
+      const renamed = await client.call('POST', '/api/folder/rename', { path: 'Shop', name: 'Store: EU' });
+      expect(renamed.status).toBe(200);
+      expect((renamed.body as { path: string }).path).toBe('Store- EU');
+      expect(await fs.readFile(path.join(ws.root, 'requests/Store- EU/_folder.yaml'), 'utf8')).toBe('name: "Store: EU"\nseq: 5\n');
+      expect(await fs.readFile(path.join(ws.root, 'loadtests/shop.yaml'), 'utf8')).toContain('Store- EU/A.yaml');
+      const tree = (await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ name: string }> } };
+      expect(tree.tree.children.map((c) => c.name)).toContain('Store: EU');
+      for (const bad of [{ path: 'Shop', name: '' }, { path: '../x', name: 'y' }, { path: 'Nope', name: 'y' }, { path: 'Other' }]) {
+        const refused = await client.call('POST', '/api/folder/rename', bad);
+        expect(refused.status, JSON.stringify(bad)).toBe(400);
+        expect((refused.body as { error: string }).error.length).toBeGreaterThan(10);
+      }
+    });
+
+    it('places an item before a sibling: every sibling gets seq = its position, files edited in place', async () => {
+      const placed = await client.call('POST', '/api/tree/place', { path: 'Shop/C.yaml', before: 'Shop/A.yaml' });
+      expect(placed.status).toBe(200);
+      const read = (name: string) => fs.readFile(path.join(ws.root, 'requests/Shop', name), 'utf8');
+      expect(await read('C.yaml')).toBe('name: C\nseq: 1\nurl: http://127.0.0.1:1/c\n');
+      expect(await read('A.yaml')).toBe('# keep this comment\nname: A\nseq: 2\nurl: http://127.0.0.1:1/a\n');
+      expect(await read('B.yaml')).toBe('name: B\nseq: 3\nurl: http://127.0.0.1:1/b\n');
+      const shop = ((await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ path: string; children?: Array<{ name: string }> }> } })
+        .tree.children.find((c) => c.path === 'Shop')!;
+      expect(shop.children!.map((c) => c.name)).toEqual(['C', 'A', 'B']);
+      // Last, and folders at the root (one without _folder.yaml gets one).
+      await client.call('POST', '/api/tree/place', { path: 'Shop/C.yaml' });
+      expect(await read('C.yaml')).toContain('seq: 3');
+      expect((await client.call('POST', '/api/tree/place', { path: 'Other', before: 'Shop' })).status).toBe(200);
+      expect(await fs.readFile(path.join(ws.root, 'requests/Other/_folder.yaml'), 'utf8')).toMatch(/name: Other\nseq: 1/);
+      expect(await fs.readFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), 'utf8')).toBe('name: Shop\nseq: 2\n');
+    });
+
+    it('refuses a place among another folder, an unknown item, a broken file', async () => {
+      await ws.write('requests/Shop/Broken.yaml', 'name: [');
+      await app.state.reload();
+      const other = await client.call('POST', '/api/tree/place', { path: 'Shop/A.yaml', before: 'Other/D.yaml' });
+      expect(other.status).toBe(400);
+      expect((other.body as { error: string }).error).toMatch(/its own folder/);
+      expect((await client.call('POST', '/api/tree/place', { path: 'Shop/Z.yaml' })).status).toBe(400);
+      const broken = await client.call('POST', '/api/tree/place', { path: 'Shop/Broken.yaml' });
+      expect((broken.body as { error: string }).error).toMatch(/does not parse/);
+      expect((await client.call('POST', '/api/tree/place', {})).status).toBe(400);
+    });
+  });
 });

@@ -140,4 +140,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 10_000 }).toContain('"url": "/second"');
     expect(await page.getByTestId('response-body').textContent()).toContain('"cookie": ""');
   });
+
+  it('renames a folder from its menu and reorders by drag and drop (files and seq on disk)', async () => {
+    page.once('dialog', (d) => void d.accept('Store'));
+    await page.getByRole('treeitem', { name: /Shop/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    await expect.poll(() => fs.readFile(file('requests/Store/_folder.yaml'), 'utf8').catch(() => ''), { timeout: 5_000 }).toContain('name: Store');
+    await expect(fs.access(file('requests/Shop'))).rejects.toThrow();
+    if ((await page.getByRole('treeitem', { name: /Third/ }).count()) === 0) await page.getByRole('treeitem', { name: /Store/ }).click();
+    // The open request (Second) followed its folder.
+    await expect.poll(() => page.getByRole('treeitem', { selected: true }).textContent()).toContain('Second');
+    await page.getByRole('treeitem', { name: /Third/ }).dragTo(page.getByRole('treeitem', { name: /First/ }));
+    await expect.poll(() => fs.readFile(file('requests/Store/Third.yaml'), 'utf8'), { timeout: 5_000 }).toContain('seq: 1');
+    expect(await fs.readFile(file('requests/Store/First.yaml'), 'utf8')).toContain('seq: 2');
+    expect(await fs.readFile(file('requests/Store/Second.yaml'), 'utf8')).toContain('seq: 3');
+    const rows = await page.getByRole('treeitem').allTextContents();
+    const names = rows.map((r) => r.trim()).filter((r) => /First|Second|Third/.test(r));
+    expect(names.map((n) => n.replace(/^GET\s*/, ''))).toEqual(['Third', 'First', 'Second']);
+  });
 });

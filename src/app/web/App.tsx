@@ -27,6 +27,10 @@ function folders(item: TreeItem, out: string[] = []): string[] {
   return out;
 }
 
+function parentOf(path: string): string {
+  return path.split('/').slice(0, -1).join('/');
+}
+
 function newId(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
@@ -247,6 +251,27 @@ export function App() {
     }
   };
 
+  /** The open request moved (itself, or a folder above it): the editor follows it. */
+  const followMove = (from: string, to: string) => {
+    const open = selectedRef.current;
+    if (!open || from === to) return;
+    const next = open === from ? to : open.startsWith(`${from}/`) ? `${to}${open.slice(from.length)}` : undefined;
+    if (!next) return;
+    selectedRef.current = next;
+    setSelected(next);
+    localStorage.setItem('ferry.last', next);
+  };
+
+  /** Moves a request or folder into `folder` (nothing when it is there already); returns its path after. */
+  const moveItem = async (path: string, folder: string, isFolder: boolean): Promise<string> => {
+    if (parentOf(path) === folder) return path;
+    const moved = isFolder
+      ? await api.post<{ path: string }>('/api/folder/move', { path, parent: folder })
+      : await api.post<{ path: string }>('/api/request/move', { path, folder });
+    followMove(path, moved.path);
+    return moved.path;
+  };
+
   const actions: SidebarActions = {
     select: (path) => void openRequest(path),
     newRequest: async (folder) => {
@@ -283,14 +308,32 @@ export function App() {
       await api.del(`/api/${item.type === 'folder' ? 'folder' : 'request'}?path=${encodeURIComponent(item.path)}`).catch((e: Error) => setNotice(e.message));
       await loadWorkspace();
     },
-    move: async (path, folder) => {
+    move: async (path, folder, isFolder = false) => {
       await saveNow();
       try {
-        const moved = await api.post<{ path: string }>('/api/request/move', { path, folder });
-        if (selectedRef.current === path) {
-          selectedRef.current = moved.path;
-          setSelected(moved.path);
-        }
+        await moveItem(path, folder, isFolder);
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+      await loadWorkspace();
+    },
+    place: async (path, isFolder, target) => {
+      await saveNow();
+      try {
+        const moved = await moveItem(path, parentOf(target.path), isFolder);
+        await api.post('/api/tree/place', { path: moved, before: target.path });
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+      await loadWorkspace();
+    },
+    renameFolder: async (path) => {
+      const name = prompt('New folder name', path.split('/').at(-1));
+      if (!name) return;
+      await saveNow();
+      try {
+        const renamed = await api.post<{ path: string }>('/api/folder/rename', { path, name });
+        followMove(path, renamed.path);
       } catch (e) {
         setNotice((e as Error).message);
       }
