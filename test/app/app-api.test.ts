@@ -270,4 +270,46 @@ describe('ferry app API', () => {
       expect((await client.call('POST', '/api/tree/place', {})).status).toBe(400);
     });
   });
+
+  it('runs with a data file (one iteration per row) and exports the report as JUnit and JSON', async () => {
+    const seen: string[] = [];
+    const site = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await ws.write('requests/Greet.yaml', { name: 'Greet', url: `${base}/hi/{{user}}`, scripts: { postResponse: "pm.test('answers', () => pm.response.to.have.status(200));" } });
+      await app.state.reload();
+      const live = await client.call('GET', '/api/workspace');
+      expect(live.status).toBe(200);
+      const channel = await client.live();
+      const started = await client.call('POST', '/api/run', { runId: 'r1', paths: ['Greet.yaml'], data: { name: 'users.csv', text: 'user\nada\n"grace, hopper"\n' } });
+      expect(started.status).toBe(200);
+      await until('the run to end', () => channel.events.find((e) => e.type === 'run' && e.event.type === 'end'));
+      expect(seen).toEqual(['/hi/ada', '/hi/grace,%20hopper']);
+      const junit = await client.call('GET', '/api/run/report?runId=r1&format=junit');
+      const xml = (junit.body as { text: string; fileName: string }).text;
+      expect((junit.body as { fileName: string }).fileName).toBe('ferry-run.xml');
+      expect(xml).toMatch(/^<\?xml/);
+      expect(xml.match(/<testcase /g)).toHaveLength(2);
+      const json = JSON.parse(((await client.call('GET', '/api/run/report?runId=r1&format=json')).body as { text: string }).text);
+      expect(json.summary).toMatchObject({ requests: 2, failedRequests: 0, iterations: 2 });
+      channel.close();
+
+      const badCsv = await client.call('POST', '/api/run', { data: { name: 'bad.csv', text: 'user\n"open' } });
+      expect(badCsv.status).toBe(400);
+      expect((badCsv.body as { error: string }).error).toMatch(/bad\.csv/);
+      const badJson = await client.call('POST', '/api/run', { data: { name: 'rows.json', text: '{"not": "a list"}' } });
+      expect((badJson.body as { error: string }).error).toMatch(/JSON array of objects/);
+      expect((await client.call('POST', '/api/run', { data: { name: 'x.csv' } })).status).toBe(400);
+      expect((await client.call('POST', '/api/run', { data: { name: 'empty.json', text: '[]' } })).status).toBe(400);
+      expect((await client.call('GET', '/api/run/report?runId=nope')).status).toBe(404);
+      expect((await client.call('GET', '/api/run/report?runId=r1&format=html')).status).toBe(400);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
 });

@@ -147,6 +147,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     await page.getByRole('menuitem', { name: 'Rename…' }).click();
     await expect.poll(() => fs.readFile(file('requests/Store/_folder.yaml'), 'utf8').catch(() => ''), { timeout: 5_000 }).toContain('name: Store');
     await expect(fs.access(file('requests/Shop'))).rejects.toThrow();
+    await expect.poll(() => page.getByRole('treeitem', { name: /Store/ }).count()).toBe(1);
     if ((await page.getByRole('treeitem', { name: /Third/ }).count()) === 0) await page.getByRole('treeitem', { name: /Store/ }).click();
     // The open request (Second) followed its folder.
     await expect.poll(() => page.getByRole('treeitem', { selected: true }).textContent()).toContain('Second');
@@ -157,5 +158,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     const rows = await page.getByRole('treeitem').allTextContents();
     const names = rows.map((r) => r.trim()).filter((r) => /First|Second|Third/.test(r));
     expect(names.map((n) => n.replace(/^GET\s*/, ''))).toEqual(['Third', 'First', 'Second']);
+  });
+
+  it('runs a folder with a CSV data file (one iteration per row) and exports JUnit', async () => {
+    await page.getByRole('treeitem', { name: /Store/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Run folder' }).click();
+    const runner = page.getByRole('region', { name: 'Runner' });
+    await runner.getByLabel('Data file').setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: Buffer.from('user\nada\ngrace\n') });
+    await runner.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 20_000 }).toMatch(/6 requests, 0 failed/);
+    const [download] = await Promise.all([page.waitForEvent('download'), runner.getByRole('button', { name: 'Export JUnit' }).click()]);
+    expect(download.suggestedFilename()).toBe('ferry-run.xml');
+    const xml = await fs.readFile(await download.path(), 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(6);
+    await runner.getByLabel('Data file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"no": 1}') });
+    await runner.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => runner.textContent()).toMatch(/bad\.json must hold a JSON array/);
+    await runner.getByLabel('Close runner').click();
   });
 });

@@ -13,7 +13,7 @@ import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
-import { RunnerPanel, type RunView } from './RunnerPanel.js';
+import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
 import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 
@@ -237,7 +237,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [send, saveNow]);
 
-  const startRun = async (iterations: number) => {
+  const startRun = async (iterations: number | undefined, data: DataFile | undefined) => {
     if (!runner) return;
     await saveNow();
     const runId = newId();
@@ -245,9 +245,9 @@ export function App() {
     runRef.current = view;
     setRun(view);
     try {
-      await api.post('/api/run', { runId, paths: runner.folder ? [runner.folder] : [], iterations });
+      await api.post('/api/run', { runId, paths: runner.folder ? [runner.folder] : [], iterations, data });
     } catch (e) {
-      setRun({ ...view, warnings: [(e as Error).message], summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations } });
+      setRun({ ...view, warnings: [(e as Error).message], summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations: iterations ?? 0 } });
     }
   };
 
@@ -396,7 +396,7 @@ export function App() {
             </div>
           )}
           {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
-          {runner && <RunnerPanel run={run} onStart={(n) => void startRun(n)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
+          {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
       </div>
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
