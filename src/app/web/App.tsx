@@ -356,6 +356,9 @@ export function App() {
           aria-label="Environment"
           value={info.activeEnvironment ?? ''}
           onChange={(e) => {
+            // Shown at once: the editor (✎) and sends must use the environment just picked, not the one the last read reported.
+            const picked = e.target.value || null;
+            setInfo((current) => (current ? { ...current, activeEnvironment: picked } : current));
             switching.current = api.post('/api/environment', e.target.value ? { id: e.target.value } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message));
           }}
         >
