@@ -24,6 +24,8 @@ export interface SendContext {
   allowFilesOutside: boolean;
   /** Which programs a request may start on this computer (MCP over stdio); without one, none start. */
   programs?: ProgramPolicy;
+  /** Each stream message as it is read (the app shows SSE events as they arrive); kinds that stream call it. */
+  onMessage?: (message: StreamMessage) => void;
 }
 
 export interface ProtocolTimings {

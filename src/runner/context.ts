@@ -1,7 +1,7 @@
 /** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
 import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
 import { ContractDocuments } from '../contract/index.js';
-import type { CookieStore, HttpAgents, ProgramPolicy } from '../protocols/index.js';
+import type { CookieStore, HttpAgents, ProgramPolicy, StreamMessage } from '../protocols/index.js';
 import type { CachedToken } from '../appdata/index.js';
 import type { PreparedSettings } from '../request/index.js';
 import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';
@@ -27,6 +27,8 @@ export interface RunContext {
   onAuthorizeUrl?: (url: string) => void;
   /** Sends of this run, written to history once at the end. */
   history: HistoryEntry[];
+  /** Each stream message of a send as it is read (the app's response view). */
+  onMessage?: (message: StreamMessage) => void;
   iterations: number;
   signal?: AbortSignal;
 }

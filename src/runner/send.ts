@@ -179,7 +179,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   let response: ProtocolResult;
   const sentAt = performance.now();
   try {
-    const sendContext = { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs };
+    const sendContext = { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs, onMessage: ctx.onMessage };
     response = await kind.send!(prepared, sendContext, ctx.signal);
   } catch (error) {
     if (!(error instanceof SendError)) throw error;

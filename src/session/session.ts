@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
-import type { ProtocolResult } from '../protocols/index.js';
+import type { CookieStore, ProtocolResult, StreamMessage } from '../protocols/index.js';
 import {
   closeRunContext,
   iterationCount,
@@ -45,6 +45,8 @@ export type SendTarget = string | UnsavedRequest;
 export interface SendOptions {
   /** Cancels the send: it ends with "the request was cancelled." */
   signal?: AbortSignal;
+  /** Each stream message as it is read (SSE events as they arrive), before the send ends. */
+  onMessage?: (message: StreamMessage) => void;
 }
 
 export class Session {
@@ -78,7 +80,7 @@ export class Session {
     const item = this.itemFor(target);
     const ctx = await this.ready();
     // Per-send fields on a copy; the pools, jar, variables, sandbox and history stay shared.
-    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal };
+    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal, onMessage: options.onMessage };
     const first = this.options.data?.[0];
     ctx.variables.iterationData = first ? { ...first } : {};
     const outcome = await sendItem(item, sendCtx, { iteration: 0, iterationCount: 1 });
@@ -93,6 +95,11 @@ export class Session {
     const iterations = iterationCount({ ...plan, data });
     const ctx = await this.ready();
     return runItems({ ...ctx, iterations, signal: plan.signal }, items, { ...plan, data }, () => saveRunContext(ctx));
+  }
+
+  /** The session's cookie jar (the data folder's, loaded on first use): listed and edited by the app; `save` writes it. */
+  async cookieJar(): Promise<CookieStore> {
+    return (await this.ready()).cookies;
   }
 
   /** Writes cookies, script-set values and history of the sends so far; returns what could not be saved. */

@@ -24,7 +24,12 @@ export async function readDataFile(file: string): Promise<Array<Record<string, s
   if (stat.isSymbolicLink()) throw new DataFileError(`data file ${file} is a symbolic link; Ferry never follows links.`);
   if (!stat.isFile()) throw new DataFileError(`data file ${file} is not a regular file.`);
   if (stat.size > MAX_DATA_BYTES) throw new DataFileError(`data file ${file} is larger than 50 MB.`);
-  let text = await fs.readFile(file, 'utf8');
+  return dataRows(await fs.readFile(file, 'utf8'), file);
+}
+
+/** The rows of a data file's text; `file` names it in messages and its extension picks CSV or JSON (else the content does). */
+export function dataRows(text: string, file: string): Array<Record<string, string>> {
+  if (Buffer.byteLength(text) > MAX_DATA_BYTES) throw new DataFileError(`data file ${file} is larger than 50 MB.`);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const ext = path.extname(file).toLowerCase();
   if (ext === '.json' || (ext !== '.csv' && /^\s*[[{]/.test(text))) return jsonRows(text, file);

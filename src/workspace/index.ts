@@ -11,3 +11,4 @@ export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.
 export { editYaml } from './yaml-edit.js';
 export * from './entries.js';
 export { selectRequests, SelectError, type RunItem } from './select.js';
+export * from './order.js';

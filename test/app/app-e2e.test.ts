@@ -145,28 +145,28 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Environment', { exact: true }).selectOption('local');
   });
 
-  // Open: in the browser the environment file is not found after Save (the API alone saves it in
-  // place, see the route's comment); to be finished with the environment editor.
-  it.skip('edits environment variables; a secret value goes to this computer, never to the workspace', async () => {
+  // Right after the switch back to Local (the step before): the editor must open Local, not the
+  // environment the last workspace read reported (it did, and Save wrote staging.yaml).
+  it('edits environment variables; a secret value goes to this computer, never to the workspace', async () => {
     await page.getByLabel('Edit environment').click();
     await page.getByLabel('Variable 2').fill('token');
     await page.getByLabel('Secret 2').check();
-    await page.getByLabel('Value 2').fill('s3cr3t-value-42');
+    await page.getByRole('dialog').getByLabel('Value 2', { exact: true }).fill('s3cr3t-value-42');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     const file = await waitForFile(path.join(ws.root, 'environments/local.yaml'), (t) => t.includes('token'));
     expect(file).toContain('secret: true');
     const everything = await Promise.all((await fs.readdir(ws.root, { recursive: true })).map((f) => fs.readFile(path.join(ws.root, f), 'utf8').catch(() => '')));
     expect(everything.join('\n')).not.toContain('s3cr3t-value-42');
     // The value is used by sends, and the editor shows it only as stored.
-    await page.getByRole('tab', { name: /Headers/ }).click();
+    await page.getByLabel('Request editor').getByRole('tab', { name: /Headers/ }).click();
     await page.getByLabel('Header key 2').fill('X-Token');
     await page.getByLabel('Header value 2').fill('{{token}}');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
     await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('"x-token": "s3cr3t-value-42"');
     await page.getByLabel('Edit environment').click();
-    expect(await page.getByLabel('Value 2').inputValue()).toBe('');
-    expect(await page.getByLabel('Value 2').getAttribute('placeholder')).toMatch(/stored on this computer/);
+    expect(await page.getByRole('dialog').getByLabel('Value 2', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByRole('dialog').getByLabel('Value 2', { exact: true }).getAttribute('placeholder')).toMatch(/stored on this computer/);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await waitForFile(req('Echo.yaml'), (t) => t.includes('X-Token'));
   });

@@ -1,7 +1,8 @@
 /** Sending (with cancel) and collection runs, through the session: the same pipeline as `ferry run`. */
 import { randomUUID } from 'node:crypto';
 import type { ProtocolResult } from '../../protocols/index.js';
-import { RunError, SelectError, type RunEvent } from '../../runner/index.js';
+import { jsonReport, junitXml, RunError, SelectError, type RunEvent } from '../../runner/index.js';
+import { dataRows, DataFileError } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
@@ -26,8 +27,31 @@ function refusal(error: unknown): never {
   throw error;
 }
 
+/** Finished runs kept for export (the runner's Export buttons), the newest few. */
+const KEPT_RUNS = 10;
+
+type StartEvent = Extract<RunEvent, { type: 'start' }>;
+type EndEvent = Extract<RunEvent, { type: 'end' }>;
+
+/** The run's data file as the page read it (`{ name, text }`): rows, or a 400 saying what is wrong. */
+function runData(body: unknown): Array<Record<string, string>> | undefined {
+  const data = (body as { data?: unknown }).data;
+  if (data === undefined || data === null) return undefined;
+  const name = field(data, 'name');
+  const text = field(data, 'text');
+  try {
+    const rows = dataRows(text, name);
+    if (rows.length === 0) throw new ApiError(400, `data file ${name} has no rows: give one row of variables per iteration.`);
+    return rows;
+  } catch (error) {
+    if (error instanceof DataFileError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
+
 export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
   const inFlight = new Map<string, AbortController>();
+  const finished = new Map<string, { start?: StartEvent; end: EndEvent }>();
   return {
     /** Sends what the editor holds (`request`, placed at `path`), or the saved file when `request` is absent. */
     'POST /api/send': async ({ body, signal }) => {
@@ -39,13 +63,27 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       const stop = () => controller.abort();
       signal.addEventListener('abort', stop);
       try {
-        const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal })).catch(refusal);
+        const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }) })).catch(refusal);
         const answer: SendResponse = { result, ...(response ? { response: viewOf(response) } : {}) };
         return answer;
       } finally {
         signal.removeEventListener('abort', stop);
         inFlight.delete(id);
       }
+    },
+
+    /** The session's cookie jar (kept on this computer, 5.2): what the next sends carry. */
+    'GET /api/cookies': async () => state.withSession(async (session) => (await session.cookieJar()).list()),
+
+    /** Deletes one cookie (`domain`, `path`, `name`), or all when `all` is true; the jar is saved at once. */
+    'POST /api/cookies/delete': async ({ body }) => {
+      const all = (body as { all?: unknown }).all === true;
+      const which = all ? undefined : { domain: field(body, 'domain'), path: field(body, 'path'), name: field(body, 'name') };
+      return state.withSession(async (session) => {
+        const jar = await session.cookieJar();
+        if (!jar.remove(which) && which) throw new ApiError(404, `No cookie "${which.name}" for ${which.domain}${which.path}.`);
+        return jar.list();
+      });
     },
 
     'POST /api/cancel': async ({ body }) => {
@@ -63,14 +101,35 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       if (iterations !== undefined && (typeof iterations !== 'number' || !Number.isInteger(iterations) || iterations < 1)) {
         throw new ApiError(400, '"iterations" must be a whole number of 1 or more.');
       }
+      const data = runData(body);
       const controller = new AbortController();
       inFlight.set(runId, controller);
-      const reporter = { onEvent: (event: RunEvent) => live.publish({ type: 'run', runId, event }) };
+      let start: StartEvent | undefined;
+      const reporter = {
+        onEvent: (event: RunEvent) => {
+          if (event.type === 'start') start = event;
+          if (event.type === 'end') {
+            finished.set(runId, { start, end: event });
+            for (const old of [...finished.keys()].slice(0, Math.max(0, finished.size - KEPT_RUNS))) finished.delete(old);
+          }
+          live.publish({ type: 'run', runId, event });
+        },
+      };
       void state
-        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, reporters: [reporter], signal: controller.signal }))
+        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, data, reporters: [reporter], signal: controller.signal }))
         .catch((error: unknown) => reporter.onEvent({ type: 'warning', message: `The run stopped: ${(error as Error).message}` }))
         .finally(() => inFlight.delete(runId));
       return { runId };
+    },
+
+    /** A finished run's report, as `ferry run --reporter json|junit` writes it. */
+    'GET /api/run/report': async ({ query }) => {
+      const run = finished.get(query.get('runId') ?? '');
+      if (!run) throw new ApiError(404, 'No finished run with this id (the app keeps the last 10): run it again.');
+      const format = query.get('format') ?? 'json';
+      if (format === 'junit') return { fileName: 'ferry-run.xml', text: junitXml(run.start?.workspace ?? state.workspace.file.name, run.start?.startedAt ?? new Date().toISOString(), run.end) };
+      if (format === 'json') return { fileName: 'ferry-run.json', text: `${JSON.stringify(jsonReport(run.start, run.end), null, 2)}\n` };
+      throw new ApiError(400, `Unknown report format "${format}": json or junit.`);
     },
   };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { parseResource, type RequestFile } from '../../model/index.js';
 import {
-  createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, readResource, REQUESTS_DIR, saveRequest,
+  createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { workspaceInfo } from './tree-view.js';
@@ -85,6 +85,20 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'POST /api/folder/move': async ({ body }) => {
       const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? ''));
       return done({ path: moved });
+    },
+
+    /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
+    'POST /api/folder/rename': async ({ body }) => {
+      const renamed = await writing(() => renameFolder(root(), field(body, 'path'), field(body, 'name')));
+      return done({ path: renamed });
+    },
+
+    /** Places a request or folder before a sibling (`before`), or last; every sibling's `seq` is written as its position (2.1.6). */
+    'POST /api/tree/place': async ({ body }) => {
+      // The tree as it is on disk now (a move may have just happened).
+      await state.reload();
+      const written = await writing(() => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
+      return done({ written });
     },
 
     'DELETE /api/folder': async ({ query }) => {

@@ -1,7 +1,7 @@
 /**
  * `ferry app`'s server: 127.0.0.1 only, the built UI, the JSON API over the core and the one
  * live channel, all behind one guard (guard.ts). Closing it closes what it started: the
- * listener, the live channel, the watcher and the session.
+ * listener, the live channel, the watcher, the workspace's servers it started and the session.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
 import { environmentRoutes } from './routes-environments.js';
 import { sendRoutes } from './routes-send.js';
+import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
 import { findWebRoot, serveStatic } from './static-files.js';
@@ -61,7 +62,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const webRoot = options.webRoot ?? findWebRoot();
   const state = new WorkspaceState(options.workspace);
   const live = new LiveChannel();
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state) };
+  const servers = new AppServers(state, live);
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -139,6 +141,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     state,
     async close() {
       watcher.close();
+      await servers.close();
       live.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

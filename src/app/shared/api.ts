@@ -3,9 +3,10 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { RequestFile } from '../../model/index.js';
+import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 
-export type { RequestFile, RequestResult, RunEvent, RunSummary };
+export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
 
 /** One row of the sidebar tree. */
 export type TreeItem =
@@ -76,7 +77,11 @@ export interface ImportDone {
 export type LiveEvent =
   /** Files of the workspace changed (on disk, by anyone); `paths` relative to the workspace folder. */
   | { type: 'changed'; paths: string[] }
-  | { type: 'run'; runId: string; event: RunEvent };
+  | { type: 'run'; runId: string; event: RunEvent }
+  /** New records of the traffic log of the servers the app started. */
+  | { type: 'traffic'; records: TrafficView[] }
+  /** A stream message of a send in flight (SSE events as they arrive); `sendId` is the send's id. */
+  | { type: 'message'; sendId: string; message: StreamMessage };
 
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;
@@ -88,4 +93,33 @@ export interface EnvironmentVariableView {
   enabled: boolean;
   secret: boolean;
   stored: boolean;
+}
+
+/** One row of the servers panel: a server file of the workspace and, when the app started it, where it listens. */
+export interface ServerView {
+  id: string;
+  name: string;
+  kind: string;
+  host: string;
+  /** The port in the file (0 = a free one when started). */
+  port: number;
+  running: boolean;
+  url?: string;
+  connections?: number;
+  /** The file does not parse: why. */
+  error?: string;
+}
+
+/** One traffic record as the panel lists it (the kind's own detail left out). */
+export interface TrafficView {
+  kind: string;
+  server: string;
+  time: number;
+  direction: 'exchange' | 'in' | 'out';
+  summary: string;
+  note?: string;
+  level: 'info' | 'warning' | 'error';
+  durationMs: number;
+  bytesIn: number;
+  bytesOut: number;
 }

@@ -5,14 +5,16 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportDone, LiveEvent, RequestFile, SendResponse, TreeItem, WorkspaceInfo } from '../shared/api.js';
+import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { CodeDialog } from './CodeDialog.js';
+import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
-import { RunnerPanel, type RunView } from './RunnerPanel.js';
+import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
+import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 
 const SAVE_DELAY_MS = 400;
@@ -23,6 +25,10 @@ function folders(item: TreeItem, out: string[] = []): string[] {
     for (const child of item.children) folders(child, out);
   }
   return out;
+}
+
+function parentOf(path: string): string {
+  return path.split('/').slice(0, -1).join('/');
 }
 
 function newId(): string {
@@ -39,10 +45,14 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
+  const [serversOpen, setServersOpen] = useState(false);
+  const [traffic, setTraffic] = useState<TrafficView[]>([]);
+  /** Messages of the send in flight (SSE events), shown as they arrive. */
+  const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
   const [variableNames, setVariableNames] = useState<string[]>([]);
   const [theme, setTheme] = useState<'light' | 'dark'>(() => (localStorage.getItem('ferry.theme') as 'light' | 'dark' | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
 
@@ -147,6 +157,14 @@ export function App() {
       if (path && event.paths.some((p) => p === `requests/${path}` || p === '' || !p.includes('.'))) void checkExternal();
       return;
     }
+    if (event.type === 'traffic') {
+      setTraffic((rows) => [...rows, ...event.records].slice(-TRAFFIC_SHOWN));
+      return;
+    }
+    if (event.type === 'message') {
+      if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
+      return;
+    }
     const current = runRef.current;
     if (!current || current.runId !== event.runId) return;
     const e = event.event;
@@ -189,6 +207,7 @@ export function App() {
     }
     setSending(true);
     setSendError(null);
+    setLiveMessages([]);
     try {
       setAnswer(await api.post<SendResponse>('/api/send', { id, path, request }));
     } catch (e) {
@@ -218,7 +237,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [send, saveNow]);
 
-  const startRun = async (iterations: number) => {
+  const startRun = async (iterations: number | undefined, data: DataFile | undefined) => {
     if (!runner) return;
     await saveNow();
     const runId = newId();
@@ -226,10 +245,31 @@ export function App() {
     runRef.current = view;
     setRun(view);
     try {
-      await api.post('/api/run', { runId, paths: runner.folder ? [runner.folder] : [], iterations });
+      await api.post('/api/run', { runId, paths: runner.folder ? [runner.folder] : [], iterations, data });
     } catch (e) {
-      setRun({ ...view, warnings: [(e as Error).message], summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations } });
+      setRun({ ...view, warnings: [(e as Error).message], summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations: iterations ?? 0 } });
     }
+  };
+
+  /** The open request moved (itself, or a folder above it): the editor follows it. */
+  const followMove = (from: string, to: string) => {
+    const open = selectedRef.current;
+    if (!open || from === to) return;
+    const next = open === from ? to : open.startsWith(`${from}/`) ? `${to}${open.slice(from.length)}` : undefined;
+    if (!next) return;
+    selectedRef.current = next;
+    setSelected(next);
+    localStorage.setItem('ferry.last', next);
+  };
+
+  /** Moves a request or folder into `folder` (nothing when it is there already); returns its path after. */
+  const moveItem = async (path: string, folder: string, isFolder: boolean): Promise<string> => {
+    if (parentOf(path) === folder) return path;
+    const moved = isFolder
+      ? await api.post<{ path: string }>('/api/folder/move', { path, parent: folder })
+      : await api.post<{ path: string }>('/api/request/move', { path, folder });
+    followMove(path, moved.path);
+    return moved.path;
   };
 
   const actions: SidebarActions = {
@@ -268,14 +308,32 @@ export function App() {
       await api.del(`/api/${item.type === 'folder' ? 'folder' : 'request'}?path=${encodeURIComponent(item.path)}`).catch((e: Error) => setNotice(e.message));
       await loadWorkspace();
     },
-    move: async (path, folder) => {
+    move: async (path, folder, isFolder = false) => {
       await saveNow();
       try {
-        const moved = await api.post<{ path: string }>('/api/request/move', { path, folder });
-        if (selectedRef.current === path) {
-          selectedRef.current = moved.path;
-          setSelected(moved.path);
-        }
+        await moveItem(path, folder, isFolder);
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+      await loadWorkspace();
+    },
+    place: async (path, isFolder, target) => {
+      await saveNow();
+      try {
+        const moved = await moveItem(path, parentOf(target.path), isFolder);
+        await api.post('/api/tree/place', { path: moved, before: target.path });
+      } catch (e) {
+        setNotice((e as Error).message);
+      }
+      await loadWorkspace();
+    },
+    renameFolder: async (path) => {
+      const name = prompt('New folder name', path.split('/').at(-1));
+      if (!name) return;
+      await saveNow();
+      try {
+        const renamed = await api.post<{ path: string }>('/api/folder/rename', { path, name });
+        followMove(path, renamed.path);
       } catch (e) {
         setNotice((e as Error).message);
       }
@@ -298,6 +356,9 @@ export function App() {
           aria-label="Environment"
           value={info.activeEnvironment ?? ''}
           onChange={(e) => {
+            // Shown at once: the editor (✎) and sends must use the environment just picked, not the one the last read reported.
+            const picked = e.target.value || null;
+            setInfo((current) => (current ? { ...current, activeEnvironment: picked } : current));
             switching.current = api.post('/api/environment', e.target.value ? { id: e.target.value } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message));
           }}
         >
@@ -308,6 +369,8 @@ export function App() {
         <button onClick={() => setDialog({ type: 'import' })}>Import</button>
         <button onClick={() => actions.run('')}>Run all</button>
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
+        <button onClick={() => setDialog({ type: 'cookies' })}>Cookies</button>
+        <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
         <span className="spacer" />
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
         <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
@@ -327,7 +390,7 @@ export function App() {
           {draft && selected ? (
             <div className="split">
               <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
-              <ResponseViewer answer={answer} sending={sending} error={sendError} />
+              <ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />
             </div>
           ) : (
             <div className="empty-state">
@@ -335,9 +398,11 @@ export function App() {
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
             </div>
           )}
-          {runner && <RunnerPanel run={run} onStart={(n) => void startRun(n)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
+          {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
+          {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
       </div>
+      {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
       {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} />}

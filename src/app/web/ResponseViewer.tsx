@@ -1,8 +1,8 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
 import { useMemo, useState } from 'react';
-import type { SendResponse } from '../shared/api.js';
+import type { SendResponse, StreamMessage } from '../shared/api.js';
 
-const TABS = ['Body', 'Headers', 'Tests', 'Console', 'Timings'] as const;
+const TABS = ['Body', 'Events', 'Headers', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
 /** Shown as text at most; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
@@ -42,8 +42,21 @@ function hex(data: Uint8Array): string {
   return lines.join('\n');
 }
 
-export function ResponseViewer({ answer, sending, error }: { answer: SendResponse | null; sending: boolean; error: string | null }) {
-  const [tab, setTab] = useState<Tab>('Body');
+/** Stream messages (SSE events) in order: time since the stream opened, event name, data. */
+function MessageList({ messages }: { messages: StreamMessage[] }) {
+  return (
+    <ol className="messages" aria-label="Events">
+      {messages.map((m, i) => (
+        <li key={i} className={m.direction}>
+          <span className="muted">{m.timeMs.toFixed(0)} ms</span> {m.event && <b>{m.event}</b>} <code>{m.binary ? `(binary, ${m.text.length} base64 characters)` : m.text}</code>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { answer: SendResponse | null; sending: boolean; error: string | null; liveMessages?: StreamMessage[] }) {
+  const [chosenTab, setTab] = useState<Tab>('Body');
   const [mode, setMode] = useState<'pretty' | 'raw' | 'hex' | 'preview'>('pretty');
   const data = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
   const text = useMemo(() => new TextDecoder().decode(data.subarray(0, SHOWN_BYTES)), [data]);
@@ -53,10 +66,19 @@ export function ResponseViewer({ answer, sending, error }: { answer: SendRespons
     return undefined;
   }, [data, answer]);
 
-  if (sending) return <section className="response empty" aria-label="Response"><p>Sending…</p></section>;
+  if (sending) {
+    return (
+      <section className={`response ${liveMessages.length ? '' : 'empty'}`} aria-label="Response">
+        <p>Sending…{liveMessages.length > 0 && <> {liveMessages.length} event(s) so far</>}</p>
+        {liveMessages.length > 0 && <MessageList messages={liveMessages} />}
+      </section>
+    );
+  }
   if (error) return <section className="response empty" aria-label="Response"><p className="error">{error}</p></section>;
   if (!answer) return <section className="response empty" aria-label="Response"><p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
   const { result, response } = answer;
+  // The Events tab exists for stream answers only; another answer shows its body.
+  const tab = chosenTab === 'Events' && !result.messages ? 'Body' : chosenTab;
   const tests = result.tests;
   const failed = tests.filter((t) => !t.passed && !t.skipped).length;
   const statusClass = result.status === undefined ? 'bad' : result.status < 300 ? 'ok' : result.status < 400 ? 'warn' : 'bad';
@@ -70,9 +92,9 @@ export function ResponseViewer({ answer, sending, error }: { answer: SendRespons
       </div>
       {result.error && <pre className="error" data-testid="send-error">{result.error}</pre>}
       <nav className="tabs" role="tablist">
-        {TABS.map((t) => (
+        {TABS.filter((t) => t !== 'Events' || result.messages).map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
-            {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}
+            {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}
           </button>
         ))}
       </nav>
@@ -94,6 +116,7 @@ export function ResponseViewer({ answer, sending, error }: { answer: SendRespons
               : <iframe className="preview" sandbox="" src={preview} title="HTML preview" />)}
           </>
         )}
+        {tab === 'Events' && result.messages && <MessageList messages={result.messages} />}
         {tab === 'Headers' && response && (
           <table className="plain" aria-label="Response headers">
             <tbody>{response.headers.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody>

@@ -19,7 +19,11 @@ export interface SidebarActions {
   newFolder(parent: string): void;
   duplicate(path: string): void;
   remove(item: TreeItem): void;
-  move(path: string, folder: string): void;
+  /** Moves a request (or, `isFolder`, a folder) into `folder`. */
+  move(path: string, folder: string, isFolder?: boolean): void;
+  /** Places a request or folder before `target` (moving it to the target's folder first). */
+  place(path: string, isFolder: boolean, target: TreeItem): void;
+  renameFolder(path: string): void;
   run(folder: string): void;
   copyAsCode(path: string): void;
 }
@@ -47,6 +51,8 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
   const [height, setHeight] = useState(800);
   const [menu, setMenu] = useState<{ x: number; y: number; item: TreeItem } | null>(null);
   const [dropOn, setDropOn] = useState<string | null>(null);
+  /** Dropping on this row places the dragged item before it (reorder) rather than into it. */
+  const [dropBefore, setDropBefore] = useState(false);
   const list = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => flatten(tree, open, filter.trim().toLowerCase()), [tree, open, filter]);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 10);
@@ -60,6 +66,28 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
     setScrollTop(e.currentTarget.scrollTop);
     setHeight(e.currentTarget.clientHeight);
+  };
+  const dragged = (e: React.DragEvent) => {
+    const request = e.dataTransfer.getData('text/ferry-request');
+    const folder = e.dataTransfer.getData('text/ferry-folder');
+    return request ? { path: request, isFolder: false } : folder ? { path: folder, isFolder: true } : undefined;
+  };
+  /** The top third of a folder row, or anywhere on a request row, means "before this one". */
+  const isBefore = (e: React.DragEvent, item: TreeItem) => item.type !== 'folder' || e.clientY - e.currentTarget.getBoundingClientRect().top < ROW / 3;
+  const overRow = (e: React.DragEvent, item: TreeItem) => {
+    e.preventDefault();
+    e.stopPropagation();
+    setDropOn(item.path);
+    setDropBefore(isBefore(e, item));
+  };
+  const dropOnRow = (e: React.DragEvent, item: TreeItem) => {
+    e.preventDefault();
+    e.stopPropagation();
+    setDropOn(null);
+    const what = dragged(e);
+    if (!what || what.path === item.path) return;
+    if (!isBefore(e, item)) actions.move(what.path, item.path, what.isFolder);
+    else actions.place(what.path, what.isFolder, item);
   };
   const folderOf = (item: TreeItem) => (item.type === 'folder' ? item.path : item.path.split('/').slice(0, -1).join('/'));
 
@@ -77,7 +105,7 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
         onScroll={onScroll}
         onDragOver={(e) => { e.preventDefault(); setDropOn(''); }}
         onDragLeave={() => setDropOn(null)}
-        onDrop={(e) => { e.preventDefault(); setDropOn(null); const path = e.dataTransfer.getData('text/ferry-request'); if (path) actions.move(path, ''); }}
+        onDrop={(e) => { e.preventDefault(); setDropOn(null); const what = dragged(e); if (what) actions.move(what.path, '', what.isFolder); }}
       >
         <div style={{ height: rows.length * ROW, position: 'relative' }}>
           {rows.slice(first, last).map(({ item, depth }, i) => {
@@ -94,11 +122,13 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
                   {...common}
                   role="treeitem"
                   aria-expanded={open.has(item.path) || !!filter}
-                  className={`row folder ${dropOn === item.path ? 'drop' : ''}`}
+                  className={`row folder ${dropOn === item.path ? (dropBefore ? 'drop-before' : 'drop') : ''}`}
                   data-path={item.path}
                   onClick={() => toggle(item.path)}
-                  onDragOver={(e) => { e.preventDefault(); e.stopPropagation(); setDropOn(item.path); }}
-                  onDrop={(e) => { e.preventDefault(); e.stopPropagation(); setDropOn(null); const path = e.dataTransfer.getData('text/ferry-request'); if (path) actions.move(path, item.path); }}
+                  draggable
+                  onDragStart={(e) => e.dataTransfer.setData('text/ferry-folder', item.path)}
+                  onDragOver={(e) => overRow(e, item)}
+                  onDrop={(e) => dropOnRow(e, item)}
                 >
                   <span className="caret">{open.has(item.path) || filter ? '▾' : '▸'}</span> {item.name}
                 </div>
@@ -112,11 +142,13 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
                 {...common}
                 role="treeitem"
                 aria-selected={selected === item.path}
-                className={`row request ${selected === item.path ? 'selected' : ''} ${item.removed ? 'removed' : ''}`}
+                className={`row request ${selected === item.path ? 'selected' : ''} ${item.removed ? 'removed' : ''} ${dropOn === item.path ? 'drop-before' : ''}`}
                 title={item.removed ? 'No longer in the API spec' : item.path}
                 data-path={item.path}
                 draggable
                 onDragStart={(e) => e.dataTransfer.setData('text/ferry-request', item.path)}
+                onDragOver={(e) => overRow(e, item)}
+                onDrop={(e) => dropOnRow(e, item)}
                 onClick={() => actions.select(item.path)}
               >
                 <span className={`badge m-${item.kind === 'http' ? item.method.toLowerCase() : item.kind}`}>{item.kind === 'http' ? item.method : item.tag.split(' ')[0]}</span>
@@ -140,6 +172,7 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
               <li role="menuitem" onClick={() => actions.newRequest(menu.item.path)}>New request here</li>
               <li role="menuitem" onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
               <li role="menuitem" onClick={() => actions.run(menu.item.path)}>Run folder</li>
+              <li role="menuitem" onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
             </>
           )}
           {menu.item.type !== 'folder' && <li role="menuitem" onClick={() => actions.newRequest(folderOf(menu.item))}>New request beside</li>}

@@ -10,6 +10,19 @@ export const MAX_COOKIE_BYTES = 4096;
 export const MAX_COOKIES_PER_DOMAIN = 50;
 export const MAX_COOKIES = 3000;
 
+/** One cookie as faces show it. */
+export interface CookieInfo {
+  domain: string;
+  path: string;
+  name: string;
+  value: string;
+  /** ISO time, or null for a session cookie. */
+  expires: string | null;
+  secure: boolean;
+  httpOnly: boolean;
+  sameSite?: string;
+}
+
 export class CookieStore {
   /** A cookie was stored since the jar was made or last marked saved. */
   changed = false;
@@ -60,6 +73,38 @@ export class CookieStore {
     if (!stored) return;
     this.changed = true;
     this.trim();
+  }
+
+  /** Every cookie in the jar, oldest first, as a face lists them (the app's cookies tab). */
+  list(): CookieInfo[] {
+    return this.all().map((c) => {
+      // Max-Age or Expires, whichever the cookie has; Infinity for a session cookie.
+      const expiry = c.expiryTime();
+      return {
+        domain: c.domain ?? '', path: c.path ?? '/', name: c.key, value: c.value,
+        expires: expiry !== undefined && Number.isFinite(expiry) ? new Date(expiry).toISOString() : null,
+        secure: c.secure, httpOnly: c.httpOnly, ...(c.sameSite && c.sameSite !== 'none' ? { sameSite: c.sameSite } : {}),
+      };
+    });
+  }
+
+  /** Removes the cookie with this domain, path and name; false when there is none. Without a name, every cookie of the jar. */
+  remove(which?: { domain: string; path: string; name: string }): boolean {
+    const store = this.jar.store;
+    const before = this.all().length;
+    if (!which) store.removeAllCookies(() => {});
+    else store.removeCookie(which.domain, which.path, which.name, () => {});
+    const removed = this.all().length < before;
+    if (removed) this.changed = true;
+    return removed;
+  }
+
+  private all(): Cookie[] {
+    let all: Cookie[] = [];
+    this.jar.store.getAllCookies((error, cookies) => {
+      if (!error && cookies) all = cookies;
+    });
+    return all;
   }
 
   /** Drops the oldest cookies past the limits. The memory store answers its callbacks at once. */

@@ -13,7 +13,7 @@ export const sseKind: RequestKindModule = {
   exportsAsCode: false,
   shape: withStreamHeaders,
   send: async (prepared, context, signal) => {
-    const response = await sendSse(prepared, prepared.stream, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb });
+    const response = await sendSse(prepared, prepared.stream, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }, context.onMessage);
     return { ...fromHttpResult(response), ...(response.stream ? { stream: response.stream, messages: response.messages } : {}) };
   },
 };

@@ -32,7 +32,12 @@ export function withStreamHeaders(prepared: PreparedRequest): PreparedRequest {
   return { ...prepared, headers };
 }
 
-export async function sendSse(prepared: PreparedRequest, stream: StreamSettings | undefined, ctx: Omit<HttpSendContext, 'streamBody'>): Promise<SseResult> {
+export async function sendSse(
+  prepared: PreparedRequest,
+  stream: StreamSettings | undefined,
+  ctx: Omit<HttpSendContext, 'streamBody'>,
+  onMessage?: (message: StreamMessage) => void,
+): Promise<SseResult> {
   const url = new URL(prepared.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SendError(`an SSE request needs an http:// or https:// URL, not ${url.protocol}//.`, 'unsupported');
@@ -52,7 +57,7 @@ export async function sendSse(prepared: PreparedRequest, stream: StreamSettings 
           );
         }
         read?.close(); // an earlier hop's reader (cannot happen with 2xx, but never leave a timer)
-        read = new EventReader(settings);
+        read = new EventReader(settings, onMessage);
         return read;
       },
     });
@@ -89,10 +94,10 @@ class EventReader implements StreamReader {
     onEvent: (event) => this.messages?.received({ ...(event.event ? { event: event.event } : {}), text: event.data }),
   });
 
-  constructor(private readonly settings: StreamSettings) {}
+  constructor(private readonly settings: StreamSettings, private readonly onMessage?: (message: StreamMessage) => void) {}
 
   start(finish: () => void): void {
-    this.messages = new MessageStream(this.settings, (message) => message.event ?? 'message');
+    this.messages = new MessageStream(this.settings, (message) => message.event ?? 'message', undefined, this.onMessage);
     void this.messages.done.then((why) => {
       if (why === 'timeout') finish();
     });

@@ -69,6 +69,8 @@ export class MessageStream {
     private readonly settings: StreamSettings = DEFAULT_STREAM,
     private readonly matchName?: (message: MessageInput) => string | undefined,
     private readonly keep = MAX_KEPT_MESSAGES,
+    /** Told of each kept message as it is recorded (a face showing the stream live). */
+    private readonly onRecord?: (message: StreamMessage) => void,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     if (settings.timeoutMs > 0) this.timer = setTimeout(() => this.stop('timeout'), settings.timeoutMs);
@@ -138,7 +140,9 @@ export class MessageStream {
 
   private record(direction: StreamMessage['direction'], message: MessageInput): void {
     if (this.messages.length >= this.keep) return;
-    this.messages.push({ direction, timeMs: Math.round((performance.now() - this.openedAt) * 100) / 100, ...message });
+    const recorded: StreamMessage = { direction, timeMs: Math.round((performance.now() - this.openedAt) * 100) / 100, ...message };
+    this.messages.push(recorded);
+    this.onRecord?.(recorded);
   }
 }
 

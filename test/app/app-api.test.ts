@@ -1,0 +1,315 @@
+/**
+ * The app's API at the HTTP level, on real sockets: the servers panel (start/stop any kind,
+ * traffic on the live channel), SSE events on the live channel while a send is in flight, the
+ * cookie jar, folder rename and reorder, runs with a data file and JUnit export. Every call
+ * carries the session cookie, as the page's do.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { LiveEvent } from '../../src/app/shared/api.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { tempDir } from '../support/temp.js';
+
+interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+class Client {
+  cookie = '';
+  constructor(readonly port: number) {}
+
+  async login(token: string): Promise<void> {
+    const res = await fetch(`http://127.0.0.1:${this.port}/?token=${token}`, { redirect: 'manual' });
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  }
+
+  call(method: string, urlPath: string, body?: unknown): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(text ? { 'content-type': 'application/json' } : {}) } },
+        (res) => {
+          let out = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (out += c));
+          res.on('end', () => {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(out);
+            } catch {
+              parsed = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed, text: out });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  /** Joins the live channel; `events` fills as they arrive. */
+  async live(): Promise<{ events: LiveEvent[]; close(): void }> {
+    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/api/live`, { headers: { cookie: this.cookie } });
+    const events: LiveEvent[] = [];
+    ws.on('message', (data) => events.push(JSON.parse(String(data)) as LiveEvent));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return { events, close: () => ws.close() };
+  }
+}
+
+async function until<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+describe('ferry app API', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let client: Client;
+
+  beforeEach(async () => {
+    ws = await makeWorkspace({
+      'servers/mock.yaml': { name: 'Mock API', http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hi": true}' }] } },
+      'servers/events.yaml': { name: 'Events', kind: 'sse', sse: { intervalMs: 150, events: [{ event: 'a', data: 'one' }, { event: 'b', data: 'two' }, { event: 'c', data: 'three' }] } },
+      'servers/broken.yaml': 'name: [unclosed',
+    });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    client = new Client(app.port);
+    await client.login(app.token);
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await ws.cleanup();
+  });
+
+  describe('servers', () => {
+    it('lists every server file, a broken one with its error', async () => {
+      const { body } = await client.call('GET', '/api/servers');
+      const rows = body as Array<{ id: string; kind: string; running: boolean; error?: string }>;
+      expect(rows.map((r) => r.id).sort()).toEqual(['broken', 'events', 'mock']);
+      expect(rows.find((r) => r.id === 'events')).toMatchObject({ kind: 'sse', running: false });
+      expect(rows.find((r) => r.id === 'broken')?.error).toMatch(/servers\/broken\.yaml/);
+    });
+
+    it('starts a server, streams its traffic on the live channel, stops it (the port is freed)', async () => {
+      const live = await client.live();
+      const started = await client.call('POST', '/api/servers/start', { id: 'mock' });
+      expect(started.status).toBe(200);
+      const mock = (started.body as Array<{ id: string; running: boolean; url?: string }>).find((r) => r.id === 'mock')!;
+      expect(mock.running).toBe(true);
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const answer = await fetch(`${mock.url}/hello`);
+      expect(await answer.json()).toEqual({ hi: true });
+      const event = await until('a traffic event', () => live.events.find((e) => e.type === 'traffic'));
+      expect(event.type === 'traffic' && event.records[0]).toMatchObject({ server: 'mock', kind: 'http', summary: expect.stringContaining('GET /hello') });
+      const recent = await client.call('GET', '/api/servers/traffic');
+      expect((recent.body as Array<{ summary: string }>).some((r) => r.summary.includes('/hello'))).toBe(true);
+
+      const port = Number(new URL(mock.url!).port);
+      const stopped = await client.call('POST', '/api/servers/stop', { id: 'mock' });
+      expect((stopped.body as Array<{ id: string; running: boolean }>).find((r) => r.id === 'mock')?.running).toBe(false);
+      expect(await portIsFree(port)).toBe(true);
+      live.close();
+    });
+
+    it('refuses an unknown or broken server with a message, and bad input with 400', async () => {
+      const unknown = await client.call('POST', '/api/servers/start', { id: 'nope' });
+      expect(unknown.status).toBe(404);
+      expect((unknown.body as { error: string }).error).toMatch(/No server "nope"/);
+      const broken = await client.call('POST', '/api/servers/start', { id: 'broken' });
+      expect(broken.status).toBe(400);
+      expect((broken.body as { error: string }).error).toMatch(/fix the file/);
+      expect((await client.call('POST', '/api/servers/start', { id: 7 })).status).toBe(400);
+    });
+
+    it('closing the app stops the servers it started', async () => {
+      const started = await client.call('POST', '/api/servers/start', { id: 'events' });
+      const url = (started.body as Array<{ id: string; url?: string }>).find((r) => r.id === 'events')!.url!;
+      await app.close();
+      expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+      app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    });
+  });
+
+  it('sends an SSE request: each event reaches the live channel before the send answers', async () => {
+    const started = await client.call('POST', '/api/servers/start', { id: 'events' });
+    const url = (started.body as Array<{ id: string; url?: string }>).find((r) => r.id === 'events')!.url!;
+    const live = await client.live();
+    const request = { name: 'Stream', kind: 'sse', method: 'GET', url: `${url}/`, settings: { stream: { maxEvents: 3, timeoutMs: 5000 } } };
+    const sending = client.call('POST', '/api/send', { id: 'send-1', path: 'Stream.yaml', request });
+    // The first event arrives while the send is still reading (the server sends one every 150 ms).
+    const first = await until('the first event', () => live.events.find((e) => e.type === 'message'));
+    let answered = false;
+    void sending.then(() => (answered = true));
+    expect(answered).toBe(false);
+    expect(first).toMatchObject({ type: 'message', sendId: 'send-1', message: { direction: 'received', event: 'a', text: 'one' } });
+    const answer = await sending;
+    expect(answer.status).toBe(200);
+    const messages = live.events.filter((e) => e.type === 'message').map((e) => (e.type === 'message' ? e.message.text : ''));
+    expect(messages).toEqual(['one', 'two', 'three']);
+    expect((answer.body as { result: { messages?: unknown[] } }).result.messages).toHaveLength(3);
+    live.close();
+  });
+
+  it('cookies: lists the jar, deletes one (saved to the data folder), refuses an unknown one, deletes all', async () => {
+    const site = http.createServer((req, res) => {
+      res.setHeader('set-cookie', ['sid=abc; Path=/; HttpOnly', 'theme=dark; Path=/app; Max-Age=3600']);
+      res.end(req.headers.cookie ?? '');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await client.call('POST', '/api/send', { path: 'Login.yaml', request: { name: 'Login', method: 'GET', url: `${base}/app/x` } });
+      const listed = (await client.call('GET', '/api/cookies')).body as Array<{ name: string; domain: string; path: string; httpOnly: boolean; expires: string | null }>;
+      expect(listed.map((c) => c.name).sort()).toEqual(['sid', 'theme']);
+      expect(listed.find((c) => c.name === 'sid')).toMatchObject({ domain: '127.0.0.1', path: '/', httpOnly: true, expires: null });
+      expect(listed.find((c) => c.name === 'theme')?.expires).toMatch(/^\d{4}-/);
+
+      const left = await client.call('POST', '/api/cookies/delete', { domain: '127.0.0.1', path: '/', name: 'sid' });
+      expect((left.body as Array<{ name: string }>).map((c) => c.name)).toEqual(['theme']);
+      // Saved: the data folder's jar no longer holds it, and the next send does not carry it.
+      const jarFile = (await fs.readdir(ws.dataDir, { recursive: true })).find((f) => f.endsWith('cookies.json'))!;
+      const jarText = await fs.readFile(path.join(ws.dataDir, jarFile), 'utf8');
+      expect(jarText).toContain('theme');
+      expect(jarText).not.toContain('"sid"');
+      const again = await client.call('POST', '/api/send', { path: 'Login.yaml', request: { name: 'Login', method: 'GET', url: `${base}/app/y` } });
+      const body = Buffer.from((again.body as { response: { bodyBase64: string } }).response.bodyBase64, 'base64').toString();
+      expect(body).toBe('theme=dark');
+
+      const unknown = await client.call('POST', '/api/cookies/delete', { domain: '127.0.0.1', path: '/', name: 'nope' });
+      expect(unknown.status).toBe(404);
+      expect((await client.call('POST', '/api/cookies/delete', { domain: 1 })).status).toBe(400);
+      const none = await client.call('POST', '/api/cookies/delete', { all: true });
+      expect(none.body).toEqual([]);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+
+  describe('tree: folder rename and reorder', () => {
+    beforeEach(async () => {
+      await ws.write('requests/Shop/_folder.yaml', 'name: Shop\nseq: 5\n');
+      await ws.write('requests/Shop/A.yaml', '# keep this comment\nname: A\nseq: 1\nurl: http://127.0.0.1:1/a\n');
+      await ws.write('requests/Shop/B.yaml', 'name: B\nseq: 2\nurl: http://127.0.0.1:1/b\n');
+      await ws.write('requests/Shop/C.yaml', 'name: C\nseq: 3\nurl: http://127.0.0.1:1/c\n');
+      await ws.write('requests/Other/D.yaml', 'name: D\nurl: http://127.0.0.1:1/d\n');
+      await ws.write('loadtests/shop.yaml', { name: 'Shop load', targets: [{ request: 'Shop/A.yaml', weight: 1 }] });
+      await app.state.reload();
+    });
+
+    it('renames a folder: the directory follows, load tests follow, the display name is written', async () => {
+      const renamed = await client.call('POST', '/api/folder/rename', { path: 'Shop', name: 'Store: EU' });
+      expect(renamed.status).toBe(200);
+      expect((renamed.body as { path: string }).path).toBe('Store- EU');
+      expect(await fs.readFile(path.join(ws.root, 'requests/Store- EU/_folder.yaml'), 'utf8')).toBe('name: "Store: EU"\nseq: 5\n');
+      expect(await fs.readFile(path.join(ws.root, 'loadtests/shop.yaml'), 'utf8')).toContain('Store- EU/A.yaml');
+      const tree = (await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ name: string }> } };
+      expect(tree.tree.children.map((c) => c.name)).toContain('Store: EU');
+      for (const bad of [{ path: 'Shop', name: '' }, { path: '../x', name: 'y' }, { path: 'Nope', name: 'y' }, { path: 'Other' }]) {
+        const refused = await client.call('POST', '/api/folder/rename', bad);
+        expect(refused.status, JSON.stringify(bad)).toBe(400);
+        expect((refused.body as { error: string }).error.length).toBeGreaterThan(10);
+      }
+    });
+
+    it('places an item before a sibling: every sibling gets seq = its position, files edited in place', async () => {
+      const placed = await client.call('POST', '/api/tree/place', { path: 'Shop/C.yaml', before: 'Shop/A.yaml' });
+      expect(placed.status).toBe(200);
+      const read = (name: string) => fs.readFile(path.join(ws.root, 'requests/Shop', name), 'utf8');
+      expect(await read('C.yaml')).toBe('name: C\nseq: 1\nurl: http://127.0.0.1:1/c\n');
+      expect(await read('A.yaml')).toBe('# keep this comment\nname: A\nseq: 2\nurl: http://127.0.0.1:1/a\n');
+      expect(await read('B.yaml')).toBe('name: B\nseq: 3\nurl: http://127.0.0.1:1/b\n');
+      const shop = ((await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ path: string; children?: Array<{ name: string }> }> } })
+        .tree.children.find((c) => c.path === 'Shop')!;
+      expect(shop.children!.map((c) => c.name)).toEqual(['C', 'A', 'B']);
+      // Last, and folders at the root (one without _folder.yaml gets one).
+      await client.call('POST', '/api/tree/place', { path: 'Shop/C.yaml' });
+      expect(await read('C.yaml')).toContain('seq: 3');
+      expect((await client.call('POST', '/api/tree/place', { path: 'Other', before: 'Shop' })).status).toBe(200);
+      expect(await fs.readFile(path.join(ws.root, 'requests/Other/_folder.yaml'), 'utf8')).toMatch(/name: Other\nseq: 1/);
+      expect(await fs.readFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), 'utf8')).toBe('name: Shop\nseq: 2\n');
+    });
+
+    it('refuses a place among another folder, an unknown item, a broken file', async () => {
+      await ws.write('requests/Shop/Broken.yaml', 'name: [');
+      await app.state.reload();
+      const other = await client.call('POST', '/api/tree/place', { path: 'Shop/A.yaml', before: 'Other/D.yaml' });
+      expect(other.status).toBe(400);
+      expect((other.body as { error: string }).error).toMatch(/its own folder/);
+      expect((await client.call('POST', '/api/tree/place', { path: 'Shop/Z.yaml' })).status).toBe(400);
+      const broken = await client.call('POST', '/api/tree/place', { path: 'Shop/Broken.yaml' });
+      expect((broken.body as { error: string }).error).toMatch(/does not parse/);
+      expect((await client.call('POST', '/api/tree/place', {})).status).toBe(400);
+    });
+  });
+
+  it('runs with a data file (one iteration per row) and exports the report as JUnit and JSON', async () => {
+    const seen: string[] = [];
+    const site = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await ws.write('requests/Greet.yaml', { name: 'Greet', url: `${base}/hi/{{user}}`, scripts: { postResponse: "pm.test('answers', () => pm.response.to.have.status(200));" } });
+      await app.state.reload();
+      const live = await client.call('GET', '/api/workspace');
+      expect(live.status).toBe(200);
+      const channel = await client.live();
+      const started = await client.call('POST', '/api/run', { runId: 'r1', paths: ['Greet.yaml'], data: { name: 'users.csv', text: 'user\nada\n"grace, hopper"\n' } });
+      expect(started.status).toBe(200);
+      await until('the run to end', () => channel.events.find((e) => e.type === 'run' && e.event.type === 'end'));
+      expect(seen).toEqual(['/hi/ada', '/hi/grace,%20hopper']);
+      const junit = await client.call('GET', '/api/run/report?runId=r1&format=junit');
+      const xml = (junit.body as { text: string; fileName: string }).text;
+      expect((junit.body as { fileName: string }).fileName).toBe('ferry-run.xml');
+      expect(xml).toMatch(/^<\?xml/);
+      expect(xml.match(/<testcase /g)).toHaveLength(2);
+      const json = JSON.parse(((await client.call('GET', '/api/run/report?runId=r1&format=json')).body as { text: string }).text);
+      expect(json.summary).toMatchObject({ requests: 2, failedRequests: 0, iterations: 2 });
+      channel.close();
+
+      const badCsv = await client.call('POST', '/api/run', { data: { name: 'bad.csv', text: 'user\n"open' } });
+      expect(badCsv.status).toBe(400);
+      expect((badCsv.body as { error: string }).error).toMatch(/bad\.csv/);
+      const badJson = await client.call('POST', '/api/run', { data: { name: 'rows.json', text: '{"not": "a list"}' } });
+      expect((badJson.body as { error: string }).error).toMatch(/JSON array of objects/);
+      expect((await client.call('POST', '/api/run', { data: { name: 'x.csv' } })).status).toBe(400);
+      expect((await client.call('POST', '/api/run', { data: { name: 'empty.json', text: '[]' } })).status).toBe(400);
+      expect((await client.call('GET', '/api/run/report?runId=nope')).status).toBe(404);
+      expect((await client.call('GET', '/api/run/report?runId=r1&format=html')).status).toBe(400);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+});
