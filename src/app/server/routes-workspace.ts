@@ -89,7 +89,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
 
     /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
     'POST /api/folder/rename': async ({ body }) => {
-      const renamed = await writing(() => renameFolder(root(), field(body, 'path'), field(body, 'name')));
+      const renamed = await writing(root(), () => renameFolder(root(), field(body, 'path'), field(body, 'name')));
       return done({ path: renamed });
     },
 
@@ -97,7 +97,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'POST /api/tree/place': async ({ body }) => {
       // The tree as it is on disk now (a move may have just happened).
       await state.reload();
-      const written = await writing(() => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
+      const written = await writing(root(), () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
       return done({ written });
     },
 
