@@ -53,7 +53,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
         if (error instanceof VarOptionError) throw new CliError(error.message);
         throw error;
       }
-      const ws = await openWorkspaceFor(command, ctx);
+      const ws = await openWorkspaceFor(command, ctx, { requests: [requestPath] });
       try {
         const { code } = await exportSavedRequest(ws, requestPath, {
           lang: flags.lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars, allowFilesOutside: flags.allowFilesOutside,

@@ -68,7 +68,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
     .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
       const options = parseFlags(flags);
-      const ws = await openWorkspaceFor(command, ctx);
+      // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
+      const ws = await openWorkspaceFor(command, ctx, { requests: paths });
       let rows: Array<Record<string, string>> | undefined;
       if (options.dataFile) {
         try {

@@ -7,7 +7,9 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
 import { readResource } from './read-resource.js';
 import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage } from './tree.js';
-import type { Entry, Warning, Workspace } from './types.js';
+import { selectRequests, SelectError } from './select.js';
+import { readRequestTreePart } from './tree-part.js';
+import type { Entry, FolderNode, Warning, Workspace } from './types.js';
 import { resourceText } from './save.js';
 import { parseYaml, renderYaml } from './yaml-file.js';
 
@@ -67,11 +69,20 @@ async function ensureDirs(root: string): Promise<void> {
   }
 }
 
+export interface OpenOptions {
+  /**
+   * Read only the requests and folders these paths name (as `ferry run` and `ferry export` take
+   * them), with the folders above them: the tree then holds just that part (`Workspace.part`).
+   * A path the part read cannot find plainly makes it read the whole tree instead.
+   */
+  requests?: readonly string[];
+}
+
 /**
  * Opens the workspace in `root`. Broken files become warnings; only a missing or unusable
  * `ferry.yaml` (or a newer format version) refuses to open.
  */
-export async function openWorkspace(root: string): Promise<Workspace> {
+export async function openWorkspace(root: string, options: OpenOptions = {}): Promise<Workspace> {
   const absolute = path.resolve(root);
   const filePath = path.join(absolute, WORKSPACE_FILE);
   let text: string;
@@ -121,8 +132,9 @@ export async function openWorkspace(root: string): Promise<Workspace> {
     warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
   }
 
+  const part = readPart(absolute, options.requests, warnings);
   const [tree, environments, servers, loadtests] = await Promise.all([
-    readRequestTree(absolute, warnings),
+    part ?? readRequestTree(absolute, warnings),
     readEntries(absolute, ENVIRONMENTS_DIR, 'environment', warnings),
     readEntries(absolute, SERVERS_DIR, 'server', warnings),
     readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
@@ -130,7 +142,29 @@ export async function openWorkspace(root: string): Promise<Workspace> {
   warnSecretValues(WORKSPACE_FILE, file.variables, warnings);
   for (const environment of environments) warnSecretValues(environment.file, environment.value.variables, warnings);
   warnings.sort((a, b) => a.file.localeCompare(b.file));
-  return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings };
+  return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
+}
+
+/** The part of the tree `requests` names, when each of them selects there as it would in the whole tree. */
+function readPart(root: string, requests: readonly string[] | undefined, warnings: Warning[]): FolderNode | undefined {
+  if (!requests?.length) return undefined;
+  const found: Warning[] = [];
+  const part = readRequestTreePart(root, requests, found);
+  if (!part) return undefined;
+  try {
+    selectRequests(part, requests);
+  } catch (error) {
+    if (error instanceof SelectError) return undefined;
+    throw error;
+  }
+  // Paths that overlap (`A` and `A/b`) read some files twice: each warning once.
+  const seen = new Set<string>();
+  for (const warning of found) {
+    const key = `${warning.file}\n${warning.message}`;
+    if (!seen.has(key)) warnings.push(warning);
+    seen.add(key);
+  }
+  return part;
 }
 
 /** A secret variable's value belongs in this computer's secret store; one written in the file is ignored (2.10). */
@@ -198,11 +232,11 @@ function seqOf(value: unknown): number {
 }
 
 /** Opens the workspace given with `-w`, or the one found above the current folder. */
-export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd()): Promise<Workspace> {
-  if (dir) return openWorkspace(dir);
+export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd(), options: OpenOptions = {}): Promise<Workspace> {
+  if (dir) return openWorkspace(dir, options);
   const found = await findWorkspaceRoot(cwd);
   if (!found) {
     throw new WorkspaceError(`No Ferry workspace here: neither ${cwd} nor a folder above it has a ${WORKSPACE_FILE}. Use -w DIR, or create one with \`ferry init\`.`);
   }
-  return openWorkspace(found);
+  return openWorkspace(found, options);
 }
