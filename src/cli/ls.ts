@@ -4,11 +4,13 @@ import { requestKind } from '../protocols/index.js';
 import { formatWarning, type FolderNode } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { paint } from './output.js';
+import { examples } from './examples.js';
 
 export function registerLs(program: Command, ctx: CliContext): void {
   program
     .command('ls')
     .description('list the requests (with kind and method), environments, servers, load tests and file warnings')
+    .addHelpText('after', examples([["ferry ls", "the tree, environments, servers and load tests"], ["ferry ls Users --kind http", "only HTTP requests under Users/"], ["ferry ls --problems", "every file problem, path: message"], ["ferry ls --json", "as JSON"]]))
     .option('--json', 'print the listing as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);

@@ -87,8 +87,10 @@ export async function openWorkspace(root: string, options: OpenOptions = {}): Pr
   const filePath = path.join(absolute, WORKSPACE_FILE);
   let text: string;
   try {
+    if (isSymbolicLink(filePath)) throw new WorkspaceError(workspaceFileLinkMessage(absolute));
     text = await readTextFile(filePath);
   } catch (error) {
+    if (error instanceof WorkspaceError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
     }
@@ -231,11 +233,30 @@ function seqOf(value: unknown): number {
   return typeof seq === 'number' ? seq : 0;
 }
 
+/** `ferry.yaml` a link: the folder is not opened (links are never followed); what to do instead. */
+function workspaceFileLinkMessage(dir: string): string {
+  return `${path.join(dir, WORKSPACE_FILE)} is a symbolic link; Ferry never follows links, so ${dir} is not opened as a workspace. Put the real file in its place (remove the link, then move or copy the file it points to here), or open the folder that holds the real ${WORKSPACE_FILE} with -w.`;
+}
+
+/** The nearest folder from `start` up whose `ferry.yaml` is a symbolic link. */
+function linkedWorkspaceFile(start: string): string | undefined {
+  let current = path.resolve(start);
+  for (;;) {
+    if (isSymbolicLink(path.join(current, WORKSPACE_FILE))) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
 /** Opens the workspace given with `-w`, or the one found above the current folder. */
 export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd(), options: OpenOptions = {}): Promise<Workspace> {
   if (dir) return openWorkspace(dir, options);
   const found = await findWorkspaceRoot(cwd);
   if (!found) {
+    // A linked ferry.yaml on the way up is why nothing was found: say so rather than "no workspace".
+    const linked = linkedWorkspaceFile(cwd);
+    if (linked) throw new WorkspaceError(workspaceFileLinkMessage(linked));
     throw new WorkspaceError(`No Ferry workspace here: neither ${cwd} nor a folder above it has a ${WORKSPACE_FILE}. Use -w DIR, or create one with \`ferry init\`.`);
   }
   return openWorkspace(found, options);

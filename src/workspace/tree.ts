@@ -30,11 +30,14 @@ export function stripYaml(name: string): string {
 export async function readRequestTree(root: string, warnings: Warning[]): Promise<FolderNode> {
   // Entries below are checked as they are listed; `requests/` itself must not be a link either.
   if (isSymbolicLink(path.join(root, REQUESTS_DIR))) {
-    warnings.push({ file: REQUESTS_DIR, message: symlinkMessage(REQUESTS_DIR) });
+    warnings.push({ file: REQUESTS_DIR, message: REQUESTS_LINK_MESSAGE });
     return { type: 'folder', path: '', name: '', settings: { ...DEFAULT_FOLDER }, children: [] };
   }
   return readFolder(root, '', 0, warnings);
 }
+
+/** `requests/` itself a link: nothing of the tree is read, so say what to do. */
+export const REQUESTS_LINK_MESSAGE = `${REQUESTS_DIR} is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as ${REQUESTS_DIR}/).`;
 
 /** True when `file` is a symbolic link (false when it is missing). */
 export function isSymbolicLink(file: string): boolean {
