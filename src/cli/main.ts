@@ -11,6 +11,7 @@ import { registerExport } from './export.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerRun } from './run.js';
+import { registerCompletion } from './completion.js';
 import { registerConfig } from './config.js';
 import { registerEnv } from './env.js';
 import { registerLoad } from './load.js';
@@ -37,6 +38,7 @@ const COMMANDS: Array<(program: Command, ctx: CliContext) => void> = [
   registerSecret,
   registerPrograms,
   registerApp,
+  registerCompletion,
 ];
 
 function version(): string {
