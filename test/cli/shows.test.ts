@@ -201,3 +201,59 @@ describe('small things users look for', () => {
     expect(result.stderr).not.toMatch(/x\.yaml/);
   });
 });
+
+describe('ferry ls', () => {
+  async function mixed(): Promise<string> {
+    const root = await workspace();
+    await fs.mkdir(path.join(root, 'requests', '日本語'), { recursive: true });
+    await fs.writeFile(path.join(root, 'requests', '日本語', 'ユーザー一覧.yaml'), 'name: ユーザー一覧\nurl: http://127.0.0.1:9/u\n');
+    await fs.writeFile(path.join(root, 'requests', '日本語', 'Cafe.yaml'), 'name: "Cafe\u0301 ☕"\nkind: websocket\nurl: ws://127.0.0.1:9/\n');
+    await fs.writeFile(path.join(root, 'requests', 'Users', 'Broken.yaml'), 'name: [unclosed\n');
+    for (let i = 0; i < 25; i++) await fs.writeFile(path.join(root, 'requests', `Bad ${i}.yaml`), 'url: 3\nname: [\n');
+    return root;
+  }
+
+  it('lines up the path column by display width, with wide and combining characters', async () => {
+    const root = await mixed();
+    const { stdout } = await ferry(['-w', root, 'ls']);
+    const { default: stringWidth } = await import('string-width');
+    const rows = stdout.split('\n').filter((l) => /\.yaml$/.test(l) && !l.includes('!'));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    const columns = rows.map((l) => stringWidth(l.slice(0, l.lastIndexOf('  ') + 2)));
+    expect(new Set(columns).size, stdout).toBe(1);
+    expect(stdout).toContain('ユーザー一覧');
+  });
+
+  it('filters by folder path and by kind; a typo is a clear error', async () => {
+    const root = await mixed();
+    const users = await ferry(['-w', root, 'ls', 'Users']);
+    expect(users.stdout).toMatch(/Users\/Get user\.yaml/);
+    expect(users.stdout).not.toMatch(/Ping|日本語/);
+    expect(users.stdout).not.toMatch(/Environments/);
+    const ws = await ferry(['-w', root, 'ls', '--kind', 'websocket', '--json']);
+    expect(JSON.parse(ws.stdout).requests.filter((r: { broken?: boolean }) => !r.broken).map((r: { path: string }) => r.path)).toEqual(['日本語/Cafe.yaml']);
+    const both = await ferry(['-w', root, 'ls', '日本語', '--kind', 'http']);
+    expect(both.stdout).toContain('ユーザー一覧');
+    expect(both.stdout).not.toContain('Cafe');
+    const badKind = await ferry(['-w', root, 'ls', '--kind', 'soap']);
+    expect(badKind.code).toBe(2);
+    expect(badKind.stderr).toContain('Unknown request kind "soap". Kinds: http, websocket');
+    const badPath = await ferry(['-w', root, 'ls', 'Usres']);
+    expect(badPath.code).toBe(2);
+    expect(badPath.stderr).toMatch(/No request or folder "Usres"/);
+  });
+
+  it('--problems lists every file problem as path:line:column: message; the listing shows 20 and points to it', async () => {
+    const root = await mixed();
+    const problems = await ferry(['-w', root, 'ls', '--problems']);
+    expect(problems.code).toBe(0);
+    const lines = problems.stdout.trim().split('\n');
+    expect(lines).toHaveLength(26);
+    expect(lines.every((l) => /^requests\/.+\.yaml:\d+:\d+: /.test(l))).toBe(true);
+    const listing = await ferry(['-w', root, 'ls']);
+    expect(listing.stdout).toContain('(and 6 more: ferry ls --problems lists every one)');
+    expect(JSON.parse((await ferry(['-w', root, 'ls', '--problems', '--json'])).stdout)).toHaveLength(26);
+    const clean = await workspace();
+    expect((await ferry(['-w', clean, 'ls', '--problems'])).stdout).toMatch(/^No problems/);
+  });
+});
