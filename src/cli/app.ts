@@ -9,6 +9,7 @@ import { startAppServer } from '../app/server/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { stopSignal } from './stop-signal.js';
+import { examples } from './examples.js';
 
 interface AppOptions {
   port?: string;
@@ -19,6 +20,7 @@ export function registerApp(program: Command, ctx: CliContext, until: () => Prom
   program
     .command('app')
     .description('open the app: a local web UI for the workspace, served on 127.0.0.1 until Ctrl-C')
+    .addHelpText('after', examples([["ferry app", "open the app in a browser"], ["ferry app --port 4321 --no-open", "serve it on a fixed port and print the URL"]]))
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--no-open', 'print the URL only; do not open a browser')
     .action(async (options: AppOptions, command: Command) => {

@@ -17,6 +17,10 @@ export interface CommandEntry {
   /** As the root help shows it: the name, `[options]` when it has any, and its arguments. */
   term: string;
   description: string;
+  /** Not listed in `ferry --help` (a helper other commands call). */
+  hidden?: boolean;
+  /** Needs every command registered when it runs (completion scripts list all of them). */
+  everyCommand?: boolean;
   /** Imports the command's module and returns its register function. */
   load: () => Promise<RegisterCommand>;
 }
@@ -105,6 +109,20 @@ export const COMMANDS: readonly CommandEntry[] = [
     term: 'mcp',
     description: 'serve the workspace to AI coding agents (Claude Code, Cursor, VS Code) as MCP tools over stdio',
     load: async () => (await import('./mcp.js')).registerMcp,
+  },
+  {
+    name: 'completion',
+    term: 'completion <shell>',
+    description: 'print a shell completion script (bash, zsh or fish): commands, options, request paths, environments',
+    everyCommand: true,
+    load: async () => (await import('./completion.js')).registerCompletion,
+  },
+  {
+    name: '__complete',
+    term: '__complete <what> [prefix]',
+    description: '',
+    hidden: true,
+    load: async () => (await import('./completion.js')).registerCompleteHelper,
   },
 ];
 

@@ -1,10 +1,11 @@
-/** `ferry config list|get|set`: this computer's application settings (the defaults a request's `settings` override). */
+/** `ferry config list|get|set|path`: this computer's application settings (the defaults a request's `settings` override). */
 import type { Command } from 'commander';
-import { readSettings, setSetting } from '../appdata/index.js';
+import { dataDir, readSettings, setSetting } from '../appdata/index.js';
 import { DEFAULT_SETTINGS, formatSetting, HTTP_VERSIONS, isAppSettingKey, unknownSettingMessage, type AppSettingKey } from '../model/index.js';
 import type { CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
+import { examples } from './examples.js';
 
 function known(key: string): AppSettingKey {
   if (!isAppSettingKey(key)) throw new CliError(unknownSettingMessage(key));
@@ -12,10 +13,11 @@ function known(key: string): AppSettingKey {
 }
 
 export function registerConfig(program: Command, ctx: CliContext): void {
-  const config = program.command('config').description("show and change this computer's application settings");
+  const config = program.command('config').description("show and change this computer's application settings").addHelpText('after', examples([["ferry config list", "every setting and its value"], ["ferry config set timeoutMs 10000", "change one"], ["ferry config path", "where this computer keeps Ferry's data"]]));
   config
     .command('list')
     .description('every setting with its value (default ones marked)')
+    .addHelpText('after', examples([["ferry config list", "every setting, defaults marked"], ["ferry config list --json", "as JSON"]]))
     .option('--json', 'print the settings as JSON')
     .action(async (options: { json?: boolean }) => {
       const settings = await readSettings();
@@ -35,6 +37,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
   config
     .command('get')
     .description('print one setting')
+    .addHelpText('after', examples([["ferry config get timeoutMs", "print one setting"]]))
     .argument('<key>', 'setting name, e.g. timeoutMs')
     .action(async (key: string) => {
       const settings = await readSettings();
@@ -43,6 +46,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
   config
     .command('set')
     .description('change one setting, e.g. ferry config set timeoutMs 10000')
+    .addHelpText('after', examples([["ferry config set timeoutMs 10000", "time requests out after 10 s"], ["ferry config set proxy none", "clear the proxy"]]))
     .argument('<key>', 'setting name')
     .argument('<value>', `new value (true/false, a whole number, ${HTTP_VERSIONS.join('/')} for httpVersion, a URL for proxy, a comma-separated list for noProxy and caFiles; none clears)`)
     .action(async (key: string, value: string) => {
@@ -53,6 +57,13 @@ export function registerConfig(program: Command, ctx: CliContext): void {
       } catch (error) {
         throw new CliError((error as Error).message);
       }
+    });
+  config
+    .command('path')
+    .description("print this computer's Ferry data folder (settings, secrets, tokens, cookies, history; FERRY_DATA_DIR overrides it)")
+    .addHelpText('after', examples([["ferry config path", "print the data folder"], ["FERRY_DATA_DIR=/tmp/ferry ferry config path", "a data folder of its own"]]))
+    .action(() => {
+      ctx.output.out(dataDir());
     });
   // Subcommands end with an exit code like every command, never with process.exit.
   for (const sub of config.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);

@@ -23,7 +23,8 @@ export function workspaceOption(command: Command): string | undefined {
   return (current?.opts() as { workspace?: string }).workspace;
 }
 
-export async function openWorkspaceFor(command: Command, ctx: CliContext): Promise<Workspace> {
+/** `requests`: read only these requests and folders (and the folders above them), as run and export need. */
+export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[] } = {}): Promise<Workspace> {
   const option = workspaceOption(command);
   // Relative to the command's folder (ctx.cwd), which is not always the process's.
   const dir = option === undefined ? undefined : path.resolve(ctx.cwd, option);
@@ -32,6 +33,7 @@ export async function openWorkspaceFor(command: Command, ctx: CliContext): Promi
     // An update from API spec that a crash or kill interrupted is finished (or undone) first.
     return await openWorkspaceForUse(dir, {
       cwd: ctx.cwd,
+      ...(read.requests?.length ? { requests: read.requests } : {}),
       onRecovered: (recovery) => ctx.output.err(recovery === 'import undone'
         ? 'ferry: an interrupted `ferry import` was undone (its partly written files removed); import again.'
         : `ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),

@@ -9,16 +9,17 @@ import { listEnvironments, RunError, useEnvironment } from '../variables/index.j
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
+import { examples } from './examples.js';
 
 export function registerEnv(program: Command, ctx: CliContext): void {
   const env = program
     .command('env')
     .description('list the environments and choose the active one (kept on this computer, used when -e is absent)')
-    .addHelpText('after', '\nExamples:\n  ferry env ls\n  ferry env use staging\n  ferry env use --none');
-
+    .addHelpText('after', examples([["ferry env ls", "the environments, the active one marked"], ["ferry env use staging", "make staging the default for -e"]]));
   env
     .command('ls')
     .description('list the environments, the active one marked')
+    .addHelpText('after', examples([["ferry env ls", "the environments, the active one marked"], ["ferry env ls --json", "as JSON"]]))
     .option('--json', 'print the list as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
@@ -42,6 +43,7 @@ export function registerEnv(program: Command, ctx: CliContext): void {
   env
     .command('use')
     .description('make an environment (id or name) the active one on this computer')
+    .addHelpText('after', examples([["ferry env use staging", "use staging when -e is absent"], ["ferry env use --none", "no active environment"]]))
     .argument('[name]', 'environment id (file name) or display name')
     .option('--none', 'no active environment')
     .action(async (name: string | undefined, options: { none?: boolean }, command: Command) => {

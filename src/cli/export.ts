@@ -6,7 +6,9 @@ import { exportSavedRequest } from '../codegen/export-saved.js';
 import { RunError, SelectError } from '../runner/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
+import { checkEnvOption } from './env-option.js';
 import { CliError } from './exit-codes.js';
+import { examples } from './examples.js';
 
 interface ExportFlags {
   lang?: string;
@@ -24,8 +26,9 @@ export function registerExport(program: Command, ctx: CliContext): void {
   program
     .command('export')
     .description('print an HTTP request as cURL or code in one of 16 languages')
+    .addHelpText('after', examples([["ferry export \"Users/Get user\"", "as a cURL command"], ["ferry export \"Users/Get user\" --lang python -e local", "as Python, variables from the local environment"], ["ferry export Users/Create --no-substitute", "keep {{variables}} as written"], ["ferry export --list", "the languages and libraries"]]))
     .argument('[request]', 'the request path under requests/ (Folder/Name.yaml, extension optional)')
-    .option('-l, --lang <lang>', 'language: curl, httpie, wget, powershell, javascript, python, go, java, kotlin, swift, csharp, php, ruby, rust, dart, c')
+    .option('-l, --lang <lang>', 'language (default: curl): curl, httpie, wget, powershell, javascript, python, go, java, kotlin, swift, csharp, php, ruby, rust, dart, c')
     .option('--lib <lib>', 'library or shell of the language (see --list)')
     .option('--no-substitute', 'keep {{variables}} as written (dynamic values still get a value)')
     .option('-e, --env <name>', 'environment id or name for the variables (default: the active one)')
@@ -38,14 +41,16 @@ export function registerExport(program: Command, ctx: CliContext): void {
         return;
       }
       if (!requestPath) throw new CliError('Name the request to export, e.g. `ferry export "Users/Get user" --lang curl` (or `ferry export --list`).');
-      if (!flags.lang) throw new CliError('Choose a language with --lang (see `ferry export --list`).');
+      // No --lang: cURL, the form every tool and bug report understands.
+      const lang = flags.lang ?? 'curl';
       // A typo in --lang or --lib is the first thing to report, before the request is even read.
       try {
-        resolveTarget(flags.lang, flags.lib);
+        resolveTarget(lang, flags.lib);
       } catch (error) {
         if (error instanceof TargetError) throw new CliError(error.message);
         throw error;
       }
+      checkEnvOption(flags.env, ctx.cwd);
       let vars: Map<string, string>;
       try {
         vars = parseVarOptions(flags.var ?? []);
@@ -53,10 +58,10 @@ export function registerExport(program: Command, ctx: CliContext): void {
         if (error instanceof VarOptionError) throw new CliError(error.message);
         throw error;
       }
-      const ws = await openWorkspaceFor(command, ctx);
+      const ws = await openWorkspaceFor(command, ctx, { requests: [requestPath] });
       try {
         const { code, secretsInCode } = await exportSavedRequest(ws, requestPath, {
-          lang: flags.lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars, allowFilesOutside: flags.allowFilesOutside,
+          lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars, allowFilesOutside: flags.allowFilesOutside,
         });
         ctx.output.out(code);
         // The code is the user's to use; stderr says what in it is secret (stdout stays the code alone).

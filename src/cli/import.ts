@@ -10,6 +10,7 @@ import { CliError } from './exit-codes.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
 import { checkDisplayName } from '../workspace/index.js';
+import { examples } from './examples.js';
 
 interface ImportOptions {
   into?: string;
@@ -24,6 +25,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
   program
     .command('import')
     .description('import a collection or environment export, an OpenAPI/Swagger document or a cURL command')
+    .addHelpText('after', examples([["ferry import collection.postman_collection.json", "a Postman collection"], ["ferry import dev.postman_environment.json", "a Postman environment"], ["ferry import https://example.com/openapi.yaml --into APIs", "an OpenAPI document into a folder"], ["ferry import --curl \"curl https://example.com/users\"", "one cURL command"]]))
     .argument('[source]', 'a file, an http(s) URL, or - for standard input')
     .option('--into <folder>', 'target folder under requests/ (default: the collection root)')
     .option('--name <name>', 'name of the imported folder, environment or request')

@@ -27,6 +27,7 @@ import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { examples } from './examples.js';
 
 interface LoadFlags {
   env?: string;
@@ -44,6 +45,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
   const load = program
     .command('load')
     .description('run a load test (loadtests/ID.yaml); `ferry load merge FILE...` combines segment results')
+    .addHelpText('after', examples([["ferry load smoke", "run loadtests/smoke.yaml"], ["ferry load smoke --stages 30s:50 -e staging", "a quick try: 50 users for 30 s"], ["ferry load smoke --segment 1/2 --out-json a.json", "the first half, to merge later"]]))
     .argument('<id>', 'the load test: its file name under loadtests/ without .yaml')
     .option('-e, --env <name>', 'environment id or name (default: the active environment on this computer)')
     .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect)
@@ -117,6 +119,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
   load
     .command('merge')
     .description('combine the result files of segments exactly and judge the thresholds on the whole')
+    .addHelpText('after', examples([["ferry load merge a.json b.json", "combine segment results and judge thresholds"]]))
     .argument('<files...>', 'result files written with --out-json')
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the merged result on stdout)')
     .option('--out-json <file>', 'also write the merged result to FILE')

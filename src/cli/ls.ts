@@ -1,22 +1,50 @@
-/** `ferry ls`: prints the workspace tree, environments, servers, load tests and parse warnings. */
+/**
+ * `ferry ls [PATH] [--kind K] [--problems]`: prints the workspace tree (or one folder of it, or
+ * one kind of request), environments, servers, load tests and file problems. Columns are lined
+ * up by display width, so wide (CJK, emoji) and combining characters keep them straight.
+ */
 import type { Command } from 'commander';
+import stringWidth from 'string-width';
+import { REQUEST_KINDS } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
-import { formatWarning, type FolderNode } from '../workspace/index.js';
+import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
+import { CliError } from './exit-codes.js';
+import { examples } from './examples.js';
 import { paint } from './output.js';
+
+interface LsFlags {
+  json?: boolean;
+  kind?: string;
+  problems?: boolean;
+}
 
 export function registerLs(program: Command, ctx: CliContext): void {
   program
     .command('ls')
-    .description('list the requests (with kind and method), environments, servers, load tests and file warnings')
+    .description('list the requests (with kind and method), environments, servers, load tests and file problems')
+    .addHelpText('after', examples([["ferry ls", "the tree, environments, servers and load tests"], ["ferry ls Users --kind http", "only HTTP requests under Users/"], ["ferry ls --problems", "every file problem, path: message"], ["ferry ls --json", "as JSON"]]))
+    .argument('[path]', 'only this folder (or request) under requests/')
+    .option('--kind <kind>', `only requests of this kind: ${REQUEST_KINDS.join(', ')}`)
+    .option('--problems', 'list every file problem (path:line:column: message), nothing else')
     .option('--json', 'print the listing as JSON')
-    .action(async (options: { json?: boolean }, command: Command) => {
-      const ws = await openWorkspaceFor(command, ctx);
+    .action(async (wanted: string | undefined, options: LsFlags, command: Command) => {
+      const kind = options.kind?.toLowerCase();
+      if (kind !== undefined && !(REQUEST_KINDS as readonly string[]).includes(kind)) {
+        throw new CliError(`Unknown request kind "${options.kind}". Kinds: ${REQUEST_KINDS.join(', ')}.`);
+      }
+      // Problems are of the whole workspace; a folder's listing reads only that folder.
+      const ws = await openWorkspaceFor(command, ctx, wanted && !options.problems ? { requests: [wanted] } : {});
+      if (options.problems) {
+        printProblems(ws, options.json === true, ctx);
+        return;
+      }
+      const tree = filterTree(subtree(ws, wanted), kind);
       if (options.json) {
         ctx.output.out(JSON.stringify({
           name: ws.file.name,
           root: ws.root,
-          requests: flatten(ws.tree),
+          requests: flatten(tree),
           environments: ws.environments.map((e) => ({ id: e.id, name: e.value.name })),
           servers: ws.servers.map((s) => ({ id: s.id, name: s.value.name, kind: s.value.kind, port: s.value.port })),
           loadtests: ws.loadtests.map((l) => ({ id: l.id, name: l.value.name })),
@@ -26,32 +54,111 @@ export function registerLs(program: Command, ctx: CliContext): void {
       }
       const c = paint(ctx.output);
       const lines: string[] = [c.bold(ws.file.name || ws.root)];
-      printFolder(ws.tree, '', lines, c);
-      if (ws.environments.length) lines.push('', c.bold('Environments'), ...ws.environments.map((e) => `  ${e.id}  ${c.dim(e.value.name)}`));
-      if (ws.servers.length) lines.push('', c.bold('Servers'), ...ws.servers.map((s) => `  ${s.id}  ${c.dim(`${s.value.kind} ${s.value.name}`)}`));
-      if (ws.loadtests.length) lines.push('', c.bold('Load tests'), ...ws.loadtests.map((l) => `  ${l.id}  ${c.dim(l.value.name)}`));
-      if (ws.warnings.length) lines.push('', c.yellow(c.bold('Warnings')), ...ws.warnings.map((w) => `  ${c.yellow(formatWarning(w))}`));
+      lines.push(...treeLines(tree, c));
+      // A filtered listing is about requests: the rest of the workspace is left out.
+      const whole = wanted === undefined && kind === undefined;
+      if (whole && ws.environments.length) lines.push('', c.bold('Environments'), ...table(ws.environments.map((e) => [e.id, c.dim(e.value.name)])));
+      if (whole && ws.servers.length) lines.push('', c.bold('Servers'), ...table(ws.servers.map((s) => [s.id, c.dim(`${s.value.kind} ${s.value.name}`)])));
+      if (whole && ws.loadtests.length) lines.push('', c.bold('Load tests'), ...table(ws.loadtests.map((l) => [l.id, c.dim(l.value.name)])));
+      if (ws.warnings.length) {
+        const shown = ws.warnings.slice(0, 20);
+        lines.push('', c.yellow(c.bold('Warnings')), ...shown.map((w) => `  ${c.yellow(formatWarning(w))}`));
+        if (ws.warnings.length > shown.length) lines.push(`  ${c.dim(`(and ${ws.warnings.length - shown.length} more: ferry ls --problems lists every one)`)}`);
+      }
       ctx.output.out(lines.join('\n'));
     });
 }
 
-function printFolder(folder: FolderNode, indent: string, lines: string[], c: ReturnType<typeof paint>): void {
-  for (const child of folder.children) {
-    if (child.type === 'folder') {
-      // The folder's path too when it differs from its name (`Petstore 2/` for a second `Petstore`).
-      const dirName = child.path.split('/').pop()!;
-      lines.push(`${indent}${c.bold(`${child.name}/`)}${dirName === child.name ? '' : `  ${c.dim(`${child.path}/`)}`}`);
-      printFolder(child, `${indent}  `, lines, c);
-    } else if (child.type === 'request') {
-      const r = child.request;
-      const tag = requestKind(r.kind).tag(r.method);
-      lines.push(`${indent}${c.cyan(tag.padEnd(7))} ${r.name}  ${c.dim(child.path)}`);
-    } else {
-      lines.push(`${indent}${c.yellow('!')}       ${child.path}  ${c.yellow(child.warning.message)}`);
-    }
+function printProblems(ws: Workspace, json: boolean, ctx: CliContext): void {
+  if (json) {
+    ctx.output.out(JSON.stringify(ws.warnings, null, 2));
+    return;
   }
+  ctx.output.out(ws.warnings.length ? ws.warnings.map(formatWarning).join('\n') : 'No problems: every file of the workspace reads cleanly.');
 }
 
+/** The folder (or the one request) `wanted` names, as a tree of its own. */
+function subtree(ws: Workspace, wanted: string | undefined): FolderNode {
+  if (wanted === undefined || ['', '.'].includes(normalizeSelectPath(wanted))) return ws.tree;
+  try {
+    selectRequests(ws.tree, [wanted]);
+  } catch (error) {
+    if (error instanceof SelectError) throw new CliError(error.message);
+    throw error;
+  }
+  const target = normalizeSelectPath(wanted).toLowerCase();
+  const find = (folder: FolderNode): FolderNode | undefined => {
+    for (const child of folder.children) {
+      const lower = child.path.toLowerCase();
+      if (child.type !== 'folder' && (lower === target || lower === `${target}.yaml`)) return { ...folder, children: [child] };
+    }
+    for (const child of folder.children) {
+      if (child.type !== 'folder') continue;
+      if (child.path.toLowerCase() === target) return { ...folder, children: [child] };
+      if (target.startsWith(`${child.path.toLowerCase()}/`)) {
+        const inner = find(child);
+        if (inner) return { ...folder, children: [inner.path === child.path ? inner : { ...child, children: [inner] }] };
+      }
+    }
+    return undefined;
+  };
+  return find(ws.tree) ?? ws.tree;
+}
+
+/** Only requests of `kind` (broken files too, they may be of any kind); folders left empty go. */
+function filterTree(folder: FolderNode, kind: string | undefined): FolderNode {
+  if (kind === undefined) return folder;
+  const children: TreeNode[] = [];
+  for (const child of folder.children) {
+    if (child.type === 'folder') {
+      const inner = filterTree(child, kind);
+      if (inner.children.length) children.push(inner);
+    } else if (child.type === 'broken' || child.request.kind === kind) {
+      children.push(child);
+    }
+  }
+  return { ...folder, children };
+}
+
+type Paint = ReturnType<typeof paint>;
+
+/** Rows of the tree: folders as headings, requests as tag / name / path, names padded to one column. */
+function treeLines(tree: FolderNode, c: Paint): string[] {
+  const rows: Array<{ head: string; plainHead: string; rest?: string }> = [];
+  const tagWidth = Math.max(7, ...tags(tree).map((t) => stringWidth(t)));
+  const walk = (folder: FolderNode, indent: string) => {
+    for (const child of folder.children) {
+      if (child.type === 'folder') {
+        // The folder's path too when it differs from its name (`Petstore 2/` for a second `Petstore`).
+        const dirName = child.path.split('/').pop()!;
+        const head = `${indent}${child.name}/`;
+        rows.push({ head: `${indent}${c.bold(`${child.name}/`)}`, plainHead: head, ...(dirName === child.name ? {} : { rest: c.dim(`${child.path}/`) }) });
+        walk(child, `${indent}  `);
+      } else if (child.type === 'request') {
+        const r = child.request;
+        const tag = requestKind(r.kind).tag(r.method);
+        const pad = ' '.repeat(tagWidth - stringWidth(tag));
+        rows.push({ head: `${indent}${c.cyan(tag)}${pad} ${r.name}`, plainHead: `${indent}${tag}${pad} ${r.name}`, rest: c.dim(child.path) });
+      } else {
+        const head = `${indent}!${' '.repeat(tagWidth)}${child.path}`;
+        rows.push({ head: `${indent}${c.yellow('!')}${' '.repeat(tagWidth)}${child.path}`, plainHead: head, rest: c.yellow(child.warning.message) });
+      }
+    }
+  };
+  walk(tree, '');
+  const width = Math.max(0, ...rows.filter((r) => r.rest !== undefined).map((r) => stringWidth(r.plainHead)));
+  return rows.map((r) => (r.rest === undefined ? r.head : `${r.head}${' '.repeat(width - stringWidth(r.plainHead))}  ${r.rest}`));
+}
+
+function tags(folder: FolderNode): string[] {
+  return folder.children.flatMap((child) => (child.type === 'folder' ? tags(child) : child.type === 'request' ? [requestKind(child.request.kind).tag(child.request.method)] : []));
+}
+
+/** Two columns, the first padded by display width. */
+function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...rows.map(([first]) => stringWidth(first)));
+  return rows.map(([first, second]) => `  ${first}${' '.repeat(width - stringWidth(first))}  ${second}`);
+}
 
 function flatten(folder: FolderNode): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];

@@ -38,10 +38,11 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
     });
   const running = commandNameOf(argv);
   const terms = new Map<Command, string>();
+  const all = options.all || COMMANDS.some((entry) => entry.name === running && entry.everyCommand);
   for (const entry of COMMANDS) {
-    if (options.all || entry.name === running) {
+    if (all || entry.name === running) {
       (await entry.load())(program, ctx);
-    } else {
+    } else if (!entry.hidden) {
       const row = program.command(entry.name).description(entry.description).allowUnknownOption().allowExcessArguments();
       row.action(() => {
         throw new Error(`the module of \`ferry ${entry.name}\` was not loaded for ${JSON.stringify(argv)}`);

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { AllowedPrograms, type AllowedProgram } from '../appdata/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
+import { examples } from './examples.js';
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
@@ -17,11 +18,12 @@ function describe(entry: AllowedProgram, root: string): string {
 }
 
 export function registerPrograms(program: Command, ctx: CliContext): void {
-  const programs = program.command('programs').description('programs this workspace may start on this computer (MCP servers over stdio)');
+  const programs = program.command('programs').description('programs this workspace may start on this computer (MCP servers over stdio)').addHelpText('after', examples([["ferry programs ls", "the programs allowed for this workspace"], ["ferry programs allow \"node mcp-server.js\"", "allow one"]]));
 
   programs
     .command('ls')
     .description('list the allowed programs')
+    .addHelpText('after', examples([["ferry programs ls", "the programs allowed for this workspace"]]))
     .action(async (_flags: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const list = await new AllowedPrograms(ws.id, ws.root).list();
@@ -33,6 +35,7 @@ export function registerPrograms(program: Command, ctx: CliContext): void {
   programs
     .command('allow')
     .description('allow a program: its exact command line, folder and environment, as the request has them (variables filled)')
+    .addHelpText('after', examples([["ferry programs allow \"node mcp-server.js\"", "allow this command line"], ["ferry programs allow \"python server.py\" --cwd tools --env MODE=dev", "with its folder and environment"]]))
     .argument('<command>', 'the command line, quoted as one argument')
     .option('--cwd <dir>', 'the start folder, relative to the workspace folder (default: the workspace folder)')
     .option('--env <key=value>', 'an environment variable of the request (repeatable)', collect)
@@ -52,6 +55,7 @@ export function registerPrograms(program: Command, ctx: CliContext): void {
   programs
     .command('revoke')
     .description('take back an allowed program, by the id `ferry programs ls` shows')
+    .addHelpText('after', examples([["ferry programs revoke 3f2a", "take back one by id"], ["ferry programs revoke --all", "take back every one"]]))
     .argument('[id]', 'the id (or its start)')
     .option('--all', 'take back every program of this workspace')
     .action(async (id: string | undefined, flags: { all?: boolean }, command: Command) => {

@@ -20,14 +20,18 @@ import {
   type ReporterName,
 } from '../runner/index.js';
 import { Session } from '../session/index.js';
+import { REQUESTS_LINK_MESSAGE } from '../workspace/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { DataFileError, readDataFile, resolveEnvironment, RunError } from '../variables/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
+import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
+import { examples } from './examples.js';
 
 interface RunFlags {
   env?: string;
+  folder?: string[];
   var?: string[];
   iterations?: string;
   data?: string;
@@ -50,8 +54,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
   program
     .command('run')
     .description('run requests: request paths (Folder/Name.yaml, extension optional), folders, or the whole workspace')
+    .addHelpText('after', examples([["ferry run", "every request, in tree order"], ["ferry run Users \"Orders/Create order\" -e staging", "a folder and a request"], ["ferry run --folder Users -n 3 -d rows.csv", "Newman's --folder, 3 iterations, data rows"], ["ferry run -r json --out-junit report.xml", "JSON on stdout, JUnit to a file"]]))
     .argument('[paths...]', 'requests or folders under requests/; none = the whole workspace')
     .option('-e, --env <name>', 'environment id or name (default: the active environment on this computer)')
+    .option('--folder <path>', "a folder (or request) to run, as Newman's --folder: the same as giving its path as an argument (repeatable)", collect)
     .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect)
     .addOption(new Option('--env-var <key=value>', 'alias of --var').argParser(collect).hideHelp())
     .option('-n, --iterations <n>', 'run everything N times (default: one per data row, else 1)')
@@ -68,7 +74,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
     .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
       const options = parseFlags(flags);
-      const ws = await openWorkspaceFor(command, ctx);
+      checkEnvOption(options.env, ctx.cwd);
+      paths = [...paths, ...(flags.folder ?? [])];
+      // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
+      const ws = await openWorkspaceFor(command, ctx, { requests: paths });
       let rows: Array<Record<string, string>> | undefined;
       if (options.dataFile) {
         try {
@@ -128,6 +137,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
       } catch (error) {
+        // Nothing found because requests/ is a link: that is the message, not "no request".
+        if (error instanceof SelectError && ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE)) throw new CliError(REQUESTS_LINK_MESSAGE);
         if (error instanceof RunError || error instanceof SelectError || error instanceof ReportFileError) throw new CliError(error.message);
         throw error;
       } finally {

@@ -22,6 +22,7 @@ import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
+import { examples } from './examples.js';
 
 /** A secret value read from standard input is at most this long (a certificate chain fits easily). */
 export const MAX_SECRET_BYTES = 1024 * 1024;
@@ -65,6 +66,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
   secret
     .command('ls')
     .description('list the secret variables of the workspace and its environments, and whether this computer has a value')
+    .addHelpText('after', examples([["ferry secret ls", "every secret variable"], ["ferry secret ls -e staging --json", "one environment's, as JSON"]]))
     .option('-e, --env <name>', 'only this environment (id or name)')
     .option('--json', 'print the list as JSON')
     .action(async (options: { env?: string; json?: boolean }, command: Command) => {
@@ -91,6 +93,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
   secret
     .command('set')
     .description('store the value of a secret variable, read from standard input (asked for without echo on a terminal)')
+    .addHelpText('after', examples([["ferry secret set apiKey -e staging", "asked for without echo"], ["printf %s \"$TOKEN\" | ferry secret set token", "from standard input"]]))
     .argument('<name>', 'the variable, declared with `secret: true`')
     .option('-e, --env <name>', 'the environment (id or name) that declares it; without it, ferry.yaml')
     .action(async (name: string, options: { env?: string }, command: Command) => {
@@ -105,6 +108,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
   secret
     .command('unset')
     .description("forget this computer's value of a secret variable")
+    .addHelpText('after', examples([["ferry secret unset apiKey -e staging", "forget this computer's value"]]))
     .argument('<name>', 'the variable')
     .option('-e, --env <name>', 'the environment (id or name) that declares it; without it, ferry.yaml')
     .action(async (name: string, options: { env?: string }, command: Command) => {

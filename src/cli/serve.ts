@@ -13,6 +13,7 @@ import { paint, type Output } from './output.js';
 import { failureLine } from './server-failure.js';
 import { stopSignal } from './stop-signal.js';
 import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
+import { examples } from './examples.js';
 
 interface ServeOptions {
   env?: string;
@@ -25,6 +26,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
   program
     .command('serve')
     .description('run local servers (mock APIs, event streams) until Ctrl-C; one line per request')
+    .addHelpText('after', examples([["ferry serve", "every server of the workspace"], ["ferry serve mock -e local --var delay=0", "one server with variables"], ["ferry serve --json", "traffic as JSON lines"]]))
     .argument('[server...]', 'server ids: file names under servers/ without .yaml (default: every server)')
     .option('-e, --env <name>', 'environment whose variables fill the templates (default: the active one)')
     .option('--var <key=value>', 'a variable that wins over all others (repeatable)', (value: string, all: string[] | undefined) => [...(all ?? []), value])

@@ -8,11 +8,12 @@ import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
 import { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf } from '../importers/openapi/index.js';
 import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError } from '../importers/openapi/update/index.js';
-import { checkNoSymlinks, openWorkspace } from '../workspace/index.js';
+import { checkNoSymlinks, type FolderNode, type Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
+import { examples } from './examples.js';
 
 interface UpdateOptions {
   from?: string;
@@ -24,6 +25,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
   program
     .command('update')
     .description('update a folder imported from an OpenAPI document to a new version of the document')
+    .addHelpText('after', examples([["ferry update Petstore", "from where it was imported"], ["ferry update Petstore --from openapi-v2.yaml --dry-run", "preview the changes of a new version"]]))
     .argument('<folder>', 'the imported folder (its path under requests/ or its name), or a server generated with import --as-server (servers/ID.yaml or ID)')
     .option('--from <source>', 'the new version: a file, an http(s) URL, or - for standard input (default: where the folder was imported from)')
     .option('--dry-run', 'print the preview of the changes and write nothing')
@@ -37,7 +39,9 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       if ((await recoverInterruptedUpdate(ws.root)) === 'running') {
         throw new CliError('Another `ferry update` of this workspace is running. Wait for it to finish, then update again.');
       }
-      const from = options.from ?? (await knownSource(ws.root, folder));
+      // The folder is checked first: `ferry update NOPE --from x` names the unknown folder, not the file.
+      const node = findImportedFolder(ws, folder);
+      const from = options.from ?? (await knownSource(ws.root, folder, node));
       const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
       let plan;
       const status = cliStatus(ctx);
@@ -104,15 +108,18 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
   ctx.output.out(lines.join('\n'));
 }
 
-/** The URL or in-workspace file the folder was imported from (`openapi.source`). */
-async function knownSource(root: string, folder: string): Promise<string> {
-  let node;
+/** The folder to update, by path or name; an unknown one is the first thing said. */
+function findImportedFolder(ws: Workspace, folder: string): FolderNode {
   try {
-    node = locateFolder(await openWorkspace(root), folder);
+    return locateFolder(ws, folder);
   } catch (error) {
     if (error instanceof ImportError) throw new CliError(error.message);
     throw error;
   }
+}
+
+/** The URL or in-workspace file the folder was imported from (`openapi.source`). */
+async function knownSource(root: string, folder: string, node: FolderNode): Promise<string> {
   if (!node.settings.openapi) {
     throw new CliError(`The folder "${folder}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
   }

@@ -18,6 +18,8 @@ export interface OpenForUseOptions {
   cwd?: string;
   /** Told when an interrupted update was finished or undone, or an interrupted import undone, so a face can say so. */
   onRecovered?: (recovery: 'finished' | 'undone' | 'import undone') => void;
+  /** Read only the requests and folders these paths name (`OpenOptions.requests`): a run or export of a few requests. */
+  requests?: readonly string[];
 }
 
 /**
@@ -26,7 +28,8 @@ export interface OpenForUseOptions {
  */
 export async function openWorkspaceForUse(dir: string | undefined, options: OpenForUseOptions = {}): Promise<Workspace> {
   const cwd = options.cwd ?? process.cwd();
-  const ws = await openWorkspaceFrom(dir, cwd);
+  const read = options.requests ? { requests: options.requests } : {};
+  const ws = await openWorkspaceFrom(dir, cwd, read);
   let recovery: Recovery;
   try {
     recovery = await recoverInterruptedUpdate(ws.root);
@@ -49,5 +52,5 @@ export async function openWorkspaceForUse(dir: string | undefined, options: Open
   if (recovery === 'none' || recovery === 'running') return ws;
   options.onRecovered?.(recovery);
   // Files changed under the first reading: read the workspace again.
-  return openWorkspaceFrom(ws.root, cwd);
+  return openWorkspaceFrom(ws.root, cwd, read);
 }

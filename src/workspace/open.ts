@@ -9,7 +9,9 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
 import { parseYamlData, readResource } from './read-resource.js';
 import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage } from './tree.js';
-import type { Entry, Warning, Workspace } from './types.js';
+import { selectRequests, SelectError } from './select.js';
+import { readRequestTreePart } from './tree-part.js';
+import type { Entry, FolderNode, Warning, Workspace } from './types.js';
 import { resourceText } from './save.js';
 import { renderYaml } from './yaml-file.js';
 
@@ -84,17 +86,28 @@ async function ensureDirs(root: string): Promise<void> {
   }
 }
 
+export interface OpenOptions {
+  /**
+   * Read only the requests and folders these paths name (as `ferry run` and `ferry export` take
+   * them), with the folders above them: the tree then holds just that part (`Workspace.part`).
+   * A path the part read cannot find plainly makes it read the whole tree instead.
+   */
+  requests?: readonly string[];
+}
+
 /**
  * Opens the workspace in `root`. Broken files become warnings; only a missing or unusable
  * `ferry.yaml` (or a newer format version) refuses to open.
  */
-export async function openWorkspace(root: string): Promise<Workspace> {
+export async function openWorkspace(root: string, options: OpenOptions = {}): Promise<Workspace> {
   const absolute = path.resolve(root);
   const filePath = path.join(absolute, WORKSPACE_FILE);
   let text: string;
   try {
+    if (isSymbolicLink(filePath)) throw new WorkspaceError(workspaceFileLinkMessage(absolute));
     text = await readTextFile(filePath);
   } catch (error) {
+    if (error instanceof WorkspaceError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
     }
@@ -138,8 +151,9 @@ export async function openWorkspace(root: string): Promise<Workspace> {
     warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
   }
 
+  const part = readPart(absolute, options.requests, warnings);
   const [tree, environments, servers, loadtests] = await Promise.all([
-    readRequestTree(absolute, warnings),
+    part ?? readRequestTree(absolute, warnings),
     readEntries(absolute, ENVIRONMENTS_DIR, 'environment', warnings),
     readEntries(absolute, SERVERS_DIR, 'server', warnings),
     readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
@@ -147,7 +161,29 @@ export async function openWorkspace(root: string): Promise<Workspace> {
   warnSecretValues(WORKSPACE_FILE, file.variables, warnings);
   for (const environment of environments) warnSecretValues(environment.file, environment.value.variables, warnings);
   warnings.sort((a, b) => a.file.localeCompare(b.file));
-  return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings };
+  return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
+}
+
+/** The part of the tree `requests` names, when each of them selects there as it would in the whole tree. */
+function readPart(root: string, requests: readonly string[] | undefined, warnings: Warning[]): FolderNode | undefined {
+  if (!requests?.length) return undefined;
+  const found: Warning[] = [];
+  const part = readRequestTreePart(root, requests, found);
+  if (!part) return undefined;
+  try {
+    selectRequests(part, requests);
+  } catch (error) {
+    if (error instanceof SelectError) return undefined;
+    throw error;
+  }
+  // Paths that overlap (`A` and `A/b`) read some files twice: each warning once.
+  const seen = new Set<string>();
+  for (const warning of found) {
+    const key = `${warning.file}\n${warning.message}`;
+    if (!seen.has(key)) warnings.push(warning);
+    seen.add(key);
+  }
+  return part;
 }
 
 /** A secret variable's value belongs in this computer's secret store; one written in the file is ignored (2.10). */
@@ -214,12 +250,31 @@ function seqOf(value: unknown): number {
   return typeof seq === 'number' ? seq : 0;
 }
 
+/** `ferry.yaml` a link: the folder is not opened (links are never followed); what to do instead. */
+function workspaceFileLinkMessage(dir: string): string {
+  return `${path.join(dir, WORKSPACE_FILE)} is a symbolic link; Ferry never follows links, so ${dir} is not opened as a workspace. Put the real file in its place (remove the link, then move or copy the file it points to here), or open the folder that holds the real ${WORKSPACE_FILE} with -w.`;
+}
+
+/** The nearest folder from `start` up whose `ferry.yaml` is a symbolic link. */
+function linkedWorkspaceFile(start: string): string | undefined {
+  let current = path.resolve(start);
+  for (;;) {
+    if (isSymbolicLink(path.join(current, WORKSPACE_FILE))) return current;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
 /** Opens the workspace given with `-w`, or the one found above the current folder. */
-export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd()): Promise<Workspace> {
-  if (dir) return openWorkspace(dir);
+export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd(), options: OpenOptions = {}): Promise<Workspace> {
+  if (dir) return openWorkspace(dir, options);
   const found = await findWorkspaceRoot(cwd);
   if (!found) {
+    // A linked ferry.yaml on the way up is why nothing was found: say so rather than "no workspace".
+    const linked = linkedWorkspaceFile(cwd);
+    if (linked) throw new WorkspaceError(workspaceFileLinkMessage(linked));
     throw new WorkspaceError(`No Ferry workspace here: neither ${cwd} nor a folder above it has a ${WORKSPACE_FILE}. Use -w DIR, or create one with \`ferry init\`.`);
   }
-  return openWorkspace(found);
+  return openWorkspace(found, options);
 }

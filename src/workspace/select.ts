@@ -25,7 +25,8 @@ function* walkAll(folder: FolderNode, chain: FolderNode[]): Generator<RunItem> {
   }
 }
 
-function normalize(text: string): string {
+/** `requests/Users/Get.yaml`, `./Users\\Get/` → `Users/Get.yaml`, `Users/Get`: a path as run and export read it. */
+export function normalizeSelectPath(text: string): string {
   let p = text.replace(/\\/g, '/').trim();
   p = p.replace(/^\.\//, '').replace(/^requests\//i, '').replace(/\/+$/, '');
   return p;
@@ -43,7 +44,7 @@ export function selectRequests(root: FolderNode, paths: readonly string[]): RunI
     }
   };
   for (const raw of paths) {
-    const wanted = normalize(raw);
+    const wanted = normalizeSelectPath(raw);
     if (wanted === '' || wanted === '.') {
       all.forEach(add);
       continue;

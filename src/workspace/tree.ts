@@ -30,11 +30,14 @@ export function stripYaml(name: string): string {
 export async function readRequestTree(root: string, warnings: Warning[]): Promise<FolderNode> {
   // Entries below are checked as they are listed; `requests/` itself must not be a link either.
   if (isSymbolicLink(path.join(root, REQUESTS_DIR))) {
-    warnings.push({ file: REQUESTS_DIR, message: symlinkMessage(REQUESTS_DIR) });
+    warnings.push({ file: REQUESTS_DIR, message: REQUESTS_LINK_MESSAGE });
     return { type: 'folder', path: '', name: '', settings: { ...DEFAULT_FOLDER }, children: [] };
   }
   return readFolder(root, '', 0, warnings);
 }
+
+/** `requests/` itself a link: nothing of the tree is read, so say what to do. */
+export const REQUESTS_LINK_MESSAGE = `${REQUESTS_DIR} is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as ${REQUESTS_DIR}/).`;
 
 /** True when `file` is a symbolic link (false when it is missing). */
 export function isSymbolicLink(file: string): boolean {
@@ -49,28 +52,39 @@ export function symlinkMessage(label: string): string {
   return `${label} is a symbolic link; Ferry never follows links, so it was skipped.`;
 }
 
-function readFolder(root: string, relPath: string, depth: number, warnings: Warning[]): FolderNode {
-  const absolute = path.join(root, REQUESTS_DIR, relPath);
+/** The entries of a folder under `requests/` (none when it is missing; a warning when unreadable). */
+export function listFolder(root: string, relPath: string, warnings: Warning[]): Dirent[] {
   const label = path.posix.join(REQUESTS_DIR, relPath);
-  let entries: Dirent[] = [];
   try {
-    entries = readdirSync(absolute, { withFileTypes: true });
+    return readdirSync(path.join(root, REQUESTS_DIR, relPath), { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') warnings.push({ file: label, message: `${label} cannot be read: ${(error as Error).message}` });
+    return [];
   }
+}
 
+/** A folder node without children: its `_folder.yaml` read from `entries` (its listing). */
+export function folderNode(root: string, relPath: string, entries: readonly Dirent[], warnings: Warning[]): FolderNode {
+  const label = path.posix.join(REQUESTS_DIR, relPath);
   let settings: FolderFile = { ...DEFAULT_FOLDER };
   const folderFile = entries.find((e) => e.name.toLowerCase() === FOLDER_FILE && !e.isSymbolicLink());
   if (relPath !== '' && folderFile) {
-    const outcome = readResourceSync('folder', path.join(absolute, folderFile.name), path.posix.join(label, folderFile.name));
+    const outcome = readResourceSync('folder', path.join(root, REQUESTS_DIR, relPath, folderFile.name), path.posix.join(label, folderFile.name));
     if (outcome.ok) settings = outcome.value;
     else warnings.push(outcome.warning);
   } else if (folderFile) {
     const file = `${REQUESTS_DIR}/${folderFile.name}`;
     warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).` });
   }
+  const name = relPath === '' ? '' : settings.name ?? path.posix.basename(relPath);
+  return { type: 'folder', path: relPath, name, settings, children: [] };
+}
 
+/** A folder and everything under it, in tree order. */
+export function readFolder(root: string, relPath: string, depth: number, warnings: Warning[]): FolderNode {
+  const entries = listFolder(root, relPath, warnings);
+  const node = folderNode(root, relPath, entries, warnings);
   const children: TreeNode[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
@@ -91,11 +105,11 @@ function readFolder(root: string, relPath: string, depth: number, warnings: Warn
     }
   }
   children.sort(compareNodes);
-  const name = relPath === '' ? '' : settings.name ?? path.posix.basename(relPath);
-  return { type: 'folder', path: relPath, name, settings, children };
+  node.children = children;
+  return node;
 }
 
-function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode {
+export function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode {
   const outcome = readResourceSync('request', path.join(root, REQUESTS_DIR, relPath), label);
   if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
   warnings.push(outcome.warning);

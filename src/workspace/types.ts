@@ -54,4 +54,10 @@ export interface Workspace {
   servers: Entry<ServerFile>[];
   loadtests: Entry<LoadTestFile>[];
   warnings: Warning[];
+  /**
+   * Set when only part of the request tree was read (`openWorkspace`'s `requests`): the paths
+   * it was read for. `tree` then holds those requests and folders and the folders above them,
+   * and `warnings` only the problems of the files read.
+   */
+  part?: readonly string[];
 }

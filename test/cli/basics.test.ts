@@ -61,12 +61,13 @@ describe('ferry basics', () => {
     await fs.writeFile(path.join(root, 'requests', 'Admin', 'Lookup.yaml'), 'name: Lookup\nkind: dns\nmethod: mx\nurl: example.test\n');
     const ls = await ferry(['ls'], path.join(root, 'requests', 'Admin', 'Deep'));
     expect(ls.code).toBe(0);
-    expect(ls.stdout).toContain('Admin: tools/  Admin/');
+    // A folder whose name differs from its folder on disk shows that path too, in the path column.
+    expect(ls.stdout).toMatch(/Admin: tools\/ +Admin\//);
     expect(ls.stdout).toMatch(/POST\s+Create thing {2}Admin\/Create thing\.yaml/);
     expect(ls.stdout).toMatch(/tcp\s+Sockets/);
-    expect(ls.stdout).toMatch(/ {2}dns MX\s+Lookup {2}Admin\/Lookup\.yaml/);
+    expect(ls.stdout).toMatch(/ {2}dns MX\s+Lookup +Admin\/Lookup\.yaml/);
     expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);
-    expect(ls.stdout).toMatch(/Servers\n {2}mock {2}http Mock API/);
+    expect(ls.stdout).toMatch(/Servers\n {2}mock +http Mock API/);
     expect(ls.stdout).toMatch(/Load tests\n {2}smoke {2}Smoke/);
     expect(ls.stdout).toMatch(/Warnings\n {2}requests\/Broken\.yaml:\d+:\d+: YAML syntax error/);
     const json = JSON.parse((await ferry(['-w', root, 'ls', '--json'])).stdout);

@@ -154,7 +154,7 @@ describe('ferry export', () => {
     expect(token.stderr).toBe('ferry: warning: the code holds secret values in plain text: auth credentials (a password or an OAuth 2.0 token). Do not share or commit it as is.\n');
   });
 
-  it('--list, and clear errors for a folder, an unknown language and a missing --lang', async () => {
+  it('--list, and clear errors for a folder and an unknown language; no --lang means curl', async () => {
     const root = await workspace();
     const list = await ferry(['export', '--list']);
     expect(list.code).toBe(0);
@@ -163,7 +163,10 @@ describe('ferry export', () => {
     const unknown = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'cobol']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown language "cobol"/);
-    expect((await ferry(['-w', root, 'export', 'OAuth'])).stderr).toMatch(/Choose a language with --lang/);
+    const plain = await ferry(['-w', root, 'export', 'OAuth']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe((await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl'])).stdout);
+    expect(plain.stdout).toMatch(/^curl /);
     expect((await ferry(['-w', root, 'export', 'Nope', '--lang', 'curl'])).code).toBe(2);
     await fs.writeFile(path.join(root, 'requests', 'Stream.yaml'), 'name: Stream\nkind: sse\nurl: http://127.0.0.1:9/\n');
     const stream = await ferry(['-w', root, 'export', 'Stream', '--lang', 'curl']);

@@ -130,3 +130,23 @@ describe('collection mapping', () => {
     expect((await fs.readdir(path.join(root, 'requests'))).sort()).toEqual(['Shop', 'Shop 2']);
   });
 });
+
+describe('Postman URLs: the structured url wins over raw (issue 21)', () => {
+  const one = (url: unknown) => ({ info: { name: 'U', schema }, item: [{ name: 'R', request: { method: 'GET', url } }] });
+  const urlOf = async (url: unknown) => {
+    const result = await convert(JSON.stringify(one(url)), { label: 't' });
+    return ((result.items[0] as ImportedFolderNode).children[0] as ImportedRequestNode).request;
+  };
+
+  it('drops a parameter switched off in query from the URL (it stays in disabledParams, not sent)', async () => {
+    const request = await urlOf({ raw: 'https://h/a?on=1&off=2', protocol: 'https', host: ['h'], path: ['a'], query: [{ key: 'on', value: '1' }, { key: 'off', value: '2', disabled: true }] });
+    expect(request.url).toBe('https://h/a?on=1');
+    expect(request.disabledParams).toEqual([{ key: 'off', value: '2' }]);
+  });
+
+  it('uses the parts when raw disagrees, and raw when there are no parts', async () => {
+    expect((await urlOf({ raw: 'https://old/stale', protocol: 'https', host: ['new', 'example'], port: '8443', path: ['v2', ':id'], query: [{ key: 'q', value: null }] })).url).toBe('https://new.example:8443/v2/:id?q');
+    expect((await urlOf({ raw: '{{baseUrl}}/only-raw?x=1' })).url).toBe('{{baseUrl}}/only-raw?x=1');
+    expect((await urlOf('https://h/string')).url).toBe('https://h/string');
+  });
+});

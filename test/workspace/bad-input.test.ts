@@ -102,7 +102,7 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.servers).toEqual([]);
     expect(ws.warnings.map((w) => w.message)).toEqual([
       'environments is a symbolic link; Ferry never follows links, so it was skipped.',
-      'requests is a symbolic link; Ferry never follows links, so it was skipped.',
+      'requests is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as requests/).',
       'servers is a symbolic link; Ferry never follows links, so it was skipped.',
     ]);
     await expect(createRequest(root, '', request('New'))).rejects.toThrow(/symbolic link/);

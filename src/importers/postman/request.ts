@@ -57,13 +57,18 @@ function mapUrl(url: unknown): UrlParts {
     return parts;
   }
   if (!isObj(url)) return parts;
-  let raw = text(url.raw);
+  // Postman itself sends the structured parts (host, path, query...) and ignores `raw` when they
+  // are there: a `raw` left stale by an edit, or still holding a parameter switched off in
+  // `query`, must not decide what is sent. `raw` is used only when there are no parts.
+  const structured = url.host !== undefined || url.path !== undefined;
+  let raw = structured ? '' : text(url.raw);
   if (!raw) {
-    // Build from the parts when the export has no `raw`.
     const host = Array.isArray(url.host) ? url.host.map(text).join('.') : text(url.host);
-    const path = Array.isArray(url.path) ? url.path.map((s) => (isObj(s) ? text(s.value) : text(s))).join('/') : text(url.path);
-    raw = (url.protocol ? `${text(url.protocol)}://` : '') + host + (url.port ? `:${text(url.port)}` : '') + (path ? `/${path}` : '');
-    // `?a` (no value) and `?a=` (empty value) differ, as in the collection's own `raw`.
+    const path = Array.isArray(url.path) ? url.path.map((s) => (isObj(s) ? text(s.value) : text(s))).join('/') : text(url.path).replace(/^\//, '');
+    // `auth: {user, password}` is the user information before the host (`user:password@`).
+    const auth = isObj(url.auth) && url.auth.user !== undefined ? `${text(url.auth.user)}${url.auth.password !== undefined ? `:${text(url.auth.password)}` : ''}@` : '';
+    raw = (url.protocol ? `${text(url.protocol).replace(/:(\/\/)?$/, '')}://` : '') + auth + host + (url.port ? `:${text(url.port)}` : '') + (path ? `/${path}` : '');
+    // Only the enabled parameters; `?a` (no value) and `?a=` (empty value) differ, as in Postman.
     const query = (Array.isArray(url.query) ? url.query : [])
       .filter((q): q is Obj => isObj(q) && q.disabled !== true && q.enabled !== false)
       .map((q) => (q.value === undefined || q.value === null ? text(q.key) : `${text(q.key)}=${text(q.value)}`));
