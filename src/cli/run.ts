@@ -15,9 +15,10 @@ import {
   REPORTER_NAMES,
   ReportFileError,
   SelectError,
-  writeReportFile,
+  ReportFileWriter,
   type Reporter,
   type ReporterName,
+  type ReportSink,
 } from '../runner/index.js';
 import { Session } from '../session/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
@@ -94,7 +95,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // On a terminal, a progress line on stderr while each request is in flight (first, so it
       // is erased before any reporter prints).
       if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
-      for (const name of options.reporters) reporters.push(createReporter(name, { write: writerFor(files[name], name, ctx), color: ctx.output.color }));
+      for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx)));
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
@@ -125,6 +126,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
           delayMs: options.delayMs,
           reporters,
           signal: interrupt.signal,
+          keepResults: false,
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
       } catch (error) {
@@ -212,13 +214,29 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   };
 }
 
-/** To the report file, or to stdout (parseFlags lets at most one report go there). */
-function writerFor(file: string | undefined, name: ReporterName, ctx: CliContext): (text: string) => Promise<void> | void {
+/**
+ * To the report file (written in pieces, put in place at the end), or to stdout (parseFlags
+ * lets at most one report go there), whole lines at a time as `out` prints lines.
+ */
+function sinkFor(file: string | undefined, name: ReporterName, ctx: CliContext): ReportSink {
   if (file) {
-    const target = path.resolve(ctx.cwd, file);
-    return (text) => writeReportFile(target, text, `--out-${name}`);
+    const writer = new ReportFileWriter(path.resolve(ctx.cwd, file), `--out-${name}`);
+    return { write: (text) => writer.write(text), end: () => writer.end(), color: false };
   }
-  return (text) => ctx.output.out(text.replace(/\n$/, ''));
+  let partial = '';
+  return {
+    color: ctx.output.color,
+    write: (text) => {
+      const all = partial + text;
+      const cut = all.lastIndexOf('\n');
+      partial = all.slice(cut + 1);
+      if (cut >= 0) ctx.output.out(all.slice(0, cut));
+    },
+    end: () => {
+      if (partial) ctx.output.out(partial);
+      partial = '';
+    },
+  };
 }
 
 async function startAutoServers(

@@ -78,7 +78,8 @@ export type RunEvent =
   | { type: 'sending'; path: string; name: string; position: number; total: number; iteration: number; iterations: number }
   | { type: 'request'; result: RequestResult }
   | { type: 'warning'; message: string }
-  | { type: 'end'; summary: RunSummary; results: RequestResult[]; bailed: boolean };
+  /** No results here: reporters keep what they need from the `request` events (a run may be millions long). */
+  | { type: 'end'; summary: RunSummary; bailed: boolean };
 
 export interface Reporter {
   onEvent(event: RunEvent): void;

@@ -27,6 +27,11 @@ export interface RunPlan {
   delayMs?: number;
   reporters?: readonly Reporter[];
   signal?: AbortSignal;
+  /**
+   * Keep every result in `RunOutcome.results` (default true). `ferry run` and the app say
+   * false: results stream to the reporters, so memory does not grow with the run's length.
+   */
+  keepResults?: boolean;
 }
 
 export interface RunOptions extends ContextOptions, RunPlan {
@@ -36,6 +41,7 @@ export interface RunOptions extends ContextOptions, RunPlan {
 
 export interface RunOutcome {
   summary: RunSummary;
+  /** Every result, in order; empty when the plan said `keepResults: false`. */
   results: RequestResult[];
   bailed: boolean;
 }
@@ -85,6 +91,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   for (const warning of workspace.warnings) emit({ type: 'warning', message: formatWarning(warning) });
 
   const results: RequestResult[] = [];
+  const keep = plan.keepResults !== false;
+  const tally = new RunTally();
   let bailed = false;
   try {
     outer: for (let iteration = 0; iteration < iterations; iteration++) {
@@ -97,7 +105,7 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
           break;
         }
         if (ctx.signal?.aborted) break outer;
-        if (results.length > 0 && plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+        if (tally.requests > 0 && plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
         const item = items[index]!;
         emit({
           type: 'sending',
@@ -110,7 +118,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
         });
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
         mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
-        results.push(outcome.result);
+        if (keep) results.push(outcome.result);
+        tally.add(outcome.result);
         emit({ type: 'request', result: outcome.result });
         if (plan.bail && !outcome.result.passed) {
           bailed = true;
@@ -130,8 +139,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
     for (const message of await save()) emit({ type: 'warning', message });
   }
 
-  const summary = summarize(results, iterations, performance.now() - started);
-  emit({ type: 'end', summary, results, bailed });
+  const summary = tally.summary(iterations, performance.now() - started);
+  emit({ type: 'end', summary, bailed });
   for (const reporter of reporters) await reporter.finish?.();
   return { summary, results, bailed };
 }
@@ -145,22 +154,32 @@ function findNext(items: readonly RunItem[], wanted: string): number {
 
 
 export function summarize(results: readonly RequestResult[], iterations: number, durationMs: number): RunSummary {
-  let tests = 0;
-  let failedTests = 0;
-  for (const r of results) {
+  const tally = new RunTally();
+  for (const r of results) tally.add(r);
+  return tally.summary(iterations, durationMs);
+}
+
+/** The summary's counts, kept as results arrive so no result needs to be kept for them. */
+export class RunTally {
+  requests = 0;
+  failedRequests = 0;
+  skippedRequests = 0;
+  tests = 0;
+  failedTests = 0;
+
+  add(r: RequestResult): void {
+    this.requests++;
+    if (!r.passed) this.failedRequests++;
+    if (r.skipped) this.skippedRequests++;
     for (const t of r.tests) {
       if (t.skipped) continue;
-      tests++;
-      if (!t.passed) failedTests++;
+      this.tests++;
+      if (!t.passed) this.failedTests++;
     }
   }
-  return {
-    requests: results.length,
-    failedRequests: results.filter((r) => !r.passed).length,
-    skippedRequests: results.filter((r) => r.skipped).length,
-    tests,
-    failedTests,
-    durationMs: Math.round(durationMs),
-    iterations,
-  };
+
+  summary(iterations: number, durationMs: number): RunSummary {
+    const { requests, failedRequests, skippedRequests, tests, failedTests } = this;
+    return { requests, failedRequests, skippedRequests, tests, failedTests, durationMs: Math.round(durationMs), iterations };
+  }
 }

@@ -12,10 +12,16 @@ export interface TextSink {
   color: boolean;
 }
 
+/** Failed sends listed again in the summary; a long run's others are counted (each was printed as it ran). */
+const LISTED_FAILURES = 50;
+
 export class CliReporter implements Reporter {
   private readonly c;
   private folder: string | undefined;
   private iterations = 1;
+  /** The failed sends the summary lists again: the first `LISTED_FAILURES`, and how many there were. */
+  private readonly failures: RequestResult[] = [];
+  private failureCount = 0;
 
   constructor(private readonly sink: TextSink) {
     this.c = pc.createColors(sink.color);
@@ -40,9 +46,10 @@ export class CliReporter implements Reporter {
         return;
       case 'request':
         this.request(event.result);
+        if (!event.result.passed && this.failureCount++ < LISTED_FAILURES) this.failures.push(event.result);
         return;
       case 'end':
-        this.summary(event.summary, event.results, event.bailed);
+        this.summary(event.summary, event.bailed);
         return;
     }
   }
@@ -82,7 +89,7 @@ export class CliReporter implements Reporter {
     this.sink.write(`${lines.join('\n')}\n`);
   }
 
-  private summary(s: RunSummary, results: readonly RequestResult[], bailed: boolean): void {
+  private summary(s: RunSummary, bailed: boolean): void {
     const { c } = this;
     const count = (n: number, failed: number, word: string) =>
       `${n} ${word}${n === 1 ? '' : 's'}${failed ? `, ${c.red(`${failed} failed`)}` : ''}`;
@@ -91,7 +98,7 @@ export class CliReporter implements Reporter {
     lines.push(`  ${count(s.tests, s.failedTests, 'test')}`);
     if (this.iterations > 1) lines.push(`  ${s.iterations} iterations`);
     lines.push(`  ${formatMs(s.durationMs)}`);
-    const failed = results.filter((r) => !r.passed);
+    const failed = this.failures;
     if (failed.length) {
       lines.push('', c.bold(c.red('Failures')));
       failed.forEach((r, i) => {
@@ -102,6 +109,8 @@ export class CliReporter implements Reporter {
         if (why) lines.push(`     ${t(why)}`);
         for (const test of r.tests) if (!test.passed && !test.skipped) lines.push(`     ${t(test.name)}${test.message ? `: ${t(test.message).split('\n')[0]}` : ''}`);
       });
+      const more = this.failureCount - failed.length;
+      if (more > 0) lines.push(`  … and ${more} more failed request${more === 1 ? '' : 's'}: each is shown above (and in the JSON report, -r json).`);
     }
     if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));
     lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : c.green(c.bold('PASSED')));

@@ -7,9 +7,14 @@ import { CliReporter } from './cli.js';
 import { JsonReporter } from './json.js';
 import { JunitReporter } from './junit.js';
 
-/** Where a reporter writes its text (stdout or a report file), and whether colour may be used. */
+/**
+ * Where a reporter writes its text (stdout or a report file), and whether colour may be used.
+ * Reports come in pieces as they are made (`write` appends); `end` is called once the reporter
+ * has written everything (a report file is then put in place).
+ */
 export interface ReportSink {
   write(text: string): Promise<void> | void;
+  end?(): Promise<void> | void;
   color: boolean;
 }
 
@@ -28,6 +33,14 @@ export function isReporterName(name: string): name is ReporterName {
   return Object.hasOwn(REPORTERS, name);
 }
 
+/** The reporter `name` writing to `sink`; its `finish` ends the sink once the report is whole. */
 export function createReporter(name: ReporterName, sink: ReportSink): Reporter {
-  return REPORTERS[name](sink);
+  const reporter = REPORTERS[name](sink);
+  return {
+    onEvent: (event) => reporter.onEvent(event),
+    finish: async () => {
+      await reporter.finish?.();
+      await sink.end?.();
+    },
+  };
 }
