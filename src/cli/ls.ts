@@ -1,7 +1,7 @@
 /** `ferry ls`: prints the workspace tree, environments, servers, load tests and parse warnings. */
 import type { Command } from 'commander';
 import { requestKind } from '../protocols/index.js';
-import { formatWarning, type FolderNode } from '../workspace/index.js';
+import { formatWarning, type FolderNode, type Warning } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { paint } from './output.js';
 
@@ -10,8 +10,13 @@ export function registerLs(program: Command, ctx: CliContext): void {
     .command('ls')
     .description('list the requests (with kind and method), environments, servers, load tests and file warnings')
     .option('--json', 'print the listing as JSON')
-    .action(async (options: { json?: boolean }, command: Command) => {
+    .option('--problems', 'list every problem of every workspace file (path: message), and nothing else')
+    .action(async (options: { json?: boolean; problems?: boolean }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
+      if (options.problems) {
+        printProblems(ws.warnings, options.json === true, ctx);
+        return;
+      }
       if (options.json) {
         ctx.output.out(JSON.stringify({
           name: ws.file.name,
@@ -33,6 +38,30 @@ export function registerLs(program: Command, ctx: CliContext): void {
       if (ws.warnings.length) lines.push('', c.yellow(c.bold('Warnings')), ...ws.warnings.map((w) => `  ${c.yellow(formatWarning(w))}`));
       ctx.output.out(lines.join('\n'));
     });
+}
+
+/** `ferry ls --problems`: each file's problems, every one of them (a warning names only its first). */
+function printProblems(warnings: readonly Warning[], json: boolean, ctx: CliContext): void {
+  if (json) {
+    ctx.output.out(JSON.stringify(warnings.map((w) => ({ ...w, problems: w.problems ?? [w.message] })), null, 2));
+    return;
+  }
+  if (warnings.length === 0) {
+    ctx.output.out('No file problems.');
+    return;
+  }
+  const c = paint(ctx.output);
+  const lines: string[] = [];
+  for (const w of warnings) {
+    if (!w.problems) {
+      lines.push(c.yellow(formatWarning(w)));
+      continue;
+    }
+    lines.push(c.yellow(`${w.file}${w.line ? `:${w.line}:${w.column ?? 1}` : ''}: ${w.problems.length} problems`));
+    for (const problem of w.problems) lines.push(`  ${c.yellow(problem)}`);
+  }
+  lines.push('', `${warnings.length} file${warnings.length === 1 ? '' : 's'} with problems.`);
+  ctx.output.out(lines.join('\n'));
 }
 
 function printFolder(folder: FolderNode, indent: string, lines: string[], c: ReturnType<typeof paint>): void {

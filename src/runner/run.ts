@@ -11,7 +11,7 @@ import type { RunContext } from './context.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
-import { selectRequests, type RunItem } from '../workspace/index.js';
+import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.js';
 import { sendItem } from './send.js';
 
 export { RunError } from './errors.js';
@@ -88,7 +88,10 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
     iterations,
     startedAt: new Date().toISOString(),
   });
-  for (const warning of workspace.warnings) emit({ type: 'warning', message: formatWarning(warning) });
+  // Only the problems of the files this run reads; the rest are counted, and listed elsewhere.
+  const { own, others } = warningsOfRun(workspace.warnings, items);
+  for (const warning of own) emit({ type: 'warning', message: formatWarning(warning) });
+  if (others > 0) emit({ type: 'warning', message: `${others} other file problem${others === 1 ? '' : 's'}: run \`ferry ls --problems\` to see ${others === 1 ? 'it' : 'them'}.` });
 
   const results: RequestResult[] = [];
   const keep = plan.keepResults !== false;

@@ -10,4 +10,4 @@ export { readResource, formatWarning } from './read-resource.js';
 export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
 export { editYaml } from './yaml-edit.js';
 export * from './entries.js';
-export { selectRequests, SelectError, type RunItem } from './select.js';
+export { selectRequests, SelectError, warningsOfRun, type RunItem } from './select.js';
