@@ -16,6 +16,7 @@ import {
   ReportFileError,
   SelectError,
   ReportFileWriter,
+  REPORT_BODY_BYTES,
   type Reporter,
   type ReporterName,
   type ReportSink,
@@ -41,6 +42,9 @@ interface RunFlags {
   reporter?: string[];
   outJson?: string;
   outJunit?: string;
+  outHtml?: string;
+  verbose?: boolean;
+  reportBodies?: boolean;
   startServers?: boolean;
 }
 
@@ -66,6 +70,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-r, --reporter <names>', `${REPORTER_NAMES.join(', ')} (repeatable or comma-separated; default cli)`, collect)
     .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
     .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
+    .option('-v, --verbose', "print each response's status line, headers and body (bodies cut at 16 KB)")
+    .option('--report-bodies', "keep each response's headers and body (up to 64 KB) in the JSON and HTML reports")
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
     .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
       const options = parseFlags(flags);
@@ -95,7 +101,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // On a terminal, a progress line on stderr while each request is in flight (first, so it
       // is erased before any reporter prints).
       if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
-      for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx)));
+      for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
@@ -127,6 +133,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
           reporters,
           signal: interrupt.signal,
           keepResults: false,
+          // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
+          ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
       } catch (error) {
@@ -155,6 +163,8 @@ interface ParsedRunOptions {
   reporters: ReporterName[];
   outJson?: string;
   outJunit?: string;
+  verbose: boolean;
+  reportBodies: boolean;
   startServers: boolean;
 }
 
@@ -210,6 +220,8 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
     reporters,
     outJson: flags.outJson,
     outJunit: flags.outJunit,
+    verbose: Boolean(flags.verbose),
+    reportBodies: Boolean(flags.reportBodies),
     startServers: Boolean(flags.startServers),
   };
 }

@@ -4,6 +4,7 @@
  */
 
 import type { StreamMessage, StreamSummary } from '../protocols/index.js';
+import type { CapturedResponse } from './response-capture.js';
 
 export interface TestOutcome {
   name: string;
@@ -59,6 +60,8 @@ export interface RequestResult {
   messages?: StreamMessage[];
   /** Kind-specific facts of the answer (DNS flags and records, gRPC trailers…). */
   detail?: Record<string, unknown>;
+  /** Headers and the start of the body, when the run was asked to keep them (`--verbose`, `--report-bodies`). */
+  response?: CapturedResponse;
 }
 
 export interface RunSummary {

@@ -13,6 +13,7 @@ import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js'
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
 import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.js';
 import { sendItem } from './send.js';
+import { captureResponse } from './response-capture.js';
 
 export { RunError } from './errors.js';
 
@@ -32,6 +33,8 @@ export interface RunPlan {
    * false: results stream to the reporters, so memory does not grow with the run's length.
    */
   keepResults?: boolean;
+  /** Keep each response's headers and body (cut at `maxBodyBytes`) in its result, for reporters that show them. */
+  responses?: { maxBodyBytes: number };
 }
 
 export interface RunOptions extends ContextOptions, RunPlan {
@@ -120,6 +123,7 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
           iterations,
         });
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
+        if (plan.responses && outcome.response) outcome.result.response = captureResponse(outcome.response, plan.responses.maxBodyBytes);
         mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
         if (keep) results.push(outcome.result);
         tally.add(outcome.result);

@@ -6,6 +6,7 @@ import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
 import { terminalText as t } from '../../support/terminal-text.js';
+import { cutText, type CapturedResponse } from '../response-capture.js';
 
 export interface TextSink {
   write(text: string): void;
@@ -23,7 +24,10 @@ export class CliReporter implements Reporter {
   private readonly failures: RequestResult[] = [];
   private failureCount = 0;
 
-  constructor(private readonly sink: TextSink) {
+  constructor(
+    private readonly sink: TextSink,
+    private readonly options: { verbose?: boolean } = {},
+  ) {
     this.c = pc.createColors(sink.color);
   }
 
@@ -74,6 +78,7 @@ export class CliReporter implements Reporter {
       // Kinds without a method (WebSocket, MQTT…) show the URL alone.
       lines.push(`    ${r.method ? `${c.cyan(t(r.method))} ` : ''}${t(r.url)}${status}${facts}${events}${attempts}`);
     }
+    if (this.options.verbose && r.response) lines.push(...responseLines(r, r.response, c, this.sink.color));
     for (const text of r.console) lines.push(`    ${c.dim(`│ ${t(text)}`)}`);
     for (const test of r.tests) {
       if (test.skipped) lines.push(`    ${c.dim(`- ${t(test.name)} (skipped)`)}`);
@@ -116,6 +121,42 @@ export class CliReporter implements Reporter {
     lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : c.green(c.bold('PASSED')));
     this.sink.write(`${lines.join('\n')}\n`);
   }
+}
+
+/** Bytes of a body `--verbose` prints; the rest is cut, with a note. */
+export const VERBOSE_BODY_BYTES = 16 * 1024;
+
+/**
+ * `--verbose`: the response's status line, headers and body, indented under the request line,
+ * as Newman's `--verbose` shows them. JSON is pretty-printed on a terminal (where colour is used);
+ * a binary body is shown as its size; a long one is cut with a note saying so.
+ */
+function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnType<typeof pc.createColors>, terminal: boolean): string[] {
+  const pad = '    ';
+  const lines: string[] = [];
+  const version = r.httpVersion ? `HTTP/${r.httpVersion} ` : '';
+  if (r.status !== undefined) lines.push(`${pad}${c.dim(`${version}${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`);
+  for (const [name, value] of response.headers) lines.push(`${pad}${c.dim(`${t(name)}:`)} ${t(value)}`);
+  if (response.binary) {
+    lines.push(`${pad}${c.dim(`[binary body, ${formatBytes(response.bodySize)}]`)}`);
+    return lines;
+  }
+  if (response.body === null) return lines;
+  const cut = cutText(response.body, VERBOSE_BODY_BYTES);
+  let body = cut.text;
+  const type = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (terminal && !cut.cut && !response.truncated && /\bjson\b|\+json/i.test(type)) {
+    try {
+      body = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
+  }
+  lines.push('');
+  for (const line of t(body).split('\n')) lines.push(`${pad}${line}`);
+  if (cut.cut || response.truncated) lines.push(`${pad}${c.dim(`… body cut at ${formatBytes(Math.min(VERBOSE_BODY_BYTES, Buffer.byteLength(cut.text)))} of ${formatBytes(response.bodySize)}`)}`);
+  lines.push('');
+  return lines;
 }
 
 const STOPPED_BY = { event: 'stopped at the named event', maxEvents: 'stopped at maxEvents', timeout: 'stopped at the time limit', closed: 'stream closed by the server' };

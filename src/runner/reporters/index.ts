@@ -18,9 +18,17 @@ export interface ReportSink {
   color: boolean;
 }
 
+/** What a run asked the reporters to show beyond their usual output. */
+export interface ReportOptions {
+  /** `--verbose`: the terminal report shows each response's status line, headers and body. */
+  verbose?: boolean;
+  /** `--report-bodies`: reports that can (JSON, HTML) keep each response's headers and body. */
+  bodies?: boolean;
+}
+
 export const REPORTERS = {
-  cli: (sink: ReportSink): Reporter => new CliReporter({ write: (text) => void sink.write(text), color: sink.color }),
-  json: (sink: ReportSink): Reporter => new JsonReporter((text) => sink.write(text)),
+  cli: (sink: ReportSink, options: ReportOptions): Reporter => new CliReporter({ write: (text) => void sink.write(text), color: sink.color }, { verbose: options.verbose }),
+  json: (sink: ReportSink, options: ReportOptions): Reporter => new JsonReporter((text) => sink.write(text), { bodies: options.bodies }),
   junit: (sink: ReportSink): Reporter => new JunitReporter((text) => sink.write(text)),
 } as const;
 
@@ -34,8 +42,8 @@ export function isReporterName(name: string): name is ReporterName {
 }
 
 /** The reporter `name` writing to `sink`; its `finish` ends the sink once the report is whole. */
-export function createReporter(name: ReporterName, sink: ReportSink): Reporter {
-  const reporter = REPORTERS[name](sink);
+export function createReporter(name: ReporterName, sink: ReportSink, options: ReportOptions = {}): Reporter {
+  const reporter = REPORTERS[name](sink, options);
   return {
     onEvent: (event) => reporter.onEvent(event),
     finish: async () => {

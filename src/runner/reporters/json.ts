@@ -5,6 +5,7 @@
 import type { StreamMessage } from '../../protocols/index.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
 import { SpoolFolder } from '../report-spool.js';
+import { cutText, REPORT_BODY_BYTES, type CapturedResponse } from '../response-capture.js';
 
 /** Bytes of a message's text kept in the report; the rest is cut, with a mark saying so. */
 export const MAX_MESSAGE_TEXT_BYTES = 64 * 1024;
@@ -37,11 +38,13 @@ export interface JsonReport {
     /** Streaming kinds: the messages kept (the first 1,000), each text cut at 64 KB (`cut: true`). */
     messages?: Array<StreamMessage & { cut?: true }>;
     detail?: RequestResult['detail'];
+    /** With `--report-bodies`: the response's headers and the start of its body (64 KB; `truncated` when cut). */
+    response?: { headers: Array<{ name: string; value: string }>; body: string | null; bodySize: number; truncated: boolean; binary?: true };
   }>;
 }
 
 export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; results: readonly RequestResult[] }): JsonReport {
-  return { version: 1, summary: reportSummary(start, end), results: end.results.map(reportEntry) };
+  return { version: 1, summary: reportSummary(start, end), results: end.results.map((r) => reportEntry(r)) };
 }
 
 function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean }): JsonReport['summary'] {
@@ -54,8 +57,8 @@ function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, 
   };
 }
 
-/** One send as the report shows it. */
-export function reportEntry(r: RequestResult): JsonReport['results'][number] {
+/** One send as the report shows it (with its response when `bodies` and one was kept). */
+export function reportEntry(r: RequestResult, bodies = false): JsonReport['results'][number] {
   return {
     path: r.path,
     name: r.name,
@@ -80,6 +83,18 @@ export function reportEntry(r: RequestResult): JsonReport['results'][number] {
     ...(r.stream ? { stream: r.stream } : {}),
     ...(r.messages ? { messages: r.messages.map(reportedMessage) } : {}),
     ...(r.detail ? { detail: r.detail } : {}),
+    ...(bodies && r.response ? { response: reportedResponse(r.response) } : {}),
+  };
+}
+
+function reportedResponse(response: CapturedResponse): NonNullable<JsonReport['results'][number]['response']> {
+  const cut = response.body === null ? { text: null, cut: false } : cutText(response.body, REPORT_BODY_BYTES);
+  return {
+    headers: response.headers.map(([name, value]) => ({ name, value })),
+    body: cut.text,
+    bodySize: response.bodySize,
+    truncated: response.truncated || cut.cut,
+    ...(response.binary ? { binary: true as const } : {}),
   };
 }
 
@@ -110,11 +125,14 @@ export class JsonReporter implements Reporter {
   private readonly entries = this.spools.spool();
   private count = 0;
 
-  constructor(private readonly write: (text: string) => Promise<void> | void) {}
+  constructor(
+    private readonly write: (text: string) => Promise<void> | void,
+    private readonly options: { bodies?: boolean } = {},
+  ) {}
 
   onEvent(event: RunEvent): void {
     if (event.type === 'start') this.start = event;
-    if (event.type === 'request') this.entries.append(`${this.count++ ? ',\n' : '\n'}    ${nested(reportEntry(event.result), 2)}`);
+    if (event.type === 'request') this.entries.append(`${this.count++ ? ',\n' : '\n'}    ${nested(reportEntry(event.result, this.options.bodies), 2)}`);
     if (event.type === 'end') this.end = event;
   }
 
