@@ -70,6 +70,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-r, --reporter <names>', `${REPORTER_NAMES.join(', ')} (repeatable or comma-separated; default cli)`, collect)
     .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
     .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
+    .option('--out-html <file>', 'write the HTML report (one self-contained page) to FILE (implies -r html)')
     .option('-v, --verbose', "print each response's status line, headers and body (bodies cut at 16 KB)")
     .option('--report-bodies', "keep each response's headers and body (up to 64 KB) in the JSON and HTML reports")
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
@@ -163,14 +164,15 @@ interface ParsedRunOptions {
   reporters: ReporterName[];
   outJson?: string;
   outJunit?: string;
+  outHtml?: string;
   verbose: boolean;
   reportBodies: boolean;
   startServers: boolean;
 }
 
-/** `--out-json`, `--out-junit`: the report file of each reporter that has one (`--out-NAME`). */
-function reportFiles(options: { outJson?: string; outJunit?: string }): Partial<Record<ReporterName, string>> {
-  return { json: options.outJson, junit: options.outJunit };
+/** `--out-json`, `--out-junit`, `--out-html`: the report file of each reporter that has one (`--out-NAME`). */
+function reportFiles(options: { outJson?: string; outJunit?: string; outHtml?: string }): Partial<Record<ReporterName, string>> {
+  return { json: options.outJson, junit: options.outJunit, html: options.outHtml };
 }
 
 function wholeNumber(text: string | undefined, flag: string, min: number): number | undefined {
@@ -196,6 +198,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   }
   if (flags.outJson && !names.includes('json')) names.push(...(names.length === 0 ? ['cli'] : []), 'json');
   if (flags.outJunit && !names.includes('junit')) names.push(...(names.length === 0 ? ['cli'] : []), 'junit');
+  if (flags.outHtml && !names.includes('html')) names.push(...(names.length === 0 ? ['cli'] : []), 'html');
   const reporters = [...new Set(names.length ? names : ['cli'])] as ReporterName[];
   // One report at most goes to stdout: each one without a report file (`-r json --out-junit
   // r.xml > report.json` is fine).
@@ -204,6 +207,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   if (onStdout.length > 1) {
     const others = (name: string) => onStdout.filter((r) => r !== name).join(' and ');
     if (onStdout.includes('json')) throw new CliError(`Only one report can go to stdout, and ${others('json')} already does: the JSON report needs a file: add --out-json FILE.`);
+    if (onStdout.includes('html')) throw new CliError(`Only one report can go to stdout, and ${others('html')} already does: the HTML report needs a file: add --out-html FILE.`);
     throw new CliError(`Only one report can go to stdout, and ${others('junit')} already does: the JUnit report needs a file: add --out-junit FILE.`);
   }
   return {
@@ -220,6 +224,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
     reporters,
     outJson: flags.outJson,
     outJunit: flags.outJunit,
+    outHtml: flags.outHtml,
     verbose: Boolean(flags.verbose),
     reportBodies: Boolean(flags.reportBodies),
     startServers: Boolean(flags.startServers),

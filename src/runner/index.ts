@@ -9,6 +9,7 @@ export { CliReporter, type TextSink } from './reporters/cli.js';
 export { ProgressReporter } from './reporters/progress.js';
 export { JsonReporter, jsonReport, type JsonReport } from './reporters/json.js';
 export { JunitReporter } from './reporters/junit.js';
+export { HtmlReporter, escapeHtml } from './reporters/html.js';
 export { REPORTERS, REPORTER_NAMES, createReporter, isReporterName, type ReporterName, type ReportSink, type ReportOptions } from './reporters/index.js';
 export { captureResponse, REPORT_BODY_BYTES, type CapturedResponse } from './response-capture.js';
 export { prepareReportFile, prepareWorkspaceReportFile, writeReportFile, ReportFileWriter, ReportFileError } from './report-file.js';

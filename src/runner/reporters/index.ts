@@ -6,6 +6,7 @@ import type { Reporter } from '../events.js';
 import { CliReporter } from './cli.js';
 import { JsonReporter } from './json.js';
 import { JunitReporter } from './junit.js';
+import { HtmlReporter } from './html.js';
 
 /**
  * Where a reporter writes its text (stdout or a report file), and whether colour may be used.
@@ -30,6 +31,7 @@ export const REPORTERS = {
   cli: (sink: ReportSink, options: ReportOptions): Reporter => new CliReporter({ write: (text) => void sink.write(text), color: sink.color }, { verbose: options.verbose }),
   json: (sink: ReportSink, options: ReportOptions): Reporter => new JsonReporter((text) => sink.write(text), { bodies: options.bodies }),
   junit: (sink: ReportSink): Reporter => new JunitReporter((text) => sink.write(text)),
+  html: (sink: ReportSink, options: ReportOptions): Reporter => new HtmlReporter((text) => sink.write(text), { bodies: options.bodies }),
 } as const;
 
 export type ReporterName = keyof typeof REPORTERS;
