@@ -67,7 +67,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       inFlight.set(runId, controller);
       const reporter = { onEvent: (event: RunEvent) => live.publish({ type: 'run', runId, event }) };
       void state
-        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, reporters: [reporter], signal: controller.signal }))
+        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, reporters: [reporter], signal: controller.signal, keepResults: false }))
         .catch((error: unknown) => reporter.onEvent({ type: 'warning', message: `The run stopped: ${(error as Error).message}` }))
         .finally(() => inFlight.delete(runId));
       return { runId };
