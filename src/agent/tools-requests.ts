@@ -204,15 +204,10 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
     (args, extra) =>
       answer(state, async ({ ws }) => {
         let start: Extract<RunEvent, { type: 'start' }> | undefined;
-        let report: JsonReport | undefined;
-        const reporter: Reporter = {
-          onEvent(event) {
-            if (event.type === 'start') start = event;
-            if (event.type === 'end') report = jsonReport(start, event);
-          },
-        };
-        await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters: [reporter], signal: extra.signal }));
-        if (!report) throw new AgentError('The run ended without a report.');
+        const reporter: Reporter = { onEvent: (event) => void (event.type === 'start' && (start = event)) };
+        // The outcome keeps every result (bounded by the tool's iteration limit) for the report.
+        const outcome = await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters: [reporter], signal: extra.signal }));
+        const report: JsonReport = jsonReport(start, outcome);
         const mask = await state.mask(ws);
         state.lastRun = maskDeep(report, mask);
         const text = JSON.stringify(state.lastRun, null, 2);

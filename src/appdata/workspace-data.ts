@@ -141,7 +141,7 @@ export class WorkspaceData {
   async addHistory(...entries: HistoryEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.history.update((list) => {
-      list.push(...entries);
+      for (const entry of entries) list.push(entry); // no spread: its arguments are limited in number
       if (list.length > HISTORY_LIMIT) list.splice(0, list.length - HISTORY_LIMIT);
     });
   }

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import stringWidth from 'string-width';
 import { REQUEST_KINDS } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
-import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Workspace } from '../workspace/index.js';
+import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Warning, type Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
@@ -36,7 +36,7 @@ export function registerLs(program: Command, ctx: CliContext): void {
       // Problems are of the whole workspace; a folder's listing reads only that folder.
       const ws = await openWorkspaceFor(command, ctx, wanted && !options.problems ? { requests: [wanted] } : {});
       if (options.problems) {
-        printProblems(ws, options.json === true, ctx);
+        printProblems(ws.warnings, options.json === true, ctx);
         return;
       }
       const tree = filterTree(subtree(ws, wanted), kind);
@@ -69,12 +69,28 @@ export function registerLs(program: Command, ctx: CliContext): void {
     });
 }
 
-function printProblems(ws: Workspace, json: boolean, ctx: CliContext): void {
+/** `ferry ls --problems`: each file's problems, every one of them (a warning names only its first). */
+function printProblems(warnings: readonly Warning[], json: boolean, ctx: CliContext): void {
   if (json) {
-    ctx.output.out(JSON.stringify(ws.warnings, null, 2));
+    ctx.output.out(JSON.stringify(warnings.map((w) => ({ ...w, problems: w.problems ?? [w.message] })), null, 2));
     return;
   }
-  ctx.output.out(ws.warnings.length ? ws.warnings.map(formatWarning).join('\n') : 'No problems: every file of the workspace reads cleanly.');
+  if (warnings.length === 0) {
+    ctx.output.out('No file problems.');
+    return;
+  }
+  const c = paint(ctx.output);
+  const lines: string[] = [];
+  for (const w of warnings) {
+    if (!w.problems) {
+      lines.push(c.yellow(formatWarning(w)));
+      continue;
+    }
+    lines.push(c.yellow(`${w.file}${w.line ? `:${w.line}:${w.column ?? 1}` : ''}: ${w.problems.length} problems`));
+    for (const problem of w.problems) lines.push(`  ${c.yellow(problem)}`);
+  }
+  lines.push('', `${warnings.length} file${warnings.length === 1 ? '' : 's'} with problems.`);
+  ctx.output.out(lines.join('\n'));
 }
 
 /** The folder (or the one request) `wanted` names, as a tree of its own. */

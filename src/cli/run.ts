@@ -15,9 +15,11 @@ import {
   REPORTER_NAMES,
   ReportFileError,
   SelectError,
-  writeReportFile,
+  ReportFileWriter,
+  REPORT_BODY_BYTES,
   type Reporter,
   type ReporterName,
+  type ReportSink,
 } from '../runner/index.js';
 import { Session } from '../session/index.js';
 import { REQUESTS_LINK_MESSAGE } from '../workspace/index.js';
@@ -44,6 +46,9 @@ interface RunFlags {
   reporter?: string[];
   outJson?: string;
   outJunit?: string;
+  outHtml?: string;
+  verbose?: boolean;
+  reportBodies?: boolean;
   startServers?: boolean;
 }
 
@@ -71,6 +76,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('-r, --reporter <names>', `${REPORTER_NAMES.join(', ')} (repeatable or comma-separated; default cli)`, collect)
     .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
     .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
+    .option('--out-html <file>', 'write the HTML report (one self-contained page) to FILE (implies -r html)')
+    .option('-v, --verbose', "print each response's status line, headers and body (bodies cut at 16 KB)")
+    .option('--report-bodies', "keep each response's headers and body (up to 64 KB) in the JSON and HTML reports")
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
     .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
       const options = parseFlags(flags);
@@ -103,7 +111,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // On a terminal, a progress line on stderr while each request is in flight (first, so it
       // is erased before any reporter prints).
       if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
-      for (const name of options.reporters) reporters.push(createReporter(name, { write: writerFor(files[name], name, ctx), color: ctx.output.color }));
+      for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
@@ -134,6 +142,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
           delayMs: options.delayMs,
           reporters,
           signal: interrupt.signal,
+          keepResults: false,
+          // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
+          ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
         });
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
       } catch (error) {
@@ -164,12 +175,15 @@ interface ParsedRunOptions {
   reporters: ReporterName[];
   outJson?: string;
   outJunit?: string;
+  outHtml?: string;
+  verbose: boolean;
+  reportBodies: boolean;
   startServers: boolean;
 }
 
-/** `--out-json`, `--out-junit`: the report file of each reporter that has one (`--out-NAME`). */
-function reportFiles(options: { outJson?: string; outJunit?: string }): Partial<Record<ReporterName, string>> {
-  return { json: options.outJson, junit: options.outJunit };
+/** `--out-json`, `--out-junit`, `--out-html`: the report file of each reporter that has one (`--out-NAME`). */
+function reportFiles(options: { outJson?: string; outJunit?: string; outHtml?: string }): Partial<Record<ReporterName, string>> {
+  return { json: options.outJson, junit: options.outJunit, html: options.outHtml };
 }
 
 function wholeNumber(text: string | undefined, flag: string, min: number): number | undefined {
@@ -195,6 +209,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   }
   if (flags.outJson && !names.includes('json')) names.push(...(names.length === 0 ? ['cli'] : []), 'json');
   if (flags.outJunit && !names.includes('junit')) names.push(...(names.length === 0 ? ['cli'] : []), 'junit');
+  if (flags.outHtml && !names.includes('html')) names.push(...(names.length === 0 ? ['cli'] : []), 'html');
   const reporters = [...new Set(names.length ? names : ['cli'])] as ReporterName[];
   // One report at most goes to stdout: each one without a report file (`-r json --out-junit
   // r.xml > report.json` is fine).
@@ -203,6 +218,7 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   if (onStdout.length > 1) {
     const others = (name: string) => onStdout.filter((r) => r !== name).join(' and ');
     if (onStdout.includes('json')) throw new CliError(`Only one report can go to stdout, and ${others('json')} already does: the JSON report needs a file: add --out-json FILE.`);
+    if (onStdout.includes('html')) throw new CliError(`Only one report can go to stdout, and ${others('html')} already does: the HTML report needs a file: add --out-html FILE.`);
     throw new CliError(`Only one report can go to stdout, and ${others('junit')} already does: the JUnit report needs a file: add --out-junit FILE.`);
   }
   return {
@@ -219,17 +235,36 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
     reporters,
     outJson: flags.outJson,
     outJunit: flags.outJunit,
+    outHtml: flags.outHtml,
+    verbose: Boolean(flags.verbose),
+    reportBodies: Boolean(flags.reportBodies),
     startServers: Boolean(flags.startServers),
   };
 }
 
-/** To the report file, or to stdout (parseFlags lets at most one report go there). */
-function writerFor(file: string | undefined, name: ReporterName, ctx: CliContext): (text: string) => Promise<void> | void {
+/**
+ * To the report file (written in pieces, put in place at the end), or to stdout (parseFlags
+ * lets at most one report go there), whole lines at a time as `out` prints lines.
+ */
+function sinkFor(file: string | undefined, name: ReporterName, ctx: CliContext): ReportSink {
   if (file) {
-    const target = path.resolve(ctx.cwd, file);
-    return (text) => writeReportFile(target, text, `--out-${name}`);
+    const writer = new ReportFileWriter(path.resolve(ctx.cwd, file), `--out-${name}`);
+    return { write: (text) => writer.write(text), end: () => writer.end(), color: false };
   }
-  return (text) => ctx.output.out(text.replace(/\n$/, ''));
+  let partial = '';
+  return {
+    color: ctx.output.color,
+    write: (text) => {
+      const all = partial + text;
+      const cut = all.lastIndexOf('\n');
+      partial = all.slice(cut + 1);
+      if (cut >= 0) ctx.output.out(all.slice(0, cut));
+    },
+    end: () => {
+      if (partial) ctx.output.out(partial);
+      partial = '';
+    },
+  };
 }
 
 async function startAutoServers(

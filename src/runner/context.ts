@@ -1,5 +1,5 @@
 /** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
-import type { AppSettings, HistoryEntry, WorkspaceData } from '../appdata/index.js';
+import { HISTORY_LIMIT, type AppSettings, type HistoryEntry, type WorkspaceData } from '../appdata/index.js';
 import { ContractDocuments } from '../contract/index.js';
 import type { CookieStore, HttpAgents, ProgramPolicy, StreamMessage } from '../protocols/index.js';
 import type { CachedToken } from '../appdata/index.js';
@@ -25,7 +25,7 @@ export interface RunContext {
   oauthTokens: Map<string, CachedToken>;
   /** OAuth 2.0 authorization code: shows the URL to open. */
   onAuthorizeUrl?: (url: string) => void;
-  /** Sends of this run, written to history once at the end. */
+  /** Sends of this run, written to history once at the end (only the last `HISTORY_LIMIT` are kept: see `recordHistory`). */
   history: HistoryEntry[];
   /** Each stream message of a send as it is read (the app's response view). */
   onMessage?: (message: StreamMessage) => void;
@@ -54,4 +54,13 @@ export class ScriptHost {
 
 export function contractDocuments(root: string): ContractDocuments {
   return new ContractDocuments(root);
+}
+
+/**
+ * Adds a send to the context's history. The data folder keeps the last `HISTORY_LIMIT` sends, so
+ * a long run keeps no more than twice that (trimmed now and then, not on every send).
+ */
+export function recordHistory(ctx: RunContext, entry: HistoryEntry): void {
+  ctx.history.push(entry);
+  if (ctx.history.length >= 2 * HISTORY_LIMIT) ctx.history.splice(0, ctx.history.length - HISTORY_LIMIT);
 }

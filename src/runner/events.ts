@@ -4,6 +4,7 @@
  */
 
 import type { StreamMessage, StreamSummary } from '../protocols/index.js';
+import type { CapturedResponse } from './response-capture.js';
 
 export interface TestOutcome {
   name: string;
@@ -59,6 +60,8 @@ export interface RequestResult {
   messages?: StreamMessage[];
   /** Kind-specific facts of the answer (DNS flags and records, gRPC trailers…). */
   detail?: Record<string, unknown>;
+  /** Headers and the start of the body, when the run was asked to keep them (`--verbose`, `--report-bodies`). */
+  response?: CapturedResponse;
 }
 
 export interface RunSummary {
@@ -78,7 +81,8 @@ export type RunEvent =
   | { type: 'sending'; path: string; name: string; position: number; total: number; iteration: number; iterations: number }
   | { type: 'request'; result: RequestResult }
   | { type: 'warning'; message: string }
-  | { type: 'end'; summary: RunSummary; results: RequestResult[]; bailed: boolean };
+  /** No results here: reporters keep what they need from the `request` events (a run may be millions long). */
+  | { type: 'end'; summary: RunSummary; bailed: boolean };
 
 export interface Reporter {
   onEvent(event: RunEvent): void;

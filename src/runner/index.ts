@@ -1,5 +1,5 @@
 /** Single sends and collection runs, and their reporters (spec 1.8, 2.7, 7.1). */
-export { runRequests, runItems, iterationCount, summarize, type RunOptions, type RunPlan, type RunOutcome } from './run.js';
+export { runRequests, runItems, iterationCount, summarize, RunTally, type RunOptions, type RunPlan, type RunOutcome } from './run.js';
 export { openRunContext, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
 export type { RunContext } from './context.js';
 export { sendItem, type SendOutcome, type SendInfo } from './send.js';
@@ -8,9 +8,11 @@ export type { Reporter, RequestResult, RunEvent, RunSummary, TestOutcome } from 
 export { CliReporter, type TextSink } from './reporters/cli.js';
 export { ProgressReporter } from './reporters/progress.js';
 export { JsonReporter, jsonReport, type JsonReport } from './reporters/json.js';
-export { JunitReporter, junitXml } from './reporters/junit.js';
-export { REPORTERS, REPORTER_NAMES, createReporter, isReporterName, type ReporterName, type ReportSink } from './reporters/index.js';
-export { prepareReportFile, prepareWorkspaceReportFile, writeReportFile, ReportFileError } from './report-file.js';
+export { JunitReporter } from './reporters/junit.js';
+export { HtmlReporter, escapeHtml } from './reporters/html.js';
+export { REPORTERS, REPORTER_NAMES, createReporter, isReporterName, type ReporterName, type ReportSink, type ReportOptions } from './reporters/index.js';
+export { captureResponse, REPORT_BODY_BYTES, type CapturedResponse } from './response-capture.js';
+export { prepareReportFile, prepareWorkspaceReportFile, writeReportFile, ReportFileWriter, ReportFileError } from './report-file.js';
 export { RunError } from './errors.js';
 // Lives in src/variables/; re-exported for `cli/serve.ts`, which another change rewrites.
 export { resolveEnvironment } from '../variables/index.js';

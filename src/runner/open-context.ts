@@ -3,7 +3,7 @@
  * for an app session that sends many times. The data folder is read once when it opens and
  * written when it saves; connections and the script sandbox end when it closes.
  */
-import { AllowedPrograms, programPolicy, proxyWithCredentials, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { AllowedPrograms, HISTORY_LIMIT, programPolicy, proxyWithCredentials, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
 import { HttpAgents, resolveProxyConfig, type HostLookup } from '../protocols/index.js';
 import { loadCookies, saveCookies } from './cookies.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
@@ -80,7 +80,8 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
  */
 export async function saveRunContext(ctx: RunContext): Promise<string[]> {
   const mask = ctx.variables.mask;
-  const history = ctx.history.splice(0).map((entry) => mask.history(entry));
+  // The data folder keeps the last HISTORY_LIMIT sends: a longer run passes only those.
+  const history = ctx.history.splice(0).slice(-HISTORY_LIMIT).map((entry) => mask.history(entry));
   const saved = await Promise.allSettled([saveCookies(ctx.cookies, ctx.data?.cookieJarFile), ctx.variables.persist(ctx.data), ctx.data?.addHistory(...history)]);
   const what = ['the cookies', 'the values scripts set', 'the history'];
   const problems: string[] = [];

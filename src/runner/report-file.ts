@@ -1,8 +1,10 @@
 /**
- * Report files (`--out-json`, `--out-junit`): checked before the run starts, so a path that
- * cannot be written fails at once instead of after a long run, and written atomically at its
- * end, so a half-written report never replaces a good one.
+ * Report files (`--out-json`, `--out-junit`, `--out-html`): checked before the run starts, so a
+ * path that cannot be written fails at once instead of after a long run, and written in pieces
+ * to a temporary file beside the target, renamed over it once whole, so a half-written report
+ * never replaces a good one.
  */
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
@@ -59,5 +61,53 @@ export async function writeReportFile(file: string, text: string, option: string
     await writeFileAtomic(file, text);
   } catch (error) {
     throw new ReportFileError(`${option}: the report could not be written to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  }
+}
+
+/**
+ * A report written in pieces (`write` appends, `end` puts it in place): a temporary file beside
+ * the target, flushed and renamed over it at the end; on a failure the temporary file goes and the
+ * old report stays.
+ */
+export class ReportFileWriter {
+  private handle: Promise<fs.FileHandle> | undefined;
+  private readonly temp: string;
+
+  constructor(
+    private readonly file: string,
+    private readonly option: string,
+  ) {
+    this.temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  }
+
+  async write(text: string): Promise<void> {
+    try {
+      this.handle ??= fs.open(this.temp, 'wx', 0o666);
+      await (await this.handle).write(text);
+    } catch (error) {
+      throw await this.failed(error);
+    }
+  }
+
+  async end(): Promise<void> {
+    try {
+      this.handle ??= fs.open(this.temp, 'wx', 0o666);
+      const handle = await this.handle;
+      await handle.sync();
+      await handle.close();
+      this.handle = undefined;
+      await fs.rename(this.temp, this.file);
+    } catch (error) {
+      throw await this.failed(error);
+    }
+  }
+
+  private async failed(error: unknown): Promise<ReportFileError> {
+    const handle = await this.handle?.catch(() => undefined);
+    this.handle = undefined;
+    await handle?.close().catch(() => {});
+    await fs.rm(this.temp, { force: true }).catch(() => {});
+    if (error instanceof ReportFileError) return error;
+    return new ReportFileError(`${this.option}: the report could not be written to ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
   }
 }

@@ -11,8 +11,9 @@ import type { RunContext } from './context.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
-import { selectRequests, type RunItem } from '../workspace/index.js';
+import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.js';
 import { sendItem } from './send.js';
+import { captureResponse } from './response-capture.js';
 
 export { RunError } from './errors.js';
 
@@ -27,6 +28,13 @@ export interface RunPlan {
   delayMs?: number;
   reporters?: readonly Reporter[];
   signal?: AbortSignal;
+  /**
+   * Keep every result in `RunOutcome.results` (default true). `ferry run` and the app say
+   * false: results stream to the reporters, so memory does not grow with the run's length.
+   */
+  keepResults?: boolean;
+  /** Keep each response's headers and body (cut at `maxBodyBytes`) in its result, for reporters that show them. */
+  responses?: { maxBodyBytes: number };
 }
 
 export interface RunOptions extends ContextOptions, RunPlan {
@@ -36,6 +44,7 @@ export interface RunOptions extends ContextOptions, RunPlan {
 
 export interface RunOutcome {
   summary: RunSummary;
+  /** Every result, in order; empty when the plan said `keepResults: false`. */
   results: RequestResult[];
   bailed: boolean;
 }
@@ -82,9 +91,14 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
     iterations,
     startedAt: new Date().toISOString(),
   });
-  for (const warning of workspace.warnings) emit({ type: 'warning', message: formatWarning(warning) });
+  // Only the problems of the files this run reads; the rest are counted, and listed elsewhere.
+  const { own, others } = warningsOfRun(workspace.warnings, items);
+  for (const warning of own) emit({ type: 'warning', message: formatWarning(warning) });
+  if (others > 0) emit({ type: 'warning', message: `${others} other file problem${others === 1 ? '' : 's'}: run \`ferry ls --problems\` to see ${others === 1 ? 'it' : 'them'}.` });
 
   const results: RequestResult[] = [];
+  const keep = plan.keepResults !== false;
+  const tally = new RunTally();
   let bailed = false;
   try {
     outer: for (let iteration = 0; iteration < iterations; iteration++) {
@@ -97,7 +111,7 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
           break;
         }
         if (ctx.signal?.aborted) break outer;
-        if (results.length > 0 && plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+        if (tally.requests > 0 && plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
         const item = items[index]!;
         emit({
           type: 'sending',
@@ -109,8 +123,10 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
           iterations,
         });
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
+        if (plan.responses && outcome.response) outcome.result.response = captureResponse(outcome.response, plan.responses.maxBodyBytes);
         mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
-        results.push(outcome.result);
+        if (keep) results.push(outcome.result);
+        tally.add(outcome.result);
         emit({ type: 'request', result: outcome.result });
         if (plan.bail && !outcome.result.passed) {
           bailed = true;
@@ -130,8 +146,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
     for (const message of await save()) emit({ type: 'warning', message });
   }
 
-  const summary = summarize(results, iterations, performance.now() - started);
-  emit({ type: 'end', summary, results, bailed });
+  const summary = tally.summary(iterations, performance.now() - started);
+  emit({ type: 'end', summary, bailed });
   for (const reporter of reporters) await reporter.finish?.();
   return { summary, results, bailed };
 }
@@ -145,22 +161,32 @@ function findNext(items: readonly RunItem[], wanted: string): number {
 
 
 export function summarize(results: readonly RequestResult[], iterations: number, durationMs: number): RunSummary {
-  let tests = 0;
-  let failedTests = 0;
-  for (const r of results) {
+  const tally = new RunTally();
+  for (const r of results) tally.add(r);
+  return tally.summary(iterations, durationMs);
+}
+
+/** The summary's counts, kept as results arrive so no result needs to be kept for them. */
+export class RunTally {
+  requests = 0;
+  failedRequests = 0;
+  skippedRequests = 0;
+  tests = 0;
+  failedTests = 0;
+
+  add(r: RequestResult): void {
+    this.requests++;
+    if (!r.passed) this.failedRequests++;
+    if (r.skipped) this.skippedRequests++;
     for (const t of r.tests) {
       if (t.skipped) continue;
-      tests++;
-      if (!t.passed) failedTests++;
+      this.tests++;
+      if (!t.passed) this.failedTests++;
     }
   }
-  return {
-    requests: results.length,
-    failedRequests: results.filter((r) => !r.passed).length,
-    skippedRequests: results.filter((r) => r.skipped).length,
-    tests,
-    failedTests,
-    durationMs: Math.round(durationMs),
-    iterations,
-  };
+
+  summary(iterations: number, durationMs: number): RunSummary {
+    const { requests, failedRequests, skippedRequests, tests, failedTests } = this;
+    return { requests, failedRequests, skippedRequests, tests, failedTests, durationMs: Math.round(durationMs), iterations };
+  }
 }

@@ -11,7 +11,7 @@ import { describeSystemError } from '../support/system-error.js';
 import type { PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
-import type { RunContext } from './context.js';
+import { recordHistory, type RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
 import { recordAnswer, scriptResponse } from './response.js';
 import type { RunItem } from '../workspace/index.js';
@@ -185,11 +185,11 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     if (!(error instanceof SendError)) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);
     result.error = [...errors, error.message].join('\n');
-    ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: error.message });
+    recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: error.message });
     return { result, nextRequest };
   }
   recordAnswer(result, response);
-  ctx.history.push({ time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.outcome.status, durationMs: result.durationMs });
+  recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.outcome.status, durationMs: result.durationMs });
 
   // Post-response scripts and their tests.
   const post = scriptChain(workspace.file, item.folders, request, node.path, 'postResponse');

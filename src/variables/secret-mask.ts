@@ -14,6 +14,8 @@ export interface MaskableResult {
   skipped?: string;
   tests: Array<{ name: string; message?: string }>;
   console: string[];
+  /** A response kept for `--verbose` or `--report-bodies`: a server may echo a secret. */
+  response?: { headers: Array<[string, string]>; body: string | null };
 }
 
 /** What a secret value is replaced with. */
@@ -57,6 +59,10 @@ export class SecretMask {
     }
     // Console lines land in the JSON report and CI logs: a debugging `console.log(token)` must not.
     result.console = result.console.map((line) => this.text(line));
+    if (result.response) {
+      result.response.headers = result.response.headers.map(([name, value]) => [name, this.text(value)]);
+      if (result.response.body !== null) result.response.body = this.text(result.response.body);
+    }
   }
 
   history(entry: HistoryEntry): HistoryEntry {

@@ -10,5 +10,5 @@ export { readResource, formatWarning } from './read-resource.js';
 export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
 export { editYaml } from './yaml-edit.js';
 export * from './entries.js';
-export { normalizeSelectPath, selectRequests, SelectError, type RunItem } from './select.js';
+export { normalizeSelectPath, selectRequests, SelectError, warningsOfRun, type RunItem } from './select.js';
 export * from './order.js';

@@ -44,8 +44,12 @@ export function readResourceSync<K extends ResourceKind>(kind: K, absolute: stri
   const parsed = parseYaml(text);
   const position = parsed.ok ? positionOf(parsed.parsed, first.path) : { line: 1, column: 1 };
   const field = first.path.length > 0 ? `${formatFieldPath(first.path)}: ` : '';
-  const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more problem${result.problems.length > 2 ? 's' : ''})` : '';
-  return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}${more}` } };
+  const others = result.problems.length - 1;
+  if (others === 0) return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}` } };
+  // The message names the first; the warning keeps every one, and says where they are listed.
+  const more = ` (and ${others} more problem${others > 1 ? 's' : ''}: \`ferry ls --problems\` lists every one)`;
+  const problems = result.problems.map((p) => `${p.path.length > 0 ? `${formatFieldPath(p.path)}: ` : ''}${p.message}`);
+  return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}${more}`, problems } };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { findFolder } from './tree.js';
-import type { BrokenNode, FolderNode, RequestNode } from './types.js';
+import type { BrokenNode, FolderNode, RequestNode, Warning } from './types.js';
 
 export interface RunItem {
   node: RequestNode | BrokenNode;
@@ -71,4 +71,23 @@ function suggest(all: RunItem[], wanted: string): string {
   const base = path.posix.basename(wanted).toLowerCase().replace(/\.yaml$/i, '');
   const close = all.filter((i) => path.posix.basename(i.node.path).toLowerCase().replace(/\.yaml$/i, '').includes(base)).slice(0, 3);
   return close.length ? `Did you mean ${close.map((i) => i.node.path).join(', ')}? ` : '';
+}
+
+/**
+ * The file warnings that concern a run of `items`: the workspace file's, the requests folder's,
+ * those of the items' own files and of the folders above them (their `_folder.yaml`); the others
+ * (other requests, environments, servers, load tests) are only counted.
+ */
+export function warningsOfRun(warnings: readonly Warning[], items: readonly RunItem[]): { own: Warning[]; others: number } {
+  const files = new Set<string>(['ferry.yaml', 'requests', 'requests/_folder.yaml']);
+  for (const item of items) {
+    files.add(`requests/${item.node.path}`);
+    for (const folder of item.folders) {
+      if (!folder.path) continue;
+      files.add(`requests/${folder.path}`);
+      files.add(`requests/${folder.path}/_folder.yaml`);
+    }
+  }
+  const own = warnings.filter((w) => files.has(w.file));
+  return { own, others: warnings.length - own.length };
 }

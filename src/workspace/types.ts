@@ -7,6 +7,8 @@ export interface Warning {
   line?: number;
   column?: number;
   message: string;
+  /** When the file has several problems: every one (`field: message`), the first being the one `message` names. */
+  problems?: string[];
 }
 
 export interface RequestNode {

@@ -117,7 +117,7 @@ describe('ferry run', () => {
       [['run', '-e', 'broken'], /Environment "broken" cannot be used: environments\/broken\.yaml:\d+:\d+: YAML syntax error/],
       [['run', '-e', 'prod'], /No environment "prod"\. Environments here: local/],
       [['run', '--var', 'novalue'], /--var expects key=value/],
-      [['run', '-r', 'html'], /Unknown reporter "html"/],
+      [['run', '-r', 'tap'], /Unknown reporter "tap". Reporters: cli, json, junit, html./],
       [['run', '-r', 'cli,json'], /Only one report can go to stdout, and cli already does: the JSON report needs a file: add --out-json FILE/],
       [['run', '-r', 'cli', '-r', 'junit'], /the JUnit report needs a file: add --out-junit FILE/],
       [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],

@@ -356,7 +356,7 @@ describe('reports', () => {
     });
     let xml = '';
     let json = '';
-    await run(s, { iterations: 2, reporters: [new JunitReporter((t) => void (xml = t)), new JsonReporter((t) => void (json = t))] });
+    await run(s, { iterations: 2, reporters: [new JunitReporter((t) => void (xml += t)), new JsonReporter((t) => void (json += t))] });
     const schema = await fs.readFile(path.join(import.meta.dirname, 'fixtures', 'junit-10.xsd'), 'utf8');
     const validation = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: schema }] });
     expect(validation.errors).toEqual([]);

@@ -45,7 +45,7 @@ describe('secret values in what scripts write', () => {
       dataFolder: new WorkspaceData(s.ws.id, s.ws.root),
       settings: DEFAULT_SETTINGS,
       environment: 'local',
-      reporters: [new JsonReporter((t) => void (json = t)), new JunitReporter((t) => void (xml = t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
+      reporters: [new JsonReporter((t) => void (json += t)), new JunitReporter((t) => void (xml += t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
     });
     const result = outcome.results[0]!;
     expect(result.tests.map((t) => [t.name, t.passed])).toEqual([['uses ***', true], ['fails with ***', false]]);

@@ -41,7 +41,7 @@ function reportsOf(): { reporters: Reporter[]; text: () => string } {
   let xml = '';
   let cli = '';
   return {
-    reporters: [new JsonReporter((t) => void (json = t)), new JunitReporter((t) => void (xml = t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
+    reporters: [new JsonReporter((t) => void (json += t)), new JunitReporter((t) => void (xml += t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
     text: () => {
       expect(json).not.toBe('');
       expect(xml).not.toBe('');

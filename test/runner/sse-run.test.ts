@@ -80,8 +80,8 @@ describe('ferry run with SSE requests', () => {
       },
       {
         reporters: [
-          new JsonReporter((t) => void (json = t)),
-          new JunitReporter((t) => void (xml = t)),
+          new JsonReporter((t) => void (json += t)),
+          new JunitReporter((t) => void (xml += t)),
           new CliReporter({ write: (t) => void (cli += t), color: false }),
         ],
       },

@@ -119,7 +119,6 @@ describe('the JSON report', () => {
     expect(Buffer.byteLength(cut.text.split('…')[0]!)).toBeLessThanOrEqual(64 * 1024);
     expect(reportedMessage({ direction: 'sent', timeMs: 0, text: 'short' })).toEqual({ direction: 'sent', timeMs: 0, text: 'short' });
     const report = jsonReport(undefined, {
-      type: 'end',
       bailed: false,
       summary: { requests: 1, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 1, iterations: 1 },
       results: [{ path: 'a.yaml', name: 'a', kind: 'websocket', folder: '', folderNames: [], method: '', url: 'ws://x', durationMs: 1, iteration: 0, tests: [], passed: true, console: [], startedAt: '', messages: [{ direction: 'received', timeMs: 1, text: long }] }],

@@ -1,7 +1,7 @@
 /** Sending (with cancel) and collection runs, through the session: the same pipeline as `ferry run`. */
 import { randomUUID } from 'node:crypto';
 import type { ProtocolResult } from '../../protocols/index.js';
-import { jsonReport, junitXml, RunError, SelectError, type RunEvent } from '../../runner/index.js';
+import { createReporter, RunError, SelectError, type ReporterName, type RunEvent } from '../../runner/index.js';
 import { dataRows, DataFileError } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
@@ -30,8 +30,6 @@ function refusal(error: unknown): never {
 /** Finished runs kept for export (the runner's Export buttons), the newest few. */
 const KEPT_RUNS = 10;
 
-type StartEvent = Extract<RunEvent, { type: 'start' }>;
-type EndEvent = Extract<RunEvent, { type: 'end' }>;
 
 /** The run's data file as the page read it (`{ name, text }`): rows, or a 400 saying what is wrong. */
 function runData(body: unknown): Array<Record<string, string>> | undefined {
@@ -51,7 +49,9 @@ function runData(body: unknown): Array<Record<string, string>> | undefined {
 
 export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
   const inFlight = new Map<string, AbortController>();
-  const finished = new Map<string, { start?: StartEvent; end: EndEvent }>();
+  /** The reports of the last finished runs, as `ferry run --reporter json|junit` writes them. */
+  // A promise: the page may ask as soon as the `end` event arrives, before the reports are whole.
+  const finished = new Map<string, Promise<Record<'json' | 'junit', string> | undefined>>();
   return {
     /** Sends what the editor holds (`request`, placed at `path`), or the saved file when `request` is absent. */
     'POST /api/send': async ({ body, signal }) => {
@@ -104,31 +104,30 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       const data = runData(body);
       const controller = new AbortController();
       inFlight.set(runId, controller);
-      let start: StartEvent | undefined;
-      const reporter = {
-        onEvent: (event: RunEvent) => {
-          if (event.type === 'start') start = event;
-          if (event.type === 'end') {
-            finished.set(runId, { start, end: event });
-            for (const old of [...finished.keys()].slice(0, Math.max(0, finished.size - KEPT_RUNS))) finished.delete(old);
-          }
-          live.publish({ type: 'run', runId, event });
-        },
-      };
-      void state
-        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, data, reporters: [reporter], signal: controller.signal }))
-        .catch((error: unknown) => reporter.onEvent({ type: 'warning', message: `The run stopped: ${(error as Error).message}` }))
+      const reporter = { onEvent: (event: RunEvent) => live.publish({ type: 'run', runId, event }) };
+      // The run keeps no results (memory stays flat); the two report texts are made as it goes.
+      const reports = { json: '', junit: '' };
+      const reportOf = (name: ReporterName & keyof typeof reports) => createReporter(name, { write: (text) => void (reports[name] += text), color: false });
+      const done = state
+        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, data, reporters: [reporter, reportOf('json'), reportOf('junit')], signal: controller.signal, keepResults: false }))
+        .then(() => reports)
+        .catch((error: unknown) => {
+          reporter.onEvent({ type: 'warning', message: `The run stopped: ${(error as Error).message}` });
+          return undefined;
+        })
         .finally(() => inFlight.delete(runId));
+      finished.set(runId, done);
+      for (const old of [...finished.keys()].slice(0, Math.max(0, finished.size - KEPT_RUNS))) finished.delete(old);
       return { runId };
     },
 
     /** A finished run's report, as `ferry run --reporter json|junit` writes it. */
     'GET /api/run/report': async ({ query }) => {
-      const run = finished.get(query.get('runId') ?? '');
+      const run = await finished.get(query.get('runId') ?? '');
       if (!run) throw new ApiError(404, 'No finished run with this id (the app keeps the last 10): run it again.');
       const format = query.get('format') ?? 'json';
-      if (format === 'junit') return { fileName: 'ferry-run.xml', text: junitXml(run.start?.workspace ?? state.workspace.file.name, run.start?.startedAt ?? new Date().toISOString(), run.end) };
-      if (format === 'json') return { fileName: 'ferry-run.json', text: `${JSON.stringify(jsonReport(run.start, run.end), null, 2)}\n` };
+      if (format === 'junit') return { fileName: 'ferry-run.xml', text: run.junit };
+      if (format === 'json') return { fileName: 'ferry-run.json', text: run.json };
       throw new ApiError(400, `Unknown report format "${format}": json or junit.`);
     },
   };

@@ -6,18 +6,28 @@ import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
 import { terminalText as t } from '../../support/terminal-text.js';
+import { cutText, type CapturedResponse } from '../response-capture.js';
 
 export interface TextSink {
   write(text: string): void;
   color: boolean;
 }
 
+/** Failed sends listed again in the summary; a long run's others are counted (each was printed as it ran). */
+const LISTED_FAILURES = 50;
+
 export class CliReporter implements Reporter {
   private readonly c;
   private folder: string | undefined;
   private iterations = 1;
+  /** The failed sends the summary lists again: the first `LISTED_FAILURES`, and how many there were. */
+  private readonly failures: RequestResult[] = [];
+  private failureCount = 0;
 
-  constructor(private readonly sink: TextSink) {
+  constructor(
+    private readonly sink: TextSink,
+    private readonly options: { verbose?: boolean } = {},
+  ) {
     this.c = pc.createColors(sink.color);
   }
 
@@ -40,9 +50,10 @@ export class CliReporter implements Reporter {
         return;
       case 'request':
         this.request(event.result);
+        if (!event.result.passed && this.failureCount++ < LISTED_FAILURES) this.failures.push(event.result);
         return;
       case 'end':
-        this.summary(event.summary, event.results, event.bailed);
+        this.summary(event.summary, event.bailed);
         return;
     }
   }
@@ -67,6 +78,7 @@ export class CliReporter implements Reporter {
       // Kinds without a method (WebSocket, MQTT…) show the URL alone.
       lines.push(`    ${r.method ? `${c.cyan(t(r.method))} ` : ''}${t(r.url)}${status}${facts}${events}${attempts}`);
     }
+    if (this.options.verbose && r.response) lines.push(...responseLines(r, r.response, c, this.sink.color));
     for (const text of r.console) lines.push(`    ${c.dim(`│ ${t(text)}`)}`);
     for (const test of r.tests) {
       if (test.skipped) lines.push(`    ${c.dim(`- ${t(test.name)} (skipped)`)}`);
@@ -82,7 +94,7 @@ export class CliReporter implements Reporter {
     this.sink.write(`${lines.join('\n')}\n`);
   }
 
-  private summary(s: RunSummary, results: readonly RequestResult[], bailed: boolean): void {
+  private summary(s: RunSummary, bailed: boolean): void {
     const { c } = this;
     const count = (n: number, failed: number, word: string) =>
       `${n} ${word}${n === 1 ? '' : 's'}${failed ? `, ${c.red(`${failed} failed`)}` : ''}`;
@@ -91,7 +103,7 @@ export class CliReporter implements Reporter {
     lines.push(`  ${count(s.tests, s.failedTests, 'test')}`);
     if (this.iterations > 1) lines.push(`  ${s.iterations} iterations`);
     lines.push(`  ${formatMs(s.durationMs)}`);
-    const failed = results.filter((r) => !r.passed);
+    const failed = this.failures;
     if (failed.length) {
       lines.push('', c.bold(c.red('Failures')));
       failed.forEach((r, i) => {
@@ -102,6 +114,8 @@ export class CliReporter implements Reporter {
         if (why) lines.push(`     ${t(why)}`);
         for (const test of r.tests) if (!test.passed && !test.skipped) lines.push(`     ${t(test.name)}${test.message ? `: ${t(test.message).split('\n')[0]}` : ''}`);
       });
+      const more = this.failureCount - failed.length;
+      if (more > 0) lines.push(`  … and ${more} more failed request${more === 1 ? '' : 's'}: each is shown above (and in the JSON report, -r json).`);
     }
     if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));
     lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : c.green(c.bold('PASSED')));
@@ -110,6 +124,43 @@ export class CliReporter implements Reporter {
 }
 
 const STOPPED_BY = { event: 'stopped at the named event', maxEvents: 'stopped at maxEvents', timeout: 'stopped at the time limit', closed: 'stream closed by the server', complete: 'subscription completed by the server', error: 'subscription ended by a server error' };
+
+/** Bytes of a body `--verbose` prints; the rest is cut, with a note. */
+export const VERBOSE_BODY_BYTES = 16 * 1024;
+
+/**
+ * `--verbose`: the response's status line, headers and body, indented under the request line,
+ * as Newman's `--verbose` shows them. JSON is pretty-printed on a terminal (where colour is used);
+ * a binary body is shown as its size; a long one is cut with a note saying so.
+ */
+function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnType<typeof pc.createColors>, terminal: boolean): string[] {
+  const pad = '    ';
+  const lines: string[] = [];
+  const version = r.httpVersion ? `HTTP/${r.httpVersion} ` : '';
+  if (r.status !== undefined) lines.push(`${pad}${c.dim(`${version}${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`);
+  for (const [name, value] of response.headers) lines.push(`${pad}${c.dim(`${t(name)}:`)} ${t(value)}`);
+  if (response.binary) {
+    lines.push(`${pad}${c.dim(`[binary body, ${formatBytes(response.bodySize)}]`)}`);
+    return lines;
+  }
+  if (response.body === null) return lines;
+  const cut = cutText(response.body, VERBOSE_BODY_BYTES);
+  let body = cut.text;
+  const type = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (terminal && !cut.cut && !response.truncated && /\bjson\b|\+json/i.test(type)) {
+    try {
+      body = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
+  }
+  lines.push('');
+  for (const line of t(body).split('\n')) lines.push(`${pad}${line}`);
+  if (cut.cut || response.truncated) lines.push(`${pad}${c.dim(`… body cut at ${formatBytes(Math.min(VERBOSE_BODY_BYTES, Buffer.byteLength(cut.text)))} of ${formatBytes(response.bodySize)}`)}`);
+  lines.push('');
+  return lines;
+}
+
 
 /** An SSE request's events, for the request line: `3 events, stopped at the time limit`. */
 export function streamFacts(stream: NonNullable<RequestResult['stream']>): string {

@@ -4,6 +4,8 @@
  */
 import type { StreamMessage } from '../../protocols/index.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
+import { SpoolFolder } from '../report-spool.js';
+import { cutText, REPORT_BODY_BYTES, type CapturedResponse } from '../response-capture.js';
 
 /** Bytes of a message's text kept in the report; the rest is cut, with a mark saying so. */
 export const MAX_MESSAGE_TEXT_BYTES = 64 * 1024;
@@ -36,44 +38,63 @@ export interface JsonReport {
     /** Streaming kinds: the messages kept (the first 1,000), each text cut at 64 KB (`cut: true`). */
     messages?: Array<StreamMessage & { cut?: true }>;
     detail?: RequestResult['detail'];
+    /** With `--report-bodies`: the response's headers and the start of its body (64 KB; `truncated` when cut). */
+    response?: { headers: Array<{ name: string; value: string }>; body: string | null; bodySize: number; truncated: boolean; binary?: true };
   }>;
 }
 
-export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: Extract<RunEvent, { type: 'end' }>): JsonReport {
+export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; results: readonly RequestResult[] }): JsonReport {
+  return { version: 1, summary: reportSummary(start, end), results: end.results.map((r) => reportEntry(r)) };
+}
+
+function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean }): JsonReport['summary'] {
   return {
-    version: 1,
-    summary: {
-      ...end.summary,
-      bailed: end.bailed,
-      startedAt: start?.startedAt ?? '',
-      environment: start?.environment ?? null,
-      workspace: start?.workspace ?? '',
-    },
-    results: end.results.map((r) => ({
-      path: r.path,
-      name: r.name,
-      kind: r.kind,
-      folder: r.folder,
-      method: r.method,
-      url: r.url,
-      status: r.status ?? null,
-      statusText: r.statusText ?? null,
-      durationMs: r.durationMs,
-      size: r.size ?? null,
-      error: r.error ?? null,
-      skipped: r.skipped ?? null,
-      passed: r.passed,
-      iteration: r.iteration,
-      tests: r.tests.map((t) => ({ name: t.name, passed: t.passed, ...(t.skipped ? { skipped: true } : {}), message: t.message ?? null })),
-      console: r.console,
-      timings: r.timings ?? null,
-      httpVersion: r.httpVersion ?? null,
-      remoteAddress: r.remoteAddress ?? null,
-      ...(r.attempts ? { attempts: r.attempts } : {}),
-      ...(r.stream ? { stream: r.stream } : {}),
-      ...(r.messages ? { messages: r.messages.map(reportedMessage) } : {}),
-      ...(r.detail ? { detail: r.detail } : {}),
-    })),
+    ...end.summary,
+    bailed: end.bailed,
+    startedAt: start?.startedAt ?? '',
+    environment: start?.environment ?? null,
+    workspace: start?.workspace ?? '',
+  };
+}
+
+/** One send as the report shows it (with its response when `bodies` and one was kept). */
+export function reportEntry(r: RequestResult, bodies = false): JsonReport['results'][number] {
+  return {
+    path: r.path,
+    name: r.name,
+    kind: r.kind,
+    folder: r.folder,
+    method: r.method,
+    url: r.url,
+    status: r.status ?? null,
+    statusText: r.statusText ?? null,
+    durationMs: r.durationMs,
+    size: r.size ?? null,
+    error: r.error ?? null,
+    skipped: r.skipped ?? null,
+    passed: r.passed,
+    iteration: r.iteration,
+    tests: r.tests.map((t) => ({ name: t.name, passed: t.passed, ...(t.skipped ? { skipped: true } : {}), message: t.message ?? null })),
+    console: r.console,
+    timings: r.timings ?? null,
+    httpVersion: r.httpVersion ?? null,
+    remoteAddress: r.remoteAddress ?? null,
+    ...(r.attempts ? { attempts: r.attempts } : {}),
+    ...(r.stream ? { stream: r.stream } : {}),
+    ...(r.messages ? { messages: r.messages.map(reportedMessage) } : {}),
+    ...(r.detail ? { detail: r.detail } : {}),
+    ...(bodies && r.response ? { response: reportedResponse(r.response) } : {}),
+  };
+}
+
+function reportedResponse(response: CapturedResponse): NonNullable<JsonReport['results'][number]['response']> {
+  const cut = response.body === null ? { text: null, cut: false } : cutText(response.body, REPORT_BODY_BYTES);
+  return {
+    headers: response.headers.map(([name, value]) => ({ name, value })),
+    body: cut.text,
+    bodySize: response.bodySize,
+    truncated: response.truncated || cut.cut,
+    ...(response.binary ? { binary: true as const } : {}),
   };
 }
 
@@ -86,19 +107,43 @@ export function reportedMessage(message: StreamMessage): StreamMessage & { cut?:
   return { ...message, text: `${kept}… [cut at 64 KB; ${bytes} bytes in all]`, cut: true };
 }
 
-/** Writes the report with `write` once the run ends (to a file or to stdout). */
+/** JSON text indented to sit `depth` levels deep in the report (as `JSON.stringify(report, null, 2)` puts it). */
+function nested(value: unknown, depth: number): string {
+  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${'  '.repeat(depth)}`);
+}
+
+/**
+ * Streams the report: each result is turned into its entry as it arrives and spooled (memory
+ * stays flat however long the run); when the run ends, the summary and then the entries are
+ * passed to `write` in pieces (to a report file or stdout), the same text
+ * `JSON.stringify(report, null, 2)` would give.
+ */
 export class JsonReporter implements Reporter {
   private start: Extract<RunEvent, { type: 'start' }> | undefined;
-  private report: JsonReport | undefined;
+  private end: Extract<RunEvent, { type: 'end' }> | undefined;
+  private readonly spools = new SpoolFolder();
+  private readonly entries = this.spools.spool();
+  private count = 0;
 
-  constructor(private readonly write: (text: string) => Promise<void> | void) {}
+  constructor(
+    private readonly write: (text: string) => Promise<void> | void,
+    private readonly options: { bodies?: boolean } = {},
+  ) {}
 
   onEvent(event: RunEvent): void {
     if (event.type === 'start') this.start = event;
-    if (event.type === 'end') this.report = jsonReport(this.start, event);
+    if (event.type === 'request') this.entries.append(`${this.count++ ? ',\n' : '\n'}    ${nested(reportEntry(event.result, this.options.bodies), 2)}`);
+    if (event.type === 'end') this.end = event;
   }
 
   async finish(): Promise<void> {
-    if (this.report) await this.write(`${JSON.stringify(this.report, null, 2)}\n`);
+    if (!this.end) return;
+    try {
+      await this.write(`{\n  "version": 1,\n  "summary": ${nested(reportSummary(this.start, this.end), 1)},\n  "results": [`);
+      for await (const piece of this.entries.read()) await this.write(piece);
+      await this.write(`${this.count ? '\n  ' : ''}]\n}\n`);
+    } finally {
+      await this.spools.remove();
+    }
   }
 }

@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import type { Reporter, RequestResult, RunEvent } from '../events.js';
+import { SpoolFolder, type Spool } from '../report-spool.js';
 
 /** XML 1.0 text: escapes markup and drops characters XML cannot hold. */
 export function xmlEscape(text: string): string {
@@ -29,51 +30,6 @@ interface Case {
   failure?: { message: string; type: string };
   error?: { message: string; type: string };
   skipped?: string;
-}
-
-export function junitXml(workspaceName: string, startedAt: string, end: Extract<RunEvent, { type: 'end' }>): string {
-  const iterations = end.summary.iterations;
-  const suites = new Map<string, { name: string; timeMs: number; cases: Case[] }>();
-  for (const r of end.results) {
-    const key = r.folder;
-    let suite = suites.get(key);
-    if (!suite) suites.set(key, (suite = { name: r.folderNames.length ? r.folderNames.join(' / ') : workspaceName || 'requests', timeMs: 0, cases: [] }));
-    suite.timeMs += r.durationMs;
-    suite.cases.push(...casesFor(r, iterations));
-  }
-  // Without a timezone: the format both common JUnit schemas accept.
-  const timestamp = (startedAt || new Date().toISOString()).replace(/\.\d+Z$|Z$/, '');
-  const hostname = xmlEscape(os.hostname() || 'localhost');
-  const all = [...suites.values()];
-  const count = (pick: (c: Case) => boolean) => all.reduce((n, s) => n + s.cases.filter(pick).length, 0);
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  lines.push(
-    `<testsuites name="${xmlEscape(workspaceName || 'ferry run')}" tests="${count(() => true)}" failures="${count((c) => !!c.failure)}" errors="${count((c) => !!c.error)}" time="${seconds(end.summary.durationMs)}">`,
-  );
-  all.forEach((suite, id) => {
-    const failures = suite.cases.filter((c) => c.failure).length;
-    const errors = suite.cases.filter((c) => c.error).length;
-    const skipped = suite.cases.filter((c) => c.skipped).length;
-    lines.push(
-      `  <testsuite name="${xmlEscape(suite.name)}" package="${xmlEscape(suite.name)}" id="${id}" tests="${suite.cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(suite.timeMs)}" timestamp="${timestamp}" hostname="${hostname}">`,
-    );
-    lines.push('    <properties/>');
-    for (const c of suite.cases) {
-      const open = `    <testcase name="${xmlEscape(c.name)}" classname="${xmlEscape(c.classname)}" time="${seconds(c.timeMs)}"`;
-      if (!c.failure && !c.error && !c.skipped) {
-        lines.push(`${open}/>`);
-        continue;
-      }
-      lines.push(`${open}>`);
-      if (c.skipped) lines.push(`      <skipped message="${xmlEscape(c.skipped)}"/>`);
-      if (c.error) lines.push(`      <error message="${xmlEscape(c.error.message)}" type="${c.error.type}">${xmlEscape(c.error.message)}</error>`);
-      if (c.failure) lines.push(`      <failure message="${xmlEscape(c.failure.message)}" type="${c.failure.type}">${xmlEscape(c.failure.message)}</failure>`);
-      lines.push('    </testcase>');
-    }
-    lines.push('    <system-out/>', '    <system-err/>', '  </testsuite>');
-  });
-  lines.push('</testsuites>');
-  return `${lines.join('\n')}\n`;
 }
 
 function casesFor(r: RequestResult, iterations: number): Case[] {
@@ -103,18 +59,92 @@ function casesFor(r: RequestResult, iterations: number): Case[] {
   return cases;
 }
 
+/** One testcase element, indented as it sits in its suite. */
+function caseXml(c: Case): string {
+  const open = `    <testcase name="${xmlEscape(c.name)}" classname="${xmlEscape(c.classname)}" time="${seconds(c.timeMs)}"`;
+  if (!c.failure && !c.error && !c.skipped) return `${open}/>\n`;
+  const lines = [`${open}>`];
+  if (c.skipped) lines.push(`      <skipped message="${xmlEscape(c.skipped)}"/>`);
+  if (c.error) lines.push(`      <error message="${xmlEscape(c.error.message)}" type="${c.error.type}">${xmlEscape(c.error.message)}</error>`);
+  if (c.failure) lines.push(`      <failure message="${xmlEscape(c.failure.message)}" type="${c.failure.type}">${xmlEscape(c.failure.message)}</failure>`);
+  lines.push('    </testcase>');
+  return `${lines.join('\n')}\n`;
+}
+
+/** A suite's counts, kept as its cases arrive; the cases themselves are spooled. */
+interface Suite {
+  name: string;
+  timeMs: number;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  cases: Spool;
+}
+
+/**
+ * Streams the report: each result's testcases are spooled under their folder's suite as they
+ * arrive, with only the suite's counts kept in memory; when the run ends the suites are written
+ * out in the order they first appeared, each with its counts and then its cases.
+ */
 export class JunitReporter implements Reporter {
   private start: Extract<RunEvent, { type: 'start' }> | undefined;
-  private xml: string | undefined;
+  private end: Extract<RunEvent, { type: 'end' }> | undefined;
+  private iterations = 1;
+  private readonly spools = new SpoolFolder();
+  private readonly suites = new Map<string, Suite>();
 
   constructor(private readonly write: (text: string) => Promise<void> | void) {}
 
   onEvent(event: RunEvent): void {
-    if (event.type === 'start') this.start = event;
-    if (event.type === 'end') this.xml = junitXml(this.start?.workspace ?? '', this.start?.startedAt ?? '', event);
+    if (event.type === 'start') {
+      this.start = event;
+      this.iterations = event.iterations;
+    }
+    if (event.type === 'request') this.add(event.result);
+    if (event.type === 'end') this.end = event;
+  }
+
+  private add(r: RequestResult): void {
+    let suite = this.suites.get(r.folder);
+    if (!suite) {
+      const name = r.folderNames.length ? r.folderNames.join(' / ') : this.start?.workspace || 'requests';
+      this.suites.set(r.folder, (suite = { name, timeMs: 0, tests: 0, failures: 0, errors: 0, skipped: 0, cases: this.spools.spool() }));
+    }
+    suite.timeMs += r.durationMs;
+    for (const c of casesFor(r, this.iterations)) {
+      suite.tests++;
+      if (c.failure) suite.failures++;
+      if (c.error) suite.errors++;
+      if (c.skipped) suite.skipped++;
+      suite.cases.append(caseXml(c));
+    }
   }
 
   async finish(): Promise<void> {
-    if (this.xml) await this.write(this.xml);
+    if (!this.end) return;
+    try {
+      const workspaceName = this.start?.workspace ?? '';
+      // Without a timezone: the format both common JUnit schemas accept.
+      const timestamp = (this.start?.startedAt || new Date().toISOString()).replace(/\.\d+Z$|Z$/, '');
+      const hostname = xmlEscape(os.hostname() || 'localhost');
+      const all = [...this.suites.values()];
+      const total = (pick: (s: Suite) => number) => all.reduce((n, s) => n + pick(s), 0);
+      await this.write(
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+          `<testsuites name="${xmlEscape(workspaceName || 'ferry run')}" tests="${total((s) => s.tests)}" failures="${total((s) => s.failures)}" errors="${total((s) => s.errors)}" time="${seconds(this.end.summary.durationMs)}">\n`,
+      );
+      let id = 0;
+      for (const suite of all) {
+        await this.write(
+          `  <testsuite name="${xmlEscape(suite.name)}" package="${xmlEscape(suite.name)}" id="${id++}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" skipped="${suite.skipped}" time="${seconds(suite.timeMs)}" timestamp="${timestamp}" hostname="${hostname}">\n    <properties/>\n`,
+        );
+        for await (const piece of suite.cases.read()) await this.write(piece);
+        await this.write('    <system-out/>\n    <system-err/>\n  </testsuite>\n');
+      }
+      await this.write('</testsuites>\n');
+    } finally {
+      await this.spools.remove();
+    }
   }
 }
