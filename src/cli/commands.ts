@@ -34,8 +34,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'ls',
-    term: 'ls [options]',
-    description: 'list the requests (with kind and method), environments, servers, load tests and file warnings',
+    term: 'ls [options] [path]',
+    description: 'list the requests (with kind and method), environments, servers, load tests and file problems',
     load: async () => (await import('./ls.js')).registerLs,
   },
   {

@@ -8,16 +8,19 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createAgentServer } from '../agent/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { EXIT } from './exit-codes.js';
+import { examples } from './examples.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   program
     .command('mcp')
     .description('serve the workspace to AI coding agents (Claude Code, Cursor, VS Code) as MCP tools over stdio')
-    .addHelpText('after', `
+    .addHelpText('after', `${examples([
+      ['claude mcp add ferry -- npx ferry mcp -w /path/to/workspace', 'add Ferry to Claude Code'],
+      ['npx @modelcontextprotocol/inspector --cli npx ferry mcp -w . --method tools/list', 'list the tools with the MCP Inspector'],
+    ])}
 Standard output carries the protocol; messages for people go to standard error. The agent starts
-this command and ends it by closing its input. Add it to an agent's configuration, e.g.:
+this command and ends it by closing its input. In Cursor's or VS Code's configuration:
 
-  claude mcp add ferry -- npx ferry mcp -w /path/to/workspace
   {"mcpServers": {"ferry": {"command": "npx", "args": ["ferry", "mcp", "-w", "/path/to/workspace"]}}}
 
 Tools: list_requests, describe_request, send_request, run, import, export_code, list_environments,

@@ -152,9 +152,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     // The open request (Second) followed its folder.
     await expect.poll(() => page.getByRole('treeitem', { selected: true }).textContent()).toContain('Second');
     await page.getByRole('treeitem', { name: /Third/ }).dragTo(page.getByRole('treeitem', { name: /First/ }));
-    await expect.poll(() => fs.readFile(file('requests/Store/Third.yaml'), 'utf8'), { timeout: 5_000 }).toContain('seq: 1');
-    expect(await fs.readFile(file('requests/Store/First.yaml'), 'utf8')).toContain('seq: 2');
-    expect(await fs.readFile(file('requests/Store/Second.yaml'), 'utf8')).toContain('seq: 3');
+    // The siblings are written one after another: wait for the last of them.
+    const seqs = async () => Promise.all(['Third', 'First', 'Second'].map(async (n) => /seq: (\d+)/.exec(await fs.readFile(file(`requests/Store/${n}.yaml`), 'utf8'))?.[1]));
+    await expect.poll(seqs, { timeout: 5_000 }).toEqual(['1', '2', '3']);
     const rows = await page.getByRole('treeitem').allTextContents();
     const names = rows.map((r) => r.trim()).filter((r) => /First|Second|Third/.test(r));
     expect(names.map((n) => n.replace(/^GET\s*/, ''))).toEqual(['Third', 'First', 'Second']);

@@ -166,7 +166,7 @@ describe('ferry export', () => {
     const plain = await ferry(['-w', root, 'export', 'OAuth']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe((await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl'])).stdout);
-    expect(plain.stdout).toMatch(/^curl /);
+    expect(plain.stdout).toMatch(/^curl /m);
     expect((await ferry(['-w', root, 'export', 'Nope', '--lang', 'curl'])).code).toBe(2);
     await fs.writeFile(path.join(root, 'requests', 'Stream.yaml'), 'name: Stream\nkind: sse\nurl: http://127.0.0.1:9/\n');
     const stream = await ferry(['-w', root, 'export', 'Stream', '--lang', 'curl']);

@@ -53,7 +53,7 @@ describe('ferry messages', () => {
     expect(onFile.stderr).toBe(`ferry: ${file} is a file, not a folder. Give a new or existing folder for the workspace.\n`);
     const under = await ferry(['init', path.join(file, 'ws')]);
     expect(under.code).toBe(2);
-    expect(under.stderr).toMatch(/^ferry: Could not create the folder .*file\.txt\/ws: a part of the path is a file, not a folder \(ENOTDIR\)\.\n$/);
+    expect(under.stderr).toMatch(/^ferry: Cannot create the workspace folder .*file\.txt\/ws: a part of the path is a file, not a folder \(ENOTDIR\)\. Choose a folder you can write to\.\n$/);
     expect(await fs.readFile(file, 'utf8')).toBe('x');
   });
 

@@ -56,7 +56,7 @@ function reports(): { reporters: Reporter[]; json: () => string; xml: () => stri
   let xml = '';
   let cli = '';
   return {
-    reporters: [new JsonReporter((t) => void (json = t)), new JunitReporter((t) => void (xml = t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
+    reporters: [new JsonReporter((t) => void (json += t)), new JunitReporter((t) => void (xml += t)), new CliReporter({ write: (t) => void (cli += t), color: false })],
     json: () => json,
     xml: () => xml,
     cli: () => cli,
