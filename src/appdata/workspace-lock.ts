@@ -12,6 +12,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { createHash } from 'node:crypto';
 import { dataDir } from './paths.js';
+import { isProcessAlive } from '../support/process-alive.js';
 
 /** A lock not refreshed for this long belongs to a process that died (the holder refreshes it every 2 s). */
 const STALE_MS = 10_000;
@@ -71,7 +72,7 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
       const holder = await readHolder(holderFile);
-      if (holder && holder.host === os.hostname() && holder.pid !== process.pid && !isAlive(holder.pid)) {
+      if (holder && holder.host === os.hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid)) {
         // Killed (kill -9, a crash): its lock will never be released.
         await fs.rm(lockPath, { recursive: true, force: true });
         continue;
@@ -104,15 +105,5 @@ async function readHolder(file: string): Promise<Holder | undefined> {
     return data as Holder;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

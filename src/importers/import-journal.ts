@@ -17,6 +17,7 @@ import path from 'node:path';
 import { workspaceDataDir } from '../appdata/index.js';
 import { checkNoSymlinks, writeFileAtomic } from '../workspace/index.js';
 import { WORKSPACE_FILE } from '../model/index.js';
+import { isProcessAlive } from '../support/process-alive.js';
 
 const JOURNAL_FILE = 'import-journal.json';
 const AREAS = ['requests', 'specs', 'environments', 'servers'];
@@ -109,7 +110,7 @@ export async function recoverInterruptedImport(id: string, workspaceRoot: string
     await fs.rm(file, { force: true });
     return 'none';
   }
-  if (journal.pid !== process.pid && isAlive(journal.pid)) return 'running';
+  if (journal.pid !== process.pid && isProcessAlive(journal.pid)) return 'running';
   const remove = async (relative: string, recursive: boolean) => {
     if (await checkNoSymlinks(root, relative)) return;
     const full = path.join(root, ...relative.split('/'));
@@ -146,14 +147,4 @@ function safePath(p: unknown): boolean {
   if (typeof p !== 'string' || p === '' || p.includes('\\') || p.includes('\0') || path.posix.isAbsolute(p)) return false;
   const parts = p.split('/');
   return AREAS.includes(parts[0]!) && parts.every((part) => part !== '' && part !== '.' && part !== '..');
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

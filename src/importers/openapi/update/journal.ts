@@ -18,6 +18,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkNoSymlinks } from '../../../workspace/index.js';
+import { isProcessAlive } from '../../../support/process-alive.js';
 
 export const JOURNAL_FILE = '.ferry-update.json';
 const AREAS = ['requests', 'specs', 'environments'];
@@ -173,7 +174,7 @@ export async function recoverInterruptedUpdate(workspaceRoot: string): Promise<R
     throw new Error(`${file} was left by an update of this workspace at ${journal.host}:${journal.root}, not here; Ferry does not act on it. Check the imported folder (git diff helps), then delete ${JOURNAL_FILE}.`);
   }
   // An update takes seconds; an old journal whose process id is alive again (after a restart) is stale.
-  if (journal.pid !== process.pid && age < STALE_AFTER_MS && isAlive(journal.pid)) return 'running';
+  if (journal.pid !== process.pid && age < STALE_AFTER_MS && isProcessAlive(journal.pid)) return 'running';
   for (const p of [...journal.writes.flatMap((w) => [w.file, w.temp]), ...journal.deletes, ...journal.dirs]) {
     const problem = await checkNoSymlinks(root, p);
     if (problem) throw new Error(`The interrupted update in ${file} cannot be finished: ${problem}. Check the imported folder, then delete ${JOURNAL_FILE}.`);
@@ -215,14 +216,4 @@ function safePath(p: unknown): p is string {
 
 function safeTarget(p: unknown): p is string {
   return safePath(p) && p.split('/').length > 1 && /\.(ya?ml|json)$/i.test(p);
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -110,8 +110,30 @@ export class SubscriptionSocket {
   }
 }
 
+/**
+ * Waits for a WebSocket subscription to end (its stop rule, the server, or cancel) and for the
+ * socket to close, then gives the result both WebSocket transports report.
+ */
+export async function finishOverWebSocket(session: StreamSession, connection: SubscriptionSocket, url: URL, transport: string): Promise<ProtocolResult> {
+  try {
+    await session.finish();
+  } finally {
+    await connection.closedOrCut();
+  }
+  const closed = connection.closed;
+  return session.result({
+    outcome: webSocketOutcome(session),
+    url: url.href,
+    ...connection.resultParts(),
+    detail: {
+      transport,
+      ...(closed && session.messages?.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
+    },
+  });
+}
+
 /** The outcome of a subscription over WebSocket: the upgrade's 101; an `error` from the server fails it. */
-export function webSocketOutcome(session: StreamSession): ProtocolResult['outcome'] {
+function webSocketOutcome(session: StreamSession): ProtocolResult['outcome'] {
   const failed = session.messages?.stoppedBy === 'error';
   return { status: 101, text: 'Switching Protocols', ok: !failed, rule: 'a subscription without tests fails when the server ends it with an error' };
 }

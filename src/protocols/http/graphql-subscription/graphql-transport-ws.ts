@@ -7,7 +7,7 @@
 import type { PreparedRequest } from '../../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { StreamSession } from '../../stream/session.js';
-import { SubscriptionSocket, webSocketOutcome } from './connection.js';
+import { finishOverWebSocket, SubscriptionSocket } from './connection.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionParams, receiveResult, subscribeText } from './target.js';
 
@@ -45,21 +45,7 @@ export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: G
     // Disposing while still connecting rejects with the close: the session has its verdict already.
     Promise.resolve(client.dispose()).catch(() => {});
   });
-  try {
-    await session.finish();
-  } finally {
-    await connection.closedOrCut();
-  }
-  const closed = connection.closed;
-  return session.result({
-    outcome: webSocketOutcome(session),
-    url: url.href,
-    ...connection.resultParts(),
-    detail: {
-      transport: 'graphql-transport-ws',
-      ...(closed && session.messages?.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
-    },
-  });
+  return finishOverWebSocket(session, connection, url, 'graphql-transport-ws');
 }
 
 function closeEvent(value: unknown): { code: number; reason: string } | undefined {

@@ -11,7 +11,7 @@ import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
 import { StreamSession } from '../../stream/session.js';
 import { asBytes } from '../../websocket/websocket.js';
-import { SubscriptionSocket, webSocketOutcome } from './connection.js';
+import { finishOverWebSocket, SubscriptionSocket } from './connection.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionParams, receiveResult, subscribeText } from './target.js';
 
@@ -71,21 +71,7 @@ export async function subscribeLegacy(prepared: PreparedRequest, operation: Grap
     }
   });
 
-  try {
-    await session.finish();
-  } finally {
-    await connection.closedOrCut();
-  }
-  const closed = connection.closed;
-  return session.result({
-    outcome: webSocketOutcome(session),
-    url: url.href,
-    ...connection.resultParts(),
-    detail: {
-      transport: 'subscriptions-transport-ws',
-      ...(closed && session.messages?.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
-    },
-  });
+  return finishOverWebSocket(session, connection, url, 'subscriptions-transport-ws');
 }
 
 interface LegacyMessage {
