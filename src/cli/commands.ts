@@ -34,8 +34,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'ls',
-    term: 'ls [options]',
-    description: 'list the requests (with kind and method), environments, servers, load tests and file warnings',
+    term: 'ls [options] [path]',
+    description: 'list the requests (with kind and method), environments, servers, load tests and file problems',
     load: async () => (await import('./ls.js')).registerLs,
   },
   {
@@ -79,6 +79,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     term: 'export [options] [request]',
     description: 'print an HTTP request as cURL or code in one of 16 languages',
     load: async () => (await import('./export.js')).registerExport,
+  },
+  {
+    name: 'cookies',
+    term: 'cookies',
+    description: "list or clear the workspace's cookies (kept on this computer by run, send and the app)",
+    load: async () => (await import('./cookies.js')).registerCookies,
   },
   {
     name: 'config',

@@ -8,6 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createAgentServer } from '../agent/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { EXIT } from './exit-codes.js';
+import { examples } from './examples.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   program
@@ -24,6 +25,7 @@ Tools: list_requests, describe_request, send_request, run, import, export_code, 
 list_servers, start_server, stop_server, server_traffic, check_contract. Secret values are shown as ***.
 Programs (MCP over stdio) start only when allowed on this computer (\`ferry programs allow\`).
 See docs/agents.md.`)
+    .addHelpText('after', examples([['ferry mcp -w ./api', 'serve the workspace ./api to the agent that started it']]))
     .action(async (_options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       // Standard output is the protocol's: anything a library logs goes to standard error instead.
