@@ -39,6 +39,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./ls.js')).registerLs,
   },
   {
+    name: 'mv',
+    term: 'mv <old> <new>',
+    description: 'rename or move a request or folder (files renamed, seq kept, load tests updated)',
+    load: async () => (await import('./mv.js')).registerMv,
+  },
+  {
     name: 'env',
     term: 'env',
     description: 'list the environments and choose the active one (kept on this computer, used when -e is absent)',
