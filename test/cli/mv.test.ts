@@ -91,6 +91,8 @@ describe('ferry mv', () => {
       [['mv', 'Users/Get user', 'Missing/Thing'], /No folder "Missing" to move into/],
       [['mv', 'Users', 'Users/Inner'], /No folder "Users\/Inner"|into itself/],
       [['mv', 'Users/List', 'Users'], /already there with that name; nothing to do/],
+      [['mv', 'Users/List', `Users/${'n'.repeat(201)}`], /A name can have at most 200 characters; this one has 201/],
+      [['mv', 'Users', 'x'.repeat(201)], /A name can have at most 200 characters/],
     ];
     for (const [args, message] of cases) {
       const result = await ferry(args);
