@@ -39,6 +39,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./ls.js')).registerLs,
   },
   {
+    name: 'mv',
+    term: 'mv <old> <new>',
+    description: 'rename or move a request or folder (files renamed, seq kept, load tests updated)',
+    load: async () => (await import('./mv.js')).registerMv,
+  },
+  {
     name: 'env',
     term: 'env',
     description: 'list the environments and choose the active one (kept on this computer, used when -e is absent)',
@@ -79,6 +85,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     term: 'export [options] [request]',
     description: 'print an HTTP request as cURL or code in one of 16 languages',
     load: async () => (await import('./export.js')).registerExport,
+  },
+  {
+    name: 'cookies',
+    term: 'cookies',
+    description: "list or clear the workspace's cookies (kept on this computer by run, send and the app)",
+    load: async () => (await import('./cookies.js')).registerCookies,
   },
   {
     name: 'config',

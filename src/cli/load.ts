@@ -92,6 +92,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
           workspace: ws,
           id,
           environment: flags.env,
+          onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
           vars,
           ...(stages ? { stages } : {}),
           ...(segment ? { segment } : {}),

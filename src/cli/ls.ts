@@ -138,6 +138,8 @@ function filterTree(folder: FolderNode, kind: string | undefined): FolderNode {
 
 type Paint = ReturnType<typeof paint>;
 
+const NOT_IN_SPEC = '(not in spec)';
+
 /** Rows of the tree: folders as headings, requests as tag / name / path, names padded to one column. */
 function treeLines(tree: FolderNode, c: Paint): string[] {
   const rows: Array<{ head: string; plainHead: string; rest?: string }> = [];
@@ -154,7 +156,11 @@ function treeLines(tree: FolderNode, c: Paint): string[] {
         const r = child.request;
         const tag = requestKind(r.kind).tag(r.method);
         const pad = ' '.repeat(tagWidth - stringWidth(tag));
-        rows.push({ head: `${indent}${c.cyan(tag)}${pad} ${r.name}`, plainHead: `${indent}${tag}${pad} ${r.name}`, rest: c.dim(child.path) });
+        // No longer in its OpenAPI document (3): struck through on a terminal, said in words elsewhere.
+        const gone = r.openapi?.removed === true;
+        const name = gone ? (c.isColorSupported ? c.strikethrough(r.name) : `${r.name} ${NOT_IN_SPEC}`) : r.name;
+        const plainName = gone && !c.isColorSupported ? `${r.name} ${NOT_IN_SPEC}` : r.name;
+        rows.push({ head: `${indent}${c.cyan(tag)}${pad} ${name}`, plainHead: `${indent}${tag}${pad} ${plainName}`, rest: c.dim(child.path) });
       } else {
         const head = `${indent}!${' '.repeat(tagWidth)}${child.path}`;
         rows.push({ head: `${indent}${c.yellow('!')}${' '.repeat(tagWidth)}${child.path}`, plainHead: head, rest: c.yellow(child.warning.message) });
@@ -180,7 +186,7 @@ function flatten(folder: FolderNode): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const child of folder.children) {
     if (child.type === 'folder') out.push(...flatten(child));
-    else if (child.type === 'request') out.push({ path: child.path, name: child.request.name, kind: child.request.kind, method: child.request.method });
+    else if (child.type === 'request') out.push({ path: child.path, name: child.request.name, kind: child.request.kind, method: child.request.method, ...(child.request.openapi?.removed === true ? { removedFromSpec: true } : {}) });
     else out.push({ path: child.path, broken: true, warning: child.warning.message });
   }
   return out;

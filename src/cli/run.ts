@@ -127,6 +127,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       const session = new Session({
         workspace: ws,
         environment: options.env,
+        onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
         vars: options.vars,
         timeoutMs: options.timeoutMs,
         insecure: options.insecure,

@@ -73,6 +73,7 @@ export async function serveUntil(
     handle = await startWorkspaceServers(ws, {
       ids,
       env: options.env,
+      onActiveEnvironment: (message) => output.err(`ferry: ${message}`),
       vars: overrides,
       watch: options.watch !== false,
       onNotice: (notice) => {

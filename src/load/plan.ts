@@ -9,7 +9,7 @@ import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, scriptChain, type PreparedRequest } from '../request/index.js';
-import { DataFileError, readDataFile, resolveEnvironment, RunError } from '../variables/index.js';
+import { DataFileError, readDataFile, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { formatWarning, walkRequests, type Workspace } from '../workspace/index.js';
 import { markerFor } from './fill.js';
@@ -27,6 +27,8 @@ export interface PlanOptions {
   workspace: Workspace;
   id: string;
   environment?: string;
+  /** Told the active environment's name when `environment` is absent and it applies (the CLI prints it). */
+  onActiveEnvironment?: ActiveEnvironmentNotice;
   vars?: ReadonlyMap<string, string>;
   stages?: Stage[];
   segment?: Segment;
@@ -102,7 +104,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
 
   let environmentId: string | undefined;
   try {
-    environmentId = await resolveEnvironment(workspace, options.environment, options.data);
+    environmentId = await resolveEnvironment(workspace, options.environment, options.data, options.onActiveEnvironment);
   } catch (error) {
     if (error instanceof RunError) throw new LoadInputError(error.message);
     throw error;

@@ -7,7 +7,7 @@ import { AllowedPrograms, HISTORY_LIMIT, programPolicy, proxyWithCredentials, re
 import { HttpAgents, resolveProxyConfig, type HostLookup } from '../protocols/index.js';
 import { loadCookies, saveCookies } from './cookies.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
-import { resolveEnvironment, RunVariables } from '../variables/index.js';
+import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { loadClientTls } from './client-tls-files.js';
 import { contractDocuments, ScriptHost, type RunContext } from './context.js';
@@ -16,6 +16,8 @@ export interface ContextOptions {
   workspace: Workspace;
   /** Environment id (file name) or display name; default: the active environment on this computer. */
   environment?: string;
+  /** Told the active environment's name when `environment` is absent and it applies (the CLI prints it). */
+  onActiveEnvironment?: ActiveEnvironmentNotice;
   /** `--var key=value`: win over every other definition. */
   vars?: ReadonlyMap<string, string>;
   /** Overrides every request's timeout. */
@@ -41,7 +43,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   const { workspace } = options;
   const data = options.dataFolder === false ? undefined : options.dataFolder ?? new WorkspaceData(workspace.id, workspace.root);
   const settings = options.settings ?? (await readSettings());
-  const environmentId = await resolveEnvironment(workspace, options.environment, data);
+  const environmentId = await resolveEnvironment(workspace, options.environment, data, options.onActiveEnvironment);
 
   const overrides: Partial<PreparedSettings> = {};
   if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;

@@ -6,7 +6,7 @@
  */
 import { readSettings, WorkspaceData } from '../appdata/index.js';
 // Environment resolution is shared with the runner and load tests (variables/, below all three).
-import { resolveEnvironment } from '../variables/environment.js';
+import { resolveEnvironment, type ActiveEnvironmentNotice } from '../variables/environment.js';
 import { RunError } from '../variables/errors.js';
 import type { Workspace } from '../workspace/index.js';
 import { ServerError } from './errors.js';
@@ -17,6 +17,8 @@ import type { ServerNotice } from './types.js';
 export interface WorkspaceServersOptions extends Omit<StartServersOptions, 'environment' | 'overrides' | 'scriptValues'> {
   /** Environment id or display name (any case); none = the workspace's active one on this computer. */
   env?: string;
+  /** Told the active environment's name when `env` is absent and it applies (the CLI prints it). */
+  onActiveEnvironment?: ActiveEnvironmentNotice;
   /** `--var key=value` values: they win over every other definition. */
   vars?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 }
@@ -30,11 +32,11 @@ export interface WorkspaceServers extends ServersHandle {
 
 /** Throws a ServerError (before anything starts) for an unknown or unreadable environment. */
 export async function startWorkspaceServers(workspace: Workspace, options: WorkspaceServersOptions = {}): Promise<WorkspaceServers> {
-  const { env, vars, ...rest } = options;
+  const { env, vars, onActiveEnvironment, ...rest } = options;
   const data = new WorkspaceData(workspace.id, workspace.root);
   let environment: string | undefined;
   try {
-    environment = await resolveEnvironment(workspace, env, data);
+    environment = await resolveEnvironment(workspace, env, data, onActiveEnvironment);
   } catch (error) {
     if (error instanceof RunError) throw new ServerError(error.message);
     throw error;

@@ -3,10 +3,23 @@ import type { WorkspaceData } from '../appdata/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
 import { RunError } from './errors.js';
 
-export async function resolveEnvironment(workspace: Workspace, wanted: string | undefined, data: WorkspaceData | undefined): Promise<string | undefined> {
+/**
+ * Told which environment is used when none was asked for and the active one applies, so each
+ * command can say so (2.10): the core returns the line, the command prints it.
+ */
+export type ActiveEnvironmentNotice = (message: string) => void;
+
+export async function resolveEnvironment(
+  workspace: Workspace,
+  wanted: string | undefined,
+  data: WorkspaceData | undefined,
+  onActive?: ActiveEnvironmentNotice,
+): Promise<string | undefined> {
   if (wanted === undefined) {
-    const active = await data?.activeEnvironment();
-    return active && workspace.environments.some((e) => e.id === active) ? active : undefined;
+    const activeId = await data?.activeEnvironment();
+    const active = workspace.environments.find((e) => e.id === activeId);
+    if (active && onActive) onActive(activeEnvironmentMessage(active.value.name || active.id));
+    return active?.id;
   }
   const byId = workspace.environments.find((e) => e.id === wanted) ?? workspace.environments.find((e) => e.id.toLowerCase() === wanted.toLowerCase());
   if (byId) return byId.id;
@@ -18,6 +31,11 @@ export async function resolveEnvironment(workspace: Workspace, wanted: string | 
   if (broken) throw new RunError(`Environment "${wanted}" cannot be used: ${formatWarning(broken)}`);
   const known = workspace.environments.map((e) => e.id);
   throw new RunError(`No environment "${wanted}". ${known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).'}`);
+}
+
+/** The line `run`, `serve` and `load` print when they use the active environment (no `-e`). */
+export function activeEnvironmentMessage(name: string): string {
+  return `using environment "${name}" (active; ferry env use to change)`;
 }
 
 export interface EnvironmentRow {

@@ -3,7 +3,7 @@
  * data files (`--data`), a run's or session's live variables, secret scopes and secret masking.
  * Below runner/, session/ and load/, so all three share it; it imports request/ and lower.
  */
-export { listEnvironments, resolveEnvironment, useEnvironment, type EnvironmentRow } from './environment.js';
+export { activeEnvironmentMessage, listEnvironments, resolveEnvironment, type ActiveEnvironmentNotice, useEnvironment, type EnvironmentRow } from './environment.js';
 export { readDataFile, dataRows, parseCsv, DataFileError, type CsvRecord } from './data-file.js';
 export { RunVariables, asText } from './run-variables.js';
 export { SecretMask, SECRET_MASK, type MaskableResult } from './secret-mask.js';

@@ -12,3 +12,4 @@ export { editYaml } from './yaml-edit.js';
 export * from './entries.js';
 export { normalizeSelectPath, selectRequests, SelectError, warningsOfRun, type RunItem } from './select.js';
 export * from './order.js';
+export { applyMove, MoveError, planMove, type MovePlan } from './move-item.js';

@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { formatFieldPath, parseResource, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
+import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
 import type { Warning } from './types.js';
 import { lazyRequire } from '../support/lazy-require.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
@@ -10,7 +11,8 @@ import { loadPlainYaml } from '../support/plain-yaml.js';
 /** `yaml` loads only for a file the fast path declines (most workspaces have none). */
 const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
-export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K> } | { ok: false; warning: Warning };
+/** Read, possibly with a warning about something kept as written (a request or folder name out of 2.1.4's bounds). */
+export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K>; warning?: Warning } | { ok: false; warning: Warning };
 
 /**
  * `absolute` is the file; `relative` names it in messages. Only a file with a problem is parsed
@@ -39,7 +41,10 @@ export function readResourceSync<K extends ResourceKind>(kind: K, absolute: stri
     return { ok: false, warning: { file: relative, line: 1, column: 1, message: 'expected a mapping of fields (key: value) at the top of the file' } };
   }
   const result = parseResource(kind, data);
-  if (result.ok) return result;
+  if (result.ok) {
+    const warning = nameWarning(kind, result.value, text, relative);
+    return warning ? { ...result, warning } : result;
+  }
   const first = result.problems[0]!;
   const parsed = parseYaml(text);
   const position = parsed.ok ? positionOf(parsed.parsed, first.path) : { line: 1, column: 1 };
@@ -50,6 +55,22 @@ export function readResourceSync<K extends ResourceKind>(kind: K, absolute: stri
   const more = ` (and ${others} more problem${others > 1 ? 's' : ''}: \`ferry ls --problems\` lists every one)`;
   const problems = result.problems.map((p) => `${p.path.length > 0 ? `${formatFieldPath(p.path)}: ` : ''}${p.message}`);
   return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}${more}`, problems } };
+}
+
+/**
+ * A hand-edited request or folder name that is empty or over 200 characters (spec 2.1.4) is read
+ * as written, with a warning like any other file problem: refusing the file would hide the
+ * request, and the app and `ferry mv` refuse such names when they write.
+ */
+function nameWarning(kind: ResourceKind, value: unknown, text: string, relative: string): Warning | undefined {
+  if (kind !== 'request' && kind !== 'folder') return undefined;
+  const name = (value as { name?: unknown }).name;
+  if (kind === 'folder' && name === undefined) return undefined; // the folder's own file name is its name
+  const problem = checkDisplayName(name);
+  if (!problem) return undefined;
+  const parsed = parseYaml(text);
+  const position = parsed.ok ? positionOf(parsed.parsed, ['name']) : { line: 1, column: 1 };
+  return { file: relative, ...position, message: `name: ${problem} The file is read as it is; give it a name of 1 to ${MAX_NAME_LENGTH} characters.` };
 }
 
 /**

@@ -72,7 +72,7 @@ export function folderNode(root: string, relPath: string, entries: readonly Dire
   if (relPath !== '' && folderFile) {
     const outcome = readResourceSync('folder', path.join(root, REQUESTS_DIR, relPath, folderFile.name), path.posix.join(label, folderFile.name));
     if (outcome.ok) settings = outcome.value;
-    else warnings.push(outcome.warning);
+    if (outcome.warning) warnings.push(outcome.warning);
   } else if (folderFile) {
     const file = `${REQUESTS_DIR}/${folderFile.name}`;
     warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).` });
@@ -111,8 +111,8 @@ export function readFolder(root: string, relPath: string, depth: number, warning
 
 export function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode {
   const outcome = readResourceSync('request', path.join(root, REQUESTS_DIR, relPath), label);
+  if (outcome.warning) warnings.push(outcome.warning);
   if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
-  warnings.push(outcome.warning);
   return { type: 'broken', path: relPath, warning: outcome.warning };
 }
 

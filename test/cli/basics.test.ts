@@ -63,7 +63,7 @@ describe('ferry basics', () => {
     expect(ls.code).toBe(0);
     // A folder whose name differs from its folder on disk shows that path too, in the path column.
     expect(ls.stdout).toMatch(/Admin: tools\/ +Admin\//);
-    expect(ls.stdout).toMatch(/POST\s+Create thing {2}Admin\/Create thing\.yaml/);
+    expect(ls.stdout).toMatch(/POST\s+Create thing \(not in spec\) {2}Admin\/Create thing\.yaml/); // openapi.removed in the fixture
     expect(ls.stdout).toMatch(/tcp\s+Sockets/);
     expect(ls.stdout).toMatch(/ {2}dns MX\s+Lookup +Admin\/Lookup\.yaml/);
     expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);

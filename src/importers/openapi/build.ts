@@ -10,6 +10,7 @@ import { MAX_LISTED_REFS, MAX_OPERATIONS, isObject, type JsonObject, type SpecVe
 import { cleanName, operationText, requestName } from './names.js';
 import { firstTag, listOperations, orderedTags, type OperationRef, type TagInfo } from './operations.js';
 import { buildParameters, mergeParameters } from './params.js';
+import { recordResponseRefs } from './response-refs.js';
 import { SecurityMapper, type ImportedAuth } from './security.js';
 import { documentServer, firstServer, resolveBaseUrl, type ServerInfo } from './servers.js';
 
@@ -50,6 +51,8 @@ const DEPRECATED = '**Deprecated:** the API document marks this operation as dep
 
 export function buildCollection(root: JsonObject, info: SpecVersionInfo, options: BuildOptions): GeneratedCollection {
   const refs = new RefResolver(root);
+  /** Local references already walked for response schemas' external references. */
+  const walkedRefs = new Set<string>();
   const notes = new Set<string>();
   const docInfo = isObject(root.info) ? root.info : {};
   const title = cleanName(docInfo.title) ?? 'API';
@@ -123,6 +126,7 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
     const name = requestName(op.operation, op.method, op.path);
     if (body.needsFile) fileRequests.push(name);
     const responses = refs.deref(op.operation.responses);
+    recordResponseRefs(op.operation.responses, refs, walkedRefs);
     if (!isObject(responses) || Object.keys(responses).filter((k) => !k.startsWith('x-')).length === 0) noResponses.push(text);
 
     const docs = docsOf(op.operation);

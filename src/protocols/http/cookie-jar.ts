@@ -23,6 +23,16 @@ export interface CookieInfo {
   sameSite?: string;
 }
 
+/**
+ * A cookie is "of" a domain when its own domain is that domain or under it (`api.example.com` is
+ * of `example.com`); case and a leading dot are ignored. What `ferry cookies ls|clear DOMAIN` pick.
+ */
+export function cookieOfDomain(cookie: Pick<CookieInfo, 'domain'>, domain: string): boolean {
+  const want = domain.trim().replace(/^\./, '').toLowerCase();
+  const own = cookie.domain.replace(/^\./, '').toLowerCase();
+  return want !== '' && (own === want || own.endsWith(`.${want}`));
+}
+
 export class CookieStore {
   /** A cookie was stored since the jar was made or last marked saved. */
   changed = false;

@@ -72,6 +72,45 @@ describe('documents that import with notes', () => {
     expect(notes).toMatch(/point nowhere \(or loop\).*#\/components\/requestBodies\/Missing/);
   });
 
+  it('names references to other files in responses too: the response, its schema (deep), headers, links; not example data', () => {
+    const result = run(yamlDoc({
+      ...base,
+      paths: {
+        '/r': { $ref: '#/components/pathItems/R' },
+        '/s': {
+          get: {
+            responses: {
+              200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Page' }, examples: { one: { value: { $ref: 'not-a-ref.yaml' } } }, example: { $ref: 'nor-this.yaml' } } } },
+              404: { $ref: 'errors.yaml#/responses/NotFound' },
+              default: { description: 'x', headers: { 'X-Rate': { schema: { $ref: 'headers.yaml#/Rate' } } }, links: { next: { $ref: 'links.yaml#/Next' } } },
+            },
+          },
+        },
+        '/t': { get: { responses: { 200: { description: 'swagger-like', schema: { $ref: 'https://schemas.example.test/t.json' } } } } },
+      },
+      components: {
+        pathItems: { R: { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Page' } } } } } } } },
+        schemas: {
+          Page: { type: 'object', properties: { items: { type: 'array', items: { $ref: 'models/pet.yaml' } }, value: { $ref: 'models/value.yaml' }, self: { $ref: '#/components/schemas/Page' } }, default: { $ref: 'data-only.yaml' } },
+        },
+      },
+    }));
+    expect(requestsOf(result).map((r) => r.request.openapi?.operation)).toEqual(['GET /r', 'GET /s', 'GET /t']);
+    const note = result.notes.find((n) => n.includes('not followed'))!;
+    for (const ref of ['models/pet.yaml', 'models/value.yaml', 'errors.yaml#/responses/NotFound', 'headers.yaml#/Rate', 'links.yaml#/Next', 'https://schemas.example.test/t.json']) expect(note, ref).toContain(ref);
+    for (const data of ['not-a-ref.yaml', 'nor-this.yaml', 'data-only.yaml']) expect(note, data).not.toContain(data);
+    // Each named once, though two operations reach Page (and Page reaches itself).
+    expect(note.match(/models\/pet\.yaml/g)).toHaveLength(1);
+  });
+
+  it('a response-schema walk is bounded on a huge document', () => {
+    const props = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`p${i}`, { $ref: `far/${i}.yaml` }]));
+    const started = Date.now();
+    const result = run(JSON.stringify({ ...base, paths: { '/h': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: props } } } } } } } } }), 'doc.json');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.notes.find((n) => n.includes('not followed'))).toMatch(/far\/\d+\.yaml.* and \d+ more/);
+  });
+
   it('ends cyclic schemas', () => {
     const result = run(yamlDoc({
       ...base,

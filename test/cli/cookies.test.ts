@@ -1,0 +1,135 @@
+/**
+ * `ferry cookies ls|clear`: the jar a real run filled (Set-Cookie from a server in the test),
+ * listed in text and JSON, filtered by domain (subdomains included), cleared per domain and
+ * whole; a damaged or linked jar file is neither trusted nor overwritten. Spawned `bin/ferry.js`.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { cookieOfDomain, CookieStore, type CookieInfo } from '../../src/protocols/index.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+
+function ferryBin(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`ferry ${args.join(' ')} did not end in 30 s`));
+    }, 30_000);
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let ws: string;
+let data: string;
+let server: http.Server;
+const LONG = 'v'.repeat(300);
+
+beforeEach(async () => {
+  data = await isolatedDataDir();
+  server = http.createServer((req, res) => {
+    res.setHeader('set-cookie', req.url === '/ip' ? ['sid=abc; HttpOnly; Path=/', `long=${LONG}; Max-Age=3600`] : ['theme=dark; Path=/app; SameSite=Strict']);
+    res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  ws = await tempDir();
+  await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: cookies-cli\nname: Cookies\n');
+  await fs.mkdir(path.join(ws, 'requests'));
+  await fs.writeFile(path.join(ws, 'requests', 'Ip.yaml'), `name: Ip\nmethod: GET\nurl: http://127.0.0.1:${port}/ip\n`);
+  await fs.writeFile(path.join(ws, 'requests', 'Named.yaml'), `name: Named\nmethod: GET\nurl: http://localhost:${port}/app/x\n`);
+});
+
+afterEach(async () => {
+  await new Promise((r) => server.close(r));
+});
+
+const jarFile = () => new WorkspaceData('cookies-cli', ws).cookieJarFile;
+
+describe('ferry cookies', () => {
+  it('lists what a run stored (text and JSON, by domain) and clears one domain, then all', async () => {
+    expect((await ferryBin(['-w', ws, 'cookies', 'ls'], data)).stdout).toContain('No cookies.');
+    expect((await ferryBin(['-w', ws, 'run'], data)).code).toBe(0);
+
+    const text = await ferryBin(['-w', ws, 'cookies', 'ls'], data);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/127\.0\.0\.1\/\s+sid=abc {2}session, httpOnly/);
+    expect(text.stdout).toMatch(/localhost\/app\s+theme=dark {2}session, sameSite=strict/);
+    expect(text.stdout).toContain(`long=${'v'.repeat(60)}…  expires `); // cut in text
+    expect(text.stdout).not.toContain(LONG);
+
+    const all = JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', '--json'], data)).stdout) as CookieInfo[];
+    expect(all.map((c) => `${c.domain} ${c.name}`).sort()).toEqual(['127.0.0.1 long', '127.0.0.1 sid', 'localhost theme']);
+    expect(all.find((c) => c.name === 'long')!.value).toBe(LONG); // whole in JSON
+    expect(all.find((c) => c.name === 'long')!.expires).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    const one = JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', 'LOCALHOST', '--json'], data)).stdout) as CookieInfo[];
+    expect(one.map((c) => c.name)).toEqual(['theme']);
+    expect((await ferryBin(['-w', ws, 'cookies', 'ls', 'example.com'], data)).stdout).toContain('No cookies for example.com.');
+
+    const cleared = await ferryBin(['-w', ws, 'cookies', 'clear', '127.0.0.1'], data);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stderr).toContain('ferry: removed 2 cookies for 127.0.0.1.');
+    const left = JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', '--json'], data)).stdout) as CookieInfo[];
+    expect(left.map((c) => c.name)).toEqual(['theme']);
+
+    expect((await ferryBin(['-w', ws, 'cookies', 'clear', 'nowhere.test'], data)).stderr).toContain('ferry: no cookies for nowhere.test; nothing removed.');
+    expect((await ferryBin(['-w', ws, 'cookies', 'clear'], data)).stderr).toContain('ferry: removed 1 cookie.');
+    expect(JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', '--json'], data)).stdout)).toEqual([]);
+  }, 60_000);
+
+  it('a domain takes in its subdomains, not look-alike names; the jar file written by the jar itself', async () => {
+    const jar = CookieStore.fromSerialized(undefined);
+    jar.store('http://example.com/', ['a=1']);
+    jar.store('http://api.example.com/', ['b=2']);
+    jar.store('http://badexample.com/', ['c=3']);
+    await fs.mkdir(path.dirname(jarFile()), { recursive: true });
+    await fs.writeFile(jarFile(), JSON.stringify(jar.serialize()));
+    const names = async (d: string) => (JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', d, '--json'], data)).stdout) as CookieInfo[]).map((c) => c.name).sort();
+    expect(await names('example.com')).toEqual(['a', 'b']);
+    expect(await names('.Example.COM')).toEqual(['a', 'b']);
+    expect(await names('api.example.com')).toEqual(['b']);
+    expect(await names('com')).toEqual(['a', 'b', 'c']);
+    expect(cookieOfDomain({ domain: 'example.com' }, '  ')).toBe(false); // a blank domain picks nothing
+    expect((await ferryBin(['-w', ws, 'cookies', 'clear', 'example.com'], data)).stderr).toContain('removed 2 cookies for example.com');
+    expect(await names('com')).toEqual(['c']);
+  }, 60_000);
+
+  it('a damaged or linked jar file reads as empty and is left as it was', async () => {
+    await fs.mkdir(path.dirname(jarFile()), { recursive: true });
+    await fs.writeFile(jarFile(), '{"cookies": [ not json');
+    expect((await ferryBin(['-w', ws, 'cookies', 'ls'], data)).stdout).toContain('No cookies.');
+    expect((await ferryBin(['-w', ws, 'cookies', 'clear'], data)).stderr).toContain('no cookies; nothing removed');
+    expect(await fs.readFile(jarFile(), 'utf8')).toBe('{"cookies": [ not json');
+
+    const elsewhere = path.join(await tempDir(), 'jar.json');
+    const jar = CookieStore.fromSerialized(undefined);
+    jar.store('http://example.com/', ['a=1']);
+    await fs.writeFile(elsewhere, JSON.stringify(jar.serialize()));
+    await fs.rm(jarFile());
+    await fs.symlink(elsewhere, jarFile());
+    expect((await ferryBin(['-w', ws, 'cookies', 'ls'], data)).stdout).toContain('No cookies.'); // the link is not followed
+    await ferryBin(['-w', ws, 'cookies', 'clear'], data);
+    expect(JSON.parse(await fs.readFile(elsewhere, 'utf8'))).toEqual(jar.serialize());
+  }, 60_000);
+
+  it('refuses an unknown subcommand and works only in a workspace', async () => {
+    expect((await ferryBin(['-w', ws, 'cookies', 'eat'], data)).code).toBe(2);
+    const outside = await ferryBin(['-w', await tempDir(), 'cookies', 'ls'], data);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/ferry\.yaml/);
+  }, 60_000);
+});

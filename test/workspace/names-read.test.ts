@@ -1,0 +1,83 @@
+/**
+ * Hand-edited request and folder names out of 2.1.4's bounds (empty, blank, over 200 characters)
+ * are read as written with a warning naming the file, line and fix; names at the bound are not.
+ * Real files in a temporary folder; the workspace read whole, read in part, and by `ferry ls`.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openWorkspace, type Warning } from '../../src/workspace/index.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+const at200 = 'n'.repeat(200);
+const astral200 = '😀'.repeat(200); // 400 UTF-16 units, 200 characters
+const over = 'x'.repeat(201);
+
+async function workspace(): Promise<string> {
+  const root = await tempDir();
+  const write = async (rel: string, text: string) => {
+    await fs.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await fs.writeFile(path.join(root, rel), text);
+  };
+  await write('ferry.yaml', 'version: 1\nid: names-read\nname: Names\n');
+  await write('requests/Empty.yaml', 'method: GET\nname: ""\nurl: http://127.0.0.1:9/\n');
+  await write('requests/Blank.yaml', 'name: "   "\n');
+  await write('requests/Long.yaml', `url: http://127.0.0.1:9/\nname: ${over}\n`);
+  await write('requests/At200.yaml', `name: ${at200}\n`);
+  await write('requests/Astral.yaml', `name: ${astral200}\n`);
+  await write('requests/Unnamed/_folder.yaml', 'name: ""\n');
+  await write('requests/Unnamed/Inner.yaml', 'name: Inner\n');
+  await write('requests/Plain/_folder.yaml', 'seq: 1\n'); // no name: the folder's file name is its name
+  await write('requests/Huge/_folder.yaml', `name: ${'y'.repeat(5000)}\n`);
+  return root;
+}
+
+const byFile = (warnings: readonly Warning[]) => new Map(warnings.map((w) => [w.file, w]));
+
+describe('names in hand-edited files', () => {
+  it('empty, blank or too long: read as written, with a warning at the name line', async () => {
+    const ws = await openWorkspace(await workspace());
+    const warnings = byFile(ws.warnings);
+    expect(warnings.get('requests/Empty.yaml')).toEqual({
+      file: 'requests/Empty.yaml', line: 2, column: 7,
+      message: 'name: A name cannot be empty. The file is read as it is; give it a name of 1 to 200 characters.',
+    });
+    expect(warnings.get('requests/Blank.yaml')?.message).toContain('A name cannot be empty.');
+    expect(warnings.get('requests/Long.yaml')).toMatchObject({ line: 2, message: expect.stringContaining('A name can have at most 200 characters; this one has 201.') });
+    expect(warnings.get('requests/Unnamed/_folder.yaml')?.message).toContain('A name cannot be empty.');
+    expect(warnings.get('requests/Huge/_folder.yaml')?.message).toContain('this one has 5000');
+    for (const fine of ['requests/At200.yaml', 'requests/Astral.yaml', 'requests/Plain/_folder.yaml', 'requests/Unnamed/Inner.yaml']) expect(warnings.has(fine), fine).toBe(false);
+    expect(ws.warnings).toHaveLength(5);
+
+    // Every one of them is still read: requests in the tree, folders with their settings.
+    const names = new Map(ws.tree.children.map((c) => [c.path, c.type === 'request' ? c.request.name : c.type === 'folder' ? c.name : 'broken']));
+    expect(names.get('Empty.yaml')).toBe('');
+    expect(names.get('Long.yaml')).toBe(over);
+    expect(names.get('Unnamed')).toBe('');
+    expect(names.get('Plain')).toBe('Plain');
+    expect([...names.values()]).not.toContain('broken');
+  });
+
+  it('reading part of the tree warns for what it reads, once', async () => {
+    const ws = await openWorkspace(await workspace(), { requests: ['Long.yaml'] });
+    expect(ws.warnings.filter((w) => w.file === 'requests/Long.yaml')).toHaveLength(1);
+    expect(ws.warnings.some((w) => w.file === 'requests/Empty.yaml')).toBe(false);
+  });
+
+  it('ferry ls lists the requests and the warnings', async () => {
+    const data = await isolatedDataDir();
+    const root = await workspace();
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, '-w', root, 'ls'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('ferry ls did not end in 30 s'))), 30_000);
+      child.stdout.on('data', (c) => (text += c));
+      child.on('exit', () => (clearTimeout(timer), resolve(text)));
+    });
+    expect(out).toMatch(/GET\s+\s+Empty\.yaml/);
+    expect(out).toContain('requests/Empty.yaml:2:7: name: A name cannot be empty. The file is read as it is; give it a name of 1 to 200 characters.');
+    expect(out).toContain('requests/Long.yaml:2:7: name: A name can have at most 200 characters; this one has 201.');
+  }, 60_000);
+});
