@@ -15,6 +15,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
     .command('mcp')
     .description('serve the workspace to AI coding agents (Claude Code, Cursor, VS Code) as MCP tools over stdio')
     .addHelpText('after', `${examples([
+      ['ferry mcp -w ./api', 'serve the workspace ./api to the agent that started it'],
       ['claude mcp add ferry -- npx ferry mcp -w /path/to/workspace', 'add Ferry to Claude Code'],
       ['npx @modelcontextprotocol/inspector --cli npx ferry mcp -w . --method tools/list', 'list the tools with the MCP Inspector'],
     ])}
@@ -27,7 +28,6 @@ Tools: list_requests, describe_request, send_request, run, import, export_code, 
 list_servers, start_server, stop_server, server_traffic, check_contract. Secret values are shown as ***.
 Programs (MCP over stdio) start only when allowed on this computer (\`ferry programs allow\`).
 See docs/agents.md.`)
-    .addHelpText('after', examples([['ferry mcp -w ./api', 'serve the workspace ./api to the agent that started it']]))
     .action(async (_options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       // Standard output is the protocol's: anything a library logs goes to standard error instead.
