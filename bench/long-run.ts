@@ -10,13 +10,12 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, promises as fs } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { jsonEchoServer } from './support.js';
 
 const ITERATIONS = Number(process.env.ITERATIONS ?? 200_000);
 const SHORT = 1_000;
@@ -34,12 +33,7 @@ interface Sample {
 }
 
 async function main(): Promise<void> {
-  const server = http.createServer((req, res) => {
-    const body = JSON.stringify({ ok: true, path: req.url });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, base } = await jsonEchoServer();
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-long-'));
   try {
     const workspace = path.join(work, 'ws');

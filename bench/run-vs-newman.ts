@@ -9,14 +9,13 @@
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { stringify } from 'yaml';
+import { jsonEchoServer } from './support.js';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 500);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -26,12 +25,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TEST = "pm.test('status is 200', function () { pm.response.to.have.status(200); });";
 
 async function main(): Promise<void> {
-  const server = http.createServer((req, res) => {
-    const body = JSON.stringify({ ok: true, path: req.url });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, base } = await jsonEchoServer();
 
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-run-'));
   try {

@@ -1,5 +1,7 @@
 /** What the bench scripts share: their options, free loopback ports, waiting for a started server. */
+import http from 'node:http';
 import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 /** `--name value` from the command line. */
 export function option(name: string): string | undefined {
@@ -31,4 +33,14 @@ export async function waitUntilAnswering(url: string, limitS: number): Promise<v
     }
   }
   throw new Error(`${url} did not answer within ${limitS} s`);
+}
+
+/** The peer the run benches send to: a small JSON answer on a free loopback port. */
+export async function jsonEchoServer(): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer((req, res) => {
+    const body = JSON.stringify({ ok: true, path: req.url });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { readSettings, WorkspaceData } from '../appdata/index.js';
 import {
   createReporter,
   isReporterName,
@@ -24,7 +23,7 @@ import {
 import { Session } from '../session/index.js';
 import { REQUESTS_LINK_MESSAGE } from '../workspace/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
-import { DataFileError, readDataFile, resolveEnvironment, RunError } from '../variables/index.js';
+import { DataFileError, readDataFile, RunError } from '../variables/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';

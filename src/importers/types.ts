@@ -17,7 +17,7 @@
  *   3. return the result; `commitImport(workspace, result, { into })` writes it.
  */
 import type { z } from 'zod';
-import type { environmentSchema, folderSchema, requestSchema, serverSchema, variableSchema } from '../model/index.js';
+import type { folderSchema, requestSchema, serverSchema, variableSchema } from '../model/index.js';
 
 /** A request as the importer builds it: model input shape (defaults may be left out). `name` is the display name. */
 export type ImportedRequestData = z.input<typeof requestSchema>;

@@ -45,7 +45,7 @@ export async function openWorkspaceForUse(dir: string | undefined, options: Open
       });
     if (undone === 'undone') {
       options.onRecovered?.('import undone');
-      if (recovery === 'none' || recovery === 'running') return openWorkspaceFrom(ws.root, cwd);
+      if (recovery === 'none' || recovery === 'running') return openWorkspaceFrom(ws.root, cwd, read);
     }
   }
   // `running`: another process is updating; its own end finishes the update.

@@ -1,6 +1,5 @@
 /** File system helpers with Ferry's safety rules: atomic writes, no symbolic links, size limits. */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 
 export const MAX_YAML_BYTES = 50 * 1024 * 1024;
 

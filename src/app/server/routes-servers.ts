@@ -15,8 +15,8 @@ import type { WorkspaceState } from './workspace-state.js';
 const TRAFFIC_KEPT = 1000;
 
 export function trafficView(record: TrafficRecord): TrafficView {
-  const { kind, server, time, direction, summary, note, level, durationMs, bytesIn, bytesOut } = record;
-  return { kind, server, time, direction, summary, ...(note ? { note } : {}), level, durationMs, bytesIn, bytesOut };
+  const { detail: _detail, ...view } = record;
+  return view;
 }
 
 export class AppServers {

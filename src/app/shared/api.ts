@@ -5,6 +5,7 @@
 import type { RequestFile } from '../../model/index.js';
 import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
+import type { TrafficRecord } from '../../servers/index.js';
 
 export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
 
@@ -111,15 +112,4 @@ export interface ServerView {
 }
 
 /** One traffic record as the panel lists it (the kind's own detail left out). */
-export interface TrafficView {
-  kind: string;
-  server: string;
-  time: number;
-  direction: 'exchange' | 'in' | 'out';
-  summary: string;
-  note?: string;
-  level: 'info' | 'warning' | 'error';
-  durationMs: number;
-  bytesIn: number;
-  bytesOut: number;
-}
+export type TrafficView = Omit<TrafficRecord, 'detail'>;

@@ -15,7 +15,7 @@ import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
 import { ntlmAuthenticate, ntlmChallenge, ntlmNegotiate } from './ntlm.js';
 import { Deadline } from '../deadline.js';
-import { connectionTimings, HttpAgents, peerKey, type ConnectionTimings } from './http-agents.js';
+import { connectionTimings, peerKey, type ConnectionTimings } from './http-agents.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';

@@ -54,7 +54,6 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
 
   const writes: PlannedWrite[] = [];
   const deletes: string[] = [];
-  const folderDir = path.join(ws.root, REQUESTS_DIR, folder.path);
   const names = new NameBook();
 
   // Saved requests by operation (paths that differ only in parameter names are the same operation).
