@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
 import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, type ImportResult } from '../importers/index.js';
+import { withUrlNetwork } from '../runner/url-network.js';
 import { checkDisplayName, checkNoSymlinks, isInside } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
@@ -56,7 +57,9 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
         let result: ImportResult;
         if (args.url !== undefined) {
           if (!/^https?:\/\//i.test(args.url)) throw new AgentError(`url must start with http:// or https://, not "${args.url}".`);
-          result = await convertInput(args.url, options);
+          const url = args.url;
+          // Through this computer's proxy and certificate settings, as sends go.
+          result = await withUrlNetwork((network) => convertInput(url, options, network));
         } else if (args.path !== undefined) {
           result = await convertInput(await fileInside(ws.root, args.path), options);
         } else {

@@ -11,6 +11,7 @@ import { paint } from './output.js';
 import { cliStatus } from './status.js';
 import { checkDisplayName } from '../workspace/index.js';
 import { examples } from './examples.js';
+import { withNetworkFor } from './url-network.js';
 
 interface ImportOptions {
   into?: string;
@@ -50,7 +51,8 @@ export function registerImport(program: Command, ctx: CliContext): void {
         progress?.show(options.curl !== undefined ? '→ Reading the cURL command' : `→ Reading ${source === '-' ? 'standard input' : source}`);
         const result = options.curl !== undefined
           ? importCurl(options.curl, { name: options.name })
-          : await convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root, asServer: options.asServer });
+          : await withNetworkFor(source!, (network) =>
+              convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root, asServer: options.asServer }, network));
         if (options.baseUrl !== undefined && result.kind !== 'openapi') {
           const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
           result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);

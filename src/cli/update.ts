@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
+import { withNetworkFor } from './url-network.js';
 import { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf } from '../importers/openapi/index.js';
 import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError } from '../importers/openapi/update/index.js';
 import { checkNoSymlinks, type FolderNode, type Workspace } from '../workspace/index.js';
@@ -47,7 +48,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       const status = cliStatus(ctx);
       try {
         status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
-        const input = await readInput(spec);
+        const input = await withNetworkFor(spec, (network) => readInput(spec, network));
         status?.show(`→ Comparing the document with ${folder}`);
         plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
         if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
@@ -88,7 +89,7 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
   const spec = options.from === '-' || /^https?:\/\//i.test(options.from) ? options.from : path.resolve(ctx.cwd, options.from);
   let plan;
   try {
-    const input = await readInput(spec);
+    const input = await withNetworkFor(spec, (network) => readInput(spec, network));
     plan = await planServerUpdate(root, { server: argument, text: input.text, from: options.from });
     if (!options.dryRun && !plan.upToDate) await applyServerUpdate(plan);
   } catch (error) {

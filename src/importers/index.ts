@@ -7,14 +7,14 @@ import { detect } from './detect.js';
 import { importEnvironment } from './environment.js';
 import { importOpenApi, importOpenApiAsServer } from './openapi/index.js';
 import { importPostman } from './postman/index.js';
-import { readInput } from './source.js';
+import { readInput, type DownloadNetwork } from './source.js';
 import { ImportError, type ImportResult, type ImportSource } from './types.js';
 
 export * from './types.js';
 export { commitImport, type CommitOptions, type CommitTarget } from './commit.js';
 export { hasImportJournal, recoverInterruptedImport, type ImportRecovery } from './import-journal.js';
 export { detect, decodeText, readImportFile, MAX_IMPORT_BYTES, SUPPORTED_FORMATS, type Detected } from './detect.js';
-export { readInput, download, type ImportInput } from './source.js';
+export { readInput, download, type ImportInput, type DownloadNetwork } from './source.js';
 export { importCurl, curlToRequest } from './curl/index.js';
 export { importPostman } from './postman/index.js';
 export { importEnvironment } from './environment.js';
@@ -55,8 +55,8 @@ export async function convert(text: string, source: ImportSource, options: Conve
   }
 }
 
-/** Reads a file path, URL or `-` and converts it. */
-export async function convertInput(spec: string, options: ConvertOptions = {}): Promise<ImportResult> {
-  const input = await readInput(spec);
+/** Reads a file path, URL (through `network`: the proxy settings) or `-` and converts it. */
+export async function convertInput(spec: string, options: ConvertOptions = {}, network?: DownloadNetwork): Promise<ImportResult> {
+  const input = await readInput(spec, network);
   return convert(input.text, input.source, options);
 }

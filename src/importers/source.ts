@@ -1,5 +1,5 @@
 /** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
 
@@ -10,21 +10,41 @@ export interface ImportInput {
 
 const MAX_REDIRECTS = 5;
 
-export async function readInput(spec: string, stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
+/**
+ * How downloads reach the network: this computer's HTTP pools, so the proxy settings (and
+ * HTTP_PROXY, NO_PROXY), caFiles and client certificates apply as for sends (issue 20). The
+ * runner's `UrlNetwork` is one; without one, undici's global dispatcher goes direct.
+ */
+export interface DownloadNetwork {
+  dispatcher(): Promise<Dispatcher>;
+  /** The proxy's own failure (407, unreachable) for a download of `url`, or undefined when it was not the proxy's. */
+  proxyFailure(error: unknown, url: URL): Error | undefined;
+}
+
+export async function readInput(spec: string, network?: DownloadNetwork, stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
   if (spec === '-') return { text: decodeText(await readLimited(stdin, 'Standard input')), source: { label: 'standard input' } };
-  if (/^https?:\/\//i.test(spec)) return download(spec);
+  if (/^https?:\/\//i.test(spec)) return download(spec, network);
   const path = (await import('node:path')).resolve(spec);
   return { text: decodeText(await readImportFile(path)), source: { label: spec, path } };
 }
 
 /** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
-export async function download(url: string, timeoutMs = 60_000): Promise<ImportInput> {
+export async function download(url: string, network?: DownloadNetwork, timeoutMs = 60_000): Promise<ImportInput> {
   let current = url;
+  const dispatcher = await network?.dispatcher();
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     let response;
     try {
-      response = await request(current, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, headers: { accept: 'application/json, application/yaml, text/yaml, text/plain, */*' } });
+      response = await request(current, {
+        method: 'GET',
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        headers: { accept: 'application/json, application/yaml, text/yaml, text/plain, */*' },
+        ...(dispatcher ? { dispatcher } : {}),
+      });
     } catch (error) {
+      const proxy = network?.proxyFailure(error, new URL(current));
+      if (proxy) throw new ImportError(`Could not download ${current}: ${proxy.message}`);
       throw new ImportError(`Could not download ${current}: ${(error as Error).message}. Check the address and your connection.`);
     }
     const { statusCode, headers, body } = response;

@@ -1,6 +1,7 @@
 /** Single sends and collection runs, and their reporters (spec 1.8, 2.7, 7.1). */
 export { runRequests, runItems, iterationCount, summarize, RunTally, type RunOptions, type RunPlan, type RunOutcome } from './run.js';
-export { openRunContext, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
+export { openRunContext, openHttpAgents, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
+export { UrlNetwork, withUrlNetwork } from './url-network.js';
 export type { RunContext } from './context.js';
 export { sendItem, type SendOutcome, type SendInfo } from './send.js';
 export { selectRequests, SelectError, type RunItem } from '../workspace/index.js';

@@ -49,11 +49,10 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   if (options.timeoutMs !== undefined) overrides.timeoutMs = options.timeoutMs;
   if (options.insecure) overrides.verifyTls = false;
 
-  const [snapshot, cookies, proxy, tls] = await Promise.all([
+  const [snapshot, cookies, agents] = await Promise.all([
     loadVariableSnapshot(workspace, data, environmentId),
     loadCookies(data?.cookieJarFile),
-    proxyWithCredentials(settings),
-    loadClientTls(settings),
+    openHttpAgents(settings, options),
   ]);
   return {
     workspace,
@@ -61,7 +60,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     settings,
     overrides,
     allowFilesOutside: options.allowFilesOutside ?? settings.filesOutsideWorkspace,
-    agents: new HttpAgents({ lookup: options.lookup, proxy: resolveProxyConfig({ ...settings, proxy }, options.env), tls }),
+    agents,
     programs: programPolicy(data ? new AllowedPrograms(workspace.id, workspace.root) : undefined, options.allowPrograms === true),
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
@@ -73,6 +72,16 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     iterations,
     signal,
   };
+}
+
+/**
+ * This computer's HTTP connection pools by its settings: the proxy (its password from the secret
+ * store) or, with useSystemProxy, HTTP_PROXY / HTTPS_PROXY / NO_PROXY from `env`; caFiles and
+ * client certificates. Runs, app sessions and URL imports (url-network.ts) all open them here.
+ */
+export async function openHttpAgents(settings: AppSettings, options: { lookup?: HostLookup; env?: NodeJS.ProcessEnv } = {}): Promise<HttpAgents> {
+  const [proxy, tls] = await Promise.all([proxyWithCredentials(settings), loadClientTls(settings)]);
+  return new HttpAgents({ lookup: options.lookup, proxy: resolveProxyConfig({ ...settings, proxy }, options.env), tls });
 }
 
 /**

@@ -3,7 +3,7 @@ import { listTargets, TargetError } from '../../codegen/index.js';
 import { commitImport, convert, countNodes, download, ImportError, type ImportResult, type ImportedNode } from '../../importers/index.js';
 import { PrepareError } from '../../request/index.js';
 import { exportSavedRequest } from '../../codegen/export-saved.js';
-import { RunError, SelectError } from '../../runner/index.js';
+import { RunError, SelectError, withUrlNetwork } from '../../runner/index.js';
 import type { CodeTarget, ImportDone, ImportPreview } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
@@ -18,7 +18,8 @@ async function converted(body: unknown, workspaceRoot: string): Promise<ImportRe
   try {
     if (url) {
       if (!/^https?:\/\//i.test(url)) throw new ApiError(400, 'Give an http:// or https:// URL.');
-      const input = await download(url);
+      // Through this computer's proxy and certificate settings, as the app's sends.
+      const input = await withUrlNetwork((network) => download(url, network));
       return await convert(input.text, input.source, options);
     }
     return await convert(field(body, 'text'), { label: 'pasted' }, options);

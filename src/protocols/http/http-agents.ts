@@ -10,7 +10,9 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { SendError } from '../send-error.js';
 import { certificateFor, tlsOptionsFor, type ClientTls } from './client-tls.js';
+import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
 
 export type HttpVersionSetting = 'auto' | 'http1' | 'http2';
@@ -222,6 +224,20 @@ export class HttpAgents {
     return direct ? undefined : this.rules?.proxyFor(url);
   }
 
+  /**
+   * The failure of the proxy a request to `url` went through, worded as for sends (407, unreachable,
+   * tunnel refused), or undefined when it went direct or the failure was not the proxy's.
+   */
+  proxyFailure(error: unknown, url: URL, direct = false): SendError | undefined {
+    const proxy = this.proxyFor(url, direct);
+    return proxy ? proxyErrorInChain(error, proxy, url) : undefined;
+  }
+
+  /** TLS options for talking to an https:// proxy itself: verified as the request's server is, against the same CAs. */
+  proxyTls(verifyTls: boolean): tls.ConnectionOptions {
+    return { rejectUnauthorized: verifyTls, ...(this.material?.ca ? { ca: this.material.ca } : {}) };
+  }
+
   /** The peer of the latest connection per dispatcher and origin (`peerKey`), for sends that reuse a connection. */
   readonly lastPeer = new Map<string, ConnectionTimings>();
 
@@ -268,7 +284,7 @@ export class HttpAgents {
       allowH2: version !== 'http1',
       requestTls: { ...targetTls, rejectUnauthorized: verifyTls },
       // Only for an https:// proxy: undici's SOCKS5 agent speaks TLS to the proxy whenever this is set.
-      ...(proxy.startsWith('https:') ? { proxyTls: { rejectUnauthorized: verifyTls, ...(this.material?.ca ? { ca: this.material.ca } : {}) } } : {}),
+      ...(proxy.startsWith('https:') ? { proxyTls: this.proxyTls(verifyTls) } : {}),
       ...POOL_OPTIONS,
     }));
   }

@@ -3,18 +3,29 @@
  * (407), a proxy that cannot be reached, a tunnel the proxy would not open. Each names the proxy
  * (never its password) and the setting to change.
  */
-import { errorCode } from '../connection-errors.js';
+import { errorCode, systemCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { describeProxy } from './proxy-rules.js';
 
 const SETTING_HINT = 'The proxy comes from the proxy setting (ferry config set proxy URL) or, with useSystemProxy on, from HTTP_PROXY / HTTPS_PROXY; settings.proxy: false sends one request direct.';
+
+/**
+ * The proxy answered CONNECT with a status other than 200: thrown by the tunnel agent of the
+ * clients that take a Node http.Agent (tunnel-agent.ts); undici says the same in its own words.
+ */
+export class ProxyTunnelRefused extends Error {
+  constructor(readonly proxyStatus: number) {
+    super(`Proxy response (${proxyStatus}) !== 200 when tunneling`);
+  }
+}
 
 /** A SendError for a failure that came from the proxy, or undefined when it came from the target. */
 export function proxyError(error: unknown, proxy: string, url: URL): SendError | undefined {
   const shown = describeProxy(proxy);
   const message = (error as Error)?.message ?? String(error);
   const code = errorCode(error);
-  if (/\(407\)/.test(message) || /authentication failed|auth.*(rejected|failed)/i.test(message)) {
+  const status = error instanceof ProxyTunnelRefused ? error.proxyStatus : Number(/Proxy response \((\d+)\) !== 200/.exec(message)?.[1] ?? 0);
+  if (status === 407 || /\(407\)/.test(message) || /authentication failed|auth.*(rejected|failed)/i.test(message)) {
     const hasUser = (() => {
       try {
         return new URL(proxy).username !== '';
@@ -28,9 +39,11 @@ export function proxyError(error: unknown, proxy: string, url: URL): SendError |
       'proxy',
     );
   }
-  const tunnel = /Proxy response \((\d+)\) !== 200/.exec(message);
-  if (tunnel) {
-    return new SendError(`the proxy ${shown} would not open a tunnel to ${url.host} (it answered ${tunnel[1]} to CONNECT). ${SETTING_HINT}`, 'proxy');
+  if (status) {
+    return new SendError(`the proxy ${shown} would not open a tunnel to ${url.host} (it answered ${status} to CONNECT). ${SETTING_HINT}`, 'proxy');
+  }
+  if (/Proxy connection ended before receiving CONNECT response/.test(message)) {
+    return new SendError(`the proxy ${shown} closed the connection without answering CONNECT for ${url.host}. ${SETTING_HINT}`, 'proxy');
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     const why = code === 'ECONNREFUSED' ? 'nothing is listening there' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'its host name could not be resolved' : `(${code})`;
@@ -40,4 +53,19 @@ export function proxyError(error: unknown, proxy: string, url: URL): SendError |
     return new SendError(`the SOCKS5 proxy ${shown} failed to connect to ${url.host}: ${message}. ${SETTING_HINT}`, 'proxy');
   }
   return undefined;
+}
+
+/**
+ * `proxyError` for the error or any error it wraps (`cause`, a few levels deep): fetch and the MCP
+ * SDK wrap undici's error in their own.
+ */
+export function proxyErrorInChain(error: unknown, proxy: string, url: URL): SendError | undefined {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const found = proxyError(e, proxy, url);
+    if (found) return found;
+  }
+  // The MCP SDK keeps only the text of some failures ("SSE error: TypeError: fetch failed: connect
+  // ECONNREFUSED …"). Through a proxy a refusal is the proxy's: the proxy reports the target's as 502.
+  const code = systemCode(error);
+  return code ? proxyError({ code, message: '' }, proxy, url) : undefined;
 }

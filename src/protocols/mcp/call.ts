@@ -56,7 +56,7 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
       try {
         await connect(httpTransport(chosen, prepared, context));
       } catch (error) {
-        const early = deadline.error ?? connectionErrorByCode(systemCode(error), where, String((error as Error).message));
+        const early = deadline.error ?? context.agents.proxyFailure(error, new URL(target), prepared.settings?.proxy === false) ?? connectionErrorByCode(systemCode(error), where, String((error as Error).message));
         // auto: a server that does not speak Streamable HTTP may speak the older HTTP+SSE.
         if (early || options.transport !== 'auto') throw early ?? failed(error, deadline, `the MCP server at ${where} did not initialize`);
         await client?.close().catch(() => {});

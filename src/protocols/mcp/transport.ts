@@ -1,7 +1,7 @@
 /**
  * How an MCP request reaches its server (spec 2.8 `mcp.transport`): Streamable HTTP or HTTP+SSE for
  * http(s) URLs (with the request's headers and auth, through Ferry's own HTTP connection pools so
- * `verifyTls` applies), or a program over stdio — started only when this computer allows it.
+ * `verifyTls` and the proxy settings apply), or a program over stdio — started only when this computer allows it.
  */
 import path from 'node:path';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -38,8 +38,8 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
     if (OWN_HEADERS.has(name.toLowerCase())) continue;
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
-  const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto');
-  // Ferry's pools (and so verifyTls and its limits), not the global fetch.
+  // Ferry's pools (and so verifyTls, its limits and the run's proxy, or none with settings.proxy: false), not the global fetch.
+  const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
   const fetch = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as typeof globalThis.fetch;
   const url = new URL(prepared.url);
   if (which === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, fetch });

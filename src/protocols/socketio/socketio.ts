@@ -8,6 +8,8 @@ import { Manager, type Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError } from '../connection-errors.js';
+import { proxyError } from '../http/proxy-errors.js';
+import { tunnelFor } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
 import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
@@ -35,6 +37,8 @@ export async function sendSocketIo(prepared: PreparedRequest, context: SendConte
   const server = new URL(url.href);
   server.protocol = url.protocol === 'wss:' || url.protocol === 'https:' ? 'https:' : 'http:';
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  // Both transports (WebSocket and long-polling) go through the run's proxy, as HTTP requests do.
+  const tunnel = tunnelFor(context.agents, server, prepared.settings);
 
   const session = new StreamSession(prepared, signal, (message) => message.event);
   const manager = new Manager(server.origin, {
@@ -46,6 +50,8 @@ export async function sendSocketIo(prepared: PreparedRequest, context: SendConte
     timeout: timeoutMs > 0 ? timeoutMs + 1000 : NO_LIMIT_MS,
     extraHeaders: upgradeHeaders(prepared, context, server),
     rejectUnauthorized: prepared.settings?.verifyTls ?? true,
+    // Typed for browsers (a string); the Node transports (ws, xmlhttprequest-ssl) take an http.Agent.
+    ...(tunnel.agent ? { agent: tunnel.agent as unknown as string } : {}),
     query: Object.fromEntries(url.searchParams),
     autoConnect: false,
   });
@@ -62,7 +68,7 @@ export async function sendSocketIo(prepared: PreparedRequest, context: SendConte
     else socket.emit(options.event, ...args);
   });
   socket.onAny((event: string, ...received: unknown[]) => session.messages?.received(eventMessage(event, received)));
-  socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options)));
+  socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options, tunnel.proxy)));
   socket.on('disconnect', (reason) => {
     disconnected = reason;
     if (session.messages) session.messages.closed();
@@ -110,7 +116,7 @@ function upgradeHeaders(prepared: PreparedRequest, context: SendContext, server:
  * carries it; long-polling often only a status), a server refusal (namespace middleware,
  * an unknown namespace) quotes the server.
  */
-function describeConnectError(error: Error & { type?: string; description?: unknown; data?: unknown }, lastTransportError: unknown, url: URL, options: SocketIoOptions): SendError {
+function describeConnectError(error: Error & { type?: string; description?: unknown; data?: unknown }, lastTransportError: unknown, url: URL, options: SocketIoOptions, proxy?: string): SendError {
   if (error.type !== 'TransportError') {
     const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
     if (error.message === 'Invalid namespace') {
@@ -118,7 +124,9 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
     }
     return new SendError(`${url.host} refused the Socket.IO connection to namespace ${url.pathname || '/'}: ${error.message}${data}. Check socketio.auth and the request's headers.`, 'refused');
   }
-  const cause = socketCause(error.description) ?? socketCause((lastTransportError as { description?: unknown } | undefined)?.description);
+  const cause = socketCause(error) ?? socketCause(lastTransportError as TransportFailure | undefined);
+  const viaProxy = cause && proxy ? proxyError(cause, proxy, url) : undefined;
+  if (viaProxy) return viaProxy;
   if (cause) return describeSocketError(cause, url, 'connecting to the Socket.IO server at');
   if (typeof error.description === 'number' && error.description > 0) {
     return new SendError(
@@ -129,9 +137,22 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
   return new SendError(`could not connect to the Socket.IO server at ${url.host} (${error.message}); is it running, and is socketio.path (${options.path}) right?`, 'refused');
 }
 
-/** The socket error under a transport error, when the transport kept one. */
-function socketCause(description: unknown): Error | undefined {
+/** What engine.io-client keeps of a failed transport request. */
+interface TransportFailure {
+  description?: unknown;
+  /** Long-polling: the XMLHttpRequest, whose statusText holds the request's error. */
+  context?: { statusText?: unknown };
+}
+
+/**
+ * The socket error under a transport error, when the transport kept one: the WebSocket
+ * transport's in `description` (or its `error`), long-polling's in the request's `statusText`.
+ */
+function socketCause(failure: TransportFailure | undefined): Error | undefined {
+  const description = failure?.description;
   if (description instanceof Error) return description;
   const inner = (description as { error?: unknown } | undefined)?.error;
-  return inner instanceof Error ? inner : undefined;
+  if (inner instanceof Error) return inner;
+  const polled = failure?.context?.statusText;
+  return polled instanceof Error ? polled : undefined;
 }

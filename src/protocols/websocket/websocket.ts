@@ -9,6 +9,8 @@ import WebSocket from 'ws';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
+import { proxyError } from '../http/proxy-errors.js';
+import { tunnelFor, type Tunnel } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
 import { frameText } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
@@ -24,8 +26,9 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
   if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new SendError(`a WebSocket request needs a ws:// or wss:// URL, not ${url.protocol}//.`, 'unsupported');
   const { headers, protocols } = upgradeHeaders(prepared, context);
   // Events are not named on a WebSocket: `stream.event` does not apply (no name to match).
+  const tunnel = tunnelFor(context.agents, url, prepared.settings);
   const session = new StreamSession(prepared, signal);
-  const socket = new WebSocket(url, protocols, clientOptions(prepared, context, headers));
+  const socket = new WebSocket(url, protocols, clientOptions(prepared, context, headers, tunnel));
   let upgrade: IncomingMessage | undefined;
   let closed: { code: number; reason: string } | undefined;
 
@@ -59,7 +62,7 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
     if (session.messages) session.messages.closed();
     else session.fail(new SendError(`${url.host} closed the connection during the WebSocket handshake (close code ${code}).`, 'reset'));
   });
-  socket.on('error', (error) => session.fail(describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb)));
+  socket.on('error', (error) => session.fail(describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb, tunnel.proxy)));
   session.onClose(() => closeSocket(socket));
 
   const messages = await session.finish();
@@ -77,11 +80,15 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
   });
 }
 
-/** The `ws` client's options for a request: its upgrade headers, TLS verification, redirects and the message size limit. */
-export function clientOptions(prepared: PreparedRequest, context: SendContext, headers: Record<string, string>): WebSocket.ClientOptions {
+/**
+ * The `ws` client's options for a request: its upgrade headers, TLS verification, redirects, the
+ * message size limit, and the proxy tunnel when the connection goes through one.
+ */
+export function clientOptions(prepared: PreparedRequest, context: SendContext, headers: Record<string, string>, tunnel: Tunnel): WebSocket.ClientOptions {
   const settings = prepared.settings;
   return {
     headers,
+    ...(tunnel.agent ? { agent: tunnel.agent } : {}),
     rejectUnauthorized: settings?.verifyTls ?? true,
     followRedirects: settings?.followRedirects ?? true,
     maxRedirects: settings?.maxRedirects ?? 10,
@@ -120,7 +127,10 @@ export function httpUrl(url: URL): string {
   return copy.href;
 }
 
-export function describeWebSocketError(error: Error, url: URL, open: boolean, maxResponseMb: number): SendError {
+/** `proxy`: the proxy the connection went through, whose own failures (407, unreachable) are worded apart. */
+export function describeWebSocketError(error: Error, url: URL, open: boolean, maxResponseMb: number, proxy?: string): SendError {
+  const viaProxy = proxy && !open ? proxyError(error, proxy, url) : undefined;
+  if (viaProxy) return viaProxy;
   const code = errorCode(error);
   if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
     return new SendError(

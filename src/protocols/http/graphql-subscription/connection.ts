@@ -10,6 +10,7 @@ import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
 import type { StreamSession } from '../../stream/session.js';
 import { clientOptions, describeWebSocketError, httpUrl, pairs, upgradeHeaders } from '../../websocket/websocket.js';
+import { tunnelFor, type Tunnel } from '../tunnel-agent.js';
 import { connectionHeaders } from './target.js';
 
 /** How long the server may take to answer the close frame before the socket is cut. */
@@ -23,6 +24,8 @@ export class SubscriptionSocket {
   private readonly closedNow: Promise<void>;
   private markClosed!: () => void;
   private socket: WebSocket | undefined;
+  /** Through the run's proxy, as a WebSocket request (throws for a proxy that cannot carry it). */
+  private readonly tunnel: Tunnel;
 
   constructor(
     private readonly prepared: PreparedRequest,
@@ -32,12 +35,13 @@ export class SubscriptionSocket {
     readonly subprotocol: string,
   ) {
     this.closedNow = new Promise((resolve) => (this.markClosed = resolve));
+    this.tunnel = tunnelFor(context.agents, url, prepared.settings);
   }
 
   /** Opens the socket (once); `graphql-ws` calls this through `implementation()`. */
   open(): WebSocket {
     const { headers } = upgradeHeaders({ ...this.prepared, url: this.url.href, headers: connectionHeaders(this.prepared) }, this.context);
-    const socket = new WebSocket(this.url, [this.subprotocol], clientOptions(this.prepared, this.context, headers));
+    const socket = new WebSocket(this.url, [this.subprotocol], clientOptions(this.prepared, this.context, headers, this.tunnel));
     this.socket = socket;
     socket.on('upgrade', (response) => {
       this.upgrade = response;
@@ -75,7 +79,7 @@ export class SubscriptionSocket {
       if (refused) {
         return new SendError(`${host} answered HTTP ${refused[1]} instead of opening the subscription's WebSocket (no 101 upgrade); check the URL (body.graphql.subscriptionUrl), the auth and the headers.`, 'protocol');
       }
-      return describeWebSocketError(this.error, this.url, false, this.context.maxResponseMb);
+      return describeWebSocketError(this.error, this.url, false, this.context.maxResponseMb, this.tunnel.proxy);
     }
     const code = closeCode ?? this.closed?.code;
     const reason = closeReason ?? this.closed?.reason;
