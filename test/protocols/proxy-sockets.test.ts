@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { requestSchema, DEFAULT_SETTINGS } from '../../src/model/index.js';
 import { HttpAgents, SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
-import type { ProxyConfig } from '../../src/protocols/http/proxy-rules.js';
+import { resolveProxyConfig, type ProxyConfig } from '../../src/protocols/http/proxy-rules.js';
 import { download, ImportError } from '../../src/importers/index.js';
 import { UrlNetwork, withUrlNetwork } from '../../src/runner/url-network.js';
 import { closedPort, startHttp1, startHttpProxy, startSocks5Proxy, testCertificate, type Peer, type TestProxy } from '../support/servers/index.js';
@@ -150,6 +150,34 @@ describe('WebSocket requests through a proxy', () => {
     expect(error.message).toContain(`the proxy for ${plain.host} is ${socks.url}`);
     expect(error.message).toContain('settings.proxy: false');
     expect(socks.seen).toEqual([]);
+  });
+});
+
+describe('a proxy variable Ferry cannot use', () => {
+  it('HTTP_PROXY without a scheme is an HTTP proxy (as curl reads it); a value that is no URL fails each kind with one line', async () => {
+    const target = await echoServer();
+    try {
+      const before = open.seen.length;
+      const bare = resolveProxyConfig({ proxy: '', noProxy: ['<-loopback>'], useSystemProxy: true }, { HTTP_PROXY: open.url.replace('http://', '') })!;
+      expect(bare.http).toBe(open.url);
+      await sendVia(bare, 'websocket', { url: target.url, body: { type: 'text', text: 'b' }, settings: { stream: { maxEvents: 1 } } });
+      expect(linesSince(open, before)).toEqual([`CONNECT ${target.host}`]);
+
+      const broken = resolveProxyConfig({ proxy: '', noProxy: ['<-loopback>'], useSystemProxy: true }, { http_proxy: 'not a proxy' })!;
+      const expected = 'the proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY cannot be used: "http://not a proxy" is not a URL;';
+      for (const [kind, fields] of [
+        ['websocket', { url: target.url }],
+        ['socketio', { url: target.url.replace('ws://', 'http://') }],
+        ['http', { url: target.url.replace('ws://', 'http://') }],
+        ['mcp', { url: target.url.replace('ws://', 'http://'), mcp: { transport: 'streamableHttp', call: 'tool', name: 'add' } }],
+      ] as const) {
+        const error = await failure(sendVia(broken, kind, fields));
+        expect(error.message, kind).toContain(expected);
+        expect((error as SendError).kind, kind).toBe('proxy');
+      }
+    } finally {
+      await target.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * (407), a proxy that cannot be reached, a tunnel the proxy would not open. Each names the proxy
  * (never its password) and the setting to change.
  */
+import { checkProxyUrl } from '../../model/index.js';
 import { errorCode, systemCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { describeProxy } from './proxy-rules.js';
@@ -19,8 +20,20 @@ export class ProxyTunnelRefused extends Error {
   }
 }
 
+/**
+ * A proxy that cannot be used at all, or undefined: only HTTP_PROXY and the like can hold one
+ * (the proxy setting is checked when it is set).
+ */
+export function unusableProxy(proxy: string): SendError | undefined {
+  const problem = checkProxyUrl(proxy);
+  if (!problem) return undefined;
+  return new SendError(`the proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY cannot be used: ${problem} Fix the variable, set the proxy setting (ferry config set proxy URL), or turn useSystemProxy off (ferry config set useSystemProxy false).`, 'proxy');
+}
+
 /** A SendError for a failure that came from the proxy, or undefined when it came from the target. */
 export function proxyError(error: unknown, proxy: string, url: URL): SendError | undefined {
+  const unusable = unusableProxy(proxy);
+  if (unusable) return unusable;
   const shown = describeProxy(proxy);
   const message = (error as Error)?.message ?? String(error);
   const code = errorCode(error);

@@ -19,9 +19,15 @@ export interface ProxyConfig {
 /** Where the configuration came from, for messages. */
 export type ProxySource = 'setting' | 'environment';
 
-/** Reads the system's proxy variables: lower case wins over upper case (curl's order). */
+/**
+ * Reads the system's proxy variables: lower case wins over upper case (curl's order). A value
+ * without a scheme (`proxy.corp:3128`, common in these variables) is an HTTP proxy, as curl reads it.
+ */
 export function proxyFromEnvironment(env: NodeJS.ProcessEnv): ProxyConfig {
-  const pick = (name: string) => env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '';
+  const pick = (name: string) => {
+    const value = (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
+    return value && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !name.endsWith('no_proxy') ? `http://${value}` : value;
+  };
   const all = pick('all_proxy');
   return {
     http: pick('http_proxy') || all,

@@ -10,7 +10,7 @@ import type http from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { SendError } from '../send-error.js';
 import type { HttpAgents } from './http-agents.js';
-import { ProxyTunnelRefused } from './proxy-errors.js';
+import { ProxyTunnelRefused, unusableProxy } from './proxy-errors.js';
 import { describeProxy } from './proxy-rules.js';
 
 type ConnectArgs = Parameters<HttpsProxyAgent<string>['connect']>;
@@ -47,6 +47,8 @@ export interface Tunnel {
 export function tunnelFor(agents: HttpAgents, url: URL, settings: { proxy?: boolean; verifyTls?: boolean } | undefined): Tunnel {
   const proxy = agents.proxyFor(url, settings?.proxy === false);
   if (!proxy) return {};
+  const unusable = unusableProxy(proxy);
+  if (unusable) throw unusable;
   const scheme = new URL(proxy).protocol;
   if (scheme !== 'http:' && scheme !== 'https:') {
     throw new SendError(
