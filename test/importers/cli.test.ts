@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry, ferryOnTerminal } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { CORPUS } from '../support/corpus.js';
+import { startHttpProxy, type TestProxy } from '../support/servers/index.js';
 
 
 let server: http.Server;
@@ -158,5 +159,37 @@ describe('ferry import', () => {
     expect(await fs.readdir(path.join(ws, 'requests'))).toEqual([]);
     const missing = await ferry(['-w', ws, 'import', 'nope.json']);
     expect(missing.stderr).toMatch(/does not exist/);
+  });
+});
+
+describe('ferry import URL through a proxy (issue 20)', () => {
+  let proxy: TestProxy;
+  beforeAll(async () => {
+    proxy = await startHttpProxy({ credentials: 'ann:s3cret' });
+  });
+  afterAll(() => proxy.close());
+
+  it('uses the proxy setting, its password from the secret store; a 407 names the proxy; a file opens no network', async () => {
+    const ws = await workspace();
+    // Loopback goes direct unless noProxy opts it in: the tests' server and proxy are on 127.0.0.1.
+    expect((await ferry(['config', 'set', 'noProxy', '<-loopback>'])).code).toBe(0);
+    expect((await ferry(['config', 'set', 'proxy', proxy.url])).code).toBe(0);
+    const denied = await ferry(['-w', ws, 'import', `${base}/env.json`]);
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain(`Could not download ${base}/env.json: the proxy ${proxy.url} asks for a user name and password (407 Proxy Authentication Required)`);
+
+    expect((await ferry(['config', 'set', 'proxy', proxy.url.replace('http://', 'http://ann:s3cret@')])).code).toBe(0);
+    const before = proxy.seen.length;
+    const result = await ferry(['-w', ws, 'import', `${base}/moved`, '--json']);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'environment', name: 'Remote' });
+    const basic = `Basic ${Buffer.from('ann:s3cret').toString('base64')}`;
+    expect(proxy.seen.slice(before)).toEqual([{ line: `GET ${base}/moved`, authorization: basic }, { line: `GET ${base}/env.json`, authorization: basic }]);
+
+    const file = path.join(ws, '..', 'env.json');
+    await fs.writeFile(file, JSON.stringify({ name: 'Local', values: [], _postman_variable_scope: 'environment' }));
+    const seen = proxy.seen.length;
+    expect((await ferry(['-w', ws, 'import', file])).code).toBe(0);
+    expect(proxy.seen.length).toBe(seen);
   });
 });
