@@ -15,6 +15,8 @@ import type { LiveEvent } from '../../src/app/shared/api.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
+import { setSetting } from '../../src/appdata/index.js';
+import { closedPort, startHttpProxy } from '../support/servers/index.js';
 
 interface Answer {
   status: number;
@@ -156,6 +158,30 @@ describe('ferry app API', () => {
       expect(await portIsFree(Number(new URL(url).port))).toBe(true);
       app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
     });
+  });
+
+  it('an import from a URL goes through the proxy settings (HTTP_PROXY here), as sends do', async () => {
+    const proxy = await startHttpProxy();
+    const document = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Remote', values: [], _postman_variable_scope: 'environment' })));
+    await new Promise<void>((resolve) => document.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(document.address() as net.AddressInfo).port}/env.json`;
+    const saved = process.env.HTTP_PROXY;
+    try {
+      await setSetting('noProxy', '<-loopback>'); // the tests' servers are on loopback, which goes direct otherwise
+      process.env.HTTP_PROXY = proxy.url;
+      const preview = await client.call('POST', '/api/import/preview', { url });
+      expect(preview.status).toBe(200);
+      expect(proxy.seen.map((s) => s.line)).toEqual([`GET ${url}`]);
+      process.env.HTTP_PROXY = `http://127.0.0.1:${await closedPort()}`;
+      const refused = await client.call('POST', '/api/import/preview', { url });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain(`could not reach the proxy ${process.env.HTTP_PROXY} to send to`);
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      document.close();
+      await proxy.close();
+    }
   });
 
   it('sends an SSE request: each event reaches the live channel before the send answers', async () => {
