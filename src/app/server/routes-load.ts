@@ -199,8 +199,9 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       return { id, loadTest };
     },
 
-    'DELETE /api/loadtest': async ({ query }) => {
-      const id = idOf(query.get('id') ?? '');
+    /** A POST, not a DELETE: the guard asks every state-changing call for a JSON body. */
+    'POST /api/loadtest/delete': async ({ body }) => {
+      const id = idOf(field(body, 'id'));
       if (runs.current()?.id === id) throw new ApiError(409, `The load test "${id}" is running: stop it first.`);
       find(id);
       await writing(() => deleteEntry(root(), 'loadtest', id));

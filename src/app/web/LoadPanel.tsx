@@ -128,7 +128,7 @@ export function LoadPanel({ onClose }: { onClose: () => void }) {
   const remove = async () => {
     if (!selected || !confirm(`Delete the load test "${selected}" (loadtests/${selected}.yaml)?`)) return;
     try {
-      await api.del(`/api/loadtest?id=${encodeURIComponent(selected)}`);
+      await api.post('/api/loadtest/delete', { id: selected });
       setSelected(null);
       setSaved(null);
       setDraft(null);
