@@ -143,6 +143,8 @@ export function LoadPanel({ onClose }: { onClose: () => void }) {
     if (dirty && !(await save())) return;
     setError(null);
     setShown(null);
+    // The last run's charts and summary go: what shows next is the new run.
+    setRun(null);
     setBusy(true);
     try {
       const view = await api.post<LoadRunView>('/api/load/run', { id: selected });
