@@ -1,7 +1,7 @@
 /**
  * `ferry app` in Chromium, the load-test panel, against a real HTTP server on 127.0.0.1: the
  * editor (a wrong value refused with its field, a good one saved with the file's comments kept,
- * the ramp preview following the stages), a 3-second run of 3 users whose charts gain points
+ * the ramp preview following the stages), a 4-second run of 3 users whose charts gain points
  * while it runs, the summary checked against the result file kept in the data folder, a second
  * run compared with the first side by side, and a result file opened from disk.
  */
@@ -25,7 +25,7 @@ targets:
   - request: Hello.yaml
     weight: 1 # per user, in a row
 stages:
-  - { durationSecs: 4, target: 2 }
+  - { durationSecs: 6, target: 2 }
 thresholds:
   - { metric: errorRate, op: "<", value: 1 }
   - { metric: p95, op: "<", value: 2000 }
@@ -105,7 +105,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await panel().getByRole('listitem').filter({ hasText: 'Smoke' }).click();
     await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
     const ramp = panel().getByTestId('ramp-preview');
-    expect([await ramp.getAttribute('data-total'), await ramp.getAttribute('data-top')]).toEqual(['4', '2']);
+    expect([await ramp.getAttribute('data-total'), await ramp.getAttribute('data-top')]).toEqual(['6', '2']);
 
     const before = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
     await panel().getByLabel('Target 1 weight').fill('-1');
@@ -114,21 +114,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(before);
 
     await panel().getByLabel('Target 1 weight').fill('2');
-    await panel().getByLabel('Stage 1 seconds').fill('3');
+    await panel().getByLabel('Stage 1 seconds').fill('4');
     await panel().getByLabel('Stage 1 target').fill('3');
-    expect([await ramp.getAttribute('data-total'), await ramp.getAttribute('data-top')]).toEqual(['3', '3']);
+    expect([await ramp.getAttribute('data-total'), await ramp.getAttribute('data-top')]).toEqual(['4', '3']);
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('durationSecs: 3, target: 3');
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('durationSecs: 4, target: 3');
     const after = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
-    expect(after).toBe(before.replace('weight: 1 #', 'weight: 2 #').replace('durationSecs: 4, target: 2', 'durationSecs: 3, target: 3'));
+    expect(after).toBe(before.replace('weight: 1 #', 'weight: 2 #').replace('durationSecs: 6, target: 2', 'durationSecs: 4, target: 3'));
   });
 
   it('runs it: the charts gain points while it runs; the summary in the page is the kept result file', async () => {
     const seen = await runAndWatch('app-load-running.png');
     // Points arrived while the run was going on, and more of them later: a live chart, not a final drawing.
-    expect(seen.some((n) => n > 0)).toBe(true);
+    const why = `points seen while running: ${seen.join(', ')}`;
+    expect(seen.some((n) => n > 0), why).toBe(true);
     const firstLive = seen.find((n) => n > 0)!;
-    expect(Math.max(...seen)).toBeGreaterThan(firstLive);
+    expect(Math.max(...seen), why).toBeGreaterThan(firstLive);
     await page.getByTestId('load-summary').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-load-summary.png') });
 
@@ -163,9 +164,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await panel().getByRole('button', { name: 'Compare the two ticked runs' }).click();
     const table = panel().getByTestId('compare-table');
     const history = JSON.parse(await fs.readFile(path.join(app.state.data.dir, 'load-history.json'), 'utf8')) as LoadHistoryEntry[];
-    const requests = await table.locator('tr[data-metric="requests"] td').allTextContents();
-    // A is the older run, B the newer.
-    expect(requests.slice(1, 3)).toEqual([String(history[0]!.count), String(history[1]!.count)]);
+    // A is the older run, B the newer (the table shows once both results are fetched).
+    await expect.poll(async () => (await table.locator('tr[data-metric="requests"] td').allTextContents()).slice(1, 3)).toEqual([String(history[0]!.count), String(history[1]!.count)]);
     expect(await page.getByTestId('compare-p95').getAttribute('data-points')).not.toBe('0');
     expect(await panel().getByTestId('load-summary').count()).toBe(2);
     await page.getByTestId('compare-table').scrollIntoViewIfNeeded();

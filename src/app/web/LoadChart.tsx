@@ -36,7 +36,7 @@ export interface Line {
   dash?: number[];
 }
 
-export function Chart({ title, x, lines, testId, height = 150 }: { title: string; x: number[]; lines: Line[]; testId: string; height?: number }) {
+export function Chart({ title, x, lines, testId, height = 190 }: { title: string; x: number[]; lines: Line[]; testId: string; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const shape = lines.map((l) => `${l.label}/${l.color}`).join('|');
