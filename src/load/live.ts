@@ -38,6 +38,9 @@ export interface LivePoint {
   p99: number | null;
 }
 
+/** Most points made at once (a clock step, a worker far behind): older seconds stay in the totals only. */
+const MAX_GAP_SECONDS = 600;
+
 interface Slot {
   count: number;
   errors: number;
@@ -110,6 +113,17 @@ export class LiveTotals {
     // All done: up to the last second anything ended in.
     if (complete === Number.POSITIVE_INFINITY) complete = Math.max(this.next - 1, ...this.pending.keys()) + 1;
     const active = [...this.active.values()].reduce((a, b) => a + b, 0);
+    // A clock stepped forward by hours must not make hours of empty points: skip to the last few.
+    if (complete - this.next > MAX_GAP_SECONDS) {
+      const from = complete - MAX_GAP_SECONDS;
+      for (const [second, slot] of this.pending) {
+        if (second < from) {
+          slot.histogram.destroy();
+          this.pending.delete(second);
+        }
+      }
+      this.next = from;
+    }
     for (; this.next < complete; this.next++) {
       const slot = this.pending.get(this.next);
       this.pending.delete(this.next);

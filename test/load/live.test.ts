@@ -50,6 +50,17 @@ describe('LiveTotals', () => {
     expect(points[3]!.p95).toBeNull();
   });
 
+  it('a clock step of hours makes at most 600 empty points, the totals kept', () => {
+    const live = new LiveTotals(5);
+    let made = 0;
+    live.onPoint(() => made++);
+    live.start(T0 * 1000, 1);
+    live.add([second(T0, [1])], 1, 0, T0 + 1);
+    live.add([second(T0 + 5 * 3600, [2, 2])], 1, 0, T0 + 5 * 3600 + 1);
+    expect(made).toBe(1 + 600);
+    expect(live.view().count).toBe(3);
+  });
+
   it('the terminal line shows the last point and the totals', () => {
     const live = new LiveTotals(10);
     live.start(T0 * 1000, 1);
