@@ -21,12 +21,15 @@ export interface EngineOutcome {
 export interface EngineOptions {
   /** The whole generator config but the worker stripe and its maxInFlight share. */
   config: Omit<GeneratorConfig, 'worker'>;
-  /** Called when every worker is up, just before the schedule starts (epoch ms). */
-  onStart?: (startAt: number) => void;
+  /** Called when every worker is up, just before the schedule starts (epoch ms), with how many there are. */
+  onStart?: (startAt: number, workers: number) => void;
   workers?: number;
   signal?: AbortSignal;
-  /** Seconds that ended, from any worker, with the worker's current users or in-flight requests. */
-  onSeconds?: (seconds: SecondCounts[], active: number, worker: number) => void;
+  /**
+   * Seconds that ended, from any worker, with the worker's current users or in-flight requests;
+   * `before` (epoch seconds): that worker has reported every second before it (Infinity at its end).
+   */
+  onSeconds?: (seconds: SecondCounts[], active: number, worker: number, before: number) => void;
 }
 
 const START_DELAY_MS = 50;
@@ -59,19 +62,19 @@ export async function runEngine(options: EngineOptions): Promise<EngineOutcome> 
             if (message.type === 'ready' && ++ready === count) {
               // Everyone is up: start together a little later, so the start message reaches all first.
               startedAt = Date.now() + START_DELAY_MS;
-              options.onStart?.(startedAt);
+              options.onStart?.(startedAt, count);
               if (!options.signal?.aborted) workers.forEach((w) => w.postMessage({ type: 'start', startAt: startedAt }));
               else workers.forEach((w) => w.postMessage({ type: 'stop' }));
             } else if (message.type === 'seconds') {
               seconds.push(...message.seconds);
-              options.onSeconds?.(message.seconds, message.active, index);
+              options.onSeconds?.(message.seconds, message.active, index, message.before);
             }
             else if (message.type === 'failed') reject(new Error(`load generator ${index + 1} failed: ${message.message}`));
             else if (message.type === 'done') {
               done = true;
               outcomes[index] = message.targets;
               seconds.push(...message.seconds);
-              options.onSeconds?.(message.seconds, 0, index);
+              options.onSeconds?.(message.seconds, 0, index, Number.POSITIVE_INFINITY);
               endedAt = Math.max(endedAt, message.endedAt);
               resolve();
             }

@@ -273,7 +273,8 @@ export class Generator {
 
   /** Posts the seconds that are over (all of them at the end) and forgets them: memory stays flat. */
   private flush(all: boolean): SecondCounts[] {
-    const current = Math.floor(Date.now() / 1000);
+    // The clock record() keys seconds by, so a second posted as over gets nothing more.
+    const current = Math.floor((performance.timeOrigin + performance.now()) / 1000);
     const out: SecondCounts[] = [];
     const active = this.config.model === 'arrivalRate' ? this.inFlight : this.users;
     for (const [key, s] of [...this.seconds].sort((a, b) => a[0] - b[0])) {
@@ -282,7 +283,7 @@ export class Generator {
       s.histogram.destroy();
       this.seconds.delete(key);
     }
-    if (!all) this.post({ type: 'seconds', seconds: out, active });
+    if (!all) this.post({ type: 'seconds', seconds: out, active, before: current });
     return out;
   }
 

@@ -1,12 +1,21 @@
 /**
- * Load runs kept in the data folder (bounded): a short line per run for the app and `ferry`,
- * never the histograms (those are in the result files the user asks for).
+ * Load runs kept in the data folder (bounded): a short line per run (the last 100), and the
+ * whole result file of the last 20 runs in `load-results/`, so the app can show a past run's
+ * charts and compare two runs. Both the CLI and the app keep them (`runLoadTest` does).
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { JsonStore, type WorkspaceData } from '../appdata/index.js';
+import { writeFileAtomic } from '../support/atomic-write.js';
 import type { LoadResult } from './result.js';
 
 export const LOAD_HISTORY_LIMIT = 100;
+/** Whole result files kept (histograms included: a 10-minute run is about 200 KB). */
+export const LOAD_RESULTS_KEPT = 20;
+const RESULTS_DIR = 'load-results';
+/** The names this module gives kept results; anything else is refused when read. */
+const RESULT_NAME = /^run-\d{13}-[0-9a-f]{8}\.json$/;
 
 export interface LoadHistoryEntry {
   id: string;
@@ -20,13 +29,19 @@ export interface LoadHistoryEntry {
   passed: boolean;
   interrupted: boolean;
   segments: LoadResult['segments'];
+  /** The kept result file under the data folder's load-results/ (the last 20 runs have one). */
+  result?: string;
 }
 
 function store(data: WorkspaceData): JsonStore<LoadHistoryEntry[]> {
   return new JsonStore(path.join(data.dir, 'load-history.json'), () => []);
 }
 
-export async function addLoadHistory(data: WorkspaceData, result: LoadResult): Promise<void> {
+export async function addLoadHistory(data: WorkspaceData, result: LoadResult): Promise<LoadHistoryEntry> {
+  const dir = path.join(data.dir, RESULTS_DIR);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const name = `run-${Date.now()}-${randomBytes(4).toString('hex')}.json`;
+  await writeFileAtomic(path.join(dir, name), `${JSON.stringify(result, null, 2)}\n`, 0o600);
   const entry: LoadHistoryEntry = {
     id: result.loadTest.id,
     startedAt: result.startedAt,
@@ -39,13 +54,27 @@ export async function addLoadHistory(data: WorkspaceData, result: LoadResult): P
     passed: result.passed,
     interrupted: result.interrupted,
     segments: result.segments,
+    result: name,
   };
-  await store(data).update((list) => {
+  const dropped = await store(data).update((list) => {
     list.push(entry);
     list.splice(0, Math.max(0, list.length - LOAD_HISTORY_LIMIT));
+    // Older runs keep their line; their result file goes.
+    const withFile = list.filter((e) => e.result !== undefined);
+    const old = withFile.slice(0, Math.max(0, withFile.length - LOAD_RESULTS_KEPT));
+    const names = old.map((e) => e.result!);
+    for (const e of old) delete e.result;
+    return names;
   });
+  await Promise.all(dropped.map((n) => fs.rm(path.join(dir, n), { force: true })));
+  return entry;
 }
 
 export async function readLoadHistory(data: WorkspaceData): Promise<LoadHistoryEntry[]> {
   return store(data).read();
+}
+
+/** The path of a kept result file by its name in the history; undefined for a name this module did not give. */
+export function keptResultFile(data: WorkspaceData, name: string): string | undefined {
+  return RESULT_NAME.test(name) ? path.join(data.dir, RESULTS_DIR, name) : undefined;
 }

@@ -17,14 +17,22 @@ export async function readResultFile(file: string): Promise<LoadResult> {
   } catch (error) {
     throw new MergeError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
   }
+  return parseResult(text, file);
+}
+
+/** A result file's text (`label` names it in messages): checked to be a version 1 result with its parts in place. */
+export function parseResult(text: string, label: string): LoadResult {
   let data: Partial<LoadResult>;
   try {
     data = JSON.parse(text) as Partial<LoadResult>;
   } catch (error) {
-    throw new MergeError(`${file}: is not valid JSON (${(error as Error).message}).`);
+    throw new MergeError(`${label}: is not valid JSON (${(error as Error).message}).`);
   }
-  if (data.format !== RESULT_FORMAT) throw new MergeError(`${file}: is not a Ferry load result (write one with ferry load ID --out-json FILE).`);
-  if (data.version !== RESULT_VERSION) throw new MergeError(`${file}: is a version ${String(data.version)} load result; this Ferry reads version ${RESULT_VERSION}.`);
+  if (data === null || typeof data !== 'object' || data.format !== RESULT_FORMAT) throw new MergeError(`${label}: is not a Ferry load result (write one with ferry load ID --out-json FILE).`);
+  if (data.version !== RESULT_VERSION) throw new MergeError(`${label}: is a version ${String(data.version)} load result; this Ferry reads version ${RESULT_VERSION}.`);
+  const missing = (['loadTest', 'segments', 'overall'] as const).find((k) => typeof data[k] !== 'object' || data[k] === null)
+    ?? (['targets', 'series', 'thresholds', 'verdicts'] as const).find((k) => !Array.isArray(data[k]));
+  if (missing) throw new MergeError(`${label}: the result has no valid "${missing}"; write it again with ferry load ID --out-json FILE.`);
   return data as LoadResult;
 }
 

@@ -4,7 +4,7 @@
  * partial result, marked interrupted.
  */
 import { runEngine } from './engine.js';
-import { addLoadHistory } from './history.js';
+import { addLoadHistory, type LoadHistoryEntry } from './history.js';
 import { LiveTotals } from './live.js';
 import { planLoadTest, type LoadPlan, type PlanOptions } from './plan.js';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
@@ -15,8 +15,10 @@ export interface LoadRunOptions extends PlanOptions {
   signal?: AbortSignal;
   /** Called once the plan is checked, before anything is sent (to say which requests' scripts are not run). */
   onPlan?: (plan: LoadPlan) => void;
-  /** Live totals, as the workers report seconds. */
+  /** Live totals and per-second points (`live.onPoint`), as the workers report seconds: the CLI's live line and the app's charts. */
   onLive?: (live: LiveTotals) => void;
+  /** The run's line in the history, once kept with its result file (with `data` only). */
+  onKept?: (entry: LoadHistoryEntry) => void;
 }
 
 export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> {
@@ -27,10 +29,10 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> 
   const workers = options.workers;
   const outcome = await runEngine({
     config: plan.config,
-    onStart: (at) => (live.startAt = at),
+    onStart: (at, count) => live.start(at, count),
     ...(workers !== undefined ? { workers } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    onSeconds: (seconds, active, worker) => live.add(seconds, active, worker),
+    onSeconds: (seconds, active, worker, before) => live.add(seconds, active, worker, before),
   });
   const startAt = outcome.startedAt || Date.now();
   const endedAt = Math.max(outcome.endedAt, startAt);
@@ -59,7 +61,8 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> 
     verdicts,
     passed: !interrupted && verdicts.every((v) => v.passed),
   };
-  if (options.data) await addLoadHistory(options.data, result).catch(() => {});
+  // A history that cannot be written (a full disk) does not lose the result the caller prints.
+  if (options.data) await addLoadHistory(options.data, result).then(options.onKept, () => {});
   return result;
 }
 

@@ -79,7 +79,8 @@ export interface SecondCounts {
 
 export type WorkerMessage =
   | { type: 'ready' }
-  | { type: 'seconds'; seconds: SecondCounts[]; active: number }
+  /** `before` (epoch seconds): every second before it has now been reported by this worker. */
+  | { type: 'seconds'; seconds: SecondCounts[]; active: number; before: number }
   | { type: 'done'; targets: TargetCounts[]; seconds: SecondCounts[]; endedAt: number }
   | { type: 'failed'; message: string };
 

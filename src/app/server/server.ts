@@ -10,6 +10,7 @@ import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie 
 import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
 import { environmentRoutes } from './routes-environments.js';
+import { AppLoadRuns, loadRoutes } from './routes-load.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
@@ -63,7 +64,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const state = new WorkspaceState(options.workspace);
   const live = new LiveChannel();
   const servers = new AppServers(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers) };
+  const loadRuns = new AppLoadRuns(state, live);
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -141,6 +143,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     state,
     async close() {
       watcher.close();
+      await loadRuns.close();
       await servers.close();
       live.close();
       server.closeAllConnections();

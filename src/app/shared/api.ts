@@ -6,8 +6,10 @@ import type { RequestFile } from '../../model/index.js';
 import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { TrafficRecord } from '../../servers/index.js';
+import type { LoadEvent } from './load-api.js';
 
 export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
+export type * from './load-api.js';
 
 /** One row of the sidebar tree. */
 export type TreeItem =
@@ -82,7 +84,9 @@ export type LiveEvent =
   /** New records of the traffic log of the servers the app started. */
   | { type: 'traffic'; records: TrafficView[] }
   /** A stream message of a send in flight (SSE events as they arrive); `sendId` is the send's id. */
-  | { type: 'message'; sendId: string; message: StreamMessage };
+  | { type: 'message'; sendId: string; message: StreamMessage }
+  /** A load test run's progress: its start, one point per second, its end (load-api.ts). */
+  | { type: 'load'; runId: string; event: LoadEvent };
 
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;

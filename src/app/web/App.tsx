@@ -11,6 +11,8 @@ import { CodeDialog } from './CodeDialog.js';
 import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { ImportDialog } from './ImportDialog.js';
+import { LoadPanel } from './LoadPanel.js';
+import { publishLoadEvent } from './load-events.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
@@ -50,6 +52,7 @@ export function App() {
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
   const [serversOpen, setServersOpen] = useState(false);
+  const [loadOpen, setLoadOpen] = useState(false);
   const [traffic, setTraffic] = useState<TrafficView[]>([]);
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
@@ -161,6 +164,7 @@ export function App() {
       setTraffic((rows) => [...rows, ...event.records].slice(-TRAFFIC_SHOWN));
       return;
     }
+    if (event.type === 'load') return publishLoadEvent(event);
     if (event.type === 'message') {
       if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
       return;
@@ -371,6 +375,7 @@ export function App() {
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
         <button onClick={() => setDialog({ type: 'cookies' })}>Cookies</button>
         <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
+        <button aria-pressed={loadOpen} onClick={() => setLoadOpen(!loadOpen)}>Load tests</button>
         <span className="spacer" />
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
         <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
@@ -398,6 +403,7 @@ export function App() {
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
             </div>
           )}
+          {loadOpen && <LoadPanel onClose={() => setLoadOpen(false)} />}
           {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>

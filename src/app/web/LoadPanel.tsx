@@ -1,0 +1,311 @@
+/**
+ * The load-test panel (docs/app.md, "Load tests"): the files of loadtests/ with an editor, a run
+ * with live charts (a point per second from the live channel), the summary and threshold
+ * verdicts at the end, the runs kept on this computer with a side-by-side comparison of two, and
+ * result files opened (one, or several segments merged as `ferry load merge` merges them).
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { LivePoint, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../shared/api.js';
+import { api, stableJson } from './api.js';
+import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
+import { LoadEditor } from './LoadEditor.js';
+import { onLoadEvent } from './load-events.js';
+import { CompareTable, historyLabel, LoadSummary } from './LoadSummary.js';
+import './load.css';
+
+interface RunState {
+  view: LoadRunView;
+  points: LivePoint[];
+  result?: LoadResultView;
+  kept?: string;
+  failed?: string;
+  stopping?: boolean;
+}
+
+type Shown =
+  | { type: 'result'; title: string; result: LoadResultView }
+  | { type: 'compare'; labels: [string, string]; a: LoadResultView; b: LoadResultView };
+
+/** Live points drawn at most: an hour of seconds (the server keeps as many). */
+const POINTS_DRAWN = 3600;
+
+export function LoadPanel({ onClose }: { onClose: () => void }) {
+  const [list, setList] = useState<LoadTestList | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [saved, setSaved] = useState<LoadTestFile | null>(null);
+  const [draft, setDraft] = useState<LoadTestFile | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [run, setRun] = useState<RunState | null>(null);
+  const [history, setHistory] = useState<LoadHistoryEntry[]>([]);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [busy, setBusy] = useState(false);
+  const runRef = useRef<RunState | null>(null);
+  runRef.current = run;
+  const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
+
+  const loadList = useCallback(async () => {
+    try {
+      const next = await api.get<LoadTestList>('/api/loadtests');
+      setList(next);
+      // A run started elsewhere (another page) or before this panel opened: draw what it has.
+      if (next.running && runRef.current?.view.runId !== next.running.runId) setRun({ view: next.running, points: next.running.points });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, []);
+
+  const loadHistory = useCallback(async (id: string | null) => {
+    if (!id) return setHistory([]);
+    setHistory(await api.get<LoadHistoryEntry[]>(`/api/load/history?id=${encodeURIComponent(id)}`).catch(() => []));
+  }, []);
+
+  const open = useCallback(async (id: string) => {
+    setError(null);
+    setShown(null);
+    setPicked([]);
+    try {
+      const { loadTest } = await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(id)}`);
+      setSelected(id);
+      setSaved(loadTest);
+      setDraft(loadTest);
+    } catch (e) {
+      setSelected(id);
+      setSaved(null);
+      setDraft(null);
+      setError((e as Error).message);
+    }
+    void loadHistory(id);
+  }, [loadHistory]);
+
+  useEffect(() => {
+    void loadList();
+    return onLoadEvent(({ runId, event }) => {
+      if (event.type === 'start') {
+        setRun((current) => (current?.view.runId === runId ? { ...current, view: { ...event.run, points: [] } } : { view: event.run, points: [] }));
+        return;
+      }
+      setRun((current) => {
+        if (!current || current.view.runId !== runId) return current;
+        if (event.type === 'point') return { ...current, points: [...current.points, event.point].slice(-POINTS_DRAWN) };
+        if (event.type === 'end') return { ...current, result: event.result, ...(event.kept ? { kept: event.kept } : {}), stopping: false };
+        return { ...current, failed: event.message, stopping: false };
+      });
+      if (event.type === 'end' || event.type === 'failed') {
+        void loadList();
+        void loadHistory(runRef.current?.view.id ?? null);
+      }
+    });
+  }, []);
+
+  const save = async (): Promise<boolean> => {
+    if (!selected || !draft) return false;
+    setError(null);
+    try {
+      const answer = await api.put<{ loadTest: LoadTestFile }>('/api/loadtest', { id: selected, loadTest: draft });
+      setSaved(answer.loadTest);
+      setDraft(answer.loadTest);
+      void loadList();
+      return true;
+    } catch (e) {
+      setError((e as Error).message);
+      return false;
+    }
+  };
+
+  const create = async () => {
+    const name = prompt('Load test name');
+    if (!name) return;
+    try {
+      const { id } = await api.post<{ id: string }>('/api/loadtest', { name });
+      await loadList();
+      await open(id);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const remove = async () => {
+    if (!selected || !confirm(`Delete the load test "${selected}" (loadtests/${selected}.yaml)?`)) return;
+    try {
+      await api.post('/api/loadtest/delete', { id: selected });
+      setSelected(null);
+      setSaved(null);
+      setDraft(null);
+      await loadList();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const start = async () => {
+    if (!selected) return;
+    if (dirty && !(await save())) return;
+    setError(null);
+    setShown(null);
+    // The last run's charts and summary go: what shows next is the new run.
+    setRun(null);
+    setBusy(true);
+    try {
+      const view = await api.post<LoadRunView>('/api/load/run', { id: selected });
+      setRun((current) => (current?.view.runId === view.runId ? current : { view, points: view.points }));
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const stop = async () => {
+    const current = runRef.current;
+    if (!current) return;
+    setRun({ ...current, stopping: true });
+    await api.post('/api/load/stop', { runId: current.view.runId }).catch((e: Error) => setError(e.message));
+  };
+
+  const showKept = async (entry: LoadHistoryEntry) => {
+    if (!entry.result) return;
+    try {
+      setShown({ type: 'result', title: `Run of ${historyLabel(entry)}`, result: await api.get<LoadResultView>(`/api/load/result?name=${encodeURIComponent(entry.result)}`) });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const compare = async () => {
+    const [first, second] = picked.map((name) => history.find((h) => h.result === name)!).sort((x, y) => Date.parse(x.startedAt) - Date.parse(y.startedAt));
+    if (!first || !second) return;
+    try {
+      const [a, b] = await Promise.all([first, second].map((h) => api.get<LoadResultView>(`/api/load/result?name=${encodeURIComponent(h.result!)}`)));
+      setShown({ type: 'compare', labels: [historyLabel(first), historyLabel(second)], a: a!, b: b! });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  /** Result files from disk: one is shown as it is; several are the segments of one test, merged. */
+  const openFiles = async (files: FileList | null) => {
+    if (!files || files.length === 0) return;
+    setError(null);
+    try {
+      const read = await Promise.all([...files].map(async (f) => ({ name: f.name, text: await f.text() })));
+      const result = await api.post<LoadResultView>('/api/load/open', { files: read });
+      setShown({ type: 'result', title: read.length === 1 ? `Opened ${read[0]!.name}` : `Merged ${read.map((f) => f.name).join(', ')}`, result });
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const running = run !== null && !run.result && !run.failed;
+  const last = run?.points.at(-1);
+  const errors = run?.points.reduce((n, p) => n + p.errors, 0) ?? 0;
+  const dropped = run?.points.reduce((n, p) => n + p.dropped, 0) ?? 0;
+  const broken = list?.loadTests.find((t) => t.id === selected)?.error;
+
+  return (
+    <section className="runner load-panel" aria-label="Load tests">
+      <header>
+        <h3>Load tests</h3>
+        <span className="spacer" />
+        <label className="file-open">
+          Open result file…
+          <input type="file" accept=".json,application/json" multiple aria-label="Open result file" onChange={(e) => { void openFiles(e.target.files); e.target.value = ''; }} />
+        </label>
+        <button className="icon" aria-label="Close load tests" onClick={onClose}>×</button>
+      </header>
+      <div className="load-body">
+        <nav className="load-list">
+          <ul aria-label="Load test list">
+            {list?.loadTests.map((t) => (
+              <li key={t.id} className={`${t.id === selected ? 'on' : ''} ${t.error ? 'warn' : ''}`} data-loadtest={t.id} onClick={() => void open(t.id)} title={t.error ?? `loadtests/${t.id}.yaml`}>
+                {t.error ? '⚠ ' : ''}{t.name} <small className="muted">{t.error ? 'does not parse' : `${t.targets} target${t.targets === 1 ? '' : 's'}`}</small>
+              </li>
+            ))}
+          </ul>
+          {list?.loadTests.length === 0 && <p className="muted small">No load tests: add one with New (it is saved as loadtests/NAME.yaml).</p>}
+          <button onClick={() => void create()}>New load test</button>
+        </nav>
+        <div className="load-main">
+          {error && <p className="error" role="alert">{error}</p>}
+          {broken && <p className="muted">Fix loadtests/{selected}.yaml in an editor; it shows here once it parses.</p>}
+          {draft && selected && (
+            <details open className="load-edit">
+              <summary>
+                <b>{saved?.name ?? selected}</b> <span className="muted">loadtests/{selected}.yaml{dirty ? ' · unsaved changes' : ''}</span>
+              </summary>
+              <LoadEditor test={draft} requests={list?.requests ?? []} onChange={setDraft} />
+              <div className="load-actions">
+                <button className="primary" disabled={!dirty} onClick={() => void save()}>Save</button>
+                <button disabled={!dirty} onClick={() => setDraft(saved)}>Revert</button>
+                <button className="danger" onClick={() => void remove()}>Delete</button>
+              </div>
+            </details>
+          )}
+          {selected && !broken && (
+            <div className="load-actions">
+              <button className="primary" disabled={running || busy || !draft} onClick={() => void start()}>{dirty ? 'Save and run' : 'Run'}</button>
+              {running && <button className="danger" disabled={run?.stopping} onClick={() => void stop()}>{run?.stopping ? 'Stopping…' : 'Stop'}</button>}
+            </div>
+          )}
+          {run && !shown && (
+            <div className="load-run" data-testid="load-run" data-state={running ? 'running' : run.result ? 'done' : 'failed'} data-run-id={run.view.runId}>
+              <h4>{run.view.name} {running ? <span className="muted">running…</span> : null}</h4>
+              <p className="load-status" data-testid="load-status">
+                {last ? `${Math.min(last.elapsedSeconds, run.view.plannedSeconds).toFixed(0)} / ${run.view.plannedSeconds} s` : `0 / ${run.view.plannedSeconds} s`}
+                {' · '}{last?.count ?? 0} req/s · p95 {last?.p95 == null ? '-' : `${last.p95.toFixed(1)} ms`} · errors {errors} · {run.view.model === 'arrivalRate' ? 'in flight' : 'users'} {last?.active ?? 0} · dropped {dropped}
+              </p>
+              <RunCharts points={run.result ? fromResult(run.result) : fromLive(run.points)} model={run.view.model} />
+              {run.failed && <p className="error" role="alert">{run.failed}</p>}
+              {run.result && <LoadSummary result={run.result} />}
+            </div>
+          )}
+          {shown?.type === 'result' && (
+            <div className="load-run" data-testid="load-shown">
+              <button className="small" onClick={() => setShown(null)}>← back</button>
+              <RunCharts points={fromResult(shown.result)} model={shown.result.loadTest.model} prefix="shown" />
+              <LoadSummary result={shown.result} title={shown.title} />
+            </div>
+          )}
+          {shown?.type === 'compare' && (
+            <div className="load-run" data-testid="load-compare">
+              <button className="small" onClick={() => setShown(null)}>← back</button>
+              <h4>A: {shown.labels[0]} · B: {shown.labels[1]}</h4>
+              <CompareTable a={shown.a} b={shown.b} labels={shown.labels} />
+              <CompareCharts a={fromResult(shown.a)} b={fromResult(shown.b)} />
+              <div className="side-by-side">
+                <LoadSummary result={shown.a} title={`A: ${shown.labels[0]}`} />
+                <LoadSummary result={shown.b} title={`B: ${shown.labels[1]}`} />
+              </div>
+            </div>
+          )}
+          {selected && (
+            <div className="load-history">
+              <h4>Runs on this computer <small className="muted">the last 100; the last 20 keep their whole result. Tick two to compare.</small></h4>
+              <table className="plain load-table" aria-label="Load test runs">
+                <thead><tr><th /><th>started</th><th>duration</th><th>requests</th><th>req/s</th><th>errors</th><th>p95</th><th>p99</th><th>verdict</th><th /></tr></thead>
+                <tbody>
+                  {history.map((h, i) => (
+                    <tr key={`${h.startedAt}-${i}`} data-history={i}>
+                      <td>{h.result && <input type="checkbox" aria-label={`Compare run ${i + 1}`} checked={picked.includes(h.result)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, h.result!].slice(-2) : p.filter((x) => x !== h.result)))} />}</td>
+                      <td>{historyLabel(h)}</td>
+                      <td className="num">{h.durationSeconds.toFixed(1)} s</td>
+                      <td className="num">{h.count}</td>
+                      <td className="num">{h.rps.toFixed(1)}</td>
+                      <td className="num">{h.errorRate.toFixed(2)}%</td>
+                      <td className="num">{h.p95 === null ? '-' : h.p95.toFixed(1)}</td>
+                      <td className="num">{h.p99 === null ? '-' : h.p99.toFixed(1)}</td>
+                      <td className={h.passed ? 'ok' : 'bad'}>{h.passed ? 'passed' : h.interrupted ? 'interrupted' : 'failed'}</td>
+                      <td>{h.result ? <button className="small" onClick={() => void showKept(h)}>Open</button> : <span className="muted small">summary only</span>}</td>
+                    </tr>
+                  ))}
+                  {history.length === 0 && <tr><td colSpan={10} className="muted">No runs yet (runs of ferry load on this computer show here too).</td></tr>}
+                </tbody>
+              </table>
+              <button disabled={picked.length !== 2} onClick={() => void compare()}>Compare the two ticked runs</button>
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+/** A client of `ferry app`'s API for tests: every call carries the session cookie, as the page's do; the live channel joined. */
+import http from 'node:http';
+import WebSocket from 'ws';
+import type { LiveEvent } from '../../src/app/shared/api.js';
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+export class ApiClient {
+  cookie = '';
+  constructor(readonly port: number) {}
+
+  async login(token: string): Promise<void> {
+    const res = await fetch(`http://127.0.0.1:${this.port}/?token=${token}`, { redirect: 'manual' });
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  }
+
+  call(method: string, urlPath: string, body?: unknown): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(text ? { 'content-type': 'application/json' } : {}) } },
+        (res) => {
+          let out = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (out += c));
+          res.on('end', () => {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(out);
+            } catch {
+              parsed = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed, text: out });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+  }
+
+  /** Joins the live channel; `events` fills as they arrive, each with the time it came. */
+  async live(): Promise<{ events: LiveEvent[]; times: number[]; close(): void }> {
+    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/api/live`, { headers: { cookie: this.cookie } });
+    const events: LiveEvent[] = [];
+    const times: number[] = [];
+    ws.on('message', (data) => {
+      events.push(JSON.parse(String(data)) as LiveEvent);
+      times.push(Date.now());
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return { events, times, close: () => ws.close() };
+  }
+}
+
+export async function until<T>(what: string, read: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * `ferry app` in Chromium, the load-test panel, against a real HTTP server on 127.0.0.1: the
+ * editor (a wrong value refused with its field, a good one saved with the file's comments kept,
+ * the ramp preview following the stages), a 4-second run of 3 users whose charts gain points
+ * while it runs, the summary checked against the result file kept in the data folder, a second
+ * run compared with the first side by side, and a result file opened from disk.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { LoadHistoryEntry, LoadResult } from '../../src/load/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { startTargetServer, type TargetServer } from '../load/target-server.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+const SMOKE = `# Smoke: a comment the app keeps
+name: Smoke
+targets:
+  - request: Hello.yaml
+    weight: 1 # per user, in a row
+stages:
+  - { durationSecs: 6, target: 2 }
+thresholds:
+  - { metric: errorRate, op: "<", value: 1 }
+  - { metric: p95, op: "<", value: 2000 }
+`;
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () => {
+  let ws: TempWorkspace;
+  let target: TargetServer;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const file = (p: string) => path.join(ws.root, p);
+  const panel = () => page.getByRole('region', { name: 'Load tests' });
+
+  /** The newest run's line in the data folder's history, and its kept result file. */
+  async function newestKept(): Promise<{ entry: LoadHistoryEntry; result: LoadResult }> {
+    const history = JSON.parse(await fs.readFile(path.join(app.state.data.dir, 'load-history.json'), 'utf8')) as LoadHistoryEntry[];
+    const entry = history.at(-1)!;
+    const result = JSON.parse(await fs.readFile(path.join(app.state.data.dir, 'load-results', entry.result!), 'utf8')) as LoadResult;
+    return { entry, result };
+  }
+
+  /** Runs the open test; returns what the req/s chart held at each look while the run was going on. */
+  async function runAndWatch(shot?: string): Promise<number[]> {
+    const run = page.getByTestId('load-run');
+    const before = (await run.count()) ? await run.getAttribute('data-run-id') : null;
+    await panel().getByRole('button', { name: 'Run', exact: true }).click();
+    const seen: number[] = [];
+    const started = Date.now();
+    for (;;) {
+      const [id, state, points] = await Promise.all([run.getAttribute('data-run-id', { timeout: 1000 }).catch(() => null), run.getAttribute('data-state', { timeout: 1000 }).catch(() => null), page.getByTestId('chart-rps').getAttribute('data-points', { timeout: 1000 }).catch(() => null)]);
+      if (id === null || id === before) {
+        if (Date.now() - started > 10_000) throw new Error('the run did not start within 10 s');
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      if (state === 'done' || state === 'failed') break;
+      if (state === 'running' && points !== null) seen.push(Number(points));
+      if (shot && seen.filter((n) => n > 1).length === 1) {
+        await page.getByTestId('chart-latency').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(ARTIFACTS, shot) });
+      }
+      if (Date.now() - started > 30_000) throw new Error('the run did not end within 30 s');
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(await run.getAttribute('data-state')).toBe('done');
+    return seen;
+  }
+
+  beforeAll(async () => {
+    await ensureBuiltUi();
+    target = await startTargetServer();
+    ws = await makeWorkspace({
+      'requests/Hello.yaml': { name: 'Hello', seq: 1, url: `${target.url}/hello` },
+      'requests/Other.yaml': { name: 'Other', seq: 2, url: `${target.url}/other` },
+      'loadtests/smoke.yaml': SMOKE,
+    });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
+    page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+    await page.goto(app.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await target?.close();
+    await ws?.cleanup();
+  });
+
+  it('edits a load test: a wrong weight is refused with its field, the stages redraw the ramp, the save keeps the comments', async () => {
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    await panel().getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
+    const ramp = panel().getByTestId('ramp-preview');
+    expect([await ramp.getAttribute('data-total'), await ramp.getAttribute('data-top')]).toEqual(['6', '2']);
+
+    const before = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
+    await panel().getByLabel('Target 1 weight').fill('-1');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => panel().getByRole('alert').textContent()).toContain('targets[0].weight: must be 0 or more');
+    expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(before);
+
+    await panel().getByLabel('Target 1 weight').fill('2');
+    await panel().getByLabel('Stage 1 seconds').fill('4');
+    await panel().getByLabel('Stage 1 target').fill('3');
+    expect([await ramp.getAttribute('data-total'), await ramp.getAttribute('data-top')]).toEqual(['4', '3']);
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('durationSecs: 4, target: 3');
+    const after = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
+    expect(after).toBe(before.replace('weight: 1 #', 'weight: 2 #').replace('durationSecs: 6, target: 2', 'durationSecs: 4, target: 3'));
+  });
+
+  it('runs it: the charts gain points while it runs; the summary in the page is the kept result file', async () => {
+    const seen = await runAndWatch('app-load-running.png');
+    // Points arrived while the run was going on, and more of them later: a live chart, not a final drawing.
+    const why = `points seen while running: ${seen.join(', ')}`;
+    expect(seen.some((n) => n > 0), why).toBe(true);
+    const firstLive = seen.find((n) => n > 0)!;
+    expect(Math.max(...seen), why).toBeGreaterThan(firstLive);
+    await page.getByTestId('load-summary').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-load-summary.png') });
+
+    const { entry, result } = await newestKept();
+    expect(entry).toMatchObject({ id: 'smoke', passed: true });
+    const summary = panel().getByTestId('load-summary');
+    const cell = (row: string, name: string) => summary.locator(`tr[data-target="${row}"] td[data-field="${name}"]`).textContent();
+    expect(await cell('all', 'count')).toBe(String(result.overall.count));
+    expect(await cell('all', 'rps')).toBe(result.overall.rps.toFixed(1));
+    expect(await cell('all', 'p50')).toBe(result.overall.latencyMs!.p50.toFixed(1));
+    expect(await cell('all', 'p95')).toBe(result.overall.latencyMs!.p95.toFixed(1));
+    expect(await cell('all', 'p99')).toBe(result.overall.latencyMs!.p99.toFixed(1));
+    expect(await cell('all', 'max')).toBe(result.overall.latencyMs!.max.toFixed(1));
+    expect(await cell('Hello.yaml', 'count')).toBe(String(result.targets[0]!.count));
+    expect(result.overall.count).toBe(target.byPath.get('/hello'));
+    expect(await summary.getByTestId('load-statuses').textContent()).toBe(`status codes: 200 × ${result.overall.count}`);
+    const verdicts = await summary.getByRole('list', { name: 'Threshold verdicts' }).getByRole('listitem').allTextContents();
+    expect(verdicts).toEqual(result.verdicts.map((v) => `✓ ${v.rule}: measured ${v.measured}`));
+    expect(await summary.getByTestId('load-verdict').textContent()).toBe('All thresholds passed.');
+    // The chart of the finished run is the result's series.
+    expect(Number(await page.getByTestId('chart-rps').getAttribute('data-points'))).toBe(result.series.length);
+    // The history lists the run.
+    await expect.poll(() => panel().getByRole('table', { name: 'Load test runs' }).locator('tbody tr').count()).toBe(1);
+  }, 60_000);
+
+  it('compares two runs side by side', async () => {
+    await runAndWatch();
+    const runs = panel().getByRole('table', { name: 'Load test runs' });
+    await expect.poll(() => runs.locator('tbody tr').count()).toBe(2);
+    await runs.getByLabel('Compare run 1').check();
+    await runs.getByLabel('Compare run 2').check();
+    await panel().getByRole('button', { name: 'Compare the two ticked runs' }).click();
+    const table = panel().getByTestId('compare-table');
+    const history = JSON.parse(await fs.readFile(path.join(app.state.data.dir, 'load-history.json'), 'utf8')) as LoadHistoryEntry[];
+    // A is the older run, B the newer (the table shows once both results are fetched).
+    await expect.poll(async () => (await table.locator('tr[data-metric="requests"] td').allTextContents()).slice(1, 3)).toEqual([String(history[0]!.count), String(history[1]!.count)]);
+    expect(await page.getByTestId('compare-p95').getAttribute('data-points')).not.toBe('0');
+    expect(await panel().getByTestId('load-summary').count()).toBe(2);
+    await page.getByTestId('compare-table').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-load-compare.png') });
+    await panel().getByRole('button', { name: '← back' }).click();
+  }, 60_000);
+
+  it('opens a result file from disk (as ferry load --out-json or ferry load merge writes it), and says what is wrong with one that is not', async () => {
+    const { result } = await newestKept();
+    await panel().getByLabel('Open result file').setInputFiles({ name: 'merged.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(result)) });
+    const shown = panel().getByTestId('load-shown');
+    await expect.poll(() => shown.getByRole('heading').first().textContent()).toBe('Opened merged.json');
+    expect(await shown.locator('tr[data-target="all"] td[data-field="count"]').textContent()).toBe(String(result.overall.count));
+    expect(Number(await page.getByTestId('shown-rps').getAttribute('data-points'))).toBe(result.series.length);
+    await panel().getByLabel('Open result file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+    await expect.poll(() => panel().getByRole('alert').textContent()).toContain('notes.json: is not a Ferry load result');
+  });
+});
