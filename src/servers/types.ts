@@ -1,5 +1,6 @@
 /** The shapes the faces (CLI, app, runner) see of Ferry's local servers. */
 import type { ServerFile, ServerKind } from '../model/index.js';
+import type { ClientInfo, PushOptions, SendForm } from './kinds/kind.js';
 import type { TrafficLog } from './traffic.js';
 
 /**
@@ -85,6 +86,16 @@ export interface RunningServer {
    * 0 for kinds without streams.
    */
   pushEvent(data: string, name?: string): number;
+  /**
+   * The traffic panel's send, for every kind that can send to clients (`sendForm` present): to
+   * every open client, or to `options.to`. Returns how many clients it reached (0: none open, or
+   * `to` is gone). Throws a ServerError for data the kind cannot send (hex that is not hex).
+   */
+  send(data: string, options?: PushOptions): number;
+  /** The open clients a send can go to (none for kinds that cannot send). */
+  clients(): ClientInfo[];
+  /** The send form's fields; undefined when the kind cannot send to clients (mock, MCP, DNS). */
+  readonly sendForm: SendForm | undefined;
   /** Re-reads the server file and variables now, as an edit would. */
   reload(): Promise<void>;
   /** Stops listening, ends open connections and streams; resolves when all is closed. */

@@ -41,10 +41,48 @@ export interface KindInstanceBase {
   configure(settings: KindSettings): void;
   /** Open streams (event streams, WebSocket connections); 0 for kinds without. */
   openStreams(): number;
-  /** Sends a message to every open stream now (the traffic panel's send); absent for kinds without streams. */
-  push?(data: string, name?: string): number;
+  /**
+   * The traffic panel's send (spec 6.2, 8.2): a message to every open client now, or to the one
+   * whose id is `options.to` (an id of `clients()`). Returns how many clients it went to (0 when
+   * `to` names no open client). Absent for kinds that cannot send to clients (mock, MCP, DNS).
+   */
+  push?(data: string, options?: PushOptions): number;
+  /** The open clients a send can go to, oldest first; present with `push`. */
+  clients?(): ClientInfo[];
+  /** What the panel's send form asks for; present with `push`. */
+  readonly sendForm?: SendForm;
   /** Ends streams and pending timers; the listener is closing next. */
   close(): void;
+}
+
+/** Where and how the traffic panel's send goes. */
+export interface PushOptions {
+  /** One client's id (from `clients()`); absent = every open client. */
+  to?: string;
+  /** The event name, for kinds whose sendForm has `event` (SSE, Socket.IO). */
+  name?: string;
+  /**
+   * Fills `{{variables}}` of the typed text as the application fills a request's (spec 8.2: text
+   * typed in a traffic panel for WebSocket, TCP, UDP or relay clients). A kind calls it where the
+   * spec says the application fills the text; the SSE server renders its own per client instead.
+   */
+  fill?: (text: string) => string;
+}
+
+/** One open client, as the panel lists it. */
+export interface ClientInfo {
+  /** What `PushOptions.to` takes. */
+  id: string;
+  /** Shown to people: the peer address as the traffic records name it. */
+  label: string;
+}
+
+/** The fields of the panel's send form for a kind. */
+export interface SendForm {
+  /** An event name goes with the data (SSE, Socket.IO). */
+  event: boolean;
+  /** The data is written as hex byte pairs (TCP and UDP servers with `encoding: hex`). */
+  hex: boolean;
 }
 
 /** An instance on the shared HTTP listener. */
