@@ -1,6 +1,5 @@
 /** The shapes the faces (CLI, app, runner) see of Ferry's local servers. */
 import type { ServerFile, ServerKind } from '../model/index.js';
-import type { ClientInfo, PushOptions, SendForm } from './kinds/kind.js';
 import type { TrafficLog } from './traffic.js';
 
 /**
@@ -100,4 +99,34 @@ export interface RunningServer {
   reload(): Promise<void>;
   /** Stops listening, ends open connections and streams; resolves when all is closed. */
   stop(): Promise<void>;
+}
+
+/** Where and how the traffic panel's send goes. */
+export interface PushOptions {
+  /** One client's id (from `clients()`); absent = every open client. */
+  to?: string;
+  /** The event name, for kinds whose sendForm has `event` (SSE, Socket.IO). */
+  name?: string;
+  /**
+   * Fills `{{variables}}` of the typed text as the application fills a request's (spec 8.2: text
+   * typed in a traffic panel for WebSocket, TCP, UDP or relay clients). A kind calls it where the
+   * spec says the application fills the text; the SSE server renders its own per client instead.
+   */
+  fill?: (text: string) => string;
+}
+
+/** One open client, as the panel lists it. */
+export interface ClientInfo {
+  /** What `PushOptions.to` takes. */
+  id: string;
+  /** Shown to people: the peer address as the traffic records name it. */
+  label: string;
+}
+
+/** The fields of the panel's send form for a kind. */
+export interface SendForm {
+  /** An event name goes with the data (SSE, Socket.IO). */
+  event: boolean;
+  /** The data is written as hex byte pairs (TCP and UDP servers with `encoding: hex`). */
+  hex: boolean;
 }

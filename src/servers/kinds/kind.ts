@@ -19,6 +19,9 @@ import type { AnyRequest, AnyResponse } from '../http-types.js';
 import type { Listener } from '../listener.js';
 import type { TlsMaterial } from '../tls.js';
 import type { TrafficLog } from '../traffic.js';
+import type { ClientInfo, PushOptions, SendForm } from '../types.js';
+
+export type { ClientInfo, PushOptions, SendForm };
 
 export interface KindContext {
   /** The server's id (file name without `.yaml`). */
@@ -53,36 +56,6 @@ export interface KindInstanceBase {
   readonly sendForm?: SendForm;
   /** Ends streams and pending timers; the listener is closing next. */
   close(): void;
-}
-
-/** Where and how the traffic panel's send goes. */
-export interface PushOptions {
-  /** One client's id (from `clients()`); absent = every open client. */
-  to?: string;
-  /** The event name, for kinds whose sendForm has `event` (SSE, Socket.IO). */
-  name?: string;
-  /**
-   * Fills `{{variables}}` of the typed text as the application fills a request's (spec 8.2: text
-   * typed in a traffic panel for WebSocket, TCP, UDP or relay clients). A kind calls it where the
-   * spec says the application fills the text; the SSE server renders its own per client instead.
-   */
-  fill?: (text: string) => string;
-}
-
-/** One open client, as the panel lists it. */
-export interface ClientInfo {
-  /** What `PushOptions.to` takes. */
-  id: string;
-  /** Shown to people: the peer address as the traffic records name it. */
-  label: string;
-}
-
-/** The fields of the panel's send form for a kind. */
-export interface SendForm {
-  /** An event name goes with the data (SSE, Socket.IO). */
-  event: boolean;
-  /** The data is written as hex byte pairs (TCP and UDP servers with `encoding: hex`). */
-  hex: boolean;
 }
 
 /** An instance on the shared HTTP listener. */
