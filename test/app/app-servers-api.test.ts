@@ -11,9 +11,11 @@ import net from 'node:net';
 import path from 'node:path';
 import dnsPacket from 'dns-packet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { io as connectSocketIo } from 'socket.io-client';
 import WebSocket from 'ws';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import type { ServerEditorView, ServerView, TrafficView } from '../../src/app/shared/api.js';
+import { startWorkspaceServers } from '../../src/servers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
@@ -175,6 +177,33 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       const { value } = await reader.read();
       expect(new TextDecoder().decode(value)).toBe('event: note\ndata: for grace from Ada\n\n');
       controller.abort();
+    });
+
+    it('Socket.IO: an event with JSON arguments to one socket (by id), not the other', async () => {
+      await ws.write('servers/rooms.yaml', { name: 'Rooms', kind: 'socketio', socketio: { mode: 'manual' } });
+      await app.state.reload();
+      const rooms = await started(client, 'rooms');
+      expect(rooms.sendForm).toEqual({ event: true, hex: false });
+      const connect = async () => {
+        const socket = connectSocketIo(rooms.url!, { transports: ['websocket'], reconnection: false });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return socket;
+      };
+      const [first, second] = [await connect(), await connect()];
+      const got: unknown[][] = [];
+      first.on('news', (...args: unknown[]) => got.push(args));
+      second.on('news', (...args: unknown[]) => got.push(['second', ...args]));
+      const listed = (await client.call('GET', '/api/servers/clients?id=rooms')).body as { id: string; label: string }[];
+      expect(listed.map((c) => c.id).sort()).toEqual([first.id, second.id].sort());
+      const sent = await client.call('POST', '/api/servers/send', { id: 'rooms', to: first.id, event: 'news', data: '[{"for": "{{who}}"}, 2]' });
+      expect(sent.body).toEqual({ sent: 1 });
+      await until('the event at the first socket', () => got.length === 1);
+      expect(got).toEqual([[{ for: 'Ada' }, 2]]);
+      first.close();
+      second.close();
     });
 
     it('refuses an unknown server, one not running, a kind that cannot send, no clients, bad input', async () => {
@@ -353,6 +382,15 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     const view = (await opened!.client.call('GET', '/api/server?id=auto')).body as ServerEditorView;
     const saved = await opened!.client.call('PUT', '/api/server', { id: 'auto', server: view.server, sectionYaml: 'greeting: saved here\n' });
     expect(saved.status, saved.text).toBe(200);
+    await reopen();
+    expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: true });
+  });
+
+  it('a configuration `ferry serve` started (startWorkspaceServers with remember) starts by itself in the app', async () => {
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const handle = await startWorkspaceServers(await openWorkspace(ws.root), { ids: ['auto'], remember: true, watch: false });
+    expect(handle.servers).toHaveLength(1);
+    await handle.stop();
     await reopen();
     expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: true });
   });
