@@ -5,6 +5,7 @@ export { SecretStore } from './secrets.js';
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
 export { certificatePassphrase, DEFAULT_SETTINGS, proxyWithCredentials, readSettings, setSetting, type AppSettings } from './settings.js';
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, type StoredCertificate } from './certificates.js';
+export { KnownServers, serverFingerprint } from './known-servers.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, writeCookieJarFile } from './cookie-jar-file.js';
 export { lockWorkspace, withWorkspaceLock, WorkspaceBusyError, type LockOptions } from './workspace-lock.js';

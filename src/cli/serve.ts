@@ -76,6 +76,8 @@ export async function serveUntil(
       onActiveEnvironment: (message) => output.err(`ferry: ${message}`),
       vars: overrides,
       watch: options.watch !== false,
+      // Started by hand: the app's autoStart may start these configurations by themselves later (2.11).
+      remember: true,
       onNotice: (notice) => {
         if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
         else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));

@@ -164,3 +164,8 @@ export const serverSchema = section({
   docs: text().optional(),
 });
 export type ServerFile = z.output<typeof serverSchema>;
+
+/** The section of the file each kind reads (2.11): TCP and UDP share `socket`, the relay reads `proxy`. */
+export const SERVER_KIND_SECTION = {
+  http: 'http', mcp: 'mcp', websocket: 'websocket', socketio: 'socketio', sse: 'sse', tcp: 'socket', udp: 'socket', dns: 'dns', tcpProxy: 'proxy',
+} as const satisfies Record<ServerKind, keyof ServerFile>;

@@ -8,11 +8,12 @@ export { startServers, type ServersHandle, type ServerFailure, type StartServers
 export { startWorkspaceServers, type WorkspaceServers, type WorkspaceServersOptions } from './workspace-servers.js';
 export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, type TrafficListener } from './traffic.js';
 export { ServerError } from './errors.js';
+export { checkServerSettings } from './check-settings.js';
 export { certificateFolder, CERT_FILE, KEY_FILE } from '../appdata/index.js';
 export { formatTrafficLine } from './format.js';
 export { exposureWarning } from './exposure.js';
 export { isServerKindBuilt, loadServerKind, SERVER_KIND_MODULES, serverKindModule } from './kinds/index.js';
-export type { BindOptions, HttpKindInstance, KindContext, KindSettings, ServerKindModule, ServerKindTable, SocketKindInstance } from './kinds/index.js';
+export type { BindOptions, ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, ServerKindTable, SocketKindInstance } from './kinds/index.js';
 export { bindFailure, type Listener } from './listener.js';
 export type { RunningServer, ServerOptions, ServerNotice, TrafficDirection, TrafficRecord } from './types.js';
 export type { HttpExchangeDetail, HttpExchangeNote, HttpExchangeRecord } from './http-traffic.js';

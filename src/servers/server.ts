@@ -113,7 +113,12 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
     },
     openConnections: () => current.listener.connections(),
     openStreams: () => current.instance.openStreams(),
-    pushEvent: (data, name) => current.instance.push?.(data, name) ?? 0,
+    pushEvent: (data, name) => current.instance.push?.(data, { name }) ?? 0,
+    send: (data, sendOptions) => current.instance.push?.(data, sendOptions) ?? 0,
+    clients: () => current.instance.clients?.() ?? [],
+    get sendForm() {
+      return current.instance.push ? (current.instance.sendForm ?? { event: false, hex: false }) : undefined;
+    },
     reload: () => reload(false),
     async stop() {
       if (stopped) return;

@@ -85,8 +85,48 @@ export interface RunningServer {
    * 0 for kinds without streams.
    */
   pushEvent(data: string, name?: string): number;
+  /**
+   * The traffic panel's send, for every kind that can send to clients (`sendForm` present): to
+   * every open client, or to `options.to`. Returns how many clients it reached (0: none open, or
+   * `to` is gone). Throws a ServerError for data the kind cannot send (hex that is not hex).
+   */
+  send(data: string, options?: PushOptions): number;
+  /** The open clients a send can go to (none for kinds that cannot send). */
+  clients(): ClientInfo[];
+  /** The send form's fields; undefined when the kind cannot send to clients (mock, MCP, DNS). */
+  readonly sendForm: SendForm | undefined;
   /** Re-reads the server file and variables now, as an edit would. */
   reload(): Promise<void>;
   /** Stops listening, ends open connections and streams; resolves when all is closed. */
   stop(): Promise<void>;
+}
+
+/** Where and how the traffic panel's send goes. */
+export interface PushOptions {
+  /** One client's id (from `clients()`); absent = every open client. */
+  to?: string;
+  /** The event name, for kinds whose sendForm has `event` (SSE, Socket.IO). */
+  name?: string;
+  /**
+   * Fills `{{variables}}` of the typed text as the application fills a request's (spec 8.2: text
+   * typed in a traffic panel for WebSocket, TCP, UDP or relay clients). A kind calls it where the
+   * spec says the application fills the text; the SSE server renders its own per client instead.
+   */
+  fill?: (text: string) => string;
+}
+
+/** One open client, as the panel lists it. */
+export interface ClientInfo {
+  /** What `PushOptions.to` takes. */
+  id: string;
+  /** Shown to people: the peer address as the traffic records name it. */
+  label: string;
+}
+
+/** The fields of the panel's send form for a kind. */
+export interface SendForm {
+  /** An event name goes with the data (SSE, Socket.IO). */
+  event: boolean;
+  /** The data is written as hex byte pairs (TCP and UDP servers with `encoding: hex`). */
+  hex: boolean;
 }

@@ -4,7 +4,7 @@
  * values scripts set here, `--var` values and this computer's settings, then `startServers`. The
  * faces only print what comes back.
  */
-import { readSettings, WorkspaceData } from '../appdata/index.js';
+import { KnownServers, readSettings, WorkspaceData } from '../appdata/index.js';
 // Environment resolution is shared with the runner and load tests (variables/, below all three).
 import { resolveEnvironment, type ActiveEnvironmentNotice } from '../variables/environment.js';
 import { RunError } from '../variables/errors.js';
@@ -21,6 +21,11 @@ export interface WorkspaceServersOptions extends Omit<StartServersOptions, 'envi
   onActiveEnvironment?: ActiveEnvironmentNotice;
   /** `--var key=value` values: they win over every other definition. */
   vars?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+  /**
+   * A person started these by hand (`ferry serve`, the app's Start): remember their configurations
+   * on this computer, so `autoStart` may start them by themselves later (2.11).
+   */
+  remember?: boolean;
 }
 
 export interface WorkspaceServers extends ServersHandle {
@@ -32,7 +37,7 @@ export interface WorkspaceServers extends ServersHandle {
 
 /** Throws a ServerError (before anything starts) for an unknown or unreadable environment. */
 export async function startWorkspaceServers(workspace: Workspace, options: WorkspaceServersOptions = {}): Promise<WorkspaceServers> {
-  const { env, vars, onActiveEnvironment, ...rest } = options;
+  const { env, vars, onActiveEnvironment, remember, ...rest } = options;
   const data = new WorkspaceData(workspace.id, workspace.root);
   let environment: string | undefined;
   try {
@@ -49,6 +54,11 @@ export async function startWorkspaceServers(workspace: Workspace, options: Works
     scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
     allowFilesOutsideWorkspace: options.allowFilesOutsideWorkspace === true || settings?.filesOutsideWorkspace === true,
   });
+  if (remember) {
+    const known = new KnownServers(workspace.id, workspace.root);
+    // Best effort: a data folder that cannot be written must not stop a server that started.
+    for (const server of handle.servers) await known.remember(server.id, server.config).catch(() => undefined);
+  }
   const exposed: ServerNotice[] = [];
   for (const server of handle.servers) {
     const message = exposureWarning(`servers/${server.id}.yaml`, server.config);

@@ -25,6 +25,7 @@ import {
   type RunOutcome,
   type RunPlan,
 } from '../runner/index.js';
+import { render } from '../template/index.js';
 import { findFolder, type Workspace } from '../workspace/index.js';
 
 export interface SessionOptions extends ContextOptions {
@@ -95,6 +96,16 @@ export class Session {
     const iterations = iterationCount({ ...plan, data });
     const ctx = await this.ready();
     return runItems({ ...ctx, iterations, signal: plan.signal }, items, { ...plan, data }, () => saveRunContext(ctx));
+  }
+
+  /**
+   * Text the user typed to send from a server's traffic panel, with its `{{variables}}` filled as a
+   * send's would be (spec 8.2: the active environment, values scripts set, secrets from this
+   * computer's store, dynamic values). Returns a filler for the text, bound to the variables now.
+   */
+  async panelFiller(): Promise<(text: string) => string> {
+    const variables = (await this.ready()).variables.scope();
+    return (text) => render(text, 'panel.send', { variables });
   }
 
   /** The session's cookie jar (the data folder's, loaded on first use): listed and edited by the app; `save` writes it. */

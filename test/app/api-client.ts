@@ -18,11 +18,12 @@ export class ApiClient {
     this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
   }
 
-  call(method: string, urlPath: string, body?: unknown): Promise<Answer> {
+  /** `body` is sent as JSON; a string `raw` is sent as it is (for bodies that are not JSON). */
+  call(method: string, urlPath: string, body?: unknown, raw?: string): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const text = body === undefined ? undefined : JSON.stringify(body);
+      const text = raw ?? (body === undefined ? undefined : JSON.stringify(body));
       const req = http.request(
-        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(text ? { 'content-type': 'application/json' } : {}) } },
+        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(text !== undefined ? { 'content-type': 'application/json' } : {}) } },
         (res) => {
           let out = '';
           res.setEncoding('utf8');

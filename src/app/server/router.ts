@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** A refusal the page shows as it is: `status` 400 for bad input, 404 for a missing item, 409 for a conflict. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  /** `details`: more for the page than the message, e.g. where in an editor the problem is; sent beside `error`. */
+  constructor(readonly status: number, message: string, readonly details?: Record<string, unknown>) {
     super(message);
   }
 }

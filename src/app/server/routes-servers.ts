@@ -1,41 +1,87 @@
 /**
  * The servers panel's routes: the workspace's servers (every kind), started and stopped through
- * `startWorkspaceServers` as `ferry serve` starts them, and their traffic. All servers the app
- * starts share one traffic log; its batches go to the page over the live channel. Closing the
- * app stops every server it started.
+ * `startWorkspaceServers` as `ferry serve` starts them, their traffic, the traffic panel's send
+ * (to one client or all, through the kind's own `push`), and the server editor (saved through the
+ * workspace writer under the workspace lock). All servers the app starts share one traffic log;
+ * its batches go to the page over the live channel. Closing the app stops every server it started.
+ *
+ * `autoStart` (spec 2.11): when the app opens the workspace, servers with `autoStart: true` start
+ * by themselves only when this computer has started or saved that very configuration before
+ * (`KnownServers` in the data folder); any other is listed as waiting, with the reason, for a
+ * first start by hand.
  */
-import { formatWarning, SERVERS_DIR } from '../../workspace/index.js';
-import { ServerError, startWorkspaceServers, TrafficLog, type RunningServer, type TrafficRecord } from '../../servers/index.js';
-import type { ServerView, TrafficView } from '../shared/api.js';
+import { KnownServers } from '../../appdata/index.js';
+import { APP_DEFAULT_PORTS, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
+import { checkServerSettings, ServerError, startWorkspaceServers, TrafficLog, type RunningServer, type TrafficRecord } from '../../servers/index.js';
+import { createEntry, formatWarning, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
+import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
-import { ApiError, field, type Routes } from './router.js';
+import { ApiError, field, optionalField, type Routes } from './router.js';
+import { serverEditorView, serverFromEdit } from './server-editor.js';
+import { writing } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** Traffic rows kept for a page that opens the panel later (the log's own ring holds as many). */
 const TRAFFIC_KEPT = 1000;
 
+/** Text sent from the panel: at most this much (a WebSocket server takes 16 MB; the page is not a file uploader). */
+const MAX_SEND_BYTES = 1024 * 1024;
+
 export function trafficView(record: TrafficRecord): TrafficView {
-  const { detail: _detail, ...view } = record;
-  return view;
+  return record;
 }
+
+export const AUTOSTART_WAITING =
+  'autoStart is on, but this computer has not started or saved this configuration before (it is new or was changed outside Ferry): start it once by hand to let it start by itself from now on.';
 
 export class AppServers {
   readonly traffic = new TrafficLog(TRAFFIC_KEPT);
   private readonly running = new Map<string, RunningServer>();
   private readonly starting = new Set<string>();
+  /** Servers autoStart left alone, by id: why (shown until started by hand). */
+  private readonly waiting = new Map<string, string>();
+  /** Known configurations whose autoStart failed, by id: the refusal. */
+  private readonly failed = new Map<string, string>();
   private readonly unsubscribe: () => void;
+  private readonly known: KnownServers;
+  /** The autoStart pass run when the app opens; lists wait for it. */
+  readonly autoStarted: Promise<void>;
 
   constructor(private readonly state: WorkspaceState, live: LiveChannel) {
     this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: records.map(trafficView) }));
+    this.known = new KnownServers(state.workspace.id, state.workspace.root);
+    this.autoStarted = this.autoStart().catch(() => undefined);
   }
 
-  list(): ServerView[] {
+  /** Starts the servers marked autoStart whose configuration this computer knows; the others wait (2.11). */
+  private async autoStart(): Promise<void> {
+    const marked = this.state.workspace.servers.filter((entry) => entry.value.autoStart);
+    const known: string[] = [];
+    for (const entry of marked) {
+      if (await this.known.isKnown(entry.id, entry.value)) known.push(entry.id);
+      else this.waiting.set(entry.id, AUTOSTART_WAITING);
+    }
+    if (known.length === 0) return;
+    const handle = await startWorkspaceServers(this.state.workspace, { ids: known, traffic: this.traffic });
+    for (const server of handle.servers) this.running.set(server.id, server);
+    for (const failure of handle.failures) this.failed.set(failure.id, failure.message);
+  }
+
+  async list(): Promise<ServerView[]> {
+    await this.autoStarted;
     const ws = this.state.workspace;
     const rows: ServerView[] = ws.servers.map((entry) => {
       const server = this.running.get(entry.id);
+      const waiting = this.waiting.get(entry.id);
+      const failed = this.failed.get(entry.id);
+      const sendForm = server?.sendForm;
       return {
         id: entry.id, name: entry.value.name, kind: entry.value.kind, port: entry.value.port, host: entry.value.host,
         running: server !== undefined, ...(server ? { url: server.url, connections: server.openConnections() } : {}),
+        autoStart: entry.value.autoStart,
+        ...(waiting && !server ? { waiting } : {}),
+        ...(failed && !server ? { startError: failed } : {}),
+        ...(sendForm ? { sendForm } : {}),
       };
     });
     // Server files that do not parse are listed with their error, as in the sidebar.
@@ -49,12 +95,18 @@ export class AppServers {
   }
 
   async start(id: string): Promise<ServerView[]> {
+    await this.autoStarted;
     if (this.running.has(id) || this.starting.has(id)) return this.list();
     this.starting.add(id);
     try {
-      const handle = await startWorkspaceServers(this.state.workspace, { ids: [id], traffic: this.traffic });
+      // Started by hand: remembered, so its autoStart may start it by itself next time (2.11).
+      const handle = await startWorkspaceServers(this.state.workspace, { ids: [id], traffic: this.traffic, remember: true });
       const failure = handle.failures[0];
-      for (const server of handle.servers) this.running.set(server.id, server);
+      for (const server of handle.servers) {
+        this.running.set(server.id, server);
+        this.waiting.delete(server.id);
+        this.failed.delete(server.id);
+      }
       if (failure) throw new ApiError(failure.unknown ? 404 : 400, failure.message);
     } catch (error) {
       if (error instanceof ServerError) throw new ApiError(400, error.message);
@@ -66,14 +118,90 @@ export class AppServers {
   }
 
   async stop(id: string): Promise<ServerView[]> {
+    await this.autoStarted;
     const server = this.running.get(id);
     this.running.delete(id);
     await server?.stop();
     return this.list();
   }
 
+  /** The running server of `id`, or the refusal: unknown (404) or not running (409). */
+  private runningServer(id: string): RunningServer {
+    const server = this.running.get(id);
+    if (server) return server;
+    if (!this.state.workspace.servers.some((e) => e.id === id)) throw new ApiError(404, `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml.`);
+    throw new ApiError(409, `Server "${id}" is not running: start it first.`);
+  }
+
+  clients(id: string) {
+    return this.runningServer(id).clients();
+  }
+
+  /**
+   * The traffic panel's send: `data` to the client `to` (an id from `clients`) or to all, through
+   * the kind's `push`; the typed text's `{{variables}}` are filled as a send's are (8.2).
+   */
+  async send(id: string, data: string, to: string | undefined, name: string | undefined): Promise<{ sent: number }> {
+    const server = this.runningServer(id);
+    if (!server.sendForm) throw new ApiError(400, `Server "${id}" is a ${server.kind} server: it answers requests and cannot send to clients from the panel.`);
+    if (Buffer.byteLength(data) > MAX_SEND_BYTES) throw new ApiError(413, `The message is over ${MAX_SEND_BYTES / 1024 / 1024} MB; nothing was sent.`);
+    const fill = await this.state.withSession((session) => session.panelFiller());
+    let sent: number;
+    try {
+      sent = server.send(data, { ...(to !== undefined ? { to } : {}), ...(name !== undefined ? { name } : {}), fill });
+    } catch (error) {
+      throw new ApiError(400, (error as Error).message);
+    }
+    if (sent === 0) {
+      throw new ApiError(409, to !== undefined
+        ? `Client ${to} of server "${id}" is no longer connected; nothing was sent. Pick another client or send to all.`
+        : `Server "${id}" has no connected clients; nothing was sent.`);
+    }
+    return { sent };
+  }
+
+  /** The server file in the editor's shape. */
+  editor(id: string): ServerEditorView {
+    const entry = this.state.workspace.servers.find((e) => e.id === id);
+    if (entry) return serverEditorView(id, entry.value);
+    const broken = this.state.workspace.warnings.find((w) => w.file === `${SERVERS_DIR}/${id}.yaml` || w.file === `${SERVERS_DIR}/${id}.yml`);
+    if (broken) throw new ApiError(400, `${formatWarning(broken)} — fix the file in a text editor; the form edits files that parse.`);
+    throw new ApiError(404, `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml.`);
+  }
+
+  /**
+   * Saves an edit through the workspace writer under the workspace lock (nothing is written when
+   * the edit does not pass the format's schema); the configuration is remembered as saved here.
+   * A running server picks it up at once. `warning`: saved, but the kind refuses the settings.
+   */
+  async save(id: string, body: unknown): Promise<ServerEditorView & { warning?: string }> {
+    const entry = this.state.workspace.servers.find((e) => e.id === id);
+    if (!entry) this.editor(id); // the refusal for unknown and broken files
+    const server = serverFromEdit(id, entry!.value, body);
+    const root = this.state.workspace.root;
+    await writing(root, () => saveEntry(root, 'server', id, server));
+    await this.known.remember(id, server).catch(() => undefined);
+    await this.state.reload();
+    this.waiting.delete(id);
+    await this.running.get(id)?.reload();
+    const warning = await checkServerSettings({ id, file: `${SERVERS_DIR}/${id}.yaml`, value: server }, root);
+    return { ...serverEditorView(id, server), ...(warning ? { warning } : {}) };
+  }
+
+  /** A new server file of `kind`, with the port servers made in the app get (2.11). */
+  async create(name: string, kind: string): Promise<ServerEditorView> {
+    if (!(SERVER_KINDS as readonly string[]).includes(kind)) throw new ApiError(400, `kind: expected one of ${SERVER_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`);
+    const server = serverFromEdit('new', undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
+    const root = this.state.workspace.root;
+    const id = await writing(root, () => createEntry(root, 'server', server));
+    await this.known.remember(id, server).catch(() => undefined);
+    await this.state.reload();
+    return serverEditorView(id, server);
+  }
+
   async close(): Promise<void> {
     this.unsubscribe();
+    await this.autoStarted;
     const all = [...this.running.values()];
     this.running.clear();
     await Promise.allSettled(all.map((s) => s.stop()));
@@ -87,5 +215,12 @@ export function serverRoutes(servers: AppServers): Routes {
     'POST /api/servers/stop': async ({ body }) => servers.stop(field(body, 'id')),
     /** The traffic so far (newest last); new records arrive on the live channel. */
     'GET /api/servers/traffic': async () => servers.traffic.recent().map(trafficView),
+    /** A running server's open clients, for the send's "to" picker. */
+    'GET /api/servers/clients': async ({ query }) => servers.clients(query.get('id') ?? ''),
+    /** `{ id, data, to?, event? }`: sends to one client (`to`) or all; answers how many it reached. */
+    'POST /api/servers/send': async ({ body }) => servers.send(field(body, 'id'), field(body, 'data'), optionalField(body, 'to') || undefined, optionalField(body, 'event')),
+    'GET /api/server': async ({ query }) => servers.editor(query.get('id') ?? ''),
+    'PUT /api/server': async ({ body }) => servers.save(field(body, 'id'), body),
+    'POST /api/server': async ({ body }) => servers.create(field(body, 'name'), field(body, 'kind')),
   };
 }

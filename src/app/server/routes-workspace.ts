@@ -24,7 +24,7 @@ export function requestFrom(body: unknown): RequestFile {
  * and a save in the app must not undo each other). Errors are messages for people (a taken name,
  * a link, a bad path): 400 with the message; another writer holding on: 409.
  */
-async function writing<T>(root: string, work: () => Promise<T>): Promise<T> {
+export async function writing<T>(root: string, work: () => Promise<T>): Promise<T> {
   try {
     return await withWorkspaceLock(root, 'the app', work);
   } catch (error) {

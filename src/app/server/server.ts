@@ -98,7 +98,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       const body = req.method === 'GET' ? {} : await readJson(req);
       sendJson(res, 200, await route({ query: url.searchParams, body, signal: controller.signal }));
     } catch (error) {
-      if (error instanceof ApiError) sendJson(res, error.status, { error: error.message });
+      if (error instanceof ApiError) sendJson(res, error.status, { ...error.details, error: error.message });
       else sendJson(res, 500, { error: (error as Error).stack ?? String(error) });
     }
   };

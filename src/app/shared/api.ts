@@ -2,13 +2,13 @@
  * The shapes the app's server and its web UI exchange: JSON over HTTP and the live channel.
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
-import type { RequestFile } from '../../model/index.js';
+import type { RequestFile, ServerFile } from '../../model/index.js';
 import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
-import type { TrafficRecord } from '../../servers/index.js';
+import type { ClientInfo, SendForm, TrafficRecord } from '../../servers/index.js';
 import type { LoadEvent } from './load-api.js';
 
-export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
+export type { ClientInfo, CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
 export type * from './load-api.js';
 
 /** One row of the sidebar tree. */
@@ -113,7 +113,42 @@ export interface ServerView {
   connections?: number;
   /** The file does not parse: why. */
   error?: string;
+  /** `autoStart: true` in the file. */
+  autoStart?: boolean;
+  /** Set when autoStart did not start it (a configuration this computer has not started or saved before, 2.11): why. */
+  waiting?: string;
+  /** Why it could not start by itself (autoStart of a known configuration that failed). */
+  startError?: string;
+  /** Running and able to send to its clients (the traffic panel's send): the form's fields. */
+  sendForm?: SendForm;
 }
 
-/** One traffic record as the panel lists it (the kind's own detail left out). */
-export type TrafficView = Omit<TrafficRecord, 'detail'>;
+/** One traffic record as the panel lists it, with the kind's own detail (a DNS answer's records, an MCP call). */
+export type TrafficView = TrafficRecord;
+
+/** A server file in the editor: the common fields, and the kind's section as YAML. */
+export interface ServerEditorView {
+  id: string;
+  /** `servers/<id>.yaml`. */
+  file: string;
+  server: ServerFile;
+  /** The section the kind reads (`socket` for TCP and UDP, `proxy` for the relay). */
+  section: string;
+  /** That section as YAML (fields at their default left out); empty when the file has none. */
+  sectionYaml: string;
+  /** The section of every kind, so switching kinds in the form knows which one to edit. */
+  sections: Record<string, string>;
+}
+
+/** Beside `error` when a server edit is refused: where. `line`/`column` are in the section's YAML; `field` a common field. */
+export interface ServerEditProblem {
+  error: string;
+  field?: string;
+  line?: number;
+  column?: number;
+}
+
+/** A send from the traffic panel: how many clients it reached. */
+export interface ServerSendDone {
+  sent: number;
+}

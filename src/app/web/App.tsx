@@ -17,6 +17,7 @@ import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
 import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
+import { AutoStartNotice } from './AutoStartNotice.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 
 const SAVE_DELAY_MS = 400;
@@ -381,6 +382,7 @@ export function App() {
         <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
       {notice && <div className="notice" role="alert" onClick={() => setNotice(null)}>{notice} <small>(click to close)</small></div>}
+      <AutoStartNotice />
       {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
       <div className="main">
         <Sidebar tree={info.tree} selected={selected} actions={actions} />

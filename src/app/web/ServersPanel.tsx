@@ -1,20 +1,59 @@
-/** The servers panel: the workspace's servers (every kind) with start/stop, and the live traffic table (newest first). */
-import { useEffect, useState } from 'react';
-import type { ServerView, TrafficView } from '../shared/api.js';
+/**
+ * The servers panel: the workspace's servers (every kind) with start/stop, the editor, new
+ * servers, the autoStart rule's notices, the live traffic table (newest first; a row opens to the
+ * kind's own detail: a DNS answer's records, an MCP call, a relay's direction), and the send to
+ * one client or all.
+ */
+import { Fragment, useEffect, useState } from 'react';
+import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import { api } from './api.js';
 import { humanSize } from './ResponseViewer.js';
+import { ServerEditor } from './ServerEditor.js';
+import { TrafficSend } from './TrafficSend.js';
 
 /** Rows shown; the server keeps as many in its log. */
 export const TRAFFIC_SHOWN = 500;
+
+/** Kinds a new server can be (spec 2.11); the app's server gives each its default port. */
+const NEW_KINDS: [string, string][] = [
+  ['http', 'HTTP mock API'], ['websocket', 'WebSocket'], ['sse', 'Server-sent events'], ['socketio', 'Socket.IO'], ['mcp', 'MCP'],
+  ['tcp', 'TCP'], ['udp', 'UDP'], ['dns', 'DNS'], ['tcpProxy', 'TCP relay'],
+];
+
+/** Which way a record went, seen from the server; the relay's `in` is client → target, `out` target → client. */
+function arrow(t: TrafficView): string {
+  if (t.direction === 'in') return t.kind === 'tcpProxy' ? 'client → target' : 'from client';
+  if (t.direction === 'out') return t.kind === 'tcpProxy' ? 'target → client' : 'to client';
+  return '';
+}
+
+/** The kind's own detail as label/value lines (lists one item a line), whatever the kind. */
+function TrafficDetail({ detail }: { detail: unknown }) {
+  if (detail === null || typeof detail !== 'object') return <span className="muted">No detail.</span>;
+  return (
+    <dl className="traffic-detail">
+      {Object.entries(detail as Record<string, unknown>).map(([key, value]) => (
+        <Fragment key={key}>
+          <dt>{key}</dt>
+          <dd>{Array.isArray(value) ? (value.length === 0 ? <span className="muted">none</span> : value.map((v, i) => <div key={i}><code>{typeof v === 'string' ? v : JSON.stringify(v)}</code></div>)) : <code>{typeof value === 'string' ? value : JSON.stringify(value)}</code>}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
 
 export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: TrafficView[]; onTraffic: (rows: TrafficView[]) => void; onClose: () => void }) {
   const [servers, setServers] = useState<ServerView[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [only, setOnly] = useState('');
+  const [editing, setEditing] = useState<string | null>(null);
+  const [open, setOpen] = useState<TrafficView | null>(null);
+  const [newKind, setNewKind] = useState('websocket');
 
+  const refresh = () => api.get<ServerView[]>('/api/servers').then(setServers, (e: Error) => setError(e.message));
   useEffect(() => {
-    api.get<ServerView[]>('/api/servers').then(setServers, (e: Error) => setError(e.message));
+    void refresh();
     api.get<TrafficView[]>('/api/servers/traffic').then(onTraffic, () => undefined);
   }, []);
 
@@ -25,9 +64,23 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
       setServers(await api.post<ServerView[]>(`/api/servers/${server.running ? 'stop' : 'start'}`, { id: server.id }));
     } catch (e) {
       setError((e as Error).message);
-      api.get<ServerView[]>('/api/servers').then(setServers, () => undefined);
+      void refresh();
     } finally {
       setBusy(null);
+    }
+  };
+
+  const create = async () => {
+    const label = NEW_KINDS.find(([k]) => k === newKind)?.[1] ?? newKind;
+    const name = window.prompt(`Name of the new ${label} server`, `${label} server`);
+    if (!name) return;
+    setError(null);
+    try {
+      const made = await api.post<ServerEditorView>('/api/server', { name, kind: newKind });
+      await refresh();
+      setEditing(made.id);
+    } catch (e) {
+      setError((e as Error).message);
     }
   };
 
@@ -36,25 +89,34 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
     <section className="runner servers" aria-label="Servers">
       <header>
         <h3>Servers</h3>
+        <select aria-label="New server kind" value={newKind} onChange={(e) => setNewKind(e.target.value)}>
+          {NEW_KINDS.map(([k, label]) => <option key={k} value={k}>{label}</option>)}
+        </select>
+        <button onClick={() => void create()}>+ Server</button>
         <span className="spacer" />
         <button className="icon" aria-label="Close servers" onClick={onClose}>×</button>
       </header>
       {servers === null && !error && <p className="muted">Loading…</p>}
-      {servers?.length === 0 && <p className="muted">This workspace has no servers: add a file under <code>servers/</code> (see <code>ferry serve --help</code>).</p>}
+      {servers?.length === 0 && <p className="muted">This workspace has no servers: add one with + Server, or a file under <code>servers/</code> (see <code>ferry serve --help</code>).</p>}
       <table className="plain" aria-label="Server list">
         <tbody>
           {servers?.map((s) => (
             <tr key={s.id} data-server={s.id}>
               <td><span className={s.running ? 'ok' : 'muted'}>{s.running ? '●' : '○'}</span></td>
-              <td><b>{s.name}</b> <span className="muted">{s.kind}</span></td>
-              <td>{s.error ? <span className="error">{s.error}</span> : s.running ? <span data-testid={`server-url-${s.id}`}>{s.url}</span> : <span className="muted">{s.host}:{s.port || 'any free port'}</span>}</td>
+              <td><b>{s.name}</b> <span className="muted">{s.kind}</span>{s.autoStart && <span className="muted small" title="Starts with the workspace when this computer knows its configuration"> autoStart</span>}</td>
+              <td>
+                {s.error ? <span className="error">{s.error}</span> : s.running ? <span data-testid={`server-url-${s.id}`}>{s.url}</span> : <span className="muted">{s.host}:{s.port || 'any free port'}</span>}
+                {s.waiting && !s.running && <div className="warn small" data-testid={`server-waiting-${s.id}`}>Not started by itself: {s.waiting}</div>}
+                {s.startError && !s.running && <div className="error small">{s.startError}</div>}
+              </td>
               <td>{s.running && <span className="muted">{s.connections} open</span>}</td>
               <td>
                 {!s.error && (
                   <button disabled={busy === s.id} aria-label={`${s.running ? 'Stop' : 'Start'} ${s.name}`} onClick={() => void toggle(s)}>
                     {s.running ? 'Stop' : 'Start'}
                   </button>
-                )}
+                )}{' '}
+                {!s.error && <button aria-label={`Edit ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button>}
               </td>
             </tr>
           ))}
@@ -69,21 +131,27 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
         </select>
         <button onClick={() => onTraffic([])}>Clear</button>
       </header>
+      {servers && <TrafficSend servers={servers} trafficCount={traffic.length} />}
       <table className="plain results" aria-label="Traffic">
-        <thead><tr><th>Time</th><th>Server</th><th>What</th><th>Took</th><th>In / out</th></tr></thead>
+        <thead><tr><th>Time</th><th>Server</th><th>Way</th><th>What</th><th>Took</th><th>In / out</th></tr></thead>
         <tbody>
           {shown.map((t, i) => (
-            <tr key={`${t.time}-${i}`} className={t.level === 'error' ? 'fail' : t.level === 'warning' ? 'warn' : ''}>
-              <td>{new Date(t.time).toLocaleTimeString()}</td>
-              <td>{t.server}</td>
-              <td>{t.direction === 'in' ? '→ ' : t.direction === 'out' ? '← ' : ''}{t.summary}{t.note && <span className="muted"> ({t.note})</span>}</td>
-              <td>{t.durationMs} ms</td>
-              <td>{humanSize(t.bytesIn)} / {humanSize(t.bytesOut)}</td>
-            </tr>
+            <Fragment key={`${t.time}-${i}`}>
+              <tr className={`${t.level === 'error' ? 'fail' : t.level === 'warning' ? 'warn' : ''} clickable`} aria-expanded={open === t} onClick={() => setOpen(open === t ? null : t)}>
+                <td>{new Date(t.time).toLocaleTimeString()}</td>
+                <td>{t.server}</td>
+                <td className="muted small">{arrow(t)}</td>
+                <td>{t.summary}{t.note && <span className="muted"> ({t.note})</span>}</td>
+                <td>{Math.round(t.durationMs * 100) / 100} ms</td>
+                <td>{humanSize(t.bytesIn)} / {humanSize(t.bytesOut)}</td>
+              </tr>
+              {open === t && <tr className="detail-row"><td colSpan={6}><TrafficDetail detail={t.detail} /></td></tr>}
+            </Fragment>
           ))}
-          {shown.length === 0 && <tr><td colSpan={5} className="muted">No traffic yet: start a server and send it a request.</td></tr>}
+          {shown.length === 0 && <tr><td colSpan={6} className="muted">No traffic yet: start a server and send it a request.</td></tr>}
         </tbody>
       </table>
+      {editing && <ServerEditor id={editing} onClose={() => setEditing(null)} onSaved={() => void refresh()} />}
     </section>
   );
 }

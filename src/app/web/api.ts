@@ -1,7 +1,12 @@
 /** The page's only way to the core: JSON calls to `ferry app`'s server (same origin, cookie sent), and the live channel. */
 import type { LiveEvent } from '../shared/api.js';
 
-export class ApiFailure extends Error {}
+export class ApiFailure extends Error {
+  /** The refusal's JSON body: `error` and any details beside it (an editor's line and column). */
+  constructor(message: string, readonly body?: unknown) {
+    super(message);
+  }
+}
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
@@ -18,7 +23,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   } catch {
     throw new ApiFailure(text || `HTTP ${response.status}`);
   }
-  if (!response.ok) throw new ApiFailure((value as { error?: string } | null)?.error ?? `HTTP ${response.status}`);
+  if (!response.ok) throw new ApiFailure((value as { error?: string } | null)?.error ?? `HTTP ${response.status}`, value);
   return value as T;
 }
 

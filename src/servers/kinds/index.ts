@@ -45,4 +45,4 @@ export async function loadServerKind(kind: ServerKind, file: string, table: Serv
   return 'load' in row ? row.load() : row;
 }
 
-export type { BindOptions, HttpKindInstance, KindContext, KindInstance, KindSettings, LazyServerKind, ServerKindModule, SocketKindInstance } from './kind.js';
+export type { BindOptions, ClientInfo, HttpKindInstance, KindContext, KindInstance, KindSettings, LazyServerKind, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from './kind.js';

@@ -19,6 +19,9 @@ import type { AnyRequest, AnyResponse } from '../http-types.js';
 import type { Listener } from '../listener.js';
 import type { TlsMaterial } from '../tls.js';
 import type { TrafficLog } from '../traffic.js';
+import type { ClientInfo, PushOptions, SendForm } from '../types.js';
+
+export type { ClientInfo, PushOptions, SendForm };
 
 export interface KindContext {
   /** The server's id (file name without `.yaml`). */
@@ -41,8 +44,16 @@ export interface KindInstanceBase {
   configure(settings: KindSettings): void;
   /** Open streams (event streams, WebSocket connections); 0 for kinds without. */
   openStreams(): number;
-  /** Sends a message to every open stream now (the traffic panel's send); absent for kinds without streams. */
-  push?(data: string, name?: string): number;
+  /**
+   * The traffic panel's send (spec 6.2, 8.2): a message to every open client now, or to the one
+   * whose id is `options.to` (an id of `clients()`). Returns how many clients it went to (0 when
+   * `to` names no open client). Absent for kinds that cannot send to clients (mock, MCP, DNS).
+   */
+  push?(data: string, options?: PushOptions): number;
+  /** The open clients a send can go to, oldest first; present with `push`. */
+  clients?(): ClientInfo[];
+  /** What the panel's send form asks for; present with `push`. */
+  readonly sendForm?: SendForm;
   /** Ends streams and pending timers; the listener is closing next. */
   close(): void;
 }

@@ -1,4 +1,5 @@
 /** The traffic record of one DNS query and its answer: `A api.example.test → NOERROR, 1 answer (udp)`. */
+import type { Answer } from 'dns-packet';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
 
@@ -12,6 +13,28 @@ export interface DnsDetail {
   truncated?: boolean;
   /** Set when the answer came from the upstream. */
   upstream?: string;
+  /** The answer records as zone-file lines (`api.example.test 60 IN A 127.0.0.1`), for the app's traffic table. */
+  records?: string[];
+}
+
+/** One answer record in zone-file form; data of any type dns-packet decodes is written out as text. */
+export function answerLine(answer: Answer): string {
+  const data = (answer as { data?: unknown }).data;
+  return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${answer.type} ${dataText(data)}`;
+}
+
+function dataText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return data.map((part) => JSON.stringify(Buffer.isBuffer(part) ? part.toString('utf8') : String(part))).join(' ');
+  if (data !== null && typeof data === 'object') {
+    const d = data as Record<string, unknown>;
+    if ('exchange' in d) return `${String(d.preference)} ${String(d.exchange)}`; // MX
+    if ('target' in d && 'port' in d) return `${String(d.priority ?? 0)} ${String(d.weight ?? 0)} ${String(d.port)} ${String(d.target)}`; // SRV
+    if ('tag' in d) return `${String(d.flags ?? 0)} ${String(d.tag)} ${JSON.stringify(String(d.value ?? ''))}`; // CAA
+    return JSON.stringify(d);
+  }
+  return String(data ?? '');
 }
 
 export type DnsRecord = TrafficRecord<DnsDetail>;

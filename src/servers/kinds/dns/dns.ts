@@ -11,7 +11,7 @@ import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { serverDeframer } from '../messages/framing.js';
-import { type DnsDetail, dnsRecord } from './dns-traffic.js';
+import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
 
@@ -152,7 +152,7 @@ class DnsKind implements SocketKindInstance {
       const upstream = chosen && isSelf(chosen, this.#port) ? undefined : chosen;
       const relayed = upstream && (await forward(raw, upstream));
       if (relayed) {
-        this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label }, start, raw.length, relayed.length);
+        this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label, records: relayedLines(relayed) }, start, raw.length, relayed.length);
         return relayed;
       }
       const failed = dnsPacket.encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
@@ -167,7 +167,8 @@ class DnsKind implements SocketKindInstance {
       answer = dnsPacket.encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
       truncated = true;
     }
-    this.#record({ ...base, rcode: found.unknown ? 'NXDOMAIN' : 'NOERROR', answers: truncated ? 0 : found.answers.length, truncated }, start, raw.length, answer.length);
+    const records = truncated ? [] : found.answers.map(answerLine);
+    this.#record({ ...base, rcode: found.unknown ? 'NXDOMAIN' : 'NOERROR', answers: records.length, truncated, records }, start, raw.length, answer.length);
     return answer;
   }
 
@@ -192,6 +193,15 @@ const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED
 function rcodeOf(answer: Buffer): string {
   const code = answer.length >= 4 ? answer.readUInt16BE(2) & 15 : -1;
   return RCODES[code] ?? `RCODE ${code}`;
+}
+
+/** The upstream's answer records as lines; none when its answer does not decode. */
+function relayedLines(answer: Buffer): string[] {
+  try {
+    return (dnsPacket.decode(answer).answers ?? []).map(answerLine);
+  } catch {
+    return [];
+  }
 }
 
 function answerCount(answer: Buffer): number {

@@ -12,7 +12,7 @@ import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { ServerError } from '../../errors.js';
 import type { Listener } from '../../listener.js';
-import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
@@ -30,6 +30,9 @@ interface State {
 class RelayKind implements SocketKindInstance {
   #state: State | undefined;
   #open = 0;
+  /** Relayed clients by peer, for the panel's send (it goes to the client, as if the target had sent it). */
+  readonly #clients = new Map<string, Socket>();
+  readonly sendForm = { event: false, hex: false };
 
   constructor(private readonly context: KindContext) {}
 
@@ -47,6 +50,22 @@ class RelayKind implements SocketKindInstance {
 
   openStreams(): number {
     return this.#open;
+  }
+
+  push(data: string, options: PushOptions = {}): number {
+    const bytes = Buffer.from(options.fill ? options.fill(data) : data);
+    let count = 0;
+    for (const [peer, client] of this.#clients) {
+      if ((options.to !== undefined && options.to !== peer) || !client.writable) continue;
+      client.write(bytes);
+      this.context.traffic.add(messageRecord('tcpProxy', this.context.id, 'out', { peer, event: 'message', preview: preview(bytes, false) }, { bytesOut: bytes.length, note: 'sent from the app' }));
+      count++;
+    }
+    return count;
+  }
+
+  clients(): ClientInfo[] {
+    return [...this.#clients.keys()].map((peer) => ({ id: peer, label: peer }));
   }
 
   close(): void {}
@@ -76,6 +95,7 @@ class RelayKind implements SocketKindInstance {
     upstream.once(state.upstreamTls ? 'secureConnect' : 'connect', () => {
       upstream.setTimeout(0);
       traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer, event: 'connect', preview: `to ${state.label}${state.upstreamTls ? ' (TLS)' : ''}` }, {}));
+      this.#clients.set(peer, client);
       client.resume();
     });
     client.on('data', (chunk: Buffer) => {
@@ -107,6 +127,7 @@ class RelayKind implements SocketKindInstance {
       const detail = { peer, event: failure ? ('error' as const) : ('close' as const), preview: failure ?? '' };
       traffic.add(messageRecord('tcpProxy', id, 'exchange', detail, { start, bytesIn, bytesOut }));
     };
+    client.once('close', () => this.#clients.delete(peer));
     client.once('close', onClose);
     upstream.once('close', onClose);
   }

@@ -18,7 +18,8 @@ export function compileArguments(text: string, place: 'socketio.greeting' | 'soc
   return { render: (variables) => parseArguments(template.render({ variables })) };
 }
 
-function parseArguments(text: string): unknown[] {
+/** JSON text as arguments: an array spread, any other JSON value one argument, other text one string, empty none. */
+export function parseArguments(text: string): unknown[] {
   if (text.trim() === '') return [];
   try {
     const value: unknown = JSON.parse(text);

@@ -10,12 +10,12 @@ import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
 import type { VariableScope } from '../../../template/index.js';
 import type { AnyRequest, AnyResponse } from '../../http-types.js';
-import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { compileMatcher, type TextMatcher } from '../messages/pattern.js';
 import type { Mode } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
-import { type ArgumentsTemplate, argumentsText, compileArguments } from './arguments.js';
+import { type ArgumentsTemplate, argumentsText, compileArguments, parseArguments } from './arguments.js';
 import { PendingTimers } from '../pending-timers.js';
 
 interface Rule {
@@ -88,18 +88,29 @@ class SocketIoKind implements HttpKindInstance {
     return this.#io?.engine.clientsCount ?? 0;
   }
 
-  /** The panel's send: `data` is JSON arguments (or text), `name` the event (default `message`). */
-  push(data: string, name = 'message'): number {
+  readonly sendForm = { event: true, hex: false };
+
+  /** The panel's send: `data` is JSON arguments (or text), `name` the event (default `message`); `to` a socket id. */
+  push(data: string, options: PushOptions = {}): number {
     const io = this.#io!;
-    const args = compileArguments(data, 'socketio.reply').render(this.#state!.variables);
+    const args = options.fill ? parseArguments(options.fill(data)) : compileArguments(data, 'socketio.reply').render(this.#state!.variables);
     let count = 0;
     for (const nsp of io._nsps.values()) {
       for (const socket of nsp.sockets.values()) {
-        this.#emit(socket, name, args);
+        if (options.to !== undefined && options.to !== socket.id) continue;
+        this.#emit(socket, options.name || 'message', args);
         count++;
       }
     }
     return count;
+  }
+
+  clients(): ClientInfo[] {
+    const out: ClientInfo[] = [];
+    for (const nsp of this.#io?._nsps.values() ?? []) {
+      for (const socket of nsp.sockets.values()) out.push({ id: socket.id, label: `${socket.handshake.address}${nsp.name === '/' ? '' : ` ${nsp.name}`} (${socket.id})` });
+    }
+    return out;
   }
 
   close(): void {

@@ -13,7 +13,7 @@ import type { ServerFile } from '../../../model/index.js';
 import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../../template/index.js';
 import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../../http-types.js';
 import { httpExchangeRecord } from '../../http-traffic.js';
-import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { checkWait } from '../wait.js';
 import { frameEvent } from './sse-frame.js';
 
@@ -38,11 +38,16 @@ interface Stream {
   res: AnyResponse;
   request: RequestValues;
   sentBytes: number;
+  /** For the panel's send to one client: `stream 3`. */
+  id: string;
+  /** The client's address and the path it opened. */
+  label: string;
 }
 
 class SseServer implements HttpKindInstance {
   #state: SseState | undefined;
   readonly #streams = new Set<Stream>();
+  #opened = 0;
 
   constructor(private readonly context: KindContext) {}
 
@@ -70,19 +75,25 @@ class SseServer implements HttpKindInstance {
    * each client from the request that opened its stream (spec 8.2, `sse.panel`). Returns how many
    * streams it went to.
    */
-  push(data: string, name = ''): number {
+  readonly sendForm = { event: true, hex: false };
+
+  push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
     const template = compile(data, 'sse.panel');
     let count = 0;
     for (const stream of this.#streams) {
       const out = answerable(stream.res);
-      if (out.writableEnded) continue;
-      const text = frameEvent(name, '', template.render({ variables: state.variables, request: stream.request }));
+      if (out.writableEnded || (options.to !== undefined && options.to !== stream.id)) continue;
+      const text = frameEvent(options.name ?? '', '', template.render({ variables: state.variables, request: stream.request }));
       stream.sentBytes += Buffer.byteLength(text, 'utf8');
       out.write(text);
       count++;
     }
     return count;
+  }
+
+  clients(): ClientInfo[] {
+    return [...this.#streams].map((stream) => ({ id: stream.id, label: stream.label }));
   }
 
   close(): void {
@@ -109,7 +120,8 @@ class SseServer implements HttpKindInstance {
     (res as { flushHeaders?: () => void }).flushHeaders?.();
     // For an event stream the request is the GET that opened it: no body, no path parameters.
     const request = requestValuesFromHttp({ method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders });
-    const stream: Stream = { timer: undefined, res, request, sentBytes: 0 };
+    const peer = `${req.socket?.remoteAddress ?? '?'}:${req.socket?.remotePort ?? 0}`;
+    const stream: Stream = { timer: undefined, res, request, sentBytes: 0, id: `stream ${++this.#opened}`, label: `${peer} ${req.url ?? '/'}` };
     this.#streams.add(stream);
     let index = 0;
 

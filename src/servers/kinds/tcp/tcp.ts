@@ -8,7 +8,7 @@ import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { compile, type Template } from '../../../template/index.js';
 import type { Listener } from '../../listener.js';
-import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, type SocketState } from '../messages/answer.js';
 import { frame, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
@@ -49,11 +49,25 @@ class TcpKind implements SocketKindInstance {
     return this.#sockets.size;
   }
 
-  push(data: string): number {
+  get sendForm(): SendForm {
+    return { event: false, hex: this.#state?.encoding === 'hex' };
+  }
+
+  /** Text gets the line ending and framing replies get; hex text is sent as the bytes it spells (not templated, 8.2). */
+  push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
-    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from(data + LINE_ENDING_TEXT[state.lineEnding]);
-    for (const [socket, peer] of this.#sockets) this.#write(socket, peer, frame(bytes, state));
-    return this.#sockets.size;
+    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from((options.fill ? options.fill(data) : data) + LINE_ENDING_TEXT[state.lineEnding]);
+    let count = 0;
+    for (const [socket, peer] of this.#sockets) {
+      if (options.to !== undefined && options.to !== peer) continue;
+      this.#write(socket, peer, frame(bytes, state));
+      count++;
+    }
+    return count;
+  }
+
+  clients(): ClientInfo[] {
+    return [...this.#sockets.values()].map((peer) => ({ id: peer, label: peer }));
   }
 
   close(): void {

@@ -6,7 +6,7 @@
 import dgram from 'node:dgram';
 import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
-import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, type SocketState } from '../messages/answer.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
@@ -34,11 +34,25 @@ class UdpKind implements SocketKindInstance {
     return this.#peers.size;
   }
 
-  push(data: string): number {
+  get sendForm(): SendForm {
+    return { event: false, hex: this.#state?.encoding === 'hex' };
+  }
+
+  push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
-    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from(data + LINE_ENDING_TEXT[state.lineEnding]);
-    for (const peer of this.#peers.values()) this.#send(bytes, peer.address, peer.port);
-    return this.#peers.size;
+    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from((options.fill ? options.fill(data) : data) + LINE_ENDING_TEXT[state.lineEnding]);
+    let count = 0;
+    for (const [id, peer] of this.#peers) {
+      if (options.to !== undefined && options.to !== id) continue;
+      this.#send(bytes, peer.address, peer.port);
+      count++;
+    }
+    return count;
+  }
+
+  /** UDP has no connections: the peers heard from most recently. */
+  clients(): ClientInfo[] {
+    return [...this.#peers.keys()].map((peer) => ({ id: peer, label: peer }));
   }
 
   close(): void {

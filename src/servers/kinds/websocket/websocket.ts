@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { compile, type Template, type VariableScope } from '../../../template/index.js';
 import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
-import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
+import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
 import { preview, previewText } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
@@ -47,9 +47,21 @@ class WebSocketKind implements HttpKindInstance {
     return this.#clients.size;
   }
 
-  push(data: string): number {
-    for (const [ws, peer] of this.#clients) this.#send(ws, peer, data, false);
-    return this.#clients.size;
+  readonly sendForm = { event: false, hex: false };
+
+  push(data: string, options: PushOptions = {}): number {
+    const text = options.fill ? options.fill(data) : data;
+    let count = 0;
+    for (const [ws, peer] of this.#clients) {
+      if (options.to !== undefined && options.to !== peer) continue;
+      this.#send(ws, peer, text, false);
+      count++;
+    }
+    return count;
+  }
+
+  clients(): ClientInfo[] {
+    return [...this.#clients.values()].map((peer) => ({ id: peer, label: peer }));
   }
 
   close(): void {

@@ -1,0 +1,119 @@
+/**
+ * The server editor (spec 2.11): a form for the fields every kind has (name, kind, host, port, TLS,
+ * autoStart) and the kind's own section (routes, rules, records, tools, events, the relay's
+ * target…) as YAML. Saving sends both to the app's server, which checks them with the format's
+ * schema and writes the file through the workspace writer; a refusal comes back with its place
+ * (a line of the YAML, or a field of the form) and nothing is written.
+ */
+import { useEffect, useState } from 'react';
+import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
+import { api, ApiFailure } from './api.js';
+import { YamlEditor, type YamlProblem } from './YamlEditor.js';
+
+/** What each kind's section holds, as a hint above the YAML editor. */
+const SECTION_HINTS: Record<string, string> = {
+  http: 'routes (method, path, status, headers, body, delayMs, match…, fault), fallback, proxyUrl, cors',
+  websocket: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs)',
+  socket: 'mode, greeting, rules, encoding (text, hex), framing (raw, line, lengthPrefixed), lengthBytes, lineEnding',
+  socketio: 'mode, greetingEvent, greetingArgs, rules (event, match, pattern, ack, replyEvent, replyArgs, broadcast), path, cors',
+  sse: 'events (event, data, id), intervalMs, repeat',
+  mcp: 'serverName, version, instructions, tools, resources, prompts, path, cors',
+  dns: 'records (name, type, value, ttl), upstream (empty, system, or host:port)',
+  proxy: 'target (host:port), upstreamTls',
+};
+
+type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean };
+
+export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => void }) {
+  const [view, setView] = useState<ServerEditorView | null>(null);
+  const [common, setCommon] = useState<Common | null>(null);
+  const [yamlText, setYamlText] = useState('');
+  const [problem, setProblem] = useState<ServerEditProblem | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
+
+  const show = (v: ServerEditorView) => {
+    setView(v);
+    setCommon({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
+    setYamlText(v.sectionYaml);
+  };
+  useEffect(() => {
+    api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`).then(show, (e: Error) => setLoadError(e.message));
+  }, [id]);
+
+  const section = view && common ? view.sections[common.kind] ?? '' : '';
+  const save = async () => {
+    if (!view || !common) return;
+    setProblem(null);
+    setSaved(null);
+    setWarning(null);
+    try {
+      const { tls, ...rest } = common;
+      const server = { ...rest, tls: { ...view.server.tls, enabled: tls } };
+      const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText });
+      show(done);
+      setSaved(`Saved ${done.file}.`);
+      if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
+      onSaved();
+    } catch (e) {
+      const body = e instanceof ApiFailure ? (e.body as ServerEditProblem | undefined) : undefined;
+      setProblem(body && typeof body.error === 'string' ? body : { error: (e as Error).message });
+    }
+  };
+  const yamlProblem: YamlProblem | null = problem?.line !== undefined ? { line: problem.line, column: problem.column ?? 1, message: problem.error } : null;
+  const fieldClass = (name: string) => (problem?.field === name ? 'invalid' : undefined);
+  const set = (patch: Partial<Common>) => setCommon((c) => (c ? { ...c, ...patch } : c));
+
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        className="dialog wide"
+        role="dialog"
+        aria-label="Server editor"
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => {
+          if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      >
+        <header><h3>Server {view ? <code>{view.file}</code> : id}</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        {loadError && <p className="error" role="alert">{loadError}</p>}
+        {view && common && (
+          <>
+            <div className="form-grid">
+              <label>Name<input aria-label="Server name" className={fieldClass('name')} value={common.name} onChange={(e) => set({ name: e.target.value })} /></label>
+              <label>Kind
+                <select aria-label="Server kind" className={fieldClass('kind')} value={common.kind} onChange={(e) => {
+                  const kind = e.target.value as ServerFile['kind'];
+                  // Another section: start it empty (the file keeps the other kinds' sections as they are).
+                  if (view.sections[kind] !== section) setYamlText('');
+                  set({ kind });
+                }}>
+                  {Object.keys(view.sections).map((k) => <option key={k} value={k}>{k}</option>)}
+                </select>
+              </label>
+              <label>Host
+                <select aria-label="Server host" className={fieldClass('host')} value={common.host} onChange={(e) => set({ host: e.target.value as ServerFile['host'] })}>
+                  <option value="127.0.0.1">127.0.0.1 (this computer only)</option>
+                  <option value="0.0.0.0">0.0.0.0 (other devices too)</option>
+                </select>
+              </label>
+              <label>Port (0 = any free port)<input aria-label="Server port" className={fieldClass('port')} type="number" min={0} max={65535} value={common.port} onChange={(e) => set({ port: e.target.value === '' ? 0 : Number(e.target.value) })} /></label>
+              <label className="check"><span><input type="checkbox" aria-label="TLS" checked={common.tls} onChange={(e) => set({ tls: e.target.checked })} /> TLS (self-signed for localhost without paths)</span></label>
+              <label className="check"><span><input type="checkbox" aria-label="autoStart" checked={common.autoStart} onChange={(e) => set({ autoStart: e.target.checked })} /> Start with the workspace (autoStart)</span></label>
+            </div>
+            <p className="muted small"><b>{section}</b>: {SECTION_HINTS[section] ?? ''}</p>
+            <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
+          </>
+        )}
+        {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
+        {warning && <p className="warn" role="status">{warning}</p>}
+        {saved && !problem && <p className="ok" role="status">{saved}</p>}
+        <footer><button onClick={onClose}>Close</button><button className="primary" disabled={!view} onClick={() => void save()}>Save</button></footer>
+      </div>
+    </div>
+  );
+}

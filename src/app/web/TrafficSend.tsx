@@ -1,0 +1,62 @@
+/**
+ * The traffic panel's send (spec 6.2, 8.2): a message to one client or all clients of a running
+ * server that can send (WebSocket, Socket.IO, SSE, TCP, UDP, the relay). `{{variables}}` are filled
+ * by the app's server as for requests; the page only types and picks.
+ */
+import { useEffect, useState } from 'react';
+import type { ClientInfo, ServerSendDone, ServerView } from '../shared/api.js';
+import { api } from './api.js';
+
+export function TrafficSend({ servers, trafficCount }: { servers: ServerView[]; trafficCount: number }) {
+  const senders = servers.filter((s) => s.running && s.sendForm);
+  const [serverId, setServerId] = useState('');
+  const [clients, setClients] = useState<ClientInfo[]>([]);
+  const [to, setTo] = useState('');
+  const [event, setEvent] = useState('');
+  const [data, setData] = useState('');
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const server = senders.find((s) => s.id === serverId) ?? senders[0];
+
+  // Clients come and go: asked again when traffic arrives (connects and closes are traffic too).
+  useEffect(() => {
+    if (!server) return setClients([]);
+    api.get<ClientInfo[]>(`/api/servers/clients?id=${encodeURIComponent(server.id)}`).then(setClients, () => setClients([]));
+  }, [server?.id, trafficCount]);
+
+  if (!server) return <p className="muted small">Start a WebSocket, Socket.IO, SSE, TCP, UDP or relay server to send to its clients from here.</p>;
+  const form = server.sendForm!;
+  const send = async () => {
+    setOutcome(null);
+    try {
+      const done = await api.post<ServerSendDone>('/api/servers/send', { id: server.id, data, ...(to ? { to } : {}), ...(form.event && event ? { event } : {}) });
+      setOutcome({ ok: true, text: `Sent to ${done.sent} client${done.sent === 1 ? '' : 's'}.` });
+    } catch (e) {
+      setOutcome({ ok: false, text: (e as Error).message });
+    }
+  };
+  return (
+    <div className="traffic-send" aria-label="Send to clients" role="group">
+      <select aria-label="Send from server" value={server.id} onChange={(e) => { setServerId(e.target.value); setTo(''); }}>
+        {senders.map((s) => <option key={s.id} value={s.id}>{s.name} ({s.kind})</option>)}
+      </select>
+      <select aria-label="Send to" value={to} onChange={(e) => setTo(e.target.value)}>
+        <option value="">All clients ({clients.length})</option>
+        {clients.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
+        {to && !clients.some((c) => c.id === to) && <option value={to}>{to} (gone)</option>}
+      </select>
+      {form.event && <input aria-label="Event name" placeholder={server.kind === 'sse' ? 'event (empty = message)' : 'event (default message)'} value={event} onChange={(e) => setEvent(e.target.value)} />}
+      <textarea
+        aria-label="Message to send"
+        rows={2}
+        placeholder={form.hex ? 'hex byte pairs, e.g. 48 69 0a' : 'text; {{variables}} are filled as for requests'}
+        value={data}
+        onChange={(e) => setData(e.target.value)}
+        onKeyDown={(e) => {
+          if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void send();
+        }}
+      />
+      <button className="primary" onClick={() => void send()}>Send</button>
+      {outcome && <span className={outcome.ok ? 'ok' : 'error'} role={outcome.ok ? 'status' : 'alert'}>{outcome.text}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/** CodeMirror 6 for a YAML section (the server editor): `{{variable}}` marked, and a refused save's problem shown at its line. */
+import { yaml } from '@codemirror/lang-yaml';
+import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
+import { Decoration, EditorView, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef } from 'react';
+
+const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
+const variables = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = variableMark.createDeco(view);
+    }
+    update(update: ViewUpdate) {
+      this.decorations = variableMark.updateDeco(update, this.decorations);
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
+
+const theme = EditorView.theme({
+  '&': { backgroundColor: 'var(--input-bg)', color: 'var(--fg)', height: '100%', fontSize: '13px' },
+  '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', border: 'none' },
+  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--hover)' },
+  '.cm-content': { caretColor: 'var(--fg)' },
+  '.cm-scroller': { fontFamily: 'var(--mono)' },
+});
+
+/** Where the last refused save found its problem: 1-based line and column of the editor's text. */
+export interface YamlProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export function YamlEditor({ value, onChange, label, problem, minHeight = 220 }: { value: string; onChange: (v: string) => void; label: string; problem: YamlProblem | null; minHeight?: number }) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | undefined>(undefined);
+  const changed = useRef(onChange);
+  changed.current = onChange;
+
+  useEffect(() => {
+    const editor = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          basicSetup,
+          theme,
+          yaml(),
+          variables,
+          lintGutter(),
+          EditorView.contentAttributes.of({ 'aria-label': label }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) changed.current(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+  }, []);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== value) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+  }, [value]);
+
+  // The problem as a diagnostic on its line (from the column to the line's end), and the cursor put there.
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor) return;
+    if (!problem) {
+      editor.dispatch(setDiagnostics(editor.state, []));
+      return;
+    }
+    const doc = editor.state.doc;
+    const line = doc.line(Math.min(Math.max(problem.line, 1), doc.lines));
+    const from = Math.min(line.from + Math.max(problem.column - 1, 0), line.to);
+    editor.dispatch(setDiagnostics(editor.state, [{ from, to: Math.max(line.to, from), severity: 'error', message: problem.message }]));
+    editor.dispatch({ selection: { anchor: from }, scrollIntoView: true });
+  }, [problem]);
+
+  return <div className="code-editor" ref={host} style={{ minHeight }} data-label={label} />;
+}

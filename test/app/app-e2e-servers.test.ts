@@ -1,0 +1,211 @@
+/**
+ * `ferry app` in Chromium, the servers of issue 26: a WebSocket server started in the servers
+ * panel, a real client's (`ws`) message seen in its traffic, a message typed in the panel (with a
+ * variable) sent back to that client; the server editor refusing a bad section at its line (the
+ * file untouched) and saving a good one; a DNS server's traffic with its decoded answer (queried
+ * by `kdig` when installed, else dns-packet over UDP); the autoStart rule across two app starts.
+ */
+import { execFile } from 'node:child_process';
+import dgram from 'node:dgram';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import dnsPacket from 'dns-packet';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests (servers) skipped: ${missing}`);
+
+const KDIG = '/usr/bin/kdig';
+
+async function openPage(browser: Browser, app: AppServer): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(8_000);
+  await page.goto(app.url);
+  return page;
+}
+
+/** Asks the DNS server for `name`'s A record: with kdig when installed (a real third-party client), else dns-packet. */
+async function queryA(port: number, name: string): Promise<string> {
+  if (existsSync(KDIG)) {
+    const { stdout } = await promisify(execFile)(KDIG, ['@127.0.0.1', '-p', String(port), '+short', '+notcp', '+timeout=3', name, 'A']);
+    return stdout.trim();
+  }
+  const udp = dgram.createSocket('udp4');
+  const answer = new Promise<Buffer>((resolve) => udp.once('message', (m) => resolve(m)));
+  udp.send(dnsPacket.encode({ type: 'query', id: 1, questions: [{ type: 'A', name }] }), port, '127.0.0.1');
+  const decoded = dnsPacket.decode(await answer);
+  udp.close();
+  return String((decoded.answers?.[0] as { data?: unknown } | undefined)?.data ?? '');
+}
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureBuiltUi();
+    ws = await makeWorkspace(
+      {
+        'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
+        'servers/names.yaml': { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.test', type: 'A', value: '127.0.0.9' }] } },
+      },
+      { variables: [{ key: 'who', value: 'Ada' }] },
+    );
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    browser = await launchBrowser();
+    page = await openPage(browser, app);
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await ws?.cleanup();
+  });
+
+  it('WebSocket: started in the panel, a client message in its traffic, a message sent back from the panel reaches that client', async () => {
+    await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    const panel = page.getByLabel('Servers', { exact: true });
+    await panel.getByRole('button', { name: 'Start Chat' }).click();
+    const url = (await page.getByTestId('server-url-chat').textContent())!;
+    const client = new WebSocket(url.replace(/^http/, 'ws'));
+    const got: string[] = [];
+    client.on('message', (data) => got.push(String(data)));
+    await new Promise<void>((resolve, reject) => {
+      client.once('open', () => resolve());
+      client.once('error', reject);
+    });
+    client.send('hello from a real client');
+    const traffic = panel.getByRole('table', { name: 'Traffic' });
+    await expect.poll(() => traffic.textContent(), { timeout: 5_000 }).toContain('hello from a real client');
+
+    const send = panel.getByRole('group', { name: 'Send to clients' });
+    const peer = `127.0.0.1:${(client as unknown as { _socket: { localPort: number } })._socket.localPort}`;
+    // The client shows in the "to" picker: pick it (one client, not all).
+    await expect.poll(() => send.getByLabel('Send to').textContent()).toContain(peer);
+    await send.getByLabel('Send to').selectOption(peer);
+    await send.getByLabel('Message to send').fill('hi {{who}}, from the panel');
+    await send.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => send.getByRole('status').textContent()).toBe('Sent to 1 client.');
+    await expect.poll(() => got, { timeout: 5_000 }).toEqual(['hi Ada, from the panel']);
+    await expect.poll(() => traffic.textContent()).toContain('"hi Ada, from the panel"');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-servers-send.png') });
+
+    // The client leaves: sending to it is refused with the reason.
+    client.close();
+    await expect.poll(() => traffic.textContent()).toContain('close code 1005');
+    await send.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => send.getByRole('alert').textContent()).toContain(`Client ${peer} of server "chat" is no longer connected`);
+  });
+
+  it('the editor: a bad section is refused at its line and nothing is written; a good one is saved in place', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    const file = path.join(ws.root, 'servers/chat.yaml');
+    const before = await fs.readFile(file, 'utf8');
+    await panel.getByRole('button', { name: 'Edit Chat' }).click();
+    const editor = page.getByRole('dialog', { name: 'Server editor' });
+    const yaml = editor.getByLabel('websocket section (YAML)');
+    await expect.poll(() => yaml.textContent()).toContain('mode: manual');
+    await yaml.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('mode: rules\nrules:\n  - match: sometimes\n    pattern: ping\n');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.getByTestId('server-edit-error').textContent()).toContain('websocket.rules[0].match: expected one of any, contains, exact, regex, got text "sometimes" (line 3, column 12); nothing was saved.');
+    // Shown at its place: the editor marks line 3.
+    await expect.poll(() => editor.locator('.cm-lintRange-error').count()).toBeGreaterThan(0);
+    expect(await editor.locator('.cm-lintRange-error').first().textContent()).toBe('sometimes');
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-server-editor-error.png') });
+
+    await yaml.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}}\n');
+    await editor.getByLabel('Server name').fill('Chat room');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/chat.yaml.');
+    const text = await fs.readFile(file, 'utf8');
+    expect(text).toBe('# a chat for the test\nname: Chat room\nkind: websocket\nwebsocket:\n  mode: rules\n  rules:\n    - match: exact\n      pattern: ping\n      reply: pong {{who}}\n');
+    await editor.getByRole('button', { name: 'Close', exact: true }).first().click();
+    // The running server took the rule.
+    const url = (await page.getByTestId('server-url-chat').textContent())!;
+    const client = new WebSocket(url.replace(/^http/, 'ws'));
+    const reply = new Promise<string>((resolve) => client.once('message', (d) => resolve(String(d))));
+    await new Promise<void>((resolve) => client.once('open', () => resolve()));
+    client.send('ping');
+    expect(await reply).toBe('pong Ada');
+    client.close();
+  });
+
+  it("DNS: a query in the traffic table, the row opened to the decoded question and answer", async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    await panel.getByRole('button', { name: 'Start Names' }).click();
+    const url = (await page.getByTestId('server-url-names').textContent())!;
+    expect(await queryA(Number(new URL(url.replace(/^dns:/, 'http:')).port), 'api.test')).toBe('127.0.0.9');
+    const traffic = panel.getByRole('table', { name: 'Traffic' });
+    await panel.getByLabel('Traffic of').selectOption('names');
+    const row = traffic.getByRole('row', { name: /A api\.test → NOERROR, 1 answer \(udp\)/ });
+    await expect.poll(() => row.count(), { timeout: 5_000 }).toBe(1);
+    await row.click();
+    const detail = traffic.locator('.traffic-detail');
+    await expect.poll(() => detail.textContent()).toContain('api.test 60 IN A 127.0.0.9');
+    expect(await detail.textContent()).toMatch(/rcodeNOERROR/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-servers-dns.png') });
+  });
+});
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: the autoStart rule', () => {
+  let ws: TempWorkspace;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await ensureBuiltUi();
+    ws = await makeWorkspace({ 'servers/auto.yaml': { name: 'Auto', kind: 'udp', autoStart: true } });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ws?.cleanup();
+  });
+
+  it('a new configuration is not started by itself: the app says so and starts it on request; the next start of the app starts it', async () => {
+    let app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    try {
+      const page = await openPage(browser, app);
+      const notice = page.getByRole('region', { name: 'Servers not started' });
+      await expect.poll(() => notice.textContent()).toContain('Auto (udp) was not started by itself: autoStart is on, but this computer has not started or saved this configuration before');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'app-autostart-notice.png') });
+      await notice.getByRole('button', { name: 'Start Auto now' }).click();
+      await expect.poll(() => notice.count()).toBe(0);
+      await page.getByRole('button', { name: 'Servers', exact: true }).click();
+      await expect.poll(() => page.getByTestId('server-url-auto').textContent()).toMatch(/^udp:\/\/127\.0\.0\.1:\d+$/);
+      await page.context().close();
+    } finally {
+      await app.close();
+    }
+
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    try {
+      const page = await openPage(browser, app);
+      await page.getByRole('button', { name: 'Servers', exact: true }).click();
+      // Known now: running as soon as the app is up, and no notice.
+      await expect.poll(() => page.getByTestId('server-url-auto').textContent()).toMatch(/^udp:\/\/127\.0\.0\.1:\d+$/);
+      expect(await page.getByRole('region', { name: 'Servers not started' }).count()).toBe(0);
+      await page.context().close();
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,397 @@
+/**
+ * The servers part of the app's API on real sockets (issue 26): the traffic panel's send to one
+ * client or all (WebSocket, TCP, UDP, the relay, SSE) with `{{variables}}` filled, the decoded DNS
+ * answers in the traffic, the server editor (saved through the workspace writer; bad YAML and
+ * schema problems refused with their place, nothing written), new servers, and the autoStart rule
+ * of 2.11 across app restarts. Peers are real: `ws` clients, TCP and UDP sockets, dns-packet.
+ */
+import dgram from 'node:dgram';
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import dnsPacket from 'dns-packet';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { io as connectSocketIo } from 'socket.io-client';
+import WebSocket from 'ws';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { ServerEditorView, ServerView, TrafficView } from '../../src/app/shared/api.js';
+import { startWorkspaceServers } from '../../src/servers/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { tempDir } from '../support/temp.js';
+import { ApiClient, until } from './api-client.js';
+
+async function openApp(ws: TempWorkspace): Promise<{ app: AppServer; client: ApiClient }> {
+  process.env.FERRY_DATA_DIR = ws.dataDir;
+  const app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+  const client = new ApiClient(app.port);
+  await client.login(app.token);
+  return { app, client };
+}
+
+async function started(client: ApiClient, id: string): Promise<ServerView> {
+  const answer = await client.call('POST', '/api/servers/start', { id });
+  expect(answer.status, answer.text).toBe(200);
+  return (answer.body as ServerView[]).find((s) => s.id === id)!;
+}
+
+/** A WebSocket client that keeps what it receives. */
+async function wsClient(url: string): Promise<{ ws: WebSocket; got: string[] }> {
+  const ws = new WebSocket(url);
+  const got: string[] = [];
+  ws.on('message', (data) => got.push(String(data)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { ws, got };
+}
+
+const portOf = (url: string) => Number(new URL(url.replace(/^(tcp|udp|dns):/, 'http:')).port);
+
+describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let client: ApiClient;
+
+  beforeEach(async () => {
+    ws = await makeWorkspace(
+      {
+        'servers/chat.yaml': '# the chat test server\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual # the panel answers\n',
+        'servers/raw.yaml': { name: 'Raw', kind: 'tcp', socket: { mode: 'manual', framing: 'line', lineEnding: 'lf' } },
+        'servers/bytes.yaml': { name: 'Bytes', kind: 'udp', socket: { mode: 'manual', encoding: 'hex' } },
+        'servers/names.yaml': { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.test', type: 'A', value: '127.0.0.9' }, { name: 'api.test', type: 'TXT', value: 'hello' }] } },
+        'servers/ticks.yaml': { name: 'Ticks', kind: 'sse' },
+        'servers/broken.yaml': 'name: [unclosed',
+      },
+      { variables: [{ key: 'who', value: 'Ada' }] },
+    );
+    ({ app, client } = await openApp(ws));
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await ws.cleanup();
+  });
+
+  describe('send from the traffic panel', () => {
+    it('WebSocket: a client message in the traffic, a send to that client (variables filled) and to all', async () => {
+      const live = await client.live();
+      const chat = await started(client, 'chat');
+      expect(chat.sendForm).toEqual({ event: false, hex: false });
+      const url = chat.url!.replace(/^http/, 'ws');
+      const first = await wsClient(url);
+      const second = await wsClient(url);
+      first.ws.send('hello from the client');
+      await until('the client message on the live channel', () =>
+        live.events.some((e) => e.type === 'traffic' && e.records.some((r) => r.server === 'chat' && r.direction === 'in' && r.summary.includes('hello from the client'))));
+
+      const clients = (await client.call('GET', '/api/servers/clients?id=chat')).body as { id: string; label: string }[];
+      expect(clients).toHaveLength(2);
+      // The first client's peer (its local port) is the id the panel sends to.
+      const firstId = clients.find((c) => c.id.endsWith(`:${(first.ws as unknown as { _socket: net.Socket })._socket.localPort}`))!.id;
+      const one = await client.call('POST', '/api/servers/send', { id: 'chat', to: firstId, data: 'hi {{who}} at {{$randomInt}}' });
+      expect(one.body).toEqual({ sent: 1 });
+      await until('the message at the first client', () => first.got.length === 1);
+      expect(first.got[0]).toMatch(/^hi Ada at \d+$/);
+      expect(second.got).toEqual([]);
+
+      const all = await client.call('POST', '/api/servers/send', { id: 'chat', data: 'to all {{undefinedName}}' });
+      expect(all.body).toEqual({ sent: 2 });
+      await until('the message at both clients', () => first.got.length === 2 && second.got.length === 1);
+      expect(second.got[0]).toBe('to all {{undefinedName}}');
+
+      // A closed client: a clear refusal, nothing sent to the others.
+      first.ws.close();
+      await until('the client gone', async () => ((await client.call('GET', '/api/servers/clients?id=chat')).body as unknown[]).length === 1);
+      const gone = await client.call('POST', '/api/servers/send', { id: 'chat', to: firstId, data: 'late' });
+      expect(gone.status).toBe(409);
+      expect((gone.body as { error: string }).error).toBe(`Client ${firstId} of server "chat" is no longer connected; nothing was sent. Pick another client or send to all.`);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(second.got).toHaveLength(1);
+      second.ws.close();
+      live.close();
+    });
+
+    it('TCP (line framing) and UDP (hex): a send reaches the socket as the kind frames it', async () => {
+      const raw = await started(client, 'raw');
+      const socket = net.connect(portOf(raw.url!), '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => (received += d.toString()));
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      await until('the TCP client listed', async () => ((await client.call('GET', '/api/servers/clients?id=raw')).body as unknown[]).length === 1);
+      expect((await client.call('POST', '/api/servers/send', { id: 'raw', data: 'hey {{who}}' })).body).toEqual({ sent: 1 });
+      await until('the line at the TCP client', () => received === 'hey Ada\n');
+      socket.destroy();
+
+      const bytes = await started(client, 'bytes');
+      expect(bytes.sendForm).toEqual({ event: false, hex: true });
+      const udp = dgram.createSocket('udp4');
+      const got: Buffer[] = [];
+      udp.on('message', (m) => got.push(m));
+      await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', () => resolve()));
+      udp.send(Buffer.from([1, 2]), portOf(bytes.url!), '127.0.0.1');
+      await until('the UDP peer known', async () => ((await client.call('GET', '/api/servers/clients?id=bytes')).body as unknown[]).length === 1);
+      expect((await client.call('POST', '/api/servers/send', { id: 'bytes', data: '48 69' })).body).toEqual({ sent: 1 });
+      await until('the datagram', () => got.length === 1);
+      expect([...got[0]!]).toEqual([0x48, 0x69]);
+      // Hex that is not hex: refused with the reason, nothing sent.
+      const bad = await client.call('POST', '/api/servers/send', { id: 'bytes', data: 'zz top' });
+      expect(bad.status).toBe(400);
+      expect((bad.body as { error: string }).error).toMatch(/the message.*hex/i);
+      udp.close();
+    });
+
+    it('the relay: both directions in the traffic, and a send reaches the relayed client', async () => {
+      const echo = net.createServer((s) => s.pipe(s));
+      await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', () => resolve()));
+      await ws.write('servers/relay.yaml', { name: 'Relay', kind: 'tcpProxy', proxy: { target: `127.0.0.1:${(echo.address() as net.AddressInfo).port}` } });
+      await app.state.reload();
+      const relay = await started(client, 'relay');
+      const socket = net.connect(portOf(relay.url!), '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => (received += d.toString()));
+      socket.write('ping');
+      await until('the echo through the relay', () => received === 'ping');
+      const traffic = async () => ((await client.call('GET', '/api/servers/traffic')).body as TrafficView[]).filter((t) => t.server === 'relay');
+      await until('both directions recorded', async () => {
+        const rows = await traffic();
+        return rows.some((t) => t.direction === 'in' && t.summary.includes('"ping"')) && rows.some((t) => t.direction === 'out' && t.summary.includes('"ping"'));
+      });
+      expect((await client.call('POST', '/api/servers/send', { id: 'relay', data: '+{{who}}' })).body).toEqual({ sent: 1 });
+      await until('the panel text at the client', () => received === 'ping+Ada');
+      expect((await traffic()).some((t) => t.note === 'sent from the app' && t.summary.includes('"+Ada"'))).toBe(true);
+      socket.destroy();
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    });
+
+    it('SSE: an event with a name to every open stream', async () => {
+      const ticks = await started(client, 'ticks');
+      expect(ticks.sendForm).toEqual({ event: true, hex: false });
+      const controller = new AbortController();
+      const response = await fetch(`${ticks.url}/stream?user=grace`, { signal: controller.signal });
+      const reader = response.body!.getReader();
+      await until('the stream listed', async () => ((await client.call('GET', '/api/servers/clients?id=ticks')).body as unknown[]).length === 1);
+      const sent = await client.call('POST', '/api/servers/send', { id: 'ticks', event: 'note', data: 'for {{request.query.user}} from {{who}}' });
+      expect(sent.body).toEqual({ sent: 1 });
+      const { value } = await reader.read();
+      expect(new TextDecoder().decode(value)).toBe('event: note\ndata: for grace from Ada\n\n');
+      controller.abort();
+    });
+
+    it('Socket.IO: an event with JSON arguments to one socket (by id), not the other', async () => {
+      await ws.write('servers/rooms.yaml', { name: 'Rooms', kind: 'socketio', socketio: { mode: 'manual' } });
+      await app.state.reload();
+      const rooms = await started(client, 'rooms');
+      expect(rooms.sendForm).toEqual({ event: true, hex: false });
+      const connect = async () => {
+        const socket = connectSocketIo(rooms.url!, { transports: ['websocket'], reconnection: false });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        return socket;
+      };
+      const [first, second] = [await connect(), await connect()];
+      const got: unknown[][] = [];
+      first.on('news', (...args: unknown[]) => got.push(args));
+      second.on('news', (...args: unknown[]) => got.push(['second', ...args]));
+      const listed = (await client.call('GET', '/api/servers/clients?id=rooms')).body as { id: string; label: string }[];
+      expect(listed.map((c) => c.id).sort()).toEqual([first.id, second.id].sort());
+      const sent = await client.call('POST', '/api/servers/send', { id: 'rooms', to: first.id, event: 'news', data: '[{"for": "{{who}}"}, 2]' });
+      expect(sent.body).toEqual({ sent: 1 });
+      await until('the event at the first socket', () => got.length === 1);
+      expect(got).toEqual([[{ for: 'Ada' }, 2]]);
+      first.close();
+      second.close();
+    });
+
+    it('refuses an unknown server, one not running, a kind that cannot send, no clients, bad input', async () => {
+      const expectError = async (body: unknown, status: number, message: RegExp) => {
+        const answer = await client.call('POST', '/api/servers/send', body);
+        expect(answer.status, answer.text).toBe(status);
+        expect((answer.body as { error: string }).error).toMatch(message);
+      };
+      await expectError({ id: 'nope', data: 'x' }, 404, /^No server "nope": there is no servers\/nope\.yaml\.$/);
+      await expectError({ id: 'chat', data: 'x' }, 409, /^Server "chat" is not running: start it first\.$/);
+      await started(client, 'chat');
+      await expectError({ id: 'chat', data: 'x' }, 409, /^Server "chat" has no connected clients; nothing was sent\.$/);
+      await started(client, 'names');
+      await expectError({ id: 'names', data: 'x' }, 400, /is a dns server: it answers requests and cannot send to clients/);
+      await expectError({ id: 'chat' }, 400, /"data" is missing/);
+      await expectError({ id: 'chat', data: 42 }, 400, /"data" is missing \(a string is expected\)/);
+      await expectError({ id: 'chat', data: 'x'.repeat(1024 * 1024 + 1) }, 413, /over 1 MB; nothing was sent/);
+      expect((await client.call('GET', '/api/servers/clients?id=nope')).status).toBe(404);
+      const notJson = await client.call('POST', '/api/servers/send', undefined, '{"id": "chat",');
+      expect(notJson.status).toBe(400);
+    });
+  });
+
+  it('DNS: each query in the traffic with its question and decoded answer records', async () => {
+    const names = await started(client, 'names');
+    const udp = dgram.createSocket('udp4');
+    const answer = new Promise<Buffer>((resolve) => udp.once('message', (m) => resolve(m)));
+    udp.send(dnsPacket.encode({ type: 'query', id: 7, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'api.test' }] }), portOf(names.url!), '127.0.0.1');
+    expect(dnsPacket.decode(await answer).answers?.[0]).toMatchObject({ name: 'api.test', type: 'A', data: '127.0.0.9' });
+    udp.close();
+    const row = await until('the DNS record', async () => ((await client.call('GET', '/api/servers/traffic')).body as TrafficView[]).find((t) => t.server === 'names'));
+    expect(row.summary).toBe('A api.test → NOERROR, 1 answer (udp)');
+    expect(row.detail).toMatchObject({ name: 'api.test', type: 'A', rcode: 'NOERROR', transport: 'udp', records: ['api.test 60 IN A 127.0.0.9'] });
+  });
+
+  describe('the server editor', () => {
+    const chatFile = () => path.join(ws.root, 'servers/chat.yaml');
+
+    it('reads the common fields and the section as YAML; a save edits the file in place and the running server follows', async () => {
+      const view = (await client.call('GET', '/api/server?id=chat')).body as ServerEditorView;
+      expect(view).toMatchObject({ id: 'chat', file: 'servers/chat.yaml', section: 'websocket', sectionYaml: 'mode: manual\n' });
+      expect(view.sections).toMatchObject({ tcp: 'socket', udp: 'socket', tcpProxy: 'proxy', dns: 'dns' });
+      const chat = await started(client, 'chat');
+      const sectionYaml = 'mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}} {{message}}\n';
+      const saved = await client.call('PUT', '/api/server', { id: 'chat', server: { ...view.server, name: 'Chat room' }, sectionYaml });
+      expect(saved.status, saved.text).toBe(200);
+      expect((saved.body as ServerEditorView & { warning?: string }).warning).toBeUndefined();
+      const text = await fs.readFile(chatFile(), 'utf8');
+      // Written through the workspace writer: the comment on the first line stays, the new fields are there.
+      expect(text.startsWith('# the chat test server\nname: Chat room\nkind: websocket\n')).toBe(true);
+      expect((await openWorkspace(ws.root)).servers.find((s) => s.id === 'chat')!.value.websocket).toMatchObject({ mode: 'rules', rules: [{ match: 'exact', pattern: 'ping', reply: 'pong {{who}} {{message}}' }] });
+      // The running server took the new rules without a restart.
+      const peer = await wsClient(chat.url!.replace(/^http/, 'ws'));
+      peer.ws.send('ping');
+      await until('the rule reply', () => peer.got.length === 1);
+      expect(peer.got[0]).toBe('pong Ada ping');
+      peer.ws.close();
+    });
+
+    it('refuses YAML that does not parse and fields the schema refuses, at their place; nothing is written', async () => {
+      const before = await fs.readFile(chatFile(), 'utf8');
+      const view = (await client.call('GET', '/api/server?id=chat')).body as ServerEditorView;
+      const put = (body: Record<string, unknown>) => client.call('PUT', '/api/server', { id: 'chat', server: view.server, ...body });
+
+      const syntax = await put({ sectionYaml: 'mode: echo\nrules: [unclosed\n' });
+      expect(syntax.status).toBe(400);
+      expect(syntax.body).toMatchObject({ line: 3 });
+      expect((syntax.body as { error: string }).error).toMatch(/^servers\/chat\.yaml: websocket: the YAML does not parse \(line 3, column \d+\): .+; nothing was saved\.$/);
+
+      const schema = await put({ sectionYaml: 'greeting: hi\nrules:\n  - pattern: a\n    match: sometimes\n' });
+      expect(schema.status).toBe(400);
+      expect(schema.body).toMatchObject({ line: 4, column: 12 });
+      expect((schema.body as { error: string }).error).toBe(
+        'servers/chat.yaml: websocket.rules[0].match: expected one of any, contains, exact, regex, got text "sometimes" (line 4, column 12); nothing was saved.',
+      );
+
+      const list = await put({ sectionYaml: '- mode: echo\n' });
+      expect((list.body as { error: string }).error).toMatch(/websocket: expected the fields of the section \(a mapping\), got a list; nothing was saved\./);
+
+      const port = await put({ server: { ...view.server, port: 70000 }, sectionYaml: '' });
+      expect(port.status).toBe(400);
+      expect(port.body).toMatchObject({ field: 'port', error: 'servers/chat.yaml: port: must be at most 65535; nothing was saved.' });
+
+      const kind = await put({ server: { ...view.server, kind: 'ftp' }, sectionYaml: '' });
+      expect(kind.body).toMatchObject({ field: 'kind' });
+      const name = await put({ server: { ...view.server, name: '' }, sectionYaml: '' });
+      expect(name.status).toBe(400);
+      expect(name.body).toMatchObject({ field: 'name' });
+      const huge = await put({ sectionYaml: `greeting: "${'x'.repeat(5 * 1024 * 1024)}"\n` });
+      expect((huge.body as { error: string }).error).toMatch(/over 5 MB; nothing was saved/);
+      expect((await client.call('PUT', '/api/server', { id: 'chat', sectionYaml: 7 })).status).toBe(400);
+
+      expect(await fs.readFile(chatFile(), 'utf8')).toBe(before);
+    });
+
+    it('refuses unknown, broken and hostile ids; saves with a warning when the kind would refuse the settings', async () => {
+      expect((await client.call('GET', '/api/server?id=nope')).status).toBe(404);
+      const broken = await client.call('GET', '/api/server?id=broken');
+      expect(broken.status).toBe(400);
+      expect((broken.body as { error: string }).error).toMatch(/servers\/broken\.yaml.*fix the file in a text editor/);
+      expect((await client.call('PUT', '/api/server', { id: '../ferry', server: { name: 'x' }, sectionYaml: '' })).status).toBe(404);
+      expect((await client.call('PUT', '/api/server', { id: 'broken', server: { name: 'x' }, sectionYaml: '' })).status).toBe(400);
+      expect(await fs.readFile(path.join(ws.root, 'servers/broken.yaml'), 'utf8')).toBe('name: [unclosed');
+
+      // A regex the rules cannot compile passes the schema (it is text) but would not start: saved, with the reason.
+      const view = (await client.call('GET', '/api/server?id=chat')).body as ServerEditorView;
+      const saved = await client.call('PUT', '/api/server', { id: 'chat', server: view.server, sectionYaml: 'mode: rules\nrules:\n  - match: regex\n    pattern: "("\n' });
+      expect(saved.status).toBe(200);
+      expect((saved.body as { warning?: string }).warning).toMatch(/servers\/chat\.yaml: websocket\.rules\[1\]/);
+    });
+
+    it('creates a server of any kind with the app port of its kind (2.11)', async () => {
+      const made = await client.call('POST', '/api/server', { name: 'Name server', kind: 'dns' });
+      expect(made.status, made.text).toBe(200);
+      // The file name comes from the display name, as for requests and environments.
+      expect(made.body).toMatchObject({ id: 'Name server', section: 'dns', server: { name: 'Name server', kind: 'dns', port: 1053 } });
+      expect(await fs.readFile(path.join(ws.root, 'servers/Name server.yaml'), 'utf8')).toBe('name: Name server\nkind: dns\nport: 1053\n');
+      expect((await client.call('GET', '/api/servers')).body).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'Name server', kind: 'dns', port: 1053 })]));
+      expect((await client.call('POST', '/api/server', { name: 'X', kind: 'gopher' })).status).toBe(400);
+      expect((await client.call('POST', '/api/server', { name: '', kind: 'tcp' })).status).toBe(400);
+      expect((await client.call('POST', '/api/server', { kind: 'tcp' })).status).toBe(400);
+    });
+  });
+});
+
+describe('ferry app API: the autoStart rule (2.11)', () => {
+  let ws: TempWorkspace;
+  let opened: { app: AppServer; client: ApiClient } | undefined;
+  const list = async () => (await opened!.client.call('GET', '/api/servers')).body as ServerView[];
+  const reopen = async () => {
+    await opened?.app.close();
+    opened = await openApp(ws);
+  };
+
+  beforeEach(async () => {
+    ws = await makeWorkspace({
+      'servers/auto.yaml': { name: 'Auto', kind: 'tcp', autoStart: true, socket: { greeting: 'hello' } },
+      'servers/manual.yaml': { name: 'Manual', kind: 'udp' },
+    });
+  });
+
+  afterEach(async () => {
+    await opened?.app.close();
+    opened = undefined;
+    await ws.cleanup();
+  });
+
+  it('a configuration never started here waits; once started by hand it starts by itself; changed outside Ferry it waits again; saved in the app it starts', async () => {
+    await reopen();
+    let rows = await list();
+    expect(rows.find((r) => r.id === 'auto')).toMatchObject({ running: false, autoStart: true });
+    expect(rows.find((r) => r.id === 'auto')!.waiting).toMatch(/^autoStart is on, but this computer has not started or saved this configuration before/);
+    expect(rows.find((r) => r.id === 'manual')).toMatchObject({ running: false, autoStart: false });
+    expect(rows.find((r) => r.id === 'manual')!.waiting).toBeUndefined();
+
+    // Started by hand: remembered in the data folder (never in the workspace).
+    await started(opened!.client, 'auto');
+    expect(await fs.readdir(path.join(ws.root, 'servers'))).toEqual(['auto.yaml', 'manual.yaml']);
+    await reopen();
+    rows = await list();
+    const auto = rows.find((r) => r.id === 'auto')!;
+    expect(auto).toMatchObject({ running: true });
+    expect(auto.waiting).toBeUndefined();
+    // It really listens: the greeting arrives.
+    const socket = net.connect(portOf(auto.url!), '127.0.0.1');
+    const greeting = await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())));
+    expect(greeting).toBe('hello');
+    socket.destroy();
+
+    // Changed outside Ferry (a pull, an editor): not started by itself.
+    await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, socket: { greeting: 'changed' } });
+    await reopen();
+    expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false, waiting: expect.stringMatching(/changed outside Ferry/) });
+
+    // Saved in the app's editor: this computer made that configuration, so it starts next time.
+    const view = (await opened!.client.call('GET', '/api/server?id=auto')).body as ServerEditorView;
+    const saved = await opened!.client.call('PUT', '/api/server', { id: 'auto', server: view.server, sectionYaml: 'greeting: saved here\n' });
+    expect(saved.status, saved.text).toBe(200);
+    await reopen();
+    expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: true });
+  });
+
+  it('a configuration `ferry serve` started (startWorkspaceServers with remember) starts by itself in the app', async () => {
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const handle = await startWorkspaceServers(await openWorkspace(ws.root), { ids: ['auto'], remember: true, watch: false });
+    expect(handle.servers).toHaveLength(1);
+    await handle.stop();
+    await reopen();
+    expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: true });
+  });
+});
