@@ -15,6 +15,7 @@ import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
 import { findWebRoot, serveStatic } from './static-files.js';
+import { compactTree } from './tree-view.js';
 import { watchWorkspace } from './watch.js';
 import { WorkspaceState } from './workspace-state.js';
 
@@ -126,6 +127,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Built before the browser asks for it: the page opens while the URL is still being printed.
+  setImmediate(() => compactTree(state.workspace));
 
   const watcher = watchWorkspace(state.workspace.root, (paths) => {
     void state.reload().then(

@@ -15,6 +15,18 @@ export type TreeItem =
   | { type: 'request'; path: string; name: string; kind: string; method: string; tag: string; removed: boolean }
   | { type: 'broken'; path: string; message: string };
 
+/**
+ * The tree as `GET /api/workspace?tree=compact` sends it: each item's own file name (`f`) instead
+ * of its full path, and defaults left out (kind `http`, a tag equal to the method, not removed).
+ * A 10,000-request tree is about a third of the size of `TreeItem`s, so the page opens sooner;
+ * `expandTree` (web/tree.ts) turns it back into `TreeItem`s.
+ */
+export interface CompactFolder { f: string; n: string; c: CompactItem[] }
+export type CompactItem =
+  | CompactFolder
+  | { f: string; n: string; m: string; k?: string; t?: string; x?: 1 }
+  | { f: string; e: string };
+
 export interface EnvironmentInfo {
   id: string;
   name: string;
@@ -28,6 +40,9 @@ export interface WorkspaceInfo {
   activeEnvironment: string | null;
   warnings: string[];
 }
+
+/** `GET /api/workspace?tree=compact`: the same, with the tree compact (about a third of the bytes). */
+export type CompactWorkspaceInfo = Omit<WorkspaceInfo, 'tree'> & { compactTree: CompactFolder };
 
 /** The answer shown in the response viewer: the run result plus the response itself. */
 export interface SendResponse {

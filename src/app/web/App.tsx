@@ -7,6 +7,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
+import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
+import { fetchWorkspace } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
 import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
@@ -72,8 +74,9 @@ export function App() {
 
   const loadWorkspace = useCallback(async () => {
     try {
-      setInfo(await api.get<WorkspaceInfo>('/api/workspace'));
-      setVariableNames((await api.get<{ names: string[] }>('/api/variables')).names);
+      // The names are not needed to show the page: they arrive beside the tree, not after it.
+      void api.get<{ names: string[] }>('/api/variables').then((v) => setVariableNames(v.names), () => undefined);
+      setInfo(await (takeInitialWorkspace() ?? fetchWorkspace()));
       setLoadError(null);
     } catch (e) {
       setLoadError((e as Error).message);
@@ -108,7 +111,7 @@ export function App() {
   const openRequest = useCallback(async (path: string, quiet = false) => {
     await saveNow();
     try {
-      const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
+      const { request } = await (takeInitialRequest(path) ?? api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`));
       onDisk.current = stableJson(request);
       selectedRef.current = path;
       setSelected(path);
