@@ -10,6 +10,8 @@ import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie 
 import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
 import { environmentRoutes } from './routes-environments.js';
+import { historyRoutes } from './routes-history.js';
+import { updateRoutes } from './routes-update.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
@@ -64,7 +66,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const state = new WorkspaceState(options.workspace);
   const live = new LiveChannel();
   const servers = new AppServers(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers) };
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...historyRoutes(state), ...updateRoutes(state), ...serverRoutes(servers) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -4,7 +4,7 @@ import { formatWarning, type FolderNode, type TreeNode, type Workspace } from '.
 import type { CompactFolder, CompactItem, CompactWorkspaceInfo, TreeItem, WorkspaceInfo } from '../shared/api.js';
 
 function item(node: TreeNode): TreeItem {
-  if (node.type === 'folder') return { type: 'folder', path: node.path, name: node.name, children: node.children.map(item) };
+  if (node.type === 'folder') return { type: 'folder', path: node.path, name: node.name, children: node.children.map(item), ...(node.settings.openapi ? { openapi: true } : {}) };
   if (node.type === 'broken') return { type: 'broken', path: node.path, message: formatWarning(node.warning) };
   const { request } = node;
   return {
@@ -24,7 +24,7 @@ function fileName(path: string): string {
 
 /** One item in the compact form (shared/api.ts `CompactItem`): what the page cannot derive, nothing more. */
 function compact(node: TreeNode): CompactItem {
-  if (node.type === 'folder') return { f: fileName(node.path), n: node.name, c: node.children.map(compact) };
+  if (node.type === 'folder') return { f: fileName(node.path), n: node.name, c: node.children.map(compact), ...(node.settings.openapi ? { o: 1 as const } : {}) };
   if (node.type === 'broken') return { f: fileName(node.path), e: formatWarning(node.warning) };
   const { request } = node;
   const method = request.method.toUpperCase();

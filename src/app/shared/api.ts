@@ -6,12 +6,15 @@ import type { RequestFile } from '../../model/index.js';
 import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { TrafficRecord } from '../../servers/index.js';
+import type { RequestChange, RequestRef } from '../../importers/openapi/update/index.js';
 
+export type { RequestChange, RequestRef };
 export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
 
 /** One row of the sidebar tree. */
 export type TreeItem =
-  | { type: 'folder'; path: string; name: string; children: TreeItem[] }
+  /** `openapi`: imported from an OpenAPI document, so it can be updated from a new version (4.5). */
+  | { type: 'folder'; path: string; name: string; children: TreeItem[]; openapi?: boolean }
   | { type: 'request'; path: string; name: string; kind: string; method: string; tag: string; removed: boolean }
   | { type: 'broken'; path: string; message: string };
 
@@ -21,7 +24,7 @@ export type TreeItem =
  * A 10,000-request tree is about a third of the size of `TreeItem`s, so the page opens sooner;
  * `expandTree` (web/tree.ts) turns it back into `TreeItem`s.
  */
-export interface CompactFolder { f: string; n: string; c: CompactItem[] }
+export interface CompactFolder { f: string; n: string; c: CompactItem[]; o?: 1 }
 export type CompactItem =
   | CompactFolder
   | { f: string; n: string; m: string; k?: string; t?: string; x?: 1 }
@@ -128,3 +131,38 @@ export interface ServerView {
 
 /** One traffic record as the panel lists it (the kind's own detail left out). */
 export type TrafficView = Omit<TrafficRecord, 'detail'>;
+
+/** One send of this computer's history (the app's and `ferry run`'s), newest first; `kept`: its whole answer can be shown again. */
+export interface HistoryView {
+  key: string;
+  time: string;
+  path?: string;
+  method: string;
+  url: string;
+  status?: number;
+  durationMs: number;
+  error?: string;
+  kept: boolean;
+}
+
+/** Update from API spec (4.5): the plan the dialog shows before anything is written (`planId` applies it). */
+export interface UpdatePreview {
+  planId: string;
+  folder: string;
+  name: string;
+  from: string;
+  upToDate: boolean;
+  warnings: string[];
+  added: RequestRef[];
+  /** Fields to update, and fields the user edited that stay (`kept`: the conflicts). */
+  changed: RequestChange[];
+  removed: RequestRef[];
+  folderChange?: { update: string[]; kept: string[] };
+  newVariables: string[];
+  updatedVariables: string[];
+  environment: string;
+  createsEnvironment: boolean;
+  documentChanged: boolean;
+  notes: string[];
+  written: boolean;
+}
