@@ -9,3 +9,4 @@ export { KnownServers, serverFingerprint } from './known-servers.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, writeCookieJarFile } from './cookie-jar-file.js';
 export { lockWorkspace, withWorkspaceLock, WorkspaceBusyError, type LockOptions } from './workspace-lock.js';
+export { RESULTS_KEPT, SendResults, sendResultKey } from './send-results.js';

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { JsonStore } from './json-store.js';
 import { workspaceDataDir } from './paths.js';
 import { isSealed, openValue, sealValue, SecretStore, type Sealed } from './secrets.js';
+import { SendResults } from './send-results.js';
 
 /** Script-set values per scope: `environment:<id>`, `collection` (workspace variables), `globals`. */
 export type ScriptScope = `environment:${string}` | 'collection' | 'globals';
@@ -57,6 +58,8 @@ export class WorkspaceData {
   /** Sealed with the secret store's key, as secret values are; an older Ferry wrote them plain. */
   private readonly tokens: JsonStore<Record<string, Sealed | CachedToken>>;
   private readonly history: JsonStore<HistoryEntry[]>;
+  /** The app's answers, for its history (send-results.ts). */
+  readonly results: SendResults;
 
   constructor(workspaceId: string, workspaceRoot: string) {
     this.dir = workspaceDataDir(workspaceId, workspaceRoot);
@@ -64,6 +67,7 @@ export class WorkspaceData {
     this.state = new JsonStore(path.join(this.dir, 'state.json'), () => ({ scriptValues: {}, allowedPrograms: [] }));
     this.tokens = new JsonStore(path.join(this.dir, 'tokens.json'), () => ({}));
     this.history = new JsonStore(path.join(this.dir, 'history.json'), () => []);
+    this.results = new SendResults(path.join(this.dir, 'results'));
   }
 
   /** The cookie jar file (tough-cookie's serialized form), owned by the HTTP client. */

@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import { ImportError, readInput } from '../importers/index.js';
 import { withNetworkFor } from './url-network.js';
 import { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf } from '../importers/openapi/index.js';
-import { applyUpdate, formatPreview, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError } from '../importers/openapi/update/index.js';
-import { checkNoSymlinks, type FolderNode, type Workspace } from '../workspace/index.js';
+import { applyUpdate, formatPreview, knownDocumentSource, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError } from '../importers/openapi/update/index.js';
+import type { FolderNode, Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { paint } from './output.js';
@@ -121,23 +121,10 @@ function findImportedFolder(ws: Workspace, folder: string): FolderNode {
 
 /** The URL or in-workspace file the folder was imported from (`openapi.source`). */
 async function knownSource(root: string, folder: string, node: FolderNode): Promise<string> {
-  if (!node.settings.openapi) {
-    throw new CliError(`The folder "${folder}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
+  try {
+    return await knownDocumentSource(root, folder, node);
+  } catch (error) {
+    if (error instanceof ImportError) throw new CliError(error.message);
+    throw error;
   }
-  const source = node.settings.openapi.source;
-  if (!source) {
-    // Files outside the workspace and standard input are not recorded (docs/openapi.md).
-    throw new CliError(`The folder "${folder}" does not record where its document came from (it was imported from a file outside the workspace or from standard input); give the new version with --from FILE|URL|-.`);
-  }
-  if (/^https?:\/\//i.test(source)) return source;
-  // A recorded file is a path inside the workspace (docs/openapi.md); a _folder.yaml from elsewhere
-  // must not make Ferry read files outside it, or through a link.
-  const parts = source.split('/');
-  const problem = path.isAbsolute(source) || source.includes('\\') || parts.includes('..')
-    ? 'is not a path inside the workspace'
-    : await checkNoSymlinks(root, source);
-  if (problem) {
-    throw new CliError(`The folder "${folder}" records its document as "${source}", which ${problem.startsWith('is ') ? problem : `cannot be read: ${problem}`}; give the new version with --from FILE|URL|-.`);
-  }
-  return source;
 }

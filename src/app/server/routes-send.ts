@@ -1,5 +1,6 @@
 /** Sending (with cancel) and collection runs, through the session: the same pipeline as `ferry run`. */
 import { randomUUID } from 'node:crypto';
+import { sendResultKey } from '../../appdata/index.js';
 import type { ProtocolResult } from '../../protocols/index.js';
 import { createReporter, RunError, SelectError, type ReporterName, type RunEvent } from '../../runner/index.js';
 import { dataRows, DataFileError } from '../../variables/index.js';
@@ -65,6 +66,8 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       try {
         const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }) })).catch(refusal);
         const answer: SendResponse = { result, ...(response ? { response: viewOf(response) } : {}) };
+        // Kept for the history dialog: a past send's answer can be shown again (appdata/send-results.ts).
+        await state.data.results.save(sendResultKey(result.startedAt, result.path), answer).catch(() => undefined);
         return answer;
       } finally {
         signal.removeEventListener('abort', stop);

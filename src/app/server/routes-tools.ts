@@ -22,7 +22,7 @@ async function converted(body: unknown, workspaceRoot: string): Promise<ImportRe
       const input = await withUrlNetwork((network) => download(url, network));
       return await convert(input.text, input.source, options);
     }
-    return await convert(field(body, 'text'), { label: 'pasted' }, options);
+    return await convert(field(body, 'text'), { label: optionalField(body, 'fileName') || 'pasted' }, options);
   } catch (error) {
     if (error instanceof ImportError) throw new ApiError(400, error.message);
     throw error;

@@ -6,7 +6,7 @@ import {
   createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
-import { workspaceInfo } from './tree-view.js';
+import { compactWorkspaceInfo, workspaceInfo } from './tree-view.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** A request as the page sent it, checked against the format (never written when it would not read back). */
@@ -41,7 +41,10 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     return value;
   };
   return {
-    'GET /api/workspace': async () => workspaceInfo(state.workspace, await state.data.activeEnvironment()),
+    /** `?tree=compact` (the page): the tree in its compact form, built once per read of the folder. */
+    'GET /api/workspace': async ({ query }) => query.get('tree') === 'compact'
+      ? compactWorkspaceInfo(state.workspace, await state.data.activeEnvironment())
+      : workspaceInfo(state.workspace, await state.data.activeEnvironment()),
 
     'GET /api/request': async ({ query }) => {
       const requestPath = query.get('path') ?? '';

@@ -11,11 +11,14 @@ import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
 import { environmentRoutes } from './routes-environments.js';
 import { AppLoadRuns, loadRoutes } from './routes-load.js';
+import { historyRoutes } from './routes-history.js';
+import { updateRoutes } from './routes-update.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
 import { findWebRoot, serveStatic } from './static-files.js';
+import { compactTree } from './tree-view.js';
 import { watchWorkspace } from './watch.js';
 import { WorkspaceState } from './workspace-state.js';
 
@@ -65,7 +68,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const live = new LiveChannel();
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns) };
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -128,6 +131,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Built before the browser asks for it: the page opens while the URL is still being printed.
+  setImmediate(() => compactTree(state.workspace));
 
   const watcher = watchWorkspace(state.workspace.root, (paths) => {
     void state.reload().then(

@@ -1,10 +1,10 @@
 /** The sidebar's view of the workspace: names, kinds, badges (the kind table's tags), crossed-out requests. */
 import { requestKind } from '../../protocols/index.js';
 import { formatWarning, type FolderNode, type TreeNode, type Workspace } from '../../workspace/index.js';
-import type { TreeItem, WorkspaceInfo } from '../shared/api.js';
+import type { CompactFolder, CompactItem, CompactWorkspaceInfo, TreeItem, WorkspaceInfo } from '../shared/api.js';
 
 function item(node: TreeNode): TreeItem {
-  if (node.type === 'folder') return { type: 'folder', path: node.path, name: node.name, children: node.children.map(item) };
+  if (node.type === 'folder') return { type: 'folder', path: node.path, name: node.name, children: node.children.map(item), ...(node.settings.openapi ? { openapi: true } : {}) };
   if (node.type === 'broken') return { type: 'broken', path: node.path, message: formatWarning(node.warning) };
   const { request } = node;
   return {
@@ -18,13 +18,51 @@ function item(node: TreeNode): TreeItem {
   };
 }
 
-export function workspaceInfo(ws: Workspace, activeEnvironment: string | undefined): WorkspaceInfo {
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** One item in the compact form (shared/api.ts `CompactItem`): what the page cannot derive, nothing more. */
+function compact(node: TreeNode): CompactItem {
+  if (node.type === 'folder') return { f: fileName(node.path), n: node.name, c: node.children.map(compact), ...(node.settings.openapi ? { o: 1 as const } : {}) };
+  if (node.type === 'broken') return { f: fileName(node.path), e: formatWarning(node.warning) };
+  const { request } = node;
+  const method = request.method.toUpperCase();
+  const tag = requestKind(request.kind).tag(method);
+  return {
+    f: fileName(node.path), n: request.name, m: method,
+    ...(request.kind === 'http' ? {} : { k: request.kind }),
+    ...(tag === method ? {} : { t: tag }),
+    ...(request.openapi?.removed === true ? { x: 1 as const } : {}),
+  };
+}
+
+/** Built once per read of the workspace: every page load and every reload of the tree reuses it. */
+const compactTrees = new WeakMap<Workspace, CompactFolder>();
+
+export function compactTree(ws: Workspace): CompactFolder {
+  let tree = compactTrees.get(ws);
+  if (!tree) {
+    tree = compact(ws.tree as FolderNode) as CompactFolder;
+    compactTrees.set(ws, tree);
+  }
+  return tree;
+}
+
+function common(ws: Workspace, activeEnvironment: string | undefined): Omit<WorkspaceInfo, 'tree'> {
   return {
     name: ws.file.name || ws.root,
     root: ws.root,
-    tree: item(ws.tree as FolderNode) as TreeItem & { type: 'folder' },
     environments: ws.environments.map((e) => ({ id: e.id, name: e.value.name || e.id })),
     activeEnvironment: activeEnvironment && ws.environments.some((e) => e.id === activeEnvironment) ? activeEnvironment : null,
     warnings: ws.warnings.map(formatWarning),
   };
+}
+
+export function workspaceInfo(ws: Workspace, activeEnvironment: string | undefined): WorkspaceInfo {
+  return { ...common(ws, activeEnvironment), tree: item(ws.tree as FolderNode) as TreeItem & { type: 'folder' } };
+}
+
+export function compactWorkspaceInfo(ws: Workspace, activeEnvironment: string | undefined): CompactWorkspaceInfo {
+  return { ...common(ws, activeEnvironment), compactTree: compactTree(ws) };
 }

@@ -7,9 +7,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
+import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
+import { fetchWorkspace } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
+import { CommandPalette, type PaletteCommand } from './CommandPalette.js';
 import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
+import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { LoadPanel } from './LoadPanel.js';
 import { publishLoadEvent } from './load-events.js';
@@ -19,6 +23,7 @@ import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
 import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { AutoStartNotice } from './AutoStartNotice.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
+import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 
 const SAVE_DELAY_MS = 400;
 
@@ -48,7 +53,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -76,8 +81,9 @@ export function App() {
 
   const loadWorkspace = useCallback(async () => {
     try {
-      setInfo(await api.get<WorkspaceInfo>('/api/workspace'));
-      setVariableNames((await api.get<{ names: string[] }>('/api/variables')).names);
+      // The names are not needed to show the page: they arrive beside the tree, not after it.
+      void api.get<{ names: string[] }>('/api/variables').then((v) => setVariableNames(v.names), () => undefined);
+      setInfo(await (takeInitialWorkspace() ?? fetchWorkspace()));
       setLoadError(null);
     } catch (e) {
       setLoadError((e as Error).message);
@@ -112,7 +118,7 @@ export function App() {
   const openRequest = useCallback(async (path: string, quiet = false) => {
     await saveNow();
     try {
-      const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
+      const { request } = await (takeInitialRequest(path) ?? api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`));
       onDisk.current = stableJson(request);
       selectedRef.current = path;
       setSelected(path);
@@ -236,6 +242,8 @@ export function App() {
       } else if (mod && e.key.toLowerCase() === 's') {
         e.preventDefault();
         void saveNow();
+      } else if (e.key === 'Escape' && !e.defaultPrevented) {
+        setDialog(null); // the open dialog closes, as its × does
       }
     };
     window.addEventListener('keydown', onKey);
@@ -349,7 +357,28 @@ export function App() {
       setRun(null);
     },
     copyAsCode: (path) => void saveNow().then(() => setDialog({ type: 'code', path })),
+    updateFromSpec: (folder) => void saveNow().then(() => setDialog({ type: 'update', folder })),
   };
+
+  /** The environment picked (top bar or palette): shown at once; the editor (✎) and sends use it, not the one the last read reported. */
+  const switchEnvironment = (id: string | null) => {
+    setInfo((current) => (current ? { ...current, activeEnvironment: id } : current));
+    switching.current = api.post('/api/environment', id ? { id } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message));
+  };
+
+  /** The command palette's actions (Ctrl/Cmd+K), with their shortcuts. */
+  const commands: PaletteCommand[] = [
+    { label: 'New request', run: () => actions.newRequest(selected ? parentOf(selected) : '') },
+    { label: 'New folder', run: () => actions.newFolder('') },
+    ...(selected ? [{ label: 'Send', shortcut: 'Ctrl+Enter', run: () => void send() }, { label: 'Save', shortcut: 'Ctrl+S', run: () => void saveNow() }, { label: 'Copy as code', run: () => actions.copyAsCode(selected) }] : []),
+    { label: 'Import…', run: () => setDialog({ type: 'import' }) },
+    { label: 'Run all requests', run: () => actions.run('') },
+    { label: 'History', run: () => setDialog({ type: 'history' }) },
+    { label: 'Cookies', run: () => setDialog({ type: 'cookies' }) },
+    { label: 'Servers', run: () => setServersOpen(true) },
+    ...(info?.activeEnvironment ? [{ label: 'Edit environment', run: () => setDialog({ type: 'environment', id: info.activeEnvironment! }) }] : []),
+    { label: theme === 'dark' ? 'Light theme' : 'Dark theme', run: () => setTheme(theme === 'dark' ? 'light' : 'dark') },
+  ];
 
   if (loadError && !info) return <div className="fatal"><h2>Ferry</h2><p>{loadError}</p></div>;
   if (!info) return <div className="fatal"><p>Loading…</p></div>;
@@ -360,12 +389,7 @@ export function App() {
         <select
           aria-label="Environment"
           value={info.activeEnvironment ?? ''}
-          onChange={(e) => {
-            // Shown at once: the editor (✎) and sends must use the environment just picked, not the one the last read reported.
-            const picked = e.target.value || null;
-            setInfo((current) => (current ? { ...current, activeEnvironment: picked } : current));
-            switching.current = api.post('/api/environment', e.target.value ? { id: e.target.value } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message));
-          }}
+          onChange={(e) => switchEnvironment(e.target.value || null)}
         >
           <option value="">No environment</option>
           {info.environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
@@ -375,6 +399,7 @@ export function App() {
         <button onClick={() => actions.run('')}>Run all</button>
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
         <button onClick={() => setDialog({ type: 'cookies' })}>Cookies</button>
+        <button onClick={() => setDialog({ type: 'history' })}>History</button>
         <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
         <button aria-pressed={loadOpen} onClick={() => setLoadOpen(!loadOpen)}>Load tests</button>
         <span className="spacer" />
@@ -411,6 +436,9 @@ export function App() {
         </main>
       </div>
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
+      {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
+      {dialog?.type === 'update' && <UpdateSpecDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => void loadWorkspace()} />}
+      <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
       {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} />}

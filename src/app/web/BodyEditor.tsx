@@ -1,6 +1,6 @@
 /** Every body type of spec 2.5; the data of each type is kept, only `type` decides what is sent. */
 import type { RequestFile } from '../shared/api.js';
-import { CodeEditor } from './CodeEditor.js';
+import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable } from './KeyValueTable.js';
 
 type Body = RequestFile['body'];

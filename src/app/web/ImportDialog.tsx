@@ -1,10 +1,11 @@
-/** Import (spec 4.1): pasted text (a collection, a document, a cURL command) or a URL; what will be created is shown before writing. */
+/** Import (spec 4.1): a file (chosen or dropped), pasted text (a collection, a document, a cURL command) or a URL; what will be created is shown before writing. */
 import { useState } from 'react';
 import type { ImportDone, ImportPreview } from '../shared/api.js';
 import { api } from './api.js';
 
 export function ImportDialog({ folders, onClose, onDone }: { folders: string[]; onClose: () => void; onDone: (done: ImportDone) => void }) {
-  const [tab, setTab] = useState<'paste' | 'url'>('paste');
+  const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
   const [into, setInto] = useState('');
@@ -13,7 +14,12 @@ export function ImportDialog({ folders, onClose, onDone }: { folders: string[]; 
   const [done, setDone] = useState<ImportDone | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const input = () => ({ ...(tab === 'url' ? { url } : { text }), into, ...(baseUrl ? { baseUrl } : {}) });
+  const input = () => ({ ...(tab === 'url' ? { url } : tab === 'file' ? { text: file?.text ?? '', fileName: file?.name } : { text }), into, ...(baseUrl ? { baseUrl } : {}) });
+  const readFile = (chosen: File | undefined) => {
+    if (!chosen) return;
+    setPreview(null);
+    void chosen.text().then((content) => setFile({ name: chosen.name, text: content }));
+  };
   const run = async <T,>(work: () => Promise<T>) => {
     setBusy(true);
     setError(null);
@@ -40,10 +46,16 @@ export function ImportDialog({ folders, onClose, onDone }: { folders: string[]; 
         ) : (
           <>
             <nav className="tabs">
+              <button className={tab === 'file' ? 'on' : ''} onClick={() => { setTab('file'); setPreview(null); }}>File</button>
               <button className={tab === 'paste' ? 'on' : ''} onClick={() => { setTab('paste'); setPreview(null); }}>Paste (cURL, collection, OpenAPI)</button>
               <button className={tab === 'url' ? 'on' : ''} onClick={() => { setTab('url'); setPreview(null); }}>OpenAPI URL</button>
             </nav>
-            {tab === 'paste' ? (
+            {tab === 'file' ? (
+              <label className="drop-zone" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); readFile(e.dataTransfer.files[0]); }}>
+                <input type="file" aria-label="Import file" onChange={(e) => readFile(e.target.files?.[0])} />
+                <span className="muted">{file ? `${file.name} (${file.text.length.toLocaleString()} characters)` : 'Choose or drop a collection or environment export, an OpenAPI/Swagger document (JSON or YAML) or a saved cURL command.'}</span>
+              </label>
+            ) : tab === 'paste' ? (
               <textarea aria-label="Import text" rows={10} placeholder="curl https://api.example.com/users -H 'Accept: application/json'" value={text} onChange={(e) => { setText(e.target.value); setPreview(null); }} />
             ) : (
               <input aria-label="Import URL" placeholder="https://example.com/openapi.yaml" value={url} onChange={(e) => { setUrl(e.target.value); setPreview(null); }} />

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { RequestFile } from '../shared/api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
-import { CodeEditor } from './CodeEditor.js';
+import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
 import { pathParamNames, queryRows, withQuery } from './url-params.js';
 

@@ -26,6 +26,8 @@ export interface SidebarActions {
   renameFolder(path: string): void;
   run(folder: string): void;
   copyAsCode(path: string): void;
+  /** Update a folder imported from OpenAPI from a new version of its document (4.5). */
+  updateFromSpec(folder: string): void;
 }
 
 function flatten(folder: TreeItem & { type: 'folder' }, open: Set<string>, filter: string, depth = 0, out: Row[] = []): Row[] {
@@ -173,6 +175,7 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
               <li role="menuitem" onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
               <li role="menuitem" onClick={() => actions.run(menu.item.path)}>Run folder</li>
               <li role="menuitem" onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
+              {menu.item.openapi && <li role="menuitem" onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
             </>
           )}
           {menu.item.type !== 'folder' && <li role="menuitem" onClick={() => actions.newRequest(folderOf(menu.item))}>New request beside</li>}

@@ -1,6 +1,7 @@
-/** The app's entry: one React root. */
-import { createRoot } from 'react-dom/client';
-import { App } from './App.js';
+/** The app's entry: starts the first calls (boot.ts), then loads the app's code beside them. */
+import './boot.js';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(<App />);
+void Promise.all([import('react-dom/client'), import('./App.js')]).then(([{ createRoot }, { App }]) => {
+  createRoot(document.getElementById('root')!).render(<App />);
+});

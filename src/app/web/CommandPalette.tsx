@@ -1,0 +1,124 @@
+/**
+ * The command palette (Ctrl/Cmd+K): one fuzzy search over the workspace's requests and folders,
+ * its environments and the app's actions, used with the keyboard only — type, ↑/↓, Enter, Esc.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { EnvironmentInfo, TreeItem } from '../shared/api.js';
+import { fuzzyFilter } from './fuzzy.js';
+
+/** An action of the app the palette offers (New request, Import…), with its shortcut when it has one. */
+export interface PaletteCommand {
+  label: string;
+  shortcut?: string;
+  run(): void;
+}
+
+export interface PaletteTargets {
+  openRequest(path: string): void;
+  runFolder(path: string): void;
+  switchEnvironment(id: string | null): void;
+}
+
+interface Entry {
+  key: string;
+  group: 'Request' | 'Folder' | 'Environment' | 'Action';
+  label: string;
+  detail: string;
+  /** What the query is matched against. */
+  text: string;
+  run(): void;
+}
+
+const SHOWN = 50;
+
+function entriesOf(tree: TreeItem & { type: 'folder' }, environments: EnvironmentInfo[], commands: PaletteCommand[], targets: PaletteTargets): Entry[] {
+  const out: Entry[] = commands.map((c) => ({ key: `a:${c.label}`, group: 'Action', label: c.label, detail: c.shortcut ?? '', text: c.label, run: c.run }));
+  for (const env of environments) {
+    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${env.name}`, detail: env.id, text: `env ${env.name}`, run: () => targets.switchEnvironment(env.id) });
+  }
+  out.push({ key: 'e:', group: 'Environment', label: 'Use no environment', detail: '', text: 'env none no environment', run: () => targets.switchEnvironment(null) });
+  const walk = (folder: TreeItem & { type: 'folder' }, trail: string) => {
+    for (const child of folder.children) {
+      if (child.type === 'folder') {
+        const label = trail ? `${trail} / ${child.name}` : child.name;
+        out.push({ key: `f:${child.path}`, group: 'Folder', label: `Run ${label}`, detail: 'folder', text: `${label} folder`, run: () => targets.runFolder(child.path) });
+        walk(child, label);
+      } else if (child.type === 'request') {
+        out.push({
+          key: `r:${child.path}`, group: 'Request', label: child.name, detail: `${child.kind === 'http' ? child.method : child.tag}  ${trail}`,
+          text: trail ? `${trail} / ${child.name}` : child.name, run: () => targets.openRequest(child.path),
+        });
+      }
+    }
+  };
+  walk(tree, '');
+  return out;
+}
+
+export function CommandPalette({ tree, environments, commands, targets }: { tree: TreeItem & { type: 'folder' }; environments: EnvironmentInfo[]; commands: PaletteCommand[]; targets: PaletteTargets }) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [at, setAt] = useState(0);
+  const list = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setOpen((was) => !was);
+        setQuery('');
+        setAt(0);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Built when the palette opens, from the tree as it is then.
+  const entries = useMemo(() => (open ? entriesOf(tree, environments, commands, targets) : []), [open, tree, environments]);
+  const shown = useMemo(() => fuzzyFilter(entries, query, (e) => e.text, SHOWN), [entries, query]);
+  useEffect(() => {
+    list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [at]);
+
+  if (!open) return null;
+  const close = () => setOpen(false);
+  const choose = (entry: Entry | undefined) => {
+    if (!entry) return;
+    close();
+    entry.run();
+  };
+  return (
+    <div className="dialog-backdrop palette-backdrop" onClick={close}>
+      <div className="palette" role="dialog" aria-label="Command palette" onClick={(e) => e.stopPropagation()}>
+        <input
+          autoFocus
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-list"
+          aria-label="Search requests, folders, environments and actions"
+          placeholder="Search requests, folders, environments, actions…"
+          value={query}
+          onChange={(e) => { setQuery(e.target.value); setAt(0); }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') { e.preventDefault(); setAt((i) => Math.min(i + 1, shown.length - 1)); }
+            else if (e.key === 'ArrowUp') { e.preventDefault(); setAt((i) => Math.max(i - 1, 0)); }
+            else if (e.key === 'Enter') { e.preventDefault(); choose(shown[at]); }
+            else if (e.key === 'Escape') { e.preventDefault(); close(); }
+          }}
+        />
+        <ul id="palette-list" role="listbox" aria-label="Matches" ref={list}>
+          {shown.map((entry, i) => (
+            <li key={entry.key} role="option" aria-selected={i === at} className={i === at ? 'on' : ''} onMouseMove={() => setAt(i)} onClick={() => choose(entry)}>
+              <span className="palette-group">{entry.group}</span>
+              <span className="palette-label">{entry.label}</span>
+              <span className="palette-detail">{entry.detail}</span>
+            </li>
+          ))}
+          {shown.length === 0 && <li className="muted">Nothing matches “{query}”.</li>}
+        </ul>
+        <p className="palette-help muted">↑ ↓ to move · Enter to choose · Esc to close</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+/** Where an imported folder's document came from (`openapi.source`), checked: the update's default "new version" (CLI and app). */
+import path from 'node:path';
+import { checkNoSymlinks, type FolderNode } from '../../../workspace/index.js';
+import { ImportError } from '../../types.js';
+
+/**
+ * The URL, or the path inside the workspace, the folder records; an ImportError saying what to
+ * give instead when it records none, or a path that would leave the workspace or pass a link.
+ */
+export async function knownDocumentSource(root: string, folder: string, node: FolderNode): Promise<string> {
+  if (!node.settings.openapi) {
+    throw new ImportError(`The folder "${folder}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
+  }
+  const source = node.settings.openapi.source;
+  if (!source) {
+    // Files outside the workspace and standard input are not recorded (docs/openapi.md).
+    throw new ImportError(`The folder "${folder}" does not record where its document came from (it was imported from a file outside the workspace or from standard input); give the new version with --from FILE|URL|-.`);
+  }
+  if (/^https?:\/\//i.test(source)) return source;
+  // A recorded file is a path inside the workspace (docs/openapi.md); a _folder.yaml from elsewhere
+  // must not make Ferry read files outside it, or through a link.
+  const parts = source.split('/');
+  const problem = path.isAbsolute(source) || source.includes('\\') || parts.includes('..')
+    ? 'is not a path inside the workspace'
+    : await checkNoSymlinks(root, source);
+  if (problem) {
+    throw new ImportError(`The folder "${folder}" records its document as "${source}", which ${problem.startsWith('is ') ? problem : `cannot be read: ${problem}`}; give the new version with --from FILE|URL|-.`);
+  }
+  return source;
+}

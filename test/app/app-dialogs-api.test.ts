@@ -1,0 +1,212 @@
+/**
+ * The API behind the app's newer dialogs, on real sockets with the session cookie: update from
+ * API spec (the known source, preview, apply only what was previewed, refusals), the history with
+ * a kept answer (and hostile keys), the compact tree (the same tree as the full one), and the data
+ * folder's store of kept answers (pruned, sealed, links refused).
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { RESULTS_KEPT, SendResults } from '../../src/appdata/index.js';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { CompactWorkspaceInfo, HistoryView, SendResponse, UpdatePreview, WorkspaceInfo } from '../../src/app/shared/api.js';
+import { expandTree } from '../../src/app/web/tree.js';
+import { commitImport, convertInput } from '../../src/importers/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { tempDir } from '../support/temp.js';
+
+async function connect(app: AppServer) {
+  const login = await fetch(app.url, { redirect: 'manual' });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  return async <T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const res = await fetch(`http://127.0.0.1:${app.port}${url}`, {
+      method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+}
+
+const ok = { 200: { description: 'ok' } };
+const v1 = {
+  openapi: '3.0.3', info: { title: 'Shop', version: '1' }, servers: [{ url: 'https://shop.example.test' }],
+  paths: {
+    '/items': { get: { summary: 'List items', description: 'All items.', responses: ok } },
+    '/items/{id}': { delete: { summary: 'Delete item', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } },
+  },
+};
+const v2 = structuredClone(v1) as typeof v1 & { paths: Record<string, unknown> };
+v2.paths['/items'] = { get: { summary: 'List items', description: 'All items, newest first.', responses: ok }, post: { summary: 'Create item', responses: ok } };
+delete (v2.paths as Record<string, unknown>)['/items/{id}'];
+
+let ws: TempWorkspace | undefined;
+let app: AppServer | undefined;
+afterEach(async () => {
+  await app?.close();
+  await ws?.cleanup();
+  app = undefined;
+  ws = undefined;
+});
+
+async function shopApp() {
+  ws = await makeWorkspace({ 'docs/shop.yaml': stringify(v1), 'requests/Plain/Ping.yaml': { name: 'Ping', url: 'http://127.0.0.1:1/' } });
+  process.env.FERRY_DATA_DIR = ws.dataDir;
+  const opened = await openWorkspace(ws.root);
+  await commitImport({ root: ws.root, id: opened.id }, await convertInput(path.join(ws.root, 'docs/shop.yaml'), { workspaceRoot: ws.root }));
+  app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+  return { root: ws.root, call: await connect(app) };
+}
+
+describe('update from API spec, through the app', () => {
+  it('pre-fills the known source, previews without writing, and applies what was previewed', async () => {
+    const { root, call } = await shopApp();
+    const source = await call<{ source: string; name: string }>('GET', '/api/update/source?folder=Shop');
+    expect(source.body).toMatchObject({ name: 'Shop', source: 'docs/shop.yaml' });
+
+    // The user's edit of the docs is kept; the document's new docs conflict with it.
+    const list = path.join(root, 'requests/Shop/List items.yaml');
+    await fs.writeFile(list, (await fs.readFile(list, 'utf8')).replace('docs: All items.', 'docs: Mine.'));
+    await fs.writeFile(path.join(root, 'docs/shop.yaml'), stringify(v2));
+    const before = await fs.readFile(path.join(root, 'specs/Shop.yaml'), 'utf8');
+    const preview = await call<UpdatePreview>('POST', '/api/update/preview', { folder: 'Shop' });
+    expect(preview.status).toBe(200);
+    expect(preview.body.added.map((a) => a.operation)).toEqual(['POST /items']);
+    expect(preview.body.removed.map((r) => r.operation)).toEqual(['DELETE /items/{id}']);
+    expect(preview.body.changed.find((c) => c.operation === 'GET /items')?.kept).toContain('docs');
+    expect(preview.body.written).toBe(false);
+    expect(await fs.readFile(path.join(root, 'specs/Shop.yaml'), 'utf8')).toBe(before);
+
+    const applied = await call<UpdatePreview>('POST', '/api/update/apply', { planId: preview.body.planId });
+    expect(applied.status).toBe(200);
+    expect(applied.body.written).toBe(true);
+    expect(await fs.readFile(list, 'utf8')).toContain('docs: Mine.');
+    expect(await fs.readFile(path.join(root, 'requests/Shop/Create item.yaml'), 'utf8')).toContain('method: POST');
+    expect(await fs.readFile(path.join(root, 'requests/Shop/Delete item.yaml'), 'utf8')).toMatch(/removed: true/);
+    // Used once: the same preview cannot be applied again.
+    expect((await call('POST', '/api/update/apply', { planId: preview.body.planId })).status).toBe(404);
+    // The tree the page reads shows the mark at once.
+    const info = await call<CompactWorkspaceInfo>('GET', '/api/workspace?tree=compact');
+    const shop = expandTree(info.body.compactTree).children.find((c) => c.path === 'Shop');
+    expect(shop).toMatchObject({ openapi: true });
+    expect(shop?.type === 'folder' && shop.children.find((c) => c.path === 'Shop/Delete item.yaml')).toMatchObject({ removed: true });
+  });
+
+  it('refuses to apply a preview the files no longer match, writing nothing', async () => {
+    const { root, call } = await shopApp();
+    const preview = await call<UpdatePreview>('POST', '/api/update/preview', { folder: 'Shop', text: stringify(v2), name: 'shop-v2.yaml' });
+    expect(preview.body.from).toBe('shop-v2.yaml');
+    const list = path.join(root, 'requests/Shop/List items.yaml');
+    await fs.writeFile(list, (await fs.readFile(list, 'utf8')).replace('docs: All items.', 'docs: Edited after the preview.'));
+    const snapshot = await fs.readdir(path.join(root, 'requests/Shop'));
+    const applied = await call<{ error: string }>('POST', '/api/update/apply', { planId: preview.body.planId });
+    expect(applied.status).toBe(409);
+    expect(applied.body.error).toMatch(/changed since the preview.*preview again\. Nothing was written\./);
+    expect(await fs.readdir(path.join(root, 'requests/Shop'))).toEqual(snapshot);
+  });
+
+  it('says what is wrong with bad input, in one line each', async () => {
+    const { call } = await shopApp();
+    const cases: Array<[unknown, number, RegExp]> = [
+      [{ folder: 'Nope' }, 404, /There is no folder "Nope" under requests\//],
+      [{ folder: 'Plain' }, 400, /was not imported from an OpenAPI document/],
+      [{ folder: 'Shop', text: 'just text, no document' }, 400, /./],
+      [{ folder: 'Shop', text: '{"swagger": "1.2", "apis": []}' }, 400, /./],
+      [{ folder: 'Shop', url: 'file:///etc/passwd' }, 400, /Give an http:\/\/ or https:\/\/ URL/],
+      [{ folder: 42 }, 400, /"folder" is missing/],
+      [{ folder: '../../etc' }, 404, /There is no folder/],
+    ];
+    for (const [body, status, message] of cases) {
+      const answer = await call<{ error: string }>('POST', '/api/update/preview', body);
+      expect([JSON.stringify(body), answer.status]).toEqual([JSON.stringify(body), status]);
+      expect(answer.body.error).toMatch(message);
+      expect(answer.body.error).not.toMatch(/\n\s+at /); // a message, not a stack
+    }
+    expect((await call('POST', '/api/update/apply', { planId: 'no-such-plan' })).status).toBe(404);
+    expect((await call<{ error: string }>('GET', '/api/update/source?folder=Plain')).body.error).toMatch(/not imported from an OpenAPI document/);
+  });
+});
+
+describe('history through the app', () => {
+  it('lists a send with its answer kept, and refuses keys that are not one', async () => {
+    const server = http.createServer((_req, res) => res.end('{"pong":true}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      ws = await makeWorkspace({ 'requests/Ping.yaml': { name: 'Ping', url: `http://127.0.0.1:${port}/ping` } });
+      process.env.FERRY_DATA_DIR = ws.dataDir;
+      app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+      const call = await connect(app);
+      expect((await call<{ entries: HistoryView[] }>('GET', '/api/history')).body.entries).toEqual([]);
+      const sent = await call<SendResponse>('POST', '/api/send', { path: 'Ping.yaml' });
+      expect(sent.body.result.status).toBe(200);
+      const { entries } = (await call<{ entries: HistoryView[] }>('GET', '/api/history')).body;
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ path: 'Ping.yaml', method: 'GET', status: 200, kept: true });
+      const kept = await call<SendResponse>('GET', `/api/history/result?key=${entries[0]!.key}`);
+      expect(Buffer.from(kept.body.response!.bodyBase64, 'base64').toString()).toBe('{"pong":true}');
+      for (const key of ['', '../../secret.key', 'x'.repeat(10_000), '%00', entries[0]!.key.toUpperCase()]) {
+        const answer = await call<{ error: string }>('GET', `/api/history/result?key=${encodeURIComponent(key)}`);
+        expect(answer.status).toBe(404);
+        expect(answer.body.error).toMatch(/not kept on this computer/);
+      }
+      // Kept in the data folder, sealed: the body is not readable there, and not in the workspace.
+      const dataFiles = (await fs.readdir(ws.dataDir, { recursive: true })) as string[];
+      const results = dataFiles.filter((f) => f.includes(`results${path.sep}`));
+      expect(results).toHaveLength(1);
+      expect(await fs.readFile(path.join(ws.dataDir, results[0]!), 'utf8')).not.toContain('pong');
+      expect(((await fs.readdir(ws.root, { recursive: true })) as string[]).some((f) => /results|history/.test(f))).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('kept answers in the data folder', () => {
+  it(`keeps the newest ${RESULTS_KEPT}, sealed, and refuses a link`, async () => {
+    const dir = path.join(await tempDir(), 'results');
+    const store = new SendResults(dir);
+    const key = (i: number) => i.toString(16).padStart(32, '0');
+    for (let i = 0; i < RESULTS_KEPT + 5; i++) {
+      await store.save(key(i), { n: i });
+      // Distinct modification times, so "newest" is well defined on coarse clocks.
+      const when = new Date(Date.now() - (RESULTS_KEPT + 5 - i) * 1000);
+      await fs.utimes(path.join(dir, `${key(i)}.json`), when, when);
+    }
+    await store.save(key(999), { n: 999 });
+    const keys = await store.keys();
+    expect(keys.size).toBe(RESULTS_KEPT);
+    expect(keys.has(key(999))).toBe(true);
+    expect(keys.has(key(0))).toBe(false);
+    expect(await store.read(key(999))).toEqual({ n: 999 });
+    expect(await store.read(key(0))).toBeUndefined();
+    await fs.writeFile(path.join(dir, `${key(1000)}.json`), 'not json');
+    expect(await store.read(key(1000))).toBeUndefined();
+    await fs.symlink('/etc/hostname', path.join(dir, `${key(1001)}.json`));
+    await expect(store.read(key(1001))).rejects.toThrow(/symbolic link; Ferry never follows links/);
+  });
+});
+
+describe('the compact tree', () => {
+  it('expands to the same tree as the full form, a third of the bytes or less', async () => {
+    ws = await makeWorkspace({
+      'requests/A/_folder.yaml': { name: 'Area A', openapi: { spec: 'specs/a.yaml' } },
+      'requests/A/Get.yaml': { name: 'Get it', method: 'get', url: 'http://x/', openapi: { operation: 'GET /', removed: true } },
+      'requests/A/Events.yaml': { name: 'Events', kind: 'sse', url: 'http://x/events' },
+      'requests/Broken.yaml': 'name: [unclosed',
+      ...Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`requests/Many/Folder ${i % 10}/Request ${i}.yaml`, { name: `Request ${i}`, method: 'POST', url: `http://x/${i}` }])),
+    });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+    const call = await connect(app);
+    const full = await call<WorkspaceInfo>('GET', '/api/workspace');
+    const compact = await call<CompactWorkspaceInfo>('GET', '/api/workspace?tree=compact');
+    expect(expandTree(compact.body.compactTree)).toEqual(full.body.tree);
+    expect(JSON.stringify(compact.body).length).toBeLessThan(JSON.stringify(full.body).length * 0.6);
+    const { compactTree: _tree, ...rest } = compact.body;
+    const { tree: _full, ...fullRest } = full.body;
+    expect(rest).toEqual(fullRest);
+  });
+});

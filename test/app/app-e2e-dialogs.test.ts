@@ -1,0 +1,240 @@
+/**
+ * `ferry app` in Chromium, the dialogs of issue 19's last steps: the command palette (keyboard
+ * only), importing a Postman collection and an OpenAPI document through the import dialog (files
+ * checked on disk), updating the imported folder from a new version of its document with a
+ * conflict (your edit kept), and the history of this computer's sends with a past answer opened.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+const CORPUS = path.resolve(import.meta.dirname, '../fixtures/corpus');
+
+function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ method: req.method, url: req.url, answer: 'from-echo' }));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        base: `http://127.0.0.1:${port}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+async function files(dir: string): Promise<string[]> {
+  return ((await fs.readdir(dir, { recursive: true })) as string[]).map((f) => f.split(path.sep).join('/')).sort();
+}
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports, update from API spec, history', () => {
+  let ws: TempWorkspace;
+  let echo: Awaited<ReturnType<typeof startEcho>>;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  let scratch: string;
+  const req = (p: string) => path.join(ws.root, 'requests', p);
+
+  beforeAll(async () => {
+    await ensureBuiltUi();
+    echo = await startEcho();
+    ws = await makeWorkspace(
+      {
+        'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'local' }] },
+        'environments/staging.yaml': { name: 'Staging', variables: [{ key: 'who', value: 'staging' }] },
+        'requests/Users/Get user.yaml': { name: 'Get user', url: '{{base}}/users/42' },
+        'requests/Users/List users.yaml': { name: 'List users', url: '{{base}}/users' },
+        'requests/Health.yaml': { name: 'Health', url: '{{base}}/health' },
+      },
+      { variables: [{ key: 'base', value: echo.base }] },
+    );
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-app-dialogs-'));
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });
+    page = await context.newPage();
+    page.on('dialog', (d) => void d.accept());
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+    await page.goto(app.url);
+    await page.getByRole('treeitem', { name: /Users/ }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await echo?.close();
+    await ws?.cleanup();
+    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
+  });
+
+  const palette = () => page.getByRole('dialog', { name: 'Command palette' });
+
+  it('opens a request from the command palette by a fuzzy name, with the keyboard only', async () => {
+    await page.locator('body').press('Control+k');
+    await expect.poll(() => palette().count()).toBe(1);
+    await page.keyboard.type('usgu'); // Users / Get user
+    await expect.poll(() => palette().getByRole('option').first().textContent()).toContain('Get user');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-palette-light.png') });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => palette().count()).toBe(0);
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
+  });
+
+  it('switches the environment and opens dialogs from the palette; arrows move, Escape closes', async () => {
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('env stag');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByLabel('Environment', { exact: true }).inputValue()).toBe('staging');
+
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('zzzz-nothing');
+    await expect.poll(() => palette().textContent()).toContain('Nothing matches');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => palette().count()).toBe(0);
+
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('users');
+    const second = (await palette().getByRole('option').nth(1).textContent()) ?? '';
+    await page.keyboard.press('ArrowDown');
+    expect(await palette().getByRole('option', { selected: true }).textContent()).toBe(second);
+    await page.keyboard.press('Escape');
+
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('cookies');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Cookies' }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Cookies' }).count()).toBe(0);
+  });
+
+  it('imports a Postman collection through the import dialog: previewed, then written in its folders', async () => {
+    const collection = await fs.readFile(path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), 'utf8');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByLabel('Import text').fill(collection);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('multi-level-folders-v2');
+    const previewText = (await page.getByTestId('import-preview').textContent()) ?? '';
+    expect(previewText).toContain('6 requests');
+    expect(await files(path.join(ws.root, 'requests'))).not.toContain('multi-level-folders-v2');
+    await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByTestId('import-done').textContent()).toContain('6 requests');
+    await page.getByRole('button', { name: 'Done' }).click();
+    const written = (await files(req('multi-level-folders-v2'))).filter((f) => f.endsWith('.yaml'));
+    expect(written).toEqual(expect.arrayContaining(['F1/F1.R1.yaml', 'F1/F1.R2.yaml', 'F1/F1.R3.yaml', 'F2/F2.F3/F2.F3.R1.yaml', 'F2/F2.R1.yaml', 'R1.yaml']));
+    expect(await fs.readFile(req('multi-level-folders-v2/F2/F2.F3/F2.F3.R1.yaml'), 'utf8')).toMatch(/name: F2\.F3\.R1/);
+    await expect.poll(() => page.getByRole('treeitem', { name: /multi-level-folders-v2/ }).count()).toBe(1);
+  });
+
+  it('imports an OpenAPI document chosen as a file: requests, the environment and the kept document written', async () => {
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'File', exact: true }).click();
+    await page.getByLabel('Import file').setInputFiles(path.join(CORPUS, 'openapi/oas30-petstore.yaml'));
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('Swagger Petstore');
+    expect(await page.getByTestId('import-preview').textContent()).toContain('3 requests');
+    await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByTestId('import-done').textContent()).toContain('3 requests');
+    await page.getByRole('button', { name: 'Done' }).click();
+    const written = await files(req('Swagger Petstore'));
+    expect(written).toEqual(expect.arrayContaining(['_folder.yaml', 'pets', 'pets/List all pets.yaml', 'pets/Create a pet.yaml', 'pets/Info for a specific pet.yaml']));
+    expect(await fs.readFile(req('Swagger Petstore/_folder.yaml'), 'utf8')).toMatch(/openapi:\n\s+spec: specs\/Swagger Petstore\.yaml/);
+    expect(await files(path.join(ws.root, 'specs'))).toEqual(['Swagger Petstore.yaml']);
+    expect(await fs.readFile(path.join(ws.root, 'environments/Swagger Petstore.yaml'), 'utf8')).toContain('baseUrl');
+  });
+
+  it('updates the imported folder from a new version: the plan with the conflict first, then the files', async () => {
+    // The user edits the docs of "List all pets"; the new version changes the same docs (a conflict:
+    // the user's edit is kept), drops GET /pets/{petId} and adds DELETE /pets/{petId}.
+    const listPets = req('Swagger Petstore/pets/List all pets.yaml');
+    await fs.writeFile(listPets, `${(await fs.readFile(listPets, 'utf8')).replace(/\n?docs:.*(\n  .*)*/, '')}\ndocs: My own notes on listing pets.\n`);
+    const v2 = parse(await fs.readFile(path.join(CORPUS, 'openapi/oas30-petstore.yaml'), 'utf8'));
+    v2.paths['/pets'].get.description = 'Lists the pets, newest first.';
+    v2.paths['/pets/{petId}'] = { delete: { summary: 'Delete a pet', operationId: 'deletePet', tags: ['pets'], parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'deleted' } } } };
+    const v2File = path.join(scratch, 'petstore-v2.yaml');
+    await fs.writeFile(v2File, stringify(v2));
+    const before = await files(ws.root);
+
+    await page.getByRole('treeitem', { name: /Swagger Petstore/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Update from API spec…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Update from API spec' });
+    // Chosen from a browser, the first import recorded no source: the dialog says so and offers a file.
+    await expect.poll(() => dialog.textContent()).toContain('does not record where its document came from');
+    await dialog.getByLabel('Document file').setInputFiles(v2File);
+    await dialog.getByRole('button', { name: 'Preview changes' }).click();
+    const plan = dialog.getByTestId('update-plan');
+    await expect.poll(() => plan.textContent()).toContain('Preview (nothing written yet)');
+    const text = (await plan.textContent()) ?? '';
+    expect(text).toMatch(/Added \(1\).*DELETE \/pets\/\{petId\}.*Delete a pet/s);
+    expect(text).toMatch(/No longer in the spec \(kept, marked\) \(1\).*GET \/pets\/\{petId\}/s);
+    expect(await plan.getByTestId('kept').first().textContent()).toContain('docs');
+    expect(await files(ws.root)).toEqual(before); // the preview wrote nothing
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-update-light.png') });
+
+    await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+    await expect.poll(() => plan.textContent()).toContain('Updated.');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    expect(await fs.readFile(listPets, 'utf8')).toContain('docs: My own notes on listing pets.');
+    expect(await fs.readFile(req('Swagger Petstore/pets/Info for a specific pet.yaml'), 'utf8')).toMatch(/removed: true/);
+    expect(await fs.readFile(req('Swagger Petstore/pets/Delete a pet.yaml'), 'utf8')).toMatch(/method: DELETE/);
+    expect(await fs.readFile(path.join(ws.root, 'specs/Swagger Petstore.yaml'), 'utf8')).toContain('deletePet');
+    // Crossed out in the sidebar, with the tooltip.
+    await page.locator('[data-path="Swagger Petstore"]').click();
+    await page.locator('[data-path="Swagger Petstore/pets"]').click();
+    const removed = page.getByRole('treeitem', { name: /Info for a specific pet/ });
+    await expect.poll(() => removed.getAttribute('class')).toContain('removed');
+    expect(await removed.getAttribute('title')).toBe('No longer in the API spec');
+  });
+
+  it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
+    await page.getByRole('treeitem', { name: /Health/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
+    // A run's sends are in the history too, without their answers.
+    await page.getByRole('treeitem', { name: /Users/ }).first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Run folder' }).click();
+    await page.getByLabel('Runner').getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 20_000 }).toMatch(/2 requests/);
+
+    await page.getByRole('button', { name: 'History' }).click();
+    const dialog = page.getByRole('dialog', { name: 'History' });
+    const rows = dialog.getByRole('table', { name: 'Sends' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    await dialog.getByLabel('Filter history').fill('/health');
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().click();
+    const result = dialog.getByTestId('history-result');
+    await expect.poll(() => result.getByTestId('status').textContent({ timeout: 100 }).catch(() => ''), { timeout: 10_000 }).toContain('200');
+    expect(await result.getByTestId('response-body').textContent()).toContain('from-echo');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-history-light.png') });
+
+    await dialog.getByRole('button', { name: '← All sends' }).click();
+    await dialog.getByLabel('Filter history').fill('/users/42');
+    await rows.first().click();
+    await expect.poll(() => result.getByLabel('Send summary').textContent()).toMatch(/Status 200/);
+    await dialog.getByRole('button', { name: 'Open the request' }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
+    // Nothing of the history went into the workspace.
+    expect((await files(ws.root)).filter((f) => /history|results/.test(f))).toEqual([]);
+  });
+});
