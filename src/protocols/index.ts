@@ -1,6 +1,6 @@
 /** The wire: one module per request kind behind one table (registry.ts), and their shared parts. */
 export type { ProtocolResult, ProtocolTimings, RequestKindModule, SendContext } from './kind.js';
-export { allRequestKinds, notRunYet, requestKind } from './registry.js';
+export { allRequestKinds, noLiveConnection, notRunYet, requestKind } from './registry.js';
 export { SendError, type SendErrorKind } from './send-error.js';
 export { cookieOfDomain, CookieStore, type CookieInfo } from './http/cookie-jar.js';
 export { HttpAgents, type HostLookup } from './http/http-agents.js';
@@ -9,3 +9,5 @@ export { checkCertificate, type ClientCertificateMaterial, type ClientTls } from
 export { DEFAULT_STREAM, MAX_KEPT_MESSAGES, MessageStream, frameText, type MessageInput, type StreamMessage, type StreamSettings, type StreamStop, type StreamSummary } from './stream/messages.js';
 export { commandWords, programRefused, type ProgramPolicy, type ProgramSpec } from './programs.js';
 export { graphqlOperation, type GraphqlOperation } from './http/graphql-subscription/operation.js';
+export { checkOutgoing, outgoingBytes } from './live/outgoing.js';
+export { MESSAGE_FORMATS, type ComposerField, type ComposerSpec, type ConnectHandlers, type ConnectionEnd, type ConnectionInfo, type LiveConnection, type LiveOperation, type MessageFormat, type OutgoingMessage } from './live/types.js';

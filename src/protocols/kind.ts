@@ -8,6 +8,7 @@ import type { KindRules, PreparedRequest } from '../request/prepared.js';
 import type { CookieStore } from './http/cookie-jar.js';
 import type { HttpAgents } from './http/http-agents.js';
 import type { ProgramPolicy } from './programs.js';
+import type { ComposerSpec, ConnectHandlers, LiveConnection } from './live/types.js';
 import type { StreamMessage, StreamSummary } from './stream/messages.js';
 
 /** What every send of a run or session shares, whatever the kind. */
@@ -87,4 +88,14 @@ export interface RequestKindModule extends KindRules {
    * `ferry ls`, `--help`) do not load it.
    */
   send?(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult>;
+  /**
+   * Opens a live connection (the app keeps it open while the user works; live/types.ts), prepared
+   * exactly as `send` prepares the request and opened with the same connection code as `send`.
+   * Resolves once the handshake is done; fails with a `SendError` as `send` would (`signal`
+   * cancels connecting). It does not send the request's message: that is the composer's draft.
+   * Absent for kinds that have no live connection.
+   */
+  connect?(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection>;
+  /** With `connect`: what the app's composer offers for this kind (formats, fields, operations). */
+  composer?: ComposerSpec;
 }

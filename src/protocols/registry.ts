@@ -42,3 +42,10 @@ export function allRequestKinds(): readonly RequestKindModule[] {
 export function notRunYet(kind: RequestKind): string | undefined {
   return KINDS[kind].send ? undefined : `${kind} requests are not run by ferry run yet`;
 }
+
+/** Why a request of this kind cannot be opened as a live connection, or undefined when it can. */
+export function noLiveConnection(kind: RequestKind): string | undefined {
+  if (KINDS[kind].connect) return undefined;
+  const live = Object.entries(KINDS).filter(([, module]) => module.connect).map(([name]) => name);
+  return `${kind} requests have no live connection in this version of Ferry; send them instead (live connections: ${live.join(', ')}).`;
+}

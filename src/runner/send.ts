@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { contractTestFor } from '../contract/index.js';
 import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type KeyValue, type RequestFile } from '../model/index.js';
-import { notRunYet, requestKind, SendError, type ProtocolResult } from '../protocols/index.js';
+import { notRunYet, requestKind, SendError, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
 import type { PreparedRequest } from '../request/index.js';
@@ -91,7 +91,7 @@ export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): 
 }
 
 /** The warning of a `_folder.yaml` above the request that could not be read, if any (the innermost). */
-function brokenFolderFile(item: RunItem, ctx: RunContext): Warning | undefined {
+export function brokenFolderFile(item: RunItem, ctx: RunContext): Warning | undefined {
   const warnings = ctx.workspace.warnings;
   if (warnings.length === 0) return undefined;
   for (const folder of [...item.folders].reverse()) {
@@ -121,7 +121,18 @@ async function repeatConditionHolds(condition: string, outcome: SendOutcome, ite
   return run.tests.some((t) => t.passed);
 }
 
-async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {
+/** A request made wire-ready for its kind (pre-request scripts run), or the outcome that ends it before the wire. */
+export type PreparedItem =
+  | { ready: true; prepared: PreparedRequest; kind: RequestKindModule; request: RequestFile; local: VariableValues; errors: string[]; result: RequestResult; nextRequest?: string | null; scriptInfo: ScriptInfo }
+  | { ready: false; outcome: SendOutcome };
+
+type ScriptInfo = { requestName: string; requestPath: string; iteration: number; iterationCount: number; inCollectionRun: boolean };
+
+/**
+ * Pre-request scripts (workspace, folders outer to inner, the request's own), then preparation
+ * for the request's kind: what a send and a live connection (`connectItem`) share.
+ */
+export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunContext, info: SendInfo): Promise<PreparedItem> {
   const result = baseResult(item, info.iteration);
   const { workspace } = ctx;
   let request = node.request;
@@ -145,7 +156,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
       result.skipped = 'a pre-request script called skipRequest()';
       result.passed = errors.length === 0;
       if (errors.length) result.error = errors.join('\n');
-      return { result, nextRequest };
+      return { ready: false, outcome: { result, nextRequest } };
     }
     request = fromScriptRequest(request, out.request);
   }
@@ -169,18 +180,31 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     const system = describeSystemError(error);
     if (!(error instanceof PrepareError) && !system) throw error;
     result.error = [...errors, system ? `requests/${node.path}: ${system.message}` : (error as Error).message].join('\n');
-    return { result, nextRequest };
+    return { ready: false, outcome: { result, nextRequest } };
   }
   maskCredentials(ctx, prepared);
   if (kind.shape) prepared = kind.shape(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
+  return { ready: true, prepared, kind, request, local, errors, result, nextRequest, scriptInfo };
+}
+
+/** What every kind's wire gets from the run: pools, jar, limits, the programs policy. */
+export function sendContextOf(ctx: RunContext): SendContext {
+  return { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: ctx.workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs, onMessage: ctx.onMessage };
+}
+
+async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {
+  const ready = await prepareItem(item, node, ctx, info);
+  if (!ready.ready) return ready.outcome;
+  const { prepared, kind, request, local, errors, result, scriptInfo } = ready;
+  let { nextRequest } = ready;
+  const { workspace } = ctx;
 
   let response: ProtocolResult;
   const sentAt = performance.now();
   try {
-    const sendContext = { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs, onMessage: ctx.onMessage };
-    response = await kind.send!(prepared, sendContext, ctx.signal);
+    response = await kind.send!(prepared, sendContextOf(ctx), ctx.signal);
   } catch (error) {
     if (!(error instanceof SendError)) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);

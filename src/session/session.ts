@@ -4,13 +4,17 @@
  * sends (connection pools, the cookie jar, OAuth tokens, variables scripts set, one script
  * sandbox), as a run does. `send` takes a saved request's path or an unsaved request (edited in
  * the app, not on disk) placed in a folder; `run` runs paths as `ferry run` does. Both give the
- * runner's `RequestResult`s: one shape for every face.
+ * runner's `RequestResult`s: one shape for every face. `connect` opens a request of a streaming
+ * kind as a live connection (send, kind operations, close by id); closing the session closes them.
  */
 import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
-import type { CookieStore, ProtocolResult, StreamMessage } from '../protocols/index.js';
+import { randomUUID } from 'node:crypto';
+import type { RequestKind } from '../model/index.js';
+import { checkOutgoing, type ConnectionEnd, type ConnectionInfo, type CookieStore, type LiveConnection, type ProtocolResult, type StreamMessage } from '../protocols/index.js';
 import {
   closeRunContext,
+  connectItem,
   iterationCount,
   openRunContext,
   runItems,
@@ -50,9 +54,39 @@ export interface SendOptions {
   onMessage?: (message: StreamMessage) => void;
 }
 
+export interface ConnectOptions {
+  /** Every message both ways, as it happens (the session keeps none: the face keeps what it shows). */
+  onMessage?: (message: StreamMessage) => void;
+  /** Once, however the connection ends (closed here, by the peer, an error, or the session closing). */
+  onEnd?: (end: ConnectionEnd) => void;
+  /** Cancels connecting. */
+  signal?: AbortSignal;
+}
+
+/** A live connection of this session, as faces list it. */
+export interface OpenConnection {
+  id: string;
+  /** The request's path under `requests/` (an unsaved request's as if saved). */
+  path: string;
+  kind: RequestKind;
+  /** As prepared (variables filled). */
+  url: string;
+  openedAt: string;
+  info: ConnectionInfo;
+  /** Pre-request script errors; the connection was opened anyway, as a send is sent anyway. */
+  scriptErrors: string[];
+  console: string[];
+}
+
+/** A connection id this session does not have (never opened, or already ended). */
+export class UnknownConnectionError extends Error {
+  override name = 'UnknownConnectionError';
+}
+
 export class Session {
   private context: Promise<RunContext> | undefined;
   private closed = false;
+  private readonly live = new Map<string, { view: OpenConnection; connection: LiveConnection }>();
 
   /** Opens on first use, so a run's own errors (an unknown path) come before the environment's; `Session.open` opens at once. */
   constructor(private readonly options: SessionOptions) {}
@@ -89,6 +123,64 @@ export class Session {
     return { result: outcome.result, ...(outcome.response ? { response: outcome.response } : {}) };
   }
 
+  /**
+   * Opens a request of a streaming kind as a live connection (the kind's `connect`), prepared as
+   * a send prepares it, in this session's state. It stays open until `disconnect`, the peer, an
+   * error, or `close` of the session ends it; `onEnd` says which.
+   */
+  async connect(target: SendTarget, options: ConnectOptions = {}): Promise<OpenConnection> {
+    const item = this.itemFor(target);
+    const ctx = await this.ready();
+    const first = this.options.data?.[0];
+    ctx.variables.iterationData = first ? { ...first } : {};
+    const id = randomUUID();
+    const opened = await connectItem(item, ctx, { onMessage: (message) => options.onMessage?.(message) }, options.signal);
+    const node = item.node as { path: string; request: { kind: RequestKind } };
+    const view: OpenConnection = {
+      id,
+      path: node.path,
+      kind: node.request.kind,
+      url: opened.url,
+      openedAt: new Date().toISOString(),
+      info: opened.connection.info,
+      scriptErrors: opened.scriptErrors.map((e) => ctx.variables.mask.text(e)),
+      console: opened.console.map((c) => ctx.variables.mask.text(c)),
+    };
+    this.live.set(id, { view, connection: opened.connection });
+    void opened.connection.ended.then((end) => {
+      this.live.delete(id);
+      options.onEnd?.(end);
+    });
+    if (this.closed) await opened.connection.close(); // the session closed while connecting
+    return view;
+  }
+
+  /** Sends one composed message on a live connection (its shape is checked: it may come from a page). */
+  async sendMessage(id: string, message: unknown): Promise<void> {
+    await this.connection(id).send(checkOutgoing(message));
+  }
+
+  /** A kind-specific operation of a live connection (MQTT `subscribe`…). */
+  async callOperation(id: string, operation: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    return this.connection(id).call(operation, params);
+  }
+
+  /** Closes a live connection; resolves once it ended. */
+  async disconnect(id: string): Promise<void> {
+    await this.connection(id).close();
+  }
+
+  /** The live connections open now, oldest first. */
+  connections(): OpenConnection[] {
+    return [...this.live.values()].map((c) => c.view);
+  }
+
+  private connection(id: string): LiveConnection {
+    const found = this.live.get(id);
+    if (!found) throw new UnknownConnectionError(`No open connection ${JSON.stringify(id)}: it was closed or never opened; connect again.`);
+    return found.connection;
+  }
+
   /** Runs requests and folders (none: the whole workspace) as `ferry run` does; what changed is saved at its end. */
   async run(paths: readonly string[] = [], plan: RunPlan = {}): Promise<RunOutcome> {
     const items = selectRequests(this.workspace.tree, paths);
@@ -123,6 +215,7 @@ export class Session {
   async close(): Promise<string[]> {
     if (this.closed) return [];
     this.closed = true;
+    await Promise.allSettled([...this.live.values()].map((c) => c.connection.close()));
     if (!this.context) return [];
     const ctx = await this.context.catch(() => undefined);
     if (!ctx) return [];

@@ -133,6 +133,10 @@ export function exchange(
           },
           onData(chunk: Buffer) {
             if (stopped || finished) return false;
+            if (reader?.discards) {
+              reader.feed(chunk);
+              return true;
+            }
             received += chunk.length;
             if (limit.maxBytes > 0 && received > limit.maxBytes) {
               stop();

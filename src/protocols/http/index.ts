@@ -21,6 +21,9 @@ export const httpKind: RequestKindModule = {
     }
     return fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }));
   },
+  // Only a GraphQL subscription stays connected; other HTTP requests are refused with a message.
+  connect: async (prepared, context, handlers, signal) => (await import('./graphql-subscription/index.js')).connectSubscription(prepared, context, handlers, signal),
+  composer: { formats: [], fields: [], operations: [], when: 'graphqlSubscription' },
 };
 
 /** An HTTP answer as the kind-neutral result: its status is the outcome, below 400 passes without tests. */

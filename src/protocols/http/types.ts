@@ -62,5 +62,10 @@ export interface StreamReader {
   start(finish: () => void): void;
   /** One chunk as received: how many of its bytes to keep when reading ends with it, or undefined to go on. */
   feed(chunk: Buffer): number | undefined;
+  /**
+   * A live connection's reader: it takes every chunk itself, so none is kept for the body and the
+   * response size limit does not apply (the stream is open until someone closes it).
+   */
+  discards?: boolean;
 }
 

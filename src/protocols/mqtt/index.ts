@@ -11,4 +11,14 @@ export const mqttKind: RequestKindModule = {
   tag: () => 'mqtt',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./mqtt.js')).sendMqtt(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./mqtt.js')).connectMqtt(prepared, context, handlers, signal),
+  composer: {
+    formats: ['text', 'json', 'hex', 'base64'],
+    fields: ['topic', 'qos', 'retain'],
+    operations: [
+      { name: 'subscribe', label: 'Subscribe', params: ['topic', 'qos'] },
+      { name: 'unsubscribe', label: 'Unsubscribe', params: ['topic'] },
+    ],
+    when: 'always',
+  },
 };

@@ -10,6 +10,9 @@ import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
+import { openLive, stringParam } from '../live/connection.js';
+import { outgoingBytes } from '../live/outgoing.js';
+import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { StreamSession } from '../stream/session.js';
 import { connackRefusal } from './refusals.js';
 
@@ -32,14 +35,29 @@ const SESSION_EXPIRY_SECS = 3600;
 /** mqtt.js never waits forever for CONNACK; with no time limit of ours, its limit is this. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
 
-export async function sendMqtt(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+/** The request's URL and `mqtt` options, refused before connecting when they cannot work. */
+function mqttTarget(prepared: PreparedRequest): { url: URL; options: MqttOptions } {
   const url = new URL(prepared.url);
   if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') throw new SendError(`an MQTT request needs an mqtt:// or mqtts:// URL, not ${url.protocol}//.`, 'unsupported');
   const options = prepared.options as unknown as MqttOptions;
   if (!options.cleanSession && options.clientId === '') {
     throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.cleanSession false needs an mqtt.clientId: the broker keeps the session under that id, and a random one is never seen again.`, 'other');
   }
-  const session = new StreamSession(prepared, signal, (message) => message.topic);
+  return { url, options };
+}
+
+interface OpenedMqtt {
+  client: MqttClient;
+  connack?: IConnackPacket;
+  disconnect?: { reasonCode?: number };
+}
+
+/**
+ * Connects with the request's options and basic auth and wires the client to the session:
+ * refusals, received publishes, the close. The one connection code of `send` and `connect`;
+ * `onConnect` runs once the broker accepted the connection.
+ */
+async function openMqtt(prepared: PreparedRequest, session: StreamSession, url: URL, options: MqttOptions, onConnect: (client: MqttClient) => void): Promise<OpenedMqtt> {
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const clientOptions: IClientOptions = {
     protocolVersion: options.version === 'v5' ? 5 : 4,
@@ -62,20 +80,16 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
     await session.finish();
     throw error; // not reached: finish throws the failure
   }
-  let connack: IConnackPacket | undefined;
-  let disconnect: { reasonCode?: number } | undefined;
-
+  const opened: OpenedMqtt = { client };
   client.on('connect', (packet) => {
-    connack = packet;
-    const messages = session.open();
-    void subscribeThenPublish(client, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
+    opened.connack = packet;
+    onConnect(client);
   });
   client.on('message', (topic, payload, packet) => {
-    const text = isUtf8(payload) ? { text: payload.toString('utf8') } : { text: payload.toString('base64'), binary: true as const };
-    session.messages?.received({ ...text, topic, qos: packet.qos, retain: packet.retain });
+    session.messages?.received({ ...payloadText(payload), topic, qos: packet.qos, retain: packet.retain });
   });
   client.on('disconnect', (packet) => {
-    disconnect = { reasonCode: packet.reasonCode };
+    opened.disconnect = { reasonCode: packet.reasonCode };
   });
   client.on('error', (error) => {
     const code = (error as { code?: unknown }).code;
@@ -88,18 +102,88 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
     else session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection before accepting it (no CONNACK). Is it an MQTT broker, and does it take mqtt.version ${options.version}?`, 'reset'));
   });
   session.onClose(() => endClient(client, session.messages?.stopped ?? false));
+  return opened;
+}
 
+export async function sendMqtt(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const { url, options } = mqttTarget(prepared);
+  const session = new StreamSession(prepared, signal, (message) => message.topic);
+  const opened = await openMqtt(prepared, session, url, options, (client) => {
+    const messages = session.open();
+    void subscribeThenPublish(client, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
+  });
   const messages = await session.finish();
   const v5 = options.version === 'v5';
   return session.result({
     outcome: { status: 0, text: v5 ? 'Success' : 'Connection Accepted', ok: true },
     url: prepared.url,
     detail: {
-      clientId: client.options.clientId,
-      sessionPresent: connack?.sessionPresent ?? false,
-      ...(disconnect && messages.stoppedBy === 'closed' ? { disconnectReasonCode: disconnect.reasonCode ?? 0 } : {}),
+      clientId: opened.client.options.clientId,
+      sessionPresent: opened.connack?.sessionPresent ?? false,
+      ...(opened.disconnect && messages.stoppedBy === 'closed' ? { disconnectReasonCode: opened.disconnect.reasonCode ?? 0 } : {}),
     },
   });
+}
+
+/**
+ * A live MQTT connection: the request's enabled subscriptions are subscribed once connected;
+ * `send` publishes to the message's topic; `subscribe` and `unsubscribe` change them live (each
+ * recorded as a sent message named so, with its topic and QoS).
+ */
+export async function connectMqtt(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const { url, options } = mqttTarget(prepared);
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const opened = await openMqtt(prepared, session, url, options, () => session.open());
+  const subscribe = async (topic: string, qos: number, messages: MessageStream) => {
+    const granted = await opened.client.subscribeAsync({ [topic]: { qos: qos as 0 | 1 | 2 } }).catch((error: Error) => Promise.reject(describeMqttError(error, url, true)));
+    const refused = granted.find((g: ISubscriptionGrant) => g.qos >= 0x80);
+    if (refused) throw subscriptionRefused(refused);
+    messages.sent({ event: 'subscribe', text: '', topic, qos: granted[0]?.qos ?? qos });
+    return { topic, qos: granted[0]?.qos ?? qos };
+  };
+  const connection = await openLive(session, {
+    noun: `the MQTT connection to ${url.host}`,
+    info: () => ({ url: prepared.url, headers: [], detail: { clientId: opened.client.options.clientId, sessionPresent: opened.connack?.sessionPresent ?? false } }),
+    send: async (message, messages) => {
+      const topic = message.topic?.trim() ?? '';
+      if (topic === '') throw new SendError('an MQTT message needs a topic to publish to; type one in Topic.', 'invalid');
+      if (/[#+]/.test(topic)) throw new SendError(`the topic "${topic}" has a wildcard (+ or #); publish to a topic without wildcards (they are for subscriptions).`, 'invalid');
+      const payload = outgoingBytes(message).bytes;
+      const qos = (message.qos ?? 0) as 0 | 1 | 2;
+      messages.sent({ ...payloadText(payload), topic, qos, retain: message.retain === true });
+      await opened.client.publishAsync(topic, payload, { qos, retain: message.retain === true }).catch((error: Error) => Promise.reject(describeMqttError(error, url, true)));
+    },
+    operations: {
+      subscribe: async (params, messages) => {
+        const qos = params.qos === undefined ? 0 : params.qos;
+        if (qos !== 0 && qos !== 1 && qos !== 2) throw new SendError(`subscribe's QoS must be 0, 1 or 2, not ${JSON.stringify(qos)}.`, 'invalid');
+        return subscribe(stringParam(params, 'topic', 'subscribe'), qos, messages);
+      },
+      unsubscribe: async (params, messages) => {
+        const topic = stringParam(params, 'topic', 'unsubscribe');
+        await opened.client.unsubscribeAsync(topic).catch((error: Error) => Promise.reject(describeMqttError(error, url, true)));
+        messages.sent({ event: 'unsubscribe', text: '', topic });
+        return { topic };
+      },
+    },
+    peerEnd: () => `the MQTT broker at ${url.host} closed the connection${opened.disconnect?.reasonCode ? ` (reason code 0x${opened.disconnect.reasonCode.toString(16)})` : ''}`,
+  });
+  try {
+    for (const s of options.subscriptions.filter((s) => s.enabled && s.topic !== '')) await connection.call('subscribe', { topic: s.topic, qos: s.qos });
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return connection;
+}
+
+/** A payload as the message model keeps it: UTF-8 text, or base64 marked binary. */
+function payloadText(payload: Buffer): { text: string; binary?: true } {
+  return isUtf8(payload) ? { text: payload.toString('utf8') } : { text: payload.toString('base64'), binary: true as const };
+}
+
+function subscriptionRefused(refused: ISubscriptionGrant): SendError {
+  return new SendError(`the MQTT broker refused the subscription to ${refused.topic} (SUBACK code 0x${refused.qos.toString(16)}); check the topic filter and the broker's access rules.`, 'refused');
 }
 
 /** Subscribes first (so a message the request publishes to its own subscription is read), then publishes. */
@@ -108,13 +192,12 @@ async function subscribeThenPublish(client: MqttClient, options: MqttOptions, pr
   if (subscriptions.length > 0) {
     const granted = await client.subscribeAsync(Object.fromEntries(subscriptions.map((s) => [s.topic, { qos: s.qos as 0 | 1 | 2 }])));
     const refused = granted.find((g: ISubscriptionGrant) => g.qos >= 0x80);
-    if (refused) throw new SendError(`the MQTT broker refused the subscription to ${refused.topic} (SUBACK code 0x${refused.qos.toString(16)}); check the topic filter and the broker's access rules.`, 'refused');
+    if (refused) throw subscriptionRefused(refused);
   }
   const bytes = prepared.body.kind === 'bytes' ? prepared.body.bytes : undefined;
   if (!options.topic || !bytes || bytes.length === 0 || messages.stopped) return;
   const payload = Buffer.from(bytes);
-  const text = isUtf8(payload) ? { text: payload.toString('utf8') } : { text: payload.toString('base64'), binary: true as const };
-  messages.sent({ ...text, topic: options.topic, qos: options.qos, retain: options.retain });
+  messages.sent({ ...payloadText(payload), topic: options.topic, qos: options.qos, retain: options.retain });
   await client.publishAsync(options.topic, payload, { qos: options.qos as 0 | 1 | 2, retain: options.retain });
 }
 

@@ -8,6 +8,8 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import { SendError } from '../send-error.js';
 import { frameText, type MessageInput } from '../stream/messages.js';
 import { formatHex, LINE_ENDING_TEXT, parseHex } from '../../support/byte-framing.js';
+import { outgoingBytes } from '../live/outgoing.js';
+import type { OutgoingMessage } from '../live/types.js';
 import { wherePrefix, type SocketOptions } from './options.js';
 
 export { formatHex, parseHex } from '../../support/byte-framing.js';
@@ -36,4 +38,11 @@ export function outgoingPayload(prepared: PreparedRequest, options: SocketOption
 export function messageOf(bytes: Uint8Array, options: Pick<SocketOptions, 'encoding'>): MessageInput {
   if (options.encoding === 'hex') return { text: formatHex(bytes) };
   return frameText(bytes, !isUtf8(bytes));
+}
+
+/** A message composed on a live TCP or UDP connection: text and JSON get the `lineEnding`, hex and base64 are the bytes as written. */
+export function composedPayload(message: OutgoingMessage, options: SocketOptions): { bytes: Buffer; message: MessageInput } {
+  const { bytes: raw, isText } = outgoingBytes(message);
+  const bytes = isText ? Buffer.concat([raw, Buffer.from(LINE_ENDING_TEXT[options.lineEnding])]) : raw;
+  return { bytes, message: messageOf(bytes, options) };
 }

@@ -11,4 +11,6 @@ export const socketioKind: RequestKindModule = {
   tag: () => 'socketio',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./socketio.js')).sendSocketIo(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./socketio.js')).connectSocketIo(prepared, context, handlers, signal),
+  composer: { formats: ['json', 'text', 'hex', 'base64'], fields: ['event', 'ack'], operations: [], when: 'always' },
 };

@@ -11,6 +11,10 @@ import { describeSocketError } from '../connection-errors.js';
 import { proxyError } from '../http/proxy-errors.js';
 import { tunnelFor } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
+import { openLive } from '../live/connection.js';
+import { jsonValue, outgoingBytes } from '../live/outgoing.js';
+import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/types.js';
+import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
 
@@ -26,21 +30,34 @@ const TRANSPORTS = { auto: ['websocket', 'polling'], websocket: ['websocket'], p
 /** socket.io-client never waits forever; with no time limit of ours, its limit is this. */
 const NO_LIMIT_MS = 2 ** 31 - 1;
 
-export async function sendSocketIo(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+/** The request's URL, refused unless http(s):// or ws(s)://. */
+function socketIoUrl(prepared: PreparedRequest): URL {
   const url = new URL(prepared.url);
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
     throw new SendError(`a Socket.IO request needs an http://, https://, ws:// or wss:// URL, not ${url.protocol}//.`, 'unsupported');
   }
+  return url;
+}
+
+interface OpenedSocketIo {
+  manager: Manager;
+  socket: Socket;
+  disconnected?: string;
+}
+
+/**
+ * Connects to the URL's namespace with the request's headers, cookies, auth payload and
+ * transport, and wires the socket to the session: connect errors, received events, the
+ * disconnect. The one connection code of `send` and `connect`; `onConnect` runs once connected.
+ */
+function openSocketIo(prepared: PreparedRequest, context: SendContext, session: StreamSession, url: URL, onConnect: () => void): OpenedSocketIo {
   const options = prepared.options as unknown as SocketIoOptions;
-  const args = emitArguments(prepared);
   const auth = authPayload(prepared, options.auth);
   const server = new URL(url.href);
   server.protocol = url.protocol === 'wss:' || url.protocol === 'https:' ? 'https:' : 'http:';
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   // Both transports (WebSocket and long-polling) go through the run's proxy, as HTTP requests do.
   const tunnel = tunnelFor(context.agents, server, prepared.settings);
-
-  const session = new StreamSession(prepared, signal, (message) => message.event);
   const manager = new Manager(server.origin, {
     path: options.path || '/socket.io/',
     transports: [...TRANSPORTS[options.transport]],
@@ -56,21 +73,15 @@ export async function sendSocketIo(prepared: PreparedRequest, context: SendConte
     autoConnect: false,
   });
   const socket: Socket = manager.socket(url.pathname || '/', auth ? { auth } : {});
+  const opened: OpenedSocketIo = { manager, socket };
   let lastTransportError: unknown;
-  let disconnected: string | undefined;
   manager.on('error', (error) => (lastTransportError = error));
 
-  socket.on('connect', () => {
-    const messages = session.open();
-    if (!options.event) return;
-    messages.sent(eventMessage(options.event, args));
-    if (options.ack) socket.emit(options.event, ...args, (...answer: unknown[]) => messages.received(eventMessage('ack', answer)));
-    else socket.emit(options.event, ...args);
-  });
+  socket.on('connect', onConnect);
   socket.onAny((event: string, ...received: unknown[]) => session.messages?.received(eventMessage(event, received)));
   socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options, tunnel.proxy)));
   socket.on('disconnect', (reason) => {
-    disconnected = reason;
+    opened.disconnected = reason;
     if (session.messages) session.messages.closed();
     else session.fail(new SendError(`${url.host} closed the Socket.IO connection before it was set up (${reason}).`, 'reset'));
   });
@@ -79,19 +90,76 @@ export async function sendSocketIo(prepared: PreparedRequest, context: SendConte
     manager.engine?.close();
   });
   socket.connect();
+  return opened;
+}
 
+export async function sendSocketIo(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const url = socketIoUrl(prepared);
+  const options = prepared.options as unknown as SocketIoOptions;
+  const args = emitArguments(prepared);
+  authPayload(prepared, options.auth); // refused before connecting
+  const session = new StreamSession(prepared, signal, (message) => message.event);
+  const opened = openSocketIo(prepared, context, session, url, () => {
+    const messages = session.open();
+    if (!options.event) return;
+    emit(opened.socket, messages, options.event, args, options.ack);
+  });
   const messages = await session.finish();
-  const transport = manager.engine?.transport?.name ?? options.transport;
+  const transport = opened.manager.engine?.transport?.name ?? options.transport;
   return session.result({
     outcome: { status: 0, text: `connected (${transport})`, ok: true },
     url: prepared.url,
     detail: {
       namespace: url.pathname || '/',
       transport,
-      ...(socket.id ? { socketId: socket.id } : {}),
-      ...(disconnected && messages.stoppedBy === 'closed' ? { disconnectReason: disconnected } : {}),
+      ...(opened.socket.id ? { socketId: opened.socket.id } : {}),
+      ...(opened.disconnected && messages.stoppedBy === 'closed' ? { disconnectReason: opened.disconnected } : {}),
     },
   });
+}
+
+/** Emits and records the event; its acknowledgement, when asked for, is recorded as a received `ack` event. */
+function emit(socket: Socket, messages: MessageStream, event: string, args: unknown[], ack: boolean): void {
+  messages.sent(eventMessage(event, args));
+  if (ack) socket.emit(event, ...args, (...answer: unknown[]) => messages.received(eventMessage('ack', answer)));
+  else socket.emit(event, ...args);
+}
+
+/**
+ * A live Socket.IO connection: `send` emits `event` with the composer's arguments (JSON: an array
+ * is several arguments, any other value one; text: one string; hex or base64: one binary argument).
+ */
+export async function connectSocketIo(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const url = socketIoUrl(prepared);
+  const options = prepared.options as unknown as SocketIoOptions;
+  authPayload(prepared, options.auth);
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const opened = openSocketIo(prepared, context, session, url, () => session.open());
+  return openLive(session, {
+    noun: `the Socket.IO connection to ${url.host}${url.pathname || '/'}`,
+    info: () => ({
+      url: prepared.url,
+      headers: [],
+      detail: { namespace: url.pathname || '/', transport: opened.manager.engine?.transport?.name ?? options.transport, ...(opened.socket.id ? { socketId: opened.socket.id } : {}) },
+    }),
+    send: async (message, messages) => {
+      const event = message.event?.trim() ?? '';
+      if (event === '') throw new SendError('a Socket.IO message needs an event name; type one in Event.', 'invalid');
+      emit(opened.socket, messages, event, composedArguments(message), message.ack === true);
+    },
+    peerEnd: () => `${url.host} ended the Socket.IO connection${opened.disconnected ? ` (${opened.disconnected})` : ''}`,
+  });
+}
+
+/** The composer's text as the emitted arguments. */
+function composedArguments(message: OutgoingMessage): unknown[] {
+  if (message.format === 'json') {
+    if (message.text.trim() === '') return [];
+    const value = jsonValue(message.text);
+    return Array.isArray(value) ? value : [value];
+  }
+  if (message.format === 'text') return [message.text];
+  return [outgoingBytes(message).bytes];
 }
 
 /** The request's headers with the cookie jar's cookies, sent on every transport's requests. */

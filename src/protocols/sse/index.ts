@@ -1,7 +1,7 @@
 /** The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8). */
 import { fromHttpResult } from '../http/index.js';
 import type { RequestKindModule } from '../kind.js';
-import { sendSse, withStreamHeaders } from './sse.js';
+import { connectSse, sendSse, withStreamHeaders } from './sse.js';
 
 export const sseKind: RequestKindModule = {
   kind: 'sse',
@@ -16,4 +16,6 @@ export const sseKind: RequestKindModule = {
     const response = await sendSse(prepared, prepared.stream, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }, context.onMessage);
     return { ...fromHttpResult(response), ...(response.stream ? { stream: response.stream, messages: response.messages } : {}) };
   },
+  connect: (prepared, context, handlers, signal) => connectSse(prepared, { agents: context.agents, cookies: context.cookies, maxResponseMb: context.maxResponseMb }, handlers, signal),
+  composer: { formats: [], fields: [], operations: [], when: 'always' },
 };

@@ -11,6 +11,9 @@ const eventsource = lazyRequire<typeof import('eventsource-parser')>(import.meta
 import type { PreparedRequest } from '../../request/prepared.js';
 import { SendError, sendHttp, type HttpResult, type HttpSendContext, type StreamReader } from '../http/http.js';
 import { DEFAULT_STREAM, MessageStream, type StreamMessage, type StreamSettings, type StreamSummary } from '../stream/messages.js';
+import { StreamSession } from '../stream/session.js';
+import { openLive } from '../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 
 export interface SseResult extends HttpResult {
   /** How the event stream was read; absent when the answer was not an event stream (read as HTTP). */
@@ -48,14 +51,7 @@ export async function sendSse(
     const response = await sendHttp(prepared, {
       ...ctx,
       streamBody: (status, headers) => {
-        if (status < 200 || status > 299 || !isEventStream(headers)) return undefined;
-        const encoding = headerValue(headers, 'content-encoding');
-        if (encoding && encoding.toLowerCase() !== 'identity') {
-          throw new SendError(
-            `the server compressed the event stream (Content-Encoding: ${encoding}); Ferry reads event streams uncompressed only. Leave out the request's Accept-Encoding header (Ferry then asks for identity).`,
-            'protocol',
-          );
-        }
+        if (!isReadableEventStream(status, headers)) return undefined;
         read?.close(); // an earlier hop's reader (cannot happen with 2xx, but never leave a timer)
         read = new EventReader(settings, onMessage);
         return read;
@@ -65,6 +61,71 @@ export async function sendSse(
   } finally {
     read?.close();
   }
+}
+
+/**
+ * A 2xx `text/event-stream` answer, which is read event by event; refused when compressed
+ * (events are read as they arrive). Other answers are read as HTTP bodies.
+ */
+function isReadableEventStream(status: number, headers: readonly [string, string][]): boolean {
+  if (status < 200 || status > 299 || !isEventStream(headers)) return false;
+  const encoding = headerValue(headers, 'content-encoding');
+  if (encoding && encoding.toLowerCase() !== 'identity') {
+    throw new SendError(
+      `the server compressed the event stream (Content-Encoding: ${encoding}); Ferry reads event streams uncompressed only. Leave out the request's Accept-Encoding header (Ferry then asks for identity).`,
+      'protocol',
+    );
+  }
+  return true;
+}
+
+/**
+ * A live event stream: the request sent as a send sends it (same dispatcher, headers, cookies),
+ * every event a received message until the server ends the stream or the user closes it. Only
+ * receives: SSE has no way back.
+ */
+export async function connectSse(prepared: PreparedRequest, ctx: Omit<HttpSendContext, 'streamBody' | 'signal'>, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const url = new URL(prepared.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SendError(`an SSE request needs an http:// or https:// URL, not ${url.protocol}//.`, 'unsupported');
+  }
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const controller = new AbortController();
+  session.onClose(() => controller.abort());
+  let answer: readonly [string, string][] = [];
+  const parser = eventsource().createParser({
+    onEvent: (event) => session.messages?.received({ ...(event.event ? { event: event.event } : {}), text: event.data }),
+  });
+  const decoder = new TextDecoder('utf-8');
+  const reader: StreamReader = {
+    discards: true,
+    start: () => void session.open(),
+    feed: (chunk) => {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      return undefined;
+    },
+  };
+  sendHttp(prepared, {
+    ...ctx,
+    signal: controller.signal,
+    streamBody: (status, headers) => {
+      if (!isReadableEventStream(status, headers)) return undefined;
+      answer = headers;
+      return reader;
+    },
+  }).then(
+    (response) => {
+      if (session.messages) return session.messages.closed();
+      const type = headerValue(response.headers, 'content-type');
+      session.fail(new SendError(`${url.host} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${type ? ` (${type})` : ''} instead of an event stream; check the URL, the auth and the headers.`, 'protocol'));
+    },
+    (error: unknown) => session.fail(error instanceof SendError ? error : new SendError(`reading the event stream from ${url.host} failed: ${(error as Error).message}.`, 'reset')),
+  );
+  return openLive(session, {
+    noun: `the event stream from ${url.host}`,
+    info: () => ({ url: prepared.url, headers: [...answer] }),
+    peerEnd: () => `${url.host} ended the event stream`,
+  });
 }
 
 /** Media type `text/event-stream`, parameters ignored. */

@@ -18,6 +18,9 @@ export const DEFAULT_STREAM: StreamSettings = settingsSchema.shape.stream.unwrap
  */
 export type StreamStop = 'event' | 'maxEvents' | 'timeout' | 'closed' | 'complete' | 'error';
 
+/** A live connection's reading: no stop rule (it stays open until either side closes it). */
+export const LIVE_STREAM: StreamSettings = { maxEvents: 0, timeoutMs: 0 };
+
 /** Messages kept per stream; the rest are counted only. */
 export const MAX_KEPT_MESSAGES = 1000;
 
@@ -69,7 +72,7 @@ export class MessageStream {
     private readonly settings: StreamSettings = DEFAULT_STREAM,
     private readonly matchName?: (message: MessageInput) => string | undefined,
     private readonly keep = MAX_KEPT_MESSAGES,
-    /** Told of each kept message as it is recorded (a face showing the stream live). */
+    /** Told of each kept message as it is recorded (a face showing the stream live); with `keep` 0, of every message. */
     private readonly onRecord?: (message: StreamMessage) => void,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
@@ -139,9 +142,11 @@ export class MessageStream {
   }
 
   private record(direction: StreamMessage['direction'], message: MessageInput): void {
-    if (this.messages.length >= this.keep) return;
+    // keep 0: a live connection, whose listener keeps what it wants; nothing is kept here.
+    const live = this.keep === 0;
+    if (!live && this.messages.length >= this.keep) return;
     const recorded: StreamMessage = { direction, timeMs: Math.round((performance.now() - this.openedAt) * 100) / 100, ...message };
-    this.messages.push(recorded);
+    if (!live) this.messages.push(recorded);
     this.onRecord?.(recorded);
   }
 }

@@ -4,13 +4,16 @@
  * the shared stop rule (`settings.stream`) bounds reading; cancelling ends either at once. The
  * kind wires its client's events to `open`, `messages` and `fail`, and `close` shuts its
  * connection however the session ends.
+ *
+ * A live connection (`live` given, live/connection.ts) is the same session without the stop
+ * rule: it reads until either side closes, and hands every message to `live` instead of keeping it.
  */
 import { performance } from 'node:perf_hooks';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { Deadline } from '../deadline.js';
 import type { ProtocolResult } from '../kind.js';
 import type { SendError } from '../send-error.js';
-import { DEFAULT_STREAM, MessageStream, type MessageInput, type StreamStop } from './messages.js';
+import { DEFAULT_STREAM, LIVE_STREAM, MessageStream, type MessageInput, type StreamMessage, type StreamStop } from './messages.js';
 
 export class StreamSession {
   readonly startedAt = performance.now();
@@ -24,17 +27,28 @@ export class StreamSession {
   /** Settles once: with the stop reason, or with the send's error. */
   readonly ended: Promise<StreamStop>;
   private closers: Array<() => void> = [];
+  /** Settles once: when the handshake is done, or with the error that ended the session before. */
+  readonly opened: Promise<void>;
+  private resolveOpened!: () => void;
+  private rejectOpened!: (error: SendError) => void;
 
   constructor(
     private readonly prepared: PreparedRequest,
     signal: AbortSignal | undefined,
     private readonly matchName?: (message: MessageInput) => string | undefined,
+    /** A live connection: every message goes here, none is kept, and no stop rule applies. */
+    private readonly live?: (message: StreamMessage) => void,
   ) {
     this.ended = new Promise<StreamStop>((resolve, reject) => {
       this.resolveEnd = resolve;
       this.rejectEnd = reject;
     });
     this.ended.catch(() => {}); // read by `finish`; never an unhandled rejection
+    this.opened = new Promise<void>((resolve, reject) => {
+      this.resolveOpened = resolve;
+      this.rejectOpened = reject;
+    });
+    this.opened.catch(() => {});
     this.deadline = new Deadline(prepared.settings?.timeoutMs ?? 0, signal);
     // The connect time limit and cancel end the session with the deadline's own message.
     this.deadline.attach((reason) => this.fail(reason as SendError));
@@ -54,8 +68,9 @@ export class StreamSession {
     if (this.messages) return this.messages;
     this.openedMs = performance.now() - this.startedAt;
     this.deadline.stopTimer();
-    this.messages = new MessageStream(this.prepared.stream ?? DEFAULT_STREAM, this.matchName);
+    this.messages = this.live ? new MessageStream(LIVE_STREAM, undefined, 0, this.live) : new MessageStream(this.prepared.stream ?? DEFAULT_STREAM, this.matchName);
     void this.messages.done.then((why) => this.resolveEnd(why));
+    this.resolveOpened();
     return this.messages;
   }
 
@@ -64,6 +79,7 @@ export class StreamSession {
     if (this.failed || this.messages?.stopped) return;
     this.failed = error;
     this.messages?.clear();
+    this.rejectOpened(error);
     this.rejectEnd(error);
   }
 

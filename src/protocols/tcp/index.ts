@@ -11,4 +11,6 @@ export const tcpKind: RequestKindModule = {
   tag: () => 'tcp',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./tcp.js')).sendTcp(prepared, context.maxResponseMb, signal),
+  connect: async (prepared, _context, handlers, signal) => (await import('./tcp.js')).connectTcp(prepared, handlers, signal),
+  composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };

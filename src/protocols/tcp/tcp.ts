@@ -17,7 +17,10 @@ import type { ProtocolResult } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { Deframer, frame, maxPrefixed } from '../socket/framing.js';
 import { socketOptions, wherePrefix, type SocketOptions } from '../socket/options.js';
-import { messageOf, outgoingPayload } from '../socket/payload.js';
+import { composedPayload, messageOf, outgoingPayload } from '../socket/payload.js';
+import { openLive } from '../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../live/types.js';
+import { StreamSession } from '../stream/session.js';
 import { socketTarget, type SocketTarget } from '../socket/target.js';
 import { receivedBody, socketResult } from '../socket/result.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
@@ -60,6 +63,58 @@ export async function sendTcp(prepared: PreparedRequest, maxResponseMb: number, 
     deadline.clear();
     socket?.destroy();
   }
+}
+
+/**
+ * A live TCP (or TLS) connection: connected as a send connects, then every framed message both
+ * ways is a message until either side closes. Each `send` is one framed message.
+ */
+export async function connectTcp(prepared: PreparedRequest, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const target = socketTarget(prepared);
+  const options = socketOptions(prepared);
+  const settings = prepared.settings ?? DEFAULT_SETTINGS;
+  const deadline = new Deadline(settings.timeoutMs, signal);
+  const started = performance.now();
+  let socket: net.Socket;
+  try {
+    socket = await connect(target, settings.verifyTls, deadline, started, { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 });
+  } catch (error) {
+    if (error instanceof SendError) throw error;
+    throw connectionError(error, target.host, target.hostname) ?? new SendError(`${prepared.kind} to ${target.host} failed: ${(error as Error).message}.`, 'other');
+  } finally {
+    deadline.clear();
+  }
+  const session = new StreamSession(prepared, undefined, undefined, handlers.onMessage);
+  const open = socket;
+  session.onClose(() => open.end(() => open.destroy()));
+  const messages = session.open();
+  const deframer = new Deframer(options);
+  let peer = 'closed the connection';
+  open.on('data', (chunk: Buffer) => {
+    for (const message of deframer.push(chunk)) messages.received(messageOf(message, options));
+  });
+  const ended = () => {
+    const { last, cutOff } = deframer.end();
+    if (last) messages.received(messageOf(last, options));
+    if (cutOff) peer = `closed the connection in the middle of a message (${cutOff} bytes of it cut off)`;
+    messages.closed();
+  };
+  open.once('end', ended);
+  open.once('close', ended);
+  open.on('error', (error) => session.fail(connectionError(error, target.host, target.hostname) ?? new SendError(`${prepared.kind} to ${target.host} failed: ${error.message}.`, 'reset')));
+  return openLive(session, {
+    noun: `the ${prepared.kind === 'tcp' && target.secure ? 'TLS' : 'TCP'} connection to ${target.host}`,
+    info: () => ({ url: prepared.url, headers: [], ...(open.remoteAddress ? { remoteAddress: open.remoteAddress } : {}) }),
+    send: async (message, recorded) => {
+      const payload = composedPayload(message, options);
+      if (options.framing === 'lengthPrefixed' && payload.bytes.length > maxPrefixed(options.lengthBytes)) {
+        throw new SendError(`the message is ${payload.bytes.length} bytes, more than a ${options.lengthBytes}-byte length prefix can say (${maxPrefixed(options.lengthBytes)}); set socket.lengthBytes to ${options.lengthBytes === 1 ? 2 : 4}.`, 'invalid');
+      }
+      recorded.sent(payload.message);
+      await new Promise<void>((resolve, reject) => open.write(frame(payload.bytes, options), (error) => (error ? reject(new SendError(`the message to ${target.host} was not sent: ${error.message}.`, 'reset')) : resolve())));
+    },
+    peerEnd: () => `${target.host} ${peer}`,
+  });
 }
 
 /** Connects (and shakes hands over TLS), filling the timings; fails with the deadline's error when it fires first. */

@@ -11,4 +11,6 @@ export const udpKind: RequestKindModule = {
   tag: () => 'udp',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./udp.js')).sendUdp(prepared, context.maxResponseMb, signal),
+  connect: async (prepared, _context, handlers, signal) => (await import('./udp.js')).connectUdp(prepared, handlers, signal),
+  composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };

@@ -16,10 +16,13 @@ import { Deadline } from '../deadline.js';
 import { responseTooLarge } from '../http/http-errors.js';
 import type { ProtocolResult } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { socketOptions, wherePrefix } from '../socket/options.js';
-import { messageOf, outgoingPayload } from '../socket/payload.js';
+import { openLive } from '../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../live/types.js';
+import { socketOptions, wherePrefix, type SocketOptions } from '../socket/options.js';
+import { composedPayload, messageOf, outgoingPayload } from '../socket/payload.js';
+import { StreamSession } from '../stream/session.js';
 import { receivedBody, socketResult } from '../socket/result.js';
-import { socketTarget } from '../socket/target.js';
+import { socketTarget, type SocketTarget } from '../socket/target.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 import { isBroadcast } from './broadcast.js';
 
@@ -30,10 +33,7 @@ const MB = 1024 * 1024;
 export async function sendUdp(prepared: PreparedRequest, maxResponseMb: number, signal?: AbortSignal): Promise<ProtocolResult> {
   const where = wherePrefix(prepared);
   const target = socketTarget(prepared);
-  const options = socketOptions(prepared);
-  if (options.framing !== 'raw') {
-    throw new SendError(`${where}socket.framing is ${options.framing}, but each UDP datagram is already one message; set it to raw (or leave it out).`, 'invalid');
-  }
+  const options = checkedOptions(prepared);
   const payload = outgoingPayload(prepared, options);
   if (payload && payload.bytes.length > MAX_DATAGRAM) {
     throw new SendError(`${where}the datagram would be ${payload.bytes.length} bytes; UDP carries at most ${MAX_DATAGRAM}. Send less, or use TCP.`, 'invalid');
@@ -44,36 +44,105 @@ export async function sendUdp(prepared: PreparedRequest, maxResponseMb: number, 
   const timings = { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 };
   let socket: dgram.Socket | undefined;
   try {
-    const address = net.isIP(target.hostname) ? { address: target.hostname, family: net.isIP(target.hostname) } : await dns.promises.lookup(target.hostname);
-    timings.dnsMs = performance.now() - started;
-    if (isBroadcast(address.address) && !options.broadcast) {
-      throw new SendError(`${where}${address.address} is a broadcast address; set socket.broadcast to true to send to every host on that network.`, 'invalid');
-    }
-    socket = dgram.createSocket(address.family === 6 ? 'udp6' : 'udp4');
-    const open = socket;
-    await new Promise<void>((resolve, reject) => {
-      open.once('error', reject);
-      deadline.attach(reject);
-      open.connect(target.port, address.address, () => {
-        open.off('error', reject);
-        resolve();
-      });
-    });
-    if (options.broadcast) socket.setBroadcast(true);
+    const opened = await openUdp(prepared, target, options, deadline, started, timings);
+    socket = opened.socket;
+    const address = opened.address;
     deadline.stopTimer();
     const read = await exchange(socket, prepared, payload, options, maxResponseMb, deadline, started, timings);
     timings.totalMs = performance.now() - started;
     return socketResult({ url: prepared.url, remoteAddress: address.address, timings, ...read }, 'sent');
   } catch (error) {
-    if (error instanceof SendError) throw error;
-    if (errorCode(error) === 'ECONNREFUSED') {
-      throw new SendError(`${target.host} is not listening on UDP: the computer there answered ICMP port unreachable. Is the server running, and is the port right?`, 'refused');
-    }
-    throw connectionError(error, target.host, target.hostname) ?? new SendError(`udp to ${target.host} failed: ${(error as Error).message}.`, 'other');
+    throw udpError(error, target);
   } finally {
     deadline.clear();
     socket?.close();
   }
+}
+
+/** A failure as one line: ICMP port unreachable arrives as ECONNREFUSED on the connected socket. */
+function udpError(error: unknown, target: SocketTarget): SendError {
+  if (error instanceof SendError) return error;
+  if (errorCode(error) === 'ECONNREFUSED') {
+    return new SendError(`${target.host} is not listening on UDP: the computer there answered ICMP port unreachable. Is the server running, and is the port right?`, 'refused');
+  }
+  return connectionError(error, target.host, target.hostname) ?? new SendError(`udp to ${target.host} failed: ${(error as Error).message}.`, 'other');
+}
+
+/**
+ * Looks the host up, refuses a broadcast address without `broadcast: true`, and connects a UDP
+ * socket to the target (so the OS reports ICMP port unreachable). The one opening code of
+ * `send` and `connect`.
+ */
+async function openUdp(
+  prepared: PreparedRequest,
+  target: SocketTarget,
+  options: SocketOptions,
+  deadline: Deadline,
+  started: number,
+  timings: ProtocolResult['timings'],
+): Promise<{ socket: dgram.Socket; address: { address: string; family: number } }> {
+  const address = net.isIP(target.hostname) ? { address: target.hostname, family: net.isIP(target.hostname) } : await dns.promises.lookup(target.hostname);
+  timings.dnsMs = performance.now() - started;
+  if (isBroadcast(address.address) && !options.broadcast) {
+    throw new SendError(`${wherePrefix(prepared)}${address.address} is a broadcast address; set socket.broadcast to true to send to every host on that network.`, 'invalid');
+  }
+  const socket = dgram.createSocket(address.family === 6 ? 'udp6' : 'udp4');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      deadline.attach(reject);
+      socket.connect(target.port, address.address, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    socket.close();
+    throw error;
+  }
+  if (options.broadcast) socket.setBroadcast(true);
+  return { socket, address };
+}
+
+/** A live UDP "connection": a connected socket; each `send` is one datagram, each datagram that comes back one message. */
+export async function connectUdp(prepared: PreparedRequest, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const target = socketTarget(prepared);
+  const options = checkedOptions(prepared);
+  const settings = prepared.settings ?? DEFAULT_SETTINGS;
+  const deadline = new Deadline(settings.timeoutMs, signal);
+  let opened: Awaited<ReturnType<typeof openUdp>>;
+  try {
+    opened = await openUdp(prepared, target, options, deadline, performance.now(), { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 });
+  } catch (error) {
+    throw udpError(error, target);
+  } finally {
+    deadline.clear();
+  }
+  const { socket, address } = opened;
+  const session = new StreamSession(prepared, undefined, undefined, handlers.onMessage);
+  session.onClose(() => socket.close());
+  const messages = session.open();
+  socket.on('message', (datagram: Buffer) => messages.received(messageOf(datagram, options)));
+  socket.on('error', (error) => session.fail(udpError(error, target)));
+  return openLive(session, {
+    noun: `the UDP socket to ${target.host}`,
+    info: () => ({ url: prepared.url, headers: [], remoteAddress: address.address }),
+    send: async (message, recorded) => {
+      const payload = composedPayload(message, options);
+      if (payload.bytes.length > MAX_DATAGRAM) throw new SendError(`the datagram would be ${payload.bytes.length} bytes; UDP carries at most ${MAX_DATAGRAM}. Send less, or use TCP.`, 'invalid');
+      recorded.sent(payload.message);
+      await new Promise<void>((resolve, reject) => socket.send(payload.bytes, (error) => (error ? reject(udpError(error, target)) : resolve())));
+    },
+  });
+}
+
+/** The `socket` section; datagrams carry their own boundaries, so only `raw` framing applies. */
+function checkedOptions(prepared: PreparedRequest): SocketOptions {
+  const options = socketOptions(prepared);
+  if (options.framing !== 'raw') {
+    throw new SendError(`${wherePrefix(prepared)}socket.framing is ${options.framing}, but each UDP datagram is already one message; set it to raw (or leave it out).`, 'invalid');
+  }
+  return options;
 }
 
 function exchange(

@@ -10,4 +10,6 @@ export const websocketKind: RequestKindModule = {
   tag: () => 'websocket',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./websocket.js')).sendWebSocket(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./websocket.js')).connectWebSocket(prepared, context, handlers, signal),
+  composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };

@@ -8,6 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
+import { openLive } from '../live/connection.js';
+import { outgoingBytes } from '../live/outgoing.js';
+import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
 import { proxyError } from '../http/proxy-errors.js';
 import { tunnelFor, type Tunnel } from '../http/tunnel-agent.js';
@@ -21,19 +24,29 @@ const NO_LIMIT_PAYLOAD = 100 * MB;
 /** How long a polite close (close frame, then the server's) may take before the socket is cut. */
 const CLOSE_GRACE_MS = 1000;
 
-export async function sendWebSocket(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
-  const url = new URL(prepared.url);
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new SendError(`a WebSocket request needs a ws:// or wss:// URL, not ${url.protocol}//.`, 'unsupported');
+/** A WebSocket opened for a send or a live connection: the socket, and what its upgrade and close said. */
+interface OpenedWebSocket {
+  socket: WebSocket;
+  url: URL;
+  /** The proxy tunnel the socket goes through, if any. */
+  tunnel: Tunnel;
+  upgrade?: IncomingMessage;
+  closed?: { code: number; reason: string };
+}
+
+/**
+ * Opens the socket with the request's upgrade headers, cookies and TLS settings and wires it to
+ * the session: the handshake's failures, received frames, the close. The one connection code of
+ * `send` and `connect`.
+ */
+function openWebSocket(prepared: PreparedRequest, context: SendContext, session: StreamSession, url: URL): OpenedWebSocket {
   const { headers, protocols } = upgradeHeaders(prepared, context);
-  // Events are not named on a WebSocket: `stream.event` does not apply (no name to match).
   const tunnel = tunnelFor(context.agents, url, prepared.settings);
-  const session = new StreamSession(prepared, signal);
   const socket = new WebSocket(url, protocols, clientOptions(prepared, context, headers, tunnel));
-  let upgrade: IncomingMessage | undefined;
-  let closed: { code: number; reason: string } | undefined;
+  const opened: OpenedWebSocket = { socket, url, tunnel };
 
   socket.on('upgrade', (response) => {
-    upgrade = response;
+    opened.upgrade = response;
     const setCookies = response.headers['set-cookie'];
     if (setCookies && context.cookies) context.cookies.store(httpUrl(url), setCookies);
   });
@@ -46,26 +59,41 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
       ),
     );
   });
-  socket.on('open', () => {
-    const messages = session.open();
-    if (prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0) {
-      const { bytes, isText } = prepared.body;
-      socket.send(isText ? Buffer.from(bytes).toString('utf8') : bytes, { binary: !isText });
-      messages.sent(frameText(bytes, !isText));
-    }
-  });
   socket.on('message', (data, isBinary) => {
     session.messages?.received(frameText(asBytes(data), isBinary));
   });
   socket.on('close', (code, reason) => {
-    closed = { code, reason: reason.toString('utf8') };
+    opened.closed = { code, reason: reason.toString('utf8') };
     if (session.messages) session.messages.closed();
     else session.fail(new SendError(`${url.host} closed the connection during the WebSocket handshake (close code ${code}).`, 'reset'));
   });
   socket.on('error', (error) => session.fail(describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb, tunnel.proxy)));
   session.onClose(() => closeSocket(socket));
+  return opened;
+}
 
+/** The request's URL, refused unless ws:// or wss://. */
+function webSocketUrl(prepared: PreparedRequest): URL {
+  const url = new URL(prepared.url);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new SendError(`a WebSocket request needs a ws:// or wss:// URL, not ${url.protocol}//.`, 'unsupported');
+  return url;
+}
+
+export async function sendWebSocket(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const url = webSocketUrl(prepared);
+  // Events are not named on a WebSocket: `stream.event` does not apply (no name to match).
+  const session = new StreamSession(prepared, signal);
+  const opened = openWebSocket(prepared, context, session, url);
+  opened.socket.on('open', () => {
+    const messages = session.open();
+    if (prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0) {
+      const { bytes, isText } = prepared.body;
+      opened.socket.send(isText ? Buffer.from(bytes).toString('utf8') : bytes, { binary: !isText });
+      messages.sent(frameText(bytes, !isText));
+    }
+  });
   const messages = await session.finish();
+  const { upgrade, closed } = opened;
   return session.result({
     outcome: { status: 101, text: 'Switching Protocols', ok: true },
     url: prepared.url,
@@ -74,9 +102,35 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
     httpVersion: upgrade?.httpVersion,
     remoteAddress: upgrade?.socket.remoteAddress,
     detail: {
-      ...(socket.protocol ? { protocol: socket.protocol } : {}),
+      ...(opened.socket.protocol ? { protocol: opened.socket.protocol } : {}),
       ...(closed && messages.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
     },
+  });
+}
+
+/** A live WebSocket: text and JSON go as text frames, hex and base64 as binary frames. */
+export async function connectWebSocket(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const url = webSocketUrl(prepared);
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const opened = openWebSocket(prepared, context, session, url);
+  opened.socket.on('open', () => session.open());
+  return openLive(session, {
+    noun: `the WebSocket connection to ${opened.url.host}`,
+    info: () => ({
+      url: prepared.url,
+      headers: opened.upgrade ? pairs(opened.upgrade.rawHeaders) : [],
+      ...(opened.upgrade?.httpVersion ? { httpVersion: opened.upgrade.httpVersion } : {}),
+      ...(opened.upgrade?.socket.remoteAddress ? { remoteAddress: opened.upgrade.socket.remoteAddress } : {}),
+      ...(opened.socket.protocol ? { detail: { protocol: opened.socket.protocol } } : {}),
+    }),
+    send: async (message, messages) => {
+      const { bytes, isText } = outgoingBytes(message);
+      await new Promise<void>((resolve, reject) => {
+        opened.socket.send(isText ? bytes.toString('utf8') : bytes, { binary: !isText }, (error) => (error ? reject(describeWebSocketError(error, opened.url, true, context.maxResponseMb, opened.tunnel.proxy)) : resolve()));
+        messages.sent(frameText(bytes, !isText));
+      });
+    },
+    peerEnd: () => `${opened.url.host} closed the connection${opened.closed ? ` (close code ${opened.closed.code}${opened.closed.reason ? ` "${opened.closed.reason}"` : ''})` : ''}`,
   });
 }
 

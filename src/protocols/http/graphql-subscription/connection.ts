@@ -8,6 +8,8 @@ import WebSocket from 'ws';
 import type { PreparedRequest } from '../../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
+import type { LiveParts } from '../../live/connection.js';
+import type { StreamStop } from '../../stream/messages.js';
 import type { StreamSession } from '../../stream/session.js';
 import { clientOptions, describeWebSocketError, httpUrl, pairs, upgradeHeaders } from '../../websocket/websocket.js';
 import { tunnelFor, type Tunnel } from '../tunnel-agent.js';
@@ -140,4 +142,23 @@ export async function finishOverWebSocket(session: StreamSession, connection: Su
 function webSocketOutcome(session: StreamSession): ProtocolResult['outcome'] {
   const failed = session.messages?.stoppedBy === 'error';
   return { status: 101, text: 'Switching Protocols', ok: !failed, rule: 'a subscription without tests fails when the server ends it with an error' };
+}
+
+/** How a live subscription over WebSocket reads for the app: the upgrade's facts, and how the server ended it. */
+export function liveSubscriptionParts(connection: SubscriptionSocket, url: URL, transport: string): LiveParts {
+  return {
+    noun: `the GraphQL subscription at ${url.host}`,
+    info: () => {
+      const { headerBytes: _bytes, ...parts } = connection.resultParts();
+      return { url: url.href, ...parts, detail: { transport } };
+    },
+    peerEnd: (stop) => subscriptionEnd(stop, url, connection.closed),
+  };
+}
+
+/** The server's end of a subscription in words. */
+export function subscriptionEnd(stop: StreamStop | undefined, url: URL, closed?: { code: number; reason: string }): string {
+  if (stop === 'complete') return `${url.host} completed the subscription`;
+  if (stop === 'error') return `${url.host} ended the subscription with an error (the last message)`;
+  return `${url.host} closed the connection${closed ? ` (close code ${closed.code}${closed.reason ? ` "${closed.reason}"` : ''})` : ''}`;
 }

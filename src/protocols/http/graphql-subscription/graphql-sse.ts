@@ -16,6 +16,9 @@ import { responseTooLarge } from '../http-errors.js';
 import { StreamSession } from '../../stream/session.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionHeaders, receiveResult, subscribeText } from './target.js';
+import { openLive } from '../../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../../live/types.js';
+import { subscriptionEnd } from './connection.js';
 
 /** Most bytes of a refusal's body read for its message. */
 const REFUSAL_BYTES = 64 * 1024;
@@ -23,13 +26,61 @@ const MB = 1024 * 1024;
 
 export async function subscribeSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { createClient } = await import('graphql-sse');
+  const settings = checkedSettings(prepared);
+  const session = new StreamSession(prepared, signal);
+  const state = startSse(createClient, prepared, operation, url, context, session, settings);
+  await session.finish();
+  const answer = state.answer;
+  const headers: [string, string][] = answer ? [...answer.headers] : [];
+  const status = answer?.status ?? 0;
+  return session.result({
+    outcome: {
+      status,
+      text: answer?.statusText ?? '',
+      ok: status < 400 && session.messages?.stoppedBy !== 'error',
+      rule: 'a subscription without tests fails at 400 and above, or when the server ends it with an error',
+    },
+    url: url.href,
+    headers,
+    headerBytes: headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0),
+    detail: { transport: 'graphql-sse' },
+  });
+}
+
+/** The subscription kept open (live): its results are messages until the server completes it or the user closes it. */
+export async function connectSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const { createClient } = await import('graphql-sse');
+  const settings = checkedSettings(prepared);
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const state = startSse(createClient, prepared, operation, url, context, session, settings);
+  return openLive(session, {
+    noun: `the GraphQL subscription at ${url.host}`,
+    info: () => ({ url: url.href, headers: state.answer ? [...state.answer.headers] : [], detail: { transport: 'graphql-sse' } }),
+    peerEnd: (stop) => subscriptionEnd(stop, url),
+  });
+}
+
+function checkedSettings(prepared: PreparedRequest): PreparedSettings {
   const settings: PreparedSettings = prepared.settings ?? (DEFAULT_SETTINGS as unknown as PreparedSettings);
   if (settings.httpVersion === 'http3') {
     throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
   }
-  const dispatcher = context.agents.get(settings.verifyTls, settings.httpVersion, settings.proxy === false);
-  const session = new StreamSession(prepared, signal);
-  let answer: Response | undefined;
+  return settings;
+}
+
+/** POSTs the subscription and wires its events to the session: the one connection code of send and connect. */
+function startSse(
+  createClient: typeof import('graphql-sse').createClient,
+  prepared: PreparedRequest,
+  operation: GraphqlOperation,
+  url: URL,
+  context: SendContext,
+  session: StreamSession,
+  settings: PreparedSettings,
+): { answer: Response | undefined } {
+  // checkedSettings refused http3.
+  const dispatcher = context.agents.get(settings.verifyTls, settings.httpVersion as Exclude<PreparedSettings['httpVersion'], 'http3'>, settings.proxy === false);
+  const state: { answer: Response | undefined } = { answer: undefined };
   let refusal: { status: number; statusText: string; body: string } | undefined;
   /** fetch's own error (the library keeps only its text): its cause says refused, TLS… */
   let fetchError: unknown;
@@ -46,7 +97,7 @@ export async function subscribeSse(prepared: PreparedRequest, operation: Graphql
     }
     const setCookies = response.headers.getSetCookie();
     if (setCookies.length && context.cookies) context.cookies.store(response.url || input, setCookies);
-    if (init?.method === 'POST') answer = response;
+    if (init?.method === 'POST') state.answer = response;
     if (!response.ok && init?.method === 'POST') refusal = { status: response.status, statusText: response.statusText, body: await readSome(response) };
     return response.ok ? limited(response, context.maxResponseMb, () => (tooLarge = true)) : response;
   };
@@ -77,21 +128,7 @@ export async function subscribeSse(prepared: PreparedRequest, operation: Graphql
     unsubscribe();
     client.dispose();
   });
-  await session.finish();
-  const headers: [string, string][] = answer ? [...answer.headers] : [];
-  const status = answer?.status ?? 0;
-  return session.result({
-    outcome: {
-      status,
-      text: answer?.statusText ?? '',
-      ok: status < 400 && session.messages?.stoppedBy !== 'error',
-      rule: 'a subscription without tests fails at 400 and above, or when the server ends it with an error',
-    },
-    url: url.href,
-    headers,
-    headerBytes: headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0),
-    detail: { transport: 'graphql-sse' },
-  });
+  return state;
 }
 
 /** The request's headers as one value per name (cookies joined with `; `), with the jar's cookies. */

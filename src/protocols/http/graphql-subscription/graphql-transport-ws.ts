@@ -7,7 +7,9 @@
 import type { PreparedRequest } from '../../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { StreamSession } from '../../stream/session.js';
-import { finishOverWebSocket, SubscriptionSocket } from './connection.js';
+import { openLive } from '../../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../../live/types.js';
+import { finishOverWebSocket, liveSubscriptionParts, SubscriptionSocket } from './connection.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionParams, receiveResult, subscribeText } from './target.js';
 
@@ -17,6 +19,29 @@ export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: G
   const connection = new SubscriptionSocket(prepared, context, url, 'graphql-transport-ws');
   // GraphQL results carry no event name: `stream.event` does not apply.
   const session = new StreamSession(prepared, signal);
+  startGraphqlWs(createClient, operation, url, params, session, connection);
+  return finishOverWebSocket(session, connection, url, 'graphql-transport-ws');
+}
+
+/** The subscription kept open (live): its results are messages until the server completes it or the user closes it. */
+export async function connectGraphqlWs(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const params = connectionParams(operation);
+  const { createClient } = await import('graphql-ws/client');
+  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-transport-ws');
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  startGraphqlWs(createClient, operation, url, params, session, connection);
+  return openLive(session, liveSubscriptionParts(connection, url, 'graphql-transport-ws'));
+}
+
+/** Connects and subscribes, wiring the client to the session: the one connection code of send and connect. */
+function startGraphqlWs(
+  createClient: typeof import('graphql-ws/client').createClient,
+  operation: GraphqlOperation,
+  url: URL,
+  params: Record<string, unknown> | undefined,
+  session: StreamSession,
+  connection: SubscriptionSocket,
+): void {
   const client = createClient({
     url: url.href,
     webSocketImpl: connection.implementation(),
@@ -45,7 +70,6 @@ export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: G
     // Disposing while still connecting rejects with the close: the session has its verdict already.
     Promise.resolve(client.dispose()).catch(() => {});
   });
-  return finishOverWebSocket(session, connection, url, 'graphql-transport-ws');
 }
 
 function closeEvent(value: unknown): { code: number; reason: string } | undefined {

@@ -11,7 +11,9 @@ import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
 import { StreamSession } from '../../stream/session.js';
 import { asBytes } from '../../websocket/websocket.js';
-import { finishOverWebSocket, SubscriptionSocket } from './connection.js';
+import { openLive } from '../../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../../live/types.js';
+import { finishOverWebSocket, liveSubscriptionParts, SubscriptionSocket } from './connection.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionParams, receiveResult, subscribeText } from './target.js';
 
@@ -22,6 +24,21 @@ export async function subscribeLegacy(prepared: PreparedRequest, operation: Grap
   const params = connectionParams(operation);
   const connection = new SubscriptionSocket(prepared, context, url, 'graphql-ws');
   const session = new StreamSession(prepared, signal);
+  startLegacy(operation, url, params, session, connection);
+  return finishOverWebSocket(session, connection, url, 'subscriptions-transport-ws');
+}
+
+/** The subscription kept open (live): its results are messages until the server completes it or the user closes it. */
+export async function connectLegacy(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const params = connectionParams(operation);
+  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-ws');
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  startLegacy(operation, url, params, session, connection);
+  return openLive(session, liveSubscriptionParts(connection, url, 'subscriptions-transport-ws'));
+}
+
+/** Connects and subscribes, wiring the socket to the session: the one connection code of send and connect. */
+function startLegacy(operation: GraphqlOperation, url: URL, params: Record<string, unknown> | undefined, session: StreamSession, connection: SubscriptionSocket): void {
   const socket = connection.open();
   const send = (message: object) => socket.send(JSON.stringify(message));
 
@@ -70,8 +87,6 @@ export async function subscribeLegacy(prepared: PreparedRequest, operation: Grap
       socket.terminate();
     }
   });
-
-  return finishOverWebSocket(session, connection, url, 'subscriptions-transport-ws');
 }
 
 interface LegacyMessage {
