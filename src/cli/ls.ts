@@ -6,7 +6,8 @@
 import type { Command } from 'commander';
 import stringWidth from 'string-width';
 import { REQUEST_KINDS } from '../model/index.js';
-import { requestKind } from '../protocols/index.js';
+// The kind table alone: the protocols' barrel would load the HTTP client (undici), cookies and more.
+import { requestKind } from '../protocols/registry.js';
 import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Warning, type Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
@@ -138,12 +139,19 @@ function filterTree(folder: FolderNode, kind: string | undefined): FolderNode {
 
 type Paint = ReturnType<typeof paint>;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Columns a text takes: its length when it is printable ASCII (most names; string-width is slow on 30,000 rows). */
+function displayWidth(text: string): number {
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+}
+
 const NOT_IN_SPEC = '(not in spec)';
 
 /** Rows of the tree: folders as headings, requests as tag / name / path, names padded to one column. */
 function treeLines(tree: FolderNode, c: Paint): string[] {
   const rows: Array<{ head: string; plainHead: string; rest?: string }> = [];
-  const tagWidth = Math.max(7, ...tags(tree).map((t) => stringWidth(t)));
+  const tagWidth = tags(tree).reduce((widest, t) => Math.max(widest, displayWidth(t)), 7);
   const walk = (folder: FolderNode, indent: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
@@ -155,7 +163,7 @@ function treeLines(tree: FolderNode, c: Paint): string[] {
       } else if (child.type === 'request') {
         const r = child.request;
         const tag = requestKind(r.kind).tag(r.method);
-        const pad = ' '.repeat(tagWidth - stringWidth(tag));
+        const pad = ' '.repeat(tagWidth - displayWidth(tag));
         // No longer in its OpenAPI document (3): struck through on a terminal, said in words elsewhere.
         const gone = r.openapi?.removed === true;
         const name = gone ? (c.isColorSupported ? c.strikethrough(r.name) : `${r.name} ${NOT_IN_SPEC}`) : r.name;
@@ -168,8 +176,9 @@ function treeLines(tree: FolderNode, c: Paint): string[] {
     }
   };
   walk(tree, '');
-  const width = Math.max(0, ...rows.filter((r) => r.rest !== undefined).map((r) => stringWidth(r.plainHead)));
-  return rows.map((r) => (r.rest === undefined ? r.head : `${r.head}${' '.repeat(width - stringWidth(r.plainHead))}  ${r.rest}`));
+  // A loop, not Math.max(...rows): a spread of a few hundred thousand rows overflows the stack.
+  const width = rows.reduce((widest, r) => (r.rest === undefined ? widest : Math.max(widest, displayWidth(r.plainHead))), 0);
+  return rows.map((r) => (r.rest === undefined ? r.head : `${r.head}${' '.repeat(width - displayWidth(r.plainHead))}  ${r.rest}`));
 }
 
 function tags(folder: FolderNode): string[] {
@@ -178,8 +187,8 @@ function tags(folder: FolderNode): string[] {
 
 /** Two columns, the first padded by display width. */
 function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
-  const width = Math.max(...rows.map(([first]) => stringWidth(first)));
-  return rows.map(([first, second]) => `  ${first}${' '.repeat(width - stringWidth(first))}  ${second}`);
+  const width = Math.max(...rows.map(([first]) => displayWidth(first)));
+  return rows.map(([first, second]) => `  ${first}${' '.repeat(width - displayWidth(first))}  ${second}`);
 }
 
 function flatten(folder: FolderNode): Array<Record<string, unknown>> {

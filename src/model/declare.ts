@@ -83,24 +83,74 @@ function objectToFileData(schema: z.ZodObject, value: Record<string, unknown>): 
 /**
  * `url:` with nothing after it is null in YAML; for a field of the format that means "not given",
  * so it takes its default. Only declared fields are touched: unknown fields keep their nulls.
+ * Opening a workspace runs this on every file, so the schema walk is planned once per schema and
+ * an object is copied only when something under it is dropped (zod never changes its input).
  */
 export function dropNullFields(schema: AnySchema, value: unknown): unknown {
-  const inner = unwrap(schema);
-  if (inner instanceof z.ZodObject && isPlainObject(value)) {
-    const shape = inner.shape as Record<string, AnySchema>;
-    const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) {
-      if (!(key in shape)) out[key] = field;
-      else if (field !== null) out[key] = dropNullFields(shape[key]!, field);
+  const plan = nullPlan(schema);
+  if (plan.kind === 'object' && isPlainObject(value)) {
+    // An own `__proto__` key (YAML may hold one) is copied the plain way, as it always was.
+    if (Object.hasOwn(value, '__proto__')) return copyWithoutNulls(plan.shape, value);
+    let out: Record<string, unknown> | undefined;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const field = value[key];
+      if (!(key in plan.shape)) continue;
+      const kept = field === null ? DROPPED : dropNullFields(plan.shape[key]!, field);
+      if (kept === field) continue;
+      out ??= { ...value };
+      if (kept === DROPPED) delete out[key];
+      else out[key] = kept;
     }
-    return out;
+    return out ?? value;
   }
-  if (inner instanceof z.ZodArray && Array.isArray(value)) return value.map((item) => dropNullFields(inner.element as AnySchema, item));
-  if (inner instanceof z.ZodDiscriminatedUnion && isPlainObject(value)) {
-    const variant = variantFor(inner, value);
+  if (plan.kind === 'array' && Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const kept = dropNullFields(plan.element, value[i]);
+      if (kept === value[i]) continue;
+      out ??= [...value];
+      out[i] = kept;
+    }
+    return out ?? value;
+  }
+  if (plan.kind === 'union' && isPlainObject(value)) {
+    const variant = plan.variants.get(value[plan.discriminator]);
     return variant ? dropNullFields(variant, value) : value;
   }
   return value;
+}
+
+const DROPPED = Symbol('dropped');
+
+function copyWithoutNulls(shape: Record<string, AnySchema>, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (!(key in shape)) out[key] = field;
+    else if (field !== null) out[key] = dropNullFields(shape[key]!, field);
+  }
+  return out;
+}
+
+type NullPlan =
+  | { kind: 'object'; shape: Record<string, AnySchema> }
+  | { kind: 'array'; element: AnySchema }
+  | { kind: 'union'; discriminator: string; variants: Map<unknown, AnySchema> }
+  | { kind: 'leaf' };
+
+const nullPlans = new WeakMap<AnySchema, NullPlan>();
+
+/** What `dropNullFields` looks into for `schema`, found once (unwrapping costs more than the walk). */
+function nullPlan(schema: AnySchema): NullPlan {
+  let plan = nullPlans.get(schema);
+  if (plan) return plan;
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodObject) plan = { kind: 'object', shape: inner.shape as Record<string, AnySchema> };
+  else if (inner instanceof z.ZodArray) plan = { kind: 'array', element: inner.element as AnySchema };
+  else if (inner instanceof z.ZodDiscriminatedUnion) plan = { kind: 'union', ...variantTable(inner) };
+  else plan = { kind: 'leaf' };
+  nullPlans.set(schema, plan);
+  return plan;
 }
 
 function isEmptySection(value: unknown): boolean {
@@ -131,6 +181,20 @@ export function defaultOf(schema: AnySchema): { has: boolean; value?: unknown } 
     else break;
   }
   return { has: false };
+}
+
+/** Each discriminator value of a union with its variant, as `variantFor` finds them one by one. */
+function variantTable(union: z.ZodDiscriminatedUnion): { discriminator: string; variants: Map<unknown, AnySchema> } {
+  const discriminator = (union.def as { discriminator: string }).discriminator;
+  const variants = new Map<unknown, AnySchema>();
+  for (const option of union.options as AnySchema[]) {
+    const opt = unwrap(option);
+    if (!(opt instanceof z.ZodObject)) continue;
+    const literal = (opt.shape as Record<string, AnySchema>)[discriminator];
+    const inner = literal ? unwrap(literal) : undefined;
+    if (inner instanceof z.ZodLiteral) for (const v of inner.values) if (!variants.has(v)) variants.set(v, opt);
+  }
+  return { discriminator, variants };
 }
 
 function variantFor(union: z.ZodDiscriminatedUnion, value: Record<string, unknown>): AnySchema | undefined {

@@ -102,6 +102,10 @@ function readSmallFile(absolute: string, relative: string): { ok: true; text: st
     return fail(relative, `cannot be read: ${(error as Error).message}`);
   }
   try {
+    // Most files fit the shared buffer: one read, no fstat, no buffer of their own. A read that
+    // comes back short has reached the end (a regular file; the tree reads nothing else).
+    const first = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+    if (first < READ_BUFFER.length) return { ok: true, text: READ_BUFFER.toString('utf8', 0, first) };
     const size = fstatSync(fd).size;
     if (size > MAX_YAML_BYTES) return fail(relative, `is ${(size / 1048576).toFixed(1)} MB; YAML files over 50 MB are not read.`);
     const buffer = Buffer.allocUnsafe(size);
@@ -118,6 +122,9 @@ function readSmallFile(absolute: string, relative: string): { ok: true; text: st
     closeSync(fd);
   }
 }
+
+/** Reused by every synchronous read (one at a time: nothing yields between the read and the decoding). */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 function fail(file: string, message: string): { ok: false; warning: Warning } {
   return { ok: false, warning: { file, message: `${file} ${message}` } };

@@ -3,7 +3,6 @@
  * operation is a subscription subscribes instead (graphql-subscription/, loaded for GraphQL bodies only).
  */
 import type { ProtocolResult, RequestKindModule } from '../kind.js';
-import { sendHttp } from './http.js';
 import type { HttpResult } from './types.js';
 
 export const httpKind: RequestKindModule = {
@@ -19,6 +18,8 @@ export const httpKind: RequestKindModule = {
       const subscribed = await (await import('./graphql-subscription/index.js')).sendIfSubscription(prepared, context, signal);
       if (subscribed) return subscribed;
     }
+    // undici loads with the first send: `ferry ls` and the other listings never need it.
+    const { sendHttp } = await import('./http.js');
     return fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }));
   },
   // Only a GraphQL subscription stays connected; other HTTP requests are refused with a message.

@@ -1,7 +1,7 @@
 /** The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8). */
 import { fromHttpResult } from '../http/index.js';
 import type { RequestKindModule } from '../kind.js';
-import { connectSse, sendSse, withStreamHeaders } from './sse.js';
+import { withStreamHeaders } from './stream-headers.js';
 
 export const sseKind: RequestKindModule = {
   kind: 'sse',
@@ -13,9 +13,10 @@ export const sseKind: RequestKindModule = {
   exportsAsCode: false,
   shape: withStreamHeaders,
   send: async (prepared, context, signal) => {
+    const { sendSse } = await import('./sse.js');
     const response = await sendSse(prepared, prepared.stream, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }, context.onMessage);
     return { ...fromHttpResult(response), ...(response.stream ? { stream: response.stream, messages: response.messages } : {}) };
   },
-  connect: (prepared, context, handlers, signal) => connectSse(prepared, { agents: context.agents, cookies: context.cookies, maxResponseMb: context.maxResponseMb }, handlers, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./sse.js')).connectSse(prepared, { agents: context.agents, cookies: context.cookies, maxResponseMb: context.maxResponseMb }, handlers, signal),
   composer: { formats: [], fields: [], operations: [], when: 'always' },
 };
