@@ -1,5 +1,4 @@
 /** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
-import { request } from 'undici';
 import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
 
@@ -19,6 +18,8 @@ export async function readInput(spec: string, stdin: AsyncIterable<Uint8Array | 
 
 /** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
 export async function download(url: string, timeoutMs = 60_000): Promise<ImportInput> {
+  // undici is loaded here, not with the module: importing a file never needs it (~60 ms of start-up).
+  const { request } = await import('undici');
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     let response;
