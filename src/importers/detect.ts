@@ -5,8 +5,8 @@
  * an OpenAPI/Swagger document (JSON or YAML), or a saved cURL command.
  */
 import { promises as fs } from 'node:fs';
-import { parse as parseYamlText, YAMLParseError } from 'yaml';
-import { MAX_YAML_ALIASES } from '../openapi-document/index.js';
+import { YAMLParseError } from 'yaml';
+import { MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
 import { ImportError } from './types.js';
 
 /** Spec 8.1: import file or download size. */
@@ -108,8 +108,9 @@ export function detect(text: string): Detected {
   if (looksLikeCurl(trimmed)) return { kind: 'curl', text };
   let document: unknown;
   try {
-    // As the OpenAPI reader parses: YAML 1.2, repeated keys allowed (real documents have them).
-    document = parseYamlText(text, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false });
+    // As the OpenAPI reader parses: YAML 1.2, repeated keys allowed (real documents have them);
+    // plain YAML through the js-yaml fast path (GitHub's 2.7 MB document: 49 against 529 ms).
+    document = parseDocumentText(text, { prettyErrors: true }).data;
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw new ImportError(`The file expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); it was not imported.`);

@@ -1,5 +1,5 @@
 /** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
 
@@ -30,6 +30,8 @@ export async function readInput(spec: string, network?: DownloadNetwork, stdin: 
 
 /** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
 export async function download(url: string, network?: DownloadNetwork, timeoutMs = 60_000): Promise<ImportInput> {
+  // undici is loaded here, not with the module: importing a file never needs it (~60 ms of start-up).
+  const { request } = await import('undici');
   let current = url;
   const dispatcher = await network?.dispatcher();
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {

@@ -1,10 +1,10 @@
 /**
  * An import that fails after its files are built leaves nothing: not in the workspace, not in
  * the workspace file, and not in this computer's secret store (secret values are stored only
- * after every file is in place, and put back if a later step fails). A big import keeps few
- * files open at once.
+ * after every file is in place, and put back if a later step fails). A big import writes one
+ * file at a time.
  */
-import { promises as fs } from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -103,31 +103,30 @@ describe('all or nothing, secrets included', () => {
 });
 
 describe('writing a big import', () => {
-  it('keeps at most 32 files and folders in the making at once (a 1,024 open-file limit is common)', async () => {
-    let open = 0;
-    let most = 0;
-    const count = <A extends unknown[], R>(real: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-      most = Math.max(most, ++open);
-      try {
-        return await real(...args);
-      } finally {
-        open--;
-      }
-    };
-    const realWrite = fs.writeFile.bind(fs);
-    const realMkdir = fs.mkdir.bind(fs);
-    vi.spyOn(fs, 'writeFile').mockImplementation(count(realWrite) as typeof fs.writeFile);
-    vi.spyOn(fs, 'mkdir').mockImplementation(count(realMkdir) as typeof fs.mkdir);
+  it('writes each file with one synchronous write (one file open at a time) and makes each folder once', async () => {
+    // The tree goes into a fresh staging folder: one open/write/close per file, no thread-pool
+    // round trips, never more than one file open (a 1,024 open-file limit is common).
+    const writes = vi.spyOn(fsSync, 'writeFileSync');
+    const mkdirs = vi.spyOn(fsSync, 'mkdirSync');
+    const asyncWrites = vi.spyOn(fs, 'writeFile');
     const item = Array.from({ length: 10 }, (_, f) => ({
       name: `Folder ${f}`,
       item: Array.from({ length: 60 }, (_, r) => ({ name: r % 10 === 0 ? 'Same' : `Request ${r}`, request: { url: `http://127.0.0.1/${f}/${r}` } })),
     }));
     const text = JSON.stringify({ info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item });
     const summary = await commitImport({ root, id }, await result(text));
+    const written = writes.mock.calls.map(([file]) => String(file));
+    const made = mkdirs.mock.calls.map(([dir]) => String(dir));
+    const asyncWritten = asyncWrites.mock.calls.map(([file]) => String(file));
     vi.restoreAllMocks();
     expect(summary).toMatchObject({ requests: 600, folders: 11 });
-    expect(most).toBeGreaterThan(1);
-    expect(most).toBeLessThanOrEqual(32);
+    // 600 requests and the _folder.yaml of Folder 1 to 9 (their order; Folder 0 and Big need none), each written once.
+    expect(written.filter((f) => f.endsWith('.yaml'))).toHaveLength(609);
+    expect(new Set(written).size).toBe(written.length);
+    expect(asyncWritten.filter((f) => f.includes(`${path.sep}requests${path.sep}`))).toEqual([]);
+    // The top folder and its 10 subfolders, each made once, parents first.
+    expect(made).toHaveLength(11);
+    expect(made.findIndex((d) => d.endsWith(`${path.sep}Big`))).toBe(0);
     const folder = await fs.readdir(path.join(root, 'requests', 'Big', 'Folder 7'));
     expect(folder).toHaveLength(61); // 60 requests and _folder.yaml
     expect(folder.filter((n) => n.startsWith('Same')).sort()).toEqual(['Same 2.yaml', 'Same 3.yaml', 'Same 4.yaml', 'Same 5.yaml', 'Same 6.yaml', 'Same.yaml']);
