@@ -1,9 +1,10 @@
 /**
  * The `http` request kind: undici over HTTP/1.1 and HTTP/2 (spec 2.3, 2.7). A GraphQL body whose
  * operation is a subscription subscribes instead (graphql-subscription/, loaded for GraphQL bodies only).
+ * The client (http.ts, and undici with it) is imported at the first send: `ferry ls`, `--help`
+ * and runs of other kinds ask this table without loading it.
  */
 import type { ProtocolResult, RequestKindModule } from '../kind.js';
-import { sendHttp } from './http.js';
 import type { HttpResult } from './types.js';
 
 export const httpKind: RequestKindModule = {
@@ -19,6 +20,7 @@ export const httpKind: RequestKindModule = {
       const subscribed = await (await import('./graphql-subscription/index.js')).sendIfSubscription(prepared, context, signal);
       if (subscribed) return subscribed;
     }
+    const { sendHttp } = await import('./http.js');
     return fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }));
   },
 };

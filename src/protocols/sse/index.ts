@@ -1,7 +1,10 @@
-/** The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8). */
+/**
+ * The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8).
+ * Its client (sse.ts, with HTTP's) is imported at the first send.
+ */
 import { fromHttpResult } from '../http/index.js';
 import type { RequestKindModule } from '../kind.js';
-import { sendSse, withStreamHeaders } from './sse.js';
+import { withStreamHeaders } from './stream-headers.js';
 
 export const sseKind: RequestKindModule = {
   kind: 'sse',
@@ -13,6 +16,7 @@ export const sseKind: RequestKindModule = {
   exportsAsCode: false,
   shape: withStreamHeaders,
   send: async (prepared, context, signal) => {
+    const { sendSse } = await import('./sse.js');
     const response = await sendSse(prepared, prepared.stream, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }, context.onMessage);
     return { ...fromHttpResult(response), ...(response.stream ? { stream: response.stream, messages: response.messages } : {}) };
   },
