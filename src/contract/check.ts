@@ -6,7 +6,10 @@ import type { ContractDocuments, LoadedDocument } from './documents.js';
 import { contractTestName, messages } from './messages.js';
 import { bodySchemaFor, documentedStatuses, findResponseKey, headerValue } from './response-selection.js';
 import { Problems } from './schema-check.js';
+import { linkedDocumentPath } from './link.js';
 import type { ContractFolder, ContractRequest, ContractResponse, ContractTestResult } from './types.js';
+
+export { linkedDocumentPath };
 
 export interface ContractCheckInput {
   /** The run's document cache (one per run); it knows the workspace folder. */
@@ -17,21 +20,6 @@ export interface ContractCheckInput {
   response: ContractResponse;
   /** Told why the check was left out (for verbose logs); the test itself stays silent. */
   onSkip?: (reason: string) => void;
-}
-
-/** Where the request's document link comes from, or why there is none (skip cases 1-3). */
-export function linkedDocumentPath(request: ContractRequest, folderChain: ReadonlyArray<ContractFolder>): { spec: string; operation: string } | { skip: string } {
-  if ((request.kind ?? 'http') !== 'http') return { skip: `the request is a ${request.kind} request, not HTTP` };
-  const operation = request.openapi?.operation;
-  if (typeof operation !== 'string' || operation.trim() === '') return { skip: 'the request names no OpenAPI operation' };
-  if (request.openapi?.removed === true) return { skip: 'the request is no longer in the API spec' };
-  for (let index = folderChain.length - 1; index >= 0; index--) {
-    const link = folderChain[index]?.openapi;
-    if (typeof link?.spec !== 'string' || link.spec === '') continue;
-    if (link.validate === false) return { skip: 'checking responses is switched off for the folder (validate: false)' };
-    return { spec: link.spec, operation };
-  }
-  return { skip: 'no folder above the request links an API document' };
 }
 
 /** The contract test for a response, or null when the check is left out (spec 7.1, five cases). */

@@ -1,10 +1,11 @@
 /** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
 import { HISTORY_LIMIT, type AppSettings, type HistoryEntry, type WorkspaceData } from '../appdata/index.js';
-import { ContractDocuments } from '../contract/index.js';
+import type { ContractCheckInput, ContractDocuments, ContractTestResult } from '../contract/index.js';
+import { linkedDocumentPath } from '../contract/link.js';
 import type { CookieStore, HttpAgents, ProgramPolicy, StreamMessage } from '../protocols/index.js';
 import type { CachedToken } from '../appdata/index.js';
 import type { PreparedSettings } from '../request/index.js';
-import { ScriptEngine, type ScriptLimits } from '../scripts/index.js';
+import type { ScriptEngine, ScriptLimits } from '../scripts/index.js';
 import type { Workspace } from '../workspace/index.js';
 import type { RunVariables } from '../variables/index.js';
 
@@ -21,7 +22,7 @@ export interface RunContext {
   cookies: CookieStore;
   variables: RunVariables;
   scripts: ScriptHost;
-  contract: ContractDocuments;
+  contract: RunContract;
   oauthTokens: Map<string, CachedToken>;
   /** OAuth 2.0 authorization code: shows the URL to open. */
   onAuthorizeUrl?: (url: string) => void;
@@ -33,14 +34,14 @@ export interface RunContext {
   signal?: AbortSignal;
 }
 
-/** Creates the run's script engine on first use, so runs without scripts never load the sandbox. */
+/** Creates the run's script engine on first use, so runs without scripts never load the sandbox (nor its host code). */
 export class ScriptHost {
   private engine: Promise<ScriptEngine> | undefined;
 
   constructor(private readonly limits: ScriptLimits) {}
 
   get(): Promise<ScriptEngine> {
-    this.engine ??= ScriptEngine.create(this.limits);
+    this.engine ??= import('../scripts/index.js').then(({ ScriptEngine }) => ScriptEngine.create(this.limits));
     return this.engine;
   }
 
@@ -52,8 +53,26 @@ export class ScriptHost {
   }
 }
 
-export function contractDocuments(root: string): ContractDocuments {
-  return new ContractDocuments(root);
+/**
+ * The run's contract check (spec 7.1) with its document cache. Whether a request links a
+ * document is read from the request and its folders first; the document reader and the schema
+ * checker load only for the first request that does.
+ */
+export class RunContract {
+  private documents: ContractDocuments | undefined;
+
+  constructor(private readonly root: string) {}
+
+  async test(input: Omit<ContractCheckInput, 'documents'>): Promise<ContractTestResult | null> {
+    const link = linkedDocumentPath(input.request, input.folderChain);
+    if ('skip' in link) {
+      input.onSkip?.(link.skip);
+      return null;
+    }
+    const contract = await import('../contract/index.js');
+    this.documents ??= new contract.ContractDocuments(this.root);
+    return contract.contractTestFor({ ...input, documents: this.documents });
+  }
 }
 
 /**

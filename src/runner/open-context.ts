@@ -10,7 +10,7 @@ import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js
 import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { loadClientTls } from './client-tls-files.js';
-import { contractDocuments, ScriptHost, type RunContext } from './context.js';
+import { RunContract, ScriptHost, type RunContext } from './context.js';
 
 export interface ContextOptions {
   workspace: Workspace;
@@ -65,7 +65,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     cookies,
     variables: new RunVariables(snapshot, options.vars ?? new Map()),
     scripts: new ScriptHost({ timeoutMs: settings.scriptTimeoutMs, memoryBytes: settings.scriptMemoryMb * 1024 * 1024 }),
-    contract: contractDocuments(workspace.root),
+    contract: new RunContract(workspace.root),
     oauthTokens: new Map(),
     onAuthorizeUrl: options.onAuthorizeUrl,
     history: [],

@@ -3,7 +3,6 @@
  * kind (the protocol table), post-response scripts, the contract check, and the verdict (spec 2.7, 7.1).
  */
 import { performance } from 'node:perf_hooks';
-import { contractTestFor } from '../contract/index.js';
 import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type KeyValue, type RequestFile } from '../model/index.js';
 import { notRunYet, requestKind, SendError, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
 import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
@@ -235,8 +234,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   const ownTests = result.tests.filter((t) => !t.skipped);
 
   // The contract check, for requests imported from an API document (spec 7.1).
-  const contract = await contractTestFor({
-    documents: ctx.contract,
+  const contract = await ctx.contract.test({
     request,
     folderChain: item.folders.map((f) => f.settings),
     response: { status: response.outcome.status, headers: response.headers, body: response.body },

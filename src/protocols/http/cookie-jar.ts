@@ -3,7 +3,11 @@
  * memory: the data folder's copy is read and written by appdata/ (`cookie-jar-file.ts`), from and
  * to `serialize()`; the runner loads it once per run and saves it at the end when `changed`.
  */
-import { type Cookie, CookieJar } from 'tough-cookie';
+import type { Cookie, CookieJar } from 'tough-cookie';
+import { lazyRequire } from '../../support/lazy-require.js';
+
+// tough-cookie (and the public-suffix list under it) loads when a jar holds or receives a cookie.
+const toughCookie = lazyRequire<typeof import('tough-cookie')>(import.meta.url, 'tough-cookie');
 
 /** A cookie's name and value may hold this many bytes; a longer one is ignored, as browsers do. */
 export const MAX_COOKIE_BYTES = 4096;
@@ -37,18 +41,34 @@ export class CookieStore {
   /** A cookie was stored since the jar was made or last marked saved. */
   changed = false;
 
-  private constructor(readonly jar: CookieJar) {}
+  private built?: CookieJar;
+
+  private constructor(private readonly serialized: unknown) {}
 
   /** A jar from its serialized form (as `serialize()` gives it); nothing, or a damaged one, starts empty. */
   static fromSerialized(data: unknown): CookieStore {
-    if (data !== undefined) {
+    return new CookieStore(data);
+  }
+
+  /** The jar, made from the serialized form at first use. */
+  get jar(): CookieJar {
+    if (this.built) return this.built;
+    const { CookieJar } = toughCookie();
+    if (this.serialized !== undefined) {
       try {
-        return new CookieStore(CookieJar.deserializeSync(data as never));
+        return (this.built = CookieJar.deserializeSync(this.serialized as never));
       } catch {
         // damaged: start with an empty jar
       }
     }
-    return new CookieStore(new CookieJar());
+    return (this.built = new CookieJar());
+  }
+
+  /** No cookie yet, known without loading tough-cookie: nothing was kept, or a kept jar with no cookies. */
+  private get surelyEmpty(): boolean {
+    if (this.built) return false;
+    const data = this.serialized as { cookies?: unknown } | undefined;
+    return data === undefined || (typeof data === 'object' && data !== null && Array.isArray(data.cookies) && data.cookies.length === 0);
   }
 
   serialize(): unknown {
@@ -57,6 +77,7 @@ export class CookieStore {
 
   /** The Cookie header value for a URL ('' when none). */
   cookieHeader(url: string): string {
+    if (this.surelyEmpty) return '';
     try {
       return this.jar.getCookieStringSync(url);
     } catch {
@@ -71,6 +92,7 @@ export class CookieStore {
    * the oldest go (RFC 6265 6.1 asks for at least these).
    */
   store(url: string, setCookies: readonly string[]): void {
+    if (setCookies.length === 0) return;
     let stored = false;
     for (const value of setCookies) {
       if (Buffer.byteLength(value.split(';', 1)[0]!) > MAX_COOKIE_BYTES) continue;

@@ -9,11 +9,12 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { SendError } from '../send-error.js';
 import { certificateFor, tlsOptionsFor, type ClientTls } from './client-tls.js';
 import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
+import { undiciAgent, undiciDispatcher, undiciProxyAgent } from './undici-parts.js';
 
 export type HttpVersionSetting = 'auto' | 'http1' | 'http2';
 
@@ -136,49 +137,57 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
   };
 }
 
-/** Sends each request direct or through the proxy, by its origin (a redirect may change which). */
-class ProxyRouter extends Dispatcher {
-  constructor(
-    private readonly direct: Dispatcher,
-    private readonly via: (proxy: string, origin: URL) => Dispatcher,
-    private readonly rules: ProxyRules,
-  ) {
-    super();
-  }
+type ProxyRouterClass = new (direct: Dispatcher, via: (proxy: string, origin: URL) => Dispatcher, rules: ProxyRules) => Dispatcher;
+let proxyRouter: ProxyRouterClass | undefined;
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const origin = new URL(String(options.origin));
-    const proxy = this.rules.proxyFor(origin);
-    let target: Dispatcher;
-    try {
-      target = proxy ? this.via(proxy, origin) : this.direct;
-    } catch (error) {
-      // A client certificate that cannot be used fails this request, as undici fails any other.
-      const legacy = handler as { onResponseError?: (controller: unknown, error: Error) => void; onError?: (error: Error) => void };
-      if (legacy.onResponseError) legacy.onResponseError(null, error as Error);
-      else legacy.onError?.(error as Error);
-      return false;
+/**
+ * Sends each request direct or through the proxy, by its origin (a redirect may change which).
+ * The class is made at first use: it extends undici's Dispatcher, which loads only then.
+ */
+function proxyRouterClass(): ProxyRouterClass {
+  return (proxyRouter ??= class ProxyRouter extends undiciDispatcher() {
+    constructor(
+      private readonly direct: Dispatcher,
+      private readonly via: (proxy: string, origin: URL) => Dispatcher,
+      private readonly rules: ProxyRules,
+    ) {
+      super();
     }
-    return target.dispatch(options, handler);
-  }
 
-  // The pools underneath belong to HttpAgents, which closes them.
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    if (callback) return void callback();
-    return Promise.resolve();
-  }
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      const origin = new URL(String(options.origin));
+      const proxy = this.rules.proxyFor(origin);
+      let target: Dispatcher;
+      try {
+        target = proxy ? this.via(proxy, origin) : this.direct;
+      } catch (error) {
+        // A client certificate that cannot be used fails this request, as undici fails any other.
+        const legacy = handler as { onResponseError?: (controller: unknown, error: Error) => void; onError?: (error: Error) => void };
+        if (legacy.onResponseError) legacy.onResponseError(null, error as Error);
+        else legacy.onError?.(error as Error);
+        return false;
+      }
+      return target.dispatch(options, handler);
+    }
 
-  override destroy(): Promise<void>;
-  override destroy(error: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(error: Error | null, callback: () => void): void;
-  override destroy(...args: unknown[]): Promise<void> | void {
-    const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
-    if (callback) return void callback();
-    return Promise.resolve();
-  }
+    // The pools underneath belong to HttpAgents, which closes them.
+    override close(): Promise<void>;
+    override close(callback: () => void): void;
+    override close(callback?: () => void): Promise<void> | void {
+      if (callback) return void callback();
+      return Promise.resolve();
+    }
+
+    override destroy(): Promise<void>;
+    override destroy(error: Error | null): Promise<void>;
+    override destroy(callback: () => void): void;
+    override destroy(error: Error | null, callback: () => void): void;
+    override destroy(...args: unknown[]): Promise<void> | void {
+      const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+      if (callback) return void callback();
+      return Promise.resolve();
+    }
+  });
 }
 
 /** Options every pool shares, direct or through a proxy. */
@@ -249,7 +258,7 @@ export class HttpAgents {
     const rules = this.rules;
     if (!rules || direct) return this.directAgent(verifyTls, version);
     return this.cached(`${verifyTls}|${version}|routed`, () =>
-      new ProxyRouter(this.directAgent(verifyTls, version), (proxy, origin) => this.proxyAgent(proxy, verifyTls, version, origin), rules));
+      new (proxyRouterClass())(this.directAgent(verifyTls, version), (proxy, origin) => this.proxyAgent(proxy, verifyTls, version, origin), rules));
   }
 
   private cached(key: string, make: () => Dispatcher): Dispatcher {
@@ -262,7 +271,7 @@ export class HttpAgents {
   }
 
   private directAgent(verifyTls: boolean, version: HttpVersionSetting): Dispatcher {
-    return this.cached(`${verifyTls}|${version}`, () => new Agent({
+    return this.cached(`${verifyTls}|${version}`, () => new (undiciAgent())({
       connect: connector(verifyTls, version, this.lastPeer, this.resolve, this.material) as never,
       allowH2: version !== 'http1',
       ...POOL_OPTIONS,
@@ -278,7 +287,7 @@ export class HttpAgents {
     const port = Number(origin.port) || (origin.protocol === 'https:' ? 443 : 80);
     const certificate = certificateFor(this.material, origin.hostname, port);
     const targetTls = origin.protocol === 'https:' ? tlsOptionsFor(this.material, origin.hostname, port) : {};
-    return this.cached(`${verifyTls}|${version}|${proxy}|${certificate?.host ?? ''}`, () => new ProxyAgent({
+    return this.cached(`${verifyTls}|${version}|${proxy}|${certificate?.host ?? ''}`, () => new (undiciProxyAgent())({
       uri: proxy,
       proxyTunnel: false,
       allowH2: version !== 'http1',

@@ -1,6 +1,8 @@
 /**
  * The `http` request kind: undici over HTTP/1.1 and HTTP/2 (spec 2.3, 2.7). A GraphQL body whose
  * operation is a subscription subscribes instead (graphql-subscription/, loaded for GraphQL bodies only).
+ * The client (http.ts, and undici with it) is imported at the first send: `ferry ls`, `--help`
+ * and runs of other kinds ask this table without loading it.
  */
 import type { ProtocolResult, RequestKindModule } from '../kind.js';
 import type { HttpResult } from './types.js';

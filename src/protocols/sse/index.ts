@@ -1,4 +1,7 @@
-/** The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8). */
+/**
+ * The `sse` request kind: an HTTP request whose event stream is read by the shared stop rule (spec 2.7, 2.8).
+ * Its client (sse.ts, with HTTP's) is imported at the first send.
+ */
 import { fromHttpResult } from '../http/index.js';
 import type { RequestKindModule } from '../kind.js';
 import { withStreamHeaders } from './stream-headers.js';

@@ -1,4 +1,4 @@
-/** The headers an SSE request sends by default: apart from sse.ts so that listing kinds does not load the HTTP client. */
+/** What an SSE request sends unless it says otherwise (kept apart from sse.ts, so the kind table loads no client). */
 import type { PreparedRequest } from '../../request/prepared.js';
 
 /**
