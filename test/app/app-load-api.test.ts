@@ -135,6 +135,15 @@ describe('ferry app API: load tests', () => {
       expect(text).toContain('durationSecs: 10');
       const nameless = await client.call('POST', '/api/loadtest', { name: '' });
       expect(nameless.status).toBe(400);
+      expect((await client.call('POST', '/api/loadtest', { name: 'x'.repeat(201) })).status).toBe(400);
+      expect((await client.call('POST', '/api/loadtest', { name: 7 })).status).toBe(400);
+      // A name that looks like a path makes a file name inside loadtests/, never outside it.
+      const hostile = await client.call('POST', '/api/loadtest', { name: '../../evil' });
+      expect(hostile.status).toBe(200);
+      const hostileId = (hostile.body as { id: string }).id;
+      expect(hostileId).not.toMatch(/[/\\]|^\./);
+      expect(await fs.readFile(file(`loadtests/${hostileId}.yaml`), 'utf8')).toContain("name: ../../evil");
+      expect((await client.call('POST', '/api/loadtest/delete', { id: hostileId })).status).toBe(200);
       const removed = await client.call('POST', '/api/loadtest/delete', { id });
       expect(removed.status).toBe(200);
       await expect(fs.stat(file(`loadtests/${id}.yaml`))).rejects.toThrow(/ENOENT/);
