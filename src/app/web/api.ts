@@ -11,7 +11,9 @@ export class ApiFailure extends Error {
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    // Every call that changes something says it is JSON, even without a body (a DELETE): the
+    // server refuses others (a plain HTML form cannot set this header).
+    headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
