@@ -4,10 +4,13 @@
  * one run. Each server runs in a process of its own; the load generator (this process) keeps
  * CONNECTIONS clients each with WINDOW messages in flight, sending the next as each echo arrives.
  *
- *   npx tsx bench/servers.ts [--duration 5] [--rounds 3]
+ *   npx tsx bench/servers.ts [--duration 5] [--rounds 3] [--profile DIR]
  *
  * Measurements alternate (bare, Ferry, bare, Ferry…) so other load on the machine falls on both
  * alike; each figure is the median of the rounds. Target (issue 18): Ferry ≥ 85% of the bare server.
+ * Each server's CPU time per echoed message (user + system, from /proc) is printed too: on a
+ * machine shared with other work it moves far less than messages per second. `--profile DIR`
+ * runs both servers with `--cpu-prof` and leaves their profiles in DIR.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs, openSync } from 'node:fs';
@@ -21,12 +24,14 @@ const DURATION_S = Number(option('duration') ?? 5);
 const ROUNDS = Number(option('rounds') ?? 3);
 const CONNECTIONS = 8;
 const WINDOW = 32;
+const PROFILE_DIR = option('profile');
 const MESSAGE = JSON.stringify({ type: 'tick', id: 1234567, payload: 'x'.repeat(40) });
 
 const BARE_SERVER = `
 const { WebSocketServer } = require('ws');
 const wss = new WebSocketServer({ host: '127.0.0.1', port: Number(process.argv[1]) });
 wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
+process.on('SIGINT', () => process.exit(0)); // exits normally, so a --cpu-prof profile is written
 `;
 
 /** Ferry as users run it (bundled plain JavaScript, not through tsx); the file is removed at the end. */
@@ -51,8 +56,15 @@ async function waitUntilOpen(url: string): Promise<void> {
   throw new Error(`${url} did not open within 20 s`);
 }
 
-/** Echo messages per second over DURATION_S. */
-async function measure(url: string): Promise<number> {
+/** CPU milliseconds (user + system) the process has used so far, from /proc (Linux). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Echo messages per second over DURATION_S, and the server's CPU microseconds per message. */
+async function measure(url: string, pid: number): Promise<{ rate: number; cpuUs: number }> {
   const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => new Promise<WebSocket>((resolve, reject) => {
     const ws = new WebSocket(url);
     ws.once('open', () => resolve(ws));
@@ -71,11 +83,13 @@ async function measure(url: string): Promise<number> {
   await new Promise((r) => setTimeout(r, 1000));
   const from = received;
   const started = performance.now();
+  const cpuFrom = await cpuMs(pid);
   await new Promise((r) => setTimeout(r, DURATION_S * 1000));
   const rate = ((received - from) / (performance.now() - started)) * 1000;
+  const cpuUs = ((await cpuMs(pid)) - cpuFrom) * 1000 / (received - from);
   running = false;
   await Promise.all(sockets.map((ws) => new Promise((r) => (ws.once('close', r), ws.close()))));
-  return rate;
+  return { rate, cpuUs };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -85,14 +99,15 @@ const children: ChildProcess[] = [];
 const bundle = await buildFerry();
 try {
   const barePort = await freePort();
-  children.push(spawn(process.execPath, ['-e', BARE_SERVER, String(barePort)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }));
+  const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE_DIR)] : [];
+  children.push(spawn(process.execPath, [...profile, '-e', BARE_SERVER, String(barePort)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }));
   const ferryPort = await freePort();
   const ws = path.join(dir, 'ws');
   await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
   await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-servers\nname: Bench\n');
   await fs.writeFile(path.join(ws, 'servers', 'echo.yaml'), `name: Echo\nkind: websocket\nport: ${ferryPort}\nwebsocket:\n  mode: echo\n`);
   const script = `import { main } from ${JSON.stringify(bundle)}; process.exitCode = await main(process.argv.slice(1));`;
-  children.push(spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], {
+  children.push(spawn(process.execPath, [...profile, '--input-type=module', '-e', script, 'serve', '-w', ws], {
     cwd: ROOT,
     stdio: ['ignore', openSync(path.join(dir, 'ferry.out'), 'w'), 'inherit'],
     env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'data') },
@@ -102,10 +117,15 @@ try {
   await waitUntilOpen(bare);
   await waitUntilOpen(ferry);
   const rates: { bare: number[]; ferry: number[] } = { bare: [], ferry: [] };
+  const cpu: { bare: number[]; ferry: number[] } = { bare: [], ferry: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    rates.bare.push(await measure(bare));
-    rates.ferry.push(await measure(ferry));
-    console.log(`round ${round + 1}: bare ${Math.round(rates.bare.at(-1)!)} msg/s, Ferry ${Math.round(rates.ferry.at(-1)!)} msg/s`);
+    const b = await measure(bare, children[0]!.pid!);
+    const f = await measure(ferry, children[1]!.pid!);
+    rates.bare.push(b.rate);
+    rates.ferry.push(f.rate);
+    cpu.bare.push(b.cpuUs);
+    cpu.ferry.push(f.cpuUs);
+    console.log(`round ${round + 1}: bare ${Math.round(b.rate)} msg/s (${b.cpuUs.toFixed(1)} µs CPU/msg), Ferry ${Math.round(f.rate)} msg/s (${f.cpuUs.toFixed(1)} µs CPU/msg)`);
   }
   const lines = (await fs.readFile(path.join(dir, 'ferry.out'), 'utf8')).split('\n').length;
   const b = median(rates.bare);
@@ -114,8 +134,16 @@ try {
   console.log(`bare ws server: ${Math.round(b)} msg/s`);
   console.log(`Ferry (ferry serve, ${lines} traffic lines written): ${Math.round(f)} msg/s`);
   console.log(`ratio: ${((f / b) * 100).toFixed(1)}% (target ≥ 85%: ${f / b >= 0.85 ? 'met' : 'not met'})`);
+  const cb = median(cpu.bare);
+  const cf = median(cpu.ferry);
+  console.log(`server CPU per echoed message: bare ${cb.toFixed(1)} µs, Ferry ${cf.toFixed(1)} µs (bare/Ferry ${((cb / cf) * 100).toFixed(1)}%)`);
 } finally {
-  for (const child of children) child.kill('SIGINT');
+  // Waited for: a profiled server writes its profile as it exits.
+  await Promise.all(children.map((child) => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(null);
+    child.once('exit', resolve);
+    child.kill('SIGINT');
+  })));
   await fs.rm(path.join(ROOT, '.bench-build'), { recursive: true, force: true });
   await fs.rm(dir, { recursive: true, force: true });
 }

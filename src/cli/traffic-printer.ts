@@ -40,8 +40,10 @@ export class TrafficPrinter {
 
   /** The traffic log's listener. */
   readonly print = (records: readonly TrafficRecord[], dropped: number): void => {
-    let text = '';
-    const add = (line: string) => (text += text === '' ? line : `\n${line}`);
+    // Joined once into one flat string: appending line by line builds a rope of thousands of
+    // pieces that is flattened (copied) again before it can be encoded.
+    const lines: string[] = [];
+    const add = (line: string) => lines.push(line);
     if (dropped > 0) add(this.#droppedLine(dropped));
     const limit = this.#options.json ? undefined : this.#options.linesPerSecond;
     for (const r of records) {
@@ -58,7 +60,7 @@ export class TrafficPrinter {
       const line = formatTrafficLine(r);
       add(r.level === 'error' ? this.#c.red(line) : r.level === 'warning' ? this.#c.yellow(line) : line);
     }
-    if (text !== '') this.#printer.print(text);
+    if (lines.length > 0) this.#printer.print(lines.join('\n'));
   };
 
   /** Prints what is still counted (the last second's summary); call when serving stops. */

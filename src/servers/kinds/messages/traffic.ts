@@ -30,18 +30,24 @@ export function messageRecord(
   detail: MessageDetail,
   sizes: { bytesIn?: number; bytesOut?: number; start?: number; note?: string; level?: TrafficRecord['level'] },
 ): MessageRecord {
-  // One clock read for a message (no duration); two for a connection's close.
-  const now = performance.now();
-  const start = sizes.start ?? now;
+  // A message has no duration: one cheap wall-clock read (an echo server makes one record per
+  // message). A connection's close reads the monotonic clock for its duration.
+  let time: number;
+  let durationMs = 0;
+  if (sizes.start === undefined) time = Date.now();
+  else {
+    durationMs = performance.now() - sizes.start;
+    time = epochMsOf(sizes.start);
+  }
   const what = detail.event === 'message' ? detail.preview : detail.preview === '' ? detail.event : `${detail.event} ${detail.preview}`;
   const record: MessageRecord = {
     kind,
     server,
-    time: epochMsOf(start),
+    time,
     direction,
     summary: `${ARROWS[direction]} ${detail.peer} ${what}${detail.rule !== undefined ? ` (rule ${detail.rule})` : ''}`,
     level: sizes.level ?? (detail.event === 'error' ? 'error' : 'info'),
-    durationMs: now - start,
+    durationMs,
     bytesIn: sizes.bytesIn ?? 0,
     bytesOut: sizes.bytesOut ?? 0,
     detail,
