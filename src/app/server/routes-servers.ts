@@ -177,7 +177,7 @@ export class AppServers {
   async save(id: string, body: unknown): Promise<ServerEditorView & { warning?: string }> {
     const entry = this.state.workspace.servers.find((e) => e.id === id);
     if (!entry) this.editor(id); // the refusal for unknown and broken files
-    const server = serverFromEdit(id, entry!.value, body);
+    const server = serverFromEdit(`${SERVERS_DIR}/${id}.yaml`, entry!.value, body);
     const root = this.state.workspace.root;
     await writing(root, () => saveEntry(root, 'server', id, server));
     await this.known.remember(id, server).catch(() => undefined);
@@ -191,7 +191,7 @@ export class AppServers {
   /** A new server file of `kind`, with the port servers made in the app get (2.11). */
   async create(name: string, kind: string): Promise<ServerEditorView> {
     if (!(SERVER_KINDS as readonly string[]).includes(kind)) throw new ApiError(400, `kind: expected one of ${SERVER_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`);
-    const server = serverFromEdit('new', undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
+    const server = serverFromEdit(`the new ${kind} server`, undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
     const root = this.state.workspace.root;
     const id = await writing(root, () => createEntry(root, 'server', server));
     await this.known.remember(id, server).catch(() => undefined);
