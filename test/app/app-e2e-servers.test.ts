@@ -96,7 +96,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => send.getByLabel('Send to').textContent()).toContain(peer);
     await send.getByLabel('Send to').selectOption(peer);
     await send.getByLabel('Message to send').fill('hi {{who}}, from the panel');
-    await send.getByRole('button', { name: 'Send' }).click();
+    await send.getByRole('button', { name: 'Push' }).click();
     await expect.poll(() => send.getByRole('status').textContent()).toBe('Sent to 1 client.');
     await expect.poll(() => got, { timeout: 5_000 }).toEqual(['hi Ada, from the panel']);
     await expect.poll(() => traffic.textContent()).toContain('"hi Ada, from the panel"');
@@ -105,7 +105,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     // The client leaves: sending to it is refused with the reason.
     client.close();
     await expect.poll(() => traffic.textContent()).toContain('close code 1005');
-    await send.getByRole('button', { name: 'Send' }).click();
+    await send.getByRole('button', { name: 'Push' }).click();
     await expect.poll(() => send.getByRole('alert').textContent()).toContain(`Client ${peer} of server "chat" is no longer connected`);
   });
 

@@ -11,6 +11,8 @@ import net from 'node:net';
 import path from 'node:path';
 import dnsPacket from 'dns-packet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { io as connectSocketIo } from 'socket.io-client';
 import WebSocket from 'ws';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
@@ -239,6 +241,19 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
     expect(row.detail).toMatchObject({ name: 'api.test', type: 'A', rcode: 'NOERROR', transport: 'udp', records: ['api.test 60 IN A 127.0.0.9'] });
   });
 
+  it('MCP: each call in the traffic with its method, target and outcome', async () => {
+    await ws.write('servers/tools.yaml', { name: 'Tools', kind: 'mcp', mcp: { tools: [{ name: 'greet', result: 'hello {{args.name}}' }] } });
+    await app.state.reload();
+    const tools = await started(client, 'tools');
+    const mcp = new McpClient({ name: 'ferry-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${tools.url}/mcp`)));
+    expect(await mcp.callTool({ name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] });
+    await mcp.close();
+    const row = await until('the tool call record', async () => ((await client.call('GET', '/api/servers/traffic')).body as TrafficView[]).find((t) => t.server === 'tools' && t.summary.startsWith('tools/call')));
+    expect(row.summary).toBe('tools/call greet → ok');
+    expect(row.detail).toMatchObject({ method: 'tools/call', target: 'greet', outcome: 'ok' });
+  });
+
   describe('the server editor', () => {
     const chatFile = () => path.join(ws.root, 'servers/chat.yaml');
 
@@ -323,7 +338,9 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       expect(await fs.readFile(path.join(ws.root, 'servers/Name server.yaml'), 'utf8')).toBe('name: Name server\nkind: dns\nport: 1053\n');
       expect((await client.call('GET', '/api/servers')).body).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'Name server', kind: 'dns', port: 1053 })]));
       expect((await client.call('POST', '/api/server', { name: 'X', kind: 'gopher' })).status).toBe(400);
-      expect((await client.call('POST', '/api/server', { name: '', kind: 'tcp' })).status).toBe(400);
+      const unnamed = await client.call('POST', '/api/server', { name: '', kind: 'tcp' });
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body).toMatchObject({ field: 'name', error: expect.stringMatching(/^the new tcp server: name: .+; nothing was saved\.$/) });
       expect((await client.call('POST', '/api/server', { kind: 'tcp' })).status).toBe(400);
     });
   });

@@ -12,7 +12,7 @@
  */
 import { KnownServers } from '../../appdata/index.js';
 import { APP_DEFAULT_PORTS, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
-import { checkServerSettings, ServerError, startWorkspaceServers, TrafficLog, type RunningServer, type TrafficRecord } from '../../servers/index.js';
+import { checkServerSettings, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
 import { createEntry, formatWarning, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
@@ -26,10 +26,6 @@ const TRAFFIC_KEPT = 1000;
 
 /** Text sent from the panel: at most this much (a WebSocket server takes 16 MB; the page is not a file uploader). */
 const MAX_SEND_BYTES = 1024 * 1024;
-
-export function trafficView(record: TrafficRecord): TrafficView {
-  return record;
-}
 
 export const AUTOSTART_WAITING =
   'autoStart is on, but this computer has not started or saved this configuration before (it is new or was changed outside Ferry): start it once by hand to let it start by itself from now on.';
@@ -48,7 +44,7 @@ export class AppServers {
   readonly autoStarted: Promise<void>;
 
   constructor(private readonly state: WorkspaceState, live: LiveChannel) {
-    this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: records.map(trafficView) }));
+    this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: [...records] }));
     this.known = new KnownServers(state.workspace.id, state.workspace.root);
     this.autoStarted = this.autoStart().catch(() => undefined);
   }
@@ -177,7 +173,7 @@ export class AppServers {
   async save(id: string, body: unknown): Promise<ServerEditorView & { warning?: string }> {
     const entry = this.state.workspace.servers.find((e) => e.id === id);
     if (!entry) this.editor(id); // the refusal for unknown and broken files
-    const server = serverFromEdit(id, entry!.value, body);
+    const server = serverFromEdit(`${SERVERS_DIR}/${id}.yaml`, entry!.value, body);
     const root = this.state.workspace.root;
     await writing(root, () => saveEntry(root, 'server', id, server));
     await this.known.remember(id, server).catch(() => undefined);
@@ -191,7 +187,7 @@ export class AppServers {
   /** A new server file of `kind`, with the port servers made in the app get (2.11). */
   async create(name: string, kind: string): Promise<ServerEditorView> {
     if (!(SERVER_KINDS as readonly string[]).includes(kind)) throw new ApiError(400, `kind: expected one of ${SERVER_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`);
-    const server = serverFromEdit('new', undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
+    const server = serverFromEdit(`the new ${kind} server`, undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
     const root = this.state.workspace.root;
     const id = await writing(root, () => createEntry(root, 'server', server));
     await this.known.remember(id, server).catch(() => undefined);
@@ -214,7 +210,7 @@ export function serverRoutes(servers: AppServers): Routes {
     'POST /api/servers/start': async ({ body }) => servers.start(field(body, 'id')),
     'POST /api/servers/stop': async ({ body }) => servers.stop(field(body, 'id')),
     /** The traffic so far (newest last); new records arrive on the live channel. */
-    'GET /api/servers/traffic': async () => servers.traffic.recent().map(trafficView),
+    'GET /api/servers/traffic': async (): Promise<TrafficView[]> => servers.traffic.recent(),
     /** A running server's open clients, for the send's "to" picker. */
     'GET /api/servers/clients': async ({ query }) => servers.clients(query.get('id') ?? ''),
     /** `{ id, data, to?, event? }`: sends to one client (`to`) or all; answers how many it reached. */

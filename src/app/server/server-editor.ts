@@ -28,10 +28,10 @@ function refuse(file: string, message: string, where: { field?: string; line?: n
 
 /**
  * The server file an edit makes: `current` (the file as read; undefined for a new one) with the
- * form's common fields and the section parsed from `sectionYaml`. Throws a 400 with the place.
+ * form's common fields and the section parsed from `sectionYaml`. Throws a 400 with the place;
+ * `file` names the file in messages.
  */
-export function serverFromEdit(id: string, current: ServerFile | undefined, body: unknown): ServerFile {
-  const file = `${SERVERS_DIR}/${id}.yaml`;
+export function serverFromEdit(file: string, current: ServerFile | undefined, body: unknown): ServerFile {
   const edit = (body as { server?: unknown } | null)?.server;
   if (!isPlainObject(edit)) refuse(file, 'the edit has no "server" fields (a mapping is expected).', {});
   const sectionYaml = (body as { sectionYaml?: unknown }).sectionYaml ?? '';

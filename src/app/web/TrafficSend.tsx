@@ -55,7 +55,8 @@ export function TrafficSend({ servers, trafficCount }: { servers: ServerView[]; 
           if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') void send();
         }}
       />
-      <button className="primary" onClick={() => void send()}>Send</button>
+      {/* "Push", not "Send": the request editor's Send stays the one button of that name on the page. */}
+      <button className="primary" title="Send the message to the chosen clients (Ctrl/Cmd+Enter)" onClick={() => void send()}>Push</button>
       {outcome && <span className={outcome.ok ? 'ok' : 'error'} role={outcome.ok ? 'status' : 'alert'}>{outcome.text}</span>}
     </div>
   );
