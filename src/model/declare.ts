@@ -62,13 +62,30 @@ export function toFileData(schema: AnySchema, value: unknown): unknown {
   return value;
 }
 
+/** A declared field as the writer needs it; schemas never change, so this is worked out once per object schema. */
+interface FieldPlan {
+  key: string;
+  field: AnySchema;
+  fallback: { has: boolean; value?: unknown };
+}
+
+const fieldPlans = new WeakMap<z.ZodObject, FieldPlan[]>();
+
+function fieldPlan(schema: z.ZodObject): FieldPlan[] {
+  let plan = fieldPlans.get(schema);
+  if (!plan) {
+    plan = Object.entries(schema.shape as Record<string, AnySchema>).map(([key, field]) => ({ key, field, fallback: defaultOf(field) }));
+    fieldPlans.set(schema, plan);
+  }
+  return plan;
+}
+
 function objectToFileData(schema: z.ZodObject, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const shape = schema.shape as Record<string, AnySchema>;
-  for (const [key, field] of Object.entries(shape)) {
+  for (const { key, field, fallback } of fieldPlan(schema)) {
     const fieldValue = value[key];
     if (fieldValue === undefined) continue;
-    const fallback = defaultOf(field);
     if (fallback.has && deepEqual(fieldValue, fallback.value)) continue;
     const written = toFileData(field, fieldValue);
     if (!fallback.has && isEmptySection(written)) continue;
@@ -157,8 +174,19 @@ function isEmptySection(value: unknown): boolean {
   return isPlainObject(value) && Object.keys(value).length === 0;
 }
 
+const unwrapped = new WeakMap<AnySchema, AnySchema>();
+
 /** Strips wrappers that do not change the shape: optional, default, preprocess/transform pipes. */
 export function unwrap(schema: AnySchema): AnySchema {
+  let inner = unwrapped.get(schema);
+  if (inner === undefined) {
+    inner = unwrapOnce(schema);
+    unwrapped.set(schema, inner);
+  }
+  return inner;
+}
+
+function unwrapOnce(schema: AnySchema): AnySchema {
   let current: AnySchema = schema;
   for (let i = 0; i < 10; i++) {
     if (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodPrefault) {

@@ -39,6 +39,13 @@ const USUAL_CONTENT_TYPE: Partial<Record<Kind, string[]>> = {
 
 export class BodyBuilder {
   private readonly examples: ExampleGenerator;
+  /**
+   * JSON bodies generated from a schema, by the `$ref` they name (or the schema itself): many
+   * operations send the same type (Kubernetes: create, replace and patch of each kind, namespaced
+   * or not), and a generated example depends only on the schema it starts from.
+   */
+  private readonly generatedByRef = new Map<string, string>();
+  private readonly generatedBySchema = new Map<unknown, string>();
 
   constructor(private readonly refs: RefResolver) {
     this.examples = new ExampleGenerator(refs);
@@ -113,8 +120,8 @@ export class BodyBuilder {
     };
     switch (kind) {
       case 'json': {
-        const value = example();
-        const text = typeof value === 'string' ? value : JSON.stringify(value ?? {}, null, 2);
+        const given = explicit();
+        const text = given.found ? jsonText(given.value) : this.generatedJsonText(rawSchema);
         return { body: { type: 'json', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false };
       }
       case 'xml': {
@@ -135,6 +142,19 @@ export class BodyBuilder {
     }
   }
 
+  private generatedJsonText(rawSchema: unknown): string {
+    // The generator follows a `$ref` and ignores what stands beside it, so the reference is the key.
+    const byRef = isObject(rawSchema) && typeof rawSchema.$ref === 'string';
+    const cache: Map<unknown, string> = byRef ? this.generatedByRef : this.generatedBySchema;
+    const key = byRef ? rawSchema.$ref : rawSchema;
+    let text = cache.get(key);
+    if (text === undefined) {
+      text = jsonText(this.examples.generate(rawSchema));
+      cache.set(key, text);
+    }
+    return text;
+  }
+
   private formBody(kind: 'formUrlencoded' | 'multipart', schema: JsonObject | undefined, example: () => unknown, header: string | undefined): BodyOutcome {
     const value = example();
     const properties = collectProperties(schema, this.refs);
@@ -152,6 +172,10 @@ export class BodyBuilder {
     }
     return { body: { type: 'formUrlencoded', form: rows.map((r) => ({ key: r.key, value: r.value, ...(r.description ? { description: r.description } : {}) })) }, ...extra, needsFile: false };
   }
+}
+
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? {}, null, 2);
 }
 
 /** Properties of an object schema, through `allOf`. */
