@@ -39,8 +39,13 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** A route's answer already serialized (a large value built once and served many times). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value ?? null);
+  const text = value instanceof RawJson ? value.text : JSON.stringify(value ?? null);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   res.end(text);
 }
