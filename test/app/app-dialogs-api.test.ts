@@ -38,9 +38,9 @@ const v1 = {
     '/items/{id}': { delete: { summary: 'Delete item', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } },
   },
 };
-const v2 = structuredClone(v1) as Omit<typeof v1, 'paths'> & { paths: Record<string, unknown> };
+const v2 = structuredClone(v1) as unknown as { paths: Record<string, unknown> };
 v2.paths['/items'] = { get: { summary: 'List items', description: 'All items, newest first.', responses: ok }, post: { summary: 'Create item', responses: ok } };
-delete (v2.paths as Record<string, unknown>)['/items/{id}'];
+delete v2.paths['/items/{id}'];
 
 let ws: TempWorkspace | undefined;
 let app: AppServer | undefined;

@@ -25,7 +25,8 @@ const CORPUS = path.resolve(import.meta.dirname, '../fixtures/corpus');
 function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ method: req.method, url: req.url, answer: 'from-echo' }));
+    if (req.url === '/health') res.setHeader('set-cookie', 'hc=ok-1; Path=/; HttpOnly');
+    res.end(JSON.stringify({ method: req.method, url: req.url, answer: 'from-echo', token: req.headers['x-token'] ?? null }));
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
@@ -205,6 +206,37 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(await removed.getAttribute('title')).toBe('No longer in the API spec');
   });
 
+  it('edits the workspace variables: a secret goes to this computer, only its key to ferry.yaml', async () => {
+    await page.getByRole('button', { name: 'Workspace variables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
+    await expect.poll(() => dialog.getByLabel('Variable 1').inputValue()).toBe('base');
+    await dialog.getByLabel('Variable 2').fill('apiToken');
+    await dialog.getByLabel('Secret 2').check();
+    await dialog.getByLabel('Value 2', { exact: true }).fill('ws-secret-77');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8')).toContain('apiToken');
+    const all = await Promise.all((await files(ws.root)).map((f) => fs.readFile(path.join(ws.root, f), 'utf8').catch(() => '')));
+    expect(all.join('\n')).not.toContain('ws-secret-77');
+    // Sends use it.
+    await page.getByRole('treeitem', { name: /Health/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');
+    await page.getByRole('tab', { name: /Headers/ }).click();
+    await page.getByLabel('Header key 1').fill('X-Token');
+    await page.getByLabel('Header value 1').fill('{{apiToken}}');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('response-body').textContent().catch(() => ''), { timeout: 15_000 }).toContain('ws-secret-77');
+  });
+
+  it('shows the cookies an answer sets and saves its body to a file', async () => {
+    const response = page.getByLabel('Response');
+    await response.getByRole('tab', { name: /^Cookies/ }).click();
+    await expect.poll(() => response.getByRole('table', { name: 'Response cookies' }).textContent()).toMatch(/hc.*ok-1.*HttpOnly/);
+    await response.getByRole('tab', { name: /^Body/ }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), response.getByRole('link', { name: 'Save to file' }).click()]);
+    const saved = await fs.readFile((await download.path())!, 'utf8');
+    expect(JSON.parse(saved)).toMatchObject({ url: '/health', answer: 'from-echo' });
+  });
+
   it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
     await page.getByRole('treeitem', { name: /Health/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');
@@ -221,7 +253,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     const rows = dialog.getByRole('table', { name: 'Sends' }).locator('tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
     await dialog.getByLabel('Filter history').fill('/health');
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count()).toBe(2); // sent in the step before and in this one; newest first
     await rows.first().click();
     const result = dialog.getByTestId('history-result');
     await expect.poll(() => result.getByTestId('status').textContent({ timeout: 100 }).catch(() => ''), { timeout: 10_000 }).toContain('200');

@@ -40,8 +40,27 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** A route's answer already serialized (a large value built once and served many times). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** A route's answer that is a file to save (a response body), not JSON. */
+export class Download {
+  constructor(readonly body: Uint8Array, readonly fileName: string, readonly contentType = 'application/octet-stream') {}
+}
+
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value ?? null);
+  if (value instanceof Download) {
+    // Always an attachment, never rendered: the bytes are whatever a server answered.
+    res.writeHead(status, {
+      'content-type': 'application/octet-stream', 'content-length': String(value.body.byteLength), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+      'content-disposition': `attachment; filename="${value.fileName.replace(/[^\w.-]/g, '_')}"`,
+    });
+    res.end(value.body);
+    return;
+  }
+  const text = value instanceof RawJson ? value.text : JSON.stringify(value ?? null);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   res.end(text);
 }

@@ -6,7 +6,7 @@ import { createReporter, RunError, SelectError, type ReporterName, type RunEvent
 import { dataRows, DataFileError } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
-import { ApiError, field, optionalField, type Routes } from './router.js';
+import { ApiError, Download, field, optionalField, type Routes } from './router.js';
 import { requestFrom } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -27,6 +27,9 @@ function refusal(error: unknown): never {
   if (error instanceof RunError || error instanceof SelectError) throw new ApiError(400, error.message);
   throw error;
 }
+
+/** Full bodies of the last sends, for Save to file (the page gets at most `BODY_LIMIT` of each). */
+const KEPT_BODIES = 3;
 
 /** Finished runs kept for export (the runner's Export buttons), the newest few. */
 const KEPT_RUNS = 10;
@@ -53,6 +56,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
   /** The reports of the last finished runs, as `ferry run --reporter json|junit` writes them. */
   // A promise: the page may ask as soon as the `end` event arrives, before the reports are whole.
   const finished = new Map<string, Promise<Record<'json' | 'junit', string> | undefined>>();
+  const bodies = new Map<string, { body: Uint8Array; name: string }>();
   return {
     /** Sends what the editor holds (`request`, placed at `path`), or the saved file when `request` is absent. */
     'POST /api/send': async ({ body, signal }) => {
@@ -65,14 +69,25 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       signal.addEventListener('abort', stop);
       try {
         const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }) })).catch(refusal);
-        const answer: SendResponse = { result, ...(response ? { response: viewOf(response) } : {}) };
+        const answer: SendResponse = { result, sendId: id, ...(response ? { response: viewOf(response) } : {}) };
+        if (response) {
+          bodies.set(id, { body: response.body, name: result.name });
+          for (const old of [...bodies.keys()].slice(0, Math.max(0, bodies.size - KEPT_BODIES))) bodies.delete(old);
+        }
         // Kept for the history dialog: a past send's answer can be shown again (appdata/send-results.ts).
-        await state.data.results.save(sendResultKey(result.startedAt, result.path), answer).catch(() => undefined);
+        await state.data.results.save(sendResultKey(result.startedAt, result.path), { ...answer, sendId: undefined }).catch(() => undefined);
         return answer;
       } finally {
         signal.removeEventListener('abort', stop);
         inFlight.delete(id);
       }
+    },
+
+    /** A recent send's whole body as a file (Save to file: a 100 MB answer is shown in part, saved whole). */
+    'GET /api/send/body': async ({ query }) => {
+      const kept = bodies.get(query.get('id') ?? '');
+      if (!kept) throw new ApiError(404, `This answer's body is no longer kept (the app keeps the last ${KEPT_BODIES}): send the request again.`);
+      return new Download(kept.body, `${kept.name || 'response'}.body`);
     },
 
     /** The session's cookie jar (kept on this computer, 5.2): what the next sends carry. */

@@ -5,7 +5,7 @@ import { parseResource, type RequestFile } from '../../model/index.js';
 import {
   createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
-import { ApiError, field, optionalField, type Routes } from './router.js';
+import { ApiError, field, optionalField, RawJson, type Routes } from './router.js';
 import { compactWorkspaceInfo, workspaceInfo } from './tree-view.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -43,7 +43,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
   return {
     /** `?tree=compact` (the page): the tree in its compact form, built once per read of the folder. */
     'GET /api/workspace': async ({ query }) => query.get('tree') === 'compact'
-      ? compactWorkspaceInfo(state.workspace, await state.data.activeEnvironment())
+      ? new RawJson(compactWorkspaceInfo(state.workspace, await state.data.activeEnvironment()))
       : workspaceInfo(state.workspace, await state.data.activeEnvironment()),
 
     'GET /api/request': async ({ query }) => {

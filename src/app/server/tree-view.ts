@@ -37,13 +37,14 @@ function compact(node: TreeNode): CompactItem {
   };
 }
 
-/** Built once per read of the workspace: every page load and every reload of the tree reuses it. */
-const compactTrees = new WeakMap<Workspace, CompactFolder>();
+/** Built and serialized once per read of the workspace: every page load and every reload of the tree reuses it. */
+const compactTrees = new WeakMap<Workspace, string>();
 
-export function compactTree(ws: Workspace): CompactFolder {
+/** The compact tree as JSON text. */
+export function compactTree(ws: Workspace): string {
   let tree = compactTrees.get(ws);
-  if (!tree) {
-    tree = compact(ws.tree as FolderNode) as CompactFolder;
+  if (tree === undefined) {
+    tree = JSON.stringify(compact(ws.tree as FolderNode));
     compactTrees.set(ws, tree);
   }
   return tree;
@@ -63,6 +64,8 @@ export function workspaceInfo(ws: Workspace, activeEnvironment: string | undefin
   return { ...common(ws, activeEnvironment), tree: item(ws.tree as FolderNode) as TreeItem & { type: 'folder' } };
 }
 
-export function compactWorkspaceInfo(ws: Workspace, activeEnvironment: string | undefined): CompactWorkspaceInfo {
-  return { ...common(ws, activeEnvironment), compactTree: compactTree(ws) };
+/** `CompactWorkspaceInfo` as JSON text: the rest is small, the tree is spliced in as it was serialized. */
+export function compactWorkspaceInfo(ws: Workspace, activeEnvironment: string | undefined): string {
+  const rest = JSON.stringify(common(ws, activeEnvironment) satisfies Omit<CompactWorkspaceInfo, 'compactTree'>);
+  return `${rest.slice(0, -1)},"compactTree":${compactTree(ws)}}`;
 }

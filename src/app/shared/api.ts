@@ -51,6 +51,8 @@ export type CompactWorkspaceInfo = Omit<WorkspaceInfo, 'tree'> & { compactTree: 
 /** The answer shown in the response viewer: the run result plus the response itself. */
 export interface SendResponse {
   result: RequestResult;
+  /** The send's id: its whole body is at `GET /api/send/body?id=` while the app keeps it. */
+  sendId?: string;
   response?: {
     headers: [string, string][];
     /** The body as base64 (at most `BODY_LIMIT` bytes of it). */

@@ -53,7 +53,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -372,6 +372,7 @@ export function App() {
     { label: 'New folder', run: () => actions.newFolder('') },
     ...(selected ? [{ label: 'Send', shortcut: 'Ctrl+Enter', run: () => void send() }, { label: 'Save', shortcut: 'Ctrl+S', run: () => void saveNow() }, { label: 'Copy as code', run: () => actions.copyAsCode(selected) }] : []),
     { label: 'Import…', run: () => setDialog({ type: 'import' }) },
+    { label: 'Edit workspace variables', run: () => setDialog({ type: 'variables' }) },
     { label: 'Run all requests', run: () => actions.run('') },
     { label: 'History', run: () => setDialog({ type: 'history' }) },
     { label: 'Cookies', run: () => setDialog({ type: 'cookies' }) },
@@ -395,6 +396,7 @@ export function App() {
           {info.environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
         </select>
         {info.activeEnvironment && <button aria-label="Edit environment" title="Edit the environment's variables" onClick={() => setDialog({ type: 'environment', id: info.activeEnvironment! })}>✎</button>}
+        <button aria-label="Workspace variables" title="The workspace's own variables (ferry.yaml)" onClick={() => setDialog({ type: 'variables' })}>{'{ }'}</button>
         <button onClick={() => setDialog({ type: 'import' })}>Import</button>
         <button onClick={() => actions.run('')}>Run all</button>
         {selected && <button onClick={() => actions.copyAsCode(selected)}>Copy as code</button>}
@@ -436,6 +438,7 @@ export function App() {
         </main>
       </div>
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
+      {dialog?.type === 'variables' && <EnvironmentDialog onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
       {dialog?.type === 'update' && <UpdateSpecDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => void loadWorkspace()} />}
       <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />

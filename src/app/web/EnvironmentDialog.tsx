@@ -1,24 +1,29 @@
-/** The environment editor: variables with enabled and secret; secret values are typed here, stored on this computer, never shown again. */
+/**
+ * The variable editor, for an environment (`id`) or, without one, the workspace's own variables
+ * (ferry.yaml): variables with enabled and secret; secret values are typed here, stored on this
+ * computer, never shown again.
+ */
 import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api } from './api.js';
 
-export function EnvironmentDialog({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => void }) {
+export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
+  const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
   const [name, setName] = useState('');
   const [rows, setRows] = useState<EnvironmentVariableView[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api.get<{ name: string; variables: EnvironmentVariableView[] }>(`/api/environment/variables?id=${encodeURIComponent(id)}`).then((env) => {
+    api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
       setName(env.name);
       setRows(env.variables);
     }, (e: Error) => setError(e.message));
-  }, [id]);
+  }, [url]);
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const save = async () => {
     try {
-      await api.put('/api/environment/variables', { id, variables: rows });
+      await (id === undefined ? api.put('/api/workspace/variables', { variables: rows }) : api.put('/api/environment/variables', { id, variables: rows }));
       onSaved();
       onClose();
     } catch (e) {
@@ -27,8 +32,8 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id: string; onClos
   };
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide" role="dialog" aria-label="Environment" onClick={(e) => e.stopPropagation()}>
-        <header><h3>Environment {name}</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+      <div className="dialog wide" role="dialog" aria-label={id === undefined ? 'Workspace variables' : 'Environment'} onClick={(e) => e.stopPropagation()}>
+        <header><h3>{id === undefined ? `Workspace variables of ${name}` : `Environment ${name}`}</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
         <table className="kv" aria-label="Environment variables">
           <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
           <tbody>
@@ -51,6 +56,7 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id: string; onClos
             ))}
           </tbody>
         </table>
+        {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
         <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
         {error && <p className="error">{error}</p>}
         <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button></footer>

@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 
-const TABS = ['Body', 'Events', 'Headers', 'Tests', 'Console', 'Timings'] as const;
+const TABS = ['Body', 'Events', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
 /** Shown as text at most; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
@@ -40,6 +40,15 @@ function hex(data: Uint8Array): string {
     lines.push(`${i.toString(16).padStart(8, '0')}  ${hexes.padEnd(47)}  ${ascii}`);
   }
   return lines.join('\n');
+}
+
+/** The cookies an answer sets (`Set-Cookie`): name, value and attributes as the server sent them. */
+function setCookies(headers: [string, string][]): Array<{ name: string; value: string; attributes: string }> {
+  return headers.filter(([k]) => k.toLowerCase() === 'set-cookie').map(([, line]) => {
+    const [pair = '', ...attributes] = line.split(';');
+    const at = pair.indexOf('=');
+    return { name: (at < 0 ? pair : pair.slice(0, at)).trim(), value: at < 0 ? '' : pair.slice(at + 1).trim(), attributes: attributes.map((a) => a.trim()).filter(Boolean).join('; ') };
+  });
 }
 
 /** Stream messages (SSE events) in order: time since the stream opened, event name, data. */
@@ -80,6 +89,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   // The Events tab exists for stream answers only; another answer shows its body.
   const tab = chosenTab === 'Events' && !result.messages ? 'Body' : chosenTab;
   const tests = result.tests;
+  const cookies = response ? setCookies(response.headers) : [];
   const failed = tests.filter((t) => !t.passed && !t.skipped).length;
   const statusClass = result.status === undefined ? 'bad' : result.status < 300 ? 'ok' : result.status < 400 ? 'warn' : 'bad';
   return (
@@ -94,7 +104,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
       <nav className="tabs" role="tablist">
         {TABS.filter((t) => t !== 'Events' || result.messages).map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
-            {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}
+            {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}{t === 'Cookies' && cookies.length ? <small> {cookies.length}</small> : null}
           </button>
         ))}
       </nav>
@@ -106,6 +116,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
                 <button key={m} className={mode === m ? 'on' : ''} onClick={() => setMode(m as typeof mode)}>{m}</button>
               ))}
               {(response.truncated || data.length > SHOWN_BYTES) && <span className="muted">Showing the first {humanSize(Math.min(data.length, SHOWN_BYTES))} of {humanSize(response.bodySize)}.</span>}
+              {answer.sendId && <a className="button-link" href={`/api/send/body?id=${encodeURIComponent(answer.sendId)}`} download>Save to file</a>}
             </div>
             {mode === 'pretty' && <pre className="body" data-testid="response-body">{pretty(text, response.contentType)}</pre>}
             {mode === 'raw' && <pre className="body" data-testid="response-body">{text}</pre>}
@@ -122,6 +133,12 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
             <tbody>{response.headers.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody>
           </table>
         )}
+        {tab === 'Cookies' && (cookies.length === 0 ? <p className="muted">This answer sets no cookies. The Cookies button shows the jar the sends share.</p> : (
+          <table className="plain" aria-label="Response cookies">
+            <thead><tr><th>Name</th><th>Value</th><th>Attributes</th></tr></thead>
+            <tbody>{cookies.map((c, i) => <tr key={i}><td>{c.name}</td><td className="cookie-value">{c.value}</td><td>{c.attributes}</td></tr>)}</tbody>
+          </table>
+        ))}
         {tab === 'Tests' && (
           <ul className="tests" aria-label="Test results">
             {tests.length === 0 && <li className="muted">No tests. Write them in the post-response script: pm.test('name', () =&gt; …).</li>}
