@@ -1,7 +1,8 @@
 /**
  * `ferry app`'s server: 127.0.0.1 only, the built UI, the JSON API over the core and the one
  * live channel, all behind one guard (guard.ts). Closing it closes what it started: the
- * listener, the live channel, the watcher, the workspace's servers it started and the session.
+ * listener, the live channel, the watcher, the live connections, the workspace's servers it
+ * started and the session.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie 
 import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
 import { environmentRoutes } from './routes-environments.js';
+import { AppConnections, connectionRoutes } from './routes-connections.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
@@ -63,7 +65,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const state = new WorkspaceState(options.workspace);
   const live = new LiveChannel();
   const servers = new AppServers(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers) };
+  const connections = new AppConnections(state, live);
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...connectionRoutes(connections) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -141,6 +144,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     state,
     async close() {
       watcher.close();
+      await connections.closeAll();
       await servers.close();
       live.close();
       server.closeAllConnections();

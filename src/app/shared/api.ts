@@ -3,11 +3,25 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { RequestFile } from '../../model/index.js';
-import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
+import type { ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
+import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { TrafficRecord } from '../../servers/index.js';
 
-export type { CookieInfo, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
+export type { ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, OpenConnection, OutgoingMessage, RequestFile, RequestResult, RunEvent, RunSummary, StreamMessage };
+
+/** A live connection as the page lists it: open, or ended (the last few ended are kept with their messages). */
+export interface ConnectionView extends OpenConnection {
+  /** Messages both ways so far (the server keeps the last `CONNECTION_MESSAGES_KEPT`). */
+  messageCount: number;
+  ended?: ConnectionEnd;
+}
+
+/** A kind that connects, as the composer draws it: its composer, and the request file's option section for its fields (`mqtt`, `socketio`, `socket`). */
+export type LiveKindView = ComposerSpec & { options?: string };
+
+/** Messages the app keeps per live connection (the newest); older ones are counted only. */
+export const CONNECTION_MESSAGES_KEPT = 1000;
 
 /** One row of the sidebar tree. */
 export type TreeItem =
@@ -82,7 +96,14 @@ export type LiveEvent =
   /** New records of the traffic log of the servers the app started. */
   | { type: 'traffic'; records: TrafficView[] }
   /** A stream message of a send in flight (SSE events as they arrive); `sendId` is the send's id. */
-  | { type: 'message'; sendId: string; message: StreamMessage };
+  | { type: 'message'; sendId: string; message: StreamMessage }
+  /**
+   * Messages of a live connection (both ways), batched; `skipped` counts messages of this batch
+   * left out to keep the page responsive (they stay counted in `messageCount`).
+   */
+  | { type: 'connectionMessages'; connectionId: string; messages: StreamMessage[]; skipped: number }
+  /** A live connection ended (closed by the page, by the peer, or an error). */
+  | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd };
 
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;

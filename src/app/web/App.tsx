@@ -11,6 +11,7 @@ import { CodeDialog } from './CodeDialog.js';
 import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { ImportDialog } from './ImportDialog.js';
+import { LivePanel, publishConnectionEvent } from './LivePanel.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
@@ -161,6 +162,7 @@ export function App() {
       setTraffic((rows) => [...rows, ...event.records].slice(-TRAFFIC_SHOWN));
       return;
     }
+    if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
       if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
       return;
@@ -398,6 +400,7 @@ export function App() {
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
             </div>
           )}
+          {draft && selected && <LivePanel request={draft} path={selected} onChange={edit} />}
           {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
