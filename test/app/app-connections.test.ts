@@ -82,6 +82,7 @@ describe('ferry app: live connections', () => {
       'requests/Echo.yaml': { name: 'Echo', kind: 'websocket', url: '{{echo}}' },
       'requests/Sensors.yaml': { name: 'Sensors', kind: 'mqtt', url: broker.url },
       'requests/Lookup.yaml': { name: 'Lookup', kind: 'dns', url: 'example.com', method: 'A' },
+      'requests/Runs/Ping.yaml': { name: 'Ping', kind: 'websocket', url: '{{echo}}', body: { type: 'text', text: 'ping' }, settings: { stream: { maxEvents: 1, timeoutMs: 3000 } } },
     }, { variables: [{ key: 'echo', value: echo.url }] });
     process.env.FERRY_DATA_DIR = ws.dataDir;
     app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
@@ -175,6 +176,15 @@ describe('ferry app: live connections', () => {
     expect(refused.status).toBe(400);
     expect((refused.body as { error: string }).error).toMatch(/127\.0\.0\.1:9/);
     expect((await api('POST', '/api/connections', { path: 'Bad.yaml', request: { name: 'Bad', kind: 'telnet' } })).status).toBe(400);
+  });
+
+  it('a collection run reports a streaming request with its messages (the runner panel lists them)', async () => {
+    const started = await api('POST', '/api/run', { paths: ['Runs'] });
+    const runId = (started.body as { runId: string }).runId;
+    const done = await until('the request result', () => events.find((e) => e.type === 'run' && e.runId === runId && e.event.type === 'request'));
+    const result = done.type === 'run' && done.event.type === 'request' ? done.event.result : undefined;
+    expect(result).toMatchObject({ name: 'Ping', kind: 'websocket', passed: true, stream: { events: 1, stoppedBy: 'maxEvents' } });
+    expect(result!.messages!.map((m) => [m.direction, m.text])).toEqual([['sent', 'ping'], ['received', 'ping']]);
   });
 
   it('closing the app closes every connection it opened', async () => {
