@@ -85,8 +85,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
 
     await panel.getByLabel('Format').selectOption('json');
     await panel.getByLabel('Message', { exact: true }).fill('{"n":1}');
-    await panel.getByRole('button', { name: 'Send', exact: true }).click();
+    // Ctrl+Enter in the composer sends the message, not the request (the page's own shortcut).
+    await panel.getByLabel('Message', { exact: true }).press('Control+Enter');
     await expect.poll(() => list.locator('li').count()).toBe(4);
+    expect(await page.getByTestId('status').count()).toBe(0);
     await panel.getByLabel('Search messages').fill('composer');
     await expect.poll(() => list.locator('li').count()).toBe(2);
     await panel.getByLabel('Search messages').fill('');

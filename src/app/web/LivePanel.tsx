@@ -245,10 +245,11 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
             placeholder={composer.format === 'hex' ? '48 65 6c 6c 6f' : composer.format === 'json' ? '{"type": "hello"}' : 'Message'}
             onChange={(e) => set({ text: e.target.value })}
             onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && open) {
-                e.preventDefault();
-                void send();
-              }
+              if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey)) return;
+              // The composer's own Ctrl+Enter: not the page's "send the request".
+              e.preventDefault();
+              e.stopPropagation();
+              if (open) void send();
             }}
           />
           <div className="composer-actions">
