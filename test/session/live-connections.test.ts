@@ -37,10 +37,10 @@ async function listen(server: http.Server | net.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-async function session(files: Record<string, unknown>, environment?: Record<string, string>) {
+async function session(files: Record<string, unknown>, environment?: Record<string, string>, settings = DEFAULT_SETTINGS) {
   const env = environment ? { 'environments/local.yaml': { name: 'local', variables: Object.entries(environment).map(([key, value]) => ({ key, value })) } } : {};
   const { ws, data } = await openedWorkspace({ 'requests/F/_folder.yaml': { name: 'F', headers: [{ key: 'X-Folder', value: 'from-folder' }] }, ...env, ...files });
-  const opened = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS, ...(environment ? { environment: 'local' } : {}) });
+  const opened = await Session.open({ workspace: ws, dataFolder: data, settings, ...(environment ? { environment: 'local' } : {}) });
   closers.push(() => void opened.close());
   return opened;
 }
@@ -224,6 +224,19 @@ describe('live connections (Session.connect)', () => {
     expect(u.received()[0]!.text).toBe('echo:hi');
     await s.disconnect(line.id);
     expect(t.end).toEqual({ by: 'client', message: 'closed by you' });
+  });
+
+  it('TCP: a line that never ends is cut at maxResponseMb, ending the connection with one line', async () => {
+    const tcp = net.createServer((socket) => socket.on('data', () => socket.write(Buffer.alloc(1_500_000, 0x61))));
+    const port = await listen(tcp);
+    closers.push(() => new Promise<void>((resolve) => tcp.close(() => resolve())));
+    const s = await session({ 'requests/Line.yaml': { name: 'Line', kind: 'tcp', url: `tcp://127.0.0.1:${port}`, socket: { framing: 'line' } } }, undefined, { ...DEFAULT_SETTINGS, maxResponseMb: 1 });
+    const r = recorder();
+    const opened = await s.connect('Line', r);
+    await s.sendMessage(opened.id, { format: 'text', text: 'go' });
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end).toEqual({ by: 'error', message: `127.0.0.1:${port} sent a message larger than 1 MB (maxResponseMb) without its end (socket.framing line), so Ferry closed the connection; check the framing, or raise the limit with ferry config set maxResponseMb N.` });
+    expect(r.received()).toEqual([]);
   });
 
   it('SSE: events as they arrive, sending refused (it only receives), the server ending it', async () => {

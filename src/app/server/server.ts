@@ -1,7 +1,8 @@
 /**
  * `ferry app`'s server: 127.0.0.1 only, the built UI, the JSON API over the core and the one
  * live channel, all behind one guard (guard.ts). Closing it closes what it started: the
- * listener, the live channel, the watcher, the workspace's servers it started and the session.
+ * listener, the live channel, the watcher, the live connections, the workspace's servers it
+ * started and the session.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { environmentRoutes } from './routes-environments.js';
 import { AppLoadRuns, loadRoutes } from './routes-load.js';
 import { historyRoutes } from './routes-history.js';
 import { updateRoutes } from './routes-update.js';
+import { AppConnections, connectionRoutes } from './routes-connections.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
 import { toolRoutes } from './routes-tools.js';
@@ -68,7 +70,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const live = new LiveChannel();
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state) };
+  const connections = new AppConnections(state, live);
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -149,6 +152,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     async close() {
       watcher.close();
       await loadRuns.close();
+      await connections.closeAll();
       await servers.close();
       live.close();
       server.closeAllConnections();

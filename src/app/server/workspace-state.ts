@@ -52,6 +52,34 @@ export class WorkspaceState {
     }
   }
 
+  /**
+   * Runs `work` in the current session and keeps that session from closing until `release` is
+   * called, even when the workspace changes meanwhile: a live connection lives in it.
+   */
+  async hold<T>(work: (session: Session) => Promise<T>): Promise<{ value: T; session: Session; release: () => Promise<void> }> {
+    if (this.reading) await this.reading;
+    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data }));
+    this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      const left = (this.busy.get(session) ?? 1) - 1;
+      if (left > 0) this.busy.set(session, left);
+      else {
+        this.busy.delete(session);
+        if (session === this.session) await session.save();
+        else await session.close();
+      }
+    };
+    try {
+      return { value: await work(session), session, release };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
   /** The environment changed: sends from now on use a new session. */
   retire(): void {
     const old = this.session;

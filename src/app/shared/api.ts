@@ -3,14 +3,28 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { RequestFile, ServerFile } from '../../model/index.js';
-import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
+import type { ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
+import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { ClientInfo, SendForm, TrafficRecord } from '../../servers/index.js';
 import type { RequestChange, RequestRef } from '../../importers/openapi/update/index.js';
 import type { LoadEvent } from './load-api.js';
 
-export type { ClientInfo, CookieInfo, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
+export type { ClientInfo, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, OpenConnection, OutgoingMessage, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
 export type * from './load-api.js';
+
+/** A live connection as the page lists it: open, or ended (the last few ended are kept with their messages). */
+export interface ConnectionView extends OpenConnection {
+  /** Messages both ways so far (the server keeps the last `CONNECTION_MESSAGES_KEPT`). */
+  messageCount: number;
+  ended?: ConnectionEnd;
+}
+
+/** A kind that connects, as the composer draws it: its composer, and the request file's option section for its fields (`mqtt`, `socketio`, `socket`). */
+export type LiveKindView = ComposerSpec & { options?: string };
+
+/** Messages the app keeps per live connection (the newest); older ones are counted only. */
+export const CONNECTION_MESSAGES_KEPT = 1000;
 
 /** One row of the sidebar tree. */
 export type TreeItem =
@@ -105,7 +119,14 @@ export type LiveEvent =
   /** A stream message of a send in flight (SSE events as they arrive); `sendId` is the send's id. */
   | { type: 'message'; sendId: string; message: StreamMessage }
   /** A load test run's progress: its start, one point per second, its end (load-api.ts). */
-  | { type: 'load'; runId: string; event: LoadEvent };
+  | { type: 'load'; runId: string; event: LoadEvent }
+  /**
+   * Messages of a live connection (both ways), batched; `skipped` counts messages of this batch
+   * left out to keep the page responsive (they stay counted in `messageCount`).
+   */
+  | { type: 'connectionMessages'; connectionId: string; messages: StreamMessage[]; skipped: number }
+  /** A live connection ended (closed by the page, by the peer, or an error). */
+  | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd };
 
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;

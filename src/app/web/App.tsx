@@ -17,6 +17,7 @@ import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { LoadPanel } from './LoadPanel.js';
 import { publishLoadEvent } from './load-events.js';
+import { LivePanel, publishConnectionEvent } from './LivePanel.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
@@ -172,6 +173,7 @@ export function App() {
       return;
     }
     if (event.type === 'load') return publishLoadEvent(event);
+    if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
       if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
       return;
@@ -433,6 +435,7 @@ export function App() {
             </div>
           )}
           {loadOpen && <LoadPanel onClose={() => setLoadOpen(false)} />}
+          {draft && selected && <LivePanel request={draft} path={selected} onChange={edit} />}
           {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>

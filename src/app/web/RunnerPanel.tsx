@@ -79,7 +79,18 @@ export function RunnerPanel({ run, onStart, onClose, onCancel }: { run: RunView 
           {shown.map((r, i) => (
             <tr key={i} className={r.passed ? 'pass' : 'fail'}>
               <td>{r.skipped ? '○' : r.passed ? '✓' : '✗'}</td>
-              <td>{r.iteration !== undefined && run && run.total > 0 && <span className="muted">#{r.iteration + 1} </span>}{r.method} {r.name}{r.error && <div className="error small">{r.error}</div>}</td>
+              <td>{r.iteration !== undefined && run && run.total > 0 && <span className="muted">#{r.iteration + 1} </span>}{r.method} {r.name}{r.error && <div className="error small">{r.error}</div>}
+                {r.messages && r.messages.length > 0 && (
+                  <details className="run-messages">
+                    <summary>{r.stream ? `${r.stream.events} received, stopped by ${r.stream.stoppedBy}` : `${r.messages.length} messages`}</summary>
+                    <ol aria-label={`Messages of ${r.name}`}>
+                      {r.messages.slice(0, 200).map((m, j) => (
+                        <li key={j} className={m.direction}>{m.direction === 'sent' ? '↑' : '↓'} {m.event && <b>{m.event} </b>}{m.topic && <span className="muted">{m.topic} </span>}<code>{m.binary ? '(binary)' : m.text.length > 200 ? `${m.text.slice(0, 200)}…` : m.text}</code></li>
+                      ))}
+                    </ol>
+                  </details>
+                )}
+              </td>
               <td>{r.status ?? '—'}</td>
               <td>{r.durationMs} ms</td>
               <td>{r.tests.filter((t) => t.passed).length}/{r.tests.length}</td>

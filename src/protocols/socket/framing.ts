@@ -16,8 +16,9 @@ export function frame(message: Buffer, options: ByteFraming): Buffer {
 export class Deframer {
   private readonly bytes: ByteDeframer;
 
-  constructor(options: ByteFraming) {
-    this.bytes = new ByteDeframer(options);
+  /** `maxBytes`: a line or prefixed message past this throws instead of growing memory (live connections). */
+  constructor(options: ByteFraming, maxBytes?: number) {
+    this.bytes = new ByteDeframer(options, maxBytes);
   }
 
   /** The complete messages this chunk finishes, in order. */

@@ -11,6 +11,6 @@ export const tcpKind: RequestKindModule = {
   tag: () => 'tcp',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./tcp.js')).sendTcp(prepared, context.maxResponseMb, signal),
-  connect: async (prepared, _context, handlers, signal) => (await import('./tcp.js')).connectTcp(prepared, handlers, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./tcp.js')).connectTcp(prepared, context.maxResponseMb, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };

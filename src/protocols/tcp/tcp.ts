@@ -69,7 +69,7 @@ export async function sendTcp(prepared: PreparedRequest, maxResponseMb: number, 
  * A live TCP (or TLS) connection: connected as a send connects, then every framed message both
  * ways is a message until either side closes. Each `send` is one framed message.
  */
-export async function connectTcp(prepared: PreparedRequest, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+export async function connectTcp(prepared: PreparedRequest, maxResponseMb: number, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const target = socketTarget(prepared);
   const options = socketOptions(prepared);
   const settings = prepared.settings ?? DEFAULT_SETTINGS;
@@ -88,10 +88,18 @@ export async function connectTcp(prepared: PreparedRequest, handlers: ConnectHan
   const open = socket;
   session.onClose(() => open.end(() => open.destroy()));
   const messages = session.open();
-  const deframer = new Deframer(options);
+  // A live connection has no response limit, but one message that never ends (a line without its
+  // line ending) must not fill memory: it may be at most maxResponseMb.
+  const deframer = new Deframer(options, maxResponseMb > 0 ? maxResponseMb * MB : undefined);
   let peer = 'closed the connection';
   open.on('data', (chunk: Buffer) => {
-    for (const message of deframer.push(chunk)) messages.received(messageOf(message, options));
+    let complete: Buffer[];
+    try {
+      complete = deframer.push(chunk);
+    } catch {
+      return session.fail(new SendError(`${target.host} sent a message larger than ${maxResponseMb} MB (maxResponseMb) without its end (socket.framing ${options.framing}), so Ferry closed the connection; check the framing, or raise the limit with ferry config set maxResponseMb N.`, 'tooLarge'));
+    }
+    for (const message of complete) messages.received(messageOf(message, options));
   });
   const ended = () => {
     const { last, cutOff } = deframer.end();

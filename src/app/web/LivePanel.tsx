@@ -1,0 +1,287 @@
+/**
+ * A request of a streaming kind kept open (issue 26): connect / disconnect, the composer (format
+ * and text; the kind's own fields such as event and ack, or topic, QoS and retain; its live
+ * operations such as subscribe), the message list (both ways, time, size, search, pretty JSON,
+ * binary as hex) and "Save as draft". What the composer offers comes from the server's kind table
+ * (`/api/connections/kinds`): no kind is named here.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ComposerField, ConnectionEnd, ConnectionView, LiveEvent, LiveKindView, OutgoingMessage, RequestFile, StreamMessage } from '../shared/api.js';
+import { api } from './api.js';
+import { humanSize } from './ResponseViewer.js';
+
+/** Messages the page keeps per connection (the newest). */
+const SHOWN = 1000;
+
+type ConnectionEvent = Extract<LiveEvent, { type: 'connectionMessages' | 'connectionEnded' }>;
+const listeners = new Set<(event: ConnectionEvent) => void>();
+
+/** App.tsx hands the live channel's connection events here; the open panel takes its own. */
+export function publishConnectionEvent(event: LiveEvent): event is ConnectionEvent {
+  if (event.type !== 'connectionMessages' && event.type !== 'connectionEnded') return false;
+  for (const listener of listeners) listener(event);
+  return true;
+}
+
+let kindsPromise: Promise<Record<string, LiveKindView>> | undefined;
+function liveKinds(): Promise<Record<string, LiveKindView>> {
+  kindsPromise ??= api.get<Record<string, LiveKindView>>('/api/connections/kinds').catch((error: unknown) => {
+    kindsPromise = undefined;
+    throw error;
+  });
+  return kindsPromise;
+}
+
+function bytesOf(message: StreamMessage): Uint8Array {
+  if (!message.binary) return new TextEncoder().encode(message.text);
+  const raw = atob(message.text);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+function hexOf(data: Uint8Array): string {
+  return [...data.subarray(0, 4096)].map((b) => b.toString(16).padStart(2, '0')).join(' ') + (data.length > 4096 ? ' …' : '');
+}
+
+function prettyText(text: string): string {
+  if (!/^\s*[[{]/.test(text)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether this request connects: its kind has a composer, and (HTTP) its body is a GraphQL subscription. */
+function connects(spec: LiveKindView | undefined, request: RequestFile): spec is LiveKindView {
+  if (!spec) return false;
+  if (spec.when === 'always') return true;
+  return request.body.type === 'graphql' && /\bsubscription\b/.test(request.body.graphql?.query ?? '');
+}
+
+interface Composer {
+  format: OutgoingMessage['format'];
+  text: string;
+  event: string;
+  ack: boolean;
+  topic: string;
+  qos: number;
+  retain: boolean;
+}
+
+/** The composer starts from the request's draft: body.text and the kind's option section. */
+function composerFrom(request: RequestFile, spec: LiveKindView): Composer {
+  const section = (spec.options ? (request as unknown as Record<string, Record<string, unknown> | undefined>)[spec.options] : undefined) ?? {};
+  const hex = section.encoding === 'hex';
+  const format: Composer['format'] = hex && spec.formats.includes('hex') ? 'hex' : request.body.type === 'json' && spec.formats.includes('json') ? 'json' : (spec.formats[0] ?? 'text');
+  return {
+    format,
+    text: request.body.text ?? '',
+    event: typeof section.event === 'string' ? section.event : '',
+    ack: section.ack === true,
+    topic: typeof section.topic === 'string' ? section.topic : '',
+    qos: typeof section.qos === 'number' ? section.qos : 0,
+    retain: section.retain === true,
+  };
+}
+
+export function LivePanel({ request, path, onChange }: { request: RequestFile; path: string; onChange: (request: RequestFile) => void }) {
+  const [kinds, setKinds] = useState<Record<string, LiveKindView> | null>(null);
+  const [connection, setConnection] = useState<ConnectionView | null>(null);
+  const [messages, setMessages] = useState<StreamMessage[]>([]);
+  const [skipped, setSkipped] = useState(0);
+  const [ended, setEnded] = useState<ConnectionEnd | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [search, setSearch] = useState('');
+  const [pretty, setPretty] = useState(true);
+  const [composer, setComposer] = useState<Composer | null>(null);
+  const connectionId = useRef<string | null>(null);
+
+  useEffect(() => {
+    void liveKinds().then(setKinds, (e: Error) => setError(e.message));
+  }, []);
+  const spec = kinds?.[request.kind];
+  const live = connects(spec, request);
+
+  // Another request opened in the editor: the composer starts from its draft; its connection is closed.
+  useEffect(() => {
+    setComposer(live && spec ? composerFrom(request, spec) : null);
+    return () => {
+      const id = connectionId.current;
+      connectionId.current = null;
+      if (id) void api.post('/api/connections/close', { id }).catch(() => undefined);
+      setConnection(null);
+      setMessages([]);
+      setEnded(null);
+      setError(null);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, live]);
+
+  useEffect(() => {
+    const listener = (event: ConnectionEvent) => {
+      if (event.connectionId !== connectionId.current) return;
+      if (event.type === 'connectionMessages') {
+        setMessages((list) => [...list, ...event.messages].slice(-SHOWN));
+        if (event.skipped) setSkipped((n) => n + event.skipped);
+      } else {
+        setEnded(event.end);
+      }
+    };
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, []);
+
+  const shown = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    if (!needle) return messages;
+    return messages.filter((m) => m.text.toLowerCase().includes(needle) || (m.event ?? '').toLowerCase().includes(needle) || (m.topic ?? '').toLowerCase().includes(needle));
+  }, [messages, search]);
+
+  if (!live || !spec || !composer) return null;
+  const open = connection !== null && ended === null;
+  const has = (field: ComposerField) => spec.fields.includes(field);
+  const set = (patch: Partial<Composer>) => setComposer({ ...composer, ...patch });
+
+  const attempt = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const connect = () =>
+    attempt(async () => {
+      setMessages([]);
+      setSkipped(0);
+      setEnded(null);
+      const opened = await api.post<ConnectionView>('/api/connections', { path, request });
+      connectionId.current = opened.id;
+      setConnection(opened);
+      // Messages that came before the id was known (a greeting) are in the server's list.
+      const early = await api.get<StreamMessage[]>(`/api/connections/messages?id=${encodeURIComponent(opened.id)}`);
+      setMessages((list) => (list.length >= early.length ? list : early.slice(-SHOWN)));
+      if (opened.ended) setEnded(opened.ended);
+    });
+  const disconnect = () => attempt(async () => void (connection && (await api.post('/api/connections/close', { id: connection.id }))));
+  const send = () =>
+    attempt(async () => {
+      const message: OutgoingMessage = {
+        format: composer.format,
+        text: composer.text,
+        ...(has('event') ? { event: composer.event } : {}),
+        ...(has('ack') ? { ack: composer.ack } : {}),
+        ...(has('topic') ? { topic: composer.topic } : {}),
+        ...(has('qos') ? { qos: composer.qos } : {}),
+        ...(has('retain') ? { retain: composer.retain } : {}),
+      };
+      await api.post('/api/connections/send', { id: connection!.id, message });
+    });
+  const operate = (name: string, params: ComposerField[]) =>
+    attempt(async () => {
+      const values: Record<string, unknown> = { topic: composer.topic, qos: composer.qos, event: composer.event };
+      await api.post('/api/connections/call', { id: connection!.id, operation: name, params: Object.fromEntries(params.map((p) => [p, values[p]])) });
+    });
+  /** The composed message into the request: body.text (JSON or text body) and the kind's option section. */
+  const saveDraft = () => {
+    const next = { ...request, body: { ...request.body, type: composer.format === 'json' ? 'json' : 'text', text: composer.text } } as RequestFile;
+    if (spec.options) {
+      const record = next as unknown as Record<string, Record<string, unknown> | undefined>;
+      const section = { ...(record[spec.options] ?? {}) };
+      for (const field of spec.fields) section[field] = composer[field];
+      // A hex draft is kept as hex pairs where the section reads body.text that way (`encoding`).
+      if (spec.options === 'socket') section.encoding = composer.format === 'hex' ? 'hex' : 'text';
+      record[spec.options] = section;
+    }
+    onChange(next);
+  };
+  const canSaveHex = spec.options === 'socket';
+
+  return (
+    <section className="live-panel" aria-label="Live connection">
+      <div className="live-bar">
+        {open ? (
+          <button onClick={() => void disconnect()} disabled={busy}>Disconnect</button>
+        ) : (
+          <button className="primary" onClick={() => void connect()} disabled={busy}>Connect</button>
+        )}
+        <span className={`live-state ${open ? 'on' : ''}`} role="status">
+          {open ? `Connected to ${connection!.url}` : ended ? `Ended: ${ended.message}` : busy ? 'Connecting…' : 'Not connected'}
+        </span>
+        <span className="spacer" />
+        <input aria-label="Search messages" placeholder="Search messages" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <label><input type="checkbox" checked={pretty} onChange={(e) => setPretty(e.target.checked)} /> Pretty JSON</label>
+      </div>
+      {error && <div className="live-error" role="alert">{error}</div>}
+      {spec.formats.length > 0 && (
+        <div className="composer">
+          <div className="composer-fields">
+            <select aria-label="Format" value={composer.format} onChange={(e) => set({ format: e.target.value as Composer['format'] })}>
+              {spec.formats.map((f) => <option key={f} value={f}>{f === 'json' ? 'JSON' : f === 'hex' ? 'Hex' : f === 'base64' ? 'Base64' : 'Text'}</option>)}
+            </select>
+            {has('event') && <input aria-label="Event" placeholder="Event" value={composer.event} onChange={(e) => set({ event: e.target.value })} />}
+            {has('ack') && <label><input type="checkbox" aria-label="Ack" checked={composer.ack} onChange={(e) => set({ ack: e.target.checked })} /> Ack</label>}
+            {has('topic') && <input aria-label="Topic" placeholder="Topic" value={composer.topic} onChange={(e) => set({ topic: e.target.value })} />}
+            {has('qos') && (
+              <select aria-label="QoS" value={composer.qos} onChange={(e) => set({ qos: Number(e.target.value) })}>
+                {[0, 1, 2].map((q) => <option key={q} value={q}>QoS {q}</option>)}
+              </select>
+            )}
+            {has('retain') && <label><input type="checkbox" aria-label="Retain" checked={composer.retain} onChange={(e) => set({ retain: e.target.checked })} /> Retain</label>}
+            {spec.operations.map((op) => (
+              <button key={op.name} disabled={!open || busy} onClick={() => void operate(op.name, op.params)}>{op.label}</button>
+            ))}
+          </div>
+          <textarea
+            aria-label="Message"
+            rows={4}
+            value={composer.text}
+            placeholder={composer.format === 'hex' ? '48 65 6c 6c 6f' : composer.format === 'json' ? '{"type": "hello"}' : 'Message'}
+            onChange={(e) => set({ text: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey)) return;
+              // The composer's own Ctrl+Enter: not the page's "send the request".
+              e.preventDefault();
+              e.stopPropagation();
+              if (open) void send();
+            }}
+          />
+          <div className="composer-actions">
+            <button className="primary" disabled={!open || busy} onClick={() => void send()}>Send</button>
+            <button
+              disabled={(composer.format === 'hex' || composer.format === 'base64') && !canSaveHex}
+              title={(composer.format === 'hex' || composer.format === 'base64') && !canSaveHex ? 'This kind keeps its draft as text or JSON in body.text' : "Save the composed message into the request's body and options"}
+              onClick={saveDraft}
+            >
+              Save as draft
+            </button>
+          </div>
+        </div>
+      )}
+      <div className="live-count muted">
+        {messages.length} message{messages.length === 1 ? '' : 's'}{skipped > 0 ? ` (${skipped} more not shown)` : ''}{search ? `, ${shown.length} matching` : ''}
+      </div>
+      <ol className="live-messages" aria-label="Messages">
+        {shown.map((m, i) => {
+          const data = bytesOf(m);
+          return (
+            <li key={i} className={m.direction}>
+              <span className="dir" title={m.direction}>{m.direction === 'sent' ? '↑' : '↓'}</span>
+              <span className="muted time">{(m.timeMs / 1000).toFixed(3)} s</span>
+              <span className="muted size">{humanSize(data.length)}</span>
+              {m.event && <b className="event">{m.event}</b>}
+              {m.topic && <span className="topic">{m.topic}{m.qos !== undefined ? ` · QoS ${m.qos}` : ''}{m.retain ? ' · retained' : ''}</span>}
+              <pre className="text">{m.binary ? hexOf(data) : pretty ? prettyText(m.text) : m.text}</pre>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * `ferry app` in Chromium, live connections (issue 26): a WebSocket echo round trip typed in the
+ * composer, and MQTT subscribe and publish with aedes; "Save as draft" checked in the file on disk.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import mqtt from 'mqtt';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { parse } from 'yaml';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { startAedes, type Broker } from '../protocols/mqtt-brokers.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  let broker: Broker;
+  let echo: { url: string; seen: string[]; close(): Promise<void> };
+
+  beforeAll(async () => {
+    await ensureBuiltUi();
+    const server = http.createServer();
+    const wss = new WebSocketServer({ server });
+    const seen: string[] = [];
+    wss.on('connection', (socket) => socket.on('message', (data) => {
+      seen.push(data.toString());
+      socket.send(`echo: ${data.toString()}`);
+    }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    echo = {
+      url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/chat`,
+      seen,
+      close: () => new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.close(() => resolve());
+      }),
+    };
+    broker = await startAedes();
+    ws = await makeWorkspace({
+      'requests/Chat.yaml': { name: 'Chat', seq: 1, kind: 'websocket', url: echo.url, body: { type: 'text', text: 'draft hello' } },
+      'requests/Sensors.yaml': { name: 'Sensors', seq: 2, kind: 'mqtt', url: broker.url },
+    });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
+    page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+    await page.goto(app.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await echo?.close();
+    await broker?.close();
+    await ws?.cleanup();
+  });
+
+  it('WebSocket: connect, a message typed in the composer echoed back, search, save as draft, disconnect', async () => {
+    await page.getByRole('treeitem', { name: /Chat/ }).click();
+    const panel = page.getByLabel('Live connection');
+    await expect.poll(() => panel.getByLabel('Message', { exact: true }).inputValue()).toBe('draft hello');
+    await panel.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain(`Connected to ${echo.url}`);
+    await panel.getByLabel('Message', { exact: true }).fill('hi from the composer');
+    await panel.getByRole('button', { name: 'Send', exact: true }).click();
+    const list = panel.getByLabel('Messages', { exact: true });
+    await expect.poll(() => list.locator('li.received').textContent(), { timeout: 5_000 }).toContain('echo: hi from the composer');
+    expect(await list.locator('li.sent').textContent()).toContain('hi from the composer');
+    expect(echo.seen).toEqual(['hi from the composer']);
+
+    await panel.getByLabel('Format').selectOption('json');
+    await panel.getByLabel('Message', { exact: true }).fill('{"n":1}');
+    // Ctrl+Enter in the composer sends the message, not the request (the page's own shortcut).
+    await panel.getByLabel('Message', { exact: true }).press('Control+Enter');
+    await expect.poll(() => list.locator('li').count()).toBe(4);
+    expect(await page.getByTestId('status').count()).toBe(0);
+    await panel.getByLabel('Search messages').fill('composer');
+    await expect.poll(() => list.locator('li').count()).toBe(2);
+    await panel.getByLabel('Search messages').fill('');
+    // Pretty JSON: the sent JSON shown indented.
+    expect(await list.locator('li.sent').nth(1).locator('pre').textContent()).toBe('{\n  "n": 1\n}');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-websocket-light.png') });
+
+    await panel.getByLabel('Format').selectOption('hex');
+    await panel.getByLabel('Message', { exact: true }).fill('zz');
+    await panel.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => panel.getByRole('alert').textContent()).toContain('the message is not valid hex');
+
+    await panel.getByLabel('Format').selectOption('json');
+    await panel.getByLabel('Message', { exact: true }).fill('{"n":2}');
+    await panel.getByRole('button', { name: 'Save as draft' }).click();
+    const file = path.join(ws.root, 'requests/Chat.yaml');
+    await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { body: unknown }).body, { timeout: 5_000 }).toEqual({ type: 'json', text: '{"n":2}' });
+
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain('Ended: closed by you');
+  });
+
+  it('MQTT: subscribe live, publish from the composer and from another client, both shown', async () => {
+    await page.getByRole('treeitem', { name: /Sensors/ }).click();
+    const panel = page.getByLabel('Live connection');
+    await panel.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain('Connected to');
+    await panel.getByLabel('Topic').fill('home/+/temp');
+    await panel.getByLabel('QoS').selectOption('1');
+    await panel.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    const list = panel.getByLabel('Messages', { exact: true });
+    await expect.poll(() => list.locator('li.sent').first().textContent()).toContain('subscribe');
+
+    await panel.getByLabel('Topic').fill('home/kitchen/temp');
+    await panel.getByLabel('Message', { exact: true }).fill('21.5');
+    await panel.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('21.5');
+    expect(await list.locator('li.received').first().textContent()).toContain('home/kitchen/temp · QoS 1');
+
+    const other = await mqtt.connectAsync(broker.url);
+    await other.publishAsync('home/hall/temp', '19');
+    await other.endAsync();
+    await expect.poll(() => list.locator('li.received').count(), { timeout: 5_000 }).toBe(2);
+    expect(await list.locator('li.received').nth(1).textContent()).toContain('home/hall/temp');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-mqtt-light.png') });
+
+    await panel.getByRole('button', { name: 'Save as draft' }).click();
+    const file = path.join(ws.root, 'requests/Sensors.yaml');
+    await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { mqtt?: unknown }).mqtt, { timeout: 5_000 }).toMatchObject({ topic: 'home/kitchen/temp', qos: 1 });
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+  });
+});
