@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import stringWidth from 'string-width';
-import { REQUEST_KINDS } from '../model/index.js';
+import { REQUEST_KINDS, type RequestSummary } from '../model/index.js';
 // The kind table alone: the protocols' barrel would load the HTTP client (undici), cookies and more.
 import { requestKind } from '../protocols/registry.js';
 import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Warning, type Workspace } from '../workspace/index.js';
@@ -35,7 +35,8 @@ export function registerLs(program: Command, ctx: CliContext): void {
         throw new CliError(`Unknown request kind "${options.kind}". Kinds: ${REQUEST_KINDS.join(', ')}.`);
       }
       // Problems are of the whole workspace; a folder's listing reads only that folder.
-      const ws = await openWorkspaceFor(command, ctx, wanted && !options.problems ? { requests: [wanted] } : {});
+      // A listing: every file is read and checked as for a run (same warnings), but only what is shown is kept.
+      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true });
       if (options.problems) {
         printProblems(ws.warnings, options.json === true, ctx);
         return;
@@ -94,8 +95,11 @@ function printProblems(warnings: readonly Warning[], json: boolean, ctx: CliCont
   ctx.output.out(lines.join('\n'));
 }
 
+/** The tree as a listing holds it: each request's summary. */
+type Listed = FolderNode<RequestSummary>;
+
 /** The folder (or the one request) `wanted` names, as a tree of its own. */
-function subtree(ws: Workspace, wanted: string | undefined): FolderNode {
+function subtree(ws: Workspace<RequestSummary>, wanted: string | undefined): Listed {
   if (wanted === undefined || ['', '.'].includes(normalizeSelectPath(wanted))) return ws.tree;
   try {
     selectRequests(ws.tree, [wanted]);
@@ -104,7 +108,7 @@ function subtree(ws: Workspace, wanted: string | undefined): FolderNode {
     throw error;
   }
   const target = normalizeSelectPath(wanted).toLowerCase();
-  const find = (folder: FolderNode): FolderNode | undefined => {
+  const find = (folder: Listed): Listed | undefined => {
     for (const child of folder.children) {
       const lower = child.path.toLowerCase();
       if (child.type !== 'folder' && (lower === target || lower === `${target}.yaml`)) return { ...folder, children: [child] };
@@ -123,9 +127,9 @@ function subtree(ws: Workspace, wanted: string | undefined): FolderNode {
 }
 
 /** Only requests of `kind` (broken files too, they may be of any kind); folders left empty go. */
-function filterTree(folder: FolderNode, kind: string | undefined): FolderNode {
+function filterTree(folder: Listed, kind: string | undefined): Listed {
   if (kind === undefined) return folder;
-  const children: TreeNode[] = [];
+  const children: TreeNode<RequestSummary>[] = [];
   for (const child of folder.children) {
     if (child.type === 'folder') {
       const inner = filterTree(child, kind);
@@ -149,10 +153,10 @@ function displayWidth(text: string): number {
 const NOT_IN_SPEC = '(not in spec)';
 
 /** Rows of the tree: folders as headings, requests as tag / name / path, names padded to one column. */
-function treeLines(tree: FolderNode, c: Paint): string[] {
+function treeLines(tree: Listed, c: Paint): string[] {
   const rows: Array<{ head: string; plainHead: string; rest?: string }> = [];
   const tagWidth = tags(tree).reduce((widest, t) => Math.max(widest, displayWidth(t)), 7);
-  const walk = (folder: FolderNode, indent: string) => {
+  const walk = (folder: Listed, indent: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
         // The folder's path too when it differs from its name (`Petstore 2/` for a second `Petstore`).
@@ -181,7 +185,7 @@ function treeLines(tree: FolderNode, c: Paint): string[] {
   return rows.map((r) => (r.rest === undefined ? r.head : `${r.head}${' '.repeat(width - displayWidth(r.plainHead))}  ${r.rest}`));
 }
 
-function tags(folder: FolderNode): string[] {
+function tags(folder: Listed): string[] {
   return folder.children.flatMap((child) => (child.type === 'folder' ? tags(child) : child.type === 'request' ? [requestKind(child.request.kind).tag(child.request.method)] : []));
 }
 
@@ -191,7 +195,7 @@ function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
   return rows.map(([first, second]) => `  ${first}${' '.repeat(width - displayWidth(first))}  ${second}`);
 }
 
-function flatten(folder: FolderNode): Array<Record<string, unknown>> {
+function flatten(folder: Listed): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const child of folder.children) {
     if (child.type === 'folder') out.push(...flatten(child));

@@ -3,12 +3,13 @@
  * defaults), validation and writing (declared order, defaults omitted, unknown fields kept) all
  * derive from it.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { dropNullFields, toFileData } from './declare.js';
 import { environmentSchema } from './environment.js';
 import { folderSchema } from './folder.js';
 import { loadTestSchema } from './loadtest.js';
-import { requestSchema } from './request.js';
+import { requestSchema, type RequestFile } from './request.js';
+import { surelyValid } from './quick-check.js';
 import { serverSchema } from './server.js';
 import { workspaceSchema } from './workspace.js';
 
@@ -57,6 +58,34 @@ export function parseResource<K extends ResourceKind>(kind: K, data: unknown): P
       message: issue.message,
     })),
   };
+}
+
+/** What a listing of thousands of requests keeps of each (`ferry ls`): the fields it shows and orders by. */
+export type RequestSummary = Pick<RequestFile, 'name' | 'kind' | 'seq' | 'method' | 'openapi'>;
+
+const requestSummarySchema = z.object({
+  name: requestSchema.shape.name,
+  kind: requestSchema.shape.kind,
+  seq: requestSchema.shape.seq,
+  method: requestSchema.shape.method,
+  openapi: requestSchema.shape.openapi,
+});
+
+/**
+ * A request file read as `parseResource('request', …)` reads it — the same acceptance, the same
+ * problems — keeping only its summary. Most files are plainly valid (`surelyValid`): zod then
+ * parses just the summary's fields, and nothing of the rest is built.
+ */
+export function parseRequestSummary(data: unknown): { ok: true; value: RequestSummary } | { ok: false; problems: FieldProblem[] } {
+  const input = data ?? {};
+  if (surelyValid(requestSchema, input)) {
+    const summary = requestSummarySchema.safeParse(dropNullFields(requestSummarySchema, input));
+    if (summary.success) return { ok: true, value: summary.data as RequestSummary };
+  }
+  const full = parseResource('request', data);
+  if (!full.ok) return full;
+  const { name, kind, seq, method, openapi } = full.value;
+  return { ok: true, value: openapi === undefined ? { name, kind, seq, method } : { name, kind, seq, method, openapi } };
 }
 
 /** File data for a resource: declared field order, defaults omitted, unknown fields after the known ones. */

@@ -11,6 +11,7 @@ import { withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
 // The journal modules alone: the importer itself loads only when `ferry update` or an import runs.
 import { hasImportJournal, recoverInterruptedImport } from '../importers/import-journal.js';
 import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
+import type { RequestSummary } from '../model/index.js';
 import { openWorkspaceFrom, WorkspaceError, type Workspace } from '../workspace/index.js';
 
 export interface OpenForUseOptions {
@@ -20,15 +21,20 @@ export interface OpenForUseOptions {
   onRecovered?: (recovery: 'finished' | 'undone' | 'import undone') => void;
   /** Read only the requests and folders these paths name (`OpenOptions.requests`): a run or export of a few requests. */
   requests?: readonly string[];
+  /** Keep only each request's summary (`OpenOptions.listing`): `ferry ls`. */
+  listing?: boolean;
 }
 
 /**
  * The workspace in `dir` (or found from `cwd`), with any interrupted update recovered first.
  * Every refusal is a `WorkspaceError` whose message says what to do.
  */
-export async function openWorkspaceForUse(dir: string | undefined, options: OpenForUseOptions = {}): Promise<Workspace> {
+export async function openWorkspaceForUse(dir: string | undefined, options: OpenForUseOptions & { listing: true }): Promise<Workspace<RequestSummary>>;
+export async function openWorkspaceForUse(dir: string | undefined, options?: OpenForUseOptions & { listing?: false }): Promise<Workspace>;
+export async function openWorkspaceForUse(dir: string | undefined, options?: OpenForUseOptions & { listing?: boolean }): Promise<Workspace<RequestSummary>>;
+export async function openWorkspaceForUse(dir: string | undefined, options: OpenForUseOptions & { listing?: boolean } = {}): Promise<Workspace<RequestSummary>> {
   const cwd = options.cwd ?? process.cwd();
-  const read = options.requests ? { requests: options.requests } : {};
+  const read = { ...(options.requests ? { requests: options.requests } : {}), listing: options.listing === true };
   const ws = await openWorkspaceFrom(dir, cwd, read);
   let recovery: Recovery;
   try {

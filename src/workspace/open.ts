@@ -4,11 +4,11 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { makeDirs } from '../support/make-dirs.js';
 import { describeSystemError } from '../support/system-error.js';
-import { FORMAT_VERSION, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
+import { FORMAT_VERSION, WORKSPACE_FILE, type RequestFile, type RequestSummary, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
 import { parseYamlData, readResource } from './read-resource.js';
-import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage } from './tree.js';
+import { isSymbolicLink, isYamlFile, readRequest, readRequestSummary, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type RequestReader } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
@@ -93,13 +93,24 @@ export interface OpenOptions {
    * A path the part read cannot find plainly makes it read the whole tree instead.
    */
   requests?: readonly string[];
+  /**
+   * Keep only each request's summary (name, kind, method, seq, openapi: what `ferry ls` shows and
+   * orders by). The same files are read and checked, with the same warnings; far less is built and kept.
+   */
+  listing?: boolean;
 }
+
+/** The workspace `openWorkspace` gives for these options: request summaries when they may ask for a listing. */
+export type OpenedWorkspace<O extends OpenOptions> = Workspace<
+  O extends { listing?: infer L } ? (unknown extends L ? RequestFile : [L] extends [false | undefined] ? RequestFile : RequestSummary) : RequestFile
+>;
 
 /**
  * Opens the workspace in `root`. Broken files become warnings; only a missing or unusable
  * `ferry.yaml` (or a newer format version) refuses to open.
  */
-export async function openWorkspace(root: string, options: OpenOptions = {}): Promise<Workspace> {
+export async function openWorkspace<O extends OpenOptions = { requests?: readonly string[] }>(root: string, options: O = {} as O): Promise<OpenedWorkspace<O>> {
+  const read = (options.listing ? readRequestSummary : readRequest) as RequestReader<RequestSummary>;
   const absolute = path.resolve(root);
   const filePath = path.join(absolute, WORKSPACE_FILE);
   let text: string;
@@ -151,9 +162,9 @@ export async function openWorkspace(root: string, options: OpenOptions = {}): Pr
     warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
   }
 
-  const part = readPart(absolute, options.requests, warnings);
+  const part = readPart(absolute, options.requests, warnings, read);
   const [tree, environments, servers, loadtests] = await Promise.all([
-    part ?? readRequestTree(absolute, warnings),
+    part ?? readRequestTree(absolute, warnings, read),
     readEntries(absolute, ENVIRONMENTS_DIR, 'environment', warnings),
     readEntries(absolute, SERVERS_DIR, 'server', warnings),
     readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
@@ -161,14 +172,15 @@ export async function openWorkspace(root: string, options: OpenOptions = {}): Pr
   warnSecretValues(WORKSPACE_FILE, file.variables, warnings);
   for (const environment of environments) warnSecretValues(environment.file, environment.value.variables, warnings);
   warnings.sort((a, b) => a.file.localeCompare(b.file));
-  return { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
+  const workspace: Workspace<RequestSummary> = { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
+  return workspace as OpenedWorkspace<O>;
 }
 
 /** The part of the tree `requests` names, when each of them selects there as it would in the whole tree. */
-function readPart(root: string, requests: readonly string[] | undefined, warnings: Warning[]): FolderNode | undefined {
+function readPart<R extends RequestSummary>(root: string, requests: readonly string[] | undefined, warnings: Warning[], read: RequestReader<R>): FolderNode<R> | undefined {
   if (!requests?.length) return undefined;
   const found: Warning[] = [];
-  const part = readRequestTreePart(root, requests, found);
+  const part = readRequestTreePart(root, requests, found, read);
   if (!part) return undefined;
   try {
     selectRequests(part, requests);
@@ -267,7 +279,7 @@ function linkedWorkspaceFile(start: string): string | undefined {
 }
 
 /** Opens the workspace given with `-w`, or the one found above the current folder. */
-export async function openWorkspaceFrom(dir: string | undefined, cwd = process.cwd(), options: OpenOptions = {}): Promise<Workspace> {
+export async function openWorkspaceFrom<O extends OpenOptions = { requests?: readonly string[] }>(dir: string | undefined, cwd = process.cwd(), options: O = {} as O): Promise<OpenedWorkspace<O>> {
   if (dir) return openWorkspace(dir, options);
   const found = await findWorkspaceRoot(cwd);
   if (!found) {

@@ -1,6 +1,6 @@
 /** Reads one YAML file of the workspace into a validated resource, or a warning saying what is wrong and where. */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { formatFieldPath, parseResource, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { formatFieldPath, parseRequestSummary, parseResource, type FieldProblem, type RequestSummary, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
 import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
@@ -27,6 +27,18 @@ export async function readResource<K extends ResourceKind>(kind: K, absolute: st
  * syscalls each are several times faster than the promise API's thread-pool round trips.
  */
 export function readResourceSync<K extends ResourceKind>(kind: K, absolute: string, relative: string): ReadOutcome<K> {
+  return readParsedSync(kind, absolute, relative, (data) => parseResource(kind, data)) as ReadOutcome<K>;
+}
+
+/** A request file read as `readResourceSync` reads it (same warnings), keeping only its summary (`ferry ls`). */
+export function readRequestSummarySync(absolute: string, relative: string): ReadOutcomeOf<RequestSummary> {
+  return readParsedSync('request', absolute, relative, parseRequestSummary);
+}
+
+type ReadOutcomeOf<T> = { ok: true; value: T; warning?: Warning } | { ok: false; warning: Warning };
+type Parse<T> = (data: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
+
+function readParsedSync<T>(kind: ResourceKind, absolute: string, relative: string, parse: Parse<T>): ReadOutcomeOf<T> {
   const read = readSmallFile(absolute, relative);
   if (!read.ok) return read;
   const text = read.text;
@@ -40,7 +52,7 @@ export function readResourceSync<K extends ResourceKind>(kind: K, absolute: stri
   if (typeof data !== 'object' || Array.isArray(data)) {
     return { ok: false, warning: { file: relative, line: 1, column: 1, message: 'expected a mapping of fields (key: value) at the top of the file' } };
   }
-  const result = parseResource(kind, data);
+  const result = parse(data);
   if (result.ok) {
     const warning = nameWarning(kind, result.value, text, relative);
     return warning ? { ...result, warning } : result;

@@ -4,12 +4,13 @@
  */
 import path from 'node:path';
 import { findFolder } from './tree.js';
+import type { RequestFile, RequestSummary } from '../model/index.js';
 import type { BrokenNode, FolderNode, RequestNode, Warning } from './types.js';
 
-export interface RunItem {
-  node: RequestNode | BrokenNode;
+export interface RunItem<R extends RequestSummary = RequestFile> {
+  node: RequestNode<R> | BrokenNode;
   /** Folders above it, outermost (the collection root) first. */
-  folders: FolderNode[];
+  folders: FolderNode<R>[];
 }
 
 export class SelectError extends Error {
@@ -17,7 +18,7 @@ export class SelectError extends Error {
 }
 
 /** Every request and broken file under `folder`, depth first in tree order. */
-function* walkAll(folder: FolderNode, chain: FolderNode[]): Generator<RunItem> {
+function* walkAll<R extends RequestSummary>(folder: FolderNode<R>, chain: FolderNode<R>[]): Generator<RunItem<R>> {
   const folders = [...chain, folder];
   for (const child of folder.children) {
     if (child.type === 'folder') yield* walkAll(child, folders);
@@ -32,12 +33,12 @@ export function normalizeSelectPath(text: string): string {
   return p;
 }
 
-export function selectRequests(root: FolderNode, paths: readonly string[]): RunItem[] {
+export function selectRequests<R extends RequestSummary = RequestFile>(root: FolderNode<R>, paths: readonly string[]): RunItem<R>[] {
   if (paths.length === 0) return [...walkAll(root, [])];
   const all = [...walkAll(root, [])];
-  const out: RunItem[] = [];
+  const out: RunItem<R>[] = [];
   const seen = new Set<string>();
-  const add = (item: RunItem) => {
+  const add = (item: RunItem<R>) => {
     if (!seen.has(item.node.path)) {
       seen.add(item.node.path);
       out.push(item);
@@ -67,7 +68,7 @@ export function selectRequests(root: FolderNode, paths: readonly string[]): RunI
   return out;
 }
 
-function suggest(all: RunItem[], wanted: string): string {
+function suggest<R extends RequestSummary>(all: RunItem<R>[], wanted: string): string {
   const base = path.posix.basename(wanted).toLowerCase().replace(/\.yaml$/i, '');
   const close = all.filter((i) => path.posix.basename(i.node.path).toLowerCase().replace(/\.yaml$/i, '').includes(base)).slice(0, 3);
   return close.length ? `Did you mean ${close.map((i) => i.node.path).join(', ')}? ` : '';
@@ -78,7 +79,7 @@ function suggest(all: RunItem[], wanted: string): string {
  * those of the items' own files and of the folders above them (their `_folder.yaml`); the others
  * (other requests, environments, servers, load tests) are only counted.
  */
-export function warningsOfRun(warnings: readonly Warning[], items: readonly RunItem[]): { own: Warning[]; others: number } {
+export function warningsOfRun<R extends RequestSummary>(warnings: readonly Warning[], items: readonly RunItem<R>[]): { own: Warning[]; others: number } {
   const files = new Set<string>(['ferry.yaml', 'requests', 'requests/_folder.yaml']);
   for (const item of items) {
     files.add(`requests/${item.node.path}`);

@@ -7,7 +7,8 @@
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { normalizeSelectPath } from './select.js';
-import { compareNodes, folderNode, FOLDER_FILE, isSymbolicLink, isYamlFile, listFolder, MAX_TREE_DEPTH, readFolder, readRequest, REQUESTS_DIR } from './tree.js';
+import type { RequestSummary } from '../model/index.js';
+import { compareNodes, folderNode, FOLDER_FILE, isSymbolicLink, isYamlFile, listFolder, MAX_TREE_DEPTH, readFolder, REQUESTS_DIR, type RequestReader } from './tree.js';
 import type { FolderNode, TreeNode, Warning } from './types.js';
 
 /**
@@ -16,7 +17,7 @@ import type { FolderNode, TreeNode, Warning } from './types.js';
  * found plainly (missing, ambiguous in case, through a link, too deep, empty): the caller then
  * reads the whole tree, whose selection gives the message ("Did you mean ...").
  */
-export function readRequestTreePart(root: string, paths: readonly string[], warnings: Warning[]): FolderNode | undefined {
+export function readRequestTreePart<R extends RequestSummary>(root: string, paths: readonly string[], warnings: Warning[], read: RequestReader<R>): FolderNode<R> | undefined {
   if (paths.length === 0 || isSymbolicLink(path.join(root, REQUESTS_DIR))) return undefined;
   const listings = new Map<string, Dirent[]>();
   const list = (relPath: string): Dirent[] => {
@@ -24,7 +25,7 @@ export function readRequestTreePart(root: string, paths: readonly string[], warn
     if (!entries) listings.set(relPath, (entries = listFolder(root, relPath, warnings)));
     return entries;
   };
-  const top = folderNode(root, '', list(''), warnings);
+  const top = folderNode<R>(root, '', list(''), warnings);
   for (const raw of paths) {
     const wanted = normalizeSelectPath(raw);
     if (wanted === '' || wanted === '.' || wanted.includes('//')) return undefined;
@@ -39,22 +40,22 @@ export function readRequestTreePart(root: string, paths: readonly string[], warn
         if (file === null) return undefined;
         if (file) {
           const relPath = join(folder.path, file.name);
-          if (!folder.children.some((c) => c.path === relPath)) add(folder, readRequest(root, relPath, `${REQUESTS_DIR}/${relPath}`, warnings));
+          if (!folder.children.some((c) => c.path === relPath)) add(folder, read(root, relPath, `${REQUESTS_DIR}/${relPath}`, warnings));
           break;
         }
       }
       const dir = only(entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name.toLowerCase() === part.toLowerCase()));
       if (!dir) return undefined;
       const relPath = join(folder.path, dir.name);
-      const existing = folder.children.find((c): c is FolderNode => c.type === 'folder' && c.path === relPath);
+      const existing = folder.children.find((c): c is FolderNode<R> => c.type === 'folder' && c.path === relPath);
       if (index + 1 > MAX_TREE_DEPTH) return undefined;
       if (last) {
         // The whole folder, read as the full reader reads it (replacing a chain-only node).
         if (existing) folder.children.splice(folder.children.indexOf(existing), 1);
-        add(folder, readFolder(root, relPath, index + 1, warnings));
+        add(folder, readFolder(root, relPath, index + 1, warnings, read));
         break;
       }
-      folder = existing ?? add(folder, folderNode(root, relPath, list(relPath), warnings));
+      folder = existing ?? add(folder, folderNode<R>(root, relPath, list(relPath), warnings));
     }
   }
   return top;
@@ -74,7 +75,7 @@ function join(folderPath: string, name: string): string {
   return folderPath === '' ? name : `${folderPath}/${name}`;
 }
 
-function add<T extends TreeNode>(folder: FolderNode, node: T): T {
+function add<R extends RequestSummary, T extends TreeNode<R>>(folder: FolderNode<R>, node: T): T {
   folder.children.push(node);
   folder.children.sort(compareNodes);
   return node;

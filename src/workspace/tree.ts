@@ -1,8 +1,8 @@
 /** Reads the request tree under `requests/` (spec 2.1.6–2.1.9, 2.3, 2.9). */
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { parseResource, type FolderFile } from '../model/index.js';
-import { readResourceSync } from './read-resource.js';
+import { parseResource, type FolderFile, type RequestFile, type RequestSummary } from '../model/index.js';
+import { readRequestSummarySync, readResourceSync } from './read-resource.js';
 import type { FolderNode, TreeNode, Warning } from './types.js';
 
 export const MAX_TREE_DEPTH = 32;
@@ -27,13 +27,13 @@ export function stripYaml(name: string): string {
  * Synchronous on purpose: ten thousand small reads are several times faster without the
  * thread-pool round trip of the promise API (bench/open-workspace.ts).
  */
-export async function readRequestTree(root: string, warnings: Warning[]): Promise<FolderNode> {
+export async function readRequestTree<R extends RequestSummary>(root: string, warnings: Warning[], read: RequestReader<R>): Promise<FolderNode<R>> {
   // Entries below are checked as they are listed; `requests/` itself must not be a link either.
   if (isSymbolicLink(path.join(root, REQUESTS_DIR))) {
     warnings.push({ file: REQUESTS_DIR, message: REQUESTS_LINK_MESSAGE });
     return { type: 'folder', path: '', name: '', settings: { ...DEFAULT_FOLDER }, children: [] };
   }
-  return readFolder(root, '', 0, warnings);
+  return readFolder(root, '', 0, warnings, read);
 }
 
 /** `requests/` itself a link: nothing of the tree is read, so say what to do. */
@@ -65,7 +65,7 @@ export function listFolder(root: string, relPath: string, warnings: Warning[]): 
 }
 
 /** A folder node without children: its `_folder.yaml` read from `entries` (its listing). */
-export function folderNode(root: string, relPath: string, entries: readonly Dirent[], warnings: Warning[]): FolderNode {
+export function folderNode<R extends RequestSummary>(root: string, relPath: string, entries: readonly Dirent[], warnings: Warning[]): FolderNode<R> {
   const label = path.posix.join(REQUESTS_DIR, relPath);
   let settings: FolderFile = { ...DEFAULT_FOLDER };
   const folderFile = entries.find((e) => e.name.toLowerCase() === FOLDER_FILE && !e.isSymbolicLink());
@@ -82,10 +82,10 @@ export function folderNode(root: string, relPath: string, entries: readonly Dire
 }
 
 /** A folder and everything under it, in tree order. */
-export function readFolder(root: string, relPath: string, depth: number, warnings: Warning[]): FolderNode {
+export function readFolder<R extends RequestSummary>(root: string, relPath: string, depth: number, warnings: Warning[], read: RequestReader<R>): FolderNode<R> {
   const entries = listFolder(root, relPath, warnings);
-  const node = folderNode(root, relPath, entries, warnings);
-  const children: TreeNode[] = [];
+  const node = folderNode<R>(root, relPath, entries, warnings);
+  const children: TreeNode<R>[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const childRel = relPath === '' ? entry.name : `${relPath}/${entry.name}`;
@@ -99,9 +99,9 @@ export function readFolder(root: string, relPath: string, depth: number, warning
         warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.` });
         continue;
       }
-      children.push(readFolder(root, childRel, depth + 1, warnings));
+      children.push(readFolder(root, childRel, depth + 1, warnings, read));
     } else if (entry.isFile() && isYamlFile(entry.name) && entry.name.toLowerCase() !== FOLDER_FILE) {
-      children.push(readRequest(root, childRel, childLabel, warnings));
+      children.push(read(root, childRel, childLabel, warnings));
     }
   }
   children.sort(compareNodes);
@@ -109,15 +109,26 @@ export function readFolder(root: string, relPath: string, depth: number, warning
   return node;
 }
 
-export function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode {
+/** How a request file becomes a node: the whole request (`readRequest`), or its summary for a listing (`readRequestSummary`). */
+export type RequestReader<R extends RequestSummary> = (root: string, relPath: string, label: string, warnings: Warning[]) => TreeNode<R>;
+
+export function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode<RequestFile> {
   const outcome = readResourceSync('request', path.join(root, REQUESTS_DIR, relPath), label);
   if (outcome.warning) warnings.push(outcome.warning);
   if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
   return { type: 'broken', path: relPath, warning: outcome.warning };
 }
 
+/** The same reading and the same warnings as `readRequest`, keeping only what a listing shows. */
+export function readRequestSummary(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode<RequestSummary> {
+  const outcome = readRequestSummarySync(path.join(root, REQUESTS_DIR, relPath), label);
+  if (outcome.warning) warnings.push(outcome.warning);
+  if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
+  return { type: 'broken', path: relPath, warning: outcome.warning };
+}
+
 /** `seq` first; at equal `seq` folders before requests, then by name. */
-export function compareNodes(a: TreeNode, b: TreeNode): number {
+export function compareNodes<R extends RequestSummary>(a: TreeNode<R>, b: TreeNode<R>): number {
   const seqA = nodeSeq(a);
   const seqB = nodeSeq(b);
   if (seqA !== seqB) return seqA - seqB;
@@ -130,13 +141,13 @@ export function compareNodes(a: TreeNode, b: TreeNode): number {
   return byName !== 0 ? byName : nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 
-function nodeSeq(node: TreeNode): number {
+function nodeSeq<R extends RequestSummary>(node: TreeNode<R>): number {
   if (node.type === 'folder') return node.settings.seq;
   if (node.type === 'request') return node.request.seq;
   return Number.MAX_SAFE_INTEGER;
 }
 
-export function nodeName(node: TreeNode): string {
+export function nodeName<R extends RequestSummary>(node: TreeNode<R>): string {
   if (node.type === 'folder') return node.name;
   if (node.type === 'request') return node.request.name;
   return stripYaml(path.posix.basename(node.path));
@@ -152,12 +163,12 @@ export function* walkRequests(folder: FolderNode, chain: FolderNode[] = []): Gen
 }
 
 /** Finds a folder by its path relative to `requests/` (case-insensitive, like the file names). */
-export function findFolder(root: FolderNode, relPath: string): FolderNode | undefined {
+export function findFolder<R extends RequestSummary = RequestFile>(root: FolderNode<R>, relPath: string): FolderNode<R> | undefined {
   const parts = relPath.split('/').filter(Boolean);
-  let current: FolderNode | undefined = root;
+  let current: FolderNode<R> | undefined = root;
   for (const part of parts) {
     current = current.children.find(
-      (c): c is FolderNode => c.type === 'folder' && path.posix.basename(c.path).toLowerCase() === part.toLowerCase(),
+      (c): c is FolderNode<R> => c.type === 'folder' && path.posix.basename(c.path).toLowerCase() === part.toLowerCase(),
     );
     if (!current) return undefined;
   }

@@ -1,5 +1,5 @@
 /** The in-memory shape of an opened workspace. */
-import type { EnvironmentFile, FolderFile, LoadTestFile, RequestFile, ServerFile, WorkspaceFile } from '../model/index.js';
+import type { EnvironmentFile, FolderFile, LoadTestFile, RequestFile, RequestSummary, ServerFile, WorkspaceFile } from '../model/index.js';
 
 export interface Warning {
   /** Path relative to the workspace folder, with `/` separators. */
@@ -11,11 +11,12 @@ export interface Warning {
   problems?: string[];
 }
 
-export interface RequestNode {
+/** `request` is the whole request, or only its summary in a workspace opened as a listing (`OpenOptions.listing`, `ferry ls`). */
+export interface RequestNode<R extends RequestSummary = RequestFile> {
   type: 'request';
   /** Path relative to `requests/`, `/` separators: `Folder/Name.yaml`. */
   path: string;
-  request: RequestFile;
+  request: R;
 }
 
 /** A file in the request tree that could not be read; shown with its error, never dropped. */
@@ -25,17 +26,17 @@ export interface BrokenNode {
   warning: Warning;
 }
 
-export interface FolderNode {
+export interface FolderNode<R extends RequestSummary = RequestFile> {
   type: 'folder';
   /** Path relative to `requests/` (`''` for the collection root). */
   path: string;
   /** Display name: `_folder.yaml`'s `name`, else the folder name. */
   name: string;
   settings: FolderFile;
-  children: TreeNode[];
+  children: TreeNode<R>[];
 }
 
-export type TreeNode = RequestNode | FolderNode | BrokenNode;
+export type TreeNode<R extends RequestSummary = RequestFile> = RequestNode<R> | FolderNode<R> | BrokenNode;
 
 export interface Entry<T> {
   /** File name without `.yaml`: the id used by the CLI and run history. */
@@ -45,13 +46,13 @@ export interface Entry<T> {
   value: T;
 }
 
-export interface Workspace {
+export interface Workspace<R extends RequestSummary = RequestFile> {
   /** Absolute path of the workspace folder. */
   root: string;
   file: WorkspaceFile;
   /** The id from the file (written on first open when missing). */
   id: string;
-  tree: FolderNode;
+  tree: FolderNode<R>;
   environments: Entry<EnvironmentFile>[];
   servers: Entry<ServerFile>[];
   loadtests: Entry<LoadTestFile>[];
