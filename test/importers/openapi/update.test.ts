@@ -276,6 +276,10 @@ describe('update from API spec', () => {
     await expect(planUpdate(root, { folder: 'Plain', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/was not imported from an OpenAPI document/);
     await expect(planUpdate(root, { folder: 'Nope', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/There is no folder "Nope"/);
     await expect(planUpdate(root, { folder: 'Shop', text: '{"a": 1}', source: { label: 'a.json' } })).rejects.toThrow(/not an OpenAPI or Swagger document/);
+    // A document without operations would mark every request as removed: refused, nothing planned.
+    await expect(planUpdate(root, { folder: 'Shop', text: '{"openapi": "3.0.3", "info": 5}', source: { label: 'empty.json' } })).rejects.toThrow(
+      /^empty\.json has no operations \(no `paths` with methods\), so updating "Shop" from it would mark all 5 of its requests as no longer in the spec\. Check that this is the right document\. Nothing was written\.$/,
+    );
     // A request file that does not parse could be any operation: no update (it would add a second request for it).
     await editRequest(root, 'Shop/items/List items.yaml', () => 'name: List items\nurl: [broken\n');
     await expect(planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(

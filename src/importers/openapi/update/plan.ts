@@ -44,6 +44,11 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const parsed = parseSpecText(input.text, input.source.label);
   const { root, info } = requireSpec(parsed.data, input.source.label);
   const next = buildCollection(root, info, { requireBaseUrl: false, ...(input.source.url ? { downloadedFrom: input.source.url } : {}) });
+  // A document without operations (no `paths`, a wrong file) would mark every request as removed: refused, not planned.
+  const savedOperations = [...walkRequests(folder)].filter(({ node }) => node.request.openapi?.operation).length;
+  if (next.operations.length === 0 && savedOperations > 0) {
+    throw new ImportError(`${input.source.label} has no operations (no \`paths\` with methods), so updating "${folder.name}" from it would mark all ${savedOperations} of its requests as no longer in the spec. Check that this is the right document. Nothing was written.`);
+  }
   const oldDoc = await readOldDocument(ws.root, link.spec);
   // Downloaded before, the old document's base URL came from its download address too.
   const oldFrom = link.source && /^https?:\/\//i.test(link.source) ? { downloadedFrom: link.source } : {};
