@@ -9,13 +9,14 @@
  *
  * Rounds alternate between the commands (one warm-up round first); medians are printed, with the
  * ratios to bare Node and to newman, and the load average before and after (the figures are only
- * as quiet as the machine).
+ * as quiet as the machine). Where GNU time is installed (/usr/bin/time), each process's CPU time
+ * (user + system) is measured too: on a shared machine it moves far less than the wall clock.
  *
  *   npx tsx bench/startup.ts            # 11 rounds
  *   ROUNDS=21 npx tsx bench/startup.ts
  */
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -27,6 +28,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 11);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FERRY = path.join(repo, 'bin', 'ferry.js');
 const NEWMAN = path.join(repo, 'node_modules', 'newman', 'bin', 'newman.js');
+const GNU_TIME = '/usr/bin/time';
+const withCpu = existsSync(GNU_TIME);
 const TEST = "pm.test('status is 200', function () { pm.response.to.have.status(200); });";
 
 interface Case {
@@ -36,10 +39,12 @@ interface Case {
   expect: number;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number | null; output: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv, cpuFile: string): Promise<{ ms: number; code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = withCpu
+      ? spawn(GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -101,11 +106,18 @@ async function main(): Promise<void> {
     ];
     const before = os.loadavg();
     const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+    const cpuTimes = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+    const cpuFile = path.join(work, 'cpu.txt');
     for (let round = 0; round <= ROUNDS; round++) {
       for (const c of cases) {
-        const result = await run(c.args, env);
+        const result = await run(c.args, env, cpuFile);
         if (result.code !== c.expect) throw new Error(`${c.name} exited ${result.code}:\n${result.output}`);
-        if (round > 0) times.get(c.name)!.push(result.ms); // round 0 warms the file cache
+        if (round === 0) continue; // round 0 warms the file cache
+        times.get(c.name)!.push(result.ms);
+        if (withCpu) {
+          const [user, system] = (await fs.readFile(cpuFile, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
+          cpuTimes.get(c.name)!.push((user! + system!) * 1000);
+        }
       }
     }
     const after = os.loadavg();
@@ -113,15 +125,18 @@ async function main(): Promise<void> {
     const bare = m('node -e 0');
     console.log(`startup: ${ROUNDS} alternating rounds, medians; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}`);
     console.log(`load average before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}\n`);
-    console.log('| figure | median | × bare node | vs newman |');
-    console.log('|---|---|---|---|');
+    const cpu = (name: string) => median(cpuTimes.get(name)!);
+    console.log(`| figure | median | × bare node | vs newman |${withCpu ? ' CPU (user + system) | CPU × bare node | CPU vs newman |' : ''}`);
+    console.log(`|---|---|---|---|${withCpu ? '---|---|---|' : ''}`);
     for (const c of cases) {
       const peer = c.name.startsWith('ferry run') ? c.name.replace('ferry', 'newman') : undefined;
       const vs = peer ? `${(m(c.name) / m(peer)).toFixed(2)}×` : '';
-      console.log(`| \`${c.name}\` | ${m(c.name).toFixed(0)} ms | ${(m(c.name) / bare).toFixed(2)} | ${vs} |`);
+      const cpuColumns = withCpu ? ` ${cpu(c.name).toFixed(0)} ms | ${(cpu(c.name) / cpu('node -e 0')).toFixed(2)} | ${peer ? `${(cpu(c.name) / cpu(peer)).toFixed(2)}×` : ''} |` : '';
+      console.log(`| \`${c.name}\` | ${m(c.name).toFixed(0)} ms | ${(m(c.name) / bare).toFixed(2)} | ${vs} |${cpuColumns}`);
     }
     const overhead = m('ferry run, 1 request, 1 pm.test') - m('ferry run, 1 request, no scripts');
     console.log(`\nferry: one pm.test adds ${overhead.toFixed(0)} ms to a run (the sandbox's start-up); newman: ${(m('newman run, 1 request, 1 pm.test') - m('newman run, 1 request, no scripts')).toFixed(0)} ms`);
+    if (withCpu) console.log(`in CPU time: ferry ${(cpu('ferry run, 1 request, 1 pm.test') - cpu('ferry run, 1 request, no scripts')).toFixed(0)} ms, newman ${(cpu('newman run, 1 request, 1 pm.test') - cpu('newman run, 1 request, no scripts')).toFixed(0)} ms`);
   } finally {
     server.close();
     await fs.rm(work, { recursive: true, force: true });

@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import module from 'node:module';
+
+// Node 22.1+ keeps V8's compiled code of Ferry's modules between runs (in the system's temporary
+// folder, or NODE_COMPILE_CACHE); Node 20 has no such cache and skips this. It must come before
+// Ferry's modules load, hence the dynamic import.
+module.enableCompileCache?.();
+const { main } = await import('../dist/cli/main.js');
 
 process.exitCode = await main(process.argv.slice(2));

@@ -14,6 +14,7 @@ import {
   REPORTER_NAMES,
   ReportFileError,
   SelectError,
+  selectRequests,
   ReportFileWriter,
   REPORT_BODY_BYTES,
   type Reporter,
@@ -21,7 +22,7 @@ import {
   type ReportSink,
 } from '../runner/index.js';
 import { Session } from '../session/index.js';
-import { REQUESTS_LINK_MESSAGE } from '../workspace/index.js';
+import { REQUESTS_LINK_MESSAGE, type Workspace } from '../workspace/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { DataFileError, readDataFile, RunError } from '../variables/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -29,6 +30,10 @@ import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
 import { examples } from './examples.js';
+import { preferQuickStart } from '../scripts/host/quick-start.js';
+
+/** Runs of at most this many sends run scripts on baseline WebAssembly code (scripts/host/quick-start.ts). */
+const QUICK_START_SENDS = 200;
 
 interface RunFlags {
   env?: string;
@@ -123,6 +128,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
         ctx.output.err('ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).');
       };
       process.on('SIGINT', onInterrupt);
+      if (sendsOf(ws, paths, options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
       const session = new Session({
         workspace: ws,
         environment: options.env,
@@ -159,6 +165,15 @@ export function registerRun(program: Command, ctx: CliContext): void {
         await servers?.stop();
       }
     });
+}
+
+/** How many sends the run will make at most (requests × iterations); a selection that fails counts none (the run reports it). */
+function sendsOf(ws: Workspace, paths: string[], iterations: number): number {
+  try {
+    return selectRequests(ws.tree, paths).length * iterations;
+  } catch {
+    return 0;
+  }
 }
 
 interface ParsedRunOptions {
