@@ -8,6 +8,7 @@ import type { KindRules, PreparedRequest } from '../request/prepared.js';
 import type { CookieStore } from './http/cookie-jar.js';
 import type { HttpAgents } from './http/http-agents.js';
 import type { ProgramPolicy } from './programs.js';
+import type { KindCatalog } from './catalog.js';
 import type { ComposerSpec, ConnectHandlers, LiveConnection } from './live/types.js';
 import type { StreamMessage, StreamSummary } from './stream/messages.js';
 
@@ -98,4 +99,9 @@ export interface RequestKindModule extends KindRules {
   connect?(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection>;
   /** With `connect`: what the app's composer offers for this kind (formats, fields, operations). */
   composer?: ComposerSpec;
+  /**
+   * What the request's target offers (catalog.ts): gRPC methods, MCP tools… for the app's picker.
+   * Prepared and refused as `send` is (a program not allowed is a `ProgramRefusedError`).
+   */
+  describe?(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<KindCatalog>;
 }

@@ -9,6 +9,7 @@ import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
+import { catalogRoutes } from './routes-catalog.js';
 import { environmentRoutes } from './routes-environments.js';
 import { AppLoadRuns, loadRoutes } from './routes-load.js';
 import { historyRoutes } from './routes-history.js';
@@ -68,7 +69,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const live = new LiveChannel();
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state) };
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...catalogRoutes(state) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
