@@ -23,6 +23,7 @@ interface TypeDescriptor {
   name: string;
   field?: FieldDescriptor[];
   options?: { mapEntry?: boolean } | null;
+  nestedType?: Array<{ name: string; options?: { mapEntry?: boolean } | null }>;
   value?: Array<{ name: string }>;
 }
 
@@ -38,8 +39,10 @@ function skeletonOf(definition: PackageDefinition, type: TypeDescriptor, stack: 
   const out: Record<string, unknown> = {};
   for (const field of type.field ?? []) {
     const nested = field.type === 'TYPE_MESSAGE' || field.type === 'TYPE_ENUM' ? lookup(definition, field.typeName) : undefined;
-    // Map entry types are not always in the definition: named `…Entry`, as messages.ts reads them.
-    const isMap = nested?.options?.mapEntry === true || (field.type === 'TYPE_MESSAGE' && field.label === 'LABEL_REPEATED' && !nested && /Entry$/.test(field.typeName ?? ''));
+    // Map entry types are nested in the message (protobufjs names them after the field), not in the definition.
+    const short = (field.typeName ?? '').split('.').at(-1);
+    const entry = field.type === 'TYPE_MESSAGE' ? type.nestedType?.find((n) => n.name === short && n.options?.mapEntry) : undefined;
+    const isMap = nested?.options?.mapEntry === true || entry !== undefined || (field.type === 'TYPE_MESSAGE' && field.label === 'LABEL_REPEATED' && !nested && /Entry$/.test(field.typeName ?? ''));
     if (isMap) {
       out[jsonName(field)] = {};
       continue;
