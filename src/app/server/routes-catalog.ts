@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AllowedPrograms } from '../../appdata/index.js';
-import type { ProgramSpec } from '../../protocols/index.js';
+import { allRequestKinds, type ProgramSpec } from '../../protocols/index.js';
 import { DescribeError, SelectError } from '../../runner/index.js';
 import { SchemaCache } from './graphql-schema.js';
 import { ApiError, field, type Routes } from './router.js';
@@ -19,6 +19,8 @@ export function catalogRoutes(state: WorkspaceState): Routes {
   const pending = new Map<string, ProgramSpec>();
   const schemas = new SchemaCache();
   return {
+    /** The kinds whose target has a list to pick from, each with its option section (where `apply.options` go). */
+    'GET /api/describe/kinds': async () => Object.fromEntries(allRequestKinds().filter((k) => k.describe).map((k) => [k.kind, { options: k.options ?? null }])),
     /** The GraphQL schema of the editor's request URL (introspection), kept per URL; `refresh: true` asks again. */
     'POST /api/graphql/schema': async ({ body, signal }) => {
       const request = requestFrom(body);

@@ -3,13 +3,13 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { RequestFile, ServerFile } from '../../model/index.js';
-import type { CookieInfo, StreamMessage } from '../../protocols/index.js';
+import type { CatalogEntry, CookieInfo, KindCatalog, StreamMessage } from '../../protocols/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { ClientInfo, SendForm, TrafficRecord } from '../../servers/index.js';
 import type { RequestChange, RequestRef } from '../../importers/openapi/update/index.js';
 import type { LoadEvent } from './load-api.js';
 
-export type { ClientInfo, CookieInfo, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
+export type { CatalogEntry, ClientInfo, CookieInfo, KindCatalog, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
 export type * from './load-api.js';
 
 /** One row of the sidebar tree. */

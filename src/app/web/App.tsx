@@ -22,6 +22,7 @@ import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
 import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { AutoStartNotice } from './AutoStartNotice.js';
+import { CatalogPicker } from './CatalogPicker.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 
@@ -421,7 +422,10 @@ export function App() {
           )}
           {draft && selected ? (
             <div className="split">
-              <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+              <div className="editor-column">
+                <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+                <CatalogPicker request={draft} path={selected} onChange={edit} />
+              </div>
               <ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />
             </div>
           ) : (
