@@ -5,6 +5,9 @@
  * wrong value refused in the form first). Each step checks the file on disk as well as the page.
  */
 import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildSchema, graphql } from 'graphql';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
@@ -23,6 +26,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
   let ws: TempWorkspace;
   let grpcPeer: GrpcPeer;
   let mcpPeer: McpPeer;
+  let gqlServer: http.Server;
   let app: AppServer;
   let browser: Browser;
   let page: Page;
@@ -32,7 +36,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await ensureBuiltUi();
     grpcPeer = await startGrpcPeer();
     mcpPeer = await startStreamableHttp();
+    const schema = buildSchema('type Query { "A user by id" user(id: ID!): User }\ntype User { id: ID! name: String }');
+    gqlServer = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      req.on('end', async () => {
+        const { query, variables } = JSON.parse(text) as { query: string; variables?: Record<string, unknown> };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(await graphql({ schema, source: query, variableValues: variables })));
+      });
+    });
+    await new Promise<void>((resolve) => gqlServer.listen(0, '127.0.0.1', resolve));
+    const gqlUrl = `http://127.0.0.1:${(gqlServer.address() as AddressInfo).port}/graphql`;
     ws = await makeWorkspace({
+      'requests/Users.yaml': { name: 'Users', seq: 3, method: 'POST', url: gqlUrl, body: { type: 'graphql', graphql: { query: '{ user(id: 1) { nick } }' } } },
       'requests/Echo.yaml': { name: 'Echo', kind: 'grpc', seq: 1, url: grpcPeer.url, method: '' },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
     });
@@ -50,6 +66,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await app?.close();
     await grpcPeer?.close();
     await mcpPeer?.close();
+    await new Promise((resolve) => gqlServer?.close(resolve));
     await ws?.cleanup();
   });
 
@@ -96,5 +113,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
     expect(await page.getByTestId('response-body').textContent()).toMatch(/"sum":\s*5/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-mcp-form.png') });
+  });
+
+  it('GraphQL: the schema read by introspection checks the query and documents its types', async () => {
+    await page.getByRole('treeitem', { name: /Users/ }).click();
+    const panel = page.getByLabel('GraphQL schema');
+    await panel.getByRole('button', { name: 'Read schema' }).click();
+    await expect.poll(() => panel.getByLabel('Query problems').textContent(), { timeout: 10_000 }).toContain('Cannot query field "nick" on type "User"');
+    await panel.getByLabel('Documentation').getByRole('button', { name: 'Query', exact: true }).click();
+    await expect.poll(() => panel.getByLabel('Documentation').textContent()).toContain('user(id: ID!)');
+    await panel.getByLabel('Documentation').getByRole('button', { name: 'User', exact: true }).click();
+    await expect.poll(() => panel.getByLabel('Documentation').textContent()).toContain('name');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-graphql-schema.png') });
   });
 });
