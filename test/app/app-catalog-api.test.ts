@@ -5,7 +5,9 @@
  * about first), a GraphQL schema by introspection kept per URL; and their refusals.
  */
 import { promises as fs } from 'node:fs';
+import dgram from 'node:dgram';
 import http from 'node:http';
+import dnsPacket from 'dns-packet';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildSchema, graphql } from 'graphql';
@@ -187,5 +189,32 @@ describe('GraphQL schema by introspection', () => {
     const plain = await call<{ error: string }>('/api/graphql/schema', { path: 'Q.yaml', request: { ...request, url: url.replace('/graphql', '/plain') } });
     expect(plain.status).toBe(400);
     expect(plain.body.error).toMatch(/did not answer the introspection query with JSON/);
+  });
+});
+
+describe('DNS in the app', () => {
+  it('offers record types in the method box, and the answer carries its records for the Details table', async () => {
+    // A real DNS server on UDP: answers MX for mail.ferry.test.
+    const socket = dgram.createSocket('udp4');
+    socket.on('message', (msg, rinfo) => {
+      const query = dnsPacket.decode(msg);
+      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: dnsPacket.RECURSION_DESIRED, questions: query.questions, answers: [{ type: 'MX', name: 'mail.ferry.test', ttl: 60, data: { preference: 10, exchange: 'mx.ferry.test' } }] });
+      socket.send(answer, rinfo.port, rinfo.address);
+    });
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => socket.close(() => resolve())));
+    const call = await openApp();
+    const res = await fetch(`http://127.0.0.1:${app!.port}/api/kinds/methods`, { headers: { cookie: (await fetch(app!.url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]! } });
+    const methods = (await res.json()) as Record<string, string[]>;
+    expect(methods.dns).toEqual(expect.arrayContaining(['A', 'AAAA', 'MX', 'TXT']));
+    expect(Object.keys(methods)).toEqual(['dns']);
+    const sent = await call<{ result: { statusText: string; detail: { records: { answer: Array<{ name: string; type: string; ttl: number; data: unknown }>; authority: unknown[] } } } }>('/api/send', {
+      path: 'D.yaml',
+      request: { name: 'd', kind: 'dns', url: 'mail.ferry.test', method: 'MX', dns: { server: `127.0.0.1:${(socket.address()).port}` }, settings: { timeoutMs: 5000 } },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.result.statusText).toBe('NOERROR');
+    expect(sent.body.result.detail.records.answer).toEqual([{ name: 'mail.ferry.test', type: 'MX', class: 'IN', ttl: 60, data: { preference: 10, exchange: 'mx.ferry.test' } }]);
+    expect(sent.body.result.detail.records.authority).toEqual([]);
   });
 });

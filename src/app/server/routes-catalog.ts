@@ -21,6 +21,8 @@ export function catalogRoutes(state: WorkspaceState): Routes {
   return {
     /** The kinds whose target has a list to pick from, each with its option section (where `apply.options` go). */
     'GET /api/describe/kinds': async () => Object.fromEntries(allRequestKinds().filter((k) => k.describe).map((k) => [k.kind, { options: k.options ?? null }])),
+    /** The method box's choices of kinds that have their own (DNS record types). */
+    'GET /api/kinds/methods': async () => Object.fromEntries(allRequestKinds().filter((k) => k.methodChoices).map((k) => [k.kind, k.methodChoices])),
     /** The GraphQL schema of the editor's request URL (introspection), kept per URL; `refresh: true` asks again. */
     'POST /api/graphql/schema': async ({ body, signal }) => {
       const request = requestFrom(body);
