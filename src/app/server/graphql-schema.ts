@@ -4,7 +4,6 @@
  * own scripts left out), through the session as any send. Kept per URL (as written) until the
  * user refreshes, so completion and the documentation explorer do not ask the server each time.
  */
-import { getIntrospectionQuery } from 'graphql';
 import type { RequestFile } from '../../model/index.js';
 import type { Session } from '../../session/index.js';
 import { ApiError } from './router.js';
@@ -26,6 +25,8 @@ export class SchemaCache {
     if (url === '') throw new ApiError(400, 'The request has no URL: give the GraphQL endpoint to read its schema.');
     const kept = this.byUrl.get(url);
     if (kept && !refresh) return kept;
+    // graphql-js is loaded the first time a schema is read, not when the app starts.
+    const { getIntrospectionQuery } = await import('graphql');
     const asked: RequestFile = {
       ...request,
       method: 'POST',
