@@ -8,6 +8,7 @@ import type { KindRules, PreparedRequest } from '../request/prepared.js';
 import type { CookieStore } from './http/cookie-jar.js';
 import type { HttpAgents } from './http/http-agents.js';
 import type { ProgramPolicy } from './programs.js';
+import type { KindCatalog } from './catalog.js';
 import type { ComposerSpec, ConnectHandlers, LiveConnection } from './live/types.js';
 import type { StreamMessage, StreamSummary } from './stream/messages.js';
 
@@ -76,6 +77,8 @@ export interface ProtocolResult {
 export interface RequestKindModule extends KindRules {
   /** `ferry ls` column: HTTP's method, `grpc pkg.Svc/Method`, `dns MX`, or the kind alone. */
   tag(method: string): string;
+  /** What the app's method box offers (DNS record types); absent: HTTP's methods. Any other text may still be typed in the file. */
+  methodChoices?: readonly string[];
   /** Code export (spec 4.7) takes HTTP requests only. */
   exportsAsCode: boolean;
   /** Adds what this kind always sends unless the request sets it (SSE: `Accept: text/event-stream`). */
@@ -98,4 +101,9 @@ export interface RequestKindModule extends KindRules {
   connect?(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection>;
   /** With `connect`: what the app's composer offers for this kind (formats, fields, operations). */
   composer?: ComposerSpec;
+  /**
+   * What the request's target offers (catalog.ts): gRPC methods, MCP tools… for the app's picker.
+   * Prepared and refused as `send` is (a program not allowed is a `ProgramRefusedError`).
+   */
+  describe?(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<KindCatalog>;
 }

@@ -20,13 +20,23 @@ export interface ProgramPolicy {
   allow(program: ProgramSpec): Promise<boolean>;
 }
 
+/** A program the policy refused; it carries the program so a face can ask to allow it (the app, 5.4). */
+export class ProgramRefusedError extends SendError {
+  constructor(
+    message: string,
+    readonly program: ProgramSpec,
+  ) {
+    super(message, 'unsupported');
+  }
+}
+
 /** The one line a refused program fails with: the command, and how to allow it. */
 export function programRefused(program: ProgramSpec, workspaceRoot: string): SendError {
   const env = Object.keys(program.env);
   const where = program.cwd === workspaceRoot ? '' : ` in ${program.cwd}`;
-  return new SendError(
+  return new ProgramRefusedError(
     `the program "${program.command}"${where}${env.length ? ` with env ${env.join(', ')}` : ''} is not allowed to start on this computer; run with --allow-programs to allow it (or ferry programs allow), once you trust this workspace.`,
-    'unsupported',
+    program,
   );
 }
 

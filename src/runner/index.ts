@@ -5,6 +5,7 @@ export { UrlNetwork, withUrlNetwork } from './url-network.js';
 export type { RunContext } from './context.js';
 export { sendItem, type SendOutcome, type SendInfo } from './send.js';
 export { connectItem, ConnectError, type ConnectedItem } from './connect.js';
+export { describeItem, DescribeError } from './describe.js';
 export { selectRequests, SelectError, type RunItem } from '../workspace/index.js';
 export type { Reporter, RequestResult, RunEvent, RunSummary, TestOutcome } from './events.js';
 export { CliReporter, type TextSink } from './reporters/cli.js';

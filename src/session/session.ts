@@ -11,10 +11,11 @@ import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
 import { randomUUID } from 'node:crypto';
 import type { RequestKind } from '../model/index.js';
-import { checkOutgoing, type ConnectionEnd, type ConnectionInfo, type CookieStore, type LiveConnection, type ProtocolResult, type StreamMessage } from '../protocols/index.js';
+import { checkOutgoing, type ConnectionEnd, type ConnectionInfo, type CookieStore, type KindCatalog, type LiveConnection, type ProtocolResult, type StreamMessage } from '../protocols/index.js';
 import {
   closeRunContext,
   connectItem,
+  describeItem,
   iterationCount,
   openRunContext,
   runItems,
@@ -153,6 +154,18 @@ export class Session {
     });
     if (this.closed) await opened.connection.close(); // the session closed while connecting
     return view;
+  }
+
+  /**
+   * What the request's target offers (gRPC methods, MCP tools, resources and prompts), prepared
+   * as a send prepares it, in this session's state; a `DescribeError` says why not.
+   */
+  async describe(target: SendTarget, signal?: AbortSignal): Promise<KindCatalog> {
+    const item = this.itemFor(target);
+    const ctx = await this.ready();
+    const first = this.options.data?.[0];
+    ctx.variables.iterationData = first ? { ...first } : {};
+    return describeItem(item, ctx, signal);
   }
 
   /** Sends one composed message on a live connection (its shape is checked: it may come from a page). */

@@ -10,6 +10,7 @@ import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
+import { catalogRoutes } from './routes-catalog.js';
 import { environmentRoutes } from './routes-environments.js';
 import { AppLoadRuns, loadRoutes } from './routes-load.js';
 import { historyRoutes } from './routes-history.js';
@@ -71,7 +72,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections) };
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state) };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

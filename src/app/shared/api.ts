@@ -3,14 +3,14 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { RequestFile, ServerFile } from '../../model/index.js';
-import type { ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
+import type { CatalogEntry, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
 import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { ClientInfo, SendForm, TrafficRecord } from '../../servers/index.js';
 import type { RequestChange, RequestRef } from '../../importers/openapi/update/index.js';
 import type { LoadEvent } from './load-api.js';
 
-export type { ClientInfo, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, OpenConnection, OutgoingMessage, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
+export type { CatalogEntry, ClientInfo, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OpenConnection, OutgoingMessage, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
 export type * from './load-api.js';
 
 /** A live connection as the page lists it: open, or ended (the last few ended are kept with their messages). */

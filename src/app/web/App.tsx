@@ -4,7 +4,7 @@
  * over the live channel and replace the editor's content, or, when the user has unsaved edits
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
@@ -23,6 +23,9 @@ import { ResponseViewer } from './ResponseViewer.js';
 import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
 import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { AutoStartNotice } from './AutoStartNotice.js';
+import { CatalogPicker } from './CatalogPicker.js';
+// graphql-js is loaded only for requests with a GraphQL body.
+const GraphqlSchemaPanel = lazy(() => import('./GraphqlSchemaPanel.js').then((m) => ({ default: m.GraphqlSchemaPanel })));
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 
@@ -425,7 +428,11 @@ export function App() {
           )}
           {draft && selected ? (
             <div className="split">
-              <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+              <div className="editor-column">
+                <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+                <CatalogPicker request={draft} path={selected} onChange={edit} />
+                {draft.body.type === 'graphql' && <Suspense fallback={null}><GraphqlSchemaPanel request={draft} path={selected} /></Suspense>}
+              </div>
               <ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />
             </div>
           ) : (

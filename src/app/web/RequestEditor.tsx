@@ -6,6 +6,7 @@ import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
 import { pathParamNames, queryRows, withQuery } from './url-params.js';
+import { useMethodChoices } from './method-choices.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const TABS = ['Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
@@ -22,6 +23,7 @@ interface Props {
 
 export function RequestEditor({ request, onChange, onSend, onCancel, sending, variableNames }: Props) {
   const [tab, setTab] = useState<Tab>('Params');
+  const methods = useMethodChoices(request.kind) ?? METHODS;
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
   const params = [...queryRows(request.url, request.paramDescriptions), ...request.disabledParams.map((p) => ({ ...p, enabled: false }))];
   const setParams = (rows: Row[]) =>
@@ -44,7 +46,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, sending, va
       </div>
       <div className="url-row">
         <select aria-label="Method" value={request.method.toUpperCase()} onChange={(e) => set({ method: e.target.value })}>
-          {[...new Set([...METHODS, request.method.toUpperCase()])].map((m) => <option key={m}>{m}</option>)}
+          {[...new Set([...methods, request.method.toUpperCase()])].map((m) => <option key={m}>{m}</option>)}
         </select>
         <input
           className="url"

@@ -1,8 +1,9 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
 import { useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
+import { RecordsTable } from './RecordsTable.js';
 
-const TABS = ['Body', 'Events', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
+const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
 /** Shown as text at most; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
@@ -87,7 +88,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   if (!answer) return <section className="response empty" aria-label="Response"><p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
   const { result, response } = answer;
   // The Events tab exists for stream answers only; another answer shows its body.
-  const tab = chosenTab === 'Events' && !result.messages ? 'Body' : chosenTab;
+  const tab = (chosenTab === 'Events' && !result.messages) || (chosenTab === 'Details' && !result.detail) ? 'Body' : chosenTab;
   const tests = result.tests;
   const cookies = response ? setCookies(response.headers) : [];
   const failed = tests.filter((t) => !t.passed && !t.skipped).length;
@@ -102,7 +103,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
       </div>
       {result.error && <pre className="error" data-testid="send-error">{result.error}</pre>}
       <nav className="tabs" role="tablist">
-        {TABS.filter((t) => t !== 'Events' || result.messages).map((t) => (
+        {TABS.filter((t) => (t !== 'Events' || result.messages) && (t !== 'Details' || result.detail)).map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
             {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}{t === 'Cookies' && cookies.length ? <small> {cookies.length}</small> : null}
           </button>
@@ -128,6 +129,13 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
           </>
         )}
         {tab === 'Events' && result.messages && <MessageList messages={result.messages} />}
+        {/* The kind's own facts (DNS records and flags, gRPC status and trailers, MCP server): records as tables, all of it as JSON. */}
+        {tab === 'Details' && result.detail && (
+          <>
+            <RecordsTable detail={result.detail} />
+            <pre className="body" data-testid="response-detail">{JSON.stringify(result.detail, null, 2)}</pre>
+          </>
+        )}
         {tab === 'Headers' && response && (
           <table className="plain" aria-label="Response headers">
             <tbody>{response.headers.map(([k, v], i) => <tr key={i}><th>{k}</th><td>{v}</td></tr>)}</tbody>

@@ -8,6 +8,7 @@ export const dnsKind: RequestKindModule = {
   schemes: [],
   method: 'text',
   options: 'dns',
+  methodChoices: ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA', 'HTTPS', 'SVCB', 'NAPTR', 'DS', 'DNSKEY', 'ANY'],
   tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./dns.js')).sendDns(prepared, context, signal),

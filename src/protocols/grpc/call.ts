@@ -24,7 +24,8 @@ export function statusName(code: number): string {
 
 type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiStreaming';
 
-export async function sendGrpc(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+/** The channel a request's call (or the app's method list) goes over, with its credentials. */
+export function openChannel(prepared: PreparedRequest, context: SendContext): { host: string; credentials: grpc.ChannelCredentials; channel: grpc.Channel } {
   const url = new URL(prepared.url);
   const secure = url.protocol === 'grpcs:';
   const host = url.port ? url.host : `${url.host}:${secure ? 443 : 80}`;
@@ -34,6 +35,11 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     : grpc.credentials.createInsecure();
   const maxBytes = context.maxResponseMb > 0 ? Math.min(context.maxResponseMb * 1024 * 1024, 2 ** 31 - 1) : -1;
   const channel = new grpc.Channel(host, credentials, { 'grpc.max_receive_message_length': maxBytes, 'grpc.primary_user_agent': 'ferry' });
+  return { host, credentials, channel };
+}
+
+export async function sendGrpc(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const { host, credentials, channel } = openChannel(prepared, context);
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const started = performance.now();
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
@@ -81,7 +87,7 @@ function encode(def: MethodDefinition<object, object>, definition: PackageDefini
 }
 
 /** A status that means the call never reached the server: the SendError for it, else undefined (a real answer). */
-function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel): SendError | undefined {
+export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel): SendError | undefined {
   const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
   if (status === 'DEADLINE_EXCEEDED' && !ready) {
     return new SendError(`timed out after ${timeoutMs} ms (settings.timeoutMs) before the connection to ${host} was ready.`, 'timeout');

@@ -67,19 +67,25 @@ function workspaceFile(written: string, field: string, source: ProtoSource): str
 }
 
 /**
- * Asks the server for the descriptors of `service` over `channel`: reflection v1, falling back to
- * v1alpha when the server has only that one.
+ * Asks the server for the descriptors of `service` (of all its services when undefined) over
+ * `channel`: reflection v1, falling back to v1alpha when the server has only that one.
  */
-export async function loadByReflection(channel: Channel, credentials: ChannelCredentials, service: string, metadata: Metadata, deadline: number | undefined): Promise<PackageDefinition> {
+export async function loadByReflection(channel: Channel, credentials: ChannelCredentials, service: string | undefined, metadata: Metadata, deadline: number | undefined): Promise<PackageDefinition> {
   let lastError: unknown;
   for (const version of ['v1', 'v1alpha'] as const) {
     const reflection = new GrpcReflection('ignored:0', credentials, { channelOverride: channel }, version);
     const options = deadline ? { deadline } : {};
     try {
       const services = await reflection.listServices('*', metadata.clone(), options);
-      if (!services.includes(service)) throw unknownService(service, services.filter((s) => !s.startsWith('grpc.reflection.')));
-      const descriptor = await reflection.getDescriptorBySymbol(service, metadata.clone(), options);
-      return descriptor.getPackageDefinition(LOADER_OPTIONS);
+      const own = services.filter((s) => !s.startsWith('grpc.reflection.'));
+      if (service !== undefined && !services.includes(service)) throw unknownService(service, own);
+      // Every service the server has (the app's picker), or the one the request names.
+      const definition: PackageDefinition = {};
+      for (const name of service === undefined ? own : [service]) {
+        const descriptor = await reflection.getDescriptorBySymbol(name, metadata.clone(), options);
+        Object.assign(definition, descriptor.getPackageDefinition(LOADER_OPTIONS));
+      }
+      return definition;
     } catch (error) {
       if (error instanceof SendError) throw error;
       lastError = error;
@@ -132,6 +138,13 @@ export function findMethod(definition: PackageDefinition, service: string, metho
   const match = methods[method] ?? Object.values(methods).find((m) => m.originalName === method || m.path.endsWith(`/${method}`));
   if (!match) throw new SendError(`${service} has no method ${method}; it has: ${Object.keys(methods).join(', ')}.`, 'other');
   return match;
+}
+
+/** The services of a definition with their methods, in the definition's order. */
+export function servicesOf(definition: PackageDefinition): Array<{ service: string; methods: Array<[string, MethodDefinition<object, object>]> }> {
+  return Object.entries(definition)
+    .filter(([name, value]) => isService(value) && !name.startsWith('grpc.reflection.'))
+    .map(([service, value]) => ({ service, methods: Object.entries(value as Record<string, MethodDefinition<object, object>>) }));
 }
 
 function isService(value: unknown): boolean {

@@ -11,4 +11,5 @@ export const grpcKind: RequestKindModule = {
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./call.js')).sendGrpc(prepared, context, signal),
+  describe: async (prepared, context, signal) => (await import('./describe.js')).describeGrpc(prepared, context, signal),
 };

@@ -14,4 +14,5 @@ export const mcpKind: RequestKindModule = {
   tag: () => 'mcp',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./call.js')).sendMcp(prepared, context, signal),
+  describe: async (prepared, context, signal) => (await import('./describe.js')).describeMcp(prepared, context, signal),
 };

@@ -1,0 +1,38 @@
+/**
+ * Records of an answer as tables (DNS answers, 2.8): any result whose `detail.records` holds
+ * sections of `{ name, type, class, ttl, data }` rows, whatever the kind; `detail.raw` (the
+ * message as a zone-file text) is shown below when the kind gives it.
+ */
+interface RecordRow {
+  name: string;
+  type: string;
+  class?: string;
+  ttl?: number;
+  data: unknown;
+}
+
+export function recordSections(detail: Record<string, unknown> | undefined): Array<[string, RecordRow[]]> | undefined {
+  const records = detail?.records;
+  if (!records || typeof records !== 'object' || Array.isArray(records)) return undefined;
+  const sections = Object.entries(records as Record<string, unknown>).filter((entry): entry is [string, RecordRow[]] => Array.isArray(entry[1]));
+  return sections.length > 0 ? sections : undefined;
+}
+
+export function RecordsTable({ detail }: { detail: Record<string, unknown> }) {
+  const sections = recordSections(detail) ?? [];
+  return (
+    <div className="records">
+      {sections.map(([section, rows]) => (
+        <table key={section} className="plain" aria-label={`${section} records`}>
+          <caption>{section} ({rows.length})</caption>
+          <thead><tr><th>Name</th><th>Type</th><th>Class</th><th>TTL</th><th>Data</th></tr></thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i}><td>{r.name}</td><td>{r.type}</td><td>{r.class ?? ''}</td><td>{r.ttl ?? ''}</td><td><code>{typeof r.data === 'string' ? r.data : JSON.stringify(r.data)}</code></td></tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </div>
+  );
+}
