@@ -5,6 +5,7 @@
  * points. Seconds are forgotten once their point is out: memory stays flat however long the run.
  */
 import { decodeHistogram, newSumHistogram, type Histogram } from './histogram.js';
+import type { SeriesPoint } from './result.js';
 import type { SecondCounts } from './wire.js';
 
 export interface LiveView {
@@ -20,22 +21,10 @@ export interface LiveView {
   active: number;
 }
 
-/** One complete wall-clock second of a run, as the live charts draw it. */
-export interface LivePoint {
-  /** Epoch seconds. */
-  second: number;
+/** One complete wall-clock second of a run, as the live charts draw it: the result's series point without its histogram. */
+export interface LivePoint extends Omit<SeriesPoint, 'histogram'> {
   /** Seconds from the schedule's start to the end of this second. */
   elapsedSeconds: number;
-  /** Requests that ended in this second (its req/s). */
-  count: number;
-  errors: number;
-  dropped: number;
-  /** Users (closed model) or requests in flight (open model) when the point was made. */
-  active: number;
-  /** Latency of the answers of this second, ms; null when it had none. */
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
 }
 
 /** Most points made at once (a clock step, a worker far behind): older seconds stay in the totals only. */

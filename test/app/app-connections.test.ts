@@ -14,6 +14,7 @@ import { openWorkspace } from '../../src/workspace/index.js';
 import { startAedes, type Broker } from '../protocols/mqtt-brokers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
+import { until } from './api-client.js';
 
 interface Answer {
   status: number;
@@ -27,16 +28,6 @@ async function call(app: AppServer, cookie: string, method: string, urlPath: str
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
-}
-
-async function until<T>(what: string, read: () => T | undefined | false, timeoutMs = 8_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Echoes text frames; `flood N` answers with N numbered messages; records the close codes it sees. */

@@ -8,17 +8,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { LivePoint, LoadResultView } from '../shared/api.js';
 
-/** One second of a run, from a live point or from a result's series. */
-export interface ChartPoint {
-  t: number;
-  count: number;
-  errors: number;
-  dropped: number;
-  active: number;
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-}
+/** One second of a run, from a live point or from a result's series; `t` is its time on the chart's axis. */
+export type ChartPoint = Omit<LivePoint, 'second' | 'elapsedSeconds'> & { t: number };
 
 export function fromLive(points: readonly LivePoint[]): ChartPoint[] {
   return points.map((p) => ({ t: p.elapsedSeconds, count: p.count, errors: p.errors, dropped: p.dropped, active: p.active, p50: p.p50, p95: p.p95, p99: p.p99 }));
