@@ -144,12 +144,24 @@ describe('WebSocket requests through a proxy', () => {
     expect(linesSince(open, before)).toEqual([]);
   });
 
-  it('a SOCKS5 proxy cannot carry a WebSocket yet: one line saying what to do, nothing sent', async () => {
-    const error = await failure(sendVia(through(socks.url), 'websocket', { url: plain.url }));
-    expect((error as SendError).kind).toBe('proxy');
-    expect(error.message).toContain(`the proxy for ${plain.host} is ${socks.url}`);
-    expect(error.message).toContain('settings.proxy: false');
-    expect(socks.seen).toEqual([]);
+  it('a SOCKS5 proxy carries ws:// and wss:// (the name resolved by the proxy), with RFC 1929 credentials', async () => {
+    for (const server of [plain, secure]) {
+      const before = socks.seen.length;
+      const result = await sendVia(through(socks.url), 'websocket', { url: server.url, body: { type: 'text', text: 'via socks' }, settings: { verifyTls: false, stream: { maxEvents: 1 } } });
+      expect(received(result).map((m) => m.text)).toEqual(['via socks']);
+      expect(linesSince(socks, before)).toEqual([`SOCKS ${server.host}`]);
+    }
+    const guardedSocks = await startSocks5Proxy({ credentials: 'ann:s3cret' });
+    try {
+      const result = await sendVia(through(withCredentials(guardedSocks, 'ann:s3cret')), 'websocket', { url: plain.url, body: { type: 'text', text: 'x' }, settings: { stream: { maxEvents: 1 } } });
+      expect(received(result).map((m) => m.text)).toEqual(['x']);
+      const wrong = await failure(sendVia(through(withCredentials(guardedSocks, 'ann:nope')), 'websocket', { url: plain.url }));
+      expect((wrong as SendError).kind).toBe('proxy');
+      expect(wrong.message).toContain(`the proxy ${guardedSocks.url} refused the user name and password Ferry sent`);
+      expect(wrong.message).not.toContain('nope');
+    } finally {
+      await guardedSocks.close();
+    }
   });
 });
 
@@ -205,6 +217,15 @@ describe('Socket.IO requests through a proxy', () => {
       const port = await closedPort();
       const unreachable = await failure(sendVia(through(`http://127.0.0.1:${port}`), 'socketio', { url: server.url, socketio: { transport } }));
       expect(unreachable.message).toContain(`could not reach the proxy http://127.0.0.1:${port} to send to ${server.host}`);
+    });
+
+    it(`${transport}: through a SOCKS5 proxy`, async () => {
+      const before = socks.seen.length;
+      const result = await sendVia(through(socks.url), 'socketio', { url: server.url, socketio: { transport }, settings: { stream: { maxEvents: 1 } } });
+      expect(received(result).map((m) => m.event)).toEqual(['welcome']);
+      const seen = linesSince(socks, before);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const line of seen) expect(line).toBe(`SOCKS ${server.host}`);
     });
   }
 

@@ -2,16 +2,16 @@
  * Proxies for the clients that take a Node `http.Agent` instead of an undici dispatcher: `ws`
  * (WebSocket requests, GraphQL subscriptions) and socket.io-client (its WebSocket and
  * long-polling transports). The proxy is chosen by the run's one set of rules (proxy-rules.ts,
- * through `HttpAgents.proxyFor`), as for HTTP; the agent opens a CONNECT tunnel through it for
- * ws:// and wss:// alike (`https-proxy-agent`), sending the proxy's credentials as Basic.
+ * through `HttpAgents.proxyFor`), as for HTTP; the agent opens a CONNECT tunnel through an HTTP
+ * proxy for ws:// and wss:// alike (`https-proxy-agent`, the proxy's credentials as Basic), or a
+ * SOCKS5 connection (`socks-proxy-agent`, user and password per RFC 1929).
  * Kept apart from http-agents.ts so that HTTP runs do not load it.
  */
 import type http from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { SendError } from '../send-error.js';
+import { SocksProxyAgent } from 'socks-proxy-agent';
 import type { HttpAgents } from './http-agents.js';
 import { ProxyTunnelRefused, unusableProxy } from './proxy-errors.js';
-import { describeProxy } from './proxy-rules.js';
 
 type ConnectArgs = Parameters<HttpsProxyAgent<string>['connect']>;
 
@@ -50,11 +50,9 @@ export function tunnelFor(agents: HttpAgents, url: URL, settings: { proxy?: bool
   const unusable = unusableProxy(proxy);
   if (unusable) throw unusable;
   const scheme = new URL(proxy).protocol;
-  if (scheme !== 'http:' && scheme !== 'https:') {
-    throw new SendError(
-      `the proxy for ${url.host} is ${describeProxy(proxy)}, and Ferry carries WebSocket and Socket.IO connections only through http:// or https:// proxies (CONNECT) so far. Set an HTTP proxy (ferry config set proxy http://HOST:PORT), add ${url.hostname} to noProxy, or send this request direct with settings.proxy: false.`,
-      'proxy',
-    );
+  if (scheme === 'socks5:' || scheme === 'socks:') {
+    // socks5h: the proxy resolves the target's name, as it does for HTTP requests through it.
+    return { proxy, agent: new SocksProxyAgent(proxy.replace(/^socks5?:/, 'socks5h:')) };
   }
   const verifyTls = settings?.verifyTls ?? true;
   return {
