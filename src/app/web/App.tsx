@@ -5,7 +5,7 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
+import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
 import { fetchWorkspace } from './tree.js';
@@ -231,6 +231,9 @@ export function App() {
     }
   }, []);
 
+  // "Get token": the OAuth 2.0 token of what the editor holds, fetched as a send would, nothing sent.
+  const getToken = useCallback(() => api.post<TokenResponse>('/api/oauth2/token', { path: selectedRef.current, request: draftRef.current }), []);
+
   const cancel = useCallback(() => {
     if (sendId.current) void api.post('/api/cancel', { id: sendId.current });
   }, []);
@@ -425,7 +428,7 @@ export function App() {
           )}
           {draft && selected ? (
             <div className="split">
-              <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+              <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
               <ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />
             </div>
           ) : (
