@@ -8,15 +8,19 @@ export interface ResourceServer {
   url: string;
   /** The Authorization header of each request, in order. */
   seen: string[];
+  /** Method and path of each request, in order. */
+  paths: string[];
   close(): Promise<void>;
 }
 
 export async function startResourceServer(): Promise<ResourceServer> {
   const seen: string[] = [];
+  const paths: string[] = [];
   const server = http.createServer((req, res) => {
     seen.push(req.headers.authorization ?? '');
+    paths.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
   });
   const listening = await listenLoopback(server, 'http');
-  return { url: listening.url, seen, close: listening.close };
+  return { url: listening.url, seen, paths, close: listening.close };
 }

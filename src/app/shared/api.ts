@@ -101,6 +101,16 @@ export interface CodeTarget {
 }
 
 /** What an import will create, shown before anything is written. */
+/** `POST /api/import/curl`: a pasted cURL command as a request not written yet (an unsaved tab). */
+export interface UnsavedImport {
+  request: RequestFile;
+  /** The folder under `requests/` it is saved into (`''`: the top). */
+  folder: string;
+  /** The path it is sent as before it is saved (its folder's auth and headers apply). */
+  path: string;
+  notes: string[];
+}
+
 export interface ImportPreview {
   kind: string;
   name: string;

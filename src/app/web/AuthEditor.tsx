@@ -28,7 +28,7 @@ const DEFAULTS: Record<string, Auth> = {
 export function expiresIn(seconds: number): string {
   if (seconds <= 0) return 'already expired';
   if (seconds < 60) return `in ${seconds} s`;
-  const minutes = Math.round(seconds / 60);
+  const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `in ${minutes} min`;
   return `in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
 }
@@ -40,6 +40,7 @@ function tokenLine(token: TokenResponse): string {
 }
 
 /** "Get token": fetches the token as a send would (the request is not sent) and says how long it lasts. */
+// Keyed by the auth's settings: an edit clears what the last click said.
 function GetToken({ onGetToken }: { onGetToken: () => Promise<TokenResponse> }) {
   const [state, setState] = useState<{ busy: boolean; text?: string; error?: boolean }>({ busy: false });
   const run = async () => {
@@ -93,7 +94,7 @@ export function AuthEditor({ auth, onChange, onGetToken }: { auth: Auth; onChang
         )}
       </div>
       {auth.type === 'oauth2' && <p className="muted">The token is fetched on Send (or with Get token) and cached on this computer, never in the workspace.</p>}
-      {(auth.type === 'oauth2' || auth.type === 'inherit') && onGetToken && <GetToken onGetToken={onGetToken} />}
+      {(auth.type === 'oauth2' || auth.type === 'inherit') && onGetToken && <GetToken key={JSON.stringify(auth)} onGetToken={onGetToken} />}
     </div>
   );
 }
