@@ -124,6 +124,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
     expect(resource.paths.at(-1)).toBe('POST /made?x=1');
     expect(resource.seen.at(-1)).toBe('Bearer token-1');
+    // Opening another request asks first; declined (Playwright dismisses the confirm), the unsaved request stays.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('treeitem', { name: /Good XML/ }).click();
+    expect(await page.getByTestId('unsaved-bar').count()).toBe(1);
+    expect(await page.getByLabel('Request name').inputValue()).toBe('Made by curl');
     await new Promise((r) => setTimeout(r, 1_000)); // longer than the editor's save delay
     expect((await fs.readdir(folder)).sort()).toEqual(before);
 

@@ -120,8 +120,9 @@ export function App() {
   }, []);
 
   const openRequest = useCallback(async (path: string, quiet = false) => {
+    // Leaving an unsaved request loses it (it was never a file): only when the user says so.
+    if (unsavedRef.current && !window.confirm('The request opened from cURL is not saved. Discard it? (Cancel, then Save to keep it.)')) return;
     await saveNow();
-    // Leaving an unsaved request: it was never a file (Save first to keep it; the sidebar says so).
     unsavedRef.current = null;
     setUnsaved(null);
     try {
