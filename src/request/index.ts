@@ -10,3 +10,4 @@ export { tokenCacheKey, type OAuth2Settings } from './oauth2-cache-key.js';
 export type { OAuth2Options } from './oauth2.js';
 export { AUTH_NAMES } from './auth.js';
 export { checkBodyFile, MAX_BODY_FILE_BYTES } from './body.js';
+export { fetchOAuth2Token, maskToken, type FetchedToken } from './oauth2-fetch.js';

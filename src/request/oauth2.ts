@@ -44,13 +44,13 @@ function fresh(token: CachedToken | undefined, now = Date.now()): boolean {
 }
 
 /** The access token to send, or undefined (only when `fetchTokens` is false and none is cached). */
-export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth2Options): Promise<{ token: string; cached: boolean } | undefined> {
+export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth2Options): Promise<{ token: string; cached: boolean; expiresAt?: number } | undefined> {
   const key = tokenCacheKey(settings);
   let cached = options.memo?.get(key);
   if (cached === undefined && options.data) cached = await options.data.token(key);
   if (cached && fresh(cached)) {
     options.memo?.set(key, cached);
-    return { token: cached.accessToken, cached: true };
+    return { token: cached.accessToken, cached: true, ...(cached.expiresAt !== undefined ? { expiresAt: cached.expiresAt } : {}) };
   }
   if (!options.fetchTokens) return undefined;
   if (!settings.tokenUrl) throw new PrepareError('OAuth 2.0: tokenUrl is empty; set the token endpoint of the provider.');
@@ -60,7 +60,7 @@ export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth
   token ??= await grant(settings, options);
   options.memo?.set(key, token);
   await options.data?.saveToken(key, token);
-  return { token: token.accessToken, cached: false };
+  return { token: token.accessToken, cached: false, ...(token.expiresAt !== undefined ? { expiresAt: token.expiresAt } : {}) };
 }
 
 interface Endpoint {

@@ -3,7 +3,7 @@ export { runRequests, runItems, iterationCount, summarize, RunTally, type RunOpt
 export { openRunContext, openHttpAgents, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
 export { UrlNetwork, withUrlNetwork } from './url-network.js';
 export type { RunContext } from './context.js';
-export { sendItem, type SendOutcome, type SendInfo } from './send.js';
+export { sendItem, fetchItemToken, type SendOutcome, type SendInfo } from './send.js';
 export { connectItem, ConnectError, type ConnectedItem } from './connect.js';
 export { describeItem, DescribeError } from './describe.js';
 export { selectRequests, SelectError, type RunItem } from '../workspace/index.js';

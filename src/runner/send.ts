@@ -5,9 +5,9 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type KeyValue, type RequestFile } from '../model/index.js';
 import { notRunYet, requestKind, SendError, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
-import { PrepareError, prepareRequest, scriptChain } from '../request/index.js';
+import { fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
-import type { PreparedRequest } from '../request/index.js';
+import type { OAuth2Options, PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
 import { recordHistory, type RunContext } from './context.js';
@@ -171,7 +171,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
         overrides: ctx.overrides,
         allowFilesOutside: ctx.allowFilesOutside,
         kind,
-        oauth2: { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal },
+        oauth2: oauth2Options(ctx, request),
       },
     );
   } catch (error) {
@@ -186,6 +186,11 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   result.method = prepared.method;
   result.url = prepared.url;
   return { ready: true, prepared, kind, request, local, errors, result, nextRequest, scriptInfo };
+}
+
+/** How a send of this run fetches OAuth 2.0 tokens: the run's token memo, the request's TLS and proxy settings (also "get token" in the app). */
+export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OAuth2Options> {
+  return { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal };
 }
 
 /** What every kind's wire gets from the run: pools, jar, limits, the programs policy. */
@@ -292,4 +297,16 @@ function maskCredentials(ctx: RunContext, prepared: PreparedRequest): void {
     add(token.accessToken);
     add(token.refreshToken);
   }
+}
+
+/**
+ * The OAuth 2.0 token a send of this item would use, fetched (or taken from the cache) with the
+ * send's options and variables, without running scripts or sending the request ("get token").
+ */
+export async function fetchItemToken(item: RunItem, ctx: RunContext): Promise<FetchedToken> {
+  const node = item.node as RequestNode;
+  return fetchOAuth2Token(
+    { request: node.request, path: node.path, folders: item.folders, workspace: ctx.workspace, variables: ctx.variables.scope() },
+    { data: ctx.data, oauth2: oauth2Options(ctx, node.request) },
+  );
 }

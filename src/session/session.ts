@@ -16,6 +16,7 @@ import {
   closeRunContext,
   connectItem,
   describeItem,
+  fetchItemToken,
   iterationCount,
   openRunContext,
   runItems,
@@ -30,6 +31,7 @@ import {
   type RunOutcome,
   type RunPlan,
 } from '../runner/index.js';
+import type { FetchedToken } from '../request/index.js';
 import { render } from '../template/index.js';
 import { findFolder, type Workspace } from '../workspace/index.js';
 
@@ -122,6 +124,26 @@ export class Session {
     const outcome = await sendItem(item, sendCtx, { iteration: 0, iterationCount: 1 });
     ctx.variables.mask.result(outcome.result);
     return { result: outcome.result, ...(outcome.response ? { response: outcome.response } : {}) };
+  }
+
+  /**
+   * "Get token": the OAuth 2.0 token a send of this request would use (its own auth or its
+   * folders' / the workspace's, variables filled), fetched and cached exactly as a send does, so
+   * the next send uses it; the request itself is not sent and no script runs. The token comes
+   * back masked.
+   */
+  async fetchToken(target: SendTarget, options: { signal?: AbortSignal } = {}): Promise<FetchedToken> {
+    const item = this.itemFor(target);
+    const ctx = await this.ready();
+    const first = this.options.data?.[0];
+    ctx.variables.iterationData = first ? { ...first } : {};
+    try {
+      return await fetchItemToken(item, { ...ctx, signal: options.signal });
+    } catch (error) {
+      // A provider's error may echo what was sent: masked as a send's messages are.
+      if (error instanceof Error) error.message = ctx.variables.mask.text(error.message);
+      throw error;
+    }
   }
 
   /**

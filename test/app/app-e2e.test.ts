@@ -189,15 +189,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('imports a cURL command: previewed, then written', async () => {
+  it('imports a cURL command: previewed, opened as a new unsaved request, written on Save', async () => {
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByLabel('Import text').fill(`curl -X PUT ${echo.base}/things/7 -H 'X-From: curl' --json '{"a":1}'`);
     await page.getByRole('button', { name: 'Preview' }).click();
     await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('1 requests');
     const before = await fs.readdir(path.join(ws.root, 'requests'));
-    await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => page.getByTestId('import-done').textContent()).toContain('1 requests');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Open as new request' }).click();
+    await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(1);
+    expect(await fs.readdir(path.join(ws.root, 'requests'))).toEqual(before);
+    await page.getByTestId('unsaved-bar').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(0);
     const added = (await fs.readdir(path.join(ws.root, 'requests'))).filter((f) => !before.includes(f));
     expect(added).toHaveLength(1);
     const text = await fs.readFile(req(added[0]!), 'utf8');

@@ -53,11 +53,11 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
   it('client credentials with a Basic header, cached until it expires', async () => {
     const s = settings({ scope: 'read write' });
     const first = await oauth2AccessToken(s, { data, fetchTokens: true });
-    expect(first).toEqual({ token: expect.stringMatching(/^token-/), cached: false });
+    expect(first).toEqual({ token: expect.stringMatching(/^token-/), cached: false, expiresAt: expect.any(Number) });
     expect(as.lastClientAuth).toBe('basic');
     expect(as.lastParams?.get('scope')).toBe('read write');
     const second = await oauth2AccessToken(s, { data, fetchTokens: true });
-    expect(second).toEqual({ token: first!.token, cached: true });
+    expect(second).toEqual({ token: first!.token, cached: true, expiresAt: first!.expiresAt });
     expect(as.grants.client_credentials).toBe(1);
     // The cache lives in the data folder, never in the workspace, encrypted as secrets.json is.
     const text = await fs.readFile(path.join(data.dir, 'tokens.json'), 'utf8');
@@ -105,7 +105,7 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     const asked = new URL(shown);
     expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
     expect(asked.searchParams.get('redirect_uri')).toBe(redirectUri);
-    expect(token).toEqual({ token: expect.stringMatching(/^token-/), cached: false });
+    expect(token).toEqual({ token: expect.stringMatching(/^token-/), cached: false, expiresAt: expect.any(Number) });
     expect(as.grants.authorization_code).toBe(1);
     expect(as.lastParams?.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43,}$/);
   });
@@ -164,7 +164,7 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     const s = settings({ scope: 'only-cache' });
     expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toBeUndefined();
     await oauth2AccessToken(s, { data, fetchTokens: true });
-    expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toEqual({ token: expect.any(String), cached: true });
+    expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toEqual({ token: expect.any(String), cached: true, expiresAt: expect.any(Number) });
   });
 
   it('stops reading a token endpoint that answers more than 1 MB (or without end), with a clear error', async () => {
@@ -188,7 +188,7 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
       expect((error as Error).message).toMatch(/OAuth 2\.0 \(clientCredentials\) token request to .* failed: its answer is larger than 1 MB, which no token response is \(stopped reading\); check tokenUrl\./);
       expect(written).toBeLessThan(32 * 1024 * 1024);
       // A normal provider still works afterwards.
-      expect(await oauth2AccessToken(settings({}), { data, fetchTokens: true })).toEqual({ token: expect.stringMatching(/^token-/), cached: false });
+      expect(await oauth2AccessToken(settings({}), { data, fetchTokens: true })).toEqual({ token: expect.stringMatching(/^token-/), cached: false, expiresAt: expect.any(Number) });
     } finally {
       endless.closeAllConnections();
       await new Promise((resolve) => endless.close(resolve));

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { sendResultKey } from '../../appdata/index.js';
 import type { ProtocolResult } from '../../protocols/index.js';
+import { PrepareError } from '../../request/index.js';
 import { createReporter, RunError, SelectError, type ReporterName, type RunEvent } from '../../runner/index.js';
 import { dataRows, DataFileError } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
@@ -81,6 +82,20 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
         signal.removeEventListener('abort', stop);
         inFlight.delete(id);
       }
+    },
+
+    /**
+     * "Get token" (OAuth 2.0): the token a send of what the editor holds would use, fetched and
+     * cached as a send does, the request itself not sent. The answer has the token masked.
+     */
+    'POST /api/oauth2/token': async ({ body, signal }) => {
+      const requestPath = field(body, 'path');
+      const target = (body as { request?: unknown }).request === undefined ? requestPath : { request: requestFrom(body), path: requestPath };
+      const token = await state.withSession((session) => session.fetchToken(target, { signal })).catch((error: unknown) => {
+        if (error instanceof PrepareError) throw new ApiError(400, error.message);
+        return refusal(error);
+      });
+      return { ...token, ...(token.expiresAt !== undefined ? { expiresInSeconds: Math.round((token.expiresAt - Date.now()) / 1000) } : {}) };
     },
 
     /** A recent send's whole body as a file (Save to file: a 100 MB answer is shown in part, saved whole). */

@@ -4,7 +4,9 @@ import { commitImport, convert, countNodes, download, ImportError, type ImportRe
 import { PrepareError } from '../../request/index.js';
 import { exportSavedRequest } from '../../codegen/export-saved.js';
 import { RunError, SelectError, withUrlNetwork } from '../../runner/index.js';
-import type { CodeTarget, ImportDone, ImportPreview } from '../shared/api.js';
+import { parseResource } from '../../model/index.js';
+import { findFolder } from '../../workspace/index.js';
+import type { CodeTarget, ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -68,6 +70,24 @@ export function toolRoutes(state: WorkspaceState): Routes {
         notes: result.notes,
       };
       return preview;
+    },
+
+    /**
+     * cURL's "Open as new request" (spec 4.1): the pasted command as a request that is not written
+     * yet, with the path it would have in the chosen folder; the page opens it as an unsaved tab
+     * (Send works before saving) and Save writes it through `POST /api/request`.
+     */
+    'POST /api/import/curl': async ({ body }) => {
+      const into = optionalField(body, 'into') ?? '';
+      if (into && !findFolder(state.workspace.tree, into)) throw new ApiError(400, `No folder "${into}" under requests/; choose a folder that exists.`);
+      const result = await converted(body, state.workspace.root);
+      const node = result.items[0];
+      if (result.kind !== 'curl' || node?.type !== 'request') throw new ApiError(400, `This is ${result.kind === 'curl' ? 'not a request' : `a ${result.kind} import`}, not a cURL command; use Import for it.`);
+      const parsed = parseResource('request', node.request);
+      if (!parsed.ok) throw new ApiError(400, `The cURL command gives no valid request: ${parsed.problems[0]!.message}`);
+      const name = parsed.value.name.replace(/[\\/:*?"<>|\x00-\x1f]/g, '-').trim() || 'New request';
+      const unsaved: UnsavedImport = { request: parsed.value, folder: into, path: [into, `${name}.yaml`].filter(Boolean).join('/'), notes: result.notes };
+      return unsaved;
     },
 
     'POST /api/import': async ({ body }) => {

@@ -62,6 +62,19 @@ export interface WorkspaceInfo {
 /** `GET /api/workspace?tree=compact`: the same, with the tree compact (about a third of the bytes). */
 export type CompactWorkspaceInfo = Omit<WorkspaceInfo, 'tree'> & { compactTree: CompactFolder };
 
+/** `POST /api/oauth2/token` ("get token"): the token a send would use, never its value in full. */
+export interface TokenResponse {
+  /** A cached, unexpired token was there; nothing was fetched. */
+  cached: boolean;
+  expiresAt?: number;
+  /** Seconds left when the server answered; absent when the provider gave no expiry. */
+  expiresInSeconds?: number;
+  /** First characters and the length only. */
+  masked: string;
+  /** `request`, `folder:<path>` or `workspace`: whose auth it is. */
+  source: string;
+}
+
 /** The answer shown in the response viewer: the run result plus the response itself. */
 export interface SendResponse {
   result: RequestResult;
@@ -88,6 +101,16 @@ export interface CodeTarget {
 }
 
 /** What an import will create, shown before anything is written. */
+/** `POST /api/import/curl`: a pasted cURL command as a request not written yet (an unsaved tab). */
+export interface UnsavedImport {
+  request: RequestFile;
+  /** The folder under `requests/` it is saved into (`''`: the top). */
+  folder: string;
+  /** The path it is sent as before it is saved (its folder's auth and headers apply). */
+  path: string;
+  notes: string[];
+}
+
 export interface ImportPreview {
   kind: string;
   name: string;

@@ -5,7 +5,7 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
+import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive, stableJson } from './api.js';
 import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
 import { fetchWorkspace } from './tree.js';
@@ -74,6 +74,9 @@ export function App() {
   const draftRef = useRef<RequestFile | null>(null);
   const onDisk = useRef('');
   const saveTimer = useRef<number | undefined>(undefined);
+  /** The open request is not written yet (cURL "Open as new request"): edits are not saved until Save; its folder. */
+  const unsavedRef = useRef<{ folder: string } | null>(null);
+  const [unsaved, setUnsaved] = useState<{ folder: string } | null>(null);
   const saving = useRef<Promise<unknown>>(Promise.resolve());
   const sendId = useRef<string | null>(null);
   /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
@@ -120,7 +123,11 @@ export function App() {
   }, []);
 
   const openRequest = useCallback(async (path: string, quiet = false) => {
+    // Leaving an unsaved request loses it (it was never a file): only when the user says so.
+    if (unsavedRef.current && !window.confirm('The request opened from cURL is not saved. Discard it? (Cancel, then Save to keep it.)')) return;
     await saveNow();
+    unsavedRef.current = null;
+    setUnsaved(null);
     try {
       const { request } = await (takeInitialRequest(path) ?? api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`));
       onDisk.current = stableJson(request);
@@ -139,6 +146,7 @@ export function App() {
   const edit = useCallback((next: RequestFile) => {
     setDraft(next);
     draftRef.current = next;
+    if (unsavedRef.current) return; // written by Save, not as the user types
     if (saveTimer.current !== undefined) clearTimeout(saveTimer.current);
     // While a save is pending, an external change of this request is a conflict, not a silent replace.
     saveTimer.current = window.setTimeout(() => void saveNow(), SAVE_DELAY_MS);
@@ -234,6 +242,39 @@ export function App() {
     }
   }, []);
 
+  /** cURL "Open as new request": an unsaved tab; Send works on it, Save writes it as a new request file. */
+  const openUnsaved = useCallback(async (opened: UnsavedImport) => {
+    await saveNow();
+    unsavedRef.current = { folder: opened.folder };
+    setUnsaved({ folder: opened.folder });
+    onDisk.current = '';
+    selectedRef.current = opened.path;
+    draftRef.current = opened.request;
+    setSelected(opened.path);
+    setDraft(opened.request);
+    setConflict(null);
+    setAnswer(null);
+    setSendError(null);
+  }, [saveNow]);
+
+  const saveUnsaved = useCallback(async () => {
+    const where = unsavedRef.current;
+    const request = draftRef.current;
+    if (!where || !request) return;
+    try {
+      const { path } = await api.post<{ path: string }>('/api/request', { folder: where.folder, request });
+      unsavedRef.current = null;
+      setUnsaved(null);
+      await loadWorkspace();
+      await openRequest(path);
+    } catch (e) {
+      setNotice(`Not saved: ${(e as Error).message}`);
+    }
+  }, [loadWorkspace, openRequest]);
+
+  // "Get token": the OAuth 2.0 token of what the editor holds, fetched as a send would, nothing sent.
+  const getToken = useCallback(() => api.post<TokenResponse>('/api/oauth2/token', { path: selectedRef.current, request: draftRef.current }), []);
+
   const cancel = useCallback(() => {
     if (sendId.current) void api.post('/api/cancel', { id: sendId.current });
   }, []);
@@ -246,14 +287,14 @@ export function App() {
         void send();
       } else if (mod && e.key.toLowerCase() === 's') {
         e.preventDefault();
-        void saveNow();
+        void (unsavedRef.current ? saveUnsaved() : saveNow());
       } else if (e.key === 'Escape' && !e.defaultPrevented) {
         setDialog(null); // the open dialog closes, as its × does
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [send, saveNow]);
+  }, [send, saveNow, saveUnsaved]);
 
   const startRun = async (iterations: number | undefined, data: DataFile | undefined) => {
     if (!runner) return;
@@ -428,8 +469,14 @@ export function App() {
           )}
           {draft && selected ? (
             <div className="split">
+              {unsaved && (
+                <div className="notice unsaved-bar" role="status" data-testid="unsaved-bar">
+                  Unsaved request (not written yet{unsaved.folder ? `; it goes into ${unsaved.folder}` : ''}): Send works; Save (Ctrl+S) writes it.
+                  <button className="primary" onClick={() => void saveUnsaved()}>Save</button>
+                </div>
+              )}
               <div className="editor-column">
-                <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} sending={sending} variableNames={variableNames} />
+                <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
                 <CatalogPicker request={draft} path={selected} onChange={edit} />
                 {draft.body.type === 'graphql' && <Suspense fallback={null}><GraphqlSchemaPanel request={draft} path={selected} /></Suspense>}
               </div>
@@ -454,7 +501,7 @@ export function App() {
       <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
       {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
-      {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} />}
+      {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} onOpenUnsaved={(opened) => { setDialog(null); void openUnsaved(opened); }} />}
     </div>
   );
 }

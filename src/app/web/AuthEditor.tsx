@@ -1,4 +1,7 @@
 /** Every auth type of spec 2.6 with its fields; imported-only types keep their settings as written. */
+import { useState } from 'react';
+import type { TokenResponse } from '../shared/api.js';
+
 type Auth = { type: string; [field: string]: unknown };
 
 const TYPES = ['inherit', 'none', 'basic', 'bearer', 'apiKey', 'oauth2'];
@@ -21,7 +24,42 @@ const DEFAULTS: Record<string, Auth> = {
   oauth2: { type: 'oauth2', grantType: 'clientCredentials', redirectUri: 'http://127.0.0.1:53682/callback', clientAuth: 'basicHeader', pkce: true, headerPrefix: 'Bearer' },
 };
 
-export function AuthEditor({ auth, onChange }: { auth: Auth; onChange: (a: Auth) => void }) {
+/** "in 59 min", "in 2 h 5 min", "in 45 s": how long a token has left. */
+export function expiresIn(seconds: number): string {
+  if (seconds <= 0) return 'already expired';
+  if (seconds < 60) return `in ${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `in ${minutes} min`;
+  return `in ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+function tokenLine(token: TokenResponse): string {
+  const where = token.source === 'request' ? '' : ` (auth of ${token.source.replace(/^folder:/, 'folder ')})`;
+  const expiry = token.expiresInSeconds === undefined ? 'no expiry given' : `expires ${expiresIn(token.expiresInSeconds)}`;
+  return `${token.cached ? 'Token cached' : 'Token obtained'}${where}, ${expiry}: ${token.masked}`;
+}
+
+/** "Get token": fetches the token as a send would (the request is not sent) and says how long it lasts. */
+// Keyed by the auth's settings: an edit clears what the last click said.
+function GetToken({ onGetToken }: { onGetToken: () => Promise<TokenResponse> }) {
+  const [state, setState] = useState<{ busy: boolean; text?: string; error?: boolean }>({ busy: false });
+  const run = async () => {
+    setState({ busy: true });
+    try {
+      setState({ busy: false, text: tokenLine(await onGetToken()) });
+    } catch (error) {
+      setState({ busy: false, text: (error as Error).message, error: true });
+    }
+  };
+  return (
+    <div className="get-token">
+      <button onClick={() => void run()} disabled={state.busy}>{state.busy ? 'Getting token…' : 'Get token'}</button>
+      {state.text && <span role="status" data-testid="token-status" className={state.error ? 'error' : 'ok'}>{state.text}</span>}
+    </div>
+  );
+}
+
+export function AuthEditor({ auth, onChange, onGetToken }: { auth: Auth; onChange: (a: Auth) => void; onGetToken?: () => Promise<TokenResponse> }) {
   const types = TYPES.includes(auth.type) ? TYPES : [...TYPES, auth.type];
   return (
     <div className="auth-editor">
@@ -55,7 +93,8 @@ export function AuthEditor({ auth, onChange }: { auth: Auth; onChange: (a: Auth)
           <label className="check"><input type="checkbox" checked={auth.pkce !== false} onChange={(e) => onChange({ ...auth, pkce: e.target.checked })} /> PKCE (S256)</label>
         )}
       </div>
-      {auth.type === 'oauth2' && <p className="muted">The token is fetched on Send and cached on this computer, never in the workspace.</p>}
+      {auth.type === 'oauth2' && <p className="muted">The token is fetched on Send (or with Get token) and cached on this computer, never in the workspace.</p>}
+      {(auth.type === 'oauth2' || auth.type === 'inherit') && onGetToken && <GetToken key={JSON.stringify(auth)} onGetToken={onGetToken} />}
     </div>
   );
 }

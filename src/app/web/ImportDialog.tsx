@@ -1,9 +1,9 @@
 /** Import (spec 4.1): a file (chosen or dropped), pasted text (a collection, a document, a cURL command) or a URL; what will be created is shown before writing. */
 import { useState } from 'react';
-import type { ImportDone, ImportPreview } from '../shared/api.js';
+import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { api } from './api.js';
 
-export function ImportDialog({ folders, onClose, onDone }: { folders: string[]; onClose: () => void; onDone: (done: ImportDone) => void }) {
+export function ImportDialog({ folders, onClose, onDone, onOpenUnsaved }: { folders: string[]; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [text, setText] = useState('');
@@ -74,7 +74,12 @@ export function ImportDialog({ folders, onClose, onDone }: { folders: string[]; 
             )}
             <footer>
               <button disabled={busy} onClick={() => void run(() => api.post<ImportPreview>('/api/import/preview', input())).then((p) => p && setPreview(p))}>Preview</button>
-              <button className="primary" disabled={busy || !preview} onClick={() => void run(() => api.post<ImportDone>('/api/import', input())).then((d) => { if (d) { setDone(d); onDone(d); } })}>Import</button>
+              {/* A pasted cURL command opens as a new unsaved request (spec 4.1); a file's goes straight into the collection. */}
+              {preview?.kind === 'curl' && tab === 'paste' ? (
+                <button className="primary" disabled={busy} onClick={() => void run(() => api.post<UnsavedImport>('/api/import/curl', input())).then((u) => u && onOpenUnsaved(u))}>Open as new request</button>
+              ) : (
+                <button className="primary" disabled={busy || !preview} onClick={() => void run(() => api.post<ImportDone>('/api/import', input())).then((d) => { if (d) { setDone(d); onDone(d); } })}>Import</button>
+              )}
             </footer>
           </>
         )}

@@ -1,6 +1,6 @@
 /** The HTTP and SSE request editor: method, URL, params, headers, body, auth, settings, scripts, docs. */
 import { useState } from 'react';
-import type { RequestFile } from '../shared/api.js';
+import type { RequestFile, TokenResponse } from '../shared/api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
@@ -17,11 +17,13 @@ interface Props {
   onChange: (request: RequestFile) => void;
   onSend: () => void;
   onCancel: () => void;
+  /** OAuth 2.0 "get token" without sending. */
+  onGetToken?: () => Promise<TokenResponse>;
   sending: boolean;
   variableNames: readonly string[];
 }
 
-export function RequestEditor({ request, onChange, onSend, onCancel, sending, variableNames }: Props) {
+export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken, sending, variableNames }: Props) {
   const [tab, setTab] = useState<Tab>('Params');
   const methods = useMethodChoices(request.kind) ?? METHODS;
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
@@ -83,7 +85,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, sending, va
         )}
         {tab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
         {tab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} />}
-        {tab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} />}
+        {tab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} />}
         {tab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
         {tab === 'Scripts' && (
           <div className="scripts">

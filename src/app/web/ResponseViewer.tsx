@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 import { RecordsTable } from './RecordsTable.js';
+import { looksLikeXml, prettyXml } from './pretty-xml.js';
 
 const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
@@ -29,6 +30,7 @@ function pretty(text: string, contentType: string): string {
       return text;
     }
   }
+  if (looksLikeXml(text, contentType)) return prettyXml(text) ?? text;
   return text;
 }
 
@@ -70,6 +72,8 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const [mode, setMode] = useState<'pretty' | 'raw' | 'hex' | 'preview'>('pretty');
   const data = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
   const text = useMemo(() => new TextDecoder().decode(data.subarray(0, SHOWN_BYTES)), [data]);
+  // Indenting half a megabyte of XML takes a moment: once per answer, not once per render.
+  const prettyText = useMemo(() => pretty(text, answer?.response?.contentType ?? ''), [text, answer]);
   const preview = useMemo(() => {
     const type = answer?.response?.contentType ?? '';
     if (/^image\//i.test(type) || /^text\/html/i.test(type)) return URL.createObjectURL(new Blob([data as BlobPart], { type }));
@@ -119,7 +123,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
               {(response.truncated || data.length > SHOWN_BYTES) && <span className="muted">Showing the first {humanSize(Math.min(data.length, SHOWN_BYTES))} of {humanSize(response.bodySize)}.</span>}
               {answer.sendId && <a className="button-link" href={`/api/send/body?id=${encodeURIComponent(answer.sendId)}`} download>Save to file</a>}
             </div>
-            {mode === 'pretty' && <pre className="body" data-testid="response-body">{pretty(text, response.contentType)}</pre>}
+            {mode === 'pretty' && <pre className="body" data-testid="response-body">{prettyText}</pre>}
             {mode === 'raw' && <pre className="body" data-testid="response-body">{text}</pre>}
             {mode === 'hex' && <pre className="body hex">{hex(data)}</pre>}
             {mode === 'preview' && preview && (/^image\//.test(response.contentType)
