@@ -4,6 +4,7 @@
  * message, a client stream joined on End, a server stream started on connect; and the refusals
  * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods).
  */
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { parseResource, type RequestFile } from '../../src/model/index.js';
@@ -144,5 +145,28 @@ describe('live gRPC calls (Session.connect)', () => {
     const down = await s.connect({ request: requestFile({ name: 'down', kind: 'grpc', url: 'grpc://127.0.0.1:1', method: 'ferry.test.Echo/Chat' }), path: 'Down.yaml' }, recorder()).catch((e: Error) => e);
     expect(down).toBeInstanceOf(Error);
     expect((down as Error).message).toBe('connection refused by 127.0.0.1:1: nothing is listening there. Is the server running, and is the port right?');
+  });
+
+  it('with proto files (no reflection), a port with nothing listening fails the connect with one line', async () => {
+    const { ws, data } = await openedWorkspace({
+      'protos/echo.proto': await readFile('test/fixtures/grpc/echo.proto', 'utf8'),
+      'protos/common/kinds.proto': await readFile('test/fixtures/grpc/common/kinds.proto', 'utf8'),
+      'requests/Chat.yaml': { name: 'Chat', kind: 'grpc', url: 'grpc://127.0.0.1:1', method: 'ferry.test.Echo/Chat', grpc: { protoFiles: ['protos/echo.proto'] } },
+    });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+    closers.push(() => void s.close());
+    await expect(s.connect('Chat', recorder())).rejects.toThrow('connection refused by 127.0.0.1:1: nothing is listening there. Is the server running, and is the port right?');
+    expect(s.connections()).toEqual([]);
+  });
+
+  it('the server going away ends the call with its status, by the peer', async () => {
+    const { peer, s } = await setup();
+    const r = recorder();
+    await s.connect('Chat', r);
+    await peer.close();
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end!.by).toBe('peer');
+    expect(r.end!.message).toMatch(/^the server ended the call: [A-Z_]+ \(\d+\)/);
+    expect(r.labelled('status')).toHaveLength(1);
   });
 });
