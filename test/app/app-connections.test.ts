@@ -98,7 +98,7 @@ describe('ferry app: live connections', () => {
 
   it('lists the kinds that connect with their composers, from the kind table', async () => {
     const kinds = (await api('GET', '/api/connections/kinds')).body as Record<string, { formats: string[]; fields: string[]; operations: Array<{ name: string }>; options?: string }>;
-    expect(Object.keys(kinds).sort()).toEqual(['http', 'mqtt', 'socketio', 'sse', 'tcp', 'udp', 'websocket']);
+    expect(Object.keys(kinds).sort()).toEqual(['grpc', 'http', 'mqtt', 'socketio', 'sse', 'tcp', 'udp', 'websocket']);
     expect(kinds.websocket!.formats).toEqual(['text', 'json', 'hex', 'base64']);
     expect(kinds.mqtt).toMatchObject({ fields: ['topic', 'qos', 'retain'], options: 'mqtt' });
     expect(kinds.mqtt!.operations.map((o) => o.name)).toEqual(['subscribe', 'unsubscribe']);

@@ -22,7 +22,7 @@ export function statusName(code: number): string {
   return STATUS_NAMES[code] ?? `UNKNOWN_${code}`;
 }
 
-type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiStreaming';
+export type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiStreaming';
 
 /** The channel a request's call (or the app's method list) goes over, with its credentials. */
 export function openChannel(prepared: PreparedRequest, context: SendContext): { host: string; credentials: grpc.ChannelCredentials; channel: grpc.Channel } {
@@ -38,34 +38,53 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): { 
   return { host, credentials, channel };
 }
 
+/** The method a request names, from its proto files or by server reflection, and its call type. */
+export interface LoadedMethod {
+  definition: PackageDefinition;
+  def: MethodDefinition<object, object>;
+  callType: CallType;
+  service: string;
+  method: string;
+}
+
+/** Loads the request's method (proto files, else reflection over `channel`): the one loader of `send` and `connect`. */
+export async function loadMethod(prepared: PreparedRequest, context: SendContext, opened: { host: string; credentials: grpc.ChannelCredentials; channel: grpc.Channel }, metadata: grpc.Metadata, signal?: AbortSignal): Promise<LoadedMethod> {
+  const { host, credentials, channel } = opened;
+  const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
+  const { service, method } = splitMethod(prepared.method);
+  const options = (prepared.options ?? {}) as { protoFiles?: string[]; importPaths?: string[] };
+  if (signal?.aborted) throw cancelledError();
+  let definition: PackageDefinition;
+  if ((options.protoFiles ?? []).some((f) => f.trim() !== '')) {
+    definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
+  } else {
+    definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline), signal, cancelledError).catch((error: unknown) => {
+      if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+      throw error;
+    });
+  }
+  const def = findMethod(definition, service, method);
+  const callType: CallType = def.requestStream ? (def.responseStream ? 'bidiStreaming' : 'clientStreaming') : def.responseStream ? 'serverStreaming' : 'unary';
+  return { definition, def, callType, service, method };
+}
+
+const cancelledError = () => new SendError('the request was cancelled.', 'other');
+
 export async function sendGrpc(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
-  const { host, credentials, channel } = openChannel(prepared, context);
+  const opened = openChannel(prepared, context);
+  const { host, credentials, channel } = opened;
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const started = performance.now();
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
   const metadata = requestMetadata(prepared.headers);
-  const { service, method } = splitMethod(prepared.method);
-  const options = (prepared.options ?? {}) as { protoFiles?: string[]; importPaths?: string[] };
-  const cancelled = () => new SendError('the request was cancelled.', 'other');
   const fail = (why: string | undefined, details: string) => failure(why, details, host, timeoutMs, channel);
 
   try {
-    if (signal?.aborted) throw cancelled();
-    let definition: PackageDefinition;
-    if ((options.protoFiles ?? []).some((f) => f.trim() !== '')) {
-      definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
-    } else {
-      definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline), signal, cancelled).catch((error: unknown) => {
-        if (error instanceof ReflectionFailure) throw fail(error.status, error.message) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
-        throw error;
-      });
-    }
-    const def = findMethod(definition, service, method);
-    const callType: CallType = def.requestStream ? (def.responseStream ? 'bidiStreaming' : 'clientStreaming') : def.responseStream ? 'serverStreaming' : 'unary';
-    const text = prepared.body.kind === 'bytes' ? Buffer.from(prepared.body.bytes).toString('utf8') : '';
-    const requests = parseMessages(text, def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
+    const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
+    const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
     const answer = await exchange({ channel, credentials, host, def, callType, requests, metadata, deadline, stream: prepared.stream, signal, started });
-    if (answer.cancelled) throw cancelled();
+    if (answer.cancelled) throw cancelledError();
     if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
       const error = fail(statusName(answer.status.code), answer.status.details);
       if (error) throw error;
@@ -76,8 +95,13 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
   }
 }
 
+/** The request's body as text (the message JSON). */
+export function bodyText(prepared: PreparedRequest): string {
+  return prepared.body.kind === 'bytes' ? Buffer.from(prepared.body.bytes).toString('utf8') : '';
+}
+
 /** The message as protobuf bytes; fields checked first so a mistake is named. */
-function encode(def: MethodDefinition<object, object>, definition: PackageDefinition, message: unknown, index: number | undefined): { json: string; bytes: Buffer } {
+export function encode(def: MethodDefinition<object, object>, definition: PackageDefinition, message: unknown, index: number | undefined): { json: string; bytes: Buffer } {
   const fitted = fitMessage(definition, def.requestType, message, index);
   try {
     return { json: JSON.stringify(message), bytes: def.requestSerialize(fitted) };

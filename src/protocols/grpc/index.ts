@@ -11,5 +11,8 @@ export const grpcKind: RequestKindModule = {
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./call.js')).sendGrpc(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./live.js')).connectGrpc(prepared, context, handlers, signal),
+  // Client-streaming and bidi calls: one JSON message per send, End half-closes (live.ts).
+  composer: { formats: ['json'], fields: [], operations: [{ name: 'end', label: 'End (half-close)', params: [] }], when: 'always' },
   describe: async (prepared, context, signal) => (await import('./describe.js')).describeGrpc(prepared, context, signal),
 };

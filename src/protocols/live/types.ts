@@ -32,7 +32,7 @@ export type ComposerField = 'event' | 'ack' | 'topic' | 'qos' | 'retain';
 
 /** A kind-specific operation of a live connection, and the parameters it takes (shown as composer fields). */
 export interface LiveOperation {
-  /** `subscribe`, `unsubscribe` (MQTT); later `halfClose` (gRPC), `callTool` (MCP)… */
+  /** `subscribe`, `unsubscribe` (MQTT); `end` (gRPC half-close); later, `callTool` (MCP)… */
   name: string;
   /** Button text. */
   label: string;

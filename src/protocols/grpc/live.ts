@@ -1,0 +1,151 @@
+/**
+ * A gRPC call kept open in the app (issue 26): the channel and the method come from the same code
+ * as `send` (call.ts `openChannel`, `loadMethod`, `encode`). Client-streaming and bidirectional
+ * methods: each `send` writes one JSON message (checked against the request type), the `end`
+ * operation half-closes. A server-streaming method gets its one request message (the request's
+ * body) on connect, then only reads. Unary methods are refused: Send is the way to call them.
+ * The response headers, each server message, the trailers and the status arrive as received
+ * messages (labelled `headers`, `trailers`, `status`); the status ends the connection.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { PreparedRequest } from '../../request/prepared.js';
+import type { SendContext } from '../kind.js';
+import { openLive } from '../live/connection.js';
+import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/types.js';
+import { SendError } from '../send-error.js';
+import type { MessageStream } from '../stream/messages.js';
+import { StreamSession } from '../stream/session.js';
+import { bodyText, encode, failure, loadMethod, openChannel, statusName, type LoadedMethod } from './call.js';
+import { parseMessages } from './messages.js';
+import { metadataPairs, requestMetadata } from './metadata.js';
+
+type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, string>;
+
+export async function connectGrpc(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const opened = openChannel(prepared, context);
+  const { host, credentials, channel } = opened;
+  const metadata = requestMetadata(prepared.headers);
+  let loaded: LoadedMethod;
+  let first: { json: string; bytes: Buffer } | undefined;
+  try {
+    loaded = await loadMethod(prepared, context, opened, metadata, signal);
+    if (loaded.callType === 'unary') {
+      throw new SendError(`${prepared.method} is a unary method (one message each way): there is no stream to keep open; use Send.`, 'unsupported');
+    }
+    // Checked before connecting, so a bad body is named without opening a call.
+    if (loaded.callType === 'serverStreaming') first = encode(loaded.def, loaded.definition, parseMessages(bodyText(prepared), false)[0], undefined);
+  } catch (error) {
+    channel.close();
+    throw error;
+  }
+  const { def, definition, callType } = loaded;
+  const writes = callType === 'clientStreaming' || callType === 'bidiStreaming';
+  const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const client = new grpc.Client(host, credentials, { channelOverride: channel });
+  let call: LiveCall | undefined;
+  let status: grpc.StatusObject | undefined;
+  let halfClosed = false;
+  session.onClose(() => {
+    call?.cancel();
+    client.close();
+    channel.close();
+  });
+
+  const start = () => {
+    const identity = (b: Buffer) => b;
+    const read = (bytes: Buffer) => JSON.stringify(def.responseDeserialize(bytes));
+    const ignore = () => {};
+    switch (callType) {
+      case 'serverStreaming':
+        call = client.makeServerStreamRequest(def.path, identity, read, first!.bytes, metadata, {});
+        break;
+      case 'clientStreaming':
+        // The one answer comes to this callback, before the status event.
+        call = client.makeClientStreamRequest(def.path, identity, read, metadata, {}, (_error, text?: string) => {
+          if (text !== undefined) session.messages?.received({ text });
+        });
+        break;
+      default:
+        call = client.makeBidiStreamRequest(def.path, identity, read, metadata, {});
+    }
+    if (first) session.messages?.sent({ text: first.json });
+    const events = call as unknown as NodeJS.EventEmitter;
+    events.on('error', ignore); // the status event carries the same facts
+    events.on('data', (text: string) => session.messages?.received({ text }));
+    call.on('metadata', (headers: grpc.Metadata) => session.messages?.received({ event: 'headers', text: JSON.stringify(metadataPairs(headers)) }));
+    call.on('status', (got: grpc.StatusObject) => {
+      status = got;
+      const messages = session.messages;
+      if (!messages) {
+        // The call ended before the channel was ready: the connection failed.
+        session.fail(failure(statusName(got.code), got.details, host, timeoutMs, channel) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
+        return;
+      }
+      const trailers = metadataPairs(got.metadata);
+      if (trailers.length > 0) messages.received({ event: 'trailers', text: JSON.stringify(trailers) });
+      messages.endWith('closed', { event: 'status', text: statusWords(got) });
+    });
+  };
+
+  // Open once the channel is ready, so a server that waits for the first message does not stall
+  // connecting; a channel that cannot connect still starts the call, whose status names the failure.
+  const watch = () => {
+    if (session.isOver) return;
+    const state = channel.getConnectivityState(true);
+    if (state === grpc.connectivityState.READY) {
+      session.open();
+      start();
+    } else if (state === grpc.connectivityState.TRANSIENT_FAILURE || state === grpc.connectivityState.SHUTDOWN) {
+      start();
+    } else {
+      channel.watchConnectivityState(state, Infinity, watch);
+    }
+  };
+  watch();
+
+  const writable = () => call as grpc.ClientWritableStream<Buffer>;
+  const refuseWrite = (what: string) => {
+    if (!writes) throw new SendError(`${prepared.method} is server-streaming: its one request message was sent on connect, so ${what}.`, 'unsupported');
+    if (halfClosed) throw new SendError(`the call to ${prepared.method} was half-closed (End), so ${what}; connect again to send more.`, 'other');
+  };
+  return openLive(session, {
+    noun: `the gRPC call to ${prepared.method}`,
+    info: () => ({ url: prepared.url, headers: [], httpVersion: '2', detail: { service: loaded.service, method: loaded.method, callType } }),
+    send: async (message: OutgoingMessage, messages: MessageStream) => {
+      refuseWrite('the message was not sent');
+      const encoded = encode(def, definition, liveJson(message), undefined);
+      await new Promise<void>((resolve, reject) => {
+        writable().write(encoded.bytes, (error: Error | null | undefined) => (error ? reject(new SendError(`the message was not sent: ${error.message}.`, 'reset')) : resolve()));
+        messages.sent({ text: encoded.json });
+      });
+    },
+    operations: {
+      end: async (_params, messages) => {
+        refuseWrite('End was not done');
+        halfClosed = true;
+        writable().end();
+        messages.sent({ event: 'end', text: '' });
+        return undefined;
+      },
+    },
+    peerEnd: () => (status ? `the server ended the call: ${statusWords(status)}` : 'the server ended the call'),
+  });
+}
+
+/** The status in words: `OK (0)`, `NOT_FOUND (5): no greeting for x`. */
+function statusWords(status: grpc.StatusObject): string {
+  return `${statusName(status.code)} (${status.code})${status.details && status.details !== statusName(status.code) ? `: ${status.details}` : ''}`;
+}
+
+/** The composer's text as one JSON message (an object; its fields are checked by `encode`). */
+function liveJson(message: OutgoingMessage): unknown {
+  if (message.format !== 'json' && message.format !== 'text') {
+    throw new SendError(`a gRPC message is JSON (the request type's fields), not ${message.format}; choose the json format.`, 'invalid');
+  }
+  try {
+    return JSON.parse(message.text);
+  } catch (error) {
+    throw new SendError(`the message is not valid JSON (${(error as Error).message}); a gRPC message is a JSON object of the request type's fields.`, 'invalid');
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * A live gRPC call through the app's connection routes (issue 26), on a real @grpc/grpc-js
+ * server on 127.0.0.1: the composer the page draws, a bidi echo message by message on the live
+ * channel, End and the status ending it; a wrong field and a unary method refused in one line.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { ConnectionView, LiveEvent, StreamMessage } from '../../src/app/shared/api.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { tempDir } from '../support/temp.js';
+
+async function until<T>(what: string, read: () => T | undefined | false, timeoutMs = 8_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = read();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('ferry app: live gRPC calls', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let peer: GrpcPeer;
+  let cookie: string;
+  let events: LiveEvent[];
+  let channel: WebSocket;
+  const api = async (method: string, urlPath: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${app.port}${urlPath}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+  const messagesOf = (id: string): StreamMessage[] => events.flatMap((e) => (e.type === 'connectionMessages' && e.connectionId === id ? e.messages : []));
+
+  beforeEach(async () => {
+    peer = await startGrpcPeer();
+    ws = await makeWorkspace({
+      'requests/Chat.yaml': { name: 'Chat', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Chat' },
+      'requests/Say.yaml': { name: 'Say', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Say' },
+    });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    const res = await fetch(`http://127.0.0.1:${app.port}/?token=${app.token}`, { redirect: 'manual' });
+    cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+    events = [];
+    channel = new WebSocket(`ws://127.0.0.1:${app.port}/api/live`, { headers: { cookie } });
+    channel.on('message', (data) => events.push(JSON.parse(String(data)) as LiveEvent));
+    await new Promise<void>((resolve, reject) => {
+      channel.once('open', () => resolve());
+      channel.once('error', reject);
+    });
+  });
+
+  afterEach(async () => {
+    channel.close();
+    await app.close();
+    await peer.close();
+    await ws.cleanup();
+  });
+
+  it('bidi: the composer, messages both ways, End and the status', async () => {
+    const kinds = (await api('GET', '/api/connections/kinds')).body as Record<string, { formats: string[]; operations: Array<{ name: string; params: string[] }> }>;
+    expect(kinds.grpc).toMatchObject({ formats: ['json'], operations: [{ name: 'end', params: [] }] });
+
+    const opened = await api('POST', '/api/connections', { path: 'Chat.yaml' });
+    expect(opened.status).toBe(200);
+    const view = opened.body as ConnectionView;
+    expect(view).toMatchObject({ kind: 'grpc', path: 'Chat.yaml' });
+    expect((await api('POST', '/api/connections/send', { id: view.id, message: { format: 'json', text: '{"text": "one"}' } })).status).toBe(200);
+    await until('the echo', () => messagesOf(view.id).some((m) => m.direction === 'received' && !m.event));
+    expect(JSON.parse(messagesOf(view.id).find((m) => m.direction === 'received' && !m.event)!.text)).toMatchObject({ text: 'hello one' });
+
+    expect(await api('POST', '/api/connections/send', { id: view.id, message: { format: 'json', text: '{"inner": {"level": "deep"}}' } })).toEqual({ status: 400, body: { error: 'the message field inner.level is a number (int32), not "deep".' } });
+
+    expect(await api('POST', '/api/connections/call', { id: view.id, operation: 'end', params: {} })).toEqual({ status: 200, body: { result: null } });
+    const ended = await until('the end event', () => events.find((e) => e.type === 'connectionEnded' && e.connectionId === view.id));
+    expect(ended).toMatchObject({ end: { by: 'peer', message: 'the server ended the call: OK (0)' } });
+    expect(messagesOf(view.id).filter((m) => m.event).map((m) => m.event)).toEqual(['headers', 'end', 'status']);
+  });
+
+  it('a unary method is refused with one line', async () => {
+    expect(await api('POST', '/api/connections', { path: 'Say.yaml' })).toEqual({ status: 400, body: { error: 'ferry.test.Echo/Say is a unary method (one message each way): there is no stream to keep open; use Send.' } });
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * Live gRPC calls through the session API (issue 26) against a real @grpc/grpc-js server on
+ * 127.0.0.1 (test/protocols/grpc-peer.ts, by reflection): a bidirectional echo message by
+ * message, a client stream joined on End, a server stream started on connect; and the refusals
+ * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods).
+ */
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { parseResource, type RequestFile } from '../../src/model/index.js';
+import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js';
+import { Session } from '../../src/session/index.js';
+import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { openedWorkspace } from '../runner/workspace.js';
+
+const closers: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function setup(): Promise<{ peer: GrpcPeer; s: Session }> {
+  const peer = await startGrpcPeer();
+  closers.push(() => peer.close());
+  const request = (method: string, text = '') => ({ name: method, kind: 'grpc', url: peer.url, method: `ferry.test.Echo/${method}`, headers: [{ key: 'x-token', value: 'live' }], ...(text ? { body: { type: 'json', text } } : {}) });
+  const { ws, data } = await openedWorkspace({
+    'requests/Chat.yaml': request('Chat'),
+    'requests/Collect.yaml': request('Collect'),
+    'requests/Count.yaml': request('Count', '{"count": 3}'),
+    'requests/Say.yaml': request('Say'),
+    'requests/Nope.yaml': request('Nope'),
+  });
+  const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+  closers.push(() => void s.close());
+  return { peer, s };
+}
+
+function requestFile(data: Record<string, unknown>): RequestFile {
+  const parsed = parseResource('request', data);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.value;
+}
+
+function recorder() {
+  const messages: StreamMessage[] = [];
+  let end: ConnectionEnd | undefined;
+  return {
+    messages,
+    get end() {
+      return end;
+    },
+    onMessage: (m: StreamMessage) => void messages.push(m),
+    onEnd: (e: ConnectionEnd) => void (end = e),
+    received: () => messages.filter((m) => m.direction === 'received' && !m.event),
+    labelled: (event: string) => messages.filter((m) => m.event === event),
+    async until(check: () => boolean, what: string): Promise<void> {
+      const deadline = Date.now() + 5000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; messages: ${JSON.stringify(messages)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
+describe('live gRPC calls (Session.connect)', () => {
+  it('bidi: each send is one message, answered one by one; End half-closes and the status ends the call', async () => {
+    const { peer, s } = await setup();
+    const r = recorder();
+    const opened = await s.connect('Chat', r);
+    expect(opened).toMatchObject({ kind: 'grpc', info: { detail: { service: 'ferry.test.Echo', method: 'Chat', callType: 'bidiStreaming' } } });
+    await s.sendMessage(opened.id, { format: 'json', text: '{"text": "a"}' });
+    await r.until(() => r.received().length === 1, 'the first echo');
+    expect(JSON.parse(r.received()[0]!.text)).toMatchObject({ text: 'hello a', index: 0 });
+    await s.sendMessage(opened.id, { format: 'json', text: '{"text": "b", "mood": "GRUMPY"}' });
+    await r.until(() => r.received().length === 2, 'the second echo');
+    expect(JSON.parse(r.received()[1]!.text)).toMatchObject({ text: 'hello b', mood: 'GRUMPY', index: 1 });
+    expect(r.labelled('headers').map((m) => JSON.parse(m.text))[0]).toContainEqual(['x-echo-token', 'live']);
+    expect(peer.seen.at(-1)!.get('x-token')).toEqual(['live']);
+
+    // Bad input is refused and the call stays open.
+    await expect(s.sendMessage(opened.id, { format: 'json', text: '{nope' })).rejects.toThrow(/^the message is not valid JSON \(.*\); a gRPC message is a JSON object of the request type's fields\.$/);
+    await expect(s.sendMessage(opened.id, { format: 'json', text: '{"text": 5}' })).rejects.toThrow('the message field text is a string, not 5.');
+    await expect(s.sendMessage(opened.id, { format: 'json', text: '{"colour": "red"}' })).rejects.toThrow(/has a field "colour" that SayRequest does not have/);
+    await expect(s.sendMessage(opened.id, { format: 'hex', text: '00' })).rejects.toThrow('a gRPC message is JSON (the request type\'s fields), not hex; choose the json format.');
+    await expect(s.callOperation(opened.id, 'subscribe', {})).rejects.toThrow('the gRPC call to ferry.test.Echo/Chat has no operation "subscribe" (it has: end).');
+    await s.sendMessage(opened.id, { format: 'json', text: '{"text": "c"}' });
+    await r.until(() => r.received().length === 3, 'the third echo');
+
+    await s.callOperation(opened.id, 'end', {});
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end).toEqual({ by: 'peer', message: 'the server ended the call: OK (0)' });
+    expect(r.labelled('status').map((m) => m.text)).toEqual(['OK (0)']);
+    expect(r.messages.filter((m) => m.direction === 'sent').map((m) => m.event ?? JSON.parse(m.text).text)).toEqual(['a', 'b', 'c', 'end']);
+    expect(s.connections()).toEqual([]);
+  });
+
+  it('client stream: messages sent one by one, the answer on End; send after End is refused', async () => {
+    const { s } = await setup();
+    const r = recorder();
+    const opened = await s.connect('Collect', r);
+    for (const text of ['x', 'y', 'z']) await s.sendMessage(opened.id, { format: 'json', text: JSON.stringify({ text }) });
+    await s.callOperation(opened.id, 'end', {});
+    await expect(s.sendMessage(opened.id, { format: 'json', text: '{"text": "late"}' })).rejects.toThrow(/half-closed \(End\), so the message was not sent; connect again to send more\.|No open connection/);
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.received().map((m) => JSON.parse(m.text))).toEqual([expect.objectContaining({ text: 'x+y+z', index: 3 })]);
+    expect(r.end).toEqual({ by: 'peer', message: 'the server ended the call: OK (0)' });
+  });
+
+  it('send after End, while the call is still open, names the half-close', async () => {
+    const { s } = await setup();
+    const r = recorder();
+    // Chat ends only once the server sees the half-close; this refusal comes first, synchronously.
+    const opened = await s.connect('Chat', r);
+    const ended = s.callOperation(opened.id, 'end', {});
+    const late = s.sendMessage(opened.id, { format: 'json', text: '{}' });
+    await ended;
+    await expect(late).rejects.toThrow('the call to ferry.test.Echo/Chat was half-closed (End), so the message was not sent; connect again to send more.');
+    await r.until(() => r.end !== undefined, 'the end');
+  });
+
+  it('server stream: the request message is sent on connect; nothing more can be sent', async () => {
+    const { s } = await setup();
+    const r = recorder();
+    const opened = await s.connect('Count', r);
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.messages.filter((m) => m.direction === 'sent').map((m) => m.text)).toEqual(['{"count":3}']);
+    expect(r.received().map((m) => JSON.parse(m.text).text)).toEqual(['n0', 'n1', 'n2']);
+    expect(r.end).toEqual({ by: 'peer', message: 'the server ended the call: OK (0)' });
+    expect(opened.info.detail).toMatchObject({ callType: 'serverStreaming' });
+  });
+
+  it('closing by the client cancels the call', async () => {
+    const { s } = await setup();
+    const r = recorder();
+    const opened = await s.connect('Chat', r);
+    await s.disconnect(opened.id);
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end).toEqual({ by: 'client', message: 'closed by you' });
+  });
+
+  it('refuses unary and unknown methods, and a server that is not there', async () => {
+    const { s } = await setup();
+    await expect(s.connect('Say', recorder())).rejects.toThrow('ferry.test.Echo/Say is a unary method (one message each way): there is no stream to keep open; use Send.');
+    await expect(s.connect('Nope', recorder())).rejects.toThrow('ferry.test.Echo has no method Nope; it has: Say, Count, Collect, Chat, Slow.');
+    const down = await s.connect({ request: requestFile({ name: 'down', kind: 'grpc', url: 'grpc://127.0.0.1:1', method: 'ferry.test.Echo/Chat' }), path: 'Down.yaml' }, recorder()).catch((e: Error) => e);
+    expect(down).toBeInstanceOf(Error);
+    expect((down as Error).message).toBe('connection refused by 127.0.0.1:1: nothing is listening there. Is the server running, and is the port right?');
+  });
+
+  it('with proto files (no reflection), a port with nothing listening fails the connect with one line', async () => {
+    const { ws, data } = await openedWorkspace({
+      'protos/echo.proto': await readFile('test/fixtures/grpc/echo.proto', 'utf8'),
+      'protos/common/kinds.proto': await readFile('test/fixtures/grpc/common/kinds.proto', 'utf8'),
+      'requests/Chat.yaml': { name: 'Chat', kind: 'grpc', url: 'grpc://127.0.0.1:1', method: 'ferry.test.Echo/Chat', grpc: { protoFiles: ['protos/echo.proto'] } },
+    });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+    closers.push(() => void s.close());
+    await expect(s.connect('Chat', recorder())).rejects.toThrow('connection refused by 127.0.0.1:1: nothing is listening there. Is the server running, and is the port right?');
+    expect(s.connections()).toEqual([]);
+  });
+
+  it('the server going away ends the call with its status, by the peer', async () => {
+    const { peer, s } = await setup();
+    const r = recorder();
+    await s.connect('Chat', r);
+    await peer.close();
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end!.by).toBe('peer');
+    expect(r.end!.message).toMatch(/^the server ended the call: [A-Z_]+ \(\d+\)/);
+    expect(r.labelled('status')).toHaveLength(1);
+  });
+});
