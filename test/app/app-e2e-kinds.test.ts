@@ -81,7 +81,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await expect.poll(async () => (await onDisk('requests/Echo.yaml')).method, { timeout: 5_000 }).toBe('ferry.test.Echo/Say');
     const body = (await onDisk('requests/Echo.yaml')).body as { text: string };
     expect(JSON.parse(body.text)).toMatchObject({ text: '', big: '0', inner: { level: 0 }, tags: [''] });
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('OK');
     expect(await page.getByTestId('response-body').textContent()).toContain('hello');
     await page.getByLabel('Response').getByRole('tab', { name: 'Details' }).click();
@@ -108,7 +108,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(mcp.name).toBe('add');
     expect(mcp.call ?? 'tool').toBe('tool'); // the default is not written
     expect(JSON.parse(mcp.arguments)).toEqual({ a: 2, b: 3 });
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('OK');
     await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
     expect(await page.getByTestId('response-body').textContent()).toMatch(/"sum":\s*5/);
