@@ -9,11 +9,15 @@ import https from 'node:https';
 import path from 'node:path';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { requestSchema } from '../../src/model/index.js';
+import { requestKind } from '../../src/protocols/index.js';
 import { readSettings, setSetting } from '../../src/appdata/index.js';
 import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
 import { loadClientTls } from '../../src/runner/client-tls-files.js';
 import { listenLoopback, type Listening } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { sendWith } from './kind-cases.js';
 import { preparedRequest } from './prepared.js';
 
 type Pems = { key: string; cert: string };
@@ -29,6 +33,7 @@ describe('client certificates and a private CA', () => {
   let client: Pems;
   let stranger: Pems;
   let server: Listening;
+  let wssServer: Listening;
   let dir: string;
   const seenBy: string[] = [];
 
@@ -43,6 +48,13 @@ describe('client certificates and a private CA', () => {
       res.end(`hello ${peer.subject?.CN}`);
     });
     server = await listenLoopback(tlsServer, 'https', 'localhost');
+    // The same private CA and client-certificate rule for wss://: the echo names the certificate it saw.
+    const wsTls = https.createServer({ ...site, ca: ca.cert, requestCert: true, rejectUnauthorized: true });
+    new WebSocketServer({ server: wsTls }).on('connection', (socket, req) => {
+      const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+      socket.send(`hello ${peer.subject?.CN}`);
+    });
+    wssServer = await listenLoopback(wsTls, 'https', 'localhost');
     dir = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'ferry-certs-'));
     await Promise.all([
       fs.writeFile(path.join(dir, 'ca.pem'), ca.cert),
@@ -54,6 +66,7 @@ describe('client certificates and a private CA', () => {
   });
   afterAll(async () => {
     await server.close();
+    await wssServer.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -75,6 +88,28 @@ describe('client certificates and a private CA', () => {
     const result = await send({ caFiles: [file('ca.pem')], clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('client-key.pem') }] });
     expect(result.status).toBe(200);
     expect(Buffer.from(result.body).toString()).toBe('hello ferry-client');
+  });
+
+  it('wss:// WebSocket: caFiles trusted and the client certificate sent, as for https://', async () => {
+    const tls = await loadClientTls({ caFiles: [file('ca.pem')], clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('client-key.pem') }] } as never);
+    const url = wssServer.url.replace('https://', 'wss://');
+    const request = requestSchema.parse({ name: 'wss', kind: 'websocket', url, settings: { timeoutMs: 5000, stream: { maxEvents: 1 } } });
+    const result = await sendWith(requestKind('websocket'), request, undefined, { agents: new HttpAgents({ tls }) });
+    expect(result.messages?.map((m) => m.text)).toEqual(['hello ferry-client']);
+    // Without the certificate the server refuses the handshake.
+    const none = await sendWith(requestKind('websocket'), request, undefined, { agents: new HttpAgents({ tls: await loadClientTls({ caFiles: [file('ca.pem')], clientCertificates: [] } as never) }) }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(none?.message).toBeDefined();
+    // A certificate that cannot be used is said before connecting, as for https://.
+    const mismatch = await loadClientTls({ caFiles: [file('ca.pem')], clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('stranger-key.pem') }] } as never);
+    const refused = await sendWith(requestKind('websocket'), request, undefined, { agents: new HttpAgents({ tls: mismatch }) }).then(
+      () => undefined,
+      (error: unknown) => error as SendError,
+    );
+    expect(refused?.kind).toBe('tls');
+    expect(refused?.message).toContain('the key does not belong to the certificate');
   });
 
   it('host patterns: a wildcard and a port choose the certificate', async () => {

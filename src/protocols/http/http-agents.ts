@@ -10,7 +10,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
-import type { SendError } from '../send-error.js';
+import { SendError } from '../send-error.js';
 import { certificateFor, tlsOptionsFor, type ClientTls } from './client-tls.js';
 import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
@@ -240,6 +240,20 @@ export class HttpAgents {
   proxyFailure(error: unknown, url: URL, direct = false): SendError | undefined {
     const proxy = this.proxyFor(url, direct);
     return proxy ? proxyErrorInChain(error, proxy, url) : undefined;
+  }
+
+  /**
+   * TLS options for a connection to `url`'s server that undici does not make (WebSocket,
+   * Socket.IO): the extra CAs and the client certificate chosen for its host, as for HTTP. A
+   * certificate that cannot be used fails here, before connecting, with its reason.
+   */
+  targetTls(url: URL): Pick<tls.ConnectionOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase'> {
+    if (url.protocol !== 'https:' && url.protocol !== 'wss:') return {};
+    try {
+      return tlsOptionsFor(this.material, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port) || 443);
+    } catch (error) {
+      throw new SendError((error as Error).message, 'tls');
+    }
   }
 
   /** TLS options for talking to an https:// proxy itself: verified as the request's server is, against the same CAs. */

@@ -135,14 +135,17 @@ export async function connectWebSocket(prepared: PreparedRequest, context: SendC
 }
 
 /**
- * The `ws` client's options for a request: its upgrade headers, TLS verification, redirects, the
- * message size limit, and the proxy tunnel when the connection goes through one.
+ * The `ws` client's options for a request: its upgrade headers, TLS verification, CAs and client
+ * certificate, redirects, the message size limit, and the proxy tunnel when the connection goes
+ * through one.
  */
 export function clientOptions(prepared: PreparedRequest, context: SendContext, headers: Record<string, string>, tunnel: Tunnel): WebSocket.ClientOptions {
   const settings = prepared.settings;
   return {
     headers,
     ...(tunnel.agent ? { agent: tunnel.agent } : {}),
+    // wss:// trusts caFiles and sends the host's client certificate, as https:// does.
+    ...context.agents.targetTls(new URL(prepared.url)),
     rejectUnauthorized: settings?.verifyTls ?? true,
     followRedirects: settings?.followRedirects ?? true,
     maxRedirects: settings?.maxRedirects ?? 10,
