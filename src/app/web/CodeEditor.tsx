@@ -36,10 +36,11 @@ function variableCompletion(names: () => readonly string[]) {
 }
 
 /**
- * The completions of the document's language (cm6-graphql gives them as language data): the
- * `override` list that completes variables would otherwise hide them.
+ * The completions of the GraphQL language (cm6-graphql gives them as language data): the
+ * `override` list that completes variables would otherwise hide them. Other languages keep
+ * variables only, as before.
  */
-async function languageCompletion(context: CompletionContext): Promise<CompletionResult | null> {
+async function graphqlCompletion(context: CompletionContext): Promise<CompletionResult | null> {
   for (const source of context.state.languageDataAt<CompletionSource>('autocomplete', context.pos)) {
     const result = await source(context);
     if (result) return result;
@@ -87,6 +88,8 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
   const languageSlot = useRef(new Compartment());
   const graphql = useRef<GraphqlModule | undefined>(undefined);
   const schema = useRef(graphqlSchema);
+  const languageNow = useRef(language);
+  languageNow.current = language;
   changed.current = onChange;
   names.current = variableNames;
 
@@ -99,7 +102,7 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
           basicSetup,
           theme,
           variables,
-          autocompletion({ override: [variableCompletion(() => names.current), languageCompletion] }),
+          autocompletion({ override: [variableCompletion(() => names.current), (context) => (languageNow.current === 'graphql' ? graphqlCompletion(context) : null)] }),
           languageSlot.current.of(languageExtension(language, graphql.current, graphqlSchema)),
           EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
