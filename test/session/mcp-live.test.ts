@@ -6,7 +6,9 @@
  * missing names) and a program this computer does not allow.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -64,9 +66,9 @@ async function statefulPeer() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, sessions, ended };
 }
 
-async function session(files: Record<string, unknown>) {
+async function session(files: Record<string, unknown>, allowPrograms = false) {
   const { ws, data } = await openedWorkspace(files);
-  const opened = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+  const opened = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS, allowPrograms });
   closers.push(() => void opened.close());
   return opened;
 }
@@ -169,6 +171,32 @@ describe('MCP live sessions (Session.connect)', () => {
   it('a program this computer does not allow is refused as send refuses it, and nothing is started', async () => {
     const s = await session({ 'requests/Local.yaml': { name: 'Local', kind: 'mcp', url: 'node test/fixtures/mcp/stdio-server.mjs' } });
     await expect(s.connect('Local', recorder())).rejects.toThrow(/^the program "node test\/fixtures\/mcp\/stdio-server\.mjs" .*is not allowed to start on this computer; run with --allow-programs/);
+  });
+
+  it('an allowed program: started with its env, called, and stopped when the session is closed', async () => {
+    const script = path.resolve('test/fixtures/mcp/stdio-server.mjs');
+    const command = `"${process.execPath}" ${script}`;
+    // The started program, found by its command line and env (this worktree's path, this test's greeting).
+    const running = () =>
+      readdirSync('/proc').filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(script) && readFileSync(`/proc/${pid}/environ`, 'utf8').includes('FERRY_TEST_GREETING=live');
+        } catch {
+          return false;
+        }
+      });
+    const s = await session({ 'requests/Local.yaml': { name: 'Local', kind: 'mcp', url: command, mcp: { env: [{ key: 'FERRY_TEST_GREETING', value: 'live' }] }, settings: { timeoutMs: 10000 } } }, true);
+    const r = recorder();
+    const opened = await s.connect('Local', r);
+    expect(opened.info.detail).toMatchObject({ transport: 'stdio', server: { name: 'ferry-test-mcp' } });
+    const seen = (await s.callOperation(opened.id, 'callTool', { name: 'whoami' })) as { content: Array<{ text: string }> };
+    expect(JSON.parse(seen.content[0]!.text)).toMatchObject({ greeting: 'live' });
+    expect(running()).toHaveLength(1);
+    await s.disconnect(opened.id);
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end!.by).toBe('client');
+    await expect(s.callOperation(opened.id, 'listTools', {})).rejects.toThrow();
+    await r.until(() => running().length === 0, 'the program to stop');
   });
 
   it('a server that is not there fails connect with one line', async () => {
