@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js';
 import { Session } from '../../src/session/index.js';
+import { startSse } from '../protocols/mcp-peers.js';
 import { openedWorkspace } from '../runner/workspace.js';
 
 const closers: Array<() => Promise<void> | void> = [];
@@ -197,6 +198,17 @@ describe('MCP live sessions (Session.connect)', () => {
     expect(r.end!.by).toBe('client');
     await expect(s.callOperation(opened.id, 'listTools', {})).rejects.toThrow();
     await r.until(() => running().length === 0, 'the program to stop');
+  });
+
+  it('auto: a server that speaks only the older HTTP+SSE is reached over it, as send does', async () => {
+    const peer = await startSse();
+    closers.push(() => peer.close());
+    const s = await session({ 'requests/Old.yaml': { name: 'Old', kind: 'mcp', url: peer.url, settings: { timeoutMs: 10000 } } });
+    const r = recorder();
+    const opened = await s.connect('Old', r);
+    expect(opened.info.detail).toMatchObject({ transport: 'sse' });
+    expect(await s.callOperation(opened.id, 'callTool', { name: 'add', arguments: { a: 1, b: 2 } })).toMatchObject({ structuredContent: { sum: 3 } });
+    await s.disconnect(opened.id);
   });
 
   it('a server that is not there fails connect with one line', async () => {

@@ -40,6 +40,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
   };
   client.onclose = () => session.messages?.closed();
   let transport: Transport | undefined;
+  let used: string = chosen;
   session.onClose(() => {
     void (async () => {
       // Streamable HTTP: tell the server the session is over (DELETE), as the spec asks of a client that leaves.
@@ -50,7 +51,17 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
   });
   try {
     transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context);
-    await client.connect(transport, { signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS });
+    const connectOptions = { signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS };
+    try {
+      await client.connect(transport, connectOptions);
+    } catch (error) {
+      // auto, as send: a server that does not speak Streamable HTTP may speak the older HTTP+SSE (not when nothing listens).
+      if (options.transport !== 'auto' || !http || connectionErrorByCode(systemCode(error), where, '')) throw error;
+      await transport.close().catch(() => {});
+      transport = httpTransport('sse', prepared, context);
+      used = 'sse';
+      await client.connect(transport, connectOptions);
+    }
     session.open();
   } catch (error) {
     session.fail(connectFailed(error, chosen, where));
@@ -77,7 +88,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
     info: () => ({
       url: prepared.url,
       headers: [],
-      detail: { transport: chosen, server: client.getServerVersion() ?? null, capabilities: client.getServerCapabilities() ?? null, ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}) },
+      detail: { transport: used, server: client.getServerVersion() ?? null, capabilities: client.getServerCapabilities() ?? null, ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}) },
     }),
     operations: {
       listTools: (_params, messages) => exchange('listTools', {}, messages, () => client.listTools(undefined, requestOptions(messages))),
