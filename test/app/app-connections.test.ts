@@ -98,11 +98,21 @@ describe('ferry app: live connections', () => {
 
   it('lists the kinds that connect with their composers, from the kind table', async () => {
     const kinds = (await api('GET', '/api/connections/kinds')).body as Record<string, { formats: string[]; fields: string[]; operations: Array<{ name: string }>; options?: string }>;
-    expect(Object.keys(kinds).sort()).toEqual(['grpc', 'http', 'mqtt', 'socketio', 'sse', 'tcp', 'udp', 'websocket']);
+    expect(Object.keys(kinds).sort()).toEqual(['grpc', 'http', 'mcp', 'mqtt', 'socketio', 'sse', 'tcp', 'udp', 'websocket']);
     expect(kinds.websocket!.formats).toEqual(['text', 'json', 'hex', 'base64']);
     expect(kinds.mqtt).toMatchObject({ fields: ['topic', 'qos', 'retain'], options: 'mqtt' });
     expect(kinds.mqtt!.operations.map((o) => o.name)).toEqual(['subscribe', 'unsubscribe']);
     expect(kinds.sse!.formats).toEqual([]);
+    // MCP: operations only (nothing free to send), with the composer fields they take.
+    expect(kinds.mcp).toMatchObject({ formats: [], fields: [], options: 'mcp' });
+    expect(kinds.mcp!.operations).toEqual([
+      { name: 'listTools', label: 'List tools', params: [] },
+      { name: 'callTool', label: 'Call tool', params: ['name', 'arguments'] },
+      { name: 'listResources', label: 'List resources', params: [] },
+      { name: 'readResource', label: 'Read resource', params: ['uri'] },
+      { name: 'listPrompts', label: 'List prompts', params: [] },
+      { name: 'getPrompt', label: 'Get prompt', params: ['name', 'arguments'] },
+    ]);
   });
 
   it('WebSocket: opens a saved request, messages both ways on the live channel, survives a workspace reload, closes', async () => {

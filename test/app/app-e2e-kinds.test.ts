@@ -36,7 +36,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await ensureBuiltUi();
     grpcPeer = await startGrpcPeer();
     mcpPeer = await startStreamableHttp();
-    const schema = buildSchema('type Query { "A user by id" user(id: ID!): User }\ntype User { id: ID! name: String }');
+    const schema = buildSchema('type Query { "A user by id" user(id: ID!): User users: [User!]! }\ntype User { id: ID! name: String }');
     gqlServer = http.createServer((req, res) => {
       let text = '';
       req.on('data', (c: Buffer) => (text += c.toString('utf8')));
@@ -125,5 +125,24 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await panel.getByLabel('Documentation').getByRole('button', { name: 'User', exact: true }).click();
     await expect.poll(() => panel.getByLabel('Documentation').textContent()).toContain('name');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-graphql-schema.png') });
+  });
+
+  it('GraphQL: the query editor completes fields from the schema read and marks the wrong ones inline', async () => {
+    // Follows the test above: the schema of this URL has been read.
+    await page.getByRole('tab', { name: 'Body', exact: true }).first().click();
+    const editor = page.getByLabel('GraphQL query');
+    // The stored query asks for `nick`, which User does not have: lint marks it in the editor.
+    await expect.poll(() => page.locator('.graphql .cm-lintRange-error').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('{ us');
+    const offered = page.locator('.cm-tooltip-autocomplete');
+    await expect.poll(() => offered.textContent(), { timeout: 10_000 }).toContain('users');
+    const labels = await offered.locator('li').allTextContents();
+    expect(labels.some((l) => l.startsWith('user') && !l.startsWith('users'))).toBe(true);
+    expect(labels.some((l) => l.startsWith('users'))).toBe(true);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-graphql-completion.png') });
+    await page.keyboard.press('Escape');
   });
 });

@@ -15,6 +15,7 @@ import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { startAedes, type Broker } from '../protocols/mqtt-brokers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
 
 const missing = browserMissing();
@@ -26,6 +27,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
   let browser: Browser;
   let page: Page;
   let broker: Broker;
+  let mcpPeer: McpPeer;
   let echo: { url: string; seen: string[]; close(): Promise<void> };
 
   beforeAll(async () => {
@@ -48,7 +50,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
       }),
     };
     broker = await startAedes();
+    mcpPeer = await startStreamableHttp();
     ws = await makeWorkspace({
+      'requests/Tools.yaml': { name: 'Tools', seq: 3, kind: 'mcp', url: mcpPeer.url, mcp: { name: 'add', arguments: '{"a": 2, "b": 3}' }, settings: { timeoutMs: 10000 } },
       'requests/Chat.yaml': { name: 'Chat', seq: 1, kind: 'websocket', url: echo.url, body: { type: 'text', text: 'draft hello' } },
       'requests/Sensors.yaml': { name: 'Sensors', seq: 2, kind: 'mqtt', url: broker.url },
     });
@@ -67,6 +71,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await app?.close();
     await echo?.close();
     await broker?.close();
+    await mcpPeer?.close();
     await ws?.cleanup();
   });
 
@@ -139,5 +144,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     const file = path.join(ws.root, 'requests/Sensors.yaml');
     await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { mqtt?: unknown }).mqtt, { timeout: 5_000 }).toMatchObject({ topic: 'home/kitchen/temp', qos: 1 });
     await panel.getByRole('button', { name: 'Disconnect' }).click();
+  });
+
+  it('MCP: a session with List tools and Call tool from the draft, an unknown tool refused in one line', async () => {
+    await page.getByRole('treeitem', { name: /Tools/ }).click();
+    const panel = page.getByLabel('Live connection');
+    // Operations only: no format, message or Send.
+    expect(await panel.getByLabel('Format').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 10_000 }).toContain('Connected to');
+    const list = panel.getByLabel('Messages', { exact: true });
+    await panel.getByRole('button', { name: 'List tools' }).click();
+    await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('listTools result');
+    expect(await list.locator('li.received').first().textContent()).toContain('Adds two numbers');
+    // The composer starts from the file's mcp.name and mcp.arguments.
+    expect(await panel.getByLabel('Name').inputValue()).toBe('add');
+    await panel.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => list.locator('li.received').nth(1).textContent(), { timeout: 5_000 }).toContain('callTool result');
+    expect(await list.locator('li.received').nth(1).textContent()).toMatch(/"sum":\s*5/);
+    await panel.getByLabel('Name').fill('nope');
+    await panel.getByRole('button', { name: 'Call tool' }).click();
+    await expect.poll(() => panel.getByRole('alert').textContent(), { timeout: 5_000 }).toContain('the MCP server has no tool "nope"; it has: add');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-mcp.png') });
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain('Ended: closed by you');
   });
 });

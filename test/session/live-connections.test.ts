@@ -295,7 +295,7 @@ describe('live connections (Session.connect)', () => {
       'requests/Echo.yaml': { name: 'Echo', kind: 'websocket', url: peer.url },
     });
     await expect(s.connect('Lookup', recorder())).rejects.toThrow(ConnectError);
-    await expect(s.connect('Lookup', recorder())).rejects.toThrow(/^dns requests have no live connection in this version of Ferry; send them instead \(live connections: http, sse, websocket, socketio, grpc, tcp, udp, mqtt\)\.$/);
+    await expect(s.connect('Lookup', recorder())).rejects.toThrow(/^dns requests have no live connection in this version of Ferry; send them instead \(live connections: http, sse, websocket, socketio, grpc, tcp, udp, mqtt, mcp\)\.$/);
     await expect(s.connect('Down', recorder())).rejects.toThrow(/refused|not listening/i);
     await expect(s.connect('Nowhere', recorder())).rejects.toThrow(/Nowhere/);
     const r = recorder();

@@ -2,11 +2,14 @@
 import type { RequestFile } from '../shared/api.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable } from './KeyValueTable.js';
+import { useGraphqlSchema } from './graphql-schemas.js';
 
 type Body = RequestFile['body'];
 const TYPES = ['none', 'json', 'text', 'xml', 'formUrlencoded', 'multipart', 'binary', 'graphql'] as const;
 
-export function BodyEditor({ body, onChange, variableNames }: { body: Body; onChange: (b: Body) => void; variableNames: readonly string[] }) {
+/** `url` picks the GraphQL schema the schema panel read for it (query completion and lint). */
+export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: Body; onChange: (b: Body) => void; variableNames: readonly string[]; url?: string }) {
+  const schema = useGraphqlSchema(url);
   const set = (patch: Partial<Body>) => onChange({ ...body, ...patch });
   const graphql = body.graphql ?? { query: '', variables: '', operationName: '' };
   return (
@@ -54,7 +57,7 @@ export function BodyEditor({ body, onChange, variableNames }: { body: Body; onCh
       {body.type === 'graphql' && (
         <div className="graphql">
           <h4>Query</h4>
-          <CodeEditor label="GraphQL query" value={graphql.query} onChange={(query) => set({ graphql: { ...graphql, query } })} variableNames={variableNames} />
+          <CodeEditor label="GraphQL query" language="graphql" graphqlSchema={schema} value={graphql.query} onChange={(query) => set({ graphql: { ...graphql, query } })} variableNames={variableNames} />
           <h4>Variables (JSON)</h4>
           <CodeEditor label="GraphQL variables" language="json" minHeight={80} value={graphql.variables} onChange={(variables) => set({ graphql: { ...graphql, variables } })} variableNames={variableNames} />
           <label className="inline">Operation name<input value={graphql.operationName} onChange={(e) => set({ graphql: { ...graphql, operationName: e.target.value } })} /></label>

@@ -1,10 +1,15 @@
-/** CodeMirror 6 for bodies and scripts: `{{variable}}` marked and completed, JSON or JavaScript highlighting. */
-import { autocompletion, type CompletionContext } from '@codemirror/autocomplete';
+/**
+ * CodeMirror 6 for bodies and scripts: `{{variable}}` marked and completed, JSON or JavaScript
+ * highlighting, GraphQL with completion and inline lint from the schema read by introspection
+ * (cm6-graphql, loaded only when a GraphQL query is edited).
+ */
+import { autocompletion, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
+import type { GraphQLSchema } from 'graphql';
 import { useEffect, useRef } from 'react';
 
 const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
@@ -30,6 +35,31 @@ function variableCompletion(names: () => readonly string[]) {
   };
 }
 
+/**
+ * The completions of the GraphQL language (cm6-graphql gives them as language data): the
+ * `override` list that completes variables would otherwise hide them. Other languages keep
+ * variables only, as before.
+ */
+async function graphqlCompletion(context: CompletionContext): Promise<CompletionResult | null> {
+  for (const source of context.state.languageDataAt<CompletionSource>('autocomplete', context.pos)) {
+    const result = await source(context);
+    if (result) return result;
+  }
+  return null;
+}
+
+type Language = 'json' | 'javascript' | 'graphql' | 'text';
+type GraphqlModule = typeof import('cm6-graphql');
+let graphqlModule: Promise<GraphqlModule> | undefined;
+const loadGraphql = () => (graphqlModule ??= import('cm6-graphql'));
+
+function languageExtension(language: Language, graphql: GraphqlModule | undefined, schema: GraphQLSchema | undefined): Extension {
+  if (language === 'json') return json();
+  if (language === 'javascript') return javascript();
+  if (language === 'graphql' && graphql) return graphql.graphql(schema);
+  return [];
+}
+
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--input-bg)', color: 'var(--fg)', height: '100%', fontSize: '13px' },
   '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', border: 'none' },
@@ -41,19 +71,25 @@ const theme = EditorView.theme({
 export interface CodeEditorProps {
   value: string;
   onChange: (value: string) => void;
-  language?: 'json' | 'javascript' | 'text';
+  language?: Language;
+  /** For `graphql`: the schema that completes and checks the query (none: highlighting only). */
+  graphqlSchema?: GraphQLSchema;
   variableNames?: readonly string[];
   readOnly?: boolean;
   label: string;
   minHeight?: number;
 }
 
-export function CodeEditor({ value, onChange, language = 'text', variableNames = [], readOnly = false, label, minHeight = 160 }: CodeEditorProps) {
+export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, variableNames = [], readOnly = false, label, minHeight = 160 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | undefined>(undefined);
   const changed = useRef(onChange);
   const names = useRef(variableNames);
   const languageSlot = useRef(new Compartment());
+  const graphql = useRef<GraphqlModule | undefined>(undefined);
+  const schema = useRef(graphqlSchema);
+  const languageNow = useRef(language);
+  languageNow.current = language;
   changed.current = onChange;
   names.current = variableNames;
 
@@ -66,8 +102,8 @@ export function CodeEditor({ value, onChange, language = 'text', variableNames =
           basicSetup,
           theme,
           variables,
-          autocompletion({ override: [variableCompletion(() => names.current)] }),
-          languageSlot.current.of(language === 'json' ? json() : language === 'javascript' ? javascript() : []),
+          autocompletion({ override: [variableCompletion(() => names.current), (context) => (languageNow.current === 'graphql' ? graphqlCompletion(context) : null)] }),
+          languageSlot.current.of(languageExtension(language, graphql.current, graphqlSchema)),
           EditorState.readOnly.of(readOnly),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.updateListener.of((update) => {
@@ -89,8 +125,27 @@ export function CodeEditor({ value, onChange, language = 'text', variableNames =
   }, [value]);
 
   useEffect(() => {
-    view.current?.dispatch({ effects: languageSlot.current.reconfigure(language === 'json' ? json() : language === 'javascript' ? javascript() : []) });
+    let current = true;
+    const apply = () => view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageExtension(language, graphql.current, schema.current)) });
+    apply();
+    if (language === 'graphql' && !graphql.current) {
+      void loadGraphql().then((module) => {
+        graphql.current = module;
+        if (current) apply();
+      });
+    }
+    return () => {
+      current = false;
+    };
   }, [language]);
+
+  useEffect(() => {
+    schema.current = graphqlSchema;
+    if (view.current && graphql.current && language === 'graphql') {
+      // `as never`: TypeScript reads cm6-graphql's CodeMirror types by another resolution mode; the bundle has one copy.
+      graphql.current.updateSchema(view.current as never, graphqlSchema);
+    }
+  }, [graphqlSchema]);
 
   return <div className="code-editor" ref={host} style={{ minHeight }} data-label={label} />;
 }

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { buildClientSchema, getNamedType, isInputObjectType, isInterfaceType, isObjectType, parse, validate, type GraphQLNamedType, type GraphQLSchema, type GraphQLType, type IntrospectionQuery } from 'graphql';
 import type { RequestFile } from '../shared/api.js';
 import { api } from './api.js';
+import { keepGraphqlSchema } from './graphql-schemas.js';
 
 interface Props {
   request: RequestFile;
@@ -40,7 +41,9 @@ export function GraphqlSchemaPanel({ request, path }: Props) {
     setError(null);
     try {
       const answer = await api.post<{ fetchedAt: string; introspection: IntrospectionQuery }>('/api/graphql/schema', { path, request, refresh });
-      setSchema(buildClientSchema(answer.introspection));
+      const built = buildClientSchema(answer.introspection);
+      setSchema(built);
+      keepGraphqlSchema(request.url, built);
       setFetchedAt(answer.fetchedAt);
     } catch (e) {
       setError((e as Error).message);

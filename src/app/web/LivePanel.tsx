@@ -68,6 +68,10 @@ interface Composer {
   topic: string;
   qos: number;
   retain: boolean;
+  /** MCP operations: a tool or prompt name, its arguments (JSON text), a resource URI. */
+  name: string;
+  arguments: string;
+  uri: string;
 }
 
 /** The composer starts from the request's draft: body.text and the kind's option section. */
@@ -83,6 +87,9 @@ function composerFrom(request: RequestFile, spec: LiveKindView): Composer {
     topic: typeof section.topic === 'string' ? section.topic : '',
     qos: typeof section.qos === 'number' ? section.qos : 0,
     retain: section.retain === true,
+    name: typeof section.name === 'string' && section.call !== 'resource' ? section.name : '',
+    arguments: typeof section.arguments === 'string' ? section.arguments : '',
+    uri: typeof section.name === 'string' && section.call === 'resource' ? section.name : '',
   };
 }
 
@@ -143,6 +150,8 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
   if (!live || !spec || !composer) return null;
   const open = connection !== null && ended === null;
   const has = (field: ComposerField) => spec.fields.includes(field);
+  // Fields shown: those of send and those the operations take (MCP has operations only).
+  const shows = (field: ComposerField) => has(field) || spec.operations.some((op) => op.params.includes(field));
   const set = (patch: Partial<Composer>) => setComposer({ ...composer, ...patch });
 
   const attempt = async (work: () => Promise<void>) => {
@@ -185,7 +194,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
     });
   const operate = (name: string, params: ComposerField[]) =>
     attempt(async () => {
-      const values: Record<string, unknown> = { topic: composer.topic, qos: composer.qos, event: composer.event };
+      const values: Record<string, unknown> = { topic: composer.topic, qos: composer.qos, event: composer.event, name: composer.name, arguments: composer.arguments, uri: composer.uri };
       await api.post('/api/connections/call', { id: connection!.id, operation: name, params: Object.fromEntries(params.map((p) => [p, values[p]])) });
     });
   /** The composed message into the request: body.text (JSON or text body) and the kind's option section. */
@@ -219,12 +228,17 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
         <label><input type="checkbox" checked={pretty} onChange={(e) => setPretty(e.target.checked)} /> Pretty JSON</label>
       </div>
       {error && <div className="live-error" role="alert">{error}</div>}
-      {spec.formats.length > 0 && (
+      {(spec.formats.length > 0 || spec.operations.length > 0) && (
         <div className="composer">
           <div className="composer-fields">
-            <select aria-label="Format" value={composer.format} onChange={(e) => set({ format: e.target.value as Composer['format'] })}>
-              {spec.formats.map((f) => <option key={f} value={f}>{f === 'json' ? 'JSON' : f === 'hex' ? 'Hex' : f === 'base64' ? 'Base64' : 'Text'}</option>)}
-            </select>
+            {spec.formats.length > 0 && (
+              <select aria-label="Format" value={composer.format} onChange={(e) => set({ format: e.target.value as Composer['format'] })}>
+                {spec.formats.map((f) => <option key={f} value={f}>{f === 'json' ? 'JSON' : f === 'hex' ? 'Hex' : f === 'base64' ? 'Base64' : 'Text'}</option>)}
+              </select>
+            )}
+            {shows('name') && <input aria-label="Name" placeholder="Tool or prompt name" value={composer.name} onChange={(e) => set({ name: e.target.value })} />}
+            {shows('arguments') && <input aria-label="Arguments" placeholder='Arguments (JSON object) {"a": 1}' value={composer.arguments} onChange={(e) => set({ arguments: e.target.value })} />}
+            {shows('uri') && <input aria-label="URI" placeholder="Resource URI" value={composer.uri} onChange={(e) => set({ uri: e.target.value })} />}
             {has('event') && <input aria-label="Event" placeholder="Event" value={composer.event} onChange={(e) => set({ event: e.target.value })} />}
             {has('ack') && <label><input type="checkbox" aria-label="Ack" checked={composer.ack} onChange={(e) => set({ ack: e.target.checked })} /> Ack</label>}
             {has('topic') && <input aria-label="Topic" placeholder="Topic" value={composer.topic} onChange={(e) => set({ topic: e.target.value })} />}
@@ -238,6 +252,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
               <button key={op.name} disabled={!open || busy} onClick={() => void operate(op.name, op.params)}>{op.label}</button>
             ))}
           </div>
+          {spec.formats.length > 0 && (<>
           <textarea
             aria-label="Message"
             rows={4}
@@ -262,6 +277,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
               Save as draft
             </button>
           </div>
+          </>)}
         </div>
       )}
       <div className="live-count muted">

@@ -84,7 +84,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
           </>
         )}
         {tab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
-        {tab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} />}
+        {tab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
         {tab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} />}
         {tab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
         {tab === 'Scripts' && (

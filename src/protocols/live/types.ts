@@ -27,12 +27,16 @@ export interface OutgoingMessage {
   retain?: boolean;
 }
 
-/** Composer fields beyond format and text, by name; the app shows the ones a kind lists. */
-export type ComposerField = 'event' | 'ack' | 'topic' | 'qos' | 'retain';
+/**
+ * Composer fields beyond format and text, by name; the app shows the ones a kind lists (as
+ * `fields` of `send` or `params` of an operation). MCP: `name` (a tool or prompt), `arguments`
+ * (a JSON object, as text), `uri` (a resource).
+ */
+export type ComposerField = 'event' | 'ack' | 'topic' | 'qos' | 'retain' | 'name' | 'arguments' | 'uri';
 
 /** A kind-specific operation of a live connection, and the parameters it takes (shown as composer fields). */
 export interface LiveOperation {
-  /** `subscribe`, `unsubscribe` (MQTT); `end` (gRPC half-close); later, `callTool` (MCP)… */
+  /** `subscribe`, `unsubscribe` (MQTT); `end` (gRPC half-close); `callTool`, `readResource`… (MCP). */
   name: string;
   /** Button text. */
   label: string;

@@ -1,6 +1,7 @@
 /**
  * The `mcp` request kind (spec 2.8): `url` is the server's http(s) URL or the command line that
  * starts it. URLs are prepared as URLs (headers and auth apply), commands are filled as typed.
+ * In the app it also connects: a session kept open for calls, with the server's notifications.
  */
 import type { RequestKindModule } from '../kind.js';
 
@@ -15,4 +16,19 @@ export const mcpKind: RequestKindModule = {
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await import('./call.js')).sendMcp(prepared, context, signal),
   describe: async (prepared, context, signal) => (await import('./describe.js')).describeMcp(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await import('./live.js')).connectMcp(prepared, context, handlers, signal),
+  // A session of calls: no free messages to send, only the operations.
+  composer: {
+    formats: [],
+    fields: [],
+    operations: [
+      { name: 'listTools', label: 'List tools', params: [] },
+      { name: 'callTool', label: 'Call tool', params: ['name', 'arguments'] },
+      { name: 'listResources', label: 'List resources', params: [] },
+      { name: 'readResource', label: 'Read resource', params: ['uri'] },
+      { name: 'listPrompts', label: 'List prompts', params: [] },
+      { name: 'getPrompt', label: 'Get prompt', params: ['name', 'arguments'] },
+    ],
+    when: 'always',
+  },
 };

@@ -1,0 +1,172 @@
+/**
+ * An MCP session kept open (issue 26, live connections): connected as `send` connects (HTTP with
+ * the request's headers and auth, or a program only when this computer allows it), then the
+ * composer's operations — listTools, callTool, listResources, readResource, listPrompts,
+ * getPrompt — each go out as a sent message and come back as a received one; the server's
+ * notifications (log messages, progress, list_changed…) arrive as received messages named by
+ * their method. Closing ends the session (a started program is stopped).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { PreparedRequest } from '../../request/prepared.js';
+import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import type { SendContext } from '../kind.js';
+import { openLive } from '../live/connection.js';
+import type { ConnectHandlers, LiveConnection } from '../live/types.js';
+import { SendError } from '../send-error.js';
+import type { MessageStream } from '../stream/messages.js';
+import { StreamSession } from '../stream/session.js';
+import { httpTransport, isHttpTarget, programSpec, stdioTransport, type McpOptions } from './transport.js';
+
+/** No time limit set: the SDK's own per-request limit would cut in at 60 s, so give it a day. */
+const NO_LIMIT_MS = 24 * 60 * 60 * 1000;
+
+export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const options = prepared.options as unknown as McpOptions;
+  const target = prepared.url.trim();
+  const http = isHttpTarget(target);
+  const chosen = options.transport === 'auto' ? (http ? 'streamableHttp' : 'stdio') : options.transport;
+  if (chosen !== 'stdio' && !http) throw new SendError(`mcp.transport ${chosen} needs an http:// or https:// URL, not "${target}".`, 'unsupported');
+  if (chosen === 'stdio' && http) throw new SendError('mcp.transport stdio needs the command that starts the server, not a URL.', 'unsupported');
+  const where = http ? new URL(target).host : `"${target}"`;
+  const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
+  const client = new Client({ name: 'ferry', version: '1' });
+  // Every notification the SDK does not handle itself (logging/message, list_changed, resources/updated…).
+  client.fallbackNotificationHandler = async (notification) => {
+    session.messages?.received({ event: notification.method, text: JSON.stringify(notification.params ?? {}) });
+  };
+  client.onclose = () => session.messages?.closed();
+  let transport: Transport | undefined;
+  let used: string = chosen;
+  session.onClose(() => {
+    void (async () => {
+      // Streamable HTTP: tell the server the session is over (DELETE), as the spec asks of a client that leaves.
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession().catch(() => {});
+      await client.close().catch(() => {}); // also stops a started program
+      await transport?.close().catch(() => {});
+    })();
+  });
+  try {
+    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context);
+    const connectOptions = { signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS };
+    try {
+      await client.connect(transport, connectOptions);
+    } catch (error) {
+      // auto, as send: a server that does not speak Streamable HTTP may speak the older HTTP+SSE (not when nothing listens).
+      if (options.transport !== 'auto' || !http || connectionErrorByCode(systemCode(error), where, '')) throw error;
+      await transport.close().catch(() => {});
+      transport = httpTransport('sse', prepared, context);
+      used = 'sse';
+      await client.connect(transport, connectOptions);
+    }
+    session.open();
+  } catch (error) {
+    session.fail(connectFailed(error, chosen, where));
+    await session.finish(); // throws the failure, the transport closed
+  }
+  // Each operation's own limit: the request's time limit when it has one.
+  const requestOptions = (messages: MessageStream) => ({
+    timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS,
+    onprogress: (progress: Record<string, unknown>) => messages.received({ event: 'notifications/progress', text: JSON.stringify(progress) }),
+  });
+  const exchange = async (operation: string, params: Record<string, unknown>, messages: MessageStream, work: () => Promise<unknown>): Promise<unknown> => {
+    messages.sent({ event: operation, text: JSON.stringify(params) });
+    let result: unknown;
+    try {
+      result = await work();
+    } catch (error) {
+      throw await operationFailed(error, operation, params, client);
+    }
+    messages.received({ event: `${operation} result`, text: JSON.stringify(result) });
+    return result;
+  };
+  return openLive(session, {
+    noun: `the MCP session with ${where}`,
+    info: () => ({
+      url: prepared.url,
+      headers: [],
+      detail: { transport: used, server: client.getServerVersion() ?? null, capabilities: client.getServerCapabilities() ?? null, ...(client.getInstructions() ? { instructions: client.getInstructions() } : {}) },
+    }),
+    operations: {
+      listTools: (_params, messages) => exchange('listTools', {}, messages, () => client.listTools(undefined, requestOptions(messages))),
+      callTool: (params, messages) => {
+        const name = nameParam(params, 'callTool', 'the tool');
+        const args = argumentsParam(params, 'callTool');
+        return exchange('callTool', { name, arguments: args }, messages, async () => {
+          const result = await client.callTool({ name, arguments: args }, undefined, requestOptions(messages));
+          // Servers built with the SDK answer an unknown tool as an isError result: named as bad input.
+          if (result.isError === true) {
+            const missing = await unknownName(client, 'tool', name);
+            if (missing) throw missing;
+          }
+          return result;
+        });
+      },
+      listResources: (_params, messages) => exchange('listResources', {}, messages, () => client.listResources(undefined, requestOptions(messages))),
+      readResource: (params, messages) => {
+        const uri = nameParam(params, 'readResource', 'the resource', 'uri');
+        return exchange('readResource', { uri }, messages, () => client.readResource({ uri }, requestOptions(messages)));
+      },
+      listPrompts: (_params, messages) => exchange('listPrompts', {}, messages, () => client.listPrompts(undefined, requestOptions(messages))),
+      getPrompt: (params, messages) => {
+        const name = nameParam(params, 'getPrompt', 'the prompt');
+        // Prompt arguments are strings in MCP.
+        const args = Object.fromEntries(Object.entries(argumentsParam(params, 'getPrompt')).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+        return exchange('getPrompt', { name, arguments: args }, messages, () => client.getPrompt({ name, arguments: args }, requestOptions(messages)));
+      },
+    },
+    peerEnd: () => `the MCP server ${where} ended the session`,
+  });
+}
+
+function nameParam(params: Record<string, unknown>, operation: string, what: string, key = 'name'): string {
+  const value = params[key];
+  if (typeof value !== 'string' || value.trim() === '') throw new SendError(`${operation} needs ${key}: the name of ${what}${key === 'uri' ? ' (its URI)' : ''} as text.`, 'invalid');
+  return value.trim();
+}
+
+/** `arguments`: a JSON object, or its text (the composer's field); absent or empty is `{}`. */
+function argumentsParam(params: Record<string, unknown>, operation: string): Record<string, unknown> {
+  let value = params.arguments;
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (error) {
+      throw new SendError(`${operation}'s arguments are not valid JSON: ${(error as Error).message}; give a JSON object such as {"a": 1}.`, 'invalid');
+    }
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SendError(`${operation}'s arguments must be a JSON object such as {"a": 1}, not ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`, 'invalid');
+  return value as Record<string, unknown>;
+}
+
+function connectFailed(error: unknown, chosen: string, where: string): SendError {
+  if (error instanceof SendError) return error;
+  const code = systemCode(error);
+  if (chosen === 'stdio' && code === 'ENOENT') return new SendError(`could not start the program ${where}: the command was not found.`, 'other');
+  return connectionErrorByCode(code, where, String((error as Error).message)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
+}
+
+async function operationFailed(error: unknown, operation: string, params: Record<string, unknown>, client: Client): Promise<SendError> {
+  if (error instanceof SendError) return error;
+  if (error instanceof McpError && (operation === 'callTool' || operation === 'getPrompt')) {
+    const missing = await unknownName(client, operation === 'callTool' ? 'tool' : 'prompt', String(params.name));
+    if (missing) return missing;
+  }
+  return new SendError(`${operation} failed: ${oneLine(error)}.`, 'protocol');
+}
+
+/** A tool or prompt the server does not list, named with the ones it has; undefined when it exists (or cannot be listed). */
+async function unknownName(client: Client, what: 'tool' | 'prompt', name: string): Promise<SendError | undefined> {
+  const listed = what === 'tool' ? client.listTools().then((l) => l.tools) : client.listPrompts().then((l) => l.prompts);
+  const known = await listed.then((items) => items.map((t) => t.name)).catch(() => undefined);
+  if (!known || known.includes(name)) return undefined;
+  return new SendError(`the MCP server has no ${what} "${name}"; it has: ${known.join(', ') || '(none)'}.`, 'invalid');
+}
+
+function oneLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/\.$/, '');
+}
