@@ -15,7 +15,6 @@ import { CookiesDialog } from './CookiesDialog.js';
 import { EnvironmentDialog } from './EnvironmentDialog.js';
 import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
-import { LoadPanel } from './LoadPanel.js';
 import { publishLoadEvent } from './load-events.js';
 import { LivePanel, publishConnectionEvent } from './LivePanel.js';
 import { RequestEditor } from './RequestEditor.js';
@@ -25,6 +24,8 @@ import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { AutoStartNotice } from './AutoStartNotice.js';
 import { CatalogPicker } from './CatalogPicker.js';
 // graphql-js is loaded only for requests with a GraphQL body.
+// The load panel (uPlot) loads when first opened: the page is usable sooner.
+const LoadPanel = lazy(() => import('./LoadPanel.js').then((m) => ({ default: m.LoadPanel })));
 const GraphqlSchemaPanel = lazy(() => import('./GraphqlSchemaPanel.js').then((m) => ({ default: m.GraphqlSchemaPanel })));
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
@@ -488,7 +489,7 @@ export function App() {
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
             </div>
           )}
-          {loadOpen && <LoadPanel onClose={() => setLoadOpen(false)} />}
+          {loadOpen && <Suspense fallback={null}><LoadPanel onClose={() => setLoadOpen(false)} /></Suspense>}
           {draft && selected && <LivePanel request={draft} path={selected} onChange={edit} />}
           {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}

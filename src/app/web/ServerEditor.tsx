@@ -5,10 +5,13 @@
  * schema and writes the file through the workspace writer; a refusal comes back with its place
  * (a line of the YAML, or a field of the form) and nothing is written.
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
-import { YamlEditor, type YamlProblem } from './YamlEditor.js';
+import type { YamlProblem } from './YamlEditor.js';
+
+// CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
+const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
 
 /** What each kind's section holds, as a hint above the YAML editor. */
 const SECTION_HINTS: Record<string, string> = {
@@ -106,7 +109,9 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
               <label className="check"><span><input type="checkbox" aria-label="autoStart" checked={common.autoStart} onChange={(e) => set({ autoStart: e.target.checked })} /> Start with the workspace (autoStart)</span></label>
             </div>
             <p className="muted small"><b>{section}</b>: {SECTION_HINTS[section] ?? ''}</p>
-            <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
+            <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+              <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
+            </Suspense>
           </>
         )}
         {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
