@@ -7,24 +7,11 @@ import { autocompletion, type CompletionContext, type CompletionResult, type Com
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { EditorView } from '@codemirror/view';
+import { theme, variables } from './editor-look.js';
 import { basicSetup } from 'codemirror';
 import type { GraphQLSchema } from 'graphql';
 import { useEffect, useRef } from 'react';
-
-const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
-const variables = ViewPlugin.fromClass(
-  class {
-    decorations: DecorationSet;
-    constructor(view: EditorView) {
-      this.decorations = variableMark.createDeco(view);
-    }
-    update(update: ViewUpdate) {
-      this.decorations = variableMark.updateDeco(update, this.decorations);
-    }
-  },
-  { decorations: (v) => v.decorations },
-);
 
 /** Completes `{{name` with the names the page knows (workspace and environment variables, dynamic values). */
 function variableCompletion(names: () => readonly string[]) {
@@ -59,14 +46,6 @@ function languageExtension(language: Language, graphql: GraphqlModule | undefine
   if (language === 'graphql' && graphql) return graphql.graphql(schema);
   return [];
 }
-
-const theme = EditorView.theme({
-  '&': { backgroundColor: 'var(--input-bg)', color: 'var(--fg)', height: '100%', fontSize: '13px' },
-  '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', border: 'none' },
-  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--hover)' },
-  '.cm-content': { caretColor: 'var(--fg)' },
-  '.cm-scroller': { fontFamily: 'var(--mono)' },
-});
 
 export interface CodeEditorProps {
   value: string;

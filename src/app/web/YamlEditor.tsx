@@ -2,31 +2,10 @@
 import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
-import { Decoration, EditorView, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { EditorView } from '@codemirror/view';
+import { theme, variables } from './editor-look.js';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-
-const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
-const variables = ViewPlugin.fromClass(
-  class {
-    decorations: DecorationSet;
-    constructor(view: EditorView) {
-      this.decorations = variableMark.createDeco(view);
-    }
-    update(update: ViewUpdate) {
-      this.decorations = variableMark.updateDeco(update, this.decorations);
-    }
-  },
-  { decorations: (v) => v.decorations },
-);
-
-const theme = EditorView.theme({
-  '&': { backgroundColor: 'var(--input-bg)', color: 'var(--fg)', height: '100%', fontSize: '13px' },
-  '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', border: 'none' },
-  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--hover)' },
-  '.cm-content': { caretColor: 'var(--fg)' },
-  '.cm-scroller': { fontFamily: 'var(--mono)' },
-});
 
 /** Where the last refused save found its problem: 1-based line and column of the editor's text. */
 export interface YamlProblem {
