@@ -6,20 +6,7 @@
  */
 import type { MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { SendError } from '../send-error.js';
-
-interface FieldDescriptor {
-  name: string;
-  jsonName?: string;
-  label?: string;
-  type?: string;
-  typeName?: string;
-}
-
-interface TypeDescriptor {
-  name: string;
-  field?: FieldDescriptor[];
-  options?: { mapEntry?: boolean } | null;
-}
+import type { FieldDescriptor, TypeDescriptor } from './skeleton.js';
 
 const NUMBERS = new Set(['TYPE_DOUBLE', 'TYPE_FLOAT', 'TYPE_INT64', 'TYPE_UINT64', 'TYPE_INT32', 'TYPE_FIXED64', 'TYPE_FIXED32', 'TYPE_UINT32', 'TYPE_SFIXED32', 'TYPE_SFIXED64', 'TYPE_SINT32', 'TYPE_SINT64']);
 

@@ -11,7 +11,8 @@ import type { PackageDefinition } from '@grpc/proto-loader';
 
 export const MAX_DEPTH = 12;
 
-interface FieldDescriptor {
+/** A field of a message type as @grpc/proto-loader describes it (the descriptor JSON). */
+export interface FieldDescriptor {
   name: string;
   jsonName?: string;
   label?: string;
@@ -19,7 +20,8 @@ interface FieldDescriptor {
   typeName?: string;
 }
 
-interface TypeDescriptor {
+/** A message type as @grpc/proto-loader describes it. */
+export interface TypeDescriptor {
   name: string;
   field?: FieldDescriptor[];
   options?: { mapEntry?: boolean } | null;
