@@ -7,7 +7,7 @@ import type { CatalogEntry, ComposerField, ComposerSpec, ConnectionEnd, CookieIn
 import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { ClientInfo, SendForm, TrafficRecord } from '../../servers/index.js';
-import type { RequestChange, RequestRef } from '../../importers/openapi/update/index.js';
+import type { RequestChange, RequestRef, UpdatePlan } from '../../importers/openapi/update/index.js';
 import type { LoadEvent } from './load-api.js';
 
 export type { CatalogEntry, ClientInfo, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OpenConnection, OutgoingMessage, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
@@ -229,24 +229,8 @@ export interface HistoryView {
   kept: boolean;
 }
 
-/** Update from API spec (4.5): the plan the dialog shows before anything is written (`planId` applies it). */
-export interface UpdatePreview {
-  planId: string;
-  folder: string;
-  name: string;
-  from: string;
-  upToDate: boolean;
-  warnings: string[];
-  added: RequestRef[];
-  /** Fields to update, and fields the user edited that stay (`kept`: the conflicts). */
-  changed: RequestChange[];
-  removed: RequestRef[];
-  folderChange?: { update: string[]; kept: string[] };
-  newVariables: string[];
-  updatedVariables: string[];
-  environment: string;
-  createsEnvironment: boolean;
-  documentChanged: boolean;
-  notes: string[];
-  written: boolean;
-}
+/**
+ * Update from API spec (4.5): the plan the dialog shows before anything is written — the core's
+ * plan without its files (`planId` applies it), `name` for the folder's display name.
+ */
+export type UpdatePreview = Omit<UpdatePlan, 'folderName' | 'writes' | 'deletes'> & { planId: string; name: string; written: boolean };
