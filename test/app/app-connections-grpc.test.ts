@@ -4,38 +4,24 @@
  * channel, End and the status ending it; a wrong field and a unary method refused in one line.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import type { ConnectionView, LiveEvent, StreamMessage } from '../../src/app/shared/api.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
-
-async function until<T>(what: string, read: () => T | undefined | false, timeoutMs = 8_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = read();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { ApiClient, until } from './api-client.js';
 
 describe('ferry app: live gRPC calls', () => {
   let ws: TempWorkspace;
   let app: AppServer;
   let peer: GrpcPeer;
-  let cookie: string;
+  let client: ApiClient;
   let events: LiveEvent[];
-  let channel: WebSocket;
+  let closeLive: () => void;
   const api = async (method: string, urlPath: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${app.port}${urlPath}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as unknown };
+    const { status, body: answer } = await client.call(method, urlPath, body);
+    return { status, body: answer };
   };
   const messagesOf = (id: string): StreamMessage[] => events.flatMap((e) => (e.type === 'connectionMessages' && e.connectionId === id ? e.messages : []));
 
@@ -47,19 +33,13 @@ describe('ferry app: live gRPC calls', () => {
     });
     process.env.FERRY_DATA_DIR = ws.dataDir;
     app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
-    const res = await fetch(`http://127.0.0.1:${app.port}/?token=${app.token}`, { redirect: 'manual' });
-    cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-    events = [];
-    channel = new WebSocket(`ws://127.0.0.1:${app.port}/api/live`, { headers: { cookie } });
-    channel.on('message', (data) => events.push(JSON.parse(String(data)) as LiveEvent));
-    await new Promise<void>((resolve, reject) => {
-      channel.once('open', () => resolve());
-      channel.once('error', reject);
-    });
+    client = new ApiClient(app.port);
+    await client.login(app.token);
+    ({ events, close: closeLive } = await client.live());
   });
 
   afterEach(async () => {
-    channel.close();
+    closeLive();
     await app.close();
     await peer.close();
     await ws.cleanup();
