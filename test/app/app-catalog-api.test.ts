@@ -78,7 +78,7 @@ describe('gRPC methods in the picker', () => {
     expect(names.some((n) => n.startsWith('grpc.reflection'))).toBe(false);
     const say = listed.body.entries.find((e) => e.name === 'ferry.test.Echo/Say')!;
     expect(say.group).toBe('ferry.test.Echo');
-    expect(JSON.parse(say.apply.bodyText!)).toEqual({ text: '', big: '0', mood: 'MOOD_UNSPECIFIED', inner: { level: 0 }, tags: [''], failWith: false });
+    expect(JSON.parse(say.apply.bodyText!)).toEqual({ text: '', big: '0', mood: 'MOOD_UNSPECIFIED', inner: { level: 0 }, tags: [''], failWith: false, labels: {} });
     const collect = listed.body.entries.find((e) => e.name === 'ferry.test.Echo/Collect')!;
     expect(Array.isArray(JSON.parse(collect.apply.bodyText!))).toBe(true);
 

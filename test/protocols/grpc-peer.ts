@@ -32,7 +32,9 @@ function echoMetadata(call: { metadata: grpc.Metadata; sendMetadata(m: grpc.Meta
 }
 
 function reply(request: Record<string, unknown>, index = 0): Record<string, unknown> {
-  return { text: `hello ${String(request.text ?? '')}`, big: request.big ?? '0', mood: request.mood ?? 'HAPPY', index };
+  const labels = Object.entries((request.labels ?? {}) as Record<string, number>).map(([k, v]) => `${k}=${v}`);
+  const text = `hello ${String(request.text ?? '')}${labels.length ? ` (labels ${labels.join(',')})` : ''}`;
+  return { text, big: request.big ?? '0', mood: request.mood ?? 'HAPPY', index };
 }
 
 export async function startGrpcPeer(options: { tls?: boolean; reflection?: boolean } = {}): Promise<GrpcPeer> {

@@ -55,6 +55,14 @@ describe('gRPC', () => {
     expect(peer.seen.at(-1)?.get('content-type')).toEqual([]);
   });
 
+  it('a map field is a JSON object of entries; an array or a scalar there is named', async () => {
+    const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"m","labels":{"a":1,"b":2}}' } });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true });
+    expect(json(result)).toMatchObject({ text: 'hello m (labels a=1,b=2)' });
+    await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"labels":[1]}' } })).rejects.toThrow('the message field labels is a map: give a JSON object.');
+    await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"labels":"a=1"}' } })).rejects.toThrow('the message field labels is a map: give a JSON object.');
+  });
+
   it('a non-OK status is an answer with its code, name, message and trailers', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"x","fail_with":true}' } });
     expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false });
@@ -91,6 +99,10 @@ describe('gRPC', () => {
   it('without protoFiles the descriptors come from server reflection', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text":"r"}' } });
     expect(json(result).text).toBe('hello r');
+    // Reflection's descriptors encode a map as entries; the message still gives it as a JSON object.
+    const mapped = await send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text":"r","labels":{"x":7}}' } });
+    expect(json(mapped).text).toBe('hello r (labels x=7)');
+    await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"labels":{"x":"seven"}}' } })).rejects.toThrow('the message field labels.x.value is a number (int32), not "seven".');
     const unknown = await failure(send({ url: peer.url, method: 'ferry.test.Nope/Say', body: { type: 'json', text: '{}' } }));
     expect(unknown.message).toContain('ferry.test.Echo');
   });

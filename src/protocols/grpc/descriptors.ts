@@ -10,6 +10,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { GrpcReflection } from 'grpc-js-reflection-client';
 import { SendError } from '../send-error.js';
+import { encodeMapsAsEntryLists } from './messages.js';
 
 /**
  * How messages are read (documented in docs/running.md): proto3 JSON names (lowerCamelCase),
@@ -85,7 +86,7 @@ export async function loadByReflection(channel: Channel, credentials: ChannelCre
         const descriptor = await reflection.getDescriptorBySymbol(name, metadata.clone(), options);
         Object.assign(definition, descriptor.getPackageDefinition(LOADER_OPTIONS));
       }
-      return definition;
+      return encodeMapsAsEntryLists(definition);
     } catch (error) {
       if (error instanceof SendError) throw error;
       lastError = error;

@@ -6,7 +6,7 @@
  */
 import type { MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { SendError } from '../send-error.js';
-import type { FieldDescriptor, TypeDescriptor } from './skeleton.js';
+import { isMapField, lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
 
 const NUMBERS = new Set(['TYPE_DOUBLE', 'TYPE_FLOAT', 'TYPE_INT64', 'TYPE_UINT64', 'TYPE_INT32', 'TYPE_FIXED64', 'TYPE_FIXED32', 'TYPE_UINT32', 'TYPE_SFIXED32', 'TYPE_SFIXED64', 'TYPE_SINT32', 'TYPE_SINT64']);
 
@@ -24,6 +24,19 @@ export function parseMessages(text: string, clientStreams: boolean): unknown[] {
     return value;
   }
   return [value];
+}
+
+/**
+ * Definitions whose encoder takes a map field as a list of `{key, value}` entries: protobufjs builds
+ * the types of descriptors received by server reflection without map fields (the entry type stays a
+ * repeated message), where types loaded from proto files take a JSON object.
+ */
+const entryListMaps = new WeakSet<PackageDefinition>();
+
+/** Marks `definition` (from reflection) as one whose maps are encoded as entry lists. */
+export function encodeMapsAsEntryLists(definition: PackageDefinition): PackageDefinition {
+  entryListMaps.add(definition);
+  return definition;
 }
 
 /** Checks `value` against the method's request type; returns it with proto field names turned into the JSON names the encoder reads. */
@@ -45,21 +58,23 @@ function fit(definition: PackageDefinition, type: TypeDescriptor, value: unknown
       const names = fields.map((f) => f.jsonName || camel(f.name));
       throw new SendError(`${where} has a field "${path}" that ${type.name} does not have; its fields are: ${names.join(', ') || '(none)'}.`, 'other');
     }
-    out[field.jsonName || camel(field.name)] = item === null ? item : fitField(definition, field, item, where, path);
+    out[field.jsonName || camel(field.name)] = item === null ? item : fitField(definition, type, field, item, where, path);
   }
   return out;
 }
 
-function fitField(definition: PackageDefinition, field: FieldDescriptor, item: unknown, where: string, path: string): unknown {
+function fitField(definition: PackageDefinition, parent: TypeDescriptor, field: FieldDescriptor, item: unknown, where: string, path: string): unknown {
+  if (isMapField(definition, parent, field)) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) throw new SendError(`${where} field ${path} is a map: give a JSON object.`, 'other');
+    if (!entryListMaps.has(definition)) return item;
+    const short = (field.typeName ?? '').split('.').at(-1);
+    const entry = parent.nestedType?.find((n) => n.name === short) as TypeDescriptor | undefined;
+    return Object.entries(item).map(([key, value]) => (entry ? fit(definition, entry, { key, value }, where, `${path}.${key}`) : { key, value }));
+  }
   const nested = field.type === 'TYPE_MESSAGE' ? lookup(definition, field.typeName) : undefined;
-  const isMap = nested?.options?.mapEntry === true || (field.type === 'TYPE_MESSAGE' && /Entry$/.test(field.typeName ?? '') && !nested);
-  if (field.label === 'LABEL_REPEATED' && !isMap) {
+  if (field.label === 'LABEL_REPEATED') {
     if (!Array.isArray(item)) throw new SendError(`${where} field ${path} is repeated: give a JSON array.`, 'other');
     return item.map((one, i) => fitOne(definition, field, nested, one, where, `${path}[${i}]`));
-  }
-  if (isMap) {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) throw new SendError(`${where} field ${path} is a map: give a JSON object.`, 'other');
-    return item;
   }
   return fitOne(definition, field, nested, item, where, path);
 }
@@ -89,15 +104,6 @@ function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: T
       }
       return item;
   }
-}
-
-/** A field's type by name: descriptors name it fully (`.pkg.Msg`) or relative to the package (`Msg`). */
-function lookup(definition: PackageDefinition, typeName: string | undefined): TypeDescriptor | undefined {
-  const name = typeName?.replace(/^\./, '');
-  if (!name) return undefined;
-  const key = name in definition ? name : Object.keys(definition).find((k) => k.endsWith(`.${name}`));
-  const entry = key ? definition[key] : undefined;
-  return entry && 'format' in entry ? ((entry as MessageTypeDefinition<object, object>).type as TypeDescriptor) : undefined;
 }
 
 function camel(name: string): string {

@@ -40,15 +40,11 @@ export function messageSkeleton(definition: PackageDefinition, typeName: string)
 function skeletonOf(definition: PackageDefinition, type: TypeDescriptor, stack: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of type.field ?? []) {
-    const nested = field.type === 'TYPE_MESSAGE' || field.type === 'TYPE_ENUM' ? lookup(definition, field.typeName) : undefined;
-    // Map entry types are nested in the message (protobufjs names them after the field), not in the definition.
-    const short = (field.typeName ?? '').split('.').at(-1);
-    const entry = field.type === 'TYPE_MESSAGE' ? type.nestedType?.find((n) => n.name === short && n.options?.mapEntry) : undefined;
-    const isMap = nested?.options?.mapEntry === true || entry !== undefined || (field.type === 'TYPE_MESSAGE' && field.label === 'LABEL_REPEATED' && !nested && /Entry$/.test(field.typeName ?? ''));
-    if (isMap) {
+    if (isMapField(definition, type, field)) {
       out[jsonName(field)] = {};
       continue;
     }
+    const nested = field.type === 'TYPE_MESSAGE' || field.type === 'TYPE_ENUM' ? lookup(definition, field.typeName) : undefined;
     const value = valueOf(definition, field, nested, stack);
     out[jsonName(field)] = field.label === 'LABEL_REPEATED' ? [value] : value;
   }
@@ -78,8 +74,18 @@ function jsonName(field: FieldDescriptor): string {
   return field.jsonName || field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** Whether `field` of `parent` is a `map<K, V>`: a repeated entry message marked `mapEntry`. */
+export function isMapField(definition: PackageDefinition, parent: TypeDescriptor, field: FieldDescriptor): boolean {
+  if (field.type !== 'TYPE_MESSAGE' || field.label !== 'LABEL_REPEATED') return false;
+  const nested = lookup(definition, field.typeName);
+  if (nested) return nested.options?.mapEntry === true;
+  // Map entry types are nested in the message (protobufjs names them after the field), not in the definition.
+  const short = (field.typeName ?? '').split('.').at(-1);
+  return parent.nestedType?.some((n) => n.name === short && n.options?.mapEntry) === true || /Entry$/.test(field.typeName ?? '');
+}
+
 /** A type by name: descriptors name it fully (`.pkg.Msg`) or relative to the package. */
-function lookup(definition: PackageDefinition, typeName: string | undefined): TypeDescriptor | undefined {
+export function lookup(definition: PackageDefinition, typeName: string | undefined): TypeDescriptor | undefined {
   const name = typeName?.replace(/^\./, '');
   if (!name) return undefined;
   const key = name in definition ? name : Object.keys(definition).find((k) => k.endsWith(`.${name}`));
