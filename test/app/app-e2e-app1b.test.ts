@@ -9,11 +9,11 @@ import http from 'node:http';
 import { promises as fs } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import type { AppServer } from '../../src/app/server/index.js';
+
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { startAuthServer, startResourceServer, type AuthServer, type ResourceServer } from './token-servers.js';
 
 const missing = browserMissing();
@@ -38,7 +38,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
   let page: Page;
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     xml = await startXmlSite();
     auth = await startAuthServer();
     resource = await startResourceServer();
@@ -51,18 +50,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
       },
       { variables: [{ key: 'secret', value: 'shh' }] },
     );
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' })).newPage();
-    page.setDefaultTimeout(8_000);
-    await fs.mkdir(ARTIFACTS, { recursive: true });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openAppPage(ws));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await Promise.all([xml?.close(), auth?.close(), resource?.close()]);
     await ws?.cleanup();
   });

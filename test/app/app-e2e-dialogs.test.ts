@@ -12,9 +12,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import type { AppServer } from '../../src/app/server/index.js';
+
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -56,7 +56,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
   const req = (p: string) => path.join(ws.root, 'requests', p);
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     echo = await startEcho();
     ws = await makeWorkspace(
       {
@@ -68,21 +67,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
       },
       { variables: [{ key: 'base', value: echo.base }] },
     );
-    process.env.FERRY_DATA_DIR = ws.dataDir;
     scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-app-dialogs-'));
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });
-    page = await context.newPage();
-    page.on('dialog', (d) => void d.accept());
-    await fs.mkdir(ARTIFACTS, { recursive: true });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, onDialog: (d) => void d.accept() }));
     await page.getByRole('treeitem', { name: /Users/ }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await echo?.close();
     await ws?.cleanup();
     if (scratch) await fs.rm(scratch, { recursive: true, force: true });

@@ -12,12 +12,12 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import type { AppServer } from '../../src/app/server/index.js';
+
 import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -33,7 +33,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
   const onDisk = async (p: string) => parse(await fs.readFile(path.join(ws.root, p), 'utf8')) as Record<string, unknown>;
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     grpcPeer = await startGrpcPeer();
     mcpPeer = await startStreamableHttp();
     const schema = buildSchema('type Query { "A user by id" user(id: ID!): User users: [User!]! }\ntype User { id: ID! name: String }');
@@ -52,18 +51,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/Echo.yaml': { name: 'Echo', kind: 'grpc', seq: 1, url: grpcPeer.url, method: '' },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
     });
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' })).newPage();
-    page.setDefaultTimeout(8_000);
-    await fs.mkdir(ARTIFACTS, { recursive: true });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openAppPage(ws));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await grpcPeer?.close();
     await mcpPeer?.close();
     await new Promise((resolve) => gqlServer?.close(resolve));

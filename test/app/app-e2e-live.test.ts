@@ -11,12 +11,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { parse } from 'yaml';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import type { AppServer } from '../../src/app/server/index.js';
+
 import { startAedes, type Broker } from '../protocols/mqtt-brokers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -31,7 +31,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
   let echo: { url: string; seen: string[]; close(): Promise<void> };
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     const server = http.createServer();
     const wss = new WebSocketServer({ server });
     const seen: string[] = [];
@@ -56,19 +55,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
       'requests/Chat.yaml': { name: 'Chat', seq: 1, kind: 'websocket', url: echo.url, body: { type: 'text', text: 'draft hello' } },
       'requests/Sensors.yaml': { name: 'Sensors', seq: 2, kind: 'mqtt', url: broker.url },
     });
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
-    page = await context.newPage();
-    page.setDefaultTimeout(8_000);
-    await fs.mkdir(ARTIFACTS, { recursive: true });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await echo?.close();
     await broker?.close();
     await mcpPeer?.close();

@@ -9,12 +9,12 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { AppServer } from '../../src/app/server/index.js';
 import type { LoadHistoryEntry, LoadResult } from '../../src/load/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+
 import { startTargetServer, type TargetServer } from '../load/target-server.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -76,26 +76,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
   }
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     target = await startTargetServer();
     ws = await makeWorkspace({
       'requests/Hello.yaml': { name: 'Hello', seq: 1, url: `${target.url}/hello` },
       'requests/Other.yaml': { name: 'Other', seq: 2, url: `${target.url}/other` },
       'loadtests/smoke.yaml': SMOKE,
     });
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
-    page = await context.newPage();
-    page.setDefaultTimeout(8_000);
-    await fs.mkdir(ARTIFACTS, { recursive: true });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await target?.close();
     await ws?.cleanup();
   });

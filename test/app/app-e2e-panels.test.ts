@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import type { AppServer } from '../../src/app/server/index.js';
+
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -58,7 +58,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
   const file = (p: string) => path.join(ws.root, p);
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     site = await startSite();
     ws = await makeWorkspace(
       {
@@ -72,20 +71,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
       },
       { variables: [{ key: 'base', value: site.base }] },
     );
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', acceptDownloads: true });
-    page = await context.newPage();
-    // A step that cannot happen fails with its locator, not the test's timeout.
-    page.setDefaultTimeout(8_000);
-    await fs.mkdir(ARTIFACTS, { recursive: true });
-    await page.goto(app.url);
+    ({ app, browser, page } = await openAppPage(ws, { context: { acceptDownloads: true } }));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await site?.close();
     await ws?.cleanup();
   });

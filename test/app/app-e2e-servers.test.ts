@@ -14,10 +14,10 @@ import dnsPacket from 'dns-packet';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests (servers) skipped: ${missing}`);
@@ -53,7 +53,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
   let page: Page;
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     ws = await makeWorkspace(
       {
         'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
@@ -61,16 +60,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
       },
       { variables: [{ key: 'who', value: 'Ada' }] },
     );
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    page = await openPage(browser, app);
-    await fs.mkdir(ARTIFACTS, { recursive: true });
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await ws?.cleanup();
   });
 

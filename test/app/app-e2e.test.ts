@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
-import { ARTIFACTS, browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
+import type { AppServer } from '../../src/app/server/index.js';
+
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -61,7 +61,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   const req = (p: string) => path.join(ws.root, 'requests', p);
 
   beforeAll(async () => {
-    await ensureBuiltUi();
     echo = await startEcho();
     ws = await makeWorkspace(
       {
@@ -74,18 +73,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       },
       { variables: [{ key: 'base', value: echo.base }] },
     );
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, colorScheme: 'light' });
-    page = await context.newPage();
-    page.on('dialog', (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined));
-    await fs.mkdir(ARTIFACTS, { recursive: true });
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, goto: false, onDialog: (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined) }));
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await closeAppPage({ browser, app });
     await echo?.close();
     await ws?.cleanup();
   });

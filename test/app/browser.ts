@@ -3,9 +3,12 @@
  * end-to-end tests; the built UI, built here when missing. Tests skip with the reason when
  * Chromium is absent (CI installs it with .ci/install-peers.sh).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Page } from 'playwright-core';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 export const CHROMIUM = process.env.FERRY_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -35,3 +38,43 @@ export async function ensureBuiltUi(): Promise<void> {
 
 /** Screenshots go here (gitignored): CI keeps them as artifacts. */
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts/app');
+
+export interface AppPage {
+  app: AppServer;
+  browser: Browser;
+  page: Page;
+}
+
+export interface AppPageOptions {
+  /** The page's size (1400 × 900 unless given). */
+  viewport?: { width: number; height: number };
+  /** More browser-context options (downloads…). */
+  context?: BrowserContextOptions;
+  /** How long a step may wait for its locator (8 s: a step that cannot happen fails with its locator, not the test's timeout). */
+  stepTimeoutMs?: number;
+  /** Answers the page's alert/confirm/prompt dialogs. */
+  onDialog?: (dialog: Dialog) => void;
+  /** Open the app's URL (with its token) at once: true unless a test opens it itself. */
+  goto?: boolean;
+}
+
+/** `ferry app` on the temporary workspace `ws` (its data folder made the app's) and a Chromium page for it. Close with `closeAppPage`. */
+export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {}): Promise<AppPage> {
+  await ensureBuiltUi();
+  process.env.FERRY_DATA_DIR = ws.dataDir;
+  const app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, colorScheme: 'light', ...options.context });
+  const page = await context.newPage();
+  page.setDefaultTimeout(options.stepTimeoutMs ?? 8_000);
+  if (options.onDialog) page.on('dialog', options.onDialog);
+  await fs.mkdir(ARTIFACTS, { recursive: true });
+  if (options.goto !== false) await page.goto(app.url);
+  return { app, browser, page };
+}
+
+/** Closes what `openAppPage` opened (either part may be missing when set-up failed). */
+export async function closeAppPage(opened: Partial<AppPage>): Promise<void> {
+  await opened.browser?.close();
+  await opened.app?.close();
+}
