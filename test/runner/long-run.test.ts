@@ -3,7 +3,10 @@
  * so a run thousands of sends long writes whole, valid reports (spooled past memory), keeps its
  * history to the data folder's limit, and a report file is replaced only once it is whole.
  */
-import { promises as fs } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
@@ -87,6 +90,35 @@ describe('report spools', () => {
     expect(pieces.join('')).toBe(`${lines.join('')}no end of line`);
     for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n')).toBe(true);
     await spools.remove();
+  });
+});
+
+describe('a run killed with kill -9', () => {
+  it('leaves its spool folder only in the temporary folder, and the next run with a report removes it', { timeout: 120_000 }, async () => {
+    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-spool-tmp-'));
+    const reports = path.join(temp.root, 'killed-reports');
+    const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', temp.root, 'run', '-n', '1000000', '--out-json', path.join(reports, 'r.json')], { env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
+    const spoolOf = async () => (await fs.readdir(tmp)).find((name) => name.startsWith(`ferry-report-${child.pid}-`));
+    await expect.poll(spoolOf, { timeout: 60_000, interval: 100 }).toBeDefined();
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const orphan = (await spoolOf())!;
+    expect(existsSync(reports) ? await fs.readdir(reports) : []).toEqual([]); // nothing half-written in the workspace
+    const live = path.join(tmp, `ferry-report-${process.pid}-kept`); // a running process's folder stays
+    await fs.mkdir(live);
+
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const result = await ferry(['-w', temp.root, 'run', 'Pings', '--out-json', path.join(reports, 'next.json')]);
+      expect(result.code).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    expect(existsSync(path.join(tmp, orphan))).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    await fs.rm(tmp, { recursive: true, force: true });
   });
 });
 
