@@ -5,6 +5,7 @@ import module from 'node:module';
 // folder, or NODE_COMPILE_CACHE); Node 20 has no such cache and skips this. It must come before
 // Ferry's modules load, hence the dynamic import.
 module.enableCompileCache?.();
-const { main } = await import('../dist/cli/main.js');
+// The bundle `npm run build` makes (scripts/bundle-cli.mjs).
+const { main } = await import('../dist/bundle/ferry.js');
 
 process.exitCode = await main(process.argv.slice(2));

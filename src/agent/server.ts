@@ -3,9 +3,9 @@
  * (issue 23). The tools call the session API and the core as the command line and the app do;
  * this module only assembles them.
  */
-import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { packageVersion } from '../support/package-root.js';
 import { registerResources } from './resources.js';
 import { AgentState } from './state.js';
 import { registerRequestTools } from './tools-requests.js';
@@ -15,11 +15,6 @@ import { registerWorkspaceTools } from './tools-workspace.js';
 const INSTRUCTIONS = `Ferry keeps API requests as YAML files under requests/ of this workspace (environments under environments/, local servers under servers/).
 Use list_requests to find requests, describe_request to see one as it would be sent, send_request to send one (or an inline draft) and read the answer, run to run a folder with its tests.
 Secret values are never shown (***). Programs (MCP over stdio) only start when the user allowed them on this computer with \`ferry programs allow\`.`;
-
-function version(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../../package.json') as { version: string }).version;
-}
 
 export interface AgentServer {
   /** Serves on the transport until it closes. */
@@ -31,7 +26,7 @@ export interface AgentServer {
 /** The MCP server over the workspace in `root` (an absolute folder holding ferry.yaml). */
 export function createAgentServer(root: string): AgentServer {
   const state = new AgentState(root);
-  const server = new McpServer({ name: 'ferry', version: version() }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+  const server = new McpServer({ name: 'ferry', version: packageVersion() }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
   registerRequestTools(server, state);
   registerWorkspaceTools(server, state);
   registerServerTools(server, state);

@@ -4,18 +4,13 @@
  * module of the command being run is imported (the table is in commands.ts): start-up is the
  * cost of that one command, not of all of them.
  */
-import { createRequire } from 'node:module';
 import { Command, CommanderError, Help } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { COMMANDS, commandNameOf } from './commands.js';
 import { processOutput, type Output } from './output.js';
 import { systemErrorMessage } from './system-error.js';
-
-function version(): string {
-  const require = createRequire(import.meta.url);
-  return (require('../../package.json') as { version: string }).version;
-}
+import { packageVersion } from '../support/package-root.js';
 
 /**
  * The program for `argv`: the command it runs is registered from its module, every other one
@@ -25,7 +20,7 @@ function version(): string {
 export async function buildProgram(ctx: CliContext, argv: readonly string[] = [], options: { all?: boolean } = {}): Promise<Command> {
   const program = new Command('ferry')
     .description('Ferry: a local-first API workbench. Requests, imports, mocks and tests that live in your git repository.')
-    .version(version(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .option('-w, --workspace <dir>', 'the workspace folder (default: found by walking up from the current folder)')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .showHelpAfterError('(run with --help for usage)')

@@ -1,7 +1,8 @@
 /**
- * Where the generator worker's script is. Built Ferry has `worker.js` beside this file; from
- * source (tests, `tsx`) a worker thread cannot load TypeScript, so the worker is bundled once per
- * process with esbuild (a dev dependency) into a temporary file.
+ * Where the generator worker's script is. In the bundle bin/ferry.js loads (dist/bundle/), the
+ * worker is an entry of its own, `load-worker.js`, beside every chunk; tsc's output has `worker.js`
+ * beside this file. From source (tests, `tsx`) a worker thread cannot load TypeScript, so the
+ * worker is bundled once per process with esbuild (a dev dependency) into a temporary file.
  */
 import { existsSync, promises as fs, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 let bundled: Promise<string> | undefined;
 
 export function workerFile(): Promise<string> {
-  const built = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(built)) return Promise.resolve(built);
+  for (const name of ['./load-worker.js', './worker.js']) {
+    const built = fileURLToPath(new URL(name, import.meta.url));
+    if (existsSync(built)) return Promise.resolve(built);
+  }
   bundled ??= bundle(fileURLToPath(new URL('./worker.ts', import.meta.url)));
   return bundled;
 }

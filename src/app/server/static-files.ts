@@ -2,7 +2,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../support/package-root.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,13 +16,10 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Where the built UI is: beside the compiled server (dist/app/web), or, run from source, the repository's dist/. */
+/** Where the built UI is (dist/app/web of Ferry's folder, from source too), if it is built. */
 export function findWebRoot(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [path.resolve(here, '../web'), path.resolve(here, '../../../dist/app/web')]) {
-    if (existsSync(path.join(candidate, 'index.html'))) return candidate;
-  }
-  return undefined;
+  const webRoot = path.join(packageRoot, 'dist', 'app', 'web');
+  return existsSync(path.join(webRoot, 'index.html')) ? webRoot : undefined;
 }
 
 export async function serveStatic(webRoot: string | undefined, urlPath: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {

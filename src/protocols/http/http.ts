@@ -7,7 +7,7 @@
  * the remote address and timings.
  */
 import { STATUS_CODES } from 'node:http';
-import { createRequire } from 'node:module';
+import { packageVersion } from '../../support/package-root.js';
 import { performance } from 'node:perf_hooks';
 import type { PreparedRequest, PreparedSettings } from '../../request/prepared.js';
 import { DEFAULT_SETTINGS } from '../../model/index.js';
@@ -200,8 +200,7 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 
 const USER_AGENT = ((): string => {
   try {
-    // src/protocols/http/ and dist/protocols/http/ are both three levels below the package root.
-    return `Ferry/${(createRequire(import.meta.url)('../../../package.json') as { version: string }).version}`;
+    return `Ferry/${packageVersion()}`;
   } catch {
     return 'Ferry';
   }

@@ -3,15 +3,14 @@
  * (scripts/bundle-sandbox.mjs) into dist/sandbox/. Read on first use and kept for the process.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { packageRoot } from '../../support/package-root.js';
 
 /** Modules scripts may `require`, each a bundle of its own, loaded on first `require`. */
 export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer'] as const;
 export type BundledModule = (typeof bundledModules)[number];
 
-// src/scripts/host/ and dist/scripts/host/ are both three levels below the package root.
-const bundleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'sandbox');
+const bundleDir = path.join(packageRoot, 'dist', 'sandbox');
 const cache = new Map<string, string>();
 
 function read(file: string): string {
