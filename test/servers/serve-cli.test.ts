@@ -47,6 +47,30 @@ describe('non-blocking line printer', () => {
     expect(lines).toEqual(['first', ...Array.from({ length: 1000 }, (_, n) => `b${Math.floor(n / 20)}-${n % 20}`)]);
   });
 
+  it('encodes lists of lines, text beyond ASCII and lines longer than a chunk, over many reused chunks', async () => {
+    const file = path.join(await tempDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    const printer = fdPrinter(fd);
+    const expected: string[] = [];
+    for (let batch = 0; batch < 40; batch++) {
+      // ~400 KB in all: more than the printer's chunks hold, so they are written and reused.
+      const lines = Array.from({ length: 100 }, (_, i) => `${batch}-${i} ↑ ${'é'.repeat(i % 7)} 😀 ${'x'.repeat(60)}`);
+      printer.printEach(lines);
+      expected.push(...lines);
+      if (batch === 20) {
+        const long = `long ${'→'.repeat(40_000)}`; // over 64 KB as UTF-8
+        printer.print(`${long}\n`);
+        expected.push(long);
+      }
+      if (batch % 5 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    await printer.flush();
+    closeSync(fd);
+    const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toEqual(expected);
+  });
+
   it('counts the lines it had to drop instead of waiting', async () => {
     const file = path.join(await tempDir(), 'out.txt');
     const fd = openSync(file, 'w');
