@@ -1,9 +1,9 @@
 /** `ferry serve`: URLs, live traffic lines, --env/--var, failures reported, Ctrl-C stops cleanly. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { promises as fs, openSync, closeSync } from 'node:fs';
+import { promises as fs, openSync, closeSync, createReadStream } from 'node:fs';
 import { fdPrinter } from '../../src/cli/line-printer.js';
 import { serveUntil } from '../../src/cli/serve.js';
 import { openWorkspace } from '../../src/workspace/index.js';
@@ -67,6 +67,26 @@ describe('non-blocking line printer', () => {
     await printer.flush();
     closeSync(fd);
     const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toEqual(expected);
+  });
+
+  it('writes to a pipe in the background, every line in order', async () => {
+    const fifo = path.join(await tempDir(), 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const chunks: Buffer[] = [];
+    // Both ends open in the thread pool, where each waits for the other.
+    const reader = createReadStream(fifo);
+    reader.on('data', (chunk) => chunks.push(chunk as Buffer));
+    const ended = new Promise((resolve) => reader.once('end', resolve));
+    const writer = await fs.open(fifo, 'w');
+    const printer = fdPrinter(writer.fd);
+    const expected = Array.from({ length: 20_000 }, (_, i) => `pipe ${i} ↓ ${'y'.repeat(i % 50)}`);
+    for (let i = 0; i < expected.length; i += 500) printer.printEach(expected.slice(i, i + 500));
+    await printer.flush();
+    await writer.close();
+    await ended;
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toEqual(expected);
   });
