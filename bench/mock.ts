@@ -5,13 +5,17 @@
  * generator (autocannon, 50 keep-alive connections) runs against each, one after the other, in
  * this process; each server runs in a process of its own so its CPU use can be read.
  *
- *   npx tsx bench/mock.ts [--duration 10] [--rounds 5] [--only ferry,bare,mockoon]
+ *   npx tsx bench/mock.ts [--duration 10] [--rounds 5] [--only ferry,bare,mockoon] [--base DIR]
  *
  * All servers start first and stay up; the measurements then alternate (bare, Ferry, bare, Ferry…)
  * so that other load on the machine falls on both alike. Each figure is the median of the rounds
  * (Mockoon, two orders of magnitude slower, is measured once).
  *
  * Targets (issue 10): Ferry ≥ 85% of the bare server's req/s, Ferry's p99 ≤ 1.5× the bare server's.
+ * Issue 24: Ferry's CPU per request ≤ 1.05× the bare server's, req/s ≥ 90%.
+ *
+ * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
+ * and a node_modules link) in the same alternation: before/after on a busy machine.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -26,8 +30,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION_S = Number(option('duration') ?? 10);
 const WARMUP_S = 3;
 const CONNECTIONS = 50;
-const ONLY = (option('only') ?? 'bare,ferry,mockoon').split(',');
+const ONLY = [...(option('only') ?? 'bare,ferry,mockoon').split(','), ...(option('base') !== undefined ? ['base'] : [])];
 const ROUNDS = Number(option('rounds') ?? 5);
+const BASE = option('base');
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 const FERRY_BODY = '{"id":"{{request.params.id}}","requestId":"{{$uuid}}","name":"Ada Lovelace","roles":["admin","editor"]}';
@@ -74,28 +79,8 @@ const peers: Record<string, Peer> = {
       return { child, url };
     },
   },
-  ferry: {
-    name: 'Ferry (ferry serve)',
-    async start(dir) {
-      const ws = path.join(dir, 'ferry-ws');
-      await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
-      await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-mock\nname: Bench\n');
-      const port = await freePort();
-      await fs.writeFile(
-        path.join(ws, 'servers', 'users.yaml'),
-        `name: Users\nport: ${port}\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
-      );
-      const script = `import { main } from ${JSON.stringify(await buildFerry())}; process.exitCode = await main(process.argv.slice(1));`;
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], {
-        cwd: ROOT,
-        stdio: ['ignore', outputFile(dir, 'ferry'), 'inherit'],
-        env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'ferry-data') },
-      });
-      const url = `http://127.0.0.1:${port}`;
-      await waitUntilAnswering(`${url}/users/1`, 30);
-      return { child, url };
-    },
-  },
+  ferry: ferryPeer('ferry', 'Ferry (ferry serve)', ROOT),
+  ...(BASE !== undefined ? { base: ferryPeer('base', `Ferry of ${path.basename(path.resolve(BASE))}`, path.resolve(BASE)) } : {}),
   mockoon: {
     name: 'Mockoon CLI 9.9.0',
     async start(dir) {
@@ -123,16 +108,45 @@ const peers: Record<string, Peer> = {
   },
 };
 
+/** `ferry serve` of the checkout at `root` with the bench's one route, its output going to a file. */
+function ferryPeer(key: string, name: string, root: string): Peer {
+  return {
+    name,
+    async start(dir) {
+      const ws = path.join(dir, `${key}-ws`);
+      await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
+      await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-mock\nname: Bench\n');
+      const port = await freePort();
+      await fs.writeFile(
+        path.join(ws, 'servers', 'users.yaml'),
+        `name: Users\nport: ${port}\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
+      );
+      const script = `import { main } from ${JSON.stringify(await buildFerry(root))}; process.exitCode = await main(process.argv.slice(1));`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], {
+        cwd: root,
+        stdio: ['ignore', outputFile(dir, key), 'inherit'],
+        env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, `${key}-data`) },
+      });
+      const url = `http://127.0.0.1:${port}`;
+      await waitUntilAnswering(`${url}/users/1`, 30);
+      return { child, url };
+    },
+  };
+}
+
 /**
  * Ferry compiled as users run it (plain JavaScript, as `npm run build` makes it), not through tsx,
- * whose name-keeping helpers run on every closure created. Bundled with esbuild into
- * node_modules/.cache so package imports and `../../package.json` resolve as from dist/cli.
+ * whose name-keeping helpers run on every closure created. Bundled with esbuild two folders deep in
+ * the checkout (removed at the end), so package imports and `../../package.json` resolve as from
+ * dist/cli; not in node_modules, which worktrees may share.
  */
-async function buildFerry(): Promise<string> {
+const builds: string[] = [];
+async function buildFerry(root: string): Promise<string> {
   const { build } = await import('esbuild');
-  const outfile = path.join(ROOT, 'node_modules', '.cache', 'ferry-bench.mjs');
+  const outfile = path.join(root, '.bench-build', 'cli', 'ferry-mock.mjs');
+  builds.push(path.join(root, '.bench-build'));
   await build({
-    entryPoints: [path.join(ROOT, 'src/cli/main.ts')],
+    entryPoints: [path.join(root, 'src/cli/main.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -301,9 +315,10 @@ try {
 } finally {
   await Promise.all(started.map(stopPeer));
   await fs.rm(dir, { recursive: true, force: true });
+  for (const folder of builds) await fs.rm(folder, { recursive: true, force: true });
 }
 
-const { ferry, bare, mockoon } = results;
+const { ferry, bare, mockoon, base } = results;
 const loadAtEnd = os.loadavg()[0]!;
 console.log(`\nload average at the end: ${loadAtEnd.toFixed(2)} (the bench itself included)`);
 // Other work on the machine decides which process the scheduler favours, not the servers' speed.
@@ -322,5 +337,10 @@ if (ferry && bare) {
   }
   console.log(`Server CPU per request: Ferry ${ferry.cpuUsPerRequest.toFixed(1)} µs, bare Node ${bare.cpuUsPerRequest.toFixed(1)} µs (${(ferry.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2)}×)`);
   console.log(`Ferry p99 / bare Node p99: ${p99Ratio.toFixed(2)}×  (target ≤ 1.5×: ${p99Ratio <= 1.5 ? 'met' : 'NOT met'}; p99 floors at 1 ms)`);
+  console.log(`  (target of issue 24: ≤ 1.05× and req/s ≥ 90%: ${ferry.cpuUsPerRequest / bare.cpuUsPerRequest <= 1.05 && rpsRatio >= 0.9 ? 'met' : 'NOT met'})`);
   if (mockoon) console.log(`Ferry / Mockoon req/s: ${(ferry.rps / mockoon.rps).toFixed(1)}×`);
+  if (base) {
+    const pairedCpu = (rounds.ferry ?? []).map((f, i) => f.cpuUsPerRequest / (rounds.base?.[i]?.cpuUsPerRequest ?? Number.NaN)).filter(Number.isFinite);
+    console.log(`Server CPU per request against ${base.name}: ${ferry.cpuUsPerRequest.toFixed(1)} µs vs ${base.cpuUsPerRequest.toFixed(1)} µs (${(ferry.cpuUsPerRequest / base.cpuUsPerRequest).toFixed(3)}×; round by round median ${median(pairedCpu).toFixed(3)}×)`);
+  }
 }

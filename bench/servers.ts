@@ -4,13 +4,15 @@
  * one run. Each server runs in a process of its own; the load generator (this process) keeps
  * CONNECTIONS clients each with WINDOW messages in flight, sending the next as each echo arrives.
  *
- *   npx tsx bench/servers.ts [--duration 5] [--rounds 3] [--profile DIR]
+ *   npx tsx bench/servers.ts [--duration 5] [--rounds 3] [--profile DIR] [--base DIR]
  *
  * Measurements alternate (bare, Ferry, bare, Ferry…) so other load on the machine falls on both
  * alike; each figure is the median of the rounds. Target (issue 18): Ferry ≥ 85% of the bare server.
  * Each server's CPU time per echoed message (user + system, from /proc) is printed too: on a
  * machine shared with other work it moves far less than messages per second. `--profile DIR`
- * runs both servers with `--cpu-prof` and leaves their profiles in DIR.
+ * runs both servers with `--cpu-prof` and leaves their profiles in DIR. `--base DIR` also measures
+ * the Ferry of another checkout (e.g. main, extracted with `git archive` and a node_modules link)
+ * in the same alternation: before/after on a busy machine.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs, openSync } from 'node:fs';
@@ -25,6 +27,7 @@ const ROUNDS = Number(option('rounds') ?? 3);
 const CONNECTIONS = 8;
 const WINDOW = 32;
 const PROFILE_DIR = option('profile');
+const BASE = option('base') !== undefined ? path.resolve(option('base')!) : undefined;
 const MESSAGE = JSON.stringify({ type: 'tick', id: 1234567, payload: 'x'.repeat(40) });
 
 const BARE_SERVER = `
@@ -35,12 +38,26 @@ process.on('SIGINT', () => process.exit(0)); // exits normally, so a --cpu-prof 
 `;
 
 /** Ferry as users run it (bundled plain JavaScript, not through tsx); the file is removed at the end. */
-async function buildFerry(): Promise<string> {
+async function buildFerry(root: string): Promise<string> {
   const { build } = await import('esbuild');
-  // Two folders deep in the worktree, so `../../package.json` and node_modules resolve as from dist/cli.
-  const outfile = path.join(ROOT, '.bench-build', 'cli', 'ferry-servers.mjs');
-  await build({ entryPoints: [path.join(ROOT, 'src/cli/main.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile, logLevel: 'warning' });
+  // Two folders deep in the checkout, so `../../package.json` and node_modules resolve as from dist/cli.
+  const outfile = path.join(root, '.bench-build', 'cli', 'ferry-servers.mjs');
+  await build({ entryPoints: [path.join(root, 'src/cli/main.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile, logLevel: 'warning' });
   return outfile;
+}
+
+/** `ferry serve` of the checkout at `root` with one WebSocket echo server on `port`, its output going to a file. */
+async function startFerry(root: string, name: string, port: number, profile: string[]): Promise<ChildProcess> {
+  const ws = path.join(dir, `${name}-ws`);
+  await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
+  await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-servers\nname: Bench\n');
+  await fs.writeFile(path.join(ws, 'servers', 'echo.yaml'), `name: Echo\nkind: websocket\nport: ${port}\nwebsocket:\n  mode: echo\n`);
+  const script = `import { main } from ${JSON.stringify(await buildFerry(root))}; process.exitCode = await main(process.argv.slice(1));`;
+  return spawn(process.execPath, [...profile, '--input-type=module', '-e', script, 'serve', '-w', ws], {
+    cwd: root,
+    stdio: ['ignore', openSync(path.join(dir, `${name}.out`), 'w'), 'inherit'],
+    env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, `${name}-data`) },
+  });
 }
 
 async function waitUntilOpen(url: string): Promise<void> {
@@ -96,28 +113,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-servers-'));
 const children: ChildProcess[] = [];
-const bundle = await buildFerry();
 try {
   const barePort = await freePort();
   const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE_DIR)] : [];
   children.push(spawn(process.execPath, [...profile, '-e', BARE_SERVER, String(barePort)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }));
   const ferryPort = await freePort();
-  const ws = path.join(dir, 'ws');
-  await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
-  await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-servers\nname: Bench\n');
-  await fs.writeFile(path.join(ws, 'servers', 'echo.yaml'), `name: Echo\nkind: websocket\nport: ${ferryPort}\nwebsocket:\n  mode: echo\n`);
-  const script = `import { main } from ${JSON.stringify(bundle)}; process.exitCode = await main(process.argv.slice(1));`;
-  children.push(spawn(process.execPath, [...profile, '--input-type=module', '-e', script, 'serve', '-w', ws], {
-    cwd: ROOT,
-    stdio: ['ignore', openSync(path.join(dir, 'ferry.out'), 'w'), 'inherit'],
-    env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'data') },
-  }));
+  children.push(await startFerry(ROOT, 'ferry', ferryPort, profile));
+  const basePort = await freePort();
+  if (BASE !== undefined) children.push(await startFerry(BASE, 'base', basePort, profile));
   const bare = `ws://127.0.0.1:${barePort}`;
   const ferry = `ws://127.0.0.1:${ferryPort}`;
+  const base = `ws://127.0.0.1:${basePort}`;
   await waitUntilOpen(bare);
   await waitUntilOpen(ferry);
+  if (BASE !== undefined) await waitUntilOpen(base);
+  const loadAtStart = os.loadavg()[0]!;
   const rates: { bare: number[]; ferry: number[] } = { bare: [], ferry: [] };
-  const cpu: { bare: number[]; ferry: number[] } = { bare: [], ferry: [] };
+  const cpu: { bare: number[]; ferry: number[]; base: number[] } = { bare: [], ferry: [], base: [] };
   for (let round = 0; round < ROUNDS; round++) {
     const b = await measure(bare, children[0]!.pid!);
     const f = await measure(ferry, children[1]!.pid!);
@@ -125,18 +137,29 @@ try {
     rates.ferry.push(f.rate);
     cpu.bare.push(b.cpuUs);
     cpu.ferry.push(f.cpuUs);
-    console.log(`round ${round + 1}: bare ${Math.round(b.rate)} msg/s (${b.cpuUs.toFixed(1)} µs CPU/msg), Ferry ${Math.round(f.rate)} msg/s (${f.cpuUs.toFixed(1)} µs CPU/msg)`);
+    let againstBase = '';
+    if (BASE !== undefined) {
+      const o = await measure(base, children[2]!.pid!);
+      cpu.base.push(o.cpuUs);
+      againstBase = `, base ${Math.round(o.rate)} msg/s (${o.cpuUs.toFixed(1)} µs CPU/msg)`;
+    }
+    console.log(`round ${round + 1}: bare ${Math.round(b.rate)} msg/s (${b.cpuUs.toFixed(1)} µs CPU/msg), Ferry ${Math.round(f.rate)} msg/s (${f.cpuUs.toFixed(1)} µs CPU/msg)${againstBase}`);
   }
   const lines = (await fs.readFile(path.join(dir, 'ferry.out'), 'utf8')).split('\n').length;
   const b = median(rates.bare);
   const f = median(rates.ferry);
-  console.log(`\nWebSocket echo, ${CONNECTIONS} connections × ${WINDOW} in flight, ${MESSAGE.length}-byte text, median of ${ROUNDS} × ${DURATION_S} s (load average ${os.loadavg()[0]!.toFixed(1)})`);
+  console.log(`\nWebSocket echo, ${CONNECTIONS} connections × ${WINDOW} in flight, ${MESSAGE.length}-byte text, median of ${ROUNDS} × ${DURATION_S} s (load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end)`);
   console.log(`bare ws server: ${Math.round(b)} msg/s`);
   console.log(`Ferry (ferry serve, ${lines} traffic lines written): ${Math.round(f)} msg/s`);
   console.log(`ratio: ${((f / b) * 100).toFixed(1)}% (target ≥ 85%: ${f / b >= 0.85 ? 'met' : 'not met'})`);
   const cb = median(cpu.bare);
   const cf = median(cpu.ferry);
-  console.log(`server CPU per echoed message: bare ${cb.toFixed(1)} µs, Ferry ${cf.toFixed(1)} µs (bare/Ferry ${((cb / cf) * 100).toFixed(1)}%)`);
+  const pairedCpu = cpu.ferry.map((x, i) => x / cpu.bare[i]!);
+  console.log(`server CPU per echoed message: bare ${cb.toFixed(1)} µs, Ferry ${cf.toFixed(1)} µs (bare/Ferry ${((cb / cf) * 100).toFixed(1)}%; Ferry/bare ${(cf / cb).toFixed(2)}×, round by round median ${median(pairedCpu).toFixed(2)}×, aim ≤ 1.1×)`);
+  if (BASE !== undefined) {
+    const co = median(cpu.base);
+    console.log(`against ${path.basename(BASE)}: Ferry ${cf.toFixed(1)} µs vs ${co.toFixed(1)} µs CPU per message (${(cf / co).toFixed(3)}×; round by round median ${median(cpu.ferry.map((x, i) => x / cpu.base[i]!)).toFixed(3)}×)`);
+  }
 } finally {
   // Waited for: a profiled server writes its profile as it exits.
   await Promise.all(children.map((child) => new Promise((resolve) => {
@@ -145,5 +168,6 @@ try {
     child.kill('SIGINT');
   })));
   await fs.rm(path.join(ROOT, '.bench-build'), { recursive: true, force: true });
+  if (BASE !== undefined) await fs.rm(path.join(BASE, '.bench-build'), { recursive: true, force: true });
   await fs.rm(dir, { recursive: true, force: true });
 }

@@ -40,8 +40,8 @@ export class TrafficPrinter {
 
   /** The traffic log's listener. */
   readonly print = (records: readonly TrafficRecord[], dropped: number): void => {
-    // Joined once into one flat string: appending line by line builds a rope of thousands of
-    // pieces that is flattened (copied) again before it can be encoded.
+    // Handed over as one list: the printer encodes each line where it goes (appending to one
+    // string would build a rope of thousands of pieces, flattened again before it is encoded).
     const lines: string[] = [];
     const add = (line: string) => lines.push(line);
     if (dropped > 0) add(this.#droppedLine(dropped));
@@ -60,7 +60,7 @@ export class TrafficPrinter {
       const line = formatTrafficLine(r);
       add(r.level === 'error' ? this.#c.red(line) : r.level === 'warning' ? this.#c.yellow(line) : line);
     }
-    if (lines.length > 0) this.#printer.print(lines.join('\n'));
+    if (lines.length > 0) this.#printer.printEach(lines);
   };
 
   /** Prints what is still counted (the last second's summary); call when serving stops. */

@@ -1,9 +1,9 @@
 /** `ferry serve`: URLs, live traffic lines, --env/--var, failures reported, Ctrl-C stops cleanly. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { promises as fs, openSync, closeSync } from 'node:fs';
+import { promises as fs, openSync, closeSync, createReadStream } from 'node:fs';
 import { fdPrinter } from '../../src/cli/line-printer.js';
 import { serveUntil } from '../../src/cli/serve.js';
 import { openWorkspace } from '../../src/workspace/index.js';
@@ -45,6 +45,50 @@ describe('non-blocking line printer', () => {
     closeSync(fd);
     const lines = (await fs.readFile(file, 'utf8')).split('\n').slice(0, -1);
     expect(lines).toEqual(['first', ...Array.from({ length: 1000 }, (_, n) => `b${Math.floor(n / 20)}-${n % 20}`)]);
+  });
+
+  it('encodes lists of lines, text beyond ASCII and lines longer than a chunk, over many reused chunks', async () => {
+    const file = path.join(await tempDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    const printer = fdPrinter(fd);
+    const expected: string[] = [];
+    for (let batch = 0; batch < 40; batch++) {
+      // ~400 KB in all: more than the printer's chunks hold, so they are written and reused.
+      const lines = Array.from({ length: 100 }, (_, i) => `${batch}-${i} ↑ ${'é'.repeat(i % 7)} 😀 ${'x'.repeat(60)}`);
+      printer.printEach(lines);
+      expected.push(...lines);
+      if (batch === 20) {
+        const long = `long ${'→'.repeat(40_000)}`; // over 64 KB as UTF-8
+        printer.print(`${long}\n`);
+        expected.push(long);
+      }
+      if (batch % 5 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    await printer.flush();
+    closeSync(fd);
+    const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toEqual(expected);
+  });
+
+  it('writes to a pipe in the background, every line in order', async () => {
+    const fifo = path.join(await tempDir(), 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const chunks: Buffer[] = [];
+    // Both ends open in the thread pool, where each waits for the other.
+    const reader = createReadStream(fifo);
+    reader.on('data', (chunk) => chunks.push(chunk as Buffer));
+    const ended = new Promise((resolve) => reader.once('end', resolve));
+    const writer = await fs.open(fifo, 'w');
+    const printer = fdPrinter(writer.fd);
+    const expected = Array.from({ length: 20_000 }, (_, i) => `pipe ${i} ↓ ${'y'.repeat(i % 50)}`);
+    for (let i = 0; i < expected.length; i += 500) printer.printEach(expected.slice(i, i + 500));
+    await printer.flush();
+    await writer.close();
+    await ended;
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toEqual(expected);
   });
 
   it('counts the lines it had to drop instead of waiting', async () => {

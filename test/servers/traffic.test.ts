@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatTrafficLine, type HttpExchangeDetail, TrafficLog, type TrafficRecord } from '../../src/servers/index.js';
 import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
+import { previewText, previewUtf8 } from '../../src/servers/kinds/messages/payload.js';
 
 /** An HTTP exchange as the mock records it, at a fixed time. */
 const record = (n: number, detail: Partial<HttpExchangeDetail> = {}, extra: Partial<TrafficRecord> = {}): TrafficRecord => ({
@@ -99,5 +100,16 @@ describe('traffic log', () => {
       detail: { frame: 'text' },
     };
     expect(formatTrafficLine(message)).toMatch(/^\d\d:\d\d:00\.009 chat ← hello 0\.00 ms ↑5 B ↓0 B \(no rule matched\)$/);
+  });
+
+  it('previews a text message in quotes, cut at 80 characters with an ellipsis, as JSON quotes it', () => {
+    const texts = ['', 'hi', '{"type":"tick"}', 'x'.repeat(80), 'x'.repeat(81), `{"a":"${'q"\\'.repeat(40)}"}`, `${'é'.repeat(79)}😀!`, `${'a'.repeat(79)}😀`, `tab\there\n${'z'.repeat(90)}`];
+    for (const text of texts) expect(previewText(text)).toBe(JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text));
+    expect(previewText('x'.repeat(81))).toBe(`"${'x'.repeat(80)}…"`);
+  });
+
+  it('previews UTF-8 bytes as their text, decoding only the start it shows', () => {
+    const texts = ['', 'hi', 'x'.repeat(81), '€'.repeat(80), '€'.repeat(81), '😀'.repeat(40), '😀'.repeat(41), `${'😀'.repeat(100)}tail`, `${'€'.repeat(107)}😀${'a'.repeat(500)}`, `${'é'.repeat(300)}`];
+    for (const text of texts) expect(previewUtf8(Buffer.from(text, 'utf8'))).toBe(previewText(text));
   });
 });

@@ -8,7 +8,20 @@ export { formatHex, LINE_ENDING_TEXT, parseHex } from '../../../support/byte-fra
 
 /** A bounded preview of a text message (a WebSocket text frame): in quotes, cut at `max` characters. */
 export function previewText(text: string, max = 80): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+  if (text.length <= max) return JSON.stringify(text);
+  // The same text as quoting the cut with its "…", but the quoting reads a one-byte string when the
+  // cut is ASCII (an echo server previews every message).
+  return `${JSON.stringify(text.slice(0, max)).slice(0, -1)}…"`;
+}
+
+/**
+ * `previewText` of UTF-8 bytes (a WebSocket text frame, valid UTF-8 by the protocol), decoding only
+ * the start the preview can show: `max + 1` characters take at most 4 bytes each, and a character
+ * cut at the end of that start is past what the preview shows.
+ */
+export function previewUtf8(bytes: Buffer, max = 80): string {
+  const enough = (max + 1) * 4;
+  return previewText(bytes.toString('utf8', 0, Math.min(bytes.length, enough)), max);
 }
 
 /** A bounded preview of bytes for the traffic log: text when it is UTF-8, else hex. */

@@ -11,7 +11,7 @@ import { compile, type Template, type VariableScope } from '../../../template/in
 import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
-import { preview, previewText } from '../messages/payload.js';
+import { preview, previewText, previewUtf8 } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { PendingTimers } from '../pending-timers.js';
 
@@ -98,9 +98,10 @@ class WebSocketKind implements HttpKindInstance {
       const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
       bytesIn += bytes.length;
       const now = this.#state!;
-      // Text frames are UTF-8 by the protocol: decoded once for the preview and the rules.
-      const text = isBinary ? undefined : bytes.toString('utf8');
-      const shown = text === undefined ? preview(bytes, true) : previewText(text);
+      // Text frames are UTF-8 by the protocol: decoded whole only when the rules read them (then
+      // once, for the preview too); the preview alone needs only their start.
+      const text = !isBinary && now.mode === 'rules' ? bytes.toString('utf8') : undefined;
+      const shown = isBinary ? preview(bytes, true) : text !== undefined ? previewText(text) : previewUtf8(bytes);
       if (now.mode === 'echo') {
         // One record for the message and its echo: an echo server's log is not doubled.
         if (ws.readyState === WebSocket.OPEN) ws.send(bytes, { binary: isBinary });
