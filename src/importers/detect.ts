@@ -5,8 +5,7 @@
  * an OpenAPI/Swagger document (JSON or YAML), or a saved cURL command.
  */
 import { promises as fs } from 'node:fs';
-import { YAMLParseError } from 'yaml';
-import { MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
+import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
 import { ImportError } from './types.js';
 
 /** Spec 8.1: import file or download size. */
@@ -119,7 +118,7 @@ export function detect(text: string): Detected {
       throw new ImportError('The file nests lists and objects too deeply for the YAML reader, which no API document does; it was not imported.');
     }
     // A document that says it is OpenAPI/Swagger but does not parse: say where, not "unknown format".
-    if (error instanceof YAMLParseError && /^(openapi|swagger)\s*:/m.test(text)) {
+    if (isYamlSyntaxError(error) && /^(openapi|swagger)\s*:/m.test(text)) {
       const pos = error.linePos?.[0];
       const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
       throw new ImportError(`The file looks like an OpenAPI/Swagger YAML document but does not parse${where}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}. Fix the YAML and import again.`);
