@@ -17,7 +17,7 @@ import { formatFieldPath, parseResource, toFileData, variableSchema, WORKSPACE_F
 import { SecretStore, withWorkspaceLock, workspaceDataDir } from '../appdata/index.js';
 import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
-  checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYaml, readTextFile,
+  checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYamlData, readTextFile,
   REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
 } from '../workspace/index.js';
 import { SiblingNames } from './sibling-names.js';
@@ -156,9 +156,10 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     // 4. Workspace variables: merged into the workspace file's text (comments kept).
     const workspaceFile = path.join(root, WORKSPACE_FILE);
     const source = await readTextFile(workspaceFile);
-    const parsed = parseYaml(source);
+    // Read as the workspace reader does (plain files without loading `yaml`); only an edit needs `yaml`.
+    const parsed = parseYamlData(source);
     if (!parsed.ok) throw new ImportError(`${WORKSPACE_FILE} does not parse (line ${parsed.error.line}); fix it before importing.`);
-    const data = (parsed.parsed.data ?? {}) as Record<string, unknown>;
+    const data = (parsed.data ?? {}) as Record<string, unknown>;
     const existing = Array.isArray(data.variables) ? (data.variables as { key?: unknown }[]) : [];
     const existingKeys = new Set(existing.map((v) => String(v?.key)));
     const added = [];

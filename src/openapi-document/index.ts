@@ -5,7 +5,7 @@
  */
 export * from './limits.js';
 export { isObject, type JsonObject } from './json.js';
-export { parseDocumentText, type DocumentData, type ReadOptions } from './text.js';
+export { isYamlSyntaxError, parseDocumentText, type DocumentData, type ReadOptions, type YamlSyntaxError } from './text.js';
 export { detectDialect, specVersionOf, type SpecVersion, type SpecVersionInfo } from './version.js';
 export { RefResolver, refName } from './refs.js';
 export { OpenApiDocument, type Dialect, type FoundOperation } from './document.js';

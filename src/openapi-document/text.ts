@@ -20,6 +20,15 @@ export interface ReadOptions {
   prettyErrors?: boolean;
 }
 
+/** A syntax error from `yaml` (with `prettyErrors`, its line and column), known without loading `yaml` to compare classes. */
+export interface YamlSyntaxError extends Error {
+  linePos?: [{ line: number; col: number }, ...{ line: number; col: number }[]];
+}
+
+export function isYamlSyntaxError(error: unknown): error is YamlSyntaxError {
+  return error instanceof Error && error.name === 'YAMLParseError';
+}
+
 export function parseDocumentText(text: string, options: ReadOptions = {}): DocumentData {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (/^\s*[{[]/.test(body)) {

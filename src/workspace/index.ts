@@ -6,7 +6,7 @@ export * from './names.js';
 export * from './files.js';
 export * from './save.js';
 export * from './requests.js';
-export { readResource, formatWarning } from './read-resource.js';
+export { readResource, formatWarning, parseYamlData } from './read-resource.js';
 export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
 export { editYaml } from './yaml-edit.js';
 export * from './entries.js';

@@ -4,6 +4,7 @@
  */
 import type { Document, LineCounter } from 'yaml';
 import { lazyRequire } from '../support/lazy-require.js';
+import { renderPlainYaml } from './yaml-render.js';
 
 /** The full YAML library: for files the fast reader declines, for positions and for writing. */
 const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
@@ -55,7 +56,7 @@ export function positionOf(parsed: ParsedYaml, path: (string | number)[]): { lin
   return { line: 1, column: 1 };
 }
 
-/** Text of a file Ferry writes whole. */
+/** Text of a file Ferry writes whole: plain data through the fast path (same bytes), the rest through `yaml`. */
 export function renderYaml(data: unknown): string {
-  return yaml().stringify(data, { version: '1.2', lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
+  return renderPlainYaml(data) ?? yaml().stringify(data, { version: '1.2', lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
 }

@@ -3,9 +3,8 @@
  * text that does not parse, and data that is not a Swagger 2.0, OpenAPI 3.0 or 3.1 document,
  * each an `ImportError` that says where.
  */
-import { YAMLParseError } from 'yaml';
 import {
-  isObject, MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
+  isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
 import { ImportError } from '../types.js';
 
@@ -19,7 +18,7 @@ export function parseSpecText(text: string, label: string): DocumentData {
   try {
     return parseDocumentText(text, { prettyErrors: true });
   } catch (error) {
-    if (error instanceof YAMLParseError) {
+    if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
       const where = pos ? `${label}:${pos.line}:${pos.col}` : label;
       throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.`);
