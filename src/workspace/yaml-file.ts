@@ -4,7 +4,6 @@
  */
 import type { Document, LineCounter } from 'yaml';
 import { lazyRequire } from '../support/lazy-require.js';
-import { renderPlainYaml } from './yaml-render.js';
 
 /** The full YAML library: for files the fast reader declines, for positions and for writing. */
 const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
@@ -56,7 +55,7 @@ export function positionOf(parsed: ParsedYaml, path: (string | number)[]): { lin
   return { line: 1, column: 1 };
 }
 
-/** Text of a file Ferry writes whole: plain data through the fast path (same bytes), the rest through `yaml`. */
+/** Text of a file Ferry writes whole. */
 export function renderYaml(data: unknown): string {
-  return renderPlainYaml(data) ?? yaml().stringify(data, { version: '1.2', lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
+  return yaml().stringify(data, { version: '1.2', lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
 }
