@@ -78,7 +78,7 @@ describe('non-blocking line printer', () => {
     // Both ends open in the thread pool, where each waits for the other.
     const reader = createReadStream(fifo);
     reader.on('data', (chunk) => chunks.push(chunk as Buffer));
-    const ended = new Promise((resolve) => reader.once('end', resolve));
+    const ended = new Promise<void>((resolve) => reader.once('end', () => resolve()));
     const writer = await fs.open(fifo, 'w');
     const printer = fdPrinter(writer.fd);
     const expected = Array.from({ length: 20_000 }, (_, i) => `pipe ${i} ↓ ${'y'.repeat(i % 50)}`);
