@@ -19,6 +19,7 @@ const AsyncFunction = (async function () {}).constructor as new (...args: string
 const lineOffset = 2;
 const compiled = new Map<string, { fn: ScriptFunction; legacy: boolean }>();
 const baselineGlobals = new Set(Object.getOwnPropertyNames(globalThis));
+const lazyGlobalNames = Object.keys(lazyGlobals);
 
 let phase: Phase | undefined;
 let response: ScriptResponse | undefined;
@@ -51,12 +52,14 @@ function compile(code: string): { fn: ScriptFunction; legacy: boolean } {
 /** Removes globals the last script created (sloppy-mode assignments) and restores lazy ones. */
 function resetGlobals(): void {
   const g = globalThis as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(globalThis)) {
-    if (!baselineGlobals.has(name)) delete g[name];
+  // Indexed loops: QuickJS runs for-of through the iterator protocol, several times slower.
+  const names = Object.getOwnPropertyNames(globalThis);
+  for (let i = 0; i < names.length; i++) {
+    if (!baselineGlobals.has(names[i]!)) delete g[names[i]!];
   }
-  for (const name of Object.keys(lazyGlobals)) {
-    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
-    if (!descriptor || !descriptor.get) defineLazyGlobal(name);
+  for (let i = 0; i < lazyGlobalNames.length; i++) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, lazyGlobalNames[i]!);
+    if (!descriptor || !descriptor.get) defineLazyGlobal(lazyGlobalNames[i]!);
   }
 }
 
@@ -81,7 +84,8 @@ const api = Object.freeze({
     const run: NonNullable<typeof current> = { scope, settled: false };
     current = run;
     const fn = entry.fn;
-    const args = paramNames.map((name) => scope.params[name]);
+    const args: unknown[] = [];
+    for (let i = 0; i < paramNames.length; i++) args.push(scope.params[paramNames[i]!]);
     fn(...args).then(
       () => {
         run.settled = true;
