@@ -26,6 +26,25 @@ describe('variables', () => {
     expect(result.variables.environment).toEqual({ token: 'abc' });
   });
 
+  it('a script that changes nothing keeps what the scripts before it changed, and the values as they came', async () => {
+    const ctx = preContext([
+      `pm.environment.set('token', 'abc'); pm.variables.set('local', 'L');`,
+      `console.log(pm.environment.get('token'), pm.variables.get('local'), pm.globals.get('g'));`,
+      `pm.collectionVariables.unset('c');`,
+    ]);
+    ctx.variables.globals = { g: 'kept', n: 2.5, nested: { a: [1, null] } };
+    const result = await engine.runPreRequest(ctx);
+    expect(result.errors).toEqual([]);
+    expect(result.console.map((c) => c.text)).toEqual(['abc L kept']);
+    expect(result.changes.environment).toEqual({ cleared: false, set: { token: 'abc' }, unset: [] });
+    expect(result.changes.local).toEqual({ cleared: false, set: { local: 'L' }, unset: [] });
+    expect(result.changes.collection).toEqual({ cleared: false, set: {}, unset: ['c'] });
+    expect(result.changes.globals).toEqual({ cleared: false, set: {}, unset: [] });
+    expect(result.variables.globals).toEqual({ g: 'kept', n: 2.5, nested: { a: [1, null] } });
+    expect(result.variables.collection).toEqual({});
+    expect(result.variables.local).toEqual({ local: 'L' });
+  });
+
   it('pm.variables follows Postman precedence: local, data, environment, collection, globals', async () => {
     const ctx = preContext([
       `console.log(pm.variables.get('x'), pm.variables.get('y'), pm.variables.get('z'), pm.variables.get('w'));

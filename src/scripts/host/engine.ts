@@ -5,7 +5,7 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS } from './runtime.js';
-import { OutputError, parseOutput, scopeNames, type SandboxState } from './output-check.js';
+import { OutputError, applyReport, parseOutput, scopeNames, type SandboxState } from './output-check.js';
 import type {
   ConsoleEntry, PostResponseContext, PostResponseResult, PreRequestContext, PreRequestResult, ScopeChanges,
   ScopeName, ScriptError, ScriptLimits, ScriptResponse, ScriptVariables, TestResult,
@@ -134,6 +134,8 @@ export class ScriptEngine {
       iterationData: v.iterationData ?? {},
       response: response ? responseData(response) : undefined,
     };
+    // Scripts report only what they changed; the rest stays the state as the sandbox read it (JSON).
+    state = JSON.parse(JSON.stringify(state)) as SandboxState;
     let begun: SandboxHost | undefined;
     for (const script of scripts) {
       const sandbox = await this.current(begun === undefined);
@@ -152,7 +154,7 @@ export class ScriptEngine {
         if (result.json !== undefined) {
           try {
             const out = parseOutput(result.json);
-            state = out.state;
+            state = applyReport(state, out.state);
             for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
             for (const c of out.console) outcome.console.push({ ...c, script: script.label });
           } catch (error) {
@@ -163,7 +165,7 @@ export class ScriptEngine {
       }
       try {
         const out = parseOutput(result.json);
-        state = out.state;
+        state = applyReport(state, out.state);
         for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
         for (const c of out.console) outcome.console.push({ ...c, script: script.label });
         // QuickJS throws `null` when it cannot even allocate its out-of-memory error.

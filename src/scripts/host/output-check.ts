@@ -14,11 +14,23 @@ export interface SandboxState {
   skipRequest: boolean;
 }
 
+/**
+ * The state as a script reports it: only the scopes it changed, and the request only from a
+ * pre-request script; the rest is as the host sent it.
+ */
+export interface ReportedState {
+  request?: ScriptRequest;
+  scopes: Partial<SandboxState['scopes']>;
+  nextRequest?: string | null;
+  nextRequestSet: boolean;
+  skipRequest: boolean;
+}
+
 export interface ScriptOutput {
   tests: { name: string; passed: boolean; skipped?: boolean; message?: string }[];
   console: { level: ConsoleLevel; text: string }[];
   error?: { message: string; kind: 'error' | 'syntax' | 'memory' | 'stack' };
-  state: SandboxState;
+  state: ReportedState;
 }
 
 export class OutputError extends Error {}
@@ -101,19 +113,31 @@ function scope(value: unknown, name: string): { values: VariableValues; changes:
   };
 }
 
-export function parseState(value: unknown): SandboxState {
+function parseReportedState(value: unknown): ReportedState {
   const r = record(value, 'state');
   const scopes = record(r.scopes, 'scopes');
-  const state: SandboxState = {
-    request: request(r.request),
-    scopes: Object.fromEntries(scopeNames.map((n) => [n, scope(scopes[n], n)])) as SandboxState['scopes'],
+  const state: ReportedState = {
+    scopes: Object.fromEntries(scopeNames.filter((n) => scopes[n] !== undefined).map((n) => [n, scope(scopes[n], n)])),
     nextRequestSet: r.nextRequestSet === true,
     skipRequest: r.skipRequest === true,
   };
+  if (r.request !== undefined) state.request = request(r.request);
   if (state.nextRequestSet) {
     if (r.nextRequest !== null && typeof r.nextRequest !== 'string') fail('nextRequest');
     state.nextRequest = r.nextRequest;
   }
+  return state;
+}
+
+/** The state after a script: what it reported over the state before it. */
+export function applyReport(before: SandboxState, reported: ReportedState): SandboxState {
+  const state: SandboxState = {
+    request: reported.request ?? before.request,
+    scopes: { ...before.scopes, ...reported.scopes },
+    nextRequestSet: reported.nextRequestSet,
+    skipRequest: reported.skipRequest,
+  };
+  if (reported.nextRequestSet) state.nextRequest = reported.nextRequest;
   return state;
 }
 
@@ -139,7 +163,7 @@ export function parseOutput(json: string): ScriptOutput {
       if (!levels.has(level)) fail('console level');
       return { level: level as ConsoleLevel, text: string(entry.text, 'console text') };
     }),
-    state: parseState(r.state),
+    state: parseReportedState(r.state),
   };
   if (r.error !== undefined) {
     const e = record(r.error, 'error');

@@ -9,7 +9,11 @@ import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
 import type { TestRecord } from './tests.js';
 import type { Entry } from './console.js';
-import type { Phase } from './state.js';
+import type { Phase, State } from './state.js';
+import type { StateUpdate } from './pm.js';
+
+/** A script's report of the state: the scopes it changed, the request before the send, the flow flags. */
+type ReportedState = StateUpdate & Pick<State, 'nextRequestSet' | 'skipRequest' | 'nextRequest'>;
 
 installPolyfills();
 
@@ -18,7 +22,16 @@ const AsyncFunction = (async function () {}).constructor as new (...args: string
 /** The Function constructor puts the body two lines below the top of `<input>`. */
 const lineOffset = 2;
 const compiled = new Map<string, { fn: ScriptFunction; legacy: boolean }>();
-const baselineGlobals = new Set(Object.getOwnPropertyNames(globalThis));
+const baselineNames = Object.getOwnPropertyNames(globalThis);
+const baselineGlobals = new Set(baselineNames);
+
+/** Whether the global object has exactly the names it started with, in order (most scripts add none). */
+function sameNames(names: string[], expected: string[]): boolean {
+  if (names.length !== expected.length) return false;
+  for (let i = 0; i < names.length; i++) if (names[i] !== expected[i]) return false;
+  return true;
+}
+const lazyGlobalNames = Object.keys(lazyGlobals);
 
 let phase: Phase | undefined;
 let response: ScriptResponse | undefined;
@@ -51,12 +64,16 @@ function compile(code: string): { fn: ScriptFunction; legacy: boolean } {
 /** Removes globals the last script created (sloppy-mode assignments) and restores lazy ones. */
 function resetGlobals(): void {
   const g = globalThis as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(globalThis)) {
-    if (!baselineGlobals.has(name)) delete g[name];
+  // Indexed loops: QuickJS runs for-of through the iterator protocol, several times slower.
+  const names = Object.getOwnPropertyNames(globalThis);
+  if (!sameNames(names, baselineNames)) {
+    for (let i = 0; i < names.length; i++) {
+      if (!baselineGlobals.has(names[i]!)) delete g[names[i]!];
+    }
   }
-  for (const name of Object.keys(lazyGlobals)) {
-    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
-    if (!descriptor || !descriptor.get) defineLazyGlobal(name);
+  for (let i = 0; i < lazyGlobalNames.length; i++) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, lazyGlobalNames[i]!);
+    if (!descriptor || !descriptor.get) defineLazyGlobal(lazyGlobalNames[i]!);
   }
 }
 
@@ -81,7 +98,8 @@ const api = Object.freeze({
     const run: NonNullable<typeof current> = { scope, settled: false };
     current = run;
     const fn = entry.fn;
-    const args = paramNames.map((name) => scope.params[name]);
+    const args: unknown[] = [];
+    for (let i = 0; i < paramNames.length; i++) args.push(scope.params[paramNames[i]!]);
     fn(...args).then(
       () => {
         run.settled = true;
@@ -98,16 +116,19 @@ const api = Object.freeze({
     const run = current;
     if (!phase || !run) throw new Error('Ferry sandbox: endScript before runScript');
     current = undefined;
-    run.scope.commit(phase.state);
+    const update = run.scope.commit(phase.state);
     resetGlobals();
     let error = run.error;
     if (!run.settled && !error) {
       error = { message: 'the script never finished: it awaits something that never resolves (scripts have no timers or network)', kind: 'error' };
     }
-    const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: Phase['state'] } = {
+    // Only what the script may have changed goes back: the host keeps the rest of what it sent.
+    const state: ReportedState = { ...update, nextRequestSet: phase.state.nextRequestSet, skipRequest: phase.state.skipRequest };
+    if (phase.state.nextRequestSet) state.nextRequest = phase.state.nextRequest ?? null;
+    const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: ReportedState } = {
       tests: run.scope.tests.results(),
       console: run.scope.console.drain(),
-      state: phase.state,
+      state,
     };
     if (error) out.error = error;
     return json.stringify(out);

@@ -1,6 +1,6 @@
 /** Builds a fresh `pm` (and the legacy globals) for one script over the phase's shared state. */
-import { VariableScope, ReadOnlyScope, MergedVariables } from './variable-scopes.js';
-import { ScriptRequest } from './request.js';
+import { VariableScope, ReadOnlyScope, MergedVariables, type ScopeState } from './variable-scopes.js';
+import { ScriptRequest, type RequestData } from './request.js';
 import { ScriptResponse, chai } from './response.js';
 import { TestCollector } from './tests.js';
 import { ConsoleCapture } from './console.js';
@@ -9,13 +9,22 @@ import { requireModule } from './modules.js';
 import { unavailableFunction, defineUnavailableObject } from './unavailable.js';
 import type { Phase, State, ScopeKey } from './state.js';
 
+/** The parts of the state a script may have changed, sent back to the host. */
+export interface StateUpdate {
+  scopes: Partial<Record<ScopeKey, ScopeState>>;
+  request?: RequestData;
+}
+
 export interface ScriptScope {
   /** Values passed to the script function, by parameter name. */
   params: Record<string, unknown>;
   tests: TestCollector;
   console: ConsoleCapture;
-  /** Writes what the script changed back into the state. */
-  commit(state: State): void;
+  /**
+   * Writes what the script changed back into the state, and returns those parts: the scopes it
+   * changed, and (before the request) the request.
+   */
+  commit(state: State): StateUpdate;
 }
 
 /** Names of the legacy globals; building them costs time, so only scripts that mention one get them. */
@@ -99,14 +108,15 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
     params,
     tests,
     console: capture,
-    commit(target: State) {
-      target.scopes = {
-        environment: environment.snapshot(),
-        collection: collection.snapshot(),
-        globals: globals.snapshot(),
-        local: local.snapshot(),
-      };
-      if (isPre) target.request = request.toData();
+    commit(target: State): StateUpdate {
+      const update: StateUpdate = { scopes: {} };
+      const scopes: [ScopeKey, VariableScope][] = [['environment', environment], ['collection', collection], ['globals', globals], ['local', local]];
+      for (const [key, scope] of scopes) {
+        // An unchanged scope holds what the host sent: it need not go back.
+        if (scope.changed) target.scopes[key] = update.scopes[key] = scope.snapshot();
+      }
+      if (isPre) target.request = update.request = request.toData();
+      return update;
     },
   };
 }

@@ -35,13 +35,20 @@ export function unavailableFunction(member: string): (...args: unknown[]) => nev
   return fn;
 }
 
+const objectGetters = new Map<string, PropertyDescriptor>();
+
 /** Defines `object[name]` as a getter that throws, for members that are objects in Postman. */
 export function defineUnavailableObject(object: object, name: string, member: string): void {
-  Object.defineProperty(object, name, {
-    get() {
-      throw unavailableError(member);
-    },
-    enumerable: false,
-    configurable: true,
-  });
+  let descriptor = objectGetters.get(member);
+  if (!descriptor) {
+    descriptor = {
+      get() {
+        throw unavailableError(member);
+      },
+      enumerable: false,
+      configurable: true,
+    };
+    objectGetters.set(member, descriptor);
+  }
+  Object.defineProperty(object, name, descriptor);
 }

@@ -70,6 +70,8 @@ function checkKey(scope: string, method: string, key: unknown): string {
 
 export class VariableScope {
   private readonly values: Map<string, unknown>;
+  /** Set by set/unset/clear: only changed scopes go back to the host. */
+  changed = false;
 
   constructor(
     private readonly state: ScopeState,
@@ -87,6 +89,7 @@ export class VariableScope {
   }
   set(key: string, value: unknown): void {
     checkKey(this.apiName, 'set', key);
+    this.changed = true;
     this.values.set(key, value);
     Object.defineProperty(this.state.changes.set, key, { value, enumerable: true, writable: true, configurable: true });
     const i = this.state.changes.unset.indexOf(key);
@@ -94,11 +97,13 @@ export class VariableScope {
   }
   unset(key: string): void {
     checkKey(this.apiName, 'unset', key);
+    this.changed = true;
     this.values.delete(key);
     if (hasOwn(this.state.changes.set, key)) delete this.state.changes.set[key];
     if (!this.state.changes.unset.includes(key)) this.state.changes.unset.push(key);
   }
   clear(): void {
+    this.changed = true;
     this.values.clear();
     this.state.changes = { cleared: true, set: {}, unset: [] };
   }
