@@ -141,8 +141,7 @@ export function sendUndici(
       handler,
     );
   } catch (error) {
-    // Not synchronously: a user whose every request fails at once must not recurse.
-    setImmediate(finish, errorKind(error));
+    finish(errorKind(error));
   }
   return handle;
 }

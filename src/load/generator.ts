@@ -238,7 +238,13 @@ export class Generator {
       return this.sendHttp1(index, pool, bytes, vars, scheduled, after);
     }
     this.inFlight++;
-    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, after);
+    // undici may fail a request inside dispatch() (a header it refuses): then `after` waits for
+    // the next turn, so a user whose every request fails at once does not recurse.
+    let returned = false;
+    let endedEarly = false;
+    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, () => (returned ? after() : (endedEarly = true)));
+    returned = true;
+    if (endedEarly) setImmediate(after);
   }
 
   /** Whether a target's request is the same every time (nothing filled per request). */

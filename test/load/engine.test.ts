@@ -172,6 +172,20 @@ describe('requests and connections', () => {
     expect(decodeHistogram(result.overall.histogram).totalCount).toBe(result.overall.count);
   });
 
+  it('counts requests undici refuses before sending (https, a header with a line break) and ends on time', async () => {
+    const files = {
+      'loadtests/t.yaml': { name: 'T', model: 'virtualUsers', dataFile: 'rows.json', targets: [{ request: 'A.yaml' }], stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 0.5, target: 2 }] },
+      // Nothing listens there: the request must fail before any connection is tried.
+      'requests/A.yaml': { name: 'A', method: 'GET', url: 'https://127.0.0.1:9/a', headers: [{ key: 'X-V', value: '{{v}}' }] },
+      'rows.json': JSON.stringify([{ v: 'one\r\nEvil: 1' }]),
+    };
+    const { ws, data } = await openedWorkspace(files);
+    const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+    expect(result.overall.count).toBeGreaterThan(0);
+    expect(result.overall.errors.total).toBe(result.overall.count);
+    expect(result.overall.errors.refused).toBe(0);
+  });
+
   it('counts connection refused', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });
     await server.close();
