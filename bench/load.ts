@@ -185,13 +185,17 @@ try {
     const r = (tool: string) => median(results[server]![tool]!.map((m) => m.rps));
     for (const tool of Object.keys(tools)) {
       const ms = results[server]![tool]!;
-      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s  ${median(ms.map((m) => usPer(m))).toFixed(0)} µs/req`);
+      const upUs = ms.every((m) => m.usPerRequest !== undefined) ? `, ${median(ms.map((m) => m.usPerRequest!)).toFixed(1)} once up` : '';
+      console.log(`${server.padEnd(5)} ${tool.padEnd(10)} ${r(tool).toFixed(0).padStart(7)} req/s  p99 ${median(ms.map((m) => m.p99 ?? NaN)).toFixed(2)} ms  cpu ${median(ms.map((m) => m.cpu)).toFixed(1)} s  ${median(ms.map((m) => usPer(m))).toFixed(0)} µs/req${upUs}`);
     }
     const ratio = (a: Tool, b: Tool) => (a in tools && b in tools ? `${a} / ${b} ${(r(a) / r(b)).toFixed(2)}×   ` : '');
     console.log(`${server.padEnd(5)} ${ratio('ferry', 'autocannon')}${ratio('ferry', 'wrk')}${ratio('ferry1', 'autocannon')}${ratio('ferry1', 'wrk')}${ratio('before', 'autocannon')}${ratio('ferry', 'before')}`);
     // Round by round (same round, same conditions): the steadier ratio on a shared machine.
-    if ('ferry' in tools && 'autocannon' in tools) console.log(`${server.padEnd(5)} ferry / autocannon by round: ${results[server]!.ferry!.map((m, i) => (m.rps / results[server]!.autocannon![i]!.rps).toFixed(2)).join(', ')}`);
+    for (const tool of ['ferry', 'ferry1'] as const) {
+      if (tool in tools && 'autocannon' in tools) console.log(`${server.padEnd(5)} ${tool} / autocannon by round: ${results[server]![tool]!.map((m, i) => (m.rps / results[server]!.autocannon![i]!.rps).toFixed(2)).join(', ')}`);
+    }
   }
+  console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   if (LONG > 0) {
     const m = await ferry(servers.nginx.url, LONG);
     console.log(`\nferry alone, ${LONG} s against nginx: ${m.rps.toFixed(0)} req/s, rss ${mb(m.rssStart)} at start, ${mb(m.rssEnd)} at the end (peak ${mb(m.rssPeak)})`);

@@ -30,6 +30,9 @@ export interface CallOwner {
 const deadlineOf = (config: GeneratorConfig, scheduled: number) => (config.timeoutMs > 0 ? scheduled + config.timeoutMs : Number.POSITIVE_INFINITY);
 const timeoutError = (config: GeneratorConfig) => new LoadTimeout(`no answer within ${config.timeoutMs} ms`);
 
+/** Called once a request has been counted: the closed model's user goes on from here (no promise per request). */
+export type AfterRequest = () => void;
+
 /** A request on the HTTP/1.1 client: exchange and in-flight handle in one object (no closures per request). */
 export class Http1Call implements Exchange, InFlight {
   connection?: Connection;
@@ -44,7 +47,7 @@ export class Http1Call implements Exchange, InFlight {
     readonly vars: Map<string, string>,
     readonly scheduled: number,
     readonly bytes: Buffer,
-    private readonly resolve: () => void,
+    private readonly after: AfterRequest,
   ) {
     const target = owner.config.targets[index]!;
     this.deadline = deadlineOf(owner.config, scheduled);
@@ -56,7 +59,7 @@ export class Http1Call implements Exchange, InFlight {
     const status = answer?.status ?? 0;
     const kind = error ? (this.timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
     this.owner.settle(this, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
-    this.resolve();
+    this.after();
   }
 
   abort(reason: Error): void {
@@ -78,7 +81,7 @@ export function sendUndici(
   vars: Map<string, string>,
   scheduled: number,
   request: { url: URL; headers: string[]; body: Uint8Array | undefined },
-  resolve: () => void,
+  after: AfterRequest,
 ): InFlight {
   const target = owner.config.targets[index]!;
   let status = 0;
@@ -101,7 +104,7 @@ export function sendUndici(
   };
   const finish = (kind: ErrorKind | undefined) => {
     owner.settle(handle, kind, status, received, answerHeaders, chunks);
-    resolve();
+    after();
   };
   const handler: Dispatcher.DispatchHandler = {
     onRequestStart: (c) => {

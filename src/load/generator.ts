@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import { captureValue } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
-import { Http1Call, sendUndici, type InFlight } from './calls.js';
+import { Http1Call, sendUndici, type AfterRequest, type InFlight } from './calls.js';
 import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
@@ -34,6 +34,9 @@ interface Second {
   histogram: Histogram;
 }
 
+/** The open model's requests: nobody waits for them. */
+const NOTHING_AFTER: AfterRequest = () => {};
+
 export class Generator {
   private readonly pools = new Map<string, Pool>();
   /** Plain-HTTP origins (host:port) go through Ferry's own HTTP/1.1 client; TLS and HTTP/2 through undici. */
@@ -42,11 +45,19 @@ export class Generator {
   private readonly prepared: Array<{ pool: Http1Pool; bytes: Buffer } | undefined> = [];
   private readonly stats: TargetStats[];
   private readonly seconds = new Map<number, Second>();
+  /** performance.now() is counted from here (epoch ms); seconds are keyed by the epoch second. */
+  private readonly timeOrigin = performance.timeOrigin;
+  /** The second record() last wrote to and its bounds (performance.now ms): most requests end in it. */
+  private current: Second | undefined;
+  private currentFrom = 0;
+  private currentUntil = 0;
   private readonly fill: ReturnType<typeof filler>;
   private startPerf = 0;
   private endPerf = 0;
   private inFlight = 0;
   private users = 0;
+  /** Called when the last user of the closed model has left. */
+  private noUsersLeft?: () => void;
   private rowCounter = 0;
   stopped = false;
   private ended = false;
@@ -65,7 +76,7 @@ export class Generator {
 
   /** Runs the schedule from `startAt` (epoch ms), the same moment in every worker. */
   async run(startAt: number): Promise<void> {
-    this.startPerf = startAt - performance.timeOrigin;
+    this.startPerf = startAt - this.timeOrigin;
     this.endPerf = this.startPerf + totalSeconds(this.config.stages) * 1000;
     const flusher = setInterval(() => this.flush(false), 1000);
     const sweeper = this.config.timeoutMs > 0 ? setInterval(() => this.sweep(), SWEEP_MS) : undefined;
@@ -120,7 +131,7 @@ export class Generator {
             this.second(now).dropped++;
             continue;
           }
-          void this.send(target, vars, due);
+          this.send(target, vars, due, NOTHING_AFTER);
         }
         setImmediate(tick);
       };
@@ -130,32 +141,48 @@ export class Generator {
   }
 
   private async closed(): Promise<void> {
-    const { segment, worker, stages } = this.config;
-    const running: Array<Promise<void>> = [];
-    const wanted = () => {
-      const t = (performance.now() - this.startPerf) / 1000;
-      return shareOf(shareOf(valueAt(stages, t), segment), worker);
-    };
     while (!this.stopped && performance.now() < this.endPerf) {
-      const want = wanted();
-      while (this.users < want) running.push(this.user(this.users++));
+      const want = this.wantedUsers(performance.now());
+      while (this.users < want) this.user(this.users++);
       // Users above the wanted number leave after their current request (user()).
       await Promise.race([sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
     }
-    await this.drain(Promise.all(running));
+    await this.drain(this.users === 0 ? undefined : new Promise<void>((r) => (this.noUsersLeft = r)));
   }
 
-  private async user(index: number): Promise<void> {
+  /** This generator's share of the users the stages want at `now` (performance.now ms). */
+  private wantedUsers(now: number): number {
+    const { segment, worker, stages } = this.config;
+    return shareOf(shareOf(valueAt(stages, (now - this.startPerf) / 1000), segment), worker);
+  }
+
+  /**
+   * One user of the closed model: sends, waits for the answer, thinks, sends again, until the
+   * stages end or want fewer users. Driven by the request's end (a callback), not a promise and
+   * an await per request: this loop is the generator's hot path.
+   */
+  private user(index: number): void {
     const picker = new Picker(this.config.targets.map((t) => t.weight));
     const vars = new Map<string, string>();
-    const { segment, worker, stages, thinkTimeMs } = this.config;
-    while (!this.stopped && performance.now() < this.endPerf) {
-      await this.send(picker.next(), vars, performance.now());
-      if (thinkTimeMs > 0 && !this.stopped) await sleep(Math.min(thinkTimeMs, Math.max(0, this.endPerf - performance.now())));
-      const t = (performance.now() - this.startPerf) / 1000;
-      if (index >= shareOf(shareOf(valueAt(stages, t), segment), worker)) break;
-    }
-    this.users--;
+    const thinkTimeMs = this.config.thinkTimeMs;
+    const next = () => {
+      const now = performance.now();
+      if (index >= this.wantedUsers(now)) return this.userLeft();
+      sendAt(now);
+    };
+    const sendAt = (now: number) => {
+      if (this.stopped || now >= this.endPerf) return this.userLeft();
+      this.send(picker.next(), vars, now, answered);
+    };
+    const answered = () => {
+      if (thinkTimeMs > 0 && !this.stopped) setTimeout(next, Math.min(thinkTimeMs, Math.max(0, this.endPerf - performance.now())));
+      else next();
+    };
+    sendAt(performance.now());
+  }
+
+  private userLeft(): void {
+    if (--this.users === 0) this.noUsersLeft?.();
   }
 
   /** Waits for what is in flight after the last stage, within the grace time. */
@@ -175,7 +202,8 @@ export class Generator {
     for (const request of this.controllers) if (request.deadline <= now) request.timeOut();
   }
 
-  private send(index: number, vars: Map<string, string>, scheduled: number): Promise<void> {
+  /** Sends one request; `after` runs once it is counted, never before send() returns. */
+  private send(index: number, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     const rows = this.config.rows;
@@ -184,7 +212,7 @@ export class Generator {
     const ready = this.prepared[index];
     if (ready) {
       stats.bytesSent += (target.body as Uint8Array | undefined)?.byteLength ?? 0;
-      return this.sendHttp1(index, ready.pool, ready.bytes, vars, scheduled);
+      return this.sendHttp1(index, ready.pool, ready.bytes, vars, scheduled, after);
     }
     const lookup: Lookup = (name) => vars.get(name) ?? row?.[name];
     let url: URL;
@@ -200,16 +228,23 @@ export class Generator {
       if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
     } catch {
       this.record(stats, scheduled, 'other');
-      return Promise.resolve();
+      // Not synchronously: a user whose every request fails at once must not recurse.
+      return void setImmediate(after);
     }
     stats.bytesSent += body?.byteLength ?? 0;
     if (bytes) {
       const pool = this.http1For(url);
       if (this.isStatic(target)) this.prepared[index] = { pool, bytes };
-      return this.sendHttp1(index, pool, bytes, vars, scheduled);
+      return this.sendHttp1(index, pool, bytes, vars, scheduled, after);
     }
     this.inFlight++;
-    return new Promise<void>((resolve) => void sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, resolve));
+    // undici may fail a request inside dispatch() (a header it refuses): then `after` waits for
+    // the next turn, so a user whose every request fails at once does not recurse.
+    let returned = false;
+    let endedEarly = false;
+    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, () => (returned ? after() : (endedEarly = true)));
+    returned = true;
+    if (endedEarly) setImmediate(after);
   }
 
   /** Whether a target's request is the same every time (nothing filled per request). */
@@ -242,13 +277,11 @@ export class Generator {
     }
   }
 
-  private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number): Promise<void> {
+  private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
     this.inFlight++;
-    return new Promise<void>((resolve) => {
-      const call = new Http1Call(this, index, vars, scheduled, bytes, resolve);
-      this.track(call);
-      pool.send(call);
-    });
+    const call = new Http1Call(this, index, vars, scheduled, bytes, after);
+    this.track(call);
+    pool.send(call);
   }
 
 
@@ -265,16 +298,20 @@ export class Generator {
   }
 
   private second(now: number): Second {
-    const key = Math.floor((performance.timeOrigin + now) / 1000);
+    if (this.current && now >= this.currentFrom && now < this.currentUntil) return this.current;
+    const key = Math.floor((this.timeOrigin + now) / 1000);
     let second = this.seconds.get(key);
     if (!second) this.seconds.set(key, (second = { count: 0, errors: 0, dropped: 0, histogram: newHistogram() }));
+    this.current = second;
+    this.currentFrom = key * 1000 - this.timeOrigin;
+    this.currentUntil = (key + 1) * 1000 - this.timeOrigin;
     return second;
   }
 
   /** Posts the seconds that are over (all of them at the end) and forgets them: memory stays flat. */
   private flush(all: boolean): SecondCounts[] {
     // The clock record() keys seconds by, so a second posted as over gets nothing more.
-    const current = Math.floor((performance.timeOrigin + performance.now()) / 1000);
+    const current = Math.floor((this.timeOrigin + performance.now()) / 1000);
     const out: SecondCounts[] = [];
     const active = this.config.model === 'arrivalRate' ? this.inFlight : this.users;
     for (const [key, s] of [...this.seconds].sort((a, b) => a[0] - b[0])) {
@@ -282,6 +319,8 @@ export class Generator {
       out.push({ second: key, count: s.count, errors: s.errors, dropped: s.dropped, active, histogram: encodeHistogram(s.histogram) });
       s.histogram.destroy();
       this.seconds.delete(key);
+      // record() must not write to a second posted as over (its bounds may differ by a rounding).
+      if (s === this.current) this.current = undefined;
     }
     if (!all) this.post({ type: 'seconds', seconds: out, active, before: current });
     return out;

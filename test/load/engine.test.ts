@@ -156,6 +156,36 @@ describe('requests and connections', () => {
     expect(result.overall.errorRate).toBe(100);
   });
 
+  it('counts requests that cannot be sent (a data value with a line break in a header) and ends on time', async () => {
+    server = await startTargetServer();
+    const files = {
+      'loadtests/t.yaml': { name: 'T', model: 'virtualUsers', dataFile: 'rows.json', targets: [{ request: 'A.yaml' }], stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 0.5, target: 2 }] },
+      'requests/A.yaml': { name: 'A', method: 'GET', url: `${server.url}/a`, headers: [{ key: 'X-V', value: '{{v}}' }] },
+      'rows.json': JSON.stringify([{ v: 'one\r\nEvil: 1' }]),
+    };
+    const { ws, data } = await openedWorkspace(files);
+    const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+    // Each such request fails before it goes out: counted as `other`, nothing reaches the server.
+    expect(result.overall.count).toBeGreaterThan(0);
+    expect(result.overall.errors.other).toBe(result.overall.count);
+    expect(server.byPath.get('/a')).toBeUndefined();
+    expect(decodeHistogram(result.overall.histogram).totalCount).toBe(result.overall.count);
+  });
+
+  it('counts requests undici refuses before sending (https, a header with a line break) and ends on time', async () => {
+    const files = {
+      'loadtests/t.yaml': { name: 'T', model: 'virtualUsers', dataFile: 'rows.json', targets: [{ request: 'A.yaml' }], stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 0.5, target: 2 }] },
+      // Nothing listens there: the request must fail before any connection is tried.
+      'requests/A.yaml': { name: 'A', method: 'GET', url: 'https://127.0.0.1:9/a', headers: [{ key: 'X-V', value: '{{v}}' }] },
+      'rows.json': JSON.stringify([{ v: 'one\r\nEvil: 1' }]),
+    };
+    const { ws, data } = await openedWorkspace(files);
+    const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+    expect(result.overall.count).toBeGreaterThan(0);
+    expect(result.overall.errors.total).toBe(result.overall.count);
+    expect(result.overall.errors.refused).toBe(0);
+  });
+
   it('counts connection refused', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });
     await server.close();

@@ -68,6 +68,36 @@ describe('response parser', () => {
     expect(parse('HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 0\r\n\r\n', 4).p.keepAlive).toBe(true);
   });
 
+  it('reads framing headers in any case and spacing, and skips the others unread', () => {
+    const text = 'HTTP/1.1 200 OK\r\ncOnTeNt-LeNgTh:\t 3 \r\nX-Skipped: \x01anything\r\nCONNECTION:  Keep-Alive , Close\r\n\r\nabc';
+    for (const size of SIZES) {
+      const { p, end, body } = parse(text, size, { collect: false });
+      expect([p.status, end, p.bodyBytes, p.keepAlive, body]).toEqual([200, text.length, 3, false, '']);
+    }
+    const kept = parse('HTTP/1.1 404 Not Found\r\nX-Id:  a b  \r\nContent-Length: 0\r\n\r\n', 1000).p;
+    expect([kept.status, kept.headers]).toEqual([404, { 'x-id': 'a b', 'content-length': '0' }]);
+    expect(() => parse('HTTP/1.1 200 OK\r\nContent Length: 1\r\n\r\na', 1000, { collect: false })).toThrow(/bad header name/);
+    expect(() => parse('HTTP/1.1 200 OK\r\nContent-Length: 1\x002\r\n\r\na', 1000, { collect: false })).toThrow(BadResponse);
+    expect(() => parse('HTTP/1.1 200 OK\r\n Content-Length: 1\r\n\r\na', 1000, { collect: false })).toThrow(/bad header line/);
+  });
+
+  it('reads only the first `end` bytes of a reused read buffer', () => {
+    // The socket reads into one buffer: what lies past this read's end is an older read's.
+    const buffer = Buffer.alloc(200, 'x');
+    const answer = 'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody';
+    buffer.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n\r\n\r\nHTTP/1.1 500', 0, 'latin1');
+    const p = new ResponseParser();
+    p.reset(false, true);
+    // The head is cut after "Content-Length: 4\r\n": the stale blank line past it must not end the head.
+    const cut = answer.indexOf('\r\n\r\n') + 2;
+    expect(p.execute(buffer, cut)).toBe(-1);
+    buffer.write(answer.slice(cut), 0, 'latin1');
+    expect(p.execute(buffer, answer.length - cut)).toBe(answer.length - cut);
+    // Kept body bytes are copies: the buffer's next read does not change them.
+    buffer.fill('z');
+    expect([p.status, Buffer.concat(p.body!).toString()]).toEqual([200, 'body']);
+  });
+
   it('refuses bad answers, and stays bounded', () => {
     const bad = [
       'HTTP/2 200\r\n\r\n',
@@ -172,6 +202,18 @@ describe('HTTP/1.1 pool over sockets', () => {
     const off = await withServer((socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'), false);
     for (let i = 0; i < 3; i++) expect((await exchange(off.pool, false).result).answer?.status).toBe(200);
     expect(off.server.stats()).toEqual({ connections: 3, requests: 3 });
+  });
+
+  it('keeps each answer\'s body whole while answers on other connections are read in between', async () => {
+    // Each answer comes in two writes; the other connection's pieces are read in between, into
+    // the same read buffer.
+    const { pool } = await withServer((socket, n) => {
+      const fill = n === 1 ? 'a' : 'b';
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n${fill.repeat(4)}`);
+      setTimeout(() => socket.write(fill.toUpperCase().repeat(4)), 30);
+    });
+    const [first, second] = await Promise.all([exchange(pool).result, exchange(pool).result]);
+    expect([first.body, second.body].sort()).toEqual(['aaaaAAAA', 'bbbbBBBB']);
   });
 
   it('reads a body until close', async () => {

@@ -7,6 +7,13 @@
 import net from 'node:net';
 import { ResponseParser } from './response-parser.js';
 
+/**
+ * Sockets read into this one buffer (`onread`), not into a new Buffer per read through the
+ * socket's stream: the parser reads each read before the next, and copies what it keeps. One
+ * per thread (each generator worker has its own module instance).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
 export interface Answer {
   status: number;
   bodyBytes: number;
@@ -41,8 +48,7 @@ export class Connection {
   private closed = false;
 
   constructor(private readonly pool: Http1Pool) {
-    this.socket = net.connect({ host: pool.host, port: pool.port, noDelay: true });
-    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket = net.connect({ host: pool.host, port: pool.port, noDelay: true, onread: { buffer: READ_BUFFER, callback: (size) => this.onData(READ_BUFFER, size) } });
     this.socket.on('error', (error) => (this.error ??= error));
     this.socket.on('close', () => this.onClose());
   }
@@ -69,21 +75,27 @@ export class Connection {
     this.socket.destroy();
   }
 
-  private onData(chunk: Buffer): void {
+  /** `size` bytes were read into the shared `buffer`. Returns true: go on reading. */
+  private onData(buffer: Buffer, size: number): boolean {
     const exchange = this.current;
     // Bytes nobody asked for: the connection's framing cannot be trusted any more.
-    if (!exchange) return this.drop();
+    if (!exchange) {
+      this.drop();
+      return true;
+    }
     this.received = true;
     let end: number;
     try {
-      end = this.parser.execute(chunk);
-      if (end >= 0 && end < chunk.length) throw Object.assign(new Error('bytes after the end of the answer'), { code: 'FERRY_BAD_RESPONSE' });
+      end = this.parser.execute(buffer, size);
+      if (end >= 0 && end < size) throw Object.assign(new Error('bytes after the end of the answer'), { code: 'FERRY_BAD_RESPONSE' });
     } catch (error) {
       this.current = undefined;
       this.drop();
-      return exchange.done(error as Error, undefined);
+      exchange.done(error as Error, undefined);
+      return true;
     }
     if (end >= 0) this.complete(exchange);
+    return true;
   }
 
   private complete(exchange: Exchange): void {

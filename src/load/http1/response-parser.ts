@@ -2,7 +2,8 @@
  * A small incremental parser for one HTTP/1.x response at a time, for the load generator's
  * plain-HTTP client (Node's llhttp is not exposed). It reads the status, Content-Length or
  * chunked framing (or a body that ends with the connection) and the keep-alive verdict; headers
- * and body are kept only when a capture needs them. Every buffer it keeps is bounded.
+ * and body are kept only when a capture needs them. Every buffer it keeps is bounded. The head is
+ * read on the bytes (no string per header): it runs once per answer, on the generator's hot path.
  */
 
 /** A response the parser refuses; the generator counts it as an error of kind `other`. */
@@ -25,7 +26,13 @@ const TRAILERS = 5;
 const UNTIL_CLOSE = 6;
 const DONE = 7;
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Bytes allowed in a header name (RFC 9110 token). */
+const TOKEN_BYTE = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_BYTE[c.charCodeAt(0)] = 1;
+const HTTP_1 = 'HTTP/1.';
+/** What String.prototype.trim removes, among latin1 bytes. */
+const SPACE_BYTE = new Uint8Array(256);
+for (const b of [9, 10, 11, 12, 13, 32, 160]) SPACE_BYTE[b] = 1;
 
 export class ResponseParser {
   status = 0;
@@ -34,6 +41,7 @@ export class ResponseParser {
   /** Body bytes (after chunked decoding). */
   bodyBytes = 0;
   headers: Record<string, string | string[]> | undefined;
+  /** Copies: the bytes fed to execute() may be a read buffer that is reused. */
   body: Buffer[] | undefined;
   private state = DONE;
   private noBody = false;
@@ -60,26 +68,26 @@ export class ResponseParser {
   }
 
   /**
-   * Feeds bytes from the socket. Returns the offset just past the end of the answer when it is
-   * complete, or -1 when more bytes are needed. Throws BadResponse.
+   * Feeds the first `end` bytes of `data` (a socket's read). Returns the offset just past the end
+   * of the answer when it is complete, or -1 when more bytes are needed. Throws BadResponse.
    */
-  execute(data: Buffer): number {
+  execute(data: Buffer, end = data.length): number {
     let i = 0;
-    while (i < data.length || this.state === DONE) {
+    while (i < end || this.state === DONE) {
       switch (this.state) {
         case HEAD: {
-          const at = this.readHead(data, i);
+          const at = this.readHead(data, i, end);
           if (at < 0) return -1;
           i = at;
           break;
         }
         case LENGTH: {
-          i = this.take(data, i);
+          i = this.take(data, i, end);
           if (this.remaining === 0) this.state = DONE;
           break;
         }
         case CHUNK_SIZE: {
-          const at = this.readLine(data, i);
+          const at = this.readLine(data, i, end);
           if (at < 0) return -1;
           i = at;
           const size = this.line.split(';', 1)[0]!.trim();
@@ -90,12 +98,12 @@ export class ResponseParser {
           break;
         }
         case CHUNK_DATA: {
-          i = this.take(data, i);
+          i = this.take(data, i, end);
           if (this.remaining === 0) this.state = CHUNK_END;
           break;
         }
         case CHUNK_END: {
-          const at = this.readLine(data, i);
+          const at = this.readLine(data, i, end);
           if (at < 0) return -1;
           i = at;
           if (this.line !== '') throw new BadResponse('chunk data longer than its size');
@@ -103,7 +111,7 @@ export class ResponseParser {
           break;
         }
         case TRAILERS: {
-          const at = this.readLine(data, i);
+          const at = this.readLine(data, i, end);
           if (at < 0) return -1;
           this.trailerBytes += at - i;
           i = at;
@@ -114,7 +122,7 @@ export class ResponseParser {
           break;
         }
         case UNTIL_CLOSE: {
-          this.take(data, i);
+          this.take(data, i, end);
           return -1;
         }
         default:
@@ -131,19 +139,19 @@ export class ResponseParser {
     return true;
   }
 
-  private take(data: Buffer, i: number): number {
-    const n = this.state === UNTIL_CLOSE ? data.length - i : Math.min(this.remaining, data.length - i);
-    if (this.collect) this.body!.push(data.subarray(i, i + n));
+  private take(data: Buffer, i: number, end: number): number {
+    const n = this.state === UNTIL_CLOSE ? end - i : Math.min(this.remaining, end - i);
+    if (this.collect) this.body!.push(Buffer.from(data.subarray(i, i + n)));
     this.bodyBytes += n;
     this.remaining -= n;
     return i + n;
   }
 
   /** Reads a line ending in LF (CR stripped) into `this.line`; -1 when it goes on in the next bytes. */
-  private readLine(data: Buffer, i: number): number {
-    const lf = data.indexOf(10, i);
-    const end = lf < 0 ? data.length : lf;
-    this.line += data.toString('latin1', i, end);
+  private readLine(data: Buffer, i: number, end: number): number {
+    let lf = data.indexOf(10, i);
+    if (lf >= end) lf = -1;
+    this.line += data.toString('latin1', i, lf < 0 ? end : lf);
     if (this.line.length > MAX_LINE) throw new BadResponse('line too long');
     if (lf < 0) return -1;
     if (this.line.endsWith('\r')) this.line = this.line.slice(0, -1);
@@ -151,66 +159,81 @@ export class ResponseParser {
   }
 
   /** Finds the end of the head (CRLF CRLF), across reads if needed; -1 when not there yet. */
-  private readHead(data: Buffer, i: number): number {
+  private readHead(data: Buffer, i: number, end: number): number {
     let buf = data;
     let from = i;
+    let size = end;
     let kept = 0;
     if (this.head) {
       kept = this.head.length;
-      buf = Buffer.concat([this.head, data.subarray(i)]);
+      buf = Buffer.concat([this.head, data.subarray(i, end)]);
       from = 0;
+      size = buf.length;
     }
-    const end = buf.indexOf('\r\n\r\n', Math.max(from, kept - 3), 'latin1');
-    if (end < 0) {
-      if (buf.length - from > MAX_HEAD) throw new BadResponse('response head too large');
-      this.head = Buffer.from(buf.subarray(from));
+    const blank = blankLine(buf, Math.max(from, kept - 3), size);
+    if (blank < 0) {
+      if (size - from > MAX_HEAD) throw new BadResponse('response head too large');
+      this.head = Buffer.from(buf.subarray(from, size));
       return -1;
     }
-    if (end - from > MAX_HEAD) throw new BadResponse('response head too large');
+    if (blank - from > MAX_HEAD) throw new BadResponse('response head too large');
     this.head = undefined;
-    this.parseHead(buf.toString('latin1', from, end));
+    this.parseHead(buf, from, blank);
     // Offset in `data` just past the blank line.
-    return kept > 0 ? i + (end + 4 - kept) : end + 4;
+    return kept > 0 ? i + (blank + 4 - kept) : blank + 4;
   }
 
-  private parseHead(text: string): void {
-    // Line by line with indexOf (no split): this runs once per answer.
-    let eol = text.indexOf('\r\n');
-    if (eol < 0) eol = text.length;
-    const code = statusOf(text, eol);
-    if (code === 0) throw new BadResponse(`bad status line "${text.slice(0, Math.min(eol, 40))}"`);
-    const http10 = text.charCodeAt(7) === 48;
+  /** The head is `buf[from, to)`, without its blank line. */
+  private parseHead(buf: Buffer, from: number, to: number): void {
+    // Line by line on the bytes: a string is made only of what is kept (captures) or rare.
+    let eol = lineEnd(buf, from, to);
+    const code = statusOf(buf, from, eol);
+    if (code === 0) throw new BadResponse(`bad status line "${buf.toString('latin1', from, Math.min(eol, from + 40))}"`);
+    const http10 = buf[from + 7] === 48;
     let length = -1;
     let chunked = false;
     let encoded = false;
     let close = http10;
-    for (let at = eol + 2; at < text.length; at = eol + 2) {
-      eol = text.indexOf('\r\n', at);
-      if (eol < 0) eol = text.length;
-      const colon = text.indexOf(':', at);
-      const first = text.charCodeAt(at);
+    for (let at = eol + 2; at < to; at = eol + 2) {
+      eol = lineEnd(buf, at, to);
+      let colon = at;
+      while (colon < eol && buf[colon] !== 58) colon++;
+      const first = buf[at];
       // No name, or a folded line (starts with space or tab): refused, as llhttp does.
-      if (colon <= at || colon > eol || first === 32 || first === 9) throw new BadResponse(`bad header line "${text.slice(at, Math.min(eol, at + 40))}"`);
+      if (colon === at || colon === eol || first === 32 || first === 9) throw new BadResponse(`bad header line "${buf.toString('latin1', at, Math.min(eol, at + 40))}"`);
       const size = colon - at;
       // Only the three framing headers matter unless a capture reads headers: the rest are skipped.
       if (!(this.collect || size === 14 || size === 17 || size === 10)) continue;
-      const name = text.slice(at, colon);
-      if (!TOKEN.test(name)) throw new BadResponse(`bad header name "${name.slice(0, 40)}"`);
-      const value = text.slice(colon + 1, eol).trim();
-      if (/[\r\n\0]/.test(value)) throw new BadResponse('bad header value');
-      const lower = name.toLowerCase();
-      if (lower === 'content-length') {
-        if (!/^\d{1,15}$/.test(value) || (length >= 0 && Number(value) !== length)) throw new BadResponse('bad content-length');
-        length = Number(value);
-      } else if (lower === 'transfer-encoding') {
+      for (let k = at; k < colon; k++) if (TOKEN_BYTE[buf[k]!] === 0) throw new BadResponse(`bad header name "${buf.toString('latin1', at, Math.min(colon, at + 40))}"`);
+      let start = colon + 1;
+      let stop = eol;
+      while (start < stop && SPACE_BYTE[buf[start]!] === 1) start++;
+      while (stop > start && SPACE_BYTE[buf[stop - 1]!] === 1) stop--;
+      for (let k = start; k < stop; k++) {
+        const b = buf[k];
+        if (b === 13 || b === 10 || b === 0) throw new BadResponse('bad header value');
+      }
+      if (size === 14 && named(buf, at, 'content-length')) {
+        const value = digits(buf, start, stop);
+        if (value < 0 || (length >= 0 && value !== length)) throw new BadResponse('bad content-length');
+        length = value;
+      } else if (size === 17 && named(buf, at, 'transfer-encoding')) {
         encoded = true;
-        chunked = /(?:^|,)\s*chunked\s*$/i.test(value);
-      } else if (lower === 'connection') {
-        const tokens = value.toLowerCase().split(',').map((t) => t.trim());
-        if (tokens.includes('close')) close = true;
-        else if (http10 && tokens.includes('keep-alive')) close = false;
+        chunked = /(?:^|,)\s*chunked\s*$/i.test(buf.toString('latin1', start, stop));
+      } else if (size === 10 && named(buf, at, 'connection')) {
+        // The usual values without a string; a list goes token by token.
+        if (stop - start === 5 && named(buf, start, 'close')) close = true;
+        else if (stop - start === 10 && named(buf, start, 'keep-alive')) {
+          if (http10) close = false;
+        } else {
+          const tokens = buf.toString('latin1', start, stop).toLowerCase().split(',').map((t) => t.trim());
+          if (tokens.includes('close')) close = true;
+          else if (http10 && tokens.includes('keep-alive')) close = false;
+        }
       }
       if (this.collect) {
+        const lower = buf.toString('latin1', at, colon).toLowerCase();
+        const value = buf.toString('latin1', start, stop);
         const had = this.headers![lower];
         this.headers![lower] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
       }
@@ -241,18 +264,54 @@ export class ResponseParser {
   }
 }
 
-/** The status code of `HTTP/1.0|1 DDD[ reason]` (the first `eol` characters), or 0 when the line is not one. */
-function statusOf(text: string, eol: number): number {
-  if (eol < 12 || !text.startsWith('HTTP/1.')) return 0;
-  const minor = text.charCodeAt(7);
-  if ((minor !== 48 && minor !== 49) || text.charCodeAt(8) !== 32) return 0;
+/** Where CR LF CR LF starts in `buf[from, to)`, or -1. */
+function blankLine(buf: Buffer, from: number, to: number): number {
+  for (let at = from; at + 3 < to; at++) {
+    if (buf[at] === 13 && buf[at + 1] === 10 && buf[at + 2] === 13 && buf[at + 3] === 10) return at;
+  }
+  return -1;
+}
+
+/** Where the CR LF ending the line at `from` is, or `to`. */
+function lineEnd(buf: Buffer, from: number, to: number): number {
+  for (let at = from; at + 1 < to; at++) if (buf[at] === 13 && buf[at + 1] === 10) return at;
+  return to;
+}
+
+/** Whether `buf` at `at` holds `lower` (lowercase ASCII), ignoring case. */
+function named(buf: Buffer, at: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) {
+    const b = buf[at + k]!;
+    if ((b >= 65 && b <= 90 ? b + 32 : b) !== lower.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** The value of 1 to 15 decimal digits in `buf[from, to)`, or -1. */
+function digits(buf: Buffer, from: number, to: number): number {
+  if (to - from < 1 || to - from > 15) return -1;
+  let value = 0;
+  for (let k = from; k < to; k++) {
+    const d = buf[k]! - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** The status code of `HTTP/1.0|1 DDD[ reason]` (the line `buf[from, eol)`), or 0 when the line is not one. */
+function statusOf(buf: Buffer, from: number, eol: number): number {
+  if (eol - from < 12) return 0;
+  for (let k = 0; k < 7; k++) if (buf[from + k] !== HTTP_1.charCodeAt(k)) return 0;
+  const minor = buf[from + 7];
+  if ((minor !== 48 && minor !== 49) || buf[from + 8] !== 32) return 0;
   let code = 0;
-  for (let i = 9; i < 12; i++) {
-    const d = text.charCodeAt(i) - 48;
+  for (let i = from + 9; i < from + 12; i++) {
+    const d = buf[i]! - 48;
     if (d < 0 || d > 9) return 0;
     code = code * 10 + d;
   }
-  const after = text.charCodeAt(12);
-  if (eol > 12 && after !== 32 && after !== 9) return 0;
+  const after = buf[from + 12];
+  if (eol - from > 12 && after !== 32 && after !== 9) return 0;
   return code >= 100 ? code : 0;
 }
