@@ -8,7 +8,7 @@ import { FORMAT_VERSION, WORKSPACE_FILE, type RequestFile, type RequestSummary, 
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
 import { parseYamlData, readResource } from './read-resource.js';
-import { isSymbolicLink, isYamlFile, readRequest, readRequestSummary, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type RequestReader } from './tree.js';
+import { isSymbolicLink, isYamlFile, LISTING_READER, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, WHOLE_READER, type TreeReader } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
@@ -110,7 +110,7 @@ export type OpenedWorkspace<O extends OpenOptions> = Workspace<
  * `ferry.yaml` (or a newer format version) refuses to open.
  */
 export async function openWorkspace<O extends OpenOptions = { requests?: readonly string[] }>(root: string, options: O = {} as O): Promise<OpenedWorkspace<O>> {
-  const read = (options.listing ? readRequestSummary : readRequest) as RequestReader<RequestSummary>;
+  const read = (options.listing ? LISTING_READER : WHOLE_READER) as TreeReader<RequestSummary>;
   const absolute = path.resolve(root);
   const filePath = path.join(absolute, WORKSPACE_FILE);
   let text: string;
@@ -177,7 +177,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
 }
 
 /** The part of the tree `requests` names, when each of them selects there as it would in the whole tree. */
-function readPart<R extends RequestSummary>(root: string, requests: readonly string[] | undefined, warnings: Warning[], read: RequestReader<R>): FolderNode<R> | undefined {
+function readPart<R extends RequestSummary>(root: string, requests: readonly string[] | undefined, warnings: Warning[], read: TreeReader<R>): FolderNode<R> | undefined {
   if (!requests?.length) return undefined;
   const found: Warning[] = [];
   const part = readRequestTreePart(root, requests, found, read);
