@@ -139,8 +139,13 @@ export class ListingCache {
     try {
       writeCache(this.file, this.stamp, this.root, [...entries.values()]);
     } catch {
-      // A cache that cannot be written (read-only data folder, full disk) only costs speed next time.
-      rmSync(this.file, { force: true });
+      // A cache that cannot be written (read-only data folder, full disk) only costs speed next time;
+      // an old one is removed if it can be (its entries are still checked file by file if not).
+      try {
+        rmSync(this.file, { force: true });
+      } catch {
+        // nothing more to do
+      }
     }
   }
 }
@@ -229,7 +234,11 @@ function writeCache(file: string, stamp: string, root: string, entries: Entry[])
     rmSync(temp, { force: true });
     throw error;
   }
-  prune(dir, file);
+  try {
+    prune(dir, file);
+  } catch {
+    // Others' caches stay until the next write; this one is written.
+  }
 }
 
 /** At most MAX_CACHES workspaces' caches: the least recently written go, and temporary files a crash left. */
