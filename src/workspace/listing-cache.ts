@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { FORMAT_VERSION, parseFolderSummary, parseRequestSummary, type FolderSummary, type RequestSummary } from '../model/index.js';
 import { outcomeOfText, readSmallFile, type Parse, type ReadOutcomeOf } from './read-resource.js';
-import type { TreeReader } from './tree.js';
+import { LISTING_READER, type TreeReader } from './tree.js';
 import type { Warning } from './types.js';
 
 /** Where a workspace's listing cache lives and who writes it; given by the face (`ferry ls`), which knows the data folder. */
@@ -96,7 +96,7 @@ export class ListingCache {
     return {
       request: (absolute, label) => this.read('request', absolute, label, parseRequestSummary) as ReadOutcomeOf<RequestSummary>,
       folder: (absolute, label) => this.read('folder', absolute, label, parseFolderSummary) as ReadOutcomeOf<FolderSummary>,
-      folderDefaults: { seq: 0 },
+      folderDefaults: LISTING_READER.folderDefaults,
     };
   }
 
