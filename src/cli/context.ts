@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { openWorkspaceForUse } from '../session/open-workspace.js';
 import type { RequestSummary } from '../model/index.js';
-import { WorkspaceError, type Workspace } from '../workspace/index.js';
+import { WorkspaceError, type ListingCacheOptions, type Workspace } from '../workspace/index.js';
 import { CliError } from './exit-codes.js';
 import type { Output } from './output.js';
 
@@ -26,11 +26,11 @@ export function workspaceOption(command: Command): string | undefined {
 
 /**
  * `requests`: read only these requests and folders (and the folders above them), as run and export need.
- * `listing`: keep only each request's summary, as `ferry ls` needs.
+ * `listing`: keep only each request's summary, as `ferry ls` needs (with `listingCache`, from that cache where files are unchanged).
  */
-export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing: true }): Promise<Workspace<RequestSummary>>;
+export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing: true; listingCache?: ListingCacheOptions }): Promise<Workspace<RequestSummary>>;
 export async function openWorkspaceFor(command: Command, ctx: CliContext, read?: { requests?: readonly string[]; listing?: false }): Promise<Workspace>;
-export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing?: boolean } = {}): Promise<Workspace<RequestSummary>> {
+export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing?: boolean; listingCache?: ListingCacheOptions } = {}): Promise<Workspace<RequestSummary>> {
   const option = workspaceOption(command);
   // Relative to the command's folder (ctx.cwd), which is not always the process's.
   const dir = option === undefined ? undefined : path.resolve(ctx.cwd, option);
@@ -41,6 +41,7 @@ export async function openWorkspaceFor(command: Command, ctx: CliContext, read: 
       cwd: ctx.cwd,
       ...(read.requests?.length ? { requests: read.requests } : {}),
       listing: read.listing === true,
+      ...(read.listingCache ? { listingCache: read.listingCache } : {}),
       onRecovered: (recovery) => ctx.output.err(recovery === 'import undone'
         ? 'ferry: an interrupted `ferry import` was undone (its partly written files removed); import again.'
         : `ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),

@@ -3,12 +3,14 @@
  * one kind of request), environments, servers, load tests and file problems. Columns are lined
  * up by display width, so wide (CJK, emoji) and combining characters keep them straight.
  */
+import path from 'node:path';
 import type { Command } from 'commander';
 import stringWidth from 'string-width';
 import { REQUEST_KINDS, type RequestSummary } from '../model/index.js';
 // The kind table alone: the protocols' barrel would load the HTTP client (undici), cookies and more.
 import { requestKind } from '../protocols/registry.js';
 import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Warning, type Workspace } from '../workspace/index.js';
+import { dataDir } from '../appdata/paths.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
@@ -36,7 +38,9 @@ export function registerLs(program: Command, ctx: CliContext): void {
       }
       // Problems are of the whole workspace; a folder's listing reads only that folder.
       // A listing: every file is read and checked as for a run (same warnings), but only what is shown is kept.
-      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true });
+      // Files unchanged since the last listing come from the listing cache (docs/workspace.md).
+      const listingCache = { dir: path.join(dataDir(), LISTING_CACHE_DIR), version: rootOf(command).version() ?? 'unknown' };
+      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true, listingCache });
       if (options.problems) {
         printProblems(ws.warnings, options.json === true, ctx);
         return;
@@ -69,6 +73,15 @@ export function registerLs(program: Command, ctx: CliContext): void {
       }
       ctx.output.out(lines.join('\n'));
     });
+}
+
+/** The listing caches' folder in the data folder (one file per workspace folder). */
+export const LISTING_CACHE_DIR = 'listing-cache';
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
 }
 
 /** `ferry ls --problems`: each file's problems, every one of them (a warning names only its first). */

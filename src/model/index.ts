@@ -63,30 +63,36 @@ export function parseResource<K extends ResourceKind>(kind: K, data: unknown): P
 /** What a listing of thousands of requests keeps of each (`ferry ls`): the fields it shows and orders by. */
 export type RequestSummary = Pick<RequestFile, 'name' | 'kind' | 'seq' | 'method' | 'openapi'>;
 
-const requestSummarySchema = z.object({
-  name: requestSchema.shape.name,
-  kind: requestSchema.shape.kind,
-  seq: requestSchema.shape.seq,
-  method: requestSchema.shape.method,
-  openapi: requestSchema.shape.openapi,
-});
+/** What a listing keeps of a folder's `_folder.yaml`: its name and its place. */
+export type FolderSummary = Pick<ResourceValue<'folder'>, 'name' | 'seq'>;
 
 /**
- * A request file read as `parseResource('request', …)` reads it — the same acceptance, the same
- * problems — keeping only its summary. Most files are plainly valid (`surelyValid`): zod then
- * parses just the summary's fields, and nothing of the rest is built.
+ * A file read as `parseResource(kind, …)` reads it — the same acceptance, the same problems —
+ * keeping only the `keys` a listing shows. Most files are plainly valid (`surelyValid`): zod then
+ * parses just those fields, and nothing of the rest is built.
  */
-export function parseRequestSummary(data: unknown): { ok: true; value: RequestSummary } | { ok: false; problems: FieldProblem[] } {
-  const input = data ?? {};
-  if (surelyValid(requestSchema, input)) {
-    const summary = requestSummarySchema.safeParse(dropNullFields(requestSummarySchema, input));
-    if (summary.success) return { ok: true, value: summary.data as RequestSummary };
-  }
-  const full = parseResource('request', data);
-  if (!full.ok) return full;
-  const { name, kind, seq, method, openapi } = full.value;
-  return { ok: true, value: openapi === undefined ? { name, kind, seq, method } : { name, kind, seq, method, openapi } };
+function summaryParser<S>(kind: 'request' | 'folder', keys: readonly string[]): (data: unknown) => { ok: true; value: S } | { ok: false; problems: FieldProblem[] } {
+  const schema = RESOURCE_SCHEMAS[kind];
+  const summarySchema = z.object(Object.fromEntries(keys.map((key) => [key, schema.shape[key as keyof typeof schema.shape]])));
+  return (data) => {
+    const input = data ?? {};
+    if (surelyValid(schema, input)) {
+      const summary = summarySchema.safeParse(dropNullFields(summarySchema, input));
+      if (summary.success) return { ok: true, value: summary.data as S };
+    }
+    const full = parseResource(kind, data);
+    if (!full.ok) return full;
+    // An absent optional field stays absent, as in the summary zod parses.
+    const value = full.value as Record<string, unknown>;
+    return { ok: true, value: Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as S };
+  };
 }
+
+/** A request file's summary for a listing (`ferry ls`). */
+export const parseRequestSummary = summaryParser<RequestSummary>('request', ['name', 'kind', 'seq', 'method', 'openapi']);
+
+/** A folder file's summary for a listing (`ferry ls`). */
+export const parseFolderSummary = summaryParser<FolderSummary>('folder', ['name', 'seq']);
 
 /** File data for a resource: declared field order, defaults omitted, unknown fields after the known ones. */
 export function serializeResource<K extends ResourceKind>(kind: K, value: ResourceValue<K>): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
 import { hasImportJournal, recoverInterruptedImport } from '../importers/import-journal.js';
 import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
 import type { RequestSummary } from '../model/index.js';
-import { openWorkspaceFrom, WorkspaceError, type Workspace } from '../workspace/index.js';
+import { openWorkspaceFrom, WorkspaceError, type ListingCacheOptions, type Workspace } from '../workspace/index.js';
 
 export interface OpenForUseOptions {
   /** Where to look for ferry.yaml when `dir` is not given (walking up). Default: the process's folder. */
@@ -23,6 +23,8 @@ export interface OpenForUseOptions {
   requests?: readonly string[];
   /** Keep only each request's summary (`OpenOptions.listing`): `ferry ls`. */
   listing?: boolean;
+  /** With `listing`: the listing cache to use (`OpenOptions.listingCache`). */
+  listingCache?: ListingCacheOptions;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function openWorkspaceForUse(dir: string | undefined, options?: Ope
 export async function openWorkspaceForUse(dir: string | undefined, options?: OpenForUseOptions & { listing?: boolean }): Promise<Workspace<RequestSummary>>;
 export async function openWorkspaceForUse(dir: string | undefined, options: OpenForUseOptions & { listing?: boolean } = {}): Promise<Workspace<RequestSummary>> {
   const cwd = options.cwd ?? process.cwd();
-  const read = { ...(options.requests ? { requests: options.requests } : {}), listing: options.listing === true };
+  const read = { ...(options.requests ? { requests: options.requests } : {}), listing: options.listing === true, ...(options.listingCache ? { listingCache: options.listingCache } : {}) };
   const ws = await openWorkspaceFrom(dir, cwd, read);
   let recovery: Recovery;
   try {

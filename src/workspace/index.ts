@@ -1,6 +1,7 @@
 /** Reading and writing the workspace folder. */
 export * from './types.js';
 export * from './open.js';
+export type { ListingCacheOptions } from './listing-cache.js';
 export * from './tree.js';
 export * from './names.js';
 export * from './files.js';

@@ -8,9 +8,10 @@ import { FORMAT_VERSION, WORKSPACE_FILE, type RequestFile, type RequestSummary, 
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
 import { parseYamlData, readResource } from './read-resource.js';
-import { isSymbolicLink, isYamlFile, readRequest, readRequestSummary, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type RequestReader } from './tree.js';
+import { isSymbolicLink, isYamlFile, LISTING_READER, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, WHOLE_READER, type TreeReader } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
+import { ListingCache, type ListingCacheOptions } from './listing-cache.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
 import { resourceText } from './save.js';
 import { renderYaml } from './yaml-file.js';
@@ -98,6 +99,11 @@ export interface OpenOptions {
    * orders by). The same files are read and checked, with the same warnings; far less is built and kept.
    */
   listing?: boolean;
+  /**
+   * With `listing`: keep what each file gives a listing in this cache, and take unchanged files
+   * from it (`listing-cache.ts`). The listing is the same with or without it.
+   */
+  listingCache?: ListingCacheOptions;
 }
 
 /** The workspace `openWorkspace` gives for these options: request summaries when they may ask for a listing. */
@@ -110,7 +116,6 @@ export type OpenedWorkspace<O extends OpenOptions> = Workspace<
  * `ferry.yaml` (or a newer format version) refuses to open.
  */
 export async function openWorkspace<O extends OpenOptions = { requests?: readonly string[] }>(root: string, options: O = {} as O): Promise<OpenedWorkspace<O>> {
-  const read = (options.listing ? readRequestSummary : readRequest) as RequestReader<RequestSummary>;
   const absolute = path.resolve(root);
   const filePath = path.join(absolute, WORKSPACE_FILE);
   let text: string;
@@ -162,6 +167,8 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
     warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
   }
 
+  const cache = options.listing && options.listingCache ? ListingCache.open(options.listingCache, absolute) : undefined;
+  const read = (cache?.reader() ?? (options.listing ? LISTING_READER : WHOLE_READER)) as TreeReader<RequestSummary>;
   const part = readPart(absolute, options.requests, warnings, read);
   const [tree, environments, servers, loadtests] = await Promise.all([
     part ?? readRequestTree(absolute, warnings, read),
@@ -169,6 +176,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
     readEntries(absolute, SERVERS_DIR, 'server', warnings),
     readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
   ]);
+  cache?.save(part === undefined);
   warnSecretValues(WORKSPACE_FILE, file.variables, warnings);
   for (const environment of environments) warnSecretValues(environment.file, environment.value.variables, warnings);
   warnings.sort((a, b) => a.file.localeCompare(b.file));
@@ -177,7 +185,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
 }
 
 /** The part of the tree `requests` names, when each of them selects there as it would in the whole tree. */
-function readPart<R extends RequestSummary>(root: string, requests: readonly string[] | undefined, warnings: Warning[], read: RequestReader<R>): FolderNode<R> | undefined {
+function readPart<R extends RequestSummary>(root: string, requests: readonly string[] | undefined, warnings: Warning[], read: TreeReader<R>): FolderNode<R> | undefined {
   if (!requests?.length) return undefined;
   const found: Warning[] = [];
   const part = readRequestTreePart(root, requests, found, read);

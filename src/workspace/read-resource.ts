@@ -1,6 +1,6 @@
 /** Reads one YAML file of the workspace into a validated resource, or a warning saying what is wrong and where. */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { formatFieldPath, parseRequestSummary, parseResource, type FieldProblem, type RequestSummary, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { formatFieldPath, parseFolderSummary, parseRequestSummary, parseResource, type FieldProblem, type FolderSummary, type RequestSummary, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
 import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
@@ -35,13 +35,21 @@ export function readRequestSummarySync(absolute: string, relative: string): Read
   return readParsedSync('request', absolute, relative, parseRequestSummary);
 }
 
-type ReadOutcomeOf<T> = { ok: true; value: T; warning?: Warning } | { ok: false; warning: Warning };
-type Parse<T> = (data: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
+/** A `_folder.yaml` read as `readResourceSync` reads it (same warnings), keeping only its name and `seq` (`ferry ls`). */
+export function readFolderSummarySync(absolute: string, relative: string): ReadOutcomeOf<FolderSummary> {
+  return readParsedSync('folder', absolute, relative, parseFolderSummary);
+}
+
+export type ReadOutcomeOf<T> = { ok: true; value: T; warning?: Warning } | { ok: false; warning: Warning };
+export type Parse<T> = (data: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
 function readParsedSync<T>(kind: ResourceKind, absolute: string, relative: string, parse: Parse<T>): ReadOutcomeOf<T> {
   const read = readSmallFile(absolute, relative);
-  if (!read.ok) return read;
-  const text = read.text;
+  return read.ok ? outcomeOfText(kind, read.text, relative, parse) : read;
+}
+
+/** What a file's text gives: its value, or the warning saying what is wrong and where. Depends on nothing but its arguments. */
+export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: string, parse: Parse<T>): ReadOutcomeOf<T> {
   const fast = parseYamlData(text);
   if (!fast.ok) {
     const { error } = fast;
@@ -102,7 +110,7 @@ export function parseYamlData(text: string): { ok: true; data: unknown } | { ok:
 }
 
 /** Reads a file without following a link (O_NOFOLLOW) and without reading one over the size limit. */
-function readSmallFile(absolute: string, relative: string): { ok: true; text: string } | { ok: false; warning: Warning } {
+export function readSmallFile(absolute: string, relative: string): { ok: true; text: string } | { ok: false; warning: Warning } {
   let fd: number;
   try {
     fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);

@@ -8,7 +8,7 @@ import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { normalizeSelectPath } from './select.js';
 import type { RequestSummary } from '../model/index.js';
-import { compareNodes, folderNode, FOLDER_FILE, isSymbolicLink, isYamlFile, listFolder, MAX_TREE_DEPTH, readFolder, REQUESTS_DIR, type RequestReader } from './tree.js';
+import { compareNodes, folderNode, FOLDER_FILE, isSymbolicLink, isYamlFile, listFolder, MAX_TREE_DEPTH, readFolder, requestNode, REQUESTS_DIR, type TreeReader } from './tree.js';
 import type { FolderNode, TreeNode, Warning } from './types.js';
 
 /**
@@ -17,7 +17,7 @@ import type { FolderNode, TreeNode, Warning } from './types.js';
  * found plainly (missing, ambiguous in case, through a link, too deep, empty): the caller then
  * reads the whole tree, whose selection gives the message ("Did you mean ...").
  */
-export function readRequestTreePart<R extends RequestSummary>(root: string, paths: readonly string[], warnings: Warning[], read: RequestReader<R>): FolderNode<R> | undefined {
+export function readRequestTreePart<R extends RequestSummary>(root: string, paths: readonly string[], warnings: Warning[], read: TreeReader<R>): FolderNode<R> | undefined {
   if (paths.length === 0 || isSymbolicLink(path.join(root, REQUESTS_DIR))) return undefined;
   const listings = new Map<string, Dirent[]>();
   const list = (relPath: string): Dirent[] => {
@@ -25,7 +25,7 @@ export function readRequestTreePart<R extends RequestSummary>(root: string, path
     if (!entries) listings.set(relPath, (entries = listFolder(root, relPath, warnings)));
     return entries;
   };
-  const top = folderNode<R>(root, '', list(''), warnings);
+  const top = folderNode<R>(root, '', list(''), warnings, read);
   for (const raw of paths) {
     const wanted = normalizeSelectPath(raw);
     if (wanted === '' || wanted === '.' || wanted.includes('//')) return undefined;
@@ -40,7 +40,7 @@ export function readRequestTreePart<R extends RequestSummary>(root: string, path
         if (file === null) return undefined;
         if (file) {
           const relPath = join(folder.path, file.name);
-          if (!folder.children.some((c) => c.path === relPath)) add(folder, read(root, relPath, `${REQUESTS_DIR}/${relPath}`, warnings));
+          if (!folder.children.some((c) => c.path === relPath)) add(folder, requestNode(root, relPath, `${REQUESTS_DIR}/${relPath}`, warnings, read));
           break;
         }
       }
@@ -55,7 +55,7 @@ export function readRequestTreePart<R extends RequestSummary>(root: string, path
         add(folder, readFolder(root, relPath, index + 1, warnings, read));
         break;
       }
-      folder = existing ?? add(folder, folderNode<R>(root, relPath, list(relPath), warnings));
+      folder = existing ?? add(folder, folderNode<R>(root, relPath, list(relPath), warnings, read));
     }
   }
   return top;

@@ -2,8 +2,8 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { parseResource, type FolderFile, type RequestFile, type RequestSummary } from '../model/index.js';
-import { readRequestSummarySync, readResourceSync } from './read-resource.js';
-import type { FolderNode, TreeNode, Warning } from './types.js';
+import { readFolderSummarySync, readRequestSummarySync, readResourceSync, type ReadOutcomeOf } from './read-resource.js';
+import type { FolderNode, FolderSettings, TreeNode, Warning } from './types.js';
 
 export const MAX_TREE_DEPTH = 32;
 export const FOLDER_FILE = '_folder.yaml';
@@ -27,11 +27,11 @@ export function stripYaml(name: string): string {
  * Synchronous on purpose: ten thousand small reads are several times faster without the
  * thread-pool round trip of the promise API (bench/open-workspace.ts).
  */
-export async function readRequestTree<R extends RequestSummary>(root: string, warnings: Warning[], read: RequestReader<R>): Promise<FolderNode<R>> {
+export async function readRequestTree<R extends RequestSummary>(root: string, warnings: Warning[], read: TreeReader<R>): Promise<FolderNode<R>> {
   // Entries below are checked as they are listed; `requests/` itself must not be a link either.
   if (isSymbolicLink(path.join(root, REQUESTS_DIR))) {
     warnings.push({ file: REQUESTS_DIR, message: REQUESTS_LINK_MESSAGE });
-    return { type: 'folder', path: '', name: '', settings: { ...DEFAULT_FOLDER }, children: [] };
+    return { type: 'folder', path: '', name: '', settings: { ...read.folderDefaults }, children: [] };
   }
   return readFolder(root, '', 0, warnings, read);
 }
@@ -65,12 +65,12 @@ export function listFolder(root: string, relPath: string, warnings: Warning[]): 
 }
 
 /** A folder node without children: its `_folder.yaml` read from `entries` (its listing). */
-export function folderNode<R extends RequestSummary>(root: string, relPath: string, entries: readonly Dirent[], warnings: Warning[]): FolderNode<R> {
+export function folderNode<R extends RequestSummary>(root: string, relPath: string, entries: readonly Dirent[], warnings: Warning[], read: TreeReader<R>): FolderNode<R> {
   const label = path.posix.join(REQUESTS_DIR, relPath);
-  let settings: FolderFile = { ...DEFAULT_FOLDER };
+  let settings = { ...read.folderDefaults };
   const folderFile = entries.find((e) => e.name.toLowerCase() === FOLDER_FILE && !e.isSymbolicLink());
   if (relPath !== '' && folderFile) {
-    const outcome = readResourceSync('folder', path.join(root, REQUESTS_DIR, relPath, folderFile.name), path.posix.join(label, folderFile.name));
+    const outcome = read.folder(path.join(root, REQUESTS_DIR, relPath, folderFile.name), path.posix.join(label, folderFile.name));
     if (outcome.ok) settings = outcome.value;
     if (outcome.warning) warnings.push(outcome.warning);
   } else if (folderFile) {
@@ -82,9 +82,9 @@ export function folderNode<R extends RequestSummary>(root: string, relPath: stri
 }
 
 /** A folder and everything under it, in tree order. */
-export function readFolder<R extends RequestSummary>(root: string, relPath: string, depth: number, warnings: Warning[], read: RequestReader<R>): FolderNode<R> {
+export function readFolder<R extends RequestSummary>(root: string, relPath: string, depth: number, warnings: Warning[], read: TreeReader<R>): FolderNode<R> {
   const entries = listFolder(root, relPath, warnings);
-  const node = folderNode<R>(root, relPath, entries, warnings);
+  const node = folderNode<R>(root, relPath, entries, warnings, read);
   const children: TreeNode<R>[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
@@ -101,7 +101,7 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
       }
       children.push(readFolder(root, childRel, depth + 1, warnings, read));
     } else if (entry.isFile() && isYamlFile(entry.name) && entry.name.toLowerCase() !== FOLDER_FILE) {
-      children.push(read(root, childRel, childLabel, warnings));
+      children.push(requestNode(root, childRel, childLabel, warnings, read));
     }
   }
   children.sort(compareNodes);
@@ -109,23 +109,41 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
   return node;
 }
 
-/** How a request file becomes a node: the whole request (`readRequest`), or its summary for a listing (`readRequestSummary`). */
-export type RequestReader<R extends RequestSummary> = (root: string, relPath: string, label: string, warnings: Warning[]) => TreeNode<R>;
+/**
+ * How the tree's files become values: whole (a run, the app) or only what a listing shows
+ * (`ferry ls`), from the file itself or from the listing cache. Either way the same warnings.
+ */
+export interface TreeReader<R extends RequestSummary> {
+  request(absolute: string, label: string): ReadOutcomeOf<R>;
+  folder(absolute: string, label: string): ReadOutcomeOf<FolderSettings<R>>;
+  /** A folder's settings when it has no `_folder.yaml` (or a broken one). */
+  folderDefaults: FolderSettings<R>;
+}
 
-export function readRequest(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode<RequestFile> {
-  const outcome = readResourceSync('request', path.join(root, REQUESTS_DIR, relPath), label);
+/** Every field of every file. */
+export const WHOLE_READER: TreeReader<RequestFile> = {
+  request: (absolute, label) => readResourceSync('request', absolute, label),
+  folder: (absolute, label) => readResourceSync('folder', absolute, label),
+  folderDefaults: DEFAULT_FOLDER,
+};
+
+/** The same reading and the same warnings, keeping only what a listing shows. */
+export const LISTING_READER: TreeReader<RequestSummary> = {
+  request: readRequestSummarySync,
+  folder: readFolderSummarySync,
+  folderDefaults: { seq: DEFAULT_FOLDER.seq },
+};
+
+/** A request file as a node of the tree: the request, or the broken file with its warning. */
+export function requestNode<R extends RequestSummary>(root: string, relPath: string, label: string, warnings: Warning[], read: TreeReader<R>): TreeNode<R> {
+  const outcome = read.request(path.join(root, REQUESTS_DIR, relPath), label);
   if (outcome.warning) warnings.push(outcome.warning);
   if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
   return { type: 'broken', path: relPath, warning: outcome.warning };
 }
 
-/** The same reading and the same warnings as `readRequest`, keeping only what a listing shows. */
-export function readRequestSummary(root: string, relPath: string, label: string, warnings: Warning[]): TreeNode<RequestSummary> {
-  const outcome = readRequestSummarySync(path.join(root, REQUESTS_DIR, relPath), label);
-  if (outcome.warning) warnings.push(outcome.warning);
-  if (outcome.ok) return { type: 'request', path: relPath, request: outcome.value };
-  return { type: 'broken', path: relPath, warning: outcome.warning };
-}
+/** `localeCompare(b, 'en', { sensitivity: 'base', numeric: true })`, without a collator made for each call. */
+const BY_NAME = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** `seq` first; at equal `seq` folders before requests, then by name. */
 export function compareNodes<R extends RequestSummary>(a: TreeNode<R>, b: TreeNode<R>): number {
@@ -137,7 +155,7 @@ export function compareNodes<R extends RequestSummary>(a: TreeNode<R>, b: TreeNo
   if (folderA !== folderB) return folderA - folderB;
   const nameA = nodeName(a);
   const nameB = nodeName(b);
-  const byName = nameA.localeCompare(nameB, 'en', { sensitivity: 'base', numeric: true });
+  const byName = BY_NAME.compare(nameA, nameB);
   return byName !== 0 ? byName : nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
 

@@ -1,5 +1,5 @@
 /** The in-memory shape of an opened workspace. */
-import type { EnvironmentFile, FolderFile, LoadTestFile, RequestFile, RequestSummary, ServerFile, WorkspaceFile } from '../model/index.js';
+import type { EnvironmentFile, FolderFile, FolderSummary, LoadTestFile, RequestFile, RequestSummary, ServerFile, WorkspaceFile } from '../model/index.js';
 
 export interface Warning {
   /** Path relative to the workspace folder, with `/` separators. */
@@ -26,13 +26,17 @@ export interface BrokenNode {
   warning: Warning;
 }
 
+/** A folder's settings as a tree of `R` keeps them: whole with whole requests, summarized in a listing. */
+export type FolderSettings<R extends RequestSummary> = R extends RequestFile ? FolderFile : FolderSummary;
+
 export interface FolderNode<R extends RequestSummary = RequestFile> {
   type: 'folder';
   /** Path relative to `requests/` (`''` for the collection root). */
   path: string;
   /** Display name: `_folder.yaml`'s `name`, else the folder name. */
   name: string;
-  settings: FolderFile;
+  /** `_folder.yaml`'s settings; in a listing (request summaries), only what it shows: name and `seq`. */
+  settings: FolderSettings<R>;
   children: TreeNode<R>[];
 }
 

@@ -58,7 +58,10 @@ async function workspaceWithEveryProblem(): Promise<string> {
 
 /** A full tree reduced to what a listing keeps. */
 function summarize(node: TreeNode): unknown {
-  if (node.type === 'folder') return { ...node, children: node.children.map(summarize) };
+  if (node.type === 'folder') {
+    const { name, seq } = node.settings;
+    return { ...node, settings: name === undefined ? { seq } : { name, seq }, children: node.children.map(summarize) };
+  }
   if (node.type === 'broken') return node;
   const { name, kind, seq, method, openapi } = node.request;
   return { ...node, request: openapi === undefined ? { name, kind, seq, method } : { name, kind, seq, method, openapi } };
