@@ -14,6 +14,8 @@
  * Targets (issue 10): Ferry ≥ 85% of the bare server's req/s, Ferry's p99 ≤ 1.5× the bare server's.
  * Issue 24: Ferry's CPU per request ≤ 1.05× the bare server's, req/s ≥ 90%.
  *
+ * `--in-process [--rounds N] [--base DIR]`: the handlers alone, without sockets (see `inProcess`).
+ *
  * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
  * and a node_modules link) in the same alternation: before/after on a busy machine.
  */
@@ -48,6 +50,68 @@ http.createServer((req, res) => {
   res.end(body);
 }).listen(Number(process.argv[1]), '127.0.0.1');
 `;
+
+/**
+ * `--in-process`: the request handler's own JavaScript, no sockets and no traffic output. The bare
+ * handler (the same code as BARE_SERVER) and Ferry's mock from `dist/` of this checkout (and of
+ * `--base`; `npm run build` first) answer fake requests in the same process, alternating; the
+ * figure is CPU nanoseconds per request, median and minimum of the rounds.
+ */
+if (process.argv.includes('--in-process')) {
+  await inProcess();
+  process.exit(0);
+}
+
+async function inProcess(): Promise<void> {
+  const route = {
+    name: 'Get user', method: 'GET', path: '/users/:id', enabled: true, status: 200, delayMs: 0, fault: 'none', faultPercent: 100,
+    headers: [{ key: 'Content-Type', value: 'application/json; charset=utf-8', enabled: true }],
+    body: FERRY_BODY, matchQuery: [], matchHeaders: [], matchBody: '',
+  };
+  const server = { name: 'Users', port: 3000, http: { routes: [route], fallback: 'notFound', cors: false } };
+  type Handle = (req: object, res: object) => void;
+  const bare: Handle = (req, res) => {
+    const r = req as { url: string; method: string };
+    const out = res as { writeHead(s: number, h?: object): void; end(b?: string): void };
+    const m = /^\/users\/([^/?]+)\/?(?:\?|$)/.exec(r.url);
+    if (!m || (r.method !== 'GET' && r.method !== 'HEAD')) return void (out.writeHead(404), out.end());
+    const body = '{"id":"' + decodeURIComponent(m[1]!) + '","requestId":"' + randomUUID() + '","name":"Ada Lovelace","roles":["admin","editor"]}';
+    out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    out.end(body);
+  };
+  const subjects: { name: string; handle: Handle; samples: number[] }[] = [{ name: 'bare handler', handle: bare, samples: [] }];
+  for (const root of [ROOT, ...(BASE !== undefined ? [path.resolve(BASE)] : [])]) {
+    const dist = path.join(root, 'dist');
+    const { httpMockKind } = await import(path.join(dist, 'servers/kinds/http-mock/http-mock.js'));
+    const { TrafficLog } = await import(path.join(dist, 'servers/traffic.js'));
+    const { buildVariableScope } = await import(path.join(dist, 'template/index.js'));
+    const mock = httpMockKind.create({ id: 'users', file: 'servers/users.yaml', traffic: new TrafficLog() });
+    mock.configure({ server, variables: buildVariableScope({}) });
+    subjects.push({ name: `Ferry's mock of ${path.basename(root)}`, handle: (req, res) => mock.handle(req, res), samples: [] });
+  }
+  let sent = 0;
+  const res = { writeHead: (status: number) => void (sent += status), end: (body?: { length: number }) => void (sent += body?.length ?? 0) };
+  const perRound = 20_000;
+  const runRound = (handle: Handle): number => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < perRound; i++) {
+      const req = {
+        method: 'GET', url: `/users/${i & 1023}`, httpVersionMajor: 1,
+        rawHeaders: ['Host', '127.0.0.1:3000', 'Connection', 'keep-alive'], headers: { host: '127.0.0.1:3000', connection: 'keep-alive' },
+      };
+      handle(req, res);
+    }
+    const used = process.cpuUsage(before);
+    return ((used.user + used.system) * 1000) / perRound;
+  };
+  console.log(`bench/mock --in-process: load average at the start ${os.loadavg()[0]!.toFixed(2)}; ${ROUNDS} rounds of ${perRound} requests`);
+  for (let i = 0; i < 3; i++) for (const s of subjects) runRound(s.handle); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const s of round % 2 === 0 ? subjects : [...subjects].reverse()) s.samples.push(runRound(s.handle));
+  }
+  for (const s of subjects) console.log(`${s.name.padEnd(40)} median ${median(s.samples).toFixed(0)} ns/request, min ${Math.min(...s.samples).toFixed(0)}`);
+  console.log(`load average at the end ${os.loadavg()[0]!.toFixed(2)}${sent > 0 ? '' : ' (nothing was answered!)'}`);
+}
 
 interface Peer {
   name: string;

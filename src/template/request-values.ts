@@ -20,25 +20,41 @@ export interface HttpRequestInput {
   pathParams?: Readonly<Record<string, string>>;
 }
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 export class RequestValues {
   readonly method: string;
   readonly url: string;
-  readonly path: string;
   readonly #rawHeaders: readonly string[];
   readonly #rawBody: Uint8Array | string;
   readonly #rawParams: Readonly<Record<string, string>>;
+  #path: string | undefined;
   #body: string | undefined;
   #headers: Map<string, string> | undefined;
   #query: Map<string, string> | undefined;
 
-  constructor(input: HttpRequestInput) {
-    this.method = input.method;
-    this.url = input.url;
-    const queryAt = input.url.indexOf('?');
-    this.path = queryAt < 0 ? input.url : input.url.slice(0, queryAt);
-    this.#rawHeaders = input.rawHeaders ?? [];
-    this.#rawBody = input.body ?? '';
-    this.#rawParams = input.pathParams ?? {};
+  /** Positional, so a server builds one object per request (see `requestValuesFromHttp` for the fields). */
+  constructor(
+    method: string,
+    url: string,
+    rawHeaders: readonly string[] = [],
+    body: Uint8Array | string = '',
+    pathParams: Readonly<Record<string, string>> = NO_PARAMS,
+  ) {
+    this.method = method;
+    this.url = url;
+    this.#rawHeaders = rawHeaders;
+    this.#rawBody = body;
+    this.#rawParams = pathParams;
+  }
+
+  /** The path, without the query; not decoded. */
+  get path(): string {
+    if (this.#path === undefined) {
+      const queryAt = this.url.indexOf('?');
+      this.#path = queryAt < 0 ? this.url : this.url.slice(0, queryAt);
+    }
+    return this.#path;
   }
 
   /** The body as text; non-UTF-8 bytes become U+FFFD. */
@@ -79,7 +95,7 @@ export class RequestValues {
 
 /** Builds the request values of one HTTP request (mock route, or the GET that opened an event stream). */
 export function requestValuesFromHttp(input: HttpRequestInput): RequestValues {
-  return new RequestValues(input);
+  return new RequestValues(input.method, input.url, input.rawHeaders, input.body, input.pathParams);
 }
 
 function parseQuery(url: string): Map<string, string> {

@@ -52,6 +52,24 @@ describe('mock API route matching', () => {
     expect((await send(`${url}/orders/7/lines/2`)).body).toBe('7-2');
   });
 
+  it('segments match whole: a literal is not a prefix, a parameter is never empty, a repeated name takes its first segment', async () => {
+    const { url } = await mock({
+      routes: [
+        route('posts', { path: '/users/:id/posts', body: 'posts of {{request.params.id}}' }),
+        route('twice', { path: '/pair/:x/:x', body: '{{request.params.x}}' }),
+        route('double', { path: '/a//:b', body: '{{request.params.b}}' }),
+      ],
+    });
+    expect((await send(`${url}/users/1/posts`)).body).toBe('posts of 1');
+    expect((await send(`${url}/users/1/postsX`)).status).toBe(404);
+    expect((await send(`${url}/user/1/posts`)).status).toBe(404);
+    expect((await send(`${url}/users//posts`)).status).toBe(404);
+    expect((await send(`${url}/users/1/posts//`)).status).toBe(404); // one trailing slash only
+    expect((await send(`${url}/pair/1/2`)).body).toBe('1');
+    expect((await send(`${url}/a//b%20c`)).body).toBe('b c');
+    expect((await send(`${url}/a/b`)).status).toBe(404);
+  });
+
   it('a trailing * matches the rest of the path', async () => {
     const { url } = await mock({
       routes: [

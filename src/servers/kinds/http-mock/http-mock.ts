@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { MockRoute, ServerFile } from '../../../model/index.js';
-import { compile, requestValuesFromHttp, type RenderContext, type VariableScope } from '../../../template/index.js';
+import { compile, type RenderContext, RequestValues, type VariableScope } from '../../../template/index.js';
 import { ServerError } from '../../errors.js';
 import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../../http-types.js';
 import { type HttpExchangeDetail, type HttpExchangeNote, httpExchangeRecord } from '../../http-traffic.js';
@@ -44,6 +44,8 @@ interface MockState {
   /** The rendered backend, for `fallback: proxy`. */
   backend: URL | undefined;
   variables: VariableScope;
+  /** The rendering context of answers that read nothing from the request (shared: rendering only reads it). */
+  context: RenderContext;
 }
 
 /** Headers HTTP/2 forbids (they describe one HTTP/1.1 connection). */
@@ -86,6 +88,7 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
     cors: section.cors,
     backend,
     variables,
+    context: { variables },
   };
 }
 
@@ -131,17 +134,21 @@ class HttpMock implements HttpKindInstance {
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const method = req.method ?? 'GET';
+    // Read from the request only when a route has conditions beyond method and path (no closure per request).
     let facts: RequestFacts | undefined;
-    const getFacts = () => (facts ??= new RequestFacts(url, req.rawHeaders, body));
     const preflight = state.cors && isPreflight(req);
     for (const route of state.routes) {
-      if (preflight && route.conditions.method !== 'OPTIONS') continue; // only an explicit OPTIONS route takes a preflight
-      const params = route.conditions.test(method, path, getFacts, state.variables);
-      if (params !== null) {
-        if (route.openapi !== undefined && this.#answerFromSpec(state, route, route.openapi, params, req, res, getFacts(), body, start)) return;
-        this.#answer(state, route, params, req, res, url, body, start);
-        return;
+      const conditions = route.conditions;
+      if (preflight && conditions.method !== 'OPTIONS') continue; // only an explicit OPTIONS route takes a preflight
+      const params = conditions.matchTarget(method, path);
+      if (params === null) continue;
+      if (conditions.hasExtra && !conditions.holds((facts ??= new RequestFacts(url, req.rawHeaders, body)), state.variables)) continue;
+      if (route.openapi !== undefined) {
+        facts ??= new RequestFacts(url, req.rawHeaders, body);
+        if (this.#answerFromSpec(state, route, route.openapi, params, req, res, facts, body, start)) return;
       }
+      this.#answer(state, route, params, req, res, url, body, start);
+      return;
     }
     if (preflight) {
       answerable(res).writeHead(204, preflightHeaders(req));
@@ -257,12 +264,11 @@ class HttpMock implements HttpKindInstance {
         res.once('close', () => this.#record(req, start, route.label, 0, 0, body, 'hang'));
         return;
     }
+    // Request values are one object whose parts are read when a template asks; without them, the
+    // route renders with the server's one context.
     const context: RenderContext = route.answer.usesRequest
-      ? {
-          variables: state.variables,
-          request: requestValuesFromHttp({ method: req.method ?? 'GET', url, rawHeaders: req.rawHeaders, body, pathParams: params }),
-        }
-      : { variables: state.variables };
+      ? { variables: state.variables, request: new RequestValues(req.method ?? 'GET', url, req.rawHeaders, body, params) }
+      : state.context;
     let answer;
     try {
       answer = route.answer.render(context);

@@ -58,7 +58,9 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
     if (staticHeaders) {
       const headers = staticHeaders.headers;
       headers['content-length'] = String(bytes.length);
-      return { usesRequest, usesBody, render: () => ({ status, headers, body: bytes, bodyBytes: bytes.length }) };
+      // The same answer every time: one object, read (never changed) by the server.
+      const answer: RenderedAnswer = { status, headers, body: bytes, bodyBytes: bytes.length };
+      return { usesRequest, usesBody, render: () => answer };
     }
   }
   return {

@@ -39,6 +39,7 @@ export function compilePath(pattern: string): PathPattern {
     const exact = trimSlash(body);
     return { literal: true, match: (path) => (trimSlash(path) === exact ? {} : null) };
   }
+  if (rest === 'none') return segmentPattern(body.split('/'));
   let regexSource: string;
   if (rest === 'segment') {
     regexSource = `^${source}(?:/(.*))?$`;
@@ -66,6 +67,49 @@ export function compilePath(pattern: string): PathPattern {
     },
   };
 }
+
+/**
+ * A pattern of whole segments, some of them parameters, matched by walking the path segment by
+ * segment: what the regular expression `^/a/([^/]+)/?$` would match, without its result array.
+ * A literal segment never holds `/` and a parameter takes one non-empty segment, so there is one
+ * way to match.
+ */
+function segmentPattern(segments: string[]): PathPattern {
+  const names = segments.map(paramName);
+  // A name used twice takes its first segment.
+  const first = names.map((name, i) => name !== undefined && names.indexOf(name) === i);
+  return {
+    literal: false,
+    match(path) {
+      let params: Record<string, string> | null = null;
+      let at = 0;
+      for (let i = 0; i < segments.length; i++) {
+        if (i > 0) {
+          if (path.charCodeAt(at) !== SLASH) return null;
+          at++;
+        }
+        const name = names[i];
+        if (name === undefined) {
+          const literal = segments[i]!;
+          if (!path.startsWith(literal, at)) return null;
+          at += literal.length;
+          continue;
+        }
+        let end = path.indexOf('/', at);
+        if (end < 0) end = path.length;
+        if (end === at) return null;
+        params ??= {};
+        if (first[i]) params[name] = path.slice(at, end);
+        at = end;
+      }
+      // One trailing slash is allowed (`/users/1/` matches `/users/:id`).
+      if (at !== path.length && !(at === path.length - 1 && path.charCodeAt(at) === SLASH)) return null;
+      return params ?? {};
+    },
+  };
+}
+
+const SLASH = 0x2f;
 
 function paramName(segment: string): string | undefined {
   if (segment.length > 1 && segment.startsWith(':')) return segment.slice(1);
@@ -126,8 +170,12 @@ export interface RouteConditions {
   path: PathPattern;
   /** True when checking needs the request body. */
   needsBody: boolean;
-  /** Returns the raw path parameters when every condition holds, else null. */
-  test(method: string, path: string, facts: () => RequestFacts, scope: VariableScope): Record<string, string> | null;
+  /** True when the route has query, header or body conditions besides its method and path. */
+  hasExtra: boolean;
+  /** Returns the raw path parameters when the method and path match, else null. */
+  matchTarget(method: string, path: string): Record<string, string> | null;
+  /** The query, header and body conditions; only asked when `hasExtra`. */
+  holds(facts: RequestFacts, scope: VariableScope): boolean;
 }
 
 export function compileConditions(route: MockRoute): RouteConditions {
@@ -136,25 +184,24 @@ export function compileConditions(route: MockRoute): RouteConditions {
   const query = conditions(route.matchQuery, false);
   const headers = conditions(route.matchHeaders, true);
   const body = route.matchBody === '' ? undefined : compile(route.matchBody, 'mock.match');
-  const extra = query.length > 0 || headers.length > 0 || body !== undefined;
   return {
     method,
     path,
     needsBody: body !== undefined,
-    test(requestMethod, requestPath, facts, scope) {
+    hasExtra: query.length > 0 || headers.length > 0 || body !== undefined,
+    matchTarget(requestMethod, requestPath) {
       // A HEAD request is a GET without the body (Node leaves the body out), so GET routes take it.
       if (method !== undefined && requestMethod !== method && !(requestMethod === 'HEAD' && method === 'GET')) return null;
-      const params = path.match(requestPath);
-      if (params === null || !extra) return params;
-      const known = facts();
+      return path.match(requestPath);
+    },
+    holds(facts, scope) {
       for (const condition of query) {
-        if (!holds(known.queryValues(condition.name), condition.value, scope)) return null;
+        if (!holds(facts.queryValues(condition.name), condition.value, scope)) return false;
       }
       for (const condition of headers) {
-        if (!holds(known.headerValues(condition.name), condition.value, scope)) return null;
+        if (!holds(facts.headerValues(condition.name), condition.value, scope)) return false;
       }
-      if (body !== undefined && !known.body.includes(body.render({ variables: scope }))) return null;
-      return params;
+      return body === undefined || facts.body.includes(body.render({ variables: scope }));
     },
   };
 }
