@@ -110,6 +110,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
   it('MQTT: subscribe live, publish from the composer and from another client, both shown', async () => {
     await page.getByRole('treeitem', { name: /Sensors/ }).click();
     const panel = page.getByLabel('Live connection');
+    await panel.getByRole('button', { name: 'Subscribe', exact: true }).waitFor(); // the MQTT request's panel, not the last one's
     await panel.getByRole('button', { name: 'Connect' }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toContain('Connected to');
     await panel.getByLabel('Topic').fill('home/+/temp');
@@ -140,6 +141,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
   it('MCP: a session with List tools and Call tool from the draft, an unknown tool refused in one line', async () => {
     await page.getByRole('treeitem', { name: /Tools/ }).click();
     const panel = page.getByLabel('Live connection');
+    // The panel is the MCP request's once its operations show (the MQTT panel is still there a moment after the click).
+    await panel.getByRole('button', { name: 'List tools' }).waitFor();
     // Operations only: no format, message or Send.
     expect(await panel.getByLabel('Format').count()).toBe(0);
     await panel.getByRole('button', { name: 'Connect' }).click();
