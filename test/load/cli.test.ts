@@ -198,3 +198,22 @@ describe('Ctrl-C', () => {
     }
   }, 45_000);
 });
+
+describe('ferry load as shipped', () => {
+  it('bin/ferry.js (the bundle) runs its generator threads from the bundled worker and writes the result', async () => {
+    const { root, temp, server } = await workspace({ quick: { stages: steady(40, 1) } });
+    const file = path.join(root, 'quick.json');
+    const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', root, 'load', 'quick', '--workers', '2', '--out-json', file], {
+      env: { ...process.env, FERRY_DATA_DIR: temp.dataDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const result = JSON.parse(await fs.readFile(file, 'utf8')) as LoadResult;
+    expect(result.overall.count).toBeGreaterThan(0);
+    expect(server.byPath.get('/a')).toBeGreaterThanOrEqual(result.overall.count); // every request counted was answered by this server
+  }, 60_000);
+});
