@@ -15,25 +15,16 @@ import { connectionErrorByCode, systemCode } from '../connection-errors.js';
 import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { httpTransport, isHttpTarget, programSpec, stdioTransport, type McpOptions, type StartedProgram } from './transport.js';
-
-/** No time limit set: the SDK's own per-request limit would cut in at 60 s, so give it a day. */
-const NO_LIMIT_MS = 24 * 60 * 60 * 1000;
+import { httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 
 export async function sendMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
-  const options = prepared.options as unknown as McpOptions;
-  const target = prepared.url.trim();
-  const http = isHttpTarget(target);
-  const chosen = options.transport === 'auto' ? (http ? 'streamableHttp' : 'stdio') : options.transport;
-  if (chosen !== 'stdio' && !http) throw new SendError(`mcp.transport ${chosen} needs an http:// or https:// URL, not "${target}".`, 'unsupported');
-  if (chosen === 'stdio' && http) throw new SendError('mcp.transport stdio needs the command that starts the server, not a URL.', 'unsupported');
+  const { options, target, chosen, where } = mcpTarget(prepared);
   const args = parseArguments(options.arguments);
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const deadline = new Deadline(timeoutMs, signal);
   const abort = new AbortController();
   deadline.attach((reason) => abort.abort(reason));
   const started = performance.now();
-  const where = http ? new URL(target).host : `"${target}"`;
   let program: StartedProgram | undefined;
   let client: Client | undefined;
   let used: string = chosen;

@@ -12,20 +12,14 @@ import type { CatalogEntry, KindCatalog } from '../catalog.js';
 import { connectionErrorByCode, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { httpTransport, isHttpTarget, programSpec, stdioTransport, type McpOptions } from './transport.js';
+import { httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
 
 /** Listing gives up after this long without a time limit of the request's own: a picker must not hang. */
 const LIST_LIMIT_MS = 30_000;
 
 export async function describeMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<KindCatalog> {
-  const options = prepared.options as unknown as McpOptions;
-  const target = prepared.url.trim();
-  const http = isHttpTarget(target);
-  const chosen = options.transport === 'auto' ? (http ? 'streamableHttp' : 'stdio') : options.transport;
-  if (chosen !== 'stdio' && !http) throw new SendError(`mcp.transport ${chosen} needs an http:// or https:// URL, not "${target}".`, 'unsupported');
-  if (chosen === 'stdio' && http) throw new SendError('mcp.transport stdio needs the command that starts the server, not a URL.', 'unsupported');
+  const { options, chosen, where } = mcpTarget(prepared);
   const timeout = (prepared.settings?.timeoutMs ?? 0) > 0 ? prepared.settings!.timeoutMs! : LIST_LIMIT_MS;
-  const where = http ? new URL(target).host : `"${target}"`;
   const client = new Client({ name: 'ferry', version: '1' });
   const requestOptions = { signal, timeout };
   let transport: Transport | undefined;

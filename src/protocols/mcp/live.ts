@@ -18,19 +18,10 @@ import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { httpTransport, isHttpTarget, programSpec, stdioTransport, type McpOptions } from './transport.js';
-
-/** No time limit set: the SDK's own per-request limit would cut in at 60 s, so give it a day. */
-const NO_LIMIT_MS = 24 * 60 * 60 * 1000;
+import { httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, stdioTransport } from './transport.js';
 
 export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
-  const options = prepared.options as unknown as McpOptions;
-  const target = prepared.url.trim();
-  const http = isHttpTarget(target);
-  const chosen = options.transport === 'auto' ? (http ? 'streamableHttp' : 'stdio') : options.transport;
-  if (chosen !== 'stdio' && !http) throw new SendError(`mcp.transport ${chosen} needs an http:// or https:// URL, not "${target}".`, 'unsupported');
-  if (chosen === 'stdio' && http) throw new SendError('mcp.transport stdio needs the command that starts the server, not a URL.', 'unsupported');
-  const where = http ? new URL(target).host : `"${target}"`;
+  const { options, http, chosen, where } = mcpTarget(prepared);
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
   const client = new Client({ name: 'ferry', version: '1' });

@@ -28,6 +28,30 @@ export interface McpOptions {
 /** Headers the transports set themselves. */
 const OWN_HEADERS = new Set(['content-type', 'accept', 'content-length', 'host', 'connection']);
 
+/** No time limit set: the SDK's own per-request limit would cut in at 60 s, so give it a day. */
+export const NO_LIMIT_MS = 24 * 60 * 60 * 1000;
+
+/** What a send, a live session and a listing all start from: the target and the transport it takes. */
+export interface McpTarget {
+  options: McpOptions;
+  target: string;
+  http: boolean;
+  chosen: Exclude<McpTransportName, 'auto'>;
+  /** How messages name the server: its host, or the quoted command. */
+  where: string;
+}
+
+/** The request's MCP target; a transport that does not fit the URL (or command) is refused. */
+export function mcpTarget(prepared: PreparedRequest): McpTarget {
+  const options = prepared.options as unknown as McpOptions;
+  const target = prepared.url.trim();
+  const http = isHttpTarget(target);
+  const chosen = options.transport === 'auto' ? (http ? 'streamableHttp' : 'stdio') : options.transport;
+  if (chosen !== 'stdio' && !http) throw new SendError(`mcp.transport ${chosen} needs an http:// or https:// URL, not "${target}".`, 'unsupported');
+  if (chosen === 'stdio' && http) throw new SendError('mcp.transport stdio needs the command that starts the server, not a URL.', 'unsupported');
+  return { options, target, http, chosen, where: http ? new URL(target).host : `"${target}"` };
+}
+
 export function isHttpTarget(target: string): boolean {
   return /^https?:\/\//i.test(target);
 }
