@@ -8,7 +8,7 @@ import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { theme, variables } from './editor-look.js';
+import { labelledEditing, theme, useEditorValue, variables } from './editor-look.js';
 import { basicSetup } from 'codemirror';
 import type { GraphQLSchema } from 'graphql';
 import { useEffect, useRef } from 'react';
@@ -84,10 +84,7 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
           autocompletion({ override: [variableCompletion(() => names.current), (context) => (languageNow.current === 'graphql' ? graphqlCompletion(context) : null)] }),
           languageSlot.current.of(languageExtension(language, graphql.current, graphqlSchema)),
           EditorState.readOnly.of(readOnly),
-          EditorView.contentAttributes.of({ 'aria-label': label }),
-          EditorView.updateListener.of((update) => {
-            if (update.docChanged) changed.current(update.state.doc.toString());
-          }),
+          ...labelledEditing(label, changed),
         ],
       }),
     });
@@ -96,12 +93,7 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
     // The editor is made once; value and language changes are applied below.
   }, []);
 
-  useEffect(() => {
-    const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
-    }
-  }, [value]);
+  useEditorValue(view, value);
 
   useEffect(() => {
     let current = true;

@@ -3,7 +3,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { theme, variables } from './editor-look.js';
+import { labelledEditing, theme, useEditorValue, variables } from './editor-look.js';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
 
@@ -31,10 +31,7 @@ export function YamlEditor({ value, onChange, label, problem, minHeight = 220 }:
           yaml(),
           variables,
           lintGutter(),
-          EditorView.contentAttributes.of({ 'aria-label': label }),
-          EditorView.updateListener.of((update) => {
-            if (update.docChanged) changed.current(update.state.doc.toString());
-          }),
+          ...labelledEditing(label, changed),
         ],
       }),
     });
@@ -42,10 +39,7 @@ export function YamlEditor({ value, onChange, label, problem, minHeight = 220 }:
     return () => editor.destroy();
   }, []);
 
-  useEffect(() => {
-    const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
-  }, [value]);
+  useEditorValue(view, value);
 
   // The problem as a diagnostic on its line (from the column to the line's end), and the cursor put there.
   useEffect(() => {

@@ -1,5 +1,7 @@
-/** What every CodeMirror editor of the app shares: `{{variable}}` marked, and the app's colours and font. */
+/** What every CodeMirror editor of the app shares: `{{variable}}` marked, the app's colours and font, its label and edits, its value kept in sync. */
+import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { useEffect } from 'react';
 
 const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
 
@@ -25,3 +27,21 @@ export const theme = EditorView.theme({
   '.cm-content': { caretColor: 'var(--fg)' },
   '.cm-scroller': { fontFamily: 'var(--mono)' },
 });
+
+/** Both editors' wiring: the label screen readers announce, and every edit handed to `changed.current`. */
+export function labelledEditing(label: string, changed: { current: (text: string) => void }): Extension[] {
+  return [
+    EditorView.contentAttributes.of({ 'aria-label': label }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) changed.current(update.state.doc.toString());
+    }),
+  ];
+}
+
+/** Puts `value` into the editor when it differs from what it shows (another request opened, a reload). */
+export function useEditorValue(view: { readonly current: EditorView | undefined }, value: string): void {
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== value) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+  }, [value]);
+}
