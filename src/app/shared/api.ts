@@ -2,6 +2,7 @@
  * The shapes the app's server and its web UI exchange: JSON over HTTP and the live channel.
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
+import type { HistoryEntry } from '../../appdata/index.js';
 import type { RequestFile, ServerFile } from '../../model/index.js';
 import type { CatalogEntry, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
 import type { OpenConnection } from '../../session/index.js';
@@ -217,15 +218,8 @@ export interface ServerSendDone {
 }
 
 /** One send of this computer's history (the app's and `ferry run`'s), newest first; `kept`: its whole answer can be shown again. */
-export interface HistoryView {
+export interface HistoryView extends HistoryEntry {
   key: string;
-  time: string;
-  path?: string;
-  method: string;
-  url: string;
-  status?: number;
-  durationMs: number;
-  error?: string;
   kept: boolean;
 }
 
