@@ -9,7 +9,8 @@
 // src/support/package-root.ts, which expects the chunks two folders below the package: keep
 // dist/bundle/ at that depth.
 import { build } from 'esbuild';
-import { rm, writeFile } from 'node:fs/promises';
+import { build as viteBuild } from 'vite';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,10 +68,139 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * Rolldown (charset 'ascii', below) escapes text outside ASCII in code but keeps it in the comments
+ * it keeps. One such character makes Node hold the whole file as two-byte text, slower to decode
+ * and to compile (zod's 430 KB chunk: ~5 ms of a run), so it is written as its `\uXXXX` escape
+ * there too. Source map columns after it on its line shift by five characters.
+ */
+async function escapeNonAsciiComments(files) {
+  for (const file of files) {
+    const full = path.join(root, file);
+    const text = await readFile(full, 'utf8');
+    if (!/[^\0-\x7f]/.test(text)) continue;
+    if (/[^\0-\x7f]/.test(text.replace(/\/\*[^]*?\*\/|\/\/[^\n]*/g, ''))) {
+      throw new Error(`${file}: text outside ASCII in code; check how it was written before escaping it here`);
+    }
+    await writeFile(full, text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
+}
+
+/**
+ * Which esbuild chunks to join into one file. esbuild makes a chunk for each set of entries (the
+ * two entries and every `import()` target) that reach a module, so a one-request run loaded 48
+ * files, 32 of them under 5 KB; each file costs Node 20's ES module loader ~0.5-1 ms of CPU
+ * (resolve, read, compile, link), whatever its size. Chunks are joined when the same commands
+ * always load them together: a chunk that `ferry.js` imports is loaded by every command; any
+ * other chunk by the commands (`import()` targets of ferry.js) whose static imports reach it, and
+ * by the load worker when its imports do. Chunks with the same such set become one file; a chunk
+ * no command reaches statically (a request kind's client, a signer) keeps esbuild's place.
+ * Returns each chunk's group key (path relative to the package) and the keys' priorities.
+ */
+function chunkGroups(metafile, splitDir) {
+  const outputs = metafile.outputs;
+  const rel = (file) => path.relative(root, path.join(splitDir, file));
+  const entry = (name) => path.relative(root, path.join(splitDir, `${name}.js`));
+  const reached = (from) => {
+    const seen = new Set();
+    const stack = [from];
+    while (stack.length > 0) {
+      const file = stack.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const i of outputs[file]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) stack.push(i.path);
+    }
+    seen.delete(from);
+    return seen;
+  };
+  const main = entry('ferry');
+  const commands = [...new Set(outputs[main].imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path))];
+  const loaders = new Map();
+  const add = (file, by) => loaders.set(file, (loaders.get(file) ?? new Set()).add(by));
+  for (const file of reached(main)) add(file, 'ferry');
+  for (const command of commands) for (const file of reached(command)) if (!loaders.get(file)?.has('ferry')) add(file, command);
+  for (const file of reached(entry('load-worker'))) add(file, 'load-worker');
+  const groups = new Map();
+  for (const [file, by] of loaders) {
+    const key = [...by].sort().join(' ');
+    groups.set(key, [...(groups.get(key) ?? []), file]);
+  }
+  const groupOf = new Map();
+  const kept = [...groups].filter(([, files]) => files.length > 1);
+  for (const [key, files] of kept) for (const file of files) groupOf.set(path.join(root, file), key);
+  // A group's chunks import chunks of groups loaded by more commands: those are placed first.
+  const rank = (key) => (key.split(' ').includes('ferry') ? Infinity : key.split(' ').length);
+  const keys = kept.map(([key]) => key).sort((a, b) => rank(b) - rank(a));
+  return { groupOf, keys, rel };
+}
+
+/**
+ * Joins esbuild's chunks (splitDir) into outdir by chunkGroups, with Vite's bundler (Rolldown),
+ * whose output chunks can be grouped; esbuild's source maps are read in, so the maps written
+ * still point into src/ and the packages. Returns the metafile of the joined files (the same
+ * shape as esbuild's, for test/support/loaded-modules.ts).
+ */
+async function joinChunks(metafile, splitDir) {
+  const { groupOf, keys } = chunkGroups(metafile, splitDir);
+  const output = await viteBuild({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [{
+      name: 'esbuild-source-maps',
+      async load(id) {
+        if (!id.startsWith(splitDir + path.sep)) return null;
+        return { code: await readFile(id, 'utf8'), map: await readFile(`${id}.map`, 'utf8') };
+      },
+    }],
+    build: {
+      ssr: true,
+      outDir: outdir,
+      emptyOutDir: true,
+      sourcemap: true,
+      minify: false,
+      target: 'node20',
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: { ferry: path.join(splitDir, 'ferry.js'), 'load-worker': path.join(splitDir, 'load-worker.js') },
+        external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
+        checks: { pluginTimings: false },
+        output: {
+          format: 'esm',
+          // Text outside ASCII as escapes, also in the patterns esbuild keeps as they are
+          // (is-safe-filename's `¹²³`); comments: escapeNonAsciiComments.
+          charset: 'ascii',
+          entryFileNames: '[name].js',
+          chunkFileNames: '[name]-[hash].js',
+          codeSplitting: {
+            groups: keys.map((key, i) => ({ name: key.split(' ').includes('ferry') ? 'cli' : 'shared', priority: keys.length - i, test: (id) => groupOf.get(id) === key })),
+          },
+        },
+      },
+    },
+  });
+  const chunks = (Array.isArray(output) ? output[0] : output).output.filter((o) => o.type === 'chunk');
+  const joined = { inputs: metafile.inputs, outputs: {} };
+  for (const chunk of chunks) {
+    const inputs = {};
+    for (const id of chunk.moduleIds) {
+      const from = metafile.outputs[path.relative(root, id)];
+      for (const [input, { bytesInOutput }] of Object.entries(from?.inputs ?? {})) {
+        inputs[input] = { bytesInOutput: (inputs[input]?.bytesInOutput ?? 0) + bytesInOutput };
+      }
+    }
+    joined.outputs[path.relative(root, path.join(outdir, chunk.fileName))] = { bytes: Buffer.byteLength(chunk.code), inputs };
+  }
+  return joined;
+}
+
+const splitDir = path.join(root, 'dist', 'bundle-split');
 await rm(outdir, { recursive: true, force: true });
+await rm(splitDir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { ferry: path.join(root, 'src', 'cli', 'main.ts'), 'load-worker': path.join(root, 'src', 'load', 'worker.ts') },
-  outdir,
+  outdir: splitDir,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -84,7 +214,10 @@ const result = await build({
   // The CommonJS packages inside call require() for Node's built-ins; ES modules have none.
   banner: { js: "import { createRequire as __ferryCreateRequire } from 'node:module'; const require = __ferryCreateRequire(import.meta.url);" },
 });
+const metafile = await joinChunks(result.metafile, splitDir);
+await rm(splitDir, { recursive: true, force: true });
+const outputs = Object.keys(metafile.outputs);
+await escapeNonAsciiComments(outputs);
 // Which source files went into which output file: test/support/loaded-modules.ts reads it.
-await writeFile(path.join(outdir, 'metafile.json'), JSON.stringify(result.metafile));
-const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
-console.log(`CLI bundle written to dist/bundle: ${outputs.length} files, ${Object.keys(result.metafile.inputs).length} modules`);
+await writeFile(path.join(outdir, 'metafile.json'), JSON.stringify(metafile));
+console.log(`CLI bundle written to dist/bundle: ${outputs.length} files (${Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')).length} chunks joined), ${Object.keys(result.metafile.inputs).length} modules`);
