@@ -23,7 +23,8 @@ export async function readSettings(): Promise<AppSettings> {
   const stored = (await store().read()) as Record<string, unknown>;
   const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const key of APP_SETTING_KEYS) {
-    if (isValidSetting(key, stored[key])) settings[key] = stored[key];
+    // An absent setting keeps its default without building its validator (no setting takes undefined).
+    if (stored[key] !== undefined && isValidSetting(key, stored[key])) settings[key] = stored[key];
   }
   return settings as unknown as AppSettings;
 }

@@ -1,6 +1,8 @@
 /** Decoding response bodies by Content-Encoding: gzip, deflate, br and zstd (Node 20's zlib has no zstd, hence fzstd). */
-import zlib from 'node:zlib';
 import { lazyRequire } from '../../support/lazy-require.js';
+
+// zlib (~5 ms of start-up) loads at the first encoded body: most responses of a short run have none.
+const zlib = lazyRequire<typeof import('node:zlib')>(import.meta.url, 'node:zlib');
 
 const fzstd = lazyRequire<typeof import('fzstd')>(import.meta.url, 'fzstd');
 
@@ -47,17 +49,17 @@ function decodeOne(body: Uint8Array, coding: string, maxBytes: number): Uint8Arr
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, ...limit });
+      return zlib().gunzipSync(body, { finishFlush: zlib().constants.Z_SYNC_FLUSH, ...limit });
     case 'deflate':
       // Servers send both zlib-wrapped and raw deflate under this name.
       try {
-        return zlib.inflateSync(body, limit);
+        return zlib().inflateSync(body, limit);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error;
-        return zlib.inflateRawSync(body, limit);
+        return zlib().inflateRawSync(body, limit);
       }
     case 'br':
-      return zlib.brotliDecompressSync(body, limit);
+      return zlib().brotliDecompressSync(body, limit);
     case 'zstd':
       return decodeZstd(body, maxBytes);
     default:
