@@ -17,7 +17,7 @@
  *   3. return the result; `commitImport(workspace, result, { into })` writes it.
  */
 import type { z } from 'zod';
-import type { folderSchema, requestSchema, serverSchema, variableSchema } from '../model/index.js';
+import type { folderSchema, requestSchema, ServerSchema, variableSchema } from '../model/index.js';
 
 /** A request as the importer builds it: model input shape (defaults may be left out). `name` is the display name. */
 export type ImportedRequestData = z.input<typeof requestSchema>;
@@ -80,7 +80,7 @@ export interface ImportedServer {
   /** The file name (server id) is derived from it, made unique among the existing servers. */
   id: string;
   /** The file's content (model input shape). */
-  server: z.input<typeof serverSchema>;
+  server: z.input<ServerSchema>;
 }
 
 export type ImportKind = 'postman' | 'environment' | 'globals' | 'openapi' | 'curl';

@@ -35,14 +35,16 @@ export interface ClientCertificate {
   keyPath?: string;
   pfxPath?: string;
 }
-const clientCertificateSchema = z.object({
+let certificatesSchema: z.ZodArray<z.ZodType<ClientCertificate>> | undefined;
+/** Built at first use: most runs read no certificate setting. */
+const clientCertificatesSchema = () => (certificatesSchema ??= z.array(z.object({
   host: z.string().min(1, { error: 'host is empty' }),
   certPath: z.string().min(1).optional(),
   keyPath: z.string().min(1).optional(),
   pfxPath: z.string().min(1).optional(),
 }).strict().refine((c) => Boolean(c.pfxPath) !== Boolean(c.certPath && c.keyPath) && !(c.pfxPath && (c.certPath || c.keyPath)), {
   error: 'each client certificate takes certPath and keyPath, or pfxPath',
-});
+})));
 /** Client certificates, set as JSON text in `ferry config set` (a passphrase field there goes to the secret store). */
 export interface CertificatesSetting extends Declared<readonly ClientCertificate[]> { type: 'certificates' }
 export type SettingDeclaration = WholeNumberSetting | FlagSetting | ChoiceSetting | TextSetting | ListSetting | CertificatesSetting;
@@ -145,7 +147,7 @@ export function appSettingSchema<K extends AppSettingKey>(key: K): z.ZodType<App
     return z.string().refine((v) => check(v) === undefined, { error: (issue) => check(String(issue.input)) ?? 'invalid' }) as unknown as z.ZodType<AppSettings[K]>;
   }
   if (declared.type === 'list') return z.array(z.string()) as unknown as z.ZodType<AppSettings[K]>;
-  if (declared.type === 'certificates') return z.array(clientCertificateSchema) as unknown as z.ZodType<AppSettings[K]>;
+  if (declared.type === 'certificates') return clientCertificatesSchema() as unknown as z.ZodType<AppSettings[K]>;
   return oneOf(declared.values) as unknown as z.ZodType<AppSettings[K]>;
 }
 
@@ -212,7 +214,7 @@ function parseCertificates(key: string, text: string): SettingText<'clientCertif
     if (typeof passphrase === 'string' && typeof rest.host === 'string') passphrases.set(rest.host, passphrase);
     return rest;
   });
-  const parsed = z.array(clientCertificateSchema).safeParse(items);
+  const parsed = clientCertificatesSchema().safeParse(items);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? ` (item ${Number(issue.path[0]) + 1}${issue.path[1] ? `, ${String(issue.path[1])}` : ''})` : '';

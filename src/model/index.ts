@@ -10,7 +10,7 @@ import { folderSchema } from './folder.js';
 import { loadTestSchema } from './loadtest.js';
 import { requestSchema, type RequestFile } from './request.js';
 import { surelyValid } from './quick-check.js';
-import { serverSchema } from './server.js';
+import { serverSchemas } from './server.js';
 import { workspaceSchema } from './workspace.js';
 
 export * from './common.js';
@@ -30,7 +30,10 @@ export const RESOURCE_SCHEMAS = {
   request: requestSchema,
   folder: folderSchema,
   environment: environmentSchema,
-  server: serverSchema,
+  /** Built at the first server file (model/server.ts). */
+  get server() {
+    return serverSchemas().serverSchema;
+  },
   loadtest: loadTestSchema,
 } as const;
 export type ResourceKind = keyof typeof RESOURCE_SCHEMAS;

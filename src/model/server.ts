@@ -13,157 +13,175 @@ export const APP_DEFAULT_PORTS: Record<ServerKind, number> = {
   http: 3000, websocket: 3001, sse: 3002, socketio: 3003, mcp: 3004, tcp: 9000, udp: 9001, dns: 1053, tcpProxy: 9100,
 };
 
-export const routeSchema = section({
-  name: text().default(''),
-  method: text().default('*'),
-  path: text().refine((p) => p.startsWith('/'), { error: 'a route path must start with /' }),
-  status: integer(100, 999).default(200),
-  headers: keyValues(),
-  body: text().default(''),
-  delayMs: integer(0).default(0),
-  matchQuery: keyValues(),
-  matchHeaders: keyValues(),
-  matchBody: text().default(''),
-  fault: oneOf(['none', 'error', 'reset', 'hang']).default('none'),
-  faultPercent: integer(0, 100).default(100),
-  enabled: flag().default(true),
-});
-export type MockRoute = z.output<typeof routeSchema>;
-
-/**
- * Ferry's addition to the mock API (not in spec 2.11): the OpenAPI document the server was
- * generated from (`ferry import DOC --as-server`), kept under `specs/`. With `validateRequests`
- * each request is checked against the operation its route stands for and answered 422 when it
- * does not match; `Prefer: code=` / `example=` choose another documented response.
- */
-export const mockOpenApiSchema = section({
-  spec: text(),
-  validateRequests: flag().default(true),
-});
-export type MockOpenApiLink = z.output<typeof mockOpenApiSchema>;
-
-export const httpServerSchema = section({
-  routes: list(routeSchema).default([]),
-  fallback: oneOf(['notFound', 'proxy']).default('notFound'),
-  proxyUrl: text().optional(),
-  cors: flag().default(false),
-  openapi: mockOpenApiSchema.optional(),
-});
-
 const MODES = ['echo', 'rules', 'manual', 'discard'] as const;
 
-export const socketRuleSchema = section({
-  match: oneOf(['any', 'contains', 'exact', 'regex']).default('contains'),
-  pattern: text().default(''),
-  reply: text().default(''),
-  delayMs: integer(0).default(0),
-  enabled: flag().default(true),
-});
+/**
+ * The server file's schemas. Built at the first server file read or written, not when the model
+ * loads: a run in a workspace without servers/ never needs them (~15% of building the model).
+ */
+function declareServerSchemas() {
+  const routeSchema = section({
+    name: text().default(''),
+    method: text().default('*'),
+    path: text().refine((p) => p.startsWith('/'), { error: 'a route path must start with /' }),
+    status: integer(100, 999).default(200),
+    headers: keyValues(),
+    body: text().default(''),
+    delayMs: integer(0).default(0),
+    matchQuery: keyValues(),
+    matchHeaders: keyValues(),
+    matchBody: text().default(''),
+    fault: oneOf(['none', 'error', 'reset', 'hang']).default('none'),
+    faultPercent: integer(0, 100).default(100),
+    enabled: flag().default(true),
+  });
 
-/** WebSocket, TCP and UDP servers share these fields (`websocket` and `socket` sections). */
-export const socketServerSchema = section({
-  mode: oneOf(MODES).default('echo'),
-  greeting: text().default(''),
-  rules: list(socketRuleSchema).default([]),
-  encoding: encodingField(),
-  ...framingFields(),
-});
+  /**
+   * Ferry's addition to the mock API (not in spec 2.11): the OpenAPI document the server was
+   * generated from (`ferry import DOC --as-server`), kept under `specs/`. With `validateRequests`
+   * each request is checked against the operation its route stands for and answered 422 when it
+   * does not match; `Prefer: code=` / `example=` choose another documented response.
+   */
+  const mockOpenApiSchema = section({
+    spec: text(),
+    validateRequests: flag().default(true),
+  });
 
-export const socketioServerSchema = section({
-  mode: oneOf(MODES).default('echo'),
-  greetingEvent: text().default(''),
-  greetingArgs: text().default(''),
-  rules: list(section({
-    event: text().default('*'),
-    match: oneOf(['any', 'contains', 'exact', 'regex']).default('any'),
+  const httpServerSchema = section({
+    routes: list(routeSchema).default([]),
+    fallback: oneOf(['notFound', 'proxy']).default('notFound'),
+    proxyUrl: text().optional(),
+    cors: flag().default(false),
+    openapi: mockOpenApiSchema.optional(),
+  });
+
+  const socketRuleSchema = section({
+    match: oneOf(['any', 'contains', 'exact', 'regex']).default('contains'),
     pattern: text().default(''),
-    ack: flag().default(false),
-    replyEvent: text().default(''),
-    replyArgs: text().default(''),
-    broadcast: flag().default(false),
+    reply: text().default(''),
     delayMs: integer(0).default(0),
     enabled: flag().default(true),
-  })).default([]),
-  path: text().default('/socket.io/'),
-  cors: flag().default(false),
-});
+  });
 
-export const mcpServerSchema = section({
-  serverName: text().optional(),
-  version: text().default('1.0.0'),
-  instructions: text().default(''),
-  tools: list(section({
-    name: text().default(''), title: text().optional(), description: text().optional(),
-    inputSchema: text().optional(), outputSchema: text().optional(), result: text().default(''),
-    isError: flag().default(false), delayMs: integer(0).default(0), enabled: flag().default(true),
-  })).default([]),
-  resources: list(section({
-    uri: text().default(''), name: text().optional(), title: text().optional(), description: text().optional(),
-    mimeType: text().optional(), text: text().default(''), enabled: flag().default(true),
-  })).default([]),
-  prompts: list(section({
-    name: text().default(''), title: text().optional(), description: text().optional(),
-    arguments: list(section({ name: text().default(''), description: text().optional(), required: flag().default(false) })).default([]),
-    messages: list(section({ role: oneOf(['user', 'assistant']).default('user'), text: text().default('') })).default([]),
-    enabled: flag().default(true),
-  })).default([]),
-  path: text().default('/mcp'),
-  cors: flag().default(false),
-});
+  /** WebSocket, TCP and UDP servers share these fields (`websocket` and `socket` sections). */
+  const socketServerSchema = section({
+    mode: oneOf(MODES).default('echo'),
+    greeting: text().default(''),
+    rules: list(socketRuleSchema).default([]),
+    encoding: encodingField(),
+    ...framingFields(),
+  });
 
-export const sseEventSchema = section({
-  event: text().default(''),
-  data: text().default(''),
-  id: text().default(''),
-});
+  const socketioServerSchema = section({
+    mode: oneOf(MODES).default('echo'),
+    greetingEvent: text().default(''),
+    greetingArgs: text().default(''),
+    rules: list(section({
+      event: text().default('*'),
+      match: oneOf(['any', 'contains', 'exact', 'regex']).default('any'),
+      pattern: text().default(''),
+      ack: flag().default(false),
+      replyEvent: text().default(''),
+      replyArgs: text().default(''),
+      broadcast: flag().default(false),
+      delayMs: integer(0).default(0),
+      enabled: flag().default(true),
+    })).default([]),
+    path: text().default('/socket.io/'),
+    cors: flag().default(false),
+  });
 
-export const sseServerSchema = section({
-  events: list(sseEventSchema).default([]),
-  intervalMs: integer(0).default(0),
-  repeat: flag().default(false),
-});
+  const mcpServerSchema = section({
+    serverName: text().optional(),
+    version: text().default('1.0.0'),
+    instructions: text().default(''),
+    tools: list(section({
+      name: text().default(''), title: text().optional(), description: text().optional(),
+      inputSchema: text().optional(), outputSchema: text().optional(), result: text().default(''),
+      isError: flag().default(false), delayMs: integer(0).default(0), enabled: flag().default(true),
+    })).default([]),
+    resources: list(section({
+      uri: text().default(''), name: text().optional(), title: text().optional(), description: text().optional(),
+      mimeType: text().optional(), text: text().default(''), enabled: flag().default(true),
+    })).default([]),
+    prompts: list(section({
+      name: text().default(''), title: text().optional(), description: text().optional(),
+      arguments: list(section({ name: text().default(''), description: text().optional(), required: flag().default(false) })).default([]),
+      messages: list(section({ role: oneOf(['user', 'assistant']).default('user'), text: text().default('') })).default([]),
+      enabled: flag().default(true),
+    })).default([]),
+    path: text().default('/mcp'),
+    cors: flag().default(false),
+  });
 
-export const dnsServerSchema = section({
-  records: list(section({
-    name: text().default(''),
-    type: oneOf(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'NS', 'PTR', 'SRV', 'CAA']).default('A'),
-    value: text().default(''),
-    ttl: integer(0).default(60),
-    enabled: flag().default(true),
-  })).default([]),
-  upstream: text().default(''),
-});
+  const sseEventSchema = section({
+    event: text().default(''),
+    data: text().default(''),
+    id: text().default(''),
+  });
 
-export const relaySchema = section({
-  target: text().default(''),
-  upstreamTls: flag().default(false),
-});
+  const sseServerSchema = section({
+    events: list(sseEventSchema).default([]),
+    intervalMs: integer(0).default(0),
+    repeat: flag().default(false),
+  });
 
-export const tlsSchema = section({
-  enabled: flag().default(false),
-  certPath: text().optional(),
-  keyPath: text().optional(),
-});
+  const dnsServerSchema = section({
+    records: list(section({
+      name: text().default(''),
+      type: oneOf(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'NS', 'PTR', 'SRV', 'CAA']).default('A'),
+      value: text().default(''),
+      ttl: integer(0).default(60),
+      enabled: flag().default(true),
+    })).default([]),
+    upstream: text().default(''),
+  });
 
-export const serverSchema = section({
-  name: text(),
-  kind: oneOf(SERVER_KINDS).default('http'),
-  seq: number().default(0),
-  host: oneOf(['127.0.0.1', '0.0.0.0']).default('127.0.0.1'),
-  port: integer(0, 65535).default(0),
-  tls: tlsSchema.optional(),
-  autoStart: flag().default(false),
-  http: httpServerSchema.optional(),
-  websocket: socketServerSchema.optional(),
-  socketio: socketioServerSchema.optional(),
-  mcp: mcpServerSchema.optional(),
-  sse: sseServerSchema.optional(),
-  socket: socketServerSchema.optional(),
-  dns: dnsServerSchema.optional(),
-  proxy: relaySchema.optional(),
-  docs: text().optional(),
-});
-export type ServerFile = z.output<typeof serverSchema>;
+  const relaySchema = section({
+    target: text().default(''),
+    upstreamTls: flag().default(false),
+  });
+
+  const tlsSchema = section({
+    enabled: flag().default(false),
+    certPath: text().optional(),
+    keyPath: text().optional(),
+  });
+
+  const serverSchema = section({
+    name: text(),
+    kind: oneOf(SERVER_KINDS).default('http'),
+    seq: number().default(0),
+    host: oneOf(['127.0.0.1', '0.0.0.0']).default('127.0.0.1'),
+    port: integer(0, 65535).default(0),
+    tls: tlsSchema.optional(),
+    autoStart: flag().default(false),
+    http: httpServerSchema.optional(),
+    websocket: socketServerSchema.optional(),
+    socketio: socketioServerSchema.optional(),
+    mcp: mcpServerSchema.optional(),
+    sse: sseServerSchema.optional(),
+    socket: socketServerSchema.optional(),
+    dns: dnsServerSchema.optional(),
+    proxy: relaySchema.optional(),
+    docs: text().optional(),
+  });
+  return { routeSchema, mockOpenApiSchema, serverSchema };
+}
+
+type ServerSchemas = ReturnType<typeof declareServerSchemas>;
+let declared: ServerSchemas | undefined;
+
+/** The schemas of `servers/<id>.yaml`: the file's, and its parts other modules name. */
+export function serverSchemas(): ServerSchemas {
+  return (declared ??= declareServerSchemas());
+}
+
+export type ServerSchema = ServerSchemas['serverSchema'];
+export type RouteSchema = ServerSchemas['routeSchema'];
+export type MockRoute = z.output<RouteSchema>;
+export type MockOpenApiLink = z.output<ServerSchemas['mockOpenApiSchema']>;
+export type ServerFile = z.output<ServerSchema>;
 
 /** The section of the file each kind reads (2.11): TCP and UDP share `socket`, the relay reads `proxy`. */
 export const SERVER_KIND_SECTION = {

@@ -9,13 +9,13 @@ import {
   DocumentedAnswers, defaultResponseKey, isObject, MAX_LISTED_REFS, OpenApiDocument, statusForKey, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
 import type { z } from 'zod';
-import type { routeSchema } from '../../model/index.js';
+import type { RouteSchema } from '../../model/index.js';
 import { cleanName, requestName } from './names.js';
 import { listOperations } from './operations.js';
 import { orderRoutes } from './route-order.js';
 
 /** A route as written to the server file (model input shape: defaults may be left out). */
-export type GeneratedRoute = z.input<typeof routeSchema> & { method: string; path: string };
+export type GeneratedRoute = z.input<RouteSchema> & { method: string; path: string };
 
 export interface GeneratedMock {
   title: string;
