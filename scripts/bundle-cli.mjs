@@ -174,7 +174,7 @@ async function joinChunks(metafile, splitDir) {
           entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
           codeSplitting: {
-            groups: keys.map((key, i) => ({ name: key.split(' ').includes('ferry') ? 'cli' : 'shared', priority: keys.length - i, test: (id) => groupOf.get(id) === key })),
+            groups: keys.map((key, i) => ({ name: key.split(' ').includes('ferry') ? 'cli' : 'shared', priority: keys.length - i, test: (id) => groupOf.get(path.normalize(id)) === key })),
           },
         },
       },
