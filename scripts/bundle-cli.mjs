@@ -165,6 +165,7 @@ async function joinChunks(metafile, splitDir) {
       reportCompressedSize: false,
       rolldownOptions: {
         input: { ferry: path.join(splitDir, 'ferry.js'), 'load-worker': path.join(splitDir, 'load-worker.js') },
+        cwd: root,
         external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
         checks: { pluginTimings: false },
         output: {
