@@ -23,9 +23,8 @@ export function previewUtf8(bytes: Buffer, max = 80): string {
   return quotedAscii(bytes, max) ?? previewText(bytes.toString('utf8', 0, Math.min(bytes.length, (max + 1) * 4)), max);
 }
 
-/** Where `quotedAscii` quotes: each byte takes at most two, plus the quotes and "…". */
+/** Where `quotedAscii` quotes: each byte takes at most two, plus the quotes. */
 let quoting = Buffer.allocUnsafeSlow(2 * 80 + 8);
-const ELLIPSIS_UTF8 = [0xe2, 0x80, 0xa6];
 
 /**
  * `previewText` of bytes whose shown start is printable ASCII (most JSON and text messages), quoted
@@ -46,10 +45,9 @@ function quotedAscii(bytes: Buffer, max: number): string | undefined {
     out[n++] = byte;
   }
   // One character per byte: more bytes after `max` are more characters, cut with "…".
-  const cut = bytes.length > max;
-  if (cut) for (const byte of ELLIPSIS_UTF8) out[n++] = byte;
+  if (bytes.length > max) return `${out.toString('latin1', 0, n)}…"`;
   out[n++] = 0x22;
-  return out.toString(cut ? 'utf8' : 'latin1', 0, n);
+  return out.toString('latin1', 0, n);
 }
 
 /** A bounded preview of bytes for the traffic log: text when it is UTF-8, else hex. */
