@@ -39,20 +39,14 @@ export function messageRecord(
     durationMs = performance.now() - sizes.start;
     time = epochMsOf(sizes.start);
   }
-  const record: MessageRecord = {
-    kind,
-    server,
-    time,
-    direction,
-    summary: summaryOf(direction, detail),
-    level: sizes.level ?? (detail.event === 'error' ? 'error' : 'info'),
-    durationMs,
-    bytesIn: sizes.bytesIn ?? 0,
-    bytesOut: sizes.bytesOut ?? 0,
-    detail,
-  };
-  if (sizes.note !== undefined) record.note = sizes.note;
-  return record;
+  const summary = summaryOf(direction, detail);
+  const level = sizes.level ?? (detail.event === 'error' ? 'error' : 'info');
+  const bytesIn = sizes.bytesIn ?? 0;
+  const bytesOut = sizes.bytesOut ?? 0;
+  // The note in the literal, not added after it: added, it gave every echo's record a second block of properties.
+  return sizes.note === undefined
+    ? { kind, server, time, direction, summary, level, durationMs, bytesIn, bytesOut, detail }
+    : { kind, server, time, direction, summary, level, durationMs, bytesIn, bytesOut, detail, note: sizes.note };
 }
 
 /** `← 127.0.0.1:53412 ` of the last record, reused: a client's messages come in runs. */
