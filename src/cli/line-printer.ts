@@ -107,7 +107,8 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
         from++;
         continue;
       }
-      used += chunk!.write(lines.slice(from, to).join('\n'), used);
+      const group = from === 0 && to === lines.length ? lines : lines.slice(from, to);
+      used += chunk!.write(group.join('\n'), used);
       chunk![used++] = 10; // \n
       from = to;
     }
