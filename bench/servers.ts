@@ -8,7 +8,7 @@
  *
  * Measurements alternate (bare, Ferry, bare, Ferry…) so other load on the machine falls on both
  * alike; each figure is the median of the rounds. Target (issue 18): Ferry ≥ 85% of the bare server.
- * Each server's CPU time per echoed message (user + system, from /proc) is printed too: on a
+ * Each server's CPU time per echoed message (user + system, from /proc; and the system part) is printed too: on a
  * machine shared with other work it moves far less than messages per second. `--profile DIR`
  * runs both servers with `--cpu-prof` and leaves their profiles in DIR. `--base DIR` also measures
  * the Ferry of another checkout (e.g. main, extracted with `git archive` and a node_modules link)
