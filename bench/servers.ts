@@ -8,7 +8,7 @@
  *
  * Measurements alternate (bare, Ferry, bare, Ferry…) so other load on the machine falls on both
  * alike; each figure is the median of the rounds. Target (issue 18): Ferry ≥ 85% of the bare server.
- * Each server's CPU time per echoed message (user + system, from /proc) is printed too: on a
+ * Each server's CPU time per echoed message (user + system, from /proc; and the system part) is printed too: on a
  * machine shared with other work it moves far less than messages per second. `--profile DIR`
  * runs both servers with `--cpu-prof` and leaves their profiles in DIR. `--base DIR` also measures
  * the Ferry of another checkout (e.g. main, extracted with `git archive` and a node_modules link)
@@ -73,15 +73,15 @@ async function waitUntilOpen(url: string): Promise<void> {
   throw new Error(`${url} did not open within 20 s`);
 }
 
-/** CPU milliseconds (user + system) the process has used so far, from /proc (Linux). */
-async function cpuMs(pid: number): Promise<number> {
+/** CPU milliseconds (user, system) the process has used so far, from /proc (Linux). */
+async function cpuMs(pid: number): Promise<{ user: number; system: number }> {
   const fields = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
   // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
-/** Echo messages per second over DURATION_S, and the server's CPU microseconds per message. */
-async function measure(url: string, pid: number): Promise<{ rate: number; cpuUs: number }> {
+/** Echo messages per second over DURATION_S, and the server's CPU microseconds per message (all, and its system part). */
+async function measure(url: string, pid: number): Promise<{ rate: number; cpuUs: number; systemUs: number }> {
   const sockets = await Promise.all(Array.from({ length: CONNECTIONS }, () => new Promise<WebSocket>((resolve, reject) => {
     const ws = new WebSocket(url);
     ws.once('open', () => resolve(ws));
@@ -103,12 +103,16 @@ async function measure(url: string, pid: number): Promise<{ rate: number; cpuUs:
   const cpuFrom = await cpuMs(pid);
   await new Promise((r) => setTimeout(r, DURATION_S * 1000));
   const rate = ((received - from) / (performance.now() - started)) * 1000;
-  const cpuUs = ((await cpuMs(pid)) - cpuFrom) * 1000 / (received - from);
+  const cpuTo = await cpuMs(pid);
+  const messages = received - from;
+  const systemUs = ((cpuTo.system - cpuFrom.system) * 1000) / messages;
+  const cpuUs = ((cpuTo.user - cpuFrom.user) * 1000) / messages + systemUs;
   running = false;
   await Promise.all(sockets.map((ws) => new Promise((r) => (ws.once('close', r), ws.close()))));
-  return { rate, cpuUs };
+  return { rate, cpuUs, systemUs };
 }
 
+const cpuText = (m: { cpuUs: number; systemUs: number }) => `${m.cpuUs.toFixed(1)} µs CPU/msg, ${m.systemUs.toFixed(1)} system`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-servers-'));
@@ -141,9 +145,9 @@ try {
     if (BASE !== undefined) {
       const o = await measure(base, children[2]!.pid!);
       cpu.base.push(o.cpuUs);
-      againstBase = `, base ${Math.round(o.rate)} msg/s (${o.cpuUs.toFixed(1)} µs CPU/msg)`;
+      againstBase = `, base ${Math.round(o.rate)} msg/s (${cpuText(o)})`;
     }
-    console.log(`round ${round + 1}: bare ${Math.round(b.rate)} msg/s (${b.cpuUs.toFixed(1)} µs CPU/msg), Ferry ${Math.round(f.rate)} msg/s (${f.cpuUs.toFixed(1)} µs CPU/msg)${againstBase}`);
+    console.log(`round ${round + 1}: bare ${Math.round(b.rate)} msg/s (${cpuText(b)}), Ferry ${Math.round(f.rate)} msg/s (${cpuText(f)})${againstBase}`);
   }
   const lines = (await fs.readFile(path.join(dir, 'ferry.out'), 'utf8')).split('\n').length;
   const b = median(rates.bare);

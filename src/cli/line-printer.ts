@@ -25,7 +25,7 @@ const SPARE_CHUNKS = 4;
 export interface LinePrinter {
   /** Queues lines (each gets a newline). */
   print(lines: string): void;
-  /** Queues each of `lines` as a line of its own: what `print(lines.join('\n'))` would, without the joined copy. */
+  /** Queues each of `lines` (none ending with a newline) as a line of its own: what `print(lines.join('\n'))` would. */
   printEach(lines: readonly string[]): void;
   /** Resolves when everything queued so far is written. */
   flush(): Promise<void>;
@@ -91,6 +91,29 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
     chunk[used++] = 10; // \n
   };
 
+  /**
+   * Encodes lines (each without its newline): those that surely fit the chunk's free room are joined
+   * and encoded by one write. A write per line cost more than the line's bytes (each line was first
+   * copied flat, then encoded by a call of its own); joining copies each line once.
+   */
+  const encodeEach = (lines: readonly string[]): void => {
+    for (let from = 0; from < lines.length; ) {
+      const room = chunk === undefined ? 0 : chunk.length - used;
+      let most = 0;
+      let to = from;
+      while (to < lines.length && most + lines[to]!.length * 3 + 1 <= room) most += lines[to++]!.length * 3 + 1;
+      if (to - from <= 1) {
+        encode(lines[from]!); // into a new chunk when the line does not fit this one
+        from++;
+        continue;
+      }
+      const group = from === 0 && to === lines.length ? lines : lines.slice(from, to);
+      used += chunk!.write(group.join('\n'), used);
+      chunk![used++] = 10; // \n
+      from = to;
+    }
+  };
+
   const pump = (): void => {
     if (writing || gathering !== undefined) return;
     if (dropped > 0 && pendingBytes() < maxPendingBytes) {
@@ -146,13 +169,15 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
     writeFrom(batch.map((q) => q.bytes));
   };
 
-  const queue = (lines: readonly string[]): void => {
+  /** `each`: every item of `lines` is one line without its newline (printEach), else text that may end with one (print). */
+  const queue = (lines: readonly string[], each: boolean): void => {
     if (failed) return;
     if (pendingBytes() > maxPendingBytes) {
       for (const text of lines) dropped += countLines(text);
       return;
     }
-    for (const text of lines) encode(text.endsWith('\n') ? text.slice(0, -1) : text);
+    if (each) encodeEach(lines);
+    else for (const text of lines) encode(text.endsWith('\n') ? text.slice(0, -1) : text);
     if (gathering !== undefined && pendingBytes() >= GATHER_BYTES) {
       clearTimeout(gathering); // enough gathered: write now
       gathering = undefined;
@@ -161,8 +186,8 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
   };
 
   return {
-    print: (lines) => queue([lines]),
-    printEach: queue,
+    print: (lines) => queue([lines], false),
+    printEach: (lines) => queue(lines, true),
     flush() {
       if (!writing && pendingBytes() === 0 && dropped === 0) return Promise.resolve();
       return new Promise((resolve) => {

@@ -3,9 +3,45 @@ import type { TrafficRecord } from './types.js';
 
 /** `time server summary duration ↑in ↓out (note)`, the same for every kind. */
 export function formatTrafficLine(record: TrafficRecord): string {
-  const time = clock(Math.floor(record.time));
-  const note = record.note !== undefined ? ` (${record.note})` : '';
-  return `${time} ${record.server} ${record.summary} ${milliseconds(record.durationMs)} ms ↑${size(record.bytesIn)} ↓${size(record.bytesOut)}${note}`;
+  return `${lineStart(record)}${record.summary}${lineEnd(record)}`;
+}
+
+/*
+ * The line's start and end of the last record: at thousands of records a second many share the
+ * millisecond and server, and every echo of a same-sized message has the same end. Reused, they are
+ * not built again (a dozen small strings a line, each made, joined and copied).
+ */
+let startTime = NaN;
+let startServer = '';
+let startText = '';
+let endDuration = NaN;
+let endIn = NaN;
+let endOut = NaN;
+let endNote: string | undefined;
+let endText = '';
+
+/** `time server ` */
+function lineStart(record: TrafficRecord): string {
+  const ms = Math.floor(record.time);
+  if (ms !== startTime || record.server !== startServer) {
+    startTime = ms;
+    startServer = record.server;
+    startText = `${clock(ms)} ${record.server} `;
+  }
+  return startText;
+}
+
+/** ` duration ms ↑in ↓out (note)` */
+function lineEnd(record: TrafficRecord): string {
+  if (record.durationMs !== endDuration || record.bytesIn !== endIn || record.bytesOut !== endOut || record.note !== endNote) {
+    endDuration = record.durationMs;
+    endIn = record.bytesIn;
+    endOut = record.bytesOut;
+    endNote = record.note;
+    const note = record.note !== undefined ? ` (${record.note})` : '';
+    endText = ` ${milliseconds(record.durationMs)} ms ↑${size(record.bytesIn)} ↓${size(record.bytesOut)}${note}`;
+  }
+  return endText;
 }
 
 /** The last second formatted: at high rates most records share it. */

@@ -75,6 +75,18 @@ describe('traffic log', () => {
     expect(formatTrafficLine(record(7, { route: '', note: 'stream' }))).toBe(`${local(7)} api 200 GET /r/7 1.50 ms ↑0 B ↓2.0 KB (event stream closed)`);
   });
 
+  it('formats each record whole when its neighbours share the time, server or sizes', () => {
+    const at = (server: string, bytesIn: number, note?: string) => formatTrafficLine(record(5, {}, { server, bytesIn, ...(note ? { note } : {}) })).replace(/^\S+ /, '');
+    expect([at('api', 0), at('api', 0), at('web', 0), at('web', 10), at('web', 10, 'echoed'), at('api', 10)]).toEqual([
+      'api 200 GET /r/5 → r 1.50 ms ↑0 B ↓2.0 KB',
+      'api 200 GET /r/5 → r 1.50 ms ↑0 B ↓2.0 KB',
+      'web 200 GET /r/5 → r 1.50 ms ↑0 B ↓2.0 KB',
+      'web 200 GET /r/5 → r 1.50 ms ↑10 B ↓2.0 KB',
+      'web 200 GET /r/5 → r 1.50 ms ↑10 B ↓2.0 KB (echoed)',
+      'api 200 GET /r/5 → r 1.50 ms ↑10 B ↓2.0 KB',
+    ]);
+  });
+
   it('keeps what only HTTP knows in detail, and levels a record by its status', () => {
     const ok = record(1);
     expect(ok).toMatchObject({ kind: 'http', server: 'api', direction: 'exchange', summary: '200 GET /r/1 → r', level: 'info', bytesIn: 0, bytesOut: 2048 });
@@ -109,7 +121,7 @@ describe('traffic log', () => {
   });
 
   it('previews UTF-8 bytes as their text, decoding only the start it shows', () => {
-    const texts = ['', 'hi', 'x'.repeat(81), '€'.repeat(80), '€'.repeat(81), '😀'.repeat(40), '😀'.repeat(41), `${'😀'.repeat(100)}tail`, `${'€'.repeat(107)}😀${'a'.repeat(500)}`, `${'é'.repeat(300)}`];
+    const texts = ['', 'hi', 'x'.repeat(80), 'x'.repeat(81), `{"a":"${'q"\\'.repeat(40)}"}`, 'tab\there\n', `del \x7f ${'~'.repeat(90)}`, `${'a'.repeat(80)}é`, `${'a'.repeat(79)}é`, '€'.repeat(80), '€'.repeat(81), '😀'.repeat(40), '😀'.repeat(41), `${'😀'.repeat(100)}tail`, `${'€'.repeat(107)}😀${'a'.repeat(500)}`, `${'é'.repeat(300)}`];
     for (const text of texts) expect(previewUtf8(Buffer.from(text, 'utf8'))).toBe(previewText(text));
   });
 });

@@ -39,19 +39,28 @@ export function messageRecord(
     durationMs = performance.now() - sizes.start;
     time = epochMsOf(sizes.start);
   }
+  const summary = summaryOf(direction, detail);
+  const level = sizes.level ?? (detail.event === 'error' ? 'error' : 'info');
+  const bytesIn = sizes.bytesIn ?? 0;
+  const bytesOut = sizes.bytesOut ?? 0;
+  // The note in the literal, not added after it: added, it gave every echo's record a second block of properties.
+  return sizes.note === undefined
+    ? { kind, server, time, direction, summary, level, durationMs, bytesIn, bytesOut, detail }
+    : { kind, server, time, direction, summary, level, durationMs, bytesIn, bytesOut, detail, note: sizes.note };
+}
+
+/** `← 127.0.0.1:53412 ` of the last record, reused: a client's messages come in runs. */
+let prefixDirection: TrafficDirection | undefined;
+let prefixPeer = '';
+let prefixText = '';
+
+/** `← 127.0.0.1:53412 "hello"`, `↔ 127.0.0.1:53412 close code 1000`, `→ … "pong" (rule 2)` */
+function summaryOf(direction: TrafficDirection, detail: MessageDetail): string {
+  if (direction !== prefixDirection || detail.peer !== prefixPeer) {
+    prefixDirection = direction;
+    prefixPeer = detail.peer;
+    prefixText = `${ARROWS[direction]} ${detail.peer} `;
+  }
   const what = detail.event === 'message' ? detail.preview : detail.preview === '' ? detail.event : `${detail.event} ${detail.preview}`;
-  const record: MessageRecord = {
-    kind,
-    server,
-    time,
-    direction,
-    summary: `${ARROWS[direction]} ${detail.peer} ${what}${detail.rule !== undefined ? ` (rule ${detail.rule})` : ''}`,
-    level: sizes.level ?? (detail.event === 'error' ? 'error' : 'info'),
-    durationMs,
-    bytesIn: sizes.bytesIn ?? 0,
-    bytesOut: sizes.bytesOut ?? 0,
-    detail,
-  };
-  if (sizes.note !== undefined) record.note = sizes.note;
-  return record;
+  return detail.rule !== undefined ? `${prefixText}${what} (rule ${detail.rule})` : prefixText + what;
 }

@@ -17,6 +17,9 @@ import { PendingTimers } from '../pending-timers.js';
 
 /** Biggest message a client may send; `ws` would allow 100 MB. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** `ws.send` options, made once: an echo server sends one message per message. */
+const AS_TEXT = Object.freeze({ binary: false });
+const AS_BINARY = Object.freeze({ binary: true });
 
 interface State {
   mode: Mode;
@@ -104,7 +107,7 @@ class WebSocketKind implements HttpKindInstance {
       const shown = isBinary ? preview(bytes, true) : text !== undefined ? previewText(text) : previewUtf8(bytes);
       if (now.mode === 'echo') {
         // One record for the message and its echo: an echo server's log is not doubled.
-        if (ws.readyState === WebSocket.OPEN) ws.send(bytes, { binary: isBinary });
+        if (ws.readyState === WebSocket.OPEN) ws.send(bytes, isBinary ? AS_BINARY : AS_TEXT); // the received bytes as they are
         bytesOut += bytes.length;
         traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: bytes.length, bytesOut: bytes.length, note: 'echoed' }));
         return;
