@@ -1,7 +1,7 @@
 /** Builds a fresh `pm` (and the legacy globals) for one script over the phase's shared state. */
 import { VariableScope, ReadOnlyScope, MergedVariables, type ScopeState } from './variable-scopes.js';
 import { ScriptRequest, type RequestData } from './request.js';
-import { ScriptResponse, chai } from './response.js';
+import { ScriptResponse, expect } from './response.js';
 import { TestCollector } from './tests.js';
 import { ConsoleCapture } from './console.js';
 import { makeLegacy } from './legacy.js';
@@ -83,7 +83,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
     sendRequest: unavailableFunction('pm.sendRequest'),
     require: unavailableFunction('pm.require'),
   };
-  Object.defineProperty(pm, 'expect', { get: () => chai().expect, enumerable: true });
+  Object.defineProperty(pm, 'expect', { get: expect, enumerable: true });
   defineUnavailableObject(pm, 'cookies', 'pm.cookies');
   defineUnavailableObject(pm, 'visualizer', 'pm.visualizer');
   defineUnavailableObject(pm, 'vault', 'pm.vault');
