@@ -11,8 +11,6 @@
 import { json } from './intrinsics.js';
 import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
 import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
-
-const scopeKeys: ScopeKey[] = ['environment', 'collection', 'globals', 'local'];
 import { ScriptResponse } from './response.js';
 import type { TestRecord } from './tests.js';
 import type { Entry } from './console.js';
@@ -25,8 +23,11 @@ type ReportedState = StateUpdate & Pick<State, 'nextRequestSet' | 'skipRequest' 
 
 installPolyfills();
 
+const scopeKeys: ScopeKey[] = ['environment', 'collection', 'globals', 'local'];
 type ScriptFunction = (...args: unknown[]) => unknown;
 const AsyncFunction = (async function () {}).constructor as new (...args: string[]) => ScriptFunction;
+// Captured: a script may assign the global `Function`.
+const SyncFunction = Function as unknown as new (...args: string[]) => ScriptFunction;
 /** Scripts that never await run as plain functions: they finish within the call, with no promise job to wait for. */
 const awaitPattern = /\bawait\b/;
 /** The Function constructors put the body two lines below the top of `<input>`. */
@@ -70,8 +71,8 @@ function describeError(error: unknown, syntax: boolean): ErrorInfo {
 function compile(code: string): { fn: ScriptFunction; legacy: boolean } {
   let entry = compiled.get(code);
   if (!entry) {
-    const Constructor = awaitPattern.test(code) ? AsyncFunction : Function;
-    entry = { fn: new Constructor(...paramNames, code) as ScriptFunction, legacy: usesLegacy(code) };
+    const Constructor = awaitPattern.test(code) ? AsyncFunction : SyncFunction;
+    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code) };
     if (compiled.size >= 256) compiled.clear();
     compiled.set(code, entry);
   }
@@ -197,13 +198,14 @@ const api = Object.freeze({
     let returned: unknown;
     try {
       returned = entry.fn(...scope.args);
+      // (A returned value's `then` is read inside the try: a getter there may throw too.)
+      if (!isThenable(returned)) {
+        run.settled = true;
+        return finished(run);
+      }
     } catch (error) {
       run.settled = true;
       run.error = describeError(error, false);
-      return finished(run);
-    }
-    if (!isThenable(returned)) {
-      run.settled = true;
       return finished(run);
     }
     returned.then(
