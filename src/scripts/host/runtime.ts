@@ -106,8 +106,9 @@ class CpuClock {
 
 /**
  * How stale a CPU reading a script's budget may start from: 1% of the limit (50 ms for the
- * default 5 s). On a loaded machine one reading took 100-350 µs, a tenth of a short script's cost
- * when taken every 20 ms.
+ * default 5 s). Read every 20 ms, the readings still took about 40 µs per scripted request in a
+ * profile of the scripts bench at load average 11 (2-4 µs each in a tight loop, far more spread
+ * out while other threads run).
  */
 function cpuReadingMaxAge(timeoutMs: number): number {
   return timeoutMs / 100;
