@@ -159,6 +159,18 @@ describe('pm.response and tests', () => {
     expect(result.tests[0]!.script).toBe('script 1');
   });
 
+  it('a script with no await still has its promise jobs run, with the globals it made, before its report', async () => {
+    const result = await engine.runPostResponse(postContext([
+      `made = 'by the script'; Promise.resolve().then(() => console.log('job sees', made));
+       pm.test('async without await', () => Promise.resolve().then(() => { throw new Error('late'); }));`,
+      `Promise.resolve().then(() => console.log('queued before the throw')); throw new Error('thrown')`,
+      `console.log('next script sees', typeof made)`,
+    ], response));
+    expect(result.console.map((c) => c.text)).toEqual(['job sees by the script', 'queued before the throw', 'next script sees undefined']);
+    expect(result.tests.map((t) => [t.name, t.passed, t.message])).toEqual([['async without await', false, 'late']]);
+    expect(result.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^script 2: Error: thrown \(line 1/)]);
+  });
+
   it('reads code, status, headers, time, size and cookies', async () => {
     const result = await engine.runPostResponse(postContext([
       `console.log(pm.response.code, pm.response.status, pm.response.headers.get('CONTENT-TYPE'), pm.response.responseTime,

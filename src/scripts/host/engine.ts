@@ -4,7 +4,7 @@
  * folders outer to inner, request); one failing does not stop the others.
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
-import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS } from './runtime.js';
+import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS, type PhaseData } from './runtime.js';
 import { OutputError, applyReport, parseOutput, scopeNames, type SandboxState } from './output-check.js';
 import type {
   ConsoleEntry, PostResponseContext, PostResponseResult, PreRequestContext, PreRequestResult, ScopeChanges,
@@ -34,17 +34,40 @@ function emptyChanges(): ScopeChanges {
 
 const decoder = new TextDecoder('utf-8');
 
+/** The response as the sandbox reads it, but for the body, which crosses apart (`responseBody`). */
 function responseData(response: ScriptResponse): Record<string, unknown> {
-  const body = response.body ?? (response.bodyBytes ? decoder.decode(response.bodyBytes) : '');
   return {
     code: response.code,
     status: response.status ?? '',
     headers: response.headers.map(([name, value]) => [String(name), String(value)]),
-    body,
     responseTime: response.responseTime,
     responseSize: response.responseSize,
     ...(response.messages ? { messages: response.messages } : {}),
   };
+}
+
+function responseBody(response: ScriptResponse): string {
+  return response.body ?? (response.bodyBytes ? decoder.decode(response.bodyBytes) : '');
+}
+
+function isEmpty(changes: ScopeChanges): boolean {
+  return !changes.cleared && changes.unset.length === 0 && Object.keys(changes.set).length === 0;
+}
+
+/** The state as the sandbox gets it: scopes whose changes are still empty go without them. */
+function sentState(state: SandboxState): unknown {
+  const scopes: Record<string, unknown> = {};
+  for (const name of scopeNames) {
+    const scope = state.scopes[name];
+    scopes[name] = isEmpty(scope.changes) ? { values: scope.values } : scope;
+  }
+  return { ...state, scopes };
+}
+
+/** The state the sandbox reads from what was sent (`sentState` as JSON, parsed back). */
+function receivedState(sent: SandboxState): SandboxState {
+  for (const name of scopeNames) sent.scopes[name].changes ??= emptyChanges();
+  return sent;
 }
 
 export class ScriptEngine {
@@ -127,27 +150,35 @@ export class ScriptEngine {
     const scripts = ctx.scripts.filter((s) => s.code.trim() !== '');
     if (scripts.length === 0) return outcome;
 
-    const phaseBase = {
+    const phaseBase = JSON.stringify({
       event,
       info: ctx.info,
       environmentName: v.environmentName,
       iterationData: v.iterationData ?? {},
       response: response ? responseData(response) : undefined,
-    };
+    });
+    const body = response ? responseBody(response) : '';
+    const phaseData = (stateJson: string): PhaseData => ({ json: `{"state":${stateJson},${phaseBase.slice(1)}`, body });
     // Scripts report only what they changed; the rest stays the state as the sandbox read it (JSON).
-    state = JSON.parse(JSON.stringify(state)) as SandboxState;
+    let firstStateJson: string | undefined = JSON.stringify(sentState(state));
+    state = receivedState(JSON.parse(firstStateJson) as SandboxState);
     let begun: SandboxHost | undefined;
     for (const script of scripts) {
       const sandbox = await this.current(begun === undefined);
+      let phase: PhaseData | undefined;
       if (begun !== sandbox) {
-        const started = sandbox.beginPhase(JSON.stringify({ ...phaseBase, state }));
-        if (!started.ok) {
-          outcome.errors.push({ script: script.label, kind: started.kind === 'error' ? 'error' : started.kind, message: `${script.label}: the script could not start: ${started.message}` });
+        // A phase begins in each sandbox it runs in, with the state as the scripts before left it.
+        phase = phaseData(firstStateJson ?? JSON.stringify(sentState(state)));
+        firstStateJson = undefined;
+      }
+      const result = sandbox.run(script.code, phase);
+      if (phase) {
+        if (!result.ok && result.notStarted) {
+          outcome.errors.push({ script: script.label, kind: result.kind, message: `${script.label}: the script could not start: ${result.message}` });
           continue;
         }
         begun = sandbox;
       }
-      const result = sandbox.run(script.code);
       if (!result.ok) {
         outcome.errors.push({ script: script.label, kind: result.kind, message: `${script.label}: ${result.message}` });
         // Stopped by a limit: what it did before (variables, tests, console) still counts.

@@ -1,7 +1,12 @@
 /**
  * Entry point of the sandbox prelude (bundled to dist/sandbox/prelude.js and evaluated once per
- * QuickJS context). It installs the globals scripts expect and hands the host three functions:
- * begin a phase, run one script, end that script. Data crosses only as JSON text.
+ * QuickJS context). It installs the globals scripts expect and hands the host two functions: run
+ * one script (beginning a phase first when the host sends one), and end that script. Data
+ * crosses only as text: the phase as JSON, the response body as it is, the report as JSON.
+ *
+ * One call usually does it all: a script that finishes without awaiting anything is reported at
+ * once. The host still drains the job queue when the script left jobs behind (promises, async
+ * tests) and then asks for the report again with `endScript`.
  */
 import { json } from './intrinsics.js';
 import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
@@ -9,7 +14,8 @@ import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
 import type { TestRecord } from './tests.js';
 import type { Entry } from './console.js';
-import type { Phase, State } from './state.js';
+import type { Phase, State, ScopeKey } from './state.js';
+import type { ScopeState } from './variable-scopes.js';
 import type { StateUpdate } from './pm.js';
 
 /** A script's report of the state: the scopes it changed, the request before the send, the flow flags. */
@@ -17,9 +23,14 @@ type ReportedState = StateUpdate & Pick<State, 'nextRequestSet' | 'skipRequest' 
 
 installPolyfills();
 
-type ScriptFunction = (...args: unknown[]) => Promise<unknown>;
+const scopeKeys: ScopeKey[] = ['environment', 'collection', 'globals', 'local'];
+type ScriptFunction = (...args: unknown[]) => unknown;
 const AsyncFunction = (async function () {}).constructor as new (...args: string[]) => ScriptFunction;
-/** The Function constructor puts the body two lines below the top of `<input>`. */
+// Captured: a script may assign the global `Function`.
+const SyncFunction = Function as unknown as new (...args: string[]) => ScriptFunction;
+/** Scripts that never await run as plain functions: they finish within the call, with no promise job to wait for. */
+const awaitPattern = /\bawait\b/;
+/** The Function constructors put the body two lines below the top of `<input>`. */
 const lineOffset = 2;
 const compiled = new Map<string, { fn: ScriptFunction; legacy: boolean }>();
 const baselineNames = Object.getOwnPropertyNames(globalThis);
@@ -35,7 +46,13 @@ const lazyGlobalNames = Object.keys(lazyGlobals);
 
 let phase: Phase | undefined;
 let response: ScriptResponse | undefined;
-let current: { scope: ScriptScope; settled: boolean; error?: ErrorInfo } | undefined;
+/** The script run last: its scope, whether its promise settled, and how it failed. */
+interface Run {
+  scope: ScriptScope;
+  settled: boolean;
+  error?: ErrorInfo;
+}
+let current: Run | undefined;
 
 interface ErrorInfo {
   message: string;
@@ -54,7 +71,8 @@ function describeError(error: unknown, syntax: boolean): ErrorInfo {
 function compile(code: string): { fn: ScriptFunction; legacy: boolean } {
   let entry = compiled.get(code);
   if (!entry) {
-    entry = { fn: new AsyncFunction(...paramNames, code), legacy: usesLegacy(code) };
+    const Constructor = awaitPattern.test(code) ? AsyncFunction : SyncFunction;
+    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code) };
     if (compiled.size >= 256) compiled.clear();
     compiled.set(code, entry);
   }
@@ -77,30 +95,120 @@ function resetGlobals(): void {
   }
 }
 
-const api = Object.freeze({
-  begin(phaseJson: string): void {
-    phase = json.parse(phaseJson) as Phase;
-    response = phase.response ? new ScriptResponse(phase.response) : undefined;
-  },
+/** The phase as the host sends it: scopes whose changes are still empty come without them. */
+type SentPhase = Omit<Phase, 'state'> & { state: Omit<State, 'scopes'> & { scopes: Record<ScopeKey, { values: ScopeState['values']; changes?: ScopeState['changes'] }> } };
 
-  /** Starts one script; its promise jobs run when the host drains the job queue. */
-  runScript(code: string): void {
-    if (!phase) throw new Error('Ferry sandbox: runScript before begin');
+function beginPhase(phaseJson: string, body: string): void {
+  const sent = json.parse(phaseJson) as SentPhase;
+  const scopes = sent.state.scopes;
+  for (let i = 0; i < scopeKeys.length; i++) {
+    const scope = scopes[scopeKeys[i]!];
+    if (!scope.changes) scope.changes = { cleared: false, set: {}, unset: [] };
+  }
+  phase = sent as Phase;
+  if (phase.response) phase.response.body = body;
+  response = phase.response ? new ScriptResponse(phase.response) : undefined;
+}
+
+/** Set when a script ran whose globals were not yet removed. */
+let globalsLeft = false;
+
+/**
+ * The script's tests, console lines, error and the state after it, as JSON. `final`: the host
+ * ran the script's promise jobs, so the globals it left can go now; a report made within the
+ * call leaves them to the next script's start (jobs the host still runs may need them).
+ */
+function report(run: Run, final: boolean): string {
+  if (final) {
+    current = undefined;
+    resetGlobals();
+  }
+  const state = phase!.state;
+  const update = run.scope.commit(state);
+  let error = run.error;
+  if (!run.settled && !error) {
+    error = { message: 'the script never finished: it awaits something that never resolves (scripts have no timers or network)', kind: 'error' };
+  }
+  // Only what the script may have changed goes back: the host keeps the rest of what it sent.
+  const reported: ReportedState = { ...update, nextRequestSet: state.nextRequestSet, skipRequest: state.skipRequest };
+  if (state.nextRequestSet) reported.nextRequest = state.nextRequest ?? null;
+  const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: ReportedState } = {
+    tests: run.scope.tests.results(),
+    console: run.scope.console.drain(),
+    state: reported,
+  };
+  if (error) out.error = error;
+  try {
+    return json.stringify(out);
+  } catch (failure) {
+    // Out of memory: what the script left in globals may be what fills it.
+    if (final) throw failure;
+    resetGlobals();
+    return json.stringify(out);
+  }
+}
+
+/**
+ * A script that finished within the call: its report. If it left promise jobs behind (a `.then`,
+ * an async test), the host runs them and asks again with endScript.
+ */
+function finished(run: Run): string {
+  globalsLeft = true;
+  return report(run, false);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+const api = Object.freeze({
+  /**
+   * Runs one script. `phaseJson` (with the response body apart in `body`) begins a phase first;
+   * empty, the script runs in the phase already begun. Returns the script's report when it
+   * finished within the call (the host uses it unless promise jobs wait: then it runs them and
+   * calls endScript), '' when it still waits for its promise, or `!` and the error when the phase
+   * could not begin.
+   */
+  runScript(phaseJson: string, body: string, code: string): string {
+    current = undefined;
+    if (globalsLeft) {
+      globalsLeft = false;
+      resetGlobals();
+    }
+    if (phaseJson !== '') {
+      try {
+        beginPhase(phaseJson, body);
+      } catch (error) {
+        phase = undefined;
+        return `!${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+      }
+    }
+    if (!phase) throw new Error('Ferry sandbox: runScript before a phase began');
     let entry: { fn: ScriptFunction; legacy: boolean };
     try {
       entry = compile(code);
     } catch (error) {
       const scope = makeScope(phase, response, false);
       current = { scope, settled: true, error: describeError(error, true) };
-      return;
+      return finished(current);
     }
     const scope = makeScope(phase, response, entry.legacy);
-    const run: NonNullable<typeof current> = { scope, settled: false };
+    const run: Run = { scope, settled: false };
     current = run;
-    const fn = entry.fn;
-    const args: unknown[] = [];
-    for (let i = 0; i < paramNames.length; i++) args.push(scope.params[paramNames[i]!]);
-    fn(...args).then(
+    let returned: unknown;
+    try {
+      returned = entry.fn(...scope.args);
+      // (A returned value's `then` is read inside the try: a getter there may throw too.)
+      if (!isThenable(returned)) {
+        run.settled = true;
+        return finished(run);
+      }
+    } catch (error) {
+      run.settled = true;
+      run.error = describeError(error, false);
+      return finished(run);
+    }
+    returned.then(
       () => {
         run.settled = true;
       },
@@ -109,29 +217,14 @@ const api = Object.freeze({
         run.error = describeError(error, false);
       },
     );
+    return '';
   },
 
-  /** The script's tests, console lines, error and the state after it, as JSON. */
+  /** The report of the script run last, after the host ran its promise jobs. */
   endScript(): string {
-    const run = current;
-    if (!phase || !run) throw new Error('Ferry sandbox: endScript before runScript');
-    current = undefined;
-    const update = run.scope.commit(phase.state);
-    resetGlobals();
-    let error = run.error;
-    if (!run.settled && !error) {
-      error = { message: 'the script never finished: it awaits something that never resolves (scripts have no timers or network)', kind: 'error' };
-    }
-    // Only what the script may have changed goes back: the host keeps the rest of what it sent.
-    const state: ReportedState = { ...update, nextRequestSet: phase.state.nextRequestSet, skipRequest: phase.state.skipRequest };
-    if (phase.state.nextRequestSet) state.nextRequest = phase.state.nextRequest ?? null;
-    const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: ReportedState } = {
-      tests: run.scope.tests.results(),
-      console: run.scope.console.drain(),
-      state,
-    };
-    if (error) out.error = error;
-    return json.stringify(out);
+    if (!phase || !current) throw new Error('Ferry sandbox: endScript before runScript');
+    globalsLeft = false;
+    return report(current, true);
   },
 });
 

@@ -1,7 +1,7 @@
 /** Builds a fresh `pm` (and the legacy globals) for one script over the phase's shared state. */
 import { VariableScope, ReadOnlyScope, MergedVariables, type ScopeState } from './variable-scopes.js';
 import { ScriptRequest, type RequestData } from './request.js';
-import { ScriptResponse, chai } from './response.js';
+import { ScriptResponse, expect } from './response.js';
 import { TestCollector } from './tests.js';
 import { ConsoleCapture } from './console.js';
 import { makeLegacy } from './legacy.js';
@@ -16,8 +16,8 @@ export interface StateUpdate {
 }
 
 export interface ScriptScope {
-  /** Values passed to the script function, by parameter name. */
-  params: Record<string, unknown>;
+  /** Values passed to the script function, in the order of `paramNames`. */
+  args: unknown[];
   tests: TestCollector;
   console: ConsoleCapture;
   /**
@@ -26,6 +26,15 @@ export interface ScriptScope {
    */
   commit(state: State): StateUpdate;
 }
+
+const noSendRequest = unavailableFunction('pm.sendRequest');
+const noRequire = unavailableFunction('pm.require');
+const noRunRequest = unavailableFunction('pm.execution.runRequest');
+const noSetTimeout = unavailableFunction('setTimeout');
+const noSetInterval = unavailableFunction('setInterval');
+const noSetImmediate = unavailableFunction('setImmediate');
+const noClearTimeout = unavailableFunction('clearTimeout');
+const noClearInterval = unavailableFunction('clearInterval');
 
 /** Names of the legacy globals; building them costs time, so only scripts that mention one get them. */
 const legacyNames = ['postman', 'request', 'environment', 'globals', 'data', 'iteration', 'xml2Json', 'responseBody', 'responseCode', 'responseHeaders', 'responseTime', 'responseCookies'];
@@ -60,7 +69,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
     },
     setNextRequest,
     location: phase.info.requestPath ? phase.info.requestPath.replace(/\.ya?ml$/i, '').split('/') : [phase.info.requestName],
-    runRequest: unavailableFunction('pm.execution.runRequest'),
+    runRequest: noRunRequest,
   };
 
   const pm: Record<string, unknown> = {
@@ -80,41 +89,34 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
     response,
     test: tests.makeTest(),
     execution,
-    sendRequest: unavailableFunction('pm.sendRequest'),
-    require: unavailableFunction('pm.require'),
+    sendRequest: noSendRequest,
+    require: noRequire,
   };
-  Object.defineProperty(pm, 'expect', { get: () => chai().expect, enumerable: true });
+  Object.defineProperty(pm, 'expect', { get: expect, enumerable: true });
   defineUnavailableObject(pm, 'cookies', 'pm.cookies');
   defineUnavailableObject(pm, 'visualizer', 'pm.visualizer');
   defineUnavailableObject(pm, 'vault', 'pm.vault');
 
   const legacy = legacyWanted
     ? makeLegacy({ environment, globals, request, response, setNextRequest, iterationData: phase.iterationData, iteration: phase.info.iteration })
-    : {};
-  const params: Record<string, unknown> = {
-    ...legacy,
-    pm,
-    tests: tests.legacy,
-    console: capture.makeConsole(),
-    require: requireModule,
-    setTimeout: unavailableFunction('setTimeout'),
-    setInterval: unavailableFunction('setInterval'),
-    setImmediate: unavailableFunction('setImmediate'),
-    clearTimeout: unavailableFunction('clearTimeout'),
-    clearInterval: unavailableFunction('clearInterval'),
-  };
+    : undefined;
+  // In the order of paramNames.
+  const args: unknown[] = [pm, legacy?.postman, tests.legacy, capture.makeConsole(), requireModule];
+  if (legacy) for (let i = legacyStart; i < legacyEnd; i++) args.push(legacy[paramNames[i]!]);
+  else args.length = legacyEnd;
+  args.push(noSetTimeout, noSetInterval, noSetImmediate, noClearTimeout, noClearInterval);
 
   return {
-    params,
+    args,
     tests,
     console: capture,
     commit(target: State): StateUpdate {
       const update: StateUpdate = { scopes: {} };
-      const scopes: [ScopeKey, VariableScope][] = [['environment', environment], ['collection', collection], ['globals', globals], ['local', local]];
-      for (const [key, scope] of scopes) {
-        // An unchanged scope holds what the host sent: it need not go back.
-        if (scope.changed) target.scopes[key] = update.scopes[key] = scope.snapshot();
-      }
+      // An unchanged scope holds what the host sent: it need not go back.
+      if (environment.changed) target.scopes.environment = update.scopes.environment = environment.snapshot();
+      if (collection.changed) target.scopes.collection = update.scopes.collection = collection.snapshot();
+      if (globals.changed) target.scopes.globals = update.scopes.globals = globals.snapshot();
+      if (local.changed) target.scopes.local = update.scopes.local = local.snapshot();
       if (isPre) target.request = update.request = request.toData();
       return update;
     },
@@ -127,3 +129,6 @@ export const paramNames = [
   'responseBody', 'responseCode', 'responseHeaders', 'responseTime', 'responseCookies',
   'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval',
 ];
+/** The legacy globals other than `postman`: paramNames[legacyStart] to paramNames[legacyEnd - 1]. */
+const legacyStart = 5;
+const legacyEnd = 16;

@@ -170,15 +170,14 @@ export class ScriptRequest {
   method: string;
   readonly name: string | undefined;
   auth: { type: string; [field: string]: unknown } | undefined;
-  private urlObject: Url;
-  // Headers and body are built on first use: most scripts touch neither.
+  // URL, headers and body are built on first use: most scripts touch none of them.
+  private urlObject: Url | undefined;
   private headerList: PropertyList | undefined;
   private bodyObject: RequestBody | undefined;
 
   constructor(private readonly data: RequestData) {
     this.name = data.name;
     this.method = String(data.method ?? 'GET');
-    this.urlObject = new Url(String(data.url ?? ''));
     this.auth = data.auth ? { ...data.auth } : undefined;
   }
 
@@ -196,6 +195,7 @@ export class ScriptRequest {
   }
 
   get url(): Url {
+    this.urlObject ??= new Url(String(this.data.url ?? ''));
     return this.urlObject;
   }
   set url(value: Url | string) {
@@ -218,16 +218,16 @@ export class ScriptRequest {
     return this.headers.toObject(options?.enabled ?? true, !options?.ignoreCase);
   }
   addQueryParams(params: string | Property[]): void {
-    this.urlObject.addQueryParams(params);
+    this.url.addQueryParams(params);
   }
   removeQueryParams(params: string | string[]): void {
-    this.urlObject.removeQueryParams(params);
+    this.url.removeQueryParams(params);
   }
   toJSON(): Record<string, unknown> {
     return {
       name: this.name,
       method: this.method,
-      url: this.urlObject.toString(),
+      url: this.url.toString(),
       header: this.headers.toJSON(),
       body: this.body.toJSON(),
       auth: this.auth,
@@ -237,7 +237,8 @@ export class ScriptRequest {
   toData(): RequestData {
     const out: RequestData = {
       method: String(this.method).toUpperCase(),
-      url: this.urlObject.toString(),
+      // An untouched Url prints exactly what it was given.
+      url: this.urlObject ? this.urlObject.toString() : String(this.data.url ?? ''),
       headers: this.headerList ? fromProperties(this.headerList.all()) : this.data.headers,
     };
     if (this.name !== undefined) out.name = this.name;

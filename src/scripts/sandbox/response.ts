@@ -5,6 +5,7 @@
 import { PropertyList } from './property-list.js';
 import { json } from './intrinsics.js';
 import { requireModule } from './modules.js';
+import { makeFastExpect, type ChaiInternals } from './fast-expect.js';
 
 export interface ResponseData {
   code: number;
@@ -132,8 +133,16 @@ export function chai(): ChaiLike {
   return chaiWithPlugin;
 }
 
+let fastExpect: ((value: unknown, message?: string) => unknown) | undefined;
+
+/** `pm.expect`: chai's expect, with fast paths for the common assertions (fast-expect.ts). */
+export function expect(): (value: unknown, message?: string) => unknown {
+  fastExpect ??= makeFastExpect(chai() as unknown as ChaiInternals, (value): value is ScriptResponse => value instanceof ScriptResponse) as (value: unknown, message?: string) => unknown;
+  return fastExpect;
+}
+
 function expectResponse(response: ScriptResponse): { to: unknown; not: unknown } {
-  return chai().expect(response);
+  return expect()(response) as { to: unknown; not: unknown };
 }
 
 const statusClasses: [string, (code: number) => boolean, string][] = [

@@ -69,7 +69,7 @@ function checkKey(scope: string, method: string, key: unknown): string {
 }
 
 export class VariableScope {
-  private readonly values: Map<string, unknown>;
+  private map: Map<string, unknown> | undefined;
   /** Set by set/unset/clear: only changed scopes go back to the host. */
   changed = false;
 
@@ -77,8 +77,12 @@ export class VariableScope {
     private readonly state: ScopeState,
     private readonly apiName: string,
     readonly name?: string,
-  ) {
-    this.values = new Map(Object.entries(state.values));
+  ) {}
+
+  /** Built on first use: a script reads one or two of its four scopes, if any. */
+  private get values(): Map<string, unknown> {
+    this.map ??= new Map(Object.entries(this.state.values));
+    return this.map;
   }
 
   get(key: string): unknown {
