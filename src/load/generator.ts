@@ -61,7 +61,10 @@ export class Generator {
   private rowCounter = 0;
   stopped = false;
   private ended = false;
-  /** Requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per request). */
+  /**
+   * undici requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per
+   * request). HTTP/1.1 requests are found on their pool's connections instead.
+   */
   private readonly controllers = new Set<InFlight>();
   private readonly parsed: URL[] = [];
   private wake?: () => void;
@@ -96,8 +99,14 @@ export class Generator {
   /** Ctrl-C: cancel what is in flight now; those requests are not counted. */
   stop(): void {
     this.stopped = true;
-    for (const controller of this.controllers) controller.abort(new Error('stopped'));
+    this.cancelInFlight();
     this.wake?.();
+  }
+
+  private cancelInFlight(): void {
+    const reason = new Error('stopped');
+    for (const controller of this.controllers) controller.abort(reason);
+    for (const pool of this.http1.values()) pool.cancelAll(reason);
   }
 
   private async open(): Promise<void> {
@@ -194,12 +203,13 @@ export class Generator {
     });
     await Promise.race([settled, sleep(grace), new Promise<void>((r) => (this.wake = r))]);
     this.stopped = true;
-    for (const controller of this.controllers) controller.abort(new Error('stopped'));
+    this.cancelInFlight();
   }
 
   private sweep(): void {
     const now = performance.now();
     for (const request of this.controllers) if (request.deadline <= now) request.timeOut();
+    for (const pool of this.http1.values()) pool.sweep(now);
   }
 
   /** Sends one request; `after` runs once it is counted, never before send() returns. */
@@ -257,9 +267,12 @@ export class Generator {
     this.controllers.add(call);
   }
 
+  untrack(call: InFlight): void {
+    this.controllers.delete(call);
+  }
+
   /** A request ended (calls.ts): counts it (unless the run was stopped under it) and applies the target's captures. */
   settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
-    this.controllers.delete(call);
     const { index, vars, scheduled } = call;
     const stats = this.stats[index]!;
     this.inFlight--;
@@ -279,9 +292,7 @@ export class Generator {
 
   private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
     this.inFlight++;
-    const call = new Http1Call(this, index, vars, scheduled, bytes, after);
-    this.track(call);
-    pool.send(call);
+    pool.send(new Http1Call(this, index, vars, scheduled, bytes, after));
   }
 
 
