@@ -63,7 +63,7 @@ if (process.argv[2] === '--ferry-child') {
   const cpu = process.cpuUsage();
   const run = process.cpuUsage(cpuAtStart);
   const usPerRequest = (run.user + run.system) / Math.max(1, overall.count);
-  console.log(JSON.stringify({ rps: overall.rps, usPerRequest, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
+  console.log(JSON.stringify({ workers: outcome.workers, rps: overall.rps, usPerRequest, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
   process.exit(0);
 }
 

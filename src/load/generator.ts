@@ -59,6 +59,10 @@ export class Generator {
   /** Called when the last user of the closed model has left. */
   private noUsersLeft?: () => void;
   private rowCounter = 0;
+  /** Workers sharing the users and rows now (config.activeWorkers, then more: share()). */
+  private active: number;
+  /** This worker is shrinking to a smaller share: it says `shared` once it is down to it. */
+  private shrinking = false;
   stopped = false;
   private ended = false;
   /**
@@ -75,6 +79,20 @@ export class Generator {
   ) {
     this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
     this.fill = filler(config.marker, config.names);
+    this.active = config.activeWorkers;
+  }
+
+  /**
+   * From now on `active` workers share the users and rows. A worker whose share shrinks lets
+   * users go after their current request and says `shared` once it is down to its share; only
+   * then do the joining workers start theirs (engine.ts), so no user is counted twice.
+   */
+  share(active: number): void {
+    if (active <= this.active) return;
+    const had = this.config.worker.index < this.active;
+    this.active = active;
+    if (had && this.config.model === 'virtualUsers' && this.users > this.wantedUsers(performance.now())) this.shrinking = true;
+    else if (had) this.post({ type: 'shared' });
   }
 
   /** Runs the schedule from `startAt` (epoch ms), the same moment in every worker. */
@@ -159,10 +177,11 @@ export class Generator {
     await this.drain(this.users === 0 ? undefined : new Promise<void>((r) => (this.noUsersLeft = r)));
   }
 
-  /** This generator's share of the users the stages want at `now` (performance.now ms). */
+  /** This generator's share of the users the stages want at `now` (performance.now ms); none while it is not active. */
   private wantedUsers(now: number): number {
     const { segment, worker, stages } = this.config;
-    return shareOf(shareOf(valueAt(stages, (now - this.startPerf) / 1000), segment), worker);
+    if (worker.index >= this.active) return 0;
+    return shareOf(shareOf(valueAt(stages, (now - this.startPerf) / 1000), segment), { index: worker.index, count: this.active });
   }
 
   /**
@@ -192,6 +211,10 @@ export class Generator {
 
   private userLeft(): void {
     if (--this.users === 0) this.noUsersLeft?.();
+    if (this.shrinking && this.users <= this.wantedUsers(performance.now())) {
+      this.shrinking = false;
+      this.post({ type: 'shared' });
+    }
   }
 
   /** Waits for what is in flight after the last stage, within the grace time. */
@@ -217,7 +240,7 @@ export class Generator {
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     const rows = this.config.rows;
-    const row = rows.length > 0 ? rows[(this.config.worker.index + this.config.worker.count * this.rowCounter++) % rows.length] : undefined;
+    const row = rows.length > 0 ? rows[(this.config.worker.index + this.active * this.rowCounter++) % rows.length] : undefined;
     // Plain HTTP without per-request values: the bytes were serialized once.
     const ready = this.prepared[index];
     if (ready) {
