@@ -75,6 +75,8 @@ interface Measure {
   rssStart?: number;
   rssEnd?: number;
   rssPeak?: number;
+  /** Ferry only: generator threads that sent requests. */
+  workers?: number;
   /** Ferry only: CPU per request once its workers are up (no tsx start, no bundling). */
   usPerRequest?: number;
 }
@@ -176,7 +178,7 @@ try {
       for (const tool of order) {
         const m = await tools[tool]!(servers[server].url);
         results[server]![tool]!.push(m);
-        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
+        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)}${m.workers ? ` (${m.workers}w)` : ''} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
       }
     }
   }

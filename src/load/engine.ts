@@ -42,8 +42,13 @@ export interface EngineOptions {
 const START_DELAY_MS = 50;
 /** How often the sending workers' event-loop use is looked at. */
 const SPREAD_EVERY_MS = 1000;
-/** A worker busy this share of the time or more needs help: more workers join. */
-const BUSY = 0.5;
+/**
+ * A worker busy this share of the time or more, BUSY_LOOKS looks in a row, needs help: more
+ * workers join. Measured on 2 cores against a local server: a worker waiting for a Node server
+ * 0.3–0.4, one driving nginx 0.55–0.8 (bench/README.md); two looks ride over a spike.
+ */
+const BUSY = 0.6;
+const BUSY_LOOKS = 2;
 
 export function defaultWorkers(): number {
   return availableParallelism();
@@ -51,7 +56,8 @@ export function defaultWorkers(): number {
 
 /**
  * Spreads the closed model's users over more workers while every sending worker is busy (its
- * event loop used at least BUSY of the last period): the number sending doubles, up to all.
+ * event loop used at least BUSY of the time, BUSY_LOOKS looks in a row): the number sending
+ * doubles, up to all.
  * Workers whose share shrinks answer `shared` once down to it; the joining ones start after.
  */
 class Spread {
@@ -60,6 +66,8 @@ class Spread {
   private waiting: number | undefined;
   private last: EventLoopUtilization[] = [];
   private looked = false;
+  /** Looks in a row at which every sending worker was busy. */
+  private busyLooks = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly workers: Worker[]) {
@@ -87,7 +95,9 @@ class Spread {
     const busy = this.looked && now.slice(0, this.active).every((elu, i) => busyShare(elu, this.last[i]!) >= BUSY);
     this.looked = true;
     this.last = now;
-    if (!busy || this.waiting !== undefined || this.active >= this.workers.length) return;
+    this.busyLooks = busy ? this.busyLooks + 1 : 0;
+    if (this.busyLooks < BUSY_LOOKS || this.waiting !== undefined || this.active >= this.workers.length) return;
+    this.busyLooks = 0;
     this.waiting = Math.min(this.workers.length, this.active * 2);
     this.pending = this.active;
     for (let i = 0; i < this.active; i++) this.workers[i]!.postMessage({ type: 'workers', active: this.waiting });
