@@ -72,6 +72,8 @@ export class Generator {
   private readonly controllers = new Set<InFlight>();
   private readonly parsed: URL[] = [];
   private wake?: () => void;
+  /** The timeout sweep: started with the first request, so a worker with no users never wakes for it. */
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     readonly config: GeneratorConfig,
@@ -100,13 +102,12 @@ export class Generator {
     this.startPerf = startAt - this.timeOrigin;
     this.endPerf = this.startPerf + totalSeconds(this.config.stages) * 1000;
     const flusher = setInterval(() => this.flush(false), 1000);
-    const sweeper = this.config.timeoutMs > 0 ? setInterval(() => this.sweep(), SWEEP_MS) : undefined;
     try {
       await sleep(Math.max(0, this.startPerf - performance.now()));
       if (!this.stopped) await (this.config.model === 'arrivalRate' ? this.open() : this.closed());
     } finally {
       clearInterval(flusher);
-      if (sweeper) clearInterval(sweeper);
+      if (this.sweeper) clearInterval(this.sweeper);
       this.ended = true;
       for (const pool of this.http1.values()) pool.destroy();
       await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
@@ -237,6 +238,7 @@ export class Generator {
 
   /** Sends one request; `after` runs once it is counted, never before send() returns. */
   private send(index: number, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
+    if (!this.sweeper && this.config.timeoutMs > 0 && !this.ended) this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     const rows = this.config.rows;
