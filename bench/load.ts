@@ -63,7 +63,7 @@ if (process.argv[2] === '--ferry-child') {
   const cpu = process.cpuUsage();
   const run = process.cpuUsage(cpuAtStart);
   const usPerRequest = (run.user + run.system) / Math.max(1, overall.count);
-  console.log(JSON.stringify({ rps: overall.rps, usPerRequest, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
+  console.log(JSON.stringify({ workers: outcome.workers, rps: overall.rps, usPerRequest, p99: overall.latencyMs?.p99 ?? null, errors: overall.errors.total, cpu: (cpu.user + cpu.system) / 1e6, rssStart, rssEnd, rssPeak }));
   process.exit(0);
 }
 
@@ -75,6 +75,8 @@ interface Measure {
   rssStart?: number;
   rssEnd?: number;
   rssPeak?: number;
+  /** Ferry only: generator threads that sent requests. */
+  workers?: number;
   /** Ferry only: CPU per request once its workers are up (no tsx start, no bundling). */
   usPerRequest?: number;
 }
@@ -176,7 +178,7 @@ try {
       for (const tool of order) {
         const m = await tools[tool]!(servers[server].url);
         results[server]![tool]!.push(m);
-        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
+        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)}${m.workers ? ` (${m.workers}w)` : ''} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
       }
     }
   }

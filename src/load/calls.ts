@@ -22,8 +22,9 @@ export interface InFlight {
 export interface CallOwner {
   readonly config: GeneratorConfig;
   readonly stopped: boolean;
-  /** Keeps the handle for the timeout sweep and Ctrl-C until settle(). */
+  /** Keeps an undici request's handle for the timeout sweep and Ctrl-C until untrack() (HTTP/1.1 calls are found on their connections). */
   track(call: InFlight): void;
+  untrack(call: InFlight): void;
   settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void;
 }
 
@@ -103,6 +104,7 @@ export function sendUndici(
     },
   };
   const finish = (kind: ErrorKind | undefined) => {
+    owner.untrack(handle);
     owner.settle(handle, kind, status, received, answerHeaders, chunks);
     after();
   };

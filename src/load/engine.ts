@@ -2,8 +2,13 @@
  * The engine's main-thread half: starts one generator worker per core (or `--workers N`), hands
  * each its stripe of the test, gathers their per-second counts for the live display, and their
  * final counts. Ctrl-C (the signal) stops every worker at once.
+ *
+ * By default the closed model's users start on one worker, and more workers join only while the
+ * ones sending are busy (see Spread): a generator thread that waits for the server adds nothing
+ * but CPU taken from a server on the same machine.
  */
 import { availableParallelism } from 'node:os';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { shareOf } from './segment.js';
 import type { GeneratorConfig, SecondCounts, TargetCounts, WorkerMessage } from './wire.js';
@@ -12,6 +17,8 @@ import { workerFile } from './worker-file.js';
 export interface EngineOutcome {
   /** Per worker, per target. */
   targets: TargetCounts[][];
+  /** Workers that sent requests (the first ones; the others stayed idle). */
+  workers: number;
   seconds: SecondCounts[];
   /** When the schedule started (epoch ms), once every worker was up. */
   startedAt: number;
@@ -20,7 +27,7 @@ export interface EngineOutcome {
 
 export interface EngineOptions {
   /** The whole generator config but the worker stripe and its maxInFlight share. */
-  config: Omit<GeneratorConfig, 'worker'>;
+  config: Omit<GeneratorConfig, 'worker' | 'activeWorkers'>;
   /** Called when every worker is up, just before the schedule starts (epoch ms), with how many there are. */
   onStart?: (startAt: number, workers: number) => void;
   workers?: number;
@@ -33,13 +40,83 @@ export interface EngineOptions {
 }
 
 const START_DELAY_MS = 50;
+/** How often the sending workers' event-loop use is looked at. */
+const SPREAD_EVERY_MS = 1000;
+/**
+ * A worker busy this share of the time or more, BUSY_LOOKS looks in a row, needs help: more
+ * workers join. Measured on 2 cores against a local server: a worker waiting for a Node server
+ * 0.3–0.4, one driving nginx 0.55–0.8 (bench/README.md); two looks ride over a spike.
+ */
+const BUSY = 0.6;
+const BUSY_LOOKS = 2;
 
 export function defaultWorkers(): number {
   return availableParallelism();
 }
 
+/**
+ * Spreads the closed model's users over more workers while every sending worker is busy (its
+ * event loop used at least BUSY of the time, BUSY_LOOKS looks in a row): the number sending
+ * doubles, up to all.
+ * Workers whose share shrinks answer `shared` once down to it; the joining ones start after.
+ */
+class Spread {
+  active = 1;
+  private pending = 0;
+  private waiting: number | undefined;
+  private last: EventLoopUtilization[] = [];
+  private looked = false;
+  /** Looks in a row at which every sending worker was busy. */
+  private busyLooks = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly workers: Worker[]) {
+    this.last = workers.map((w) => w.performance.eventLoopUtilization());
+    this.timer = setInterval(() => this.look(), SPREAD_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** A sending worker is down to its new share: once all are, the joining ones start. */
+  shared(): void {
+    if (this.waiting === undefined || --this.pending > 0) return;
+    const active = this.waiting;
+    this.waiting = undefined;
+    for (let i = this.active; i < active; i++) this.workers[i]!.postMessage({ type: 'workers', active });
+    this.active = active;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private look(): void {
+    const now = this.workers.map((w) => w.performance.eventLoopUtilization());
+    // The first period is the JIT's warm-up and opening connections: not the steady cost.
+    const busy = this.looked && now.slice(0, this.active).every((elu, i) => busyShare(elu, this.last[i]!) >= BUSY);
+    this.looked = true;
+    this.last = now;
+    this.busyLooks = busy ? this.busyLooks + 1 : 0;
+    if (this.busyLooks < BUSY_LOOKS || this.waiting !== undefined || this.active >= this.workers.length) return;
+    this.busyLooks = 0;
+    this.waiting = Math.min(this.workers.length, this.active * 2);
+    this.pending = this.active;
+    for (let i = 0; i < this.active; i++) this.workers[i]!.postMessage({ type: 'workers', active: this.waiting });
+    if (this.waiting === this.workers.length) this.stop();
+  }
+}
+
+/** The share of the time between two readings a worker's event loop was busy. */
+function busyShare(now: EventLoopUtilization, before: EventLoopUtilization): number {
+  const idle = now.idle - before.idle;
+  const active = now.active - before.active;
+  return idle + active > 0 ? active / (idle + active) : 0;
+}
+
 export async function runEngine(options: EngineOptions): Promise<EngineOutcome> {
   const count = Math.max(1, options.workers ?? defaultWorkers());
+  // Users move between workers; arrivals of the open model are striped from the start.
+  const spreading = options.workers === undefined && options.config.model === 'virtualUsers' && count > 1;
+  let spread: Spread | undefined;
   const file = await workerFile();
   const outcomes: TargetCounts[][] = [];
   const seconds: SecondCounts[] = [];
@@ -53,7 +130,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineOutcome> 
     await Promise.all(
       Array.from({ length: count }, (_, index) => {
         const worker = { index, count };
-        const config: GeneratorConfig = { ...options.config, worker, maxInFlight: Math.max(1, shareOf(options.config.maxInFlight, worker)) };
+        const config: GeneratorConfig = { ...options.config, worker, activeWorkers: spreading ? 1 : count, maxInFlight: Math.max(1, shareOf(options.config.maxInFlight, worker)) };
         const thread = new Worker(file, { workerData: config });
         workers.push(thread);
         return new Promise<void>((resolve, reject) => {
@@ -65,6 +142,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineOutcome> 
               options.onStart?.(startedAt, count);
               if (!options.signal?.aborted) workers.forEach((w) => w.postMessage({ type: 'start', startAt: startedAt }));
               else workers.forEach((w) => w.postMessage({ type: 'stop' }));
+              if (spreading) spread = new Spread(workers);
+            } else if (message.type === 'shared') {
+              spread?.shared();
             } else if (message.type === 'seconds') {
               seconds.push(...message.seconds);
               options.onSeconds?.(message.seconds, message.active, index, message.before);
@@ -85,8 +165,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineOutcome> 
       }),
     );
   } finally {
+    spread?.stop();
     options.signal?.removeEventListener('abort', stop);
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return { targets: outcomes, seconds, startedAt, endedAt };
+  return { targets: outcomes, workers: spread ? spread.active : count, seconds, startedAt, endedAt };
 }

@@ -59,12 +59,21 @@ export class Generator {
   /** Called when the last user of the closed model has left. */
   private noUsersLeft?: () => void;
   private rowCounter = 0;
+  /** Workers sharing the users and rows now (config.activeWorkers, then more: share()). */
+  private active: number;
+  /** This worker is shrinking to a smaller share: it says `shared` once it is down to it. */
+  private shrinking = false;
   stopped = false;
   private ended = false;
-  /** Requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per request). */
+  /**
+   * undici requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per
+   * request). HTTP/1.1 requests are found on their pool's connections instead.
+   */
   private readonly controllers = new Set<InFlight>();
   private readonly parsed: URL[] = [];
   private wake?: () => void;
+  /** The timeout sweep: started with the first request, so a worker with no users never wakes for it. */
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     readonly config: GeneratorConfig,
@@ -72,6 +81,20 @@ export class Generator {
   ) {
     this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
     this.fill = filler(config.marker, config.names);
+    this.active = config.activeWorkers;
+  }
+
+  /**
+   * From now on `active` workers share the users and rows. A worker whose share shrinks lets
+   * users go after their current request and says `shared` once it is down to its share; only
+   * then do the joining workers start theirs (engine.ts), so no user is counted twice.
+   */
+  share(active: number): void {
+    if (active <= this.active) return;
+    const had = this.config.worker.index < this.active;
+    this.active = active;
+    if (had && this.config.model === 'virtualUsers' && this.users > this.wantedUsers(performance.now())) this.shrinking = true;
+    else if (had) this.post({ type: 'shared' });
   }
 
   /** Runs the schedule from `startAt` (epoch ms), the same moment in every worker. */
@@ -79,13 +102,12 @@ export class Generator {
     this.startPerf = startAt - this.timeOrigin;
     this.endPerf = this.startPerf + totalSeconds(this.config.stages) * 1000;
     const flusher = setInterval(() => this.flush(false), 1000);
-    const sweeper = this.config.timeoutMs > 0 ? setInterval(() => this.sweep(), SWEEP_MS) : undefined;
     try {
       await sleep(Math.max(0, this.startPerf - performance.now()));
       if (!this.stopped) await (this.config.model === 'arrivalRate' ? this.open() : this.closed());
     } finally {
       clearInterval(flusher);
-      if (sweeper) clearInterval(sweeper);
+      if (this.sweeper) clearInterval(this.sweeper);
       this.ended = true;
       for (const pool of this.http1.values()) pool.destroy();
       await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
@@ -96,8 +118,14 @@ export class Generator {
   /** Ctrl-C: cancel what is in flight now; those requests are not counted. */
   stop(): void {
     this.stopped = true;
-    for (const controller of this.controllers) controller.abort(new Error('stopped'));
+    this.cancelInFlight();
     this.wake?.();
+  }
+
+  private cancelInFlight(): void {
+    const reason = new Error('stopped');
+    for (const controller of this.controllers) controller.abort(reason);
+    for (const pool of this.http1.values()) pool.cancelAll(reason);
   }
 
   private async open(): Promise<void> {
@@ -150,10 +178,11 @@ export class Generator {
     await this.drain(this.users === 0 ? undefined : new Promise<void>((r) => (this.noUsersLeft = r)));
   }
 
-  /** This generator's share of the users the stages want at `now` (performance.now ms). */
+  /** This generator's share of the users the stages want at `now` (performance.now ms); none while it is not active. */
   private wantedUsers(now: number): number {
     const { segment, worker, stages } = this.config;
-    return shareOf(shareOf(valueAt(stages, (now - this.startPerf) / 1000), segment), worker);
+    if (worker.index >= this.active) return 0;
+    return shareOf(shareOf(valueAt(stages, (now - this.startPerf) / 1000), segment), { index: worker.index, count: this.active });
   }
 
   /**
@@ -183,6 +212,10 @@ export class Generator {
 
   private userLeft(): void {
     if (--this.users === 0) this.noUsersLeft?.();
+    if (this.shrinking && this.users <= this.wantedUsers(performance.now())) {
+      this.shrinking = false;
+      this.post({ type: 'shared' });
+    }
   }
 
   /** Waits for what is in flight after the last stage, within the grace time. */
@@ -194,20 +227,22 @@ export class Generator {
     });
     await Promise.race([settled, sleep(grace), new Promise<void>((r) => (this.wake = r))]);
     this.stopped = true;
-    for (const controller of this.controllers) controller.abort(new Error('stopped'));
+    this.cancelInFlight();
   }
 
   private sweep(): void {
     const now = performance.now();
     for (const request of this.controllers) if (request.deadline <= now) request.timeOut();
+    for (const pool of this.http1.values()) pool.sweep(now);
   }
 
   /** Sends one request; `after` runs once it is counted, never before send() returns. */
   private send(index: number, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
+    if (!this.sweeper && this.config.timeoutMs > 0 && !this.ended) this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     const rows = this.config.rows;
-    const row = rows.length > 0 ? rows[(this.config.worker.index + this.config.worker.count * this.rowCounter++) % rows.length] : undefined;
+    const row = rows.length > 0 ? rows[(this.config.worker.index + this.active * this.rowCounter++) % rows.length] : undefined;
     // Plain HTTP without per-request values: the bytes were serialized once.
     const ready = this.prepared[index];
     if (ready) {
@@ -257,9 +292,12 @@ export class Generator {
     this.controllers.add(call);
   }
 
+  untrack(call: InFlight): void {
+    this.controllers.delete(call);
+  }
+
   /** A request ended (calls.ts): counts it (unless the run was stopped under it) and applies the target's captures. */
   settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
-    this.controllers.delete(call);
     const { index, vars, scheduled } = call;
     const stats = this.stats[index]!;
     this.inFlight--;
@@ -279,9 +317,7 @@ export class Generator {
 
   private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
     this.inFlight++;
-    const call = new Http1Call(this, index, vars, scheduled, bytes, after);
-    this.track(call);
-    pool.send(call);
+    pool.send(new Http1Call(this, index, vars, scheduled, bytes, after));
   }
 
 

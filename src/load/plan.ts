@@ -41,7 +41,7 @@ export interface LoadPlan {
   file: string;
   test: LoadTestFile;
   /** The generator config but the worker stripe (engine.ts adds it). */
-  config: Omit<GeneratorConfig, 'worker' | 'startAt'>;
+  config: Omit<GeneratorConfig, 'worker' | 'activeWorkers'>;
   thresholds: ThresholdRule[];
   plannedSeconds: number;
   /** Requests that have scripts, which load tests do not run. */

@@ -48,7 +48,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> 
     version: RESULT_VERSION,
     loadTest: { id: plan.id, name: plan.test.name, model: plan.test.model },
     segments: { parts: [segment.index + 1], of: segment.count },
-    workers: outcome.targets.length,
+    workers: outcome.workers,
     startedAt: new Date(startAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
     plannedSeconds: plan.plannedSeconds,

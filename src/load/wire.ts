@@ -40,6 +40,11 @@ export interface GeneratorConfig {
   /** The segment of the whole test, then this worker within it. */
   segment: Segment;
   worker: Segment;
+  /**
+   * How many of the workers send at the start (the first ones): the closed model's users and
+   * the data rows are shared among these; more may join later (MainMessage `workers`).
+   */
+  activeWorkers: number;
   /** Marker prefix and the names the markers stand for. */
   marker: string;
   names: string[];
@@ -82,9 +87,15 @@ export type WorkerMessage =
   /** `before` (epoch seconds): every second before it has now been reported by this worker. */
   | { type: 'seconds'; seconds: SecondCounts[]; active: number; before: number }
   | { type: 'done'; targets: TargetCounts[]; seconds: SecondCounts[]; endedAt: number }
+  /** After `workers`: this worker's users are down to its new share (none of them is on two threads). */
+  | { type: 'shared' }
   | { type: 'failed'; message: string };
 
-export type MainMessage = { type: 'stop' } | { type: 'start'; startAt: number };
+/**
+ * `workers`: `active` workers now share the users. Sent first to the workers already sending
+ * (they shrink to their share and answer `shared`), then to the ones joining.
+ */
+export type MainMessage = { type: 'stop' } | { type: 'start'; startAt: number } | { type: 'workers'; active: number };
 
 export function noErrors(): Record<ErrorKind, number> {
   return { status: 0, timeout: 0, refused: 0, reset: 0, tls: 0, other: 0 };

@@ -13,6 +13,7 @@ port.on('message', (message: MainMessage) => {
   }
   // Every worker starts the schedule at the same moment, once all of them are up.
   if (message.type === 'start' && !started) run(message.startAt);
+  if (message.type === 'workers') generator.share(message.active);
 });
 let started = false;
 post({ type: 'ready' });

@@ -166,7 +166,9 @@ function exchange(pool: Http1Pool, keepAlive = true, collect = true): { ex: Exch
   const bytes = requestBytes('GET', new URL(`http://127.0.0.1:${pool.port}/x`), [], undefined, keepAlive);
   let ex!: Exchange;
   const result = new Promise<{ error?: Error; answer?: Answer; body?: string }>((resolve) => {
-    ex = { bytes, head: false, collect, done: (error, answer) => resolve({ error, answer, body: answer?.body ? Buffer.concat(answer.body).toString() : undefined }) };
+    // The answer is the connection's parser, valid while done() runs: copied here.
+    const done = (error: Error | undefined, answer: Answer | undefined) => resolve({ error, answer: answer && { status: answer.status, bodyBytes: answer.bodyBytes, headers: answer.headers, body: answer.body }, body: answer?.body ? Buffer.concat(answer.body).toString() : undefined });
+    ex = { bytes, head: false, collect, deadline: Number.POSITIVE_INFINITY, timeOut: () => {}, done };
   });
   pool.send(ex);
   return { ex, result };
@@ -258,5 +260,28 @@ describe('HTTP/1.1 pool over sockets', () => {
     setTimeout(() => ex.connection!.cancel(ex, new LoadTimeout('no answer within 50 ms')), 50);
     const { error } = await result;
     expect(errorKind(error)).toBe('timeout');
+  });
+
+  it('sweeps the exchanges past their deadline and cancels all in flight, found on their connections', async () => {
+    const { pool } = await withServer(() => {});
+    const late = exchange(pool);
+    const early = exchange(pool);
+    const other = exchange(pool);
+    late.ex.deadline = 1_000;
+    early.ex.deadline = 2_000;
+    other.ex.deadline = 3_000;
+    const timedOut: Exchange[] = [];
+    for (const { ex } of [late, early, other]) {
+      ex.timeOut = () => {
+        timedOut.push(ex);
+        ex.connection!.cancel(ex, new LoadTimeout('past its deadline'));
+      };
+    }
+    pool.sweep(2_000);
+    expect(timedOut).toEqual([late.ex, early.ex]);
+    expect(errorKind((await late.result).error)).toBe('timeout');
+    expect(errorKind((await early.result).error)).toBe('timeout');
+    pool.cancelAll(new Error('stopped'));
+    expect((await other.result).error?.message).toBe('stopped');
   });
 });

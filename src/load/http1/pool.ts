@@ -14,11 +14,12 @@ import { ResponseParser } from './response-parser.js';
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
+/** What an exchange learns of its answer: the connection's parser, read before the next request resets it. */
 export interface Answer {
-  status: number;
-  bodyBytes: number;
-  headers: Record<string, string | string[]> | undefined;
-  body: Buffer[] | undefined;
+  readonly status: number;
+  readonly bodyBytes: number;
+  readonly headers: Record<string, string | string[]> | undefined;
+  readonly body: Buffer[] | undefined;
 }
 
 /** One request on the pool. `connection` is set while it is on one, so it can be cancelled. */
@@ -28,8 +29,12 @@ export interface Exchange {
   head: boolean;
   /** Keep the answer's headers and body (captures read them). */
   collect: boolean;
+  /** performance.now() ms after which the pool's sweep times it out (Infinity: never). */
+  deadline: number;
   connection?: Connection;
   done(error: Error | undefined, answer: Answer | undefined): void;
+  /** The deadline passed (sweep): the exchange ends itself with a timeout. */
+  timeOut(): void;
 }
 
 /** The socket closed before the answer was complete. */
@@ -51,6 +56,11 @@ export class Connection {
     this.socket = net.connect({ host: pool.host, port: pool.port, noDelay: true, onread: { buffer: READ_BUFFER, callback: (size) => this.onData(READ_BUFFER, size) } });
     this.socket.on('error', (error) => (this.error ??= error));
     this.socket.on('close', () => this.onClose());
+  }
+
+  /** The exchange on this connection, if one is in flight. */
+  get exchange(): Exchange | undefined {
+    return this.current;
   }
 
   send(exchange: Exchange): void {
@@ -100,12 +110,12 @@ export class Connection {
 
   private complete(exchange: Exchange): void {
     const p = this.parser;
-    const answer: Answer = { status: p.status, bodyBytes: p.bodyBytes, headers: p.headers, body: p.body };
     this.current = undefined;
     this.answered++;
     if (p.keepAlive && this.pool.keepAlive && !this.closed) this.pool.release(this);
     else this.drop();
-    exchange.done(undefined, answer);
+    // The parser is the answer (no object per request): done() reads it before any next send.
+    exchange.done(undefined, p);
   }
 
   private onClose(): void {
@@ -147,6 +157,25 @@ export class Http1Pool {
     this.all.delete(connection);
     const at = this.idle.indexOf(connection);
     if (at >= 0) this.idle.splice(at, 1);
+  }
+
+  /**
+   * Times out the exchanges past their deadline: one sweep over the connections every few ms
+   * instead of a timer (or a set entry) per request.
+   */
+  sweep(now: number): void {
+    for (const connection of [...this.all]) {
+      const exchange = connection.exchange;
+      if (exchange && exchange.deadline <= now) exchange.timeOut();
+    }
+  }
+
+  /** Cancels every exchange in flight (Ctrl-C, end of the grace time); each ends with `reason`. */
+  cancelAll(reason: Error): void {
+    for (const connection of [...this.all]) {
+      const exchange = connection.exchange;
+      if (exchange) connection.cancel(exchange, reason);
+    }
   }
 
   destroy(): void {
