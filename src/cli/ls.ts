@@ -6,10 +6,15 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import stringWidth from 'string-width';
-import { REQUEST_KINDS, type RequestSummary } from '../model/index.js';
+// Modules, not their folders' index: a listing the cache answers loads no schema, YAML parser or
+// lock (docs/workspace.md, "The listing cache").
+import { REQUEST_KINDS } from '../model/constants.js';
+import type { RequestSummary } from '../model/index.js';
 // The kind table alone: the protocols' barrel would load the HTTP client (undici), cookies and more.
 import { requestKind } from '../protocols/registry.js';
-import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Warning, type Workspace } from '../workspace/index.js';
+import { normalizeSelectPath, selectRequests, SelectError } from '../workspace/select.js';
+import type { FolderNode, TreeNode, Warning, Workspace } from '../workspace/types.js';
+import { formatWarning } from '../workspace/warning-text.js';
 import { dataDir } from '../appdata/paths.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';

@@ -21,9 +21,12 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
-import { FORMAT_VERSION, parseFolderSummary, parseRequestSummary, type FolderSummary, type RequestSummary } from '../model/index.js';
-import { outcomeOfText, readSmallFile, type Parse, type ReadOutcomeOf } from './read-resource.js';
-import { LISTING_READER, type TreeReader } from './tree.js';
+// Nothing here loads the model's schemas or a YAML parser: a listing whose files are all unchanged
+// needs neither. They load (`FileParsing`) only when a file must be read.
+import { FORMAT_VERSION } from '../model/constants.js';
+import type { FolderSummary, RequestSummary, ResourceKind } from '../model/index.js';
+import type { ReadOutcomeOf } from './read-resource.js';
+import { LISTING_FOLDER_DEFAULTS, type TreeReader } from './tree.js';
 import type { Warning } from './types.js';
 
 /** Where a workspace's listing cache lives and who writes it; given by the face (`ferry ls`), which knows the data folder. */
@@ -44,8 +47,22 @@ const MAX_CACHE_BYTES = 128 * 1024 * 1024;
 const MAX_CACHES = 32;
 const MAGIC = 'ferry listing cache';
 
-type Kind = 'request' | 'folder';
-/** One file: its label (path in the workspace; whether it is a `_folder.yaml` says what it was read as), its identity, what it gave. */
+/**
+ * How a file the cache cannot give is read (read-resource.ts's reading and checks): loaded by the
+ * caller only when a file must be read (`NeedsParsing`). Requests and folders give their summary,
+ * every other kind its whole value.
+ */
+export interface FileParsing {
+  readText(absolute: string, label: string): { ok: true; text: string } | { ok: false; warning: Warning };
+  outcome(kind: ResourceKind, text: string, label: string): ReadOutcomeOf<unknown>;
+}
+
+/** Thrown when a file must be read and no `FileParsing` is loaded yet: load it (`ListingCache.parsing`) and read again. */
+export class NeedsParsing extends Error {
+  override name = 'NeedsParsing';
+}
+
+/** One file: its label (path in the workspace, which says what it was read as), its identity, what it gave. */
 interface Entry {
   label: string;
   identity: string;
@@ -71,6 +88,8 @@ export class ListingCache {
   private changed = false;
   /** Files whose times are at or after this (nanoseconds) are not kept. */
   private readonly racyFrom: bigint;
+  /** Set by the caller once a file had to be read (`NeedsParsing`). */
+  parsing: FileParsing | undefined;
 
   private constructor(
     private readonly file: string,
@@ -94,32 +113,60 @@ export class ListingCache {
   /** The listing reader (`LISTING_READER`'s reading and warnings), taking unchanged files from the cache. */
   reader(): TreeReader<RequestSummary> {
     return {
-      request: (absolute, label) => this.read('request', absolute, label, parseRequestSummary) as ReadOutcomeOf<RequestSummary>,
-      folder: (absolute, label) => this.read('folder', absolute, label, parseFolderSummary) as ReadOutcomeOf<FolderSummary>,
-      folderDefaults: LISTING_READER.folderDefaults,
+      request: (absolute, label) => this.read('request', absolute, label) as ReadOutcomeOf<RequestSummary>,
+      folder: (absolute, label) => this.read('folder', absolute, label) as ReadOutcomeOf<FolderSummary>,
+      folderDefaults: LISTING_FOLDER_DEFAULTS,
     };
   }
 
-  private read<T>(kind: Kind, absolute: string, label: string, parse: Parse<T>): ReadOutcomeOf<T> {
+  /**
+   * What the file gives, from the cache when its identity is unchanged, else read (and kept when it
+   * may be). Throws `NeedsParsing` when it must be read and `parsing` is not set.
+   */
+  read(kind: ResourceKind, absolute: string, label: string): ReadOutcomeOf<unknown> {
+    const { stat, identity, entry } = this.look(absolute, label);
+    if (entry) return entry.outcome;
+    if (!this.parsing) throw new NeedsParsing(`${label} must be read`);
+    const text = this.parsing.readText(absolute, label);
+    const outcome = text.ok ? this.parsing.outcome(kind, text.text, label) : text;
+    // Only what the text gives is kept.
+    this.keep(label, text.ok && identity !== undefined ? { stat: stat!, identity } : undefined, outcome);
+    return outcome;
+  }
+
+  /**
+   * The outcome kept for a file whose identity is unchanged; otherwise undefined, and the identity
+   * (taken now, before the caller reads the file) to give `keep` with what the file gave. For a
+   * file read its own way (`ferry.yaml`, which opening checks before it validates).
+   */
+  lookUp(absolute: string, label: string): { outcome: ReadOutcomeOf<unknown> } | { identity: Identity | undefined } {
+    const { stat, identity, entry } = this.look(absolute, label);
+    return entry ? { outcome: entry.outcome } : { identity: identity === undefined ? undefined : { stat: stat!, identity } };
+  }
+
+  /** Keeps what a file gave under the identity taken before it was read (nothing when there is none, or when it is racy or not plain data). */
+  keep(label: string, identity: Identity | undefined, outcome: ReadOutcomeOf<unknown>): void {
+    const kept = this.kept.get(label);
+    // Only from a file not changed in the racy interval, and only a value JSON gives back the same.
+    if (identity !== undefined && identity.stat.mtimeNs < this.racyFrom && identity.stat.ctimeNs < this.racyFrom && (!outcome.ok || isPlainData(outcome.value))) {
+      this.seen.set(label, { label, identity: identity.identity, outcome });
+      this.changed = true;
+    } else {
+      this.seen.set(label, null);
+      if (kept) this.changed = true;
+    }
+  }
+
+  private look(absolute: string, label: string): { stat: BigIntStats | undefined; identity: string | undefined; entry: Entry | undefined } {
     // Never follows a link; anything but a plain file is left to the reader, which says what it is.
     const stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
     const identity = stat?.isFile() ? identityOf(stat) : undefined;
     const entry = this.kept.get(label);
     if (identity !== undefined && entry?.identity === identity) {
       this.seen.set(label, entry);
-      return entry.outcome as ReadOutcomeOf<T>;
+      return { stat, identity, entry };
     }
-    const text = readSmallFile(absolute, label);
-    const outcome = text.ok ? outcomeOfText(kind, text.text, label, parse) : text;
-    // Only what the text gives is kept, and only from a file not changed in the racy interval.
-    if (text.ok && identity !== undefined && stat!.mtimeNs < this.racyFrom && stat!.ctimeNs < this.racyFrom) {
-      this.seen.set(label, { label, identity, outcome });
-      this.changed = true;
-    } else {
-      this.seen.set(label, null);
-      if (entry) this.changed = true;
-    }
-    return outcome;
+    return { stat, identity, entry: undefined };
   }
 
   private anyGone(): boolean {
@@ -148,6 +195,26 @@ export class ListingCache {
       }
     }
   }
+}
+
+/** A file's identity as `lstat` gave it before the file was read. */
+export interface Identity {
+  stat: BigIntStats;
+  identity: string;
+}
+
+/**
+ * True when JSON gives the value back as it is: strings, finite numbers, booleans, null, arrays
+ * and plain objects (an undefined field is left out, as when absent). What a file gives is such
+ * data; anything else is read from the file every time rather than cached changed.
+ */
+function isPlainData(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(isPlainData);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const field of Object.values(value)) if (field !== undefined && !isPlainData(field)) return false;
+  return true;
 }
 
 /** What says a file is unchanged: size, modification and change times (ns), inode, device. */

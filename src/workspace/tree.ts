@@ -1,19 +1,14 @@
 /** Reads the request tree under `requests/` (spec 2.1.6–2.1.9, 2.3, 2.9). */
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { parseResource, type FolderFile, type RequestFile, type RequestSummary } from '../model/index.js';
-import { readFolderSummarySync, readRequestSummarySync, readResourceSync, type ReadOutcomeOf } from './read-resource.js';
+import { DEFAULT_SEQ } from '../model/constants.js';
+import type { FolderSummary, RequestFile, RequestSummary } from '../model/index.js';
+import type { ReadOutcomeOf } from './read-resource.js';
 import type { FolderNode, FolderSettings, TreeNode, Warning } from './types.js';
 
 export const MAX_TREE_DEPTH = 32;
 export const FOLDER_FILE = '_folder.yaml';
 export const REQUESTS_DIR = 'requests';
-
-const DEFAULT_FOLDER: FolderFile = (() => {
-  const parsed = parseResource('folder', {});
-  if (!parsed.ok) throw new Error('the folder declaration has no valid defaults');
-  return parsed.value;
-})();
 
 export function isYamlFile(name: string): boolean {
   return name.toLowerCase().endsWith('.yaml');
@@ -120,19 +115,8 @@ export interface TreeReader<R extends RequestSummary> {
   folderDefaults: FolderSettings<R>;
 }
 
-/** Every field of every file. */
-export const WHOLE_READER: TreeReader<RequestFile> = {
-  request: (absolute, label) => readResourceSync('request', absolute, label),
-  folder: (absolute, label) => readResourceSync('folder', absolute, label),
-  folderDefaults: DEFAULT_FOLDER,
-};
-
-/** The same reading and the same warnings, keeping only what a listing shows. */
-export const LISTING_READER: TreeReader<RequestSummary> = {
-  request: readRequestSummarySync,
-  folder: readFolderSummarySync,
-  folderDefaults: { seq: DEFAULT_FOLDER.seq },
-};
+/** A listing's folder settings when it has no `_folder.yaml` (or a broken one). */
+export const LISTING_FOLDER_DEFAULTS: FolderSummary = { seq: DEFAULT_SEQ };
 
 /** A request file as a node of the tree: the request, or the broken file with its warning. */
 export function requestNode<R extends RequestSummary>(root: string, relPath: string, label: string, warnings: Warning[], read: TreeReader<R>): TreeNode<R> {
