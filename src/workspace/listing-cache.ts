@@ -20,12 +20,14 @@
  *   size and time), so another Ferry never reads it; a cache that is corrupt, truncated, of another
  *   folder or too big is ignored and written again (temporary file, then rename).
  *
- * Its file: a JSON header line, then the entries as JSON columns (ASCII) — labels, identities (five
- * numbers each), values (null for a broken file), warnings (index and warning) — so that reading
- * 30,000 entries makes few objects: a string and a value each (bench/ls.ts).
+ * Its file: a JSON header line; the identities, five 64-bit numbers per entry in this computer's
+ * byte order; then the other columns as JSON (ASCII): labels, values (null for a broken file),
+ * warnings (index and warning). Reading 30,000 entries so makes few objects — a label and a value
+ * each — and parses no number (bench/ls.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
@@ -54,8 +56,10 @@ const MAX_CACHE_BYTES = 128 * 1024 * 1024;
 /** Caches of this many workspace folders at most; the least recently written go first. */
 const MAX_CACHES = 32;
 const MAGIC = 'ferry listing cache';
+const CACHE_EXTENSION = '.cache';
 /** Numbers of a file's identity: size, modification and change times (ms), inode, device. */
 const IDENTITY_SIZE = 5;
+const IDENTITY_BYTES = IDENTITY_SIZE * Float64Array.BYTES_PER_ELEMENT;
 
 /**
  * How a file the cache cannot give is read (read-resource.ts's reading and checks): loaded by the
@@ -79,7 +83,7 @@ export interface Identity {
 /** The cache file's entries, column by column (entry i: `labels[i]`, `identities[5i..5i+4]`, …). */
 interface Columns {
   labels: string[];
-  identities: number[];
+  identities: Float64Array | number[];
   /** The value a file gave; null when it is broken (its warning says why). */
   values: Array<object | null>;
   /** Only the entries with a warning have one (a sparse array). */
@@ -130,8 +134,8 @@ export class ListingCache {
   static open(options: ListingCacheOptions, root: string): ListingCache | undefined {
     const build = buildStamp();
     if (build === undefined) return undefined;
-    const stamp = `${CACHE_FORMAT}; ferry ${options.version}; format ${FORMAT_VERSION}; build ${build}`;
-    const file = path.join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+    const stamp = `${CACHE_FORMAT}; ferry ${options.version}; format ${FORMAT_VERSION}; build ${build}; ${os.endianness()}`;
+    const file = path.join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}${CACHE_EXTENSION}`);
     return new ListingCache(file, stamp, root, readColumns(file, stamp, root));
   }
 
@@ -206,7 +210,7 @@ export class ListingCache {
   save(whole: boolean): void {
     // A whole listing drops the entries of files gone since.
     if (!this.changed && !(whole && this.anyGone())) return;
-    const columns: Columns = { labels: [], identities: [], values: [], warnings: [] };
+    const columns: Columns & { identities: number[] } = { labels: [], identities: [], values: [], warnings: [] };
     const { labels, identities } = this.kept;
     for (let i = 0; i < labels.length; i++) {
       const label = labels[i]!;
@@ -230,16 +234,16 @@ export class ListingCache {
   }
 }
 
-function add(columns: Columns, label: string, identity: readonly number[], outcome: ReadOutcomeOf<unknown>): void {
+function add(columns: Columns & { identities: number[] }, label: string, identity: ArrayLike<number>, outcome: ReadOutcomeOf<unknown>): void {
   const i = columns.labels.length;
   columns.labels.push(label);
-  columns.identities.push(...identity);
+  for (let k = 0; k < IDENTITY_SIZE; k++) columns.identities.push(identity[k]!);
   columns.values.push(outcome.ok ? (outcome.value as object) : null);
   if (outcome.warning) columns.warnings[i] = outcome.warning;
 }
 
 /** The file is as it was when its entry was kept: size, modification and change times, inode, device. */
-function sameIdentity(identities: readonly number[], at: number, stat: Stats): boolean {
+function sameIdentity(identities: Columns['identities'], at: number, stat: Stats): boolean {
   return identities[at] === stat.size && identities[at + 1] === stat.mtimeMs && identities[at + 2] === stat.ctimeMs && identities[at + 3] === stat.ino && identities[at + 4] === stat.dev;
 }
 
@@ -290,23 +294,27 @@ function readColumns(file: string, stamp: string, root: string): Columns {
     if (header.magic !== MAGIC || header.stamp !== stamp || header.root !== root) return NO_ENTRIES();
     const body = bytes.subarray(newline + 1);
     if (header.crc32 !== crc32(body)) return NO_ENTRIES();
-    // The body is ASCII (see writeCache): latin1 decodes it without UTF-8's cost.
-    const stored = JSON.parse(body.toString('latin1')) as unknown;
-    return columnsOf(stored, header.entries) ?? NO_ENTRIES();
+    const entries = header.entries;
+    if (typeof entries !== 'number' || !Number.isInteger(entries) || entries < 0 || body.length < entries * IDENTITY_BYTES) return NO_ENTRIES();
+    // Copied into an array of their own: a Float64Array needs its 8-byte alignment.
+    const identities = new Float64Array(entries * IDENTITY_SIZE);
+    new Uint8Array(identities.buffer).set(body.subarray(0, entries * IDENTITY_BYTES));
+    // The rest is ASCII (see writeCache): latin1 decodes it without UTF-8's cost.
+    const stored = JSON.parse(body.toString('latin1', entries * IDENTITY_BYTES)) as unknown;
+    return columnsOf(stored, identities) ?? NO_ENTRIES();
   } catch {
     return NO_ENTRIES();
   }
 }
 
 /** The columns a cache file holds, checked; undefined when anything is amiss. */
-function columnsOf(stored: unknown, entries: unknown): Columns | undefined {
+function columnsOf(stored: unknown, identities: Float64Array): Columns | undefined {
   if (typeof stored !== 'object' || stored === null) return undefined;
-  const { labels, identities, values, warnings } = stored as Record<string, unknown>;
-  if (!Array.isArray(labels) || !Array.isArray(identities) || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
+  const { labels, values, warnings } = stored as Record<string, unknown>;
+  if (!Array.isArray(labels) || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
   const n = labels.length;
-  if (n !== entries || values.length !== n || identities.length !== n * IDENTITY_SIZE) return undefined;
+  if (values.length !== n || identities.length !== n * IDENTITY_SIZE) return undefined;
   for (let i = 0; i < n; i++) if (typeof labels[i] !== 'string' || typeof values[i] !== 'object') return undefined;
-  for (const number of identities) if (typeof number !== 'number') return undefined;
   const byIndex: Array<Warning | undefined> = [];
   for (const pair of warnings) {
     if (!Array.isArray(pair) || pair.length !== 2) return undefined;
@@ -316,16 +324,18 @@ function columnsOf(stored: unknown, entries: unknown): Columns | undefined {
   }
   // A broken file's entry is its warning.
   for (let i = 0; i < n; i++) if (values[i] === null && byIndex[i] === undefined) return undefined;
-  return { labels: labels as string[], identities: identities as number[], values: values as Array<object | null>, warnings: byIndex };
+  return { labels: labels as string[], identities, values: values as Array<object | null>, warnings: byIndex };
 }
 
 /** Written whole to a temporary file, then renamed over the old one: a reader sees the old cache or the new, never a part. */
 function writeCache(file: string, stamp: string, root: string, columns: Columns): void {
   const warnings: Array<[number, Warning]> = [];
   columns.warnings.forEach((warning, i) => warning && warnings.push([i, warning]));
-  const json = JSON.stringify({ labels: columns.labels, identities: columns.identities, values: columns.values, warnings });
+  const json = JSON.stringify({ labels: columns.labels, values: columns.values, warnings });
+  const identities = Buffer.from(Float64Array.from(columns.identities).buffer);
   // ASCII only (other characters as \u escapes, which JSON reads back the same), so it reads back as latin1.
-  const body = Buffer.from(json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
+  const columnsText = Buffer.from(json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
+  const body = Buffer.concat([identities, columnsText]);
   const dir = path.dirname(file);
   if (body.length > MAX_CACHE_BYTES) {
     rmSync(file, { force: true });
@@ -348,15 +358,15 @@ function writeCache(file: string, stamp: string, root: string, columns: Columns)
   }
 }
 
-/** At most MAX_CACHES workspaces' caches: the least recently written go, and temporary files a crash left. */
+/** At most MAX_CACHES workspaces' caches: the least recently written go, and temporary files a crash left, and caches of the JSON layout older Ferrys wrote (`.json`, never read again). */
 function prune(dir: string, current: string): void {
   const caches: Array<{ file: string; time: number }> = [];
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);
     const stat = lstatSync(file, { throwIfNoEntry: false });
     if (!stat || file === current) continue;
-    if (name.endsWith('.tmp') && Date.now() - stat.mtimeMs > 60_000) rmSync(file, { force: true });
-    else if (name.endsWith('.json')) caches.push({ file, time: stat.mtimeMs });
+    if ((name.endsWith('.tmp') && Date.now() - stat.mtimeMs > 60_000) || name.endsWith('.json')) rmSync(file, { force: true });
+    else if (name.endsWith(CACHE_EXTENSION)) caches.push({ file, time: stat.mtimeMs });
   }
   caches.sort((a, b) => b.time - a.time);
   for (const old of caches.slice(MAX_CACHES - 1)) rmSync(old.file, { force: true });
