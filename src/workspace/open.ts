@@ -137,7 +137,10 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
     file = read.file;
     secretValues = secretValueKeys(read.file.variables);
     if (options.listing) {
-      file = (await loadParsing()).summaryOf('workspace', read.file) as WorkspaceSummary;
+      const parsing = await loadParsing();
+      file = parsing.summaryOf('workspace', read.file) as WorkspaceSummary;
+      // Loaded already: the cache reads any other changed file with them, without a first attempt.
+      if (cache) cache.parsing ??= parsing.LISTING_PARSING;
       // Kept only as read: a file given an id just now is read again next time.
       if (cache && cached && 'identity' in cached) cache.keep(WORKSPACE_FILE, read.written ? undefined : cached.identity, { ok: true, value: file });
     }
