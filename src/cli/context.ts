@@ -4,7 +4,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { openWorkspaceForUse } from '../session/open-workspace.js';
 import type { RequestSummary } from '../model/index.js';
-import { WorkspaceError, type ListingCacheOptions, type Workspace } from '../workspace/index.js';
+// Modules, not the folder's index: `ferry ls` loads this and should load no more than it uses.
+import type { ListingCacheOptions } from '../workspace/listing-cache.js';
+import { WorkspaceError } from '../workspace/open.js';
+import type { Workspace } from '../workspace/types.js';
 import { CliError } from './exit-codes.js';
 import type { Output } from './output.js';
 

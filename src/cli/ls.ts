@@ -5,11 +5,15 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import stringWidth from 'string-width';
-import { REQUEST_KINDS, type RequestSummary } from '../model/index.js';
+// Modules, not their folders' index: a listing the cache answers loads no schema, YAML parser or
+// lock (docs/workspace.md, "The listing cache").
+import { REQUEST_KINDS } from '../model/constants.js';
+import type { RequestSummary } from '../model/index.js';
 // The kind table alone: the protocols' barrel would load the HTTP client (undici), cookies and more.
 import { requestKind } from '../protocols/registry.js';
-import { formatWarning, normalizeSelectPath, selectRequests, SelectError, type FolderNode, type TreeNode, type Warning, type Workspace } from '../workspace/index.js';
+import { normalizeSelectPath, selectRequests, SelectError } from '../workspace/select.js';
+import type { FolderNode, TreeNode, Warning, Workspace } from '../workspace/types.js';
+import { formatWarning } from '../workspace/warning-text.js';
 import { dataDir } from '../appdata/paths.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
@@ -59,13 +63,15 @@ export function registerLs(program: Command, ctx: CliContext): void {
         return;
       }
       const c = paint(ctx.output);
-      const lines: string[] = [c.bold(ws.file.name || ws.root)];
-      lines.push(...treeLines(tree, c));
       // A filtered listing is about requests: the rest of the workspace is left out.
       const whole = wanted === undefined && kind === undefined;
-      if (whole && ws.environments.length) lines.push('', c.bold('Environments'), ...table(ws.environments.map((e) => [e.id, c.dim(e.value.name)])));
-      if (whole && ws.servers.length) lines.push('', c.bold('Servers'), ...table(ws.servers.map((s) => [s.id, c.dim(`${s.value.kind} ${s.value.name}`)])));
-      if (whole && ws.loadtests.length) lines.push('', c.bold('Load tests'), ...table(ws.loadtests.map((l) => [l.id, c.dim(l.value.name)])));
+      const ids = whole ? [...ws.environments, ...ws.servers, ...ws.loadtests].map((e) => e.id) : [];
+      const width = await displayWidthFor(tree, ids);
+      const lines: string[] = [c.bold(ws.file.name || ws.root)];
+      for (const line of treeLines(tree, c, width)) lines.push(line);
+      if (whole && ws.environments.length) lines.push('', c.bold('Environments'), ...table(ws.environments.map((e) => [e.id, c.dim(e.value.name)]), width));
+      if (whole && ws.servers.length) lines.push('', c.bold('Servers'), ...table(ws.servers.map((s) => [s.id, c.dim(`${s.value.kind} ${s.value.name}`)]), width));
+      if (whole && ws.loadtests.length) lines.push('', c.bold('Load tests'), ...table(ws.loadtests.map((l) => [l.id, c.dim(l.value.name)]), width));
       if (ws.warnings.length) {
         const shown = ws.warnings.slice(0, 20);
         lines.push('', c.yellow(c.bold('Warnings')), ...shown.map((w) => `  ${c.yellow(formatWarning(w))}`));
@@ -158,17 +164,40 @@ type Paint = ReturnType<typeof paint>;
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-/** Columns a text takes: its length when it is printable ASCII (most names; string-width is slow on 30,000 rows). */
-function displayWidth(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+/** Columns a text takes on a terminal. */
+type DisplayWidth = (text: string) => number;
+
+/**
+ * The display width of the texts a listing lines up (names, paths, tags, ids): their length when
+ * all are printable ASCII (most workspaces; string-width is slow on 30,000 rows, and costs about
+ * 100 ms just to load), else string-width's for those that are not.
+ */
+async function displayWidthFor(tree: Listed, ids: readonly string[]): Promise<DisplayWidth> {
+  if (ids.every((id) => PRINTABLE_ASCII.test(id)) && allPrintableAscii(tree)) return (text) => text.length;
+  const { default: stringWidth } = await import('string-width');
+  return (text) => (PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text));
+}
+
+function allPrintableAscii(folder: Listed): boolean {
+  for (const child of folder.children) {
+    if (!PRINTABLE_ASCII.test(child.path)) return false;
+    if (child.type === 'folder' && !(PRINTABLE_ASCII.test(child.name) && allPrintableAscii(child))) return false;
+    if (child.type === 'request' && !(PRINTABLE_ASCII.test(child.request.name) && PRINTABLE_ASCII.test(tagOf(child.request)))) return false;
+  }
+  return true;
 }
 
 const NOT_IN_SPEC = '(not in spec)';
 
+/** A request's method/kind tag (`GET`, `WS`, …). */
+function tagOf(request: RequestSummary): string {
+  return requestKind(request.kind).tag(request.method);
+}
+
 /** Rows of the tree: folders as headings, requests as tag / name / path, names padded to one column. */
-function treeLines(tree: Listed, c: Paint): string[] {
+function treeLines(tree: Listed, c: Paint, displayWidth: DisplayWidth): string[] {
   const rows: Array<{ head: string; plainHead: string; rest?: string }> = [];
-  const tagWidth = tags(tree).reduce((widest, t) => Math.max(widest, displayWidth(t)), 7);
+  const tagWidth = widestTag(tree, displayWidth, 7);
   const walk = (folder: Listed, indent: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
@@ -179,7 +208,7 @@ function treeLines(tree: Listed, c: Paint): string[] {
         walk(child, `${indent}  `);
       } else if (child.type === 'request') {
         const r = child.request;
-        const tag = requestKind(r.kind).tag(r.method);
+        const tag = tagOf(r);
         const pad = ' '.repeat(tagWidth - displayWidth(tag));
         // No longer in its OpenAPI document (3): struck through on a terminal, said in words elsewhere.
         const gone = r.openapi?.removed === true;
@@ -198,12 +227,17 @@ function treeLines(tree: Listed, c: Paint): string[] {
   return rows.map((r) => (r.rest === undefined ? r.head : `${r.head}${' '.repeat(width - displayWidth(r.plainHead))}  ${r.rest}`));
 }
 
-function tags(folder: Listed): string[] {
-  return folder.children.flatMap((child) => (child.type === 'folder' ? tags(child) : child.type === 'request' ? [requestKind(child.request.kind).tag(child.request.method)] : []));
+/** The widest tag of the tree's requests (at least `widest`). */
+function widestTag(folder: Listed, displayWidth: DisplayWidth, widest: number): number {
+  for (const child of folder.children) {
+    if (child.type === 'folder') widest = widestTag(child, displayWidth, widest);
+    else if (child.type === 'request') widest = Math.max(widest, displayWidth(tagOf(child.request)));
+  }
+  return widest;
 }
 
 /** Two columns, the first padded by display width. */
-function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
+function table(rows: ReadonlyArray<readonly [string, string]>, displayWidth: DisplayWidth): string[] {
   const width = Math.max(...rows.map(([first]) => displayWidth(first)));
   return rows.map(([first, second]) => `  ${first}${' '.repeat(width - displayWidth(first))}  ${second}`);
 }

@@ -14,9 +14,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { workspaceDataDir } from '../appdata/index.js';
-import { checkNoSymlinks, writeFileAtomic } from '../workspace/index.js';
-import { WORKSPACE_FILE } from '../model/index.js';
+// Modules, not their folders' index: every `ferry` command that opens a workspace loads this.
+import { workspaceDataDir } from '../appdata/paths.js';
+import { checkNoSymlinks, writeFileAtomic } from '../workspace/files.js';
+import { WORKSPACE_FILE } from '../model/constants.js';
 import { isProcessAlive } from '../support/process-alive.js';
 
 const JOURNAL_FILE = 'import-journal.json';

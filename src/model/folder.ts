@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { flag, number, section, text } from './declare.js';
 import { authSchema, keyValues, scriptsSchema } from './common.js';
+import { DEFAULT_SEQ } from './constants.js';
 
 export const folderOpenApiSchema = section({
   spec: text().optional(),
@@ -11,7 +12,7 @@ export const folderOpenApiSchema = section({
 
 export const folderSchema = section({
   name: text().optional(),
-  seq: number().default(0),
+  seq: number().default(DEFAULT_SEQ),
   auth: authSchema('inherit'),
   headers: keyValues(),
   scripts: scriptsSchema.optional(),

@@ -13,6 +13,7 @@ import { surelyValid } from './quick-check.js';
 import { serverSchemas } from './server.js';
 import { workspaceSchema } from './workspace.js';
 
+export { DEFAULT_SEQ } from './constants.js';
 export * from './common.js';
 export * from './request.js';
 export * from './folder.js';
@@ -68,6 +69,16 @@ export type RequestSummary = Pick<RequestFile, 'name' | 'kind' | 'seq' | 'method
 
 /** What a listing keeps of a folder's `_folder.yaml`: its name and its place. */
 export type FolderSummary = Pick<ResourceValue<'folder'>, 'name' | 'seq'>;
+
+/**
+ * What a listing keeps of `ferry.yaml` and of an environment: what it shows, and the keys of the
+ * secret variables given a value in the file (each is warned about). No variable's value.
+ */
+export type WorkspaceSummary = Pick<ResourceValue<'workspace'>, 'version' | 'id' | 'name'> & { secretValues: string[] };
+export type EnvironmentSummary = Pick<ResourceValue<'environment'>, 'name'> & { secretValues: string[] };
+/** What a listing keeps of a server and of a load test: what it shows and orders by. */
+export type ServerSummary = Pick<ResourceValue<'server'>, 'name' | 'kind' | 'seq' | 'port'>;
+export type LoadTestSummary = Pick<ResourceValue<'loadtest'>, 'name' | 'seq'>;
 
 /**
  * A file read as `parseResource(kind, …)` reads it — the same acceptance, the same problems —

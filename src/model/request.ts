@@ -5,8 +5,9 @@ import { authSchema, bodySchema, keyValues, scriptsSchema, settingsSchema } from
 import { framingFields } from './socket-framing.js';
 import { encodingField } from './socket-encoding.js';
 
-export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
+import { DEFAULT_SEQ, REQUEST_KINDS, type RequestKind } from './constants.js';
+
+export { REQUEST_KINDS, type RequestKind } from './constants.js';
 /** The kind of a request that names none. */
 export const DEFAULT_REQUEST_KIND: RequestKind = 'http';
 
@@ -71,7 +72,7 @@ export const exampleSchema = section({
 export const requestSchema = section({
   name: text(),
   kind: oneOf(REQUEST_KINDS).default(DEFAULT_REQUEST_KIND),
-  seq: number().default(0),
+  seq: number().default(DEFAULT_SEQ),
   method: text().default('GET'),
   url: text().default(''),
   disabledParams: keyValues(),

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { list, section, text } from './declare.js';
 import { authSchema, keyValues, scriptsSchema, variableSchema } from './common.js';
 
-export const WORKSPACE_FILE = 'ferry.yaml';
-export const FORMAT_VERSION = 1;
+export { WORKSPACE_FILE, FORMAT_VERSION } from './constants.js';
 export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const workspaceSchema = section({

@@ -7,12 +7,15 @@
  * (`importers/openapi/update/journal.ts`), and workspace/ may import only model/. The session
  * layer sits above both, and both faces already import it.
  */
-import { withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
-// The journal modules alone: the importer itself loads only when `ferry update` or an import runs.
+// The journal modules alone: the importer itself loads only when `ferry update` or an import runs,
+// the workspace lock only when an import is to be undone. Modules, not their folders' index: a
+// `ferry ls` the listing cache answers loads no more than it needs (docs/workspace.md).
 import { hasImportJournal, recoverInterruptedImport } from '../importers/import-journal.js';
 import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
 import type { RequestSummary } from '../model/index.js';
-import { openWorkspaceFrom, WorkspaceError, type ListingCacheOptions, type Workspace } from '../workspace/index.js';
+import type { ListingCacheOptions } from '../workspace/listing-cache.js';
+import { openWorkspaceFrom, WorkspaceError } from '../workspace/open.js';
+import type { Workspace } from '../workspace/types.js';
 
 export interface OpenForUseOptions {
   /** Where to look for ferry.yaml when `dir` is not given (walking up). Default: the process's folder. */
@@ -46,6 +49,7 @@ export async function openWorkspaceForUse(dir: string | undefined, options: Open
   }
   if (await hasImportJournal(ws.id, ws.root)) {
     // An import running now holds the lock (nothing to do); one killed left its staging folders.
+    const { withWorkspaceLock, WorkspaceBusyError } = await import('../appdata/workspace-lock.js');
     const undone = await withWorkspaceLock(ws.root, 'ferry (undoing an interrupted import)', () => recoverInterruptedImport(ws.id, ws.root), { waitMs: 0 })
       .catch((error: unknown) => {
         if (error instanceof WorkspaceBusyError) return 'running' as const;

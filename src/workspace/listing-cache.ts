@@ -1,29 +1,42 @@
 /**
  * The listing cache (issue 21: `ferry ls` of 30,000 requests in under a second), like git's index:
- * for each request file and `_folder.yaml` of one workspace, what a listing keeps of it (its summary,
- * or the warning of a broken file) under the file's identity — size, modification and change times
- * in nanoseconds, inode, device — as `lstat` gives it. A file whose identity is unchanged is not
- * read again; any other is read and checked as without a cache. The cache lives in this computer's
- * data folder, never in the workspace, and only `ferry ls` uses it (docs/cli.md, "The listing cache").
+ * for each file of one workspace a listing reads (request files, `_folder.yaml`, `ferry.yaml`,
+ * environments, servers, load tests), what the listing keeps of it (its summary, or the warning of
+ * a broken file) under the file's identity — size, modification and change times, inode, device —
+ * as `lstat` gives it. A file whose identity is unchanged is not read again; any other is read and
+ * checked as without a cache. The cache lives in this computer's data folder, never in the
+ * workspace, and only `ferry ls` uses it (docs/workspace.md, "The listing cache").
  *
  * Correctness first (a stale listing is worse than a slow one):
  * - the identity is taken before the file is read, so a change while reading makes it differ next time;
  * - a file changed within RACY_MS of the listing's start is not kept: a second change in the same
- *   timestamp tick (or on a file system with 2-second times) could leave its identity unchanged;
+ *   timestamp tick (or on a file system with 2-second times) could leave its identity unchanged.
+ *   So any change to a kept file sets its change time (which no program can set back) seconds
+ *   after the kept one: the times are compared as `lstat` gives them in milliseconds (a fraction of
+ *   a microsecond apart at most from the nanoseconds), far finer than that;
  * - only what the file's text gives is kept; a file that could not be read (a link, gone, no
  *   permission) is read again every time;
  * - the cache names Ferry's version, the workspace format version and this build (its module file's
  *   size and time), so another Ferry never reads it; a cache that is corrupt, truncated, of another
  *   folder or too big is ignored and written again (temporary file, then rename).
+ *
+ * Its file: a JSON header line; the identities, five 64-bit numbers per entry in this computer's
+ * byte order; then the other columns as JSON (ASCII): labels, values (null for a broken file),
+ * warnings (index and warning). Reading 30,000 entries so makes few objects — a label and a value
+ * each — and parses no number (bench/ls.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
-import { FORMAT_VERSION, parseFolderSummary, parseRequestSummary, type FolderSummary, type RequestSummary } from '../model/index.js';
-import { outcomeOfText, readSmallFile, type Parse, type ReadOutcomeOf } from './read-resource.js';
-import { LISTING_READER, type TreeReader } from './tree.js';
+// Nothing here loads the model's schemas or a YAML parser: a listing whose files are all unchanged
+// needs neither. They load (`FileParsing`) only when a file must be read.
+import { FORMAT_VERSION } from '../model/constants.js';
+import type { FolderSummary, RequestSummary, ResourceKind } from '../model/index.js';
+import type { ReadOutcomeOf } from './read-resource.js';
+import { LISTING_FOLDER_DEFAULTS, type TreeReader } from './tree.js';
 import type { Warning } from './types.js';
 
 /** Where a workspace's listing cache lives and who writes it; given by the face (`ferry ls`), which knows the data folder. */
@@ -34,8 +47,8 @@ export interface ListingCacheOptions {
   version: string;
 }
 
-/** Bump when what a file gives a listing changes (a message, a check) without the version changing. */
-const CACHE_FORMAT = 1;
+/** Bump when what a file gives a listing changes (a message, a check) without the version changing, or the file's layout. */
+const CACHE_FORMAT = 2;
 /** A file changed less than this before the listing started is read but not kept (racy: see above). */
 const RACY_MS = 3000;
 /** A bigger cache is neither written nor read (a workspace of about a million requests). */
@@ -43,16 +56,45 @@ const MAX_CACHE_BYTES = 128 * 1024 * 1024;
 /** Caches of this many workspace folders at most; the least recently written go first. */
 const MAX_CACHES = 32;
 const MAGIC = 'ferry listing cache';
+const CACHE_EXTENSION = '.cache';
+/** Numbers of a file's identity: size, modification and change times (ms), inode, device. */
+const IDENTITY_SIZE = 5;
+const IDENTITY_BYTES = IDENTITY_SIZE * Float64Array.BYTES_PER_ELEMENT;
 
-type Kind = 'request' | 'folder';
-/** One file: its label (path in the workspace; whether it is a `_folder.yaml` says what it was read as), its identity, what it gave. */
-interface Entry {
-  label: string;
-  identity: string;
+/**
+ * How a file the cache cannot give is read (read-resource.ts's reading and checks): loaded by the
+ * caller only when a file must be read (`NeedsParsing`). Every kind gives its listing summary.
+ */
+export interface FileParsing {
+  readText(absolute: string, label: string): { ok: true; text: string } | { ok: false; warning: Warning };
+  outcome(kind: ResourceKind, text: string, label: string): ReadOutcomeOf<unknown>;
+}
+
+/** Thrown when a file must be read and no `FileParsing` is loaded yet: load it (`ListingCache.parsing`) and read again. */
+export class NeedsParsing extends Error {
+  override name = 'NeedsParsing';
+}
+
+/** A file's identity as `lstat` gave it before the file was read. */
+export interface Identity {
+  stat: Stats;
+}
+
+/** The cache file's entries, column by column (entry i: `labels[i]`, `identities[5i..5i+4]`, …). */
+interface Columns {
+  labels: string[];
+  identities: Float64Array | number[];
+  /** The value a file gave; null when it is broken (its warning says why). */
+  values: Array<object | null>;
+  /** Only the entries with a warning have one (a sparse array). */
+  warnings: Array<Warning | undefined>;
+}
+
+/** An entry of this listing: a file read now (its outcome kept under its identity), or null for one not kept. */
+interface Fresh {
+  identity: number[];
   outcome: ReadOutcomeOf<unknown>;
 }
-/** An entry as the file holds it: the value (null for a broken file) and the warning, if any. */
-type StoredEntry = [label: string, identity: string, value: object | null, warning?: Warning];
 
 interface Header {
   magic: string;
@@ -64,80 +106,122 @@ interface Header {
 }
 
 export class ListingCache {
-  /** The entries found in the cache file, by label. */
-  private readonly kept: Map<string, Entry>;
-  /** The files this listing looked at: their entry when found unchanged or read and fit to keep, null when not kept. */
-  private readonly seen = new Map<string, Entry | null>();
+  /** The entry index of each label in `kept`. */
+  private readonly index: Map<string, number>;
+  /** Entries of `kept` found unchanged by this listing. */
+  private readonly unchanged: Uint8Array;
+  /** Files this listing read: their entry when fit to keep, null when not kept. They replace `kept`'s. */
+  private readonly fresh = new Map<string, Fresh | null>();
   private changed = false;
-  /** Files whose times are at or after this (nanoseconds) are not kept. */
-  private readonly racyFrom: bigint;
+  /** Files whose times are at or after this (ms) are not kept. */
+  private readonly racyFrom: number;
+  /** Set by the caller once a file had to be read (`NeedsParsing`). */
+  parsing: FileParsing | undefined;
 
   private constructor(
     private readonly file: string,
     private readonly stamp: string,
     private readonly root: string,
-    kept: Map<string, Entry>,
+    private readonly kept: Columns,
   ) {
-    this.kept = kept;
-    this.racyFrom = BigInt(Date.now() - RACY_MS) * 1_000_000n;
+    this.index = new Map();
+    for (let i = 0; i < kept.labels.length; i++) this.index.set(kept.labels[i]!, i);
+    this.unchanged = new Uint8Array(kept.labels.length);
+    this.racyFrom = Date.now() - RACY_MS;
   }
 
   /** The cache of the workspace in `root` (empty when there is none, or none this Ferry can trust); undefined when this build cannot be identified. */
   static open(options: ListingCacheOptions, root: string): ListingCache | undefined {
     const build = buildStamp();
     if (build === undefined) return undefined;
-    const stamp = `${CACHE_FORMAT}; ferry ${options.version}; format ${FORMAT_VERSION}; build ${build}`;
-    const file = path.join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
-    return new ListingCache(file, stamp, root, readEntries(file, stamp, root));
+    const stamp = `${CACHE_FORMAT}; ferry ${options.version}; format ${FORMAT_VERSION}; build ${build}; ${os.endianness()}`;
+    const file = path.join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}${CACHE_EXTENSION}`);
+    return new ListingCache(file, stamp, root, readColumns(file, stamp, root));
   }
 
   /** The listing reader (`LISTING_READER`'s reading and warnings), taking unchanged files from the cache. */
   reader(): TreeReader<RequestSummary> {
     return {
-      request: (absolute, label) => this.read('request', absolute, label, parseRequestSummary) as ReadOutcomeOf<RequestSummary>,
-      folder: (absolute, label) => this.read('folder', absolute, label, parseFolderSummary) as ReadOutcomeOf<FolderSummary>,
-      folderDefaults: LISTING_READER.folderDefaults,
+      request: (absolute, label) => this.read('request', absolute, label) as ReadOutcomeOf<RequestSummary>,
+      folder: (absolute, label) => this.read('folder', absolute, label) as ReadOutcomeOf<FolderSummary>,
+      folderDefaults: LISTING_FOLDER_DEFAULTS,
     };
   }
 
-  private read<T>(kind: Kind, absolute: string, label: string, parse: Parse<T>): ReadOutcomeOf<T> {
-    // Never follows a link; anything but a plain file is left to the reader, which says what it is.
-    const stat = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
-    const identity = stat?.isFile() ? identityOf(stat) : undefined;
-    const entry = this.kept.get(label);
-    if (identity !== undefined && entry?.identity === identity) {
-      this.seen.set(label, entry);
-      return entry.outcome as ReadOutcomeOf<T>;
-    }
-    const text = readSmallFile(absolute, label);
-    const outcome = text.ok ? outcomeOfText(kind, text.text, label, parse) : text;
-    // Only what the text gives is kept, and only from a file not changed in the racy interval.
-    if (text.ok && identity !== undefined && stat!.mtimeNs < this.racyFrom && stat!.ctimeNs < this.racyFrom) {
-      this.seen.set(label, { label, identity, outcome });
-      this.changed = true;
-    } else {
-      this.seen.set(label, null);
-      if (entry) this.changed = true;
-    }
+  /**
+   * What the file gives, from the cache when its identity is unchanged, else read (and kept when it
+   * may be). Throws `NeedsParsing` when it must be read and `parsing` is not set.
+   */
+  read(kind: ResourceKind, absolute: string, label: string): ReadOutcomeOf<unknown> {
+    const found = this.lookUp(absolute, label);
+    if ('outcome' in found) return found.outcome;
+    if (!this.parsing) throw new NeedsParsing(`${label} must be read`);
+    const text = this.parsing.readText(absolute, label);
+    const outcome = text.ok ? this.parsing.outcome(kind, text.text, label) : text;
+    // Only what the text gives is kept.
+    this.keep(label, text.ok ? found.identity : undefined, outcome);
     return outcome;
   }
 
+  /**
+   * The outcome kept for a file whose identity is unchanged; otherwise the identity (taken now,
+   * before the caller reads the file; none for anything but a plain file) to give `keep` with what
+   * the file gave. `read` uses it; so does opening, for `ferry.yaml`, which it reads its own way.
+   */
+  lookUp(absolute: string, label: string): { outcome: ReadOutcomeOf<unknown> } | { identity: Identity | undefined } {
+    // Never follows a link; anything but a plain file is left to the reader, which says what it is.
+    const stat = lstatSync(absolute, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return { identity: undefined };
+    const i = this.index.get(label);
+    if (i !== undefined && sameIdentity(this.kept.identities, i * IDENTITY_SIZE, stat)) {
+      this.unchanged[i] = 1;
+      const value = this.kept.values[i]!;
+      const warning = this.kept.warnings[i];
+      if (value === null) return { outcome: { ok: false, warning: warning! } };
+      return { outcome: warning === undefined ? { ok: true, value } : { ok: true, value, warning } };
+    }
+    return { identity: { stat } };
+  }
+
+  /** Keeps what a file gave under the identity taken before it was read (nothing when there is none, or when it is racy or not plain data). */
+  keep(label: string, identity: Identity | undefined, outcome: ReadOutcomeOf<unknown>): void {
+    const stat = identity?.stat;
+    // Only from a file not changed in the racy interval, and only a value JSON gives back the same.
+    if (stat && stat.mtimeMs < this.racyFrom && stat.ctimeMs < this.racyFrom && (!outcome.ok || isPlainData(outcome.value))) {
+      this.fresh.set(label, { identity: [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.dev], outcome });
+      this.changed = true;
+    } else {
+      this.fresh.set(label, null);
+      if (this.index.has(label)) this.changed = true;
+    }
+  }
+
+  /** True when an entry of the cache was neither found unchanged nor read again: its file is gone. */
   private anyGone(): boolean {
-    for (const label of this.kept.keys()) if (!this.seen.has(label)) return true;
+    const { labels } = this.kept;
+    for (let i = 0; i < labels.length; i++) if (this.unchanged[i] === 0 && !this.fresh.has(labels[i]!)) return true;
     return false;
   }
 
   /**
-   * Writes the cache when this listing changed it. `whole`: every file of the tree was visited,
-   * so files not seen are gone; otherwise (`ferry ls PATH`) the other files' entries stay.
+   * Writes the cache when this listing changed it. `whole`: every file of the workspace was
+   * visited, so files not seen are gone; otherwise (`ferry ls PATH`) the other files' entries stay.
    */
   save(whole: boolean): void {
     // A whole listing drops the entries of files gone since.
     if (!this.changed && !(whole && this.anyGone())) return;
-    const entries = new Map(whole ? [] : [...this.kept].filter(([label]) => !this.seen.has(label)));
-    for (const [label, entry] of this.seen) if (entry) entries.set(label, entry);
+    const columns: Columns & { identities: number[] } = { labels: [], identities: [], values: [], warnings: [] };
+    const { labels, identities } = this.kept;
+    for (let i = 0; i < labels.length; i++) {
+      const label = labels[i]!;
+      if (this.fresh.has(label) || (whole && this.unchanged[i] === 0)) continue;
+      const value = this.kept.values[i]!;
+      const warning = this.kept.warnings[i];
+      add(columns, label, identities.slice(i * IDENTITY_SIZE, (i + 1) * IDENTITY_SIZE), value === null ? { ok: false, warning: warning! } : warning ? { ok: true, value, warning } : { ok: true, value });
+    }
+    for (const [label, entry] of this.fresh) if (entry) add(columns, label, entry.identity, entry.outcome);
     try {
-      writeCache(this.file, this.stamp, this.root, [...entries.values()]);
+      writeCache(this.file, this.stamp, this.root, columns);
     } catch {
       // A cache that cannot be written (read-only data folder, full disk) only costs speed next time;
       // an old one is removed if it can be (its entries are still checked file by file if not).
@@ -150,9 +234,31 @@ export class ListingCache {
   }
 }
 
-/** What says a file is unchanged: size, modification and change times (ns), inode, device. */
-function identityOf(stat: BigIntStats): string {
-  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}:${stat.dev}`;
+function add(columns: Columns & { identities: number[] }, label: string, identity: ArrayLike<number>, outcome: ReadOutcomeOf<unknown>): void {
+  const i = columns.labels.length;
+  columns.labels.push(label);
+  for (let k = 0; k < IDENTITY_SIZE; k++) columns.identities.push(identity[k]!);
+  columns.values.push(outcome.ok ? (outcome.value as object) : null);
+  if (outcome.warning) columns.warnings[i] = outcome.warning;
+}
+
+/** The file is as it was when its entry was kept: size, modification and change times, inode, device. */
+function sameIdentity(identities: Columns['identities'], at: number, stat: Stats): boolean {
+  return identities[at] === stat.size && identities[at + 1] === stat.mtimeMs && identities[at + 2] === stat.ctimeMs && identities[at + 3] === stat.ino && identities[at + 4] === stat.dev;
+}
+
+/**
+ * True when JSON gives the value back as it is: strings, finite numbers, booleans, null, arrays
+ * and plain objects (an undefined field is left out, as when absent). What a file gives is such
+ * data; anything else is read from the file every time rather than cached changed.
+ */
+function isPlainData(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(isPlainData);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const field of Object.values(value)) if (field !== undefined && !isPlainData(field)) return false;
+  return true;
 }
 
 /** This build of Ferry: the size and time of this module's file (rewritten by every build). */
@@ -165,66 +271,77 @@ function buildStamp(): string | undefined {
   }
 }
 
+const NO_ENTRIES = (): Columns => ({ labels: [], identities: [], values: [], warnings: [] });
+
 /** The entries of a cache file this Ferry wrote for this folder; none when it is missing, corrupt, foreign or too big. */
-function readEntries(file: string, stamp: string, root: string): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
+function readColumns(file: string, stamp: string, root: string): Columns {
   let bytes: Buffer;
   try {
     const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      if (fstatSync(fd).size > MAX_CACHE_BYTES) return entries;
+      if (fstatSync(fd).size > MAX_CACHE_BYTES) return NO_ENTRIES();
       bytes = readFileSync(fd);
     } finally {
       closeSync(fd);
     }
   } catch {
-    return entries;
+    return NO_ENTRIES();
   }
   const newline = bytes.indexOf(0x0a);
-  if (newline < 0) return entries;
+  if (newline < 0) return NO_ENTRIES();
   try {
     const header = JSON.parse(bytes.toString('utf8', 0, newline)) as Partial<Header>;
-    if (header.magic !== MAGIC || header.stamp !== stamp || header.root !== root) return entries;
+    if (header.magic !== MAGIC || header.stamp !== stamp || header.root !== root) return NO_ENTRIES();
     const body = bytes.subarray(newline + 1);
-    if (header.crc32 !== crc32(body)) return entries;
-    // The body is ASCII (see writeCache): latin1 decodes it without UTF-8's cost.
-    const list = JSON.parse(body.toString('latin1')) as unknown;
-    if (!Array.isArray(list) || list.length !== header.entries) return entries;
-    for (const stored of list) {
-      const entry = entryOf(stored);
-      if (!entry) return new Map();
-      entries.set(entry.label, entry);
-    }
+    if (header.crc32 !== crc32(body)) return NO_ENTRIES();
+    const entries = header.entries;
+    if (typeof entries !== 'number' || !Number.isInteger(entries) || entries < 0 || body.length < entries * IDENTITY_BYTES) return NO_ENTRIES();
+    // Copied into an array of their own: a Float64Array needs its 8-byte alignment.
+    const identities = new Float64Array(entries * IDENTITY_SIZE);
+    new Uint8Array(identities.buffer).set(body.subarray(0, entries * IDENTITY_BYTES));
+    // The rest is ASCII (see writeCache): latin1 decodes it without UTF-8's cost.
+    const stored = JSON.parse(body.toString('latin1', entries * IDENTITY_BYTES)) as unknown;
+    return columnsOf(stored, identities) ?? NO_ENTRIES();
   } catch {
-    entries.clear();
+    return NO_ENTRIES();
   }
-  return entries;
 }
 
-function entryOf(stored: unknown): Entry | undefined {
-  if (!Array.isArray(stored) || stored.length < 3 || stored.length > 4) return undefined;
-  const [label, identity, value, warning] = stored as unknown[];
-  if (typeof label !== 'string' || typeof identity !== 'string' || typeof value !== 'object') return undefined;
-  if (warning !== undefined && (typeof warning !== 'object' || warning === null || typeof (warning as Warning).message !== 'string')) return undefined;
-  if (value === null) return warning === undefined ? undefined : { label, identity, outcome: { ok: false, warning: warning as Warning } };
-  return { label, identity, outcome: warning === undefined ? { ok: true, value } : { ok: true, value, warning: warning as Warning } };
-}
-
-function stored({ label, identity, outcome }: Entry): StoredEntry {
-  if (!outcome.ok) return [label, identity, null, outcome.warning];
-  return outcome.warning ? [label, identity, outcome.value as object, outcome.warning] : [label, identity, outcome.value as object];
+/** The columns a cache file holds, checked; undefined when anything is amiss. */
+function columnsOf(stored: unknown, identities: Float64Array): Columns | undefined {
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  const { labels, values, warnings } = stored as Record<string, unknown>;
+  if (!Array.isArray(labels) || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
+  const n = labels.length;
+  if (values.length !== n || identities.length !== n * IDENTITY_SIZE) return undefined;
+  for (let i = 0; i < n; i++) if (typeof labels[i] !== 'string' || typeof values[i] !== 'object') return undefined;
+  const byIndex: Array<Warning | undefined> = [];
+  for (const pair of warnings) {
+    if (!Array.isArray(pair) || pair.length !== 2) return undefined;
+    const [i, warning] = pair as [unknown, unknown];
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= n || typeof warning !== 'object' || warning === null || typeof (warning as Warning).message !== 'string') return undefined;
+    byIndex[i] = warning as Warning;
+  }
+  // A broken file's entry is its warning.
+  for (let i = 0; i < n; i++) if (values[i] === null && byIndex[i] === undefined) return undefined;
+  return { labels: labels as string[], identities, values: values as Array<object | null>, warnings: byIndex };
 }
 
 /** Written whole to a temporary file, then renamed over the old one: a reader sees the old cache or the new, never a part. */
-function writeCache(file: string, stamp: string, root: string, entries: Entry[]): void {
+function writeCache(file: string, stamp: string, root: string, columns: Columns): void {
+  const warnings: Array<[number, Warning]> = [];
+  columns.warnings.forEach((warning, i) => warning && warnings.push([i, warning]));
+  const json = JSON.stringify({ labels: columns.labels, values: columns.values, warnings });
+  const identities = Buffer.from(Float64Array.from(columns.identities).buffer);
   // ASCII only (other characters as \u escapes, which JSON reads back the same), so it reads back as latin1.
-  const body = Buffer.from(JSON.stringify(entries.map(stored)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
+  const columnsText = Buffer.from(json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
+  const body = Buffer.concat([identities, columnsText]);
   const dir = path.dirname(file);
   if (body.length > MAX_CACHE_BYTES) {
     rmSync(file, { force: true });
     return;
   }
-  const header: Header = { magic: MAGIC, stamp, root, crc32: crc32(body), entries: entries.length };
+  const header: Header = { magic: MAGIC, stamp, root, crc32: crc32(body), entries: columns.labels.length };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
@@ -241,15 +358,15 @@ function writeCache(file: string, stamp: string, root: string, entries: Entry[])
   }
 }
 
-/** At most MAX_CACHES workspaces' caches: the least recently written go, and temporary files a crash left. */
+/** At most MAX_CACHES workspaces' caches: the least recently written go, and temporary files a crash left, and caches of the JSON layout older Ferrys wrote (`.json`, never read again). */
 function prune(dir: string, current: string): void {
   const caches: Array<{ file: string; time: number }> = [];
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);
     const stat = lstatSync(file, { throwIfNoEntry: false });
     if (!stat || file === current) continue;
-    if (name.endsWith('.tmp') && Date.now() - stat.mtimeMs > 60_000) rmSync(file, { force: true });
-    else if (name.endsWith('.json')) caches.push({ file, time: stat.mtimeMs });
+    if ((name.endsWith('.tmp') && Date.now() - stat.mtimeMs > 60_000) || name.endsWith('.json')) rmSync(file, { force: true });
+    else if (name.endsWith(CACHE_EXTENSION)) caches.push({ file, time: stat.mtimeMs });
   }
   caches.sort((a, b) => b.time - a.time);
   for (const old of caches.slice(MAX_CACHES - 1)) rmSync(old.file, { force: true });

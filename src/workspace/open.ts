@@ -4,17 +4,21 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { makeDirs } from '../support/make-dirs.js';
 import { describeSystemError } from '../support/system-error.js';
-import { FORMAT_VERSION, WORKSPACE_FILE, type RequestFile, type RequestSummary, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
+import { FORMAT_VERSION, WORKSPACE_FILE } from '../model/constants.js';
+import type { EnvironmentFile, EnvironmentSummary, RequestFile, RequestSummary, ResourceKind, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
-import { parseYamlData, readResource } from './read-resource.js';
-import { isSymbolicLink, isYamlFile, LISTING_READER, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, WHOLE_READER, type TreeReader } from './tree.js';
+import type { ReadOutcomeOf } from './read-resource.js';
+import { secretValueKeys, warnSecretValues } from './secret-values.js';
+import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
-import { ListingCache, type ListingCacheOptions } from './listing-cache.js';
+import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
-import { resourceText } from './save.js';
 import { renderYaml } from './yaml-file.js';
+
+/** The model's schemas and the YAML parsers, loaded when a file must be read (not by a listing the cache gives whole). */
+const loadParsing = () => import('./parsing.js');
 
 export const ENVIRONMENTS_DIR = 'environments';
 export const SERVERS_DIR = 'servers';
@@ -118,17 +122,104 @@ export type OpenedWorkspace<O extends OpenOptions> = Workspace<
 export async function openWorkspace<O extends OpenOptions = { requests?: readonly string[] }>(root: string, options: O = {} as O): Promise<OpenedWorkspace<O>> {
   const absolute = path.resolve(root);
   const filePath = path.join(absolute, WORKSPACE_FILE);
+  const cache = options.listing && options.listingCache ? ListingCache.open(options.listingCache, absolute) : undefined;
+  if (isSymbolicLink(filePath)) throw new WorkspaceError(workspaceFileLinkMessage(absolute));
+  const cached = cache?.lookUp(filePath, WORKSPACE_FILE);
+  const warnings: Warning[] = [];
+  // A listing keeps only what it shows of ferry.yaml (`WorkspaceSummary`); the secret variables given a value are warned about either way.
+  let file: WorkspaceFile | WorkspaceSummary;
+  let secretValues: string[];
+  if (cached && 'outcome' in cached && cached.outcome.ok) {
+    file = cached.outcome.value as WorkspaceSummary;
+    secretValues = file.secretValues;
+  } else {
+    const read = await readWorkspaceFile(absolute, filePath, warnings);
+    file = read.file;
+    secretValues = secretValueKeys(read.file.variables);
+    if (options.listing) {
+      const parsing = await loadParsing();
+      file = parsing.summaryOf('workspace', read.file) as WorkspaceSummary;
+      // Loaded already: the cache reads any other changed file with them, without a first attempt.
+      if (cache) cache.parsing ??= parsing.LISTING_PARSING;
+      // Kept only as read: a file given an id just now is read again next time.
+      if (cache && cached && 'identity' in cached) cache.keep(WORKSPACE_FILE, read.written ? undefined : cached.identity, { ok: true, value: file });
+    }
+  }
+  const id = file.id!;
+  try {
+    await ensureDirs(absolute);
+  } catch (error) {
+    warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
+  }
+
+  // A listing with a cache reads through it, and loads the parsers only if a file must be read.
+  const parsing = cache ? undefined : await loadParsing();
+  const read = (cache?.reader() ?? (options.listing ? parsing!.LISTING_READER : parsing!.WHOLE_READER)) as TreeReader<RequestSummary>;
+  const readFile: ReadFile = cache
+    ? (kind, absolute, label) => withParsing(cache, () => cache.read(kind, absolute, label))
+    : options.listing
+      ? async (kind, absolute, label) => {
+        const text = parsing!.LISTING_PARSING.readText(absolute, label);
+        return text.ok ? parsing!.LISTING_PARSING.outcome(kind, text.text, label) : text;
+      }
+      : (kind, absolute, label) => parsing!.readResource(kind, absolute, label);
+  const [[part, tree], environments, servers, loadtests] = await Promise.all([
+    withParsing(cache, async (found) => {
+      // Each attempt with warnings of its own: one stopped by a file to read leaves none.
+      const part = readPart(absolute, options.requests, found, read);
+      return [part, part ?? (await readRequestTree(absolute, found, read))] as const;
+    }, warnings),
+    readEntries<{ seq?: number }>(absolute, ENVIRONMENTS_DIR, 'environment', warnings, readFile),
+    readEntries<{ seq?: number }>(absolute, SERVERS_DIR, 'server', warnings, readFile),
+    readEntries<{ seq?: number }>(absolute, LOADTESTS_DIR, 'loadtest', warnings, readFile),
+  ]);
+  cache?.save(part === undefined);
+  warnSecretValues(WORKSPACE_FILE, secretValues, warnings);
+  for (const environment of environments) {
+    const keys = options.listing ? (environment.value as EnvironmentSummary).secretValues : secretValueKeys((environment.value as EnvironmentFile).variables);
+    warnSecretValues(environment.file, keys, warnings);
+  }
+  warnings.sort((a, b) => a.file.localeCompare(b.file));
+  const workspace = { root: absolute, file, id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
+  return workspace as unknown as OpenedWorkspace<O>;
+}
+
+/**
+ * `read` from the listing cache; when a file must be read first, the parsers are loaded and `read`
+ * runs again (its reads so far were from the cache or checks: nothing is lost but their time).
+ * `warnings`: what a successful attempt reported is added to them.
+ */
+async function withParsing<T>(cache: ListingCache | undefined, read: (warnings: Warning[]) => T | Promise<T>, warnings: Warning[] = []): Promise<T> {
+  const found: Warning[] = [];
+  try {
+    const value = await read(found);
+    warnings.push(...found);
+    return value;
+  } catch (error) {
+    if (!(error instanceof NeedsParsing) || !cache) throw error;
+  }
+  cache.parsing ??= (await loadParsing()).LISTING_PARSING;
+  found.length = 0;
+  const value = await read(found);
+  warnings.push(...found);
+  return value;
+}
+
+/**
+ * Reads and checks `ferry.yaml`: a newer format is refused before its fields are checked, and a
+ * file without an id is given one (`written`). Every refusal is a `WorkspaceError` saying what to do.
+ */
+async function readWorkspaceFile(absolute: string, filePath: string, warnings: Warning[]): Promise<{ file: IdentifiedWorkspaceFile; written: boolean }> {
   let text: string;
   try {
-    if (isSymbolicLink(filePath)) throw new WorkspaceError(workspaceFileLinkMessage(absolute));
     text = await readTextFile(filePath);
   } catch (error) {
-    if (error instanceof WorkspaceError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
     }
     throw new WorkspaceError((error as Error).message);
   }
+  const { parseYamlData, readResource, resourceText } = await loadParsing();
   const parsed = parseYamlData(text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
@@ -149,40 +240,21 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
   if (file.version !== FORMAT_VERSION) {
     throw new WorkspaceError(`${WORKSPACE_FILE}: version must be ${FORMAT_VERSION}, got ${file.version}.`);
   }
-  const warnings: Warning[] = [];
-  if (!file.id) {
-    file.id = randomUUID();
-    try {
-      await writeFileAtomic(filePath, resourceText('workspace', file, text));
-    } catch (error) {
-      // A read-only checkout still opens. The id then comes from the folder path, so this
-      // computer's data for it stays the same from one open to the next.
-      file.id = `path-${createHash('sha256').update(absolute).digest('hex').slice(0, 32)}`;
-      warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${reason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
-    }
-  }
+  if (file.id) return { file: file as IdentifiedWorkspaceFile, written: false };
+  file.id = randomUUID();
   try {
-    await ensureDirs(absolute);
+    await writeFileAtomic(filePath, resourceText('workspace', file, text));
   } catch (error) {
-    warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
+    // A read-only checkout still opens. The id then comes from the folder path, so this
+    // computer's data for it stays the same from one open to the next.
+    file.id = `path-${createHash('sha256').update(absolute).digest('hex').slice(0, 32)}`;
+    warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${reason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
   }
-
-  const cache = options.listing && options.listingCache ? ListingCache.open(options.listingCache, absolute) : undefined;
-  const read = (cache?.reader() ?? (options.listing ? LISTING_READER : WHOLE_READER)) as TreeReader<RequestSummary>;
-  const part = readPart(absolute, options.requests, warnings, read);
-  const [tree, environments, servers, loadtests] = await Promise.all([
-    part ?? readRequestTree(absolute, warnings, read),
-    readEntries(absolute, ENVIRONMENTS_DIR, 'environment', warnings),
-    readEntries(absolute, SERVERS_DIR, 'server', warnings),
-    readEntries(absolute, LOADTESTS_DIR, 'loadtest', warnings),
-  ]);
-  cache?.save(part === undefined);
-  warnSecretValues(WORKSPACE_FILE, file.variables, warnings);
-  for (const environment of environments) warnSecretValues(environment.file, environment.value.variables, warnings);
-  warnings.sort((a, b) => a.file.localeCompare(b.file));
-  const workspace: Workspace<RequestSummary> = { root: absolute, file, id: file.id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
-  return workspace as OpenedWorkspace<O>;
+  return { file: file as IdentifiedWorkspaceFile, written: true };
 }
+
+/** `ferry.yaml` once opened: with an id (its own, or one given). */
+type IdentifiedWorkspaceFile = WorkspaceFile & { id: string };
 
 /** The part of the tree `requests` names, when each of them selects there as it would in the whole tree. */
 function readPart<R extends RequestSummary>(root: string, requests: readonly string[] | undefined, warnings: Warning[], read: TreeReader<R>): FolderNode<R> | undefined {
@@ -206,18 +278,6 @@ function readPart<R extends RequestSummary>(root: string, requests: readonly str
   return part;
 }
 
-/** A secret variable's value belongs in this computer's secret store; one written in the file is ignored (2.10). */
-function warnSecretValues(fileLabel: string, variables: readonly Variable[], warnings: Warning[]): void {
-  for (const variable of variables) {
-    if (variable.secret && variable.value !== '') {
-      warnings.push({
-        file: fileLabel,
-        message: `${fileLabel}: the secret variable "${variable.key}" has a value in the file. Ferry ignores it (secret values come from this computer's secret store); remove it from the file, and from your git history if it is real.`,
-      });
-    }
-  }
-}
-
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
@@ -226,8 +286,11 @@ function reason(error: unknown): string {
   return (error as Error).message;
 }
 
+/** How a file of the workspace is read: from the file, or through the listing cache. */
+type ReadFile = (kind: ResourceKind, absolute: string, label: string) => Promise<ReadOutcomeOf<unknown>>;
+
 /** Reads one flat folder of resources (environments, servers, load tests); ids are file names. */
-async function readEntries<K extends ResourceKind>(root: string, dir: string, kind: K, warnings: Warning[]): Promise<Entry<ResourceValue<K>>[]> {
+async function readEntries<T extends { seq?: number }>(root: string, dir: string, kind: ResourceKind, warnings: Warning[], readResource: ReadFile): Promise<Entry<T>[]> {
   if (isSymbolicLink(path.join(root, dir))) {
     warnings.push({ file: dir, message: symlinkMessage(dir) });
     return [];
@@ -257,11 +320,11 @@ async function readEntries<K extends ResourceKind>(root: string, dir: string, ki
         warnings.push(outcome.warning);
         return undefined;
       }
-      return { id: stripYaml(name), file: relative, value: outcome.value };
+      return { id: stripYaml(name), file: relative, value: outcome.value as T };
     }),
   );
   return results
-    .filter((e): e is Entry<ResourceValue<K>> => e !== undefined)
+    .filter((e): e is Entry<T> => e !== undefined)
     .sort((a, b) => seqOf(a.value) - seqOf(b.value) || a.id.localeCompare(b.id));
 }
 

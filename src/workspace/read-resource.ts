@@ -149,9 +149,3 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 function fail(file: string, message: string): { ok: false; warning: Warning } {
   return { ok: false, warning: { file, message: `${file} ${message}` } };
 }
-
-/** `file:line:column: message`, the shape editors and terminals link. */
-export function formatWarning(warning: Warning): string {
-  const where = warning.line ? `${warning.file}:${warning.line}:${warning.column ?? 1}` : warning.file;
-  return warning.message.startsWith(warning.file) ? warning.message : `${where}: ${warning.message}`;
-}

@@ -8,7 +8,8 @@ import type { FolderFile, RequestFile } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
 import { checkDisplayName, uniqueFileName } from './names.js';
 import { LOADTESTS_DIR } from './open.js';
-import { formatWarning, readResource } from './read-resource.js';
+import { readResource } from './read-resource.js';
+import { formatWarning } from './warning-text.js';
 import { saveResource } from './save.js';
 import { FOLDER_FILE, REQUESTS_DIR, isYamlFile, stripYaml } from './tree.js';
 

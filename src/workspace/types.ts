@@ -1,5 +1,5 @@
 /** The in-memory shape of an opened workspace. */
-import type { EnvironmentFile, FolderFile, FolderSummary, LoadTestFile, RequestFile, RequestSummary, ServerFile, WorkspaceFile } from '../model/index.js';
+import type { EnvironmentFile, EnvironmentSummary, FolderFile, FolderSummary, LoadTestFile, LoadTestSummary, RequestFile, RequestSummary, ServerFile, ServerSummary, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
 
 export interface Warning {
   /** Path relative to the workspace folder, with `/` separators. */
@@ -50,16 +50,19 @@ export interface Entry<T> {
   value: T;
 }
 
+/** Whole files with whole requests; in a listing (request summaries), only what it shows of each file. */
+type Listed<R extends RequestSummary, Whole, Summary> = R extends RequestFile ? Whole : Summary;
+
 export interface Workspace<R extends RequestSummary = RequestFile> {
   /** Absolute path of the workspace folder. */
   root: string;
-  file: WorkspaceFile;
+  file: Listed<R, WorkspaceFile, WorkspaceSummary>;
   /** The id from the file (written on first open when missing). */
   id: string;
   tree: FolderNode<R>;
-  environments: Entry<EnvironmentFile>[];
-  servers: Entry<ServerFile>[];
-  loadtests: Entry<LoadTestFile>[];
+  environments: Entry<Listed<R, EnvironmentFile, EnvironmentSummary>>[];
+  servers: Entry<Listed<R, ServerFile, ServerSummary>>[];
+  loadtests: Entry<Listed<R, LoadTestFile, LoadTestSummary>>[];
   warnings: Warning[];
   /**
    * Set when only part of the request tree was read (`openWorkspace`'s `requests`): the paths

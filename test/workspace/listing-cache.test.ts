@@ -63,7 +63,7 @@ async function withoutCache(root: string, cacheDir: string): Promise<string[]> {
 }
 
 async function cacheFile(cacheDir: string): Promise<string> {
-  const names = (await fs.readdir(cacheDir)).filter((n) => n.endsWith('.json'));
+  const names = (await fs.readdir(cacheDir)).filter((n) => n.endsWith('.cache'));
   expect(names).toHaveLength(1);
   return path.join(cacheDir, names[0]!);
 }
@@ -171,6 +171,40 @@ describe('the listing cache', () => {
     await fs.symlink(path.join(root, 'ferry.yaml'), file);
     expect(await cachedListing(root, cache)).toEqual(expected);
     expect((await fs.lstat(file)).isFile()).toBe(true);
+  }, 60_000);
+
+  it('sees a file edited in place with the same size, twice in one second, or with its old modification time put back', async () => {
+    const dataDir = await isolatedDataDir();
+    const cache = { dir: path.join(dataDir, 'listing-cache'), version: 'test' };
+    const root = await workspace();
+    const plain = path.join(root, 'requests', 'Area', 'Plain.yaml');
+    const listed = (name: string) => `"path":"Area/Plain.yaml","request":{"name":"${name}"`;
+    await letFilesAge();
+    expect((await cachedListing(root, cache))[0]).toContain(listed('Plain'));
+    const before = await fs.stat(plain);
+    // Same size each time, one right after the other (within the same second).
+    for (const name of ['Plaia', 'Plaib', 'Plaic']) {
+      await fs.writeFile(plain, FILES['Plain.yaml']!.replace('Plain', name));
+      expect((await fs.stat(plain)).size).toBe(before.size);
+      expect((await cachedListing(root, cache))[0]).toContain(listed(name));
+    }
+    // The kept modification time put back after an edit (as `touch -d` or `rsync -t` can): only
+    // the change time differs, and that is enough. (A whole second, so that it is put back exactly.)
+    const second = Math.floor(Date.now() / 1000) - 60;
+    await fs.utimes(plain, second, second);
+    await letFilesAge();
+    expect((await cachedListing(root, cache))[0]).toContain(listed('Plaic'));
+    await fs.writeFile(plain, FILES['Plain.yaml']!.replace('Plain', 'Plaid'));
+    await fs.utimes(plain, second, second);
+    expect((await fs.stat(plain)).mtimeMs).toBe(second * 1000);
+    expect((await cachedListing(root, cache))[0]).toContain(listed('Plaid'));
+    // Added and removed files, as the files say.
+    await fs.writeFile(path.join(root, 'requests', 'Area', 'Added.yaml'), 'name: Added\n');
+    await fs.rm(path.join(root, 'requests', 'Area', 'Inner', 'Plain.yaml'));
+    const [tree] = await cachedListing(root, cache);
+    expect(tree).toContain('"name":"Added"');
+    expect(tree).not.toContain('"path":"Area/Inner/Plain.yaml"');
+    expect(await cachedListing(root, cache)).toEqual(await cachedListing(root, { ...cache, dir: path.join(dataDir, 'another cache') }));
   }, 60_000);
 
   it('keeps nothing of a file changed in the racy interval', async () => {

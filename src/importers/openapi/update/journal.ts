@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkNoSymlinks } from '../../../workspace/index.js';
+import { checkNoSymlinks } from '../../../workspace/files.js';
 import { isProcessAlive } from '../../../support/process-alive.js';
 
 export const JOURNAL_FILE = '.ferry-update.json';

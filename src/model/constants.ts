@@ -1,0 +1,11 @@
+/**
+ * The format's constants that need no schema. Importing them loads no zod: a `ferry ls` whose
+ * files all come from the listing cache builds no schema at all (docs/workspace.md).
+ */
+export const REQUEST_KINDS = ['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+export const WORKSPACE_FILE = 'ferry.yaml';
+export const FORMAT_VERSION = 1;
+/** The `seq` of a request or folder that gives none (it orders among its siblings by it). */
+export const DEFAULT_SEQ = 0;

@@ -1,0 +1,8 @@
+/** How a file problem reads on a terminal. Needs no schema: a warm `ferry ls` prints warnings without loading the model. */
+import type { Warning } from './types.js';
+
+/** `file:line:column: message`, the shape editors and terminals link. */
+export function formatWarning(warning: Warning): string {
+  const where = warning.line ? `${warning.file}:${warning.line}:${warning.column ?? 1}` : warning.file;
+  return warning.message.startsWith(warning.file) ? warning.message : `${where}: ${warning.message}`;
+}
