@@ -120,18 +120,22 @@ function chunkGroups(metafile, splitDir) {
   const add = (file, by) => loaders.set(file, (loaders.get(file) ?? new Set()).add(by));
   for (const file of reached(main)) add(file, 'ferry');
   for (const command of commands) for (const file of reached(command)) if (!loaders.get(file)?.has('ferry')) add(file, command);
-  for (const file of reached(entry('load-worker'))) add(file, 'load-worker');
+  // What every command loads goes to the load worker whole (one file more for it, one less for all).
+  for (const file of reached(entry('load-worker'))) if (!loaders.get(file)?.has('ferry')) add(file, 'load-worker');
   const groups = new Map();
   for (const [file, by] of loaders) {
     const key = [...by].sort().join(' ');
     groups.set(key, [...(groups.get(key) ?? []), file]);
   }
+  // A chunk alone in its set is a group too: left out, Rolldown would pull it into the group of
+  // a chunk importing it (includeDependenciesRecursively), and a command loading only it would
+  // load that whole group (a warm `ferry ls` loaded zod with the warning texts).
   const groupOf = new Map();
-  const kept = [...groups].filter(([, files]) => files.length > 1);
-  for (const [key, files] of kept) for (const file of files) groupOf.set(path.join(root, file), key);
-  // A group's chunks import chunks of groups loaded by more commands: those are placed first.
+  for (const [key, files] of groups) for (const file of files) groupOf.set(path.join(root, file), key);
+  // A group's chunks import chunks of groups loaded by more commands (a superset): those are
+  // placed first, so no group captures another's chunk and no two groups import each other.
   const rank = (key) => (key.split(' ').includes('ferry') ? Infinity : key.split(' ').length);
-  const keys = kept.map(([key]) => key).sort((a, b) => rank(b) - rank(a));
+  const keys = [...groups.keys()].sort((a, b) => rank(b) - rank(a));
   return { groupOf, keys };
 }
 
@@ -176,7 +180,7 @@ async function joinChunks(metafile, splitDir) {
           entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
           codeSplitting: {
-            groups: keys.map((key, i) => ({ name: key.split(' ').includes('ferry') ? 'cli' : 'shared', priority: keys.length - i, test: (id) => groupOf.get(path.normalize(id)) === key })),
+            groups: keys.map((key, i) => ({ name: key.split(' ').includes('ferry') ? 'cli' : `shared${i + 1}`, priority: keys.length - i, test: (id) => groupOf.get(path.normalize(id)) === key })),
           },
         },
       },

@@ -109,8 +109,8 @@ describe('what a command loads (bin/ferry.js)', () => {
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;
       expect(modules.filter((m) => m.startsWith(built))).toEqual([]);
       // Each file costs Node's ES module loader a resolve, a read and a compile: 48 files of
-      // esbuild's chunks, 15 once the chunks the same commands load are joined (scripts/bundle-cli.mjs).
-      expect(chunks.length, chunks.join('\n')).toBeLessThanOrEqual(20);
+      // esbuild's chunks, 24 once the chunks the same commands load are joined (scripts/bundle-cli.mjs).
+      expect(chunks.length, chunks.join('\n')).toBeLessThanOrEqual(26);
     } finally {
       server.close();
     }
