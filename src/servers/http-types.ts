@@ -23,6 +23,25 @@ export function answerable(res: AnyResponse): Answerable {
   return res as unknown as Answerable;
 }
 
+/**
+ * A request header's first value (`lowerName` in lower case), the value `req.headers[lowerName]`
+ * holds for the headers a server reads (Host, Content-Length: Node keeps their first value), found
+ * in the raw headers: Node builds `req.headers` when it is first read, an object and a lowered
+ * name per header on every HTTP/1.1 request. HTTP/2 requests come with their headers object.
+ */
+export function firstHeader(req: AnyRequest, lowerName: string): string | undefined {
+  if (req.httpVersionMajor === 2) {
+    const value = req.headers[lowerName];
+    return Array.isArray(value) ? value[0] : value;
+  }
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === lowerName.length && (name === lowerName || name.toLowerCase() === lowerName)) return raw[i + 1];
+  }
+  return undefined;
+}
+
 /** True when the request may carry a body (a length above 0, or chunked). */
 export function mayHaveBody(req: AnyRequest): boolean {
   const headers = req.headers;

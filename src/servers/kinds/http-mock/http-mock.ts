@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { MockRoute, ServerFile } from '../../../model/index.js';
 import { compile, type RenderContext, RequestValues, type VariableScope } from '../../../template/index.js';
 import { ServerError } from '../../errors.js';
-import { type AnyRequest, type AnyResponse, answerable, destroyConnection, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../../http-types.js';
+import { type AnyRequest, type AnyResponse, answerable, destroyConnection, firstHeader, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../../http-types.js';
 import { type HttpExchangeDetail, type HttpExchangeNote, httpExchangeRecord } from '../../http-traffic.js';
 import { addCors, isPreflight, preflightHeaders } from './cors.js';
 import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
@@ -327,7 +327,7 @@ class HttpMock implements HttpKindInstance {
     const detail: HttpExchangeDetail = { method: req.method ?? '', path: req.url ?? '', route, status };
     if (note !== undefined) detail.note = note;
     if (problems !== undefined) detail.problems = problems;
-    const requestBytes = body !== undefined ? body.length : Number(req.headers['content-length'] ?? 0) || 0;
+    const requestBytes = body !== undefined ? body.length : Number(firstHeader(req, 'content-length') ?? 0) || 0;
     this.context.traffic.add(httpExchangeRecord('http', this.context.id, start, durationMs, detail, requestBytes, responseBytes));
   }
 }
