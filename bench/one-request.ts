@@ -33,6 +33,15 @@ async function timeProcess(root: string, target: string): Promise<number> {
   return took;
 }
 
+/** `ferry export` of the same request (cURL, the default): the workspace read without a send or a script. */
+async function timeExport(root: string, target: string): Promise<number> {
+  const start = performance.now();
+  const { stdout } = await run(process.execPath, [FERRY, '-w', root, 'export', target], { timeout: 60_000 });
+  const took = performance.now() - start;
+  if (!stdout.startsWith('curl ')) throw new Error(`unexpected export: ${stdout.slice(0, 300)}`);
+  return took;
+}
+
 async function timeOpen(root: string, target: string, part: boolean): Promise<number> {
   const start = performance.now();
   const ws = await openWorkspace(root, part ? { requests: [target] } : {});
@@ -50,10 +59,11 @@ try {
   await generateWorkspace(big, 30_000, baseUrl);
   await generateWorkspace(small, 10, baseUrl);
   const load = os.loadavg()[0]!.toFixed(2);
-  const figures = { big: [] as number[], small: [] as number[], openPart: [] as number[], openSmall: [] as number[], openFull: [] as number[] };
+  const figures = { big: [] as number[], small: [] as number[], exportBig: [] as number[], openPart: [] as number[], openSmall: [] as number[], openFull: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     figures.big.push(await timeProcess(big, TARGET));
     figures.small.push(await timeProcess(small, SMALL_TARGET));
+    figures.exportBig.push(await timeExport(big, TARGET));
     figures.openPart.push(await timeOpen(big, TARGET, true));
     figures.openSmall.push(await timeOpen(small, SMALL_TARGET, true));
   }
@@ -64,6 +74,8 @@ try {
   console.log(`  30,000-request workspace: ${bigMs.toFixed(0)} ms`);
   console.log(`  10-request workspace:     ${smallMs.toFixed(0)} ms`);
   console.log(`  ratio 30,000 / 10: ${(bigMs / smallMs).toFixed(2)}x`);
+  console.log(`  (the request has a pm.test and its folder a pre-request script: the script sandbox starts)`);
+  console.log(`ferry export of that request, 30,000-request workspace, median of ${RUNS} processes: ${median(figures.exportBig).toFixed(0)} ms`);
   console.log(`opening the workspace for that request, in process, median of ${RUNS}:`);
   console.log(`  30,000 requests, the request's part: ${median(figures.openPart).toFixed(1)} ms (target < 500 ms: ${median(figures.openPart) < 500 ? 'MET' : 'NOT MET'})`);
   console.log(`  10 requests:                         ${median(figures.openSmall).toFixed(1)} ms`);
