@@ -74,6 +74,15 @@ async function cachedListing(root: string, cache: ListingCacheOptions) {
   return [JSON.stringify(listing.tree), JSON.stringify(listing.warnings)];
 }
 
+/** A workspace whose files have aged past the racy interval, listed once: its cache file written. */
+async function listedOnce() {
+  const cache = { dir: path.join(await isolatedDataDir(), 'listing-cache'), version: 'test' };
+  const root = await workspace();
+  await letFilesAge();
+  const expected = await cachedListing(root, cache);
+  return { cache, root, expected, file: await cacheFile(cache.dir) };
+}
+
 describe('the listing cache', () => {
   it('gives the listing the files give, after edits, renames, deletions, new broken files and links', async () => {
     const dataDir = await isolatedDataDir();
@@ -119,12 +128,7 @@ describe('the listing cache', () => {
   }, 60_000);
 
   it('is read: an unchanged file comes from it, a changed one from the file', async () => {
-    const dataDir = await isolatedDataDir();
-    const cache = { dir: path.join(dataDir, 'listing-cache'), version: 'test' };
-    const root = await workspace();
-    await letFilesAge();
-    const expected = await cachedListing(root, cache);
-    const file = await cacheFile(cache.dir);
+    const { cache, root, expected, file } = await listedOnce();
     // Changing the cache's own copy of a name (with a checksum to match) shows that name: the
     // listing comes from the cache. (A hand-made change; Ferry never writes one.)
     const original = await fs.readFile(file, 'latin1');
@@ -141,12 +145,7 @@ describe('the listing cache', () => {
   }, 60_000);
 
   it('ignores a damaged, foreign or other version\'s cache, and writes it again', async () => {
-    const dataDir = await isolatedDataDir();
-    const cache = { dir: path.join(dataDir, 'listing-cache'), version: 'test' };
-    const root = await workspace();
-    await letFilesAge();
-    const expected = await cachedListing(root, cache);
-    const file = await cacheFile(cache.dir);
+    const { cache, root, expected, file } = await listedOnce();
     const good = await fs.readFile(file);
     const damaged: Array<[string, Buffer | string]> = [
       ['truncated', good.subarray(0, Math.floor(good.length / 2))],
