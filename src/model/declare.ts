@@ -6,24 +6,53 @@
  */
 import { z } from 'zod';
 
+// Building a zod schema costs tens of microseconds (a text field ~100 µs: a union of three and a
+// transform), and the format declares hundreds of fields, built whenever the model loads. Schemas
+// never change once built (`.default()` and `.optional()` wrap them), so each builder below hands
+// out one shared instance per distinct argument instead of a new one per field.
+function shared<S>(make: () => S): () => S {
+  let made: S | undefined;
+  return () => (made ??= make());
+}
+
+function sharedBy<A extends unknown[], S>(key: (...args: A) => string, make: (...args: A) => S): (...args: A) => S {
+  const made = new Map<string, S>();
+  return (...args) => {
+    const k = key(...args);
+    let schema = made.get(k);
+    if (schema === undefined) made.set(k, (schema = make(...args)));
+    return schema;
+  };
+}
+
 /** A text field. YAML scalars that are numbers or booleans are read as their text (`value: 42`). */
-export const text = () =>
+export const text = shared(() =>
   z.union([z.string(), z.number(), z.boolean()], {
     error: (issue) => `expected text, got ${describe(issue.input)}`,
-  }).transform(String);
+  }).transform(String));
 
-export const integer = (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) =>
-  z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` })
-    .int({ error: 'expected a whole number' })
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` });
+const wholeNumber = sharedBy(
+  (min: number, max: number) => `${min} ${max}`,
+  (min: number, max: number) =>
+    z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` })
+      .int({ error: 'expected a whole number' })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` }),
+);
 
-export const number = () => z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` });
+export const integer = (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) => wholeNumber(min, max);
 
-export const flag = () => z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` });
+export const number = shared(() => z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` }));
 
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: (issue) => `expected one of ${values.join(', ')}, got ${describe(issue.input)}` });
+export const flag = shared(() => z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` }));
+
+const choice = sharedBy(
+  (values: readonly [string, ...string[]]) => values.join('\n'),
+  (values: readonly [string, ...string[]]) =>
+    z.enum(values, { error: (issue) => `expected one of ${values.join(', ')}, got ${describe(issue.input)}` }),
+);
+
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => choice(values) as z.ZodEnum<{ [K in T[number]]: K }>;
 
 export const list = <T extends z.ZodType>(item: T) =>
   z.array(item, { error: (issue) => `expected a list, got ${describe(issue.input)}` });
