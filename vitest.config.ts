@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/support/fast-check-seed.ts'],
+    globalSetup: ['test/support/data-root.ts'],
+    setupFiles: ['test/support/fast-check-seed.ts', 'test/support/data-dir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // expect.poll waits for what a real browser or socket shows; 1 s (Vitest's default) is too
