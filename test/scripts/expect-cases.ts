@@ -13,6 +13,9 @@ export const cases = [
   'E({ a: 1 }).to.deep.equal({ a: 1, b: undefined })', 'E({ a: [1, { b: "x" }] }).to.eql({ a: [1, { b: "x" }] })', 'E({ a: 1, b: 2 }).to.eql({ b: 2, a: 1 })',
   'E([1, 2]).to.eql([1, 2, 3])', 'E(0).to.eql(-0)', 'E(1).to.not.eql(2)', "E('a').to.not.eql('a')", 'E(new Date(1)).to.eql(new Date(1))',
   'E(5).to.be.a("number").and.to.be.below(6)', "E(pm.response.code).to.be.oneOf([200, 201])", "E(pm.response.json()).to.have.property('user').that.is.an('object')",
+  "E([1]).to.be.an('array').that.is.not.empty", "E({ a: 'x' }).to.have.property('a').and.be.a('string')", 'E(1).to.be.a("number").and.satisfy((n) => n > 0)',
+  "E(Object.keys(E(1))).to.eql(['__flags'])", "E(JSON.stringify(E(1).to.be.a('number'))).to.be.a('string')", "E('abc').to.include('a').and.have.lengthOf(3)",
+  "E([1, 2, 3]).to.include(2).and.include(3)", "E('x').to.be.a('string').that.includes('x')", "E({ a: 1 }).to.be.an('object').and.not.be.empty",
   "E(pm.response.text()).to.include('Ada')", "E(pm.response.json().user.name).to.eql('Ada')", "E(pm.response.json()).to.be.an('object').that.has.property('id', 7)",
 
   'E(1).to.equal(1)', 'E(1).to.equal(2)', 'E(1).to.not.equal(1)', 'E(1).not.to.equal(2)', "E(1, 'custom').to.equal(2)",

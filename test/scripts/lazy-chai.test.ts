@@ -48,10 +48,12 @@ describe('chai loaded only when an assertion needs it', () => {
       pm.test('numbers', () => { pm.expect(pm.response.responseTime).to.be.below(5000); pm.expect(body.id).to.be.above(1).and.at.most(7); });
       pm.test('one of', () => pm.expect(pm.response.code).to.be.oneOf([200, 201]));
       pm.test('flags', () => { pm.expect(true).to.be.true; pm.expect(null).to.be.null; pm.expect(body.nope).to.be.undefined; pm.expect(body).to.exist; });
-      pm.test('returned assertion', () => pm.expect(1).to.equal(1));`;
+      pm.test('returned assertion', () => pm.expect(1).to.equal(1));
+      pm.test('returned chainable', () => pm.expect([1]).to.include);
+      pm.test('async', async () => { pm.expect(body.id).to.equal(7); });`;
     await withEngine(async (engine) => {
       const tests = await run(engine, code);
-      expect(tests).toHaveLength(11);
+      expect(tests).toHaveLength(13);
       expect(tests.filter((t) => !t.passed)).toEqual([]);
       expect(engine.modulesLoaded()).toEqual([]);
       // A second script in the same sandbox: still no chai.
