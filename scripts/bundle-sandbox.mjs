@@ -54,7 +54,12 @@ await mkdir(outDir, { recursive: true });
 const sizes = {};
 sizes.prelude = await bundle('prelude', {
   entryPoints: [path.join(root, 'src', 'scripts', 'sandbox', 'index.ts')],
+  // Whitespace and syntax only: names stay (scripts can see function and class names). Every
+  // sandbox parses the prelude, and the host copies it into the WebAssembly heap a character at
+  // a time: 30% less text is a few ms less at each start.
   minify: false,
+  minifyWhitespace: true,
+  minifySyntax: true,
 });
 for (const [name, expr] of Object.entries(modules)) {
   sizes[name] = await bundle(`module-${name}`, {

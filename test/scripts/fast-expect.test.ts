@@ -6,44 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptEngine, type TestResult } from '../../src/scripts/index.js';
 import { jsonResponse, postContext } from './helpers.js';
-
-/** `E` is the expect function, `R` the response's assertion root (`pm.response`). */
-const cases = [
-  'E(1).to.equal(1)', 'E(1).to.equal(2)', 'E(1).to.not.equal(1)', 'E(1).not.to.equal(2)', "E(1, 'custom').to.equal(2)",
-  "E(1).to.equal(2, 'as argument')", 'E(1).equals(1)', 'E(1).to.eq(3)', "E('a').to.equal('a')", 'E({}).to.equal({})',
-  'E({ a: 1 }).to.eql({ a: 1 })', 'E({ a: 1 }).to.eql({ a: 2 })', 'E([1, [2]]).to.eql([1, [2]])', 'E(-0).to.eql(0)', 'E(NaN).to.eql(NaN)',
-  'E({ a: 1 }).to.not.eql({ a: 1 })', 'E({ a: 1 }).to.deep.equal({ a: 1 })', 'E({ a: 1 }).to.deep.equal({ a: 2 })', 'E([1]).eqls([1])',
-  "E({ a: 1 }).to.eql({ a: 2 }, 'eql message')",
-  'E(5).to.be.below(10)', 'E(5).to.be.below(1)', 'E(5).to.be.above(1)', 'E(5).to.be.above(10)', 'E(5).to.be.at.least(5)',
-  'E(5).to.be.at.most(4)', 'E(5).to.be.lt(6)', 'E(5).to.be.gte(6)', 'E(5).to.not.be.below(10)', 'E(5).to.be.lessThan(5)',
-  'E(5).to.be.greaterThan(4)', 'E(5).to.be.lte(5)', "E('5').to.be.below(10)", "E(5).to.be.below('10')", 'E(NaN).to.be.below(1)',
-  'E(NaN).to.not.be.below(1)', 'E(new Date(1)).to.be.below(new Date(2))', 'E(new Date(1)).to.be.below(2)', 'E(new Number(1)).to.be.below(2)',
-  'E([1, 2]).to.have.length.below(3)', 'E([1, 2]).to.have.lengthOf.above(3)', "E(5).to.be.below(1, 'below message')",
-  "E({ id: 1 }).to.have.property('id')", "E({ id: 1 }).to.have.property('id', 1)", "E({ id: 1 }).to.have.property('id', 2)",
-  "E({ id: 1 }).to.have.property('x')", "E({ id: 1 }).to.not.have.property('id')", "E({ id: 1 }).to.not.have.property('x')",
-  "E({ id: 1 }).to.have.property('id').that.equals(1)", "E({ id: 1 }).to.have.property('id').that.equals(2)",
-  "E({ a: { b: 1 } }).to.have.nested.property('a.b')", "E({ a: 1 }).to.have.own.property('a')", "E(null).to.have.property('a')",
-  "E('abc').to.have.property('length', 3)", "E({ id: { x: 1 } }).to.have.deep.property('id', { x: 1 })", "E({ id: 1 }).to.have.property('id', undefined)",
-  "E({ id: 1 }).to.have.property('id', 1, 'property message')", 'E([5]).to.have.property(0, 5)', "E({ id: 1 }).to.have.property({})",
-  "E({}).to.have.property('toString')", "E({ id: 1 }).to.have.property('id').that.is.a('string')",
-  'R.to.have.status(200)', 'R.to.have.status(404)', 'R.to.not.have.status(200)', 'R.not.to.have.status(404)', "R.to.have.status('OK')",
-  "R.to.have.status('Nope')", 'R.to.be.ok', 'R.not.to.be.ok', 'R.to.be.success', 'R.to.be.notFound', "R.to.have.header('Content-Type')",
-  'R.to.be.json', "R.to.have.jsonBody('id', 7)", 'R.to.be.withBody', 'E(pm.response).to.have.status(200)', 'E({ code: 200 }).to.have.status(200)',
-  'E(true).to.be.true', 'E(1).to.be.true', 'E(true).to.not.be.true', 'E(false).to.be.false', 'E(0).to.be.false', 'E(null).to.be.null',
-  'E(0).to.be.null', 'E(undefined).to.be.undefined', 'E(null).to.be.undefined', 'E(0).to.exist', 'E(null).to.exist', 'E(null).to.not.exist',
-  'E(1).to.exists', "E('x').to.be.ok", "E('').to.be.ok", "E('').to.not.be.ok", 'E(undefined).to.not.be.undefined',
-  "E(1).to.be.a('number')", "E(1).to.be.an('string')", 'E([1, 2]).to.include(2)', 'E([1]).to.include(3)', "E('abc').to.include('b')",
-  'E(1).to.be.oneOf([1, 2])', 'E(3).to.be.oneOf([1, 2])', 'E(1).to.be.closeTo(1.05, 0.1)', 'E(1).to.satisfy((x) => x > 0)',
-  'E([1]).to.have.lengthOf(1)', 'E(1).to.be.instanceOf(Number)', 'E(NaN).to.be.NaN', 'E({}).to.be.empty', "E({ a: 1 }).to.have.keys('a')",
-  'E([1, 2]).to.have.members([2, 1])', "E('abc').to.match(/b/)", "E('abc').to.match(/x/)", 'E(() => { throw new Error("x"); }).to.throw()',
-  'E(1).and.to.have.been.with.that.which.at.of.same.but.does.still.also.equal(1)', 'E(1).to.is.equal(2)',
-  'E(1).to.be.tru', 'E(1).to.bee', 'E(1).to.equal.foo', 'E(1).to.equal.length', 'E(1).to.be.a.foo', 'E(1).nope',
-  "if (typeof E(1).then !== 'undefined') throw new Error('then is defined')", "if (typeof E(1).to.catch !== 'undefined') throw new Error('catch')",
-  "E.fail('boom')", 'E.fail(1, 2)',
-  'const a = E(1).to; a.not; a.equal(1)', 'const a = E(1); const b = a.to; a.not; b.equal(1)', 'const a = E({ id: 2 }); a.to.have.property("id"); a.to.equal(2)',
-  "E(E(1).to.equal(1)).to.be.an('object')", 'E(E(1).to).to.be.instanceOf(require("chai").Assertion)',
-  "E(Object.keys(E(1).to.equal(1).__flags)).to.eql(Object.keys(require('chai').expect(1).to.equal(1).__flags))",
-];
+import { cases } from './expect-cases.js';
 
 function script(useChai: boolean): string {
   // The reference reads pm.expect once, so Postman's response assertions are added to chai, then

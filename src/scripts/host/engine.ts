@@ -98,6 +98,15 @@ export class ScriptEngine {
     this.sandbox = undefined;
   }
 
+  /**
+   * The bundled modules (`chai`, `lodash`…) the sandbox now in use has evaluated, in order: a
+   * module is evaluated only when a script needs it (chai: an assertion `pm.expect` cannot decide
+   * alone). For diagnostics and tests.
+   */
+  modulesLoaded(): readonly string[] {
+    return [...(this.sandbox?.modulesLoaded ?? [])];
+  }
+
   async runPreRequest(ctx: PreRequestContext): Promise<PreRequestResult> {
     const outcome = await this.runPhase('prerequest', ctx, undefined);
     return { ...this.common(ctx, outcome), request: outcome.state.request, skipRequest: outcome.state.skipRequest };

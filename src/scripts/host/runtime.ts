@@ -126,6 +126,8 @@ export class SandboxHost {
   /** Wall-clock time (ms) after which a script stops whatever the CPU clock says. */
   private hardDeadline = Number.POSITIVE_INFINITY;
   private readonly cpuClock: CpuClock;
+  /** The bundled modules evaluated in this sandbox so far, in order (chai among them only once an assertion needed it). */
+  readonly modulesLoaded: string[] = [];
   /** Set after a limit was hit: the heap may be in any state, so it is not used again. */
   broken = false;
   /**
@@ -170,6 +172,7 @@ export class SandboxHost {
     const loadModule = vm.newFunction('loadModule', (nameHandle) => {
       const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
       if (!isBundledModule(name)) return vm.newError(`no bundled module named ${JSON.stringify(name)}`);
+      this.modulesLoaded.push(name);
       const result = vm.evalCode(`(function () {\n${moduleSource(name)}\nreturn __ferryModule;\n})()`, `ferry:${name}.js`);
       return result;
     });

@@ -19,6 +19,13 @@ const builtIn: Record<string, () => unknown> = {
 };
 
 const cache = new Map<string, unknown>();
+/** What a module needs done before any script gets it (chai: Postman's response assertions). */
+const setups = new Map<string, (value: unknown) => void>();
+
+/** Runs `setup` on the module `name` when it is loaded, before it is handed to anyone. */
+export function setUpModule(name: string, setup: (value: unknown) => void): void {
+  setups.set(name, setup);
+}
 /**
  * Modules being evaluated right now. lodash reads `root._` while it loads (to restore it in
  * noConflict), which would otherwise call the lazy `_` global and load lodash again, forever.
@@ -45,6 +52,7 @@ export function requireModule(name: unknown): unknown {
     if (value && typeof value === 'object' && 'default' in value && Object.keys(value).length === 1) {
       value = (value as { default: unknown }).default;
     }
+    setups.get(name)?.(value);
   } else if (name.startsWith('pm:') || name.startsWith('@')) {
     throw unavailableError('pm.require');
   } else {

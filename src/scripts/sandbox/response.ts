@@ -4,8 +4,8 @@
  */
 import { PropertyList } from './property-list.js';
 import { json } from './intrinsics.js';
-import { requireModule } from './modules.js';
-import { makeFastExpect, type ChaiInternals } from './fast-expect.js';
+import { requireModule, setUpModule } from './modules.js';
+import { makeFastExpect, type ChaiInternals, type FastExpect } from './fast-expect.js';
 
 export interface ResponseData {
   code: number;
@@ -107,7 +107,6 @@ export class ScriptResponse {
 }
 
 interface ChaiLike {
-  expect(value: unknown, message?: string): { to: unknown; not: unknown };
   use(plugin: (chai: ChaiStatic, utils: unknown) => void): void;
 }
 interface ChaiAssertion {
@@ -122,23 +121,24 @@ interface ChaiStatic {
   };
 }
 
-let chaiWithPlugin: ChaiLike | undefined;
+const isScriptResponse = (value: unknown): value is ScriptResponse => value instanceof ScriptResponse;
+let fastExpect: FastExpect | undefined;
 
-/** chai with the response assertions added, loaded on first use. */
-export function chai(): ChaiLike {
-  if (!chaiWithPlugin) {
-    chaiWithPlugin = requireModule('chai') as ChaiLike;
-    chaiWithPlugin.use(responseAssertions);
-  }
-  return chaiWithPlugin;
+function fastExpectOnce(): FastExpect {
+  fastExpect ??= makeFastExpect(() => requireModule('chai'), isScriptResponse);
+  return fastExpect;
 }
 
-let fastExpect: ((value: unknown, message?: string) => unknown) | undefined;
+// chai, however it is first loaded (an assertion `pm.expect` cannot decide alone, or a script's
+// `require('chai')`), gets Postman's response assertions, as in Postman, and `pm.expect` uses it.
+setUpModule('chai', (chai) => {
+  (chai as ChaiLike).use(responseAssertions);
+  fastExpectOnce().link(chai as ChaiInternals);
+});
 
-/** `pm.expect`: chai's expect, with fast paths for the common assertions (fast-expect.ts). */
+/** `pm.expect`: chai's expect, with chai itself loaded only when an assertion needs it (fast-expect.ts). */
 export function expect(): (value: unknown, message?: string) => unknown {
-  fastExpect ??= makeFastExpect(chai() as unknown as ChaiInternals, (value): value is ScriptResponse => value instanceof ScriptResponse) as (value: unknown, message?: string) => unknown;
-  return fastExpect;
+  return fastExpectOnce().expect as (value: unknown, message?: string) => unknown;
 }
 
 function expectResponse(response: ScriptResponse): { to: unknown; not: unknown } {
@@ -160,7 +160,7 @@ const exactStatuses: [string, number][] = [
 
 function responseAssertions(chaiStatic: ChaiStatic): void {
   const A = chaiStatic.Assertion;
-  const isResponse = (value: unknown): value is ScriptResponse => value instanceof ScriptResponse;
+  const isResponse = isScriptResponse;
 
   for (const [name, test, label] of statusClasses) {
     const check = function (this: ChaiAssertion) {
