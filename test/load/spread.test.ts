@@ -98,9 +98,11 @@ describe('when more workers join', () => {
     // Busy, but the cores are taken (the server beside it, other programs): a thread would only steal.
     expect(needsMoreWorkers([0.9], 0.1, 1)).toBe(false);
     expect(needsMoreWorkers([0.9], 0, 1)).toBe(false);
-    // Busy with an idle core's half: one joins; three joining need more.
-    expect(needsMoreWorkers([0.9], 0.5, 1)).toBe(true);
-    expect(needsMoreWorkers([0.9, 0.8], 0.5, 2)).toBe(false);
+    // Busy beside a local Node server that takes a core (0.3 idle): none joins; beside nginx (0.6 idle)
+    // one joins; two joining need more.
+    expect(needsMoreWorkers([0.9], 0.3, 1)).toBe(false);
+    expect(needsMoreWorkers([0.9], 0.6, 1)).toBe(true);
+    expect(needsMoreWorkers([0.9, 0.8], 0.6, 2)).toBe(false);
     expect(needsMoreWorkers([0.9, 0.8], 1.2, 2)).toBe(true);
     // Every sending worker must be busy.
     expect(needsMoreWorkers([0.9, 0.4], 3, 2)).toBe(false);
