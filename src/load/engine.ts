@@ -7,8 +7,8 @@
  * ones sending are busy (see Spread): a generator thread that waits for the server adds nothing
  * but CPU taken from a server on the same machine.
  */
-import { availableParallelism } from 'node:os';
-import type { EventLoopUtilization } from 'node:perf_hooks';
+import { availableParallelism, cpus } from 'node:os';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { shareOf } from './segment.js';
 import type { GeneratorConfig, SecondCounts, TargetCounts, WorkerMessage } from './wire.js';
@@ -49,15 +49,42 @@ const SPREAD_EVERY_MS = 1000;
  */
 const BUSY = 0.6;
 const BUSY_LOOKS = 2;
+/**
+ * A joining worker needs this share of a core idle on the machine (every process counted), or
+ * it only takes CPU from the server or from other programs. Estimated on 2 cores from the
+ * measured CPU per request (bench/README.md, load generator, session 8): one worker driving a
+ * local Node server as fast as it answers leaves about 0.3 core idle, one driving nginx about
+ * 0.6; a machine busy with other work, none.
+ */
+const IDLE_PER_WORKER = 0.45;
+
+/** Idle time of the whole machine so far, all cores (ms); undefined when the system does not say. */
+export function machineIdleMs(): number | undefined {
+  const all = cpus();
+  if (all.length === 0) return undefined;
+  let idle = 0;
+  for (const cpu of all) idle += cpu.times.idle;
+  return idle;
+}
+
+/**
+ * Whether more workers should join: every sending worker's event loop was busy at least BUSY of
+ * the time, and the machine had enough idle cores for the joining ones (`idleCores` undefined:
+ * not known, the workers' use decides alone).
+ */
+export function needsMoreWorkers(busyShares: readonly number[], idleCores: number | undefined, joining: number): boolean {
+  if (joining <= 0 || !busyShares.every((share) => share >= BUSY)) return false;
+  return idleCores === undefined || idleCores >= IDLE_PER_WORKER * joining;
+}
 
 export function defaultWorkers(): number {
   return availableParallelism();
 }
 
 /**
- * Spreads the closed model's users over more workers while every sending worker is busy (its
- * event loop used at least BUSY of the time, BUSY_LOOKS looks in a row): the number sending
- * doubles, up to all.
+ * Spreads the closed model's users over more workers while every sending worker is busy and
+ * the machine has idle cores for more (needsMoreWorkers, BUSY_LOOKS looks in a row): the number
+ * sending doubles, up to all.
  * Workers whose share shrinks answer `shared` once down to it; the joining ones start after.
  */
 class Spread {
@@ -65,6 +92,8 @@ class Spread {
   private pending = 0;
   private waiting: number | undefined;
   private last: EventLoopUtilization[] = [];
+  private lastIdle = machineIdleMs();
+  private lastAt = performance.now();
   private looked = false;
   /** Looks in a row at which every sending worker was busy. */
   private busyLooks = 0;
@@ -91,10 +120,18 @@ class Spread {
 
   private look(): void {
     const now = this.workers.map((w) => w.performance.eventLoopUtilization());
+    const idle = machineIdleMs();
+    const at = performance.now();
+    // Cores idle over the period, on the whole machine (a busy machine has none for a new thread).
+    const idleCores = idle === undefined || this.lastIdle === undefined ? undefined : (idle - this.lastIdle) / Math.max(1, at - this.lastAt);
+    const shares = now.slice(0, this.active).map((elu, i) => busyShare(elu, this.last[i]!));
+    const joining = Math.min(this.workers.length, this.active * 2) - this.active;
     // The first period is the JIT's warm-up and opening connections: not the steady cost.
-    const busy = this.looked && now.slice(0, this.active).every((elu, i) => busyShare(elu, this.last[i]!) >= BUSY);
+    const busy = this.looked && needsMoreWorkers(shares, idleCores, joining);
     this.looked = true;
     this.last = now;
+    this.lastIdle = idle;
+    this.lastAt = at;
     this.busyLooks = busy ? this.busyLooks + 1 : 0;
     if (this.busyLooks < BUSY_LOOKS || this.waiting !== undefined || this.active >= this.workers.length) return;
     this.busyLooks = 0;

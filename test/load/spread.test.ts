@@ -3,9 +3,10 @@
  * workers already sending shrink to their share first and say so, then the joining ones start;
  * every request is counted once. Real sockets on 127.0.0.1; generators run in this thread.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus, uptime } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { machineIdleMs, needsMoreWorkers } from '../../src/load/engine.js';
 import { Generator } from '../../src/load/generator.js';
 import { runLoadTest } from '../../src/load/index.js';
 import type { GeneratorConfig, WorkerMessage } from '../../src/load/wire.js';
@@ -87,5 +88,36 @@ describe('spreading users over workers', () => {
     expect(result.overall.count).toBe(server.byPath.get('/a'));
     expect(result.workers).toBeGreaterThanOrEqual(1);
     expect(result.workers).toBeLessThanOrEqual(availableParallelism());
+  });
+});
+
+describe('when more workers join', () => {
+  it('only when every sending worker is busy and the machine has idle cores for the joining ones', () => {
+    // A worker waiting for a local Node server: not busy, whatever the machine has idle.
+    expect(needsMoreWorkers([0.35], 1.5, 1)).toBe(false);
+    // Busy, but the cores are taken (the server beside it, other programs): a thread would only steal.
+    expect(needsMoreWorkers([0.9], 0.1, 1)).toBe(false);
+    expect(needsMoreWorkers([0.9], 0, 1)).toBe(false);
+    // Busy beside a local Node server that takes a core (0.3 idle): none joins; beside nginx (0.6 idle)
+    // one joins; two joining need more.
+    expect(needsMoreWorkers([0.9], 0.3, 1)).toBe(false);
+    expect(needsMoreWorkers([0.9], 0.6, 1)).toBe(true);
+    expect(needsMoreWorkers([0.9, 0.8], 0.6, 2)).toBe(false);
+    expect(needsMoreWorkers([0.9, 0.8], 1.2, 2)).toBe(true);
+    // Every sending worker must be busy.
+    expect(needsMoreWorkers([0.9, 0.4], 3, 2)).toBe(false);
+    // Nobody left to join.
+    expect(needsMoreWorkers([0.9], 2, 0)).toBe(false);
+    // The system does not say what is idle: the workers' use decides.
+    expect(needsMoreWorkers([0.9], undefined, 1)).toBe(true);
+  });
+
+  it('reads the machine\'s idle time from the system (all cores, ms)', () => {
+    const idle = machineIdleMs();
+    if (cpus().length === 0) return expect(idle).toBeUndefined();
+    // Idle time since boot, summed over the cores: at most every core idle all along.
+    expect(Number.isFinite(idle)).toBe(true);
+    expect(idle).toBeGreaterThanOrEqual(0);
+    expect(idle).toBeLessThanOrEqual((uptime() + 1) * 1000 * cpus().length);
   });
 });
