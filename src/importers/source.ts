@@ -1,4 +1,5 @@
 /** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
+import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
@@ -6,6 +7,18 @@ import { ImportError, type ImportSource } from './types.js';
 export interface ImportInput {
   text: string;
   source: ImportSource;
+  /**
+   * The bytes read, when they are exactly `text` in UTF-8 (valid UTF-8, no byte order mark): a
+   * document kept under `specs/` is written from them instead of encoding a copy of the text.
+   */
+  utf8?: Buffer;
+}
+
+/** The input of these bytes, with the bytes kept when they are the text's own UTF-8. */
+function inputOf(bytes: Buffer, source: ImportSource): ImportInput {
+  const text = decodeText(bytes);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return !bom && isUtf8(bytes) ? { text, source, utf8: bytes } : { text, source };
 }
 
 const MAX_REDIRECTS = 5;
@@ -22,10 +35,10 @@ export interface DownloadNetwork {
 }
 
 export async function readInput(spec: string, network?: DownloadNetwork, stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
-  if (spec === '-') return { text: decodeText(await readLimited(stdin, 'Standard input')), source: { label: 'standard input' } };
+  if (spec === '-') return inputOf(await readLimited(stdin, 'Standard input'), { label: 'standard input' });
   if (/^https?:\/\//i.test(spec)) return download(spec, network);
   const path = (await import('node:path')).resolve(spec);
-  return { text: decodeText(await readImportFile(path)), source: { label: spec, path } };
+  return inputOf(await readImportFile(path), { label: spec, path });
 }
 
 /** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
@@ -71,7 +84,7 @@ export async function download(url: string, network?: DownloadNetwork, timeoutMs
       body.destroy();
       throw error;
     }
-    return { text: decodeText(bytes), source: { label: url, url: current } };
+    return inputOf(bytes, { label: url, url: current });
   }
   throw new ImportError(`Downloading ${url} was redirected more than ${MAX_REDIRECTS} times.`);
 }
