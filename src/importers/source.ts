@@ -1,5 +1,4 @@
 /** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
-import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
@@ -14,11 +13,17 @@ export interface ImportInput {
   utf8?: Buffer;
 }
 
-/** The input of these bytes, with the bytes kept when they are the text's own UTF-8. */
+/**
+ * The input of these bytes, with the bytes kept when they are the text's own UTF-8: no byte order
+ * mark, no UTF-16, and no U+FFFD in the text (decoding turns every byte that is not UTF-8 into one,
+ * so without any the bytes were valid UTF-8). Looking for U+FFFD takes under a millisecond on 2.7 MB, where
+ * `isUtf8` took 7–15 ms on its first call in a process.
+ */
 function inputOf(bytes: Buffer, source: ImportSource): ImportInput {
   const text = decodeText(bytes);
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  return !bom && isUtf8(bytes) ? { text, source, utf8: bytes } : { text, source };
+  const utf8Bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const utf16Bom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+  return !utf8Bom && !utf16Bom && !text.includes('\uFFFD') ? { text, source, utf8: bytes } : { text, source };
 }
 
 const MAX_REDIRECTS = 5;
