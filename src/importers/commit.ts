@@ -99,7 +99,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
         const base = uniqueFileName(requireName(spec.name, 'document'), taken);
         taken.push(base);
         const file = `${base}.${spec.ext}`;
-        await fs.writeFile(path.join(staging, file), spec.utf8 ?? spec.text);
+        await fs.writeFile(path.join(staging, file), spec.text);
         moves.push({ from: path.join(staging, file), to: path.join(specsDir, file) });
         for (const folder of spec.linkFolders ?? []) specNames.set(folder, `${SPECS_DIR}/${file}`);
         for (const server of spec.linkServers ?? []) specNames.set(server, `${SPECS_DIR}/${file}`);

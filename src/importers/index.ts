@@ -58,8 +58,5 @@ export async function convert(text: string, source: ImportSource, options: Conve
 /** Reads a file path, URL (through `network`: the proxy settings) or `-` and converts it. */
 export async function convertInput(spec: string, options: ConvertOptions = {}, network?: DownloadNetwork): Promise<ImportResult> {
   const input = await readInput(spec, network);
-  const result = await convert(input.text, input.source, options);
-  // A document kept as read is written from the bytes read (no second encoding of a large text).
-  if (input.utf8) for (const kept of result.specs) if (kept.text === input.text) kept.utf8 = input.utf8;
-  return result;
+  return convert(input.text, input.source, options);
 }

@@ -6,24 +6,6 @@ import { ImportError, type ImportSource } from './types.js';
 export interface ImportInput {
   text: string;
   source: ImportSource;
-  /**
-   * The bytes read, when they are exactly `text` in UTF-8 (valid UTF-8, no byte order mark): a
-   * document kept under `specs/` is written from them instead of encoding a copy of the text.
-   */
-  utf8?: Buffer;
-}
-
-/**
- * The input of these bytes, with the bytes kept when they are the text's own UTF-8: no byte order
- * mark, no UTF-16, and no U+FFFD in the text (decoding turns every byte that is not UTF-8 into one,
- * so without any the bytes were valid UTF-8). Looking for U+FFFD takes under a millisecond on 2.7 MB, where
- * `isUtf8` took 7–15 ms on its first call in a process.
- */
-function inputOf(bytes: Buffer, source: ImportSource): ImportInput {
-  const text = decodeText(bytes);
-  const utf8Bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const utf16Bom = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  return !utf8Bom && !utf16Bom && !text.includes('\uFFFD') ? { text, source, utf8: bytes } : { text, source };
 }
 
 const MAX_REDIRECTS = 5;
@@ -40,10 +22,10 @@ export interface DownloadNetwork {
 }
 
 export async function readInput(spec: string, network?: DownloadNetwork, stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
-  if (spec === '-') return inputOf(await readLimited(stdin, 'Standard input'), { label: 'standard input' });
+  if (spec === '-') return { text: decodeText(await readLimited(stdin, 'Standard input')), source: { label: 'standard input' } };
   if (/^https?:\/\//i.test(spec)) return download(spec, network);
   const path = (await import('node:path')).resolve(spec);
-  return inputOf(await readImportFile(path), { label: spec, path });
+  return { text: decodeText(await readImportFile(path)), source: { label: spec, path } };
 }
 
 /** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
@@ -89,7 +71,7 @@ export async function download(url: string, network?: DownloadNetwork, timeoutMs
       body.destroy();
       throw error;
     }
-    return inputOf(bytes, { label: url, url: current });
+    return { text: decodeText(bytes), source: { label: url, url: current } };
   }
   throw new ImportError(`Downloading ${url} was redirected more than ${MAX_REDIRECTS} times.`);
 }

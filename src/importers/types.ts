@@ -66,8 +66,6 @@ export interface ImportedSpec {
   name: string;
   ext: 'json' | 'yaml';
   text: string;
-  /** `text` in UTF-8 exactly as it was read, when the reader has those bytes: written as they are. */
-  utf8?: Uint8Array;
   /**
    * Folder nodes (by identity, among `items` and their descendants) whose `settings.openapi.spec`
    * must point at this document once its file name is known. The writer fills the path.
