@@ -10,6 +10,7 @@
  *   npx tsx bench/openapi-import-process.ts          # 3 rounds
  *   ROUNDS=5 npx tsx bench/openapi-import-process.ts
  *   DOCS=GitHub,Stripe npx tsx bench/openapi-import-process.ts
+ *   FERRY=/tmp/old-build/bin/ferry.js npx tsx bench/openapi-import-process.ts   # another build of Ferry
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.join(repo, 'test', 'fixtures', 'corpus', 'openapi');
-const FERRY = path.join(repo, 'bin', 'ferry.js');
+const FERRY = process.env.FERRY ? path.resolve(process.env.FERRY) : path.join(repo, 'bin', 'ferry.js');
 const PEER = path.join(repo, 'node_modules', 'openapi-to-postmanv2', 'bin', 'openapi2postmanv2.js');
 const ALL_DOCUMENTS = [
   { name: 'Stripe', file: 'oas30-stripe-spec3.json' },
@@ -81,7 +82,7 @@ try {
     rows.push(`| ${doc.name} | ${wall[0].toFixed(0)} ms | ${wall[1].toFixed(0)} ms | **${(wall[1] / wall[0]).toFixed(1)}×** | ${cpu[0].toFixed(0)} ms | ${cpu[1].toFixed(0)} ms | ${(cpu[1] / cpu[0]).toFixed(1)}× |`);
   }
   const after = os.loadavg();
-  console.log(`openapi-import-process: ${ROUNDS} alternating rounds, medians; ${os.cpus().length} CPUs, Node ${process.version}`);
+  console.log(`openapi-import-process: ${ROUNDS} alternating rounds, medians; ${os.cpus().length} CPUs, Node ${process.version}; ${FERRY}`);
   console.log(`load average before ${before.map((l) => l.toFixed(2)).join(' ')}, after ${after.map((l) => l.toFixed(2)).join(' ')}\n`);
   console.log('| document | `ferry import` wall | `openapi2postmanv2` wall | Ferry faster by | `ferry import` CPU | `openapi2postmanv2` CPU | by CPU |');
   console.log('|---|---|---|---|---|---|---|');

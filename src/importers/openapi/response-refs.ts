@@ -16,12 +16,19 @@ const NAME_MAPS = new Set(['responses', 'properties', 'patternProperties', 'defi
 
 /** `followed` is shared across an import's operations, so a component is walked once. */
 export function recordResponseRefs(responses: unknown, refs: RefResolver, followed: Set<string>): void {
+  // Two parallel stacks (the node, and whether its keys are names): a large document's responses
+  // reach tens of thousands of nodes, and an object per entry was most of this walk's cost.
   // The responses object maps status codes to responses (itself a reference in some documents).
-  const stack: Array<{ node: unknown; names: boolean }> = [{ node: responses, names: !(isObject(responses) && typeof responses.$ref === 'string') }];
-  for (let seen = 0; stack.length > 0 && seen < MAX_NODES; seen++) {
-    const { node, names } = stack.pop()!;
+  const nodes: unknown[] = [responses];
+  const nameMaps: boolean[] = [!(isObject(responses) && typeof responses.$ref === 'string')];
+  for (let seen = 0; nodes.length > 0 && seen < MAX_NODES; seen++) {
+    const node = nodes.pop();
+    const names = nameMaps.pop()!;
     if (Array.isArray(node)) {
-      for (const item of node) stack.push({ node: item, names: false });
+      for (const item of node) {
+        nodes.push(item);
+        nameMaps.push(false);
+      }
       continue;
     }
     if (!isObject(node)) continue;
@@ -29,12 +36,14 @@ export function recordResponseRefs(responses: unknown, refs: RefResolver, follow
       const ref = node.$ref;
       if (followed.has(ref)) continue;
       followed.add(ref);
-      stack.push({ node: refs.pointer(ref), names: false }); // recorded when external or broken; a local target is walked
+      nodes.push(refs.pointer(ref)); // recorded when external or broken; a local target is walked
+      nameMaps.push(false);
       continue;
     }
-    for (const [key, value] of Object.entries(node)) {
+    for (const key of Object.keys(node)) {
       if (!names && (DATA_KEYS.has(key) || key.startsWith('x-'))) continue;
-      stack.push({ node: value, names: !names && NAME_MAPS.has(key) });
+      nodes.push(node[key]);
+      nameMaps.push(!names && NAME_MAPS.has(key));
     }
   }
 }
