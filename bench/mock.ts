@@ -92,7 +92,7 @@ async function inProcess(): Promise<void> {
     const { TrafficPrinter } = await import(path.join(dist, 'cli/traffic-printer.js'));
     const { fdPrinter } = await import(path.join(dist, 'cli/line-printer.js'));
     const { paint } = await import(path.join(dist, 'cli/output.js'));
-    const traffic = new TrafficLog();
+    const traffic = new TrafficLog(1000, 0); // as src/cli/serve.ts makes it: none kept (main's ignores the 0)
     const printer = new TrafficPrinter(fdPrinter(openSync(path.join(dir, `${subjects.length}.out`), 'w')), paint(false), { json: false });
     traffic.subscribe(printer.print);
     const mock = httpMockKind.create({ id: 'users', file: 'servers/users.yaml', traffic });

@@ -3,7 +3,7 @@
  * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
  */
 import type { Command } from 'commander';
-import { ServerError, startWorkspaceServers, type ServersHandle } from '../servers/index.js';
+import { DEFAULT_TRAFFIC_CAPACITY, ServerError, startWorkspaceServers, type ServersHandle, TrafficLog } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -78,6 +78,8 @@ export async function serveUntil(
       watch: options.watch !== false,
       // Started by hand: the app's autoStart may start these configurations by themselves later (2.11).
       remember: true,
+      // Printed as they come and never listed again: none kept (kept records cost the servers CPU).
+      traffic: new TrafficLog(DEFAULT_TRAFFIC_CAPACITY, 0),
       onNotice: (notice) => {
         if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
         else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));

@@ -15,9 +15,12 @@ export const DEFAULT_TRAFFIC_CAPACITY = 1000;
 export type TrafficListener = (records: readonly TrafficRecord[], dropped: number) => void;
 
 export class TrafficLog {
+  /** Records handed to listeners per batch at most (and kept for `recent()` unless told otherwise). */
   readonly capacity: number;
+  /** Records kept for `recent()`. */
+  readonly kept: number;
   readonly #ring: (TrafficRecord | undefined)[];
-  /** Total records ever added; the next one goes to `#added % capacity`. */
+  /** Total records ever added; the next one goes to `#added % kept`. */
   #added = 0;
   readonly #listeners = new Set<TrafficListener>();
   #pending: TrafficRecord[] = [];
@@ -25,14 +28,21 @@ export class TrafficLog {
   #dropped = 0;
   #scheduled = false;
 
-  constructor(capacity = DEFAULT_TRAFFIC_CAPACITY) {
+  /**
+   * `kept`: 0 when nothing reads `recent()` (`ferry serve`). Records kept outlive the young
+   * generation's collections and are copied and promoted to the old one: at thousands of requests
+   * a second, keeping 1,000 cost the server ~20% more CPU per request (bench/mock.ts).
+   */
+  constructor(capacity = DEFAULT_TRAFFIC_CAPACITY, kept = capacity) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`traffic log capacity must be a whole number of 1 or more, got ${capacity}`);
+    if (!Number.isInteger(kept) || kept < 0) throw new Error(`records kept by the traffic log must be a whole number of 0 or more, got ${kept}`);
     this.capacity = capacity;
-    this.#ring = new Array(capacity);
+    this.kept = kept;
+    this.#ring = new Array(kept);
   }
 
   add(record: TrafficRecord): void {
-    this.#ring[this.#added % this.capacity] = record;
+    if (this.kept > 0) this.#ring[this.#added % this.kept] = record;
     this.#added++;
     if (this.#listeners.size === 0) return;
     // Bounded too: a listener slower than the traffic sees the newest `capacity` records.
@@ -47,11 +57,11 @@ export class TrafficLog {
     }
   }
 
-  /** Records still held, oldest first (at most `capacity`). */
+  /** Records still held, oldest first (at most `kept`). */
   recent(): TrafficRecord[] {
-    const count = Math.min(this.#added, this.capacity);
+    const count = Math.min(this.#added, this.kept);
     const out: TrafficRecord[] = [];
-    for (let i = this.#added - count; i < this.#added; i++) out.push(this.#ring[i % this.capacity]!);
+    for (let i = this.#added - count; i < this.#added; i++) out.push(this.#ring[i % this.kept]!);
     return out;
   }
 

@@ -22,6 +22,23 @@ describe('traffic log', () => {
     expect(() => new TrafficLog(0)).toThrow(/capacity/);
   });
 
+  it('can keep fewer records than it hands over, or none (ferry serve lists none again)', async () => {
+    const few = new TrafficLog(10, 2);
+    const none = new TrafficLog(10, 0);
+    const seen: string[] = [];
+    none.subscribe((records) => seen.push(...records.map(pathOf)));
+    for (let i = 0; i < 5; i++) {
+      few.add(record(i));
+      none.add(record(i));
+    }
+    expect(few.recent().map(pathOf)).toEqual(['/r/3', '/r/4']);
+    expect(none.recent()).toEqual([]);
+    expect(none.total).toBe(5);
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['/r/0', '/r/1', '/r/2', '/r/3', '/r/4']); // every record still handed over
+    expect(() => new TrafficLog(10, -1)).toThrow(/kept/);
+  });
+
   it('hands records to listeners in batches, never during add, and survives a failing listener', async () => {
     const log = new TrafficLog(100);
     const batches: number[] = [];
