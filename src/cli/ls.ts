@@ -171,10 +171,13 @@ type DisplayWidth = (text: string) => number;
  * 100 ms just to load), else string-width's for those that are not.
  */
 async function displayWidthFor(tree: Listed, ids: readonly string[]): Promise<DisplayWidth> {
-  if (ids.every(isPrintableAscii) && allPrintableAscii(tree)) return (text) => text.length;
+  if (ids.every(isPrintableAscii) && allPrintableAscii(tree)) return textLength;
   const { default: stringWidth } = await import('string-width');
   return (text) => (isPrintableAscii(text) ? text.length : stringWidth(text));
 }
+
+/** The display width of printable ASCII: one column a character. */
+const textLength: DisplayWidth = (text) => text.length;
 
 /** Only printable ASCII (space to `~`). A loop, not a regular expression: 120,000 short texts in `ferry ls`. */
 function isPrintableAscii(text: string): boolean {
@@ -212,14 +215,18 @@ function treeLines(tree: Listed, c: Paint, displayWidth: DisplayWidth, lines: st
   // The plain head of a request's row (what its width is measured on).
   const plainName = (r: RequestSummary) => (r.openapi?.removed === true && !c.isColorSupported ? `${r.name} ${NOT_IN_SPEC}` : r.name);
   const pad = (tag: string) => ' '.repeat(tagWidth - displayWidth(tag));
+  // Printable ASCII: a row's width is its parts' lengths added, with no text built to measure.
+  const ascii = displayWidth === textLength;
+  const requestHeadWidth = (indent: string, r: RequestSummary, tag: string) =>
+    ascii ? indent.length + tagWidth + 1 + plainName(r).length : displayWidth(`${indent}${tag}${pad(tag)} ${plainName(r)}`);
   const widest = (folder: Listed, indent: string, width: number): number => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
         if (hasPathColumn(child)) width = Math.max(width, displayWidth(`${indent}${child.name}/`));
         width = widest(child, `${indent}  `, width);
       } else if (child.type === 'request') {
-        const tag = tagOf(child.request);
-        width = Math.max(width, displayWidth(`${indent}${tag}${pad(tag)} ${plainName(child.request)}`));
+        const r = child.request;
+        width = Math.max(width, requestHeadWidth(indent, r, ascii ? '' : tagOf(r)));
       } else {
         width = Math.max(width, displayWidth(`${indent}!${brokenPad}${child.path}`));
       }
@@ -227,13 +234,13 @@ function treeLines(tree: Listed, c: Paint, displayWidth: DisplayWidth, lines: st
     return width;
   };
   const width = widest(tree, '', 0);
-  const padTo = (plainHead: string) => ' '.repeat(width - displayWidth(plainHead));
+  const padTo = (headWidth: number) => ' '.repeat(width - headWidth);
   const write = (folder: Listed, indent: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
         // The folder's path too when it differs from its name (`Petstore 2/` for a second `Petstore`).
         const head = `${indent}${c.bold(`${child.name}/`)}`;
-        lines.push(hasPathColumn(child) ? `${head}${padTo(`${indent}${child.name}/`)}  ${c.dim(`${child.path}/`)}` : head);
+        lines.push(hasPathColumn(child) ? `${head}${padTo(displayWidth(`${indent}${child.name}/`))}  ${c.dim(`${child.path}/`)}` : head);
         write(child, `${indent}  `);
       } else if (child.type === 'request') {
         const r = child.request;
@@ -242,9 +249,9 @@ function treeLines(tree: Listed, c: Paint, displayWidth: DisplayWidth, lines: st
         // No longer in its OpenAPI document (3): struck through on a terminal, said in words elsewhere.
         const gone = r.openapi?.removed === true;
         const name = gone && c.isColorSupported ? c.strikethrough(r.name) : plainName(r);
-        lines.push(`${indent}${c.cyan(tag)}${tagPad} ${name}${padTo(`${indent}${tag}${tagPad} ${plainName(r)}`)}  ${c.dim(child.path)}`);
+        lines.push(`${indent}${c.cyan(tag)}${tagPad} ${name}${padTo(requestHeadWidth(indent, r, tag))}  ${c.dim(child.path)}`);
       } else {
-        lines.push(`${indent}${c.yellow('!')}${brokenPad}${child.path}${padTo(`${indent}!${brokenPad}${child.path}`)}  ${c.yellow(child.warning.message)}`);
+        lines.push(`${indent}${c.yellow('!')}${brokenPad}${child.path}${padTo(displayWidth(`${indent}!${brokenPad}${child.path}`))}  ${c.yellow(child.warning.message)}`);
       }
     }
   };
