@@ -21,9 +21,10 @@
  *   folder or too big is ignored and written again (temporary file, then rename).
  *
  * Its file: a JSON header line; the identities, five 64-bit numbers per entry in this computer's
- * byte order; then the other columns as JSON (ASCII): labels, values (null for a broken file),
- * warnings (index and warning). Reading 30,000 entries so makes few objects — a label and a value
- * each — and parses no number (bench/ls.ts).
+ * byte order; then the other columns as JSON (ASCII): labels (one string, each label ended by a
+ * NUL, which no path holds), values (null for a broken file), warnings (index and warning). Reading
+ * 30,000 entries so makes few objects — a value each, one string for all labels — and parses no
+ * number (bench/ls.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
@@ -48,7 +49,7 @@ export interface ListingCacheOptions {
 }
 
 /** Bump when what a file gives a listing changes (a message, a check) without the version changing, or the file's layout. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 /** A file changed less than this before the listing started is read but not kept (racy: see above). */
 const RACY_MS = 3000;
 /** A bigger cache is neither written nor read (a workspace of about a million requests). */
@@ -80,14 +81,66 @@ export interface Identity {
   stat: Stats;
 }
 
-/** The cache file's entries, column by column (entry i: `labels[i]`, `identities[5i..5i+4]`, …). */
+/** The cache file's entries, column by column (entry i: `labels.at(i)`, `identities[5i..5i+4]`, …). */
 interface Columns {
-  labels: string[];
-  identities: Float64Array | number[];
+  labels: Labels;
+  identities: Float64Array;
   /** The value a file gave; null when it is broken (its warning says why). */
   values: Array<object | null>;
   /** Only the entries with a warning have one (a sparse array). */
   warnings: Array<Warning | undefined>;
+}
+
+/** The columns as written: built entry by entry. */
+interface WrittenColumns extends Omit<Columns, 'labels' | 'identities'> {
+  labels: string[];
+  identities: number[];
+}
+
+/** The labels column: one string, each label ended by a NUL (no path holds one), so 30,000 labels are one object. */
+class Labels {
+  /** Where each label starts in `text`; the last is the text's length. */
+  private readonly starts: Uint32Array;
+
+  /** Undefined when `text` does not hold `count` labels each ended by a NUL. */
+  static of(text: string, count: number): Labels | undefined {
+    const starts = new Uint32Array(count + 1);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const end = text.indexOf('\0', at);
+      if (end < 0) return undefined;
+      starts[i] = at;
+      at = end + 1;
+    }
+    if (at !== text.length) return undefined;
+    starts[count] = at;
+    return new Labels(text, starts);
+  }
+
+  static join(labels: readonly string[]): string {
+    return labels.length === 0 ? '' : `${labels.join('\0')}\0`;
+  }
+
+  private constructor(
+    private readonly text: string,
+    starts: Uint32Array,
+  ) {
+    this.starts = starts;
+  }
+
+  get length(): number {
+    return this.starts.length - 1;
+  }
+
+  at(i: number): string {
+    return this.text.slice(this.starts[i], this.starts[i + 1]! - 1);
+  }
+
+  /** True when entry i's label is `label` (no string made). */
+  is(i: number, label: string): boolean {
+    const start = this.starts[i]!;
+    return this.starts[i + 1]! - 1 - start === label.length && this.text.startsWith(label, start);
+  }
 }
 
 /** An entry of this listing: a file read now (its outcome kept under its identity), or null for one not kept. */
@@ -197,11 +250,11 @@ export class ListingCache {
   private entryOf(label: string): number | undefined {
     const { labels } = this.kept;
     const guess = this.next;
-    let i: number | undefined = guess < labels.length && labels[guess] === label ? guess : undefined;
+    let i: number | undefined = guess < labels.length && labels.is(guess, label) ? guess : undefined;
     if (i === undefined) {
       if (!this.index) {
         this.index = new Map();
-        for (let k = 0; k < labels.length; k++) this.index.set(labels[k]!, k);
+        for (let k = 0; k < labels.length; k++) this.index.set(labels.at(k), k);
       }
       i = this.index.get(label);
     }
@@ -233,7 +286,7 @@ export class ListingCache {
   /** True when an entry of the cache was neither found unchanged nor read again: its file is gone. */
   private anyGone(): boolean {
     const { labels } = this.kept;
-    for (let i = 0; i < labels.length; i++) if (this.unchanged[i] === 0 && !this.fresh.has(labels[i]!)) return true;
+    for (let i = 0; i < labels.length; i++) if (this.unchanged[i] === 0 && !this.fresh.has(labels.at(i))) return true;
     return false;
   }
 
@@ -244,10 +297,10 @@ export class ListingCache {
   save(whole: boolean): void {
     // A whole listing drops the entries of files gone since.
     if (!this.changed && !(whole && this.anyGone())) return;
-    const columns: Columns & { identities: number[] } = { labels: [], identities: [], values: [], warnings: [] };
+    const columns: WrittenColumns = { labels: [], identities: [], values: [], warnings: [] };
     const { labels, identities } = this.kept;
     for (let i = 0; i < labels.length; i++) {
-      const label = labels[i]!;
+      const label = labels.at(i);
       if (this.fresh.has(label) || (whole && this.unchanged[i] === 0)) continue;
       const value = this.kept.values[i]!;
       const warning = this.kept.warnings[i];
@@ -268,7 +321,7 @@ export class ListingCache {
   }
 }
 
-function add(columns: Columns & { identities: number[] }, label: string, identity: ArrayLike<number>, outcome: ReadOutcomeOf<unknown>): void {
+function add(columns: WrittenColumns, label: string, identity: ArrayLike<number>, outcome: ReadOutcomeOf<unknown>): void {
   const i = columns.labels.length;
   columns.labels.push(label);
   for (let k = 0; k < IDENTITY_SIZE; k++) columns.identities.push(identity[k]!);
@@ -305,7 +358,7 @@ function buildStamp(): string | undefined {
   }
 }
 
-const NO_ENTRIES = (): Columns => ({ labels: [], identities: [], values: [], warnings: [] });
+const NO_ENTRIES = (): Columns => ({ labels: Labels.of('', 0)!, identities: new Float64Array(0), values: [], warnings: [] });
 
 /** The entries of a cache file this Ferry wrote for this folder; none when it is missing, corrupt, foreign or too big. */
 function readColumns(file: string, stamp: string, root: string): Columns {
@@ -344,11 +397,12 @@ function readColumns(file: string, stamp: string, root: string): Columns {
 /** The columns a cache file holds, checked; undefined when anything is amiss. */
 function columnsOf(stored: unknown, identities: Float64Array): Columns | undefined {
   if (typeof stored !== 'object' || stored === null) return undefined;
-  const { labels, values, warnings } = stored as Record<string, unknown>;
-  if (!Array.isArray(labels) || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
-  const n = labels.length;
-  if (values.length !== n || identities.length !== n * IDENTITY_SIZE) return undefined;
-  for (let i = 0; i < n; i++) if (typeof labels[i] !== 'string' || typeof values[i] !== 'object') return undefined;
+  const { labels: labelText, values, warnings } = stored as Record<string, unknown>;
+  if (typeof labelText !== 'string' || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
+  const n = values.length;
+  const labels = Labels.of(labelText, n);
+  if (!labels || identities.length !== n * IDENTITY_SIZE) return undefined;
+  for (let i = 0; i < n; i++) if (typeof values[i] !== 'object') return undefined;
   const byIndex: Array<Warning | undefined> = [];
   for (const pair of warnings) {
     if (!Array.isArray(pair) || pair.length !== 2) return undefined;
@@ -358,14 +412,14 @@ function columnsOf(stored: unknown, identities: Float64Array): Columns | undefin
   }
   // A broken file's entry is its warning.
   for (let i = 0; i < n; i++) if (values[i] === null && byIndex[i] === undefined) return undefined;
-  return { labels: labels as string[], identities, values: values as Array<object | null>, warnings: byIndex };
+  return { labels, identities, values: values as Array<object | null>, warnings: byIndex };
 }
 
 /** Written whole to a temporary file, then renamed over the old one: a reader sees the old cache or the new, never a part. */
-function writeCache(file: string, stamp: string, root: string, columns: Columns): void {
+function writeCache(file: string, stamp: string, root: string, columns: WrittenColumns): void {
   const warnings: Array<[number, Warning]> = [];
   columns.warnings.forEach((warning, i) => warning && warnings.push([i, warning]));
-  const json = JSON.stringify({ labels: columns.labels, values: columns.values, warnings });
+  const json = JSON.stringify({ labels: Labels.join(columns.labels), values: columns.values, warnings });
   const identities = Buffer.from(Float64Array.from(columns.identities).buffer);
   // ASCII only (other characters as \u escapes, which JSON reads back the same), so it reads back as latin1.
   const columnsText = Buffer.from(json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
