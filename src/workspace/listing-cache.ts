@@ -21,9 +21,10 @@
  *   folder or too big is ignored and written again (temporary file, then rename).
  *
  * Its file: a JSON header line; the identities, five 64-bit numbers per entry in this computer's
- * byte order; then the other columns as JSON (ASCII): labels, values (null for a broken file),
- * warnings (index and warning). Reading 30,000 entries so makes few objects — a label and a value
- * each — and parses no number (bench/ls.ts).
+ * byte order; then the other columns as JSON (ASCII): labels (one string, each label ended by a
+ * NUL, which no path holds), values (null for a broken file), warnings (index and warning). Reading
+ * 30,000 entries so makes few objects — a value each, one string for all labels — and parses no
+ * number (bench/ls.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
@@ -48,7 +49,7 @@ export interface ListingCacheOptions {
 }
 
 /** Bump when what a file gives a listing changes (a message, a check) without the version changing, or the file's layout. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 /** A file changed less than this before the listing started is read but not kept (racy: see above). */
 const RACY_MS = 3000;
 /** A bigger cache is neither written nor read (a workspace of about a million requests). */
@@ -80,14 +81,66 @@ export interface Identity {
   stat: Stats;
 }
 
-/** The cache file's entries, column by column (entry i: `labels[i]`, `identities[5i..5i+4]`, …). */
+/** The cache file's entries, column by column (entry i: `labels.at(i)`, `identities[5i..5i+4]`, …). */
 interface Columns {
-  labels: string[];
-  identities: Float64Array | number[];
+  labels: Labels;
+  identities: Float64Array;
   /** The value a file gave; null when it is broken (its warning says why). */
   values: Array<object | null>;
   /** Only the entries with a warning have one (a sparse array). */
   warnings: Array<Warning | undefined>;
+}
+
+/** The columns as written: built entry by entry. */
+interface WrittenColumns extends Omit<Columns, 'labels' | 'identities'> {
+  labels: string[];
+  identities: number[];
+}
+
+/** The labels column: one string, each label ended by a NUL (no path holds one), so 30,000 labels are one object. */
+class Labels {
+  /** Where each label starts in `text`; the last is the text's length. */
+  private readonly starts: Uint32Array;
+
+  /** Undefined when `text` does not hold `count` labels each ended by a NUL. */
+  static of(text: string, count: number): Labels | undefined {
+    const starts = new Uint32Array(count + 1);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const end = text.indexOf('\0', at);
+      if (end < 0) return undefined;
+      starts[i] = at;
+      at = end + 1;
+    }
+    if (at !== text.length) return undefined;
+    starts[count] = at;
+    return new Labels(text, starts);
+  }
+
+  static join(labels: readonly string[]): string {
+    return labels.length === 0 ? '' : `${labels.join('\0')}\0`;
+  }
+
+  private constructor(
+    private readonly text: string,
+    starts: Uint32Array,
+  ) {
+    this.starts = starts;
+  }
+
+  get length(): number {
+    return this.starts.length - 1;
+  }
+
+  at(i: number): string {
+    return this.text.slice(this.starts[i], this.starts[i + 1]! - 1);
+  }
+
+  /** True when entry i's label is `label` (no string made). */
+  is(i: number, label: string): boolean {
+    const start = this.starts[i]!;
+    return this.starts[i + 1]! - 1 - start === label.length && this.text.startsWith(label, start);
+  }
 }
 
 /** An entry of this listing: a file read now (its outcome kept under its identity), or null for one not kept. */
@@ -106,8 +159,10 @@ interface Header {
 }
 
 export class ListingCache {
-  /** The entry index of each label in `kept`. */
-  private readonly index: Map<string, number>;
+  /** The entry index of each label in `kept`: built only when a label is not where the walk's order puts it (see `entryOf`). */
+  private index: Map<string, number> | undefined;
+  /** The entry the listing most likely asks for next: the one after the last found. */
+  private next = 0;
   /** Entries of `kept` found unchanged by this listing. */
   private readonly unchanged: Uint8Array;
   /** Files this listing read: their entry when fit to keep, null when not kept. They replace `kept`'s. */
@@ -124,8 +179,6 @@ export class ListingCache {
     private readonly root: string,
     private readonly kept: Columns,
   ) {
-    this.index = new Map();
-    for (let i = 0; i < kept.labels.length; i++) this.index.set(kept.labels[i]!, i);
     this.unchanged = new Uint8Array(kept.labels.length);
     this.racyFrom = Date.now() - RACY_MS;
   }
@@ -153,13 +206,18 @@ export class ListingCache {
    * may be). Throws `NeedsParsing` when it must be read and `parsing` is not set.
    */
   read(kind: ResourceKind, absolute: string, label: string): ReadOutcomeOf<unknown> {
-    const found = this.lookUp(absolute, label);
-    if ('outcome' in found) return found.outcome;
+    // Never follows a link; anything but a plain file is left to the reader, which says what it is.
+    const stat = lstatSync(absolute, { throwIfNoEntry: false });
+    const plain = stat?.isFile() === true;
+    if (plain) {
+      const i = this.unchangedEntry(label, stat);
+      if (i >= 0) return this.outcomeOf(i);
+    }
     if (!this.parsing) throw new NeedsParsing(`${label} must be read`);
     const text = this.parsing.readText(absolute, label);
     const outcome = text.ok ? this.parsing.outcome(kind, text.text, label) : text;
     // Only what the text gives is kept.
-    this.keep(label, text.ok ? found.identity : undefined, outcome);
+    this.keep(label, text.ok && plain ? { stat } : undefined, outcome);
     return outcome;
   }
 
@@ -172,15 +230,44 @@ export class ListingCache {
     // Never follows a link; anything but a plain file is left to the reader, which says what it is.
     const stat = lstatSync(absolute, { throwIfNoEntry: false });
     if (!stat?.isFile()) return { identity: undefined };
-    const i = this.index.get(label);
-    if (i !== undefined && sameIdentity(this.kept.identities, i * IDENTITY_SIZE, stat)) {
-      this.unchanged[i] = 1;
-      const value = this.kept.values[i]!;
-      const warning = this.kept.warnings[i];
-      if (value === null) return { outcome: { ok: false, warning: warning! } };
-      return { outcome: warning === undefined ? { ok: true, value } : { ok: true, value, warning } };
+    const i = this.unchangedEntry(label, stat);
+    return i >= 0 ? { outcome: this.outcomeOf(i) } : { identity: { stat } };
+  }
+
+  /** The entry of `label` when the file's identity is the kept one (marked unchanged), else -1. */
+  private unchangedEntry(label: string, stat: Stats): number {
+    const i = this.entryOf(label);
+    if (i === undefined || !sameIdentity(this.kept.identities, i * IDENTITY_SIZE, stat)) return -1;
+    this.unchanged[i] = 1;
+    return i;
+  }
+
+  /**
+   * The entry index of `label`. A listing visits files in the order the cache was written in (its
+   * walk's), so the entry after the last one found is tried first: a warm listing of an unchanged
+   * workspace then builds no map of 30,000 labels (bench/ls.ts).
+   */
+  private entryOf(label: string): number | undefined {
+    const { labels } = this.kept;
+    const guess = this.next;
+    let i: number | undefined = guess < labels.length && labels.is(guess, label) ? guess : undefined;
+    if (i === undefined) {
+      if (!this.index) {
+        this.index = new Map();
+        for (let k = 0; k < labels.length; k++) this.index.set(labels.at(k), k);
+      }
+      i = this.index.get(label);
     }
-    return { identity: { stat } };
+    if (i !== undefined) this.next = i + 1;
+    return i;
+  }
+
+  /** What the kept entry `i` gives. */
+  private outcomeOf(i: number): ReadOutcomeOf<unknown> {
+    const value = this.kept.values[i]!;
+    const warning = this.kept.warnings[i];
+    if (value === null) return { ok: false, warning: warning! };
+    return warning === undefined ? { ok: true, value } : { ok: true, value, warning };
   }
 
   /** Keeps what a file gave under the identity taken before it was read (nothing when there is none, or when it is racy or not plain data). */
@@ -192,14 +279,14 @@ export class ListingCache {
       this.changed = true;
     } else {
       this.fresh.set(label, null);
-      if (this.index.has(label)) this.changed = true;
+      if (this.entryOf(label) !== undefined) this.changed = true;
     }
   }
 
   /** True when an entry of the cache was neither found unchanged nor read again: its file is gone. */
   private anyGone(): boolean {
     const { labels } = this.kept;
-    for (let i = 0; i < labels.length; i++) if (this.unchanged[i] === 0 && !this.fresh.has(labels[i]!)) return true;
+    for (let i = 0; i < labels.length; i++) if (this.unchanged[i] === 0 && !this.fresh.has(labels.at(i))) return true;
     return false;
   }
 
@@ -210,10 +297,10 @@ export class ListingCache {
   save(whole: boolean): void {
     // A whole listing drops the entries of files gone since.
     if (!this.changed && !(whole && this.anyGone())) return;
-    const columns: Columns & { identities: number[] } = { labels: [], identities: [], values: [], warnings: [] };
+    const columns: WrittenColumns = { labels: [], identities: [], values: [], warnings: [] };
     const { labels, identities } = this.kept;
     for (let i = 0; i < labels.length; i++) {
-      const label = labels[i]!;
+      const label = labels.at(i);
       if (this.fresh.has(label) || (whole && this.unchanged[i] === 0)) continue;
       const value = this.kept.values[i]!;
       const warning = this.kept.warnings[i];
@@ -234,7 +321,7 @@ export class ListingCache {
   }
 }
 
-function add(columns: Columns & { identities: number[] }, label: string, identity: ArrayLike<number>, outcome: ReadOutcomeOf<unknown>): void {
+function add(columns: WrittenColumns, label: string, identity: ArrayLike<number>, outcome: ReadOutcomeOf<unknown>): void {
   const i = columns.labels.length;
   columns.labels.push(label);
   for (let k = 0; k < IDENTITY_SIZE; k++) columns.identities.push(identity[k]!);
@@ -271,7 +358,7 @@ function buildStamp(): string | undefined {
   }
 }
 
-const NO_ENTRIES = (): Columns => ({ labels: [], identities: [], values: [], warnings: [] });
+const NO_ENTRIES = (): Columns => ({ labels: Labels.of('', 0)!, identities: new Float64Array(0), values: [], warnings: [] });
 
 /** The entries of a cache file this Ferry wrote for this folder; none when it is missing, corrupt, foreign or too big. */
 function readColumns(file: string, stamp: string, root: string): Columns {
@@ -310,11 +397,12 @@ function readColumns(file: string, stamp: string, root: string): Columns {
 /** The columns a cache file holds, checked; undefined when anything is amiss. */
 function columnsOf(stored: unknown, identities: Float64Array): Columns | undefined {
   if (typeof stored !== 'object' || stored === null) return undefined;
-  const { labels, values, warnings } = stored as Record<string, unknown>;
-  if (!Array.isArray(labels) || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
-  const n = labels.length;
-  if (values.length !== n || identities.length !== n * IDENTITY_SIZE) return undefined;
-  for (let i = 0; i < n; i++) if (typeof labels[i] !== 'string' || typeof values[i] !== 'object') return undefined;
+  const { labels: labelText, values, warnings } = stored as Record<string, unknown>;
+  if (typeof labelText !== 'string' || !Array.isArray(values) || !Array.isArray(warnings)) return undefined;
+  const n = values.length;
+  const labels = Labels.of(labelText, n);
+  if (!labels || identities.length !== n * IDENTITY_SIZE) return undefined;
+  for (let i = 0; i < n; i++) if (typeof values[i] !== 'object') return undefined;
   const byIndex: Array<Warning | undefined> = [];
   for (const pair of warnings) {
     if (!Array.isArray(pair) || pair.length !== 2) return undefined;
@@ -324,14 +412,14 @@ function columnsOf(stored: unknown, identities: Float64Array): Columns | undefin
   }
   // A broken file's entry is its warning.
   for (let i = 0; i < n; i++) if (values[i] === null && byIndex[i] === undefined) return undefined;
-  return { labels: labels as string[], identities, values: values as Array<object | null>, warnings: byIndex };
+  return { labels, identities, values: values as Array<object | null>, warnings: byIndex };
 }
 
 /** Written whole to a temporary file, then renamed over the old one: a reader sees the old cache or the new, never a part. */
-function writeCache(file: string, stamp: string, root: string, columns: Columns): void {
+function writeCache(file: string, stamp: string, root: string, columns: WrittenColumns): void {
   const warnings: Array<[number, Warning]> = [];
   columns.warnings.forEach((warning, i) => warning && warnings.push([i, warning]));
-  const json = JSON.stringify({ labels: columns.labels, values: columns.values, warnings });
+  const json = JSON.stringify({ labels: Labels.join(columns.labels), values: columns.values, warnings });
   const identities = Buffer.from(Float64Array.from(columns.identities).buffer);
   // ASCII only (other characters as \u escapes, which JSON reads back the same), so it reads back as latin1.
   const columnsText = Buffer.from(json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
