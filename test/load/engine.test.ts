@@ -141,7 +141,7 @@ describe('requests and connections', () => {
 
   it('counts timeouts and status errors by kind', async () => {
     const { run } = await setup(
-      { model: 'virtualUsers', timeoutMs: 100, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.8, target: 1 }], targets: [{ request: 'Slow.yaml' }, { request: 'Fail.yaml' }] },
+      { model: 'virtualUsers', timeoutMs: 300, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.8, target: 1 }], targets: [{ request: 'Slow.yaml' }, { request: 'Fail.yaml' }] },
       { Slow: '/slow?delay=2000', Fail: '/fail' },
     );
     const result = await run();
@@ -149,10 +149,13 @@ describe('requests and connections', () => {
     const fail = result.targets.find((t) => t.request === 'Fail.yaml')!;
     expect(slow.count).toBeGreaterThan(0);
     expect(slow.errors.timeout).toBe(slow.count);
-    // Cut at 100 ms (plus the shared machine's lag), long before the 2 s answer.
+    // Cut at 300 ms (plus the shared machine's lag), long before the 2 s answer.
     expect(slow.latencyMs!.max).toBeLessThan(1500);
-    expect(fail.errors.status).toBe(fail.count);
-    expect(fail.statuses).toEqual({ 500: fail.count });
+    // Each Fail request ends as a 500 — or, when the loaded machine delays even that answer past
+    // the timeout (seen once in a full suite run), as a timeout; never as anything else.
+    expect(fail.errors.status).toBeGreaterThan(0);
+    expect(fail.errors.status + fail.errors.timeout).toBe(fail.count);
+    expect(fail.statuses).toEqual({ 500: fail.errors.status });
     expect(result.overall.errorRate).toBe(100);
   });
 
