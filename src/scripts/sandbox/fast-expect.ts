@@ -90,8 +90,9 @@ function comparison(compare: (a: number, b: number) => boolean) {
   };
 }
 
+/** An array chai's type-detect calls 'Array' (no Symbol.toStringTag of its own) with nothing of its own class. */
 function isPlainArray(value: unknown): value is unknown[] {
-  return isArray(value) && getPrototypeOf(value) === arrayProto;
+  return isArray(value) && getPrototypeOf(value) === arrayProto && (value as unknown as Record<symbol, unknown>)[toStringTag] === undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -106,7 +107,7 @@ function knownType(value: unknown): string | undefined {
   const type = typeof value;
   if (type !== 'object') return type;
   if (value === null) return 'null';
-  if (isPlainArray(value) && (value as unknown as Record<symbol, unknown>)[toStringTag] === undefined) return 'Array';
+  if (isPlainArray(value)) return 'Array';
   if (isPlainObject(value)) return 'Object';
   return undefined;
 }
@@ -121,9 +122,9 @@ function hasOwnSymbols(value: object): boolean {
  * then decides, and gives its message.
  */
 function surelyDeepEqual(a: unknown, b: unknown, depth = 0): true | undefined {
-  if (a === b) return a !== 0 || 1 / (a as number) === 1 / (b as number) ? true : undefined;
-  if (a !== a && b !== b) return true; // NaN
-  if (depth > 64 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return undefined;
+  if (isPrimitive(a) || isPrimitive(b)) return primitivesDeepEqual(a, b) ? true : undefined;
+  if (a === b) return true;
+  if (depth > 64 || typeof a !== 'object' || typeof b !== 'object') return undefined;
   if (isPlainArray(a)) {
     if (!isPlainArray(b) || a.length !== b.length) return undefined;
     for (let i = 0; i < a.length; i++) if (surelyDeepEqual(a[i], b[i], depth + 1) === undefined) return undefined;
@@ -142,6 +143,14 @@ function surelyDeepEqual(a: unknown, b: unknown, depth = 0): true | undefined {
   for (let i = 0; i < aKeys.length; i++) if (aKeys[i] !== bKeys[i]) return undefined;
   for (let i = 0; i < aKeys.length; i++) if (surelyDeepEqual(a[aKeys[i]!], b[aKeys[i]!], depth + 1) === undefined) return undefined;
   return true;
+}
+
+/** A copy of an assertion's flags, as chai's `transferFlags` makes for the assertion it returns. */
+function copyFlags(from: Node): Flags {
+  const flags = create(null) as Flags;
+  const source = from.__flags;
+  for (const key in source) flags[key] = source[key];
+  return flags;
 }
 
 /** deep-eql on two primitives (never objects): whether they are deeply equal. */
@@ -197,7 +206,7 @@ function methodPaths(isResponse: (value: unknown) => value is { code: number; st
     }],
     [['oneOf'], (flags, args) => {
       const list = args[0];
-      if (flags.contains || flags.deep || !isPlainArray(list) || (list as unknown as Record<symbol, unknown>)[toStringTag] !== undefined) return false;
+      if (flags.contains || flags.deep || !isPlainArray(list)) return false;
       if (!passes(flags, list.indexOf(flags.object) > -1)) return false;
       takeMessage(flags, args[1]);
       return true;
@@ -231,7 +240,7 @@ function chainablePaths(): [names: string[], chainFlag: string | undefined, Meth
       if (flags.deep) return false;
       let included: boolean;
       if (typeof obj === 'string' && typeof val === 'string') included = obj.indexOf(val) !== -1;
-      else if (isPlainArray(obj) && (obj as unknown as Record<symbol, unknown>)[toStringTag] === undefined) included = obj.indexOf(val) !== -1;
+      else if (isPlainArray(obj)) included = obj.indexOf(val) !== -1;
       else return false;
       if (!passes(flags, included)) return false;
       takeMessage(flags, args[1]);
@@ -295,10 +304,7 @@ export function makeFastExpect(loadChai: () => unknown, isResponse: (value: unkn
   }
   /** What chai returns after a chain link or a passed assertion: a new assertion with the same flags. */
   function copy(from: Node): Node {
-    const flags = create(null) as Flags;
-    const source = from.__flags;
-    for (const key in source) flags[key] = source[key];
-    return { __proto__: proto, __flags: flags } as unknown as Node;
+    return { __proto__: proto, __flags: copyFlags(from) } as unknown as Node;
   }
   /** chai's own getter for `name`, run on this assertion. */
   const viaChai = (node: object, name: string): unknown => reflectGet(chaiBase(), name, node);
@@ -380,10 +386,7 @@ export function makeFastExpect(loadChai: () => unknown, isResponse: (value: unkn
             },
           });
           setPrototypeOf(chainableMethodWrapper, { __proto__: node, call, apply });
-          const flags = create(null) as Flags;
-          const source = node.__flags;
-          for (const key in source) flags[key] = source[key];
-          (chainableMethodWrapper as unknown as Node).__flags = flags;
+          (chainableMethodWrapper as unknown as Node).__flags = copyFlags(node);
           return chainableMethodWrapper;
         },
         configurable: true,

@@ -160,21 +160,19 @@ const exactStatuses: [string, number][] = [
 
 function responseAssertions(chaiStatic: ChaiStatic): void {
   const A = chaiStatic.Assertion;
-  const isResponse = isScriptResponse;
-
   for (const [name, test, label] of statusClasses) {
     const check = function (this: ChaiAssertion) {
       const r = this._obj as ScriptResponse;
       this.assert(test(r.code), `expected response code to be ${label} but found ${r.code}`, `expected response code not to be ${label} but found ${r.code}`);
     };
     if (name === 'error') A.overwriteProperty('error', (original) => function (this: ChaiAssertion) {
-      if (isResponse(this._obj)) check.call(this);
+      if (isScriptResponse(this._obj)) check.call(this);
       else original.call(this);
     });
     else A.addProperty(name, check);
   }
   A.overwriteProperty('ok', (original) => function (this: ChaiAssertion) {
-    if (!isResponse(this._obj)) return original.call(this);
+    if (!isScriptResponse(this._obj)) return original.call(this);
     const code = this._obj.code;
     this.assert(code >= 200 && code < 300, `expected response code to be 200 to 299 but found ${code}`, `expected response code not to be 200 to 299 but found ${code}`);
   });
