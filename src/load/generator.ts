@@ -51,6 +51,8 @@ export class Generator {
   private current: Second | undefined;
   private currentFrom = 0;
   private currentUntil = 0;
+  /** When record() last counted a request (performance.now ms): a user without think time sends its next one from there. */
+  private countedAt = 0;
   private readonly fill: ReturnType<typeof filler>;
   private startPerf = 0;
   private endPerf = 0;
@@ -194,8 +196,7 @@ export class Generator {
     const picker = new Picker(this.config.targets.map((t) => t.weight));
     const vars = new Map<string, string>();
     const thinkTimeMs = this.config.thinkTimeMs;
-    const next = () => {
-      const now = performance.now();
+    const next = (now: number) => {
       if (index >= this.wantedUsers(now)) return this.userLeft();
       sendAt(now);
     };
@@ -203,9 +204,11 @@ export class Generator {
       if (this.stopped || now >= this.endPerf) return this.userLeft();
       this.send(picker.next(), vars, now, answered);
     };
+    const afterThinking = () => next(performance.now());
     const answered = () => {
-      if (thinkTimeMs > 0 && !this.stopped) setTimeout(next, Math.min(thinkTimeMs, Math.max(0, this.endPerf - performance.now())));
-      else next();
+      if (thinkTimeMs > 0 && !this.stopped) setTimeout(afterThinking, Math.min(thinkTimeMs, Math.max(0, this.endPerf - performance.now())));
+      // Without think time the next request starts when this one was counted: one clock read per request.
+      else next(this.countedAt);
     };
     sendAt(performance.now());
   }
@@ -323,6 +326,7 @@ export class Generator {
 
   private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined): void {
     const now = performance.now();
+    this.countedAt = now;
     const us = Math.max(1, Math.round((now - scheduled) * 1000));
     stats.count++;
     stats.histogram.recordValue(us);
