@@ -18,6 +18,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { freePort } from './support.js';
 
 const CONNECTIONS = 50;
@@ -79,6 +80,9 @@ interface Measure {
   workers?: number;
   /** Ferry only: CPU per request once its workers are up (no tsx start, no bundling). */
   usPerRequest?: number;
+  /** The server's CPU (s, all its processes) over the tool's run, and the machine's idle cores over it. */
+  serverCpu?: number;
+  idleCores?: number;
 }
 
 /** CPU per request over the whole process (start included): comparable across tools. */
@@ -127,14 +131,14 @@ async function wrk(url: string): Promise<Measure> {
   return { rps, p99: p99 ? Number(p99[1]) * scale[p99[2] as keyof typeof scale] : null, cpu: cpuOf(out.stderr) };
 }
 
-async function startNode(): Promise<{ url: string; stop(): void }> {
+async function startNode(): Promise<{ url: string; pid?: number; stop(): void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['-e', `require('http').createServer((q,s)=>s.end('ok')).listen(${port},'127.0.0.1',()=>console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((r) => child.stdout.once('data', r));
-  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid, stop: () => child.kill() };
 }
 
-async function startNginx(): Promise<{ url: string; stop(): void }> {
+async function startNginx(): Promise<{ url: string; pid?: number; stop(): void }> {
   const port = await freePort();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-nginx-'));
   const conf = `daemon off;
@@ -155,8 +159,22 @@ http {
     if (up) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `http://127.0.0.1:${port}/`, stop: () => { child.kill(); void fs.rm(dir, { recursive: true, force: true }); } };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid, stop: () => { child.kill(); void fs.rm(dir, { recursive: true, force: true }); } };
 }
+
+/** CPU seconds (user + system) of a process and its children, from /proc (Linux; NaN elsewhere). */
+function treeCpu(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    let ticks = Number(fields[11]) + Number(fields[12]);
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) ticks += treeCpu(Number(child)) * 100;
+    return ticks / 100;
+  } catch {
+    return NaN;
+  }
+}
+const machineIdle = () => os.cpus().reduce((sum, c) => sum + c.times.idle, 0);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (n: number | undefined) => (n === undefined ? '-' : `${(n / 2 ** 20).toFixed(0)} MB`);
@@ -176,9 +194,12 @@ try {
     const order = round % 2 === 1 ? chosen : [...chosen].reverse();
     for (const server of ['node', 'nginx'] as const) {
       for (const tool of order) {
+        const [serverBefore, idleBefore, at] = [treeCpu(servers[server].pid), machineIdle(), performance.now()];
         const m = await tools[tool]!(servers[server].url);
+        m.serverCpu = treeCpu(servers[server].pid) - serverBefore;
+        m.idleCores = (machineIdle() - idleBefore) / (performance.now() - at);
         results[server]![tool]!.push(m);
-        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)}${m.workers ? ` (${m.workers}w)` : ''} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(0)} once up` : ''})${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
+        console.log(`round ${round} ${server.padEnd(5)} ${tool.padEnd(10)}${m.workers ? ` (${m.workers}w)` : ''} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${m.p99?.toFixed(2) ?? '-'} ms  cpu ${m.cpu.toFixed(1)} s (${usPer(m).toFixed(0)} µs/req${m.usPerRequest ? `, ${m.usPerRequest.toFixed(1)} once up` : ''})  server ${usPer({ ...m, cpu: m.serverCpu ?? NaN }).toFixed(1)} µs/req  idle ${m.idleCores?.toFixed(2)} core  load ${os.loadavg()[0]!.toFixed(1)}${m.rssStart ? `  rss ${mb(m.rssStart)} → ${mb(m.rssEnd)} (peak ${mb(m.rssPeak)})` : ''}`);
       }
     }
   }
