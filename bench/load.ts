@@ -7,6 +7,7 @@
  *   npx tsx bench/load.ts                 # 2 rounds
  *   ROUNDS=3 SECONDS=10 npx tsx bench/load.ts
  *   LONG=60 npx tsx bench/load.ts         # also: Ferry alone for 60 s, RSS at start and end
+ *   WARMUP=0 npx tsx bench/load.ts        # no warm-up of the servers before round 1 (default 3 s each)
  *   BASELINE=/tmp/old npx tsx bench/load.ts   # also an older checkout's generator ("before"), same run
  *   TOOLS=ferry,before,autocannon ...     # only these tools (ferry1: Ferry with --workers 1)
  *
@@ -25,6 +26,8 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const LONG = Number(process.env.LONG ?? 0);
+/** Seconds of traffic each server gets before round 1 (not counted). */
+const WARMUP = Number(process.env.WARMUP ?? 3);
 /** Another checkout of Ferry (e.g. `git archive <commit>` unpacked, with node_modules): its generator runs as "before". */
 const BASELINE = process.env.BASELINE;
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -116,8 +119,8 @@ async function ferry(url: string, seconds = SECONDS, dir = repo, env: Record<str
   return { ...(JSON.parse(line) as Measure), cpu: cpuOf(out.stderr) };
 }
 
-async function autocannon(url: string): Promise<Measure> {
-  const out = await run('/usr/bin/time', [...TIME, process.execPath, 'node_modules/autocannon/autocannon.js', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', url], (SECONDS + 60) * 1000);
+async function autocannon(url: string, seconds = SECONDS): Promise<Measure> {
+  const out = await run('/usr/bin/time', [...TIME, process.execPath, 'node_modules/autocannon/autocannon.js', '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url], (seconds + 60) * 1000);
   const json = JSON.parse(out.stdout) as { requests: { average: number }; latency: { p99: number }; errors: number; non2xx: number };
   return { rps: json.requests.average, p99: json.latency.p99, errors: json.errors + json.non2xx, cpu: cpuOf(out.stderr) };
 }
@@ -190,6 +193,14 @@ const results: Record<string, Record<string, Measure[]>> = { node: Object.fromEn
 console.log(`machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const servers = { node: await startNode(), nginx: await startNginx() };
 try {
+  // A fresh server is slower for its first seconds (its JIT and heap warm up): warm both up
+  // before round 1, so the first tool measured does not pay for it. Not counted.
+  for (const server of ['node', 'nginx'] as const) {
+    if (WARMUP <= 0) break;
+    const [cpu0, at] = [treeCpu(servers[server].pid), performance.now()];
+    const m = await autocannon(servers[server].url, WARMUP);
+    console.log(`warm-up ${server.padEnd(5)} (autocannon ${WARMUP} s, not counted) ${m.rps.toFixed(0)} req/s  server ${usPer({ ...m, cpu: treeCpu(servers[server].pid) - cpu0 }, WARMUP).toFixed(1)} µs/req over ${((performance.now() - at) / 1000).toFixed(1)} s`);
+  }
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 === 1 ? chosen : [...chosen].reverse();
     for (const server of ['node', 'nginx'] as const) {
