@@ -7,7 +7,7 @@
  *   npx tsx bench/load.ts                 # 2 rounds
  *   ROUNDS=3 SECONDS=10 npx tsx bench/load.ts
  *   LONG=60 npx tsx bench/load.ts         # also: Ferry alone for 60 s, RSS at start and end
- *   WARMUP=0 npx tsx bench/load.ts        # no warm-up of the servers before round 1 (default 3 s each)
+ *   WARMUP=0 npx tsx bench/load.ts        # no warm-up of the servers before round 1 (default 5 s each)
  *   BASELINE=/tmp/old npx tsx bench/load.ts   # also an older checkout's generator ("before"), same run
  *   TOOLS=ferry,before,autocannon ...     # only these tools (ferry1: Ferry with --workers 1)
  *
@@ -26,8 +26,8 @@ const CONNECTIONS = 50;
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const LONG = Number(process.env.LONG ?? 0);
-/** Seconds of traffic each server gets before round 1 (not counted). */
-const WARMUP = Number(process.env.WARMUP ?? 3);
+/** Seconds of traffic each server gets before round 1 (not counted): 3 s were not always enough at load 9–10. */
+const WARMUP = Number(process.env.WARMUP ?? 5);
 /** Another checkout of Ferry (e.g. `git archive <commit>` unpacked, with node_modules): its generator runs as "before". */
 const BASELINE = process.env.BASELINE;
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
