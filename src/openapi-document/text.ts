@@ -3,11 +3,9 @@
  * JSON, else YAML 1.2, with the YAML-alias limit and repeated keys allowed (real documents have
  * them). Parser errors are thrown as they come; each caller words its own refusal.
  */
-import { lazyRequire } from '../support/lazy-require.js';
+import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
 import { MAX_YAML_ALIASES } from './limits.js';
-
-const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 export interface DocumentData {
   data: unknown;
