@@ -11,6 +11,11 @@ export interface DocumentData {
   data: unknown;
   /** Kept as `.json` when the text is JSON, else `.yaml` (spec 2.1.2). */
   format: 'json' | 'yaml';
+  /**
+   * How deeply the document's nodes nest, when the parser counted it (plain YAML read by js-yaml):
+   * at least as deep as its lists and objects nest. Undefined when not counted.
+   */
+  depth?: number;
 }
 
 export interface ReadOptions {
@@ -39,7 +44,7 @@ export function parseDocumentText(text: string, options: ReadOptions = {}): Docu
   // Plain YAML through js-yaml (ten times faster on large documents, same data); the rest, and
   // every syntax error with its position, through `yaml`.
   const plain = loadPlainYaml(body, { uniqueKeys: false });
-  if (plain) return { data: plain.data, format: 'yaml' };
+  if (plain) return { data: plain.data, format: 'yaml', depth: plain.depth };
   const data = yaml().parse(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: options.prettyErrors ?? false });
   return { data, format: 'yaml' };
 }
