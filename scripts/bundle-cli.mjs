@@ -15,6 +15,7 @@ import { build as viteBuild } from 'vite';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'bundle');
@@ -69,6 +70,45 @@ const zodEnglishOnly = {
     }));
   },
 };
+
+/**
+ * `yaml` stays outside the bundle (loaded only by the commands that write, edit or fall back to
+ * it) but not as its package: Node 20 reads, wraps and compiles its 72 CommonJS files one by one
+ * (~75 ms of CPU for a `ferry import`), one file of the same code in ~18 ms. So the package is
+ * built into dist/bundle/yaml.cjs (yamlAsOneFile), and src/support/yaml-library.ts, where Ferry
+ * loads it from, loads that file in the bundle.
+ */
+const YAML_LIBRARY = path.join(root, 'src', 'support', 'yaml-library.ts');
+const yamlFromOneFile = {
+  name: 'yaml-from-one-file',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]support[/\\]yaml-library\.ts$/ }, (args) => {
+      if (args.path !== YAML_LIBRARY) return undefined;
+      return {
+        contents: "import { lazyRequire } from './lazy-require.js';\nexport const yamlLibrary = lazyRequire(import.meta.url, './yaml.cjs');\n",
+        resolveDir: path.dirname(args.path),
+        loader: 'ts',
+      };
+    });
+  },
+};
+
+/** Builds the `yaml` package into dist/bundle/yaml.cjs; returns its metafile outputs (paths as the bundle's). */
+async function yamlAsOneFile() {
+  const built = await build({
+    entryPoints: [createRequire(path.join(root, 'package.json')).resolve('yaml')],
+    outfile: path.join(outdir, 'yaml.cjs'),
+    absWorkingDir: root,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return Object.fromEntries(Object.entries(built.metafile.outputs).filter(([file]) => file.endsWith('.cjs')));
+}
 
 /**
  * Rolldown (charset 'ascii', below) escapes text outside ASCII in code but keeps it in the comments
@@ -218,12 +258,13 @@ const result = await build({
   chunkNames: '[name]-[hash]',
   metafile: true,
   logLevel: 'warning',
-  plugins: [processGlobal, zodEnglishOnly, externalPackages],
+  plugins: [processGlobal, zodEnglishOnly, yamlFromOneFile, externalPackages],
   // The CommonJS packages inside call require() for Node's built-ins; ES modules have none.
   banner: { js: "import { createRequire as __ferryCreateRequire } from 'node:module'; const require = __ferryCreateRequire(import.meta.url);" },
 });
 const metafile = await joinChunks(result.metafile, splitDir);
 await rm(splitDir, { recursive: true, force: true });
+Object.assign(metafile.outputs, await yamlAsOneFile());
 const outputs = Object.keys(metafile.outputs);
 await escapeNonAsciiComments(outputs);
 // Which source files went into which output file: test/support/loaded-modules.ts reads it.

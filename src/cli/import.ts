@@ -12,6 +12,7 @@ import { cliStatus } from './status.js';
 import { checkDisplayName } from '../workspace/index.js';
 import { examples } from './examples.js';
 import { withNetworkFor } from './url-network.js';
+import { preferSteadyYoungGeneration } from '../support/steady-young-generation.js';
 
 interface ImportOptions {
   into?: string;
@@ -42,6 +43,8 @@ export function registerImport(program: Command, ctx: CliContext): void {
       if (options.curl !== undefined && options.baseUrl !== undefined) throw new CliError('--base-url is for OpenAPI and Swagger documents, not for --curl.');
       const nameProblem = options.name === undefined ? undefined : checkDisplayName(options.name);
       if (nameProblem) throw new CliError(`--name: ${nameProblem}`);
+      // The parsed document is one large structure kept to the end: no use growing V8's young generation for it.
+      preferSteadyYoungGeneration();
       const ws = await openWorkspaceFor(command, ctx);
       const into = options.into?.replace(/^requests\//, '') ?? '';
       const baseDepth = into.split('/').filter(Boolean).length;

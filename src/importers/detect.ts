@@ -106,10 +106,11 @@ export function detect(text: string): Detected {
   }
   if (looksLikeCurl(trimmed)) return { kind: 'curl', text };
   let document: unknown;
+  let depth: number | undefined;
   try {
     // As the OpenAPI reader parses: YAML 1.2, repeated keys allowed (real documents have them);
     // plain YAML through the js-yaml fast path (GitHub's 2.7 MB document: 49 against 529 ms).
-    document = parseDocumentText(text, { prettyErrors: true }).data;
+    ({ data: document, depth } = parseDocumentText(text, { prettyErrors: true }));
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw new ImportError(`The file expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); it was not imported.`);
@@ -126,7 +127,7 @@ export function detect(text: string): Detected {
     throw refuseUnknown();
   }
   if (isObject(document) && (isVersionField(document.openapi) || isVersionField(document.swagger))) {
-    return detectDocument(document, 'yaml');
+    return detectDocument(document, 'yaml', depth);
   }
   throw refuseUnknown();
 }
@@ -176,8 +177,9 @@ function nestsDeeperThan(document: unknown, limit: number): boolean {
   return false;
 }
 
-function detectDocument(document: unknown, format: 'json' | 'yaml'): Detected {
-  if (nestsDeeperThan(document, MAX_DOCUMENT_DEPTH)) {
+/** `depth`: how deeply the parser saw the document's nodes nest, when it counted (then no walk is needed to know). */
+function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: number): Detected {
+  if ((depth === undefined || depth > MAX_DOCUMENT_DEPTH) && nestsDeeperThan(document, MAX_DOCUMENT_DEPTH)) {
     throw new ImportError(`The file nests lists and objects more than ${MAX_DOCUMENT_DEPTH.toLocaleString('en')} levels deep, which no export or API document does; it was not imported.`);
   }
   if (Array.isArray(document)) {

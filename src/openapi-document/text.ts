@@ -3,16 +3,19 @@
  * JSON, else YAML 1.2, with the YAML-alias limit and repeated keys allowed (real documents have
  * them). Parser errors are thrown as they come; each caller words its own refusal.
  */
-import { lazyRequire } from '../support/lazy-require.js';
+import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
 import { MAX_YAML_ALIASES } from './limits.js';
-
-const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 export interface DocumentData {
   data: unknown;
   /** Kept as `.json` when the text is JSON, else `.yaml` (spec 2.1.2). */
   format: 'json' | 'yaml';
+  /**
+   * How deeply the document's nodes nest, when the parser counted it (plain YAML read by js-yaml):
+   * at least as deep as its lists and objects nest. Undefined when not counted.
+   */
+  depth?: number;
 }
 
 export interface ReadOptions {
@@ -41,7 +44,7 @@ export function parseDocumentText(text: string, options: ReadOptions = {}): Docu
   // Plain YAML through js-yaml (ten times faster on large documents, same data); the rest, and
   // every syntax error with its position, through `yaml`.
   const plain = loadPlainYaml(body, { uniqueKeys: false });
-  if (plain) return { data: plain.data, format: 'yaml' };
+  if (plain) return { data: plain.data, format: 'yaml', depth: plain.depth };
   const data = yaml().parse(body, { version: '1.2', maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: options.prettyErrors ?? false });
   return { data, format: 'yaml' };
 }

@@ -15,12 +15,11 @@ const MERGE_OR_DIRECTIVE = /<<|^%/m;
 const NOT_PLAIN = new Error('not plain YAML');
 
 /**
- * js-yaml calls this as each node opens: a node whose first character (past spaces and line breaks)
+ * Called as each node opens: a node whose first character (past spaces and line breaks)
  * and comments) is `&` (anchor), `*` (alias) or `!` (tag) is not plain. Text inside scalars opens no
  * node, so `**bold**` in a description is plain.
  */
-function refuseProperties(event: string, state: { input: string; position: number }): void {
-  if (event !== 'open') return;
+function refuseProperties(state: { input: string; position: number }): void {
   const { input } = state;
   let i = state.position;
   let c = input.charCodeAt(i);
@@ -49,12 +48,25 @@ function mayBePlainYaml(text: string): boolean {
  * The data of a plain YAML text (no anchors, aliases, tags, merge keys, directives or
  * YAML-1.1-style numbers), or undefined when the text is not plain or does
  * not parse: the caller then parses it with `yaml`. `uniqueKeys: false` lets a later repeated key
- * win, as `yaml` does with that option.
+ * win, as `yaml` does with that option. `depth` is how deeply js-yaml's nodes nested as it read
+ * them (opened and closed; a list or object is a node, and each is read inside its parent's): never
+ * less than how deeply the data's lists and objects nest, so no caller need walk the data for it.
  */
-export function loadPlainYaml(text: string, options: { uniqueKeys: boolean }): { data: unknown } | undefined {
+export function loadPlainYaml(text: string, options: { uniqueKeys: boolean }): { data: unknown; depth: number } | undefined {
   if (!mayBePlainYaml(text)) return undefined;
+  let depth = 0;
+  let deepest = 0;
+  const listener = (event: string, state: { input: string; position: number }): void => {
+    if (event === 'close') {
+      depth--;
+    } else if (event === 'open') {
+      refuseProperties(state);
+      if (++depth > deepest) deepest = depth;
+    }
+  };
   try {
-    return { data: jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, json: !options.uniqueKeys, listener: refuseProperties as never }) };
+    const data = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, json: !options.uniqueKeys, listener: listener as never });
+    return { data, depth: deepest };
   } catch {
     return undefined;
   }

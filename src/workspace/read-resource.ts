@@ -5,11 +5,8 @@ import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
 import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
 import type { Warning } from './types.js';
-import { lazyRequire } from '../support/lazy-require.js';
+import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
-
-/** `yaml` loads only for a file the fast path declines (most workspaces have none). */
-const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 /** Read, possibly with a warning about something kept as written (a request or folder name out of 2.1.4's bounds). */
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K>; warning?: Warning } | { ok: false; warning: Warning };

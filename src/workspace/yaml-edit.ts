@@ -6,12 +6,9 @@
  * with the new data and splice text at the source ranges of the nodes that differ.
  */
 import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { lazyRequire } from '../support/lazy-require.js';
+import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { deepEqual, isPlainObject } from '../model/index.js';
 import { renderYaml } from './yaml-file.js';
-
-/** Loaded at the first edit: opening a workspace to read it needs none of this. */
-const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
 
 interface TextEdit {
   start: number;

@@ -3,10 +3,7 @@
  * Existing files are edited with `yaml-edit.ts` instead, so their bytes stay as they were.
  */
 import type { Document, LineCounter } from 'yaml';
-import { lazyRequire } from '../support/lazy-require.js';
-
-/** The full YAML library: for files the fast reader declines, for positions and for writing. */
-const yaml = lazyRequire<typeof import('yaml')>(import.meta.url, 'yaml');
+import { yamlLibrary as yaml } from '../support/yaml-library.js';
 
 /** Alias expansion bound: a small file must not become gigabytes (YAML bombs). */
 export const MAX_ALIAS_COUNT = 1000;

@@ -121,6 +121,12 @@ describe('bad inputs', () => {
     await expectRefused('{"name":"D","values":[{"key":"k","value":' + deep(200_000) + '}]}', /nests lists and objects more than 1,000 levels deep/);
     await expectRefused(collection([{ name: 'r', request: { url: 'http://x', body: { mode: 'raw', raw: 'RAW' } } }]).replace('"RAW"', deep(5_000)), /more than 1,000 levels deep/);
     await expectRefused('openapi: 3.0.0\ninfo: {title: T}\npaths: {}\nx: ' + deep(100_000) + '\n', /nests lists and objects too deeply for the YAML reader/);
+    // YAML that js-yaml reads counts its depth as it parses (no second walk): past the bound, refused as JSON is.
+    await expectRefused('openapi: 3.0.0\ninfo: {title: T}\npaths: {}\nx-deep: ' + deep(1_500) + '\n', /nests lists and objects more than 1,000 levels deep/);
+    // The document's mapping is the first level: 1,001 levels refused, 1,000 imported.
+    await expectRefused('openapi: 3.0.0\ninfo: {title: T}\npaths: {}\nx-deep: ' + deep(1_000) + '\n', /more than 1,000 levels deep/);
+    const deepYaml = await convert('openapi: 3.0.0\ninfo: {title: T}\npaths: {}\nx-deep: ' + deep(999) + '\n', { label: 't' });
+    expect(deepYaml.kind).toBe('openapi');
     // Real documents nest a few dozen levels at most; a few hundred still import.
     const fine = await convert('{"name":"ok","values":[{"key":"k","value":' + deep(300) + '}]}', { label: 't' });
     expect(fine.environments[0]!.variables[0]!.value).toBe(deep(300));
