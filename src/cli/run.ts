@@ -34,6 +34,7 @@ import { examples } from './examples.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
 import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
 import { scriptChain } from '../request/index.js';
+import { requestKind } from '../protocols/index.js';
 
 /** Runs of at most this many sends run scripts on baseline WebAssembly code (scripts/host/quick-start.ts). */
 const QUICK_START_SENDS = 200;
@@ -133,8 +134,12 @@ export function registerRun(program: Command, ctx: CliContext): void {
       process.on('SIGINT', onInterrupt);
       const items = selectedItems(ws, paths);
       if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
-      // QuickJS's WebAssembly compiles on V8's background threads while the run loads the rest.
-      if (items.some((item) => hasScripts(ws, item))) startCompilingQuickJS();
+      if (items.some((item) => hasScripts(ws, item))) {
+        // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
+        // loads the first request's client, which would otherwise load after its scripts.
+        startCompilingQuickJS();
+        void loadFirstClient(items);
+      }
       const session = new Session({
         workspace: ws,
         environment: options.env,
@@ -180,6 +185,13 @@ function selectedItems(ws: Workspace, paths: string[]): RunItem[] {
   } catch {
     return [];
   }
+}
+
+/** Loads the client library of the first request's kind; a failure is the send's to report. */
+async function loadFirstClient(items: RunItem[]): Promise<void> {
+  const first = items.find((item) => item.node.type === 'request');
+  if (first?.node.type !== 'request') return;
+  await requestKind(first.node.request.kind).loadClient?.().catch(() => undefined);
 }
 
 /** Whether a send of this item runs a script (the workspace's, a folder's or its own). */

@@ -56,7 +56,7 @@ export async function loadQuickJS(memoryBytes: number = defaultMemoryBytes): Pro
   // Imported here: a run without scripts never loads QuickJS.
   const { RELEASE_SYNC, newQuickJSWASMModuleFromVariant, newVariant } = await import('quickjs-emscripten');
   // The WebAssembly is compiled once per process (wasm-module.ts); each sandbox gets its own instance and memory.
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory, wasmModule: quickJSWasmModule }));
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory, wasmModule: () => quickJSWasmModule() }));
   heaps.set(module, { memory: wasmMemory, maxBytes: maximum * wasmPageBytes });
   return module;
 }
