@@ -20,8 +20,16 @@ import { createRequire } from 'node:module';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'bundle');
 
-/** Packages compiled into the bundle: the ones `ferry --help` and a one-request `ferry run` load. */
-const PACKAGES_INSIDE = new Set(['commander', 'picocolors', 'zod', 'js-yaml', 'env-paths', 'is-safe-filename', 'proper-lockfile', 'graceful-fs', 'retry', 'signal-exit']);
+/**
+ * Packages compiled into the bundle: the ones `ferry --help` and a one-request `ferry run` load,
+ * with a script's sandbox (quickjs-emscripten's JavaScript: 13 small ES modules from node_modules,
+ * 5 files here). Its WebAssembly stays in node_modules, compiled by src/scripts/host/wasm-module.ts.
+ */
+const PACKAGES_INSIDE = new Set([
+  'commander', 'picocolors', 'zod', 'js-yaml', 'env-paths', 'is-safe-filename', 'proper-lockfile', 'graceful-fs', 'retry', 'signal-exit',
+  'quickjs-emscripten', 'quickjs-emscripten-core', '@jitl/quickjs-ffi-types', '@jitl/quickjs-wasmfile-release-sync',
+  '@jitl/quickjs-wasmfile-debug-sync', '@jitl/quickjs-wasmfile-release-asyncify', '@jitl/quickjs-wasmfile-debug-asyncify',
+]);
 
 const packageName = (specifier) => {
   const parts = specifier.split('/');

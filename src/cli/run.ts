@@ -20,6 +20,7 @@ import {
   type Reporter,
   type ReporterName,
   type ReportSink,
+  type RunItem,
 } from '../runner/index.js';
 import { Session } from '../session/index.js';
 import { REQUESTS_LINK_MESSAGE, type Workspace } from '../workspace/index.js';
@@ -31,6 +32,9 @@ import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
 import { examples } from './examples.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
+import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
+import { scriptChain } from '../request/index.js';
+import { requestKind } from '../protocols/index.js';
 
 /** Runs of at most this many sends run scripts on baseline WebAssembly code (scripts/host/quick-start.ts). */
 const QUICK_START_SENDS = 200;
@@ -128,7 +132,14 @@ export function registerRun(program: Command, ctx: CliContext): void {
         ctx.output.err('ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).');
       };
       process.on('SIGINT', onInterrupt);
-      if (sendsOf(ws, paths, options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
+      const items = selectedItems(ws, paths);
+      if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
+      if (items.some((item) => hasScripts(ws, item))) {
+        // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
+        // loads the first request's client, which would otherwise load after its scripts.
+        startCompilingQuickJS();
+        void loadFirstClient(items);
+      }
       const session = new Session({
         workspace: ws,
         environment: options.env,
@@ -167,13 +178,27 @@ export function registerRun(program: Command, ctx: CliContext): void {
     });
 }
 
-/** How many sends the run will make at most (requests × iterations); a selection that fails counts none (the run reports it). */
-function sendsOf(ws: Workspace, paths: string[], iterations: number): number {
+/** The requests the run will send; a selection that fails gives none (the run reports it). */
+function selectedItems(ws: Workspace, paths: string[]): RunItem[] {
   try {
-    return selectRequests(ws.tree, paths).length * iterations;
+    return selectRequests(ws.tree, paths);
   } catch {
-    return 0;
+    return [];
   }
+}
+
+/** Loads the client library of the first request's kind; a failure is the send's to report. */
+async function loadFirstClient(items: RunItem[]): Promise<void> {
+  const first = items.find((item) => item.node.type === 'request');
+  if (first?.node.type !== 'request') return;
+  await requestKind(first.node.request.kind).loadClient?.().catch(() => undefined);
+}
+
+/** Whether a send of this item runs a script (the workspace's, a folder's or its own). */
+function hasScripts(ws: Workspace, item: RunItem): boolean {
+  if (item.node.type !== 'request') return false;
+  const { request, path: requestPath } = item.node;
+  return scriptChain(ws.file, item.folders, request, requestPath, 'preRequest').length > 0 || scriptChain(ws.file, item.folders, request, requestPath, 'postResponse').length > 0;
 }
 
 interface ParsedRunOptions {

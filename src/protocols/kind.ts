@@ -92,6 +92,12 @@ export interface RequestKindModule extends KindRules {
    */
   send?(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult>;
   /**
+   * Loads the library `send` imports, ahead of the first send: a run that starts the script
+   * sandbox meanwhile (its WebAssembly compiling on background threads) loads it on the main
+   * thread during that compile instead of after the scripts. Sends nothing; optional.
+   */
+  loadClient?(): Promise<void>;
+  /**
    * Opens a live connection (the app keeps it open while the user works; live/types.ts), prepared
    * exactly as `send` prepares the request and opened with the same connection code as `send`.
    * Resolves once the handshake is done; fails with a `SendError` as `send` would (`signal`

@@ -20,6 +20,7 @@ import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart } from './multipart.js';
+import { undiciAgent } from './undici-parts.js';
 import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
 
 export { HttpAgents, type HostLookup } from './http-agents.js';
@@ -31,6 +32,11 @@ export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './t
 const DROPPED_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', 'expect', 'te']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+
+/** Loads undici's parts a send uses (undici-parts.ts), ahead of the first send. */
+export function loadUndici(): void {
+  undiciAgent();
+}
 
 export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext): Promise<HttpResult> {
   // Without the request's own settings, the defaults (the proxy field is the request's choice only).

@@ -24,6 +24,7 @@ export const httpKind: RequestKindModule = {
     const { sendHttp } = await import('./http.js');
     return fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }));
   },
+  loadClient: async () => (await import('./http.js')).loadUndici(),
   // Only a GraphQL subscription stays connected; other HTTP requests are refused with a message.
   connect: async (prepared, context, handlers, signal) => (await import('./graphql-subscription/index.js')).connectSubscription(prepared, context, handlers, signal),
   composer: { formats: [], fields: [], operations: [], when: 'graphqlSubscription' },

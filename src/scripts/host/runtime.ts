@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { isBundledModule, moduleSource, preludeSource } from './bundles.js';
+import { quickJSWasmModule } from './wasm-module.js';
 
 export const defaultTimeoutMs = 5000;
 export const defaultMemoryBytes = 64 * 1024 * 1024;
@@ -54,7 +55,8 @@ export async function loadQuickJS(memoryBytes: number = defaultMemoryBytes): Pro
   const wasmMemory = new WebAssembly.Memory({ initial: initialHeapBytes / wasmPageBytes, maximum });
   // Imported here: a run without scripts never loads QuickJS.
   const { RELEASE_SYNC, newQuickJSWASMModuleFromVariant, newVariant } = await import('quickjs-emscripten');
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
+  // The WebAssembly is compiled once per process (wasm-module.ts); each sandbox gets its own instance and memory.
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory, wasmModule: () => quickJSWasmModule() }));
   heaps.set(module, { memory: wasmMemory, maxBytes: maximum * wasmPageBytes });
   return module;
 }
