@@ -130,7 +130,9 @@ function report(run: Run, final: boolean): string {
     error = { message: 'the script never finished: it awaits something that never resolves (scripts have no timers or network)', kind: 'error' };
   }
   // Only what the script may have changed goes back: the host keeps the rest of what it sent.
-  const reported: ReportedState = { ...update, nextRequestSet: state.nextRequestSet, skipRequest: state.skipRequest };
+  const reported = update as ReportedState;
+  reported.nextRequestSet = state.nextRequestSet;
+  reported.skipRequest = state.skipRequest;
   if (state.nextRequestSet) reported.nextRequest = state.nextRequest ?? null;
   const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: ReportedState } = {
     tests: run.scope.tests.results(),
