@@ -5,7 +5,7 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, loadQuickJS, type PhaseData } from './runtime.js';
-import { OutputError, applyReport, parseOutput, scopeNames, type SandboxState } from './output-check.js';
+import { OutputError, applyReport, parseOutput, scopeNames, type SandboxState, type ScriptOutput } from './output-check.js';
 import type {
   ConsoleEntry, PostResponseContext, PostResponseResult, PreRequestContext, PreRequestResult, ScopeChanges,
   ScopeName, ScriptError, ScriptLimits, ScriptResponse, ScriptVariables, TestResult,
@@ -48,6 +48,21 @@ function responseData(response: ScriptResponse): Record<string, unknown> {
 
 function responseBody(response: ScriptResponse): string {
   return response.body ?? (response.bodyBytes ? decoder.decode(response.bodyBytes) : '');
+}
+
+/** A script of only white space (what `trim()` removes) does not run. */
+const hasCode = /\S/;
+
+/** A script's tests and console lines, each marked with the script (its own objects, fresh from `parseOutput`). */
+function addOutput(outcome: PhaseOutcome, out: ScriptOutput, label: string): void {
+  for (const t of out.tests) {
+    (t as TestResult).script = label;
+    outcome.tests.push(t as TestResult);
+  }
+  for (const c of out.console) {
+    (c as ConsoleEntry).script = label;
+    outcome.console.push(c as ConsoleEntry);
+  }
 }
 
 function isEmpty(changes: ScopeChanges): boolean {
@@ -109,7 +124,10 @@ export class ScriptEngine {
 
   async runPreRequest(ctx: PreRequestContext): Promise<PreRequestResult> {
     const outcome = await this.runPhase('prerequest', ctx, undefined);
-    return { ...this.common(ctx, outcome), request: outcome.state.request, skipRequest: outcome.state.skipRequest };
+    const result = this.common(ctx, outcome) as PreRequestResult;
+    result.request = outcome.state.request;
+    result.skipRequest = outcome.state.skipRequest;
+    return result;
   }
 
   async runPostResponse(ctx: PostResponseContext): Promise<PostResponseResult> {
@@ -156,7 +174,7 @@ export class ScriptEngine {
       skipRequest: false,
     };
     const outcome: PhaseOutcome = { state, tests: [], console: [], errors: [] };
-    const scripts = ctx.scripts.filter((s) => s.code.trim() !== '');
+    const scripts = ctx.scripts.filter((s) => hasCode.test(s.code));
     if (scripts.length === 0) return outcome;
 
     const phaseBase = JSON.stringify({
@@ -195,8 +213,7 @@ export class ScriptEngine {
           try {
             const out = parseOutput(result.json);
             state = applyReport(state, out.state);
-            for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
-            for (const c of out.console) outcome.console.push({ ...c, script: script.label });
+            addOutput(outcome, out, script.label);
           } catch (error) {
             if (!(error instanceof OutputError)) throw error;
           }
@@ -206,8 +223,7 @@ export class ScriptEngine {
       try {
         const out = parseOutput(result.json);
         state = applyReport(state, out.state);
-        for (const t of out.tests) outcome.tests.push({ ...t, script: script.label });
-        for (const c of out.console) outcome.console.push({ ...c, script: script.label });
+        addOutput(outcome, out, script.label);
         // QuickJS throws `null` when it cannot even allocate its out-of-memory error.
         // And running out inside a `.then` callback only rejects its promise: a chain of jobs can end
         // quietly with the heap exhausted, and the script looks as if it never settled.
@@ -239,7 +255,12 @@ export class ScriptEngine {
 
   private common(ctx: PreRequestContext, outcome: PhaseOutcome): PostResponseResult {
     const scopes = outcome.state.scopes;
-    const changes = Object.fromEntries(scopeNames.map((n) => [n, scopes[n].changes])) as Record<ScopeName, ScopeChanges>;
+    const changes: Record<ScopeName, ScopeChanges> = {
+      environment: scopes.environment.changes,
+      collection: scopes.collection.changes,
+      globals: scopes.globals.changes,
+      local: scopes.local.changes,
+    };
     const variables: ScriptVariables = {
       environment: scopes.environment.values,
       collection: scopes.collection.values,

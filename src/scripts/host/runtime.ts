@@ -257,7 +257,8 @@ export class SandboxHost {
       const ran = this.vm.callFunction(this.runScript, this.vm.undefined, ...args);
       for (const arg of args) arg.dispose();
       if (ran.error) return this.failure(ran.error);
-      const first = this.vm.typeof(ran.value) === 'string' ? this.vm.getString(ran.value) : '';
+      // runScript returns a string (the sandbox's own frozen entry point): no typeof call into the sandbox first.
+      const first = this.vm.getString(ran.value);
       ran.value.dispose();
       if (first.startsWith('!')) return { ...this.classify(first.slice(1), true), notStarted: true };
       // Finished within the call, and left no promise jobs that could still add to its report.

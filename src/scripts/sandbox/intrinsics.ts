@@ -6,6 +6,8 @@ export const json = { stringify: JSON.stringify, parse: JSON.parse };
 export const objectKeys = Object.keys;
 export const hasOwnProperty = Object.prototype.hasOwnProperty;
 export const defineProperty = Object.defineProperty;
+export const defineProperties = Object.defineProperties;
+export const arrayJoin = Array.prototype.join;
 
 export function hasOwn(object: object, key: string): boolean {
   return hasOwnProperty.call(object, key);

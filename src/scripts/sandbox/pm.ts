@@ -6,7 +6,8 @@ import { TestCollector } from './tests.js';
 import { ConsoleCapture } from './console.js';
 import { makeLegacy } from './legacy.js';
 import { requireModule } from './modules.js';
-import { unavailableFunction, defineUnavailableObject } from './unavailable.js';
+import { unavailableFunction, unavailableObject } from './unavailable.js';
+import { defineProperties } from './intrinsics.js';
 import type { Phase, State, ScopeKey } from './state.js';
 
 /** The parts of the state a script may have changed, sent back to the host. */
@@ -35,6 +36,13 @@ const noSetInterval = unavailableFunction('setInterval');
 const noSetImmediate = unavailableFunction('setImmediate');
 const noClearTimeout = unavailableFunction('clearTimeout');
 const noClearInterval = unavailableFunction('clearInterval');
+/** `pm`'s accessors, defined on each script's `pm` in one call (shared descriptors: four defineProperty calls cost more). */
+const pmAccessors: PropertyDescriptorMap = {
+  expect: { get: expect, enumerable: true },
+  cookies: unavailableObject('pm.cookies'),
+  visualizer: unavailableObject('pm.visualizer'),
+  vault: unavailableObject('pm.vault'),
+};
 
 /** Names of the legacy globals; building them costs time, so only scripts that mention one get them. */
 const legacyNames = ['postman', 'request', 'environment', 'globals', 'data', 'iteration', 'xml2Json', 'responseBody', 'responseCode', 'responseHeaders', 'responseTime', 'responseCookies'];
@@ -74,7 +82,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
       state.skipRequest = true;
     },
     setNextRequest,
-    location: phase.info.requestPath ? phase.info.requestPath.replace(/\.ya?ml$/i, '').split('/') : [phase.info.requestName],
+    location: locationOf(phase).slice(),
     runRequest: noRunRequest,
   };
 
@@ -98,10 +106,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
     sendRequest: noSendRequest,
     require: noRequire,
   };
-  Object.defineProperty(pm, 'expect', { get: expect, enumerable: true });
-  defineUnavailableObject(pm, 'cookies', 'pm.cookies');
-  defineUnavailableObject(pm, 'visualizer', 'pm.visualizer');
-  defineUnavailableObject(pm, 'vault', 'pm.vault');
+  defineProperties(pm, pmAccessors);
 
   const legacy = legacyWanted
     ? makeLegacy({ environment, globals, request, response, setNextRequest, iterationData: phase.iterationData, iteration: phase.info.iteration })
@@ -127,6 +132,12 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
       return update;
     },
   };
+}
+
+/** `pm.execution.location` of the phase's request, worked out once per phase (each script gets a copy). */
+function locationOf(phase: Phase): string[] {
+  phase.location ??= phase.info.requestPath ? phase.info.requestPath.replace(/\.ya?ml$/i, '').split('/') : [phase.info.requestName];
+  return phase.location;
 }
 
 /** Parameter names every script function takes, in order. */

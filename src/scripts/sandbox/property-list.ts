@@ -9,13 +9,15 @@ export interface Property {
   [field: string]: unknown;
 }
 
+const noChange = (): void => {};
+
 export class PropertyList {
   private items: Property[];
 
   constructor(
     items: Property[],
     private readonly caseInsensitive: boolean,
-    private readonly onChange: () => void = () => {},
+    private readonly onChange: () => void = noChange,
   ) {
     this.items = items;
   }

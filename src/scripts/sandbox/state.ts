@@ -21,4 +21,6 @@ export interface Phase {
   iterationData: Record<string, unknown>;
   response?: ResponseData;
   state: State;
+  /** Not sent: `pm.execution.location`, worked out by the phase's first script. */
+  location?: string[];
 }

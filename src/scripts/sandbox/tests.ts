@@ -47,18 +47,19 @@ export class TestCollector {
         record.message = messageOf(error);
       }
     };
-    return Object.assign(test, {
-      skip: (name: unknown) => {
-        this.records.push({ name: String(name), passed: false, skipped: true });
-      },
-      index: () => this.records.length,
-    });
+    const withMembers = test as typeof test & { skip(name: unknown, fn?: unknown): void; index(): number };
+    withMembers.skip = (name: unknown) => {
+      this.records.push({ name: String(name), passed: false, skipped: true });
+    };
+    withMembers.index = () => this.records.length;
+    return withMembers;
   }
 
   /** Every result, the legacy object's keys last; unsettled async tests fail. */
   results(): TestRecord[] {
+    // The records themselves, not copies: the report is written out at once, before any can change.
     const out = this.records.map((r) =>
-      r.pending ? { name: r.name, passed: false, message: 'the test returned a promise that never settled (scripts have no timers or network, so nothing can resolve it)' } : { ...r },
+      r.pending ? { name: r.name, passed: false, message: 'the test returned a promise that never settled (scripts have no timers or network, so nothing can resolve it)' } : r,
     );
     for (const key of Object.keys(this.legacy)) out.push({ name: key, passed: Boolean(this.legacy[key]) });
     return out;

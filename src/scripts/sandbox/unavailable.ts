@@ -35,20 +35,13 @@ export function unavailableFunction(member: string): (...args: unknown[]) => nev
   return fn;
 }
 
-const objectGetters = new Map<string, PropertyDescriptor>();
-
-/** Defines `object[name]` as a getter that throws, for members that are objects in Postman. */
-export function defineUnavailableObject(object: object, name: string, member: string): void {
-  let descriptor = objectGetters.get(member);
-  if (!descriptor) {
-    descriptor = {
-      get() {
-        throw unavailableError(member);
-      },
-      enumerable: false,
-      configurable: true,
-    };
-    objectGetters.set(member, descriptor);
-  }
-  Object.defineProperty(object, name, descriptor);
+/** The descriptor of a getter that throws the named error, for members that are objects in Postman. */
+export function unavailableObject(member: string): PropertyDescriptor {
+  return {
+    get() {
+      throw unavailableError(member);
+    },
+    enumerable: false,
+    configurable: true,
+  };
 }
