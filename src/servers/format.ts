@@ -15,10 +15,11 @@ let startTime = NaN;
 let startServer = '';
 let startText = '';
 let endDuration = NaN;
-let endIn = NaN;
-let endOut = NaN;
-let endNote: string | undefined;
 let endText = '';
+let sizesIn = NaN;
+let sizesOut = NaN;
+let sizesNote: string | undefined;
+let sizesText = '';
 
 /** `time server ` */
 function lineStart(record: TrafficRecord): string {
@@ -31,17 +32,36 @@ function lineStart(record: TrafficRecord): string {
   return startText;
 }
 
-/** ` duration ms ↑in ↓out (note)` */
+/**
+ * ` duration ms ↑in ↓out (note)`: the sizes and note of the last record, and the duration's text
+ * looked up (durations differ from one request to the next; sizes mostly do not).
+ */
 function lineEnd(record: TrafficRecord): string {
-  if (record.durationMs !== endDuration || record.bytesIn !== endIn || record.bytesOut !== endOut || record.note !== endNote) {
-    endDuration = record.durationMs;
-    endIn = record.bytesIn;
-    endOut = record.bytesOut;
-    endNote = record.note;
-    const note = record.note !== undefined ? ` (${record.note})` : '';
-    endText = ` ${milliseconds(record.durationMs)} ms ↑${size(record.bytesIn)} ↓${size(record.bytesOut)}${note}`;
+  const { bytesIn, bytesOut, note, durationMs } = record;
+  if (bytesIn !== sizesIn || bytesOut !== sizesOut || note !== sizesNote) {
+    sizesIn = bytesIn;
+    sizesOut = bytesOut;
+    sizesNote = note;
+    sizesText = `↑${size(bytesIn)} ↓${size(bytesOut)}${note !== undefined ? ` (${note})` : ''}`;
+    endDuration = NaN;
+  }
+  if (durationMs !== endDuration) {
+    endDuration = durationMs;
+    endText = durationText(durationMs) + sizesText;
   }
   return endText;
+}
+
+/** ` 0.00 ms ` … ` 9.99 ms `, made when first needed: most requests to a mock take under 10 ms. */
+const SHORT_DURATIONS: string[] = [];
+
+/** ` duration ms `: `toFixed(2)` below 10 ms and `toFixed(0)` from there, without its cost. */
+function durationText(ms: number): string {
+  if (ms >= 0 && ms < 9.995) {
+    const hundredths = Math.round(ms * 100);
+    return (SHORT_DURATIONS[hundredths] ??= ` ${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')} ms `);
+  }
+  return ` ${!(ms >= 0) || ms >= 1e9 ? ms.toFixed(0) : String(Math.round(ms))} ms `;
 }
 
 /** The last second formatted: at high rates most records share it. */
@@ -60,16 +80,6 @@ function clock(ms: number): string {
 
 /** '000' … '999': the milliseconds of a time of day, looked up (one line per request is printed). */
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-/** A duration as `toFixed(2)` below 10 ms and `toFixed(0)` from there, without its cost. */
-function milliseconds(ms: number): string {
-  if (!(ms >= 0) || ms >= 1e9) return ms.toFixed(0);
-  if (ms >= 9.995) return String(Math.round(ms));
-  const hundredths = Math.round(ms * 100);
-  const whole = Math.floor(hundredths / 100);
-  const rest = hundredths - whole * 100;
-  return `${whole}.${rest < 10 ? '0' : ''}${rest}`;
-}
 
 function hms(date: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
