@@ -27,8 +27,22 @@ export interface LinePrinter {
   print(lines: string): void;
   /** Queues each of `lines` (none ending with a newline) as a line of its own: what `print(lines.join('\n'))` would. */
   printEach(lines: readonly string[]): void;
+  /** Queues one line per item, written by `line` straight into the output: what `printEach(items.map(line.text))` would print. */
+  printWritten<T>(items: readonly T[], line: LineWriter<T>): void;
   /** Resolves when everything queued so far is written. */
   flush(): Promise<void>;
+}
+
+/**
+ * A line's two forms: its UTF-8 bytes, written where they go (no string per line, thousands a
+ * second), and its text, for outputs that take text.
+ */
+export interface LineWriter<T> {
+  /** Bytes `write` writes for the item at most. */
+  maxBytes(item: T): number;
+  /** Writes the item's line (no newline) into `out` from `at`, which has room for `maxBytes(item)`; returns where it ends. */
+  write(item: T, out: Uint8Array, at: number): number;
+  text(item: T): string;
 }
 
 /** Bytes queued for writing; `reusable` is the whole chunk when `bytes` is the start of one. */
@@ -114,6 +128,23 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
     }
   };
 
+  /** Writes each item's line into the chunk (a new chunk when it may not fit this one). */
+  const writeEach = <T>(items: readonly T[], line: LineWriter<T>): void => {
+    for (const item of items) {
+      const most = line.maxBytes(item) + 1;
+      if (chunk === undefined || used + most > chunk.length) {
+        if (most > GATHER_BYTES) {
+          encode(line.text(item));
+          continue;
+        }
+        seal();
+        chunk = spare.pop() ?? Buffer.allocUnsafeSlow(GATHER_BYTES);
+      }
+      used = line.write(item, chunk, used);
+      chunk[used++] = 10; // \n
+    }
+  };
+
   const pump = (): void => {
     if (writing || gathering !== undefined) return;
     if (dropped > 0 && pendingBytes() < maxPendingBytes) {
@@ -178,6 +209,21 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
     }
     if (each) encodeEach(lines);
     else for (const text of lines) encode(text.endsWith('\n') ? text.slice(0, -1) : text);
+    afterQueueing();
+  };
+
+  const queueWritten = <T>(items: readonly T[], line: LineWriter<T>): void => {
+    if (failed) return;
+    if (pendingBytes() > maxPendingBytes) {
+      dropped += items.length;
+      return;
+    }
+    writeEach(items, line);
+    afterQueueing();
+  };
+
+  /** After lines were queued: write now when enough is gathered, else when the gathering ends. */
+  const afterQueueing = (): void => {
     if (gathering !== undefined && pendingBytes() >= GATHER_BYTES) {
       clearTimeout(gathering); // enough gathered: write now
       gathering = undefined;
@@ -188,6 +234,7 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
   return {
     print: (lines) => queue([lines], false),
     printEach: (lines) => queue(lines, true),
+    printWritten: queueWritten,
     flush() {
       if (!writing && pendingBytes() === 0 && dropped === 0) return Promise.resolve();
       return new Promise((resolve) => {
@@ -202,7 +249,12 @@ export function fdPrinter(fd: number, maxPendingBytes = DEFAULT_MAX_PENDING_BYTE
 
 /** For outputs that are not a file descriptor (tests, the app): print through them directly. */
 export function outputPrinter(out: (text: string) => void): LinePrinter {
-  return { print: (lines) => out(lines), printEach: (lines) => out(lines.join('\n')), flush: () => Promise.resolve() };
+  return {
+    print: (lines) => out(lines),
+    printEach: (lines) => out(lines.join('\n')),
+    printWritten: (items, line) => out(items.map((item) => line.text(item)).join('\n')),
+    flush: () => Promise.resolve(),
+  };
 }
 
 function isRegularFile(fd: number): boolean {

@@ -6,8 +6,8 @@
  * and drawing them would cost the server CPU. Records the traffic log could not hand over (more than
  * it holds arrived in one tick) are never dropped silently: "N requests not shown".
  */
-import { formatTrafficLine, type TrafficRecord } from '../servers/index.js';
-import type { LinePrinter } from './line-printer.js';
+import { formatTrafficLine, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../servers/index.js';
+import type { LinePrinter, LineWriter } from './line-printer.js';
 import type { paint } from './output.js';
 
 /** Decision: 200 lines a second on a terminal, then a summary line per second. */
@@ -40,34 +40,41 @@ export class TrafficPrinter {
 
   /** The traffic log's listener. */
   readonly print = (records: readonly TrafficRecord[], dropped: number): void => {
-    // Handed over as one list: the printer encodes each line where it goes (appending to one
-    // string would build a rope of thousands of pieces, flattened again before it is encoded).
-    const lines: string[] = [];
-    const add = (line: string) => lines.push(line);
-    if (dropped > 0) add(this.#droppedLine(dropped));
-    const limit = this.#options.json ? undefined : this.#options.linesPerSecond;
-    for (const r of records) {
-      if (this.#options.json) {
-        add(JSON.stringify({ type: 'traffic', ...r }));
-        continue;
-      }
-      if (limit !== undefined && !this.#roomFor(limit)) {
-        this.#summarised.requests++;
-        if (r.level === 'error') this.#summarised.errors++;
-        else if (r.level === 'warning') this.#summarised.warnings++;
-        continue;
-      }
-      const line = formatTrafficLine(r);
-      add(r.level === 'error' ? this.#c.red(line) : r.level === 'warning' ? this.#c.yellow(line) : line);
+    if (dropped > 0) this.#printer.print(this.#droppedLine(dropped));
+    if (this.#options.json) {
+      // Handed over as one list: the printer encodes each line where it goes (appending to one
+      // string would build a rope of thousands of pieces, flattened again before it is encoded).
+      if (records.length > 0) this.#printer.printEach(records.map((r) => JSON.stringify({ type: 'traffic', ...r })));
+      return;
     }
-    if (lines.length > 0) this.#printer.printEach(lines);
+    const limit = this.#options.linesPerSecond;
+    const shown = limit === undefined ? records : records.filter((r) => this.#shows(r, limit));
+    if (shown.length === 0) return;
+    // Without colours (a pipe, a file) each line is written as bytes straight into the output.
+    if (!this.#c.isColorSupported) this.#printer.printWritten(shown, PLAIN_LINES);
+    else this.#printer.printEach(shown.map((r) => this.#coloured(r)));
   };
+
+  /** A line in the colour of its level (a terminal, at most `linesPerSecond` a second). */
+  #coloured(r: TrafficRecord): string {
+    const line = formatTrafficLine(r);
+    return r.level === 'error' ? this.#c.red(line) : r.level === 'warning' ? this.#c.yellow(line) : line;
+  }
 
   /** Prints what is still counted (the last second's summary); call when serving stops. */
   finish(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#printSummary();
+  }
+
+  /** Whether the record's line is printed this second; counted for the summary when not. */
+  #shows(r: TrafficRecord, limit: number): boolean {
+    if (this.#roomFor(limit)) return true;
+    this.#summarised.requests++;
+    if (r.level === 'error') this.#summarised.errors++;
+    else if (r.level === 'warning') this.#summarised.warnings++;
+    return false;
   }
 
   #roomFor(limit: number): boolean {
@@ -103,6 +110,9 @@ export class TrafficPrinter {
     return this.#options.json ? JSON.stringify({ type: 'notice', level: 'warning', message }) : this.#c.yellow(`… ${message}`);
   }
 }
+
+/** Lines without colour: the same for every level. */
+const PLAIN_LINES: LineWriter<TrafficRecord> = { maxBytes: trafficLineMaxBytes, write: writeTrafficLine, text: formatTrafficLine };
 
 function count(n: number): string {
   return n.toLocaleString('en-US');

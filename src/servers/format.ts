@@ -1,47 +1,123 @@
-/** One traffic record as a line of text, for the CLI and plain-text views. */
+/**
+ * One traffic record as a line, for the CLI and plain-text views. The line is made as UTF-8 bytes
+ * (`writeTrafficLine`): `ferry serve` writes each line straight into its output chunk, so a busy
+ * server makes no string per line; `formatTrafficLine` reads the same bytes back as text.
+ */
 import type { TrafficRecord } from './types.js';
 
 /** `time server summary duration ↑in ↓out (note)`, the same for every kind. */
 export function formatTrafficLine(record: TrafficRecord): string {
-  return `${lineStart(record)}${record.summary}${lineEnd(record)}`;
+  const most = trafficLineMaxBytes(record);
+  if (scratch.length < most) scratch = Buffer.allocUnsafe(most);
+  return scratch.toString('utf8', 0, writeTrafficLine(record, scratch, 0));
+}
+let scratch = Buffer.allocUnsafe(1024);
+
+/** Bytes `writeTrafficLine` writes for the record at most. */
+export function trafficLineMaxBytes(record: TrafficRecord): number {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; the time, numbers, units and arrows take under 200.
+  return (record.server.length + record.summary.length + (record.note?.length ?? 0)) * 3 + 200;
+}
+
+/**
+ * Writes the record's line (without a newline) as UTF-8 into `out` from `at`, which has room for
+ * `trafficLineMaxBytes(record)` bytes; returns where the line ends.
+ */
+export function writeTrafficLine(record: TrafficRecord, out: Uint8Array, at: number): number {
+  at = copy(lineStart(record), out, at);
+  at = writeUtf8(record.summary, out, at);
+  at = copy(durationBytes(record.durationMs), out, at);
+  return copy(lineSizes(record), out, at);
 }
 
 /*
- * The line's start and end of the last record: at thousands of records a second many share the
- * millisecond and server, and every echo of a same-sized message has the same end. Reused, they are
- * not built again (a dozen small strings a line, each made, joined and copied).
+ * The parts of the last record's line, as bytes: at thousands of records a second many share the
+ * millisecond and server, and the sizes (every answer of a route, every echo of a message); the
+ * duration's bytes are looked up. So a line costs its summary's bytes and a few copies.
  */
 let startTime = NaN;
 let startServer = '';
-let startText = '';
-let endDuration = NaN;
-let endIn = NaN;
-let endOut = NaN;
-let endNote: string | undefined;
-let endText = '';
+let startBytes: Uint8Array = new Uint8Array(0);
+let sizesIn = NaN;
+let sizesOut = NaN;
+let sizesNote: string | undefined;
+let sizesBytes: Uint8Array = new Uint8Array(0);
 
 /** `time server ` */
-function lineStart(record: TrafficRecord): string {
+function lineStart(record: TrafficRecord): Uint8Array {
   const ms = Math.floor(record.time);
   if (ms !== startTime || record.server !== startServer) {
     startTime = ms;
     startServer = record.server;
-    startText = `${clock(ms)} ${record.server} `;
+    startBytes = Buffer.from(`${clock(ms)} ${record.server} `, 'utf8');
   }
-  return startText;
+  return startBytes;
 }
 
-/** ` duration ms ↑in ↓out (note)` */
-function lineEnd(record: TrafficRecord): string {
-  if (record.durationMs !== endDuration || record.bytesIn !== endIn || record.bytesOut !== endOut || record.note !== endNote) {
-    endDuration = record.durationMs;
-    endIn = record.bytesIn;
-    endOut = record.bytesOut;
-    endNote = record.note;
-    const note = record.note !== undefined ? ` (${record.note})` : '';
-    endText = ` ${milliseconds(record.durationMs)} ms ↑${size(record.bytesIn)} ↓${size(record.bytesOut)}${note}`;
+/** `↑in ↓out (note)` */
+function lineSizes(record: TrafficRecord): Uint8Array {
+  const { bytesIn, bytesOut, note } = record;
+  if (bytesIn !== sizesIn || bytesOut !== sizesOut || note !== sizesNote) {
+    sizesIn = bytesIn;
+    sizesOut = bytesOut;
+    sizesNote = note;
+    sizesBytes = Buffer.from(`↑${size(bytesIn)} ↓${size(bytesOut)}${note !== undefined ? ` (${note})` : ''}`, 'utf8');
   }
-  return endText;
+  return sizesBytes;
+}
+
+/** ` 0.00 ms ` … ` 9.99 ms `, each made when first needed: most requests to a mock take under 10 ms. */
+const SHORT_DURATIONS: Uint8Array[] = [];
+
+/** ` duration ms `: `toFixed(2)` below 10 ms and `toFixed(0)` from there, without its cost. */
+function durationBytes(ms: number): Uint8Array {
+  if (ms >= 0 && ms < 9.995) {
+    const hundredths = Math.round(ms * 100);
+    return (SHORT_DURATIONS[hundredths] ??= Buffer.from(` ${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')} ms `, 'latin1'));
+  }
+  return Buffer.from(` ${!(ms >= 0) || ms >= 1e9 ? ms.toFixed(0) : String(Math.round(ms))} ms `, 'latin1');
+}
+
+function copy(bytes: Uint8Array, out: Uint8Array, at: number): number {
+  out.set(bytes, at);
+  return at + bytes.length;
+}
+
+/**
+ * UTF-8 written by a loop: for the few dozen characters of a summary, cheaper than a call into
+ * Node's encoder, and ASCII (most of it) costs one store per character. A lone surrogate becomes
+ * U+FFFD, as Node's encoder writes it.
+ */
+function writeUtf8(text: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      out[at++] = c;
+      continue;
+    }
+    if (c < 0x800) {
+      out[at++] = 0xc0 | (c >> 6);
+      out[at++] = 0x80 | (c & 0x3f);
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        out[at++] = 0xf0 | (c >> 18);
+        out[at++] = 0x80 | ((c >> 12) & 0x3f);
+        out[at++] = 0x80 | ((c >> 6) & 0x3f);
+        out[at++] = 0x80 | (c & 0x3f);
+        continue;
+      }
+      c = 0xfffd;
+    }
+    out[at++] = 0xe0 | (c >> 12);
+    out[at++] = 0x80 | ((c >> 6) & 0x3f);
+    out[at++] = 0x80 | (c & 0x3f);
+  }
+  return at;
 }
 
 /** The last second formatted: at high rates most records share it. */
@@ -60,16 +136,6 @@ function clock(ms: number): string {
 
 /** '000' … '999': the milliseconds of a time of day, looked up (one line per request is printed). */
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-/** A duration as `toFixed(2)` below 10 ms and `toFixed(0)` from there, without its cost. */
-function milliseconds(ms: number): string {
-  if (!(ms >= 0) || ms >= 1e9) return ms.toFixed(0);
-  if (ms >= 9.995) return String(Math.round(ms));
-  const hundredths = Math.round(ms * 100);
-  const whole = Math.floor(hundredths / 100);
-  const rest = hundredths - whole * 100;
-  return `${whole}.${rest < 10 ? '0' : ''}${rest}`;
-}
 
 function hms(date: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');

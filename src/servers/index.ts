@@ -10,7 +10,7 @@ export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, type TrafficListener } from './tr
 export { ServerError } from './errors.js';
 export { checkServerSettings } from './check-settings.js';
 export { certificateFolder, CERT_FILE, KEY_FILE } from '../appdata/index.js';
-export { formatTrafficLine } from './format.js';
+export { formatTrafficLine, trafficLineMaxBytes, writeTrafficLine } from './format.js';
 export { exposureWarning } from './exposure.js';
 export { isServerKindBuilt, loadServerKind, SERVER_KIND_MODULES, serverKindModule } from './kinds/index.js';
 export type { BindOptions, ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, ServerKindTable, SocketKindInstance } from './kinds/index.js';

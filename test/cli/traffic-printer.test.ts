@@ -1,10 +1,13 @@
 /** What `ferry serve` prints of the traffic: every line, a per-second summary on a terminal, never a silent drop. */
 import { describe, expect, it } from 'vitest';
 import { TrafficPrinter } from '../../src/cli/traffic-printer.js';
-import { outputPrinter } from '../../src/cli/line-printer.js';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fdPrinter, outputPrinter } from '../../src/cli/line-printer.js';
 import { paint } from '../../src/cli/output.js';
 import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
-import type { TrafficRecord } from '../../src/servers/index.js';
+import { formatTrafficLine, type TrafficRecord } from '../../src/servers/index.js';
+import { tempDir } from '../support/temp.js';
 
 const record = (n: number, status = 200): TrafficRecord => ({
   ...httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status }, 0, 10),
@@ -59,5 +62,22 @@ describe('ferry serve traffic lines', () => {
     const json = setUp({ json: true });
     json.printer.print([], 1);
     expect(JSON.parse(json.lines[0]!)).toEqual({ type: 'notice', level: 'warning', message: '1 request not shown: more arrived at once than the traffic log holds' });
+  });
+
+  it('into a file: each line written as bytes, the same text, over many chunks and past a chunk', async () => {
+    const file = path.join(await tempDir(), 'traffic.log');
+    const fd = openSync(file, 'w');
+    const out = fdPrinter(fd);
+    const printer = new TrafficPrinter(out, paint({ out: () => {}, err: () => {}, color: false }), { json: false });
+    const records: TrafficRecord[] = [];
+    for (let batch = 0; batch < 30; batch++) {
+      // ~600 KB of lines: many 64 KB chunks filled, written and reused; one line longer than a chunk.
+      const some = Array.from({ length: 100 }, (_, i) => ({ ...record(batch * 100 + i, i % 10 === 0 ? 500 : 200), summary: `${batch}-${i} → ${'ü'.repeat(i)} 😀 ${batch === 7 && i === 3 ? 'x'.repeat(70_000) : ''}` }));
+      printer.print(some, 0);
+      records.push(...some);
+    }
+    await out.flush();
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe(records.map((r) => `${formatTrafficLine(r)}\n`).join(''));
   });
 });

@@ -1,6 +1,6 @@
 /** The traffic log: bounded, oldest dropped first, delivered to listeners after the request's tick. */
 import { describe, expect, it } from 'vitest';
-import { formatTrafficLine, type HttpExchangeDetail, TrafficLog, type TrafficRecord } from '../../src/servers/index.js';
+import { formatTrafficLine, type HttpExchangeDetail, TrafficLog, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../../src/servers/index.js';
 import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
 import { previewText, previewUtf8 } from '../../src/servers/kinds/messages/payload.js';
 
@@ -112,6 +112,24 @@ describe('traffic log', () => {
     expect(record(2, { status: 404, note: 'notFound', route: '' })).toMatchObject({ level: 'warning', note: 'no route', detail: { note: 'notFound' } });
     expect(record(3, { status: 0, note: 'hang' }).level).toBe('error');
     expect(record(4, { status: 502, note: 'proxyError' }).level).toBe('error');
+  });
+
+  it('writes a line as the UTF-8 bytes of its text, whatever the characters', () => {
+    const odd = [
+      record(1, { route: 'Über 🚀 lesen' }, { server: 'café', note: 'ça ← va' }),
+      record(2, { path: '/\ud800x/\udc00', route: '\ud83d' }), // lone surrogates: U+FFFD, as Node's encoder writes them
+      record(3, {}, { durationMs: 12345.6, bytesIn: 5 * 1048576, bytesOut: Number.NaN }),
+    ];
+    const local = formatTrafficLine(odd[0]!).slice(0, 12);
+    expect(formatTrafficLine(odd[0]!)).toBe(`${local} café 200 GET /r/1 → Über 🚀 lesen 1.50 ms ↑0 B ↓2.0 KB (ça ← va)`);
+    expect(formatTrafficLine(odd[2]!).slice(13)).toBe('api 200 GET /r/3 → r 12346 ms ↑5.0 MB ↓NaN MB');
+    for (const r of odd) {
+      const out = Buffer.alloc(trafficLineMaxBytes(r) + 10, 0xff);
+      const end = writeTrafficLine(r, out, 5);
+      expect(out.subarray(5, end)).toEqual(Buffer.from(`${formatTrafficLine(r).slice(0, 13)}${r.server} ${r.summary}${formatTrafficLine(r).slice(13 + r.server.length + 1 + r.summary.length)}`, 'utf8'));
+      expect(out[end]).toBe(0xff); // nothing past the end, within the room it asked for
+    }
+    expect(formatTrafficLine(odd[1]!)).toContain('/\ufffdx/\ufffd → \ufffd 1.50 ms');
   });
 
   it('prints a record of any kind from its summary, sizes and note', () => {
