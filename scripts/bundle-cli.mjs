@@ -79,29 +79,6 @@ const zodEnglishOnly = {
 };
 
 /**
- * zod's JSON Schema conversion (`z.toJSONSchema`, `z.fromJSONSchema`, the processors every schema
- * points to: ~100 KB of source, 60 KB of the bundle's zod) is never called by Ferry, yet a run
- * compiled it with the rest of zod. In the bundle its four modules keep their export names, each a
- * function that says so if ever called; zod refers to them only inside functions.
- */
-const ZOD_JSON_SCHEMA_MODULES = /[/\\]zod[/\\]v4[/\\](core[/\\](json-schema-processors|to-json-schema|json-schema-generator)|classic[/\\]from-json-schema)\.js$/;
-const zodWithoutJsonSchema = {
-  name: 'zod-without-json-schema',
-  setup(b) {
-    b.onLoad({ filter: ZOD_JSON_SCHEMA_MODULES }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const names = new Set();
-      for (const m of source.matchAll(/^export (?:async )?(?:function|const|let|class) ([\w$]+)/gm)) names.add(m[1]);
-      for (const m of source.matchAll(/^export \{([^}]*)\}/gm)) {
-        for (const part of m[1].split(',')) if (part.trim()) names.add(part.trim().split(/\s+as\s+/).at(-1));
-      }
-      const unavailable = `function unavailable() { throw new Error("zod's JSON Schema conversion is not part of Ferry's bundle (scripts/bundle-cli.mjs)"); }`;
-      return { contents: [unavailable, ...[...names].map((name) => `export const ${name} = unavailable;`)].join('\n'), loader: 'js' };
-    });
-  },
-};
-
-/**
  * Rolldown (charset 'ascii', below) escapes text outside ASCII in code but keeps it in the comments
  * it keeps. One such character makes Node hold the whole file as two-byte text, slower to decode
  * and to compile (zod's 430 KB chunk: ~5 ms of a run), so it is written as its `\uXXXX` escape
@@ -249,7 +226,7 @@ const result = await build({
   chunkNames: '[name]-[hash]',
   metafile: true,
   logLevel: 'warning',
-  plugins: [processGlobal, zodEnglishOnly, zodWithoutJsonSchema, externalPackages],
+  plugins: [processGlobal, zodEnglishOnly, externalPackages],
   // The CommonJS packages inside call require() for Node's built-ins; ES modules have none.
   banner: { js: "import { createRequire as __ferryCreateRequire } from 'node:module'; const require = __ferryCreateRequire(import.meta.url);" },
 });
