@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { startWorkspaceServers } from '../servers/index.js';
+import { plainRecord, startWorkspaceServers } from '../servers/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
@@ -111,7 +111,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
         const id = args.id?.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
         const all = state.traffic.recent().filter((r) => !id || r.server === id);
         const limit = args.limit ?? 50;
-        const records = all.slice(-limit).map((r) => ({ ...r, time: new Date(r.time).toISOString(), detail: bounded(r.detail) }));
+        const records = all.slice(-limit).map((r) => ({ ...plainRecord(r), time: new Date(r.time).toISOString(), detail: bounded(r.detail) }));
         return { records, ...(all.length > records.length ? { note: `${all.length} records held; the newest ${records.length} are shown.` } : {}) };
       }),
   );

@@ -6,7 +6,7 @@
  * and drawing them would cost the server CPU. Records the traffic log could not hand over (more than
  * it holds arrived in one tick) are never dropped silently: "N requests not shown".
  */
-import { formatTrafficLine, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../servers/index.js';
+import { formatTrafficLine, plainRecord, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../servers/index.js';
 import type { LinePrinter, LineWriter } from './line-printer.js';
 import type { paint } from './output.js';
 
@@ -44,7 +44,7 @@ export class TrafficPrinter {
     if (this.#options.json) {
       // Handed over as one list: the printer encodes each line where it goes (appending to one
       // string would build a rope of thousands of pieces, flattened again before it is encoded).
-      if (records.length > 0) this.#printer.printEach(records.map((r) => JSON.stringify({ type: 'traffic', ...r })));
+      if (records.length > 0) this.#printer.printEach(records.map((r) => JSON.stringify({ type: 'traffic', ...plainRecord(r) })));
       return;
     }
     const limit = this.#options.linesPerSecond;

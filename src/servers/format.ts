@@ -16,7 +16,8 @@ let scratch = Buffer.allocUnsafe(1024);
 /** Bytes `writeTrafficLine` writes for the record at most. */
 export function trafficLineMaxBytes(record: TrafficRecord): number {
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the time, numbers, units and arrows take under 200.
-  return (record.server.length + record.summary.length + (record.note?.length ?? 0)) * 3 + 200;
+  const summaryLength = record.summaryLength !== undefined ? record.summaryLength() : record.summary.length;
+  return (record.server.length + summaryLength + (record.note?.length ?? 0)) * 3 + 200;
 }
 
 /**
@@ -25,7 +26,7 @@ export function trafficLineMaxBytes(record: TrafficRecord): number {
  */
 export function writeTrafficLine(record: TrafficRecord, out: Uint8Array, at: number): number {
   at = copy(lineStart(record), out, at);
-  at = writeUtf8(record.summary, out, at);
+  at = record.writeSummary !== undefined ? record.writeSummary(out, at) : writeUtf8(record.summary, out, at);
   at = copy(durationBytes(record.durationMs), out, at);
   return copy(lineSizes(record), out, at);
 }
@@ -88,7 +89,7 @@ function copy(bytes: Uint8Array, out: Uint8Array, at: number): number {
  * Node's encoder, and ASCII (most of it) costs one store per character. A lone surrogate becomes
  * U+FFFD, as Node's encoder writes it.
  */
-function writeUtf8(text: string, out: Uint8Array, at: number): number {
+export function writeUtf8(text: string, out: Uint8Array, at: number): number {
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i);
     if (c < 0x80) {

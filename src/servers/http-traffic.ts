@@ -4,6 +4,7 @@
  * are worded here once so `ferry serve` prints them alike for every such kind.
  */
 import type { ServerKind } from '../model/index.js';
+import { writeUtf8 } from './format.js';
 import { epochMsOf } from './traffic.js';
 import type { TrafficRecord } from './types.js';
 
@@ -54,19 +55,76 @@ export function httpExchangeRecord(
   bytesIn: number,
   bytesOut: number,
 ): HttpExchangeRecord {
-  const { status } = detail;
-  const record: HttpExchangeRecord = {
-    kind,
-    server,
-    time: epochMsOf(start),
-    direction: 'exchange',
-    summary: `${status === 0 ? '---' : status} ${detail.method} ${detail.path}${detail.route !== '' ? ` → ${detail.route}` : ''}`,
-    level: status === 0 || status >= 500 ? 'error' : status >= 400 ? 'warning' : 'info',
-    durationMs,
-    bytesIn,
-    bytesOut,
-    detail,
-  };
-  if (detail.note !== undefined) record.note = NOTES[detail.note];
-  return record;
+  return new HttpExchange(kind, server, epochMsOf(start), durationMs, detail, bytesIn, bytesOut);
 }
+
+/**
+ * An exchange's record as plain fields; its summary (`200 GET /users/42 → Get user`) is worded
+ * only when read. `ferry serve` writes it as bytes from the fields (`writeSummary`) and keeps no
+ * record, so a busy server makes no summary string per request. `toJSON` gives the record with its
+ * summary, fields in the order faces and `--json` have always shown them.
+ */
+class HttpExchange implements HttpExchangeRecord {
+  readonly kind: ServerKind;
+  readonly server: string;
+  readonly time: number;
+  readonly direction = 'exchange' as const;
+  readonly level: HttpExchangeRecord['level'];
+  readonly durationMs: number;
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly detail: HttpExchangeDetail;
+  /** Set only when there is one, so that a record without a note has no `note` key. */
+  declare readonly note?: string;
+  #summary: string | undefined;
+
+  constructor(kind: ServerKind, server: string, time: number, durationMs: number, detail: HttpExchangeDetail, bytesIn: number, bytesOut: number) {
+    const status = detail.status;
+    this.kind = kind;
+    this.server = server;
+    this.time = time;
+    this.level = status === 0 || status >= 500 ? 'error' : status >= 400 ? 'warning' : 'info';
+    this.durationMs = durationMs;
+    this.bytesIn = bytesIn;
+    this.bytesOut = bytesOut;
+    this.detail = detail;
+    if (detail.note !== undefined) (this as { note?: string }).note = NOTES[detail.note];
+  }
+
+  get summary(): string {
+    if (this.#summary === undefined) {
+      const { status, method, path, route } = this.detail;
+      this.#summary = `${status === 0 ? '---' : status} ${method} ${path}${route !== '' ? ` → ${route}` : ''}`;
+    }
+    return this.#summary;
+  }
+
+  /** UTF-16 units of the summary (what `summary.length` would be), without wording it. */
+  summaryLength(): number {
+    const { status, method, path, route } = this.detail;
+    return (status === 0 ? 3 : String(status).length) + 2 + method.length + path.length + (route !== '' ? 3 + route.length : 0);
+  }
+
+  /** Writes the summary as UTF-8 into `out` from `at` (room for `summaryLength() * 3` bytes); returns where it ends. */
+  writeSummary(out: Uint8Array, at: number): number {
+    const { status, method, path, route } = this.detail;
+    at = writeUtf8(status === 0 ? '---' : String(status), out, at);
+    out[at++] = 0x20;
+    at = writeUtf8(method, out, at);
+    out[at++] = 0x20;
+    at = writeUtf8(path, out, at);
+    if (route === '') return at;
+    out.set(ROUTE_ARROW, at);
+    return writeUtf8(route, out, at + ROUTE_ARROW.length);
+  }
+
+  toJSON(): HttpExchangeRecord {
+    const { kind, server, time, direction, summary, level, durationMs, bytesIn, bytesOut, detail } = this;
+    const plain: HttpExchangeRecord = { kind, server, time, direction, summary, level, durationMs, bytesIn, bytesOut, detail };
+    if (this.note !== undefined) plain.note = this.note;
+    return plain;
+  }
+}
+
+/** ` → ` as UTF-8. */
+const ROUTE_ARROW = Buffer.from(' → ', 'utf8');

@@ -6,7 +6,7 @@
 export { startServer, type ServerEntry } from './server.js';
 export { startServers, type ServersHandle, type ServerFailure, type StartServersOptions } from './start-servers.js';
 export { startWorkspaceServers, type WorkspaceServers, type WorkspaceServersOptions } from './workspace-servers.js';
-export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, type TrafficListener } from './traffic.js';
+export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, plainRecord, type TrafficListener } from './traffic.js';
 export { ServerError } from './errors.js';
 export { checkServerSettings } from './check-settings.js';
 export { certificateFolder, CERT_FILE, KEY_FILE } from '../appdata/index.js';

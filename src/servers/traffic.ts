@@ -94,6 +94,11 @@ export class TrafficLog {
   };
 }
 
+/** A record as plain fields, summary included, for faces that copy or spread it (`{ ...record }` would miss a worded-when-read summary). */
+export function plainRecord<Detail>(record: TrafficRecord<Detail>): TrafficRecord<Detail> {
+  return record.toJSON !== undefined ? record.toJSON() : record;
+}
+
 /** Wall-clock offset of `performance.now()`, re-read at most once a second (the clocks may drift). */
 let clockOffset = Date.now() - performance.now();
 let offsetReadAt = performance.now();

@@ -32,6 +32,14 @@ export interface TrafficRecord<Detail = unknown> {
   /** Bytes sent to the client. */
   bytesOut: number;
   detail: Detail;
+  /**
+   * For records that word their summary only when read (an HTTP exchange): its length in UTF-16
+   * units and its UTF-8 bytes, so a printed line needs no summary string (see format.ts).
+   */
+  summaryLength?(): number;
+  writeSummary?(out: Uint8Array, at: number): number;
+  /** For records that are not plain objects: their fields, summary included, as JSON shows them. */
+  toJSON?(): TrafficRecord<Detail>;
 }
 
 /** Something a running server wants a person to know (a reload, a broken edit, a failure). */

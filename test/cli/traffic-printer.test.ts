@@ -6,11 +6,11 @@ import path from 'node:path';
 import { fdPrinter, outputPrinter } from '../../src/cli/line-printer.js';
 import { paint } from '../../src/cli/output.js';
 import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
-import { formatTrafficLine, type TrafficRecord } from '../../src/servers/index.js';
+import { formatTrafficLine, plainRecord, type TrafficRecord } from '../../src/servers/index.js';
 import { tempDir } from '../support/temp.js';
 
 const record = (n: number, status = 200): TrafficRecord => ({
-  ...httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status }, 0, 10),
+  ...plainRecord(httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status }, 0, 10)),
   time: Date.UTC(2026, 0, 1, 12, 0, 0, n),
 });
 

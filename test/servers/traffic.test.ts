@@ -1,12 +1,12 @@
 /** The traffic log: bounded, oldest dropped first, delivered to listeners after the request's tick. */
 import { describe, expect, it } from 'vitest';
-import { formatTrafficLine, type HttpExchangeDetail, TrafficLog, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../../src/servers/index.js';
+import { formatTrafficLine, type HttpExchangeDetail, plainRecord, TrafficLog, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../../src/servers/index.js';
 import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
 import { previewText, previewUtf8 } from '../../src/servers/kinds/messages/payload.js';
 
 /** An HTTP exchange as the mock records it, at a fixed time. */
 const record = (n: number, detail: Partial<HttpExchangeDetail> = {}, extra: Partial<TrafficRecord> = {}): TrafficRecord => ({
-  ...httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status: 200, ...detail }, 0, 2048),
+  ...plainRecord(httpExchangeRecord('http', 'api', performance.now(), 1.5, { method: 'GET', path: `/r/${n}`, route: 'r', status: 200, ...detail }, 0, 2048)),
   time: Date.UTC(2026, 0, 1, 12, 0, 0, n),
   ...extra,
 });
@@ -112,6 +112,31 @@ describe('traffic log', () => {
     expect(record(2, { status: 404, note: 'notFound', route: '' })).toMatchObject({ level: 'warning', note: 'no route', detail: { note: 'notFound' } });
     expect(record(3, { status: 0, note: 'hang' }).level).toBe('error');
     expect(record(4, { status: 502, note: 'proxyError' }).level).toBe('error');
+  });
+
+  it('words the summary of an exchange when read, and writes the same bytes from its fields', () => {
+    const live = [
+      httpExchangeRecord('http', 'café', performance.now(), 1.5, { method: 'GET', path: '/r/1?q=ü', route: 'Über 🚀 \ud83d', status: 200 }, 3, 20),
+      httpExchangeRecord('http', 'api', performance.now(), 12.5, { method: 'PATCH', path: '/\ud800x/\udc00', route: '', status: 0, note: 'reset' }, 0, 0),
+      httpExchangeRecord('sse', 'api', performance.now(), 0.25, { method: 'GET', path: '/e', route: 'events', status: 1000 }, 0, 5),
+    ];
+    expect(live.map((r) => r.summary)).toEqual(['200 GET /r/1?q=ü → Über 🚀 \ud83d', '--- PATCH /\ud800x/\udc00', '1000 GET /e → events']);
+    for (const r of live) {
+      expect(r.summaryLength?.()).toBe(r.summary.length);
+      const plain = plainRecord(r);
+      const out = Buffer.alloc(trafficLineMaxBytes(r) + 10, 0xff);
+      const end = writeTrafficLine(r, out, 5);
+      expect(out.subarray(5, end).toString('utf8')).toBe(formatTrafficLine(plain));
+      expect(out[end]).toBe(0xff);
+      // JSON (the app, `--json`) and copies (the agent's tool) show the fields in the order they always had.
+      const keys = ['kind', 'server', 'time', 'direction', 'summary', 'level', 'durationMs', 'bytesIn', 'bytesOut', 'detail', ...(r.note !== undefined ? ['note'] : [])];
+      expect(Object.keys(plain)).toEqual(keys);
+      expect(Object.keys(JSON.parse(JSON.stringify(r)))).toEqual(keys);
+      expect(JSON.parse(JSON.stringify(r))).toEqual(JSON.parse(JSON.stringify(plain)));
+      expect(Object.keys({ type: 'traffic', ...plain })).toEqual(['type', ...keys]);
+    }
+    expect(plainRecord(live[1]!)).toMatchObject({ level: 'error', note: 'fault: reset', summary: '--- PATCH /\ud800x/\udc00' });
+    expect(plainRecord(live[0]!)).not.toHaveProperty('note');
   });
 
   it('writes a line as the UTF-8 bytes of its text, whatever the characters', () => {
