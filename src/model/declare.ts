@@ -78,14 +78,15 @@ type AnySchema = z.ZodType;
  * empty optional sections omitted, unknown fields kept after the known ones.
  */
 export function toFileData(schema: AnySchema, value: unknown): unknown {
-  const inner = unwrap(schema);
   if (value === null || value === undefined) return value;
-  if (inner instanceof z.ZodObject && isPlainObject(value)) return objectToFileData(inner, value);
-  if (inner instanceof z.ZodArray && Array.isArray(value)) {
-    return value.map((item) => toFileData(inner.element as AnySchema, item));
+  // The schema's shape as planned once (zod's `instanceof` checks cost more than the walk itself).
+  const plan = schemaPlan(schema);
+  if (plan.kind === 'object' && isPlainObject(value)) return objectToFileData(plan.schema, value);
+  if (plan.kind === 'array' && Array.isArray(value)) {
+    return value.map((item) => toFileData(plan.element, item));
   }
-  if (inner instanceof z.ZodDiscriminatedUnion && isPlainObject(value)) {
-    const variant = variantFor(inner, value);
+  if (plan.kind === 'union' && isPlainObject(value)) {
+    const variant = plan.variants.get(value[plan.discriminator]);
     return variant ? toFileData(variant, value) : value;
   }
   return value;
@@ -133,7 +134,7 @@ function objectToFileData(schema: z.ZodObject, value: Record<string, unknown>): 
  * an object is copied only when something under it is dropped (zod never changes its input).
  */
 export function dropNullFields(schema: AnySchema, value: unknown): unknown {
-  const plan = nullPlan(schema);
+  const plan = schemaPlan(schema);
   if (plan.kind === 'object' && isPlainObject(value)) {
     // An own `__proto__` key (YAML may hold one) is copied the plain way, as it always was.
     if (Object.hasOwn(value, '__proto__')) return copyWithoutNulls(plan.shape, value);
@@ -178,24 +179,27 @@ function copyWithoutNulls(shape: Record<string, AnySchema>, value: Record<string
   return out;
 }
 
-type NullPlan =
-  | { kind: 'object'; shape: Record<string, AnySchema> }
+type SchemaPlan =
+  | { kind: 'object'; schema: z.ZodObject; shape: Record<string, AnySchema> }
   | { kind: 'array'; element: AnySchema }
   | { kind: 'union'; discriminator: string; variants: Map<unknown, AnySchema> }
   | { kind: 'leaf' };
 
-const nullPlans = new WeakMap<AnySchema, NullPlan>();
+const schemaPlans = new WeakMap<AnySchema, SchemaPlan>();
 
-/** What `dropNullFields` looks into for `schema`, found once (unwrapping costs more than the walk). */
-function nullPlan(schema: AnySchema): NullPlan {
-  let plan = nullPlans.get(schema);
+/**
+ * What `dropNullFields` and `toFileData` look into for `schema`, found once (unwrapping and zod's
+ * `instanceof` cost more than the walk).
+ */
+function schemaPlan(schema: AnySchema): SchemaPlan {
+  let plan = schemaPlans.get(schema);
   if (plan) return plan;
   const inner = unwrap(schema);
-  if (inner instanceof z.ZodObject) plan = { kind: 'object', shape: inner.shape as Record<string, AnySchema> };
+  if (inner instanceof z.ZodObject) plan = { kind: 'object', schema: inner, shape: inner.shape as Record<string, AnySchema> };
   else if (inner instanceof z.ZodArray) plan = { kind: 'array', element: inner.element as AnySchema };
   else if (inner instanceof z.ZodDiscriminatedUnion) plan = { kind: 'union', ...variantTable(inner) };
   else plan = { kind: 'leaf' };
-  nullPlans.set(schema, plan);
+  schemaPlans.set(schema, plan);
   return plan;
 }
 
@@ -240,7 +244,7 @@ export function defaultOf(schema: AnySchema): { has: boolean; value?: unknown } 
   return { has: false };
 }
 
-/** Each discriminator value of a union with its variant, as `variantFor` finds them one by one. */
+/** Each discriminator value of a union with its variant: the first option that declares it. */
 function variantTable(union: z.ZodDiscriminatedUnion): { discriminator: string; variants: Map<unknown, AnySchema> } {
   const discriminator = (union.def as { discriminator: string }).discriminator;
   const variants = new Map<unknown, AnySchema>();
@@ -252,19 +256,6 @@ function variantTable(union: z.ZodDiscriminatedUnion): { discriminator: string; 
     if (inner instanceof z.ZodLiteral) for (const v of inner.values) if (!variants.has(v)) variants.set(v, opt);
   }
   return { discriminator, variants };
-}
-
-function variantFor(union: z.ZodDiscriminatedUnion, value: Record<string, unknown>): AnySchema | undefined {
-  const key = (union.def as { discriminator: string }).discriminator;
-  for (const option of union.options as AnySchema[]) {
-    const opt = unwrap(option);
-    if (opt instanceof z.ZodObject) {
-      const literal = (opt.shape as Record<string, AnySchema>)[key];
-      const inner = literal ? unwrap(literal) : undefined;
-      if (inner instanceof z.ZodLiteral && inner.values.has(value[key] as never)) return opt;
-    }
-  }
-  return undefined;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
