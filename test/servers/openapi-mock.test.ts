@@ -76,13 +76,11 @@ describe('ferry import --as-server', () => {
     expect((await ferry(root, 'import', '--curl', 'curl http://x', '--as-server')).err).toMatch(/--as-server is for OpenAPI/);
   });
 
-  it('generates the server file of a large document (Stripe, 3.7 MB) in under 2 s', async () => {
+  it('generates the server file of a large document (Stripe, 3.7 MB)', async () => {
     // Generation: read, parse, one route per operation with its example (what --as-server adds).
-    const started = performance.now();
+    // Its time (target under 2 s) is measured by bench/mock-openapi.ts, not here: a loaded test machine is no clock.
     const result = await convertInput(LARGE, { asServer: true, name: 'stripe' });
-    const ms = performance.now() - started;
     expect(result.servers![0]!.server.http!.routes!.length).toBeGreaterThan(300);
-    expect(ms).toBeLessThan(2000);
     // Then the CLI writes it (the 3.7 MB document is copied under specs/), and it starts.
     const root = await makeWorkspace({ servers: {} });
     await fs.mkdir(path.join(root, 'requests'), { recursive: true });
