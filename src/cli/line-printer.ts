@@ -41,7 +41,7 @@ export interface LineWriter<T> {
   /** Bytes `write` writes for the item at most. */
   maxBytes(item: T): number;
   /** Writes the item's line (no newline) into `out` from `at`, which has room for `maxBytes(item)`; returns where it ends. */
-  write(item: T, out: Uint8Array, at: number): number;
+  write(item: T, out: Buffer, at: number): number;
   text(item: T): string;
 }
 

@@ -24,7 +24,7 @@ export function trafficLineMaxBytes(record: TrafficRecord): number {
  * Writes the record's line (without a newline) as UTF-8 into `out` from `at`, which has room for
  * `trafficLineMaxBytes(record)` bytes; returns where the line ends.
  */
-export function writeTrafficLine(record: TrafficRecord, out: Uint8Array, at: number): number {
+export function writeTrafficLine(record: TrafficRecord, out: Buffer, at: number): number {
   at = copy(lineStart(record), out, at);
   at = record.writeSummary !== undefined ? record.writeSummary(out, at) : writeUtf8(record.summary, out, at);
   at = copy(durationBytes(record.durationMs), out, at);
@@ -79,44 +79,21 @@ function durationBytes(ms: number): Uint8Array {
   return Buffer.from(` ${!(ms >= 0) || ms >= 1e9 ? ms.toFixed(0) : String(Math.round(ms))} ms `, 'latin1');
 }
 
-function copy(bytes: Uint8Array, out: Uint8Array, at: number): number {
+function copy(bytes: Uint8Array, out: Buffer, at: number): number {
   out.set(bytes, at);
   return at + bytes.length;
 }
 
 /**
- * UTF-8 written by a loop: for the few dozen characters of a summary, cheaper than a call into
- * Node's encoder, and ASCII (most of it) costs one store per character. A lone surrogate becomes
- * U+FFFD, as Node's encoder writes it.
+ * `text` as UTF-8 into `out` from `at`; returns where it ends. ASCII (nearly every summary) is
+ * stored byte by byte, cheaper for a few dozen characters than a call into Node's encoder; from
+ * the first other character on, Node's encoder writes the rest (a lone surrogate becomes U+FFFD).
  */
-export function writeUtf8(text: string, out: Uint8Array, at: number): number {
+export function writeUtf8(text: string, out: Buffer, at: number): number {
   for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) {
-      out[at++] = c;
-      continue;
-    }
-    if (c < 0x800) {
-      out[at++] = 0xc0 | (c >> 6);
-      out[at++] = 0x80 | (c & 0x3f);
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdfff) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-        out[at++] = 0xf0 | (c >> 18);
-        out[at++] = 0x80 | ((c >> 12) & 0x3f);
-        out[at++] = 0x80 | ((c >> 6) & 0x3f);
-        out[at++] = 0x80 | (c & 0x3f);
-        continue;
-      }
-      c = 0xfffd;
-    }
-    out[at++] = 0xe0 | (c >> 12);
-    out[at++] = 0x80 | ((c >> 6) & 0x3f);
-    out[at++] = 0x80 | (c & 0x3f);
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return at + out.write(i === 0 ? text : text.slice(i), at, 'utf8');
+    out[at++] = c;
   }
   return at;
 }

@@ -106,7 +106,7 @@ class HttpExchange implements HttpExchangeRecord {
   }
 
   /** Writes the summary as UTF-8 into `out` from `at` (room for `summaryLength() * 3` bytes); returns where it ends. */
-  writeSummary(out: Uint8Array, at: number): number {
+  writeSummary(out: Buffer, at: number): number {
     const { status, method, path, route } = this.detail;
     at = writeUtf8(status === 0 ? '---' : String(status), out, at);
     out[at++] = 0x20;

@@ -37,7 +37,7 @@ export interface TrafficRecord<Detail = unknown> {
    * units and its UTF-8 bytes, so a printed line needs no summary string (see format.ts).
    */
   summaryLength?(): number;
-  writeSummary?(out: Uint8Array, at: number): number;
+  writeSummary?(out: Buffer, at: number): number;
   /** For records that are not plain objects: their fields, summary included, as JSON shows them. */
   toJSON?(): TrafficRecord<Detail>;
 }
