@@ -98,6 +98,25 @@ describe('HTTP versions', () => {
     }
   });
 
+  it('gives each of two sends in flight at once the timings and peer of its own connection', async () => {
+    const own = new HttpAgents();
+    const other = await startHttp1();
+    try {
+      const [a, b] = await Promise.all([
+        sendHttp(req(`${tls.url}/echo`, {}, { verifyTls: false }), { agents: own }),
+        sendHttp(req(`${other.url}/echo`), { agents: own }),
+      ]);
+      expect(a.timings.tlsMs).toBeGreaterThan(0);
+      expect(b.timings.connectMs).toBeGreaterThan(0);
+      expect(b.timings.tlsMs).toBe(0);
+      expect(a.remotePort).toBe(Number(new URL(tls.url).port));
+      expect(b.remotePort).toBe(Number(new URL(other.url).port));
+    } finally {
+      await own.close();
+      await other.close();
+    }
+  });
+
   it('refuses a self-signed certificate unless verification is off', async () => {
     const error = await sendHttp(req(`${tls.url}/echo`), { agents }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SendError);

@@ -4,7 +4,6 @@
  * HTTP version, speaks HTTP/2 cleartext with prior knowledge when asked, and measures DNS,
  * connect and TLS times for the send that opened the connection.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import dns from 'node:dns';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -34,8 +33,25 @@ export interface ConnectionTimings {
   afterHandshake?: Error;
 }
 
-/** The send in progress; the connector reports into it. */
-export const connectionTimings = new AsyncLocalStorage<ConnectionTimings>();
+/** The send whose dispatch is running (see `reportingConnection`). */
+let dispatching: ConnectionTimings | undefined;
+
+/**
+ * Runs `dispatch` with `report` as the send the connector reports into. undici opens a
+ * connection for a request inside `dispatch`, synchronously, so the connector finds the report
+ * here; a connection opened later (never for a request of its own) reports nothing, as a reused
+ * one. (An AsyncLocalStorage did this before: it installs promise hooks that tax every promise
+ * of the process from the first send on.)
+ */
+export function reportingConnection<T>(report: ConnectionTimings, dispatch: () => T): T {
+  const outer = dispatching;
+  dispatching = report;
+  try {
+    return dispatch();
+  } finally {
+    dispatching = outer;
+  }
+}
 
 /** Connections that never finish their handshake give up after this long (the request timer may be shorter). */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -65,7 +81,7 @@ export function peerKey(verifyTls: boolean, version: HttpVersionSetting, origin:
 
 function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Map<string, ConnectionTimings>, resolve: HostLookup, material?: ClientTls) {
   return (options: ConnectOptions, callback: ConnectCallback) => {
-    const report = connectionTimings.getStore();
+    const report = dispatching;
     const started = performance.now();
     const hostname = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
     const lookup = ((host: string, lookupOptions: dns.LookupOptions, done: (...args: unknown[]) => void) => {

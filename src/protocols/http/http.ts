@@ -15,7 +15,7 @@ import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge } from './digest.js';
 import { ntlmAuthenticate, ntlmChallenge, ntlmNegotiate } from './ntlm.js';
 import { Deadline } from '../deadline.js';
-import { connectionTimings, peerKey, type ConnectionTimings } from './http-agents.js';
+import { peerKey, reportingConnection, type ConnectionTimings } from './http-agents.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
@@ -78,7 +78,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
       const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
-      const hop = await connectionTimings.run(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit, ctx.streamBody));
+      const hop = await reportingConnection(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit, ctx.streamBody));
       const completedAt = performance.now();
       // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
       // response ends; sending sooner would open a second connection to the same origin.
