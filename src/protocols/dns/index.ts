@@ -1,5 +1,8 @@
 /** The `dns` request kind: a name and a record type asked of a resolver or server (spec 2.8). */
+import { loadOnce } from '../../support/load-once.js';
 import type { RequestKindModule } from '../kind.js';
+
+const dnsClient = loadOnce(() => import('./dns.js'));
 
 export const dnsKind: RequestKindModule = {
   kind: 'dns',
@@ -11,5 +14,5 @@ export const dnsKind: RequestKindModule = {
   methodChoices: ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA', 'HTTPS', 'SVCB', 'NAPTR', 'DS', 'DNSKEY', 'ANY'],
   tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await import('./dns.js')).sendDns(prepared, context, signal),
+  send: async (prepared, context, signal) => (await dnsClient()).sendDns(prepared, context, signal),
 };

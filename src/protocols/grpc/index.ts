@@ -1,5 +1,10 @@
 /** The `grpc` request kind (spec 2.8): `grpc://` and `grpcs://`, `method` is `package.Service/Method`. */
+import { loadOnce } from '../../support/load-once.js';
 import type { RequestKindModule } from '../kind.js';
+
+const callClient = loadOnce(() => import('./call.js'));
+const liveClient = loadOnce(() => import('./live.js'));
+const describer = loadOnce(() => import('./describe.js'));
 
 export const grpcKind: RequestKindModule = {
   kind: 'grpc',
@@ -10,9 +15,9 @@ export const grpcKind: RequestKindModule = {
   options: 'grpc',
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await import('./call.js')).sendGrpc(prepared, context, signal),
-  connect: async (prepared, context, handlers, signal) => (await import('./live.js')).connectGrpc(prepared, context, handlers, signal),
+  send: async (prepared, context, signal) => (await callClient()).sendGrpc(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await liveClient()).connectGrpc(prepared, context, handlers, signal),
   // Client-streaming and bidi calls: one JSON message per send, End half-closes (live.ts).
   composer: { formats: ['json'], fields: [], operations: [{ name: 'end', label: 'End (half-close)', params: [] }], when: 'always' },
-  describe: async (prepared, context, signal) => (await import('./describe.js')).describeGrpc(prepared, context, signal),
+  describe: async (prepared, context, signal) => (await describer()).describeGrpc(prepared, context, signal),
 };

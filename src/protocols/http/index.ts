@@ -4,8 +4,12 @@
  * The client (http.ts, and undici with it) is imported at the first send: `ferry ls`, `--help`
  * and runs of other kinds ask this table without loading it.
  */
+import { loadOnce } from '../../support/load-once.js';
 import type { ProtocolResult, RequestKindModule } from '../kind.js';
 import type { HttpResult } from './types.js';
+
+const subscriptions = loadOnce(() => import('./graphql-subscription/index.js'));
+const httpClient = loadOnce(() => import('./http.js'));
 
 export const httpKind: RequestKindModule = {
   kind: 'http',
@@ -17,16 +21,16 @@ export const httpKind: RequestKindModule = {
   exportsAsCode: true,
   send: async (prepared, context, signal) => {
     if (prepared.body.kind === 'bytes' && prepared.body.source === 'graphql') {
-      const subscribed = await (await import('./graphql-subscription/index.js')).sendIfSubscription(prepared, context, signal);
+      const subscribed = await (await subscriptions()).sendIfSubscription(prepared, context, signal);
       if (subscribed) return subscribed;
     }
     // undici loads with the first send: `ferry ls` and the other listings never need it.
-    const { sendHttp } = await import('./http.js');
+    const { sendHttp } = await httpClient();
     return fromHttpResult(await sendHttp(prepared, { agents: context.agents, cookies: context.cookies, signal, maxResponseMb: context.maxResponseMb }));
   },
-  loadClient: async () => (await import('./http.js')).loadUndici(),
+  loadClient: async () => (await httpClient()).loadUndici(),
   // Only a GraphQL subscription stays connected; other HTTP requests are refused with a message.
-  connect: async (prepared, context, handlers, signal) => (await import('./graphql-subscription/index.js')).connectSubscription(prepared, context, handlers, signal),
+  connect: async (prepared, context, handlers, signal) => (await subscriptions()).connectSubscription(prepared, context, handlers, signal),
   composer: { formats: [], fields: [], operations: [], when: 'graphqlSubscription' },
 };
 

@@ -3,7 +3,12 @@
  * starts it. URLs are prepared as URLs (headers and auth apply), commands are filled as typed.
  * In the app it also connects: a session kept open for calls, with the server's notifications.
  */
+import { loadOnce } from '../../support/load-once.js';
 import type { RequestKindModule } from '../kind.js';
+
+const callClient = loadOnce(() => import('./call.js'));
+const describer = loadOnce(() => import('./describe.js'));
+const liveClient = loadOnce(() => import('./live.js'));
 
 export const mcpKind: RequestKindModule = {
   kind: 'mcp',
@@ -14,9 +19,9 @@ export const mcpKind: RequestKindModule = {
   options: 'mcp',
   tag: () => 'mcp',
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await import('./call.js')).sendMcp(prepared, context, signal),
-  describe: async (prepared, context, signal) => (await import('./describe.js')).describeMcp(prepared, context, signal),
-  connect: async (prepared, context, handlers, signal) => (await import('./live.js')).connectMcp(prepared, context, handlers, signal),
+  send: async (prepared, context, signal) => (await callClient()).sendMcp(prepared, context, signal),
+  describe: async (prepared, context, signal) => (await describer()).describeMcp(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await liveClient()).connectMcp(prepared, context, handlers, signal),
   // A session of calls: no free messages to send, only the operations.
   composer: {
     formats: [],

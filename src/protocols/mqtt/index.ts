@@ -1,5 +1,8 @@
 /** The `mqtt` request kind: `mqtt://` and `mqtts://`, publishes read by the shared stop rule (spec 2.7, 2.8). */
+import { loadOnce } from '../../support/load-once.js';
 import type { RequestKindModule } from '../kind.js';
+
+const mqttClient = loadOnce(() => import('./mqtt.js'));
 
 export const mqttKind: RequestKindModule = {
   kind: 'mqtt',
@@ -10,8 +13,8 @@ export const mqttKind: RequestKindModule = {
   options: 'mqtt',
   tag: () => 'mqtt',
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await import('./mqtt.js')).sendMqtt(prepared, context, signal),
-  connect: async (prepared, context, handlers, signal) => (await import('./mqtt.js')).connectMqtt(prepared, context, handlers, signal),
+  send: async (prepared, context, signal) => (await mqttClient()).sendMqtt(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await mqttClient()).connectMqtt(prepared, context, handlers, signal),
   composer: {
     formats: ['text', 'json', 'hex', 'base64'],
     fields: ['topic', 'qos', 'retain'],

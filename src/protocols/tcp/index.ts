@@ -1,5 +1,8 @@
 /** The `tcp` request kind: `tcp://` and `tls://` over node's net and tls, replies as messages (spec 2.8). */
+import { loadOnce } from '../../support/load-once.js';
 import type { RequestKindModule } from '../kind.js';
+
+const tcpClient = loadOnce(() => import('./tcp.js'));
 
 export const tcpKind: RequestKindModule = {
   kind: 'tcp',
@@ -10,7 +13,7 @@ export const tcpKind: RequestKindModule = {
   options: 'socket',
   tag: () => 'tcp',
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await import('./tcp.js')).sendTcp(prepared, context.maxResponseMb, signal),
-  connect: async (prepared, context, handlers, signal) => (await import('./tcp.js')).connectTcp(prepared, context.maxResponseMb, handlers, signal),
+  send: async (prepared, context, signal) => (await tcpClient()).sendTcp(prepared, context.maxResponseMb, signal),
+  connect: async (prepared, context, handlers, signal) => (await tcpClient()).connectTcp(prepared, context.maxResponseMb, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };

@@ -1,5 +1,8 @@
 /** The `udp` request kind: `udp://` over node's dgram, one message per datagram (spec 2.8). */
+import { loadOnce } from '../../support/load-once.js';
 import type { RequestKindModule } from '../kind.js';
+
+const udpClient = loadOnce(() => import('./udp.js'));
 
 export const udpKind: RequestKindModule = {
   kind: 'udp',
@@ -10,7 +13,7 @@ export const udpKind: RequestKindModule = {
   options: 'socket',
   tag: () => 'udp',
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await import('./udp.js')).sendUdp(prepared, context.maxResponseMb, signal),
-  connect: async (prepared, _context, handlers, signal) => (await import('./udp.js')).connectUdp(prepared, handlers, signal),
+  send: async (prepared, context, signal) => (await udpClient()).sendUdp(prepared, context.maxResponseMb, signal),
+  connect: async (prepared, _context, handlers, signal) => (await udpClient()).connectUdp(prepared, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };
