@@ -3,12 +3,15 @@
  * tokens; Digest and NTLM are answered by the HTTP client; AWS Signature V4, OAuth 1.0, JWT
  * Bearer, ASAP, Hawk and Akamai EdgeGrid are signed over the final request (sign.ts).
  */
+import { loadOnce } from '../support/load-once.js';
 import type { Auth } from '../model/index.js';
 import { PrepareError } from './errors.js';
 import type { OAuth2Options, OAuth2Settings } from './oauth2.js';
 import { lazyRequire } from '../support/lazy-require.js';
 import type { NtlmCredentials, PreparedBody, PreparedHeader } from './prepared.js';
 import { addQueryParam } from './url.js';
+
+const oauth2Client = loadOnce(() => import('./oauth2.js'));
 
 const aws4 = lazyRequire<typeof import('aws4')>(import.meta.url, 'aws4');
 
@@ -54,7 +57,7 @@ function addHeader(target: AuthTarget, name: string, value: string): void {
 
 /** OAuth 2.0 tokens (oauth4webapi): loaded when a request uses OAuth 2.0, not with every run. */
 export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth2Options): ReturnType<typeof import('./oauth2.js').oauth2AccessToken> {
-  return (await import('./oauth2.js')).oauth2AccessToken(settings, options);
+  return (await oauth2Client()).oauth2AccessToken(settings, options);
 }
 
 export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAuthOptions): Promise<void> {

@@ -1,4 +1,5 @@
 /** What every send of one run (or one session) shares: one connection pool, one cookie jar, one script engine, one document cache. */
+import { loadOnce } from '../support/load-once.js';
 import { HISTORY_LIMIT, type AppSettings, type HistoryEntry, type WorkspaceData } from '../appdata/index.js';
 import type { ContractCheckInput, ContractDocuments, ContractTestResult } from '../contract/index.js';
 import { linkedDocumentPath } from '../contract/link.js';
@@ -8,6 +9,8 @@ import type { PreparedSettings } from '../request/index.js';
 import type { ScriptEngine, ScriptLimits } from '../scripts/index.js';
 import type { Workspace } from '../workspace/index.js';
 import type { RunVariables } from '../variables/index.js';
+
+const contractCheck = loadOnce(() => import('../contract/index.js'));
 
 export interface RunContext {
   workspace: Workspace;
@@ -69,7 +72,7 @@ export class RunContract {
       input.onSkip?.(link.skip);
       return null;
     }
-    const contract = await import('../contract/index.js');
+    const contract = await contractCheck();
     this.documents ??= new contract.ContractDocuments(this.root);
     return contract.contractTestFor({ ...input, documents: this.documents });
   }
