@@ -16,6 +16,11 @@
  *
  * `--in-process [--rounds N] [--base DIR]`: the handlers alone, without sockets (see `inProcess`).
  *
+ * `--pin-servers CPU` starts every server on that one CPU (`taskset`); run the bench itself on the
+ * other (`taskset -c 0 npx tsx bench/mock.ts --pin-servers 1`). The bench machine's two CPUs were
+ * not equally fast (session 10: the same process cost 1.6× more on one than on the other), so which
+ * CPU a server happened to get decided as much as its code.
+ *
  * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
  * and a node_modules link) in the same alternation: before/after on a busy machine.
  */
@@ -36,6 +41,12 @@ const ONLY = [...(option('only') ?? 'bare,ferry,mockoon').split(','), ...(option
 const ROUNDS = Number(option('rounds') ?? 5);
 const BASE = option('base');
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+const PIN = option('pin-servers');
+
+/** A server process, on the CPU `--pin-servers` names (taskset runs node in its own process: same pid). */
+function spawnServer(args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  return PIN === undefined ? spawn(process.execPath, args, options) : spawn('taskset', ['-c', PIN, process.execPath, ...args], options);
+}
 
 const FERRY_BODY = '{"id":"{{request.params.id}}","requestId":"{{$uuid}}","name":"Ada Lovelace","roles":["admin","editor"]}';
 const MOCKOON_BODY = `{"id":"{{urlParam 'id'}}","requestId":"{{faker 'string.uuid'}}","name":"Ada Lovelace","roles":["admin","editor"]}`;
@@ -169,7 +180,7 @@ const peers: Record<string, Peer> = {
     name: 'bare Node http',
     async start() {
       const port = await freePort();
-      const child = spawn(process.execPath, ['-e', BARE_SERVER, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawnServer(['-e', BARE_SERVER, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
       const url = `http://127.0.0.1:${port}`;
       await waitUntilAnswering(`${url}/users/1`, 30);
       return { child, url };
@@ -194,7 +205,7 @@ const peers: Record<string, Peer> = {
       const file = path.join(dir, 'mockoon.json');
       await fs.writeFile(file, JSON.stringify(env));
       const bin = path.join(path.dirname(require.resolve('@mockoon/cli/package.json')), 'bin', 'run.js');
-      const child = spawn(process.execPath, [bin, 'start', '--data', file, '--port', String(port), '--hostname', '127.0.0.1'], {
+      const child = spawnServer([bin, 'start', '--data', file, '--port', String(port), '--hostname', '127.0.0.1'], {
         stdio: ['ignore', outputFile(dir, 'mockoon'), 'inherit'],
       });
       const url = `http://127.0.0.1:${port}`;
@@ -218,7 +229,7 @@ function ferryPeer(key: string, name: string, root: string): Peer {
         `name: Users\nport: ${port}\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
       );
       const script = `import { main } from ${JSON.stringify(await buildFerry(root))}; process.exitCode = await main(process.argv.slice(1));`;
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script, 'serve', '-w', ws], {
+      const child = spawnServer(['--input-type=module', '-e', script, 'serve', '-w', ws], {
         cwd: root,
         stdio: ['ignore', outputFile(dir, key), 'inherit'],
         env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, `${key}-data`) },
@@ -380,7 +391,7 @@ const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf
 console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up, then ${ROUNDS} alternating rounds of ${DURATION_S} s; generator and servers share the cores\n`);
 
 const loadAtStart = os.loadavg()[0]!;
-console.log(`load average at the start: ${loadAtStart.toFixed(2)}\n`);
+console.log(`load average at the start: ${loadAtStart.toFixed(2)}${PIN !== undefined ? `; servers on CPU ${PIN}` : ''}\n`);
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-bench-mock-'));
 const results: Record<string, Figures> = {};
