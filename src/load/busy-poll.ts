@@ -8,7 +8,9 @@
  * So while answers come at least every SPIN_MS on average, the thread looks for the next one
  * without sleeping (an immediate keeps the event loop's poll from blocking) for up to SPIN_MS
  * after the last; then it sleeps as usual. Slower traffic (a remote server, think time) never
- * spins, and a spin costs at most SPIN_MS per answer.
+ * spins, and a spin costs at most SPIN_MS per answer. A spinning event loop never blocks, so it
+ * looks fully busy: `spunMs` is the time spent spinning, which the engine does not count as busy
+ * when it decides whether more threads should join.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -22,6 +24,10 @@ export class BusyPoll {
   /** Running average of the time between answers (ms). */
   private gapMs = Number.POSITIVE_INFINITY;
   #spinning = false;
+  /** When the spin last looked (performance.now ms). */
+  private lookedAt = 0;
+  /** Time spent spinning with nothing to do, in all (ms). */
+  spunMs = 0;
 
   /** Whether the thread is looking for answers without sleeping now. */
   get spinning(): boolean {
@@ -35,12 +41,17 @@ export class BusyPoll {
     this.gapMs = Number.isFinite(this.gapMs) ? this.gapMs + (gap - this.gapMs) * GAP_WEIGHT : gap;
     if (!this.#spinning && this.gapMs < SPIN_MS) {
       this.#spinning = true;
+      this.lookedAt = now;
       setImmediate(this.spin);
     }
   }
 
   private readonly spin = (): void => {
-    if (performance.now() - this.lastAt < SPIN_MS) setImmediate(this.spin);
+    const now = performance.now();
+    // No answer since the last look: the turn in between was spent looking.
+    if (this.lastAt <= this.lookedAt) this.spunMs += now - this.lookedAt;
+    this.lookedAt = now;
+    if (now - this.lastAt < SPIN_MS) setImmediate(this.spin);
     else this.#spinning = false;
   };
 }

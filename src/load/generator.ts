@@ -366,7 +366,7 @@ export class Generator {
       // record() must not write to a second posted as over (its bounds may differ by a rounding).
       if (s === this.current) this.current = undefined;
     }
-    if (!all) this.post({ type: 'seconds', seconds: out, active, before: current });
+    if (!all) this.post({ type: 'seconds', seconds: out, active, before: current, spunMs: this.busyPoll.spunMs });
     return out;
   }
 

@@ -9,6 +9,7 @@ import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../.
 import { judge, type ThresholdRule } from '../../src/load/thresholds.js';
 import { noErrors } from '../../src/load/wire.js';
 import { BusyPoll } from '../../src/load/busy-poll.js';
+import { busyShare } from '../../src/load/engine.js';
 
 describe('stages', () => {
   const ramp = [{ durationSecs: 2, target: 100 }, { durationSecs: 1, target: 100 }];
@@ -136,5 +137,12 @@ describe('busy polling between answers', () => {
     expect(poll.spinning).toBe(true);
     await settle();
     expect(poll.spinning).toBe(false);
+  });
+
+  it('does not count busy polling as work when deciding whether threads should join', () => {
+    const before = { idle: 0, active: 0, utilization: 0 };
+    const now = { idle: 100, active: 900, utilization: 0.9 };
+    expect(busyShare(now, before)).toBeCloseTo(0.9);
+    expect(busyShare(now, before, 600)).toBeCloseTo(0.3);
   });
 });
