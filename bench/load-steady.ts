@@ -13,7 +13,7 @@
  * 50 connections, closed model, as bench/load.ts; every run is bounded in time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,18 @@ function cpuOf(pid: number): { user: number; total: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
   const hz = 100;
   return { user: Number(fields[11]) / hz, total: (Number(fields[11]) + Number(fields[12])) / hz };
+}
+/** Voluntary context switches (sleeps) of all a process's threads. */
+function sleepsOf(pid: number): number {
+  let n = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      n += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'))![1]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return n;
 }
 const machineIdleMs = () => os.cpus().reduce((sum, c) => sum + c.times.idle, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -64,9 +76,9 @@ try {
           await sleep(50);
         }
         await sleep(1000);
-        const [tool0, server0, count0, idle0, at0] = [cpuOf(proc.pid!), cpuOf(server.pid!), await served(), machineIdleMs(), performance.now()];
+        const [tool0, server0, count0, idle0, at0, ts0, ss0] = [cpuOf(proc.pid!), cpuOf(server.pid!), await served(), machineIdleMs(), performance.now(), sleepsOf(proc.pid!), sleepsOf(server.pid!)];
         await sleep(WINDOW_S * 1000);
-        const [tool1, server1, count1, idle1, at1] = [cpuOf(proc.pid!), cpuOf(server.pid!), await served(), machineIdleMs(), performance.now()];
+        const [tool1, server1, count1, idle1, at1, ts1, ss1] = [cpuOf(proc.pid!), cpuOf(server.pid!), await served(), machineIdleMs(), performance.now(), sleepsOf(proc.pid!), sleepsOf(server.pid!)];
         const n = Math.max(1, count1 - count0);
         const seconds = (at1 - at0) / 1000;
         const row: Row = {
@@ -78,7 +90,7 @@ try {
           idleCores: (idle1 - idle0) / (at1 - at0),
         };
         rows[name]!.push(row);
-        console.log(`round ${round} ${name.padEnd(10)} ${row.rps.toFixed(0).padStart(6)} req/s  tool ${row.toolUs.toFixed(1)} µs/req (user ${row.toolUserUs.toFixed(1)})  server ${row.serverUs.toFixed(1)} µs/req  pair ${row.pairCores.toFixed(2)} cores  idle ${row.idleCores.toFixed(2)}  load ${os.loadavg()[0]!.toFixed(1)}`);
+        console.log(`round ${round} ${name.padEnd(10)} ${row.rps.toFixed(0).padStart(6)} req/s  tool ${row.toolUs.toFixed(1)} µs/req (user ${row.toolUserUs.toFixed(1)})  server ${row.serverUs.toFixed(1)} µs/req (user ${(((server1.user - server0.user) * 1e6) / n).toFixed(1)})  sleeps/1k req tool ${(((ts1 - ts0) * 1000) / n).toFixed(0)} server ${(((ss1 - ss0) * 1000) / n).toFixed(0)}  pair ${row.pairCores.toFixed(2)} cores  idle ${row.idleCores.toFixed(2)}  load ${os.loadavg()[0]!.toFixed(1)}`);
       } finally {
         proc.kill('SIGKILL');
         if (proc.exitCode === null && proc.signalCode === null) await new Promise((r) => proc.once('exit', r));

@@ -92,6 +92,9 @@ class Spread {
   private pending = 0;
   private waiting: number | undefined;
   private last: EventLoopUtilization[] = [];
+  /** Per worker: busy-polling time reported so far, and at the last look (ms). */
+  private readonly spun: number[];
+  private spunLast: number[];
   private lastIdle = machineIdleMs();
   private lastAt = performance.now();
   private looked = false;
@@ -101,6 +104,8 @@ class Spread {
 
   constructor(private readonly workers: Worker[]) {
     this.last = workers.map((w) => w.performance.eventLoopUtilization());
+    this.spun = workers.map(() => 0);
+    this.spunLast = workers.map(() => 0);
     this.timer = setInterval(() => this.look(), SPREAD_EVERY_MS);
     this.timer.unref();
   }
@@ -118,18 +123,24 @@ class Spread {
     clearInterval(this.timer);
   }
 
+  /** A worker's busy-polling time so far: its loop was not working then. */
+  reportSpin(worker: number, spunMs: number): void {
+    this.spun[worker] = spunMs;
+  }
+
   private look(): void {
     const now = this.workers.map((w) => w.performance.eventLoopUtilization());
     const idle = machineIdleMs();
     const at = performance.now();
     // Cores idle over the period, on the whole machine (a busy machine has none for a new thread).
     const idleCores = idle === undefined || this.lastIdle === undefined ? undefined : (idle - this.lastIdle) / Math.max(1, at - this.lastAt);
-    const shares = now.slice(0, this.active).map((elu, i) => busyShare(elu, this.last[i]!));
+    const shares = now.slice(0, this.active).map((elu, i) => busyShare(elu, this.last[i]!, this.spun[i]! - this.spunLast[i]!));
     const joining = Math.min(this.workers.length, this.active * 2) - this.active;
     // The first period is the JIT's warm-up and opening connections: not the steady cost.
     const busy = this.looked && needsMoreWorkers(shares, idleCores, joining);
     this.looked = true;
     this.last = now;
+    this.spunLast = [...this.spun];
     this.lastIdle = idle;
     this.lastAt = at;
     this.busyLooks = busy ? this.busyLooks + 1 : 0;
@@ -142,11 +153,12 @@ class Spread {
   }
 }
 
-/** The share of the time between two readings a worker's event loop was busy. */
-function busyShare(now: EventLoopUtilization, before: EventLoopUtilization): number {
+/** The share of the time between two readings a worker's event loop was busy, busy polling (`spunMs`) not counted. */
+export function busyShare(now: EventLoopUtilization, before: EventLoopUtilization, spunMs = 0): number {
   const idle = now.idle - before.idle;
   const active = now.active - before.active;
-  return idle + active > 0 ? active / (idle + active) : 0;
+  const working = Math.max(0, active - spunMs);
+  return idle + active > 0 ? working / (idle + active) : 0;
 }
 
 export async function runEngine(options: EngineOptions): Promise<EngineOutcome> {
@@ -183,6 +195,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineOutcome> 
             } else if (message.type === 'shared') {
               spread?.shared();
             } else if (message.type === 'seconds') {
+              spread?.reportSpin(index, message.spunMs);
               seconds.push(...message.seconds);
               options.onSeconds?.(message.seconds, message.active, index, message.before);
             }

@@ -9,6 +9,7 @@ import { Pool } from 'undici';
 import { captureValue } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
+import { BusyPoll } from './busy-poll.js';
 import { Http1Call, sendUndici, type AfterRequest, type InFlight } from './calls.js';
 import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
@@ -53,6 +54,8 @@ export class Generator {
   private currentUntil = 0;
   /** When record() last counted a request (performance.now ms): a user without think time sends its next one from there. */
   private countedAt = 0;
+  /** Keeps the thread awake between answers that come faster than it wakes up. */
+  private readonly busyPoll = new BusyPoll();
   private readonly fill: ReturnType<typeof filler>;
   private startPerf = 0;
   private endPerf = 0;
@@ -327,6 +330,7 @@ export class Generator {
   private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined): void {
     const now = performance.now();
     this.countedAt = now;
+    this.busyPoll.answered(now);
     const us = Math.max(1, Math.round((now - scheduled) * 1000));
     stats.count++;
     stats.histogram.recordValue(us);
@@ -362,7 +366,7 @@ export class Generator {
       // record() must not write to a second posted as over (its bounds may differ by a rounding).
       if (s === this.current) this.current = undefined;
     }
-    if (!all) this.post({ type: 'seconds', seconds: out, active, before: current });
+    if (!all) this.post({ type: 'seconds', seconds: out, active, before: current, spunMs: this.busyPoll.spunMs });
     return out;
   }
 

@@ -85,7 +85,8 @@ export interface SecondCounts {
 export type WorkerMessage =
   | { type: 'ready' }
   /** `before` (epoch seconds): every second before it has now been reported by this worker. */
-  | { type: 'seconds'; seconds: SecondCounts[]; active: number; before: number }
+  /** `spunMs`: time the worker's event loop spent busy polling so far (busy-poll.ts), not work. */
+  | { type: 'seconds'; seconds: SecondCounts[]; active: number; before: number; spunMs: number }
   | { type: 'done'; targets: TargetCounts[]; seconds: SecondCounts[]; endedAt: number }
   /** After `workers`: this worker's users are down to its new share (none of them is on two threads). */
   | { type: 'shared' }

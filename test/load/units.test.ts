@@ -8,6 +8,8 @@ import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
 import { judge, type ThresholdRule } from '../../src/load/thresholds.js';
 import { noErrors } from '../../src/load/wire.js';
+import { BusyPoll } from '../../src/load/busy-poll.js';
+import { busyShare } from '../../src/load/engine.js';
 
 describe('stages', () => {
   const ramp = [{ durationSecs: 2, target: 100 }, { durationSecs: 1, target: 100 }];
@@ -116,5 +118,31 @@ describe('thresholds', () => {
     expect(verdicts[0]!.reason).toMatch(/no samples for b.yaml/);
     const empty = combine([[countsOf('a.yaml', [])]], [], 1);
     expect(judge([rule('errorRate', '<', 100)], empty.overall, empty.targets)[0]).toMatchObject({ passed: false, measured: null });
+  });
+});
+
+describe('busy polling between answers', () => {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('never spins for answers that come slower than a thread wakes up', () => {
+    const poll = new BusyPoll();
+    for (let i = 0; i < 50; i++) poll.answered(i * 5); // one answer every 5 ms
+    expect(poll.spinning).toBe(false);
+  });
+
+  it('spins while answers come every few microseconds, and stops by itself once they stop', async () => {
+    const poll = new BusyPoll();
+    const now = performance.now();
+    for (let i = 0; i < 50; i++) poll.answered(now - 0.5 + i * 0.01); // one every 10 µs, the last just now
+    expect(poll.spinning).toBe(true);
+    await settle();
+    expect(poll.spinning).toBe(false);
+  });
+
+  it('does not count busy polling as work when deciding whether threads should join', () => {
+    const before = { idle: 0, active: 0, utilization: 0 };
+    const now = { idle: 100, active: 900, utilization: 0.9 };
+    expect(busyShare(now, before)).toBeCloseTo(0.9);
+    expect(busyShare(now, before, 600)).toBeCloseTo(0.3);
   });
 });
