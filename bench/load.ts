@@ -10,6 +10,7 @@
  *   WARMUP=0 npx tsx bench/load.ts        # no warm-up of the servers before round 1 (default 5 s each)
  *   BASELINE=/tmp/old npx tsx bench/load.ts   # also an older checkout's generator ("before"), same run
  *   TOOLS=ferry,before,autocannon ...     # only these tools (ferry1: Ferry with --workers 1)
+ *   PIN=1 npx tsx bench/load.ts            # servers on CPU 1, every tool on CPU 0 (taskset)
  *
  * All traffic stays on 127.0.0.1; every run is bounded in time.
  */
@@ -30,6 +31,15 @@ const LONG = Number(process.env.LONG ?? 0);
 const WARMUP = Number(process.env.WARMUP ?? 5);
 /** Another checkout of Ferry (e.g. `git archive <commit>` unpacked, with node_modules): its generator runs as "before". */
 const BASELINE = process.env.BASELINE;
+/**
+ * `PIN=1`: the servers run on CPU 1 and every tool on CPU 0 (`taskset`). The cores of the VM
+ * these figures come from differ in speed (the same work took 1.35 µs on one and 2.16 on the
+ * other, bench/README.md, mock, session 10), and where the scheduler put the server decided
+ * a round; pinned, every tool meets the same server on the same core.
+ */
+const PIN = process.env.PIN === '1';
+const onToolCore = (command: string, args: string[]): string[] => (PIN ? ['taskset', '-c', '0', command, ...args] : [command, ...args]);
+const onServerCore = (command: string, args: string[]): [string, string[]] => (PIN ? ['taskset', ['-c', '1', command, ...args]] : [command, args]);
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // --- the child that runs Ferry's engine (same code as `ferry load`, without a workspace) ---
@@ -114,20 +124,20 @@ function cpuOf(stderr: string): number {
 }
 
 async function ferry(url: string, seconds = SECONDS, dir = repo, env: Record<string, string> = {}): Promise<Measure> {
-  const out = await run('/usr/bin/time', [...TIME, process.execPath, '--import', 'tsx', path.join(dir, 'bench/load.ts'), '--ferry-child', url, String(seconds)], (seconds + 60) * 1000, dir, env);
+  const out = await run('/usr/bin/time', [...TIME, ...onToolCore(process.execPath, ['--import', 'tsx', path.join(dir, 'bench/load.ts'), '--ferry-child', url, String(seconds)])], (seconds + 60) * 1000, dir, env);
   const line = out.stdout.trim().split('\n').at(-1) ?? '{}';
   return { ...(JSON.parse(line) as Measure), cpu: cpuOf(out.stderr) };
 }
 
 async function autocannon(url: string, seconds = SECONDS): Promise<Measure> {
-  const out = await run('/usr/bin/time', [...TIME, process.execPath, 'node_modules/autocannon/autocannon.js', '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url], (seconds + 60) * 1000);
+  const out = await run('/usr/bin/time', [...TIME, ...onToolCore(process.execPath, ['node_modules/autocannon/autocannon.js', '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url])], (seconds + 60) * 1000);
   const json = JSON.parse(out.stdout) as { requests: { average: number }; latency: { p99: number }; errors: number; non2xx: number };
   return { rps: json.requests.average, p99: json.latency.p99, errors: json.errors + json.non2xx, cpu: cpuOf(out.stderr) };
 }
 
 async function wrk(url: string): Promise<Measure> {
   const threads = String(Math.min(2, os.availableParallelism()));
-  const out = await run('/usr/bin/time', [...TIME, 'wrk', '-t', threads, '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--latency', url], (SECONDS + 60) * 1000);
+  const out = await run('/usr/bin/time', [...TIME, ...onToolCore('wrk', ['-t', threads, '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--latency', url])], (SECONDS + 60) * 1000);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1]);
   const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)/m.exec(out.stdout);
   const scale = { us: 0.001, ms: 1, s: 1000 } as const;
@@ -136,7 +146,7 @@ async function wrk(url: string): Promise<Measure> {
 
 async function startNode(): Promise<{ url: string; pid?: number; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-e', `require('http').createServer((q,s)=>s.end('ok')).listen(${port},'127.0.0.1',()=>console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...onServerCore(process.execPath, ['-e', `require('http').createServer((q,s)=>s.end('ok')).listen(${port},'127.0.0.1',()=>console.log('up'))`]), { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((r) => child.stdout.once('data', r));
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid, stop: () => child.kill() };
 }
@@ -156,7 +166,7 @@ http {
 }
 `;
   await fs.writeFile(path.join(dir, 'nginx.conf'), conf);
-  const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'inherit' });
+  const child = spawn(...onServerCore('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')]), { stdio: 'inherit' });
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
     if (up) break;
@@ -190,7 +200,7 @@ type Tool = keyof typeof all;
 const chosen = (process.env.TOOLS?.split(',') ?? ['ferry', 'ferry1', 'before', 'autocannon', 'wrk']).filter((t): t is Tool => t in all && (t !== 'before' || !!BASELINE));
 const tools = Object.fromEntries(chosen.map((t) => [t, all[t]])) as Partial<typeof all>;
 const results: Record<string, Record<string, Measure[]>> = { node: Object.fromEntries(chosen.map((t) => [t, []])), nginx: Object.fromEntries(chosen.map((t) => [t, []])) };
-console.log(`machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`machine: ${os.availableParallelism()} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}${PIN ? '; servers on CPU 1, tools on CPU 0' : ''}`);
 const servers = { node: await startNode(), nginx: await startNginx() };
 try {
   // A fresh server is slower for its first seconds (its JIT and heap warm up): warm both up
