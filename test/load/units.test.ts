@@ -122,7 +122,11 @@ describe('thresholds', () => {
 });
 
 describe('busy polling between answers', () => {
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  // Past the spin's 50 µs, then one turn of the loop's immediates: the spin (queued first) looks once more and stops.
+  const settle = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setImmediate(resolve));
+  };
 
   it('never spins for answers that come slower than a thread wakes up', () => {
     const poll = new BusyPoll();
