@@ -33,7 +33,7 @@ import { failureLine, noAutoStartServer } from './server-failure.js';
 import { examples } from './examples.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
 import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
-import { scriptChain } from '../request/index.js';
+import { hasScripts } from '../request/index.js';
 import { requestKind } from '../protocols/index.js';
 
 /** Runs of at most this many sends run scripts on baseline WebAssembly code (scripts/host/quick-start.ts). */
@@ -134,7 +134,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       process.on('SIGINT', onInterrupt);
       const items = selectedItems(ws, paths);
       if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
-      if (items.some((item) => hasScripts(ws, item))) {
+      if (items.some((item) => runsScripts(ws, item))) {
         // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
         // loads the first request's client, which would otherwise load after its scripts.
         startCompilingQuickJS();
@@ -194,11 +194,9 @@ async function loadFirstClient(items: RunItem[]): Promise<void> {
   await requestKind(first.node.request.kind).loadClient?.().catch(() => undefined);
 }
 
-/** Whether a send of this item runs a script (the workspace's, a folder's or its own). */
-function hasScripts(ws: Workspace, item: RunItem): boolean {
-  if (item.node.type !== 'request') return false;
-  const { request, path: requestPath } = item.node;
-  return scriptChain(ws.file, item.folders, request, requestPath, 'preRequest').length > 0 || scriptChain(ws.file, item.folders, request, requestPath, 'postResponse').length > 0;
+/** Whether a send of this item runs a script. */
+function runsScripts(ws: Workspace, item: RunItem): boolean {
+  return item.node.type === 'request' && hasScripts(ws.file, item.folders, item.node.request, item.node.path);
 }
 
 interface ParsedRunOptions {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
-import { loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, scriptChain, type PreparedRequest } from '../request/index.js';
+import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
 import { DataFileError, readDataFile, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { formatWarning, walkRequests, type Workspace } from '../workspace/index.js';
@@ -121,7 +121,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const withScripts: string[] = [];
   for (const { target, hit } of found) {
     const { node, folders } = hit;
-    if (['preRequest', 'postResponse'].some((phase) => scriptChain(workspace.file, folders, node.request, node.path, phase as 'preRequest').length > 0)) withScripts.push(node.path);
+    if (hasScripts(workspace.file, folders, node.request, node.path)) withScripts.push(node.path);
     let prepared: PreparedRequest;
     try {
       prepared = await prepareRequest(

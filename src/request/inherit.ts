@@ -82,3 +82,13 @@ export function scriptChain(
   add(request.scripts?.[phase], `requests/${requestPath}`);
   return out;
 }
+
+/** Whether a send of the request runs any script (the workspace's, a folder's or its own, either phase). */
+export function hasScripts(
+  workspace: Pick<WorkspaceFile, 'scripts'>,
+  folders: readonly FolderLike[],
+  request: Pick<RequestFile, 'scripts'>,
+  requestPath: string,
+): boolean {
+  return scriptChain(workspace, folders, request, requestPath, 'preRequest').length > 0 || scriptChain(workspace, folders, request, requestPath, 'postResponse').length > 0;
+}

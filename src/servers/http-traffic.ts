@@ -94,7 +94,7 @@ class HttpExchange implements HttpExchangeRecord {
   get summary(): string {
     if (this.#summary === undefined) {
       const { status, method, path, route } = this.detail;
-      this.#summary = `${status === 0 ? '---' : status} ${method} ${path}${route !== '' ? ` → ${route}` : ''}`;
+      this.#summary = `${statusText(status)} ${method} ${path}${route !== '' ? `${ROUTE_ARROW}${route}` : ''}`;
     }
     return this.#summary;
   }
@@ -102,20 +102,20 @@ class HttpExchange implements HttpExchangeRecord {
   /** UTF-16 units of the summary (what `summary.length` would be), without wording it. */
   summaryLength(): number {
     const { status, method, path, route } = this.detail;
-    return (status === 0 ? 3 : String(status).length) + 2 + method.length + path.length + (route !== '' ? 3 + route.length : 0);
+    return statusText(status).length + 2 + method.length + path.length + (route !== '' ? ROUTE_ARROW.length + route.length : 0);
   }
 
   /** Writes the summary as UTF-8 into `out` from `at` (room for `summaryLength() * 3` bytes); returns where it ends. */
   writeSummary(out: Buffer, at: number): number {
     const { status, method, path, route } = this.detail;
-    at = writeUtf8(status === 0 ? '---' : String(status), out, at);
+    at = writeUtf8(statusText(status), out, at);
     out[at++] = 0x20;
     at = writeUtf8(method, out, at);
     out[at++] = 0x20;
     at = writeUtf8(path, out, at);
     if (route === '') return at;
-    out.set(ROUTE_ARROW, at);
-    return writeUtf8(route, out, at + ROUTE_ARROW.length);
+    out.set(ROUTE_ARROW_BYTES, at);
+    return writeUtf8(route, out, at + ROUTE_ARROW_BYTES.length);
   }
 
   toJSON(): HttpExchangeRecord {
@@ -126,5 +126,9 @@ class HttpExchange implements HttpExchangeRecord {
   }
 }
 
-/** ` → ` as UTF-8. */
-const ROUTE_ARROW = Buffer.from(' → ', 'utf8');
+/** The summary's parts, worded once for its text, its length and its bytes: the status (`---` when none was sent) and the arrow to the route. */
+function statusText(status: number): string {
+  return status === 0 ? '---' : String(status);
+}
+const ROUTE_ARROW = ' → ';
+const ROUTE_ARROW_BYTES = Buffer.from(ROUTE_ARROW, 'utf8');
