@@ -201,7 +201,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
 
   it('moves a request into a folder by drag and drop (the file moves)', async () => {
     await page.getByRole('treeitem', { name: /Echo/ }).dragTo(page.getByRole('treeitem', { name: /Users/ }));
-    await expect.poll(() => fs.access(req('Users/Echo.yaml')).then(() => true, () => false), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => fs.access(req('Users/Echo.yaml')).then(() => true, () => false), { timeout: 15_000 }).toBe(true);
     await expect(fs.access(req('Echo.yaml'))).rejects.toThrow();
   });
 
