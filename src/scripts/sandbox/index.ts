@@ -12,8 +12,7 @@ import { arrayJoin, json } from './intrinsics.js';
 import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
 import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
-import type { TestRecord } from './tests.js';
-import type { Entry } from './console.js';
+import { reportJson, type ReportError } from './report.js';
 import type { Phase, State, ScopeKey } from './state.js';
 import type { ScopeState } from './variable-scopes.js';
 import type { StateUpdate } from './pm.js';
@@ -59,10 +58,7 @@ interface Run {
 }
 let current: Run | undefined;
 
-interface ErrorInfo {
-  message: string;
-  kind: 'error' | 'syntax' | 'memory' | 'stack';
-}
+type ErrorInfo = ReportError;
 
 function describeError(error: unknown, syntax: boolean): ErrorInfo {
   if (!(error instanceof Error)) return { message: `the script threw ${json.stringify(error) ?? String(error)}`, kind: 'error' };
@@ -139,19 +135,15 @@ function report(run: Run, final: boolean): string {
   reported.nextRequestSet = state.nextRequestSet;
   reported.skipRequest = state.skipRequest;
   if (state.nextRequestSet) reported.nextRequest = state.nextRequest ?? null;
-  const out: { tests: TestRecord[]; console: Entry[]; error?: ErrorInfo; state: ReportedState } = {
-    tests: run.scope.tests.results(),
-    console: run.scope.console.drain(),
-    state: reported,
-  };
-  if (error) out.error = error;
+  const tests = run.scope.tests.results();
+  const lines = run.scope.console.drain();
   try {
-    return json.stringify(out);
+    return reportJson(tests, lines, error, reported);
   } catch (failure) {
     // Out of memory: what the script left in globals may be what fills it.
     if (final) throw failure;
     resetGlobals();
-    return json.stringify(out);
+    return reportJson(tests, lines, error, reported);
   }
 }
 

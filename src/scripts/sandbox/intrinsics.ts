@@ -8,6 +8,7 @@ export const hasOwnProperty = Object.prototype.hasOwnProperty;
 export const defineProperty = Object.defineProperty;
 export const defineProperties = Object.defineProperties;
 export const arrayJoin = Array.prototype.join;
+export const isArray = Array.isArray;
 
 export function hasOwn(object: object, key: string): boolean {
   return hasOwnProperty.call(object, key);

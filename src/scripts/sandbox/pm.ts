@@ -58,88 +58,6 @@ export function usesLegacy(code: string): boolean {
   return legacyPattern.test(code);
 }
 
-export function makeScope(phase: Phase, response: ScriptResponse | undefined, legacyWanted: boolean): ScriptScope {
-  const state = phase.state;
-  const scope = (key: ScopeKey, api: string, name?: string) => new VariableScope(state.scopes[key], api, name);
-  const environment = scope('environment', 'pm.environment', phase.environmentName);
-  const collection = scope('collection', 'pm.collectionVariables');
-  const globals = scope('globals', 'pm.globals');
-  const local = scope('local', 'pm.variables');
-  const iterationData = new ReadOnlyScope(phase.iterationData);
-  const variables = new MergedVariables(local, [iterationData, environment, collection, globals]);
-  const request = new ScriptRequest(state.request);
-  const tests = new TestCollector();
-  const capture = new ConsoleCapture();
-  const isPre = phase.event === 'prerequest';
-
-  const setNextRequest = (name: unknown): void => {
-    state.nextRequestSet = true;
-    state.nextRequest = name === null || name === undefined ? null : String(name);
-  };
-  const execution = {
-    skipRequest(): void {
-      if (!isPre) throw new Error('pm.execution.skipRequest() works only in pre-request scripts');
-      state.skipRequest = true;
-    },
-    setNextRequest,
-    location: locationOf(phase).slice(),
-    runRequest: noRunRequest,
-  };
-
-  const pm: Record<string, unknown> = {
-    info: {
-      requestName: phase.info.requestName,
-      requestId: phase.info.requestPath ?? phase.info.requestName,
-      iteration: phase.info.iteration,
-      iterationCount: phase.info.iterationCount ?? 1,
-      eventName: phase.event,
-    },
-    environment,
-    collectionVariables: collection,
-    globals,
-    variables,
-    iterationData,
-    request,
-    response,
-    test: tests.makeTest(),
-    execution,
-    sendRequest: noSendRequest,
-    require: noRequire,
-  };
-  defineProperties(pm, pmAccessors);
-
-  const legacy = legacyWanted
-    ? makeLegacy({ environment, globals, request, response, setNextRequest, iterationData: phase.iterationData, iteration: phase.info.iteration })
-    : undefined;
-  // In the order of paramNames.
-  const args: unknown[] = [pm, legacy?.postman, tests.legacy, capture.makeConsole(), requireModule];
-  if (legacy) for (let i = legacyStart; i < legacyEnd; i++) args.push(legacy[paramNames[i]!]);
-  else args.length = legacyEnd;
-  args.push(noSetTimeout, noSetInterval, noSetImmediate, noClearTimeout, noClearInterval);
-
-  return {
-    args,
-    tests,
-    console: capture,
-    commit(target: State): StateUpdate {
-      const update: StateUpdate = { scopes: {} };
-      // An unchanged scope holds what the host sent: it need not go back.
-      if (environment.changed) target.scopes.environment = update.scopes.environment = environment.snapshot();
-      if (collection.changed) target.scopes.collection = update.scopes.collection = collection.snapshot();
-      if (globals.changed) target.scopes.globals = update.scopes.globals = globals.snapshot();
-      if (local.changed) target.scopes.local = update.scopes.local = local.snapshot();
-      if (isPre) target.request = update.request = request.toData();
-      return update;
-    },
-  };
-}
-
-/** `pm.execution.location` of the phase's request, worked out once per phase (each script gets a copy). */
-function locationOf(phase: Phase): string[] {
-  phase.location ??= phase.info.requestPath ? phase.info.requestPath.replace(/\.ya?ml$/i, '').split('/') : [phase.info.requestName];
-  return phase.location;
-}
-
 /** Parameter names every script function takes, in order. */
 export const paramNames = [
   'pm', 'postman', 'tests', 'console', 'require', 'request', 'environment', 'globals', 'data', 'iteration', 'xml2Json',
@@ -149,3 +67,186 @@ export const paramNames = [
 /** The legacy globals other than `postman`: paramNames[legacyStart] to paramNames[legacyEnd - 1]. */
 const legacyStart = 5;
 const legacyEnd = 16;
+
+/**
+ * One script's parts, each built on first use: most scripts touch two or three of them (a
+ * scope, the request or the response, `pm.test`), and building all of them for every script was
+ * most of a short script's cost in QuickJS.
+ */
+class ScriptParts {
+  environment: VariableScope | undefined;
+  collection: VariableScope | undefined;
+  globals: VariableScope | undefined;
+  local: VariableScope | undefined;
+  iterationData: ReadOnlyScope | undefined;
+  variables: MergedVariables | undefined;
+  request: ScriptRequest | undefined;
+  test: ReturnType<TestCollector['makeTest']> | undefined;
+  info: Record<string, unknown> | undefined;
+  execution: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly phase: Phase,
+    readonly response: ScriptResponse | undefined,
+    readonly tests: TestCollector,
+  ) {}
+
+  scope(key: ScopeKey): VariableScope {
+    switch (key) {
+      case 'environment':
+        return (this.environment ??= new VariableScope(this.phase.state.scopes.environment, 'pm.environment', this.phase.environmentName));
+      case 'collection':
+        return (this.collection ??= new VariableScope(this.phase.state.scopes.collection, 'pm.collectionVariables'));
+      case 'globals':
+        return (this.globals ??= new VariableScope(this.phase.state.scopes.globals, 'pm.globals'));
+      default:
+        return (this.local ??= new VariableScope(this.phase.state.scopes.local, 'pm.variables'));
+    }
+  }
+
+  readOnlyIterationData(): ReadOnlyScope {
+    return (this.iterationData ??= new ReadOnlyScope(this.phase.iterationData));
+  }
+
+  scriptRequest(): ScriptRequest {
+    return (this.request ??= new ScriptRequest(this.phase.state.request));
+  }
+
+  setNextRequest(name: unknown): void {
+    const state = this.phase.state;
+    state.nextRequestSet = true;
+    state.nextRequest = name === null || name === undefined ? null : String(name);
+  }
+}
+
+/**
+ * `pm`: its members are getters of the class, shared by every script, over the script's own
+ * parts (a private field scripts cannot reach).
+ */
+class Pm {
+  readonly #parts: ScriptParts;
+
+  constructor(parts: ScriptParts) {
+    this.#parts = parts;
+  }
+
+  get info(): Record<string, unknown> {
+    const parts = this.#parts;
+    const info = parts.phase.info;
+    return (parts.info ??= {
+      requestName: info.requestName,
+      requestId: info.requestPath ?? info.requestName,
+      iteration: info.iteration,
+      iterationCount: info.iterationCount ?? 1,
+      eventName: parts.phase.event,
+    });
+  }
+  get environment(): VariableScope {
+    return this.#parts.scope('environment');
+  }
+  get collectionVariables(): VariableScope {
+    return this.#parts.scope('collection');
+  }
+  get globals(): VariableScope {
+    return this.#parts.scope('globals');
+  }
+  get variables(): MergedVariables {
+    const parts = this.#parts;
+    return (parts.variables ??= new MergedVariables(parts.scope('local'), [parts.readOnlyIterationData(), parts.scope('environment'), parts.scope('collection'), parts.scope('globals')]));
+  }
+  get iterationData(): ReadOnlyScope {
+    return this.#parts.readOnlyIterationData();
+  }
+  get request(): ScriptRequest {
+    return this.#parts.scriptRequest();
+  }
+  get response(): ScriptResponse | undefined {
+    return this.#parts.response;
+  }
+  get test(): ReturnType<TestCollector['makeTest']> {
+    const parts = this.#parts;
+    return (parts.test ??= parts.tests.makeTest());
+  }
+  get execution(): Record<string, unknown> {
+    const parts = this.#parts;
+    if (parts.execution) return parts.execution;
+    const phase = parts.phase;
+    const isPre = phase.event === 'prerequest';
+    parts.execution = {
+      skipRequest(): void {
+        if (!isPre) throw new Error('pm.execution.skipRequest() works only in pre-request scripts');
+        phase.state.skipRequest = true;
+      },
+      setNextRequest: (name: unknown) => parts.setNextRequest(name),
+      location: locationOf(phase).slice(),
+      runRequest: noRunRequest,
+    };
+    return parts.execution;
+  }
+  get sendRequest(): typeof noSendRequest {
+    return noSendRequest;
+  }
+  get require(): typeof noRequire {
+    return noRequire;
+  }
+}
+defineProperties(Pm.prototype, pmAccessors);
+
+/** The script's scope: its arguments, tests and console, and what it changed for the report. */
+class Scope implements ScriptScope {
+  constructor(
+    readonly args: unknown[],
+    readonly tests: TestCollector,
+    readonly console: ConsoleCapture,
+    private readonly parts: ScriptParts,
+  ) {}
+
+  commit(target: State): StateUpdate {
+    const update: StateUpdate = { scopes: {} };
+    const parts = this.parts;
+    // An unchanged (or unread) scope holds what the host sent: it need not go back.
+    if (parts.environment?.changed) target.scopes.environment = update.scopes.environment = parts.environment.snapshot();
+    if (parts.collection?.changed) target.scopes.collection = update.scopes.collection = parts.collection.snapshot();
+    if (parts.globals?.changed) target.scopes.globals = update.scopes.globals = parts.globals.snapshot();
+    if (parts.local?.changed) target.scopes.local = update.scopes.local = parts.local.snapshot();
+    // Before the request: the request as the script left it (as it came when the script never read it).
+    if (parts.phase.event === 'prerequest') target.request = update.request = parts.request ? parts.request.toData() : target.request;
+    return update;
+  }
+}
+
+/** The arguments of a script without the legacy globals, in the order of paramNames; each script fills in its own. */
+const plainArgs: unknown[] = [undefined, undefined, undefined, undefined, requireModule];
+plainArgs.length = legacyEnd;
+plainArgs.push(noSetTimeout, noSetInterval, noSetImmediate, noClearTimeout, noClearInterval);
+
+export function makeScope(phase: Phase, response: ScriptResponse | undefined, legacyWanted: boolean): ScriptScope {
+  const tests = new TestCollector();
+  const capture = new ConsoleCapture();
+  const parts = new ScriptParts(phase, response, tests);
+  const pm = new Pm(parts);
+  const args = plainArgs.slice();
+  args[0] = pm;
+  args[2] = tests.legacy;
+  args[3] = capture.makeConsole();
+  if (legacyWanted) {
+    const legacy = makeLegacy({
+      environment: parts.scope('environment'),
+      globals: parts.scope('globals'),
+      request: parts.scriptRequest(),
+      response,
+      setNextRequest: (name) => parts.setNextRequest(name),
+      iterationData: phase.iterationData,
+      iteration: phase.info.iteration,
+    });
+    args[1] = legacy.postman;
+    for (let i = legacyStart; i < legacyEnd; i++) args[i] = legacy[paramNames[i]!];
+  }
+  return new Scope(args, tests, capture, parts);
+}
+
+/** `pm.execution.location` of the phase's request, worked out once per phase (each script gets a copy). */
+function locationOf(phase: Phase): string[] {
+  phase.location ??= phase.info.requestPath ? phase.info.requestPath.replace(/\.ya?ml$/i, '').split('/') : [phase.info.requestName];
+  return phase.location;
+}
