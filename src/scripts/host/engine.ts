@@ -69,20 +69,20 @@ function isEmpty(changes: ScopeChanges): boolean {
   return !changes.cleared && changes.unset.length === 0 && Object.keys(changes.set).length === 0;
 }
 
-/** The state as the sandbox gets it: scopes whose changes are still empty go without them. */
+/** The state as the sandbox gets it, but for the request (sent apart): scopes whose changes are still empty go without them. */
 function sentState(state: SandboxState): unknown {
   const scopes: Record<string, unknown> = {};
   for (const name of scopeNames) {
     const scope = state.scopes[name];
     scopes[name] = isEmpty(scope.changes) ? { values: scope.values } : scope;
   }
-  return { ...state, scopes };
+  return { scopes, nextRequestSet: state.nextRequestSet, skipRequest: state.skipRequest, ...(state.nextRequestSet ? { nextRequest: state.nextRequest } : {}) };
 }
 
-/** The state the sandbox reads from what was sent (`sentState` as JSON, parsed back). */
-function receivedState(sent: SandboxState): SandboxState {
+/** The state the sandbox reads from what was sent (`sentState` and the request as JSON, parsed back). */
+function receivedState(sent: Omit<SandboxState, 'request'>, request: SandboxState['request']): SandboxState {
   for (const name of scopeNames) sent.scopes[name].changes ??= emptyChanges();
-  return sent;
+  return { ...sent, request };
 }
 
 export class ScriptEngine {
@@ -185,18 +185,19 @@ export class ScriptEngine {
       response: response ? responseData(response) : undefined,
     });
     const body = response ? responseBody(response) : '';
-    const phaseData = (stateJson: string): PhaseData => ({ json: `{"state":${stateJson},${phaseBase.slice(1)}`, body });
+    const phaseData = (stateJson: string, requestJson: string): PhaseData => ({ json: `{"state":${stateJson},${phaseBase.slice(1)}`, request: requestJson, body });
     // Scripts report only what they changed; the rest stays the state as the sandbox read it (JSON).
     let firstStateJson: string | undefined = JSON.stringify(sentState(state));
-    state = receivedState(JSON.parse(firstStateJson) as SandboxState);
+    let firstRequestJson: string | undefined = JSON.stringify(state.request);
+    state = receivedState(JSON.parse(firstStateJson) as Omit<SandboxState, 'request'>, JSON.parse(firstRequestJson) as SandboxState['request']);
     let begun: SandboxHost | undefined;
     for (const script of scripts) {
       const sandbox = await this.current(begun === undefined);
       let phase: PhaseData | undefined;
       if (begun !== sandbox) {
         // A phase begins in each sandbox it runs in, with the state as the scripts before left it.
-        phase = phaseData(firstStateJson ?? JSON.stringify(sentState(state)));
-        firstStateJson = undefined;
+        phase = phaseData(firstStateJson ?? JSON.stringify(sentState(state)), firstRequestJson ?? JSON.stringify(state.request));
+        firstStateJson = firstRequestJson = undefined;
       }
       const result = sandbox.run(script.code, phase);
       if (phase) {

@@ -28,9 +28,13 @@ export type RawOutcome =
   /** `json`: for a script stopped by a limit, its report up to that point (variables, tests, console) when it could still be read. */
   | { ok: false; kind: LimitKind | 'error'; message: string; json?: string; notStarted?: boolean };
 
-/** A phase to begin before a script: its data as JSON, without the response body, which comes apart. */
+/**
+ * A phase to begin before a script: its data as JSON, without the request and the response body,
+ * which come apart (the request as JSON the sandbox parses only if a script reads it).
+ */
 export interface PhaseData {
   json: string;
+  request: string;
   body: string;
 }
 
@@ -253,7 +257,7 @@ export class SandboxHost {
     if (phase && phase.body.length > this.memoryBytes) return { ok: false, kind: 'memory', message: this.limitMessage('memory'), notStarted: true };
     this.startClock();
     try {
-      const args = [this.vm.newString(phase?.json ?? ''), this.vm.newString(phase?.body ?? ''), this.vm.newString(code)];
+      const args = [this.vm.newString(phase?.json ?? ''), this.vm.newString(phase?.request ?? ''), this.vm.newString(phase?.body ?? ''), this.vm.newString(code)];
       const ran = this.vm.callFunction(this.runScript, this.vm.undefined, ...args);
       for (const arg of args) arg.dispose();
       if (ran.error) return this.failure(ran.error);

@@ -94,4 +94,4 @@ export class ConsoleCapture {
 
 let active: ConsoleCapture | undefined;
 const write = (level: Level) => (...args: unknown[]) => active?.add(level, args);
-const sharedConsole = { log: write('log'), info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('debug') };
+const sharedConsole = Object.freeze({ log: write('log'), info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('debug') });

@@ -96,11 +96,12 @@ function resetGlobals(): void {
   }
 }
 
-/** The phase as the host sends it: scopes whose changes are still empty come without them. */
+/** The phase as the host sends it: scopes whose changes are still empty come without them; the request comes apart. */
 type SentPhase = Omit<Phase, 'state'> & { state: Omit<State, 'scopes'> & { scopes: Record<ScopeKey, { values: ScopeState['values']; changes?: ScopeState['changes'] }> } };
 
-function beginPhase(phaseJson: string, body: string): void {
+function beginPhase(phaseJson: string, requestJson: string, body: string): void {
   const sent = json.parse(phaseJson) as SentPhase;
+  sent.requestJson = requestJson;
   const scopes = sent.state.scopes;
   for (let i = 0; i < scopeKeys.length; i++) {
     const scope = scopes[scopeKeys[i]!];
@@ -162,13 +163,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 const api = Object.freeze({
   /**
-   * Runs one script. `phaseJson` (with the response body apart in `body`) begins a phase first;
-   * empty, the script runs in the phase already begun. Returns the script's report when it
+   * Runs one script. `phaseJson` (with the request as JSON apart in `requestJson`, and the response
+   * body in `body`) begins a phase first; empty, the script runs in the phase already begun. Returns the script's report when it
    * finished within the call (the host uses it unless promise jobs wait: then it runs them and
    * calls endScript), '' when it still waits for its promise, or `!` and the error when the phase
    * could not begin.
    */
-  runScript(phaseJson: string, body: string, code: string): string {
+  runScript(phaseJson: string, requestJson: string, body: string, code: string): string {
     current = undefined;
     if (globalsLeft) {
       globalsLeft = false;
@@ -176,7 +177,7 @@ const api = Object.freeze({
     }
     if (phaseJson !== '') {
       try {
-        beginPhase(phaseJson, body);
+        beginPhase(phaseJson, requestJson, body);
       } catch (error) {
         phase = undefined;
         return `!${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;

@@ -2,13 +2,13 @@
 import { VariableScope, ReadOnlyScope, MergedVariables, type ScopeState } from './variable-scopes.js';
 import { ScriptRequest, type RequestData } from './request.js';
 import { ScriptResponse, expect } from './response.js';
-import { TestCollector } from './tests.js';
+import { TestCollector, test } from './tests.js';
 import { ConsoleCapture } from './console.js';
 import { makeLegacy } from './legacy.js';
 import { requireModule } from './modules.js';
 import { unavailableFunction, unavailableObject } from './unavailable.js';
 import { defineProperties } from './intrinsics.js';
-import type { Phase, State, ScopeKey } from './state.js';
+import { phaseRequest, type Phase, type State, type ScopeKey } from './state.js';
 
 /** The parts of the state a script may have changed, sent back to the host. */
 export interface StateUpdate {
@@ -79,11 +79,8 @@ class ScriptParts {
   globals: VariableScope | undefined;
   local: VariableScope | undefined;
   iterationData: ReadOnlyScope | undefined;
-  variables: MergedVariables | undefined;
   request: ScriptRequest | undefined;
-  test: ReturnType<TestCollector['makeTest']> | undefined;
   info: Record<string, unknown> | undefined;
-  execution: Record<string, unknown> | undefined;
 
   constructor(
     readonly phase: Phase,
@@ -109,7 +106,12 @@ class ScriptParts {
   }
 
   scriptRequest(): ScriptRequest {
-    return (this.request ??= new ScriptRequest(this.phase.state.request));
+    return (this.request ??= new ScriptRequest(phaseRequest(this.phase)));
+  }
+
+  /** The layers of `pm.variables` under the local scope, in the order they are read. */
+  layers(): (ReadOnlyScope | VariableScope)[] {
+    return [this.readOnlyIterationData(), this.scope('environment'), this.scope('collection'), this.scope('globals')];
   }
 
   setNextRequest(name: unknown): void {
@@ -121,10 +123,14 @@ class ScriptParts {
 
 /**
  * `pm`: its members are getters of the class, shared by every script, over the script's own
- * parts (a private field scripts cannot reach).
+ * parts (private fields scripts cannot reach). What refers back to the parts (`pm.variables`,
+ * `pm.execution`) is kept here, not in the parts: a cycle would outlive the script until
+ * QuickJS's cycle collector, whose every pass walks the whole sandbox (the prelude, chai…).
  */
 class Pm {
   readonly #parts: ScriptParts;
+  #variables: MergedVariables | undefined;
+  #execution: Record<string, unknown> | undefined;
 
   constructor(parts: ScriptParts) {
     this.#parts = parts;
@@ -152,7 +158,7 @@ class Pm {
   }
   get variables(): MergedVariables {
     const parts = this.#parts;
-    return (parts.variables ??= new MergedVariables(parts.scope('local'), [parts.readOnlyIterationData(), parts.scope('environment'), parts.scope('collection'), parts.scope('globals')]));
+    return (this.#variables ??= new MergedVariables(parts.scope('local'), parts));
   }
   get iterationData(): ReadOnlyScope {
     return this.#parts.readOnlyIterationData();
@@ -163,16 +169,15 @@ class Pm {
   get response(): ScriptResponse | undefined {
     return this.#parts.response;
   }
-  get test(): ReturnType<TestCollector['makeTest']> {
-    const parts = this.#parts;
-    return (parts.test ??= parts.tests.makeTest());
+  get test(): typeof test {
+    return test;
   }
   get execution(): Record<string, unknown> {
+    if (this.#execution) return this.#execution;
     const parts = this.#parts;
-    if (parts.execution) return parts.execution;
     const phase = parts.phase;
     const isPre = phase.event === 'prerequest';
-    parts.execution = {
+    this.#execution = {
       skipRequest(): void {
         if (!isPre) throw new Error('pm.execution.skipRequest() works only in pre-request scripts');
         phase.state.skipRequest = true;
@@ -181,7 +186,7 @@ class Pm {
       location: locationOf(phase).slice(),
       runRequest: noRunRequest,
     };
-    return parts.execution;
+    return this.#execution;
   }
   get sendRequest(): typeof noSendRequest {
     return noSendRequest;
@@ -209,8 +214,8 @@ class Scope implements ScriptScope {
     if (parts.collection?.changed) target.scopes.collection = update.scopes.collection = parts.collection.snapshot();
     if (parts.globals?.changed) target.scopes.globals = update.scopes.globals = parts.globals.snapshot();
     if (parts.local?.changed) target.scopes.local = update.scopes.local = parts.local.snapshot();
-    // Before the request: the request as the script left it (as it came when the script never read it).
-    if (parts.phase.event === 'prerequest') target.request = update.request = parts.request ? parts.request.toData() : target.request;
+    // Before the request: the request as the script left it (a script that never read it leaves it as it came).
+    if (parts.phase.event === 'prerequest' && parts.request) target.request = update.request = parts.request.toData();
     return update;
   }
 }
@@ -222,6 +227,7 @@ plainArgs.push(noSetTimeout, noSetInterval, noSetImmediate, noClearTimeout, noCl
 
 export function makeScope(phase: Phase, response: ScriptResponse | undefined, legacyWanted: boolean): ScriptScope {
   const tests = new TestCollector();
+  tests.activate();
   const capture = new ConsoleCapture();
   const parts = new ScriptParts(phase, response, tests);
   const pm = new Pm(parts);

@@ -9,7 +9,14 @@ export interface Property {
   [field: string]: unknown;
 }
 
-const noChange = (): void => {};
+/**
+ * A flag a list sets when it changes (a Url's query marks the Url edited). A flag object, not a
+ * callback: a callback into the owner would make a cycle (owner → list → callback → owner),
+ * which outlives the script until QuickJS's cycle collector.
+ */
+export interface ChangeFlag {
+  changed: boolean;
+}
 
 export class PropertyList {
   private items: Property[];
@@ -17,9 +24,13 @@ export class PropertyList {
   constructor(
     items: Property[],
     private readonly caseInsensitive: boolean,
-    private readonly onChange: () => void = noChange,
+    private readonly changes?: ChangeFlag,
   ) {
     this.items = items;
+  }
+
+  private changed(): void {
+    if (this.changes) this.changes.changed = true;
   }
 
   private same(a: unknown, b: unknown): boolean {
@@ -67,14 +78,14 @@ export class PropertyList {
   }
   add(item: unknown): void {
     this.items.push(PropertyList.toProperty(item));
-    this.onChange();
+    this.changed();
   }
   append(item: unknown): void {
     this.add(item);
   }
   prepend(item: unknown): void {
     this.items.unshift(PropertyList.toProperty(item));
-    this.onChange();
+    this.changed();
   }
   /** Replaces the value of the item with this key (keeping its spelling), or adds it. */
   upsert(item: unknown): void {
@@ -82,22 +93,22 @@ export class PropertyList {
     const existing = this.items.find((p) => this.same(p.key, property.key));
     if (existing) Object.assign(existing, property, { key: existing.key });
     else this.items.push(property);
-    this.onChange();
+    this.changed();
   }
   remove(predicate: string | Property | ((item: Property) => boolean), context?: unknown): void {
     const before = this.items.length;
     if (typeof predicate === 'function') this.items = this.items.filter((p) => !predicate.call(context, p));
     else if (typeof predicate === 'string') this.items = this.items.filter((p) => !this.same(p.key, predicate));
     else this.items = this.items.filter((p) => p !== predicate && !(predicate && this.same(p.key, predicate.key)));
-    if (this.items.length !== before) this.onChange();
+    if (this.items.length !== before) this.changed();
   }
   clear(): void {
     this.items = [];
-    this.onChange();
+    this.changed();
   }
   populate(items: unknown[]): void {
     for (const item of items) this.items.push(PropertyList.toProperty(item));
-    this.onChange();
+    this.changed();
   }
   repopulate(items: unknown[]): void {
     this.items = [];

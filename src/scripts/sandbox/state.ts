@@ -1,4 +1,5 @@
 /** The data that crosses into the sandbox once per phase, and the state carried between scripts. */
+import { json } from './intrinsics.js';
 import type { ScopeState } from './variable-scopes.js';
 import type { RequestData } from './request.js';
 import type { ResponseData } from './response.js';
@@ -6,7 +7,8 @@ import type { ResponseData } from './response.js';
 export type ScopeKey = 'environment' | 'collection' | 'globals' | 'local';
 
 export interface State {
-  request: RequestData;
+  /** Parsed from `Phase.requestJson` when a script first reads the request (`phaseRequest`). */
+  request?: RequestData;
   scopes: Record<ScopeKey, ScopeState>;
   /** Present once a script called setNextRequest: a name, or null to stop. */
   nextRequest?: string | null;
@@ -21,6 +23,14 @@ export interface Phase {
   iterationData: Record<string, unknown>;
   response?: ResponseData;
   state: State;
+  /** The request as the host sent it (JSON apart from the rest: most post-response scripts never read it). */
+  requestJson: string;
   /** Not sent: `pm.execution.location`, worked out by the phase's first script. */
   location?: string[];
+}
+
+/** The request as the phase's scripts have left it so far, parsed from what the host sent on first use. */
+export function phaseRequest(phase: Phase): RequestData {
+  phase.state.request ??= json.parse(phase.requestJson) as RequestData;
+  return phase.state.request;
 }

@@ -18,41 +18,42 @@ export class TestCollector {
   /** The legacy object: every key assigned becomes a test, passed when the value is truthy. */
   readonly legacy: Record<string, unknown> = {};
 
-  makeTest(): ((name: unknown, fn?: unknown) => void) & { skip(name: unknown, fn?: unknown): void; index(): number } {
-    const test = (name: unknown, fn?: unknown): void => {
-      const record: TestRecord = { name: String(name), passed: true };
-      this.records.push(record);
-      if (typeof fn !== 'function') {
-        record.passed = false;
-        record.message = 'pm.test needs a function as its second argument';
-        return;
+  /** Makes this collector the one `pm.test` records into: the running script's (see `test`). */
+  activate(): void {
+    active = this;
+  }
+
+  run(name: unknown, fn?: unknown): void {
+    const record: TestRecord = { name: String(name), passed: true };
+    this.records.push(record);
+    if (typeof fn !== 'function') {
+      record.passed = false;
+      record.message = 'pm.test needs a function as its second argument';
+      return;
+    }
+    try {
+      const returned: unknown = fn();
+      if (returned && typeof (returned as PromiseLike<unknown>).then === 'function') {
+        record.pending = true;
+        (returned as PromiseLike<unknown>).then(
+          () => {
+            record.pending = false;
+          },
+          (error: unknown) => {
+            record.pending = false;
+            record.passed = false;
+            record.message = messageOf(error);
+          },
+        );
       }
-      try {
-        const returned: unknown = fn();
-        if (returned && typeof (returned as PromiseLike<unknown>).then === 'function') {
-          record.pending = true;
-          (returned as PromiseLike<unknown>).then(
-            () => {
-              record.pending = false;
-            },
-            (error: unknown) => {
-              record.pending = false;
-              record.passed = false;
-              record.message = messageOf(error);
-            },
-          );
-        }
-      } catch (error) {
-        record.passed = false;
-        record.message = messageOf(error);
-      }
-    };
-    const withMembers = test as typeof test & { skip(name: unknown, fn?: unknown): void; index(): number };
-    withMembers.skip = (name: unknown) => {
-      this.records.push({ name: String(name), passed: false, skipped: true });
-    };
-    withMembers.index = () => this.records.length;
-    return withMembers;
+    } catch (error) {
+      record.passed = false;
+      record.message = messageOf(error);
+    }
+  }
+
+  skip(name: unknown): void {
+    this.records.push({ name: String(name), passed: false, skipped: true });
   }
 
   /** Every result, the legacy object's keys last; unsettled async tests fail. */
@@ -65,3 +66,25 @@ export class TestCollector {
     return out;
   }
 }
+
+let active: TestCollector | undefined;
+
+function activeTests(): TestCollector {
+  if (!active) throw new Error('pm.test: no script is running');
+  return active;
+}
+
+/**
+ * `pm.test`, one function shared by every script (frozen, so no script can change it for the
+ * next): it records into the collector of the script running now. Scripts run one at a time, and
+ * their promise jobs before the next one starts; three closures per script cost more than a short
+ * script's test.
+ */
+export const test = Object.freeze(
+  Object.assign(function test(name: unknown, fn?: unknown): void {
+    activeTests().run(name, fn);
+  }, {
+    skip: (name: unknown): void => activeTests().skip(name),
+    index: (): number => activeTests().records.length,
+  }),
+);

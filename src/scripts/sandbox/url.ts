@@ -2,7 +2,7 @@
  * pm.request.url: Postman's Url over a URL as written, `{{placeholders}}` and all. An untouched
  * URL prints back exactly as given; structured changes (query, host, path) re-assemble it.
  */
-import { PropertyList, type Property } from './property-list.js';
+import { PropertyList, type ChangeFlag, type Property } from './property-list.js';
 
 interface Parts {
   protocol: string | undefined;
@@ -82,7 +82,8 @@ export class Url {
   private raw: string;
   private parts: Parts | undefined;
   private queryList: PropertyList | undefined;
-  private dirty = false;
+  /** Set by any change (of the Url or its query list): an untouched Url prints what it was given. */
+  private readonly edits: ChangeFlag = { changed: false };
 
   constructor(raw: string) {
     this.raw = String(raw);
@@ -92,9 +93,9 @@ export class Url {
     if (!this.parts) this.parts = parse(this.raw);
     return this.parts;
   }
-  private touch = (): void => {
-    this.dirty = true;
-  };
+  private touch(): void {
+    this.edits.changed = true;
+  }
 
   get protocol(): string | undefined {
     return this.p.protocol;
@@ -141,7 +142,7 @@ export class Url {
   get query(): PropertyList {
     if (!this.queryList) {
       if (!this.p.query) this.p.query = [];
-      this.queryList = new PropertyList(this.p.query, false, this.touch);
+      this.queryList = new PropertyList(this.p.query, false, this.edits);
     }
     return this.queryList;
   }
@@ -180,7 +181,7 @@ export class Url {
     this.raw = String(raw);
     this.parts = undefined;
     this.queryList = undefined;
-    this.dirty = false;
+    this.edits.changed = false;
   }
 
   private queryItems(): Property[] {
@@ -188,7 +189,7 @@ export class Url {
   }
 
   toString(): string {
-    if (!this.dirty) return this.raw;
+    if (!this.edits.changed) return this.raw;
     const p = this.p;
     let out = p.protocol !== undefined ? `${p.protocol}://` : '';
     if (p.auth !== undefined) out += `${p.auth}@`;

@@ -146,12 +146,22 @@ export class ReadOnlyScope {
   }
 }
 
+type Layer = { has(key: string): boolean; get(key: string): unknown; toObject(): Record<string, unknown> };
+
 /** pm.variables: reads local, then iteration data, environment, collection, globals; writes local. */
 export class MergedVariables {
+  private layerList: Layer[] | undefined;
+
   constructor(
     private readonly local: VariableScope,
-    private readonly layers: { has(key: string): boolean; get(key: string): unknown; toObject(): Record<string, unknown> }[],
+    /** Gives the layers under local on the first read that local cannot answer: a script that only sets needs none. */
+    private readonly source: { layers(): Layer[] },
   ) {}
+
+  private get layers(): Layer[] {
+    this.layerList ??= this.source.layers();
+    return this.layerList;
+  }
 
   get(key: string): unknown {
     if (this.local.has(key)) return this.local.get(key);
