@@ -13,8 +13,7 @@ import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js'
 import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
 import { reportJson, type ReportError } from './report.js';
-import type { Phase, State, ScopeKey } from './state.js';
-import type { ScopeState } from './variable-scopes.js';
+import type { Phase, State } from './state.js';
 import type { StateUpdate } from './pm.js';
 
 /** A script's report of the state: the scopes it changed, the request before the send, the flow flags. */
@@ -22,7 +21,6 @@ type ReportedState = StateUpdate & Pick<State, 'nextRequestSet' | 'skipRequest' 
 
 installPolyfills();
 
-const scopeKeys: ScopeKey[] = ['environment', 'collection', 'globals', 'local'];
 type ScriptFunction = (...args: unknown[]) => unknown;
 const AsyncFunction = (async function () {}).constructor as new (...args: string[]) => ScriptFunction;
 // Captured: a script may assign the global `Function`.
@@ -96,18 +94,13 @@ function resetGlobals(): void {
   }
 }
 
-/** The phase as the host sends it: scopes whose changes are still empty come without them; the request comes apart. */
-type SentPhase = Omit<Phase, 'state'> & { state: Omit<State, 'scopes'> & { scopes: Record<ScopeKey, { values: ScopeState['values']; changes?: ScopeState['changes'] }> } };
+/** The phase as the host sends it: the request comes apart (`requestJson`). */
+type SentPhase = Omit<Phase, 'requestJson'>;
 
 function beginPhase(phaseJson: string, requestJson: string, body: string): void {
   const sent = json.parse(phaseJson) as SentPhase;
-  sent.requestJson = requestJson;
-  const scopes = sent.state.scopes;
-  for (let i = 0; i < scopeKeys.length; i++) {
-    const scope = scopes[scopeKeys[i]!];
-    if (!scope.changes) scope.changes = { cleared: false, set: {}, unset: [] };
-  }
   phase = sent as Phase;
+  phase.requestJson = requestJson;
   if (phase.response) phase.response.body = body;
   response = phase.response ? new ScriptResponse(phase.response) : undefined;
 }

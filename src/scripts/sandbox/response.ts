@@ -45,23 +45,31 @@ export function reasonFor(code: number): string {
 export class ScriptResponse {
   readonly code: number;
   readonly status: string;
-  readonly headers: PropertyList;
   readonly responseTime: number;
   readonly responseSize: number;
-  /** Messages of a streaming request (WebSocket, Socket.IO, MQTT, SSE, TCP, UDP…); empty for others. */
-  readonly messages: ScriptMessage[];
   private readonly body: string;
   private parsed: { value?: unknown; error?: Error } | undefined;
+  // Headers and messages are built on first use: many scripts read neither.
+  private headerList: PropertyList | undefined;
+  private messageList: ScriptMessage[] | undefined;
 
-  constructor(data: ResponseData) {
+  constructor(private readonly data: ResponseData) {
     this.code = data.code;
     this.status = data.status || reasonFor(data.code);
-    // Indexes, not `([key, value])`: QuickJS destructures arrays through the iterator protocol.
-    this.headers = new PropertyList(data.headers.map((header) => ({ key: header[0], value: header[1] })), true);
     this.body = data.body;
     this.responseTime = data.responseTime;
     this.responseSize = data.responseSize;
-    this.messages = (data.messages ?? []).map((message) => ({ ...message, json: () => json.parse(message.text) }));
+  }
+
+  get headers(): PropertyList {
+    // Indexes, not `([key, value])`: QuickJS destructures arrays through the iterator protocol.
+    this.headerList ??= new PropertyList(this.data.headers.map((header) => ({ key: header[0], value: header[1] })), true);
+    return this.headerList;
+  }
+  /** Messages of a streaming request (WebSocket, Socket.IO, MQTT, SSE, TCP, UDP…); empty for others. */
+  get messages(): ScriptMessage[] {
+    this.messageList ??= (this.data.messages ?? []).map((message) => ({ ...message, json: () => json.parse(message.text) }));
+    return this.messageList;
   }
 
   text(): string {

@@ -11,7 +11,8 @@ export interface ScopeChanges {
 }
 export interface ScopeState {
   values: Record<string, unknown>;
-  changes: ScopeChanges;
+  /** What scripts of this phase changed so far; absent until the first change (most phases change nothing). */
+  changes?: ScopeChanges;
 }
 
 const maxNesting = 10;
@@ -95,16 +96,18 @@ export class VariableScope {
     checkKey(this.apiName, 'set', key);
     this.changed = true;
     this.values.set(key, value);
-    Object.defineProperty(this.state.changes.set, key, { value, enumerable: true, writable: true, configurable: true });
-    const i = this.state.changes.unset.indexOf(key);
-    if (i >= 0) this.state.changes.unset.splice(i, 1);
+    const changes = this.changes();
+    Object.defineProperty(changes.set, key, { value, enumerable: true, writable: true, configurable: true });
+    const i = changes.unset.indexOf(key);
+    if (i >= 0) changes.unset.splice(i, 1);
   }
   unset(key: string): void {
     checkKey(this.apiName, 'unset', key);
     this.changed = true;
     this.values.delete(key);
-    if (hasOwn(this.state.changes.set, key)) delete this.state.changes.set[key];
-    if (!this.state.changes.unset.includes(key)) this.state.changes.unset.push(key);
+    const changes = this.changes();
+    if (hasOwn(changes.set, key)) delete changes.set[key];
+    if (!changes.unset.includes(key)) changes.unset.push(key);
   }
   clear(): void {
     this.changed = true;
@@ -122,7 +125,12 @@ export class VariableScope {
   }
   /** The scope as plain data to hand back to the host. */
   snapshot(): ScopeState {
-    return { values: Object.fromEntries(this.values), changes: this.state.changes };
+    return { values: Object.fromEntries(this.values), changes: this.changes() };
+  }
+
+  private changes(): ScopeChanges {
+    this.state.changes ??= { cleared: false, set: {}, unset: [] };
+    return this.state.changes;
   }
 }
 
