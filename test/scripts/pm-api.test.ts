@@ -232,6 +232,20 @@ describe('scripts in order, each in a fresh scope', () => {
     expect(result.errors[0]!.message).toMatch(/^script 2: TypeError: cannot read property 'boom' of null \(line 1, column \d+\)$/);
   });
 
+  it('removes every kind of global a script leaves, and gives the next script the lazy globals back', async () => {
+    const result = await engine.runPreRequest(preContext([
+      `globalThis.viaGlobalThis = 1; this.viaThis = 2; (0, eval)('var viaEval = 3'); Object.defineProperty(globalThis, 'hidden', { value: 4, configurable: true }); _ = 'mine'; CryptoJS = 5`,
+      `console.log([typeof viaGlobalThis, typeof viaThis, typeof viaEval, typeof hidden, typeof _.map, typeof CryptoJS.SHA256].join(' '))`,
+      `delete globalThis.Buffer; delete globalThis._; leftBehind = true`,
+      `console.log([typeof Buffer.from, typeof _.map, typeof leftBehind].join(' '))`,
+    ]));
+    expect(result.errors).toEqual([]);
+    expect(result.console.map((c) => c.text)).toEqual([
+      'undefined undefined undefined undefined function function',
+      'function function undefined',
+    ]);
+  });
+
   it('reports syntax errors with the script label and line', async () => {
     const result = await engine.runPreRequest(preContext([`let a = 1;\nlet b = ;`]));
     expect(result.errors[0]).toMatchObject({ kind: 'syntax' });

@@ -8,7 +8,7 @@
  * once. The host still drains the job queue when the script left jobs behind (promises, async
  * tests) and then asks for the report again with `endScript`.
  */
-import { arrayJoin, json } from './intrinsics.js';
+import { arrayJoin, json, objectKeys } from './intrinsics.js';
 import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
 import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
@@ -29,9 +29,11 @@ const SyncFunction = Function as unknown as new (...args: string[]) => ScriptFun
 const awaitPattern = /\bawait\b/;
 /** The Function constructors put the body two lines below the top of `<input>`. */
 const lineOffset = 2;
-const compiled = new Map<string, { fn: ScriptFunction; legacy: boolean }>();
+const compiled = new Map<string, Compiled>();
 const baselineNames = Object.getOwnPropertyNames(globalThis);
 const baselineGlobals = new Set(baselineNames);
+/** The prelude's own `var` (esbuild's bundle name) is the one enumerable global at the start. */
+const baselineEnumerableCount = objectKeys(globalThis).length;
 /**
  * The names joined by a line break, which no built-in name contains: two lists of the same
  * length with the same joined text are the same list (one name with a line break would leave
@@ -67,25 +69,63 @@ function describeError(error: unknown, syntax: boolean): ErrorInfo {
   return { message: `${error.name}: ${text}${where}`, kind };
 }
 
-function compile(code: string): { fn: ScriptFunction; legacy: boolean } {
+/**
+ * What a script may use to leave a global the quick check in `resetGlobals` cannot see: a global
+ * defined not enumerable, or a lazy global deleted. A false alarm (a `delete` of anything, a word
+ * in a string) only costs the full check.
+ */
+const mayHideGlobals = /define(?:Propert(?:y|ies)|[GS]etter__)|\bdelete\b/;
+
+interface Compiled {
+  fn: ScriptFunction;
+  legacy: boolean;
+  hidesGlobals: boolean;
+}
+
+function compile(code: string): Compiled {
   let entry = compiled.get(code);
   if (!entry) {
     const Constructor = awaitPattern.test(code) ? AsyncFunction : SyncFunction;
-    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code) };
+    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code), hidesGlobals: mayHideGlobals.test(code) };
     if (compiled.size >= 256) compiled.clear();
     compiled.set(code, entry);
   }
   return entry;
 }
 
+/**
+ * Set when the last script may have left globals the quick check cannot see (`mayHideGlobals`),
+ * or did not compile (its text was not looked at), or assigned a lazy global.
+ */
+let fullCheck = true;
+
+function removeGlobal(g: Record<string, unknown>, name: string): void {
+  try {
+    delete g[name];
+  } catch {
+    // Not configurable (QuickJS declares an indirect eval's `var` so): the next script sees it undefined.
+    try {
+      g[name] = undefined;
+    } catch {
+      // Read-only as well: it stays.
+    }
+  }
+}
+
 /** Removes globals the last script created (sloppy-mode assignments) and restores lazy ones. */
 function resetGlobals(): void {
+  // A global that a script assigns, or declares in an indirect eval, is enumerable, and the built-in
+  // globals are not (nor polyfills.ts's): as many enumerable names as at the start means none was
+  // left (removing one takes a `delete`, which makes a full check), at half the cost of listing
+  // every name (~60) and comparing.
+  if (!fullCheck && objectKeys(globalThis).length === baselineEnumerableCount) return;
+  fullCheck = false;
   const g = globalThis as Record<string, unknown>;
   // Indexed loops: QuickJS runs for-of through the iterator protocol, several times slower.
   const names = Object.getOwnPropertyNames(globalThis);
   if (!sameNames(names)) {
     for (let i = 0; i < names.length; i++) {
-      if (!baselineGlobals.has(names[i]!)) delete g[names[i]!];
+      if (!baselineGlobals.has(names[i]!)) removeGlobal(g, names[i]!);
     }
   }
   for (let i = 0; i < lazyGlobalNames.length; i++) {
@@ -177,10 +217,12 @@ const api = Object.freeze({
       }
     }
     if (!phase) throw new Error('Ferry sandbox: runScript before a phase began');
-    let entry: { fn: ScriptFunction; legacy: boolean };
+    let entry: Compiled;
     try {
       entry = compile(code);
+      if (entry.hidesGlobals) fullCheck = true;
     } catch (error) {
+      fullCheck = true;
       const scope = makeScope(phase, response, false);
       current = { scope, settled: true, error: describeError(error, true) };
       return finished(current);

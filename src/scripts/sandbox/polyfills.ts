@@ -65,7 +65,8 @@ export function defineLazyGlobal(name: string): void {
   Object.defineProperty(globalThis, name, {
     get: lazyGlobals[name],
     set(value: unknown) {
-      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+      // Enumerable, as any global a script assigns: the sandbox's quick check then sees it and restores the lazy one.
+      Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: true });
     },
     configurable: true,
     enumerable: false,
@@ -73,10 +74,10 @@ export function defineLazyGlobal(name: string): void {
 }
 
 export function installPolyfills(): void {
-  const g = globalThis as Record<string, unknown>;
-  g.atob = atob;
-  g.btoa = btoa;
-  g.crypto = { getRandomValues };
+  // Not enumerable, as the built-in globals: a script's own globals are the only enumerable ones
+  // (the sandbox checks for them after each script).
+  const hidden = { writable: true, configurable: true, enumerable: false };
+  Object.defineProperties(globalThis, { atob: { value: atob, ...hidden }, btoa: { value: btoa, ...hidden }, crypto: { value: { getRandomValues }, ...hidden } });
   for (const name of Object.keys(lazyGlobals)) defineLazyGlobal(name);
   if (!Object.prototype.hasOwnProperty.call(String.prototype, 'has')) {
     Object.defineProperty(String.prototype, 'has', {
