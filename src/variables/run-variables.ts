@@ -35,6 +35,11 @@ export class RunVariables {
    * later scripts of the run read them back with their type, as in Postman; files and `{{ }}` get text.
    */
   private readonly typed: Record<PersistedScope, VariableValues> = { environment: {}, collection: {}, globals: {} };
+  /**
+   * `forScripts`'s merged values, kept until scripts change a scope (`apply`): merging walks every
+   * variable of the environment and the workspace, twice per scripted request otherwise.
+   */
+  private mergedForScripts: Record<PersistedScope, VariableValues> | undefined;
 
   constructor(
     readonly snapshot: VariableSnapshot,
@@ -72,19 +77,29 @@ export class RunVariables {
     return scopeFrom({ ...this.snapshot, workspaceVariables: [...this.snapshot.workspaceVariables, ...extra] }, [this.iterationData, localText, this.cliVars]);
   }
 
-  /** What scripts see: file values, secrets and earlier script-set values merged per scope. */
+  /** What scripts see: file values, secrets and earlier script-set values merged per scope (copies: the caller may change them). */
   forScripts(local: VariableValues = {}): ScriptVariables {
+    const merged = (this.mergedForScripts ??= this.mergeForScripts());
+    const s = this.snapshot;
+    return {
+      environment: { ...merged.environment },
+      ...(s.environment ? { environmentName: s.environment.name } : {}),
+      collection: { ...merged.collection },
+      globals: { ...merged.globals },
+      iterationData: { ...this.iterationData },
+      local: { ...local },
+    };
+  }
+
+  private mergeForScripts(): Record<PersistedScope, VariableValues> {
     const s = this.snapshot;
     return {
       environment: {
         ...(s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : s.scriptValues.environment),
         ...this.typed.environment,
       },
-      ...(s.environment ? { environmentName: s.environment.name } : {}),
       collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace), ...this.typed.collection },
       globals: { ...s.scriptValues.globals, ...this.typed.globals },
-      iterationData: { ...this.iterationData },
-      local: { ...local },
     };
   }
 
@@ -93,6 +108,7 @@ export class RunVariables {
     for (const scope of ['environment', 'collection', 'globals'] as const) {
       const change = changes[scope];
       if (!change || (!change.cleared && change.unset.length === 0 && Object.keys(change.set).length === 0)) continue;
+      this.mergedForScripts = undefined;
       const values = this.snapshot.scriptValues[scope];
       const typed = this.typed[scope];
       const secretKeys = scope === 'globals' ? new Set<string>() : this.secretKeys[scope];

@@ -1,10 +1,11 @@
 /**
  * Checks what comes back out of the sandbox before the host uses it. A script can replace
  * built-ins the sandbox's reporting relies on, so its report is untrusted data: anything of the
- * wrong shape is refused, and objects are rebuilt with `Object.fromEntries` (a `__proto__` key
- * stays an ordinary key).
+ * wrong shape is refused. The report is parsed here, so its objects are the host's own, fresh
+ * and plain: `JSON.parse` gives only own data properties (a `__proto__` key is an ordinary key,
+ * not the prototype), and objects of the right shape are kept as parsed instead of copied.
  */
-import type { ConsoleLevel, JsonValue, ScriptKeyValue, ScriptRequest, ScopeChanges, ScopeName, VariableValues } from '../types.js';
+import type { ConsoleLevel, ScriptKeyValue, ScriptRequest, ScopeChanges, ScopeName, VariableValues } from '../types.js';
 
 export interface SandboxState {
   request: ScriptRequest;
@@ -62,26 +63,27 @@ function array(value: unknown, what: string): unknown[] {
   return value;
 }
 
+/** Values as parsed: JSON has no `undefined`, so every value is a JSON value. */
 function values(value: unknown, what: string): VariableValues {
-  return Object.fromEntries(Object.entries(record(value, what)).map(([k, v]) => [k, (v === undefined ? null : v) as JsonValue]));
+  return record(value, what) as VariableValues;
 }
 
 function keyValues(value: unknown, what: string): ScriptKeyValue[] {
-  return array(value, what).map((row) => {
+  const rows = array(value, what);
+  for (const row of rows) {
     const r = record(row, what);
-    const out = Object.fromEntries(Object.entries(r)) as ScriptKeyValue;
-    out.key = string(r.key, `${what} key`);
-    out.value = string(r.value, `${what} value`);
+    string(r.key, `${what} key`);
+    string(r.value, `${what} value`);
     if (r.enabled !== undefined && typeof r.enabled !== 'boolean') fail(`${what} enabled`);
-    return out;
-  });
+  }
+  return rows as ScriptKeyValue[];
 }
 
 function typed(value: unknown, what: string): { type: string; [field: string]: unknown } | undefined {
   if (value === undefined) return undefined;
   const r = record(value, what);
   string(r.type, `${what} type`);
-  return Object.fromEntries(Object.entries(r)) as { type: string };
+  return r as { type: string };
 }
 
 function request(value: unknown): ScriptRequest {
@@ -116,8 +118,10 @@ function scope(value: unknown, name: string): { values: VariableValues; changes:
 function parseReportedState(value: unknown): ReportedState {
   const r = record(value, 'state');
   const scopes = record(r.scopes, 'scopes');
+  const reported: ReportedState['scopes'] = {};
+  for (const name of scopeNames) if (scopes[name] !== undefined) reported[name] = scope(scopes[name], name);
   const state: ReportedState = {
-    scopes: Object.fromEntries(scopeNames.filter((n) => scopes[n] !== undefined).map((n) => [n, scope(scopes[n], n)])),
+    scopes: reported,
     nextRequestSet: r.nextRequestSet === true,
     skipRequest: r.skipRequest === true,
   };
