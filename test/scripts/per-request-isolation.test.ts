@@ -96,3 +96,42 @@ describe('consecutive requests in one sandbox', () => {
     expect(second.skipRequest).toBe(false);
   });
 });
+
+describe('engines one after another', () => {
+  it("take over the last engine's QuickJS instance, with nothing of its scripts left (globals, changed built-ins, loaded modules)", async () => {
+    const first = await ScriptEngine.create();
+    const dirty = await first.runPreRequest(preContext([
+      `left = 1; Array.prototype.evil = () => 'evil'; JSON.parse = () => 'hijacked'; _.VERSION; pm.variables.set('secret', 's3cret')`,
+    ]));
+    expect(dirty.errors).toEqual([]);
+    const instance = (first as unknown as { quickjs: unknown }).quickjs;
+    first.dispose();
+    const second = await ScriptEngine.create();
+    try {
+      // Reused: a new instance would cost the next run its start-up and a fresh memory.
+      expect((second as unknown as { quickjs: unknown }).quickjs).toBe(instance);
+      const clean = await second.runPreRequest(preContext([
+        `console.log(typeof left, typeof [].evil, JSON.parse('1'), String(pm.variables.get('secret')))`,
+      ]));
+      expect(clean.errors).toEqual([]);
+      expect(clean.console.map((c) => c.text)).toEqual(['undefined undefined 1 undefined']);
+      expect(second.modulesLoaded()).toEqual([]);
+    } finally {
+      second.dispose();
+    }
+  });
+
+  it('do not take over an instance whose sandbox a limit stopped, nor one with another memory limit', async () => {
+    const stopped = await ScriptEngine.create({ timeoutMs: 50 });
+    await stopped.runPreRequest(preContext(['for (;;) {}']));
+    const stoppedInstance = (stopped as unknown as { quickjs: unknown }).quickjs;
+    stopped.dispose();
+    const next = await ScriptEngine.create();
+    expect((next as unknown as { quickjs: unknown }).quickjs).not.toBe(stoppedInstance);
+    const nextInstance = (next as unknown as { quickjs: unknown }).quickjs;
+    next.dispose();
+    const other = await ScriptEngine.create({ memoryBytes: 8 * 1024 * 1024 });
+    expect((other as unknown as { quickjs: unknown }).quickjs).not.toBe(nextInstance);
+    other.dispose();
+  });
+});

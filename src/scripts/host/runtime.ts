@@ -22,6 +22,8 @@ const jobBatch = 1000;
 
 export type LimitKind = 'timeout' | 'memory' | 'stack';
 
+const unreadableError = 'an error that could not be read';
+
 /** What one script run produced: the sandbox's JSON, or the limit/failure that ended it. */
 export type RawOutcome =
   | { ok: true; json: string }
@@ -73,6 +75,12 @@ const heaps = new WeakMap<QuickJSWASMModule, { memory: WebAssembly.Memory; maxBy
  */
 export function heapExhausted(module: QuickJSWASMModule): boolean {
   return heapShare(module) >= 0.8;
+}
+
+/** Whether the module's memory has grown past the size it started with. */
+export function heapGrown(module: QuickJSWASMModule): boolean {
+  const heap = heaps.get(module);
+  return heap === undefined || heap.memory.buffer.byteLength > initialHeapBytes;
 }
 
 /** How much of its ceiling the module's memory has grown to (0 to 1). The memory never shrinks. */
@@ -344,8 +352,10 @@ export class SandboxHost {
   /** An error's text (`Name: message`) as an outcome, spotting the limits. */
   private classify(text: string, fatal: boolean): Extract<RawOutcome, { ok: false }> {
     if (/\binterrupted\b/i.test(text) || this.overTime()) return this.limit('timeout');
-    // QuickJS throws `null` when it cannot even allocate its out-of-memory error.
-    if (/out of memory/i.test(text) || (text === 'null' && this.heapExhausted())) return this.limit('memory');
+    // QuickJS throws `null` when it cannot even allocate its out-of-memory error, and with the heap
+    // full the error may not even be read back (an empty text; seen in an instance that hosted a
+    // sandbox before).
+    if (/out of memory/i.test(text) || ((text === 'null' || text === '' || text === unreadableError) && this.heapExhausted())) return this.limit('memory');
     if (/stack overflow/i.test(text)) return this.limit('stack');
     if (fatal) this.broken = true;
     return { ok: false, kind: 'error', message: text };
@@ -370,21 +380,27 @@ export class SandboxHost {
       }
       return String(dumped);
     } catch {
-      return 'an error that could not be read';
+      return unreadableError;
     }
   }
 
-  dispose(): void {
+  /**
+   * Frees the sandbox; true when its runtime was freed whole, so its WebAssembly instance may host
+   * another sandbox (a fresh runtime and context: nothing of this one is reachable from it).
+   */
+  dispose(): boolean {
     // A poisoned or broken instance is left to the garbage collector with its whole module:
     // a script stopped half-way can leave objects QuickJS's own teardown asserts against.
-    if (this.poisoned || this.broken || !this.vm.alive) return;
+    if (this.poisoned || this.broken || !this.vm.alive) return false;
     try {
       this.runScript.dispose();
       this.endScript.dispose();
       this.vm.dispose();
       this.runtime.dispose();
+      return true;
     } catch {
       this.poisoned = true;
+      return false;
     }
   }
 }
