@@ -87,11 +87,11 @@ function receivedState(sent: Omit<SandboxState, 'request'>, request: SandboxStat
 
 /**
  * A QuickJS instance whose last sandbox was freed whole, kept for the next engine of the process
- * (runs of the app and of `ferry serve`'s callers come one after another). Starting one costs
- * ~2-3 ms and a fresh WebAssembly memory, whose pages the system zeroes and V8's threads later
- * free: ~20-30 µs per request of a 1,000-request run. The next engine starts a fresh runtime and
- * context in it, so nothing of the last run's scripts is reachable; memory limits are per instance,
- * so only an engine with the same limit takes it.
+ * (the app's runs, and the session API's, come one after another). Starting one costs ~2-3 ms and
+ * a fresh WebAssembly memory, whose pages the system zeroes and V8's threads later free: most of
+ * the ~45-55 µs per request a sandbox per run cost a 1,000-request run. The next engine starts a
+ * fresh runtime and context in it, so nothing of the last run's scripts is reachable; memory
+ * limits are per instance, so only an engine with the same limit takes it.
  */
 let spare: { module: QuickJSWASMModule; memoryBytes: number } | undefined;
 

@@ -95,7 +95,7 @@ function compile(code: string): Compiled {
 
 /**
  * Set when the last script may have left globals the quick check cannot see (`mayHideGlobals`),
- * or did not compile (its text was not looked at), or assigned a lazy global.
+ * or did not compile (its text was not looked at).
  */
 let fullCheck = true;
 

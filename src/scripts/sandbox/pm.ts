@@ -85,7 +85,6 @@ class ScriptParts {
   constructor(
     readonly phase: Phase,
     readonly response: ScriptResponse | undefined,
-    readonly tests: TestCollector,
   ) {}
 
   scope(key: ScopeKey): VariableScope {
@@ -229,7 +228,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
   const tests = new TestCollector();
   tests.activate();
   const capture = new ConsoleCapture();
-  const parts = new ScriptParts(phase, response, tests);
+  const parts = new ScriptParts(phase, response);
   const pm = new Pm(parts);
   const args = plainArgs.slice();
   args[0] = pm;
