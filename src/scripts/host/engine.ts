@@ -79,12 +79,6 @@ function sentState(state: SandboxState): unknown {
   return { scopes, nextRequestSet: state.nextRequestSet, skipRequest: state.skipRequest, ...(state.nextRequestSet ? { nextRequest: state.nextRequest } : {}) };
 }
 
-/** The state the sandbox reads from what was sent (`sentState` and the request as JSON, parsed back). */
-function receivedState(sent: Omit<SandboxState, 'request'>, request: SandboxState['request']): SandboxState {
-  for (const name of scopeNames) sent.scopes[name].changes ??= emptyChanges();
-  return { ...sent, request };
-}
-
 /**
  * A QuickJS instance whose last sandbox was freed whole, kept for the next engine of the process
  * (the app's runs, and the session API's, come one after another). Starting one costs ~2-3 ms and
@@ -207,10 +201,9 @@ export class ScriptEngine {
     });
     const body = response ? responseBody(response) : '';
     const phaseData = (stateJson: string, requestJson: string): PhaseData => ({ json: `{"state":${stateJson},${phaseBase.slice(1)}`, request: requestJson, body });
-    // Scripts report only what they changed; the rest stays the state as the sandbox read it (JSON).
+    // Scripts report only what they changed; the rest stays the state as the host sent it.
     let firstStateJson: string | undefined = JSON.stringify(sentState(state));
     let firstRequestJson: string | undefined = JSON.stringify(state.request);
-    state = receivedState(JSON.parse(firstStateJson) as Omit<SandboxState, 'request'>, JSON.parse(firstRequestJson) as SandboxState['request']);
     let begun: SandboxHost | undefined;
     for (const script of scripts) {
       const sandbox = await this.current(begun === undefined);
