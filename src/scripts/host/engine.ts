@@ -200,18 +200,16 @@ export class ScriptEngine {
       response: response ? responseData(response) : undefined,
     });
     const body = response ? responseBody(response) : '';
-    const phaseData = (stateJson: string, requestJson: string): PhaseData => ({ json: `{"state":${stateJson},${phaseBase.slice(1)}`, request: requestJson, body });
-    // Scripts report only what they changed; the rest stays the state as the host sent it.
-    let firstStateJson: string | undefined = JSON.stringify(sentState(state));
-    let firstRequestJson: string | undefined = JSON.stringify(state.request);
+    // A phase begins with the state as the scripts before left it; scripts report only what they
+    // changed, and the rest stays the state as the host sent it.
+    const phaseData = (): PhaseData => ({ json: `{"state":${JSON.stringify(sentState(state))},${phaseBase.slice(1)}`, request: JSON.stringify(state.request), body });
     let begun: SandboxHost | undefined;
     for (const script of scripts) {
       const sandbox = await this.current(begun === undefined);
       let phase: PhaseData | undefined;
       if (begun !== sandbox) {
-        // A phase begins in each sandbox it runs in, with the state as the scripts before left it.
-        phase = phaseData(firstStateJson ?? JSON.stringify(sentState(state)), firstRequestJson ?? JSON.stringify(state.request));
-        firstStateJson = firstRequestJson = undefined;
+        // A phase begins in each sandbox it runs in.
+        phase = phaseData();
       }
       const result = sandbox.run(script.code, phase);
       if (phase) {
