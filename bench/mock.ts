@@ -21,6 +21,13 @@
  * not equally fast (session 10: the same process cost 1.6× more on one than on the other), so which
  * CPU a server happened to get decided as much as its code.
  *
+ * `--concurrent` loads all servers at the same time instead of one after another (25 connections
+ * each when two run), every server on one CPU (`--pin-servers`, default 1; run the bench itself on
+ * another: `taskset -c 0 npx tsx bench/mock.ts --concurrent`). Alternating rounds still differ by
+ * ±10% when the VM's speed drifts within a minute; servers measured in the same seconds on the same
+ * CPU see the same drift, so their ratio holds within about ±2% round to round (session 12). Each
+ * server's req/s is then its share of that CPU; compare the CPU per request. Mockoon is left out.
+ *
  * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
  * and a node_modules link) in the same alternation: before/after on a busy machine.
  */
@@ -41,7 +48,9 @@ const ONLY = [...(option('only') ?? 'bare,ferry,mockoon').split(','), ...(option
 const ROUNDS = Number(option('rounds') ?? 5);
 const BASE = option('base');
 const CLOCK_TICKS = 100; // USER_HZ on Linux
-const PIN = option('pin-servers');
+const CONCURRENT = process.argv.includes('--concurrent');
+// Together, the servers share one CPU (each gets its share of the same moments of the machine).
+const PIN = option('pin-servers') ?? (CONCURRENT && os.cpus().length > 1 ? '1' : undefined);
 
 /** A server process, on the CPU `--pin-servers` names (taskset runs node in its own process: same pid). */
 function spawnServer(args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
@@ -301,8 +310,8 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
 }
 
-async function load(url: string, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url: `${url}/users/42`, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
+async function load(url: string, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
+  return autocannon({ url: `${url}/users/42`, connections, duration: seconds, pipelining: 1 });
 }
 
 interface Started {
@@ -320,30 +329,36 @@ async function startPeer(key: string, dir: string): Promise<Started> {
   return { key, name: peer.name, child, url };
 }
 
-async function measure(server: Started): Promise<Figures> {
-  const { child, url } = server;
-  const linesBefore = linesPrinted(server.key);
-  const serverBefore = cpuSeconds(child.pid!);
+/**
+ * Loads `servers` at the same time (one server unless `--concurrent`) and reads each one's figures.
+ * Together, each gets `CONNECTIONS / servers.length` connections, so the machine's load is the same.
+ */
+async function measure(servers: Started[]): Promise<Figures[]> {
+  const connections = Math.max(1, Math.round(CONNECTIONS / servers.length));
+  const before = servers.map((server) => ({ lines: linesPrinted(server.key), cpu: cpuSeconds(server.child.pid!) }));
   const generatorBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
-  const result = await load(url, DURATION_S);
+  const results = await Promise.all(servers.map((server) => load(server.url, DURATION_S, connections)));
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const generator = process.cpuUsage(generatorBefore);
-  // Let the server print what it still holds before reading its CPU time.
+  // Let the servers print what they still hold before reading their CPU time.
   await new Promise((r) => setTimeout(r, 300));
-  const serverSeconds = cpuSeconds(child.pid!) - serverBefore;
-  return {
-    name: server.name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    serverCpu: serverSeconds / elapsed,
-    cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(result.requests.total, 1),
-    generatorCpu: (generator.user + generator.system) / 1e6 / elapsed,
-    outputLines: linesPrinted(server.key) - linesBefore,
-  };
+  return servers.map((server, i) => {
+    const result = results[i]!;
+    const serverSeconds = cpuSeconds(server.child.pid!) - before[i]!.cpu;
+    return {
+      name: server.name,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      serverCpu: serverSeconds / elapsed,
+      cpuUsPerRequest: (serverSeconds * 1e6) / Math.max(result.requests.total, 1),
+      generatorCpu: (generator.user + generator.system) / 1e6 / elapsed / servers.length,
+      outputLines: linesPrinted(server.key) - before[i]!.lines,
+    };
+  });
 }
 
 async function stopPeer(server: Started): Promise<void> {
@@ -388,7 +403,7 @@ function line(f: Figures, label = f.name): string {
 }
 
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up, then ${ROUNDS} alternating rounds of ${DURATION_S} s; generator and servers share the cores\n`);
+console.log(`bench/mock — ${os.cpus().length} cores (${cpuModel}), Node ${process.version}; autocannon ${CONNECTIONS} keep-alive connections, ${WARMUP_S} s warm-up, then ${ROUNDS} ${CONCURRENT ? 'rounds of all servers at once' : 'alternating rounds'} of ${DURATION_S} s; generator and servers share the cores\n`);
 
 const loadAtStart = os.loadavg()[0]!;
 console.log(`load average at the start: ${loadAtStart.toFixed(2)}${PIN !== undefined ? `; servers on CPU ${PIN}` : ''}\n`);
@@ -410,11 +425,14 @@ try {
     // Every other round in reverse order (bare, Ferry; Ferry, bare; …): a contender measured right
     // after another did measurably worse on the busy 2-core machine (session 9: the bare server
     // cost 28–40 µs a request in one order and 39–44 µs in the other, in the same minutes).
-    for (const server of round % 2 === 0 ? started : [...started].reverse()) {
-      if (server.key === 'mockoon' && round > 0) continue;
-      const figures = await measure(server);
-      (rounds[server.key] ??= []).push(figures);
-      console.log(line(figures, `${server.name} #${round + 1}`));
+    const order = round % 2 === 0 ? started : [...started].reverse();
+    const groups = CONCURRENT ? [order.filter((server) => server.key !== 'mockoon')] : order.filter((server) => server.key !== 'mockoon' || round === 0).map((server) => [server]);
+    for (const group of groups) {
+      const figures = await measure(group);
+      group.forEach((server, i) => {
+        (rounds[server.key] ??= []).push(figures[i]!);
+        console.log(line(figures[i]!, `${server.name} #${round + 1}`));
+      });
     }
   }
   console.log('');
