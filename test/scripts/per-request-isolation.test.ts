@@ -97,6 +97,11 @@ describe('consecutive requests in one sandbox', () => {
   });
 });
 
+/** The QuickJS instance an engine runs in (private: read for these tests). */
+function instanceOf(engine: ScriptEngine): unknown {
+  return (engine as unknown as { quickjs: unknown }).quickjs;
+}
+
 describe('engines one after another', () => {
   it("take over the last engine's QuickJS instance, with nothing of its scripts left (globals, changed built-ins, loaded modules)", async () => {
     const first = await ScriptEngine.create();
@@ -104,12 +109,12 @@ describe('engines one after another', () => {
       `left = 1; Array.prototype.evil = () => 'evil'; JSON.parse = () => 'hijacked'; _.VERSION; pm.variables.set('secret', 's3cret')`,
     ]));
     expect(dirty.errors).toEqual([]);
-    const instance = (first as unknown as { quickjs: unknown }).quickjs;
+    const instance = instanceOf(first);
     first.dispose();
     const second = await ScriptEngine.create();
     try {
       // Reused: a new instance would cost the next run its start-up and a fresh memory.
-      expect((second as unknown as { quickjs: unknown }).quickjs).toBe(instance);
+      expect(instanceOf(second)).toBe(instance);
       const clean = await second.runPreRequest(preContext([
         `console.log(typeof left, typeof [].evil, JSON.parse('1'), String(pm.variables.get('secret')))`,
       ]));
@@ -124,14 +129,14 @@ describe('engines one after another', () => {
   it('do not take over an instance whose sandbox a limit stopped, nor one with another memory limit', async () => {
     const stopped = await ScriptEngine.create({ timeoutMs: 50 });
     await stopped.runPreRequest(preContext(['for (;;) {}']));
-    const stoppedInstance = (stopped as unknown as { quickjs: unknown }).quickjs;
+    const stoppedInstance = instanceOf(stopped);
     stopped.dispose();
     const next = await ScriptEngine.create();
-    expect((next as unknown as { quickjs: unknown }).quickjs).not.toBe(stoppedInstance);
-    const nextInstance = (next as unknown as { quickjs: unknown }).quickjs;
+    expect(instanceOf(next)).not.toBe(stoppedInstance);
+    const nextInstance = instanceOf(next);
     next.dispose();
     const other = await ScriptEngine.create({ memoryBytes: 8 * 1024 * 1024 });
-    expect((other as unknown as { quickjs: unknown }).quickjs).not.toBe(nextInstance);
+    expect(instanceOf(other)).not.toBe(nextInstance);
     other.dispose();
   });
 });

@@ -54,13 +54,11 @@ let response: ScriptResponse | undefined;
 interface Run {
   scope: ScriptScope;
   settled: boolean;
-  error?: ErrorInfo;
+  error?: ReportError;
 }
 let current: Run | undefined;
 
-type ErrorInfo = ReportError;
-
-function describeError(error: unknown, syntax: boolean): ErrorInfo {
+function describeError(error: unknown, syntax: boolean): ReportError {
   if (!(error instanceof Error)) return { message: `the script threw ${json.stringify(error) ?? String(error)}`, kind: 'error' };
   const text = error.message;
   const kind = /out of memory/i.test(text) ? 'memory' : /stack overflow|call stack/i.test(text) ? 'stack' : syntax ? 'syntax' : 'error';
