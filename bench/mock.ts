@@ -38,6 +38,7 @@ import { promises as fs, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { BARE_SERVER, FERRY_BODY, writeMockWorkspace } from './mock-peers.js';
 import { freePort, option, waitUntilAnswering } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -58,19 +59,7 @@ function spawnServer(args: string[], options: Parameters<typeof spawn>[2]): Chil
   return PIN === undefined ? spawn(process.execPath, args, options) : spawn('taskset', ['-c', PIN, process.execPath, ...args], options);
 }
 
-const FERRY_BODY = '{"id":"{{request.params.id}}","requestId":"{{$uuid}}","name":"Ada Lovelace","roles":["admin","editor"]}';
 const MOCKOON_BODY = `{"id":"{{urlParam 'id'}}","requestId":"{{faker 'string.uuid'}}","name":"Ada Lovelace","roles":["admin","editor"]}`;
-const BARE_SERVER = `
-const http = require('node:http');
-const { randomUUID } = require('node:crypto');
-http.createServer((req, res) => {
-  const m = /^\\/users\\/([^/?]+)\\/?(?:\\?|$)/.exec(req.url);
-  if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) { res.writeHead(404); res.end(); return; }
-  const body = '{"id":"' + decodeURIComponent(m[1]) + '","requestId":"' + randomUUID() + '","name":"Ada Lovelace","roles":["admin","editor"]}';
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}).listen(Number(process.argv[1]), '127.0.0.1');
-`;
 
 /**
  * `--in-process`: what a request costs the server's JavaScript, without sockets. Each handler gets
@@ -231,13 +220,8 @@ function ferryPeer(key: string, name: string, root: string): Peer {
     name,
     async start(dir) {
       const ws = path.join(dir, `${key}-ws`);
-      await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
-      await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: bench-mock\nname: Bench\n');
       const port = await freePort();
-      await fs.writeFile(
-        path.join(ws, 'servers', 'users.yaml'),
-        `name: Users\nport: ${port}\nhttp:\n  routes:\n    - name: Get user\n      method: GET\n      path: /users/:id\n      headers:\n        - key: Content-Type\n          value: application/json; charset=utf-8\n      body: '${FERRY_BODY}'\n`,
-      );
+      await writeMockWorkspace(ws, port);
       const script = `import { main } from ${JSON.stringify(await buildFerry(root))}; process.exitCode = await main(process.argv.slice(1));`;
       const child = spawnServer(['--input-type=module', '-e', script, 'serve', '-w', ws], {
         cwd: root,
