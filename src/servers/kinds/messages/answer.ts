@@ -5,7 +5,8 @@
  */
 import type { LineEnding, SocketEncoding } from '../../../model/index.js';
 import { messageText, type Template, type VariableScope } from '../../../template/index.js';
-import { type CompiledRule, firstMatch, type Mode } from './rules.js';
+import type { PushOptions } from '../../types.js';
+import { type CompiledRule, firstMatch, hexOrThrow, type Mode } from './rules.js';
 import { LINE_ENDING_TEXT } from './payload.js';
 
 export interface SocketState {
@@ -32,4 +33,13 @@ export function answerMessage(state: SocketState, content: Buffer, wire: Buffer)
   if (Buffer.isBuffer(rule.reply)) return { bytes: rule.reply, delayMs: rule.delayMs, rule: rule.number };
   const reply = (rule.reply as Template).render({ variables: state.variables, message: content }) + LINE_ENDING_TEXT[state.lineEnding];
   return { bytes: Buffer.from(reply, 'utf8'), delayMs: rule.delayMs, rule: rule.number };
+}
+
+/**
+ * The bytes a send from the traffic panel puts on the wire: hex as the bytes it spells (not
+ * templated, spec 8.2), text with its variables filled in and the server's line ending.
+ */
+export function pushedBytes(state: Pick<SocketState, 'encoding' | 'lineEnding'>, data: string, options: PushOptions): Buffer {
+  if (state.encoding === 'hex') return hexOrThrow(data, 'the message');
+  return Buffer.from((options.fill ? options.fill(data) : data) + LINE_ENDING_TEXT[state.lineEnding]);
 }

@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import { compile, type Template } from '../../../template/index.js';
 import type { Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
-import { answerMessage, type SocketState } from '../messages/answer.js';
+import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
 import { frame, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
@@ -53,10 +53,10 @@ class TcpKind implements SocketKindInstance {
     return { event: false, hex: this.#state?.encoding === 'hex' };
   }
 
-  /** Text gets the line ending and framing replies get; hex text is sent as the bytes it spells (not templated, 8.2). */
+  /** Framed as replies are (`pushedBytes` has the line ending and hex). */
   push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
-    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from((options.fill ? options.fill(data) : data) + LINE_ENDING_TEXT[state.lineEnding]);
+    const bytes = pushedBytes(state, data, options);
     let count = 0;
     for (const [socket, peer] of this.#sockets) {
       if (options.to !== undefined && options.to !== peer) continue;

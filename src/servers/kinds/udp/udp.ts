@@ -7,9 +7,9 @@ import dgram from 'node:dgram';
 import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
-import { answerMessage, type SocketState } from '../messages/answer.js';
-import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
-import { compileRules, hexOrThrow } from '../messages/rules.js';
+import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
+import { preview } from '../messages/payload.js';
+import { compileRules } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { PendingTimers } from '../pending-timers.js';
 
@@ -40,7 +40,7 @@ class UdpKind implements SocketKindInstance {
 
   push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
-    const bytes = state.encoding === 'hex' ? hexOrThrow(data, 'the message') : Buffer.from((options.fill ? options.fill(data) : data) + LINE_ENDING_TEXT[state.lineEnding]);
+    const bytes = pushedBytes(state, data, options);
     let count = 0;
     for (const [id, peer] of this.#peers) {
       if (options.to !== undefined && options.to !== id) continue;
