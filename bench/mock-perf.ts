@@ -5,7 +5,10 @@
  * Node's `--perf-basic-prof`. Ferry runs as shipped (`bin/ferry.js serve`, after `npm run build`),
  * its traffic lines going to a file as with `ferry serve > traffic.log`.
  *
- *   npx tsx bench/mock-perf.ts [--duration 8] [--top 15]
+ *   npx tsx bench/mock-perf.ts [--duration 8] [--top 15] [--apart]
+ *
+ * `--apart`: as bench/mock.ts's target command measures, each server loaded alone (50 connections,
+ * bare first, then Ferry, `--duration` seconds each) on any CPU, the load generator on the others.
  *
  * Prints the CPU per request of each server in the kernel, in Node's and V8's C++, in
  * V8's builtins (inline caches, allocation, string and array helpers), in Node's own JavaScript and
@@ -25,9 +28,11 @@ import { freePort, option, waitUntilAnswering } from './support.js';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION_S = Number(option('duration') ?? 8);
 const TOP = Number(option('top') ?? 15);
-const CONNECTIONS = 25;
+const APART = process.argv.includes('--apart');
+const CONNECTIONS = APART ? 50 : 25;
 const SAMPLES_PER_S = 1999;
-const CPU = os.cpus().length > 1 ? '1' : '0';
+/** Together, both servers on one CPU (the load generator on another: run the bench with `taskset -c 0`); apart, on any. */
+const CPUS = APART ? `0-${os.cpus().length - 1}` : os.cpus().length > 1 ? '1' : '0';
 
 const CATEGORIES = ['kernel', 'native (Node, V8, libc)', 'V8 builtins', "Node's JavaScript", "Ferry's JavaScript"] as const;
 type Category = (typeof CATEGORIES)[number];
@@ -64,11 +69,11 @@ function requirePerf(): void {
 
 async function start(dir: string): Promise<Server[]> {
   const barePort = await freePort();
-  const bare = spawn('taskset', ['-c', CPU, process.execPath, '--perf-basic-prof', '-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const bare = spawn('taskset', ['-c', CPUS, process.execPath, '--perf-basic-prof', '-e', BARE_SERVER, String(barePort)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const ws = path.join(dir, 'ws');
   const ferryPort = await freePort();
   await writeMockWorkspace(ws, ferryPort);
-  const ferry = spawn('taskset', ['-c', CPU, process.execPath, '--perf-basic-prof', path.join(ROOT, 'bin', 'ferry.js'), 'serve', '-w', ws], {
+  const ferry = spawn('taskset', ['-c', CPUS, process.execPath, '--perf-basic-prof', path.join(ROOT, 'bin', 'ferry.js'), 'serve', '-w', ws], {
     stdio: ['ignore', openSync(path.join(dir, 'ferry.out'), 'w'), 'inherit'],
     env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, 'data') },
   });
@@ -81,8 +86,11 @@ async function start(dir: string): Promise<Server[]> {
 }
 
 async function loadAll(servers: Server[], seconds: number): Promise<number[]> {
-  const results = await Promise.all(servers.map((s) => autocannon({ url: `${s.url}/users/42`, connections: CONNECTIONS, duration: seconds })));
-  return results.map((r) => r.requests.total);
+  const load = (s: Server) => autocannon({ url: `${s.url}/users/42`, connections: CONNECTIONS, duration: seconds });
+  if (!APART) return (await Promise.all(servers.map(load))).map((r) => r.requests.total);
+  const totals: number[] = [];
+  for (const s of servers) totals.push((await load(s)).requests.total);
+  return totals;
 }
 
 /** `perf report -n` lines: `  1.23%  123  4711:node  [k] symbol` (share, samples, thread, where, symbol). */
@@ -112,7 +120,7 @@ async function main(): Promise<void> {
     await loadAll(servers, 3); // warm up: optimised code and grown heaps before sampling
     for (const s of servers) for (const tid of readdirSync(`/proc/${s.child.pid}/task`)) s.threads.add(Number(tid));
     const data = path.join(dir, 'perf.data');
-    const perf = spawn('perf', ['record', '-F', String(SAMPLES_PER_S), '-o', data, '-p', servers.map((s) => s.child.pid).join(','), '--', 'sleep', String(DURATION_S)], { stdio: 'ignore' });
+    const perf = spawn('perf', ['record', '-F', String(SAMPLES_PER_S), '-o', data, '-p', servers.map((s) => s.child.pid).join(','), '--', 'sleep', String(APART ? DURATION_S * servers.length + 1 : DURATION_S)], { stdio: 'ignore' });
     const recorded = new Promise((resolve) => perf.on('exit', resolve));
     const totals = await loadAll(servers, DURATION_S);
     servers.forEach((s, i) => (s.requests = totals[i]!));
@@ -127,7 +135,7 @@ async function main(): Promise<void> {
 
 function print(servers: Server[]): void {
   const [bare, ferry] = servers as [Server, Server];
-  console.log(`bench/mock-perf: ${DURATION_S} s, both servers on CPU ${CPU}, ${CONNECTIONS} connections each; requests: bare ${bare.requests}, ferry ${ferry.requests}; Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(`bench/mock-perf: ${APART ? `each server alone for ${DURATION_S} s, on CPUs ${CPUS}` : `${DURATION_S} s, both servers together on CPU ${CPUS}`}, ${CONNECTIONS} connections each; requests: bare ${bare.requests}, ferry ${ferry.requests}; Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}`);
   console.log(`CPU per request, µs (perf samples at ${SAMPLES_PER_S} per second of CPU):`);
   const sums = (s: Server) => {
     const out = new Map<Category, number>(CATEGORIES.map((c) => [c, 0]));
