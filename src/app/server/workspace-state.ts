@@ -35,20 +35,11 @@ export class WorkspaceState {
 
   /** Runs `work` in the current session; a session is kept open across calls until the workspace changes. */
   async withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
-    if (this.reading) await this.reading;
-    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data }));
-    this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
+    const session = await this.#take();
     try {
       return await work(session);
     } finally {
-      const left = (this.busy.get(session) ?? 1) - 1;
-      if (left > 0) this.busy.set(session, left);
-      else {
-        this.busy.delete(session);
-        // Save what the send changed (cookies, values scripts set, history) for the next session.
-        if (session === this.session) await session.save();
-        else await session.close();
-      }
+      await this.#give(session);
     }
   }
 
@@ -57,20 +48,12 @@ export class WorkspaceState {
    * called, even when the workspace changes meanwhile: a live connection lives in it.
    */
   async hold<T>(work: (session: Session) => Promise<T>): Promise<{ value: T; session: Session; release: () => Promise<void> }> {
-    if (this.reading) await this.reading;
-    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data }));
-    this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
+    const session = await this.#take();
     let released = false;
     const release = async () => {
       if (released) return;
       released = true;
-      const left = (this.busy.get(session) ?? 1) - 1;
-      if (left > 0) this.busy.set(session, left);
-      else {
-        this.busy.delete(session);
-        if (session === this.session) await session.save();
-        else await session.close();
-      }
+      await this.#give(session);
     };
     try {
       return { value: await work(session), session, release };
@@ -78,6 +61,27 @@ export class WorkspaceState {
       await release();
       throw error;
     }
+  }
+
+  /** The current session (made when there is none), counted as in use. */
+  async #take(): Promise<Session> {
+    if (this.reading) await this.reading;
+    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data }));
+    this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
+    return session;
+  }
+
+  /** One use of `session` ended; the last use saves it (still current) or closes it (retired). */
+  async #give(session: Session): Promise<void> {
+    const left = (this.busy.get(session) ?? 1) - 1;
+    if (left > 0) {
+      this.busy.set(session, left);
+      return;
+    }
+    this.busy.delete(session);
+    // Save what the sends changed (cookies, values scripts set, history) for the next session.
+    if (session === this.session) await session.save();
+    else await session.close();
   }
 
   /** The environment changed: sends from now on use a new session. */
