@@ -3,7 +3,8 @@
  * panel, a real client's (`ws`) message seen in its traffic, a message typed in the panel (with a
  * variable) sent back to that client; the server editor refusing a bad section at its line (the
  * file untouched) and saving a good one; a DNS server's traffic with its decoded answer (queried
- * by `kdig` when installed, else dns-packet over UDP); the autoStart rule across two app starts.
+ * by `kdig` when installed, else dns-packet over UDP); the list's connection count and the send
+ * picker following the traffic, also past the table's 500 rows; the autoStart rule across two app starts.
  */
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
@@ -80,6 +81,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
       client.once('open', () => resolve());
       client.once('error', reject);
     });
+    // The list's connection count follows the traffic, without a refresh.
+    await expect.poll(() => page.getByTestId('server-connections-chat').textContent(), { timeout: 5_000 }).toBe('1 open');
     client.send('hello from a real client');
     const traffic = panel.getByRole('table', { name: 'Traffic' });
     await expect.poll(() => traffic.textContent(), { timeout: 5_000 }).toContain('hello from a real client');
@@ -99,6 +102,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     // The client leaves: sending to it is refused with the reason.
     client.close();
     await expect.poll(() => traffic.textContent()).toContain('close code 1005');
+    await expect.poll(() => page.getByTestId('server-connections-chat').textContent(), { timeout: 5_000 }).toBe('0 open');
     await send.getByRole('button', { name: 'Push' }).click();
     await expect.poll(() => send.getByRole('alert').textContent()).toContain(`Client ${peer} of server "chat" is no longer connected`);
   });
@@ -155,6 +159,34 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => detail.textContent()).toContain('api.test 60 IN A 127.0.0.9');
     expect(await detail.textContent()).toMatch(/rcodeNOERROR/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-servers-dns.png') });
+  });
+
+  it('past the 500 rows the table keeps, a new client still shows in the list and the send picker', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    const names = Number(new URL((await page.getByTestId('server-url-names').textContent())!.replace(/^dns:/, 'http:')).port);
+    const udp = dgram.createSocket('udp4');
+    let answers = 0;
+    udp.on('message', () => answers++);
+    // 50 queries at a time: a burst of hundreds of datagrams overflows a socket's buffer.
+    for (let id = 0; id < 600; id++) {
+      udp.send(dnsPacket.encode({ type: 'query', id, questions: [{ type: 'A', name: 'api.test' }] }), names, '127.0.0.1');
+      if (id % 50 === 49) await expect.poll(() => answers, { timeout: 5_000 }).toBe(id + 1);
+    }
+    udp.close();
+    await panel.getByLabel('Traffic of').selectOption('');
+    const traffic = panel.getByRole('table', { name: 'Traffic' });
+    await expect.poll(() => traffic.getByRole('row').count(), { timeout: 5_000 }).toBe(501); // the head and 500 rows
+
+    const url = (await page.getByTestId('server-url-chat').textContent())!;
+    const client = new WebSocket(url.replace(/^http/, 'ws'));
+    await new Promise<void>((resolve, reject) => {
+      client.once('open', () => resolve());
+      client.once('error', reject);
+    });
+    const peer = `127.0.0.1:${(client as unknown as { _socket: { localPort: number } })._socket.localPort}`;
+    await expect.poll(() => page.getByTestId('server-connections-chat').textContent(), { timeout: 5_000 }).toBe('1 open');
+    await expect.poll(() => panel.getByRole('group', { name: 'Send to clients' }).getByLabel('Send to').textContent(), { timeout: 5_000 }).toContain(peer);
+    client.close();
   });
 });
 

@@ -4,7 +4,7 @@
  * kind's own detail: a DNS answer's records, an MCP call, a relay's direction), and the send to
  * one client or all.
  */
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import { api } from './api.js';
 import { humanSize } from './ResponseViewer.js';
@@ -56,6 +56,21 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
     void refresh();
     api.get<TrafficView[]>('/api/servers/traffic').then(onTraffic, () => undefined);
   }, []);
+
+  // Connection counts and clients move with the traffic (connects and closes are traffic too): both
+  // are asked again after new records, at most twice a second (a busy mock logs thousands a second).
+  const newest = traffic[traffic.length - 1];
+  const [trafficTick, setTrafficTick] = useState(0);
+  const lastAsked = useRef(0);
+  useEffect(() => {
+    if (newest === undefined) return;
+    const timer = setTimeout(() => {
+      lastAsked.current = Date.now();
+      setTrafficTick((n) => n + 1);
+      void refresh();
+    }, Math.max(0, lastAsked.current + 500 - Date.now()));
+    return () => clearTimeout(timer);
+  }, [newest]);
 
   const toggle = async (server: ServerView) => {
     setBusy(server.id);
@@ -109,7 +124,7 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
                 {s.waiting && !s.running && <div className="warn small" data-testid={`server-waiting-${s.id}`}>Not started by itself: {s.waiting}</div>}
                 {s.startError && !s.running && <div className="error small">{s.startError}</div>}
               </td>
-              <td>{s.running && <span className="muted">{s.connections} open</span>}</td>
+              <td>{s.running && <span className="muted" data-testid={`server-connections-${s.id}`}>{s.connections} open</span>}</td>
               <td>
                 {!s.error && (
                   <button disabled={busy === s.id} aria-label={`${s.running ? 'Stop' : 'Start'} ${s.name}`} onClick={() => void toggle(s)}>
@@ -131,7 +146,7 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
         </select>
         <button onClick={() => onTraffic([])}>Clear</button>
       </header>
-      {servers && <TrafficSend servers={servers} trafficCount={traffic.length} />}
+      {servers && <TrafficSend servers={servers} trafficTick={trafficTick} />}
       <table className="plain results" aria-label="Traffic">
         <thead><tr><th>Time</th><th>Server</th><th>Way</th><th>What</th><th>Took</th><th>In / out</th></tr></thead>
         <tbody>

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import type { ClientInfo, ServerSendDone, ServerView } from '../shared/api.js';
 import { api } from './api.js';
 
-export function TrafficSend({ servers, trafficCount }: { servers: ServerView[]; trafficCount: number }) {
+/** `trafficTick` moves when new traffic has arrived (the panel throttles it): the clients are asked again. */
+export function TrafficSend({ servers, trafficTick }: { servers: ServerView[]; trafficTick: number }) {
   const senders = servers.filter((s) => s.running && s.sendForm);
   const [serverId, setServerId] = useState('');
   const [clients, setClients] = useState<ClientInfo[]>([]);
@@ -17,11 +18,11 @@ export function TrafficSend({ servers, trafficCount }: { servers: ServerView[]; 
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const server = senders.find((s) => s.id === serverId) ?? senders[0];
 
-  // Clients come and go: asked again when traffic arrives (connects and closes are traffic too).
+  // Clients come and go: asked again when traffic arrives.
   useEffect(() => {
     if (!server) return setClients([]);
     api.get<ClientInfo[]>(`/api/servers/clients?id=${encodeURIComponent(server.id)}`).then(setClients, () => setClients([]));
-  }, [server?.id, trafficCount]);
+  }, [server?.id, trafficTick]);
 
   if (!server) return <p className="muted small">Start a WebSocket, Socket.IO, SSE, TCP, UDP or relay server to send to its clients from here.</p>;
   const form = server.sendForm!;
