@@ -11,7 +11,7 @@ import { checkDisplayName, uniqueFileName } from './names.js';
 import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
 import { NameError } from './requests.js';
 import { readResource } from './read-resource.js';
-import { saveResource } from './save.js';
+import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
 
 const FOLDERS = { environment: ENVIRONMENTS_DIR, server: SERVERS_DIR, loadtest: LOADTESTS_DIR } as const;
@@ -60,7 +60,7 @@ export async function createEntry<K extends EntryKind>(root: string, kind: K, va
  * change keeps its file even when the two differ (`local.yaml` named "Local"): its id is what
  * the secrets and the active environment are kept under.
  */
-export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>): Promise<string> {
+export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>, options: SaveOptions = {}): Promise<string> {
   requireName(value.name);
   checkId(kind, id);
   const dir = await entryDir(root, kind);
@@ -68,7 +68,7 @@ export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: 
   const problem = await checkNoSymlinks(root, path.relative(root, file));
   if (problem) throw new Error(`Cannot save ${FOLDERS[kind]}/${id}.yaml: ${problem}.`);
   const before = kind === 'environment' ? await readResource('environment', file, path.relative(root, file)) : undefined;
-  await saveResource(file, kind, value as never);
+  await saveResource(file, kind, value as never, options);
   if (kind !== 'environment' || (before?.ok && before.value.name === value.name)) return id;
   const wanted = uniqueFileName(value.name, await takenIds(dir, `${id}.yaml`));
   if (wanted === id) return id;

@@ -11,6 +11,7 @@ export { readResource, parseYamlData } from './read-resource.js';
 export { formatWarning } from './warning-text.js';
 export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
 export { editYaml } from './yaml-edit.js';
+export { sectionSource, withSectionSource } from './yaml-section.js';
 export * from './entries.js';
 export { normalizeSelectPath, selectRequests, SelectError, warningsOfRun, type RunItem } from './select.js';
 export * from './order.js';

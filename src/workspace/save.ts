@@ -35,11 +35,19 @@ function keepExplicitDefaults(original: unknown, written: unknown, full: unknown
   return out;
 }
 
+export interface SaveOptions {
+  /**
+   * A last change to the text about to be written (the server editor puts its section back as
+   * typed, comments and all); kept only when the file then reads as the value saved, exactly.
+   */
+  retouch?: (text: string) => string | undefined;
+}
+
 /**
  * Saves a resource to `file` (absolute). An existing file keeps its comments, key order,
  * quoting and unknown fields; nothing is written when nothing changed.
  */
-export async function saveResource<K extends ResourceKind>(file: string, kind: K, value: ResourceValue<K>): Promise<void> {
+export async function saveResource<K extends ResourceKind>(file: string, kind: K, value: ResourceValue<K>, options: SaveOptions = {}): Promise<void> {
   // Never write a file that would not read back: a caller's bad value is refused, the old file kept.
   const check = parseResource(kind, value);
   if (!check.ok) {
@@ -53,8 +61,18 @@ export async function saveResource<K extends ResourceKind>(file: string, kind: K
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const text = resourceText(kind, value, previous);
+  let text = resourceText(kind, value, previous);
+  const retouched = options.retouch?.(text);
+  if (retouched !== undefined && readsAs(kind, retouched, value)) text = retouched;
   if (text === previous) return;
   await fs.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, text);
+}
+
+/** Whether `text` reads back as `value` (what the writer would write for both is the same). */
+function readsAs<K extends ResourceKind>(kind: K, text: string, value: ResourceValue<K>): boolean {
+  const parsed = parseYaml(text);
+  if (!parsed.ok) return false;
+  const read = parseResource(kind, parsed.parsed.data);
+  return read.ok && deepEqual(serializeResource(kind, read.value as ResourceValue<K>), serializeResource(kind, value));
 }

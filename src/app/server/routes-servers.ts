@@ -10,14 +10,15 @@
  * (`KnownServers` in the data folder); any other is listed as waiting, with the reason, for a
  * first start by hand.
  */
+import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
 import { APP_DEFAULT_PORTS, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
 import { checkServerSettings, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
-import { createEntry, formatWarning, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
+import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
-import { serverEditorView, serverFromEdit } from './server-editor.js';
+import { serverEditorView, serverFromEdit, typedSection } from './server-editor.js';
 import { writing } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -157,9 +158,9 @@ export class AppServers {
   }
 
   /** The server file in the editor's shape. */
-  editor(id: string): ServerEditorView {
+  async editor(id: string): Promise<ServerEditorView> {
     const entry = this.state.workspace.servers.find((e) => e.id === id);
-    if (entry) return serverEditorView(id, entry.value);
+    if (entry) return serverEditorView(id, entry.value, await this.fileText(entry.file));
     const broken = this.state.workspace.warnings.find((w) => w.file === `${SERVERS_DIR}/${id}.yaml` || w.file === `${SERVERS_DIR}/${id}.yml`);
     if (broken) throw new ApiError(400, `${formatWarning(broken)} — fix the file in a text editor; the form edits files that parse.`);
     throw new ApiError(404, `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml.`);
@@ -172,16 +173,23 @@ export class AppServers {
    */
   async save(id: string, body: unknown): Promise<ServerEditorView & { warning?: string }> {
     const entry = this.state.workspace.servers.find((e) => e.id === id);
-    if (!entry) this.editor(id); // the refusal for unknown and broken files
+    if (!entry) await this.editor(id); // the refusal for unknown and broken files
     const server = serverFromEdit(`${SERVERS_DIR}/${id}.yaml`, entry!.value, body);
     const root = this.state.workspace.root;
-    await writing(root, () => saveEntry(root, 'server', id, server));
+    await writing(root, () => saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) }));
     await this.known.remember(id, server).catch(() => undefined);
     await this.state.reload();
     this.waiting.delete(id);
     await this.running.get(id)?.reload();
     const warning = await checkServerSettings({ id, file: `${SERVERS_DIR}/${id}.yaml`, value: server }, root);
-    return { ...serverEditorView(id, server), ...(warning ? { warning } : {}) };
+    return { ...serverEditorView(id, server, await this.fileText(`${SERVERS_DIR}/${id}.yaml`)), ...(warning ? { warning } : {}) };
+  }
+
+  /** A server file's text as it stands (undefined when it cannot be read: the view falls back to the format's rendering). */
+  private async fileText(file: string): Promise<string | undefined> {
+    const relative = path.normalize(file);
+    if (await checkNoSymlinks(this.state.workspace.root, relative)) return undefined;
+    return readTextFile(path.join(this.state.workspace.root, relative)).catch(() => undefined);
   }
 
   /** A new server file of `kind`, with the port servers made in the app get (2.11). */

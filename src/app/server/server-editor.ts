@@ -6,7 +6,7 @@
  */
 import { formatFieldPath, parseResource, SERVER_KIND_SECTION, SERVER_KINDS, serializeResource, type ServerFile, type ServerKind } from '../../model/index.js';
 import { isPlainObject } from '../../model/index.js';
-import { parseYaml, positionOf, renderYaml, SERVERS_DIR } from '../../workspace/index.js';
+import { parseYaml, positionOf, renderYaml, sectionSource, SERVERS_DIR, withSectionSource } from '../../workspace/index.js';
 import type { ServerEditorView } from '../shared/api.js';
 import { ApiError } from './router.js';
 
@@ -16,10 +16,22 @@ const COMMON_FIELDS = ['name', 'kind', 'host', 'port', 'tls', 'autoStart', 'docs
 /** Section text in the editor is at most this long (a server file is much smaller in practice). */
 const MAX_SECTION_BYTES = 5 * 1024 * 1024;
 
-export function serverEditorView(id: string, server: ServerFile): ServerEditorView {
+/**
+ * The editor's view of a server. `fileText`, the file as it stands: the section is shown as written
+ * there, comments and layout included, when it is a block; else as the format writes it.
+ */
+export function serverEditorView(id: string, server: ServerFile, fileText?: string): ServerEditorView {
   const section = SERVER_KIND_SECTION[server.kind];
   const written = serializeResource('server', server)[section];
-  return { id, file: `${SERVERS_DIR}/${id}.yaml`, server, section, sectionYaml: written === undefined ? '' : renderYaml(written), sections: { ...SERVER_KIND_SECTION } };
+  const asWritten = written === undefined ? '' : renderYaml(written);
+  const sectionYaml = (fileText !== undefined ? sectionSource(fileText, section) : undefined) ?? asWritten;
+  return { id, file: `${SERVERS_DIR}/${id}.yaml`, server, section, sectionYaml, sections: { ...SERVER_KIND_SECTION } };
+}
+
+/** The section's text as typed, put in the file in place of what the writer made of it (comments typed there kept); the writer keeps it only when the file then reads as the saved value. */
+export function typedSection(body: unknown, server: ServerFile): (text: string) => string | undefined {
+  const typed = (body as { sectionYaml?: unknown } | null)?.sectionYaml;
+  return (text) => (typeof typed === 'string' ? withSectionSource(text, SERVER_KIND_SECTION[server.kind], typed) : undefined);
 }
 
 function refuse(file: string, message: string, where: { field?: string; line?: number; column?: number }): never {
