@@ -15,8 +15,9 @@ import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
+import { signSend } from './sign-each.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
-import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireTarget } from './wire.js';
+import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
 /** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
 const GRACE_MS = 10_000;
@@ -259,17 +260,51 @@ export class Generator {
     let url: URL;
     let headers: string[];
     let body: Buffer | Uint8Array | undefined;
-    let bytes: Buffer | undefined;
     try {
       // A URL without per-request values is parsed once per target.
       url = target.url.includes(this.config.marker) ? new URL(this.fill(target.url, lookup, 'url')) : (this.parsed[index] ??= new URL(target.url));
       headers = [];
       for (const [name, value] of target.headers) headers.push(name, this.fill(value, lookup, 'text'));
       body = typeof target.body === 'string' ? Buffer.from(this.fill(target.body, lookup, 'text')) : target.body;
-      if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
     } catch {
       this.record(stats, scheduled, 'other');
       // Not synchronously: a user whose every request fails at once must not recurse.
+      return void setImmediate(after);
+    }
+    if (target.sign) return this.sendSigned(index, target.sign, url, headers, body, lookup, vars, scheduled, after);
+    this.transmit(index, url, headers, body, vars, scheduled, after);
+  }
+
+  /**
+   * A target whose auth signs requests: this send signed afresh (its own nonce, time and signature),
+   * then sent. Counted in flight while it is signed, so the end of the test waits for it.
+   */
+  private sendSigned(index: number, signing: WireSigning, url: URL, headers: string[], body: Uint8Array | undefined, lookup: Lookup, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
+    this.inFlight++;
+    signSend(signing, this.config.targets[index]!.method, url, headers, body, (text) => this.fill(text, lookup, 'text')).then(
+      (signed) => {
+        this.inFlight--;
+        if (this.ended || this.stopped) return void setImmediate(after);
+        this.transmit(index, signed.url, signed.headers, body, vars, scheduled, after);
+      },
+      () => {
+        this.inFlight--;
+        if (!this.ended) this.record(this.stats[index]!, scheduled, 'other');
+        // Not from the promise's callback: a user whose every signing fails must let timers run.
+        setImmediate(after);
+      },
+    );
+  }
+
+  /** Sends a filled request: through Ferry's HTTP/1.1 client (plain HTTP) or undici. */
+  private transmit(index: number, url: URL, headers: string[], body: Uint8Array | undefined, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
+    const target = this.config.targets[index]!;
+    const stats = this.stats[index]!;
+    let bytes: Buffer | undefined;
+    try {
+      if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
+    } catch {
+      this.record(stats, scheduled, 'other');
       return void setImmediate(after);
     }
     stats.bytesSent += body?.byteLength ?? 0;
@@ -291,7 +326,7 @@ export class Generator {
   /** Whether a target's request is the same every time (nothing filled per request). */
   private isStatic(target: WireTarget): boolean {
     const marker = this.config.marker;
-    return !target.url.includes(marker) && typeof target.body !== 'string' && target.headers.every(([, value]) => !value.includes(marker));
+    return target.sign === undefined && !target.url.includes(marker) && typeof target.body !== 'string' && target.headers.every(([, value]) => !value.includes(marker));
   }
 
   track(call: InFlight): void {

@@ -126,7 +126,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     try {
       prepared = await prepareRequest(
         { request: node.request, path: node.path, folders, workspace, variables },
-        { data: options.data, settings: options.settings, kind: requestKind('http') },
+        { data: options.data, settings: options.settings, kind: requestKind('http'), signEachSend: true },
       );
     } catch (error) {
       if (error instanceof PrepareError) throw new LoadInputError(error.message);
@@ -166,16 +166,18 @@ function normalizeTarget(target: string, found: Array<{ target: { request: strin
 }
 
 async function wireTarget(prepared: PreparedRequest, request: string, weight: number, captures: WireTarget['captures'], marker: string): Promise<WireTarget> {
-  const headers: Array<[string, string]> = prepared.headers.map((h) => [h.name, h.value]);
+  // A signing auth type: the request before signing, signed afresh at each send.
+  const from = prepared.signEachSend ?? prepared;
+  const headers: Array<[string, string]> = from.headers.map((h) => [h.name, h.value]);
   let body: WireTarget['body'];
-  if (prepared.body.kind === 'bytes') {
-    const text = prepared.body.isText ? Buffer.from(prepared.body.bytes).toString('utf8') : undefined;
-    body = text !== undefined && text.includes(marker) ? text : prepared.body.bytes;
-  } else if (prepared.body.kind === 'multipart') {
+  if (from.body.kind === 'bytes') {
+    const text = from.body.isText ? Buffer.from(from.body.bytes).toString('utf8') : undefined;
+    body = text !== undefined && text.includes(marker) ? text : from.body.bytes;
+  } else if (from.body.kind === 'multipart') {
     // Built once into bytes (files read now): the same body for every request.
     const { readFile } = await import('node:fs/promises');
     const form = new FormData();
-    for (const part of prepared.body.parts) {
+    for (const part of from.body.parts) {
       if (part.file) form.append(part.name, new Blob([await readFile(part.file.absolutePath)], { type: part.contentType ?? 'application/octet-stream' }), path.basename(part.file.path));
       else form.append(part.name, part.value ?? '');
     }
@@ -188,5 +190,10 @@ async function wireTarget(prepared: PreparedRequest, request: string, weight: nu
       headers.push(...rest, ['Content-Type', type]);
     }
   }
-  return { request, weight, method: prepared.method, url: prepared.url, headers, ...(body !== undefined ? { body } : {}), captures };
+  const sign = prepared.signEachSend && {
+    ...prepared.signEachSend.signing,
+    bodySource: from.body.kind === 'bytes' ? from.body.source : 'binary',
+    bodyIsText: from.body.kind === 'bytes' && from.body.isText,
+  };
+  return { request, weight, method: prepared.method, url: from.url, headers, ...(body !== undefined ? { body } : {}), captures, ...(sign ? { sign } : {}) };
 }

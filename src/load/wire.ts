@@ -2,6 +2,7 @@
  * What the main thread and the generator workers say to each other. Plain data only (structured
  * clone); histograms travel in their encoded form.
  */
+import type { RepeatSigning } from '../request/prepared.js';
 import type { Stage } from './stages.js';
 import type { Segment } from './segment.js';
 
@@ -21,6 +22,14 @@ export interface WireTarget {
   /** Request body bytes, or text when it holds markers. */
   body?: Uint8Array | string;
   captures: Capture[];
+  /** A signing auth type: the request above is unsigned, and each send is signed afresh (sign-each.ts). */
+  sign?: WireSigning;
+}
+
+/** The signing of a target, and how its signer reads the body (a form's fields are part of an OAuth 1.0 signature). */
+export interface WireSigning extends RepeatSigning {
+  bodySource: 'json' | 'text' | 'xml' | 'formUrlencoded' | 'graphql' | 'binary';
+  bodyIsText: boolean;
 }
 
 export interface GeneratorConfig {

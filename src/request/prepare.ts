@@ -14,7 +14,7 @@ import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
 import type { OAuth2Options } from './oauth2.js';
 import type { KindRules, PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
 import { fillKindOptions } from './kind-options.js';
-import { signRequest, signsRequest } from './sign.js';
+import { repeatSigning, signRequest, signsRequest } from './sign.js';
 import { effectiveSettings } from './settings.js';
 import { applyPathParams, finalUrl, urlKeepingPlaceholders } from './url.js';
 
@@ -53,6 +53,11 @@ export interface PrepareOptions {
   keepPlaceholders?: boolean;
   /** How the request's kind is prepared (its protocol module's rules); HTTP's when left out. */
   kind?: KindRules;
+  /**
+   * Load tests: a signing auth type (AWS, OAuth 1.0, JWT, ASAP, Hawk, EdgeGrid) is also kept to be
+   * done again at each send, with the request as it was before signing (`PreparedRequest.signEachSend`).
+   */
+  signEachSend?: boolean;
 }
 
 /** HTTP's rules, for callers that prepare HTTP requests only (code export, tests). */
@@ -122,8 +127,10 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   const allowFilesOutside = options.allowFilesOutside ?? app.filesOutsideWorkspace;
   let signed = false;
+  const signContext = { fill, root: workspace.root, allowFilesOutside, where };
+  const unsigned = options.signEachSend && signsRequest(auth.type) ? { url: url.href, headers: headers.map((h) => ({ ...h })), body } : undefined;
   try {
-    await signRequest(auth, { method, url, headers, body }, { fill, root: workspace.root, allowFilesOutside, where });
+    await signRequest(auth, { method, url, headers, body }, signContext);
     signed = signsRequest(auth.type);
   } catch (error) {
     // Code export shows an unsigned request (its comment says so) rather than no code at all.
@@ -136,6 +143,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (target.digest) prepared.digest = target.digest;
   if (target.ntlm) prepared.ntlm = target.ntlm;
   if (signsRequest(auth.type)) prepared.signed = signed;
+  // Signed now too: a problem (a key that cannot be read, a bad field) is found before anything is sent.
+  if (unsigned && signed) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing: await repeatSigning(auth, signContext) };
   if (target.credentials) prepared.credentials = target.credentials;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();

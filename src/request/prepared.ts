@@ -3,7 +3,7 @@
  * `protocols/http` sends. Code export (`codegen/`) reads the same shape, so a snippet sends
  * exactly what Ferry sends.
  */
-import type { RequestKind, RequestLevelSettings, RequestSettings } from '../model/index.js';
+import type { Auth, RequestKind, RequestLevelSettings, RequestSettings } from '../model/index.js';
 
 export interface PreparedHeader {
   name: string;
@@ -82,6 +82,11 @@ export interface PreparedRequest {
   digest?: { username: string; password: string };
   /** Signing auth types (AWS, OAuth 1.0, JWT, ASAP, Hawk, EdgeGrid): whether the signature was made (code export may go without). */
   signed?: boolean;
+  /**
+   * Prepared with `signEachSend` (load tests) and a signing auth type: the request as it was before
+   * signing (what each send starts from) and the signing to do again at each send.
+   */
+  signEachSend?: { url: string; headers: PreparedHeader[]; body: PreparedBody; signing: RepeatSigning };
   /** NTLM auth: the HTTP client runs the three-message handshake on one connection with these. */
   ntlm?: NtlmCredentials;
   /**
@@ -132,3 +137,16 @@ export interface KindRules {
 }
 
 export type KindOptionsKey = 'socket' | 'dns' | 'mqtt' | 'grpc' | 'socketio' | 'mcp';
+
+/**
+ * A signing to do again at every send (load tests): each request gets its own nonce, time and
+ * signature, as a server that refuses a repeated nonce or an old timestamp wants. The auth's fields
+ * are filled now (values that change per send stay as the caller's markers, filled at each send);
+ * a private key file is read now, so no send reads a file. Plain data: it goes to worker threads.
+ */
+export interface RepeatSigning {
+  auth: Auth;
+  root: string;
+  allowFilesOutside: boolean;
+  where: string;
+}

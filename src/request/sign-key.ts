@@ -37,11 +37,23 @@ export async function readPrivateKey(auth: Record<string, unknown>, ctx: SignCon
     throw new PrepareError(`${ctx.where}: ${what} needs a private key: set privateKey to the PEM text (a secret variable works, e.g. {{privateKey}}) or privateKeyFile to a .pem file in the workspace.`);
   }
   try {
-    // Collection exports may keep the PEM on one line with literal \n.
-    return createPrivateKey(pem.includes('-----BEGIN') ? pem.replace(/\\n/g, '\n') : pem);
+    return parsedKey(pem);
   } catch (error) {
     throw new PrepareError(`${ctx.where}: the ${what} private key (${source}) is not a usable PEM private key (${(error as Error).message}); use an unencrypted PKCS#8, PKCS#1 or EC key.`);
   }
+}
+
+/** Keys parsed lately, by their PEM text: a load test signs every request with the same key. */
+const parsedKeys = new Map<string, KeyObject>();
+
+function parsedKey(pem: string): KeyObject {
+  const known = parsedKeys.get(pem);
+  if (known !== undefined) return known;
+  // Collection exports may keep the PEM on one line with literal \n.
+  const key = createPrivateKey(pem.includes('-----BEGIN') ? pem.replace(/\\n/g, '\n') : pem);
+  if (parsedKeys.size >= 8) parsedKeys.delete(parsedKeys.keys().next().value!);
+  parsedKeys.set(pem, key);
+  return key;
 }
 
 /**

@@ -6,8 +6,9 @@ import { loadOnce } from '../support/load-once.js';
 import type { Auth } from '../model/index.js';
 import { signAwsV4 } from './auth.js';
 import { PrepareError } from './errors.js';
-import type { SignContext } from './sign-key.js';
+import { readPrivateKey, type SignContext } from './sign-key.js';
 import type { SignTarget } from './sign-oauth1.js';
+import type { RepeatSigning } from './prepared.js';
 
 const oauth1Signer = loadOnce(() => import('./sign-oauth1.js'));
 const jwtSigner = loadOnce(() => import('./sign-jwt.js'));
@@ -40,4 +41,24 @@ export async function signRequest(auth: Auth, target: SignTarget, ctx: SignConte
     if (error instanceof PrepareError) throw new PrepareError(error.message.startsWith(ctx.where) ? error.message : `${ctx.where}: ${error.message}`);
     throw error;
   }
+}
+
+/** Who reads a private key, for messages. */
+const KEY_USERS: Partial<Record<Auth['type'], string>> = { oauth1: 'OAuth 1.0', jwt: 'JWT Bearer', asap: 'ASAP' };
+
+/** The signing `auth` makes, to do again at every send (see `RepeatSigning`). */
+export async function repeatSigning(auth: Auth, ctx: SignContext): Promise<RepeatSigning> {
+  const filled: Auth = { ...auth };
+  for (const [field, value] of Object.entries(auth)) if (field !== 'type' && typeof value === 'string') filled[field] = ctx.fill(value);
+  if (typeof filled.privateKeyFile === 'string' && filled.privateKeyFile.trim() !== '') {
+    const key = await readPrivateKey(filled, { ...ctx, fill: (text) => text }, KEY_USERS[auth.type] ?? auth.type);
+    filled.privateKey = key.export({ type: 'pkcs8', format: 'pem' }) as string;
+    filled.privateKeyFile = '';
+  }
+  return { auth: filled, root: ctx.root, allowFilesOutside: ctx.allowFilesOutside, where: ctx.where };
+}
+
+/** Signs `target` in place as `signing` says; `fill` fills what changes per send (the caller's markers). */
+export function signAgain(signing: RepeatSigning, target: SignTarget, fill: (text: string) => string): Promise<void> {
+  return signRequest(signing.auth, target, { fill, root: signing.root, allowFilesOutside: signing.allowFilesOutside, where: signing.where });
 }

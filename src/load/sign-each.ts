@@ -1,0 +1,30 @@
+/**
+ * Each send of a target whose auth signs requests (AWS, OAuth 1.0, JWT, ASAP, Hawk, EdgeGrid),
+ * signed afresh: filled for this send, then given its own nonce, time and signature, as a server
+ * that refuses a repeated nonce or an old timestamp wants (k6 and Postman's runner sign each too).
+ * The signers load with the first signed send; a test without one never loads them.
+ */
+import type { PreparedBody } from '../request/prepared.js';
+import { loadOnce } from '../support/load-once.js';
+import type { WireSigning } from './wire.js';
+
+const signer = loadOnce(() => import('../request/sign.js'));
+
+export interface SignedSend {
+  url: URL;
+  /** Name, value, name, value… */
+  headers: string[];
+}
+
+/** Signs one send: `fill` fills the auth's values that change per send, as it filled the request. */
+export async function signSend(signing: WireSigning, method: string, url: URL, headers: readonly string[], body: Uint8Array | undefined, fill: (text: string) => string): Promise<SignedSend> {
+  const target = {
+    method,
+    url: new URL(url.href),
+    headers: [] as { name: string; value: string }[],
+    body: (body === undefined ? { kind: 'none' } : { kind: 'bytes', source: signing.bodySource, bytes: body, isText: signing.bodyIsText }) as PreparedBody,
+  };
+  for (let i = 0; i < headers.length; i += 2) target.headers.push({ name: headers[i]!, value: headers[i + 1]! });
+  await (await signer()).signAgain(signing, target, fill);
+  return { url: target.url, headers: target.headers.flatMap((h) => [h.name, h.value]) };
+}

@@ -1,0 +1,91 @@
+/**
+ * Load tests with a signing auth type: every send is signed afresh (its own nonce, time and
+ * signature) over the request as sent, per-request values included; a server on 127.0.0.1 checks
+ * each signature. A key file is read once, when the test is planned.
+ */
+import { createHmac, generateKeyPairSync, verify } from 'node:crypto';
+import OAuth from 'oauth-1.0a';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { runLoadTest } from '../../src/load/index.js';
+import { openedWorkspace } from '../runner/workspace.js';
+import { startTargetServer, type TargetServer } from './target-server.js';
+
+let server: TargetServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** 10 requests: 20 a second for half a second. */
+const TEN = { model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] };
+
+async function run(request: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const { ws, data } = await openedWorkspace({
+    'loadtests/t.yaml': { name: 'T', targets: [{ request: 'Signed.yaml' }], ...TEN },
+    'requests/Signed.yaml': { name: 'Signed', method: 'GET', ...request },
+    ...extra,
+  });
+  return runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+}
+
+function oauthParams(header: string): Record<string, string> {
+  return Object.fromEntries([...header.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, decodeURIComponent(m[2]!)]));
+}
+
+describe('load tests sign each request', () => {
+  it('OAuth 1.0: a new nonce and a valid signature for each request, over the URL as sent ({{$randomInt}} filled)', async () => {
+    server = await startTargetServer();
+    const result = await run({
+      url: `${server.url}/signed/{{$randomInt}}?q=1`,
+      auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts', signatureMethod: 'HMAC-SHA1' },
+    });
+    expect(result.overall.count).toBe(10);
+    expect(Object.values(result.overall.errors).reduce((a, b) => a + b, 0)).toBe(0);
+    const seen = server.seen;
+    expect(seen).toHaveLength(10);
+    const params = seen.map((s) => oauthParams(String(s.headers.authorization)));
+    expect(new Set(params.map((p) => p.oauth_nonce)).size).toBe(10);
+    expect(new Set(seen.map((s) => s.path)).size).toBeGreaterThan(3);
+    for (const [i, s] of seen.entries()) {
+      const p = params[i]!;
+      const check = new OAuth({ consumer: { key: 'ck', secret: 'cs' }, signature_method: 'HMAC-SHA1', hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64') });
+      check.getNonce = () => p.oauth_nonce!;
+      check.getTimeStamp = () => Number(p.oauth_timestamp);
+      const expected = check.authorize({ url: `${server.url}${s.path}`, method: 'GET', data: { q: '1' } }, { key: 'tk', secret: 'ts' });
+      expect(p.oauth_signature, s.url).toBe(expected.oauth_signature);
+    }
+  });
+
+  it('JWT RS256 from a key file: each request a token of its own, its per-request claim filled, verified with the public key', async () => {
+    server = await startTargetServer();
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const result = await run(
+      {
+        url: `${server.url}/jwt`,
+        auth: { type: 'jwt', algorithm: 'RS256', privateKeyFile: 'keys/signing.pem', payload: '{"sub":"{{$guid}}","who":"{{name}}"}' },
+      },
+      { 'keys/signing.pem': privateKey.export({ type: 'pkcs8', format: 'pem' }) },
+    );
+    expect(result.overall.count).toBe(10);
+    expect(Object.values(result.overall.errors).reduce((a, b) => a + b, 0)).toBe(0);
+    const tokens = server.seen.map((s) => String(s.headers.authorization).replace(/^Bearer /, ''));
+    expect(new Set(tokens).size).toBe(10);
+    const subjects = new Set<string>();
+    for (const token of tokens) {
+      const [head, payload, signature] = token.split('.') as [string, string, string];
+      expect(verify('sha256', Buffer.from(`${head}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))).toBe(true);
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub: string; who: string };
+      expect(claims.sub).toMatch(/^[0-9a-f-]{36}$/);
+      expect(claims.who).toBe('{{name}}'); // an unknown variable stays as written, as in a send
+      subjects.add(claims.sub);
+    }
+    expect(subjects.size).toBe(10);
+  });
+
+  it('a key that cannot be read is refused when the test is planned, before anything is sent', async () => {
+    server = await startTargetServer();
+    await expect(run({ url: `${server.url}/jwt`, auth: { type: 'jwt', algorithm: 'RS256', privateKeyFile: 'keys/missing.pem' } })).rejects.toThrow(/requests\/Signed\.yaml: .*private key file keys\/missing\.pem/);
+    expect(server.seen).toHaveLength(0);
+  });
+});
