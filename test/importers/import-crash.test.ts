@@ -124,8 +124,10 @@ describe('two imports into one workspace at once', () => {
   it('the second waits, then fails naming the first; the first keeps its document in specs/', async () => {
     const { ws, data } = await workspace();
     // The second reads its document from standard input: started first, it is ready to write
-    // the moment the test gives it the document.
-    const second = startFerry(['-w', ws, 'import', '-'], { FERRY_DATA_DIR: data, FERRY_LOCK_WAIT_MS: '200' });
+    // the moment the test gives it the document. It waits 20 ms for the lock: the first holds it
+    // while it writes ~1,100 files, which takes a few hundred ms on a fast machine (200 ms of
+    // waiting sometimes outlasted it).
+    const second = startFerry(['-w', ws, 'import', '-'], { FERRY_DATA_DIR: data, FERRY_LOCK_WAIT_MS: '20' });
     const first = startFerry(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
     // The first holds the lock once its staging folders exist.
     await waitFor(async () => (await stagings(ws)).length > 0, 'the first import to start writing');

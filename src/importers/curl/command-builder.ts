@@ -22,6 +22,20 @@ export class CommandBuilder {
     return this.#inWord;
   }
 
+  /**
+   * The escape character at `i` of `input` (`\` in POSIX shells, a backtick in PowerShell): before a
+   * line end it continues the line, before any other character that character joins the word as it
+   * is. Returns where reading goes on.
+   */
+  escapeAt(input: string, i: number): number {
+    const next = input[i + 1];
+    if (next === '\n') return i + 2;
+    if (next === '\r' && input[i + 2] === '\n') return i + 3;
+    if (next === undefined) return i + 1;
+    this.append(next);
+    return i + 2;
+  }
+
   /** Adds text to the current word, starting one if needed (even for empty text). */
   append(text: string): void {
     this.#word += text;

@@ -131,11 +131,7 @@ export function tokenizePowerShell(input: string): ShellCommand[] {
   while (i < input.length) {
     const c = input[i]!;
     if (c === '`') {
-      const next = input[i + 1];
-      if (next === '\n') { i += 2; continue; }
-      if (next === '\r' && input[i + 2] === '\n') { i += 3; continue; }
-      if (next !== undefined) out.append(next);
-      i += 2;
+      i = out.escapeAt(input, i);
       continue;
     }
     if (c === "'" || c === '\u2018' || c === '\u2019') {
