@@ -29,12 +29,13 @@
  * server's req/s is then its share of that CPU; compare the CPU per request. Mockoon is left out.
  *
  * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
- * and a node_modules link) in the same alternation: before/after on a busy machine.
+ * and a node_modules link, built with `npm run build`) in the same alternation: before/after on a
+ * busy machine. Ferry runs as shipped, `bin/ferry.js` of each checkout (build first).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { promises as fs, openSync, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -214,16 +215,20 @@ const peers: Record<string, Peer> = {
   },
 };
 
-/** `ferry serve` of the checkout at `root` with the bench's one route, its output going to a file. */
+/**
+ * `ferry serve` of the checkout at `root` as shipped (`bin/ferry.js`, which loads the bundle `npm
+ * run build` made) with the bench's one route, its output going to a file.
+ */
 function ferryPeer(key: string, name: string, root: string): Peer {
   return {
     name,
     async start(dir) {
+      const bin = path.join(root, 'bin', 'ferry.js');
+      if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error(`${root} is not built: run npm run build there first (the bench runs Ferry as shipped, bin/ferry.js).`);
       const ws = path.join(dir, `${key}-ws`);
       const port = await freePort();
       await writeMockWorkspace(ws, port);
-      const script = `import { main } from ${JSON.stringify(await buildFerry(root))}; process.exitCode = await main(process.argv.slice(1));`;
-      const child = spawnServer(['--input-type=module', '-e', script, 'serve', '-w', ws], {
+      const child = spawnServer([bin, 'serve', '-w', ws], {
         cwd: root,
         stdio: ['ignore', outputFile(dir, key), 'inherit'],
         env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, `${key}-data`) },
@@ -233,30 +238,6 @@ function ferryPeer(key: string, name: string, root: string): Peer {
       return { child, url };
     },
   };
-}
-
-/**
- * Ferry compiled as users run it (plain JavaScript, as `npm run build` makes it), not through tsx,
- * whose name-keeping helpers run on every closure created. Bundled with esbuild two folders deep in
- * the checkout (removed at the end), so package imports and `../../package.json` resolve as from
- * dist/cli; not in node_modules, which worktrees may share.
- */
-const builds: string[] = [];
-async function buildFerry(root: string): Promise<string> {
-  const { build } = await import('esbuild');
-  const outfile = path.join(root, '.bench-build', 'cli', 'ferry-mock.mjs');
-  builds.push(path.join(root, '.bench-build'));
-  await build({
-    entryPoints: [path.join(root, 'src/cli/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    target: 'node20',
-    outfile,
-    logLevel: 'warning',
-  });
-  return outfile;
 }
 
 /**
@@ -428,7 +409,6 @@ try {
 } finally {
   await Promise.all(started.map(stopPeer));
   await fs.rm(dir, { recursive: true, force: true });
-  for (const folder of builds) await fs.rm(folder, { recursive: true, force: true });
 }
 
 const { ferry, bare, mockoon, base } = results;
