@@ -285,7 +285,7 @@ export class Generator {
       (signed) => {
         this.inFlight--;
         if (this.ended || this.stopped) return void setImmediate(after);
-        this.transmit(index, signed.url, signed.headers, body, vars, scheduled, after);
+        this.transmit(index, signed.url, signed.headers, signed.body, vars, scheduled, after);
       },
       () => {
         this.inFlight--;

@@ -14,6 +14,8 @@ export interface SignedSend {
   url: URL;
   /** Name, value, name, value… */
   headers: string[];
+  /** OAuth 1.0 may put its parameters in a form body. */
+  body: Uint8Array | undefined;
 }
 
 /** Signs one send: `fill` fills the auth's values that change per send, as it filled the request. */
@@ -26,5 +28,5 @@ export async function signSend(signing: WireSigning, method: string, url: URL, h
   };
   for (let i = 0; i < headers.length; i += 2) target.headers.push({ name: headers[i]!, value: headers[i + 1]! });
   await (await signer()).signAgain(signing, target, fill);
-  return { url: target.url, headers: target.headers.flatMap((h) => [h.name, h.value]) };
+  return { url: target.url, headers: target.headers.flatMap((h) => [h.name, h.value]), body: target.body.kind === 'bytes' ? target.body.bytes : undefined };
 }

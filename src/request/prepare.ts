@@ -128,7 +128,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const allowFilesOutside = options.allowFilesOutside ?? app.filesOutsideWorkspace;
   let signed = false;
   const signContext = { fill, root: workspace.root, allowFilesOutside, where };
-  const unsigned = options.signEachSend && signsRequest(auth.type) ? { url: url.href, headers: headers.map((h) => ({ ...h })), body } : undefined;
+  // A copy of each part signing changes (OAuth 1.0 may put its parameters in a form body).
+  const unsigned = options.signEachSend && signsRequest(auth.type) ? { url: url.href, headers: headers.map((h) => ({ ...h })), body: { ...body } } : undefined;
   try {
     await signRequest(auth, { method, url, headers, body }, signContext);
     signed = signsRequest(auth.type);

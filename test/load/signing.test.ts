@@ -57,6 +57,28 @@ describe('load tests sign each request', () => {
     }
   });
 
+  it('OAuth 1.0 with its parameters in a form body: each request carries one set, its own nonce, a valid signature', async () => {
+    server = await startTargetServer();
+    const result = await run({
+      method: 'POST',
+      url: `${server.url}/form`,
+      body: { type: 'formUrlencoded', form: [{ key: 'n', value: '{{$randomInt}}' }] },
+      auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', signatureMethod: 'HMAC-SHA1', addParamsToHeader: false },
+    });
+    expect(result.overall.count).toBe(10);
+    expect(Object.values(result.overall.errors).reduce((a, b) => a + b, 0)).toBe(0);
+    const forms = server.seen.map((s) => new URLSearchParams(s.body));
+    expect(forms.every((f) => f.getAll('oauth_nonce').length === 1 && f.getAll('n').length === 1)).toBe(true);
+    expect(new Set(forms.map((f) => f.get('oauth_nonce'))).size).toBe(10);
+    for (const form of forms) {
+      const check = new OAuth({ consumer: { key: 'ck', secret: 'cs' }, signature_method: 'HMAC-SHA1', hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64') });
+      check.getNonce = () => form.get('oauth_nonce')!;
+      check.getTimeStamp = () => Number(form.get('oauth_timestamp'));
+      const expected = check.authorize({ url: `${server.url}/form`, method: 'POST', data: { n: form.get('n')! } }, { key: undefined as unknown as string, secret: '' });
+      expect(form.get('oauth_signature')).toBe(expected.oauth_signature);
+    }
+  });
+
   it('JWT RS256 from a key file: each request a token of its own, its per-request claim filled, verified with the public key', async () => {
     server = await startTargetServer();
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -10,6 +10,8 @@ export interface Seen {
   url: string;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /** The request body as text, once it has been read. */
+  body: string;
 }
 
 export interface TargetServer {
@@ -32,7 +34,8 @@ export async function startTargetServer(): Promise<TargetServer> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     state.byPath.set(url.pathname, (state.byPath.get(url.pathname) ?? 0) + 1);
-    if (state.seen.length < 5000) state.seen.push({ path: url.pathname, url: req.url ?? '', headers: req.headers, at: Date.now() });
+    const seen: Seen = { path: url.pathname, url: req.url ?? '', headers: req.headers, at: Date.now(), body: '' };
+    if (state.seen.length < 5000) state.seen.push(seen);
     if (state.stallAtRequest !== undefined && state.seen.length === state.stallAtRequest) state.stallUntil = Date.now() + (state.stallMs ?? 1000);
     const answer = () => {
       if (url.pathname === '/login') {
@@ -50,7 +53,8 @@ export async function startTargetServer(): Promise<TargetServer> {
     const delay = Number(url.searchParams.get('delay') ?? 0);
     const stall = state.stallUntil - Date.now();
     const wait = Math.max(delay, stall);
-    req.resume();
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (seen.body += chunk));
     req.on('end', () => (wait > 0 ? setTimeout(answer, wait) : answer()));
   });
   server.on('connection', () => state.connections++);
