@@ -1,6 +1,7 @@
 /**
  * `ferry app` in Chromium, live connections (issue 26): a WebSocket echo round trip typed in the
- * composer, and MQTT subscribe and publish with aedes; "Save as draft" checked in the file on disk.
+ * composer, and MQTT subscribe and publish with aedes; "Save as draft" checked in the file on disk
+ * (a TCP Base64 draft kept as hex).
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -54,6 +55,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
       'requests/Tools.yaml': { name: 'Tools', seq: 3, kind: 'mcp', url: mcpPeer.url, mcp: { name: 'add', arguments: '{"a": 2, "b": 3}' }, settings: { timeoutMs: 10000 } },
       'requests/Chat.yaml': { name: 'Chat', seq: 1, kind: 'websocket', url: echo.url, body: { type: 'text', text: 'draft hello' } },
       'requests/Sensors.yaml': { name: 'Sensors', seq: 2, kind: 'mqtt', url: broker.url },
+      'requests/Raw.yaml': { name: 'Raw', seq: 4, kind: 'tcp', url: 'tcp://127.0.0.1:9', body: { type: 'text', text: 'hello' } },
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
@@ -162,5 +164,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-mcp.png') });
     await panel.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toContain('Ended: closed by you');
+  });
+
+  it('TCP: a Base64 draft is kept as the same bytes in hex; text that is not Base64 is refused and nothing is saved', async () => {
+    await page.getByRole('treeitem', { name: /Raw/ }).click();
+    const panel = page.getByLabel('Live connection');
+    await expect.poll(() => panel.getByLabel('Message', { exact: true }).inputValue()).toBe('hello');
+    const file = path.join(ws.root, 'requests/Raw.yaml');
+    await panel.getByLabel('Format').selectOption('base64');
+    await panel.getByLabel('Message', { exact: true }).fill('SGk=');
+    await panel.getByRole('button', { name: 'Save as draft' }).click();
+    const saved = async () => parse(await fs.readFile(file, 'utf8')) as { body: unknown; socket?: { encoding?: string } };
+    await expect.poll(async () => (await saved()).body, { timeout: 5_000 }).toEqual({ type: 'text', text: '48 69' });
+    expect((await saved()).socket?.encoding).toBe('hex');
+
+    const before = await fs.readFile(file, 'utf8');
+    await panel.getByLabel('Message', { exact: true }).fill('SGk!');
+    await panel.getByRole('button', { name: 'Save as draft' }).click();
+    await expect.poll(() => panel.getByRole('alert').textContent()).toContain('not valid Base64');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
   });
 });

@@ -199,13 +199,22 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
     });
   /** The composed message into the request: body.text (JSON or text body) and the kind's option section. */
   const saveDraft = () => {
-    const next = { ...request, body: { ...request.body, type: composer.format === 'json' ? 'json' : 'text', text: composer.text } } as RequestFile;
+    const binary = composer.format === 'hex' || composer.format === 'base64';
+    let text = composer.text;
+    // TCP and UDP keep bytes as hex pairs (`encoding: hex`): a Base64 message is kept as the same bytes in hex.
+    if (spec.options === 'socket' && composer.format === 'base64') {
+      const hex = base64AsHex(text);
+      if (hex === undefined) return setError('The message is not valid Base64 (letters, digits, + and / or - and _, then up to two =), so no draft was saved; fix it, or pick another format.');
+      text = hex;
+    }
+    setError(null);
+    const next = { ...request, body: { ...request.body, type: composer.format === 'json' ? 'json' : 'text', text } } as RequestFile;
     if (spec.options) {
       const record = next as unknown as Record<string, Record<string, unknown> | undefined>;
       const section = { ...(record[spec.options] ?? {}) };
       for (const field of spec.fields) section[field] = composer[field];
       // A hex draft is kept as hex pairs where the section reads body.text that way (`encoding`).
-      if (spec.options === 'socket') section.encoding = composer.format === 'hex' ? 'hex' : 'text';
+      if (spec.options === 'socket') section.encoding = binary ? 'hex' : 'text';
       record[spec.options] = section;
     }
     onChange(next);
@@ -300,4 +309,16 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
       </ol>
     </section>
   );
+}
+
+/** Base64 (standard or URL-safe, spaces and line breaks ignored) as hex byte pairs, as Ferry reads a composer's Base64; undefined when it is not Base64. */
+function base64AsHex(text: string): string | undefined {
+  const compact = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length % 4 === 1) return undefined;
+  try {
+    const binary = atob(compact.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, ''));
+    return Array.from(binary, (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(' ');
+  } catch {
+    return undefined;
+  }
 }
