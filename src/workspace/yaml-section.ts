@@ -38,8 +38,9 @@ export function sectionSource(source: string, key: string): string | undefined {
   const place = sectionPlace(source, key);
   if (place === undefined) return undefined;
   const lines = source.slice(place.start, place.end).replace(/\r\n/g, '\n').split('\n');
-  // Comment lines may stand less indented than the fields: cut each line by what it has, at most the block's indentation.
-  return `${lines.map((line) => line.slice(Math.min(place.indent, line.length - line.trimStart().length))).join('\n')}\n`;
+  // Comment lines may stand less indented than the fields: cut each line by the spaces it has, at
+  // most the block's indentation (a tab after them is content: a block scalar's line may be one).
+  return `${lines.map((line) => line.slice(Math.min(place.indent, line.length - line.replace(/^ +/, '').length))).join('\n')}\n`;
 }
 
 /**
@@ -57,7 +58,7 @@ export function withSectionSource(source: string, key: string, text: string): st
   const pad = ' '.repeat(place.indent);
   const block = body
     .split('\n')
-    .map((line) => (line.trim() === '' ? '' : pad + line))
+    .map((line) => (line === '' ? '' : pad + line))
     .join(crlf ? '\r\n' : '\n');
   return source.slice(0, place.start) + block + source.slice(place.end);
 }

@@ -2,8 +2,22 @@
  * One top-level block of a YAML file as text of its own (the app's server editor): read with its
  * comments, written back in place as typed, and left alone where it is not a block.
  */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { sectionSource, withSectionSource } from '../../src/workspace/index.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+/** YAML files to round-trip: the corpus's OpenAPI documents (those under 1 MB) and the demo's servers. */
+function realFiles(): string[] {
+  const openapi = path.join(REPO, 'test/fixtures/corpus/openapi');
+  const documents = readdirSync(openapi).filter((n) => /\.ya?ml$/.test(n)).map((n) => path.join(openapi, n)).filter((f) => statSync(f).size < 1024 * 1024);
+  const dir = path.join(REPO, 'examples/demo/servers');
+  const servers = readdirSync(dir).filter((n) => n.endsWith('.yaml')).map((n) => path.join(dir, n));
+  return [...documents, ...servers];
+}
 
 const FILE = `# top comment
 name: Chat
@@ -62,6 +76,26 @@ describe('withSectionSource', () => {
     expect(withSectionSource(FILE, 'websocket', '  \n\n')).toBeUndefined();
     expect(withSectionSource('http: {cors: true}\n', 'http', 'cors: false\n')).toBeUndefined();
     expect(withSectionSource(FILE, 'proxy', 'target: a:1\n')).toBeUndefined();
+  });
+
+  it('keeps a block scalar line that is a tab after the indentation', () => {
+    const file = 'doc:\n  text: |-\n    \t\n    after a tab line\nname: x\n';
+    expect(sectionSource(file, 'doc')).toBe('text: |-\n  \t\n  after a tab line\n');
+    expect(withSectionSource(file, 'doc', sectionSource(file, 'doc')!)).toBe(file);
+  });
+
+  it("gives back every block of real files byte for byte (corpus OpenAPI documents, the demo's servers)", () => {
+    let blocks = 0;
+    for (const file of realFiles()) {
+      const source = readFileSync(file, 'utf8');
+      for (const key of Object.keys(parse(source) as Record<string, unknown>)) {
+        const section = sectionSource(source, key);
+        if (section === undefined) continue;
+        blocks++;
+        expect(withSectionSource(source, key, section), `${path.relative(REPO, file)}: ${key}`).toBe(source);
+      }
+    }
+    expect(blocks).toBeGreaterThan(50);
   });
 
   it('handles a large block', () => {
