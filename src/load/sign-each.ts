@@ -22,6 +22,7 @@ export interface SignedSend {
 export async function signSend(signing: WireSigning, method: string, url: URL, headers: readonly string[], body: Uint8Array | undefined, fill: (text: string) => string): Promise<SignedSend> {
   const target = {
     method,
+    // A copy: `url` may be the target's URL parsed once for every send, and signing may add to its query.
     url: new URL(url.href),
     headers: [] as { name: string; value: string }[],
     body: (body === undefined ? { kind: 'none' } : { kind: 'bytes', source: signing.bodySource, bytes: body, isText: signing.bodyIsText }) as PreparedBody,

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ComposerField, ConnectionEnd, ConnectionView, LiveEvent, LiveKindView, OutgoingMessage, RequestFile, StreamMessage } from '../shared/api.js';
 import { api } from './api.js';
 import { humanSize } from './ResponseViewer.js';
+import { BASE64_RULE, compactBase64 } from '../../support/base64-text.js';
 
 /** Messages the page keeps per connection (the newest). */
 const SHOWN = 1000;
@@ -204,7 +205,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
     // TCP and UDP keep bytes as hex pairs (`encoding: hex`): a Base64 message is kept as the same bytes in hex.
     if (spec.options === 'socket' && composer.format === 'base64') {
       const hex = base64AsHex(text);
-      if (hex === undefined) return setError('The message is not valid Base64 (letters, digits, + and / or - and _, then up to two =), so no draft was saved; fix it, or pick another format.');
+      if (hex === undefined) return setError(`The message is not valid Base64 (${BASE64_RULE}), so no draft was saved; fix it, or pick another format.`);
       text = hex;
     }
     setError(null);
@@ -311,10 +312,10 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
   );
 }
 
-/** Base64 (standard or URL-safe, spaces and line breaks ignored) as hex byte pairs, as Ferry reads a composer's Base64; undefined when it is not Base64. */
+/** A composer's Base64 as hex byte pairs (the bytes Ferry would send); undefined when it is not Base64. */
 function base64AsHex(text: string): string | undefined {
-  const compact = text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length % 4 === 1) return undefined;
+  const compact = compactBase64(text);
+  if (compact === undefined) return undefined;
   try {
     const binary = atob(compact.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, ''));
     return Array.from(binary, (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(' ');

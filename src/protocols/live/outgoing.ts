@@ -2,6 +2,7 @@
  * The composer's message as bytes, checked before anything is sent: JSON must parse, hex must be
  * byte pairs, base64 must be base64. One rule for every kind that sends bytes.
  */
+import { BASE64_RULE, compactBase64 } from '../../support/base64-text.js';
 import { parseHex } from '../../support/byte-framing.js';
 import { SendError } from '../send-error.js';
 import { MESSAGE_FORMATS, type OutgoingMessage } from './types.js';
@@ -63,9 +64,7 @@ function hexBytes(text: string): Buffer {
 }
 
 function base64Bytes(text: string): Buffer {
-  const compact = text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
-    throw new SendError('the message is not valid base64 (letters, digits, + and / or - and _, then up to two =); fix it, or send it as hex.', 'invalid');
-  }
+  const compact = compactBase64(text);
+  if (compact === undefined) throw new SendError(`the message is not valid base64 (${BASE64_RULE}); fix it, or send it as hex.`, 'invalid');
   return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
 }
