@@ -102,8 +102,10 @@ describe('what a command loads (bin/ferry.js)', () => {
         expect(unix.some((m) => m.includes(folder)), folder).toBe(false);
       }
       // 425 modules (172 of ours) before issue 24's second round; 315 (149) after it; 250 (149) in
-      // 48 files of the bundle, which holds zod without its ~45 translations of error messages.
-      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(160);
+      // 48 files of the bundle, which holds zod without its ~45 translations of error messages;
+      // 161 since the composer's Base64 rule became its own module (support/base64-text.ts), which
+      // the joined chunk of the runner holds with the other live-message helpers.
+      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(161);
       expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(270);
       // Ferry's code comes from the bundle, not from tsc's output beside it.
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;
