@@ -28,6 +28,10 @@
  * CPU see the same drift, so their ratio holds within about ±2% round to round (session 12). Each
  * server's req/s is then its share of that CPU; compare the CPU per request. Mockoon is left out.
  *
+ * `--terminal` runs `ferry serve` with its standard output on a pseudo-terminal (util-linux `script`),
+ * as in a terminal window: past a few hundred requests a second Ferry then prints one summary line a
+ * second instead of a line per request. Without it the output goes to a file, every line written.
+ *
  * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
  * and a node_modules link, built with `npm run build`) in the same alternation: before/after on a
  * busy machine. Ferry runs as shipped, `bin/ferry.js` of each checkout (build first).
@@ -47,6 +51,7 @@ const DURATION_S = Number(option('duration') ?? 10);
 const WARMUP_S = 3;
 const CONNECTIONS = 50;
 const CONCURRENT = process.argv.includes('--concurrent');
+const TERMINAL = process.argv.includes('--terminal');
 // Mockoon, two orders of magnitude slower, is measured once, alone: never together with the others.
 const ONLY = [...(option('only') ?? 'bare,ferry,mockoon').split(','), ...(option('base') !== undefined ? ['base'] : [])].filter((key) => !(CONCURRENT && key === 'mockoon'));
 const ROUNDS = Number(option('rounds') ?? 5);
@@ -158,7 +163,8 @@ async function inProcess(): Promise<void> {
 
 interface Peer {
   name: string;
-  start(dir: string): Promise<{ child: ChildProcess; url: string }>;
+  /** `pid`: the server's own process when `child` is a program that runs it (`script`). */
+  start(dir: string): Promise<{ child: ChildProcess; url: string; pid?: number }>;
 }
 
 interface Figures {
@@ -228,16 +234,33 @@ function ferryPeer(key: string, name: string, root: string): Peer {
       const ws = path.join(dir, `${key}-ws`);
       const port = await freePort();
       await writeMockWorkspace(ws, port);
-      const child = spawnServer([bin, 'serve', '-w', ws], {
-        cwd: root,
-        stdio: ['ignore', outputFile(dir, key), 'inherit'],
-        env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, `${key}-data`) },
-      });
+      const env = { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: path.join(dir, `${key}-data`) };
+      const args = [bin, 'serve', '-w', ws];
+      const child = TERMINAL ? spawnOnTerminal(args, { cwd: root, stdio: ['ignore', outputFile(dir, key), 'inherit'], env }) : spawnServer(args, { cwd: root, stdio: ['ignore', outputFile(dir, key), 'inherit'], env });
       const url = `http://127.0.0.1:${port}`;
       await waitUntilAnswering(`${url}/users/1`, 30);
-      return { child, url };
+      return { child, url, pid: TERMINAL ? onlyChild(child.pid!) : child.pid! };
     },
   };
+}
+
+/**
+ * `node ARGS` with its standard output on a pseudo-terminal: `script` makes one, runs the command
+ * in it (`exec`: node replaces the shell, so it is script's one child) and copies what it prints to
+ * its own standard output.
+ */
+function spawnOnTerminal(args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = `exec ${[process.execPath, ...args].map(quote).join(' ')}`;
+  const script = ['-q', '-f', '-e', '-c', command, '/dev/null'];
+  return PIN === undefined ? spawn('script', script, options) : spawn('taskset', ['-c', PIN, 'script', ...script], options);
+}
+
+/** The one child process of `pid` (Linux). */
+function onlyChild(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  if (children.length !== 1) throw new Error(`expected one child of ${pid}, found ${children.length}`);
+  return Number(children[0]);
 }
 
 /**
@@ -284,15 +307,17 @@ interface Started {
   key: string;
   name: string;
   child: ChildProcess;
+  /** The process whose CPU time is read and which is stopped. */
+  pid: number;
   url: string;
 }
 
 async function startPeer(key: string, dir: string): Promise<Started> {
   const peer = peers[key]!;
-  const { child, url } = await peer.start(dir);
+  const { child, url, pid } = await peer.start(dir);
   await check(peer.name, url);
   await load(url, WARMUP_S);
-  return { key, name: peer.name, child, url };
+  return { key, name: peer.name, child, pid: pid ?? child.pid!, url };
 }
 
 /**
@@ -301,7 +326,7 @@ async function startPeer(key: string, dir: string): Promise<Started> {
  */
 async function measure(servers: Started[]): Promise<Figures[]> {
   const connections = Math.max(1, Math.round(CONNECTIONS / servers.length));
-  const before = servers.map((server) => ({ lines: linesPrinted(server.key), cpu: cpuSeconds(server.child.pid!) }));
+  const before = servers.map((server) => ({ lines: linesPrinted(server.key), cpu: cpuSeconds(server.pid) }));
   const generatorBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   const results = await Promise.all(servers.map((server) => load(server.url, DURATION_S, connections)));
@@ -311,7 +336,7 @@ async function measure(servers: Started[]): Promise<Figures[]> {
   await new Promise((r) => setTimeout(r, 300));
   return servers.map((server, i) => {
     const result = results[i]!;
-    const serverSeconds = cpuSeconds(server.child.pid!) - before[i]!.cpu;
+    const serverSeconds = cpuSeconds(server.pid) - before[i]!.cpu;
     return {
       name: server.name,
       rps: result.requests.average,
@@ -329,7 +354,7 @@ async function measure(servers: Started[]): Promise<Figures[]> {
 
 async function stopPeer(server: Started): Promise<void> {
   const { child } = server;
-  child.kill('SIGINT');
+  process.kill(server.pid, 'SIGINT'); // on a terminal, script ends with the server
   await new Promise((r) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
