@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/data-root.ts'],
+    globalSetup: ['test/support/built-is-current.ts', 'test/support/data-root.ts'],
     setupFiles: ['test/support/fast-check-seed.ts', 'test/support/data-dir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

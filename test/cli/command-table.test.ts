@@ -64,7 +64,7 @@ describe('the command table', () => {
   }, 60_000);
 });
 
-// These spawn bin/ferry.js, which loads the bundle in dist/bundle/: run `npm run build` first.
+// These spawn bin/ferry.js, which loads the bundle in dist/bundle/ (rebuilt by test/support/built-is-current.ts when stale).
 describe('what a command loads (bin/ferry.js)', () => {
   it('`ferry --help` loads the command table, commander and little else', async () => {
     const { code, stdout, chunks, modules, ours, packages } = await modulesLoadedBy(['--help']);
