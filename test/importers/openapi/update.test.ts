@@ -179,6 +179,35 @@ describe('update from API spec', () => {
     expect(await fs.readFile(envFile, 'utf8')).toContain('http://127.0.0.1:9999');
   });
 
+  it('of two imports named alike, new variables go into the environment of the folder updated', async () => {
+    const other = structuredClone(v1) as any;
+    other.servers = [{ url: 'https://other.example.test' }];
+    const root = await importedWorkspace(v1);
+    await commitImport({ root, id: (await openWorkspace(root)).id }, importOpenApiText(yamlDoc(other), { label: 'other.yaml' }));
+    const ws = await openWorkspace(root);
+    const folders = ws.tree.children.filter((n): n is FolderNode => n.type === 'folder');
+    expect(folders.map((f) => f.name)).toEqual(['Shop', 'Shop']);
+    expect(ws.environments.filter((e) => e.value.name === 'Shop')).toHaveLength(2);
+    // The second import's folder and environment: the one whose baseUrl is other.example.test.
+    const second = folders.find((f) => f.path !== 'Shop')!;
+    const secondEnv = ws.environments.find((e) => e.value.variables.some((v) => v.value === 'https://other.example.test'))!;
+    const firstEnv = ws.environments.find((e) => e !== secondEnv && e.value.name === 'Shop')!;
+    const firstText = await fs.readFile(path.join(root, firstEnv.file), 'utf8');
+
+    const next = structuredClone(other) as any;
+    next.paths['/owners/{ownerId}'] = { get: { summary: 'Owner', parameters: [{ name: 'ownerId', in: 'path', required: true, example: 'ow-1' }], responses: ok } };
+    next.servers = [{ url: 'https://other.example.test/v2' }];
+    const plan = await planUpdate(root, { folder: second.path, text: yamlDoc(next), source: { label: 'other-v2.yaml' } });
+    expect(plan.newVariables).toEqual(['ownerId']);
+    expect(plan.updatedVariables).toEqual(['baseUrl']);
+    expect(plan.warnings.join('\n')).toContain(`2 environments are named "Shop"; this update uses ${secondEnv.file}`);
+    await applyUpdate(root, plan);
+    const after = await openWorkspace(root);
+    const values = Object.fromEntries(after.environments.find((e) => e.file === secondEnv.file)!.value.variables.map((v) => [v.key, v.value]));
+    expect(values).toMatchObject({ baseUrl: 'https://other.example.test/v2', ownerId: 'ow-1' });
+    expect(await fs.readFile(path.join(root, firstEnv.file), 'utf8')).toBe(firstText);
+  });
+
   it('a write that fails while staging leaves the workspace as it was (no staged files, no journal)', async () => {
     const root = await importedWorkspace(v1);
     const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });

@@ -53,7 +53,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   // Downloaded before, the old document's base URL came from its download address too.
   const oldFrom = link.source && /^https?:\/\//i.test(link.source) ? { downloadedFrom: link.source } : {};
   const old = oldDoc.ok ? buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom }) : undefined;
-  const warnings = oldDoc.ok
+  const warnings: string[] = oldDoc.ok
     ? []
     : [`The previous document could not be read (${oldDoc.reason}), so your edits cannot be told apart: URLs, parameters, headers and bodies take the new version; docs and auth stay as they are.`];
 
@@ -96,7 +96,8 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   }
 
   const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
-  const env = await planEnvironment(ws, folder.name, next, old, names, writes);
+  const env = await planEnvironment(ws, folder, next, old, names, writes);
+  if (env.among > 1) warnings.push(`${env.among} environments are named "${env.name}"; this update uses ${env.file}, the one that holds most of this folder's values from the previous document.`);
 
   // One write per file: the journal stages each file once (a second would collide with the first).
   const files = new Set<string>();
@@ -326,20 +327,44 @@ async function planFolder(
   return { ...(change ? { change } : {}), documentChanged, sourceChanged };
 }
 
+type WorkspaceEnvironment = Workspace['environments'][number];
+
+/**
+ * The environment named like the folder (spec 4.5). Imports of the same API name their folders and
+ * environments alike, so several may be; the folder's own is then the one that still holds the most
+ * of the previous document's values (its import wrote them), then the one whose file name is the
+ * folder's. `among`: how many were named like the folder.
+ */
+export function folderEnvironment(ws: Workspace, folder: FolderNode, old: GeneratedCollection | undefined): { env: WorkspaceEnvironment | undefined; among: number } {
+  const exact = ws.environments.filter((e) => e.value.name === folder.name);
+  const named = exact.length > 0 ? exact : ws.environments.filter((e) => e.value.name.toLowerCase() === folder.name.toLowerCase());
+  if (named.length <= 1) return { env: named[0], among: named.length };
+  const oldValues = new Map((old?.variables ?? []).map((v) => [String(v.key), v.value ?? '']));
+  const folderId = path.posix.basename(folder.path);
+  const score = (e: WorkspaceEnvironment): number => {
+    const held = e.value.variables.filter((v) => oldValues.get(v.key) === v.value).length;
+    return held * 2 + (path.basename(e.file, '.yaml') === folderId ? 1 : 0);
+  };
+  // Highest score; on a tie the first in the listing, as before.
+  const env = named.reduce((best, e) => (score(e) > score(best) ? e : best));
+  return { env, among: named.length };
+}
+
 /**
  * New variables (new path parameters, new auth placeholders) for the environment named like the
- * folder; and, by the three-way rule, values the new document changed (a moved server's
+ * folder (folderEnvironment); and, by the three-way rule, values the new document changed (a moved server's
  * `baseUrl`, a new path parameter example) where the environment still has the old document's value.
  */
 async function planEnvironment(
   ws: Workspace,
-  folderName: string,
+  folder: FolderNode,
   next: GeneratedCollection,
   old: GeneratedCollection | undefined,
   names: NameBook,
   writes: PlannedWrite[],
-): Promise<{ name: string; keys: string[]; updated: string[]; creates: boolean }> {
-  const env = ws.environments.find((e) => e.value.name === folderName) ?? ws.environments.find((e) => e.value.name.toLowerCase() === folderName.toLowerCase());
+): Promise<{ name: string; file: string; among: number; keys: string[]; updated: string[]; creates: boolean }> {
+  const folderName = folder.name;
+  const { env, among } = folderEnvironment(ws, folder, old);
   const oldValues = new Map((old?.variables ?? []).map((v) => [String(v.key), v.value ?? '']));
   if (env) {
     const have = new Set(env.value.variables.map((v) => v.key));
@@ -354,18 +379,19 @@ async function planEnvironment(
       updated.push(v.key);
       return { ...v, value: now };
     });
-    if (fresh.length === 0 && updated.length === 0) return { name: env.value.name, keys: [], updated, creates: false };
+    const found = { name: env.value.name, file: env.file, among };
+    if (fresh.length === 0 && updated.length === 0) return { ...found, keys: [], updated, creates: false };
     const value = parseResource('environment', { ...env.value, variables: [...variables, ...fresh] });
     if (!value.ok) throw new Error(`The environment "${env.value.name}" does not fit the format: ${value.problems[0]?.message}`);
     const file = path.join(ws.root, env.file);
     writes.push({ file, text: resourceText('environment', value.value, await readTextFile(file)) });
-    return { name: env.value.name, keys: fresh.map((v) => String(v.key)), updated, creates: false };
+    return { ...found, keys: fresh.map((v) => String(v.key)), updated, creates: false };
   }
-  if (next.variables.length === 0) return { name: folderName, keys: [], updated: [], creates: false };
+  if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], updated: [], creates: false };
   const value = parseResource('environment', { name: folderName, variables: next.variables });
   if (!value.ok) throw new Error(`The environment "${folderName}" does not fit the format: ${value.problems[0]?.message}`);
   const dir = path.join(ws.root, ENVIRONMENTS_DIR);
   const id = await names.claim(dir, folderName);
   writes.push({ file: path.join(dir, `${id}.yaml`), text: resourceText('environment', value.value) });
-  return { name: folderName, keys: next.variables.map((v) => String(v.key)), updated: [], creates: true };
+  return { name: folderName, file: path.relative(ws.root, path.join(dir, `${id}.yaml`)), among, keys: next.variables.map((v) => String(v.key)), updated: [], creates: true };
 }
