@@ -1,6 +1,6 @@
 /** Pieces shared by several resources: key/value rows, variables, scripts, auth, body, settings (spec 2.4–2.7, 2.10). */
 import { z } from 'zod';
-import { describe, flag, integer, list, oneOf, section, text } from './declare.js';
+import { describe, flag, integer, keptWhenEmpty, list, oneOf, section, text } from './declare.js';
 import { requestLevelFields } from './app-settings.js';
 
 export const keyValueSchema = section({
@@ -227,11 +227,12 @@ export const settingsSchema = section({
   ...requestLevelFields(),
   /** `false`: this request goes direct, past the application's proxy. */
   proxy: z.literal(false, { error: 'expected false (send directly, without the proxy); the proxy itself is an application setting' }).optional(),
-  repeat: section({
+  // Present means on, also with every field at its default (an empty condition: until the tests pass).
+  repeat: keptWhenEmpty(section({
     condition: text().default(''),
     intervalMs: integer(0).default(1000),
     timeoutMs: integer(0).default(30000),
-  }).optional(),
+  }).optional()),
   stream: section({
     event: text().optional(),
     maxEvents: integer(0).default(100),

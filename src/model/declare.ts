@@ -61,8 +61,20 @@ export const list = <T extends z.ZodType>(item: T) =>
 export const section = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { error: (issue) => `expected a mapping, got ${describe(issue.input)}` }).loose();
 
+/** Optional sections whose presence means something even with every field at its default. */
+const presenceMatters = new WeakSet<z.ZodType>();
+
+/**
+ * An optional section written even when empty (`repeat: {}`): its being there switches something
+ * on, so dropping it as an empty section would change what the file means.
+ */
+export function keptWhenEmpty<S extends z.ZodType>(schema: S): S {
+  presenceMatters.add(schema);
+  return schema;
+}
+
 export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
+  if (value === undefined) return 'nothing (the field is missing: add it)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (value instanceof Uint8Array) return 'binary data';
@@ -118,7 +130,7 @@ function objectToFileData(schema: z.ZodObject, value: Record<string, unknown>): 
     if (fieldValue === undefined) continue;
     if (fallback.has && deepEqual(fieldValue, fallback.value)) continue;
     const written = toFileData(field, fieldValue);
-    if (!fallback.has && isEmptySection(written)) continue;
+    if (!fallback.has && isEmptySection(written) && !presenceMatters.has(field)) continue;
     out[key] = written;
   }
   for (const [key, extra] of Object.entries(value)) {

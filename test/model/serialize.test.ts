@@ -42,6 +42,27 @@ describe('writing a fresh file from the model', () => {
     );
   });
 
+  it('keeps `settings.repeat` with every field at its default: being there switches repeating on', async () => {
+    const parsed = parseResource('request', { name: 'Poll', url: 'http://127.0.0.1/', settings: { repeat: {} } });
+    if (!parsed.ok) throw new Error('fixture');
+    expect(serializeResource('request', parsed.value)).toEqual({ name: 'Poll', url: 'http://127.0.0.1/', settings: { repeat: {} } });
+    const text = 'name: Poll\nurl: http://127.0.0.1/\nsettings:\n  repeat: {}\n';
+    expect(resourceText('request', parsed.value)).toBe(text);
+    // Rewritten over the file as it was (the in-place edit), it stays too.
+    expect(resourceText('request', { ...parsed.value, name: 'Poll 2' }, text)).toBe(text.replace('Poll', 'Poll 2'));
+    // An empty section whose presence means nothing is still left out.
+    const stream = parseResource('request', { name: 'S', kind: 'sse', settings: { stream: {} } });
+    if (!stream.ok) throw new Error('fixture');
+    expect(serializeResource('request', stream.value)).toEqual({ name: 'S', kind: 'sse' });
+  });
+
+  it('a missing field says so', () => {
+    const missing = parseResource('request', { url: 'http://127.0.0.1/' });
+    expect(missing.ok).toBe(false);
+    if (missing.ok) return;
+    expect(missing.problems).toEqual([{ path: ['name'], message: 'expected text, got nothing (the field is missing: add it)' }]);
+  });
+
   it('the workspace file: auth defaults to none there, so none is omitted and inherit is written', () => {
     const none = parseResource('workspace', { version: 1, name: 'W', auth: { type: 'none' } });
     const inherit = parseResource('workspace', { version: 1, name: 'W', auth: { type: 'inherit' } });
