@@ -62,6 +62,8 @@ export class Generator {
   private endPerf = 0;
   private inFlight = 0;
   private users = 0;
+  /** Users whose think time runs past the test's end: they leave when it ends. */
+  private thinkingPastEnd = 0;
   /** Called when the last user of the closed model has left. */
   private noUsersLeft?: () => void;
   private rowCounter = 0;
@@ -181,6 +183,7 @@ export class Generator {
       // Users above the wanted number leave after their current request (user()).
       await Promise.race([sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
     }
+    for (; this.thinkingPastEnd > 0; this.thinkingPastEnd--) this.userLeft();
     await this.drain(this.users === 0 ? undefined : new Promise<void>((r) => (this.noUsersLeft = r)));
   }
 
@@ -210,7 +213,13 @@ export class Generator {
     };
     const afterThinking = () => next(performance.now());
     const answered = () => {
-      if (thinkTimeMs > 0 && !this.stopped) setTimeout(afterThinking, Math.min(thinkTimeMs, Math.max(0, this.endPerf - performance.now())));
+      if (thinkTimeMs > 0 && !this.stopped) {
+        // A pause that outlasts the test ends the user with the test, without a timer: one cut to
+        // the time left could fire a little before the end by performance.now() and send once more,
+        // or leave early enough for closed() to start a new user in its place.
+        if (thinkTimeMs >= this.endPerf - performance.now()) this.thinkingPastEnd++;
+        else setTimeout(afterThinking, thinkTimeMs);
+      }
       // Without think time the next request starts when this one was counted: one clock read per request.
       else next(this.countedAt);
     };

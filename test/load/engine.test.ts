@@ -66,11 +66,19 @@ describe('closed model (virtualUsers)', () => {
   it('each user waits for the answer and thinks before sending again', async () => {
     const { run, server } = await setup({ model: 'virtualUsers', thinkTimeMs: 200, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 1.5, target: 2 }] }, { A: '/a' });
     const result = await run();
-    // Two users, 1.5 s, at least 200 ms between sends: at most 2 × 8, and one each may start at the
-    // stage's last instant (timer granularity); at least a few each.
+    // Two users, 1.5 s, at least 200 ms between sends (at 0, 200 … 1400 ms): at most 2 × 8; at least a few each.
     expect(result.overall.count).toBeGreaterThanOrEqual(4);
-    expect(result.overall.count).toBeLessThanOrEqual(18);
+    expect(result.overall.count).toBeLessThanOrEqual(16);
     expect(server.byPath.get('/a')).toBe(result.overall.count);
+  });
+
+  it('a pause that outlasts the test sends nothing more: three users thinking 100 s send three requests', async () => {
+    const { run, server } = await setup({ model: 'virtualUsers', thinkTimeMs: 100_000, stages: [{ durationSecs: 0, target: 3 }, { durationSecs: 1, target: 3 }] }, { A: '/a' });
+    for (let round = 1; round <= 3; round++) {
+      const result = await run();
+      expect(result.overall.count).toBe(3);
+      expect(server.byPath.get('/a')).toBe(3 * round);
+    }
   });
 
   it('ramps users: more users late in the ramp than early', async () => {
