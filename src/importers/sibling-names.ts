@@ -5,7 +5,7 @@
  * `2` on every call, so a folder of 10,000 requests all named "New Request" cost minutes.
  * test/importers/sibling-names.test.ts checks the two agree.
  */
-import { baseFileName, MAX_FILE_NAME_LENGTH } from '../workspace/index.js';
+import { baseFileName, withSuffix } from '../workspace/index.js';
 
 export class SiblingNames {
   private readonly taken = new Set<string>();
@@ -33,10 +33,4 @@ export class SiblingNames {
     this.taken.add(name.toLowerCase());
     return name;
   }
-}
-
-/** As `uniqueFileName` builds it: the base cut (by code points) to leave room for ` n`, trailing dots and spaces dropped. */
-function withSuffix(base: string, n: number): string {
-  const suffix = ` ${n}`;
-  return [...base].slice(0, MAX_FILE_NAME_LENGTH - suffix.length).join('').replace(/[. ]+$/, '') + suffix;
 }

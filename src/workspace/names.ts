@@ -2,9 +2,16 @@
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_FILE_NAME_LENGTH = 80;
+/**
+ * File systems count a name's bytes (ext4: 255 of UTF-8), so 80 characters of emoji (320 bytes)
+ * could not be written. 200 leaves room for `.yaml` and the temporary name of an atomic write
+ * (`.NAME.yaml.PID.RANDOM.tmp`).
+ */
+export const MAX_FILE_NAME_BYTES = 200;
 
-// Angle brackets, colon, double quote, slashes, vertical bar, question mark, asterisk, control characters.
-const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
+// Angle brackets, colon, double quote, slashes, vertical bar, question mark, asterisk, control
+// characters (C0, DEL and C1: U+0085, U+009B… would reach a terminal listing the folder).
+const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g;
 const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;
 
 /** Why a display name is not allowed, or undefined when it is fine. */
@@ -20,7 +27,7 @@ export function checkDisplayName(name: unknown): string | undefined {
 export function baseFileName(displayName: string): string {
   let name = displayName.replace(FORBIDDEN, '-');
   name = name.replace(/^\.+/, '');
-  name = cutToLength(name, MAX_FILE_NAME_LENGTH);
+  name = cutToLength(name, MAX_FILE_NAME_LENGTH, MAX_FILE_NAME_BYTES);
   name = name.replace(/[. ]+$/, '');
   if (name === '') name = 'untitled';
   // `_FOLDER.yaml` is `_folder.yaml` on a case-insensitive disk, and the reader matches it in any case.
@@ -32,10 +39,14 @@ export function baseFileName(displayName: string): string {
   return name;
 }
 
-/** Cuts by code points so a surrogate pair is never split. */
-function cutToLength(name: string, max: number): string {
+/** Cuts to `max` characters and `maxBytes` of UTF-8, by code points so a surrogate pair is never split. */
+function cutToLength(name: string, max: number, maxBytes: number): string {
   const chars = [...name];
-  return chars.length <= max ? name : chars.slice(0, max).join('');
+  if (chars.length <= max && Buffer.byteLength(name) <= maxBytes) return name;
+  let bytes = 0;
+  let end = 0;
+  while (end < chars.length && end < max && bytes + Buffer.byteLength(chars[end]!) <= maxBytes) bytes += Buffer.byteLength(chars[end++]!);
+  return chars.slice(0, end).join('');
 }
 
 /**
@@ -47,9 +58,13 @@ export function uniqueFileName(displayName: string, taken: Iterable<string>): st
   const base = baseFileName(displayName);
   if (!used.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) {
-    const suffix = ` ${n}`;
-    const stem = cutToLength(base, MAX_FILE_NAME_LENGTH - suffix.length).replace(/[. ]+$/, '');
-    const candidate = `${stem}${suffix}`;
+    const candidate = withSuffix(base, n);
     if (!used.has(candidate.toLowerCase())) return candidate;
   }
+}
+
+/** `base` with the suffix ` n`: cut to leave room for it (characters and bytes), trailing dots and spaces dropped. */
+export function withSuffix(base: string, n: number): string {
+  const suffix = ` ${n}`;
+  return cutToLength(base, MAX_FILE_NAME_LENGTH - suffix.length, MAX_FILE_NAME_BYTES - suffix.length).replace(/[. ]+$/, '') + suffix;
 }

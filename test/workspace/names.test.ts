@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { baseFileName, checkDisplayName, uniqueFileName } from '../../src/workspace/index.js';
 
-const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/;
+const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/;
 const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;
 
 /** Device names and `_folder` in any case, with extensions, dots and spaces around: rare in random text. */
@@ -32,12 +32,17 @@ describe('file names from display names (2.1.4)', () => {
     ['tab\there', 'tab-here'],
     ['x'.repeat(100), 'x'.repeat(80)],
     ['é'.repeat(90), 'é'.repeat(80)],
+    // 80 characters, but at most 200 bytes of UTF-8: 50 emoji of 4 bytes.
+    ['😀'.repeat(100), '😀'.repeat(50)],
+    ['c1\u0085x\u009by\u0080', 'c1-x-y-'],
   ])('%j becomes %j', (name, expected) => {
     expect(baseFileName(name)).toBe(expected);
   });
 
   it('adds 2, 3… when the name is taken, case-insensitively', () => {
     expect(uniqueFileName('Users', ['users'])).toBe('Users 2');
+    // The suffix fits within the byte limit too.
+    expect(uniqueFileName('😀'.repeat(100), ['😀'.repeat(50)])).toBe(`${'😀'.repeat(49)} 2`);
     expect(uniqueFileName('Users', ['users', 'USERS 2'])).toBe('Users 3');
   });
 
@@ -57,6 +62,7 @@ describe('file names from display names (2.1.4)', () => {
         expect(result).not.toMatch(/[. ]$/);
         expect(result.startsWith('.')).toBe(false);
         expect([...result].length).toBeLessThanOrEqual(80);
+        expect(Buffer.byteLength(result)).toBeLessThanOrEqual(200);
         expect(result.length).toBeGreaterThan(0);
         expect(DEVICE.test(result.split('.')[0]!.trimEnd())).toBe(false);
         expect(result.toLowerCase()).not.toBe('_folder');
