@@ -116,8 +116,9 @@ export type OpenedWorkspace<O extends OpenOptions> = Workspace<
 >;
 
 /**
- * Opens the workspace in `root`. Broken files become warnings; only a missing or unusable
- * `ferry.yaml` (or a newer format version) refuses to open.
+ * Opens the workspace in `root`. Broken files become warnings, `ferry.yaml` too (spec 2.1.9: the
+ * workspace still opens, without that file's settings: `fileProblem`); only a missing `ferry.yaml`,
+ * a linked one or a newer format version refuses to open.
  */
 export async function openWorkspace<O extends OpenOptions = { requests?: readonly string[] }>(root: string, options: O = {} as O): Promise<OpenedWorkspace<O>> {
   const absolute = path.resolve(root);
@@ -129,12 +130,14 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
   // A listing keeps only what it shows of ferry.yaml (`WorkspaceSummary`); the secret variables given a value are warned about either way.
   let file: WorkspaceFile | WorkspaceSummary;
   let secretValues: string[];
+  let fileProblem: string | undefined;
   if (cached && 'outcome' in cached && cached.outcome.ok) {
     file = cached.outcome.value as WorkspaceSummary;
     secretValues = file.secretValues;
   } else {
     const read = await readWorkspaceFile(absolute, filePath, warnings);
     file = read.file;
+    fileProblem = read.problem;
     secretValues = secretValueKeys(read.file.variables);
     if (options.listing) {
       const parsing = await loadParsing();
@@ -180,7 +183,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
     warnSecretValues(environment.file, keys, warnings);
   }
   warnings.sort((a, b) => a.file.localeCompare(b.file));
-  const workspace = { root: absolute, file, id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}) };
+  const workspace = { root: absolute, file, id, tree, environments, servers, loadtests, warnings, ...(part ? { part: [...options.requests!] } : {}), ...(fileProblem ? { fileProblem } : {}) };
   return workspace as unknown as OpenedWorkspace<O>;
 }
 
@@ -208,8 +211,10 @@ async function withParsing<T>(cache: ListingCache | undefined, read: (warnings: 
 /**
  * Reads and checks `ferry.yaml`: a newer format is refused before its fields are checked, and a
  * file without an id is given one (`written`). Every refusal is a `WorkspaceError` saying what to do.
+ * A file that does not parse or fit the format is a warning (`problem`): the workspace opens with
+ * the defaults of its fields (brokenWorkspaceFile).
  */
-async function readWorkspaceFile(absolute: string, filePath: string, warnings: Warning[]): Promise<{ file: IdentifiedWorkspaceFile; written: boolean }> {
+async function readWorkspaceFile(absolute: string, filePath: string, warnings: Warning[]): Promise<{ file: IdentifiedWorkspaceFile; written: boolean; problem?: string }> {
   let text: string;
   try {
     text = await readTextFile(filePath);
@@ -223,7 +228,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
   const parsed = parseYamlData(text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
-    throw new WorkspaceError(`${WORKSPACE_FILE}:${line}:${column}: YAML syntax error: ${message}. Fix the file and try again.`);
+    return brokenWorkspaceFile(absolute, text, { file: WORKSPACE_FILE, line, column, message: `YAML syntax error: ${message}` }, warnings);
   }
   const version = (parsed.data as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > FORMAT_VERSION) {
@@ -232,13 +237,13 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     );
   }
   const outcome = await readResource('workspace', filePath, WORKSPACE_FILE);
-  if (!outcome.ok) {
-    const w = outcome.warning;
-    throw new WorkspaceError(`${WORKSPACE_FILE}:${w.line ?? 1}:${w.column ?? 1}: ${w.message}`);
-  }
+  if (!outcome.ok) return brokenWorkspaceFile(absolute, text, outcome.warning, warnings);
   const file = outcome.value;
   if (file.version !== FORMAT_VERSION) {
-    throw new WorkspaceError(`${WORKSPACE_FILE}: version must be ${FORMAT_VERSION}, got ${file.version}.`);
+    const { parseYaml, positionOf } = await loadParsing();
+    const yamlText = parseYaml(text);
+    const { line, column } = yamlText.ok ? positionOf(yamlText.parsed, ['version']) : { line: 1, column: 1 };
+    return brokenWorkspaceFile(absolute, text, { file: WORKSPACE_FILE, line, column, message: `version must be ${FORMAT_VERSION}, got ${file.version}` }, warnings);
   }
   if (file.id) return { file: file as IdentifiedWorkspaceFile, written: false };
   file.id = randomUUID();
@@ -247,10 +252,32 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
   } catch (error) {
     // A read-only checkout still opens. The id then comes from the folder path, so this
     // computer's data for it stays the same from one open to the next.
-    file.id = `path-${createHash('sha256').update(absolute).digest('hex').slice(0, 32)}`;
+    file.id = pathId(absolute);
     warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${reason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
   }
   return { file: file as IdentifiedWorkspaceFile, written: true };
+}
+
+/**
+ * A `ferry.yaml` that does not parse or fit the format (a merge conflict, a typo): the workspace
+ * opens with that file's fields at their defaults, under the file's own id when a plain `id:` line
+ * holds one (so this computer's secrets and active environment are found), else one from the
+ * folder path, as for a read-only checkout. Nothing writes to the file until it reads again.
+ */
+async function brokenWorkspaceFile(absolute: string, text: string, problem: Warning, warnings: Warning[]): Promise<{ file: IdentifiedWorkspaceFile; written: boolean; problem: string }> {
+  const { parseResource } = await loadParsing();
+  const ids = [...text.matchAll(/^id:[ \t]*(["']?)([A-Za-z0-9_-]{1,64})\1[ \t]*(?:#.*)?$/gm)];
+  const id = ids.length === 1 ? ids[0]![2]! : pathId(absolute);
+  const defaults = parseResource('workspace', { version: FORMAT_VERSION, id, name: path.basename(absolute) });
+  if (!defaults.ok) throw new Error(`the workspace file's defaults do not fit the format: ${defaults.problems[0]?.message}`);
+  const message = `${problem.message.replace(/\.$/, '')}. The workspace opens without this file's variables, auth, headers and scripts, and nothing is saved to it, until it is fixed.`;
+  warnings.push({ ...problem, file: WORKSPACE_FILE, message });
+  return { file: defaults.value as IdentifiedWorkspaceFile, written: false, problem: `${WORKSPACE_FILE}${problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : ''}: ${problem.message}` };
+}
+
+/** The id of a workspace whose file holds none that can be used: from the folder path, the same on every open. */
+function pathId(absolute: string): string {
+  return `path-${createHash('sha256').update(absolute).digest('hex').slice(0, 32)}`;
 }
 
 /** `ferry.yaml` once opened: with an id (its own, or one given). */

@@ -70,4 +70,9 @@ export interface Workspace<R extends RequestSummary = RequestFile> {
    * and `warnings` only the problems of the files read.
    */
   part?: readonly string[];
+  /**
+   * Set when `ferry.yaml` does not parse or fit the format (`file:line:column: what`): the
+   * workspace opened with that file's fields at their defaults, and nothing may write to it.
+   */
+  fileProblem?: string;
 }

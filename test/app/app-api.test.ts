@@ -47,6 +47,25 @@ describe('ferry app API', () => {
     await ws.cleanup();
   });
 
+  it('opens a workspace whose ferry.yaml does not parse, and refuses to save its variables over it', async () => {
+    const broken = 'version: 1\nid: broken-ws\nname: [x\nvariables:\n  - key: team\n    value: core\n';
+    await fs.writeFile(path.join(ws.root, 'ferry.yaml'), broken);
+    const other = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    try {
+      const second = new Client(other.port);
+      await second.login(other.token);
+      const read = await second.call('GET', '/api/workspace/variables');
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ variables: [] });
+      const saved = await second.call('PUT', '/api/workspace/variables', { variables: [{ key: 'a', value: 'b' }] });
+      expect(saved.status).toBe(409);
+      expect(JSON.stringify(saved.body)).toMatch(/Not saved: ferry\.yaml:\d+:\d+: YAML syntax error.*Fix ferry\.yaml first/);
+      expect(await fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8')).toBe(broken);
+    } finally {
+      await other.close();
+    }
+  });
+
   describe('servers', () => {
     it('lists every server file, a broken one with its error', async () => {
       const { body } = await client.call('GET', '/api/servers');

@@ -125,6 +125,36 @@ describe('bad input: each a clear message while the rest opens', () => {
     ]);
   });
 
+  it('a ferry.yaml that does not parse or fit opens the workspace with a warning, under its id, and its settings at their defaults', async () => {
+    const cases: [string, RegExp][] = [
+      ['version: 1\nid: kept-id\nname: [unclosed\nheaders:\n  - key: X-Team\n    value: a\n', /^YAML syntax error: .*The workspace opens without this file's variables, auth, headers and scripts, and nothing is saved to it, until it is fixed\.$/],
+      ['version: 1\nid: kept-id\nname: W\nheaders: 3\n', /^headers: expected a list, got number 3\. The workspace opens without/],
+      ['version: 0\nid: kept-id\nname: W\n', /^version must be 1, got 0\. The workspace opens without/],
+    ];
+    for (const [text, message] of cases) {
+      const root = await tempDir();
+      await fs.writeFile(path.join(root, 'ferry.yaml'), text);
+      await fs.mkdir(path.join(root, 'requests'));
+      await fs.writeFile(path.join(root, 'requests', 'Good.yaml'), good);
+      const ws = await openWorkspace(root);
+      expect(ws.id).toBe('kept-id'); // this computer's secrets and active environment are still found
+      expect(ws.file.name).toBe(path.basename(root));
+      expect(ws.file.headers).toEqual([]);
+      expect(ws.tree.children.map((c) => (c.type === 'request' ? c.request.name : c.type))).toEqual(['Good']);
+      const warning = ws.warnings.find((w) => w.file === 'ferry.yaml')!;
+      expect(warning.message).toMatch(message);
+      expect(warning.line).toBeGreaterThan(0);
+      expect(ws.fileProblem).toMatch(/^ferry\.yaml:\d+:\d+: /);
+      expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(text); // nothing written
+    }
+    // Without a usable id line, the id comes from the folder path, the same on every open.
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), '<<<<<<< HEAD\nversion: 1\n');
+    const first = await openWorkspace(root);
+    expect(first.id).toMatch(/^path-[0-9a-f]{32}$/);
+    expect((await openWorkspace(root)).id).toBe(first.id);
+  });
+
   it('version 2 is refused with the spec message', async () => {
     const root = await tempDir();
     await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 2\nname: Future\n');

@@ -37,6 +37,8 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
   if (!Array.isArray(given)) throw new ApiError(400, '"variables" must be a list.');
   const rows = given.filter((v) => typeof (v as { key?: unknown })?.key === 'string' && (v as { key: string }).key !== '') as Array<{ key: string; value?: unknown; enabled?: unknown; secret?: unknown }>;
   const variables = rows.map((v) => ({ key: v.key, value: v.secret === true ? '' : String(v.value ?? ''), enabled: v.enabled !== false, secret: v.secret === true }));
+  // Written over a file that did not read, the variables would replace what it holds.
+  if (scope.kind === 'workspace' && state.workspace.fileProblem) throw new ApiError(409, `Not saved: ${state.workspace.fileProblem}. Fix ${WORKSPACE_FILE} first (the app reloads it when it changes).`);
   const parsed = parseResource(scope.kind, { ...scope.value, variables });
   if (!parsed.ok) throw new ApiError(400, `The variables are not valid: ${parsed.problems[0]!.message}`);
   for (const v of rows) {
