@@ -238,6 +238,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
   }
   const outcome = await readResource('workspace', filePath, WORKSPACE_FILE);
   if (!outcome.ok) return brokenWorkspaceFile(absolute, text, outcome.warning, warnings);
+  if (outcome.warning) warnings.push(outcome.warning); // a name out of bounds: read as written
   const file = outcome.value;
   if (file.version !== FORMAT_VERSION) {
     const { parseYaml, positionOf } = await loadParsing();
@@ -347,6 +348,7 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
         warnings.push(outcome.warning);
         return undefined;
       }
+      if (outcome.warning) warnings.push(outcome.warning); // a name out of bounds: read as written
       return { id: stripYaml(name), file: relative, value: outcome.value as T };
     }),
   );

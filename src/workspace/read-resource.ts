@@ -75,12 +75,11 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
 }
 
 /**
- * A hand-edited request or folder name that is empty or over 200 characters (spec 2.1.4) is read
- * as written, with a warning like any other file problem: refusing the file would hide the
- * request, and the app and `ferry mv` refuse such names when they write.
+ * A hand-edited name that is empty or over 200 characters (spec 2.1.5) is read as written, with a
+ * warning like any other file problem: refusing the file would hide the request (or environment,
+ * server…), and the app and `ferry mv` refuse such names when they write.
  */
 function nameWarning(kind: ResourceKind, value: unknown, text: string, relative: string): Warning | undefined {
-  if (kind !== 'request' && kind !== 'folder') return undefined;
   const name = (value as { name?: unknown }).name;
   if (kind === 'folder' && name === undefined) return undefined; // the folder's own file name is its name
   const problem = checkDisplayName(name);

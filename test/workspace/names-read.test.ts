@@ -1,5 +1,5 @@
 /**
- * Hand-edited request and folder names out of 2.1.4's bounds (empty, blank, over 200 characters)
+ * Hand-edited names (requests, folders, the workspace, environments, servers, load tests) out of 2.1.5's bounds (empty, blank, over 200 characters)
  * are read as written with a warning naming the file, line and fix; names at the bound are not.
  * Real files in a temporary folder; the workspace read whole, read in part, and by `ferry ls`.
  */
@@ -37,6 +37,27 @@ async function workspace(): Promise<string> {
 const byFile = (warnings: readonly Warning[]) => new Map(warnings.map((w) => [w.file, w]));
 
 describe('names in hand-edited files', () => {
+  it('the same for the workspace, environments, servers and load tests', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), `version: 1\nid: names-read-2\nname: ${over}\n`);
+    for (const dir of ['environments', 'servers', 'loadtests']) await fs.mkdir(path.join(root, dir));
+    await fs.writeFile(path.join(root, 'environments', 'blank.yaml'), 'name: ""\nvariables: []\n');
+    await fs.writeFile(path.join(root, 'environments', 'fine.yaml'), `name: ${at200}\n`);
+    await fs.writeFile(path.join(root, 'servers', 'blank.yaml'), 'name: " "\nport: 0\n');
+    await fs.writeFile(path.join(root, 'loadtests', 'long.yaml'), `name: ${over}\n`);
+    const ws = await openWorkspace(root);
+    const warnings = byFile(ws.warnings);
+    expect(warnings.get('ferry.yaml')).toMatchObject({ line: 3, message: expect.stringContaining('A name can have at most 200 characters; this one has 201.') });
+    expect(warnings.get('environments/blank.yaml')).toMatchObject({ line: 1, message: 'name: A name cannot be empty. The file is read as it is; give it a name of 1 to 200 characters.' });
+    expect(warnings.get('servers/blank.yaml')?.message).toContain('A name cannot be empty.');
+    expect(warnings.get('loadtests/long.yaml')?.message).toContain('this one has 201');
+    expect(warnings.has('environments/fine.yaml')).toBe(false);
+    // Still read, as written.
+    expect(ws.file.name).toBe(over);
+    expect(ws.environments.map((e) => e.id).sort()).toEqual(['blank', 'fine']);
+    expect(ws.servers.map((e) => e.id)).toEqual(['blank']);
+  });
+
   it('empty, blank or too long: read as written, with a warning at the name line', async () => {
     const ws = await openWorkspace(await workspace());
     const warnings = byFile(ws.warnings);
