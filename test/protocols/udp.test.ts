@@ -57,6 +57,24 @@ describe('udp', () => {
     expect(error.message).toContain('ICMP port unreachable');
   });
 
+  it('broadcast: true sends to the loopback network\'s broadcast address, and takes answers from the hosts that heard it', async () => {
+    // A host on the loopback network hears the broadcast on 127.255.255.255 and answers from its own address.
+    const hears = dgram.createSocket('udp4');
+    const answers = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => hears.bind(0, '127.255.255.255', resolve));
+    await new Promise<void>((resolve) => answers.bind(0, '127.0.0.1', resolve));
+    closers.push(async () => { hears.close(); answers.close(); });
+    const heard: string[] = [];
+    hears.on('message', (datagram, from) => {
+      heard.push(String(datagram));
+      answers.send(`here: ${datagram}`, from.port, from.address);
+    });
+    const result = await send(`udp://127.255.255.255:${hears.address().port}`, { body: { type: 'text', text: 'who is there?' }, socket: { broadcast: true } }, { stream: { maxEvents: 1 } });
+    expect(heard).toEqual(['who is there?']);
+    expect(result.messages!.map((m) => [m.direction, m.text])).toEqual([['sent', 'who is there?'], ['received', 'here: who is there?']]);
+    expect(result.outcome.ok).toBe(true);
+  });
+
   it('refused before sending: a broadcast address without broadcast: true, a datagram over 65,507 bytes, line framing', async () => {
     const peer = await udpEchoPeer();
     closers.push(peer.close);

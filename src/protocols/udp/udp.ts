@@ -48,7 +48,7 @@ export async function sendUdp(prepared: PreparedRequest, maxResponseMb: number, 
     socket = opened.socket;
     const address = opened.address;
     deadline.stopTimer();
-    const read = await exchange(socket, prepared, payload, options, maxResponseMb, deadline, started, timings);
+    const read = await exchange(socket, opened.send, prepared, payload, options, maxResponseMb, deadline, started, timings);
     timings.totalMs = performance.now() - started;
     return socketResult({ url: prepared.url, remoteAddress: address.address, timings, ...read }, 'sent');
   } catch (error) {
@@ -70,8 +70,8 @@ function udpError(error: unknown, target: SocketTarget): SendError {
 
 /**
  * Looks the host up, refuses a broadcast address without `broadcast: true`, and connects a UDP
- * socket to the target (so the OS reports ICMP port unreachable). The one opening code of
- * `send` and `connect`.
+ * socket to the target (so the OS reports ICMP port unreachable), or with `broadcast: true` binds
+ * one that may broadcast. The one opening code of `send` and `connect`.
  */
 async function openUdp(
   prepared: PreparedRequest,
@@ -80,7 +80,7 @@ async function openUdp(
   deadline: Deadline,
   started: number,
   timings: ProtocolResult['timings'],
-): Promise<{ socket: dgram.Socket; address: { address: string; family: number } }> {
+): Promise<{ socket: dgram.Socket; address: { address: string; family: number }; send: SendDatagram }> {
   const address = net.isIP(target.hostname) ? { address: target.hostname, family: net.isIP(target.hostname) } : await dns.promises.lookup(target.hostname);
   timings.dnsMs = performance.now() - started;
   if (isBroadcast(address.address) && !options.broadcast) {
@@ -91,18 +91,33 @@ async function openUdp(
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       deadline.attach(reject);
-      socket.connect(target.port, address.address, () => {
+      const ready = () => {
         socket.off('error', reject);
         resolve();
-      });
+      };
+      // A broadcast is answered by hosts other than the address sent to, which a connected socket
+      // would drop: the socket is bound, allowed to broadcast, and sends to the address each time.
+      if (options.broadcast) {
+        socket.bind(0, () => {
+          socket.setBroadcast(true);
+          ready();
+        });
+      } else {
+        socket.connect(target.port, address.address, ready);
+      }
     });
   } catch (error) {
     socket.close();
     throw error;
   }
-  if (options.broadcast) socket.setBroadcast(true);
-  return { socket, address };
+  const send: SendDatagram = options.broadcast
+    ? (bytes, done) => socket.send(bytes, target.port, address.address, done)
+    : (bytes, done) => socket.send(bytes, done);
+  return { socket, address, send };
 }
+
+/** Sends one datagram where the socket goes (its connection, or the broadcast address). */
+type SendDatagram = (bytes: Uint8Array, done: (error: Error | null) => void) => void;
 
 /** A live UDP "connection": a connected socket; each `send` is one datagram, each datagram that comes back one message. */
 export async function connectUdp(prepared: PreparedRequest, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
@@ -118,7 +133,7 @@ export async function connectUdp(prepared: PreparedRequest, handlers: ConnectHan
   } finally {
     deadline.clear();
   }
-  const { socket, address } = opened;
+  const { socket, address, send } = opened;
   const session = new StreamSession(prepared, undefined, undefined, handlers.onMessage);
   session.onClose(() => socket.close());
   const messages = session.open();
@@ -131,7 +146,7 @@ export async function connectUdp(prepared: PreparedRequest, handlers: ConnectHan
       const payload = composedPayload(message, options);
       if (payload.bytes.length > MAX_DATAGRAM) throw new SendError(`the datagram would be ${payload.bytes.length} bytes; UDP carries at most ${MAX_DATAGRAM}. Send less, or use TCP.`, 'invalid');
       recorded.sent(payload.message);
-      await new Promise<void>((resolve, reject) => socket.send(payload.bytes, (error) => (error ? reject(udpError(error, target)) : resolve())));
+      await new Promise<void>((resolve, reject) => send(payload.bytes, (error) => (error ? reject(udpError(error, target)) : resolve())));
     },
   });
 }
@@ -147,6 +162,7 @@ function checkedOptions(prepared: PreparedRequest): SocketOptions {
 
 function exchange(
   socket: dgram.Socket,
+  send: SendDatagram,
   prepared: PreparedRequest,
   payload: ReturnType<typeof outgoingPayload>,
   options: ReturnType<typeof socketOptions>,
@@ -181,7 +197,7 @@ function exchange(
       stream.received(messageOf(datagram, options));
     });
     if (payload) {
-      socket.send(payload.bytes, (error) => error && fail(error));
+      send(payload.bytes, (error) => error && fail(error));
       stream.sent(payload.message);
     }
   });
