@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
 import { ImportError } from './types.js';
+import { sizeOverLimit } from '../support/human-units.js';
 
 /** Spec 8.1: import file or download size. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -22,7 +23,7 @@ export type Detected =
 
 function tooLarge(what: string, bytes: number): ImportError {
   return new ImportError(
-    `${what} is ${(bytes / 1024 / 1024).toFixed(1)} MB; imports are limited to 50 MB. Split it, or import a smaller export.`,
+    `${what} is ${sizeOverLimit(bytes, MAX_IMPORT_BYTES)}; imports are limited to 50 MB. Split it, or import a smaller export.`,
   );
 }
 

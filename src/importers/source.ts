@@ -2,6 +2,7 @@
 import type { Dispatcher } from 'undici';
 import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
+import { sizeOverLimit } from '../support/human-units.js';
 
 export interface ImportInput {
   text: string;
@@ -62,7 +63,7 @@ export async function download(url: string, network?: DownloadNetwork, timeoutMs
     const length = Number(headers['content-length']);
     if (Number.isFinite(length) && length > MAX_IMPORT_BYTES) {
       body.destroy();
-      throw new ImportError(`The download ${current} is ${(length / 1024 / 1024).toFixed(1)} MB; imports are limited to 50 MB.`);
+      throw new ImportError(`The download ${current} is ${sizeOverLimit(length, MAX_IMPORT_BYTES)}; imports are limited to 50 MB.`);
     }
     let bytes: Buffer;
     try {

@@ -1,5 +1,6 @@
 /** File system helpers with Ferry's safety rules: atomic writes, no symbolic links, size limits. */
 import { promises as fs } from 'node:fs';
+import { sizeOverLimit } from '../support/human-units.js';
 
 export const MAX_YAML_BYTES = 50 * 1024 * 1024;
 
@@ -11,7 +12,7 @@ export async function readTextFile(file: string, maxBytes = MAX_YAML_BYTES): Pro
   const stat = await fs.lstat(file);
   if (stat.isSymbolicLink()) throw new Error(`${file} is a symbolic link; Ferry never follows links.`);
   if (stat.size > maxBytes) {
-    throw new Error(`${file} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${maxBytes / 1048576} MB limit; it was not read.`);
+    throw new Error(`${file} is ${sizeOverLimit(stat.size, maxBytes)}, over the ${maxBytes / 1048576} MB limit; it was not read.`);
   }
   return fs.readFile(file, 'utf8');
 }

@@ -7,6 +7,7 @@ import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
 import type { Warning } from './types.js';
 import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
+import { sizeOverLimit } from '../support/human-units.js';
 
 /** Read, possibly with a warning about something kept as written (a request or folder name out of 2.1.4's bounds). */
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K>; warning?: Warning } | { ok: false; warning: Warning };
@@ -123,7 +124,7 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
     const first = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
     if (first < READ_BUFFER.length) return { ok: true, text: READ_BUFFER.toString('utf8', 0, first) };
     const size = fstatSync(fd).size;
-    if (size > MAX_YAML_BYTES) return fail(relative, `is ${(size / 1048576).toFixed(1)} MB; YAML files over 50 MB are not read.`);
+    if (size > MAX_YAML_BYTES) return fail(relative, `is ${sizeOverLimit(size, MAX_YAML_BYTES)}; YAML files over 50 MB are not read.`);
     const buffer = Buffer.allocUnsafe(size);
     let offset = 0;
     while (offset < size) {

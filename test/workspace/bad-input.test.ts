@@ -56,6 +56,15 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.warnings.map((w) => w.message)).toEqual(['requests/Big.yaml is 51.0 MB; YAML files over 50 MB are not read.']);
   });
 
+  it('a file 10 bytes over 50 MB says its size in bytes (in MB it would read "50.0 MB")', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good });
+    const handle = await fs.open(path.join(root, 'requests', 'Over.yaml'), 'w');
+    await handle.truncate(50 * 1024 * 1024 + 10);
+    await handle.close();
+    const ws = await openWorkspace(root);
+    expect(ws.warnings.map((w) => w.message)).toEqual(['requests/Over.yaml is 52,428,810 bytes; YAML files over 50 MB are not read.']);
+  });
+
   it('40 folder levels: read to 32, then a warning', async () => {
     const root = await workspace();
     const deep = path.join(root, 'requests', ...Array.from({ length: 40 }, (_, i) => `l${i + 1}`));
