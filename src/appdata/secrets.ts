@@ -131,5 +131,23 @@ export class SecretStore {
       delete all[SecretStore.slot(scope, name)];
     });
   }
+
+  /** Every value of `from` into `to` as well (sealed as they are), in one locked write: a renamed or copied environment. */
+  async copyScope(from: string, to: string): Promise<void> {
+    const prefix = `${from}\u0000`;
+    await this.store.update((all) => {
+      for (const [slot, sealed] of Object.entries(all)) {
+        if (slot.startsWith(prefix)) all[SecretStore.slot(to, slot.slice(prefix.length))] = sealed;
+      }
+    });
+  }
+
+  /** Removes every value of a scope: a deleted environment's, or a renamed one's old id. */
+  async deleteScope(scope: string): Promise<void> {
+    const prefix = `${scope}\u0000`;
+    await this.store.update((all) => {
+      for (const slot of Object.keys(all)) if (slot.startsWith(prefix)) delete all[slot];
+    });
+  }
 }
 

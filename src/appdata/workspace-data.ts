@@ -104,6 +104,16 @@ export class WorkspaceData {
     });
   }
 
+  /** Script-set values of one scope moved to another (a renamed environment's new id). */
+  async moveScriptValues(from: ScriptScope, to: ScriptScope): Promise<void> {
+    await this.state.update((s) => {
+      const all = s.scriptValues;
+      if (!all || !Object.hasOwn(all, from)) return;
+      Object.defineProperty(all, to, { value: all[from], enumerable: true, writable: true, configurable: true });
+      delete all[from];
+    });
+  }
+
   async clearScriptValues(scope: ScriptScope): Promise<void> {
     await this.state.update((s) => {
       if (s.scriptValues) delete s.scriptValues[scope];

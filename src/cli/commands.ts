@@ -47,7 +47,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'env',
     term: 'env',
-    description: 'list the environments and choose the active one (kept on this computer, used when -e is absent)',
+    description: 'list, add, rename and delete environments, and choose the active one (kept on this computer, used when -e is absent)',
     load: async () => (await import('./env.js')).registerEnv,
   },
   {

@@ -1,11 +1,15 @@
 /**
- * `ferry env ls|use`: the environments of the workspace and the one active on this computer
- * (spec 2.10). `run`, `serve` and `load` use the active one when `-e` is absent. Parsing and
- * printing only: the core is variables/environment.ts.
+ * `ferry env ls|use|new|rename|rm`: the environments of the workspace and the one active on this
+ * computer (spec 2.10). `run`, `serve` and `load` use the active one when `-e` is absent. Parsing
+ * and printing only: the core is variables/environment.ts and variables/manage-environments.ts.
  */
 import type { Command } from 'commander';
 import { WorkspaceData } from '../appdata/index.js';
 import { listEnvironments, RunError, useEnvironment } from '../variables/index.js';
+// Not through variables/index.js, which every run loads: only `ferry env` changes environments.
+import { createEnvironment, deleteEnvironment, renameEnvironment } from '../variables/manage-environments.js';
+import { WorkspaceBusyError } from '../appdata/index.js';
+import { NameError } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
@@ -14,8 +18,8 @@ import { examples } from './examples.js';
 export function registerEnv(program: Command, ctx: CliContext): void {
   const env = program
     .command('env')
-    .description('list the environments and choose the active one (kept on this computer, used when -e is absent)')
-    .addHelpText('after', examples([["ferry env ls", "the environments, the active one marked"], ["ferry env use staging", "make staging the default for -e"]]));
+    .description('list, add, rename and delete environments, and choose the active one (kept on this computer, used when -e is absent)')
+    .addHelpText('after', examples([["ferry env ls", "the environments, the active one marked"], ["ferry env use staging", "make staging the default for -e"], ["ferry env new Staging --copy-of Local", "a new environment with Local's variables"]]));
   env
     .command('ls')
     .description('list the environments, the active one marked')
@@ -57,5 +61,50 @@ export function registerEnv(program: Command, ctx: CliContext): void {
         throw error;
       }
     });
+  env
+    .command('new')
+    .description('add an environment (environments/NAME.yaml), empty or a copy of another')
+    .addHelpText('after', examples([["ferry env new Staging", "environments/Staging.yaml, no variables"], ["ferry env new 'QA 2' --copy-of QA", "QA's variables, and its secret values on this computer"]]))
+    .argument('<name>', 'display name (1–200 characters); the file name comes from it')
+    .option('--copy-of <env>', "start with this environment's variables (id or name), secret values included")
+    .action(async (name: string, options: { copyOf?: string }, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const id = await managing(() => createEnvironment(ws, new WorkspaceData(ws.id, ws.root), name, { copyOf: options.copyOf, writer: 'ferry env new' }));
+      ctx.output.err(`ferry: added environments/${id}.yaml${options.copyOf !== undefined ? ` (a copy of ${options.copyOf})` : ''}.`);
+    });
+
+  env
+    .command('rename')
+    .description('rename an environment: its file follows, and so do its secret values, script values and active mark on this computer')
+    .addHelpText('after', examples([["ferry env rename staging 'Staging EU'", "environments/Staging EU.yaml"]]))
+    .argument('<env>', 'environment id (file name) or display name')
+    .argument('<name>', 'the new display name (1–200 characters)')
+    .action(async (wanted: string, name: string, _options: unknown, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const id = await managing(() => renameEnvironment(ws, new WorkspaceData(ws.id, ws.root), wanted, name, { writer: 'ferry env rename' }));
+      ctx.output.err(`ferry: renamed to "${name}" (environments/${id}.yaml).`);
+    });
+
+  env
+    .command('rm')
+    .description("delete an environment's file, and its secret and script values on this computer")
+    .addHelpText('after', examples([["ferry env rm old-staging", "deletes environments/old-staging.yaml"]]))
+    .argument('<env>', 'environment id (file name) or display name')
+    .action(async (wanted: string, _options: unknown, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const id = await managing(() => deleteEnvironment(ws, new WorkspaceData(ws.id, ws.root), wanted, { writer: 'ferry env rm' }));
+      ctx.output.err(`ferry: deleted environments/${id}.yaml.`);
+    });
+
   for (const sub of env.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
+}
+
+/** Runs a change of environments; what the user can fix becomes a CliError (exit 2). */
+async function managing<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof RunError || error instanceof NameError || error instanceof WorkspaceBusyError) throw new CliError(error.message);
+    throw error;
+  }
 }

@@ -1,9 +1,12 @@
-/** `ferry env ls|use`: the active environment, kept on this computer, used by run without -e. */
+/** `ferry env ls|use|new|rename|rm`: the environments, and the active one kept on this computer, used by run without -e. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { renameEnvironment } from '../../src/variables/manage-environments.js';
 
 let ws: string;
 beforeEach(async () => {
@@ -36,5 +39,58 @@ describe('ferry env', () => {
     expect(refused.stderr).toContain('No environment "nope". Environments here: ');
     expect((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout).toMatch(/"id": "prod",\s+"name": "prod",\s+"active": true/);
     expect((await ferry(['-w', ws, 'env', 'use'])).stderr).toContain('Name one environment, or give --none');
+  });
+
+  it('new (empty, or a copy with its secret values), rename (file, secrets, script values and active mark follow), rm', async () => {
+    await fs.writeFile(path.join(ws, 'environments', 'staging.yaml'), '# our staging\nname: Staging Env\nvariables:\n  - key: a\n    value: "1"\n  - key: token\n    secret: true\n');
+    expect((await ferry(['-w', ws, 'secret', 'set', 'token', '-e', 'staging'], undefined, 's3cret')).code).toBe(0);
+    await ferry(['-w', ws, 'env', 'use', 'staging']);
+
+    const added = await ferry(['-w', ws, 'env', 'new', 'QA', '--copy-of', 'Staging Env']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toContain('added environments/QA.yaml (a copy of Staging Env)');
+    expect(await fs.readFile(path.join(ws, 'environments', 'QA.yaml'), 'utf8')).toBe('name: QA\nvariables:\n  - key: a\n    value: "1"\n  - key: token\n    secret: true\n');
+    expect((await ferry(['-w', ws, 'env', 'new', 'Empty'])).code).toBe(0);
+    expect(await fs.readFile(path.join(ws, 'environments', 'Empty.yaml'), 'utf8')).toBe('name: Empty\n');
+
+    const renamed = await ferry(['-w', ws, 'env', 'rename', 'staging', 'Staging EU']);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    const files = (await fs.readdir(path.join(ws, 'environments'))).sort();
+    expect(files).toEqual(['Empty.yaml', 'QA.yaml', 'Staging EU.yaml', 'prod.yaml']);
+    // Renamed in place: the comment stays.
+    expect(await fs.readFile(path.join(ws, 'environments', 'Staging EU.yaml'), 'utf8')).toMatch(/^# our staging\nname: Staging EU\n/);
+    const secrets = (await ferry(['-w', ws, 'secret', 'ls'])).stdout;
+    expect(secrets).toMatch(/Staging EU\s+token\s+set/);
+    expect(secrets).toMatch(/QA\s+token\s+set/);
+    expect((await ferry(['-w', ws, 'env', 'ls'])).stdout).toMatch(/\* Staging EU\s+\(active\)/);
+
+    expect((await ferry(['-w', ws, 'env', 'rm', 'QA'])).stderr).toContain('deleted environments/QA.yaml');
+    // A new QA does not inherit the deleted one's secret value.
+    await ferry(['-w', ws, 'env', 'new', 'QA', '--copy-of', 'prod']);
+    await fs.writeFile(path.join(ws, 'environments', 'QA.yaml'), 'name: QA\nvariables:\n  - key: token\n    secret: true\n');
+    expect((await ferry(['-w', ws, 'secret', 'ls'])).stdout).toMatch(/QA\s+token\s+not set/);
+    await ferry(['-w', ws, 'env', 'rm', 'Staging EU']);
+    expect((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout).not.toContain('"active": true');
+  });
+
+  it('refuses bad names and unknown environments with exit 2, writing nothing', async () => {
+    const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
+    for (const args of [['new', ''], ['new', 'x'.repeat(201)], ['rename', 'prod', ' '], ['rename', 'nope', 'X'], ['rm', 'nope'], ['new', 'Y', '--copy-of', 'nope']]) {
+      const result = await ferry(['-w', ws, 'env', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/A name cannot be empty|at most 200 characters|No environment "nope"/);
+    }
+    expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
+  });
+
+  it('a rename carries the values scripts set in that environment (pm.environment.set) to the new id', async () => {
+    const opened = await openWorkspace(ws);
+    const data = new WorkspaceData(opened.id, opened.root);
+    await data.updateScriptValues('environment:staging', { session: 'abc' });
+    await data.updateScriptValues('environment:prod', { session: 'other' });
+    expect(await renameEnvironment(opened, data, 'staging', 'Staging 2', { writer: 'a test' })).toBe('Staging 2');
+    expect(await data.scriptValues('environment:Staging 2')).toEqual({ session: 'abc' });
+    expect(await data.scriptValues('environment:staging')).toEqual({});
+    expect(await data.scriptValues('environment:prod')).toEqual({ session: 'other' });
   });
 });

@@ -1,0 +1,69 @@
+/**
+ * Making, renaming and deleting environments (spec 2.10: renaming an environment renames its
+ * file). The file name is the environment's id, and this computer keeps its data under that id —
+ * secret values, values set by scripts, which environment is active — so a rename carries them to
+ * the new id and a delete removes them. Each change runs under the workspace's write lock.
+ *
+ * A rename renames the file first, then moves the data: interrupted between the two, the data is
+ * still under the old id, and renaming back finds it.
+ */
+import path from 'node:path';
+import { withWorkspaceLock, type WorkspaceData } from '../appdata/index.js';
+import { createEntry, deleteEntry, ENVIRONMENTS_DIR, readResource, saveEntry, type Workspace } from '../workspace/index.js';
+import { resolveEnvironment } from './environment.js';
+import { RunError } from './errors.js';
+
+/** The id of the environment `wanted` names (id or display name); RunError when none does. */
+async function existing(ws: Workspace, wanted: string): Promise<string> {
+  const id = await resolveEnvironment(ws, wanted, undefined);
+  if (id === undefined) throw new RunError(`No environment "${wanted}".`);
+  return id;
+}
+
+/** The file as it is now (the workspace may have been read a while ago). */
+async function current(ws: Workspace, id: string) {
+  const relative = path.posix.join(ENVIRONMENTS_DIR, `${id}.yaml`);
+  const read = await readResource('environment', path.join(ws.root, relative), relative);
+  if (!read.ok) throw new RunError(`${relative} cannot be read: ${read.warning.message}`);
+  return read.value;
+}
+
+/**
+ * A new environment named `name`, empty or with the variables of `copyOf` (id or name) and their
+ * secret values on this computer. Returns its id (its file name).
+ */
+export async function createEnvironment(ws: Workspace, data: WorkspaceData, name: string, options: { copyOf?: string; writer: string }): Promise<string> {
+  return withWorkspaceLock(ws.root, options.writer, async () => {
+    const source = options.copyOf === undefined ? undefined : await existing(ws, options.copyOf);
+    const variables = source === undefined ? [] : (await current(ws, source)).variables;
+    const id = await createEntry(ws.root, 'environment', { name, variables });
+    if (source !== undefined) await data.secrets.copyScope(source, id);
+    return id;
+  });
+}
+
+/** Renames the environment `wanted` (id or name) to `name`; its file and its data on this computer follow. Returns the new id. */
+export async function renameEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, name: string, options: { writer: string }): Promise<string> {
+  return withWorkspaceLock(ws.root, options.writer, async () => {
+    const id = await existing(ws, wanted);
+    const renamed = await saveEntry(ws.root, 'environment', id, { ...(await current(ws, id)), name });
+    if (renamed === id) return id;
+    await data.secrets.copyScope(id, renamed);
+    await data.secrets.deleteScope(id);
+    await data.moveScriptValues(`environment:${id}`, `environment:${renamed}`);
+    if ((await data.activeEnvironment()) === id) await data.setActiveEnvironment(renamed);
+    return renamed;
+  });
+}
+
+/** Deletes the environment `wanted` (id or name): its file, and its secret and script values on this computer. Returns its id. */
+export async function deleteEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, options: { writer: string }): Promise<string> {
+  return withWorkspaceLock(ws.root, options.writer, async () => {
+    const id = await existing(ws, wanted);
+    await deleteEntry(ws.root, 'environment', id);
+    await data.secrets.deleteScope(id);
+    await data.clearScriptValues(`environment:${id}`);
+    if ((await data.activeEnvironment()) === id) await data.setActiveEnvironment(undefined);
+    return id;
+  });
+}
