@@ -47,6 +47,30 @@ describe('ferry app API', () => {
     await ws.cleanup();
   });
 
+  it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {
+    const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
+    expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });
+    expect(await fs.readFile(path.join(ws.root, 'environments', 'Team QA.yaml'), 'utf8')).toBe('name: Team QA\n');
+    const renamed = await client.call('POST', '/api/environments/rename', { id: 'Team QA', name: 'QA/EU' });
+    expect(renamed).toMatchObject({ status: 200, body: { id: 'QA-EU' } });
+    expect(await fs.readdir(path.join(ws.root, 'environments'))).toContain('QA-EU.yaml');
+    const listed = (await client.call('GET', '/api/workspace')).body as { environments: { id: string; name: string }[] };
+    expect(listed.environments).toContainEqual(expect.objectContaining({ id: 'QA-EU', name: 'QA/EU' }));
+    for (const [route, body, message] of [
+      ['/api/environments', { name: ' ' }, 'A name cannot be empty.'],
+      ['/api/environments', { name: 'x'.repeat(201) }, 'at most 200 characters'],
+      ['/api/environments/rename', { id: 'nope', name: 'X' }, 'No environment "nope"'],
+      ['/api/environments/delete', { id: 'nope' }, 'No environment "nope"'],
+      ['/api/environments', { name: 'Y', copyOf: 'nope' }, 'No environment "nope"'],
+    ] as const) {
+      const refused = await client.call('POST', route, body);
+      expect(refused.status, route).toBe(400);
+      expect((refused.body as { error: string }).error).toContain(message);
+    }
+    expect((await client.call('POST', '/api/environments/delete', { id: 'QA-EU' })).status).toBe(200);
+    expect(await fs.readdir(path.join(ws.root, 'environments')).catch(() => [])).not.toContain('QA-EU.yaml');
+  });
+
   it('opens a workspace whose ferry.yaml does not parse, and refuses to save its variables over it', async () => {
     const broken = 'version: 1\nid: broken-ws\nname: [x\nvariables:\n  - key: team\n    value: core\n';
     await fs.writeFile(path.join(ws.root, 'ferry.yaml'), broken);

@@ -163,6 +163,33 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await waitForFile(req('Echo.yaml'), (t) => t.includes('X-Token'));
   });
 
+  it('adds an environment as a copy, renames it (file and secret value follow), deletes it', async () => {
+    await page.getByRole('button', { name: 'New environment' }).click();
+    await page.getByLabel('New environment name').fill('QA');
+    await page.getByLabel('Copy of').selectOption('local');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    const qa = await waitForFile(path.join(ws.root, 'environments/QA.yaml'), (t) => t.includes('token'));
+    expect(qa).toMatch(/^name: QA\n/);
+    // The new one is active and open in the editor.
+    await expect.poll(() => page.getByRole('combobox', { name: 'Environment', exact: true }).inputValue()).toBe('QA');
+    await expect.poll(() => page.getByLabel('Environment name').inputValue()).toBe('QA');
+    await page.getByLabel('Environment name').fill('QA EU');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await waitForFile(path.join(ws.root, 'environments/QA EU.yaml'), (t) => t.startsWith('name: QA EU\n'));
+    await expect.poll(() => fs.access(path.join(ws.root, 'environments/QA.yaml')).then(() => 'there', () => 'gone')).toBe('gone');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Environment', exact: true }).inputValue()).toBe('QA EU');
+    // The copied secret value moved with the rename: the send still carries it.
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
+    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('"x-token": "s3cr3t-value-42"');
+    await page.getByLabel('Edit environment').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete environment…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /Delete “QA EU” and its secret values/ }).click();
+    await expect.poll(() => fs.access(path.join(ws.root, 'environments/QA EU.yaml')).then(() => 'there', () => 'gone')).toBe('gone');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Environment', exact: true }).inputValue()).toBe('');
+    await page.getByRole('combobox', { name: 'Environment', exact: true }).selectOption('local');
+  });
+
   it('shows an edit made on disk by another program', async () => {
     const file = req('Echo.yaml');
     const text = await fs.readFile(file, 'utf8');

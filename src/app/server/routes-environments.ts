@@ -1,16 +1,18 @@
 /**
  * The variable editor's routes, for an environment and for the workspace's own variables:
- * variables with secret values masked. A secret variable's value goes to this computer's secret
+ * variables with secret values masked; and adding, renaming and deleting environments (their data
+ * on this computer follows: variables/manage-environments.ts). A secret variable's value goes to this computer's secret
  * store (keyed by the environment's id, or `workspace`, as `ferry secret set` stores it); the
  * file keeps its key with an empty value (2.10, 5.2).
  */
 import path from 'node:path';
 import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
-import { environmentSecretScopes, workspaceSecretScope } from '../../variables/index.js';
-import { checkNoSymlinks, ENVIRONMENTS_DIR, saveResource } from '../../workspace/index.js';
+import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
+import { createEnvironment, deleteEnvironment, renameEnvironment } from '../../variables/manage-environments.js';
+import { checkNoSymlinks, ENVIRONMENTS_DIR, NameError, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
-import { ApiError, field, type Routes } from './router.js';
+import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** The variables of one file, where their secrets are kept, and how the file is written. */
@@ -59,6 +61,21 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
   state.retire();
 }
 
+/** Adds, renames or deletes an environment, then reads the workspace again; returns the environment's id. */
+async function manage(state: WorkspaceState, change: () => Promise<string>): Promise<{ id: string }> {
+  let id: string;
+  try {
+    id = await change();
+  } catch (error) {
+    if (error instanceof WorkspaceBusyError) throw new ApiError(409, error.message);
+    if (error instanceof RunError || error instanceof NameError) throw new ApiError(400, error.message);
+    throw error;
+  }
+  await state.reload();
+  state.retire();
+  return { id };
+}
+
 export function environmentRoutes(state: WorkspaceState): Routes {
   const environment = (id: string): Scope => {
     const entry = state.workspace.environments.find((e) => e.id === id);
@@ -88,5 +105,16 @@ export function environmentRoutes(state: WorkspaceState): Routes {
       await save(state, workspace(), body);
       return {};
     },
+
+    /** A new environment: `name`, and `copyOf` (an id) to start with its variables and secret values. */
+    'POST /api/environments': async ({ body }) =>
+      manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app' })),
+
+    /** Renames environment `id` to `name`: its file, secrets, script values and active mark follow; returns the new id. */
+    'POST /api/environments/rename': async ({ body }) =>
+      manage(state, () => renameEnvironment(state.workspace, state.data, field(body, 'id'), field(body, 'name'), { writer: 'the app' })),
+
+    'POST /api/environments/delete': async ({ body }) =>
+      manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app' })),
   };
 }

@@ -12,7 +12,7 @@ import { fetchWorkspace } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
 import { CommandPalette, type PaletteCommand } from './CommandPalette.js';
 import { CookiesDialog } from './CookiesDialog.js';
-import { EnvironmentDialog } from './EnvironmentDialog.js';
+import { EnvironmentDialog, NewEnvironmentDialog } from './EnvironmentDialog.js';
 import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { publishLoadEvent } from './load-events.js';
@@ -58,7 +58,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -425,6 +425,7 @@ export function App() {
     { label: 'Cookies', run: () => setDialog({ type: 'cookies' }) },
     { label: 'Servers', run: () => setServersOpen(true) },
     ...(info?.activeEnvironment ? [{ label: 'Edit environment', run: () => setDialog({ type: 'environment', id: info.activeEnvironment! }) }] : []),
+    { label: 'New environment', run: () => setDialog({ type: 'newEnvironment' }) },
     { label: theme === 'dark' ? 'Light theme' : 'Dark theme', run: () => setTheme(theme === 'dark' ? 'light' : 'dark') },
   ];
 
@@ -442,7 +443,8 @@ export function App() {
           <option value="">No environment</option>
           {info.environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
         </select>
-        {info.activeEnvironment && <button aria-label="Edit environment" title="Edit the environment's variables" onClick={() => setDialog({ type: 'environment', id: info.activeEnvironment! })}>✎</button>}
+        {info.activeEnvironment && <button aria-label="Edit environment" title="Edit the environment: its name and variables" onClick={() => setDialog({ type: 'environment', id: info.activeEnvironment! })}>✎</button>}
+        <button aria-label="New environment" title="Add an environment, empty or a copy" onClick={() => setDialog({ type: 'newEnvironment' })}>+</button>
         <button aria-label="Workspace variables" title="The workspace's own variables (ferry.yaml)" onClick={() => setDialog({ type: 'variables' })}>{'{ }'}</button>
         <button onClick={() => setDialog({ type: 'import' })}>Import</button>
         <button onClick={() => actions.run('')}>Run all</button>
@@ -501,7 +503,15 @@ export function App() {
       {dialog?.type === 'update' && <UpdateSpecDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => void loadWorkspace()} />}
       <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
-      {dialog?.type === 'environment' && <EnvironmentDialog id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
+      {dialog?.type === 'environment' && <EnvironmentDialog key={dialog.id} id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
+      {dialog?.type === 'newEnvironment' && (
+        <NewEnvironmentDialog
+          environments={info.environments}
+          onClose={() => setDialog(null)}
+          // The new one becomes the active one, and opens in the editor.
+          onCreated={(id) => { switchEnvironment(id); setDialog({ type: 'environment', id }); }}
+        />
+      )}
       {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} onOpenUnsaved={(opened) => { setDialog(null); void openUnsaved(opened); }} />}
     </div>
   );

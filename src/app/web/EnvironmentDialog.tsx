@@ -1,7 +1,8 @@
 /**
  * The variable editor, for an environment (`id`) or, without one, the workspace's own variables
  * (ferry.yaml): variables with enabled and secret; secret values are typed here, stored on this
- * computer, never shown again.
+ * computer, never shown again. An environment's name is edited here too (a rename renames its
+ * file), and it can be deleted; NewEnvironmentDialog adds one, empty or as a copy.
  */
 import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
@@ -10,11 +11,15 @@ import { api } from './api.js';
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
   const [name, setName] = useState('');
+  /** The name as the file has it: a different one typed is a rename on Save. */
+  const [savedName, setSavedName] = useState('');
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [rows, setRows] = useState<EnvironmentVariableView[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
       setName(env.name);
+      setSavedName(env.name);
       setRows(env.variables);
     }, (e: Error) => setError(e.message));
   }, [url]);
@@ -23,7 +28,23 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const save = async () => {
     try {
-      await (id === undefined ? api.put('/api/workspace/variables', { variables: rows }) : api.put('/api/environment/variables', { id, variables: rows }));
+      if (id === undefined) {
+        await api.put('/api/workspace/variables', { variables: rows });
+      } else {
+        // Renamed first: the variables then go to the file under its new name.
+        const saveAs = name === savedName ? id : (await api.post<{ id: string }>('/api/environments/rename', { id, name })).id;
+        setSavedName(name);
+        await api.put('/api/environment/variables', { id: saveAs, variables: rows });
+      }
+      onSaved();
+      onClose();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const remove = async () => {
+    try {
+      await api.post('/api/environments/delete', { id });
       onSaved();
       onClose();
     } catch (e) {
@@ -33,7 +54,12 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   return (
     <div className="dialog-backdrop" onClick={onClose}>
       <div className="dialog wide" role="dialog" aria-label={id === undefined ? 'Workspace variables' : 'Environment'} onClick={(e) => e.stopPropagation()}>
-        <header><h3>{id === undefined ? `Workspace variables of ${name}` : `Environment ${name}`}</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        <header>
+          {id === undefined
+            ? <h3>Workspace variables of {name}</h3>
+            : <h3>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></h3>}
+          <button className="icon" aria-label="Close" onClick={onClose}>×</button>
+        </header>
         <table className="kv" aria-label="Environment variables">
           <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
           <tbody>
@@ -59,7 +85,46 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
         {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
         <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
         {error && <p className="error">{error}</p>}
-        <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button></footer>
+        <footer>
+          {id !== undefined && (confirmingDelete
+            ? <button className="danger" onClick={() => void remove()}>Delete “{savedName}” and its secret values</button>
+            : <button onClick={() => setConfirmingDelete(true)}>Delete environment…</button>)}
+          <span className="spacer" />
+          <button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button>
+        </footer>
+      </div>
+    </div>
+  );
+}
+
+/** Adds an environment: a name, and optionally another to copy (its variables and secret values). */
+export function NewEnvironmentDialog({ environments, onClose, onCreated }: { environments: { id: string; name: string }[]; onClose: () => void; onCreated: (id: string) => void }) {
+  const [name, setName] = useState('');
+  const [copyOf, setCopyOf] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = async () => {
+    try {
+      const { id } = await api.post<{ id: string }>('/api/environments', copyOf ? { name, copyOf } : { name });
+      onCreated(id);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div className="dialog" role="dialog" aria-label="New environment" onClick={(e) => e.stopPropagation()}>
+        <header><h3>New environment</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        <label>Name <input aria-label="New environment name" autoFocus value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void create()} /></label>
+        <label>
+          Copy of{' '}
+          <select aria-label="Copy of" value={copyOf} onChange={(e) => setCopyOf(e.target.value)}>
+            <option value="">nothing (empty)</option>
+            {environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
+          </select>
+        </label>
+        <p className="muted">The file is environments/NAME.yaml. A copy gets the other's variables, and its secret values on this computer.</p>
+        {error && <p className="error">{error}</p>}
+        <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void create()}>Create</button></footer>
       </div>
     </div>
   );
