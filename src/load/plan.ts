@@ -9,6 +9,7 @@ import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
+import { namedFile } from '../support/paths-inside.js';
 import { DataFileError, readDataFile, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { formatWarning, walkRequests, type Workspace } from '../workspace/index.js';
@@ -91,7 +92,12 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
 
   let rows: Array<Record<string, string>> = [];
   if (test.dataFile) {
-    const file = path.resolve(workspace.root, test.dataFile);
+    // A data file lies inside the workspace, reached without a link, unless this computer allows files outside it.
+    const { absolute: file, inside, linked } = await namedFile(workspace.root, test.dataFile);
+    if (linked) throw new LoadInputError(`${where}: dataFile cannot be used: ${linked}.`);
+    if (!inside && !options.settings.filesOutsideWorkspace) {
+      throw new LoadInputError(`${where}: dataFile ${test.dataFile} lies outside the workspace folder. Move it into the workspace, or allow files outside it (ferry config set filesOutsideWorkspace true).`);
+    }
     try {
       rows = await readDataFile(file);
     } catch (error) {

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Body } from '../model/index.js';
-import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
+import { namedFile } from '../support/paths-inside.js';
 import { PrepareError } from './errors.js';
 import type { PreparedBody, PreparedMultipartPart } from './prepared.js';
 
@@ -117,11 +117,9 @@ export const MAX_BODY_FILE_BYTES = GB;
 /** Resolves a body file and checks the rules; returns its absolute path. */
 export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where'>, what: string): Promise<string> {
   if (written.trim() === '') throw new PrepareError(`${ctx.where}: the ${what} names no file.`);
-  const absolutePath = path.resolve(ctx.root, written);
-  if (isInside(ctx.root, absolutePath)) {
-    const problem = await checkNoSymlinks(ctx.root, absolutePath);
-    if (problem) throw new PrepareError(`${ctx.where}: the ${what} file cannot be used: ${problem}.`);
-  } else if (!ctx.allowFilesOutside) {
+  const { absolute: absolutePath, inside, linked } = await namedFile(ctx.root, written);
+  if (linked) throw new PrepareError(`${ctx.where}: the ${what} file cannot be used: ${linked}.`);
+  if (!inside && !ctx.allowFilesOutside) {
     throw new PrepareError(
       `${ctx.where}: the ${what} file ${written} lies outside the workspace folder. Move it into the workspace, or allow files outside it (ferry config set filesOutsideWorkspace true, or --allow-files-outside).`,
     );

@@ -32,3 +32,16 @@ export async function checkNoSymlinks(root: string, target: string): Promise<str
   }
   return undefined;
 }
+
+/**
+ * Where a file that a workspace file names lies (a body file, a load test's data file, a .proto):
+ * its absolute path, whether it is inside the workspace, and when it is, the link on the way to it
+ * if there is one. Files outside are read only when this computer allows it (the setting
+ * filesOutsideWorkspace); each caller says so in its own words.
+ */
+export async function namedFile(root: string, written: string): Promise<{ absolute: string; inside: boolean; linked?: string }> {
+  const absolute = path.resolve(root, written);
+  if (!isInside(root, absolute)) return { absolute, inside: false };
+  const linked = await checkNoSymlinks(root, absolute);
+  return { absolute, inside: true, ...(linked ? { linked } : {}) };
+}

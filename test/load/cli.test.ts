@@ -45,15 +45,24 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       nostages: { stages: [] },
       badthreshold: { thresholds: [{ metric: 'p95', op: '<', value: 10, target: 'Other.yaml' }] },
       nodata: { dataFile: 'rows.csv' },
+      outside: { dataFile: '../secrets.csv' },
+      absolute: { dataFile: '/etc/passwd' },
+      linked: { dataFile: 'linked/rows.csv' },
     });
+    await fs.writeFile(path.join(root, '..', 'secrets.csv'), 'user,password\nalice,OUTSIDE\n');
+    await fs.symlink(path.dirname(root), path.join(root, 'linked'));
     const cases: Array<[string[], RegExp]> = [
-      [['load', 'nope'], /No load test "nope"\. Load tests here: badthreshold, h3, missing, nodata, nostages, ok, sse\./],
+      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badthreshold, h3, linked, missing, nodata, nostages, ok, outside, sse\./],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
       [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
       [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
       [['load', 'nostages'], /loadtests\/nostages\.yaml: stages is empty/],
       [['load', 'badthreshold'], /thresholds\[0\]\.target: "Other\.yaml" is not one of the test's targets/],
       [['load', 'nodata'], /dataFile: data file .*rows\.csv does not exist/],
+      // A data file is read by the body-file rules: a workspace from elsewhere cannot send this computer's files.
+      [['load', 'outside'], /loadtests\/outside\.yaml: dataFile \.\.\/secrets\.csv lies outside the workspace folder\. Move it into the workspace, or allow files outside it/],
+      [['load', 'absolute'], /dataFile \/etc\/passwd lies outside the workspace folder/],
+      [['load', 'linked'], /dataFile cannot be used: linked is a symbolic link, and Ferry never follows links/],
       [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
       [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
       [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],

@@ -1,5 +1,8 @@
 /** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp.js';
 import { requestSchema } from '../../src/model/index.js';
 import { SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
@@ -131,5 +134,28 @@ describe('gRPC', () => {
     const outside = await failure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['../elsewhere.proto'] } }));
     expect(outside.message).toContain('outside the workspace');
     for (const error of [method, field, typed, broken, outside]) expect(error.message).not.toContain('\n');
+  });
+
+  it('proto files and what they import stay inside the workspace, reached without links: refused before they are read', async () => {
+    const root = await tempDir();
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'secret.proto'), 'TOP-SECRET-TOKEN\n');
+    await fs.mkdir(path.join(root, 'protos'));
+    const cases: Array<[string, string, RegExp]> = [
+      ['absolute.proto', 'syntax = "proto3";\nimport "/etc/hostname";\n', /the import "\/etc\/hostname" in protos\/absolute\.proto lies outside the workspace folder/],
+      ['relative.proto', `syntax = "proto3";\nimport public '${path.relative(path.join(root, 'protos'), path.join(outside, 'secret.proto'))}';\n`, /the import ".*secret\.proto" in protos\/relative\.proto lies outside the workspace folder/],
+    ];
+    for (const [name, text] of cases) await fs.writeFile(path.join(root, 'protos', name), text);
+    await fs.symlink(path.join(outside, 'secret.proto'), path.join(root, 'protos', 'link.proto'));
+    await fs.writeFile(path.join(root, 'protos', 'via-link.proto'), 'syntax = "proto3";\nimport "link.proto";\n');
+    cases.push(['link.proto', '', /grpc\.protoFiles protos\/link\.proto cannot be used: protos\/link\.proto is a symbolic link/]);
+    cases.push(['via-link.proto', '', /the import "link\.proto" in protos\/via-link\.proto cannot be used: protos\/link\.proto is a symbolic link/]);
+    for (const [name, , message] of cases) {
+      const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'a.B/C', grpc: { protoFiles: [`protos/${name}`] }, settings: { timeoutMs: 5000 } });
+      const error = await failure(sendWith(grpcKind, request, undefined, { workspaceRoot: root }));
+      expect(error.message, name).toMatch(message);
+      expect(error.message).not.toContain('TOP-SECRET-TOKEN');
+      expect(error.message).not.toContain('illegal token');
+    }
   });
 });

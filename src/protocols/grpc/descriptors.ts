@@ -4,12 +4,14 @@
  * server by reflection (v1, then v1alpha) when `protoFiles` is empty. Either way the result is a
  * proto-loader package definition, so one path serializes and reads messages.
  */
+import { accessSync, constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Channel, ChannelCredentials, Metadata } from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { GrpcReflection } from 'grpc-js-reflection-client';
 import { SendError } from '../send-error.js';
+import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
 
 /**
@@ -28,9 +30,10 @@ export interface ProtoSource {
 
 /** Compiles the request's proto files; a file that does not compile fails with its name and line. */
 export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefinition> {
-  const files = source.protoFiles.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, 'protoFiles', source));
-  const importDirs = source.importPaths.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, 'importPaths', source));
+  const files = await Promise.all(source.protoFiles.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, `grpc.protoFiles ${f}`, source)));
+  const importDirs = await Promise.all(source.importPaths.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, `grpc.importPaths ${f}`, source)));
   const includeDirs = [...new Set([...files.map((f) => path.dirname(f)), ...importDirs])];
+  await checkImports(files, includeDirs, source);
   try {
     return await protoLoader.load(files, { ...LOADER_OPTIONS, includeDirs });
   } catch (error) {
@@ -55,16 +58,65 @@ async function brokenFile(files: string[], includeDirs: string[], root: string):
   return undefined;
 }
 
-function workspaceFile(written: string, field: string, source: ProtoSource): string {
-  const absolute = path.resolve(source.workspaceRoot, written);
-  const relative = path.relative(source.workspaceRoot, absolute);
-  if (!source.allowFilesOutside && (relative.startsWith('..') || path.isAbsolute(relative))) {
-    throw new SendError(
-      `grpc.${field} ${written} lies outside the workspace folder; Ferry reads such files only when allowed (ferry run --allow-files-outside, or the setting filesOutsideWorkspace).`,
-      'other',
-    );
+/** A proto file or folder `what` names, by the body-file rules: inside the workspace without a link on the way, or outside when allowed. */
+async function workspaceFile(written: string, what: string, source: ProtoSource): Promise<string> {
+  const { absolute, inside, linked } = await namedFile(source.workspaceRoot, written);
+  if (linked) throw new SendError(`${what} cannot be used: ${linked}.`, 'other');
+  if (!inside && !source.allowFilesOutside) {
+    throw new SendError(`${what} lies outside the workspace folder; Ferry reads such files only when allowed (ferry run --allow-files-outside, or the setting filesOutsideWorkspace).`, 'other');
   }
   return absolute;
+}
+
+/** `import "x";`, `import public 'x';`, `import weak "x";` (a commented-out one is checked too: harmless). */
+const IMPORT = /\bimport\s+(?:(?:weak|public)\s+)?(["'])([^"'\n]+)\1\s*;/g;
+/** Files an import graph may hold before it is refused as runaway. */
+const MAX_PROTO_FILES = 10_000;
+
+/**
+ * The files the proto files import, followed before protobufjs reads them, each resolved as
+ * proto-loader resolves it (absolute as written; else the first include folder holding it; else
+ * beside the importing file) and held to the same rules as protoFiles: an `import "/etc/passwd";`
+ * or one through a link is refused, not compiled (its first token would show in the error).
+ * Imports found nowhere are left to protobufjs (its bundled google/protobuf types, or its error).
+ */
+async function checkImports(files: string[], includeDirs: string[], source: ProtoSource): Promise<void> {
+  const seen = new Set<string>();
+  const queue = [...files];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (seen.size > MAX_PROTO_FILES) throw new SendError(`the proto files import more than ${MAX_PROTO_FILES} files; check grpc.protoFiles and grpc.importPaths.`, 'other');
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch {
+      continue; // a missing file is reported by the compile, with its name
+    }
+    const importer = path.relative(source.workspaceRoot, file) || file;
+    for (const match of text.matchAll(IMPORT)) {
+      const target = match[2]!;
+      const resolved = resolveImport(file, target, includeDirs);
+      if (resolved === undefined) continue;
+      queue.push(await workspaceFile(path.relative(source.workspaceRoot, resolved) || resolved, `the import "${target}" in ${importer}`, source));
+    }
+  }
+}
+
+function resolveImport(importer: string, target: string, includeDirs: string[]): string | undefined {
+  const readable = (file: string) => {
+    try {
+      accessSync(file, constants.R_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (path.isAbsolute(target)) return target;
+  for (const dir of includeDirs) if (readable(path.join(dir, target))) return path.join(dir, target);
+  const beside = path.resolve(path.dirname(importer), target);
+  return readable(beside) ? beside : undefined;
 }
 
 /**
