@@ -47,6 +47,22 @@ describe('ferry app API', () => {
     await ws.cleanup();
   });
 
+  it('never reads a request through a linked folder, and refuses a body that is not a JSON object', async () => {
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'req.yaml'), 'name: leaked\nurl: http://127.0.0.1:1/\nheaders: OUTSIDE-SECRET\n');
+    await fs.symlink(outside, path.join(ws.root, 'requests', 'linkdir'));
+    for (const file of ['linkdir/req.yaml', 'linkdir/nothing.yaml']) {
+      const read = await client.call('GET', `/api/request?path=${encodeURIComponent(file)}`);
+      expect(read.status).toBe(400);
+      expect((read.body as { error: string }).error).toBe(`Cannot open requests/${file}: requests/linkdir is a symbolic link, and Ferry never follows links.`);
+    }
+    for (const body of [null, [1], 42, 'text']) {
+      const answer = await client.call('POST', '/api/request', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect((answer.body as { error: string }).error).toBe('The request body must be a JSON object ({…}).');
+    }
+  });
+
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {
     const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
     expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });

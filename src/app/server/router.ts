@@ -33,11 +33,15 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return {};
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     throw new ApiError(400, 'The request body is not JSON.');
   }
+  // Every route reads named fields of an object; `null`, a list or a number would fail inside it.
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'The request body must be a JSON object ({…}).');
+  return body;
 }
 
 /** A route's answer already serialized (a large value built once and served many times). */

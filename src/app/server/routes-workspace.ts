@@ -3,7 +3,7 @@ import path from 'node:path';
 import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { parseResource, type RequestFile } from '../../model/index.js';
 import {
-  createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
+  checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
 import { ApiError, field, optionalField, RawJson, type Routes } from './router.js';
 import { compactWorkspaceInfo, workspaceInfo } from './tree-view.js';
@@ -49,6 +49,9 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'GET /api/request': async ({ query }) => {
       const requestPath = query.get('path') ?? '';
       if (!requestPath || requestPath.split('/').some((p) => p === '..' || p.startsWith('.'))) throw new ApiError(400, 'Give the request path under requests/.');
+      // O_NOFOLLOW guards the file itself; a linked folder on the way would lead out of the workspace.
+      const linked = await checkNoSymlinks(root(), path.join(REQUESTS_DIR, ...requestPath.split('/')));
+      if (linked) throw new ApiError(400, `Cannot open ${REQUESTS_DIR}/${requestPath}: ${linked}.`);
       const outcome = await readResource('request', path.join(root(), REQUESTS_DIR, ...requestPath.split('/')), `${REQUESTS_DIR}/${requestPath}`);
       if (!outcome.ok) throw new ApiError(outcome.warning.message.includes('ENOENT') || /does not exist|no such/i.test(outcome.warning.message) ? 404 : 400, formatWarning(outcome.warning));
       return { path: requestPath, request: outcome.value };

@@ -106,7 +106,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       sendJson(res, 200, await route({ query: url.searchParams, body, signal: controller.signal }));
     } catch (error) {
       if (error instanceof ApiError) sendJson(res, error.status, { ...error.details, error: error.message });
-      else sendJson(res, 500, { error: (error as Error).stack ?? String(error) });
+      else {
+        // The page gets the message; the stack (install paths, code) goes to the terminal running the app.
+        process.stderr.write(`ferry app: ${req.method} ${url.pathname} failed: ${(error as Error).stack ?? String(error)}\n`);
+        sendJson(res, 500, { error: `Ferry could not do this: ${(error as Error).message ?? String(error)} (details in the terminal running ferry app).` });
+      }
     }
   };
 
