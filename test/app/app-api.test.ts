@@ -47,6 +47,24 @@ describe('ferry app API', () => {
     await ws.cleanup();
   });
 
+  it('copy as code says which secret values the code holds in plain text', async () => {
+    await fs.mkdir(path.join(ws.root, 'environments'), { recursive: true });
+    await fs.writeFile(path.join(ws.root, 'environments', 'local.yaml'), 'name: Local\nvariables:\n  - key: token\n    secret: true\n');
+    await fs.writeFile(path.join(ws.root, 'requests', 'Secret.yaml'), 'name: Secret\nurl: http://127.0.0.1:1/\nheaders:\n  - key: X-Token\n    value: "{{token}}"\n');
+    await app.close();
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    client = new Client(app.port);
+    await client.login(app.token);
+    expect((await client.call('PUT', '/api/environment/variables', { id: 'local', variables: [{ key: 'token', value: 'S3CRET-42', secret: true }] })).status).toBe(200);
+    expect((await client.call('POST', '/api/environment', { id: 'local' })).status).toBe(200);
+    const filled = await client.call('POST', '/api/export', { path: 'Secret.yaml', lang: 'curl' });
+    expect(filled.body).toMatchObject({ secretsInCode: ['secret variable token'] });
+    expect((filled.body as { code: string }).code).toContain('S3CRET-42');
+    const kept = await client.call('POST', '/api/export', { path: 'Secret.yaml', lang: 'curl', substitute: false });
+    expect(kept.body).toMatchObject({ secretsInCode: [] });
+    expect((kept.body as { code: string }).code).toContain('{{token}}');
+  });
+
   it('never reads a request through a linked folder, and refuses a body that is not a JSON object', async () => {
     const outside = await tempDir();
     await fs.writeFile(path.join(outside, 'req.yaml'), 'name: leaked\nurl: http://127.0.0.1:1/\nheaders: OUTSIDE-SECRET\n');

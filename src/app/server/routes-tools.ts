@@ -51,8 +51,9 @@ export function toolRoutes(state: WorkspaceState): Routes {
     'POST /api/export': async ({ body }) => {
       try {
         const substitute = (body as { substitute?: unknown }).substitute !== false;
-        const { code } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute });
-        return { code };
+        const { code, secretsInCode } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute });
+        // What the code holds in plain text, for the page to say so (as `ferry export` warns on stderr).
+        return { code, secretsInCode };
       } catch (error) {
         if (error instanceof RunError || error instanceof SelectError || error instanceof PrepareError || error instanceof TargetError) throw new ApiError(400, error.message);
         throw error;

@@ -11,6 +11,8 @@ export function CodeDialog({ path, onClose }: { path: string; onClose: () => voi
   const [chosen, setChosen] = useState<string>(() => localStorage.getItem(LAST) ?? '');
   const [substitute, setSubstitute] = useState(true);
   const [code, setCode] = useState('');
+  /** Secret values the code holds in plain text (secret variables, auth credentials). */
+  const [secrets, setSecrets] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
 
@@ -29,7 +31,10 @@ export function CodeDialog({ path, onClose }: { path: string; onClose: () => voi
     if (!target) return;
     localStorage.setItem(LAST, target.id);
     setError(null);
-    api.post<{ code: string }>('/api/export', { path, lang: target.lang, lib: target.lib, substitute }).then((r) => setCode(r.code), (e: Error) => setError(e.message));
+    api.post<{ code: string; secretsInCode?: string[] }>('/api/export', { path, lang: target.lang, lib: target.lib, substitute }).then((r) => {
+      setCode(r.code);
+      setSecrets(r.secretsInCode ?? []);
+    }, (e: Error) => setError(e.message));
   }, [target, substitute, path]);
 
   return (
@@ -66,6 +71,12 @@ export function CodeDialog({ path, onClose }: { path: string; onClose: () => voi
                 {copied ? 'Copied' : 'Copy'}
               </button>
             </div>
+            {!error && secrets.length > 0 && (
+              <p className="warning" role="alert">
+                The code holds secret values in plain text: {secrets.join(', ')}. Do not share or commit it as is
+                {substitute ? '; untick Substitute variables to keep {{placeholders}} instead.' : '.'}
+              </p>
+            )}
             {error ? <p className="error">{error}</p> : <pre className="code" data-testid="code">{code}</pre>}
           </div>
         </div>
