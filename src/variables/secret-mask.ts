@@ -71,9 +71,12 @@ export class SecretMask {
   }
 }
 
-/** The value as written, and as `encodeURIComponent`, form encoding and the URL parser (query, path) write it. */
+/**
+ * The value as written, in lower case (the URL parser lowers a host: `http://{{key}}.example/`),
+ * and as `encodeURIComponent`, form encoding and the URL parser (query, path) write it.
+ */
 function encodedForms(value: string): string[] {
-  const forms = [value, new URLSearchParams({ v: value }).toString().slice(2)];
+  const forms = [value, value.toLowerCase(), new URLSearchParams({ v: value }).toString().slice(2)];
   try {
     forms.push(encodeURIComponent(value));
     // The URL parser's path percent-encode set (WHATWG URL): what a value filled into a path becomes.
