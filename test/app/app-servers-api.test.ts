@@ -115,6 +115,27 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       live.close();
     });
 
+    it('a secret value sent from the panel reaches the client, and the traffic shows it as ***', async () => {
+      expect((await client.call('PUT', '/api/workspace/variables', { variables: [{ key: 'who', value: 'Ada' }, { key: 'apiKey', value: 'S3CRET-APIKEY-42', secret: true }] })).status).toBe(200);
+      const live = await client.live();
+      const chat = await started(client, 'chat');
+      const peer = await wsClient(chat.url!.replace(/^http/, 'ws'));
+      await until('the client listed', async () => ((await client.call('GET', '/api/servers/clients?id=chat')).body as unknown[]).length === 1);
+      expect((await client.call('POST', '/api/servers/send', { id: 'chat', data: 'key={{apiKey}}' })).body).toEqual({ sent: 1 });
+      await until('the message at the client', () => peer.got.length === 1);
+      expect(peer.got[0]).toBe('key=S3CRET-APIKEY-42');
+      // The client echoes it back too: masked in both directions, on the live channel and in the list.
+      peer.ws.send('you said S3CRET-APIKEY-42');
+      await until('the echo in the traffic', async () => ((await client.call('GET', '/api/servers/traffic')).body as TrafficView[]).some((r) => r.direction === 'in' && r.summary.includes('you said')));
+      const traffic = JSON.stringify((await client.call('GET', '/api/servers/traffic')).body);
+      expect(traffic).toContain('key=***');
+      expect(traffic).toContain('you said ***');
+      expect(traffic).not.toContain('S3CRET-APIKEY-42');
+      expect(JSON.stringify(live.events)).not.toContain('S3CRET-APIKEY-42');
+      peer.ws.close();
+      live.close();
+    });
+
     it('TCP (line framing) and UDP (hex): a send reaches the socket as the kind frames it', async () => {
       const raw = await started(client, 'raw');
       const socket = net.connect(portOf(raw.url!), '127.0.0.1');

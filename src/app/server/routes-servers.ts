@@ -13,7 +13,8 @@
 import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
 import { APP_DEFAULT_PORTS, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
-import { checkServerSettings, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
+import { checkServerSettings, plainRecord, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
+import { SecretMask } from '../../variables/index.js';
 import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
@@ -44,10 +45,28 @@ export class AppServers {
   /** The autoStart pass run when the app opens; lists wait for it. */
   readonly autoStarted: Promise<void>;
 
+  /**
+   * This computer's secret values of the workspace: what servers send may hold them (a template
+   * with `{{apiKey}}`, a panel send filled with one), and the page is shown traffic as `***`.
+   */
+  private readonly mask = new SecretMask();
+
   constructor(private readonly state: WorkspaceState, live: LiveChannel) {
-    this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: [...records] }));
+    this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: records.map((r) => this.shown(r)) }));
     this.known = new KnownServers(state.workspace.id, state.workspace.root);
-    this.autoStarted = this.autoStart().catch(() => undefined);
+    this.autoStarted = this.learnSecrets().then(() => this.autoStart()).catch(() => undefined);
+  }
+
+  /** Adds the secret values stored for the workspace and its environments to the mask (values stored since are learnt on the next start or send). */
+  private async learnSecrets(): Promise<void> {
+    for (const scope of ['workspace', ...this.state.workspace.environments.map((e) => e.id)]) {
+      for (const value of Object.values(await this.state.data.secrets.all(scope))) this.mask.add(value);
+    }
+  }
+
+  /** A traffic record as the page gets it: secret values as `***`. */
+  shown(record: TrafficView): TrafficView {
+    return this.mask.size === 0 ? record : (maskStrings(plainRecord(record), this.mask) as TrafficView);
   }
 
   /** Starts the servers marked autoStart whose configuration this computer knows; the others wait (2.11). */
@@ -96,6 +115,7 @@ export class AppServers {
     if (this.running.has(id) || this.starting.has(id)) return this.list();
     this.starting.add(id);
     try {
+      await this.learnSecrets();
       // Started by hand: remembered, so its autoStart may start it by itself next time (2.11).
       const handle = await startWorkspaceServers(this.state.workspace, { ids: [id], traffic: this.traffic, remember: true });
       const failure = handle.failures[0];
@@ -143,6 +163,7 @@ export class AppServers {
     if (!server.sendForm) throw new ApiError(400, `Server "${id}" is a ${server.kind} server: it answers requests and cannot send to clients from the panel.`);
     if (Buffer.byteLength(data) > MAX_SEND_BYTES) throw new ApiError(413, `The message is over ${MAX_SEND_BYTES / 1024 / 1024} MB; nothing was sent.`);
     const fill = await this.state.withSession((session) => session.panelFiller());
+    await this.learnSecrets();
     let sent: number;
     try {
       sent = server.send(data, { ...(to !== undefined ? { to } : {}), ...(name !== undefined ? { name } : {}), fill });
@@ -218,7 +239,7 @@ export function serverRoutes(servers: AppServers): Routes {
     'POST /api/servers/start': async ({ body }) => servers.start(field(body, 'id')),
     'POST /api/servers/stop': async ({ body }) => servers.stop(field(body, 'id')),
     /** The traffic so far (newest last); new records arrive on the live channel. */
-    'GET /api/servers/traffic': async (): Promise<TrafficView[]> => servers.traffic.recent(),
+    'GET /api/servers/traffic': async (): Promise<TrafficView[]> => servers.traffic.recent().map((r) => servers.shown(r)),
     /** A running server's open clients, for the send's "to" picker. */
     'GET /api/servers/clients': async ({ query }) => servers.clients(query.get('id') ?? ''),
     /** `{ id, data, to?, event? }`: sends to one client (`to`) or all; answers how many it reached. */
@@ -227,4 +248,13 @@ export function serverRoutes(servers: AppServers): Routes {
     'PUT /api/server': async ({ body }) => servers.save(field(body, 'id'), body),
     'POST /api/server': async ({ body }) => servers.create(field(body, 'name'), field(body, 'kind')),
   };
+}
+
+/** A copy of plain data (objects, lists) with every string masked; other values as they are. */
+function maskStrings(value: unknown, mask: SecretMask): unknown {
+  if (typeof value === 'string') return mask.text(value);
+  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
+  const plain = value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+  if (plain) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
+  return value;
 }
