@@ -20,6 +20,8 @@ const modules = {
   chai: "require('chai')",
   xml2js: "require('xml2js')",
   buffer: "require('buffer')",
+  // Not for require(): what pm.response.to.have.jsonSchema validates with (an interpreter, no code generation).
+  'json-schema': "require('@cfworker/json-schema')",
 };
 
 const common = {
@@ -61,9 +63,12 @@ sizes.prelude = await bundle('prelude', {
   minifyWhitespace: true,
   minifySyntax: true,
 });
+/** What a module needs that QuickJS lacks: the JSON Schema validator resolves `$ref`s with `URL`. */
+const injected = { 'json-schema': [path.join(root, 'scripts', 'sandbox-shims', 'url.mjs')] };
 for (const [name, expr] of Object.entries(modules)) {
   sizes[name] = await bundle(`module-${name}`, {
     stdin: { contents: `module.exports = ${expr};`, resolveDir: root, sourcefile: `${name}-entry.cjs`, loader: 'js' },
+    ...(injected[name] ? { inject: injected[name] } : {}),
   });
 }
 await writeFile(path.join(outDir, 'manifest.json'), JSON.stringify({ modules: Object.keys(modules), sizes }, null, 2) + '\n');

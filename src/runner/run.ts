@@ -136,9 +136,11 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
         if (typeof outcome.nextRequest === 'string') {
           const next = findNext(items, outcome.nextRequest);
           if (next < 0) {
-            emit({ type: 'warning', message: `setNextRequest("${outcome.nextRequest}") in ${item.node.path} names no request of this run; the run went on in order.` });
-            index++;
-          } else index = next;
+            // As in Postman: a name no request has ends the iteration, as null does.
+            emit({ type: 'warning', message: `setNextRequest("${outcome.nextRequest}") in ${item.node.path} names no request of this run, so the iteration ended there (as Postman does).` });
+            break;
+          }
+          index = next;
         } else index++;
       }
     }

@@ -264,9 +264,19 @@ function toScriptRequest(request: RequestFile, prepared?: PreparedRequest): Scri
     method: prepared?.method ?? request.method,
     url: prepared?.url ?? request.url,
     headers: prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
-    body: request.body as ScriptRequest['body'],
+    body: (sentText(request, prepared) ?? request.body) as ScriptRequest['body'],
     auth: request.auth as ScriptRequest['auth'],
   };
+}
+
+/**
+ * A raw body as it was sent (`{{variables}}` filled), for post-response scripts: in Postman
+ * `pm.request.body.raw` there is the text sent. Other body types keep the request's own fields.
+ */
+function sentText(request: RequestFile, prepared: PreparedRequest | undefined): RequestFile['body'] | undefined {
+  const body = prepared?.body;
+  if (!body || body.kind !== 'bytes' || !body.isText || !['json', 'text', 'xml'].includes(body.source) || body.source !== request.body.type) return undefined;
+  return { ...request.body, text: Buffer.from(body.bytes).toString('utf8') };
 }
 
 /** The request after pre-request scripts changed it (they see and change the request's own fields). */

@@ -1,20 +1,8 @@
-/** The dynamic values of spec 8.2, exactly those: a new value at every occurrence. */
+/** The dynamic values of spec 8.2 on the host: the one table (dynamic-value-table.ts) with Node's crypto. */
 import { randomInt, randomUUID } from 'node:crypto';
+import { dynamicValueTable } from './dynamic-value-table.js';
 
-const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-const DYNAMIC_VALUES: ReadonlyMap<string, () => string> = new Map<string, () => string>([
-  ['$uuid', () => randomUUID()],
-  ['$guid', () => randomUUID()],
-  ['$randomUUID', () => randomUUID()],
-  ['$timestamp', () => String(Math.floor(Date.now() / 1000))],
-  ['$timestampMs', () => String(Date.now())],
-  ['$isoTimestamp', () => new Date().toISOString()],
-  ['$randomInt', () => String(randomInt(0, 1001))],
-  ['$randomBoolean', () => (randomInt(0, 2) === 1 ? 'true' : 'false')],
-  ['$randomAlphaNumeric', () => ALPHANUMERIC[randomInt(0, ALPHANUMERIC.length)]!],
-  ['$randomEmail', () => `user${String(randomInt(0, 10_000)).padStart(4, '0')}@example.com`],
-]);
+const DYNAMIC_VALUES = dynamicValueTable({ uuid: () => randomUUID(), int: (min, max) => randomInt(min, max) });
 
 export const DYNAMIC_VALUE_NAMES: readonly string[] = [...DYNAMIC_VALUES.keys()];
 

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../support/package-root.js';
 
-/** Modules scripts may `require`, each a bundle of its own, loaded on first `require`. */
-export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer'] as const;
+/** Modules scripts may `require` (and `json-schema`, which `jsonSchema` assertions use), each a bundle of its own, loaded on first use. */
+export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer', 'json-schema'] as const;
 export type BundledModule = (typeof bundledModules)[number];
 
 const bundleDir = path.join(packageRoot, 'dist', 'sandbox');

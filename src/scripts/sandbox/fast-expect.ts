@@ -252,8 +252,8 @@ function chainablePaths(): [names: string[], chainFlag: string | undefined, Meth
 /** Fast paths of chai's assertion properties: true when chai would pass (none changes a flag). */
 function propertyPaths(isResponse: (value: unknown) => value is { code: number }): [string, (flags: Flags) => boolean][] {
   return [
-    // The response plugin makes `ok` mean a 2xx status for responses.
-    ['ok', (flags) => (isResponse(flags.object) ? passes(flags, flags.object.code >= 200 && flags.object.code < 300) : passes(flags, Boolean(flags.object)))],
+    // The response plugin makes `ok` mean status 200 for responses (as Postman's: reason OK).
+    ['ok', (flags) => (isResponse(flags.object) ? passes(flags, flags.object.code === 200) : passes(flags, Boolean(flags.object)))],
     ['true', (flags) => passes(flags, flags.object === true)],
     ['false', (flags) => passes(flags, flags.object === false)],
     ['null', (flags) => passes(flags, flags.object === null)],

@@ -105,7 +105,8 @@ export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
   };
 
   const headersObject: Record<string, string> = {};
-  for (const h of request.headers.all()) if (!h.disabled) headersObject[h.key] = String(h.value);
+  // Keyed in lower case, as Postman's legacy `request.headers` is (`request.headers['content-type']`).
+  for (const h of request.headers.all()) if (!h.disabled) headersObject[h.key.toLowerCase()] = String(h.value);
   const bodyData = request.body.mode === 'urlencoded' || request.body.mode === 'formdata'
     ? Object.fromEntries((request.body[request.body.mode]?.all() ?? []).filter((p) => !p.disabled).map((p) => [p.key, p.value]))
     : request.body.toString();

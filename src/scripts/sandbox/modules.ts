@@ -34,6 +34,16 @@ const loading = new Set<string>();
 
 export const availableModules = [...Object.keys(bundleOf), ...Object.keys(builtIn)].sort();
 
+/** A bundle the sandbox itself uses but scripts cannot require (the JSON Schema validator). */
+export function internalModule(name: 'json-schema'): unknown {
+  let value = cache.get(`internal:${name}`);
+  if (value === undefined) {
+    value = host.loadModule(name);
+    cache.set(`internal:${name}`, value);
+  }
+  return value;
+}
+
 export function requireModule(name: unknown): unknown {
   if (typeof name !== 'string') throw new TypeError('require() needs a module name (a string)');
   const cached = cache.get(name);

@@ -54,9 +54,39 @@ function getRandomValues<T extends ArrayBufferView | null>(array: T): T {
   return array;
 }
 
+/**
+ * Names lodash 3 had that lodash 4 renamed, which Postman's global `_` (lodash 3) still answers:
+ * collections written for Postman call `_.pluck`, `_.contains`, `_.where`… on it.
+ */
+const LODASH3_NAMES: Record<string, string> = {
+  pluck: 'map', contains: 'includes', include: 'includes', where: 'filter', findWhere: 'find', indexBy: 'keyBy',
+  any: 'some', all: 'every', collect: 'map', select: 'filter', detect: 'find', foldl: 'reduce', foldr: 'reduceRight',
+  inject: 'reduce', rest: 'tail', object: 'zipObject', pairs: 'toPairs', sortByOrder: 'orderBy', padLeft: 'padStart',
+  padRight: 'padEnd', trimLeft: 'trimStart', trimRight: 'trimEnd', methods: 'functions', unique: 'uniq', backflow: 'flowRight', compose: 'flowRight',
+};
+
+/** The global `_`: a lodash 4 of its own (require('lodash') stays plain lodash 4) that also answers to lodash 3's names. */
+function globalLodash(): unknown {
+  const loaded = requireModule('lodash') as { runInContext(): Record<string, unknown> } | undefined;
+  // lodash reads the global `_` while it loads and in runInContext (for noConflict): undefined then.
+  if (loaded === undefined || buildingLodash) return undefined;
+  buildingLodash = true;
+  let lodash: Record<string, unknown>;
+  try {
+    lodash = loaded.runInContext();
+  } finally {
+    buildingLodash = false;
+  }
+  for (const [old, now] of Object.entries(LODASH3_NAMES)) if (!(old in lodash) && typeof lodash[now] === 'function') lodash[old] = lodash[now];
+  return lodash;
+}
+
+let lodashGlobal: unknown;
+let buildingLodash = false;
+
 /** Globals that load a bundled module on first read; a script may still assign its own. */
 export const lazyGlobals: Record<string, () => unknown> = {
-  _: () => requireModule('lodash'),
+  _: () => (lodashGlobal ??= globalLodash()),
   CryptoJS: () => requireModule('crypto-js'),
   Buffer: () => (requireModule('buffer') as { Buffer: unknown }).Buffer,
 };

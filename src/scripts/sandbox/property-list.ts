@@ -38,10 +38,11 @@ export class PropertyList {
     return this.caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b;
   }
 
-  private static toProperty(item: unknown): Property {
+  /** An item given as text: a header line `Name: value` (headers are the case-insensitive lists), else a pair `name=value` (query, form). */
+  private toProperty(item: unknown): Property {
     if (typeof item === 'string') {
-      const colon = item.indexOf(':');
-      return colon < 0 ? { key: item.trim(), value: '' } : { key: item.slice(0, colon).trim(), value: item.slice(colon + 1).trim() };
+      const at = item.indexOf(this.caseInsensitive ? ':' : '=');
+      return at < 0 ? { key: item.trim(), value: '' } : { key: item.slice(0, at).trim(), value: item.slice(at + 1).trim() };
     }
     if (!item || typeof item !== 'object' || typeof (item as Property).key !== 'string') {
       throw new TypeError('expected an item like { key: "name", value: "text" }');
@@ -77,19 +78,19 @@ export class PropertyList {
     return this.items.some((p) => !p.disabled && this.same(p.key, key) && (value === undefined || p.value === value));
   }
   add(item: unknown): void {
-    this.items.push(PropertyList.toProperty(item));
+    this.items.push(this.toProperty(item));
     this.changed();
   }
   append(item: unknown): void {
     this.add(item);
   }
   prepend(item: unknown): void {
-    this.items.unshift(PropertyList.toProperty(item));
+    this.items.unshift(this.toProperty(item));
     this.changed();
   }
   /** Replaces the value of the item with this key (keeping its spelling), or adds it. */
   upsert(item: unknown): void {
-    const property = PropertyList.toProperty(item);
+    const property = this.toProperty(item);
     const existing = this.items.find((p) => this.same(p.key, property.key));
     if (existing) Object.assign(existing, property, { key: existing.key });
     else this.items.push(property);
@@ -107,7 +108,7 @@ export class PropertyList {
     this.changed();
   }
   populate(items: unknown[]): void {
-    for (const item of items) this.items.push(PropertyList.toProperty(item));
+    for (const item of items) this.items.push(this.toProperty(item));
     this.changed();
   }
   repopulate(items: unknown[]): void {

@@ -3,8 +3,9 @@
  * assertions, added to chai as Postman's chai-postman plugin does.
  */
 import { PropertyList } from './property-list.js';
+import { responseCookies } from './legacy.js';
 import { json } from './intrinsics.js';
-import { requireModule, setUpModule } from './modules.js';
+import { internalModule, requireModule, setUpModule } from './modules.js';
 import { makeFastExpect, type ChaiInternals, type FastExpect } from './fast-expect.js';
 
 export interface ResponseData {
@@ -51,6 +52,7 @@ export class ScriptResponse {
   private parsed: { value?: unknown; error?: Error } | undefined;
   // Headers and messages are built on first use: many scripts read neither.
   private headerList: PropertyList | undefined;
+  private cookieList: PropertyList | undefined;
   private messageList: ScriptMessage[] | undefined;
 
   constructor(private readonly data: ResponseData) {
@@ -65,6 +67,14 @@ export class ScriptResponse {
     // Indexes, not `([key, value])`: QuickJS destructures arrays through the iterator protocol.
     this.headerList ??= new PropertyList(this.data.headers.map((header) => ({ key: header[0], value: header[1] })), true);
     return this.headerList;
+  }
+  /**
+   * The cookies the response set (its Set-Cookie headers), as Postman's CookieList: `get(name)` is
+   * the value, `has`, `count`, `toObject`, `all()` with each cookie's attributes. Names are case-sensitive.
+   */
+  get cookies(): PropertyList {
+    this.cookieList ??= new PropertyList(responseCookies(this).map((cookie) => ({ ...cookie, key: cookie.name })), false);
+    return this.cookieList;
   }
   /** Messages of a streaming request (WebSocket, Socket.IO, MQTT, SSE, TCP, UDP…); empty for others. */
   get messages(): ScriptMessage[] {
@@ -181,10 +191,11 @@ function responseAssertions(chaiStatic: ChaiStatic): void {
     });
     else A.addProperty(name, check);
   }
+  // As Postman's: `ok` is status 200 (reason OK); `success` is any 2xx.
   A.overwriteProperty('ok', (original) => function (this: ChaiAssertion) {
     if (!isScriptResponse(this._obj)) return original.call(this);
-    const code = this._obj.code;
-    this.assert(code >= 200 && code < 300, `expected response code to be 200 to 299 but found ${code}`, `expected response code not to be 200 to 299 but found ${code}`);
+    const r = this._obj;
+    this.assert(r.code === 200, `expected response to have status reason 'OK' but got '${r.status}'`, "expected response not to have status reason 'OK'");
   });
   for (const [name, code] of exactStatuses) {
     A.addProperty(name, function (this: ChaiAssertion) {
@@ -238,11 +249,16 @@ function responseAssertions(chaiStatic: ChaiStatic): void {
     }
     this.assert(ok, 'expected response body to be a valid json', 'expected response body not to be a valid json');
   });
-  A.addMethod('jsonBody', function (this: ChaiAssertion, path?: string, value?: unknown) {
+  A.addMethod('jsonBody', function (this: ChaiAssertion, path?: unknown, value?: unknown) {
     const r = this._obj as ScriptResponse;
     const body = safeJson(r);
     if (path === undefined) {
       this.assert(body !== undefined, 'expected response body to be a valid json', 'expected response body not to be a valid json');
+      return;
+    }
+    // jsonBody(object): the whole body equals it.
+    if (typeof path !== 'string') {
+      this.assert(body !== undefined && json.stringify(body) === json.stringify(path), 'expected response body json to equal the given object', 'expected response body json not to equal the given object', path, body);
       return;
     }
     const found = getPath(body, path);
@@ -252,10 +268,35 @@ function responseAssertions(chaiStatic: ChaiStatic): void {
       this.assert(found.exists && json.stringify(found.value) === json.stringify(value), `expected response body json at '${path}' to equal ${json.stringify(value)}`, `expected response body json at '${path}' not to equal ${json.stringify(value)}`, value, found.value);
     }
   });
+  // pm.response.to.have.jsonSchema(schema) and pm.expect(data).to.have.jsonSchema(schema): JSON Schema
+  // drafts 4, 7, 2019-09 and 2020-12 (its `$schema`, else 2019-09's rules, which accept draft-07 schemas).
+  A.addMethod('jsonSchema', function (this: ChaiAssertion, schema: unknown) {
+    const data = isScriptResponse(this._obj) ? safeJson(this._obj) : this._obj;
+    const errors = schemaErrors(schema, data);
+    this.assert(errors.length === 0, `expected data to satisfy schema but found following errors: \n${errors.join(', ')}`, 'expected data to not satisfy schema', true, errors.length === 0);
+  });
   A.addMethod('responseTime', function (this: ChaiAssertion, limit?: number) {
     const r = this._obj as ScriptResponse;
     if (typeof limit === 'number') this.assert(r.responseTime <= limit, `expected response time to be at most ${limit} ms but was ${r.responseTime}`, `expected response time to be over ${limit} ms`);
   });
+}
+
+interface SchemaValidator {
+  Validator: new (schema: unknown, draft?: string, shortCircuit?: boolean) => { validate(data: unknown): { valid: boolean; errors: Array<{ keyword: string; instanceLocation: string; error: string }> } };
+}
+
+/** Why `data` does not satisfy `schema` (none when it does), each as `#/path: reason`. */
+function schemaErrors(schema: unknown, data: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null) throw new TypeError('jsonSchema needs a schema object');
+  const { Validator } = internalModule('json-schema') as SchemaValidator;
+  const declared = String((schema as { $schema?: unknown }).$schema ?? '');
+  const draft = /draft-04/.test(declared) ? '4' : /draft-07|draft-06/.test(declared) ? '7' : /2020-12/.test(declared) ? '2020-12' : '2019-09';
+  const result = new Validator(schema, draft, false).validate(data);
+  if (result.valid) return [];
+  // The reasons that say what is wrong; those of `properties`, `items`… only say that something below them is.
+  const SUMMARIES = ['properties', 'items', 'prefixItems', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', '$ref', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'dependentSchemas', 'patternProperties', 'if', 'then', 'else', 'not'];
+  const reasons = result.errors.filter((e) => !SUMMARIES.includes(e.keyword));
+  return (reasons.length > 0 ? reasons : result.errors).map((e) => `${e.instanceLocation}: ${e.error}`).slice(0, 10);
 }
 
 function safeJson(r: ScriptResponse): unknown {

@@ -1,11 +1,11 @@
-/** pm.test (sync and async), pm.test.skip, and the legacy `tests["name"] = bool` object. */
+/** pm.test (sync, async, and with a `done` callback), pm.test.skip, and the legacy `tests["name"] = bool` object. */
 export interface TestRecord {
   name: string;
   passed: boolean;
   skipped?: boolean;
   message?: string;
-  /** Still waiting for the promise the test function returned. */
-  pending?: boolean;
+  /** Still waiting for the promise the test function returned, or for its `done` call. */
+  pending?: 'promise' | 'done';
 }
 
 function messageOf(error: unknown): string {
@@ -26,27 +26,44 @@ export class TestCollector {
   run(name: unknown, fn?: unknown): void {
     const record: TestRecord = { name: String(name), passed: true };
     this.records.push(record);
+    // A test with a name only asserts nothing: it passes, as in Postman.
+    if (fn === undefined) return;
     if (typeof fn !== 'function') {
       record.passed = false;
       record.message = 'pm.test needs a function as its second argument';
       return;
     }
     try {
+      // `pm.test(name, function (done) { … done(); })`: Postman's asynchronous form; done(error) fails it.
+      if (fn.length > 0) {
+        record.pending = 'done';
+        const done = (error?: unknown) => {
+          if (record.pending !== 'done') return;
+          record.pending = undefined;
+          if (error !== undefined && error !== null) {
+            record.passed = false;
+            record.message = messageOf(error);
+          }
+        };
+        (fn as (done: (error?: unknown) => void) => unknown)(done);
+        return;
+      }
       const returned: unknown = fn();
       if (returned && typeof (returned as PromiseLike<unknown>).then === 'function') {
-        record.pending = true;
+        record.pending = 'promise';
         (returned as PromiseLike<unknown>).then(
           () => {
-            record.pending = false;
+            record.pending = undefined;
           },
           (error: unknown) => {
-            record.pending = false;
+            record.pending = undefined;
             record.passed = false;
             record.message = messageOf(error);
           },
         );
       }
     } catch (error) {
+      record.pending = undefined;
       record.passed = false;
       record.message = messageOf(error);
     }
@@ -60,7 +77,9 @@ export class TestCollector {
   results(): TestRecord[] {
     // The records themselves, not copies: the report is written out at once, before any can change.
     const out = this.records.map((r) =>
-      r.pending ? { name: r.name, passed: false, message: 'the test returned a promise that never settled (scripts have no timers or network, so nothing can resolve it)' } : r,
+      r.pending === 'promise' ? { name: r.name, passed: false, message: 'the test returned a promise that never settled (scripts have no timers or network, so nothing can resolve it)' }
+        : r.pending === 'done' ? { name: r.name, passed: false, message: 'the test never called done() (scripts have no timers or network, so call it before the script ends)' }
+          : r,
     );
     for (const key of Object.keys(this.legacy)) out.push({ name: key, passed: Boolean(this.legacy[key]) });
     return out;

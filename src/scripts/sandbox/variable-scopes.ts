@@ -3,6 +3,7 @@
  * pm.variables' local scope) with a net log of what scripts changed, and `replaceIn`.
  */
 import { hasOwn, describeType } from './intrinsics.js';
+import { dynamicValueTable } from '../../template/dynamic-value-table.js';
 
 export interface ScopeChanges {
   cleared: boolean;
@@ -18,26 +19,30 @@ export interface ScopeState {
 const maxNesting = 10;
 const placeholder = /\{\{([^{}]+)\}\}/g;
 
+/** The random bytes of the host's CSPRNG (crypto.getRandomValues, polyfills.ts). */
+function randomBytes(count: number): Uint8Array {
+  const bytes = new Uint8Array(count);
+  (globalThis as unknown as { crypto: { getRandomValues(a: Uint8Array): void } }).crypto.getRandomValues(bytes);
+  return bytes;
+}
+
+/** `replaceIn`'s dynamic values: the template engine's table, with the sandbox's randomness. */
+const DYNAMIC_VALUES = dynamicValueTable({
+  uuid() {
+    const bytes = randomBytes(16);
+    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  },
+  int(min, maxExclusive) {
+    const [a, b, c, d] = randomBytes(4);
+    return min + (((a! << 24) | (b! << 16) | (c! << 8) | d!) >>> 0) % (maxExclusive - min);
+  },
+});
+
 function dynamicValue(name: string): string | undefined {
-  switch (name) {
-    case '$guid':
-    case '$randomUUID': {
-      const bytes = new Uint8Array(16);
-      (globalThis as unknown as { crypto: { getRandomValues(a: Uint8Array): void } }).crypto.getRandomValues(bytes);
-      bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-      bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-      const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-    }
-    case '$timestamp':
-      return String(Math.floor(Date.now() / 1000));
-    case '$isoTimestamp':
-      return new Date().toISOString();
-    case '$randomInt':
-      return String(Math.floor(Math.random() * 1001));
-    default:
-      return undefined;
-  }
+  return DYNAMIC_VALUES.get(name)?.();
 }
 
 function stringify(value: unknown): string {
