@@ -14,6 +14,7 @@ import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } 
 import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.js';
 import { sendItem } from './send.js';
 import { captureResponse } from './response-capture.js';
+import type { VariableValues } from '../scripts/index.js';
 
 export { RunError } from './errors.js';
 
@@ -97,6 +98,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   if (others > 0) emit({ type: 'warning', message: `${others} other file problem${others === 1 ? '' : 's'}: run \`ferry ls --problems\` to see ${others === 1 ? 'it' : 'them'}.` });
 
   const results: RequestResult[] = [];
+  // pm.variables.set values: the whole run's, across requests and iterations (as in Postman).
+  const locals: VariableValues = {};
   const keep = plan.keepResults !== false;
   const tally = new RunTally();
   let bailed = false;
@@ -122,7 +125,7 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
           iteration,
           iterations,
         });
-        const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations });
+        const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations, locals });
         if (plan.responses && outcome.response) outcome.result.response = captureResponse(outcome.response, plan.responses.maxBodyBytes);
         mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
         if (keep) results.push(outcome.result);

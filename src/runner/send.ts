@@ -25,6 +25,11 @@ export interface SendOutcome {
 export interface SendInfo {
   iteration: number;
   iterationCount: number;
+  /**
+   * A collection run's `pm.variables.set` values: they last the whole run, across its requests and
+   * iterations, as in Postman. Absent for a single send (the app's Send), where they last that send.
+   */
+  locals?: VariableValues;
 }
 
 function baseResult(item: RunItem, iteration: number): RequestResult {
@@ -135,7 +140,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   const result = baseResult(item, info.iteration);
   const { workspace } = ctx;
   let request = node.request;
-  let local: VariableValues = {};
+  let local: VariableValues = { ...info.locals };
   let nextRequest: string | null | undefined;
   const scriptInfo = { requestName: request.name, requestPath: node.path, iteration: info.iteration, iterationCount: info.iterationCount, inCollectionRun: true };
   const errors: string[] = [];
@@ -144,9 +149,10 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   const pre = scriptChain(workspace.file, item.folders, request, node.path, 'preRequest');
   if (pre.length > 0) {
     const engine = await ctx.scripts.get();
-    const out = await engine.runPreRequest({ scripts: pre, request: toScriptRequest(request), variables: ctx.variables.forScripts(), info: scriptInfo });
+    const out = await engine.runPreRequest({ scripts: pre, request: toScriptRequest(request), variables: ctx.variables.forScripts(local), info: scriptInfo });
     ctx.variables.apply(out.changes);
     local = out.variables.local ?? {};
+    keepLocals(info, local);
     result.console.push(...out.console.map((c) => `${c.level === 'log' ? '' : `${c.level}: `}${c.text}`));
     result.tests.push(...out.tests.map(testOutcome));
     errors.push(...out.errors.map((e) => e.message));
@@ -231,6 +237,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
       response: scriptResponse(response),
     });
     ctx.variables.apply(out.changes);
+    keepLocals(info, out.variables.local ?? local);
     result.console.push(...out.console.map((c) => `${c.level === 'log' ? '' : `${c.level}: `}${c.text}`));
     result.tests.push(...out.tests.map(testOutcome));
     errors.push(...out.errors.map((e) => e.message));
@@ -252,6 +259,13 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   if (errors.length > 0) result.error = errors.join('\n');
   result.passed = passed && errors.length === 0;
   return { result, nextRequest, response };
+}
+
+/** A collection run's `pm.variables` values after a script, for the run's next scripts and templates. */
+function keepLocals(info: SendInfo, local: VariableValues): void {
+  if (!info.locals) return;
+  for (const key of Object.keys(info.locals)) delete info.locals[key];
+  Object.assign(info.locals, local);
 }
 
 function testOutcome(t: TestResult): TestOutcome {

@@ -291,6 +291,21 @@ describe('scripts in runs', () => {
     expect(await fs.readFile(path.join(s.temp.root, 'requests', 'r.yaml'), 'utf8')).toContain('/nowhere');
   });
 
+  it('pm.variables.set values last the whole collection run (later requests, later iterations), as in Newman', async () => {
+    const s = await setup({
+      'requests/1 a.yaml': { name: 'a', seq: 1, url: `${peer.url}/echo?l={{l}}`, scripts: { preRequest: "pm.variables.set('l', (pm.variables.get('l') || '') + 'A');" } },
+      'requests/2 b.yaml': { name: 'b', seq: 2, url: `${peer.url}/echo?l={{l}}`, scripts: { postResponse: "pm.variables.set('l', pm.variables.get('l') + 'B'); pm.test('sees a', () => pm.expect(pm.variables.get('l')).to.match(/^(AB)*AB$/));" } },
+    });
+    const before = peer.seen.length;
+    const { results } = await run(s, { iterations: 2 });
+    expect(results.map((r) => r.passed)).toEqual([true, true, true, true]);
+    expect(peer.seen.slice(before).map((r) => r.url)).toEqual(['/echo?l=A', '/echo?l=A', '/echo?l=ABA', '/echo?l=ABA']);
+    // A new run starts without them.
+    const again = peer.seen.length;
+    await run(s);
+    expect(peer.seen[again]!.url).toBe('/echo?l=A');
+  });
+
   it('settings.repeat sends again until the condition holds', async () => {
     hits = 0;
     const s = await setup({
