@@ -25,7 +25,7 @@ import {
 import { Session } from '../session/index.js';
 import { REQUESTS_LINK_MESSAGE, type Workspace } from '../workspace/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
-import { DataFileError, readDataFile, RunError } from '../variables/index.js';
+import { DataFileError, readDataFile, RunError, type DataRow } from '../variables/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -94,7 +94,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       paths = [...paths, ...(flags.folder ?? [])];
       // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
       const ws = await openWorkspaceFor(command, ctx, { requests: paths });
-      let rows: Array<Record<string, string>> | undefined;
+      let rows: DataRow[] | undefined;
       if (options.dataFile) {
         try {
           rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));

@@ -10,7 +10,7 @@ import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
-import { DataFileError, readDataFile, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
+import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { formatWarning, walkRequests, type Workspace } from '../workspace/index.js';
 import { markerFor } from './fill.js';
@@ -99,7 +99,8 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       throw new LoadInputError(`${where}: dataFile ${test.dataFile} lies outside the workspace folder. Move it into the workspace, or allow files outside it (ferry config set filesOutsideWorkspace true).`);
     }
     try {
-      rows = await readDataFile(file);
+      // Each send fills its templates from the row: text once, here.
+      rows = (await readDataFile(file)).map(rowText);
     } catch (error) {
       if (error instanceof DataFileError) throw new LoadInputError(`${where}: dataFile: ${error.message}`);
       throw error;

@@ -15,6 +15,7 @@ import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.
 import { sendItem } from './send.js';
 import { captureResponse } from './response-capture.js';
 import type { VariableValues } from '../scripts/index.js';
+import type { DataRow } from '../variables/index.js';
 
 export { RunError } from './errors.js';
 
@@ -23,7 +24,7 @@ export interface RunPlan {
   /** Default: the number of data rows, else 1. */
   iterations?: number;
   /** Data-file rows, one per iteration (later iterations reuse the last row). */
-  data?: ReadonlyArray<Record<string, string>>;
+  data?: ReadonlyArray<DataRow>;
   bail?: boolean;
   /** Pause between requests. */
   delayMs?: number;

@@ -33,11 +33,12 @@ import {
 } from '../runner/index.js';
 import type { FetchedToken } from '../request/index.js';
 import { render } from '../template/index.js';
+import type { DataRow } from '../variables/index.js';
 import { findFolder, type Workspace } from '../workspace/index.js';
 
 export interface SessionOptions extends ContextOptions {
   /** Data-file rows: a send reads the first (as a run's first iteration does); a run, one per iteration. */
-  data?: ReadonlyArray<Record<string, string>>;
+  data?: ReadonlyArray<DataRow>;
 }
 
 /** A request that is not on disk (or differs from it), and where it sits: its folders' auth, headers and scripts apply. */

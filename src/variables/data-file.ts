@@ -1,3 +1,13 @@
+/** One iteration's values: text from a CSV file, any JSON value from a JSON file. */
+export type DataRow = VariableValues;
+
+/** A row as templates fill it: text, JSON for values that are not text. */
+export function rowText(row: DataRow): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(row)) Object.defineProperty(out, key, { value: typeof value === 'string' ? value : JSON.stringify(value) ?? '', enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 /**
  * `--data FILE`: rows of variables, one iteration each, from CSV (first line names the columns,
  * RFC 4180 quoting) or JSON (an array of objects), as Newman reads them.
@@ -5,6 +15,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../support/lazy-require.js';
+import type { VariableValues } from '../scripts/index.js';
 
 const csvParse = lazyRequire<typeof import('csv-parse/sync')>(import.meta.url, 'csv-parse/sync');
 
@@ -14,7 +25,7 @@ export class DataFileError extends Error {
 
 const MAX_DATA_BYTES = 50 * 1024 * 1024;
 
-export async function readDataFile(file: string): Promise<Array<Record<string, string>>> {
+export async function readDataFile(file: string): Promise<DataRow[]> {
   let stat;
   try {
     stat = await fs.lstat(file);
@@ -28,7 +39,7 @@ export async function readDataFile(file: string): Promise<Array<Record<string, s
 }
 
 /** The rows of a data file's text; `file` names it in messages and its extension picks CSV or JSON (else the content does). */
-export function dataRows(text: string, file: string): Array<Record<string, string>> {
+export function dataRows(text: string, file: string): DataRow[] {
   if (Buffer.byteLength(text) > MAX_DATA_BYTES) throw new DataFileError(`data file ${file} is larger than 50 MB.`);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const ext = path.extname(file).toLowerCase();
@@ -36,7 +47,7 @@ export function dataRows(text: string, file: string): Array<Record<string, strin
   return csvRows(text, file);
 }
 
-function jsonRows(text: string, file: string): Array<Record<string, string>> {
+function jsonRows(text: string, file: string): DataRow[] {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -48,9 +59,8 @@ function jsonRows(text: string, file: string): Array<Record<string, string>> {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
       throw new DataFileError(`data file ${file}: item ${i + 1} is not an object of variable values.`);
     }
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(row)) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
-    return out;
+    // As the file has them: `pm.iterationData.get('n')` is the number 1 for `"n": 1`, as in Newman; templates get text (rowText).
+    return row as DataRow; // JSON.parse gives JSON values
   });
 }
 

@@ -11,6 +11,7 @@ import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/varia
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
 import type { VariableScope } from '../template/index.js';
 import { SecretMask } from './secret-mask.js';
+import { rowText, type DataRow } from './data-file.js';
 
 type PersistedScope = 'environment' | 'collection' | 'globals';
 type SecretScope = 'environment' | 'collection';
@@ -24,7 +25,8 @@ interface Pending {
 }
 
 export class RunVariables {
-  iterationData: Record<string, string> = {};
+  /** The data file's row of this iteration, its values as the file has them (scripts get them so; templates as text). */
+  iterationData: DataRow = {};
   private readonly pending = new Map<PersistedScope, Pending>();
   /** Names declared secret in the active environment and in the workspace variables. */
   private readonly secretKeys: Record<SecretScope, ReadonlySet<string>>;
@@ -67,14 +69,15 @@ export class RunVariables {
   scope(local: VariableValues = {}): VariableScope {
     const localText: Record<string, string> = {};
     for (const [key, value] of Object.entries(local)) put(localText, key, asText(value));
+    const row = rowText(this.iterationData);
     const globals = this.snapshot.scriptValues.globals;
-    if (Object.keys(globals).length === 0) return scopeFrom(this.snapshot, [this.iterationData, localText, this.cliVars]);
+    if (Object.keys(globals).length === 0) return scopeFrom(this.snapshot, [row, localText, this.cliVars]);
     // Globals (set only by scripts) come last: after the workspace's own variables.
     const known = new Set([...this.snapshot.workspaceVariables.map((v) => v.key), ...Object.keys(this.snapshot.scriptValues.collection)]);
     const extra: Variable[] = Object.entries(globals)
       .filter(([key]) => !known.has(key))
       .map(([key, value]) => ({ key, value, enabled: true, secret: false }));
-    return scopeFrom({ ...this.snapshot, workspaceVariables: [...this.snapshot.workspaceVariables, ...extra] }, [this.iterationData, localText, this.cliVars]);
+    return scopeFrom({ ...this.snapshot, workspaceVariables: [...this.snapshot.workspaceVariables, ...extra] }, [row, localText, this.cliVars]);
   }
 
   /** What scripts see: file values, secrets and earlier script-set values merged per scope (copies: the caller may change them). */

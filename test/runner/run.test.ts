@@ -341,6 +341,27 @@ describe('iterations and data files', () => {
     expect(results.map((r) => new URL(r.url).search)).toEqual(['?user=ada&n=1&fixed=cli', '?user=bob&n=2&fixed=cli', '?user=bob&n=2&fixed=cli']);
   });
 
+  it('a JSON row gives scripts its values as the file has them (numbers, objects); templates get text', async () => {
+    const s = await setup({
+      'requests/r.yaml': {
+        name: 'r',
+        url: `${peer.url}/echo?n={{n}}&obj={{obj}}`,
+        scripts: {
+          postResponse: [
+            "pm.test('number', () => pm.expect(pm.iterationData.get('n')).to.equal(1));",
+            "pm.test('object', () => pm.expect(pm.iterationData.toObject().obj).to.eql({ k: [1, true] }));",
+            "pm.test('legacy data', () => pm.expect(data.n).to.equal(1));",
+          ].join('\n'),
+        },
+      },
+    });
+    const file = path.join(s.temp.root, 'rows.json');
+    await fs.writeFile(file, JSON.stringify([{ n: 1, obj: { k: [1, true] } }]));
+    const { results } = await run(s, { data: await readDataFile(file) });
+    expect(results[0]!.tests.map((t) => [t.name, t.passed, t.message])).toEqual([['number', true, undefined], ['object', true, undefined], ['legacy data', true, undefined]]);
+    expect(decodeURIComponent(new URL(results[0]!.url).search)).toBe('?n=1&obj={"k":[1,true]}');
+  });
+
   it('bad data files are refused with the reason', async () => {
     const s = await setup({});
     const bad = path.join(s.temp.root, 'bad.json');

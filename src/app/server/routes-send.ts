@@ -4,7 +4,7 @@ import { sendResultKey } from '../../appdata/index.js';
 import type { ProtocolResult } from '../../protocols/index.js';
 import { PrepareError } from '../../request/index.js';
 import { createReporter, RunError, SelectError, type ReporterName, type RunEvent } from '../../runner/index.js';
-import { dataRows, DataFileError } from '../../variables/index.js';
+import { dataRows, DataFileError, type DataRow } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { ApiError, Download, field, optionalField, type Routes } from './router.js';
@@ -37,7 +37,7 @@ const KEPT_RUNS = 10;
 
 
 /** The run's data file as the page read it (`{ name, text }`): rows, or a 400 saying what is wrong. */
-function runData(body: unknown): Array<Record<string, string>> | undefined {
+function runData(body: unknown): DataRow[] | undefined {
   const data = (body as { data?: unknown }).data;
   if (data === undefined || data === null) return undefined;
   const name = field(data, 'name');
