@@ -1,6 +1,6 @@
 /** The dynamic values of spec 8.2 on the host: the one table (dynamic-value-table.ts) with Node's crypto. */
 import { randomInt, randomUUID } from 'node:crypto';
-import { dynamicValueTable } from './dynamic-value-table.js';
+import { dynamicValueTable } from '../support/dynamic-value-table.js';
 
 const DYNAMIC_VALUES = dynamicValueTable({ uuid: () => randomUUID(), int: (min, max) => randomInt(min, max) });
 

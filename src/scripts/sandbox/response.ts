@@ -3,7 +3,7 @@
  * assertions, added to chai as Postman's chai-postman plugin does.
  */
 import { PropertyList } from './property-list.js';
-import { responseCookies } from './legacy.js';
+import { responseCookies } from './cookies.js';
 import { json } from './intrinsics.js';
 import { internalModule, requireModule, setUpModule } from './modules.js';
 import { makeFastExpect, type ChaiInternals, type FastExpect } from './fast-expect.js';

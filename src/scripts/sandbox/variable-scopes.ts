@@ -3,7 +3,7 @@
  * pm.variables' local scope) with a net log of what scripts changed, and `replaceIn`.
  */
 import { hasOwn, describeType } from './intrinsics.js';
-import { dynamicValueTable } from '../../template/dynamic-value-table.js';
+import { dynamicValueTable } from '../../support/dynamic-value-table.js';
 
 export interface ScopeChanges {
   cleared: boolean;
