@@ -59,13 +59,22 @@ export function symlinkMessage(label: string): string {
 
 /** The entries of a folder under `requests/` (none when it is missing; a warning when unreadable). */
 export function listFolder(root: string, relPath: string, warnings: Warning[]): Dirent[] {
+  const listed = listFolderOrProblem(root, relPath);
+  if (Array.isArray(listed)) return listed;
+  if (listed) warnings.push(listed);
+  return [];
+}
+
+/** The entries of a folder under `requests/`, or why it cannot be read (undefined when it is missing). */
+function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning | undefined {
   const label = path.posix.join(REQUESTS_DIR, relPath);
   try {
     return readdirSync(path.join(root, REQUESTS_DIR, relPath), { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') warnings.push({ file: label, message: `${label} cannot be read: ${(error as Error).message}` });
-    return [];
+    if (code === 'ENOENT') return undefined;
+    const [why, fix] = code === 'EACCES' || code === 'EPERM' ? ['permission denied', " Check the folder's permissions."] : code === 'ENOTDIR' ? ['it is a file, not a folder', ' Make it a folder.'] : [(error as Error).message, ''];
+    return { file: label, message: `${label}/ cannot be read (${why}); its requests were not read.${fix}` };
   }
 }
 
@@ -86,9 +95,8 @@ export function folderNode<R extends RequestSummary>(root: string, relPath: stri
   return { type: 'folder', path: relPath, name, settings, children: [] };
 }
 
-/** A folder and everything under it, in tree order. */
-export function readFolder<R extends RequestSummary>(root: string, relPath: string, depth: number, warnings: Warning[], read: TreeReader<R>): FolderNode<R> {
-  const entries = listFolder(root, relPath, warnings);
+/** A folder and everything under it, in tree order (`entries`: its listing, when already made). */
+export function readFolder<R extends RequestSummary>(root: string, relPath: string, depth: number, warnings: Warning[], read: TreeReader<R>, entries = listFolder(root, relPath, warnings)): FolderNode<R> {
   const node = folderNode<R>(root, relPath, entries, warnings, read);
   const children: TreeNode<R>[] = [];
   // Each file's path from the folder's: one path.join per folder, not per file (30,000 of them in `ferry ls`).
@@ -106,7 +114,15 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
         warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.` });
         continue;
       }
-      children.push(readFolder(root, childRel, depth + 1, warnings, read));
+      // A folder that cannot be listed is a broken item, as a file that cannot be read: a run that
+      // includes it fails there instead of passing without its requests.
+      const listed = listFolderOrProblem(root, childRel);
+      if (listed !== undefined && !Array.isArray(listed)) {
+        warnings.push(listed);
+        children.push({ type: 'broken', path: childRel, warning: listed });
+      } else {
+        children.push(readFolder(root, childRel, depth + 1, warnings, read, listed ?? []));
+      }
     } else if (entry.isFile() && isYamlFile(entry.name) && !isFolderFile(entry.name)) {
       children.push(requestNode(root, childRel, childLabel, warnings, read, `${dir}${path.sep}${entry.name}`));
     }
