@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockWorkspace } from '../../src/appdata/index.js';
+import net from 'node:net';
+import { KnownServers, lockWorkspace } from '../../src/appdata/index.js';
 import { startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
@@ -27,6 +28,50 @@ describe('ferry app', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--port must be a port number/);
   });
+
+  it('a --port in use: exit 2 at once, and no autoStart server was started', async () => {
+    const root = await workspace();
+    const data = await tempDir('ferry-data-');
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const taken = (busy.address() as net.AddressInfo).port;
+    const mockPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    await fs.mkdir(path.join(root, 'servers'));
+    await fs.writeFile(path.join(root, 'servers', 'mock.yaml'), `name: Mock\nport: ${mockPort}\nautoStart: true\n`);
+    // This computer knows the configuration, so the app would start it by itself (2.11).
+    const before = process.env.FERRY_DATA_DIR;
+    process.env.FERRY_DATA_DIR = data;
+    const ws = await openWorkspace(root);
+    await new KnownServers(ws.id, ws.root).remember('mock', ws.servers[0]!.value);
+    process.env.FERRY_DATA_DIR = before;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', RUN_FERRY, '-w', root, 'app', '--port', String(taken), '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data } });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`ferry app did not exit: ${err}`));
+        }, 20_000);
+        child.on('close', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect(code).toBe(2);
+      expect(err).toContain(`Port ${taken} on 127.0.0.1 is taken`);
+      // Nothing listens on the mock's port: it was never started.
+      const refused = await new Promise<boolean>((resolve) => net.connect(mockPort, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(false); }).on('error', () => resolve(true)));
+      expect(refused).toBe(true);
+    } finally {
+      busy.close();
+    }
+  }, 30_000);
 
   it('prints its URL, answers behind the guard, and stops on Ctrl-C with exit code 0', async () => {
     const root = await workspace();

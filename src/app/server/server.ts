@@ -130,15 +130,24 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     live.accept(req, socket, head);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // Loopback only: other computers cannot reach it, whatever the firewall says.
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      // Loopback only: other computers cannot reach it, whatever the firewall says.
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // The port is taken (or refused): nothing keeps running, so `ferry app` can exit with the reason.
+    await Promise.allSettled([servers.close(), loadRuns.close(), connections.closeAll()]);
+    live.close();
+    await state.close();
+    throw error;
+  }
   port = (server.address() as AddressInfo).port;
+  servers.begin();
   // Built before the browser asks for it: the page opens while the URL is still being printed.
   setImmediate(() => compactTree(state.workspace));
 
