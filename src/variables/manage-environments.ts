@@ -20,6 +20,15 @@ async function existing(ws: Workspace, wanted: string): Promise<string> {
   return id;
 }
 
+/**
+ * Refuses a display name another environment has (any case): `-e NAME` and the app's picker would
+ * not tell them apart. `except`: the environment being renamed.
+ */
+function checkNameFree(ws: Workspace, name: string, except?: string): void {
+  const other = ws.environments.find((e) => e.id !== except && e.value.name.trim().toLowerCase() === name.trim().toLowerCase());
+  if (other) throw new RunError(`An environment named "${other.value.name}" exists already (${ENVIRONMENTS_DIR}/${other.id}.yaml); give another name.`);
+}
+
 /** The file as it is now (the workspace may have been read a while ago). */
 async function current(ws: Workspace, id: string) {
   const relative = path.posix.join(ENVIRONMENTS_DIR, `${id}.yaml`);
@@ -34,6 +43,7 @@ async function current(ws: Workspace, id: string) {
  */
 export async function createEnvironment(ws: Workspace, data: WorkspaceData, name: string, options: { copyOf?: string; writer: string }): Promise<string> {
   return withWorkspaceLock(ws.root, options.writer, async () => {
+    checkNameFree(ws, name);
     const source = options.copyOf === undefined ? undefined : await existing(ws, options.copyOf);
     const variables = source === undefined ? [] : (await current(ws, source)).variables;
     const id = await createEntry(ws.root, 'environment', { name, variables });
@@ -46,6 +56,7 @@ export async function createEnvironment(ws: Workspace, data: WorkspaceData, name
 export async function renameEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, name: string, options: { writer: string }): Promise<string> {
   return withWorkspaceLock(ws.root, options.writer, async () => {
     const id = await existing(ws, wanted);
+    checkNameFree(ws, name, id);
     const renamed = await saveEntry(ws.root, 'environment', id, { ...(await current(ws, id)), name });
     if (renamed === id) return id;
     await data.secrets.copyScope(id, renamed);

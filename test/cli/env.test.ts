@@ -75,11 +75,15 @@ describe('ferry env', () => {
 
   it('refuses bad names and unknown environments with exit 2, writing nothing', async () => {
     const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
-    for (const args of [['new', ''], ['new', 'x'.repeat(201)], ['rename', 'prod', ' '], ['rename', 'nope', 'X'], ['rm', 'nope'], ['new', 'Y', '--copy-of', 'nope']]) {
+    for (const args of [['new', ''], ['new', 'x'.repeat(201)], ['rename', 'prod', ' '], ['rename', 'nope', 'X'], ['rm', 'nope'], ['new', 'Y', '--copy-of', 'nope'], ['new', 'staging env'], ['rename', 'prod', 'STAGING ENV']]) {
       const result = await ferry(['-w', ws, 'env', ...args]);
       expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr).toMatch(/A name cannot be empty|at most 200 characters|No environment "nope"/);
+      expect(result.stderr).toMatch(/A name cannot be empty|at most 200 characters|No environment "nope"|An environment named "Staging Env" exists already \(environments\/staging\.yaml\); give another name\./);
     }
+    // Its own name in another case is a rename of itself.
+    expect((await ferry(['-w', ws, 'env', 'rename', 'prod', 'Prod'])).code).toBe(0);
+    before.splice(before.indexOf('prod.yaml'), 1, 'Prod.yaml');
+    before.sort();
     expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
   });
 
