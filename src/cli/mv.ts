@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
 import { applyMove, MoveError, openWorkspace, planMove } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
-import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
 
 export function registerMv(program: Command, ctx: CliContext): void {
@@ -19,7 +19,6 @@ export function registerMv(program: Command, ctx: CliContext): void {
       ['ferry mv "Users/Get user" Admin', 'move it into the existing folder Admin'],
       ['ferry mv Users "Admin/People"', 'move and rename a folder with everything in it'],
     ]))
-    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .argument('<old>', 'a request (Folder/Name, extension optional) or folder under requests/')
     .argument('<new>', 'an existing folder to move into, or Folder/New name (New name alone: at the root)')
     .action(async (oldPath: string, newPath: string, _options: unknown, command: Command) => {

@@ -12,7 +12,7 @@ import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFr
 import { namedFile } from '../support/paths-inside.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
-import { formatWarning, walkRequests, type Workspace } from '../workspace/index.js';
+import { formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
 import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
 import { checkStages, StageError, totalSeconds, type Stage } from './stages.js';
@@ -73,10 +73,9 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
 
   const sent = test.targets.map((t, i) => ({ t, i })).filter(({ t }) => t.enabled && t.weight > 0);
   if (sent.length === 0) throw new LoadInputError(`${where}: no target is sent (each needs enabled: true and a weight above 0); add targets with request: Folder/Name.yaml.`);
-  const normalize = (p: string) => (/\.ya?ml$/i.test(p) ? p : `${p}.yaml`).replace(/^\/+/, '');
   const requests = new Map([...walkRequests(workspace.tree)].map((r) => [r.node.path.toLowerCase(), r]));
   const found = sent.map(({ t, i }) => {
-    const hit = requests.get(normalize(t.request).toLowerCase());
+    const hit = requests.get(loadTargetPath(t.request).toLowerCase());
     if (!hit) throw new LoadInputError(`${where}: targets[${i}].request: there is no request "${t.request}" under requests/.`);
     const kind = requestKind(hit.node.request.kind);
     if (kind.kind !== 'http') throw new LoadInputError(`${where}: targets[${i}].request: ${hit.node.path} is ${kind.noun}; load tests send HTTP requests only.`);
@@ -84,7 +83,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   });
   const paths = new Set(found.map((f) => f.hit.node.path));
   test.thresholds.forEach((rule, i) => {
-    if (rule.target !== undefined && !paths.has(normalize(rule.target)) && !test.targets.some((t) => t.request === rule.target)) {
+    if (rule.target !== undefined && !paths.has(loadTargetPath(rule.target)) && !test.targets.some((t) => t.request === rule.target)) {
       throw new LoadInputError(`${where}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets.`);
     }
   });

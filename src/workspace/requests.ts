@@ -109,7 +109,7 @@ export async function moveRequest(root: string, requestPath: string, toFolder: s
   const newPath = toFolder ? `${toFolder}/${fileName}` : fileName;
   if (newPath === requestPath) return requestPath;
   await fs.rename(from, path.join(dir, fileName));
-  await updateLoadTestTargets(root, (target) => (target === requestPath ? newPath : target));
+  await updateLoadTestTargets(root, (target) => (target.toLowerCase() === requestPath.toLowerCase() ? newPath : undefined));
   return newPath;
 }
 
@@ -137,7 +137,7 @@ export async function renameFolder(root: string, folderPath: string, newName: st
   if (dirName !== path.basename(dir)) {
     await fs.rename(dir, path.join(parent, dirName));
     const prefix = `${folderPath}/`;
-    await updateLoadTestTargets(root, (t) => (t.startsWith(prefix) ? `${newPath}/${t.slice(prefix.length)}` : t));
+    await updateLoadTestTargets(root, (t) => (t.toLowerCase().startsWith(prefix.toLowerCase()) ? `${newPath}/${t.slice(prefix.length)}` : undefined));
   }
   return newPath;
 }
@@ -187,7 +187,7 @@ export async function moveFolder(root: string, folderPath: string, toParent: str
   const newPath = toParent ? `${toParent}/${dirName}` : dirName;
   await fs.rename(dir, path.join(target, dirName));
   const prefix = `${folderPath}/`;
-  await updateLoadTestTargets(root, (t) => (t.startsWith(prefix) ? `${newPath}/${t.slice(prefix.length)}` : t));
+  await updateLoadTestTargets(root, (t) => (t.toLowerCase().startsWith(prefix.toLowerCase()) ? `${newPath}/${t.slice(prefix.length)}` : undefined));
   return newPath;
 }
 
@@ -197,8 +197,24 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
   await fs.rm(dir, { recursive: true });
 }
 
-/** Rewrites `targets[].request` and `thresholds[].target` of every load test through `rename`, editing files in place. */
-async function updateLoadTestTargets(root: string, rename: (target: string) => string): Promise<void> {
+/**
+ * A load test's target (`targets[].request`, `thresholds[].target`) as the request path it names:
+ * `.yaml` may be left out and a leading `/` is ignored; paths compare in any case (load/plan.ts).
+ */
+export function loadTargetPath(target: string): string {
+  return (/\.ya?ml$/i.test(target) ? target : `${target}.yaml`).replace(/^\/+/, '');
+}
+
+/**
+ * Rewrites `targets[].request` and `thresholds[].target` of every load test whose request path
+ * `rename` gives a new one for, editing files in place; a target written without `.yaml` stays so.
+ */
+async function updateLoadTestTargets(root: string, renamePath: (requestPath: string) => string | undefined): Promise<void> {
+  const rename = (target: string): string => {
+    const renamed = renamePath(loadTargetPath(target));
+    if (renamed === undefined) return target;
+    return /\.ya?ml$/i.test(target) ? renamed : stripYaml(renamed);
+  };
   // A linked loadtests/ is skipped when the workspace is read; its target is never written either.
   if (await checkNoSymlinks(root, LOADTESTS_DIR)) return;
   const dir = path.join(root, LOADTESTS_DIR);

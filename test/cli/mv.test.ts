@@ -59,6 +59,15 @@ describe('ferry mv', () => {
     expect(smoke.thresholds[0].target).toBe('Users/Fetch user.yaml');
   }, 60_000);
 
+  it('load test targets written without .yaml, or in another case, follow too, keeping how they were written', async () => {
+    await fs.writeFile(path.join(ws, 'loadtests', 'short.yaml'), 'name: short\ntargets:\n  - request: users/get user\n  - request: Users/List\nstages:\n  - durationSecs: 1\n    target: 1\n');
+    expect((await ferry(['mv', 'Users/Get user', 'Users/Fetch user'])).code).toBe(0);
+    expect((await ferry(['mv', 'Users', 'People'])).code).toBe(0);
+    const short = parse(await read('loadtests/short.yaml'));
+    expect(short.targets.map((t: { request: string }) => t.request)).toEqual(['People/Fetch user', 'People/List']);
+    expect(parse(await read('loadtests/smoke.yaml')).targets.map((t: { request: string }) => t.request)).toEqual(['People/Fetch user.yaml', 'People/List.yaml']);
+  }, 60_000);
+
   it('moves a request into a folder, and renames and moves in one go', async () => {
     expect((await ferry(['mv', 'Users/List.yaml', 'Admin'])).code).toBe(0);
     expect(parse(await read('requests/Admin/List.yaml'))).toMatchObject({ name: 'List', seq: 2 });
