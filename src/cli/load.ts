@@ -28,6 +28,7 @@ import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { examples } from './examples.js';
+import { onCtrlC } from './stop-signal.js';
 
 interface LoadFlags {
   env?: string;
@@ -76,12 +77,10 @@ export function registerLoad(program: Command, ctx: CliContext): void {
 
       // Ctrl-C: every worker stops at once; the partial result is printed and written, exit 1.
       const interrupt = new AbortController();
-      const onInterrupt = () => {
-        if (interrupt.signal.aborted) process.exit(130);
+      const stopListening = onCtrlC(() => {
         interrupt.abort();
         ctx.output.err('ferry: stopping: requests in flight are cancelled; the partial result follows (Ctrl-C again to quit at once).');
-      };
-      process.on('SIGINT', onInterrupt);
+      });
       const status = ctx.output.status ? new StatusLine(ctx.output.status) : undefined;
       let live: LiveTotals | undefined;
       let model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers';
@@ -112,7 +111,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       } finally {
         if (timer) clearInterval(timer);
         status?.clear();
-        process.off('SIGINT', onInterrupt);
+        stopListening();
       }
       await report(result, { json, outJson, ctx });
     });

@@ -31,6 +31,7 @@ import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
 import { examples } from './examples.js';
+import { onCtrlC } from './stop-signal.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
 import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
 import { hasScripts } from '../request/index.js';
@@ -126,12 +127,10 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // Ctrl-C: the request in flight is cancelled and the run ends with its summary, reports and
       // saved values; a second Ctrl-C quits at once.
       const interrupt = new AbortController();
-      const onInterrupt = () => {
-        if (interrupt.signal.aborted) process.exit(130);
+      const stopListening = onCtrlC(() => {
         interrupt.abort();
         ctx.output.err('ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).');
-      };
-      process.on('SIGINT', onInterrupt);
+      });
       const items = selectedItems(ws, paths);
       if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
       if (items.some((item) => runsScripts(ws, item))) {
@@ -170,10 +169,14 @@ export function registerRun(program: Command, ctx: CliContext): void {
         if (error instanceof RunError || error instanceof SelectError || error instanceof ReportFileError) throw new CliError(error.message);
         throw error;
       } finally {
-        process.off('SIGINT', onInterrupt);
-        // What the run changed was saved at its end (a failure there was a warning in its report).
-        await session.close();
-        await servers?.stop();
+        try {
+          // What the run changed was saved at its end (a failure there was a warning in its report).
+          await session.close();
+          await servers?.stop();
+        } finally {
+          // Last: a late copy of the Ctrl-C (SAME_CTRL_C_MS) must not kill the process while it closes.
+          stopListening();
+        }
       }
     });
 }

@@ -105,6 +105,26 @@ describe('ferry run', () => {
     expect(process.listenerCount('SIGINT')).toBe(listeners);
   });
 
+  it('one Ctrl-C delivered twice at once (timeout -s INT signals the process, then its group) still ends with the report', async () => {
+    const ws = await workspace();
+    await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });
+    const before = peer.seen.length;
+    const listeners = process.listenerCount('SIGINT');
+    const running = ferry(['-w', ws.root, 'run', '-e', 'local', '-r', 'json']);
+    await peer.waitForRequest((x) => x.url.startsWith('/slow'), before);
+    // Node reads both deliveries from its signal pipe in one turn and emits them back to back.
+    // Before the fix the second one was taken for a second press: process.exit(130), no report.
+    process.emit('SIGINT');
+    process.emit('SIGINT');
+    const result = await running;
+    expect(result.code).toBe(1);
+    expect(result.stderr.match(/stopping:/g)).toHaveLength(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.summary).toMatchObject({ requests: 1, failedRequests: 1 });
+    expect(report.results.map((r: { name: string; error: string }) => [r.name, r.error])).toEqual([['slow', 'the request was cancelled.']]);
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+  });
+
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
     await ws.write('environments/broken.yaml', 'name: [unclosed');
