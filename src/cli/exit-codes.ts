@@ -1,4 +1,7 @@
 /** Exit codes of `ferry`, in one place (documented in the README and in `ferry --help`). */
+
+import { performance } from 'node:perf_hooks';
+
 export const EXIT = {
   /** Everything ran and passed. */
   ok: 0,
@@ -20,4 +23,29 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
   }
+}
+
+// Ctrl-C here, beside the exit code it ends with (130): `run` and `load` load this module anyway,
+// so no file of its own is read at their start.
+/**
+ * One Ctrl-C can arrive twice: `timeout -s INT` signals the process and then its process group,
+ * and a wrapper may pass the terminal's SIGINT on to a child that got it too. A SIGINT this soon
+ * after the first is that copy, not a second press (which quits before the summary is printed).
+ */
+const SAME_CTRL_C_MS = 500;
+
+/**
+ * Ctrl-C during work that ends cleanly when asked (`run`, `load`): `stop` on the first SIGINT; a
+ * second one exits at once (130). Returns what removes the handler.
+ */
+export function onCtrlC(stop: () => void): () => void {
+  let first: number | undefined;
+  const onInterrupt = () => {
+    if (first === undefined) {
+      first = performance.now();
+      stop();
+    } else if (performance.now() - first >= SAME_CTRL_C_MS) process.exit(130);
+  };
+  process.on('SIGINT', onInterrupt);
+  return () => process.off('SIGINT', onInterrupt);
 }

@@ -28,7 +28,7 @@ import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { examples } from './examples.js';
-import { onCtrlC } from './stop-signal.js';
+import { onCtrlC } from './exit-codes.js';
 
 interface LoadFlags {
   env?: string;

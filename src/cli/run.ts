@@ -31,7 +31,7 @@ import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
 import { examples } from './examples.js';
-import { onCtrlC } from './stop-signal.js';
+import { onCtrlC } from './exit-codes.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
 import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
 import { hasScripts } from '../request/index.js';
