@@ -41,7 +41,13 @@ export class JsonStore<T> {
 
   /** Applies `change` to the current content under the lock and saves the result. */
   async update<R>(change: (value: T) => R | Promise<R>): Promise<R> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    try {
+      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // EEXIST from a recursive mkdir: a part of the path is a file (FERRY_DATA_DIR naming a file).
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`Could not create the data folder ${path.dirname(this.file)}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`);
+      throw error;
+    }
     const release = await lockfile.lock(this.file, {
       realpath: false,
       stale: 10_000,

@@ -15,7 +15,9 @@ export async function readResultFile(file: string): Promise<LoadResult> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    throw new MergeError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new MergeError(`${file} cannot be read (${why}); give the result files that \`ferry load --out-json\` wrote.`);
   }
   return parseResult(text, file);
 }

@@ -222,7 +222,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
     }
-    throw new WorkspaceError((error as Error).message);
+    throw new WorkspaceError(`${filePath} cannot be read (${reason(error)}); the workspace cannot open without it. It must be a file you may read.`);
   }
   const { parseYamlData, readResource, resourceText } = await loadParsing();
   const parsed = parseYamlData(text);
@@ -311,6 +311,7 @@ function reason(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EROFS') return 'read-only file system';
   if (code === 'ENOTDIR') return 'it is a file, not a folder';
+  if (code === 'EISDIR') return 'it is a folder, not a file';
   return (error as Error).message;
 }
 
