@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 export const EXIT = {
   /** Everything ran and passed. */
   ok: 0,
-  /** Something failed: a request, a test, a threshold. */
+  /** Something failed: a request, a test, a threshold; or Ctrl-C stopped the command. */
   failed: 1,
   /** Bad usage or bad input: unknown option, missing file, unreadable workspace. */
   usage: 2,
@@ -14,8 +14,9 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_CODES_HELP = `Exit codes:
   0  success
-  1  something failed (a request, a test, a threshold)
-  2  bad usage or bad input`;
+  1  something failed (a request, a test, a threshold), or Ctrl-C stopped it
+  2  bad usage or bad input
+  130  a second Ctrl-C quit at once`;
 
 /** An error whose message is for the user as it is, with the exit code to end with. */
 export class CliError extends Error {

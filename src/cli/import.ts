@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { commitImport, convertInput, ImportError, importCurl, type ImportSummary } from '../importers/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
-import { CliError } from './exit-codes.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { interruptSignal } from './stop-signal.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
 import { checkDisplayName } from '../workspace/index.js';
@@ -50,6 +51,16 @@ export function registerImport(program: Command, ctx: CliContext): void {
       const baseDepth = into.split('/').filter(Boolean).length;
       let summary: ImportSummary;
       const progress = cliStatus(ctx);
+      // Ctrl-C (or SIGTERM): while the input is read nothing is written yet, so the import quits
+      // at once; once it writes, it stops at its next safe point and is undone (past its point of
+      // no return, finished). A second Ctrl-C quits at once (the next command undoes the rest).
+      let writing = false;
+      const interrupt = interruptSignal(() => {
+        if (writing) return;
+        progress?.clear();
+        ctx.output.err('ferry: Interrupted: nothing was imported.');
+        process.exit(EXIT.failed);
+      });
       try {
         progress?.show(options.curl !== undefined ? '→ Reading the cURL command' : `→ Reading ${source === '-' ? 'standard input' : source}`);
         const result = options.curl !== undefined
@@ -60,13 +71,17 @@ export function registerImport(program: Command, ctx: CliContext): void {
           const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
           result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);
         }
-        summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, onProgress: progress && ((written, total) => progress.count('→ Writing files', written, total)) });
+        writing = true;
+        summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, signal: interrupt.signal, onProgress: progress && ((written, total) => progress.count('→ Writing files', written, total)) });
       } catch (error) {
+        if (error === interrupt.signal.reason) throw new CliError('Interrupted: the import was undone; the workspace is as it was.', EXIT.failed);
         if (error instanceof ImportError) throw new CliError(error.message);
         throw error;
       } finally {
+        interrupt.dispose();
         progress?.clear();
       }
+      if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the import was finished.');
       const { written, ...shape } = summary;
       if (options.json) {
         ctx.output.out(JSON.stringify(shape, null, 2));

@@ -14,6 +14,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
+import { interruptSignal } from './stop-signal.js';
 import { examples } from './examples.js';
 
 interface UpdateOptions {
@@ -46,6 +47,16 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
       let plan;
       const status = cliStatus(ctx);
+      // Ctrl-C (or SIGTERM): while the document is read and compared nothing is written yet, so
+      // the update quits at once; once it writes, it stops and is undone before its commit point,
+      // finished after it. A second Ctrl-C quits at once (the next command undoes or finishes it).
+      let writing = false;
+      const interrupt = interruptSignal(() => {
+        if (writing) return;
+        status?.clear();
+        ctx.output.err('ferry: Interrupted: nothing was updated.');
+        process.exit(EXIT.failed);
+      });
       try {
         status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
         const input = await withNetworkFor(spec, (network) => readInput(spec, network));
@@ -53,15 +64,19 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
         plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
         if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
           status?.show(`→ Writing ${plan.writes.length + plan.deletes.length} changes`);
-          await applyUpdate(ws.root, plan);
+          writing = true;
+          await applyUpdate(ws.root, plan, interrupt.signal);
         }
       } catch (error) {
+        if (error === interrupt.signal.reason) throw new CliError('Interrupted: the update was undone; the workspace is as it was.', EXIT.failed);
         if (error instanceof ImportError) throw new CliError(error.message);
         if (error instanceof UpdateWriteError) throw new CliError(error.message, EXIT.failed);
         throw error;
       } finally {
+        interrupt.dispose();
         status?.clear();
       }
+      if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
       const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;
       if (options.json) {
         ctx.output.out(JSON.stringify(planSummary(plan, written), null, 2));

@@ -35,6 +35,12 @@ export interface CommitOptions {
   into?: string;
   /** Told how many of the request tree's files are written so far (for a progress display). */
   onProgress?: (written: number, total: number) => void;
+  /**
+   * Ctrl-C: aborted before the files are moved into place, the import stops at its next turn of
+   * the event loop, is undone as a failed one is, and throws the signal's reason; aborted later,
+   * it finishes (its point of no return is the first move).
+   */
+  signal?: AbortSignal;
 }
 
 interface Move {
@@ -88,6 +94,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
   /** The workspace file's text before this import changed it (set once it did). */
   let workspaceBefore: string | undefined;
   try {
+    options.signal?.throwIfAborted();
     // 1. Kept documents first: folders link to their final path.
     const specNames = new Map<unknown, string>();
     if (result.specs.length > 0) {
@@ -117,7 +124,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
       buildNode(node, staging, entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
     }
-    await writeTree(pending, options.onProgress);
+    await writeTree(pending, options.onProgress, options.signal);
 
     // 3. Environments.
     const environmentIds: string[] = [];
@@ -174,13 +181,14 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
 
     // 5. The moves, then the workspace file, then the secrets. Only now does anything become
     // visible, and every step is undone if a later one fails: secret values never outlive a
-    // failed import, and the workspace file gets its old text back.
+    // failed import, and the workspace file gets its old text back. Ctrl-C no longer stops it.
+    options.signal?.throwIfAborted();
     await journal.moving(moves.map((m) => m.to), newWorkspaceText === undefined ? undefined : source);
     const kill = testKillPoint();
     for (const move of moves) {
       await fs.rename(move.from, move.to);
       done.push(move);
-      if (done.length === kill) process.kill(process.pid, 'SIGKILL');
+      if (done.length === kill?.step) process.kill(process.pid, kill.signal);
     }
     if (newWorkspaceText !== undefined) {
       await writeFileAtomic(workspaceFile, newWorkspaceText);
@@ -313,13 +321,15 @@ const SLICE_MS = 20;
  * is one `open`/`write`/`close` done synchronously: through the thread pool every file cost three
  * round trips and a wake-up of the main thread each (1,100 files: ~12,000 futex calls and about a
  * second of system CPU), and only one file is ever open. The loop yields to the event loop every
- * SLICE_MS so that the app's server keeps answering during a large import.
+ * SLICE_MS so that the app's server keeps answering during a large import, and stops there once
+ * `signal` is aborted (Ctrl-C).
  */
-async function writeTree(pending: PendingTree, onProgress?: (written: number, total: number) => void): Promise<void> {
+async function writeTree(pending: PendingTree, onProgress?: (written: number, total: number) => void, signal?: AbortSignal): Promise<void> {
   let sliceStart = performance.now();
   const yieldNow = async () => {
     if (performance.now() - sliceStart < SLICE_MS) return;
     await new Promise((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
     sliceStart = performance.now();
   };
   for (const dirs of pending.dirsByDepth) {
@@ -397,8 +407,8 @@ function variableFileData(variable: Variable): unknown {
   return toFileData(variableSchema, variable);
 }
 
-/** `FERRY_TEST_KILL_IMPORT=N`: the crash tests kill the import after its N-th move into place. */
-function testKillPoint(): number | undefined {
-  const n = Number(process.env.FERRY_TEST_KILL_IMPORT);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+/** `FERRY_TEST_KILL_IMPORT=N`: the crash tests kill the import after its N-th move into place (`N:SIGINT`: Ctrl-C it there). */
+function testKillPoint(): { step: number; signal: 'SIGKILL' | 'SIGINT' } | undefined {
+  const match = /^([1-9]\d*)(:SIGINT)?$/.exec(process.env.FERRY_TEST_KILL_IMPORT ?? '');
+  return match ? { step: Number(match[1]), signal: match[2] ? 'SIGINT' : 'SIGKILL' } : undefined;
 }

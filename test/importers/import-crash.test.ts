@@ -1,6 +1,7 @@
 /**
  * `ferry import` killed part-way (a real process, SIGKILL) leaves nothing behind once the next
- * ferry command has opened the workspace; two imports at once never undo each other's files.
+ * ferry command has opened the workspace; stopped with Ctrl-C it leaves nothing behind at once;
+ * two imports at once never undo each other's files.
  * Real processes of the built CLI (`npm run build` first), a big document from the corpus.
  */
 import { spawn } from 'node:child_process';
@@ -117,6 +118,53 @@ describe('ferry import killed with SIGKILL', () => {
     const ls = await ferry(['-w', ws, 'ls']);
     expect(ls.stderr).toContain('an interrupted `ferry import` was undone');
     expect(await folderSnapshot(ws)).toEqual(before);
+  }, 60_000);
+});
+
+/** Whether this computer's data folder `data` holds an import journal (of any workspace). */
+async function journalLeft(data: string): Promise<boolean> {
+  const entries = await fs.readdir(data, { recursive: true });
+  return entries.some((entry) => path.basename(entry) === 'import-journal.json');
+}
+
+describe('ferry import stopped with Ctrl-C (SIGINT)', () => {
+  it('mid-import of a big document: undone at once, one line, exit code 1, the workspace exactly as before', async () => {
+    const { ws, data } = await workspace();
+    const before = await folderSnapshot(ws);
+    const child = startFerry(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
+    await waitFor(async () => {
+      for (const staging of await stagings(path.join(ws, 'requests'))) {
+        if ((await fs.readdir(path.join(ws, 'requests', staging)).catch(() => [])).length > 0) return true;
+      }
+      return false;
+    }, 'the import to stage files');
+    // Twice at once, as `timeout` and `npm run` deliver one Ctrl-C: still one interruption.
+    process.kill(child.pid, 'SIGINT');
+    process.kill(child.pid, 'SIGINT');
+    const done = await child.done;
+    expect(done.signal).toBeNull();
+    expect(done.code).toBe(1);
+    expect(done.stderr).toBe('ferry: Interrupted: the import was undone; the workspace is as it was.\n');
+    expect(done.stdout).toBe('');
+    // Nothing for a later command to tidy: no staging folder, no journal.
+    expect(await folderSnapshot(ws)).toEqual(before);
+    expect(await journalLeft(data)).toBe(false);
+    expect((await ferry(['-w', ws, 'ls'])).stderr).toBe('');
+  }, 120_000);
+
+  it('after its first move into place: the import is finished, and says so', async () => {
+    const { ws, data } = await workspace();
+    const doc = JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, servers: [{ url: 'http://127.0.0.1:1' }], paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+    const source = path.join(await tempDir(), 'shop.json');
+    await fs.writeFile(source, doc);
+    const done = await startFerry(['-w', ws, 'import', source], { FERRY_DATA_DIR: data, FERRY_TEST_KILL_IMPORT: '1:SIGINT' }).done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toBe('ferry: Interrupted too late to stop: the import was finished.\n');
+    expect(done.stdout).toContain('Imported "Shop"');
+    expect(await fs.readdir(path.join(ws, 'specs'))).toEqual(['Shop.json']);
+    expect(await fs.readdir(path.join(ws, 'requests'))).toEqual(['Shop']);
+    expect(await journalLeft(data)).toBe(false);
+    expect((await ferry(['-w', ws, 'ls'])).stderr).toBe('');
   }, 60_000);
 });
 

@@ -1,7 +1,8 @@
 /**
  * An update from API spec killed part-way (a real process, SIGKILL) loses nothing: killed while
  * staging, the workspace is exactly as before; killed while renaming into place, the next ferry
- * command finishes it and the workspace is exactly what an uninterrupted update gives.
+ * command finishes it and the workspace is exactly what an uninterrupted update gives. Stopped
+ * with Ctrl-C (SIGINT), it is undone or finished at once, before the process ends.
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE } from '../../../src/importers/openapi/update/index.js';
 import { ferry } from '../../support/cli.js';
+import { tempDir } from '../../support/temp.js';
 import { yamlDoc } from './helpers.js';
 
 const ok = { 200: { description: 'ok' } };
@@ -185,5 +187,69 @@ describe('an interrupted ferry update', () => {
     }
     await fs.rm(journal);
     expect(await tree(ctx.original)).toEqual(ctx.before);
+  }, 60_000);
+});
+
+describe('ferry update stopped with Ctrl-C (SIGINT)', () => {
+  const STRIPE = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'corpus', 'openapi', 'oas30-stripe-spec3.json');
+  const BIN = path.resolve(import.meta.dirname, '..', '..', '..', 'bin', 'ferry.js');
+
+  it('while staging the files of a big document: undone at once, one line, exit code 1, the workspace exactly as before', async () => {
+    const dir = await tempDir();
+    const ws = path.join(dir, 'ws');
+    expect((await ferry(['init', ws])).code).toBe(0);
+    expect((await ferry(['-w', ws, 'import', STRIPE])).code).toBe(0);
+    // The next version changes every operation's description: ~400 files to stage.
+    const next = JSON.parse(await fs.readFile(STRIPE, 'utf8'));
+    for (const item of Object.values(next.paths) as Record<string, { description?: string }>[]) {
+      for (const operation of Object.values(item)) if (operation && typeof operation === 'object') operation.description = `${operation.description ?? ''} (v2)`;
+    }
+    await fs.writeFile(path.join(dir, 'v2.json'), JSON.stringify(next));
+    const before = await tree(ws);
+
+    const child = spawn(process.execPath, [BIN, '-w', ws, 'update', 'Stripe API', '--from', path.join(dir, 'v2.json')], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Interrupted once it stages files (journal `staging`, staged files beside their targets).
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const journal = await fs.readFile(path.join(ws, JOURNAL_FILE), 'utf8').catch(() => '');
+      if (journal.includes('"state": "staging"')) break;
+      if (Date.now() > end) throw new Error(`the update did not start writing: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    // Twice at once, as `timeout` and `npm run` deliver one Ctrl-C: still one interruption.
+    child.kill('SIGINT');
+    child.kill('SIGINT');
+    expect(await done).toBe(1);
+    expect(stderr).toBe('ferry: Interrupted: the update was undone; the workspace is as it was.\n');
+    expect(stdout).toBe('');
+    // No journal, no staged file: nothing left for a later command to tidy.
+    expect(await tree(ws)).toEqual(before);
+    expect((await ferry(['-w', ws, 'ls'])).stderr).toBe('');
+  }, 120_000);
+
+  it('after the second staged file: undone, exit code 1', async () => {
+    const ctx = await setup();
+    const ws = path.join(ctx.dir, 'sigint-staging');
+    await fs.cp(ctx.original, ws, { recursive: true });
+    const result = await runFerry(ctx.script, ['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')], { FERRY_TEST_KILL_UPDATE: 'staging:2:SIGINT' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('ferry: Interrupted: the update was undone; the workspace is as it was.\n');
+    expect(await tree(ws)).toEqual(ctx.before);
+  }, 60_000);
+
+  it('past the commit point: the update is finished, and says so', async () => {
+    const ctx = await setup();
+    const ws = path.join(ctx.dir, 'sigint-commit');
+    await fs.cp(ctx.original, ws, { recursive: true });
+    const result = await runFerry(ctx.script, ['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')], { FERRY_TEST_KILL_UPDATE: 'commit:1:SIGINT' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('ferry: Interrupted too late to stop: the update was finished.\n');
+    expect(result.stdout).toMatch(/Updated\.\n$/);
+    expect(await tree(ws)).toEqual(ctx.after);
   }, 60_000);
 });

@@ -3,7 +3,9 @@
  * every new text is staged beside its target as a dot-named file (the workspace reader ignores
  * those) under a `staging` journal; once all are flushed the journal turns `commit` and the
  * staged files are renamed into place. Interrupted before that, the workspace is as it was;
- * after, the next `ferry` command finishes the update (`recoverInterruptedUpdate`).
+ * after, the next `ferry` command finishes the update (`recoverInterruptedUpdate`). An aborted
+ * `signal` (Ctrl-C) stops it the same way: before the commit point it is undone and the signal's
+ * reason thrown; after, it is finished.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -15,12 +17,12 @@ import type { UpdatePlan } from './types.js';
 export { UpdateWriteError };
 
 /** Writes the plan holding the workspace's write lock (one writer at a time: an import, the app). */
-export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan): Promise<void> {
+export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan, signal?: AbortSignal): Promise<void> {
   const root = path.resolve(workspaceRoot);
-  await withWorkspaceLock(root, 'an update from API spec', () => applyLocked(root, plan));
+  await withWorkspaceLock(root, 'an update from API spec', () => applyLocked(root, plan, signal));
 }
 
-async function applyLocked(root: string, plan: UpdatePlan): Promise<void> {
+async function applyLocked(root: string, plan: UpdatePlan, signal: AbortSignal | undefined): Promise<void> {
   const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
   for (const target of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
     const problem = await checkNoSymlinks(root, rel(target));
@@ -41,6 +43,7 @@ async function applyLocked(root: string, plan: UpdatePlan): Promise<void> {
     dirs: await missingDirs(root, plan.writes.map((w) => path.dirname(w.file))),
   };
   const kill = testKillPoint();
+  signal?.throwIfAborted();
   await writeJournal(root, journal, true);
   try {
     for (const dir of journal.dirs) await fs.mkdir(path.join(root, dir));
@@ -53,10 +56,12 @@ async function applyLocked(root: string, plan: UpdatePlan): Promise<void> {
       } finally {
         await handle.close();
       }
-      if (kill?.phase === 'staging' && ++step === kill.step) process.kill(process.pid, 'SIGKILL');
+      if (kill?.phase === 'staging' && ++step === kill.step) process.kill(process.pid, kill.signal);
+      signal?.throwIfAborted();
     }
     for (const dir of new Set(plan.writes.map((w) => path.dirname(w.file)))) await syncDir(dir);
     // The commit point: from here on the update is finished, now or by the next ferry command.
+    signal?.throwIfAborted();
     await writeJournal(root, { ...journal, state: 'commit' }, false);
   } catch (error) {
     // Should undoing fail too, the journal stays `staging` and the next ferry command undoes it.
@@ -65,7 +70,7 @@ async function applyLocked(root: string, plan: UpdatePlan): Promise<void> {
   }
   try {
     await finishCommit(root, { ...journal, state: 'commit' }, (step) => {
-      if (kill?.phase === 'commit' && step === kill.step) process.kill(process.pid, 'SIGKILL');
+      if (kill?.phase === 'commit' && step === kill.step) process.kill(process.pid, kill.signal);
     });
   } catch (error) {
     throw new UpdateWriteError(`The update could not put every file in place (${(error as Error).message}). Nothing is lost: fix the cause (permissions, disk space), then run any ferry command in this workspace and it finishes the update.`);
@@ -89,9 +94,10 @@ async function missingDirs(root: string, dirs: string[]): Promise<string[]> {
 
 /**
  * Fault injection for the crash tests: `FERRY_TEST_KILL_UPDATE=staging:N` or `commit:N` makes
- * this process kill itself (SIGKILL, no clean-up) after the Nth staged file or rename.
+ * this process kill itself (SIGKILL, no clean-up) after the Nth staged file or rename;
+ * `staging:N:SIGINT` or `commit:N:SIGINT` sends it a Ctrl-C there instead.
  */
-function testKillPoint(): { phase: 'staging' | 'commit'; step: number } | undefined {
-  const match = /^(staging|commit):(\d+)$/.exec(process.env.FERRY_TEST_KILL_UPDATE ?? '');
-  return match ? { phase: match[1] as 'staging' | 'commit', step: Number(match[2]) } : undefined;
+function testKillPoint(): { phase: 'staging' | 'commit'; step: number; signal: 'SIGKILL' | 'SIGINT' } | undefined {
+  const match = /^(staging|commit):(\d+)(:SIGINT)?$/.exec(process.env.FERRY_TEST_KILL_UPDATE ?? '');
+  return match ? { phase: match[1] as 'staging' | 'commit', step: Number(match[2]), signal: match[3] ? 'SIGINT' : 'SIGKILL' } : undefined;
 }
