@@ -33,13 +33,14 @@ export class CliError extends Error {
  * and a wrapper may pass the terminal's SIGINT on to a child that got it too. A SIGINT this soon
  * after the first is that copy, not a second press (which quits before the summary is printed).
  */
-const SAME_CTRL_C_MS = 500;
+const SAME_CTRL_C_MS = 1000;
 
 /**
- * Ctrl-C during work that ends cleanly when asked (`run`, `load`): `stop` on the first SIGINT; a
- * second one exits at once (130). Returns what removes the handler.
+ * Ctrl-C during work that ends cleanly when asked (`run`, `load`, `import`, `update`): `stop` on the
+ * first SIGINT (and on the other `signals` given: SIGTERM); a second one, a second or more later,
+ * exits at once (130). Returns what gives the signals back to Node.
  */
-export function onCtrlC(stop: () => void): () => void {
+export function onCtrlC(stop: () => void, signals: readonly NodeJS.Signals[] = ['SIGINT']): () => void {
   let first: number | undefined;
   const onInterrupt = () => {
     if (first === undefined) {
@@ -47,6 +48,8 @@ export function onCtrlC(stop: () => void): () => void {
       stop();
     } else if (performance.now() - first >= SAME_CTRL_C_MS) process.exit(130);
   };
-  process.on('SIGINT', onInterrupt);
-  return () => process.off('SIGINT', onInterrupt);
+  for (const signal of signals) process.on(signal, onInterrupt);
+  return () => {
+    for (const signal of signals) process.off(signal, onInterrupt);
+  };
 }
