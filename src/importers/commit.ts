@@ -63,7 +63,12 @@ export async function commitImport(target: CommitTarget, result: ImportResult, o
 }
 
 async function commitLocked(target: CommitTarget, root: string, result: ImportResult, options: CommitOptions, journal: ImportJournal): Promise<ImportSummary> {
-  const into = (options.into ?? '').split(/[\\/]/).filter(Boolean);
+  const written = options.into ?? '';
+  // A folder under requests/, given as a path inside it: not absolute, no `..` (it would lead out).
+  if (/^([\\/]|[A-Za-z]:)/.test(written) || written.split(/[\\/]/).includes('..')) {
+    throw new ImportError(`Cannot import into "${written}": give a folder under requests/ as a path inside it (such as APIs/Billing), not an absolute path or one with "..".`);
+  }
+  const into = written.split(/[\\/]/).filter(Boolean);
   const targetDir = path.join(root, REQUESTS_DIR, ...into);
   const problem = await checkNoSymlinks(root, path.relative(root, targetDir));
   if (problem) throw new ImportError(`Cannot import into "${into.join('/')}": ${problem}.`);

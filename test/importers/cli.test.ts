@@ -102,6 +102,17 @@ describe('ferry import', () => {
     expect(await fs.readdir(path.join(ws, 'requests', 'Team'))).toEqual(['Mine']);
   });
 
+  it('--into outside requests/ (absolute, or with ..) is refused, saying so, and nothing is written', async () => {
+    const ws = await workspace();
+    const before = await fs.readdir(path.join(ws, 'requests'));
+    for (const into of ['../outside', '/tmp/abs', 'A/../../B']) {
+      const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), '--into', into]);
+      expect(result.code, into).toBe(2);
+      expect(result.stderr).toContain(`Cannot import into "${into}": give a folder under requests/ as a path inside it (such as APIs/Billing), not an absolute path or one with "..".`);
+    }
+    expect(await fs.readdir(path.join(ws, 'requests'))).toEqual(before);
+  });
+
   it('downloads over HTTP, following redirects', async () => {
     const ws = await workspace();
     const result = await ferry(['-w', ws, 'import', `${base}/moved`, '--json']);
