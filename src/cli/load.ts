@@ -11,6 +11,7 @@ import {
   LoadInputError,
   liveLine,
   mergeResults,
+  missingSegments,
   MergeError,
   parseSegment,
   parseStages,
@@ -135,6 +136,10 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       } catch (error) {
         if (error instanceof MergeError) throw new CliError(error.message);
         throw error;
+      }
+      const missing = missingSegments(merged.segments.parts, merged.segments.of);
+      if (missing.length > 0) {
+        ctx.output.err(`ferry: segment${missing.length === 1 ? '' : 's'} ${missing.map((n) => `${n}/${merged.segments.of}`).join(', ')} missing: the thresholds judged only part of the test, so the merge fails (exit 1). Merge the result files of every segment.`);
       }
       await report(merged, { json, outJson, ctx });
     });

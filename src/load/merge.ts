@@ -71,6 +71,12 @@ export function mergeResults(results: readonly LoadResult[]): LoadResult {
     targets,
     series,
     verdicts,
-    passed: !interrupted && verdicts.every((v) => v.passed),
+    // A merge that lacks a segment (a machine or pod that never reported) judged only part of the test.
+    passed: !interrupted && missingSegments(parts, first.segments.of).length === 0 && verdicts.every((v) => v.passed),
   };
+}
+
+/** The segment numbers (1-based) of `of` that `parts` lacks. */
+export function missingSegments(parts: readonly number[], of: number): number[] {
+  return Array.from({ length: of }, (_, i) => i + 1).filter((n) => !parts.includes(n));
 }

@@ -176,6 +176,11 @@ describe('ferry load --segment and ferry load merge', () => {
     const twice = await ferry(['-w', root, 'load', 'merge', out('part1'), out('part1')]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/segment 1\/3 is in more than one file/);
+    // A segment that never reported (a lost machine or pod): the merge fails, saying which.
+    const partial = await ferry(['-w', root, 'load', 'merge', out('part1'), out('part3'), '-r', 'json']);
+    expect(partial.code).toBe(1);
+    expect(partial.stderr).toContain('ferry: segment 2/3 missing: the thresholds judged only part of the test, so the merge fails (exit 1). Merge the result files of every segment.');
+    expect(JSON.parse(partial.stdout)).toMatchObject({ segments: { parts: [1, 3], of: 3 }, passed: false });
   });
 });
 
