@@ -26,7 +26,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
   program
     .command('export')
     .description('print an HTTP request as cURL or code in one of 16 languages')
-    .addHelpText('after', examples([["ferry export \"Users/Get user\"", "as a cURL command"], ["ferry export \"Users/Get user\" --lang python -e local", "as Python, variables from the local environment"], ["ferry export Users/Create --no-substitute", "keep {{variables}} as written"], ["ferry export --list", "the languages and libraries"]]))
+    .addHelpText('after', examples([["ferry export \"Users/Get user\"", "as a cURL command"], ["ferry export \"Users/Get user\" --lang python -e local", "as Python, variables from the local environment"], ["ferry export \"Users/Create user\" --no-substitute", "keep {{variables}} as written"], ["ferry export --list", "the languages and libraries"]]))
     .argument('[request]', 'the request path under requests/ (Folder/Name.yaml, extension optional)')
     .option('-l, --lang <lang>', 'language (default: curl): curl, httpie, wget, powershell, javascript, python, go, java, kotlin, swift, csharp, php, ruby, rust, dart, c')
     .option('--lib <lib>', 'library or shell of the language (see --list)')

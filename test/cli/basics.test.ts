@@ -37,6 +37,16 @@ describe('ferry basics', () => {
     }
   });
 
+  it('`ferry help NAME` of no command says so (exit 2); of a command, its help', async () => {
+    const unknown = await ferry(['help', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe("ferry: unknown command 'nope' (`ferry --help` lists the commands)");
+    expect(unknown.stdout).toBe('');
+    const known = await ferry(['help', 'run']);
+    expect(known.code).toBe(0);
+    expect(known.stdout).toMatch(/^Usage: ferry run/);
+  });
+
   it('bad usage exits 2 with a message', async () => {
     const result = await ferry(['no-such-command']);
     expect(result.code).toBe(2);
