@@ -133,8 +133,11 @@ ${cases.filter((c) => c.startsWith("    '")).join('\n')}
   case " $takes " in
     *" $prev "*)
       case "$prev" in
-        -e|--env) COMPREPLY=($(ferry "\${wsopt[@]}" __complete envs "$cur" 2>/dev/null)) ;;
-        --folder) COMPREPLY=($(ferry "\${wsopt[@]}" __complete paths "$cur" 2>/dev/null | while read -r p; do printf '%q\\n' "$p"; done)) ;;
+        # Ids and folder paths may hold spaces: one candidate a line, each quoted for the command line.
+        -e|--env|--folder)
+          local what=envs p; [ "$prev" = --folder ] && what=paths
+          COMPREPLY=()
+          while read -r p; do [ -n "$p" ] && COMPREPLY+=("$(printf '%q' "$p")"); done < <(ferry "\${wsopt[@]}" __complete "$what" "\${cur//\\\\/}" 2>/dev/null) ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
       esac
       return ;;
