@@ -1,9 +1,12 @@
 /** This computer's data folder: secrets, script-set values, cookies, tokens, history, settings. */
-export { dataDir, workspaceDataDir } from './paths.js';
+export { dataDir, settingsFile, workspaceDataDir } from './paths.js';
 export { JsonStore } from './json-store.js';
 export { SecretStore } from './secrets.js';
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
-export { certificatePassphrase, DEFAULT_SETTINGS, proxyWithCredentials, readSettings, setSetting, type AppSettings } from './settings.js';
+export {
+  certificatePassphrase, CLIENT_CERTIFICATES_FIX, DEFAULT_SETTINGS, proxyWithCredentials, readCertificateFiles, readSettings, readStoredCaFiles, setSetting,
+  SettingFileError, SettingsError, storedSettingMessage, type AppSettings,
+} from './settings.js';
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, type StoredCertificate } from './certificates.js';
 export { KnownServers, serverFingerprint } from './known-servers.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';

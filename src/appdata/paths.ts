@@ -19,3 +19,8 @@ export function workspaceDataDir(workspaceId: string, workspaceRoot: string): st
   const rootHash = createHash('sha256').update(path.resolve(workspaceRoot)).digest('hex').slice(0, 16);
   return path.join(dataDir(), 'workspaces', `${safeId}-${rootHash}`);
 }
+
+/** This computer's application settings (appdata/settings.ts), named in messages about them. */
+export function settingsFile(): string {
+  return path.join(dataDir(), 'settings.json');
+}

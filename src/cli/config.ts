@@ -1,7 +1,7 @@
 /** `ferry config list|get|set|path`: this computer's application settings (the defaults a request's `settings` override). */
 import type { Command } from 'commander';
 import { dataDir, readSettings, setSetting } from '../appdata/index.js';
-import { DEFAULT_SETTINGS, formatSetting, HTTP_VERSIONS, isAppSettingKey, unknownSettingMessage, type AppSettingKey } from '../model/index.js';
+import { APP_SETTINGS, DEFAULT_SETTINGS, formatSetting, isAppSettingKey, settableChoices, unknownSettingMessage, type AppSettingKey } from '../model/index.js';
 import type { CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
@@ -48,7 +48,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
     .description('change one setting, e.g. ferry config set timeoutMs 10000')
     .addHelpText('after', examples([["ferry config set timeoutMs 10000", "time requests out after 10 s"], ["ferry config set proxy none", "clear the proxy"]]))
     .argument('<key>', 'setting name')
-    .argument('<value>', `new value (true/false, a whole number, ${HTTP_VERSIONS.join('/')} for httpVersion, a URL for proxy, a comma-separated list for noProxy and caFiles; none clears)`)
+    .argument('<value>', `new value (true/false, a whole number, ${settableChoices(APP_SETTINGS.httpVersion).join('/')} for httpVersion, a URL for proxy, a comma-separated list for noProxy and caFiles; none clears)`)
     .action(async (key: string, value: string) => {
       const name = known(key);
       try {

@@ -79,6 +79,11 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
       ctx.output.err(`ferry: ${(error as Error).message}`);
       return EXIT.failed;
     }
+    // A stored application setting that cannot be used (a caFiles file deleted since): bad input, said in one line.
+    if ((error as Error)?.name === 'SettingsError') {
+      ctx.output.err(`ferry: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
     const system = systemErrorMessage(error);
     if (system) {
       ctx.output.err(`ferry: ${system.message}`);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AppSettings, WorkspaceData } from '../appdata/index.js';
+import { readStoredCaFiles, SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
 import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
@@ -62,7 +62,19 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const where = entry.file;
 
   const httpVersion = test.httpVersion ?? options.settings.httpVersion;
-  if (httpVersion === 'http3') throw new LoadInputError(`${where}: httpVersion http3 is not supported by load tests; use auto, http1 or http2.`);
+  if (httpVersion === 'http3') {
+    // Said where the value came from: the test's own field, or this computer's setting under it.
+    throw new LoadInputError(test.httpVersion
+      ? `${where}: httpVersion http3 is not supported by load tests; use auto, http1 or http2.`
+      : `The application setting httpVersion is http3 (in ${settingsFile()}), which load tests do not support; change it with ferry config set httpVersion auto (or http1, http2), or give ${where} an httpVersion of its own.`);
+  }
+  // A caFiles setting that stops every run stops this one too, before anything is sent.
+  try {
+    await readStoredCaFiles(options.settings.caFiles);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new LoadInputError(error.message);
+    throw error;
+  }
   const stages = options.stages ?? test.stages;
   try {
     checkStages(stages, options.stages ? '--stages' : where);

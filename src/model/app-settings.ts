@@ -19,7 +19,12 @@ interface Declared<T> {
 }
 export interface WholeNumberSetting extends Declared<number> { type: 'wholeNumber'; min: number; max: number }
 export interface FlagSetting extends Declared<boolean> { type: 'flag' }
-export interface ChoiceSetting<V extends string = string> extends Declared<V> { type: 'choice'; values: readonly [V, ...V[]] }
+/**
+ * `notHere`: values the format takes in a request's or a load test's field (spec 2.7, 9) that this
+ * computer's setting refuses, each with why: `ferry config set` says so, and a stored one (a hand
+ * edit) is ignored like any invalid value.
+ */
+export interface ChoiceSetting<V extends string = string> extends Declared<V> { type: 'choice'; values: readonly [V, ...V[]]; notHere?: Readonly<Partial<Record<V, string>>> }
 /** Free text checked by `check` (a message, or undefined when fine); '' = not set. */
 export interface TextSetting extends Declared<string> { type: 'text'; check: (value: string) => string | undefined; describe: string }
 /** A list of text items, written comma-separated in `ferry config set`. */
@@ -52,8 +57,8 @@ export type SettingDeclaration = WholeNumberSetting | FlagSetting | ChoiceSettin
 const wholeNumber = <P extends boolean>(fallback: number, perRequest: P, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   ({ type: 'wholeNumber', default: fallback, perRequest, min, max }) as const;
 const onOff = <P extends boolean>(fallback: boolean, perRequest: P) => ({ type: 'flag', default: fallback, perRequest }) as const;
-const choice = <const V extends readonly [string, ...string[]], P extends boolean>(values: V, fallback: V[number], perRequest: P) =>
-  ({ type: 'choice', values, default: fallback, perRequest }) as const;
+const choice = <const V extends readonly [string, ...string[]], P extends boolean>(values: V, fallback: V[number], perRequest: P, notHere?: Partial<Record<V[number], string>>) =>
+  ({ type: 'choice', values, default: fallback, perRequest, ...(notHere ? { notHere } : {}) }) as const;
 
 const freeText = (check: TextSetting['check'], describe: string) =>
   ({ type: 'text', default: '', perRequest: false, check, describe }) as const;
@@ -84,7 +89,8 @@ export const APP_SETTINGS = {
   followRedirects: onOff(true, true),
   maxRedirects: wholeNumber(10, true, 0, MAX_REDIRECTS),
   verifyTls: onOff(true, true),
-  httpVersion: choice(HTTP_VERSIONS, 'auto', true),
+  /** A request or a load test may name http3 (it fails when sent, or when the test starts); this computer's setting refuses it. */
+  httpVersion: choice(HTTP_VERSIONS, 'auto', true, { http3: 'HTTP/3 is not supported yet' }),
   decompress: onOff(true, true),
   /**
    * Most megabytes (MiB) of a response body read, as received and once decoded; past it the
@@ -156,9 +162,19 @@ export function requestLevelFields(): { [K in RequestLevelKey]: z.ZodOptional<z.
   return Object.fromEntries(REQUEST_LEVEL_KEYS.map((key) => [key, appSettingSchema(key).optional()])) as never;
 }
 
-/** True when `value` is a valid value of the setting (a hand-edited settings file may hold anything). */
+/** True when `value` is a valid value of this computer's setting (a hand-edited settings file may hold anything). */
 export function isValidSetting(key: AppSettingKey, value: unknown): boolean {
-  return appSettingSchema(key).safeParse(value).success;
+  return appSettingSchema(key).safeParse(value).success && refusedHere(APP_SETTINGS[key], value) === undefined;
+}
+
+/** Why this computer's setting refuses a value the format takes (`notHere`), or undefined. */
+function refusedHere(declared: SettingDeclaration, value: unknown): string | undefined {
+  return declared.type === 'choice' && typeof value === 'string' && declared.notHere ? declared.notHere[value] : undefined;
+}
+
+/** The values `ferry config set` takes for a choice: the format's less those it refuses here. */
+export function settableChoices(declared: ChoiceSetting): string[] {
+  return declared.values.filter((v) => refusedHere(declared, v) === undefined);
 }
 
 export function unknownSettingMessage(key: string): string {
@@ -191,8 +207,11 @@ export function parseSettingText<K extends AppSettingKey>(key: K, text: string):
     if (Number.isInteger(n) && n >= declared.min && n <= declared.max) return ok(n);
     return { ok: false, message: `Setting ${key} takes a whole number ${describeRange(declared)}, not "${text}".` };
   }
+  const takes = `Setting ${key} takes ${listWithOr(settableChoices(declared))}, not "${text}"`;
+  const refused = refusedHere(declared, text);
+  if (refused) return { ok: false, message: `${takes}: ${refused}.` };
   if ((declared.values as readonly string[]).includes(text)) return ok(text);
-  return { ok: false, message: `Setting ${key} takes ${listWithOr(declared.values)}, not "${text}".` };
+  return { ok: false, message: `${takes}.` };
 }
 
 /**

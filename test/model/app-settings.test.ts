@@ -40,7 +40,11 @@ describe('application settings', () => {
     expect(parseSettingText('verifyTls', 'off')).toEqual({ ok: true, value: false });
     expect(parseSettingText('verifyTls', 'maybe')).toEqual({ ok: false, message: 'Setting verifyTls takes true or false, not "maybe".' });
     expect(parseSettingText('httpVersion', 'http2')).toEqual({ ok: true, value: 'http2' });
-    expect(parseSettingText('httpVersion', 'http9')).toEqual({ ok: false, message: 'Setting httpVersion takes auto, http1, http2 or http3, not "http9".' });
+    expect(parseSettingText('httpVersion', 'http9')).toEqual({ ok: false, message: 'Setting httpVersion takes auto, http1 or http2, not "http9".' });
+    // http3 is a value of the format (a request's or a load test's field), not of this computer's setting.
+    expect(parseSettingText('httpVersion', 'http3')).toEqual({ ok: false, message: 'Setting httpVersion takes auto, http1 or http2, not "http3": HTTP/3 is not supported yet.' });
+    expect(isValidSetting('httpVersion', 'http3')).toBe(false);
+    expect(parseResource('request', { name: 'r', settings: { httpVersion: 'http3' } }).ok).toBe(true);
   });
 
   it('ferry config text: the proxy URL, lists, and none to clear', () => {

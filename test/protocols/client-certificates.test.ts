@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind } from '../../src/protocols/index.js';
-import { readSettings, setSetting } from '../../src/appdata/index.js';
+import { readSettings, setSetting, settingsFile } from '../../src/appdata/index.js';
 import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
 import { loadClientTls } from '../../src/runner/client-tls-files.js';
 import { listenLoopback, type Listening } from '../support/servers/index.js';
@@ -140,8 +140,9 @@ describe('client certificates and a private CA', () => {
     const mismatch = await failure(send({ caFiles: [file('ca.pem')], clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('stranger-key.pem') }] }));
     expect(mismatch!.message).toBe(`the client certificate for localhost (${file('client.pem')} + ${file('stranger-key.pem')}) cannot be used: the key does not belong to the certificate. Check certPath and keyPath.`);
     const missing = await failure(send({ clientCertificates: [{ host: 'localhost', certPath: file('nope.pem'), keyPath: file('client-key.pem') }] }));
-    expect(missing!.message).toBe(`the client certificate for localhost cannot be used: clientCertificates (localhost) names ${file('nope.pem')}, but it does not exist.`);
-    await expect(loadClientTls({ caFiles: [file('client-key.pem')], clientCertificates: [] })).rejects.toThrow(`caFiles names ${file('client-key.pem')}, which holds no PEM certificate`);
+    // Said with where the setting is kept and what to do.
+    expect(missing!.message).toBe(`the client certificate for localhost cannot be used: clientCertificates (localhost) in ${settingsFile()} names ${file('nope.pem')}, but it does not exist. Change it with ferry config set clientCertificates JSON, or clear it with ferry config set clientCertificates none.`);
+    await expect(loadClientTls({ caFiles: [file('client-key.pem')], clientCertificates: [] })).rejects.toThrow(`caFiles in ${settingsFile()} names ${file('client-key.pem')}, but it holds no PEM certificate`);
     expect(seenBy.length).toBe(before);
   });
 
