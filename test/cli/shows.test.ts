@@ -24,6 +24,7 @@ async function workspace(): Promise<string> {
   await fs.writeFile(path.join(root, 'requests', 'Users', 'Get user.yaml'), 'name: Get user\nurl: http://127.0.0.1:9/users/1\n');
   await fs.writeFile(path.join(root, 'requests', 'Ping.yaml'), 'name: Ping\nurl: http://127.0.0.1:9/ping\n');
   await fs.writeFile(path.join(root, 'environments', 'staging.yaml'), 'name: staging\n');
+  await fs.writeFile(path.join(root, 'environments', 'Swagger Petstore.yaml'), 'name: Swagger Petstore\n');
   return root;
 }
 
@@ -87,7 +88,10 @@ describe('completion', () => {
       { cwd: root, words: ['ferry', 'run', ''], want: ['Users/', 'Users/Get\\ user ', 'Ping '] },
       { cwd: root, words: ['ferry', 'run', 'Users/Get\\ u'], want: ['Users/Get\\ user '] },
       { cwd: root, words: ['ferry', 'export', 'p'], want: ['Ping '] },
-      { cwd: root, words: ['ferry', 'run', '-e', 's'], want: ['staging'] },
+      { cwd: root, words: ['ferry', 'run', '-e', 'st'], want: ['staging'] },
+      // An id with a space is one word, quoted.
+      { cwd: root, words: ['ferry', 'run', '-e', 'Sw'], want: ['Swagger\\ Petstore'] },
+      { cwd: root, words: ['ferry', 'run', '--folder', 'U'], want: ['Users/', 'Users/Get\\ user'] },
       { cwd: root, words: ['ferry', 'completion', 'f'], want: ['fish'] },
       // -w DIR elsewhere: the paths of that workspace.
       { cwd: outside, words: ['ferry', '-w', 'ws', 'run', 'P'], want: ['Ping '] },
