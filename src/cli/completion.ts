@@ -1,13 +1,15 @@
 /**
  * `ferry completion bash|zsh|fish`: prints a completion script. Commands, subcommands and options
  * come from the registered commands, so the script follows them; request paths, folders and
- * environments come at Tab time from the hidden `ferry __complete paths|envs PREFIX`.
+ * environments, server and load test ids come at Tab time from the hidden `ferry __complete`;
+ * setting names (`config get|set`) are written into the script.
  */
 import type { Command, Option } from 'commander';
 import { walkRequests, type FolderNode } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
+import { APP_SETTING_KEYS } from '../model/app-settings.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** Commands whose arguments are request or folder paths. */
@@ -32,17 +34,20 @@ export function registerCompletion(program: Command, ctx: CliContext): void {
     });
 }
 
-/** The hidden `ferry __complete paths|envs PREFIX` the scripts call at Tab time. */
+/** The hidden `ferry __complete paths|envs|servers|loadtests PREFIX` the scripts call at Tab time. */
 export function registerCompleteHelper(program: Command, ctx: CliContext): void {
   program
     .command('__complete', { hidden: true })
-    .argument('<what>', 'paths or envs')
+    .argument('<what>', 'paths, envs, servers or loadtests')
     .argument('[prefix]', 'what is typed so far')
     .action(async (what: string, prefix: string | undefined, _options: unknown, command: Command) => {
       // Tab must never print an error into the command line: nothing is printed on failure.
       try {
         const ws = await openWorkspaceFor(command, ctx);
-        const words = what === 'envs' ? ws.environments.map((e) => e.id) : what === 'paths' ? treePaths(ws.tree) : [];
+        const words = what === 'envs' ? ws.environments.map((e) => e.id)
+          : what === 'servers' ? ws.servers.map((e) => e.id)
+            : what === 'loadtests' ? ws.loadtests.map((e) => e.id)
+              : what === 'paths' ? treePaths(ws.tree) : [];
         const lower = (prefix ?? '').toLowerCase();
         const matching = words.filter((w) => w.toLowerCase().startsWith(lower));
         if (matching.length) ctx.output.out(matching.join('\n'));
@@ -99,6 +104,11 @@ function bashScript(program: Command): string {
     }
   }
   return `# ferry completion for bash (and zsh through bashcompinit): source <(ferry completion bash)
+# Ids of the workspace (servers, loadtests) added to COMPREPLY, each quoted (a file name may hold spaces).
+_ferry_ids() {
+  local p
+  while read -r p; do [ -n "$p" ] && COMPREPLY+=("$(printf '%q' "$p")"); done < <(ferry "\${wsopt[@]}" __complete "$1" "\${cur//\\\\/}" 2>/dev/null)
+}
 _ferry() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local cmd="" sub="" ws="" i=1 word
@@ -125,7 +135,12 @@ _ferry() {
 ${cases.filter((c) => !c.startsWith("    '")).join('\n')}
   esac
   if [ -n "$subs" ]; then
-    if [ -z "$sub" ]; then COMPREPLY=($(IFS=' '; compgen -W "$subs --help" -- "$cur")); return; fi
+    if [ -z "$sub" ]; then
+      COMPREPLY=($(IFS=' '; compgen -W "$subs --help" -- "$cur"))
+      # ferry load ID: the workspace's load tests beside \`merge\`.
+      [ "$cmd" = load ] && _ferry_ids loadtests
+      return
+    fi
     case "$cmd $sub" in
 ${cases.filter((c) => c.startsWith("    '")).join('\n')}
     esac
@@ -156,6 +171,8 @@ ${cases.filter((c) => c.startsWith("    '")).join('\n')}
         if [[ "$p" == */ ]]; then COMPREPLY+=("$(printf '%q' "$p")"); else COMPREPLY+=("$(printf '%q' "$p") "); fi
       done < <(ferry "\${wsopt[@]}" __complete paths "$typed" 2>/dev/null) ;;
     completion) COMPREPLY=($(IFS=' '; compgen -W '${SHELLS.join(' ')}' -- "$cur")) ;;
+    serve) _ferry_ids servers ;;
+    config) if [ "$prev" = "$sub" ] && { [ "$sub" = get ] || [ "$sub" = set ]; }; then COMPREPLY=($(IFS=' '; compgen -W '${APP_SETTING_KEYS.join(' ')}' -- "$cur")); fi ;;
     *) COMPREPLY=($(compgen -f -- "$cur")) ;;
   esac
 }

@@ -25,6 +25,10 @@ async function workspace(): Promise<string> {
   await fs.writeFile(path.join(root, 'requests', 'Ping.yaml'), 'name: Ping\nurl: http://127.0.0.1:9/ping\n');
   await fs.writeFile(path.join(root, 'environments', 'staging.yaml'), 'name: staging\n');
   await fs.writeFile(path.join(root, 'environments', 'Swagger Petstore.yaml'), 'name: Swagger Petstore\n');
+  await fs.mkdir(path.join(root, 'servers'));
+  await fs.writeFile(path.join(root, 'servers', 'mock api.yaml'), 'name: Mock API\n');
+  await fs.mkdir(path.join(root, 'loadtests'));
+  await fs.writeFile(path.join(root, 'loadtests', 'smoke.yaml'), 'name: smoke\ntargets:\n  - request: Ping\nstages:\n  - durationSecs: 1\n    target: 1\n');
   return root;
 }
 
@@ -93,6 +97,11 @@ describe('completion', () => {
       { cwd: root, words: ['ferry', 'run', '-e', 'Sw'], want: ['Swagger\\ Petstore'] },
       { cwd: root, words: ['ferry', 'run', '--folder', 'U'], want: ['Users/', 'Users/Get\\ user'] },
       { cwd: root, words: ['ferry', 'completion', 'f'], want: ['fish'] },
+      // Server and load test ids, setting names.
+      { cwd: root, words: ['ferry', 'serve', ''], want: ['mock\\ api'] },
+      { cwd: root, words: ['ferry', 'load', ''], want: ['merge', '--help', 'smoke'] },
+      { cwd: root, words: ['ferry', 'config', 'set', 'time'], want: ['timeoutMs'] },
+      { cwd: root, words: ['ferry', 'config', 'set', 'timeoutMs', ''], want: [] },
       // -w DIR elsewhere: the paths of that workspace.
       { cwd: outside, words: ['ferry', '-w', 'ws', 'run', 'P'], want: ['Ping '] },
       // Outside a workspace: no candidates, and no error text in the command line.
