@@ -16,6 +16,7 @@ import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { signSend } from './sign-each.js';
+import { tlsOptionsFor } from '../request/client-tls.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
 import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
@@ -438,7 +439,8 @@ export class Generator {
         connections: null,
         pipelining: 1,
         allowH2: this.config.http2,
-        connect: { rejectUnauthorized: this.config.verifyTls },
+        // The CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
+        connect: { rejectUnauthorized: this.config.verifyTls, ...tlsOptionsFor(this.config.clientTls, new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1'), Number(new URL(origin).port || 443)) },
       });
       this.pools.set(origin, pool);
     }

@@ -5,11 +5,13 @@
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { readStoredCaFiles, SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
+import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
 import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
+import { loadClientTls } from '../request/client-tls-files.js';
+import { tlsOptionsFor, type ClientTls } from '../request/client-tls.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
@@ -68,9 +70,11 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       ? `${where}: httpVersion http3 is not supported by load tests; use auto, http1 or http2.`
       : `The application setting httpVersion is http3 (in ${settingsFile()}), which load tests do not support; change it with ferry config set httpVersion auto (or http1, http2), or give ${where} an httpVersion of its own.`);
   }
-  // A caFiles setting that stops every run stops this one too, before anything is sent.
+  // This computer's caFiles and client certificates, as for a run: a CA file that cannot be used
+  // stops the test before anything is sent.
+  let clientTls: ClientTls | undefined;
   try {
-    await readStoredCaFiles(options.settings.caFiles);
+    clientTls = await loadClientTls(options.settings);
   } catch (error) {
     if (error instanceof SettingsError) throw new LoadInputError(error.message);
     throw error;
@@ -152,6 +156,15 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     }
     if (prepared.digest || prepared.ntlm) throw new LoadInputError(`${where}: ${node.path} uses ${prepared.digest ? 'digest' : 'NTLM'} auth, which load tests do not answer; use another auth type for load tests.`);
     targets.push(await wireTarget(prepared, node.path, target.weight, target.captures, marker));
+    // A client certificate for this host that cannot be used (unreadable, key not matching): said now, not by every send.
+    if (clientTls && /^https:/i.test(prepared.url)) {
+      const url = new URL(prepared.url);
+      try {
+        tlsOptionsFor(clientTls, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 443));
+      } catch (error) {
+        throw new LoadInputError(`${where}: ${node.path}: ${(error as Error).message}`);
+      }
+    }
   }
 
   return {
@@ -171,6 +184,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       timeoutMs: test.timeoutMs ?? options.settings.timeoutMs,
       http2: httpVersion === 'http2' || httpVersion === 'auto',
       verifyTls: options.settings.verifyTls,
+      ...(clientTls ? { clientTls } : {}),
       rows: rowsOf(rows, segment),
       segment,
       marker,

@@ -5,6 +5,7 @@
 import type { RepeatSigning } from '../request/prepared.js';
 import type { Stage } from './stages.js';
 import type { Segment } from './segment.js';
+import type { ClientTls } from '../request/client-tls.js';
 
 export interface Capture {
   variable: string;
@@ -44,6 +45,8 @@ export interface GeneratorConfig {
   timeoutMs: number;
   http2: boolean;
   verifyTls: boolean;
+  /** This computer's caFiles and client certificates (the settings), as a run uses them. */
+  clientTls?: ClientTls;
   /** Data rows of this generator's segment. */
   rows: Array<Record<string, string>>;
   /** The segment of the whole test, then this worker within it. */

@@ -9,7 +9,7 @@ import { loadCookies, saveCookies } from './cookies.js';
 import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { loadClientTls } from './client-tls-files.js';
+import { loadClientTls } from '../request/client-tls-files.js';
 import { RunContract, ScriptHost, type RunContext } from './context.js';
 
 export interface ContextOptions {

@@ -14,10 +14,13 @@ import { requestSchema } from '../../src/model/index.js';
 import { requestKind } from '../../src/protocols/index.js';
 import { readSettings, setSetting, settingsFile } from '../../src/appdata/index.js';
 import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
-import { loadClientTls } from '../../src/runner/client-tls-files.js';
+import { loadClientTls } from '../../src/request/client-tls-files.js';
 import { listenLoopback, type Listening } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 import { sendWith } from './kind-cases.js';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { runLoadTest } from '../../src/load/index.js';
+import { openedWorkspace } from '../runner/workspace.js';
 import { preparedRequest } from './prepared.js';
 
 type Pems = { key: string; cert: string };
@@ -81,6 +84,24 @@ describe('client certificates and a private CA', () => {
     }
   }
   const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as SendError);
+
+  it('a load test uses them too: the private CA trusted, the client certificate sent, a bad one refused before sending', async () => {
+    const loadTest = { name: 'T', model: 'arrivalRate', targets: [{ request: 'A.yaml' }], stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }] };
+    const { ws, data } = await openedWorkspace({ 'loadtests/t.yaml': loadTest, 'requests/A.yaml': { name: 'A', url: `${server.url}/load` } });
+    const settings = { ...DEFAULT_SETTINGS, caFiles: [file('ca.pem')], clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('client-key.pem') }] };
+    const before = seenBy.length;
+    const trusted = await runLoadTest({ workspace: ws, id: 't', data, settings, workers: 1 });
+    expect(trusted.overall.count).toBeGreaterThan(0);
+    expect(trusted.overall.errors.total).toBe(0);
+    expect(trusted.overall.statuses).toEqual({ 200: trusted.overall.count });
+    expect(seenBy.slice(before).every((cn) => cn === 'ferry-client')).toBe(true);
+    // Without the CA the same test fails its TLS handshakes.
+    const untrusted = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+    expect(untrusted.overall.errors.tls).toBe(untrusted.overall.count);
+    // A client certificate whose key does not fit: refused at planning, naming it.
+    const mismatched = { ...settings, clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('stranger-key.pem') }] };
+    await expect(runLoadTest({ workspace: ws, id: 't', data, settings: mismatched, workers: 1 })).rejects.toThrow(/loadtests\/t\.yaml: A\.yaml: the client certificate for localhost .* the key does not belong to the certificate/);
+  });
 
   it('the private CA is not trusted by default; caFiles adds it to the system authorities', async () => {
     const untrusted = await failure(send({ clientCertificates: [{ host: 'localhost', certPath: file('client.pem'), keyPath: file('client-key.pem') }] }));

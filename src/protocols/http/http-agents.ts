@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { SendError } from '../send-error.js';
-import { certificateFor, tlsOptionsFor, type ClientTls } from './client-tls.js';
+import { certificateFor, tlsOptionsFor, type ClientTls } from '../../request/client-tls.js';
 import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
 import { undiciAgent, undiciDispatcher, undiciProxyAgent } from './undici-parts.js';

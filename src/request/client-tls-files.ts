@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import {
   certificatePassphrase, CLIENT_CERTIFICATES_FIX, readCertificateFiles, readStoredCaFiles, SettingFileError, storedSettingMessage, type AppSettings,
 } from '../appdata/index.js';
-import { checkCertificate, type ClientCertificateMaterial, type ClientTls } from '../protocols/index.js';
+import { checkCertificate, type ClientCertificateMaterial, type ClientTls } from './client-tls.js';
 
 /**
  * The run's TLS material, or undefined when neither setting is used. Throws a SettingsError for a
