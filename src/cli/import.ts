@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { commitImport, convertInput, ImportError, importCurl, type ImportSummary } from '../importers/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { interruptSignal } from './stop-signal.js';
+import { interruptUntilWriting } from './stop-signal.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
 import { checkDisplayName } from '../workspace/index.js';
@@ -54,13 +54,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
       // Ctrl-C (or SIGTERM): while the input is read nothing is written yet, so the import quits
       // at once; once it writes, it stops at its next safe point and is undone (past its point of
       // no return, finished). A second Ctrl-C quits at once (the next command undoes the rest).
-      let writing = false;
-      const interrupt = interruptSignal(() => {
-        if (writing) return;
-        progress?.clear();
-        ctx.output.err('ferry: Interrupted: nothing was imported.');
-        process.exit(EXIT.failed);
-      });
+      const interrupt = interruptUntilWriting(progress, 'nothing was imported.', ctx.output);
       try {
         progress?.show(options.curl !== undefined ? '→ Reading the cURL command' : `→ Reading ${source === '-' ? 'standard input' : source}`);
         const result = options.curl !== undefined
@@ -71,7 +65,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
           const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
           result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);
         }
-        writing = true;
+        interrupt.startWriting();
         summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, signal: interrupt.signal, onProgress: progress && ((written, total) => progress.count('→ Writing files', written, total)) });
       } catch (error) {
         if (error === interrupt.signal.reason) throw new CliError('Interrupted: the import was undone; the workspace is as it was.', EXIT.failed);

@@ -1,4 +1,4 @@
-import { onCtrlC } from './exit-codes.js';
+import { EXIT, onCtrlC } from './exit-codes.js';
 
 /** Resolves on the first Ctrl-C (SIGINT) or SIGTERM: how long-running commands (`serve`, `app`) wait to stop. */
 export function stopSignal(): Promise<void> {
@@ -27,4 +27,20 @@ export function interruptSignal(onFirst: () => void): { signal: AbortSignal; dis
     onFirst();
   }, ['SIGINT', 'SIGTERM']);
   return { signal: controller.signal, dispose };
+}
+
+/**
+ * `interruptSignal` for a command that reads first and writes late (`import`, `update`): a Ctrl-C
+ * before `startWriting()` quits at once (`status` cleared, `nothingDone` said, exit code 1), since
+ * nothing is written yet; after it, the command's own safe points stop and undo the writing.
+ */
+export function interruptUntilWriting(status: { clear(): void } | undefined, nothingDone: string, output: { err(text: string): void }): { signal: AbortSignal; dispose(): void; startWriting(): void } {
+  let writing = false;
+  const interrupt = interruptSignal(() => {
+    if (writing) return;
+    status?.clear();
+    output.err(`ferry: Interrupted: ${nothingDone}`);
+    process.exit(EXIT.failed);
+  });
+  return { ...interrupt, startWriting: () => void (writing = true) };
 }

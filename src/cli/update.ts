@@ -14,7 +14,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
-import { interruptSignal } from './stop-signal.js';
+import { interruptUntilWriting } from './stop-signal.js';
 import { examples } from './examples.js';
 
 interface UpdateOptions {
@@ -50,13 +50,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       // Ctrl-C (or SIGTERM): while the document is read and compared nothing is written yet, so
       // the update quits at once; once it writes, it stops and is undone before its commit point,
       // finished after it. A second Ctrl-C quits at once (the next command undoes or finishes it).
-      let writing = false;
-      const interrupt = interruptSignal(() => {
-        if (writing) return;
-        status?.clear();
-        ctx.output.err('ferry: Interrupted: nothing was updated.');
-        process.exit(EXIT.failed);
-      });
+      const interrupt = interruptUntilWriting(status, 'nothing was updated.', ctx.output);
       try {
         status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
         const input = await withNetworkFor(spec, (network) => readInput(spec, network));
@@ -64,7 +58,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
         plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
         if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
           status?.show(`→ Writing ${plan.writes.length + plan.deletes.length} changes`);
-          writing = true;
+          interrupt.startWriting();
           await applyUpdate(ws.root, plan, interrupt.signal);
         }
       } catch (error) {
