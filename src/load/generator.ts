@@ -16,7 +16,6 @@ import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { signSend } from './sign-each.js';
-import { tlsOptionsFor } from '../request/client-tls.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
 import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
@@ -440,7 +439,7 @@ export class Generator {
         pipelining: 1,
         allowH2: this.config.http2,
         // The CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
-        connect: { rejectUnauthorized: this.config.verifyTls, ...tlsOptionsFor(this.config.clientTls, new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1'), Number(new URL(origin).port || 443)) },
+        connect: { rejectUnauthorized: this.config.verifyTls, ...(this.config.tls?.byOrigin[origin] ?? (this.config.tls?.ca ? { ca: this.config.tls.ca } : {})) },
       });
       this.pools.set(origin, pool);
     }

@@ -19,7 +19,7 @@ import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
 import { checkStages, StageError, totalSeconds, type Stage } from './stages.js';
 import type { ThresholdRule } from './thresholds.js';
-import type { GeneratorConfig, WireTarget } from './wire.js';
+import type { GeneratorConfig, WireTarget, WireTls } from './wire.js';
 
 /** Bad input: unknown id, missing or non-HTTP target, bad stage, threshold or data file. Nothing was sent. */
 export class LoadInputError extends Error {
@@ -73,8 +73,11 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   // This computer's caFiles and client certificates, as for a run: a CA file that cannot be used
   // stops the test before anything is sent.
   let clientTls: ClientTls | undefined;
+  // What each HTTPS target's connections use (worked out here: the workers get plain options).
+  const tls: WireTls = { byOrigin: {} };
   try {
     clientTls = await loadClientTls(options.settings);
+    if (clientTls?.ca) tls.ca = clientTls.ca;
   } catch (error) {
     if (error instanceof SettingsError) throw new LoadInputError(error.message);
     throw error;
@@ -160,7 +163,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     if (clientTls && /^https:/i.test(prepared.url)) {
       const url = new URL(prepared.url);
       try {
-        tlsOptionsFor(clientTls, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 443));
+        tls.byOrigin[url.origin] = tlsOptionsFor(clientTls, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 443));
       } catch (error) {
         throw new LoadInputError(`${where}: ${node.path}: ${(error as Error).message}`);
       }
@@ -184,7 +187,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       timeoutMs: test.timeoutMs ?? options.settings.timeoutMs,
       http2: httpVersion === 'http2' || httpVersion === 'auto',
       verifyTls: options.settings.verifyTls,
-      ...(clientTls ? { clientTls } : {}),
+      ...(clientTls ? { tls } : {}),
       rows: rowsOf(rows, segment),
       segment,
       marker,

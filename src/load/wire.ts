@@ -5,7 +5,7 @@
 import type { RepeatSigning } from '../request/prepared.js';
 import type { Stage } from './stages.js';
 import type { Segment } from './segment.js';
-import type { ClientTls } from '../request/client-tls.js';
+import type { ConnectionOptions } from 'node:tls';
 
 export interface Capture {
   variable: string;
@@ -46,7 +46,7 @@ export interface GeneratorConfig {
   http2: boolean;
   verifyTls: boolean;
   /** This computer's caFiles and client certificates (the settings), as a run uses them. */
-  clientTls?: ClientTls;
+  tls?: WireTls;
   /** Data rows of this generator's segment. */
   rows: Array<Record<string, string>>;
   /** The segment of the whole test, then this worker within it. */
@@ -112,4 +112,13 @@ export type MainMessage = { type: 'stop' } | { type: 'start'; startAt: number } 
 
 export function noErrors(): Record<ErrorKind, number> {
   return { status: 0, timeout: 0, refused: 0, reset: 0, tls: 0, other: 0 };
+}
+
+/**
+ * TLS options of a load test's HTTPS connections, worked out when it is planned: the CAs of the
+ * caFiles setting for every origin, and per target origin its client certificate as well.
+ */
+export interface WireTls {
+  ca?: string[];
+  byOrigin: Record<string, ConnectionOptions>;
 }
