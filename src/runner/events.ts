@@ -82,7 +82,8 @@ export type RunEvent =
   | { type: 'request'; result: RequestResult }
   | { type: 'warning'; message: string }
   /** No results here: reporters keep what they need from the `request` events (a run may be millions long). */
-  | { type: 'end'; summary: RunSummary; bailed: boolean };
+  /** `interrupted`: Ctrl-C (or the app's Stop) ended it; the requests after the one in flight were not run. */
+  | { type: 'end'; summary: RunSummary; bailed: boolean; interrupted: boolean };
 
 export interface Reporter {
   onEvent(event: RunEvent): void;

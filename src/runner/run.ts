@@ -49,6 +49,8 @@ export interface RunOutcome {
   /** Every result, in order; empty when the plan said `keepResults: false`. */
   results: RequestResult[];
   bailed: boolean;
+  /** Stopped by its signal (Ctrl-C, the app's Stop, an agent's cancel). */
+  interrupted: boolean;
 }
 
 /** Most sends in one iteration, so `setNextRequest` loops end. */
@@ -156,9 +158,10 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   }
 
   const summary = tally.summary(iterations, performance.now() - started);
-  emit({ type: 'end', summary, bailed });
+  const interrupted = ctx.signal?.aborted === true;
+  emit({ type: 'end', summary, bailed, interrupted });
   for (const reporter of reporters) await reporter.finish?.();
-  return { summary, results, bailed };
+  return { summary, results, bailed, interrupted };
 }
 
 function findNext(items: readonly RunItem[], wanted: string): number {

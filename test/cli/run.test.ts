@@ -100,7 +100,9 @@ describe('ferry run', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/stopping: the request in flight is cancelled/);
     expect(result.stdout).toMatch(/1 request, 1 failed/);
+    expect(result.stdout).toContain('Stopped by Ctrl-C: the request in flight was cancelled, and the ones after it were not run.');
     const report = JSON.parse(await fs.readFile(out, 'utf8'));
+    expect(report.summary).toMatchObject({ interrupted: true, bailed: false });
     expect(report.results.map((r: { name: string; error: string }) => [r.name, r.error])).toEqual([['slow', 'the request was cancelled.']]);
     expect(process.listenerCount('SIGINT')).toBe(listeners);
   });

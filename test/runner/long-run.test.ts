@@ -45,7 +45,7 @@ describe('a run thousands of sends long', () => {
 
     const report = JSON.parse(await fs.readFile(json, 'utf8'));
     expect(report.version).toBe(1);
-    expect(report.summary).toMatchObject({ requests: 2 * ITERATIONS, failedRequests: ITERATIONS, tests: ITERATIONS, failedTests: 0, iterations: ITERATIONS, bailed: false });
+    expect(report.summary).toMatchObject({ requests: 2 * ITERATIONS, failedRequests: ITERATIONS, tests: ITERATIONS, failedTests: 0, iterations: ITERATIONS, bailed: false, interrupted: false });
     expect(report.results).toHaveLength(2 * ITERATIONS);
     expect(report.results.map((r: { iteration: number }) => r.iteration)).toEqual(Array.from({ length: 2 * ITERATIONS }, (_, i) => Math.floor(i / 2)));
     expect(report.results.filter((r: { name: string; status: number; passed: boolean }) => r.name === 'ping' && r.status === 200 && r.passed)).toHaveLength(ITERATIONS);

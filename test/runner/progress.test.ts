@@ -49,7 +49,7 @@ describe('the progress line', () => {
     const writes: string[] = [];
     const progress = new ProgressReporter({ write: (t) => void writes.push(t) });
     progress.onEvent({ type: 'sending', path: 'a.yaml', name: 'a', position: 3, total: 5, iteration: 1, iterations: 4 });
-    progress.onEvent({ type: 'end', summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations: 4 }, bailed: false });
+    progress.onEvent({ type: 'end', summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations: 4 }, bailed: false, interrupted: false });
     expect(writes).toEqual([`${CLEAR}→ a (3/5, iteration 2/4)`, CLEAR]);
   });
 

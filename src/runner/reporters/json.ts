@@ -12,7 +12,7 @@ export const MAX_MESSAGE_TEXT_BYTES = 64 * 1024;
 
 export interface JsonReport {
   version: 1;
-  summary: RunSummary & { bailed: boolean; startedAt: string; environment: string | null; workspace: string };
+  summary: RunSummary & { bailed: boolean; interrupted: boolean; startedAt: string; environment: string | null; workspace: string };
   results: Array<{
     path: string;
     name: string;
@@ -43,14 +43,15 @@ export interface JsonReport {
   }>;
 }
 
-export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; results: readonly RequestResult[] }): JsonReport {
+export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean; results: readonly RequestResult[] }): JsonReport {
   return { version: 1, summary: reportSummary(start, end), results: end.results.map((r) => reportEntry(r)) };
 }
 
-function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean }): JsonReport['summary'] {
+function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean }): JsonReport['summary'] {
   return {
     ...end.summary,
     bailed: end.bailed,
+    interrupted: end.interrupted === true,
     startedAt: start?.startedAt ?? '',
     environment: start?.environment ?? null,
     workspace: start?.workspace ?? '',
