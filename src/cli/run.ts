@@ -29,6 +29,7 @@ import { DataFileError, readDataFile, RunError, type DataRow } from '../variable
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { MAX_TIMER_MS } from '../model/constants.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
 import { examples } from './examples.js';
 import { onCtrlC } from './exit-codes.js';
@@ -227,11 +228,11 @@ function reportFiles(options: { outJson?: string; outJunit?: string; outHtml?: s
   return { json: options.outJson, junit: options.outJunit, html: options.outHtml };
 }
 
-function wholeNumber(text: string | undefined, flag: string, min: number): number | undefined {
+function wholeNumber(text: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new CliError(`${flag} takes a whole number of ${min} or more, not "${text}".`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new CliError(`${flag} takes a whole number ${max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`}, not "${text}".`);
   }
   return n;
 }
@@ -268,8 +269,8 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
     iterations: wholeNumber(flags.iterations, '--iterations', 1),
     dataFile: flags.data,
     bail: Boolean(flags.bail),
-    delayMs: wholeNumber(flags.delayMs, '--delay-ms', 0),
-    timeoutMs: wholeNumber(flags.timeoutMs, '--timeout-ms', 0),
+    delayMs: wholeNumber(flags.delayMs, '--delay-ms', 0, MAX_TIMER_MS),
+    timeoutMs: wholeNumber(flags.timeoutMs, '--timeout-ms', 0, MAX_TIMER_MS),
     insecure: Boolean(flags.insecure),
     allowFilesOutside: Boolean(flags.allowFilesOutside),
     allowPrograms: Boolean(flags.allowPrograms),

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { flag, integer, oneOf } from './declare.js';
+import { MAX_TIMER_MS } from './constants.js';
 
 export const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'] as const;
 
@@ -85,7 +86,7 @@ export function checkProxyUrl(value: string): string | undefined {
 
 export const APP_SETTINGS = {
   /** Whole-request timeout in ms; 0 = no limit. */
-  timeoutMs: wholeNumber(30_000, true),
+  timeoutMs: wholeNumber(30_000, true, 0, MAX_TIMER_MS),
   followRedirects: onOff(true, true),
   maxRedirects: wholeNumber(10, true, 0, MAX_REDIRECTS),
   verifyTls: onOff(true, true),
@@ -101,7 +102,7 @@ export const APP_SETTINGS = {
   /** Body files outside the workspace folder may be sent. */
   filesOutsideWorkspace: onOff(false, false),
   /** Script limits: a script needs some time, and its sandbox 4 MB to 2000 MB (QuickJS in 32-bit WebAssembly). */
-  scriptTimeoutMs: wholeNumber(5_000, false, 1),
+  scriptTimeoutMs: wholeNumber(5_000, false, 1, MAX_TIMER_MS),
   scriptMemoryMb: wholeNumber(64, false, 4, 2000),
   /**
    * The proxy every HTTP-based request goes through (http://, https:// or socks5://). Its password

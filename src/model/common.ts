@@ -1,6 +1,7 @@
 /** Pieces shared by several resources: key/value rows, variables, scripts, auth, body, settings (spec 2.4–2.7, 2.10). */
 import { z } from 'zod';
 import { describe, flag, integer, keptWhenEmpty, list, oneOf, section, text } from './declare.js';
+import { MAX_TIMER_MS } from './constants.js';
 import { requestLevelFields } from './app-settings.js';
 
 export const keyValueSchema = section({
@@ -230,13 +231,13 @@ export const settingsSchema = section({
   // Present means on, also with every field at its default (an empty condition: until the tests pass).
   repeat: keptWhenEmpty(section({
     condition: text().default(''),
-    intervalMs: integer(0).default(1000),
-    timeoutMs: integer(0).default(30000),
+    intervalMs: integer(0, MAX_TIMER_MS).default(1000),
+    timeoutMs: integer(0, MAX_TIMER_MS).default(30000),
   }).optional()),
   stream: section({
     event: text().optional(),
     maxEvents: integer(0).default(100),
-    timeoutMs: integer(0).default(10000),
+    timeoutMs: integer(0, MAX_TIMER_MS).default(10000),
   }).optional(),
 });
 export type RequestSettings = z.output<typeof settingsSchema>;

@@ -9,3 +9,9 @@ export const WORKSPACE_FILE = 'ferry.yaml';
 export const FORMAT_VERSION = 1;
 /** The `seq` of a request or folder that gives none (it orders among its siblings by it). */
 export const DEFAULT_SEQ = 0;
+
+/**
+ * The longest wait a time field may name (about 24.8 days): Node's timers hold 2^31 - 1 ms, and a
+ * longer one fires at once (a 3,000,000,000 ms timeout timed out immediately).
+ */
+export const MAX_TIMER_MS = 2_147_483_647;

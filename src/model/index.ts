@@ -13,7 +13,7 @@ import { surelyValid } from './quick-check.js';
 import { serverSchemas } from './server.js';
 import { workspaceSchema } from './workspace.js';
 
-export { DEFAULT_SEQ } from './constants.js';
+export { DEFAULT_SEQ, MAX_TIMER_MS } from './constants.js';
 export * from './common.js';
 export * from './request.js';
 export * from './folder.js';

@@ -1,6 +1,7 @@
 /** A load test, `loadtests/<id>.yaml` (spec 2.12). */
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
+import { MAX_TIMER_MS } from './constants.js';
 import { appSettingSchema } from './app-settings.js';
 
 export const loadTargetSchema = section({
@@ -28,7 +29,7 @@ export const loadTestSchema = section({
   targets: list(loadTargetSchema).default([]),
   model: oneOf(['virtualUsers', 'arrivalRate']).default('virtualUsers'),
   stages: list(section({ durationSecs: number().min(0), target: number().min(0) })).default([]),
-  thinkTimeMs: integer(0).default(0),
+  thinkTimeMs: integer(0, MAX_TIMER_MS).default(0),
   maxInFlight: integer(1).default(1000),
   keepAlive: flag().default(true),
   timeoutMs: appSettingSchema('timeoutMs').optional(),

@@ -1,6 +1,7 @@
 /** A local server, `servers/<id>.yaml` (spec 2.11). Only the section of the server's kind is used; the others are kept. */
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
+import { MAX_TIMER_MS } from './constants.js';
 import { keyValues } from './common.js';
 import { framingFields } from './socket-framing.js';
 import { encodingField } from './socket-encoding.js';
@@ -27,7 +28,7 @@ function declareServerSchemas() {
     status: integer(100, 999).default(200),
     headers: keyValues(),
     body: text().default(''),
-    delayMs: integer(0).default(0),
+    delayMs: integer(0, MAX_TIMER_MS).default(0),
     matchQuery: keyValues(),
     matchHeaders: keyValues(),
     matchBody: text().default(''),
@@ -59,7 +60,7 @@ function declareServerSchemas() {
     match: oneOf(['any', 'contains', 'exact', 'regex']).default('contains'),
     pattern: text().default(''),
     reply: text().default(''),
-    delayMs: integer(0).default(0),
+    delayMs: integer(0, MAX_TIMER_MS).default(0),
     enabled: flag().default(true),
   });
 
@@ -84,7 +85,7 @@ function declareServerSchemas() {
       replyEvent: text().default(''),
       replyArgs: text().default(''),
       broadcast: flag().default(false),
-      delayMs: integer(0).default(0),
+      delayMs: integer(0, MAX_TIMER_MS).default(0),
       enabled: flag().default(true),
     })).default([]),
     path: text().default('/socket.io/'),
@@ -98,7 +99,7 @@ function declareServerSchemas() {
     tools: list(section({
       name: text().default(''), title: text().optional(), description: text().optional(),
       inputSchema: text().optional(), outputSchema: text().optional(), result: text().default(''),
-      isError: flag().default(false), delayMs: integer(0).default(0), enabled: flag().default(true),
+      isError: flag().default(false), delayMs: integer(0, MAX_TIMER_MS).default(0), enabled: flag().default(true),
     })).default([]),
     resources: list(section({
       uri: text().default(''), name: text().optional(), title: text().optional(), description: text().optional(),
@@ -122,7 +123,7 @@ function declareServerSchemas() {
 
   const sseServerSchema = section({
     events: list(sseEventSchema).default([]),
-    intervalMs: integer(0).default(0),
+    intervalMs: integer(0, MAX_TIMER_MS).default(0),
     repeat: flag().default(false),
   });
 

@@ -124,7 +124,7 @@ describe('the data folder', () => {
     expect(await readSettings()).toEqual(DEFAULT_SETTINGS);
     expect((await setSetting('timeoutMs', '5000')).timeoutMs).toBe(5000);
     expect((await setSetting('verifyTls', 'false')).verifyTls).toBe(false);
-    await expect(setSetting('timeoutMs', 'soon')).rejects.toThrow('Setting timeoutMs takes a whole number of 0 or more, not "soon".');
+    await expect(setSetting('timeoutMs', 'soon')).rejects.toThrow('Setting timeoutMs takes a whole number from 0 to 2147483647, not "soon".');
     await expect(setSetting('nope', '1')).rejects.toThrow(/Unknown setting "nope"/);
     // A hand-edited file with wrong types: those values are ignored, the others kept.
     const data = process.env.FERRY_DATA_DIR!;

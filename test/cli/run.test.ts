@@ -143,7 +143,9 @@ describe('ferry run', () => {
       [['run', '-r', 'cli,json'], /Only one report can go to stdout, and cli already does: the JSON report needs a file: add --out-json FILE/],
       [['run', '-r', 'cli', '-r', 'junit'], /the JUnit report needs a file: add --out-junit FILE/],
       [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],
-      [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number of 0 or more, not "soon"/],
+      [['run', '--delay-ms', 'soon'], /--delay-ms takes a whole number from 0 to 2147483647, not "soon"/],
+      // Node's timers hold 2^31 - 1 ms: a longer timeout fired at once.
+      [['run', '--timeout-ms', '3000000000'], /--timeout-ms takes a whole number from 0 to 2147483647, not "3000000000"/],
       [['run', '-d', 'missing.csv'], /: Data file .*missing\.csv does not exist/],
       // Report paths are checked before anything is sent.
       [['run', '--out-json', ws.root], /--out-json .* is a folder; give the path of a file/],
@@ -226,7 +228,7 @@ describe('ferry config', () => {
     expect((await ferry(['config', 'get'])).code).toBe(2);
     // Script limits the engine cannot work with are refused here, not by a stack trace in a run.
     for (const [key, value, message] of [
-      ['scriptTimeoutMs', '0', /scriptTimeoutMs takes a whole number of 1 or more, not "0"/],
+      ['scriptTimeoutMs', '0', /scriptTimeoutMs takes a whole number from 1 to 2147483647, not "0"/],
       ['scriptMemoryMb', '2', /scriptMemoryMb takes a whole number from 4 to 2000, not "2"/],
       ['scriptMemoryMb', '100000', /from 4 to 2000/],
     ] as const) {

@@ -56,6 +56,21 @@ describe('writing a fresh file from the model', () => {
     expect(serializeResource('request', stream.value)).toEqual({ name: 'S', kind: 'sse' });
   });
 
+  it('time fields hold at most 2^31 - 1 ms (a longer Node timer fires at once)', () => {
+    for (const [kind, value, at] of [
+      ['request', { name: 'R', settings: { timeoutMs: 3_000_000_000 } }, ['settings', 'timeoutMs']],
+      ['request', { name: 'R', settings: { repeat: { intervalMs: 3_000_000_000 } } }, ['settings', 'repeat', 'intervalMs']],
+      ['loadtest', { name: 'L', thinkTimeMs: 3_000_000_000 }, ['thinkTimeMs']],
+    ] as const) {
+      const parsed = parseResource(kind, value);
+      expect(parsed.ok, kind).toBe(false);
+      if (parsed.ok) continue;
+      expect(parsed.problems[0]!.path).toEqual(at);
+      expect(parsed.problems[0]!.message).toMatch(/2147483647/);
+    }
+    expect(parseResource('request', { name: 'R', settings: { timeoutMs: 2_147_483_647 } }).ok).toBe(true);
+  });
+
   it('a missing field says so', () => {
     const missing = parseResource('request', { url: 'http://127.0.0.1/' });
     expect(missing.ok).toBe(false);
