@@ -1,7 +1,6 @@
 /** A local server, `servers/<id>.yaml` (spec 2.11). Only the section of the server's kind is used; the others are kept. */
 import { z } from 'zod';
 import { flag, integer, list, number, oneOf, section, text } from './declare.js';
-import { MAX_TIMER_MS } from './constants.js';
 import { keyValues } from './common.js';
 import { framingFields } from './socket-framing.js';
 import { encodingField } from './socket-encoding.js';
@@ -28,7 +27,7 @@ function declareServerSchemas() {
     status: integer(100, 999).default(200),
     headers: keyValues(),
     body: text().default(''),
-    delayMs: integer(0, MAX_TIMER_MS).default(0),
+    delayMs: integer(0).default(0),
     matchQuery: keyValues(),
     matchHeaders: keyValues(),
     matchBody: text().default(''),
@@ -60,7 +59,7 @@ function declareServerSchemas() {
     match: oneOf(['any', 'contains', 'exact', 'regex']).default('contains'),
     pattern: text().default(''),
     reply: text().default(''),
-    delayMs: integer(0, MAX_TIMER_MS).default(0),
+    delayMs: integer(0).default(0),
     enabled: flag().default(true),
   });
 
@@ -85,7 +84,7 @@ function declareServerSchemas() {
       replyEvent: text().default(''),
       replyArgs: text().default(''),
       broadcast: flag().default(false),
-      delayMs: integer(0, MAX_TIMER_MS).default(0),
+      delayMs: integer(0).default(0),
       enabled: flag().default(true),
     })).default([]),
     path: text().default('/socket.io/'),
@@ -99,7 +98,7 @@ function declareServerSchemas() {
     tools: list(section({
       name: text().default(''), title: text().optional(), description: text().optional(),
       inputSchema: text().optional(), outputSchema: text().optional(), result: text().default(''),
-      isError: flag().default(false), delayMs: integer(0, MAX_TIMER_MS).default(0), enabled: flag().default(true),
+      isError: flag().default(false), delayMs: integer(0).default(0), enabled: flag().default(true),
     })).default([]),
     resources: list(section({
       uri: text().default(''), name: text().optional(), title: text().optional(), description: text().optional(),
@@ -123,7 +122,7 @@ function declareServerSchemas() {
 
   const sseServerSchema = section({
     events: list(sseEventSchema).default([]),
-    intervalMs: integer(0, MAX_TIMER_MS).default(0),
+    intervalMs: integer(0).default(0),
     repeat: flag().default(false),
   });
 

@@ -1,8 +1,9 @@
 /** Waits a kind's file may ask for (`delayMs`, `intervalMs`), bounded by what a timer can hold. */
+import { MAX_TIMER_MS } from '../../model/index.js';
 import { ServerError } from '../errors.js';
 
 /** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); Node fires longer ones after 1 ms. */
-export const MAX_WAIT_MS = 2_147_483_647;
+export const MAX_WAIT_MS = MAX_TIMER_MS;
 
 /** Refuses a `delayMs` / `intervalMs` a timer cannot hold, instead of answering at once. */
 export function checkWait(ms: number, field: string, file: string): void {
