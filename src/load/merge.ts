@@ -4,6 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
+import { fileProblemReason } from '../support/system-error.js';
 import { judge } from './thresholds.js';
 
 export class MergeError extends Error {
@@ -15,9 +16,7 @@ export async function readResultFile(file: string): Promise<LoadResult> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-    throw new MergeError(`${file} cannot be read (${why}); give the result files that \`ferry load --out-json\` wrote.`);
+    throw new MergeError(`${file} cannot be read (${fileProblemReason(error)}); give the result files that \`ferry load --out-json\` wrote.`);
   }
   return parseResult(text, file);
 }

@@ -31,3 +31,17 @@ export function describeSystemError(error: unknown): { message: string; code: st
   const where = path ? ` ${path}` : '';
   return { message: `Could not ${ACTIONS[syscall] ?? syscall}${where}: ${what} (${code}).`, code };
 }
+
+/**
+ * Why a file or folder could not be used, in a few words for a message that names it already
+ * (`requests/ cannot be read (permission denied)`): the common codes in words, else Node's message.
+ */
+export function fileProblemReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'it does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'ENOTDIR') return 'it is a file, not a folder';
+  if (code === 'EISDIR') return 'it is a folder, not a file';
+  return (error as Error).message;
+}

@@ -1,10 +1,18 @@
 /** One iteration's values: text from a CSV file, any JSON value from a JSON file. */
 export type DataRow = VariableValues;
 
-/** A row as templates fill it: text, JSON for values that are not text. */
+/** Files and templates hold text: a value that is not text is kept as JSON. */
+export function asText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+}
+
+/**
+ * Values as templates fill them (a data row, `pm.variables`' values): each as text. Own properties
+ * even for a name such as `__proto__` (plain assignment would change the prototype).
+ */
 export function rowText(row: DataRow): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(row)) Object.defineProperty(out, key, { value: typeof value === 'string' ? value : JSON.stringify(value) ?? '', enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(row)) Object.defineProperty(out, key, { value: asText(value), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

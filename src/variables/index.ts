@@ -4,8 +4,8 @@
  * Below runner/, session/ and load/, so all three share it; it imports request/ and lower.
  */
 export { activeEnvironmentMessage, listEnvironments, resolveEnvironment, type ActiveEnvironmentNotice, useEnvironment, type EnvironmentRow } from './environment.js';
-export { readDataFile, dataRows, rowText, parseCsv, DataFileError, type CsvRecord, type DataRow } from './data-file.js';
-export { RunVariables, asText } from './run-variables.js';
+export { readDataFile, dataRows, asText, rowText, parseCsv, DataFileError, type CsvRecord, type DataRow } from './data-file.js';
+export { RunVariables } from './run-variables.js';
 export { SecretMask, SECRET_MASK, type MaskableResult } from './secret-mask.js';
 export { RunError } from './errors.js';
 export {

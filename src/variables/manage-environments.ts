@@ -13,11 +13,9 @@ import { createEntry, deleteEntry, ENVIRONMENTS_DIR, readResource, saveEntry, ty
 import { resolveEnvironment } from './environment.js';
 import { RunError } from './errors.js';
 
-/** The id of the environment `wanted` names (id or display name); RunError when none does. */
+/** The id of the environment `wanted` names (id or display name); resolveEnvironment throws a RunError, listing them, when none does. */
 async function existing(ws: Workspace, wanted: string): Promise<string> {
-  const id = await resolveEnvironment(ws, wanted, undefined);
-  if (id === undefined) throw new RunError(`No environment "${wanted}".`);
-  return id;
+  return (await resolveEnvironment(ws, wanted, undefined))!;
 }
 
 /**

@@ -11,7 +11,7 @@ import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/varia
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
 import type { VariableScope } from '../template/index.js';
 import { SecretMask } from './secret-mask.js';
-import { rowText, type DataRow } from './data-file.js';
+import { asText, rowText, type DataRow } from './data-file.js';
 
 type PersistedScope = 'environment' | 'collection' | 'globals';
 type SecretScope = 'environment' | 'collection';
@@ -27,6 +27,7 @@ interface Pending {
 export class RunVariables {
   /** The data file's row of this iteration, its values as the file has them (scripts get them so; templates as text). */
   iterationData: DataRow = {};
+  private rowTexts: { row: DataRow; text: Record<string, string> } | undefined;
   private readonly pending = new Map<PersistedScope, Pending>();
   /** Names declared secret in the active environment and in the workspace variables. */
   private readonly secretKeys: Record<SecretScope, ReadonlySet<string>>;
@@ -65,11 +66,16 @@ export class RunVariables {
     for (const secrets of Object.values(snapshot.secrets)) for (const value of Object.values(secrets)) this.mask.add(value);
   }
 
+  /** `iterationData` as text, made once per row (a run's sends of one iteration share it). */
+  private iterationText(): Record<string, string> {
+    if (this.rowTexts?.row !== this.iterationData) this.rowTexts = { row: this.iterationData, text: rowText(this.iterationData) };
+    return this.rowTexts.text;
+  }
+
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
-    const localText: Record<string, string> = {};
-    for (const [key, value] of Object.entries(local)) put(localText, key, asText(value));
-    const row = rowText(this.iterationData);
+    const localText = rowText(local);
+    const row = this.iterationText();
     const globals = this.snapshot.scriptValues.globals;
     if (Object.keys(globals).length === 0) return scopeFrom(this.snapshot, [row, localText, this.cliVars]);
     // Globals (set only by scripts) come last: after the workspace's own variables.
@@ -203,7 +209,4 @@ function put(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** Files hold text: scripts' non-string values are kept as JSON. */
-export function asText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
-}
+

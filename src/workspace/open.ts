@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { makeDirs } from '../support/make-dirs.js';
-import { describeSystemError } from '../support/system-error.js';
+import { describeSystemError, fileProblemReason } from '../support/system-error.js';
 import { FORMAT_VERSION, WORKSPACE_FILE } from '../model/constants.js';
 import type { EnvironmentFile, EnvironmentSummary, RequestFile, RequestSummary, ResourceKind, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
@@ -152,7 +152,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
   try {
     await ensureDirs(absolute);
   } catch (error) {
-    warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${reason(error)}); the workspace opens without them.` });
+    warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${fileProblemReason(error)}); the workspace opens without them.` });
   }
 
   // A listing with a cache reads through it, and loads the parsers only if a file must be read.
@@ -222,7 +222,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
     }
-    throw new WorkspaceError(`${filePath} cannot be read (${reason(error)}); the workspace cannot open without it. It must be a file you may read.`);
+    throw new WorkspaceError(`${filePath} cannot be read (${fileProblemReason(error)}); the workspace cannot open without it. It must be a file you may read.`);
   }
   const { parseYamlData, readResource, resourceText } = await loadParsing();
   const parsed = parseYamlData(text);
@@ -254,7 +254,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     // A read-only checkout still opens. The id then comes from the folder path, so this
     // computer's data for it stays the same from one open to the next.
     file.id = pathId(absolute);
-    warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${reason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
+    warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${fileProblemReason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
   }
   return { file: file as IdentifiedWorkspaceFile, written: true };
 }
@@ -306,15 +306,6 @@ function readPart<R extends RequestSummary>(root: string, requests: readonly str
   return part;
 }
 
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  if (code === 'ENOTDIR') return 'it is a file, not a folder';
-  if (code === 'EISDIR') return 'it is a folder, not a file';
-  return (error as Error).message;
-}
-
 /** How a file of the workspace is read: from the file, or through the listing cache. */
 type ReadFile = (kind: ResourceKind, absolute: string, label: string) => Promise<ReadOutcomeOf<unknown>>;
 
@@ -338,7 +329,7 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${reason(error)}).` });
+    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${fileProblemReason(error)}).` });
     return [];
   }
   const results = await Promise.all(

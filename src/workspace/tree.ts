@@ -1,6 +1,7 @@
 /** Reads the request tree under `requests/` (spec 2.1.6–2.1.9, 2.3, 2.9). */
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { fileProblemReason } from '../support/system-error.js';
 import { DEFAULT_SEQ } from '../model/constants.js';
 import type { FolderSummary, RequestFile, RequestSummary } from '../model/index.js';
 import type { ReadOutcomeOf } from './read-resource.js';
@@ -73,8 +74,8 @@ function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    const [why, fix] = code === 'EACCES' || code === 'EPERM' ? ['permission denied', " Check the folder's permissions."] : code === 'ENOTDIR' ? ['it is a file, not a folder', ' Make it a folder.'] : [(error as Error).message, ''];
-    return { file: label, message: `${label}/ cannot be read (${why}); its requests were not read.${fix}` };
+    const fix = code === 'EACCES' || code === 'EPERM' ? " Check the folder's permissions." : code === 'ENOTDIR' ? ' Make it a folder.' : '';
+    return { file: label, message: `${label}/ cannot be read (${fileProblemReason(error)}); its requests were not read.${fix}` };
   }
 }
 

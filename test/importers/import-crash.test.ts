@@ -72,18 +72,23 @@ async function workspace(): Promise<{ ws: string; data: string }> {
   return { ws, data };
 }
 
+/** Resolves once the import writes its files aside: a staging folder under requests/ with files in it. */
+function stagingStarted(ws: string): Promise<void> {
+  return waitFor(async () => {
+    for (const staging of await stagings(path.join(ws, 'requests'))) {
+      if ((await fs.readdir(path.join(ws, 'requests', staging)).catch(() => [])).length > 0) return true;
+    }
+    return false;
+  }, 'the import to stage files');
+}
+
 describe('ferry import killed with SIGKILL', () => {
   it('mid-import of a big document: the staging folders are there after the kill, and gone after the next ferry command', async () => {
     const { ws, data } = await workspace();
     const before = await folderSnapshot(ws);
     const child = startFerry(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
     // Killed while it writes its files aside: a staging folder with files in it.
-    await waitFor(async () => {
-      for (const staging of await stagings(path.join(ws, 'requests'))) {
-        if ((await fs.readdir(path.join(ws, 'requests', staging)).catch(() => [])).length > 0) return true;
-      }
-      return false;
-    }, 'the import to stage files');
+    await stagingStarted(ws);
     child.kill();
     expect((await child.done).signal).toBe('SIGKILL');
     expect((await stagings(ws)).length).toBeGreaterThan(0);
@@ -132,12 +137,7 @@ describe('ferry import stopped with Ctrl-C (SIGINT)', () => {
     const { ws, data } = await workspace();
     const before = await folderSnapshot(ws);
     const child = startFerry(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
-    await waitFor(async () => {
-      for (const staging of await stagings(path.join(ws, 'requests'))) {
-        if ((await fs.readdir(path.join(ws, 'requests', staging)).catch(() => [])).length > 0) return true;
-      }
-      return false;
-    }, 'the import to stage files');
+    await stagingStarted(ws);
     // Twice at once, as `timeout` and `npm run` deliver one Ctrl-C: still one interruption.
     process.kill(child.pid, 'SIGINT');
     process.kill(child.pid, 'SIGINT');
