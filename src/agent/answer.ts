@@ -12,7 +12,7 @@ import { ServerError } from '../servers/index.js';
 import type { SecretMask } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { AgentError } from './errors.js';
-import { maskDeep, maskText } from './mask.js';
+import { maskDeep, maskText } from '../variables/workspace-mask.js';
 import type { AgentState } from './state.js';
 
 export interface ToolContext {

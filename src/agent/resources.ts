@@ -10,7 +10,7 @@ import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/rea
 import { checkNoSymlinks, isInside } from '../workspace/index.js';
 import { AgentError } from './errors.js';
 import { LIMITS } from './limits.js';
-import { maskDeep, maskText } from './mask.js';
+import { maskDeep, maskText } from '../variables/workspace-mask.js';
 import type { AgentState } from './state.js';
 
 const PREFIX = 'ferry://workspace/';

@@ -15,7 +15,7 @@ import { openWorkspaceForUse, Session, type SessionOptions } from '../session/in
 import type { SecretMask } from '../variables/index.js';
 import { WorkspaceError, type Workspace } from '../workspace/index.js';
 import { AgentError } from './errors.js';
-import { workspaceSecretMask } from './mask.js';
+import { workspaceSecretMask } from '../variables/workspace-mask.js';
 
 /** `environment` and `variables` as tools take them (`-e` and `--var` of the command line). */
 export interface VariableChoice {

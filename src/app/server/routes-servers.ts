@@ -15,6 +15,8 @@ import { KnownServers } from '../../appdata/index.js';
 import { APP_DEFAULT_PORTS, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
 import { checkServerSettings, plainRecord, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
 import { SecretMask } from '../../variables/index.js';
+// Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
+import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
 import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
@@ -67,14 +69,12 @@ export class AppServers {
 
   /** Adds the secret values stored for the workspace and its environments to the mask (values stored since are learnt on the next start or send). */
   private async learnSecrets(): Promise<void> {
-    for (const scope of ['workspace', ...this.state.workspace.environments.map((e) => e.id)]) {
-      for (const value of Object.values(await this.state.data.secrets.all(scope))) this.mask.add(value);
-    }
+    await workspaceSecretMask(this.state.workspace, this.state.data, this.mask);
   }
 
   /** A traffic record as the page gets it: secret values as `***`. */
   shown(record: TrafficView): TrafficView {
-    return this.mask.size === 0 ? record : (maskStrings(plainRecord(record), this.mask) as TrafficView);
+    return this.mask.size === 0 ? record : maskDeep(plainRecord(record), this.mask);
   }
 
   /** Starts the servers marked autoStart whose configuration this computer knows; the others wait (2.11). */
@@ -257,13 +257,4 @@ export function serverRoutes(servers: AppServers): Routes {
     'PUT /api/server': async ({ body }) => servers.save(field(body, 'id'), body),
     'POST /api/server': async ({ body }) => servers.create(field(body, 'name'), field(body, 'kind')),
   };
-}
-
-/** A copy of plain data (objects, lists) with every string masked; other values as they are. */
-function maskStrings(value: unknown, mask: SecretMask): unknown {
-  if (typeof value === 'string') return mask.text(value);
-  if (Array.isArray(value)) return value.map((item) => maskStrings(item, mask));
-  const plain = value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
-  if (plain) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item, mask)]));
-  return value;
 }
