@@ -10,7 +10,7 @@ import { folderSchema } from './folder.js';
 import { loadTestSchema } from './loadtest.js';
 import { requestSchema, type RequestFile } from './request.js';
 import { surelyValid } from './quick-check.js';
-import { serverSchemas } from './server.js';
+import { keepingUnusedSections, serverSchemas } from './server.js';
 import { workspaceSchema } from './workspace.js';
 
 export { DEFAULT_SEQ, MAX_TIMER_MS } from './constants.js';
@@ -55,13 +55,12 @@ export function parseResource<K extends ResourceKind>(kind: K, data: unknown): P
   const schema = RESOURCE_SCHEMAS[kind] as z.ZodType;
   const result = schema.safeParse(dropNullFields(schema, data ?? {}));
   if (result.success) return { ok: true, value: result.data as ResourceValue<K> };
-  return {
-    ok: false,
-    problems: result.error.issues.map((issue) => ({
-      path: issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
-      message: issue.message,
-    })),
-  };
+  const problems = result.error.issues.map((issue) => ({
+    path: issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
+    message: issue.message,
+  }));
+  if (kind === 'server') return keepingUnusedSections(data, problems, (rest) => parseResource(kind, rest));
+  return { ok: false, problems };
 }
 
 /** What a listing of thousands of requests keeps of each (`ferry ls`): the fields it shows and orders by. */

@@ -187,3 +187,35 @@ export type ServerFile = z.output<ServerSchema>;
 export const SERVER_KIND_SECTION = {
   http: 'http', mcp: 'mcp', websocket: 'websocket', socketio: 'socketio', sse: 'sse', tcp: 'socket', udp: 'socket', dns: 'dns', tcpProxy: 'proxy',
 } as const satisfies Record<ServerKind, keyof ServerFile>;
+
+/** Every section a server file may hold (2.11), whichever kind the file is. */
+const KIND_SECTIONS: ReadonlySet<string> = new Set(Object.values(SERVER_KIND_SECTION));
+
+/**
+ * 2.11: "Only the section of the server's kind is used; the other sections are kept." So a
+ * problem in another kind's section (left from switching the kind, or written by hand) neither
+ * refuses the file nor is reported: those sections are kept exactly as written and never read.
+ * Given the file's problems, gives the file parsed (by `parse`) without those sections and with
+ * them put back as written, or the problems that remain when others lie elsewhere.
+ */
+export function keepingUnusedSections<T, P extends { path: readonly (string | number)[] }>(
+  data: unknown,
+  problems: P[],
+  parse: (data: Record<string, unknown>) => { ok: true; value: T } | { ok: false },
+): { ok: true; value: T } | { ok: false; problems: P[] } {
+  const refused = { ok: false as const, problems };
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return refused;
+  const file = data as Record<string, unknown>;
+  const kind = file.kind ?? 'http';
+  if (typeof kind !== 'string' || !(SERVER_KINDS as readonly string[]).includes(kind)) return refused;
+  const used: string = SERVER_KIND_SECTION[kind as ServerKind];
+  const inUnused = (problem: P) => typeof problem.path[0] === 'string' && problem.path[0] !== used && KIND_SECTIONS.has(problem.path[0]);
+  const remaining = problems.filter((problem) => !inUnused(problem));
+  if (remaining.length > 0) return { ok: false, problems: remaining };
+  const unused = new Set(problems.map((problem) => problem.path[0] as string));
+  const parsed = parse(Object.fromEntries(Object.entries(file).filter(([key]) => !unused.has(key))));
+  if (!parsed.ok) return refused;
+  const value = parsed.value as Record<string, unknown>;
+  for (const section of unused) value[section] = file[section];
+  return parsed;
+}

@@ -102,3 +102,22 @@ describe('writing a fresh file from the model', () => {
     expect(!binary.ok && binary.problems[0]!.message).toBe('expected text, got binary data');
   });
 });
+
+describe('a server file with sections of other kinds that do not fit the format (2.11: "the other sections are kept")', () => {
+  it('reads, and writes those sections back exactly as they were', () => {
+    const data = { name: 'S', kind: 'websocket', websocket: { mode: 'echo' }, http: { routes: 'oops', cors: 'yes' }, socket: { mode: 'shout', 'x-note': 1 } };
+    const parsed = parseResource('server', data);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.websocket?.greeting).toBe(''); // the used section has its defaults
+    expect(serializeResource('server', parsed.value)).toEqual({ name: 'S', kind: 'websocket', http: { routes: 'oops', cors: 'yes' }, socket: { mode: 'shout', 'x-note': 1 } });
+  });
+
+  it('still refuses a problem in the used section or outside the sections, naming only those', () => {
+    const inUsed = parseResource('server', { name: 'S', kind: 'udp', socket: { mode: 'shout' }, http: { routes: 'oops' } });
+    expect(inUsed.ok).toBe(false);
+    if (!inUsed.ok) expect(inUsed.problems.map((p) => p.path.join('.'))).toEqual(['socket.mode']);
+    expect(parseResource('server', { name: 'S', port: 'x', http: { routes: 'oops' } }).ok).toBe(false);
+    expect(parseResource('server', { name: 'S', kind: 'gopher', http: { routes: 'oops' } }).ok).toBe(false);
+  });
+});

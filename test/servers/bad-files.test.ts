@@ -102,4 +102,14 @@ describe('bad server files', () => {
     expect(answer.body).toMatch(/over 32 MB/);
     expect((await send(`${handle.servers[0]!.url}/b`, { method: 'POST', body: 'x' })).body).toBe('got');
   });
+  it('starts a server whose other kinds\' sections do not fit the format, and keeps those sections as written (2.11)', async () => {
+    // Left from switching the kind: the websocket and dns sections are wrong, but only `http` is used.
+    const text = 'name: Switched\nhttp:\n  routes:\n    - path: /ok\n      body: ok\nwebsocket:\n  mode: shout\ndns: [not, a, section]\n';
+    const root = await makeWorkspace({ servers: { switched: text, broken: 'name: B\nkind: dns\ndns:\n  records: 7\n' } });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id)).toEqual(['switched']);
+    expect((await send(`${handle.servers[0]!.url}/ok`)).body).toBe('ok');
+    // The kind's own section is still checked.
+    expect(handle.failures).toEqual([{ id: 'broken', message: expect.stringMatching(/^servers\/broken\.yaml:4:\d+: dns\.records: /) }]);
+  });
 });
