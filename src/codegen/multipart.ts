@@ -29,8 +29,7 @@ export function multipartSegments(parts: CodePart[]): MultipartSegment[] {
   };
   for (const p of parts) {
     let head = `--${BOUNDARY}\r\nContent-Disposition: ${contentDisposition(p)}\r\n`;
-    const type = p.contentType ?? (p.file ? 'application/octet-stream' : undefined);
-    if (type) head += `Content-Type: ${type}\r\n`;
+    if (p.contentType) head += `Content-Type: ${p.contentType}\r\n`;
     text(head + '\r\n');
     if (p.file) out.push({ kind: 'file', path: p.file.path });
     else text(p.value ?? '');

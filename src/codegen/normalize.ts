@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { PreparedRequest } from '../request/prepared.js';
+import { FILE_PART_CONTENT_TYPE, type PreparedRequest } from '../request/prepared.js';
 import type { LibraryRules } from './target.js';
 import { urlForCode } from './urls.js';
 import { authComments } from './comments.js';
@@ -72,7 +72,9 @@ function bodyOf(prepared: PreparedRequest): CodeBody {
       parts: body.parts.map((p) => ({
         name: p.name,
         ...(p.file ? { file: { path: p.file.absolutePath, fileName: fileNameOf(p.file.path) } } : { value: p.value ?? '' }),
-        ...(p.contentType ? { contentType: p.contentType } : {}),
+        // A file part without a type goes out as octet-stream from Ferry; the code says so, since
+        // libraries would otherwise guess from the extension (curl, HTTPie, httpx) or send none (requests).
+        ...(p.contentType || p.file ? { contentType: p.contentType || FILE_PART_CONTENT_TYPE } : {}),
       })),
     };
   }

@@ -26,6 +26,7 @@ const FERRY: { rules: LibraryRules } = {
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-codegen-'));
   await fs.writeFile(path.join(root, 'my photo.png'), Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.from(ALL_BYTES)]));
+  await fs.writeFile(path.join(root, 'notes.txt'), 'plain text\n');
   server = await startRecordingServer();
 });
 

@@ -52,6 +52,9 @@ function multipartParts(dir: string): PreparedMultipartPart[] {
     { name: 'title', value: 'Holiday "photo" $5 & more\nsecond line' },
     { name: 'photo', file: { path: 'files/my photo.png', absolutePath: `${dir}/my photo.png` }, contentType: 'image/png' },
     { name: 'note', value: 'unicode héllo 日本' },
+    // No type: Ferry sends application/octet-stream, where curl, HTTPie and httpx would guess
+    // text/plain from the extension and requests would send none.
+    { name: 'notes', file: { path: 'files/notes.txt', absolutePath: `${dir}/notes.txt` } },
   ];
 }
 

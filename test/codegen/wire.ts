@@ -5,7 +5,7 @@
  * code with its own rules.
  */
 import fs from 'node:fs';
-import type { PreparedRequest } from '../../src/request/prepared.js';
+import { FILE_PART_CONTENT_TYPE, type PreparedRequest } from '../../src/request/prepared.js';
 import type { LibraryRules } from '../../src/codegen/index.js';
 import type { Recorded } from '../support/servers/index.js';
 
@@ -88,7 +88,7 @@ export function expectedWire(prepared: PreparedRequest, target: Sender): Wire {
     body = prepared.body.parts.map((p) => ({
       name: p.name,
       ...(p.file ? { filename: p.file.path.split('/').pop()! } : {}),
-      ...(p.contentType ? { contentType: p.contentType } : {}),
+      ...(p.contentType || p.file ? { contentType: p.contentType || FILE_PART_CONTENT_TYPE } : {}),
       data: p.file ? fs.readFileSync(p.file.absolutePath) : Buffer.from(p.value ?? '', 'utf8'),
     }));
   }

@@ -23,11 +23,10 @@ function render(req: CodeRequest): string {
     pre += '\tvar payload bytes.Buffer\n\tform := multipart.NewWriter(&payload)\n';
     for (const p of body.parts) {
       const disposition = s(contentDisposition(p));
-      const type = p.contentType ?? (p.file ? 'application/octet-stream' : undefined);
       imports.add('net/textproto');
       pre += '\t{\n';
       pre += `\t\theader := textproto.MIMEHeader{}\n\t\theader.Set("Content-Disposition", ${disposition})\n`;
-      if (type) pre += `\t\theader.Set("Content-Type", ${s(type)})\n`;
+      if (p.contentType) pre += `\t\theader.Set("Content-Type", ${s(p.contentType)})\n`;
       pre += '\t\tpart, err := form.CreatePart(header)\n\t\tif err != nil {\n\t\t\tpanic(err)\n\t\t}\n';
       if (p.file) {
         imports.add('os');

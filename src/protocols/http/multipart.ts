@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { PreparedMultipartPart } from '../../request/prepared.js';
+import { FILE_PART_CONTENT_TYPE, type PreparedMultipartPart } from '../../request/prepared.js';
 
 /** Quotes a name or file name as browsers do: `"` and line breaks percent-encoded. */
 function quoted(text: string): string {
@@ -17,7 +17,7 @@ export async function encodeMultipart(parts: readonly PreparedMultipartPart[]): 
     let content: Buffer;
     if (part.file) {
       head += `; filename=${quoted(path.basename(part.file.path))}`;
-      head += `\r\nContent-Type: ${part.contentType || 'application/octet-stream'}`;
+      head += `\r\nContent-Type: ${part.contentType || FILE_PART_CONTENT_TYPE}`;
       content = await fs.readFile(part.file.absolutePath);
     } else {
       if (part.contentType) head += `\r\nContent-Type: ${part.contentType}`;
