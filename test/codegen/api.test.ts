@@ -130,6 +130,16 @@ describe('content rules', () => {
   });
 });
 
+describe('curl globbing', () => {
+  test('a URL with [ ] gets --globoff in every shell (curl would read a range), and only then', () => {
+    const get = (url: string): PreparedRequest => ({ method: 'GET', url, headers: [], body: { kind: 'none' }, authType: 'none' });
+    for (const id of ['curl/bash', 'curl/cmd', 'curl/powershell']) {
+      expect(toCode(get('https://api.example.com/x?ids[0]=1&tags[]=a'), id), id).toMatch(/^curl(\.exe)? --globoff /m);
+      expect(toCode(get('https://api.example.com/x?ids=1'), id), id).not.toContain('--globoff');
+    }
+  });
+});
+
 describe('urlForCode', () => {
   test('percent-encodes what RFC 3986 does not allow and keeps placeholders', () => {
     expect(urlForCode('http://h/a b/ü?q="x"&r=\\^`|{y}#frag')).toBe('http://h/a%20b/%C3%BC?q=%22x%22&r=%5C%5E%60%7C%7By%7D');

@@ -239,7 +239,8 @@ export function executionCases(dir: string): Case[] {
     {
       name: 'get-query-key',
       request: (b) =>
-        req({ method: 'GET', url: `${b}/search?q=caf%C3%A9&api_key=abc`, authType: 'apiKey', headers: [h('Accept', 'application/json'), h('X-Request-Id', '42')] }),
+        // Brackets as PHP and Rails APIs take arrays: curl reads them as a glob unless --globoff.
+        req({ method: 'GET', url: `${b}/search?q=caf%C3%A9&ids[0]=1&tags[]=a&api_key=abc`, authType: 'apiKey', headers: [h('Accept', 'application/json'), h('X-Request-Id', '42')] }),
     },
   ];
 }

@@ -82,7 +82,10 @@ function renderCurl(req: CodeRequest, shell: Shell): string {
   }
   const words: string[] = [shell === 'posix' ? 'curl' : 'curl.exe'];
   const methodWords = methodOptions(req);
-  const first = [...methodWords.map((w) => (w.startsWith('-') ? w : quote(w))), quote(req.url)].join(' ');
+  // curl reads [ ] in a URL as a glob range (`?ids[0]=1` fails, `?r=[1-2]` sends two requests);
+  // --globoff sends the URL as written. ({ } are percent-encoded in the URL already.)
+  const globoff = /[[\]]/.test(req.url) ? ['--globoff'] : [];
+  const first = [...methodWords.map((w) => (w.startsWith('-') ? w : quote(w))), ...globoff, quote(req.url)].join(' ');
   const parts = [`${words[0]} ${first}`];
   for (const [opt, value] of curlOptions(req, bodyFile)) {
     if (value === undefined) parts.push(opt);
