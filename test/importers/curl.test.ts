@@ -1,6 +1,10 @@
 /** cURL import beyond the corpus: Windows cmd and PowerShell, prompts, GraphQL, the option table's notes. */
 import { describe, expect, it } from 'vitest';
 import { curlToRequest, detectDialect } from '../../src/importers/curl/index.js';
+import { toCode } from '../../src/codegen/index.js';
+import { CONNECTION_HEADERS } from '../../src/codegen/normalize.js';
+import { urlForCode } from '../../src/codegen/urls.js';
+import { executionCases, GOLDEN_CASES } from '../codegen/fixtures.js';
 
 const bashTwin = `curl 'https://api.example.com/items?x=1' -H 'accept: application/json' -H 'content-type: application/json' --data-raw '{"name":"a \\"b\\" 100%"}'`;
 const expected = {
@@ -61,6 +65,50 @@ describe('shell dialects', () => {
     // Browsers guard every % with ^ (%^API_KEY%), and percent-encoded bytes (%E2%9C%93) are no variables.
     expect(curlToRequest('curl "https://x/items?key=%^API_KEY%" ^\n -H "a: b"', { dialect: 'cmd' }).notes.join(' ')).not.toMatch(note);
     expect(curlToRequest('curl "https://x/%E2%9C%93" ^\n -H "a: b"', { dialect: 'cmd' }).notes.join(' ')).not.toMatch(note);
+  });
+
+  it('a ^ in POSIX data is no sign of cmd: a command with a long option and a regex in its JSON stays POSIX', () => {
+    const command = `curl https://x/api -H 'Content-Type: application/json' --data-raw '{"pattern":"^a+$","q":"it\\"s"}'`;
+    expect(detectDialect(command)).toBe('posix');
+    expect(curlToRequest(command).request.body).toEqual({ type: 'json', text: '{"pattern":"^a+$","q":"it\\"s"}' });
+    expect(curlToRequest("curl -H 'X-Face: ^_^' --data 'a=1' http://x").request).toMatchObject({ url: 'http://x', headers: [{ key: 'X-Face', value: '^_^' }] });
+  });
+
+  it("$'…': \\x and octal escapes are bytes, read as UTF-8 (Latin-1 when they are not UTF-8)", () => {
+    const { request } = curlToRequest("curl $'https://x/?q=\\xc3\\xa9' --data-raw $'caf\\xc3\\xa9 \\303\\251 \\u00e9 \\xe9 \\x41'");
+    expect(request.url).toBe('https://x/?q=é');
+    expect(request.body).toMatchObject({ text: 'café é é é A' });
+  });
+
+  it('cmd: REM lines are comments, ^ and two line ends are a line break inside an argument', () => {
+    const cmd = ['REM it\'s a "comment" & more', 'curl.exe -X PUT http://x/notes ^', '  --data-raw ^"one^', '', 'two^"'].join('\r\n');
+    expect(detectDialect(cmd)).toBe('cmd');
+    const { request, notes } = curlToRequest(cmd);
+    expect(request).toMatchObject({ method: 'PUT', url: 'http://x/notes', body: { text: 'one\ntwo' } });
+    expect(notes).toEqual([]);
+  });
+
+  it('Copy as cURL in every shell reads back as the request it was made from', () => {
+    const left = new Set(['host', 'content-length', ...CONNECTION_HEADERS]);
+    for (const testCase of [...GOLDEN_CASES, ...executionCases('/home/me/api')]) {
+      const prepared = testCase.request('https://api.example.com/t');
+      for (const id of ['curl/bash', 'curl/cmd', 'curl/powershell']) {
+        const what = `${testCase.name} ${id}`;
+        const { request } = curlToRequest(toCode(prepared, id));
+        expect(request.method, what).toBe(prepared.method);
+        expect(request.url, what).toBe(urlForCode(prepared.url));
+        const headers = prepared.headers.filter((h) => !left.has(h.name.toLowerCase()) && !(prepared.body.kind === 'multipart' && /^content-type$/i.test(h.name)));
+        expect(request.headers ?? [], what).toEqual(headers.map((h) => ({ key: h.name, value: h.value })));
+        const body = request.body as { type: string; text?: string; multipart?: unknown[] } | undefined;
+        // Bodies a shell cannot carry go through Base64 or a temporary file, which an import cannot read.
+        if (body?.text !== undefined && prepared.body.kind === 'bytes') expect(body.text, what).toBe(new TextDecoder().decode(prepared.body.bytes));
+        if (prepared.body.kind === 'multipart') {
+          expect(body?.multipart, what).toEqual(
+            prepared.body.parts.map((p) => ({ key: p.name, value: p.file ? p.file.absolutePath : p.value, file: Boolean(p.file), contentType: p.contentType ?? (p.file ? 'application/octet-stream' : undefined) })).map((p) => (p.contentType ? p : { key: p.key, value: p.value, file: p.file })),
+          );
+        }
+      }
+    }
   });
 
   it('a leading $ or PS prompt is ignored; only the first command is imported', () => {

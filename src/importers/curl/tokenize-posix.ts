@@ -150,41 +150,64 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '\\': '\\', "'": "'", '"': '"', '?': '?',
 };
 
-/** bash's $'…' quoting: C escapes, including \xHH, \uHHHH, \UHHHHHHHH, octal and \cX. */
+/**
+ * bash's $'…' quoting: C escapes, including \xHH, \uHHHH, \UHHHHHHHH, octal and \cX. \xHH and
+ * octal escapes are bytes: `$'caf\xc3\xa9'` is the UTF-8 of "café". Bytes that are not UTF-8
+ * (`$'\xe9'`, as Firefox writes é) are read as Latin-1 characters.
+ */
 function readAnsiC(input: string, start: number): { text: string; end: number } {
   let text = '';
+  let bytes: number[] = [];
+  const flushBytes = () => {
+    if (bytes.length === 0) return;
+    const raw = Uint8Array.from(bytes);
+    try {
+      text += new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      text += String.fromCharCode(...raw);
+    }
+    bytes = [];
+  };
+  const add = (chars: string) => {
+    flushBytes();
+    text += chars;
+  };
   let i = start;
   while (i < input.length) {
     const c = input[i]!;
-    if (c === "'") return { text, end: i + 1 };
-    if (c !== '\\') { text += c; i++; continue; }
+    if (c === "'") {
+      flushBytes();
+      return { text, end: i + 1 };
+    }
+    if (c !== '\\') { add(c); i++; continue; }
     const e = input[i + 1];
     if (e === undefined) break;
-    if (e in SIMPLE_ESCAPES) { text += SIMPLE_ESCAPES[e]; i += 2; continue; }
+    if (e in SIMPLE_ESCAPES) { add(SIMPLE_ESCAPES[e]!); i += 2; continue; }
     const hex = (max: number) => {
       const m = new RegExp(`^[0-9a-fA-F]{1,${max}}`).exec(input.slice(i + 2, i + 2 + max));
       return m ? m[0] : '';
     };
     if (e === 'x' || e === 'u' || e === 'U') {
       const digits = hex(e === 'x' ? 2 : e === 'u' ? 4 : 8);
-      if (!digits) { text += '\\' + e; i += 2; continue; }
+      if (!digits) { add('\\' + e); i += 2; continue; }
       const code = parseInt(digits, 16);
-      text += e === 'x' ? String.fromCharCode(code) : String.fromCodePoint(Math.min(code, 0x10ffff));
+      if (e === 'x') bytes.push(code);
+      else add(String.fromCodePoint(Math.min(code, 0x10ffff)));
       i += 2 + digits.length;
       continue;
     }
     if (e >= '0' && e <= '7') {
       const m = /^[0-7]{1,3}/.exec(input.slice(i + 1, i + 4))!;
-      text += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      bytes.push(parseInt(m[0], 8) & 0xff);
       i += 1 + m[0].length;
       continue;
     }
     if (e === 'c' && i + 2 < input.length) {
-      text += String.fromCharCode(input.charCodeAt(i + 2) & 0x1f);
+      add(String.fromCharCode(input.charCodeAt(i + 2) & 0x1f));
       i += 3;
       continue;
     }
-    text += '\\' + e;
+    add('\\' + e);
     i += 2;
   }
   throw unbalanced(input, start - 2, "$'");

@@ -26,10 +26,26 @@ export function tokenizeCmd(input: string): ShellCommand[] {
   for (let i = 0; i < input.length; i++) {
     const c = input[i]!;
     if (c === '\r') continue;
+    // `REM …` and `:: …` lines are comments (Copy as cURL (cmd) writes REM lines); quotes, `&` and
+    // `|` in them mean nothing.
+    if (line === '' && (i === 0 || input[i - 1] === '\n')) {
+      const eol = input.indexOf('\n', i);
+      if (CMD_COMMENT.test(input.slice(i, eol < 0 ? input.length : eol))) {
+        if (eol < 0) break;
+        i = eol;
+        continue;
+      }
+    }
     if (c === '^' && !inQuote) {
       const next = input[i + 1];
-      if (next === '\r' && input[i + 2] === '\n') { i += 2; continue; }
-      if (next === '\n') { i += 1; continue; }
+      const afterBreak = next === '\r' && input[i + 2] === '\n' ? i + 3 : next === '\n' ? i + 2 : -1;
+      if (afterBreak >= 0) {
+        // A caret at a line end continues the line and escapes the next character; when that is
+        // another line end, it is a line break inside the argument (`^` and two newlines).
+        const lf = input[afterBreak] === '\r' && input[afterBreak + 1] === '\n' ? afterBreak + 1 : afterBreak;
+        if (input[lf] === '\n') { line += '\n'; i = lf; } else i = afterBreak - 1;
+        continue;
+      }
       if (next !== undefined) {
         // An escaped quote is still a quote for curl.exe's own argument splitting, but does not
         // start a cmd quote. Other escaped characters are literal.
@@ -72,6 +88,8 @@ export function tokenizeCmd(input: string): ShellCommand[] {
   flush('');
   return out.commands;
 }
+
+const CMD_COMMENT = /^[ \t]*@?(?:rem(?:[ \t]|\r?$)|::)/i;
 
 // Not `%E2%`: percent-encoded bytes in URLs look like names of two hex digits.
 const CMD_VARIABLE = /^%(?![0-9A-Fa-f]{2}%)[A-Za-z_][A-Za-z0-9_]*%/;

@@ -31,10 +31,16 @@ export interface CurlCommandLine {
   expands: boolean;
 }
 
-/** Chooses the dialect from what only that shell would write. */
+/**
+ * Chooses the dialect from what only that shell would write: a PowerShell prompt or backtick
+ * continuation; a caret continuation, a word quoted with `^"` or a `REM` line (cmd, as browsers and
+ * Ferry's own Copy as cURL (cmd) write it, even after `curl.exe`); else `curl.exe` means PowerShell. A `^`
+ * elsewhere is no sign of cmd: POSIX commands carry it in quoted data (`'{"re":"^a"}'`).
+ */
 export function detectDialect(text: string): ShellDialect {
-  if (/(^|\s)curl\.exe(\s|$)/i.test(text) || /`\r?\n/.test(text) || /^\s*PS [^>\n]*>/.test(text)) return 'powershell';
-  if (/\^\r?\n/.test(text) || /\^"/.test(text) || /(^|\s)\^?-\^?-/.test(text) && /\^/.test(text)) return 'cmd';
+  if (/`\r?\n/.test(text) || /^\s*PS [^>\n]*>/.test(text)) return 'powershell';
+  if (/\^\r?\n/.test(text) || /(^|\s)\^"/.test(text) || /^[ \t]*@?rem[ \t]/im.test(text)) return 'cmd';
+  if (/(^|\s)curl\.exe(\s|$)/i.test(text)) return 'powershell';
   return 'posix';
 }
 
