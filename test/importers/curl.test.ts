@@ -162,6 +162,10 @@ describe('options', () => {
       settings: { verifyTls: false, followRedirects: true, maxRedirects: 5, timeoutMs: 2500, httpVersion: 'http2' },
     });
     expect(notes.join(' ')).toMatch(/cookie file "jar.txt"/);
+    // A -H Cookie header wins over -b, as in curl (which then sends only the header).
+    const both = curlToRequest("curl -b 'a=1' -H 'Cookie: z=9' http://x");
+    expect(both.request.headers).toEqual([{ key: 'Cookie', value: 'z=9' }]);
+    expect(both.notes).toEqual(['The -b cookies (a=1) were left out: the command also sets a Cookie header, and curl then sends only that header.']);
     expect(curlToRequest('curl --oauth2-bearer T http://x').request.auth).toEqual({ type: 'bearer', token: 'T' });
     expect(curlToRequest('curl -u a:b --digest http://x').request.auth).toEqual({ type: 'digest', username: 'a', password: 'b' });
   });

@@ -132,7 +132,9 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
 
   // Headers derived from options come after the -H headers, in curl's order.
   const hasHeader = (name: string) => headers.some((h) => h.key.toLowerCase() === name.toLowerCase());
-  if (cookies.length > 0) headers.push({ key: 'Cookie', value: cookies.join('; ') });
+  // curl sends -b cookies only when no -H gives a Cookie header; that header wins.
+  if (cookies.length > 0 && hasHeader('Cookie')) notes.push(`The -b cookies (${cookies.join('; ')}) were left out: the command also sets a Cookie header, and curl then sends only that header.`);
+  else if (cookies.length > 0) headers.push({ key: 'Cookie', value: cookies.join('; ') });
   if (userAgent !== undefined && !hasHeader('User-Agent')) headers.push({ key: 'User-Agent', value: userAgent });
   if (referer !== undefined && !hasHeader('Referer')) headers.push({ key: 'Referer', value: referer });
   const contentType = [...headers].reverse().find((h) => h.key.toLowerCase() === 'content-type')?.value;
