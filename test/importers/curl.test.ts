@@ -136,7 +136,11 @@ describe('options', () => {
     const json = curlToRequest(`curl -d '{"a":1}' http://x`);
     expect(json.request.body).toEqual({ type: 'json', text: '{"a":1}' });
     expect(json.notes.join(' ')).toMatch(/looks like JSON.*no Content-Type/);
-    expect(curlToRequest('curl -d @body.json http://x').request.body).toEqual({ type: 'binary', file: 'body.json' });
+    const file = curlToRequest('curl -d @body.json http://x');
+    expect(file.request.body).toEqual({ type: 'binary', file: 'body.json' });
+    // curl -d drops CR and LF from the file; --data-binary sends it as it is, as Ferry does.
+    expect(file.notes).toContain('curl -d leaves out the line breaks of body.json; Ferry sends the file as it is (as --data-binary does).');
+    expect(curlToRequest('curl --data-binary @body.json http://x').notes.join(' ')).not.toMatch(/line breaks/);
     expect(curlToRequest(`curl --json '{"a":1}' http://x`).request).toMatchObject({ headers: [{ key: 'Accept', value: 'application/json' }], body: { type: 'json' } });
   });
 

@@ -170,6 +170,9 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
         body = { type: 'binary', file };
         if (isJson && !contentType) headers.splice(headers.findIndex((h) => h.key === 'Accept'), 0, { key: 'Content-Type', value: 'application/json' });
         notes.push(`The body is the file ${file} on the computer where the command ran; choose it again if its path differs here.`);
+        if (files[0]!.kind === 'data' || files[0]!.kind === 'ascii') {
+          notes.push(`curl -d leaves out the line breaks of ${file}; Ferry sends the file as it is (as --data-binary does).`);
+        }
       }
     } else {
       if (files.length > 0) notes.push(`curl reads part of the body from ${files.map((f) => f.file).join(', ')}; the body keeps the file names in their place.`);
