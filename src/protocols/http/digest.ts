@@ -10,7 +10,10 @@ export interface DigestChallenge {
   realm: string;
   nonce: string;
   opaque?: string;
+  /** Upper-cased, to look the hash up. */
   algorithm: string;
+  /** As the server wrote it (`MD5-sess`): echoed back, since servers may compare it exactly. */
+  algorithmToken: string;
   qop?: string[];
   userhash: boolean;
 }
@@ -69,6 +72,7 @@ export function pickDigestChallenge(values: readonly string[]): DigestChallenge 
       nonce: c.params.nonce!,
       opaque: c.params.opaque,
       algorithm: (c.params.algorithm ?? 'MD5').toUpperCase(),
+      algorithmToken: c.params.algorithm ?? 'MD5',
       qop: c.params.qop?.split(',').map((q) => q.trim().toLowerCase()).filter(Boolean),
       userhash: c.params.userhash?.toLowerCase() === 'true',
     }))
@@ -107,17 +111,26 @@ export function digestAuthorization(input: DigestAnswerInput): string {
   const ha2 = qop === 'auth-int' ? H(`${input.method}:${input.uri}:${H(input.body)}`) : H(`${input.method}:${input.uri}`);
   const response = qop ? H(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : H(`${ha1}:${challenge.nonce}:${ha2}`);
 
-  const username = challenge.userhash ? H(`${input.username}:${challenge.realm}`) : input.username;
   const parts = [
-    `username=${quote(username)}`,
+    usernameParam(input.username, challenge, H),
     `realm=${quote(challenge.realm)}`,
     `nonce=${quote(challenge.nonce)}`,
     `uri=${quote(input.uri)}`,
-    `algorithm=${challenge.algorithm}`,
+    `algorithm=${challenge.algorithmToken}`,
     `response=${quote(response)}`,
   ];
   if (qop) parts.push(`qop=${qop}`, `nc=${nc}`, `cnonce=${quote(cnonce)}`);
   if (challenge.opaque !== undefined) parts.push(`opaque=${quote(challenge.opaque)}`);
   if (challenge.userhash) parts.push('userhash=true');
   return `Digest ${parts.join(', ')}`;
+}
+
+/**
+ * RFC 7616 3.4.4: a username that a quoted string cannot carry (non-ASCII; HTTP headers are
+ * Latin-1 at most) goes as `username*` in RFC 8187 UTF-8 encoding, unless it is hashed.
+ */
+function usernameParam(username: string, challenge: DigestChallenge, H: (data: string) => string): string {
+  if (challenge.userhash) return `username=${quote(H(`${username}:${challenge.realm}`))}`;
+  if (/^[\x20-\x7e]*$/.test(username)) return `username=${quote(username)}`;
+  return `username*=UTF-8''${encodeURIComponent(username).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
