@@ -3,6 +3,7 @@
  * tokens; Digest and NTLM are answered by the HTTP client; AWS Signature V4, OAuth 1.0, JWT
  * Bearer, ASAP, Hawk and Akamai EdgeGrid are signed over the final request (sign.ts).
  */
+import { parse as parseQuery } from 'node:querystring';
 import { loadOnce } from '../support/load-once.js';
 import type { Auth } from '../model/index.js';
 import { PrepareError } from './errors.js';
@@ -169,7 +170,8 @@ export function signAwsV4(auth: Auth, method: string, url: URL, headers: Prepare
   const signed: Record<string, string> = {};
   for (const h of headers) {
     const existing = Object.keys(signed).find((k) => k.toLowerCase() === h.name.toLowerCase());
-    if (existing) signed[existing] += `, ${h.value}`;
+    // A header sent twice is signed as AWS reads it: each value trimmed, joined by a bare comma.
+    if (existing) signed[existing] = `${signed[existing]!.trim()},${h.value.trim()}`;
     else signed[h.name] = h.value;
   }
   const before = new Set(Object.keys(signed).map((k) => k.toLowerCase()));
@@ -186,7 +188,14 @@ export function signAwsV4(auth: Auth, method: string, url: URL, headers: Prepare
     service: f('service') || undefined,
     region: f('region') || undefined,
   };
-  aws4().sign(request, { accessKeyId, secretAccessKey, sessionToken: f('sessionToken') || undefined });
+  const signer = new (aws4().RequestSigner)(request, { accessKeyId, secretAccessKey, sessionToken: f('sessionToken') || undefined });
+  // aws4 reads the path itself and, when it holds a character such as [ or {, re-encodes all of it
+  // with encodeURI(decodeURI(…)), which signs an escape like %2F or %2B as %252F: it gets the
+  // path and the decoded query as sent instead.
+  signer.parsePath = () => {
+    signer.parsedPath = { path: url.pathname, query: parseQuery(url.search.slice(1)) as Record<string, string | string[]> };
+  };
+  signer.sign();
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
     // Host and Content-Length are sent by the HTTP client with the same values.
