@@ -125,7 +125,7 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
 }
 
 /** The fields of the signing types that hold a key (spec 5.5): never shown in run output. */
-const SIGNING_SECRETS = ['secretKey', 'secretAccessKey', 'consumerSecret', 'tokenSecret', 'secret', 'authKey', 'clientSecret', 'privateKey'];
+const SIGNING_SECRETS = ['secretKey', 'secretAccessKey', 'sessionToken', 'consumerSecret', 'tokenSecret', 'secret', 'authKey', 'clientSecret', 'privateKey'];
 
 function addCredentials(target: AuthTarget, ...values: string[]): void {
   for (const value of values) if (value !== '') (target.credentials ??= []).push(value);

@@ -151,6 +151,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     const keyHeader = fill(String(auth.key ?? '')).trim();
     if (keyHeader !== '') prepared.credentialHeaders = [keyHeader];
   }
+  // AWS's session token is a credential of its own, sent beside the signature.
+  if (auth.type === 'awsv4') prepared.credentialHeaders = ['X-Amz-Security-Token'];
   return prepared;
 }
 

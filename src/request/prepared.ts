@@ -99,8 +99,9 @@ export interface PreparedRequest {
    */
   credentials?: string[];
   /**
-   * Headers besides Authorization that carry the request's credentials (an API key's header): the
-   * HTTP client drops them, with Authorization, on a redirect to another origin.
+   * Headers besides Authorization that carry the request's credentials (an API key's header, AWS's
+   * X-Amz-Security-Token): the HTTP client drops them, with Authorization, on a redirect to another
+   * origin.
    */
   credentialHeaders?: string[];
   /** The request's effective settings (request `settings` over the application settings). */

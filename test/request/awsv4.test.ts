@@ -141,6 +141,14 @@ describe('AWS Signature V4, recomputed by the server', () => {
     expect(session.seen.headers['x-amz-security-token']).toBe('FQoGZXIvYXdz/token==');
   });
 
+  it('does not carry the signature or the session token to another origin on a redirect', async () => {
+    const r = await send({ url: `${base}/r?to=${encodeURIComponent(`${otherBase}/landed`)}` }, { sessionToken: 'FQoGZXIvYXdz/token==' });
+    expect(r.problem).toBeNull();
+    expect(landed.at(-1)!.url).toBe('/landed');
+    expect(landed.at(-1)!.headers.authorization).toBeUndefined();
+    expect(landed.at(-1)!.headers['x-amz-security-token']).toBeUndefined();
+  });
+
   it('curl --aws-sigv4 passes the same server (its checks are those of AWS)', async (ctx) => {
     const curl = (...args: string[]) => promisify(execFile)('curl', args, { timeout: 10_000 });
     if (!(await curl('--version').then(() => true, () => false))) ctx.skip();
