@@ -116,7 +116,39 @@ async function cappedResponse(response: Awaited<ReturnType<typeof undiciFetch>>)
       chunks.push(chunk);
     }
   }
-  return new Response(chunks.length ? Buffer.concat(chunks) : null, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  const bytes = Buffer.concat(chunks);
+  const read = new Response(chunks.length ? bytes : null, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  answers.set(read, bytes);
+  return read;
+}
+
+/** The body of each token endpoint answer, kept for messages (oauth4webapi has read it by then). */
+const answers = new WeakMap<Response, Buffer>();
+
+/** What the token endpoint answered, for a message: status, and the OAuth error or the start of the body. */
+function describeAnswer(response: Response): string {
+  const text = (answers.get(response) ?? Buffer.alloc(0)).toString('utf8');
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  let body: { error?: unknown; error_description?: unknown } | undefined;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // not JSON: shown as text below
+  }
+  if (typeof body?.error === 'string') return oauthError(String(response.status), body.error, body.error_description);
+  const type = response.headers.get('content-type');
+  const what = `the provider answered ${status}${type ? ` (${type})` : ''}`;
+  // A success's body may hold a token: it is not shown.
+  if (response.ok) return `${what}, not 200 with a JSON token; check tokenUrl.`;
+  // eslint-disable-next-line no-control-regex
+  const shown = text.replace(/[\x00-\x20\x7f]+/g, ' ').trim();
+  return `${what}${shown ? `: ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown}` : ' with an empty body'}; check tokenUrl.`;
+}
+
+function oauthError(status: string, error: string, description: unknown): string {
+  const text = `the provider answered ${status}: ${error}${typeof description === 'string' && description ? ` (${description})` : ''}`;
+  // The usual cause: a wrong secret, or a provider that wants it in the other place.
+  return error === 'invalid_client' ? `${text}; check clientId, clientSecret and clientAuth (basicHeader or body).` : text;
 }
 
 function extraParams(s: OAuth2Settings): Record<string, string> {
@@ -192,9 +224,10 @@ function toCached(response: oauth.TokenEndpointResponse): CachedToken {
 
 function describeOAuthError(error: unknown): string {
   if (error instanceof PrepareError) return error.message;
-  if (error instanceof oauth.ResponseBodyError) {
-    return `the provider answered ${error.status}: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
-  }
+  if (error instanceof oauth.ResponseBodyError) return oauthError(String(error.status), error.error, error.error_description);
+  // A 401 with WWW-Authenticate, or an answer that is not a token response (a wrong tokenUrl's 404 page).
+  if (error instanceof oauth.WWWAuthenticateChallengeError) return describeAnswer(error.response);
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response && answers.has(error.cause)) return describeAnswer(error.cause);
   if (error instanceof oauth.AuthorizationResponseError) {
     return `authorization was refused: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
   }

@@ -167,6 +167,33 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     expect(await oauth2AccessToken(s, { data, fetchTokens: false })).toEqual({ token: expect.any(String), cached: true, expiresAt: expect.any(Number) });
   });
 
+  it('says what a token endpoint that is not one answered: status, type and the start of an error page, or the OAuth error with what to check', async () => {
+    const answers: Record<string, [number, Record<string, string>, string]> = {
+      '/missing': [404, { 'content-type': 'text/html' }, '<html><body><h1>Not Found</h1></body></html>'],
+      '/broken': [500, {}, ''],
+      '/challenge': [401, { 'content-type': 'application/json', 'www-authenticate': 'Basic realm="token"' }, '{"error":"invalid_client","error_description":"unknown client"}'],
+      '/form': [200, { 'content-type': 'application/x-www-form-urlencoded' }, 'access_token=secret-token&token_type=bearer'],
+    };
+    const provider = http.createServer((req, res) => {
+      const [status, headers, body] = answers[req.url ?? '']!;
+      res.writeHead(status, headers).end(body);
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    const { port } = provider.address() as { port: number };
+    const message = (route: string) => oauth2AccessToken(settings({ tokenUrl: `http://127.0.0.1:${port}${route}` }), { data, fetchTokens: true }).then(() => 'no error', (e: Error) => e.message);
+    try {
+      expect(await message('/missing')).toMatch(/failed: the provider answered 404 Not Found \(text\/html\): <html><body><h1>Not Found<\/h1><\/body><\/html>; check tokenUrl\.$/);
+      expect(await message('/broken')).toMatch(/failed: the provider answered 500 Internal Server Error with an empty body; check tokenUrl\.$/);
+      expect(await message('/challenge')).toMatch(/failed: the provider answered 401: invalid_client \(unknown client\); check clientId, clientSecret and clientAuth \(basicHeader or body\)\.$/);
+      // A success is not shown: its body may hold a token.
+      const form = await message('/form');
+      expect(form).toMatch(/failed: the provider answered 200 OK \(application\/x-www-form-urlencoded\), not 200 with a JSON token; check tokenUrl\.$/);
+      expect(form).not.toContain('secret-token');
+    } finally {
+      await new Promise((resolve) => provider.close(resolve));
+    }
+  });
+
   it('stops reading a token endpoint that answers more than 1 MB (or without end), with a clear error', async () => {
     let written = 0;
     const endless = http.createServer((_req, res) => {
