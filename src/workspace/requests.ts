@@ -11,7 +11,7 @@ import { LOADTESTS_DIR } from './open.js';
 import { readResource } from './read-resource.js';
 import { formatWarning } from './warning-text.js';
 import { saveResource } from './save.js';
-import { FOLDER_FILE, REQUESTS_DIR, isYamlFile, stripYaml } from './tree.js';
+import { FOLDER_FILE, MAX_TREE_DEPTH, REQUESTS_DIR, isYamlFile, stripYaml } from './tree.js';
 
 export class NameError extends Error {
   override name = 'NameError';
@@ -43,6 +43,30 @@ async function folderDir(root: string, folderPath: string): Promise<string> {
   return path.join(root, rel);
 }
 
+/**
+ * Refuses to put something `levels` folder levels deep (1 = a folder at the collection root): the
+ * tree is read to 32 levels only (spec 2.1.8), so anything deeper would vanish from the workspace.
+ */
+function checkLevels(levels: number, what: string): void {
+  if (levels > MAX_TREE_DEPTH) {
+    throw new Error(`${what} would be ${levels} folder levels deep; the request tree is read to ${MAX_TREE_DEPTH} levels, so it would not be seen. Choose a folder nearer the top.`);
+  }
+}
+
+/** Folder levels of a tree path ('' = the collection root, 0). */
+function levelsOf(folderPath: string): number {
+  return folderPath.split('/').filter(Boolean).length;
+}
+
+/** Folder levels below `dir` (0 when it has no subfolder); dot-names and links skipped, as the reader does. */
+async function subfolderLevels(dir: string): Promise<number> {
+  let deepest = 0;
+  for (const entry of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    if (entry.isDirectory() && !entry.name.startsWith('.')) deepest = Math.max(deepest, 1 + (await subfolderLevels(path.join(dir, entry.name))));
+  }
+  return deepest;
+}
+
 async function siblingNames(dir: string, except?: string): Promise<string[]> {
   try {
     const entries = await fs.readdir(dir);
@@ -56,6 +80,7 @@ async function siblingNames(dir: string, except?: string): Promise<string[]> {
 export async function createRequest(root: string, folderPath: string, request: RequestFile): Promise<string> {
   requireName(request.name);
   const dir = await folderDir(root, folderPath);
+  checkLevels(levelsOf(folderPath), `Folder "${folderPath}"`);
   await fs.mkdir(dir, { recursive: true });
   const fileName = `${uniqueFileName(request.name, await siblingNames(dir))}.yaml`;
   await saveResource(path.join(dir, fileName), 'request', request);
@@ -66,6 +91,7 @@ export async function createRequest(root: string, folderPath: string, request: R
 export async function createFolder(root: string, parentPath: string, name: string, settings?: Partial<FolderFile>): Promise<string> {
   requireName(name);
   const dir = await folderDir(root, parentPath);
+  checkLevels(levelsOf(parentPath) + 1, `Folder "${name}"`);
   await fs.mkdir(dir, { recursive: true });
   const dirName = uniqueFileName(name, await siblingNames(dir));
   await fs.mkdir(path.join(dir, dirName));
@@ -102,6 +128,7 @@ export async function moveRequest(root: string, requestPath: string, toFolder: s
   if (linked) throw new Error(`Cannot move "${requestPath}": ${linked}.`);
   const from = path.join(root, REQUESTS_DIR, requestPath);
   const dir = await folderDir(root, toFolder);
+  checkLevels(levelsOf(toFolder), `Folder "${toFolder}"`);
   await fs.mkdir(dir, { recursive: true });
   const outcome = await readResource('request', from, requestPath);
   if (!outcome.ok) throw new Error(outcome.warning.message);
@@ -178,6 +205,8 @@ export async function moveFolder(root: string, folderPath: string, toParent: str
   const dir = await folderDir(root, folderPath);
   const target = await folderDir(root, toParent);
   if (path.dirname(dir) === target) return folderPath;
+  const levels = levelsOf(toParent) + 1;
+  checkLevels(levels + (await subfolderLevels(dir)), `Moved into "${toParent || 'the collection root'}", folder "${folderPath}" with its subfolders`);
   const settings = await folderSettings(dir, folderPath);
   const displayName = settings?.name ?? path.basename(dir);
   await fs.mkdir(target, { recursive: true });

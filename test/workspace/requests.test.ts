@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseResource } from '../../src/model/index.js';
-import { createFolder, createRequest, deleteFolder, deleteRequest, initWorkspace, moveRequest, openWorkspace, renameFolder, saveRequest } from '../../src/workspace/index.js';
+import { createFolder, createRequest, deleteFolder, deleteRequest, initWorkspace, moveFolder, moveRequest, openWorkspace, renameFolder, saveRequest } from '../../src/workspace/index.js';
 import { tempDir } from '../support/temp.js';
 
 function request(name: string, extra: Record<string, unknown> = {}) {
@@ -130,6 +130,32 @@ describe('create, rename, move, delete', () => {
     expect(ws.warnings.map((w) => w.message)).toEqual([
       'requests/_folder.yaml is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).',
     ]);
+  });
+});
+
+describe('the 32 folder levels the tree is read to (spec 2.1.8)', () => {
+  const levels = (n: number) => Array.from({ length: n }, (_, i) => `l${i + 1}`).join('/');
+
+  it('creating or moving past level 32 is refused and changes nothing; level 32 itself works', async () => {
+    const root = await newWorkspace();
+    await fs.mkdir(path.join(root, 'requests', levels(32)), { recursive: true });
+    expect(await createFolder(root, levels(31), 'Last')).toBe(`${levels(31)}/Last`);
+    expect(await createRequest(root, levels(32), request('Deep'))).toBe(`${levels(32)}/Deep.yaml`);
+    const tooDeep = /would be 33 folder levels deep; the request tree is read to 32 levels, so it would not be seen/;
+    await expect(createFolder(root, levels(32), 'Lost')).rejects.toThrow(tooDeep);
+    await expect(createRequest(root, `${levels(32)}/l33`, request('Lost'))).rejects.toThrow(tooDeep);
+    await expect(moveRequest(root, `${levels(32)}/Deep.yaml`, `${levels(32)}/l33`)).rejects.toThrow(tooDeep);
+
+    // A folder with two levels inside moved to level 31: its deepest folder would be at 34.
+    await fs.mkdir(path.join(root, 'requests', 'Top', 'a', 'b'), { recursive: true });
+    await createRequest(root, 'Top/a/b', request('Kept'));
+    await expect(moveFolder(root, 'Top', levels(30))).rejects.toThrow(/"Top" with its subfolders would be 33 folder levels deep/);
+    await expect(moveFolder(root, 'Top', levels(31))).rejects.toThrow(/would be 34 folder levels deep/);
+    expect(await moveFolder(root, 'Top', levels(29))).toBe(`${levels(29)}/Top`);
+
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toEqual([]);
+    expect(await fs.readdir(path.join(root, 'requests', levels(32)))).toEqual(['Deep.yaml']);
   });
 });
 
