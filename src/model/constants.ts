@@ -7,6 +7,13 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 
 export const WORKSPACE_FILE = 'ferry.yaml';
 export const FORMAT_VERSION = 1;
+
+/** Why a workspace file written by a newer Ferry (spec 7, 9.1) is refused, or undefined when it is not one. */
+export function newerFormatProblem(data: unknown): string | undefined {
+  const version = (data as { version?: unknown } | null)?.version;
+  if (typeof version !== 'number' || !(version > FORMAT_VERSION)) return undefined;
+  return `This workspace was created by a newer version of Ferry (format version ${version}; this Ferry reads version ${FORMAT_VERSION}). Update Ferry to open it.`;
+}
 /** The `seq` of a request or folder that gives none (it orders among its siblings by it). */
 export const DEFAULT_SEQ = 0;
 

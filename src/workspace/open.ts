@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { makeDirs } from '../support/make-dirs.js';
 import { describeSystemError, fileProblemReason } from '../support/system-error.js';
-import { FORMAT_VERSION, WORKSPACE_FILE } from '../model/constants.js';
+import { FORMAT_VERSION, newerFormatProblem, WORKSPACE_FILE } from '../model/constants.js';
 import type { EnvironmentFile, EnvironmentSummary, RequestFile, RequestSummary, ResourceKind, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { checkDisplayName } from './names.js';
@@ -230,12 +230,8 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     const { line, column, message } = parsed.error;
     return brokenWorkspaceFile(absolute, text, { file: WORKSPACE_FILE, line, column, message: `YAML syntax error: ${message}` }, warnings);
   }
-  const version = (parsed.data as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > FORMAT_VERSION) {
-    throw new WorkspaceError(
-      `This workspace was created by a newer version of Ferry (format version ${version}; this Ferry reads version ${FORMAT_VERSION}). Update Ferry to open it.`,
-    );
-  }
+  const newer = newerFormatProblem(parsed.data);
+  if (newer !== undefined) throw new WorkspaceError(newer);
   const outcome = await readResource('workspace', filePath, WORKSPACE_FILE);
   if (!outcome.ok) return brokenWorkspaceFile(absolute, text, outcome.warning, warnings);
   if (outcome.warning) warnings.push(outcome.warning); // a name out of bounds: read as written

@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, formatFieldPath, isPlainObject, parseResource, serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
+import { newerFormatProblem } from '../model/constants.js';
 import { readTextFile, writeFileAtomic } from './files.js';
 import { editYaml } from './yaml-edit.js';
 import { parseYaml, renderYaml } from './yaml-file.js';
@@ -60,6 +61,13 @@ export async function saveResource<K extends ResourceKind>(file: string, kind: K
     previous = await readTextFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  // A ferry.yaml a newer Ferry wrote since it was read (a git pull under the running app) is never
+  // written over: this Ferry's fields would downgrade it and drop what it doesn't know.
+  if (kind === 'workspace' && previous !== undefined) {
+    const current = parseYaml(previous);
+    const newer = current.ok ? newerFormatProblem(current.parsed.data) : undefined;
+    if (newer !== undefined) throw new Error(`Not saved: ${newer}`);
   }
   let text = resourceText(kind, value, previous);
   const retouched = options.retouch?.(text);

@@ -124,6 +124,28 @@ describe('ferry app API', () => {
     }
   });
 
+  it('a ferry.yaml a newer Ferry wrote while the app runs is refused, never written over, and works again once put back', async () => {
+    const original = await fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8');
+    const newer = 'version: 2\nid: from-the-future\nname: Next\nnewThing:\n  a: 1\n';
+    await fs.writeFile(path.join(ws.root, 'ferry.yaml'), newer);
+    // Whether the watcher has noticed yet or not, the variables are not saved over it.
+    const saved = await client.call('PUT', '/api/workspace/variables', { variables: [{ key: 'x', value: '1' }] });
+    expect(saved.status).toBeGreaterThanOrEqual(400);
+    expect((saved.body as { error: string }).error).toMatch(/created by a newer version of Ferry \(format version 2; this Ferry reads version 1\)/);
+    expect(await fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8')).toBe(newer);
+
+    const refused = await until('the workspace refused', async () => {
+      const read = await client.call('GET', '/api/workspace');
+      return read.status === 409 && read;
+    });
+    expect((refused.body as { error: string }).error).toBe('This workspace was created by a newer version of Ferry (format version 2; this Ferry reads version 1). Update Ferry to open it.');
+    expect((await client.call('POST', '/api/folder', { name: 'Made anyway' })).status).toBe(409);
+    expect(await fs.readdir(path.join(ws.root, 'requests'))).not.toContain('Made anyway');
+
+    await fs.writeFile(path.join(ws.root, 'ferry.yaml'), original);
+    expect((await client.call('GET', '/api/workspace')).status).toBe(200);
+  });
+
   describe('servers', () => {
     it('lists every server file, a broken one with its error', async () => {
       const { body } = await client.call('GET', '/api/servers');

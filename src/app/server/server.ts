@@ -91,6 +91,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (req.method !== 'GET' && req.method !== 'HEAD') return forbidden(res, 'only GET for pages');
       return serveStatic(webRoot, url.pathname, res, pageHeaders(port));
     }
+    if (state.refused !== undefined) {
+      // Fixed meanwhile (the file put back)? Else nothing is read from or written over the old copy.
+      await state.reload().catch(() => undefined);
+      if (state.refused !== undefined) return sendJson(res, 409, { error: state.refused });
+    }
     const route = routes[`${req.method} ${url.pathname}`];
     if (!route) return sendJson(res, 404, { error: `No API route ${req.method} ${url.pathname}.` });
     // A state-changing call must say it is JSON: a plain HTML form cannot, even from this origin.

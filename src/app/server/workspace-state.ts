@@ -6,7 +6,7 @@
  */
 import { WorkspaceData } from '../../appdata/index.js';
 import { Session } from '../../session/index.js';
-import { openWorkspace, type Workspace } from '../../workspace/index.js';
+import { openWorkspace, WorkspaceError, type Workspace } from '../../workspace/index.js';
 
 export class WorkspaceState {
   private session: Session | undefined;
@@ -22,13 +22,29 @@ export class WorkspaceState {
     return this.current;
   }
 
+  /**
+   * Why the folder no longer opens (ferry.yaml removed, or written by a newer Ferry since the app
+   * started); undefined while it opens. Meanwhile the app refuses to work on its old copy.
+   */
+  get refused(): string | undefined {
+    return this.#refused;
+  }
+  #refused: string | undefined;
+
   /** Reads the folder again (calls that overlap share one read). */
   reload(): Promise<void> {
     this.reading ??= openWorkspace(this.current.root)
-      .then((ws) => {
-        this.current = ws;
-        this.retire();
-      })
+      .then(
+        (ws) => {
+          this.current = ws;
+          this.#refused = undefined;
+          this.retire();
+        },
+        (error: unknown) => {
+          if (error instanceof WorkspaceError) this.#refused = error.message;
+          throw error;
+        },
+      )
       .finally(() => (this.reading = undefined));
     return this.reading;
   }

@@ -457,6 +457,7 @@ export function App() {
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
         <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
+      {loadError && <div className="notice" role="alert">{loadError}</div>}
       {notice && <div className="notice" role="alert" onClick={() => setNotice(null)}>{notice} <small>(click to close)</small></div>}
       <AutoStartNotice />
       {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
