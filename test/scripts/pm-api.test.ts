@@ -66,6 +66,14 @@ describe('variables', () => {
     expect(result.console[0]!.text).toBe('example.test:{{nope}}');
   });
 
+  it('replaceIn reads placeholders as requests do: spaces around the name, one line, a variable before a dynamic value of its name', async () => {
+    const ctx = preContext([`console.log(pm.variables.replaceIn('{{ host }}|{{\\thost }}|{{$uuid}}|{{$mine}}|{{ho\\nst}}|{{}}|{{ {{one}} }}'))`]);
+    ctx.variables.environment = { host: 'h', $uuid: 'fixed', $mine: 'M', one: 'host' };
+    const result = await engine.runPreRequest(ctx);
+    expect(result.errors).toEqual([]);
+    expect(result.console[0]!.text).toBe('h|h|fixed|M|{{ho\nst}}|{{}}|h');
+  });
+
   it('legacy setEnvironmentVariable keeps falsy values and turns others into text, as Postman does', async () => {
     const result = await engine.runPreRequest(preContext([
       `postman.setEnvironmentVariable('zero', 0); postman.setEnvironmentVariable('one', 1); postman.setGlobalVariable('t', true);

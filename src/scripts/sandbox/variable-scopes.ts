@@ -4,6 +4,7 @@
  */
 import { hasOwn, describeType } from './intrinsics.js';
 import { dynamicValueTable } from '../../support/dynamic-value-table.js';
+import { findPlaceholders } from '../../support/placeholder-syntax.js';
 
 export interface ScopeChanges {
   cleared: boolean;
@@ -17,7 +18,6 @@ export interface ScopeState {
 }
 
 const maxNesting = 10;
-const placeholder = /\{\{([^{}]+)\}\}/g;
 
 /** The random bytes of the host's CSPRNG (crypto.getRandomValues, polyfills.ts). */
 function randomBytes(count: number): Uint8Array {
@@ -51,18 +51,29 @@ function stringify(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** Fills `{{name}}` from `lookup`, innermost first, up to 10 levels; unknown names stay as written. */
+/**
+ * Fills `{{name}}` from `lookup` by the placeholder syntax requests use (spaces around the name,
+ * one line, innermost of nested braces), up to 10 levels; a variable wins over a dynamic value of
+ * its name; unknown names stay as written.
+ */
 export function replaceVariables(template: unknown, lookup: (name: string) => unknown): string {
   let text = stringify(template);
   for (let level = 0; level < maxNesting; level++) {
+    const found = findPlaceholders(text);
+    if (found.length === 0) break;
+    let out = '';
+    let at = 0;
     let changed = false;
-    text = text.replace(placeholder, (match, name: string) => {
-      const value = name.startsWith('$') ? dynamicValue(name) : lookup(name);
-      if (value === undefined) return match;
+    for (const { start, end, name } of found) {
+      const defined = lookup(name);
+      const value = defined !== undefined ? stringify(defined) : name.startsWith('$') ? dynamicValue(name) : undefined;
+      if (value === undefined) continue;
+      out += text.slice(at, start) + value;
+      at = end;
       changed = true;
-      return stringify(value);
-    });
+    }
     if (!changed) break;
+    text = out + text.slice(at);
   }
   return text;
 }

@@ -1,0 +1,72 @@
+/**
+ * The placeholder syntax of spec 8.2, and nothing else: where the `{{ name }}` placeholders of a
+ * text are. Scanning uses indexOf only (no regular expressions), so it is linear in the text.
+ * One declaration for the template engine and the script sandbox's `replaceIn` (no Node API here:
+ * the sandbox bundle imports it), so a script reads `{{ name }}` as a request does.
+ *
+ * 1. A name between `{{` and `}}`; spaces (and tabs) around it are allowed.
+ * 2. A placeholder never spans lines; `{{}}` and a `{{` without `}}` stay as written.
+ * 6. With nested braces only the innermost complete placeholder counts: `{{a{{b}}}}` holds `{{b}}`.
+ */
+
+export interface Placeholder {
+  /** Index of the opening `{{`. */
+  start: number;
+  /** Index just past the closing `}}`. */
+  end: number;
+  /** The name, without the spaces around it. */
+  name: string;
+  /** True when written with no spaces around the name (`{{message}}` counts only then). */
+  tight: boolean;
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Every placeholder of `text`, in order. */
+export function findPlaceholders(text: string): Placeholder[] {
+  const found: Placeholder[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('{{', from);
+    if (open < 0) break;
+    const close = text.indexOf('}}', open + 2);
+    if (close < 0) break; // no `}}` anywhere after: every remaining `{{` stays as written
+    // The innermost `{{` before this `}}`; it is at or after `open`, so the search is bounded.
+    const start = text.lastIndexOf('{{', close - 2);
+    from = close + 2;
+    const placeholder = readName(text, start, close);
+    if (placeholder !== undefined) found.push(placeholder);
+  }
+  return found;
+}
+
+/** The placeholder whose `{{` is at `start` and `}}` at `close`, or undefined when it names nothing. */
+function readName(text: string, start: number, close: number): Placeholder | undefined {
+  let first = start + 2;
+  let last = close; // exclusive
+  for (let i = first; i < last; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || c === CR) return undefined; // spans lines
+  }
+  while (first < last && isSpace(text.charCodeAt(first))) first++;
+  while (last > first && isSpace(text.charCodeAt(last - 1))) last--;
+  if (first === last) return undefined; // `{{}}` or `{{  }}`
+  return {
+    start,
+    end: close + 2,
+    name: text.slice(first, last),
+    tight: first === start + 2 && last === close,
+  };
+}
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+/** True when the text may hold a placeholder at all (the fast path for plain text). */
+export function mayHavePlaceholders(text: string): boolean {
+  return text.indexOf('{{') >= 0;
+}
