@@ -1,6 +1,6 @@
 /**
  * The variables a server's templates see (spec 8.2): `--var` overrides, then the environment
- * (script-set values first), then the workspace variables. Read from the files each time a server
+ * (script-set values first), then the workspace variables (their saved values only). Read from the files each time a server
  * starts or its settings change, so an edit picks up current values. Secrets are never given to
  * server templates: the scope is built without a secret store, so secret placeholders stay as written.
  */
@@ -34,14 +34,13 @@ export async function readServerVariables(options: ServerOptions): Promise<Varia
     if (!outcome.ok) throw new ServerError(`Cannot read environment "${id}": ${formatWarning(outcome.warning)}`);
     environment = outcome.value;
   }
-  const [environmentScripted, collectionScripted] = await Promise.all([
-    options.environment !== undefined ? options.scriptValues?.(`environment:${options.environment}`) : undefined,
-    options.scriptValues?.('collection'),
-  ]);
+  const environmentScripted = options.environment !== undefined ? await options.scriptValues?.(`environment:${options.environment}`) : undefined;
+  // Spec 8.2: the environment's variables "including script-set values on this computer", then the
+  // workspace variables' "saved values": what scripts set in the collection stays out of answers.
   return buildVariableScope({
     overrides: options.overrides,
     environment: environment && { variables: environment.variables, scriptValues: environmentScripted },
-    workspace: { variables: workspace.value.variables, scriptValues: collectionScripted },
+    workspace: { variables: workspace.value.variables },
   });
 }
 

@@ -57,10 +57,11 @@ export interface ServerOptions {
   /** `--var key=value`: wins over every other definition. */
   overrides?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
   /**
-   * Values set by scripts on this computer, by scope (`environment:<id>`, `collection`); they win
-   * over the files' values. Secrets are never given to servers.
+   * Values set by scripts on this computer in an environment (`environment:<id>`); they win over
+   * the file's values. Workspace variables give servers their saved values only (spec 8.2).
+   * Secrets are never given to servers.
    */
-  scriptValues?: (scope: `environment:${string}` | 'collection') => Promise<Readonly<Record<string, string>>>;
+  scriptValues?: (scope: `environment:${string}`) => Promise<Readonly<Record<string, string>>>;
   /** Folder for the generated localhost certificate; default: Ferry's data folder. */
   certificateDir?: string;
   /** Watch the server file and pick up edits while running (default true). */

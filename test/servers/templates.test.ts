@@ -139,7 +139,7 @@ describe('mock API answer templates (8.2)', () => {
     expect(empty.body).toBe('');
   });
 
-  it('variables: --var, then the environment, then the workspace; secrets and unknown names stay as written', async () => {
+  it('variables: --var, then the environment (script-set values first), then the workspace (saved values only); secrets and unknown names stay as written', async () => {
     const root = await makeWorkspace({
       variables: [
         { key: 'a', value: 'ws-a' },
@@ -154,9 +154,12 @@ describe('mock API answer templates (8.2)', () => {
         api: { name: 'API', http: { routes: [{ path: '/v', body: '{{a}} {{b}} {{c}} {{token}} {{envSecret}} {{off}} {{undefined}} {{nested}} {{$unknownDynamic}}' }] } },
       },
     });
-    const handle = await serve(root, { environment: 'dev', overrides: { a: 'cli-a' }, scriptValues: async (scope): Promise<Record<string, string>> => (scope === 'collection' ? { c: 'script-c' } : {}) });
+    // What scripts set: `b` in the environment is used, `c` in the collection is not (spec 8.2: the
+    // workspace variables' saved values).
+    const scripted: Record<string, Record<string, string>> = { 'environment:dev': { b: 'script-b' }, collection: { c: 'script-c' } };
+    const handle = await serve(root, { environment: 'dev', overrides: { a: 'cli-a' }, scriptValues: async (scope: string) => scripted[scope] ?? {} });
     const body = (await send(`${handle.servers[0]!.url}/v`)).body;
-    expect(body).toMatch(/^cli-a env-b script-c \{\{token\}\} \{\{envSecret\}\} \{\{off\}\} \{\{undefined\}\} <env-b\|\d+> \{\{\$unknownDynamic\}\}$/);
+    expect(body).toMatch(/^cli-a script-b ws-c \{\{token\}\} \{\{envSecret\}\} \{\{off\}\} \{\{undefined\}\} <script-b\|\d+> \{\{\$unknownDynamic\}\}$/);
   });
 
   it('dynamic values give a new value at every occurrence; request values are never expanded again', async () => {
