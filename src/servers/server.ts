@@ -5,6 +5,7 @@
  * file is reported and the previous settings stay. The lifecycle is the same for every transport.
  */
 import { type FSWatcher, watch } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ServerFile } from '../model/index.js';
@@ -50,7 +51,15 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
     const outcome = await readResource('server', absolute, entry.file);
     if (stopped) return;
     if (!outcome.ok) {
-      notify('warning', `${formatWarning(outcome.warning)} — the server keeps its previous settings until the file is fixed.`);
+      // Gone (deleted, or a branch without it checked out): say so, not that it vanished mid-read.
+      const gone = await lstat(absolute).then(() => false, (error: NodeJS.ErrnoException) => error.code === 'ENOENT');
+      if (stopped) return;
+      notify(
+        'warning',
+        gone
+          ? `${entry.file} was deleted; the server keeps running with its last settings until it is stopped, or picks the file up again when it comes back.`
+          : `${formatWarning(outcome.warning)} — the server keeps its previous settings until the file is fixed.`,
+      );
       return;
     }
     const next = outcome.value;

@@ -50,6 +50,20 @@ describe('hot reload', () => {
     await eventually(async () => (await send(`${url}/v`)).body === 'fixed');
   });
 
+  it('a deleted file is reported as deleted; the server keeps answering and takes the file back when it returns', async () => {
+    const root = await makeWorkspace({ servers: { live: server('kept') } });
+    const handle = await serve(root);
+    const url = handle.servers[0]!.url;
+    await fs.rm(path.join(root, 'servers', 'live.yaml'));
+    await eventually(async () => handle.notices.some((n) => n.level === 'warning'));
+    expect(handle.notices.find((n) => n.level === 'warning')!.message).toBe(
+      'servers/live.yaml was deleted; the server keeps running with its last settings until it is stopped, or picks the file up again when it comes back.',
+    );
+    expect((await send(`${url}/v`)).body).toBe('kept');
+    await writeServer(root, 'live', server('back'));
+    await eventually(async () => (await send(`${url}/v`)).body === 'back');
+  });
+
   it('restarts the listener when TLS or the kind changes', async () => {
     const root = await makeWorkspace({ servers: { live: server('plain') } });
     const handle = await serve(root);
