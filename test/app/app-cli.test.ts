@@ -146,6 +146,47 @@ describe('ferry app', () => {
     }
   });
 
+  it('never overwrites a change made elsewhere, nor writes a deleted request back', async () => {
+    await isolatedDataDir();
+    const root = await workspace();
+    const file = path.join(root, 'requests', 'Get user.yaml');
+    await fs.writeFile(file, 'name: Get user\nurl: http://example.test/users/1\n');
+    const app = await startAppServer({ workspace: await openWorkspace(root), webRoot: root });
+    try {
+      const exchange = await fetch(app.url, { redirect: 'manual' });
+      const headers = { cookie: exchange.headers.get('set-cookie')!.split(';')[0]!, 'content-type': 'application/json' };
+      const base = `http://127.0.0.1:${app.port}`;
+      const put = (body: unknown) => fetch(`${base}/api/request`, { method: 'PUT', headers, body: JSON.stringify(body) });
+      const { request } = await (await fetch(`${base}/api/request?path=Get%20user.yaml`, { headers })).json();
+      // Saved with what the page read as its base: written.
+      expect((await put({ path: 'Get user.yaml', base: request, request: { ...request, url: 'http://example.test/users/2' } })).status).toBe(200);
+      const mine = { ...request, url: 'http://example.test/users/2' };
+      // An editor (or git, or another tab) changes the file before the page hears of it.
+      const theirs = 'name: Get user\nurl: http://example.test/users/3 # from git\n';
+      await fs.writeFile(file, theirs);
+      const stale = await put({ path: 'Get user.yaml', base: mine, request: { ...mine, url: 'http://example.test/users/4' } });
+      expect(stale.status).toBe(409);
+      const refused = await stale.json();
+      expect(refused.error).toBe('requests/Get user.yaml changed on disk since the app read it; nothing was saved.');
+      expect(refused.request.url).toBe('http://example.test/users/3');
+      expect(await fs.readFile(file, 'utf8')).toBe(theirs);
+      // Keeping mine after seeing theirs: saved with theirs as the base.
+      expect((await put({ path: 'Get user.yaml', base: refused.request, request: { ...mine, url: 'http://example.test/users/4' } })).status).toBe(200);
+      expect(await fs.readFile(file, 'utf8')).toBe(theirs.replace('users/3', 'users/4'));
+      // Deleted elsewhere: reading and saving say so (404), and the file is not written back.
+      await fs.rm(file);
+      const read = await fetch(`${base}/api/request?path=Get%20user.yaml`, { headers });
+      expect(read.status).toBe(404);
+      expect((await read.json()).error).toBe('requests/Get user.yaml is no longer in the workspace (deleted, moved or renamed outside the app).');
+      const gone = await put({ path: 'Get user.yaml', request: mine });
+      expect(gone.status).toBe(404);
+      expect((await gone.json()).gone).toBe(true);
+      expect(await fs.readdir(path.join(root, 'requests'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('keeps a secret variable\'s value on this computer: the file gets the key only, the page never the value', async () => {
     await isolatedDataDir();
     const root = await workspace();

@@ -250,4 +250,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-dark.png') });
     await page.getByLabel('Toggle theme').click();
   });
+
+  it('keeps a request deleted on disk as unsaved (Save writes it again); deleting its folder from the menu closes it, writing nothing back', async () => {
+    await page.getByRole('treeitem', { name: /Echo/ }).click();
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toContain('/echo');
+    await fs.rm(req('Users/Echo.yaml'));
+    await expect.poll(() => page.getByTestId('unsaved-bar').textContent(), { timeout: 5_000 }).toContain('deleted or moved outside the app');
+    await page.getByLabel('URL').fill(`{{base}}/echo?kept=1`);
+    await page.waitForTimeout(800); // past the save delay: an edit alone must not write it back
+    await expect(fs.access(req('Users/Echo.yaml'))).rejects.toThrow();
+    await page.keyboard.press('Control+s');
+    expect(await waitForFile(req('Users/Echo.yaml'), (t) => t.includes('kept=1'))).toContain('name: Echo');
+    await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(0);
+
+    await page.getByRole('treeitem', { name: /Users/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByText('Pick a request in the sidebar').count()).toBe(1);
+    await page.waitForTimeout(800);
+    await expect(fs.access(req('Users'))).rejects.toThrow();
+  });
 });

@@ -1,7 +1,8 @@
 /** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
-import { parseResource, type RequestFile } from '../../model/index.js';
+import { deepEqual, parseResource, type RequestFile } from '../../model/index.js';
 import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
@@ -35,6 +36,19 @@ export async function writing<T>(root: string, work: () => Promise<T>): Promise<
 
 export function workspaceRoutes(state: WorkspaceState): Routes {
   const root = () => state.workspace.root;
+  /** The request file as the format reads it; 404 when it is not there (deleted, moved or renamed elsewhere). */
+  const readOnDisk = async (requestPath: string): Promise<RequestFile> => {
+    if (!requestPath || requestPath.split('/').some((p) => p === '..' || p.startsWith('.'))) throw new ApiError(400, 'Give the request path under requests/.');
+    // O_NOFOLLOW guards the file itself; a linked folder on the way would lead out of the workspace.
+    const linked = await checkNoSymlinks(root(), path.join(REQUESTS_DIR, ...requestPath.split('/')));
+    if (linked) throw new ApiError(400, `Cannot open ${REQUESTS_DIR}/${requestPath}: ${linked}.`);
+    const file = path.join(root(), REQUESTS_DIR, ...requestPath.split('/'));
+    const found = await fs.lstat(file).catch(() => undefined);
+    if (!found) throw new ApiError(404, `${REQUESTS_DIR}/${requestPath} is no longer in the workspace (deleted, moved or renamed outside the app).`, { gone: true });
+    const outcome = await readResource('request', file, `${REQUESTS_DIR}/${requestPath}`);
+    if (!outcome.ok) throw new ApiError(400, formatWarning(outcome.warning));
+    return outcome.value;
+  };
   const done = async <T>(value: T): Promise<T> => {
     // The page asks for the tree next: read the folder now rather than wait for the watcher.
     await state.reload();
@@ -48,19 +62,27 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
 
     'GET /api/request': async ({ query }) => {
       const requestPath = query.get('path') ?? '';
-      if (!requestPath || requestPath.split('/').some((p) => p === '..' || p.startsWith('.'))) throw new ApiError(400, 'Give the request path under requests/.');
-      // O_NOFOLLOW guards the file itself; a linked folder on the way would lead out of the workspace.
-      const linked = await checkNoSymlinks(root(), path.join(REQUESTS_DIR, ...requestPath.split('/')));
-      if (linked) throw new ApiError(400, `Cannot open ${REQUESTS_DIR}/${requestPath}: ${linked}.`);
-      const outcome = await readResource('request', path.join(root(), REQUESTS_DIR, ...requestPath.split('/')), `${REQUESTS_DIR}/${requestPath}`);
-      if (!outcome.ok) throw new ApiError(outcome.warning.message.includes('ENOENT') || /does not exist|no such/i.test(outcome.warning.message) ? 404 : 400, formatWarning(outcome.warning));
-      return { path: requestPath, request: outcome.value };
+      return { path: requestPath, request: await readOnDisk(requestPath) };
     },
 
-    /** Saves an edited request in place (comments and order kept); a new name renames the file. */
+    /**
+     * Saves an edited request in place (comments and order kept); a new name renames the file.
+     * `base` is the request as the page last read it: when the file no longer holds it (an
+     * editor, git or another tab wrote it meanwhile) nothing is written and the answer is 409
+     * with the file's version, so the page shows the conflict instead of overwriting that edit.
+     * A file that is gone (deleted, moved) is a 404: a save never writes a deleted request back.
+     */
     'PUT /api/request': async ({ body }) => {
       const request = requestFrom(body);
-      const saved = await writing(root(), () => saveRequest(root(), field(body, 'path'), request));
+      const requestPath = field(body, 'path');
+      const base = (body as { base?: unknown }).base;
+      const saved = await writing(root(), async () => {
+        const current = await readOnDisk(requestPath);
+        if (base !== undefined && !deepEqual(requestFrom({ request: base }), current)) {
+          throw new ApiError(409, `${REQUESTS_DIR}/${requestPath} changed on disk since the app read it; nothing was saved.`, { request: current });
+        }
+        return saveRequest(root(), requestPath, request);
+      });
       // The request as the format reads it back: the page compares it with what the watcher reports.
       return done({ path: saved, request });
     },

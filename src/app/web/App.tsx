@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
-import { api, connectLive, stableJson } from './api.js';
+import { api, ApiFailure, connectLive, stableJson } from './api.js';
 import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
 import { fetchWorkspace } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
@@ -75,10 +75,15 @@ export function App() {
   const draftRef = useRef<RequestFile | null>(null);
   const onDisk = useRef('');
   const saveTimer = useRef<number | undefined>(undefined);
-  /** The open request is not written yet (cURL "Open as new request"): edits are not saved until Save; its folder. */
-  const unsavedRef = useRef<{ folder: string } | null>(null);
-  const [unsaved, setUnsaved] = useState<{ folder: string } | null>(null);
+  /**
+   * The open request is not written yet (cURL "Open as new request"), or its file went away
+   * outside the app (`gone`): edits are not saved until Save; its folder.
+   */
+  const unsavedRef = useRef<{ folder: string; gone?: boolean } | null>(null);
+  const [unsaved, setUnsaved] = useState<{ folder: string; gone?: boolean } | null>(null);
   const saving = useRef<Promise<unknown>>(Promise.resolve());
+  /** A move or rename of the app's own in flight: a file missing meanwhile is that move, not a deletion. */
+  const moving = useRef<Promise<unknown>>(Promise.resolve());
   const sendId = useRef<string | null>(null);
   /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
   const switching = useRef<Promise<unknown>>(Promise.resolve());
@@ -98,6 +103,13 @@ export function App() {
     }
   }, []);
 
+  /** The open request's file went away outside the app: the editor keeps it as an unsaved request (Save writes it again), rather than writing it back unasked. */
+  const keepGone = useCallback((path: string) => {
+    unsavedRef.current = { folder: parentOf(path), gone: true };
+    setUnsaved(unsavedRef.current);
+    onDisk.current = '';
+  }, []);
+
   /** Writes the editor's request now (the debounced save, or before an action that reads the file). */
   const saveNow = useCallback((): Promise<unknown> => {
     if (saveTimer.current === undefined) return saving.current;
@@ -108,8 +120,11 @@ export function App() {
       const request = draftRef.current;
       const path = selectedRef.current;
       if (!request || !path) return;
+      if (unsavedRef.current) return; // the file went away meanwhile: only Save writes it again
       try {
-        const saved = await api.put<{ path: string; request: RequestFile }>('/api/request', { path, request });
+        // `base`: what the page last read, so a file written meanwhile (git, an editor, another tab) is not overwritten.
+        const base = onDisk.current ? JSON.parse(onDisk.current) as RequestFile : undefined;
+        const saved = await api.put<{ path: string; request: RequestFile }>('/api/request', { path, request, base });
         onDisk.current = stableJson(saved.request);
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
@@ -117,7 +132,10 @@ export function App() {
           localStorage.setItem('ferry.last', saved.path);
         }
       } catch (e) {
-        setNotice(`Not saved: ${(e as Error).message}`);
+        const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; request?: RequestFile } | undefined : undefined;
+        if (refused?.request && selectedRef.current === path) setConflict(refused.request);
+        else if (refused?.gone && selectedRef.current === path) keepGone(path);
+        else setNotice(`Not saved: ${(e as Error).message}`);
       }
     });
     return saving.current;
@@ -125,7 +143,7 @@ export function App() {
 
   const openRequest = useCallback(async (path: string, quiet = false) => {
     // Leaving an unsaved request loses it (it was never a file): only when the user says so.
-    if (unsavedRef.current && !window.confirm('The request opened from cURL is not saved. Discard it? (Cancel, then Save to keep it.)')) return;
+    if (unsavedRef.current && !window.confirm(`${unsavedRef.current.gone ? 'The open request\'s file was deleted or moved outside the app and' : 'The request opened from cURL'} is not saved. Discard it? (Cancel, then Save to keep it.)`)) return;
     await saveNow();
     unsavedRef.current = null;
     setUnsaved(null);
@@ -155,14 +173,17 @@ export function App() {
 
   /** The open request's file changed on disk: take it, unless it is our own save or the user has edits in flight. */
   const checkExternal = useCallback(async () => {
-    const path = selectedRef.current;
-    if (!path) return;
     await saving.current;
+    await moving.current;
+    const path = selectedRef.current;
+    if (!path || unsavedRef.current) return;
     let remote: RequestFile;
     try {
       remote = (await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`)).request;
-    } catch {
-      return; // Moved or deleted: the tree shows it.
+    } catch (e) {
+      await moving.current; // the app's own move may have started since: the editor follows it instead
+      if (e instanceof ApiFailure && (e.body as { gone?: boolean } | undefined)?.gone && selectedRef.current === path && !unsavedRef.current) keepGone(path);
+      return;
     }
     if (stableJson(remote) === onDisk.current || selectedRef.current !== path) return;
     if (saveTimer.current !== undefined) {
@@ -322,15 +343,21 @@ export function App() {
     localStorage.setItem('ferry.last', next);
   };
 
+  /** A move of the app's own: the file watcher's report of it must not read as the open request deleted. */
+  const tracked = <T,>(move: Promise<T>): Promise<T> => {
+    moving.current = move.catch(() => undefined);
+    return move;
+  };
+
   /** Moves a request or folder into `folder` (nothing when it is there already); returns its path after. */
-  const moveItem = async (path: string, folder: string, isFolder: boolean): Promise<string> => {
+  const moveItem = (path: string, folder: string, isFolder: boolean): Promise<string> => tracked((async () => {
     if (parentOf(path) === folder) return path;
     const moved = isFolder
       ? await api.post<{ path: string }>('/api/folder/move', { path, parent: folder })
       : await api.post<{ path: string }>('/api/request/move', { path, folder });
     followMove(path, moved.path);
     return moved.path;
-  };
+  })());
 
   const actions: SidebarActions = {
     select: (path) => void openRequest(path),
@@ -359,7 +386,9 @@ export function App() {
     },
     remove: async (item) => {
       if (!confirm(`Delete ${item.type === 'folder' ? 'the folder' : ''} "${item.path}"${item.type === 'folder' ? ' and everything in it' : ''}?`)) return;
-      if (item.path === selectedRef.current) {
+      // The open request goes with it (itself, or inside the folder): an edit must not write it back.
+      const open = selectedRef.current;
+      if (open && (open === item.path || (item.type === 'folder' && open.startsWith(`${item.path}/`)))) {
         clearTimeout(saveTimer.current);
         saveTimer.current = undefined;
         setSelected(null);
@@ -392,8 +421,7 @@ export function App() {
       if (!name) return;
       await saveNow();
       try {
-        const renamed = await api.post<{ path: string }>('/api/folder/rename', { path, name });
-        followMove(path, renamed.path);
+        await tracked(api.post<{ path: string }>('/api/folder/rename', { path, name }).then((renamed) => followMove(path, renamed.path)));
       } catch (e) {
         setNotice((e as Error).message);
       }
@@ -475,7 +503,9 @@ export function App() {
             <div className="split">
               {unsaved && (
                 <div className="notice unsaved-bar" role="status" data-testid="unsaved-bar">
-                  Unsaved request (not written yet{unsaved.folder ? `; it goes into ${unsaved.folder}` : ''}): Send works; Save (Ctrl+S) writes it.
+                  {unsaved.gone
+                    ? `This request's file was deleted or moved outside the app; your version is kept here, unsaved: Save (Ctrl+S) writes it again${unsaved.folder ? ` into ${unsaved.folder}` : ''}.`
+                    : `Unsaved request (not written yet${unsaved.folder ? `; it goes into ${unsaved.folder}` : ''}): Send works; Save (Ctrl+S) writes it.`}
                   <button className="primary" onClick={() => void saveUnsaved()}>Save</button>
                 </div>
               )}
