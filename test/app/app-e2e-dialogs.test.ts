@@ -64,6 +64,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
         'requests/Users/Get user.yaml': { name: 'Get user', url: '{{base}}/users/42' },
         'requests/Users/List users.yaml': { name: 'List users', url: '{{base}}/users' },
         'requests/Health.yaml': { name: 'Health', url: '{{base}}/health' },
+        'requests/Imports/_folder.yaml': { name: 'Imports' },
       },
       { variables: [{ key: 'base', value: echo.base }] },
     );
@@ -119,21 +120,24 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByRole('dialog', { name: 'Cookies' }).count()).toBe(0);
   });
 
-  it('imports a Postman collection through the import dialog: previewed, then written in its folders', async () => {
+  it('imports a Postman collection into a folder from its menu: previewed, then written in its folders', async () => {
     const collection = await fs.readFile(path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), 'utf8');
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('treeitem', { name: /Imports/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Import into folder…' }).click();
+    expect(await page.getByLabel('Import into').inputValue()).toBe('Imports');
     await page.getByLabel('Import text').fill(collection);
     await page.getByRole('button', { name: 'Preview' }).click();
     await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('multi-level-folders-v2');
     const previewText = (await page.getByTestId('import-preview').textContent()) ?? '';
     expect(previewText).toContain('6 requests');
-    expect(await files(path.join(ws.root, 'requests'))).not.toContain('multi-level-folders-v2');
+    expect(await files(req('Imports'))).not.toContain('multi-level-folders-v2');
     await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
     await expect.poll(() => page.getByTestId('import-done').textContent()).toContain('6 requests');
     await page.getByRole('button', { name: 'Done' }).click();
-    const written = (await files(req('multi-level-folders-v2'))).filter((f) => f.endsWith('.yaml'));
+    const written = (await files(req('Imports/multi-level-folders-v2'))).filter((f) => f.endsWith('.yaml'));
     expect(written).toEqual(expect.arrayContaining(['F1/F1.R1.yaml', 'F1/F1.R2.yaml', 'F1/F1.R3.yaml', 'F2/F2.F3/F2.F3.R1.yaml', 'F2/F2.R1.yaml', 'R1.yaml']));
-    expect(await fs.readFile(req('multi-level-folders-v2/F2/F2.F3/F2.F3.R1.yaml'), 'utf8')).toMatch(/name: F2\.F3\.R1/);
+    expect(await fs.readFile(req('Imports/multi-level-folders-v2/F2/F2.F3/F2.F3.R1.yaml'), 'utf8')).toMatch(/name: F2\.F3\.R1/);
+    if ((await page.getByRole('treeitem', { name: /Imports/ }).getAttribute('aria-expanded')) !== 'true') await page.getByRole('treeitem', { name: /Imports/ }).click();
     await expect.poll(() => page.getByRole('treeitem', { name: /multi-level-folders-v2/ }).count()).toBe(1);
   });
 

@@ -85,6 +85,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   it('opens from the printed URL: the token becomes a cookie and leaves the address bar', async () => {
     await page.goto(app.url);
     expect(new URL(page.url()).search).toBe('');
+    // The start screen offers the import dialog (spec 4.1), into the workspace root.
+    await page.getByRole('main').getByRole('button', { name: 'Import…' }).click();
+    expect(await page.getByLabel('Import into').inputValue()).toBe('');
+    await page.keyboard.press('Escape');
     await page.getByRole('treeitem', { name: /Users/ }).click();
     await expect.poll(() => page.getByRole('treeitem', { name: /Get user/ }).count()).toBe(1);
   });

@@ -58,7 +58,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import' } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -433,6 +433,7 @@ export function App() {
     },
     copyAsCode: (path) => void saveNow().then(() => setDialog({ type: 'code', path })),
     updateFromSpec: (folder) => void saveNow().then(() => setDialog({ type: 'update', folder })),
+    importInto: (folder) => setDialog({ type: 'import', into: folder }),
   };
 
   /** The environment picked (top bar or palette): shown at once; the editor (✎) and sends use it, not the one the last read reported. */
@@ -520,6 +521,7 @@ export function App() {
             <div className="empty-state">
               <h2>{info.name}</h2>
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
+              <button className="primary" onClick={() => actions.importInto('')}>Import…</button>
             </div>
           )}
           {loadOpen && <Suspense fallback={null}><LoadPanel onClose={() => setLoadOpen(false)} /></Suspense>}
@@ -543,7 +545,7 @@ export function App() {
           onCreated={(id) => { switchEnvironment(id); setDialog({ type: 'environment', id }); }}
         />
       )}
-      {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} onOpenUnsaved={(opened) => { setDialog(null); void openUnsaved(opened); }} />}
+      {dialog?.type === 'import' && <ImportDialog folders={folders(info.tree)} initialInto={dialog.into} onClose={() => setDialog(null)} onDone={(_d: ImportDone) => void loadWorkspace()} onOpenUnsaved={(opened) => { setDialog(null); void openUnsaved(opened); }} />}
     </div>
   );
 }

@@ -3,12 +3,12 @@ import { useState } from 'react';
 import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { api } from './api.js';
 
-export function ImportDialog({ folders, onClose, onDone, onOpenUnsaved }: { folders: string[]; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
+export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpenUnsaved }: { folders: string[]; initialInto?: string; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
-  const [into, setInto] = useState('');
+  const [into, setInto] = useState(initialInto);
   const [baseUrl, setBaseUrl] = useState('');
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [done, setDone] = useState<ImportDone | null>(null);

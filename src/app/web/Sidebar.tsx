@@ -28,6 +28,8 @@ export interface SidebarActions {
   copyAsCode(path: string): void;
   /** Update a folder imported from OpenAPI from a new version of its document (4.5). */
   updateFromSpec(folder: string): void;
+  /** The import dialog, its target folder chosen (`''`: the workspace root; spec 4.1). */
+  importInto(folder: string): void;
 }
 
 function flatten(folder: TreeItem & { type: 'folder' }, open: Set<string>, filter: string, depth = 0, out: Row[] = []): Row[] {
@@ -159,7 +161,9 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
             );
           })}
         </div>
-        {rows.length === 0 && <p className="muted pad">{filter ? 'Nothing matches the filter.' : 'No requests yet: create one with + or import.'}</p>}
+        {rows.length === 0 && (filter
+          ? <p className="muted pad">Nothing matches the filter.</p>
+          : <p className="muted pad">No requests yet: create one with + or <button className="link" onClick={() => actions.importInto('')}>import</button>.</p>)}
       </div>
       {menu && (
         <ul className="menu" role="menu" style={{ left: menu.x, top: menu.y }}>
@@ -175,6 +179,7 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
               <li role="menuitem" onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
               <li role="menuitem" onClick={() => actions.run(menu.item.path)}>Run folder</li>
               <li role="menuitem" onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
+              <li role="menuitem" onClick={() => actions.importInto(menu.item.path)}>Import into folder…</li>
               {menu.item.openapi && <li role="menuitem" onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
             </>
           )}
