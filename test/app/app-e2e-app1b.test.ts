@@ -19,10 +19,15 @@ import { startAuthServer, startResourceServer, type AuthServer, type ResourceSer
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
 
-/** Answers XML: well-formed on /good (as `+xml`), broken on /bad. */
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** Answers XML: well-formed on /good (as `+xml`), broken on /bad; an image on /png, bytes on /bin. */
 async function startXmlSite(): Promise<Listening> {
   const server = http.createServer((req, res) => {
-    if (req.url === '/good') res.writeHead(200, { 'content-type': 'application/atom+xml' }).end('<?xml version="1.0"?><feed><title>News</title><entry id="1"><t>a &amp; b</t></entry></feed>');
+    if (req.url === '/png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (req.url === '/bin') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 0xff, 0x41]));
+    else if (req.url === '/good') res.writeHead(200, { 'content-type': 'application/atom+xml' }).end('<?xml version="1.0"?><feed><title>News</title><entry id="1"><t>a &amp; b</t></entry></feed>');
     else res.writeHead(200, { 'content-type': 'application/xml' }).end('<feed><title>News</feed>');
   });
   return listenLoopback(server, 'http');
@@ -45,6 +50,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
       {
         'requests/Good XML.yaml': { name: 'Good XML', seq: 1, url: `${xml.url}/good` },
         'requests/Bad XML.yaml': { name: 'Bad XML', seq: 2, url: `${xml.url}/bad` },
+        'requests/Image.yaml': { name: 'Image', seq: 4, url: `${xml.url}/png` },
+        'requests/Bytes.yaml': { name: 'Bytes', seq: 5, url: `${xml.url}/bin` },
         'requests/Secured/_folder.yaml': { name: 'Secured', seq: 3, auth: { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: `${auth.url}/token`, clientId: 'app', clientSecret: '{{secret}}' } },
         'requests/Secured/Data.yaml': { name: 'Data', seq: 1, url: `${resource.url}/data`, auth: { type: 'inherit' } },
       },
@@ -69,6 +76,21 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByRole('treeitem', { name: /Bad XML/ }).click();
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 10_000 }).toBe('<feed><title>News</feed>');
+  });
+
+  it('shows an image answer as the image and a binary one as hex, not as garbled text; a view picked is kept', async () => {
+    await page.getByRole('treeitem', { name: /Image/ }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByRole('img', { name: 'Response body' }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole('button', { name: 'preview' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('treeitem', { name: /Bytes/ }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('pre.hex').textContent(), { timeout: 10_000 }).toMatch(/^00000000  00 01 02 ff 41 +\.\.\.\.A$/);
+    await page.getByRole('button', { name: 'raw' }).click();
+    await page.getByRole('treeitem', { name: /Good XML/ }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 10_000 }).toContain('<feed><title>News</title>');
+    await page.getByRole('button', { name: 'pretty' }).click();
   });
 
   it('Get token fetches the folder\'s OAuth 2.0 token without sending; Send then carries it', async () => {

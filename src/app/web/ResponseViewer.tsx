@@ -6,6 +6,7 @@ import { looksLikeXml, prettyXml } from './pretty-xml.js';
 
 const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
+type Mode = 'pretty' | 'raw' | 'hex' | 'preview';
 /** Shown as text at most; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
 
@@ -32,6 +33,18 @@ function pretty(text: string, contentType: string): string {
   }
   if (looksLikeXml(text, contentType)) return prettyXml(text) ?? text;
   return text;
+}
+
+/** Bytes that are not text (a NUL, or not UTF-8 in the first 8 KB; a cut character at the end is allowed): shown as hex unless asked otherwise. */
+function looksBinary(data: Uint8Array): boolean {
+  const head = data.subarray(0, 8192);
+  if (head.includes(0)) return true;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: data.length > head.length });
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function hex(data: Uint8Array): string {
@@ -69,7 +82,8 @@ function MessageList({ messages }: { messages: StreamMessage[] }) {
 
 export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { answer: SendResponse | null; sending: boolean; error: string | null; liveMessages?: StreamMessage[] }) {
   const [chosenTab, setTab] = useState<Tab>('Body');
-  const [mode, setMode] = useState<'pretty' | 'raw' | 'hex' | 'preview'>('pretty');
+  /** The view the user picked (kept across answers); until then each answer's own: an image's preview, binary's hex, else pretty. */
+  const [picked, setMode] = useState<Mode | null>(null);
   const data = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
   const text = useMemo(() => new TextDecoder().decode(data.subarray(0, SHOWN_BYTES)), [data]);
   // Indenting half a megabyte of XML takes a moment: once per answer, not once per render.
@@ -79,6 +93,10 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
     if (/^image\//i.test(type) || /^text\/html/i.test(type)) return URL.createObjectURL(new Blob([data as BlobPart], { type }));
     return undefined;
   }, [data, answer]);
+
+  const mode: Mode = picked && (picked !== 'preview' || preview)
+    ? picked
+    : preview && /^image\//i.test(answer?.response?.contentType ?? '') ? 'preview' : looksBinary(data) ? 'hex' : 'pretty';
 
   if (sending) {
     return (
@@ -117,8 +135,8 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
         {tab === 'Body' && response && (
           <>
             <div className="modes">
-              {(['pretty', 'raw', 'hex', ...(preview ? ['preview'] : [])] as const).map((m) => (
-                <button key={m} className={mode === m ? 'on' : ''} onClick={() => setMode(m as typeof mode)}>{m}</button>
+              {(['pretty', 'raw', 'hex', ...(preview ? ['preview'] : [])] as Mode[]).map((m) => (
+                <button key={m} className={mode === m ? 'on' : ''} aria-pressed={mode === m} onClick={() => setMode(m)}>{m}</button>
               ))}
               {(response.truncated || data.length > SHOWN_BYTES) && <span className="muted">Showing the first {humanSize(Math.min(data.length, SHOWN_BYTES))} of {humanSize(response.bodySize)}.</span>}
               {answer.sendId && <a className="button-link" href={`/api/send/body?id=${encodeURIComponent(answer.sendId)}`} download>Save to file</a>}
