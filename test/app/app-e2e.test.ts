@@ -273,4 +273,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.waitForTimeout(800);
     await expect(fs.access(req('Users'))).rejects.toThrow();
   });
+
+  it('asks before a reload would lose an edit not saved yet, and the edit reaches the file', async () => {
+    await page.getByRole('button', { name: 'New request' }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('New request');
+    await page.getByLabel('URL').fill('{{base}}/typed-just-before-reload');
+    const leaving = page.waitForEvent('dialog');
+    await page.reload(); // within the save delay
+    expect((await leaving).type()).toBe('beforeunload');
+    expect(await waitForFile(req('New request.yaml'), (t) => t.includes('typed-just-before-reload'))).toContain('name: New request');
+  });
 });

@@ -302,6 +302,19 @@ export function App() {
   }, []);
 
   useEffect(() => {
+    // Closing or reloading the page within the save delay, or with an unsaved request open, would
+    // lose the edits: the pending save starts now, and the browser asks before leaving.
+    const onLeave = (e: BeforeUnloadEvent) => {
+      if (saveTimer.current === undefined && !unsavedRef.current) return;
+      void saveNow();
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [saveNow]);
+
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.key === 'Enter') {
