@@ -53,6 +53,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
   let browser: Browser;
   let page: Page;
   let scratch: string;
+  /** Dialogs the page shows, and how a confirm is answered (accepted unless a step says otherwise). */
+  const dialogs: string[] = [];
+  let confirmAnswer = true;
   const req = (p: string) => path.join(ws.root, 'requests', p);
 
   beforeAll(async () => {
@@ -69,7 +72,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
       { variables: [{ key: 'base', value: echo.base }] },
     );
     scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-app-dialogs-'));
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, onDialog: (d) => void d.accept() }));
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, onDialog: (d) => {
+      dialogs.push(d.message());
+      void (d.type() === 'confirm' && !confirmAnswer ? d.dismiss() : d.accept());
+    } }));
     await page.getByRole('treeitem', { name: /Users/ }).waitFor();
   }, 120_000);
 
@@ -208,6 +214,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await dialog.getByLabel('Variable 2').fill('apiToken');
     await dialog.getByLabel('Secret 2').check();
     await dialog.getByLabel('Value 2', { exact: true }).fill('ws-secret-77');
+    // Esc or a click beside the dialog would drop what was typed: it asks first, and Cancel keeps it.
+    confirmAnswer = false;
+    await page.keyboard.press('Escape');
+    await page.mouse.click(5, 5); // the backdrop
+    confirmAnswer = true;
+    expect(dialogs.slice(-2)).toEqual(Array(2).fill('Discard your changes to these variables? (Cancel, then Save to keep them.)'));
+    expect(await dialog.getByLabel('Variable 2').inputValue()).toBe('apiToken');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8')).toContain('apiToken');
     const all = await Promise.all((await files(ws.root)).map((f) => fs.readFile(path.join(ws.root, f), 'utf8').catch(() => '')));

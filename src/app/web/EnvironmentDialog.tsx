@@ -4,7 +4,7 @@
  * computer, never shown again. An environment's name is edited here too (a rename renames its
  * file), and it can be deleted; NewEnvironmentDialog adds one, empty or as a copy.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api } from './api.js';
 
@@ -16,13 +16,34 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [rows, setRows] = useState<EnvironmentVariableView[]>([]);
   const [error, setError] = useState<string | null>(null);
+  /** The name and variables as read: anything else typed is lost by closing, so closing asks first. */
+  const [loaded, setLoaded] = useState('');
   useEffect(() => {
     api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
       setName(env.name);
       setSavedName(env.name);
       setRows(env.variables);
+      setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
     }, (e: Error) => setError(e.message));
   }, [url]);
+  const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
+  /** A click beside the dialog, ×, or Esc: with edits, only when the user says to discard them. */
+  const close = () => {
+    if (edited && !window.confirm('Discard your changes to these variables? (Cancel, then Save to keep them.)')) return;
+    onClose();
+  };
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    // Before the app's own Esc (which closes any dialog at once): captured here, so edits are asked about.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      closeRef.current();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -52,13 +73,13 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
     }
   };
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
+    <div className="dialog-backdrop" onClick={close}>
       <div className="dialog wide" role="dialog" aria-label={id === undefined ? 'Workspace variables' : 'Environment'} onClick={(e) => e.stopPropagation()}>
         <header>
           {id === undefined
             ? <h3>Workspace variables of {name}</h3>
             : <h3>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></h3>}
-          <button className="icon" aria-label="Close" onClick={onClose}>×</button>
+          <button className="icon" aria-label="Close" onClick={close}>×</button>
         </header>
         <table className="kv" aria-label="Environment variables">
           <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
