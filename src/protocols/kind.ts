@@ -57,6 +57,11 @@ export interface ProtocolResult {
   headers: [string, string][];
   /** The answer's bytes as scripts read them (`pm.response.text()`). */
   body: Uint8Array;
+  /**
+   * The media type of `body` when it is not the headers' Content-Type: gRPC's body is the message
+   * as JSON while its metadata says `application/grpc`, which would make reports call it binary.
+   */
+  bodyType?: string;
   /** Bytes of the answer as received. */
   bodySize: number;
   /** Headers and body as received. */

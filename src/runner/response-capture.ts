@@ -16,6 +16,8 @@ export interface CapturedResponse {
   truncated: boolean;
   /** Not text (by its Content-Type, or bytes that are not UTF-8): only its size is kept. */
   binary?: true;
+  /** The body's media type when the kind names one other than the Content-Type header (gRPC: JSON). */
+  bodyType?: string;
 }
 
 /** Bytes of each body kept for reports (`--report-bodies`), as for stream messages. */
@@ -30,10 +32,10 @@ export function captureResponse(answer: ProtocolResult, maxBodyBytes: number): C
   const bodySize = bytes.byteLength;
   const truncated = bodySize > maxBodyBytes;
   if (bodySize === 0) return { headers, body: null, bodySize, truncated: false };
-  const type = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  const type = answer.bodyType ?? headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
   const text = BINARY_TYPE.test(type) && !TEXT_TYPE.test(type) ? null : utf8Text(bytes.subarray(0, maxBodyBytes), TEXT_TYPE.test(type));
   if (text === null) return { headers, body: null, bodySize, truncated: false, binary: true };
-  return { headers, body: text, bodySize, truncated };
+  return { headers, body: text, bodySize, truncated, ...(answer.bodyType ? { bodyType: answer.bodyType } : {}) };
 }
 
 /**

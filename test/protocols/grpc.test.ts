@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { requestSchema } from '../../src/model/index.js';
 import { SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { captureResponse } from '../../src/runner/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
 import { describeKindCases, sendWith } from './kind-cases.js';
 
@@ -56,6 +57,15 @@ describe('gRPC', () => {
     expect(result.detail?.trailers).toContainEqual(['x-trailer', 'done']);
     expect(result.detail?.callType).toBe('unary');
     expect(peer.seen.at(-1)?.get('content-type')).toEqual([]);
+  });
+
+  it('reports (-v, --report-bodies) show the answer as its JSON, not as a binary application/grpc body', async () => {
+    const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"ann"}' } });
+    expect(result.headers).toContainEqual(['content-type', 'application/grpc+proto']);
+    const captured = captureResponse(result, 64 * 1024);
+    expect(captured.binary).toBeUndefined();
+    expect(JSON.parse(captured.body ?? '')).toMatchObject({ text: 'hello ann' });
+    expect(captured.bodyType).toBe('application/json');
   });
 
   it('a map field is a JSON object of entries; an array or a scalar there is named', async () => {

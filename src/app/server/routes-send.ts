@@ -13,7 +13,7 @@ import type { WorkspaceState } from './workspace-state.js';
 
 function viewOf(response: ProtocolResult): NonNullable<SendResponse['response']> {
   const body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
-  const contentType = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  const contentType = response.bodyType ?? response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
   return {
     headers: response.headers,
     bodyBase64: body.subarray(0, BODY_LIMIT).toString('base64'),

@@ -244,6 +244,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
     outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK },
     headers,
     body,
+    bodyType: 'application/json',
     bodySize: answer.receivedBytes,
     size: answer.receivedBytes + headerBytes,
     url: about.url,

@@ -147,7 +147,7 @@ function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnTy
   if (response.body === null) return lines;
   const cut = cutText(response.body, VERBOSE_BODY_BYTES);
   let body = cut.text;
-  const type = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  const type = response.bodyType ?? response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
   if (terminal && !cut.cut && !response.truncated && /\bjson\b|\+json/i.test(type)) {
     try {
       body = JSON.stringify(JSON.parse(body), null, 2);
