@@ -67,6 +67,19 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
       expect(refused.message).not.toContain('\n');
     });
 
+    it('publishing to a wildcard topic or subscribing with a malformed filter is refused with one line naming the field (the broker would drop the client)', async () => {
+      const name = topic('wild');
+      const publish = await failure(sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: `${name}/+/t` }), body: { type: 'text', text: 'hi' } }));
+      expect(publish.message).toBe(`mqtt.topic "${name}/+/t" has a wildcard (+ or #); publish to a topic without wildcards (they are for subscriptions).`);
+      const filter = await failure(sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: 'ok/#' }, { topic: `${name}/#/x` }] }) }));
+      expect(filter.message).toBe(`mqtt.subscriptions[1].topic "${name}/#/x" is not a topic filter: # must be a whole level and the last one (home/#).`);
+      const plus = await failure(sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: `${name}/a+` }] }) }));
+      expect(plus.message).toMatch(/subscriptions\[0\]\.topic .* \+ must be a whole level/);
+      // A wildcard topic with nothing to publish, and a disabled bad filter, are left alone.
+      const idle = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: `${name}/#`, subscriptions: [{ topic: '#/x', enabled: false }] }), settings: { stream: { timeoutMs: 1 } } });
+      expect(idle.stream?.stoppedBy).toBe('timeout');
+    });
+
     it('a binary payload is read as base64; maxEvents and the time limit stop reading', async () => {
       const name = topic('binary');
       const result = await sendRequest('mqtt', {

@@ -40,10 +40,28 @@ function mqttTarget(prepared: PreparedRequest): { url: URL; options: MqttOptions
   const url = new URL(prepared.url);
   if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') throw new SendError(`an MQTT request needs an mqtt:// or mqtts:// URL, not ${url.protocol}//.`, 'unsupported');
   const options = prepared.options as unknown as MqttOptions;
+  const where = prepared.path ? `requests/${prepared.path}: ` : '';
   if (!options.cleanSession && options.clientId === '') {
-    throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.cleanSession false needs an mqtt.clientId: the broker keeps the session under that id, and a random one is never seen again.`, 'other');
+    throw new SendError(`${where}mqtt.cleanSession false needs an mqtt.clientId: the broker keeps the session under that id, and a random one is never seen again.`, 'other');
   }
+  // A broker drops a client that subscribes with a malformed filter or publishes to a wildcard
+  // (checked by `sendMqtt`), which would read as a request that passed with the server closing.
+  options.subscriptions.forEach((s, i) => {
+    const problem = s.enabled && s.topic !== '' ? topicProblem(s.topic, true) : undefined;
+    if (problem) throw new SendError(`${where}mqtt.subscriptions[${i}].topic "${s.topic}" ${problem}.`, 'invalid');
+  });
   return { url, options };
+}
+
+/** Why `topic` cannot be published to (`filter` false) or subscribed with (MQTT 3.1.1 4.7.1), or undefined. */
+function topicProblem(topic: string, filter: boolean): string | undefined {
+  if (!filter) return /[#+]/.test(topic) ? 'has a wildcard (+ or #); publish to a topic without wildcards (they are for subscriptions)' : undefined;
+  const levels = topic.split('/');
+  for (const [i, level] of levels.entries()) {
+    if (level.includes('#') && (level !== '#' || i !== levels.length - 1)) return 'is not a topic filter: # must be a whole level and the last one (home/#)';
+    if (level.includes('+') && level !== '+') return 'is not a topic filter: + must be a whole level (home/+/temperature)';
+  }
+  return undefined;
 }
 
 interface OpenedMqtt {
@@ -107,6 +125,8 @@ async function openMqtt(prepared: PreparedRequest, session: StreamSession, url: 
 
 export async function sendMqtt(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { url, options } = mqttTarget(prepared);
+  const problem = options.topic !== '' && prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0 ? topicProblem(options.topic, false) : undefined;
+  if (problem) throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.topic "${options.topic}" ${problem}.`, 'invalid');
   const session = new StreamSession(prepared, signal, (message) => message.topic);
   const opened = await openMqtt(prepared, session, url, options, (client) => {
     const messages = session.open();
@@ -147,7 +167,8 @@ export async function connectMqtt(prepared: PreparedRequest, context: SendContex
     send: async (message, messages) => {
       const topic = message.topic?.trim() ?? '';
       if (topic === '') throw new SendError('an MQTT message needs a topic to publish to; type one in Topic.', 'invalid');
-      if (/[#+]/.test(topic)) throw new SendError(`the topic "${topic}" has a wildcard (+ or #); publish to a topic without wildcards (they are for subscriptions).`, 'invalid');
+      const problem = topicProblem(topic, false);
+      if (problem) throw new SendError(`the topic "${topic}" ${problem}.`, 'invalid');
       const payload = outgoingBytes(message).bytes;
       const qos = (message.qos ?? 0) as 0 | 1 | 2;
       messages.sent({ ...payloadText(payload), topic, qos, retain: message.retain === true });
@@ -157,7 +178,10 @@ export async function connectMqtt(prepared: PreparedRequest, context: SendContex
       subscribe: async (params, messages) => {
         const qos = params.qos === undefined ? 0 : params.qos;
         if (qos !== 0 && qos !== 1 && qos !== 2) throw new SendError(`subscribe's QoS must be 0, 1 or 2, not ${JSON.stringify(qos)}.`, 'invalid');
-        return subscribe(stringParam(params, 'topic', 'subscribe'), qos, messages);
+        const topic = stringParam(params, 'topic', 'subscribe');
+        const problem = topicProblem(topic, true);
+        if (problem) throw new SendError(`the topic "${topic}" ${problem}.`, 'invalid');
+        return subscribe(topic, qos, messages);
       },
       unsubscribe: async (params, messages) => {
         const topic = stringParam(params, 'topic', 'unsubscribe');
