@@ -1,6 +1,9 @@
 /** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { requestSchema } from '../../src/model/index.js';
@@ -167,5 +170,70 @@ describe('gRPC', () => {
       expect(error.message).not.toContain('TOP-SECRET-TOKEN');
       expect(error.message).not.toContain('illegal token');
     }
+  });
+});
+
+describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postman write them)', () => {
+  const WKT = { protoFiles: ['test/fixtures/grpc/wkt.proto'] };
+  let server: grpc.Server;
+  let url = '';
+  /** What the server decoded, in protobufjs's message forms. */
+  let got: Record<string, unknown> = {};
+  beforeAll(async () => {
+    const definition = protoLoader.loadSync(path.resolve('test/fixtures/grpc/wkt.proto'), { longs: String, enums: String, oneofs: true });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { wkt: { Types: grpc.ServiceClientConstructor } } };
+    server = new grpc.Server();
+    server.addService(loaded.ferry.wkt.Types.service, {
+      Echo: (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        got = call.request;
+        callback(null, call.request);
+      },
+    });
+    new ReflectionService(definition).addToServer(server);
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    url = `grpc://127.0.0.1:${port}`;
+  });
+  afterAll(() => server?.forceShutdown());
+
+  const message = {
+    when: '2024-01-02T03:04:05.5Z',
+    took: '-1.25s',
+    meta: { name: 'ann', n: 2, ok: true, none: null, list: [1, 'two', { three: 3 }] },
+    maybe: 5,
+    label: 'x',
+    anyValue: [1, { a: 'b' }],
+    history: ['1970-01-01T00:00:00Z', '2024-01-02T03:04:05.000000001+01:00'],
+    laps: { first: '90s' },
+  };
+
+  for (const [how, grpcOptions] of [['proto files', WKT], ['reflection', {}]] as const) {
+    it(`are sent and shown so (${how})`, async () => {
+      const result = await send({ url, method: 'ferry.wkt.Types/Echo', grpc: grpcOptions, body: { type: 'json', text: JSON.stringify(message) } });
+      expect(result.outcome.status).toBe(0);
+      expect(got.when).toEqual({ seconds: '1704164645', nanos: 500_000_000 });
+      expect(got.took).toEqual({ seconds: '-1', nanos: -250_000_000 });
+      expect(got.maybe).toEqual({ value: 5 });
+      expect(json(result)).toEqual({
+        when: '2024-01-02T03:04:05.500Z',
+        took: '-1.250s',
+        meta: message.meta,
+        maybe: 5,
+        label: 'x',
+        anyValue: [1, { a: 'b' }],
+        history: ['1970-01-01T00:00:00Z', '2024-01-02T02:04:05.000000001Z'],
+        laps: how === 'reflection' ? [{ key: 'first', value: '90s' }] : { first: '90s' },
+      });
+    });
+  }
+
+  it('the message forms still work; a value of neither form is named', async () => {
+    const result = await send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"when":{"seconds":"60"},"maybe":{"value":7}}' } });
+    expect(json(result)).toMatchObject({ when: '1970-01-01T00:01:00Z', maybe: 7 });
+    await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"when":"yesterday"}' } })).rejects.toThrow(
+      'the message field when is a timestamp (RFC 3339, such as "2024-01-02T03:04:05.5Z"), not "yesterday".',
+    );
+    await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"took":"90"}' } })).rejects.toThrow('field took is a duration');
+    await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"meta":[1]}' } })).rejects.toThrow('field meta is a JSON object (google.protobuf.Struct)');
+    await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"maybe":"five"}' } })).rejects.toThrow('field maybe.value is a number (int32)');
   });
 });

@@ -14,6 +14,8 @@ import { SendError } from '../send-error.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 import { findMethod, loadByReflection, loadProtoFiles, ReflectionFailure, splitMethod } from './descriptors.js';
 import { fitMessage, parseMessages } from './messages.js';
+import type { TypeDescriptor } from './skeleton.js';
+import { toProto3Json } from './well-known.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 
 const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
@@ -83,7 +85,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
   try {
     const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
-    const answer = await exchange({ channel, credentials, host, def, callType, requests, metadata, deadline, stream: prepared.stream, signal, started });
+    const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, deadline, stream: prepared.stream, signal, started });
     if (answer.cancelled) throw cancelledError();
     if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
       const error = fail(statusName(answer.status.code), answer.status.details);
@@ -110,6 +112,11 @@ export function encode(def: MethodDefinition<object, object>, definition: Packag
   }
 }
 
+/** An answer's bytes as JSON text, its well-known types (Timestamp, Struct…) in their proto3 JSON forms. */
+export function decode(def: MethodDefinition<object, object>, definition: PackageDefinition, bytes: Buffer): string {
+  return JSON.stringify(toProto3Json(definition, def.responseType.type as TypeDescriptor, def.responseDeserialize(bytes)));
+}
+
 /** A status that means the call never reached the server: the SendError for it, else undefined (a real answer). */
 export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel): SendError | undefined {
   const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
@@ -126,6 +133,7 @@ interface Exchange {
   credentials: grpc.ChannelCredentials;
   host: string;
   def: MethodDefinition<object, object>;
+  definition: PackageDefinition;
   callType: CallType;
   requests: Array<{ json: string; bytes: Buffer }>;
   metadata: grpc.Metadata;
@@ -158,7 +166,7 @@ function exchange(x: Exchange): Promise<Answer> {
   const read = (bytes: Buffer) => {
     answer.receivedBytes += bytes.length;
     answer.firstAt ??= performance.now();
-    return JSON.stringify(x.def.responseDeserialize(bytes));
+    return decode(x.def, x.definition, bytes);
   };
   const options: grpc.CallOptions = x.deadline ? { deadline: x.deadline } : {};
   const ignore = () => {};

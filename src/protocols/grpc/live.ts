@@ -15,7 +15,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, encode, failure, loadMethod, openChannel, statusName, type LoadedMethod } from './call.js';
+import { bodyText, decode, encode, failure, loadMethod, openChannel, statusName, type LoadedMethod } from './call.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 
@@ -54,7 +54,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
 
   const start = () => {
     const identity = (b: Buffer) => b;
-    const read = (bytes: Buffer) => JSON.stringify(def.responseDeserialize(bytes));
+    const read = (bytes: Buffer) => decode(def, definition, bytes);
     const ignore = () => {};
     switch (callType) {
       case 'serverStreaming':

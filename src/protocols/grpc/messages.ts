@@ -7,6 +7,7 @@
 import type { MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { SendError } from '../send-error.js';
 import { isMapField, lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
+import { fromProto3Json, isWrapper, wellKnown } from './well-known.js';
 
 const NUMBERS = new Set(['TYPE_DOUBLE', 'TYPE_FLOAT', 'TYPE_INT64', 'TYPE_UINT64', 'TYPE_INT32', 'TYPE_FIXED64', 'TYPE_FIXED32', 'TYPE_UINT32', 'TYPE_SFIXED32', 'TYPE_SFIXED64', 'TYPE_SINT32', 'TYPE_SINT64']);
 
@@ -66,9 +67,12 @@ function fit(definition: PackageDefinition, type: TypeDescriptor, value: unknown
 function fitField(definition: PackageDefinition, parent: TypeDescriptor, field: FieldDescriptor, item: unknown, where: string, path: string): unknown {
   if (isMapField(definition, parent, field)) {
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw new SendError(`${where} field ${path} is a map: give a JSON object.`, 'other');
-    if (!entryListMaps.has(definition)) return item;
     const short = (field.typeName ?? '').split('.').at(-1);
     const entry = parent.nestedType?.find((n) => n.name === short) as TypeDescriptor | undefined;
+    if (!entryListMaps.has(definition)) {
+      // The values are checked (and well-known types converted) as the entry's `value` field; keys are JSON's strings.
+      return entry ? Object.fromEntries(Object.entries(item).map(([key, value]) => [key, (fit(definition, entry, { value }, where, `${path}.${key}`) as { value?: unknown }).value])) : item;
+    }
     return Object.entries(item).map(([key, value]) => (entry ? fit(definition, entry, { key, value }, where, `${path}.${key}`) : { key, value }));
   }
   const nested = field.type === 'TYPE_MESSAGE' ? lookup(definition, field.typeName) : undefined;
@@ -82,10 +86,14 @@ function fitField(definition: PackageDefinition, parent: TypeDescriptor, field: 
 function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: TypeDescriptor | undefined, item: unknown, where: string, path: string): unknown {
   const wrong = (what: string) => new SendError(`${where} field ${path} is ${what}, not ${JSON.stringify(item)?.slice(0, 40)}.`, 'other');
   switch (field.type) {
-    case 'TYPE_MESSAGE':
+    case 'TYPE_MESSAGE': {
+      const known = wellKnown(field);
+      const converted = known ? fromProto3Json(known, item, entryListMaps.has(definition) ? 'entries' : 'object', wrong) : undefined;
+      if (converted !== undefined) return nested && isWrapper(known!) ? fit(definition, nested, converted, where, path) : converted;
       if (nested) return fit(definition, nested, item, where, path);
       if (!item || typeof item !== 'object') throw wrong(`a ${field.typeName?.replace(/^\./, '')} message (a JSON object)`);
       return item;
+    }
     case 'TYPE_STRING':
       if (typeof item !== 'string') throw wrong('a string');
       return item;
