@@ -76,6 +76,20 @@ describe('WebSocket server', () => {
     expect(a.received).toHaveLength(1);
   });
 
+  it("records the client's close reason, and why the server closed a client that sent a message over 16 MB", async () => {
+    const { url, handle } = await wsServer({ mode: 'discard' });
+    const polite = await connect(`${url}/a`);
+    polite.ws.close(4002, 'bye now');
+    await polite.closed;
+    const big = await connect(`${url}/b`);
+    big.ws.on('error', () => {});
+    big.ws.send(Buffer.alloc(16 * 1024 * 1024 + 1), { binary: true });
+    expect((await big.closed).code).toBe(1009);
+    await eventually(async () => handle.traffic.recent().filter((r) => r.summary.includes('close')).length === 2);
+    const closes = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close').map((r) => r.detail.preview);
+    expect(closes).toEqual(['code 4002 "bye now"', expect.stringMatching(/^code \d+ \(closed with 1009: a message over 16 MB\)$/)]);
+  });
+
   it('answers a plain HTTP request with 426', async () => {
     const { server } = await wsServer({});
     const answer = await send(server.url);

@@ -123,10 +123,16 @@ class WebSocketKind implements HttpKindInstance {
         else this.#timers.later(rule.delayMs, send);
       }
     });
-    ws.on('error', () => {}); // a broken client: 'close' follows and is recorded
-    ws.once('close', (code: number) => {
+    // A broken client or a message over the limit: 'close' follows and is recorded with why, since
+    // its code is then 1006 (no close frame came back) whatever the server sent.
+    let why = '';
+    ws.on('error', (error: Error & { code?: string }) => {
+      why = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 'closed with 1009: a message over 16 MB' : error.message;
+    });
+    ws.once('close', (code: number, reason: Buffer) => {
       this.#clients.delete(ws);
-      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: `code ${code}` }, { start, bytesIn, bytesOut }));
+      const shown = `code ${code}${reason.length > 0 ? ` ${previewUtf8(reason)}` : ''}${why ? ` (${why})` : ''}`;
+      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: shown }, { start, bytesIn, bytesOut }));
     });
   }
 
