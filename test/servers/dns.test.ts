@@ -107,6 +107,22 @@ describe('DNS server', () => {
     expect((handle.traffic.recent().at(-1) as DnsRecord).detail.upstream).toBe(`127.0.0.1:${port}, which is this server itself`);
   });
 
+  it('TXT in zone-file form: words after quoted strings are strings too, \\DDD and \\" are escapes; an unclosed quote is refused at load', async () => {
+    const records = [
+      { name: 'a.test', type: 'TXT', value: '"quote \\" inside" "semi;colon" plain\\032word last' },
+      { name: 'b.test', type: 'TXT', value: 'unquoted text is one string' },
+      { name: 'c.test', type: 'TXT', value: '"caf\\195\\169"' },
+    ];
+    const { server } = await dnsServer({ records });
+    expect(await short(server!.port, 'a.test', 'TXT')).toEqual(['"quote \\" inside" "semi;colon" "plain word" "last"']);
+    expect(await short(server!.port, 'b.test', 'TXT')).toEqual(['"unquoted text is one string"']);
+    expect(await short(server!.port, 'c.test', 'TXT')).toEqual(['"caf\\195\\169"']);
+    const unclosed = await dnsServer({ records: [{ name: 'd.test', type: 'TXT', value: '"one" "two' }] });
+    expect(unclosed.failures[0]!.message).toMatch(/d\.test.*value "\\"one\\" \\"two" is not TXT text in zone-file form, such as "v=spf1 -all" "second string": a quote is not closed\./);
+    const byte = await dnsServer({ records: [{ name: 'e.test', type: 'TXT', value: '"\\300"' }] });
+    expect(byte.failures[0]!.message).toMatch(/\\300 is not a byte/);
+  });
+
   it('refuses bad values at load, naming the record; records are never templated', async () => {
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
       /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,

@@ -104,19 +104,46 @@ function parseValue(type: RecordSource['type'], value: string, where: string): u
       return m && Number(m[1]) <= 255 ? { flags: Number(m[1]), tag: m[2]!, value: m[3]!, issuerCritical: (Number(m[1]) & 128) !== 0 } : fail('"flags tag value", such as 0 issue "letsencrypt.org"');
     }
     case 'TXT':
-      return txtStrings(value);
+      return txtStrings(value, fail);
   }
 }
 
-/** `"one" "two"` → two strings; unquoted text is one string; each cut to DNS's 255-byte pieces. */
-function txtStrings(value: string): Buffer[] {
-  const quoted = [...value.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
-  const texts = value.startsWith('"') && quoted.length > 0 ? quoted : [value];
+/**
+ * `"one" "two"` → two strings (zone-file form: words outside quotes are strings too; `\"`, `\\`
+ * and `\DDD`, a byte by its decimal value, are escapes); text not starting with a quote is one
+ * string as written. Each string is cut to DNS's 255-byte pieces.
+ */
+function txtStrings(value: string, fail: (form: string) => never): Buffer[] {
+  const texts: Buffer[] = [];
+  if (!value.startsWith('"')) texts.push(Buffer.from(value, 'utf8'));
+  else {
+    const token = /\s*(?:"((?:[^"\\]|\\.)*)"|((?:[^\s"\\]|\\.)+))/y;
+    let end = 0;
+    for (let m = token.exec(value); m !== null; m = token.exec(value)) {
+      texts.push(unescape(m[1] ?? m[2]!, fail));
+      end = token.lastIndex;
+    }
+    if (value.slice(end).trim() !== '') fail('TXT text in zone-file form, such as "v=spf1 -all" "second string": a quote is not closed');
+  }
   const out: Buffer[] = [];
-  for (const text of texts) {
-    const bytes = Buffer.from(text, 'utf8');
+  for (const bytes of texts) {
     if (bytes.length === 0) out.push(bytes);
     for (let at = 0; at < bytes.length; at += 255) out.push(bytes.subarray(at, at + 255));
   }
   return out;
+}
+
+/** One TXT string's bytes, its escapes undone: `\DDD` is a byte, `\` before anything else keeps it. */
+function unescape(text: string, fail: (form: string) => never): Buffer {
+  const parts: Buffer[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\\(\d{3}|[^])/g)) {
+    parts.push(Buffer.from(text.slice(last, m.index), 'utf8'));
+    const byte = /^\d{3}$/.test(m[1]!) ? Number(m[1]) : undefined;
+    if (byte !== undefined && byte > 255) fail(`TXT text in zone-file form: \\${m[1]} is not a byte (\\000 to \\255)`);
+    parts.push(byte !== undefined ? Buffer.from([byte]) : Buffer.from(m[1]!, 'utf8'));
+    last = m.index + m[0].length;
+  }
+  parts.push(Buffer.from(text.slice(last), 'utf8'));
+  return Buffer.concat(parts);
 }
