@@ -130,6 +130,29 @@ describe('socketio requests', () => {
     }
   });
 
+  it('a server that is not Socket.IO, and one refusing the WebSocket upgrade, are named as such (not as a refusal to check auth for)', async () => {
+    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello from a web server\n'));
+    const pollingOnly = http.createServer();
+    const io = new Server(pollingOnly, { transports: ['polling'] });
+    io.on('connection', (socket) => socket.emit('hi'));
+    const portOf = async (server: http.Server) => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as AddressInfo).port;
+    };
+    const [webPort, pollPort] = [await portOf(web), await portOf(pollingOnly)];
+    try {
+      const notIo = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${webPort}/` }));
+      expect(notIo.message).toBe(`127.0.0.1:${webPort} answered Socket.IO's handshake with something that is not Socket.IO (Engine.IO could not parse it); check the URL's port and socketio.path (/socket.io/).`);
+      const upgrade = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${pollPort}/`, socketio: { transport: 'websocket' } }));
+      expect(upgrade.message).toBe(`127.0.0.1:${pollPort} answered HTTP 400 to the WebSocket upgrade instead of opening it; check socketio.path (/socket.io/), and if the server takes only long-polling set socketio.transport to auto or polling.`);
+      const polled = await sendRequest('socketio', { url: `http://127.0.0.1:${pollPort}/`, settings: { stream: { maxEvents: 1 } } });
+      expect(received(polled)[0]).toMatchObject({ event: 'hi' });
+    } finally {
+      await io.close();
+      web.close();
+    }
+  });
+
   it('the server disconnecting ends reading as closed', async () => {
     const result = await sendRequest('socketio', { url: `${base()}/bye` });
     expect(result.stream).toEqual({ events: 1, stoppedBy: 'closed' });

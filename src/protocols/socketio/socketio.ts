@@ -189,6 +189,10 @@ function upgradeHeaders(prepared: PreparedRequest, context: SendContext, server:
  */
 function describeConnectError(error: Error & { type?: string; description?: unknown; data?: unknown }, lastTransportError: unknown, url: URL, options: SocketIoOptions, proxy?: string): SendError {
   if (error.type !== 'TransportError') {
+    // Engine.IO's name for an answer it cannot parse: a web server that is not Socket.IO, not a refusal.
+    if ((error as { code?: unknown }).code === 'parser error') {
+      return new SendError(`${url.host} answered Socket.IO's handshake with something that is not Socket.IO (Engine.IO could not parse it); check the URL's port and socketio.path (${options.path}).`, 'protocol');
+    }
     const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
     if (error.message === 'Invalid namespace') {
       return new SendError(`${url.host} has no Socket.IO namespace ${url.pathname || '/'} (Invalid namespace); the URL's path is the namespace.`, 'protocol');
@@ -198,6 +202,14 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
   const cause = socketCause(error) ?? socketCause(lastTransportError as TransportFailure | undefined);
   const viaProxy = cause && proxy ? proxyError(cause, proxy, url) : undefined;
   if (viaProxy) return viaProxy;
+  // The `ws` client's words for an upgrade answered without 101, e.g. by a server that only polls.
+  const upgradeStatus = /^Unexpected server response: (\d+)$/.exec(cause?.message ?? '')?.[1];
+  if (upgradeStatus) {
+    return new SendError(
+      `${url.host} answered HTTP ${upgradeStatus} to the WebSocket upgrade instead of opening it; check socketio.path (${options.path}), and if the server takes only long-polling set socketio.transport to auto or polling.`,
+      'protocol',
+    );
+  }
   if (cause) return describeSocketError(cause, url, 'connecting to the Socket.IO server at');
   if (typeof error.description === 'number' && error.description > 0) {
     return new SendError(
