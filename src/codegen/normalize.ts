@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { FILE_PART_CONTENT_TYPE, type PreparedRequest } from '../request/prepared.js';
+import type { PreparedRequest } from '../request/prepared.js';
+import { FILE_PART_CONTENT_TYPE } from '../model/constants.js';
 import type { LibraryRules } from './target.js';
 import { urlForCode } from './urls.js';
 import { authComments } from './comments.js';

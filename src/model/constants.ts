@@ -14,6 +14,10 @@ export function newerFormatProblem(data: unknown): string | undefined {
   if (typeof version !== 'number' || !(version > FORMAT_VERSION)) return undefined;
   return `This workspace was created by a newer version of Ferry (format version ${version}; this Ferry reads version ${FORMAT_VERSION}). Update Ferry to open it.`;
 }
+
+/** The Content-Type of a multipart file part that sets none: what Ferry sends, and what code export writes. */
+export const FILE_PART_CONTENT_TYPE = 'application/octet-stream';
+
 /** The `seq` of a request or folder that gives none (it orders among its siblings by it). */
 export const DEFAULT_SEQ = 0;
 

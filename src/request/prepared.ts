@@ -19,9 +19,6 @@ export interface PreparedMultipartPart {
   contentType?: string;
 }
 
-/** The Content-Type Ferry sends for a file part that sets none (code export writes the same). */
-export const FILE_PART_CONTENT_TYPE = 'application/octet-stream';
-
 export type PreparedBody =
   | { kind: 'none' }
   /**

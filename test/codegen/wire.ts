@@ -5,7 +5,8 @@
  * code with its own rules.
  */
 import fs from 'node:fs';
-import { FILE_PART_CONTENT_TYPE, type PreparedRequest } from '../../src/request/prepared.js';
+import type { PreparedRequest } from '../../src/request/prepared.js';
+import { FILE_PART_CONTENT_TYPE } from '../../src/model/constants.js';
 import type { LibraryRules } from '../../src/codegen/index.js';
 import type { Recorded } from '../support/servers/index.js';
 

@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FILE_PART_CONTENT_TYPE, type PreparedMultipartPart } from '../../request/prepared.js';
+import { FILE_PART_CONTENT_TYPE } from '../../model/constants.js';
+import type { PreparedMultipartPart } from '../../request/prepared.js';
 
 /** Quotes a name or file name as browsers do: `"` and line breaks percent-encoded. */
 function quoted(text: string): string {
