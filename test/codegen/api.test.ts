@@ -130,6 +130,22 @@ describe('content rules', () => {
   });
 });
 
+describe('long bodies', () => {
+  test('cmd and PowerShell take a text body too long for their command line from a temporary file', () => {
+    const body = JSON.stringify({ text: 'x'.repeat(20_000) });
+    const prepared: PreparedRequest = { ...simple, body: textBody('json', body) };
+    const cmd = toCode(prepared, 'curl/cmd');
+    expect(cmd).toContain('certutil -f -decode');
+    expect(Math.max(...cmd.split('\n').map((l) => l.length))).toBeLessThan(8191);
+    const ps = toCode(prepared, 'curl/powershell');
+    expect(ps).toContain('[IO.File]::WriteAllBytes($bodyFile');
+    expect(ps).not.toContain('x'.repeat(100));
+    // A short body stays on the command line.
+    expect(toCode(simple, 'curl/cmd')).toContain('--data-raw');
+    expect(toCode(simple, 'curl/powershell')).toContain('--data-raw');
+  });
+});
+
 describe('curl globbing', () => {
   test('a URL with [ ] gets --globoff in every shell (curl would read a range), and only then', () => {
     const get = (url: string): PreparedRequest => ({ method: 'GET', url, headers: [], body: { kind: 'none' }, authType: 'none' });

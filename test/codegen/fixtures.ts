@@ -18,6 +18,12 @@ export function binaryBody(bytes: Uint8Array, path = 'files/blob.bin', absoluteP
 /** Every byte value, NUL first. */
 export const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
 
+/**
+ * A JSON body of about 300 KB: longer than one command-line argument may be (Linux: 128 KiB) and
+ * than one Java string constant (65535 bytes).
+ */
+export const LONG_JSON = JSON.stringify({ items: Array.from({ length: 6000 }, (_, i) => ({ id: i, name: `item ${i} héllo 'q' "d" $x` })) });
+
 /** A text with everything that breaks quoting somewhere. */
 export const HOSTILE_TEXT =
   `line1\nsingle 'quoted' and "double" quotes, $HOME $(id) \`id\` \${x}, back\\slash \\n \\", ` +
@@ -235,6 +241,15 @@ export function executionCases(dir: string): Case[] {
           headers: [h('X-Upload', 'yes')],
           body: { kind: 'multipart', parts: multipartParts(dir) },
         }),
+    },
+    {
+      name: 'long-text',
+      request: (b) => req({ method: 'POST', url: `${b}/long`, headers: [h('Content-Type', 'application/json')], body: textBody('json', LONG_JSON) }),
+    },
+    {
+      name: 'long-binary',
+      request: (b) =>
+        req({ method: 'PUT', url: `${b}/blobs/long`, headers: [h('Content-Type', 'application/octet-stream')], body: binaryBody(Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 256)) }),
     },
     {
       name: 'get-query-key',

@@ -68,7 +68,7 @@ function curlHeaderFound(): boolean {
   }
 }
 
-const SLOW_CASES = ['hostile-text', 'binary', 'text-with-control-bytes', 'multipart'];
+const SLOW_CASES = ['hostile-text', 'binary', 'text-with-control-bytes', 'multipart', 'long-text', 'long-binary'];
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 

@@ -10,6 +10,18 @@ export function powershellSafe(text: string): boolean {
   return !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
 }
 
+/**
+ * Longest text written as one argument of a command. A longer one stops the program from starting:
+ * Linux takes at most 128 KiB per argument ("Argument list too long"), macOS 1 MiB for all of them,
+ * cmd.exe 8191 characters per command line, Windows 32767 per program start. Longer bodies go
+ * through standard input or a temporary file.
+ */
+const ARGUMENT_LIMIT = { posix: 64 * 1024, cmd: 4000, powershell: 16000 };
+
+export function fitsArgument(text: string, shell: keyof typeof ARGUMENT_LIMIT): boolean {
+  return (shell === 'posix' ? Buffer.byteLength(text, 'utf8') : text.length) <= ARGUMENT_LIMIT[shell];
+}
+
 const POSIX_BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** One POSIX shell word: bare when safe, else '…', or $'…' when it holds control characters. */

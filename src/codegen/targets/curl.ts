@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { LibraryRules, Target } from '../target.js';
-import { cmdQuote, cmdSafe, hasControlBytes, posixQuote, powershellQuote, powershellSafe, powershellString } from '../quote/shell.js';
+import { cmdQuote, cmdSafe, fitsArgument, hasControlBytes, posixQuote, powershellQuote, powershellSafe, powershellString } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 
 export const curlRules: LibraryRules = {
@@ -48,6 +48,7 @@ function methodOptions(req: CodeRequest): string[] {
 function needsBodyFile(req: CodeRequest, shell: Shell): boolean {
   if (req.body.kind === 'binary') return true;
   if (req.body.kind !== 'text') return false;
+  if (!fitsArgument(req.body.text, shell)) return true;
   if (shell === 'cmd') return !cmdSafe(req.body.text);
   if (shell === 'powershell') return !powershellSafe(req.body.text);
   return hasControlBytes(req.body.text);
@@ -64,7 +65,9 @@ function renderCurl(req: CodeRequest, shell: Shell): string {
   let pipe = '';
   let bodyFile: string | undefined;
   if (viaFile && shell === 'posix') {
-    pipe = `printf %s ${posixQuote(base64)} | base64 -d | `;
+    // printf is built into the shell, so a long text body is no program argument; it stays readable.
+    const text = req.body.kind === 'text' && !hasControlBytes(req.body.text) ? req.body.text : undefined;
+    pipe = text !== undefined ? `printf %s ${posixQuote(text)} | ` : `printf %s ${posixQuote(base64)} | base64 -d | `;
     bodyFile = '-';
   } else if (viaFile && shell === 'cmd') {
     const lines = base64.match(/.{1,76}/g) ?? [''];

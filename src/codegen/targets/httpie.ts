@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
-import { hasControlBytes, posixQuote } from '../quote/shell.js';
+import { fitsArgument, hasControlBytes, posixQuote } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 import { typedTextPartsComment } from '../shared.js';
 
@@ -33,6 +33,9 @@ function render(req: CodeRequest): string {
   const flags: string[] = [];
   if (body.kind === 'binary' || (body.kind === 'text' && hasControlBytes(body.text))) {
     pipe = `printf %s ${posixQuote(Buffer.from(body.bytes).toString('base64'))} | base64 -d | `;
+  } else if (body.kind === 'text' && !fitsArgument(body.text, 'posix')) {
+    // Too long for one program argument; printf is built into the shell.
+    pipe = `printf %s ${posixQuote(body.text)} | `;
   } else {
     flags.push('--ignore-stdin');
     if (body.kind === 'text') flags.push(`--raw ${posixQuote(body.text)}`);

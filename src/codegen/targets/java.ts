@@ -4,6 +4,17 @@ import { commentLines, javaString as s } from '../quote/literals.js';
 import { MULTIPART_CONTENT_TYPE, multipartSegments } from '../multipart.js';
 import { headersWithout } from '../shared.js';
 
+/**
+ * A string literal may hold at most 65535 bytes ("constant string too long"), and javac joins
+ * constants added with `+` into one. Longer text is split into pieces joined at run time; a piece
+ * of 16000 characters is at most 48000 bytes in the class file.
+ */
+function longString(value: string): string {
+  if (value.length <= 16000) return s(value);
+  const pieces = value.match(/[\s\S]{1,16000}/g)!;
+  return `String.join("",\n${pieces.map((p) => `                ${s(p)}`).join(',\n')})`;
+}
+
 function render(req: CodeRequest): string {
   const body = req.body;
   const imports = new Set(['java.net.URI', 'java.net.http.HttpClient', 'java.net.http.HttpRequest', 'java.net.http.HttpResponse']);
@@ -13,10 +24,10 @@ function render(req: CodeRequest): string {
   const comments = [...req.comments];
   if (body.kind === 'text') {
     imports.add('java.nio.charset.StandardCharsets');
-    publisher = `HttpRequest.BodyPublishers.ofString(${s(body.text)}, StandardCharsets.UTF_8)`;
+    publisher = `HttpRequest.BodyPublishers.ofString(${longString(body.text)}, StandardCharsets.UTF_8)`;
   } else if (body.kind === 'binary') {
     imports.add('java.util.Base64');
-    publisher = `HttpRequest.BodyPublishers.ofByteArray(Base64.getDecoder().decode(${s(body.base64)}))`;
+    publisher = `HttpRequest.BodyPublishers.ofByteArray(Base64.getDecoder().decode(${longString(body.base64)}))`;
   } else if (body.kind === 'multipart') {
     comments.push('java.net.http has no multipart support: the body is built by hand.');
     imports.add('java.io.ByteArrayOutputStream');
@@ -28,7 +39,7 @@ function render(req: CodeRequest): string {
         imports.add('java.nio.file.Files');
         imports.add('java.nio.file.Path');
         pre += `        form.write(Files.readAllBytes(Path.of(${s(seg.path)})));\n`;
-      } else pre += `        form.write(${s(seg.text)}.getBytes(StandardCharsets.UTF_8));\n`;
+      } else pre += `        form.write(${longString(seg.text)}.getBytes(StandardCharsets.UTF_8));\n`;
     }
     publisher = 'HttpRequest.BodyPublishers.ofByteArray(form.toByteArray())';
   }

@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
-import { hasControlBytes, posixQuote } from '../quote/shell.js';
+import { fitsArgument, hasControlBytes, posixQuote } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 import { MULTIPART_CONTENT_TYPE, multipartSegments } from '../multipart.js';
 import { chunk, headersWithout } from '../shared.js';
@@ -24,6 +24,10 @@ function render(req: CodeRequest): string {
     comments.push('The body is binary: it is decoded from Base64 into a temporary file.');
     const b64 = chunk(Buffer.from(body.bytes).toString('base64'), 76).join('\n');
     prelude = `body_file=$(mktemp)\nbase64 -d > "$body_file" <<'BASE64'\n${b64}\nBASE64\n`;
+    bodyOption = '--body-file="$body_file"';
+  } else if (body.kind === 'text' && !fitsArgument(body.text, 'posix')) {
+    // Too long for one program argument; printf is built into the shell.
+    prelude = `body_file=$(mktemp)\nprintf %s ${posixQuote(body.text)} > "$body_file"\n`;
     bodyOption = '--body-file="$body_file"';
   } else if (body.kind === 'text') {
     bodyOption = `--body-data=${posixQuote(body.text)}`;
