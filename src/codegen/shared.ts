@@ -27,6 +27,16 @@ export function chunk(text: string, width: number): string[] {
   return text.match(new RegExp(`.{1,${width}}`, 'g')) ?? [''];
 }
 
+/**
+ * A JVM string constant holds at most 65535 bytes ("constant string too long" in javac, a backend
+ * error in kotlinc), and both compilers fold constants joined with `+` into one. Java and Kotlin
+ * code therefore joins longer text from pieces at run time; a piece of 16000 UTF-16 units is at
+ * most 48000 bytes in the class file. Returns the pieces, or one piece when the text fits.
+ */
+export function jvmStringPieces(value: string): string[] {
+  return value.length <= 16000 ? [value] : value.match(/[\s\S]{1,16000}/g)!;
+}
+
 export const STANDARD_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 export function indent(text: string, prefix: string): string {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { exportRequest, formatTargetList, listTargets, resolveTarget, TARGETS, toCode } from '../../src/codegen/index.js';
 import { urlForCode } from '../../src/codegen/urls.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
-import { binaryBody, textBody } from './fixtures.js';
+import { binaryBody, LONG_JSON, textBody } from './fixtures.js';
 
 const simple: PreparedRequest = {
   method: 'POST',
@@ -143,6 +143,20 @@ describe('long bodies', () => {
     // A short body stays on the command line.
     expect(toCode(simple, 'curl/cmd')).toContain('--data-raw');
     expect(toCode(simple, 'curl/powershell')).toContain('--data-raw');
+  });
+
+  test('Kotlin (not run here) joins text and Base64 past one JVM string constant from pieces, as Java does', () => {
+    const longest = (code: string) => Math.max(...code.split('\n').map((l) => l.length));
+    const text: PreparedRequest = { ...simple, body: textBody('json', LONG_JSON) };
+    const binary: PreparedRequest = { ...simple, body: binaryBody(Uint8Array.from({ length: 100_000 }, (_, i) => i % 256)) };
+    for (const prepared of [text, binary]) {
+      const code = toCode(prepared, 'kotlin/okhttp');
+      expect(code).toContain('listOf(\n');
+      expect(code).toContain(').joinToString("")');
+      // A piece is 16000 UTF-16 units; written with \uXXXX escapes at most six characters each.
+      expect(longest(code)).toBeLessThan(16000 * 6 + 20);
+    }
+    expect(toCode(simple, 'kotlin/okhttp')).not.toContain('joinToString');
   });
 });
 

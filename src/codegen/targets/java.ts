@@ -2,16 +2,12 @@ import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
 import { commentLines, javaString as s } from '../quote/literals.js';
 import { MULTIPART_CONTENT_TYPE, multipartSegments } from '../multipart.js';
-import { headersWithout } from '../shared.js';
+import { headersWithout, jvmStringPieces } from '../shared.js';
 
-/**
- * A string literal may hold at most 65535 bytes ("constant string too long"), and javac joins
- * constants added with `+` into one. Longer text is split into pieces joined at run time; a piece
- * of 16000 characters is at most 48000 bytes in the class file.
- */
+/** A string expression; past one JVM constant's size, pieces joined at run time. */
 function longString(value: string): string {
-  if (value.length <= 16000) return s(value);
-  const pieces = value.match(/[\s\S]{1,16000}/g)!;
+  const pieces = jvmStringPieces(value);
+  if (pieces.length === 1) return s(value);
   return `String.join("",\n${pieces.map((p) => `                ${s(p)}`).join(',\n')})`;
 }
 

@@ -1,11 +1,18 @@
 import type { CodeRequest } from '../normalize.js';
 import type { Target } from '../target.js';
 import { commentLines, kotlinString as s } from '../quote/literals.js';
-import { contentTypeOf, headersWithout } from '../shared.js';
+import { contentTypeOf, headersWithout, jvmStringPieces } from '../shared.js';
 import { contentDisposition } from '../multipart.js';
 
 function mediaType(type: string | undefined): string {
   return type === undefined ? 'null' : `${s(type)}.toMediaTypeOrNull()`;
+}
+
+/** A string expression; past one JVM constant's size, pieces joined at run time. */
+function longString(value: string): string {
+  const pieces = jvmStringPieces(value);
+  if (pieces.length === 1) return s(value);
+  return `listOf(\n${pieces.map((p) => `        ${s(p)}`).join(',\n')}\n    ).joinToString("")`;
 }
 
 function render(req: CodeRequest): string {
@@ -20,11 +27,11 @@ function render(req: CodeRequest): string {
   if (body.kind === 'text') {
     imports.add('okhttp3.RequestBody.Companion.toRequestBody');
     // Bytes, not the String overload: that one would add "; charset=utf-8" to Content-Type.
-    bodyExpr = `${s(body.text)}.toByteArray().toRequestBody(${mediaType(type)})`;
+    bodyExpr = `${longString(body.text)}.toByteArray().toRequestBody(${mediaType(type)})`;
   } else if (body.kind === 'binary') {
     imports.add('okhttp3.RequestBody.Companion.toRequestBody');
     imports.add('okio.ByteString.Companion.decodeBase64');
-    bodyExpr = `${s(body.base64)}.decodeBase64()!!.toRequestBody(${mediaType(type)})`;
+    bodyExpr = `${longString(body.base64)}.decodeBase64()!!.toRequestBody(${mediaType(type)})`;
   } else if (body.kind === 'multipart') {
     imports.add('okhttp3.MultipartBody');
     pre += '    val form = MultipartBody.Builder()\n        .setType(MultipartBody.FORM)\n';
