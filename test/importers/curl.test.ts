@@ -172,6 +172,11 @@ describe('options', () => {
     expect(both.notes).toEqual(['The -b cookies (a=1) were left out: the command also sets a Cookie header, and curl then sends only that header.']);
     expect(curlToRequest('curl --oauth2-bearer T http://x').request.auth).toEqual({ type: 'bearer', token: 'T' });
     expect(curlToRequest('curl -u a:b --digest http://x').request.auth).toEqual({ type: 'digest', username: 'a', password: 'b' });
+    // -u USER makes curl prompt for the password: say so; USER: is an empty password, no prompt.
+    const prompted = curlToRequest('curl -u ada http://x');
+    expect(prompted.request.auth).toEqual({ type: 'basic', username: 'ada', password: '' });
+    expect(prompted.notes).toEqual(["The command gives -u ada without a password, which curl asks for when it runs; the password was left empty. Set it in the request's Auth tab (auth.password in its file)."]);
+    expect(curlToRequest('curl -u ada: http://x').notes).toEqual([]);
   });
 
   it('notes: proxies and certificates ignored with a note, unknown options listed, output options silent', () => {

@@ -197,6 +197,7 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
     const username = colon < 0 ? user : user.slice(0, colon);
     const password = colon < 0 ? '' : user.slice(colon + 1);
     auth = { type: authScheme, username, password };
+    if (colon < 0 && username !== '') notes.push(`The command gives -u ${username} without a password, which curl asks for when it runs; the password was left empty. Set it in the request's Auth tab (auth.password in its file).`);
   }
 
   const request: ImportedRequestData = {
