@@ -191,6 +191,18 @@ describe('options', () => {
     expect(text).not.toMatch(/silent|verbose|output/);
   });
 
+  it('-F: a type with parameters is one type, as curl sends it', () => {
+    const { request, notes } = curlToRequest("curl -F 'f=@up.txt;type=text/plain; charset=utf-8' -F 'j={};type=application/json;charset=utf-8;filename=x.json' http://x");
+    expect(request.body).toEqual({
+      type: 'multipart',
+      multipart: [
+        { key: 'f', value: 'up.txt', file: true, contentType: 'text/plain; charset=utf-8' },
+        { key: 'j', value: '{}', file: false, contentType: 'application/json;charset=utf-8' },
+      ],
+    });
+    expect(notes.join(' ')).not.toMatch(/charset/);
+  });
+
   it('headers: Name: with no value is skipped, Name; sends an empty header', () => {
     expect(curlToRequest("curl -H 'X-Empty:' -H 'X-Blank;' http://x").request.headers).toEqual([{ key: 'X-Blank', value: '' }]);
   });

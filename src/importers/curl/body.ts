@@ -185,7 +185,9 @@ export function parseFormArg(arg: string, literal: boolean, notes: string[]): Fo
     params = m ? rest.slice(m.index) : '';
   }
   let contentType: string | undefined;
-  for (const param of params.split(';').map((p) => p.trim()).filter(Boolean)) {
+  // A `;` starts the next setting only before a setting name: `type=text/plain; charset=utf-8`
+  // is one type, as curl reads it.
+  for (const param of params.split(/;(?=\s*(?:type|filename|headers|encoder)=)/i).map((p) => p.trim().replace(/^;\s*/, '')).filter(Boolean)) {
     const [name, ...v] = param.split('=');
     const paramValue = v.join('=').replace(/^"(.*)"$/, '$1');
     if (name!.toLowerCase() === 'type') contentType = paramValue;
