@@ -41,6 +41,9 @@ export interface CodeRequest {
 
 const ALWAYS_LEFT_OUT = new Set(['host', 'content-length']);
 
+/** Methods Ferry's client (undici) sends `Content-Length: 0` with when there is no body (as written, in upper case). */
+const LENGTH_WITHOUT_BODY = new Set(['POST', 'PUT', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);
+
 /**
  * Headers about one connection, not the request. Ferry's HTTP client never sends them (undici
  * refuses them), and several libraries refuse or rewrite them (fetch throws on most), so the
@@ -142,6 +145,9 @@ export function shapeRequest(prepared: PreparedRequest, rules: LibraryRules, lib
   if (body.kind !== 'none' && rules.noBodyWith.includes(prepared.method.toUpperCase())) {
     comments.push(`Body left out: ${libraryName} cannot send a body with ${prepared.method.toUpperCase()}.`);
     body = { kind: 'none' };
+  }
+  if (rules.noLengthWithoutBody && body.kind === 'none' && prepared.body.kind === 'none' && LENGTH_WITHOUT_BODY.has(prepared.method) && leftOut.every((n) => n.toLowerCase() !== 'content-length')) {
+    kept.push({ name: 'Content-Length', value: '0' });
   }
   return {
     method: prepared.method,

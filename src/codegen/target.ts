@@ -12,6 +12,11 @@ export interface LibraryRules {
   noBodyWith: readonly string[];
   /** The library has no multipart support: the snippet builds the body and its Content-Type itself. */
   buildsMultipart?: boolean;
+  /**
+   * The library sends no `Content-Length: 0` for a POST, PUT or PATCH without a body (curl, libcurl,
+   * PHP's curl). Ferry's client does, and some servers answer 411 without it, so the code writes it.
+   */
+  noLengthWithoutBody?: boolean;
   /** Headers the library refuses to set (lower case), beyond Host and Content-Length. */
   refusedHeaders?: readonly string[];
   /**

@@ -7,6 +7,7 @@ export const curlRules: LibraryRules = {
   repeatedHeaders: 'keep',
   decompresses: false,
   noBodyWith: ['HEAD'],
+  noLengthWithoutBody: true,
   addsHeaders: ['user-agent', 'accept'],
 };
 

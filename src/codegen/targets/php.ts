@@ -51,6 +51,7 @@ export const phpTarget: Target = {
     repeatedHeaders: 'keep',
     decompresses: false,
     noBodyWith: ['HEAD'],
+    noLengthWithoutBody: true,
     addsHeaders: ['accept', 'expect'],
   },
   render,

@@ -8,6 +8,7 @@ int main(void) {
     return 1;
   struct curl_slist *headers = NULL;
   headers = curl_slist_append(headers, "Depth: 1");
+  headers = curl_slist_append(headers, "Content-Length: 0");
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_URL, "{{baseUrl}}/dav/{{folder}}\?depth={{depth}}");
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PROPFIND");

@@ -1,2 +1,3 @@
 curl -X PROPFIND '{{baseUrl}}/dav/{{folder}}?depth={{depth}}' \
-  -H 'Depth: 1'
+  -H 'Depth: 1' \
+  -H 'Content-Length: 0'

@@ -1,2 +1,3 @@
 curl.exe -X PROPFIND '{{baseUrl}}/dav/{{folder}}?depth={{depth}}' `
-  -H 'Depth: 1'
+  -H 'Depth: 1' `
+  -H 'Content-Length: 0'

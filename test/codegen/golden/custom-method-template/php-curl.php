@@ -6,6 +6,7 @@ curl_setopt_array($curl, [
     CURLOPT_CUSTOMREQUEST => "PROPFIND",
     CURLOPT_HTTPHEADER => [
         "Depth: 1",
+        "Content-Length: 0",
     ],
     CURLOPT_RETURNTRANSFER => true,
 ]);
