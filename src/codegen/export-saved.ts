@@ -36,7 +36,7 @@ export interface ExportedCode {
   code: string;
   /**
    * What the code holds in plain text that is kept secret elsewhere: `secret variable NAME`,
-   * `auth credentials (a password or an OAuth 2.0 token)`. A face warns about them.
+   * `auth credentials (a password, a token or an API key)`. A face warns about them.
    */
   secretsInCode: string[];
   prepared: PreparedRequest;
@@ -113,7 +113,7 @@ export async function exportSavedRequest(workspace: Workspace, requestPath: stri
     if (holds(exported.code, value)) names.add(name);
   }
   const secretsInCode = [...names].map((name) => `secret variable ${name}`);
-  if ((prepared.credentials ?? []).some((value) => holds(exported.code, value))) secretsInCode.push('auth credentials (a password or an OAuth 2.0 token)');
+  if ((prepared.credentials ?? []).some((value) => holds(exported.code, value))) secretsInCode.push('auth credentials (a password, a token or an API key)');
   return { ...exported, secretsInCode, prepared };
 }
 

@@ -70,12 +70,13 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
     case 'basic': {
       const basic = Buffer.from(`${f('username')}:${f('password')}`, 'utf8').toString('base64');
       addHeader(target, 'Authorization', `Basic ${basic}`);
-      addCredentials(target, f('password'), basic);
+      if (!PLACEHOLDER.test(f('password'))) addCredentials(target, f('password'), basic);
       return;
     }
     case 'bearer': {
       const prefix = auth.prefix === undefined ? 'Bearer' : f('prefix');
       addHeader(target, 'Authorization', withPrefix(prefix, f('token')));
+      addCredentials(target, f('token'));
       return;
     }
     case 'apiKey': {
@@ -83,6 +84,7 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       if (key === '') throw new PrepareError('API key auth: the key (header or parameter name) is empty.');
       if (auth.location === 'query') addQueryParam(target.url, key, f('value'));
       else addHeader(target, key, f('value'));
+      addCredentials(target, f('value'));
       return;
     }
     case 'oauth2': {
@@ -127,8 +129,11 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
 /** The fields of the signing types that hold a key (spec 5.5): never shown in run output. */
 const SIGNING_SECRETS = ['secretKey', 'secretAccessKey', 'sessionToken', 'consumerSecret', 'tokenSecret', 'secret', 'authKey', 'clientSecret', 'privateKey'];
 
+/** A value that still holds a `{{placeholder}}` (code export without substitution) is not a credential. */
+const PLACEHOLDER = /\{\{[^{}\n]*\}\}/;
+
 function addCredentials(target: AuthTarget, ...values: string[]): void {
-  for (const value of values) if (value !== '') (target.credentials ??= []).push(value);
+  for (const value of values) if (value !== '' && !PLACEHOLDER.test(value)) (target.credentials ??= []).push(value);
 }
 
 function withPrefix(prefix: string, token: string): string {

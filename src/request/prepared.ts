@@ -91,7 +91,8 @@ export interface PreparedRequest {
   ntlm?: NtlmCredentials;
   /**
    * Credential values the auth put on the wire though no secret variable holds them: passwords of
-   * the auth settings, the OAuth 2.0 client secret and access token, the Basic credential as sent.
+   * the auth settings, Bearer tokens and API key values, the OAuth 2.0 client secret and access
+   * token, the Basic credential as sent.
    * A run masks them in what it prints and reports, like secret values.
    */
   credentials?: string[];

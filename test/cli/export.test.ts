@@ -145,13 +145,20 @@ describe('ferry export', () => {
     const kept = await ferry(['-w', root, 'export', 'Keyed', '--lang', 'curl', '-e', 'prod', '--no-substitute']);
     expect(kept.stdout).toContain('X-Api-Key: {{apiKey}}');
     expect(kept.stderr).toBe('');
+    // Auth typed with placeholders (a Bearer token, a Basic password) keeps them: nothing to say;
+    // filled, the token is a credential in plain text.
+    await fs.writeFile(path.join(root, 'requests', 'Tokened.yaml'), 'name: Tokened\nurl: "{{baseUrl}}/t"\nauth: { type: bearer, token: "{{apiKey}}" }\n');
+    await fs.writeFile(path.join(root, 'requests', 'Passworded.yaml'), 'name: Passworded\nurl: "{{baseUrl}}/p"\nauth: { type: basic, username: ada, password: "{{apiKey}}" }\n');
+    for (const name of ['Tokened', 'Passworded']) expect((await ferry(['-w', root, 'export', name, '-e', 'prod', '--no-substitute'])).stderr, name).toBe('');
+    const typed = await ferry(['-w', root, 'export', 'Tokened', '--var', 'apiKey=tok-typed-value']);
+    expect(typed.stderr).toBe('ferry: warning: the code holds secret values in plain text: auth credentials (a password, a token or an API key). Do not share or commit it as is. Export with --no-substitute to keep {{variables}} as written.\n');
     // A cached OAuth 2.0 token is in the code even without substitution: said, without the advice.
     const request = ws.tree.children.find((c) => c.type === 'request' && c.request.name === 'OAuth');
     if (request?.type !== 'request') throw new Error('fixture');
     await data.saveToken(tokenCacheKey(oauth2Settings(request.request.auth as Auth, (t) => t)), { accessToken: 'cached-token-456' });
     const token = await ferry(['-w', root, 'export', 'OAuth', '--lang', 'curl', '--no-substitute']);
     expect(token.stdout).toContain('Authorization: Bearer cached-token-456');
-    expect(token.stderr).toBe('ferry: warning: the code holds secret values in plain text: auth credentials (a password or an OAuth 2.0 token). Do not share or commit it as is.\n');
+    expect(token.stderr).toBe('ferry: warning: the code holds secret values in plain text: auth credentials (a password, a token or an API key). Do not share or commit it as is.\n');
   });
 
   it('--list, and clear errors for a folder and an unknown language; no --lang means curl', async () => {

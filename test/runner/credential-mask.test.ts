@@ -112,6 +112,29 @@ describe('credentials in run output', () => {
     expect(history).not.toContain(ACCESS);
   });
 
+  it('Bearer tokens, API key values and an AWS session token typed in the auth are masked too, as passwords are', async () => {
+    const BEARER = 'bt-Zr8Qw2Lx5Nc7';
+    const API_KEY = 'ak-Pq4Vt9Hs3Jm6';
+    const SESSION = 'st-Gd2Kf7Wb1Ry8';
+    const logs = (value: string) => ({ postResponse: `console.log(pm.response.text()); console.log('sent ${value}');` });
+    const s = await openedWorkspace({
+      'requests/1 bearer.yaml': { name: 'bearer', seq: 1, url: `${base}/api`, auth: { type: 'bearer', token: BEARER }, scripts: logs(BEARER) },
+      'requests/2 key.yaml': { name: 'key', seq: 2, url: `${base}/api`, auth: { type: 'apiKey', key: 'X-Api-Key', value: API_KEY }, scripts: logs(API_KEY) },
+      'requests/3 aws.yaml': {
+        name: 'aws', seq: 3, url: `${base}/api`,
+        auth: { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 'sk-Secret-Key-1', region: 'eu-west-1', service: 'execute-api', sessionToken: SESSION },
+        scripts: logs(SESSION),
+      },
+    });
+    const r = reports();
+    const outcome = await runRequests({ workspace: s.ws, dataFolder: new WorkspaceData(s.ws.id, s.ws.root), settings: DEFAULT_SETTINGS, reporters: r.reporters });
+    expect(outcome.summary.failedRequests).toBe(0);
+    const json = JSON.parse(r.json()) as { results: Array<{ console: string[] }> };
+    expect(json.results[0]!.console).toEqual([JSON.stringify({ auth: 'Bearer ***', decoded: '', refresh: REFRESH }), 'sent ***']);
+    expect(json.results.map((x) => x.console[1])).toEqual(['sent ***', 'sent ***', 'sent ***']);
+    for (const text of [r.json(), r.cli()]) for (const value of [BEARER, API_KEY, SESSION]) expect(text).not.toContain(value);
+  });
+
   it('an older plain tokens.json is still read, and rewritten sealed', async () => {
     const s = await openedWorkspace({
       'requests/oauth.yaml': {
