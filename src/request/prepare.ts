@@ -130,8 +130,11 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const signContext = { fill, root: workspace.root, allowFilesOutside, where };
   // A copy of each part signing changes (OAuth 1.0 may put its parameters in a form body).
   const unsigned = options.signEachSend && signsRequest(auth.type) ? { url: url.href, headers: headers.map((h) => ({ ...h })), body: { ...body } } : undefined;
+  // Signed with the method the server sees: the WebSocket and Socket.IO upgrades are GETs; gRPC
+  // calls (whose `method` names the call) and MCP's first request (initialize) are POSTs.
+  const wireMethod = rules.method === 'http' ? method : rules.kind === 'grpc' || rules.kind === 'mcp' ? 'POST' : 'GET';
   try {
-    await signRequest(auth, { method, url, headers, body }, signContext);
+    await signRequest(auth, { method: wireMethod, url, headers, body }, signContext);
     signed = signsRequest(auth.type);
   } catch (error) {
     // Code export shows an unsigned request (its comment says so) rather than no code at all.

@@ -7,7 +7,7 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { PrepareError } from './errors.js';
 import type { SignTarget } from './sign-oauth1.js';
-import { setSignedAuthorization, type SignContext } from './sign-key.js';
+import { httpScheme, setSignedAuthorization, type SignContext } from './sign-key.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -55,7 +55,7 @@ export function signEdgegrid(auth: Record<string, unknown>, target: SignTarget, 
     }
   }
   const authHeader = `EG1-HMAC-SHA256 client_token=${clientToken};access_token=${accessToken};timestamp=${timestamp};nonce=${nonce};`;
-  const dataToSign = [target.method.toUpperCase(), target.url.protocol.replace(':', ''), host, target.url.pathname + target.url.search, canonicalHeaders, contentHash, authHeader].join('\t');
+  const dataToSign = [target.method.toUpperCase(), httpScheme(target.url), host, target.url.pathname + target.url.search, canonicalHeaders, contentHash, authHeader].join('\t');
   const signingKey = hmac(clientSecret, timestamp);
   const value = `${authHeader}signature=${hmac(signingKey, dataToSign)}`;
   setSignedAuthorization(target.headers, value);

@@ -65,3 +65,9 @@ export function setSignedAuthorization(headers: { name: string; value: string }[
   for (let i = headers.length - 1; i >= 0; i--) if (headers[i]!.name.toLowerCase() === 'authorization') headers.splice(i, 1);
   headers.push({ name: 'Authorization', value });
 }
+
+/** The scheme the server sees: WebSocket upgrades and gRPC calls are HTTP requests (ws → http, wss → https). */
+export function httpScheme(url: URL): string {
+  const scheme = url.protocol.slice(0, -1);
+  return scheme === 'wss' || scheme === 'grpcs' ? 'https' : scheme === 'ws' || scheme === 'grpc' ? 'http' : scheme;
+}

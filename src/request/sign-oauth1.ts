@@ -10,7 +10,7 @@ import { createHash, createHmac, createSign, randomBytes } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import { PrepareError } from './errors.js';
 import type { PreparedBody, PreparedHeader } from './prepared.js';
-import { readPrivateKey, setSignedAuthorization, type SignContext } from './sign-key.js';
+import { httpScheme, readPrivateKey, setSignedAuthorization, type SignContext } from './sign-key.js';
 
 export interface SignTarget {
   method: string;
@@ -90,7 +90,7 @@ export async function signOAuth1(auth: Record<string, unknown>, target: SignTarg
   let signed: OAuth.Authorization;
   try {
     signed = oauth.authorize(
-      { url: `${target.url.protocol}//${target.url.host}${target.url.pathname}`, method: target.method, data: params },
+      { url: `${httpScheme(target.url)}://${target.url.host}${target.url.pathname}`, method: target.method, data: params },
       token !== '' || keepEmpty ? { key: token, secret: f('tokenSecret') } : { key: undefined as unknown as string, secret: f('tokenSecret') },
     );
   } catch (error) {

@@ -8,6 +8,7 @@ import { SendError } from '../../src/protocols/index.js';
 import { requestKind } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
 import { testCertificate } from '../support/servers/index.js';
+import { hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
 import { failure, received, sendRequest } from './streaming-send.js';
 
 interface Upgrade {
@@ -127,6 +128,17 @@ describe('websocket requests', () => {
     expect(seen.headers['x-trace']).toBe('abc');
     expect(seen.headers.authorization).toBe('Bearer open-sesame');
     expect(seen.protocol).toBe('chat.v2');
+  });
+
+  it('signs the upgrade as the GET it is (Hawk crashed the run on the empty method; OAuth 1.0 signed "")', async () => {
+    const upgrade = (): Received => {
+      const seen = peer.upgrades.at(-1)!;
+      return { method: 'GET', target: seen.url, host: String(seen.headers.host), headers: seen.headers, body: Buffer.alloc(0) };
+    };
+    await sendRequest('websocket', { url: `${base()}/greet`, auth: { type: 'hawk', authId: 'dh37fgj492je', authKey: 'werxhqb98rpaxn39848xrunpaw3489ruxnpa98w4rxn' }, settings: { stream: { maxEvents: 1 } } });
+    expect(hawkCheck(upgrade(), peer.port, { key: 'werxhqb98rpaxn39848xrunpaw3489ruxnpa98w4rxn', algorithm: 'sha256' }).ok).toBe(true);
+    await sendRequest('websocket', { url: `${base()}/greet`, auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' }, settings: { stream: { maxEvents: 1 } } });
+    expect(oauth1Check(upgrade(), { consumerSecret: 'cs', tokenSecret: 'ts' }).ok).toBe(true);
   });
 
   it('a refused upgrade, a refused subprotocol and a dropped handshake each fail with one line', async () => {
