@@ -7,7 +7,7 @@ import type { AppSettings, WorkspaceData } from '../appdata/index.js';
 import { DEFAULT_SETTINGS } from '../appdata/index.js';
 import type { Auth, RequestFile, WorkspaceFile } from '../model/index.js';
 import { render, type VariableScope } from '../template/index.js';
-import { applyAuth, type AuthTarget } from './auth.js';
+import { applyAuth, AUTH_NAMES, type AuthTarget } from './auth.js';
 import { prepareBody } from './body.js';
 import { PrepareError } from './errors.js';
 import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
@@ -103,6 +103,12 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   } catch (error) {
     if (error instanceof PrepareError) throw new PrepareError(`${where}: ${error.message}`);
     throw error;
+  }
+
+  // Digest and NTLM answer a 401 challenge, which only the HTTP client (HTTP and SSE requests) does:
+  // elsewhere the credentials would silently not be sent.
+  if ((target.digest || target.ntlm) && rules.kind !== 'http' && rules.kind !== 'sse' && options.unsendableAuth !== 'omit') {
+    throw new PrepareError(`${where}: ${AUTH_NAMES[auth.type]} auth answers the server's challenge on HTTP and SSE requests only, not on ${rules.noun}; use Basic, Bearer or an API key, or a header.`);
   }
 
   // Credentials typed in the URL (`https://user:pass@host`) go as Basic auth, as browsers, curl

@@ -141,6 +141,15 @@ describe('websocket requests', () => {
     expect(oauth1Check(upgrade(), { consumerSecret: 'cs', tokenSecret: 'ts' }).ok).toBe(true);
   });
 
+  it('refuses Digest and NTLM before connecting, rather than opening without credentials', async () => {
+    const before = peer.upgrades.length;
+    for (const auth of [{ type: 'digest', username: 'a', password: 'b' }, { type: 'ntlm', username: 'DOM\\a', password: 'b' }]) {
+      const error = await failure(sendRequest('websocket', { url: `${base()}/greet`, auth }));
+      expect(error.message).toMatch(/(Digest|NTLM) auth answers the server's challenge on HTTP and SSE requests only, not on a WebSocket request; use Basic, Bearer or an API key, or a header\.$/);
+    }
+    expect(peer.upgrades.length).toBe(before);
+  });
+
   it('a refused upgrade, a refused subprotocol and a dropped handshake each fail with one line', async () => {
     const unauthorized = await failure(sendRequest('websocket', { url: `${base()}/private` }));
     expect(unauthorized).toBeInstanceOf(SendError);
