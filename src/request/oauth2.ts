@@ -24,8 +24,10 @@ export interface OAuth2Options {
   onAuthorizeUrl?: (url: string) => void;
   /** How long to wait for the browser to come back to the loopback redirect. Default 5 minutes. */
   authorizeTimeoutMs?: number;
-  /** Stops waiting for the browser (Ctrl-C in a run). */
+  /** Stops waiting for the browser and for the token endpoint (Ctrl-C in a run). */
   signal?: AbortSignal;
+  /** Longest wait for each token endpoint answer (the request's timeoutMs); 0 or absent = no limit. */
+  timeoutMs?: number;
   /** Tokens already read in this run, by cache key (saves re-reading the data folder per request). */
   memo?: Map<string, CachedToken>;
   /**
@@ -90,11 +92,22 @@ function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
       ? oauth.ClientSecretPost(s.clientSecret)
       : oauth.ClientSecretBasic(s.clientSecret);
   const dispatcher = options.dispatcher;
+  const timeoutMs = options.timeoutMs ?? 0;
   const http: oauth.TokenEndpointRequestOptions = {
     // Local and test providers often speak plain HTTP; the user chose the URL.
     [oauth.allowInsecureRequests]: true,
-    [oauth.customFetch]: (async (url: string, init: RequestInit) =>
-      cappedResponse(await undiciFetch(url, { ...(init as object), ...(dispatcher ? { dispatcher } : {}) } as never))) as unknown as typeof fetch,
+    [oauth.customFetch]: (async (url: string, init: RequestInit) => {
+      // A provider that never answers must not hold the send past its time limit, nor Ctrl-C.
+      const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+      const signals = [options.signal, timeout].filter((signal): signal is AbortSignal => signal !== undefined);
+      try {
+        const response = await undiciFetch(url, { ...(init as object), ...(dispatcher ? { dispatcher } : {}), ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) } as never);
+        return await cappedResponse(response);
+      } catch (error) {
+        if (timeout?.aborted) throw new PrepareError(`no answer within ${timeoutMs} ms (the request's timeoutMs); check tokenUrl.`);
+        throw error;
+      }
+    }) as unknown as typeof fetch,
   };
   return { as, client, clientAuth, http };
 }

@@ -194,9 +194,15 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   return { ready: true, prepared, kind, request, local, errors, result, nextRequest, scriptInfo };
 }
 
-/** How a send of this run fetches OAuth 2.0 tokens: the run's token memo, the request's TLS and proxy settings (also "get token" in the app). */
+/** How a send of this run fetches OAuth 2.0 tokens: the run's token memo, the request's TLS, proxy and time limit settings (also "get token" in the app). */
 export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OAuth2Options> {
-  return { memo: ctx.oauthTokens, dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false), onAuthorizeUrl: ctx.onAuthorizeUrl, signal: ctx.signal };
+  return {
+    memo: ctx.oauthTokens,
+    dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false),
+    onAuthorizeUrl: ctx.onAuthorizeUrl,
+    signal: ctx.signal,
+    timeoutMs: ctx.overrides.timeoutMs ?? request.settings?.timeoutMs ?? ctx.settings.timeoutMs,
+  };
 }
 
 /** What every kind's wire gets from the run: pools, jar, limits, the programs policy. */

@@ -194,6 +194,19 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     }
   });
 
+  it('gives up on a token endpoint that never answers after the request\'s timeoutMs, saying so', async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const error = await oauth2AccessToken(settings({ tokenUrl: `http://127.0.0.1:${port}/token` }), { data, fetchTokens: true, timeoutMs: 300 }).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(/token request to .* failed: no answer within 300 ms \(the request's timeoutMs\); check tokenUrl\.$/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('stops reading a token endpoint that answers more than 1 MB (or without end), with a clear error', async () => {
     let written = 0;
     const endless = http.createServer((_req, res) => {
