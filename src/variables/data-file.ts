@@ -103,8 +103,9 @@ function csvRows(text: string, file: string): Array<Record<string, string>> {
     if (cells.length > header.length) {
       throw new DataFileError(`data file ${file}: line ${line} has ${cells.length} fields but the first line names ${header.length}.`);
     }
+    // Own properties, as a JSON row's: a column named `__proto__` is a variable, not the prototype.
     const out: Record<string, string> = {};
-    header.forEach((name, c) => (out[name] = cells[c] ?? ''));
+    header.forEach((name, c) => Object.defineProperty(out, name, { value: cells[c] ?? '', enumerable: true, writable: true, configurable: true }));
     return out;
   });
 }

@@ -321,6 +321,15 @@ describe('scripts in runs', () => {
 });
 
 describe('iterations and data files', () => {
+  it('CSV columns named like Object.prototype members are variables, as in a JSON row', async () => {
+    const s = await setup({});
+    const csv = path.join(s.temp.root, 'proto.csv');
+    await fs.writeFile(csv, '__proto__,constructor,toString\nP,C,T\n');
+    const [row] = await readDataFile(csv);
+    expect(Object.entries(row!)).toEqual([['__proto__', 'P'], ['constructor', 'C'], ['toString', 'T']]);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+
   it('CSV rows become variables, one iteration each', async () => {
     const s = await setup({ 'requests/r.yaml': { name: 'r', url: `${peer.url}/echo?user={{user}}&note={{note}}` } });
     const csv = path.join(s.temp.root, 'rows.csv');
