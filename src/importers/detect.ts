@@ -27,6 +27,14 @@ function tooLarge(what: string, bytes: number): ImportError {
   );
 }
 
+/** Refuses text over the import limit, however it came (a file or a paste in the app, a tool call). */
+export function checkImportSize(text: string, what: string): void {
+  // UTF-8 is at most 3 bytes per UTF-16 unit: most texts need no count.
+  if (text.length * 3 <= MAX_IMPORT_BYTES) return;
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_IMPORT_BYTES) throw tooLarge(what, bytes);
+}
+
 /** Reads a file to import: its size is checked before it is read, and it must be a regular file. */
 export async function readImportFile(file: string): Promise<Buffer> {
   let stat;

@@ -195,6 +195,17 @@ describe('ferry app API', () => {
     });
   });
 
+  it('a pasted or chosen import over 50 MB is refused, as ferry import refuses the file; exactly 50 MB is read', async () => {
+    const collection = (pad: string) => JSON.stringify({ info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [], variable: [{ key: 'pad', value: pad }] });
+    const frame = collection('').length;
+    const atLimit = collection('x'.repeat(50 * 1024 * 1024 - frame));
+    expect(Buffer.byteLength(atLimit)).toBe(50 * 1024 * 1024);
+    expect((await client.call('POST', '/api/import/preview', { text: atLimit, fileName: 'big.json' })).status).toBe(200);
+    const refused = await client.call('POST', '/api/import/preview', { text: `${atLimit} `, fileName: 'big.json' });
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: string }).error).toBe('The import big.json is 52,428,801 bytes; imports are limited to 50 MB. Split it, or import a smaller export.');
+  });
+
   it('an import from a URL goes through the proxy settings (HTTP_PROXY here), as sends do', async () => {
     const proxy = await startHttpProxy();
     const document = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Remote', values: [], _postman_variable_scope: 'environment' })));
