@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, formatFieldPath, isPlainObject, parseResource, serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { newerFormatProblem } from '../model/constants.js';
-import { readTextFile, writeFileAtomic } from './files.js';
+import { sizeOverLimit } from '../support/human-units.js';
+import { MAX_YAML_BYTES, readTextFile, writeFileAtomic } from './files.js';
 import { editYaml } from './yaml-edit.js';
 import { parseYaml, renderYaml } from './yaml-file.js';
 
@@ -73,6 +74,11 @@ export async function saveResource<K extends ResourceKind>(file: string, kind: K
   const retouched = options.retouch?.(text);
   if (retouched !== undefined && readsAs(kind, retouched, value)) text = retouched;
   if (text === previous) return;
+  // Nor one too big to read back (spec 8.1): it would vanish from the workspace, the old file kept.
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_YAML_BYTES) {
+    throw new Error(`Not saved: ${path.basename(file)} would be ${sizeOverLimit(bytes, MAX_YAML_BYTES)}, and YAML files over 50 MB are not read. Keep large bodies in a file beside it (a binary body) instead.`);
+  }
   await fs.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, text);
 }

@@ -133,6 +133,20 @@ describe('create, rename, move, delete', () => {
   });
 });
 
+describe('the 50 MB a YAML file is read up to (spec 8.1)', () => {
+  it('a save that would make a file over 50 MB is refused and the old file kept', async () => {
+    const root = await newWorkspace();
+    const saved = await createRequest(root, '', request('Big'));
+    const file = path.join(root, 'requests', saved);
+    const before = await fs.readFile(file, 'utf8');
+    const body = { type: 'text', text: 'x'.repeat(50 * 1024 * 1024) };
+    await expect(saveRequest(root, saved, request('Big', { body }))).rejects.toThrow(
+      /^Not saved: Big\.yaml would be [\d,]+ bytes, and YAML files over 50 MB are not read\./,
+    );
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+  });
+});
+
 describe('the 32 folder levels the tree is read to (spec 2.1.8)', () => {
   const levels = (n: number) => Array.from({ length: n }, (_, i) => `l${i + 1}`).join('/');
 
