@@ -102,11 +102,15 @@ export class RunVariables {
 
   private mergeForScripts(): Record<PersistedScope, VariableValues> {
     const s = this.snapshot;
+    const environment: VariableValues = {
+      ...(s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : s.scriptValues.environment),
+      ...this.typed.environment,
+    };
+    // `--var` (alias `--env-var`) values are environment values to scripts, as Newman's --env-var
+    // are, and win as they do in the request: `pm.environment.get('token')` is what was sent.
+    for (const [key, value] of this.cliVars) put(environment, key, value);
     return {
-      environment: {
-        ...(s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : s.scriptValues.environment),
-        ...this.typed.environment,
-      },
+      environment,
       collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace), ...this.typed.collection },
       globals: { ...s.scriptValues.globals, ...this.typed.globals },
     };

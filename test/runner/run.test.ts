@@ -350,6 +350,19 @@ describe('iterations and data files', () => {
     expect(results.map((r) => new URL(r.url).search)).toEqual(['?user=ada&n=1&fixed=cli', '?user=bob&n=2&fixed=cli', '?user=bob&n=2&fixed=cli']);
   });
 
+  it('scripts see --var values as environment values that win, as Newman shows --env-var', async () => {
+    const s = await setup({
+      'requests/r.yaml': {
+        name: 'r',
+        url: `${peer.url}/echo?token={{token}}`,
+        scripts: { preRequest: "console.log(pm.environment.get('token'), pm.variables.get('token'), pm.variables.replaceIn('{{ token }}'), pm.environment.has('__proto__'));" },
+      },
+    }, { variables: [{ key: 'token', value: 'from-file' }] });
+    const { results } = await run(s, { vars: new Map([['token', 'cli'], ['__proto__', 'p']]) });
+    expect(new URL(results[0]!.url).searchParams.get('token')).toBe('cli');
+    expect(results[0]!.console).toEqual(['cli cli cli true']);
+  });
+
   it('a JSON row gives scripts its values as the file has them (numbers, objects); templates get text', async () => {
     const s = await setup({
       'requests/r.yaml': {
