@@ -99,6 +99,35 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
   });
 
+  it('works the request tree with the keyboard: Tab reaches the open request, arrows move and fold, Enter opens, Shift+F10 the menu', async () => {
+    const focused = () => page.evaluate(() => [document.activeElement?.getAttribute('role'), document.activeElement?.getAttribute('data-path')].join(' '));
+    await page.getByLabel('Filter requests').focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab'); // past New request and New folder
+    expect(await focused()).toBe('treeitem Users/Get user.yaml');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('treeitem Users');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByRole('treeitem', { name: /Users/ }).getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const focusedPath = () => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '');
+    const child = await focusedPath();
+    expect(child).toMatch(/^Users\/.+\.yaml$/);
+    await page.keyboard.press('ArrowDown');
+    const next = await focusedPath();
+    expect(next).not.toBe(child);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('treeitem', { selected: true }).getAttribute('data-path')).toBe(next);
+    await page.keyboard.press('Shift+F10');
+    await expect.poll(focused).toBe('menuitem ');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Copy as code…');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('code').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('code').count()).toBe(0);
+  });
+
   it('switches the environment and opens dialogs from the palette; arrows move, Escape closes', async () => {
     await page.keyboard.press('Control+k');
     await page.keyboard.type('env stag');

@@ -3,7 +3,7 @@
  * a context menu, and drag and drop onto folders. Only the rows in view are rendered, so a
  * 10,000-request workspace scrolls smoothly.
  */
-import { useMemo, useRef, useState, type UIEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import type { TreeItem } from '../shared/api.js';
 
 const ROW = 26;
@@ -58,7 +58,18 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
   /** Dropping on this row places the dragged item before it (reorder) rather than into it. */
   const [dropBefore, setDropBefore] = useState(false);
   const list = useRef<HTMLDivElement>(null);
+  const menuRef = useRef<HTMLUListElement>(null);
   const rows = useMemo(() => flatten(tree, open, filter.trim().toLowerCase()), [tree, open, filter]);
+  useEffect(() => {
+    // The open request is shown in the tree (opened from the palette, History, a move): its folders open.
+    const parts = selected?.split('/').slice(0, -1) ?? [];
+    const above = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    setOpen((o) => (above.every((p) => o.has(p)) ? o : new Set([...o, ...above])));
+  }, [selected]);
+  /** The row the keyboard is on (an index into `rows`): the one row reachable with Tab (roving tabindex). */
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  const selectedAt = rows.findIndex((r) => r.item.path === selected);
+  const tabStop = focusAt !== null && focusAt < rows.length ? focusAt : Math.max(0, selectedAt);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 10);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW) + 10);
   const toggle = (path: string) => setOpen((o) => {
@@ -93,6 +104,69 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
     if (!isBefore(e, item)) actions.move(what.path, item.path, what.isFolder);
     else actions.place(what.path, what.isFolder, item);
   };
+  /** Moves the keyboard to row `at`, scrolling it into view first (only the rows in view exist). */
+  const focusRow = (at: number) => {
+    const index = Math.max(0, Math.min(rows.length - 1, at));
+    const el = list.current;
+    if (el) {
+      if (index * ROW < el.scrollTop) el.scrollTop = index * ROW;
+      else if ((index + 1) * ROW > el.scrollTop + el.clientHeight) el.scrollTop = (index + 1) * ROW - el.clientHeight;
+      setScrollTop(el.scrollTop);
+    }
+    setFocusAt(index);
+    focusPending.current = true;
+  };
+  const focusPending = useRef(false);
+  useEffect(() => {
+    if (!focusPending.current || focusAt === null) return;
+    focusPending.current = false;
+    list.current?.querySelector<HTMLElement>(`[data-index="${focusAt}"]`)?.focus();
+  });
+  /** The tree by keyboard (WAI-ARIA tree pattern): arrows move, open and close; Enter opens; the menu key or Shift+F10 opens the menu. */
+  const onTreeKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const at = Number((e.target as HTMLElement).dataset.index);
+    const row = rows[at];
+    if (!row) return;
+    const { item } = row;
+    const isOpen = item.type === 'folder' && (open.has(item.path) || !!filter);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => focusRow(at + 1),
+      ArrowUp: () => focusRow(at - 1),
+      Home: () => focusRow(0),
+      End: () => focusRow(rows.length - 1),
+      ArrowRight: () => (item.type === 'folder' && !isOpen ? toggle(item.path) : isOpen ? focusRow(at + 1) : undefined),
+      ArrowLeft: () => {
+        if (isOpen && !filter) return toggle(item.path);
+        const parent = rows.findIndex((r) => r.item.path === item.path.split('/').slice(0, -1).join('/'));
+        if (parent >= 0 && parent < at) focusRow(parent);
+      },
+      Enter: () => (item.type === 'folder' ? toggle(item.path) : item.type === 'request' ? actions.select(item.path) : undefined),
+      ' ': () => keys.Enter!(),
+      ContextMenu: () => {
+        const box = (e.target as HTMLElement).getBoundingClientRect();
+        setMenu({ x: box.left + 24, y: box.bottom, item });
+      },
+    };
+    const key = e.key === 'F10' && e.shiftKey ? 'ContextMenu' : e.key;
+    if (!keys[key]) return;
+    e.preventDefault();
+    keys[key]();
+  };
+  useEffect(() => {
+    // A menu opened (by mouse or keyboard) takes the keyboard: its first item.
+    if (menu) menuRef.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
+  }, [menu]);
+  const onMenuKey = (e: KeyboardEvent<HTMLUListElement>) => {
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role=menuitem]') ?? [])];
+    const at = items.indexOf(e.target as HTMLElement);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+    else if (e.key === 'Enter' || e.key === ' ') (e.target as HTMLElement).click();
+    else if (e.key === 'Escape' || e.key === 'Tab') {
+      setMenu(null);
+      focusRow(tabStop);
+    } else return;
+    e.preventDefault();
+  };
   const folderOf = (item: TreeItem) => (item.type === 'folder' ? item.path : item.path.split('/').slice(0, -1).join('/'));
 
   return (
@@ -110,14 +184,19 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
         onDragOver={(e) => { e.preventDefault(); setDropOn(''); }}
         onDragLeave={() => setDropOn(null)}
         onDrop={(e) => { e.preventDefault(); setDropOn(null); const what = dragged(e); if (what) actions.move(what.path, '', what.isFolder); }}
+        onKeyDown={onTreeKey}
       >
         <div style={{ height: rows.length * ROW, position: 'relative' }}>
           {rows.slice(first, last).map(({ item, depth }, i) => {
             const top = (first + i) * ROW;
             const style = { top, height: ROW, paddingLeft: 8 + depth * 14 };
+            const index = first + i;
             const common = {
               key: `${item.type}:${item.path}`,
               style,
+              'data-index': index,
+              tabIndex: index === tabStop ? 0 : -1,
+              onFocus: () => setFocusAt(index),
               onContextMenu: (e: React.MouseEvent) => { e.preventDefault(); e.stopPropagation(); setMenu({ x: e.clientX, y: e.clientY, item }); },
             };
             if (item.type === 'folder') {
@@ -166,25 +245,25 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
           : <p className="muted pad">No requests yet: create one with + or <button className="link" onClick={() => actions.importInto('')}>import</button>.</p>)}
       </div>
       {menu && (
-        <ul className="menu" role="menu" style={{ left: menu.x, top: menu.y }}>
+        <ul className="menu" role="menu" ref={menuRef} aria-label={`Actions for ${menu.item.path}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onMenuKey}>
           {menu.item.type === 'request' && (
             <>
-              <li role="menuitem" onClick={() => actions.duplicate(menu.item.path)}>Duplicate</li>
-              <li role="menuitem" onClick={() => actions.copyAsCode(menu.item.path)}>Copy as code…</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.duplicate(menu.item.path)}>Duplicate</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.copyAsCode(menu.item.path)}>Copy as code…</li>
             </>
           )}
           {menu.item.type === 'folder' && (
             <>
-              <li role="menuitem" onClick={() => actions.newRequest(menu.item.path)}>New request here</li>
-              <li role="menuitem" onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
-              <li role="menuitem" onClick={() => actions.run(menu.item.path)}>Run folder</li>
-              <li role="menuitem" onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
-              <li role="menuitem" onClick={() => actions.importInto(menu.item.path)}>Import into folder…</li>
-              {menu.item.openapi && <li role="menuitem" onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.newRequest(menu.item.path)}>New request here</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.run(menu.item.path)}>Run folder</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.importInto(menu.item.path)}>Import into folder…</li>
+              {menu.item.openapi && <li role="menuitem" tabIndex={-1} onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
             </>
           )}
-          {menu.item.type !== 'folder' && <li role="menuitem" onClick={() => actions.newRequest(folderOf(menu.item))}>New request beside</li>}
-          <li role="menuitem" className="danger" onClick={() => actions.remove(menu.item)}>Delete</li>
+          {menu.item.type !== 'folder' && <li role="menuitem" tabIndex={-1} onClick={() => actions.newRequest(folderOf(menu.item))}>New request beside</li>}
+          <li role="menuitem" tabIndex={-1} className="danger" onClick={() => actions.remove(menu.item)}>Delete</li>
         </ul>
       )}
     </aside>
