@@ -283,4 +283,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     expect((await leaving).type()).toBe('beforeunload');
     expect(await waitForFile(req('New request.yaml'), (t) => t.includes('typed-just-before-reload'))).toContain('name: New request');
   });
+
+  it('says an empty name is not saved, and stops saying so once a good name is saved', async () => {
+    // The reloaded page has the edit saved while it was leaving (the file's version, taken from disk).
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toContain('typed-just-before-reload');
+    await page.getByLabel('Request name').fill('');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty.' }).count()).toBe(1);
+    await page.getByLabel('Request name').fill('Named again');
+    await waitForFile(req('Named again.yaml'), (t) => t.includes('name: Named again'));
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(0);
+  });
 });

@@ -126,6 +126,8 @@ export function App() {
         const base = onDisk.current ? JSON.parse(onDisk.current) as RequestFile : undefined;
         const saved = await api.put<{ path: string; request: RequestFile }>('/api/request', { path, request, base });
         onDisk.current = stableJson(saved.request);
+        // A refusal of an earlier save (an empty name) no longer holds: saying "Not saved" now would be wrong.
+        setNotice((shown) => (shown?.startsWith('Not saved:') ? null : shown));
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
           setSelected(saved.path);
