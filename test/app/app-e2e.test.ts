@@ -201,6 +201,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await expect.poll(() => page.getByLabel('URL').inputValue(), { timeout: 5_000 }).toBe('{{base}}/echo?x=2');
   });
 
+  it('never overwrites an edit made on disk just before a save, nor drops yours: the conflict keeps both until you choose', async () => {
+    const file = req('Echo.yaml');
+    const text = await fs.readFile(file, 'utf8');
+    await page.getByLabel('URL').fill('{{base}}/echo?x=mine');
+    await fs.writeFile(file, text.replace('/echo?x=2', '/echo?x=theirs'));
+    await page.keyboard.press('Control+s'); // before the file watcher reports theirs
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'changed on disk' }).count()).toBe(1);
+    await page.waitForTimeout(1000); // the watcher's report of theirs arrives meanwhile
+    expect(await page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=mine');
+    expect(await fs.readFile(file, 'utf8')).toContain('/echo?x=theirs');
+    await page.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await waitForFile(file, (t) => t.includes('/echo?x=mine'));
+    await page.getByLabel('URL').fill('{{base}}/echo?x=2');
+    await waitForFile(file, (t) => t.includes('/echo?x=2'));
+  });
+
   it('copies the request as code', async () => {
     await page.getByRole('button', { name: 'Copy as code' }).click();
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('/echo?x=2');

@@ -88,8 +88,11 @@ export function App() {
   /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
   const switching = useRef<Promise<unknown>>(Promise.resolve());
   const runRef = useRef<RunView | null>(null);
+  /** A conflict on screen: until the user picks a side, a newer file version updates it, never the editor. */
+  const conflictRef = useRef<RequestFile | null>(null);
   selectedRef.current = selected;
   draftRef.current = draft;
+  conflictRef.current = conflict;
   runRef.current = run;
 
   const loadWorkspace = useCallback(async () => {
@@ -135,7 +138,7 @@ export function App() {
         }
       } catch (e) {
         const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; request?: RequestFile } | undefined : undefined;
-        if (refused?.request && selectedRef.current === path) setConflict(refused.request);
+        if (refused?.request && selectedRef.current === path) setConflict(conflictRef.current = refused.request);
         else if (refused?.gone && selectedRef.current === path) keepGone(path);
         else setNotice(`Not saved: ${(e as Error).message}`);
       }
@@ -188,8 +191,8 @@ export function App() {
       return;
     }
     if (stableJson(remote) === onDisk.current || selectedRef.current !== path) return;
-    if (saveTimer.current !== undefined) {
-      setConflict(remote);
+    if (saveTimer.current !== undefined || conflictRef.current) {
+      setConflict(conflictRef.current = remote);
       return;
     }
     onDisk.current = stableJson(remote);
