@@ -84,7 +84,10 @@ describe('MCP over HTTP', () => {
     const slow = await failure(send({ url: streamable.url, settings: { timeoutMs: 400 }, mcp: { call: 'tool', name: 'slow' } }));
     expect(slow.kind).toBe('timeout');
     expect(slow.message).toContain('400 ms');
-    for (const error of [missing, args, slow]) expect(error.message).not.toContain('\n');
+    // The SDK repeats the JSON-RPC code's prefix of a server's error; it is said once.
+    const resource = await failure(send({ url: streamable.url, mcp: { call: 'resource', name: 'ferry://docs/nope' } }));
+    expect(resource.message).toBe('the resource call failed: MCP error -32602: Resource ferry://docs/nope not found.');
+    for (const error of [missing, args, slow, resource]) expect(error.message).not.toContain('\n');
   });
 });
 

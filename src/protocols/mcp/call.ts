@@ -133,7 +133,8 @@ async function unknownName(client: Client, options: McpOptions): Promise<SendErr
 }
 
 function oneLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/\.$/, '');
+  // The SDK's client prefixes a server's error with its code, which the SDK's servers already did.
+  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/^(MCP error -?\d+: )\1+/, '$1').replace(/\.$/, '');
 }
 
 function answer(result: CallResult, client: Client, about: { prepared: PreparedRequest; options: McpOptions; transport: string; started: number; stderr?: string }): ProtocolResult {
