@@ -6,6 +6,11 @@
  */
 import { promises as fs } from 'node:fs';
 import https from 'node:https';
+import tls from 'node:tls';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { Aedes } from 'aedes';
+import dnsPacket from 'dns-packet';
 import path from 'node:path';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +27,7 @@ import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { runLoadTest } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
 import { preparedRequest } from './prepared.js';
+import { ECHO_PROTO } from './grpc-peer.js';
 
 type Pems = { key: string; cert: string };
 const ec = { keyType: 'ec', algorithm: 'sha256', days: 2 } as const;
@@ -132,6 +138,63 @@ describe('client certificates and a private CA', () => {
     expect(refused?.kind).toBe('tls');
     expect(refused?.message).toContain('the key does not belong to the certificate');
   });
+
+  it('grpcs://, mqtts://, tls:// (TCP) and DNS over TLS: caFiles trusted and the client certificate sent, as for https://', async () => {
+    const site = await issue('localhost', ca, [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }]);
+    const mutual = { ...site, ca: ca.cert, requestCert: true, rejectUnauthorized: true };
+    const cn = (socket: import('node:tls').TLSSocket) => String(socket.getPeerCertificate().subject?.CN ?? '');
+    // TCP: greets with the certificate's name.
+    const tcp = tls.createServer(mutual, (socket) => socket.end(`hello ${cn(socket)}\n`));
+    // DNS over TLS: every question answered with 127.0.0.5.
+    const dot = tls.createServer(mutual, (socket) => {
+      socket.once('data', (data: Buffer) => {
+        const query = dnsPacket.decode(data.subarray(2));
+        const answer = dnsPacket.streamEncode({ type: 'response', id: query.id, flags: 0, questions: query.questions, answers: [{ type: 'A', name: query.questions![0]!.name, ttl: 5, data: '127.0.0.5' }] });
+        socket.end(answer);
+      });
+    });
+    // MQTT: aedes behind the same TLS rule.
+    const broker = await Aedes.createBroker();
+    const mqttTls = tls.createServer(mutual, (socket) => broker.handle(socket));
+    // gRPC: the test service's Say, on credentials that check the client's certificate.
+    const definition = protoLoader.loadSync(ECHO_PROTO, { includeDirs: [path.dirname(ECHO_PROTO)] });
+    const echo = (grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } }).ferry.test.Echo;
+    const grpcServer = new grpc.Server();
+    grpcServer.addService(echo.service, { Say: (call: grpc.ServerUnaryCall<{ text: string }, unknown>, done: grpc.sendUnaryData<unknown>) => done(null, { text: `hello ${call.request.text}` }) });
+    const grpcPort = await new Promise<number>((resolve, reject) =>
+      grpcServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createSsl(Buffer.from(ca.cert), [{ private_key: Buffer.from(site.key), cert_chain: Buffer.from(site.cert) }], true), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    const portOf = async (server: import('node:net').Server) => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as import('node:net').AddressInfo).port;
+    };
+    const [tcpPort, dotPort, mqttPort] = [await portOf(tcp), await portOf(dot), await portOf(mqttTls)];
+    const certificate = (host: string) => ({ host, certPath: file('client.pem'), keyPath: file('client-key.pem') });
+    const trusted = await loadClientTls({ caFiles: [file('ca.pem')], clientCertificates: [certificate('localhost'), certificate('127.0.0.1')] } as never);
+    const requests = {
+      tcp: requestSchema.parse({ name: 't', kind: 'tcp', url: `tls://localhost:${tcpPort}`, settings: { timeoutMs: 5000, stream: { maxEvents: 1 } } }),
+      dns: requestSchema.parse({ name: 'd', kind: 'dns', method: 'A', url: 'x.test', dns: { server: `tls://127.0.0.1:${dotPort}` }, settings: { timeoutMs: 5000 } }),
+      mqtt: requestSchema.parse({ name: 'm', kind: 'mqtt', url: `mqtts://localhost:${mqttPort}`, settings: { timeoutMs: 5000, stream: { timeoutMs: 1 } } }),
+      grpc: requestSchema.parse({ name: 'g', kind: 'grpc', url: `grpcs://localhost:${grpcPort}`, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, body: { type: 'json', text: '{"text":"mtls"}' }, settings: { timeoutMs: 5000 } }),
+    };
+    try {
+      const sent = async (kind: keyof typeof requests, agents?: HttpAgents) => sendWith(requestKind(kind), requests[kind], undefined, agents ? { agents } : {});
+      expect(Buffer.from((await sent('tcp', new HttpAgents({ tls: trusted }))).body).toString()).toBe('hello ferry-client\n');
+      expect(JSON.parse(Buffer.from((await sent('dns', new HttpAgents({ tls: trusted }))).body).toString())[0].data).toBe('127.0.0.5');
+      expect((await sent('mqtt', new HttpAgents({ tls: trusted }))).outcome.text).toBe('Connection Accepted');
+      expect(JSON.parse(Buffer.from((await sent('grpc', new HttpAgents({ tls: trusted }))).body).toString()).text).toBe('hello mtls');
+      // Without the settings the private CA is not trusted: each fails on TLS.
+      for (const kind of ['tcp', 'dns', 'mqtt', 'grpc'] as const) {
+        const error = await sent(kind).then(() => undefined, (e: unknown) => e as Error);
+        expect(error?.message, kind).toMatch(/self-signed|unable to verify|issuer|certificate/i);
+      }
+    } finally {
+      grpcServer.forceShutdown();
+      for (const server of [tcp, dot, mqttTls]) server.close();
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    }
+  });
+
 
   it('host patterns: a wildcard and a port choose the certificate', async () => {
     const port = new URL(server.url).port;

@@ -93,10 +93,13 @@ async function onTheWire(
       if (raw.length >= 4 && (raw.readUInt16BE(2) & dnsPacket.TRUNCATED_RESPONSE) !== 0) {
         truncated = true;
         transport = 'tcp';
-        raw = await streamQuery(query, server.host, server.port, false, verifyTls, wire);
+        raw = await streamQuery(query, server.host, server.port, false, {}, wire);
       }
     } else {
-      raw = await streamQuery(query, server.host, server.port, server.transport === 'tls', verifyTls, wire);
+      const secure = server.transport === 'tls';
+      // DNS over TLS trusts caFiles and sends the server's client certificate, as https:// does.
+      const tlsOptions = secure ? { ...context.agents.targetTls(new URL(`tls://${server.host.includes(':') ? `[${server.host}]` : server.host}:${server.port}`)), rejectUnauthorized: verifyTls } : {};
+      raw = await streamQuery(query, server.host, server.port, secure, tlsOptions, wire);
     }
   }
   let packet: dnsPacket.DecodedPacket;

@@ -41,10 +41,10 @@ export function udpQuery(query: Buffer, host: string, port: number, wire: Wire):
   });
 }
 
-export function streamQuery(query: Buffer, host: string, port: number, secure: boolean, verifyTls: boolean, wire: Wire): Promise<Buffer> {
+export function streamQuery(query: Buffer, host: string, port: number, secure: boolean, tlsOptions: tls.ConnectionOptions, wire: Wire): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const connectStarted = performance.now();
-    const socket = secure ? tls.connect({ host, port, rejectUnauthorized: verifyTls }) : net.connect({ host, port });
+    const socket = secure ? tls.connect({ ...tlsOptions, host, port }) : net.connect({ host, port });
     let pending = Buffer.alloc(0);
     const done = (error: Error | undefined, answer?: Buffer) => {
       socket.destroy();

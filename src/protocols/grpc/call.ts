@@ -5,6 +5,7 @@
  * Server and bidirectional streams are read by the shared stop rule (`settings.stream`).
  */
 import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import type { PreparedRequest } from '../../request/prepared.js';
@@ -32,8 +33,9 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): { 
   const secure = url.protocol === 'grpcs:';
   const host = url.port ? url.host : `${url.host}:${secure ? 443 : 80}`;
   const verify = prepared.settings?.verifyTls !== false;
+  // The CAs and client certificate of this computer's settings, as for https:// (a secure context takes PFX too).
   const credentials = secure
-    ? grpc.credentials.createSsl(null, null, null, verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
+    ? grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
     : grpc.credentials.createInsecure();
   const maxBytes = context.maxResponseMb > 0 ? Math.min(context.maxResponseMb * 1024 * 1024, 2 ** 31 - 1) : -1;
   const channel = new grpc.Channel(host, credentials, { 'grpc.max_receive_message_length': maxBytes, 'grpc.primary_user_agent': 'ferry' });

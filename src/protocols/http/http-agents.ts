@@ -217,6 +217,9 @@ const POOL_OPTIONS = {
   maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
 };
 
+/** The schemes of TLS connections, with the port each has when the URL names none (`tls:`: DNS over TLS). */
+const TLS_PORTS: Record<string, number> = { 'https:': 443, 'wss:': 443, 'grpcs:': 443, 'mqtts:': 8883, 'tls:': 853 };
+
 export interface HttpAgentsOptions {
   /** How host names are resolved (default: this computer's resolver, `dns.lookup`). */
   lookup?: HostLookup;
@@ -260,13 +263,15 @@ export class HttpAgents {
 
   /**
    * TLS options for a connection to `url`'s server that undici does not make (WebSocket,
-   * Socket.IO): the extra CAs and the client certificate chosen for its host, as for HTTP. A
-   * certificate that cannot be used fails here, before connecting, with its reason.
+   * Socket.IO, gRPC, MQTT, TCP, DNS over TLS): the extra CAs and the client certificate chosen
+   * for its host, as for HTTP. A certificate that cannot be used fails here, before connecting,
+   * with its reason. A URL of a plain scheme gets nothing.
    */
   targetTls(url: URL): Pick<tls.ConnectionOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase'> {
-    if (url.protocol !== 'https:' && url.protocol !== 'wss:') return {};
+    const defaultPort = TLS_PORTS[url.protocol];
+    if (defaultPort === undefined) return {};
     try {
-      return tlsOptionsFor(this.material, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port) || 443);
+      return tlsOptionsFor(this.material, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port) || defaultPort);
     } catch (error) {
       throw new SendError((error as Error).message, 'tls');
     }

@@ -75,7 +75,7 @@ interface OpenedMqtt {
  * refusals, received publishes, the close. The one connection code of `send` and `connect`;
  * `onConnect` runs once the broker accepted the connection.
  */
-async function openMqtt(prepared: PreparedRequest, session: StreamSession, url: URL, options: MqttOptions, onConnect: (client: MqttClient) => void): Promise<OpenedMqtt> {
+async function openMqtt(prepared: PreparedRequest, context: SendContext, session: StreamSession, url: URL, options: MqttOptions, onConnect: (client: MqttClient) => void): Promise<OpenedMqtt> {
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const clientOptions: IClientOptions = {
     protocolVersion: options.version === 'v5' ? 5 : 4,
@@ -84,6 +84,9 @@ async function openMqtt(prepared: PreparedRequest, session: StreamSession, url: 
     reconnectPeriod: 0, // one connection per send: a refusal or a drop ends it
     connectTimeout: timeoutMs > 0 ? timeoutMs + 1000 : NO_LIMIT_MS,
     rejectUnauthorized: prepared.settings?.verifyTls ?? true,
+    // mqtts:// trusts caFiles and sends the host's client certificate, as https:// does (mqtt.js
+    // hands every TLS option to tls.connect; its types leave out pfx and passphrase).
+    ...(context.agents.targetTls(url) as IClientOptions),
     // MQTT 5 ends a session at disconnect unless asked to keep it: cleanSession false keeps it for an hour.
     ...(options.version === 'v5' && !options.cleanSession ? { properties: { sessionExpiryInterval: SESSION_EXPIRY_SECS } } : {}),
     ...(options.clientId ? { clientId: options.clientId } : {}),
@@ -128,7 +131,7 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
   const problem = options.topic !== '' && prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0 ? topicProblem(options.topic, false) : undefined;
   if (problem) throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.topic "${options.topic}" ${problem}.`, 'invalid');
   const session = new StreamSession(prepared, signal, (message) => message.topic);
-  const opened = await openMqtt(prepared, session, url, options, (client) => {
+  const opened = await openMqtt(prepared, context, session, url, options, (client) => {
     const messages = session.open();
     void subscribeThenPublish(client, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
   });
@@ -153,7 +156,7 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
 export async function connectMqtt(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const { url, options } = mqttTarget(prepared);
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
-  const opened = await openMqtt(prepared, session, url, options, () => session.open());
+  const opened = await openMqtt(prepared, context, session, url, options, () => session.open());
   const subscribe = async (topic: string, qos: number, messages: MessageStream) => {
     const granted = await opened.client.subscribeAsync({ [topic]: { qos: qos as 0 | 1 | 2 } }).catch((error: Error) => Promise.reject(describeMqttError(error, url, true)));
     const refused = granted.find((g: ISubscriptionGrant) => g.qos >= 0x80);

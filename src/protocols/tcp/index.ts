@@ -13,7 +13,7 @@ export const tcpKind: RequestKindModule = {
   options: 'socket',
   tag: () => 'tcp',
   exportsAsCode: false,
-  send: async (prepared, context, signal) => (await tcpClient()).sendTcp(prepared, context.maxResponseMb, signal),
-  connect: async (prepared, context, handlers, signal) => (await tcpClient()).connectTcp(prepared, context.maxResponseMb, handlers, signal),
+  send: async (prepared, context, signal) => (await tcpClient()).sendTcp(prepared, context, signal),
+  connect: async (prepared, context, handlers, signal) => (await tcpClient()).connectTcp(prepared, context, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
 };

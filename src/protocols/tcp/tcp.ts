@@ -13,7 +13,7 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import { connectionError } from '../connection-errors.js';
 import { Deadline } from '../deadline.js';
 import { responseTooLarge } from '../http/http-errors.js';
-import type { ProtocolResult } from '../kind.js';
+import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { Deframer, frame, maxPrefixed } from '../socket/framing.js';
 import { socketOptions, wherePrefix, type SocketOptions } from '../socket/options.js';
@@ -27,7 +27,8 @@ import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 
 const MB = 1024 * 1024;
 
-export async function sendTcp(prepared: PreparedRequest, maxResponseMb: number, signal?: AbortSignal): Promise<ProtocolResult> {
+export async function sendTcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  const { maxResponseMb } = context;
   const target = socketTarget(prepared);
   const options = socketOptions(prepared);
   const payload = outgoingPayload(prepared, options);
@@ -43,7 +44,7 @@ export async function sendTcp(prepared: PreparedRequest, maxResponseMb: number, 
   const timings = { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 };
   let socket: net.Socket | undefined;
   try {
-    socket = await connect(target, settings.verifyTls, deadline, started, timings);
+    socket = await connect(target, settings.verifyTls, context.agents.targetTls(new URL(prepared.url)), deadline, started, timings);
     deadline.stopTimer();
     const read = await exchange(socket, options, prepared, payload, maxResponseMb, deadline, started, timings);
     timings.totalMs = performance.now() - started;
@@ -69,7 +70,8 @@ export async function sendTcp(prepared: PreparedRequest, maxResponseMb: number, 
  * A live TCP (or TLS) connection: connected as a send connects, then every framed message both
  * ways is a message until either side closes. Each `send` is one framed message.
  */
-export async function connectTcp(prepared: PreparedRequest, maxResponseMb: number, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+export async function connectTcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  const { maxResponseMb } = context;
   const target = socketTarget(prepared);
   const options = socketOptions(prepared);
   const settings = prepared.settings ?? DEFAULT_SETTINGS;
@@ -77,7 +79,7 @@ export async function connectTcp(prepared: PreparedRequest, maxResponseMb: numbe
   const started = performance.now();
   let socket: net.Socket;
   try {
-    socket = await connect(target, settings.verifyTls, deadline, started, { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 });
+    socket = await connect(target, settings.verifyTls, context.agents.targetTls(new URL(prepared.url)), deadline, started, { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 });
   } catch (error) {
     if (error instanceof SendError) throw error;
     throw connectionError(error, target.host, target.hostname) ?? new SendError(`${prepared.kind} to ${target.host} failed: ${(error as Error).message}.`, 'other');
@@ -126,10 +128,10 @@ export async function connectTcp(prepared: PreparedRequest, maxResponseMb: numbe
 }
 
 /** Connects (and shakes hands over TLS), filling the timings; fails with the deadline's error when it fires first. */
-function connect(target: SocketTarget, verifyTls: boolean, deadline: Deadline, started: number, timings: ProtocolResult['timings']): Promise<net.Socket> {
+function connect(target: SocketTarget, verifyTls: boolean, clientTls: tls.ConnectionOptions, deadline: Deadline, started: number, timings: ProtocolResult['timings']): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = target.secure
-      ? tls.connect({ host: target.hostname, port: target.port, servername: net.isIP(target.hostname) ? undefined : target.hostname, rejectUnauthorized: verifyTls })
+      ? tls.connect({ ...clientTls, host: target.hostname, port: target.port, servername: net.isIP(target.hostname) ? undefined : target.hostname, rejectUnauthorized: verifyTls })
       : net.connect({ host: target.hostname, port: target.port });
     const fail = (error: Error) => {
       socket.destroy();
