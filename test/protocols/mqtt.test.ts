@@ -3,6 +3,7 @@
  * TLS) and Debian's mosquitto started by the test (3.1.1 and 5). QoS 0/1/2, retained messages,
  * username/password, clean session, CONNACK refusals, every stop reason.
  */
+import mqttClient from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases } from './kind-cases.js';
@@ -55,6 +56,25 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
       expect(later.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
       expect(received(later)[0]).toMatchObject({ topic: name, retain: true, text: 'kept' });
     });
+
+    if (version === 'v5') {
+      it("MQTT 5: a received message keeps its publish properties (user properties, content type, correlation data)", async () => {
+        const name = topic('props');
+        const publisher = await mqttClient.connectAsync(broker.url, { protocolVersion: 5 });
+        try {
+          const properties = { userProperties: { source: 'sensor-7', tags: ['a', 'b'] }, contentType: 'application/json', responseTopic: `${name}/reply`, correlationData: Buffer.from([1, 2, 3]), payloadFormatIndicator: true };
+          await publisher.publishAsync(name, '{"c":21}', { qos: 1, retain: true, properties });
+        } finally {
+          await publisher.endAsync();
+        }
+        const result = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: name, qos: 1 }] }), settings: { stream: { maxEvents: 1, timeoutMs: 5000 } } });
+        expect(received(result)[0]).toMatchObject({
+          topic: name,
+          text: '{"c":21}',
+          properties: { userProperties: { source: 'sensor-7', tags: ['a', 'b'] }, contentType: 'application/json', responseTopic: `${name}/reply`, correlationData: 'AQID', payloadFormatIndicator: true },
+        });
+      });
+    }
 
     it('username and password from basic auth; a wrong password is a named CONNACK refusal', async () => {
       const ok = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({}), auth: { type: 'basic', username: USER, password: PASSWORD }, settings: { stream: { timeoutMs: 1 } } });

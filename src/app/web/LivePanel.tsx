@@ -303,6 +303,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
               <span className="muted size">{humanSize(data.length)}</span>
               {m.event && <b className="event">{m.event}</b>}
               {m.topic && <span className="topic">{m.topic}{m.qos !== undefined ? ` · QoS ${m.qos}` : ''}{m.retain ? ' · retained' : ''}</span>}
+              {m.properties && <span className="muted properties" title="MQTT 5 properties">{JSON.stringify(m.properties)}</span>}
               <pre className="text">{m.binary ? hexOf(data) : pretty ? prettyText(m.text) : m.text}</pre>
             </li>
           );

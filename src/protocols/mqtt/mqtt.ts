@@ -4,7 +4,7 @@
  * both are set; received publishes are read by the shared stop rule (`stream.event` = a topic).
  */
 import { isUtf8 } from 'node:buffer';
-import mqtt, { type IClientOptions, type IConnackPacket, type ISubscriptionGrant, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type IConnackPacket, type IPublishPacket, type ISubscriptionGrant, type MqttClient } from 'mqtt';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
@@ -107,7 +107,8 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     onConnect(client);
   });
   client.on('message', (topic, payload, packet) => {
-    session.messages?.received({ ...payloadText(payload), topic, qos: packet.qos, retain: packet.retain });
+    const properties = publishProperties(packet.properties);
+    session.messages?.received({ ...payloadText(payload), topic, qos: packet.qos, retain: packet.retain, ...(properties ? { properties } : {}) });
   });
   client.on('disconnect', (packet) => {
     opened.disconnect = { reasonCode: packet.reasonCode };
@@ -202,6 +203,17 @@ export async function connectMqtt(prepared: PreparedRequest, context: SendContex
     throw error;
   }
   return connection;
+}
+
+/**
+ * An MQTT 5 publish's properties as the message model keeps them (JSON): correlation data as
+ * base64; the topic alias is left out (it only stands in for the topic, which is given).
+ */
+function publishProperties(properties: IPublishPacket['properties']): Record<string, unknown> | undefined {
+  if (!properties) return undefined;
+  const { topicAlias: _alias, correlationData, ...rest } = properties;
+  const kept: Record<string, unknown> = { ...rest, ...(correlationData ? { correlationData: Buffer.from(correlationData).toString('base64') } : {}) };
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
 /** A payload as the message model keeps it: UTF-8 text, or base64 marked binary. */

@@ -39,6 +39,8 @@ export interface StreamMessage {
   topic?: string;
   qos?: number;
   retain?: boolean;
+  /** MQTT 5: the publish's properties (`userProperties`, `contentType`, `responseTopic`, `correlationData` as base64…). */
+  properties?: Record<string, unknown>;
 }
 
 export interface StreamSummary {
