@@ -125,6 +125,12 @@ describe('MCP over stdio', () => {
     expect(String(result.detail?.stderr)).toContain('ferry test MCP server on stdio');
   });
 
+  it('a program that writes something other than MCP to stdout (a banner) and then never answers is said to have done so, not only to be slow', async () => {
+    const banner = { command: `"${process.execPath}" -e "console.log('Server listening on stdio'); setTimeout(() => {}, 10000)"`, cwd: process.cwd(), env: {} };
+    const error = await failure(send({ url: banner.command, settings: { timeoutMs: 1500 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(banner)));
+    expect(error.message).toMatch(/did not initialize: the program wrote something other than MCP messages to its standard output \(Unexpected token 'S', "Server lis.* is not valid JSON\); an MCP server over stdio writes only JSON-RPC messages there, its logs go to stderr\.$/);
+  });
+
   it('a command that does not exist fails with one line', async () => {
     const missing = { command: 'ferry-no-such-program-xyz --flag', cwd: process.cwd(), env: {} };
     const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(missing)));

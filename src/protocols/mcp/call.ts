@@ -103,6 +103,10 @@ async function callOnce(client: Client, options: McpOptions, args: Record<string
 
 /** A failure of connect: the deadline's or cancel's own line first, then the connection's, then the server's words. */
 function failed(error: unknown, deadline: Deadline, what: string, program?: StartedProgram): SendError {
+  const stray = program?.strayOutput();
+  if (stray && deadline.error?.kind !== 'other') {
+    return new SendError(`${what}: the program wrote something other than MCP messages to its standard output (${stray.replace(/\.$/, '')}); an MCP server over stdio writes only JSON-RPC messages there, its logs go to stderr.`, 'protocol');
+  }
   if (deadline.error) return deadline.error;
   if (error instanceof SendError) return error;
   const code = systemCode(error);
@@ -114,7 +118,7 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
 }
 
 async function callFailed(error: unknown, deadline: Deadline, client: Client, options: McpOptions, program?: StartedProgram): Promise<SendError> {
-  if (deadline.error) return deadline.error;
+  if (deadline.error) return failed(error, deadline, `the ${options.call} call failed`, program);
   if (error instanceof SendError) return error;
   if (error instanceof McpError) {
     const missing = await unknownName(client, options);

@@ -81,6 +81,8 @@ export interface StartedProgram {
   transport: StdioClientTransport;
   /** The program's stderr so far (the first 64 KB), for the report. */
   stderr(): string;
+  /** Why the first line the program wrote to stdout that is not a JSON-RPC message was refused, if one was. */
+  strayOutput(): string | undefined;
 }
 
 const STDERR_KEPT = 64 * 1024;
@@ -96,5 +98,13 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext)
   transport.stderr?.on('data', (chunk: Buffer) => {
     if (text.length < STDERR_KEPT) text += chunk.toString('utf8').slice(0, STDERR_KEPT - text.length);
   });
-  return { transport, stderr: () => text };
+  // The SDK drops a stdout line that is not JSON-RPC (a banner, a log line) and waits on: kept, so
+  // a server that then never answers is said to have written the wrong thing, not just to be slow.
+  // The client chains this handler when it connects.
+  let stray: string | undefined;
+  transport.onerror = (error: Error) => {
+    if (error instanceof SyntaxError) stray ??= error.message;
+    else if (/ZodError/.test(error.name)) stray ??= 'a JSON value that is not a JSON-RPC message';
+  };
+  return { transport, stderr: () => text, strayOutput: () => stray };
 }
