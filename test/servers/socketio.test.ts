@@ -95,6 +95,21 @@ describe('Socket.IO server', () => {
     await expect(c.timeout(200).emitWithAck('x', 1)).rejects.toThrow();
   });
 
+  it('takes Socket.IO 2 clients too (Engine.IO 3): joined to / with the greeting, and echoed', async () => {
+    const { url } = await ioServer({ greetingEvent: 'welcome', greetingArgs: '["v2"]' });
+    // socket.io-client 2 speaks Engine.IO 3 long-polling: `<length>:<packet>` payloads, joined to / by the server.
+    const open = await fetch(`${url}/socket.io/?EIO=3&transport=polling`);
+    expect(open.status).toBe(200);
+    const sid = /"sid":"([^"]+)"/.exec(await open.text())?.[1];
+    expect(sid).toBeDefined();
+    const poll = `${url}/socket.io/?EIO=3&transport=polling&sid=${sid}`;
+    const greeting = '42["welcome","v2"]';
+    expect(await (await fetch(poll)).text()).toBe(`2:40${greeting.length}:${greeting}`);
+    const event = '42["ping me",1]';
+    expect((await fetch(poll, { method: 'POST', body: `${event.length}:${event}`, headers: { 'content-type': 'text/plain;charset=UTF-8' } })).status).toBe(200);
+    expect(await (await fetch(poll)).text()).toBe(`${event.length}:${event}`);
+  });
+
   it('allows other origins only with cors', async () => {
     const open = await ioServer({ cors: true });
     const answer = await send(`${open.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: 'http://app.example' } });

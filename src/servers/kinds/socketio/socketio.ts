@@ -76,7 +76,7 @@ class SocketIoKind implements HttpKindInstance {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
       res.end(text);
     });
-    const io = new Server(host, { path, serveClient: false, cors: cors ? { origin: true, credentials: true } : undefined });
+    const io = new Server(host, { path, serveClient: false, allowEIO3: true, cors: cors ? { origin: true, credentials: true } : undefined });
     const joined = (socket: Socket) => this.#joined(socket);
     io.on('connection', joined);
     io.of(/^\/.+$/).on('connection', joined);
