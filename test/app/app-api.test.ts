@@ -125,6 +125,7 @@ describe('ferry app API', () => {
   });
 
   it('a ferry.yaml a newer Ferry wrote while the app runs is refused, never written over, and works again once put back', async () => {
+    expect((await client.call('POST', '/api/servers/start', { id: 'mock' })).status).toBe(200);
     const original = await fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8');
     const newer = 'version: 2\nid: from-the-future\nname: Next\nnewThing:\n  a: 1\n';
     await fs.writeFile(path.join(ws.root, 'ferry.yaml'), newer);
@@ -141,6 +142,10 @@ describe('ferry app API', () => {
     expect((refused.body as { error: string }).error).toBe('This workspace was created by a newer version of Ferry (format version 2; this Ferry reads version 1). Update Ferry to open it.');
     expect((await client.call('POST', '/api/folder', { name: 'Made anyway' })).status).toBe(409);
     expect(await fs.readdir(path.join(ws.root, 'requests'))).not.toContain('Made anyway');
+    // What runs can still be stopped.
+    const stopped = await client.call('POST', '/api/servers/stop', { id: 'mock' });
+    expect(stopped.status).toBe(200);
+    expect((stopped.body as Array<{ id: string; running: boolean }>).find((r) => r.id === 'mock')?.running).toBe(false);
 
     await fs.writeFile(path.join(ws.root, 'ferry.yaml'), original);
     expect((await client.call('GET', '/api/workspace')).status).toBe(200);

@@ -59,6 +59,9 @@ function pageHeaders(port: number): Record<string, string> {
   };
 }
 
+/** Calls that only stop what runs: allowed while the workspace is refused (WorkspaceState.refused). */
+const STOPPING = new Set(['POST /api/servers/stop', 'POST /api/load/stop', 'POST /api/connections/close', 'POST /api/cancel']);
+
 function forbidden(res: ServerResponse, why: string): void {
   res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
   res.end(`Forbidden: ${why}.\n`);
@@ -91,8 +94,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (req.method !== 'GET' && req.method !== 'HEAD') return forbidden(res, 'only GET for pages');
       return serveStatic(webRoot, url.pathname, res, pageHeaders(port));
     }
-    if (state.refused !== undefined) {
-      // Fixed meanwhile (the file put back)? Else nothing is read from or written over the old copy.
+    if (state.refused !== undefined && !STOPPING.has(`${req.method} ${url.pathname}`)) {
+      // Fixed meanwhile (the file put back)? Else nothing is read from or written over the old copy;
+      // what only stops something (a server, a load test, a connection) still works.
       await state.reload().catch(() => undefined);
       if (state.refused !== undefined) return sendJson(res, 409, { error: state.refused });
     }
