@@ -65,6 +65,7 @@ function renderCurl(req: CodeRequest, shell: Shell): string {
   let prelude = '';
   let pipe = '';
   let bodyFile: string | undefined;
+  const why = req.body.kind === 'binary' ? 'The body is binary' : 'The command line cannot carry this body as it is, for its length or its characters';
   if (viaFile && shell === 'posix') {
     // printf is built into the shell, so a long text body is no program argument; it stays readable.
     const text = req.body.kind === 'text' && !hasControlBytes(req.body.text) ? req.body.text : undefined;
@@ -73,13 +74,13 @@ function renderCurl(req: CodeRequest, shell: Shell): string {
   } else if (viaFile && shell === 'cmd') {
     const lines = base64.match(/.{1,76}/g) ?? [''];
     prelude =
-      'REM The body is binary: decode it from Base64 into a temporary file.\n' +
+      `REM ${why}: decode it from Base64 into a temporary file.\n` +
       `(\n${lines.map((l) => `  echo ${l}`).join('\n')}\n) > "%TEMP%\\ferry-body.b64"\n` +
       'certutil -f -decode "%TEMP%\\ferry-body.b64" "%TEMP%\\ferry-body.bin" >nul\n';
     bodyFile = '%TEMP%\\ferry-body.bin';
   } else if (viaFile && shell === 'powershell') {
     prelude =
-      '# The body is binary: decode it from Base64 into a temporary file.\n' +
+      `# ${why}: decode it from Base64 into a temporary file.\n` +
       `$bodyFile = Join-Path ([IO.Path]::GetTempPath()) 'ferry-body.bin'\n` +
       `[IO.File]::WriteAllBytes($bodyFile, [Convert]::FromBase64String(${powershellString(base64)}))\n`;
     bodyFile = '$bodyFile';

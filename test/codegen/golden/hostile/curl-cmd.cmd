@@ -1,4 +1,4 @@
-REM The body is binary: decode it from Base64 into a temporary file.
+REM The command line cannot carry this body as it is, for its length or its characters: decode it from Base64 into a temporary file.
 (
   echo bGluZTEKc2luZ2xlICdxdW90ZWQnIGFuZCAiZG91YmxlIiBxdW90ZXMsICRIT01FICQoaWQpIGBp
   echo ZGAgJHt4fSwgYmFja1xzbGFzaCBcbiBcIiwgJVBBVEglIDEwMCUgJSUsIF5jYXJldCAmIGFtcCB8
