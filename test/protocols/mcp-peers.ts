@@ -3,6 +3,7 @@
  * (stateless: one server per POST; optionally over TLS with the tests' certificate) and the older
  * HTTP+SSE transport. Both serve test/fixtures/mcp/echo-server.mjs, as the stdio program does.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +51,25 @@ export async function startStreamableHttp(options: { tls?: boolean } = {}): Prom
   if (!options.tls) return listen(http.createServer(listener), 'http', '/mcp');
   const { key, cert } = await testCertificate();
   return listen(https.createServer({ key, cert }, listener), 'https', '/mcp');
+}
+
+/** Streamable HTTP with sessions (as most servers run it): `open` lists the sessions a client has not ended (DELETE). */
+export async function startStatefulStreamableHttp(): Promise<McpPeer & { open: Map<string, StreamableHTTPServerTransport> }> {
+  const open = new Map<string, StreamableHTTPServerTransport>();
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? open.get(id) : undefined;
+    if (!transport && req.method === 'POST' && id === undefined) {
+      const made = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void open.set(sid, made) });
+      made.onclose = () => void (made.sessionId && open.delete(made.sessionId));
+      await (await buildServer()).connect(made);
+      transport = made;
+    }
+    if (!transport) return void res.writeHead(404).end();
+    await transport.handleRequest(req, res);
+  };
+  const peer = await listen(http.createServer((req, res) => void handle(req, res).catch(() => res.destroy())), 'http', '/mcp');
+  return { ...peer, open };
 }
 
 export async function startSse(): Promise<McpPeer> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
 import { describeKindCases, sendWith } from './kind-cases.js';
-import { startSse, startStreamableHttp, type McpPeer } from './mcp-peers.js';
+import { startSse, startStatefulStreamableHttp, startStreamableHttp, type McpPeer } from './mcp-peers.js';
 
 const mcpKind = requestKind('mcp');
 /** The fixture program, the only one these tests start. */
@@ -49,6 +49,16 @@ describe('MCP over HTTP', () => {
     const who = await send({ url: streamable.url, auth: { type: 'bearer', token: 'sekrit' }, mcp: { call: 'tool', name: 'whoami' } });
     const seen = JSON.parse((json(who).content as Array<{ text: string }>)[0]!.text) as { auth: string };
     expect(seen.auth).toBe('Bearer sekrit');
+  });
+
+  it('ends its Streamable HTTP session (DELETE) when the request is done, so a stateful server does not keep one per send', async () => {
+    const stateful = await startStatefulStreamableHttp();
+    try {
+      for (let i = 0; i < 3; i++) expect((await send({ url: stateful.url, mcp: { call: 'tool', name: 'add', arguments: '{"a":1,"b":2}' } })).outcome.ok).toBe(true);
+      expect(stateful.open.size).toBe(0);
+    } finally {
+      await stateful.close();
+    }
   });
 
   it('a tool answering isError is an answer that is not ok', async () => {

@@ -15,7 +15,7 @@ import { connectionErrorByCode, systemCode } from '../connection-errors.js';
 import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
+import { endSession, httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 
 export async function sendMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { options, target, chosen, where } = mcpTarget(prepared);
@@ -69,6 +69,7 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
     return answer(result, connected, { prepared, options, transport: used, started, stderr: program?.stderr() });
   } finally {
     deadline.clear();
+    await endSession(client?.transport);
     await client?.close().catch(() => {}); // also stops a started program: stdin closed, then SIGTERM, then SIGKILL
     if (!client) await program?.transport.close().catch(() => {});
   }

@@ -12,7 +12,7 @@ import type { CatalogEntry, KindCatalog } from '../catalog.js';
 import { connectionErrorByCode, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
+import { endSession, httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
 
 /** Listing gives up after this long without a time limit of the request's own: a picker must not hang. */
 const LIST_LIMIT_MS = 30_000;
@@ -63,6 +63,7 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
     }
     return { source: server ? `the MCP server "${server.name}" ${server.version}` : 'the MCP server', entries };
   } finally {
+    await endSession(transport);
     await client.close().catch(() => {}); // also stops a started program
     await transport?.close().catch(() => {});
   }

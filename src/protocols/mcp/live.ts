@@ -7,7 +7,6 @@
  * their method. Closing ends the session (a started program is stopped).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PreparedRequest } from '../../request/prepared.js';
@@ -18,7 +17,7 @@ import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, stdioTransport } from './transport.js';
+import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, stdioTransport } from './transport.js';
 
 export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const { options, http, chosen, where } = mcpTarget(prepared);
@@ -34,8 +33,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
   let used: string = chosen;
   session.onClose(() => {
     void (async () => {
-      // Streamable HTTP: tell the server the session is over (DELETE), as the spec asks of a client that leaves.
-      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession().catch(() => {});
+      await endSession(transport);
       await client.close().catch(() => {}); // also stops a started program
       await transport?.close().catch(() => {});
     })();

@@ -70,6 +70,22 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
   return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
 }
 
+/** How long leaving waits for the server to end a session. */
+const END_SESSION_MS = 2000;
+
+/**
+ * Streamable HTTP: tells the server the session is over (DELETE), as the MCP spec asks of a client
+ * that leaves, so a stateful server does not keep one session per request sent. A server that does
+ * not support it (405) or does not answer within `END_SESSION_MS` is left as it is.
+ */
+export async function endSession(transport: Transport | undefined): Promise<void> {
+  if (!(transport instanceof StreamableHTTPClientTransport) || !transport.sessionId) return;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, END_SESSION_MS)));
+  await Promise.race([transport.terminateSession().catch(() => {}), waited]);
+  clearTimeout(timer);
+}
+
 /** The program as the allow-list knows it. */
 export function programSpec(prepared: PreparedRequest, options: McpOptions, workspaceRoot: string): ProgramSpec {
   const env: Record<string, string> = {};
