@@ -1,5 +1,7 @@
 /** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
 import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -121,6 +123,25 @@ describe('gRPC', () => {
     await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"labels":{"x":"seven"}}' } })).rejects.toThrow('the message field labels.x.value is a number (int32), not "seven".');
     const unknown = await failure(send({ url: peer.url, method: 'ferry.test.Nope/Say', body: { type: 'json', text: '{}' } }));
     expect(unknown.message).toContain('ferry.test.Echo');
+  });
+
+  it('the usual mix-ups are one line saying what to change: grpc:// to a TLS server, grpcs:// to a plaintext one, a server that is not HTTP/2', async () => {
+    const secure = await startGrpcPeer({ tls: true });
+    const http1 = http.createServer((_req, res) => res.end('not gRPC'));
+    await new Promise<void>((resolve) => http1.listen(0, '127.0.0.1', resolve));
+    const http1Port = (http1.address() as AddressInfo).port;
+    const fields = { method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000 } };
+    try {
+      const plainToTls = await failure(send({ ...fields, url: secure.url.replace('grpcs:', 'grpc:') }));
+      expect(plainToTls.message).toBe(`127.0.0.1:${secure.port} closed the connection before HTTP/2 was set up; if it is a TLS server, use grpcs:// instead of grpc://.`);
+      const tlsToPlain = await failure(send({ ...fields, url: peer.url.replace('grpc:', 'grpcs:') }));
+      expect(tlsToPlain.message).toBe(`TLS error with 127.0.0.1:${peer.url.split(':').at(-1)}: the server does not answer TLS (wrong version number); for a plaintext gRPC server use grpc:// instead of grpcs://.`);
+      const notHttp2 = await failure(send({ ...fields, url: `grpc://127.0.0.1:${http1Port}` }));
+      expect(notHttp2.message).toBe(`127.0.0.1:${http1Port} does not speak HTTP/2 (Protocol error), which gRPC runs over: is it a gRPC server, and the port right?`);
+    } finally {
+      await secure.close();
+      http1.close();
+    }
   });
 
   it('a server without reflection: one line saying to list proto files', async () => {

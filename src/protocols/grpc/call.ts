@@ -127,7 +127,17 @@ export function failure(status: string | undefined, details: string, host: strin
   }
   if (status !== 'UNAVAILABLE' || ready && !/No connection established|Failed to connect/i.test(details)) return undefined;
   const code = systemCode(details);
-  return connectionErrorByCode(code, host, details.replace(/^.*Last error: (Error: )?/, '')) ?? new SendError(`could not connect to ${host}: ${details}.`, 'reset');
+  // grpc-js's words, e.g. "No connection established. Last error: Protocol error (2026-…). Resolution note: .": the last error alone.
+  const last = details.replace(/^.*Last error: (Error: )?/s, '').replace(/\s*\(\d{4}-\d\d-\d\dT[\d:.]+Z\)/, '').replace(/\.?\s*Resolution note:.*$/s, '').trim();
+  const known = connectionErrorByCode(code, host, last);
+  if (known) return known;
+  // The usual mix-ups, named: TLS to a plaintext server, plaintext to a TLS one, a server that is not HTTP/2.
+  if (/wrong version number|packet length too long|unknown protocol/i.test(last)) {
+    return new SendError(`TLS error with ${host}: the server does not answer TLS (${/wrong version number|packet length too long|unknown protocol/i.exec(last)![0]}); for a plaintext gRPC server use grpc:// instead of grpcs://.`, 'tls');
+  }
+  if (/^Failed to connect$/i.test(last)) return new SendError(`${host} closed the connection before HTTP/2 was set up; if it is a TLS server, use grpcs:// instead of grpc://.`, 'reset');
+  if (/^Protocol error$/i.test(last)) return new SendError(`${host} does not speak HTTP/2 (Protocol error), which gRPC runs over: is it a gRPC server, and the port right?`, 'protocol');
+  return new SendError(`could not connect to ${host}: ${last.split('\n')[0]}.`, 'reset');
 }
 
 interface Exchange {
