@@ -177,6 +177,16 @@ describe('tcp: TLS', () => {
     expect(result.timings.tlsMs).toBeGreaterThan(0);
   });
 
+  it('TLS to a plaintext server says so and what to change, not an OpenSSL dump (tls://, and wss:// by the shared wording)', async () => {
+    const p = await peer((socket) => socket.end('220 plain text service ready\r\n'));
+    const error = await failure(send(`tls://127.0.0.1:${p.port}`, { body: { type: 'text', text: 'x' } }));
+    const expected = `TLS error with 127.0.0.1:${p.port}: the server does not answer TLS (wrong version number); it may be a plaintext server: use the URL's scheme without TLS (http://, ws://, mqtt://, tcp://…) or check the port.`;
+    expect(error.message).toBe(expected);
+    const websocket: KindCase = { module: requestKind('websocket'), urlFor: () => '', wrongScheme: '', waitsForHandshake: true };
+    const ws = await failure(sendCase(websocket, requestFor(websocket, `wss://127.0.0.1:${p.port}/`, { timeoutMs: 5000 })));
+    expect(ws.message).toBe(expected);
+  });
+
   it('settings.timeoutMs bounds the TLS handshake with a peer that never answers it', async () => {
     const p = await peer(() => {});
     const error = await failure(send(`tls://127.0.0.1:${p.port}`, {}, { timeoutMs: 300 }));
