@@ -162,6 +162,23 @@ describe('mqtt: brokers that refuse or close', () => {
     }
   });
 
+  it('mqtts:// to a plaintext broker and mqtt:// to a TLS one say which scheme to use', async () => {
+    const secure = await startAedes({ secure: true });
+    try {
+      const plainToTls = await failure(sendRequest('mqtt', { url: secure.url.replace('mqtts:', 'mqtt:') }));
+      expect(plainToTls.message).toContain('(a TLS one needs mqtts://)');
+    } finally {
+      await secure.close();
+    }
+    const plain = missing ? aedes : await startMosquitto();
+    try {
+      const tlsToPlain = await failure(sendRequest('mqtt', { url: plain.url.replace('mqtt:', 'mqtts:') }));
+      expect(tlsToPlain.message).toMatch(new RegExp(`^the MQTT broker at 127\\.0\\.0\\.1:${plain.port} closed the connection during the TLS handshake \\((ECONNRESET|EPIPE)\\); it may be a plaintext broker: use mqtt:// \\(port 1883\\), or check the port\\.$`));
+    } finally {
+      if (plain !== aedes) await plain.close();
+    }
+  });
+
   it('MQTT 5 to a 3.1.1-only broker (aedes) fails with one line', async () => {
     const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { version: 'v5' } }));
     expect(error).toBeInstanceOf(SendError);

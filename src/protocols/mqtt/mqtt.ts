@@ -117,11 +117,15 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     const code = (error as { code?: unknown }).code;
     if (!session.messages && typeof code === 'number') return session.fail(connackRefusal(code, options.version, url.host));
     if (session.messages && errorCode(error) === 'ECONNRESET') return session.messages.closed();
+    // A plaintext broker drops a TLS handshake without a word: say what it probably is.
+    if (!session.messages && url.protocol === 'mqtts:' && (errorCode(error) === 'ECONNRESET' || errorCode(error) === 'EPIPE')) {
+      return session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection during the TLS handshake (${errorCode(error)}); it may be a plaintext broker: use mqtt:// (port 1883), or check the port.`, 'tls'));
+    }
     session.fail(describeMqttError(error, url, session.messages !== undefined));
   });
   client.on('close', () => {
     if (session.messages) session.messages.closed();
-    else session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection before accepting it (no CONNACK). Is it an MQTT broker, and does it take mqtt.version ${options.version}?`, 'reset'));
+    else session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection before accepting it (no CONNACK). Is it an MQTT broker${url.protocol === 'mqtt:' ? ' (a TLS one needs mqtts://)' : ''}, and does it take mqtt.version ${options.version}?`, 'reset'));
   });
   session.onClose(() => endClient(client, session.messages?.stopped ?? false));
   return opened;
