@@ -162,6 +162,19 @@ describe('websocket requests', () => {
     for (const error of [unauthorized, protocol, dropped]) expect(error.message).not.toContain('\n');
   });
 
+  it('ws:// to a TLS server: the dropped handshake says to use wss://', async () => {
+    const secure = https.createServer(await testCertificate());
+    new WebSocketServer({ server: secure });
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const port = (secure.address() as AddressInfo).port;
+    try {
+      const error = await failure(sendRequest('websocket', { url: `ws://127.0.0.1:${port}/` }));
+      expect(error.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:${port} closed the connection during the WebSocket handshake \\([^)]+\\); if it is a TLS server, use wss://\\.$`));
+    } finally {
+      secure.close();
+    }
+  });
+
   it('cancelling an open stream closes it at once', async () => {
     const controller = new AbortController();
     const sending = sendRequest('websocket', { url: `${base()}/greet`, settings: { stream: { timeoutMs: 30000 } } }, controller.signal);

@@ -200,7 +200,8 @@ export function describeWebSocketError(error: Error, url: URL, open: boolean, ma
     return new SendError(`${url.host} did not accept the offered subprotocol (Sec-WebSocket-Protocol): ${error.message}.`, 'protocol');
   }
   if (!open && (code === 'ECONNRESET' || /socket hang up/i.test(error.message))) {
-    return new SendError(`${url.host} closed the connection during the WebSocket handshake (${code || 'socket hang up'}).`, 'reset');
+    // A TLS server drops a plaintext upgrade request: the likeliest mix-up, named.
+    return new SendError(`${url.host} closed the connection during the WebSocket handshake (${code || 'socket hang up'})${url.protocol === 'ws:' ? '; if it is a TLS server, use wss://' : ''}.`, 'reset');
   }
   if (/Invalid Sec-WebSocket-Accept|Invalid Upgrade header|Missing Sec-WebSocket/i.test(error.message)) {
     return new SendError(`${url.host} answered the upgrade with something that is not a WebSocket handshake: ${error.message}.`, 'protocol');
