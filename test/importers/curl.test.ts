@@ -180,6 +180,17 @@ describe('options', () => {
     expect(curlToRequest('curl -u ada: http://x').notes).toEqual([]);
   });
 
+  it('--aws-sigv4 with -u KEY:SECRET becomes AWS Signature V4, never Basic auth that would send the secret', () => {
+    const signed = curlToRequest("curl --aws-sigv4 'aws:amz:eu-west-1:execute-api' -u 'AKID:wJal/rXUt+nFEMI' https://abc.execute-api.eu-west-1.amazonaws.com/prod");
+    expect(signed.request.auth).toEqual({ type: 'awsv4', accessKey: 'AKID', secretKey: 'wJal/rXUt+nFEMI', region: 'eu-west-1', service: 'execute-api' });
+    expect(signed.notes.join(' ')).not.toContain('aws-sigv4');
+    // Region and service left to the host, as curl does.
+    expect(curlToRequest('curl --aws-sigv4 aws:amz -u K:S https://s3.eu-west-1.amazonaws.com/b').request.auth).toEqual({ type: 'awsv4', accessKey: 'K', secretKey: 'S' });
+    const other = curlToRequest('curl --aws-sigv4 osc:osc:eu:api -u K:S https://api.example.com/');
+    expect(other.request.auth).toEqual({ type: 'none' });
+    expect(other.notes.join(' ')).toMatch(/signs for the provider "osc", which Ferry cannot sign for \(AWS only\); the request was imported without auth/);
+  });
+
   it('notes: proxies and certificates ignored with a note, unknown options listed, output options silent', () => {
     const { notes } = curlToRequest('curl -sSv -o out.txt -x http://p:1 --socks5 h:1 --cacert ca.pem --cert c.pem --frobnicate --compressed http://x');
     const text = notes.join('\n');

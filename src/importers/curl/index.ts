@@ -55,6 +55,7 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
   let user: string | undefined;
   let authScheme: 'basic' | 'digest' | 'ntlm' = 'basic';
   let bearer: string | undefined;
+  let awsSigv4: string | undefined;
   let userAgent: string | undefined;
   let referer: string | undefined;
   let globoff = false;
@@ -84,6 +85,7 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
       case 'ntlm': if (!negated) authScheme = 'ntlm'; break;
       case 'basic': if (!negated) authScheme = 'basic'; break;
       case 'oauth2-bearer': bearer = value; break;
+      case 'aws-sigv4': awsSigv4 = value; break;
       case 'cookie':
         if (value.includes('=')) cookies.push(value.trim().replace(/;\s*$/, ''));
         else notes.push(`The cookie file "${value}" (-b) is not read; cookies come from Ferry's cookie jar.`);
@@ -192,6 +194,8 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
   if (bearer !== undefined) {
     auth = { type: 'bearer', token: bearer };
     if (user !== undefined) notes.push('The command gives both --oauth2-bearer and -u; the bearer token was imported.');
+  } else if (awsSigv4 !== undefined) {
+    auth = awsAuth(awsSigv4, user, notes);
   } else if (user !== undefined) {
     const colon = user.indexOf(':');
     const username = colon < 0 ? user : user.slice(0, colon);
@@ -210,6 +214,27 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
   };
   return { request, notes };
+}
+
+/**
+ * `--aws-sigv4 provider1[:provider2[:region[:service]]]` with `-u KEY:SECRET`: AWS Signature V4
+ * (an empty region or service is read from the host when signing). The secret signs; it is never
+ * sent, so it must not become a Basic password.
+ */
+function awsAuth(spec: string, user: string | undefined, notes: string[]): ImportedRequestData['auth'] {
+  const [provider = '', , region = '', service = ''] = spec.split(':');
+  if (provider.toLowerCase() !== 'aws') {
+    notes.push(`--aws-sigv4 "${spec}" signs for the provider "${provider}", which Ferry cannot sign for (AWS only); the request was imported without auth and the -u credentials were left out.`);
+    return { type: 'none' };
+  }
+  const colon = user?.indexOf(':') ?? -1;
+  return {
+    type: 'awsv4',
+    accessKey: colon < 0 ? (user ?? '') : user!.slice(0, colon),
+    secretKey: colon < 0 ? '' : user!.slice(colon + 1),
+    ...(region ? { region } : {}),
+    ...(service ? { service } : {}),
+  };
 }
 
 function addHeader(headers: { key: string; value: string }[], raw: string, notes: string[]): void {
