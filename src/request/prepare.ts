@@ -86,7 +86,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   for (const row of mergedHeaders(workspace.file, folders, request)) {
     const name = fill(row.key).trim();
     if (name === '') continue;
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new PrepareError(`${where}: header name "${name}" is not valid (letters, digits and - only).`);
+    if (!HEADER_NAME.test(name)) throw new PrepareError(`${where}: header name "${name}" is not valid (letters, digits and - only).`);
     const value = fill(row.value);
     if (/[\r\n\0]/.test(value)) throw new PrepareError(`${where}: the value of header ${name} contains a line break, which HTTP does not allow.`);
     headers.push({ name, value });
@@ -94,6 +94,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   const { auth } = effectiveAuth(request, folders, workspace.file);
   const target: AuthTarget = { url, headers };
+  const headersBefore = headers.length;
   try {
     await applyAuth(auth, target, {
       fill,
@@ -104,6 +105,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     if (error instanceof PrepareError) throw new PrepareError(`${where}: ${error.message}`);
     throw error;
   }
+  checkAuthHeaders(headers.slice(headersBefore), auth, where);
 
   // Digest and NTLM answer a 401 challenge, which only the HTTP client (HTTP and SSE requests) does:
   // elsewhere the credentials would silently not be sent.
@@ -163,6 +165,23 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // AWS's session token is a credential of its own, sent beside the signature.
   if (auth.type === 'awsv4') prepared.credentialHeaders = ['X-Amz-Security-Token'];
   return prepared;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const AUTH_LABELS: Record<string, string> = { basic: 'Basic', bearer: 'Bearer', apiKey: 'API key', oauth2: 'OAuth 2.0' };
+
+/**
+ * The headers auth adds, checked as header rows are: a token pasted with its newline, or a
+ * character beyond Latin-1, would otherwise fail at sending as "invalid Authorization header".
+ */
+function checkAuthHeaders(added: readonly PreparedHeader[], auth: Auth, where: string): void {
+  const label = `${AUTH_LABELS[auth.type] ?? auth.type} auth`;
+  for (const { name, value } of added) {
+    if (!HEADER_NAME.test(name)) throw new PrepareError(`${where}: the API key's header name "${name}" is not valid (letters, digits and - only); fix the key, or send it in the query (location: query).`);
+    if (/[\r\n\0]/.test(value)) throw new PrepareError(`${where}: the ${name} header of ${label} contains a line break, which HTTP does not allow; check the auth's fields and the variables they use (a token pasted with its newline?).`);
+    const wide = /[^\x00-\xff]/.exec(value);
+    if (wide) throw new PrepareError(`${where}: the ${name} header of ${label} contains "${wide[0]}", which an HTTP header cannot carry; check the auth's fields and the variables they use.`);
+  }
 }
 
 /** HTTP methods are tokens, upper-cased (GET when empty); other kinds read `method` as typed or not at all. */

@@ -141,6 +141,23 @@ describe('auth inheritance (spec 5.1)', () => {
     expect(p.headers).toContainEqual({ name: 'Authorization', value: 'Bearer <access-token>' });
   });
 
+  it('says which auth header cannot be sent: a token with its newline, a character beyond Latin-1, a bad API key name', async () => {
+    const scope = buildVariableScope({ overrides: new Map([['tok', 'abc123\n']]) });
+    const failing = (auth: Record<string, unknown>, variables = vars) =>
+      prepareRequest({ request: request({ url: 'http://h/', auth }), path: 'A/R.yaml', folders: [folder('')], workspace: { root, file: workspace() }, variables }).then(() => 'prepared', (e: Error) => e.message);
+    expect(await failing({ type: 'bearer', token: '{{tok}}' }, scope)).toBe(
+      "requests/A/R.yaml: the Authorization header of Bearer auth contains a line break, which HTTP does not allow; check the auth's fields and the variables they use (a token pasted with its newline?).",
+    );
+    expect(await failing({ type: 'apiKey', key: 'X-Key', value: '令牌' })).toBe(
+      'requests/A/R.yaml: the X-Key header of API key auth contains "令", which an HTTP header cannot carry; check the auth\'s fields and the variables they use.',
+    );
+    expect(await failing({ type: 'apiKey', key: 'api key:', value: 'v' })).toBe(
+      'requests/A/R.yaml: the API key\'s header name "api key:" is not valid (letters, digits and - only); fix the key, or send it in the query (location: query).',
+    );
+    // Latin-1 goes as it is, as a header row's value does.
+    expect(await failing({ type: 'bearer', token: 'tøkén' })).toBe('prepared');
+  });
+
   it('sends the OAuth 2.0 token with headerPrefix: Bearer by default, another word, or none', async () => {
     const auth = (extra: Record<string, unknown>) => ({ type: 'oauth2', tokenUrl: 'http://127.0.0.1:1/token', clientId: 'c', ...extra });
     const header = async (extra: Record<string, unknown>) =>
