@@ -56,6 +56,7 @@ export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth
   }
   if (!options.fetchTokens) return undefined;
   if (!settings.tokenUrl) throw new PrepareError('OAuth 2.0: tokenUrl is empty; set the token endpoint of the provider.');
+  if (!settings.clientId) throw new PrepareError('OAuth 2.0: clientId is empty; set the client id the provider gave you for this application.');
 
   let token: CachedToken | undefined;
   if (cached?.refreshToken) token = await refresh(settings, cached.refreshToken, options).catch(() => undefined);

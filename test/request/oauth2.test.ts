@@ -82,6 +82,10 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     expect(as.grants.password).toBe(1);
   });
 
+  it('names an empty clientId before asking the provider', async () => {
+    await expect(oauth2AccessToken(settings({ clientId: '' }), { data, fetchTokens: true })).rejects.toThrow('OAuth 2.0: clientId is empty; set the client id the provider gave you for this application.');
+  });
+
   it('reports the provider error clearly', async () => {
     const s = settings({ grantType: 'password', username: 'ada', password: 'wrong' });
     await expect(oauth2AccessToken(s, { data, fetchTokens: true })).rejects.toThrow(/answered 400: invalid_grant \(wrong username or password\)/);
