@@ -32,6 +32,7 @@ let base: string;
 let agents: HttpAgents;
 const users = new Map([['Mufasa', 'Circle of Life'], ['Jäsøn Doe', 'Secret, or not?'], ['用户', 'pässwörd']]);
 const rejected: string[] = [];
+const expired = new Set<string>();
 
 beforeAll(async () => {
   let nonces = 0;
@@ -43,6 +44,8 @@ beforeAll(async () => {
       const algorithm = q.get('alg') ?? 'MD5';
       const qop = q.get('qop') ?? 'auth';
       const userhash = q.get('userhash') === 'true';
+      // stale=true: the first nonce has expired by the time it is answered (RFC 7616 3.3).
+      let stale = false;
       const header = req.headers.authorization;
       if (header?.startsWith('Digest ')) {
         const p = params(header);
@@ -63,11 +66,14 @@ beforeAll(async () => {
           userhash: (p.userhash === 'true') === userhash,
         };
         const failed = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
-        if (failed.length === 0) return res.end(`hello ${user}`);
-        rejected.push(`${req.url}: ${failed.join(', ')} (${header})`);
+        if (failed.length === 0 && expired.delete(p.nonce!)) stale = true;
+        else if (failed.length === 0) return res.end(`hello ${user}`);
+        else rejected.push(`${req.url}: ${failed.join(', ')} (${header})`);
       }
+      const nonce = `n${nonces++}`;
+      if (q.get('stale') === 'true' && !stale) expired.add(nonce);
       res.writeHead(401, {
-        'www-authenticate': `Digest realm="${REALM}", ${qop ? `qop="${qop}", ` : ''}algorithm=${algorithm}, nonce="n${nonces++}", opaque="${OPAQUE}"${userhash ? ', userhash=true' : ''}`,
+        'www-authenticate': `Digest realm="${REALM}", ${qop ? `qop="${qop}", ` : ''}algorithm=${algorithm}, nonce="${nonce}", opaque="${OPAQUE}"${userhash ? ', userhash=true' : ''}${stale ? ', stale=true' : ''}`,
       });
       res.end('who?');
     });
@@ -111,6 +117,15 @@ describe('Digest (RFC 7616) against a server that checks every parameter', () =>
     expect(result.status, rejected.join('; ')).toBe(200);
     expect(Buffer.from(result.body).toString()).toBe('hello 用户');
     expect((await send('alg=MD5-sess', 'Jäsøn Doe')).status).toBe(200);
+  });
+
+  it('answers again when the server says its nonce was stale, once; a wrong password is not retried', async () => {
+    const result = await send('alg=SHA-256&stale=true', 'Mufasa');
+    expect(result.status, rejected.join('; ')).toBe(200);
+    const before = rejected.length;
+    const wrong = await sendHttp(preparedRequest(`${base}/dir/index.html?alg=MD5`, { authType: 'digest', digest: { username: 'Mufasa', password: 'nope' } }), { agents });
+    expect(wrong.status).toBe(401);
+    expect(rejected.length - before).toBe(1);
   });
 
   it('curl --digest passes the same server (the checks are a real server\'s)', async (ctx) => {

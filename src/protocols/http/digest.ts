@@ -16,6 +16,8 @@ export interface DigestChallenge {
   algorithmToken: string;
   qop?: string[];
   userhash: boolean;
+  /** The server refused an answer only for its old nonce (RFC 7616 3.3): answering again is right. */
+  stale: boolean;
 }
 
 const HASHES: Record<string, string> = { 'MD5': 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256' };
@@ -75,6 +77,7 @@ export function pickDigestChallenge(values: readonly string[]): DigestChallenge 
       algorithmToken: c.params.algorithm ?? 'MD5',
       qop: c.params.qop?.split(',').map((q) => q.trim().toLowerCase()).filter(Boolean),
       userhash: c.params.userhash?.toLowerCase() === 'true',
+      stale: c.params.stale?.toLowerCase() === 'true',
     }))
     .filter((c) => HASHES[c.algorithm.replace(/-SESS$/, '')] !== undefined);
   digests.sort((a, b) => STRENGTH.indexOf(a.algorithm.replace(/-SESS$/, '')) - STRENGTH.indexOf(b.algorithm.replace(/-SESS$/, '')));

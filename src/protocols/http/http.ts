@@ -70,7 +70,8 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const limit: BodyLimit = { maxMb: maxResponseMb, maxBytes: maxResponseMb > 0 ? maxResponseMb * MB : 0 };
   const deadline = new Deadline(settings.timeoutMs, ctx.signal);
   const redirects: Array<{ url: string; status: number }> = [];
-  let digestTried = false;
+  // Digest: one answer, and one more when the server says the nonce was stale (RFC 7616 3.3).
+  let digestAnswers = 0;
   // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
   let ntlmAnswered = !prepared.ntlm;
   if (prepared.ntlm) headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', ntlmNegotiate(prepared.ntlm)]];
@@ -86,10 +87,10 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       ctx.cookies?.store(url.href, values(hop.rawHeaders, 'set-cookie'));
 
       // The password answers only the origin the request was written for, never a redirect's target.
-      if (hop.status === 401 && prepared.digest && !digestTried && url.origin === firstOrigin) {
+      if (hop.status === 401 && prepared.digest && digestAnswers < 2 && url.origin === firstOrigin) {
         const challenge = pickDigestChallenge(values(hop.rawHeaders, 'www-authenticate'));
-        if (challenge) {
-          digestTried = true;
+        if (challenge && (digestAnswers === 0 || challenge.stale)) {
+          digestAnswers++;
           const authorization = digestAuthorization({
             challenge,
             username: prepared.digest.username,
