@@ -29,6 +29,8 @@ export function signHawk(auth: Record<string, unknown>, target: SignTarget, ctx:
   for (const [name, value] of [['authId', id], ['app', app], ['delegation', dlg], ['nonce', nonce]] as const) {
     if (!ATTRIBUTE.test(value) || /["\\]/.test(value)) throw new PrepareError(`Hawk: ${name} may hold printable ASCII characters other than " and \\ only.`);
   }
+  // ext is escaped by the library, but it too must be printable ASCII.
+  if (!ATTRIBUTE.test(f('extraData', 'ext'))) throw new PrepareError('Hawk: extraData (ext) may hold printable ASCII characters only.');
   const timestamp = f('timestamp');
   if (timestamp !== '' && !/^\d+$/.test(timestamp)) throw new PrepareError(`Hawk: timestamp must be seconds since 1970 (digits), got "${timestamp}"; leave it empty to use the current time.`);
   const options: Record<string, unknown> = {

@@ -4,7 +4,7 @@
  */
 import { loadOnce } from '../support/load-once.js';
 import type { Auth } from '../model/index.js';
-import { signAwsV4 } from './auth.js';
+import { AUTH_NAMES, signAwsV4 } from './auth.js';
 import { PrepareError } from './errors.js';
 import { readPrivateKey, type SignContext } from './sign-key.js';
 import type { SignTarget } from './sign-oauth1.js';
@@ -39,7 +39,8 @@ export async function signRequest(auth: Auth, target: SignTarget, ctx: SignConte
     await signer(auth, target, ctx);
   } catch (error) {
     if (error instanceof PrepareError) throw new PrepareError(error.message.startsWith(ctx.where) ? error.message : `${ctx.where}: ${error.message}`);
-    throw error;
+    // A signing library's own refusal fails this request with its reason, not the whole run.
+    throw new PrepareError(`${ctx.where}: ${AUTH_NAMES[auth.type] ?? auth.type} could not sign the request: ${(error as Error).message ?? String(error)}; check the auth's fields.`);
   }
 }
 

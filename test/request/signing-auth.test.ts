@@ -216,6 +216,8 @@ describe('Hawk (the MAC recomputed by the server)', () => {
     await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk' } })).rejects.toThrow(/Hawk: authId and authKey are needed/);
     await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a"b', authKey: 'k' } })).rejects.toThrow(/Hawk: authId may hold printable ASCII/);
     await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a', authKey: 'k', timestamp: 'now' } })).rejects.toThrow(/timestamp must be seconds/);
+    // The library threw its own error here, which ended the whole run.
+    await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a', authKey: 'k', extraData: 'café' } })).rejects.toThrow(/Hawk: extraData \(ext\) may hold printable ASCII characters only\./);
   });
 });
 
