@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { PrepareError } from './errors.js';
 import type { SignTarget } from './sign-oauth1.js';
-import { setSignedAuthorization, type SignContext } from './sign-key.js';
+import { httpScheme, setSignedAuthorization, type SignContext } from './sign-key.js';
 
 interface HawkClient {
   header(uri: object, method: string, options: Record<string, unknown>): { header: string };
@@ -46,7 +46,8 @@ export function signHawk(auth: Record<string, unknown>, target: SignTarget, ctx:
     options.contentType = target.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';
   }
   const url = target.url;
-  const uri = { protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, pathname: url.pathname, search: url.search };
+  // The library takes a missing port as 443 unless the scheme is http:, so ws:// is given as http:.
+  const uri = { protocol: `${httpScheme(url)}:`, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, pathname: url.pathname, search: url.search };
   const { header } = Hawk.client.header(uri, target.method, options);
   setSignedAuthorization(target.headers, header);
 }

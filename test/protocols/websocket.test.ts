@@ -9,6 +9,8 @@ import { requestKind } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
 import { testCertificate } from '../support/servers/index.js';
 import { hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
+import { requestSchema, workspaceSchema } from '../../src/model/index.js';
+import { prepareRequest } from '../../src/request/index.js';
 import { failure, received, sendRequest } from './streaming-send.js';
 
 interface Upgrade {
@@ -137,6 +139,10 @@ describe('websocket requests', () => {
     };
     await sendRequest('websocket', { url: `${base()}/greet`, auth: { type: 'hawk', authId: 'dh37fgj492je', authKey: 'werxhqb98rpaxn39848xrunpaw3489ruxnpa98w4rxn' }, settings: { stream: { maxEvents: 1 } } });
     expect(hawkCheck(upgrade(), peer.port, { key: 'werxhqb98rpaxn39848xrunpaw3489ruxnpa98w4rxn', algorithm: 'sha256' }).ok).toBe(true);
+    // ws:// without a port is port 80, which Hawk signs (its library took 443 for any scheme but http:).
+    const prepared = await prepareRequest({ request: requestSchema.parse({ name: 'w', kind: 'websocket', url: 'ws://127.0.0.1/live', auth: { type: 'hawk', authId: 'id', authKey: 'key' } }), folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: requestKind('websocket') });
+    const headers = Object.fromEntries(prepared.headers.map((h) => [h.name.toLowerCase(), h.value]));
+    expect(hawkCheck({ method: 'GET', target: '/live', host: '127.0.0.1', headers, body: Buffer.alloc(0) }, 80, { key: 'key', algorithm: 'sha256' }).ok).toBe(true);
     await sendRequest('websocket', { url: `${base()}/greet`, auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' }, settings: { stream: { maxEvents: 1 } } });
     expect(oauth1Check(upgrade(), { consumerSecret: 'cs', tokenSecret: 'ts' }).ok).toBe(true);
   });
