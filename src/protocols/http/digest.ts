@@ -129,11 +129,12 @@ export function digestAuthorization(input: DigestAnswerInput): string {
 }
 
 /**
- * RFC 7616 3.4.4: a username that a quoted string cannot carry (non-ASCII; HTTP headers are
- * Latin-1 at most) goes as `username*` in RFC 8187 UTF-8 encoding, unless it is hashed.
+ * A non-ASCII username goes as its UTF-8 bytes inside the quoted string (obs-text, which RFC 7616's
+ * quoted-string allows), as curl sends it and as Apache-style servers read it; `username*`
+ * (RFC 7616 3.4.4) is left out, since those servers do not know it. The header string carries
+ * one byte per character, which is how the HTTP client writes it.
  */
 function usernameParam(username: string, challenge: DigestChallenge, H: (data: string) => string): string {
   if (challenge.userhash) return `username=${quote(H(`${username}:${challenge.realm}`))}`;
-  if (/^[\x20-\x7e]*$/.test(username)) return `username=${quote(username)}`;
-  return `username*=UTF-8''${encodeURIComponent(username).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `username=${quote(Buffer.from(username, 'utf8').toString('latin1'))}`;
 }
