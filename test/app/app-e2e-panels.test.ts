@@ -164,6 +164,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     await runner.getByLabel('Data file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"no": 1}') });
     await runner.getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => runner.textContent()).toMatch(/bad\.json must hold a JSON array/);
+    // With the live panel (an SSE request), the servers panel and the runner open below them, the editor and the answer keep their room.
+    await page.getByRole('treeitem', { name: /Stream/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Stream');
+    await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Servers', { exact: true }).getByRole('table', { name: 'Traffic' }).count()).toBe(1);
+    const work = (await page.locator('main.work').boundingBox())!;
+    const answer = (await page.getByRole('region', { name: 'Response' }).boundingBox())!; // as tall as the editor's column
+    expect(answer.height).toBeGreaterThanOrEqual(work.height * 0.39);
+    await page.getByLabel('Close servers').click();
     await runner.getByLabel('Close runner').click();
   });
 });
