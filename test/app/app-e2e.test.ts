@@ -121,8 +121,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   });
 
   it('sends with Ctrl+Enter and shows status, body and tests', async () => {
+    // Pressed in the script editor (the step before typed there): it sends, and edits nothing.
+    const before = await fs.readFile(req('Echo.yaml'), 'utf8');
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
+    await page.waitForTimeout(800); // past the save delay
+    expect(await fs.readFile(req('Echo.yaml'), 'utf8')).toBe(before);
     const body = await page.getByTestId('response-body').textContent();
     expect(body).toContain('\\"hello\\": \\"world\\"');
     expect(body).toContain('"x-test": "hello-local"');

@@ -1,6 +1,6 @@
 /** What every CodeMirror editor of the app shares: `{{variable}}` marked, the app's colours and font, its label and edits, its value kept in sync. */
-import type { Extension } from '@codemirror/state';
-import { Decoration, EditorView, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { Prec, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, keymap, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import { useEffect } from 'react';
 
 const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
@@ -32,6 +32,9 @@ export const theme = EditorView.theme({
 export function labelledEditing(label: string, changed: { current: (text: string) => void }): Extension[] {
   return [
     EditorView.contentAttributes.of({ 'aria-label': label }),
+    // Mod-Enter is the app's Send (its window listener still gets the key): CodeMirror's own
+    // binding inserted a blank line, so each send from the body or a script changed the file.
+    Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => true }])),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) changed.current(update.state.doc.toString());
     }),
