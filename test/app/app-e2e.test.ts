@@ -105,6 +105,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('tab', { name: /Headers/ }).click();
     await page.getByLabel('Header key 1').fill('X-Test');
     await page.getByLabel('Header value 1').fill('{{greeting}}');
+    // {{base}} (the workspace's) and {{greeting}} (Local's) are defined; a name neither has is pointed out.
+    expect(await page.getByTestId('undefined-variables').count()).toBe(0);
+    await page.getByLabel('URL').fill('{{base}}/echo?x={{nope}}&t={{$timestamp}}');
+    await expect.poll(() => page.getByTestId('undefined-variables').textContent()).toBe('Not defined in the workspace or the active environment: {{nope}}. Sent as written unless a script or a data file sets it.');
+    await page.getByLabel('URL').fill('{{base}}/echo?x=1');
+    await expect.poll(() => page.getByTestId('undefined-variables').count()).toBe(0);
     await page.getByRole('tab', { name: /Body/ }).click();
     await page.getByLabel('Body type').selectOption('json');
     await page.locator('[aria-label="Body"]').click();

@@ -67,7 +67,7 @@ export function App() {
   const [traffic, setTraffic] = useState<TrafficView[]>([]);
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
-  const [variableNames, setVariableNames] = useState<string[]>([]);
+  const [variableNames, setVariableNames] = useState<string[] | null>(null);
   const [theme, setTheme] = useState<'light' | 'dark'>(() => (localStorage.getItem('ferry.theme') as 'light' | 'dark' | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
 
   // What the event handlers need now, not at the render that made them.

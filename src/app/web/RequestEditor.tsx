@@ -20,10 +20,22 @@ interface Props {
   /** OAuth 2.0 "get token" without sending. */
   onGetToken?: () => Promise<TokenResponse>;
   sending: boolean;
-  variableNames: readonly string[];
+  /** The workspace's and the active environment's variable names; null until they have been read. */
+  variableNames: readonly string[] | null;
 }
 
-export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken, sending, variableNames }: Props) {
+/**
+ * `{{names}}` in these texts that neither the workspace nor the active environment defines
+ * (dynamic values, `{{$uuid}}`, are always there): sent as written unless a script or a data
+ * file sets them, which is rarely what was meant (a typo, the wrong environment).
+ */
+function undefinedNames(texts: string[], known: readonly string[]): string[] {
+  const names = texts.flatMap((text) => [...text.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)].map((m) => m[1]!));
+  return [...new Set(names)].filter((name) => !name.startsWith('$') && !known.includes(name));
+}
+
+export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead }: Props) {
+  const variableNames = namesRead ?? [];
   const [tab, setTab] = useState<Tab>('Params');
   const methods = useMethodChoices(request.kind) ?? METHODS;
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
@@ -36,6 +48,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
     });
   const pathNames = pathParamNames(request.url);
   const pathRows = pathNames.map((key) => request.pathParams.find((p) => p.key === key) ?? { key, value: '', enabled: true, description: '' });
+  const unknown = namesRead === null ? [] : undefinedNames([request.url, ...request.headers.filter((h) => h.enabled).flatMap((h) => [h.key, h.value]), ...pathRows.map((p) => p.value)], namesRead);
   const counts: Partial<Record<Tab, number>> = {
     Params: params.length,
     Headers: request.headers.length,
@@ -64,6 +77,11 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
           <button className="primary" onClick={onSend} title="Send (Ctrl+Enter)">Send</button>
         )}
       </div>
+      {unknown.length > 0 && (
+        <p className="warn var-hint" role="status" data-testid="undefined-variables">
+          Not defined in the workspace or the active environment: {unknown.map((n) => `{{${n}}}`).join(', ')}. Sent as written unless a script or a data file sets {unknown.length > 1 ? 'them' : 'it'}.
+        </p>
+      )}
       <nav className="tabs" role="tablist">
         {TABS.map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
