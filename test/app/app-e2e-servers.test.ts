@@ -125,6 +125,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     expect(await editor.locator('.cm-lintRange-error').first().textContent()).toBe('sometimes');
     expect(await fs.readFile(file, 'utf8')).toBe(before);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-server-editor-error.png') });
+    // A click beside the editor would drop what was typed: it asks, and Cancel keeps the editor open with it.
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.dismiss(); }));
+    await page.mouse.click(5, 5);
+    expect(await asked).toBe('Discard your changes to this server? (Cancel, then Save to keep them.)');
+    expect(await yaml.textContent()).toContain('sometimes');
 
     await yaml.click();
     await page.keyboard.press('ControlOrMeta+a');

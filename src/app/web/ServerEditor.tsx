@@ -27,6 +27,8 @@ const SECTION_HINTS: Record<string, string> = {
 
 type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean };
 
+const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
+
 export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => void }) {
   const [view, setView] = useState<ServerEditorView | null>(null);
   const [common, setCommon] = useState<Common | null>(null);
@@ -38,7 +40,7 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
 
   const show = (v: ServerEditorView) => {
     setView(v);
-    setCommon({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
+    setCommon(commonOf(v));
     setYamlText(v.sectionYaml);
   };
   useEffect(() => {
@@ -67,9 +69,15 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
   const yamlProblem: YamlProblem | null = problem?.line !== undefined ? { line: problem.line, column: problem.column ?? 1, message: problem.error } : null;
   const fieldClass = (name: string) => (problem?.field === name ? 'invalid' : undefined);
   const set = (patch: Partial<Common>) => setCommon((c) => (c ? { ...c, ...patch } : c));
+  /** Edits not saved yet (the form or the YAML differ from the file's): closing asks before dropping them. */
+  const edited = view !== null && common !== null && (yamlText !== view.sectionYaml || JSON.stringify(common) !== JSON.stringify(commonOf(view)));
+  const close = () => {
+    if (edited && !window.confirm('Discard your changes to this server? (Cancel, then Save to keep them.)')) return;
+    onClose();
+  };
 
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
+    <div className="dialog-backdrop" onClick={close}>
       <div
         className="dialog wide"
         role="dialog"
@@ -82,7 +90,7 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
           }
         }}
       >
-        <header><h3>Server {view ? <code>{view.file}</code> : id}</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        <header><h3>Server {view ? <code>{view.file}</code> : id}</h3><button className="icon" aria-label="Close" onClick={close}>×</button></header>
         {loadError && <p className="error" role="alert">{loadError}</p>}
         {view && common && (
           <>
@@ -117,7 +125,7 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
         {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
         {warning && <p className="warn" role="status">{warning}</p>}
         {saved && !problem && <p className="ok" role="status">{saved}</p>}
-        <footer><button onClick={onClose}>Close</button><button className="primary" disabled={!view} onClick={() => void save()}>Save</button></footer>
+        <footer><button onClick={close}>Close</button><button className="primary" disabled={!view} onClick={() => void save()}>Save</button></footer>
       </div>
     </div>
   );
