@@ -112,6 +112,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('durationSecs: 4, target: 3');
     const after = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
     expect(after).toBe(before.replace('weight: 1 #', 'weight: 2 #').replace('durationSecs: 6, target: 2', 'durationSecs: 4, target: 3'));
+
+    // An edit not saved yet survives closing the panel, and New load test asks before replacing it.
+    await panel().getByLabel('Target 1 weight').fill('5');
+    await page.getByLabel('Close load tests').click();
+    await expect.poll(() => page.getByRole('region', { name: 'Load tests' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('5');
+    expect(await panel().textContent()).toContain('unsaved changes');
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.dismiss(); }));
+    await panel().getByRole('button', { name: 'New load test' }).click();
+    expect(await asked).toBe('Discard your unsaved changes to "Smoke"? (Cancel, then Save to keep them.)');
+    expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('5');
+    await panel().getByRole('button', { name: 'Revert' }).click();
+    expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(after);
   });
 
   it('runs it: the charts gain points while it runs; the summary in the page is the kept result file', async () => {

@@ -64,6 +64,9 @@ export function App() {
   const [connected, setConnected] = useState(false);
   const [serversOpen, setServersOpen] = useState(false);
   const [loadOpen, setLoadOpen] = useState(false);
+  /** Once opened, the load panel stays mounted (hidden when closed): closing it keeps its draft and run. */
+  const loadKept = useRef(false);
+  if (loadOpen) loadKept.current = true;
   const [traffic, setTraffic] = useState<TrafficView[]>([]);
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
@@ -542,7 +545,7 @@ export function App() {
               <button className="primary" onClick={() => actions.importInto('')}>Import…</button>
             </div>
           )}
-          {loadOpen && <Suspense fallback={null}><LoadPanel onClose={() => setLoadOpen(false)} /></Suspense>}
+          {loadKept.current && <Suspense fallback={null}><LoadPanel hidden={!loadOpen} onClose={() => setLoadOpen(false)} /></Suspense>}
           {draft && selected && <LivePanel request={draft} path={selected} onChange={edit} />}
           {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}

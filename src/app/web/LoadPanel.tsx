@@ -29,7 +29,8 @@ type Shown =
 /** Live points drawn at most: an hour of seconds (the server keeps as many). */
 const POINTS_DRAWN = 3600;
 
-export function LoadPanel({ onClose }: { onClose: () => void }) {
+/** `hidden`: closed, but kept (the app keeps the panel once opened, so closing it loses no draft and no run in progress). */
+export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hidden?: boolean }) {
   const [list, setList] = useState<LoadTestList | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [saved, setSaved] = useState<LoadTestFile | null>(null);
@@ -43,6 +44,8 @@ export function LoadPanel({ onClose }: { onClose: () => void }) {
   const runRef = useRef<RunState | null>(null);
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
+  /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
+  const leaveDraft = () => !dirty || window.confirm(`Discard your unsaved changes to "${saved?.name ?? selected}"? (Cancel, then Save to keep them.)`);
 
   const loadList = useCallback(async () => {
     try {
@@ -79,7 +82,11 @@ export function LoadPanel({ onClose }: { onClose: () => void }) {
   }, [loadHistory]);
 
   useEffect(() => {
-    void loadList();
+    // Shown again: files may have come or gone meanwhile.
+    if (!hidden) void loadList();
+  }, [hidden]);
+
+  useEffect(() => {
     return onLoadEvent(({ runId, event }) => {
       if (event.type === 'start') {
         setRun((current) => (current?.view.runId === runId ? { ...current, view: { ...event.run, points: [] } } : { view: event.run, points: [] }));
@@ -203,7 +210,7 @@ export function LoadPanel({ onClose }: { onClose: () => void }) {
   const broken = list?.loadTests.find((t) => t.id === selected)?.error;
 
   return (
-    <section className="runner load-panel" aria-label="Load tests">
+    <section className="runner load-panel" aria-label="Load tests" hidden={hidden}>
       <header>
         <h3>Load tests</h3>
         <span className="spacer" />
@@ -217,13 +224,13 @@ export function LoadPanel({ onClose }: { onClose: () => void }) {
         <nav className="load-list">
           <ul aria-label="Load test list">
             {list?.loadTests.map((t) => (
-              <li key={t.id} className={`${t.id === selected ? 'on' : ''} ${t.error ? 'warn' : ''}`} data-loadtest={t.id} onClick={() => void open(t.id)} title={t.error ?? `loadtests/${t.id}.yaml`}>
+              <li key={t.id} className={`${t.id === selected ? 'on' : ''} ${t.error ? 'warn' : ''}`} data-loadtest={t.id} onClick={() => { if (t.id === selected || leaveDraft()) void open(t.id); }} title={t.error ?? `loadtests/${t.id}.yaml`}>
                 {t.error ? '⚠ ' : ''}{t.name} <small className="muted">{t.error ? 'does not parse' : `${t.targets} target${t.targets === 1 ? '' : 's'}`}</small>
               </li>
             ))}
           </ul>
           {list?.loadTests.length === 0 && <p className="muted small">No load tests: add one with New (it is saved as loadtests/NAME.yaml).</p>}
-          <button onClick={() => void create()}>New load test</button>
+          <button onClick={() => { if (leaveDraft()) void create(); }}>New load test</button>
         </nav>
         <div className="load-main">
           {error && <p className="error" role="alert">{error}</p>}
