@@ -11,7 +11,8 @@ import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type Pr
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { resolveEnvironment, RunError, SecretMask } from '../variables/index.js';
-import { findFolder, formatWarning, selectRequests } from '../workspace/index.js';
+import type { RequestFile } from '../model/index.js';
+import { findFolder, formatWarning, selectRequests, unsavedItem } from '../workspace/index.js';
 
 export interface ExportSavedOptions {
   lang: string;
@@ -25,6 +26,8 @@ export interface ExportSavedOptions {
   platform?: NodeJS.Platform;
   /** `--allow-files-outside`: body files outside the workspace folder may be read (else the setting decides). */
   allowFilesOutside?: boolean;
+  /** The app's editor holds a request not written yet: exported as if saved at the path (its folders must exist). */
+  draft?: RequestFile;
 }
 
 
@@ -60,9 +63,9 @@ export interface PreparedSaved {
  */
 export async function prepareSavedRequest(workspace: Workspace, requestPath: string, options: Omit<ExportSavedOptions, 'lang' | 'lib' | 'platform'> & { action?: string } = {}): Promise<PreparedSaved> {
   const action = options.action ?? 'export';
-  const items = selectRequests(workspace.tree, [requestPath]);
+  const items = options.draft ? [unsavedItem(workspace.tree, requestPath, options.draft)] : selectRequests(workspace.tree, [requestPath]);
   const item = items[0];
-  if (items.length !== 1 || !item || isFolder(workspace, requestPath)) {
+  if (items.length !== 1 || !item || (!options.draft && isFolder(workspace, requestPath))) {
     throw new RunError(`"${requestPath}" is a folder; ${action} takes one request (Folder/Name.yaml).`);
   }
   if (item.node.type === 'broken') throw new RunError(`${formatWarning(item.node.warning)} (fix the file, then ${action} again)`);
@@ -99,10 +102,10 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
 }
 
 export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<ExportedCode> {
-  const items = selectRequests(workspace.tree, [requestPath]);
+  const items = options.draft ? [unsavedItem(workspace.tree, requestPath, options.draft)] : selectRequests(workspace.tree, [requestPath]);
   const node = items.length === 1 ? items[0]!.node : undefined;
   // Only HTTP requests become code; said before anything is prepared.
-  if (node?.type === 'request' && !isFolder(workspace, requestPath)) {
+  if (node?.type === 'request' && (options.draft || !isFolder(workspace, requestPath))) {
     const kind = requestKind(node.request.kind);
     if (!kind.exportsAsCode) throw new RunError(`requests/${node.path} is ${kind.noun}; only HTTP requests can be exported as code.`);
   }

@@ -7,7 +7,6 @@
  * runner's `RequestResult`s: one shape for every face. `connect` opens a request of a streaming
  * kind as a live connection (send, kind operations, close by id); closing the session closes them.
  */
-import path from 'node:path';
 import type { RequestFile } from '../model/index.js';
 import { randomUUID } from 'node:crypto';
 import type { RequestKind } from '../model/index.js';
@@ -34,7 +33,7 @@ import {
 import type { FetchedToken } from '../request/index.js';
 import { render } from '../template/index.js';
 import type { DataRow } from '../variables/index.js';
-import { findFolder, type Workspace } from '../workspace/index.js';
+import { unsavedItem, type Workspace } from '../workspace/index.js';
 
 export interface SessionOptions extends ContextOptions {
   /** Data-file rows: a send reads the first (as a run's first iteration does); a run, one per iteration. */
@@ -277,19 +276,7 @@ export class Session {
       }
       return item;
     }
-    const relative = normalizePath(target.path);
-    const file = /\.yaml$/i.test(relative) ? relative : `${relative}.yaml`;
-    const folderPath = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
-    const folders = [this.workspace.tree];
-    const parts = folderPath.split('/').filter(Boolean);
-    for (let i = 1; i <= parts.length; i++) {
-      const folder = findFolder(this.workspace.tree, parts.slice(0, i).join('/'));
-      if (!folder) throw new SelectError(`No folder "${parts.slice(0, i).join('/')}" under requests/ for the unsaved request ${target.path}; place it in a folder that exists.`);
-      folders.push(folder);
-    }
-    // Found folders give the display path as on disk; the file name is the caller's.
-    const placed = [...(folders.length > 1 ? [folders.at(-1)!.path] : []), path.posix.basename(file)].join('/');
-    return { node: { type: 'request', path: placed, request: target.request }, folders };
+    return unsavedItem(this.workspace.tree, target.path, target.request);
   }
 }
 

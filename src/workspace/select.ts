@@ -33,6 +33,27 @@ export function normalizeSelectPath(text: string): string {
   return p;
 }
 
+/**
+ * A request not written yet (the app's editor: a cURL command opened as new, a file deleted
+ * elsewhere) placed at `requestPath`: under the folders of that path, which must exist, so it is
+ * sent or exported with their headers and auth as if it were saved there.
+ */
+export function unsavedItem(root: FolderNode, requestPath: string, request: RequestFile): RunItem {
+  const relative = normalizeSelectPath(requestPath);
+  const file = /\.yaml$/i.test(relative) ? relative : `${relative}.yaml`;
+  const folderPath = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
+  const folders = [root];
+  const parts = folderPath.split('/').filter(Boolean);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = findFolder(root, parts.slice(0, i).join('/'));
+    if (!folder) throw new SelectError(`No folder "${parts.slice(0, i).join('/')}" under requests/ for the unsaved request ${requestPath}; place it in a folder that exists.`);
+    folders.push(folder);
+  }
+  // Found folders give the display path as on disk; the file name is the caller's.
+  const placed = [...(folders.length > 1 ? [folders.at(-1)!.path] : []), path.posix.basename(file)].join('/');
+  return { node: { type: 'request', path: placed, request }, folders };
+}
+
 export function selectRequests<R extends RequestSummary = RequestFile>(root: FolderNode<R>, paths: readonly string[]): RunItem<R>[] {
   if (paths.length === 0) return [...walkAll(root, [])];
   const all = [...walkAll(root, [])];

@@ -247,6 +247,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Open as new request' }).click();
     await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(1);
     expect(await fs.readdir(path.join(ws.root, 'requests'))).toEqual(before);
+    // Copy as code works on it before it is a file (it said there was no such request).
+    await page.getByRole('button', { name: 'Copy as code' }).click();
+    await expect.poll(() => page.getByTestId('code').textContent()).toContain('/things/7');
+    expect(await page.getByTestId('code').textContent()).toContain('X-From');
+    await page.getByRole('button', { name: 'Close' }).click();
     await page.getByTestId('unsaved-bar').getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(0);
     const added = (await fs.readdir(path.join(ws.root, 'requests'))).filter((f) => !before.includes(f));

@@ -8,6 +8,7 @@ import { parseResource } from '../../model/index.js';
 import { findFolder } from '../../workspace/index.js';
 import type { CodeTarget, ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
+import { requestFrom } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** The import's input: pasted text (a cURL command, a collection, a document) or an http(s) URL to download. */
@@ -47,11 +48,15 @@ export function toolRoutes(state: WorkspaceState): Routes {
   return {
     'GET /api/export/targets': async () => listTargets().map(({ id, lang, lib, language, library, default: isDefault }): CodeTarget => ({ id, lang, lib, language, library, default: isDefault })),
 
-    /** The saved request as code (the page saves its edits first), with the active environment's values. */
+    /**
+     * The saved request as code (the page saves its edits first), with the active environment's
+     * values; `request`: one not written yet (an unsaved editor), exported as if saved at `path`.
+     */
     'POST /api/export': async ({ body }) => {
       try {
         const substitute = (body as { substitute?: unknown }).substitute !== false;
-        const { code, secretsInCode } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute });
+        const draft = (body as { request?: unknown }).request === undefined ? undefined : requestFrom(body);
+        const { code, secretsInCode } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute, ...(draft ? { draft } : {}) });
         // What the code holds in plain text, for the page to say so (as `ferry export` warns on stderr).
         return { code, secretsInCode };
       } catch (error) {

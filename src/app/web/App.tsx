@@ -58,7 +58,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -452,7 +452,8 @@ export function App() {
       setRunner({ folder });
       setRun(null);
     },
-    copyAsCode: (path) => void saveNow().then(() => setDialog({ type: 'code', path })),
+    // An unsaved request (cURL, a file deleted elsewhere) has no file to read: the editor's version goes along.
+    copyAsCode: (path) => void saveNow().then(() => setDialog({ type: 'code', path, ...(unsavedRef.current && path === selectedRef.current && draftRef.current ? { request: draftRef.current } : {}) })),
     updateFromSpec: (folder) => void saveNow().then(() => setDialog({ type: 'update', folder })),
     importInto: (folder) => setDialog({ type: 'import', into: folder }),
   };
@@ -556,7 +557,7 @@ export function App() {
       {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
       {dialog?.type === 'update' && <UpdateSpecDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => void loadWorkspace()} />}
       <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />
-      {dialog?.type === 'code' && <CodeDialog path={dialog.path} onClose={() => setDialog(null)} />}
+      {dialog?.type === 'code' && <CodeDialog path={dialog.path} request={dialog.request} onClose={() => setDialog(null)} />}
       {dialog?.type === 'environment' && <EnvironmentDialog key={dialog.id} id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'newEnvironment' && (
         <NewEnvironmentDialog

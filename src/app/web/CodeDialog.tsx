@@ -1,11 +1,12 @@
 /** Copy as cURL or code (spec 4.7): a searchable language list, the code, a Copy action; the last choice is remembered. */
 import { useEffect, useMemo, useState } from 'react';
-import type { CodeTarget } from '../shared/api.js';
+import type { CodeTarget, RequestFile } from '../shared/api.js';
 import { api } from './api.js';
 
 const LAST = 'ferry.codeTarget';
 
-export function CodeDialog({ path, onClose }: { path: string; onClose: () => void }) {
+/** `request`: the editor's request when it is not written yet (exported as if saved at `path`). */
+export function CodeDialog({ path, request, onClose }: { path: string; request?: RequestFile; onClose: () => void }) {
   const [targets, setTargets] = useState<CodeTarget[]>([]);
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<string>(() => localStorage.getItem(LAST) ?? '');
@@ -31,7 +32,7 @@ export function CodeDialog({ path, onClose }: { path: string; onClose: () => voi
     if (!target) return;
     localStorage.setItem(LAST, target.id);
     setError(null);
-    api.post<{ code: string; secretsInCode?: string[] }>('/api/export', { path, lang: target.lang, lib: target.lib, substitute }).then((r) => {
+    api.post<{ code: string; secretsInCode?: string[] }>('/api/export', { path, request, lang: target.lang, lib: target.lib, substitute }).then((r) => {
       setCode(r.code);
       setSecrets(r.secretsInCode ?? []);
     }, (e: Error) => setError(e.message));
