@@ -163,7 +163,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
           // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
           ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
         });
-        ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 ? EXIT.failed : EXIT.ok;
+        // A run stopped by Ctrl-C has not passed, even when nothing it ran failed (stopped between requests).
+        ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 || outcome.interrupted ? EXIT.failed : EXIT.ok;
       } catch (error) {
         // Nothing found because requests/ is a link: that is the message, not "no request".
         if (error instanceof SelectError && ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE)) throw new CliError(REQUESTS_LINK_MESSAGE);

@@ -120,7 +120,11 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
           break;
         }
         if (ctx.signal?.aborted) break outer;
-        if (tally.requests > 0 && plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+        if (tally.requests > 0 && plan.delayMs) {
+          // Ctrl-C ends the pause at once: the next request is not sent.
+          await pause(plan.delayMs, ctx.signal);
+          if (ctx.signal?.aborted) break outer;
+        }
         const item = items[index]!;
         emit({
           type: 'sending',
@@ -162,6 +166,19 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   emit({ type: 'end', summary, bailed, interrupted });
   for (const reporter of reporters) await reporter.finish?.();
   return { summary, results, bailed, interrupted };
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function findNext(items: readonly RunItem[], wanted: string): number {

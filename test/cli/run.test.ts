@@ -107,6 +107,23 @@ describe('ferry run', () => {
     expect(process.listenerCount('SIGINT')).toBe(listeners);
   });
 
+  it('Ctrl-C in the --delay-ms pause stops at once, sends nothing more, and exits 1 (not PASSED)', async () => {
+    const ws = await workspace();
+    const before = peer.seen.length;
+    const started = Date.now();
+    const running = ferry(['-w', ws.root, 'run', 'health', 'Users/get user', '-e', 'local', '--delay-ms', '20000']);
+    await peer.waitForRequest((x) => x.url === '/echo', before);
+    // The answer is read and printed in well under a second: the run is then in its pause.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.emit('SIGINT');
+    const result = await running;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).toBe(1);
+    expect(peer.seen.slice(before).some((x) => x.url.startsWith('/echo?who='))).toBe(false);
+    expect(result.stdout).toMatch(/1 request\n/);
+    expect(result.stdout).toMatch(/STOPPED\n$/);
+  });
+
   it('one Ctrl-C delivered twice at once (timeout -s INT signals the process, then its group) still ends with the report', async () => {
     const ws = await workspace();
     await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });

@@ -171,6 +171,22 @@ describe('verdicts', () => {
     expect(second! - first!).toBeGreaterThanOrEqual(150);
   });
 
+  it('Ctrl-C during the --delay-ms pause ends the run at once: the next request is not sent', async () => {
+    const s = await setup({
+      'requests/a.yaml': { name: 'a', seq: 1, url: `${peer.url}/echo?delay-a` },
+      'requests/b.yaml': { name: 'b', seq: 2, url: `${peer.url}/echo?delay-b` },
+    });
+    const stop = new AbortController();
+    const before = peer.seen.length;
+    const started = performance.now();
+    // Stop once the first result is in: the run is then in its pause before the second request.
+    const outcome = await run(s, { delayMs: 20_000, signal: stop.signal, reporters: [{ onEvent: (e) => void (e.type === 'request' && setTimeout(() => stop.abort(), 50)) }] });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(outcome.interrupted).toBe(true);
+    expect(outcome.results.map((r) => [r.name, r.passed])).toEqual([['a', true]]);
+    expect(peer.seen.slice(before).some((x) => x.url.includes('delay-b'))).toBe(false);
+  });
+
   it('adds the contract check and judges by it', async () => {
     const spec = {
       openapi: '3.0.3',

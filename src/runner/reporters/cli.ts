@@ -119,7 +119,7 @@ export class CliReporter implements Reporter {
     }
     if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));
     if (interrupted) lines.push('', c.yellow('Stopped by Ctrl-C: the request in flight was cancelled, and the ones after it were not run.'));
-    lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : c.green(c.bold('PASSED')));
+    lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : interrupted ? c.yellow(c.bold('STOPPED')) : c.green(c.bold('PASSED')));
     this.sink.write(`${lines.join('\n')}\n`);
   }
 }
