@@ -32,8 +32,19 @@ function watchPipes(): void {
   process.stderr.on('error', onError('err'));
 }
 
+/**
+ * Colour on stdout: on a terminal (not `TERM=dumb`); `FORCE_COLOR` (any value but `0` or `false`)
+ * asks for it into a pipe or a file too (CI logs show it), `FORCE_COLOR=0` never; `NO_COLOR` wins.
+ */
+export function wantsColor(env: NodeJS.ProcessEnv, terminal: boolean): boolean {
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force.toLowerCase() !== 'false';
+  return terminal && env.TERM !== 'dumb';
+}
+
 export function processOutput(): Output {
-  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  const color = wantsColor(process.env, Boolean(process.stdout.isTTY));
   watchPipes();
   // On a terminal, control characters from names, files and servers are shown escaped rather than
   // acted on (a title change, a cleared screen); into a file or a pipe the bytes go as they are.

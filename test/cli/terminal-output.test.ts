@@ -4,7 +4,12 @@
  * a file the bytes go unchanged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { processOutput } from '../../src/cli/output.js';
+import { closedPort } from '../support/servers/index.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
 
 const HOSTILE = 'Evil\x1b]0;title\x07\x1b[2J\rfake\u202e';
 const SHOWN = 'Evil\\x1b]0;title\\x07\\x1b[2J\\rfake\\u202e';
@@ -50,4 +55,27 @@ describe('processOutput', () => {
     });
     expect(got).toEqual({ out: `${HOSTILE}\n`, err: `${HOSTILE}\n` });
   });
+});
+
+describe('colour of a real ferry process writing into a pipe', () => {
+  const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+
+  /** `ferry run` of a request to a closed port (a red ✗), stdout a pipe, with `env` added. */
+  async function runInto(env: Record<string, string>): Promise<string> {
+    const ws = path.join(await tempDir(), 'ws');
+    await fs.mkdir(path.join(ws, 'requests'), { recursive: true });
+    await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nname: Colours\n');
+    await fs.writeFile(path.join(ws, 'requests', 'refused.yaml'), `name: refused\nurl: http://127.0.0.1:${await closedPort()}/\n`);
+    const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NO_COLOR' && key !== 'FORCE_COLOR'));
+    const child = spawnSync(process.execPath, [BIN, '-w', ws, 'run'], { env: { ...base, FERRY_DATA_DIR: await isolatedDataDir(), ...env }, encoding: 'utf8', timeout: 30_000 });
+    expect(child.status).toBe(1);
+    return child.stdout;
+  }
+
+  it('has none by default, colour with FORCE_COLOR (CI logs), none with FORCE_COLOR=0 or NO_COLOR', async () => {
+    expect(await runInto({})).not.toContain('\x1b[');
+    expect(await runInto({ FORCE_COLOR: '1' })).toContain('\x1b[31m✗\x1b[39m refused');
+    expect(await runInto({ FORCE_COLOR: '0' })).not.toContain('\x1b[');
+    expect(await runInto({ FORCE_COLOR: '1', NO_COLOR: '1' })).not.toContain('\x1b[');
+  }, 60_000);
 });
