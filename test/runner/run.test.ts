@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
-import { JsonReporter, JunitReporter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { HtmlReporter, JsonReporter, JunitReporter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
 import { readDataFile } from '../../src/variables/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
@@ -180,11 +180,16 @@ describe('verdicts', () => {
     const before = peer.seen.length;
     const started = performance.now();
     // Stop once the first result is in: the run is then in its pause before the second request.
-    const outcome = await run(s, { delayMs: 20_000, signal: stop.signal, reporters: [{ onEvent: (e) => void (e.type === 'request' && setTimeout(() => stop.abort(), 50)) }] });
+    let html = '';
+    const page = new HtmlReporter((text) => void (html += text));
+    const outcome = await run(s, { delayMs: 20_000, signal: stop.signal, reporters: [page, { onEvent: (e) => void (e.type === 'request' && setTimeout(() => stop.abort(), 50)) }] });
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(outcome.interrupted).toBe(true);
     expect(outcome.results.map((r) => [r.name, r.passed])).toEqual([['a', true]]);
     expect(peer.seen.slice(before).some((x) => x.url.includes('delay-b'))).toBe(false);
+    // The HTML page does not call a stopped run passed (the exit code is 1).
+    expect(html).toContain('<span id="verdict" class="verdict-failed">STOPPED</span>');
+    expect(html).toContain('stopped by Ctrl-C');
   });
 
   it('adds the contract check and judges by it', async () => {

@@ -55,6 +55,7 @@ export class HtmlReporter implements Reporter {
       const s = this.end.summary;
       const title = `Ferry run · ${this.start?.workspace ?? ''}`;
       const failed = s.failedRequests > 0 || s.failedTests > 0;
+      const interrupted = this.end.interrupted;
       const card = (id: string, value: string | number, label: string) => `<div class="card"><b id="${id}">${escapeHtml(String(value))}</b><span>${label}</span></div>`;
       const summary = { ...s, bailed: this.end.bailed, startedAt: this.start?.startedAt ?? '', environment: this.start?.environment ?? null, workspace: this.start?.workspace ?? '' };
       await this.write(
@@ -68,8 +69,8 @@ export class HtmlReporter implements Reporter {
 <style>${HTML_STYLE}</style>
 </head>
 <body>
-<h1>${escapeHtml(title)} · <span id="verdict" class="verdict-${failed ? 'failed' : 'passed'}">${failed ? 'FAILED' : 'PASSED'}</span></h1>
-<div class="meta">${escapeHtml(`started ${this.start?.startedAt ?? ''}${this.start?.environment ? ` · environment ${this.start.environment}` : ''}${this.end.bailed ? ' · stopped at the first failure (--bail)' : ''}`)}</div>
+<h1>${escapeHtml(title)} · <span id="verdict" class="verdict-${failed || interrupted ? 'failed' : 'passed'}">${failed ? 'FAILED' : interrupted ? 'STOPPED' : 'PASSED'}</span></h1>
+<div class="meta">${escapeHtml(`started ${this.start?.startedAt ?? ''}${this.start?.environment ? ` · environment ${this.start.environment}` : ''}${this.end.bailed ? ' · stopped at the first failure (--bail)' : ''}${interrupted ? ' · stopped by Ctrl-C: the requests after it were not run' : ''}`)}</div>
 <div class="cards">
 ${card('sum-requests', s.requests, 'requests')}
 ${card('sum-failed-requests', s.failedRequests, 'failed requests')}
