@@ -71,6 +71,7 @@ export interface RunSummary {
   tests: number;
   failedTests: number;
   durationMs: number;
+  /** The iterations begun: fewer than the run asked for when `--bail` or Ctrl-C ended it early. */
   iterations: number;
 }
 

@@ -109,8 +109,12 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   const keep = plan.keepResults !== false;
   const tally = new RunTally();
   let bailed = false;
+  // The iterations begun: fewer than asked when --bail or Ctrl-C ended the run early.
+  let begun = 0;
   try {
     outer: for (let iteration = 0; iteration < iterations; iteration++) {
+      if (ctx.signal?.aborted) break;
+      begun = iteration + 1;
       ctx.variables.iterationData = rows.length ? { ...rows[Math.min(iteration, rows.length - 1)]! } : {};
       if (iterations > 1) emit({ type: 'iteration', iteration, iterations });
       let index = 0;
@@ -161,7 +165,7 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
     for (const message of await save()) emit({ type: 'warning', message });
   }
 
-  const summary = tally.summary(iterations, performance.now() - started);
+  const summary = tally.summary(begun, performance.now() - started);
   const interrupted = ctx.signal?.aborted === true;
   emit({ type: 'end', summary, bailed, interrupted });
   for (const reporter of reporters) await reporter.finish?.();

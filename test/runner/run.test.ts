@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
-import { HtmlReporter, JsonReporter, JunitReporter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { CliReporter, HtmlReporter, JsonReporter, JunitReporter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
 import { readDataFile } from '../../src/variables/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
@@ -165,6 +165,11 @@ describe('verdicts', () => {
     const { results, bailed } = await run(s, { bail: true });
     expect(results).toHaveLength(1);
     expect(bailed).toBe(true);
+    // Of 3 iterations asked for, 1 ran: the summary counts what ran, and the terminal says of how many.
+    let text = '';
+    const three = await run(s, { bail: true, iterations: 3, reporters: [new CliReporter({ write: (t) => void (text += t), color: false })] });
+    expect(three.summary).toMatchObject({ requests: 1, failedRequests: 1, iterations: 1 });
+    expect(text).toContain('\n  1 of 3 iterations\n');
     // --delay-ms: the second request starts at least that long after the first (a lower bound only: load cannot break it).
     const paced = await run(s, { delayMs: 150 });
     const [first, second] = paced.results.map((r) => Date.parse(r.startedAt));

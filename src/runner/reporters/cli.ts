@@ -101,7 +101,7 @@ export class CliReporter implements Reporter {
     const lines = ['', c.bold('Summary')];
     lines.push(`  ${count(s.requests, s.failedRequests, 'request')}${s.skippedRequests ? c.dim(`, ${s.skippedRequests} skipped`) : ''}`);
     lines.push(`  ${count(s.tests, s.failedTests, 'test')}`);
-    if (this.iterations > 1) lines.push(`  ${s.iterations} iterations`);
+    if (this.iterations > 1) lines.push(`  ${s.iterations < this.iterations ? `${s.iterations} of ${this.iterations}` : s.iterations} iterations`);
     lines.push(`  ${formatMs(s.durationMs)}`);
     const failed = this.failures;
     if (failed.length) {
