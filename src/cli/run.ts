@@ -122,6 +122,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // is erased before any reporter prints).
       if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
       for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
+      // Without the terminal report (-r json, -r junit), the run's warnings (file problems, a
+      // setNextRequest loop cut off, values not saved) go to stderr, where CI logs show them.
+      if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);

@@ -124,6 +124,21 @@ describe('ferry run', () => {
     expect(result.stdout).toMatch(/STOPPED\n$/);
   });
 
+  it('with -r json or -r junit on stdout, the run\'s warnings go to stderr (once, not with the terminal report)', async () => {
+    const ws = await workspace();
+    await ws.write('requests/jump.yaml', { name: 'jump', url: `${peer.url}/echo`, scripts: { postResponse: "pm.execution.setNextRequest('nowhere');" } });
+    const warning = 'ferry: warning: setNextRequest("nowhere") in jump.yaml names no request of this run';
+    for (const reporter of ['json', 'junit']) {
+      const result = await ferry(['-w', ws.root, 'run', 'jump', '-e', 'local', '-r', reporter]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(warning);
+      expect(result.stdout).not.toContain('warning');
+    }
+    const terminal = await ferry(['-w', ws.root, 'run', 'jump', '-e', 'local']);
+    expect(terminal.stdout).toContain('! setNextRequest("nowhere") in jump.yaml names no request');
+    expect(terminal.stderr).not.toContain('warning');
+  });
+
   it('one Ctrl-C delivered twice at once (timeout -s INT signals the process, then its group) still ends with the report', async () => {
     const ws = await workspace();
     await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });
