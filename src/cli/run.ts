@@ -108,6 +108,12 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
       // Report files are checked before the run, not found unwritable after it.
       const files = reportFiles(options);
+      // Two reports written to one file: the last one would silently replace the other.
+      const named = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
+      for (const [i, [name, file]] of named.entries()) {
+        const twin = named.slice(i + 1).find(([, other]) => path.resolve(ctx.cwd, other) === path.resolve(ctx.cwd, file));
+        if (twin) throw new CliError(`--out-${name} and --out-${twin[0]} both name ${file}: each report needs its own file.`);
+      }
       try {
         for (const [name, file] of Object.entries(files)) {
           if (file) await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root);

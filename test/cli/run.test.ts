@@ -139,6 +139,16 @@ describe('ferry run', () => {
     expect(terminal.stderr).not.toContain('warning');
   });
 
+  it('two reports named to the same file are refused before anything is sent (one would silently replace the other)', async () => {
+    const ws = await workspace();
+    const before = peer.seen.length;
+    const result = await ferry(['-w', ws.root, 'run', 'health', '-e', 'local', '--out-json', path.join(ws.root, 'r.out'), '--out-junit', 'r.out'], ws.root);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--out-json and --out-junit both name ${path.join(ws.root, 'r.out')}: each report needs its own file.`);
+    expect(peer.seen.length).toBe(before);
+    await expect(fs.stat(path.join(ws.root, 'r.out'))).rejects.toThrow();
+  });
+
   it('one Ctrl-C delivered twice at once (timeout -s INT signals the process, then its group) still ends with the report', async () => {
     const ws = await workspace();
     await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });
