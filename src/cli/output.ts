@@ -43,6 +43,19 @@ export function wantsColor(env: NodeJS.ProcessEnv, terminal: boolean): boolean {
   return terminal && env.TERM !== 'dumb';
 }
 
+/** Erases the current terminal line and returns to its start (as the status line draws). */
+const CLEAR = '\r\u001b[2K';
+/** What the status line on stderr shows now: a message printed meanwhile takes it away and draws it again below. */
+let statusShown = '';
+
+/** Writes `text` to the terminal without gluing it to the status line: erased first, drawn again after. */
+function aroundStatus(write: () => void): void {
+  const shown = statusShown;
+  if (shown) process.stderr.write(CLEAR);
+  write();
+  if (shown) process.stderr.write(shown);
+}
+
 export function processOutput(): Output {
   const color = wantsColor(process.env, Boolean(process.stdout.isTTY));
   watchPipes();
@@ -52,14 +65,26 @@ export function processOutput(): Output {
   const forErr = process.stderr.isTTY ? terminalOutput : (text: string) => text;
   return {
     out: (text) => {
-      if (!closed.out) process.stdout.write(forOut(text.endsWith('\n') ? text : `${text}\n`));
+      if (closed.out) return;
+      const write = () => void process.stdout.write(forOut(text.endsWith('\n') ? text : `${text}\n`));
+      if (process.stdout.isTTY) aroundStatus(write);
+      else write();
     },
     err: (text) => {
-      if (!closed.err) process.stderr.write(forErr(text.endsWith('\n') ? text : `${text}\n`));
+      if (!closed.err) aroundStatus(() => void process.stderr.write(forErr(text.endsWith('\n') ? text : `${text}\n`)));
     },
     color,
     fd: 1,
-    ...(process.stderr.isTTY && process.env.TERM !== 'dumb' ? { status: { write: (text: string) => void process.stderr.write(text) } } : {}),
+    ...(process.stderr.isTTY && process.env.TERM !== 'dumb'
+      ? {
+          status: {
+            write: (text: string) => {
+              statusShown = text.startsWith(CLEAR) ? text.slice(CLEAR.length) : statusShown + text;
+              process.stderr.write(text);
+            },
+          },
+        }
+      : {}),
   };
 }
 

@@ -48,6 +48,21 @@ describe('processOutput', () => {
     expect(got.err).toBe(`ferry: ${SHOWN}\n`);
   });
 
+  it('a message printed while the status line is drawn (Ctrl-C during a request) is not glued to it', () => {
+    const got = capture(true, (output) => {
+      output.status!.write('\r\x1b[2K→ slow (1/2) 3.2 s');
+      output.err('ferry: stopping');
+      output.out('✗ slow');
+      output.status!.write('\r\x1b[2K');
+      output.err('ferry: after');
+    });
+    // Erased, the message on its own line, then the status line drawn again below it.
+    // stdout being the same terminal, a line printed there erases and redraws the status line too.
+    const status = '→ slow (1/2) 3.2 s';
+    expect(got.err).toBe(`\r\x1b[2K${status}` + `\r\x1b[2Kferry: stopping\n${status}` + `\r\x1b[2K${status}` + '\r\x1b[2K' + 'ferry: after\n');
+    expect(got.out).toBe('✗ slow\n');
+  });
+
   it('into a pipe or a file, writes the text unchanged', () => {
     const got = capture(false, (output) => {
       output.out(HOSTILE);
