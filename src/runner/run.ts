@@ -12,7 +12,7 @@ import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
 import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.js';
-import { sendItem } from './send.js';
+import { pause, sendItem } from './send.js';
 import { captureResponse } from './response-capture.js';
 import type { VariableValues } from '../scripts/index.js';
 import type { DataRow } from '../variables/index.js';
@@ -170,19 +170,6 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   emit({ type: 'end', summary, bailed, interrupted });
   for (const reporter of reporters) await reporter.finish?.();
   return { summary, results, bailed, interrupted };
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 function findNext(items: readonly RunItem[], wanted: string): number {

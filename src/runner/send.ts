@@ -84,14 +84,32 @@ export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): 
     const holds = await repeatConditionHolds(repeat.condition, outcome, item, ctx, info);
     if (holds === true) return outcome;
     const elapsed = performance.now() - started;
-    if (typeof holds === 'string' || elapsed + repeat.intervalMs > repeat.timeoutMs || ctx.signal?.aborted) {
+    const attempts = `${attempt} attempt${attempt === 1 ? '' : 's'}`;
+    const fail = (why: string) => {
       outcome.result.passed = false;
-      const why = typeof holds === 'string' ? holds : `the repeat condition did not hold within ${repeat.timeoutMs} ms (${attempt} attempt${attempt === 1 ? '' : 's'})`;
-      outcome.result.error = outcome.result.error ? `${outcome.result.error}; ${why}` : why;
+      outcome.result.error = outcome.result.error ? `${outcome.result.error.replace(/\.$/, '')}; ${why}` : why;
       return outcome;
-    }
-    await new Promise((resolve) => setTimeout(resolve, repeat.intervalMs));
+    };
+    if (typeof holds === 'string') return fail(holds);
+    if (ctx.signal?.aborted) return fail(`stopped before the repeat condition held (${attempts})`);
+    if (elapsed + repeat.intervalMs > repeat.timeoutMs) return fail(`the repeat condition did not hold within ${repeat.timeoutMs} ms (${attempts})`);
+    // Ctrl-C ends the wait at once: no further attempt is sent.
+    await pause(repeat.intervalMs, ctx.signal);
+    if (ctx.signal?.aborted) return fail(`stopped before the repeat condition held (${attempts})`);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** The warning of a `_folder.yaml` above the request that could not be read, if any (the innermost). */

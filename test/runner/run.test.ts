@@ -332,6 +332,22 @@ describe('scripts in runs', () => {
     expect(peer.seen[again]!.url).toBe('/echo?l=A');
   });
 
+  it('Ctrl-C while settings.repeat waits between attempts stops at once, saying it was stopped (not timed out)', async () => {
+    const s = await setup({
+      'requests/poll.yaml': { name: 'poll', url: `${peer.url}/echo?repeat-stop`, settings: { repeat: { condition: 'false', intervalMs: 20_000, timeoutMs: 60_000 } } },
+    });
+    const stop = new AbortController();
+    const before = peer.seen.length;
+    void peer.waitForRequest((x) => x.url.includes('repeat-stop'), before).then(() => setTimeout(() => stop.abort(), 300));
+    const started = performance.now();
+    const { results } = await run(s, { signal: stop.signal });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(results[0]!.passed).toBe(false);
+    expect(results[0]!.error).toMatch(/stopped before the repeat condition held \(1 attempt\)$/);
+    expect(results[0]!.error).not.toMatch(/did not hold within|\.;/);
+    expect(peer.seen.slice(before).filter((x) => x.url.includes('repeat-stop'))).toHaveLength(1);
+  });
+
   it('settings.repeat sends again until the condition holds', async () => {
     hits = 0;
     const s = await setup({
