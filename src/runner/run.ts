@@ -168,7 +168,16 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   const summary = tally.summary(begun, performance.now() - started);
   const interrupted = ctx.signal?.aborted === true;
   emit({ type: 'end', summary, bailed, interrupted });
-  for (const reporter of reporters) await reporter.finish?.();
+  // Each report is finished even when another could not be written (the first failure is thrown after).
+  let unwritten: unknown;
+  for (const reporter of reporters) {
+    try {
+      await reporter.finish?.();
+    } catch (error) {
+      unwritten ??= error;
+    }
+  }
+  if (unwritten) throw unwritten;
   return { summary, results, bailed, interrupted };
 }
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
-import { CliReporter, HtmlReporter, JsonReporter, JunitReporter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { CliReporter, createReporter, HtmlReporter, JsonReporter, JunitReporter, ReportFileWriter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
 import { readDataFile } from '../../src/variables/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
@@ -346,6 +346,23 @@ describe('scripts in runs', () => {
     expect(results[0]!.error).toMatch(/stopped before the repeat condition held \(1 attempt\)$/);
     expect(results[0]!.error).not.toMatch(/did not hold within|\.;/);
     expect(peer.seen.slice(before).filter((x) => x.url.includes('repeat-stop'))).toHaveLength(1);
+  });
+
+  it('a report that cannot be written at the end does not keep the other reports from being written', async () => {
+    const s = await setup({ 'requests/a.yaml': { name: 'a', url: `${peer.url}/echo` } });
+    const gone = path.join(s.temp.root, 'gone');
+    const kept = path.join(s.temp.root, 'kept');
+    await Promise.all([fs.mkdir(gone), fs.mkdir(kept)]);
+    const sink = (file: string) => {
+      const writer = new ReportFileWriter(file, `--out-${path.extname(file).slice(1)}`);
+      return { write: (text: string) => writer.write(text), end: () => writer.end(), color: false };
+    };
+    // The first report's folder is removed during the run (after the check a CLI run makes before it).
+    const removeFirst = { onEvent: (e: RunEvent) => void (e.type === 'request' && fsSync.rmSync(gone, { recursive: true })) };
+    const running = run(s, { reporters: [removeFirst, createReporter('json', sink(path.join(gone, 'r.json'))), createReporter('junit', sink(path.join(kept, 'r.xml'))), createReporter('html', sink(path.join(kept, 'r.html')))] });
+    await expect(running).rejects.toThrow(/--out-json: the report could not be written to .*r\.json \(ENOENT\)/);
+    expect(await fs.readFile(path.join(kept, 'r.xml'), 'utf8')).toMatch(/<testcase name="a - status 200 OK"/);
+    expect(await fs.readFile(path.join(kept, 'r.html'), 'utf8')).toContain('<!DOCTYPE html>');
   });
 
   it('settings.repeat sends again until the condition holds', async () => {
