@@ -306,4 +306,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     // Nothing of the history went into the workspace.
     expect((await files(ws.root)).filter((f) => /history|results/.test(f))).toEqual([]);
   });
+  it('asks before deleting a request or a folder by the names the tree shows, saying which file or directory goes', async () => {
+    confirmAnswer = false;
+    await page.getByRole('treeitem', { name: /Health/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('treeitem', { name: /Users/ }).first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    expect(dialogs.slice(-2)).toEqual([
+      'Delete request "Health"? Its file requests/Health.yaml is removed.',
+      'Delete folder "Users" and everything in it? Its directory requests/Users/ is removed.',
+    ]);
+    await fs.access(req('Health.yaml'));
+    await fs.access(req('Users/Get user.yaml'));
+    confirmAnswer = true;
+  });
+
 });

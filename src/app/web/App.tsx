@@ -406,7 +406,10 @@ export function App() {
       await openRequest(created.path);
     },
     remove: async (item) => {
-      if (!confirm(`Delete ${item.type === 'folder' ? 'the folder' : ''} "${item.path}"${item.type === 'folder' ? ' and everything in it' : ''}?`)) return;
+      // Named as the tree shows it; the question says which file or directory goes.
+      if (!confirm(item.type === 'folder'
+        ? `Delete folder "${item.name}" and everything in it? Its directory requests/${item.path}/ is removed.`
+        : `Delete request "${item.type === 'request' ? item.name : item.path.split('/').at(-1)}"? Its file requests/${item.path} is removed.`)) return;
       // The open request goes with it (itself, or inside the folder): an edit must not write it back.
       const open = selectedRef.current;
       if (open && (open === item.path || (item.type === 'folder' && open.startsWith(`${item.path}/`)))) {
