@@ -321,4 +321,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     confirmAnswer = true;
   });
 
+  it('asks before the import dialog drops pasted text: Esc and a click beside it keep it when declined', async () => {
+    confirmAnswer = false;
+    // Pasted text survives Esc and a click beside the dialog when the user cancels; × then discards it.
+    await page.getByRole('button', { name: 'Import' }).click();
+    const importDialog = page.getByRole('dialog', { name: 'Import' });
+    await page.getByLabel('Import text').fill('curl https://example.com/pasted');
+    await page.keyboard.press('Escape');
+    await page.mouse.click(5, 5); // the backdrop
+    expect(dialogs.slice(-2)).toEqual(Array(2).fill('Discard what you entered to import? (Cancel to keep it.)'));
+    expect(await page.getByLabel('Import text').inputValue()).toBe('curl https://example.com/pasted');
+    confirmAnswer = true;
+    await importDialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => importDialog.count()).toBe(0);
+  });
+
 });

@@ -1,5 +1,5 @@
 /** Import (spec 4.1): a file (chosen or dropped), pasted text (a collection, a document, a cURL command) or a URL; what will be created is shown before writing. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { api } from './api.js';
 
@@ -33,10 +33,30 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
     }
   };
 
+  /** Typed or pasted text, a chosen file or a URL not imported yet: closing asks before dropping it. */
+  const entered = !done && (text.trim() !== '' || file !== null || url.trim() !== '');
+  /** A click beside the dialog, ×, or Esc: with something entered, only when the user says to discard it. */
+  const close = () => {
+    if (entered && !window.confirm('Discard what you entered to import? (Cancel to keep it.)')) return;
+    onClose();
+  };
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    // Before the app's own Esc (which closes any dialog at once): captured here, so the content is asked about.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      closeRef.current();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
+    <div className="dialog-backdrop" onClick={close}>
       <div className="dialog wide" role="dialog" aria-label="Import" onClick={(e) => e.stopPropagation()}>
-        <header><h3>Import</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
+        <header><h3>Import</h3><button className="icon" aria-label="Close" onClick={close}>×</button></header>
         {done ? (
           <div className="import-done" data-testid="import-done">
             <p>Imported <b>{done.name}</b>: {done.requests} requests, {done.folders} folders, {done.environments} environments, {done.variables} workspace variables.</p>
