@@ -306,6 +306,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     // Nothing of the history went into the workspace.
     expect((await files(ws.root)).filter((f) => /history|results/.test(f))).toEqual([]);
   });
+
   it('asks before deleting a request or a folder by the names the tree shows, saying which file or directory goes', async () => {
     confirmAnswer = false;
     await page.getByRole('treeitem', { name: /Health/ }).click({ button: 'right' });
@@ -336,4 +337,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => importDialog.count()).toBe(0);
   });
 
+  it('shows why a Duplicate was refused', async () => {
+    // A refused duplicate (here: the workspace busy) says why, as other actions do.
+    await page.route('**/api/request', (route) => (route.request().method() === 'POST'
+      ? route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'The workspace is busy: another Ferry is writing it.' }) })
+      : route.continue()));
+    await page.getByRole('treeitem', { name: /Health/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'The workspace is busy' }).count()).toBe(1);
+    await page.unroute('**/api/request');
+    expect(await files(ws.root)).not.toContain('requests/Health copy.yaml');
+  });
 });

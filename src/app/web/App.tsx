@@ -399,11 +399,15 @@ export function App() {
     },
     duplicate: async (path) => {
       await saveNow();
-      const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
-      const folder = path.split('/').slice(0, -1).join('/');
-      const created = await api.post<{ path: string }>('/api/request', { folder, request: { ...request, name: `${request.name} copy` } });
-      await loadWorkspace();
-      await openRequest(created.path);
+      try {
+        const { request } = await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
+        const created = await api.post<{ path: string }>('/api/request', { folder: parentOf(path), request: { ...request, name: `${request.name} copy` } });
+        await loadWorkspace();
+        await openRequest(created.path);
+      } catch (e) {
+        setNotice((e as Error).message);
+        await loadWorkspace();
+      }
     },
     remove: async (item) => {
       // Named as the tree shows it; the question says which file or directory goes.
