@@ -7,7 +7,7 @@ import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest } from './index.js';
 import type { Target } from './target.js';
 import { graphqlOperation, requestKind } from '../protocols/index.js';
-import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type PreparedRequest, type VariableSnapshot } from '../request/index.js';
+import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type Face, type PreparedRequest, type VariableSnapshot } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { resolveEnvironment, RunError, SecretMask } from '../variables/index.js';
@@ -28,6 +28,8 @@ export interface ExportSavedOptions {
   allowFilesOutside?: boolean;
   /** The app's editor holds a request not written yet: exported as if saved at the path (its folders must exist). */
   draft?: RequestFile;
+  /** Who shows a refusal (the app's page words its remedies for the app); default the command line. */
+  face?: Face;
 }
 
 
@@ -89,6 +91,7 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
       kind,
       keepPlaceholders: keep,
       ...(options.allowFilesOutside ? { allowFilesOutside: true } : {}),
+      ...(options.face ? { face: options.face } : {}),
     },
   );
   const notes: string[] = [];

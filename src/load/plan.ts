@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
 import type { LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
-import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type PreparedRequest } from '../request/index.js';
+import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
 import { loadClientTls } from '../request/client-tls-files.js';
 import { tlsOptionsFor, type ClientTls } from '../request/client-tls.js';
@@ -37,6 +37,8 @@ export interface PlanOptions {
   segment?: Segment;
   data?: WorkspaceData;
   settings: AppSettings;
+  /** Who shows a refusal (the app's page words its remedies for the app); default the command line. */
+  face?: Face;
 }
 
 export interface LoadPlan {
@@ -151,7 +153,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     try {
       prepared = await prepareRequest(
         { request: node.request, path: node.path, folders, workspace, variables },
-        { data: options.data, settings: options.settings, kind: requestKind('http'), signEachSend: true },
+        { data: options.data, settings: options.settings, kind: requestKind('http'), signEachSend: true, ...(options.face ? { face: options.face } : {}) },
       );
     } catch (error) {
       if (error instanceof PrepareError) throw new LoadInputError(error.message);

@@ -2,6 +2,7 @@
 export type * from './prepared.js';
 export { prepareRequest, HTTP_RULES, type PrepareInput, type PrepareOptions } from './prepare.js';
 export { PrepareError } from './errors.js';
+export type { Face } from './url.js';
 export { effectiveAuth, hasScripts, mergedHeaders, scriptChain, type FolderLike, type EffectiveAuth, type RawHeader } from './inherit.js';
 export { effectiveSettings } from './settings.js';
 export { loadVariableSnapshot, scopeFrom, type VariableSnapshot } from './variable-snapshot.js';

@@ -16,7 +16,7 @@ import type { KindRules, PreparedHeader, PreparedRequest, PreparedSettings } fro
 import { fillKindOptions } from './kind-options.js';
 import { repeatSigning, signRequest, signsRequest } from './sign.js';
 import { effectiveSettings } from './settings.js';
-import { applyPathParams, finalUrl, urlKeepingPlaceholders } from './url.js';
+import { applyPathParams, finalUrl, urlKeepingPlaceholders, type Face } from './url.js';
 
 export interface PrepareInput {
   /** The saved request (or a copy that pre-request scripts changed). */
@@ -58,6 +58,8 @@ export interface PrepareOptions {
    * done again at each send, with the request as it was before signing (`PreparedRequest.signEachSend`).
    */
   signEachSend?: boolean;
+  /** Who shows a refusal (how it says to choose an environment); the command line's when left out. */
+  face?: Face;
 }
 
 /** HTTP's rules, for callers that prepare HTTP requests only (code export, tests). */
@@ -80,7 +82,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (rules.url === 'text' && !typedAsUrl) return prepareNamed(input, options, rules, { method, target: typedUrl.trim(), fill, settings, where });
   const { url, restore } = options.keepPlaceholders
     ? urlKeepingPlaceholders(typedUrl, where)
-    : { url: finalUrl(typedUrl, where, rules.noun, rules.schemes), restore: (href: string) => href };
+    : { url: finalUrl(typedUrl, where, rules.noun, rules.schemes, options.face), restore: (href: string) => href };
 
   const headers: PreparedHeader[] = [];
   for (const row of mergedHeaders(workspace.file, folders, request)) {

@@ -8,6 +8,15 @@ import { PrepareError } from './errors.js';
 // `https:\\host` counts as a scheme too: the URL parser reads backslashes as slashes there.
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/;
 
+/** Who shows a message: the command line (`ferry …`) or the app's page. */
+export type Face = 'cli' | 'app';
+
+/** How each face chooses an environment, for messages that tell the user to choose one. */
+const CHOOSE_ENVIRONMENT: Record<Face, string> = {
+  cli: 'choose an environment with -e',
+  app: 'choose an environment in the Environment selector of the top bar',
+};
+
 /** Splits a URL as typed into `scheme://authority`, path, and `?query#fragment`. */
 function splitUrl(url: string): { origin: string; path: string; rest: string } {
   const scheme = SCHEME.exec(url);
@@ -47,9 +56,10 @@ export function applyPathParams(url: string, params: readonly KeyValue[], fill: 
 
 /**
  * Adds the kind's first scheme (`http://`) to a URL typed without one, as other clients do, and
- * checks it. `what` names the request in the message for another scheme (`an SSE request`).
+ * checks it. `what` names the request in the message for another scheme (`an SSE request`);
+ * `face` says how the user chooses an environment (`-e`, or the app's selector).
  */
-export function finalUrl(url: string, where: string, what = 'an HTTP request', schemes: readonly string[] = ['http', 'https']): URL {
+export function finalUrl(url: string, where: string, what = 'an HTTP request', schemes: readonly string[] = ['http', 'https'], face: Face = 'cli'): URL {
   const trimmed = url.trim();
   if (trimmed === '') throw new PrepareError(`${where}: the URL is empty; give the address to send to.`);
   const withScheme = SCHEME.test(trimmed) ? trimmed : `${schemes[0]}://${trimmed}`;
@@ -68,7 +78,7 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
     // Name the placeholder as typed: the parsed host is lower-cased (`{{baseurl}}` for `{{baseUrl}}`).
     const typed = /\{\{[^{}]*\}\}/.exec(trimmed)?.[0] ?? parsed.hostname;
-    throw new PrepareError(`${where}: the URL still holds ${typed} where the host should be; define the variable or choose an environment with -e.`);
+    throw new PrepareError(`${where}: the URL still holds ${typed} where the host should be; define the variable or ${CHOOSE_ENVIRONMENT[face]}.`);
   }
   return parsed;
 }

@@ -5,7 +5,7 @@ import type { ContractCheckInput, ContractDocuments, ContractTestResult } from '
 import { linkedDocumentPath } from '../contract/link.js';
 import type { CookieStore, HttpAgents, ProgramPolicy, StreamMessage } from '../protocols/index.js';
 import type { CachedToken } from '../appdata/index.js';
-import type { PreparedSettings } from '../request/index.js';
+import type { Face, PreparedSettings } from '../request/index.js';
 import type { ScriptEngine, ScriptLimits } from '../scripts/index.js';
 import type { Workspace } from '../workspace/index.js';
 import type { RunVariables } from '../variables/index.js';
@@ -29,6 +29,8 @@ export interface RunContext {
   oauthTokens: Map<string, CachedToken>;
   /** OAuth 2.0 authorization code: shows the URL to open. */
   onAuthorizeUrl?: (url: string) => void;
+  /** Who shows the run's messages (the app's page, or the command line when absent). */
+  face?: Face;
   /** Sends of this run, written to history once at the end (only the last `HISTORY_LIMIT` are kept: see `recordHistory`). */
   history: HistoryEntry[];
   /** Each stream message of a send as it is read (the app's response view). */

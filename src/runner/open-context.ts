@@ -6,7 +6,7 @@
 import { AllowedPrograms, HISTORY_LIMIT, programPolicy, proxyWithCredentials, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
 import { HttpAgents, resolveProxyConfig, type HostLookup } from '../protocols/index.js';
 import { loadCookies, saveCookies } from './cookies.js';
-import { loadVariableSnapshot, type PreparedSettings } from '../request/index.js';
+import { loadVariableSnapshot, type Face, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { loadClientTls } from '../request/client-tls-files.js';
@@ -37,6 +37,8 @@ export interface ContextOptions {
   lookup?: HostLookup;
   /** Where HTTP_PROXY and the like are read (`useSystemProxy`); default: this process's environment. */
   env?: NodeJS.ProcessEnv;
+  /** Who shows the run's messages: the app's page words remedies for the app; default the command line. */
+  face?: Face;
 }
 
 export async function openRunContext(options: ContextOptions, iterations = 1, signal?: AbortSignal): Promise<RunContext> {
@@ -68,6 +70,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     contract: new RunContract(workspace.root),
     oauthTokens: new Map(),
     onAuthorizeUrl: options.onAuthorizeUrl,
+    ...(options.face ? { face: options.face } : {}),
     history: [],
     iterations,
     signal,

@@ -196,6 +196,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
         allowFilesOutside: ctx.allowFilesOutside,
         kind,
         oauth2: oauth2Options(ctx, request),
+        face: ctx.face,
       },
     );
   } catch (error) {

@@ -210,3 +210,19 @@ describe('the compact tree', () => {
     expect(rest).toEqual(fullRest);
   });
 });
+
+describe('the app\'s wording of a URL whose host is still a {{placeholder}}', () => {
+  it('tells the app\'s user to pick an environment in the app, not the CLI\'s -e, for a send and code export', async () => {
+    ws = await makeWorkspace({ 'requests/Far.yaml': { name: 'Far', url: '{{baseUrl}}/users' } });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+    const call = await connect(app);
+    const remedy = 'define the variable or choose an environment in the Environment selector of the top bar.';
+    const sent = await call<SendResponse>('POST', '/api/send', { path: 'Far.yaml' });
+    expect(sent.body.result.error).toBe(`requests/Far.yaml: the URL still holds {{baseUrl}} where the host should be; ${remedy}`);
+    const exported = await call<{ error: string }>('POST', '/api/export', { path: 'Far.yaml', lang: 'curl' });
+    expect(exported.status).toBe(400);
+    expect(exported.body.error).toContain(remedy);
+    expect(JSON.stringify([sent.body, exported.body])).not.toContain('-e.');
+  });
+});

@@ -12,6 +12,13 @@ describe('finalUrl', () => {
     );
   });
 
+  it('says how to choose an environment as the face showing it does: -e on the command line, the selector in the app', () => {
+    expect(() => finalUrl('{{baseUrl}}/users', 'r', undefined, undefined, 'cli')).toThrow('choose an environment with -e.');
+    expect(() => finalUrl('{{baseUrl}}/users', 'r', undefined, undefined, 'app')).toThrow(
+      'r: the URL still holds {{baseUrl}} where the host should be; define the variable or choose an environment in the Environment selector of the top bar.',
+    );
+  });
+
   it('refuses other schemes and empty URLs with what to do', () => {
     expect(() => finalUrl('ftp://x/y', 'r')).toThrow('r: an HTTP request needs an http:// or https:// URL, not ftp://.');
     expect(() => finalUrl('  ', 'r')).toThrow('r: the URL is empty; give the address to send to.');

@@ -93,6 +93,7 @@ export class AppLoadRuns {
         id,
         data: this.state.data,
         settings,
+        face: 'app',
         signal: controller.signal,
         ...(stages ? { stages } : {}),
         ...(options.workers !== undefined ? { workers: options.workers } : {}),

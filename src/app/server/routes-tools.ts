@@ -56,7 +56,7 @@ export function toolRoutes(state: WorkspaceState): Routes {
       try {
         const substitute = (body as { substitute?: unknown }).substitute !== false;
         const draft = (body as { request?: unknown }).request === undefined ? undefined : requestFrom(body);
-        const { code, secretsInCode } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute, ...(draft ? { draft } : {}) });
+        const { code, secretsInCode } = await exportSavedRequest(state.workspace, field(body, 'path'), { lang: field(body, 'lang'), lib: optionalField(body, 'lib'), substitute, face: 'app', ...(draft ? { draft } : {}) });
         // What the code holds in plain text, for the page to say so (as `ferry export` warns on stderr).
         return { code, secretsInCode };
       } catch (error) {

@@ -82,7 +82,7 @@ export class WorkspaceState {
   /** The current session (made when there is none), counted as in use. */
   async #take(): Promise<Session> {
     if (this.reading) await this.reading;
-    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data }));
+    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data, face: 'app' }));
     this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
     return session;
   }
