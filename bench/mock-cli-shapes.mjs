@@ -34,7 +34,7 @@ if (process.argv[2] === '--child') {
     const m = /^\/users\/([^/?]+)\/?(?:\?|$)/.exec(req.url);
     if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) return void (res.writeHead(404), res.end());
     const body = '{"id":"' + decodeURIComponent(m[1]) + '","requestId":"' + randomUUID() + '","name":"Ada Lovelace","roles":["admin","editor"]}';
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   };
   const probe = new http.IncomingMessage(null);

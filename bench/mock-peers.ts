@@ -16,7 +16,7 @@ http.createServer((req, res) => {
   const m = /^\\/users\\/([^/?]+)\\/?(?:\\?|$)/.exec(req.url);
   if (!m || (req.method !== 'GET' && req.method !== 'HEAD')) { res.writeHead(404); res.end(); return; }
   const body = '{"id":"' + decodeURIComponent(m[1]) + '","requestId":"' + randomUUID() + '","name":"Ada Lovelace","roles":["admin","editor"]}';
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }).listen(Number(process.argv[1]), '127.0.0.1');
 `;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, exchanges, mock, send } from './helpers.js';
+import { eventually, exchanges, mock, rawHead, send } from './helpers.js';
 
 const backends: http.Server[] = [];
 afterEach(async () => {
@@ -142,6 +142,38 @@ describe('cors', () => {
     expect((await send(`${url}/api`, { method: 'POST', headers: { origin: 'https://app.example' } })).headers['access-control-allow-origin']).toBe('https://mine.example');
     expect((await send(`${url}/nope`, { headers: { origin: 'https://x.example' } })).headers['access-control-allow-origin']).toBe('https://x.example');
     await eventually(async () => exchanges(handle).some((r) => r.detail.note === 'preflight' && r.detail.status === 204));
+  });
+
+  it("a route's header in any case stands for the CORS header of that name; Ferry's own go out spelled as usual", async () => {
+    const { url } = await mock({
+      cors: true,
+      routes: [{ path: '/own', headers: [{ key: 'access-control-allow-origin', value: 'https://mine.example' }, { key: 'VARY', value: 'Accept' }], body: 'own' }],
+    });
+    expect(await rawHead(url, '/own', { headers: { Origin: 'https://app.example' } })).toEqual([
+      'HTTP/1.1 200 OK',
+      'access-control-allow-origin: https://mine.example',
+      'VARY: Accept',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Length: 3',
+      'Access-Control-Allow-Credentials: true',
+      'Access-Control-Expose-Headers: *',
+      'Connection: close',
+    ]);
+    const notFound = await rawHead(url, '/nope');
+    expect(notFound.slice(0, 3)).toEqual(['HTTP/1.1 404 Not Found', 'Content-Type: text/plain; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/)]);
+    expect(notFound.slice(3)).toEqual(['Access-Control-Allow-Origin: *', 'Access-Control-Expose-Headers: *', 'Connection: close']);
+    const preflight = await rawHead(url, '/own', { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'PUT' } });
+    expect(preflight).toEqual([
+      'HTTP/1.1 204 No Content',
+      'Access-Control-Allow-Origin: https://app.example',
+      'Access-Control-Allow-Credentials: true',
+      'Access-Control-Expose-Headers: *',
+      'Vary: Origin',
+      'Access-Control-Allow-Methods: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
+      'Access-Control-Allow-Headers: *',
+      'Access-Control-Max-Age: 86400',
+      'Connection: close',
+    ]);
   });
 
   it('a preflight for another method allows that one as well, as asked', async () => {

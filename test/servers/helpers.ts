@@ -1,6 +1,7 @@
 /** A temporary workspace with server files, real servers on 127.0.0.1, and a plain HTTP client. */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { stringify } from 'yaml';
@@ -106,4 +107,31 @@ export async function eventually(check: () => Promise<boolean>, ms = 5000): Prom
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`condition not met within ${ms} ms`);
+}
+
+/**
+ * The head of the answer to one HTTP/1.1 request, as the bytes came (status line, then one
+ * `Name: value` line per header, names as sent), read with a plain socket; `Date` left out.
+ */
+export function rawHead(url: string, requestPath: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<string[]> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(target.port), target.hostname);
+    const chunks: Buffer[] = [];
+    socket.setTimeout(5000, () => socket.destroy(new Error('timed out')));
+    socket.on('connect', () => {
+      const lines = [`${options.method ?? 'GET'} ${requestPath} HTTP/1.1`, `Host: ${target.host}`, 'Connection: close'];
+      for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`${name}: ${value}`);
+      if (options.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(options.body)}`);
+      socket.end(`${lines.join('\r\n')}\r\n\r\n${options.body ?? ''}`);
+    });
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return reject(new Error(`no answer head in ${JSON.stringify(text)}`));
+      resolve(text.slice(0, end).split('\r\n').filter((line) => !/^date:/i.test(line)));
+    });
+  });
 }

@@ -1,6 +1,6 @@
 /** The mock-route and event-stream rows of spec 8.2, over real sockets. */
 import { describe, expect, it } from 'vitest';
-import { eventually, exchanges, mock, send, serve, makeWorkspace } from './helpers.js';
+import { eventually, exchanges, mock, rawHead, send, serve, makeWorkspace } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -76,6 +76,64 @@ describe('mock API answer templates (8.2)', () => {
     expect(answer.headers['x-off']).toBeUndefined();
     expect(answer.headers['content-type']).toBe('application/vnd.test+json');
     expect(answer.headers['content-length']).toBe('11');
+  });
+
+  it('sends header names as the route writes them, on the wire (first spelling when a name repeats)', async () => {
+    const { url } = await mock(
+      {
+        routes: [
+          {
+            path: '/static',
+            headers: [
+              { key: 'X-Total-Count', value: '5' },
+              { key: 'Set-Cookie', value: 'a=1' },
+              { key: 'set-cookie', value: 'b=2' },
+              { key: 'x-lower-case', value: 'kept' },
+              { key: 'CONTENT-LENGTH', value: '999' },
+              { key: 'Transfer-Encoding', value: 'chunked' },
+            ],
+            body: '{"n":5}',
+          },
+          {
+            path: '/templated',
+            headers: [
+              { key: 'X-Request-Id', value: '{{request.query.id}}' },
+              { key: 'X-{{name}}-Id', value: 'by name' },
+              { key: 'x-tenant-id', value: 'again' },
+              { key: 'content-type', value: 'text/csv' },
+            ],
+            body: 'id={{request.query.id}}',
+          },
+          { path: '/empty', status: 204, headers: [{ key: 'ETag', value: '"{{request.query.v}}"' }], body: 'not sent' },
+        ],
+      },
+      { variables: [{ key: 'name', value: 'Tenant' }] },
+    );
+    expect(await rawHead(url, '/static')).toEqual([
+      'HTTP/1.1 200 OK',
+      'X-Total-Count: 5',
+      'Set-Cookie: a=1',
+      'Set-Cookie: b=2',
+      'x-lower-case: kept',
+      'Content-Type: application/json; charset=utf-8',
+      'Content-Length: 7',
+      'Connection: close',
+    ]);
+    expect(await rawHead(url, '/templated?id=r7')).toEqual([
+      'HTTP/1.1 200 OK',
+      'X-Request-Id: r7',
+      'X-Tenant-Id: by name',
+      'X-Tenant-Id: again',
+      'content-type: text/csv',
+      'Content-Length: 5',
+      'Connection: close',
+    ]);
+    expect(await rawHead(url, '/empty?v=3')).toEqual(['HTTP/1.1 204 No Content', 'ETag: "3"', 'Connection: close']);
+    // Names still compare without case for a client reading them the usual way.
+    const answer = await send(`${url}/static`);
+    expect(answer.headers['x-total-count']).toBe('5');
+    expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(answer.body).toBe('{"n":5}');
   });
 
   it('any text a template puts in a header can be sent: line breaks cut, control characters dropped, UTF-8 as bytes', async () => {

@@ -50,7 +50,22 @@ function h2Get(url: string, ca: string, reqPath: string): Promise<{ status: numb
 const api = (tls: Record<string, unknown>) => ({
   name: 'Secure',
   tls,
-  http: { routes: [{ path: '/who/:name', body: 'hello {{request.params.name}} via {{request.headers.x-who}}', headers: [{ key: 'Connection', value: 'keep-alive' }, { key: 'X-Who', value: '{{request.headers.x-who}} ✓' }] }] },
+  http: {
+    cors: true,
+    routes: [
+      {
+        path: '/who/:name',
+        body: 'hello {{request.params.name}} via {{request.headers.x-who}}',
+        headers: [
+          { key: 'Connection', value: 'keep-alive' },
+          { key: 'Keep-Alive', value: 'timeout=5' },
+          { key: 'X-Who', value: '{{request.headers.x-who}} ✓' },
+          { key: 'X-Total-Count', value: '5' },
+          { key: 'Access-Control-Expose-Headers', value: 'X-Total-Count' },
+        ],
+      },
+    ],
+  },
 });
 
 describe('TLS', () => {
@@ -71,6 +86,10 @@ describe('TLS', () => {
     expect(two.status).toBe(200);
     expect(two.body).toBe('hello bob via h2');
     expect(two.headers.connection).toBeUndefined(); // an HTTP/1.1-only header is left out on HTTP/2
+    expect(two.headers['keep-alive']).toBeUndefined(); // in whatever case the route writes it
+    expect(two.headers['x-total-count']).toBe('5'); // names are lower case on HTTP/2
+    expect(two.headers['access-control-expose-headers']).toBe('X-Total-Count'); // the route's, once
+    expect(two.headers['access-control-allow-origin']).toBe('*');
     expect(Buffer.from(String(two.headers['x-who']), 'latin1').toString('utf8')).toBe('h2 ✓'); // UTF-8 bytes, as on HTTP/1.1
   });
 

@@ -19,10 +19,10 @@ export function preflightHeaders(req: AnyRequest): HeaderValues {
   const method = req.headers['access-control-request-method'];
   const asking = typeof method === 'string' ? method.trim() : '';
   // The usual methods, plus the one asked for when it is another (methods are case-sensitive).
-  headers['access-control-allow-methods'] = asking === '' || USUAL_METHODS.has(asking) ? ALLOWED_METHODS : `${asking}, ${ALLOWED_METHODS}`;
+  headers['Access-Control-Allow-Methods'] = asking === '' || USUAL_METHODS.has(asking) ? ALLOWED_METHODS : `${asking}, ${ALLOWED_METHODS}`;
   const asked = req.headers['access-control-request-headers'];
-  headers['access-control-allow-headers'] = typeof asked === 'string' && asked !== '' ? asked : '*';
-  headers['access-control-max-age'] = '86400';
+  headers['Access-Control-Allow-Headers'] = typeof asked === 'string' && asked !== '' ? asked : '*';
+  headers['Access-Control-Max-Age'] = '86400';
   return headers; // a 204: no Content-Length (RFC 9110 8.6)
 }
 
@@ -31,18 +31,21 @@ export function corsHeaders(req: AnyRequest): HeaderValues {
   const origin = req.headers.origin;
   if (typeof origin === 'string' && origin !== '') {
     return {
-      'access-control-allow-origin': origin,
-      'access-control-allow-credentials': 'true',
-      'access-control-expose-headers': '*',
-      vary: 'Origin',
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Credentials': 'true',
+      'Access-Control-Expose-Headers': '*',
+      Vary: 'Origin',
     };
   }
-  return { 'access-control-allow-origin': '*', 'access-control-expose-headers': '*' };
+  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': '*' };
 }
 
-/** Adds the CORS headers that the answer doesn't set itself. */
+/** Adds the CORS headers that the answer doesn't set itself (in any case: a route spells its names its way). */
 export function addCors(req: AnyRequest, headers: HeaderValues): void {
-  for (const [name, value] of Object.entries(corsHeaders(req))) {
-    if (headers[name] === undefined) headers[name] = value;
+  const present = new Set<string>();
+  for (const name in headers) present.add(name.toLowerCase());
+  const cors = corsHeaders(req);
+  for (const name in cors) {
+    if (!present.has(name.toLowerCase())) headers[name] = cors[name]!;
   }
 }

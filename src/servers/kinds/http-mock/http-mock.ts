@@ -49,7 +49,21 @@ interface MockState {
 }
 
 /** Headers HTTP/2 forbids (they describe one HTTP/1.1 connection). */
-const HTTP1_ONLY = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+const HTTP1_ONLY = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+/**
+ * An answer's headers for HTTP/2, where names are lower case on the wire: a copy with lowered
+ * names (so a route's `Keep-Alive`, in any case, is found and left out; Node refuses the answer
+ * with it).
+ */
+function http2Headers(shared: HeaderValues): HeaderValues {
+  const headers: HeaderValues = {};
+  for (const name in shared) {
+    const lower = name.toLowerCase();
+    if (!HTTP1_ONLY.has(lower)) headers[lower] = shared[name]!;
+  }
+  return headers;
+}
 
 export function compileMock(server: ServerFile, variables: VariableScope, file: string, root?: string): MockState {
   const section = server.http ?? { routes: [], fallback: 'notFound' as const, cors: false, openapi: undefined };
@@ -287,9 +301,9 @@ class HttpMock implements HttpKindInstance {
     let headers = shared;
     const http2 = req.httpVersionMajor === 2;
     if (state.cors || http2) {
-      headers = Object.assign({}, shared); // a route's headers are shared between its answers
+      // a route's headers are shared between its answers: changed on a copy
+      headers = http2 ? http2Headers(shared) : Object.assign({}, shared);
       if (state.cors) addCors(req, headers);
-      if (http2) for (const name of HTTP1_ONLY) delete headers[name];
     }
     const out = answerable(res);
     out.writeHead(status, headers);
@@ -308,7 +322,7 @@ class HttpMock implements HttpKindInstance {
     note?: HttpExchangeNote,
   ): void {
     const bytes = Buffer.from(text, 'utf8');
-    this.#write(req, res, state, status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length) }, bytes);
+    this.#write(req, res, state, status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(bytes.length) }, bytes);
     this.#record(req, start, route, status, bytes.length, body, note);
   }
 

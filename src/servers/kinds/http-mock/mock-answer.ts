@@ -29,35 +29,37 @@ const NO_BODY = new Set([204, 304]);
 export function compileAnswer(route: MockRoute): CompiledAnswer {
   const status = route.status;
   const rows = route.headers.filter((row) => row.enabled !== false && row.key !== '');
-  const headerTemplates = rows.map((row) => ({ name: compile(row.key, 'mock.header'), value: compile(row.value, 'mock.header') }));
-  if (NO_BODY.has(status)) {
-    const headersStatic = headerTemplates.every((h) => h.name.isStatic && h.value.isStatic);
-    const fixed = headersStatic ? buildHeaders(headerTemplates.map((h) => [h.name.source, h.value.source]), undefined).headers : undefined;
-    const empty = Buffer.alloc(0);
-    return {
-      usesRequest: headerTemplates.some((h) => h.name.usesRequest || h.value.usesRequest),
-      usesBody: headerTemplates.some((h) => h.name.usesRequestBody || h.value.usesRequestBody),
-      render: (context) => ({
-        status,
-        headers: fixed ?? buildHeaders(headerTemplates.map((h) => [h.name.render(context), h.value.render(context)]), undefined).headers,
-        body: empty,
-        bodyBytes: 0,
-      }),
-    };
-  }
-  const body = compile(route.body, 'mock.body');
-  const contentType = defaultContentType(route.body);
-  const headersStatic = headerTemplates.every((h) => h.name.isStatic && h.value.isStatic);
-  const templates: Template[] = [body, ...headerTemplates.flatMap((h) => [h.name, h.value])];
+  const names = rows.map((row) => compile(row.key, 'mock.header'));
+  const values = rows.map((row) => compile(row.value, 'mock.header'));
+  const namesStatic = names.every((name) => name.isStatic);
+  const valuesStatic = values.every((value) => value.isStatic);
+  const headerTemplates = [...names, ...values];
+  const noBody = NO_BODY.has(status);
+  const body = noBody ? undefined : compile(route.body, 'mock.body');
+  const contentType = noBody ? undefined : defaultContentType(route.body);
+  // Names are placed once (spelling, merging) unless they are templated themselves; values are
+  // filled once unless templated.
+  const plan = namesStatic ? planHeaders(names.map((name) => name.source), contentType) : undefined;
+  const staticHeaders = plan !== undefined && valuesStatic ? fillHeaders(plan, values, undefined) : undefined;
+  const buildHeaders = (context: RenderContext): BuiltHeaders =>
+    staticHeaders ?? fillHeaders(plan ?? planHeaders(names.map((name) => name.render(context)), contentType), values, context);
+  const templates: Template[] = body === undefined ? headerTemplates : [body, ...headerTemplates];
   const usesRequest = templates.some((t) => t.usesRequest);
   const usesBody = templates.some((t) => t.usesRequestBody);
 
-  const staticHeaders = headersStatic ? buildHeaders(headerTemplates.map((h) => [h.name.source, h.value.source]), contentType) : undefined;
+  if (body === undefined) {
+    const empty = Buffer.alloc(0);
+    return {
+      usesRequest,
+      usesBody,
+      render: (context) => ({ status, headers: buildHeaders(context).headers, body: empty, bodyBytes: 0 }),
+    };
+  }
   if (body.isStatic) {
     const bytes = Buffer.from(body.source, 'utf8');
     if (staticHeaders) {
       const headers = staticHeaders.headers;
-      headers['content-length'] = String(bytes.length);
+      headers['Content-Length'] = String(bytes.length);
       // The same answer every time: one object, read (never changed) by the server.
       const answer: RenderedAnswer = { status, headers, body: bytes, bodyBytes: bytes.length };
       return { usesRequest, usesBody, render: () => answer };
@@ -69,11 +71,11 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
     render(context) {
       const text = body.render(context);
       const bodyBytes = Buffer.byteLength(text, 'utf8');
-      const built = staticHeaders ?? buildHeaders(headerTemplates.map((h) => [h.name.render(context), h.value.render(context)]), contentType);
+      const built = buildHeaders(context);
       // Static headers are one object for every answer: its length is set anew each time, and it
       // is written (synchronously) before the next answer is rendered.
       const headers = built.headers;
-      headers['content-length'] = String(bodyBytes);
+      headers['Content-Length'] = String(bodyBytes);
       // Node writes a text body in one piece with the head, all as UTF-8, which would encode the
       // header bytes of a non-ASCII value a second time; as bytes, the head goes out as it is.
       return { status, headers, body: built.wide ? Buffer.from(text, 'utf8') : text, bodyBytes };
@@ -81,27 +83,60 @@ export function compileAnswer(route: MockRoute): CompiledAnswer {
   };
 }
 
+interface BuiltHeaders {
+  headers: HeaderValues;
+  /** Some value has text beyond ASCII. */
+  wide: boolean;
+}
+
+interface HeaderPlan {
+  /** Per row, the name it is sent under (the first row's spelling of that name), or undefined when left out. */
+  keys: (string | undefined)[];
+  /** The guessed Content-Type, when no row gives one. */
+  defaultType: string | undefined;
+}
+
 /**
- * Header rows into Node's header object: names compared without case, a repeated name (such as
- * Set-Cookie) sent once per row. A name that is not an HTTP token is left out; values are made
- * sendable by `headerValue`.
+ * Where header rows go in Node's header object: names compared without case, each sent as the
+ * route spells it (the first row's spelling when a name repeats, so a repeated name such as
+ * Set-Cookie is sent once per row under one spelling). A name that is not an HTTP token is left
+ * out, and so are Content-Length and Transfer-Encoding: Ferry measures the body itself.
  */
-function buildHeaders(rows: [string, string][], contentType: string | undefined): { headers: HeaderValues; wide: boolean } {
-  const headers: HeaderValues = {};
+function planHeaders(names: readonly string[], contentType: string | undefined): HeaderPlan {
+  const keys: (string | undefined)[] = [];
+  const spelled = new Map<string, string>();
   let hasType = false;
-  let wide = false;
-  for (const [rawName, rawValue] of rows) {
-    const name = rawName.trim().toLowerCase();
-    if (name === '' || !isToken(name)) continue;
-    if (name === 'content-length' || name === 'transfer-encoding') continue; // Ferry measures the body itself
-    const value = headerValue(rawValue);
-    if (!wide && NON_ASCII.test(value)) wide = true;
-    if (name === 'content-type') hasType = true;
-    const previous = headers[name];
-    if (previous === undefined) headers[name] = value;
-    else headers[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+  for (const raw of names) {
+    const name = raw.trim();
+    const lower = name.toLowerCase();
+    if (lower === '' || !isToken(lower) || lower === 'content-length' || lower === 'transfer-encoding') {
+      keys.push(undefined);
+      continue;
+    }
+    if (lower === 'content-type') hasType = true;
+    let key = spelled.get(lower);
+    if (key === undefined) spelled.set(lower, (key = name));
+    keys.push(key);
   }
-  if (!hasType && contentType) headers['content-type'] = contentType;
+  return { keys, defaultType: hasType ? undefined : contentType };
+}
+
+/** The header object of one answer: values (rendered with `context`, else as written) made sendable by `headerValue`. */
+function fillHeaders(plan: HeaderPlan, values: readonly Template[], context: RenderContext | undefined): BuiltHeaders {
+  const headers: HeaderValues = {};
+  let wide = false;
+  const keys = plan.keys;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === undefined) continue;
+    const template = values[i]!;
+    const value = headerValue(context === undefined ? template.source : template.render(context));
+    if (!wide && NON_ASCII.test(value)) wide = true;
+    const previous = headers[key];
+    if (previous === undefined) headers[key] = value;
+    else headers[key] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  if (plan.defaultType !== undefined) headers['Content-Type'] = plan.defaultType;
   return { headers, wide };
 }
 

@@ -13,7 +13,7 @@ export interface ProblemAnswer {
 
 export function problemAnswer(status: number, title: string, detail: string, extra: Record<string, unknown>): ProblemAnswer {
   const body = Buffer.from(`${JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }, null, 2)}\n`, 'utf8');
-  return { status, headers: { 'content-type': 'application/problem+json', 'content-length': String(body.length) }, body };
+  return { status, headers: { 'Content-Type': 'application/problem+json', 'Content-Length': String(body.length) }, body };
 }
 
 /** 422: every problem of the request, one string each (the contract check's wording). */

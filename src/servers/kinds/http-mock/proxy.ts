@@ -68,7 +68,7 @@ export function forward(
     headers['content-length'] = String(body.length);
   }
   const failureHeaders = (text: string): HeaderValues => {
-    const headers: HeaderValues = { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) };
+    const headers: HeaderValues = { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) };
     decorate?.(headers);
     return headers;
   };
