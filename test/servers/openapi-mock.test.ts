@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import { convertInput } from '../../src/importers/index.js';
-import { exchanges, makeWorkspace, send, serve } from './helpers.js';
+import { exchanges, makeWorkspace, rawHead, send, serve } from './helpers.js';
 import { CORPUS } from '../support/corpus.js';
 
 // The Petstores and Stripe of the corpus copy (test/fixtures/corpus, with its licences).
@@ -241,6 +241,36 @@ describe('Prefer', () => {
     const unknown = await send(`${url}/cats`, { headers: { prefer: 'example=garfield' } });
     expect(unknown.status).toBe(400);
     expect(json(unknown.body).detail).toMatch(/example=garfield, which the 200 response of GET \/cats does not have; its examples: tom, felix/);
+  });
+  it("the document's header names go out as it spells them; a 422 too spells its own", async () => {
+    const root = await makeWorkspace({
+      servers: { api: { name: 'API', http: { openapi: { spec: 'specs/doc.json' }, routes: [{ method: 'GET', path: '/cats', body: 'route' }] } } },
+      files: {
+        'specs/doc.json': JSON.stringify({
+          openapi: '3.1.0', info: { title: 'T', version: '1' },
+          paths: {
+            '/cats': {
+              get: {
+                parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }],
+                responses: {
+                  200: {
+                    description: 'ok',
+                    headers: { 'X-Rate-Limit': { schema: { type: 'integer', example: 100 } }, 'content-length': { schema: { type: 'integer', example: 1 } } },
+                    content: { 'application/json': { example: { name: 'Tom' } } },
+                  },
+                },
+              },
+            },
+          },
+        }),
+      },
+    });
+    const url = (await serve(root)).servers[0]!.url;
+    const preferred = await rawHead(url, '/cats', { headers: { Prefer: 'code=200' } });
+    expect(preferred[0]).toBe('HTTP/1.1 200 OK');
+    expect(preferred.filter((line) => !line.startsWith('Connection'))).toEqual(['HTTP/1.1 200 OK', 'X-Rate-Limit: 100', 'Content-Type: application/json', expect.stringMatching(/^Content-Length: \d+$/)]);
+    const invalid = await rawHead(url, '/cats?limit=many');
+    expect(invalid.slice(0, 3)).toEqual(['HTTP/1.1 422 Unprocessable Entity', 'Content-Type: application/problem+json', expect.stringMatching(/^Content-Length: \d+$/)]);
   });
 });
 

@@ -74,10 +74,19 @@ export class RouteOperation {
       return refuse(problemAnswer(400, 'Bad Request', `Prefer asks for example=${preference.example}, which the ${key} response of ${this.operation} does not have; its examples: ${names.length > 0 ? names.join(', ') : 'none'}.`, { operation: this.operation }));
     }
     const body = Buffer.from(answer.body, 'utf8');
+    // The document's header names as it spells them (compared without case), as Prism sends them.
     const headers: HeaderValues = {};
-    for (const [name, value] of answer.headers) headers[name.toLowerCase()] = value;
-    if (answer.mediaType !== undefined && body.length > 0) headers['content-type'] = answer.mediaType;
-    headers['content-length'] = String(body.length);
+    const typed = answer.mediaType !== undefined && body.length > 0;
+    const spelled = new Map<string, string>();
+    for (const [name, value] of answer.headers) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-length' || (typed && lower === 'content-type')) continue;
+      let key = spelled.get(lower);
+      if (key === undefined) spelled.set(lower, (key = name));
+      headers[key] = value;
+    }
+    if (typed) headers['Content-Type'] = answer.mediaType!;
+    headers['Content-Length'] = String(body.length);
     return { documented: true, answer: { status, headers, body: status === 204 || status === 304 ? Buffer.alloc(0) : body } };
   }
 }
