@@ -35,7 +35,7 @@ async function backend(): Promise<string> {
       size += c.length;
     });
     req.on('end', () => {
-      res.writeHead(207, { 'content-type': 'application/json', 'x-backend': 'yes', 'set-cookie': ['s=1', 't=2'] });
+      res.writeHead(207, { 'Content-Type': 'application/json', 'X-Backend': 'yes', 'set-cookie': ['s=1', 't=2'], 'access-control-expose-headers': 'X-Backend' });
       res.end(JSON.stringify({ method: req.method, url: req.url, host: req.headers.host, custom: req.headers['x-custom'], connection: req.headers.connection, size, sha: hash.digest('hex') }));
     });
   });
@@ -105,6 +105,18 @@ describe('fallback: proxy', () => {
     const down = await send(`${url}/users/1`, { headers: { origin: 'https://app.example' } });
     expect(down.status).toBe(502);
     expect(down.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
+
+  it("the backend's header names come back as it spelled them; CORS adds only what it did not send", async () => {
+    const base = await backend();
+    const { url } = await mock({ cors: true, routes: [], fallback: 'proxy', proxyUrl: `${base}/base` });
+    const head = await rawHead(url, '/users/1', { headers: { Origin: 'https://app.example' } });
+    expect(head[0]).toBe('HTTP/1.1 207 Multi-Status');
+    const names = head.slice(1).map((line) => line.slice(0, line.indexOf(':')));
+    expect(names).toEqual([
+      'Content-Type', 'X-Backend', 'set-cookie', 'set-cookie', 'access-control-expose-headers',
+      'Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials', 'Vary', 'Connection', 'Transfer-Encoding',
+    ]);
   });
 
   it('the backend URL takes variables and dynamic values, never request values (8.2)', async () => {

@@ -123,7 +123,7 @@ export function rawHead(url: string, requestPath: string, options: { method?: st
       const lines = [`${options.method ?? 'GET'} ${requestPath} HTTP/1.1`, `Host: ${target.host}`, 'Connection: close'];
       for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`${name}: ${value}`);
       if (options.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(options.body)}`);
-      socket.end(`${lines.join('\r\n')}\r\n\r\n${options.body ?? ''}`);
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${options.body ?? ''}`);
     });
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);

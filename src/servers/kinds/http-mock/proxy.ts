@@ -94,12 +94,20 @@ export function forward(
     },
     (answer) => {
       const status = answer.statusCode ?? 502;
+      // Node's values (a repeated header joined, Set-Cookie kept apart) under the backend's
+      // spelling of each name (its first), as the backend sent it.
       const back: HeaderValues = {};
-      const isHttp2 = req.httpVersionMajor === 2;
-      for (const [name, value] of Object.entries(answer.headers)) {
+      const values = answer.headers;
+      const raw = answer.rawHeaders;
+      const seen = new Set<string>();
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!;
+        const lower = name.toLowerCase();
+        if (seen.has(lower)) continue;
+        seen.add(lower);
+        const value = values[lower];
         if (value === undefined) continue;
-        if (HOP_BY_HOP.has(name) && !(name === 'transfer-encoding' && !isHttp2)) continue;
-        if (name === 'transfer-encoding') continue; // Node frames the answer itself
+        if (HOP_BY_HOP.has(lower)) continue; // Transfer-Encoding too: Node frames the answer itself
         back[name] = value;
       }
       decorate?.(back);
