@@ -4,9 +4,10 @@
  * computer, never shown again. An environment's name is edited here too (a rename renames its
  * file), and it can be deleted; NewEnvironmentDialog adds one, empty or as a copy.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api } from './api.js';
+import { useGuardedClose } from './guarded-close.js';
 
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
@@ -28,22 +29,7 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   }, [url]);
   const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
   /** A click beside the dialog, ×, or Esc: with edits, only when the user says to discard them. */
-  const close = () => {
-    if (edited && !window.confirm('Discard your changes to these variables? (Cancel, then Save to keep them.)')) return;
-    onClose();
-  };
-  const closeRef = useRef(close);
-  closeRef.current = close;
-  useEffect(() => {
-    // Before the app's own Esc (which closes any dialog at once): captured here, so edits are asked about.
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      closeRef.current();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  const close = useGuardedClose(edited, 'Discard your changes to these variables? (Cancel, then Save to keep them.)', onClose);
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));

@@ -1,7 +1,8 @@
 /** Import (spec 4.1): a file (chosen or dropped), pasted text (a collection, a document, a cURL command) or a URL; what will be created is shown before writing. */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { api } from './api.js';
+import { useGuardedClose } from './guarded-close.js';
 
 export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpenUnsaved }: { folders: string[]; initialInto?: string; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
@@ -36,22 +37,7 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
   /** Typed or pasted text, a chosen file or a URL not imported yet: closing asks before dropping it. */
   const entered = !done && (text.trim() !== '' || file !== null || url.trim() !== '');
   /** A click beside the dialog, ×, or Esc: with something entered, only when the user says to discard it. */
-  const close = () => {
-    if (entered && !window.confirm('Discard what you entered to import? (Cancel to keep it.)')) return;
-    onClose();
-  };
-  const closeRef = useRef(close);
-  closeRef.current = close;
-  useEffect(() => {
-    // Before the app's own Esc (which closes any dialog at once): captured here, so the content is asked about.
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      closeRef.current();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  const close = useGuardedClose(entered, 'Discard what you entered to import? (Cancel to keep it.)', onClose);
 
   return (
     <div className="dialog-backdrop" onClick={close}>
