@@ -131,10 +131,36 @@ async function cappedResponse(response: Awaited<ReturnType<typeof undiciFetch>>)
     }
   }
   const bytes = Buffer.concat(chunks);
-  const read = new Response(chunks.length ? bytes : null, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  const body = response.ok ? withTokenType(bytes) : bytes;
+  const read = new Response(body.length ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
   answers.set(read, bytes);
   return read;
 }
+
+/**
+ * A token answer without `token_type` (RFC 6749 5.1 requires it; some providers leave it out) is
+ * taken as a bearer token, as Postman and Insomnia take it: oauth4webapi would refuse it. Ferry
+ * sends any token with `headerPrefix`, so the type only needs to be there.
+ */
+function withTokenType(bytes: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return bytes; // not JSON: oauth4webapi's refusal says so
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return bytes;
+  const token = json as { access_token?: unknown; token_type?: unknown };
+  if (typeof token.access_token !== 'string' || token.token_type !== undefined) return bytes;
+  return Buffer.from(JSON.stringify({ ...token, token_type: 'Bearer' }), 'utf8');
+}
+
+/**
+ * Every `token_type` is taken (Slack answers `bot` or `user`, others `N_A` or `mac`), as Postman
+ * takes them: oauth4webapi accepts only bearer and DPoP unless told of others, and Ferry sends any
+ * token the same way (`headerPrefix`, default Bearer).
+ */
+const ANY_TOKEN_TYPE = { recognizedTokenTypes: new Proxy({}, { get: () => () => {} }) } as oauth.ProcessTokenResponseOptions;
 
 /** The body of each token endpoint answer, kept for messages (oauth4webapi has read it by then). */
 const answers = new WeakMap<Response, Buffer>();
@@ -178,12 +204,12 @@ async function grant(s: OAuth2Settings, options: OAuth2Options): Promise<CachedT
     switch (s.grantType) {
       case 'clientCredentials': {
         const response = await oauth.clientCredentialsGrantRequest(e.as, e.client, e.clientAuth, extraParams(s), e.http);
-        return toCached(await oauth.processClientCredentialsResponse(e.as, e.client, response));
+        return toCached(await oauth.processClientCredentialsResponse(e.as, e.client, response, ANY_TOKEN_TYPE));
       }
       case 'password': {
         const params = { username: s.username, password: s.password, ...extraParams(s) };
         const response = await oauth.genericTokenEndpointRequest(e.as, e.client, e.clientAuth, 'password', params, e.http);
-        return toCached(await oauth.processGenericTokenEndpointResponse(e.as, e.client, response));
+        return toCached(await oauth.processGenericTokenEndpointResponse(e.as, e.client, response, ANY_TOKEN_TYPE));
       }
       case 'authorizationCode':
         return await authorizationCode(s, e, options);
@@ -196,7 +222,7 @@ async function grant(s: OAuth2Settings, options: OAuth2Options): Promise<CachedT
 async function refresh(s: OAuth2Settings, refreshToken: string, options: OAuth2Options): Promise<CachedToken> {
   const e = endpoint(s, options);
   const response = await oauth.refreshTokenGrantRequest(e.as, e.client, e.clientAuth, refreshToken, e.http);
-  const token = toCached(await oauth.processRefreshTokenResponse(e.as, e.client, response));
+  const token = toCached(await oauth.processRefreshTokenResponse(e.as, e.client, response, ANY_TOKEN_TYPE));
   // A provider may keep the refresh token and not send it again.
   token.refreshToken ??= refreshToken;
   return token;
@@ -225,7 +251,7 @@ async function authorizationCode(s: OAuth2Settings, e: Endpoint, options: OAuth2
   });
   const params = oauth.validateAuthResponse(e.as, e.client, callback, state);
   const response = await oauth.authorizationCodeGrantRequest(e.as, e.client, e.clientAuth, params, redirectUri, verifier ?? oauth.nopkce, e.http);
-  return toCached(await oauth.processAuthorizationCodeResponse(e.as, e.client, response));
+  return toCached(await oauth.processAuthorizationCodeResponse(e.as, e.client, response, ANY_TOKEN_TYPE));
 }
 
 function toCached(response: oauth.TokenEndpointResponse): CachedToken {

@@ -198,6 +198,28 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     }
   });
 
+  it('takes a token answer without token_type, or with a type other than bearer (Slack: bot), as Postman does', async () => {
+    const answers: Record<string, string> = {
+      '/untyped': '{"access_token":"untyped-token","expires_in":60}',
+      '/bot': '{"ok":true,"access_token":"xoxb-bot-token","token_type":"bot"}',
+      '/typeless-and-tokenless': '{"ok":false}',
+    };
+    const provider = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answers[req.url ?? '']);
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    const { port } = provider.address() as { port: number };
+    const token = (route: string) => oauth2AccessToken(settings({ tokenUrl: `http://127.0.0.1:${port}${route}` }), { data, fetchTokens: true });
+    try {
+      expect(await token('/untyped')).toMatchObject({ token: 'untyped-token', cached: false });
+      expect(await token('/bot')).toMatchObject({ token: 'xoxb-bot-token', cached: false });
+      // Without an access token there is nothing to take: still refused.
+      await expect(token('/typeless-and-tokenless')).rejects.toThrow(/token request to .* failed/);
+    } finally {
+      await new Promise((resolve) => provider.close(resolve));
+    }
+  });
+
   it('gives up on a token endpoint that never answers after the request\'s timeoutMs, saying so', async () => {
     const silent = http.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
