@@ -199,8 +199,13 @@ describe('options', () => {
     // The notes point to settings that exist.
     expect(text).toContain('ferry config set proxy URL');
     expect(text).toContain('caFiles and clientCertificates');
-    expect(text).toMatch(/not supported and were ignored: --compressed, --frobnicate/);
-    expect(text).not.toMatch(/silent|verbose|output/);
+    expect(text).toMatch(/not supported and were ignored: --frobnicate\b/);
+    expect(text).not.toMatch(/silent|verbose|output|compressed/);
+  });
+
+  it('--compressed (browsers\' Copy as cURL adds it) asks Ferry to decode the answer: settings.decompress', () => {
+    expect(curlToRequest('curl --compressed http://x').request.settings).toEqual({ decompress: true });
+    expect(curlToRequest('curl http://x').request.settings).toBeUndefined();
   });
 
   it('-F: a type with parameters is one type, as curl sends it', () => {

@@ -93,6 +93,8 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
       case 'user-agent': userAgent = value; break;
       case 'referer': referer = value.replace(/;auto$/, ''); break;
       case 'insecure': settings.verifyTls = negated; break;
+      // curl asks for a compressed answer and decodes it; Ferry does so when decompress is on.
+      case 'compressed': if (negated) delete settings.decompress; else settings.decompress = true; break;
       case 'location': if (negated) delete settings.followRedirects; else settings.followRedirects = true; break;
       case 'max-redirs': {
         const n = Number(value);

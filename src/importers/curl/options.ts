@@ -77,7 +77,7 @@ const table: [string, string | undefined, boolean, OptionRole][] = [
   ['tlspassword', undefined, true, 'certificate'], ['tlsauthtype', undefined, true, 'certificate'], ['random-file', undefined, true, 'certificate'],
   ['egd-file', undefined, true, 'certificate'], ['doh-insecure', undefined, false, 'certificate'], ['doh-cert-status', undefined, false, 'certificate'],
   // Everything else curl knows: ignored, listed in a note
-  ['compressed', undefined, false, 'other'], ['compressed-ssh', undefined, false, 'other'], ['connect-timeout', undefined, true, 'other'],
+  ['compressed', undefined, false, 'use'], ['compressed-ssh', undefined, false, 'other'], ['connect-timeout', undefined, true, 'other'],
   ['connect-to', undefined, true, 'other'], ['resolve', undefined, true, 'other'], ['cookie-jar', 'c', true, 'other'],
   ['junk-session-cookies', 'j', false, 'other'], ['location-trusted', undefined, false, 'other'], ['range', 'r', true, 'other'],
   ['continue-at', 'C', true, 'other'], ['config', 'K', true, 'other'], ['anyauth', undefined, false, 'other'],
