@@ -104,7 +104,7 @@ function bashScript(program: Command): string {
     }
   }
   return `# ferry completion for bash (and zsh through bashcompinit): source <(ferry completion bash)
-# Ids of the workspace (servers, loadtests) added to COMPREPLY, each quoted (a file name may hold spaces).
+# Ids of the workspace (envs, paths, servers, loadtests) added to COMPREPLY, each quoted (a file name may hold spaces).
 _ferry_ids() {
   local p
   while read -r p; do [ -n "$p" ] && COMPREPLY+=("$(printf '%q' "$p")"); done < <(ferry "\${wsopt[@]}" __complete "$1" "\${cur//\\\\/}" 2>/dev/null)
@@ -150,9 +150,9 @@ ${cases.filter((c) => c.startsWith("    '")).join('\n')}
       case "$prev" in
         # Ids and folder paths may hold spaces: one candidate a line, each quoted for the command line.
         -e|--env|--folder)
-          local what=envs p; [ "$prev" = --folder ] && what=paths
+          local what=envs; [ "$prev" = --folder ] && what=paths
           COMPREPLY=()
-          while read -r p; do [ -n "$p" ] && COMPREPLY+=("$(printf '%q' "$p")"); done < <(ferry "\${wsopt[@]}" __complete "$what" "\${cur//\\\\/}" 2>/dev/null) ;;
+          _ferry_ids "$what" ;;
         *) COMPREPLY=($(compgen -f -- "$cur")) ;;
       esac
       return ;;

@@ -1,7 +1,5 @@
 /** Exit codes of `ferry`, in one place (documented in the README and in `ferry --help`). */
 
-import { performance } from 'node:perf_hooks';
-
 export const EXIT = {
   /** Everything ran and passed. */
   ok: 0,

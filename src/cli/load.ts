@@ -27,9 +27,8 @@ import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/i
 import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
-import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliError, EXIT, EXIT_CODES_HELP, onCtrlC } from './exit-codes.js';
 import { examples } from './examples.js';
-import { onCtrlC } from './exit-codes.js';
 
 interface LoadFlags {
   env?: string;

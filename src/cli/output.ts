@@ -36,7 +36,7 @@ function watchPipes(): void {
  * Colour on stdout: on a terminal (not `TERM=dumb`); `FORCE_COLOR` (any value but `0` or `false`)
  * asks for it into a pipe or a file too (CI logs show it), `FORCE_COLOR=0` never; `NO_COLOR` wins.
  */
-export function wantsColor(env: NodeJS.ProcessEnv, terminal: boolean): boolean {
+function wantsColor(env: NodeJS.ProcessEnv, terminal: boolean): boolean {
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force.toLowerCase() !== 'false';

@@ -11,7 +11,7 @@ import { requestKind } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
 import { loadClientTls } from '../request/client-tls-files.js';
-import { tlsOptionsFor, type ClientTls } from '../request/client-tls.js';
+import { tlsOptionsForUrl, type ClientTls } from '../request/client-tls.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
@@ -165,7 +165,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     if (clientTls && /^https:/i.test(prepared.url)) {
       const url = new URL(prepared.url);
       try {
-        tls.byOrigin[url.origin] = tlsOptionsFor(clientTls, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 443));
+        tls.byOrigin[url.origin] = tlsOptionsForUrl(clientTls, url);
       } catch (error) {
         throw new LoadInputError(`${where}: ${node.path}: ${(error as Error).message}`);
       }

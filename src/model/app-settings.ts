@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { flag, integer, oneOf } from './declare.js';
 import { MAX_TIMER_MS } from './constants.js';
 
-export const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'] as const;
+const HTTP_VERSIONS = ['auto', 'http1', 'http2', 'http3'] as const;
 
 /** Most redirects one send follows, in a request file and in `ferry config` alike. */
 export const MAX_REDIRECTS = 1000;

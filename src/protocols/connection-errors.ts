@@ -43,10 +43,9 @@ export function connectionError(error: unknown, host: string, hostname: string):
     return new SendError(`unknown host ${hostname}: the name could not be resolved. Check the URL and the environment's variables.`, 'unknownHost');
   }
   if (TLS_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /certificate|ssl|tls/i.test(message)) {
-    // OpenSSL's words for a peer that answered the handshake with something that is not TLS.
-    const notTls = /wrong version number|packet length too long|unknown protocol/i.exec(`${message} ${code.replace(/_/g, ' ')}`);
+    const notTls = notTlsReason(`${message} ${code.replace(/_/g, ' ')}`);
     if (notTls) {
-      return new SendError(`TLS error with ${host}: the server does not answer TLS (${notTls[0].toLowerCase()}); it may be a plaintext server: use the URL's scheme without TLS (http://, ws://, mqtt://, tcp://…) or check the port.`, 'tls');
+      return new SendError(`TLS error with ${host}: the server does not answer TLS (${notTls.toLowerCase()}); it may be a plaintext server: use the URL's scheme without TLS (http://, ws://, mqtt://, tcp://…) or check the port.`, 'tls');
     }
     const insecure = TLS_CODES.has(code) ? ' To send anyway, turn off TLS verification (settings.verifyTls: false, or -k/--insecure).' : '';
     // OpenSSL's own text can run over several lines; its first says what happened.
@@ -100,4 +99,9 @@ export function systemCode(error: unknown): string {
 export function connectionErrorByCode(code: string, host: string, detail = ''): SendError | undefined {
   if (!code) return undefined;
   return connectionError({ code, message: detail }, host, host.replace(/:\d+$/, ''));
+}
+
+/** OpenSSL's words for a peer that answered the TLS handshake with something that is not TLS, when `text` has them. */
+export function notTlsReason(text: string): string | undefined {
+  return /wrong version number|packet length too long|unknown protocol/i.exec(text)?.[0];
 }

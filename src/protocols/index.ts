@@ -5,7 +5,6 @@ export { SendError, type SendErrorKind } from './send-error.js';
 export { cookieOfDomain, CookieStore, type CookieInfo } from './http/cookie-jar.js';
 export { HttpAgents, type HostLookup } from './http/http-agents.js';
 export { resolveProxyConfig, type ProxyConfig } from './http/proxy-rules.js';
-export { checkCertificate, type ClientCertificateMaterial, type ClientTls } from '../request/client-tls.js';
 export { DEFAULT_STREAM, MAX_KEPT_MESSAGES, MessageStream, frameText, type MessageInput, type StreamMessage, type StreamSettings, type StreamStop, type StreamSummary } from './stream/messages.js';
 export { commandWords, programRefused, ProgramRefusedError, type ProgramPolicy, type ProgramSpec } from './programs.js';
 export type { CatalogApply, CatalogEntry, CatalogForm, KindCatalog } from './catalog.js';

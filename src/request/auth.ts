@@ -17,6 +17,10 @@ const oauth2Client = loadOnce(() => import('./oauth2.js'));
 const aws4 = lazyRequire<typeof import('aws4')>(import.meta.url, 'aws4');
 
 export const AUTH_NAMES: Record<string, string> = {
+  basic: 'Basic',
+  bearer: 'Bearer',
+  apiKey: 'API key',
+  oauth2: 'OAuth 2.0',
   digest: 'Digest',
   ntlm: 'NTLM',
   awsv4: 'AWS Signature V4',

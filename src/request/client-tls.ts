@@ -69,3 +69,12 @@ export function checkCertificate(entry: Pick<ClientCertificateMaterial, 'cert' |
     return `${what}: ${message.split('\n')[0]}.`;
   }
 }
+
+/** The default ports of the URL schemes that speak TLS. */
+const TLS_PORTS: Record<string, number> = { 'https:': 443, 'wss:': 443, 'grpcs:': 443, 'mqtts:': 8883, 'tls:': 853 };
+
+/** TLS options for `url`'s server (its scheme's default port when it names none); nothing for a scheme without TLS. */
+export function tlsOptionsForUrl(material: ClientTls | undefined, url: URL): tls.ConnectionOptions {
+  const defaultPort = TLS_PORTS[url.protocol];
+  return defaultPort === undefined ? {} : tlsOptionsFor(material, url.hostname, Number(url.port) || defaultPort);
+}

@@ -170,14 +170,13 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const AUTH_LABELS: Record<string, string> = { basic: 'Basic', bearer: 'Bearer', apiKey: 'API key', oauth2: 'OAuth 2.0' };
 
 /**
  * The headers auth adds, checked as header rows are: a token pasted with its newline, or a
  * character beyond Latin-1, would otherwise fail at sending as "invalid Authorization header".
  */
 function checkAuthHeaders(added: readonly PreparedHeader[], auth: Auth, where: string): void {
-  const label = `${AUTH_LABELS[auth.type] ?? auth.type} auth`;
+  const label = `${AUTH_NAMES[auth.type] ?? auth.type} auth`;
   for (const { name, value } of added) {
     if (!HEADER_NAME.test(name)) throw new PrepareError(`${where}: the API key's header name "${name}" is not valid (letters, digits and - only); fix the key, or send it in the query (location: query).`);
     if (/[\r\n\0]/.test(value)) throw new PrepareError(`${where}: the ${name} header of ${label} contains a line break, which HTTP does not allow; check the auth's fields and the variables they use (a token pasted with its newline?).`);

@@ -6,7 +6,7 @@
  * over a context `runRequests` opens for one run or a `Session` keeps across many.
  */
 import { performance } from 'node:perf_hooks';
-import { formatWarning, REQUESTS_DIR } from '../workspace/index.js';
+import { formatWarning, isUnreadableRequestsFolder } from '../workspace/index.js';
 import type { RunContext } from './context.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
@@ -79,7 +79,7 @@ export function iterationCount(plan: RunPlan): number {
 export async function runItems(ctx: RunContext, items: readonly RunItem[], plan: RunPlan, save: () => Promise<string[]>): Promise<RunOutcome> {
   const { workspace, iterations } = ctx;
   // requests/ itself could not be read: a run of nothing would pass, so it does not start.
-  const unreadable = workspace.warnings.find((w) => w.file === REQUESTS_DIR && w.message.includes('cannot be read'));
+  const unreadable = workspace.warnings.find(isUnreadableRequestsFolder);
   if (unreadable) throw new RunError(`${unreadable.message} Nothing was run.`);
   const rows = plan.data ?? [];
   const reporters = plan.reporters ?? [];

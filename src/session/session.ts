@@ -33,7 +33,7 @@ import {
 import type { FetchedToken } from '../request/index.js';
 import { render } from '../template/index.js';
 import type { DataRow } from '../variables/index.js';
-import { unsavedItem, type Workspace } from '../workspace/index.js';
+import { normalizeSelectPath, unsavedItem, type Workspace } from '../workspace/index.js';
 
 export interface SessionOptions extends ContextOptions {
   /** Data-file rows: a send reads the first (as a run's first iteration does); a run, one per iteration. */
@@ -269,7 +269,7 @@ export class Session {
   private itemFor(target: SendTarget): RunItem {
     if (typeof target === 'string') {
       const items = selectRequests(this.workspace.tree, [target]);
-      const wanted = normalizePath(target).toLowerCase();
+      const wanted = normalizeSelectPath(target).toLowerCase();
       const item = items.length === 1 ? items[0]! : undefined;
       if (!item || (item.node.path.toLowerCase() !== wanted && item.node.path.toLowerCase() !== `${wanted}.yaml`)) {
         throw new SelectError(`"${target}" is a folder; send sends one request (run a folder with run).`);
@@ -278,9 +278,4 @@ export class Session {
     }
     return unsavedItem(this.workspace.tree, target.path, target.request);
   }
-}
-
-/** `requests/Users/Get.yaml`, `./Users\\Get` → `Users/Get.yaml`, `Users/Get`: as `ferry run` reads paths. */
-function normalizePath(text: string): string {
-  return text.replace(/\\/g, '/').trim().replace(/^\.\//, '').replace(/^requests\//i, '').replace(/\/+$/, '');
 }

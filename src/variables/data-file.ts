@@ -12,7 +12,7 @@ export function asText(value: unknown): string {
  */
 export function rowText(row: DataRow): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(row)) Object.defineProperty(out, key, { value: asText(value), enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(row)) putOwn(out, key, asText(value));
   return out;
 }
 
@@ -105,7 +105,12 @@ function csvRows(text: string, file: string): Array<Record<string, string>> {
     }
     // Own properties, as a JSON row's: a column named `__proto__` is a variable, not the prototype.
     const out: Record<string, string> = {};
-    header.forEach((name, c) => Object.defineProperty(out, name, { value: cells[c] ?? '', enumerable: true, writable: true, configurable: true }));
+    header.forEach((name, c) => putOwn(out, name, cells[c] ?? ''));
     return out;
   });
+}
+
+/** Sets an own property, even for a name such as `__proto__` (plain assignment would change the prototype). */
+export function putOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -11,7 +11,7 @@ import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/varia
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
 import type { VariableScope } from '../template/index.js';
 import { SecretMask } from './secret-mask.js';
-import { asText, rowText, type DataRow } from './data-file.js';
+import { asText, putOwn, rowText, type DataRow } from './data-file.js';
 
 type PersistedScope = 'environment' | 'collection' | 'globals';
 type SecretScope = 'environment' | 'collection';
@@ -56,11 +56,11 @@ export class RunVariables {
         if (!Object.hasOwn(values, key)) continue;
         // A plain-text copy an older Ferry kept: it won over the stored secret then, so it still
         // does; at the end of the run it moves to the secret store.
-        put(secrets, key, values[key]!);
+        putOwn(secrets, key, values[key]!);
         delete values[key];
         const pending = this.pendingOf(scope);
-        put(pending.secrets, key, secrets[key]!);
-        put(pending.changes, key, null);
+        putOwn(pending.secrets, key, secrets[key]!);
+        putOwn(pending.changes, key, null);
       }
     }
     for (const secrets of Object.values(snapshot.secrets)) for (const value of Object.values(secrets)) this.mask.add(value);
@@ -108,7 +108,7 @@ export class RunVariables {
     };
     // `--var` (alias `--env-var`) values are environment values to scripts, as Newman's --env-var
     // are, and win as they do in the request: `pm.environment.get('token')` is what was sent.
-    for (const [key, value] of this.cliVars) put(environment, key, value);
+    for (const [key, value] of this.cliVars) putOwn(environment, key, value);
     return {
       environment,
       collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace), ...this.typed.collection },
@@ -139,23 +139,23 @@ export class RunVariables {
         delete typed[key];
         if (secretKeys.has(key)) {
           delete secrets[key];
-          put(pending.secrets, key, null);
+          putOwn(pending.secrets, key, null);
         } else {
           delete values[key];
-          put(pending.changes, key, null);
+          putOwn(pending.changes, key, null);
         }
       }
       for (const [key, value] of Object.entries(change.set)) {
         const text = asText(value);
         if (typeof value === 'string') delete typed[key];
-        else put(typed, key, value);
+        else putOwn(typed, key, value);
         if (secretKeys.has(key)) {
-          put(secrets, key, text);
-          put(pending.secrets, key, text);
+          putOwn(secrets, key, text);
+          putOwn(pending.secrets, key, text);
           this.mask.add(text);
         } else {
-          put(values, key, text);
-          put(pending.changes, key, text);
+          putOwn(values, key, text);
+          putOwn(pending.changes, key, text);
         }
       }
     }
@@ -202,15 +202,11 @@ function layerValues(variables: readonly Variable[], scripted: Record<string, st
   for (const v of variables) {
     if (v.enabled === false || Object.hasOwn(out, v.key)) continue;
     const value = v.secret ? (Object.hasOwn(secrets, v.key) ? secrets[v.key] : undefined) : v.value;
-    if (value !== undefined) put(out, v.key, value);
+    if (value !== undefined) putOwn(out, v.key, value);
   }
-  for (const [key, value] of Object.entries(scripted)) put(out, key, value);
+  for (const [key, value] of Object.entries(scripted)) putOwn(out, key, value);
   return out;
 }
 
-/** Sets an own property, even for a name such as `__proto__` (plain assignment would change the prototype). */
-function put(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 

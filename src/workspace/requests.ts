@@ -163,8 +163,7 @@ export async function renameFolder(root: string, folderPath: string, newName: st
   const newPath = parentPath ? `${parentPath}/${dirName}` : dirName;
   if (dirName !== path.basename(dir)) {
     await fs.rename(dir, path.join(parent, dirName));
-    const prefix = `${folderPath}/`;
-    await updateLoadTestTargets(root, (t) => (t.toLowerCase().startsWith(prefix.toLowerCase()) ? `${newPath}/${t.slice(prefix.length)}` : undefined));
+    await updateLoadTestTargets(root, movedUnder(folderPath, newPath));
   }
   return newPath;
 }
@@ -215,9 +214,15 @@ export async function moveFolder(root: string, folderPath: string, toParent: str
   if (!settings && dirName !== displayName) await saveResource(path.join(dir, FOLDER_FILE), 'folder', { ...NEW_FOLDER, name: displayName });
   const newPath = toParent ? `${toParent}/${dirName}` : dirName;
   await fs.rename(dir, path.join(target, dirName));
-  const prefix = `${folderPath}/`;
-  await updateLoadTestTargets(root, (t) => (t.toLowerCase().startsWith(prefix.toLowerCase()) ? `${newPath}/${t.slice(prefix.length)}` : undefined));
+  await updateLoadTestTargets(root, movedUnder(folderPath, newPath));
   return newPath;
+}
+
+/** A load test target's new path when folder `from` became `to` (names compared without case), else undefined. */
+function movedUnder(from: string, to: string): (target: string) => string | undefined {
+  const prefix = `${from}/`;
+  const lower = prefix.toLowerCase();
+  return (target) => (target.toLowerCase().startsWith(lower) ? `${to}/${target.slice(prefix.length)}` : undefined);
 }
 
 export async function deleteFolder(root: string, folderPath: string): Promise<void> {

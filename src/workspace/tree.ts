@@ -66,6 +66,13 @@ export function listFolder(root: string, relPath: string, warnings: Warning[]): 
   return [];
 }
 
+/** Whether `warning` says `requests/` itself could not be listed (a run of nothing would pass). */
+export function isUnreadableRequestsFolder(warning: Warning): boolean {
+  return warning.file === REQUESTS_DIR && warning.message.startsWith(`${REQUESTS_DIR}/ ${CANNOT_BE_READ} (`);
+}
+
+const CANNOT_BE_READ = 'cannot be read';
+
 /** The entries of a folder under `requests/`, or why it cannot be read (undefined when it is missing). */
 function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning | undefined {
   const label = path.posix.join(REQUESTS_DIR, relPath);
@@ -75,7 +82,7 @@ function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning 
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     const fix = code === 'EACCES' || code === 'EPERM' ? " Check the folder's permissions." : code === 'ENOTDIR' ? ' Make it a folder.' : '';
-    return { file: label, message: `${label}/ cannot be read (${fileProblemReason(error)}); its requests were not read.${fix}` };
+    return { file: label, message: `${label}/ ${CANNOT_BE_READ} (${fileProblemReason(error)}); its requests were not read.${fix}` };
   }
 }
 

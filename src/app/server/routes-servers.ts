@@ -44,10 +44,8 @@ export class AppServers {
   private readonly failed = new Map<string, string>();
   private readonly unsubscribe: () => void;
   private readonly known: KnownServers;
-  /** The autoStart pass run once the app listens (`begin`); lists wait for it. */
-  readonly autoStarted: Promise<void>;
-  /** Opens the gate of the autoStart pass: true runs it, false (the app closed first) skips it. */
-  private openGate!: (start: boolean) => void;
+  /** The autoStart pass, run once the app listens (`begin`); lists wait for it. */
+  autoStarted: Promise<void> = Promise.resolve();
 
   /**
    * This computer's secret values of the workspace: what servers send may hold them (a template
@@ -58,13 +56,11 @@ export class AppServers {
   constructor(private readonly state: WorkspaceState, live: LiveChannel) {
     this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: records.map((r) => this.shown(r)) }));
     this.known = new KnownServers(state.workspace.id, state.workspace.root);
-    const gate = new Promise<boolean>((resolve) => (this.openGate = resolve));
-    this.autoStarted = gate.then((start) => (start ? this.learnSecrets().then(() => this.autoStart()) : undefined)).catch(() => undefined);
   }
 
   /** Starts the servers marked autoStart: once the app listens, so an app that cannot (its port taken) starts none. */
   begin(): void {
-    this.openGate(true);
+    this.autoStarted = this.learnSecrets().then(() => this.autoStart()).catch(() => undefined);
   }
 
   /** Adds the secret values stored for the workspace and its environments to the mask (values stored since are learnt on the next start or send). */
@@ -234,7 +230,6 @@ export class AppServers {
 
   async close(): Promise<void> {
     this.unsubscribe();
-    this.openGate(false); // no effect once begun
     await this.autoStarted;
     const all = [...this.running.values()];
     this.running.clear();

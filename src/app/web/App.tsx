@@ -8,7 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, ApiFailure, connectLive, stableJson } from './api.js';
 import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
-import { fetchWorkspace } from './tree.js';
+import { fetchWorkspace, parentOf } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
 import { CommandPalette, type PaletteCommand } from './CommandPalette.js';
 import { CookiesDialog } from './CookiesDialog.js';
@@ -38,10 +38,6 @@ function folders(item: TreeItem, out: string[] = []): string[] {
     for (const child of item.children) folders(child, out);
   }
   return out;
-}
-
-function parentOf(path: string): string {
-  return path.split('/').slice(0, -1).join('/');
 }
 
 function newId(): string {

@@ -94,9 +94,11 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
     return undefined;
   }, [data, answer]);
 
+  // Once per answer: the page renders on every keystroke in the editor.
+  const binary = useMemo(() => looksBinary(data), [data]);
   const mode: Mode = picked && (picked !== 'preview' || preview)
     ? picked
-    : preview && /^image\//i.test(answer?.response?.contentType ?? '') ? 'preview' : looksBinary(data) ? 'hex' : 'pretty';
+    : preview && /^image\//i.test(answer?.response?.contentType ?? '') ? 'preview' : binary ? 'hex' : 'pretty';
 
   if (sending) {
     return (

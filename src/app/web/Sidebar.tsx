@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import type { TreeItem } from '../shared/api.js';
+import { parentOf } from './tree.js';
 
 const ROW = 26;
 
@@ -68,7 +69,8 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
   }, [selected]);
   /** The row the keyboard is on (an index into `rows`): the one row reachable with Tab (roving tabindex). */
   const [focusAt, setFocusAt] = useState<number | null>(null);
-  const selectedAt = rows.findIndex((r) => r.item.path === selected);
+  // Not on every render: a scroll renders, and a large workspace has thousands of rows.
+  const selectedAt = useMemo(() => rows.findIndex((r) => r.item.path === selected), [rows, selected]);
   const tabStop = focusAt !== null && focusAt < rows.length ? focusAt : Math.max(0, selectedAt);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 10);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW) + 10);
@@ -137,7 +139,7 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
       ArrowRight: () => (item.type === 'folder' && !isOpen ? toggle(item.path) : isOpen ? focusRow(at + 1) : undefined),
       ArrowLeft: () => {
         if (isOpen && !filter) return toggle(item.path);
-        const parent = rows.findIndex((r) => r.item.path === item.path.split('/').slice(0, -1).join('/'));
+        const parent = rows.findIndex((r) => r.item.path === parentOf(item.path));
         if (parent >= 0 && parent < at) focusRow(parent);
       },
       Enter: () => (item.type === 'folder' ? toggle(item.path) : item.type === 'request' ? actions.select(item.path) : undefined),
@@ -167,13 +169,13 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
     } else return;
     e.preventDefault();
   };
-  const folderOf = (item: TreeItem) => (item.type === 'folder' ? item.path : item.path.split('/').slice(0, -1).join('/'));
+  const folderOf = (item: TreeItem) => (item.type === 'folder' ? item.path : parentOf(item.path));
 
   return (
     <aside className="sidebar" aria-label="Requests" onClick={() => setMenu(null)}>
       <div className="sidebar-tools">
         <input type="search" placeholder="Filter" aria-label="Filter requests" value={filter} onChange={(e) => setFilter(e.target.value)} />
-        <button title="New request" aria-label="New request" onClick={() => actions.newRequest(selected ? selected.split('/').slice(0, -1).join('/') : '')}>+</button>
+        <button title="New request" aria-label="New request" onClick={() => actions.newRequest(selected ? parentOf(selected) : '')}>+</button>
         <button title="New folder" aria-label="New folder" onClick={() => actions.newFolder('')}>+▤</button>
       </div>
       <div

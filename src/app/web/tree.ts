@@ -2,6 +2,11 @@
 import type { CompactFolder, CompactItem, CompactWorkspaceInfo, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api } from './api.js';
 
+/** The folder a tree path is in (`''` for the collection root). */
+export function parentOf(path: string): string {
+  return path.split('/').slice(0, -1).join('/');
+}
+
 function expand(item: CompactItem, parent: string): TreeItem {
   const path = parent ? `${parent}/${item.f}` : item.f;
   if ('c' in item) return { type: 'folder', path, name: item.n, children: item.c.map((child) => expand(child, path)), ...(item.o === 1 ? { openapi: true } : {}) };

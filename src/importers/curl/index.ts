@@ -199,11 +199,9 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
   } else if (awsSigv4 !== undefined) {
     auth = awsAuth(awsSigv4, user, notes);
   } else if (user !== undefined) {
-    const colon = user.indexOf(':');
-    const username = colon < 0 ? user : user.slice(0, colon);
-    const password = colon < 0 ? '' : user.slice(colon + 1);
+    const { name: username, secret: password, hasSecret } = splitUser(user);
     auth = { type: authScheme, username, password };
-    if (colon < 0 && username !== '') notes.push(`The command gives -u ${username} without a password, which curl asks for when it runs; the password was left empty. Set it in the request's Auth tab (auth.password in its file).`);
+    if (!hasSecret && username !== '') notes.push(`The command gives -u ${username} without a password, which curl asks for when it runs; the password was left empty. Set it in the request's Auth tab (auth.password in its file).`);
   }
 
   const request: ImportedRequestData = {
@@ -218,6 +216,12 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
   return { request, notes };
 }
 
+/** `-u USER[:PASSWORD]`, split at the first colon; without one, no secret (curl asks for it). */
+function splitUser(user: string): { name: string; secret: string; hasSecret: boolean } {
+  const colon = user.indexOf(':');
+  return colon < 0 ? { name: user, secret: '', hasSecret: false } : { name: user.slice(0, colon), secret: user.slice(colon + 1), hasSecret: true };
+}
+
 /**
  * `--aws-sigv4 provider1[:provider2[:region[:service]]]` with `-u KEY:SECRET`: AWS Signature V4
  * (an empty region or service is read from the host when signing). The secret signs; it is never
@@ -229,11 +233,11 @@ function awsAuth(spec: string, user: string | undefined, notes: string[]): Impor
     notes.push(`--aws-sigv4 "${spec}" signs for the provider "${provider}", which Ferry cannot sign for (AWS only); the request was imported without auth and the -u credentials were left out.`);
     return { type: 'none' };
   }
-  const colon = user?.indexOf(':') ?? -1;
+  const { name: accessKey, secret: secretKey } = splitUser(user ?? '');
   return {
     type: 'awsv4',
-    accessKey: colon < 0 ? (user ?? '') : user!.slice(0, colon),
-    secretKey: colon < 0 ? '' : user!.slice(colon + 1),
+    accessKey,
+    secretKey,
     ...(region ? { region } : {}),
     ...(service ? { service } : {}),
   };

@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import type { PreparedRequest } from '../../request/prepared.js';
-import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import { connectionErrorByCode, notTlsReason, systemCode } from '../connection-errors.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
@@ -132,8 +132,9 @@ export function failure(status: string | undefined, details: string, host: strin
   const known = connectionErrorByCode(code, host, last);
   if (known) return known;
   // The usual mix-ups, named: TLS to a plaintext server, plaintext to a TLS one, a server that is not HTTP/2.
-  if (/wrong version number|packet length too long|unknown protocol/i.test(last)) {
-    return new SendError(`TLS error with ${host}: the server does not answer TLS (${/wrong version number|packet length too long|unknown protocol/i.exec(last)![0]}); for a plaintext gRPC server use grpc:// instead of grpcs://.`, 'tls');
+  const notTls = notTlsReason(last);
+  if (notTls) {
+    return new SendError(`TLS error with ${host}: the server does not answer TLS (${notTls}); for a plaintext gRPC server use grpc:// instead of grpcs://.`, 'tls');
   }
   if (/^Failed to connect$/i.test(last)) return new SendError(`${host} closed the connection before HTTP/2 was set up; if it is a TLS server, use grpcs:// instead of grpc://.`, 'reset');
   if (/^Protocol error$/i.test(last)) return new SendError(`${host} does not speak HTTP/2 (Protocol error), which gRPC runs over: is it a gRPC server, and the port right?`, 'protocol');

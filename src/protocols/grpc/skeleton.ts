@@ -70,7 +70,8 @@ function valueOf(definition: PackageDefinition, field: FieldDescriptor, nested: 
   }
 }
 
-function jsonName(field: FieldDescriptor): string {
+/** A field's name in proto3 JSON: its `json_name`, else the lowerCamelCase of its name. */
+export function jsonName(field: FieldDescriptor): string {
   return field.jsonName || field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 

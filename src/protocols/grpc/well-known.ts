@@ -7,7 +7,7 @@
  * turned into those forms before encoding and back after decoding.
  */
 import type { PackageDefinition } from '@grpc/proto-loader';
-import { lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
+import { jsonName, lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
 
 const TIMESTAMP = 'google.protobuf.Timestamp';
 const DURATION = 'google.protobuf.Duration';
@@ -62,7 +62,7 @@ export function toProto3Json(definition: PackageDefinition, type: TypeDescriptor
   if (!type || !isObject(message)) return message;
   const out: Record<string, unknown> = { ...message };
   for (const field of type.field ?? []) {
-    const key = field.jsonName || field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const key = jsonName(field);
     const item = out[key];
     if (item === null || item === undefined || field.type !== 'TYPE_MESSAGE') continue;
     const entry = entryType(definition, type, field);

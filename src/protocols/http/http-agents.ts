@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { SendError } from '../send-error.js';
-import { certificateFor, tlsOptionsFor, type ClientTls } from '../../request/client-tls.js';
+import { certificateFor, tlsOptionsFor, tlsOptionsForUrl, type ClientTls } from '../../request/client-tls.js';
 import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
 import { undiciAgent, undiciDispatcher, undiciProxyAgent } from './undici-parts.js';
@@ -218,8 +218,6 @@ const POOL_OPTIONS = {
 };
 
 /** The schemes of TLS connections, with the port each has when the URL names none (`tls:`: DNS over TLS). */
-const TLS_PORTS: Record<string, number> = { 'https:': 443, 'wss:': 443, 'grpcs:': 443, 'mqtts:': 8883, 'tls:': 853 };
-
 export interface HttpAgentsOptions {
   /** How host names are resolved (default: this computer's resolver, `dns.lookup`). */
   lookup?: HostLookup;
@@ -268,10 +266,8 @@ export class HttpAgents {
    * with its reason. A URL of a plain scheme gets nothing.
    */
   targetTls(url: URL): Pick<tls.ConnectionOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase'> {
-    const defaultPort = TLS_PORTS[url.protocol];
-    if (defaultPort === undefined) return {};
     try {
-      return tlsOptionsFor(this.material, url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port) || defaultPort);
+      return tlsOptionsForUrl(this.material, url);
     } catch (error) {
       throw new SendError((error as Error).message, 'tls');
     }

@@ -2,12 +2,9 @@
 import { MAX_TIMER_MS } from '../../model/index.js';
 import { ServerError } from '../errors.js';
 
-/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); Node fires longer ones after 1 ms. */
-export const MAX_WAIT_MS = MAX_TIMER_MS;
-
 /** Refuses a `delayMs` / `intervalMs` a timer cannot hold, instead of answering at once. */
 export function checkWait(ms: number, field: string, file: string): void {
-  if (ms > MAX_WAIT_MS) {
-    throw new ServerError(`${file}: ${field}: ${ms} ms is longer than a server can wait; give at most ${MAX_WAIT_MS} (about 24 days).`);
+  if (ms > MAX_TIMER_MS) {
+    throw new ServerError(`${file}: ${field}: ${ms} ms is longer than a server can wait; give at most ${MAX_TIMER_MS} (about 24 days).`);
   }
 }
