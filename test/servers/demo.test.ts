@@ -43,9 +43,10 @@ describe('examples/demo', () => {
     await new WorkspaceData(ws.id, ws.root).setActiveEnvironment('local');
     const vars = ['--var', `baseUrl=http://127.0.0.1:${port}`];
     const active = await ferry(['-w', root, 'run', 'Users/Get user', '--start-servers', ...vars, '-r', 'json']);
-    expect(JSON.parse(active.stdout).summary).toMatchObject({ failedRequests: 0, failedTests: 0 });
+    // On a failure, say why (a port taken between freePort and the server's start is the known way).
+    expect(JSON.parse(active.stdout).summary, active.stdout + active.stderr).toMatchObject({ failedRequests: 0, failedTests: 0 });
     const byName = await ferry(['-w', root, 'run', 'Users/Get user', '--start-servers', '-e', 'LOCAL', ...vars, '-r', 'json']);
-    expect(JSON.parse(byName.stdout).summary).toMatchObject({ failedRequests: 0, failedTests: 0 });
+    expect(JSON.parse(byName.stdout).summary, byName.stdout + byName.stderr).toMatchObject({ failedRequests: 0, failedTests: 0 });
     const unknown = await ferry(['-w', root, 'run', '--start-servers', '-e', 'prod', ...vars]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No environment "prod". Environments here: local.');
