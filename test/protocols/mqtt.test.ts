@@ -117,8 +117,9 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
       const name = topic('session');
       const clientId = `ferry-${process.pid}-${unique}`;
       const away = mqtt({ clientId, cleanSession: false, subscriptions: [{ topic: name, qos: 1 }] });
-      await sendRequest('mqtt', { url: broker.url, mqtt: away, settings: { stream: { timeoutMs: 1 } } });
-      await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: name, qos: 1 }), body: { type: 'text', text: 'while away' }, settings: { stream: { timeoutMs: 1 } } });
+      // Long enough for the SUBACK and the PUBACK on a loaded machine (1 ms once lost the message in a full run).
+      await sendRequest('mqtt', { url: broker.url, mqtt: away, settings: { stream: { timeoutMs: 300 } } });
+      await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: name, qos: 1 }), body: { type: 'text', text: 'while away' }, settings: { stream: { timeoutMs: 300 } } });
       const back = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ clientId, cleanSession: false }), settings: { stream: { maxEvents: 1, timeoutMs: 3000 } } });
       expect(back.detail).toMatchObject({ sessionPresent: true, clientId });
       expect(received(back)[0]).toMatchObject({ topic: name, text: 'while away' });
