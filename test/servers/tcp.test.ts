@@ -99,6 +99,55 @@ describe('TCP server', () => {
     client.destroy();
   });
 
+  it('answers a client that half-closes (socat at end of input) before closing its side, delayed replies included', async () => {
+    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', lineEnding: 'lf', rules: [{ match: 'exact', pattern: 'PING', reply: 'PONG', delayMs: 300 }, { match: 'any', reply: 'got {{message}}' }] });
+    // socat sends FIN at the end of its input and waits up to 5 s for the server's side to end.
+    const started = performance.now();
+    expect((await runTool('socat', ['-t', '5', '-', `TCP:127.0.0.1:${port}`], 'PING\nhello\n')).stdout.toString()).toBe('got hello\nPONG\n');
+    // Then the server ended its side itself: socat did not wait out its 5 s.
+    expect(performance.now() - started).toBeLessThan(4000);
+    await eventually(async () => handle.traffic.recent().some((r) => (r as MessageRecord).detail.event === 'close'));
+    // Over TLS too: the client ends its side and still gets the delayed reply, then the server's end.
+    const secure = await tcpServer({ mode: 'rules', rules: [{ match: 'any', reply: 'late', delayMs: 200 }] }, { tls: { enabled: true } });
+    const socket = tls.connect({ port: secure.port, host: '127.0.0.1', rejectUnauthorized: false, allowHalfOpen: true });
+    await new Promise((r) => socket.once('secureConnect', r));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    const ended = new Promise((r) => socket.once('end', r));
+    socket.end('x');
+    await ended;
+    expect(Buffer.concat(chunks).toString()).toBe('late');
+    socket.destroy();
+  });
+
+  it('stops reading from a client that does not read its echo, instead of buffering without bound', async () => {
+    const { port, handle } = await tcpServer({});
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause(); // never reads
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    // Writes 1 MB at a time while the server takes them: 64 MB at most, 5 s at most. A write the
+    // server does not take within 500 ms means it stopped reading (what a real echo server does).
+    let taken = 0;
+    let stalled = false;
+    const until = Date.now() + 5000;
+    while (taken < 64 && Date.now() < until) {
+      if (!socket.write(chunk)) {
+        const drained = await Promise.race([new Promise<boolean>((r) => socket.once('drain', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 500))]);
+        if (!drained) {
+          stalled = true;
+          break;
+        }
+      }
+      taken++;
+    }
+    expect(stalled).toBe(true);
+    // The kernel's buffers on both sides hold a few MB; nothing more waits in the server.
+    expect(taken).toBeLessThan(32);
+    expect(handle.servers[0]!.openStreams()).toBe(1);
+    socket.destroy();
+  });
+
   it('runs over TLS', async () => {
     const { port, server } = await tcpServer({ greeting: 'secure' }, { tls: { enabled: true } });
     expect(server.url).toMatch(/^tls:\/\/127\.0\.0\.1:/);

@@ -76,7 +76,9 @@ class TcpKind implements SocketKindInstance {
 
   async listen(bind: BindOptions): Promise<Listener> {
     const onConnection = (socket: Socket) => this.#connected(socket);
-    const server = bind.tls ? tls.createServer({ cert: bind.tls.cert, key: bind.tls.key }, onConnection) : net.createServer(onConnection);
+    // Half-open: a client that ends its side (socat or nc at the end of their input) still gets
+    // the replies owed to it; the server ends its side after them (#connected).
+    const server = bind.tls ? tls.createServer({ cert: bind.tls.cert, key: bind.tls.key, allowHalfOpen: true }, onConnection) : net.createServer({ allowHalfOpen: true }, onConnection);
     const all = new Set<Socket>();
     // The raw sockets, also those still in the TLS handshake, so close() ends them all.
     server.on('connection', (socket: Socket) => {
@@ -102,6 +104,17 @@ class TcpKind implements SocketKindInstance {
     if (greeting.length > 0) this.#write(socket, peer, frame(greeting, state));
     // A connection keeps the framing it started with: an edit cannot cut a stream mid-message.
     const deframer = serverDeframer(state);
+    // Delayed replies not sent yet, and whether the client has ended its side: the server ends
+    // its own once both hold, so a half-closed client still gets every reply.
+    let owed = 0;
+    let clientEnded = false;
+    const endIfDone = () => {
+      if (clientEnded && owed === 0 && !socket.destroyed) socket.end();
+    };
+    socket.once('end', () => {
+      clientEnded = true;
+      endIfDone();
+    });
     socket.on('data', (chunk: Buffer) => {
       bytesIn += chunk.length;
       let messages;
@@ -116,8 +129,10 @@ class TcpKind implements SocketKindInstance {
         const now = this.#state!;
         const shown = preview(content, now.encoding === 'hex');
         if (now.mode === 'echo') {
-          // One record for the message and its echo, as the WebSocket server keeps it.
-          if (socket.writable) socket.write(wire);
+          // One record for the message and its echo, as the WebSocket server keeps it. A client
+          // that does not read its echo is not read either (as a pipe does), so what waits in
+          // memory stays bounded.
+          if (socket.writable && !socket.write(wire)) readAfterDrain(socket);
           traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length, bytesOut: wire.length, note: 'echoed' }));
           continue;
         }
@@ -126,7 +141,14 @@ class TcpKind implements SocketKindInstance {
         if (answer === undefined) continue;
         const bytes = answer.rule === undefined ? answer.bytes : frame(answer.bytes, state);
         if (answer.delayMs === 0) this.#write(socket, peer, bytes, answer.rule);
-        else this.#timers.later(answer.delayMs, () => this.#write(socket, peer, bytes, answer.rule));
+        else {
+          owed++;
+          this.#timers.later(answer.delayMs, () => {
+            owed--;
+            this.#write(socket, peer, bytes, answer.rule);
+            endIfDone();
+          });
+        }
       }
     });
     socket.on('error', () => {}); // a reset: 'close' follows and is recorded
@@ -138,11 +160,18 @@ class TcpKind implements SocketKindInstance {
 
   #write(socket: Socket, peer: string, bytes: Buffer, rule?: number): void {
     if (socket.destroyed || !socket.writable) return;
-    socket.write(bytes);
+    if (!socket.write(bytes)) readAfterDrain(socket);
     const state = this.#state!;
     const detail = { peer, event: 'message' as const, preview: preview(bytes, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
     this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: bytes.length }));
   }
+}
+
+/** Stops reading from a client whose replies wait unsent, until they have gone out. */
+function readAfterDrain(socket: Socket): void {
+  if (socket.isPaused()) return;
+  socket.pause();
+  socket.once('drain', () => socket.resume());
 }
 
 export const tcpKind: ServerKindModule = {
