@@ -90,6 +90,37 @@ describe('WebSocket server', () => {
     expect(closes).toEqual(['code 4002 "bye now"', expect.stringMatching(/^code \d+ \(closed with 1009: a message over 16 MB\)$/)]);
   });
 
+  it('stops reading from a client that does not read its echo, instead of buffering without bound', async () => {
+    const { url, server } = await wsServer({});
+    const c = await connect(url);
+    c.ws.pause(); // reads nothing more from the server
+    const message = Buffer.alloc(1024 * 1024, 0x61);
+    // Sends 1 MB at a time while the server takes it: 64 MB at most, 5 s at most. A message the
+    // server does not take within 500 ms means it stopped reading.
+    let taken = 0;
+    let stalled = false;
+    const until = Date.now() + 5000;
+    while (taken < 64 && Date.now() < until) {
+      c.ws.send(message, { binary: true });
+      const waitUntil = Date.now() + 500;
+      for (let i = 0; i < 100 && c.ws.bufferedAmount > 0 && Date.now() < waitUntil; i++) await new Promise((r) => setTimeout(r, 10));
+      if (c.ws.bufferedAmount > 0) {
+        stalled = true;
+        break;
+      }
+      taken++;
+    }
+    expect(stalled).toBe(true);
+    // The kernel's buffers on both sides and one message's worth in the server; nothing more.
+    expect(taken).toBeLessThan(32);
+    expect(server.openStreams()).toBe(1);
+    // Reading again, the client gets every echo, in order.
+    c.ws.resume();
+    await c.next(taken + 1);
+    expect(c.received.every((m) => m.binary && m.data.length === 2 * message.length)).toBe(true);
+    c.ws.terminate();
+  });
+
   it('answers a plain HTTP request with 426', async () => {
     const { server } = await wsServer({});
     const answer = await send(server.url);

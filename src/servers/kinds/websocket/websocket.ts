@@ -20,6 +20,8 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** `ws.send` options, made once: an echo server sends one message per message. */
 const AS_TEXT = Object.freeze({ binary: false });
 const AS_BINARY = Object.freeze({ binary: true });
+/** Past this many bytes waiting to go to a client, its messages are not read until they have gone. */
+const MAX_UNSENT_BYTES = 1024 * 1024;
 
 interface State {
   mode: Mode;
@@ -107,7 +109,7 @@ class WebSocketKind implements HttpKindInstance {
       const shown = isBinary ? preview(bytes, true) : text !== undefined ? previewText(text) : previewUtf8(bytes);
       if (now.mode === 'echo') {
         // One record for the message and its echo: an echo server's log is not doubled.
-        if (ws.readyState === WebSocket.OPEN) ws.send(bytes, isBinary ? AS_BINARY : AS_TEXT); // the received bytes as they are
+        if (ws.readyState === WebSocket.OPEN) sendPaced(ws, bytes, isBinary ? AS_BINARY : AS_TEXT); // the received bytes as they are
         bytesOut += bytes.length;
         traffic.add(messageRecord('websocket', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: bytes.length, bytesOut: bytes.length, note: 'echoed' }));
         return;
@@ -140,12 +142,23 @@ class WebSocketKind implements HttpKindInstance {
   #send(ws: WebSocket, peer: string, data: string | Buffer, binary: boolean, rule?: number): number {
     if (ws.readyState !== WebSocket.OPEN) return 0;
     const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-    ws.send(data, { binary });
+    sendPaced(ws, data, binary ? AS_BINARY : AS_TEXT);
     const shown = typeof data === 'string' ? previewText(data) : preview(data, binary);
     const detail = { peer, event: 'message' as const, preview: shown, ...(rule !== undefined ? { rule } : {}) };
     this.context.traffic.add(messageRecord('websocket', this.context.id, 'out', detail, { bytesOut: size }));
     return size;
   }
+}
+
+/**
+ * Sends, and when more than MAX_UNSENT_BYTES already wait for the client stops reading its
+ * messages until this one has gone out: a client that sends without reading (its echoes, its
+ * replies) cannot make the server hold them without bound.
+ */
+function sendPaced(ws: WebSocket, data: string | Buffer, options: { binary: boolean }): void {
+  if (ws.bufferedAmount < MAX_UNSENT_BYTES) return ws.send(data, options);
+  ws.pause();
+  ws.send(data, options, () => ws.resume());
 }
 
 export const websocketKind: ServerKindModule = {
