@@ -45,6 +45,31 @@ describe('UDP server', () => {
     client.close();
   });
 
+  it('echoes a datagram of the largest size; a reply that would not fit one is not sent, and the log says why', async () => {
+    const client = dgram.createSocket('udp4');
+    await new Promise<void>((r) => client.bind(0, '127.0.0.1', () => r()));
+    const ask = (port: number, bytes: Buffer) =>
+      new Promise<Buffer | undefined>((resolve) => {
+        const timer = setTimeout(() => (client.off('message', got), resolve(undefined)), 600);
+        const got = (m: Buffer) => (clearTimeout(timer), resolve(m));
+        client.once('message', got);
+        client.send(bytes, port, '127.0.0.1');
+      });
+    const largest = Buffer.alloc(65_507, 0x61);
+    const echo = await udpServer({});
+    expect((await ask(echo.server!.port, largest))?.equals(largest)).toBe(true);
+    const rules = await udpServer({ mode: 'rules', lineEnding: 'lf', rules: [{ match: 'any', reply: 'got {{message}}' }] });
+    expect(await ask(rules.server!.port, largest)).toBeUndefined();
+    const out = (rules.handle.traffic.recent() as MessageRecord[]).find((r) => r.direction === 'out')!;
+    expect(out.level).toBe('error');
+    expect(out.bytesOut).toBe(0);
+    expect(out.detail.event).toBe('error');
+    expect(out.summary).toMatch(/not sent: the reply is 65,512 bytes, more than one UDP datagram holds \(65,507\) \(rule 1\)$/);
+    // A reply that fits still goes out.
+    expect((await ask(rules.server!.port, Buffer.from('small')))?.toString()).toBe('got small\n');
+    client.close();
+  });
+
   it('refuses TLS', async () => {
     const { failures } = await udpServer({}, { tls: { enabled: true } });
     expect(failures[0]!.message).toMatch(/servers\/dgram\.yaml: tls: a UDP server has no TLS/);

@@ -15,6 +15,8 @@ import { PendingTimers } from '../pending-timers.js';
 
 /** Peers the panel's send reaches: the most recent senders, bounded. */
 const MAX_PEERS = 64;
+/** The most one IPv4 UDP datagram carries (65,535 less the IP and UDP headers). */
+const MAX_DATAGRAM_BYTES = 65_507;
 
 class UdpKind implements SocketKindInstance {
   #state: SocketState | undefined;
@@ -103,8 +105,16 @@ class UdpKind implements SocketKindInstance {
   }
 
   #send(bytes: Buffer, address: string, port: number, rule?: number): void {
+    const peer = `${address}:${port}`;
+    const ruleField = rule !== undefined ? { rule } : {};
+    if (bytes.length > MAX_DATAGRAM_BYTES) {
+      // The system would refuse it (EMSGSIZE) without a word: say so in the log instead of recording it as sent.
+      const why = `not sent: the reply is ${bytes.length.toLocaleString('en-US')} bytes, more than one UDP datagram holds (${MAX_DATAGRAM_BYTES.toLocaleString('en-US')})`;
+      this.context.traffic.add(messageRecord('udp', this.context.id, 'out', { peer, event: 'error', preview: why, ...ruleField }, {}));
+      return;
+    }
     this.#socket?.send(bytes, port, address);
-    const detail = { peer: `${address}:${port}`, event: 'message' as const, preview: preview(bytes, this.#state!.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
+    const detail = { peer, event: 'message' as const, preview: preview(bytes, this.#state!.encoding === 'hex'), ...ruleField };
     this.context.traffic.add(messageRecord('udp', this.context.id, 'out', detail, { bytesOut: bytes.length }));
   }
 }
