@@ -95,6 +95,20 @@ describe('DNS server', () => {
     expect((handle.traffic.recent()[0] as DnsRecord).note).toBe(`from upstream 127.0.0.1:${upstream.server!.port}`);
   });
 
+  it('forwards over TCP what a client asked over TCP, so an answer over 512 bytes comes whole (kdig +tcp)', async () => {
+    const upstream = await dnsServer({ records: RECORDS });
+    const { server } = await dnsServer({ records: [], upstream: `127.0.0.1:${upstream.server!.port}` });
+    // Without EDNS the upstream truncates on UDP: a client on TCP could never get the 40 records.
+    const whole = await kdig(server!.port, 'many.example.test', 'A', '+tcp', '+noedns');
+    expect(whole).not.toMatch(/Flags:[^;]* tc/);
+    expect(await short(server!.port, 'many.example.test', 'A', '+tcp', '+noedns')).toHaveLength(40);
+    // On UDP the truncated answer is passed on, and kdig asks again over TCP.
+    expect(await kdig(server!.port, 'many.example.test', 'A', '+notcp', '+noedns', '+ignore')).toMatch(/Flags: qr aa tc rd;/);
+    expect(await short(server!.port, 'many.example.test', 'A', '+noedns')).toHaveLength(40);
+    const transports = (upstream.handle.traffic.recent() as DnsRecord[]).map((r) => r.detail.transport);
+    expect(transports).toEqual(['tcp', 'tcp', 'udp', 'udp', 'tcp']);
+  });
+
   it('does not forward to itself (a loop): SERVFAIL at once', async () => {
     const root = await makeWorkspace({ servers: { names: { name: 'Names', kind: 'dns', port: 0, dns: { records: [] } } } });
     const handle = await serve(root);

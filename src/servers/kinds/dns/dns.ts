@@ -150,7 +150,7 @@ class DnsKind implements SocketKindInstance {
     if (found.unknown && state.upstream !== undefined) {
       const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
       const upstream = chosen && isSelf(chosen, this.#port) ? undefined : chosen;
-      const relayed = upstream && (await forward(raw, upstream));
+      const relayed = upstream && (await forward(raw, upstream, transport));
       if (relayed) {
         this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label, records: relayedLines(relayed) }, start, raw.length, relayed.length);
         return relayed;

@@ -6,6 +6,7 @@
 import dgram from 'node:dgram';
 import { getServers } from 'node:dns';
 import net from 'node:net';
+import { Deframer, lengthPrefixed } from '../../../support/byte-framing.js';
 import { ServerError } from '../../errors.js';
 
 /** A silent upstream: the client is answered SERVFAIL after this. */
@@ -38,8 +39,17 @@ export function systemUpstream(): Upstream | undefined {
   return { host: m[1]!, port: m[2] !== undefined ? Number(m[2]) : 53, label: 'system' };
 }
 
-/** Sends the query and resolves with the raw answer, or undefined on a timeout or error. */
-export function forward(query: Buffer, upstream: Upstream): Promise<Buffer | undefined> {
+/**
+ * Sends the query over the transport the client used and resolves with the raw answer, or
+ * undefined on a timeout or error. A client on TCP is asked over TCP because its answer may be
+ * too big for UDP: relayed from UDP it would come truncated, and the client, already on TCP,
+ * could not ask again for the whole of it.
+ */
+export function forward(query: Buffer, upstream: Upstream, transport: 'udp' | 'tcp'): Promise<Buffer | undefined> {
+  return transport === 'tcp' ? forwardTcp(query, upstream) : forwardUdp(query, upstream);
+}
+
+function forwardUdp(query: Buffer, upstream: Upstream): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket(net.isIPv6(upstream.host) ? 'udp6' : 'udp4');
     const done = (answer: Buffer | undefined) => {
@@ -51,5 +61,26 @@ export function forward(query: Buffer, upstream: Upstream): Promise<Buffer | und
     socket.on('error', () => done(undefined));
     socket.once('message', (answer) => done(answer));
     socket.send(query, upstream.port, upstream.host);
+  });
+}
+
+/** DNS over TCP: the query and the answer each with a two-byte length prefix (RFC 1035 4.2.2). */
+function forwardTcp(query: Buffer, upstream: Upstream): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: upstream.host, port: upstream.port });
+    const deframer = new Deframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
+    const done = (answer: Buffer | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(undefined), UPSTREAM_TIMEOUT_MS);
+    socket.on('error', () => done(undefined));
+    socket.on('close', () => done(undefined));
+    socket.on('data', (chunk: Buffer) => {
+      const [answer] = deframer.push(chunk);
+      if (answer !== undefined) done(answer.content);
+    });
+    socket.write(lengthPrefixed(query, 2));
   });
 }
