@@ -87,6 +87,15 @@ describe('DNS server', () => {
     ]);
   });
 
+  it('answers TC, and keeps running, when an answer is over the 65,535 bytes a DNS message holds on TCP', async () => {
+    const huge = Array.from({ length: 300 }, (_, i) => ({ name: 'huge.example.test', type: 'TXT', value: `"${'y'.repeat(250)} ${i}"` }));
+    const { server, handle } = await dnsServer({ records: [...huge, { name: 'api.example.test', type: 'A', value: '127.0.0.1' }] });
+    expect(await kdig(server!.port, 'huge.example.test', 'TXT', '+tcp', '+ignore')).toMatch(/Flags: qr aa tc rd;/);
+    expect(await short(server!.port, 'api.example.test', 'A', '+tcp')).toEqual(['127.0.0.1']);
+    const first = handle.traffic.recent()[0] as DnsRecord;
+    expect([first.detail.transport, first.detail.truncated, first.note]).toEqual(['tcp', true, 'truncated: over 65,535 bytes, the most one DNS message holds']);
+  });
+
   it('forwards names without a record to an upstream server', async () => {
     const upstream = await dnsServer({ records: [{ name: 'elsewhere.test', type: 'A', value: '127.0.0.7' }] });
     const { server, handle } = await dnsServer({ records: RECORDS, upstream: `127.0.0.1:${upstream.server!.port}` });

@@ -53,7 +53,7 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     bytesOut,
     detail,
   };
-  if (detail.truncated) record.note = 'truncated: over 512 bytes on UDP';
+  if (detail.truncated) record.note = detail.transport === 'udp' ? 'truncated: over 512 bytes on UDP' : 'truncated: over 65,535 bytes, the most one DNS message holds';
   else if (detail.upstream !== undefined) record.note = `from upstream ${detail.upstream}`;
   return record;
 }

@@ -2,7 +2,8 @@
  * The DNS server (spec 2.11 `dns`): UDP and TCP on one port. Each query is answered from the
  * zone (`zone.ts`); a name without a record is NXDOMAIN or forwarded to the `upstream`. UDP
  * answers over 512 bytes (or the client's EDNS size) are truncated (TC set, records dropped) so
- * the client asks again over TCP.
+ * the client asks again over TCP; over TCP, answers over the 65,535 bytes a message can be are
+ * truncated the same way.
  */
 import dgram from 'node:dgram';
 import net, { type Socket } from 'node:net';
@@ -10,12 +11,15 @@ import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
 import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
+import { lengthPrefixed } from '../../../support/byte-framing.js';
 import { serverDeframer } from '../messages/framing.js';
 import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
 
 const UDP_LIMIT = 512;
+/** The most one DNS message over TCP can be: its length prefix has two bytes. */
+const TCP_LIMIT = 65_535;
 const NXDOMAIN = 3;
 const SERVFAIL = 2;
 const FORMERR = 1;
@@ -117,9 +121,7 @@ class DnsKind implements SocketKindInstance {
       for (const { content } of queries) {
         void this.#answer(content, 'tcp', peer).then((answer) => {
           if (answer === undefined || socket.destroyed) return;
-          const prefix = Buffer.alloc(2);
-          prefix.writeUInt16BE(answer.length);
-          socket.write(Buffer.concat([prefix, answer]));
+          socket.write(lengthPrefixed(answer, 2));
         });
       }
     });
@@ -163,7 +165,7 @@ class DnsKind implements SocketKindInstance {
     const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers };
     let answer = dnsPacket.encode(packet);
     let truncated = false;
-    if (transport === 'udp' && answer.length > udpLimit(query)) {
+    if (answer.length > (transport === 'udp' ? udpLimit(query) : TCP_LIMIT)) {
       answer = dnsPacket.encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
       truncated = true;
     }
