@@ -64,6 +64,8 @@ export class Generator {
   private users = 0;
   /** Users whose think time runs past the test's end: they leave when it ends. */
   private thinkingPastEnd = 0;
+  /** The closed model's stages are over: a user whose pause outlasts the test leaves at once. */
+  private usersEnded = false;
   /** Called when the last user of the closed model has left. */
   private noUsersLeft?: () => void;
   private rowCounter = 0;
@@ -183,6 +185,7 @@ export class Generator {
       // Users above the wanted number leave after their current request (user()).
       await Promise.race([sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
     }
+    this.usersEnded = true;
     for (; this.thinkingPastEnd > 0; this.thinkingPastEnd--) this.userLeft();
     await this.drain(this.users === 0 ? undefined : new Promise<void>((r) => (this.noUsersLeft = r)));
   }
@@ -217,8 +220,12 @@ export class Generator {
         // A pause that outlasts the test ends the user with the test, without a timer: one cut to
         // the time left could fire a little before the end by performance.now() and send once more,
         // or leave early enough for closed() to start a new user in its place.
-        if (thinkTimeMs >= this.endPerf - performance.now()) this.thinkingPastEnd++;
-        else setTimeout(afterThinking, thinkTimeMs);
+        // An answer that comes once the stages are over (a slow server) leaves at once: closed()
+        // has already let go of the users thinking then, and would wait out the grace time.
+        if (thinkTimeMs >= this.endPerf - performance.now()) {
+          if (this.usersEnded) this.userLeft();
+          else this.thinkingPastEnd++;
+        } else setTimeout(afterThinking, thinkTimeMs);
       }
       // Without think time the next request starts when this one was counted: one clock read per request.
       else next(this.countedAt);

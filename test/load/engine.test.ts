@@ -81,6 +81,19 @@ describe('closed model (virtualUsers)', () => {
     }
   });
 
+  it('a user with think time whose answer comes after the end leaves then: the test ends with its last answer, not 10 s of grace later', async () => {
+    const { run, server } = await setup({ model: 'virtualUsers', thinkTimeMs: 100, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 0.5, target: 2 }] }, { Slow: '/slow?delay=1200' });
+    const started = Date.now();
+    const result = await run();
+    const took = Date.now() - started;
+    expect(result.overall.count).toBe(2);
+    expect(server.byPath.get('/slow')).toBe(2);
+    // The answers come at about 1.2 s; the grace time (10 s) must not be waited out.
+    expect(result.durationSeconds).toBeGreaterThanOrEqual(1.1);
+    expect(result.durationSeconds).toBeLessThan(4);
+    expect(took).toBeLessThan(6_000);
+  });
+
   it('ramps users: more users late in the ramp than early', async () => {
     const { run } = await setup({ model: 'virtualUsers', thinkTimeMs: 100, stages: [{ durationSecs: 2, target: 6 }] }, { A: '/a' });
     const result = await run();
