@@ -4,6 +4,7 @@
  */
 import type { LiveView } from './live.js';
 import type { LoadResult, TargetResult } from './result.js';
+import { verdictText } from './thresholds.js';
 
 export interface Paint {
   green(text: string): string;
@@ -50,8 +51,7 @@ export function summaryText(result: LoadResult, paint: Paint = plain): string {
   if (result.verdicts.length) {
     out.push('thresholds:');
     for (const v of result.verdicts) {
-      const measured = v.measured === null ? 'no samples' : `measured ${v.measured}`;
-      const text = `  ${v.passed ? '✓' : '✗'} ${v.rule}: ${measured}${v.reason ? ` (${v.reason})` : ''}`;
+      const text = `  ${verdictText(v)}`;
       out.push(v.passed ? paint.green(text) : paint.red(text));
     }
   }

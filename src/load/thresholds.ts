@@ -9,8 +9,19 @@ export type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
 const UNIT: Record<ThresholdRule['metric'], string> = { p50: 'ms', p90: 'ms', p95: 'ms', p99: 'ms', p999: 'ms', avg: 'ms', max: 'ms', errorRate: '%', rps: 'req/s' };
 
+/** A value of a metric with its unit: `300ms`, `1%`, `150 req/s`. */
+function withUnit(metric: ThresholdRule['metric'], value: number): string {
+  return `${value}${UNIT[metric] === 'req/s' ? ' req/s' : UNIT[metric]}`;
+}
+
 export function ruleText(rule: ThresholdRule): string {
-  return `${rule.metric} ${rule.op} ${rule.value}${UNIT[rule.metric] === 'req/s' ? ' req/s' : UNIT[rule.metric]}${rule.target ? ` (${rule.target})` : ''}`;
+  return `${rule.metric} ${rule.op} ${withUnit(rule.metric, rule.value)}${rule.target ? ` (${rule.target})` : ''}`;
+}
+
+/** A verdict as a person reads it (the terminal's summary, the app): the rule, then what was measured in the rule's unit. */
+export function verdictText(v: ThresholdVerdict): string {
+  const measured = v.measured === null ? 'no samples' : `measured ${withUnit(v.metric, v.measured)}`;
+  return `${v.passed ? '✓' : '✗'} ${v.rule}: ${measured}${v.reason ? ` (${v.reason})` : ''}`;
 }
 
 export function judge(rules: readonly ThresholdRule[], overall: TargetResult, targets: readonly TargetResult[]): ThresholdVerdict[] {

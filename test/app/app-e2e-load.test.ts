@@ -152,7 +152,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(result.overall.count).toBe(target.byPath.get('/hello'));
     expect(await summary.getByTestId('load-statuses').textContent()).toBe(`status codes: 200 × ${result.overall.count}`);
     const verdicts = await summary.getByRole('list', { name: 'Threshold verdicts' }).getByRole('listitem').allTextContents();
-    expect(verdicts).toEqual(result.verdicts.map((v) => `✓ ${v.rule}: measured ${v.measured}`));
+    // As the terminal prints them: the measured value with its unit.
+    expect(verdicts).toEqual([`✓ errorRate < 1%: measured ${result.verdicts[0]!.measured}%`, `✓ p95 < 2000ms: measured ${result.verdicts[1]!.measured}ms`]);
     expect(await summary.getByTestId('load-verdict').textContent()).toBe('All thresholds passed.');
     // The chart of the finished run is the result's series.
     expect(Number(await page.getByTestId('chart-rps').getAttribute('data-points'))).toBe(result.series.length);

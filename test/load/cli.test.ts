@@ -88,11 +88,11 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     const [pass, fail] = await Promise.all([ferry(['-w', root, 'load', 'pass', '--workers', '1']), ferry(['-w', root, 'load', 'fail', '--workers', '1'])]);
     expect(pass.code).toBe(0);
     expect(pass.stdout).toMatch(/^A\.yaml +10 +20\.0 +0 +0 /m);
-    expect(pass.stdout).toMatch(/✓ errorRate <= 0%: measured 0/);
+    expect(pass.stdout).toMatch(/✓ errorRate <= 0%: measured 0%/);
     expect(pass.stdout).toMatch(/All thresholds passed\./);
     expect(fail.code).toBe(1);
-    expect(fail.stdout).toMatch(/✗ errorRate < 10%: measured 50/);
-    expect(fail.stdout).toMatch(/✓ rps > 0 req\/s \(A\.yaml\): measured 10/);
+    expect(fail.stdout).toMatch(/✗ errorRate < 10%: measured 50%/);
+    expect(fail.stdout).toMatch(/✓ rps > 0 req\/s \(A\.yaml\): measured 10 req\/s/);
     expect(fail.stdout).toMatch(/✗ p95 < 1000ms \(Events\.yaml\): no samples \(no samples for Events\.yaml/);
     expect(fail.stdout).toMatch(/2 thresholds failed\./);
     // Each run is kept in the history of the data folder.

@@ -6,7 +6,7 @@ import { Picker } from '../../src/load/picker.js';
 import { combine } from '../../src/load/result.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
-import { judge, type ThresholdRule } from '../../src/load/thresholds.js';
+import { judge, verdictText, type ThresholdRule } from '../../src/load/thresholds.js';
 import { noErrors } from '../../src/load/wire.js';
 import { BusyPoll } from '../../src/load/busy-poll.js';
 import { busyShare } from '../../src/load/engine.js';
@@ -109,6 +109,15 @@ describe('thresholds', () => {
       ['max', 4.001, false],
       ['errorRate', 25, false],
       ['rps', 2, true],
+    ]);
+  });
+  it('print the measured value with the unit of its metric (ms, %, req/s), as the rule', () => {
+    const verdicts = judge([rule('p95', '<', 3), rule('errorRate', '<', 25), rule('rps', '>=', 2, 'a.yaml'), rule('max', '<', 1, 'b.yaml')], overall, targets);
+    expect(verdicts.map(verdictText)).toEqual([
+      '✗ p95 < 3ms: measured 4.001ms',
+      '✗ errorRate < 25%: measured 25%',
+      '✓ rps >= 2 req/s (a.yaml): measured 2 req/s',
+      '✗ max < 1ms (b.yaml): no samples (no samples for b.yaml: nothing was measured, so the rule cannot pass)',
     ]);
   });
   it('fail a metric with no samples, saying so, and skip disabled rules', () => {

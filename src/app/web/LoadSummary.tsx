@@ -3,6 +3,7 @@
  * dropped, latency percentiles in ms), errors by kind, status codes, the threshold verdicts;
  * and two results side by side.
  */
+import { verdictText } from '../../load/thresholds.js';
 import type { LoadHistoryEntry, LoadResultView, TargetResultView } from '../shared/api.js';
 
 const ms = (n: number | undefined | null) => (n === undefined || n === null ? '-' : n.toFixed(1));
@@ -56,7 +57,7 @@ export function LoadSummary({ result, title }: { result: LoadResultView; title?:
         <ul className="verdicts" aria-label="Threshold verdicts">
           {result.verdicts.map((v, i) => (
             <li key={i} className={v.passed ? 'ok' : 'bad'} data-passed={v.passed}>
-              {v.passed ? '✓' : '✗'} {v.rule}: {v.measured === null ? 'no samples' : `measured ${v.measured}`}{v.reason ? ` (${v.reason})` : ''}
+              {verdictText(v)}
             </li>
           ))}
         </ul>
