@@ -121,7 +121,7 @@ export class BodyBuilder {
     switch (kind) {
       case 'json': {
         const given = explicit();
-        const text = given.found ? jsonText(given.value) : this.generatedJsonText(rawSchema);
+        const text = given.found ? givenJsonText(given.value, schema) : this.generatedJsonText(rawSchema, schema);
         return { body: { type: 'json', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false };
       }
       case 'xml': {
@@ -142,14 +142,14 @@ export class BodyBuilder {
     }
   }
 
-  private generatedJsonText(rawSchema: unknown): string {
+  private generatedJsonText(rawSchema: unknown, schema: JsonObject | undefined): string {
     // The generator follows a `$ref` and ignores what stands beside it, so the reference is the key.
     const byRef = isObject(rawSchema) && typeof rawSchema.$ref === 'string';
     const cache: Map<unknown, string> = byRef ? this.generatedByRef : this.generatedBySchema;
     const key = byRef ? rawSchema.$ref : rawSchema;
     let text = cache.get(key);
     if (text === undefined) {
-      text = jsonText(this.examples.generate(rawSchema));
+      text = givenJsonText(this.examples.generate(rawSchema), schema);
       cache.set(key, text);
     }
     return text;
@@ -174,8 +174,24 @@ export class BodyBuilder {
   }
 }
 
+/** A value as JSON text: a string is a JSON string (`"."`), not bare text. */
 function jsonText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value ?? {}, null, 2);
+  return JSON.stringify(value ?? {}, null, 2);
+}
+
+/**
+ * An example (the document's own, or generated from the schema) as JSON text. Documents often write a JSON example as text
+ * (`example: '{"a": 1}'`): a string that parses as JSON is kept as written, unless the schema
+ * says the body is a string; any other string is quoted, as the JSON it stands for.
+ */
+function givenJsonText(value: unknown, schema: JsonObject | undefined): string {
+  if (typeof value !== 'string' || schema?.type === 'string') return jsonText(value);
+  try {
+    JSON.parse(value);
+    return value;
+  } catch {
+    return jsonText(value);
+  }
 }
 
 /** Properties of an object schema, through `allOf`. */

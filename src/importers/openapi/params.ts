@@ -5,7 +5,7 @@
 import type { KeyValue } from '../../model/index.js';
 import type { ImportedVariable } from '../types.js';
 import { pathVariableNames } from './names.js';
-import { isObject, type JsonObject, type SpecVersion, type RefResolver } from '../../openapi-document/index.js';
+import { ExampleGenerator, isObject, type JsonObject, type SpecVersion, type RefResolver } from '../../openapi-document/index.js';
 
 type Row = Partial<KeyValue> & { key: string };
 
@@ -15,7 +15,7 @@ export interface ParameterParts {
   disabledParams: Row[];
   paramDescriptions: Row[];
   headers: Row[];
-  /** Path parameters as environment variables, with example values when the document gives them. */
+  /** Path parameters as environment variables: the document's example, else one generated from the schema. */
   variables: ImportedVariable[];
   /** Swagger 2.0 `in: body` and `in: formData` parameters, for the body. */
   bodyParams: JsonObject[];
@@ -44,7 +44,7 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
   const path = pathTemplate.replace(/\{([^{}]+)\}/g, (_whole, param: string) => {
     const name = names.get(param) ?? param;
     const definition = byName.get(param);
-    const example = definition ? exampleOf(definition, refs, version) : undefined;
+    const example = definition ? (exampleOf(definition, refs, version) ?? generatedPathValue(definition, refs, version)) : undefined;
     variables.push({ key: name, value: example === undefined ? '' : scalarText(example) });
     return `{{${name}}}`;
   });
@@ -123,6 +123,17 @@ export function exampleOf(param: JsonObject, refs: RefResolver, version: SpecVer
   const items = refs.object(schema.items);
   if (items && Array.isArray(items.enum) && items.enum.length > 0) return [items.enum[0]];
   return undefined;
+}
+
+/**
+ * A path parameter without an example gets one generated from its schema (`string`, `0` or the
+ * minimum, a date…), as request bodies do: left empty, `/pets/{petId}` would be sent as `/pets/`,
+ * the URL of another operation (a `DELETE` of the whole collection, at worst). Objects stay empty.
+ */
+function generatedPathValue(param: JsonObject, refs: RefResolver, version: SpecVersion): unknown {
+  const value = new ExampleGenerator(refs).generate(version === 'swagger2' ? param : param.schema);
+  if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== 'object') ? value.join(',') : undefined;
+  return value !== null && typeof value === 'object' ? undefined : value;
 }
 
 export function scalarText(value: unknown): string {

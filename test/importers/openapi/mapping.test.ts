@@ -164,6 +164,10 @@ describe('parameters and bodies', () => {
       '/text': { post: { summary: 'Text', requestBody: { content: { 'text/plain': { example: 'hello' } } }, responses: { 200: { description: 'ok' } } } },
       '/bin': { post: { summary: 'Binary', requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, responses: { 200: { description: 'ok' } } } },
       '/merge': { patch: { summary: 'Merge', requestBody: { content: { 'application/merge-patch+json': { examples: { one: { value: { name: 'n' } } } } } }, responses: { 200: { description: 'ok' } } } },
+      '/word': { post: { summary: 'Word', requestBody: { content: { 'application/json': { schema: { type: 'string', enum: ['.', 'X'] } } } }, responses: { 200: { description: 'ok' } } } },
+      '/given': { post: { summary: 'Given', requestBody: { content: { 'application/json': { schema: { type: 'object' }, example: '{"a": 1}' } } }, responses: { 200: { description: 'ok' } } } },
+      '/quoted': { post: { summary: 'Quoted', requestBody: { content: { 'application/json': { schema: { type: 'string' }, example: 'hello' } } }, responses: { 200: { description: 'ok' } } } },
+      '/things/{thing_id}/{at}': { delete: { summary: 'Gone', parameters: [{ name: 'thing_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }, { name: 'at', in: 'path', required: true, schema: { type: 'string', format: 'date' } }], responses: { 204: { description: 'ok' } } } },
       '/tree': { post: { summary: 'Tree', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, responses: { 200: { description: 'ok' } } } },
     },
     components: {
@@ -179,7 +183,7 @@ describe('parameters and bodies', () => {
     const top = topFolder(result);
     expect(top.settings?.docs).toBe('About shapes');
     const names = top.children.map((c) => (c.type === 'folder' ? `folder:${c.name}` : c.request.name));
-    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Tree']);
+    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Word', 'Given', 'Quoted', 'Gone', 'Tree']);
     const first = top.children[1]!;
     expect(first.type === 'folder' && first.settings?.docs).toBe('The first tag');
     expect(requestsOf(result).find((r) => r.request.name === 'upload')?.folders).toEqual(['Shapes', 'first']);
@@ -196,7 +200,11 @@ describe('parameters and bodies', () => {
     ]);
     expect(String(upload.docs)).toMatch(/^\*\*Deprecated:\*\*.*\n\nUploads a file\.$/s);
     expect(envValue(result, 'userId')?.value).toBe('42');
-    expect(envValue(result, 'fileId')?.value).toBe('');
+    // No example: generated from the schema, as bodies are; an empty value would send
+    // `POST /users/42/files/`, another endpoint's URL.
+    expect(envValue(result, 'fileId')?.value).toBe('string');
+    expect(envValue(result, 'thingId')?.value).toBe('1');
+    expect(envValue(result, 'at')?.value).toBe('2024-01-01');
     expect(envValue(result, 'baseUrl')?.value).toBe('https://shapes.example.test/v1');
   });
 
@@ -214,6 +222,10 @@ describe('parameters and bodies', () => {
     expect(JSON.parse(String(merge.body?.text))).toEqual({ name: 'n' });
     expect(merge.headers).toEqual([{ key: 'Content-Type', value: 'application/merge-patch+json' }]);
     expect(JSON.parse(String(requestFor(result, 'POST /tree').body?.text))).toEqual({ name: 'string', children: [] }); // the cycle ends
+    // A JSON body is JSON text: a string value is quoted, unless the document wrote JSON text as its example.
+    expect(requestFor(result, 'POST /word').body).toEqual({ type: 'json', text: '"."' });
+    expect(requestFor(result, 'POST /quoted').body).toEqual({ type: 'json', text: '"hello"' });
+    expect(requestFor(result, 'POST /given').body).toEqual({ type: 'json', text: '{"a": 1}' });
     expect(result.notes.join('\n')).toMatch(/2 requests send a file/);
   });
 });
