@@ -49,6 +49,10 @@ export const MAX_OPERATIONS = 10_000;
 /** Example bodies from schemas: nesting depth, and values generated for one body. */
 export const MAX_EXAMPLE_DEPTH = 8;
 export const MAX_EXAMPLE_NODES = 2000;
+/** A generated array repeats its item up to `minItems`, at most this many times (the check reads 1,000). */
+export const MAX_EXAMPLE_ITEMS = 1000;
+/** A generated string is stretched to `minLength`, at most to this many characters. */
+export const MAX_EXAMPLE_STRING = 10_000;
 /** Names are at most 200 characters (spec 2.1.5). */
 export const MAX_NAME_CHARS = 200;
 /** External references listed by name in the note; the rest are counted. */

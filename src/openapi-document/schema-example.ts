@@ -5,7 +5,7 @@
  * value holds at most `MAX_EXAMPLE_NODES` parts, so huge schemas (Stripe, Kubernetes) stay cheap.
  */
 import { isObject, type JsonObject } from './json.js';
-import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_NODES } from './limits.js';
+import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_ITEMS, MAX_EXAMPLE_NODES, MAX_EXAMPLE_STRING } from './limits.js';
 import type { RefResolver } from './refs.js';
 
 /** Which way the value travels: a request leaves out `readOnly` properties, a response `writeOnly` ones. */
@@ -75,7 +75,9 @@ export class ExampleGenerator {
     const explicit = ExampleGenerator.explicitExample(schema);
     if (explicit.found) return explicit.value;
     if (schema.const !== undefined) return schema.const;
-    if (schema.default !== undefined) return schema.default;
+    // A `default: null` on a field that does not allow null (Readme's test documents) would fail
+    // the document's own check; the type's example is used instead.
+    if (schema.default !== undefined && (schema.default !== null || allowsNull(schema))) return schema.default;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
 
     if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.allOf(schema, depth);
@@ -94,13 +96,10 @@ export class ExampleGenerator {
     switch (type) {
       case 'object':
         return this.object(schema, depth);
-      case 'array': {
-        if (depth >= MAX_EXAMPLE_DEPTH) return [];
-        const item = this.value(schema.items, depth + 1);
-        return item === undefined ? [] : [item];
-      }
+      case 'array':
+        return this.array(schema, depth);
       case 'string':
-        return typeof schema.format === 'string' && schema.format in STRING_FORMATS ? STRING_FORMATS[schema.format] : 'string';
+        return stringExample(schema);
       case 'integer':
       case 'number':
         return numberExample(schema, type);
@@ -113,6 +112,23 @@ export class ExampleGenerator {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * One item, repeated up to `minItems` (a board of 3 rows of 3): the copies are the same value,
+   * charged to the value budget as if each were generated, so a huge `minItems` stays bounded.
+   */
+  private array(schema: JsonObject, depth: number): unknown[] {
+    const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity;
+    if (depth >= MAX_EXAMPLE_DEPTH || maxItems < 1) return [];
+    const before = this.nodes;
+    const item = this.value(schema.items, depth + 1);
+    if (item === undefined) return [];
+    const minItems = typeof schema.minItems === 'number' ? Math.min(schema.minItems, maxItems, MAX_EXAMPLE_ITEMS) : 1;
+    const cost = Math.max(1, this.nodes - before);
+    const copies = Math.max(1, Math.min(minItems, Math.floor((MAX_EXAMPLE_NODES - this.nodes) / cost) + 1));
+    this.nodes += cost * (copies - 1);
+    return Array.from({ length: copies }, () => item);
   }
 
   private object(schema: JsonObject, depth: number): Record<string, unknown> {
@@ -158,9 +174,34 @@ export function typeOf(schema: JsonObject): string | undefined {
   return undefined;
 }
 
+/** Whether the schema lets `null` through: `nullable` (3.0), `x-nullable` (Swagger 2.0), a `null` type or enum value. */
+function allowsNull(schema: JsonObject): boolean {
+  if (schema.nullable === true || schema['x-nullable'] === true || schema.type === 'null') return true;
+  if (Array.isArray(schema.type) && schema.type.includes('null')) return true;
+  return Array.isArray(schema.enum) && schema.enum.includes(null);
+}
+
+/** `string`, or the format's example, stretched or cut to `minLength`/`maxLength`. */
+function stringExample(schema: JsonObject): string {
+  let text = typeof schema.format === 'string' && schema.format in STRING_FORMATS ? STRING_FORMATS[schema.format]! : 'string';
+  const minLength = typeof schema.minLength === 'number' ? Math.min(schema.minLength, MAX_EXAMPLE_STRING) : 0;
+  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  if ([...text].length < minLength) text = text.padEnd(minLength, text || 'x');
+  if ([...text].length > maxLength) text = [...text].slice(0, Math.max(0, maxLength)).join('');
+  return text;
+}
+
+/**
+ * 0, else the lowest value the bounds allow: `minimum` (plus one when exclusive: `true` before
+ * 3.1, a number in 3.1), or the maximum when it is below zero (minus one when exclusive).
+ */
 function numberExample(schema: JsonObject, type: string): number {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
+  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
+  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
+  let min = typeof schema.minimum === 'number' ? schema.minimum + (schema.exclusiveMinimum === true ? 1 : 0) : undefined;
+  if (exclusiveMin !== undefined) min = Math.max(min ?? -Infinity, exclusiveMin + 1);
+  let max = typeof schema.maximum === 'number' ? schema.maximum - (schema.exclusiveMaximum === true ? 1 : 0) : undefined;
+  if (exclusiveMax !== undefined) max = Math.min(max ?? Infinity, exclusiveMax - 1);
   let value = min ?? (max !== undefined && max < 0 ? max : 0);
   if (type === 'integer') value = Math.ceil(value);
   return value;

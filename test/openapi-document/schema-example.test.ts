@@ -1,0 +1,48 @@
+/**
+ * The example generator against the contract check: a value generated from a schema (a mock's
+ * answer, an imported request's body) must pass the check of that same schema, or the round trip
+ * import → mock → run fails on Ferry's own example.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Dialect } from '../../src/contract/index.js';
+import { ExampleGenerator, RefResolver } from '../../src/openapi-document/index.js';
+import { documentWithSchema, problemsFor } from '../contract/helpers.js';
+
+function generated(dialect: Dialect, schema: unknown): unknown {
+  const root = documentWithSchema(dialect, schema);
+  return new ExampleGenerator(new RefResolver(root), 'response').generate(schema);
+}
+
+const CASES: Array<{ dialect: Dialect; what: string; schema: Record<string, unknown> }> = [
+  { dialect: 'oas31', what: 'minItems (a tic-tac-toe board)', schema: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'string', enum: ['.', 'X', 'O'] } } } },
+  { dialect: 'oas30', what: 'a large minItems', schema: { type: 'array', minItems: 111, items: { type: 'object', properties: { a: { type: 'integer' } } } } },
+  { dialect: 'oas30', what: 'maxItems 0', schema: { type: 'array', maxItems: 0, items: { type: 'string' } } },
+  { dialect: 'oas30', what: 'minLength', schema: { type: 'string', minLength: 10 } },
+  { dialect: 'oas30', what: 'maxLength', schema: { type: 'string', maxLength: 3 } },
+  { dialect: 'swagger2', what: 'a boolean exclusiveMinimum', schema: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
+  { dialect: 'oas30', what: 'a boolean exclusiveMaximum', schema: { type: 'number', maximum: 0, exclusiveMaximum: true } },
+  { dialect: 'oas31', what: 'a numeric exclusiveMaximum', schema: { type: 'integer', exclusiveMaximum: -5 } },
+  { dialect: 'oas30', what: 'a maximum below zero with a minimum', schema: { type: 'integer', minimum: -10, maximum: -3 } },
+  { dialect: 'oas30', what: 'default null on a field that does not allow null', schema: { type: 'object', properties: { a: { type: 'string', default: null }, b: { type: 'integer', default: null } } } },
+];
+
+describe('generated examples pass the contract check of their schema', () => {
+  for (const { dialect, what, schema } of CASES) {
+    it(`${what} (${dialect})`, () => {
+      const value = generated(dialect, schema);
+      expect(value).not.toBeUndefined();
+      expect(problemsFor(dialect, schema, value)).toEqual([]);
+    });
+  }
+
+  it('keeps a null default where null is allowed', () => {
+    expect(generated('oas30', { type: 'string', nullable: true, default: null })).toBeNull();
+    expect(generated('oas31', { type: ['string', 'null'], default: null })).toBeNull();
+  });
+
+  it('stays bounded: a huge minItems of objects is cut by the value budget', () => {
+    const value = generated('oas30', { type: 'array', minItems: 1_000_000, items: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } } }) as unknown[];
+    expect(value.length).toBeGreaterThan(0);
+    expect(value.length).toBeLessThanOrEqual(1000);
+  });
+});
