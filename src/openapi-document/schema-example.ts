@@ -29,6 +29,8 @@ const STRING_FORMATS: Record<string, string> = {
 
 export class ExampleGenerator {
   private nodes = 0;
+  /** Objects cut short at the nesting limit so far; a value whose count grew is incomplete. */
+  private cuts = 0;
   private readonly active: string[] = [];
 
   constructor(
@@ -39,6 +41,7 @@ export class ExampleGenerator {
   /** An example for `schema`, or undefined when the schema gives nothing to go on. */
   generate(schema: unknown): unknown {
     this.nodes = 0;
+    this.cuts = 0;
     this.active.length = 0;
     return this.value(schema, 0);
   }
@@ -122,8 +125,11 @@ export class ExampleGenerator {
     const maxItems = typeof schema.maxItems === 'number' ? schema.maxItems : Infinity;
     if (depth >= MAX_EXAMPLE_DEPTH || maxItems < 1) return [];
     const before = this.nodes;
+    const cutsBefore = this.cuts;
     const item = this.value(schema.items, depth + 1);
     if (item === undefined) return [];
+    // An item cut short at the nesting limit would lack its required fields: none is better.
+    if (this.cuts > cutsBefore && !(typeof schema.minItems === 'number' && schema.minItems > 0)) return [];
     const minItems = typeof schema.minItems === 'number' ? Math.min(schema.minItems, maxItems, MAX_EXAMPLE_ITEMS) : 1;
     const cost = Math.max(1, this.nodes - before);
     const copies = Math.max(1, Math.min(minItems, Math.floor((MAX_EXAMPLE_NODES - this.nodes) / cost) + 1));
@@ -133,14 +139,22 @@ export class ExampleGenerator {
 
   private object(schema: JsonObject, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    if (depth >= MAX_EXAMPLE_DEPTH || !isObject(schema.properties)) return out;
+    if (!isObject(schema.properties)) return out;
+    if (depth >= MAX_EXAMPLE_DEPTH) {
+      // `{}` is a valid value unless the schema requires fields.
+      if (Array.isArray(schema.required) && schema.required.length > 0) this.cuts++;
+      return out;
+    }
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     for (const [name, property] of Object.entries(schema.properties)) {
       if (this.nodes > MAX_EXAMPLE_NODES) break;
       const resolved = this.peek(property);
       // Requests leave out what only the server writes; responses what only the client sends.
       if (resolved?.[this.direction === 'request' ? 'readOnly' : 'writeOnly'] === true) continue;
+      const cutsBefore = this.cuts;
       const value = this.value(property, depth + 1);
-      if (value !== undefined) out[name] = value;
+      // An optional field cut short at the nesting limit is left out (it would lack its required fields).
+      if (value !== undefined && (this.cuts === cutsBefore || required.has(name))) out[name] = value;
     }
     return out;
   }
