@@ -47,6 +47,16 @@ describe('HTTP proxies', () => {
     expect(secure.seen.at(-1)!.url).toBe('/tunnel');
   });
 
+  it('keeps repeated headers, each on its own line, through the proxy and the tunnel (undici\'s proxy agent kept the last)', async () => {
+    const headers = [{ name: 'X-Tag', value: 'one' }, { name: 'X-Tag', value: 'two' }, { name: 'x-tag', value: 'three' }];
+    const lines = (raw: string[]) => raw.flatMap((name, i) => (i % 2 === 0 && name.toLowerCase() === 'x-tag' ? [`${name}: ${raw[i + 1]}`] : []));
+    const agents = () => new HttpAgents({ proxy: through(open.url) });
+    expect((await sendHttp(preparedRequest(`${target.url}/repeat`, { headers }), { agents: agents() })).status).toBe(200);
+    expect(lines(open.seen.at(-1)!.rawHeaders!)).toEqual(['X-Tag: one', 'X-Tag: two', 'x-tag: three']);
+    expect((await sendHttp(preparedRequest(`${secure.url}/repeat`, { headers }, { verifyTls: false }), { agents: agents() })).status).toBe(200);
+    expect(lines(secure.seen.at(-1)!.rawHeaders)).toEqual(['X-Tag: one', 'X-Tag: two', 'x-tag: three']);
+  });
+
   it('sends proxy credentials as Basic, in both forms', async () => {
     const proxy = guarded.url.replace('http://', 'http://ann:s3cret@');
     expect((await send(new HttpAgents({ proxy: through(proxy) }), `${target.url}/auth`)).status).toBe(200);

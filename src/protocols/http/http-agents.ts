@@ -153,6 +153,25 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
   };
 }
 
+/**
+ * The request's headers as an object of name to value or values, for undici's proxy agent: it
+ * turns a flat list into an object itself, one value per name, so a repeated header (two
+ * `X-Tag` rows, as Postman and curl send them) would lose all but its last line. undici sends
+ * each value of a list on its own line.
+ */
+function headerObject(headers: Dispatcher.DispatchOptions['headers']): Dispatcher.DispatchOptions['headers'] {
+  if (!Array.isArray(headers)) return headers;
+  // No prototype: a header named `__proto__` is a name like any other.
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name = String(headers[i]);
+    const value = String(headers[i + 1]);
+    const had = out[name];
+    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  }
+  return out;
+}
+
 type ProxyRouterClass = new (direct: Dispatcher, via: (proxy: string, origin: URL) => Dispatcher, rules: ProxyRules) => Dispatcher;
 let proxyRouter: ProxyRouterClass | undefined;
 
@@ -183,7 +202,7 @@ function proxyRouterClass(): ProxyRouterClass {
         else legacy.onError?.(error as Error);
         return false;
       }
-      return target.dispatch(options, handler);
+      return target.dispatch(proxy ? { ...options, headers: headerObject(options.headers) } : options, handler);
     }
 
     // The pools underneath belong to HttpAgents, which closes them.

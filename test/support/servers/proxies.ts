@@ -12,6 +12,8 @@ export interface ProxySeen {
   /** `GET http://127.0.0.1:1234/path`, `CONNECT 127.0.0.1:1234` or `SOCKS 127.0.0.1:1234`. */
   line: string;
   authorization?: string;
+  /** The request's header lines as they came (absolute-form requests only), repeated names too. */
+  rawHeaders?: string[];
 }
 
 export interface TestProxy {
@@ -30,7 +32,7 @@ export async function startHttpProxy(options: { credentials?: string } = {}): Pr
 
   const server = http.createServer((req, res) => {
     const authorization = req.headers['proxy-authorization'];
-    seen.push({ line: `${req.method} ${req.url}`, authorization });
+    seen.push({ line: `${req.method} ${req.url}`, authorization, rawHeaders: req.rawHeaders });
     if (!allowed(authorization)) {
       res.writeHead(407, { 'Proxy-Authenticate': 'Basic realm="test"' }).end();
       return;
