@@ -157,6 +157,58 @@ describe('request settings from protocolProfileBehavior (spec 4.2)', () => {
   });
 });
 
+describe('bodies Postman does not send (postman-runtime: empty, or pruned from GET, HEAD, COPY, PURGE, UNLOCK)', () => {
+  const raw = (text: string) => ({ mode: 'raw', raw: text });
+  const form = { mode: 'formdata', formdata: [{ key: 'a', value: '1', type: 'text' }] };
+
+  it('a body on GET, HEAD, COPY, PURGE or UNLOCK is kept with type none (not sent) unless disableBodyPruning is on, with one note', async () => {
+    const result = await importCollection({
+      item: [
+        { name: 'get raw', request: { method: 'GET', url: 'http://x', body: raw('{"a":1}') } },
+        { name: 'head form', request: { method: 'HEAD', url: 'http://x', body: form } },
+        { name: 'purge', request: { method: 'PURGE', url: 'http://x', body: raw('x') } },
+        { name: 'no method', request: { url: 'http://x', body: raw('x') } },
+        { name: 'get kept', protocolProfileBehavior: { disableBodyPruning: true }, request: { method: 'GET', url: 'http://x', body: raw('x') } },
+        { name: 'post', request: { method: 'POST', url: 'http://x', body: raw('x') } },
+        { name: 'delete', request: { method: 'DELETE', url: 'http://x', body: form } },
+        {
+          name: 'F', protocolProfileBehavior: { disableBodyPruning: true },
+          item: [
+            { name: 'inherited', request: { method: 'GET', url: 'http://x', body: raw('x') } },
+            { name: 'own wins', protocolProfileBehavior: { disableBodyPruning: false }, request: { method: 'GET', url: 'http://x', body: raw('x') } },
+          ],
+        },
+      ],
+    });
+    const r = byPath(result);
+    const type = (p: string) => r.get(`C/${p}`)!.body?.type;
+    expect(['get raw', 'head form', 'purge', 'no method', 'F/own wins'].map(type)).toEqual(['none', 'none', 'none', 'none', 'none']);
+    expect(['get kept', 'post', 'delete', 'F/inherited'].map(type)).toEqual(['text', 'text', 'multipart', 'text']);
+    // The data stays, ready to be sent by choosing a type again.
+    expect(r.get('C/get raw')!.body).toEqual({ type: 'none', text: '{"a":1}' });
+    expect(r.get('C/head form')!.body).toEqual({ type: 'none', multipart: [{ key: 'a', value: '1' }] });
+    const notes = result.notes.filter((n) => n.includes('disableBodyPruning'));
+    expect(notes).toEqual(['Postman sends no body with GET, HEAD, COPY, PURGE or UNLOCK unless the request setting disableBodyPruning is on, so these bodies were kept but not sent (type none; choose a body type to send one): C/get raw; C/head form; C/purge; C/no method; C/F/own wins.']);
+  });
+
+  it('an empty body (no text, or every form row switched off) is not sent: type none, no Content-Type', async () => {
+    const result = await importCollection({
+      item: [
+        { name: 'empty raw', request: { method: 'POST', url: 'http://x', header: [], body: { ...raw(''), options: { raw: { language: 'json' } } } } },
+        { name: 'no rows', request: { method: 'PUT', url: 'http://x', body: { mode: 'formdata', formdata: [] } } },
+        { name: 'rows off', request: { method: 'POST', url: 'http://x', body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: '1', disabled: true }] } } },
+        { name: 'one on', request: { method: 'POST', url: 'http://x', body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: '1', disabled: true }, { key: 'b', value: '' }] } } },
+      ],
+    });
+    const r = byPath(result);
+    expect(r.get('C/empty raw')!.body).toEqual({ type: 'none', text: '' });
+    expect(r.get('C/no rows')!.body).toEqual({ type: 'none', multipart: [] });
+    expect(r.get('C/rows off')!.body).toEqual({ type: 'none', form: [{ key: 'a', value: '1', enabled: false }] });
+    expect(r.get('C/one on')!.body.type).toBe('formUrlencoded');
+    expect(result.notes.join('\n')).not.toMatch(/disableBodyPruning|empty raw|no rows|rows off/);
+  });
+});
+
 describe('URLs', () => {
   it('a URL given only as parts keeps its enabled query and hash; disabled ones are switched off', async () => {
     const url = { protocol: 'https', host: ['api', 'example', 'com'], port: '8443', path: ['v1', ':id'], query: [{ key: 'a', value: '1' }, { key: 'flag', value: null }, { key: 'off', value: '2', disabled: true }], hash: 'top', variable: [{ key: 'id', value: '7' }] };

@@ -6,7 +6,7 @@
 import { MAX_NAME_LENGTH, MAX_TREE_DEPTH } from '../../workspace/index.js';
 import { emptyResult, ImportError, type ImportedFolderData, type ImportedNode, type ImportResult } from '../types.js';
 import { mapAuth } from './auth.js';
-import { description, mapRequest, mapSettings, type ImportedSettings } from './request.js';
+import { description, keepsBodies, mapRequest, mapSettings, type ImportedSettings } from './request.js';
 import { collectScripts, summaryNotes, type ScriptContext } from './scripts.js';
 
 type Obj = Record<string, unknown>;
@@ -42,7 +42,8 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
     return { ...inherited, ...own };
   };
 
-  const walk = (items: unknown, path: string, depth: number, inherited: ImportedSettings | undefined): ImportedNode[] => {
+  // `keepBodies`: disableBodyPruning of the folders and collection above (Postman's default: off).
+  const walk = (items: unknown, path: string, depth: number, inherited: ImportedSettings | undefined, keepBodies: boolean): ImportedNode[] => {
     if (!Array.isArray(items)) return [];
     if (depth > maxDepth) {
       throw new ImportError(
@@ -59,19 +60,19 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
         const name = displayName(item.name, 'Untitled folder', notes);
         const where = `${path}/${name}`;
         if (Array.isArray(item.variable) && item.variable.length > 0) foldersWithVariables.push(where);
-        const children = walk(item.item, where, depth + 1, inheritSettings(item, where, inherited));
+        const children = walk(item.item, where, depth + 1, inheritSettings(item, where, inherited), keepsBodies(item.protocolProfileBehavior, keepBodies));
         const settings = folderSettings(item, where, ctx);
         nodes.push({ type: 'folder', name, ...(settings ? { settings } : {}), children });
       } else {
         const name = displayName(item.name, 'Untitled request', notes);
-        nodes.push({ type: 'request', request: mapRequest(item, name, `${path}/${name}`, ctx, inherited) });
+        nodes.push({ type: 'request', request: mapRequest(item, name, `${path}/${name}`, ctx, inherited, keepBodies) });
       }
     }
     return nodes;
   };
 
   // Folders and collections have no request settings of their own in Ferry: theirs go into each request inside.
-  const children = walk(collection.item, rootName, 1, inheritSettings(collection, rootName, undefined));
+  const children = walk(collection.item, rootName, 1, inheritSettings(collection, rootName, undefined), keepsBodies(collection.protocolProfileBehavior, false));
   const rootSettings = folderSettings(collection, rootName, ctx, info.description);
   const result = emptyResult('postman', rootName);
   result.items.push({ type: 'folder', name: rootName, ...(rootSettings ? { settings: rootSettings } : {}), children });

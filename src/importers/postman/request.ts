@@ -150,6 +150,33 @@ function mapBodyMode(body: unknown, headers: Row[], where: string, notes: string
   }
 }
 
+/** Methods postman-runtime sends without their body unless `disableBodyPruning` is on. */
+const PRUNED_METHODS = new Set(['GET', 'HEAD', 'COPY', 'PURGE', 'UNLOCK']);
+
+/**
+ * A body Postman would not send gets type none, its data kept (spec 2.5: only the type decides
+ * what is sent). postman-runtime sends no body when it is empty (no text, no form row switched
+ * on) and none with GET, HEAD, COPY, PURGE or UNLOCK unless `disableBodyPruning` is on for the
+ * request, a folder above it or the collection. Ferry sends whatever body a request's type
+ * names, so a GET would otherwise carry a body, and its Content-Type, the collection never sent.
+ */
+function bodyAsPostmanSends(body: Body | undefined, method: string, keepBodies: boolean, where: string, grouped: GroupedNotes): Body | undefined {
+  if (!body || body.type === 'none') return body;
+  const on = (rows: { enabled?: boolean }[] | undefined) => (rows ?? []).some((r) => r.enabled !== false);
+  const empty = body.type === 'formUrlencoded' ? !on(body.form) : body.type === 'multipart' ? !on(body.multipart) : body.type === 'json' || body.type === 'xml' || body.type === 'text' ? !body.text : false;
+  if (empty) return { ...body, type: 'none' };
+  if (PRUNED_METHODS.has(method) && !keepBodies) {
+    addGrouped(grouped, 'Postman sends no body with GET, HEAD, COPY, PURGE or UNLOCK unless the request setting disableBodyPruning is on, so these bodies were kept but not sent (type none; choose a body type to send one)', where);
+    return { ...body, type: 'none' };
+  }
+  return body;
+}
+
+/** `disableBodyPruning` of a request, folder or collection, else what the level above said. */
+export function keepsBodies(behavior: unknown, inherited: boolean): boolean {
+  return isObj(behavior) && typeof behavior.disableBodyPruning === 'boolean' ? behavior.disableBodyPruning : inherited;
+}
+
 const PROFILE_SETTINGS: Record<string, 'followRedirects' | 'maxRedirects' | 'verifyTls'> = {
   followRedirects: 'followRedirects', maxRedirects: 'maxRedirects', strictSSL: 'verifyTls',
 };
@@ -166,7 +193,10 @@ export function mapSettings(behavior: unknown, where: string, skipped: GroupedNo
   const settings: Record<string, unknown> = {};
   const skip = (head: string, place: string) => addGrouped(skipped, head, place);
   for (const [key, value] of Object.entries(behavior)) {
+    // Not a setting: it decides whether GET and the like keep their body (bodyAsPostmanSends).
+    if (key === 'disableBodyPruning' && (typeof value === 'boolean' || value === null || value === undefined)) continue;
     const field = PROFILE_SETTINGS[key];
+    if (key === 'disableBodyPruning') { skip(`The request setting ${key} is not imported where it is not true or false`, `${where} (${JSON.stringify(value)})`); continue; }
     if (!field) { skip(`The request setting ${key} is not imported (Ferry has no such setting)`, where); continue; }
     if (value === null || value === undefined) continue; // unset: the application setting applies
     if (field === 'maxRedirects') {
@@ -196,13 +226,17 @@ function mapExamples(responses: unknown, where: string, notes: string[]): NonNul
   });
 }
 
-/** `inherited`: settings of the folders and collection above, which the request's own override. */
-export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptContext, inherited?: ImportedSettings): ImportedRequestData {
+/**
+ * `inherited`: settings of the folders and collection above, which the request's own override;
+ * `keepBodies`: their `disableBodyPruning`.
+ */
+export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptContext, inherited?: ImportedSettings, keepBodies = false): ImportedRequestData {
   const { notes } = ctx;
   const req = isObj(item.request) ? item.request : typeof item.request === 'string' ? { url: item.request } : {};
+  const method = text(req.method).toUpperCase() || 'GET';
   const url = mapUrl(req.url);
   const headers = headerRows(req.header);
-  const body = mapBody(req.body, headers, where, notes, ctx.files);
+  const body = bodyAsPostmanSends(mapBody(req.body, headers, where, notes, ctx.files), method, keepsBodies(item.protocolProfileBehavior, keepBodies), where, ctx.grouped);
   const auth = mapAuth(req.auth, where, ctx);
   const scripts = collectScripts(item.event, where, ctx);
   const own = mapSettings(item.protocolProfileBehavior, where, ctx.grouped);
@@ -212,7 +246,7 @@ export function mapRequest(item: Obj, name: string, where: string, ctx: ScriptCo
   const examples = mapExamples(item.response, where, notes);
   return {
     name,
-    method: text(req.method).toUpperCase() || 'GET',
+    method,
     url: url.url,
     ...(url.disabledParams.length ? { disabledParams: url.disabledParams } : {}),
     ...(url.pathParams.length ? { pathParams: url.pathParams } : {}),
