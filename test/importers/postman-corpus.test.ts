@@ -141,10 +141,9 @@ describe('collection exports', () => {
         // are any (a stale `raw` loses), with the parameters switched off in `query` left out.
         if (req.url !== undefined) {
           // Path variables stay `:name` in Ferry (their values are the request's pathParams).
-          const sent = typeof req.url === 'string' ? req.url : new PostmanUrl({ ...req.url, variable: [] }).toString();
-          // Known gap: `&` or `#` inside a query key or value is written as is (the SDK encodes it).
-          const special = typeof req.url !== 'string' && (req.url.query ?? []).some((q: Obj) => /[&#]/.test(`${q.key ?? ''}${q.value ?? ''}`.replace(/\{\{[^}]*\}\}/g, '')));
-          if (special) return;
+          // Tabs and line breaks in query parts: the SDK writes them as they are, its request layer sends them encoded.
+          const structured = typeof req.url === 'string' ? req.url : new PostmanUrl({ ...req.url, variable: [] }).toString();
+          const sent = typeof req.url === 'string' ? structured : structured.replace(/[\t\n\r]/g, (c) => encodeURIComponent(c));
           // `http://h?q` and `http://h/?q` are one URL (the SDK writes the empty path as `/`).
           const slash = (u: string) => u.replace(/^([a-z]+:\/\/[^/?#]*)(?=[?#]|$)/i, '$1/');
           if (typeof req.url === 'string' || req.url.host !== undefined || req.url.path !== undefined) expect(slash(mine.url), item.name).toBe(slash(sent));

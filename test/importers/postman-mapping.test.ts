@@ -144,6 +144,17 @@ describe('Postman URLs: the structured url wins over raw (issue 21)', () => {
     expect(request.disabledParams).toEqual([{ key: 'off', value: '2' }]);
   });
 
+  it('encodes & and # in query keys and values (and = in keys) outside {{variables}}, and line breaks and tabs, as Postman sends them', async () => {
+    // What Newman sent for the corpus's whatwg-url items "params with & and #" and "newlines".
+    const request = await urlOf({
+      raw: 'stale', protocol: 'https', host: ['h'], path: ['get'],
+      query: [{ key: 'q', value: '%23{{foo&bar}}%23' }, { key: 'x%26y', value: '{{#foo#}}' }, { key: 'b#a&r', value: null }, { key: 'a=b', value: 'c=d' }, { key: 'nl', value: '\nbar\n\t' }],
+    });
+    expect(request.url).toBe('https://h/get?q=%23{{foo&bar}}%23&x%26y={{#foo#}}&b%23a%26r&a%3Db=c=d&nl=%0Abar%0A%09');
+    // A key or value that splits no parameter is written as it is.
+    expect((await urlOf({ protocol: 'https', host: ['h'], query: [{ key: 'sp', value: 'a b+c/é' }] })).url).toBe('https://h?sp=a b+c/é');
+  });
+
   it('uses the parts when raw disagrees, and raw when there are no parts', async () => {
     expect((await urlOf({ raw: 'https://old/stale', protocol: 'https', host: ['new', 'example'], port: '8443', path: ['v2', ':id'], query: [{ key: 'q', value: null }] })).url).toBe('https://new.example:8443/v2/:id?q');
     expect((await urlOf({ raw: '{{baseUrl}}/only-raw?x=1' })).url).toBe('{{baseUrl}}/only-raw?x=1');

@@ -1,4 +1,5 @@
 /** One collection item (a request) to a request file (spec 4.2). */
+import { findPlaceholders } from '../../support/placeholder-syntax.js';
 import type { ImportedRequestData } from '../types.js';
 import { mapAuth } from './auth.js';
 import { addGrouped, collectScripts, type ScriptContext, type GroupedNotes } from './scripts.js';
@@ -43,6 +44,24 @@ function headerRows(header: unknown): Row[] {
   return rows(header);
 }
 
+/**
+ * A query key or value as Postman writes it into the URL (postman-collection's QueryParam):
+ * `&` and `#`, and `=` in a key, percent-encoded outside `{{variables}}` so they stay inside
+ * their parameter (`b#a&r` is one key, not a key and a fragment). Tabs and line breaks are
+ * encoded too: Postman sends them so, while a URL parser would drop them.
+ */
+function queryPart(part: string, isKey: boolean): string {
+  const reserved = isKey ? /[&#=\t\n\r]/g : /[&#\t\n\r]/g;
+  const encode = (s: string) => s.replace(reserved, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  let out = '';
+  let at = 0;
+  for (const p of findPlaceholders(part)) {
+    out += encode(part.slice(at, p.start)) + part.slice(p.start, p.end);
+    at = p.end;
+  }
+  return out + encode(part.slice(at));
+}
+
 interface UrlParts {
   url: string;
   disabledParams: Row[];
@@ -71,7 +90,7 @@ function mapUrl(url: unknown): UrlParts {
     // Only the enabled parameters; `?a` (no value) and `?a=` (empty value) differ, as in Postman.
     const query = (Array.isArray(url.query) ? url.query : [])
       .filter((q): q is Obj => isObj(q) && q.disabled !== true && q.enabled !== false)
-      .map((q) => (q.value === undefined || q.value === null ? text(q.key) : `${text(q.key)}=${text(q.value)}`));
+      .map((q) => (q.value === undefined || q.value === null ? queryPart(text(q.key), true) : `${queryPart(text(q.key), true)}=${queryPart(text(q.value), false)}`));
     if (query.length > 0) raw += `?${query.join('&')}`;
     if (url.hash) raw += `#${text(url.hash)}`;
   }
