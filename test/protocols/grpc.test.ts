@@ -179,6 +179,18 @@ describe('gRPC', () => {
       ['absolute.proto', 'syntax = "proto3";\nimport "/etc/hostname";\n', /the import "\/etc\/hostname" in protos\/absolute\.proto lies outside the workspace folder/],
       ['relative.proto', `syntax = "proto3";\nimport public '${path.relative(path.join(root, 'protos'), path.join(outside, 'secret.proto'))}';\n`, /the import ".*secret\.proto" in protos\/relative\.proto lies outside the workspace folder/],
     ];
+    // Written as protobufjs reads it but not as a plain `import "x";`: comments, adjacent strings, escapes.
+    const secret = path.relative(path.join(root, 'protos'), path.join(outside, 'secret.proto'));
+    const cut = secret.indexOf('secret');
+    for (const [name, statement] of [
+      ['comment.proto', `import /* weak */ "${secret}";`],
+      ['line-comment.proto', `import // the shared types\n  public "${secret}";`],
+      ['joined.proto', `import "${secret.slice(0, cut)}" 'secret.proto';`],
+      // protobufjs drops an unknown escape: `\q` reads as nothing.
+      ['escaped.proto', `import "${secret.slice(0, cut)}sec\\qret.proto";`],
+    ] as const) {
+      cases.push([name, `syntax = "proto3";\n${statement}\n`, new RegExp(`the import ".*secret\\.proto" in protos/${name.replace('.', '\\.')} lies outside the workspace folder`)]);
+    }
     for (const [name, text] of cases) await fs.writeFile(path.join(root, 'protos', name), text);
     await fs.symlink(path.join(outside, 'secret.proto'), path.join(root, 'protos', 'link.proto'));
     await fs.writeFile(path.join(root, 'protos', 'via-link.proto'), 'syntax = "proto3";\nimport "link.proto";\n');

@@ -13,6 +13,7 @@ import { GrpcReflection } from 'grpc-js-reflection-client';
 import { SendError } from '../send-error.js';
 import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
+import { protoImports } from './proto-imports.js';
 
 /**
  * How messages are read (documented in docs/running.md): proto3 JSON names (lowerCamelCase),
@@ -68,8 +69,6 @@ async function workspaceFile(written: string, what: string, source: ProtoSource)
   return absolute;
 }
 
-/** `import "x";`, `import public 'x';`, `import weak "x";` (a commented-out one is checked too: harmless). */
-const IMPORT = /\bimport\s+(?:(?:weak|public)\s+)?(["'])([^"'\n]+)\1\s*;/g;
 /** Files an import graph may hold before it is refused as runaway. */
 const MAX_PROTO_FILES = 10_000;
 
@@ -95,8 +94,7 @@ async function checkImports(files: string[], includeDirs: string[], source: Prot
       continue; // a missing file is reported by the compile, with its name
     }
     const importer = path.relative(source.workspaceRoot, file) || file;
-    for (const match of text.matchAll(IMPORT)) {
-      const target = match[2]!;
+    for (const target of protoImports(text)) {
       const resolved = resolveImport(file, target, includeDirs);
       if (resolved === undefined) continue;
       queue.push(await workspaceFile(path.relative(source.workspaceRoot, resolved) || resolved, `the import "${target}" in ${importer}`, source));
