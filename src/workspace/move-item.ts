@@ -4,7 +4,7 @@
  * `moveFolder`), so files are named by 2.1's rules, `seq` stays and load tests follow. NEW is an
  * existing folder (move into it, keeping the name) or `Folder/New name` (`New name` at the root).
  */
-import { baseFileName } from './names.js';
+import { baseFileName, fileNameKey } from './names.js';
 import { moveFolder, moveRequest, renameFolder, saveRequest } from './requests.js';
 import { normalizeSelectPath } from './select.js';
 import { stripYaml } from './tree.js';
@@ -58,8 +58,8 @@ export function planMove(tree: FolderNode, oldText: string, newText: string): Mo
   if (name === nodeName(item) && toFolder === currentFolder) throw new MoveError(`"${item.path}" is already there with that name; nothing to do.`);
   // Onto an existing name: refused, never suffixed or overwritten.
   const destination = toFolder === '' ? tree : findFolder(tree, toFolder)!;
-  const wantedFile = baseFileName(name).toLowerCase();
-  const clash = destination.children.find((c) => c !== item && (nodeName(c).toLowerCase() === name.toLowerCase() || fileBase(c).toLowerCase() === wantedFile));
+  const wantedFile = fileNameKey(baseFileName(name));
+  const clash = destination.children.find((c) => c !== item && (fileNameKey(nodeName(c)) === fileNameKey(name) || fileNameKey(fileBase(c)) === wantedFile));
   if (clash) throw new MoveError(`"${clash.path}" already exists there; choose another name, or move or delete that one first.`);
   return { kind, from: item.path, toFolder, ...(newName !== undefined && newName !== nodeName(item) ? { newName } : {}) };
 }

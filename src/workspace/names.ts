@@ -50,16 +50,26 @@ function cutToLength(name: string, max: number, maxBytes: number): string {
 }
 
 /**
- * A file name for `displayName` that no sibling has, compared case-insensitively.
- * `taken` holds the siblings' base names (without extension). Suffixes go `Name 2`, `Name 3`…
+ * What two sibling file names are compared by: names equal here are one file on the disks of
+ * Windows and macOS, which ignore case, and on macOS's, which also ignore Unicode normalization
+ * (`Café` written with `é` or with `e` + a combining accent). The names themselves are kept as given.
+ */
+export function fileNameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+/**
+ * A file name for `displayName` that no sibling has, compared by `fileNameKey` (case and Unicode
+ * normalization ignored). `taken` holds the siblings' base names (without extension). Suffixes go
+ * `Name 2`, `Name 3`…
  */
 export function uniqueFileName(displayName: string, taken: Iterable<string>): string {
-  const used = new Set([...taken].map((n) => n.toLowerCase()));
+  const used = new Set([...taken].map(fileNameKey));
   const base = baseFileName(displayName);
-  if (!used.has(base.toLowerCase())) return base;
+  if (!used.has(fileNameKey(base))) return base;
   for (let n = 2; ; n++) {
     const candidate = withSuffix(base, n);
-    if (!used.has(candidate.toLowerCase())) return candidate;
+    if (!used.has(fileNameKey(candidate))) return candidate;
   }
 }
 

@@ -87,12 +87,15 @@ describe('ferry mv', () => {
   }, 60_000);
 
   it('refuses bad input and changes nothing: unknown path, an existing name, out of the workspace, into itself', async () => {
+    await fs.writeFile(path.join(ws, 'requests/Admin/Caf\u00e9.yaml'), 'name: Caf\u00e9\n');
     await ferry(['ls']); // opening a workspace adds its standard folders (environments/)
     const before = await folderSnapshot(ws);
     const cases: Array<[string[], RegExp]> = [
       [['mv', 'Nope', 'Admin'], /No request or folder "Nope" under requests\/\. `ferry ls` lists the paths\./],
       [['mv', 'Users/Get user', 'Admin/Taken'], /"Admin\/Taken\.yaml" already exists there; choose another name/],
       [['mv', 'Users/Get user', 'Admin/TAKEN.yaml'], /already exists there/],
+      // The same name on a macOS disk (é as e + a combining accent): refused, not written over it there.
+      [['mv', 'Users/Get user', 'Admin/Cafe\u0301'], /"Admin\/Caf\u00e9\.yaml" already exists there/],
       [['mv', 'Users', 'Admin/Tools'], /"Admin\/Tools\.yaml" already exists there/],
       [['mv', 'Users/Get user', '../outside'], /"\.\.\/outside" is not a place in this workspace/],
       [['mv', 'Users/Get user', '/tmp/x'], /is not a place in this workspace/],

@@ -27,10 +27,12 @@ describe('SiblingNames', () => {
     const long = 'x'.repeat(79);
     const names = [
       'Get', 'get', 'GET', 'Get 2', 'Get', 'Get 3', 'Get', 'a.', 'a', 'a..', ' a', 'CON', 'con', 'con_', '_folder', 'untitled', '',
-      long, long, `${long}y`, `${long.slice(0, 76)}. .x`, `${long.slice(0, 76)}. .x`, 'é'.repeat(90), 'é'.repeat(90), '😀'.repeat(85), '😀'.repeat(85),
+      long, long, `${long}y`, `${long.slice(0, 76)}. .x`, `${long.slice(0, 76)}. .x`, 'é'.repeat(90), 'é'.repeat(90), '😀'.repeat(85), '😀'.repeat(85), 'Caf\u00e9', 'Cafe\u0301', 'CAFE\u0301',
       ...Array(12).fill('Many'),
     ];
     expect(ours(['Get', 'Many 3'], names)).toEqual(reference(['Get', 'Many 3'], names));
+    // Names that differ only by Unicode normalization (one file on macOS) are taken too.
+    expect(ours(['Caf\u00e9'], ['Cafe\u0301', 'CAFE\u0301'])).toEqual(['Cafe\u0301 2', 'CAFE\u0301 3']);
   });
 
   it('agrees with uniqueFileName on generated sibling lists', () => {

@@ -46,6 +46,14 @@ describe('file names from display names (2.1.4)', () => {
     expect(uniqueFileName('Users', ['users', 'USERS 2'])).toBe('Users 3');
   });
 
+  it('a name that differs from a taken one only by Unicode normalization is taken too (macOS disks treat them as one file)', () => {
+    const composed = 'Caf\u00e9'; // é as one code point (NFC)
+    const decomposed = 'Cafe\u0301'; // e + combining acute (NFD)
+    expect(uniqueFileName(decomposed, [composed])).toBe(`${decomposed} 2`);
+    expect(uniqueFileName(composed, [decomposed.toUpperCase()])).toBe(`${composed} 2`);
+    expect(uniqueFileName(composed, [decomposed, `${decomposed} 2`])).toBe(`${composed} 3`);
+  });
+
   it('refuses empty names and names over 200 characters', () => {
     expect(checkDisplayName('')).toMatch(/cannot be empty/);
     expect(checkDisplayName('   ')).toMatch(/cannot be empty/);

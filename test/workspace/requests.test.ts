@@ -42,6 +42,14 @@ describe('create, rename, move, delete', () => {
     expect(ws.tree.children.map((c) => (c.type === 'folder' ? c.name : c.path))).toEqual(['Admin/Tools', 'get- USER- 2.yaml', 'Get- user-.yaml']);
   });
 
+  it('names that differ only by Unicode normalization get files that differ in more (one file on macOS)', async () => {
+    const root = await newWorkspace();
+    expect(await createRequest(root, '', request('Caf\u00e9'))).toBe('Caf\u00e9.yaml');
+    expect(await createRequest(root, '', request('Cafe\u0301'))).toBe('Cafe\u0301 2.yaml');
+    expect(await createFolder(root, '', 'R\u00e9sum\u00e9s')).toBe('R\u00e9sum\u00e9s');
+    expect(await createFolder(root, '', 'Re\u0301sume\u0301s')).toBe('Re\u0301sume\u0301s 2');
+  });
+
   it('renaming a request renames its file and updates load tests in place', async () => {
     const root = await newWorkspace();
     const folder = await createFolder(root, '', 'Users');
