@@ -7,6 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CookieJar } from 'tough-cookie';
 import WebSocket from 'ws';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
@@ -76,10 +77,31 @@ describe('ferry app: the guard', () => {
     expect(ok.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('two apps open at once keep their sessions: browsers send 127.0.0.1\'s cookies to every port, so one cookie name would be overwritten', async () => {
+    const other = await startAppServer({ workspace: await openWorkspace(await initWorkspace(await tempDir(), 'Other')), webRoot: await tempDir() });
+    try {
+      // A browser's jar: cookies are kept by host, path and name, never by port (RFC 6265, 8.5).
+      const jar = new CookieJar();
+      for (const server of [app, other]) {
+        const origin = `http://127.0.0.1:${server.port}/`;
+        const exchange = await request(server.port, `/?token=${server.token}`);
+        for (const line of exchange.headers['set-cookie'] ?? []) await jar.setCookie(line, origin);
+      }
+      for (const [server, name] of [[app, 'Guarded'], [other, 'Other']] as const) {
+        const sent = await jar.getCookieString(`http://127.0.0.1:${server.port}/api/workspace`);
+        const answer = await request(server.port, '/api/workspace', { cookie: sent });
+        expect(answer.status, name).toBe(200);
+        expect(JSON.parse(answer.body).name).toBe(name);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses a wrong token, and every API call without the cookie (403)', async () => {
     expect((await request(app.port, '/?token=nope')).status).toBe(403);
     expect((await request(app.port, '/api/workspace')).status).toBe(403);
-    expect((await request(app.port, '/api/workspace', { cookie: 'ferry_session=guess' })).status).toBe(403);
+    expect((await request(app.port, '/api/workspace', { cookie: `ferry_session=guess; ferry_session_${app.port}=guess` })).status).toBe(403);
     expect((await request(app.port, '/api/send', { 'content-type': 'application/json' }, 'POST', '{"path":"x"}')).status).toBe(403);
     expect((await request(app.port, '/')).status).toBe(403);
   });

@@ -8,7 +8,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const COOKIE_NAME = 'ferry_session';
+/**
+ * The session cookie's name for the app on `port`. Browsers keep and send cookies by host, never
+ * by port (RFC 6265, 8.5): with one name for all, a second `ferry app` (another workspace) would
+ * overwrite the first one's cookie, and the first tab would be refused from then on.
+ */
+export function cookieName(port: number): string {
+  return `ferry_session_${port}`;
+}
 
 /** A fresh random session token: 32 bytes, URL-safe. */
 export function newToken(): string {
@@ -39,9 +46,9 @@ export function checkHostAndOrigin(req: IncomingMessage, port: number): string |
   return undefined;
 }
 
-/** True when the request carries the session cookie with this token. */
-export function hasSessionCookie(req: IncomingMessage, token: string): boolean {
-  const value = readCookie(req.headers.cookie ?? '', COOKIE_NAME);
+/** True when the request carries this server's session cookie with this token. */
+export function hasSessionCookie(req: IncomingMessage, token: string, port: number): boolean {
+  const value = readCookie(req.headers.cookie ?? '', cookieName(port));
   return value !== undefined && sameText(value, token);
 }
 
@@ -51,8 +58,8 @@ export function isToken(given: string | null, token: string): boolean {
 }
 
 /** The cookie set in exchange for the token: not readable by scripts, never sent by other sites. */
-export function sessionCookie(token: string): string {
-  return `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+export function sessionCookie(token: string, port: number): string {
+  return `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 function readCookie(header: string, name: string): string | undefined {

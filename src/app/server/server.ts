@@ -85,11 +85,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     // The printed URL's token, once: it becomes the cookie and leaves the address bar.
     if (url.searchParams.has('token')) {
       if (!isToken(url.searchParams.get('token'), token)) return forbidden(res, 'this link is not the one `ferry app` printed (or the app was restarted)');
-      res.writeHead(302, { 'set-cookie': sessionCookie(token), location: '/', 'cache-control': 'no-store' });
+      res.writeHead(302, { 'set-cookie': sessionCookie(token, port), location: '/', 'cache-control': 'no-store' });
       res.end();
       return;
     }
-    if (!hasSessionCookie(req, token)) return forbidden(res, 'open the link that `ferry app` printed');
+    if (!hasSessionCookie(req, token, port)) return forbidden(res, 'open the link that `ferry app` printed');
     if (!url.pathname.startsWith('/api/')) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return forbidden(res, 'only GET for pages');
       return serveStatic(webRoot, url.pathname, res, pageHeaders(port));
@@ -131,7 +131,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const refused = checkHostAndOrigin(req, port) ?? (hasSessionCookie(req, token) ? undefined : 'open the link that `ferry app` printed');
+    const refused = checkHostAndOrigin(req, port) ?? (hasSessionCookie(req, token, port) ? undefined : 'open the link that `ferry app` printed');
     if (refused || url.pathname !== '/api/live') {
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nForbidden: ${refused ?? 'no such channel'}.\n`);
       return;
