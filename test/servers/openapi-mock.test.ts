@@ -317,4 +317,32 @@ describe('ferry update on a generated server', () => {
     expect(JSON.parse((await send(`${url}/pets/5`)).body)).toEqual({ id: 1, name: 'Mine' });
     expect((await ferry(root, 'update', 'api', '--from', next)).out).toContain('already matches this version');
   });
+
+  it('never reads or writes a server file through a symbolic link, nor one outside servers/', async () => {
+    const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const v2 = (await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8')).replace('Swagger Petstore', 'Swagger Petstore 2');
+    const next = path.join(root, 'petstore-v2.yaml');
+    await fs.writeFile(next, v2);
+    // A workspace from git whose servers/ is a link to a folder elsewhere (the user's own mocks).
+    const elsewhere = path.join(path.dirname(root), `${path.basename(root)}-elsewhere`);
+    await fs.rename(path.join(root, 'servers'), elsewhere);
+    await fs.symlink(elsewhere, path.join(root, 'servers'));
+    const theirs = await fs.readFile(path.join(elsewhere, 'api.yaml'), 'utf8');
+    const linkedFolder = await ferry(root, 'update', 'api', '--from', next);
+    expect(linkedFolder.code).toBe(2);
+    expect(linkedFolder.err).toMatch(/servers is a symbolic link, and Ferry never follows links/);
+    // The server file itself a link.
+    await fs.rm(path.join(root, 'servers'));
+    await fs.mkdir(path.join(root, 'servers'));
+    await fs.symlink(path.join(elsewhere, 'api.yaml'), path.join(root, 'servers', 'api.yaml'));
+    const linkedFile = await ferry(root, 'update', 'api', '--from', next);
+    expect(linkedFile.code).toBe(2);
+    expect(linkedFile.err).toMatch(/servers\/api\.yaml is a symbolic link, and Ferry never follows links/);
+    // A path that climbs out of servers/.
+    const climbing = await ferry(root, 'update', `servers/../../${path.basename(elsewhere)}/api`, '--from', next);
+    expect(climbing.code).toBe(2);
+    expect(climbing.err).toMatch(/not a server file under servers\//);
+    expect(await fs.readFile(path.join(elsewhere, 'api.yaml'), 'utf8')).toBe(theirs);
+    await fs.rm(elsewhere, { recursive: true, force: true });
+  });
 });

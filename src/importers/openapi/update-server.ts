@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../../model/index.js';
 import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, writeFileAtomic } from '../../workspace/index.js';
+import { readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
 import { decide } from './update/three-way.js';
 import { buildMockRoutes, pathShape, type GeneratedRoute } from './mock-server.js';
@@ -45,8 +46,15 @@ export function serverFileOf(argument: string): string {
 
 export async function planServerUpdate(root: string, input: { server: string; text: string; from: string }): Promise<ServerUpdatePlan> {
   const file = serverFileOf(input.server);
+  const id = file.slice(SERVERS_DIR.length + 1, -'.yaml'.length);
+  if (id === '' || id.startsWith('.') || /[/\\]/.test(id)) {
+    throw new ImportError(`"${input.server}" is not a server file under ${SERVERS_DIR}/: give the server's id (ID, ID.yaml or ${SERVERS_DIR}/ID.yaml).`);
+  }
+  // The file is read and written again: never through a link (a linked servers/ leads elsewhere).
+  const linked = await checkNoSymlinks(root, file);
+  if (linked) throw new ImportError(`Cannot update ${file}: ${linked}.`);
   const absolute = path.join(root, file);
-  const source = await fs.readFile(absolute, 'utf8').catch(() => undefined);
+  const source = await readFileNoFollow(absolute, 'utf8').catch(() => undefined);
   if (source === undefined) throw new ImportError(`There is no server file ${file}.`);
   const read = await readResource('server', absolute, file);
   if (!read.ok) throw new ImportError(`${file} does not parse: ${read.warning.message}. Fix it, then update again.`);
