@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Body } from '../model/index.js';
 import { namedFile } from '../support/paths-inside.js';
+import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { PrepareError } from './errors.js';
 import type { PreparedBody, PreparedMultipartPart } from './prepared.js';
 
@@ -76,7 +77,7 @@ export async function prepareBody(body: Body, ctx: BodyContext): Promise<Prepare
       const written = ctx.fill(body.file ?? '');
       if (written === '') throw new PrepareError(`${ctx.where}: body type is binary but no file is chosen; set body.file.`);
       const absolutePath = await checkBodyFile(written, ctx, 'binary body');
-      const bytes = new Uint8Array(await fs.readFile(absolutePath));
+      const bytes = new Uint8Array(await readChecked(absolutePath, written, ctx, 'binary body'));
       // `contentType` keeps its text-body default; a binary body is octet-stream unless one was chosen.
       const chosen = body.contentType && body.contentType !== 'text/plain' ? ctx.fill(body.contentType) : 'application/octet-stream';
       return { body: { kind: 'bytes', source: 'binary', bytes, isText: false, file: { path: written, absolutePath } }, contentType: chosen };
@@ -113,6 +114,20 @@ const GB = 1024 * 1024 * 1024;
  * silent; Node cannot read more than 2 GB into one buffer anyway).
  */
 export const MAX_BODY_FILE_BYTES = GB;
+
+/**
+ * Reads a file `checkBodyFile` passed, without following a link at its end (O_NOFOLLOW): one put
+ * in its place since the check is refused, not read through.
+ */
+async function readChecked(absolutePath: string, written: string, ctx: Pick<BodyContext, 'where'>, what: string): Promise<Buffer> {
+  try {
+    return await readFileNoFollow(absolutePath, undefined, MAX_BODY_FILE_BYTES);
+  } catch (error) {
+    if (isLinkError(error)) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
+    if (error instanceof FileTooLargeError) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is over 1 GB; Ferry sends body files of at most 1 GB (they are read whole, to sign and repeat them).`);
+    throw error;
+  }
+}
 
 /** Resolves a body file and checks the rules; returns its absolute path. */
 export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where'>, what: string): Promise<string> {

@@ -23,6 +23,7 @@ export function rowText(row: DataRow): Record<string, string> {
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../support/lazy-require.js';
+import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import type { VariableValues } from '../scripts/index.js';
 
 const csvParse = lazyRequire<typeof import('csv-parse/sync')>(import.meta.url, 'csv-parse/sync');
@@ -43,7 +44,16 @@ export async function readDataFile(file: string): Promise<DataRow[]> {
   if (stat.isSymbolicLink()) throw new DataFileError(`data file ${file} is a symbolic link; Ferry never follows links.`);
   if (!stat.isFile()) throw new DataFileError(`data file ${file} is not a regular file.`);
   if (stat.size > MAX_DATA_BYTES) throw new DataFileError(`data file ${file} is larger than 50 MB.`);
-  return dataRows(await fs.readFile(file, 'utf8'), file);
+  let text: string;
+  try {
+    // Without following a link at its end: one put in the file's place since the check is refused.
+    text = await readFileNoFollow(file, 'utf8', MAX_DATA_BYTES);
+  } catch (error) {
+    if (isLinkError(error)) throw new DataFileError(`data file ${file} is a symbolic link; Ferry never follows links.`);
+    if (error instanceof FileTooLargeError) throw new DataFileError(`data file ${file} is larger than 50 MB.`);
+    throw error;
+  }
+  return dataRows(text, file);
 }
 
 /** The rows of a data file's text; `file` names it in messages and its extension picks CSV or JSON (else the content does). */

@@ -260,6 +260,23 @@ describe('bodies, byte-checked at the server', () => {
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary' } }))).rejects.toThrow(/no file is chosen/);
   });
 
+  it('a multipart file replaced by a link after the check is not read through it when sent', async () => {
+    const swapped = path.join(root, 'files', 'swapped.txt');
+    await fs.writeFile(swapped, 'checked');
+    try {
+      // Checked when the request is prepared; read when it is sent (a file part is not held in memory before).
+      const prepared = await prepare(request({ method: 'POST', url: `${peer.url}/b`, body: { type: 'multipart', multipart: [{ key: 'f', value: 'files/swapped.txt', file: true }] } }));
+      await fs.rm(swapped);
+      await fs.symlink(path.join(outside, 'secret.txt'), swapped);
+      const before = peer.seen.length;
+      const error = await sendHttp(prepared, { agents }).then(() => undefined, (e: unknown) => e as Error);
+      expect(error?.message).toMatch(/the multipart file files\/swapped\.txt is now a symbolic link; Ferry never follows links/);
+      expect(peer.seen.slice(before).map((r) => r.body.toString())).not.toContainEqual(expect.stringContaining('outside'));
+    } finally {
+      await fs.rm(swapped, { force: true });
+    }
+  });
+
   it('refuses body files over 1 GB with a message instead of crashing the run', async () => {
     // Sparse: the size is there, the disk blocks are not.
     const big = path.join(root, 'files', 'big.bin');

@@ -1,9 +1,11 @@
 /** multipart/form-data encoding of prepared parts (RFC 7578); file parts are read when sending. */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FILE_PART_CONTENT_TYPE } from '../../model/constants.js';
+import { MAX_BODY_FILE_BYTES } from '../../request/body.js';
 import type { PreparedMultipartPart } from '../../request/prepared.js';
+import { FileTooLargeError, isLinkError, readFileNoFollow } from '../../support/read-no-follow.js';
+import { SendError } from '../send-error.js';
 
 /** Quotes a name or file name as browsers do: `"` and line breaks percent-encoded. */
 function quoted(text: string): string {
@@ -19,7 +21,7 @@ export async function encodeMultipart(parts: readonly PreparedMultipartPart[]): 
     if (part.file) {
       head += `; filename=${quoted(path.basename(part.file.path))}`;
       head += `\r\nContent-Type: ${part.contentType || FILE_PART_CONTENT_TYPE}`;
-      content = await fs.readFile(part.file.absolutePath);
+      content = await readPartFile(part.file);
     } else {
       if (part.contentType) head += `\r\nContent-Type: ${part.contentType}`;
       content = Buffer.from(part.value ?? '', 'utf8');
@@ -28,4 +30,20 @@ export async function encodeMultipart(parts: readonly PreparedMultipartPart[]): 
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * A file part's bytes. It was checked when the request was prepared (inside the workspace, no
+ * link, at most 1 GB) and is read now: without following a link at its end (O_NOFOLLOW), so a
+ * file replaced by one meanwhile is refused, not read through.
+ */
+async function readPartFile(file: { path: string; absolutePath: string }): Promise<Buffer> {
+  try {
+    return await readFileNoFollow(file.absolutePath, undefined, MAX_BODY_FILE_BYTES);
+  } catch (error) {
+    if (isLinkError(error)) throw new SendError(`the multipart file ${file.path} is now a symbolic link; Ferry never follows links.`, 'other');
+    if (error instanceof FileTooLargeError) throw new SendError(`the multipart file ${file.path} grew past 1 GB since it was checked; Ferry sends body files of at most 1 GB.`, 'other');
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SendError(`the multipart file ${file.path} no longer exists (looked for ${file.absolutePath}).`, 'other');
+    throw error;
+  }
 }
