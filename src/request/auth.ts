@@ -178,6 +178,9 @@ export function signAwsV4(auth: Auth, method: string, url: URL, headers: Prepare
   }
   const signed: Record<string, string> = {};
   for (const h of headers) {
+    // The Cookie header is sent unsigned (as curl's cookie engine does): the cookie jar adds its
+    // cookies to it when sending, after signing, and AWS needs only Host and X-Amz-* signed.
+    if (h.name.toLowerCase() === 'cookie') continue;
     const existing = Object.keys(signed).find((k) => k.toLowerCase() === h.name.toLowerCase());
     // A header sent twice is signed as AWS reads it: each value trimmed, joined by a bare comma.
     if (existing) signed[existing] = `${signed[existing]!.trim()},${h.value.trim()}`;
@@ -200,9 +203,11 @@ export function signAwsV4(auth: Auth, method: string, url: URL, headers: Prepare
   const signer = new (aws4().RequestSigner)(request, { accessKeyId, secretAccessKey, sessionToken: f('sessionToken') || undefined });
   // aws4 reads the path itself and, when it holds a character such as [ or {, re-encodes all of it
   // with encodeURI(decodeURI(…)), which signs an escape like %2F or %2B as %252F: it gets the
-  // path and the decoded query as sent instead.
+  // path and the decoded query as sent instead. A + in the query is a plus to AWS (signed %2B),
+  // not the space of an HTML form, so it is kept before decoding.
   signer.parsePath = () => {
-    signer.parsedPath = { path: url.pathname, query: parseQuery(url.search.slice(1)) as Record<string, string | string[]> };
+    const query = parseQuery(url.search.slice(1).replace(/\+/g, '%2B'));
+    signer.parsedPath = { path: url.pathname, query: query as Record<string, string | string[]> };
   };
   signer.sign();
   for (const [name, value] of Object.entries(request.headers)) {

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { createHash, createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { parseResource, type RequestFile, type WorkspaceFile } from '../../src/model/index.js';
-import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
+import { CookieStore, HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
 import { prepareRequest } from '../../src/request/index.js';
 
 const ACCESS = 'AKIDEXAMPLE';
@@ -108,16 +108,31 @@ function workspace(): WorkspaceFile {
   return parsed.value;
 }
 
-async function send(data: Record<string, unknown>, auth: Record<string, unknown> = {}) {
+async function send(data: Record<string, unknown>, auth: Record<string, unknown> = {}, cookies?: CookieStore) {
   const req = request({ ...data, auth: { type: 'awsv4', accessKey: ACCESS, secretKey: SECRET, region: 'eu-west-1', service: 'execute-api', ...auth } });
   const prepared = await prepareRequest({ request: req, path: 'R.yaml', folders: [], workspace: { root, file: workspace() } });
-  const result = await sendHttp(prepared, { agents });
+  const result = await sendHttp(prepared, { agents, ...(cookies ? { cookies } : {}) });
   return { status: result.status, problem: seen.at(-1)!.problem, seen: seen.at(-1)! };
 }
 
 describe('AWS Signature V4, recomputed by the server', () => {
   it('signs queries with spaces, Unicode, repeated keys, brackets and escaped reserved characters', async () => {
     const r = await send({ url: `${base}/items?z=1&a=b c&a=été&filter=[x]&next=a%2Fb&sum=%2B1&empty=` });
+    expect(r.problem).toBeNull();
+    expect(r.status).toBe(200);
+  });
+
+  it('signs a literal + in the query as AWS reads it (a plus, %2B), not as a space', async () => {
+    const r = await send({ url: `${base}/items?q=a+b&sum=1+1` });
+    expect(r.problem).toBeNull();
+    expect(r.seen.url).toBe('/items?q=a+b&sum=1+1');
+  });
+
+  it("still matches when the cookie jar adds its cookies to the request's own Cookie header", async () => {
+    const jar = CookieStore.fromSerialized(undefined);
+    jar.store(`${base}/`, ['session=from-the-jar; Path=/']);
+    const r = await send({ url: `${base}/c`, headers: [{ key: 'Cookie', value: 'mine=typed' }] }, {}, jar);
+    expect(r.seen.headers.cookie).toBe('mine=typed; session=from-the-jar');
     expect(r.problem).toBeNull();
     expect(r.status).toBe(200);
   });
