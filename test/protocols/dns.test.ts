@@ -32,6 +32,9 @@ beforeAll(async () => {
         { name: '_api._tcp.ferry.test', type: 'SRV', ttl: 60, data: { priority: 1, weight: 5, port: 8443, target: 'api.ferry.test' } },
         { name: 'ferry.test', type: 'CAA', ttl: 60, data: { flags: 0, tag: 'issue', value: 'ca.ferry.test' } },
         { name: '7.0.0.127.in-addr.arpa', type: 'PTR', ttl: 60, data: 'api.ferry.test' },
+        // A string that is not UTF-8 (0xff, a quote, a backslash, a line feed), then a plain one.
+        { name: 'bytes.ferry.test', type: 'TXT', ttl: 60, data: [Buffer.from([0x61, 0xff, 0x62, 0x22, 0x5c, 0x0a]), 'plain'] },
+        { name: 'utf8.ferry.test', type: 'TXT', ttl: 60, data: ['été\nlines'] },
         // Four 200-byte strings: over 512 bytes, so a UDP answer is truncated.
         ...[1, 2, 3, 4].map((n) => ({ name: 'big.ferry.test', type: 'TXT' as const, ttl: 60, data: [`${n}${longText}`] })),
       ],
@@ -92,6 +95,17 @@ describe('dns: over UDP', () => {
     expect(await lines('_api._tcp.ferry.test', 'SRV')).toEqual(['_api._tcp.ferry.test. 60 IN SRV 1 5 8443 api.ferry.test.']);
     expect(await lines('ferry.test', 'CAA')).toEqual(['ferry.test. 60 IN CAA 0 issue "ca.ferry.test"']);
     expect((await lines('ferry.test', 'ANY')).length).toBe(3);
+  });
+
+  it('TXT bytes that are not UTF-8 show as \\DDD escapes, as kdig shows them, in the JSON and the zone-file form', async () => {
+    const r = await ask('bytes.ferry.test', 'TXT');
+    expect(r.detail!.answer).toEqual(['bytes.ferry.test. 60 IN TXT "a\\255b\\"\\\\\\010" "plain"']);
+    expect(json(r)[0]!.data).toEqual(['a\\255b\\"\\\\\\010', 'plain']);
+    expect(JSON.stringify(r.detail!.records)).not.toContain('\ufffd');
+    // UTF-8 text stays text in the JSON; the zone-file line escapes its line feed to stay one line.
+    const utf8 = await ask('utf8.ferry.test', 'TXT');
+    expect(json(utf8)[0]!.data).toEqual(['été\nlines']);
+    expect(utf8.detail!.answer).toEqual(['utf8.ferry.test. 60 IN TXT "été\\010lines"']);
   });
 
   it('PTR takes an IP address and asks its reverse name', async () => {
@@ -181,7 +195,7 @@ describe.runIf(hasProgram('kdig'))('dns: answers cross-checked with kdig asking 
   };
   const data = (r: ProtocolResult) => (r.detail!.answer as string[]).map((line) => line.split(' ').slice(4).join(' '));
 
-  for (const [name, type] of [['api.ferry.test', 'A'], ['api.ferry.test', 'AAAA'], ['ferry.test', 'MX'], ['ferry.test', 'TXT'], ['_api._tcp.ferry.test', 'SRV'], ['www.ferry.test', 'CNAME'], ['ferry.test', 'CAA']] as const) {
+  for (const [name, type] of [['api.ferry.test', 'A'], ['api.ferry.test', 'AAAA'], ['ferry.test', 'MX'], ['ferry.test', 'TXT'], ['bytes.ferry.test', 'TXT'], ['_api._tcp.ferry.test', 'SRV'], ['www.ferry.test', 'CNAME'], ['ferry.test', 'CAA']] as const) {
     it(`${type} ${name}: the same data as kdig`, async () => {
       expect(data(await ask(name, type))).toEqual(await kdig(name, type));
     });

@@ -51,6 +51,15 @@ describe('DNS server', () => {
     }
   });
 
+  it("shows TXT bytes that are not UTF-8 in its traffic as kdig shows them (\\DDD), not as U+FFFD", async () => {
+    const { server, handle } = await dnsServer({ records: [{ name: 'bytes.example.test', type: 'TXT', value: '"a\\255b\\"q" "été"' }] });
+    const answered = await short(server!.port, 'bytes.example.test', 'TXT');
+    const records = handle.traffic.recent() as DnsRecord[];
+    expect(records.at(-1)!.detail.records).toEqual(['bytes.example.test 60 IN TXT "a\\255b\\"q" "été"']);
+    // kdig escapes every byte over 127; Ferry keeps UTF-8 letters as letters.
+    expect(answered).toEqual(['"a\\255b\\"q" "\\195\\169t\\195\\169"']);
+  });
+
   it('matches *. wildcards below the name (an exact name wins) and follows CNAME chains', async () => {
     const { server } = await dnsServer({ records: RECORDS });
     const port = server!.port;

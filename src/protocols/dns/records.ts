@@ -3,7 +3,9 @@
  * (`name. 60 IN A 127.0.0.1`), and as JSON (`{name, type, class, ttl, data}` with the data of
  * dns-packet's shape, bytes as hex), which is what `pm.response.json()` gives.
  */
+import { isUtf8 } from 'node:buffer';
 import type { Answer } from 'dns-packet';
+import { characterString } from '../../support/dns-text.js';
 
 export interface DnsRecordJson {
   name: string;
@@ -16,9 +18,19 @@ export interface DnsRecordJson {
 const absolute = (name: string) => (name === '' || name.endsWith('.') ? name || '.' : `${name}.`);
 const quoted = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
 
+/** TXT strings of records read from the wire, in zone-file form, made from their bytes. */
+const zoneTexts = new WeakMap<DnsRecordJson, string>();
+
 export function recordJson(record: Answer): DnsRecordJson {
   const r = record as Answer & { class?: string; ttl?: number; data?: unknown };
-  return { name: r.name, type: r.type, class: r.class ?? 'IN', ttl: r.ttl ?? 0, data: jsonSafe(r.data) };
+  const json: DnsRecordJson = { name: r.name, type: r.type, class: r.class ?? 'IN', ttl: r.ttl ?? 0, data: jsonSafe(r.data) };
+  if (['TXT', 'SPF'].includes(r.type) && Array.isArray(r.data) && r.data.every((chunk) => Buffer.isBuffer(chunk))) {
+    const chunks = r.data as Buffer[];
+    // A string that is UTF-8 is its text; one that is not is shown as kdig shows it, not with U+FFFD.
+    json.data = chunks.map((chunk) => (isUtf8(chunk) ? chunk.toString('utf8') : characterString(chunk)));
+    zoneTexts.set(json, chunks.map((chunk) => `"${characterString(chunk)}"`).join(' '));
+  }
+  return json;
 }
 
 function jsonSafe(value: unknown): unknown {
@@ -46,7 +58,7 @@ function zoneData(record: DnsRecordJson): string {
       return absolute(String(d));
     case 'TXT':
     case 'SPF':
-      return (Array.isArray(d) ? d : [d]).map((t) => quoted(String(t))).join(' ');
+      return zoneTexts.get(record) ?? (Array.isArray(d) ? d : [d]).map((t) => `"${characterString(Buffer.from(String(t)))}"`).join(' ');
     case 'MX':
       return `${d.preference} ${absolute(String(d.exchange))}`;
     case 'SRV':

@@ -1,5 +1,6 @@
 /** The traffic record of one DNS query and its answer: `A api.example.test → NOERROR, 1 answer (udp)`. */
 import type { Answer } from 'dns-packet';
+import { characterString } from '../../../support/dns-text.js';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
 
@@ -26,7 +27,8 @@ export function answerLine(answer: Answer): string {
 function dataText(data: unknown): string {
   if (typeof data === 'string') return data;
   if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return data.map((part) => JSON.stringify(Buffer.isBuffer(part) ? part.toString('utf8') : String(part))).join(' ');
+  // TXT strings as kdig shows them: bytes that are not UTF-8 as \DDD, not U+FFFD.
+  if (Array.isArray(data)) return data.map((part) => `"${characterString(Buffer.isBuffer(part) ? part : Buffer.from(String(part)))}"`).join(' ');
   if (data !== null && typeof data === 'object') {
     const d = data as Record<string, unknown>;
     if ('exchange' in d) return `${String(d.preference)} ${String(d.exchange)}`; // MX

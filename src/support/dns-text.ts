@@ -1,0 +1,26 @@
+/** DNS text in zone-file form (RFC 1035 5.1), shared by the DNS client's answers and the DNS server's traffic. */
+import { isUtf8 } from 'node:buffer';
+
+/**
+ * A character-string as a zone file writes it between its quotes (RFC 1035 5.1), as kdig does:
+ * `"` and `\` escaped, bytes that are not printable (controls, and those outside a UTF-8
+ * sequence) as `\DDD`; UTF-8 letters stay letters, where kdig escapes them too.
+ */
+export function characterString(bytes: Buffer): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; ) {
+    const byte = bytes[i]!;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc2 ? 2 : 1;
+    const sequence = bytes.subarray(i, i + length);
+    if (length > 1 && sequence.length === length && isUtf8(sequence) && !(byte === 0xc2 && sequence[1]! < 0xa0)) {
+      text += sequence.toString('utf8');
+      i += length;
+      continue;
+    }
+    if (byte === 0x22 || byte === 0x5c) text += `\\${String.fromCharCode(byte)}`;
+    else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
+    else text += `\\${String(byte).padStart(3, '0')}`;
+    i++;
+  }
+  return text;
+}
