@@ -18,7 +18,7 @@ import { SecretStore, withWorkspaceLock, workspaceDataDir } from '../appdata/ind
 import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYamlData, readTextFile,
-  REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic,
+  REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
 } from '../workspace/index.js';
 import { SiblingNames } from './sibling-names.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
@@ -126,7 +126,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     for (const node of result.items) {
       const name = taken.take(requireName(nodeName(node), 'item'));
       const entry = node.type === 'request' ? `${name}.yaml` : name;
-      buildNode(node, staging, entry, seq++, 0, specNames, pending);
+      buildNode(node, staging, [REQUESTS_DIR, ...into].join('/'), entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
     }
     await writeTree(pending, options.onProgress, options.signal);
@@ -143,7 +143,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
         envTaken.push(id);
         environmentIds.push(id);
         const value = validate('environment', env, `environment "${env.name}"`);
-        await fs.writeFile(path.join(envStaging, `${id}.yaml`), resourceText('environment', value));
+        await fs.writeFile(path.join(envStaging, `${id}.yaml`), sized(resourceText('environment', value), `${ENVIRONMENTS_DIR}/${id}.yaml`));
         moves.push({ from: path.join(envStaging, `${id}.yaml`), to: path.join(envDir, `${id}.yaml`) });
       }
     }
@@ -160,7 +160,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
         const spec = specNames.get(server);
         const data = spec === undefined ? server.server : { ...server.server, http: { ...server.server.http, openapi: { ...server.server.http?.openapi, spec } } };
         const value = validate('server', data, `server "${server.id}"`);
-        await fs.writeFile(path.join(serverStaging, `${id}.yaml`), resourceText('server', value));
+        await fs.writeFile(path.join(serverStaging, `${id}.yaml`), sized(resourceText('server', value), `${SERVERS_DIR}/${id}.yaml`));
         moves.push({ from: path.join(serverStaging, `${id}.yaml`), to: path.join(serversDir, `${id}.yaml`) });
       }
     }
@@ -182,7 +182,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
       added.push(validate('environment', { name: 'x', variables: [variable] }, `variable "${variable.key}"`).variables[0]!);
     }
     if (kept.length > 0) notes.push(`The workspace already has these variables, which keep their current values: ${kept.join(', ')}.`);
-    const newWorkspaceText = added.length > 0 ? editYaml(source, { ...data, variables: [...existing, ...added.map(variableFileData)] }) : undefined;
+    const newWorkspaceText = added.length > 0 ? sized(editYaml(source, { ...data, variables: [...existing, ...added.map(variableFileData)] }), WORKSPACE_FILE) : undefined;
 
     // 5. The moves, then the workspace file, then the secrets. Only now does anything become
     // visible, and every step is undone if a later one fails: secret values never outlive a
@@ -282,6 +282,13 @@ function requireName(name: string, what: string): string {
   return name;
 }
 
+/** `text`, unless as the YAML file `shown` it would be over 50 MB (spec 8.1): then the import is refused. */
+function sized(text: string, shown: string): string {
+  const tooLarge = yamlTooLarge(shown, text);
+  if (tooLarge) throw new ImportError(`Not imported: ${tooLarge} Nothing was imported.`);
+  return text;
+}
+
 function validate<K extends ResourceKind>(kind: K, data: unknown, where: string): ResourceValue<K> {
   const outcome = parseResource(kind, data);
   if (!outcome.ok) {
@@ -299,22 +306,23 @@ interface PendingTree {
 
 /**
  * Validates and renders a node into `pending` without touching the disk, so that `writeTree`
- * makes each folder once and then writes the files, one open at a time.
+ * makes each folder once and then writes the files, one open at a time. `shownDir` is where
+ * `parentDir` lands in the workspace (`requests/Billing`), for messages.
  */
-function buildNode(node: ImportedNode, parentDir: string, entry: string, seq: number, depth: number, specNames: Map<unknown, string>, pending: PendingTree): void {
+function buildNode(node: ImportedNode, parentDir: string, shownDir: string, entry: string, seq: number, depth: number, specNames: Map<unknown, string>, pending: PendingTree): void {
   if (node.type === 'request') {
     const value = validate('request', { ...node.request, seq }, `request "${String(node.request.name)}"`);
-    pending.writes.push({ file: path.join(parentDir, entry), text: resourceText('request', value) });
+    pending.writes.push({ file: path.join(parentDir, entry), text: sized(resourceText('request', value), `${shownDir}/${entry}`) });
     return;
   }
   const dir = path.join(parentDir, entry);
   (pending.dirsByDepth[depth] ??= []).push(dir);
   const settings = folderSettingsText(node, entry, seq, specNames);
-  if (settings !== undefined) pending.writes.push({ file: path.join(dir, FOLDER_FILE), text: settings });
+  if (settings !== undefined) pending.writes.push({ file: path.join(dir, FOLDER_FILE), text: sized(settings, `${shownDir}/${entry}/${FOLDER_FILE}`) });
   const names = new SiblingNames();
   node.children.forEach((child, index) => {
     const name = names.take(requireName(nodeName(child), child.type));
-    buildNode(child, dir, child.type === 'request' ? `${name}.yaml` : name, index, depth + 1, specNames, pending);
+    buildNode(child, dir, `${shownDir}/${entry}`, child.type === 'request' ? `${name}.yaml` : name, index, depth + 1, specNames, pending);
   });
 }
 

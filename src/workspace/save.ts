@@ -75,12 +75,20 @@ export async function saveResource<K extends ResourceKind>(file: string, kind: K
   if (retouched !== undefined && readsAs(kind, retouched, value)) text = retouched;
   if (text === previous) return;
   // Nor one too big to read back (spec 8.1): it would vanish from the workspace, the old file kept.
-  const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_YAML_BYTES) {
-    throw new Error(`Not saved: ${path.basename(file)} would be ${sizeOverLimit(bytes, MAX_YAML_BYTES)}, and YAML files over 50 MB are not read. Keep large bodies in a file beside it (a binary body) instead.`);
-  }
+  const tooLarge = yamlTooLarge(path.basename(file), text);
+  if (tooLarge) throw new Error(`Not saved: ${tooLarge}`);
   await fs.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, text);
+}
+
+/**
+ * Why `text` cannot be written as the YAML file `name` (spec 8.1: files over 50 MB are not read,
+ * so it would vanish from the workspace), or undefined when it can. Saves and imports refuse it.
+ */
+export function yamlTooLarge(name: string, text: string): string | undefined {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= MAX_YAML_BYTES) return undefined;
+  return `${name} would be ${sizeOverLimit(bytes, MAX_YAML_BYTES)}, and YAML files over 50 MB are not read. Keep large bodies in a file beside it (a binary body) instead.`;
 }
 
 /** Whether `text` reads back as `value` (what the writer would write for both is the same). */

@@ -132,3 +132,26 @@ describe('writing a big import', () => {
     expect(folder.filter((n) => n.startsWith('Same')).sort()).toEqual(['Same 2.yaml', 'Same 3.yaml', 'Same 4.yaml', 'Same 5.yaml', 'Same 6.yaml', 'Same.yaml']);
   });
 });
+
+describe('the 50 MB bound of YAML files (spec 8.1)', () => {
+  it('refuses an import whose request file would be over 50 MB, naming it, and writes nothing', async () => {
+    const before = await snapshot();
+    // 27 MB of export: a body of 9 million short lines, each indented in the YAML block (54 MB).
+    const text = JSON.stringify({
+      info: { name: 'Huge', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: [{ name: 'Small', request: { url: 'http://127.0.0.1/s' } }, { name: 'Lines', request: { method: 'POST', url: 'http://127.0.0.1/l', body: { mode: 'raw', raw: 'a\n'.repeat(9_000_000) } } }],
+    });
+    expect(text.length).toBeLessThan(50 * 1024 * 1024);
+    const error = await commitImport({ root, id }, await result(text)).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toMatch(/^Not imported: requests\/Huge\/Lines\.yaml would be 51\.5 MB, and YAML files over 50 MB are not read\. .*Nothing was imported\.$/);
+    expect(await snapshot()).toEqual(before);
+  }, 60_000);
+
+  it('refuses an environment file over 50 MB the same way', async () => {
+    const before = await snapshot();
+    const text = JSON.stringify({ name: 'Wide', values: [{ key: 'lines', value: 'a\n'.repeat(9_000_000), enabled: true }] });
+    const error = await commitImport({ root, id }, await result(text)).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toMatch(/^Not imported: environments\/Wide\.yaml would be [\d.]+ MB, and YAML files over 50 MB are not read\./);
+    expect(await snapshot()).toEqual(before);
+  }, 60_000);
+});
