@@ -105,6 +105,52 @@ describe('ferry app API', () => {
     expect(await fs.readdir(path.join(ws.root, 'environments')).catch(() => [])).not.toContain('QA-EU.yaml');
   });
 
+  it('a variables save carries the version the page read: an edit made outside meanwhile is a 409, never overwritten', async () => {
+    await fs.mkdir(path.join(ws.root, 'environments'), { recursive: true });
+    const file = path.join(ws.root, 'environments', 'local.yaml');
+    await fs.writeFile(file, 'name: Local\nvariables:\n  - key: host\n    value: a.test\n');
+    expect((await client.call('POST', '/api/environments', { name: 'Warm' })).status).toBe(200); // the app has read the folder again
+    const read = (await client.call('GET', '/api/environment/variables?id=local')).body as { variables: unknown[] };
+    // Another editor changes the file, before the watcher's ~1 s has passed.
+    const outside = 'name: Local\nvariables:\n  - key: host\n    value: b.test\n  - key: port\n    value: "8080"\n';
+    await fs.writeFile(file, outside);
+    const mine = [{ key: 'host', value: 'c.test', enabled: true, secret: false }];
+    const refused = await client.call('PUT', '/api/environment/variables', { id: 'local', base: read.variables, variables: mine });
+    expect(refused.status).toBe(409);
+    expect((refused.body as { error: string }).error).toBe('environments/local.yaml changed on disk since the app read it; nothing was saved.');
+    expect((refused.body as { variables: unknown[] }).variables).toEqual([
+      { key: 'host', value: 'b.test', enabled: true, secret: false, stored: false },
+      { key: 'port', value: '8080', enabled: true, secret: false, stored: false },
+    ]);
+    expect(await fs.readFile(file, 'utf8')).toBe(outside);
+    // Saved again over the version the refusal gave: written.
+    const saved = await client.call('PUT', '/api/environment/variables', { id: 'local', base: (refused.body as { variables: unknown[] }).variables, variables: mine });
+    expect(saved.status).toBe(200);
+    expect(await fs.readFile(file, 'utf8')).toBe('name: Local\nvariables:\n  - key: host\n    value: c.test\n');
+  });
+
+  it("the workspace variables: a stale save is refused, and a save keeps what was edited outside beside the variables", async () => {
+    const file = path.join(ws.root, 'ferry.yaml');
+    const read = (await client.call('GET', '/api/workspace/variables')).body as { variables: unknown[] };
+    const before = await fs.readFile(file, 'utf8');
+    // Headers added outside, before the watcher has seen them: a save of the variables keeps them.
+    const withHeaders = `${before}headers:\n  - key: X-Team\n    value: core\n`;
+    await fs.writeFile(file, withHeaders);
+    const saved = await client.call('PUT', '/api/workspace/variables', { base: read.variables, variables: [{ key: 'team', value: 'core' }] });
+    expect(saved.status).toBe(200);
+    const text = await fs.readFile(file, 'utf8');
+    expect(text).toContain('key: X-Team');
+    expect(text).toContain('key: team');
+    // A variable changed outside: the page's save over its older version is refused.
+    await fs.writeFile(file, text.replace('value: core\n  - key: X-Team', 'value: platform\n  - key: X-Team').replace(/variables:\n  - key: team\n    value: core/, 'variables:\n  - key: team\n    value: platform'));
+    const changed = await fs.readFile(file, 'utf8');
+    expect(changed).toContain('value: platform');
+    const stale = await client.call('PUT', '/api/workspace/variables', { base: [{ key: 'team', value: 'core', enabled: true, secret: false }], variables: [{ key: 'team', value: 'mine' }] });
+    expect(stale.status).toBe(409);
+    expect((stale.body as { error: string }).error).toBe('ferry.yaml changed on disk since the app read it; nothing was saved.');
+    expect(await fs.readFile(file, 'utf8')).toBe(changed);
+  });
+
   it('opens a workspace whose ferry.yaml does not parse, and refuses to save its variables over it', async () => {
     const broken = 'version: 1\nid: broken-ws\nname: [x\nvariables:\n  - key: team\n    value: core\n';
     await fs.writeFile(path.join(ws.root, 'ferry.yaml'), broken);

@@ -264,6 +264,32 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByTestId('response-body').textContent().catch(() => ''), { timeout: 15_000 }).toContain('ws-secret-77');
   });
 
+  it('a variables save over a ferry.yaml changed outside meanwhile shows the conflict; nothing is lost', async () => {
+    const file = path.join(ws.root, 'ferry.yaml');
+    await page.getByRole('button', { name: 'Workspace variables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
+    await expect.poll(() => dialog.getByLabel('Variable 1').inputValue()).toBe('base');
+    // Another editor adds a variable while the dialog is open (the app's copy is not yet reloaded).
+    const data = parse(await fs.readFile(file, 'utf8')) as { variables: unknown[] };
+    data.variables.push({ key: 'fromOutside', value: 'kept' });
+    await fs.writeFile(file, stringify(data));
+    const outside = await fs.readFile(file, 'utf8');
+    await dialog.getByLabel('Variable 3').fill('typedHere');
+    await dialog.getByLabel('Value 3', { exact: true }).fill('mine');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.getByText('ferry.yaml changed on disk since the app read it; nothing was saved.').isVisible()).toBe(true);
+    expect(await fs.readFile(file, 'utf8')).toBe(outside);
+    // The file's version into the editor, then the edit again: both are saved.
+    await dialog.getByRole('button', { name: "Take the file's version" }).click();
+    await expect.poll(() => dialog.getByLabel('Variable 3').inputValue()).toBe('fromOutside');
+    await dialog.getByLabel('Variable 4').fill('typedHere');
+    await dialog.getByLabel('Value 4', { exact: true }).fill('mine');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => fs.readFile(file, 'utf8')).toContain('typedHere');
+    const saved = parse(await fs.readFile(file, 'utf8')) as { variables: Array<{ key: string }> };
+    expect(saved.variables.map((v) => v.key)).toEqual(['base', 'apiToken', 'fromOutside', 'typedHere']);
+  });
+
   it('shows the cookies an answer sets and saves its body to a file', async () => {
     const response = page.getByLabel('Response');
     await response.getByRole('tab', { name: /^Cookies/ }).click();

@@ -5,12 +5,13 @@
  * store (keyed by the environment's id, or `workspace`, as `ferry secret set` stores it); the
  * file keeps its key with an empty value (2.10, 5.2).
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
-import { parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
+import { deepEqual, parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
 import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../../variables/manage-environments.js';
-import { checkNoSymlinks, ENVIRONMENTS_DIR, NameError, saveResource } from '../../workspace/index.js';
+import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
@@ -33,32 +34,62 @@ async function views(state: WorkspaceState, scope: Scope): Promise<EnvironmentVa
   }));
 }
 
-/** Saves the variables: file values for plain ones, the secret store for secret ones (an empty value keeps the stored one). */
+/** What the page shows of a variable, less what this computer adds (`stored`): what a save's `base` is compared on. */
+const shownOf = (v: { key: unknown; value?: unknown; enabled?: unknown; secret?: unknown }) =>
+  ({ key: String(v.key), value: v.secret === true ? '' : String(v.value ?? ''), enabled: v.enabled !== false, secret: v.secret === true });
+
+/**
+ * Saves the variables: file values for plain ones, the secret store for secret ones (an empty
+ * value keeps the stored one). The file is read again first and the variables put into what it
+ * holds now, not into the app's copy (the watcher reloads it ~1 s after a change). `base` is the
+ * variables as the page last read them: when the file no longer holds them (an editor, git or
+ * another tab changed them) nothing is written, secrets included, and the answer is 409 with the
+ * file's variables, as a request save does.
+ */
 async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise<void> {
   const given = (body as { variables?: unknown }).variables;
   if (!Array.isArray(given)) throw new ApiError(400, '"variables" must be a list.');
+  const base = (body as { base?: unknown }).base;
+  if (base !== undefined && !Array.isArray(base)) throw new ApiError(400, '"base" must be the list of variables the page read.');
   const rows = given.filter((v) => typeof (v as { key?: unknown })?.key === 'string' && (v as { key: string }).key !== '') as Array<{ key: string; value?: unknown; enabled?: unknown; secret?: unknown }>;
   const variables = rows.map((v) => ({ key: v.key, value: v.secret === true ? '' : String(v.value ?? ''), enabled: v.enabled !== false, secret: v.secret === true }));
   // Written over a file that did not read, the variables would replace what it holds.
   if (scope.kind === 'workspace' && state.workspace.fileProblem) throw new ApiError(409, `Not saved: ${state.workspace.fileProblem}. Fix ${WORKSPACE_FILE} first (the app reloads it when it changes).`);
-  const parsed = parseResource(scope.kind, { ...scope.value, variables });
-  if (!parsed.ok) throw new ApiError(400, `The variables are not valid: ${parsed.problems[0]!.message}`);
-  for (const v of rows) {
-    if (v.secret === true && typeof v.value === 'string' && v.value !== '') await state.data.secrets.set(scope.secrets, v.key, v.value);
-  }
+  const root = state.workspace.root;
   try {
     // In place, not through saveEntry: that renames a file whose name differs from the display
     // name (`local.yaml` named "Local"), which would change the id the secrets and the active
     // environment are kept under.
-    const linked = await checkNoSymlinks(state.workspace.root, scope.file);
+    const linked = await checkNoSymlinks(root, scope.file);
     if (linked) throw new Error(`Cannot save ${scope.file}: ${linked}.`);
     // Under the workspace's write lock, as every writer (an import may be adding environments).
-    await withWorkspaceLock(state.workspace.root, 'the app', () => saveResource(path.join(state.workspace.root, scope.file), scope.kind, parsed.value as never));
+    await withWorkspaceLock(root, 'the app', async () => {
+      const current = await onDisk(root, scope);
+      if (base !== undefined && !deepEqual(base.map((v) => shownOf(v as never)), current.variables.map(shownOf))) {
+        throw new ApiError(409, `${scope.file} changed on disk since the app read it; nothing was saved.`, { variables: await views(state, { ...scope, value: current }) });
+      }
+      const parsed = parseResource(scope.kind, { ...current, variables });
+      if (!parsed.ok) throw new ApiError(400, `The variables are not valid: ${parsed.problems[0]!.message}`);
+      for (const v of rows) {
+        if (v.secret === true && typeof v.value === 'string' && v.value !== '') await state.data.secrets.set(scope.secrets, v.key, v.value);
+      }
+      await saveResource(path.join(root, scope.file), scope.kind, parsed.value as never);
+    });
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
   }
   await state.reload();
   state.retire();
+}
+
+/** The scope's file as it is on disk now; 404 when it is gone, 409 when it does not read. */
+async function onDisk(root: string, scope: Scope): Promise<Scope['value']> {
+  const file = path.join(root, scope.file);
+  if (!(await fs.lstat(file).catch(() => undefined))) throw new ApiError(404, `${scope.file} is no longer in the workspace (deleted or renamed outside the app); nothing was saved.`);
+  const outcome = await readResource(scope.kind, file, scope.file);
+  if (!outcome.ok) throw new ApiError(409, `Not saved: ${formatWarning(outcome.warning)}. Fix ${scope.file} first (the app reloads it when it changes).`);
+  return outcome.value as Scope['value'];
 }
 
 /** Adds, renames or deletes an environment, then reads the workspace again; returns the environment's id. */

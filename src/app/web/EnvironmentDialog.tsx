@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
-import { api } from './api.js';
+import { api, ApiFailure } from './api.js';
 import { useGuardedClose } from './guarded-close.js';
 
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
@@ -19,11 +19,18 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   const [error, setError] = useState<string | null>(null);
   /** The name and variables as read: anything else typed is lost by closing, so closing asks first. */
   const [loaded, setLoaded] = useState('');
+  /** The variables as the file held them when read: sent with a save, which is refused (409) when the file changed since. */
+  const [base, setBase] = useState<EnvironmentVariableView[]>([]);
+  /** The file's variables after a refused save: the user takes them or saves theirs over them. */
+  const [conflict, setConflict] = useState<EnvironmentVariableView[] | null>(null);
+  /** The environment's id now: a rename on Save changes it, and a save tried again goes to the new one. */
+  const [currentId, setCurrentId] = useState(id);
   useEffect(() => {
     api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
       setName(env.name);
       setSavedName(env.name);
       setRows(env.variables);
+      setBase(env.variables);
       setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
     }, (e: Error) => setError(e.message));
   }, [url]);
@@ -33,25 +40,37 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-  const save = async () => {
+  const save = async (over = base) => {
     try {
-      if (id === undefined) {
-        await api.put('/api/workspace/variables', { variables: rows });
+      setConflict(null);
+      if (currentId === undefined) {
+        await api.put('/api/workspace/variables', { base: over, variables: rows });
       } else {
         // Renamed first: the variables then go to the file under its new name.
-        const saveAs = name === savedName ? id : (await api.post<{ id: string }>('/api/environments/rename', { id, name })).id;
+        const saveAs = name === savedName ? currentId : (await api.post<{ id: string }>('/api/environments/rename', { id: currentId, name })).id;
         setSavedName(name);
-        await api.put('/api/environment/variables', { id: saveAs, variables: rows });
+        setCurrentId(saveAs);
+        await api.put('/api/environment/variables', { id: saveAs, base: over, variables: rows });
       }
       onSaved();
       onClose();
     } catch (e) {
+      const changed = e instanceof ApiFailure ? (e.body as { variables?: EnvironmentVariableView[] } | undefined)?.variables : undefined;
+      if (changed) setConflict(changed);
       setError((e as Error).message);
     }
   };
+  /** Takes the file's variables into the editor (what was typed is dropped). */
+  const takeFile = (file: EnvironmentVariableView[]) => {
+    setRows(file);
+    setBase(file);
+    setLoaded(JSON.stringify({ name, rows: file }));
+    setConflict(null);
+    setError(null);
+  };
   const remove = async () => {
     try {
-      await api.post('/api/environments/delete', { id });
+      await api.post('/api/environments/delete', { id: currentId });
       onSaved();
       onClose();
     } catch (e) {
@@ -92,6 +111,12 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
         {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
         <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
         {error && <p className="error">{error}</p>}
+        {conflict && (
+          <div className="conflict" role="alert">
+            <button onClick={() => takeFile(conflict)}>Take the file's version</button>
+            <button onClick={() => { setBase(conflict); void save(conflict); }}>Keep mine (overwrite the file)</button>
+          </div>
+        )}
         <footer>
           {id !== undefined && (confirmingDelete
             ? <button className="danger" onClick={() => void remove()}>Delete “{savedName}” and its secret values</button>
