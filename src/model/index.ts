@@ -25,6 +25,7 @@ export * from './app-settings.js';
 export * from './socket-framing.js';
 export * from './socket-encoding.js';
 export { toFileData, deepEqual, isPlainObject } from './declare.js';
+export { formFields, type FormField } from './form-fields.js';
 
 export const RESOURCE_SCHEMAS = {
   workspace: workspaceSchema,

@@ -13,6 +13,8 @@ import path from 'node:path';
 import { buildSchema, graphql } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { KindView } from '../../src/app/shared/api.js';
+import { requestSchema } from '../../src/model/index.js';
 import type { KindCatalog } from '../../src/protocols/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
@@ -204,10 +206,21 @@ describe('DNS in the app', () => {
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => socket.close(() => resolve())));
     const call = await openApp();
-    const res = await fetch(`http://127.0.0.1:${app!.port}/api/kinds/methods`, { headers: { cookie: (await fetch(app!.url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]! } });
-    const methods = (await res.json()) as Record<string, string[]>;
-    expect(methods.dns).toEqual(expect.arrayContaining(['A', 'AAAA', 'MX', 'TXT']));
-    expect(Object.keys(methods)).toEqual(['dns']);
+    const res = await fetch(`http://127.0.0.1:${app!.port}/api/kinds`, { headers: { cookie: (await fetch(app!.url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]! } });
+    const kinds = (await res.json()) as Record<string, KindView>;
+    expect(kinds.dns!.methodChoices).toEqual(expect.arrayContaining(['A', 'AAAA', 'MX', 'TXT']));
+    expect(Object.keys(kinds).filter((k) => kinds[k]!.methodChoices)).toEqual(['dns']);
+    // Every kind is there with its option section's fields as the format declares them (spec 2.8).
+    expect(Object.keys(kinds)).toEqual(expect.arrayContaining(['http', 'websocket', 'socketio', 'sse', 'grpc', 'tcp', 'udp', 'dns', 'mqtt', 'mcp']));
+    for (const view of Object.values(kinds).filter((k) => k.options)) {
+      expect(view.fields!.map((f) => f.name)).toEqual(Object.keys(requestSchema.shape[view.options as 'mqtt'].unwrap().shape));
+    }
+    expect(kinds.tcp).toMatchObject({ method: 'none', options: 'socket', schemes: ['tcp', 'tls'] });
+    expect(kinds.grpc).toMatchObject({ method: 'text', options: 'grpc', fields: [{ name: 'protoFiles', type: 'texts' }, { name: 'importPaths', type: 'texts' }] });
+    expect(kinds.mqtt!.fields).toContainEqual({ name: 'keepAliveSecs', type: 'number', integer: true, min: 0, max: 65535, default: 30 });
+    expect(kinds.mqtt!.fields).toContainEqual({ name: 'subscriptions', type: 'rows', fields: [{ name: 'topic', type: 'text', default: '' }, { name: 'qos', type: 'number', integer: true, min: 0, max: 2, default: 0 }, { name: 'enabled', type: 'flag', default: true }] });
+    expect(kinds.tcp!.fields).toContainEqual({ name: 'lengthBytes', type: 'choice', choices: [1, 2, 4], default: 2 });
+    expect(kinds.http).toEqual({ noun: 'an HTTP request', url: 'url', schemes: ['http', 'https'], method: 'http' });
     const sent = await call<{ result: { statusText: string; detail: { records: { answer: Array<{ name: string; type: string; ttl: number; data: unknown }>; authority: unknown[] } } } }>('/api/send', {
       path: 'D.yaml',
       request: { name: 'd', kind: 'dns', url: 'mail.ferry.test', method: 'MX', dns: { server: `127.0.0.1:${(socket.address()).port}` }, settings: { timeoutMs: 5000 } },

@@ -5,7 +5,11 @@
  * wrong value refused in the form first). Each step checks the file on disk as well as the page.
  */
 import { promises as fs } from 'node:fs';
+import dgram from 'node:dgram';
 import http from 'node:http';
+import net from 'node:net';
+import dnsPacket from 'dns-packet';
+import mqtt from 'mqtt';
 import type { AddressInfo } from 'node:net';
 import { buildSchema, graphql } from 'graphql';
 import path from 'node:path';
@@ -14,7 +18,8 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { mosquittoMissing, startAedes, startMosquitto } from '../protocols/mqtt-brokers.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
@@ -136,5 +141,167 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(labels.some((l) => l.startsWith('users'))).toBe(true);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-graphql-completion.png') });
     await page.keyboard.press('Escape');
+  });
+});
+
+/**
+ * Every kind's own options (spec 2.8) set from the editor, as a user would: a request made with +,
+ * its kind chosen in the Kind box, the kind's fields filled in the Options tab (drawn from the
+ * format's declaration), then used against a real peer, the file on disk checked as the CLI writes
+ * it (declared order, defaults left out), and the fields shown again after opening another request.
+ */
+describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each kind made and set up from the UI', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const closers: Array<() => Promise<unknown>> = [];
+  const text = (p: string) => fs.readFile(path.join(ws.root, 'requests', p), 'utf8');
+  /** The file once it holds `wanted` (the editor saves 0.4 s after the last edit). */
+  const fileOnce = async (p: string, wanted: (data: Record<string, unknown>) => boolean) => {
+    await expect.poll(async () => wanted(parse(await text(p).catch(() => 'name: x')) as Record<string, unknown>), { timeout: 5_000 }).toBe(true);
+    return parse(await text(p)) as Record<string, unknown>;
+  };
+  /** A new request (the sidebar's +), renamed, of `kind`. */
+  const newRequest = async (name: string, kind: string) => {
+    await page.getByRole('button', { name: 'New request' }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('New request');
+    await page.getByLabel('Request name').fill(name);
+    await page.getByLabel('Kind', { exact: true }).selectOption(kind);
+    await fileOnce(`${name}.yaml`, (d) => d.kind === kind);
+  };
+  const options = () => page.getByRole('group', { name: /options$/ });
+
+  beforeAll(async () => {
+    ws = await makeWorkspace({ 'requests/Other.yaml': { name: 'Other', seq: 9, url: 'http://127.0.0.1:9/' } });
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    for (const close of closers.reverse()) await close();
+    await ws?.cleanup();
+  });
+
+  it('TCP: framing and line ending chosen in the form are what the peer reads; the file has only what differs from the defaults', async () => {
+    const got: string[] = [];
+    const server = net.createServer((socket) => socket.on('data', (d) => got.push(d.toString('utf8'))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => { server.close(resolve); }));
+    await newRequest('Raw line', 'tcp');
+    // No HTTP method box for a kind without a method; the URL box says which scheme the kind takes.
+    expect(await page.getByLabel('Method', { exact: true }).count()).toBe(0);
+    expect(await page.getByLabel('URL').getAttribute('placeholder')).toContain('tcp://');
+    await page.getByLabel('URL').fill(`tcp://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    await page.getByRole('tab', { name: 'Options' }).click();
+    await options().getByLabel('framing').selectOption('line');
+    await options().getByLabel('lineEnding').selectOption('crLf');
+    await options().getByLabel('lengthBytes').selectOption('4');
+    await options().getByLabel('lengthBytes').selectOption('2'); // back to the default: left out
+    const data = await fileOnce('Raw line.yaml', (d) => (d.socket as { lineEnding?: string } | undefined)?.lineEnding === 'crLf');
+    expect(Object.keys(data)).toEqual(['name', 'kind', 'url', 'socket']);
+    expect(data.socket).toEqual({ framing: 'line', lineEnding: 'crLf' });
+
+    const panel = page.getByLabel('Live connection');
+    await panel.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain('Connected to');
+    await panel.getByLabel('Message', { exact: true }).fill('ping');
+    await panel.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => got.join(''), { timeout: 5_000 }).toBe('ping\r\n');
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+
+    // Reopened, the form shows what the file holds.
+    await page.getByRole('treeitem', { name: /Other/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Other');
+    await page.getByRole('treeitem', { name: /Raw line/ }).click();
+    await page.getByRole('tab', { name: 'Options' }).click();
+    expect(await options().getByLabel('framing').inputValue()).toBe('line');
+    expect(await options().getByLabel('lineEnding').inputValue()).toBe('crLf');
+    expect(await page.getByLabel('Kind', { exact: true }).inputValue()).toBe('tcp');
+  });
+
+  it('gRPC without reflection: the method typed, proto files and an import folder listed in the form, then called', async () => {
+    const peer = await startGrpcPeer({ reflection: false });
+    closers.push(() => peer.close());
+    await fs.mkdir(path.join(ws.root, 'protos'), { recursive: true });
+    await fs.copyFile(ECHO_PROTO, path.join(ws.root, 'protos/echo.proto'));
+    await fs.mkdir(path.join(ws.root, 'shared/common'), { recursive: true });
+    for (const f of await fs.readdir(path.join(path.dirname(ECHO_PROTO), 'common'))) await fs.copyFile(path.join(path.dirname(ECHO_PROTO), 'common', f), path.join(ws.root, 'shared/common', f));
+    await newRequest('Say', 'grpc');
+    await page.getByLabel('URL').fill(peer.url);
+    // gRPC's method is text (package.Service/Method), typed in a box of its own.
+    await page.getByLabel('Method', { exact: true }).fill('ferry.test.Echo/Say');
+    await page.getByRole('tab', { name: 'Options' }).click();
+    await options().getByLabel('protoFiles 1').fill('protos/echo.proto');
+    await options().getByLabel('importPaths 1').fill('shared');
+    const data = await fileOnce('Say.yaml', (d) => (d.grpc as { importPaths?: string[] } | undefined)?.importPaths?.[0] === 'shared');
+    expect(Object.keys(data)).toEqual(['name', 'kind', 'method', 'url', 'grpc']);
+    expect(data).toMatchObject({ method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['protos/echo.proto'], importPaths: ['shared'] } });
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('OK');
+    expect(await page.getByTestId('response-body').textContent()).toContain('hello');
+    // The picker reads the same proto files: no reflection needed.
+    const picker = page.getByLabel('Methods and tools');
+    await picker.getByRole('button', { name: 'List methods and tools' }).click();
+    await expect.poll(() => picker.textContent(), { timeout: 10_000 }).toContain('ferry.test.Echo');
+    // An entry removed with × is gone from the file.
+    await options().getByRole('button', { name: 'Remove importPaths 1' }).click();
+    await fileOnce('Say.yaml', (d) => (d.grpc as { importPaths?: string[] }).importPaths === undefined);
+  });
+
+  it('DNS: the record type from the method box, the server and recursion from the form, the answer decoded', async () => {
+    const asked: Array<{ type: string; rd: boolean }> = [];
+    const socket = dgram.createSocket('udp4');
+    socket.on('message', (msg, rinfo) => {
+      const query = dnsPacket.decode(msg);
+      asked.push({ type: query.questions![0]!.type, rd: Boolean((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) });
+      socket.send(dnsPacket.encode({ type: 'response', id: query.id, flags: 0, questions: query.questions, answers: [{ type: 'TXT', name: 'e2e.ferry.test', ttl: 30, data: 'from the test peer' }] }), rinfo.port, rinfo.address);
+    });
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => socket.close(() => resolve())));
+    await newRequest('Txt', 'dns');
+    // Chosen as DNS: the method box offers record types and starts on the first.
+    expect(await page.getByLabel('Method', { exact: true }).inputValue()).toBe('A');
+    await page.getByLabel('Method', { exact: true }).selectOption('TXT');
+    await page.getByLabel('URL').fill('e2e.ferry.test');
+    await page.getByRole('tab', { name: 'Options' }).click();
+    await options().getByLabel('server').fill(`127.0.0.1:${socket.address().port}`);
+    await options().getByLabel('recursion').uncheck();
+    const data = await fileOnce('Txt.yaml', (d) => (d.dns as { recursion?: boolean } | undefined)?.recursion === false);
+    expect(Object.keys(data)).toEqual(['name', 'kind', 'method', 'url', 'dns']);
+    expect(data.dns).toEqual({ server: `127.0.0.1:${socket.address().port}`, recursion: false });
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('NOERROR');
+    expect(asked).toEqual([{ type: 'TXT', rd: false }]);
+  });
+
+  it('MQTT: client id, version, keep-alive and a subscription set in the form; a message on that subscription arrives on Connect', async () => {
+    const broker = mosquittoMissing() ? await startAedes() : await startMosquitto();
+    closers.push(() => broker.close());
+    await newRequest('Sensors', 'mqtt');
+    await page.getByLabel('URL').fill(broker.url);
+    await page.getByRole('tab', { name: 'Options' }).click();
+    await options().getByLabel('clientId').fill('ferry-e2e');
+    await options().getByLabel('version').selectOption('v5');
+    await options().getByLabel('keepAliveSecs').fill('15');
+    await options().getByRole('button', { name: 'Add subscriptions row' }).click();
+    await options().getByLabel('subscriptions topic 1').fill('e2e/#');
+    await options().getByLabel('subscriptions qos 1').fill('1');
+    const data = await fileOnce('Sensors.yaml', (d) => (d.mqtt as { subscriptions?: Array<{ qos?: number }> } | undefined)?.subscriptions?.[0]?.qos === 1);
+    expect(Object.keys(data)).toEqual(['name', 'kind', 'url', 'mqtt']);
+    // Declared order; cleanSession, topic, qos, retain and the row's `enabled` at their defaults, left out.
+    expect(Object.keys(data.mqtt as object)).toEqual(['clientId', 'version', 'keepAliveSecs', 'subscriptions']);
+    expect(data.mqtt).toEqual({ clientId: 'ferry-e2e', version: 'v5', keepAliveSecs: 15, subscriptions: [{ topic: 'e2e/#', qos: 1 }] });
+
+    const panel = page.getByLabel('Live connection');
+    await panel.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 5_000 }).toContain('Connected to');
+    const other = await mqtt.connectAsync(broker.url);
+    await other.publishAsync('e2e/door', 'open', { qos: 1 });
+    await other.endAsync();
+    const list = panel.getByLabel('Messages', { exact: true });
+    await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('open');
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-kind-options-mqtt.png') });
   });
 });

@@ -5,15 +5,29 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AllowedPrograms } from '../../appdata/index.js';
+import { formFields, requestSchema } from '../../model/index.js';
 import { allRequestKinds, type ProgramSpec } from '../../protocols/index.js';
 import { DescribeError, SelectError } from '../../runner/index.js';
 import { SchemaCache } from './graphql-schema.js';
 import { ApiError, field, type Routes } from './router.js';
 import { requestFrom } from './routes-workspace.js';
+import type { KindView } from '../shared/api.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** Refused programs waiting for the user's answer, by token: the page never sees (or sends back) env values. */
 const PENDING_KEPT = 20;
+
+/** Every request kind as the editor draws it, from the kind table and the format's declaration: a new kind or option needs no change in the page. */
+function editorKinds(): Record<string, KindView> {
+  return Object.fromEntries(allRequestKinds().map((k) => [k.kind, {
+    noun: k.noun,
+    url: k.url,
+    schemes: k.schemes,
+    method: k.method,
+    ...(k.methodChoices ? { methodChoices: k.methodChoices } : {}),
+    ...(k.options ? { options: k.options, fields: formFields(requestSchema.shape[k.options]) } : {}),
+  } satisfies KindView]));
+}
 
 export function catalogRoutes(state: WorkspaceState): Routes {
   const pending = new Map<string, ProgramSpec>();
@@ -21,8 +35,8 @@ export function catalogRoutes(state: WorkspaceState): Routes {
   return {
     /** The kinds whose target has a list to pick from, each with its option section (where `apply.options` go). */
     'GET /api/describe/kinds': async () => Object.fromEntries(allRequestKinds().filter((k) => k.describe).map((k) => [k.kind, { options: k.options ?? null }])),
-    /** The method box's choices of kinds that have their own (DNS record types). */
-    'GET /api/kinds/methods': async () => Object.fromEntries(allRequestKinds().filter((k) => k.methodChoices).map((k) => [k.kind, k.methodChoices])),
+    /** What the request editor draws for each kind: its kind table rules (method box, URL schemes) and its option section's fields. */
+    'GET /api/kinds': async () => editorKinds(),
     /** The GraphQL schema of the editor's request URL (introspection), kept per URL; `refresh: true` asks again. */
     'POST /api/graphql/schema': async ({ body, signal }) => {
       const request = requestFrom(body);

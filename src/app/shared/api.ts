@@ -3,7 +3,7 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { HistoryEntry } from '../../appdata/index.js';
-import type { RequestFile, ServerFile } from '../../model/index.js';
+import type { FormField, RequestFile, ServerFile } from '../../model/index.js';
 import type { CatalogEntry, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
 import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
@@ -23,6 +23,24 @@ export interface ConnectionView extends OpenConnection {
 
 /** A kind that connects, as the composer draws it: its composer, and the request file's option section for its fields (`mqtt`, `socketio`, `socket`). */
 export type LiveKindView = ComposerSpec & { options?: string };
+
+/**
+ * `GET /api/kinds`: a request kind as the editor draws it: the kind table's rules (how `url` and
+ * `method` are read, the method box's own choices) and the fields of its option section (spec 2.8).
+ */
+export interface KindView {
+  /** `a gRPC request`. */
+  noun: string;
+  url: 'url' | 'text';
+  schemes: readonly string[];
+  /** `http`: HTTP methods; `text`: typed (or `methodChoices`); `none`: no method box. */
+  method: 'http' | 'text' | 'none';
+  methodChoices?: readonly string[];
+  /** The request file's option section (`mqtt`, `socket`…) and its fields in written order. */
+  options?: string;
+  fields?: FormField[];
+}
+export type { FormField };
 
 /** Messages the app keeps per live connection (the newest); older ones are counted only. */
 export const CONNECTION_MESSAGES_KEPT = 1000;

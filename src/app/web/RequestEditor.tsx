@@ -1,4 +1,8 @@
-/** The HTTP and SSE request editor: method, URL, params, headers, body, auth, settings, scripts, docs. */
+/**
+ * The request editor, for every kind: name, kind, method (as the kind reads it), URL, params,
+ * headers, body, auth, settings, scripts, docs, and the kind's own options (spec 2.8) drawn from
+ * the format's declaration (`GET /api/kinds`, kinds.ts): no kind is named here.
+ */
 import { useState } from 'react';
 import type { RequestFile, TokenResponse } from '../shared/api.js';
 import { AuthEditor } from './AuthEditor.js';
@@ -6,10 +10,11 @@ import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
 import { pathParamNames, queryRows, withQuery } from './url-params.js';
-import { useMethodChoices } from './method-choices.js';
+import { KindOptions } from './KindOptions.js';
+import { urlPlaceholder, useKinds, withKind } from './kinds.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-const TABS = ['Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
+const TABS = ['Options', 'Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
 
 interface Props {
@@ -37,7 +42,13 @@ function undefinedNames(texts: string[], known: readonly string[]): string[] {
 export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead }: Props) {
   const variableNames = namesRead ?? [];
   const [tab, setTab] = useState<Tab>('Params');
-  const methods = useMethodChoices(request.kind) ?? METHODS;
+  const kinds = useKinds();
+  const view = kinds[request.kind];
+  const methods = view?.methodChoices ?? METHODS;
+  // The kind's option section (spec 2.8), when it has one: its own tab, first.
+  const optionKey = view?.options as keyof RequestFile | undefined;
+  const tabs = TABS.filter((t) => t !== 'Options' || view?.fields);
+  const shownTab: Tab = tabs.includes(tab) ? tab : 'Params';
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
   const params = [...queryRows(request.url, request.paramDescriptions), ...request.disabledParams.map((p) => ({ ...p, enabled: false }))];
   const setParams = (rows: Row[]) =>
@@ -57,16 +68,22 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
     <section className="editor" aria-label="Request editor">
       <div className="name-row">
         <input className="request-name" aria-label="Request name" value={request.name} onChange={(e) => set({ name: e.target.value })} />
-        <span className="kind-badge">{request.kind}</span>
+        <select className="kind-badge" aria-label="Kind" title="The request's kind: what it sends and which options it has" value={request.kind} onChange={(e) => onChange(withKind(request, e.target.value, kinds))}>
+          {[...new Set([...Object.keys(kinds), request.kind])].map((k) => <option key={k} value={k}>{k}</option>)}
+        </select>
       </div>
       <div className="url-row">
-        <select aria-label="Method" value={request.method.toUpperCase()} onChange={(e) => set({ method: e.target.value })}>
-          {[...new Set([...methods, request.method.toUpperCase()])].map((m) => <option key={m}>{m}</option>)}
-        </select>
+        {view?.method === 'none' ? null : view?.method === 'text' && !view.methodChoices ? (
+          <input className="method-text" aria-label="Method" placeholder="package.Service/Method" spellCheck={false} value={request.method} onChange={(e) => set({ method: e.target.value })} />
+        ) : (
+          <select aria-label="Method" value={request.method.toUpperCase()} onChange={(e) => set({ method: e.target.value })}>
+            {[...new Set([...methods, request.method.toUpperCase()])].map((m) => <option key={m}>{m}</option>)}
+          </select>
+        )}
         <input
           className="url"
           aria-label="URL"
-          placeholder="https://api.example.com/users/:id"
+          placeholder={urlPlaceholder(view)}
           value={request.url}
           spellCheck={false}
           onChange={(e) => set({ url: e.target.value })}
@@ -83,14 +100,17 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
         </p>
       )}
       <nav className="tabs" role="tablist">
-        {TABS.map((t) => (
-          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
+        {tabs.map((t) => (
+          <button key={t} role="tab" aria-selected={shownTab === t} className={shownTab === t ? 'on' : ''} onClick={() => setTab(t)}>
             {t}{counts[t] ? <small> {counts[t]}</small> : null}
           </button>
         ))}
       </nav>
       <div className="tab-body">
-        {tab === 'Params' && (
+        {shownTab === 'Options' && optionKey && view?.fields && (
+          <KindOptions name={String(optionKey)} fields={view.fields} value={request[optionKey] as Record<string, unknown> | undefined} onChange={(section) => set({ [optionKey]: section } as Partial<RequestFile>)} />
+        )}
+        {shownTab === 'Params' && (
           <>
             <KeyValueTable label="Query parameter" rows={params} onChange={setParams} />
             {pathRows.length > 0 && (
@@ -101,11 +121,11 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
             )}
           </>
         )}
-        {tab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
-        {tab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
-        {tab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} />}
-        {tab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
-        {tab === 'Scripts' && (
+        {shownTab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
+        {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
+        {shownTab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} />}
+        {shownTab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
+        {shownTab === 'Scripts' && (
           <div className="scripts">
             <h4>Pre-request</h4>
             <CodeEditor label="Pre-request script" language="javascript" value={request.scripts?.preRequest ?? ''} onChange={(v) => set({ scripts: { ...request.scripts, preRequest: v || undefined } })} />
@@ -113,7 +133,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
             <CodeEditor label="Post-response script" language="javascript" value={request.scripts?.postResponse ?? ''} onChange={(v) => set({ scripts: { ...request.scripts, postResponse: v || undefined } })} />
           </div>
         )}
-        {tab === 'Docs' && <DocsEditor text={request.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
+        {shownTab === 'Docs' && <DocsEditor text={request.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
       </div>
     </section>
   );
