@@ -132,7 +132,7 @@ describe('ferry app: live connections', () => {
     await api('POST', '/api/connections/send', { id: view.id, message: { format: 'hex', text: 'ca fe' } });
     await until('the binary echo', () => messagesOf(view.id).length === 4);
     expect(messagesOf(view.id)[3]).toMatchObject({ direction: 'received', binary: true, text: Buffer.from([0xca, 0xfe]).toString('base64') });
-    expect(((await api('GET', `/api/connections/messages?id=${view.id}`)).body as StreamMessage[]).length).toBe(4);
+    expect((await api('GET', `/api/connections/messages?id=${view.id}`)).body).toMatchObject({ messages: { length: 4 }, upTo: 4 });
 
     const closed = await api('POST', '/api/connections/close', { id: view.id });
     expect((closed.body as ConnectionView[])[0]!.ended).toEqual({ by: 'client', message: 'closed by you' });
@@ -146,9 +146,14 @@ describe('ferry app: live connections', () => {
     const view = (await api('POST', '/api/connections', { path: 'Flood.yaml', request: { name: 'Flood', kind: 'websocket', url: echo.url } })).body as ConnectionView;
     await api('POST', '/api/connections/send', { id: view.id, message: { format: 'text', text: 'flood 1500' } });
     await until('1,501 messages', () => ((events.filter((e) => e.type === 'connectionMessages' && e.connectionId === view.id).reduce((n, e) => n + (e.type === 'connectionMessages' ? e.messages.length + e.skipped : 0), 0)) === 1501));
-    const kept = (await api('GET', `/api/connections/messages?id=${view.id}`)).body as StreamMessage[];
+    const { messages: kept, upTo } = (await api('GET', `/api/connections/messages?id=${view.id}`)).body as { messages: StreamMessage[]; upTo: number };
     expect(kept).toHaveLength(1000);
     expect(kept.at(-1)!.text).toBe('m1499');
+    expect(upTo).toBe(1501);
+    // Each batch says where its last message is, every message counted: the page places them by it.
+    const batches = events.filter((e) => e.type === 'connectionMessages' && e.connectionId === view.id) as Array<{ messages: StreamMessage[]; skipped: number; upTo: number }>;
+    expect(batches.at(-1)!.upTo).toBe(1501);
+    batches.reduce((before, b) => (expect(b.upTo).toBe(before + b.skipped + b.messages.length), b.upTo), 0);
     expect(((await api('GET', '/api/connections')).body as ConnectionView[])[0]!.messageCount).toBe(1501);
     expect(events.filter((e) => e.type === 'connectionMessages').length).toBeLessThan(200);
   });

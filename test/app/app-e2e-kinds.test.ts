@@ -301,6 +301,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await other.endAsync();
     const list = panel.getByLabel('Messages', { exact: true });
     await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('open');
+    // The subscription made on Connect is shown once (it reached the page both in the connection's
+    // early messages and in the live channel's first batch, and was listed twice).
+    expect(await list.locator('li.sent').allTextContents()).toEqual([expect.stringContaining('e2e/# · QoS 1')]);
     await panel.getByRole('button', { name: 'Disconnect' }).click();
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-kind-options-mqtt.png') });
   });

@@ -69,8 +69,10 @@ export class AppConnections {
     return [...this.tracked.values()].map((t) => ({ ...t.view }));
   }
 
-  messages(id: string): StreamMessage[] {
-    return this.find(id).kept;
+  /** The kept messages and the place of the last one (`upTo`, every message counted), so the page can tell them from the live channel's batches. */
+  messages(id: string): { messages: StreamMessage[]; upTo: number } {
+    const entry = this.find(id);
+    return { messages: entry.kept, upTo: entry.view.messageCount };
   }
 
   async send(body: unknown): Promise<{ sent: true }> {
@@ -123,7 +125,7 @@ export class AppConnections {
     clearTimeout(entry.timer);
     entry.timer = undefined;
     if (entry.pending.length === 0 && entry.skipped === 0) return;
-    this.live.publish({ type: 'connectionMessages', connectionId: entry.view.id, messages: entry.pending, skipped: entry.skipped });
+    this.live.publish({ type: 'connectionMessages', connectionId: entry.view.id, messages: entry.pending, skipped: entry.skipped, upTo: entry.view.messageCount });
     entry.pending = [];
     entry.skipped = 0;
   }
@@ -152,7 +154,7 @@ export function connectionRoutes(connections: AppConnections): Routes {
     'GET /api/connections': async () => connections.list(),
     /** Opens `request` (what the editor holds, placed at `path`) or the saved file at `path`. */
     'POST /api/connections': async ({ body }) => connections.open(body),
-    /** The kept messages of one connection (the newest `CONNECTION_MESSAGES_KEPT`), oldest first. */
+    /** The kept messages of one connection (the newest `CONNECTION_MESSAGES_KEPT`), oldest first, with the place of the last. */
     'GET /api/connections/messages': async ({ query }) => connections.messages(query.get('id') ?? ''),
     'POST /api/connections/send': async ({ body }) => connections.send(body),
     'POST /api/connections/call': async ({ body }) => connections.call(body),

@@ -166,7 +166,18 @@ export type LiveEvent =
    * Messages of a live connection (both ways), batched; `skipped` counts messages of this batch
    * left out to keep the page responsive (they stay counted in `messageCount`).
    */
-  | { type: 'connectionMessages'; connectionId: string; messages: StreamMessage[]; skipped: number }
+  | {
+      type: 'connectionMessages';
+      connectionId: string;
+      messages: StreamMessage[];
+      skipped: number;
+      /**
+       * The place of the batch's last message in the connection (1 = the first; every message
+       * counted): the page tells a batch's messages from those it already has from
+       * `GET /api/connections/messages` (`{ messages, upTo }`), which may answer before or after it.
+       */
+      upTo: number;
+    }
   /** A live connection ended (closed by the page, by the peer, or an error). */
   | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd };
 

@@ -33,6 +33,31 @@ function liveKinds(): Promise<Record<string, LiveKindView>> {
   return kindsPromise;
 }
 
+/** A message with its place in the connection (1 = the first; the server counts every message, kept or not). */
+interface Placed {
+  pos: number;
+  message: StreamMessage;
+}
+
+/** Messages whose last one is at place `upTo` (those before it, or skipped, come before). */
+function placed(messages: StreamMessage[], upTo: number): Placed[] {
+  return messages.map((message, i) => ({ pos: upTo - messages.length + 1 + i, message }));
+}
+
+/**
+ * `list` with the messages of `incoming` it does not have yet, in the connection's order, the
+ * newest `SHOWN`: the early messages read after Connect and the live channel's first batch may
+ * hold the same ones, in either order.
+ */
+function merged(list: Placed[], incoming: Placed[]): Placed[] {
+  const known = new Set(list.map((p) => p.pos));
+  const added = incoming.filter((p) => !known.has(p.pos));
+  if (added.length === 0) return list;
+  const all = [...list, ...added];
+  if (list.length > 0 && added[0]!.pos < list[list.length - 1]!.pos) all.sort((a, b) => a.pos - b.pos);
+  return all.slice(-SHOWN);
+}
+
 function bytesOf(message: StreamMessage): Uint8Array {
   if (!message.binary) return new TextEncoder().encode(message.text);
   const raw = atob(message.text);
@@ -97,7 +122,8 @@ function composerFrom(request: RequestFile, spec: LiveKindView): Composer {
 export function LivePanel({ request, path, onChange }: { request: RequestFile; path: string; onChange: (request: RequestFile) => void }) {
   const [kinds, setKinds] = useState<Record<string, LiveKindView> | null>(null);
   const [connection, setConnection] = useState<ConnectionView | null>(null);
-  const [messages, setMessages] = useState<StreamMessage[]>([]);
+  const [log, setLog] = useState<Placed[]>([]);
+  const messages = useMemo(() => log.map((p) => p.message), [log]);
   const [skipped, setSkipped] = useState(0);
   const [ended, setEnded] = useState<ConnectionEnd | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -121,7 +147,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
       connectionId.current = null;
       if (id) void api.post('/api/connections/close', { id }).catch(() => undefined);
       setConnection(null);
-      setMessages([]);
+      setLog([]);
       setEnded(null);
       setError(null);
     };
@@ -132,7 +158,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
     const listener = (event: ConnectionEvent) => {
       if (event.connectionId !== connectionId.current) return;
       if (event.type === 'connectionMessages') {
-        setMessages((list) => [...list, ...event.messages].slice(-SHOWN));
+        setLog((list) => merged(list, placed(event.messages, event.upTo)));
         if (event.skipped) setSkipped((n) => n + event.skipped);
       } else {
         setEnded(event.end);
@@ -168,15 +194,15 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
   };
   const connect = () =>
     attempt(async () => {
-      setMessages([]);
+      setLog([]);
       setSkipped(0);
       setEnded(null);
       const opened = await api.post<ConnectionView>('/api/connections', { path, request });
       connectionId.current = opened.id;
       setConnection(opened);
       // Messages that came before the id was known (a greeting) are in the server's list.
-      const early = await api.get<StreamMessage[]>(`/api/connections/messages?id=${encodeURIComponent(opened.id)}`);
-      setMessages((list) => (list.length >= early.length ? list : early.slice(-SHOWN)));
+      const early = await api.get<{ messages: StreamMessage[]; upTo: number }>(`/api/connections/messages?id=${encodeURIComponent(opened.id)}`);
+      setLog((list) => merged(list, placed(early.messages, early.upTo)));
       if (opened.ended) setEnded(opened.ended);
     });
   const disconnect = () => attempt(async () => void (connection && (await api.post('/api/connections/close', { id: connection.id }))));
