@@ -18,6 +18,7 @@ import { baseFileName, checkNoSymlinks, findFolder, formatWarning, REQUESTS_DIR,
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
+import { progressReporter } from './progress.js';
 import { maskDeep } from '../variables/workspace-mask.js';
 import { cutText, LIMITS } from './limits.js';
 import type { AgentState, VariableChoice } from './state.js';
@@ -206,8 +207,10 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
       answer(state, async ({ ws }) => {
         let start: Extract<RunEvent, { type: 'start' }> | undefined;
         const reporter: Reporter = { onEvent: (event) => void (event.type === 'start' && (start = event)) };
+        const progress = progressReporter(extra);
+        const reporters = progress ? [reporter, progress] : [reporter];
         // The outcome keeps every result (bounded by the tool's iteration limit) for the report.
-        const outcome = await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters: [reporter], signal: extra.signal }));
+        const outcome = await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters, signal: extra.signal }));
         const report: JsonReport = jsonReport(start, outcome);
         const mask = await state.mask(ws);
         state.lastRun = maskDeep(report, mask);

@@ -327,6 +327,22 @@ describe('ferry mcp', () => {
     expect(unknown.text).toMatch(/No request or folder "Nowhere"/);
   });
 
+  it('run reports progress (done of total) to a client that asks for it, so a long run keeps its timeout alive', async () => {
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const result = await client.callTool({ name: 'run', arguments: { paths: ['Echo'], iterations: 2 } }, undefined, {
+      timeout: 30_000,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => void progress.push(p),
+    });
+    expect(result.isError).toBeFalsy();
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]).toMatchObject({ progress: 1, total: 8 });
+    expect(progress.at(-1)).toMatchObject({ progress: 8, total: 8 });
+    expect(progress.at(-1)!.message).toMatch(/^8 of 8: Echo\/Binary\.yaml (passed|failed)/);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+    expect(JSON.stringify(progress)).not.toContain(SECRET);
+  });
+
   it('import takes text, a file inside the workspace and a URL, and refuses files outside it', async () => {
     const curl = await call('import', { text: `curl -X POST ${baseUrl}/echo -H 'Content-Type: application/json' -d '{"a":1}'`, into: 'Echo', name: 'From curl' });
     expect(curl.isError).toBe(false);
