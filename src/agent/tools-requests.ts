@@ -9,7 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { prepareSavedRequest } from '../codegen/export-saved.js';
 import { ContractDocuments, contractTestFor } from '../contract/index.js';
-import { parseResource, type RequestFile } from '../model/index.js';
+import { parseResource, REQUEST_KINDS, type RequestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { jsonReport, selectRequests, type JsonReport, type Reporter, type RunEvent } from '../runner/index.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
@@ -86,7 +86,7 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
       description: 'The requests of the Ferry workspace in tree order: path, name, kind (http, sse, websocket, grpc, mcp…), method, folder; files that do not parse are listed with their error. Optionally filtered.',
       inputSchema: {
         filter: z.string().optional().describe('Keep requests whose path, name or URL contains this text (any case).'),
-        kind: z.string().optional().describe('Keep requests of this kind only (http, sse, websocket, socketio, grpc, mqtt, mcp, tcp, udp, dns).'),
+        kind: z.enum(REQUEST_KINDS).optional().describe('Keep requests of this kind only.'),
         folder: z.string().optional().describe('Keep requests under this folder path.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -100,10 +100,13 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         const collect = (f: FolderNode) => f.children.forEach((c) => (c.type === 'folder' ? collect(c) : c.type === 'request' ? urls.set(c.path, c.request.url) : undefined));
         collect(ws.tree);
         const needle = args.filter?.toLowerCase();
-        const under = args.folder?.replace(/^requests\//i, '').replace(/\/+$/, '').toLowerCase();
+        const under = args.folder?.replace(/\\/g, '/').replace(/^requests\//i, '').replace(/^\/+|\/+$/g, '').toLowerCase();
+        if (under && !findFolder(ws.tree, under)) {
+          throw new AgentError(`No folder "${args.folder}" under requests/. ${folders.length ? `Folders here: ${folders.slice(0, 50).map((f) => f.path).join(', ')}.` : 'The workspace has no folders.'}`);
+        }
         const kept = all.filter((r) =>
           (!needle || [r.path, r.name ?? '', urls.get(r.path) ?? ''].some((t) => t.toLowerCase().includes(needle))) &&
-          (!args.kind || r.kind === args.kind.toLowerCase()) &&
+          (!args.kind || r.kind === args.kind) &&
           (!under || r.path.toLowerCase().startsWith(`${under}/`)));
         return {
           workspace: ws.file.name || ws.root,

@@ -190,6 +190,14 @@ describe('ferry mcp', () => {
     expect(big.json.requests.map((r: { path: string }) => r.path)).toEqual(['Echo/Big.yaml']);
     expect((await call('list_requests', { kind: 'sse' })).json.requests.map((r: { path: string }) => r.path)).toEqual(['Events.yaml']);
     expect((await call('list_requests', { folder: 'Pets' })).json.requests.map((r: { path: string }) => r.path)).toEqual(['Pets/Get pet.yaml']);
+    // A filter that names nothing is an error that says what there is, not an empty list.
+    const badKind = await call('list_requests', { kind: 'pigeon' });
+    expect(badKind.isError).toBe(true);
+    expect(badKind.text).toMatch(/expected one of "http".*"sse".* at kind/);
+    const noFolder = await call('list_requests', { folder: 'Nope' });
+    expect(noFolder.isError).toBe(true);
+    expect(noFolder.text).toMatch(/No folder "Nope" under requests\/.*Folders here: Echo, Pets/);
+    expect((await call('list_requests', { folder: 'requests/pets/' })).json.requests.map((r: { path: string }) => r.path)).toEqual(['Pets/Get pet.yaml']);
   });
 
   it('describe_request shows the file and the prepared request with secrets masked, Basic credentials too', async () => {
