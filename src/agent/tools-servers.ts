@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { plainRecord, startWorkspaceServers } from '../servers/index.js';
+import { hasServer, plainRecord, startWorkspaceServers, unknownServerMessage } from '../servers/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
@@ -107,12 +107,18 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      answer(state, async () => {
+      answer(state, async ({ ws }) => {
         const id = args.id?.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
+        if (id !== undefined && !state.servers.has(id) && !hasServer(ws, id)) throw new AgentError(unknownServerMessage(ws, id));
         const all = state.traffic.recent().filter((r) => !id || r.server === id);
         const limit = args.limit ?? 50;
         const records = all.slice(-limit).map((r) => ({ ...plainRecord(r), time: new Date(r.time).toISOString(), detail: bounded(r.detail) }));
-        return { records, ...(all.length > records.length ? { note: `${all.length} records held; the newest ${records.length} are shown.` } : {}) };
+        const note = all.length > records.length
+          ? `${all.length} records held; the newest ${records.length} are shown.`
+          : all.length === 0 && id !== undefined && !state.servers.has(id) ? `The server ${id} is not running here; start it with start_server, then send to it.`
+          : all.length === 0 && state.servers.size === 0 ? 'No server is running here; start one with start_server, then send to it.'
+          : undefined;
+        return { records, ...(note ? { note } : {}) };
       }),
   );
 }

@@ -32,15 +32,31 @@ export interface ServersHandle {
   stop(): Promise<void>;
 }
 
-export async function startServers(workspace: Workspace, options: StartServersOptions = {}): Promise<ServersHandle> {
-  const traffic = options.traffic ?? new TrafficLog();
-  const failures: ServerFailure[] = [];
-  const byId = new Map(workspace.servers.map((entry) => [entry.id, entry]));
-  const broken = new Map(
+/** The server files of the workspace that do not parse, by id (their warning says why). */
+function brokenServers(workspace: Workspace): Map<string, Workspace['warnings'][number]> {
+  return new Map(
     workspace.warnings
       .filter((w) => w.file.startsWith(`${SERVERS_DIR}/`) && !w.file.slice(SERVERS_DIR.length + 1).includes('/'))
       .map((w) => [w.file.slice(SERVERS_DIR.length + 1).replace(/\.ya?ml$/, ''), w]),
   );
+}
+
+/** Whether `id` names a server file of the workspace, one that parses or not. */
+export function hasServer(workspace: Workspace, id: string): boolean {
+  return workspace.servers.some((entry) => entry.id === id) || brokenServers(workspace).has(id);
+}
+
+/** What to say of an id that names no server file: what there is instead. */
+export function unknownServerMessage(workspace: Workspace, id: string): string {
+  const known = [...workspace.servers.map((entry) => entry.id), ...brokenServers(workspace).keys()];
+  return `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml. ${known.length > 0 ? `Servers here: ${known.join(', ')}.` : 'This workspace has no servers.'}`;
+}
+
+export async function startServers(workspace: Workspace, options: StartServersOptions = {}): Promise<ServersHandle> {
+  const traffic = options.traffic ?? new TrafficLog();
+  const failures: ServerFailure[] = [];
+  const byId = new Map(workspace.servers.map((entry) => [entry.id, entry]));
+  const broken = brokenServers(workspace);
 
   let wanted: string[];
   if (options.ids && options.ids.length > 0) {
@@ -61,12 +77,7 @@ export async function startServers(workspace: Workspace, options: StartServersOp
       if (!options.autoStartOnly) failures.push({ id, message: `${formatWarning(warning)} — fix the file to start this server.` });
       continue;
     }
-    const known = [...byId.keys(), ...broken.keys()];
-    failures.push({
-      id,
-      message: `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml. ${known.length > 0 ? `Servers here: ${known.join(', ')}.` : 'This workspace has no servers.'}`,
-      unknown: true,
-    });
+    failures.push({ id, message: unknownServerMessage(workspace, id), unknown: true });
   }
 
   const outcomes = await Promise.allSettled(toStart.map((entry) => startServer(entry, { ...options, root: workspace.root, traffic })));

@@ -445,6 +445,16 @@ describe('ferry mcp', () => {
     const unknown = await call('start_server', { id: 'nope' });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/No server "nope"/);
+    // The traffic of a server that does not exist is an error, not an empty log; one never started says so.
+    const noTraffic = await call('server_traffic', { id: 'nope' });
+    expect(noTraffic.isError).toBe(true);
+    expect(noTraffic.text).toMatch(/No server "nope": there is no servers\/nope\.yaml\. Servers here: events, mock\./);
+    expect((await call('server_traffic', { id: 'mock' })).json.records.length).toBeGreaterThanOrEqual(1);
+    await write('servers/quiet.yaml', { name: 'Quiet', port: 0, http: { routes: [] } });
+    const quiet = await call('server_traffic', { id: 'quiet' });
+    expect(quiet.json.records).toEqual([]);
+    expect(quiet.json.note).toMatch(/quiet is not running here; start it with start_server/);
+    await fs.rm(path.join(root, 'servers', 'quiet.yaml'));
     const closed = await fetch(`${mock.json.url}/hello`).then(() => 'open', () => 'closed');
     expect(closed).toBe('closed');
   });
