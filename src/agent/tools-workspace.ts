@@ -10,7 +10,7 @@ import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
 import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, type ImportResult } from '../importers/index.js';
 import { withUrlNetwork } from '../runner/url-network.js';
-import { checkDisplayName, checkNoSymlinks, isInside } from '../workspace/index.js';
+import { checkDisplayName, checkNoSymlinks, findFolder, isInside, walkFolders } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
@@ -53,6 +53,10 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
         if (nameProblem) throw new AgentError(`name: ${nameProblem}`);
         const into = (args.into ?? '').replace(/\\/g, '/').replace(/^requests\//i, '').replace(/^\/+|\/+$/g, '');
         if (into.split('/').some((part) => part === '..' || part === '.')) throw new AgentError(`into "${args.into}" must be a folder under requests/, without . or .. parts.`);
+        if (into !== '' && !findFolder(ws.tree, into)) {
+          const folders = [...walkFolders(ws.tree)].map((f) => f.path);
+          throw new AgentError(`No folder "${into}" under requests/ to import into. ${folders.length ? `Folders here: ${folders.slice(0, 50).join(', ')}. ` : ''}Give one of them, or leave out into to import at the root.`);
+        }
         const options = { name: args.name, baseUrl: args.baseUrl, workspaceRoot: ws.root, baseDepth: into.split('/').filter(Boolean).length };
         let result: ImportResult;
         if (args.url !== undefined) {

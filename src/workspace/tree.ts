@@ -205,6 +205,15 @@ export function* walkRequests(folder: FolderNode, chain: FolderNode[] = []): Gen
   }
 }
 
+/** Every folder under `folder` in tree order (depth first), not `folder` itself. */
+export function* walkFolders<R extends RequestSummary = RequestFile>(folder: FolderNode<R>): Generator<FolderNode<R>> {
+  for (const child of folder.children) {
+    if (child.type !== 'folder') continue;
+    yield child;
+    yield* walkFolders(child);
+  }
+}
+
 /** Finds a folder by its path relative to `requests/` (case-insensitive, like the file names). */
 export function findFolder<R extends RequestSummary = RequestFile>(root: FolderNode<R>, relPath: string): FolderNode<R> | undefined {
   const parts = relPath.split('/').filter(Boolean);

@@ -381,6 +381,10 @@ describe('ferry mcp', () => {
     const two = await call('import', { text: 'curl http://127.0.0.1:1/', url: 'http://127.0.0.1:1/' });
     expect(two.isError).toBe(true);
     expect(two.text).toMatch(/exactly one of path/);
+    const noInto = await call('import', { text: 'curl http://127.0.0.1:1/', into: 'New/Sub' });
+    expect(noInto.isError).toBe(true);
+    expect(noInto.text).toMatch(/No folder "New\/Sub" under requests\/.*Folders here: .*Echo.*leave out into/);
+    expect(noInto.text).not.toMatch(/--into/);
     const notUrl = await call('import', { url: 'file:///etc/passwd' });
     expect(notUrl.isError).toBe(true);
     expect(notUrl.text).toMatch(/http:\/\/ or https:\/\//);
