@@ -18,6 +18,7 @@ import { baseFileName, checkNoSymlinks, findFolder, formatWarning, REQUESTS_DIR,
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
+import { isRefusedProgram, refusalForAgent } from './programs.js';
 import { progressReporter } from './progress.js';
 import { maskDeep } from '../variables/workspace-mask.js';
 import { cutText, LIMITS } from './limits.js';
@@ -185,8 +186,8 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         if (typeof target === 'string' && response) {
           state.lastResponses.set(result.path.toLowerCase(), { path: result.path, at: result.startedAt, status: response.outcome.status, headers: response.headers, body: response.body });
         }
-        const view = sendView(result, response, args.maxBodyChars ?? LIMITS.bodyChars);
-        if (result.error && /is not allowed to start on this computer/.test(result.error)) {
+        const view = sendView({ ...result, error: refusalForAgent(result.error) }, response, args.maxBodyChars ?? LIMITS.bodyChars);
+        if (isRefusedProgram(view.error as string | undefined)) {
           view.note = '`ferry mcp` never allows programs itself: ask the user to check the command and allow it with `ferry programs allow` in this workspace.';
         }
         return view;
@@ -215,6 +216,7 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         // The outcome keeps every result (bounded by the tool's iteration limit) for the report.
         const outcome = await state.withSession(ws, choiceOf(args), (session) => session.run(args.paths ?? [], { iterations: args.iterations, bail: args.bail, reporters, signal: extra.signal }));
         const report: JsonReport = jsonReport(start, outcome);
+        for (const result of report.results) result.error = refusalForAgent(result.error);
         const mask = await state.mask(ws);
         state.lastRun = maskDeep(report, mask);
         const text = JSON.stringify(state.lastRun, null, 2);

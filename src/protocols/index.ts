@@ -6,7 +6,7 @@ export { cookieOfDomain, CookieStore, type CookieInfo } from './http/cookie-jar.
 export { HttpAgents, type HostLookup } from './http/http-agents.js';
 export { resolveProxyConfig, type ProxyConfig } from './http/proxy-rules.js';
 export { DEFAULT_STREAM, MAX_KEPT_MESSAGES, MessageStream, frameText, type MessageInput, type StreamMessage, type StreamSettings, type StreamStop, type StreamSummary } from './stream/messages.js';
-export { commandWords, programRefused, ProgramRefusedError, type ProgramPolicy, type ProgramSpec } from './programs.js';
+export { commandWords, PROGRAM_ALLOW_HINT, programRefused, ProgramRefusedError, type ProgramPolicy, type ProgramSpec } from './programs.js';
 export type { CatalogApply, CatalogEntry, CatalogForm, KindCatalog } from './catalog.js';
 export { graphqlOperation, type GraphqlOperation } from './http/graphql-subscription/operation.js';
 export { checkOutgoing, outgoingBytes } from './live/outgoing.js';

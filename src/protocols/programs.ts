@@ -30,12 +30,15 @@ export class ProgramRefusedError extends SendError {
   }
 }
 
+/** How a person allows a refused program; a face that must not offer the flag (`ferry mcp`) says it otherwise. */
+export const PROGRAM_ALLOW_HINT = 'run with --allow-programs to allow it (or ferry programs allow), once you trust this workspace.';
+
 /** The one line a refused program fails with: the command, and how to allow it. */
 export function programRefused(program: ProgramSpec, workspaceRoot: string): SendError {
   const env = Object.keys(program.env);
   const where = program.cwd === workspaceRoot ? '' : ` in ${program.cwd}`;
   return new ProgramRefusedError(
-    `the program "${program.command}"${where}${env.length ? ` with env ${env.join(', ')}` : ''} is not allowed to start on this computer; run with --allow-programs to allow it (or ferry programs allow), once you trust this workspace.`,
+    `the program "${program.command}"${where}${env.length ? ` with env ${env.join(', ')}` : ''} is not allowed to start on this computer; ${PROGRAM_ALLOW_HINT}`,
     program,
   );
 }

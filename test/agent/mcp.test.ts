@@ -315,6 +315,9 @@ describe('ferry mcp', () => {
     expect(sent.json.passed).toBe(false);
     expect(sent.json.error).toMatch(/is not allowed to start on this computer/);
     expect(sent.json.note).toMatch(/ferry programs allow/);
+    // The agent is not told of a flag that would let it allow the program itself (it has a shell).
+    expect(sent.json.error).not.toMatch(/--allow-programs/);
+    expect(sent.json.error).toMatch(/ask the user .*ferry programs allow/i);
   });
 
   it('run runs a folder and returns the JSON report, also as the resource ferry://run/last', async () => {
@@ -333,6 +336,9 @@ describe('ferry mcp', () => {
     const unknown = await call('run', { paths: ['Nowhere'] });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/No request or folder "Nowhere"/);
+    const program = await call('run', { paths: ['Tool.yaml'] });
+    expect(program.json.results[0].error).toMatch(/is not allowed to start on this computer.*ask the user/i);
+    expect(program.text).not.toMatch(/--allow-programs/);
   });
 
   it('run reports progress (done of total) to a client that asks for it, so a long run keeps its timeout alive', async () => {
