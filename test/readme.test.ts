@@ -1,6 +1,7 @@
 /**
  * Every `npx ferry …` example in the README runs as written (on a copy of the demo on a free
- * port), so the README never promises a command or flag the code lacks.
+ * port), so the README never promises a command or flag the code lacks; so does every `ferry …`
+ * example of docs/*.md that fits the demo, and the others' options are checked with --help.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -43,4 +44,50 @@ describe('README examples', () => {
       if (args.includes('json')) expect(JSON.parse(result.stdout).version).toBe(1);
     }
   });
+});
+
+/** `ferry …` lines of the sh blocks of docs/*.md (comments cut), by file. */
+async function docsExamples(): Promise<Array<{ file: string; lines: string[] }>> {
+  const dir = path.join(repo, 'docs');
+  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.md')).sort();
+  const out: Array<{ file: string; lines: string[] }> = [];
+  for (const file of files) {
+    const text = await fs.readFile(path.join(dir, file), 'utf8');
+    const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const lines = blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('ferry '));
+    if (lines.length) out.push({ file, lines });
+  }
+  return out;
+}
+
+/**
+ * Examples about another workspace than the demo (its requests, environments, data files, load
+ * tests, documents, certificates) or that need the network: only their command and options are
+ * checked, through --help.
+ */
+const ELSEWHERE = /Orders\/|users\.csv|staging|petstore|Petstore|collection\.json|k8s-swagger|https:\/\/[a-z0-9.]+\.(com|org)\/|checkout|part-|apiToken|\.pem|clientCertificates '\[/;
+/** Commands that serve until Ctrl-C: checked through --help as well. */
+const SERVING = new Set(['serve', 'app']);
+
+describe('docs examples', () => {
+  it('every `ferry` example of docs/*.md runs on the demo as written, or its options exist', async () => {
+    const examples = await docsExamples();
+    expect(examples.map((e) => e.file)).toEqual(expect.arrayContaining(['running.md', 'servers.md', 'import.md']));
+    for (const { file, lines } of examples) {
+      // A data folder of each page's own: `ferry config set` examples change settings.
+      await isolatedDataDir();
+      const { root } = await demoCopy();
+      expect((await ferry(['-w', root, 'env', 'use', 'local'])).code).toBe(0);
+      for (const line of lines) {
+        const redirected = /\s>\s*\S+$/.test(line);
+        const words = shellWords(line.replace(/\s>\s*\S+$/, '')).slice(1).map((w) => (w === 'examples/demo' ? root : w));
+        const command = words.find((w) => !w.startsWith('-') && w !== root)!;
+        const checkOnly = ELSEWHERE.test(line) || SERVING.has(command);
+        const args = checkOnly ? [...words, '--help'] : command === 'run' && !words.includes('--start-servers') ? [...words, '--start-servers'] : words;
+        const result = await ferry(args, root);
+        expect(result.code, `docs/${file}: ${line}\n${result.stdout}\n${result.stderr}`).toBe(0);
+        if (redirected && !checkOnly) expect(JSON.parse(result.stdout).version, `docs/${file}: ${line}`).toBe(1);
+      }
+    }
+  }, 120_000);
 });
