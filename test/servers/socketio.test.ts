@@ -1,7 +1,10 @@
 /** The Socket.IO server against socket.io-client 4 on 127.0.0.1, over both transports. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, send, serve } from './helpers.js';
+import { isolatedDataDir } from '../support/temp.js';
+import { eventually, makeWorkspace, send, serve } from './helpers.js';
 
 const clients: Socket[] = [];
 afterEach(() => {
@@ -129,4 +132,33 @@ describe('Socket.IO server', () => {
       expect(await socket.timeout(5000).emitWithAck('x', 1)).toBe(1);
     });
   }
+
+  it('lets ferry serve exit at once on Ctrl-C while a long-polling client is connected, and tells the client', async () => {
+    const data = await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { live: { name: 'Live', kind: 'socketio', socketio: {} } } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'run-ferry.ts'), 'serve', '-w', root], {
+      env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      await eventually(async () => /http:\/\/127\.0\.0\.1:\d+/.test(stdout), 20_000);
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+      const socket = await client(url, 'polling');
+      expect(await socket.timeout(5000).emitWithAck('x', 1)).toBe(1);
+      // An idle client: its next poll waits at the server for something to send.
+      await new Promise((r) => setTimeout(r, 500));
+      const told = once<[string]>(socket, 'disconnect');
+      const stopped = performance.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      // A polling transport left closing kept a 30 s timer, and the process with it.
+      expect(performance.now() - stopped).toBeLessThan(10_000);
+      expect((await told)[0]).toBe('io server disconnect');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

@@ -120,7 +120,11 @@ class SocketIoKind implements HttpKindInstance {
 
   #shutdown(): void {
     if (this.#io === undefined) return;
-    for (const nsp of this.#io._nsps.values()) nsp.disconnectSockets(true);
+    // Each client is told (a namespace disconnect: "io server disconnect", so it does not retry),
+    // then the engine drops every connection at once. Closing the connections with the sockets
+    // (disconnectSockets(true)) left a long-polling one closing with a 30 s timer, and `ferry
+    // serve` waited for it after Ctrl-C.
+    for (const nsp of this.#io._nsps.values()) nsp.disconnectSockets(false);
     this.#io.engine.close();
     this.#io = undefined;
   }
