@@ -64,7 +64,7 @@ describe('TCP server', () => {
 
   it('frames with a length prefix of 1, 2 and 4 bytes, both ways', async () => {
     for (const lengthBytes of [1, 2, 4] as const) {
-      const { port } = await tcpServer({ mode: 'rules', framing: 'lengthPrefixed', lengthBytes, rules: [{ match: 'any', reply: 'got {{message}}' }] });
+      const { port, handle } = await tcpServer({ mode: 'rules', framing: 'lengthPrefixed', lengthBytes, rules: [{ match: 'any', reply: 'got {{message}}' }] });
       const prefixed = (text: string) => {
         const p = Buffer.alloc(lengthBytes);
         p.writeUIntBE(text.length, 0, lengthBytes);
@@ -74,6 +74,9 @@ describe('TCP server', () => {
       const both = Buffer.concat([prefixed('one'), prefixed('two')]);
       const out = await socat(port, both);
       expect(out.equals(Buffer.concat([prefixed('got one'), prefixed('got two')]))).toBe(true);
+      // The log previews the message, not its length prefix (which made every reply hex).
+      const sent = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.direction === 'out');
+      expect(sent.map((r) => [r.detail.preview, r.bytesOut])).toEqual([['"got one"', lengthBytes + 7], ['"got two"', lengthBytes + 7]]);
       const echoed = await tcpServer({ framing: 'lengthPrefixed', lengthBytes });
       const split = prefixed('split message');
       expect((await collect(echoed.port, [split.subarray(0, lengthBytes + 2), split.subarray(lengthBytes + 2)], 300)).equals(split)).toBe(true);

@@ -60,7 +60,7 @@ class TcpKind implements SocketKindInstance {
     let count = 0;
     for (const [socket, peer] of this.#sockets) {
       if (options.to !== undefined && options.to !== peer) continue;
-      this.#write(socket, peer, frame(bytes, state));
+      this.#write(socket, peer, frame(bytes, state), bytes);
       count++;
     }
     return count;
@@ -101,7 +101,7 @@ class TcpKind implements SocketKindInstance {
     const greeting = Buffer.isBuffer(state.greeting)
       ? state.greeting
       : Buffer.from(state.greeting.render({ variables: state.variables }) + (state.greeting.source !== '' ? LINE_ENDING_TEXT[state.lineEnding] : ''));
-    if (greeting.length > 0) this.#write(socket, peer, frame(greeting, state));
+    if (greeting.length > 0) this.#write(socket, peer, frame(greeting, state), greeting);
     // A connection keeps the framing it started with: an edit cannot cut a stream mid-message.
     const deframer = serverDeframer(state);
     // Delayed replies not sent yet, and whether the client has ended its side: the server ends
@@ -139,13 +139,13 @@ class TcpKind implements SocketKindInstance {
         traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length }));
         const answer = answerMessage(now, content, wire);
         if (answer === undefined) continue;
-        const bytes = answer.rule === undefined ? answer.bytes : frame(answer.bytes, state);
-        if (answer.delayMs === 0) this.#write(socket, peer, bytes, answer.rule);
+        const bytes = frame(answer.bytes, state);
+        if (answer.delayMs === 0) this.#write(socket, peer, bytes, answer.bytes, answer.rule);
         else {
           owed++;
           this.#timers.later(answer.delayMs, () => {
             owed--;
-            this.#write(socket, peer, bytes, answer.rule);
+            this.#write(socket, peer, bytes, answer.bytes, answer.rule);
             endIfDone();
           });
         }
@@ -158,12 +158,13 @@ class TcpKind implements SocketKindInstance {
     });
   }
 
-  #write(socket: Socket, peer: string, bytes: Buffer, rule?: number): void {
+  /** Writes `wire` (the message framed) and records it: the preview shows `message`, without a length prefix. */
+  #write(socket: Socket, peer: string, wire: Buffer, message: Buffer, rule?: number): void {
     if (socket.destroyed || !socket.writable) return;
-    if (!socket.write(bytes)) readAfterDrain(socket);
+    if (!socket.write(wire)) readAfterDrain(socket);
     const state = this.#state!;
-    const detail = { peer, event: 'message' as const, preview: preview(bytes, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
-    this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: bytes.length }));
+    const detail = { peer, event: 'message' as const, preview: preview(message, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
+    this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: wire.length }));
   }
 }
 
