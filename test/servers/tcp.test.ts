@@ -83,6 +83,15 @@ describe('TCP server', () => {
     }
   });
 
+  it('cuts a reply longer than its length prefix can say, and the log says so', async () => {
+    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'lengthPrefixed', lengthBytes: 1, rules: [{ match: 'any', reply: 'x'.repeat(300) }] });
+    const out = await socat(port, Buffer.from([1, 0x61]));
+    expect([out.length, out[0]]).toEqual([256, 255]);
+    const reply = (handle.traffic.recent() as MessageRecord[]).find((r) => r.direction === 'out')!;
+    expect([reply.level, reply.bytesOut]).toEqual(['warning', 256]);
+    expect(reply.note).toBe('cut to 255 of 300 bytes: the most a 1-byte length prefix can say; set socket.lengthBytes to 2');
+  });
+
   it('waits delayMs before a rule reply; discard and manual send nothing; manual sends what is pushed', async () => {
     const { port } = await tcpServer({ mode: 'rules', rules: [{ match: 'any', reply: 'late', delayMs: 200 }] });
     const started = performance.now();

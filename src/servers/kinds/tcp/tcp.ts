@@ -10,6 +10,7 @@ import { compile, type Template } from '../../../template/index.js';
 import type { Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
+import { maxPrefixed } from '../../../support/byte-framing.js';
 import { frame, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
@@ -60,7 +61,7 @@ class TcpKind implements SocketKindInstance {
     let count = 0;
     for (const [socket, peer] of this.#sockets) {
       if (options.to !== undefined && options.to !== peer) continue;
-      this.#write(socket, peer, frame(bytes, state), bytes);
+      this.#write(socket, peer, bytes, state);
       count++;
     }
     return count;
@@ -101,7 +102,7 @@ class TcpKind implements SocketKindInstance {
     const greeting = Buffer.isBuffer(state.greeting)
       ? state.greeting
       : Buffer.from(state.greeting.render({ variables: state.variables }) + (state.greeting.source !== '' ? LINE_ENDING_TEXT[state.lineEnding] : ''));
-    if (greeting.length > 0) this.#write(socket, peer, frame(greeting, state), greeting);
+    if (greeting.length > 0) this.#write(socket, peer, greeting, state);
     // A connection keeps the framing it started with: an edit cannot cut a stream mid-message.
     const deframer = serverDeframer(state);
     // Delayed replies not sent yet, and whether the client has ended its side: the server ends
@@ -139,13 +140,12 @@ class TcpKind implements SocketKindInstance {
         traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length }));
         const answer = answerMessage(now, content, wire);
         if (answer === undefined) continue;
-        const bytes = frame(answer.bytes, state);
-        if (answer.delayMs === 0) this.#write(socket, peer, bytes, answer.bytes, answer.rule);
+        if (answer.delayMs === 0) this.#write(socket, peer, answer.bytes, state, answer.rule);
         else {
           owed++;
           this.#timers.later(answer.delayMs, () => {
             owed--;
-            this.#write(socket, peer, bytes, answer.bytes, answer.rule);
+            this.#write(socket, peer, answer.bytes, state, answer.rule);
             endIfDone();
           });
         }
@@ -158,13 +158,21 @@ class TcpKind implements SocketKindInstance {
     });
   }
 
-  /** Writes `wire` (the message framed) and records it: the preview shows `message`, without a length prefix. */
-  #write(socket: Socket, peer: string, wire: Buffer, message: Buffer, rule?: number): void {
+  /**
+   * Writes `message` framed as `framing` says and records it: the preview shows the message
+   * without a length prefix; a message cut to what its prefix can say is noted.
+   */
+  #write(socket: Socket, peer: string, message: Buffer, framing: FramingOptions, rule?: number): void {
     if (socket.destroyed || !socket.writable) return;
+    const wire = frame(message, framing);
     if (!socket.write(wire)) readAfterDrain(socket);
     const state = this.#state!;
     const detail = { peer, event: 'message' as const, preview: preview(message, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
-    this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: wire.length }));
+    const max = framing.framing === 'lengthPrefixed' ? maxPrefixed(framing.lengthBytes) : Number.POSITIVE_INFINITY;
+    const cut = message.length > max
+      ? { level: 'warning' as const, note: `cut to ${max} of ${message.length} bytes: the most a ${framing.lengthBytes}-byte length prefix can say; set socket.lengthBytes to ${framing.lengthBytes === 1 ? 2 : 4}` }
+      : {};
+    this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: wire.length, ...cut }));
   }
 }
 
