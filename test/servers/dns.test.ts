@@ -83,6 +83,11 @@ describe('DNS server', () => {
     expect(nodata).toMatch(/ANSWER: 0/);
     const summaries = (handle.traffic.recent() as DnsRecord[]).map((r) => r.summary);
     expect(summaries[0]).toBe('A nothing.example.test → NXDOMAIN, 0 answers (udp)');
+    // Types dns-packet has no name for are logged as dig names them: HTTPS and SVCB (browsers ask
+    // for HTTPS with every name), else TYPEnn (RFC 3597), not UNKNOWN_65.
+    for (const type of ['HTTPS', 'SVCB', 'TYPE4242']) expect(await kdig(server!.port, 'api.example.test', type)).toMatch(/status: NOERROR/);
+    const types = (handle.traffic.recent() as DnsRecord[]).slice(-3).map((r) => r.summary);
+    expect(types).toEqual(['HTTPS api.example.test → NOERROR, 0 answers (udp)', 'SVCB api.example.test → NOERROR, 0 answers (udp)', 'TYPE4242 api.example.test → NOERROR, 0 answers (udp)']);
   });
 
   it('truncates answers over 512 bytes on UDP; kdig then asks over TCP', async () => {

@@ -18,10 +18,23 @@ export interface DnsDetail {
   records?: string[];
 }
 
+/** Types dns-packet has no name for, named as dig and kdig name them. */
+const NAMED_TYPES: Record<string, string> = { UNKNOWN_64: 'SVCB', UNKNOWN_65: 'HTTPS' };
+
+/**
+ * A record type as people read it: dns-packet's name (`A`, `MX`), else `SVCB`/`HTTPS` (browsers
+ * ask for HTTPS with every name), else `TYPE4242` as RFC 3597 writes an unknown type, not
+ * dns-packet's `UNKNOWN_4242`.
+ */
+export function typeName(type: unknown): string {
+  const name = String(type ?? '');
+  return NAMED_TYPES[name] ?? name.replace(/^UNKNOWN_(\d+)$/, 'TYPE$1');
+}
+
 /** One answer record in zone-file form; data of any type dns-packet decodes is written out as text. */
 export function answerLine(answer: Answer): string {
   const data = (answer as { data?: unknown }).data;
-  return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${answer.type} ${dataText(data)}`;
+  return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${typeName(answer.type)} ${dataText(data)}`;
 }
 
 function dataText(data: unknown): string {

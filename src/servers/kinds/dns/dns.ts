@@ -13,7 +13,7 @@ import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
 import { serverDeframer } from '../messages/framing.js';
-import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
+import { answerLine, type DnsDetail, dnsRecord, typeName } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
 
@@ -142,7 +142,7 @@ class DnsKind implements SocketKindInstance {
     const question = query.questions?.[0];
     const state = this.#state!;
     const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
-    const base = { peer, transport, name: question?.name ?? '', type: String(question?.type ?? '') };
+    const base = { peer, transport, name: question?.name ?? '', type: typeName(question?.type) };
     if (question === undefined) {
       const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [] });
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
