@@ -21,7 +21,7 @@ import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type Sec
 
 /** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
 const GRACE_MS = 10_000;
-/** Most open-model starts in one turn of the event loop, so answers are still read when far behind. */
+/** Most open-model starts (or closed-model users started) in one turn of the event loop, so answers are still read when far behind. */
 const STARTS_PER_TURN = 2_000;
 
 type TargetStats = Counters<Histogram>;
@@ -181,9 +181,11 @@ export class Generator {
   private async closed(): Promise<void> {
     while (!this.stopped && performance.now() < this.endPerf) {
       const want = this.wantedUsers(performance.now());
-      while (this.users < want) this.user(this.users++);
+      // At most STARTS_PER_TURN users start in one turn, so answers and Ctrl-C are heard between.
+      for (let started = 0; this.users < want && started < STARTS_PER_TURN; started++) this.user(this.users++);
+      const behind = this.users < want;
       // Users above the wanted number leave after their current request (user()).
-      await Promise.race([sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
+      await Promise.race([behind ? new Promise<void>((r) => setImmediate(r)) : sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
     }
     this.usersEnded = true;
     for (; this.thinkingPastEnd > 0; this.thinkingPastEnd--) this.userLeft();

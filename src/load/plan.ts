@@ -86,7 +86,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   }
   const stages = options.stages ?? test.stages;
   try {
-    checkStages(stages, options.stages ? '--stages' : where);
+    checkStages(stages, options.stages ? '--stages' : where, test.model, options.segment?.count ?? 1);
   } catch (error) {
     if (error instanceof StageError) throw new LoadInputError(error.message);
     throw error;

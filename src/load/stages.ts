@@ -3,6 +3,8 @@
  * lasts their total. Arrival times of the open model come from the integral of the rate, so the
  * k-th request of a run starts at the same moment on every machine and in every worker.
  */
+import { MAX_TIMER_MS } from '../model/constants.js';
+
 export interface Stage {
   durationSecs: number;
   target: number;
@@ -83,13 +85,33 @@ export function parseStages(text: string): Stage[] {
   return stages;
 }
 
-/** Stages of a file or of `--stages`: a test needs a length and something to send. */
-export function checkStages(stages: readonly Stage[], where: string): void {
+/**
+ * Most users, and most requests per second, one machine (one segment) runs. Users start in one
+ * turn of the generator's loop; 100 million blocked it for minutes, Ctrl-C included. Each user
+ * holds a connection, so this is also about what one machine's open files allow.
+ */
+export const MAX_USERS = 100_000;
+export const MAX_RATE = 1_000_000;
+/** The longest test, as the format's other time fields (Node's timers): about 24.8 days. */
+export const MAX_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+/**
+ * Stages of a file or of `--stages`: a test needs a length and something to send, and no more
+ * than `machines` machines (segments) run.
+ */
+export function checkStages(stages: readonly Stage[], where: string, model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers', machines = 1): void {
   if (stages.length === 0) throw new StageError(`${where}: stages is empty; add items with durationSecs and target (for example durationSecs: 30, target: 10).`);
+  const [most, unit] = model === 'arrivalRate' ? [MAX_RATE, 'requests per second'] : [MAX_USERS, 'users'];
   stages.forEach((s, i) => {
     if (!Number.isFinite(s.durationSecs) || s.durationSecs < 0) throw new StageError(`${where}: stages[${i}].durationSecs must be 0 or more.`);
     if (!Number.isFinite(s.target) || s.target < 0) throw new StageError(`${where}: stages[${i}].target must be 0 or more.`);
+    if (s.target > most * machines) {
+      const who = machines === 1 ? `one machine runs (at most ${most} ${unit})` : `${machines} machines run (at most ${most} ${unit} each)`;
+      throw new StageError(`${where}: stages[${i}].target: ${s.target} ${unit} is more than ${who}; lower it, or split the test over machines with --segment i/n and join the parts with ferry load merge.`);
+    }
   });
-  if (totalSeconds(stages) <= 0) throw new StageError(`${where}: stages last 0 seconds in total; give at least one stage a durationSecs above 0.`);
+  const total = totalSeconds(stages);
+  if (total <= 0) throw new StageError(`${where}: stages last 0 seconds in total; give at least one stage a durationSecs above 0.`);
+  if (total > MAX_SECONDS) throw new StageError(`${where}: stages last ${total} s in total, longer than a load test may run (at most ${MAX_SECONDS} s, about 24 days); did you mean milliseconds? durationSecs is in seconds.`);
   if (stages.every((s) => s.target === 0)) throw new StageError(`${where}: every stage has target 0, so nothing would be sent.`);
 }

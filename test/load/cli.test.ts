@@ -43,6 +43,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       sse: { targets: [{ request: 'Events.yaml' }] },
       h3: { httpVersion: 'http3' },
       nostages: { stages: [] },
+      crowd: { model: 'virtualUsers', stages: [{ durationSecs: 1, target: 100_000_000 }] },
       badthreshold: { thresholds: [{ metric: 'p95', op: '<', value: 10, target: 'Other.yaml' }] },
       nodata: { dataFile: 'rows.csv' },
       outside: { dataFile: '../secrets.csv' },
@@ -52,7 +53,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     await fs.writeFile(path.join(root, '..', 'secrets.csv'), 'user,password\nalice,OUTSIDE\n');
     await fs.symlink(path.dirname(root), path.join(root, 'linked'));
     const cases: Array<[string[], RegExp]> = [
-      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badthreshold, h3, linked, missing, nodata, nostages, ok, outside, sse\./],
+      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badthreshold, crowd, h3, linked, missing, nodata, nostages, ok, outside, sse\./],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
       [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
       [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
@@ -63,6 +64,9 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'outside'], /loadtests\/outside\.yaml: dataFile \.\.\/secrets\.csv lies outside the workspace folder\. Move it into the workspace, or allow files outside it/],
       [['load', 'absolute'], /dataFile \/etc\/passwd lies outside the workspace folder/],
       [['load', 'linked'], /dataFile cannot be used: linked is a symbolic link, and Ferry never follows links/],
+      // A huge target is refused, not started (100 million users blocked the generator, Ctrl-C included).
+      [['load', 'crowd'], /loadtests\/crowd\.yaml: stages\[0\]\.target: 100000000 users is more than one machine runs \(at most 100000 users\)/],
+      [['load', 'ok', '--stages', '1s:5000000'], /--stages: stages\[0\]\.target: 5000000 requests per second is more than one machine runs/],
       [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
       [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
       [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],

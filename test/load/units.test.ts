@@ -29,6 +29,18 @@ describe('stages', () => {
     expect(() => checkStages([], 'loadtests/x.yaml')).toThrow(/loadtests\/x.yaml: stages is empty/);
     expect(() => checkStages([{ durationSecs: 5, target: 0 }], 'f')).toThrow(/nothing would be sent/);
   });
+  it('refuses more users, requests per second or time than one machine runs, saying how to split it', () => {
+    expect(() => checkStages([{ durationSecs: 1, target: 100_000_000 }], 'loadtests/x.yaml', 'virtualUsers')).toThrow(
+      'loadtests/x.yaml: stages[0].target: 100000000 users is more than one machine runs (at most 100000 users); lower it, or split the test over machines with --segment i/n and join the parts with ferry load merge.',
+    );
+    expect(() => checkStages([{ durationSecs: 1, target: 10 }, { durationSecs: 1, target: 2_000_000 }], '--stages', 'arrivalRate')).toThrow(/^--stages: stages\[1\]\.target: 2000000 requests per second is more than one machine runs \(at most 1000000 requests per second\)/);
+    // A segment runs its share: four machines run four times as much.
+    expect(() => checkStages([{ durationSecs: 1, target: 400_000 }], 'f', 'virtualUsers', 4)).not.toThrow();
+    expect(() => checkStages([{ durationSecs: 1, target: 400_004 }], 'f', 'virtualUsers', 4)).toThrow(/400004 users is more than 4 machines run \(at most 100000 users each\)/);
+    expect(() => checkStages([{ durationSecs: 100_000, target: 1 }, { durationSecs: 3_000_000, target: 1 }], 'f', 'virtualUsers')).toThrow(
+      'f: stages last 3100000 s in total, longer than a load test may run (at most 2147483 s, about 24 days); did you mean milliseconds? durationSecs is in seconds.',
+    );
+  });
 });
 
 describe('segments', () => {
