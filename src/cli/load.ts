@@ -102,6 +102,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
           onPlan: (plan) => {
             model = plan.test.model;
             if (plan.withScripts.length) ctx.output.err(`ferry: load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
+            if (plan.unknownFields.length) ctx.output.err(`ferry: ${plan.file}: fields that load tests do not have are ignored: ${plan.unknownFields.join(', ')}.`);
           },
           onLive: (totals) => (live = totals),
         });

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
-import type { LoadTestFile } from '../model/index.js';
+import { formatFieldPath, loadTestSchema, unknownFields, type LoadTestFile } from '../model/index.js';
 import { requestKind } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
@@ -51,6 +51,8 @@ export interface LoadPlan {
   plannedSeconds: number;
   /** Requests that have scripts, which load tests do not run. */
   withScripts: string[];
+  /** Fields of the file that load tests do not have (kept, never read), each with the field it likely meant: `targets[0].weigth (did you mean weight?)`. */
+  unknownFields: string[];
 }
 
 export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
@@ -179,6 +181,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     thresholds,
     plannedSeconds: totalSeconds(stages),
     withScripts,
+    unknownFields: unknownFields(loadTestSchema, test).map((f) => `${formatFieldPath(f.path)}${f.meant ? ` (did you mean ${f.meant}?)` : ''}`),
     config: {
       targets,
       model: test.model,

@@ -180,6 +180,69 @@ export function dropNullFields(schema: AnySchema, value: unknown): unknown {
   return value;
 }
 
+/** A field of a file that its resource does not declare, and the declared field it most likely meant. */
+export interface UnknownField {
+  /** Where it is, as parts (`['targets', 0, 'weigth']`). */
+  path: Array<string | number>;
+  meant?: string;
+}
+
+/**
+ * The fields of `value` that `schema` does not declare (`.loose()` keeps them), at any depth, in
+ * the parsed value's key order (declared fields first): a misspelt field (`weigth`) is kept but
+ * never read, so the file means something other than its author thinks.
+ */
+export function unknownFields(schema: AnySchema, value: unknown, at: Array<string | number> = []): UnknownField[] {
+  const plan = schemaPlan(schema);
+  const out: UnknownField[] = [];
+  if (plan.kind === 'object' && isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      if (key in plan.shape) out.push(...unknownFields(plan.shape[key]!, value[key], [...at, key]));
+      else {
+        const meant = closestName(key, Object.keys(plan.shape));
+        out.push({ path: [...at, key], ...(meant ? { meant } : {}) });
+      }
+    }
+  } else if (plan.kind === 'array' && Array.isArray(value)) {
+    value.forEach((item, i) => out.push(...unknownFields(plan.element, item, [...at, i])));
+  } else if (plan.kind === 'union' && isPlainObject(value)) {
+    const variant = plan.variants.get(value[plan.discriminator]);
+    if (variant) out.push(...unknownFields(variant, value, at));
+  }
+  return out;
+}
+
+/** The declared name `name` most likely means: the same but for case, one the other begins, or a typo or two away. */
+function closestName(name: string, names: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const same = names.find((n) => n.toLowerCase() === lower);
+  if (same) return same;
+  const prefix = lower.length >= 3 ? names.find((n) => n.toLowerCase().startsWith(lower) || lower.startsWith(n.toLowerCase())) : undefined;
+  if (prefix) return prefix;
+  const allowed = lower.length <= 4 ? 1 : 2;
+  let best: { name: string; distance: number } | undefined;
+  for (const n of names) {
+    const distance = editDistance(lower, n.toLowerCase());
+    if (distance <= allowed && (!best || distance < best.distance)) best = { name: n, distance };
+  }
+  return best?.name;
+}
+
+/** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
 const DROPPED = Symbol('dropped');
 
 function copyWithoutNulls(shape: Record<string, AnySchema>, value: Record<string, unknown>): Record<string, unknown> {

@@ -24,7 +24,7 @@ export * from './loadtest.js';
 export * from './app-settings.js';
 export * from './socket-framing.js';
 export * from './socket-encoding.js';
-export { toFileData, deepEqual, isPlainObject } from './declare.js';
+export { toFileData, deepEqual, isPlainObject, unknownFields, type UnknownField } from './declare.js';
 export { formFields, type FormField } from './form-fields.js';
 
 export const RESOURCE_SCHEMAS = {

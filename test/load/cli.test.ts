@@ -235,3 +235,15 @@ describe('ferry load as shipped', () => {
     expect(server.byPath.get('/a')).toBeGreaterThanOrEqual(result.overall.count); // every request counted was answered by this server
   }, 60_000);
 });
+
+describe('fields a load test does not have', () => {
+  it('are named on stderr with the field meant (a typo would otherwise change the test silently); the test still runs', async () => {
+    const { root, server } = await workspace({
+      typos: { targets: [{ request: 'A.yaml', weigth: 3 }], thinkTime: 100, vus: 10, thresholds: [{ metric: 'p95', op: '<', value: 60_000, taget: 'A.yaml' }] },
+    });
+    const out = await ferry(['-w', root, 'load', 'typos', '--workers', '1']);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain('ferry: loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), thresholds[0].taget (did you mean target?), thinkTime (did you mean thinkTimeMs?), vus.');
+    expect(server.byPath.get('/a')).toBe(10);
+  });
+});
