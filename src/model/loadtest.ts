@@ -1,6 +1,6 @@
 /** A load test, `loadtests/<id>.yaml` (spec 2.12). */
 import { z } from 'zod';
-import { flag, integer, list, number, oneOf, section, text } from './declare.js';
+import { describe, flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { MAX_TIMER_MS } from './constants.js';
 import { appSettingSchema } from './app-settings.js';
 
@@ -17,7 +17,8 @@ export const loadTargetSchema = section({
 
 export const thresholdSchema = section({
   metric: oneOf(['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps']),
-  op: oneOf(['<', '<=', '>', '>=']),
+  // Said with the quotes YAML needs: `op: >` unquoted reads as an empty block of text.
+  op: z.enum(['<', '<=', '>', '>='], { error: (issue) => `expected one of <, <=, >, >= (quoted in YAML: op: ">"), got ${describe(issue.input)}` }),
   value: number(),
   target: text().optional(),
   enabled: flag().default(true),

@@ -51,7 +51,7 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   const fast = parseYamlData(text);
   if (!fast.ok) {
     const { error } = fast;
-    return { ok: false, warning: { file: relative, line: error.line, column: error.column, message: `YAML syntax error: ${error.message}` } };
+    return { ok: false, warning: { file: relative, line: error.line, column: error.column, message: `YAML syntax error: ${error.message}${blockScalarHint(error.message, text, error.line)}` } };
   }
   let data = fast.data;
   if (data === null || data === undefined) data = {};
@@ -145,4 +145,16 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 function fail(file: string, message: string): { ok: false; warning: Warning } {
   return { ok: false, warning: { file, message: `${file} ${message}` } };
+}
+
+/**
+ * What to do when a plain value starts with `>` or `|` (a load test's `op: >=`): YAML reads it as
+ * the header of a block of text, and its own message says nothing of quoting.
+ */
+function blockScalarHint(message: string, text: string, line: number): string {
+  if (!/block scalar/i.test(message)) return '';
+  const source = text.split('\n')[line - 1] ?? '';
+  const field = /([A-Za-z_$][\w$-]*)\s*:\s*([>|][^\s,}\]#]*)/.exec(source);
+  const example = field ? ` (${field[1]}: "${field[2]}")` : '';
+  return `; in YAML a value that starts with > or | begins a block of text; quote it${example}`;
 }

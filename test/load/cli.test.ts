@@ -52,6 +52,11 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     });
     await fs.writeFile(path.join(root, '..', 'secrets.csv'), 'user,password\nalice,OUTSIDE\n');
     await fs.symlink(path.dirname(root), path.join(root, 'linked'));
+    // Thresholds' operators unquoted, as k6 users type them: YAML reads > as the start of a block of text.
+    const unquoted = (op: string, flow: boolean) => `name: x\ntargets:\n  - request: A.yaml\nstages:\n  - { durationSecs: 1, target: 2 }\nthresholds:\n${flow ? `  - { metric: p95, op: ${op}, value: 300 }` : `  - metric: p95\n    op: ${op}\n    value: 300`}\n`;
+    await fs.writeFile(path.join(root, 'loadtests', 'opblock.yaml'), unquoted('>=', false));
+    await fs.writeFile(path.join(root, 'loadtests', 'opflow.yaml'), unquoted('>=', true));
+    await fs.writeFile(path.join(root, 'loadtests', 'opgt.yaml'), unquoted('>', false));
     const cases: Array<[string[], RegExp]> = [
       [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badthreshold, crowd, h3, linked, missing, nodata, nostages, ok, outside, sse\./],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
@@ -67,6 +72,9 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       // A huge target is refused, not started (100 million users blocked the generator, Ctrl-C included).
       [['load', 'crowd'], /loadtests\/crowd\.yaml: stages\[0\]\.target: 100000000 users is more than one machine runs \(at most 100000 users\)/],
       [['load', 'ok', '--stages', '1s:5000000'], /--stages: stages\[0\]\.target: 5000000 requests per second is more than one machine runs/],
+      [['load', 'opblock'], /loadtests\/opblock\.yaml:8:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
+      [['load', 'opflow'], /loadtests\/opflow\.yaml:7:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
+      [['load', 'opgt'], /loadtests\/opgt\.yaml:8:\d+: thresholds\[0\]\.op: expected one of <, <=, >, >= \(quoted in YAML: op: ">"\), got text ""/],
       [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
       [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
       [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],
