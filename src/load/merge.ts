@@ -3,7 +3,10 @@
  * added, counters summed, seconds aligned on the wall clock), thresholds judged on the whole.
  */
 import { promises as fs } from 'node:fs';
+import { thresholdSchema } from '../model/index.js';
+import { decodeHistogram } from './histogram.js';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
+import { ERROR_KINDS } from './wire.js';
 import { fileProblemReason } from '../support/system-error.js';
 import { judge } from './thresholds.js';
 
@@ -33,8 +36,48 @@ export function parseResult(text: string, label: string): LoadResult {
   if (data.version !== RESULT_VERSION) throw new MergeError(`${label}: is a version ${String(data.version)} load result; this Ferry reads version ${RESULT_VERSION}.`);
   const missing = (['loadTest', 'segments', 'overall'] as const).find((k) => typeof data[k] !== 'object' || data[k] === null)
     ?? (['targets', 'series', 'thresholds', 'verdicts'] as const).find((k) => !Array.isArray(data[k]));
-  if (missing) throw new MergeError(`${label}: the result has no valid "${missing}"; write it again with ferry load ID --out-json FILE.`);
+  const invalid = missing ?? invalidPart(data as LoadResult);
+  if (invalid) throw new MergeError(`${label}: the result has no valid "${invalid}"; write it again with ferry load ID --out-json FILE.`);
   return data as LoadResult;
+}
+
+const isCount = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+
+/** Whether a histogram of a result file decodes (a damaged one made the merge throw a stack trace). */
+function readable(histogram: unknown): boolean {
+  if (typeof histogram !== 'string') return false;
+  try {
+    decodeHistogram(histogram).destroy();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first part of a result file the merge reads and cannot use, as a field path; undefined when all are usable. */
+function invalidPart(result: LoadResult): string | undefined {
+  const { parts, of } = result.segments;
+  if (!Number.isInteger(of) || of < 1 || !Array.isArray(parts) || parts.length === 0 || parts.some((p) => !Number.isInteger(p) || p < 1 || p > of)) return 'segments';
+  if (typeof result.loadTest.id !== 'string') return 'loadTest';
+  for (const field of ['startedAt', 'endedAt'] as const) if (typeof result[field] !== 'string' || Number.isNaN(Date.parse(result[field]))) return field;
+  for (const field of ['plannedSeconds', 'workers'] as const) if (!isCount(result[field])) return field;
+  for (const [i, t] of result.targets.entries()) {
+    const at = `targets[${i}]`;
+    if (t === null || typeof t !== 'object') return at;
+    if (typeof t.request !== 'string') return `${at}.request`;
+    for (const field of ['count', 'dropped', 'bytesSent', 'bytesReceived'] as const) if (!isCount(t[field])) return `${at}.${field}`;
+    if (t.errors === null || typeof t.errors !== 'object' || ERROR_KINDS.some((k) => t.errors[k] !== undefined && !isCount(t.errors[k]))) return `${at}.errors`;
+    if (t.statuses === null || typeof t.statuses !== 'object' || !Object.values(t.statuses).every(isCount)) return `${at}.statuses`;
+    if (!readable(t.histogram)) return `${at}.histogram`;
+  }
+  for (const [i, point] of result.series.entries()) {
+    const at = `series[${i}]`;
+    if (point === null || typeof point !== 'object') return at;
+    for (const field of ['second', 'count', 'errors', 'dropped', 'active'] as const) if (!isCount(point[field])) return `${at}.${field}`;
+    if (!readable(point.histogram)) return `${at}.histogram`;
+  }
+  const rule = result.thresholds.findIndex((r) => !thresholdSchema.safeParse(r).success);
+  return rule >= 0 ? `thresholds[${rule}]` : undefined;
 }
 
 export function mergeResults(results: readonly LoadResult[]): LoadResult {

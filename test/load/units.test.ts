@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { captureValue } from '../../src/load/captures.js';
 import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { Picker } from '../../src/load/picker.js';
-import { combine } from '../../src/load/result.js';
+import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
+import { MergeError, parseResult } from '../../src/load/merge.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
 import { judge, verdictText, type ThresholdRule } from '../../src/load/thresholds.js';
@@ -88,6 +89,34 @@ function countsOf(request: string, samples: number[], errors = 0) {
 }
 
 describe('merging', () => {
+  it('refuses a result file whose parts cannot be read, naming the file and the field (no stack trace)', () => {
+    const { overall, targets, series } = combine([[countsOf('a.yaml', [1000, 2000])]], [{ second: 1_800_000_000, count: 2, errors: 0, dropped: 0, active: 1, histogram: countsOf('a.yaml', [1000, 2000]).histogram }], 1);
+    const result: LoadResult = {
+      format: 'ferry-load-result', version: 1, loadTest: { id: 't', name: 'T', model: 'arrivalRate' }, segments: { parts: [1], of: 2 }, workers: 1,
+      startedAt: '2027-01-15T08:00:00.000Z', endedAt: '2027-01-15T08:00:01.000Z', plannedSeconds: 1, durationSeconds: 1, interrupted: false,
+      overall, targets, series, thresholds: [{ metric: 'p95', op: '<', value: 10, enabled: true }], verdicts: [], passed: true,
+    };
+    const text = (edit: (r: LoadResult) => void) => {
+      const copy = structuredClone(result);
+      edit(copy);
+      return JSON.stringify(copy);
+    };
+    expect(parseResult(text(() => {}), 'ok.json').overall.count).toBe(2);
+    const cases: Array<[(r: LoadResult) => void, string]> = [
+      [(r) => (r.targets[0]!.histogram = 'garbage'), 'targets[0].histogram'],
+      [(r) => (r.series[0]!.histogram = 'SGVsbG8='), 'series[0].histogram'],
+      [(r) => delete (r.targets[0] as Partial<TargetResult>).errors, 'targets[0].errors'],
+      [(r) => ((r.targets[0] as unknown as { count: string }).count = '2'), 'targets[0].count'],
+      [(r) => ((r.series[0] as unknown as { second: null }).second = null), 'series[0].second'],
+      [(r) => (r.segments.parts = [0]), 'segments'],
+      [(r) => (r.startedAt = 'yesterday'), 'startedAt'],
+      [(r) => ((r.thresholds[0] as unknown as { metric: string }).metric = 'p42'), 'thresholds[0]'],
+    ];
+    for (const [edit, field] of cases) {
+      expect(() => parseResult(text(edit), 'part.json'), field).toThrow(new MergeError(`part.json: the result has no valid "${field}"; write it again with ferry load ID --out-json FILE.`));
+    }
+  });
+
   it('merged percentiles equal those of one histogram of all samples', () => {
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
