@@ -86,6 +86,8 @@ export function mergeResults(results: readonly LoadResult[]): LoadResult {
   for (const r of results) {
     if (r.loadTest.id !== first.loadTest.id) throw new MergeError(`the files are of different load tests (${first.loadTest.id} and ${r.loadTest.id}); merge the segments of one test.`);
   }
+  const split = results.find((r) => r.segments.of !== first.segments.of);
+  if (split) throw new MergeError(`the files split the test differently (segment ${first.segments.parts.join(', ')}/${first.segments.of} and segment ${split.segments.parts.join(', ')}/${split.segments.of}); merge the segments of one split, all written with the same --segment i/n count.`);
   const parts = results.flatMap((r) => r.segments.parts);
   const twice = parts.find((p, i) => parts.indexOf(p) !== i);
   if (twice !== undefined) throw new MergeError(`segment ${twice}/${first.segments.of} is in more than one file; each segment is merged once.`);

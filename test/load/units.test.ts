@@ -4,7 +4,7 @@ import { captureValue } from '../../src/load/captures.js';
 import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { Picker } from '../../src/load/picker.js';
 import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
-import { MergeError, parseResult } from '../../src/load/merge.js';
+import { MergeError, mergeResults, parseResult } from '../../src/load/merge.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
 import { judge, verdictText, type ThresholdRule } from '../../src/load/thresholds.js';
@@ -89,13 +89,25 @@ function countsOf(request: string, samples: number[], errors = 0) {
 }
 
 describe('merging', () => {
-  it('refuses a result file whose parts cannot be read, naming the file and the field (no stack trace)', () => {
+  /** A result file's content: two requests of a.yaml, segment `part` of `of`. */
+  const resultOf = (part: number, of: number): LoadResult => {
     const { overall, targets, series } = combine([[countsOf('a.yaml', [1000, 2000])]], [{ second: 1_800_000_000, count: 2, errors: 0, dropped: 0, active: 1, histogram: countsOf('a.yaml', [1000, 2000]).histogram }], 1);
-    const result: LoadResult = {
-      format: 'ferry-load-result', version: 1, loadTest: { id: 't', name: 'T', model: 'arrivalRate' }, segments: { parts: [1], of: 2 }, workers: 1,
+    return {
+      format: 'ferry-load-result', version: 1, loadTest: { id: 't', name: 'T', model: 'arrivalRate' }, segments: { parts: [part], of }, workers: 1,
       startedAt: '2027-01-15T08:00:00.000Z', endedAt: '2027-01-15T08:00:01.000Z', plannedSeconds: 1, durationSeconds: 1, interrupted: false,
       overall, targets, series, thresholds: [{ metric: 'p95', op: '<', value: 10, enabled: true }], verdicts: [], passed: true,
     };
+  };
+
+  it('refuses segments of runs split differently (1/2 with 2/3): their parts do not make one whole', () => {
+    expect(mergeResults([resultOf(1, 2), resultOf(2, 2)]).overall.count).toBe(4);
+    expect(() => mergeResults([resultOf(1, 2), resultOf(2, 3), resultOf(3, 3)])).toThrow(
+      new MergeError('the files split the test differently (segment 1/2 and segment 2/3); merge the segments of one split, all written with the same --segment i/n count.'),
+    );
+  });
+
+  it('refuses a result file whose parts cannot be read, naming the file and the field (no stack trace)', () => {
+    const result = resultOf(1, 2);
     const text = (edit: (r: LoadResult) => void) => {
       const copy = structuredClone(result);
       edit(copy);
