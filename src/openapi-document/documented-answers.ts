@@ -91,13 +91,13 @@ export class DocumentedAnswers {
       for (const [type, media] of entries) {
         if (!isObject(media) || !isObject(media.examples) || !Object.hasOwn(media.examples, exampleName)) continue;
         const example = this.document.followRefs(media.examples[exampleName]);
-        if (isObject(example) && example.value !== undefined) return { mediaType: type, body: bodyText(type, example.value) };
+        if (isObject(example) && example.value !== undefined) return { mediaType: type, body: bodyText(type, this.document.refs.inlineExampleRefs(example.value)) };
       }
       return undefined;
     }
     const [type, media] = entries.find(([candidate]) => isJsonMedia(candidate)) ?? entries[0]!;
     if (!isObject(media)) return { mediaType: type, body: '' };
-    return { mediaType: type, body: bodyText(type, this.mediaExample(media)) };
+    return { mediaType: type, body: bodyText(type, this.document.refs.inlineExampleRefs(this.mediaExample(media))) };
   }
 
   private mediaExample(media: JsonObject): unknown {
@@ -114,11 +114,11 @@ export class DocumentedAnswers {
   private swaggerContent(operation: JsonObject, response: JsonObject, exampleName: string | undefined): { mediaType: string | undefined; body: string } | undefined {
     const examples = isObject(response.examples) ? response.examples : {};
     if (exampleName !== undefined) {
-      return Object.hasOwn(examples, exampleName) ? { mediaType: exampleName, body: bodyText(exampleName, examples[exampleName]) } : undefined;
+      return Object.hasOwn(examples, exampleName) ? { mediaType: exampleName, body: bodyText(exampleName, this.document.refs.inlineExampleRefs(examples[exampleName])) } : undefined;
     }
     const produces = stringList(operation.produces ?? this.document.root.produces);
     const mediaType = produces.find(isJsonMedia) ?? produces[0] ?? 'application/json';
-    if (Object.hasOwn(examples, mediaType)) return { mediaType, body: bodyText(mediaType, examples[mediaType]) };
+    if (Object.hasOwn(examples, mediaType)) return { mediaType, body: bodyText(mediaType, this.document.refs.inlineExampleRefs(examples[mediaType])) };
     if (response.schema === undefined) return { mediaType: undefined, body: '' };
     return { mediaType, body: bodyText(mediaType, this.generator.generate(response.schema)) };
   }

@@ -49,6 +49,8 @@ export const MAX_OPERATIONS = 10_000;
 /** Example bodies from schemas: nesting depth, and values generated for one body. */
 export const MAX_EXAMPLE_DEPTH = 8;
 export const MAX_EXAMPLE_NODES = 2000;
+/** Values walked in one example while inlining its local `$ref`s; past this the rest stays as written. */
+export const MAX_INLINED_EXAMPLE_NODES = 200_000;
 /** A generated array repeats its item up to `minItems`, at most this many times (the check reads 1,000). */
 export const MAX_EXAMPLE_ITEMS = 1000;
 /** A generated string is stretched to `minLength`, at most to this many characters. */

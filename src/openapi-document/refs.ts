@@ -4,7 +4,7 @@
  */
 import { walkJsonPointer } from '../support/json-pointer.js';
 import { isObject, type JsonObject } from './json.js';
-import { MAX_REF_HOPS } from './limits.js';
+import { MAX_INLINED_EXAMPLE_NODES, MAX_REF_HOPS } from './limits.js';
 
 export class RefResolver {
   private readonly cache = new Map<string, unknown>();
@@ -47,6 +47,50 @@ export class RefResolver {
       if (hop === MAX_REF_HOPS - 1) this.broken.add(ref);
     }
     return undefined;
+  }
+
+  /**
+   * An example value with its local references inlined: bundlers (Redocly, swagger-cli) write a
+   * value repeated across examples once and point at it (`language: {$ref: '#/…/enum/0'}` in
+   * GitHub's document), and the tools people mock with (Prism, Swagger UI) read it back. Only an
+   * object that is nothing but a local `$ref` is replaced; other files or URLs, references that
+   * point nowhere, and a reference inside its own target stay as written. The same value comes
+   * back when there is nothing to inline; the walk stops after `MAX_INLINED_EXAMPLE_NODES` values.
+   */
+  inlineExampleRefs(value: unknown): unknown {
+    const budget = { left: MAX_INLINED_EXAMPLE_NODES };
+    return this.inline(value, [], budget);
+  }
+
+  private inline(value: unknown, active: string[], budget: { left: number }): unknown {
+    if (typeof value !== 'object' || value === null || --budget.left < 0) return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let index = 0; index < value.length; index++) {
+        const item = this.inline(value[index], active, budget);
+        if (item !== value[index]) (copy ??= value.slice())[index] = item;
+      }
+      return copy ?? value;
+    }
+    const keys = Object.keys(value);
+    const ref = (value as JsonObject).$ref;
+    if (keys.length === 1 && typeof ref === 'string' && ref.startsWith('#') && !active.includes(ref)) {
+      const target = this.pointer(ref);
+      if (target === undefined) return value;
+      active.push(ref);
+      try {
+        return this.inline(target, active, budget);
+      } finally {
+        active.pop();
+      }
+    }
+    let copy: JsonObject | undefined;
+    for (const key of keys) {
+      const inner = (value as JsonObject)[key];
+      const inlined = this.inline(inner, active, budget);
+      if (inlined !== inner) (copy ??= { ...(value as JsonObject) })[key] = inlined;
+    }
+    return copy ?? value;
   }
 
   /** Like `deref`, for places that must be a mapping (parameters, request bodies, path items). */

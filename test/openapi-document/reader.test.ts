@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText as contractRead } from '../../src/contract/index.js';
 import { parseSpecText } from '../../src/importers/openapi/index.js';
-import { OpenApiDocument, parseDocumentText, RefResolver } from '../../src/openapi-document/index.js';
+import { checkResponse } from '../../src/contract/index.js';
+import { DocumentedAnswers, OpenApiDocument, parseDocumentText, RefResolver } from '../../src/openapi-document/index.js';
+import { jsonResponse, load } from '../contract/helpers.js';
 
 const YAML = 'openapi: 3.0.3\npaths:\n  /pets/{id}:\n    $ref: "#/components/pathItems/pet"\ncomponents:\n  pathItems:\n    pet:\n      get:\n        responses: { "200": { description: ok } }\n';
 
@@ -28,5 +30,61 @@ describe('the OpenAPI document reader', () => {
     expect(document.followRefs(pathItem)).toBe(refs.deref(pathItem));
     expect(document.findOperation('GET /pets/{petId}')?.responses).toEqual({ 200: { description: 'ok' } });
     expect(document.resolvePointer('other.yaml#/x')).toBeUndefined();
+  });
+});
+
+describe('local references inside example values', () => {
+  const root = {
+    openapi: '3.0.3',
+    paths: {
+      '/repos': {
+        get: {
+          responses: {
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Repo' }, example: { name: 'hello', language: { $ref: '#/components/schemas/Resolution/enum/0' }, owner: { $ref: '#/components/examples/owner/value' } } } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Resolution: { type: 'string', nullable: true, enum: [null, 'fixed'] },
+        Repo: { type: 'object', required: ['name', 'language', 'owner'], properties: { name: { type: 'string' }, language: { type: 'string', nullable: true }, owner: { type: 'object', required: ['login'], properties: { login: { type: 'string' } } } } },
+      },
+      examples: { owner: { value: { login: 'octocat', loop: { $ref: '#/components/examples/owner/value' } } } },
+    },
+  };
+
+  it('are inlined as bundlers mean them (GitHub: `language: {$ref: …/enum/0}` is null), loops and other files left as written', () => {
+    const refs = new RefResolver(root);
+    expect(refs.inlineExampleRefs({ a: [{ $ref: '#/components/schemas/Resolution/enum/1' }], b: { $ref: 'other.yaml#/x' }, c: { $ref: '#/nowhere' }, d: { $ref: '#/components/schemas/Resolution/enum/0', note: 'not only a reference' } })).toEqual({
+      a: ['fixed'],
+      b: { $ref: 'other.yaml#/x' },
+      c: { $ref: '#/nowhere' },
+      d: { $ref: '#/components/schemas/Resolution/enum/0', note: 'not only a reference' },
+    });
+    const plain = { a: [1, { b: 2 }] };
+    expect(refs.inlineExampleRefs(plain)).toBe(plain);
+    expect(refs.inlineExampleRefs({ $ref: '#/components/examples/owner/value' })).toEqual({ login: 'octocat', loop: { $ref: '#/components/examples/owner/value' } });
+  });
+
+  it('make the mock answer with the value, which passes the contract check', () => {
+    const document = new OpenApiDocument(root, 'oas30');
+    const answer = new DocumentedAnswers(document).answer(document.findOperation('GET /repos')!.operation, '200', 200)!;
+    expect(JSON.parse(answer.body)).toEqual({ name: 'hello', language: null, owner: { login: 'octocat', loop: { $ref: '#/components/examples/owner/value' } } });
+    const check = checkResponse(load(root), 'GET /repos', jsonResponse(answer.body));
+    expect(check).toEqual({ name: 'Matches the API spec (GET /repos -> 200)', passed: true });
+  });
+
+  it('stay bounded when references multiply (each level doubles the one below)', () => {
+    const levels: Record<string, unknown> = { l0: 'x' };
+    for (let level = 1; level <= 40; level++) levels[`l${level}`] = [{ $ref: `#/l${level - 1}` }, { $ref: `#/l${level - 1}` }];
+    const refs = new RefResolver(levels);
+    const started = Date.now();
+    const text = JSON.stringify(refs.inlineExampleRefs({ $ref: '#/l40' }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(text.length).toBeLessThan(10_000_000);
   });
 });

@@ -99,12 +99,13 @@ export class BodyBuilder {
     return this.examples.generate(param);
   }
 
+  /** The media type's example, its local `$ref`s inlined (as the mock's answers are). */
   private mediaExample(media: JsonObject): { found: boolean; value?: unknown } {
-    if (media.example !== undefined) return { found: true, value: media.example };
+    if (media.example !== undefined) return { found: true, value: this.refs.inlineExampleRefs(media.example) };
     if (isObject(media.examples)) {
       for (const entry of Object.values(media.examples)) {
         const example = this.refs.object(entry);
-        if (example && example.value !== undefined) return { found: true, value: example.value };
+        if (example && example.value !== undefined) return { found: true, value: this.refs.inlineExampleRefs(example.value) };
       }
     }
     return { found: false };

@@ -168,6 +168,7 @@ describe('parameters and bodies', () => {
       '/given': { post: { summary: 'Given', requestBody: { content: { 'application/json': { schema: { type: 'object' }, example: '{"a": 1}' } } }, responses: { 200: { description: 'ok' } } } },
       '/quoted': { post: { summary: 'Quoted', requestBody: { content: { 'application/json': { schema: { type: 'string' }, example: 'hello' } } }, responses: { 200: { description: 'ok' } } } },
       '/things/{thing_id}/{at}': { delete: { summary: 'Gone', parameters: [{ name: 'thing_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }, { name: 'at', in: 'path', required: true, schema: { type: 'string', format: 'date' } }], responses: { 204: { description: 'ok' } } } },
+      '/bundled': { post: { summary: 'Bundled', requestBody: { content: { 'application/json': { example: { label: { $ref: '#/components/schemas/Item/properties/label/example' } } } } }, responses: { 200: { description: 'ok' } } } },
       '/tree': { post: { summary: 'Tree', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, responses: { 200: { description: 'ok' } } } },
     },
     components: {
@@ -183,7 +184,7 @@ describe('parameters and bodies', () => {
     const top = topFolder(result);
     expect(top.settings?.docs).toBe('About shapes');
     const names = top.children.map((c) => (c.type === 'folder' ? `folder:${c.name}` : c.request.name));
-    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Word', 'Given', 'Quoted', 'Gone', 'Tree']);
+    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Word', 'Given', 'Quoted', 'Gone', 'Bundled', 'Tree']);
     const first = top.children[1]!;
     expect(first.type === 'folder' && first.settings?.docs).toBe('The first tag');
     expect(requestsOf(result).find((r) => r.request.name === 'upload')?.folders).toEqual(['Shapes', 'first']);
@@ -226,6 +227,8 @@ describe('parameters and bodies', () => {
     expect(requestFor(result, 'POST /word').body).toEqual({ type: 'json', text: '"."' });
     expect(requestFor(result, 'POST /quoted').body).toEqual({ type: 'json', text: '"hello"' });
     expect(requestFor(result, 'POST /given').body).toEqual({ type: 'json', text: '{"a": 1}' });
+    // A bundler's local reference inside an example is the value it points at (as in the mock's answers).
+    expect(JSON.parse(String(requestFor(result, 'POST /bundled').body?.text))).toEqual({ label: 'L' });
     expect(result.notes.join('\n')).toMatch(/2 requests send a file/);
   });
 });
