@@ -84,15 +84,22 @@ export class ExampleGenerator {
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
 
     if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.allOf(schema, depth);
+    // The first option that gives a value, merged with the schema's own properties; options that
+    // give nothing (GitHub's `anyOf: [{required: [description]}, …]`) leave the schema's own example.
     for (const key of ['oneOf', 'anyOf'] as const) {
       const options = schema[key];
-      if (Array.isArray(options) && options.length > 0) {
-        for (const option of options) {
-          const value = this.value(option, depth);
-          if (value !== undefined && value !== null) return value;
+      if (!Array.isArray(options) || options.length === 0) continue;
+      let chosen: unknown;
+      for (const option of options) {
+        const value = this.value(option, depth);
+        if (value !== undefined && value !== null) {
+          chosen = value;
+          break;
         }
-        return undefined;
       }
+      if (chosen === undefined) break;
+      if (isObject(chosen) && isObject(schema.properties)) return { ...this.object(schema, depth), ...chosen };
+      return chosen;
     }
 
     const type = typeOf(schema);

@@ -23,6 +23,9 @@ const CASES: Array<{ dialect: Dialect; what: string; schema: Record<string, unkn
   { dialect: 'oas30', what: 'a boolean exclusiveMaximum', schema: { type: 'number', maximum: 0, exclusiveMaximum: true } },
   { dialect: 'oas31', what: 'a numeric exclusiveMaximum', schema: { type: 'integer', exclusiveMaximum: -5 } },
   { dialect: 'oas30', what: 'a maximum below zero with a minimum', schema: { type: 'integer', minimum: -10, maximum: -3 } },
+  // GitHub's `PATCH /gists/{gist_id}`: the options only require fields the schema's own properties give.
+  { dialect: 'oas30', what: 'anyOf options that only list required fields', schema: { type: 'object', anyOf: [{ required: ['description'] }, { required: ['files'] }], properties: { description: { type: 'string' }, files: { type: 'object' } } } },
+  { dialect: 'oas31', what: 'oneOf options beside own properties', schema: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } }, oneOf: [{ type: 'object', required: ['a'], properties: { a: { type: 'integer' } } }] } },
   { dialect: 'oas30', what: 'default null on a field that does not allow null', schema: { type: 'object', properties: { a: { type: 'string', default: null }, b: { type: 'integer', default: null } } } },
 ];
 
