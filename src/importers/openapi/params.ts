@@ -44,7 +44,7 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
   const path = pathTemplate.replace(/\{([^{}]+)\}/g, (_whole, param: string) => {
     const name = names.get(param) ?? param;
     const definition = byName.get(param);
-    const example = definition ? (exampleOf(definition, refs, version) ?? generatedPathValue(definition, refs, version)) : undefined;
+    const example = definition ? (exampleOf(definition, refs, version) ?? generatedValue(definition, refs, version)) : undefined;
     variables.push({ key: name, value: example === undefined ? '' : scalarText(example) });
     return `{{${name}}}`;
   });
@@ -60,7 +60,8 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
     const name = param.name as string;
     const description = typeof param.description === 'string' ? param.description.trim() : '';
     const required = param.required === true;
-    const example = exampleOf(param, refs, version);
+    // A required parameter is sent: without an example it gets a generated value, as path parameters do.
+    const example = exampleOf(param, refs, version) ?? (required && param.in !== 'body' && param.in !== 'formData' ? generatedValue(param, refs, version) : undefined);
     switch (param.in) {
       case 'query': {
         const values = Array.isArray(example) ? example.map(scalarText) : [example === undefined ? '' : scalarText(example)];
@@ -126,11 +127,12 @@ export function exampleOf(param: JsonObject, refs: RefResolver, version: SpecVer
 }
 
 /**
- * A path parameter without an example gets one generated from its schema (`string`, `0` or the
- * minimum, a date…), as request bodies do: left empty, `/pets/{petId}` would be sent as `/pets/`,
- * the URL of another operation (a `DELETE` of the whole collection, at worst). Objects stay empty.
+ * A path or required parameter without an example gets one generated from its schema (`string`,
+ * `0` or the minimum, a date…), as request bodies do: left empty, `/pets/{petId}` would be sent as
+ * `/pets/`, the URL of another operation (a `DELETE` of the whole collection, at worst), and
+ * `?limit=` fails the API's (and the mock's) check of an integer. Objects stay empty.
  */
-function generatedPathValue(param: JsonObject, refs: RefResolver, version: SpecVersion): unknown {
+function generatedValue(param: JsonObject, refs: RefResolver, version: SpecVersion): unknown {
   const value = new ExampleGenerator(refs).generate(version === 'swagger2' ? param : param.schema);
   if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== 'object') ? value.join(',') : undefined;
   return value !== null && typeof value === 'object' ? undefined : value;

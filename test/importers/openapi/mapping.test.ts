@@ -42,7 +42,8 @@ describe('Swagger 2.0', () => {
     const result = await corpus('swagger20-uber.json');
     expect(envValue(result, 'baseUrl')?.value).toBe('https://api.uber.com/v1');
     const products = requestFor(result, 'GET /products');
-    expect(products.url).toBe('{{baseUrl}}/products?latitude=&longitude=');
+    // No example: a generated value (an empty one fails the API's check of a number).
+    expect(products.url).toBe('{{baseUrl}}/products?latitude=0&longitude=0');
     expect(products.paramDescriptions).toEqual([
       { key: 'latitude', description: 'Latitude component of location.' },
       { key: 'longitude', description: 'Longitude component of location.' },
@@ -151,6 +152,7 @@ describe('parameters and bodies', () => {
             { name: 'page', in: 'query', description: 'Page number', schema: { type: 'integer', default: 1 } },
             { name: 'X-Trace', in: 'header', required: true, schema: { type: 'string', example: 't-1' } },
             { name: 'X-Opt', in: 'header', schema: { type: 'string' } },
+            { name: 'X-Count', in: 'header', required: true, schema: { type: 'integer', minimum: 2 } },
             { name: 'Accept', in: 'header', required: true, schema: { type: 'string' } },
             { name: 'session', in: 'cookie', required: true, example: 's1' },
             { name: 'theme', in: 'cookie', example: 'dark' },
@@ -197,6 +199,7 @@ describe('parameters and bodies', () => {
     expect(upload.headers).toEqual([
       { key: 'X-Trace', value: 't-1' },
       { key: 'X-Opt', value: '', enabled: false },
+      { key: 'X-Count', value: '2' },
       { key: 'Cookie', value: 'session=s1; theme=dark' },
     ]);
     expect(String(upload.docs)).toMatch(/^\*\*Deprecated:\*\*.*\n\nUploads a file\.$/s);
