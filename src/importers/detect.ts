@@ -213,7 +213,11 @@ function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: numb
     const m = /collection\/v(\d+)\.(\d+)|#(\d+)\.(\d+)/.exec(schema);
     const major = m?.[1] ?? m?.[3];
     const minor = m?.[2] ?? m?.[4];
-    if (major === '2') return { kind: 'postman', collection, version: minor === '0' ? '2.0' : '2.1', wrapped };
+    if (major === '2') {
+      // Without its list the import would be an empty folder, the requests silently missing.
+      if (!Array.isArray(collection.item)) throw notAList(collection.item);
+      return { kind: 'postman', collection, version: minor === '0' ? '2.0' : '2.1', wrapped };
+    }
     if (major === '1') throw v1Refusal();
     if (major !== undefined) {
       throw new ImportError(`This collection names schema version ${major}.${minor}, which does not exist or is not supported. Export the collection as v2.1 and import again.`);
@@ -221,6 +225,9 @@ function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: numb
     if (Array.isArray(collection.item)) return { kind: 'postman', collection, version: '2.1', wrapped };
   }
   if (Array.isArray(document.requests) && (Array.isArray(document.order) || typeof document.name === 'string')) throw v1Refusal();
+  if (Array.isArray(document.item) && !Array.isArray(document.values)) {
+    throw new ImportError(`This looks like a Postman collection (it has an \`item\` list) but has no \`info\` naming its schema version. ${EXPORT_AGAIN}`);
+  }
   if (Array.isArray(document.values)) {
     return { kind: document._postman_variable_scope === 'globals' ? 'globals' : 'environment', document };
   }
@@ -228,6 +235,13 @@ function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: numb
 }
 
 const isVersionField = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
+
+const EXPORT_AGAIN = 'Export the collection again from Postman (Export, Collection v2.1) and import that file.';
+
+function notAList(item: unknown): ImportError {
+  const what = item === undefined ? 'missing' : item === null ? 'null' : `${typeof item === 'object' ? 'an object' : `a ${typeof item}`}, not a list`;
+  return new ImportError(`This collection export has no list of requests and folders (\`item\` is ${what}), so it holds nothing to import. ${EXPORT_AGAIN}`);
+}
 
 function v1Refusal(): ImportError {
   return new ImportError('This is a collection in the old v1 format, which Ferry does not import. Export the collection again as v2.1 and import that file.');

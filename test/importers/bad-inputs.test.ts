@@ -164,6 +164,15 @@ describe('bad inputs', () => {
     expect(() => curlToRequest('wget http://x')).toThrow(/not a curl command/);
   });
 
+  it('a collection without its list of requests, or without info, is refused saying what an export holds (it imported as an empty folder)', async () => {
+    const schema = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+    await expectRefused(JSON.stringify({ info: { name: 'C', schema } }), /^This collection export has no list of requests and folders \(`item` is missing\), so it holds nothing to import\. Export the collection again from Postman \(Export, Collection v2\.1\) and import that file\.$/);
+    await expectRefused(JSON.stringify({ info: { name: 'C', schema }, item: { name: 'a', request: { url: 'http://x' } } }), /\(`item` is an object, not a list\)/);
+    await expectRefused(JSON.stringify({ name: 'C', item: [{ name: 'a', request: { url: 'http://x' } }] }), /^This looks like a Postman collection \(it has an `item` list\) but has no `info` naming its schema version\. Export the collection again from Postman \(Export, Collection v2\.1\) and import that file\.$/);
+    // An empty collection is a collection.
+    expect((await convert(collection([]), { label: 't' })).kind).toBe('postman');
+  });
+
   it('a v1 collection is refused: export as v2.1 again', async () => {
     await expectRefused(JSON.stringify({ id: 'x', name: 'Old', order: [], requests: [] }), /old v1 format.*v2\.1/);
   });
