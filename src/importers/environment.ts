@@ -35,9 +35,17 @@ export function importEnvironment(document: unknown, kind: 'environment' | 'glob
     if (secret && value !== '') result.secrets.push({ scope: 'environment', environmentIndex: 0, key: v.key, value });
   }
   if (skipped > 0) result.notes.push(`${skipped} variable(s) without a name were skipped.`);
-  const keys = variables.map((v) => v.key);
-  const repeated = [...new Set(keys.filter((k, i) => keys.indexOf(k) !== i))];
-  if (repeated.length > 0) result.notes.push(`Some variables appear more than once (${repeated.join(', ')}); all were kept, and the last enabled one wins.`);
+  // Postman (and Newman) use the last enabled row of a key; Ferry the first enabled one (spec
+  // 2.10 rows are read in order). The earlier enabled rows are switched off, so the same value is used.
+  const lastEnabled = new Map<string, number>();
+  variables.forEach((v, i) => { if (v.enabled !== false) lastEnabled.set(v.key, i); });
+  const repeated = new Set<string>();
+  variables.forEach((v, i) => {
+    if (v.enabled === false || lastEnabled.get(v.key) === i) return;
+    variables[i] = { ...v, enabled: false };
+    repeated.add(v.key);
+  });
+  if (repeated.size > 0) result.notes.push(`Some variables appear more than once (${[...repeated].join(', ')}); all were kept, and the last enabled one is used, as in Postman: the earlier ones were switched off.`);
   result.environments.push({ name, variables });
   return result;
 }

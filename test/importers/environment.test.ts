@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convert, decodeText, importEnvironment } from '../../src/importers/index.js';
+import { buildVariableScope } from '../../src/template/index.js';
 import { nameFromSource } from '../../src/importers/environment.js';
 import { CORPUS } from '../support/corpus.js';
 
@@ -42,5 +43,20 @@ describe('the name of an environment export without one', () => {
 
   it('a globals export without a name is "Globals", whatever its file is called (spec 4.3)', () => {
     expect(importEnvironment([{ key: 'a', value: '1' }], 'globals', { source: { label: 'f', path: '/tmp/g.postman_globals.json' } }).name).toBe('Globals');
+  });
+});
+
+describe('repeated and switched-off variables', () => {
+  it('a key given more than once takes the last enabled value, as Newman does: the earlier rows are kept switched off', async () => {
+    // Newman, given this export: duplicate = 2, oneDisabled = 1, justDisabled undefined.
+    const file = path.join(CORPUS, 'environments/env-disabled-duplicates.postman_environment.json');
+    const result = await convert(decodeText(readFileSync(file)), { label: file, path: file });
+    const variables = result.environments[0]!.variables;
+    expect(variables.map((v) => [v.key, v.value, v.enabled !== false])).toEqual([
+      ['justDisabled', '1', false], ['oneDisabled', '1', true], ['oneDisabled', '2', false], ['duplicate', '1', false], ['duplicate', '2', true],
+    ]);
+    const scope = buildVariableScope({ environment: { variables: variables.map((v) => ({ key: String(v.key), value: String(v.value ?? ''), enabled: v.enabled !== false, secret: false })) } });
+    expect(['duplicate', 'oneDisabled', 'justDisabled'].map((k) => scope.resolve(k, { allowSecrets: false }))).toEqual(['2', '1', undefined]);
+    expect(result.notes).toContain('Some variables appear more than once (duplicate); all were kept, and the last enabled one is used, as in Postman: the earlier ones were switched off.');
   });
 });

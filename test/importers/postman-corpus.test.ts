@@ -143,7 +143,7 @@ describe('collection exports', () => {
           // Path variables stay `:name` in Ferry (their values are the request's pathParams).
           // Tabs and line breaks in query parts: the SDK writes them as they are, its request layer sends them encoded.
           const structured = typeof req.url === 'string' ? req.url : new PostmanUrl({ ...req.url, variable: [] }).toString();
-          const sent = typeof req.url === 'string' ? structured : structured.replace(/[\t\n\r]/g, (c) => encodeURIComponent(c));
+          const sent = typeof req.url === 'string' ? structured : structured.replace(/[\t\n\r]/g, (c: string) => encodeURIComponent(c));
           // `http://h?q` and `http://h/?q` are one URL (the SDK writes the empty path as `/`).
           const slash = (u: string) => u.replace(/^([a-z]+:\/\/[^/?#]*)(?=[?#]|$)/i, '$1/');
           if (typeof req.url === 'string' || req.url.host !== undefined || req.url.path !== undefined) expect(slash(mine.url), item.name).toBe(slash(sent));
@@ -212,13 +212,16 @@ describe('environment exports', () => {
       const expectedName = !Array.isArray(doc) && doc.name ? doc.name : rel.includes('globals') ? 'Globals' : fileStem;
       expect(env.name).toBe(expectedName);
       expect(env.variables.map((v) => v.key)).toEqual(values.map((v) => v.key));
+      // Postman uses the last enabled row of a repeated key; the earlier ones come switched off.
+      const on = (v: Obj) => !(v.enabled === false || v.disabled === true);
+      const lastOn = new Map(values.flatMap((v, i) => (on(v) ? [[v.key, i] as const] : [])));
       values.forEach((v, i) => {
         const mine = env.variables[i]!;
         if (v.type === 'secret') {
           expect(mine.secret).toBe(true);
           expect(mine.value).toBe('');
         } else expect(mine.value).toBe(String(v.value ?? ''));
-        expect(mine.enabled ?? true).toBe(!(v.enabled === false || v.disabled === true));
+        expect(mine.enabled ?? true).toBe(on(v) && lastOn.get(v.key) === i);
       });
 
       const root = await initWorkspace(path.join(tmp, `env-${path.basename(rel, '.json')}`));
