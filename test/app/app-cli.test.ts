@@ -92,7 +92,7 @@ describe('ferry app', () => {
     const origin = new URL(url).origin;
     expect((await fetch(`${origin}/api/workspace`)).status).toBe(403);
     const exchange = await fetch(url, { redirect: 'manual' });
-    expect(exchange.status).toBe(302);
+    expect(exchange.status).toBe(200);
     const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
     const info = await fetch(`${origin}/api/workspace`, { headers: { cookie } });
     expect((await info.json()).name).toBe('App CLI');

@@ -3,7 +3,9 @@
  * Origin is refused with 403 on the API and the live channel; the printed URL's token becomes an
  * HttpOnly SameSite=Strict cookie; no CORS; not reachable on a non-loopback address.
  */
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import os from 'node:os';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import WebSocket from 'ws';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { browserMissing, ensureBuiltUi, launchBrowser, WEB_ROOT } from './browser.js';
 
 interface Answer {
   status: number;
@@ -66,8 +69,11 @@ describe('ferry app: the guard', () => {
 
   it('exchanges the token for an HttpOnly SameSite=Strict cookie, then serves the API', async () => {
     const exchange = await request(app.port, `/?token=${app.token}`);
-    expect(exchange.status).toBe(302);
-    expect(exchange.headers.location).toBe('/');
+    // A page of its own that goes on to `/` (not a redirect: see the Chromium test below).
+    expect(exchange.status).toBe(200);
+    expect(exchange.body).toContain('<meta http-equiv="refresh" content="0;url=/">');
+    expect(exchange.headers['referrer-policy']).toBe('no-referrer');
+    expect(exchange.headers['cache-control']).toBe('no-store');
     const setCookie = String(exchange.headers['set-cookie']?.[0]);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Strict/);
@@ -165,4 +171,30 @@ describe('ferry app: the guard', () => {
     });
     expect(other).toBe(false);
   });
+});
+
+describe.skipIf(browserMissing())('ferry app: the printed link opened by a page, in Chromium', () => {
+  it('lands in the app when a local file or another page opens the link, not only when it is typed', async () => {
+    await isolatedDataDir();
+    await ensureBuiltUi();
+    const app = await startAppServer({ workspace: await openWorkspace(await initWorkspace(await tempDir(), 'Opened')), webRoot: WEB_ROOT });
+    const browser = await launchBrowser();
+    try {
+      // As `ferry app` opens it (a private file that goes on to the link), or a link in a chat page.
+      const file = path.join(await tempDir(), 'open.html');
+      await fs.writeFile(file, `<!doctype html><meta http-equiv="refresh" content="0;url=${app.url}">`);
+      const page = await browser.newPage();
+      const answers: Array<{ status: number; url: string }> = [];
+      page.on('response', (r) => answers.push({ status: r.status(), url: r.url() }));
+      await page.goto(`file://${file}`);
+      await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 10_000 });
+      await page.waitForLoadState('load');
+      expect(answers.filter((a) => a.status === 403), JSON.stringify(answers)).toEqual([]);
+      expect(await page.content()).not.toContain('Forbidden');
+      expect(new URL(page.url()).search).toBe('');
+    } finally {
+      await browser.close();
+      await app.close();
+    }
+  }, 60_000);
 });

@@ -62,6 +62,21 @@ function pageHeaders(port: number): Record<string, string> {
 /** Calls that only stop what runs: allowed while the workspace is refused (WorkspaceState.refused). */
 const STOPPING = new Set(['POST /api/servers/stop', 'POST /api/load/stop', 'POST /api/connections/close', 'POST /api/cancel']);
 
+/**
+ * The answer to the printed link: the cookie, on a page of its own that goes on to `/`. Not a
+ * redirect: when the link is opened by another page (the private file `ferry app` opens, a link
+ * in a chat), the browser counts a redirect as part of that page's cross-site navigation and
+ * holds the SameSite=Strict cookie back from `/`, which was refused; the page's own step to `/`
+ * starts on this server. It names no other place (no referrer, nothing loaded).
+ */
+function enterPage(res: ServerResponse, cookie: string): void {
+  res.writeHead(200, {
+    'set-cookie': cookie, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'x-content-type-options': 'nosniff',
+  });
+  res.end('<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>Ferry</title><a href="/">Open the app</a>\n');
+}
+
 function forbidden(res: ServerResponse, why: string): void {
   res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
   res.end(`Forbidden: ${why}.\n`);
@@ -85,9 +100,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     // The printed URL's token, once: it becomes the cookie and leaves the address bar.
     if (url.searchParams.has('token')) {
       if (!isToken(url.searchParams.get('token'), token)) return forbidden(res, 'this link is not the one `ferry app` printed (or the app was restarted)');
-      res.writeHead(302, { 'set-cookie': sessionCookie(token, port), location: '/', 'cache-control': 'no-store' });
-      res.end();
-      return;
+      return enterPage(res, sessionCookie(token, port));
     }
     if (!hasSessionCookie(req, token, port)) return forbidden(res, 'open the link that `ferry app` printed');
     if (!url.pathname.startsWith('/api/')) {
