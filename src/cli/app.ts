@@ -3,7 +3,10 @@
  * URL (with the session token) and opens it, until Ctrl-C stops the server and what it started.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { startAppServer } from '../app/server/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -37,24 +40,50 @@ export function registerApp(program: Command, ctx: CliContext, until: () => Prom
       }
       ctx.output.out(`Ferry app for ${ws.file.name || ws.root}: ${app.url}`);
       ctx.output.out('Only this computer can open it; the link holds this session\'s key. Ctrl-C stops it.');
-      if (options.open) openBrowser(app.url);
+      const opened = options.open ? await openBrowser(app.url) : undefined;
       await until();
       await app.close();
+      await opened?.();
       ctx.exitCode = EXIT.ok;
     });
 }
 
-/** Chromium or Chrome as an app window when installed, else the default browser. Failing to open is not an error: the URL is printed. */
-function openBrowser(url: string): void {
+/** How the browser is started for `url`: the program, its arguments, and what to remove when the app stops. */
+export interface BrowserLaunch {
+  command: string;
+  args: string[];
+  done(): Promise<void>;
+}
+
+/**
+ * Chromium or Chrome as an app window when installed, else the default browser, opened on a file
+ * that goes on to `url`. Not on `url` itself: a command line can be read by every user of the
+ * computer (ps, /proc), and the token would let any of them into the app on 127.0.0.1, which
+ * they reach too. The file is this user's only (a 0700 folder, a 0600 file), as Jupyter does.
+ */
+export async function browserLaunch(url: string): Promise<BrowserLaunch> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-app-'));
+  const file = path.join(dir, 'open.html');
+  const attribute = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  await fs.writeFile(file, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${attribute}"><title>Ferry</title><a href="${attribute}">Open the app</a>\n`, { mode: 0o600, flag: 'wx' });
+  const target = pathToFileURL(file).href;
   const chrome = ['/usr/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
   const [command, args] = chrome
-    ? [chrome, [`--app=${url}`]]
-    : process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+    ? [chrome, [`--app=${target}`]]
+    : process.platform === 'darwin' ? ['open', [target]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', target]] : ['xdg-open', [target]];
+  return { command, args, done: () => fs.rm(dir, { recursive: true, force: true }) };
+}
+
+/** Opens the app in a browser; returns what to remove when the app stops. Failing to open is not an error: the URL is printed. */
+async function openBrowser(url: string): Promise<() => Promise<void>> {
   try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    const launch = await browserLaunch(url);
+    const child = spawn(launch.command, launch.args, { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
     child.unref();
+    return launch.done;
   } catch {
     // The URL is printed; the user opens it.
+    return async () => undefined;
   }
 }

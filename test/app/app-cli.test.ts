@@ -5,10 +5,12 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { KnownServers, lockWorkspace } from '../../src/appdata/index.js';
 import { startAppServer } from '../../src/app/server/index.js';
+import { browserLaunch } from '../../src/cli/app.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
@@ -23,6 +25,24 @@ async function workspace(): Promise<string> {
 }
 
 describe('ferry app', () => {
+  it('opens the browser without the token on its command line (other users of the computer can read command lines), through a file only this user can read', async () => {
+    const url = 'http://127.0.0.1:4321/?token=SECRET-TOKEN-abc';
+    const launch = await browserLaunch(url);
+    try {
+      expect([launch.command, ...launch.args].join(' ')).not.toContain('SECRET-TOKEN');
+      const target = launch.args.at(-1)!.replace(/^--app=/, '');
+      const file = fileURLToPath(target);
+      expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+      expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+      // The file goes on to the link (the link's own page then sets the cookie).
+      expect(await fs.readFile(file, 'utf8')).toContain(`<meta http-equiv="refresh" content="0;url=${url}">`);
+      await launch.done();
+      await expect(fs.stat(file)).rejects.toThrow();
+    } finally {
+      await launch.done();
+    }
+  });
+
   it('refuses a bad --port', async () => {
     const result = await ferry(['-w', await workspace(), 'app', '--port', 'abc', '--no-open']);
     expect(result.code).toBe(2);
