@@ -18,7 +18,7 @@ import WebSocket from 'ws';
 import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, gotoApp, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests (servers) skipped: ${missing}`);
@@ -29,7 +29,7 @@ async function openPage(browser: Browser, app: AppServer): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
   const page = await context.newPage();
   page.setDefaultTimeout(8_000);
-  await page.goto(app.url);
+  await gotoApp(page, app);
   return page;
 }
 

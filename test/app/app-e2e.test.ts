@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -83,7 +83,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   });
 
   it('opens from the printed URL: the token becomes a cookie and leaves the address bar', async () => {
-    await page.goto(app.url);
+    await gotoApp(page, app);
     expect(new URL(page.url()).search).toBe('');
     // The start screen offers the import dialog (spec 4.1), into the workspace root.
     await page.getByRole('main').getByRole('button', { name: 'Import…' }).click();

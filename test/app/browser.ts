@@ -69,8 +69,14 @@ export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {
   page.setDefaultTimeout(options.stepTimeoutMs ?? 8_000);
   if (options.onDialog) page.on('dialog', options.onDialog);
   await fs.mkdir(ARTIFACTS, { recursive: true });
-  if (options.goto !== false) await page.goto(app.url);
+  if (options.goto !== false) await gotoApp(page, app);
   return { app, browser, page };
+}
+
+/** Opens the printed link and waits for the app itself: the link's own page sets the cookie and goes on to `/`. */
+export async function gotoApp(page: Page, app: AppServer): Promise<void> {
+  await page.goto(app.url);
+  await page.waitForURL(`http://127.0.0.1:${app.port}/`);
 }
 
 /** Closes what `openAppPage` opened (either part may be missing when set-up failed). */
