@@ -167,7 +167,10 @@ describe('gRPC', () => {
     expect(broken.message).toMatch(/broken\.proto.*line 5/);
     const outside = await failure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['../elsewhere.proto'] } }));
     expect(outside.message).toContain('outside the workspace');
-    for (const error of [method, field, typed, broken, outside]) expect(error.message).not.toContain('\n');
+    // A folder where a .proto file belongs: named, with where folders go (not EISDIR).
+    const folder = await failure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['test/fixtures/grpc'] } }));
+    expect(folder.message).toBe('grpc.protoFiles test/fixtures/grpc is a folder, not a .proto file: list the .proto files in grpc.protoFiles; folders to look up imports in go in grpc.importPaths.');
+    for (const error of [method, field, typed, broken, outside, folder]) expect(error.message).not.toContain('\n');
   });
 
   it('proto files and what they import stay inside the workspace, reached without links: refused before they are read', async () => {

@@ -31,7 +31,13 @@ export interface ProtoSource {
 
 /** Compiles the request's proto files; a file that does not compile fails with its name and line. */
 export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefinition> {
-  const files = await Promise.all(source.protoFiles.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, `grpc.protoFiles ${f}`, source)));
+  const written = source.protoFiles.filter((f) => f.trim() !== '');
+  const files = await Promise.all(written.map((f) => workspaceFile(f, `grpc.protoFiles ${f}`, source)));
+  for (const [i, file] of files.entries()) {
+    if ((await fs.stat(file).catch(() => undefined))?.isDirectory()) {
+      throw new SendError(`grpc.protoFiles ${written[i]} is a folder, not a .proto file: list the .proto files in grpc.protoFiles; folders to look up imports in go in grpc.importPaths.`, 'other');
+    }
+  }
   const importDirs = await Promise.all(source.importPaths.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, `grpc.importPaths ${f}`, source)));
   const includeDirs = [...new Set([...files.map((f) => path.dirname(f)), ...importDirs])];
   await checkImports(files, includeDirs, source);
