@@ -17,9 +17,10 @@ import { formatFieldPath, parseResource, toFileData, variableSchema, WORKSPACE_F
 import { SecretStore, withWorkspaceLock, workspaceDataDir } from '../appdata/index.js';
 import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
-  checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, parseYamlData, readTextFile,
+  checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, MAX_YAML_BYTES, parseYamlData, readTextFile,
   REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
 } from '../workspace/index.js';
+import { readFileNoFollow } from '../support/read-no-follow.js';
 import { SiblingNames } from './sibling-names.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
 
@@ -395,7 +396,8 @@ async function nextSeq(dir: string): Promise<number> {
     const file = e.isDirectory() ? path.join(dir, e.name, FOLDER_FILE) : /\.ya?ml$/i.test(e.name) && e.name !== FOLDER_FILE ? path.join(dir, e.name) : undefined;
     if (!file) continue;
     max = Math.max(max, 0);
-    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    // Never through a link (the entry is checked above; a folder's _folder.yaml here), nor past the YAML limit.
+    const text = await readFileNoFollow(file, 'utf8', MAX_YAML_BYTES).catch(() => '');
     const m = /^seq:\s*(-?\d+(?:\.\d+)?)\s*$/m.exec(text);
     if (m) max = Math.max(max, Math.floor(Number(m[1])));
   }

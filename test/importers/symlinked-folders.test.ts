@@ -60,3 +60,17 @@ describe('imports into a workspace whose folders are symbolic links', () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe('imports next to files that are symbolic links', () => {
+  it("never read a folder's _folder.yaml that is a link (to /dev/zero it would never end) when placing the import after it", async () => {
+    // Where the import goes is found from the siblings' seq; a link is skipped, as the reader skips it.
+    await fs.mkdir(path.join(root, 'requests', 'Linked'));
+    await fs.writeFile(path.join(outside, 'elsewhere.yaml'), 'name: Elsewhere\nseq: 41\n');
+    await fs.symlink(path.join(outside, 'elsewhere.yaml'), path.join(root, 'requests', 'Linked', '_folder.yaml'));
+    await commitImport({ root, id }, await convert(openapi, { label: 'test' }));
+    const folder = (await fs.readdir(path.join(root, 'requests'))).find((name) => name !== 'Linked')!;
+    const written = await fs.readFile(path.join(root, 'requests', folder, '_folder.yaml'), 'utf8');
+    // After Linked (seq 0, its settings file not read), not after the linked file's 41.
+    expect(written).toMatch(/^seq: 1$/m);
+  });
+});
