@@ -32,6 +32,11 @@ let agents: HttpAgents;
 const users = new Map([['Mufasa', 'Circle of Life'], ['Jäsøn Doe', 'Secret, or not?'], ['用户', 'pässwörd']]);
 const rejected: string[] = [];
 const expired = new Set<string>();
+/** Nonces the server gave, in order; and the highest nonce count seen for each (a count must grow). */
+const issued: string[] = [];
+const counts = new Map<string, number>();
+/** Every request the server got: `401` or `200`, with the Authorization's nonce and nc. */
+const hits: string[] = [];
 
 beforeAll(async () => {
   let nonces = 0;
@@ -64,13 +69,21 @@ beforeAll(async () => {
           opaque: p.opaque === OPAQUE,
           qop: qop === '' ? p.qop === undefined : qop.split(',').includes(p.qop ?? ''),
           userhash: (p.userhash === 'true') === userhash,
+          // A nonce used again must come with a higher count (RFC 7616 3.4: replays are refused).
+          nc: p.qop === undefined || Number.parseInt(p.nc ?? '0', 16) > (counts.get(p.nonce!) ?? 0),
         };
+        if (p.nc) counts.set(p.nonce!, Math.max(counts.get(p.nonce!) ?? 0, Number.parseInt(p.nc, 16)));
         const failed = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
         if (failed.length === 0 && expired.delete(p.nonce!)) stale = true;
-        else if (failed.length === 0) return res.end(`hello ${user}`);
+        else if (failed.length === 0) {
+          hits.push(`200 ${p.nonce} ${p.nc}`);
+          return res.end(`hello ${user}`);
+        }
         else rejected.push(`${req.url}: ${failed.join(', ')} (${header})`);
       }
       const nonce = `n${nonces++}`;
+      issued.push(nonce);
+      hits.push(`401 ${stale ? 'stale' : ''}`.trim());
       if (q.get('stale') === 'true' && !stale) expired.add(nonce);
       res.writeHead(401, {
         'www-authenticate': `Digest realm="${REALM}", ${qop ? `qop="${qop}", ` : ''}algorithm=${algorithm}, nonce="${nonce}", opaque="${OPAQUE}"${userhash ? ', userhash=true' : ''}${stale ? ', stale=true' : ''}`,
@@ -123,9 +136,44 @@ describe('Digest (RFC 7616) against a server that checks every parameter', () =>
     const result = await send('alg=SHA-256&stale=true', 'Mufasa');
     expect(result.status, rejected.join('; ')).toBe(200);
     const before = rejected.length;
-    const wrong = await sendHttp(preparedRequest(`${base}/dir/index.html?alg=MD5`, { authType: 'digest', digest: { username: 'Mufasa', password: 'nope' } }), { agents });
-    expect(wrong.status).toBe(401);
-    expect(rejected.length - before).toBe(1);
+    const fresh = new HttpAgents();
+    try {
+      const wrong = await sendHttp(preparedRequest(`${base}/dir/index.html?alg=MD5`, { authType: 'digest', digest: { username: 'Mufasa', password: 'nope' } }), { agents: fresh });
+      expect(wrong.status).toBe(401);
+      expect(rejected.length - before).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("reuses the server's nonce for the next request to the same origin, with nc counted up; a stale one gets a fresh 401", async () => {
+    const own = new HttpAgents();
+    const sendOwn = (path: string) => sendHttp(preparedRequest(`${base}${path}`, { authType: 'digest', digest: { username: 'Mufasa', password: 'Circle of Life' } }), { agents: own });
+    try {
+      const start = hits.length;
+      expect((await sendOwn('/a?alg=SHA-256')).status).toBe(200);
+      const nonce = issued.at(-1)!;
+      expect(hits.slice(start)).toEqual(['401', `200 ${nonce} 00000001`]);
+      // The next requests answer at once with the same nonce: no 401 round trip.
+      const next = hits.length;
+      expect((await sendOwn('/b?alg=SHA-256')).status, rejected.join('; ')).toBe(200);
+      expect((await sendOwn('/c?alg=SHA-256')).status).toBe(200);
+      expect(hits.slice(next)).toEqual([`200 ${nonce} 00000002`, `200 ${nonce} 00000003`]);
+      // The server lets that nonce expire: it says stale=true, and the fresh challenge is answered.
+      expired.add(nonce);
+      const later = hits.length;
+      expect((await sendOwn('/d?alg=SHA-256')).status).toBe(200);
+      expect(hits.slice(later)).toEqual(['401 stale', `200 ${issued.at(-1)} 00000001`]);
+      // MD5-sess keeps its session key: the nonce and cnonce it was made with.
+      const sess = hits.length;
+      expect((await sendOwn('/e?alg=MD5-sess')).status).toBe(200);
+      expect((await sendOwn('/f?alg=MD5-sess')).status, rejected.join('; ')).toBe(200);
+      // The SHA-256 challenge's answer is refused for MD5-sess (a plain 401): answered afresh, then reused.
+      const sessNonce = issued.at(-1)!;
+      expect(hits.slice(sess)).toEqual(['401', `200 ${sessNonce} 00000001`, `200 ${sessNonce} 00000002`]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('curl --digest passes the same server (the checks are a real server\'s)', async (ctx) => {

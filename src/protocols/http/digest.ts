@@ -138,3 +138,58 @@ function usernameParam(username: string, challenge: DigestChallenge, H: (data: s
   if (challenge.userhash) return `username=${quote(H(`${username}:${challenge.realm}`))}`;
   return `username=${quote(Buffer.from(username, 'utf8').toString('latin1'))}`;
 }
+
+/** A Digest challenge answered with success, to answer at once the next time (see `DigestNonces`). */
+export interface DigestNonce {
+  challenge: DigestChallenge;
+  /** The nonce count of the latest answer with this nonce. */
+  nc: number;
+  /** The client nonce of the first answer: a `-sess` algorithm's session key is made with it. */
+  cnonce: string;
+}
+
+/** Origins whose nonce is kept, at most; the one used longest ago goes first. */
+const MAX_NONCE_ORIGINS = 256;
+
+/**
+ * The server nonces of one run or app session, per origin and realm (the protection space): the
+ * next Digest request to that origin answers with the nonce at once, its count one higher
+ * (RFC 7616 3.4), instead of paying a 401 round trip first, as curl does within one invocation
+ * and Postman across sends. A server that no longer takes it answers 401 (with `stale=true`
+ * when only the nonce expired), and that challenge is answered afresh.
+ */
+export class DigestNonces {
+  readonly #byOrigin = new Map<string, Map<string, DigestNonce>>();
+
+  /** The latest nonce kept for `origin`, its count already raised for this use; undefined when none. */
+  reuse(origin: string): DigestNonce | undefined {
+    const realms = this.#byOrigin.get(origin);
+    const latest = realms ? [...realms.values()].at(-1) : undefined;
+    if (!realms || !latest) return undefined;
+    // Used now: the last of its origin's realms and of the origins.
+    realms.delete(latest.challenge.realm);
+    realms.set(latest.challenge.realm, latest);
+    this.#byOrigin.delete(origin);
+    this.#byOrigin.set(origin, realms);
+    latest.nc++;
+    return { ...latest };
+  }
+
+  /** Keeps a nonce that an answer was just accepted with. */
+  remember(origin: string, nonce: DigestNonce): void {
+    const realms = this.#byOrigin.get(origin) ?? new Map<string, DigestNonce>();
+    const kept = realms.get(nonce.challenge.realm);
+    // A concurrent send may have counted further with the same nonce: never count back.
+    if (kept?.challenge.nonce === nonce.challenge.nonce && kept.nc >= nonce.nc) return;
+    realms.delete(nonce.challenge.realm);
+    realms.set(nonce.challenge.realm, { ...nonce });
+    this.#byOrigin.delete(origin);
+    this.#byOrigin.set(origin, realms);
+    if (this.#byOrigin.size > MAX_NONCE_ORIGINS) this.#byOrigin.delete(this.#byOrigin.keys().next().value!);
+  }
+
+  /** Drops the nonce of `origin` and `realm` (the server refused it). */
+  forget(origin: string, realm: string): void {
+    this.#byOrigin.get(origin)?.delete(realm);
+  }
+}

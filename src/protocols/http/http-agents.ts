@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { SendError } from '../send-error.js';
+import { DigestNonces } from './digest.js';
 import { certificateFor, tlsOptionsFor, tlsOptionsForUrl, type ClientTls } from '../../request/client-tls.js';
 import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
@@ -299,6 +300,9 @@ export class HttpAgents {
 
   /** The peer of the latest connection per dispatcher and origin (`peerKey`), for sends that reuse a connection. */
   readonly lastPeer = new Map<string, ConnectionTimings>();
+
+  /** Digest nonces the servers of this run or session gave, answered at once next time (digest.ts). */
+  readonly digestNonces = new DigestNonces();
 
   /**
    * The dispatcher for requests with these settings. `direct` (a request's `settings.proxy:

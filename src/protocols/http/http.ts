@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 import type { PreparedRequest, PreparedSettings } from '../../request/prepared.js';
 import { DEFAULT_SETTINGS } from '../../model/index.js';
 import { DecodedTooLargeError, decodeBody } from './decompress.js';
-import { digestAuthorization, pickDigestChallenge } from './digest.js';
+import { digestAuthorization, pickDigestChallenge, type DigestNonce } from './digest.js';
+import { randomBytes } from 'node:crypto';
 import { ntlmAuthenticate, ntlmChallenge, ntlmNegotiate } from './ntlm.js';
 import { Deadline } from '../deadline.js';
 import { peerKey, reportingConnection, type ConnectionTimings } from './http-agents.js';
@@ -72,6 +73,15 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const redirects: Array<{ url: string; status: number }> = [];
   // Digest: one answer, and one more when the server says the nonce was stale (RFC 7616 3.3).
   let digestAnswers = 0;
+  // A nonce this origin's server gave an earlier send is answered with at once; a 401 to it is
+  // answered afresh. `digestSent`: the nonce the latest hop answered with, kept once it is taken.
+  let digestSent: DigestNonce | undefined = prepared.digest ? ctx.agents.digestNonces.reuse(firstOrigin) : undefined;
+  const digestReused = digestSent !== undefined;
+  const digestAnswer = (nonce: DigestNonce) => digestAuthorization({
+    challenge: nonce.challenge, username: prepared.digest!.username, password: prepared.digest!.password,
+    method, uri: requestTarget(url), body: body ?? new Uint8Array(), nc: nonce.nc, cnonce: nonce.cnonce,
+  });
+  if (digestSent) headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', digestAnswer(digestSent)]];
   // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
   let ntlmAnswered = !prepared.ntlm;
   if (prepared.ntlm) headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', ntlmNegotiate(prepared.ntlm)]];
@@ -85,21 +95,19 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       // response ends; sending sooner would open a second connection to the same origin.
       await new Promise((resolve) => setImmediate(resolve));
       ctx.cookies?.store(url.href, values(hop.rawHeaders, 'set-cookie'));
+      if (digestSent) {
+        if (hop.status !== 401) ctx.agents.digestNonces.remember(firstOrigin, digestSent);
+        else if (digestReused) ctx.agents.digestNonces.forget(firstOrigin, digestSent.challenge.realm);
+        digestSent = undefined;
+      }
 
       // The password answers only the origin the request was written for, never a redirect's target.
       if (hop.status === 401 && prepared.digest && digestAnswers < 2 && url.origin === firstOrigin) {
         const challenge = pickDigestChallenge(values(hop.rawHeaders, 'www-authenticate'));
         if (challenge && (digestAnswers === 0 || challenge.stale)) {
           digestAnswers++;
-          const authorization = digestAuthorization({
-            challenge,
-            username: prepared.digest.username,
-            password: prepared.digest.password,
-            method,
-            uri: requestTarget(url),
-            body: body ?? new Uint8Array(),
-          });
-          headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', authorization]];
+          digestSent = { challenge, nc: 1, cnonce: randomBytes(16).toString('hex') };
+          headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', digestAnswer(digestSent)]];
           continue;
         }
       }
