@@ -299,6 +299,20 @@ describe('update from API spec', () => {
     await expect(fs.stat(path.join(root, 'specs', 'Shop.yaml'))).rejects.toThrow();
   });
 
+  it('refuses a new version that would write a request file over 50 MB (spec 8.1), naming it; nothing is written', async () => {
+    const root = await importedWorkspace(v1);
+    const before = await listFiles(root);
+    const huge = structuredClone(v1) as any;
+    // 27 MB of document: a text example of 9 million short lines, indented in the request's YAML (54 MB).
+    huge.paths['/notes'] = { post: { tags: ['items'], summary: 'Upload notes', requestBody: { content: { 'text/plain': { example: 'a\n'.repeat(9_000_000) } } }, responses: ok } };
+    const text = JSON.stringify(huge);
+    expect(text.length).toBeLessThan(50 * 1024 * 1024);
+    await expect(planUpdate(root, { folder: 'Shop', text, source: { label: 'huge.json' } })).rejects.toThrow(
+      /^Not updated: requests\/Shop\/items\/Upload notes\.yaml would be [\d.]+ MB, and YAML files over 50 MB are not read\. .* Nothing was written\.$/,
+    );
+    expect(await listFiles(root)).toEqual(before);
+  }, 60_000);
+
   it('refuses folders that were not imported from a document, and bad new versions', async () => {
     const root = await importedWorkspace(v1);
     await fs.mkdir(path.join(root, 'requests', 'Plain'));

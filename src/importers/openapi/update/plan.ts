@@ -8,7 +8,7 @@ import path from 'node:path';
 import { deepEqual, parseResource, type RequestFile } from '../../../model/index.js';
 import {
   ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
-  stripYaml, uniqueFileName, walkRequests, type FolderNode, type Workspace,
+  stripYaml, uniqueFileName, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
 } from '../../../workspace/index.js';
 import { ImportError, type ImportSource } from '../../types.js';
 import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
@@ -104,6 +104,9 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   for (const write of writes) {
     if (files.has(write.file)) throw new Error(`The update planned two versions of ${path.relative(ws.root, write.file)}; nothing was written. Please report this.`);
     files.add(write.file);
+    // Nor one too big to read back (spec 8.1): it would vanish from the workspace.
+    const tooLarge = yamlTooLarge(path.relative(ws.root, write.file).split(path.sep).join('/'), write.text);
+    if (tooLarge) throw new ImportError(`Not updated: ${tooLarge} Nothing was written.`);
   }
   const upToDate = added.length === 0 && changed.length === 0 && removed.length === 0 && !folderPlan.change && env.keys.length === 0 && env.updated.length === 0 && !folderPlan.documentChanged && !folderPlan.sourceChanged;
   return {
