@@ -18,6 +18,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
+import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { mosquittoMissing, startAedes, startMosquitto } from '../protocols/mqtt-brokers.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
@@ -32,6 +33,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
   let grpcPeer: GrpcPeer;
   let mcpPeer: McpPeer;
   let gqlServer: http.Server;
+  let dns: DnsFixture;
   let app: AppServer;
   let browser: Browser;
   let page: Page;
@@ -51,7 +53,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     });
     await new Promise<void>((resolve) => gqlServer.listen(0, '127.0.0.1', resolve));
     const gqlUrl = `http://127.0.0.1:${(gqlServer.address() as AddressInfo).port}/graphql`;
+    // A TXT record whose first string is not UTF-8 (0xff), then a plain one.
+    dns = await startDnsFixture({}, { records: [{ name: 'bytes.ferry.test', type: 'TXT', ttl: 60, data: [Buffer.from([0x61, 0xff, 0x62]), 'plain'] }] });
     ws = await makeWorkspace({
+      'requests/Text record.yaml': { name: 'Text record', kind: 'dns', seq: 4, url: 'bytes.ferry.test', method: 'TXT', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Users.yaml': { name: 'Users', seq: 3, method: 'POST', url: gqlUrl, body: { type: 'graphql', graphql: { query: '{ user(id: 1) { nick } }' } } },
       'requests/Echo.yaml': { name: 'Echo', kind: 'grpc', seq: 1, url: grpcPeer.url, method: '' },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
@@ -64,6 +69,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await grpcPeer?.close();
     await mcpPeer?.close();
     await new Promise((resolve) => gqlServer?.close(resolve));
+    await dns?.close();
     await ws?.cleanup();
   });
 
@@ -110,6 +116,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
     expect(await page.getByTestId('response-body').textContent()).toMatch(/"sum":\s*5/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-mcp-form.png') });
+  });
+
+  it('DNS: a TXT string that is not UTF-8 shows in the records table as kdig shows it (\\255), not as U+FFFD', async () => {
+    await page.getByRole('treeitem', { name: /Text record/ }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('NOERROR');
+    await page.getByLabel('Response').getByRole('tab', { name: 'Details' }).click();
+    const row = page.getByRole('table', { name: 'answer records' }).getByRole('row').nth(1);
+    await expect.poll(() => row.textContent()).toContain('TXT');
+    expect(await row.getByRole('cell').nth(4).textContent()).toBe('"a\\255b" "plain"');
+    await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
+    expect(await page.getByTestId('response-body').textContent()).not.toContain('\ufffd');
   });
 
   it('GraphQL: the schema read by introspection checks the query and documents its types', async () => {

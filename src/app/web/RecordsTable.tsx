@@ -18,8 +18,21 @@ export function recordSections(detail: Record<string, unknown> | undefined): Arr
   return sections.length > 0 ? sections : undefined;
 }
 
+/**
+ * A record's data as the table shows it: text as it is; TXT strings as the section's zone-file
+ * line writes them (`"v=spf1 -all" "second"`, bytes that are not UTF-8 as `\DDD`, as kdig shows
+ * them), not as JSON, whose escaping doubles every backslash; other data as JSON.
+ */
+function dataText(row: RecordRow, line: unknown): string {
+  if (typeof row.data === 'string') return row.data;
+  if ((row.type === 'TXT' || row.type === 'SPF') && typeof line === 'string') return line.split(' ').slice(4).join(' ');
+  return JSON.stringify(row.data);
+}
+
 export function RecordsTable({ detail }: { detail: Record<string, unknown> }) {
   const sections = recordSections(detail) ?? [];
+  // The kind's zone-file lines of a section (`detail.answer`), one per record, when it gives them.
+  const lines = (section: string): unknown[] => (Array.isArray(detail[section]) ? detail[section] as unknown[] : []);
   return (
     <div className="records">
       {sections.map(([section, rows]) => (
@@ -28,7 +41,7 @@ export function RecordsTable({ detail }: { detail: Record<string, unknown> }) {
           <thead><tr><th>Name</th><th>Type</th><th>Class</th><th>TTL</th><th>Data</th></tr></thead>
           <tbody>
             {rows.map((r, i) => (
-              <tr key={i}><td>{r.name}</td><td>{r.type}</td><td>{r.class ?? ''}</td><td>{r.ttl ?? ''}</td><td><code>{typeof r.data === 'string' ? r.data : JSON.stringify(r.data)}</code></td></tr>
+              <tr key={i}><td>{r.name}</td><td>{r.type}</td><td>{r.class ?? ''}</td><td>{r.ttl ?? ''}</td><td><code>{dataText(r, rows.length === lines(section).length ? lines(section)[i] : undefined)}</code></td></tr>
             ))}
           </tbody>
         </table>
