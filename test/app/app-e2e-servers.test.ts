@@ -130,6 +130,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await page.mouse.click(5, 5);
     expect(await asked).toBe('Discard your changes to this server? (Cancel, then Save to keep them.)');
     expect(await yaml.textContent()).toContain('sometimes');
+    // Esc closes it as it closes the app's other dialogs, asking first the same way.
+    const askedByEsc = new Promise<string>((resolve) => page.once('dialog', (d) => { resolve(d.message()); void d.dismiss(); }));
+    await page.keyboard.press('Escape');
+    expect(await askedByEsc).toBe('Discard your changes to this server? (Cancel, then Save to keep them.)');
+    expect(await yaml.textContent()).toContain('sometimes');
 
     await yaml.click();
     await page.keyboard.press('ControlOrMeta+a');
@@ -139,7 +144,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/chat.yaml.');
     const text = await fs.readFile(file, 'utf8');
     expect(text).toBe('# a chat for the test\nname: Chat room\nkind: websocket\nwebsocket:\n  mode: rules\n  rules:\n    - match: exact\n      pattern: ping\n      reply: pong {{who}}\n');
-    await editor.getByRole('button', { name: 'Close', exact: true }).first().click();
+    // Saved, nothing left to lose: Esc closes it at once.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
     // The running server took the rule.
     const url = (await page.getByTestId('server-url-chat').textContent())!;
     const client = new WebSocket(url.replace(/^http/, 'ws'));

@@ -9,6 +9,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
 import type { YamlProblem } from './YamlEditor.js';
+import { useGuardedClose } from './guarded-close.js';
 
 // CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
 const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
@@ -71,10 +72,8 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
   const set = (patch: Partial<Common>) => setCommon((c) => (c ? { ...c, ...patch } : c));
   /** Edits not saved yet (the form or the YAML differ from the file's): closing asks before dropping them. */
   const edited = view !== null && common !== null && (yamlText !== view.sectionYaml || JSON.stringify(common) !== JSON.stringify(commonOf(view)));
-  const close = () => {
-    if (edited && !window.confirm('Discard your changes to this server? (Cancel, then Save to keep them.)')) return;
-    onClose();
-  };
+  // ×, Close, a click beside it and Esc (as the app's other dialogs) ask first when there are edits.
+  const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
 
   return (
     <div className="dialog-backdrop" onClick={close}>
