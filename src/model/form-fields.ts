@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { defaultOf, text, unwrap } from './declare.js';
 
 export type FormField = { name: string } & (
-  | { type: 'text'; default: string }
+  /** Without a `default` the field is optional: empty text leaves it out. */
+  | { type: 'text'; default?: string }
   | { type: 'flag'; default: boolean }
   | { type: 'number'; integer: boolean; min?: number; max?: number; default?: number }
   | { type: 'choice'; choices: Array<string | number>; default?: string | number }
@@ -31,7 +32,7 @@ export function formFields(schema: z.ZodType): FormField[] {
 function formField(name: string, field: z.ZodType): FormField {
   const fallback = defaultOf(field);
   const inner = unwrap(field);
-  if (inner === unwrap(text())) return { name, type: 'text', default: typeof fallback.value === 'string' ? fallback.value : '' };
+  if (inner === unwrap(text())) return { name, type: 'text', ...(typeof fallback.value === 'string' ? { default: fallback.value } : {}) };
   if (inner instanceof z.ZodBoolean) return { name, type: 'flag', default: fallback.value === true };
   if (inner instanceof z.ZodNumber) {
     const min = FINITE(inner.minValue);

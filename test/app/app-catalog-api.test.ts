@@ -221,6 +221,10 @@ describe('DNS in the app', () => {
     expect(kinds.mqtt!.fields).toContainEqual({ name: 'subscriptions', type: 'rows', fields: [{ name: 'topic', type: 'text', default: '' }, { name: 'qos', type: 'number', integer: true, min: 0, max: 2, default: 0 }, { name: 'enabled', type: 'flag', default: true }] });
     expect(kinds.tcp!.fields).toContainEqual({ name: 'lengthBytes', type: 'choice', choices: [1, 2, 4], default: 2 });
     expect(kinds.http).toEqual({ noun: 'an HTTP request', url: 'url', schemes: ['http', 'https'], method: 'http' });
+    // The settings' sections (2.7) for the Settings tab: an event name is optional (no default to write).
+    const settings = (await (await fetch(`http://127.0.0.1:${app!.port}/api/kinds/settings`, { headers: { cookie: (await fetch(app!.url, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]! } })).json()) as Record<string, unknown[]>;
+    expect(settings.stream).toEqual([{ name: 'event', type: 'text' }, { name: 'maxEvents', type: 'number', integer: true, min: 0, default: 100 }, { name: 'timeoutMs', type: 'number', integer: true, min: 0, max: 2_147_483_647, default: 10000 }]);
+    expect(settings.repeat!.map((f) => (f as { name: string }).name)).toEqual(['condition', 'intervalMs', 'timeoutMs']);
     const sent = await call<{ result: { statusText: string; detail: { records: { answer: Array<{ name: string; type: string; ttl: number; data: unknown }>; authority: unknown[] } } } }>('/api/send', {
       path: 'D.yaml',
       request: { name: 'd', kind: 'dns', url: 'mail.ferry.test', method: 'MX', dns: { server: `127.0.0.1:${(socket.address()).port}` }, settings: { timeoutMs: 5000 } },

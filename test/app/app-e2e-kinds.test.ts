@@ -293,6 +293,36 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     expect(asked).toEqual([{ type: 'TXT', rd: false }]);
   });
 
+  it('SSE: the stream, repeat and proxy settings set in the Settings tab; a send stops reading at the most events set', async () => {
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 1; i <= 5; i++) res.write(`event: tick\ndata: ${i}\n\n`);
+      // Kept open: without the settings, reading stops after 10 s only.
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+    await newRequest('Ticks', 'sse');
+    await page.getByLabel('URL').fill(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ticks`);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const stream = page.getByRole('group', { name: 'stream options' });
+    await stream.getByLabel('maxEvents').fill('2');
+    await stream.getByLabel('event', { exact: true }).fill('x');
+    await stream.getByLabel('event', { exact: true }).fill(''); // emptied: left out (an event name is optional), not written as ''
+    await page.getByLabel('Repeat', { exact: true }).check();
+    await page.getByRole('group', { name: 'repeat options' }).getByLabel('intervalMs').fill('500');
+    await page.getByLabel('Proxy').selectOption('direct');
+    const data = await fileOnce('Ticks.yaml', (d) => (d.settings as { repeat?: { intervalMs?: number } } | undefined)?.repeat?.intervalMs === 500 && (d.settings as { proxy?: boolean }).proxy === false);
+    expect(Object.keys(data.settings as object)).toEqual(['proxy', 'repeat', 'stream']);
+    expect(data.settings).toEqual({ proxy: false, repeat: { intervalMs: 500 }, stream: { maxEvents: 2 } });
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 5_000 }).toContain('200');
+    await page.getByLabel('Response').getByRole('tab', { name: /Events/ }).click();
+    expect(await page.getByLabel('Response').getByLabel('Events').locator('li').count()).toBe(2);
+    // Repeat switched off: the section goes from the file.
+    await page.getByLabel('Repeat', { exact: true }).uncheck();
+    await fileOnce('Ticks.yaml', (d) => (d.settings as { repeat?: unknown }).repeat === undefined);
+  });
+
   it('MQTT: client id, version, keep-alive and a subscription set in the form; a message on that subscription arrives on Connect', async () => {
     const broker = mosquittoMissing() ? await startAedes() : await startMosquitto();
     closers.push(() => broker.close());

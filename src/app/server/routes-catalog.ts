@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AllowedPrograms } from '../../appdata/index.js';
-import { formFields, requestSchema } from '../../model/index.js';
+import { formFields, requestSchema, settingsSchema } from '../../model/index.js';
 import { allRequestKinds, type ProgramSpec } from '../../protocols/index.js';
 import { DescribeError, SelectError } from '../../runner/index.js';
 import { SchemaCache } from './graphql-schema.js';
@@ -37,6 +37,8 @@ export function catalogRoutes(state: WorkspaceState): Routes {
     'GET /api/describe/kinds': async () => Object.fromEntries(allRequestKinds().filter((k) => k.describe).map((k) => [k.kind, { options: k.options ?? null }])),
     /** What the request editor draws for each kind: its kind table rules (method box, URL schemes) and its option section's fields. */
     'GET /api/kinds': async () => editorKinds(),
+    /** The settings' own sections (spec 2.7: `stream`, `repeat`) as the Settings tab draws them, whatever the kind. */
+    'GET /api/kinds/settings': async () => ({ stream: formFields(settingsSchema.shape.stream), repeat: formFields(settingsSchema.shape.repeat) }),
     /** The GraphQL schema of the editor's request URL (introspection), kept per URL; `refresh: true` asks again. */
     'POST /api/graphql/schema': async ({ body, signal }) => {
       const request = requestFrom(body);

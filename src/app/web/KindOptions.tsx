@@ -1,6 +1,7 @@
 /**
- * A request kind's option section (spec 2.8: `socket`, `dns`, `mqtt`, `grpc`, `socketio`, `mcp`)
- * as a form drawn from the fields the format declares (`GET /api/kinds`): text boxes, checkboxes,
+ * A request kind's option section (spec 2.8: `socket`, `dns`, `mqtt`, `grpc`, `socketio`, `mcp`),
+ * or a section of the settings (`stream`, `repeat`, spec 2.7), as a form drawn from the fields the
+ * format declares (`GET /api/kinds`, `GET /api/kinds/settings`): text boxes, checkboxes,
  * number boxes, choice lists, and lists of texts or rows. No kind or field is named here. A field
  * set back to its default is left out of the file by the writer, as the CLI writes it.
  */
@@ -52,7 +53,7 @@ export function KindOptions({ name, fields, value, onChange }: Props) {
 function FieldInput({ field, label, value, onChange }: { field: FormField; label: string; value: unknown; onChange: (v: unknown) => void }) {
   switch (field.type) {
     case 'text':
-      return <input aria-label={label} spellCheck={false} placeholder={field.default || undefined} value={typeof value === 'string' ? value : field.default} onChange={(e) => onChange(e.target.value)} />;
+      return <input aria-label={label} spellCheck={false} placeholder={field.default || undefined} value={typeof value === 'string' ? value : (field.default ?? '')} onChange={(e) => onChange(e.target.value === '' && field.default === undefined ? undefined : e.target.value)} />;
     case 'flag':
       return <input type="checkbox" aria-label={label} checked={typeof value === 'boolean' ? value : field.default} onChange={(e) => onChange(e.target.checked)} />;
     case 'number':

@@ -11,7 +11,7 @@ import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
 import { pathParamNames, queryRows, withQuery } from './url-params.js';
 import { KindOptions } from './KindOptions.js';
-import { urlPlaceholder, useKinds, withKind } from './kinds.js';
+import { urlPlaceholder, useKinds, useSettingsFields, withKind } from './kinds.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const TABS = ['Options', 'Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
@@ -141,6 +141,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
 
 function SettingsEditor({ request, onChange }: { request: RequestFile; onChange: (r: RequestFile) => void }) {
   const s = request.settings ?? {};
+  const fields = useSettingsFields();
   const set = (patch: Record<string, unknown>) => {
     const next = { ...s, ...patch } as Record<string, unknown>;
     for (const k of Object.keys(next)) if (next[k] === undefined) delete next[k];
@@ -157,6 +158,22 @@ function SettingsEditor({ request, onChange }: { request: RequestFile; onChange:
       <label>Verify TLS<select value={tri(s.verifyTls)} onChange={(e) => set({ verifyTls: fromTri(e.target.value) })}><option>default</option><option>on</option><option>off</option></select></label>
       <label>HTTP version<select value={s.httpVersion ?? 'default'} onChange={(e) => set({ httpVersion: e.target.value === 'default' ? undefined : e.target.value })}>{['default', 'auto', 'http1', 'http2', 'http3'].map((v) => <option key={v}>{v}</option>)}</select></label>
       <label>Decompress<select value={tri(s.decompress)} onChange={(e) => set({ decompress: fromTri(e.target.value) })}><option>default</option><option>on</option><option>off</option></select></label>
+      <label>Proxy<select value={s.proxy === false ? 'direct' : 'default'} onChange={(e) => set({ proxy: e.target.value === 'direct' ? false : undefined })}><option value="default">app setting</option><option value="direct">direct (no proxy)</option></select></label>
+      {fields && (
+        <>
+          <div className="settings-section">
+            <h4>Stream <small className="muted">when a send or a run stops reading a stream (SSE, WebSocket, MQTT…): an event name, most events, time limit</small></h4>
+            <KindOptions name="stream" fields={fields.stream} value={s.stream as Record<string, unknown> | undefined} onChange={(v) => set({ stream: v })} />
+          </div>
+          <div className="settings-section">
+            <h4>
+              <label className="check"><input type="checkbox" aria-label="Repeat" checked={s.repeat !== undefined} onChange={(e) => set({ repeat: e.target.checked ? {} : undefined })} /> Repeat</label>
+              <small className="muted"> collection runs send it again until the condition holds (empty: until its tests pass)</small>
+            </h4>
+            {s.repeat && <KindOptions name="repeat" fields={fields.repeat} value={s.repeat as Record<string, unknown>} onChange={(v) => set({ repeat: v })} />}
+          </div>
+        </>
+      )}
     </div>
   );
 }

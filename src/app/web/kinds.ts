@@ -4,7 +4,7 @@
  * names no kind. `withKind` is what choosing another kind does to the request.
  */
 import { useEffect, useState } from 'react';
-import type { KindView, RequestFile } from '../shared/api.js';
+import type { FormField, KindView, RequestFile } from '../shared/api.js';
 import { api } from './api.js';
 
 let once: Promise<Record<string, KindView>> | undefined;
@@ -40,4 +40,17 @@ export function urlPlaceholder(view: KindView | undefined): string {
   if (!view) return 'https://api.example.com/users/:id';
   if (view.url === 'text') return view.schemes.length ? `${view.schemes[0]}://host:port/path, or a command` : 'a name, such as example.com';
   return view.schemes[0] === 'http' && view.method === 'http' ? 'https://api.example.com/users/:id' : `${view.schemes[0]}://host:port${view.schemes[0]!.startsWith('http') || view.schemes[0]!.startsWith('ws') ? '/path' : ''}`;
+}
+
+/** The settings' sections (`stream`, `repeat`) as forms draw them; null until read. */
+export type SettingsFields = Record<'stream' | 'repeat', FormField[]>;
+let settingsOnce: Promise<SettingsFields> | undefined;
+
+export function useSettingsFields(): SettingsFields | null {
+  const [fields, setFields] = useState<SettingsFields | null>(null);
+  useEffect(() => {
+    settingsOnce ??= api.get<SettingsFields>('/api/kinds/settings');
+    void settingsOnce.then(setFields, () => (settingsOnce = undefined));
+  }, []);
+  return fields;
 }
