@@ -26,6 +26,10 @@ export interface VariableChoice {
 export class AgentState {
   /** Servers started by start_server, by id; stopped when `ferry mcp` ends. */
   readonly servers = new Map<string, WorkspaceServers>();
+  /** Ids of servers a start_server call is starting now (not yet in `servers`). */
+  readonly starting = new Set<string>();
+  /** Set once `ferry mcp` ends: a server that finishes starting afterwards is stopped at once. */
+  closed = false;
   /** One traffic log for every server started here. */
   readonly traffic = new TrafficLog();
   /** The last answer of each saved request sent by send_request, by its path (lower case). */
@@ -75,6 +79,7 @@ export class AgentState {
 
   /** Stops every server started here; resolves when their ports are free. */
   async close(): Promise<void> {
+    this.closed = true;
     const handles = [...new Set(this.servers.values())];
     this.servers.clear();
     await Promise.allSettled(handles.map((h) => h.stop()));

@@ -56,9 +56,21 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
         const id = args.id.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
         const running = state.servers.get(id);
         if (running) throw new AgentError(`The server ${id} is already running at ${running.servers[0]?.url}; stop it with stop_server first.`);
-        const handle = await startWorkspaceServers(ws, {
-          ids: [id], env: args.environment, vars: args.variables, traffic: state.traffic, watch: true,
-        });
+        // Agents call tools in parallel: the id is taken before the first wait, so a second call cannot start a copy.
+        if (state.starting.has(id)) throw new AgentError(`The server ${id} is already starting (another start_server call); list_servers shows its URL once it runs.`);
+        state.starting.add(id);
+        let handle: Awaited<ReturnType<typeof startWorkspaceServers>>;
+        try {
+          handle = await startWorkspaceServers(ws, {
+            ids: [id], env: args.environment, vars: args.variables, traffic: state.traffic, watch: true,
+          });
+        } finally {
+          state.starting.delete(id);
+        }
+        if (state.closed) {
+          await handle.stop();
+          throw new AgentError(`ferry mcp is ending; the server ${id} was not kept running.`);
+        }
         const started = handle.servers[0];
         if (!started) {
           await handle.stop();

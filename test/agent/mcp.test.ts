@@ -473,6 +473,17 @@ describe('ferry mcp', () => {
     expect(closed).toBe('closed');
   });
 
+  it('two start_server calls at once for one server start it once (an agent calls tools in parallel)', async () => {
+    const both = await Promise.all([call('start_server', { id: 'mock' }), call('start_server', { id: 'mock' })]);
+    const refused = both.filter((r) => r.isError);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.text).toMatch(/The server mock is already (running|starting)/);
+    const started = both.find((r) => !r.isError)!;
+    expect((await call('stop_server', { id: 'mock' })).isError).toBe(false);
+    expect(await fetch(`${started.json.url}/hello`).then(() => 'open', () => 'closed')).toBe('closed');
+    expect((await call('list_servers')).json.servers.find((s: { id: string }) => s.id === 'mock').running).toBe(false);
+  });
+
   it('check_contract checks the last answer against the API document', async () => {
     const early = await call('check_contract', { path: 'Pets/Get pet.yaml' });
     expect(early.isError).toBe(true);
