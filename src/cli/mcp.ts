@@ -20,9 +20,13 @@ export function registerMcp(program: Command, ctx: CliContext): void {
       ['npx @modelcontextprotocol/inspector --cli npx ferry mcp -w . --method tools/list', 'list the tools with the MCP Inspector'],
     ])}
 Standard output carries the protocol; messages for people go to standard error. The agent starts
-this command and ends it by closing its input. In Cursor's or VS Code's configuration:
+this command and ends it by closing its input. Cursor (.cursor/mcp.json):
 
   {"mcpServers": {"ferry": {"command": "npx", "args": ["ferry", "mcp", "-w", "/path/to/workspace"]}}}
+
+VS Code (.vscode/mcp.json, GitHub Copilot agent mode):
+
+  {"servers": {"ferry": {"type": "stdio", "command": "npx", "args": ["ferry", "mcp", "-w", "\${workspaceFolder}"]}}}
 
 Tools: list_requests, describe_request, send_request, run, import, export_code, list_environments,
 list_servers, start_server, stop_server, server_traffic, check_contract. Secret values are shown as ***.

@@ -587,6 +587,14 @@ describe('the ferry mcp command', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('claude mcp add ferry -- npx ferry mcp -w /path/to/workspace');
     expect(help.stdout).toContain('docs/agents.md');
+    // Each configuration the help shows is one of docs/agents.md's, under the key its client reads
+    // (VS Code reads "servers", Cursor and Claude Code "mcpServers").
+    const doc = await fs.readFile(path.join(repo, 'docs', 'agents.md'), 'utf8');
+    const documented = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, Record<string, unknown>>);
+    const shown = help.stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+    for (const config of shown) expect(documented, JSON.stringify(config)).toContainEqual(config);
+    expect(help.stdout).toMatch(/VS Code[^\n]*\n\s*\n\s*\{"servers"/);
   });
 
   it('stops the servers it started when the agent disconnects', async () => {
