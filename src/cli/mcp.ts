@@ -19,6 +19,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
       ['claude mcp add ferry -- npx ferry mcp -w /path/to/workspace', 'add Ferry to Claude Code'],
       ['npx @modelcontextprotocol/inspector --cli npx ferry mcp -w . --method tools/list', 'list the tools with the MCP Inspector'],
     ])}
+
 Standard output carries the protocol; messages for people go to standard error. The agent starts
 this command and ends it by closing its input. Cursor (.cursor/mcp.json):
 
