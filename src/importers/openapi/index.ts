@@ -89,15 +89,31 @@ export function collectionTree(collection: GeneratedCollection, source: string |
   };
 }
 
-/** `openapi.source`: the URL, or the path when the file lies inside the workspace folder (spec 4.4). */
+/**
+ * `openapi.source`: the URL, or the path when the file lies inside the workspace folder (spec 4.4).
+ * The URL is written into `_folder.yaml`, which goes into git: never with the user name and
+ * password it may carry (`https://ann:pw@host/…`); an update from it then asks for them again.
+ */
 export function recordedSource(source: ImportSource, workspaceRoot: string | undefined): string | undefined {
-  if (source.url !== undefined) return source.url;
+  if (source.url !== undefined) return withoutLogin(source.url);
   if (source.path !== undefined && workspaceRoot !== undefined) {
     const absolute = path.resolve(source.path);
     const root = path.resolve(workspaceRoot);
     if (isInside(root, absolute) && absolute !== root) return path.relative(root, absolute).split(path.sep).join('/');
   }
   return undefined;
+}
+
+function withoutLogin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }
 
 export { buildCollection, type GeneratedCollection, type GeneratedOperation } from './build.js';

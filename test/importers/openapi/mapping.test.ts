@@ -73,6 +73,10 @@ describe('servers', () => {
     const fromUrl = await corpus('oas30-swagger-petstore-v3.yaml', {}, { url: 'http://127.0.0.1:8080/api/v3/openapi.yaml' });
     expect(envValue(fromUrl, 'baseUrl')?.value).toBe('http://127.0.0.1:8080/v3');
     expect(topFolder(fromUrl).settings?.openapi).toEqual({ source: 'http://127.0.0.1:8080/api/v3/openapi.yaml' });
+    // The URL goes into _folder.yaml, which goes into git: never the user name and password it was downloaded with.
+    const withLogin = await corpus('oas30-swagger-petstore-v3.yaml', {}, { url: 'http://ann:s3cret@127.0.0.1:8080/api/v3/openapi.yaml' });
+    expect(topFolder(withLogin).settings?.openapi).toEqual({ source: 'http://127.0.0.1:8080/api/v3/openapi.yaml' });
+    expect(JSON.stringify(withLogin)).not.toContain('s3cret');
   });
 
   it('reads ./v1, v1 and . servers as paths after the given host', () => {
