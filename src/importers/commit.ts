@@ -130,7 +130,9 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
       buildNode(node, staging, [REQUESTS_DIR, ...into].join('/'), entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
     }
-    await writeTree(pending, options.onProgress, options.signal);
+    await writeTree(pending, options.onProgress, options.signal).catch((error: unknown) => {
+      throw pathTooLong(error, root) ?? error;
+    });
 
     // 3. Environments.
     const environmentIds: string[] = [];
@@ -263,6 +265,20 @@ async function makeDir(dir: string, created: string[], journal: ImportJournal): 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+}
+
+/**
+ * A path the file system cannot hold (ENAMETOOLONG: deeply nested long folder names) as a message:
+ * where it would have gone (not the staging folder's name) and what to do; else undefined.
+ */
+function pathTooLong(error: unknown, root: string): ImportError | undefined {
+  const { code, path: at } = error as NodeJS.ErrnoException;
+  if (code !== 'ENAMETOOLONG' || typeof at !== 'string') return undefined;
+  const parts = path.relative(root, at.replace(/[\\/]\.ferry-import-\d+-[0-9a-f]+(?=[\\/]|$)/, '')).split(path.sep);
+  const shown = parts.length > 4 ? [...parts.slice(0, 2), `… ${parts.length - 3} folders …`, parts.at(-1)!].join('/') : parts.join('/');
+  return new ImportError(
+    `The path ${shown} is longer than this computer's file system allows (${Buffer.byteLength(at)} bytes): the collection nests long folder names deeply. Import into a folder nearer the top, or shorten or flatten its folders, then import again. Nothing was written.`,
+  );
 }
 
 async function stage(parent: string, stagings: string[], journal: ImportJournal): Promise<string> {

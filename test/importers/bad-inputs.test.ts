@@ -101,6 +101,20 @@ describe('bad inputs', () => {
     await expectRefused(collection([item]), /nests folders more than \d+ levels deep.*at most 32 folder levels/);
   });
 
+  it('folders whose path is longer than the file system allows are refused saying what to do, not with the staging path', async () => {
+    // 29 levels of 49 emoji (196 bytes each): within the 32 levels, but about 5,800 bytes of path (Linux allows 4,096).
+    let item: Record<string, unknown> = { name: 'leaf', request: { url: 'http://x' } };
+    for (let i = 0; i < 29; i++) item = { name: `${'😀'.repeat(49)}${i}`, item: [item] };
+    const before = await snapshot();
+    const error = await convert(collection([item]), { label: 'test' }).then((r) => commitImport({ root, id }, r)).then(() => undefined, (e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(ImportError);
+    expect(error!.message).toMatch(/^The path requests\/C\/.*\/.* is longer than this computer's file system allows/);
+    expect(error!.message).toContain('shorten or flatten');
+    expect(error!.message).not.toContain('.ferry-import-');
+    expect(error!.message.length).toBeLessThan(600);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('a collection of 20,000 items is refused with the limit, whether requests or folders', async () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({ name: `r${i}`, request: { url: `http://x/${i}` } }));
     await expectRefused(collection(items), /more than 10,000 items \(requests and folders\).*Split the collection/);
