@@ -9,7 +9,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
+import dns from 'node:dns';
 import { reverseName } from '../../src/protocols/dns/question.js';
+import { zoneLine } from '../../src/protocols/dns/records.js';
+import { systemResolve } from '../../src/protocols/dns/system.js';
 import { prepareRequest } from '../../src/request/index.js';
 import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { testCertificate } from '../support/servers/index.js';
@@ -106,6 +109,17 @@ describe('dns: over UDP', () => {
     const utf8 = await ask('utf8.ferry.test', 'TXT');
     expect(json(utf8)[0]!.data).toEqual(['été\nlines']);
     expect(utf8.detail!.answer).toEqual(['utf8.ferry.test. 60 IN TXT "été\\010lines"']);
+  });
+
+  it("the system resolver's TXT strings are their bytes too: UTF-8 text, else \\DDD (node hands them over as Latin-1)", async () => {
+    // The system resolver's path, asking the fixture (its own code takes the servers the computer is configured with).
+    const resolver = new dns.promises.Resolver({ timeout: 3000, tries: 1 });
+    resolver.setServers([`127.0.0.1:${fixture.port}`]);
+    const bytes = await systemResolve({ name: 'bytes.ferry.test', type: 'TXT' }, resolver);
+    expect(bytes.records.map((r) => r.data)).toEqual([['a\\255b\\"\\\\\\010', 'plain']]);
+    expect(bytes.records.map(zoneLine)).toEqual(['bytes.ferry.test. 0 IN TXT "a\\255b\\"\\\\\\010" "plain"']);
+    const utf8 = await systemResolve({ name: 'utf8.ferry.test', type: 'TXT' }, resolver);
+    expect(utf8.records.map((r) => r.data)).toEqual([['été\nlines']]);
   });
 
   it('PTR takes an IP address and asks its reverse name', async () => {

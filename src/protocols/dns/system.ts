@@ -7,7 +7,7 @@
  */
 import dns from 'node:dns';
 import type { DnsQuestion } from './question.js';
-import type { DnsRecordJson } from './records.js';
+import { recordJson, type DnsRecordJson } from './records.js';
 import { SendError } from '../send-error.js';
 
 export interface SystemAnswer {
@@ -44,7 +44,9 @@ async function ask({ name, type }: DnsQuestion, resolver: dns.promises.Resolver)
     case 'PTR':
       return (await resolver.resolvePtr(name)).map((d) => record(d));
     case 'TXT':
-      return (await resolver.resolveTxt(name)).map((chunks) => record(chunks));
+      // node gives each string's bytes as Latin-1 characters: back to bytes, then read as the
+      // wire's are (UTF-8 text, else \DDD escapes), not shown as Ã© for é.
+      return (await resolver.resolveTxt(name)).map((chunks) => recordJson({ name, type: 'TXT', class: 'IN', ttl: 0, data: chunks.map((chunk) => Buffer.from(chunk, 'latin1')) }));
     case 'MX':
       return (await resolver.resolveMx(name)).map((m) => record({ preference: m.priority, exchange: m.exchange }));
     case 'SRV':
