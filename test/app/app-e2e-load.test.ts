@@ -126,6 +126,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('5');
     await panel().getByRole('button', { name: 'Revert' }).click();
     expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(after);
+
+    // Changed by another editor while open: a save over it is refused and the file kept; the
+    // file's version can be taken into the editor.
+    const outside = after.replace('weight: 2 #', 'weight: 3 #');
+    await fs.writeFile(file('loadtests/smoke.yaml'), outside);
+    await panel().getByLabel('Stage 1 target').fill('2');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => panel().getByRole('alert').textContent()).toBe('loadtests/smoke.yaml changed on disk since the app read it; nothing was saved.');
+    expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
+    await panel().getByRole('button', { name: "Take the file's version" }).click();
+    expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('3');
+    expect(await panel().getByLabel('Stage 1 target').inputValue()).toBe('3');
+    expect(await panel().textContent()).not.toContain('unsaved changes');
   });
 
   it('runs it: the charts gain points while it runs; the summary in the page is the kept result file', async () => {

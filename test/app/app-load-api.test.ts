@@ -126,6 +126,24 @@ describe('ferry app API: load tests', () => {
       expect(after).toBe(before.replace('weight: 2 #', 'weight: 3 #'));
     });
 
+    it('a save carries the version the page read: an edit made outside meanwhile is a 409 with the file\'s version, never overwritten', async () => {
+      const { loadTest } = (await client.call('GET', '/api/loadtest?id=long')).body as { loadTest: Record<string, unknown> };
+      // Another editor changes the file before the app has read the folder again.
+      const outside = 'name: Long\ntargets:\n  - request: Slow.yaml\nstages:\n  - durationSecs: 30\n    target: 4\n';
+      await fs.writeFile(file('loadtests/long.yaml'), outside);
+      // Mine: the stages as the page read them (later tests run this load test as it was).
+      const mine = { ...loadTest, stages: [{ durationSecs: 20, target: 2 }] };
+      const refused = await client.call('PUT', '/api/loadtest', { id: 'long', base: loadTest, loadTest: mine });
+      expect(refused.status).toBe(409);
+      expect((refused.body as { error: string }).error).toBe('loadtests/long.yaml changed on disk since the app read it; nothing was saved.');
+      expect((refused.body as { loadTest: { stages: unknown[] } }).loadTest.stages).toEqual([{ durationSecs: 30, target: 4 }]);
+      expect(await fs.readFile(file('loadtests/long.yaml'), 'utf8')).toBe(outside);
+      // Saved over the version the refusal gave: written.
+      const saved = await client.call('PUT', '/api/loadtest', { id: 'long', base: (refused.body as { loadTest: unknown }).loadTest, loadTest: mine });
+      expect(saved.status).toBe(200);
+      expect(await fs.readFile(file('loadtests/long.yaml'), 'utf8')).toContain('durationSecs: 20');
+    });
+
     it('creates a new load test from a name, and deletes it', async () => {
       const created = await client.call('POST', '/api/loadtest', { name: 'Checkout peak' });
       expect(created.status).toBe(200);

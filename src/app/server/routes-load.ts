@@ -5,15 +5,16 @@
  * run history and its kept result files; result files (`ferry load merge` output) opened.
  */
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { readSettings, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import {
   keptResultFile, LoadInputError, mergeResults, MergeError, parseResult, parseStages, readLoadHistory, runLoadTest, StageError,
   type LivePoint, type LoadResult,
 } from '../../load/index.js';
-import { formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
+import { deepEqual, formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
 import { requestKind } from '../../protocols/index.js';
-import { createEntry, deleteEntry, formatWarning, LOADTESTS_DIR, saveEntry, walkRequests } from '../../workspace/index.js';
+import { createEntry, deleteEntry, formatWarning, LOADTESTS_DIR, readResource, saveEntry, walkRequests } from '../../workspace/index.js';
 import type { LoadEvent, LoadResultView, LoadRunView, LoadTestItem, LoadTestList } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
@@ -158,6 +159,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
     try {
       return await withWorkspaceLock(root(), 'the app', work);
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
     }
   };
@@ -187,7 +189,21 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       const id = idOf(field(body, 'id'));
       const loadTest = loadTestFrom(body);
       find(id);
-      await writing(() => saveEntry(root(), 'loadtest', id, loadTest));
+      // `base`: the load test as the page last read it. When the file no longer holds it (an
+      // editor or git changed it before the watcher's reload), nothing is written: 409 with the
+      // file's version, as a request save does.
+      const base = (body as { base?: unknown }).base;
+      await writing(async () => {
+        if (base !== undefined) {
+          const relative = `${LOADTESTS_DIR}/${id}.yaml`;
+          const current = await readResource('loadtest', path.join(root(), relative), relative);
+          if (!current.ok) throw new ApiError(409, `${formatWarning(current.warning)}; nothing was saved.`);
+          if (!deepEqual(loadTestFrom({ loadTest: base }), current.value)) {
+            throw new ApiError(409, `${relative} changed on disk since the app read it; nothing was saved.`, { loadTest: current.value });
+          }
+        }
+        return saveEntry(root(), 'loadtest', id, loadTest);
+      });
       await state.reload();
       return { id, loadTest };
     },

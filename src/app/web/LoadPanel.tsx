@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LivePoint, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../shared/api.js';
-import { api, stableJson } from './api.js';
+import { api, ApiFailure, stableJson } from './api.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
 import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
@@ -36,6 +36,8 @@ export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hi
   const [saved, setSaved] = useState<LoadTestFile | null>(null);
   const [draft, setDraft] = useState<LoadTestFile | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
+  const [conflict, setConflict] = useState<LoadTestFile | null>(null);
   const [run, setRun] = useState<RunState | null>(null);
   const [history, setHistory] = useState<LoadHistoryEntry[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
@@ -65,6 +67,7 @@ export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hi
 
   const open = useCallback(async (id: string) => {
     setError(null);
+    setConflict(null);
     setShown(null);
     setPicked([]);
     try {
@@ -105,16 +108,20 @@ export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hi
     });
   }, []);
 
-  const save = async (): Promise<boolean> => {
+  /** Saves the draft over `base`, the version read: the server refuses it (409) when the file changed since. */
+  const save = async (base = saved): Promise<boolean> => {
     if (!selected || !draft) return false;
     setError(null);
+    setConflict(null);
     try {
-      const answer = await api.put<{ loadTest: LoadTestFile }>('/api/loadtest', { id: selected, loadTest: draft });
+      const answer = await api.put<{ loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest: draft });
       setSaved(answer.loadTest);
       setDraft(answer.loadTest);
       void loadList();
       return true;
     } catch (e) {
+      const file = e instanceof ApiFailure ? (e.body as { loadTest?: LoadTestFile } | undefined)?.loadTest : undefined;
+      if (file) setConflict(file);
       setError((e as Error).message);
       return false;
     }
@@ -234,6 +241,12 @@ export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hi
         </nav>
         <div className="load-main">
           {error && <p className="error" role="alert">{error}</p>}
+          {conflict && (
+            <div className="conflict">
+              <button onClick={() => { setSaved(conflict); setDraft(conflict); setConflict(null); setError(null); }}>Take the file's version</button>
+              <button onClick={() => { setSaved(conflict); void save(conflict); }}>Keep mine (overwrite the file)</button>
+            </div>
+          )}
           {broken && <p className="muted">Fix loadtests/{selected}.yaml in an editor; it shows here once it parses.</p>}
           {draft && selected && (
             <details open className="load-edit">
