@@ -136,11 +136,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     expect(await askedByEsc).toBe('Discard your changes to this server? (Cancel, then Save to keep them.)');
     expect(await yaml.textContent()).toContain('sometimes');
 
+    // Another editor changes the file meanwhile: the save is refused with the file kept, and
+    // Keep mine saves over the version the refusal gave.
+    const outside = `${before}  greeting: from another editor\n`;
+    await fs.writeFile(file, outside);
     await yaml.click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText('mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}}\n');
     await editor.getByLabel('Server name').fill('Chat room');
     await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.getByTestId('server-edit-error').textContent()).toBe('servers/chat.yaml changed on disk since the app read it; nothing was saved.');
+    expect(await fs.readFile(file, 'utf8')).toBe(outside);
+    await editor.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
     await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/chat.yaml.');
     const text = await fs.readFile(file, 'utf8');
     expect(text).toBe('# a chat for the test\nname: Chat room\nkind: websocket\nwebsocket:\n  mode: rules\n  rules:\n    - match: exact\n      pattern: ping\n      reply: pong {{who}}\n');

@@ -300,6 +300,24 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       peer.ws.close();
     });
 
+    it("a save carries the server as the editor read it: an edit made outside meanwhile is a 409 with the file's version, never overwritten", async () => {
+      const view = (await client.call('GET', '/api/server?id=chat')).body as ServerEditorView;
+      // Another editor changes the file before the app has read the folder again.
+      const outside = `${await fs.readFile(chatFile(), 'utf8')}  greeting: hello from outside\n`;
+      await fs.writeFile(chatFile(), outside);
+      const mine = { id: 'chat', server: { ...view.server, name: 'Chat room' }, sectionYaml: view.sectionYaml };
+      const refused = await client.call('PUT', '/api/server', { ...mine, base: view.server });
+      expect(refused.status).toBe(409);
+      expect((refused.body as { error: string }).error).toBe('servers/chat.yaml changed on disk since the app read it; nothing was saved.');
+      const current = (refused.body as { current: ServerEditorView }).current;
+      expect(current.sectionYaml).toBe('mode: manual # the panel answers\ngreeting: hello from outside\n');
+      expect(await fs.readFile(chatFile(), 'utf8')).toBe(outside);
+      // Saved over the version the refusal gave: written, with the other editor's section kept.
+      const saved = await client.call('PUT', '/api/server', { ...mine, sectionYaml: current.sectionYaml, base: current.server });
+      expect(saved.status, saved.text).toBe(200);
+      expect(await fs.readFile(chatFile(), 'utf8')).toBe(outside.replace('name: Chat\n', 'name: Chat room\n'));
+    });
+
     it('refuses YAML that does not parse and fields the schema refuses, at their place; nothing is written', async () => {
       const before = await fs.readFile(chatFile(), 'utf8');
       const view = (await client.call('GET', '/api/server?id=chat')).body as ServerEditorView;

@@ -12,12 +12,12 @@
  */
 import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
-import { APP_DEFAULT_PORTS, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
+import { APP_DEFAULT_PORTS, deepEqual, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
 import { checkServerSettings, plainRecord, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
 import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
 import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
-import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
+import { checkNoSymlinks, createEntry, formatWarning, readResource, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
@@ -201,7 +201,22 @@ export class AppServers {
     if (!entry) await this.editor(id); // the refusal for unknown and broken files
     const server = serverFromEdit(`${SERVERS_DIR}/${id}.yaml`, entry!.value, body);
     const root = this.state.workspace.root;
-    await writing(root, () => saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) }));
+    // `base`: the server as the editor last read it. When the file no longer holds it (an editor
+    // or git changed it before the watcher's reload), nothing is written: 409 with the file's
+    // version (`current`), as a request save does.
+    const base = (body as { base?: unknown } | null)?.base;
+    await writing(root, async () => {
+      if (base !== undefined) {
+        const file = entry!.file;
+        const current = await readResource('server', path.join(root, file), file);
+        if (!current.ok) throw new ApiError(409, `${formatWarning(current.warning)}; nothing was saved.`);
+        const read = parseResource('server', base);
+        if (!read.ok || !deepEqual(read.value, current.value)) {
+          throw new ApiError(409, `${file} changed on disk since the app read it; nothing was saved.`, { current: serverEditorView(id, current.value, await this.fileText(file)) });
+        }
+      }
+      return saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) });
+    });
     await this.known.remember(id, server).catch(() => undefined);
     await this.state.reload();
     this.waiting.delete(id);

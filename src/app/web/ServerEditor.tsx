@@ -38,6 +38,8 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
+  /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
+  const [conflict, setConflict] = useState<ServerEditorView | null>(null);
 
   const show = (v: ServerEditorView) => {
     setView(v);
@@ -49,22 +51,25 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
   }, [id]);
 
   const section = view && common ? view.sections[common.kind] ?? '' : '';
-  const save = async () => {
+  /** Saves over `base`, the server as read: the app's server refuses it (409) when the file changed since. */
+  const save = async (base = view?.server) => {
     if (!view || !common) return;
     setProblem(null);
     setSaved(null);
     setWarning(null);
+    setConflict(null);
     try {
       const { tls, ...rest } = common;
       const server = { ...rest, tls: { ...view.server.tls, enabled: tls } };
-      const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText });
+      const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText, base });
       show(done);
       setSaved(`Saved ${done.file}.`);
       if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
       onSaved();
     } catch (e) {
-      const body = e instanceof ApiFailure ? (e.body as ServerEditProblem | undefined) : undefined;
+      const body = e instanceof ApiFailure ? (e.body as (ServerEditProblem & { current?: ServerEditorView }) | undefined) : undefined;
       setProblem(body && typeof body.error === 'string' ? body : { error: (e as Error).message });
+      if (body?.current) setConflict(body.current);
     }
   };
   const yamlProblem: YamlProblem | null = problem?.line !== undefined ? { line: problem.line, column: problem.column ?? 1, message: problem.error } : null;
@@ -122,6 +127,12 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
           </>
         )}
         {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
+        {conflict && (
+          <div className="conflict">
+            <button onClick={() => { show(conflict); setConflict(null); setProblem(null); }}>Take the file's version</button>
+            <button onClick={() => void save(conflict.server)}>Keep mine (overwrite the file)</button>
+          </div>
+        )}
         {warning && <p className="warn" role="status">{warning}</p>}
         {saved && !problem && <p className="ok" role="status">{saved}</p>}
         <footer><button onClick={close}>Close</button><button className="primary" disabled={!view} onClick={() => void save()}>Save</button></footer>
