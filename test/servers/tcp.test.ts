@@ -160,13 +160,27 @@ describe('TCP server', () => {
     socket.destroy();
   });
 
-  it('runs over TLS', async () => {
-    const { port, server } = await tcpServer({ greeting: 'secure' }, { tls: { enabled: true } });
+  it('runs over TLS, and logs clients whose handshake fails', async () => {
+    const { port, server, handle } = await tcpServer({ greeting: 'secure' }, { tls: { enabled: true } });
     expect(server.url).toMatch(/^tls:\/\/127\.0\.0\.1:/);
     const socket = tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false });
     const got = await new Promise<string>((r) => socket.once('data', (c) => r(c.toString())));
     expect(got).toBe('secure');
     socket.destroy();
+    // A client that does not speak TLS, or leaves during the handshake (it does not trust the
+    // certificate), is in the log with why, not left out.
+    await socat(port, 'plain text\n');
+    const untrusting = tls.connect({ port, host: '127.0.0.1' });
+    await new Promise((r) => untrusting.once('error', r));
+    await eventually(async () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'error').length === 2);
+    // Both connections are closed on the server too (none left half-open in the handshake).
+    await eventually(async () => server.openConnections() === 0);
+    const failed = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'error');
+    expect(failed.map((r) => [r.level, r.detail.preview])).toEqual([
+      ['warning', 'TLS handshake failed: the client does not speak TLS (wrong version number); connect with TLS, or set tls.enabled to false'],
+      ['warning', 'TLS handshake failed: the client left during the handshake (does it trust the certificate?)'],
+    ]);
+    for (const record of failed) expect(record.summary).toMatch(/^↔ 127\.0\.0\.1:\d+ error TLS handshake failed/);
   });
 
   it('frees the port and closes clients on stop; a port in use is a start failure naming the file', async () => {

@@ -77,16 +77,23 @@ class TcpKind implements SocketKindInstance {
 
   async listen(bind: BindOptions): Promise<Listener> {
     const onConnection = (socket: Socket) => this.#connected(socket);
-    // Half-open: a client that ends its side (socat or nc at the end of their input) still gets
-    // the replies owed to it; the server ends its side after them (#connected).
-    const server = bind.tls ? tls.createServer({ cert: bind.tls.cert, key: bind.tls.key, allowHalfOpen: true }, onConnection) : net.createServer({ allowHalfOpen: true }, onConnection);
+    const server = bind.tls ? tls.createServer({ cert: bind.tls.cert, key: bind.tls.key }, onConnection) : net.createServer(onConnection);
     const all = new Set<Socket>();
-    // The raw sockets, also those still in the TLS handshake, so close() ends them all.
+    // The raw sockets, also those still in the TLS handshake, so close() ends them all; and their
+    // peers, read while connected: a failed handshake is reported after its socket closed.
+    const peers = new WeakMap<Socket, string>();
     server.on('connection', (socket: Socket) => {
       all.add(socket);
+      peers.set(socket, `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`);
       socket.once('close', () => all.delete(socket));
     });
-    server.on('tlsClientError', () => {});
+    server.on('tlsClientError', (error: Error & { code?: string; reason?: string }, socket: tls.TLSSocket) => {
+      // `_parent`: the raw socket a TLS server socket wraps (Node has no public name for it).
+      const raw = (socket as unknown as { _parent?: Socket })._parent;
+      const peer = (raw && peers.get(raw)) ?? `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? 0}`;
+      const preview = `TLS handshake failed: ${handshakeFailure(error)}`;
+      this.context.traffic.add(messageRecord('tcp', this.context.id, 'exchange', { peer, event: 'error', preview }, { level: 'warning' }));
+    });
     return listenStream(server, bind, all, bind.tls ? 'tls' : 'tcp');
   }
 
@@ -105,6 +112,10 @@ class TcpKind implements SocketKindInstance {
     if (greeting.length > 0) this.#write(socket, peer, greeting, state);
     // A connection keeps the framing it started with: an edit cannot cut a stream mid-message.
     const deframer = serverDeframer(state);
+    // Half-open once connected (for TLS, once the handshake is done: a client that leaves during
+    // it must close the socket): a client that ends its side (socat or nc at the end of their
+    // input) still gets the replies owed to it, and the server ends its side after them.
+    socket.allowHalfOpen = true;
     // Delayed replies not sent yet, and whether the client has ended its side: the server ends
     // its own once both hold, so a half-closed client still gets every reply.
     let owed = 0;
@@ -174,6 +185,15 @@ class TcpKind implements SocketKindInstance {
       : {};
     this.context.traffic.add(messageRecord('tcp', this.context.id, 'out', detail, { bytesOut: wire.length, ...cut }));
   }
+}
+
+/** Why a client's TLS handshake failed, in words: most often it does not speak TLS, or does not trust the certificate. */
+function handshakeFailure(error: Error & { code?: string; reason?: string }): string {
+  if (error.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || error.code === 'ERR_SSL_HTTP_REQUEST') {
+    return `the client does not speak TLS (${error.reason ?? error.code}); connect with TLS, or set tls.enabled to false`;
+  }
+  if (error.code === 'ECONNRESET') return 'the client left during the handshake (does it trust the certificate?)';
+  return error.reason ?? error.code ?? error.message;
 }
 
 /** Stops reading from a client whose replies wait unsent, until they have gone out. */
