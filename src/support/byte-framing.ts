@@ -33,57 +33,82 @@ export function lengthPrefixed(message: Buffer, lengthBytes: number): Buffer {
 }
 
 export class Deframer {
-  private pending: Buffer = Buffer.alloc(0);
+  /**
+   * Bytes read but not yet a whole message, as the reads came: joined only when a message can be
+   * complete (a read with an LF, or enough bytes for the awaited prefixed message), so a long
+   * message costs one copy, not one per read.
+   */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** `lengthPrefixed`: bytes held that make the next message complete (its prefix, then prefix and content). */
+  private awaiting: number;
 
   /** `maxBytes`: a line or prefixed message past this throws instead of growing memory (servers). */
   constructor(
     private readonly options: ByteFraming,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    this.awaiting = options.lengthBytes;
+  }
 
   /** The complete messages this chunk finishes, in order. */
   push(chunk: Buffer): Framed[] {
     if (this.options.framing === 'raw') return chunk.length > 0 ? [{ content: chunk, wire: chunk }] : [];
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    const out = this.options.framing === 'line' ? this.lines() : this.prefixed();
-    if (this.pending.length > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
-    return out;
+    if (chunk.length === 0) return [];
+    const completes = this.options.framing === 'line' ? chunk.indexOf(0x0a) >= 0 : this.heldBytes + chunk.length >= this.awaiting;
+    if (!completes) {
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+      if (this.heldBytes > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
+      return [];
+    }
+    const pending = this.held.length === 0 ? chunk : Buffer.concat([...this.held, chunk], this.heldBytes + chunk.length);
+    const { messages, rest } = this.options.framing === 'line' ? lines(pending) : this.prefixed(pending);
+    this.held = rest.length > 0 ? [rest] : [];
+    this.heldBytes = rest.length;
+    if (this.heldBytes > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
+    return messages;
   }
 
   /** The stream ended: a last line without its line ending is still a message; a cut-off prefixed message is reported. */
   end(): { last?: Buffer; cutOff?: number } {
-    const rest = this.pending;
-    this.pending = Buffer.alloc(0);
+    const rest = Buffer.concat(this.held, this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
+    this.awaiting = this.options.lengthBytes;
     if (rest.length === 0) return {};
     return this.options.framing === 'line' ? { last: rest } : { cutOff: rest.length };
   }
 
-  private lines(): Framed[] {
-    const out: Framed[] = [];
-    let from = 0;
-    for (let at = this.pending.indexOf(0x0a); at >= 0; at = this.pending.indexOf(0x0a, from)) {
-      const end = at > from && this.pending[at - 1] === 0x0d ? at - 1 : at;
-      out.push({ content: this.pending.subarray(from, end), wire: this.pending.subarray(from, at + 1) });
-      from = at + 1;
-    }
-    this.pending = this.pending.subarray(from);
-    return out;
-  }
-
-  private prefixed(): Framed[] {
-    const out: Framed[] = [];
+  private prefixed(pending: Buffer): { messages: Framed[]; rest: Buffer } {
+    const messages: Framed[] = [];
     const size = this.options.lengthBytes;
     let from = 0;
-    while (this.pending.length - from >= size) {
-      const length = this.pending.readUIntBE(from, size);
+    this.awaiting = size;
+    while (pending.length - from >= size) {
+      const length = pending.readUIntBE(from, size);
       if (length > this.maxBytes) throw new Error(`a length prefix of ${length} bytes`);
-      if (this.pending.length - from - size < length) break;
-      out.push({ content: this.pending.subarray(from + size, from + size + length), wire: this.pending.subarray(from, from + size + length) });
+      if (pending.length - from - size < length) {
+        this.awaiting = size + length;
+        break;
+      }
+      messages.push({ content: pending.subarray(from + size, from + size + length), wire: pending.subarray(from, from + size + length) });
       from += size + length;
     }
-    this.pending = this.pending.subarray(from);
-    return out;
+    return { messages, rest: pending.subarray(from) };
   }
+}
+
+/** The LF-ended lines of `pending` (a CR before the LF dropped from the content), and what follows the last. */
+function lines(pending: Buffer): { messages: Framed[]; rest: Buffer } {
+  const messages: Framed[] = [];
+  let from = 0;
+  for (let at = pending.indexOf(0x0a); at >= 0; at = pending.indexOf(0x0a, from)) {
+    const end = at > from && pending[at - 1] === 0x0d ? at - 1 : at;
+    messages.push({ content: pending.subarray(from, end), wire: pending.subarray(from, at + 1) });
+    from = at + 1;
+  }
+  return { messages, rest: pending.subarray(from) };
 }
 
 /** `de ad be ef` → bytes, or the reason it is not hex. Whitespace of any kind separates; `0x` prefixes are not taken. */
