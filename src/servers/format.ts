@@ -62,7 +62,7 @@ function lineSizes(record: TrafficRecord): Uint8Array {
     sizesIn = bytesIn;
     sizesOut = bytesOut;
     sizesNote = note;
-    sizesBytes = Buffer.from(`↑${size(bytesIn)} ↓${size(bytesOut)}${note !== undefined ? ` (${note})` : ''}`, 'utf8');
+    sizesBytes = Buffer.from(`↑${size(bytesIn)} ↓${size(bytesOut)}${note !== undefined ? ` (${printable(note)})` : ''}`, 'utf8');
   }
   return sizesBytes;
 }
@@ -88,14 +88,38 @@ function copy(bytes: Uint8Array, out: Buffer, at: number): number {
  * `text` as UTF-8 into `out` from `at`; returns where it ends. ASCII (nearly every summary) is
  * stored byte by byte, cheaper for a few dozen characters than a call into Node's encoder; from
  * the first other character on, Node's encoder writes the rest (a lone surrogate becomes U+FFFD).
+ * Control characters are written as their symbols (`printable`), in at most 3 bytes each as the
+ * room asked for allows.
  */
 export function writeUtf8(text: string, out: Buffer, at: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) return at + out.write(i === 0 ? text : text.slice(i), at, 'utf8');
+    if (c >= 0x80) return at + out.write(printable(i === 0 ? text : text.slice(i)), at, 'utf8');
+    if (c < 0x20 || c === 0x7f) {
+      // U+2400 + c (␛ for ESC), U+2421 (␡) for DEL: E2 90 80+c / E2 90 A1.
+      out[at++] = 0xe2;
+      out[at++] = 0x90;
+      out[at++] = c === 0x7f ? 0xa1 : 0x80 + c;
+      continue;
+    }
     out[at++] = c;
   }
   return at;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Text a client chose (a DNS name, an event name, a tool name) as a terminal shows it safely:
+ * C0 controls and DEL as their symbols (␛, ␍, ␡), C1 controls as U+FFFD. Raw, an ESC sequence
+ * would clear or retitle the terminal of `ferry serve`, and a CR would overwrite the line.
+ */
+export function printable(text: string): string {
+  if (!CONTROL.test(text)) return text;
+  return text.replace(new RegExp(CONTROL.source, 'g'), (ch) => {
+    const c = ch.charCodeAt(0);
+    return c < 0x20 ? String.fromCharCode(0x2400 + c) : c === 0x7f ? '\u2421' : '\ufffd';
+  });
 }
 
 /** The last second formatted: at high rates most records share it. */

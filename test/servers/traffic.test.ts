@@ -157,6 +157,14 @@ describe('traffic log', () => {
     expect(formatTrafficLine(odd[1]!)).toContain('/\ufffdx/\ufffd → \ufffd 1.50 ms');
   });
 
+  it('shows control characters a client sent as symbols, so a DNS name or an event cannot drive the terminal', () => {
+    const of = (summary: string, note?: string): string =>
+      formatTrafficLine({ kind: 'dns', server: 'names', time: 0, direction: 'exchange', summary, level: 'info', durationMs: 0, bytesIn: 0, bytesOut: 0, detail: {}, ...(note ? { note } : {}) }).replace(/^\S+ names /, '');
+    // ESC [2J clears the screen, CR rewrites the line, BEL rings; C1 controls (U+009B is CSI) too.
+    expect(of('A a\u001b[2J.test\r\u0007 → NXDOMAIN')).toBe('A a\u241b[2J.test\u240d\u2407 → NXDOMAIN 0.00 ms ↑0 B ↓0 B');
+    expect(of('A é\u001b\u009b\u007f.test', 'x\ny')).toBe('A é\u241b\ufffd\u2421.test 0.00 ms ↑0 B ↓0 B (x\u240ay)');
+  });
+
   it('prints a record of any kind from its summary, sizes and note', () => {
     const message: TrafficRecord<{ frame: string }> = {
       kind: 'websocket',
