@@ -60,6 +60,19 @@ describe('DNS server', () => {
     expect(answered).toEqual(['"a\\255b\\"q" "\\195\\169t\\195\\169"']);
   });
 
+  it('answers an EDNS query with an OPT record of its own (RFC 6891), and a plain query without', async () => {
+    const { server } = await dnsServer({ records: RECORDS });
+    for (const transport of ['+notcp', '+tcp']) {
+      const edns = await kdig(server!.port, 'api.example.test', 'A', '+edns', transport);
+      expect(edns).toMatch(/EDNS PSEUDOSECTION:[\s\S]*UDP size: 1232 B/);
+      expect(edns).toMatch(/ANSWER: 1; AUTHORITY: 0; ADDITIONAL: 1/);
+      expect(await kdig(server!.port, 'api.example.test', 'A', '+noedns', transport)).toMatch(/ADDITIONAL: 0/);
+    }
+    // A truncated answer and an NXDOMAIN keep it too.
+    expect(await kdig(server!.port, 'many.example.test', 'A', '+edns', '+bufsize=512', '+notcp', '+ignore')).toMatch(/Flags: qr aa tc rd;[\s\S]*EDNS PSEUDOSECTION/);
+    expect(await kdig(server!.port, 'nothing.example.test', 'A', '+edns')).toMatch(/NXDOMAIN[\s\S]*EDNS PSEUDOSECTION/);
+  });
+
   it('matches *. wildcards below the name (an exact name wins) and follows CNAME chains', async () => {
     const { server } = await dnsServer({ records: RECORDS });
     const port = server!.port;

@@ -162,7 +162,11 @@ class DnsKind implements SocketKindInstance {
       return failed;
     }
     const rcode = found.unknown ? NXDOMAIN : 0;
-    const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers };
+    // A query with EDNS (an OPT record) gets one back (RFC 6891 6.1.1: responders MUST include
+    // it); without it, resolvers such as systemd-resolved take the server for one that drops
+    // EDNS and fall back to plain DNS.
+    const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
+    const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers, ...edns };
     let answer = dnsPacket.encode(packet);
     let truncated = false;
     if (answer.length > (transport === 'udp' ? udpLimit(query) : TCP_LIMIT)) {
@@ -184,10 +188,17 @@ function isSelf(upstream: Upstream, port: number): boolean {
   return upstream.port === port && (upstream.host.startsWith('127.') || upstream.host === '::1' || upstream.host === '0.0.0.0');
 }
 
+/** The OPT record of an EDNS query. */
+function opt(query: DecodedPacket): { udpPayloadSize?: number } | undefined {
+  return query.additionals?.find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+}
+
+/** The OPT record of an answer to an EDNS query: 1232 bytes, the size DNS Flag Day 2020 settled on, no options. */
+const ANSWER_OPT = { type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, options: [] } as unknown as dnsPacket.Answer;
+
 /** 512 bytes, or more when the client says by EDNS (an OPT record) that it takes more. */
 function udpLimit(query: DecodedPacket): number {
-  const opt = query.additionals?.find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
-  return Math.max(UDP_LIMIT, Math.min(opt?.udpPayloadSize ?? 0, 4096));
+  return Math.max(UDP_LIMIT, Math.min(opt(query)?.udpPayloadSize ?? 0, 4096));
 }
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
