@@ -25,7 +25,7 @@ export interface CallOwner {
   /** Keeps an undici request's handle for the timeout sweep and Ctrl-C until untrack() (HTTP/1.1 calls are found on their connections). */
   track(call: InFlight): void;
   untrack(call: InFlight): void;
-  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void;
+  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined, error?: Error): void;
 }
 
 const deadlineOf = (config: GeneratorConfig, scheduled: number) => (config.timeoutMs > 0 ? scheduled + config.timeoutMs : Number.POSITIVE_INFINITY);
@@ -59,7 +59,7 @@ export class Http1Call implements Exchange, InFlight {
   done(error: Error | undefined, answer: Answer | undefined): void {
     const status = answer?.status ?? 0;
     const kind = error ? (this.timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
-    this.owner.settle(this, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body);
+    this.owner.settle(this, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body, error);
     this.after();
   }
 
@@ -103,15 +103,15 @@ export function sendUndici(
       controller?.abort(timeoutError(owner.config));
     },
   };
-  const finish = (kind: ErrorKind | undefined) => {
+  const finish = (kind: ErrorKind | undefined, error?: Error) => {
     owner.untrack(handle);
-    owner.settle(handle, kind, status, received, answerHeaders, chunks);
+    owner.settle(handle, kind, status, received, answerHeaders, chunks, error);
     after();
   };
   const handler: Dispatcher.DispatchHandler = {
     onRequestStart: (c) => {
       controller = c;
-      if (timedOut) c.abort(new LoadTimeout('timeout'));
+      if (timedOut) c.abort(timeoutError(owner.config));
       else if (owner.stopped) c.abort(new Error('stopped'));
     },
     onResponseStart: (_c, statusCode, responseHeaders) => {
@@ -125,7 +125,7 @@ export function sendUndici(
     onResponseEnd: () => finish(status >= 400 ? 'status' : undefined),
     onResponseError: (_c, error) => {
       status = 0;
-      finish(timedOut ? 'timeout' : errorKind(error));
+      finish(timedOut ? 'timeout' : errorKind(error), error);
     },
   };
   owner.track(handle);
@@ -143,7 +143,7 @@ export function sendUndici(
       handler,
     );
   } catch (error) {
-    finish(errorKind(error));
+    finish(errorKind(error), error as Error);
   }
   return handle;
 }

@@ -17,7 +17,7 @@ import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { signSend } from './sign-each.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
-import { noErrors, type Counters, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
+import { noErrors, type Counters, reasonOf, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
 /** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
 const GRACE_MS = 10_000;
@@ -89,7 +89,7 @@ export class Generator {
     readonly config: GeneratorConfig,
     private readonly post: (message: WorkerMessage) => void,
   ) {
-    this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
+    this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), errorReasons: {}, statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
     this.fill = filler(config.marker, config.names);
     this.active = config.activeWorkers;
   }
@@ -284,8 +284,8 @@ export class Generator {
       headers = [];
       for (const [name, value] of target.headers) headers.push(name, this.fill(value, lookup, 'text'));
       body = typeof target.body === 'string' ? Buffer.from(this.fill(target.body, lookup, 'text')) : target.body;
-    } catch {
-      this.record(stats, scheduled, 'other');
+    } catch (error) {
+      this.record(stats, scheduled, 'other', `the request could not be built: ${reasonOf(error)}`);
       // Not synchronously: a user whose every request fails at once must not recurse.
       return void setImmediate(after);
     }
@@ -305,9 +305,9 @@ export class Generator {
         if (this.ended || this.stopped) return void setImmediate(after);
         this.transmit(index, signed.url, signed.headers, signed.body, vars, scheduled, after);
       },
-      () => {
+      (error: unknown) => {
         this.inFlight--;
-        if (!this.ended) this.record(this.stats[index]!, scheduled, 'other');
+        if (!this.ended) this.record(this.stats[index]!, scheduled, 'other', `the request could not be signed: ${reasonOf(error)}`);
         // Not from the promise's callback: a user whose every signing fails must let timers run.
         setImmediate(after);
       },
@@ -321,8 +321,8 @@ export class Generator {
     let bytes: Buffer | undefined;
     try {
       if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
-    } catch {
-      this.record(stats, scheduled, 'other');
+    } catch (error) {
+      this.record(stats, scheduled, 'other', `the request could not be built: ${reasonOf(error)}`);
       return void setImmediate(after);
     }
     stats.bytesSent += body?.byteLength ?? 0;
@@ -356,14 +356,14 @@ export class Generator {
   }
 
   /** A request ended (calls.ts): counts it (unless the run was stopped under it) and applies the target's captures. */
-  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined): void {
+  settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined, error?: Error): void {
     const { index, vars, scheduled } = call;
     const stats = this.stats[index]!;
     this.inFlight--;
     if (this.ended || (this.stopped && kind !== undefined && kind !== 'status')) return;
     stats.bytesReceived += received;
     if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
-    this.record(stats, scheduled, kind);
+    this.record(stats, scheduled, kind, error);
     const captures = this.config.targets[index]!.captures;
     if (chunks && captures.length > 0 && (kind === undefined || kind === 'status')) {
       const text = Buffer.concat(chunks).toString('utf8');
@@ -380,14 +380,18 @@ export class Generator {
   }
 
 
-  private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined): void {
+  /** Counts a request that ended; `reason` says why it failed (kept for the first of its kind). */
+  private record(stats: TargetStats, scheduled: number, kind: ErrorKind | undefined, reason?: Error | string): void {
     const now = performance.now();
     this.countedAt = now;
     this.busyPoll.answered(now);
     const us = Math.max(1, Math.round((now - scheduled) * 1000));
     stats.count++;
     stats.histogram.recordValue(us);
-    if (kind) stats.errors[kind]++;
+    if (kind) {
+      stats.errors[kind]++;
+      if (kind !== 'status' && reason !== undefined && stats.errorReasons[kind] === undefined) stats.errorReasons[kind] = typeof reason === 'string' ? reason : reasonOf(reason);
+    }
     const second = this.second(now);
     second.count++;
     if (kind) second.errors++;
@@ -426,7 +430,7 @@ export class Generator {
   private finalCounts(): TargetCounts[] {
     return this.config.targets.map((t: WireTarget, i) => {
       const s = this.stats[i]!;
-      return { request: t.request, count: s.count, errors: s.errors, statuses: s.statuses, dropped: s.dropped, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived, histogram: encodeHistogram(s.histogram) };
+      return { request: t.request, count: s.count, errors: s.errors, errorReasons: s.errorReasons, statuses: s.statuses, dropped: s.dropped, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived, histogram: encodeHistogram(s.histogram) };
     });
   }
 

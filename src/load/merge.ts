@@ -67,6 +67,7 @@ function invalidPart(result: LoadResult): string | undefined {
     if (typeof t.request !== 'string') return `${at}.request`;
     for (const field of ['count', 'dropped', 'bytesSent', 'bytesReceived'] as const) if (!isCount(t[field])) return `${at}.${field}`;
     if (t.errors === null || typeof t.errors !== 'object' || ERROR_KINDS.some((k) => t.errors[k] !== undefined && !isCount(t.errors[k]))) return `${at}.errors`;
+    if (t.errorReasons !== undefined && (t.errorReasons === null || typeof t.errorReasons !== 'object' || !Object.values(t.errorReasons).every((r) => typeof r === 'string'))) return `${at}.errorReasons`;
     if (t.statuses === null || typeof t.statuses !== 'object' || !Object.values(t.statuses).every(isCount)) return `${at}.statuses`;
     if (!readable(t.histogram)) return `${at}.histogram`;
   }

@@ -4,7 +4,7 @@
  * counters summed, seconds aligned on the wall clock) and thresholds judge the merged whole.
  */
 import { decodeHistogram, encodeHistogram, latencyStats, newHistogram, type Histogram, type LatencyStats } from './histogram.js';
-import { ERROR_KINDS, noErrors, type Counters, type ErrorKind, type SecondCounts, type TargetCounts } from './wire.js';
+import { ERROR_KINDS, noErrors, type Counters, type ErrorKind, type ErrorReasons, type SecondCounts, type TargetCounts } from './wire.js';
 import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
 export const RESULT_FORMAT = 'ferry-load-result';
@@ -18,6 +18,8 @@ export interface TargetResult {
   errors: Record<ErrorKind, number> & { total: number };
   /** Percent of requests that failed (any error kind). */
   errorRate: number;
+  /** The first error of each kind but status, as it said (`connect ECONNREFUSED 127.0.0.1:8080`); absent in files of older Ferry. */
+  errorReasons: ErrorReasons;
   statuses: Record<string, number>;
   dropped: number;
   bytesSent: number;
@@ -65,12 +67,14 @@ export interface LoadResult {
 type Sum = Counters<Histogram>;
 
 function emptySum(): Sum {
-  return { count: 0, errors: noErrors(), statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() };
+  return { count: 0, errors: noErrors(), errorReasons: {}, statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() };
 }
 
-function addInto(sum: Sum, part: Pick<TargetCounts, 'count' | 'errors' | 'statuses' | 'dropped' | 'bytesSent' | 'bytesReceived'>, histogram: Histogram): void {
+function addInto(sum: Sum, part: Pick<TargetCounts, 'count' | 'errors' | 'statuses' | 'dropped' | 'bytesSent' | 'bytesReceived'> & { errorReasons?: ErrorReasons }, histogram: Histogram): void {
   sum.count += part.count;
   for (const kind of ERROR_KINDS) sum.errors[kind] += part.errors[kind] ?? 0;
+  // The first reason of each kind stays (a merged file of an older Ferry has none).
+  for (const [kind, reason] of Object.entries(part.errorReasons ?? {}) as Array<[keyof ErrorReasons, string]>) sum.errorReasons[kind] ??= reason;
   for (const [status, n] of Object.entries(part.statuses)) sum.statuses[status] = (sum.statuses[status] ?? 0) + n;
   sum.dropped += part.dropped;
   sum.bytesSent += part.bytesSent;
@@ -86,6 +90,7 @@ function targetResult(request: string, sum: Sum, seconds: number): TargetResult 
     rps: seconds > 0 ? round(sum.count / seconds) : 0,
     errors: { ...sum.errors, total },
     errorRate: sum.count > 0 ? round((100 * total) / sum.count) : 0,
+    errorReasons: sum.errorReasons,
     statuses: sum.statuses,
     dropped: sum.dropped,
     bytesSent: sum.bytesSent,
@@ -99,7 +104,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Adds per-target counters (from workers or from result files) and per-second counts. */
 export function combine(
-  parts: Array<Array<Pick<TargetCounts, 'request' | 'count' | 'errors' | 'statuses' | 'dropped' | 'bytesSent' | 'bytesReceived' | 'histogram'>>>,
+  parts: Array<Array<Pick<TargetCounts, 'request' | 'count' | 'errors' | 'statuses' | 'dropped' | 'bytesSent' | 'bytesReceived' | 'histogram'> & { errorReasons?: ErrorReasons }>>,
   seconds: Array<Pick<SecondCounts, 'second' | 'count' | 'errors' | 'dropped' | 'active' | 'histogram'>>,
   durationSeconds: number,
 ): { overall: TargetResult; targets: TargetResult[]; series: SeriesPoint[] } {

@@ -29,6 +29,14 @@ function clock(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/** `errors: timeout 4 (no answer within 200 ms), refused 2 (connect ECONNREFUSED …)`: each kind with its first reason; undefined without errors. */
+export function errorsLine(t: Pick<TargetResult, 'errors' | 'errorReasons'>): string | undefined {
+  const kinds = (Object.entries(t.errors) as Array<[keyof TargetResult['errors'], number]>).filter(([k, n]) => k !== 'total' && n > 0);
+  if (kinds.length === 0) return undefined;
+  const reasons: Partial<Record<string, string>> = t.errorReasons ?? {};
+  return `errors: ${kinds.map(([k, n]) => `${k === 'status' ? 'status ≥ 400' : k} ${n}${reasons[k] ? ` (${reasons[k]})` : ''}`).join(', ')}`;
+}
+
 export function summaryText(result: LoadResult, paint: Paint = plain): string {
   const head = ['target', 'requests', 'req/s', 'errors', 'dropped', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'avg'];
   const row = (t: TargetResult, label: string) => {
@@ -44,8 +52,8 @@ export function summaryText(result: LoadResult, paint: Paint = plain): string {
   out.push(paint.bold(`Load test ${result.loadTest.id}${parts}: ${result.durationSeconds.toFixed(1)} s, ${result.workers} worker${result.workers === 1 ? '' : 's'}${result.interrupted ? ', interrupted (partial result)' : ''}`));
   out.push(paint.dim(`${line(head)}   latency in ms`));
   for (const r of rows.slice(1)) out.push(line(r));
-  const errorKinds = Object.entries(result.overall.errors).filter(([k, n]) => k !== 'total' && n > 0);
-  if (errorKinds.length) out.push(`errors: ${errorKinds.map(([k, n]) => `${k === 'status' ? 'status ≥ 400' : k} ${n}`).join(', ')}`);
+  const errors = errorsLine(result.overall);
+  if (errors) out.push(errors);
   const statuses = Object.entries(result.overall.statuses);
   if (statuses.length) out.push(`status codes: ${statuses.map(([s, n]) => `${s} × ${n}`).join(', ')}`);
   if (result.verdicts.length) {

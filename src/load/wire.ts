@@ -64,11 +64,24 @@ export interface GeneratorConfig {
 
 export type ErrorKind = 'status' | 'timeout' | 'refused' | 'reset' | 'tls' | 'other';
 export const ERROR_KINDS: readonly ErrorKind[] = ['status', 'timeout', 'refused', 'reset', 'tls', 'other'];
+export type ErrorReasons = Partial<Record<Exclude<ErrorKind, 'status'>, string>>;
+
+/** The longest reason kept: enough for a system error and its address, never a whole answer. */
+const REASON_CHARS = 200;
+
+/** An error's text as a reason: its message (or code), cut short. */
+export function reasonOf(error: unknown): string {
+  const e = error as { message?: unknown; code?: unknown } | undefined;
+  const text = typeof e?.message === 'string' && e.message ? e.message : typeof e?.code === 'string' ? e.code : String(error);
+  return text.length > REASON_CHARS ? `${text.slice(0, REASON_CHARS - 1)}…` : text;
+}
 
 /** What is counted per target: on a generator with a live histogram, in messages with it encoded. */
 export interface Counters<H> {
   count: number;
   errors: Record<ErrorKind, number>;
+  /** Why: the first error of each kind but status (`connect ECONNREFUSED 127.0.0.1:8080`). */
+  errorReasons: ErrorReasons;
   statuses: Record<string, number>;
   dropped: number;
   bytesSent: number;

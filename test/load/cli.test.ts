@@ -118,7 +118,7 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     const result = JSON.parse(out.stdout) as LoadResult;
     expect(Object.keys(result)).toEqual(['format', 'version', 'loadTest', 'segments', 'workers', 'startedAt', 'endedAt', 'plannedSeconds', 'durationSeconds', 'interrupted', 'overall', 'targets', 'series', 'thresholds', 'verdicts', 'passed']);
     expect(result).toMatchObject({ format: 'ferry-load-result', version: 1, loadTest: { id: 'shape', model: 'arrivalRate' }, segments: { parts: [1], of: 1 }, workers: 1, plannedSeconds: 0.5, interrupted: false, passed: true });
-    expect(Object.keys(result.overall)).toEqual(['request', 'count', 'rps', 'errors', 'errorRate', 'statuses', 'dropped', 'bytesSent', 'bytesReceived', 'latencyMs', 'histogram']);
+    expect(Object.keys(result.overall)).toEqual(['request', 'count', 'rps', 'errors', 'errorRate', 'errorReasons', 'statuses', 'dropped', 'bytesSent', 'bytesReceived', 'latencyMs', 'histogram']);
     expect(Object.keys(result.overall.latencyMs!)).toEqual(['p50', 'p90', 'p95', 'p99', 'p999', 'max', 'avg', 'min']);
     expect(result.overall).toMatchObject({ request: '*', count: 10, rps: 20, statuses: { 200: 10 }, errors: { total: 0, status: 0, timeout: 0, refused: 0, reset: 0, tls: 0, other: 0 } });
     expect(decodeHistogram(result.targets[0]!.histogram).totalCount).toBe(10);

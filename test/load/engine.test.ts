@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { decodeHistogram } from '../../src/load/histogram.js';
-import { runLoadTest, type LoadRunOptions } from '../../src/load/index.js';
+import { runLoadTest, summaryText, type LoadRunOptions } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
 
@@ -170,6 +170,8 @@ describe('requests and connections', () => {
     const fail = result.targets.find((t) => t.request === 'Fail.yaml')!;
     expect(slow.count).toBeGreaterThan(0);
     expect(slow.errors.timeout).toBe(slow.count);
+    // Each kind says why, with its first error: what wrk and k6 print beside their counts.
+    expect(slow.errorReasons).toEqual({ timeout: 'no answer within 300 ms' });
     // Cut at 300 ms (plus the shared machine's lag), long before the 2 s answer.
     expect(slow.latencyMs!.max).toBeLessThan(1500);
     // Each Fail request ends as a 500 — or, when the loaded machine delays even that answer past
@@ -192,6 +194,7 @@ describe('requests and connections', () => {
     // Each such request fails before it goes out: counted as `other`, nothing reaches the server.
     expect(result.overall.count).toBeGreaterThan(0);
     expect(result.overall.errors.other).toBe(result.overall.count);
+    expect(result.overall.errorReasons.other).toMatch(/^the request could not be built: .*X-V/);
     expect(server.byPath.get('/a')).toBeUndefined();
     expect(decodeHistogram(result.overall.histogram).totalCount).toBe(result.overall.count);
   });
@@ -217,5 +220,8 @@ describe('requests and connections', () => {
     expect(result.overall.count).toBe(10);
     expect(result.overall.errors.refused).toBe(10);
     expect(decodeHistogram(result.overall.histogram).totalCount).toBe(10);
+    const port = new URL(server.url).port;
+    expect(result.targets[0]!.errorReasons).toEqual({ refused: `connect ECONNREFUSED 127.0.0.1:${port}` });
+    expect(summaryText(result)).toContain(`errors: refused 10 (connect ECONNREFUSED 127.0.0.1:${port})`);
   });
 });

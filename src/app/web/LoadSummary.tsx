@@ -3,6 +3,7 @@
  * dropped, latency percentiles in ms), errors by kind, status codes, the threshold verdicts;
  * and two results side by side.
  */
+import { errorsLine } from '../../load/summary.js';
 import { verdictText } from '../../load/thresholds.js';
 import type { LoadHistoryEntry, LoadResultView, TargetResultView } from '../shared/api.js';
 
@@ -32,7 +33,7 @@ function Row({ t, label }: { t: TargetResultView; label: string }) {
 
 export function LoadSummary({ result, title }: { result: LoadResultView; title?: string }) {
   const verdict = verdictLine(result);
-  const errorKinds = Object.entries(result.overall.errors).filter(([k, n]) => k !== 'total' && n > 0);
+  const errors = errorsLine(result.overall);
   const statuses = Object.entries(result.overall.statuses);
   const parts = result.segments.of > 1 ? ` · segments ${result.segments.parts.join(', ')} of ${result.segments.of}` : '';
   return (
@@ -51,7 +52,7 @@ export function LoadSummary({ result, title }: { result: LoadResultView; title?:
         </tbody>
       </table>
       <p className="muted small">latency in ms, from the scheduled start</p>
-      {errorKinds.length > 0 && <p>errors: {errorKinds.map(([k, n]) => `${k === 'status' ? 'status ≥ 400' : k} ${n}`).join(', ')}</p>}
+      {errors && <p data-testid="load-errors">{errors}</p>}
       {statuses.length > 0 && <p data-testid="load-statuses">status codes: {statuses.map(([s, n]) => `${s} × ${n}`).join(', ')}</p>}
       {result.verdicts.length > 0 && (
         <ul className="verdicts" aria-label="Threshold verdicts">
