@@ -96,6 +96,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
 
   const sent = test.targets.map((t, i) => ({ t, i })).filter(({ t }) => t.enabled && t.weight > 0);
   if (sent.length === 0) throw new LoadInputError(`${where}: no target is sent (each needs enabled: true and a weight above 0); add targets with request: Folder/Name.yaml.`);
+  for (const { t, i } of sent) t.captures.forEach((capture, j) => checkCapture(capture, `${where}: targets[${i}].captures[${j}]`));
   const requests = new Map([...walkRequests(workspace.tree)].map((r) => [r.node.path.toLowerCase(), r]));
   const found = sent.map(({ t, i }) => {
     const hit = requests.get(loadTargetPath(t.request).toLowerCase());
@@ -199,6 +200,21 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       names: perRequest,
     },
   };
+}
+
+/** A capture that could never take a value (no variable, no header name, a pattern that does not compile) is refused, not skipped at every answer. */
+function checkCapture(capture: WireTarget['captures'][number], at: string): void {
+  if (!capture.variable.trim()) throw new LoadInputError(`${at}.variable is empty; name the variable the value goes into (later requests use it as {{name}}).`);
+  if (capture.from !== 'json' && !capture.path.trim()) {
+    throw new LoadInputError(`${at}.path is empty; give the ${capture.from === 'header' ? 'header name to read' : 'regular expression to match in the body'}.`);
+  }
+  if (capture.from === 'regex') {
+    try {
+      new RegExp(capture.path);
+    } catch (error) {
+      throw new LoadInputError(`${at}.path: "${capture.path}" is not a valid regular expression (${(error as Error).message}).`);
+    }
+  }
 }
 
 function normalizeTarget(target: string, found: Array<{ target: { request: string }; hit: { node: { path: string } } }>): string {

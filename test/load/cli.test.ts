@@ -44,6 +44,9 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       h3: { httpVersion: 'http3' },
       nostages: { stages: [] },
       crowd: { model: 'virtualUsers', stages: [{ durationSecs: 1, target: 100_000_000 }] },
+      badregex: { targets: [{ request: 'A.yaml' }, { request: 'A.yaml', captures: [{ variable: 'tok', from: 'regex', path: '([' }] }] },
+      novariable: { targets: [{ request: 'A.yaml', captures: [{ variable: '', path: 'data.token' }] }] },
+      noheader: { targets: [{ request: 'A.yaml', captures: [{ variable: 'session', from: 'header' }] }] },
       badthreshold: { thresholds: [{ metric: 'p95', op: '<', value: 10, target: 'Other.yaml' }] },
       nodata: { dataFile: 'rows.csv' },
       outside: { dataFile: '../secrets.csv' },
@@ -58,7 +61,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     await fs.writeFile(path.join(root, 'loadtests', 'opflow.yaml'), unquoted('>=', true));
     await fs.writeFile(path.join(root, 'loadtests', 'opgt.yaml'), unquoted('>', false));
     const cases: Array<[string[], RegExp]> = [
-      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badthreshold, crowd, h3, linked, missing, nodata, nostages, ok, outside, sse\./],
+      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badregex, badthreshold, crowd, h3, linked, missing, nodata, noheader, nostages, novariable, ok, outside, sse\./],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
       [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
       [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
@@ -75,6 +78,10 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'opblock'], /loadtests\/opblock\.yaml:8:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
       [['load', 'opflow'], /loadtests\/opflow\.yaml:7:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
       [['load', 'opgt'], /loadtests\/opgt\.yaml:8:\d+: thresholds\[0\]\.op: expected one of <, <=, >, >= \(quoted in YAML: op: ">"\), got text ""/],
+      // A capture that can never work is refused, not skipped at every answer.
+      [['load', 'badregex'], /loadtests\/badregex\.yaml: targets\[1\]\.captures\[0\]\.path: "\(\[" is not a valid regular expression \(.+\)/],
+      [['load', 'novariable'], /loadtests\/novariable\.yaml: targets\[0\]\.captures\[0\]\.variable is empty; name the variable the value goes into/],
+      [['load', 'noheader'], /loadtests\/noheader\.yaml: targets\[0\]\.captures\[0\]\.path is empty; give the header name to read/],
       [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
       [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
       [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],
