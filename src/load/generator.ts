@@ -11,6 +11,7 @@ import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
 import { BusyPoll } from './busy-poll.js';
 import { Http1Call, sendUndici, type AfterRequest, type InFlight } from './calls.js';
+import { LoadTimeout } from './errors.js';
 import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
@@ -74,6 +75,8 @@ export class Generator {
   /** This worker is shrinking to a smaller share: it says `shared` once it is down to it. */
   private shrinking = false;
   stopped = false;
+  /** Stopped by Ctrl-C: what is cancelled then is not counted (a request cut at the end of the grace time is: a timeout). */
+  private interrupted = false;
   private ended = false;
   /**
    * undici requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per
@@ -127,13 +130,13 @@ export class Generator {
 
   /** Ctrl-C: cancel what is in flight now; those requests are not counted. */
   stop(): void {
+    this.interrupted = true;
     this.stopped = true;
-    this.cancelInFlight();
+    this.cancelInFlight(new Error('stopped'));
     this.wake?.();
   }
 
-  private cancelInFlight(): void {
-    const reason = new Error('stopped');
+  private cancelInFlight(reason: Error): void {
     for (const controller of this.controllers) controller.abort(reason);
     for (const pool of this.http1.values()) pool.cancelAll(reason);
   }
@@ -252,7 +255,11 @@ export class Generator {
     });
     await Promise.race([settled, sleep(grace), new Promise<void>((r) => (this.wake = r))]);
     this.stopped = true;
-    this.cancelInFlight();
+    // Still unanswered: counted as timeouts, as wrk and a client's own timeout would (they are
+    // not lost from the result); after Ctrl-C, settle() counts none of them.
+    this.cancelInFlight(new LoadTimeout(`no answer by the end of the grace time, ${grace / 1000} s after the last stage`));
+    // undici reports an aborted request on a later turn: counted before the generator ends.
+    for (let turn = 0; turn < 10 && this.controllers.size > 0; turn++) await new Promise<void>((r) => setImmediate(r));
   }
 
   private sweep(): void {
@@ -360,7 +367,7 @@ export class Generator {
     const { index, vars, scheduled } = call;
     const stats = this.stats[index]!;
     this.inFlight--;
-    if (this.ended || (this.stopped && kind !== undefined && kind !== 'status')) return;
+    if (this.ended || (this.interrupted && kind !== undefined && kind !== 'status')) return;
     stats.bytesReceived += received;
     if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
     this.record(stats, scheduled, kind, error);

@@ -213,6 +213,18 @@ describe('requests and connections', () => {
     expect(result.overall.errors.refused).toBe(0);
   });
 
+  it('counts a request still unanswered when the grace time after the last stage ends as a timeout, not as nothing', async () => {
+    // No timeout: the 10 s grace time after the stages is all the request gets (the run lasts ~10.5 s).
+    const { run, server } = await setup({ model: 'arrivalRate', timeoutMs: 0, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 0.5, target: 2 }] }, { Stall: '/stall?delay=20000' });
+    const result = await run();
+    expect(server.byPath.get('/stall')).toBe(1);
+    expect(result.overall.count).toBe(1);
+    expect(result.overall.errors).toMatchObject({ total: 1, timeout: 1 });
+    expect(result.overall.errorReasons.timeout).toMatch(/no answer by the end of the grace time, 10 s after the last stage/);
+    expect(result.overall.latencyMs!.max).toBeGreaterThanOrEqual(9_500);
+    expect(result.interrupted).toBe(false);
+  }, 30_000);
+
   it('counts connection refused', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });
     await server.close();
