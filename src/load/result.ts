@@ -90,7 +90,8 @@ function targetResult(request: string, sum: Sum, seconds: number): TargetResult 
     rps: seconds > 0 ? round(sum.count / seconds) : 0,
     errors: { ...sum.errors, total },
     errorRate: sum.count > 0 ? round((100 * total) / sum.count) : 0,
-    errorReasons: sum.errorReasons,
+    // In the kinds' order, whichever came first: the same file for the same outcome.
+    errorReasons: Object.fromEntries(ERROR_KINDS.flatMap((k) => (k !== 'status' && sum.errorReasons[k] !== undefined ? [[k, sum.errorReasons[k]]] : []))),
     statuses: sum.statuses,
     dropped: sum.dropped,
     bytesSent: sum.bytesSent,

@@ -99,6 +99,13 @@ describe('merging', () => {
     };
   };
 
+  it('keep the first reason of each error kind, listed in the kinds\' order whatever came first', () => {
+    const part = (errorReasons: Record<string, string>) => [{ ...countsOf('a.yaml', [1000]), errorReasons }];
+    const { overall, targets } = combine([part({ other: 'getaddrinfo ENOTFOUND x.test', refused: 'connect ECONNREFUSED 127.0.0.1:1' }), part({ timeout: 'no answer within 5 ms', refused: 'a later one' })], [], 1);
+    expect(Object.entries(overall.errorReasons)).toEqual([['timeout', 'no answer within 5 ms'], ['refused', 'connect ECONNREFUSED 127.0.0.1:1'], ['other', 'getaddrinfo ENOTFOUND x.test']]);
+    expect(targets[0]!.errorReasons).toEqual(overall.errorReasons);
+  });
+
   it('refuses segments of runs split differently (1/2 with 2/3): their parts do not make one whole', () => {
     expect(mergeResults([resultOf(1, 2), resultOf(2, 2)]).overall.count).toBe(4);
     expect(() => mergeResults([resultOf(1, 2), resultOf(2, 3), resultOf(3, 3)])).toThrow(
