@@ -54,7 +54,8 @@ export class ExampleGenerator {
     return { found: false };
   }
 
-  private value(input: unknown, depth: number): unknown {
+  /** `required`: names an enclosing `allOf` requires, which its members' own lists may lack. */
+  private value(input: unknown, depth: number, required?: ReadonlySet<string>): unknown {
     if (++this.nodes > MAX_EXAMPLE_NODES) return undefined;
     let schema = input;
     const entered: string[] = [];
@@ -68,13 +69,13 @@ export class ExampleGenerator {
         schema = this.refs.pointer(ref);
       }
       if (!isObject(schema)) return undefined;
-      return this.fromSchema(schema, depth);
+      return this.fromSchema(schema, depth, required);
     } finally {
       this.active.length -= entered.length;
     }
   }
 
-  private fromSchema(schema: JsonObject, depth: number): unknown {
+  private fromSchema(schema: JsonObject, depth: number, required?: ReadonlySet<string>): unknown {
     const explicit = ExampleGenerator.explicitExample(schema);
     if (explicit.found) return explicit.value;
     if (schema.const !== undefined) return schema.const;
@@ -83,7 +84,7 @@ export class ExampleGenerator {
     if (schema.default !== undefined && (schema.default !== null || allowsNull(schema))) return schema.default;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
 
-    if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.allOf(schema, depth);
+    if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.allOf(schema, depth, required);
     // The first option that gives a value, merged with the schema's own properties; options that
     // give nothing (GitHub's `anyOf: [{required: [description]}, …]`) leave the schema's own example.
     for (const key of ['oneOf', 'anyOf'] as const) {
@@ -98,14 +99,14 @@ export class ExampleGenerator {
         }
       }
       if (chosen === undefined) break;
-      if (isObject(chosen) && isObject(schema.properties)) return { ...this.object(schema, depth), ...chosen };
+      if (isObject(chosen) && isObject(schema.properties)) return { ...this.object(schema, depth, required), ...chosen };
       return chosen;
     }
 
     const type = typeOf(schema);
     switch (type) {
       case 'object':
-        return this.object(schema, depth);
+        return this.object(schema, depth, required);
       case 'array':
         return this.array(schema, depth);
       case 'string':
@@ -144,7 +145,7 @@ export class ExampleGenerator {
     return Array.from({ length: copies }, () => item);
   }
 
-  private object(schema: JsonObject, depth: number): Record<string, unknown> {
+  private object(schema: JsonObject, depth: number, inherited?: ReadonlySet<string>): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     if (!isObject(schema.properties)) return out;
     if (depth >= MAX_EXAMPLE_DEPTH) {
@@ -152,7 +153,7 @@ export class ExampleGenerator {
       if (Array.isArray(schema.required) && schema.required.length > 0) this.cuts++;
       return out;
     }
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const required = new Set([...(Array.isArray(schema.required) ? schema.required : []), ...(inherited ?? [])]);
     for (const [name, property] of Object.entries(schema.properties)) {
       if (this.nodes > MAX_EXAMPLE_NODES) break;
       const resolved = this.peek(property);
@@ -166,12 +167,18 @@ export class ExampleGenerator {
     return out;
   }
 
-  private allOf(schema: JsonObject, depth: number): unknown {
+  private allOf(schema: JsonObject, depth: number, inherited?: ReadonlySet<string>): unknown {
     let merged: Record<string, unknown> | undefined;
     let other: unknown;
     const parts = [...(schema.allOf as unknown[]), ...(isObject(schema.properties) ? [{ type: 'object', properties: schema.properties }] : [])];
+    // A field one member requires is required of the whole, whichever member describes it.
+    const required = new Set<string>([...(inherited ?? []), ...(Array.isArray(schema.required) ? schema.required : [])]);
     for (const part of parts) {
-      const value = this.value(part, depth);
+      const resolved = this.peek(part);
+      if (Array.isArray(resolved?.required)) for (const name of resolved.required) if (typeof name === 'string') required.add(name);
+    }
+    for (const part of parts) {
+      const value = this.value(part, depth, required);
       if (isObject(value)) merged = { ...(merged ?? {}), ...value };
       else if (value !== undefined && other === undefined) other = value;
     }

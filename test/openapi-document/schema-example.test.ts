@@ -47,6 +47,13 @@ describe('generated examples pass the contract check of their schema', () => {
     expect(JSON.stringify(value)).toContain('"images":[{"url":"string"}]');
   });
 
+  it('keeps a field another allOf member requires, even when it is cut at the nesting limit (Spotify: paging → items)', () => {
+    const schema = { allOf: [{ type: 'object', required: ['items'], properties: { total: { type: 'integer' } } }, { type: 'object', properties: { items: { type: 'array', items: nested(12) } } }] };
+    const value = generated('oas30', schema) as Record<string, unknown>;
+    expect(Object.keys(value).sort()).toEqual(['items', 'total']);
+    expect(problemsFor('oas30', schema, value)).toEqual([]);
+  });
+
   for (const { dialect, what, schema } of CASES) {
     it(`${what} (${dialect})`, () => {
       const value = generated(dialect, schema);
