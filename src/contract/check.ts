@@ -52,8 +52,9 @@ export function checkResponse(
   const key = findResponseKey(found.responses, response.status);
   if (key === undefined) return { name, passed: false, message: messages.statusNotDocumented(response.status, statuses) };
 
-  // A HEAD answer never has a body, whatever the document says: check its status only.
-  if (found.method === 'HEAD') return { name, passed: true };
+  // A HEAD answer never has a body, nor do 1xx, 204, 205 and 304 (RFC 9110), whatever the
+  // document says (a `2XX` or `default` with a body also covers a 204): check the status only.
+  if (found.method === 'HEAD' || hasNoBody(response.status)) return { name, passed: true };
   const schema = bodySchemaFor(document, found.responses[key], headerValue(response.headers, 'content-type'));
   if (schema === undefined) return { name, passed: true };
 
@@ -71,6 +72,11 @@ export function checkResponse(
   checker.check(value, schema, problems);
   if (problems.count === 0) return { name, passed: true };
   return { name, passed: false, message: problems.toMessage() };
+}
+
+/** Statuses whose answers carry no body (RFC 9110 15.2, 15.3.5, 15.3.6, 15.4.5). */
+function hasNoBody(status: number): boolean {
+  return (status >= 100 && status < 200) || status === 204 || status === 205 || status === 304;
 }
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: false });

@@ -113,6 +113,14 @@ describe('body rule', () => {
     expect(checkResponse(oas3('3.0.0', { '200': documented() }), 'HEAD /pets/{petId}', jsonResponse(''))?.passed).toBe(true);
   });
 
+  it('checks the status only for 204, 205 and 304, which HTTP sends without a body, when a range or default documents one', () => {
+    const doc = oas3('3.0.0', { '2XX': documented(), '3XX': documented(), default: documented() });
+    for (const status of [204, 205, 304]) {
+      expect(checkResponse(doc, 'GET /pets/{petId}', textResponse('', status, [])), String(status)).toEqual({ name: `Matches the API spec (GET /pets/{petId} -> ${status})`, passed: true });
+    }
+    expect(checkResponse(doc, 'GET /pets/{petId}', textResponse('', 200, []))?.message).toBe('The body is empty, but the spec documents one');
+  });
+
   it('follows a response $ref into components', () => {
     const doc = oas3('3.0.0', { '404': { $ref: '#/components/responses/NotFound' } }, {
       components: { responses: { NotFound: documented({ type: 'object', required: ['message'] }) } },
