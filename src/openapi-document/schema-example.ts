@@ -38,12 +38,31 @@ export class ExampleGenerator {
     private readonly direction: ExampleDirection = 'request',
   ) {}
 
-  /** An example for `schema`, or undefined when the schema gives nothing to go on. */
+  /** Only fields a schema requires (the second pass of `generate`). */
+  private requiredOnly = false;
+
+  /**
+   * An example for `schema`, or undefined when the schema gives nothing to go on. When the value
+   * budget runs out (Box's file: 2,000 values before its `shared_link.accessed`), the fields
+   * generated last are missing, required ones too; a second pass then generates only what the
+   * schemas require and fills those gaps, so the example still passes the schema's check.
+   */
   generate(schema: unknown): unknown {
+    const full = this.pass(schema, false);
+    if (this.nodes <= MAX_EXAMPLE_NODES) return full;
+    return fillMissing(full, this.pass(schema, true));
+  }
+
+  private pass(schema: unknown, requiredOnly: boolean): unknown {
     this.nodes = 0;
     this.cuts = 0;
     this.active.length = 0;
-    return this.value(schema, 0);
+    this.requiredOnly = requiredOnly;
+    try {
+      return this.value(schema, 0);
+    } finally {
+      this.requiredOnly = false;
+    }
   }
 
   /** An explicit example in the schema (3.0 `example`, 3.1 `examples`, Swagger `x-example`). */
@@ -156,6 +175,7 @@ export class ExampleGenerator {
     const required = new Set([...(Array.isArray(schema.required) ? schema.required : []), ...(inherited ?? [])]);
     for (const [name, property] of Object.entries(schema.properties)) {
       if (this.nodes > MAX_EXAMPLE_NODES) break;
+      if (this.requiredOnly && !required.has(name)) continue;
       const resolved = this.peek(property);
       // Requests leave out what only the server writes; responses what only the client sends.
       if (resolved?.[this.direction === 'request' ? 'readOnly' : 'writeOnly'] === true) continue;
@@ -190,6 +210,19 @@ export class ExampleGenerator {
     const resolved = this.refs.deref(schema);
     return isObject(resolved) ? resolved : undefined;
   }
+}
+
+/** `full` with what it lacks taken from `skeleton` (same shape): missing fields, at any depth, and array items. */
+function fillMissing(full: unknown, skeleton: unknown): unknown {
+  if (full === undefined) return skeleton;
+  if (Array.isArray(full)) {
+    const template = Array.isArray(skeleton) ? skeleton[0] : undefined;
+    return template === undefined ? full : full.map((item) => fillMissing(item, template));
+  }
+  if (!isObject(full) || !isObject(skeleton)) return full;
+  const out: Record<string, unknown> = { ...full };
+  for (const [key, value] of Object.entries(skeleton)) out[key] = Object.hasOwn(full, key) ? fillMissing(full[key], value) : value;
+  return out;
 }
 
 /** The schema's type: the first non-null of a list (3.1), else inferred from its keywords. */

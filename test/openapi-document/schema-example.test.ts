@@ -67,6 +67,15 @@ describe('generated examples pass the contract check of their schema', () => {
     expect(generated('oas31', { type: ['string', 'null'], default: null })).toBeNull();
   });
 
+  it('still gives every required field when the value budget runs out (Box: a file with many optional fields before a required one)', () => {
+    const wide = (prefix: string) => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`${prefix}${i}`, { type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`f${j}`, { type: 'string' }])) }]));
+    const schema = { type: 'object', required: ['late'], properties: { ...wide('early'), late: { type: 'object', required: ['accessed'], properties: { ...wide('inner'), accessed: { type: 'string' } } } } };
+    const value = generated('oas30', schema) as Record<string, Record<string, unknown>>;
+    expect(problemsFor('oas30', schema, value)).toEqual([]);
+    expect(value.late!.accessed).toBe('string');
+    expect(value.early0).toEqual(expect.objectContaining({ f0: 'string' }));
+  });
+
   it('stays bounded: a huge minItems of objects is cut by the value budget', () => {
     const value = generated('oas30', { type: 'array', minItems: 1_000_000, items: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } } }) as unknown[];
     expect(value.length).toBeGreaterThan(0);
