@@ -161,6 +161,9 @@ export class RequestValidator {
       if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
       // OpenAPI 3 gives the type under `schema` (or `content`, not checked); Swagger 2.0 on the parameter.
       const schema = this.document.dialect === 'swagger2' ? swaggerSchema(parameter) : parameter.schema;
+      // An object in the query is spread over keys its style names (`filter[a]`, or its own
+      // properties' names): not checked, as documented (not even whether it is there).
+      if (location === 'query' && (parameter.style === 'deepObject' || isObjectSchema(this.document.followRefs(schema)))) continue;
       rules.push({
         name,
         location,
@@ -257,4 +260,9 @@ function wildcardMatches(documented: string, sent: string): boolean {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
+}
+
+function isObjectSchema(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  return schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || (schema.type === undefined && isObject(schema.properties));
 }

@@ -6,9 +6,10 @@
  * the check. Documents whose own examples break their schemas (Slack, Box, Adyen) are left out.
  */
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
+import { parseDocument, stringify } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import { CORPUS } from '../support/corpus.js';
 import { makeWorkspace, serve } from '../servers/helpers.js';
@@ -54,7 +55,7 @@ async function roundTrip(file: string): Promise<{ checked: number; failures: str
   roots.push(root, `${root}-certs`);
   await fs.mkdir(path.join(root, 'requests'));
   process.env.FERRY_DATA_DIR = path.join(root, '.data');
-  const document = path.join(OPENAPI, file);
+  const document = path.isAbsolute(file) ? file : path.join(OPENAPI, file);
   const requests = await ferry(['-w', root, 'import', document, '--name', 'API', '--base-url', 'http://127.0.0.1:9']);
   expect(requests.code, requests.err).toBe(0);
   const server = await ferry(['-w', root, 'import', document, '--as-server', '--name', 'mock']);
@@ -102,6 +103,24 @@ describe('import → mock → run: every answer passes the contract check', () =
       expect(checked).toBe(checks);
     }, 60_000);
   }
+
+  it('object query parameters (deepObject, form exploded or not) go out so the mock reads them', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-round-trip-'));
+    roots.push(dir);
+    const file = path.join(dir, 'objects.yaml');
+    const object = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } };
+    await fs.writeFile(file, stringify({
+      openapi: '3.0.3',
+      info: { title: 'Objects', version: '1' },
+      servers: [{ url: 'https://objects.example.test' }],
+      paths: {
+        '/deep': { get: { parameters: [{ name: 'filter', in: 'query', required: true, style: 'deepObject', schema: object }], responses: { 200: { description: 'ok' } } } },
+        '/form': { get: { parameters: [{ name: 'point', in: 'query', required: true, schema: object }], responses: { 200: { description: 'ok' } } } },
+        '/flat': { get: { parameters: [{ name: 'box', in: 'query', required: true, explode: false, schema: object }], responses: { 200: { description: 'ok' } } } },
+      },
+    }));
+    expect(await roundTrip(file)).toEqual({ checked: 3, failures: [] });
+  });
 
   it('GitHub (672 operations), bounded in time', async () => {
     const started = Date.now();

@@ -61,9 +61,20 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
     const description = typeof param.description === 'string' ? param.description.trim() : '';
     const required = param.required === true;
     // A required parameter is sent: without an example it gets a generated value, as path parameters do.
-    const example = exampleOf(param, refs, version) ?? (required && param.in !== 'body' && param.in !== 'formData' ? generatedValue(param, refs, version) : undefined);
+    const example = exampleOf(param, refs, version) ?? (required && param.in !== 'body' && param.in !== 'formData' ? generatedValue(param, refs, version, param.in === 'query') : undefined);
     switch (param.in) {
       case 'query': {
+        if (isObject(example)) {
+          // An object goes out as its style says: `filter[a]=1` (deepObject), `a=1` (form, exploded), `filter=a,1` (form).
+          const pairs = objectQueryPairs(param, example);
+          if (required) {
+            for (const [key, value] of pairs) query.push(`${key}=${encodeQuery(value)}`);
+            if (description) paramDescriptions.push({ key: name, description });
+          } else {
+            for (const [key, value] of pairs) disabledParams.push({ key: decodeURIComponent(key), value, ...(description ? { description } : {}) });
+          }
+          break;
+        }
         const values = Array.isArray(example) ? example.map(scalarText) : [example === undefined ? '' : scalarText(example)];
         if (required) {
           for (const value of values) query.push(`${encodeQuery(name)}=${encodeQuery(value)}`);
@@ -132,10 +143,20 @@ export function exampleOf(param: JsonObject, refs: RefResolver, version: SpecVer
  * `/pets/`, the URL of another operation (a `DELETE` of the whole collection, at worst), and
  * `?limit=` fails the API's (and the mock's) check of an integer. Objects stay empty.
  */
-function generatedValue(param: JsonObject, refs: RefResolver, version: SpecVersion): unknown {
+function generatedValue(param: JsonObject, refs: RefResolver, version: SpecVersion, objects = false): unknown {
   const value = new ExampleGenerator(refs).generate(version === 'swagger2' ? param : param.schema);
   if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== 'object') ? value.join(',') : undefined;
+  if (objects && isObject(value)) return value;
   return value !== null && typeof value === 'object' ? undefined : value;
+}
+
+/** An object query parameter's key/value pairs (keys encoded, values not), by its `style` and `explode` (OpenAPI 3). */
+function objectQueryPairs(param: JsonObject, value: JsonObject): [string, string][] {
+  const name = encodeQuery(String(param.name));
+  const entries = Object.entries(value).filter(([, inner]) => inner !== undefined);
+  if (param.style === 'deepObject') return entries.map(([key, inner]) => [`${name}[${encodeQuery(key)}]`, scalarText(inner)]);
+  if (param.explode === false) return [[name, entries.flatMap(([key, inner]) => [key, scalarText(inner)]).join(',')]];
+  return entries.map(([key, inner]) => [encodeQuery(key), scalarText(inner)]);
 }
 
 export function scalarText(value: unknown): string {

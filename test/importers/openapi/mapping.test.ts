@@ -174,6 +174,18 @@ describe('parameters and bodies', () => {
       '/given': { post: { summary: 'Given', requestBody: { content: { 'application/json': { schema: { type: 'object' }, example: '{"a": 1}' } } }, responses: { 200: { description: 'ok' } } } },
       '/quoted': { post: { summary: 'Quoted', requestBody: { content: { 'application/json': { schema: { type: 'string' }, example: 'hello' } } }, responses: { 200: { description: 'ok' } } } },
       '/things/{thing_id}/{at}': { delete: { summary: 'Gone', parameters: [{ name: 'thing_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }, { name: 'at', in: 'path', required: true, schema: { type: 'string', format: 'date' } }], responses: { 204: { description: 'ok' } } } },
+      '/search': {
+        get: {
+          summary: 'Search',
+          parameters: [
+            { name: 'filter', in: 'query', required: true, style: 'deepObject', schema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } } },
+            { name: 'point', in: 'query', required: true, schema: { type: 'object', properties: { x: { type: 'integer' } } }, example: { x: 1, y: 'a b' } },
+            { name: 'box', in: 'query', required: true, explode: false, schema: { type: 'object' }, example: { w: 2, h: 3 } },
+            { name: 'opt', in: 'query', style: 'deepObject', schema: { type: 'object' }, example: { k: 'v' } },
+          ],
+          responses: { 200: { description: 'ok' } },
+        },
+      },
       '/bundled': { post: { summary: 'Bundled', requestBody: { content: { 'application/json': { example: { label: { $ref: '#/components/schemas/Item/properties/label/example' } } } } }, responses: { 200: { description: 'ok' } } } },
       '/tree': { post: { summary: 'Tree', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, responses: { 200: { description: 'ok' } } } },
     },
@@ -190,7 +202,7 @@ describe('parameters and bodies', () => {
     const top = topFolder(result);
     expect(top.settings?.docs).toBe('About shapes');
     const names = top.children.map((c) => (c.type === 'folder' ? `folder:${c.name}` : c.request.name));
-    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Word', 'Given', 'Quoted', 'Gone', 'Bundled', 'Tree']);
+    expect(names).toEqual(['folder:second', 'folder:first', 'Form', 'Text', 'Binary', 'Merge', 'Word', 'Given', 'Quoted', 'Gone', 'Search', 'Bundled', 'Tree']);
     const first = top.children[1]!;
     expect(first.type === 'folder' && first.settings?.docs).toBe('The first tag');
     expect(requestsOf(result).find((r) => r.request.name === 'upload')?.folders).toEqual(['Shapes', 'first']);
@@ -214,6 +226,12 @@ describe('parameters and bodies', () => {
     expect(envValue(result, 'thingId')?.value).toBe('1');
     expect(envValue(result, 'at')?.value).toBe('2024-01-01');
     expect(envValue(result, 'baseUrl')?.value).toBe('https://shapes.example.test/v1');
+  });
+
+  it('sends object query parameters as their style says (deepObject, form exploded or not), not as JSON', () => {
+    const search = requestFor(result, 'GET /search');
+    expect(search.url).toBe('{{baseUrl}}/search?filter[a]=string&filter[b]=0&x=1&y=a%20b&box=w,2,h,3');
+    expect(search.disabledParams).toEqual([{ key: 'opt[k]', value: 'v' }]);
   });
 
   it('builds multipart, XML, form, text, binary and JSON bodies', () => {
