@@ -131,6 +131,20 @@ describe('collection mapping', () => {
   });
 });
 
+describe('collection variables', () => {
+  it('a key given more than once takes its last enabled value, as Newman does, with a note (it kept the first, and called it one the workspace already had)', async () => {
+    const doc = { info: { name: 'D', schema }, item: [], variable: [{ key: 'd', value: '1' }, { key: 'd', value: '2' }, { key: 'd', value: '3', disabled: true }, { key: 'x', value: 'a', disabled: true }, { key: 'x', value: 'b', disabled: true }] };
+    const result = await convert(JSON.stringify(doc), { label: 't' });
+    expect(result.variables).toEqual([{ key: 'd', value: '2' }, { key: 'x', value: 'b', enabled: false }]);
+    expect(result.notes).toContain('The collection gives these variables more than once; the last enabled value is used, as in Postman: d; x.');
+    const root = await initWorkspace(path.join(tmp, 'dupes'));
+    const summary = await commitImport({ root, id: (await openWorkspace(root)).id }, result);
+    expect(summary.variables).toBe(2);
+    expect(summary.notes.join('\n')).not.toMatch(/already has/);
+    expect((await openWorkspace(root)).file.variables.map((v) => [v.key, v.value, v.enabled])).toEqual([['d', '2', true], ['x', 'b', false]]);
+  });
+});
+
 describe('Postman URLs: the structured url wins over raw (issue 21)', () => {
   const one = (url: unknown) => ({ info: { name: 'U', schema }, item: [{ name: 'R', request: { method: 'GET', url } }] });
   const urlOf = async (url: unknown) => {

@@ -77,15 +77,24 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
   const result = emptyResult('postman', rootName);
   result.items.push({ type: 'folder', name: rootName, ...(rootSettings ? { settings: rootSettings } : {}), children });
 
+  // One variable per key: Postman uses the last enabled row of a repeated key (else the last row).
+  const chosen = new Map<string, Obj>();
+  const repeated = new Set<string>();
   for (const v of Array.isArray(collection.variable) ? collection.variable : []) {
     if (!isObj(v)) continue;
     const key = String(v.key ?? v.id ?? '');
     if (!key) continue;
+    const before = chosen.get(key);
+    if (before) repeated.add(key);
+    if (!before || v.disabled !== true || before.disabled === true) chosen.set(key, v);
+  }
+  for (const [key, v] of chosen) {
     const value = v.value === undefined || v.value === null ? '' : typeof v.value === 'object' ? JSON.stringify(v.value) : String(v.value);
     const secret = v.type === 'secret';
     result.variables.push({ key, value: secret ? '' : value, ...(v.disabled === true ? { enabled: false } : {}), ...(secret ? { secret: true } : {}) });
     if (secret) result.secrets.push({ scope: 'workspace', key, value });
   }
+  if (repeated.size > 0) notes.push(`The collection gives these variables more than once; the last enabled value is used, as in Postman: ${[...repeated].join('; ')}.`);
   if (settingsCopied.length > 0) {
     notes.push(`Request settings (follow redirects, max redirects, SSL verification) of these folders were copied into each request inside them: ${settingsCopied.join('; ')}.`);
   }
