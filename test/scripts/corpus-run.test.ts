@@ -136,6 +136,8 @@ describe('Postman corpus collections through ferry import and ferry run', () => 
       'retain ? in empty query param', 'retain & in empty query params', 'retain && in empty query params',
       'retain &foo in query param', 'retain foo& in query param', 'disabled query param', 'params with empty key or value',
       'path unicode characters', 'path pre-encoded', 'query unicode characters', 'query pre-encoded',
+      // Query parts with line breaks, `&` and `#` are encoded as Postman sends them.
+      'newlines', 'params with & and #',
     ];
     for (const name of passing) {
       const r = run.byName(name);
@@ -163,12 +165,8 @@ describe('Postman corpus collections through ferry import and ferry run', () => 
     // ["", "get"] joins to `//get`, which is not the local echo's `/get` route (no `url` in its answer).
     expect(failed('\\\\ in path').error).toBeNull();
     expect(message('\\\\ in path', 'Request URL')).toBe("expected undefined to equal 'https://httpbin.org/get'");
-    // WHATWG URL parsing drops the newlines of `?foo=\nbar\n` (Postman encodes them as %0A) ...
-    expect(message('newlines', 'Request URL')).toMatch(/^expected 'https:\/\/postman-echo\.com\/get\?foo=bar' to equal/);
-    // ... and removes `.` path segments (Postman keeps them).
+    // WHATWG URL parsing removes `.` path segments (Postman keeps them).
     expect(message('Encoding/path encoding', 'Request Payload')).toMatch(/^expected 'GET \/%20\/!\/%22.* to include 'GET \/%20\/!\/%22/);
-    // The raw URL's `b%23a%26r=` is sent as written; Postman rebuilds it from the parts, without `=`.
-    expect(message('params with & and #', 'Request URL')).toMatch(/^expected 'https:\/\/postman-echo\.com\/get\?q=%231%2/);
     // The script wants newman's server on port 4041 and a `Host` header spelled so.
     expect(message('IP shorthands', 'Request Payload')).toMatch(/to include 'Host: 127\.0\.0\.1:4041'$/);
     // disableUrlEncoding is not imported (the import said so): Ferry encodes `"`, `<`, `>`.
@@ -176,7 +174,7 @@ describe('Postman corpus collections through ferry import and ferry run', () => 
     expect(disabled.map((r) => [r.name, r.passed])).toEqual([['path encoding', false], ['query encoding', false]]);
     expect(disabled[1]!.tests[1]!.message).toMatch(/^expected 'GET \/\?q=%22%27%3C=%3E/);
 
-    expect(run.json.summary).toMatchObject({ requests: 26, failedRequests: 8 });
+    expect(run.json.summary).toMatchObject({ requests: 26, failedRequests: 6 });
     expect(run.junit.filter((c) => c.skipped).length).toBe(run.json.results.reduce((n, r) => n + r.tests.filter((t) => t.skipped).length, 0));
   });
 
