@@ -96,6 +96,28 @@ describe('as Newman runs them', () => {
     expect(result.tests.map((t) => [t.name, t.passed, t.message])).toEqual([['cookies', true, undefined], ['legacy header', true, undefined]]);
   });
 
+  it('failure messages read as Newman\'s: a legacy tests[...] value, a missing header', async () => {
+    expect(await tests(`
+      tests['false'] = false;
+      tests['undefined'] = undefined;
+      tests['empty'] = '';
+      tests['zero'] = 0;
+      tests['true'] = 1;
+      pm.test('no header', () => pm.response.to.have.header('Location'));
+      pm.test('has header', () => pm.response.to.not.have.header('Content-Type'));
+      pm.test('header value', () => pm.response.to.have.header('Content-Type', 'text/plain'));
+    `)).toEqual({
+      false: 'fail: expected false to be truthy',
+      undefined: 'fail: expected undefined to be truthy',
+      empty: 'fail: expected  to be truthy',
+      zero: 'fail: expected 0 to be truthy',
+      true: 'pass',
+      'no header': "fail: expected response to have header with key 'Location'",
+      'has header': "fail: expected response to not have header with key 'Content-Type'",
+      'header value': "fail: expected 'Content-Type' response header to be 'text/plain' but got 'application/json'",
+    });
+  });
+
   it("query.add('k=v') adds the pair k=v (a header list still reads 'Name: value')", async () => {
     const result = await engine.runPreRequest(preContext([`pm.request.url.query.add('added=3'); pm.request.headers.add('X-A: 1');`]));
     expect(result.errors).toEqual([]);

@@ -215,7 +215,7 @@ function responseAssertions(chaiStatic: ChaiStatic): void {
     const r = this._obj as ScriptResponse;
     const has = r.headers.has(name);
     if (value === undefined || !has) {
-      this.assert(has, `expected response to have header '${name}'`, `expected response not to have header '${name}'`);
+      this.assert(has, `expected response to have header with key '${name}'`, `expected response to not have header with key '${name}'`);
       if (value === undefined) return;
     }
     const actual = r.headers.get(name);

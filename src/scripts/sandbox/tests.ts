@@ -81,7 +81,11 @@ export class TestCollector {
         : r.pending === 'done' ? { name: r.name, passed: false, message: 'the test never called done() (scripts have no timers or network, so call it before the script ends)' }
           : r,
     );
-    for (const key of Object.keys(this.legacy)) out.push({ name: key, passed: Boolean(this.legacy[key]) });
+    // A failed one says why in Postman's words (postman-sandbox's legacy interface).
+    for (const key of Object.keys(this.legacy)) {
+      const value = this.legacy[key];
+      out.push(value ? { name: key, passed: true } : { name: key, passed: false, message: `expected ${String(value)} to be truthy` });
+    }
     return out;
   }
 }
