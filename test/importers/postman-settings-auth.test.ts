@@ -241,6 +241,21 @@ describe('scripts', () => {
     }
   });
 
+  it('a script switched off in the collection (event disabled: true) is kept as comments, not run, as Newman skips it', async () => {
+    const event = (listen: string, code: string, disabled?: boolean) => ({ listen, ...(disabled ? { disabled } : {}), script: { exec: code.split('\n') } });
+    const result = await importCollection({
+      event: [event('prerequest', 'pm.sendRequest("http://x");\nconsole.log(1);', true)],
+      item: [{ name: 'R', event: [event('test', 'pm.test("off", () => {});', true), event('test', 'pm.test("on", () => {});')], request: { url: 'http://x' } }],
+    });
+    const r = byPath(result);
+    expect(r.get('C/')!.scripts).toEqual({ preRequest: '// Switched off in the collection (disabled), so not run:\n// pm.sendRequest("http://x");\n// console.log(1);' });
+    expect(r.get('C/R')!.scripts).toEqual({ postResponse: '// Switched off in the collection (disabled), so not run:\n// pm.test("off", () => {});\npm.test("on", () => {});' });
+    const notes = result.notes.join('\n');
+    expect(notes).toContain('Scripts switched off in the collection were kept as comments and do not run: C/R (post-response); C (pre-request).');
+    // A commented-out script does not count as using an unavailable member.
+    expect(notes).not.toMatch(/sendRequest/);
+  });
+
   it('one note for OAuth 2.0 settings shared by many requests, listing the places', async () => {
     const oauth = { type: 'oauth2', oauth2: [{ key: 'grant_type', value: 'implicit' }, { key: 'useBrowser', value: true }] };
     const result = await importCollection({ item: Array.from({ length: 30 }, (_, i) => ({ name: `r${i}`, request: { url: 'http://127.0.0.1/', auth: oauth } })) });

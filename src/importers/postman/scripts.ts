@@ -9,6 +9,8 @@ export interface ScriptContext {
   unavailable: Map<string, string[]>;
   /** Event names skipped, with where. */
   skippedEvents: string[];
+  /** Scripts switched off in the collection (`disabled: true`), kept as comments, with where. */
+  disabledScripts?: string[];
   /**
    * Notes that would repeat for many places (a request setting Ferry lacks, an OAuth 2.0 redirect
    * URL): the note's head, then where. One note each for the whole import, listing the places.
@@ -51,11 +53,19 @@ export function collectScripts(events: unknown, where: string, ctx: ScriptContex
       continue;
     }
     if (!code.trim()) continue;
+    const phase = listen === 'test' ? 'post-response' : 'pre-request';
+    if (e.disabled === true) {
+      // Newman skips a switched-off event; Ferry has no such switch, so the code stays as comments.
+      const commented = ['// Switched off in the collection (disabled), so not run:', ...code.split('\n').map((l) => `// ${l}`)].join('\n');
+      out[field] = out[field] ? `${out[field]}\n${commented}` : commented;
+      (ctx.disabledScripts ??= []).push(`${where} (${phase})`);
+      continue;
+    }
     out[field] = out[field] ? `${out[field]}\n${code}` : code;
     for (const [member, pattern] of UNAVAILABLE) {
       if (pattern.test(code)) {
         const list = ctx.unavailable.get(member) ?? [];
-        list.push(`${where} (${listen === 'test' ? 'post-response' : 'pre-request'})`);
+        list.push(`${where} (${phase})`);
         ctx.unavailable.set(member, list);
       }
     }
@@ -71,6 +81,7 @@ export function summaryNotes(ctx: ScriptContext): string[] {
   }
   for (const [head, places] of ctx.grouped) notes.push(`${head}: ${list(places)}.`);
   if (ctx.skippedEvents.length > 0) notes.push(`Scripts of other events were skipped: ${list(ctx.skippedEvents)}.`);
+  if (ctx.disabledScripts?.length) notes.push(`Scripts switched off in the collection were kept as comments and do not run: ${list(ctx.disabledScripts)}.`);
   if (ctx.files.length > 0) notes.push(`Files are not part of an export; choose them again for: ${list(ctx.files)}.`);
   return notes;
 }
