@@ -120,6 +120,17 @@ describe('auth types kept with their settings (spec 4.2)', () => {
   });
 });
 
+describe('OAuth 2.0 parts Ferry does not bring over say so', () => {
+  it('a token kept in the export, and a token sent in the URL query, each get one note listing where (both were dropped silently)', async () => {
+    // Newman sends a saved accessToken as it is, where addTokenTo says.
+    const corpus = await importFile('v20-auth-helpers.postman_collection.json');
+    expect(corpus.notes).toContain('The OAuth 2.0 access token saved in the collection was not imported (tokens stay out of the workspace); Ferry gets a token through the grant when the request is sent: c1/OAuth2.');
+    const variants = await importFile('v21-oauth2-variants.postman_collection.json');
+    expect(variants.notes).toContain('OAuth 2.0 tokens are sent in the Authorization header; the collection added them to the URL query (addTokenTo: queryParams), which Ferry does not do: Oauth2/Auth Code; Oauth2/PKCE; Oauth2/Implicit from PKCE; Oauth2/Client Creds from PKCE; Oauth2/Password from PKCE.');
+    expect(variants.notes.join('\n')).not.toMatch(/access token saved/);
+  });
+});
+
 describe('request settings from protocolProfileBehavior (spec 4.2)', () => {
   it('requests take the settings of the folders and collection above them, their own winning', async () => {
     const result = await importFile('v21-protocol-profile-behavior.postman_collection.json');

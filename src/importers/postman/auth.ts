@@ -62,6 +62,14 @@ function mapOAuth2(p: Record<string, unknown>, where: string, grouped: GroupedNo
   if (/implicit/i.test(grantRaw)) {
     addGrouped(grouped, 'The OAuth 2.0 implicit grant was imported as authorization code with PKCE: the OAuth 2.0 Security Best Current Practice (RFC 9700) deprecates the implicit grant, which returns the token in the redirect URL where it can leak. With PKCE the redirect brings a one-time code, and Ferry exchanges it at the token endpoint for the token: set tokenUrl, and check that the provider allows the authorization code grant for this client', where);
   }
+  // Newman sends a saved token as it is, where addTokenTo says; Ferry neither keeps tokens in
+  // the workspace (spec 5.2) nor puts them in the query: say so rather than drop them silently.
+  if (str(p.accessToken)) {
+    addGrouped(grouped, 'The OAuth 2.0 access token saved in the collection was not imported (tokens stay out of the workspace); Ferry gets a token through the grant when the request is sent', where);
+  }
+  if (p.addTokenTo === 'queryParams') {
+    addGrouped(grouped, 'OAuth 2.0 tokens are sent in the Authorization header; the collection added them to the URL query (addTokenTo: queryParams), which Ferry does not do', where);
+  }
   const auth: Auth = { type: 'oauth2', grantType };
   const set = (field: string, value: unknown) => {
     const s = str(value);
