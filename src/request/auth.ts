@@ -78,9 +78,13 @@ export async function applyAuth(auth: Auth, target: AuthTarget, options: ApplyAu
       return;
     }
     case 'bearer': {
+      const token = f('token');
+      // No token (a variable a login script has not set yet): no header, as Postman sends none,
+      // rather than a bare `Bearer` a server may refuse where it takes anonymous requests.
+      if (token === '') return;
       const prefix = auth.prefix === undefined ? 'Bearer' : f('prefix');
-      addHeader(target, 'Authorization', withPrefix(prefix, f('token')));
-      addCredentials(target, f('token'));
+      addHeader(target, 'Authorization', withPrefix(prefix, token));
+      addCredentials(target, token);
       return;
     }
     case 'apiKey': {

@@ -123,6 +123,18 @@ describe('auth inheritance (spec 5.1)', () => {
     expect(q.url).toBe('http://h/p?a=1&api%20key=v%261');
   });
 
+  it('bearer with an empty token (a variable not set yet) sends no Authorization header, as Postman does, not a bare "Bearer"', async () => {
+    const scope = buildVariableScope({ overrides: new Map([['token', '']]) });
+    for (const token of ['', '{{token}}']) {
+      const p = await prepareRequest({ request: request({ url: 'http://h/', auth: { type: 'bearer', token } }), path: 'A/R.yaml', folders: [folder('')], workspace: { root, file: workspace() }, variables: scope });
+      expect(p.headers.filter((h) => h.name.toLowerCase() === 'authorization'), token).toEqual([]);
+    }
+    // Inherited from a folder too; a token that is there still goes.
+    const inherited = await prepare(request({ url: 'http://h/' }), [folder(''), folder('A', { auth: { type: 'bearer', token: '' } })]);
+    expect(inherited.headers.some((h) => h.name.toLowerCase() === 'authorization')).toBe(false);
+    expect((await prepare(request({ url: 'http://h/', auth: { type: 'bearer', token: 't' } }))).headers).toContainEqual({ name: 'Authorization', value: 'Bearer t' });
+  });
+
   it('an explicit header of the same name wins over the auth', async () => {
     const p = await prepare(request({ url: 'http://h/', headers: [{ key: 'authorization', value: 'Custom x' }], auth: { type: 'bearer', token: 't' } }));
     expect(p.headers.filter((h) => h.name.toLowerCase() === 'authorization')).toEqual([{ name: 'authorization', value: 'Custom x' }]);
