@@ -202,4 +202,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await panel().getByLabel('Open result file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
     await expect.poll(() => panel().getByRole('alert').textContent()).toContain('notes.json: is not a Ferry load result');
   });
+
+  it('a load test file added or deleted on disk (git, an editor) while the panel is open shows up in its list', async () => {
+    await ws.write('loadtests/pulled.yaml', { name: 'Pulled', targets: [{ request: 'Hello.yaml' }], stages: [{ durationSecs: 1, target: 1 }] });
+    await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Pulled' }).count(), { timeout: 5_000 }).toBe(1);
+    await fs.rm(file('loadtests/pulled.yaml'));
+    await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Pulled' }).count(), { timeout: 5_000 }).toBe(0);
+  });
 });

@@ -207,6 +207,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => panel.getByRole('group', { name: 'Send to clients' }).getByLabel('Send to').textContent(), { timeout: 5_000 }).toContain(peer);
     client.close();
   });
+
+  it('a server file added or deleted on disk (git, an editor) while the panel is open shows up in its list', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    await panel.getByRole('button', { name: 'Edit Names' }).waitFor();
+    await ws.write('servers/pulled.yaml', { name: 'Pulled', kind: 'udp' });
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Pulled' }).count(), { timeout: 5_000 }).toBe(1);
+    await fs.rm(path.join(ws.root, 'servers/pulled.yaml'));
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Pulled' }).count(), { timeout: 5_000 }).toBe(0);
+  });
 });
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium: the autoStart rule', () => {

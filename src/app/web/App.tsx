@@ -64,6 +64,8 @@ export function App() {
   const loadKept = useRef(false);
   if (loadOpen) loadKept.current = true;
   const [traffic, setTraffic] = useState<TrafficView[]>([]);
+  /** Counts the workspace's changes on disk (the live channel's `changed`): the servers and load panels read their lists again. */
+  const [diskChanges, setDiskChanges] = useState(0);
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
   const [variableNames, setVariableNames] = useState<string[] | null>(null);
@@ -201,6 +203,7 @@ export function App() {
   const onLive = useCallback((event: LiveEvent) => {
     if (event.type === 'changed') {
       void loadWorkspace();
+      setDiskChanges((n) => n + 1);
       const path = selectedRef.current;
       if (path && event.paths.some((p) => p === `requests/${path}` || p === '' || !p.includes('.'))) void checkExternal();
       return;
@@ -549,9 +552,9 @@ export function App() {
               <button className="primary" onClick={() => actions.importInto('')}>Import…</button>
             </div>
           )}
-          {loadKept.current && <Suspense fallback={null}><LoadPanel hidden={!loadOpen} onClose={() => setLoadOpen(false)} /></Suspense>}
+          {loadKept.current && <Suspense fallback={null}><LoadPanel hidden={!loadOpen} diskChanges={diskChanges} onClose={() => setLoadOpen(false)} /></Suspense>}
           {draft && selected && <LivePanel request={draft} path={selected} onChange={edit} />}
-          {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} onClose={() => setServersOpen(false)} />}
+          {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} diskChanges={diskChanges} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
       </div>

@@ -30,7 +30,8 @@ type Shown =
 const POINTS_DRAWN = 3600;
 
 /** `hidden`: closed, but kept (the app keeps the panel once opened, so closing it loses no draft and no run in progress). */
-export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hidden?: boolean }) {
+/** `diskChanges` moves when workspace files change on disk (git, an editor): the open panel reads its list again. */
+export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClose: () => void; hidden?: boolean; diskChanges?: number }) {
   const [list, setList] = useState<LoadTestList | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [saved, setSaved] = useState<LoadTestFile | null>(null);
@@ -85,9 +86,9 @@ export function LoadPanel({ onClose, hidden = false }: { onClose: () => void; hi
   }, [loadHistory]);
 
   useEffect(() => {
-    // Shown again: files may have come or gone meanwhile.
+    // Shown again, or files changed on disk while shown: files may have come or gone meanwhile.
     if (!hidden) void loadList();
-  }, [hidden]);
+  }, [hidden, diskChanges]);
 
   useEffect(() => {
     return onLoadEvent(({ runId, event }) => {

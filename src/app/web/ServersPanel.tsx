@@ -42,7 +42,8 @@ function TrafficDetail({ detail }: { detail: unknown }) {
   );
 }
 
-export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: TrafficView[]; onTraffic: (rows: TrafficView[]) => void; onClose: () => void }) {
+/** `diskChanges` moves when workspace files change on disk (git, an editor): the list is read again. */
+export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { traffic: TrafficView[]; onTraffic: (rows: TrafficView[]) => void; diskChanges: number; onClose: () => void }) {
   const [servers, setServers] = useState<ServerView[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +57,12 @@ export function ServersPanel({ traffic, onTraffic, onClose }: { traffic: Traffic
     void refresh();
     api.get<TrafficView[]>('/api/servers/traffic').then(onTraffic, () => undefined);
   }, []);
+
+  // A server file added, changed or deleted outside the app: listed as it now is.
+  const firstChanges = useRef(diskChanges);
+  useEffect(() => {
+    if (diskChanges !== firstChanges.current) void refresh();
+  }, [diskChanges]);
 
   // Connection counts and clients move with the traffic (connects and closes are traffic too): both
   // are asked again after new records, at most twice a second (a busy mock logs thousands a second).
