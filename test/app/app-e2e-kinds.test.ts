@@ -323,6 +323,48 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await fileOnce('Ticks.yaml', (d) => (d.settings as { repeat?: unknown }).repeat === undefined);
   });
 
+  it("Socket.IO against Ferry's own server started in the panel: event and ack set in Options reach the composer; the echo, the ack and a push from the traffic panel arrive", async () => {
+    await ws.write('servers/sio.yaml', { name: 'Sio', kind: 'socketio', port: 0 });
+    await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    const servers = page.getByLabel('Servers', { exact: true });
+    await servers.getByRole('button', { name: 'Start Sio' }).click();
+    const url = (await page.getByTestId('server-url-sio').textContent())!;
+    await newRequest('Chat', 'socketio');
+    await page.getByLabel('URL').fill(url);
+    const panel = page.getByLabel('Live connection');
+    await panel.getByLabel('Event').waitFor();
+    // Set in the request's options after the composer was drawn: the composer follows.
+    await page.getByRole('tab', { name: 'Options' }).click();
+    await options().getByLabel('event', { exact: true }).fill('hello');
+    await options().getByLabel('ack', { exact: true }).check();
+    await expect.poll(() => panel.getByLabel('Event').inputValue()).toBe('hello');
+    expect(await panel.getByLabel('Ack').isChecked()).toBe(true);
+    const data = await fileOnce('Chat.yaml', (d) => (d.socketio as { ack?: boolean } | undefined)?.ack === true);
+    expect(data.socketio).toEqual({ event: 'hello', ack: true });
+
+    await panel.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 5_000 }).toContain('Connected to');
+    await panel.getByLabel('Message', { exact: true }).fill('["hi"]');
+    await panel.getByRole('button', { name: 'Send', exact: true }).click();
+    const list = panel.getByLabel('Messages', { exact: true });
+    // Echo mode: the event back, and the acknowledgement with its arguments.
+    await expect.poll(() => list.locator('li.received').count(), { timeout: 5_000 }).toBe(2);
+    expect((await list.locator('li.received').allTextContents()).join('\n')).toMatch(/hello[\s\S]*hi/);
+    expect((await list.locator('li.received').allTextContents()).join('\n')).toContain('ack');
+    // Pushed from the traffic panel with an event name: the open request's connection gets it.
+    const push = servers.getByRole('group', { name: 'Send to clients' });
+    await push.getByLabel('Send from server').selectOption('sio');
+    await push.getByLabel('Event name').fill('news');
+    await push.getByLabel('Message to send').fill('["extra"]');
+    await push.getByRole('button', { name: 'Push' }).click();
+    await expect.poll(() => push.getByRole('status').textContent()).toBe('Sent to 1 client.');
+    await expect.poll(() => list.locator('li.received').count(), { timeout: 5_000 }).toBe(3);
+    expect(await list.locator('li.received').last().textContent()).toContain('news');
+    await panel.getByRole('button', { name: 'Disconnect' }).click();
+    await servers.getByRole('button', { name: 'Stop Sio' }).click();
+    await page.getByRole('button', { name: 'Close servers' }).click();
+  });
+
   it('MQTT: client id, version, keep-alive and a subscription set in the form; a message on that subscription arrives on Connect', async () => {
     const broker = mosquittoMissing() ? await startAedes() : await startMosquitto();
     closers.push(() => broker.close());

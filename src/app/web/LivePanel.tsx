@@ -139,9 +139,12 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
   const spec = kinds?.[request.kind];
   const live = connects(spec, request);
 
+  /** The composer as the request's draft last gave it: an edit in the editor reaches the fields it changes. */
+  const fromDraft = useRef<Composer | null>(null);
   // Another request opened in the editor: the composer starts from its draft; its connection is closed.
   useEffect(() => {
-    setComposer(live && spec ? composerFrom(request, spec) : null);
+    fromDraft.current = live && spec ? composerFrom(request, spec) : null;
+    setComposer(fromDraft.current);
     return () => {
       const id = connectionId.current;
       connectionId.current = null;
@@ -153,6 +156,19 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [path, live]);
+
+  // The request's draft edited in the editor (Socket.IO's event in Options, the body…): the composer
+  // takes the fields that changed there, and keeps what was typed in it for the others.
+  const drafted = live && spec ? composerFrom(request, spec) : null;
+  const draftedKey = JSON.stringify(drafted);
+  useEffect(() => {
+    const before = fromDraft.current;
+    fromDraft.current = drafted;
+    if (!drafted || !before) return;
+    const changed = (Object.keys(drafted) as Array<keyof Composer>).filter((k) => drafted[k] !== before[k]);
+    if (changed.length > 0) setComposer((c) => (c ? { ...c, ...Object.fromEntries(changed.map((k) => [k, drafted[k]])) } : c));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [draftedKey]);
 
   useEffect(() => {
     const listener = (event: ConnectionEvent) => {
