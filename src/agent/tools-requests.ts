@@ -19,7 +19,7 @@ import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
 import { isRefusedProgram, refusalForAgent } from './programs.js';
-import { progressReporter } from './progress.js';
+import { messageProgress, progressReporter } from './progress.js';
 import { maskDeep } from '../variables/workspace-mask.js';
 import { cutText, LIMITS } from './limits.js';
 import type { AgentState, VariableChoice } from './state.js';
@@ -182,7 +182,8 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         if ((args.path === undefined) === (args.request === undefined)) throw new AgentError('Give either path (a saved request) or request (an inline one), not both and not neither.');
         if (args.path !== undefined && args.folder !== undefined) throw new AgentError('folder places an inline request; a saved request (path) sits where its file is.');
         const target = args.path !== undefined ? savedPath(ws, args.path) : inlineRequest(ws, args.request, args.folder);
-        const { result, response } = await state.withSession(ws, choiceOf(args), (session) => session.exchange(target, { signal: extra.signal }));
+        const onMessage = messageProgress(extra);
+        const { result, response } = await state.withSession(ws, choiceOf(args), (session) => session.exchange(target, { signal: extra.signal, ...(onMessage ? { onMessage } : {}) }));
         if (typeof target === 'string' && response) {
           state.lastResponses.set(result.path.toLowerCase(), { path: result.path, at: result.startedAt, status: response.outcome.status, headers: response.headers, body: response.body });
         }

@@ -99,7 +99,7 @@ async function makeWorkspace(): Promise<void> {
   await write('requests/Tool.yaml', { name: 'Tool', kind: 'mcp', seq: 6, url: 'node -e "process.exit(0)"', mcp: { transport: 'stdio', name: 'echo' } });
   await write('requests/Broken.yaml', 'name: [unclosed');
   await write('servers/mock.yaml', { name: 'Mock', port: 0, http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hello": "{{who}}"}' }] } });
-  await write('servers/events.yaml', { name: 'Events', kind: 'sse', port: 0, sse: { intervalMs: 50, events: [{ event: 'greeting', data: 'Hello {{request.query.user}}' }] } });
+  await write('servers/events.yaml', { name: 'Events', kind: 'sse', port: 0, sse: { intervalMs: 50, repeat: true, events: [{ event: 'greeting', data: 'Hello {{request.query.user}}' }] } });
   await write('collection.json', {
     info: { name: 'Imported', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
     item: [{ name: 'Ping', request: { method: 'GET', url: `${baseUrl}/echo` } }],
@@ -450,6 +450,17 @@ describe('ferry mcp', () => {
     expect(sse.json.kind).toBe('sse');
     expect(sse.json.stream.stoppedBy).toBeDefined();
     expect(sse.json.messages[0]).toMatchObject({ event: 'greeting', text: 'Hello Ada' });
+    // A stream read long reports each message as progress (a count, no content), so a client's timeout can wait for it.
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const five = await client.callTool(
+      { name: 'send_request', arguments: { request: { name: 'Five', kind: 'sse', url: `${events.json.url}/?user=Ada`, settings: { stream: { maxEvents: 5, timeoutMs: 5000 } } } } },
+      undefined,
+      { timeout: 30_000, resetTimeoutOnProgress: true, onprogress: (p) => void progress.push(p) },
+    );
+    expect(JSON.parse((five.content as Array<{ text: string }>)[0]!.text).messages).toHaveLength(5);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress[0]).toEqual({ progress: 1, message: '1 message so far' });
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
 
     expect((await call('stop_server', { id: 'mock' })).json).toEqual({ id: 'mock', stopped: true });
     expect((await call('stop_server', { id: 'events' })).isError).toBe(false);
