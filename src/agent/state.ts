@@ -67,6 +67,8 @@ export class AgentState {
       dataFolder: this.dataFolder(ws),
       ...(choice.environment !== undefined ? { environment: choice.environment } : {}),
       vars: new Map(Object.entries(choice.variables ?? {})),
+      // Messages name the tools' arguments, not the command line's flags.
+      face: 'agent',
       // No allowPrograms: only what a person allowed on this computer (`ferry programs allow`) starts.
     };
     const session = new Session(options);

@@ -142,6 +142,7 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         const environment = await resolveEnvironment(ws, args.environment, data);
         const { prepared: unshaped, notes } = await prepareSavedRequest(ws, found, {
           action: 'describe',
+          face: 'agent',
           ...(args.environment !== undefined ? { environment: args.environment } : {}),
           vars: new Map(Object.entries(args.variables ?? {})),
           substitute: args.substitute !== false,

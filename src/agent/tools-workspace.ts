@@ -97,7 +97,7 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
         }
         if (args.path === undefined) throw new AgentError('Give path, the request to export (as list_requests shows it).');
         const { code, target, prepared } = await exportSavedRequest(ws, args.path, {
-          lang: args.lang, lib: args.lib, substitute: args.substitute !== false, environment: args.environment, vars: new Map(Object.entries(args.variables ?? {})),
+          lang: args.lang, lib: args.lib, substitute: args.substitute !== false, environment: args.environment, vars: new Map(Object.entries(args.variables ?? {})), face: 'agent',
         });
         alsoMask((mask) => addPreparedCredentials(mask, prepared));
         return { lang: target.lang, lib: target.lib, code };

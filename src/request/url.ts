@@ -8,13 +8,14 @@ import { PrepareError } from './errors.js';
 // `https:\\host` counts as a scheme too: the URL parser reads backslashes as slashes there.
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]{2}/;
 
-/** Who shows a message: the command line (`ferry …`) or the app's page. */
-export type Face = 'cli' | 'app';
+/** Who shows a message: the command line (`ferry …`), the app's page, or an AI agent (`ferry mcp`). */
+export type Face = 'cli' | 'app' | 'agent';
 
 /** How each face chooses an environment, for messages that tell the user to choose one. */
 const CHOOSE_ENVIRONMENT: Record<Face, string> = {
   cli: 'choose an environment with -e',
   app: 'choose an environment in the Environment selector of the top bar',
+  agent: 'give an environment (the environment argument; list_environments shows them)',
 };
 
 /** Splits a URL as typed into `scheme://authority`, path, and `?query#fragment`. */

@@ -283,6 +283,15 @@ describe('ferry mcp', () => {
     const noFolder = await call('send_request', { request: { name: 'x', url: 'http://127.0.0.1:1/' }, folder: '../..' });
     expect(noFolder.isError).toBe(true);
     expect(noFolder.text).toMatch(/without \. or \.\. parts/);
+    // Messages tell the agent what it can do: its environment argument, not the command line's -e.
+    const noHost = await call('send_request', { request: { name: 'No host', url: '{{apiHost}}/x' } });
+    expect(noHost.json.error).toMatch(/the URL still holds \{\{apiHost\}\} where the host should be; define the variable or give an environment \(the environment argument/);
+    expect(noHost.json.error).not.toMatch(/ -e\b/);
+    const described = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { baseUrl: '{{apiHost}}' } });
+    expect(described.isError).toBe(true);
+    expect(described.text).toMatch(/the environment argument/);
+    const exported = await call('export_code', { path: 'Echo/Get echo.yaml', lang: 'curl', variables: { baseUrl: '{{apiHost}}' } });
+    expect(exported.text).toMatch(/the environment argument/);
     const folder = await call('send_request', { path: 'Echo' });
     expect(folder.isError).toBe(true);
     expect(folder.text).toMatch(/folder, not one request/);
