@@ -10,6 +10,7 @@ import { namedFile } from '../support/paths-inside.js';
 import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { PrepareError } from './errors.js';
 import type { PreparedBody, PreparedMultipartPart } from './prepared.js';
+import type { Face } from './url.js';
 
 export interface BodyContext {
   /** Absolute workspace folder; relative file paths resolve against it. */
@@ -19,7 +20,17 @@ export interface BodyContext {
   fill: (text: string) => string;
   /** For messages: `requests/Folder/Name.yaml`. */
   where: string;
+  /** Who reads the messages (how files outside are allowed there); the command line when absent. */
+  face?: Face;
 }
+
+/** How each face gets files outside the workspace allowed, for the message that refuses one. */
+const ALLOW_FILES_OUTSIDE: Record<Face, string> = {
+  cli: 'allow files outside it (ferry config set filesOutsideWorkspace true, or --allow-files-outside)',
+  app: 'allow files outside it (ferry config set filesOutsideWorkspace true)',
+  // An agent has no flag to pass: a person decides, as for programs (docs/agents.md, "Safety").
+  agent: 'ask the user to allow files outside it (ferry config set filesOutsideWorkspace true)',
+};
 
 export interface PreparedBodyWithType {
   body: PreparedBody;
@@ -130,13 +141,13 @@ async function readChecked(absolutePath: string, written: string, ctx: Pick<Body
 }
 
 /** Resolves a body file and checks the rules; returns its absolute path. */
-export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where'>, what: string): Promise<string> {
+export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where' | 'face'>, what: string): Promise<string> {
   if (written.trim() === '') throw new PrepareError(`${ctx.where}: the ${what} names no file.`);
   const { absolute: absolutePath, inside, linked } = await namedFile(ctx.root, written);
   if (linked) throw new PrepareError(`${ctx.where}: the ${what} file cannot be used: ${linked}.`);
   if (!inside && !ctx.allowFilesOutside) {
     throw new PrepareError(
-      `${ctx.where}: the ${what} file ${written} lies outside the workspace folder. Move it into the workspace, or allow files outside it (ferry config set filesOutsideWorkspace true, or --allow-files-outside).`,
+      `${ctx.where}: the ${what} file ${written} lies outside the workspace folder. Move it into the workspace, or ${ALLOW_FILES_OUTSIDE[ctx.face ?? 'cli']}.`,
     );
   }
   let stat;

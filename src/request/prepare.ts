@@ -132,6 +132,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace,
     fill,
     where,
+    ...(options.face ? { face: options.face } : {}),
   });
   if (contentType && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: contentType });
 
@@ -218,7 +219,7 @@ async function prepareNamed(
   const { fill, where } = parts;
   if (parts.target === '') throw new PrepareError(`${where}: the URL is empty; give the name, address or command ${rules.noun} goes to.`);
   const app = options.settings ?? DEFAULT_SETTINGS;
-  const { body } = await prepareBody(request.body, { root: workspace.root, allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace, fill, where });
+  const { body } = await prepareBody(request.body, { root: workspace.root, allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace, fill, where, ...(options.face ? { face: options.face } : {}) });
   const { auth } = effectiveAuth(request, input.folders, workspace.file);
   const prepared: PreparedRequest = { method: parts.method, url: parts.target, headers: [], body, authType: auth.type, settings: parts.settings };
   addCommonParts(prepared, input, rules, auth, fill);

@@ -292,6 +292,9 @@ describe('ferry mcp', () => {
     expect(described.text).toMatch(/the environment argument/);
     const exported = await call('export_code', { path: 'Echo/Get echo.yaml', lang: 'curl', variables: { baseUrl: '{{apiHost}}' } });
     expect(exported.text).toMatch(/the environment argument/);
+    const outsideBody = await call('send_request', { request: { name: 'Upload', method: 'POST', url: '{{baseUrl}}/echo', body: { type: 'binary', file: path.join(outside, 'x.bin') } } });
+    expect(outsideBody.json.error).toMatch(/lies outside the workspace folder\. Move it into the workspace, or ask the user to allow files outside it \(ferry config set filesOutsideWorkspace true\)\./);
+    expect(outsideBody.json.error).not.toMatch(/--allow-files-outside/);
     const folder = await call('send_request', { path: 'Echo' });
     expect(folder.isError).toBe(true);
     expect(folder.text).toMatch(/folder, not one request/);
