@@ -91,3 +91,33 @@ describe('docs examples', () => {
     }
   }, 120_000);
 });
+
+/** The commands (and subcommands) `ferry --help` lists, as argument lists. */
+async function commandPaths(prefix: string[] = []): Promise<string[][]> {
+  const help = (await ferry([...prefix, '--help'])).stdout;
+  const section = help.split(/\nCommands:\n/)[1]?.split(/\n\n/)[0] ?? '';
+  const names = [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((name) => name !== 'help');
+  const out: string[][] = [];
+  for (const name of names) {
+    out.push([...prefix, name]);
+    if (prefix.length === 0) out.push(...(await commandPaths([name])));
+  }
+  return out;
+}
+
+describe('--help and the docs', () => {
+  it('every option of every command's --help is described in the README or docs/*.md', async () => {
+    const docs = [await fs.readFile(path.join(repo, 'README.md'), 'utf8')];
+    for (const file of (await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md'))) docs.push(await fs.readFile(path.join(repo, 'docs', file), 'utf8'));
+    const text = docs.join('\n');
+    const commands = await commandPaths();
+    expect(commands.map((c) => c.join(' '))).toEqual(expect.arrayContaining(['run', 'mcp', 'env use', 'load merge']));
+    const missing: string[] = [];
+    for (const command of commands) {
+      const help = (await ferry([...command, '--help'])).stdout;
+      const options = [...help.matchAll(/^ {2}(?:-[a-zA-Z], )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((o) => o !== '--help');
+      for (const option of options) if (!new RegExp(`${option}(?![a-z-])`).test(text)) missing.push(`ferry ${command.join(' ')} ${option}`);
+    }
+    expect(missing).toEqual([]);
+  }, 60_000);
+});
