@@ -106,7 +106,7 @@ async function commandPaths(prefix: string[] = []): Promise<string[][]> {
 }
 
 describe('--help and the docs', () => {
-  it('every option of every command's --help is described in the README or docs/*.md', async () => {
+  it("every option of every command's --help is described in the README or docs/*.md", async () => {
     const docs = [await fs.readFile(path.join(repo, 'README.md'), 'utf8')];
     for (const file of (await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md'))) docs.push(await fs.readFile(path.join(repo, 'docs', file), 'utf8'));
     const text = docs.join('\n');
