@@ -121,3 +121,21 @@ describe('--help and the docs', () => {
     expect(missing).toEqual([]);
   }, 60_000);
 });
+
+describe('source paths in the docs', () => {
+  it('every src/ and test/ file the README and docs/*.md name exists', async () => {
+    const files = ['README.md', ...(await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = await fs.readFile(path.join(repo, file), 'utf8');
+      for (const [named] of text.matchAll(/\b(?:src|test)\/[A-Za-z0-9_./-]*\.(?:tsx?|mjs|js)\b/g)) {
+        // An import in a code example names `.js` for its `.ts` source, as ESM TypeScript does.
+        const candidates = named.endsWith('.js') ? [named, named.replace(/\.js$/, '.ts')] : [named];
+        let exists = false;
+        for (const candidate of candidates) exists ||= await fs.access(path.join(repo, candidate)).then(() => true, () => false);
+        if (!exists) missing.push(`${file}: ${named}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
