@@ -87,5 +87,26 @@ function encodedForms(value: string): string[] {
   const query = new URL('http://h/');
   query.search = value; // the whole value, encoded as the parser encodes a query
   forms.push(query.search.slice(1));
+  forms.push(...jsonForms(value));
   return forms;
+}
+
+/**
+ * The value inside a JSON string as servers that echo it write it: quotes and backslashes
+ * escaped (every encoder), non-ASCII as `\u00f6` (Python's json.dumps, in either case of hex),
+ * `/` as `\/` (PHP's json_encode), `<`, `>` and `&` as `\u003c`… (Go's encoding/json).
+ */
+function jsonForms(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  const unicode = (pattern: RegExp, upper: boolean) => (text: string) =>
+    text.replace(pattern, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`);
+  const ascii = unicode(/[\u0080-\uffff]/g, false)(json);
+  return [
+    json,
+    json.replaceAll('/', '\\/'),
+    ascii,
+    ascii.replaceAll('/', '\\/'),
+    unicode(/[\u0080-\uffff]/g, true)(json),
+    unicode(/[<>&]/g, false)(json),
+  ];
 }

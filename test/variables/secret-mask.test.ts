@@ -13,3 +13,20 @@ describe('SecretMask', () => {
     expect(mask.text('nothing secret here')).toBe('nothing secret here');
   });
 });
+
+describe('SecretMask in JSON', () => {
+  it('masks a value a server echoes inside a JSON string: quotes and backslashes escaped, non-ASCII as \\u escapes, / as \\/', () => {
+    const secret = 'Pa"ss\\wörd/12';
+    const mask = new SecretMask();
+    mask.add(secret);
+    // Node's JSON.stringify (Express, Fastify), Python's json.dumps (ASCII escapes), PHP's json_encode (\/ too).
+    const node = JSON.stringify({ key: secret });
+    const python = '{"key": "Pa\\"ss\\\\w\\u00f6rd/12"}';
+    const php = '{"key":"Pa\\"ss\\\\w\\u00f6rd\\/12"}';
+    expect(mask.text(node)).toBe('{"key":"***"}');
+    expect(mask.text(python)).toBe('{"key": "***"}');
+    expect(mask.text(php)).toBe('{"key":"***"}');
+    // The masked text is still JSON.
+    expect(JSON.parse(mask.text(node))).toEqual({ key: '***' });
+  });
+});
