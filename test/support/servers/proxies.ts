@@ -12,27 +12,29 @@ export interface ProxySeen {
   /** `GET http://127.0.0.1:1234/path`, `CONNECT 127.0.0.1:1234` or `SOCKS 127.0.0.1:1234`. */
   line: string;
   authorization?: string;
-  /** The request's header lines as they came (absolute-form requests only), repeated names too. */
-  rawHeaders?: string[];
 }
 
 export interface TestProxy {
   url: string;
   port: number;
   seen: ProxySeen[];
+  /** The header lines of each absolute-form request, as they came (repeated names too); HTTP proxies only. */
+  rawHeaders: string[][];
   close(): Promise<void>;
 }
 
 /** An HTTP proxy; with `credentials` (`user:password`) it answers 407 to anything else. */
 export async function startHttpProxy(options: { credentials?: string } = {}): Promise<TestProxy> {
   const seen: ProxySeen[] = [];
+  const rawHeaders: string[][] = [];
   const sockets = new Set<net.Socket>();
   const expected = options.credentials ? `Basic ${Buffer.from(options.credentials).toString('base64')}` : undefined;
   const allowed = (authorization: string | undefined) => !expected || authorization === expected;
 
   const server = http.createServer((req, res) => {
     const authorization = req.headers['proxy-authorization'];
-    seen.push({ line: `${req.method} ${req.url}`, authorization, rawHeaders: req.rawHeaders });
+    seen.push({ line: `${req.method} ${req.url}`, authorization });
+    rawHeaders.push(req.rawHeaders);
     if (!allowed(authorization)) {
       res.writeHead(407, { 'Proxy-Authenticate': 'Basic realm="test"' }).end();
       return;
@@ -71,6 +73,7 @@ export async function startHttpProxy(options: { credentials?: string } = {}): Pr
     url: listening.url,
     port: listening.port,
     seen,
+    rawHeaders,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await listening.close();
@@ -145,6 +148,7 @@ export async function startSocks5Proxy(options: { credentials?: string } = {}): 
     url: `socks5://127.0.0.1:${port}`,
     port,
     seen,
+    rawHeaders: [],
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
