@@ -25,6 +25,8 @@ export function importEnvironment(document: unknown, kind: 'environment' | 'glob
   const name = [...(rawName?.trim() || fallback)].slice(0, MAX_NAME_LENGTH).join('').trim();
   const result = emptyResult(kind, name);
   const variables = [];
+  /** The value of each row, by row (secret ones are empty in `variables`). */
+  const rowValues: string[] = [];
   let skipped = 0;
   for (const v of values) {
     if (!isObj(v) || typeof v.key !== 'string' || v.key === '') { skipped++; continue; }
@@ -32,7 +34,7 @@ export function importEnvironment(document: unknown, kind: 'environment' | 'glob
     const secret = v.type === 'secret';
     const enabled = !(v.enabled === false || v.disabled === true);
     variables.push({ key: v.key, value: secret ? '' : value, ...(enabled ? {} : { enabled: false }), ...(secret ? { secret: true } : {}) });
-    if (secret && value !== '') result.secrets.push({ scope: 'environment', environmentIndex: 0, key: v.key, value });
+    rowValues.push(value);
   }
   if (skipped > 0) result.notes.push(`${skipped} variable(s) without a name were skipped.`);
   // Postman (and Newman) use the last enabled row of a key; Ferry the first enabled one (spec
@@ -45,6 +47,13 @@ export function importEnvironment(document: unknown, kind: 'environment' | 'glob
     variables[i] = { ...v, enabled: false };
     repeated.add(v.key);
   });
+  // The secret store holds one value per key: the row that is used (the last enabled, else the last).
+  const used = new Map<string, number>();
+  variables.forEach((v, i) => { used.set(v.key, lastEnabled.get(v.key) ?? i); });
+  for (const i of used.values()) {
+    const v = variables[i]!;
+    if (v.secret && rowValues[i] !== '') result.secrets.push({ scope: 'environment', environmentIndex: 0, key: v.key, value: rowValues[i]! });
+  }
   if (repeated.size > 0) result.notes.push(`Some variables appear more than once (${[...repeated].join(', ')}); all were kept, and the last enabled one is used, as in Postman: the earlier ones were switched off.`);
   result.environments.push({ name, variables });
   return result;

@@ -59,4 +59,14 @@ describe('repeated and switched-off variables', () => {
     expect(['duplicate', 'oneDisabled', 'justDisabled'].map((k) => scope.resolve(k, { allowSecrets: false }))).toEqual(['2', '1', undefined]);
     expect(result.notes).toContain('Some variables appear more than once (duplicate); all were kept, and the last enabled one is used, as in Postman: the earlier ones were switched off.');
   });
+
+  it('a secret key given more than once keeps, in the secret store, the value of the row that is used', () => {
+    const result = importEnvironment({ name: 'S', values: [
+      { key: 'token', value: 'used', type: 'secret', enabled: true },
+      { key: 'token', value: 'switched-off', type: 'secret', enabled: false },
+      { key: 'pair', value: 'old', type: 'secret' },
+      { key: 'pair', value: 'new', type: 'secret' },
+    ] }, 'environment');
+    expect(result.secrets.map((s) => [s.key, s.value])).toEqual([['token', 'used'], ['pair', 'new']]);
+  });
 });
