@@ -59,7 +59,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'serve',
     term: 'serve [options] [server...]',
-    description: 'run local servers (mock APIs, event streams) until Ctrl-C; one line per request',
+    description: 'run local servers (mock APIs, event streams, WebSocket, Socket.IO, MCP, TCP, UDP, DNS, TCP relays) until Ctrl-C; one line per request or message',
     load: async () => (await import('./serve.js')).registerServe,
   },
   {

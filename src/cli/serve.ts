@@ -25,7 +25,7 @@ interface ServeOptions {
 export function registerServe(program: Command, ctx: CliContext): void {
   program
     .command('serve')
-    .description('run local servers (mock APIs, event streams) until Ctrl-C; one line per request')
+    .description('run local servers (mock APIs, event streams, WebSocket, Socket.IO, MCP, TCP, UDP, DNS, TCP relays) until Ctrl-C; one line per request or message')
     .addHelpText('after', examples([["ferry serve", "every server of the workspace"], ["ferry serve mock -e local --var delay=0", "one server with variables"], ["ferry serve --json", "traffic as JSON lines"]]))
     .argument('[server...]', 'server ids: file names under servers/ without .yaml (default: every server)')
     .option('-e, --env <name>', 'environment whose variables fill the templates (default: the active one)')

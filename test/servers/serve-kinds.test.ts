@@ -1,5 +1,7 @@
 /** `ferry serve` with the second wave's kinds: each listed with its address, its traffic printed as lines and as JSON. */
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { SERVER_KINDS } from '../../src/model/index.js';
 import { serveUntil } from '../../src/cli/serve.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { isolatedDataDir } from '../support/temp.js';
@@ -13,6 +15,12 @@ function capture() {
 }
 
 describe('ferry serve with socket kinds', () => {
+  it("says in its help that it runs every kind, not only mock APIs and event streams", () => {
+    const serve = COMMANDS.find((c) => c.name === 'serve')!;
+    const names: Record<string, string> = { http: 'mock APIs', sse: 'event streams', websocket: 'WebSocket', socketio: 'Socket.IO', mcp: 'MCP', tcp: 'TCP', udp: 'UDP', dns: 'DNS', tcpProxy: 'TCP relays' };
+    for (const kind of SERVER_KINDS) expect(serve.description, kind).toContain(names[kind]);
+  });
+
   it('lists TCP, UDP, DNS, WebSocket, Socket.IO, MCP and relay servers and prints their traffic', async () => {
     await isolatedDataDir();
     const root = await makeWorkspace({
