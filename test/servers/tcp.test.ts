@@ -145,7 +145,8 @@ describe('TCP server', () => {
     await eventually(async () => handle.traffic.recent().some((r) => (r as MessageRecord).detail.event === 'close'));
     // Over TLS too: the client ends its side and still gets the delayed reply, then the server's end.
     const secure = await tcpServer({ mode: 'rules', rules: [{ match: 'any', reply: 'late', delayMs: 200 }] }, { tls: { enabled: true } });
-    const socket = tls.connect({ port: secure.port, host: '127.0.0.1', rejectUnauthorized: false, allowHalfOpen: true });
+    const socket = tls.connect({ port: secure.port, host: '127.0.0.1', rejectUnauthorized: false });
+    socket.allowHalfOpen = true; // ends its side and keeps reading
     await new Promise((r) => socket.once('secureConnect', r));
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
