@@ -166,8 +166,10 @@ export class Generator {
           if (due > now) return void setTimeout(tick, Math.min(due - now, 50));
           const target = targetOf(kOf(j));
           j++;
-          if (this.inFlight >= this.config.maxInFlight) {
-            // Dropped and counted, never queued: a queue would hide the overload.
+          // Beyond maxInFlight, or still due when the stages are over (a generator that fell
+          // behind): dropped and counted, never queued. A queue would hide the overload, and
+          // sending late would make the test outlast its stages.
+          if (this.inFlight >= this.config.maxInFlight || now >= this.endPerf) {
             this.stats[target]!.dropped++;
             this.second(now).dropped++;
             continue;

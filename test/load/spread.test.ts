@@ -121,3 +121,17 @@ describe('when more workers join', () => {
     expect(idle).toBeLessThanOrEqual((uptime() + 1) * 1000 * cpus().length);
   });
 });
+
+describe('a generator behind its schedule', () => {
+  it('drops and counts the starts still due when the stages are over, instead of sending them late', async () => {
+    server = await startTargetServer();
+    const messages: WorkerMessage[] = [];
+    // An open-model worker that begins 5 s late (a busy machine delayed its start message): its
+    // 0.5 s of stages (20 starts) are long over, so nothing may be sent; before, all 20 went out.
+    const behind = new Generator({ ...config(`${server.url}/late`, 0), model: 'arrivalRate', stages: [{ durationSecs: 0, target: 40 }, { durationSecs: 0.5, target: 40 }], worker: { index: 0, count: 1 } }, (m) => messages.push(m));
+    await behind.run(Date.now() - 5_000);
+    const done = messages.find((m) => m.type === 'done');
+    expect(done?.type === 'done' && done.targets[0]).toMatchObject({ count: 0, dropped: 20 });
+    expect(server.byPath.get('/late')).toBeUndefined();
+  });
+});
