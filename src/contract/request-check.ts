@@ -39,8 +39,12 @@ interface ValueShape {
   type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'other';
   /** Array items. */
   items?: ValueShape;
-  /** Arrays sent as one comma-separated value (Swagger 2.0 csv, OpenAPI `explode: false`). */
-  commaSeparated: boolean;
+  /**
+   * What joins an array sent as one value: `,` (Swagger 2.0 `csv`, OpenAPI `form` unexploded, and
+   * arrays outside the query), ` ` (`ssv`, `spaceDelimited`), tab (`tsv`), `|` (`pipes`,
+   * `pipeDelimited`); undefined when each item is its own key (`multi`, exploded `form`).
+   */
+  separator?: string;
 }
 
 interface BodyRule {
@@ -181,13 +185,11 @@ export class RequestValidator {
     const type = isObject(resolved) ? typeName(resolved.type) : undefined;
     if (type === 'array' && depth === 0) {
       const items = isObject(resolved) ? this.shapeOf(resolved.items, parameter, 1) : undefined;
-      const commaSeparated = this.document.dialect === 'swagger2'
-        ? parameter.collectionFormat !== 'multi'
-        : parameter.explode === false || (parameter.in !== 'query' && parameter.in !== 'cookie');
-      return { type: 'array', ...(items ? { items } : {}), commaSeparated };
+      const separator = this.document.dialect === 'swagger2' ? swaggerSeparator(parameter.collectionFormat) : openApiSeparator(parameter);
+      return { type: 'array', ...(items ? { items } : {}), ...(separator !== undefined ? { separator } : {}) };
     }
-    if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return { type, commaSeparated: false };
-    return { type: 'other', commaSeparated: false };
+    if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return { type };
+    return { type: 'other' };
   }
 
   private compileBody(found: FoundOperation): BodyRule | undefined {
@@ -225,7 +227,7 @@ function typeName(type: unknown): string | undefined {
 /** Text to the value the schema expects, where the text reads as one; else the text (so the check names it). */
 function convert(values: string[], shape: ValueShape): unknown {
   if (shape.type === 'array') {
-    const items = shape.commaSeparated && values.length === 1 ? values[0]!.split(',') : values;
+    const items = shape.separator !== undefined && values.length === 1 ? values[0]!.split(shape.separator) : values;
     return items.map((item) => scalar(item, shape.items));
   }
   return scalar(values[0]!, shape);
@@ -265,4 +267,18 @@ function asArray(value: unknown): unknown[] {
 function isObjectSchema(schema: unknown): boolean {
   if (!isObject(schema)) return false;
   return schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || (schema.type === undefined && isObject(schema.properties));
+}
+
+/** Swagger 2.0 `collectionFormat` (default `csv`); `multi` repeats the key. */
+function swaggerSeparator(format: unknown): string | undefined {
+  if (format === 'multi') return undefined;
+  return format === 'ssv' ? ' ' : format === 'tsv' ? '\t' : format === 'pipes' ? '|' : ',';
+}
+
+/** OpenAPI 3 `style` and `explode` (true by default for `form` only); outside the query, arrays are comma-separated. */
+function openApiSeparator(parameter: JsonObject): string | undefined {
+  if (parameter.in !== 'query' && parameter.in !== 'cookie') return ',';
+  const style = parameter.style ?? 'form';
+  if (parameter.explode ?? style === 'form') return undefined;
+  return style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
 }

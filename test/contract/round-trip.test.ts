@@ -122,6 +122,25 @@ describe('import → mock → run: every answer passes the contract check', () =
     expect(await roundTrip(file)).toEqual({ checked: 3, failures: [] });
   });
 
+  it('array query parameters joined as collectionFormat and style say are read back by the mock', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-round-trip-'));
+    roots.push(dir);
+    const swagger = path.join(dir, 'swagger.yaml');
+    const array = (name: string, collectionFormat?: string) => ({ name, in: 'query', required: true, type: 'array', items: { type: 'integer', maximum: 9 }, 'x-example': [1, 2], ...(collectionFormat ? { collectionFormat } : {}) });
+    await fs.writeFile(swagger, stringify({
+      swagger: '2.0', info: { title: 'Arrays', version: '1' }, host: 'arrays.example.test',
+      paths: { '/a': { get: { parameters: [array('csv'), array('multi', 'multi'), array('pipes', 'pipes'), array('ssv', 'ssv'), array('tsv', 'tsv')], responses: { 200: { description: 'ok' } } } } },
+    }));
+    expect(await roundTrip(swagger)).toEqual({ checked: 1, failures: [] });
+    const openapi = path.join(dir, 'openapi.yaml');
+    const param = (name: string, extra: Record<string, unknown>) => ({ name, in: 'query', required: true, schema: { type: 'array', items: { type: 'integer', maximum: 9 } }, example: [1, 2], ...extra });
+    await fs.writeFile(openapi, stringify({
+      openapi: '3.0.3', info: { title: 'Arrays', version: '1' }, servers: [{ url: 'https://arrays.example.test' }],
+      paths: { '/a': { get: { parameters: [param('form', {}), param('flat', { explode: false }), param('pipes', { style: 'pipeDelimited' }), param('spaces', { style: 'spaceDelimited' })], responses: { 200: { description: 'ok' } } } } },
+    }));
+    expect(await roundTrip(openapi)).toEqual({ checked: 1, failures: [] });
+  });
+
   it('GitHub (672 operations), bounded in time', async () => {
     const started = Date.now();
     const { checked, failures } = await roundTrip('oas30-github.yaml');

@@ -75,7 +75,8 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
           }
           break;
         }
-        const values = Array.isArray(example) ? example.map(scalarText) : [example === undefined ? '' : scalarText(example)];
+        const separator = Array.isArray(example) ? arraySeparator(param, version) : undefined;
+        const values = Array.isArray(example) ? (separator === undefined ? example.map(scalarText) : [example.map(scalarText).join(separator)]) : [example === undefined ? '' : scalarText(example)];
         if (required) {
           for (const value of values) query.push(`${encodeQuery(name)}=${encodeQuery(value)}`);
           if (description) paramDescriptions.push({ key: name, description });
@@ -148,6 +149,23 @@ function generatedValue(param: JsonObject, refs: RefResolver, version: SpecVersi
   if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== 'object') ? value.join(',') : undefined;
   if (objects && isObject(value)) return value;
   return value !== null && typeof value === 'object' ? undefined : value;
+}
+
+/**
+ * How an array query parameter joins its values into one: Swagger 2.0's `collectionFormat`
+ * (`csv`, the default; `ssv`, `tsv`, `pipes`; `multi` repeats the key), OpenAPI 3's `style`
+ * unexploded (`form` with `explode: false` by commas, `spaceDelimited`, `pipeDelimited`). Undefined: the
+ * key is repeated (`multi`, and OpenAPI 3's default exploded `form`).
+ */
+function arraySeparator(param: JsonObject, version: SpecVersion): string | undefined {
+  if (version === 'swagger2') {
+    const format = param.collectionFormat ?? 'csv';
+    return format === 'multi' ? undefined : ({ csv: ',', ssv: ' ', tsv: '\t', pipes: '|' } as Record<string, string>)[String(format)] ?? ',';
+  }
+  const style = param.style ?? 'form';
+  // `explode` defaults to true for `form` only (OpenAPI 3.0 4.7.12.1).
+  if (param.explode ?? style === 'form') return undefined;
+  return style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
 }
 
 /** An object query parameter's key/value pairs (keys encoded, values not), by its `style` and `explode` (OpenAPI 3). */

@@ -50,6 +50,21 @@ describe('Swagger 2.0', () => {
     ]);
   });
 
+  it('writes array query parameters as their collectionFormat says (csv is the default), and OpenAPI 3 arrays by style', () => {
+    const array = (extra: Record<string, unknown>) => ({ in: 'query', required: true, type: 'array', items: { type: 'integer' }, 'x-example': [1, 2], ...extra });
+    const swagger = yamlDoc({
+      swagger: '2.0', info: { title: 'C', version: '1' }, host: 'c.example.test',
+      paths: { '/c': { get: { parameters: [array({ name: 'csv' }), array({ name: 'multi', collectionFormat: 'multi' }), array({ name: 'pipes', collectionFormat: 'pipes' }), array({ name: 'ssv', collectionFormat: 'ssv' })], responses: { 200: { description: 'ok' } } } } },
+    });
+    expect(requestFor(importOpenApiText(swagger, { label: 'c.yaml' }), 'GET /c').url).toBe('{{baseUrl}}/c?csv=1,2&multi=1&multi=2&pipes=1%7C2&ssv=1%202');
+    const param = (name: string, extra: Record<string, unknown>) => ({ name, in: 'query', required: true, schema: { type: 'array', items: { type: 'integer' } }, example: [1, 2], ...extra });
+    const openapi = yamlDoc({
+      openapi: '3.0.3', info: { title: 'C', version: '1' }, servers: [{ url: 'https://c.example.test' }],
+      paths: { '/c': { get: { parameters: [param('form', {}), param('flat', { explode: false }), param('pipes', { style: 'pipeDelimited', explode: false }), param('spaces', { style: 'spaceDelimited' })], responses: { 200: { description: 'ok' } } } } },
+    });
+    expect(requestFor(importOpenApiText(openapi, { label: 'c.yaml' }), 'GET /c').url).toBe('{{baseUrl}}/c?form=1&form=2&flat=1,2&pipes=1%7C2&spaces=1%202');
+  });
+
   it('takes body parameters and formData', async () => {
     const result = await corpus('swagger20-redoc-demo.yaml');
     const addPet = requestFor(result, 'POST /pet');
