@@ -54,10 +54,17 @@ export function headerValue(headers: ContractHeaders, name: string): string | un
 
 /**
  * The schema the body is checked against, or undefined when only the status is checked
- * (no JSON body schema documented, or the response is not JSON). A response without a
- * Content-Type is read as JSON when the document gives a JSON schema.
+ * (no JSON body schema documented, the response is not JSON, or the schema is a reference that
+ * cannot be followed: to another file or URL, to nowhere, or in a loop; nothing is known of the
+ * body then, so not even an empty one is refused). A response without a Content-Type is read as
+ * JSON when the document gives a JSON schema.
  */
 export function bodySchemaFor(document: OpenApiDocument, response: unknown, contentType: string | undefined): unknown {
+  const schema = documentedSchema(document, response, contentType);
+  return schema === undefined || document.followRefs(schema) === undefined ? undefined : schema;
+}
+
+function documentedSchema(document: OpenApiDocument, response: unknown, contentType: string | undefined): unknown {
   const resolved = document.followRefs(response);
   if (!isObject(resolved)) return undefined;
   const essence = contentType === undefined ? undefined : mediaTypeEssence(contentType);
