@@ -93,6 +93,8 @@ const DOCUMENTS: Array<[file: string, checks: number]> = [
   ['swagger20-instagram.yaml', 26],
   ['swagger20-redoc-demo.yaml', 19],
   ['oas30-spotify.yaml', 96],
+  // Its schemas are in other files, which are never read: the mock answers without bodies, the check looks at the status.
+  ['multifile/swagger20-petstore-separate/spec/swagger.json', 4],
 ];
 
 describe('import → mock → run: every answer passes the contract check', () => {
