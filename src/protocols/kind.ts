@@ -5,6 +5,7 @@
  * reports and the app ask the table in registry.ts; nothing else branches on a kind.
  */
 import type { KindRules, PreparedRequest } from '../request/prepared.js';
+import type { Face } from '../request/url.js';
 import type { CookieStore } from './http/cookie-jar.js';
 import type { HttpAgents } from './http/http-agents.js';
 import type { ProgramPolicy } from './programs.js';
@@ -28,6 +29,8 @@ export interface SendContext {
   programs?: ProgramPolicy;
   /** Each stream message as it is read (the app shows SSE events as they arrive); kinds that stream call it. */
   onMessage?: (message: StreamMessage) => void;
+  /** Who shows a refusal (the app's page, or the command line when absent): a refused program names that face's way to allow it. */
+  face?: Face;
 }
 
 export interface ProtocolTimings {

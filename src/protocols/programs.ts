@@ -4,6 +4,7 @@
  * program is its exact command line, folder and environment; the send asks the context's policy,
  * which answers from this computer's allow-list (`ferry programs`, `ferry run --allow-programs`).
  */
+import type { Face } from '../request/index.js';
 import { SendError } from './send-error.js';
 
 export interface ProgramSpec {
@@ -30,15 +31,22 @@ export class ProgramRefusedError extends SendError {
   }
 }
 
-/** How a person allows a refused program; a face that must not offer the flag (`ferry mcp`) says it otherwise. */
+/** How a person allows a refused program from the command line; `ferry mcp` words it for the agent instead (agent/programs.ts). */
 export const PROGRAM_ALLOW_HINT = 'run with --allow-programs to allow it (or ferry programs allow), once you trust this workspace.';
 
-/** The one line a refused program fails with: the command, and how to allow it. */
-export function programRefused(program: ProgramSpec, workspaceRoot: string): SendError {
+/** How each face allows a program, for the refusal's remedy (the app's page has no command line). */
+const ALLOW_PROGRAM: Record<Face, string> = {
+  cli: PROGRAM_ALLOW_HINT,
+  app: 'to allow it, use List methods and tools below the request and answer Allow and start, once you trust this workspace.',
+  agent: PROGRAM_ALLOW_HINT,
+};
+
+/** The one line a refused program fails with: the command, and how to allow it (in the words of the face that shows it; the command line's by default). */
+export function programRefused(program: ProgramSpec, workspaceRoot: string, face: Face = 'cli'): SendError {
   const env = Object.keys(program.env);
   const where = program.cwd === workspaceRoot ? '' : ` in ${program.cwd}`;
   return new ProgramRefusedError(
-    `the program "${program.command}"${where}${env.length ? ` with env ${env.join(', ')}` : ''} is not allowed to start on this computer; ${PROGRAM_ALLOW_HINT}`,
+    `the program "${program.command}"${where}${env.length ? ` with env ${env.join(', ')}` : ''} is not allowed to start on this computer; ${ALLOW_PROGRAM[face]}`,
     program,
   );
 }

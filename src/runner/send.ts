@@ -226,7 +226,7 @@ export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OA
 
 /** What every kind's wire gets from the run: pools, jar, limits, the programs policy. */
 export function sendContextOf(ctx: RunContext): SendContext {
-  return { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: ctx.workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs, onMessage: ctx.onMessage };
+  return { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: ctx.workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs, onMessage: ctx.onMessage, ...(ctx.face ? { face: ctx.face } : {}) };
 }
 
 async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {

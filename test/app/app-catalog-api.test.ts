@@ -144,6 +144,14 @@ describe('MCP tools, resources and prompts', () => {
     const call = await openApp();
     const command = `"${process.execPath}" "${path.resolve('test/fixtures/mcp/stdio-server.mjs')}"`;
     const request = { name: 'p', kind: 'mcp', url: command, settings: { timeoutMs: 10000 } };
+    // A send and a live connection are refused too, with the app's way to allow it (the CLI's
+    // --allow-programs or `ferry programs allow` is not something the app's user can use from here).
+    const sent = await call<{ result: { error?: string } }>('/api/send', { path: 'P.yaml', request });
+    expect(sent.body.result.error).toMatch(/is not allowed to start on this computer; to allow it, use List methods and tools below the request and answer Allow and start/);
+    expect(sent.body.result.error).not.toMatch(/--allow-programs/);
+    const connecting = await call<{ error: string }>('/api/connections', { path: 'P.yaml', request });
+    expect(connecting.status).toBe(400);
+    expect(connecting.body.error).toMatch(/use List methods and tools below the request and answer Allow and start/);
     const refused = await call<{ error: string; programToken: string; program: { command: string; envNames: string[] } }>('/api/describe', { path: 'P.yaml', request });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatch(/is not allowed to start on this computer/);

@@ -106,7 +106,7 @@ const STDERR_KEPT = 64 * 1024;
 /** Starts the program once the policy allows it; its stderr is kept. */
 export async function stdioTransport(program: ProgramSpec, context: SendContext): Promise<StartedProgram> {
   const allowed = context.programs ? await context.programs.allow(program) : false;
-  if (!allowed) throw programRefused(program, context.workspaceRoot);
+  if (!allowed) throw programRefused(program, context.workspaceRoot, context.face);
   const [command, ...args] = commandWords(program.command);
   if (!command) throw new SendError('the command line is empty; give the program that starts the MCP server.', 'other');
   const transport = new StdioClientTransport({ command, args, cwd: program.cwd, env: { ...getDefaultEnvironment(), ...program.env }, stderr: 'pipe' });
