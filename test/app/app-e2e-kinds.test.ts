@@ -203,7 +203,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
 
   it('TCP: framing and line ending chosen in the form are what the peer reads; the file has only what differs from the defaults', async () => {
     const got: string[] = [];
-    const server = net.createServer((socket) => socket.on('data', (d) => got.push(d.toString('utf8'))));
+    let closed = 0;
+    const server = net.createServer((socket) => socket.on('data', (d) => got.push(d.toString('utf8'))).on('close', () => closed++));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => { server.close(resolve); }));
     await newRequest('Raw line', 'tcp');
@@ -226,7 +227,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await panel.getByLabel('Message', { exact: true }).fill('ping');
     await panel.getByRole('button', { name: 'Send', exact: true }).click();
     await expect.poll(() => got.join(''), { timeout: 5_000 }).toBe('ping\r\n');
-    await panel.getByRole('button', { name: 'Disconnect' }).click();
+    // Another kind chosen while connected: the connection of the old kind is closed, as opening
+    // another request closes it, and the panel is the new kind's.
+    await page.getByLabel('Kind', { exact: true }).selectOption('udp');
+    await expect.poll(() => closed, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => panel.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+    await page.getByLabel('Kind', { exact: true }).selectOption('tcp');
 
     // Reopened, the form shows what the file holds.
     await page.getByRole('treeitem', { name: /Other/ }).click();

@@ -141,7 +141,8 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
 
   /** The composer as the request's draft last gave it: an edit in the editor reaches the fields it changes. */
   const fromDraft = useRef<Composer | null>(null);
-  // Another request opened in the editor: the composer starts from its draft; its connection is closed.
+  // Another request opened in the editor, or another kind chosen for it: the composer starts from
+  // its draft; the connection is closed.
   useEffect(() => {
     fromDraft.current = live && spec ? composerFrom(request, spec) : null;
     setComposer(fromDraft.current);
@@ -155,7 +156,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
       setError(null);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [path, live]);
+  }, [path, live, request.kind]);
 
   // The request's draft edited in the editor (Socket.IO's event in Options, the body…): the composer
   // takes the fields that changed there, and keeps what was typed in it for the others.
