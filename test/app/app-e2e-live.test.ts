@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import mqtt from 'mqtt';
@@ -184,5 +185,34 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await expect.poll(() => panel.getByRole('alert').textContent()).toContain('not valid Base64');
     await new Promise((r) => setTimeout(r, 300));
     expect(await fs.readFile(file, 'utf8')).toBe(before);
+  });
+
+  it('a peer that accepts but never answers: Connecting… can be cancelled, and opening another request neither waits for it nor gets its connection', async () => {
+    const held: net.Socket[] = [];
+    let closed = 0;
+    const silent = net.createServer((socket) => void held.push(socket.on('error', () => undefined).on('close', () => closed++).resume()));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      await ws.write('requests/Silent.yaml', { name: 'Silent', seq: 5, kind: 'websocket', url: `ws://127.0.0.1:${port}/` });
+      await page.getByRole('treeitem', { name: /Silent/ }).click();
+      const panel = page.getByLabel('Live connection');
+      await panel.getByRole('button', { name: 'Connect' }).click();
+      await expect.poll(() => panel.getByRole('status').textContent()).toBe('Connecting…');
+      await panel.getByRole('button', { name: 'Cancel connecting' }).click();
+      await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 5_000 }).toBe('Not connected');
+      await expect.poll(() => closed, { timeout: 5_000 }).toBe(1); // the attempt's socket closed
+      await panel.getByRole('button', { name: 'Connect' }).click();
+      await expect.poll(() => panel.getByRole('status').textContent()).toBe('Connecting…');
+      // Another request opened meanwhile: its panel is ready at once, and the attempt is dropped.
+      await page.getByRole('treeitem', { name: /Chat/ }).click();
+      await expect.poll(() => panel.getByLabel('Message', { exact: true }).inputValue()).not.toBe('');
+      expect(await panel.getByRole('status').textContent()).toBe('Not connected');
+      expect(await panel.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
+      await expect.poll(() => closed, { timeout: 5_000 }).toBe(2);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

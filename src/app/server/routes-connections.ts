@@ -42,7 +42,8 @@ export class AppConnections {
 
   constructor(private readonly state: WorkspaceState, private readonly live: LiveChannel) {}
 
-  async open(body: unknown): Promise<ConnectionView> {
+  /** `signal`: the page gave up (Cancel, another request opened): connecting stops. */
+  async open(body: unknown, signal?: AbortSignal): Promise<ConnectionView> {
     if (this.closing) throw new ApiError(409, 'The app is closing.');
     const requestPath = field(body, 'path');
     const target = (body as { request?: unknown }).request === undefined ? requestPath : { request: requestFrom(body), path: requestPath };
@@ -55,6 +56,7 @@ export class AppConnections {
         s.connect(target, {
           onMessage: (message) => (entry ? this.record(entry, message) : early.push(message)),
           onEnd: (end) => (entry ? this.ended(entry, end) : (earlyEnd = end)),
+          signal,
         }),
       )
       .catch(refusal);
@@ -153,7 +155,7 @@ export function connectionRoutes(connections: AppConnections): Routes {
     'GET /api/connections/kinds': async () => liveKinds(),
     'GET /api/connections': async () => connections.list(),
     /** Opens `request` (what the editor holds, placed at `path`) or the saved file at `path`. */
-    'POST /api/connections': async ({ body }) => connections.open(body),
+    'POST /api/connections': async ({ body, signal }) => connections.open(body, signal),
     /** The kept messages of one connection (the newest `CONNECTION_MESSAGES_KEPT`), oldest first, with the place of the last. */
     'GET /api/connections/messages': async ({ query }) => connections.messages(query.get('id') ?? ''),
     'POST /api/connections/send': async ({ body }) => connections.send(body),

@@ -132,6 +132,8 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
   const [pretty, setPretty] = useState(true);
   const [composer, setComposer] = useState<Composer | null>(null);
   const connectionId = useRef<string | null>(null);
+  /** The connect in progress: Cancel, or another request or kind, aborts it (its answer is then dropped). */
+  const connecting = useRef<AbortController | null>(null);
 
   useEffect(() => {
     void liveKinds().then(setKinds, (e: Error) => setError(e.message));
@@ -147,6 +149,9 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
     fromDraft.current = live && spec ? composerFrom(request, spec) : null;
     setComposer(fromDraft.current);
     return () => {
+      connecting.current?.abort();
+      connecting.current = null;
+      setBusy(false);
       const id = connectionId.current;
       connectionId.current = null;
       if (id) void api.post('/api/connections/close', { id }).catch(() => undefined);
@@ -209,19 +214,37 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
       setBusy(false);
     }
   };
-  const connect = () =>
-    attempt(async () => {
-      setLog([]);
-      setSkipped(0);
-      setEnded(null);
-      const opened = await api.post<ConnectionView>('/api/connections', { path, request });
+  const connect = async () => {
+    const controller = new AbortController();
+    connecting.current = controller;
+    setBusy(true);
+    setError(null);
+    setLog([]);
+    setSkipped(0);
+    setEnded(null);
+    try {
+      const opened = await api.post<ConnectionView>('/api/connections', { path, request }, controller.signal);
+      if (controller.signal.aborted) {
+        // Given up while the answer was on its way: the connection is nobody's.
+        void api.post('/api/connections/close', { id: opened.id }).catch(() => undefined);
+        return;
+      }
       connectionId.current = opened.id;
       setConnection(opened);
       // Messages that came before the id was known (a greeting) are in the server's list.
       const early = await api.get<{ messages: StreamMessage[]; upTo: number }>(`/api/connections/messages?id=${encodeURIComponent(opened.id)}`);
       setLog((list) => merged(list, placed(early.messages, early.upTo)));
       if (opened.ended) setEnded(opened.ended);
-    });
+    } catch (e) {
+      if (!controller.signal.aborted) setError((e as Error).message);
+    } finally {
+      if (connecting.current === controller) {
+        connecting.current = null;
+        setBusy(false);
+      }
+    }
+  };
+  const cancelConnect = () => connecting.current?.abort();
   const disconnect = () => attempt(async () => void (connection && (await api.post('/api/connections/close', { id: connection.id }))));
   const send = () =>
     attempt(async () => {
@@ -261,6 +284,9 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
       if (spec.options === 'socket') section.encoding = binary ? 'hex' : 'text';
       record[spec.options] = section;
     }
+    // The composer wrote this draft: it is not an edit for the composer to follow (a Base64 message
+    // kept as hex pairs stays Base64 here).
+    fromDraft.current = composerFrom(next, spec);
     onChange(next);
   };
   const canSaveHex = spec.options === 'socket';
@@ -271,7 +297,11 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
         {open ? (
           <button onClick={() => void disconnect()} disabled={busy}>Disconnect</button>
         ) : (
-          <button className="primary" onClick={() => void connect()} disabled={busy}>Connect</button>
+          connecting.current ? (
+            <button className="danger" onClick={cancelConnect} aria-label="Cancel connecting">Cancel</button>
+          ) : (
+            <button className="primary" onClick={() => void connect()} disabled={busy}>Connect</button>
+          )
         )}
         <span className={`live-state ${open ? 'on' : ''}`} role="status">
           {open ? `Connected to ${connection!.url}` : ended ? `Ended: ${ended.message}` : busy ? 'Connecting…' : 'Not connected'}

@@ -8,8 +8,10 @@ export class ApiFailure extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const response = await fetch(path, {
+    // Aborting closes the call's connection: the server's route sees its signal end (a connect in progress stops).
+    signal,
     method,
     // Every call that changes something says it is JSON, even without a body (a DELETE): the
     // server refuses others (a plain HTML form cannot set this header).
@@ -31,7 +33,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 
 export const api = {
   get: <T>(path: string) => call<T>('GET', path),
-  post: <T>(path: string, body: unknown) => call<T>('POST', path, body),
+  post: <T>(path: string, body: unknown, signal?: AbortSignal) => call<T>('POST', path, body, signal),
   put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
   del: <T>(path: string) => call<T>('DELETE', path),
 };
