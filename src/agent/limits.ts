@@ -9,6 +9,8 @@ export const LIMITS = {
   /** Stream messages shown per send, and characters of each. */
   messages: 50,
   messageChars: 2_000,
+  /** Tests shown per request (each name and message cut at `messageChars`). */
+  tests: 200,
   /** Requests listed at most; traffic records returned at most. */
   listedRequests: 500,
   trafficRecords: 200,

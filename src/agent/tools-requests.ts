@@ -23,7 +23,7 @@ import { messageProgress, progressReporter } from './progress.js';
 import { maskDeep } from '../variables/workspace-mask.js';
 import { cutText, LIMITS } from './limits.js';
 import type { AgentState, VariableChoice } from './state.js';
-import { preparedView, sendView } from './views.js';
+import { boundedReportResult, preparedView, sendView } from './views.js';
 
 export const variableArgs = {
   environment: z.string().min(1).optional().describe('Environment id (file name under environments/) or display name; default: the one active on this computer.'),
@@ -228,7 +228,7 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         return {
           note: `The report has ${state.lastRun.results.length} results (${text.length} characters); shown: the summary and the failed results. Read the whole report as the resource ferry://run/last.`,
           summary: state.lastRun.summary,
-          failed: failed.slice(0, 50),
+          failed: failed.slice(0, 50).map(boundedReportResult),
         };
       }),
   );

@@ -5,7 +5,7 @@
  */
 import type { PreparedBody, PreparedRequest } from '../request/index.js';
 import type { ProtocolResult } from '../protocols/index.js';
-import type { RequestResult } from '../runner/index.js';
+import type { JsonReport, RequestResult } from '../runner/index.js';
 import { cutText, LIMITS } from './limits.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -24,6 +24,30 @@ export function bodyView(bytes: Uint8Array, contentType: string, maxChars: numbe
   return { ...view, text: cut.text, ...(cut.cut ? { cut: true, note: `The body was cut at ${maxChars} characters; ask with a larger maxBodyChars (up to ${LIMITS.maxBodyChars}) to see more.` } : {}) };
 }
 
+/** A test name or message, console line or error, cut at the messages' limit. */
+function short(text: string): string {
+  return cutText(text, LIMITS.messageChars).text;
+}
+
+/** The first tests of a request with their names and messages cut (a thrown error's message can be megabytes). */
+function boundedTests<T extends { name: string; message?: string | null }>(tests: readonly T[]): { tests: T[]; testsNote?: string } {
+  return {
+    tests: tests.slice(0, LIMITS.tests).map((t) => ({ ...t, name: short(t.name), ...(typeof t.message === 'string' ? { message: short(t.message) } : {}) })),
+    ...(tests.length > LIMITS.tests ? { testsNote: `${tests.length} tests; the first ${LIMITS.tests} are shown.` } : {}),
+  };
+}
+
+/** A result of a run's JSON report with its texts bounded as a send's are (for a report too long to return whole). */
+export function boundedReportResult(result: JsonReport['results'][number]): Record<string, unknown> {
+  return {
+    ...result,
+    error: result.error === null ? null : short(result.error),
+    ...boundedTests(result.tests),
+    console: result.console.slice(0, 100).map(short),
+    ...(result.messages ? { messages: result.messages.slice(0, LIMITS.messages).map((m) => ({ ...m, text: short(m.text) })) } : {}),
+  };
+}
+
 function headerValue(headers: ReadonlyArray<readonly [string, string]>, name: string): string {
   return headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? '';
 }
@@ -39,14 +63,14 @@ export function sendView(result: RequestResult, response: ProtocolResult | undef
     url: result.url,
     passed: result.passed,
     ...(result.status !== undefined ? { status: result.status, statusText: result.statusText ?? '' } : {}),
-    ...(result.error ? { error: result.error } : {}),
+    ...(result.error ? { error: short(result.error) } : {}),
     ...(result.skipped ? { skipped: result.skipped } : {}),
     durationMs: result.durationMs,
     ...(result.size !== undefined ? { size: result.size } : {}),
     ...(result.httpVersion ? { httpVersion: result.httpVersion } : {}),
     ...(result.timings ? { timings: result.timings } : {}),
-    tests: result.tests,
-    ...(result.console.length ? { console: result.console.slice(0, 100).map((line) => cutText(line, LIMITS.messageChars).text) } : {}),
+    ...boundedTests(result.tests),
+    ...(result.console.length ? { console: result.console.slice(0, 100).map(short) } : {}),
     ...(response
       ? {
           response: {

@@ -20,6 +20,8 @@ import { ferry } from '../support/cli.js';
 const repo = path.join(import.meta.dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'ferry.js');
 const SECRET = 's3cr3t-Token-9f2b';
+/** What the run tool returns at most before it falls back to the summary and the failures (docs/agents.md, Bounds). */
+const LIMIT_REPORT_CHARS = 100_000;
 const PET_SPEC = {
   openapi: '3.0.3',
   info: { title: 'Pets', version: '1' },
@@ -351,6 +353,24 @@ describe('ferry mcp', () => {
     const program = await call('run', { paths: ['Tool.yaml'] });
     expect(program.json.results[0].error).toMatch(/is not allowed to start on this computer.*ask the user/i);
     expect(program.text).not.toMatch(/--allow-programs/);
+  });
+
+  it('keeps test messages, test names and console lines bounded, in a send and in a run report cut to its failures', async () => {
+    const huge = "pm.test('t'.repeat(5000), function () { throw new Error('e'.repeat(300000)); }); console.log('c'.repeat(300000));";
+    const sent = await call('send_request', { request: { name: 'Huge', url: '{{baseUrl}}/echo', scripts: { postResponse: huge } } });
+    expect(sent.text.length).toBeLessThan(40_000);
+    expect(sent.json.tests[0].message).toMatch(/^(Error: )?e+\n… \[cut at 2000 of 3000\d\d characters\]$/);
+    expect(sent.json.tests[0].name).toMatch(/\[cut at 2000 of 5000 characters\]$/);
+    expect(sent.json.console[0]).toMatch(/\[cut at 2000 of \d+ characters\]$/);
+    await write('requests/Huge.yaml', { name: 'Huge', url: '{{baseUrl}}/echo', scripts: { postResponse: huge } });
+    try {
+      const ran = await call('run', { paths: ['Huge.yaml'] });
+      expect(ran.text.length).toBeLessThan(LIMIT_REPORT_CHARS);
+      expect(ran.json.note).toMatch(/ferry:\/\/run\/last/);
+      expect(ran.json.failed[0].tests[0].message).toMatch(/\[cut at 2000 of 3000\d\d characters\]$/);
+    } finally {
+      await fs.rm(path.join(root, 'requests', 'Huge.yaml'));
+    }
   });
 
   it('run reports progress (done of total) to a client that asks for it, so a long run keeps its timeout alive', async () => {
