@@ -139,3 +139,12 @@ describe('source paths in the docs', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("the README's documentation list", () => {
+  it('links every page of docs/', async () => {
+    const readme = await fs.readFile(path.join(repo, 'README.md'), 'utf8');
+    const list = readme.split('## Documentation')[1]!.split('\n## ')[0]!;
+    const pages = (await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md'));
+    expect(pages.filter((page) => !list.includes(`(docs/${page})`))).toEqual([]);
+  });
+});
