@@ -45,7 +45,7 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    (args) =>
+    (args, extra) =>
       answer(state, async ({ ws }) => {
         const given = [args.path, args.url, args.text].filter((v) => v !== undefined).length;
         if (given !== 1) throw new AgentError('Give exactly one of path (a file inside the workspace), url or text.');
@@ -71,7 +71,8 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
           if (Buffer.byteLength(args.text!) > MAX_IMPORT_BYTES) throw new AgentError(`The text is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most Ferry imports.`);
           result = await convert(args.text!, { label: 'the text given' }, options);
         }
-        const summary = await commitImport({ root: ws.root, id: ws.id }, result, { into });
+        // A call the client cancelled (or gave up on) writes nothing, or is undone as a failed import is.
+        const summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, signal: extra.signal });
         return summary;
       }),
   );

@@ -57,6 +57,12 @@ function startPeer(): Promise<void> {
         res.on('close', () => hangsClosed++);
         return;
       }
+      if (url === '/slow-collection.json') {
+        // Answers after the client gave up on the import: a cancelled import must write nothing.
+        const collection = { info: { name: 'Slow import', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [{ name: 'Ping', request: { method: 'GET', url: 'http://127.0.0.1:1/' } }] };
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(collection)), 2000);
+        return;
+      }
       if (url === '/openapi.json') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...PET_SPEC, info: { title: 'Downloaded pets', version: '1' } }));
       } else if (url.startsWith('/big')) {
@@ -427,6 +433,10 @@ describe('ferry mcp', () => {
     expect(noInto.isError).toBe(true);
     expect(noInto.text).toMatch(/No folder "New\/Sub" under requests\/.*Folders here: .*Echo.*leave out into/);
     expect(noInto.text).not.toMatch(/--into/);
+    const cancelled = await client.callTool({ name: 'import', arguments: { url: `${baseUrl}/slow-collection.json` } }, undefined, { timeout: 800 }).catch((error: Error) => error);
+    expect(String(cancelled)).toMatch(/timed out/i);
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(existsSync(path.join(root, 'requests', 'Slow import'))).toBe(false);
     const notUrl = await call('import', { url: 'file:///etc/passwd' });
     expect(notUrl.isError).toBe(true);
     expect(notUrl.text).toMatch(/http:\/\/ or https:\/\//);
