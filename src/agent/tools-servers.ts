@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { hasServer, plainRecord, startWorkspaceServers, unknownServerMessage } from '../servers/index.js';
+import { hasServer, plainRecord, startWorkspaceServers, unknownServerMessage, type WorkspaceServers } from '../servers/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
@@ -59,7 +59,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
         // Agents call tools in parallel: the id is taken before the first wait, so a second call cannot start a copy.
         if (state.starting.has(id)) throw new AgentError(`The server ${id} is already starting (another start_server call); list_servers shows its URL once it runs.`);
         state.starting.add(id);
-        let handle: Awaited<ReturnType<typeof startWorkspaceServers>>;
+        let handle: WorkspaceServers;
         try {
           handle = await startWorkspaceServers(ws, {
             ids: [id], env: args.environment, vars: args.variables, traffic: state.traffic, watch: true,
