@@ -23,7 +23,7 @@ import { messageProgress, progressReporter } from './progress.js';
 import { maskDeep } from '../variables/workspace-mask.js';
 import { cutText, LIMITS } from './limits.js';
 import type { AgentState, VariableChoice } from './state.js';
-import { boundedReportResult, preparedView, sendView } from './views.js';
+import { boundedReportResult, preparedView, sendView, unresolvedVariables } from './views.js';
 
 export const variableArgs = {
   environment: z.string().min(1).optional().describe('Environment id (file name under environments/) or display name; default: the one active on this computer.'),
@@ -151,13 +151,21 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
         const shape = requestKind(unshaped.kind ?? 'http').shape;
         const prepared = shape ? shape(unshaped) : unshaped;
         alsoMask((mask) => addPreparedCredentials(mask, prepared));
+        const unresolved = args.substitute === false ? [] : unresolvedVariables(prepared);
+        const allNotes = [
+          ...notes,
+          ...(unresolved.length
+            ? [`${unresolved.map((n) => `{{${n}}}`).join(', ')} ${unresolved.length === 1 ? 'has' : 'have'} no value here and would be sent as written: give ${unresolved.length === 1 ? 'it' : 'them'} in variables, or an environment that defines ${unresolved.length === 1 ? 'it' : 'them'} (list_environments).`]
+            : []),
+        ];
         return {
           path: found,
           file: `requests/${found}`,
           saved: cutText(saved, LIMITS.bodyChars).text,
           environment: environment ?? null,
           prepared: preparedView(prepared),
-          ...(notes.length ? { notes } : {}),
+          ...(unresolved.length ? { unresolved } : {}),
+          ...(allNotes.length ? { notes: allNotes } : {}),
         };
       }),
   );

@@ -6,6 +6,7 @@
 import type { PreparedBody, PreparedRequest } from '../request/index.js';
 import type { ProtocolResult } from '../protocols/index.js';
 import type { JsonReport, RequestResult } from '../runner/index.js';
+import { findPlaceholders } from '../template/index.js';
 import { cutText, LIMITS } from './limits.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -100,6 +101,22 @@ function preparedBody(body: PreparedBody, contentType: string): Record<string, u
     };
   }
   return { type: body.source, ...(body.file ? { file: body.file.path } : {}), ...bodyView(body.bytes, contentType, LIMITS.bodyChars) };
+}
+
+/**
+ * The `{{names}}` still in a prepared request (URL, headers, a text body): variables nothing
+ * defines, which are sent as written (spec 8.2). Dynamic values (`{{$guid}}`) are left out.
+ */
+export function unresolvedVariables(prepared: PreparedRequest): string[] {
+  const texts = [prepared.url, ...prepared.headers.map((h) => h.value)];
+  if (prepared.body.kind === 'bytes' && prepared.body.isText && !prepared.body.file) texts.push(Buffer.from(prepared.body.bytes).toString('utf8'));
+  const names = new Set<string>();
+  for (const text of texts) {
+    // The URL parser and form encoding percent-encode the braces of a placeholder left in place.
+    const braces = text.replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+    for (const p of findPlaceholders(braces)) if (!p.name.startsWith('$')) names.add(p.name);
+  }
+  return [...names];
 }
 
 /** A request as it would go out: method, URL, headers, body, the kind's options and settings. */

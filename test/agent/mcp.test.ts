@@ -224,6 +224,12 @@ describe('ferry mcp', () => {
     expect(sse.json.prepared.headers.map(([name]: [string]) => name.toLowerCase())).toContain('accept');
     const tool = await call('describe_request', { path: 'Tool.yaml' });
     expect(tool.json.prepared.options).toMatchObject({ transport: 'stdio', name: 'echo' });
+    // A placeholder nothing defines is sent as written: describe says which, so the agent can give it.
+    const unresolved = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { who: '{{nobody}}' } });
+    expect(unresolved.json.unresolved).toEqual(['nobody']);
+    expect(unresolved.json.notes).toEqual(expect.arrayContaining([expect.stringMatching(/\{\{nobody\}\} has no value here.*variables.*list_environments/)]));
+    expect(echo.json.unresolved).toBeUndefined();
+    expect(kept.json.unresolved).toBeUndefined();
     const overridden = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { who: 'someone' } });
     expect(overridden.json.prepared.url).toBe(`${baseUrl}/echo?who=someone`);
   });
