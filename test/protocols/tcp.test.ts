@@ -4,6 +4,7 @@
  * refused before anything is sent, and socat/ncat from Debian as second peers.
  */
 import net from 'node:net';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
@@ -118,6 +119,28 @@ describe('tcp: framing', () => {
     const lines = new Deframer({ framing: 'line', lengthBytes: 2 });
     expect([...lines.push(Buffer.from('a\r')), ...lines.push(Buffer.from('\nb\n\nc'))].map(String)).toEqual(['a', 'b', '']);
     expect(String(lines.end().last)).toBe('c');
+  });
+
+  it('the deframer gives the same messages however the stream is cut into reads (every framing)', () => {
+    const message = (line: boolean) => fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(line ? bytes.map((b) => (b === 0x0a || b === 0x0d ? 0x41 : b)) : bytes));
+    for (const options of [{ framing: 'line', lengthBytes: 2 }, { framing: 'lengthPrefixed', lengthBytes: 1 }, { framing: 'lengthPrefixed', lengthBytes: 2 }, { framing: 'lengthPrefixed', lengthBytes: 4 }] as const) {
+      const line = options.framing === 'line';
+      fc.assert(
+        fc.property(fc.array(message(line), { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 40 }), (messages, cuts) => {
+          const wire = Buffer.concat(messages.map((m) => (line ? Buffer.concat([m, Buffer.from('\n')]) : frame(m, options))));
+          const at = [...new Set(cuts.map((c) => c % (wire.length + 1)))].sort((a, b) => a - b);
+          const deframer = new Deframer(options);
+          const got: Buffer[] = [];
+          let from = 0;
+          for (const to of [...at, wire.length]) {
+            got.push(...deframer.push(wire.subarray(from, to)));
+            from = to;
+          }
+          expect(got.map((b) => b.toString('hex'))).toEqual(messages.map((m) => m.toString('hex')));
+          expect(deframer.end()).toEqual({});
+        }),
+      );
+    }
   });
 
   it('a peer closing in the middle of a prefixed message: the whole ones are kept, the cut-off bytes reported', async () => {
