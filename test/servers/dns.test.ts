@@ -99,7 +99,12 @@ describe('DNS server', () => {
     // Types dns-packet has no name for are logged as dig names them: HTTPS and SVCB (browsers ask
     // for HTTPS with every name), else TYPEnn (RFC 3597), not UNKNOWN_65.
     for (const type of ['HTTPS', 'SVCB', 'TYPE4242']) expect(await kdig(server!.port, 'api.example.test', type)).toMatch(/status: NOERROR/);
-    const types = (handle.traffic.recent() as DnsRecord[]).slice(-3).map((r) => r.summary);
+    // Another class than IN (CH, HS) has no records here: REFUSED, as BIND and Knot answer, not
+    // the IN records under a CH question.
+    expect(await kdig(server!.port, 'api.example.test', 'A', '-c', 'CH')).toMatch(/status: REFUSED[\s\S]*ANSWER: 0/);
+    const refused = handle.traffic.recent().at(-1) as DnsRecord;
+    expect([refused.summary, refused.level]).toEqual(['A api.example.test → REFUSED, 0 answers (udp)', 'warning']);
+    const types = (handle.traffic.recent() as DnsRecord[]).slice(-4, -1).map((r) => r.summary);
     expect(types).toEqual(['HTTPS api.example.test → NOERROR, 0 answers (udp)', 'SVCB api.example.test → NOERROR, 0 answers (udp)', 'TYPE4242 api.example.test → NOERROR, 0 answers (udp)']);
   });
 

@@ -62,7 +62,8 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     time: epochMsOf(start),
     direction: 'exchange',
     summary: `${detail.type} ${detail.name} → ${detail.rcode}, ${count} (${detail.transport})`,
-    level: detail.rcode === 'NOERROR' ? 'info' : detail.rcode === 'NXDOMAIN' ? 'warning' : 'error',
+    // NXDOMAIN and REFUSED answer the question asked (the asker's matter, as a 4xx); others are failures.
+    level: detail.rcode === 'NOERROR' ? 'info' : detail.rcode === 'NXDOMAIN' || detail.rcode === 'REFUSED' ? 'warning' : 'error',
     durationMs: performance.now() - start,
     bytesIn,
     bytesOut,

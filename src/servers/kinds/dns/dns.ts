@@ -23,6 +23,7 @@ const TCP_LIMIT = 65_535;
 const NXDOMAIN = 3;
 const SERVFAIL = 2;
 const FORMERR = 1;
+const REFUSED = 5;
 /** Binding UDP and TCP to the same free port can race with other programs: tries. */
 const BIND_TRIES = 5;
 
@@ -148,7 +149,10 @@ class DnsKind implements SocketKindInstance {
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
       return answer;
     }
-    const found = state.zone.lookup(question.name, String(question.type));
+    // The records are of class IN: a question of another class (CH, HS) has none here. It goes to
+    // the upstream like a name without records, else is REFUSED (as BIND and Knot answer it).
+    const inClass = question.class === undefined || question.class === 'IN' || question.class === 'ANY';
+    const found = inClass ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true };
     if (found.unknown && state.upstream !== undefined) {
       const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
       const upstream = chosen && isSelf(chosen, this.#port) ? undefined : chosen;
@@ -160,6 +164,11 @@ class DnsKind implements SocketKindInstance {
       const failed = dnsPacket.encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
       this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: upstream?.label ?? (chosen ? `${chosen.label}, which is this server itself` : 'system (none configured)') }, start, raw.length, failed.length);
       return failed;
+    }
+    if (!inClass) {
+      const refused = dnsPacket.encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
+      this.#record({ ...base, rcode: 'REFUSED', answers: 0 }, start, raw.length, refused.length);
+      return refused;
     }
     const rcode = found.unknown ? NXDOMAIN : 0;
     // A query with EDNS (an OPT record) gets one back (RFC 6891 6.1.1: responders MUST include
