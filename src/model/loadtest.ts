@@ -19,10 +19,17 @@ export const thresholdSchema = section({
   metric: oneOf(['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps']),
   // Said with the quotes YAML needs: `op: >` unquoted reads as an empty block of text.
   op: z.enum(['<', '<=', '>', '>='], { error: (issue) => `expected one of <, <=, >, >= (quoted in YAML: op: ">"), got ${describe(issue.input)}` }),
-  value: number(),
+  // k6 users write the unit (`300ms`, `1%`): said how to write the limit instead.
+  value: z.number({ error: (issue) => `expected a number without its unit (${unitless(issue.input)}: latencies are in ms, errorRate in percent, rps in requests per second), got ${describe(issue.input)}` }),
   target: text().optional(),
   enabled: flag().default(true),
 });
+
+/** `300, not 300ms` for a limit written with its unit; the same shape with an example otherwise. */
+function unitless(input: unknown): string {
+  const match = typeof input === 'string' ? /^\s*(-?\d+(?:\.\d+)?)\s*[^\d\s].*$/.exec(input) : null;
+  return match ? `${match[1]}, not ${String(input).trim()}` : '300, not 300ms';
+}
 
 export const loadTestSchema = section({
   name: text(),

@@ -44,6 +44,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       h3: { httpVersion: 'http3' },
       nostages: { stages: [] },
       crowd: { model: 'virtualUsers', stages: [{ durationSecs: 1, target: 100_000_000 }] },
+      withunit: { thresholds: [{ metric: 'p95', op: '<', value: '300ms' }] },
       badregex: { targets: [{ request: 'A.yaml' }, { request: 'A.yaml', captures: [{ variable: 'tok', from: 'regex', path: '([' }] }] },
       novariable: { targets: [{ request: 'A.yaml', captures: [{ variable: '', path: 'data.token' }] }] },
       noheader: { targets: [{ request: 'A.yaml', captures: [{ variable: 'session', from: 'header' }] }] },
@@ -79,6 +80,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'opflow'], /loadtests\/opflow\.yaml:7:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
       [['load', 'opgt'], /loadtests\/opgt\.yaml:8:\d+: thresholds\[0\]\.op: expected one of <, <=, >, >= \(quoted in YAML: op: ">"\), got text ""/],
       // A capture that can never work is refused, not skipped at every answer.
+      [['load', 'withunit'], /loadtests\/withunit\.yaml:\d+:\d+: thresholds\[0\]\.value: expected a number without its unit \(300, not 300ms: latencies are in ms, errorRate in percent, rps in requests per second\), got text "300ms"/],
       [['load', 'badregex'], /loadtests\/badregex\.yaml: targets\[1\]\.captures\[0\]\.path: "\(\[" is not a valid regular expression \(.+\)/],
       [['load', 'novariable'], /loadtests\/novariable\.yaml: targets\[0\]\.captures\[0\]\.variable is empty; name the variable the value goes into/],
       [['load', 'noheader'], /loadtests\/noheader\.yaml: targets\[0\]\.captures\[0\]\.path is empty; give the header name to read/],
