@@ -7,6 +7,7 @@
 import type { OpenApiDocument } from './document.js';
 import { isObject, type JsonObject } from './json.js';
 import { ExampleGenerator } from './schema-example.js';
+import { isXmlMedia, xmlRootName, xmlText } from './xml-text.js';
 
 export interface DocumentedAnswer {
   /** The response key it comes from: `200`, `2XX`, `default`. */
@@ -91,13 +92,13 @@ export class DocumentedAnswers {
       for (const [type, media] of entries) {
         if (!isObject(media) || !isObject(media.examples) || !Object.hasOwn(media.examples, exampleName)) continue;
         const example = this.document.followRefs(media.examples[exampleName]);
-        if (isObject(example) && example.value !== undefined) return { mediaType: type, body: bodyText(type, this.document.refs.inlineExampleRefs(example.value)) };
+        if (isObject(example) && example.value !== undefined) return { mediaType: type, body: this.bodyText(type, this.document.refs.inlineExampleRefs(example.value), media.schema) };
       }
       return undefined;
     }
     const [type, media] = entries.find(([candidate]) => isJsonMedia(candidate)) ?? entries[0]!;
     if (!isObject(media)) return { mediaType: type, body: '' };
-    return { mediaType: type, body: bodyText(type, this.document.refs.inlineExampleRefs(this.mediaExample(media))) };
+    return { mediaType: type, body: this.bodyText(type, this.document.refs.inlineExampleRefs(this.mediaExample(media)), media.schema) };
   }
 
   private mediaExample(media: JsonObject): unknown {
@@ -114,13 +115,28 @@ export class DocumentedAnswers {
   private swaggerContent(operation: JsonObject, response: JsonObject, exampleName: string | undefined): { mediaType: string | undefined; body: string } | undefined {
     const examples = isObject(response.examples) ? response.examples : {};
     if (exampleName !== undefined) {
-      return Object.hasOwn(examples, exampleName) ? { mediaType: exampleName, body: bodyText(exampleName, this.document.refs.inlineExampleRefs(examples[exampleName])) } : undefined;
+      return Object.hasOwn(examples, exampleName) ? { mediaType: exampleName, body: this.bodyText(exampleName, this.document.refs.inlineExampleRefs(examples[exampleName]), response.schema) } : undefined;
     }
     const produces = stringList(operation.produces ?? this.document.root.produces);
     const mediaType = produces.find(isJsonMedia) ?? produces[0] ?? 'application/json';
-    if (Object.hasOwn(examples, mediaType)) return { mediaType, body: bodyText(mediaType, this.document.refs.inlineExampleRefs(examples[mediaType])) };
+    if (Object.hasOwn(examples, mediaType)) return { mediaType, body: this.bodyText(mediaType, this.document.refs.inlineExampleRefs(examples[mediaType]), response.schema) };
     if (response.schema === undefined) return { mediaType: undefined, body: '' };
-    return { mediaType, body: bodyText(mediaType, this.generator.generate(response.schema)) };
+    return { mediaType, body: this.bodyText(mediaType, this.generator.generate(response.schema), response.schema) };
+  }
+
+  /**
+   * A body value as text: strings as they are for types other than JSON; for XML types a value
+   * as an XML document (root named by the schema), as the importer writes XML bodies; everything
+   * else as indented JSON.
+   */
+  private bodyText(mediaType: string, value: unknown, rawSchema: unknown): string {
+    if (value === undefined) return '';
+    if (typeof value === 'string' && !isJsonMedia(mediaType)) return value;
+    if (isXmlMedia(mediaType)) {
+      const schema = this.document.followRefs(rawSchema);
+      return xmlText(xmlRootName(isObject(schema) ? schema : undefined, rawSchema), value);
+    }
+    return JSON.stringify(value, null, 2);
   }
 
   private headers(response: JsonObject): [string, string][] {
@@ -142,13 +158,6 @@ export class DocumentedAnswers {
     }
     return out;
   }
-}
-
-/** A body value as text: strings as they are for non-JSON types, everything else as indented JSON. */
-function bodyText(mediaType: string, value: unknown): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string' && !isJsonMedia(mediaType)) return value;
-  return JSON.stringify(value, null, 2);
 }
 
 function stringList(value: unknown): string[] {

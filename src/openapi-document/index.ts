@@ -11,3 +11,4 @@ export { RefResolver, refName } from './refs.js';
 export { OpenApiDocument, type Dialect, type FoundOperation } from './document.js';
 export { ExampleGenerator, typeOf, type ExampleDirection } from './schema-example.js';
 export { DocumentedAnswers, defaultResponseKey, isJsonMedia, responseKeys, statusForKey, type DocumentedAnswer } from './documented-answers.js';
+export { isXmlMedia, xmlRootName, xmlText } from './xml-text.js';

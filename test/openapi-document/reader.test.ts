@@ -88,3 +88,22 @@ describe('local references inside example values', () => {
     expect(text.length).toBeLessThan(10_000_000);
   });
 });
+
+describe('answers in XML', () => {
+  const pet = { type: 'object', xml: { name: 'pet' }, properties: { id: { type: 'integer', example: 7 }, name: { type: 'string', example: 'Rex' } } };
+
+  it('an XML-only response is answered in XML, not JSON text under an XML Content-Type (OpenAPI 3 and Swagger 2.0)', () => {
+    const oas = new OpenApiDocument({ openapi: '3.0.3', paths: { '/pet': { get: { responses: { '200': { description: 'ok', content: { 'application/xml': { schema: { $ref: '#/components/schemas/Pet' } } } } } } } }, components: { schemas: { Pet: pet } } }, 'oas30');
+    const answer = new DocumentedAnswers(oas).answer(oas.findOperation('GET /pet')!.operation, '200', 200)!;
+    expect(answer.mediaType).toBe('application/xml');
+    expect(answer.body).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<pet>\n  <id>7</id>\n  <name>Rex</name>\n</pet>');
+    const swagger = new OpenApiDocument({ swagger: '2.0', produces: ['application/xml'], paths: { '/pet': { get: { responses: { '200': { description: 'ok', schema: { $ref: '#/definitions/Pet' } } } } } }, definitions: { Pet: pet } }, 'swagger2');
+    const swaggerAnswer = new DocumentedAnswers(swagger).answer(swagger.findOperation('GET /pet')!.operation, '200', 200)!;
+    expect(swaggerAnswer.body).toBe(answer.body);
+  });
+
+  it('an XML example written as text is sent as written', () => {
+    const oas = new OpenApiDocument({ openapi: '3.0.3', paths: { '/pet': { get: { responses: { '200': { description: 'ok', content: { 'text/xml': { example: '<pet id="1"/>' } } } } } } } }, 'oas30');
+    expect(new DocumentedAnswers(oas).answer(oas.findOperation('GET /pet')!.operation, '200', 200)!.body).toBe('<pet id="1"/>');
+  });
+});

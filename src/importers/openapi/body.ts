@@ -3,10 +3,9 @@
  * schema, as JSON, XML, text, form, multipart or a binary file. OpenAPI 3 `requestBody` and
  * Swagger 2.0 `body`/`formData` parameters alike.
  */
-import { lazyRequire } from '../../support/lazy-require.js';
 import type { ImportedRequestData } from '../types.js';
 import { scalarText } from './params.js';
-import { ExampleGenerator, isObject, type JsonObject, refName, type RefResolver } from '../../openapi-document/index.js';
+import { ExampleGenerator, isObject, type JsonObject, type RefResolver, xmlRootName, xmlText } from '../../openapi-document/index.js';
 
 export type ImportedBody = NonNullable<ImportedRequestData['body']>;
 
@@ -211,18 +210,4 @@ function isFileSchema(schema: JsonObject, refs: RefResolver): boolean {
     return items !== undefined && (items.format === 'binary' || items.type === 'file');
   }
   return false;
-}
-
-function xmlRootName(schema: JsonObject | undefined, rawSchema: unknown): string {
-  if (schema && isObject(schema.xml) && typeof schema.xml.name === 'string') return schema.xml.name;
-  if (isObject(rawSchema) && typeof rawSchema.$ref === 'string') return refName(rawSchema.$ref).replace(/[^A-Za-z0-9_.-]/g, '') || 'root';
-  return 'root';
-}
-
-const fastXml = lazyRequire<typeof import('fast-xml-parser')>(import.meta.url, 'fast-xml-parser');
-let builder: InstanceType<typeof import('fast-xml-parser').XMLBuilder> | undefined;
-const xmlBuilder = () => (builder ??= new (fastXml().XMLBuilder)({ format: true, indentBy: '  ', suppressEmptyNode: false }));
-
-function xmlText(rootName: string, value: unknown): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${xmlBuilder().build({ [rootName]: value ?? '' }).trimEnd()}`;
 }
