@@ -344,7 +344,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await options().getByLabel('event', { exact: true }).fill('hello');
     await options().getByLabel('ack', { exact: true }).check();
     await expect.poll(() => panel.getByLabel('Event').inputValue()).toBe('hello');
-    expect(await panel.getByLabel('Ack').isChecked()).toBe(true);
+    await expect.poll(() => panel.getByLabel('Ack').isChecked()).toBe(true);
     const data = await fileOnce('Chat.yaml', (d) => (d.socketio as { ack?: boolean } | undefined)?.ack === true);
     expect(data.socketio).toEqual({ event: 'hello', ack: true });
 
