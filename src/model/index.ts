@@ -25,7 +25,8 @@ export * from './app-settings.js';
 export * from './socket-framing.js';
 export * from './socket-encoding.js';
 export { toFileData, deepEqual, isPlainObject, unknownFields, type UnknownField } from './declare.js';
-export { formFields, type FormField } from './form-fields.js';
+// The type only: the forms' walk itself is the app's (routes-catalog imports it), so `ferry run` never loads it.
+export type { FormField } from './form-fields.js';
 
 export const RESOURCE_SCHEMAS = {
   workspace: workspaceSchema,

@@ -112,8 +112,10 @@ describe('what a command loads (bin/ferry.js)', () => {
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;
       expect(modules.filter((m) => m.startsWith(built))).toEqual([]);
       // Each file costs Node's ES module loader a resolve, a read and a compile: 48 files of
-      // esbuild's chunks, 24 once the chunks the same commands load are joined (scripts/bundle-cli.mjs).
-      expect(chunks.length, chunks.join('\n')).toBeLessThanOrEqual(26);
+      // esbuild's chunks, 24 once the chunks the same commands load are joined (scripts/bundle-cli.mjs);
+      // 28 since model/constants.ts and support/placeholder-syntax.ts are also loaded by commands
+      // that load none of their old chunk-mates (same modules as before, two more files).
+      expect(chunks.length, chunks.join('\n')).toBeLessThanOrEqual(28);
     } finally {
       server.close();
     }

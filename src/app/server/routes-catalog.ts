@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AllowedPrograms } from '../../appdata/index.js';
-import { formFields, requestSchema, settingsSchema } from '../../model/index.js';
+import { requestSchema, settingsSchema } from '../../model/index.js';
+// Imported directly, not through the model's index: only the app draws forms (`ferry run` never loads it).
+import { formFields } from '../../model/form-fields.js';
 import { allRequestKinds, type ProgramSpec } from '../../protocols/index.js';
 import { DescribeError, SelectError } from '../../runner/index.js';
 import { SchemaCache } from './graphql-schema.js';
