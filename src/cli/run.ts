@@ -132,7 +132,15 @@ export function registerRun(program: Command, ctx: CliContext): void {
       if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
 
       let servers: { stop(): Promise<void> } | undefined;
-      if (options.startServers) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+      if (options.startServers) {
+        // A path that names nothing is said before any server starts (and has to be stopped again).
+        try {
+          selectRequests(ws.tree, paths);
+        } catch (error) {
+          throw selectionFailure(error, ws);
+        }
+        servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+      }
       // Ctrl-C: the request in flight is cancelled and the run ends with its summary, reports and
       // saved values; a second Ctrl-C quits at once.
       const interrupt = new AbortController();
@@ -174,10 +182,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
         // A run stopped by Ctrl-C has not passed, even when nothing it ran failed (stopped between requests).
         ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 || outcome.interrupted ? EXIT.failed : EXIT.ok;
       } catch (error) {
-        // Nothing found because requests/ is a link: that is the message, not "no request".
-        if (error instanceof SelectError && ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE)) throw new CliError(REQUESTS_LINK_MESSAGE);
-        if (error instanceof RunError || error instanceof SelectError || error instanceof ReportFileError) throw new CliError(error.message);
-        throw error;
+        if (error instanceof RunError || error instanceof ReportFileError) throw new CliError(error.message);
+        throw selectionFailure(error, ws);
       } finally {
         try {
           // What the run changed was saved at its end (a failure there was a warning in its report).
@@ -189,6 +195,13 @@ export function registerRun(program: Command, ctx: CliContext): void {
         }
       }
     });
+}
+
+/** A selection's failure as the command line says it; any other error as it is. */
+function selectionFailure(error: unknown, ws: Workspace): unknown {
+  if (!(error instanceof SelectError)) return error;
+  // Nothing found because requests/ is a link: that is the message, not "no request".
+  return new CliError(ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE) ? REQUESTS_LINK_MESSAGE : error.message);
 }
 
 /** The requests the run will send; a selection that fails gives none (the run reports it). */

@@ -81,4 +81,13 @@ describe('examples/demo', () => {
       await new Promise((r) => blocker.close(r));
     }
   });
+
+  it('--start-servers with a path that names no request says so before any server starts', async () => {
+    await isolatedDataDir();
+    const { root } = await demoCopy();
+    const result = await ferry(['-w', root, 'run', 'Users/Nope', '--start-servers', '-e', 'local']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Users/Nope');
+    expect(result.stderr).not.toContain('Started server');
+  });
 });
