@@ -89,7 +89,8 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
       oauth2: { fetchTokens: false, ...(keep ? { settingsFill: (text: string) => render(text, 'request', { variables: filled }) } : {}) },
       unsendableAuth: 'omit',
       kind,
-      keepPlaceholders: keep,
+      // An undefined `{{name}}` stays as written in the URL (as Postman's code shows it), not as %7B%7Bname%7D%7D.
+      keepPlaceholders: keep ? true : 'undefined',
       ...(options.allowFilesOutside ? { allowFilesOutside: true } : {}),
       ...(options.face ? { face: options.face } : {}),
     },

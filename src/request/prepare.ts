@@ -47,10 +47,12 @@ export interface PrepareOptions {
   /** Auth types Ferry cannot send: fail (default, for sending) or leave them out (export). */
   unsendableAuth?: 'error' | 'omit';
   /**
-   * Code export with substitution off: undefined `{{name}}` placeholders may stand anywhere in
-   * the URL, even the host, and come back as written.
+   * Code export: `{{name}}` placeholders left in the URL come back as written, not percent-encoded.
+   * `true` (substitution off): they may stand anywhere, even the host. `'undefined'` (substitution
+   * on, so only undefined ones are left): the URL must hold as a sent one must (a host left
+   * undefined is refused as for a send), and placeholders in its path and query stay as written.
    */
-  keepPlaceholders?: boolean;
+  keepPlaceholders?: boolean | 'undefined';
   /** How the request's kind is prepared (its protocol module's rules); HTTP's when left out. */
   kind?: KindRules;
   /**
@@ -80,6 +82,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // A `text` kind that lists schemes (MCP: a URL or a command) prepares a typed `scheme://…` as a URL: headers and auth apply, other schemes are refused.
   const typedAsUrl = rules.url === 'text' && rules.schemes.length > 0 && /^[a-z][a-z0-9+.-]*:\/\//i.test(typedUrl.trim());
   if (rules.url === 'text' && !typedAsUrl) return prepareNamed(input, options, rules, { method, target: typedUrl.trim(), fill, settings, where });
+  if (options.keepPlaceholders === 'undefined') finalUrl(typedUrl, where, rules.noun, rules.schemes, options.face);
   const { url, restore } = options.keepPlaceholders
     ? urlKeepingPlaceholders(typedUrl, where)
     : { url: finalUrl(typedUrl, where, rules.noun, rules.schemes, options.face), restore: (href: string) => href };
@@ -117,7 +120,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   // Credentials typed in the URL (`https://user:pass@host`) go as Basic auth, as browsers, curl
   // and Postman send them (the HTTP client would drop them); explicit auth and headers win.
-  if ((url.username || url.password) && !options.keepPlaceholders) {
+  // (Not when the user name or password is a placeholder kept as written: it is not a credential yet.)
+  if ((url.username || url.password) && restore(`${url.username}:${url.password}`) === `${url.username}:${url.password}`) {
     if (!headers.some((h) => h.name.toLowerCase() === 'authorization')) {
       const basic = Buffer.from(`${percentDecoded(url.username)}:${percentDecoded(url.password)}`, 'utf8').toString('base64');
       headers.push({ name: 'Authorization', value: `Basic ${basic}` });

@@ -258,6 +258,18 @@ describe('ferry export of a saved request', () => {
     expect(result.stdout).toContain('"{{baseUrl}}/items/{{itemId}}?api_key={{apiKey}}"');
   });
 
+  it('with substitution on, an undefined {{name}} in the path or query stays as written (not %7B%7B), as Postman shows it; an undefined host is still refused', async () => {
+    const root = await workspace();
+    await fs.writeFile(path.join(root, 'requests', 'Half.yaml'), 'name: Half\nurl: "http://127.0.0.1:9/users/{{userId}}?page={{page}}&q=a%20b"\n');
+    const result = await ferry(['-w', root, 'export', 'Half', '--lang', 'curl']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("'http://127.0.0.1:9/users/{{userId}}?page={{page}}&q=a%20b'");
+    await fs.writeFile(path.join(root, 'requests', 'Hostless.yaml'), 'name: Hostless\nurl: "http://{{nohost}}/x"\n');
+    const hostless = await ferry(['-w', root, 'export', 'Hostless', '--lang', 'curl']);
+    expect(hostless.code).toBe(2);
+    expect(hostless.stderr).toContain('{{nohost}}');
+  });
+
   it('--no-substitute keeps placeholders for the scheme and the port, and errors show them as written', async () => {
     const root = await workspace();
     await fs.writeFile(path.join(root, 'requests', 'Templated.yaml'), 'name: Templated\nurl: "{{scheme}}://{{host}}:{{port}}/x?a={{a}}"\n');
