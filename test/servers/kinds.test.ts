@@ -10,7 +10,11 @@ import { SERVER_KINDS, type ServerKind } from '../../src/model/index.js';
 import {
   bindFailure,
   isServerKindBuilt,
+  NEW_SERVER_KIND_PICKED,
+  NEW_SERVER_KINDS,
+  SERVER_KIND_INFO,
   SERVER_KIND_MODULES,
+  TrafficLog,
   ServerError,
   serverKindModule,
   loadServerKind,
@@ -132,6 +136,22 @@ describe('the kind table', () => {
       expect(() => serverKindModule(kind, `servers/${kind}.yaml`, partial)).toThrow(
         `servers/${kind}.yaml: kind: ${kind} servers are not supported by this version of Ferry yet (supported: http, sse).`,
       );
+    }
+  });
+
+  it('what each kind says about itself (SERVER_KIND_INFO, the app\'s servers panel) agrees with what its instances do', async () => {
+    expect(Object.keys(SERVER_KIND_INFO)).toEqual([...SERVER_KINDS]);
+    expect([...NEW_SERVER_KINDS].sort()).toEqual([...SERVER_KINDS].sort());
+    expect(NEW_SERVER_KINDS).toContain(NEW_SERVER_KIND_PICKED);
+    for (const kind of SERVER_KINDS) {
+      const info = SERVER_KIND_INFO[kind];
+      expect(info.label && info.noun && info.sectionHint && info.directions.in && info.directions.out, kind).toBeTruthy();
+      const module = await loadServerKind(kind, `servers/${kind}.yaml`);
+      const instance = module.create({ id: kind, file: `servers/${kind}.yaml`, traffic: new TrafficLog(1) });
+      // The panel offers the send (and words it) for the kinds that declare it: exactly those that push.
+      expect(info.send !== undefined, `${kind}: send declared`).toBe(instance.push !== undefined);
+      expect(info.send?.eventPlaceholder !== undefined, `${kind}: eventPlaceholder declared`).toBe(instance.sendForm?.event === true);
+      instance.close();
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * The server kinds, by name: the one table `ferry serve`, `ferry run --start-servers`, `ferry ls`
  * and the app ask. A kind of the format that is not built yet has no row and is refused by
- * `serverKindModule`, the one place that says so.
+ * `serverKindModule`, the one place that says so. What a kind says about itself to people (its
+ * names, its traffic's directions, the panel's send, the editor's hint) is in `info.ts` beside it.
  */
 import { SERVER_KINDS, type ServerKind } from '../../model/index.js';
 import { ServerError } from '../errors.js';
@@ -45,4 +46,5 @@ export async function loadServerKind(kind: ServerKind, file: string, table: Serv
   return 'load' in row ? row.load() : row;
 }
 
+export { NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, SERVER_KIND_INFO, type ServerKindInfo } from './info.js';
 export type { BindOptions, ClientInfo, HttpKindInstance, KindContext, KindInstance, KindSettings, LazyServerKind, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from './kind.js';
