@@ -16,7 +16,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { io as connectSocketIo } from 'socket.io-client';
 import WebSocket from 'ws';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import type { ServerEditorView, ServerView, TrafficView } from '../../src/app/shared/api.js';
+import type { ServerEditorView, ServerKindsView, ServerView, TrafficView } from '../../src/app/shared/api.js';
+import { SERVER_KINDS } from '../../src/model/index.js';
 import { startWorkspaceServers } from '../../src/servers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
@@ -399,6 +400,20 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       expect((await client.call('PUT', '/api/server', { id: 'notes', server: view.server, sectionYaml: '# lost\nmode: echo\ngreeting: hi\n' })).status).toBe(200);
       expect((await openWorkspace(ws.root)).servers.find((s) => s.id === 'notes')!.value.socket).toMatchObject({ mode: 'echo', greeting: 'hi' });
       expect(await fs.readFile(file, 'utf8')).not.toContain('# lost');
+    });
+
+    it('GET /api/server-kinds: what each kind says about itself, as the panel draws it, and the new-server picker', async () => {
+      const answer = await client.call('GET', '/api/server-kinds');
+      expect(answer.status, answer.text).toBe(200);
+      const view = answer.body as ServerKindsView;
+      expect(view.kinds.map((k) => k.kind)).toEqual([...SERVER_KINDS]);
+      expect(view.kinds.find((k) => k.kind === 'tcpProxy')).toEqual({
+        kind: 'tcpProxy', label: 'TCP relay', noun: 'relay', directions: { in: 'client → target', out: 'target → client' }, send: {}, sectionHint: 'target (host:port), upstreamTls',
+      });
+      expect(view.kinds.find((k) => k.kind === 'sse')).toMatchObject({ label: 'Server-sent events', directions: { in: 'from client', out: 'to client' }, send: { eventPlaceholder: 'event (empty = message)' } });
+      // Kinds that answer requests only have no send.
+      expect(view.kinds.filter((k) => !k.send).map((k) => k.kind)).toEqual(['http', 'mcp', 'dns']);
+      expect(view.newServer).toEqual({ kinds: ['http', 'websocket', 'sse', 'socketio', 'mcp', 'tcp', 'udp', 'dns', 'tcpProxy'], picked: 'websocket' });
     });
 
     it('creates a server of any kind with the app port of its kind (2.11)', async () => {

@@ -109,12 +109,14 @@ describe('ferry app: the guard', () => {
     expect((await request(app.port, '/api/workspace')).status).toBe(403);
     expect((await request(app.port, '/api/workspace', { cookie: `ferry_session=guess; ferry_session_${app.port}=guess` })).status).toBe(403);
     expect((await request(app.port, '/api/send', { 'content-type': 'application/json' }, 'POST', '{"path":"x"}')).status).toBe(403);
+    expect((await request(app.port, '/api/server-kinds')).status).toBe(403);
     expect((await request(app.port, '/')).status).toBe(403);
   });
 
   it('refuses a foreign Host, even with the cookie (DNS rebinding)', async () => {
     for (const host of ['evil.example', `evil.example:${app.port}`, '127.0.0.1', `127.0.0.1:${app.port + 1}`]) {
       expect((await request(app.port, '/api/workspace', { cookie, host })).status, host).toBe(403);
+      expect((await request(app.port, '/api/server-kinds', { cookie, host })).status, host).toBe(403);
     }
     expect((await request(app.port, '/api/workspace', { cookie, host: `localhost:${app.port}` })).status).toBe(200);
     expect((await request(app.port, `/?token=${app.token}`, { host: 'evil.example' })).status).toBe(403);
@@ -125,6 +127,7 @@ describe('ferry app: the guard', () => {
       const answer = await request(app.port, '/api/workspace', { cookie, origin });
       expect(answer.status, origin).toBe(403);
       expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+      expect((await request(app.port, '/api/server-kinds', { cookie, origin })).status, origin).toBe(403);
     }
     const preflight = await request(app.port, '/api/request', { origin: 'http://evil.example', 'access-control-request-method': 'PUT' }, 'OPTIONS');
     expect(preflight.status).toBe(403);

@@ -13,12 +13,12 @@
 import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
 import { APP_DEFAULT_PORTS, deepEqual, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
-import { checkServerSettings, plainRecord, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
+import { checkServerSettings, isServerKindBuilt, NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, plainRecord, SERVER_KIND_INFO, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
 import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
 import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
 import { checkNoSymlinks, createEntry, formatWarning, readResource, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
-import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
+import type { ServerEditorView, ServerKindsView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { serverEditorView, serverFromEdit, typedSection } from './server-editor.js';
@@ -252,8 +252,19 @@ export class AppServers {
   }
 }
 
+/** The server kinds this version runs, as the panel draws them: from the kinds' own table, so a new kind needs no change in the page. */
+export function serverKindsView(): ServerKindsView {
+  const built = SERVER_KINDS.filter(isServerKindBuilt);
+  return {
+    kinds: built.map((kind) => ({ kind, ...SERVER_KIND_INFO[kind] })),
+    newServer: { kinds: NEW_SERVER_KINDS.filter(isServerKindBuilt), picked: NEW_SERVER_KIND_PICKED },
+  };
+}
+
 export function serverRoutes(servers: AppServers): Routes {
   return {
+    /** What each server kind says about itself (names, traffic directions, the send, the editor's hint), and the new-server picker. */
+    'GET /api/server-kinds': async () => serverKindsView(),
     'GET /api/servers': async () => servers.list(),
     'POST /api/servers/start': async ({ body }) => servers.start(field(body, 'id')),
     'POST /api/servers/stop': async ({ body }) => servers.stop(field(body, 'id')),

@@ -216,6 +216,31 @@ export interface ServerView {
   sendForm?: SendForm;
 }
 
+/**
+ * `GET /api/server-kinds`: the server kinds this version runs, as the servers panel draws them
+ * (the kinds' own table, `SERVER_KIND_INFO`): the page names no server kind.
+ */
+export interface ServerKindView {
+  kind: string;
+  /** The new-server picker's name: `TCP relay`. */
+  label: string;
+  /** In running text: `relay`. */
+  noun: string;
+  /** A traffic record's `in` and `out`, in words. */
+  directions: { in: string; out: string };
+  /** Present when its servers send to clients from the traffic panel. */
+  send?: { eventPlaceholder?: string };
+  /** The fields of its section, above the editor's YAML. */
+  sectionHint: string;
+}
+
+export interface ServerKindsView {
+  /** Every kind, in the format's order. */
+  kinds: ServerKindView[];
+  /** The kinds a new server can be, in the order the picker offers them, and the one picked at first. */
+  newServer: { kinds: string[]; picked: string };
+}
+
 /** One traffic record as the panel lists it, with the kind's own detail (a DNS answer's records, an MCP call). */
 export type TrafficView = TrafficRecord;
 
