@@ -4,7 +4,8 @@
  * variable) sent back to that client; the server editor refusing a bad section at its line (the
  * file untouched) and saving a good one; a DNS server's traffic with its decoded answer (queried
  * by `kdig` when installed, else dns-packet over UDP); the list's connection count and the send
- * picker following the traffic, also past the table's 500 rows; the autoStart rule across two app starts.
+ * picker following the traffic, also past the table's 500 rows; the autoStart rule across two app starts;
+ * the kinds' own words (picker, directions, the editor's hint) as `GET /api/server-kinds` gives them.
  */
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
@@ -162,6 +163,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     client.send('ping');
     expect(await reply).toBe('pong Ada');
     client.close();
+  });
+
+  it('what differs by kind is drawn from GET /api/server-kinds: the new-server picker, the direction words, the editor\'s hint', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    const picker = panel.getByLabel('New server kind');
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['HTTP mock API', 'WebSocket', 'Server-sent events', 'Socket.IO', 'MCP', 'TCP', 'UDP', 'DNS', 'TCP relay']);
+    expect(await picker.inputValue()).toBe('websocket');
+    // The chat's messages so far: in and out, in the words its kind gives.
+    const ways = await panel.getByRole('table', { name: 'Traffic' }).locator('tbody tr td:nth-child(3)').allTextContents();
+    expect(ways).toContain('from client');
+    expect(ways).toContain('to client');
+    await panel.getByRole('button', { name: 'Edit Chat room' }).click();
+    const editor = page.getByRole('dialog', { name: 'Server editor' });
+    await expect.poll(() => editor.locator('p.muted.small').textContent()).toBe('websocket: mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs)');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
   });
 
   it("DNS: a query in the traffic table, the row opened to the decoded question and answer", async () => {

@@ -3,34 +3,24 @@
  * autoStart) and the kind's own section (routes, rules, records, tools, events, the relay's
  * target…) as YAML. Saving sends both to the app's server, which checks them with the format's
  * schema and writes the file through the workspace writer; a refusal comes back with its place
- * (a line of the YAML, or a field of the form) and nothing is written.
+ * (a line of the YAML, or a field of the form) and nothing is written. The hint above the YAML
+ * is the kind's own (`GET /api/server-kinds`).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
 import type { YamlProblem } from './YamlEditor.js';
 import { useGuardedClose } from './guarded-close.js';
+import type { ServerKinds } from './server-kinds.js';
 
 // CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
 const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
-
-/** What each kind's section holds, as a hint above the YAML editor. */
-const SECTION_HINTS: Record<string, string> = {
-  http: 'routes (method, path, status, headers, body, delayMs, match…, fault), fallback, proxyUrl, cors',
-  websocket: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs)',
-  socket: 'mode, greeting, rules, encoding (text, hex), framing (raw, line, lengthPrefixed), lengthBytes, lineEnding',
-  socketio: 'mode, greetingEvent, greetingArgs, rules (event, match, pattern, ack, replyEvent, replyArgs, broadcast), path, cors',
-  sse: 'events (event, data, id), intervalMs, repeat',
-  mcp: 'serverName, version, instructions, tools, resources, prompts, path, cors',
-  dns: 'records (name, type, value, ttl), upstream (empty, system, or host:port)',
-  proxy: 'target (host:port), upstreamTls',
-};
 
 type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean };
 
 const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
 
-export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: () => void; onSaved: () => void }) {
+export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kinds: ServerKinds; onClose: () => void; onSaved: () => void }) {
   const [view, setView] = useState<ServerEditorView | null>(null);
   const [common, setCommon] = useState<Common | null>(null);
   const [yamlText, setYamlText] = useState('');
@@ -120,7 +110,7 @@ export function ServerEditor({ id, onClose, onSaved }: { id: string; onClose: ()
               <label className="check"><span><input type="checkbox" aria-label="TLS" checked={common.tls} onChange={(e) => set({ tls: e.target.checked })} /> TLS (self-signed for localhost without paths)</span></label>
               <label className="check"><span><input type="checkbox" aria-label="autoStart" checked={common.autoStart} onChange={(e) => set({ autoStart: e.target.checked })} /> Start with the workspace (autoStart)</span></label>
             </div>
-            <p className="muted small"><b>{section}</b>: {SECTION_HINTS[section] ?? ''}</p>
+            <p className="muted small"><b>{section}</b>: {kinds.byKind[common.kind]?.sectionHint ?? ''}</p>
             <Suspense fallback={<p className="muted">Loading the editor…</p>}>
               <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
             </Suspense>

@@ -2,30 +2,19 @@
  * The servers panel: the workspace's servers (every kind) with start/stop, the editor, new
  * servers, the autoStart rule's notices, the live traffic table (newest first; a row opens to the
  * kind's own detail: a DNS answer's records, an MCP call, a relay's direction), and the send to
- * one client or all.
+ * one client or all. What differs by kind (its name, its traffic's direction words, the send's
+ * hints, the editor's section hint) comes from `GET /api/server-kinds`: no kind is named here.
  */
 import { Fragment, useEffect, useRef, useState } from 'react';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import { api } from './api.js';
 import { humanSize } from './ResponseViewer.js';
 import { ServerEditor } from './ServerEditor.js';
+import { directionWords, useServerKinds } from './server-kinds.js';
 import { TrafficSend } from './TrafficSend.js';
 
 /** Rows shown; the server keeps as many in its log. */
 export const TRAFFIC_SHOWN = 500;
-
-/** Kinds a new server can be (spec 2.11); the app's server gives each its default port. */
-const NEW_KINDS: [string, string][] = [
-  ['http', 'HTTP mock API'], ['websocket', 'WebSocket'], ['sse', 'Server-sent events'], ['socketio', 'Socket.IO'], ['mcp', 'MCP'],
-  ['tcp', 'TCP'], ['udp', 'UDP'], ['dns', 'DNS'], ['tcpProxy', 'TCP relay'],
-];
-
-/** Which way a record went, seen from the server; the relay's `in` is client → target, `out` target → client. */
-function arrow(t: TrafficView): string {
-  if (t.direction === 'in') return t.kind === 'tcpProxy' ? 'client → target' : 'from client';
-  if (t.direction === 'out') return t.kind === 'tcpProxy' ? 'target → client' : 'to client';
-  return '';
-}
 
 /** The kind's own detail as label/value lines (lists one item a line), whatever the kind. */
 function TrafficDetail({ detail }: { detail: unknown }) {
@@ -50,7 +39,10 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   const [only, setOnly] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
   const [open, setOpen] = useState<TrafficView | null>(null);
-  const [newKind, setNewKind] = useState('websocket');
+  // The kinds (and the one picked at first) come from the app's server: the page names none.
+  const kinds = useServerKinds();
+  const [picked, setPicked] = useState('');
+  const newKind = picked || kinds.newServer.picked;
 
   const refresh = () => api.get<ServerView[]>('/api/servers').then(setServers, (e: Error) => setError(e.message));
   useEffect(() => {
@@ -93,7 +85,8 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   };
 
   const create = async () => {
-    const label = NEW_KINDS.find(([k]) => k === newKind)?.[1] ?? newKind;
+    if (!newKind) return;
+    const label = kinds.byKind[newKind]?.label ?? newKind;
     const name = window.prompt(`Name of the new ${label} server`, `${label} server`);
     if (!name) return;
     setError(null);
@@ -111,8 +104,8 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
     <section className="runner servers" aria-label="Servers">
       <header>
         <h3>Servers</h3>
-        <select aria-label="New server kind" value={newKind} onChange={(e) => setNewKind(e.target.value)}>
-          {NEW_KINDS.map(([k, label]) => <option key={k} value={k}>{label}</option>)}
+        <select aria-label="New server kind" value={newKind} onChange={(e) => setPicked(e.target.value)}>
+          {kinds.newServer.kinds.map((k) => <option key={k} value={k}>{kinds.byKind[k]?.label ?? k}</option>)}
         </select>
         <button onClick={() => void create()}>+ Server</button>
         <span className="spacer" />
@@ -153,7 +146,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
         </select>
         <button onClick={() => onTraffic([])}>Clear</button>
       </header>
-      {servers && <TrafficSend servers={servers} trafficTick={trafficTick} />}
+      {servers && <TrafficSend servers={servers} trafficTick={trafficTick} kinds={kinds} />}
       <table className="plain results" aria-label="Traffic">
         <thead><tr><th>Time</th><th>Server</th><th>Way</th><th>What</th><th>Took</th><th>In / out</th></tr></thead>
         <tbody>
@@ -162,7 +155,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
               <tr className={`${t.level === 'error' ? 'fail' : t.level === 'warning' ? 'warn' : ''} clickable`} aria-expanded={open === t} onClick={() => setOpen(open === t ? null : t)}>
                 <td>{new Date(t.time).toLocaleTimeString()}</td>
                 <td>{t.server}</td>
-                <td className="muted small">{arrow(t)}</td>
+                <td className="muted small">{directionWords(kinds, t.kind, t.direction)}</td>
                 <td>{t.summary}{t.note && <span className="muted"> ({t.note})</span>}</td>
                 <td>{Math.round(t.durationMs * 100) / 100} ms</td>
                 <td>{humanSize(t.bytesIn)} / {humanSize(t.bytesOut)}</td>
@@ -173,7 +166,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
           {shown.length === 0 && <tr><td colSpan={6} className="muted">No traffic yet: start a server and send it a request.</td></tr>}
         </tbody>
       </table>
-      {editing && <ServerEditor id={editing} onClose={() => setEditing(null)} onSaved={() => void refresh()} />}
+      {editing && <ServerEditor id={editing} kinds={kinds} onClose={() => setEditing(null)} onSaved={() => void refresh()} />}
     </section>
   );
 }

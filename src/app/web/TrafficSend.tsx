@@ -1,14 +1,16 @@
 /**
  * The traffic panel's send (spec 6.2, 8.2): a message to one client or all clients of a running
- * server that can send (WebSocket, Socket.IO, SSE, TCP, UDP, the relay). `{{variables}}` are filled
- * by the app's server as for requests; the page only types and picks.
+ * server that can send (the kinds whose `send` the app's server lists: WebSocket, Socket.IO, SSE,
+ * TCP, UDP, the relay; their hints come with them). `{{variables}}` are filled by the app's server
+ * as for requests; the page only types and picks.
  */
 import { useEffect, useState } from 'react';
 import type { ClientInfo, ServerSendDone, ServerView } from '../shared/api.js';
 import { api } from './api.js';
+import type { ServerKinds } from './server-kinds.js';
 
 /** `trafficTick` moves when new traffic has arrived (the panel throttles it): the clients are asked again. */
-export function TrafficSend({ servers, trafficTick }: { servers: ServerView[]; trafficTick: number }) {
+export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerView[]; trafficTick: number; kinds: ServerKinds }) {
   const senders = servers.filter((s) => s.running && s.sendForm);
   const [serverId, setServerId] = useState('');
   const [clients, setClients] = useState<ClientInfo[]>([]);
@@ -24,7 +26,7 @@ export function TrafficSend({ servers, trafficTick }: { servers: ServerView[]; t
     api.get<ClientInfo[]>(`/api/servers/clients?id=${encodeURIComponent(server.id)}`).then(setClients, () => setClients([]));
   }, [server?.id, trafficTick]);
 
-  if (!server) return <p className="muted small">Start a WebSocket, Socket.IO, SSE, TCP, UDP or relay server to send to its clients from here.</p>;
+  if (!server) return <p className="muted small">Start {kinds.senders ? `a ${kinds.senders} server` : 'a server'} to send to its clients from here.</p>;
   const form = server.sendForm!;
   const send = async () => {
     setOutcome(null);
@@ -45,7 +47,7 @@ export function TrafficSend({ servers, trafficTick }: { servers: ServerView[]; t
         {clients.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
         {to && !clients.some((c) => c.id === to) && <option value={to}>{to} (gone)</option>}
       </select>
-      {form.event && <input aria-label="Event name" placeholder={server.kind === 'sse' ? 'event (empty = message)' : 'event (default message)'} value={event} onChange={(e) => setEvent(e.target.value)} />}
+      {form.event && <input aria-label="Event name" placeholder={kinds.byKind[server.kind]?.send?.eventPlaceholder ?? 'event'} value={event} onChange={(e) => setEvent(e.target.value)} />}
       <textarea
         aria-label="Message to send"
         rows={2}
