@@ -7,7 +7,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
 import { formatFieldPath, loadTestSchema, unknownFields, type LoadTestFile } from '../model/index.js';
-import { requestKind } from '../protocols/index.js';
+import { encodeMultipart, requestKind, SendError, withMultipartType } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
 import { loadClientTls } from '../request/client-tls-files.js';
@@ -230,21 +230,18 @@ async function wireTarget(prepared: PreparedRequest, request: string, weight: nu
     const text = from.body.isText ? Buffer.from(from.body.bytes).toString('utf8') : undefined;
     body = text !== undefined && text.includes(marker) ? text : from.body.bytes;
   } else if (from.body.kind === 'multipart') {
-    // Built once into bytes (files read now): the same body for every request.
-    const { readFile } = await import('node:fs/promises');
-    const form = new FormData();
-    for (const part of from.body.parts) {
-      if (part.file) form.append(part.name, new Blob([await readFile(part.file.absolutePath)], { type: part.contentType ?? 'application/octet-stream' }), path.basename(part.file.path));
-      else form.append(part.name, part.value ?? '');
+    // Built once into bytes (files read now, never through a link) by the encoder sends use: the same body for every request.
+    let encoded: { body: Buffer; contentType: string };
+    try {
+      encoded = await encodeMultipart(from.body.parts);
+    } catch (error) {
+      if (error instanceof SendError) throw new LoadInputError(`requests/${request}: ${error.message}`);
+      throw error;
     }
-    const response = new Response(form);
-    body = new Uint8Array(await response.arrayBuffer());
-    const type = response.headers.get('content-type');
-    if (type) {
-      const rest = headers.filter(([name]) => name.toLowerCase() !== 'content-type');
-      headers.length = 0;
-      headers.push(...rest, ['Content-Type', type]);
-    }
+    body = new Uint8Array(encoded.body);
+    const typed = withMultipartType(headers, encoded.contentType);
+    headers.length = 0;
+    headers.push(...typed);
   }
   const sign = prepared.signEachSend && {
     ...prepared.signEachSend.signing,

@@ -20,7 +20,7 @@ import { peerKey, reportingConnection, type ConnectionTimings } from './http-age
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
-import { encodeMultipart } from './multipart.js';
+import { encodeMultipart, withMultipartType } from './multipart.js';
 import { undiciAgent } from './undici-parts.js';
 import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
 
@@ -59,8 +59,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   else if (prepared.body.kind === 'multipart') {
     const encoded = await encodeMultipart(prepared.body.parts);
     body = encoded.body;
-    headers = headers.filter(([name, value]) => name.toLowerCase() !== 'content-type' || /boundary=/i.test(value));
-    if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', encoded.contentType]);
+    headers = withMultipartType(headers, encoded.contentType);
   }
   headers.push(...defaultHeaders(headers, settings));
   // Every Cookie header of the request, as one line (RFC 6265 allows one), then the jar's.

@@ -33,6 +33,16 @@ export async function encodeMultipart(parts: readonly PreparedMultipartPart[]): 
 }
 
 /**
+ * The request's headers with the encoded body's Content-Type: a typed one that names a boundary
+ * is kept (the user wrote the whole header), any other is replaced by the encoder's.
+ */
+export function withMultipartType(headers: Array<[string, string]>, contentType: string): Array<[string, string]> {
+  const kept = headers.filter(([name, value]) => name.toLowerCase() !== 'content-type' || /boundary=/i.test(value));
+  if (!kept.some(([name]) => name.toLowerCase() === 'content-type')) kept.push(['Content-Type', contentType]);
+  return kept;
+}
+
+/**
  * A file part's bytes. It was checked when the request was prepared (inside the workspace, no
  * link, at most 1 GB) and is read now: without following a link at its end (O_NOFOLLOW), so a
  * file replaced by one meanwhile is refused, not read through.
