@@ -7,10 +7,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
-/** True when `child` is `parent` or lies below it (both absolute). */
+/**
+ * True when `child` is `parent` or lies below it (both absolute). `..` alone or before a separator
+ * climbs out; so does `..\` on any system (a Windows path in a workspace read elsewhere), but
+ * `..data.bin` is a file's name.
+ */
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  const climbs = rel === '..' || rel.startsWith(`..${path.sep}`) || rel.startsWith('..\\');
+  return rel === '' || (!climbs && !path.isAbsolute(rel));
 }
 
 /**

@@ -272,6 +272,14 @@ describe('bodies, byte-checked at the server', () => {
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary' } }))).rejects.toThrow(/no file is chosen/);
   });
 
+  it('a file whose name starts with two dots (..data.bin) is inside the workspace; ..\\ (a Windows path) and .. still climb out', async () => {
+    await fs.writeFile(path.join(root, '..data.bin'), 'dotted');
+    const dotted = await prepare(request({ url: 'http://h/', body: { type: 'binary', file: '..data.bin' } }));
+    expect(dotted.body.kind === 'bytes' && Buffer.from(dotted.body.bytes).toString()).toBe('dotted');
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: '..\\x.bin' } }))).rejects.toThrow(/outside the workspace/);
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: '..' } }))).rejects.toThrow(/outside the workspace/);
+  });
+
   it('a multipart file replaced by a link after the check is not read through it when sent', async () => {
     const swapped = path.join(root, 'files', 'swapped.txt');
     await fs.writeFile(swapped, 'checked');
