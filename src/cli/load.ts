@@ -15,6 +15,7 @@ import {
   MergeError,
   parseSegment,
   parseStages,
+  planNotices,
   readResultFile,
   runLoadTest,
   SegmentError,
@@ -101,8 +102,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
           signal: interrupt.signal,
           onPlan: (plan) => {
             model = plan.test.model;
-            if (plan.withScripts.length) ctx.output.err(`ferry: load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
-            if (plan.unknownFields.length) ctx.output.err(`ferry: ${plan.file}: fields that load tests do not have are ignored: ${plan.unknownFields.join(', ')}.`);
+            for (const notice of planNotices(plan)) ctx.output.err(`ferry: ${notice}`);
           },
           onLive: (totals) => (live = totals),
         });

@@ -29,6 +29,8 @@ export interface LoadHistoryEntry {
   passed: boolean;
   interrupted: boolean;
   segments: LoadResult['segments'];
+  /** What `ferry load` said before the run (requests whose scripts were not run, fields the file has that load tests do not): `planNotices`. */
+  notices?: string[];
   /** The kept result file under the data folder's load-results/ (the last 20 runs have one). */
   result?: string;
 }
@@ -37,7 +39,7 @@ function store(data: WorkspaceData): JsonStore<LoadHistoryEntry[]> {
   return new JsonStore(path.join(data.dir, 'load-history.json'), () => []);
 }
 
-export async function addLoadHistory(data: WorkspaceData, result: LoadResult): Promise<LoadHistoryEntry> {
+export async function addLoadHistory(data: WorkspaceData, result: LoadResult, notices: string[] = []): Promise<LoadHistoryEntry> {
   const dir = path.join(data.dir, RESULTS_DIR);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const name = `run-${Date.now()}-${randomBytes(4).toString('hex')}.json`;
@@ -54,6 +56,7 @@ export async function addLoadHistory(data: WorkspaceData, result: LoadResult): P
     passed: result.passed,
     interrupted: result.interrupted,
     segments: result.segments,
+    ...(notices.length ? { notices } : {}),
     result: name,
   };
   const dropped = await store(data).update((list) => {

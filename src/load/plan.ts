@@ -55,6 +55,18 @@ export interface LoadPlan {
   unknownFields: string[];
 }
 
+/**
+ * What `ferry load` says on stderr before a run (after `ferry: `), and the app's load-test panel
+ * shows with the run and its history line: requests whose scripts are not run, and fields of the
+ * file that load tests do not have.
+ */
+export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unknownFields'>): string[] {
+  const notices: string[] = [];
+  if (plan.withScripts.length) notices.push(`load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
+  if (plan.unknownFields.length) notices.push(`${plan.file}: fields that load tests do not have are ignored: ${plan.unknownFields.join(', ')}.`);
+  return notices;
+}
+
 export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const { workspace, id } = options;
   const entry = workspace.loadtests.find((e) => e.id === id);

@@ -6,7 +6,7 @@
 import { runEngine } from './engine.js';
 import { addLoadHistory, type LoadHistoryEntry } from './history.js';
 import { LiveTotals } from './live.js';
-import { planLoadTest, type LoadPlan, type PlanOptions } from './plan.js';
+import { planLoadTest, planNotices, type LoadPlan, type PlanOptions } from './plan.js';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
 import { judge } from './thresholds.js';
 
@@ -62,7 +62,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> 
     passed: !interrupted && verdicts.every((v) => v.passed),
   };
   // A history that cannot be written (a full disk) does not lose the result the caller prints.
-  if (options.data) await addLoadHistory(options.data, result).then(options.onKept, () => {});
+  if (options.data) await addLoadHistory(options.data, result, planNotices(plan)).then(options.onKept, () => {});
   return result;
 }
 

@@ -194,7 +194,7 @@ describe('ferry app API: load tests', () => {
       const started = await client.call('POST', '/api/load/run', { id: 'smoke', workers: 1 });
       expect(started.status).toBe(200);
       const run = started.body as LoadRunView;
-      expect(run).toMatchObject({ id: 'smoke', name: 'Smoke', model: 'virtualUsers', plannedSeconds: 2 });
+      expect(run).toMatchObject({ id: 'smoke', name: 'Smoke', model: 'virtualUsers', plannedSeconds: 2, notices: [] });
 
       const again = await client.call('POST', '/api/load/run', { id: 'long', workers: 1 });
       expect(again.status).toBe(409);
@@ -240,6 +240,35 @@ describe('ferry app API: load tests', () => {
       const fetched = await client.call('GET', `/api/load/result?name=${end.kept}`);
       expect(fetched.body as LoadResultView).toEqual(result);
       live.close();
+    }, 30_000);
+
+    it('says what ferry load says before it runs, in its words: with the run from its start, to a page that opens later, and in the history line', async () => {
+      await ws.write('requests/Scripted.yaml', { name: 'Scripted', url: `${target.url}/hello`, scripts: { preRequest: 'ferry.variables.set("n", "1");' } });
+      await ws.write('loadtests/typos.yaml', { name: 'Typos', targets: [{ request: 'Scripted.yaml', weigth: 3 }], stages: [{ durationSecs: 2, target: 4 }], thinkTime: 100 });
+      const words = [
+        'load tests do not run scripts; not run for: Scripted.yaml.',
+        'loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), thinkTime (did you mean thinkTimeMs?).',
+      ];
+      const live = await client.live();
+      const started = await client.call('POST', '/api/load/run', { id: 'typos', workers: 1 });
+      expect(started.status).toBe(200);
+      const run = started.body as LoadRunView;
+      expect(run.notices).toEqual(words);
+      const start = loadEvents(live.events, run.runId).find((e) => e.type === 'start');
+      expect(start?.type === 'start' && start.run.notices).toEqual(words);
+      // A page that opens while it runs gets them with the run in progress.
+      expect(((await client.call('GET', '/api/loadtests')).body as LoadTestList).running?.notices).toEqual(words);
+      const end = await until('the end of the run', () => loadEvents(live.events, run.runId).find((e) => e.type === 'end'), 20_000);
+      // The test still runs (its typos and the scripts aside).
+      expect(end.type === 'end' && end.result.overall.count).toBeGreaterThan(0);
+      const history = (await client.call('GET', '/api/load/history?id=typos')).body as LoadHistoryEntry[];
+      expect(history[0]).toMatchObject({ id: 'typos', notices: words, result: end.type === 'end' ? end.kept : '' });
+      // A test with nothing to say has no notices, in the run and in its line.
+      const smoke = (await client.call('GET', '/api/load/history?id=smoke')).body as LoadHistoryEntry[];
+      expect(smoke[0]).not.toHaveProperty('notices');
+      live.close();
+      await fs.rm(file('loadtests/typos.yaml'));
+      await fs.rm(file('requests/Scripted.yaml'));
     }, 30_000);
 
     it('stops a run at once: the partial result is marked interrupted and kept', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { readSettings, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import {
-  keptResultFile, LoadInputError, mergeResults, MergeError, parseResult, parseStages, readLoadHistory, runLoadTest, StageError,
+  keptResultFile, LoadInputError, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, runLoadTest, StageError,
   type LivePoint, type LoadResult,
 } from '../../load/index.js';
 import { deepEqual, formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
@@ -81,7 +81,7 @@ export class AppLoadRuns {
     const controller = new AbortController();
     const publish = (event: LoadEvent) => this.live.publish({ type: 'load', runId, event });
     // Taken now, so a second start while this one plans is refused too.
-    const slot: Running = { view: { runId, id, name: id, model: 'virtualUsers', plannedSeconds: 0, points: [] }, controller, done: Promise.resolve() };
+    const slot: Running = { view: { runId, id, name: id, model: 'virtualUsers', plannedSeconds: 0, notices: [], points: [] }, controller, done: Promise.resolve() };
     this.running = slot;
     let planned!: () => void;
     const plannedOrFailed = new Promise<void>((resolve) => (planned = resolve));
@@ -99,7 +99,7 @@ export class AppLoadRuns {
         ...(stages ? { stages } : {}),
         ...(options.workers !== undefined ? { workers: options.workers } : {}),
         onPlan: (plan) => {
-          slot.view = { runId, id, name: plan.test.name, model: plan.test.model, plannedSeconds: plan.plannedSeconds, points: [] };
+          slot.view = { runId, id, name: plan.test.name, model: plan.test.model, plannedSeconds: plan.plannedSeconds, notices: planNotices(plan), points: [] };
           publish({ type: 'start', run: slot.view });
           planned();
         },

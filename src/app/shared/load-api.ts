@@ -43,6 +43,8 @@ export interface LoadRunView {
   name: string;
   model: LoadTestFile['model'];
   plannedSeconds: number;
+  /** What `ferry load` says on stderr before it runs, in its words (without `ferry: `): requests whose scripts are not run, fields the file has that load tests do not. */
+  notices: string[];
   points: LivePoint[];
 }
 
