@@ -209,4 +209,35 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await fs.rm(file('loadtests/pulled.yaml'));
     await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Pulled' }).count(), { timeout: 5_000 }).toBe(0);
   });
+  it('shows what ferry load says before it runs (scripts not run, fields it does not have) while the run goes on, and with the kept run', async () => {
+    await ws.write('requests/Scripted.yaml', { name: 'Scripted', seq: 3, url: `${target.url}/hello`, scripts: { preRequest: 'ferry.variables.set("n", "1");' } });
+    await ws.write('loadtests/typos.yaml', { name: 'Typos', targets: [{ request: 'Scripted.yaml', weigth: 3 }], stages: [{ durationSecs: 3, target: 2 }], vus: 10 });
+    const words = [
+      'load tests do not run scripts; not run for: Scripted.yaml.',
+      'loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), vus.',
+    ];
+    const item = panel().getByRole('listitem').filter({ hasText: 'Typos' });
+    await expect.poll(() => item.count(), { timeout: 5_000 }).toBe(1);
+    await item.click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Typos');
+    await panel().getByRole('button', { name: 'Run', exact: true }).click();
+    const run = page.getByTestId('load-run');
+    const notices = run.getByRole('list', { name: 'Load test notices' }).getByRole('listitem');
+    // Shown from the run's start, while it runs.
+    await expect.poll(() => notices.allTextContents(), { timeout: 10_000 }).toEqual(words);
+    expect(await run.getAttribute('data-state')).toBe('running');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-load-notices.png') });
+    await expect.poll(() => run.getAttribute('data-state'), { timeout: 30_000 }).toBe('done');
+    expect(await notices.allTextContents()).toEqual(words);
+    // Kept with the run: its line in the history is marked, and the kept run opened shows them.
+    const { entry } = await newestKept();
+    expect(entry).toMatchObject({ id: 'typos', notices: words });
+    const runs = panel().getByRole('table', { name: 'Load test runs' });
+    await expect.poll(() => runs.locator('tbody tr').count()).toBe(1);
+    expect(await runs.locator('tbody tr .load-notice-mark').getAttribute('title')).toBe(words.join('\n'));
+    await runs.getByRole('button', { name: 'Open' }).click();
+    const shown = panel().getByTestId('load-shown');
+    await expect.poll(() => shown.getByRole('list', { name: 'Load test notices' }).getByRole('listitem').allTextContents()).toEqual(words);
+    await panel().getByRole('button', { name: '← back' }).click();
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { api, ApiFailure, stableJson } from './api.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
 import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
-import { CompareTable, historyLabel, LoadSummary } from './LoadSummary.js';
+import { CompareTable, historyLabel, LoadNotices, LoadSummary } from './LoadSummary.js';
 import './load.css';
 
 interface RunState {
@@ -23,7 +23,7 @@ interface RunState {
 }
 
 type Shown =
-  | { type: 'result'; title: string; result: LoadResultView }
+  | { type: 'result'; title: string; result: LoadResultView; notices?: string[] }
   | { type: 'compare'; labels: [string, string]; a: LoadResultView; b: LoadResultView };
 
 /** Live points drawn at most: an hour of seconds (the server keeps as many). */
@@ -181,7 +181,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const showKept = async (entry: LoadHistoryEntry) => {
     if (!entry.result) return;
     try {
-      setShown({ type: 'result', title: `Run of ${historyLabel(entry)}`, result: await api.get<LoadResultView>(`/api/load/result?name=${encodeURIComponent(entry.result)}`) });
+      const result = await api.get<LoadResultView>(`/api/load/result?name=${encodeURIComponent(entry.result)}`);
+      setShown({ type: 'result', title: `Run of ${historyLabel(entry)}`, result, ...(entry.notices ? { notices: entry.notices } : {}) });
     } catch (e) {
       setError((e as Error).message);
     }
@@ -275,6 +276,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
                 {last ? `${Math.min(last.elapsedSeconds, run.view.plannedSeconds).toFixed(0)} / ${run.view.plannedSeconds} s` : `0 / ${run.view.plannedSeconds} s`}
                 {' · '}{last?.count ?? 0} req/s · p95 {last?.p95 == null ? '-' : `${last.p95.toFixed(1)} ms`} · errors {errors} · {run.view.model === 'arrivalRate' ? 'in flight' : 'users'} {last?.active ?? 0} · dropped {dropped}
               </p>
+              <LoadNotices notices={run.view.notices} />
               <RunCharts points={run.result ? fromResult(run.result) : fromLive(run.points)} model={run.view.model} />
               {run.failed && <p className="error" role="alert">{run.failed}</p>}
               {run.result && <LoadSummary result={run.result} />}
@@ -283,6 +285,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           {shown?.type === 'result' && (
             <div className="load-run" data-testid="load-shown">
               <button className="small" onClick={() => setShown(null)}>← back</button>
+              <LoadNotices notices={shown.notices} />
               <RunCharts points={fromResult(shown.result)} model={shown.result.loadTest.model} prefix="shown" />
               <LoadSummary result={shown.result} title={shown.title} />
             </div>
@@ -308,7 +311,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
                   {history.map((h, i) => (
                     <tr key={`${h.startedAt}-${i}`} data-history={i}>
                       <td>{h.result && <input type="checkbox" aria-label={`Compare run ${i + 1}`} checked={picked.includes(h.result)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, h.result!].slice(-2) : p.filter((x) => x !== h.result)))} />}</td>
-                      <td>{historyLabel(h)}</td>
+                      <td>{historyLabel(h)}{h.notices?.length ? <span className="load-notice-mark" title={h.notices.join('\n')} aria-label={`Notices: ${h.notices.join(' ')}`}> ⚠</span> : null}</td>
                       <td className="num">{h.durationSeconds.toFixed(1)} s</td>
                       <td className="num">{h.count}</td>
                       <td className="num">{h.rps.toFixed(1)}</td>

@@ -68,6 +68,20 @@ export function LoadSummary({ result, title }: { result: LoadResultView; title?:
   );
 }
 
+/**
+ * What `ferry load` says on stderr before it runs, in its words: requests whose scripts load
+ * tests do not run, fields of the file that load tests do not have (with the field likely meant).
+ * Shown with a run from its start, and with a kept run opened from the history.
+ */
+export function LoadNotices({ notices }: { notices: readonly string[] | undefined }) {
+  if (!notices?.length) return null;
+  return (
+    <ul className="load-notices" data-testid="load-notices" aria-label="Load test notices">
+      {notices.map((notice, i) => <li key={i}>{notice}</li>)}
+    </ul>
+  );
+}
+
 /** Two runs side by side: the overall numbers of A and B and the change from A to B. */
 export function CompareTable({ a, b, labels }: { a: LoadResultView; b: LoadResultView; labels: [string, string] }) {
   const rows: Array<[string, (r: LoadResultView) => number | null, boolean]> = [
