@@ -255,12 +255,14 @@ describe('ferry load as shipped', () => {
 
 describe('fields a load test does not have', () => {
   it('are named on stderr with the field meant (a typo would otherwise change the test silently); the test still runs', async () => {
-    const { root, server } = await workspace({
+    const { root, server, data } = await workspace({
       typos: { targets: [{ request: 'A.yaml', weigth: 3 }], thinkTime: 100, vus: 10, thresholds: [{ metric: 'p95', op: '<', value: 60_000, taget: 'A.yaml' }] },
     });
     const out = await ferry(['-w', root, 'load', 'typos', '--workers', '1']);
     expect(out.code).toBe(0);
     expect(out.stderr).toContain('ferry: loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), thresholds[0].taget (did you mean target?), thinkTime (did you mean thinkTimeMs?), vus.');
     expect(server.byPath.get('/a')).toBe(10);
+    // The run's history line keeps it (the app's load-test panel shows it with the run).
+    expect((await readLoadHistory(data)).at(-1)?.notices).toEqual(['loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), thresholds[0].taget (did you mean target?), thinkTime (did you mean thinkTimeMs?), vus.']);
   });
 });
