@@ -148,6 +148,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // Signed with the method the server sees: the WebSocket and Socket.IO upgrades are GETs; gRPC
   // calls (whose `method` names the call) and MCP's first request (initialize) are POSTs.
   const wireMethod = rules.method === 'http' ? method : rules.kind === 'grpc' || rules.kind === 'mcp' ? 'POST' : 'GET';
+  // A request the HTTP client sends, signed: redirects within the origin are signed again (signEachHop).
+  const hopSigned = (rules.kind === 'http' || rules.kind === 'sse') && options.unsendableAuth !== 'omit' && signsRequest(auth.type);
+  const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
   try {
     await signRequest(auth, { method: wireMethod, url, headers, body }, signContext);
     signed = signsRequest(auth.type);
@@ -163,7 +166,12 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (target.ntlm) prepared.ntlm = target.ntlm;
   if (signsRequest(auth.type)) prepared.signed = signed;
   // Signed now too: a problem (a key that cannot be read, a bad field) is found before anything is sent.
-  if (unsigned && signed) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing: await repeatSigning(auth, signContext) };
+  const signing = signed && (unsigned || headersUnsigned) ? await repeatSigning(auth, signContext) : undefined;
+  if (unsigned && signing) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing };
+  if (headersUnsigned && signing) {
+    const added = new Set(headers.filter((h) => !headersUnsigned.has(`${h.name.toLowerCase()}\n${h.value}`)).map((h) => h.name.toLowerCase()));
+    prepared.signEachHop = { added: [...added], signing };
+  }
   if (target.credentials) prepared.credentials = target.credentials;
   if (auth.type === 'apiKey' && auth.location !== 'query') {
     const keyHeader = fill(String(auth.key ?? '')).trim();

@@ -87,6 +87,12 @@ export interface PreparedRequest {
    * signing (what each send starts from) and the signing to do again at each send.
    */
   signEachSend?: { url: string; headers: PreparedHeader[]; body: PreparedBody; signing: RepeatSigning };
+  /**
+   * A signing auth type, prepared to be sent over HTTP: the names (lower case) of the headers signing
+   * added, and the signing the HTTP client does again for each redirect within the origin, for that
+   * hop's method and URL.
+   */
+  signEachHop?: { added: string[]; signing: RepeatSigning };
   /** NTLM auth: the HTTP client runs the three-message handshake on one connection with these. */
   ntlm?: NtlmCredentials;
   /**

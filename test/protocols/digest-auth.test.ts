@@ -77,7 +77,10 @@ beforeAll(async () => {
         if (failed.length === 0 && expired.delete(p.nonce!)) stale = true;
         else if (failed.length === 0) {
           hits.push(`200 ${p.nonce} ${p.nc}`);
-          return res.end(`hello ${user}`);
+          // `to`: an answer accepted here is redirected (status `code`) to another path of this origin.
+          const to = q.get('to');
+          if (to) return res.writeHead(Number(q.get('code') ?? 302), { location: to }).end();
+          return res.end(`hello ${user} ${req.method}`.replace(/ GET$/, ''));
         }
         else rejected.push(`${req.url}: ${failed.join(', ')} (${header})`);
       }
@@ -171,6 +174,33 @@ describe('Digest (RFC 7616) against a server that checks every parameter', () =>
       // The SHA-256 challenge's answer is refused for MD5-sess (a plain 401): answered afresh, then reused.
       const sessNonce = issued.at(-1)!;
       expect(hits.slice(sess)).toEqual(['401', `200 ${sessNonce} 00000001`, `200 ${sessNonce} 00000002`]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers each hop of a redirect within the origin for its own method and path (as curl --digest -L does)', async () => {
+    const own = new HttpAgents();
+    const go = (path: string, code: number, body?: string) => sendHttp(preparedRequest(`${base}/start?alg=SHA-256&code=${code}&to=${encodeURIComponent(path)}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      authType: 'digest',
+      digest: { username: 'Mufasa', password: 'Circle of Life' },
+      ...(body === undefined ? {} : { body: { kind: 'bytes', source: 'text', bytes: Buffer.from(body), isText: true } }),
+    }), { agents: own });
+    try {
+      const before = rejected.length;
+      const start = hits.length;
+      const result = await go('/moved/here?alg=SHA-256', 302);
+      expect(result.status, rejected.slice(before).join('; ')).toBe(200);
+      expect(result.url).toBe(`${base}/moved/here?alg=SHA-256`);
+      // The redirect's target is answered at once with the same nonce, its count one higher, for its own path.
+      const nonce = issued.at(-1)!;
+      expect(hits.slice(start)).toEqual(['401', `200 ${nonce} 00000001`, `200 ${nonce} 00000002`]);
+      // 307 keeps the method (POST) and the body: the answer is made for POST and the new path.
+      const posted = await go('/moved/post?alg=SHA-256', 307, 'a body');
+      expect(posted.status, rejected.slice(before).join('; ')).toBe(200);
+      expect(Buffer.from(posted.body).toString()).toBe('hello Mufasa POST');
+      expect(rejected.length).toBe(before);
     } finally {
       await own.close();
     }

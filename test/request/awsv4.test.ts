@@ -79,7 +79,7 @@ beforeAll(async () => {
       const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to');
       const problem = checkSignature(req, Buffer.concat(chunks));
       seen.push({ url: req.url ?? '', headers: req.headers, problem });
-      if (to && !problem) res.writeHead(302, { location: to }).end();
+      if (to && !problem) res.writeHead(Number(new URL(req.url ?? '/', 'http://x').searchParams.get('code') ?? 302), { location: to }).end();
       else res.writeHead(problem ? 403 : 200).end(problem ?? 'signed');
     });
   });
@@ -154,6 +154,22 @@ describe('AWS Signature V4, recomputed by the server', () => {
     const session = await send({ url: `${base}/t` }, { sessionToken: 'FQoGZXIvYXdz/token==' });
     expect(session.problem).toBeNull();
     expect(session.seen.headers['x-amz-security-token']).toBe('FQoGZXIvYXdz/token==');
+  });
+
+  it('signs each hop of a redirect within the origin again, for its method and path (301, 302, 307, 308)', async () => {
+    for (const code of [301, 302, 307, 308]) {
+      const start = seen.length;
+      const method = code >= 307 ? 'PUT' : 'GET';
+      const r = await send({ method, url: `${base}/r?code=${code}&to=${encodeURIComponent(`/moved/${code}?x=1`)}`, ...(method === 'PUT' ? { body: { type: 'text', text: 'data' } } : {}) }, { sessionToken: 'FQoGZXIvYXdz/token==' });
+      const hops = seen.slice(start);
+      expect(hops.map((h) => h.url)).toEqual([`/r?code=${code}&to=${encodeURIComponent(`/moved/${code}?x=1`)}`, `/moved/${code}?x=1`]);
+      expect(hops.map((h) => h.problem), `${code}`).toEqual([null, null]);
+      expect(r.status).toBe(200);
+      expect(r.seen.headers['x-amz-security-token']).toBe('FQoGZXIvYXdz/token==');
+      // One of each signing header, not the earlier hop's beside the new one.
+      expect(typeof r.seen.headers.authorization).toBe('string');
+      expect(r.seen.headers.authorization).not.toBe(hops[0]!.headers.authorization);
+    }
   });
 
   it('does not carry the signature or the session token to another origin on a redirect', async () => {

@@ -326,3 +326,46 @@ describe('code export of the signing types (spec 4.7 rule 7)', () => {
 it('PrepareError is what bad auth settings raise', async () => {
   await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk' } })).rejects.toBeInstanceOf(PrepareError);
 });
+
+describe('a redirect within the origin is signed again for its method and URL (as curl -L and Postman do)', () => {
+  const creds = { consumerKey: 'ck', consumerSecret: 'c&s ✓', token: 'tk', tokenSecret: 'ts!' };
+  const secrets = { consumerSecret: 'c&s ✓', tokenSecret: 'ts!' };
+  /** `/from?code=N` redirects to `/to/there?y=2` with status N; every other path answers 200. */
+  const redirecting = () => {
+    answer = (r, res) => {
+      const code = new URL(r.target, base).searchParams.get('code');
+      if (r.target.startsWith('/from') && code) res.writeHead(Number(code), { location: '/to/there?y=2' }).end();
+      else res.end('ok');
+    };
+  };
+  afterAll(() => {
+    answer = (_r, res) => res.end('ok');
+  });
+
+  it('OAuth 1.0 in the header (302), in the query (301) and in a form body kept by a 307', async () => {
+    redirecting();
+    const header = await send({ url: `${base}/from?code=302`, auth: { type: 'oauth1', ...creds } });
+    expect(received.map((r) => r.target)).toEqual(['/from?code=302', '/to/there?y=2']);
+    expect(received.map((r) => oauth1Check(r, secrets).ok)).toEqual([true, true]);
+    expect(header.result.status).toBe(200);
+
+    await send({ url: `${base}/from?code=301`, auth: { type: 'oauth1', ...creds, addParamsToHeader: false } });
+    expect(received.map((r) => oauth1Check(r, secrets))).toMatchObject([{ ok: true, where: 'query' }, { ok: true, where: 'query' }]);
+    expect(received[1]!.target).toMatch(/^\/to\/there\?y=2&oauth_/);
+
+    await send({ method: 'POST', url: `${base}/from?code=307`, body: { type: 'formUrlencoded', form: [{ key: 'name', value: 'a b' }] }, auth: { type: 'oauth1', ...creds, addParamsToHeader: false } });
+    expect(received.map((r) => oauth1Check(r, secrets))).toMatchObject([{ ok: true, where: 'body' }, { ok: true, where: 'body' }]);
+    // One set of oauth_* parameters in the body sent again, not the first hop's beside the new one.
+    const second = new URLSearchParams(received[1]!.body.toString());
+    expect(second.getAll('oauth_signature')).toHaveLength(1);
+    expect(second.get('name')).toBe('a b');
+  });
+
+  it('Hawk with the payload hash: a 308 keeps the POST and its body, signed for the new path', async () => {
+    redirecting();
+    const { result } = await send({ method: 'POST', url: `${base}/from?code=308`, body: { type: 'json', text: '{"a":1}' }, auth: { type: 'hawk', authId: 'id', authKey: 'k', includePayloadHash: true } });
+    expect(received.map((r) => `${r.method} ${r.target}`)).toEqual(['POST /from?code=308', 'POST /to/there?y=2']);
+    expect(received.map((r) => hawkCheck(r, port, { key: 'k', algorithm: 'sha256' }))).toMatchObject([{ ok: true, hashOk: true }, { ok: true, hashOk: true }]);
+    expect(result.status).toBe(200);
+  });
+});

@@ -23,6 +23,7 @@ import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart, withMultipartType } from './multipart.js';
 import { undiciAgent } from './undici-parts.js';
 import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
+import { signHop } from './sign-hop.js';
 
 export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
@@ -75,7 +76,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   // A nonce this origin's server gave an earlier send is answered with at once; a 401 to it is
   // answered afresh. `digestSent`: the nonce the latest hop answered with, kept once it is taken.
   let digestSent: DigestNonce | undefined = prepared.digest ? ctx.agents.digestNonces.reuse(firstOrigin) : undefined;
-  const digestReused = digestSent !== undefined;
+  let digestReused = digestSent !== undefined;
   const digestAnswer = (nonce: DigestNonce) => digestAuthorization({
     challenge: nonce.challenge, username: prepared.digest!.username, password: prepared.digest!.password,
     method, uri: requestTarget(url), body: body ?? new Uint8Array(), nc: nonce.nc, cnonce: nonce.cnonce,
@@ -153,12 +154,24 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         // Credentials never travel to another origin: Authorization, an API key's header and the
         // request's own Cookie header (as curl since CVE-2022-27776); the jar's cookies follow
         // their own domain rules.
-        if (next.origin !== url.origin) {
+        const sameOrigin = next.origin === url.origin;
+        if (!sameOrigin) {
           const credentials = new Set(['authorization', 'proxy-authorization', ...(prepared.credentialHeaders ?? []).map((name) => name.toLowerCase())]);
           headers = headers.filter(([name]) => !credentials.has(name.toLowerCase()));
           userCookie = '';
         }
         url = next;
+        // Within the origin, auth that covers the method and URL is made again for this hop (as
+        // curl -L and Postman do): a signing auth signs it afresh; Digest answers with the nonce
+        // just accepted, its count one higher, for the new method and path (or the hop's 401).
+        if (sameOrigin && prepared.signEachHop) ({ url, headers, body } = await signHop(prepared.signEachHop, method, url, headers, body, prepared.body));
+        if (sameOrigin && prepared.digest && url.origin === firstOrigin) {
+          digestAnswers = 0;
+          headers = headers.filter(([name]) => name.toLowerCase() !== 'authorization');
+          digestSent = ctx.agents.digestNonces.reuse(firstOrigin);
+          digestReused = digestSent !== undefined;
+          if (digestSent) headers.push(['Authorization', digestAnswer(digestSent)]);
+        }
         continue;
       }
 
