@@ -85,7 +85,8 @@ beforeAll(async () => {
   });
   other = http.createServer((req, res) => {
     landed.push({ url: req.url ?? '', headers: req.headers, problem: null });
-    res.end('landed');
+    if (req.url === '/hop') res.writeHead(302, { location: '/landed' }).end();
+    else res.end('landed');
   });
   base = await listen(aws);
   otherBase = await listen(other);
@@ -178,6 +179,17 @@ describe('AWS Signature V4, recomputed by the server', () => {
     expect(landed.at(-1)!.url).toBe('/landed');
     expect(landed.at(-1)!.headers.authorization).toBeUndefined();
     expect(landed.at(-1)!.headers['x-amz-security-token']).toBeUndefined();
+  });
+
+  it('does not sign again on a redirect within another origin the send was taken to', async () => {
+    const start = landed.length;
+    const r = await send({ url: `${base}/r?to=${encodeURIComponent(`${otherBase}/hop`)}` }, { sessionToken: 'FQoGZXIvYXdz/token==' });
+    expect(r.problem).toBeNull();
+    expect(landed.slice(start).map((l) => l.url)).toEqual(['/hop', '/landed']);
+    for (const hop of landed.slice(start)) {
+      expect(hop.headers.authorization).toBeUndefined();
+      expect(hop.headers['x-amz-security-token']).toBeUndefined();
+    }
   });
 
   it('curl --aws-sigv4 passes the same server (its checks are those of AWS)', async (ctx) => {

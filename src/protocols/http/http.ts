@@ -71,6 +71,8 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const limit: BodyLimit = { maxMb: maxResponseMb, maxBytes: maxResponseMb > 0 ? maxResponseMb * MB : 0 };
   const deadline = new Deadline(settings.timeoutMs, ctx.signal);
   const redirects: Array<{ url: string; status: number }> = [];
+  // Set once a redirect leaves the first origin: credentials are not sent again for the rest of the send.
+  let leftOrigin = false;
   // Digest: one answer, and one more when the server says the nonce was stale (RFC 7616 3.3).
   let digestAnswers = 0;
   // A nonce this origin's server gave an earlier send is answered with at once; a 401 to it is
@@ -154,18 +156,18 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         // Credentials never travel to another origin: Authorization, an API key's header and the
         // request's own Cookie header (as curl since CVE-2022-27776); the jar's cookies follow
         // their own domain rules.
-        const sameOrigin = next.origin === url.origin;
-        if (!sameOrigin) {
+        if (next.origin !== url.origin) {
+          leftOrigin = true;
           const credentials = new Set(['authorization', 'proxy-authorization', ...(prepared.credentialHeaders ?? []).map((name) => name.toLowerCase())]);
           headers = headers.filter(([name]) => !credentials.has(name.toLowerCase()));
           userCookie = '';
         }
         url = next;
-        // Within the origin, auth that covers the method and URL is made again for this hop (as
-        // curl -L and Postman do): a signing auth signs it afresh; Digest answers with the nonce
+        // Within the first origin, auth that covers the method and URL is made again for this hop
+        // (as curl -L and Postman do): a signing auth signs it afresh; Digest answers with the nonce
         // just accepted, its count one higher, for the new method and path (or the hop's 401).
-        if (sameOrigin && prepared.signEachHop) ({ url, headers, body } = await signHop(prepared.signEachHop, method, url, headers, body, prepared.body));
-        if (sameOrigin && prepared.digest && url.origin === firstOrigin) {
+        if (!leftOrigin && prepared.signEachHop) ({ url, headers, body } = await signHop(prepared.signEachHop, method, url, headers, body, prepared.body));
+        if (!leftOrigin && prepared.digest) {
           digestAnswers = 0;
           headers = headers.filter(([name]) => name.toLowerCase() !== 'authorization');
           digestSent = ctx.agents.digestNonces.reuse(firstOrigin);
