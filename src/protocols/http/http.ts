@@ -23,12 +23,15 @@ import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart, withMultipartType } from './multipart.js';
 import { undiciAgent } from './undici-parts.js';
 import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
-import { signHop } from './sign-hop.js';
+import { loadOnce } from '../../support/load-once.js';
 
 export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
 export { SendError, type SendErrorKind } from '../send-error.js';
 export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './types.js';
+
+// Loaded with the first same-origin redirect of a signed request; a send without one never loads it.
+const hopSigner = loadOnce(() => import('./sign-hop.js'));
 
 /** Headers undici computes itself or refuses; an imported request may still carry them. */
 const DROPPED_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', 'expect', 'te']);
@@ -166,7 +169,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         // Within the first origin, auth that covers the method and URL is made again for this hop
         // (as curl -L and Postman do): a signing auth signs it afresh; Digest answers with the nonce
         // just accepted, its count one higher, for the new method and path (or the hop's 401).
-        if (!leftOrigin && prepared.signEachHop) ({ url, headers, body } = await signHop(prepared.signEachHop, method, url, headers, body, prepared.body));
+        if (!leftOrigin && prepared.signEachHop) ({ url, headers, body } = await (await hopSigner()).signHop(prepared.signEachHop, method, url, headers, body, prepared.body));
         if (!leftOrigin && prepared.digest) {
           digestAnswers = 0;
           headers = headers.filter(([name]) => name.toLowerCase() !== 'authorization');
