@@ -61,6 +61,9 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   // The raw TCP socket, for both kinds (TLS wraps it later); destroying it ends everything on it.
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
+    // Read now, so Node keeps it: a client that resets the connection right after asking to
+    // upgrade has no remote address any more when the upgrade is handled (it was logged `?:0`).
+    if (options.upgrade) void socket.remoteAddress;
     socket.once('close', () => sockets.delete(socket));
   });
   if (options.upgrade) {

@@ -1,4 +1,5 @@
 /** The WebSocket server against the `ws` client on 127.0.0.1. */
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { formatTrafficLine } from '../../src/servers/format.js';
@@ -119,6 +120,21 @@ describe('WebSocket server', () => {
     await c.next(taken + 1);
     expect(c.received.every((m) => m.binary && m.data.length === 2 * message.length)).toBe(true);
     c.ws.terminate();
+  });
+
+  it("records the client's address, not ?:0, for a connection it resets right after asking to upgrade", async () => {
+    const { server, handle } = await wsServer({ mode: 'echo' });
+    const records = () => handle.traffic.recent() as MessageRecord[];
+    for (let i = 0; i < 5; i++) {
+      const raw = net.connect(server.port, '127.0.0.1');
+      raw.on('error', () => {});
+      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      raw.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n', () => raw.resetAndDestroy());
+      await eventually(async () => records().filter((r) => r.detail.event === 'close').length === i + 1);
+    }
+    const peers = records().map((r) => r.detail.peer);
+    expect(peers).toHaveLength(10);
+    for (const peer of peers) expect(peer).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
   });
 
   it('answers a plain HTTP request with 426', async () => {

@@ -84,12 +84,13 @@ class WebSocketKind implements HttpKindInstance {
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connected(ws, req));
+    // The peer before the handshake: a client gone during it has no address afterwards.
+    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`;
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connected(ws, req, peer));
   }
 
-  #connected(ws: WebSocket, req: IncomingMessage): void {
+  #connected(ws: WebSocket, req: IncomingMessage, peer: string): void {
     const start = performance.now();
-    const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`;
     this.#clients.set(ws, peer);
     let bytesIn = 0;
     let bytesOut = 0;
