@@ -1,6 +1,10 @@
 /** The DNS server against Debian's kdig over UDP and TCP; every record answers loopback addresses. */
+import net from 'node:net';
+import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
+import { DNS_TIMINGS } from '../../src/servers/kinds/dns/dns.js';
 import type { DnsRecord } from '../../src/servers/kinds/dns/dns-traffic.js';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { makeWorkspace, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
@@ -184,5 +188,41 @@ describe('DNS server', () => {
     );
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'A', value: '{{ip}}' }] })).failures[0]!.message).toMatch(/is not an IPv4 address/);
     expect((await dnsServer({ upstream: 'dns.google' })).failures[0]!.message).toMatch(/dns\.upstream: "dns\.google" is not empty, system, or a server address/);
+  });
+  it('closes a TCP connection idle for the idle time (RFC 7766 6.2.3), not one still asking, and records it', async () => {
+    const saved = DNS_TIMINGS.tcpIdleMs;
+    DNS_TIMINGS.tcpIdleMs = 400;
+    try {
+      const { handle, server } = await dnsServer({ records: RECORDS });
+      const raw = net.connect(server!.port, '127.0.0.1');
+      raw.on('error', () => {});
+      const opened = performance.now();
+      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      const local = `${raw.localAddress}:${raw.localPort}`;
+      let received = Buffer.alloc(0);
+      raw.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+      const closed = new Promise<number>((resolve) => raw.once('close', () => resolve(performance.now())));
+      const query = dnsPacket.encode({ type: 'query', id: 7, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'api.example.test' }] });
+      const prefixed = Buffer.concat([Buffer.from([query.length >> 8, query.length & 255]), query]);
+      // A question every 250 ms for a second: shorter pauses than the idle time keep it open.
+      for (let i = 0; i < 4; i++) {
+        raw.write(prefixed);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const asked = performance.now();
+      const at = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 5000))]);
+      expect(at).toBeGreaterThan(0);
+      expect(at - opened).toBeGreaterThan(1000);
+      expect(at - asked).toBeLessThan(2000);
+      expect(dnsPacket.decode(received.subarray(2)).answers?.[0]).toMatchObject({ type: 'A', data: '127.0.0.1' });
+      const records = handle.traffic.recent();
+      expect(records.filter((r) => (r as DnsRecord).detail.name === 'api.example.test')).toHaveLength(4);
+      const close = records.at(-1) as unknown as MessageRecord;
+      expect([close.kind, close.detail.peer, close.detail.event, close.note]).toEqual(['dns', local, 'close', 'idle for 0.4 s: closed by the server']);
+      expect(close.bytesIn).toBe(4 * prefixed.length);
+      expect(close.bytesOut).toBe(received.length);
+    } finally {
+      DNS_TIMINGS.tcpIdleMs = saved;
+    }
   });
 });

@@ -13,6 +13,7 @@ import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
 import { serverDeframer } from '../messages/framing.js';
+import { messageRecord } from '../messages/traffic.js';
 import { answerLine, type DnsDetail, dnsRecord, typeName } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
@@ -26,6 +27,13 @@ const FORMERR = 1;
 const REFUSED = 5;
 /** Binding UDP and TCP to the same free port can race with other programs: tries. */
 const BIND_TRIES = 5;
+
+/**
+ * `tcpIdleMs`: a TCP connection with nothing received or sent for this long is closed (RFC 7766
+ * 6.2.3 recommends servers close idle connections; BIND and Knot wait a few seconds to 10 s).
+ * A field, not a constant, so tests can shorten it.
+ */
+export const DNS_TIMINGS = { tcpIdleMs: 10_000 };
 
 interface State {
   zone: Zone;
@@ -110,6 +118,13 @@ class DnsKind implements SocketKindInstance {
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    const start = performance.now();
+    const idleMs = DNS_TIMINGS.tcpIdleMs;
+    socket.setTimeout(idleMs, () => {
+      const note = `idle for ${idleMs / 1000} s: closed by the server`;
+      this.context.traffic.add(messageRecord('dns', this.context.id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn: socket.bytesRead, bytesOut: socket.bytesWritten, note }));
+      socket.destroy();
+    });
     const deframer = serverDeframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
     socket.on('data', (chunk: Buffer) => {
       let queries;
