@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorkspace, send, serve } from './helpers.js';
 import { runTool } from './kinds/tools.js';
@@ -112,4 +113,27 @@ describe('MCP server', () => {
     const wrong = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object","properties":{"a":{"type":"nope"}}}' }] });
     expect(wrong.failures[0]!.message).toMatch(/inputSchema is not a JSON Schema Ferry can check arguments with/);
   });
+  for (const transport of ['streamable', 'sse'] as const) {
+    it(`gives a call's record the bytes of its JSON-RPC request and answer (${transport})`, async () => {
+      const { server, handle } = await mcpServer();
+      const client = new Client({ name: 'ferry-test', version: '1.0.0' });
+      clients.push(client);
+      const wire = transport === 'streamable' ? new StreamableHTTPClientTransport(new URL(`${server!.url}/mcp`)) : new SSEClientTransport(new URL(`${server!.url}/sse`));
+      await client.connect(wire);
+      // What the client sends and receives, as messages: both transports have these two.
+      const seen = wire as unknown as { send(message: JSONRPCMessage, options?: unknown): Promise<void>; onmessage: (message: JSONRPCMessage) => void };
+      const sent: unknown[] = [];
+      const received: unknown[] = [];
+      const send = seen.send.bind(wire);
+      seen.send = (message, options) => (sent.push(message), send(message, options));
+      const onmessage = seen.onmessage;
+      seen.onmessage = (message) => (received.push(message), onmessage(message));
+      await client.callTool({ name: 'get_weather', arguments: { city: 'Zürich' } });
+      const bytes = (messages: unknown[]) => Buffer.byteLength(JSON.stringify(messages.find((m) => (m as { id?: unknown }).id !== undefined)));
+      const record = handle.traffic.recent().find((r) => r.summary === 'tools/call get_weather → ok')!;
+      expect(record.bytesIn).toBe(bytes(sent));
+      expect(record.bytesOut).toBe(bytes(received));
+      expect(record.bytesOut).toBeGreaterThan(record.bytesIn);
+    });
+  }
 });

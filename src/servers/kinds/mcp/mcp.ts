@@ -8,14 +8,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
 import { readBody } from '../http-mock/read-body.js';
 import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
 import { compileCatalog } from './catalog.js';
-import { type CallNote, createSession, type SessionState } from './session.js';
+import { type CallNote, createSession, type RequestId, type SessionState } from './session.js';
 import { PendingTimers } from '../pending-timers.js';
 
 /** The most a JSON-RPC message may be. */
@@ -120,7 +121,7 @@ class McpKind implements HttpKindInstance {
       this.#open.delete(transport);
     };
     this.#open.add(transport);
-    await this.#session().connect(transport);
+    await this.#connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
@@ -132,17 +133,51 @@ class McpKind implements HttpKindInstance {
       this.#legacy.delete(transport.sessionId);
       this.#open.delete(transport);
     });
-    await this.#session().connect(transport);
+    await this.#connect(transport);
   }
 
-  #session() {
-    return createSession(
+  /**
+   * A session on the transport. A call's record is written when its answer is sent, with the
+   * bytes of the JSON-RPC request and answer (as JSON text, which is how the SDK sends them); a
+   * call whose answer is never sent (the client left) is written when the transport closes.
+   */
+  async #connect(transport: Transport): Promise<void> {
+    const bytesIn = new Map<RequestId, number>();
+    const answered = new Map<RequestId, CallNote>();
+    const write = (note: CallNote, id: RequestId, bytesOut: number) => {
+      this.context.traffic.add(callRecord(this.context.id, note, bytesIn.get(id) ?? 0, bytesOut));
+      bytesIn.delete(id);
+    };
+    const session = createSession(
       () => this.#state!,
-      (note) => this.context.traffic.add(callRecord(this.context.id, note)),
+      (note, id) => answered.set(id, note),
       (ms) => new Promise((resolve) => {
         this.#timers.later(ms, resolve);
       }),
     );
+    await session.connect(transport);
+    const onmessage = transport.onmessage!;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && 'id' in message) bytesIn.set(message.id, jsonBytes(message));
+      onmessage(message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const id = 'id' in message && !('method' in message) ? message.id : undefined;
+      const note = id !== undefined && id !== null ? answered.get(id) : undefined;
+      if (note !== undefined) {
+        answered.delete(id!);
+        write(note, id!, jsonBytes(message));
+      }
+      return send(message, options);
+    };
+    const onclose = transport.onclose;
+    transport.onclose = () => {
+      for (const [id, note] of answered) write(note, id, 0);
+      answered.clear();
+      bytesIn.clear();
+      onclose?.();
+    };
   }
 
   /** The request's JSON body, or undefined after answering 400/413 when it is not JSON. */
@@ -169,8 +204,12 @@ class McpKind implements HttpKindInstance {
   }
 }
 
+function jsonBytes(message: JSONRPCMessage): number {
+  return Buffer.byteLength(JSON.stringify(message));
+}
+
 /** `tools/call get_weather → ok`. */
-function callRecord(server: string, note: CallNote): McpRecord {
+function callRecord(server: string, note: CallNote, bytesIn: number, bytesOut: number): McpRecord {
   return {
     kind: 'mcp',
     server,
@@ -179,8 +218,8 @@ function callRecord(server: string, note: CallNote): McpRecord {
     summary: `${note.method}${note.target !== '' ? ` ${note.target}` : ''} → ${note.outcome}`,
     level: note.outcome === 'ok' ? 'info' : 'warning',
     durationMs: performance.now() - note.startedAt,
-    bytesIn: 0,
-    bytesOut: 0,
+    bytesIn,
+    bytesOut,
     detail: note,
   };
 }

@@ -28,26 +28,29 @@ export interface CallNote {
   startedAt: number;
 }
 
-export function createSession(current: () => SessionState, onCall: (note: CallNote) => void, wait: (ms: number) => Promise<void>): Server {
+/** The JSON-RPC id of the request a call answers, so its record can wait for the answer's bytes. */
+export type RequestId = string | number;
+
+export function createSession(current: () => SessionState, onCall: (note: CallNote, requestId: RequestId) => void, wait: (ms: number) => Promise<void>): Server {
   const first = current();
   const server = new Server(
     { name: first.name, version: first.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, ...(first.instructions !== '' ? { instructions: first.instructions } : {}) },
   );
-  const noted = async <T>(method: string, target: string, run: () => Promise<T> | T, failed?: (r: T) => boolean): Promise<T> => {
+  const noted = async <T>(requestId: RequestId, method: string, target: string, run: () => Promise<T> | T, failed?: (r: T) => boolean): Promise<T> => {
     const startedAt = performance.now();
     try {
       const result = await run();
-      onCall({ method, target, outcome: failed?.(result) ? 'error' : 'ok', startedAt });
+      onCall({ method, target, outcome: failed?.(result) ? 'error' : 'ok', startedAt }, requestId);
       return result;
     } catch (error) {
-      onCall({ method, target, outcome: 'error', startedAt });
+      onCall({ method, target, outcome: 'error', startedAt }, requestId);
       throw error;
     }
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () =>
-    noted('tools/list', '', () => ({
+  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) =>
+    noted(extra.requestId, 'tools/list', '', () => ({
       tools: [...current().catalog.tools.values()].map((t) => ({
         name: t.name,
         ...(t.title !== undefined ? { title: t.title } : {}),
@@ -58,8 +61,8 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
     })),
   );
 
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    noted('tools/call', request.params.name, async () => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    noted(extra.requestId, 'tools/call', request.params.name, async () => {
       const state = current();
       const tool = state.catalog.tools.get(request.params.name);
       if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
@@ -81,20 +84,20 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
     }, (r) => (r as { isError?: boolean }).isError === true),
   );
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
-    noted('resources/list', '', () => ({
+  server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) =>
+    noted(extra.requestId, 'resources/list', '', () => ({
       resources: current().catalog.resources.filter((r) => r.match === undefined).map((r) => describe(r, 'uri')),
     })),
   );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
-    noted('resources/templates/list', '', () => ({
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (_request, extra) =>
+    noted(extra.requestId, 'resources/templates/list', '', () => ({
       resourceTemplates: current().catalog.resources.filter((r) => r.match !== undefined).map((r) => describe(r, 'uriTemplate')),
     })),
   );
 
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    noted('resources/read', request.params.uri, () => {
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    noted(extra.requestId, 'resources/read', request.params.uri, () => {
       const state = current();
       const uri = request.params.uri;
       const exact = state.catalog.resources.find((r) => r.match === undefined && r.uri === uri);
@@ -106,8 +109,8 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
     }),
   );
 
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
-    noted('prompts/list', '', () => ({
+  server.setRequestHandler(ListPromptsRequestSchema, (_request, extra) =>
+    noted(extra.requestId, 'prompts/list', '', () => ({
       prompts: [...current().catalog.prompts.values()].map((p) => ({
         name: p.name,
         ...(p.title !== undefined ? { title: p.title } : {}),
@@ -117,8 +120,8 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
     })),
   );
 
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    noted('prompts/get', request.params.name, () => {
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    noted(extra.requestId, 'prompts/get', request.params.name, () => {
       const state = current();
       const prompt = state.catalog.prompts.get(request.params.name);
       if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
