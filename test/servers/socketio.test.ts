@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { isolatedDataDir } from '../support/temp.js';
 import { eventually, makeWorkspace, send, serve } from './helpers.js';
 
@@ -48,6 +49,29 @@ describe('Socket.IO server', () => {
       expect(handle.traffic.recent().some((r) => r.summary.includes('chat ["hi",{"n":1}]'))).toBe(true);
     });
   }
+
+  it("gives records the bytes of each event as encoded (name and arguments as JSON), and a client's close its totals", async () => {
+    const { url, handle } = await ioServer({ greetingEvent: 'welcome', greetingArgs: '[{"to":"Zoë"}]' });
+    const socket = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+    clients.push(socket);
+    await once(socket, 'welcome');
+    const echoed = once(socket, 'say');
+    socket.emit('say', 'grüß dich', 2);
+    await echoed;
+    socket.disconnect();
+    const records = () => handle.traffic.recent() as MessageRecord[];
+    await eventually(async () => records().some((r) => r.detail.event === 'close'));
+    const greeting = Buffer.byteLength(JSON.stringify(['welcome', { to: 'Zoë' }]));
+    const said = Buffer.byteLength(JSON.stringify(['say', 'grüß dich', 2]));
+    const sizes = records().map((r) => [r.direction, r.detail.event, r.bytesIn, r.bytesOut]);
+    expect(sizes).toEqual([
+      ['exchange', 'connect', 0, 0],
+      ['out', 'message', 0, greeting],
+      ['in', 'message', said, 0],
+      ['out', 'message', 0, said],
+      ['exchange', 'close', said, greeting + said],
+    ]);
+  });
 
   it('answers by rules: event and pattern on the JSON arguments, ack, replyEvent, delayMs; broadcast reaches another client', async () => {
     const { url } = await ioServer({

@@ -46,6 +46,8 @@ class SocketIoKind implements HttpKindInstance {
   /** Path and CORS the current Socket.IO server was made with; a change makes a new one. */
   #made = '';
   readonly #timers = new PendingTimers();
+  /** Each client's bytes in and out so far, for the record of its close. */
+  readonly #sizes = new WeakMap<Socket, { bytesIn: number; bytesOut: number }>();
 
   constructor(private readonly context: KindContext) {}
 
@@ -139,6 +141,8 @@ class SocketIoKind implements HttpKindInstance {
 
   #joined(socket: Socket): void {
     const start = performance.now();
+    const sizes = { bytesIn: 0, bytesOut: 0 };
+    this.#sizes.set(socket, sizes);
     const { traffic, id } = this.context;
     const peer = `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`;
     traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'connect', preview: socket.conn.transport.name }, {}));
@@ -147,7 +151,9 @@ class SocketIoKind implements HttpKindInstance {
     socket.onAny((event: string, ...args: unknown[]) => {
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (...a: unknown[]) => void) : undefined;
       const text = argumentsText(args);
-      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${event} ${clip(text)}` }, { bytesIn: Buffer.byteLength(text) + event.length }));
+      const bytesIn = encodedBytes(event, args);
+      sizes.bytesIn += bytesIn;
+      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${event} ${clip(text)}` }, { bytesIn }));
       const now = this.#state!;
       if (now.mode === 'echo') {
         this.#emit(socket, event, args);
@@ -161,12 +167,15 @@ class SocketIoKind implements HttpKindInstance {
         const reply = rule.replyArgs.render(now.variables);
         if (rule.ack && ack) {
           ack(...reply);
-          traffic.add(messageRecord('socketio', id, 'out', { peer, event: 'message', preview: `ack ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut: argumentsText(reply).length }));
+          // An ack carries its arguments only (no event name).
+          const bytesOut = Buffer.byteLength(argumentsText(reply));
+          sizes.bytesOut += bytesOut;
+          traffic.add(messageRecord('socketio', id, 'out', { peer, event: 'message', preview: `ack ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut }));
         }
         if (rule.replyEvent === '') return;
         if (rule.broadcast) {
           socket.nsp.emit(rule.replyEvent, ...reply);
-          traffic.add(messageRecord('socketio', id, 'out', { peer: `all of ${socket.nsp.name}`, event: 'message', preview: `${rule.replyEvent} ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut: argumentsText(reply).length }));
+          traffic.add(messageRecord('socketio', id, 'out', { peer: `all of ${socket.nsp.name}`, event: 'message', preview: `${rule.replyEvent} ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut: encodedBytes(rule.replyEvent, reply) }));
         } else this.#emit(socket, rule.replyEvent, reply, rule.number);
       };
       if (rule.delayMs === 0) answer();
@@ -175,7 +184,8 @@ class SocketIoKind implements HttpKindInstance {
       }
     });
     socket.once('disconnect', (reason) => {
-      traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'close', preview: reason }, { start }));
+      this.#sizes.delete(socket);
+      traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'close', preview: reason }, { start, ...sizes }));
     });
   }
 
@@ -183,8 +193,19 @@ class SocketIoKind implements HttpKindInstance {
     socket.emit(event, ...args);
     const text = argumentsText(args);
     const detail = { peer: `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`, event: 'message' as const, preview: `${event} ${clip(text)}`, ...(rule !== undefined ? { rule } : {}) };
-    this.context.traffic.add(messageRecord('socketio', this.context.id, 'out', detail, { bytesOut: Buffer.byteLength(text) + event.length }));
+    const bytesOut = encodedBytes(event, args);
+    const sizes = this.#sizes.get(socket);
+    if (sizes) sizes.bytesOut += bytesOut;
+    this.context.traffic.add(messageRecord('socketio', this.context.id, 'out', detail, { bytesOut }));
   }
+}
+
+/**
+ * An event's bytes as Socket.IO encodes it: its name and arguments as one JSON array
+ * (`["say","hi",2]`); the packet's type digit, namespace and ack id are not counted.
+ */
+function encodedBytes(event: string, args: readonly unknown[]): number {
+  return Buffer.byteLength(argumentsText([event, ...args]));
 }
 
 function clip(text: string): string {
