@@ -179,6 +179,8 @@ describe('AWS Signature V4, recomputed by the server', () => {
     expect(landed.at(-1)!.url).toBe('/landed');
     expect(landed.at(-1)!.headers.authorization).toBeUndefined();
     expect(landed.at(-1)!.headers['x-amz-security-token']).toBeUndefined();
+    // Nor the rest of the signature's headers (its date and payload hash), which mean nothing there.
+    expect(landed.at(-1)!.headers['x-amz-date']).toBeUndefined();
   });
 
   it('does not sign again on a redirect within another origin the send was taken to', async () => {

@@ -156,12 +156,13 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           body = undefined;
           headers = headers.filter(([name]) => !/^content-(type|length|encoding|language|location)$/i.test(name));
         }
-        // Credentials never travel to another origin: Authorization, an API key's header and the
-        // request's own Cookie header (as curl since CVE-2022-27776); the jar's cookies follow
-        // their own domain rules.
+        // Credentials never travel to another origin: Authorization, an API key's header, the
+        // headers a signing auth added (X-Amz-Date…) and the request's own Cookie header (as curl
+        // since CVE-2022-27776); the jar's cookies follow their own domain rules.
         if (next.origin !== url.origin) {
           leftOrigin = true;
-          const credentials = new Set(['authorization', 'proxy-authorization', ...(prepared.credentialHeaders ?? []).map((name) => name.toLowerCase())]);
+          const dropped = ['authorization', 'proxy-authorization', ...(prepared.credentialHeaders ?? []), ...(prepared.signEachHop?.added ?? [])];
+          const credentials = new Set(dropped.map((name) => name.toLowerCase()));
           headers = headers.filter(([name]) => !credentials.has(name.toLowerCase()));
           userCookie = '';
         }
