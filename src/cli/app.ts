@@ -3,7 +3,7 @@
  * URL (with the session token) and opens it, until Ctrl-C stops the server and what it started.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,7 +71,17 @@ export async function browserLaunch(url: string): Promise<BrowserLaunch> {
   const [command, args] = chrome
     ? [chrome, [`--app=${target}`]]
     : process.platform === 'darwin' ? ['open', [target]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', target]] : ['xdg-open', [target]];
-  return { command, args, done: () => fs.rm(dir, { recursive: true, force: true }) };
+  // Also when the process ends without closing the app (a second Ctrl-C exits at once).
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  return {
+    command,
+    args,
+    done: async () => {
+      process.off('exit', remove);
+      remove();
+    },
+  };
 }
 
 /** Opens the app in a browser; returns what to remove when the app stops. Failing to open is not an error: the URL is printed. */

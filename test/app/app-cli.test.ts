@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { KnownServers, lockWorkspace } from '../../src/appdata/index.js';
@@ -41,6 +41,21 @@ describe('ferry app', () => {
     } finally {
       await launch.done();
     }
+  });
+
+  it('removes the link file also when the process exits without closing the app (a second Ctrl-C)', async () => {
+    const script = `import { browserLaunch } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, '..', '..', 'src', 'cli', 'app.ts')).href)};
+const launch = await browserLaunch('http://127.0.0.1:4321/?token=T');
+console.log(launch.args.at(-1).replace(/^--app=/, ''));
+process.exit(130);`;
+    const { execFile } = await import('node:child_process');
+    const child = await new Promise<{ stdout: string; code: number | null }>((resolve) => {
+      const run = execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 }, (_error, stdout) => resolve({ stdout, code: run.exitCode }));
+    });
+    expect(child.code).toBe(130);
+    const file = fileURLToPath(child.stdout.trim());
+    expect(file).toMatch(/open\.html$/);
+    await expect(fs.stat(path.dirname(file))).rejects.toThrow();
   });
 
   it('refuses a bad --port', async () => {
