@@ -17,6 +17,7 @@ import { fillKindOptions } from './kind-options.js';
 import { repeatSigning, signRequest, signsRequest } from './sign.js';
 import { effectiveSettings } from './settings.js';
 import { applyPathParams, finalUrl, urlKeepingPlaceholders, type Face } from './url.js';
+import { loadOnce } from '../support/load-once.js';
 
 export interface PrepareInput {
   /** The saved request (or a copy that pre-request scripts changed). */
@@ -166,11 +167,10 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (target.ntlm) prepared.ntlm = target.ntlm;
   if (signsRequest(auth.type)) prepared.signed = signed;
   // Signed now too: a problem (a key that cannot be read, a bad field) is found before anything is sent.
-  const signing = signed && (unsigned || headersUnsigned) ? await repeatSigning(auth, signContext) : undefined;
-  if (unsigned && signing) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing };
-  if (headersUnsigned && signing) {
+  if (unsigned && signed) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing: await repeatSigning(auth, signContext) };
+  if (headersUnsigned && signed) {
     const added = new Set(headers.filter((h) => !headersUnsigned.has(`${h.name.toLowerCase()}\n${h.value}`)).map((h) => h.name.toLowerCase()));
-    prepared.signEachHop = { added: [...added], signing };
+    prepared.signEachHop = { added: [...added], signing: loadOnce(() => repeatSigning(auth, signContext)) };
   }
   if (target.credentials) prepared.credentials = target.credentials;
   if (auth.type === 'apiKey' && auth.location !== 'query') {

@@ -90,9 +90,10 @@ export interface PreparedRequest {
   /**
    * A signing auth type, prepared to be sent over HTTP: the names (lower case) of the headers signing
    * added, and the signing the HTTP client does again for each redirect within the origin, for that
-   * hop's method and URL.
+   * hop's method and URL (worked out with the first such redirect: a send without one never reads
+   * a key file twice).
    */
-  signEachHop?: { added: string[]; signing: RepeatSigning };
+  signEachHop?: { added: string[]; signing: () => Promise<RepeatSigning> };
   /** NTLM auth: the HTTP client runs the three-message handshake on one connection with these. */
   ntlm?: NtlmCredentials;
   /**

@@ -33,6 +33,13 @@ export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './t
 // Loaded with the first same-origin redirect of a signed request; a send without one never loads it.
 const hopSigner = loadOnce(() => import('./sign-hop.js'));
 
+/** `headers` with its Authorization replaced by `value` (or taken off without one): one per request. */
+function withAuthorization(headers: Array<[string, string]>, value: string | undefined): Array<[string, string]> {
+  const others = headers.filter(([name]) => name.toLowerCase() !== 'authorization');
+  if (value !== undefined) others.push(['Authorization', value]);
+  return others;
+}
+
 /** Headers undici computes itself or refuses; an imported request may still carry them. */
 const DROPPED_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', 'expect', 'te']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -86,10 +93,10 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     challenge: nonce.challenge, username: prepared.digest!.username, password: prepared.digest!.password,
     method, uri: requestTarget(url), body: body ?? new Uint8Array(), nc: nonce.nc, cnonce: nonce.cnonce,
   });
-  if (digestSent) headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', digestAnswer(digestSent)]];
+  if (digestSent) headers = withAuthorization(headers, digestAnswer(digestSent));
   // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
   let ntlmAnswered = !prepared.ntlm;
-  if (prepared.ntlm) headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', ntlmNegotiate(prepared.ntlm)]];
+  if (prepared.ntlm) headers = withAuthorization(headers, ntlmNegotiate(prepared.ntlm));
   try {
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
@@ -112,7 +119,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         if (challenge && (digestAnswers === 0 || challenge.stale)) {
           digestAnswers++;
           digestSent = { challenge, nc: 1, cnonce: randomBytes(16).toString('hex') };
-          headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', digestAnswer(digestSent)]];
+          headers = withAuthorization(headers, digestAnswer(digestSent));
           continue;
         }
       }
@@ -127,7 +134,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           } catch (error) {
             throw new SendError(`${url.host}: ${(error as Error).message}.`, 'protocol');
           }
-          headers = [...headers.filter(([name]) => name.toLowerCase() !== 'authorization'), ['Authorization', answer]];
+          headers = withAuthorization(headers, answer);
           continue;
         }
       }
@@ -173,10 +180,9 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         if (!leftOrigin && prepared.signEachHop) ({ url, headers, body } = await (await hopSigner()).signHop(prepared.signEachHop, method, url, headers, body, prepared.body));
         if (!leftOrigin && prepared.digest) {
           digestAnswers = 0;
-          headers = headers.filter(([name]) => name.toLowerCase() !== 'authorization');
           digestSent = ctx.agents.digestNonces.reuse(firstOrigin);
           digestReused = digestSent !== undefined;
-          if (digestSent) headers.push(['Authorization', digestAnswer(digestSent)]);
+          headers = withAuthorization(headers, digestSent && digestAnswer(digestSent));
         }
         continue;
       }

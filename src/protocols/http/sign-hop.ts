@@ -21,9 +21,11 @@ export async function signHop(
   sent: PreparedBody,
 ): Promise<{ url: URL; headers: [string, string][]; body: Buffer | undefined }> {
   const added = new Set(again.added);
+  const couldNotSign = (error: unknown) => new SendError(`${url.host} redirected to ${url.href}, which could not be signed again: ${(error as Error).message}`, 'redirects');
+  const signing = await again.signing().catch((error: unknown) => Promise.reject(couldNotSign(error)));
   // OAuth 1.0 outside the header: the earlier hop's oauth_* parameters (in the query, or in a form
   // body a 307 or 308 sends again) are taken off before signing afresh.
-  const inParams = again.signing.auth.type === 'oauth1' && again.signing.auth.addParamsToHeader === false;
+  const inParams = signing.auth.type === 'oauth1' && signing.auth.addParamsToHeader === false;
   if (inParams) {
     url = new URL(url.href);
     url.search = withoutOAuth(url.search.slice(1));
@@ -38,9 +40,9 @@ export async function signHop(
       : { kind: 'bytes', source: sent.kind === 'bytes' ? sent.source : 'binary', bytes: body, isText: sent.kind === 'bytes' && sent.isText }) as PreparedBody,
   };
   try {
-    await (await signer()).signAgain(again.signing, target, (text) => text);
+    await (await signer()).signAgain(signing, target, (text) => text);
   } catch (error) {
-    throw new SendError(`${url.host} redirected to ${url.href}, which could not be signed again: ${(error as Error).message}`, 'redirects');
+    throw couldNotSign(error);
   }
   const signedBody = target.body.kind === 'bytes' ? Buffer.from(target.body.bytes.buffer, target.body.bytes.byteOffset, target.body.bytes.byteLength) : undefined;
   return { url: target.url, headers: target.headers.map((h) => [h.name, h.value] as [string, string]), body: signedBody };
