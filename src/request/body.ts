@@ -126,18 +126,30 @@ const GB = 1024 * 1024 * 1024;
  */
 export const MAX_BODY_FILE_BYTES = GB;
 
+/** Why a body file that passed `checkBodyFile` could not be read when it was used. */
+export type BodyFileRefusal = 'link' | 'tooLarge' | 'missing';
+
 /**
- * Reads a file `checkBodyFile` passed, without following a link at its end (O_NOFOLLOW): one put
- * in its place since the check is refused, not read through.
+ * Reads a file `checkBodyFile` passed (when preparing, or a multipart part when sending), without
+ * following a link at its end (O_NOFOLLOW): one put in its place since the check is refused, not
+ * read through. `refuse` words the refusal for the caller (undefined: the system's error as it is).
  */
-async function readChecked(absolutePath: string, written: string, ctx: Pick<BodyContext, 'where'>, what: string): Promise<Buffer> {
+export async function readBodyFile(absolutePath: string, refuse: (why: BodyFileRefusal) => Error | undefined): Promise<Buffer> {
   try {
     return await readFileNoFollow(absolutePath, undefined, MAX_BODY_FILE_BYTES);
   } catch (error) {
-    if (isLinkError(error)) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
-    if (error instanceof FileTooLargeError) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is over 1 GB; Ferry sends body files of at most 1 GB (they are read whole, to sign and repeat them).`);
-    throw error;
+    const why: BodyFileRefusal | undefined = isLinkError(error) ? 'link' : error instanceof FileTooLargeError ? 'tooLarge' : (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
+    throw (why && refuse(why)) ?? error;
   }
+}
+
+/** A binary body's file, read as it is prepared. */
+function readChecked(absolutePath: string, written: string, ctx: Pick<BodyContext, 'where'>, what: string): Promise<Buffer> {
+  return readBodyFile(absolutePath, (why) => {
+    if (why === 'link') return new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
+    if (why === 'tooLarge') return new PrepareError(`${ctx.where}: the ${what} file ${written} is over 1 GB; Ferry sends body files of at most 1 GB (they are read whole, to sign and repeat them).`);
+    return undefined;
+  });
 }
 
 /** Resolves a body file and checks the rules; returns its absolute path. */

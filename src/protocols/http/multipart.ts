@@ -2,9 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { FILE_PART_CONTENT_TYPE } from '../../model/constants.js';
-import { MAX_BODY_FILE_BYTES } from '../../request/body.js';
+import { readBodyFile } from '../../request/body.js';
 import type { PreparedMultipartPart } from '../../request/prepared.js';
-import { FileTooLargeError, isLinkError, readFileNoFollow } from '../../support/read-no-follow.js';
 import { SendError } from '../send-error.js';
 
 /** Quotes a name or file name as browsers do: `"` and line breaks percent-encoded. */
@@ -47,13 +46,10 @@ export function withMultipartType(headers: Array<[string, string]>, contentType:
  * link, at most 1 GB) and is read now: without following a link at its end (O_NOFOLLOW), so a
  * file replaced by one meanwhile is refused, not read through.
  */
-async function readPartFile(file: { path: string; absolutePath: string }): Promise<Buffer> {
-  try {
-    return await readFileNoFollow(file.absolutePath, undefined, MAX_BODY_FILE_BYTES);
-  } catch (error) {
-    if (isLinkError(error)) throw new SendError(`the multipart file ${file.path} is now a symbolic link; Ferry never follows links.`, 'other');
-    if (error instanceof FileTooLargeError) throw new SendError(`the multipart file ${file.path} grew past 1 GB since it was checked; Ferry sends body files of at most 1 GB.`, 'other');
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SendError(`the multipart file ${file.path} no longer exists (looked for ${file.absolutePath}).`, 'other');
-    throw error;
-  }
+function readPartFile(file: { path: string; absolutePath: string }): Promise<Buffer> {
+  return readBodyFile(file.absolutePath, (why) => {
+    if (why === 'link') return new SendError(`the multipart file ${file.path} is now a symbolic link; Ferry never follows links.`, 'other');
+    if (why === 'tooLarge') return new SendError(`the multipart file ${file.path} grew past 1 GB since it was checked; Ferry sends body files of at most 1 GB.`, 'other');
+    return new SendError(`the multipart file ${file.path} no longer exists (looked for ${file.absolutePath}).`, 'other');
+  });
 }
