@@ -5,18 +5,18 @@
  * run history and its kept result files; result files (`ferry load merge` output) opened.
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { readSettings, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import {
   keptResultFile, LoadInputError, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, runLoadTest, StageError,
   type LivePoint, type LoadResult,
 } from '../../load/index.js';
-import { deepEqual, formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
+import { formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
 import { requestKind } from '../../protocols/index.js';
-import { createEntry, deleteEntry, formatWarning, LOADTESTS_DIR, readResource, saveEntry, walkRequests } from '../../workspace/index.js';
+import { createEntry, deleteEntry, formatWarning, LOADTESTS_DIR, saveEntry, walkRequests } from '../../workspace/index.js';
 import type { LoadEvent, LoadResultView, LoadRunView, LoadTestItem, LoadTestList } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
+import { checkFileHolds } from './save-base.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -194,14 +194,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       // file's version, as a request save does.
       const base = (body as { base?: unknown }).base;
       await writing(async () => {
-        if (base !== undefined) {
-          const relative = `${LOADTESTS_DIR}/${id}.yaml`;
-          const current = await readResource('loadtest', path.join(root(), relative), relative);
-          if (!current.ok) throw new ApiError(409, `${formatWarning(current.warning)}; nothing was saved.`);
-          if (!deepEqual(loadTestFrom({ loadTest: base }), current.value)) {
-            throw new ApiError(409, `${relative} changed on disk since the app read it; nothing was saved.`, { loadTest: current.value });
-          }
-        }
+        if (base !== undefined) await checkFileHolds('loadtest', root(), `${LOADTESTS_DIR}/${id}.yaml`, loadTestFrom({ loadTest: base }), (current) => ({ loadTest: current }));
         return saveEntry(root(), 'loadtest', id, loadTest);
       });
       await state.reload();

@@ -12,14 +12,15 @@
  */
 import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
-import { APP_DEFAULT_PORTS, deepEqual, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
+import { APP_DEFAULT_PORTS, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
 import { checkServerSettings, isServerKindBuilt, NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, plainRecord, SERVER_KIND_INFO, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
 import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
 import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
-import { checkNoSymlinks, createEntry, formatWarning, readResource, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
+import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
 import type { ServerEditorView, ServerKindsView, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
+import { checkFileHolds } from './save-base.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { serverEditorView, serverFromEdit, typedSection } from './server-editor.js';
 import { writing } from './routes-workspace.js';
@@ -208,12 +209,8 @@ export class AppServers {
     await writing(root, async () => {
       if (base !== undefined) {
         const file = entry!.file;
-        const current = await readResource('server', path.join(root, file), file);
-        if (!current.ok) throw new ApiError(409, `${formatWarning(current.warning)}; nothing was saved.`);
         const read = parseResource('server', base);
-        if (!read.ok || !deepEqual(read.value, current.value)) {
-          throw new ApiError(409, `${file} changed on disk since the app read it; nothing was saved.`, { current: serverEditorView(id, current.value, await this.fileText(file)) });
-        }
+        await checkFileHolds('server', root, file, read.ok ? read.value : undefined, async (current) => ({ current: serverEditorView(id, current, await this.fileText(file)) }));
       }
       return saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) });
     });
