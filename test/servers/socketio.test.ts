@@ -1,5 +1,6 @@
 /** The Socket.IO server against socket.io-client 4 on 127.0.0.1, over both transports. */
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +34,20 @@ const once = <T = unknown[]>(socket: Socket, event: string) =>
     const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5000);
     socket.once(event, (...args: unknown[]) => (clearTimeout(timer), resolve(args as T)));
   });
+
+/** A WebSocket text frame as a client sends it: masked (with a zero key, so the payload reads as is). */
+function clientFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const size = payload.length;
+  const head = size < 126 ? Buffer.from([0x81, 0x80 | size]) : size < 65536 ? Buffer.from([0x81, 0x80 | 126, size >> 8, size & 0xff]) : Buffer.concat([Buffer.from([0x81, 0x80 | 127]), bigLength(size)]);
+  return Buffer.concat([head, Buffer.alloc(4), payload]);
+}
+
+function bigLength(size: number): Buffer {
+  const out = Buffer.alloc(8);
+  out.writeBigUInt64BE(BigInt(size));
+  return out;
+}
 
 describe('Socket.IO server', () => {
   for (const transport of ['polling', 'websocket'] as const) {
@@ -156,6 +171,43 @@ describe('Socket.IO server', () => {
       expect(await socket.timeout(5000).emitWithAck('x', 1)).toBe(1);
     });
   }
+
+  it('disconnects a client that does not read what it is sent, instead of queuing without bound (raw Engine.IO over WebSocket)', async () => {
+    const { server, handle } = await ioServer({});
+    const raw = net.connect(server.port, '127.0.0.1');
+    raw.on('error', () => {}); // the server may reset it once it is closed
+    await new Promise((r) => raw.once('connect', r));
+    raw.write('GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    let head = '';
+    const opened = new Promise<void>((resolve) => {
+      const onData = (c: Buffer) => {
+        head += c.toString('latin1');
+        if (head.includes('"sid"')) raw.off('data', onData), resolve();
+      };
+      raw.on('data', onData);
+    });
+    await opened;
+    raw.write(clientFrame('40')); // joins the namespace /
+    await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'connect'));
+    raw.pause(); // never reads again
+    // 64 KB events, each echoed: 64 MB at most, 10 s at most, until the server has closed it.
+    const frame = clientFrame(`42["flood","${'a'.repeat(64 * 1024)}"]`);
+    const closed = () => (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close');
+    const until = Date.now() + 10_000;
+    let sent = 0;
+    while (closed() === undefined && sent < 1024 && Date.now() < until && !raw.destroyed) {
+      if (!raw.write(frame)) await Promise.race([new Promise((r) => raw.once('drain', r)), new Promise((r) => setTimeout(r, 200))]);
+      else await new Promise((r) => setImmediate(r));
+      sent++;
+    }
+    const record = closed();
+    // Closed after some 8 MB waited, on top of what the kernel's buffers hold: not after 64 MB.
+    expect(sent).toBeLessThan(512);
+    expect(record?.level).toBe('warning');
+    expect(record?.detail.preview).toBe('forced close (more than 8 MB waited unsent: the client does not read what it is sent)');
+    expect(server.openStreams()).toBe(0);
+    raw.destroy();
+  });
 
   it('lets ferry serve exit at once on Ctrl-C while a long-polling client is connected, and tells the client', async () => {
     const data = await isolatedDataDir();

@@ -38,6 +38,12 @@ interface State {
 }
 
 const PREVIEW_CHARS = 120;
+/** Past this many bytes waiting to go to a client (it does not read them), it is disconnected. */
+const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
+const UNSENT_WHY = `more than ${MAX_UNSENT_BYTES / 1024 / 1024} MB waited unsent: the client does not read what it is sent`;
+
+/** A client's Engine.IO connection, which its namespaces share. */
+type Connection = Socket['conn'];
 
 class SocketIoKind implements HttpKindInstance {
   #state: State | undefined;
@@ -48,6 +54,8 @@ class SocketIoKind implements HttpKindInstance {
   readonly #timers = new PendingTimers();
   /** Each client's bytes in and out so far, for the record of its close. */
   readonly #sizes = new WeakMap<Socket, { bytesIn: number; bytesOut: number }>();
+  /** Why the server closed a connection, for the close records of its namespaces. */
+  readonly #closedWhy = new WeakMap<Connection, string>();
 
   constructor(private readonly context: KindContext) {}
 
@@ -82,6 +90,7 @@ class SocketIoKind implements HttpKindInstance {
     const joined = (socket: Socket) => this.#joined(socket);
     io.on('connection', joined);
     io.of(/^\/.+$/).on('connection', joined);
+    io.engine.on('connection', (conn: Connection) => this.#boundBacklog(conn));
     this.#io = io;
     this.#host = host;
   }
@@ -139,6 +148,24 @@ class SocketIoKind implements HttpKindInstance {
     this.#host!.emit('upgrade', req, socket, head);
   }
 
+  /**
+   * Disconnects a client once more than MAX_UNSENT_BYTES wait for it: Engine.IO queues what the
+   * transport cannot take yet (a WebSocket whose client does not read, a long-polling client that
+   * does not poll) without a limit. Counted from its public events: each packet queued, and each
+   * flush, which hands the whole queue to the transport.
+   */
+  #boundBacklog(conn: Connection): void {
+    let waiting = 0;
+    conn.on('flush', () => (waiting = 0));
+    conn.on('packetCreate', (packet: { data?: unknown }) => {
+      const data = packet.data;
+      waiting += typeof data === 'string' ? Buffer.byteLength(data) : Buffer.isBuffer(data) ? data.length : 0;
+      if (waiting <= MAX_UNSENT_BYTES || this.#closedWhy.has(conn)) return;
+      this.#closedWhy.set(conn, UNSENT_WHY);
+      conn.close(true); // what waits is dropped: it would never go out
+    });
+  }
+
   #joined(socket: Socket): void {
     const start = performance.now();
     const sizes = { bytesIn: 0, bytesOut: 0 };
@@ -185,7 +212,9 @@ class SocketIoKind implements HttpKindInstance {
     });
     socket.once('disconnect', (reason) => {
       this.#sizes.delete(socket);
-      traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'close', preview: reason }, { start, ...sizes }));
+      const why = this.#closedWhy.get(socket.conn);
+      const shown = why === undefined ? reason : `${reason} (${why})`;
+      traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'close', preview: shown }, { start, ...sizes, ...(why === undefined ? {} : { level: 'warning' as const }) }));
     });
   }
 
