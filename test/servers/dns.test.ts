@@ -225,4 +225,43 @@ describe('DNS server', () => {
       DNS_TIMINGS.tcpIdleMs = saved;
     }
   });
+  it('stops reading a TCP client that pipelines queries and never reads the answers, then closes it with a log line', async () => {
+    const saved = DNS_TIMINGS.tcpIdleMs;
+    DNS_TIMINGS.tcpIdleMs = 1500;
+    try {
+      const { handle, server } = await dnsServer({ records: RECORDS });
+      const raw = net.connect(server!.port, '127.0.0.1');
+      raw.on('error', () => {});
+      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      raw.pause(); // never reads
+      const query = dnsPacket.encode({ type: 'query', id: 9, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'many.example.test' }] });
+      const prefixed = Buffer.concat([Buffer.from([query.length >> 8, query.length & 255]), query]);
+      // 64 KB of queries at a time (each answered with 40 records), while the server takes them:
+      // 16 MB at most, 5 s at most. A write not taken within 500 ms means it stopped reading.
+      const batch = Buffer.concat(Array.from({ length: Math.floor(65_536 / prefixed.length) }, () => prefixed));
+      let taken = 0;
+      let stalled = false;
+      const until = Date.now() + 5000;
+      while (taken < 256 && Date.now() < until) {
+        if (!raw.write(batch)) {
+          const drained = await Promise.race([new Promise<boolean>((r) => raw.once('drain', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 500))]);
+          if (!drained) {
+            stalled = true;
+            break;
+          }
+        }
+        taken++;
+      }
+      expect(stalled).toBe(true);
+      // The kernel's buffers hold a few MB of answers; not every answer to 16 MB of queries.
+      expect(taken * batch.length).toBeLessThan(4 * 1024 * 1024);
+      const closed = new Promise<void>((resolve) => raw.once('close', () => resolve()));
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+      expect(raw.destroyed).toBe(true);
+      const close = handle.traffic.recent().at(-1) as unknown as MessageRecord;
+      expect([close.detail.event, close.level, close.note]).toEqual(['close', 'warning', 'its answers not read for 1.5 s: closed by the server']);
+    } finally {
+      DNS_TIMINGS.tcpIdleMs = saved;
+    }
+  });
 });

@@ -1,4 +1,7 @@
-/** Binding a server kind's own TCP (or TLS) listener: the bind error worded once, and a stop that ends every connection. */
+/**
+ * Binding a server kind's own TCP (or TLS) listener: the bind error worded once, and a stop that
+ * ends every connection; and the rule for a client that does not read what it is sent.
+ */
 import type net from 'node:net';
 import { ServerError } from '../errors.js';
 import { bindFailure, type Listener } from '../listener.js';
@@ -23,4 +26,11 @@ export async function listenStream(server: net.Server, bind: BindOptions, socket
         for (const socket of sockets) socket.destroy();
       })),
   };
+}
+
+/** Stops reading from a client whose replies wait unsent, until they have gone out. */
+export function readAfterDrain(socket: net.Socket): void {
+  if (socket.isPaused()) return;
+  socket.pause();
+  socket.once('drain', () => socket.resume());
 }

@@ -14,6 +14,7 @@ import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKi
 import { lengthPrefixed } from '../../../support/byte-framing.js';
 import { serverDeframer } from '../messages/framing.js';
 import { messageRecord } from '../messages/traffic.js';
+import { readAfterDrain } from '../stream-listener.js';
 import { answerLine, type DnsDetail, dnsRecord, typeName } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
@@ -121,8 +122,11 @@ class DnsKind implements SocketKindInstance {
     const start = performance.now();
     const idleMs = DNS_TIMINGS.tcpIdleMs;
     socket.setTimeout(idleMs, () => {
-      const note = `idle for ${idleMs / 1000} s: closed by the server`;
-      this.context.traffic.add(messageRecord('dns', this.context.id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn: socket.bytesRead, bytesOut: socket.bytesWritten, note }));
+      // Answers still waiting to go out: the client is not reading them (it is not read either).
+      const unread = socket.writableLength > 0;
+      const note = unread ? `its answers not read for ${idleMs / 1000} s: closed by the server` : `idle for ${idleMs / 1000} s: closed by the server`;
+      const level = unread ? { level: 'warning' as const } : {};
+      this.context.traffic.add(messageRecord('dns', this.context.id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn: socket.bytesRead, bytesOut: socket.bytesWritten, note, ...level }));
       socket.destroy();
     });
     const deframer = serverDeframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
@@ -137,7 +141,9 @@ class DnsKind implements SocketKindInstance {
       for (const { content } of queries) {
         void this.#answer(content, 'tcp', peer).then((answer) => {
           if (answer === undefined || socket.destroyed) return;
-          socket.write(lengthPrefixed(answer, 2));
+          // A client that pipelines queries without reading the answers is not read either until
+          // they have gone out (as a pipe waits for its reader), so they cannot pile up here.
+          if (!socket.write(lengthPrefixed(answer, 2))) readAfterDrain(socket);
         });
       }
     });

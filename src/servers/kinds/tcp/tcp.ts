@@ -15,7 +15,7 @@ import { frame, serverDeframer, type FramingOptions } from '../messages/framing.
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
-import { listenStream } from '../stream-listener.js';
+import { listenStream, readAfterDrain } from '../stream-listener.js';
 import { PendingTimers } from '../pending-timers.js';
 
 interface State extends SocketState, FramingOptions {
@@ -194,13 +194,6 @@ function handshakeFailure(error: Error & { code?: string; reason?: string }): st
   }
   if (error.code === 'ECONNRESET') return 'the client left during the handshake (does it trust the certificate?)';
   return error.reason ?? error.code ?? error.message;
-}
-
-/** Stops reading from a client whose replies wait unsent, until they have gone out. */
-function readAfterDrain(socket: Socket): void {
-  if (socket.isPaused()) return;
-  socket.pause();
-  socket.once('drain', () => socket.resume());
 }
 
 export const tcpKind: ServerKindModule = {
