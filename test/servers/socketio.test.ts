@@ -62,6 +62,9 @@ describe('Socket.IO server', () => {
       expect(acked).toEqual('hi'); // an ack's first argument (emitWithAck resolves with it)
       expect(await echoed).toEqual(['hi', { n: 1 }]);
       expect(handle.traffic.recent().some((r) => r.summary.includes('chat ["hi",{"n":1}]'))).toBe(true);
+      // The acknowledgement is in the log as the echo is: out, its arguments, their bytes.
+      const ack = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.preview.startsWith('ack '));
+      expect([ack?.direction, ack?.detail.preview, ack?.bytesOut]).toEqual(['out', 'ack ["hi",{"n":1}]', Buffer.byteLength('["hi",{"n":1}]')]);
     });
   }
 

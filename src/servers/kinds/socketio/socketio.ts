@@ -171,7 +171,7 @@ class SocketIoKind implements HttpKindInstance {
     const sizes = { bytesIn: 0, bytesOut: 0 };
     this.#sizes.set(socket, sizes);
     const { traffic, id } = this.context;
-    const peer = `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`;
+    const peer = peerOf(socket);
     traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'connect', preview: socket.conn.transport.name }, {}));
     const state = this.#state!;
     if (state.greetingEvent !== '') this.#emit(socket, state.greetingEvent, state.greetingArgs.render(state.variables));
@@ -184,7 +184,7 @@ class SocketIoKind implements HttpKindInstance {
       const now = this.#state!;
       if (now.mode === 'echo') {
         this.#emit(socket, event, args);
-        ack?.(...args);
+        if (ack) this.#ack(socket, ack, args);
         return;
       }
       if (now.mode !== 'rules') return;
@@ -192,13 +192,7 @@ class SocketIoKind implements HttpKindInstance {
       if (rule === undefined) return;
       const answer = () => {
         const reply = rule.replyArgs.render(now.variables);
-        if (rule.ack && ack) {
-          ack(...reply);
-          // An ack carries its arguments only (no event name).
-          const bytesOut = Buffer.byteLength(argumentsText(reply));
-          sizes.bytesOut += bytesOut;
-          traffic.add(messageRecord('socketio', id, 'out', { peer, event: 'message', preview: `ack ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut }));
-        }
+        if (rule.ack && ack) this.#ack(socket, ack, reply, rule.number);
         if (rule.replyEvent === '') return;
         if (rule.broadcast) {
           socket.nsp.emit(rule.replyEvent, ...reply);
@@ -220,9 +214,18 @@ class SocketIoKind implements HttpKindInstance {
 
   #emit(socket: Socket, event: string, args: unknown[], rule?: number): void {
     socket.emit(event, ...args);
+    this.#recordOut(socket, `${event} ${clip(argumentsText(args))}`, encodedBytes(event, args), rule);
+  }
+
+  /** Answers a client's acknowledgement and records it; an ack carries its arguments only (no event name). */
+  #ack(socket: Socket, ack: (...args: unknown[]) => void, args: unknown[], rule?: number): void {
+    ack(...args);
     const text = argumentsText(args);
-    const detail = { peer: `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`, event: 'message' as const, preview: `${event} ${clip(text)}`, ...(rule !== undefined ? { rule } : {}) };
-    const bytesOut = encodedBytes(event, args);
+    this.#recordOut(socket, `ack ${clip(text)}`, Buffer.byteLength(text), rule);
+  }
+
+  #recordOut(socket: Socket, preview: string, bytesOut: number, rule?: number): void {
+    const detail = { peer: peerOf(socket), event: 'message' as const, preview, ...(rule !== undefined ? { rule } : {}) };
     const sizes = this.#sizes.get(socket);
     if (sizes) sizes.bytesOut += bytesOut;
     this.context.traffic.add(messageRecord('socketio', this.context.id, 'out', detail, { bytesOut }));
@@ -235,6 +238,11 @@ class SocketIoKind implements HttpKindInstance {
  */
 function encodedBytes(event: string, args: readonly unknown[]): number {
   return Buffer.byteLength(argumentsText([event, ...args]));
+}
+
+/** A client in the traffic log: its address, and its namespace other than /. */
+function peerOf(socket: Socket): string {
+  return `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`;
 }
 
 function clip(text: string): string {
