@@ -48,8 +48,30 @@ describe('TCP server', () => {
       ],
     });
     const { stdout } = await runTool('ncat', ['-i', '1', '127.0.0.1', String(port)], 'PING\r\nGET name\nPIN');
-    // The last line has no LF: it is not a message yet when the client leaves.
-    expect(stdout.toString()).toBe('PONG\nvalue of GET name\n');
+    // The last line has no LF: ncat ends its side after it, and the rest is a last message.
+    expect(stdout.toString()).toBe('PONG\nvalue of GET name\n?\n');
+  });
+
+  it('takes the text after the last LF as a last message when the client ends its side (printf a\\nb | socat), and logs it when the client resets', async () => {
+    const { port, handle } = await tcpServer({ framing: 'line' });
+    expect((await runTool('socat', ['-t', '5', '-', `TCP:127.0.0.1:${port}`], 'a\nb')).stdout.toString()).toBe('a\nb');
+    const records = () => handle.traffic.recent() as MessageRecord[];
+    await eventually(async () => records().some((r) => r.detail.event === 'close'));
+    expect(records().filter((r) => r.direction === 'in').map((r) => [r.detail.preview, r.note])).toEqual([['"a"', 'echoed'], ['"b"', 'echoed']]);
+    // A client that resets the connection cannot be answered; what it sent is still in the log.
+    const raw = net.connect(port, '127.0.0.1');
+    raw.on('error', () => {});
+    await new Promise((r) => raw.once('connect', r));
+    raw.write('c\nd', () => raw.resetAndDestroy());
+    await eventually(async () => records().filter((r) => r.detail.event === 'close').length === 2);
+    const last = records().filter((r) => r.direction === 'in').slice(2);
+    expect(last.map((r) => [r.detail.preview, r.note])).toEqual([['"c"', 'echoed'], ['"d"', 'not answered: the connection closed']]);
+    // Length-prefixed, a message the client ended inside is a warning with what came of it.
+    const prefixed = await tcpServer({ framing: 'lengthPrefixed', lengthBytes: 2 });
+    await runTool('socat', ['-t', '5', '-', `TCP:127.0.0.1:${prefixed.port}`], Buffer.from([0, 10, 0x61, 0x62]));
+    await eventually(async () => (prefixed.handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'close'));
+    const cut = (prefixed.handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'error');
+    expect([cut?.level, cut?.detail.preview]).toEqual(['warning', 'the client ended its side in the middle of a message (4 bytes of it cut off)']);
   });
 
   it('speaks hex: greeting, patterns and replies are bytes, never templated', async () => {

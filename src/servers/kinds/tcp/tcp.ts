@@ -11,7 +11,7 @@ import type { Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
 import { maxPrefixed } from '../../../support/byte-framing.js';
-import { frame, serverDeframer, type FramingOptions } from '../messages/framing.js';
+import { frame, type Framed, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
@@ -123,20 +123,7 @@ class TcpKind implements SocketKindInstance {
     const endIfDone = () => {
       if (clientEnded && owed === 0 && !socket.destroyed) socket.end();
     };
-    socket.once('end', () => {
-      clientEnded = true;
-      endIfDone();
-    });
-    socket.on('data', (chunk: Buffer) => {
-      bytesIn += chunk.length;
-      let messages;
-      try {
-        messages = deframer.push(chunk);
-      } catch (error) {
-        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'error', preview: (error as Error).message }, { note: 'connection closed' }));
-        socket.destroy();
-        return;
-      }
+    const answer = (messages: Framed[]) => {
       for (const { content, wire } of messages) {
         const now = this.#state!;
         const shown = preview(content, now.encoding === 'hex');
@@ -161,9 +148,43 @@ class TcpKind implements SocketKindInstance {
           });
         }
       }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      bytesIn += chunk.length;
+      let messages;
+      try {
+        messages = deframer.push(chunk);
+      } catch (error) {
+        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'error', preview: (error as Error).message }, { note: 'connection closed' }));
+        deframer.end(); // what it held is not a message
+        socket.destroy();
+        return;
+      }
+      answer(messages);
+    });
+    // The end of the client's input ends a last line without its LF (`printf 'a\nb' | nc`): it is
+    // a message too, answered when the client only ended its side, logged when it is gone. A
+    // prefixed message the client ended inside is a warning.
+    const takeRest = (gone: boolean) => {
+      const { last, cutOff } = deframer.end();
+      if (last !== undefined) {
+        const now = this.#state!;
+        if (!gone) answer([{ content: last, wire: last }]);
+        else {
+          const note = now.mode === 'echo' || now.mode === 'rules' ? { note: 'not answered: the connection closed' } : {};
+          traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: preview(last, now.encoding === 'hex') }, { bytesIn: last.length, ...note }));
+        }
+      }
+      if (cutOff) traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'error', preview: `${gone ? 'the connection closed' : 'the client ended its side'} in the middle of a message (${cutOff} bytes of it cut off)` }, { level: 'warning' }));
+    };
+    socket.once('end', () => {
+      clientEnded = true;
+      takeRest(false);
+      endIfDone();
     });
     socket.on('error', () => {}); // a reset: 'close' follows and is recorded
     socket.once('close', () => {
+      if (!clientEnded) takeRest(true);
       this.#sockets.delete(socket);
       traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written() }));
     });
