@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, type JWTPayload } from 'jose';
 import { PrepareError } from './errors.js';
-import { addQueryParam } from './url.js';
+import { setQueryParam } from './url.js';
 import type { SignTarget } from './sign-oauth1.js';
 import { readPrivateKey, setSignedAuthorization, type SignContext } from './sign-key.js';
 
@@ -45,7 +45,8 @@ export async function signJwt(auth: Record<string, unknown>, target: SignTarget,
   const token = await sign(payload, header, key, `JWT Bearer ${alg}`);
   if (auth.addTokenTo === 'queryParam') {
     const name = f('queryParamKey') || 'token';
-    addQueryParam(target.url, name, token);
+    // Replaced, not added: a redirect's Location may carry the earlier hop's token.
+    setQueryParam(target.url, name, token);
   } else {
     const prefix = auth.headerPrefix === undefined ? 'Bearer' : f('headerPrefix').trim();
     setSignedAuthorization(target.headers, prefix === '' ? token : `${prefix} ${token}`);

@@ -98,6 +98,28 @@ export function addQueryParam(url: URL, key: string, value: string): void {
 }
 
 /**
+ * Sets a query parameter an auth signs in (a JWT's token): an earlier value of that name (one saved
+ * with the request, or sent on by a redirect's Location) is taken off first, so one is sent.
+ */
+export function setQueryParam(url: URL, key: string, value: string): void {
+  url.search = withoutQueryParams(url.search.slice(1), (name) => name === key);
+  addQueryParam(url, key, value);
+}
+
+/** `a=1&b=2` without the pairs whose decoded name `drop` picks, the others kept as written. */
+export function withoutQueryParams(pairs: string, drop: (name: string) => boolean): string {
+  return pairs.split('&').filter((pair) => pair !== '' && !drop(decodeQueryName(pair.split('=')[0]!))).join('&');
+}
+
+function decodeQueryName(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
  * For code export with substitution off (spec 4.7 rule 2): a URL that keeps its `{{name}}`
  * placeholders. Each placeholder stands in as a plain token while the URL is parsed and
  * checked (so query and auth handling work as usual), and `restore` puts them back.

@@ -373,6 +373,29 @@ describe('a redirect within the origin is signed again for its method and URL (a
     }
   });
 
+  it('JWT in the query: a Location that carries the token parameter gets the fresh token in its place, not a second one', async () => {
+    // The server sends the query on with the redirect, as many do: the first hop's token is in the Location.
+    answer = (r, res) => {
+      if (r.target.startsWith('/from')) res.writeHead(302, { location: `/to/there?y=2&${r.target.split('?')[1]}` }).end();
+      else res.end('ok');
+    };
+    const secret = Buffer.from('k3y');
+    const { result } = await send({ url: `${base}/from?x=1`, auth: { type: 'jwt', algorithm: 'HS256', secret: 'k3y', payload: '{"sub":"me"}', addTokenTo: 'queryParam', queryParamKey: 'jwt' } });
+    expect(result.status).toBe(200);
+    expect(received).toHaveLength(2);
+    const query = new URLSearchParams(received[1]!.target.split('?')[1]);
+    expect(query.getAll('jwt')).toHaveLength(1);
+    expect(query.get('y')).toBe('2');
+    expect(query.get('x')).toBe('1');
+    expect(jwtCheck(query.get('jwt')!, secret).ok).toBe(true);
+    // A token saved in the request's own query (an old one) is replaced too, as a saved Authorization header is.
+    await send({ url: `${base}/j?jwt=stale&a=1`, auth: { type: 'jwt', algorithm: 'HS256', secret: 'k3y', addTokenTo: 'queryParam', queryParamKey: 'jwt' } });
+    const first = new URLSearchParams(received[0]!.target.split('?')[1]);
+    expect(first.getAll('jwt')).toHaveLength(1);
+    expect(first.get('a')).toBe('1');
+    expect(jwtCheck(first.get('jwt')!, secret).ok).toBe(true);
+  });
+
   it('Hawk with the payload hash: a 308 keeps the POST and its body, signed for the new path', async () => {
     redirecting();
     const { result } = await send({ method: 'POST', url: `${base}/from?code=308`, body: { type: 'json', text: '{"a":1}' }, auth: { type: 'hawk', authId: 'id', authKey: 'k', includePayloadHash: true } });

@@ -8,6 +8,7 @@
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
 import { loadOnce } from '../../support/load-once.js';
 import { SendError } from '../send-error.js';
+import { withoutQueryParams } from '../../request/url.js';
 
 const signer = loadOnce(() => import('../../request/sign.js'));
 
@@ -50,13 +51,5 @@ export async function signHop(
 
 /** `a=1&oauth_nonce=…&b=2` without its oauth_* pairs, as written (the others keep their encoding). */
 function withoutOAuth(pairs: string): string {
-  return pairs.split('&').filter((pair) => pair !== '' && !/^oauth_/i.test(decodeURIComponentSafe(pair.split('=')[0]!))).join('&');
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
+  return withoutQueryParams(pairs, (name) => /^oauth_/i.test(name));
 }
