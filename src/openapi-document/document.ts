@@ -30,7 +30,7 @@ export class OpenApiDocument {
     readonly root: JsonObject,
     readonly dialect: Dialect,
   ) {
-    this.refs = new RefResolver(root);
+    this.refs = new RefResolver(root, dialect);
   }
 
   /**

@@ -133,8 +133,7 @@ export class DocumentedAnswers {
     if (value === undefined) return '';
     if (typeof value === 'string' && !isJsonMedia(mediaType)) return value;
     if (isXmlMedia(mediaType)) {
-      const schema = this.document.followRefs(rawSchema);
-      return xmlText(xmlRootName(isObject(schema) ? schema : undefined, rawSchema), value);
+      return xmlText(xmlRootName(this.document.refs.schema(rawSchema), rawSchema), value);
     }
     return JSON.stringify(value, null, 2);
   }

@@ -5,6 +5,7 @@
 import { walkJsonPointer } from '../support/json-pointer.js';
 import { isObject, type JsonObject } from './json.js';
 import { MAX_INLINED_EXAMPLE_NODES, MAX_REF_HOPS } from './limits.js';
+import { specVersionOf, type SpecVersion } from './version.js';
 
 export class RefResolver {
   private readonly cache = new Map<string, unknown>();
@@ -13,7 +14,16 @@ export class RefResolver {
   /** Local references that point nowhere, or chains of references that never end. */
   readonly broken = new Set<string>();
 
-  constructor(readonly root: JsonObject) {}
+  /**
+   * Whether keywords written beside a schema's `$ref` apply with it: in OpenAPI 3.1 (JSON Schema
+   * 2020-12) they do; in 3.0 and Swagger 2.0 a `$ref` replaces its object and they are ignored.
+   */
+  readonly siblingsApply: boolean;
+
+  /** @param dialect the document's version; read from `root` when not given. */
+  constructor(readonly root: JsonObject, dialect: SpecVersion | undefined = specVersionOf(root)?.version) {
+    this.siblingsApply = dialect === 'oas31';
+  }
 
   /** The value at a local reference, or undefined (recorded) for external or broken ones. */
   pointer(ref: string): unknown {
@@ -93,11 +103,57 @@ export class RefResolver {
     return copy ?? value;
   }
 
+  /**
+   * A schema as one object, for reading its examples and keywords: `$ref`s followed like
+   * `object`, and in 3.1 the keywords beside each reference laid over its target (see
+   * `withSiblings`). A 3.1 reference that cannot be followed leaves its siblings alone.
+   */
+  schema(value: unknown): JsonObject | undefined {
+    const overlays: JsonObject[] = [];
+    let current = value;
+    for (let hop = 0; hop < MAX_REF_HOPS && isObject(current) && typeof current.$ref === 'string'; hop++) {
+      if (this.siblingsApply && Object.keys(current).length > 1) overlays.push(current);
+      current = this.pointer(current.$ref);
+    }
+    if (isObject(current) && typeof current.$ref === 'string') current = undefined;
+    if (overlays.length === 0) return isObject(current) ? current : undefined;
+    return withSiblings(isObject(current) ? current : {}, overlays);
+  }
+
   /** Like `deref`, for places that must be a mapping (parameters, request bodies, path items). */
   object(value: unknown): JsonObject | undefined {
     const resolved = this.deref(value);
     return isObject(resolved) ? resolved : undefined;
   }
+}
+
+/** Keywords that give a value outright; the referring object's win over its target's as a set. */
+const VALUE_KEYWORDS = ['example', 'examples', 'x-example', 'const', 'default', 'enum'];
+
+/**
+ * `target` with the keywords beside the references that led to it laid over it (`overlays`,
+ * outermost first; 3.1, where both apply): the referring object's own keywords win (`minimum`,
+ * `type: [object, 'null']`, `readOnly`…), `properties` and `required` add to the target's, `allOf`
+ * members join its own. When the referring object gives a value (`example`, `default`, `enum`…),
+ * the target's values are set aside, as they describe the type in general and not this use of it.
+ */
+export function withSiblings(target: JsonObject, overlays: readonly JsonObject[]): JsonObject {
+  let merged: JsonObject = target;
+  for (let index = overlays.length - 1; index >= 0; index--) {
+    const siblings = overlays[index]!;
+    const out: JsonObject = { ...merged };
+    delete out.$ref;
+    if (VALUE_KEYWORDS.some((key) => siblings[key] !== undefined)) for (const key of VALUE_KEYWORDS) delete out[key];
+    for (const [key, value] of Object.entries(siblings)) {
+      if (key === '$ref') continue;
+      if (key === 'properties' && isObject(value) && isObject(out.properties)) out.properties = { ...out.properties, ...value };
+      else if (key === 'required' && Array.isArray(value) && Array.isArray(out.required)) out.required = [...new Set([...out.required, ...value])];
+      else if (key === 'allOf' && Array.isArray(value) && Array.isArray(out.allOf)) out.allOf = [...out.allOf, ...value];
+      else out[key] = value;
+    }
+    merged = out;
+  }
+  return merged;
 }
 
 /** The last part of a reference (`#/components/schemas/Pet` → `Pet`), for names. */

@@ -6,7 +6,7 @@
  */
 import { isObject, type JsonObject } from './json.js';
 import { MAX_EXAMPLE_DEPTH, MAX_EXAMPLE_ITEMS, MAX_EXAMPLE_NODES, MAX_EXAMPLE_STRING } from './limits.js';
-import type { RefResolver } from './refs.js';
+import { withSiblings, type RefResolver } from './refs.js';
 
 /** Which way the value travels: a request leaves out `readOnly` properties, a response `writeOnly` ones. */
 export type ExampleDirection = 'request' | 'response';
@@ -78,6 +78,7 @@ export class ExampleGenerator {
     if (++this.nodes > MAX_EXAMPLE_NODES) return undefined;
     let schema = input;
     const entered: string[] = [];
+    const overlays: JsonObject[] = [];
     try {
       // Follow references, ending the branch where one is already being expanded (a cycle).
       for (let hop = 0; isObject(schema) && typeof schema.$ref === 'string'; hop++) {
@@ -85,8 +86,11 @@ export class ExampleGenerator {
         if (this.active.includes(ref) || hop > 16) return undefined;
         this.active.push(ref);
         entered.push(ref);
+        // 3.1: the keywords beside the reference apply too (`{$ref: Id, minimum: 1}`).
+        if (this.refs.siblingsApply && Object.keys(schema).length > 1) overlays.push(schema);
         schema = this.refs.pointer(ref);
       }
+      if (overlays.length > 0) schema = withSiblings(isObject(schema) ? schema : {}, overlays);
       if (!isObject(schema)) return undefined;
       return this.fromSchema(schema, depth, required);
     } finally {
@@ -207,8 +211,7 @@ export class ExampleGenerator {
 
   /** The schema a property stands for, without counting it (for `readOnly`). */
   private peek(schema: unknown): JsonObject | undefined {
-    const resolved = this.refs.deref(schema);
-    return isObject(resolved) ? resolved : undefined;
+    return this.refs.schema(schema);
   }
 }
 

@@ -82,3 +82,40 @@ describe('generated examples pass the contract check of their schema', () => {
     expect(value.length).toBeLessThanOrEqual(1000);
   });
 });
+
+describe('keywords beside a $ref (3.1 applies them with the reference; 3.0 and 2.0 ignore them)', () => {
+  const schemas = {
+    Id: { type: 'integer', example: 1 },
+    Pet: { type: 'object', required: ['name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+  };
+  const generatedWith = (dialect: Dialect, schema: unknown, direction: 'request' | 'response' = 'response') =>
+    new ExampleGenerator(new RefResolver(documentWithSchema(dialect, schema, schemas)), direction).generate(schema);
+
+  it('an example, default or bound beside the reference gives the value in 3.1', () => {
+    expect(generatedWith('oas31', { $ref: '#/components/schemas/Id', example: 42 })).toBe(42);
+    expect(generatedWith('oas31', { $ref: '#/components/schemas/Id', default: 7 })).toBe(7);
+    expect(generatedWith('oas31', { $ref: '#/components/schemas/Pet', examples: [{ name: 'Rex' }] })).toEqual({ name: 'Rex' });
+    const bounded = { type: 'object', properties: { n: { $ref: '#/components/schemas/Count', minimum: 5 } } };
+    const withCount = { ...schemas, Count: { type: 'integer' } };
+    const value = new ExampleGenerator(new RefResolver(documentWithSchema('oas31', bounded, withCount)), 'response').generate(bounded);
+    expect(value).toEqual({ n: 5 });
+    expect(problemsFor('oas31', bounded, value, withCount)).toEqual([]);
+  });
+
+  it('properties and required beside the reference add to the target, and readOnly beside it leaves a field out of a request (3.1)', () => {
+    const schema = { $ref: '#/components/schemas/Pet', required: ['tag'], properties: { tag: { type: 'string' } } };
+    const value = generatedWith('oas31', schema);
+    expect(value).toEqual({ id: 0, name: 'string', tag: 'string' });
+    expect(problemsFor('oas31', schema, value, schemas)).toEqual([]);
+    const withReadOnly = { type: 'object', properties: { id: { $ref: '#/components/schemas/Id', readOnly: true }, pet: { $ref: '#/components/schemas/Pet', type: ['object', 'null'] } } };
+    expect(generatedWith('oas31', withReadOnly, 'request')).toEqual({ pet: { id: 0, name: 'string' } });
+  });
+
+  it('keeps ignoring them in 3.0 and Swagger 2.0', () => {
+    for (const dialect of ['oas30', 'swagger2'] as const) {
+      const ref = dialect === 'swagger2' ? '#/definitions/Id' : '#/components/schemas/Id';
+      expect(generatedWith(dialect, { $ref: ref, example: 42 })).toBe(1);
+      expect(generatedWith(dialect, { type: 'object', properties: { id: { $ref: ref, readOnly: true } } }, 'request')).toEqual({ id: 1 });
+    }
+  });
+});

@@ -181,6 +181,43 @@ describe('request validation (validateRequests, on by default)', () => {
     expect((await send(`${url}/pets/4`, { method: 'DELETE', headers: { 'api-key': 'x', api_key: 'k' } })).status).toBe(204);
   });
 
+  it('keywords beside a $ref apply with it in 3.1 (answers and checks), and are ignored in 3.0', async () => {
+    const documentFor = (openapi: string) =>
+      JSON.stringify({
+        openapi, info: { title: 'T', version: '1' },
+        paths: {
+          '/pets': {
+            get: {
+              parameters: [{ name: 'limit', in: 'query', schema: { $ref: '#/components/schemas/Count', maximum: 5 } }],
+              responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', required: ['tag'], properties: { tag: { type: 'string', example: 'good' } } } } } } },
+            },
+            post: {
+              requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', required: ['tag'] } } } },
+              responses: { 201: { description: 'ok' } },
+            },
+          },
+        },
+        components: { schemas: { Count: { type: 'integer' }, Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string' } } } } },
+      });
+    const routes = [{ method: 'GET', path: '/pets', body: 'route' }, { method: 'POST', path: '/pets', status: 201 }];
+    const root = await makeWorkspace({
+      servers: { v31: { name: 'v31', http: { openapi: { spec: 'specs/v31.json' }, routes } }, v30: { name: 'v30', http: { openapi: { spec: 'specs/v30.json' }, routes } } },
+      files: { 'specs/v31.json': documentFor('3.1.0'), 'specs/v30.json': documentFor('3.0.3') },
+    });
+    const handle = await serve(root);
+    const urlOf = (name: string) => handle.servers.find((server) => server.name === name)!.url;
+    const post = (url: string, body: unknown) => send(`${url}/pets`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const v31 = urlOf('v31');
+    expect(json((await send(`${v31}/pets`, { headers: { prefer: 'code=200' } })).body)).toEqual({ name: 'string', tag: 'good' });
+    expect(json((await send(`${v31}/pets?limit=6`)).body).problems).toEqual(['The query parameter `limit`: 6 is above the documented maximum 5']);
+    expect(json((await post(v31, { name: 'Rex' })).body).problems).toEqual(['$ is missing the required field `tag`']);
+    expect((await post(v31, { name: 'Rex', tag: 'good' })).status).toBe(201);
+    const v30 = urlOf('v30');
+    expect(json((await send(`${v30}/pets`, { headers: { prefer: 'code=200' } })).body)).toEqual({ name: 'string', tag: 'string' });
+    expect((await send(`${v30}/pets?limit=6`)).status).toBe(200);
+    expect((await post(v30, { name: 'Rex' })).status).toBe(201);
+  });
+
   it('validateRequests: false answers every request from the route', async () => {
     const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
     file.http.openapi.validateRequests = false;

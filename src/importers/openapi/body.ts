@@ -58,7 +58,7 @@ export class BodyBuilder {
     if (entries.length === 0) return { needsFile: false };
     const [mediaType, rawMedia] = entries.find(([type]) => mediaKind(type) === 'json') ?? entries[0]!;
     const media = this.refs.object(rawMedia) ?? {};
-    const schema = this.refs.object(media.schema);
+    const schema = this.refs.schema(media.schema);
     return this.build(mediaType, schema, media.schema, () => this.mediaExample(media));
   }
 
@@ -67,7 +67,7 @@ export class BodyBuilder {
     const bodyParam = params.find((p) => p.in === 'body');
     if (bodyParam) {
       const mediaType = consumes.find((t) => mediaKind(t) === 'json') ?? consumes[0] ?? 'application/json';
-      const schema = this.refs.object(bodyParam.schema);
+      const schema = this.refs.schema(bodyParam.schema);
       return this.build(mediaType, schema, bodyParam.schema, () => {
         const example = isObject(bodyParam['x-examples']) ? Object.values(bodyParam['x-examples'])[0] : undefined;
         return example === undefined ? { found: false } : { found: true, value: example };
@@ -143,8 +143,9 @@ export class BodyBuilder {
   }
 
   private generatedJsonText(rawSchema: unknown, schema: JsonObject | undefined): string {
-    // The generator follows a `$ref` and ignores what stands beside it, so the reference is the key.
-    const byRef = isObject(rawSchema) && typeof rawSchema.$ref === 'string';
+    // A lone `$ref` gives the same example wherever it is used, so the reference is the key; one
+    // with keywords beside it (3.1, where they apply) is its own schema.
+    const byRef = isObject(rawSchema) && typeof rawSchema.$ref === 'string' && (!this.refs.siblingsApply || Object.keys(rawSchema).length === 1);
     const cache: Map<unknown, string> = byRef ? this.generatedByRef : this.generatedBySchema;
     const key = byRef ? rawSchema.$ref : rawSchema;
     let text = cache.get(key);
@@ -161,7 +162,7 @@ export class BodyBuilder {
     const values = isObject(value) ? value : {};
     const keys = new Set([...Object.keys(properties), ...Object.keys(values)]);
     const rows = [...keys].map((key) => {
-      const property = this.refs.object(properties[key]);
+      const property = this.refs.schema(properties[key]);
       const isFile = property !== undefined && isFileSchema(property, this.refs);
       const description = property && typeof property.description === 'string' ? property.description.trim() : '';
       return { key, value: isFile ? '' : scalarText(values[key]), file: isFile, description };
@@ -198,7 +199,7 @@ function givenJsonText(value: unknown, schema: JsonObject | undefined): string {
 function collectProperties(schema: JsonObject | undefined, refs: RefResolver, depth = 0): Record<string, unknown> {
   if (!schema || depth > 8) return {};
   let out: Record<string, unknown> = {};
-  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) out = { ...out, ...collectProperties(refs.object(part), refs, depth + 1) };
+  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) out = { ...out, ...collectProperties(refs.schema(part), refs, depth + 1) };
   if (isObject(schema.properties)) out = { ...out, ...schema.properties };
   return out;
 }

@@ -50,7 +50,7 @@ export interface BuildOptions {
 const DEPRECATED = '**Deprecated:** the API document marks this operation as deprecated.';
 
 export function buildCollection(root: JsonObject, info: SpecVersionInfo, options: BuildOptions): GeneratedCollection {
-  const refs = new RefResolver(root);
+  const refs = new RefResolver(root, info.version);
   /** Local references already walked for response schemas' external references. */
   const walkedRefs = new Set<string>();
   const notes = new Set<string>();

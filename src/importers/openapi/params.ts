@@ -126,14 +126,14 @@ export function exampleOf(param: JsonObject, refs: RefResolver, version: SpecVer
       if (example && example.value !== undefined) return example.value;
     }
   }
-  const schema = version === 'swagger2' ? param : refs.object(param.schema);
+  const schema = version === 'swagger2' ? param : refs.schema(param.schema);
   if (!schema) return undefined;
   if (schema['x-example'] !== undefined) return schema['x-example'];
   if (schema.example !== undefined) return schema.example;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (schema.default !== undefined) return schema.default;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
-  const items = refs.object(schema.items);
+  const items = refs.schema(schema.items);
   if (items && Array.isArray(items.enum) && items.enum.length > 0) return [items.enum[0]];
   return undefined;
 }

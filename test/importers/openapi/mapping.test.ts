@@ -272,3 +272,59 @@ describe('parameters and bodies', () => {
     expect(result.notes.join('\n')).toMatch(/2 requests send a file/);
   });
 });
+
+describe('keywords beside a schema $ref', () => {
+  const document = (openapi: string) =>
+    yamlDoc({
+      openapi,
+      info: { title: 'Siblings', version: '1' },
+      servers: [{ url: 'https://siblings.example.test' }],
+      paths: {
+        '/pets/{pet_id}': {
+          put: {
+            summary: 'Replace',
+            parameters: [
+              { name: 'pet_id', in: 'path', required: true, schema: { $ref: '#/components/schemas/Id', example: 42 } },
+              { name: 'limit', in: 'query', required: true, schema: { $ref: '#/components/schemas/Count', minimum: 10 } },
+            ],
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', example: { name: 'Rex' } } } } },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+        '/pets': {
+          post: { summary: 'Create', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: { 201: { description: 'ok' } } },
+          patch: {
+            summary: 'Tag',
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', required: ['tag'], properties: { tag: { type: 'string', example: 'good' } } } } } },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Id: { type: 'integer', example: 1 },
+          Count: { type: 'integer' },
+          Pet: { type: 'object', required: ['name'], properties: { id: { $ref: '#/components/schemas/Id', readOnly: true }, name: { type: 'string' } } },
+        },
+      },
+    });
+
+  it('3.1: an example or bound beside the reference is what the request gets, and each use of one schema keeps its own keywords', () => {
+    const result = importOpenApiText(document('3.1.0'), { label: 'siblings.yaml' });
+    const replace = requestFor(result, 'PUT /pets/{pet_id}');
+    expect(replace.url).toBe('{{baseUrl}}/pets/{{petId}}?limit=10');
+    expect(envValue(result, 'petId')?.value).toBe('42');
+    expect(JSON.parse(String(replace.body?.text))).toEqual({ name: 'Rex' });
+    // The same schema used plainly, and with a property added beside the reference.
+    expect(JSON.parse(String(requestFor(result, 'POST /pets').body?.text))).toEqual({ name: 'string' });
+    expect(JSON.parse(String(requestFor(result, 'PATCH /pets').body?.text))).toEqual({ name: 'string', tag: 'good' });
+  });
+
+  it('3.0: keywords beside a reference are ignored, as that version says', () => {
+    const result = importOpenApiText(document('3.0.3'), { label: 'siblings.yaml' });
+    expect(requestFor(result, 'PUT /pets/{pet_id}').url).toBe('{{baseUrl}}/pets/{{petId}}?limit=0');
+    expect(envValue(result, 'petId')?.value).toBe('1');
+    expect(JSON.parse(String(requestFor(result, 'PUT /pets/{pet_id}').body?.text))).toEqual({ id: 1, name: 'string' });
+    expect(JSON.parse(String(requestFor(result, 'PATCH /pets').body?.text))).toEqual({ id: 1, name: 'string' });
+  });
+});
