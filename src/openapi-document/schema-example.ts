@@ -102,9 +102,10 @@ export class ExampleGenerator {
     const explicit = ExampleGenerator.explicitExample(schema);
     if (explicit.found) return explicit.value;
     if (schema.const !== undefined) return schema.const;
-    // A `default: null` on a field that does not allow null (Readme's test documents) would fail
-    // the document's own check; the type's example is used instead.
-    if (schema.default !== undefined && (schema.default !== null || allowsNull(schema))) return schema.default;
+    // A default the schema's own type refuses (`default: null` on a field that does not allow null
+    // in Readme's test documents, `default: []` on `type: [string, integer, 'null']` in Redoc's)
+    // would fail the document's own check; the type's example is used instead.
+    if (schema.default !== undefined && fitsType(schema.default, schema)) return schema.default;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
 
     if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.allOf(schema, depth, required);
@@ -237,6 +238,29 @@ export function typeOf(schema: JsonObject): string | undefined {
   if (schema.items !== undefined) return 'array';
   return undefined;
 }
+
+/**
+ * Whether `value` is of a kind the schema's types allow: null, a list, a mapping or a plain value
+ * (any value when the schema names no type). Plain values are not told apart: `default: 10` on a
+ * string is YAML's reading of an unquoted `10`, and a parameter sends it as the text it is.
+ */
+function fitsType(value: unknown, schema: JsonObject): boolean {
+  if (value === null) return allowsNull(schema);
+  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
+  const known = types.filter((type): type is string => typeof type === 'string' && Object.hasOwn(KIND_OF_TYPE, type));
+  const kind = Array.isArray(value) ? 'list' : isObject(value) ? 'mapping' : 'plain';
+  return known.length === 0 || known.some((type) => KIND_OF_TYPE[type] === kind);
+}
+
+const KIND_OF_TYPE: Record<string, 'list' | 'mapping' | 'plain' | 'null'> = {
+  string: 'plain',
+  number: 'plain',
+  integer: 'plain',
+  boolean: 'plain',
+  array: 'list',
+  object: 'mapping',
+  null: 'null',
+};
 
 /** Whether the schema lets `null` through: `nullable` (3.0), `x-nullable` (Swagger 2.0), a `null` type or enum value. */
 function allowsNull(schema: JsonObject): boolean {

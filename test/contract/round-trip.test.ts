@@ -90,6 +90,9 @@ const DOCUMENTS: Array<[file: string, checks: number]> = [
   ['oas31-tictactoe.yaml', 3],
   ['oas31-petstore.json', 19],
   ['oas31-redocly-museum.yaml', 8],
+  // Keywords beside its `$ref`s (`type: number` beside an integer Id, titles) apply with them;
+  // `photoUrls` has `default: []` though its types allow no list: the type's example is used.
+  ['oas31-redoc-demo.yaml', 20],
   ['swagger20-instagram.yaml', 26],
   ['swagger20-redoc-demo.yaml', 19],
   ['oas30-spotify.yaml', 96],

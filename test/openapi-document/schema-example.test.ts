@@ -27,6 +27,8 @@ const CASES: Array<{ dialect: Dialect; what: string; schema: Record<string, unkn
   { dialect: 'oas30', what: 'anyOf options that only list required fields', schema: { type: 'object', anyOf: [{ required: ['description'] }, { required: ['files'] }], properties: { description: { type: 'string' }, files: { type: 'object' } } } },
   { dialect: 'oas31', what: 'oneOf options beside own properties', schema: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } }, oneOf: [{ type: 'object', required: ['a'], properties: { a: { type: 'integer' } } }] } },
   { dialect: 'oas30', what: 'default null on a field that does not allow null', schema: { type: 'object', properties: { a: { type: 'string', default: null }, b: { type: 'integer', default: null } } } },
+  // Redoc's 3.1 demo: `photoUrls: {type: [string, integer, 'null'], default: []}`.
+  { dialect: 'oas31', what: 'a list default on a field whose types allow no list', schema: { type: 'object', properties: { a: { type: ['string', 'integer', 'null'], default: [] }, b: { type: 'array', items: { type: 'string' }, default: {} } } } },
 ];
 
 /** Objects nested `levels` deep, each requiring `url`, with optional children and lists of children (Spotify's chapters → images). */
@@ -61,6 +63,12 @@ describe('generated examples pass the contract check of their schema', () => {
       expect(problemsFor(dialect, schema, value)).toEqual([]);
     });
   }
+
+  it('keeps a default of the right kind, plain values of any type among plain types (YAML reads an unquoted 10 as a number)', () => {
+    expect(generated('oas30', { type: 'string', default: 10 })).toBe(10);
+    expect(generated('oas31', { type: ['array', 'null'], default: [] })).toEqual([]);
+    expect(generated('oas30', { default: { a: 1 } })).toEqual({ a: 1 });
+  });
 
   it('keeps a null default where null is allowed', () => {
     expect(generated('oas30', { type: 'string', nullable: true, default: null })).toBeNull();
