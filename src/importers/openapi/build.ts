@@ -45,6 +45,11 @@ export interface BuildOptions {
   requireBaseUrl: boolean;
   /** Most operations built (defaults to `MAX_OPERATIONS`). */
   maxOperations?: number;
+  /**
+   * `false`: parameters without an example are left empty, as imports before Ferry generated
+   * their values wrote them; an update compares saved requests with that too (see update/plan.ts).
+   */
+  generateParameterValues?: boolean;
 }
 
 const DEPRECATED = '**Deprecated:** the API document marks this operation as deprecated.';
@@ -101,7 +106,7 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
   for (const op of refsList) {
     const text = operationText(op.method, op.path);
     const params = mergeParameters(refs, op.pathItem.parameters, op.operation.parameters);
-    const parts = buildParameters(op.path, params, refs, info.version);
+    const parts = buildParameters(op.path, params, refs, info.version, options.generateParameterValues ?? true);
     const own = ownServer(op);
     const url = `${own ?? '{{baseUrl}}'}${parts.pathAndQuery}`;
 

@@ -37,14 +37,18 @@ export function mergeParameters(refs: RefResolver, pathItemParams: unknown, oper
   return [...merged.values()];
 }
 
-export function buildParameters(pathTemplate: string, params: JsonObject[], refs: RefResolver, version: SpecVersion): ParameterParts {
+/**
+ * @param generate values for parameters the document gives no example for; `false` leaves them
+ *   empty, as imports before Ferry generated them did (an update tells such values from your edits).
+ */
+export function buildParameters(pathTemplate: string, params: JsonObject[], refs: RefResolver, version: SpecVersion, generate = true): ParameterParts {
   const names = pathVariableNames(pathTemplate);
   const byName = new Map(params.filter((p) => p.in === 'path').map((p) => [p.name as string, p]));
   const variables: ImportedVariable[] = [];
   const path = pathTemplate.replace(/\{([^{}]+)\}/g, (_whole, param: string) => {
     const name = names.get(param) ?? param;
     const definition = byName.get(param);
-    const example = definition ? (exampleOf(definition, refs, version) ?? generatedValue(definition, refs, version)) : undefined;
+    const example = definition ? (exampleOf(definition, refs, version) ?? (generate ? generatedValue(definition, refs, version) : undefined)) : undefined;
     variables.push({ key: name, value: example === undefined ? '' : scalarText(example) });
     return `{{${name}}}`;
   });
@@ -61,7 +65,7 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
     const description = typeof param.description === 'string' ? param.description.trim() : '';
     const required = param.required === true;
     // A required parameter is sent: without an example it gets a generated value, as path parameters do.
-    const example = exampleOf(param, refs, version) ?? (required && param.in !== 'body' && param.in !== 'formData' ? generatedValue(param, refs, version, param.in === 'query') : undefined);
+    const example = exampleOf(param, refs, version) ?? (generate && required && param.in !== 'body' && param.in !== 'formData' ? generatedValue(param, refs, version, param.in === 'query') : undefined);
     switch (param.in) {
       case 'query': {
         if (isObject(example)) {

@@ -158,6 +158,57 @@ describe('update from API spec', () => {
     expect(again.upToDate).toBe(true);
   });
 
+  it('values an earlier import left empty (no example: Ferry now generates one) are not taken for your edits', async () => {
+    const search = {
+      openapi: '3.0.3',
+      info: { title: 'Finder' },
+      servers: [{ url: 'https://finder.example.test' }],
+      paths: {
+        '/things/{thing_id}': {
+          get: {
+            summary: 'Find',
+            parameters: [
+              { name: 'thing_id', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
+              { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'integer' } },
+            ],
+            responses: ok,
+          },
+        },
+        '/other': { get: { summary: 'Other', parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }], responses: ok } },
+      },
+    };
+    const root = await importedWorkspace(search);
+    const before = await requestsByOperation(root);
+    const find = before.requests.get('GET /things/{thing_id}')!;
+    expect(find.request.url).toBe('{{baseUrl}}/things/{{thingId}}?q=string');
+    // As imports before generated values wrote them: parameters without an example left empty.
+    await editRequest(root, find.path, (t) => t.replace('?q=string', '?q=').replace('value: "0"', 'value: ""'));
+    const envFile = path.join(root, 'environments', 'Finder.yaml');
+    await fs.writeFile(envFile, (await fs.readFile(envFile, 'utf8')).replace(/(key: thingId\n\s+value:) string/, '$1 ""'));
+    // A real edit of the same kind of value on another request.
+    await editRequest(root, before.requests.get('GET /other')!.path, (t) => t.replace('?q=string', '?q=shoes'));
+
+    const next = structuredClone(search) as any;
+    for (const item of [next.paths['/things/{thing_id}'].get, next.paths['/other'].get]) {
+      item.parameters.push({ name: 'page', in: 'query', required: true, schema: { type: 'integer', example: 2 } });
+    }
+    next.paths['/things/{thing_id}'].get.parameters[0].example = 't-1';
+    const plan = await planUpdate(root, { folder: 'Finder', text: yamlDoc(next), source: { label: 'v2' } });
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('GET /things/{thing_id}')).toMatchObject({ update: ['url', 'headers'], kept: [] });
+    expect(changed.get('GET /other')).toMatchObject({ update: [], kept: ['url'] });
+    expect(plan.updatedVariables).toEqual(['thingId']);
+    expect(formatPreview(plan)).not.toMatch(/GET \/things[^\n]*\n(\s+update[^\n]*\n)?\s+kept/);
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect(after.requests.get('GET /things/{thing_id}')!.request.url).toBe('{{baseUrl}}/things/{{thingId}}?q=string&page=2');
+    expect(after.requests.get('GET /things/{thing_id}')!.request.headers).toEqual([{ key: 'X-Tenant', value: '0', enabled: true, description: '' }]);
+    expect(after.requests.get('GET /other')!.request.url).toBe('{{baseUrl}}/other?q=shoes');
+    const env = after.ws.environments.find((e) => e.value.name === 'Finder')!;
+    expect(env.value.variables.find((v) => v.key === 'thingId')?.value).toBe('t-1');
+  });
+
   it('moves baseUrl with the document\'s server unless the environment has the user\'s own value', async () => {
     const moved = structuredClone(v1) as any;
     moved.servers = [{ url: 'https://shop.example.test/v2' }];

@@ -53,6 +53,10 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   // Downloaded before, the old document's base URL came from its download address too.
   const oldFrom = link.source && /^https?:\/\//i.test(link.source) ? { downloadedFrom: link.source } : {};
   const old = oldDoc.ok ? buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom }) : undefined;
+  // The old document as imports before Ferry generated parameter values wrote it (they left them
+  // empty): a saved value equal to that was never edited either. Built only when a value differs.
+  let earlierBuilt: GeneratedCollection | undefined;
+  const earlier = oldDoc.ok ? () => (earlierBuilt ??= buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom, generateParameterValues: false })) : undefined;
   const warnings: string[] = oldDoc.ok
     ? []
     : [`The previous document could not be read (${oldDoc.reason}), so your edits cannot be told apart: URLs, parameters, headers and bodies take the new version; docs and auth stay as they are.`];
@@ -68,6 +72,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   }
   const { matches, unmatched } = matchOperations(saved, next.operations);
   const oldFor = oldOperationFinder(old?.operations ?? []);
+  let earlierFor: ReturnType<typeof oldOperationFinder<GeneratedOperation>> | undefined;
 
   const changed: RequestChange[] = [];
   const added: RequestRef[] = [];
@@ -84,7 +89,14 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     for (const match of found) {
       const oldOp = oldFor(String(match.request.openapi?.operation), op.operation);
       const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
-      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes);
+      const earlierRequest = oldOp && earlier
+        ? () => {
+            earlierFor ??= oldOperationFinder(earlier().operations);
+            const found = earlierFor(String(match.request.openapi?.operation), op.operation);
+            return found ? normalizeRequest(found.request) : undefined;
+          }
+        : undefined;
+      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes, earlierRequest);
       if (change) changed.push(change);
     }
   }
@@ -96,7 +108,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   }
 
   const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
-  const env = await planEnvironment(ws, folder, next, old, names, writes);
+  const env = await planEnvironment(ws, folder, next, old, names, writes, earlier);
   if (env.among > 1) warnings.push(`${env.among} environments are named "${env.name}"; this update uses ${env.file}, the one that holds most of this folder's values from the previous document.`);
 
   // One write per file: the journal stages each file once (a second would collide with the first).
@@ -156,6 +168,7 @@ async function planChange(
   next: RequestFile,
   old: RequestFile | undefined | null,
   writes: PlannedWrite[],
+  earlier?: () => RequestFile | undefined,
 ): Promise<RequestChange | undefined> {
   const savedRequest = match.request;
   // `old` null: the old document is missing altogether (fallback rule). `old` undefined: the old
@@ -164,7 +177,7 @@ async function planChange(
   const decision =
     old === undefined
       ? { update: [], kept: UPDATABLE_FIELDS.filter((f) => !deepEqual(savedRequest[f], next[f])) }
-      : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never);
+      : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never, earlier as never);
   const restored = savedRequest.openapi?.removed === true;
   const operationChanged = savedRequest.openapi?.operation !== next.openapi?.operation;
   // A new summary (or operationId) renames the operation in the document; the request keeps its
@@ -365,10 +378,14 @@ async function planEnvironment(
   old: GeneratedCollection | undefined,
   names: NameBook,
   writes: PlannedWrite[],
+  earlier?: () => GeneratedCollection,
 ): Promise<{ name: string; file: string; among: number; keys: string[]; updated: string[]; creates: boolean }> {
   const folderName = folder.name;
   const { env, among } = folderEnvironment(ws, folder, old);
   const oldValues = new Map((old?.variables ?? []).map((v) => [String(v.key), v.value ?? '']));
+  // A path parameter earlier imports left empty (no example) holds no edit either.
+  let earlierValues: Map<string, unknown> | undefined;
+  const earlierValue = (key: string) => (earlierValues ??= new Map((earlier?.().variables ?? []).map((v) => [String(v.key), v.value ?? '']))).get(key);
   if (env) {
     const have = new Set(env.value.variables.map((v) => v.key));
     // Variables the old document had and the environment lacks were removed by the user: not re-added.
@@ -378,7 +395,8 @@ async function planEnvironment(
     const variables = env.value.variables.map((v) => {
       const was = oldValues.get(v.key);
       const now = nextValues.get(v.key);
-      if (v.secret || was === undefined || now === undefined || v.value !== was || now === was) return v;
+      if (v.secret || was === undefined || now === undefined || v.value === now) return v;
+      if (v.value !== was && !(v.value === '' && earlierValue(v.key) === '')) return v;
       updated.push(v.key);
       return { ...v, value: now };
     });

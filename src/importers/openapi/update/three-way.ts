@@ -20,9 +20,16 @@ export interface FieldDecision<F extends string> {
 
 /**
  * Decides field by field. `old` is undefined when the old document is missing: then the
- * fields outside `KEPT_WITHOUT_OLD` take the new value.
+ * fields outside `KEPT_WITHOUT_OLD` take the new value. `earlier`: the old document as earlier
+ * Ferry versions imported it (values they left empty); a saved value equal to it is no edit either.
  */
-export function decide<F extends string>(fields: readonly F[], saved: Record<F, unknown>, next: Record<F, unknown>, old: Record<F, unknown> | undefined): FieldDecision<F> {
+export function decide<F extends string>(
+  fields: readonly F[],
+  saved: Record<F, unknown>,
+  next: Record<F, unknown>,
+  old: Record<F, unknown> | undefined,
+  earlier?: () => Record<F, unknown> | undefined,
+): FieldDecision<F> {
   const update: F[] = [];
   const kept: F[] = [];
   for (const field of fields) {
@@ -30,13 +37,17 @@ export function decide<F extends string>(fields: readonly F[], saved: Record<F, 
     if (old === undefined) {
       if (KEPT_WITHOUT_OLD.has(field)) kept.push(field);
       else update.push(field);
-    } else if (deepEqual(saved[field], old[field])) {
+    } else if (deepEqual(saved[field], old[field]) || (earlier !== undefined && isEarlierImport(saved[field], earlier()?.[field]))) {
       update.push(field);
     } else if (!deepEqual(old[field], next[field])) {
       kept.push(field);
     }
   }
   return { update, kept };
+}
+
+function isEarlierImport(saved: unknown, earlier: unknown): boolean {
+  return earlier !== undefined && deepEqual(saved, earlier);
 }
 
 /** A generated request with the model's defaults filled, comparable with a saved one. */
