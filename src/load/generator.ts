@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { captureValue } from './captures.js';
+import { captureReader, type CaptureReader } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
 import { BusyPoll } from './busy-poll.js';
@@ -47,6 +47,8 @@ export class Generator {
   /** Per target: its pool and bytes, when nothing in it changes per request. */
   private readonly prepared: Array<{ pool: Http1Pool; bytes: Buffer } | undefined> = [];
   private readonly stats: TargetStats[];
+  /** Per target: its captures, compiled once here (undefined when it has none). */
+  private readonly captures: Array<CaptureReader | undefined>;
   private readonly seconds = new Map<number, Second>();
   /** performance.now() is counted from here (epoch ms); seconds are keyed by the epoch second. */
   private readonly timeOrigin = performance.timeOrigin;
@@ -94,6 +96,7 @@ export class Generator {
   ) {
     this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), errorReasons: {}, statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
     this.fill = filler(config.marker, config.names);
+    this.captures = config.targets.map((t) => (t.captures.length > 0 ? captureReader(t.captures) : undefined));
     this.active = config.activeWorkers;
   }
 
@@ -373,13 +376,9 @@ export class Generator {
     stats.bytesReceived += received;
     if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
     this.record(stats, scheduled, kind, error);
-    const captures = this.config.targets[index]!.captures;
-    if (chunks && captures.length > 0 && (kind === undefined || kind === 'status')) {
-      const text = Buffer.concat(chunks).toString('utf8');
-      for (const capture of captures) {
-        const value = captureValue(capture, headers ?? {}, text);
-        if (value !== undefined) vars.set(capture.variable, value);
-      }
+    const captures = this.captures[index];
+    if (chunks && captures && (kind === undefined || kind === 'status')) {
+      for (const [variable, value] of captures(headers ?? {}, Buffer.concat(chunks).toString('utf8'))) vars.set(variable, value);
     }
   }
 

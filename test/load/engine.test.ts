@@ -5,8 +5,10 @@
  * shared, so rates are checked within wide, stated tolerances and counts exactly where the
  * schedule makes them exact.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { markerFor } from '../../src/load/fill.js';
+import { Generator } from '../../src/load/generator.js';
 import { decodeHistogram } from '../../src/load/histogram.js';
 import { runLoadTest, summaryText, type LoadRunOptions } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
@@ -126,6 +128,39 @@ describe('closed model (virtualUsers)', () => {
     // Every use carries the values of the login before it.
     for (const use of uses) expect(use.url).toMatch(/^\/use\/id-\d+\?t=tok-\d+$/);
     expect(result.targets.map((t) => t.request)).toEqual(['Login.yaml', 'Use.yaml']);
+  });
+
+  it('compiles a regex capture once for the generator, not at every answer', async () => {
+    server = await startTargetServer();
+    const pattern = '"token":"(tok-\\d+)"';
+    const marker = 'ferrytest';
+    // Counts the patterns built with this capture's source (regex literals elsewhere do not go through the constructor).
+    let compiled = 0;
+    const Real = RegExp;
+    vi.stubGlobal('RegExp', new Proxy(Real, { construct: (target, args: unknown[], newTarget) => ((args[0] === pattern && compiled++), Reflect.construct(target, args, newTarget)) }));
+    const messages: Array<{ type: string }> = [];
+    try {
+      // In this thread (a worker's RegExp cannot be counted): one user, login then use, for 0.6 s.
+      const generator = new Generator({
+        targets: [
+          { request: 'Login.yaml', weight: 1, method: 'GET', url: `${server.url}/login`, headers: [], captures: [{ variable: 'token', from: 'regex', path: pattern }] },
+          { request: 'Use.yaml', weight: 1, method: 'GET', url: `${server.url}/use/${markerFor(marker, 0)}`, headers: [], captures: [] },
+        ],
+        model: 'virtualUsers', stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.6, target: 1 }], thinkTimeMs: 0, maxInFlight: 1000, keepAlive: true,
+        timeoutMs: 10_000, http2: false, verifyTls: true, rows: [], segment: { index: 0, count: 1 }, worker: { index: 0, count: 1 }, activeWorkers: 1, marker, names: ['token'],
+      }, (m) => messages.push(m));
+      await generator.run(Date.now() + 20);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const logins = server.byPath.get('/login') ?? 0;
+    expect(logins).toBeGreaterThan(2);
+    expect(compiled).toBe(1);
+    // The compiled pattern still captures each answer's own value.
+    const uses = server.seen.filter((s) => s.path.startsWith('/use/'));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) expect(use.url).toMatch(/^\/use\/tok-\d+$/);
+    expect(messages.at(-1)?.type).toBe('done');
   });
 });
 

@@ -1,6 +1,7 @@
 /** The load engine's pure parts: stages, segments, weights, captures, thresholds, exact merging. */
 import { describe, expect, it } from 'vitest';
-import { captureValue } from '../../src/load/captures.js';
+import { captureReader } from '../../src/load/captures.js';
+import type { Capture } from '../../src/load/wire.js';
 import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { Picker } from '../../src/load/picker.js';
 import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
@@ -72,6 +73,7 @@ describe('weights', () => {
 
 describe('captures', () => {
   const body = JSON.stringify({ data: { items: [{ id: 7 }], token: 'abc' } });
+  const captureValue = (capture: Capture, headers: Record<string, string>, text: string) => captureReader([capture])(headers, text)[0]?.[1];
   it('read a JSON path, a header and a regex group', () => {
     expect(captureValue({ variable: 't', from: 'json', path: 'data.token' }, {}, body)).toBe('abc');
     expect(captureValue({ variable: 't', from: 'json', path: '$.data.items[0].id' }, {}, body)).toBe('7');
@@ -79,6 +81,18 @@ describe('captures', () => {
     expect(captureValue({ variable: 't', from: 'header', path: 'X-Id' }, { 'x-id': 'i1' }, '')).toBe('i1');
     expect(captureValue({ variable: 't', from: 'regex', path: '"token":"(\\w+)"' }, {}, body)).toBe('abc');
     expect(captureValue({ variable: 't', from: 'json', path: 'missing' }, {}, body)).toBeUndefined();
+  });
+
+  it('a reader gives each capture that found a value, in order, and the same answers read alike again', () => {
+    const read = captureReader([
+      { variable: 'token', from: 'json', path: 'data.token' },
+      { variable: 'gone', from: 'json', path: 'data.none' },
+      { variable: 'id', from: 'regex', path: '"id":(\\d+)' },
+      { variable: 'uid', from: 'header', path: 'X-Id' },
+    ]);
+    for (let i = 0; i < 3; i++) expect(read({ 'x-id': 'i1' }, body)).toEqual([['token', 'abc'], ['id', '7'], ['uid', 'i1']]);
+    // A body that is not JSON: the JSON captures find nothing, the others still read.
+    expect(read({}, 'id: "id":42')).toEqual([['id', '42']]);
   });
 });
 
