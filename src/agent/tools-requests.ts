@@ -25,9 +25,17 @@ import { cutText, LIMITS } from './limits.js';
 import type { AgentState, VariableChoice } from './state.js';
 import { boundedReportResult, preparedView, sendView, unresolvedVariables } from './views.js';
 
+/**
+ * A variable's value as a client gives it in JSON: text, or a number, true/false or null, which
+ * become the text `--var key=value` would give (42 → "42", true → "true", null → "").
+ */
+const variableValue = z
+  .union([z.string(), z.number(), z.boolean(), z.null()], { error: 'a variable is text, a number, true/false or null; give an object or a list as JSON text, such as "[1, 2]"' })
+  .transform((value) => (value === null ? '' : String(value)));
+
 export const variableArgs = {
   environment: z.string().min(1).optional().describe('Environment id (file name under environments/) or display name; default: the one active on this computer.'),
-  variables: z.record(z.string(), z.string()).optional().describe('Variables that win over every other definition, as --var key=value does: {"userId": "42"}.'),
+  variables: z.record(z.string(), variableValue).optional().describe('Variables that win over every other definition, as --var key=value does: {"userId": 42, "debug": true}. Numbers and true/false become their text, null an empty value.'),
 };
 
 const requestPath = z.string().min(1).describe('The request path under requests/, e.g. "Users/Get user.yaml" (extension optional), as list_requests shows it.');

@@ -234,6 +234,36 @@ describe('ferry mcp', () => {
     expect(overridden.json.prepared.url).toBe(`${baseUrl}/echo?who=someone`);
   });
 
+  it('variables take JSON numbers, booleans and null as their text, as --var key=value would give them', async () => {
+    const url = async (who: unknown) => {
+      const described = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { who } });
+      expect(described.isError, described.text).toBe(false);
+      return described.json.prepared.url;
+    };
+    expect(await url(42)).toBe(`${baseUrl}/echo?who=42`);
+    expect(await url(-1.5)).toBe(`${baseUrl}/echo?who=-1.5`);
+    expect(await url(true)).toBe(`${baseUrl}/echo?who=true`);
+    expect(await url(false)).toBe(`${baseUrl}/echo?who=false`);
+    expect(await url(null)).toBe(`${baseUrl}/echo?who=`);
+    // The same in the tools that send and export, and in a server's templates.
+    const sent = await call('send_request', { path: 'Echo/Get echo.yaml', variables: { who: 7 } });
+    expect(sent.json).toMatchObject({ status: 200, url: `${baseUrl}/echo?who=7` });
+    const exported = await call('export_code', { path: 'Echo/Get echo.yaml', lang: 'curl', variables: { who: 8 } });
+    expect(exported.text).toContain('who=8');
+    const mock = await call('start_server', { id: 'mock', variables: { who: 9 } });
+    expect(mock.isError, mock.text).toBe(false);
+    try {
+      const hello = await fetch(`${mock.json.url}/hello`);
+      expect(await hello.json()).toEqual({ hello: '9' });
+    } finally {
+      await call('stop_server', { id: 'mock' });
+    }
+    // An object or a list has no one text: refused, saying what to give instead.
+    const nested = await call('describe_request', { path: 'Echo/Get echo.yaml', variables: { who: { a: 1 } } });
+    expect(nested.isError).toBe(true);
+    expect(nested.text).toMatch(/a variable is text, a number, true\/false or null; give an object or a list as JSON text.* at variables\.who/);
+  });
+
   it('send_request sends a saved request: status, headers, body and tests, the echoed secret masked', async () => {
     const sent = await call('send_request', { path: 'Echo/Get echo.yaml' });
     expect(sent.isError).toBe(false);
