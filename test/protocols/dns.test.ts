@@ -22,11 +22,26 @@ const dnsKind = requestKind('dns');
 let fixture: DnsFixture;
 
 const longText = 'x'.repeat(200);
+/** A CAA record's data: flags, the tag, then the value's bytes (not a character-string: no length byte). */
+const caaData = (flags: number, tag: string, value: Buffer) => Buffer.concat([Buffer.from([flags, tag.length]), Buffer.from(tag), value]);
+const characterStrings = (...parts: Buffer[]) => Buffer.concat(parts.flatMap((p) => [Buffer.from([p.length]), p]));
+/** Not UTF-8 (0xff), a quote, a backslash, a line feed, a space. */
+const notUtf8 = Buffer.from([0x61, 0xff, 0x62, 0x22, 0x5c, 0x0a, 0x20]);
 beforeAll(async () => {
   fixture = await startDnsFixture(
     { 'api.ferry.test': '127.0.0.7', localhost: '127.0.0.1' },
     {
       tls: await testCertificate(),
+      raw: [
+        { name: 'bytes.ferry.test', type: 'CAA', rdata: caaData(0, 'issue', notUtf8) },
+        { name: 'utf8.ferry.test', type: 'CAA', rdata: caaData(128, 'iodef', Buffer.from('mailto:été@ferry.test')) },
+        { name: 'bytes.ferry.test', type: 'HINFO', rdata: characterStrings(Buffer.from([0x61, 0xff, 0x22]), Buffer.from('Unix')) },
+        {
+          name: 'bytes.ferry.test', type: 'NAPTR',
+          // order 100, preference 10, flags, services, a regexp with a byte that is not UTF-8, replacement "." (the root).
+          rdata: Buffer.concat([Buffer.from([0, 100, 0, 10]), characterStrings(Buffer.from('U'), Buffer.from('E2U+sip'), Buffer.concat([Buffer.from('!^.*$!sip:'), Buffer.from([0xff]), Buffer.from('@ferry.test!')])), Buffer.from([0])]),
+        },
+      ],
       records: [
         { name: 'api.ferry.test', type: 'AAAA', ttl: 30, data: '::1' },
         { name: 'ferry.test', type: 'MX', ttl: 300, data: { preference: 10, exchange: 'mail.ferry.test' } },
@@ -38,6 +53,8 @@ beforeAll(async () => {
         // A string that is not UTF-8 (0xff, a quote, a backslash, a line feed), then a plain one.
         { name: 'bytes.ferry.test', type: 'TXT', ttl: 60, data: [Buffer.from([0x61, 0xff, 0x62, 0x22, 0x5c, 0x0a]), 'plain'] },
         { name: 'utf8.ferry.test', type: 'TXT', ttl: 60, data: ['été\nlines'] },
+        { name: 'ferry.test', type: 'DS', ttl: 60, data: { keyTag: 12345, algorithm: 8, digestType: 2, digest: Buffer.alloc(32, 0xab) } },
+        { name: 'sip.ferry.test', type: 'NAPTR', ttl: 60, data: { order: 100, preference: 10, flags: 'S', services: 'SIP+D2U', regexp: '', replacement: '_sip._udp.ferry.test' } },
         // Four 200-byte strings: over 512 bytes, so a UDP answer is truncated.
         ...[1, 2, 3, 4].map((n) => ({ name: 'big.ferry.test', type: 'TXT' as const, ttl: 60, data: [`${n}${longText}`] })),
       ],
@@ -97,7 +114,9 @@ describe('dns: over UDP', () => {
     expect(await lines('www.ferry.test', 'CNAME')).toEqual(['www.ferry.test. 60 IN CNAME api.ferry.test.']);
     expect(await lines('_api._tcp.ferry.test', 'SRV')).toEqual(['_api._tcp.ferry.test. 60 IN SRV 1 5 8443 api.ferry.test.']);
     expect(await lines('ferry.test', 'CAA')).toEqual(['ferry.test. 60 IN CAA 0 issue "ca.ferry.test"']);
-    expect((await lines('ferry.test', 'ANY')).length).toBe(3);
+    expect((await lines('ferry.test', 'ANY')).length).toBe(4);
+    // A type without a zone-file form here is shown as its bytes (RFC 3597), not as its JSON's.
+    expect(await lines('ferry.test', 'DS')).toEqual([`ferry.test. 60 IN DS \\# 36 30390802${'ab'.repeat(32)}`]);
   });
 
   it('TXT bytes that are not UTF-8 show as \\DDD escapes, as kdig shows them, in the JSON and the zone-file form', async () => {
@@ -109,6 +128,36 @@ describe('dns: over UDP', () => {
     const utf8 = await ask('utf8.ferry.test', 'TXT');
     expect(json(utf8)[0]!.data).toEqual(['été\nlines']);
     expect(utf8.detail!.answer).toEqual(['utf8.ferry.test. 60 IN TXT "été\\010lines"']);
+  });
+
+  it('CAA, HINFO and NAPTR bytes that are not UTF-8 show as \\DDD escapes, as kdig shows them, not as U+FFFD; UTF-8 stays text', async () => {
+    const caa = await ask('bytes.ferry.test', 'CAA');
+    expect(caa.detail!.answer).toEqual(['bytes.ferry.test. 60 IN CAA 0 issue "a\\255b\\"\\\\\\010 "']);
+    expect(json(caa)[0]!.data).toMatchObject({ flags: 0, tag: 'issue', value: 'a\\255b\\"\\\\\\010 ' });
+    const hinfo = await ask('bytes.ferry.test', 'HINFO');
+    expect(hinfo.detail!.answer).toEqual(['bytes.ferry.test. 60 IN HINFO "a\\255\\"" "Unix"']);
+    expect(json(hinfo)[0]!.data).toEqual({ cpu: 'a\\255\\"', os: 'Unix' });
+    const naptr = await ask('bytes.ferry.test', 'NAPTR');
+    expect(naptr.detail!.answer).toEqual(['bytes.ferry.test. 60 IN NAPTR 100 10 "U" "E2U+sip" "!^.*$!sip:\\255@ferry.test!" .']);
+    expect(json(naptr)[0]!.data).toMatchObject({ order: 100, preference: 10, flags: 'U', services: 'E2U+sip', regexp: '!^.*$!sip:\\255@ferry.test!' });
+    for (const r of [caa, hinfo, naptr]) expect(JSON.stringify([r.detail!.records, r.detail!.answer])).not.toContain('\ufffd');
+    // A CAA value that is UTF-8 is its text; the issuer-critical flag is kept.
+    const utf8 = await ask('utf8.ferry.test', 'CAA');
+    expect(json(utf8)[0]!.data).toMatchObject({ flags: 128, tag: 'iodef', value: 'mailto:été@ferry.test' });
+    expect(utf8.detail!.answer).toEqual(['utf8.ferry.test. 60 IN CAA 128 iodef "mailto:été@ferry.test"']);
+    const sip = await ask('sip.ferry.test', 'NAPTR');
+    expect(sip.detail!.answer).toEqual(['sip.ferry.test. 60 IN NAPTR 100 10 "S" "SIP+D2U" "" _sip._udp.ferry.test.']);
+  });
+
+  it("the system resolver's CAA values are their bytes too: UTF-8 text, else \\DDD (node hands them over as Latin-1)", async () => {
+    const resolver = new dns.promises.Resolver({ timeout: 3000, tries: 1 });
+    resolver.setServers([`127.0.0.1:${fixture.port}`]);
+    const bytes = await systemResolve({ name: 'bytes.ferry.test', type: 'CAA' }, resolver);
+    expect(bytes.records.map(zoneLine)).toEqual(['bytes.ferry.test. 0 IN CAA 0 issue "a\\255b\\"\\\\\\010 "']);
+    expect(bytes.records[0]!.data).toMatchObject({ flags: 0, tag: 'issue', value: 'a\\255b\\"\\\\\\010 ' });
+    const utf8 = await systemResolve({ name: 'utf8.ferry.test', type: 'CAA' }, resolver);
+    expect(utf8.records.map(zoneLine)).toEqual(['utf8.ferry.test. 0 IN CAA 128 iodef "mailto:été@ferry.test"']);
+    expect(utf8.records[0]!.data).toMatchObject({ flags: 128, tag: 'iodef', value: 'mailto:été@ferry.test' });
   });
 
   it("the system resolver's TXT strings are their bytes too: UTF-8 text, else \\DDD (node hands them over as Latin-1)", async () => {
@@ -209,11 +258,17 @@ describe.runIf(hasProgram('kdig'))('dns: answers cross-checked with kdig asking 
   };
   const data = (r: ProtocolResult) => (r.detail!.answer as string[]).map((line) => line.split(' ').slice(4).join(' '));
 
-  for (const [name, type] of [['api.ferry.test', 'A'], ['api.ferry.test', 'AAAA'], ['ferry.test', 'MX'], ['ferry.test', 'TXT'], ['bytes.ferry.test', 'TXT'], ['_api._tcp.ferry.test', 'SRV'], ['www.ferry.test', 'CNAME'], ['ferry.test', 'CAA']] as const) {
+  for (const [name, type] of [['api.ferry.test', 'A'], ['api.ferry.test', 'AAAA'], ['ferry.test', 'MX'], ['ferry.test', 'TXT'], ['bytes.ferry.test', 'TXT'], ['_api._tcp.ferry.test', 'SRV'], ['www.ferry.test', 'CNAME'], ['ferry.test', 'CAA'],
+    ['bytes.ferry.test', 'CAA'], ['bytes.ferry.test', 'HINFO'], ['bytes.ferry.test', 'NAPTR'], ['sip.ferry.test', 'NAPTR']] as const) {
     it(`${type} ${name}: the same data as kdig`, async () => {
       expect(data(await ask(name, type))).toEqual(await kdig(name, type));
     });
   }
+
+  it('DS, a type without a zone-file form here: its bytes as kdig +generic gives them (RFC 3597)', async () => {
+    const generic = (await kdig('+generic', 'ferry.test', 'DS')).map((line) => line.replace(/\s+/g, ' ').toLowerCase());
+    expect(data(await ask('ferry.test', 'DS'))).toEqual(generic);
+  });
 
   it('the truncated TXT over TCP and DoT give what kdig +tcp gives', async () => {
     const expected = await kdig('+tcp', 'big.ferry.test', 'TXT');

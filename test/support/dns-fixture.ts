@@ -29,9 +29,14 @@ export interface DnsFixture {
   close(): Promise<void>;
 }
 
+/** Types a raw record may have, by number (dns-packet writes a type it is given as `UNKNOWN_<n>` from raw bytes). */
+const RAW_TYPES = { CAA: 257, HINFO: 13, NAPTR: 35 } as const;
+
 export interface DnsFixtureOptions {
   /** More records (any type); A and AAAA must be loopback addresses. */
   records?: dnsPacket.Answer[];
+  /** Records given by their data's bytes: what dns-packet would not write, such as a CAA value that is not UTF-8. */
+  raw?: Array<{ name: string; type: keyof typeof RAW_TYPES; ttl?: number; rdata: Buffer }>;
   /** Serve DoT and DoH with this certificate. */
   tls?: { key: string; cert: string };
 }
@@ -42,7 +47,12 @@ export async function startDnsFixture(names: Record<string, string> = { localhos
   const records: dnsPacket.Answer[] = [
     ...Object.entries(names).map(([name, address]) => ({ name, type: 'A' as const, class: 'IN' as const, ttl: 60, data: address })),
     ...(options.records ?? []),
+    ...(options.raw ?? []).map((r) => ({ name: r.name, type: `UNKNOWN_${RAW_TYPES[r.type]}`, class: 'IN', ttl: r.ttl ?? 60, data: r.rdata }) as unknown as dnsPacket.Answer),
   ];
+  const typeOf = (record: dnsPacket.Answer): string => {
+    const raw = /^UNKNOWN_(\d+)$/.exec(record.type);
+    return raw ? (Object.entries(RAW_TYPES).find(([, n]) => n === Number(raw[1]))?.[0] ?? record.type) : record.type;
+  };
   for (const record of records) {
     if ((record.type === 'A' || record.type === 'AAAA') && !LOOPBACK.test(String(record.data))) {
       throw new Error(`the DNS fixture answers loopback addresses only, not ${String(record.data)} for ${record.name}`);
@@ -57,7 +67,7 @@ export async function startDnsFixture(names: Record<string, string> = { localhos
     transports.push(transport);
     const name = question.name.toLowerCase();
     const known = records.filter((r) => r.name.toLowerCase() === name);
-    const matching = known.filter((r) => (question.type as string) === 'ANY' || r.type === question.type);
+    const matching = known.filter((r) => (question.type as string) === 'ANY' || typeOf(r) === question.type);
     const rd = (packet.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const flags = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | rd | (known.length ? 0 : 3);
     const reply = (answers: dnsPacket.Answer[], extra = 0) => dnsPacket.encode({ type: 'response', id: packet.id, flags: flags | extra, questions: [question], answers });

@@ -14,6 +14,7 @@ import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { dnsQuestion, dnsServer, type DnsQuestion, type DnsServer } from './question.js';
+import { recordData } from './rdata.js';
 import { recordJson, zoneLine, type DnsRecordJson } from './records.js';
 import { systemResolve } from './system.js';
 import { httpsQuery, streamQuery, udpQuery, type Wire } from './transports.js';
@@ -110,7 +111,11 @@ async function onTheWire(
   }
   if (packet.id !== id && server.transport !== 'https') throw new SendError(`${server.label} answered another query (id ${packet.id}, asked ${id}).`, 'protocol');
   const flags = (['qr', 'aa', 'tc', 'rd', 'ra', 'ad', 'cd'] as const).filter((flag) => (packet as unknown as Record<string, boolean>)[`flag_${flag}`]);
-  const records = (list: dnsPacket.Answer[] | undefined) => (list ?? []).filter((r) => r.type !== 'OPT').map(recordJson);
+  // Each record with its bytes, in the message's order (OPT included), so CAA and the like are read from them.
+  const data = recordData(raw);
+  let index = 0;
+  const records = (list: dnsPacket.Answer[] | undefined) =>
+    (list ?? []).map((r) => [r, data?.[index++]] as const).filter(([r]) => r.type !== 'OPT').map(([r, bytes]) => recordJson(r, bytes));
   return {
     rcode: (packet.flags ?? 0) & 0xf,
     flags,

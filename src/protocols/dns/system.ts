@@ -52,9 +52,13 @@ async function ask({ name, type }: DnsQuestion, resolver: dns.promises.Resolver)
     case 'SRV':
       return (await resolver.resolveSrv(name)).map((s) => record({ priority: s.priority, weight: s.weight, port: s.port, target: s.name }));
     case 'CAA':
+      // As TXT: node gives the tag and value as Latin-1 characters, one per byte; the record is read from those bytes
+      // (the data given beside them is only its type's shape).
       return (await resolver.resolveCaa(name)).map((c) => {
         const tag = Object.keys(c).find((k) => k !== 'critical')!;
-        return record({ flags: c.critical, tag, value: (c as unknown as Record<string, string>)[tag] });
+        const value = Buffer.from((c as unknown as Record<string, string>)[tag]!, 'latin1');
+        const tagBytes = Buffer.from(tag, 'latin1');
+        return recordJson({ name, type: 'CAA', class: 'IN', ttl: 0, data: { flags: c.critical, tag: 'issue', value: '' } }, Buffer.concat([Buffer.from([c.critical & 0xff, tagBytes.length]), tagBytes, value]));
       });
     case 'SOA': {
       const s = await resolver.resolveSoa(name);
