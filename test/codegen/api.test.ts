@@ -145,6 +145,25 @@ describe('long bodies', () => {
     expect(toCode(simple, 'curl/powershell')).toContain('--data-raw');
   });
 
+  test('a cmd command longer than cmd.exe runs (8191 characters: long headers or URL) says so; PowerShell past 32767, the limit of a program start', () => {
+    const withHeader = (length: number): PreparedRequest => ({ ...simple, headers: [...simple.headers, { name: 'X-Token', value: 'x'.repeat(length) }] });
+    /** The command as cmd reads it: the REM lines left out, each ^ line continuation joined. */
+    const commandLength = (code: string) => code.split('\n').filter((l) => !l.startsWith('REM ')).join('\n').replace(/\^\n/g, '').trimEnd().length;
+    const long = toCode(withHeader(8200), 'curl/cmd');
+    const length = commandLength(long);
+    expect(length).toBeGreaterThan(8191);
+    expect(long).toMatch(new RegExp(`^REM This command is ${length.toLocaleString('en-US')} characters long; cmd\\.exe runs at most 8,191 per command line`, 'm'));
+    expect(long).toMatch(/^REM .*PowerShell \(curl\.exe\)/m);
+    // Still the command, after the comment.
+    expect(long).toContain(`X-Token: ${'x'.repeat(8200)}`);
+    // A long URL counts too; a command that fits says nothing.
+    expect(toCode({ ...simple, url: `https://api.example.com/x?q=${'y'.repeat(8200)}` }, 'curl/cmd')).toMatch(/^REM This command is [\d,]+ characters long/m);
+    expect(toCode(withHeader(7000), 'curl/cmd')).not.toMatch(/characters long/);
+    expect(toCode(withHeader(8200), 'curl/powershell')).not.toMatch(/characters long/);
+    expect(toCode(withHeader(33_000), 'curl/powershell')).toMatch(/^# This command is [\d,]+ characters long; Windows starts a program with at most 32,767/m);
+    expect(toCode(withHeader(33_000), 'curl/bash')).not.toMatch(/characters long/);
+  });
+
   test('Kotlin (not run here) joins text and Base64 past one JVM string constant from pieces, as Java does', () => {
     const longest = (code: string) => Math.max(...code.split('\n').map((l) => l.length));
     const text: PreparedRequest = { ...simple, body: textBody('json', LONG_JSON) };

@@ -22,6 +22,30 @@ export function fitsArgument(text: string, shell: keyof typeof ARGUMENT_LIMIT): 
   return (shell === 'posix' ? Buffer.byteLength(text, 'utf8') : text.length) <= ARGUMENT_LIMIT[shell];
 }
 
+/**
+ * Longest whole command (characters): cmd.exe reads at most 8191 per command line ("The command
+ * line is too long."); Windows starts a program with at most 32767 ("The filename or extension is
+ * too long."), which is what PowerShell hands curl.exe. A body past ARGUMENT_LIMIT leaves the
+ * command line, but headers and the URL cannot: a command still longer is only said to be so.
+ */
+export const COMMAND_LIMIT = { cmd: 8191, powershell: 32767 };
+
+/** What a command over its shell's limit says about itself (comment lines, without markers), else nothing. */
+export function commandLengthNotes(length: number, shell: keyof typeof COMMAND_LIMIT): string[] {
+  const limit = COMMAND_LIMIT[shell];
+  if (length <= limit) return [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  return shell === 'cmd'
+    ? [
+        `This command is ${n(length)} characters long; cmd.exe runs at most ${n(limit)} per command line and stops with "The command line is too long."`,
+        'Its headers or URL are too long for cmd: copy it for PowerShell (curl.exe) instead, or send the request from Ferry.',
+      ]
+    : [
+        `This command is ${n(length)} characters long; Windows starts a program with at most ${n(limit)}, so curl.exe will not start ("The filename or extension is too long.").`,
+        'Its headers or URL are too long for a Windows command: send the request from Ferry, or put the headers in a curl config file (curl.exe -K file).',
+      ];
+}
+
 const POSIX_BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** One POSIX shell word: bare when safe, else '…', or $'…' when it holds control characters. */

@@ -1,6 +1,6 @@
 import type { CodeRequest } from '../normalize.js';
 import type { LibraryRules, Target } from '../target.js';
-import { cmdQuote, cmdSafe, fitsArgument, hasControlBytes, posixQuote, powershellQuote, powershellSafe, powershellString } from '../quote/shell.js';
+import { cmdQuote, cmdSafe, commandLengthNotes, fitsArgument, hasControlBytes, posixQuote, powershellQuote, powershellSafe, powershellString } from '../quote/shell.js';
 import { commentLines } from '../quote/literals.js';
 
 export const curlRules: LibraryRules = {
@@ -98,7 +98,10 @@ function renderCurl(req: CodeRequest, shell: Shell): string {
       parts.push(`${opt} ${shell === 'powershell' ? `"@$bodyFile"` : shell === 'cmd' ? `"@${bodyFile}"` : '@-'}`);
     } else parts.push(`${opt} ${quote(value)}`);
   }
-  return commentLines(req.comments, marker) + prelude + pipe + parts.join(continuation) + '\n';
+  const command = parts.join(continuation);
+  // The command as the shell reads it (line continuations joined): over its limit, the code says so.
+  const notes = shell === 'posix' ? [] : commandLengthNotes(command.replace(shell === 'cmd' ? /\^\n/g : /`\n/g, '').length, shell);
+  return commentLines([...req.comments, ...notes], marker) + prelude + pipe + command + '\n';
 }
 
 function curlTarget(lib: string, library: string, shell: Shell, platform: string, fileName: string): Target {
