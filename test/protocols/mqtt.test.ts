@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases } from './kind-cases.js';
 import { mosquittoMissing, PASSWORD, startAedes, startMosquitto, USER, type Broker } from './mqtt-brokers.js';
-import { failure, received, sendRequest } from './streaming-send.js';
+import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 
 describeKindCases({
   module: requestKind('mqtt'),
@@ -100,15 +100,33 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
       expect(idle.stream?.stoppedBy).toBe('timeout');
     });
 
-    it('a binary payload is read as base64; maxEvents and the time limit stop reading', async () => {
+    it('a binary body (a file) is published as its bytes and a binary payload read as base64; maxEvents and the time limit stop reading', async () => {
       const name = topic('binary');
-      const result = await sendRequest('mqtt', {
-        url: broker.url,
-        mqtt: mqtt({ subscriptions: [{ topic: `${name}/#`, qos: 0 }], topic: `${name}/x` }),
-        body: { type: 'text', text: 'text' },
-        settings: { stream: { maxEvents: 1 } },
-      });
-      expect(result.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
+      const body = await binaryBodyFile(Uint8Array.from([0xde, 0xad, 0x00, 0xef]));
+      // A real client beside Ferry sees the bytes as published.
+      const watcher = mqttClient.connect(broker.url, { username: USER, password: PASSWORD, protocolVersion: version === 'v5' ? 5 : 4 });
+      const seen: Buffer[] = [];
+      try {
+        await new Promise<void>((resolve, reject) => {
+          watcher.once('error', reject);
+          watcher.on('connect', () => watcher.subscribe(`${name}/#`, (error) => (error ? reject(error) : resolve())));
+        });
+        watcher.on('message', (_topic, payload) => seen.push(payload));
+        const result = await sendRequest('mqtt', {
+          url: broker.url,
+          mqtt: mqtt({ subscriptions: [{ topic: `${name}/#`, qos: 0 }], topic: `${name}/x` }),
+          body: { type: 'binary', file: body.file },
+          settings: { stream: { maxEvents: 1 } },
+        });
+        expect(result.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
+        expect(result.messages![0]).toMatchObject({ direction: 'sent', text: '3q0A7w==', binary: true });
+        expect(received(result)[0]).toMatchObject({ topic: `${name}/x`, text: '3q0A7w==', binary: true });
+        for (let waited = 0; seen.length === 0 && waited < 3000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+        expect(seen.map((p) => p.toString('hex'))).toEqual(['dead00ef']);
+      } finally {
+        watcher.end(true);
+        await body.remove();
+      }
       const quiet = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: `${name}/none` }] }), settings: { stream: { timeoutMs: 150 } } });
       expect(quiet.stream).toEqual({ events: 0, stoppedBy: 'timeout' });
     });

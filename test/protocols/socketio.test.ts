@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
 import { testCertificate } from '../support/servers/index.js';
-import { failure, received, sendRequest } from './streaming-send.js';
+import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 
 interface Seen {
   namespace: string;
@@ -107,6 +107,18 @@ describe('socketio requests', () => {
     expect(two.stream).toEqual({ events: 2, stoppedBy: 'maxEvents' });
     const quiet = await sendRequest('socketio', { url: `${base()}/`, settings: { stream: { timeoutMs: 200 } } });
     expect(quiet.stream).toEqual({ events: 1, stoppedBy: 'timeout' });
+  });
+
+  it('a binary body (body.type binary, a file) is emitted as one binary argument', async () => {
+    const body = await binaryBodyFile(Uint8Array.from([0x00, 0xff, 0x10, 0x80]));
+    try {
+      const result = await sendRequest('socketio', { url: `${base()}/`, socketio: { event: 'echo' }, body: { type: 'binary', file: body.file }, settings: { stream: { event: 'echoed' } } });
+      expect(result.messages![0]).toMatchObject({ direction: 'sent', event: 'echo', args: ['AP8QgA=='], binary: true });
+      // The server got a Buffer (socket.io's binary attachment) and sent it back as one.
+      expect(received(result).at(-1)).toMatchObject({ event: 'echoed', args: ['AP8QgA=='], binary: true });
+    } finally {
+      await body.remove();
+    }
   });
 
   it('connects to the namespace with the auth payload (templated), and names a refusal by the server', async () => {

@@ -11,7 +11,7 @@ import { testCertificate } from '../support/servers/index.js';
 import { hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
-import { failure, received, sendRequest } from './streaming-send.js';
+import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 
 interface Upgrade {
   url: string;
@@ -103,10 +103,20 @@ describe('websocket requests', () => {
     expect(peer.received).toContain('hi {{nobody}}');
   });
 
-  it('a binary body goes as a binary frame', async () => {
+  it('a JSON body goes as a text frame; a binary body (body.type binary, a file) as a binary frame', async () => {
     const result = await sendRequest('websocket', { url: `${base()}/echo`, body: { type: 'json', text: '{"a":1}' }, settings: { stream: { maxEvents: 1 } } });
     expect(received(result)[0]!.text).toBe('{"a":1}');
     expect(result.stream!.stoppedBy).toBe('maxEvents');
+    expect(peer.received.at(-1)).toBe('{"a":1}');
+    const body = await binaryBodyFile(Uint8Array.from([0x00, 0xff, 0x10, 0x80]));
+    try {
+      const binary = await sendRequest('websocket', { url: `${base()}/echo`, body: { type: 'binary', file: body.file }, settings: { stream: { maxEvents: 1 } } });
+      expect(peer.received.at(-1)).toBe('binary:00ff1080');
+      expect(binary.messages![0]).toMatchObject({ direction: 'sent', text: 'AP8QgA==', binary: true });
+      expect(received(binary)[0]).toMatchObject({ text: 'AP8QgA==', binary: true });
+    } finally {
+      await body.remove();
+    }
   });
 
   it('stops at maxEvents and at the time limit; stream.event does not apply', async () => {

@@ -7,9 +7,14 @@ function where(prepared: PreparedRequest): string {
   return prepared.path ? `requests/${prepared.path}` : 'the request';
 }
 
-/** `body.text` as the emitted arguments: a JSON array is several arguments, any other JSON value one; empty is none. */
+/**
+ * `body.text` as the emitted arguments: a JSON array is several arguments, any other JSON value one;
+ * empty is none. A binary body (a file) is one binary argument, as the live composer's hex and
+ * Base64 messages are: socket.io sends it as an attachment, a Buffer on the server.
+ */
 export function emitArguments(prepared: PreparedRequest): unknown[] {
   if (prepared.body.kind !== 'bytes') return [];
+  if (!prepared.body.isText) return prepared.body.bytes.length > 0 ? [Buffer.from(prepared.body.bytes)] : [];
   const text = Buffer.from(prepared.body.bytes).toString('utf8');
   if (text.trim() === '') return [];
   const value = parseJson(text, `${where(prepared)}: body.text is not valid JSON`, 'Socket.IO emits the JSON value as the arguments (an array is several arguments).');
