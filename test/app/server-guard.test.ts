@@ -71,7 +71,10 @@ describe('ferry app: the guard', () => {
     const exchange = await request(app.port, `/?token=${app.token}`);
     // A page of its own that goes on to `/` (not a redirect: see the Chromium test below).
     expect(exchange.status).toBe(200);
-    expect(exchange.body).toContain('<meta http-equiv="refresh" content="0;url=/">');
+    expect(exchange.body).toContain("<script>location.replace('/')</script>");
+    expect(exchange.body).toContain('<noscript><meta http-equiv="refresh" content="0;url=/"></noscript>');
+    // That one script only: its hash, nothing else allowed.
+    expect(exchange.headers['content-security-policy']).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; frame-ancestors 'none'$/);
     expect(exchange.headers['referrer-policy']).toBe('no-referrer');
     expect(exchange.headers['cache-control']).toBe('no-store');
     const setCookie = String(exchange.headers['set-cookie']?.[0]);
@@ -195,6 +198,33 @@ describe.skipIf(browserMissing())('ferry app: the printed link opened by a page,
       expect(answers.filter((a) => a.status === 403), JSON.stringify(answers)).toEqual([]);
       expect(await page.content()).not.toContain('Forbidden');
       expect(new URL(page.url()).search).toBe('');
+    } finally {
+      await browser.close();
+      await app.close();
+    }
+  }, 60_000);
+
+  it('leaves no history entry holding the token: Back from the app does not go to the link (the link page replaces itself)', async () => {
+    await isolatedDataDir();
+    await ensureBuiltUi();
+    const app = await startAppServer({ workspace: await openWorkspace(await initWorkspace(await tempDir(), 'History')), webRoot: WEB_ROOT });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const csp: string[] = [];
+      page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
+      // A page seen before the link, as when the link is pasted into a tab that was open.
+      await page.goto(`http://127.0.0.1:${app.port}/nothing-here`);
+      expect(await page.evaluate(() => history.length)).toBe(2);
+      await page.goto(app.url);
+      await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 10_000 });
+      await page.waitForLoadState('load');
+      // The link's page was replaced by the app: one entry for both, not two.
+      expect(await page.evaluate(() => history.length)).toBe(3);
+      expect(csp).toEqual([]);
+      await page.goBack();
+      expect(page.url()).toBe(`http://127.0.0.1:${app.port}/nothing-here`);
+      expect(page.url()).not.toContain('token');
     } finally {
       await browser.close();
       await app.close();

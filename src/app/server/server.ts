@@ -4,6 +4,7 @@
  * listener, the live channel, the watcher, the live connections, the workspace's servers it
  * started and the session.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Workspace } from '../../workspace/index.js';
@@ -72,10 +73,19 @@ const STOPPING = new Set(['POST /api/servers/stop', 'POST /api/load/stop', 'POST
 function enterPage(res: ServerResponse, cookie: string): void {
   res.writeHead(200, {
     'set-cookie': cookie, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer', 'content-security-policy': `default-src 'none'; script-src '${ENTER_SCRIPT_HASH}'; frame-ancestors 'none'`, 'x-content-type-options': 'nosniff',
   });
-  res.end('<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>Ferry</title><a href="/">Open the app</a>\n');
+  res.end(ENTER_PAGE);
 }
+
+/**
+ * The link's page replaces itself with `/` (`location.replace`): its address, with the token, is
+ * not left in the tab's history for Back to return to. Without scripts, a refresh (which the HTML
+ * standard also makes a replacement, though not every browser does).
+ */
+const ENTER_SCRIPT = "location.replace('/')";
+const ENTER_SCRIPT_HASH = `sha256-${createHash('sha256').update(ENTER_SCRIPT).digest('base64')}`;
+const ENTER_PAGE = `<!doctype html><meta charset="utf-8"><script>${ENTER_SCRIPT}</script><noscript><meta http-equiv="refresh" content="0;url=/"></noscript><title>Ferry</title><a href="/">Open the app</a>\n`;
 
 function forbidden(res: ServerResponse, why: string): void {
   res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
