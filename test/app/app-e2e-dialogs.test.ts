@@ -290,6 +290,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(saved.variables.map((v) => v.key)).toEqual(['base', 'apiToken', 'fromOutside', 'typedHere']);
   });
 
+  it('a variables save over a ferry.yaml changed outside: Keep mine writes what the dialog holds over it', async () => {
+    const file = path.join(ws.root, 'ferry.yaml');
+    await page.getByRole('button', { name: 'Workspace variables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
+    await expect.poll(() => dialog.getByLabel('Variable 4').inputValue()).toBe('typedHere');
+    const data = parse(await fs.readFile(file, 'utf8')) as { variables: Array<{ key: string }> };
+    data.variables.push({ key: 'lostOnPurpose', value: 'x' } as { key: string });
+    await fs.writeFile(file, stringify(data));
+    await dialog.getByLabel('Value 4', { exact: true }).fill('mine again');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.getByText('ferry.yaml changed on disk since the app read it; nothing was saved.').isVisible()).toBe(true);
+    await dialog.getByRole('group', { name: 'Changed on disk' }).getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    // Saved: the dialog closes, and the file holds the dialog's variables, not the one added outside.
+    await expect.poll(() => dialog.count()).toBe(0);
+    const saved = parse(await fs.readFile(file, 'utf8')) as { variables: Array<{ key: string; value: string }> };
+    expect(saved.variables.map((v) => v.key)).toEqual(['base', 'apiToken', 'fromOutside', 'typedHere']);
+    expect(saved.variables.at(-1)!.value).toBe('mine again');
+  });
+
   it('shows the cookies an answer sets and saves its body to a file', async () => {
     const response = page.getByLabel('Response');
     await response.getByRole('tab', { name: /^Cookies/ }).click();

@@ -139,6 +139,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('3');
     expect(await panel().getByLabel('Stage 1 target').inputValue()).toBe('3');
     expect(await panel().textContent()).not.toContain('unsaved changes');
+
+    // Changed again by another editor: Keep mine writes the panel's version over it.
+    await fs.writeFile(file('loadtests/smoke.yaml'), outside.replace('weight: 3 #', 'weight: 4 #'));
+    await panel().getByLabel('Stage 1 target').fill('2');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => panel().getByRole('alert').textContent()).toBe('loadtests/smoke.yaml changed on disk since the app read it; nothing was saved.');
+    await panel().getByRole('group', { name: 'Changed on disk' }).getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('durationSecs: 4, target: 2');
+    const kept = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
+    expect(kept).toContain('weight: 3 #');
+    await expect.poll(() => panel().textContent()).not.toContain('unsaved changes');
+    expect(await panel().getByRole('alert').count()).toBe(0);
+    // Back as the file was, for the runs below.
+    await panel().getByLabel('Stage 1 target').fill('3');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
   });
 
   it('runs it: the charts gain points while it runs; the summary in the page is the kept result file', async () => {

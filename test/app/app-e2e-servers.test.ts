@@ -181,6 +181,60 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => editor.count()).toBe(0);
   });
 
+  it("a save over a file changed on disk: the bar's two choices; Keep mine holds even when the save that keeps it is refused first for a slip in the YAML", async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    const file = path.join(ws.root, 'servers/chat.yaml');
+    const saved = await fs.readFile(file, 'utf8');
+    await panel.getByRole('button', { name: 'Edit Chat room' }).click();
+    const editor = page.getByRole('dialog', { name: 'Server editor' });
+    const yaml = editor.getByLabel('websocket section (YAML)');
+    await expect.poll(() => yaml.textContent()).toContain('pong {{who}}');
+    const error = editor.getByTestId('server-edit-error');
+    const refused = 'servers/chat.yaml changed on disk since the app read it; nothing was saved.';
+
+    // Take the file's version: the editor shows it, the refusal goes.
+    const outside = `${saved}  greeting: hello from outside\n`;
+    await fs.writeFile(file, outside);
+    await editor.getByLabel('Server name').fill('Chat mine');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => error.textContent()).toBe(refused);
+    await editor.getByRole('button', { name: "Take the file's version" }).click();
+    expect(await editor.getByLabel('Server name').inputValue()).toBe('Chat room');
+    await expect.poll(() => yaml.textContent()).toContain('greeting: hello from outside');
+    expect(await error.count()).toBe(0);
+    expect(await editor.getByRole('button', { name: "Take the file's version" }).count()).toBe(0);
+    expect(await fs.readFile(file, 'utf8')).toBe(outside);
+
+    // Keep mine, with a slip typed meanwhile: refused for the slip, nothing written; once fixed,
+    // Save writes over the version the user chose to overwrite, without the conflict again.
+    await fs.writeFile(file, outside.replace('hello from outside', 'changed again'));
+    await editor.getByLabel('Server name').fill('Chat room');
+    await yaml.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('mode: rules\nrules:\n  - match: sometimes\n    pattern: ping\n');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => error.textContent()).toContain('websocket.rules[0].match');
+    await yaml.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}}\n');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => error.textContent()).toBe(refused);
+    await yaml.click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.insertText('  - match: exactly\n');
+    await editor.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => error.textContent()).toContain('websocket.rules[1].match');
+    expect(await fs.readFile(file, 'utf8')).toContain('changed again');
+    await yaml.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}}\n');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/chat.yaml.');
+    expect(await fs.readFile(file, 'utf8')).toBe(saved);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
+  });
+
   it("DNS: a query in the traffic table, the row opened to the decoded question and answer", async () => {
     const panel = page.getByLabel('Servers', { exact: true });
     await panel.getByRole('button', { name: 'Start Names' }).click();

@@ -227,6 +227,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await waitForFile(file, (t) => t.includes('/echo?x=2'));
   });
 
+  it("Take the file's version: the editor shows the file's request, your edit is dropped and not written back", async () => {
+    const file = req('Echo.yaml');
+    const text = await waitForFile(file, (t) => t.includes('/echo?x=2'));
+    await page.getByLabel('URL').fill('{{base}}/echo?x=dropped');
+    await fs.writeFile(file, text.replace('/echo?x=2', '/echo?x=theirs'));
+    await page.keyboard.press('Control+s'); // before the file watcher reports theirs
+    const bar = page.getByRole('group', { name: 'Changed on disk' });
+    await expect.poll(() => bar.getByRole('alert').textContent()).toBe('This request changed on disk while you were editing it.');
+    await bar.getByRole('button', { name: "Take the file's version" }).click();
+    expect(await page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=theirs');
+    expect(await bar.count()).toBe(0);
+    await page.waitForTimeout(800); // longer than the debounced save: nothing of the dropped edit is written
+    expect(await fs.readFile(file, 'utf8')).toContain('/echo?x=theirs');
+    // The next edit saves over the file's version without a conflict.
+    await page.getByLabel('URL').fill('{{base}}/echo?x=2');
+    await waitForFile(file, (t) => t.includes('/echo?x=2'));
+    expect(await bar.count()).toBe(0);
+  });
+
   it('copies the request as code', async () => {
     await page.getByRole('button', { name: 'Copy as code' }).click();
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('/echo?x=2');

@@ -23,6 +23,7 @@ import { RunnerPanel, type DataFile, type RunView } from './RunnerPanel.js';
 import { ServersPanel, TRAFFIC_SHOWN } from './ServersPanel.js';
 import { AutoStartNotice } from './AutoStartNotice.js';
 import { CatalogPicker } from './CatalogPicker.js';
+import { ConflictBar } from './ConflictBar.js';
 // graphql-js is loaded only for requests with a GraphQL body.
 // The load panel (uPlot) loads when first opened: the page is usable sooner.
 const LoadPanel = lazy(() => import('./LoadPanel.js').then((m) => ({ default: m.LoadPanel })));
@@ -522,11 +523,14 @@ export function App() {
         <Sidebar tree={info.tree} selected={selected} actions={actions} />
         <main className="work">
           {conflict && draft && (
-            <div className="conflict" role="alert">
-              This request changed on disk while you were editing it.
-              <button onClick={() => { onDisk.current = stableJson(conflict); setDraft(conflict); clearTimeout(saveTimer.current); saveTimer.current = undefined; setConflict(null); }}>Take the file's version</button>
-              <button onClick={() => { setConflict(null); onDisk.current = stableJson(conflict); edit(draftRef.current!); }}>Keep mine (overwrite the file)</button>
-            </div>
+            <ConflictBar
+              file={conflict}
+              message="This request changed on disk while you were editing it."
+              setBase={(file) => { onDisk.current = stableJson(file); }}
+              show={(file) => { clearTimeout(saveTimer.current); saveTimer.current = undefined; draftRef.current = file; setDraft(file); }}
+              save={() => { edit(draftRef.current!); void saveNow(); }}
+              clear={() => setConflict(conflictRef.current = null)}
+            />
           )}
           {draft && selected ? (
             <div className="split">

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
+import { ConflictBar } from './ConflictBar.js';
 import { useGuardedClose } from './guarded-close.js';
 
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
@@ -60,14 +61,6 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
       setError((e as Error).message);
     }
   };
-  /** Takes the file's variables into the editor (what was typed is dropped). */
-  const takeFile = (file: EnvironmentVariableView[]) => {
-    setRows(file);
-    setBase(file);
-    setLoaded(JSON.stringify({ name, rows: file }));
-    setConflict(null);
-    setError(null);
-  };
   const remove = async () => {
     try {
       await api.post('/api/environments/delete', { id: currentId });
@@ -112,10 +105,13 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
         <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
         {error && <p className="error">{error}</p>}
         {conflict && (
-          <div className="conflict" role="alert">
-            <button onClick={() => takeFile(conflict)}>Take the file's version</button>
-            <button onClick={() => { setBase(conflict); void save(conflict); }}>Keep mine (overwrite the file)</button>
-          </div>
+          <ConflictBar
+            file={conflict}
+            setBase={setBase}
+            show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
+            save={(file) => void save(file)}
+            clear={() => setConflict(null)}
+          />
         )}
         <footer>
           {id !== undefined && (confirmingDelete

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LivePoint, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
+import { ConflictBar } from './ConflictBar.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
 import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
@@ -244,10 +245,13 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
         <div className="load-main">
           {error && <p className="error" role="alert">{error}</p>}
           {conflict && (
-            <div className="conflict">
-              <button onClick={() => { setSaved(conflict); setDraft(conflict); setConflict(null); setError(null); }}>Take the file's version</button>
-              <button onClick={() => { setSaved(conflict); void save(conflict); }}>Keep mine (overwrite the file)</button>
-            </div>
+            <ConflictBar
+              file={conflict}
+              setBase={setSaved}
+              show={(file) => { setDraft(file); setError(null); }}
+              save={(file) => void save(file)}
+              clear={() => setConflict(null)}
+            />
           )}
           {broken && <p className="muted">Fix loadtests/{selected}.yaml in an editor; it shows here once it parses.</p>}
           {draft && selected && (

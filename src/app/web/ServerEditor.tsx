@@ -6,9 +6,10 @@
  * (a line of the YAML, or a field of the form) and nothing is written. The hint above the YAML
  * is the kind's own (`GET /api/server-kinds`).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
+import { ConflictBar } from './ConflictBar.js';
 import type { YamlProblem } from './YamlEditor.js';
 import { useGuardedClose } from './guarded-close.js';
 import type { ServerKinds } from './server-kinds.js';
@@ -31,7 +32,10 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<ServerEditorView | null>(null);
 
+  /** The server as the file held it when last read (or as the user chose to overwrite it): a save is checked against it. */
+  const base = useRef<ServerFile | undefined>(undefined);
   const show = (v: ServerEditorView) => {
+    base.current = v.server;
     setView(v);
     setCommon(commonOf(v));
     setYamlText(v.sectionYaml);
@@ -41,8 +45,8 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   }, [id]);
 
   const section = view && common ? view.sections[common.kind] ?? '' : '';
-  /** Saves over `base`, the server as read: the app's server refuses it (409) when the file changed since. */
-  const save = async (base = view?.server) => {
+  /** Saves over `over`, the server as read: the app's server refuses it (409) when the file changed since. */
+  const save = async (over = base.current) => {
     if (!view || !common) return;
     setProblem(null);
     setSaved(null);
@@ -51,7 +55,7 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
     try {
       const { tls, ...rest } = common;
       const server = { ...rest, tls: { ...view.server.tls, enabled: tls } };
-      const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText, base });
+      const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText, base: over });
       show(done);
       setSaved(`Saved ${done.file}.`);
       if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
@@ -118,10 +122,13 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
         )}
         {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
         {conflict && (
-          <div className="conflict">
-            <button onClick={() => { show(conflict); setConflict(null); setProblem(null); }}>Take the file's version</button>
-            <button onClick={() => void save(conflict.server)}>Keep mine (overwrite the file)</button>
-          </div>
+          <ConflictBar
+            file={conflict}
+            setBase={(file) => { base.current = file.server; }}
+            show={(file) => { show(file); setProblem(null); }}
+            save={(file) => void save(file.server)}
+            clear={() => setConflict(null)}
+          />
         )}
         {warning && <p className="warn" role="status">{warning}</p>}
         {saved && !problem && <p className="ok" role="status">{saved}</p>}
