@@ -1,6 +1,6 @@
 /** Load tests (spec 2.12): plan, engine over worker threads, HDR histograms, thresholds, results that merge. */
 export { runLoadTest, type LoadRunOptions } from './run.js';
-export { planLoadTest, planNotices, LoadInputError, type LoadPlan } from './plan.js';
+export { planLoadTest, planNotices, loadTestNotices, LoadInputError, type LoadPlan } from './plan.js';
 export { mergeResults, missingSegments, readResultFile, parseResult, MergeError } from './merge.js';
 export { RESULT_FORMAT, RESULT_VERSION, type LoadResult, type TargetResult, type SeriesPoint } from './result.js';
 export { parseStages, StageError, type Stage } from './stages.js';

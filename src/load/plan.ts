@@ -67,6 +67,31 @@ export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unkno
   return notices;
 }
 
+/** Fields of `test` that load tests do not have, each with the field it likely meant: `targets[0].weigth (did you mean weight?)`. */
+function unknownFieldNotes(test: LoadTestFile): string[] {
+  return unknownFields(loadTestSchema, test).map((f) => `${formatFieldPath(f.path)}${f.meant ? ` (did you mean ${f.meant}?)` : ''}`);
+}
+
+/** The workspace's requests by their lower-cased path: what a target's `request` names. */
+function requestsByPath(workspace: Workspace) {
+  return new Map([...walkRequests(workspace.tree)].map((r) => [r.node.path.toLowerCase(), r]));
+}
+
+/**
+ * The notices `test` (the file `where`, as an editor holds it, saved or not) would get from its
+ * plan (planNotices), worked out without planning: nothing prepared, no variable, secret or file
+ * read, nothing sent. A target the plan would refuse (missing, not HTTP) is left to the plan.
+ */
+export function loadTestNotices(workspace: Workspace, test: LoadTestFile, where: string): string[] {
+  const requests = requestsByPath(workspace);
+  const withScripts = test.targets.filter((t) => t.enabled && t.weight > 0).flatMap((t) => {
+    const hit = requests.get(loadTargetPath(t.request).toLowerCase());
+    if (!hit || requestKind(hit.node.request.kind).kind !== 'http') return [];
+    return hasScripts(workspace.file, hit.folders, hit.node.request, hit.node.path) ? [hit.node.path] : [];
+  });
+  return planNotices({ file: where, withScripts, unknownFields: unknownFieldNotes(test) });
+}
+
 export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const { workspace, id } = options;
   const entry = workspace.loadtests.find((e) => e.id === id);
@@ -109,7 +134,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const sent = test.targets.map((t, i) => ({ t, i })).filter(({ t }) => t.enabled && t.weight > 0);
   if (sent.length === 0) throw new LoadInputError(`${where}: no target is sent (each needs enabled: true and a weight above 0); add targets with request: Folder/Name.yaml.`);
   for (const { t, i } of sent) t.captures.forEach((capture, j) => checkCapture(capture, `${where}: targets[${i}].captures[${j}]`));
-  const requests = new Map([...walkRequests(workspace.tree)].map((r) => [r.node.path.toLowerCase(), r]));
+  const requests = requestsByPath(workspace);
   const found = sent.map(({ t, i }) => {
     const hit = requests.get(loadTargetPath(t.request).toLowerCase());
     if (!hit) throw new LoadInputError(`${where}: targets[${i}].request: there is no request "${t.request}" under requests/.`);
@@ -194,7 +219,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     thresholds,
     plannedSeconds: totalSeconds(stages),
     withScripts,
-    unknownFields: unknownFields(loadTestSchema, test).map((f) => `${formatFieldPath(f.path)}${f.meant ? ` (did you mean ${f.meant}?)` : ''}`),
+    unknownFields: unknownFieldNotes(test),
     config: {
       targets,
       model: test.model,

@@ -225,6 +225,30 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await fs.rm(file('loadtests/pulled.yaml'));
     await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Pulled' }).count(), { timeout: 5_000 }).toBe(0);
   });
+  it('shows what a run would say (scripts not run, fields it does not have) while the test is edited, without running it', async () => {
+    await ws.write('requests/Scripted.yaml', { name: 'Scripted', seq: 3, url: `${target.url}/hello`, scripts: { preRequest: 'ferry.variables.set("n", "1");' } });
+    await ws.write('loadtests/typos.yaml', { name: 'Typos', targets: [{ request: 'Scripted.yaml', weigth: 3 }], stages: [{ durationSecs: 3, target: 2 }], vus: 10 });
+    const sentBefore = target.seen.length;
+    const runs = async () => (JSON.parse(await fs.readFile(path.join(app.state.data.dir, 'load-history.json'), 'utf8')) as LoadHistoryEntry[]).length;
+    const runsBefore = await runs();
+    const item = panel().getByRole('list', { name: 'Load test list' }).getByRole('listitem').filter({ hasText: 'Typos' });
+    await expect.poll(() => item.count(), { timeout: 5_000 }).toBe(1);
+    await item.click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Typos');
+    const notices = panel().getByRole('list', { name: 'Notices of this load test' }).getByRole('listitem');
+    const typos = 'loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), vus.';
+    await expect.poll(() => notices.allTextContents()).toEqual(['load tests do not run scripts; not run for: Scripted.yaml.', typos]);
+    // An edit not saved: the target becomes a request without scripts; that notice goes.
+    await panel().getByLabel('Target 1 request').selectOption('Hello.yaml');
+    await expect.poll(() => notices.allTextContents()).toEqual([typos]);
+    await panel().getByRole('button', { name: 'Revert' }).click();
+    await expect.poll(() => notices.allTextContents()).toEqual(['load tests do not run scripts; not run for: Scripted.yaml.', typos]);
+    // Nothing ran: no request reached the server, no run began, nothing was written.
+    expect(target.seen.length).toBe(sentBefore);
+    expect(await runs()).toBe(runsBefore);
+    expect(await panel().getByRole('table', { name: 'Load test runs' }).locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('No runs yet')]);
+  });
+
   it('shows what ferry load says before it runs (scripts not run, fields it does not have) while the run goes on, and with the kept run', async () => {
     await ws.write('requests/Scripted.yaml', { name: 'Scripted', seq: 3, url: `${target.url}/hello`, scripts: { preRequest: 'ferry.variables.set("n", "1");' } });
     await ws.write('loadtests/typos.yaml', { name: 'Typos', targets: [{ request: 'Scripted.yaml', weigth: 3 }], stages: [{ durationSecs: 3, target: 2 }], vus: 10 });
@@ -232,7 +256,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
       'load tests do not run scripts; not run for: Scripted.yaml.',
       'loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), vus.',
     ];
-    const item = panel().getByRole('listitem').filter({ hasText: 'Typos' });
+    const item = panel().getByRole('list', { name: 'Load test list' }).getByRole('listitem').filter({ hasText: 'Typos' });
     await expect.poll(() => item.count(), { timeout: 5_000 }).toBe(1);
     await item.click();
     await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Typos');
@@ -249,7 +273,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     const { entry } = await newestKept();
     expect(entry).toMatchObject({ id: 'typos', notices: words });
     const runs = panel().getByRole('table', { name: 'Load test runs' });
-    await expect.poll(() => runs.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => runs.locator('tbody tr').allTextContents()).toHaveLength(1);
     expect(await runs.locator('tbody tr .load-notice-mark').getAttribute('title')).toBe(words.join('\n'));
     await runs.getByRole('button', { name: 'Open' }).click();
     const shown = panel().getByTestId('load-shown');

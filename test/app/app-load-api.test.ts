@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, WorkspaceData } from '../../src/appdata/index.js';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import type { LiveEvent, LoadEvent, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestList } from '../../src/app/shared/api.js';
+import type { LiveEvent, LoadEvent, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../../src/app/shared/api.js';
 import { runLoadTest, type LoadResult } from '../../src/load/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { startTargetServer, type TargetServer } from '../load/target-server.js';
@@ -241,6 +241,34 @@ describe('ferry app API: load tests', () => {
       expect(fetched.body as LoadResultView).toEqual(result);
       live.close();
     }, 30_000);
+
+    it('says the same notices for the editor\'s load test, saved or not, before any run: nothing is planned or sent', async () => {
+      await ws.write('requests/Scripted.yaml', { name: 'Scripted', url: `${target.url}/hello`, scripts: { preRequest: 'ferry.variables.set("n", "1");' } });
+      await ws.write('loadtests/typos.yaml', { name: 'Typos', targets: [{ request: 'Scripted.yaml', weigth: 3 }], stages: [{ durationSecs: 2, target: 4 }], thinkTime: 100 });
+      await app.state.reload();
+      const sentBefore = target.seen.length;
+      const historyBefore = ((await client.call('GET', '/api/load/history')).body as LoadHistoryEntry[]).length;
+      const { loadTest } = (await client.call('GET', '/api/loadtest?id=typos')).body as { loadTest: LoadTestFile };
+      const said = await client.call('POST', '/api/loadtest/notices', { id: 'typos', loadTest });
+      expect(said.status).toBe(200);
+      expect(said.body).toEqual({ notices: [
+        'load tests do not run scripts; not run for: Scripted.yaml.',
+        'loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), thinkTime (did you mean thinkTimeMs?).',
+      ] });
+      // An edit not saved: the target moved to a request without scripts, the typo still there.
+      const edited = { ...loadTest, targets: loadTest.targets.map((t) => ({ ...t, request: 'Hello.yaml' })) };
+      expect((await client.call('POST', '/api/loadtest/notices', { id: 'typos', loadTest: edited })).body).toEqual({ notices: [
+        'loadtests/typos.yaml: fields that load tests do not have are ignored: targets[0].weigth (did you mean weight?), thinkTime (did you mean thinkTimeMs?).',
+      ] });
+      // A target not sent (off) has no script notice; nothing to say is an empty list.
+      const smoke = ((await client.call('GET', '/api/loadtest?id=smoke')).body as { loadTest: LoadTestFile }).loadTest;
+      expect((await client.call('POST', '/api/loadtest/notices', { id: 'typos', loadTest: { ...loadTest, targets: loadTest.targets.map((t) => ({ ...t, enabled: false })) } })).body).toMatchObject({ notices: [expect.stringMatching(/^loadtests\/typos\.yaml: fields/)] });
+      expect((await client.call('POST', '/api/loadtest/notices', { id: 'smoke', loadTest: smoke })).body).toEqual({ notices: [] });
+      // Nothing was run or sent for any of these.
+      expect(target.seen.length).toBe(sentBefore);
+      expect(((await client.call('GET', '/api/load/history')).body as LoadHistoryEntry[]).length).toBe(historyBefore);
+      expect(((await client.call('GET', '/api/loadtests')).body as LoadTestList).running).toBeNull();
+    });
 
     it('says what ferry load says before it runs, in its words: with the run from its start, to a page that opens later, and in the history line', async () => {
       await ws.write('requests/Scripted.yaml', { name: 'Scripted', url: `${target.url}/hello`, scripts: { preRequest: 'ferry.variables.set("n", "1");' } });

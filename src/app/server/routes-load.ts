@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readSettings, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import {
-  keptResultFile, LoadInputError, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, runLoadTest, StageError,
+  keptResultFile, LoadInputError, loadTestNotices, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, runLoadTest, StageError,
   type LivePoint, type LoadResult,
 } from '../../load/index.js';
 import { formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
@@ -199,6 +199,15 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       });
       await state.reload();
       return { id, loadTest };
+    },
+
+    /**
+     * What a run of the editor's load test (saved or not) would say before it runs (scripts not
+     * run, fields load tests do not have), worked out as the user edits: nothing planned or sent.
+     */
+    'POST /api/loadtest/notices': async ({ body }) => {
+      const entry = find(idOf(field(body, 'id')));
+      return { notices: loadTestNotices(state.workspace, loadTestFrom(body), entry.file) };
     },
 
     /** A new load test named `name`: one 10-second stage of 5 users, targets to add. */

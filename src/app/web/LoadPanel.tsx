@@ -29,6 +29,8 @@ type Shown =
 
 /** Live points drawn at most: an hour of seconds (the server keeps as many). */
 const POINTS_DRAWN = 3600;
+/** The editor's notices are asked for once typing pauses this long. */
+const NOTICES_DELAY_MS = 300;
 
 /** `hidden`: closed, but kept (the app keeps the panel once opened, so closing it loses no draft and no run in progress). */
 /** `diskChanges` moves when workspace files change on disk (git, an editor): the open panel reads its list again. */
@@ -45,6 +47,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const [picked, setPicked] = useState<string[]>([]);
   const [shown, setShown] = useState<Shown | null>(null);
   const [busy, setBusy] = useState(false);
+  /** What a run of the draft would say before it runs (scripts not run, fields load tests do not have), as the user edits. */
+  const [draftNotices, setDraftNotices] = useState<string[]>([]);
   const runRef = useRef<RunState | null>(null);
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
@@ -90,6 +94,23 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     // Shown again, or files changed on disk while shown: files may have come or gone meanwhile.
     if (!hidden) void loadList();
   }, [hidden, diskChanges]);
+
+  useEffect(() => {
+    // Asked again as the draft changes (and when files change on disk: a request may have gained a script); nothing runs.
+    if (!selected || !draft || hidden) return setDraftNotices([]);
+    let current = true;
+    const timer = window.setTimeout(() => {
+      api.post<{ notices: string[] }>('/api/loadtest/notices', { id: selected, loadTest: draft }).then(
+        (answer) => { if (current) setDraftNotices(answer.notices); },
+        // A draft the format refuses: Save says why; no notices meanwhile.
+        () => { if (current) setDraftNotices([]); },
+      );
+    }, NOTICES_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [selected, draft, hidden, diskChanges]);
 
   useEffect(() => {
     return onLoadEvent(({ runId, event }) => {
@@ -259,6 +280,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
               <summary>
                 <b>{saved?.name ?? selected}</b> <span className="muted">loadtests/{selected}.yaml{dirty ? ' · unsaved changes' : ''}</span>
               </summary>
+              <LoadNotices notices={draftNotices} label="Notices of this load test" />
               <LoadEditor test={draft} requests={list?.requests ?? []} onChange={setDraft} />
               <div className="load-actions">
                 <button className="primary" disabled={!dirty} onClick={() => void save()}>Save</button>

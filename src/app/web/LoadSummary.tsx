@@ -71,12 +71,13 @@ export function LoadSummary({ result, title }: { result: LoadResultView; title?:
 /**
  * What `ferry load` says on stderr before it runs, in its words: requests whose scripts load
  * tests do not run, fields of the file that load tests do not have (with the field likely meant).
- * Shown with a run from its start, and with a kept run opened from the history.
+ * Shown with a run from its start, with a kept run opened from the history, and above the editor
+ * as the draft changes (before any run).
  */
-export function LoadNotices({ notices }: { notices: readonly string[] | undefined }) {
+export function LoadNotices({ notices, label = 'Load test notices' }: { notices: readonly string[] | undefined; label?: string }) {
   if (!notices?.length) return null;
   return (
-    <ul className="load-notices" data-testid="load-notices" aria-label="Load test notices">
+    <ul className="load-notices" data-testid="load-notices" aria-label={label}>
       {notices.map((notice, i) => <li key={i}>{notice}</li>)}
     </ul>
   );
