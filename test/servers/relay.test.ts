@@ -67,8 +67,21 @@ describe('TCP relay', () => {
     await new Promise((r) => client.once('close', r));
     await eventually(async () => handle.traffic.recent().length > 0);
     const record = handle.traffic.recent()[0] as MessageRecord;
-    expect(record.summary).toMatch(new RegExp(`error 127\\.0\\.0\\.1:${unused}: ECONNREFUSED`));
+    expect(record.detail.preview).toBe(`127.0.0.1:${unused} refused the connection (ECONNREFUSED): nothing is listening there; start the target, or check proxy.target`);
     expect(record.level).toBe('error');
+  });
+
+  it('says the target does not answer TLS, and what to set, when upstreamTls is on for a plain server', async () => {
+    // A plain HTTP server: it answers the ClientHello with a 400 in text.
+    const plain = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')));
+    echoes.push(plain);
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', () => r()));
+    const target = (plain.address() as net.AddressInfo).port;
+    const { server, handle } = await relay({ target: `127.0.0.1:${target}`, upstreamTls: true });
+    await runTool('socat', ['-t', '2', '-', `TCP:127.0.0.1:${server!.port}`], 'hello\n');
+    await eventually(async () => handle.traffic.recent().length > 0);
+    const record = handle.traffic.recent()[0] as MessageRecord;
+    expect(record.detail.preview).toMatch(new RegExp(`^127\\.0\\.0\\.1:${target} does not answer TLS \\([^)]+\\): it may be a plain TCP server; set proxy\\.upstreamTls to false, or check the port$`));
   });
 
   it('closes the target connection when the client goes, and refuses an empty target at load', async () => {

@@ -16,6 +16,7 @@ import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, S
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
+import { errorCode, notTlsReason } from '../../../protocols/connection-errors.js';
 
 /** Giving up on a target that does not answer the connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -117,7 +118,7 @@ class RelayKind implements SocketKindInstance {
       upstream.destroy();
     });
     upstream.on('error', (error) => {
-      failure ??= `${state.label}: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
+      failure ??= targetFailure(error, state.label);
       client.destroy();
     });
     let closed = 0;
@@ -131,6 +132,18 @@ class RelayKind implements SocketKindInstance {
     client.once('close', onClose);
     upstream.once('close', onClose);
   }
+}
+
+/** Why the target connection failed, and what to do: the record of a relayed connection that failed on its target's side. */
+function targetFailure(error: Error, label: string): string {
+  const code = errorCode(error);
+  if (code === 'ECONNREFUSED') return `${label} refused the connection (ECONNREFUSED): nothing is listening there; start the target, or check proxy.target`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${label}: the host name could not be resolved (${code}); check proxy.target`;
+  const notTls = code.startsWith('ERR_SSL') ? notTlsReason(`${error.message} ${code.replace(/_/g, ' ')}`) : undefined;
+  if (notTls) return `${label} does not answer TLS (${notTls.toLowerCase()}): it may be a plain TCP server; set proxy.upstreamTls to false, or check the port`;
+  if (code.startsWith('ERR_SSL')) return `${label}: the TLS handshake failed (${code}); if the target is not a TLS server, set proxy.upstreamTls to false`;
+  if (code === 'ECONNRESET') return `${label} reset the connection (ECONNRESET)`;
+  return `${label}: ${code || error.message}`;
 }
 
 export const relayKind: ServerKindModule = {
