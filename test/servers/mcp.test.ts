@@ -5,7 +5,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, send, serve } from './helpers.js';
+import { MCP_TIMINGS } from '../../src/servers/kinds/mcp/mcp.js';
+import { eventually, makeWorkspace, send, serve } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
 const clients: Client[] = [];
@@ -136,4 +137,26 @@ describe('MCP server', () => {
       expect(record.bytesOut).toBeGreaterThan(record.bytesIn);
     });
   }
+  it('closes a Streamable HTTP session its client left without ending it, not one whose client still listens', async () => {
+    const saved = MCP_TIMINGS.sessionIdleMs;
+    MCP_TIMINGS.sessionIdleMs = 300;
+    try {
+      const { server } = await mcpServer();
+      const staying = await connectClient(server!.url, 'streamable');
+      // The SDK client's close() aborts its requests and its GET stream; it does not DELETE the session.
+      for (let i = 0; i < 3; i++) {
+        const leaving = await connectClient(server!.url, 'streamable');
+        await leaving.callTool({ name: 'echo_all', arguments: {} });
+        await leaving.close();
+      }
+      expect(server!.openStreams()).toBe(4);
+      await eventually(async () => server!.openStreams() === 1, 5000);
+      // The client that stayed (its GET stream open) keeps its session past the idle time.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(server!.openStreams()).toBe(1);
+      expect(await staying.callTool({ name: 'echo_all', arguments: { a: 1 } })).toMatchObject({ content: [{ text: 'args={"a":1} in dev' }] });
+    } finally {
+      MCP_TIMINGS.sessionIdleMs = saved;
+    }
+  });
 });

@@ -26,6 +26,39 @@ const MESSAGES_PATH = '/messages';
 
 export type McpRecord = TrafficRecord<CallNote>;
 
+/**
+ * `sessionIdleMs`: a Streamable HTTP session with no request for this long and no GET stream open
+ * is closed: its client left without ending it (the SDK client's close() sends no DELETE). A
+ * field, not a constant, so tests can shorten it.
+ */
+export const MCP_TIMINGS = { sessionIdleMs: 30 * 60_000 };
+
+/** Closes a session when it has been idle for MCP_TIMINGS.sessionIdleMs with no GET stream open. */
+class IdleSession {
+  #streams = 0;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(close: () => void) {
+    this.#timer = setTimeout(() => (this.#streams > 0 ? this.#timer.refresh() : close()), MCP_TIMINGS.sessionIdleMs);
+    this.#timer.unref();
+  }
+
+  /** A request of the session: the idle time starts again; a GET stream holds the session open until it closes. */
+  request(req: IncomingMessage, res: ServerResponse): void {
+    this.#timer.refresh();
+    if (req.method !== 'GET') return;
+    this.#streams++;
+    res.once('close', () => {
+      this.#streams--;
+      this.#timer.refresh();
+    });
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
 interface Open {
   close(): Promise<void>;
 }
@@ -34,7 +67,7 @@ class McpKind implements HttpKindInstance {
   #state: SessionState | undefined;
   #path = '/mcp';
   #cors = false;
-  readonly #streamable = new Map<string, StreamableHTTPServerTransport>();
+  readonly #streamable = new Map<string, { transport: StreamableHTTPServerTransport; idle: IdleSession }>();
   readonly #legacy = new Map<string, SSEServerTransport>();
   readonly #open = new Set<Open>();
   readonly #timers = new PendingTimers();
@@ -61,6 +94,7 @@ class McpKind implements HttpKindInstance {
   close(): void {
     this.#timers.clear();
     for (const open of this.#open) void open.close().catch(() => {});
+    for (const { idle } of this.#streamable.values()) idle.stop();
     this.#open.clear();
     this.#streamable.clear();
     this.#legacy.clear();
@@ -102,9 +136,10 @@ class McpKind implements HttpKindInstance {
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? this.#streamable.get(id) : undefined;
     if (existing !== undefined) {
+      existing.idle.request(req, res);
       const body = req.method === 'POST' ? await this.#json(req, res) : undefined;
       if (req.method === 'POST' && body === undefined) return;
-      return existing.handleRequest(req, res, body);
+      return existing.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return this.#plain(res, typeof id === 'string' ? 404 : 400, typeof id === 'string' ? 'No such MCP session; initialize a new one.\n' : 'Send an initialize request first (POST).\n');
     const body = await this.#json(req, res);
@@ -113,11 +148,14 @@ class McpKind implements HttpKindInstance {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        this.#streamable.set(sessionId, transport);
+        this.#streamable.set(sessionId, { transport, idle: new IdleSession(() => void transport.close().catch(() => {})) });
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) this.#streamable.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) {
+        this.#streamable.get(transport.sessionId)?.idle.stop();
+        this.#streamable.delete(transport.sessionId);
+      }
       this.#open.delete(transport);
     };
     this.#open.add(transport);
