@@ -1,11 +1,12 @@
 /** The DNS server against Debian's kdig over UDP and TCP; every record answers loopback addresses. */
+import dgram from 'node:dgram';
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { DNS_TIMINGS } from '../../src/servers/kinds/dns/dns.js';
 import type { DnsRecord } from '../../src/servers/kinds/dns/dns-traffic.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
-import { makeWorkspace, serve, writeServer } from './helpers.js';
+import { eventually, makeWorkspace, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
 const RECORDS = [
@@ -152,6 +153,52 @@ describe('DNS server', () => {
     expect(await short(server!.port, 'many.example.test', 'A', '+noedns')).toHaveLength(40);
     const transports = (upstream.handle.traffic.recent() as DnsRecord[]).map((r) => r.detail.transport);
     expect(transports).toEqual(['tcp', 'tcp', 'udp', 'udp', 'tcp']);
+  });
+
+  it('asks a silent upstream at most 256 queries at a time; past that answers SERVFAIL at once, saying why', async () => {
+    const silent = dgram.createSocket('udp4');
+    await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));
+    let asked = 0;
+    silent.on('message', () => asked++);
+    const client = dgram.createSocket('udp4');
+    try {
+      const upstream = `127.0.0.1:${silent.address().port}`;
+      const { server, handle } = await dnsServer({ records: [], upstream });
+      await new Promise<void>((r) => client.bind(0, '127.0.0.1', () => r()));
+      const answers: number[] = [];
+      client.on('message', (m) => answers.push(m.readUInt16BE(2) & 15));
+      // 50 at a time, so the kernel's receive buffers do not drop any.
+      for (let id = 1; id <= 600; id++) {
+        client.send(dnsPacket.encode({ type: 'query', id, questions: [{ type: 'A', name: `n${id}.elsewhere.test` }] }), server!.port, '127.0.0.1');
+        if (id % 50 === 0) await new Promise((r) => setTimeout(r, 10));
+      }
+      await eventually(async () => answers.length >= 600 - 256, 1500);
+      // Every datagram was read: no more than 256 waited on the upstream, the rest were answered.
+      expect(asked).toBeLessThanOrEqual(256);
+      expect(answers.every((rcode) => rcode === 2)).toBe(true);
+      const record = (handle.traffic.recent() as DnsRecord[]).find((r) => r.detail.rcode === 'SERVFAIL')!;
+      expect(record.detail.upstream).toBe(`${upstream}, not asked: 256 queries already wait for it`);
+    } finally {
+      client.close();
+      silent.close();
+    }
+  });
+
+  it('stops while a query waits on the upstream without failing when the wait ends', async () => {
+    const silent = dgram.createSocket('udp4');
+    await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));
+    const asked = new Promise((r) => silent.once('message', r));
+    try {
+      const { server, handle } = await dnsServer({ records: [], upstream: `127.0.0.1:${silent.address().port}` });
+      const answer = kdig(server!.port, 'late.test', 'A', '+notcp');
+      await asked;
+      await handle.stop();
+      // kdig gives up after 3 s: by then the upstream's wait (2 s) has ended, after the stop, and
+      // its SERVFAIL was not sent on the closed socket (that threw, an unhandled rejection).
+      await answer;
+    } finally {
+      silent.close();
+    }
   });
 
   it('does not forward to itself (a loop): SERVFAIL at once', async () => {

@@ -26,6 +26,12 @@ const NXDOMAIN = 3;
 const SERVFAIL = 2;
 const FORMERR = 1;
 const REFUSED = 5;
+/**
+ * Queries that may wait on the upstream at once; past this a query is answered SERVFAIL without
+ * asking (as BIND does past its recursive-clients), so a burst of queries cannot open a socket
+ * each without bound (EMFILE) or flood the upstream.
+ */
+const MAX_FORWARDING = 256;
 /** Binding UDP and TCP to the same free port can race with other programs: tries. */
 const BIND_TRIES = 5;
 
@@ -45,6 +51,8 @@ class DnsKind implements SocketKindInstance {
   #state: State | undefined;
   /** The bound port, so an upstream that is this server itself is not asked (a loop). */
   #port = 0;
+  /** Queries waiting on the upstream now. */
+  #forwarding = 0;
 
   constructor(private readonly context: KindContext) {}
 
@@ -95,12 +103,14 @@ class DnsKind implements SocketKindInstance {
       throw error;
     }
     tcp.on('error', () => {});
+    let closing: Promise<void> | undefined;
     udp.on('message', (query, from) => {
       void this.#answer(query, 'udp', `${from.address}:${from.port}`).then((answer) => {
-        if (answer !== undefined) udp.send(answer, from.port, from.address);
+        // An answer from the upstream can come after the server stopped: sending on the closed
+        // socket threw, an unhandled rejection that ended `ferry serve`.
+        if (answer !== undefined && closing === undefined) udp.send(answer, from.port, from.address);
       });
     });
-    let closing: Promise<void> | undefined;
     return {
       url: `dns://127.0.0.1:${port}`,
       port,
@@ -176,14 +186,25 @@ class DnsKind implements SocketKindInstance {
     const found = inClass ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true };
     if (found.unknown && state.upstream !== undefined) {
       const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
-      const upstream = chosen && isSelf(chosen, this.#port) ? undefined : chosen;
-      const relayed = upstream && (await forward(raw, upstream, transport));
-      if (relayed) {
+      const self = chosen !== undefined && isSelf(chosen, this.#port);
+      const busy = this.#forwarding >= MAX_FORWARDING;
+      const upstream = self || busy ? undefined : chosen;
+      let relayed: Buffer | undefined;
+      if (upstream) {
+        this.#forwarding++;
+        try {
+          relayed = await forward(raw, upstream, transport);
+        } finally {
+          this.#forwarding--;
+        }
+      }
+      if (upstream && relayed) {
         this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label, records: relayedLines(relayed) }, start, raw.length, relayed.length);
         return relayed;
       }
       const failed = dnsPacket.encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
-      this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: upstream?.label ?? (chosen ? `${chosen.label}, which is this server itself` : 'system (none configured)') }, start, raw.length, failed.length);
+      const why = chosen === undefined ? 'system (none configured)' : self ? `${chosen.label}, which is this server itself` : busy ? `${chosen.label}, not asked: ${MAX_FORWARDING} queries already wait for it` : chosen.label;
+      this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: why }, start, raw.length, failed.length);
       return failed;
     }
     if (!inClass) {
