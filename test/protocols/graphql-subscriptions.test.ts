@@ -15,6 +15,7 @@ import { failure, received, sendRequest } from './streaming-send.js';
 import { sendWith } from './kind-cases.js';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind } from '../../src/protocols/index.js';
+import { hawkCheck, type Received } from '../support/auth-checks.js';
 
 let wsPeer: GraphqlPeer;
 let ssePeer: GraphqlPeer;
@@ -287,5 +288,89 @@ describe('queries and mutations', () => {
     const result = await sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: '{ hello' } } });
     expect(result.outcome.status).toBe(200);
     expect(JSON.parse(Buffer.from(result.body).toString()).errors[0].message).toMatch(/Syntax Error/);
+  });
+});
+
+describe('a signed GraphQL subscription over SSE across redirects (as the HTTP client sends one)', () => {
+  type Seen = Received & { server: 'a' | 'b' };
+  const seen: Seen[] = [];
+  const servers: http.Server[] = [];
+  const ports: number[] = [];
+  const answer = (name: 'a' | 'b') => (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ server: name, method: req.method!, target: req.url!, host: req.headers.host!, headers: req.headers, body: Buffer.concat(chunks) });
+      const path = req.url!.split('?')[0];
+      if (path === '/old') res.writeHead(307, { location: '/new?v=2' }).end();
+      else if (path === '/away') res.writeHead(307, { location: `http://127.0.0.1:${ports[1]}/new` }).end();
+      else if (path === '/digest' && !req.headers.authorization) res.writeHead(401, { 'www-authenticate': 'Digest realm="r", nonce="n1", qop="auth"' }).end();
+      else res.writeHead(200, { 'content-type': 'text/event-stream' }).end('event: next\ndata: {"data":{"n":1}}\n\nevent: complete\ndata: \n\n');
+    });
+  };
+  beforeAll(async () => {
+    for (const name of ['a', 'b'] as const) {
+      const server = http.createServer(answer(name));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+      ports.push((server.address() as AddressInfo).port);
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+  const subscribe = (path: string, auth: Record<string, unknown>) => {
+    seen.length = 0;
+    return sendRequest('http', { method: 'POST', url: `http://127.0.0.1:${ports[0]}${path}`, auth, body: { type: 'graphql', graphql: { query: 'subscription { n }', transport: 'sse' } } });
+  };
+
+  it('signs each same-origin hop for its URL and the body the subscription POSTs (Hawk with the payload hash)', async () => {
+    const result = await subscribe('/old', { type: 'hawk', authId: 'id', authKey: 'k', includePayloadHash: true });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+    expect(seen.map((r) => `${r.method} ${r.target}`)).toEqual(['POST /old', 'POST /new?v=2']);
+    expect(seen.map((r) => hawkCheck(r, ports[0]!, { key: 'k', algorithm: 'sha256' }))).toMatchObject([{ ok: true, hashOk: true }, { ok: true, hashOk: true }]);
+  });
+
+  it('drops the Authorization and the other signing headers on a redirect to another origin (AWS Signature V4)', async () => {
+    const result = await subscribe('/away', { type: 'awsv4', accessKey: 'AKID', secretKey: 'secret', region: 'us-east-1', service: 'execute-api', sessionToken: 'tok' });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+    expect(seen.map((r) => `${r.server} ${r.target}`)).toEqual(['a /away', 'b /new']);
+    expect(seen[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 /);
+    for (const name of ['authorization', 'x-amz-date', 'x-amz-content-sha256', 'x-amz-security-token']) expect(seen[1]!.headers[name], name).toBeUndefined();
+  });
+  it('answers a Digest challenge to the POST, as the HTTP client does for any request', async () => {
+    const result = await subscribe('/digest', { type: 'digest', username: 'u', password: 'p' });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+    expect(seen.map((r) => r.headers.authorization === undefined)).toEqual([true, false]);
+    expect(String(seen[1]!.headers.authorization)).toMatch(/^Digest username="u", realm="r", nonce="n1", uri="\/digest"/);
+  });
+});
+
+describe('a live GraphQL subscription over SSE', () => {
+  it('stays open as events arrive and closes cleanly when the user closes it', async () => {
+    const { prepareRequest } = await import('../../src/request/index.js');
+    const { workspaceSchema } = await import('../../src/model/index.js');
+    const request = requestSchema.parse({ name: 'live', kind: 'http', method: 'POST', url: ssePeer.url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 50, delayMs: 40) }', transport: 'sse' } }, settings: { timeoutMs: 5000 } });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } });
+    const { HttpAgents } = await import('../../src/protocols/http/http.js');
+    const agents = new HttpAgents();
+    const messages: string[] = [];
+    try {
+      const live = await requestKind('http').connect!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false }, { onMessage: (m) => messages.push(`${m.direction} ${m.text}`) });
+      await eventually(() => messages.filter((m) => m.startsWith('received')).length >= 2);
+      expect(live.isOpen).toBe(true);
+      await live.close();
+      const end = await live.ended;
+      expect(end.by).toBe('client');
+      const count = messages.length;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(messages.length).toBe(count);
+      expect(messages.filter((m) => m.startsWith('received'))[0]).toBe('received {"data":{"count":1}}');
+    } finally {
+      await agents.close();
+    }
   });
 });

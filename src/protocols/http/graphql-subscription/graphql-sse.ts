@@ -1,18 +1,23 @@
 /**
  * Subscriptions over GraphQL over SSE (transport `sse`), with the `graphql-sse` library's client
  * in distinct-connections mode: one POST per subscription, answered with an event stream of `next`
- * events until `complete`. The POST goes through Ferry's HTTP dispatcher (TLS verification, proxy,
- * HTTP version) with the request's headers, auth and cookies. A refusal whose body is a GraphQL
+ * events until `complete`. The POST is sent by Ferry's HTTP client (sendHttp: TLS verification,
+ * proxy, HTTP version, cookies, redirects with their auth rules) with the request's headers and auth;
+ * a signing auth signs the POST the library makes (its URL and body) and each same-origin redirect
+ * again, as for any HTTP request. A refusal whose body is a GraphQL
  * `errors` list (a query the server does not validate) ends the stream with `error`, as the
  * WebSocket protocols' `error` message does; other refusals fail the send with the server's words.
  */
-import { fetch as undiciFetch, Response as UndiciResponse, type Response } from 'undici';
+import { STATUS_CODES } from 'node:http';
+import { Response as UndiciResponse, type Response, type RequestInit } from 'undici';
 import { DEFAULT_SETTINGS } from '../../../model/index.js';
-import type { PreparedRequest, PreparedSettings } from '../../../request/prepared.js';
+import type { PreparedHeader, PreparedRequest, PreparedSettings } from '../../../request/prepared.js';
 import { describeSocketError } from '../../connection-errors.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
 import { responseTooLarge } from '../http-errors.js';
+import { sendHttp } from '../http.js';
+import { withStreamHeaders } from '../../sse/stream-headers.js';
 import { StreamSession } from '../../stream/session.js';
 import type { GraphqlOperation } from './operation.js';
 import { connectionHeaders, receiveResult, subscribeText } from './target.js';
@@ -26,9 +31,9 @@ const MB = 1024 * 1024;
 
 export async function subscribeSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { createClient } = await import('graphql-sse');
-  const settings = checkedSettings(prepared);
+  checkSettings(prepared);
   const session = new StreamSession(prepared, signal);
-  const state = startSse(createClient, prepared, operation, url, context, session, settings);
+  const state = startSse(createClient, prepared, operation, url, context, session);
   await session.finish();
   const answer = state.answer;
   const headers: [string, string][] = answer ? [...answer.headers] : [];
@@ -50,9 +55,9 @@ export async function subscribeSse(prepared: PreparedRequest, operation: Graphql
 /** The subscription kept open (live): its results are messages until the server completes it or the user closes it. */
 export async function connectSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const { createClient } = await import('graphql-sse');
-  const settings = checkedSettings(prepared);
+  checkSettings(prepared);
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
-  const state = startSse(createClient, prepared, operation, url, context, session, settings);
+  const state = startSse(createClient, prepared, operation, url, context, session);
   return openLive(session, {
     noun: `the GraphQL subscription at ${url.host}`,
     info: () => ({ url: url.href, headers: state.answer ? [...state.answer.headers] : [], detail: { transport: 'graphql-sse' } }),
@@ -60,12 +65,12 @@ export async function connectSse(prepared: PreparedRequest, operation: GraphqlOp
   });
 }
 
-function checkedSettings(prepared: PreparedRequest): PreparedSettings {
+/** Refused before the session opens (the HTTP client would refuse it at the POST). */
+function checkSettings(prepared: PreparedRequest): void {
   const settings: PreparedSettings = prepared.settings ?? (DEFAULT_SETTINGS as unknown as PreparedSettings);
   if (settings.httpVersion === 'http3') {
     throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
   }
-  return settings;
 }
 
 /** POSTs the subscription and wires its events to the session: the one connection code of send and connect. */
@@ -76,27 +81,22 @@ function startSse(
   url: URL,
   context: SendContext,
   session: StreamSession,
-  settings: PreparedSettings,
 ): { answer: Response | undefined } {
-  // checkedSettings refused http3.
-  const dispatcher = context.agents.get(settings.verifyTls, settings.httpVersion as Exclude<PreparedSettings['httpVersion'], 'http3'>, settings.proxy === false);
   const state: { answer: Response | undefined } = { answer: undefined };
   let refusal: { status: number; statusText: string; body: string } | undefined;
-  /** fetch's own error (the library keeps only its text): its cause says refused, TLS… */
+  /** The HTTP client's own error (the library keeps only its text): refused, TLS… */
   let fetchError: unknown;
   /** The event stream passed `maxResponseMb`. */
   let tooLarge = false;
 
-  const fetchFn = async (input: string, init: Parameters<typeof undiciFetch>[1]) => {
+  const fetchFn = async (input: string, init?: RequestInit) => {
     let response: Response;
     try {
-      response = await undiciFetch(input, { ...init, dispatcher, redirect: settings.followRedirects ? 'follow' : 'manual' });
+      response = await postThroughClient(prepared, input, init, context);
     } catch (error) {
       fetchError ??= error;
       throw error;
     }
-    const setCookies = response.headers.getSetCookie();
-    if (setCookies.length && context.cookies) context.cookies.store(response.url || input, setCookies);
     if (init?.method === 'POST') state.answer = response;
     if (!response.ok && init?.method === 'POST') refusal = { status: response.status, statusText: response.statusText, body: await readSome(response) };
     return response.ok ? limited(response, context.maxResponseMb, () => (tooLarge = true)) : response;
@@ -104,8 +104,7 @@ function startSse(
   const client = createClient({
     url: url.href,
     singleConnection: false,
-    headers: sseHeaders(prepared, url, context),
-    fetchFn,
+    fetchFn: fetchFn as unknown as typeof fetch,
     retryAttempts: 0,
     on: { connected: () => session.open().sent({ event: 'subscribe', text: subscribeText(operation) }) },
   });
@@ -131,17 +130,71 @@ function startSse(
   return state;
 }
 
-/** The request's headers as one value per name (cookies joined with `; `), with the jar's cookies. */
-function sseHeaders(prepared: PreparedRequest, url: URL, context: SendContext): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const add = (name: string, value: string) => {
-    const key = name.toLowerCase();
-    headers[key] = headers[key] === undefined ? value : headers[key] + (key === 'cookie' ? '; ' : ', ') + value;
-  };
-  for (const { name, value } of connectionHeaders(prepared)) add(name, value);
-  const jar = context.cookies?.cookieHeader(url.href);
-  if (jar) add('cookie', jar);
-  return headers;
+/**
+ * The library's POST sent by the HTTP client, answered as a fetch Response: an event stream as it
+ * arrives, any other answer whole. The request's headers and auth go with the library's Content-Type
+ * and Accept (cookies from the jar are added per hop by the client). A signed request is signed for
+ * this POST (the subscription URL and the body the library writes, not the prepared ones), and again
+ * for each redirect within the origin; a redirect elsewhere drops its credentials, as for any request.
+ */
+async function postThroughClient(prepared: PreparedRequest, input: string, init: RequestInit | undefined, context: SendContext): Promise<Response> {
+  const given = new Headers(init?.headers as HeadersInit | undefined);
+  const headers: PreparedHeader[] = [...connectionHeaders(prepared)];
+  for (const name of ['content-type', 'accept']) {
+    const value = given.get(name);
+    if (value !== null) headers.push({ name: name === 'accept' ? 'Accept' : 'Content-Type', value });
+  }
+  const bytes = Buffer.from(typeof init?.body === 'string' ? init.body : '', 'utf8');
+  let post: PreparedRequest = withStreamHeaders({ ...prepared, url: input, method: 'POST', headers, body: { kind: 'bytes', source: 'graphql', bytes, isText: true } });
+  if (prepared.signEachHop) {
+    const { signHop } = await import('../sign-hop.js');
+    const signed = await signHop(prepared.signEachHop, 'POST', new URL(input), post.headers.map((h) => [h.name, h.value] as [string, string]), bytes, post.body);
+    post = { ...post, url: signed.url.href, headers: signed.headers.map(([name, value]) => ({ name, value })) };
+  }
+
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let finish: (() => void) | undefined;
+  // Cancelled by the reader (the library, on unsubscribe): nothing more is put in the stream.
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    cancel: () => {
+      cancelled = true;
+      finish?.();
+    },
+  });
+  let streaming = false;
+  return new Promise<Response>((resolve, reject) => {
+    sendHttp(post, {
+      agents: context.agents,
+      ...(context.cookies ? { cookies: context.cookies } : {}),
+      maxResponseMb: context.maxResponseMb,
+      ...(init?.signal ? { signal: init.signal as AbortSignal } : {}),
+      // A 2xx answer is handed over as it arrives (limited() bounds it); others are read whole.
+      streamBody: (status, answerHeaders) => {
+        if (status < 200 || status > 299) return undefined;
+        streaming = true;
+        resolve(new UndiciResponse(body as unknown as ConstructorParameters<typeof UndiciResponse>[0], { status, statusText: STATUS_CODES[status] ?? '', headers: answerHeaders as [string, string][] }));
+        return {
+          discards: true,
+          start: (end) => void (finish = end),
+          feed: (chunk) => {
+            if (!cancelled) controller.enqueue(new Uint8Array(chunk));
+            return undefined;
+          },
+        };
+      },
+    }).then(
+      (result) => {
+        if (streaming && !cancelled) controller.close();
+        else resolve(new UndiciResponse(Buffer.from(result.body), { status: result.status, statusText: result.statusText, headers: result.headers }));
+      },
+      (error: unknown) => {
+        if (!streaming) reject(error);
+        else if (!cancelled) controller.error(error);
+      },
+    );
+  });
 }
 
 /** The `errors` list of a GraphQL JSON answer, or undefined. */
