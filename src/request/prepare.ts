@@ -143,7 +143,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   const allowFilesOutside = options.allowFilesOutside ?? app.filesOutsideWorkspace;
   let signed = false;
-  const signContext = { fill, root: workspace.root, allowFilesOutside, where };
+  // One map of key files read for this request: signing it again (redirects, load-test sends) reads none.
+  const signContext = { fill, root: workspace.root, allowFilesOutside, where, keyFiles: new Map<string, string>() };
   // A copy of each part signing changes (OAuth 1.0 may put its parameters in a form body).
   const unsigned = options.signEachSend && signsRequest(auth.type) ? { url: url.href, headers: headers.map((h) => ({ ...h })), body: { ...body } } : undefined;
   // Signed with the method the server sees: the WebSocket and Socket.IO upgrades are GETs; gRPC

@@ -14,6 +14,12 @@ export interface SignContext {
   root: string;
   allowFilesOutside: boolean;
   where: string;
+  /**
+   * The key files this prepared request has read, by the path as written: its later signings
+   * (each redirect, each send of a load test) take the key from here, so one request is signed
+   * with one key even when the file changes meanwhile, and the file is read once.
+   */
+  keyFiles?: Map<string, string>;
 }
 
 /** A PEM key file is a few kilobytes; a larger file is not a key. */
@@ -24,12 +30,17 @@ export async function readPrivateKey(auth: Record<string, unknown>, ctx: SignCon
   let pem = ctx.fill(String(auth.privateKey ?? ''));
   let source = 'privateKey';
   if (file !== '') {
-    const absolute = await checkBodyFile(file, ctx, `${what} private key`);
-    try {
-      pem = await readFileNoFollow(absolute, 'utf8', MAX_KEY_FILE_BYTES);
-    } catch (error) {
-      if (error instanceof FileTooLargeError) throw new PrepareError(`${ctx.where}: the ${what} private key file ${file} is over 1 MB; it is not a PEM key.`);
-      throw new PrepareError(`${ctx.where}: the ${what} private key file ${file} cannot be read: ${(error as Error).message}.`);
+    const read = ctx.keyFiles?.get(file);
+    if (read !== undefined) pem = read;
+    else {
+      const absolute = await checkBodyFile(file, ctx, `${what} private key`);
+      try {
+        pem = await readFileNoFollow(absolute, 'utf8', MAX_KEY_FILE_BYTES);
+      } catch (error) {
+        if (error instanceof FileTooLargeError) throw new PrepareError(`${ctx.where}: the ${what} private key file ${file} is over 1 MB; it is not a PEM key.`);
+        throw new PrepareError(`${ctx.where}: the ${what} private key file ${file} cannot be read: ${(error as Error).message}.`);
+      }
+      ctx.keyFiles?.set(file, pem);
     }
     source = `privateKeyFile ${file}`;
   }

@@ -396,6 +396,19 @@ describe('a redirect within the origin is signed again for its method and URL (a
     expect(jwtCheck(first.get('jwt')!, secret).ok).toBe(true);
   });
 
+  it('a key file is read once per prepared request: replaced before a redirect, the redirect is still signed with the key of the first hop', async () => {
+    redirecting();
+    await fs.writeFile(path.join(root, 'keys', 'swap.pem'), pem(rsa.privateKey));
+    received.length = 0;
+    const prepared = await prepare({ url: `${base}/from?code=302`, auth: { type: 'jwt', algorithm: 'RS256', payload: '{"iss":"ferry"}', privateKeyFile: 'keys/swap.pem' } });
+    // Another key lands in the file while the request is on its way (a rotation, an editor saving).
+    await fs.writeFile(path.join(root, 'keys', 'swap.pem'), pem(ec.privateKey));
+    const result = await sendHttp(prepared, { agents });
+    expect(result.status).toBe(200);
+    expect(received.map((r) => r.target)).toEqual(['/from?code=302', '/to/there?y=2']);
+    expect(received.map((r) => jwtCheck(String(r.headers.authorization).slice('Bearer '.length), rsa.publicKey).ok)).toEqual([true, true]);
+  });
+
   it('Hawk with the payload hash: a 308 keeps the POST and its body, signed for the new path', async () => {
     redirecting();
     const { result } = await send({ method: 'POST', url: `${base}/from?code=308`, body: { type: 'json', text: '{"a":1}' }, auth: { type: 'hawk', authId: 'id', authKey: 'k', includePayloadHash: true } });
