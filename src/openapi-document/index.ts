@@ -9,6 +9,6 @@ export { isYamlSyntaxError, parseDocumentText, type DocumentData, type ReadOptio
 export { detectDialect, specVersionOf, type SpecVersion, type SpecVersionInfo } from './version.js';
 export { RefResolver, refName } from './refs.js';
 export { OpenApiDocument, type Dialect, type FoundOperation } from './document.js';
-export { ExampleGenerator, typeOf, type ExampleDirection } from './schema-example.js';
+export { ExampleGenerator, isGeneratedPlaceholder, typeOf, type ExampleDirection } from './schema-example.js';
 export { DocumentedAnswers, defaultResponseKey, isJsonMedia, responseKeys, statusForKey, type DocumentedAnswer } from './documented-answers.js';
 export { isXmlMedia, xmlRootName, xmlText } from './xml-text.js';

@@ -216,6 +216,19 @@ export class ExampleGenerator {
   }
 }
 
+/**
+ * Whether a value is one the generator makes up when the schema gives none (`"string"` or a
+ * format's example, stretched or cut, `0`, `true`, `""`, `null`), rather than data someone
+ * chose: an update tells a body an earlier Ferry generated differently from your edit by it.
+ */
+export function isGeneratedPlaceholder(value: unknown): boolean {
+  if (value === null || value === true || value === 0 || value === '') return true;
+  if (typeof value !== 'string') return false;
+  return PLACEHOLDER_TEXTS.some((text) => text.repeat(Math.ceil(value.length / text.length)).startsWith(value));
+}
+
+const PLACEHOLDER_TEXTS = ['string', ...new Set(Object.values(STRING_FORMATS).filter((text) => text !== ''))];
+
 /** `full` with what it lacks taken from `skeleton` (same shape): missing fields, at any depth, and array items. */
 function fillMissing(full: unknown, skeleton: unknown): unknown {
   if (full === undefined) return skeleton;

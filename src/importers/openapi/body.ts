@@ -15,6 +15,8 @@ export interface BodyOutcome {
   contentTypeHeader?: string;
   /** The body refers to a file the user must choose (binary body, multipart file part). */
   needsFile: boolean;
+  /** A JSON body generated from the schema (the document gives no example). */
+  generated?: true;
 }
 
 type Kind = 'json' | 'xml' | 'formUrlencoded' | 'multipart' | 'text' | 'binary';
@@ -122,7 +124,7 @@ export class BodyBuilder {
       case 'json': {
         const given = explicit();
         const text = given.found ? givenJsonText(given.value, schema) : this.generatedJsonText(rawSchema, schema);
-        return { body: { type: 'json', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false };
+        return { body: { type: 'json', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false, ...(given.found ? {} : { generated: true as const }) };
       }
       case 'xml': {
         const value = example();

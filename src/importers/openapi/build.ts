@@ -22,6 +22,8 @@ export interface GeneratedOperation {
   request: ImportedRequestData;
   /** Path parameters as environment variables. */
   variables: ImportedVariable[];
+  /** The request's JSON body was generated from the schema, not taken from an example. */
+  bodyGenerated?: true;
 }
 
 export interface GeneratedCollection {
@@ -148,7 +150,7 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
       openapi: { operation: text },
     };
     const tag = firstTag(op.operation);
-    operations.push({ operation: text, ...(tag !== undefined ? { tag } : {}), request, variables: parts.variables });
+    operations.push({ operation: text, ...(tag !== undefined ? { tag } : {}), request, variables: parts.variables, ...(body.generated ? { bodyGenerated: true as const } : {}) });
     pathVariables.push(...parts.variables);
   }
   pathVariables.forEach(addVariable);

@@ -209,6 +209,50 @@ describe('update from API spec', () => {
     expect(env.value.variables.find((v) => v.key === 'thingId')?.value).toBe('t-1');
   });
 
+  it('a generated body that only an earlier Ferry generated differently is not taken for your edit; edited and example bodies stay kept', async () => {
+    const petBody = (extra: Record<string, unknown> = {}) => ({ content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet', ...extra } } } });
+    const pets = {
+      openapi: '3.1.0',
+      info: { title: 'Pets' },
+      servers: [{ url: 'https://pets.example.test' }],
+      paths: {
+        '/pets': { post: { summary: 'Create', requestBody: petBody(), responses: ok } },
+        '/pets/{id}': { put: { summary: 'Replace', requestBody: petBody(), responses: ok } },
+        '/pets/{id}/note': { put: { summary: 'Note', requestBody: { content: { 'application/json': { schema: { type: 'object' }, example: { count: 5, note: 'hi' } } } }, responses: ok } },
+      },
+      components: {
+        schemas: {
+          Count: { type: 'integer' },
+          Pet: { type: 'object', properties: { name: { type: 'string', minLength: 8 }, born: { type: 'string', format: 'date' }, count: { $ref: '#/components/schemas/Count', minimum: 5 }, tame: { type: 'boolean', default: false } } },
+        },
+      },
+    };
+    const root = await importedWorkspace(pets);
+    const before = await requestsByOperation(root);
+    const bodyOf = (operation: string, map = before.requests) => JSON.parse(map.get(operation)!.request.body.text);
+    expect(bodyOf('POST /pets')).toEqual({ name: 'stringst', born: '2024-01-01', count: 5, tame: false });
+    const setBody = (operation: string, value: unknown) =>
+      editRequest(root, before.requests.get(operation)!.path, (t) => t.replace(/text: \|-?\n(\s+)\{[\s\S]*?\n\1\}/, `text: '${JSON.stringify(value)}'`));
+    // As an earlier Ferry generated it (keywords beside $ref ignored, no minLength, defaults of any kind): placeholders only.
+    await setBody('POST /pets', { name: 'string', born: '2024-01-01', count: 0, tame: true });
+    // Real edits: a value of the user's own, and a documented example changed to 0.
+    await setBody('PUT /pets/{id}', { name: 'Rex', born: '2024-01-01', count: 0, tame: true });
+    await setBody('PUT /pets/{id}/note', { count: 0, note: 'hi' });
+
+    const next = structuredClone(pets) as any;
+    next.components.schemas.Pet.properties.tag = { type: 'string' };
+    next.paths['/pets/{id}/note'].put.requestBody.content['application/json'].example.note = 'hello';
+    const plan = await planUpdate(root, { folder: 'Pets', text: yamlDoc(next), source: { label: 'v2' } });
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('POST /pets')).toMatchObject({ update: ['body'], kept: [] });
+    expect(changed.get('PUT /pets/{id}')).toMatchObject({ update: [], kept: ['body'] });
+    expect(changed.get('PUT /pets/{id}/note')).toMatchObject({ update: [], kept: ['body'] });
+    await applyUpdate(root, plan);
+    const after = (await requestsByOperation(root)).requests;
+    expect(bodyOf('POST /pets', after)).toEqual({ name: 'stringst', born: '2024-01-01', count: 5, tame: false, tag: 'string' });
+    expect(bodyOf('PUT /pets/{id}', after)).toEqual({ name: 'Rex', born: '2024-01-01', count: 0, tame: true });
+  });
+
   it('moves baseUrl with the document\'s server unless the environment has the user\'s own value', async () => {
     const moved = structuredClone(v1) as any;
     moved.servers = [{ url: 'https://shop.example.test/v2' }];

@@ -16,7 +16,7 @@ import { recordedSource } from '../index.js';
 import { parseSpecText, requireSpec } from '../parse.js';
 import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
-import { decide, normalizeFolder, normalizeRequest, UPDATABLE_FIELDS } from './three-way.js';
+import { decide, normalizeFolder, normalizeRequest, sameGeneratedBody, UPDATABLE_FIELDS, type UpdatableField } from './three-way.js';
 import type { PlannedWrite, RequestChange, RequestRef, UpdatePlan } from './types.js';
 
 export interface UpdateInput {
@@ -89,14 +89,21 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     for (const match of found) {
       const oldOp = oldFor(String(match.request.openapi?.operation), op.operation);
       const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
-      const earlierRequest = oldOp && earlier
-        ? () => {
-            earlierFor ??= oldOperationFinder(earlier().operations);
-            const found = earlierFor(String(match.request.openapi?.operation), op.operation);
-            return found ? normalizeRequest(found.request) : undefined;
+      // A saved value that differs from the old document's may still be an import's: one made by
+      // an earlier Ferry (parameters it left empty, a body it generated with other placeholders).
+      let earlierRequest: RequestFile | null | undefined;
+      const imported = oldOp && oldRequest && earlier
+        ? (field: UpdatableField, value: unknown) => {
+            if (field === 'body' && oldOp.bodyGenerated && sameGeneratedBody(value, oldRequest.body)) return true;
+            if (earlierRequest === undefined) {
+              earlierFor ??= oldOperationFinder(earlier().operations);
+              const found = earlierFor(String(match.request.openapi?.operation), op.operation);
+              earlierRequest = found ? normalizeRequest(found.request) : null;
+            }
+            return earlierRequest !== null && deepEqual(value, earlierRequest[field]);
           }
         : undefined;
-      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes, earlierRequest);
+      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes, imported);
       if (change) changed.push(change);
     }
   }
@@ -168,7 +175,7 @@ async function planChange(
   next: RequestFile,
   old: RequestFile | undefined | null,
   writes: PlannedWrite[],
-  earlier?: () => RequestFile | undefined,
+  imported?: (field: UpdatableField, value: unknown) => boolean,
 ): Promise<RequestChange | undefined> {
   const savedRequest = match.request;
   // `old` null: the old document is missing altogether (fallback rule). `old` undefined: the old
@@ -177,7 +184,7 @@ async function planChange(
   const decision =
     old === undefined
       ? { update: [], kept: UPDATABLE_FIELDS.filter((f) => !deepEqual(savedRequest[f], next[f])) }
-      : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never, earlier as never);
+      : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never, imported);
   const restored = savedRequest.openapi?.removed === true;
   const operationChanged = savedRequest.openapi?.operation !== next.openapi?.operation;
   // A new summary (or operationId) renames the operation in the document; the request keeps its

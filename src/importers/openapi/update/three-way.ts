@@ -3,6 +3,7 @@
  * value still equals what the old document gave; otherwise the user's edit stays.
  */
 import { deepEqual, parseResource, type FolderFile, type RequestFile } from '../../../model/index.js';
+import { isGeneratedPlaceholder } from '../../../openapi-document/index.js';
 import type { ImportedFolderData, ImportedRequestData } from '../../types.js';
 
 /** Fields an update may change (spec 4.5 "Updatable fields"). Names, scripts, settings never. */
@@ -20,15 +21,15 @@ export interface FieldDecision<F extends string> {
 
 /**
  * Decides field by field. `old` is undefined when the old document is missing: then the
- * fields outside `KEPT_WITHOUT_OLD` take the new value. `earlier`: the old document as earlier
- * Ferry versions imported it (values they left empty); a saved value equal to it is no edit either.
+ * fields outside `KEPT_WITHOUT_OLD` take the new value. `imported`: whether a saved value that
+ * differs from `old` is still what an import wrote (an earlier Ferry version's), so no edit either.
  */
 export function decide<F extends string>(
   fields: readonly F[],
   saved: Record<F, unknown>,
   next: Record<F, unknown>,
   old: Record<F, unknown> | undefined,
-  earlier?: () => Record<F, unknown> | undefined,
+  imported?: (field: F, saved: unknown) => boolean,
 ): FieldDecision<F> {
   const update: F[] = [];
   const kept: F[] = [];
@@ -37,7 +38,7 @@ export function decide<F extends string>(
     if (old === undefined) {
       if (KEPT_WITHOUT_OLD.has(field)) kept.push(field);
       else update.push(field);
-    } else if (deepEqual(saved[field], old[field]) || (earlier !== undefined && isEarlierImport(saved[field], earlier()?.[field]))) {
+    } else if (deepEqual(saved[field], old[field]) || imported?.(field, saved[field]) === true) {
       update.push(field);
     } else if (!deepEqual(old[field], next[field])) {
       kept.push(field);
@@ -46,8 +47,45 @@ export function decide<F extends string>(
   return { update, kept };
 }
 
-function isEarlierImport(saved: unknown, earlier: unknown): boolean {
-  return earlier !== undefined && deepEqual(saved, earlier);
+/**
+ * Whether a saved JSON body is the generated `old` body as an earlier Ferry generated it: the same
+ * fields and list lengths throughout, and where a value differs the saved one is a placeholder the
+ * generator makes up (`"string"`, `0`, `true`…, see `isGeneratedPlaceholder`). A value of your own,
+ * a field added or removed, or a body that is not JSON is an edit.
+ */
+export function sameGeneratedBody(saved: unknown, old: unknown): boolean {
+  const savedBody = saved as { type?: unknown; text?: unknown } | undefined;
+  const oldBody = old as { type?: unknown; text?: unknown } | undefined;
+  if (savedBody?.type !== 'json' || oldBody?.type !== 'json' || typeof savedBody.text !== 'string' || typeof oldBody.text !== 'string') return false;
+  if (!deepEqual({ ...savedBody, text: '' }, { ...oldBody, text: '' })) return false;
+  let savedValue: unknown;
+  let oldValue: unknown;
+  try {
+    savedValue = JSON.parse(savedBody.text);
+    oldValue = JSON.parse(oldBody.text);
+  } catch {
+    return false;
+  }
+  const budget = { left: 100_000 };
+  return sameUpToPlaceholders(savedValue, oldValue, budget);
+}
+
+function sameUpToPlaceholders(saved: unknown, old: unknown, budget: { left: number }): boolean {
+  if (--budget.left < 0) return false;
+  if (deepEqual(saved, old)) return true;
+  const savedIsValue = saved === null || typeof saved !== 'object';
+  const oldIsValue = old === null || typeof old !== 'object';
+  if (savedIsValue || oldIsValue) return savedIsValue && oldIsValue && isGeneratedPlaceholder(saved);
+  if (Array.isArray(saved) !== Array.isArray(old)) return false;
+  if (Array.isArray(saved)) {
+    const others = old as unknown[];
+    return saved.length === others.length && saved.every((item, index) => sameUpToPlaceholders(item, others[index], budget));
+  }
+  const savedObject = saved as Record<string, unknown>;
+  const oldObject = old as Record<string, unknown>;
+  const keys = Object.keys(savedObject);
+  if (keys.length !== Object.keys(oldObject).length) return false;
+  return keys.every((key) => Object.hasOwn(oldObject, key) && sameUpToPlaceholders(savedObject[key], oldObject[key], budget));
 }
 
 /** A generated request with the model's defaults filled, comparable with a saved one. */
