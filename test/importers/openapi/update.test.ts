@@ -336,6 +336,36 @@ describe('update from API spec', () => {
     expect(after.requests.get('GET /pets/{petId}')!.request.docs).toBe('b2');
   });
 
+  it('a path parameter the document renames keeps the value you gave the old one; an untouched one takes the new example', async () => {
+    const param = (name: string, example?: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, ...(example ? { example } : {}) });
+    const doc = (user: string, order: string, orderExample?: string) => ({
+      openapi: '3.0.3',
+      info: { title: 'Accounts' },
+      servers: [{ url: 'https://a.example.test' }],
+      paths: {
+        [`/users/{${user}}`]: { get: { summary: 'Get user', parameters: [param(user)], responses: ok }, delete: { summary: 'Delete user', parameters: [param(user)], responses: ok } },
+        [`/orders/{${order}}`]: { get: { summary: 'Get order', parameters: [param(order, orderExample)], responses: ok } },
+      },
+    });
+    const root = await importedWorkspace(doc('username', 'order_id'));
+    const envFile = path.join(root, 'environments', 'Accounts.yaml');
+    await fs.writeFile(envFile, (await fs.readFile(envFile, 'utf8')).replace(/(key: username\n\s+value:) string/, '$1 alice'));
+    const plan = await planUpdate(root, { folder: 'Accounts', text: yamlDoc(doc('login', 'orderNo', 'o-9')), source: { label: 'v2' } });
+    expect(plan.newVariables).toEqual(['login', 'orderNo']);
+    expect(plan.carriedVariables).toEqual({ login: 'username' });
+    const preview = formatPreview(plan);
+    expect(preview).toContain('+ login (your value of username)');
+    expect(preview).toMatch(/\+ orderNo\n/);
+    await applyUpdate(root, plan);
+    const env = (await openWorkspace(root)).environments.find((e) => e.value.name === 'Accounts')!;
+    const value = (key: string) => env.value.variables.find((v) => v.key === key)?.value;
+    expect(value('login')).toBe('alice');
+    expect(value('orderNo')).toBe('o-9');
+    expect(value('username')).toBe('alice'); // the old variable stays (other requests may use it)
+    const after = await requestsByOperation(root);
+    expect(after.requests.get('DELETE /users/{login}')!.request.url).toBe('{{baseUrl}}/users/{{login}}');
+  });
+
   it('edits request files in place: only the changed lines change', async () => {
     const root = await importedWorkspace(v1);
     const { requests } = await requestsByOperation(root);

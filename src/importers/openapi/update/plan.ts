@@ -75,6 +75,8 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   let earlierFor: ReturnType<typeof oldOperationFinder<GeneratedOperation>> | undefined;
 
   const changed: RequestChange[] = [];
+  /** Path variables the new document renamed in a matched operation: new key → old key. */
+  const renamedVariables = new Map<string, string>();
   const added: RequestRef[] = [];
   const removed: RequestRef[] = [];
   const placer = new Placer(ws, folder, names, writes);
@@ -88,6 +90,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     const nextRequest = normalizeRequest(op.request);
     for (const match of found) {
       const oldOp = oldFor(String(match.request.openapi?.operation), op.operation);
+      if (oldOp) noteRenamedVariables(oldOp, op, renamedVariables);
       const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
       // A saved value that differs from the old document's may still be an import's: one made by
       // an earlier Ferry (parameters it left empty, a body it generated with other placeholders).
@@ -115,7 +118,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   }
 
   const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
-  const env = await planEnvironment(ws, folder, next, old, names, writes, earlier);
+  const env = await planEnvironment(ws, folder, next, old, names, writes, earlier, renamedVariables);
   if (env.among > 1) warnings.push(`${env.among} environments are named "${env.name}"; this update uses ${env.file}, the one that holds most of this folder's values from the previous document.`);
 
   // One write per file: the journal stages each file once (a second would collide with the first).
@@ -138,6 +141,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     removed,
     ...(folderPlan.change ? { folderChange: folderPlan.change } : {}),
     newVariables: env.keys,
+    carriedVariables: env.carried,
     updatedVariables: env.updated,
     environment: env.name,
     createsEnvironment: env.creates,
@@ -147,6 +151,22 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     writes,
     deletes,
   };
+}
+
+/**
+ * The path variables of one operation, old and new, position by position (the operation matched
+ * with only its parameter names changed): a different name is a rename. A name given two meanings
+ * (renamed differently by two operations) is left out: nothing says which value it should take.
+ */
+function noteRenamedVariables(oldOp: GeneratedOperation, op: GeneratedOperation, renamed: Map<string, string>): void {
+  if (oldOp.variables.length !== op.variables.length) return;
+  op.variables.forEach((variable, index) => {
+    const before = String(oldOp.variables[index]!.key);
+    const now = String(variable.key);
+    if (before === now) return;
+    const known = renamed.get(now);
+    renamed.set(now, known === undefined || known === before ? before : '');
+  });
 }
 
 /** The imported folder: by path under `requests/`, else by a unique display name. */
@@ -386,7 +406,8 @@ async function planEnvironment(
   names: NameBook,
   writes: PlannedWrite[],
   earlier?: () => GeneratedCollection,
-): Promise<{ name: string; file: string; among: number; keys: string[]; updated: string[]; creates: boolean }> {
+  renamed: ReadonlyMap<string, string> = new Map(),
+): Promise<{ name: string; file: string; among: number; keys: string[]; carried: Record<string, string>; updated: string[]; creates: boolean }> {
   const folderName = folder.name;
   const { env, among } = folderEnvironment(ws, folder, old);
   const oldValues = new Map((old?.variables ?? []).map((v) => [String(v.key), v.value ?? '']));
@@ -396,7 +417,20 @@ async function planEnvironment(
   if (env) {
     const have = new Set(env.value.variables.map((v) => v.key));
     // Variables the old document had and the environment lacks were removed by the user: not re-added.
-    const fresh = next.variables.filter((v) => !have.has(String(v.key)) && !oldValues.has(String(v.key)));
+    // A renamed path parameter's new variable takes the value you gave the old one (not a secret,
+    // and not the value the old document gave or an earlier import left empty).
+    const carried: Record<string, string> = {};
+    const fresh = next.variables
+      .filter((v) => !have.has(String(v.key)) && !oldValues.has(String(v.key)))
+      .map((v) => {
+        const from = renamed.get(String(v.key));
+        const previous = from ? env.value.variables.find((e) => e.key === from) : undefined;
+        if (!from || !previous || previous.secret || previous.value === undefined) return v;
+        const was = oldValues.get(from);
+        if (was === undefined || previous.value === was || (previous.value === '' && earlierValue(from) === '')) return v;
+        carried[String(v.key)] = from;
+        return { ...v, value: previous.value };
+      });
     const nextValues = new Map(next.variables.map((v) => [String(v.key), v.value ?? '']));
     const updated: string[] = [];
     const variables = env.value.variables.map((v) => {
@@ -408,18 +442,18 @@ async function planEnvironment(
       return { ...v, value: now };
     });
     const found = { name: env.value.name, file: env.file, among };
-    if (fresh.length === 0 && updated.length === 0) return { ...found, keys: [], updated, creates: false };
+    if (fresh.length === 0 && updated.length === 0) return { ...found, keys: [], carried, updated, creates: false };
     const value = parseResource('environment', { ...env.value, variables: [...variables, ...fresh] });
     if (!value.ok) throw new Error(`The environment "${env.value.name}" does not fit the format: ${value.problems[0]?.message}`);
     const file = path.join(ws.root, env.file);
     writes.push({ file, text: resourceText('environment', value.value, await readTextFile(file)) });
-    return { ...found, keys: fresh.map((v) => String(v.key)), updated, creates: false };
+    return { ...found, keys: fresh.map((v) => String(v.key)), carried, updated, creates: false };
   }
-  if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], updated: [], creates: false };
+  if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], carried: {}, updated: [], creates: false };
   const value = parseResource('environment', { name: folderName, variables: next.variables });
   if (!value.ok) throw new Error(`The environment "${folderName}" does not fit the format: ${value.problems[0]?.message}`);
   const dir = path.join(ws.root, ENVIRONMENTS_DIR);
   const id = await names.claim(dir, folderName);
   writes.push({ file: path.join(dir, `${id}.yaml`), text: resourceText('environment', value.value) });
-  return { name: folderName, file: path.relative(ws.root, path.join(dir, `${id}.yaml`)), among, keys: next.variables.map((v) => String(v.key)), updated: [], creates: true };
+  return { name: folderName, file: path.relative(ws.root, path.join(dir, `${id}.yaml`)), among, keys: next.variables.map((v) => String(v.key)), carried: {}, updated: [], creates: true };
 }

@@ -34,7 +34,10 @@ export function formatPreview(plan: UpdatePlan, style: PreviewStyle = plain): st
   }
   if (plan.newVariables.length > 0) {
     section(`New environment variables in "${plan.environment}"${plan.createsEnvironment ? ' (new environment)' : ''}`, plan.newVariables.length);
-    for (const key of plan.newVariables) lines.push(`  ${style.green('+')} ${key}`);
+    for (const key of plan.newVariables) {
+      const from = plan.carriedVariables[key];
+      lines.push(`  ${style.green('+')} ${key}${from === undefined ? '' : style.dim(` (your value of ${from})`)}`);
+    }
   }
   if (plan.updatedVariables.length > 0) {
     section(`Environment variables updated in "${plan.environment}"`, plan.updatedVariables.length);
@@ -71,6 +74,7 @@ export function planSummary(plan: UpdatePlan, written: boolean): Record<string, 
     removed: plan.removed,
     ...(plan.folderChange ? { folderChange: plan.folderChange } : {}),
     newVariables: plan.newVariables,
+    carriedVariables: plan.carriedVariables,
     updatedVariables: plan.updatedVariables,
     environment: plan.environment,
     documentChanged: plan.documentChanged,

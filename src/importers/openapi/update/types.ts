@@ -42,6 +42,11 @@ export interface UpdatePlan {
   folderChange?: { update: string[]; kept: string[] };
   /** New environment variables, and the environment they go to (created when `createsEnvironment`). */
   newVariables: string[];
+  /**
+   * New variables of path parameters the document renamed (`{username}` → `{login}`) that take the
+   * value you gave the old variable, new key → old key; the others take the document's value.
+   */
+  carriedVariables: Record<string, string>;
   /** Variables whose value the new document changed and the environment still had as the old one gave it. */
   updatedVariables: string[];
   environment: string;
