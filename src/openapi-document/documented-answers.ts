@@ -18,6 +18,8 @@ export interface DocumentedAnswer {
   body: string;
   /** Documented response headers with an example value (Content-Type and Content-Length left out). */
   headers: [string, string][];
+  /** The body was generated from the schema: the document gives no example. */
+  generated?: true;
 }
 
 /** Documented response keys, vendor extensions left out. */
@@ -66,7 +68,7 @@ export class DocumentedAnswers {
     const headers = this.headers(response);
     const content = this.document.dialect === 'swagger2' ? this.swaggerContent(operation, response, exampleName) : this.openApiContent(response, exampleName);
     if (content === undefined) return undefined;
-    return { key, status, mediaType: content.mediaType, body: content.body, headers };
+    return { key, status, mediaType: content.mediaType, body: content.body, headers, ...(content.generated ? { generated: true as const } : {}) };
   }
 
   /** The example names a response offers, for messages. */
@@ -84,7 +86,7 @@ export class DocumentedAnswers {
     return [...names];
   }
 
-  private openApiContent(response: JsonObject, exampleName: string | undefined): { mediaType: string | undefined; body: string } | undefined {
+  private openApiContent(response: JsonObject, exampleName: string | undefined): { mediaType: string | undefined; body: string; generated?: boolean } | undefined {
     if (!isObject(response.content) || Object.keys(response.content).length === 0) return exampleName === undefined ? { mediaType: undefined, body: '' } : undefined;
     const entries = Object.entries(response.content).map(([type, media]) => [type, this.document.followRefs(media)] as const);
     if (exampleName !== undefined) {
@@ -98,9 +100,12 @@ export class DocumentedAnswers {
     }
     const [type, media] = entries.find(([candidate]) => isJsonMedia(candidate)) ?? entries[0]!;
     if (!isObject(media)) return { mediaType: type, body: '' };
-    return { mediaType: type, body: this.bodyText(type, this.document.refs.inlineExampleRefs(this.mediaExample(media)), media.schema) };
+    const example = this.mediaExample(media);
+    if (example !== undefined || media.schema === undefined) return { mediaType: type, body: this.bodyText(type, this.document.refs.inlineExampleRefs(example), media.schema) };
+    return { mediaType: type, body: this.bodyText(type, this.document.refs.inlineExampleRefs(this.generator.generate(media.schema)), media.schema), generated: true };
   }
 
+  /** The media type's own example: `example`, else the first of `examples`. */
   private mediaExample(media: JsonObject): unknown {
     if (media.example !== undefined) return media.example;
     if (isObject(media.examples)) {
@@ -109,10 +114,10 @@ export class DocumentedAnswers {
         if (isObject(example) && example.value !== undefined) return example.value;
       }
     }
-    return media.schema === undefined ? undefined : this.generator.generate(media.schema);
+    return undefined;
   }
 
-  private swaggerContent(operation: JsonObject, response: JsonObject, exampleName: string | undefined): { mediaType: string | undefined; body: string } | undefined {
+  private swaggerContent(operation: JsonObject, response: JsonObject, exampleName: string | undefined): { mediaType: string | undefined; body: string; generated?: boolean } | undefined {
     const examples = isObject(response.examples) ? response.examples : {};
     if (exampleName !== undefined) {
       return Object.hasOwn(examples, exampleName) ? { mediaType: exampleName, body: this.bodyText(exampleName, this.document.refs.inlineExampleRefs(examples[exampleName]), response.schema) } : undefined;
@@ -121,7 +126,7 @@ export class DocumentedAnswers {
     const mediaType = produces.find(isJsonMedia) ?? produces[0] ?? 'application/json';
     if (Object.hasOwn(examples, mediaType)) return { mediaType, body: this.bodyText(mediaType, this.document.refs.inlineExampleRefs(examples[mediaType]), response.schema) };
     if (response.schema === undefined) return { mediaType: undefined, body: '' };
-    return { mediaType, body: this.bodyText(mediaType, this.generator.generate(response.schema), response.schema) };
+    return { mediaType, body: this.bodyText(mediaType, this.generator.generate(response.schema), response.schema), generated: true };
   }
 
   /**

@@ -355,6 +355,43 @@ describe('ferry update on a generated server', () => {
     expect((await ferry(root, 'update', 'api', '--from', next)).out).toContain('already matches this version');
   });
 
+  it('a generated answer an earlier Ferry generated differently is not taken for your edit; example answers edited are', async () => {
+    const { stringify } = await import('yaml');
+    const dir = await makeWorkspace({ servers: {} });
+    const counter = { type: 'object', properties: { count: { type: 'integer', minimum: 1 }, label: { type: 'string', minLength: 8 } } };
+    const answer = (content: Record<string, unknown>) => ({ responses: { 200: { description: 'ok', content: { 'application/json': content } } } });
+    const v1 = {
+      openapi: '3.0.3', info: { title: 'Counters', version: '1' },
+      paths: {
+        '/counters': { get: { summary: 'List', ...answer({ schema: counter }) } },
+        '/counters/old': { get: { summary: 'Old', ...answer({ schema: counter }) } },
+        '/counters/fixed': { get: { summary: 'Fixed', ...answer({ schema: counter, example: { count: 5, label: 'five' } }) } },
+      },
+    };
+    const first = path.join(dir, 'v1.yaml');
+    await fs.writeFile(first, stringify(v1));
+    const { root, file } = await imported(first);
+    const bodyOf = (name: string) => file.http.routes.find((r: any) => r.name === name);
+    expect(JSON.parse(bodyOf('List').body)).toEqual({ count: 1, label: 'stringst' });
+    // As an earlier Ferry generated them (bounds ignored), and a documented example set to 0 by hand.
+    bodyOf('List').body = '{"count": 0, "label": "string"}';
+    bodyOf('Old').body = '{"count": 0, "label": "string"}';
+    bodyOf('Fixed').body = '{"count": 0, "label": "five"}';
+    await fs.writeFile(path.join(root, 'servers/api.yaml'), stringify(file));
+    const v2 = structuredClone(v1) as any;
+    counter.properties = { ...counter.properties, extra: { type: 'boolean' } } as any;
+    v2.paths['/counters'].get = { summary: 'List', ...answer({ schema: counter }) };
+    v2.paths['/counters/fixed'].get = { summary: 'Fixed', ...answer({ schema: counter, example: { count: 6, label: 'six' } }) };
+    delete v2.paths['/counters/old'];
+    const next = path.join(root, 'v2.yaml');
+    await fs.writeFile(next, stringify(v2));
+    const dry = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain('~ List: update body');
+    expect(dry.out).toContain('~ Fixed: kept (your edits): body');
+    expect(dry.out).toContain('No longer in the document (removed):\n  - Old');
+  });
+
   it('never reads or writes a server file through a symbolic link, nor one outside servers/', async () => {
     const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
     const v2 = (await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8')).replace('Swagger Petstore', 'Swagger Petstore 2');

@@ -20,6 +20,8 @@ export type GeneratedRoute = z.input<RouteSchema> & { method: string; path: stri
 export interface GeneratedMock {
   title: string;
   routes: GeneratedRoute[];
+  /** Routes whose body was generated from the schema (the document gives no example). */
+  generatedBodies: ReadonlySet<GeneratedRoute>;
   notes: string[];
 }
 
@@ -32,6 +34,7 @@ export function buildMockRoutes(root: JsonObject, info: SpecVersionInfo): Genera
   if (skipped > 0) notes.push(`The document has ${operations.length + skipped} operations; the mock got routes for the first ${operations.length}.`);
   const unmatchable: string[] = [];
   const generated: GeneratedRoute[] = [];
+  const generatedBodies = new Set<GeneratedRoute>();
   for (const op of operations) {
     const path = routePath(op.path);
     if (/[{}]/.test(path)) unmatchable.push(`${op.method} ${op.path}`);
@@ -42,21 +45,23 @@ export function buildMockRoutes(root: JsonObject, info: SpecVersionInfo): Genera
     if (answer?.mediaType !== undefined && answer.body !== '') headers.push({ key: 'Content-Type', value: answer.mediaType });
     for (const [name, value] of answer?.headers ?? []) headers.push({ key: name, value });
     const status = answer?.status ?? 200;
-    generated.push({
+    const route: GeneratedRoute = {
       name: requestName(op.operation, op.method, op.path),
       method: op.method,
       path,
       ...(status !== 200 ? { status } : {}),
       ...(headers.length > 0 ? { headers } : {}),
       ...(answer !== undefined && answer.body !== '' ? { body: answer.body } : {}),
-    });
+    };
+    generated.push(route);
+    if (answer?.generated) generatedBodies.add(route);
   }
   if (unmatchable.length > 0) {
     const shown = unmatchable.slice(0, MAX_LISTED_REFS).join(', ');
     notes.push(`Paths with a parameter inside a segment (such as /files/{name}.json) cannot be matched by a mock route and were written as they are: ${shown}${unmatchable.length > MAX_LISTED_REFS ? ` and ${unmatchable.length - MAX_LISTED_REFS} more` : ''}.`);
   }
   if (operations.length === 0) notes.push('The document has no operations: the mock has no routes.');
-  return { title, routes: orderRoutes(generated), notes };
+  return { title, routes: orderRoutes(generated), generatedBodies, notes };
 }
 
 /** `/pets/{petId}` → `/pets/:petId`; a parameter inside a segment stays as written. */

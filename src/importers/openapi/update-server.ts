@@ -12,7 +12,7 @@ import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../..
 import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, writeFileAtomic } from '../../workspace/index.js';
 import { readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
-import { decide } from './update/three-way.js';
+import { decide, sameGeneratedJson } from './update/three-way.js';
 import { buildMockRoutes, pathShape, type GeneratedRoute } from './mock-server.js';
 import { parseSpecText, requireSpec } from './parse.js';
 import { winsOver } from './route-order.js';
@@ -71,12 +71,13 @@ export async function planServerUpdate(root: string, input: { server: string; te
   const warnings: string[] = [];
   const oldText = await fs.readFile(path.join(root, spec), 'utf8').catch(() => undefined);
   let old: GeneratedRoute[] | undefined;
+  let oldGenerated: ReadonlySet<GeneratedRoute> = new Set();
   if (oldText === undefined) warnings.push(`The old document ${spec} is missing, so Ferry cannot tell which routes you edited: paths, statuses, headers and bodies take the new version.`);
   else {
     try {
       const oldParsed = parseSpecText(oldText, spec);
       const { root: oldRoot, info } = requireSpec(oldParsed.data, spec);
-      old = buildMockRoutes(oldRoot, info).routes;
+      ({ routes: old, generatedBodies: oldGenerated } = buildMockRoutes(oldRoot, info));
     } catch {
       warnings.push(`The old document ${spec} cannot be read, so Ferry cannot tell which routes you edited: paths, statuses, headers and bodies take the new version.`);
     }
@@ -84,6 +85,8 @@ export async function planServerUpdate(root: string, input: { server: string; te
 
   const key = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${pathShape(route.path)}`;
   const oldByKey = new Map((old ?? []).map((route) => [key(route), normalize(route)]));
+  // Keys of old routes whose body was generated from the schema: an earlier Ferry may have generated it differently.
+  const oldGeneratedKeys = new Set([...oldGenerated].map(key));
   const newByKey = new Map(next.routes.map((route) => [key(route), normalize(route)]));
   const plan: ServerUpdatePlan = {
     file, name: server.name, from: input.from, warnings, added: [], changed: [], removed: [], keptRemoved: [],
@@ -103,15 +106,17 @@ export async function planServerUpdate(root: string, input: { server: string; te
     }
     seen.add(routeKey);
     const label = saved.name || routeKey;
+    // A body that differs from the old document's only where an earlier Ferry generated other placeholders is no edit.
+    const imported = (field: RouteField, value: unknown) => field === 'body' && oldGeneratedKeys.has(routeKey) && before !== undefined && sameGeneratedJson(value, before.body);
     if (after === undefined) {
-      if (before !== undefined && ROUTE_FIELDS.every((field) => deepEqual(saved[field], before[field]))) plan.removed.push(label);
+      if (before !== undefined && ROUTE_FIELDS.every((field) => deepEqual(saved[field], before[field]) || imported(field, saved[field]))) plan.removed.push(label);
       else {
         plan.keptRemoved.push(label);
         routes.push(saved);
       }
       continue;
     }
-    const decision = decide<RouteField>(ROUTE_FIELDS, pick(saved), pick(after), before === undefined ? undefined : pick(before));
+    const decision = decide<RouteField>(ROUTE_FIELDS, pick(saved), pick(after), before === undefined ? undefined : pick(before), imported);
     const updated: MockRoute = { ...saved };
     for (const field of decision.update) (updated as Record<RouteField, unknown>)[field] = after[field];
     if (decision.update.length > 0 || decision.kept.length > 0) plan.changed.push({ route: label, update: decision.update, kept: decision.kept });

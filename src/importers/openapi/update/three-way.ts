@@ -56,13 +56,18 @@ export function decide<F extends string>(
 export function sameGeneratedBody(saved: unknown, old: unknown): boolean {
   const savedBody = saved as { type?: unknown; text?: unknown } | undefined;
   const oldBody = old as { type?: unknown; text?: unknown } | undefined;
-  if (savedBody?.type !== 'json' || oldBody?.type !== 'json' || typeof savedBody.text !== 'string' || typeof oldBody.text !== 'string') return false;
-  if (!deepEqual({ ...savedBody, text: '' }, { ...oldBody, text: '' })) return false;
+  if (savedBody?.type !== 'json' || oldBody?.type !== 'json') return false;
+  return deepEqual({ ...savedBody, text: '' }, { ...oldBody, text: '' }) && sameGeneratedJson(savedBody.text, oldBody.text);
+}
+
+/** `sameGeneratedBody` for JSON texts (a mock route's body). */
+export function sameGeneratedJson(saved: unknown, old: unknown): boolean {
+  if (typeof saved !== 'string' || typeof old !== 'string') return false;
   let savedValue: unknown;
   let oldValue: unknown;
   try {
-    savedValue = JSON.parse(savedBody.text);
-    oldValue = JSON.parse(oldBody.text);
+    savedValue = JSON.parse(saved);
+    oldValue = JSON.parse(old);
   } catch {
     return false;
   }
