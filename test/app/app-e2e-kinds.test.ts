@@ -54,9 +54,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await new Promise<void>((resolve) => gqlServer.listen(0, '127.0.0.1', resolve));
     const gqlUrl = `http://127.0.0.1:${(gqlServer.address() as AddressInfo).port}/graphql`;
     // A TXT record whose first string is not UTF-8 (0xff), then a plain one.
-    dns = await startDnsFixture({}, { records: [{ name: 'bytes.ferry.test', type: 'TXT', ttl: 60, data: [Buffer.from([0x61, 0xff, 0x62]), 'plain'] }] });
+    dns = await startDnsFixture({}, {
+      records: [{ name: 'bytes.ferry.test', type: 'TXT', ttl: 60, data: [Buffer.from([0x61, 0xff, 0x62]), 'plain'] }],
+      // A CAA value that is not UTF-8 either: flags 0, tag issue, then a\xffb.
+      raw: [{ name: 'bytes.ferry.test', type: 'CAA', rdata: Buffer.from([0, 5, ...Buffer.from('issue'), 0x61, 0xff, 0x62]) }],
+    });
     ws = await makeWorkspace({
       'requests/Text record.yaml': { name: 'Text record', kind: 'dns', seq: 4, url: 'bytes.ferry.test', method: 'TXT', dns: { server: `127.0.0.1:${dns.port}` } },
+      'requests/CAA record.yaml': { name: 'CAA record', kind: 'dns', seq: 5, url: 'bytes.ferry.test', method: 'CAA', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Users.yaml': { name: 'Users', seq: 3, method: 'POST', url: gqlUrl, body: { type: 'graphql', graphql: { query: '{ user(id: 1) { nick } }' } } },
       'requests/Echo.yaml': { name: 'Echo', kind: 'grpc', seq: 1, url: grpcPeer.url, method: '' },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
@@ -118,7 +123,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-mcp-form.png') });
   });
 
-  it('DNS: a TXT string that is not UTF-8 shows in the records table as kdig shows it (\\255), not as U+FFFD', async () => {
+  it('DNS: a TXT string or CAA value that is not UTF-8 shows in the records table as kdig shows it (\\255), not as U+FFFD', async () => {
     await page.getByRole('treeitem', { name: /Text record/ }).click();
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('NOERROR');
@@ -128,6 +133,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(await row.getByRole('cell').nth(4).textContent()).toBe('"a\\255b" "plain"');
     await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
     expect(await page.getByTestId('response-body').textContent()).not.toContain('\ufffd');
+    // A CAA value the same way (its zone-file data), not as JSON, whose escaping doubles the backslash.
+    await page.getByRole('treeitem', { name: /CAA record/ }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('NOERROR');
+    await page.getByLabel('Response').getByRole('tab', { name: 'Details' }).click();
+    const caa = page.getByRole('table', { name: 'answer records' }).getByRole('row').nth(1);
+    await expect.poll(() => caa.textContent()).toContain('CAA');
+    expect(await caa.getByRole('cell').nth(4).textContent()).toBe('0 issue "a\\255b"');
   });
 
   it('GraphQL: the schema read by introspection checks the query and documents its types', async () => {

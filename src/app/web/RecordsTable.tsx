@@ -18,14 +18,18 @@ export function recordSections(detail: Record<string, unknown> | undefined): Arr
   return sections.length > 0 ? sections : undefined;
 }
 
+/** Types whose data holds text from the wire, escaped in their zone-file form (`\DDD`). */
+const TEXT_TYPES = new Set(['TXT', 'SPF', 'CAA', 'HINFO', 'NAPTR']);
+
 /**
- * A record's data as the table shows it: text as it is; TXT strings as the section's zone-file
- * line writes them (`"v=spf1 -all" "second"`, bytes that are not UTF-8 as `\DDD`, as kdig shows
- * them), not as JSON, whose escaping doubles every backslash; other data as JSON.
+ * A record's data as the table shows it: text as it is; the data of types holding text (TXT
+ * strings, CAA values, HINFO and NAPTR strings) as the section's zone-file line writes it
+ * (`"v=spf1 -all" "second"`, `0 issue "ca.test"`, bytes that are not UTF-8 as `\DDD`, as kdig
+ * shows them), not as JSON, whose escaping doubles every backslash; other data as JSON.
  */
 function dataText(row: RecordRow, line: unknown): string {
   if (typeof row.data === 'string') return row.data;
-  if ((row.type === 'TXT' || row.type === 'SPF') && typeof line === 'string') return line.split(' ').slice(4).join(' ');
+  if (TEXT_TYPES.has(row.type) && typeof line === 'string') return line.split(' ').slice(4).join(' ');
   return JSON.stringify(row.data);
 }
 
