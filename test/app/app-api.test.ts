@@ -105,6 +105,38 @@ describe('ferry app API', () => {
     expect(await fs.readdir(path.join(ws.root, 'environments')).catch(() => [])).not.toContain('QA-EU.yaml');
   });
 
+  it('keeps the look (sidebar width, theme) in the data folder for every start; bad values refused in one line each, nothing written', async () => {
+    expect((await client.call('GET', '/api/view')).body).toEqual({});
+    const kept = path.join(ws.dataDir, 'app-view.json');
+    expect((await client.call('PUT', '/api/view', { sidebarWidth: 320 })).body).toEqual({ sidebarWidth: 320 });
+    expect((await client.call('PUT', '/api/view', { theme: 'dark' })).body).toEqual({ sidebarWidth: 320, theme: 'dark' });
+    expect(JSON.parse(await fs.readFile(kept, 'utf8'))).toEqual({ sidebarWidth: 320, theme: 'dark' });
+    for (const [body, message] of [
+      [{ sidebarWidth: 10 }, 'sidebarWidth must be a whole number of pixels from 200 to 640, not 10.'],
+      [{ sidebarWidth: 300.5 }, 'sidebarWidth must be a whole number of pixels from 200 to 640, not 300.5.'],
+      [{ sidebarWidth: '300' }, 'sidebarWidth must be a whole number of pixels from 200 to 640, not "300".'],
+      [{ theme: 'blue' }, 'theme must be light or dark, not "blue".'],
+      [{ zoom: 2 }, '"zoom" is not a setting of the app\'s look (sidebarWidth, theme).'],
+    ] as const) {
+      const refused = await client.call('PUT', '/api/view', body);
+      expect(refused.status).toBe(400);
+      expect((refused.body as { error: string }).error).toBe(message);
+    }
+    expect(JSON.parse(await fs.readFile(kept, 'utf8'))).toEqual({ sidebarWidth: 320, theme: 'dark' });
+    // Another app (another port) reads the same; a value edited by hand into nonsense is left out.
+    await fs.writeFile(kept, JSON.stringify({ sidebarWidth: 99999, theme: 'dark', other: true }));
+    const second = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    try {
+      const other = new Client(second.port);
+      await other.login(second.token);
+      expect((await other.call('GET', '/api/view')).body).toEqual({ theme: 'dark' });
+    } finally {
+      await second.close();
+    }
+    // The workspace holds none of it.
+    expect(await fs.readdir(ws.root)).not.toContain('app-view.json');
+  });
+
   it('a variables save carries the version the page read: an edit made outside meanwhile is a 409, never overwritten', async () => {
     await fs.mkdir(path.join(ws.root, 'environments'), { recursive: true });
     const file = path.join(ws.root, 'environments', 'local.yaml');

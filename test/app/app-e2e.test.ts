@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppServer } from '../../src/app/server/index.js';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, WEB_ROOT } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -303,6 +304,84 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-dark.png') });
     await page.getByLabel('Toggle theme').click();
+  });
+
+  it('resizes the sidebar by mouse and keyboard between its bounds; width and theme are kept on this computer for the next start (a new port), not in the workspace', async () => {
+    const filesOf = async () => {
+      const names = (await fs.readdir(ws.root, { recursive: true })).sort();
+      return Promise.all(names.map(async (n) => [n, await fs.readFile(path.join(ws.root, n), 'utf8').catch(() => 'a folder')]));
+    };
+    const before = await filesOf();
+    const splitter = page.getByRole('separator', { name: 'Sidebar width' });
+    const sidebar = page.getByRole('complementary', { name: 'Requests' });
+    const shown = async () => [await splitter.getAttribute('aria-valuenow'), Math.round((await sidebar.boundingBox())!.width)];
+    expect(await shown()).toEqual(['280', 280]);
+    expect(await splitter.getAttribute('aria-controls')).toBe(await sidebar.getAttribute('id'));
+    expect([await splitter.getAttribute('aria-valuemin'), await splitter.getAttribute('aria-valuemax')]).toEqual(['200', '640']);
+
+    // The mouse: dragged 120 px to the right, then past the left edge (it stops at 200).
+    const grab = async () => {
+      const box = (await splitter.boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + 300 };
+    };
+    let at = await grab();
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.move(at.x + 120, at.y, { steps: 4 });
+    await page.mouse.up();
+    expect(await shown()).toEqual(['400', 400]);
+    at = await grab();
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.move(at.x - 500, at.y, { steps: 4 });
+    await page.mouse.up();
+    expect(await shown()).toEqual(['200', 200]);
+
+    // The keyboard: in the Tab order; arrows by 16 px (Shift: 64), End and Home to the bounds.
+    expect(await splitter.getAttribute('tabindex')).toBe('0');
+    await splitter.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await shown()).toEqual(['232', 232]);
+    await page.keyboard.press('End');
+    expect(await shown()).toEqual(['640', 640]);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    expect(await shown()).toEqual(['312', 312]);
+    // A narrow window keeps room for the editor: the sidebar narrows with it, the width kept stays.
+    await page.setViewportSize({ width: 700, height: 860 });
+    await expect.poll(() => splitter.getAttribute('aria-valuemax')).toBe('280');
+    expect(await shown()).toEqual(['280', 280]);
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await expect.poll(() => shown()).toEqual(['312', 312]);
+
+    await page.getByLabel('Toggle theme').click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const kept = path.join(ws.dataDir, 'app-view.json');
+    await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown, () => null), { timeout: 5_000 }).toEqual({ sidebarWidth: 312, theme: 'dark' });
+
+    // The next start of the app takes another port (another origin, whose storage the page starts empty): both are there.
+    const next = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
+    const other = await page.context().newPage();
+    try {
+      expect(next.port).not.toBe(app.port);
+      await gotoApp(other, next);
+      const otherSplitter = other.getByRole('separator', { name: 'Sidebar width' });
+      await expect.poll(() => otherSplitter.getAttribute('aria-valuenow')).toBe('312');
+      expect(Math.round((await other.getByRole('complementary', { name: 'Requests' }).boundingBox())!.width)).toBe(312);
+      expect(await other.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    } finally {
+      await other.close();
+      await next.close();
+    }
+    // Nothing of it is in the workspace.
+    expect(await filesOf()).toEqual(before);
+    await page.getByLabel('Toggle theme').click();
+    await splitter.dblclick();
+    expect(await shown()).toEqual(['280', 280]);
+    await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown)).toEqual({ sidebarWidth: 280, theme: 'light' });
   });
 
   it('keeps a request deleted on disk as unsaved (Save writes it again); deleting its folder from the menu closes it, writing nothing back', async () => {

@@ -16,6 +16,7 @@ import { environmentRoutes } from './routes-environments.js';
 import { AppLoadRuns, loadRoutes } from './routes-load.js';
 import { historyRoutes } from './routes-history.js';
 import { updateRoutes } from './routes-update.js';
+import { viewRoutes } from './routes-view.js';
 import { AppConnections, connectionRoutes } from './routes-connections.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
@@ -100,7 +101,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state) };
+  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...viewRoutes() };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -181,6 +181,20 @@ export type LiveEvent =
   /** A live connection ended (closed by the page, by the peer, or an error). */
   | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd };
 
+/**
+ * The page's look on this computer, the same for every workspace (GET and PUT /api/view; docs/app.md,
+ * "Layout"): kept in the data folder, since the page's own storage is per port and `ferry app`
+ * takes a free port each time.
+ */
+export interface AppView {
+  /** The sidebar's width in CSS pixels, within SIDEBAR_WIDTH's bounds. */
+  sidebarWidth?: number;
+  theme?: 'light' | 'dark';
+}
+
+/** The sidebar's width (CSS pixels): dragged, or moved by `step` with the arrow keys, between `min` and `max`. */
+export const SIDEBAR_WIDTH = { min: 200, max: 640, initial: 280, step: 16 } as const;
+
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;
 

@@ -5,9 +5,10 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { SIDEBAR_WIDTH, type AppView } from '../shared/api.js';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, ApiFailure, connectLive, stableJson } from './api.js';
-import { takeInitialRequest, takeInitialWorkspace } from './boot.js';
+import { takeInitialRequest, takeInitialView, takeInitialWorkspace } from './boot.js';
 import { fetchWorkspace, parentOf } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
 import { CommandPalette, type PaletteCommand } from './CommandPalette.js';
@@ -29,9 +30,17 @@ import { ConflictBar } from './ConflictBar.js';
 const LoadPanel = lazy(() => import('./LoadPanel.js').then((m) => ({ default: m.LoadPanel })));
 const GraphqlSchemaPanel = lazy(() => import('./GraphqlSchemaPanel.js').then((m) => ({ default: m.GraphqlSchemaPanel })));
 import { Sidebar, type SidebarActions } from './Sidebar.js';
+import { Splitter } from './Splitter.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 
 const SAVE_DELAY_MS = 400;
+/** What the sidebar leaves to the editor and response at least: a narrow window narrows the widest sidebar. */
+const WORK_MIN_WIDTH = 420;
+
+/** The widest the sidebar may be in a window `windowWidth` wide. */
+function widestSidebar(windowWidth: number): number {
+  return Math.max(SIDEBAR_WIDTH.min, Math.min(SIDEBAR_WIDTH.max, windowWidth - WORK_MIN_WIDTH));
+}
 
 function folders(item: TreeItem, out: string[] = []): string[] {
   if (item.type === 'folder') {
@@ -70,7 +79,12 @@ export function App() {
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
   const [variableNames, setVariableNames] = useState<string[] | null>(null);
+  // Before the kept look arrives: the theme this browser kept for this port (earlier versions kept it there), else the system's.
   const [theme, setTheme] = useState<'light' | 'dark'>(() => (localStorage.getItem('ferry.theme') as 'light' | 'dark' | null) ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'));
+  /** The look kept on this computer has been read (or could not be: the defaults then). */
+  const [viewRead, setViewRead] = useState(false);
+  const [sidebarWidth, setSidebarWidth] = useState<number>(SIDEBAR_WIDTH.initial);
+  const [windowWidth, setWindowWidth] = useState(() => window.innerWidth);
 
   // What the event handlers need now, not at the render that made them.
   const selectedRef = useRef<string | null>(null);
@@ -244,9 +258,27 @@ export function App() {
   }, []);
 
   useEffect(() => {
+    void (takeInitialView() ?? api.get<AppView>('/api/view')).then((view) => {
+      if (view.theme) setTheme(view.theme);
+      if (view.sidebarWidth) setSidebarWidth(view.sidebarWidth);
+    }, () => undefined).finally(() => setViewRead(true));
+    const onResize = () => setWindowWidth(window.innerWidth);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+
+  useEffect(() => {
     document.documentElement.dataset.theme = theme;
-    localStorage.setItem('ferry.theme', theme);
   }, [theme]);
+
+  /** Keeps a change of the look on this computer (the data folder: the page's own storage is lost with the port). */
+  const keepView = (change: AppView) => {
+    api.put<AppView>('/api/view', change).catch((e: Error) => setNotice(`Not kept for the next start: ${e.message}`));
+  };
+  const pickTheme = (next: 'light' | 'dark') => {
+    setTheme(next);
+    keepView({ theme: next });
+  };
 
   const send = useCallback(async () => {
     if (sendId.current) return;
@@ -484,11 +516,12 @@ export function App() {
     { label: 'Servers', run: () => setServersOpen(true) },
     ...(info?.activeEnvironment ? [{ label: 'Edit environment', run: () => setDialog({ type: 'environment', id: info.activeEnvironment! }) }] : []),
     { label: 'New environment', run: () => setDialog({ type: 'newEnvironment' }) },
-    { label: theme === 'dark' ? 'Light theme' : 'Dark theme', run: () => setTheme(theme === 'dark' ? 'light' : 'dark') },
+    { label: theme === 'dark' ? 'Light theme' : 'Dark theme', run: () => pickTheme(theme === 'dark' ? 'light' : 'dark') },
   ];
 
   if (loadError && !info) return <div className="fatal"><h2>Ferry</h2><p>{loadError}</p></div>;
-  if (!info) return <div className="fatal"><p>Loading…</p></div>;
+  if (!info || !viewRead) return <div className="fatal"><p>Loading…</p></div>;
+  const widest = widestSidebar(windowWidth);
   return (
     <div className="app">
       <header className="topbar">
@@ -513,14 +546,25 @@ export function App() {
         <button aria-pressed={loadOpen} onClick={() => setLoadOpen(!loadOpen)}>Load tests</button>
         <span className="spacer" />
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
-        <button aria-label="Toggle theme" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
+        <button aria-label="Toggle theme" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
       {loadError && <div className="notice" role="alert">{loadError}</div>}
       {notice && <div className="notice" role="alert" onClick={() => setNotice(null)}>{notice} <small>(click to close)</small></div>}
       <AutoStartNotice />
       {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
       <div className="main">
-        <Sidebar tree={info.tree} selected={selected} actions={actions} />
+        <Sidebar tree={info.tree} selected={selected} actions={actions} id="sidebar" width={Math.min(sidebarWidth, widest)} />
+        <Splitter
+          controls="sidebar"
+          label="Sidebar width"
+          width={Math.min(sidebarWidth, widest)}
+          min={SIDEBAR_WIDTH.min}
+          max={widest}
+          initial={SIDEBAR_WIDTH.initial}
+          step={SIDEBAR_WIDTH.step}
+          onMove={setSidebarWidth}
+          onDone={(width) => keepView({ sidebarWidth: width })}
+        />
         <main className="work">
           {conflict && draft && (
             <ConflictBar

@@ -49,7 +49,8 @@ function flatten(folder: TreeItem & { type: 'folder' }, open: Set<string>, filte
   return out;
 }
 
-export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 'folder' }; selected: string | null; actions: SidebarActions }) {
+/** `id` and `width`: the splitter beside it names it and sets its width. */
+export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem & { type: 'folder' }; selected: string | null; actions: SidebarActions; id?: string; width?: number }) {
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<Set<string>>(() => new Set());
   const [scrollTop, setScrollTop] = useState(0);
@@ -172,7 +173,7 @@ export function Sidebar({ tree, selected, actions }: { tree: TreeItem & { type: 
   const folderOf = (item: TreeItem) => (item.type === 'folder' ? item.path : parentOf(item.path));
 
   return (
-    <aside className="sidebar" aria-label="Requests" onClick={() => setMenu(null)}>
+    <aside className="sidebar" id={id} style={width === undefined ? undefined : { width }} aria-label="Requests" onClick={() => setMenu(null)}>
       <div className="sidebar-tools">
         <input type="search" placeholder="Filter" aria-label="Filter requests" value={filter} onChange={(e) => setFilter(e.target.value)} />
         <button title="New request" aria-label="New request" onClick={() => actions.newRequest(selected ? parentOf(selected) : '')}>+</button>
