@@ -319,6 +319,27 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(JSON.parse(saved)).toMatchObject({ url: '/health', answer: 'from-echo' });
   });
 
+  it('the variables dialog: Ctrl+S saves what it edits; while it holds edits not saved, leaving the page asks first', async () => {
+    const file = path.join(ws.root, 'ferry.yaml');
+    // Whether leaving the page now would ask (the browser asks when a beforeunload listener cancels the event).
+    const leavingAsks = () => page.evaluate(() => {
+      const leaving = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(leaving);
+      return leaving.defaultPrevented;
+    });
+    await page.getByRole('button', { name: 'Workspace variables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
+    await expect.poll(() => dialog.getByLabel('Variable 4').inputValue()).toBe('typedHere');
+    expect(await leavingAsks()).toBe(false);
+    await dialog.getByLabel('Variable 5').fill('fromKeys');
+    expect(await leavingAsks()).toBe(true);
+    await dialog.getByLabel('Variable 5').press('Control+s');
+    await expect.poll(() => dialog.count()).toBe(0);
+    const saved = parse(await fs.readFile(file, 'utf8')) as { variables: Array<{ key: string }> };
+    expect(saved.variables.map((v) => v.key)).toEqual(['base', 'apiToken', 'fromOutside', 'typedHere', 'fromKeys']);
+    expect(await leavingAsks()).toBe(false);
+  });
+
   it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
     await page.getByRole('treeitem', { name: /Health/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');

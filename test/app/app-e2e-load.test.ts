@@ -280,4 +280,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await expect.poll(() => shown.getByRole('list', { name: 'Load test notices' }).getByRole('listitem').allTextContents()).toEqual(words);
     await panel().getByRole('button', { name: '← back' }).click();
   }, 60_000);
+
+  it('asks before closing or reloading the page would lose a load test edited and not saved, even with the panel closed; Ctrl+S saves it', async () => {
+    await panel().getByRole('list', { name: 'Load test list' }).getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
+    await panel().getByLabel('Target 1 weight').fill('7');
+    await page.getByLabel('Close load tests').click();
+    const asked = page.waitForEvent('dialog');
+    const reloading = page.reload({ timeout: 3_000 }).catch(() => undefined);
+    const dialog = await asked;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.dismiss(); // stay
+    await reloading;
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('7');
+    // Ctrl+S in the panel saves the load test (not the request behind it); then nothing is
+    // unsaved and the page goes without asking.
+    await panel().getByLabel('Target 1 weight').press('Control+s');
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('weight: 7 #');
+    await expect.poll(() => panel().textContent()).not.toContain('unsaved changes');
+    let askedAgain = false;
+    page.once('dialog', (d) => { askedAgain = true; void d.accept(); });
+    await page.reload();
+    await page.waitForLoadState('load');
+    expect(askedAgain).toBe(false);
+  });
 });

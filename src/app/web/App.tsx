@@ -361,6 +361,8 @@ export function App() {
         e.preventDefault();
         void send();
       } else if (mod && e.key.toLowerCase() === 's') {
+        // Taken already by what has the focus: a dialog's or the load panel's own Save.
+        if (e.defaultPrevented) return;
         e.preventDefault();
         void (unsavedRef.current ? saveUnsaved() : saveNow());
       } else if (e.key === 'Escape' && !e.defaultPrevented) {

@@ -72,7 +72,19 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   };
   return (
     <div className="dialog-backdrop" onClick={close}>
-      <div className="dialog wide" role="dialog" aria-label={id === undefined ? 'Workspace variables' : 'Environment'} onClick={(e) => e.stopPropagation()}>
+      <div
+        className="dialog wide"
+        role="dialog"
+        aria-label={id === undefined ? 'Workspace variables' : 'Environment'}
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => {
+          // Ctrl/Cmd+S saves what this dialog edits (not the request behind it), as Save does.
+          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      >
         <header>
           {id === undefined
             ? <h3>Workspace variables of {name}</h3>

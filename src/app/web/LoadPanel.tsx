@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LivePoint, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
+import { useLeaveGuard } from './guarded-close.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
 import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
@@ -52,6 +53,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const runRef = useRef<RunState | null>(null);
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
+  // Kept while the panel is closed, but not past the page: leaving it asks first.
+  useLeaveGuard(dirty);
   /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
   const leaveDraft = () => !dirty || window.confirm(`Discard your unsaved changes to "${saved?.name ?? selected}"? (Cancel, then Save to keep them.)`);
 
@@ -241,7 +244,18 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const broken = list?.loadTests.find((t) => t.id === selected)?.error;
 
   return (
-    <section className="runner load-panel" aria-label="Load tests" hidden={hidden}>
+    <section
+      className="runner load-panel"
+      aria-label="Load tests"
+      hidden={hidden}
+      onKeyDown={(e) => {
+        // Ctrl/Cmd+S in the panel saves the load test (not the open request), as Save does.
+        if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+          e.preventDefault();
+          if (dirty) void save();
+        }
+      }}
+    >
       <header>
         <h3>Load tests</h3>
         <span className="spacer" />

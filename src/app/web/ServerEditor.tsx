@@ -82,7 +82,7 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
         aria-label="Server editor"
         onClick={(e) => e.stopPropagation()}
         onKeyDown={(e) => {
-          if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
             e.preventDefault();
             void save();
           }
