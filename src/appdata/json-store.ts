@@ -8,6 +8,15 @@ import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
+/**
+ * A file in this computer's data folder that Ferry cannot use as it is (a link where it writes a
+ * file of its own, a damaged key): the message names the file and what to do, and the command
+ * line prints it as one line, matched by this name (src/cli/main.ts), never as a stack trace.
+ */
+export class DataFolderError extends Error {
+  override name = 'DataFolderError';
+}
+
 export class JsonStore<T> {
   constructor(
     readonly file: string,
@@ -25,7 +34,7 @@ export class JsonStore<T> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.empty();
       if (isLinkError(error)) {
-        throw new Error(`${this.file} is a symbolic link; Ferry never follows links in its data folder. Remove the link (Ferry writes a file of its own there).`);
+        throw new DataFolderError(`${this.file} is a symbolic link; Ferry never follows links in its data folder. Remove the link (Ferry writes a file of its own there).`);
       }
       if (error instanceof SyntaxError) {
         // A damaged store must not stop work: keep the bad copy aside and start empty.
@@ -45,7 +54,7 @@ export class JsonStore<T> {
       await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     } catch (error) {
       // EEXIST from a recursive mkdir: a part of the path is a file (FERRY_DATA_DIR naming a file).
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`Could not create the data folder ${path.dirname(this.file)}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new DataFolderError(`Could not create the data folder ${path.dirname(this.file)}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`);
       throw error;
     }
     const release = await lockfile.lock(this.file, {

@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
-import { JsonStore } from './json-store.js';
+import { DataFolderError, JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
 
 export interface Sealed {
@@ -17,27 +17,51 @@ export interface Sealed {
 
 let cachedKey: Promise<Buffer> | undefined;
 
+const KEY_BYTES = 32;
+
 async function loadKey(): Promise<Buffer> {
   const file = path.join(dataDir(), 'secret.key');
-  try {
-    const key = await readFileNoFollow(file);
-    // Readable only by this user: a key copied or restored with looser bits is tightened first.
-    if (process.platform !== 'win32' && ((await fs.stat(file)).mode & 0o077) !== 0) await fs.chmod(file, 0o600);
-    if (key.length === 32) return key;
-    throw new Error(`${file} is damaged (expected 32 bytes). Remove it to start a new key; stored secrets will be lost.`);
-  } catch (error) {
-    if (isLinkError(error)) throw new Error(`${file} is a symbolic link; Ferry never follows links in its data folder. Remove the link; stored secrets will need setting again.`);
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const existing = await readKey(file);
+  if (existing) return existing;
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
+  // Written whole under a temporary name, then linked in place: `link` fails when the key exists,
+  // so two processes starting at once agree on one key, and a process killed while writing
+  // leaves no part-written key behind (at most its temporary file, in this folder only this user reads).
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const key = randomBytes(KEY_BYTES);
   try {
-    await fs.writeFile(file, key, { mode: 0o600, flag: 'wx' });
+    await fs.writeFile(temp, key, { mode: 0o600, flag: 'wx' });
+    await fs.link(temp, file);
     return key;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileNoFollow(file); // another process won the race
+    // Another process made its key first: that one is used.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readKey(file)) ?? key;
+    throw error;
+  } finally {
+    await fs.rm(temp, { force: true }).catch(() => {});
+  }
+}
+
+/** The key file's 32 bytes, or undefined when there is none yet (or an empty one, see below). */
+async function readKey(file: string): Promise<Buffer | undefined> {
+  let key: Buffer;
+  try {
+    key = await readFileNoFollow(file);
+  } catch (error) {
+    if (isLinkError(error)) throw new DataFolderError(`${file} is a symbolic link; Ferry never follows links in its data folder. Remove the link; stored secrets will need setting again.`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  // Readable only by this user: a key copied or restored with looser bits is tightened first.
+  if (process.platform !== 'win32' && ((await fs.stat(file)).mode & 0o077) !== 0) await fs.chmod(file, 0o600);
+  if (key.length === KEY_BYTES) return key;
+  // An empty key file is what an older Ferry killed while making its key left: nothing can have
+  // been encrypted with it (a key of any other length is refused), so a new key replaces it.
+  if (key.length === 0) {
+    await fs.rm(file, { force: true });
+    return undefined;
+  }
+  throw new DataFolderError(`${file} is damaged (${key.length} bytes, a key has ${KEY_BYTES}), so the secret values stored on this computer cannot be read. Restore it from a backup, or remove it to start a new key and set the secret values again (\`ferry secret set NAME\`).`);
 }
 
 function key(): Promise<Buffer> {
@@ -61,6 +85,15 @@ function open(keyBytes: Buffer, sealed: Sealed): string {
   const decipher = createDecipheriv('aes-256-gcm', keyBytes, Buffer.from(sealed.iv, 'base64'));
   decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
   return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
+}
+
+/** A sealed value decrypted, or undefined when it was sealed with another key or altered. */
+function openOrUndefined(keyBytes: Buffer, sealed: Sealed): string | undefined {
+  try {
+    return open(keyBytes, sealed);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Encrypts a value with this computer's secret key, as the secret store keeps its values. */
@@ -91,23 +124,47 @@ export class SecretStore {
     return `${scope}\u0000${name}`;
   }
 
+  /** The value, or undefined when none is stored or the stored one cannot be decrypted (`unreadable`). */
   async get(scope: string, name: string): Promise<string | undefined> {
     const all = await this.store.read();
     const sealed = all[SecretStore.slot(scope, name)];
-    return sealed ? open(await key(), sealed) : undefined;
+    return sealed ? openOrUndefined(await key(), sealed) : undefined;
   }
 
-  /** Every secret of a scope, decrypted: `{ name: value }`. */
+  /** Whether a value is stored, readable or not. */
+  async has(scope: string, name: string): Promise<boolean> {
+    return Object.hasOwn(await this.store.read(), SecretStore.slot(scope, name));
+  }
+
+  /**
+   * Every secret of a scope, decrypted: `{ name: value }`. A value that does not decrypt (stored
+   * with another `secret.key`: a data folder copied from another computer, a key replaced) is
+   * left out, as if not set, so a run is not stopped by a value it may not even use;
+   * `unreadable` names those values.
+   */
   async all(scope: string): Promise<Record<string, string>> {
+    return (await this.read(scope)).values;
+  }
+
+  /** The names of a scope's stored values that cannot be decrypted with this computer's key. */
+  async unreadable(scope: string): Promise<string[]> {
+    return (await this.read(scope)).unreadable;
+  }
+
+  private async read(scope: string): Promise<{ values: Record<string, string>; unreadable: string[] }> {
     const all = await this.store.read();
     const keyBytes = await key();
     // No prototype: a secret named `__proto__` is an own key like any other.
-    const out: Record<string, string> = Object.create(null) as Record<string, string>;
+    const values: Record<string, string> = Object.create(null) as Record<string, string>;
+    const unreadable: string[] = [];
     const prefix = `${scope}\u0000`;
     for (const [slot, sealed] of Object.entries(all)) {
-      if (slot.startsWith(prefix)) out[slot.slice(prefix.length)] = open(keyBytes, sealed);
+      if (!slot.startsWith(prefix)) continue;
+      const value = openOrUndefined(keyBytes, sealed);
+      if (value === undefined) unreadable.push(slot.slice(prefix.length));
+      else values[slot.slice(prefix.length)] = value;
     }
-    return out;
+    return { values, unreadable };
   }
 
   async set(scope: string, name: string, value: string): Promise<void> {

@@ -79,6 +79,11 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
       ctx.output.err(`ferry: ${(error as Error).message}`);
       return EXIT.failed;
     }
+    // A file of this computer's data folder that cannot be used as it is (a link, a damaged key): said in one line.
+    if ((error as Error)?.name === 'DataFolderError') {
+      ctx.output.err(`ferry: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
     // A stored application setting that cannot be used (a caFiles file deleted since): bad input, said in one line.
     if ((error as Error)?.name === 'SettingsError') {
       ctx.output.err(`ferry: ${(error as Error).message}`);

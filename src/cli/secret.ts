@@ -5,9 +5,10 @@
  * (or asked for without echo on a terminal) so they never land in shell history or `ps`.
  * Parsing and printing only: which scope a secret belongs to is `src/variables/secret-scopes.ts`.
  */
+import path from 'node:path';
 import type { Command } from 'commander';
 import { read } from 'read';
-import { WorkspaceData } from '../appdata/index.js';
+import { dataDir, WorkspaceData } from '../appdata/index.js';
 import {
   environmentSecretScopes,
   listSecretVariables,
@@ -86,7 +87,13 @@ export function registerSecret(program: Command, ctx: CliContext): void {
       const scopeWidth = Math.max(...rows.map((r) => r.scope.length));
       const nameWidth = Math.max(...rows.map((r) => r.name.length));
       for (const row of rows) {
-        ctx.output.out(`${row.scope.padEnd(scopeWidth)}  ${row.name.padEnd(nameWidth)}  ${row.stored ? c.green('set') : c.yellow('not set')}`);
+        const state = row.stored ? c.green('set') : row.unreadable ? c.yellow('not set: the stored value cannot be read') : c.yellow('not set');
+        ctx.output.out(`${row.scope.padEnd(scopeWidth)}  ${row.name.padEnd(nameWidth)}  ${state}`);
+      }
+      // Values stored with another key (a data folder copied from another computer, secret.key replaced).
+      const unreadable = rows.filter((row) => row.unreadable);
+      if (unreadable.length > 0) {
+        ctx.output.err(`ferry: ${unreadable.length === 1 ? 'a stored value' : `${unreadable.length} stored values`} cannot be decrypted with this computer's key (${path.join(dataDir(), 'secret.key')}): stored with another key, it is used as not set. Set ${unreadable.length === 1 ? 'it' : 'each'} again with \`ferry secret set NAME [-e ENV]\`.`);
       }
     });
 
@@ -116,7 +123,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
       const scope = await scopeFor(ws, options.env);
       const secrets = new WorkspaceData(ws.id, ws.root).secrets;
       // A value stored earlier can be removed even after the variable left the file.
-      if ((await secrets.get(scope.id, name)) === undefined) {
+      if (!(await secrets.has(scope.id, name))) {
         throw new CliError(`This computer has no value for ${name} (${scope.label}); nothing to remove.`);
       }
       await secrets.delete(scope.id, name);

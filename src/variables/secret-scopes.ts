@@ -25,8 +25,10 @@ export interface SecretScope {
 export interface SecretRow {
   scope: string;
   name: string;
-  /** This computer's secret store has a value for it. */
+  /** This computer's secret store has a value for it that it can read. */
   stored: boolean;
+  /** Only when true: a value is stored but cannot be decrypted (stored with another `secret.key`); it is used as not set. */
+  unreadable?: true;
 }
 
 export function workspaceSecretScope(ws: Workspace): SecretScope {
@@ -66,8 +68,10 @@ export async function listSecretVariables(data: WorkspaceData, scopes: readonly 
   for (const scope of scopes) {
     const declared = scope.variables.filter((v) => v.secret);
     if (declared.length === 0) continue;
-    const stored = await data.secrets.all(scope.id);
-    for (const v of declared) rows.push({ scope: scope.label, name: v.key, stored: Object.hasOwn(stored, v.key) });
+    const [stored, unreadable] = await Promise.all([data.secrets.all(scope.id), data.secrets.unreadable(scope.id)]);
+    for (const v of declared) {
+      rows.push({ scope: scope.label, name: v.key, stored: Object.hasOwn(stored, v.key), ...(unreadable.includes(v.key) ? { unreadable: true as const } : {}) });
+    }
   }
   return rows;
 }

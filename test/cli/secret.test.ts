@@ -1,5 +1,5 @@
 /** `ferry secret ls|set|unset`: values of secret variables stored on this computer, and sent by runs. */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +41,17 @@ beforeEach(async () => {
 afterEach(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
+
+/** `ferry` as shipped (bin/ferry.js), in its own process, on the test's workspace and data folder. */
+function shipped(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const bin = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [bin, '-w', ws, ...args], { env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' }, timeout: 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(stdin ?? '');
+  });
+}
 
 /** Every file of the data folder, as text, to look for plain-text values. */
 async function dataFolderText(): Promise<string> {
@@ -107,6 +118,53 @@ describe('ferry secret', () => {
       { scope: 'staging', name: 'password', stored: false },
     ]);
   });
+
+  it('a value stored with another secret.key is listed as unreadable and used as not set; runs go on, and set or unset replace it', async () => {
+    // Separate processes, as a user's commands are (one process keeps the key it loaded).
+    expect((await shipped(['secret', 'set', 'token'], 'stored-with-the-old-key')).code).toBe(0);
+    // The data folder copied from another computer, or the key replaced: 32 other bytes.
+    await fs.writeFile(path.join(dataDir, 'secret.key'), Buffer.alloc(32, 7));
+    const listed = await shipped(['secret', 'ls']);
+    expect(listed).toMatchObject({ code: 0, stdout: 'workspace  token     not set: the stored value cannot be read\nstaging    password  not set\n' });
+    expect(listed.stderr).toBe(`ferry: a stored value cannot be decrypted with this computer's key (${path.join(dataDir, 'secret.key')}): stored with another key, it is used as not set. Set it again with \`ferry secret set NAME [-e ENV]\`.\n`);
+    expect(JSON.parse((await shipped(['secret', 'ls', '--json'])).stdout)[0]).toEqual({ scope: 'workspace', name: 'token', stored: false, unreadable: true });
+    const run = await shipped(['run']);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.code).toBe(0);
+    expect(seen.at(-1)?.['x-token']).toBe('{{token}}');
+    expect((await shipped(['secret', 'set', 'token'], 'new-value')).code).toBe(0);
+    expect((await shipped(['secret', 'ls'])).stdout).toContain('workspace  token     set\n');
+    await fs.writeFile(path.join(dataDir, 'secret.key'), Buffer.alloc(32, 8));
+    const unset = await shipped(['secret', 'unset', 'token']);
+    expect(unset).toMatchObject({ code: 0, stderr: 'ferry: removed the value of token (workspace) from this computer.\n' });
+  }, 30_000);
+
+  it('a damaged or linked secret.key or data file is refused in one line naming it; an empty key (a key-making cut short) is replaced', async () => {
+    await fs.writeFile(path.join(dataDir, 'secret.key'), 'cut-short');
+    for (const args of [['secret', 'ls'], ['run']]) {
+      const damaged = await shipped(args);
+      expect(damaged.code, args.join(' ')).toBe(2);
+      expect(damaged.stderr).toBe(`ferry: ${path.join(dataDir, 'secret.key')} is damaged (9 bytes, a key has 32), so the secret values stored on this computer cannot be read. Restore it from a backup, or remove it to start a new key and set the secret values again (\`ferry secret set NAME\`).\n`);
+    }
+    expect(await fs.readFile(path.join(dataDir, 'secret.key'), 'utf8')).toBe('cut-short');
+
+    await fs.writeFile(path.join(dataDir, 'secret.key'), '');
+    expect((await shipped(['secret', 'set', 'token'], 'after-empty-key')).code).toBe(0);
+    expect((await fs.readFile(path.join(dataDir, 'secret.key'))).length).toBe(32);
+    await shipped(['run']);
+    expect(seen.at(-1)?.['x-token']).toBe('after-empty-key');
+
+    await fs.symlink(path.join(ws, 'ferry.yaml'), path.join(dataDir, 'settings.json'));
+    const linked = await shipped(['run']);
+    expect(linked).toMatchObject({ code: 2, stderr: `ferry: ${path.join(dataDir, 'settings.json')} is a symbolic link; Ferry never follows links in its data folder. Remove the link (Ferry writes a file of its own there).\n` });
+  }, 30_000);
+
+  it('processes making the key at the same moment agree on one key, leaving no temporary file', async () => {
+    const sets = await Promise.all(['a', 'b', 'c', 'd'].map((value) => shipped(['secret', 'set', 'token'], `same-moment-${value}`)));
+    expect(sets.map((set) => set.code)).toEqual([0, 0, 0, 0]);
+    expect((await shipped(['secret', 'ls'])).stdout).toContain('workspace  token     set\n');
+    expect((await fs.readdir(dataDir)).filter((name) => name.startsWith('secret.key'))).toEqual(['secret.key']);
+  }, 30_000);
 
   it('on a terminal, asks for the value without echoing it', async () => {
     const bin = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
