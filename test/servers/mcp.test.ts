@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_TIMINGS } from '../../src/servers/kinds/mcp/mcp.js';
-import { eventually, makeWorkspace, send, serve } from './helpers.js';
+import { eventually, makeWorkspace, send, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
 const clients: Client[] = [];
@@ -159,4 +159,26 @@ describe('MCP server', () => {
       MCP_TIMINGS.sessionIdleMs = saved;
     }
   });
+  for (const transport of ['streamable', 'sse'] as const) {
+    it(`tells open sessions when an edit changes the tools or prompts, so clients list them again (${transport})`, async () => {
+      const root = await makeWorkspace({ servers: { tools: { name: 'Tools', kind: 'mcp', mcp: { tools: [{ name: 'first', result: '1' }] } } } });
+      const handle = await serve(root);
+      const client = await connectClient(handle.servers[0]!.url, transport);
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+      const toolsChanged: unknown[] = [];
+      const promptsChanged: unknown[] = [];
+      client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => void toolsChanged.push(n));
+      client.setNotificationHandler(PromptListChangedNotificationSchema, (n) => void promptsChanged.push(n));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first']);
+      // The standalone GET stream opens after initialize; give it a moment before the edit.
+      await new Promise((r) => setTimeout(r, 200));
+      await writeServer(root, 'tools', { name: 'Tools', kind: 'mcp', mcp: { tools: [{ name: 'first', result: '1' }, { name: 'second', result: '2' }] } });
+      await eventually(async () => toolsChanged.length === 1);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first', 'second']);
+      // An edit that leaves the tools as they were says nothing of them.
+      await writeServer(root, 'tools', { name: 'Tools', kind: 'mcp', mcp: { instructions: 'x', tools: [{ name: 'first', result: '1' }, { name: 'second', result: '2' }], prompts: [{ name: 'p', messages: [{ role: 'user', text: 'hi' }] }] } });
+      await eventually(async () => promptsChanged.length === 1);
+      expect(toolsChanged).toHaveLength(1);
+    });
+  }
 });

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -71,11 +72,18 @@ class McpKind implements HttpKindInstance {
   readonly #legacy = new Map<string, SSEServerTransport>();
   readonly #open = new Set<Open>();
   readonly #timers = new PendingTimers();
+  /** The open sessions' SDK servers, told when an edit changes a list. */
+  readonly #sessions = new Set<Server>();
+  /** The tools, resources and prompts as the file had them, to tell which an edit changed. */
+  #lists = { tools: '', resources: '', prompts: '' };
 
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
     const section = server.mcp ?? { version: '1.0.0', instructions: '', tools: [], resources: [], prompts: [], path: '/mcp', cors: false };
+    const lists = { tools: JSON.stringify(section.tools), resources: JSON.stringify(section.resources), prompts: JSON.stringify(section.prompts) };
+    const changed = this.#state === undefined ? [] : (['tools', 'resources', 'prompts'] as const).filter((list) => lists[list] !== this.#lists[list]);
+    this.#lists = lists;
     this.#state = {
       name: section.serverName?.trim() || server.name,
       version: section.version,
@@ -85,6 +93,14 @@ class McpKind implements HttpKindInstance {
     };
     this.#path = section.path;
     this.#cors = section.cors;
+    // Clients keep the lists they read: a changed one is announced (notifications/…/list_changed)
+    // so they read it again, as SDK servers do when their tools change.
+    for (const session of this.#sessions) {
+      for (const list of changed) {
+        const told = list === 'tools' ? session.sendToolListChanged() : list === 'resources' ? session.sendResourceListChanged() : session.sendPromptListChanged();
+        void told.catch(() => {}); // a session whose client has gone
+      }
+    }
   }
 
   openStreams(): number {
@@ -96,6 +112,7 @@ class McpKind implements HttpKindInstance {
     for (const open of this.#open) void open.close().catch(() => {});
     for (const { idle } of this.#streamable.values()) idle.stop();
     this.#open.clear();
+    this.#sessions.clear();
     this.#streamable.clear();
     this.#legacy.clear();
   }
@@ -194,6 +211,7 @@ class McpKind implements HttpKindInstance {
       }),
     );
     await session.connect(transport);
+    this.#sessions.add(session);
     const onmessage = transport.onmessage!;
     transport.onmessage = (message, extra) => {
       if ('method' in message && 'id' in message) bytesIn.set(message.id, jsonBytes(message));
@@ -211,6 +229,7 @@ class McpKind implements HttpKindInstance {
     };
     const onclose = transport.onclose;
     transport.onclose = () => {
+      this.#sessions.delete(session);
       for (const [id, note] of answered) write(note, id, 0);
       answered.clear();
       bytesIn.clear();

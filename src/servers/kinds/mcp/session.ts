@@ -35,7 +35,8 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
   const first = current();
   const server = new Server(
     { name: first.name, version: first.version },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, ...(first.instructions !== '' ? { instructions: first.instructions } : {}) },
+    // listChanged: an edit of the file that changes a list is told to open sessions (mcp.ts).
+    { capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } }, ...(first.instructions !== '' ? { instructions: first.instructions } : {}) },
   );
   const noted = async <T>(requestId: RequestId, method: string, target: string, run: () => Promise<T> | T, failed?: (r: T) => boolean): Promise<T> => {
     const startedAt = performance.now();
