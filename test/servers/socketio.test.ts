@@ -92,7 +92,7 @@ describe('Socket.IO server', () => {
   });
 
   it('answers by rules: event and pattern on the JSON arguments, ack, replyEvent, delayMs; broadcast reaches another client', async () => {
-    const { url } = await ioServer({
+    const { url, handle } = await ioServer({
       mode: 'rules',
       rules: [
         { event: 'order', match: 'regex', pattern: '"id":\\s*\\d+', ack: true, replyArgs: '{"ok":true}', replyEvent: 'ordered' },
@@ -116,6 +116,11 @@ describe('Socket.IO server', () => {
     expect(await a.timeout(5000).emitWithAck('slow')).toBe('late');
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     expect(await b.timeout(5000).emitWithAck('off')).toBe('fallback');
+    // B's close record counts what it was sent: the broadcast and its ack.
+    b.disconnect();
+    const closes = () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close');
+    await eventually(async () => closes().length === 1);
+    expect(closes()[0]!.bytesOut).toBe(Buffer.byteLength('["said","dev"]') + Buffer.byteLength('["fallback"]'));
   });
 
   it('serves any namespace a client joins, and a custom path', async () => {

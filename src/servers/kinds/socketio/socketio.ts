@@ -196,7 +196,13 @@ class SocketIoKind implements HttpKindInstance {
         if (rule.replyEvent === '') return;
         if (rule.broadcast) {
           socket.nsp.emit(rule.replyEvent, ...reply);
-          traffic.add(messageRecord('socketio', id, 'out', { peer: `all of ${socket.nsp.name}`, event: 'message', preview: `${rule.replyEvent} ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut: encodedBytes(rule.replyEvent, reply) }));
+          const bytesOut = encodedBytes(rule.replyEvent, reply);
+          // One record for all; each client's close record counts it in its total.
+          for (const each of socket.nsp.sockets.values()) {
+            const sizes = this.#sizes.get(each);
+            if (sizes) sizes.bytesOut += bytesOut;
+          }
+          traffic.add(messageRecord('socketio', id, 'out', { peer: `all of ${socket.nsp.name}`, event: 'message', preview: `${rule.replyEvent} ${clip(argumentsText(reply))}`, rule: rule.number }, { bytesOut }));
         } else this.#emit(socket, rule.replyEvent, reply, rule.number);
       };
       if (rule.delayMs === 0) answer();
