@@ -217,6 +217,23 @@ describe('Socket.IO server', () => {
     raw.destroy();
   });
 
+  it('disconnects a long-polling client that posts events but never polls for what it is sent', async () => {
+    const { url, server, handle } = await ioServer({});
+    const base = `${url}/socket.io/?EIO=4&transport=polling`;
+    const sid = /"sid":"([^"]+)"/.exec(await (await fetch(base)).text())?.[1];
+    expect(sid).toBeDefined();
+    const post = (body: string) => fetch(`${base}&sid=${sid}`, { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+    expect((await post('40')).status).toBe(200);
+    await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'connect'));
+    // Four 64 KB events a post, each echoed into the queue no poll takes: 64 posts (16 MB) at most.
+    const event = `42["flood","${'a'.repeat(64 * 1024)}"]`;
+    const body = [event, event, event, event].join('\x1e');
+    const closed = () => (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close');
+    for (let i = 0; i < 64 && closed() === undefined; i++) await post(body);
+    expect(closed()?.detail.preview).toBe('forced close (more than 8 MB waited unsent: the client does not read what it is sent)');
+    expect(server.openStreams()).toBe(0);
+  });
+
   it('lets ferry serve exit at once on Ctrl-C while a long-polling client is connected, and tells the client', async () => {
     const data = await isolatedDataDir();
     const root = await makeWorkspace({ servers: { live: { name: 'Live', kind: 'socketio', socketio: {} } } });
