@@ -16,7 +16,6 @@ import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, S
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
-import { errorCode, notTlsReason } from '../../../protocols/connection-errors.js';
 
 /** Giving up on a target that does not answer the connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -134,13 +133,18 @@ class RelayKind implements SocketKindInstance {
   }
 }
 
+/** OpenSSL's codes for a target that answered the TLS handshake with something that is not TLS. */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_UNKNOWN_PROTOCOL']);
+
 /** Why the target connection failed, and what to do: the record of a relayed connection that failed on its target's side. */
 function targetFailure(error: Error, label: string): string {
-  const code = errorCode(error);
+  const code = (error as NodeJS.ErrnoException).code ?? '';
   if (code === 'ECONNREFUSED') return `${label} refused the connection (ECONNREFUSED): nothing is listening there; start the target, or check proxy.target`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${label}: the host name could not be resolved (${code}); check proxy.target`;
-  const notTls = code.startsWith('ERR_SSL') ? notTlsReason(`${error.message} ${code.replace(/_/g, ' ')}`) : undefined;
-  if (notTls) return `${label} does not answer TLS (${notTls.toLowerCase()}): it may be a plain TCP server; set proxy.upstreamTls to false, or check the port`;
+  if (NOT_TLS.has(code)) {
+    const reason = (error as Error & { reason?: string }).reason ?? code;
+    return `${label} does not answer TLS (${reason}): it may be a plain TCP server; set proxy.upstreamTls to false, or check the port`;
+  }
   if (code.startsWith('ERR_SSL')) return `${label}: the TLS handshake failed (${code}); if the target is not a TLS server, set proxy.upstreamTls to false`;
   if (code === 'ECONNRESET') return `${label} reset the connection (ECONNRESET)`;
   return `${label}: ${code || error.message}`;
