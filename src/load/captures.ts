@@ -6,27 +6,56 @@
  * A target's captures are made ready once, when its generator is built (`captureReader`): the
  * patterns compiled and the JSON paths split, so an answer only runs them (and parses its body
  * once for all its JSON captures).
+ *
+ * The body is read as k6 reads it: decoded by its Content-Encoding (gzip, deflate, br, zstd), as
+ * a request that asks for compression (`Accept-Encoding`, common in a browser's "Copy as cURL")
+ * gets it; then as UTF-8 text.
  */
 import type { Capture } from './wire.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+/** Most bytes a compressed answer is decoded to for captures; past it, the body captures find nothing. */
+const DECODED_MAX_BYTES = 50 * 1024 * 1024;
+
 /** Reads a target's captures from one answer: the variables that got a value, in capture order. */
-export type CaptureReader = (headers: Headers, body: string) => Array<[variable: string, value: string]>;
+export type CaptureReader = (headers: Headers, body: Buffer) => Array<[variable: string, value: string]>;
 
-/** What one capture reads from an answer, given the body parsed as JSON (`undefined` when it is not JSON). */
-type Read = (headers: Headers, body: string, json: () => unknown) => string | undefined;
+/**
+ * Decodes a body by a Content-Encoding value: the HTTP client's `decodeBody`
+ * (protocols/http/decompress.ts), which the generator loads when a target has captures, so a
+ * load worker without captures, and `ferry run`'s files, stay as they are.
+ */
+export type BodyDecoder = (body: Uint8Array, contentEncoding: string, maxBytes: number) => Uint8Array;
 
-const NOT_JSON = Symbol('not JSON');
+/** The answer's body as text, decoded by its Content-Encoding; undefined when it cannot be decoded. */
+function bodyText(headers: Headers, body: Buffer, decode: BodyDecoder): string | undefined {
+  const encoding = headers['content-encoding'];
+  const coding = Array.isArray(encoding) ? encoding.join(', ') : encoding;
+  if (!coding || coding.trim().toLowerCase() === 'identity') return body.toString('utf8');
+  try {
+    return Buffer.from(decode(body, coding, DECODED_MAX_BYTES)).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
 
-export function captureReader(captures: readonly Capture[]): CaptureReader {
+/** What one capture reads from an answer: its body as text and as JSON, each made once, when first asked for (undefined when there is none). */
+type Read = (headers: Headers, text: () => string | undefined, json: () => unknown) => string | undefined;
+
+const NOT_YET = Symbol('not yet');
+
+export function captureReader(captures: readonly Capture[], decode: BodyDecoder): CaptureReader {
   const reads = captures.map((capture) => [capture.variable, compileCapture(capture)] as const);
   return (headers, body) => {
-    let parsed: unknown = NOT_JSON;
+    let decoded: string | undefined | typeof NOT_YET = NOT_YET;
+    const text = () => (decoded === NOT_YET ? (decoded = bodyText(headers, body, decode)) : decoded);
+    let parsed: unknown = NOT_YET;
     const json = () => {
-      if (parsed === NOT_JSON) {
+      if (parsed === NOT_YET) {
+        const source = text();
         try {
-          parsed = JSON.parse(body);
+          parsed = source === undefined ? undefined : JSON.parse(source);
         } catch {
           parsed = undefined;
         }
@@ -35,7 +64,7 @@ export function captureReader(captures: readonly Capture[]): CaptureReader {
     };
     const values: Array<[string, string]> = [];
     for (const [variable, read] of reads) {
-      const value = read(headers, body, json);
+      const value = read(headers, text, json);
       if (value !== undefined) values.push([variable, value]);
     }
     return values;
@@ -58,8 +87,9 @@ function compileCapture(capture: Capture): Read {
     } catch {
       return () => undefined;
     }
-    return (_, body) => {
-      const match = pattern.exec(body);
+    return (_, text) => {
+      const body = text();
+      const match = body === undefined ? null : pattern.exec(body);
       return match ? (match[1] ?? match[0]) : undefined;
     };
   }

@@ -251,6 +251,19 @@ describe('ferry load as shipped', () => {
     expect(result.overall.count).toBeGreaterThan(0);
     expect(server.byPath.get('/a')).toBeGreaterThanOrEqual(result.overall.count); // every request counted was answered by this server
   }, 60_000);
+
+  it('the bundled worker reads captures from a compressed answer (the HTTP client\'s decoder, loaded when a test captures)', async () => {
+    const { root, server } = await workspace(
+      { login: { model: 'virtualUsers', stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.5, target: 1 }], thinkTimeMs: 20, targets: [{ request: 'Login.yaml', captures: [{ variable: 'token', path: 'data.token' }] }, { request: 'Use.yaml' }] } },
+      { 'requests/Login.yaml': { name: 'Login', url: '{{base}}/login?encode=gzip' }, 'requests/Use.yaml': { name: 'Use', url: '{{base}}/use/{{token}}' } },
+    );
+    const out = await ferry(['-w', root, 'load', 'login', '--workers', '1', '--var', `base=${server.url}`]);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    const uses = server.seen.filter((s) => s.path.startsWith('/use/'));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) expect(use.path).toMatch(/^\/use\/tok-\d+$/);
+  }, 60_000);
 });
 
 describe('fields a load test does not have', () => {

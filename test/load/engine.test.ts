@@ -130,6 +130,27 @@ describe('closed model (virtualUsers)', () => {
     expect(result.targets.map((t) => t.request)).toEqual(['Login.yaml', 'Use.yaml']);
   });
 
+  for (const encoding of ['gzip', 'br'] as const) {
+    it(`captures read a ${encoding} answer decoded by its Content-Encoding, as k6 reads it`, async () => {
+      const { run, server } = await setup(
+        {
+          model: 'virtualUsers',
+          thinkTimeMs: 50,
+          stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.5, target: 1 }],
+          targets: [
+            { request: 'Login.yaml', captures: [{ variable: 'token', path: 'data.token' }, { variable: 'again', from: 'regex', path: '"token":"(tok-\\d+)"' }] },
+            { request: 'Use.yaml' },
+          ],
+        },
+        { Login: `/login?encode=${encoding}`, Use: '/use/{{token}}/{{again}}' },
+      );
+      await run();
+      const uses = server.seen.filter((s) => s.path.startsWith('/use/'));
+      expect(uses.length).toBeGreaterThan(0);
+      for (const use of uses) expect(use.url).toMatch(/^\/use\/(tok-\d+)\/\1$/);
+    });
+  }
+
   it('compiles a regex capture once for the generator, not at every answer', async () => {
     server = await startTargetServer();
     const pattern = '"token":"(tok-\\d+)"';

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 
 export interface Seen {
   path: string;
@@ -42,7 +43,14 @@ export async function startTargetServer(): Promise<TargetServer> {
         const n = ++tokens;
         res.setHeader('x-id', `id-${n}`);
         res.setHeader('content-type', 'application/json');
-        return res.end(JSON.stringify({ data: { token: `tok-${n}` } }));
+        const json = JSON.stringify({ data: { token: `tok-${n}` } });
+        // ?encode=gzip or br: the answer compressed, with its Content-Encoding.
+        const encode = url.searchParams.get('encode');
+        if (encode === 'gzip' || encode === 'br') {
+          res.setHeader('content-encoding', encode);
+          return res.end(encode === 'gzip' ? zlib.gzipSync(json) : zlib.brotliCompressSync(json));
+        }
+        return res.end(json);
       }
       if (url.pathname === '/fail') {
         res.statusCode = 500;

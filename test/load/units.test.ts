@@ -1,6 +1,8 @@
 /** The load engine's pure parts: stages, segments, weights, captures, thresholds, exact merging. */
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { captureReader } from '../../src/load/captures.js';
+import { decodeBody } from '../../src/protocols/http/decompress.js';
 import type { Capture } from '../../src/load/wire.js';
 import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { Picker } from '../../src/load/picker.js';
@@ -73,7 +75,7 @@ describe('weights', () => {
 
 describe('captures', () => {
   const body = JSON.stringify({ data: { items: [{ id: 7 }], token: 'abc' } });
-  const captureValue = (capture: Capture, headers: Record<string, string>, text: string) => captureReader([capture])(headers, text)[0]?.[1];
+  const captureValue = (capture: Capture, headers: Record<string, string>, text: string) => captureReader([capture], decodeBody)(headers, Buffer.from(text))[0]?.[1];
   it('read a JSON path, a header and a regex group', () => {
     expect(captureValue({ variable: 't', from: 'json', path: 'data.token' }, {}, body)).toBe('abc');
     expect(captureValue({ variable: 't', from: 'json', path: '$.data.items[0].id' }, {}, body)).toBe('7');
@@ -89,10 +91,13 @@ describe('captures', () => {
       { variable: 'gone', from: 'json', path: 'data.none' },
       { variable: 'id', from: 'regex', path: '"id":(\\d+)' },
       { variable: 'uid', from: 'header', path: 'X-Id' },
-    ]);
-    for (let i = 0; i < 3; i++) expect(read({ 'x-id': 'i1' }, body)).toEqual([['token', 'abc'], ['id', '7'], ['uid', 'i1']]);
+    ], decodeBody);
+    for (let i = 0; i < 3; i++) expect(read({ 'x-id': 'i1' }, Buffer.from(body))).toEqual([['token', 'abc'], ['id', '7'], ['uid', 'i1']]);
     // A body that is not JSON: the JSON captures find nothing, the others still read.
-    expect(read({}, 'id: "id":42')).toEqual([['id', '42']]);
+    expect(read({}, Buffer.from('id: "id":42'))).toEqual([['id', '42']]);
+    // A compressed body is read decoded; one that does not decode leaves the body captures empty, the header ones still read.
+    expect(read({ 'content-encoding': 'gzip', 'x-id': 'i2' }, gzipSync(body))).toEqual([['token', 'abc'], ['id', '7'], ['uid', 'i2']]);
+    expect(read({ 'content-encoding': 'gzip', 'x-id': 'i3' }, Buffer.from(body))).toEqual([['uid', 'i3']]);
   });
 });
 

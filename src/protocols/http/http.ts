@@ -28,6 +28,8 @@ import { loadOnce } from '../../support/load-once.js';
 export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
 export { SendError, type SendErrorKind } from '../send-error.js';
+/** For load-test captures (load/generator.ts), which read answers decoded as this client does. */
+export { decodeBody } from './decompress.js';
 export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './types.js';
 
 // Loaded with the first same-origin redirect of a signed request; a send without one never loads it.
