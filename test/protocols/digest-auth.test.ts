@@ -37,6 +37,7 @@ const issued: string[] = [];
 const counts = new Map<string, number>();
 /** Every request the server got: `401` or `200`, with the Authorization's nonce and nc. */
 const hits: string[] = [];
+const usedOnce = new Set<string>();
 
 beforeAll(async () => {
   let nonces = 0;
@@ -71,7 +72,10 @@ beforeAll(async () => {
           userhash: (p.userhash === 'true') === userhash,
           // A nonce used again must come with a higher count (RFC 7616 3.4: replays are refused).
           nc: p.qop === undefined || Number.parseInt(p.nc ?? '0', 16) > (counts.get(p.nonce!) ?? 0),
+          // once=true: a server whose nonces answer one request only, and which says so with a plain 401 (no stale=true).
+          once: q.get('once') !== 'true' || !usedOnce.has(p.nonce!),
         };
+        if (q.get('once') === 'true') usedOnce.add(p.nonce!);
         if (p.nc) counts.set(p.nonce!, Math.max(counts.get(p.nonce!) ?? 0, Number.parseInt(p.nc, 16)));
         const failed = Object.entries(checks).filter(([, ok]) => !ok).map(([name]) => name);
         if (failed.length === 0 && expired.delete(p.nonce!)) stale = true;
@@ -174,6 +178,23 @@ describe('Digest (RFC 7616) against a server that checks every parameter', () =>
       // The SHA-256 challenge's answer is refused for MD5-sess (a plain 401): answered afresh, then reused.
       const sessNonce = issued.at(-1)!;
       expect(hits.slice(sess)).toEqual(['401', `200 ${sessNonce} 00000001`, `200 ${sessNonce} 00000002`]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a server that refuses a reused nonce without stale=true costs one refused answer, not one a send: its nonces are not reused again', async () => {
+    const own = new HttpAgents();
+    const sendOwn = (path: string) => sendHttp(preparedRequest(`${base}${path}`, { authType: 'digest', digest: { username: 'Mufasa', password: 'Circle of Life' } }), { agents: own });
+    try {
+      const before = rejected.length;
+      const start = hits.length;
+      for (const path of ['/o1', '/o2', '/o3', '/o4']) expect((await sendOwn(`${path}?alg=SHA-256&once=true`)).status).toBe(200);
+      // The second send tries the nonce once (refused: a failed login to the server); later sends
+      // go without credentials first, which servers do not count as a failure.
+      expect(rejected.length - before).toBe(1);
+      expect(hits.slice(start).map((h) => h.split(' ')[0])).toEqual(['401', '200', '401', '200', '401', '200', '401', '200']);
+      // Another origin is not affected: a stale nonce is still reused elsewhere (see the test above).
     } finally {
       await own.close();
     }

@@ -156,13 +156,18 @@ const MAX_NONCE_ORIGINS = 256;
  * next Digest request to that origin answers with the nonce at once, its count one higher
  * (RFC 7616 3.4), instead of paying a 401 round trip first, as curl does within one invocation
  * and Postman across sends. A server that no longer takes it answers 401 (with `stale=true`
- * when only the nonce expired), and that challenge is answered afresh.
+ * when only the nonce expired), and that challenge is answered afresh. A plain 401 to a reused
+ * nonce (a server whose nonces answer one request) is a failed login to that server, which may
+ * count towards locking the account: that origin's nonces are not reused again.
  */
 export class DigestNonces {
   readonly #byOrigin = new Map<string, Map<string, DigestNonce>>();
+  /** Origins that refused a reused nonce without `stale=true`. */
+  readonly #noReuse = new Set<string>();
 
   /** The latest nonce kept for `origin`, its count already raised for this use; undefined when none. */
   reuse(origin: string): DigestNonce | undefined {
+    if (this.#noReuse.has(origin)) return undefined;
     const realms = this.#byOrigin.get(origin);
     const latest = realms ? [...realms.values()].at(-1) : undefined;
     if (!realms || !latest) return undefined;
@@ -177,6 +182,7 @@ export class DigestNonces {
 
   /** Keeps a nonce that an answer was just accepted with. */
   remember(origin: string, nonce: DigestNonce): void {
+    if (this.#noReuse.has(origin)) return;
     const realms = this.#byOrigin.get(origin) ?? new Map<string, DigestNonce>();
     const kept = realms.get(nonce.challenge.realm);
     // A concurrent send may have counted further with the same nonce: never count back.
@@ -188,8 +194,17 @@ export class DigestNonces {
     if (this.#byOrigin.size > MAX_NONCE_ORIGINS) this.#byOrigin.delete(this.#byOrigin.keys().next().value!);
   }
 
-  /** Drops the nonce of `origin` and `realm` (the server refused it). */
-  forget(origin: string, realm: string): void {
-    this.#byOrigin.get(origin)?.delete(realm);
+  /**
+   * The server refused the reused nonce `sent` of `origin` with `fresh` (its new challenge): the
+   * nonce is dropped. Unless the server said `stale` (the nonce expired, the password was right)
+   * or challenges for another realm or algorithm (the answer was for another protection space),
+   * it refused the reuse itself, and the origin's nonces are not reused again.
+   */
+  refused(origin: string, sent: DigestChallenge, fresh: DigestChallenge | undefined): void {
+    this.#byOrigin.get(origin)?.delete(sent.realm);
+    if (fresh && (fresh.stale || fresh.realm !== sent.realm || fresh.algorithm !== sent.algorithm)) return;
+    this.#byOrigin.delete(origin);
+    this.#noReuse.add(origin);
+    if (this.#noReuse.size > MAX_NONCE_ORIGINS) this.#noReuse.delete(this.#noReuse.values().next().value!);
   }
 }

@@ -111,7 +111,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       ctx.cookies?.store(url.href, values(hop.rawHeaders, 'set-cookie'));
       if (digestSent) {
         if (hop.status !== 401) ctx.agents.digestNonces.remember(firstOrigin, digestSent);
-        else if (digestReused) ctx.agents.digestNonces.forget(firstOrigin, digestSent.challenge.realm);
+        else if (digestReused) ctx.agents.digestNonces.refused(firstOrigin, digestSent.challenge, pickDigestChallenge(values(hop.rawHeaders, 'www-authenticate')));
         digestSent = undefined;
       }
 
