@@ -154,8 +154,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const hopSigned = (rules.kind === 'http' || rules.kind === 'sse') && options.unsendableAuth !== 'omit' && signsRequest(auth.type);
   const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
   try {
-    await signRequest(auth, { method: wireMethod, url, headers, body }, signContext);
-    signed = signsRequest(auth.type);
+    signed = await signRequest(auth, { method: wireMethod, url, headers, body }, signContext);
   } catch (error) {
     // Code export shows an unsigned request (its comment says so) rather than no code at all.
     if (!(error instanceof PrepareError) || options.unsendableAuth !== 'omit') throw error;

@@ -15,14 +15,17 @@ const Hawk = createRequire(import.meta.url)('hawk') as { client: HawkClient };
 /** The library writes these into the header unescaped: a quote or backslash would break it. */
 const ATTRIBUTE = /^[\x20-\x7e]*$/;
 
-export function signHawk(auth: Record<string, unknown>, target: SignTarget, ctx: SignContext): void {
+/** False when the request goes unsigned: without an id or a key, as Newman sends it (docs/running.md). */
+export function signHawk(auth: Record<string, unknown>, target: SignTarget, ctx: SignContext): boolean {
   const f = (...fields: string[]) => {
     for (const field of fields) if (auth[field] !== undefined && auth[field] !== '') return ctx.fill(String(auth[field]));
     return '';
   };
   const id = f('authId');
   const key = f('authKey');
-  if (id === '' || key === '') throw new PrepareError('Hawk: authId and authKey are needed; set them on the auth (a secret variable works for the key).');
+  // Decision (spec 5.5 is silent): Postman and Newman send the request unsigned when either is
+  // empty (a variable a login script has not set yet), as Ferry does for an empty Bearer token.
+  if (id === '' || key === '') return false;
   const app = f('app', 'appId');
   const dlg = f('delegation', 'dlg');
   const nonce = f('nonce');
@@ -50,4 +53,5 @@ export function signHawk(auth: Record<string, unknown>, target: SignTarget, ctx:
   const uri = { protocol: `${httpScheme(url)}:`, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, pathname: url.pathname, search: url.search };
   const { header } = Hawk.client.header(uri, target.method, options);
   setSignedAuthorization(target.headers, header);
+  return true;
 }

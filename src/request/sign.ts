@@ -18,7 +18,8 @@ const edgegridSigner = loadOnce(() => import('./sign-edgegrid.js'));
 export type { SignContext } from './sign-key.js';
 export type { SignTarget } from './sign-oauth1.js';
 
-const SIGNERS: Partial<Record<Auth['type'], (auth: Auth, target: SignTarget, ctx: SignContext) => void | Promise<void>>> = {
+/** A signer returns false when it leaves the request unsigned (Hawk without an id or key, as Newman). */
+const SIGNERS: Partial<Record<Auth['type'], (auth: Auth, target: SignTarget, ctx: SignContext) => void | boolean | Promise<void | boolean>>> = {
   awsv4: (auth, t, ctx) => signAwsV4(auth, t.method, t.url, t.headers, t.body, ctx.fill),
   // Each signer's library (jose, oauth-1.0a, hawk) loads when a request of its type is signed.
   oauth1: async (auth, t, ctx) => (await oauth1Signer()).signOAuth1(auth, t, ctx),
@@ -31,12 +32,15 @@ const SIGNERS: Partial<Record<Auth['type'], (auth: Auth, target: SignTarget, ctx
 /** True for the types `signRequest` signs. */
 export const signsRequest = (type: string): boolean => type in SIGNERS;
 
-/** Signs the request in place (headers, and for some placements the URL or body); messages name `ctx.where`. */
-export async function signRequest(auth: Auth, target: SignTarget, ctx: SignContext): Promise<void> {
+/**
+ * Signs the request in place (headers, and for some placements the URL or body); messages name
+ * `ctx.where`. True when it was signed (false: not a signing type, or the auth leaves it unsigned).
+ */
+export async function signRequest(auth: Auth, target: SignTarget, ctx: SignContext): Promise<boolean> {
   const signer = SIGNERS[auth.type];
-  if (!signer) return;
+  if (!signer) return false;
   try {
-    await signer(auth, target, ctx);
+    return (await signer(auth, target, ctx)) !== false;
   } catch (error) {
     if (error instanceof PrepareError) throw new PrepareError(error.message.startsWith(ctx.where) ? error.message : `${ctx.where}: ${error.message}`);
     // A signing library's own refusal fails this request with its reason, not the whole run.
@@ -60,6 +64,6 @@ export async function repeatSigning(auth: Auth, ctx: SignContext): Promise<Repea
 }
 
 /** Signs `target` in place as `signing` says; `fill` fills what changes per send (the caller's markers). */
-export function signAgain(signing: RepeatSigning, target: SignTarget, fill: (text: string) => string): Promise<void> {
+export function signAgain(signing: RepeatSigning, target: SignTarget, fill: (text: string) => string): Promise<boolean> {
   return signRequest(signing.auth, target, { fill, root: signing.root, allowFilesOutside: signing.allowFilesOutside, where: signing.where });
 }

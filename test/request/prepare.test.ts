@@ -141,10 +141,10 @@ describe('auth inheritance (spec 5.1)', () => {
   });
 
   it('fails a signing type without its settings clearly, or leaves it unsigned for export', async () => {
-    const r = request({ url: 'http://h/', auth: { type: 'hawk' } });
-    await expect(prepare(r)).rejects.toThrow(/Hawk: authId and authKey are needed/);
+    const r = request({ url: 'http://h/', auth: { type: 'jwt' } });
+    await expect(prepare(r)).rejects.toThrow(/JWT Bearer: the secret is empty/);
     const exported = await prepare(r, undefined, undefined, { unsendableAuth: 'omit' });
-    expect(exported.authType).toBe('hawk');
+    expect(exported.authType).toBe('jwt');
   });
 
   it('shows <access-token> for OAuth 2.0 without a cached token when not fetching', async () => {

@@ -212,8 +212,19 @@ describe('Hawk (the MAC recomputed by the server)', () => {
     expect(String(last.headers.authorization)).not.toContain('stale');
   });
 
-  it('refuses missing credentials and values that would break the header', async () => {
-    await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk' } })).rejects.toThrow(/Hawk: authId and authKey are needed/);
+  it('without an id or without a key the request goes unsigned, as Newman sends it (a saved Authorization header stays)', async () => {
+    for (const auth of [{ authKey: 'k' }, { authId: 'id' }, {}]) {
+      const { prepared, result, last } = await send({ url: `${base}/h`, auth: { type: 'hawk', ...auth } });
+      expect(result.status).toBe(200);
+      expect(last.headers.authorization, JSON.stringify(auth)).toBeUndefined();
+      expect(prepared.signed).toBe(false);
+      expect(prepared.signEachHop).toBeUndefined();
+    }
+    const saved = await send({ url: `${base}/h`, headers: [{ key: 'Authorization', value: 'Hawk id="x", mac="m"' }], auth: { type: 'hawk', authKey: 'k' } });
+    expect(saved.last.headers.authorization).toBe('Hawk id="x", mac="m"');
+  });
+
+  it('refuses values that would break the header', async () => {
     await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a"b', authKey: 'k' } })).rejects.toThrow(/Hawk: authId may hold printable ASCII/);
     await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a', authKey: 'k', timestamp: 'now' } })).rejects.toThrow(/timestamp must be seconds/);
     // The library threw its own error here, which ended the whole run.
@@ -324,7 +335,7 @@ describe('code export of the signing types (spec 4.7 rule 7)', () => {
 });
 
 it('PrepareError is what bad auth settings raise', async () => {
-  await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk' } })).rejects.toBeInstanceOf(PrepareError);
+  await expect(prepare({ url: `${base}/h`, auth: { type: 'hawk', authId: 'a', authKey: 'k', timestamp: 'now' } })).rejects.toBeInstanceOf(PrepareError);
 });
 
 describe('a redirect within the origin is signed again for its method and URL (as curl -L and Postman do)', () => {
