@@ -50,9 +50,19 @@ export async function readPrivateKey(auth: Record<string, unknown>, ctx: SignCon
   try {
     return parsedKey(pem);
   } catch (error) {
+    if (ENCRYPTED_PEM.test(pem) || (error as { code?: string }).code === 'ERR_OSSL_CRYPTO_INTERRUPTED_OR_CANCELLED') {
+      // The auth types have no passphrase field (collection exports carry none): OpenSSL's own words
+      // ("interrupted or cancelled") would not say so.
+      throw new PrepareError(
+        `${ctx.where}: the ${what} private key (${source}) is encrypted with a passphrase, which Ferry cannot ask for when signing; decrypt it once (openssl pkey -in ${file || 'FILE'} -out key.pem asks for the passphrase) and name the decrypted file, or put its PEM text in a secret variable used in privateKey.`,
+      );
+    }
     throw new PrepareError(`${ctx.where}: the ${what} private key (${source}) is not a usable PEM private key (${(error as Error).message}); use an unencrypted PKCS#8, PKCS#1 or EC key.`);
   }
 }
+
+/** PKCS#8 `ENCRYPTED PRIVATE KEY`, or a traditional PEM key with `Proc-Type: 4,ENCRYPTED`. */
+const ENCRYPTED_PEM = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,\s*ENCRYPTED/;
 
 /** Keys parsed lately, by their PEM text: a load test signs every request with the same key. */
 const parsedKeys = new Map<string, KeyObject>();

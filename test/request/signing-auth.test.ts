@@ -174,6 +174,20 @@ describe('JWT Bearer (RFC 7515 checked by the server with Node crypto)', () => {
   });
 });
 
+describe('encrypted private keys (a signing auth has no passphrase field)', () => {
+  it('are refused with the file or field, that it is encrypted, and how to decrypt it, not an OpenSSL error', async () => {
+    const pkcs8 = rsa.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw' }) as string;
+    const pkcs1 = rsa.privateKey.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw' }) as string;
+    await fs.writeFile(path.join(root, 'keys', 'enc.pem'), pkcs8);
+    const fromFile = await prepare({ url: `${base}/j`, auth: { type: 'jwt', algorithm: 'RS256', privateKeyFile: 'keys/enc.pem' } }).then(() => undefined, (e: Error) => e);
+    expect(fromFile).toBeInstanceOf(PrepareError);
+    expect(fromFile!.message).toBe('request "R": the JWT Bearer RS256 private key (privateKeyFile keys/enc.pem) is encrypted with a passphrase, which Ferry cannot ask for when signing; decrypt it once (openssl pkey -in keys/enc.pem -out key.pem asks for the passphrase) and name the decrypted file, or put its PEM text in a secret variable used in privateKey.');
+    const fromText = await prepare({ url: `${base}/o`, auth: { type: 'oauth1', signatureMethod: 'RSA-SHA256', consumerKey: 'ck', privateKey: pkcs1 } }).then(() => undefined, (e: Error) => e);
+    expect(fromText!.message).toMatch(/the OAuth 1\.0 RSA-SHA256 private key \(privateKey\) is encrypted with a passphrase, .*openssl pkey -in FILE -out key\.pem/);
+    expect(fromText!.message).not.toMatch(/error:|libcrypto/);
+  });
+});
+
 describe('ASAP (a JWT checked by the server)', () => {
   it('signs iss, sub (the issuer by default), aud, jti, iat and exp with the key id', async () => {
     const { last } = await send({ url: `${base}/a`, auth: { type: 'asap', alg: 'ES256', iss: 'svc-a', aud: 'svc-b', kid: 'svc-a/key1', privateKey: pem(ec.privateKey), exp: '600', claims: '{"scope":"read"}' } });
