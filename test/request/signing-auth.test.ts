@@ -9,6 +9,7 @@ import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { parseResource, type RequestFile } from '../../src/model/index.js';
 import { HttpAgents, sendHttp } from '../../src/protocols/http/http.js';
 import { PrepareError, prepareRequest } from '../../src/request/index.js';
 import { toCode } from '../../src/codegen/index.js';
+import { testCertificate } from '../support/servers/peers.js';
 import { hawkCheck, jwtCheck, md4, ntlmType, ntlmType2, ntlmV2Check, oauth1Check, type Received } from '../support/auth-checks.js';
 
 // The package exports only its HTTP client; its signer is required by file (the package's own src/auth.js).
@@ -309,6 +311,37 @@ describe('NTLM (the three messages on one connection, NTLMv2 checked by the serv
       expect(received).toHaveLength(2);
     } finally {
       answer = (_r, res) => res.end('ok');
+    }
+  });
+
+  it('goes over HTTP/1.1 to an HTTPS server that offers HTTP/2 (auto or http2): NTLM authenticates a connection, which HTTP/2 shares', async () => {
+    const { key, cert } = await testCertificate();
+    const challenge = randomBytes(8);
+    const versions: string[] = [];
+    let negotiateSocket: unknown;
+    // As IIS does: an HTTP/2 request with NTLM is reset with HTTP_1_1_REQUIRED.
+    const server = http2.createSecureServer({ key, cert, allowHTTP1: true }, (req, res) => {
+      versions.push(req.httpVersion);
+      if (req.httpVersion === '2.0') return req.stream.close(http2.constants.NGHTTP2_HTTP_1_1_REQUIRED);
+      const auth = String(req.headers.authorization ?? '');
+      if (ntlmType(auth) === 1) {
+        negotiateSocket = req.socket;
+        res.writeHead(401, { 'WWW-Authenticate': ntlmType2(challenge, 'CORP') }).end();
+      } else if (ntlmType(auth) === 3 && ntlmV2Check(auth, challenge, 'pw').ok && req.socket === negotiateSocket) res.end('hello');
+      else res.writeHead(401, { 'WWW-Authenticate': 'NTLM' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as { port: number }).port}/n`;
+    try {
+      for (const httpVersion of ['auto', 'http2'] as const) {
+        versions.length = 0;
+        const { result } = await send({ url, auth: { type: 'ntlm', username: 'alice', password: 'pw', domain: 'corp' }, settings: { verifyTls: false, httpVersion } });
+        expect(result.status, httpVersion).toBe(200);
+        expect(result.httpVersion).toBe('1.1');
+        expect(versions).toEqual(['1.1', '1.1']);
+      }
+    } finally {
+      server.close();
     }
   });
 

@@ -59,7 +59,10 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     throw new SendError('HTTP/3 is not supported yet: set settings.httpVersion to auto, http1 or http2 for this request.', 'unsupported');
   }
   const direct = settings.proxy === false;
-  const dispatcher = ctx.agents.get(settings.verifyTls, settings.httpVersion, direct);
+  // NTLM authenticates the connection, which HTTP/2 shares between requests (IIS resets such a
+  // stream with HTTP_1_1_REQUIRED): it goes over HTTP/1.1 whatever httpVersion says, as curl does.
+  const httpVersion = prepared.ntlm ? 'http1' : settings.httpVersion;
+  const dispatcher = ctx.agents.get(settings.verifyTls, httpVersion, direct);
   const started = performance.now();
   const report: ConnectionTimings = {};
 
@@ -200,7 +203,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           throw new SendError((error as Error).message, 'protocol');
         }
       }
-      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(peerKey(settings.verifyTls, settings.httpVersion, `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`));
+      const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(peerKey(settings.verifyTls, httpVersion, `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`));
       return {
         status: hop.status,
         statusText: hop.statusText || STATUS_CODES[hop.status] || '',
@@ -231,7 +234,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     if (!deadline.error && closed && certificate && report.tlsMs !== undefined && !report.afterHandshake) {
       throw new SendError(`${url.host} closed the connection right after the TLS handshake, before answering: it may not accept the client certificate Ferry sent (${certificate}). Check the clientCertificates setting.`, 'tls');
     }
-    throw deadline.error ?? describeNetworkError(error, url, settings.httpVersion, ctx.agents.proxyFor(url, direct), certificate);
+    throw deadline.error ?? describeNetworkError(error, url, httpVersion, ctx.agents.proxyFor(url, direct), certificate);
   } finally {
     deadline.clear();
   }
