@@ -108,6 +108,27 @@ class HttpExchange implements HttpExchangeRecord {
   /** Writes the summary as UTF-8 into `out` from `at` (room for `summaryLength() * 3` bytes); returns where it ends. */
   writeSummary(out: Buffer, at: number): number {
     const { status, method, path, route } = this.detail;
+    if (status === last.status && method === last.method && path === last.path && route === last.route) {
+      // The same summary as the last record's (a client polling one URL, a load test): its bytes
+      // are kept from the second time on.
+      if (last.bytes === undefined) {
+        const end = this.#writeSummary(out, at);
+        last.bytes = Buffer.from(out.subarray(at, end));
+        return end;
+      }
+      out.set(last.bytes, at);
+      return at + last.bytes.length;
+    }
+    last.status = status;
+    last.method = method;
+    last.path = path;
+    last.route = route;
+    last.bytes = undefined;
+    return this.#writeSummary(out, at);
+  }
+
+  #writeSummary(out: Buffer, at: number): number {
+    const { status, method, path, route } = this.detail;
     at = writeUtf8(statusText(status), out, at);
     out[at++] = 0x20;
     at = writeUtf8(method, out, at);
@@ -125,6 +146,9 @@ class HttpExchange implements HttpExchangeRecord {
     return plain;
   }
 }
+
+/** The last summary written, and its bytes once a second record had the same. */
+const last: { status: number; method: string; path: string; route: string; bytes: Buffer | undefined } = { status: -1, method: '', path: '', route: '', bytes: undefined };
 
 /** The summary's parts, worded once for its text, its length and its bytes: the status (`---` when none was sent) and the arrow to the route. */
 function statusText(status: number): string {

@@ -157,6 +157,32 @@ describe('traffic log', () => {
     expect(formatTrafficLine(odd[1]!)).toContain('/\ufffdx/\ufffd → \ufffd 1.50 ms');
   });
 
+  it('writes each summary anew when any of its parts changes, repeated ones from kept bytes', () => {
+    const exchange = (status: number, method: string, path: string, route: string) =>
+      httpExchangeRecord('http', 'api', performance.now(), 1.5, { method, path, route, status }, 0, 104);
+    const same = () => exchange(200, 'GET', '/users/42', 'Get user');
+    const sequence = [
+      same(), same(), same(), // kept from the second on
+      exchange(201, 'GET', '/users/42', 'Get user'), same(), same(),
+      exchange(200, 'HEAD', '/users/42', 'Get user'), same(),
+      exchange(200, 'GET', '/users/43', 'Get user'), exchange(200, 'GET', '/users/43', 'Get user'), same(),
+      exchange(200, 'GET', '/users/42', 'Other'), exchange(200, 'GET', '/users/42', ''), exchange(200, 'GET', '/users/42', ''), same(),
+      exchange(200, 'GET', '/\u001b[2Jé/\ud800', 'Über'), exchange(200, 'GET', '/\u001b[2Jé/\ud800', 'Über'), same(),
+    ];
+    const out = Buffer.alloc(4096);
+    let at = 0;
+    const expected: string[] = [];
+    for (const r of sequence) {
+      const start = at;
+      at = writeTrafficLine(r, out, at);
+      expect(at - start).toBeLessThanOrEqual(trafficLineMaxBytes(r));
+      out[at++] = 10;
+      expected.push(formatTrafficLine(plainRecord(r))); // from the summary's text, not its bytes
+    }
+    expect(out.toString('utf8', 0, at)).toBe(`${expected.join('\n')}\n`);
+    expect(expected[16]).toContain(' 200 GET /\u241b[2Jé/\ufffd → Über 1.50 ms');
+  });
+
   it('shows control characters a client sent as symbols, so a DNS name or an event cannot drive the terminal', () => {
     const of = (summary: string, note?: string): string =>
       formatTrafficLine({ kind: 'dns', server: 'names', time: 0, direction: 'exchange', summary, level: 'info', durationMs: 0, bytesIn: 0, bytesOut: 0, detail: {}, ...(note ? { note } : {}) }).replace(/^\S+ names /, '');
