@@ -88,6 +88,26 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     expect(update.status).toEqual([`${CLEAR}→ Reading api/local.yaml`, `${CLEAR}→ Comparing the document with Local`, expect.stringMatching(/→ Writing \d+ changes$/), CLEAR]);
   });
 
+  it('the preview says when the recorded source changes; the kept copy under specs/ is never recorded as the source', async () => {
+    await fs.mkdir(path.join(root, 'api'), { recursive: true });
+    const text = yamlDoc({ openapi: '3.1.0', info: { title: 'Moved' }, servers: [{ url: 'https://moved.example.test' }], paths: { '/x': { get: { summary: 'X', responses: ok } } } });
+    await fs.writeFile(path.join(root, 'api', 'moved.yaml'), text);
+    expect((await ferry('import', path.join(root, 'api', 'moved.yaml'))).code).toBe(0);
+    const folderFile = path.join(root, 'requests', 'Moved', '_folder.yaml');
+    // The same document, kept elsewhere now: only the recorded source changes, and the preview says so.
+    await fs.writeFile(path.join(root, 'api', 'moved-v2.yaml'), text);
+    const dry = await ferry('update', 'Moved', '--from', path.join(root, 'api', 'moved-v2.yaml'), '--dry-run');
+    expect(dry.out).toContain('The recorded source becomes api/moved-v2.yaml');
+    expect(dry.out).not.toContain('already matches');
+    const json = JSON.parse((await ferry('update', 'Moved', '--from', path.join(root, 'api', 'moved-v2.yaml'), '--dry-run', '--json')).out);
+    expect(json).toMatchObject({ upToDate: false, source: 'api/moved-v2.yaml' });
+    // From Ferry's own copy: nothing to do, and the source stays where the document comes from.
+    const fromCopy = await ferry('update', 'Moved', '--from', path.join(root, 'specs', 'Moved.yaml'));
+    expect(fromCopy.code).toBe(0);
+    expect(fromCopy.out).toContain('The folder already matches this version.');
+    expect(await fs.readFile(folderFile, 'utf8')).toContain('source: api/moved.yaml');
+  });
+
   it('finds the folder by its name without --from, recreates a deleted environment, and replaces a JSON document with YAML', async () => {
     await fs.mkdir(path.join(root, 'api'), { recursive: true });
     const title = 'Shop: v1/beta';

@@ -146,6 +146,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     environment: env.name,
     createsEnvironment: env.creates,
     documentChanged: folderPlan.documentChanged,
+    ...(folderPlan.source !== undefined ? { source: folderPlan.source } : {}),
     upToDate,
     notes: next.notes,
     writes,
@@ -320,7 +321,7 @@ async function planFolder(
   names: NameBook,
   writes: PlannedWrite[],
   deletes: string[],
-): Promise<{ change?: { update: string[]; kept: string[] }; documentChanged: boolean; sourceChanged: boolean }> {
+): Promise<{ change?: { update: string[]; kept: string[] }; documentChanged: boolean; sourceChanged: boolean; source?: string }> {
   const settings = folder.settings;
   const link = settings.openapi!;
   const fields = ['auth', 'docs'] as const;
@@ -349,7 +350,10 @@ async function planFolder(
   if (documentChanged) writes.push({ file: path.join(ws.root, specPath!), text: input.text });
   if (current && current !== specPath) deletes.push(path.join(ws.root, current));
 
-  const source = recordedSource(input.source, ws.root);
+  // Ferry's own copy under specs/ is what an update replaces, not where the document comes from:
+  // recorded, the next `ferry update` would read the copy and never see a new version.
+  const given = recordedSource(input.source, ws.root);
+  const source = given !== undefined && given.startsWith(`${SPECS_DIR}/`) ? undefined : given;
   const sourceChanged = source !== undefined && source !== link.source;
   const value: Record<string, unknown> = { ...settings };
   for (const field of decision.update) value[field] = nextValues[field];
@@ -367,7 +371,7 @@ async function planFolder(
     writes.push({ file, text: resourceText('folder', parsedValue.value, previous) });
   }
   const change = decision.update.length > 0 || decision.kept.length > 0 ? { update: [...decision.update], kept: [...decision.kept] } : undefined;
-  return { ...(change ? { change } : {}), documentChanged, sourceChanged };
+  return { ...(change ? { change } : {}), documentChanged, sourceChanged, ...(sourceChanged ? { source } : {}) };
 }
 
 type WorkspaceEnvironment = Workspace['environments'][number];

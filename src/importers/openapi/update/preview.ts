@@ -47,6 +47,7 @@ export function formatPreview(plan: UpdatePlan, style: PreviewStyle = plain): st
     lines.push('', 'No request changes.');
   }
   if (plan.documentChanged) lines.push('', 'The kept document is replaced by this version.');
+  if (plan.source !== undefined) lines.push(`${plan.documentChanged ? '' : '\n'}The recorded source becomes ${plan.source} (where \`ferry update\` without --from reads the next version).`);
   if (plan.notes.length > 0) lines.push('', style.bold('Notes'), ...plan.notes.map((n) => `  - ${n}`));
   return lines.join('\n');
 }
@@ -78,6 +79,7 @@ export function planSummary(plan: UpdatePlan, written: boolean): Record<string, 
     updatedVariables: plan.updatedVariables,
     environment: plan.environment,
     documentChanged: plan.documentChanged,
+    ...(plan.source !== undefined ? { source: plan.source } : {}),
     notes: plan.notes,
   };
 }

@@ -53,6 +53,8 @@ export interface UpdatePlan {
   createsEnvironment: boolean;
   /** True when the kept document's text changes. */
   documentChanged: boolean;
+  /** The folder's new `openapi.source` (a different URL or in-workspace file), when it changes. */
+  source?: string;
   /** Nothing to change: the folder already matches this version. */
   upToDate: boolean;
   /** Notes from reading the new document (external refs, unsupported auth…). */
