@@ -146,6 +146,33 @@ describe('import → mock → run: every answer passes the contract check', () =
     expect(await roundTrip(openapi)).toEqual({ checked: 1, failures: [] });
   });
 
+  it('3.1 keywords beside $ref: the imported request, the mock\'s validation and answer, and the check agree', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-round-trip-'));
+    roots.push(dir);
+    const file = path.join(dir, 'siblings.yaml');
+    const ref = (name: string, extra: Record<string, unknown> = {}) => ({ $ref: `#/components/schemas/${name}`, ...extra });
+    const answer = { 200: { description: 'ok', content: { 'application/json': { schema: ref('Pet', { required: ['score'], properties: { score: ref('Count', { minimum: 2 }) } }) } } } };
+    await fs.writeFile(file, stringify({
+      openapi: '3.1.0',
+      info: { title: 'Siblings', version: '1' },
+      servers: [{ url: 'https://siblings.example.test' }],
+      paths: {
+        '/pets/{pet_id}': {
+          parameters: [{ name: 'pet_id', in: 'path', required: true, schema: ref('Count', { minimum: 3 }) }],
+          get: { parameters: [{ name: 'limit', in: 'query', required: true, schema: ref('Count', { minimum: 1, maximum: 9 }) }], responses: answer },
+          put: { requestBody: { required: true, content: { 'application/json': { schema: ref('Pet', { required: ['tag'] }) } } }, responses: answer },
+        },
+      },
+      components: {
+        schemas: {
+          Count: { type: 'integer', maximum: 100 },
+          Pet: { type: 'object', required: ['id', 'name'], properties: { id: ref('Count', { readOnly: true }), name: { type: 'string', minLength: 2 }, tag: { type: ['string', 'null'] } } },
+        },
+      },
+    }));
+    expect(await roundTrip(file)).toEqual({ checked: 2, failures: [] });
+  });
+
   it('GitHub (672 operations), bounded in time', async () => {
     const started = Date.now();
     const { checked, failures } = await roundTrip('oas30-github.yaml');
