@@ -48,7 +48,11 @@ export class BodyBuilder {
   private readonly generatedByRef = new Map<string, string>();
   private readonly generatedBySchema = new Map<unknown, string>();
 
-  constructor(private readonly refs: RefResolver) {
+  /**
+   * @param earlier bodies as imports by earlier Ferry versions wrote them (`BuildOptions.asEarlierImports`):
+   *   local references inside examples left as written, a JSON body that is a string written bare.
+   */
+  constructor(private readonly refs: RefResolver, private readonly earlier = false) {
     this.examples = new ExampleGenerator(refs);
   }
 
@@ -102,11 +106,12 @@ export class BodyBuilder {
 
   /** The media type's example, its local `$ref`s inlined (as the mock's answers are). */
   private mediaExample(media: JsonObject): { found: boolean; value?: unknown } {
-    if (media.example !== undefined) return { found: true, value: this.refs.inlineExampleRefs(media.example) };
+    const inline = (value: unknown) => (this.earlier ? value : this.refs.inlineExampleRefs(value));
+    if (media.example !== undefined) return { found: true, value: inline(media.example) };
     if (isObject(media.examples)) {
       for (const entry of Object.values(media.examples)) {
         const example = this.refs.object(entry);
-        if (example && example.value !== undefined) return { found: true, value: this.refs.inlineExampleRefs(example.value) };
+        if (example && example.value !== undefined) return { found: true, value: inline(example.value) };
       }
     }
     return { found: false };
@@ -123,7 +128,9 @@ export class BodyBuilder {
     switch (kind) {
       case 'json': {
         const given = explicit();
-        const text = given.found ? givenJsonText(given.value, schema) : this.generatedJsonText(rawSchema, schema);
+        const text = this.earlier
+          ? earlierJsonText(given.found ? given.value : this.examples.generate(rawSchema))
+          : given.found ? givenJsonText(given.value, schema) : this.generatedJsonText(rawSchema, schema);
         return { body: { type: 'json', text }, ...(header ? { contentTypeHeader: header } : {}), needsFile: false, ...(given.found ? {} : { generated: true as const }) };
       }
       case 'xml': {
@@ -175,6 +182,11 @@ export class BodyBuilder {
     }
     return { body: { type: 'formUrlencoded', form: rows.map((r) => ({ key: r.key, value: r.value, ...(r.description ? { description: r.description } : {}) })) }, ...extra, needsFile: false };
   }
+}
+
+/** JSON text as earlier Ferry versions wrote it: a string bare (`.`), anything else indented. */
+function earlierJsonText(value: unknown): string {
+  return typeof value === 'string' ? value : jsonText(value);
 }
 
 /** A value as JSON text: a string is a JSON string (`"."`), not bare text. */

@@ -48,10 +48,12 @@ export interface BuildOptions {
   /** Most operations built (defaults to `MAX_OPERATIONS`). */
   maxOperations?: number;
   /**
-   * `false`: parameters without an example are left empty, as imports before Ferry generated
-   * their values wrote them; an update compares saved requests with that too (see update/plan.ts).
+   * Build requests as imports by earlier Ferry versions wrote them: parameters without an example
+   * left empty, local `$ref`s inside examples as written, a JSON body that is a string written
+   * bare. An update compares saved requests with that too, so such values are not taken for
+   * edits (see update/plan.ts).
    */
-  generateParameterValues?: boolean;
+  asEarlierImports?: boolean;
 }
 
 const DEPRECATED = '**Deprecated:** the API document marks this operation as deprecated.';
@@ -98,7 +100,7 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
     outcome.notes.forEach((n) => notes.add(n));
   }
 
-  const bodies = new BodyBuilder(refs);
+  const bodies = new BodyBuilder(refs, options.asEarlierImports === true);
   const consumes = stringList(root.consumes);
   const fileRequests: string[] = [];
   const noResponses: string[] = [];
@@ -108,7 +110,7 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
   for (const op of refsList) {
     const text = operationText(op.method, op.path);
     const params = mergeParameters(refs, op.pathItem.parameters, op.operation.parameters);
-    const parts = buildParameters(op.path, params, refs, info.version, options.generateParameterValues ?? true);
+    const parts = buildParameters(op.path, params, refs, info.version, options.asEarlierImports !== true);
     const own = ownServer(op);
     const url = `${own ?? '{{baseUrl}}'}${parts.pathAndQuery}`;
 

@@ -253,6 +253,41 @@ describe('update from API spec', () => {
     expect(bodyOf('PUT /pets/{id}', after)).toEqual({ name: 'Rex', born: '2024-01-01', count: 0, tame: true });
   });
 
+  it('bodies as earlier Ferry versions wrote them (example references as written, a string body bare) are not taken for your edits', async () => {
+    const json = (content: Record<string, unknown>) => ({ content: { 'application/json': content } });
+    const labels = {
+      openapi: '3.0.3',
+      info: { title: 'Labels' },
+      servers: [{ url: 'https://labels.example.test' }],
+      paths: {
+        '/labels': { post: { summary: 'Label', requestBody: json({ example: { language: { $ref: '#/components/schemas/Lang/enum/0' } } }), responses: ok } },
+        '/word': { post: { summary: 'Word', requestBody: json({ schema: { type: 'string', enum: ['.', 'X'] } }), responses: ok } },
+      },
+      components: { schemas: { Lang: { type: 'string', enum: ['en', 'de'] } } },
+    };
+    const root = await importedWorkspace(labels);
+    const before = await requestsByOperation(root);
+    expect(JSON.parse(before.requests.get('POST /labels')!.request.body.text)).toEqual({ language: 'en' });
+    expect(before.requests.get('POST /word')!.request.body.text).toBe('"."');
+    const setText = (operation: string, text: string) =>
+      editRequest(root, before.requests.get(operation)!.path, (t) => t.replace(/  text: .*(\n    .*)*/, `  text: ${JSON.stringify(text)}`));
+    await setText('POST /labels', JSON.stringify({ language: { $ref: '#/components/schemas/Lang/enum/0' } }, null, 2));
+    await setText('POST /word', '.');
+    expect((await requestsByOperation(root)).requests.get('POST /word')!.request.body.text).toBe('.');
+
+    const next = structuredClone(labels) as any;
+    next.paths['/labels'].post.requestBody.content['application/json'].example.color = 'red';
+    next.paths['/word'].post.requestBody.content['application/json'].schema.enum = ['X', '.'];
+    const plan = await planUpdate(root, { folder: 'Labels', text: yamlDoc(next), source: { label: 'v2' } });
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('POST /labels')).toMatchObject({ update: ['body'], kept: [] });
+    expect(changed.get('POST /word')).toMatchObject({ update: ['body'], kept: [] });
+    await applyUpdate(root, plan);
+    const after = (await requestsByOperation(root)).requests;
+    expect(JSON.parse(after.get('POST /labels')!.request.body.text)).toEqual({ language: 'en', color: 'red' });
+    expect(after.get('POST /word')!.request.body.text).toBe('"X"');
+  });
+
   it('moves baseUrl with the document\'s server unless the environment has the user\'s own value', async () => {
     const moved = structuredClone(v1) as any;
     moved.servers = [{ url: 'https://shop.example.test/v2' }];

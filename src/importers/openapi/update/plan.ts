@@ -53,10 +53,11 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   // Downloaded before, the old document's base URL came from its download address too.
   const oldFrom = link.source && /^https?:\/\//i.test(link.source) ? { downloadedFrom: link.source } : {};
   const old = oldDoc.ok ? buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom }) : undefined;
-  // The old document as imports before Ferry generated parameter values wrote it (they left them
-  // empty): a saved value equal to that was never edited either. Built only when a value differs.
+  // The old document as imports by earlier Ferry versions wrote it (parameters without an example
+  // left empty, example references as written…): a saved value equal to that was never edited
+  // either. Built only when a saved value differs from the old document's.
   let earlierBuilt: GeneratedCollection | undefined;
-  const earlier = oldDoc.ok ? () => (earlierBuilt ??= buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom, generateParameterValues: false })) : undefined;
+  const earlier = oldDoc.ok ? () => (earlierBuilt ??= buildCollection(oldDoc.root, oldDoc.info, { requireBaseUrl: false, ...oldFrom, asEarlierImports: true })) : undefined;
   const warnings: string[] = oldDoc.ok
     ? []
     : [`The previous document could not be read (${oldDoc.reason}), so your edits cannot be told apart: URLs, parameters, headers and bodies take the new version; docs and auth stay as they are.`];
