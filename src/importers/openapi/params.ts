@@ -38,10 +38,12 @@ export function mergeParameters(refs: RefResolver, pathItemParams: unknown, oper
 }
 
 /**
- * @param generate values for parameters the document gives no example for; `false` leaves them
- *   empty, as imports before Ferry generated them did (an update tells such values from your edits).
+ * @param earlier the parameters as imports by earlier Ferry versions wrote them (an update tells
+ *   such values from your edits): no generated values (left empty), object query parameters as
+ *   JSON text, every array by repeating its key.
  */
-export function buildParameters(pathTemplate: string, params: JsonObject[], refs: RefResolver, version: SpecVersion, generate = true): ParameterParts {
+export function buildParameters(pathTemplate: string, params: JsonObject[], refs: RefResolver, version: SpecVersion, earlier = false): ParameterParts {
+  const generate = !earlier;
   const names = pathVariableNames(pathTemplate);
   const byName = new Map(params.filter((p) => p.in === 'path').map((p) => [p.name as string, p]));
   const variables: ImportedVariable[] = [];
@@ -68,7 +70,7 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
     const example = exampleOf(param, refs, version) ?? (generate && required && param.in !== 'body' && param.in !== 'formData' ? generatedValue(param, refs, version, param.in === 'query') : undefined);
     switch (param.in) {
       case 'query': {
-        if (isObject(example)) {
+        if (isObject(example) && !earlier) {
           // An object goes out as its style says: `filter[a]=1` (deepObject), `a=1` (form, exploded), `filter=a,1` (form).
           const pairs = objectQueryPairs(param, example);
           if (required) {
@@ -79,7 +81,7 @@ export function buildParameters(pathTemplate: string, params: JsonObject[], refs
           }
           break;
         }
-        const separator = Array.isArray(example) ? arraySeparator(param, version) : undefined;
+        const separator = Array.isArray(example) && !earlier ? arraySeparator(param, version) : undefined;
         const values = Array.isArray(example) ? (separator === undefined ? example.map(scalarText) : [example.map(scalarText).join(separator)]) : [example === undefined ? '' : scalarText(example)];
         if (required) {
           for (const value of values) query.push(`${encodeQuery(name)}=${encodeQuery(value)}`);

@@ -253,6 +253,32 @@ describe('update from API spec', () => {
     expect(bodyOf('PUT /pets/{id}', after)).toEqual({ name: 'Rex', born: '2024-01-01', count: 0, tame: true });
   });
 
+  it('query parameters as earlier Ferry versions wrote them (objects as JSON text, arrays by repeating the key) are not taken for your edits', async () => {
+    const search = (extra: Record<string, unknown>[] = []) => ({
+      openapi: '3.0.3',
+      info: { title: 'Query' },
+      servers: [{ url: 'https://query.example.test' }],
+      paths: {
+        '/points': { get: { summary: 'Points', parameters: [{ name: 'point', in: 'query', required: true, schema: { type: 'object' }, example: { x: 1 } }, ...extra], responses: ok } },
+        '/ids': { get: { summary: 'Ids', parameters: [{ name: 'ids', in: 'query', required: true, explode: false, schema: { type: 'array', items: { type: 'integer' } }, example: [1, 2] }, ...extra], responses: ok } },
+      },
+    });
+    const root = await importedWorkspace(search());
+    const before = await requestsByOperation(root);
+    expect(before.requests.get('GET /points')!.request.url).toBe('{{baseUrl}}/points?x=1');
+    expect(before.requests.get('GET /ids')!.request.url).toBe('{{baseUrl}}/ids?ids=1,2');
+    await editRequest(root, before.requests.get('GET /points')!.path, (t) => t.replace('?x=1', '?point=%7B%22x%22:1%7D'));
+    await editRequest(root, before.requests.get('GET /ids')!.path, (t) => t.replace('?ids=1,2', '?ids=1&ids=2'));
+    const plan = await planUpdate(root, { folder: 'Query', text: yamlDoc(search([{ name: 'page', in: 'query', required: true, example: 3 }])), source: { label: 'v2' } });
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('GET /points')).toMatchObject({ update: ['url'], kept: [] });
+    expect(changed.get('GET /ids')).toMatchObject({ update: ['url'], kept: [] });
+    await applyUpdate(root, plan);
+    const after = (await requestsByOperation(root)).requests;
+    expect(after.get('GET /points')!.request.url).toBe('{{baseUrl}}/points?x=1&page=3');
+    expect(after.get('GET /ids')!.request.url).toBe('{{baseUrl}}/ids?ids=1,2&page=3');
+  });
+
   it('bodies as earlier Ferry versions wrote them (example references as written, a string body bare) are not taken for your edits', async () => {
     const json = (content: Record<string, unknown>) => ({ content: { 'application/json': content } });
     const labels = {
