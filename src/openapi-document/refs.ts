@@ -120,6 +120,18 @@ export class RefResolver {
     return withSiblings(isObject(current) ? current : {}, overlays);
   }
 
+  /**
+   * A Reference Object's target (a parameter, a request body…), like `object`; in 3.1 the
+   * `summary` and `description` written beside the reference replace the target's, as that
+   * version says (other keywords beside it are ignored there too).
+   */
+  reference(value: unknown): JsonObject | undefined {
+    const target = this.object(value);
+    if (!this.siblingsApply || target === undefined || !isObject(value) || typeof value.$ref !== 'string') return target;
+    const own = Object.fromEntries(['summary', 'description'].filter((key) => typeof value[key] === 'string').map((key) => [key, value[key]]));
+    return Object.keys(own).length === 0 ? target : { ...target, ...own };
+  }
+
   /** Like `deref`, for places that must be a mapping (parameters, request bodies, path items). */
   object(value: unknown): JsonObject | undefined {
     const resolved = this.deref(value);

@@ -29,7 +29,7 @@ export function mergeParameters(refs: RefResolver, pathItemParams: unknown, oper
   for (const list of [pathItemParams, operationParams]) {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
-      const param = refs.object(raw);
+      const param = refs.reference(raw);
       if (!param || typeof param.name !== 'string') continue;
       merged.set(`${String(param.in)}\0${param.name}`, param);
     }

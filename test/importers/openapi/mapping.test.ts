@@ -320,6 +320,19 @@ describe('keywords beside a schema $ref', () => {
     expect(JSON.parse(String(requestFor(result, 'PATCH /pets').body?.text))).toEqual({ name: 'string', tag: 'good' });
   });
 
+  it('3.1: a description beside a parameter reference replaces the shared parameter\'s (3.0: the shared one stays)', () => {
+    const doc = (openapi: string) =>
+      yamlDoc({
+        openapi,
+        info: { title: 'Refs', version: '1' },
+        servers: [{ url: 'https://refs.example.test' }],
+        paths: { '/items': { get: { summary: 'List', parameters: [{ $ref: '#/components/parameters/Limit', description: 'How many items, at most 50' }], responses: { 200: { description: 'ok' } } } } },
+        components: { parameters: { Limit: { name: 'limit', in: 'query', description: 'Page size', schema: { type: 'integer' } } } },
+      });
+    expect(requestFor(importOpenApiText(doc('3.1.0'), { label: 'refs.yaml' }), 'GET /items').disabledParams).toEqual([{ key: 'limit', value: '', description: 'How many items, at most 50' }]);
+    expect(requestFor(importOpenApiText(doc('3.0.3'), { label: 'refs.yaml' }), 'GET /items').disabledParams).toEqual([{ key: 'limit', value: '', description: 'Page size' }]);
+  });
+
   it('3.0: keywords beside a reference are ignored, as that version says', () => {
     const result = importOpenApiText(document('3.0.3'), { label: 'siblings.yaml' });
     expect(requestFor(result, 'PUT /pets/{pet_id}').url).toBe('{{baseUrl}}/pets/{{petId}}?limit=0');
