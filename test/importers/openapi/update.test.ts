@@ -279,6 +279,22 @@ describe('update from API spec', () => {
     expect(after.get('GET /ids')!.request.url).toBe('{{baseUrl}}/ids?ids=1,2&page=3');
   });
 
+  it('a 3.1 parameter description an earlier Ferry took from the shared parameter (ignoring the one beside the reference) is not taken for your edit', async () => {
+    const doc = (override: string) => ({
+      openapi: '3.1.0',
+      info: { title: 'Described' },
+      servers: [{ url: 'https://described.example.test' }],
+      paths: { '/items': { get: { summary: 'List', parameters: [{ $ref: '#/components/parameters/Limit', description: override }], responses: ok } } },
+      components: { parameters: { Limit: { name: 'limit', in: 'query', description: 'Page size', schema: { type: 'integer' } } } },
+    });
+    const root = await importedWorkspace(doc('At most 50'));
+    const list = (await requestsByOperation(root)).requests.get('GET /items')!;
+    expect(list.request.disabledParams).toEqual([{ key: 'limit', value: '', description: 'At most 50', enabled: true }]);
+    await editRequest(root, list.path, (t) => t.replace('description: At most 50', 'description: Page size'));
+    const plan = await planUpdate(root, { folder: 'Described', text: yamlDoc(doc('At most 20')), source: { label: 'v2' } });
+    expect(plan.changed).toMatchObject([{ operation: 'GET /items', update: ['disabledParams'], kept: [] }]);
+  });
+
   it('bodies as earlier Ferry versions wrote them (example references as written, a string body bare) are not taken for your edits', async () => {
     const json = (content: Record<string, unknown>) => ({ content: { 'application/json': content } });
     const labels = {
