@@ -20,9 +20,13 @@ export class RefResolver {
    */
   readonly siblingsApply: boolean;
 
-  /** @param dialect the document's version; read from `root` when not given. */
-  constructor(readonly root: JsonObject, dialect: SpecVersion | undefined = specVersionOf(root)?.version) {
-    this.siblingsApply = dialect === 'oas31';
+  /**
+   * @param dialect the document's version; read from `root` when not given.
+   * @param siblings `false`: keywords beside a reference are ignored in 3.1 too, as imports by
+   *   earlier Ferry versions read them (an update tells their values from your edits).
+   */
+  constructor(readonly root: JsonObject, dialect: SpecVersion | undefined = specVersionOf(root)?.version, siblings = true) {
+    this.siblingsApply = siblings && dialect === 'oas31';
   }
 
   /** The value at a local reference, or undefined (recorded) for external or broken ones. */

@@ -50,8 +50,8 @@ export interface BuildOptions {
   /**
    * Build requests as imports by earlier Ferry versions wrote them: parameters without an example
    * left empty, object query parameters as JSON text, arrays by repeating the key, local `$ref`s
-   * inside examples as written, a JSON body that is a string written bare, a description beside
-   * a 3.1 parameter reference ignored. An update compares saved requests with that too, so such values are not taken for
+   * inside examples as written, a JSON body that is a string written bare, keywords beside a 3.1
+   * `$ref` ignored (schemas' and parameter references' alike). An update compares saved requests with that too, so such values are not taken for
    * edits (see update/plan.ts).
    */
   asEarlierImports?: boolean;
@@ -60,7 +60,7 @@ export interface BuildOptions {
 const DEPRECATED = '**Deprecated:** the API document marks this operation as deprecated.';
 
 export function buildCollection(root: JsonObject, info: SpecVersionInfo, options: BuildOptions): GeneratedCollection {
-  const refs = new RefResolver(root, info.version);
+  const refs = new RefResolver(root, info.version, options.asEarlierImports !== true);
   /** Local references already walked for response schemas' external references. */
   const walkedRefs = new Set<string>();
   const notes = new Set<string>();
@@ -110,7 +110,7 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
 
   for (const op of refsList) {
     const text = operationText(op.method, op.path);
-    const params = mergeParameters(refs, op.pathItem.parameters, op.operation.parameters, options.asEarlierImports === true);
+    const params = mergeParameters(refs, op.pathItem.parameters, op.operation.parameters);
     const parts = buildParameters(op.path, params, refs, info.version, options.asEarlierImports === true);
     const own = ownServer(op);
     const url = `${own ?? '{{baseUrl}}'}${parts.pathAndQuery}`;

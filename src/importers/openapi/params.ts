@@ -23,16 +23,13 @@ export interface ParameterParts {
 
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
-/**
- * Operation parameters override path-item parameters with the same name and location. `earlier`:
- * as imports by earlier Ferry versions read them (a description beside a 3.1 reference ignored).
- */
-export function mergeParameters(refs: RefResolver, pathItemParams: unknown, operationParams: unknown, earlier = false): JsonObject[] {
+/** Operation parameters override path-item parameters with the same name and location. */
+export function mergeParameters(refs: RefResolver, pathItemParams: unknown, operationParams: unknown): JsonObject[] {
   const merged = new Map<string, JsonObject>();
   for (const list of [pathItemParams, operationParams]) {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
-      const param = earlier ? refs.object(raw) : refs.reference(raw);
+      const param = refs.reference(raw);
       if (!param || typeof param.name !== 'string') continue;
       merged.set(`${String(param.in)}\0${param.name}`, param);
     }

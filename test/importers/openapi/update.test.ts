@@ -295,6 +295,22 @@ describe('update from API spec', () => {
     expect(plan.changed).toMatchObject([{ operation: 'GET /items', update: ['disabledParams'], kept: [] }]);
   });
 
+  it('a 3.1 value an earlier Ferry generated ignoring the keywords beside a $ref is not taken for your edit', async () => {
+    const doc = (example: number) => ({
+      openapi: '3.1.0',
+      info: { title: 'Beside' },
+      servers: [{ url: 'https://beside.example.test' }],
+      paths: { '/items': { get: { summary: 'List', parameters: [{ name: 'size', in: 'query', required: true, schema: { $ref: '#/components/schemas/Size', example } }], responses: ok } } },
+      components: { schemas: { Size: { type: 'integer', example: 1 } } },
+    });
+    const root = await importedWorkspace(doc(42));
+    const list = (await requestsByOperation(root)).requests.get('GET /items')!;
+    expect(list.request.url).toBe('{{baseUrl}}/items?size=42');
+    await editRequest(root, list.path, (t) => t.replace('?size=42', '?size=1'));
+    const plan = await planUpdate(root, { folder: 'Beside', text: yamlDoc(doc(43)), source: { label: 'v2' } });
+    expect(plan.changed).toMatchObject([{ operation: 'GET /items', update: ['url'], kept: [] }]);
+  });
+
   it('bodies as earlier Ferry versions wrote them (example references as written, a string body bare) are not taken for your edits', async () => {
     const json = (content: Record<string, unknown>) => ({ content: { 'application/json': content } });
     const labels = {
