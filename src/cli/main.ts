@@ -79,8 +79,9 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
       ctx.output.err(`ferry: ${(error as Error).message}`);
       return EXIT.failed;
     }
-    // A file of this computer's data folder that cannot be used as it is (a link, a damaged key): said in one line.
-    if ((error as Error)?.name === 'DataFolderError') {
+    // A file of this computer's data folder that cannot be used as it is (a link, a damaged key), or
+    // a file that cannot be written (read-only, in a read-only folder): said in one line.
+    if ((error as Error)?.name === 'DataFolderError' || (error as Error)?.name === 'FileWriteError') {
       ctx.output.err(`ferry: ${(error as Error).message}`);
       return EXIT.usage;
     }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../support/atomic-write.js';
+import { FileWriteError, writeFileAtomic } from '../support/atomic-write.js';
 import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
 
 export class ReportFileError extends Error {
@@ -60,6 +60,7 @@ export async function writeReportFile(file: string, text: string, option: string
   try {
     await writeFileAtomic(file, text);
   } catch (error) {
+    if (error instanceof FileWriteError) throw new ReportFileError(`${option}: ${error.message}`);
     throw new ReportFileError(`${option}: the report could not be written to ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
   }
 }

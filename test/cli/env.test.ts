@@ -87,6 +87,15 @@ describe('ferry env', () => {
     expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
   });
 
+  it('a read-only environment file is neither renamed nor rewritten: one line saying which file and what to do', async () => {
+    const file = path.join(ws, 'environments', 'staging.yaml');
+    await fs.chmod(file, 0o444);
+    const refused = await ferry(['-w', ws, 'env', 'rename', 'staging', 'Stage Two']);
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: `ferry: ${file} is read-only (mode 0444), so it was not changed. Make it writable (chmod u+w), then try again.\n` });
+    expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(['prod.yaml', 'staging.yaml']);
+    expect(await fs.readFile(file, 'utf8')).toBe('name: Staging Env\nvariables:\n  - key: a\n    value: "1"\n');
+  });
+
   it('a rename carries the values scripts set in that environment (pm.environment.set) to the new id', async () => {
     const opened = await openWorkspace(ws);
     const data = new WorkspaceData(opened.id, opened.root);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -205,6 +206,47 @@ describe('bad input: each a clear message while the rest opens', () => {
     await expect(saveRequest(root, 'Good.yaml', { ...request('Good'), url: 'http://changed/' })).rejects.toThrow(/EACCES|permission/i);
     await fs.chmod(path.join(root, 'requests'), 0o755);
     expect(await fs.readFile(path.join(root, 'requests', 'Good.yaml'), 'utf8')).toBe(good);
+  });
+
+  it('a read-only file is refused, not replaced by the atomic rename; a replaced file keeps its permission bits', async () => {
+    const root = await workspace({ 'requests/Locked.yaml': good, 'requests/Private.yaml': 'name: Private\nurl: http://127.0.0.1/\n' });
+    const locked = path.join(root, 'requests', 'Locked.yaml');
+    const kept = path.join(root, 'requests', 'Private.yaml');
+    await fs.chmod(locked, 0o444);
+    await fs.chmod(kept, 0o600);
+    // A rename replaces a file whatever its bits say (for every user, root or not): so Ferry checks them.
+    const refused = saveRequest(root, 'Locked.yaml', { ...request('Locked'), url: 'http://changed/' });
+    await expect(refused).rejects.toThrow(`${locked} is read-only (mode 0444), so it was not changed. Make it writable (chmod u+w), then try again.`);
+    await expect(refused).rejects.toMatchObject({ name: 'FileWriteError', code: 'EACCES' });
+    expect(await fs.readFile(locked, 'utf8')).toBe(good);
+    expect((await fs.stat(locked)).mode & 0o7777).toBe(0o444);
+    await saveRequest(root, 'Private.yaml', { ...request('Private'), url: 'http://changed/' });
+    expect(await fs.readFile(kept, 'utf8')).toContain('http://changed/');
+    // A request made private (a token in it) is not made readable by everyone by a save.
+    expect((await fs.stat(kept)).mode & 0o7777).toBe(0o600);
+    expect((await fs.readdir(path.join(root, 'requests'))).sort()).toEqual(['Locked.yaml', 'Private.yaml']);
+  });
+
+  it('a folder that allows no new files: the message names the file and the folder, not the temporary file', async (ctx) => {
+    const root = await workspace({ 'requests/Good.yaml': good });
+    const folder = path.join(root, 'requests');
+    // root ignores permission bits; an immutable folder (chattr +i) refuses new files even to root.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      const made = spawnSync('chattr', ['+i', folder]);
+      if (made.status !== 0) ctx.skip();
+    } else await fs.chmod(folder, 0o555);
+    try {
+      const failed = saveRequest(root, 'Good.yaml', { ...request('Good'), url: 'http://changed/' });
+      const reason = asRoot ? 'operation not permitted' : 'permission denied';
+      await expect(failed).rejects.toThrow(`Could not write ${path.join(folder, 'Good.yaml')} (nothing was changed): ${reason}: the folder ${folder} does not allow new files. Make the folder writable, then try again.`);
+      await expect(createRequest(root, '', request('New'))).rejects.toMatchObject({ name: 'FileWriteError', path: path.join(folder, 'New.yaml') });
+    } finally {
+      if (asRoot) spawnSync('chattr', ['-i', folder]);
+      else await fs.chmod(folder, 0o755);
+    }
+    expect(await fs.readdir(folder)).toEqual(['Good.yaml']);
+    expect(await fs.readFile(path.join(folder, 'Good.yaml'), 'utf8')).toBe(good);
   });
 
   it('a read-only workspace without an id or requests/ still opens, with a warning and a stable id', async () => {

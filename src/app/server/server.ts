@@ -139,6 +139,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       sendJson(res, 200, await route({ query: url.searchParams, body, signal: controller.signal }));
     } catch (error) {
       if (error instanceof ApiError) sendJson(res, error.status, { ...error.details, error: error.message });
+      // A file that cannot be written (read-only, its folder read-only, the disk full): the message says which and what to do.
+      else if ((error as Error)?.name === 'FileWriteError') sendJson(res, 400, { error: (error as Error).message });
       else {
         // The page gets the message; the stack (install paths, code) goes to the terminal running the app.
         process.stderr.write(`ferry app: ${req.method} ${url.pathname} failed: ${(error as Error).stack ?? String(error)}\n`);
