@@ -42,7 +42,20 @@ const wholeNumber = sharedBy(
 
 export const integer = (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) => wholeNumber(min, max);
 
-export const number = shared(() => z.number({ error: (issue) => `expected a number, got ${describe(issue.input)}` }));
+/**
+ * A number. Its error map answers for the bounds a field adds (`number().min(0)`) too: a bound
+ * broken is said as such, not as "expected a number, got number -1".
+ */
+export const number = shared(() =>
+  z.number({
+    // Typed as for the type check only, but zod hands this map the bound checks' issues too.
+    error: (issue) => {
+      const bound = issue as unknown as { code: string; minimum?: number | bigint; maximum?: number | bigint };
+      if (bound.code === 'too_small') return `must be at least ${String(bound.minimum)}`;
+      if (bound.code === 'too_big') return `must be at most ${String(bound.maximum)}`;
+      return `expected a number, got ${describe(issue.input)}`;
+    },
+  }));
 
 export const flag = shared(() => z.boolean({ error: (issue) => `expected true or false, got ${describe(issue.input)}` }));
 

@@ -47,6 +47,13 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.tree.children.filter((c) => c.type === 'request')).toHaveLength(1);
   });
 
+  it('a number below its bound says so, not "expected a number, got number -1"', async () => {
+    const root = await workspace({ 'loadtests/Smoke.yaml': 'name: Smoke\nstages:\n  - durationSecs: -5\n    target: -1\n' });
+    const ws = await openWorkspace(root);
+    expect(ws.warnings.map((w) => [w.file, w.message])).toEqual([['loadtests/Smoke.yaml', 'stages[0].durationSecs: must be at least 0 (and 1 more problem: `ferry ls --problems` lists every one)']]);
+    expect(ws.warnings[0]!.problems).toEqual(['stages[0].durationSecs: must be at least 0', 'stages[0].target: must be at least 0']);
+  });
+
   it('a 51 MB file is not read', async () => {
     const root = await workspace({ 'requests/Good.yaml': good });
     const big = path.join(root, 'requests', 'Big.yaml');
