@@ -183,6 +183,32 @@ describe('ferry app API', () => {
     expect(await fs.readFile(file, 'utf8')).toBe(changed);
   });
 
+  it('a variables save with a row of the wrong shape is refused naming the row and field, and writes nothing', async () => {
+    await fs.mkdir(path.join(ws.root, 'environments'), { recursive: true });
+    const file = path.join(ws.root, 'environments', 'local.yaml');
+    await fs.writeFile(file, 'name: Local\nvariables:\n  - key: host\n    value: a.test\n');
+    expect((await client.call('POST', '/api/environments', { name: 'Warm' })).status).toBe(200); // the app has read the folder again
+    const before = await fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8');
+    const cases: Array<[unknown, string]> = [
+      [{ key: 'a', value: { x: 1 } }, 'Not saved: variables[1].value: expected text, got a mapping.'],
+      [{ key: 5, value: 'b' }, 'Not saved: variables[1].key: expected text, got number 5.'],
+      [{ key: 'a', value: 'b', secret: 'yes' }, 'Not saved: variables[1].secret: expected true or false, got text "yes".'],
+      ['a=b', 'Not saved: variables[1] is text "a=b", not a variable ({ key, value, enabled, secret }).'],
+    ];
+    for (const [row, message] of cases) {
+      for (const [url, extra] of [['/api/environment/variables', { id: 'local' }], ['/api/workspace/variables', {}]] as const) {
+        const answer = await client.call('PUT', url, { ...extra, variables: [{ key: 'host', value: 'b.test' }, row] });
+        expect([answer.status, (answer.body as { error: string }).error], JSON.stringify(row)).toEqual([400, message]);
+      }
+    }
+    expect(await fs.readFile(file, 'utf8')).toBe('name: Local\nvariables:\n  - key: host\n    value: a.test\n');
+    expect(await fs.readFile(path.join(ws.root, 'ferry.yaml'), 'utf8')).toBe(before);
+    // The editor's empty last row is still no variable; a number value is read as its text, as in a file.
+    const saved = await client.call('PUT', '/api/environment/variables', { id: 'local', variables: [{ key: 'port', value: 8080 }, { key: '', value: '' }] });
+    expect(saved.status).toBe(200);
+    expect(await fs.readFile(file, 'utf8')).toBe('name: Local\nvariables:\n  - key: port\n    value: "8080"\n');
+  });
+
   it('opens a workspace whose ferry.yaml does not parse, and refuses to save its variables over it', async () => {
     const broken = 'version: 1\nid: broken-ws\nname: [x\nvariables:\n  - key: team\n    value: core\n';
     await fs.writeFile(path.join(ws.root, 'ferry.yaml'), broken);

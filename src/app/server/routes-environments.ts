@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
-import { deepEqual, parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
+import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
 import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../../variables/manage-environments.js';
 import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
@@ -51,7 +51,14 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
   if (!Array.isArray(given)) throw new ApiError(400, '"variables" must be a list.');
   const base = (body as { base?: unknown }).base;
   if (base !== undefined && !Array.isArray(base)) throw new ApiError(400, '"base" must be the list of variables the page read.');
-  const rows = given.filter((v) => typeof (v as { key?: unknown })?.key === 'string' && (v as { key: string }).key !== '') as Array<{ key: string; value?: unknown; enabled?: unknown; secret?: unknown }>;
+  // A row of the wrong shape is refused, naming it, before anything is written: read as text, an
+  // object value would be saved as "[object Object]" and a numeric key dropped without a word.
+  given.forEach((v, i) => {
+    const problem = variableRowProblem(v);
+    if (problem) throw new ApiError(400, `Not saved: variables[${i}]${problem}.`);
+  });
+  // Rows without a key (the editor's empty last row) are not variables.
+  const rows = given.filter((v) => (v as { key: string }).key !== '') as Array<{ key: string; value?: unknown; enabled?: unknown; secret?: unknown }>;
   const variables = rows.map((v) => ({ key: v.key, value: v.secret === true ? '' : String(v.value ?? ''), enabled: v.enabled !== false, secret: v.secret === true }));
   // Written over a file that did not read, the variables would replace what it holds.
   if (scope.kind === 'workspace' && state.workspace.fileProblem) throw new ApiError(409, `Not saved: ${state.workspace.fileProblem}. Fix ${WORKSPACE_FILE} first (the app reloads it when it changes).`);
@@ -81,6 +88,17 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
   }
   await state.reload();
   state.retire();
+}
+
+/** What is wrong with one row the page sent (` is …` or `.field: …`), or undefined. */
+function variableRowProblem(row: unknown): string | undefined {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return ` is ${describeValue(row)}, not a variable ({ key, value, enabled, secret })`;
+  const { key, value, enabled, secret } = row as Record<string, unknown>;
+  if (typeof key !== 'string') return `.key: expected text, got ${describeValue(key)}`;
+  if (value !== undefined && value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return `.value: expected text, got ${describeValue(value)}`;
+  if (enabled !== undefined && typeof enabled !== 'boolean') return `.enabled: expected true or false, got ${describeValue(enabled)}`;
+  if (secret !== undefined && typeof secret !== 'boolean') return `.secret: expected true or false, got ${describeValue(secret)}`;
+  return undefined;
 }
 
 /** The scope's file as it is on disk now; 404 when it is gone, 409 when it does not read. */
