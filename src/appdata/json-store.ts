@@ -3,9 +3,12 @@
  * every change is a read-modify-write under a lock file, written atomically.
  */
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { isProcessAlive } from '../support/process-alive.js';
+import { WorkspaceBusyError } from './workspace-lock.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
 /**
@@ -57,19 +60,60 @@ export class JsonStore<T> {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new DataFolderError(`Could not create the data folder ${path.dirname(this.file)}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`);
       throw error;
     }
-    const release = await lockfile.lock(this.file, {
-      realpath: false,
-      stale: 10_000,
-      retries: { retries: 50, minTimeout: 10, maxTimeout: 200, factor: 1.5 },
-    });
+    const release = await this.lock();
     try {
       const value = await this.read();
       const result = await change(value);
       await writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode);
       return result;
     } finally {
+      await fs.rm(this.holderFile, { force: true }).catch(() => {});
       await release();
     }
+  }
+
+  /** `FILE.lock-holder`: the process holding the lock (`FILE.lock`, a folder), so a killed one's lock is known as such. */
+  private get holderFile(): string {
+    return `${this.file}.lock-holder`;
+  }
+
+  /**
+   * The store's lock. A lock whose holder was killed on this computer (kill -9, a crash: it is
+   * never released) is taken over at once; one with no known holder, once stale (not refreshed
+   * for 10 s), within the wait. Still held after the wait: one line naming the store.
+   */
+  private async lock(): Promise<() => Promise<void>> {
+    const options = { realpath: false, stale: STALE_MS };
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await lockfile.lock(this.file, options).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ELOCKED') throw error;
+        const holder = await readHolder(this.holderFile);
+        if (holder && holder.host === os.hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid)) {
+          await fs.rm(`${this.file}.lock`, { recursive: true, force: true });
+        }
+        // About 13 s in all: past STALE_MS, so a lock left without a holder file is taken over too.
+        return lockfile.lock(this.file, { ...options, retries: { retries: 70, minTimeout: 10, maxTimeout: 200, factor: 1.5 } });
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      // Busy, as a held workspace lock is: worth trying again (exit code 1, a 409 in the app).
+      throw new WorkspaceBusyError(`${this.file} is being changed by another Ferry process (its lock ${this.file}.lock is held). Try again when it is done; if no Ferry is running, remove ${this.file}.lock.`);
+    }
+    await fs.writeFile(this.holderFile, JSON.stringify({ pid: process.pid, host: os.hostname() }), { mode: 0o600 }).catch(() => {});
+    return release;
+  }
+}
+
+/** A lock not refreshed for this long belongs to a process that died (proper-lockfile refreshes it every 5 s). */
+const STALE_MS = 10_000;
+
+async function readHolder(file: string): Promise<{ pid: number; host: string } | undefined> {
+  try {
+    const data = JSON.parse(await readFileNoFollow(file, 'utf8', 4096)) as { pid?: unknown; host?: unknown };
+    return typeof data.pid === 'number' && typeof data.host === 'string' ? { pid: data.pid, host: data.host } : undefined;
+  } catch {
+    return undefined;
   }
 }
 

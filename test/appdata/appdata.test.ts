@@ -119,6 +119,43 @@ describe('the data folder', () => {
     expect(Object.keys(values)).toHaveLength(80);
   }, 60_000);
 
+  it('a store lock left by a process killed while writing (kill -9) is taken over at once, and the write loses nothing', async () => {
+    const data = await isolatedDataDir();
+    await new WorkspaceData('ws', '/tmp/ws').updateScriptValues('collection', { before: 'kept' });
+    // A writer that holds the lock of state.json and never finishes, killed the way a crash or kill -9 ends it.
+    // Its change never returns: the writer waits inside the lock until killed.
+    const script = `
+      import path from 'node:path';
+      import { JsonStore, WorkspaceData } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+      const state = new JsonStore(path.join(new WorkspaceData('ws', '/tmp/ws').dir, 'state.json'), () => ({}));
+      await state.update(() => new Promise(() => setInterval(() => {}, 1000)));
+    `;
+    const file = path.join(data, 'stuck-writer.mts');
+    await fs.writeFile(file, script);
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: 'ignore' });
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    const holder = path.join(store.dir, 'state.json.lock-holder');
+    // Until the holder file is written whole (it is made, then filled).
+    const holding = async () => {
+      try {
+        return (JSON.parse(await fs.readFile(holder, 'utf8')) as { pid?: number }).pid;
+      } catch {
+        return undefined;
+      }
+    };
+    for (let i = 0; i < 200 && (await holding()) === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await holding()).toBe(child.pid);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const started = Date.now();
+    await store.updateScriptValues('collection', { after: 'written' });
+    // Not the 10 s a lock takes to go stale.
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await store.scriptValues('collection')).toEqual({ before: 'kept', after: 'written' });
+    expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+  }, 30_000);
+
   it('application settings: documented defaults, typed changes, clear errors', async () => {
     await isolatedDataDir();
     expect(await readSettings()).toEqual(DEFAULT_SETTINGS);
