@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from './process-alive.js';
 
 /**
  * The file could not be written: the message names it (never the temporary file), says why and
@@ -44,6 +45,35 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => {});
     throw writeFailure(file, error);
+  }
+  await removeLeftovers(path.dirname(file));
+}
+
+/** `.NAME.PID.RANDOM.tmp`: the temporary name above. */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+/** A temporary file older than this is no write in progress (one takes well under a second). */
+const LEFTOVER_AGE_MS = 60_000;
+
+/**
+ * Removes the temporary files of writes that were killed part-way (kill -9, a crash, a power cut:
+ * no `finally` ran) from the folder just written to, so they are not left for `git add -A` to
+ * commit: those whose process no longer runs on this computer and that are over a minute old (a
+ * process on another computer sharing the folder may be writing one now). Best effort, after the
+ * write: a folder that cannot be listed keeps them.
+ */
+async function removeLeftovers(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = TEMP_NAME.exec(name);
+    if (!match || Number(match[1]) === process.pid || isProcessAlive(Number(match[1]))) continue;
+    const temp = path.join(dir, name);
+    const stat = await fs.lstat(temp).catch(() => undefined);
+    if (stat?.isFile() && Date.now() - stat.mtimeMs > LEFTOVER_AGE_MS) await fs.rm(temp, { force: true }).catch(() => {});
   }
 }
 
