@@ -406,6 +406,24 @@ describe('update from API spec', () => {
     expect(await listFiles(root)).toEqual(before);
   });
 
+  it('a read-only request file is not replaced (nothing is written, the file named); a replaced file keeps its permission bits', async () => {
+    const root = await importedWorkspace(v1);
+    const { requests } = await requestsByOperation(root);
+    const listed = path.join(root, 'requests', requests.get('GET /items')!.path);
+    const created = path.join(root, 'requests', requests.get('POST /items')!.path);
+    await fs.chmod(listed, 0o444);
+    await fs.chmod(created, 0o600);
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });
+    const before = await listFiles(root);
+    await expect(applyUpdate(root, plan)).rejects.toThrow(`The update was not written: requests/${requests.get('GET /items')!.path} is read-only (mode 0444). Make it writable (chmod u+w), then update again.`);
+    expect(await listFiles(root)).toEqual(before);
+    await fs.chmod(listed, 0o640);
+    await applyUpdate(root, await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } }));
+    expect(await fs.readFile(listed, 'utf8')).toContain('X-Page');
+    expect(await fs.readFile(created, 'utf8')).toContain('price');
+    expect([(await fs.stat(listed)).mode & 0o7777, (await fs.stat(created)).mode & 0o7777]).toEqual([0o640, 0o600]);
+  });
+
   it('matches renamed path parameters, and look-alike paths each to their own request', async () => {
     const get = (summary: string, name: string, description?: string) => ({ get: { summary, ...(description ? { description } : {}), parameters: [{ name, in: 'path', required: true }], responses: ok } });
     const doc = (paths: Record<string, unknown>) => ({ openapi: '3.0.3', info: { title: 'Dup' }, servers: [{ url: 'https://d.example.test' }], paths });

@@ -24,9 +24,19 @@ export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan, signa
 
 async function applyLocked(root: string, plan: UpdatePlan, signal: AbortSignal | undefined): Promise<void> {
   const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  // A replaced file keeps its permission bits; one nobody may write is not replaced or removed
+  // behind its back (a rename ignores them), as a single save refuses it (support/atomic-write.ts).
+  const modes = new Map<string, number>();
   for (const target of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
     const problem = await checkNoSymlinks(root, rel(target));
     if (problem) throw new UpdateWriteError(`The update was not written: ${problem}.`);
+    const existing = await fs.lstat(target).catch(() => undefined);
+    if (!existing?.isFile()) continue;
+    const mode = existing.mode & 0o7777;
+    if ((mode & 0o222) === 0) {
+      throw new UpdateWriteError(`The update was not written: ${rel(target)} is read-only (mode ${mode.toString(8).padStart(4, '0')}). Make it writable (chmod u+w), then update again.`);
+    }
+    modes.set(target, mode);
   }
   if ((await recoverInterruptedUpdate(root)) === 'running') {
     throw new UpdateWriteError('Another update of this workspace is in progress. Wait for it to finish, then update again.');
@@ -49,9 +59,11 @@ async function applyLocked(root: string, plan: UpdatePlan, signal: AbortSignal |
     for (const dir of journal.dirs) await fs.mkdir(path.join(root, dir));
     let step = 0;
     for (const [i, write] of plan.writes.entries()) {
-      const handle = await fs.open(path.join(root, journal.writes[i]!.temp), 'wx');
+      const mode = modes.get(write.file);
+      const handle = await fs.open(path.join(root, journal.writes[i]!.temp), 'wx', mode ?? 0o666);
       try {
         await handle.writeFile(write.text);
+        if (mode !== undefined) await handle.chmod(mode);
         await handle.sync();
       } finally {
         await handle.close();
