@@ -10,8 +10,10 @@ export const MAX_FILE_NAME_LENGTH = 80;
 export const MAX_FILE_NAME_BYTES = 200;
 
 // Angle brackets, colon, double quote, slashes, vertical bar, question mark, asterisk, control
-// characters (C0, DEL and C1: U+0085, U+009B… would reach a terminal listing the folder).
-const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f]/g;
+// characters (C0, DEL and C1: U+0085, U+009B… would reach a terminal listing the folder), and
+// Unicode's bidirectional controls (U+202E and its kin: `‮lmay.exe` shows as `exe.yaml` in a
+// listing, a terminal or a diff, the "Trojan Source" trick; Unicode calls them Bidi_Control).
+const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;
 
 /** Why a display name is not allowed, or undefined when it is fine. */

@@ -35,6 +35,9 @@ describe('file names from display names (2.1.4)', () => {
     // 80 characters, but at most 200 bytes of UTF-8: 50 emoji of 4 bytes.
     ['😀'.repeat(100), '😀'.repeat(50)],
     ['c1\u0085x\u009by\u0080', 'c1-x-y-'],
+    // Bidirectional controls: a listing would show `\u202eevil.exe` reversed.
+    ['\u202eexe.yaml', '-exe.yaml'],
+    ['a\u2066b\u2069c\u200fd\u061ce', 'a-b-c-d-e'],
   ])('%j becomes %j', (name, expected) => {
     expect(baseFileName(name)).toBe(expected);
   });
