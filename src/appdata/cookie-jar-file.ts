@@ -1,7 +1,8 @@
 /**
  * The workspace's cookie jar in the data folder (spec 5.2: cookies stay on this computer): read
  * and written as the jar's serialized JSON. A missing, damaged or linked file reads as nothing
- * (the jar starts empty); a write replaces a link instead of writing through it.
+ * (the jar starts empty); a write replaces a link instead of writing through it, and sets a
+ * damaged file aside instead of writing over it.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,23 @@ export async function readCookieJarFile(file: string | undefined): Promise<unkno
   }
 }
 
+/**
+ * Replaces the jar file. One that does not parse (cut short, edited by hand) was read as an empty
+ * jar and is not written over: it is set aside first (`cookies.json.damaged-<time>`), as the other
+ * stores of the data folder do, so what it held is not lost to the next run that gets a cookie.
+ */
 export async function writeCookieJarFile(file: string, serialized: unknown): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const current = await readFileNoFollow(file, 'utf8').catch(() => undefined);
+  if (current !== undefined && !parses(current)) await fs.rename(file, `${file}.damaged-${Date.now()}`).catch(() => {});
   await writeFileAtomic(file, JSON.stringify(serialized), 0o600);
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

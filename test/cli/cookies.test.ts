@@ -114,6 +114,13 @@ describe('ferry cookies', () => {
     expect((await ferryBin(['-w', ws, 'cookies', 'ls'], data)).stdout).toContain('No cookies.');
     expect((await ferryBin(['-w', ws, 'cookies', 'clear'], data)).stderr).toContain('no cookies; nothing removed');
     expect(await fs.readFile(jarFile(), 'utf8')).toBe('{"cookies": [ not json');
+    // A run that gets cookies writes a new jar, the damaged one set aside, not written over.
+    expect((await ferryBin(['-w', ws, 'run'], data)).code).toBe(0);
+    expect((await ferryBin(['-w', ws, 'cookies', 'ls'], data)).stdout).toContain('sid=abc');
+    const aside = (await fs.readdir(path.dirname(jarFile()))).filter((name) => name.startsWith('cookies.json.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(await fs.readFile(path.join(path.dirname(jarFile()), aside[0]!), 'utf8')).toBe('{"cookies": [ not json');
+    await fs.writeFile(jarFile(), '{"cookies": [ not json');
 
     const elsewhere = path.join(await tempDir(), 'jar.json');
     const jar = CookieStore.fromSerialized(undefined);
