@@ -53,6 +53,8 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 /** A temporary file older than this is no write in progress (one takes well under a second). */
 const LEFTOVER_AGE_MS = 60_000;
+/** When each folder was last looked through for leftovers, by this process. */
+const scanned = new Map<string, number>();
 
 /**
  * Removes the temporary files of writes that were killed part-way (kill -9, a crash, a power cut:
@@ -62,6 +64,11 @@ const LEFTOVER_AGE_MS = 60_000;
  * write: a folder that cannot be listed keeps them.
  */
 async function removeLeftovers(dir: string): Promise<void> {
+  // Once a minute per folder at most: a reorder rewrites every sibling, and a leftover must be a minute old anyway.
+  const now = Date.now();
+  if (now - (scanned.get(dir) ?? -Infinity) < LEFTOVER_AGE_MS) return;
+  scanned.set(dir, now);
+  if (scanned.size > 1_000) scanned.delete(scanned.keys().next().value!);
   let names: string[];
   try {
     names = await fs.readdir(dir);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../support/temp.js';
 
 describe('an interrupted write', () => {
@@ -59,7 +59,13 @@ describe('an interrupted write', () => {
     const old = new Date(Date.now() - 120_000);
     await fs.utimes(path.join(dir, killedTemp), old, old);
     await fs.utimes(path.join(dir, liveTemp), old, old);
-    await writeFileAtomic(path.join(dir, 'Another.yaml'), 'name: Another again\n');
+    // A folder is looked through once a minute at most (a reorder rewrites every sibling): a minute on.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      await writeFileAtomic(path.join(dir, 'Another.yaml'), 'name: Another again\n');
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await fs.readdir(dir)).sort()).toEqual([liveTemp, '.writer.mts', 'Another.yaml', 'Request.yaml'].sort());
     expect(await fs.readFile(target, 'utf8')).toBe('name: Old\n');
   }, 30_000);
