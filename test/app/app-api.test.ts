@@ -137,6 +137,34 @@ describe('ferry app API', () => {
     expect(await fs.readdir(ws.root)).not.toContain('app-view.json');
   });
 
+  it('keeps the request last opened per workspace in its data folder, for the next start; gone or not a request: nothing', async () => {
+    await ws.write('requests/Users/Get.yaml', { name: 'Get', url: 'http://127.0.0.1:1/get' });
+    await ws.write('requests/Other.yaml', { name: 'Other', url: 'http://127.0.0.1:1/other' });
+    expect((await client.call('GET', '/api/request/last')).body).toEqual({});
+    // What the page's own storage remembers (earlier versions) is used while nothing is kept.
+    expect((await client.call('GET', '/api/request/last?else=Other.yaml')).body).toMatchObject({ path: 'Other.yaml', request: { name: 'Other' } });
+    expect((await client.call('PUT', '/api/request/last', { path: 'Users/Get.yaml' })).status).toBe(200);
+    expect((await client.call('GET', '/api/request/last?else=Other.yaml')).body).toMatchObject({ path: 'Users/Get.yaml', request: { name: 'Get', url: 'http://127.0.0.1:1/get' } });
+    const missing = await client.call('PUT', '/api/request/last', { path: 'Nope.yaml' });
+    expect(missing.status).toBe(404);
+    expect((missing.body as { error: string }).error).toBe('requests/Nope.yaml is no longer in the workspace (deleted, moved or renamed outside the app).');
+    expect((await client.call('PUT', '/api/request/last', { path: '../ferry.yaml' })).status).toBe(400);
+    // Another start of the app (another port) gets it.
+    const second = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    try {
+      const other = new Client(second.port);
+      await other.login(second.token);
+      expect((await other.call('GET', '/api/request/last')).body).toMatchObject({ path: 'Users/Get.yaml' });
+    } finally {
+      await second.close();
+    }
+    // Deleted meanwhile: nothing to open (or the page's own, when it is there).
+    await fs.rm(path.join(ws.root, 'requests/Users/Get.yaml'));
+    expect((await client.call('GET', '/api/request/last')).body).toEqual({});
+    expect((await client.call('GET', '/api/request/last?else=Other.yaml')).body).toMatchObject({ path: 'Other.yaml' });
+    expect((await client.call('GET', '/api/request/last?else=../ferry.yaml')).body).toEqual({});
+  });
+
   it('a variables save carries the version the page read: an edit made outside meanwhile is a 409, never overwritten', async () => {
     await fs.mkdir(path.join(ws.root, 'environments'), { recursive: true });
     const file = path.join(ws.root, 'environments', 'local.yaml');

@@ -306,7 +306,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Toggle theme').click();
   });
 
-  it('resizes the sidebar by mouse and keyboard between its bounds; width and theme are kept on this computer for the next start (a new port), not in the workspace', async () => {
+  it('resizes the sidebar by mouse and keyboard between its bounds; width, theme and the open request are kept on this computer for the next start (a new port), not in the workspace', async () => {
     const filesOf = async () => {
       const names = (await fs.readdir(ws.root, { recursive: true })).sort();
       return Promise.all(names.map(async (n) => [n, await fs.readFile(path.join(ws.root, n), 'utf8').catch(() => 'a folder')]));
@@ -372,6 +372,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       await expect.poll(() => otherSplitter.getAttribute('aria-valuenow')).toBe('312');
       expect(Math.round((await other.getByRole('complementary', { name: 'Requests' }).boundingBox())!.width)).toBe(312);
       expect(await other.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      // The request open when the app stopped opens again.
+      await expect.poll(() => other.getByLabel('Request name').inputValue()).toBe(await page.getByLabel('Request name').inputValue());
     } finally {
       await other.close();
       await next.close();

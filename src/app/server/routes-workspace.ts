@@ -1,7 +1,7 @@
 /** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
+import { JsonStore, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { deepEqual, parseResource, type RequestFile } from '../../model/index.js';
 import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
@@ -54,7 +54,40 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     await state.reload();
     return value;
   };
+  /**
+   * The request last opened in the app, per workspace on this computer (its data folder): the
+   * page opens it again at the next start. Not in the page's storage, which is per port, and
+   * `ferry app` takes a free port each start.
+   */
+  const lastOpened = () => new JsonStore<{ path?: string }>(path.join(state.data.dir, 'app-last-request.json'), () => ({}));
   return {
+    /**
+     * The request last opened, with its file's content; else `?else=` (the one the page's own
+     * storage remembers, as earlier versions kept it); `{}` when neither is there any more.
+     */
+    'GET /api/request/last': async ({ query }) => {
+      const { path: kept } = await lastOpened().read();
+      for (const last of [kept, query.get('else')]) {
+        if (typeof last !== 'string' || last === '') continue;
+        const request = await readOnDisk(last).catch((error: unknown) => {
+          if (error instanceof ApiError) return undefined;
+          throw error;
+        });
+        if (request) return { path: last, request };
+      }
+      return {};
+    },
+
+    /** Keeps `path` (a request of the workspace) as the one last opened. */
+    'PUT /api/request/last': async ({ body }) => {
+      const opened = field(body, 'path');
+      await readOnDisk(opened);
+      await lastOpened().update((kept) => {
+        kept.path = opened;
+      });
+      return {};
+    },
+
     /** `?tree=compact` (the page): the tree in its compact form, built once per read of the folder. */
     'GET /api/workspace': async ({ query }) => query.get('tree') === 'compact'
       ? new RawJson(compactWorkspaceInfo(state.workspace, await state.data.activeEnvironment()))

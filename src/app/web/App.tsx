@@ -8,7 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { SIDEBAR_WIDTH, type AppView } from '../shared/api.js';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, ApiFailure, connectLive, stableJson } from './api.js';
-import { takeInitialRequest, takeInitialView, takeInitialWorkspace } from './boot.js';
+import { takeInitialLast, takeInitialView, takeInitialWorkspace } from './boot.js';
 import { fetchWorkspace, parentOf } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
 import { CommandPalette, type PaletteCommand } from './CommandPalette.js';
@@ -129,6 +129,11 @@ export function App() {
     onDisk.current = '';
   }, []);
 
+  /** Kept on this computer for the next start (per workspace); not worth a notice when it fails. */
+  const keepLast = useCallback((path: string) => {
+    void api.put('/api/request/last', { path }).catch(() => undefined);
+  }, []);
+
   /** Writes the editor's request now (the debounced save, or before an action that reads the file). */
   const saveNow = useCallback((): Promise<unknown> => {
     if (saveTimer.current === undefined) return saving.current;
@@ -150,7 +155,7 @@ export function App() {
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
           setSelected(saved.path);
-          localStorage.setItem('ferry.last', saved.path);
+          keepLast(saved.path);
         }
       } catch (e) {
         const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; request?: RequestFile } | undefined : undefined;
@@ -162,14 +167,15 @@ export function App() {
     return saving.current;
   }, []);
 
-  const openRequest = useCallback(async (path: string, quiet = false) => {
+  /** `read`: the request's content when already read (the last one, fetched with the page). */
+  const openRequest = useCallback(async (path: string, quiet = false, read?: RequestFile) => {
     // Leaving an unsaved request loses it (it was never a file): only when the user says so.
     if (unsavedRef.current && !window.confirm(`${unsavedRef.current.gone ? 'The open request\'s file was deleted or moved outside the app and' : 'The request opened from cURL'} is not saved. Discard it? (Cancel, then Save to keep it.)`)) return;
     await saveNow();
     unsavedRef.current = null;
     setUnsaved(null);
     try {
-      const { request } = await (takeInitialRequest(path) ?? api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`));
+      const { request } = read ? { request: read } : await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
       onDisk.current = stableJson(request);
       selectedRef.current = path;
       setSelected(path);
@@ -177,11 +183,11 @@ export function App() {
       setConflict(null);
       setAnswer(null);
       setSendError(null);
-      localStorage.setItem('ferry.last', path);
+      if (!read) keepLast(path);
     } catch (e) {
       if (!quiet) setNotice((e as Error).message);
     }
-  }, [saveNow]);
+  }, [saveNow, keepLast]);
 
   const edit = useCallback((next: RequestFile) => {
     setDraft(next);
@@ -252,8 +258,10 @@ export function App() {
   useEffect(() => {
     // The tree and the last request load side by side: the page is usable when both are there.
     void loadWorkspace();
-    const last = localStorage.getItem('ferry.last');
-    if (last) void openRequest(last, true);
+    // The request last opened, unless the user opened another meanwhile.
+    void takeInitialLast()?.then((last) => {
+      if (last.path && last.request && !selectedRef.current) void openRequest(last.path, true, last.request);
+    }, () => undefined);
     return connectLive((e) => onLive(e), setConnected);
   }, []);
 
@@ -395,7 +403,7 @@ export function App() {
     if (!next) return;
     selectedRef.current = next;
     setSelected(next);
-    localStorage.setItem('ferry.last', next);
+    keepLast(next);
   };
 
   /** A move of the app's own: the file watcher's report of it must not read as the open request deleted. */

@@ -7,15 +7,14 @@ import type { AppView, RequestFile, WorkspaceInfo } from '../shared/api.js';
 import { api } from './api.js';
 import { fetchWorkspace } from './tree.js';
 
-const last = localStorage.getItem('ferry.last');
 let workspace: Promise<WorkspaceInfo> | undefined = fetchWorkspace();
-let request: { path: string; answer: Promise<{ request: RequestFile }> } | undefined = last
-  ? { path: last, answer: api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(last)}`) }
-  : undefined;
+/** The request last opened in this workspace on this computer, with its content (none: `{}`); else the one this port's storage remembers (earlier versions kept it there). */
+const remembered = localStorage.getItem('ferry.last');
+let last: Promise<LastRequest> | undefined = api.get<LastRequest>(`/api/request/last${remembered ? `?else=${encodeURIComponent(remembered)}` : ''}`);
 let view: Promise<AppView> | undefined = api.get<AppView>('/api/view');
 // Not unhandled while nobody has taken them yet: the taker sees the failure.
 workspace.catch(() => undefined);
-request?.answer.catch(() => undefined);
+last.catch(() => undefined);
 view.catch(() => undefined);
 
 /** The look kept on this computer (sidebar width, theme): the page waits for it, so nothing jumps once shown. */
@@ -31,8 +30,13 @@ export function takeInitialWorkspace(): Promise<WorkspaceInfo> | undefined {
   return taken;
 }
 
-export function takeInitialRequest(path: string): Promise<{ request: RequestFile }> | undefined {
-  const taken = request?.path === path ? request.answer : undefined;
-  request = undefined;
+export interface LastRequest {
+  path?: string;
+  request?: RequestFile;
+}
+
+export function takeInitialLast(): Promise<LastRequest> | undefined {
+  const taken = last;
+  last = undefined;
   return taken;
 }
