@@ -306,6 +306,33 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Toggle theme').click();
   });
 
+  it('moves between the request\'s and the answer\'s tabs with the arrow keys, Home and End; each row is one Tab stop', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('role') === 'tab' ? document.activeElement.textContent : null);
+    for (const [name, first] of [['Parts of the request', 'Params'], ['Parts of the answer', 'Body']] as const) {
+      const list = page.getByRole('tablist', { name });
+      const names = (await list.getByRole('tab').allTextContents()).map((t) => t.replace(/\s*\d+$/, ''));
+      await list.getByRole('tab', { name: new RegExp(`^${first}`) }).click();
+      const selected = async () => (await list.getByRole('tab', { selected: true }).textContent())!.replace(/\s*\d+$/, '');
+      // One Tab stop: the chosen tab.
+      expect(await list.locator('[role="tab"][tabindex="0"]').count()).toBe(1);
+      const at = names.indexOf(first);
+      await page.keyboard.press('ArrowRight');
+      expect(await selected()).toBe(names[at + 1]);
+      expect(await focused()).toMatch(new RegExp(`^${names[at + 1]}`));
+      await page.keyboard.press('End');
+      expect(await selected()).toBe(names.at(-1));
+      await page.keyboard.press('ArrowRight'); // wraps
+      expect(await selected()).toBe(names[0]);
+      await page.keyboard.press('ArrowLeft');
+      expect(await selected()).toBe(names.at(-1));
+      await page.keyboard.press('Home');
+      expect(await selected()).toBe(names[0]);
+      expect(await focused()).toMatch(new RegExp(`^${names[0]}`));
+    }
+    await page.getByRole('tablist', { name: 'Parts of the request' }).getByRole('tab', { name: /^Params/ }).click();
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+  });
+
   it('resizes the sidebar by mouse and keyboard between its bounds; width, theme and the open request are kept on this computer for the next start (a new port), not in the workspace', async () => {
     const filesOf = async () => {
       const names = (await fs.readdir(ws.root, { recursive: true })).sort();

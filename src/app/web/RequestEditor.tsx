@@ -11,6 +11,7 @@ import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
 import { pathParamNames, queryRows, withQuery } from './url-params.js';
 import { KindOptions } from './KindOptions.js';
+import { TabList } from './TabList.js';
 import { urlPlaceholder, useKinds, useSettingsFields, withKind } from './kinds.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -99,13 +100,7 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
           Not defined in the workspace or the active environment: {unknown.map((n) => `{{${n}}}`).join(', ')}. Sent as written unless a script or a data file sets {unknown.length > 1 ? 'them' : 'it'}.
         </p>
       )}
-      <nav className="tabs" role="tablist">
-        {tabs.map((t) => (
-          <button key={t} role="tab" aria-selected={shownTab === t} className={shownTab === t ? 'on' : ''} onClick={() => setTab(t)}>
-            {t}{counts[t] ? <small> {counts[t]}</small> : null}
-          </button>
-        ))}
-      </nav>
+      <TabList label="Parts of the request" tabs={tabs} current={shownTab} onPick={setTab} badge={(t) => (counts[t] ? <small> {counts[t]}</small> : null)} />
       <div className="tab-body">
         {shownTab === 'Options' && optionKey && view?.fields && (
           <KindOptions name={String(optionKey)} fields={view.fields} value={request[optionKey] as Record<string, unknown> | undefined} onChange={(section) => set({ [optionKey]: section } as Partial<RequestFile>)} />

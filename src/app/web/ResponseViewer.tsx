@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 import { RecordsTable } from './RecordsTable.js';
+import { TabList } from './TabList.js';
 import { looksLikeXml, prettyXml } from './pretty-xml.js';
 
 const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
@@ -126,13 +127,13 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
         {tests.length > 0 && <span className={failed ? 'bad' : 'ok'}>{tests.length - failed}/{tests.length} tests passed</span>}
       </div>
       {result.error && <pre className="error" data-testid="send-error">{result.error}</pre>}
-      <nav className="tabs" role="tablist">
-        {TABS.filter((t) => (t !== 'Events' || result.messages) && (t !== 'Details' || result.detail)).map((t) => (
-          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'on' : ''} onClick={() => setTab(t)}>
-            {t}{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}{t === 'Cookies' && cookies.length ? <small> {cookies.length}</small> : null}
-          </button>
-        ))}
-      </nav>
+      <TabList
+        label="Parts of the answer"
+        tabs={TABS.filter((t) => (t !== 'Events' || result.messages) && (t !== 'Details' || result.detail))}
+        current={tab}
+        onPick={setTab}
+        badge={(t) => <>{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}{t === 'Cookies' && cookies.length ? <small> {cookies.length}</small> : null}</>}
+      />
       <div className="tab-body">
         {tab === 'Body' && response && (
           <>
