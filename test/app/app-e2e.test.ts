@@ -451,4 +451,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await waitForFile(req('Named again.yaml'), (t) => t.includes('name: Named again'));
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(0);
   });
+
+  it('a notice closes from the keyboard too: its × is a button', async () => {
+    await page.getByLabel('Request name').fill('');
+    const notice = page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty.' });
+    await expect.poll(() => notice.count()).toBe(1);
+    const close = notice.getByRole('button', { name: 'Close the notice' });
+    await close.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => notice.count()).toBe(0);
+    await page.getByLabel('Request name').fill('Named again');
+    await waitForFile(req('Named again.yaml'), (t) => t.includes('name: Named again'));
+  });
 });

@@ -559,7 +559,12 @@ export function App() {
         <button aria-label="Toggle theme" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
       {loadError && <div className="notice" role="alert">{loadError}</div>}
-      {notice && <div className="notice" role="alert" onClick={() => setNotice(null)}>{notice} <small>(click to close)</small></div>}
+      {notice && (
+        // Closed by a click on it, or by its × (a button: the keyboard reaches it too).
+        <div className="notice" role="alert" onClick={() => setNotice(null)}>
+          {notice} <button className="icon notice-close" aria-label="Close the notice" title="Close" onClick={() => setNotice(null)}>×</button>
+        </div>
+      )}
       <AutoStartNotice />
       {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
       <div className="main">
