@@ -306,6 +306,30 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Toggle theme').click();
   });
 
+  it('Send right after picking another request sends the one picked, not the one still shown while it opens', async () => {
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Echo');
+    // The picked request's file is slow to arrive (a large file, a busy disk).
+    await page.route(/\/api\/request\?path=Users%2FGet%20user\.yaml/, async (route) => {
+      await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
+    try {
+      if ((await page.getByRole('treeitem', { name: /Get user/ }).count()) === 0) await page.getByRole('treeitem', { name: /Users/ }).click();
+      await page.getByRole('treeitem', { name: /Get user/ }).click();
+      await page.keyboard.press('Control+Enter');
+      await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
+      await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
+      await expect.poll(() => page.getByTestId('response-body').textContent()).toContain('"name": "Ada"');
+      expect(await page.getByLabel('Request name').inputValue()).toBe('Get user');
+    } finally {
+      await page.unroute(/\/api\/request\?path=Users%2FGet%20user\.yaml/);
+    }
+    await page.getByRole('treeitem', { name: /Echo/ }).click();
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('/echo');
+    expect(await page.getByLabel('Request name').inputValue()).toBe('Echo');
+  });
+
   it('moves between the request\'s and the answer\'s tabs with the arrow keys, Home and End; each row is one Tab stop', async () => {
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('role') === 'tab' ? document.activeElement.textContent : null);
     for (const [name, first] of [['Parts of the request', 'Params'], ['Parts of the answer', 'Body']] as const) {

@@ -103,6 +103,8 @@ export function App() {
   const sendId = useRef<string | null>(null);
   /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
   const switching = useRef<Promise<unknown>>(Promise.resolve());
+  /** A request being opened (picked in the tree, the palette, History): a send waits for it, so it sends the request picked. */
+  const opening = useRef<Promise<unknown>>(Promise.resolve());
   const runRef = useRef<RunView | null>(null);
   /** A conflict on screen: until the user picks a side, a newer file version updates it, never the editor. */
   const conflictRef = useRef<RequestFile | null>(null);
@@ -168,7 +170,13 @@ export function App() {
   }, []);
 
   /** `read`: the request's content when already read (the last one, fetched with the page). */
-  const openRequest = useCallback(async (path: string, quiet = false, read?: RequestFile) => {
+  const openRequest = useCallback((path: string, quiet = false, read?: RequestFile): Promise<void> => {
+    const opened = openNow(path, quiet, read);
+    opening.current = opened.catch(() => undefined);
+    return opened;
+  }, []);
+
+  const openNow = async (path: string, quiet: boolean, read: RequestFile | undefined): Promise<void> => {
     // Leaving an unsaved request loses it (it was never a file): only when the user says so.
     if (unsavedRef.current && !window.confirm(`${unsavedRef.current.gone ? 'The open request\'s file was deleted or moved outside the app and' : 'The request opened from cURL'} is not saved. Discard it? (Cancel, then Save to keep it.)`)) return;
     await saveNow();
@@ -178,6 +186,8 @@ export function App() {
       const { request } = read ? { request: read } : await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
       onDisk.current = stableJson(request);
       selectedRef.current = path;
+      // Now, not at the next render: a send waiting for this open reads it.
+      draftRef.current = request;
       setSelected(path);
       setDraft(request);
       setConflict(null);
@@ -187,7 +197,7 @@ export function App() {
     } catch (e) {
       if (!quiet) setNotice((e as Error).message);
     }
-  }, [saveNow, keepLast]);
+  };
 
   const edit = useCallback((next: RequestFile) => {
     setDraft(next);
@@ -293,6 +303,7 @@ export function App() {
     const id = newId();
     sendId.current = id;
     await switching.current;
+    await opening.current;
     const request = draftRef.current;
     const path = selectedRef.current;
     if (!request || !path) {
