@@ -340,6 +340,32 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(await leavingAsks()).toBe(false);
   });
 
+  it('a dialog opened from the keyboard takes the focus, keeps Tab inside, and gives the focus back when closed', async () => {
+    const opener = page.getByRole('button', { name: 'Workspace variables' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
+    await expect.poll(() => dialog.getByLabel('Variable 1').inputValue()).toBe('base');
+    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    const inDialog = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? null);
+    expect(await inDialog()).toBe('Workspace variables');
+    // More Tabs (either way) than the dialog has stops: the focus never leaves it.
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press(i < 25 ? 'Tab' : 'Shift+Tab');
+      expect(await inDialog(), `after ${i + 1} Tab presses`).toBe('Workspace variables');
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Workspace variables');
+    // The same for another dialog, opened with the keyboard from the top bar.
+    await page.getByRole('button', { name: 'Cookies' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => inDialog()).toBe('Cookies');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Cookies' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cookies');
+  });
+
   it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
     await page.getByRole('treeitem', { name: /Health/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');

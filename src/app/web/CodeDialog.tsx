@@ -2,11 +2,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { CodeTarget, RequestFile } from '../shared/api.js';
 import { api } from './api.js';
+import { useDialogFocus } from './dialog-focus.js';
 
 const LAST = 'ferry.codeTarget';
 
 /** `request`: the editor's request when it is not written yet (exported as if saved at `path`). */
 export function CodeDialog({ path, request, onClose }: { path: string; request?: RequestFile; onClose: () => void }) {
+  const dialogRef = useDialogFocus();
   const [targets, setTargets] = useState<CodeTarget[]>([]);
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<string>(() => localStorage.getItem(LAST) ?? '');
@@ -40,7 +42,7 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
 
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide" role="dialog" aria-label="Copy as code" onClick={(e) => e.stopPropagation()}>
+      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Copy as code" onClick={(e) => e.stopPropagation()}>
         <header><h3>Copy as code</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
         <div className="code-dialog">
           <div className="targets">

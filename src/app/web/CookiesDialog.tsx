@@ -2,8 +2,10 @@
 import { useEffect, useState } from 'react';
 import type { CookieInfo } from '../shared/api.js';
 import { api } from './api.js';
+import { useDialogFocus } from './dialog-focus.js';
 
 export function CookiesDialog({ onClose }: { onClose: () => void }) {
+  const dialogRef = useDialogFocus();
   const [cookies, setCookies] = useState<CookieInfo[] | null>(null);
   const [filter, setFilter] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -22,7 +24,7 @@ export function CookiesDialog({ onClose }: { onClose: () => void }) {
   const shown = (cookies ?? []).filter((c) => !needle || `${c.domain} ${c.name}`.toLowerCase().includes(needle));
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide" role="dialog" aria-label="Cookies" onClick={(e) => e.stopPropagation()}>
+      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Cookies" onClick={(e) => e.stopPropagation()}>
         <header><h3>Cookies</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
         <input type="search" placeholder="Filter by domain or name" aria-label="Filter cookies" value={filter} onChange={(e) => setFilter(e.target.value)} />
         {cookies === null && !error && <p className="muted">Loading…</p>}

@@ -8,10 +8,12 @@ import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
+import { useDialogFocus } from './dialog-focus.js';
 import { useGuardedClose } from './guarded-close.js';
 
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
+  const dialogRef = useDialogFocus();
   const [name, setName] = useState('');
   /** The name as the file has it: a different one typed is a rename on Save. */
   const [savedName, setSavedName] = useState('');
@@ -75,6 +77,8 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
       <div
         className="dialog wide"
         role="dialog"
+        aria-modal="true"
+        ref={dialogRef}
         aria-label={id === undefined ? 'Workspace variables' : 'Environment'}
         onClick={(e) => e.stopPropagation()}
         onKeyDown={(e) => {
@@ -141,6 +145,7 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
 export function NewEnvironmentDialog({ environments, onClose, onCreated }: { environments: { id: string; name: string }[]; onClose: () => void; onCreated: (id: string) => void }) {
   const [name, setName] = useState('');
   const [copyOf, setCopyOf] = useState('');
+  const dialogRef = useDialogFocus();
   const [error, setError] = useState<string | null>(null);
   const create = async () => {
     try {
@@ -152,7 +157,7 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
   };
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog" role="dialog" aria-label="New environment" onClick={(e) => e.stopPropagation()}>
+      <div className="dialog" role="dialog" aria-modal="true" ref={dialogRef} aria-label="New environment" onClick={(e) => e.stopPropagation()}>
         <header><h3>New environment</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
         <label>Name <input aria-label="New environment name" autoFocus value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void create()} /></label>
         <label>

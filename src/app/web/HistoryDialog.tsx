@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { HistoryView, SendResponse } from '../shared/api.js';
 import { api } from './api.js';
+import { useDialogFocus } from './dialog-focus.js';
 import { ResponseViewer } from './ResponseViewer.js';
 
 function when(time: string): string {
@@ -14,6 +15,7 @@ function when(time: string): string {
 }
 
 export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void; onOpenRequest: (path: string) => void }) {
+  const dialogRef = useDialogFocus();
   const [entries, setEntries] = useState<HistoryView[] | null>(null);
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<HistoryView | null>(null);
@@ -37,7 +39,7 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
 
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide history" role="dialog" aria-label="History" onClick={(e) => e.stopPropagation()}>
+      <div className="dialog wide history" role="dialog" aria-modal="true" ref={dialogRef} aria-label="History" onClick={(e) => e.stopPropagation()}>
         <header><h3>History</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
         {chosen ? (
           <div className="history-result" data-testid="history-result">

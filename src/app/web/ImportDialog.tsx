@@ -2,9 +2,11 @@
 import { useState } from 'react';
 import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { api } from './api.js';
+import { useDialogFocus } from './dialog-focus.js';
 import { useGuardedClose } from './guarded-close.js';
 
 export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpenUnsaved }: { folders: string[]; initialInto?: string; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
+  const dialogRef = useDialogFocus();
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [text, setText] = useState('');
@@ -41,7 +43,7 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
 
   return (
     <div className="dialog-backdrop" onClick={close}>
-      <div className="dialog wide" role="dialog" aria-label="Import" onClick={(e) => e.stopPropagation()}>
+      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Import" onClick={(e) => e.stopPropagation()}>
         <header><h3>Import</h3><button className="icon" aria-label="Close" onClick={close}>×</button></header>
         {done ? (
           <div className="import-done" data-testid="import-done">

@@ -11,6 +11,7 @@ import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/
 import { api, ApiFailure } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import type { YamlProblem } from './YamlEditor.js';
+import { useDialogFocus } from './dialog-focus.js';
 import { useGuardedClose } from './guarded-close.js';
 import type { ServerKinds } from './server-kinds.js';
 
@@ -31,6 +32,7 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   const [warning, setWarning] = useState<string | null>(null);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<ServerEditorView | null>(null);
+  const dialogRef = useDialogFocus();
 
   /** The server as the file held it when last read (or as the user chose to overwrite it): a save is checked against it. */
   const base = useRef<ServerFile | undefined>(undefined);
@@ -79,6 +81,8 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
       <div
         className="dialog wide"
         role="dialog"
+        aria-modal="true"
+        ref={dialogRef}
         aria-label="Server editor"
         onClick={(e) => e.stopPropagation()}
         onKeyDown={(e) => {

@@ -7,10 +7,12 @@
 import { useEffect, useState } from 'react';
 import type { UpdatePreview } from '../shared/api.js';
 import { api } from './api.js';
+import { useDialogFocus } from './dialog-focus.js';
 
 type Tab = 'known' | 'url' | 'file' | 'paste';
 
 export function UpdateSpecDialog({ folder, onClose, onDone }: { folder: string; onClose: () => void; onDone: () => void }) {
+  const dialogRef = useDialogFocus();
   const [known, setKnown] = useState<{ name: string; source: string | null; problem?: string } | null>(null);
   const [tab, setTab] = useState<Tab>('known');
   const [url, setUrl] = useState('');
@@ -49,7 +51,7 @@ export function UpdateSpecDialog({ folder, onClose, onDone }: { folder: string; 
 
   return (
     <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide" role="dialog" aria-label="Update from API spec" onClick={(e) => e.stopPropagation()}>
+      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Update from API spec" onClick={(e) => e.stopPropagation()}>
         <header><h3>Update “{known?.name ?? folder}” from its API spec</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
         {plan?.written ? null : (
           <>
