@@ -229,6 +229,31 @@ describe('DNS server', () => {
     expect(byte.failures[0]!.message).toMatch(/\\300 is not a byte/);
   });
 
+  it('CAA in zone-file form: \\DDD and \\X escapes are bytes, flags are kept as written; kdig and the traffic log show them as a zone file does', async () => {
+    const records = [
+      { name: 'caa.test', type: 'CAA', value: '0 issue "a\\255b"' },
+      { name: 'caa.test', type: 'CAA', value: '129 issue "ca.test; q=\\"x\\""' },
+      { name: 'caa.test', type: 'CAA', value: '0 iodef mailto:x\\064y.test' },
+    ];
+    const { server, handle } = await dnsServer({ records });
+    for (const transport of ['+notcp', '+tcp']) {
+      expect((await short(server!.port, 'caa.test', 'CAA', transport)).map((line) => line.trimEnd())).toEqual(['0 issue "a\\255b"', '129 issue "ca.test; q=\\"x\\""', '0 iodef "mailto:x@y.test"']);
+    }
+    const traffic = handle.traffic.recent() as DnsRecord[];
+    expect(traffic.at(-1)!.detail.records).toEqual([
+      'caa.test 60 IN CAA 0 issue "a\\255b"', 'caa.test 60 IN CAA 129 issue "ca.test; q=\\"x\\""', 'caa.test 60 IN CAA 0 iodef "mailto:x@y.test"',
+    ]);
+    const bad = await dnsServer({ records: [{ name: 'd.test', type: 'CAA', value: '0 issue "unclosed' }] });
+    expect(bad.failures[0]!.message).toMatch(/d\.test CAA\): value .* is not "flags tag value"/);
+    const byte = await dnsServer({ records: [{ name: 'e.test', type: 'CAA', value: '0 issue "\\300"' }] });
+    expect(byte.failures[0]!.message).toMatch(/\\300 is not a byte/);
+  });
+
+  it('TXT without quotes is one string with its escapes undone (\\DDD, \\X), as in a zone file', async () => {
+    const { server } = await dnsServer({ records: [{ name: 'u.test', type: 'TXT', value: 'a\\255b \\"c\\" d\\\\e' }] });
+    expect(await short(server!.port, 'u.test', 'TXT')).toEqual(['"a\\255b \\"c\\" d\\\\e"']);
+  });
+
   it('refuses bad values at load, naming the record; records are never templated', async () => {
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
       /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,

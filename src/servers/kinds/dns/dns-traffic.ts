@@ -18,8 +18,8 @@ export interface DnsDetail {
   records?: string[];
 }
 
-/** Types dns-packet has no name for, named as dig and kdig name them. */
-const NAMED_TYPES: Record<string, string> = { UNKNOWN_64: 'SVCB', UNKNOWN_65: 'HTTPS' };
+/** Types dns-packet has no name for, named as dig and kdig name them; the zone's CAA records go as their bytes (257). */
+const NAMED_TYPES: Record<string, string> = { UNKNOWN_64: 'SVCB', UNKNOWN_65: 'HTTPS', UNKNOWN_257: 'CAA' };
 
 /**
  * A record type as people read it: dns-packet's name (`A`, `MX`), else `SVCB`/`HTTPS` (browsers
@@ -34,19 +34,26 @@ export function typeName(type: unknown): string {
 /** One answer record in zone-file form; data of any type dns-packet decodes is written out as text. */
 export function answerLine(answer: Answer): string {
   const data = (answer as { data?: unknown }).data;
-  return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${typeName(answer.type)} ${dataText(data)}`;
+  const type = typeName(answer.type);
+  return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${type} ${dataText(type, data)}`;
 }
 
-function dataText(data: unknown): string {
+/** A CAA record's bytes (flags, tag length, tag, value) as `0 issue "ca.test"`, the value escaped as kdig writes it. */
+function caaText(rdata: Buffer): string {
+  const tagEnd = 2 + (rdata[1] ?? 0);
+  return `${rdata[0] ?? 0} ${rdata.subarray(2, tagEnd).toString('latin1')} "${characterString(rdata.subarray(tagEnd))}"`;
+}
+
+function dataText(type: string, data: unknown): string {
   if (typeof data === 'string') return data;
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Buffer.isBuffer(data)) return type === 'CAA' ? caaText(data) : data.toString('utf8');
   // TXT strings as kdig shows them: bytes that are not UTF-8 as \DDD, not U+FFFD.
   if (Array.isArray(data)) return data.map((part) => `"${characterString(Buffer.isBuffer(part) ? part : Buffer.from(String(part)))}"`).join(' ');
   if (data !== null && typeof data === 'object') {
     const d = data as Record<string, unknown>;
     if ('exchange' in d) return `${String(d.preference)} ${String(d.exchange)}`; // MX
     if ('target' in d && 'port' in d) return `${String(d.priority ?? 0)} ${String(d.weight ?? 0)} ${String(d.port)} ${String(d.target)}`; // SRV
-    if ('tag' in d) return `${String(d.flags ?? 0)} ${String(d.tag)} ${JSON.stringify(String(d.value ?? ''))}`; // CAA
+    if ('tag' in d) return `${String(d.flags ?? 0)} ${String(d.tag)} "${characterString(Buffer.from(String(d.value ?? '')))}"`; // CAA (an upstream's)
     return JSON.stringify(d);
   }
   return String(data ?? '');

@@ -10,7 +10,8 @@ import type { ServerFile } from '../../../model/index.js';
 import { ServerError } from '../../errors.js';
 
 type RecordSource = NonNullable<ServerFile['dns']>['records'][number];
-type ZoneRecord = { type: RecordSource['type']; ttl: number; data: unknown };
+/** `wire`: the type dns-packet encodes `data` as, when not `type` (CAA goes as its bytes). */
+type ZoneRecord = { type: RecordSource['type']; wire: string; ttl: number; data: unknown };
 
 /** Longest CNAME chain followed; a loop ends here too. */
 const MAX_CHAIN = 8;
@@ -32,7 +33,7 @@ export class Zone {
       const where = `${file}: dns.records[${i + 1}] (${r.name || 'no name'} ${r.type})`;
       let name = normalize(r.name);
       if (name === '' || name === '*') throw new ServerError(`${where}: name is empty; give a name such as api.example.test or *.example.test.`);
-      const record = { type: r.type, ttl: r.ttl, data: parseValue(r.type, r.value.trim(), where) };
+      const record = { type: r.type, wire: r.type === 'CAA' ? CAA_WIRE : r.type, ttl: r.ttl, data: parseValue(r.type, r.value.trim(), where) };
       const table = name.startsWith('*.') ? this.#wild : this.#exact;
       if (name.startsWith('*.')) name = name.slice(2);
       const list = table.get(name) ?? [];
@@ -50,7 +51,7 @@ export class Zone {
       if (records === undefined) return { answers, unknown: hop === 0 };
       const matching = records.filter((r) => r.type === qtype || qtype === 'ANY');
       if (matching.length > 0) {
-        for (const r of matching) answers.push({ name: owner, type: r.type, ttl: r.ttl, class: 'IN', data: r.data } as Answer);
+        for (const r of matching) answers.push({ name: owner, type: r.wire, ttl: r.ttl, class: 'IN', data: r.data } as Answer);
         return { answers, unknown: false };
       }
       const cname = records.find((r) => r.type === 'CNAME');
@@ -99,23 +100,43 @@ function parseValue(type: RecordSource['type'], value: string, where: string): u
       return parts.length === 4
         ? { priority: uint16(parts[0]), weight: uint16(parts[1]), port: uint16(parts[2]), target: hostName(parts[3]) }
         : fail('"priority weight port target", such as "10 5 5060 sip.example.test"');
-    case 'CAA': {
-      const m = /^(\d{1,3})\s+([A-Za-z0-9]+)\s+"?(.*?)"?$/.exec(value);
-      return m && Number(m[1]) <= 255 ? { flags: Number(m[1]), tag: m[2]!, value: m[3]!, issuerCritical: (Number(m[1]) & 128) !== 0 } : fail('"flags tag value", such as 0 issue "letsencrypt.org"');
-    }
+    case 'CAA':
+      return caaData(value, fail);
     case 'TXT':
       return txtStrings(value, fail);
   }
 }
 
+/** CAA goes on the wire as its bytes (type 257): dns-packet writes a CAA value as UTF-8 text and its flags as 0 or 128 only. */
+const CAA_WIRE = 'UNKNOWN_257';
+
+/**
+ * `flags tag value` (RFC 8659 4.1.1) → the record's bytes: the value a quoted string, or the rest
+ * of the text as written, its escapes (`\DDD`, `\"`) undone as in a TXT string.
+ */
+function caaData(value: string, fail: (form: string) => never): Buffer {
+  const form = '"flags tag value", such as 0 issue "letsencrypt.org"';
+  const m = /^(\d{1,3})\s+([A-Za-z0-9]+)\s+(.*)$/s.exec(value);
+  if (!m || Number(m[1]) > 255) return fail(form);
+  const tag = m[2]!;
+  if (tag.length > 255) fail(`${form}: the tag is ${tag.length} characters; it holds at most 255`);
+  let text = m[3]!;
+  if (text.startsWith('"')) {
+    const quoted = /^"((?:[^"\\]|\\.)*)"$/s.exec(text);
+    if (!quoted) fail(`${form}: the value is not one quoted string (a quote is not closed, or text follows it)`);
+    text = quoted![1]!;
+  }
+  return Buffer.concat([Buffer.from([Number(m[1]), tag.length]), Buffer.from(tag, 'latin1'), unescape(text, fail)]);
+}
+
 /**
  * `"one" "two"` → two strings (zone-file form: words outside quotes are strings too; `\"`, `\\`
  * and `\DDD`, a byte by its decimal value, are escapes); text not starting with a quote is one
- * string as written. Each string is cut to DNS's 255-byte pieces.
+ * string, spaces and all, its escapes undone. Each string is cut to DNS's 255-byte pieces.
  */
 function txtStrings(value: string, fail: (form: string) => never): Buffer[] {
   const texts: Buffer[] = [];
-  if (!value.startsWith('"')) texts.push(Buffer.from(value, 'utf8'));
+  if (!value.startsWith('"')) texts.push(unescape(value, fail));
   else {
     const token = /\s*(?:"((?:[^"\\]|\\.)*)"|((?:[^\s"\\]|\\.)+))/y;
     let end = 0;
@@ -133,14 +154,14 @@ function txtStrings(value: string, fail: (form: string) => never): Buffer[] {
   return out;
 }
 
-/** One TXT string's bytes, its escapes undone: `\DDD` is a byte, `\` before anything else keeps it. */
+/** One character-string's bytes (TXT, a CAA value), its escapes undone: `\DDD` is a byte, `\` before anything else keeps it. */
 function unescape(text: string, fail: (form: string) => never): Buffer {
   const parts: Buffer[] = [];
   let last = 0;
   for (const m of text.matchAll(/\\(\d{3}|[^])/g)) {
     parts.push(Buffer.from(text.slice(last, m.index), 'utf8'));
     const byte = /^\d{3}$/.test(m[1]!) ? Number(m[1]) : undefined;
-    if (byte !== undefined && byte > 255) fail(`TXT text in zone-file form: \\${m[1]} is not a byte (\\000 to \\255)`);
+    if (byte !== undefined && byte > 255) fail(`text in zone-file form: \\${m[1]} is not a byte (\\000 to \\255)`);
     parts.push(byte !== undefined ? Buffer.from([byte]) : Buffer.from(m[1]!, 'utf8'));
     last = m.index + m[0].length;
   }
