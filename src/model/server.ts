@@ -131,7 +131,7 @@ function declareServerSchemas() {
       name: text().default(''),
       type: oneOf(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'NS', 'PTR', 'SRV', 'CAA']).default('A'),
       value: text().default(''),
-      ttl: integer(0).default(60),
+      ttl: integer(0, 2_147_483_647).default(60),
       enabled: flag().default(true),
     })).default([]),
     upstream: text().default(''),

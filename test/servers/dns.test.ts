@@ -254,6 +254,26 @@ describe('DNS server', () => {
     expect(await short(server!.port, 'u.test', 'TXT')).toEqual(['"a\\255b \\"c\\" d\\\\e"']);
   });
 
+  it('refuses at load what it cannot serve as written: long or empty labels, a long name, an IPv6 zone, data over 65,535 bytes, a TTL over 2^31-1', async () => {
+    const failure = async (record: Record<string, unknown>) => (await dnsServer({ records: [{ name: 'x.test', ...record }] })).failures[0]?.message ?? 'started';
+    expect(await failure({ type: 'CNAME', value: `${'a'.repeat(64)}.test` })).toMatch(/x\.test CNAME\): value "a{64}\.test" is not a host name: its label "a{64}" is 64 bytes; a label holds at most 63\./);
+    expect(await failure({ type: 'MX', value: '10 a..b.test' })).toMatch(/is not a host name: it has an empty label \(two dots in a row\)/);
+    expect(await failure({ type: 'SRV', value: `1 1 1 ${Array.from({ length: 5 }, () => 'b'.repeat(60)).join('.')}` })).toMatch(/is not a host name: it is 306 bytes; a name holds at most 255/);
+    expect(await failure({ type: 'AAAA', value: 'fe80::1%eth0' })).toMatch(/is not an IPv6 address such as ::1/);
+    expect(await failure({ type: 'TXT', value: 'x'.repeat(70_000) })).toMatch(/x\.test TXT\): value "x{20}.*" is 70,275 bytes of record data; a record holds at most 65,535 \(split it into several records\)\./);
+    expect(await failure({ type: 'CAA', value: `0 issue "${'x'.repeat(70_000)}"` })).toMatch(/is 70,007 bytes of record data/);
+    expect(await failure({ type: 'A', value: '127.0.0.1', ttl: 4_294_967_296 })).toMatch(/ttl.*2147483647/);
+    // Names at the limits are served, and a null MX (".") is one.
+    const { server } = await dnsServer({ records: [
+      { name: 'x.test', type: 'CNAME', value: `${'a'.repeat(63)}.test` },
+      { name: 'x.test', type: 'MX', value: '0 .' },
+      { name: 'x.test', type: 'TXT', value: 'y'.repeat(60_000) },
+    ] });
+    expect(await short(server!.port, 'x.test', 'CNAME')).toEqual([`${'a'.repeat(63)}.test.`]);
+    expect(await short(server!.port, 'x.test', 'MX')).toEqual(['0 .']);
+    expect((await short(server!.port, 'x.test', 'TXT', '+tcp'))[0]!.length).toBe(60_000 + 2 * 236 + 235);
+  });
+
   it('refuses bad values at load, naming the record; records are never templated', async () => {
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
       /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,

@@ -13,6 +13,9 @@ type RecordSource = NonNullable<ServerFile['dns']>['records'][number];
 /** `wire`: the type dns-packet encodes `data` as, when not `type` (CAA goes as its bytes). */
 type ZoneRecord = { type: RecordSource['type']; wire: string; ttl: number; data: unknown };
 
+/** The most bytes a record's data can be: its length on the wire has two bytes. */
+const MAX_RDATA = 65_535;
+
 /** Longest CNAME chain followed; a loop ends here too. */
 const MAX_CHAIN = 8;
 
@@ -33,7 +36,14 @@ export class Zone {
       const where = `${file}: dns.records[${i + 1}] (${r.name || 'no name'} ${r.type})`;
       let name = normalize(r.name);
       if (name === '' || name === '*') throw new ServerError(`${where}: name is empty; give a name such as api.example.test or *.example.test.`);
-      const record = { type: r.type, wire: r.type === 'CAA' ? CAA_WIRE : r.type, ttl: r.ttl, data: parseValue(r.type, r.value.trim(), where) };
+      const value = r.value.trim();
+      const data = parseValue(r.type, value, where);
+      const size = rdataLength(data);
+      if (size > MAX_RDATA) {
+        const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+        throw new ServerError(`${where}: value ${JSON.stringify(shown)} is ${size.toLocaleString('en-US')} bytes of record data; a record holds at most 65,535 (split it into several records).`);
+      }
+      const record = { type: r.type, wire: r.type === 'CAA' ? CAA_WIRE : r.type, ttl: r.ttl, data };
       const table = name.startsWith('*.') ? this.#wild : this.#exact;
       if (name.startsWith('*.')) name = name.slice(2);
       const list = table.get(name) ?? [];
@@ -83,13 +93,14 @@ function parseValue(type: RecordSource['type'], value: string, where: string): u
     throw new ServerError(`${where}: value ${JSON.stringify(value)} is not ${form}.`);
   };
   const parts = value.split(/\s+/);
-  const hostName = (text: string | undefined) => (text !== undefined && /^[A-Za-z0-9_*.-]+$/.test(text) ? text.replace(/\.$/, '') : fail('a host name'));
+  const hostName = (text: string | undefined) => (text !== undefined && /^[A-Za-z0-9_*.-]+$/.test(text) ? checkedName(text, fail) : fail('a host name'));
   const uint16 = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) && Number(text) <= 65535 ? Number(text) : fail('in zone-file form'));
   switch (type) {
     case 'A':
       return net.isIPv4(value) ? value : fail('an IPv4 address such as 127.0.0.1');
     case 'AAAA':
-      return net.isIPv6(value) ? value : fail('an IPv6 address such as ::1');
+      // A zone (`fe80::1%eth0`) names an interface of this computer: no record can hold it.
+      return net.isIPv6(value) && !value.includes('%') ? value : fail('an IPv6 address such as ::1');
     case 'CNAME':
     case 'NS':
     case 'PTR':
@@ -109,6 +120,31 @@ function parseValue(type: RecordSource['type'], value: string, where: string): u
 
 /** CAA goes on the wire as its bytes (type 257): dns-packet writes a CAA value as UTF-8 text and its flags as 0 or 128 only. */
 const CAA_WIRE = 'UNKNOWN_257';
+
+/** The bytes of a record's data where they can pass 65,535 (TXT strings, a CAA value); names keep others short. */
+function rdataLength(data: unknown): number {
+  if (Buffer.isBuffer(data)) return data.length;
+  if (Array.isArray(data)) return data.reduce((sum: number, part: Buffer) => sum + 1 + part.length, 0);
+  return 0;
+}
+
+/**
+ * A host name as dns-packet writes it, checked: without its trailing dot (`.` alone is the root,
+ * as a null MX or an SRV "no service" has it), labels of 1 to 63 bytes, at most 255 bytes in all
+ * (RFC 1035 2.3.4). dns-packet writes a longer label's length over the bits that mark a pointer
+ * and an empty one as the name's end, so the answer would not be what the file says.
+ */
+function checkedName(text: string, fail: (form: string) => never): string {
+  const name = text === '.' ? '' : text.replace(/\.$/, '');
+  if (name === '') return name;
+  let bytes = 1;
+  for (const label of name.split('.')) {
+    if (label === '') fail('a host name: it has an empty label (two dots in a row)');
+    if (label.length > 63) fail(`a host name: its label "${label}" is ${label.length} bytes; a label holds at most 63`);
+    bytes += 1 + label.length;
+  }
+  return bytes > 255 ? fail(`a host name: it is ${bytes} bytes; a name holds at most 255`) : name;
+}
 
 /**
  * `flags tag value` (RFC 8659 4.1.1) → the record's bytes: the value a quoted string, or the rest
