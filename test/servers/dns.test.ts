@@ -274,6 +274,18 @@ describe('DNS server', () => {
     expect((await short(server!.port, 'x.test', 'TXT', '+tcp'))[0]!.length).toBe(60_000 + 2 * 236 + 235);
   });
 
+  it('echoes a question it cannot read back as sent (a dot inside a label, bytes not UTF-8) byte for byte, with no record for it', async () => {
+    const { server } = await dnsServer({ records: [{ name: '*.w.test', type: 'TXT', value: 'hi' }, { name: 'a.b.test', type: 'A', value: '127.0.0.1' }] });
+    for (const name of ['a\\.b.test', '\\255x.w.test', 'a\\.b.w.test']) {
+      const { stdout, stderr } = await runTool('kdig', ['@127.0.0.1', '-p', String(server!.port), '+retry=0', '+time=3', name, 'TXT']);
+      const full = stdout.toString();
+      expect(stderr + full).not.toMatch(/question sections are different/);
+      expect(full).toMatch(/status: NXDOMAIN[\s\S]*ANSWER: 0/);
+    }
+    // A name with a space (\032) reads back the same: answered as usual.
+    expect(await short(server!.port, 'x\\032y.w.test', 'TXT')).toEqual(['"hi"']);
+  });
+
   it('refuses bad values at load, naming the record; records are never templated', async () => {
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
       /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,

@@ -14,7 +14,7 @@ import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { dnsQuestion, dnsServer, type DnsQuestion, type DnsServer } from './question.js';
-import { recordData } from './rdata.js';
+import { recordData } from '../../support/dns-rdata.js';
 import { recordJson, zoneLine, type DnsRecordJson } from './records.js';
 import { systemResolve } from './system.js';
 import { httpsQuery, streamQuery, udpQuery, type Wire } from './transports.js';

@@ -12,6 +12,7 @@ import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
+import { firstQuestion } from '../../../support/dns-rdata.js';
 import { serverDeframer } from '../messages/framing.js';
 import { messageRecord } from '../messages/traffic.js';
 import { readAfterDrain } from '../stream-listener.js';
@@ -183,7 +184,11 @@ class DnsKind implements SocketKindInstance {
     // The records are of class IN: a question of another class (CH, HS) has none here. It goes to
     // the upstream like a name without records, else is REFUSED (as BIND and Knot answer it).
     const inClass = question.class === undefined || question.class === 'IN' || question.class === 'ANY';
-    const found = inClass ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true };
+    // A name dns-packet cannot write back as sent (a dot inside a label, bytes that are not UTF-8)
+    // is no name of the records: it is answered as one without records, its question as sent.
+    const asked = askedQuestion(raw, question);
+    const encode = (packet: Packet) => (asked === undefined ? dnsPacket.encode(packet) : withQuestion(dnsPacket.encode(packet), asked));
+    const found = inClass && asked === undefined ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true };
     if (found.unknown && state.upstream !== undefined) {
       const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
       const self = chosen !== undefined && isSelf(chosen, this.#port);
@@ -202,13 +207,13 @@ class DnsKind implements SocketKindInstance {
         this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label, records: relayedLines(relayed) }, start, raw.length, relayed.length);
         return relayed;
       }
-      const failed = dnsPacket.encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
+      const failed = encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
       const why = chosen === undefined ? 'system (none configured)' : self ? `${chosen.label}, which is this server itself` : busy ? `${chosen.label}, not asked: ${MAX_FORWARDING} queries already wait for it` : chosen.label;
       this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: why }, start, raw.length, failed.length);
       return failed;
     }
     if (!inClass) {
-      const refused = dnsPacket.encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
+      const refused = encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
       this.#record({ ...base, rcode: 'REFUSED', answers: 0 }, start, raw.length, refused.length);
       return refused;
     }
@@ -218,10 +223,10 @@ class DnsKind implements SocketKindInstance {
     // EDNS and fall back to plain DNS.
     const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
     const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers, ...edns };
-    let answer = dnsPacket.encode(packet);
+    let answer = encode(packet);
     let truncated = false;
     if (answer.length > (transport === 'udp' ? udpLimit(query) : TCP_LIMIT)) {
-      answer = dnsPacket.encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
+      answer = encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
       truncated = true;
     }
     const records = truncated ? [] : found.answers.map(answerLine);
@@ -232,6 +237,23 @@ class DnsKind implements SocketKindInstance {
   #record(detail: DnsDetail, start: number, bytesIn: number, bytesOut: number): void {
     this.context.traffic.add(dnsRecord(this.context.id, detail, start, bytesIn, bytesOut));
   }
+}
+
+/**
+ * The first question's bytes as the query has them, when dns-packet writes `question` otherwise
+ * (it reads labels as UTF-8 and joins them with dots, so `a\\.b` and `\\255` do not come back);
+ * undefined when it writes them the same.
+ */
+function askedQuestion(raw: Buffer, question: dnsPacket.Question): Buffer | undefined {
+  const asked = firstQuestion(raw);
+  const written = firstQuestion(dnsPacket.encode({ type: 'query', id: 0, questions: [question] }));
+  return asked === undefined || written === undefined || asked.equals(written) ? undefined : asked;
+}
+
+/** An answer (one question, as dns-packet wrote it) with the question as the query sent it. */
+function withQuestion(answer: Buffer, asked: Buffer): Buffer {
+  const written = firstQuestion(answer);
+  return written === undefined ? answer : Buffer.concat([answer.subarray(0, 12), asked, answer.subarray(12 + written.length)]);
 }
 
 /** The upstream is this server (a loopback address and its own port): forwarding would loop. */

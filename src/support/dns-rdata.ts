@@ -1,14 +1,16 @@
 /**
- * The data bytes (RDATA) of each record of a DNS message, in the order dns-packet decodes them
- * (answers, authorities, additionals). dns-packet reads the text of CAA, HINFO and NAPTR as
- * UTF-8, which turns other bytes into U+FFFD; records.ts reads those types from these bytes.
+ * A DNS message's parts as bytes, where dns-packet's reading loses them: the data bytes (RDATA)
+ * of each record, in the order dns-packet decodes them (answers, authorities, additionals) —
+ * dns-packet reads the text of CAA, HINFO and NAPTR as UTF-8, which turns other bytes into
+ * U+FFFD; the DNS client's records.ts reads those types from these bytes — and the question as
+ * sent (the DNS server echoes it).
  */
 
 /** Most labels or pointers read for one name: a real name has at most 128 labels. */
 const MAX_NAME_PARTS = 128;
 
 /** Where the name starting at `offset` ends (a compression pointer ends it). */
-function afterName(message: Buffer, offset: number): number {
+export function afterName(message: Buffer, offset: number): number {
   for (let parts = 0; parts < MAX_NAME_PARTS; parts++) {
     const length = message[offset];
     if (length === undefined) throw new RangeError('name runs past the end of the message');
@@ -17,6 +19,17 @@ function afterName(message: Buffer, offset: number): number {
     offset += 1 + length;
   }
   throw new RangeError('name has too many labels');
+}
+
+/** The first question's bytes (name, type, class); undefined when the message has none or ends inside it. */
+export function firstQuestion(message: Buffer): Buffer | undefined {
+  try {
+    if (message.length < 12 || message.readUInt16BE(4) === 0) return undefined;
+    const end = afterName(message, 12) + 4;
+    return end <= message.length ? message.subarray(12, end) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Each record's data, or undefined when the message cannot be walked (dns-packet's decoding is used alone then). */
