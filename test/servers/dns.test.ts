@@ -141,6 +141,15 @@ describe('DNS server', () => {
     expect((handle.traffic.recent()[0] as DnsRecord).note).toBe(`from upstream 127.0.0.1:${upstream.server!.port}`);
   });
 
+  it("writes an upstream's CAA values in its traffic as kdig shows them (\\DDD), not as U+FFFD", async () => {
+    const upstream = await dnsServer({ records: [{ name: 'elsewhere.test', type: 'CAA', value: '0 issue "a\\255b\\"c"' }, { name: 'elsewhere.test', type: 'TXT', value: '"x\\255"' }] });
+    const { server, handle } = await dnsServer({ records: [], upstream: `127.0.0.1:${upstream.server!.port}` });
+    expect((await short(server!.port, 'elsewhere.test', 'CAA')).map((line) => line.trimEnd())).toEqual(['0 issue "a\\255b\\"c"']);
+    expect(await short(server!.port, 'elsewhere.test', 'TXT')).toEqual(['"x\\255"']);
+    const lines = (handle.traffic.recent() as DnsRecord[]).map((r) => r.detail.records);
+    expect(lines).toEqual([['elsewhere.test 60 IN CAA 0 issue "a\\255b\\"c"'], ['elsewhere.test 60 IN TXT "x\\255"']]);
+  });
+
   it('forwards over TCP what a client asked over TCP, so an answer over 512 bytes comes whole (kdig +tcp)', async () => {
     const upstream = await dnsServer({ records: RECORDS });
     const { server } = await dnsServer({ records: [], upstream: `127.0.0.1:${upstream.server!.port}` });

@@ -31,10 +31,14 @@ export function typeName(type: unknown): string {
   return NAMED_TYPES[name] ?? name.replace(/^UNKNOWN_(\d+)$/, 'TYPE$1');
 }
 
-/** One answer record in zone-file form; data of any type dns-packet decodes is written out as text. */
-export function answerLine(answer: Answer): string {
-  const data = (answer as { data?: unknown }).data;
+/**
+ * One answer record in zone-file form; data of any type dns-packet decodes is written out as text.
+ * `rdata`: the record's bytes, when it came from the wire: a CAA value is written from them
+ * (dns-packet reads it as UTF-8, which turns other bytes into U+FFFD).
+ */
+export function answerLine(answer: Answer, rdata?: Buffer): string {
   const type = typeName(answer.type);
+  const data = type === 'CAA' && rdata !== undefined ? rdata : (answer as { data?: unknown }).data;
   return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${type} ${dataText(type, data)}`;
 }
 

@@ -12,7 +12,7 @@ import { ServerError } from '../../errors.js';
 import { bindFailure, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
-import { firstQuestion } from '../../../support/dns-rdata.js';
+import { firstQuestion, recordData } from '../../../support/dns-rdata.js';
 import { serverDeframer } from '../messages/framing.js';
 import { messageRecord } from '../messages/traffic.js';
 import { readAfterDrain } from '../stream-listener.js';
@@ -229,7 +229,7 @@ class DnsKind implements SocketKindInstance {
       answer = encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
       truncated = true;
     }
-    const records = truncated ? [] : found.answers.map(answerLine);
+    const records = truncated ? [] : found.answers.map((record) => answerLine(record));
     this.#record({ ...base, rcode: found.unknown ? 'NXDOMAIN' : 'NOERROR', answers: records.length, truncated, records }, start, raw.length, answer.length);
     return answer;
   }
@@ -281,10 +281,11 @@ function rcodeOf(answer: Buffer): string {
   return RCODES[code] ?? `RCODE ${code}`;
 }
 
-/** The upstream's answer records as lines; none when its answer does not decode. */
+/** The upstream's answer records as lines, from their bytes where dns-packet's reading loses them; none when its answer does not decode. */
 function relayedLines(answer: Buffer): string[] {
   try {
-    return (dnsPacket.decode(answer).answers ?? []).map(answerLine);
+    const data = recordData(answer);
+    return (dnsPacket.decode(answer).answers ?? []).map((record, i) => answerLine(record, data?.[i]));
   } catch {
     return [];
   }
