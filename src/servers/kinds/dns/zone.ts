@@ -36,6 +36,10 @@ export class Zone {
       const where = `${file}: dns.records[${i + 1}] (${r.name || 'no name'} ${r.type})`;
       let name = normalize(r.name);
       if (name === '' || name === '*') throw new ServerError(`${where}: name is empty; give a name such as api.example.test or *.example.test.`);
+      // A name no query can ask (a label over 63 bytes, an empty one) would never answer: said at load.
+      checkedName(name, (form) => {
+        throw new ServerError(`${where}: name ${JSON.stringify(r.name)} is not ${form}.`);
+      }, 'a name a query can ask');
       const value = r.value.trim();
       const data = parseValue(r.type, value, where);
       const size = rdataLength(data);
@@ -134,16 +138,17 @@ function rdataLength(data: unknown): number {
  * (RFC 1035 2.3.4). dns-packet writes a longer label's length over the bits that mark a pointer
  * and an empty one as the name's end, so the answer would not be what the file says.
  */
-function checkedName(text: string, fail: (form: string) => never): string {
+function checkedName(text: string, fail: (form: string) => never, what = 'a host name'): string {
   const name = text === '.' ? '' : text.replace(/\.$/, '');
   if (name === '') return name;
   let bytes = 1;
   for (const label of name.split('.')) {
-    if (label === '') fail('a host name: it has an empty label (two dots in a row)');
-    if (label.length > 63) fail(`a host name: its label "${label}" is ${label.length} bytes; a label holds at most 63`);
-    bytes += 1 + label.length;
+    if (label === '') fail(`${what}: it has an empty label (two dots in a row)`);
+    const length = Buffer.byteLength(label);
+    if (length > 63) fail(`${what}: its label "${label}" is ${length} bytes; a label holds at most 63`);
+    bytes += 1 + length;
   }
-  return bytes > 255 ? fail(`a host name: it is ${bytes} bytes; a name holds at most 255`) : name;
+  return bytes > 255 ? fail(`${what}: it is ${bytes} bytes; a name holds at most 255`) : name;
 }
 
 /**
