@@ -303,6 +303,13 @@ describe('DNS server', () => {
       /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,
     );
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'A', value: '{{ip}}' }] })).failures[0]!.message).toMatch(/is not an IPv4 address/);
+    // Which part is wrong, and the form wanted, not just "not in zone-file form".
+    expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'high mail.test' }] })).failures[0]!.message).toMatch(
+      /value "high mail\.test" is not "priority host", such as "10 mail\.example\.test": "high" is not a number from 0 to 65535\./,
+    );
+    expect((await dnsServer({ records: [{ name: 'a.test', type: 'SRV', value: '10 5 70000 sip.test' }] })).failures[0]!.message).toMatch(
+      /is not "priority weight port target", such as "10 5 5060 sip\.example\.test": "70000" is not a number from 0 to 65535\./,
+    );
     expect((await dnsServer({ upstream: 'dns.google' })).failures[0]!.message).toMatch(/dns\.upstream: "dns\.google" is not empty, system, or a server address/);
   });
   it('closes a TCP connection idle for the idle time (RFC 7766 6.2.3), not one still asking, and records it', async () => {

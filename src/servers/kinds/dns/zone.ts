@@ -98,7 +98,9 @@ function parseValue(type: RecordSource['type'], value: string, where: string): u
   };
   const parts = value.split(/\s+/);
   const hostName = (text: string | undefined) => (text !== undefined && /^[A-Za-z0-9_*.-]+$/.test(text) ? checkedName(text, fail) : fail('a host name'));
-  const uint16 = (text: string | undefined) => (text !== undefined && /^\d+$/.test(text) && Number(text) <= 65535 ? Number(text) : fail('in zone-file form'));
+  const uint16 = (text: string | undefined, form: string) => (text !== undefined && /^\d+$/.test(text) && Number(text) <= 65535 ? Number(text) : fail(`${form}: "${text}" is not a number from 0 to 65535`));
+  const mx = '"priority host", such as "10 mail.example.test"';
+  const srv = '"priority weight port target", such as "10 5 5060 sip.example.test"';
   switch (type) {
     case 'A':
       return net.isIPv4(value) ? value : fail('an IPv4 address such as 127.0.0.1');
@@ -110,11 +112,11 @@ function parseValue(type: RecordSource['type'], value: string, where: string): u
     case 'PTR':
       return parts.length === 1 ? hostName(value) : fail('one host name');
     case 'MX':
-      return parts.length === 2 ? { preference: uint16(parts[0]), exchange: hostName(parts[1]) } : fail('"priority host", such as "10 mail.example.test"');
+      return parts.length === 2 ? { preference: uint16(parts[0], mx), exchange: hostName(parts[1]) } : fail(mx);
     case 'SRV':
       return parts.length === 4
-        ? { priority: uint16(parts[0]), weight: uint16(parts[1]), port: uint16(parts[2]), target: hostName(parts[3]) }
-        : fail('"priority weight port target", such as "10 5 5060 sip.example.test"');
+        ? { priority: uint16(parts[0], srv), weight: uint16(parts[1], srv), port: uint16(parts[2], srv), target: hostName(parts[3]) }
+        : fail(srv);
     case 'CAA':
       return caaData(value, fail);
     case 'TXT':
