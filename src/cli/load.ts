@@ -28,6 +28,7 @@ import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/i
 import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
+import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, EXIT_CODES_HELP, onCtrlC } from './exit-codes.js';
 import { examples } from './examples.js';
 
@@ -57,6 +58,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the whole result on stdout)')
     .option('--out-json <file>', 'also write the whole result (JSON, histograms included) to FILE')
     .action(async (id: string, flags: LoadFlags, command: Command) => {
+      checkEnvOption(flags.env, ctx.cwd);
       const json = reporterIsJson(flags.reporter);
       let stages;
       let segment;

@@ -21,6 +21,7 @@ import {
 } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
+import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 import { examples } from './examples.js';
@@ -38,7 +39,10 @@ async function usage<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
-const scopeFor = (ws: Workspace, env: string | undefined): Promise<SecretScope> => usage(() => secretScopeFor(ws, env));
+const scopeFor = (ws: Workspace, env: string | undefined, cwd: string): Promise<SecretScope> => {
+  checkEnvOption(env, cwd);
+  return usage(() => secretScopeFor(ws, env));
+};
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 
@@ -73,7 +77,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
     .action(async (options: { env?: string; json?: boolean }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const data = new WorkspaceData(ws.id, ws.root);
-      const scopes = options.env === undefined ? [workspaceSecretScope(ws), ...environmentSecretScopes(ws)] : [await scopeFor(ws, options.env)];
+      const scopes = options.env === undefined ? [workspaceSecretScope(ws), ...environmentSecretScopes(ws)] : [await scopeFor(ws, options.env, ctx.cwd)];
       const rows = await listSecretVariables(data, scopes);
       if (options.json) {
         ctx.output.out(JSON.stringify(rows, null, 2));
@@ -105,7 +109,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
     .option('-e, --env <name>', 'the environment (id or name) that declares it; without it, ferry.yaml')
     .action(async (name: string, options: { env?: string }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
-      const scope = await scopeFor(ws, options.env);
+      const scope = await scopeFor(ws, options.env, ctx.cwd);
       await usage(() => secretVariable(scope, name));
       const value = await readValue(ctx.stdin ?? process.stdin, name);
       await new WorkspaceData(ws.id, ws.root).secrets.set(scope.id, name, value);
@@ -120,7 +124,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
     .option('-e, --env <name>', 'the environment (id or name) that declares it; without it, ferry.yaml')
     .action(async (name: string, options: { env?: string }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
-      const scope = await scopeFor(ws, options.env);
+      const scope = await scopeFor(ws, options.env, ctx.cwd);
       const secrets = new WorkspaceData(ws.id, ws.root).secrets;
       // A value stored earlier can be removed even after the variable left the file.
       if (!(await secrets.has(scope.id, name))) {

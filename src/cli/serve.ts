@@ -7,6 +7,7 @@ import { DEFAULT_TRAFFIC_CAPACITY, ServerError, startWorkspaceServers, type Serv
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
+import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { paint, type Output } from './output.js';
@@ -34,6 +35,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--json', 'print servers and traffic as JSON lines')
     .addHelpText('after', '\nCtrl-C stops every server and exits 0, also when some server could not start (it was reported).\nExit code 1 means no server could start; 2, an unknown server id or bad usage.')
     .action(async (ids: string[], options: ServeOptions, command: Command) => {
+      checkEnvOption(options.env, ctx.cwd);
       const ws = await openWorkspaceFor(command, ctx);
       // Traffic goes to standard output without blocking when it is a pipe or a file; a terminal
       // is written to as usual.

@@ -165,10 +165,12 @@ describe('small things users look for', () => {
 
   it('-e FILE.postman_environment.json says to import it', async () => {
     const root = await workspace();
-    for (const args of [['run', '-e', 'dev.postman_environment.json'], ['export', 'Ping', '-e', 'dev.postman_environment.json']]) {
+    // Every command with -e (serve and load said only 'No environment "dev.postman_environment.json"').
+    const commands = [['run'], ['export', 'Ping'], ['serve'], ['load', 'smoke'], ['secret', 'set', 'token']];
+    for (const args of commands.map((command) => [...command, '-e', 'dev.postman_environment.json'])) {
       const result = await ferry(['-w', root, ...args], root);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain('-e dev.postman_environment.json: this looks like a Postman environment file');
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain('-e dev.postman_environment.json: this looks like a Postman environment file');
       expect(result.stderr).toContain('`ferry import dev.postman_environment.json`');
     }
     // Any existing .json file too; a plain environment name is not touched.
