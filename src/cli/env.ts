@@ -55,7 +55,7 @@ export function registerEnv(program: Command, ctx: CliContext): void {
       const ws = await openWorkspaceFor(command, ctx);
       try {
         const id = await useEnvironment(ws, new WorkspaceData(ws.id, ws.root), name);
-        ctx.output.err(id ? `ferry: ${id} is the active environment on this computer; run, serve and load use it without -e.` : 'ferry: no active environment on this computer.');
+        ctx.output.err(id ? `ferry: ${id} is the active environment on this computer; run, serve, load and export use it without -e, and so do the app and ferry mcp.` : 'ferry: no active environment on this computer.');
       } catch (error) {
         if (error instanceof RunError) throw new CliError(error.message);
         throw error;

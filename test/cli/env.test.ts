@@ -24,6 +24,11 @@ describe('ferry env', () => {
     const used = await ferry(['-w', ws, 'env', 'use', 'Staging Env']);
     expect(used.code).toBe(0);
     expect(used.stderr).toContain('staging is the active environment on this computer');
+    // The message names every command that takes the active environment without -e: export too.
+    expect(used.stderr).toContain('run, serve, load and export use it without -e');
+    await fs.mkdir(path.join(ws, 'requests'), { recursive: true });
+    await fs.writeFile(path.join(ws, 'requests', 'A.yaml'), 'name: A\nurl: http://127.0.0.1:9/a/{{a}}\n');
+    expect((await ferry(['-w', ws, 'export', 'A'])).stdout).toContain('http://127.0.0.1:9/a/1');
     const rows = JSON.parse((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout) as Array<{ id: string; active: boolean; variables: number }>;
     expect(rows.find((r) => r.id === 'staging')).toMatchObject({ active: true, variables: 1 });
     expect(rows.find((r) => r.id === 'prod')!.active).toBe(false);
