@@ -69,9 +69,9 @@ export function registerLs(program: Command, ctx: CliContext): void {
       const width = await displayWidthFor(tree, ids);
       const lines: string[] = [c.bold(ws.file.name || ws.root)];
       treeLines(tree, c, width, lines);
-      if (whole && ws.environments.length) lines.push('', c.bold('Environments'), ...table(ws.environments.map((e) => [e.id, c.dim(e.value.name)]), width));
-      if (whole && ws.servers.length) lines.push('', c.bold('Servers'), ...table(ws.servers.map((s) => [s.id, c.dim(`${s.value.kind} ${s.value.name}`)]), width));
-      if (whole && ws.loadtests.length) lines.push('', c.bold('Load tests'), ...table(ws.loadtests.map((l) => [l.id, c.dim(l.value.name)]), width));
+      if (whole && ws.environments.length) lines.push('', c.bold('Environments'), ...table(ws.environments.map((e) => [e.id, e.value.name]), width, c.dim));
+      if (whole && ws.servers.length) lines.push('', c.bold('Servers'), ...table(ws.servers.map((s) => [s.id, s.value.kind, s.value.name]), width, c.dim));
+      if (whole && ws.loadtests.length) lines.push('', c.bold('Load tests'), ...table(ws.loadtests.map((l) => [l.id, l.value.name]), width, c.dim));
       if (ws.warnings.length) {
         const shown = ws.warnings.slice(0, 20);
         lines.push('', c.yellow(c.bold('Warnings')), ...shown.map((w) => `  ${c.yellow(formatWarning(w))}`));
@@ -273,9 +273,13 @@ function widestTag(folder: Listed, displayWidth: DisplayWidth, widest: number): 
 }
 
 /** Two columns, the first padded by display width. */
-function table(rows: ReadonlyArray<readonly [string, string]>, displayWidth: DisplayWidth): string[] {
-  const width = Math.max(...rows.map(([first]) => displayWidth(first)));
-  return rows.map(([first, second]) => `  ${first}${' '.repeat(width - displayWidth(first))}  ${second}`);
+/** Rows of plain columns, each but the last padded to its widest cell; `style` paints every cell after the first. */
+function table(rows: ReadonlyArray<readonly string[]>, displayWidth: DisplayWidth, style: (text: string) => string = (text) => text): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column]!))));
+  return rows.map((row) => {
+    const cells = row.map((cell, column) => (column === row.length - 1 ? cell : `${cell}${' '.repeat(widths[column]! - displayWidth(cell))}`));
+    return `  ${cells[0]}${cells.length > 1 ? `  ${style(cells.slice(1).join(' '))}` : ''}`;
+  });
 }
 
 function flatten(folder: Listed): Array<Record<string, unknown>> {

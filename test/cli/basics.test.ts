@@ -94,11 +94,24 @@ describe('ferry basics', () => {
     expect(ls.stdout).toMatch(/tcp\s+Sockets/);
     expect(ls.stdout).toMatch(/ {2}dns MX\s+Lookup +Admin\/Lookup\.yaml/);
     expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);
-    expect(ls.stdout).toMatch(/Servers\n {2}mock +http Mock API/);
+    expect(ls.stdout).toMatch(/Servers\n {2}mock +http +Mock API/);
     expect(ls.stdout).toMatch(/Load tests\n {2}smoke {2}Smoke/);
     expect(ls.stdout).toMatch(/Warnings\n {2}requests\/Broken\.yaml:\d+:\d+: YAML syntax error/);
     const json = JSON.parse((await ferry(['-w', root, 'ls', '--json'])).stdout);
     expect(json.requests.map((r: { path: string }) => r.path)).toContain('Admin/Deep/Sockets.yaml');
+  });
+
+  it('ls lines up the servers\' kind and name columns as it does the requests\'', async () => {
+    const root = await copyFixture('full');
+    await fs.writeFile(path.join(root, 'servers', 'feed.yaml'), 'name: Price feed\nkind: websocket\n');
+    const ls = await ferry(['-w', root, 'ls']);
+    expect(ls.code, ls.stderr).toBe(0);
+    const rows = ls.stdout.split('Servers\n')[1]!.split('\n\n')[0]!.split('\n');
+    expect(rows).toEqual(expect.arrayContaining([expect.stringMatching(/^ {2}feed +websocket +Price feed$/), expect.stringMatching(/^ {2}mock +http +Mock API$/)]));
+    // Kinds and names each start in one column whatever the width of what is before them.
+    const starts = rows.map((row) => /^( {2}\S+ +)(\S+ +)/.exec(row)!);
+    expect(new Set(starts.map((m) => m[1]!.length)).size, rows.join('\n')).toBe(1);
+    expect(new Set(starts.map((m) => m[0].length)).size, rows.join('\n')).toBe(1);
   });
 
   it('init takes its folder from -w too; two different folders are refused', async () => {
