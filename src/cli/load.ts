@@ -24,7 +24,7 @@ import {
   type LiveTotals,
   type LoadResult,
 } from '../load/index.js';
-import { prepareReportFile, ReportFileError, writeReportFile } from '../runner/index.js';
+import { prepareReportFile, prepareWorkspaceReportFile, ReportFileError, writeReportFile } from '../runner/index.js';
 import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -73,8 +73,9 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       }
       const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers, '--workers', 1, 256);
       const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
-      if (outJson) await checkReportFile(outJson);
       const ws = await openWorkspaceFor(command, ctx);
+      // As `ferry run`'s reports: inside the workspace, never through a linked folder.
+      if (outJson) await checkReportFile(outJson, flags.outJson!, ws.root);
       const data = new WorkspaceData(ws.id, ws.root);
       const settings = await readSettings();
 
@@ -173,9 +174,11 @@ function reporterIsJson(name: string | undefined): boolean {
   return value === 'json';
 }
 
-async function checkReportFile(file: string): Promise<void> {
+/** Checks `--out-json FILE` before anything runs; with `workspaceRoot`, a linked folder of the workspace on its way is refused too. */
+async function checkReportFile(file: string, display?: string, workspaceRoot?: string): Promise<void> {
   try {
-    await prepareReportFile(file, '--out-json');
+    if (workspaceRoot !== undefined) await prepareWorkspaceReportFile(file, '--out-json', display ?? file, workspaceRoot);
+    else await prepareReportFile(file, '--out-json');
   } catch (error) {
     if (error instanceof ReportFileError) throw new CliError(error.message);
     throw error;

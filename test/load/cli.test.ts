@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeHistogram } from '../../src/load/histogram.js';
@@ -94,6 +95,19 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       expect(result.code, args.join(' ')).toBe(2);
     }
     expect(server.byPath.size).toBe(0);
+  });
+
+  it('--out-json through a folder of the workspace that is a symbolic link is refused, as ferry run refuses it', async () => {
+    const { root, server } = await workspace({ ok: {} });
+    // A `results` link planted in a cloned repository: the result is not written through it.
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-elsewhere-'));
+    await fs.symlink(elsewhere, path.join(root, 'results'));
+    const result = await ferry(['-w', root, 'load', 'ok', '--out-json', path.join(root, 'results', 'run.json')]);
+    expect(result.stderr).toMatch(/--out-json .*run\.json: results is a symbolic link, and Ferry never follows links; give another path\./);
+    expect(result.code).toBe(2);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    expect(server.byPath.size).toBe(0);
+    await fs.rm(elsewhere, { recursive: true, force: true });
   });
 });
 
