@@ -66,7 +66,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
   const secret = program
     .command('secret')
     .description("the values of secret variables, kept on this computer only (encrypted), never in the workspace")
-    .addHelpText('after', '\nExamples:\n  printf %s "$TOKEN" | ferry secret set apiToken --env staging\n  ferry secret set dbPassword        (asks without echo)\n  ferry secret ls');
+    .addHelpText('after', examples([['printf %s "$TOKEN" | ferry secret set apiToken --env staging', 'from a pipe, for the staging environment'], ['ferry secret set dbPassword', 'asks without echo on a terminal'], ['ferry secret ls', 'which secret variables have a value here']]));
 
   secret
     .command('ls')

@@ -41,6 +41,9 @@ describe('ferry basics', () => {
       expect(sub.stdout, command).toMatch(new RegExp(`Usage: ferry ${command}`));
       // The exit codes once (a command adding them too printed them twice).
       expect(sub.stdout.split('Exit codes:').length - 1, command).toBe(1);
+      // Examples in one form: `$ command  # what it does` (ferry secret's were bare lines).
+      const exampleLines = (sub.stdout.split('\nExamples:\n')[1] ?? '').split('\n\n')[0]!.split('\n').filter(Boolean);
+      for (const line of exampleLines) expect(line, command).toMatch(/^ {2}\$ ferry .*# \S|^ {2}\$ .*\| ferry .*# \S|^ {2}\$ source <\(ferry|^ {2}\$ (claude|npx) /);
       // Commands with their own subcommands (config, secret): each of those too.
       const subcommands = [...(sub.stdout.split('Commands:')[1] ?? '').split('\n\n')[0]!.matchAll(/^  ([a-z]+)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
       for (const name of subcommands) {
