@@ -3,7 +3,7 @@
  * HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on one port (ALPN picks). It keeps track of its
  * connections so that stopping really stops: open keep-alive connections, hung requests, event
  * streams and upgraded sockets are closed, not waited for. Own-socket kinds return the same
- * `Listener` shape and word their bind errors with `bindFailure`.
+ * `Listener` shape and word their bind errors with `bindFailure` (as a ServerError: `bindError`).
  */
 import http, { type IncomingMessage } from 'node:http';
 import http2 from 'node:http2';
@@ -73,7 +73,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
-      reject(new ServerError(bindFailure(error, options)));
+      reject(bindError(error, options));
     };
     const onListening = () => {
       server.off('error', onError);
@@ -152,6 +152,18 @@ function loopbackUpgradesOnly(upgrade: UpgradeHandler, onRefused?: (refused: Ref
 
 function notLoopbackText(host: string | string[]): string {
   return `Ferry's server on 127.0.0.1 only answers requests addressed to 127.0.0.1, localhost or [::1] (this one was for ${JSON.stringify(String(host).slice(0, 100))}): a web page could otherwise read it through DNS rebinding. Set host: 0.0.0.0 in the server file to answer other names.\n`;
+}
+
+/** The ServerError of a port that could not be bound: `bindFailure`'s message, and the system code. */
+export function bindError(error: NodeJS.ErrnoException, options: { host: string; port: number; file: string }): ServerError {
+  const failure = new ServerError(bindFailure(error, options));
+  if (error.code !== undefined) failure.code = error.code;
+  return failure;
+}
+
+/** A port taken by another server of the workspace started at the same time (not "another program"). */
+export function takenBySibling(options: { host: string; port: number; file: string }, otherFile: string): string {
+  return `${options.file}: port ${options.port} on ${options.host} is already taken by ${otherFile} of this workspace, started with it. Give one of them another port (0 = any free port).`;
 }
 
 /** Why a port could not be bound, naming the server file and what to do (every kind words it so). */

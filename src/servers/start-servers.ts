@@ -2,9 +2,11 @@
  * Starting several servers of a workspace at once (`ferry serve`, `ferry run --start-servers`, the
  * app). A server that cannot start is reported and the others keep running.
  */
+import type { ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { ServerError } from './errors.js';
+import { takenBySibling } from './listener.js';
 import { startServer } from './server.js';
 import { TrafficLog } from './traffic.js';
 import type { RunningServer, ServerOptions } from './types.js';
@@ -82,12 +84,17 @@ export async function startServers(workspace: Workspace, options: StartServersOp
 
   const outcomes = await Promise.allSettled(toStart.map((entry) => startServer(entry, { ...options, root: workspace.root, traffic })));
   const servers: RunningServer[] = [];
+  // The started first: a port one of them holds is named in the others' failures.
+  for (const outcome of outcomes) if (outcome.status === 'fulfilled') servers.push(outcome.value);
   outcomes.forEach((outcome, i) => {
-    if (outcome.status === 'fulfilled') servers.push(outcome.value);
-    else {
-      const error = outcome.reason as Error;
-      failures.push({ id: toStart[i]!.id, message: error instanceof ServerError ? error.message : `${toStart[i]!.file}: ${error.message}` });
-    }
+    if (outcome.status === 'fulfilled') return;
+    const error = outcome.reason as Error;
+    const entry = toStart[i]!;
+    const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, servers) : undefined;
+    const message = sibling
+      ? takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`)
+      : error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
+    failures.push({ id: entry.id, message });
   });
 
   let stopping: Promise<void> | undefined;
@@ -100,4 +107,16 @@ export async function startServers(workspace: Workspace, options: StartServersOp
       return stopping;
     },
   };
+}
+
+/** The transports a server kind listens on: UDP, TCP or (DNS) both. */
+function transports(kind: ServerFile['kind']): ReadonlyArray<'tcp' | 'udp'> {
+  return kind === 'udp' ? ['udp'] : kind === 'dns' ? ['udp', 'tcp'] : ['tcp'];
+}
+
+/** A server started in the same batch that holds the port `config` asked for, on a transport it needs. */
+function portSibling(config: ServerFile, started: readonly RunningServer[]): RunningServer | undefined {
+  if (config.port === 0) return undefined;
+  const wanted = transports(config.kind);
+  return started.find((server) => server.port === config.port && transports(server.config.kind).some((t) => wanted.includes(t)));
 }

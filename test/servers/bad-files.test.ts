@@ -75,6 +75,26 @@ describe('bad server files', () => {
     }
   });
 
+  it('two servers of the workspace on one port: the one that did not start names the other, not "another program"', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    // A UDP server on that port too: another transport, so it starts beside either of them.
+    const root = await makeWorkspace({ servers: { first: { ...ok, name: 'First', port }, second: { ...ok, name: 'Second', port }, datagrams: { name: 'Datagrams', kind: 'udp', port } } });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id).sort()).toHaveLength(2);
+    expect(handle.servers.map((s) => s.id)).toContain('datagrams');
+    const started = handle.servers.find((s) => s.id !== 'datagrams')!.id;
+    const failed = started === 'first' ? 'second' : 'first';
+    expect(handle.failures).toEqual([
+      {
+        id: failed,
+        message: `servers/${failed}.yaml: port ${port} on 127.0.0.1 is already taken by servers/${started}.yaml of this workspace, started with it. Give one of them another port (0 = any free port).`,
+      },
+    ]);
+  });
+
   it('names unknown server ids and unknown environments', async () => {
     const root = await makeWorkspace({ servers: { fine: ok }, environments: { dev: [] } });
     const unknown = await serve(root, { ids: ['nope'] });

@@ -3,14 +3,13 @@
  * ends every connection; and the rule for a client that does not read what it is sent.
  */
 import type net from 'node:net';
-import { ServerError } from '../errors.js';
-import { bindFailure, type Listener } from '../listener.js';
+import { bindError, type Listener } from '../listener.js';
 import type { BindOptions } from './kind.js';
 
 /** Listens on `bind` and answers as the kind's Listener; `sockets` are its open connections, destroyed on close. */
 export async function listenStream(server: net.Server, bind: BindOptions, sockets: ReadonlySet<net.Socket>, scheme: string): Promise<Listener> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+    server.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, bind)));
     server.listen({ host: bind.host, port: bind.port, exclusive: true }, () => resolve());
   });
   server.on('error', () => {});

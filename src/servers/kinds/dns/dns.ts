@@ -9,7 +9,7 @@ import dgram from 'node:dgram';
 import net, { type Socket } from 'node:net';
 import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
 import { ServerError } from '../../errors.js';
-import { bindFailure, type Listener } from '../../listener.js';
+import { bindError, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
 import { firstQuestion, recordData } from '../../../support/dns-rdata.js';
@@ -85,7 +85,7 @@ class DnsKind implements SocketKindInstance {
   async #bindBoth(bind: BindOptions): Promise<Listener> {
     const udp = dgram.createSocket({ type: 'udp4' });
     await new Promise<void>((resolve, reject) => {
-      udp.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+      udp.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, bind)));
       udp.bind({ address: bind.host, port: bind.port, exclusive: true }, () => resolve());
     });
     udp.removeAllListeners('error');
@@ -96,7 +96,7 @@ class DnsKind implements SocketKindInstance {
     const tcp = net.createServer((socket) => this.#tcpClient(socket, sockets));
     try {
       await new Promise<void>((resolve, reject) => {
-        tcp.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, { ...bind, port }))));
+        tcp.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, { ...bind, port })));
         tcp.listen({ host: bind.host, port, exclusive: true }, () => resolve());
       });
     } catch (error) {

@@ -5,7 +5,7 @@
  */
 import dgram from 'node:dgram';
 import { ServerError } from '../../errors.js';
-import { bindFailure, type Listener } from '../../listener.js';
+import { bindError, type Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
 import { preview } from '../messages/payload.js';
@@ -64,7 +64,7 @@ class UdpKind implements SocketKindInstance {
   async listen(bind: BindOptions): Promise<Listener> {
     const socket = dgram.createSocket({ type: 'udp4', reuseAddr: false });
     await new Promise<void>((resolve, reject) => {
-      socket.once('error', (error: NodeJS.ErrnoException) => reject(new ServerError(bindFailure(error, bind))));
+      socket.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, bind)));
       socket.bind({ address: bind.host, port: bind.port, exclusive: true }, () => resolve());
     });
     socket.removeAllListeners('error');
