@@ -16,19 +16,19 @@ describe('ferry basics', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it("the exit codes --help and the README give say what Ctrl-C ends with: 1 for a run, 0 for serve and app", async () => {
-    // `ferry serve` and `ferry app` end with 0 on Ctrl-C (test/servers/serve-cli.test.ts,
-    // test/app/app-cli.test.ts); the shared table said Ctrl-C gives 1, so `ferry serve --help`
-    // said both.
+  it("the exit codes --help and the README give say what Ctrl-C ends with: 1 for a run, 0 for serve, app and mcp", async () => {
+    // `ferry serve`, `ferry app` and `ferry mcp` end with 0 on Ctrl-C (test/servers/serve-cli.test.ts,
+    // test/app/app-cli.test.ts, docs/agents.md); the shared table said Ctrl-C gives 1, so
+    // `ferry serve --help` said both.
     const readme = await fs.readFile(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
     const readmeTable = readme.split('### Exit codes')[1]!.split('\n### ')[0]!;
-    for (const command of ['serve', 'app']) {
+    for (const command of ['serve', 'app', 'mcp']) {
       const help = (await ferry([command, '--help'])).stdout;
       const codes = help.split('Exit codes:')[1]!;
-      expect(codes, command).toMatch(/^ {2}0 .*`ferry serve`.*`ferry app`.*Ctrl-C/m);
+      expect(codes, command).toMatch(/^ {2}0 .*`ferry serve`.*`ferry app`.*`ferry mcp`.*Ctrl-C/m);
       expect(codes.match(/^ {2}1 .*$/m)![0], command).not.toMatch(/Ctrl-C stopped it$/);
     }
-    expect(readmeTable).toMatch(/\| 0 \|[^\n]*`ferry serve`[^\n]*`ferry app`[^\n]*Ctrl-C/);
+    expect(readmeTable).toMatch(/\| 0 \|[^\n]*`ferry serve`[^\n]*`ferry app`[^\n]*`ferry mcp`[^\n]*Ctrl-C/);
   });
 
   it('every command has --help', async () => {
