@@ -33,7 +33,7 @@ export function registerEnv(program: Command, ctx: CliContext): void {
         return;
       }
       if (rows.length === 0) {
-        ctx.output.out('No environments. Add one as environments/NAME.yaml.');
+        ctx.output.out('No environments. Add one with `ferry env new NAME` (or as environments/NAME.yaml).');
         return;
       }
       const c = paint(ctx.output);

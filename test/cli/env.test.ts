@@ -19,6 +19,14 @@ beforeEach(async () => {
 });
 
 describe('ferry env', () => {
+  it('ls of a workspace without environments says how to add one, with ferry env new too', async () => {
+    const empty = await tempDir();
+    await fs.writeFile(path.join(empty, 'ferry.yaml'), 'version: 1\nid: env-none\nname: None\n');
+    const listed = await ferry(['-w', empty, 'env', 'ls']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.trim()).toBe('No environments. Add one with `ferry env new NAME` (or as environments/NAME.yaml).');
+  });
+
   it('use by name or id, ls marks it (text and JSON), --none clears it', async () => {
     expect((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout).toContain('"active": false');
     const used = await ferry(['-w', ws, 'env', 'use', 'Staging Env']);
