@@ -1,8 +1,7 @@
 /**
  * One workspace's data on this computer: values set by scripts, the active environment, the
- * OAuth token cache, history, allowed programs, and where the cookie jar and secrets live.
+ * OAuth token cache, history, and where the cookie jar and secrets live.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { JsonStore } from './json-store.js';
 import { workspaceDataDir } from './paths.js';
@@ -48,7 +47,6 @@ async function sealPlain(all: Record<string, Sealed | CachedToken>): Promise<voi
 interface State {
   activeEnvironment?: string;
   scriptValues?: Record<string, Record<string, string>>;
-  allowedPrograms?: string[];
 }
 
 export class WorkspaceData {
@@ -64,7 +62,7 @@ export class WorkspaceData {
   constructor(workspaceId: string, workspaceRoot: string) {
     this.dir = workspaceDataDir(workspaceId, workspaceRoot);
     this.secrets = new SecretStore(this.dir);
-    this.state = new JsonStore(path.join(this.dir, 'state.json'), () => ({ scriptValues: {}, allowedPrograms: [] }));
+    this.state = new JsonStore(path.join(this.dir, 'state.json'), () => ({ scriptValues: {} }));
     this.tokens = new JsonStore(path.join(this.dir, 'tokens.json'), () => ({}));
     this.history = new JsonStore(path.join(this.dir, 'history.json'), () => []);
     this.results = new SendResults(path.join(this.dir, 'results'));
@@ -162,22 +160,5 @@ export class WorkspaceData {
 
   async readHistory(): Promise<HistoryEntry[]> {
     return this.history.read();
-  }
-
-  /** A program may start only once its exact command, folder and environment were allowed here. */
-  static programKey(command: string, cwd: string, env: Record<string, string>): string {
-    const canonical = JSON.stringify([command, cwd, Object.entries(env).sort()]);
-    return createHash('sha256').update(canonical).digest('hex');
-  }
-
-  async isProgramAllowed(key: string): Promise<boolean> {
-    return (await this.state.read()).allowedPrograms?.includes(key) === true;
-  }
-
-  async allowProgram(key: string): Promise<void> {
-    await this.state.update((s) => {
-      const allowed = (s.allowedPrograms ??= []);
-      if (!allowed.includes(key)) allowed.push(key);
-    });
   }
 }
