@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
-import { formatFieldPath, loadTestSchema, unknownFields, type LoadTestFile } from '../model/index.js';
+import { unknownFieldNotes, unknownFieldsMessage, type LoadTestFile } from '../model/index.js';
 import { encodeMultipart, requestKind, SendError, withMultipartType } from '../protocols/index.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
@@ -63,14 +63,11 @@ export interface LoadPlan {
 export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unknownFields'>): string[] {
   const notices: string[] = [];
   if (plan.withScripts.length) notices.push(`load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
-  if (plan.unknownFields.length) notices.push(`${plan.file}: fields that load tests do not have are ignored: ${plan.unknownFields.join(', ')}.`);
+  const unknown = unknownFieldsMessage('loadtest', plan.file, plan.unknownFields);
+  if (unknown) notices.push(unknown);
   return notices;
 }
 
-/** Fields of `test` that load tests do not have, each with the field it likely meant: `targets[0].weigth (did you mean weight?)`. */
-function unknownFieldNotes(test: LoadTestFile): string[] {
-  return unknownFields(loadTestSchema, test).map((f) => `${formatFieldPath(f.path)}${f.meant ? ` (did you mean ${f.meant}?)` : ''}`);
-}
 
 /** The workspace's requests by their lower-cased path: what a target's `request` names. */
 function requestsByPath(workspace: Workspace) {
@@ -89,7 +86,7 @@ export function loadTestNotices(workspace: Workspace, test: LoadTestFile, where:
     if (!hit || requestKind(hit.node.request.kind).kind !== 'http') return [];
     return hasScripts(workspace.file, hit.folders, hit.node.request, hit.node.path) ? [hit.node.path] : [];
   });
-  return planNotices({ file: where, withScripts, unknownFields: unknownFieldNotes(test) });
+  return planNotices({ file: where, withScripts, unknownFields: unknownFieldNotes('loadtest', test) });
 }
 
 export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
@@ -219,7 +216,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     thresholds,
     plannedSeconds: totalSeconds(stages),
     withScripts,
-    unknownFields: unknownFieldNotes(test),
+    unknownFields: unknownFieldNotes('loadtest', test),
     config: {
       targets,
       model: test.model,

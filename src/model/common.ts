@@ -1,6 +1,6 @@
 /** Pieces shared by several resources: key/value rows, variables, scripts, auth, body, settings (spec 2.4–2.7, 2.10). */
 import { z } from 'zod';
-import { describe, flag, integer, keptWhenEmpty, list, oneOf, section, text } from './declare.js';
+import { describe, fieldsAsWritten, flag, integer, keptWhenEmpty, list, oneOf, section, text } from './declare.js';
 import { MAX_TIMER_MS } from './constants.js';
 import { requestLevelFields } from './app-settings.js';
 
@@ -164,8 +164,8 @@ const authVariants = [
   authVariant('edgegrid', edgegridFields),
   authVariant('asap', asapFields),
   // Digest and AWS Signature V4 keep the collection's field names as written (see request/auth.ts).
-  authVariant('digest', {}),
-  authVariant('awsv4', {}),
+  fieldsAsWritten(authVariant('digest', {})),
+  fieldsAsWritten(authVariant('awsv4', {})),
 ] as const;
 
 const authUnion = z.discriminatedUnion('type', authVariants as unknown as [z.ZodObject, ...z.ZodObject[]], {

@@ -86,6 +86,18 @@ export function keptWhenEmpty<S extends z.ZodType>(schema: S): S {
   return schema;
 }
 
+/** Sections whose every field is read as written (no declared list): none of their fields is unknown. */
+const openSections = new WeakSet<z.ZodType>();
+
+/**
+ * A section whose fields are read by name as written (Digest's and AWS Signature V4's, from
+ * imports): `unknownFields` names none of them.
+ */
+export function fieldsAsWritten<S extends z.ZodType>(schema: S): S {
+  openSections.add(schema);
+  return schema;
+}
+
 export function describe(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing: add it)';
   if (value === null) return 'null';
@@ -203,15 +215,18 @@ export interface UnknownField {
 /**
  * The fields of `value` that `schema` does not declare (`.loose()` keeps them), at any depth, in
  * the parsed value's key order (declared fields first): a misspelt field (`weigth`) is kept but
- * never read, so the file means something other than its author thinks.
+ * never read, so the file means something other than its author thinks. Fields named `x-…`
+ * (extensions kept on purpose) and those of sections read as written (`fieldsAsWritten`) are not.
  */
 export function unknownFields(schema: AnySchema, value: unknown, at: Array<string | number> = []): UnknownField[] {
   const plan = schemaPlan(schema);
   const out: UnknownField[] = [];
   if (plan.kind === 'object' && isPlainObject(value)) {
+    const open = openSections.has(plan.schema);
     for (const key of Object.keys(value)) {
       if (key in plan.shape) out.push(...unknownFields(plan.shape[key]!, value[key], [...at, key]));
-      else {
+      // `x-…` marks a field kept on purpose (an extension, as in OpenAPI): never a typo.
+      else if (!open && !key.startsWith('x-')) {
         const meant = closestName(key, Object.keys(plan.shape));
         out.push({ path: [...at, key], ...(meant ? { meant } : {}) });
       }

@@ -4,7 +4,7 @@
  * derive from it.
  */
 import { z } from 'zod';
-import { dropNullFields, toFileData } from './declare.js';
+import { dropNullFields, toFileData, unknownFields } from './declare.js';
 import { environmentSchema } from './environment.js';
 import { folderSchema } from './folder.js';
 import { loadTestSchema } from './loadtest.js';
@@ -119,4 +119,32 @@ export function formatFieldPath(path: (string | number)[]): string {
   let out = '';
   for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
   return out;
+}
+
+/** What the warning about a file's unknown fields calls the files of each kind. */
+const FILES_OF_KIND: Record<ResourceKind, string> = {
+  workspace: 'ferry.yaml does',
+  request: 'requests do',
+  folder: 'folder settings do',
+  environment: 'environments do',
+  server: 'servers do',
+  loadtest: 'load tests do',
+};
+
+/**
+ * The fields of a parsed `kind` value that the format does not have (kept, never read), each
+ * with the field it likely meant: `targets[0].weigth (did you mean weight?)`.
+ */
+export function unknownFieldNotes(kind: ResourceKind, value: unknown): string[] {
+  return unknownFields(RESOURCE_SCHEMAS[kind] as z.ZodType, value).map((f) => `${formatFieldPath(f.path)}${f.meant ? ` (did you mean ${f.meant}?)` : ''}`);
+}
+
+/** The one line that says which fields of `file` do nothing (`unknownFieldNotes`), or undefined when there are none. */
+export function unknownFieldsMessage(kind: ResourceKind, file: string, notes: readonly string[]): string | undefined {
+  return notes.length ? `${file}: fields that ${FILES_OF_KIND[kind]} not have are ignored: ${notes.join(', ')}.` : undefined;
+}
+
+/** `unknownFieldsMessage` of a parsed value. */
+export function unknownFieldsWarning(kind: ResourceKind, file: string, value: unknown): string | undefined {
+  return unknownFieldsMessage(kind, file, unknownFieldNotes(kind, value));
 }

@@ -11,7 +11,8 @@ import type { RunContext } from './context.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
-import { selectRequests, warningsOfRun, type RunItem } from '../workspace/index.js';
+import { selectRequests, warningsOfRun, type Entry, type RunItem } from '../workspace/index.js';
+import { unknownFieldsWarning } from '../model/index.js';
 import { pause, sendItem } from './send.js';
 import { captureResponse } from './response-capture.js';
 import type { VariableValues } from '../scripts/index.js';
@@ -102,6 +103,10 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   const { own, others } = warningsOfRun(workspace.warnings, items);
   for (const warning of own) emit({ type: 'warning', message: formatWarning(warning) });
   if (others > 0) emit({ type: 'warning', message: `${others} other file problem${others === 1 ? '' : 's'}: run \`ferry ls --problems\` to see ${others === 1 ? 'it' : 'them'}.` });
+  // Misspelt fields (`hedaers:`) are kept but do nothing: said once per file the run reads, and the run goes on.
+  const environmentId = ctx.variables.snapshot.environmentId;
+  const environmentFile = environmentId ? workspace.environments.find((e) => e.id === environmentId) : undefined;
+  for (const message of unknownFieldsOfRun(items, environmentFile)) emit({ type: 'warning', message });
 
   const results: RequestResult[] = [];
   // pm.variables.set values: the whole run's, across requests and iterations (as in Postman).
@@ -218,4 +223,27 @@ export class RunTally {
     const { requests, failedRequests, skippedRequests, tests, failedTests } = this;
     return { requests, failedRequests, skippedRequests, tests, failedTests, durationMs: Math.round(durationMs), iterations };
   }
+}
+
+/**
+ * Fields of the files a run reads that the format does not have (kept in the file, never read;
+ * `docs/workspace.md`): one line per file — each request run, each `_folder.yaml` above one, and
+ * the environment in use — naming the fields and what each likely meant. Worked out from what was
+ * read for the run; no other file is read.
+ */
+function unknownFieldsOfRun(items: readonly RunItem[], environment?: Entry<unknown>): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const add = (kind: 'request' | 'folder' | 'environment', file: string, value: unknown) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const line = unknownFieldsWarning(kind, file, value);
+    if (line) lines.push(line);
+  };
+  if (environment) add('environment', environment.file, environment.value);
+  for (const item of items) {
+    for (const folder of item.folders) if (folder.path) add('folder', `requests/${folder.path}/_folder.yaml`, folder.settings);
+    if (item.node.type === 'request') add('request', `requests/${item.node.path}`, item.node.request);
+  }
+  return lines;
 }

@@ -224,7 +224,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     }
     throw new WorkspaceError(`${filePath} cannot be read (${fileProblemReason(error)}); the workspace cannot open without it. It must be a file you may read.`);
   }
-  const { parseYamlData, readResource, resourceText } = await loadParsing();
+  const { parseYamlData, readResource, resourceText, unknownFieldsWarning } = await loadParsing();
   const parsed = parseYamlData(text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
@@ -236,6 +236,9 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
   if (!outcome.ok) return brokenWorkspaceFile(absolute, text, outcome.warning, warnings);
   if (outcome.warning) warnings.push(outcome.warning); // a name out of bounds: read as written
   const file = outcome.value;
+  // A misspelt field (`varaibles:`) is kept but does nothing: said wherever the workspace's warnings are shown.
+  const unknown = unknownFieldsWarning('workspace', WORKSPACE_FILE, file);
+  if (unknown) warnings.push({ file: WORKSPACE_FILE, message: unknown.slice(WORKSPACE_FILE.length + 2) });
   if (file.version !== FORMAT_VERSION) {
     const { parseYaml, positionOf } = await loadParsing();
     const yamlText = parseYaml(text);

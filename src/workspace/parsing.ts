@@ -11,7 +11,7 @@ import { secretValueKeys } from './secret-values.js';
 export { parseYamlData, readResource } from './read-resource.js';
 export { resourceText } from './save.js';
 export { parseYaml, positionOf } from './yaml-file.js';
-export { parseResource } from '../model/index.js';
+export { parseResource, unknownFieldsWarning } from '../model/index.js';
 export { LISTING_READER, WHOLE_READER } from './tree-readers.js';
 
 /** A listing's reading of a file (read-resource.ts's, same checks and warnings), keeping its summary. */

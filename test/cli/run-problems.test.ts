@@ -67,3 +67,41 @@ describe('file problems in ferry run', () => {
     }
   });
 });
+
+describe('misspelt fields in ferry run', () => {
+  let typos: TempWorkspace;
+  beforeAll(async () => {
+    typos = await makeWorkspace({
+      'ferry.yaml': 'version: 1\nname: Typos\nvaraibles: []\n',
+      'requests/Shop/_folder.yaml': { name: 'Shop', hedaers: [{ key: 'x-a', value: '1' }] },
+      'requests/Shop/get.yaml': { name: 'get', url: `${peer.url}/echo`, hedaers: [{ key: 'x-b', value: '2' }], settings: { timeoutMs: 5000, folowRedirects: false }, colour: 'red' },
+      'requests/Other/fine.yaml': { name: 'fine', url: `${peer.url}/echo`, hedaers: [] },
+      'environments/dev.yaml': { name: 'dev', varaibles: [{ key: 'a', value: '1' }] },
+    });
+  });
+  afterAll(async () => {
+    await typos.cleanup();
+  });
+
+  it('warns once per file the run reads (request, its folders, the environment, ferry.yaml), and the run goes on', async () => {
+    const result = await ferry(['-w', typos.root, 'run', 'Shop', '-e', 'dev']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('! requests/Shop/get.yaml: fields that requests do not have are ignored: settings.folowRedirects (did you mean followRedirects?), hedaers (did you mean headers?), colour.');
+    expect(result.stdout).toContain('! requests/Shop/_folder.yaml: fields that folder settings do not have are ignored: hedaers (did you mean headers?).');
+    expect(result.stdout).toContain('! environments/dev.yaml: fields that environments do not have are ignored: varaibles (did you mean variables?).');
+    expect(result.stdout).toContain('! ferry.yaml: fields that ferry.yaml does not have are ignored: varaibles (did you mean variables?).');
+    expect(result.stdout.match(/requests\/Shop\/get\.yaml: fields/g)).toHaveLength(1);
+    // Only the files the run reads: Other/ is not run, so not named.
+    expect(result.stdout).not.toContain('Other/fine.yaml');
+    expect(result.stdout).toContain('PASSED');
+  });
+
+  it('-r json: the report has no place for warnings, so they go to stderr', async () => {
+    const result = await ferry(['-w', typos.root, 'run', 'Shop', '-r', 'json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toBeTruthy();
+    expect(result.stderr).toContain('ferry: warning: requests/Shop/get.yaml: fields that requests do not have are ignored: settings.folowRedirects (did you mean followRedirects?), hedaers (did you mean headers?), colour.');
+    // No environment chosen: the environment's fields are not read, so not warned about.
+    expect(result.stderr).not.toContain('environments/dev.yaml');
+  });
+});
