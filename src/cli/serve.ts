@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_TRAFFIC_CAPACITY, ServerError, startWorkspaceServers, type ServersHandle, TrafficLog } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
+import { unknownFieldsWarning } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
@@ -104,6 +105,11 @@ export async function serveUntil(
     return onlyUnknownIds ? EXIT.usage : EXIT.failed;
   }
   printStarted(handle, output, json, handle.environment);
+  // A misspelt field (`rotues:`) is kept but does nothing: one line per file read, as `ferry run` says it.
+  for (const notice of unknownFieldNotices(ws, handle.servers)) {
+    if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
+    else output.err(c.yellow(`ferry: ${notice.message}`));
+  }
   for (const notice of handle.exposed) {
     if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
     output.err(c.yellow(`ferry: ${notice.message}`));
@@ -132,4 +138,17 @@ function printStarted(handle: ServersHandle, output: Output, json: boolean, envi
   const lines = handle.servers.map((s) => `  ${c.bold(s.name.padEnd(width))}  ${c.cyan(s.url)}  ${c.dim(`${s.kind} · servers/${s.id}.yaml`)}`);
   const env = environment ? ` with environment ${environment}` : '';
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
+}
+
+/** `ferry.yaml`'s and each started server file's fields that the format does not have (docs/workspace.md). */
+function unknownFieldNotices(ws: Workspace, started: ServersHandle['servers']): Array<{ server?: string; level: 'warning'; message: string }> {
+  const notices: Array<{ server?: string; level: 'warning'; message: string }> = [];
+  const workspace = unknownFieldsWarning('workspace', 'ferry.yaml', ws.file);
+  if (workspace) notices.push({ level: 'warning', message: workspace });
+  for (const server of started) {
+    const entry = ws.servers.find((s) => s.id === server.id);
+    const message = entry && unknownFieldsWarning('server', entry.file, entry.value);
+    if (message) notices.push({ server: server.id, level: 'warning', message });
+  }
+  return notices;
 }

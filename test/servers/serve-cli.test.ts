@@ -166,6 +166,41 @@ describe('ferry serve', () => {
     expect(await done).toBe(0);
   });
 
+  it('warns about fields a server file (in any kind section) or ferry.yaml does not have, once per file, and serves', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({
+      servers: {
+        api: { ...api, autoStrat: true, http: { ...api.http, rotues: [] }, websocket: { rulez: [] } },
+        events: { name: 'Events', kind: 'sse', sse: { evnets: [] } },
+      },
+    });
+    await fs.appendFile(path.join(root, 'ferry.yaml'), 'hedaers: []\n');
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), ['api'], { var: [], watch: false }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.length > 0);
+    expect(io.err).toEqual([
+      'ferry: ferry.yaml: fields that ferry.yaml does not have are ignored: hedaers (did you mean headers?).',
+      'ferry: servers/api.yaml: fields that servers do not have are ignored: http.rotues (did you mean routes?), websocket.rulez (did you mean rules?), autoStrat (did you mean autoStart?).',
+    ]);
+    // Served as written: the known fields work.
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
+    expect((await send(`${url}/hello/x`)).status).toBe(200);
+    stop();
+    expect(await done).toBe(0);
+    // --json: the same lines as notices.
+    const json = capture();
+    let stop2!: () => void;
+    const done2 = serveUntil(await openWorkspace(root), ['events'], { var: [], watch: false, json: true }, json.output, new Promise((r) => (stop2 = r)));
+    await eventually(async () => json.out.some((l) => l.includes('"type":"server"')));
+    expect(json.out.map((l) => JSON.parse(l)).filter((l) => l.type === 'notice')).toEqual([
+      { type: 'notice', level: 'warning', message: 'ferry.yaml: fields that ferry.yaml does not have are ignored: hedaers (did you mean headers?).' },
+      { type: 'notice', server: 'events', level: 'warning', message: 'servers/events.yaml: fields that servers do not have are ignored: sse.evnets (did you mean events?).' },
+    ]);
+    stop2();
+    expect(await done2).toBe(0);
+  });
+
   it('refuses a bad --var and ends with 1 when nothing can start', async () => {
     await isolatedDataDir();
     const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'dns', dns: { records: [{ name: 'a.test', type: 'A', value: 'not an address' }] } } } });
