@@ -43,7 +43,7 @@ export function registerCompleteHelper(program: Command, ctx: CliContext): void 
     .action(async (what: string, prefix: string | undefined, _options: unknown, command: Command) => {
       // Tab must never print an error into the command line: nothing is printed on failure.
       try {
-        const ws = await openWorkspaceFor(command, ctx);
+        const ws = await openWorkspaceFor(command, ctx, { showsWarnings: true });
         const words = what === 'envs' ? ws.environments.map((e) => e.id)
           : what === 'servers' ? ws.servers.map((e) => e.id)
             : what === 'loadtests' ? ws.loadtests.map((e) => e.id)

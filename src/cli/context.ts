@@ -7,6 +7,7 @@ import type { RequestSummary } from '../model/index.js';
 // Modules, not the folder's index: `ferry ls` loads this and should load no more than it uses.
 import type { ListingCacheOptions } from '../workspace/listing-cache.js';
 import { WorkspaceError } from '../workspace/open.js';
+import { formatWarning, isUnknownFieldsWarning } from '../workspace/warning-text.js';
 import type { Workspace } from '../workspace/types.js';
 import { CliError } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -30,10 +31,20 @@ export function workspaceOption(command: Command): string | undefined {
 /**
  * `requests`: read only these requests and folders (and the folders above them), as run and export need.
  * `listing`: keep only each request's summary, as `ferry ls` needs (with `listingCache`, from that cache where files are unchanged).
+ * `showsWarnings`: the command shows the workspace's warnings itself (run, ls, serve) or must print
+ * nothing (tab completion); otherwise fields of `ferry.yaml` that do nothing (a typo) are said on stderr.
  */
-export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing: true; listingCache?: ListingCacheOptions }): Promise<Workspace<RequestSummary>>;
-export async function openWorkspaceFor(command: Command, ctx: CliContext, read?: { requests?: readonly string[]; listing?: false }): Promise<Workspace>;
-export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing?: boolean; listingCache?: ListingCacheOptions } = {}): Promise<Workspace<RequestSummary>> {
+export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing: true; listingCache?: ListingCacheOptions; showsWarnings?: boolean }): Promise<Workspace<RequestSummary>>;
+export async function openWorkspaceFor(command: Command, ctx: CliContext, read?: { requests?: readonly string[]; listing?: false; showsWarnings?: boolean }): Promise<Workspace>;
+export async function openWorkspaceFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing?: boolean; listingCache?: ListingCacheOptions; showsWarnings?: boolean } = {}): Promise<Workspace<RequestSummary>> {
+  const ws = await openFor(command, ctx, read);
+  if (!read.showsWarnings) {
+    for (const warning of ws.warnings) if (warning.file === 'ferry.yaml' && isUnknownFieldsWarning(warning)) ctx.output.err(`ferry: ${formatWarning(warning)}`);
+  }
+  return ws;
+}
+
+async function openFor(command: Command, ctx: CliContext, read: { requests?: readonly string[]; listing?: boolean; listingCache?: ListingCacheOptions }): Promise<Workspace<RequestSummary>> {
   const option = workspaceOption(command);
   // Relative to the command's folder (ctx.cwd), which is not always the process's.
   const dir = option === undefined ? undefined : path.resolve(ctx.cwd, option);

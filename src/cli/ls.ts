@@ -44,7 +44,7 @@ export function registerLs(program: Command, ctx: CliContext): void {
       // A listing: every file is read and checked as for a run (same warnings), but only what is shown is kept.
       // Files unchanged since the last listing come from the listing cache (docs/workspace.md).
       const listingCache = { dir: path.join(dataDir(), LISTING_CACHE_DIR), version: rootOf(command).version() ?? 'unknown' };
-      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true, listingCache });
+      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true, listingCache, showsWarnings: true });
       if (options.problems) {
         printProblems(ws.warnings, options.json === true, ctx);
         return;

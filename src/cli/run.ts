@@ -94,7 +94,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       checkEnvOption(options.env, ctx.cwd);
       paths = [...paths, ...(flags.folder ?? [])];
       // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
-      const ws = await openWorkspaceFor(command, ctx, { requests: paths });
+      const ws = await openWorkspaceFor(command, ctx, { requests: paths, showsWarnings: true });
       let rows: DataRow[] | undefined;
       if (options.dataFile) {
         try {

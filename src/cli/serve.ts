@@ -37,7 +37,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .addHelpText('after', '\nCtrl-C stops every server and exits 0, also when some server could not start (it was reported).\nExit code 1 means no server could start; 2, an unknown server id or bad usage.')
     .action(async (ids: string[], options: ServeOptions, command: Command) => {
       checkEnvOption(options.env, ctx.cwd);
-      const ws = await openWorkspaceFor(command, ctx);
+      const ws = await openWorkspaceFor(command, ctx, { showsWarnings: true });
       // Traffic goes to standard output without blocking when it is a pipe or a file; a terminal
       // is written to as usual.
       const printer = ctx.output.fd !== undefined && !process.stdout.isTTY ? fdPrinter(ctx.output.fd) : undefined;

@@ -6,3 +6,8 @@ export function formatWarning(warning: Warning): string {
   const where = warning.line ? `${warning.file}:${warning.line}:${warning.column ?? 1}` : warning.file;
   return warning.message.startsWith(warning.file) ? warning.message : `${where}: ${warning.message}`;
 }
+
+/** Whether `warning` names fields the format does not have (kept, never read: `unknownFieldsWarning`), not a problem that stops a file. */
+export function isUnknownFieldsWarning(warning: Warning): boolean {
+  return warning.message.startsWith('fields that ');
+}

@@ -96,6 +96,20 @@ describe('misspelt fields in ferry run', () => {
     expect(result.stdout).toContain('PASSED');
   });
 
+  it('ferry.yaml: every command that reads it says so once on stderr; ls --problems lists it; tab completion stays silent', async () => {
+    const line = 'ferry: ferry.yaml: fields that ferry.yaml does not have are ignored: varaibles (did you mean variables?).';
+    const env = await ferry(['-w', typos.root, 'env', 'ls', '--json']);
+    expect(env.code).toBe(0);
+    expect(JSON.parse(env.stdout)).toHaveLength(1);
+    expect(env.stderr.split('\n').filter((l) => l.includes('ferry.yaml'))).toEqual([line]);
+    const problems = await ferry(['-w', typos.root, 'ls', '--problems']);
+    expect(problems.stdout).toContain('ferry.yaml: fields that ferry.yaml does not have are ignored: varaibles (did you mean variables?).');
+    expect(problems.stderr).not.toContain('ferry.yaml');
+    const complete = await ferry(['-w', typos.root, '__complete', 'envs']);
+    expect(complete.stdout).toContain('dev');
+    expect(complete.stderr).toBe('');
+  });
+
   it('-r json: the report has no place for warnings, so they go to stderr', async () => {
     const result = await ferry(['-w', typos.root, 'run', 'Shop', '-r', 'json']);
     expect(result.code).toBe(0);
