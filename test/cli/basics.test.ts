@@ -99,7 +99,7 @@ describe('ferry basics', () => {
     expect(ls.stdout).toMatch(/Environments\n {2}staging {2}Staging/);
     expect(ls.stdout).toMatch(/Servers\n {2}mock +http +Mock API/);
     expect(ls.stdout).toMatch(/Load tests\n {2}smoke {2}Smoke/);
-    expect(ls.stdout).toMatch(/Warnings\n {2}requests\/Broken\.yaml:\d+:\d+: YAML syntax error/);
+    expect(ls.stdout).toMatch(/Warnings\n {2}ferry\.yaml: fields that ferry\.yaml does not have are ignored: futureField\.\n {2}requests\/Broken\.yaml:\d+:\d+: YAML syntax error/);
     const json = JSON.parse((await ferry(['-w', root, 'ls', '--json'])).stdout);
     expect(json.requests.map((r: { path: string }) => r.path)).toContain('Admin/Deep/Sockets.yaml');
   });
