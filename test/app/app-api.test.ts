@@ -65,6 +65,19 @@ describe('ferry app API', () => {
     expect((kept.body as { code: string }).code).toContain('{{token}}');
   });
 
+  it("says a request's fields that requests do not have, for the editor's draft, saved or not: the line ferry run prints", async () => {
+    await ws.write('requests/Typo.yaml', { name: 'Typo', url: 'http://127.0.0.1:1/', hedaers: [{ key: 'a', value: '1' }], mqtt: { topik: 't' } });
+    const { request } = (await client.call('GET', '/api/request?path=Typo.yaml')).body as { request: Record<string, unknown> };
+    const said = await client.call('POST', '/api/request/notices', { path: 'Typo.yaml', request });
+    expect(said.status).toBe(200);
+    expect(said.body).toEqual({ notices: ['requests/Typo.yaml: fields that requests do not have are ignored: mqtt.topik (did you mean topic?), hedaers (did you mean headers?).'] });
+    // An edit not saved: the typo fixed, nothing to say.
+    const { hedaers: _gone, mqtt: _also, ...fixed } = request;
+    expect((await client.call('POST', '/api/request/notices', { path: 'Typo.yaml', request: fixed })).body).toEqual({ notices: [] });
+    // A draft the format refuses: one line, as a save says it.
+    expect((await client.call('POST', '/api/request/notices', { path: 'Typo.yaml', request: { ...request, url: ['x'] } })).status).toBe(400);
+  });
+
   it('never reads a request through a linked folder, and refuses a body that is not a JSON object', async () => {
     const outside = await tempDir();
     await fs.writeFile(path.join(outside, 'req.yaml'), 'name: leaked\nurl: http://127.0.0.1:1/\nheaders: OUTSIDE-SECRET\n');

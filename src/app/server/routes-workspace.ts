@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JsonStore, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
-import { deepEqual, parseResource, type RequestFile } from '../../model/index.js';
+import { deepEqual, parseResource, unknownFieldsWarning, type RequestFile } from '../../model/index.js';
 import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
@@ -118,6 +118,15 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       });
       // The request as the format reads it back: the page compares it with what the watcher reports.
       return done({ path: saved, request });
+    },
+
+    /**
+     * What the editor's request (saved or not) has that requests do not (a typo: `hedaers:`), worked
+     * out as the user edits; the line `ferry run` prints for the file (docs/workspace.md).
+     */
+    'POST /api/request/notices': async ({ body }) => {
+      const notice = unknownFieldsWarning('request', `${REQUESTS_DIR}/${field(body, 'path')}`, requestFrom(body));
+      return { notices: notice ? [notice] : [] };
     },
 
     'POST /api/request': async ({ body }) => {

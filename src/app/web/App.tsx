@@ -613,7 +613,7 @@ export function App() {
                 </div>
               )}
               <div className="editor-column">
-                <RequestEditor request={draft} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
+                <RequestEditor request={draft} path={selected} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
                 <CatalogPicker request={draft} path={selected} onChange={edit} />
                 {draft.body.type === 'graphql' && <Suspense fallback={null}><GraphqlSchemaPanel request={draft} path={selected} /></Suspense>}
               </div>

@@ -3,7 +3,8 @@
  * headers, body, auth, settings, scripts, docs, and the kind's own options (spec 2.8) drawn from
  * the format's declaration (`GET /api/kinds`, kinds.ts): no kind is named here.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { api } from './api.js';
 import type { RequestFile, TokenResponse } from '../shared/api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
@@ -18,8 +19,13 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const TABS = ['Options', 'Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
 
+/** The editor's notices (fields requests do not have) are asked for once typing pauses this long. */
+const NOTICES_DELAY_MS = 300;
+
 interface Props {
   request: RequestFile;
+  /** The request's file under `requests/`, named in its notices. */
+  path?: string | null;
   onChange: (request: RequestFile) => void;
   onSend: () => void;
   onCancel: () => void;
@@ -40,9 +46,10 @@ function undefinedNames(texts: string[], known: readonly string[]): string[] {
   return [...new Set(names)].filter((name) => !name.startsWith('$') && !known.includes(name));
 }
 
-export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead }: Props) {
+export function RequestEditor({ request, path, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead }: Props) {
   const variableNames = namesRead ?? [];
   const [tab, setTab] = useState<Tab>('Params');
+  const notices = useRequestNotices(request, path);
   const kinds = useKinds();
   const view = kinds[request.kind];
   const methods = view?.methodChoices ?? METHODS;
@@ -99,6 +106,9 @@ export function RequestEditor({ request, onChange, onSend, onCancel, onGetToken,
         <p className="warn var-hint" role="status" data-testid="undefined-variables">
           Not defined in the workspace or the active environment: {unknown.map((n) => `{{${n}}}`).join(', ')}. Sent as written unless a script or a data file sets {unknown.length > 1 ? 'them' : 'it'}.
         </p>
+      )}
+      {notices.length > 0 && (
+        <p className="warn var-hint" role="status" data-testid="request-notices">{notices.join(' ')}</p>
       )}
       <TabList label="Parts of the request" tabs={tabs} current={shownTab} onPick={setTab} badge={(t) => (counts[t] ? <small> {counts[t]}</small> : null)} />
       <div className="tab-body">
@@ -193,4 +203,27 @@ function DocsEditor({ text, onChange }: { text: string; onChange: (t: string) =>
       )}
     </div>
   );
+}
+
+/**
+ * What the file has that requests do not (a typo: `hedaers:`), as `ferry run` says it: asked for
+ * again as the draft changes, once typing pauses. A draft the format refuses: Save says why.
+ */
+function useRequestNotices(request: RequestFile, path: string | null | undefined): string[] {
+  const [notices, setNotices] = useState<string[]>([]);
+  useEffect(() => {
+    if (!path) return setNotices([]);
+    let current = true;
+    const timer = window.setTimeout(() => {
+      api.post<{ notices: string[] }>('/api/request/notices', { path, request }).then(
+        (answer) => { if (current) setNotices(answer.notices); },
+        () => { if (current) setNotices([]); },
+      );
+    }, NOTICES_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [request, path]);
+  return notices;
 }
