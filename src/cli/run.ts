@@ -353,6 +353,8 @@ async function startAutoServers(
     ctx.output.err(`Started server ${server.id} at ${server.url}`);
     const exposed = handle.exposed.find((notice) => notice.server === server.id);
     if (exposed) ctx.output.err(`ferry: ${exposed.message}`);
+    const fields = handle.unknownFields.find((notice) => notice.server === server.id);
+    if (fields) ctx.output.err(`ferry: ${fields.message}`);
   }
   if (handle.servers.length === 0 && handle.failures.length === 0) ctx.output.err(noAutoStartServer(ws));
   return handle;

@@ -106,7 +106,8 @@ export async function serveUntil(
   }
   printStarted(handle, output, json, handle.environment);
   // A misspelt field (`rotues:`) is kept but does nothing: one line per file read, as `ferry run` says it.
-  for (const notice of unknownFieldNotices(ws, handle.servers)) {
+  const workspaceFields = unknownFieldsWarning('workspace', 'ferry.yaml', ws.file);
+  for (const notice of [...(workspaceFields ? [{ level: 'warning' as const, message: workspaceFields }] : []), ...handle.unknownFields]) {
     if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
     else output.err(c.yellow(`ferry: ${notice.message}`));
   }
@@ -140,15 +141,3 @@ function printStarted(handle: ServersHandle, output: Output, json: boolean, envi
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
 }
 
-/** `ferry.yaml`'s and each started server file's fields that the format does not have (docs/workspace.md). */
-function unknownFieldNotices(ws: Workspace, started: ServersHandle['servers']): Array<{ server?: string; level: 'warning'; message: string }> {
-  const notices: Array<{ server?: string; level: 'warning'; message: string }> = [];
-  const workspace = unknownFieldsWarning('workspace', 'ferry.yaml', ws.file);
-  if (workspace) notices.push({ level: 'warning', message: workspace });
-  for (const server of started) {
-    const entry = ws.servers.find((s) => s.id === server.id);
-    const message = entry && unknownFieldsWarning('server', entry.file, entry.value);
-    if (message) notices.push({ server: server.id, level: 'warning', message });
-  }
-  return notices;
-}

@@ -9,7 +9,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ServerFile } from '../model/index.js';
-import { deepEqual } from '../model/index.js';
+import { deepEqual, unknownFieldsWarning } from '../model/index.js';
 import { formatWarning, readResource } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { type KindInstance, loadServerKind, SERVER_KIND_MODULES, type ServerKindTable } from './kinds/index.js';
@@ -75,6 +75,8 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${current.listener.url}).`);
       const exposed = exposureWarning(entry.file, next);
       if (exposed) notify('warning', exposed);
+      const unknown = unknownFieldsWarning('server', entry.file, next);
+      if (unknown) notify('warning', unknown);
     } catch (error) {
       const message = error instanceof ServerError ? error.message : `${entry.file}: ${(error as Error).message}`;
       notify('warning', `${message} — the server keeps its previous settings.`);

@@ -11,6 +11,7 @@ import { RunError } from '../variables/errors.js';
 import type { Workspace } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { exposureWarning } from './exposure.js';
+import { unknownFieldsWarning } from '../model/index.js';
 import { startServers, type ServersHandle, type StartServersOptions } from './start-servers.js';
 import type { ServerNotice } from './types.js';
 
@@ -33,6 +34,8 @@ export interface WorkspaceServers extends ServersHandle {
   environment: string | undefined;
   /** One warning per started server that other devices can reach (host 0.0.0.0), in server order. */
   exposed: ServerNotice[];
+  /** One warning per started server whose file has fields servers do not have (a typo: `http.rotues`), in server order. */
+  unknownFields: ServerNotice[];
 }
 
 /** Throws a ServerError (before anything starts) for an unknown or unreadable environment. */
@@ -64,5 +67,11 @@ export async function startWorkspaceServers(workspace: Workspace, options: Works
     const message = exposureWarning(`servers/${server.id}.yaml`, server.config);
     if (message) exposed.push({ server: server.id, level: 'warning', message });
   }
-  return Object.assign(handle, { environment, exposed });
+  const unknownFields: ServerNotice[] = [];
+  for (const server of handle.servers) {
+    const file = workspace.servers.find((entry) => entry.id === server.id)?.file ?? `servers/${server.id}.yaml`;
+    const message = unknownFieldsWarning('server', file, server.config);
+    if (message) unknownFields.push({ server: server.id, level: 'warning', message });
+  }
+  return Object.assign(handle, { environment, exposed, unknownFields });
 }

@@ -235,12 +235,14 @@ describe('ferry run --start-servers', () => {
   it("starts the workspace's autoStart servers for the run and stops them after", async () => {
     const ws = await workspace();
     const port = await closedPort();
-    await ws.write('servers/mock.yaml', { name: 'Mock', port, autoStart: true, http: { routes: [{ path: '/ok', body: 'mocked' }] } });
+    await ws.write('servers/mock.yaml', { name: 'Mock', port, autoStart: true, http: { routes: [{ path: '/ok', body: 'mocked', stauts: 201 }] } });
     await ws.write('requests/mock.yaml', { name: 'mock', url: `http://127.0.0.1:${port}/ok`, scripts: { postResponse: "pm.test('mocked', () => pm.expect(pm.response.text()).to.eql('mocked'));" } });
     const result = await ferry(['-w', ws.root, 'run', 'mock', '--start-servers', '-r', 'json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).results[0]).toMatchObject({ status: 200, passed: true });
     expect(result.stderr).toMatch(/Started server mock at http:\/\/127\.0\.0\.1:\d+/);
+    // A misspelt field of the server file does nothing, and is said once (docs/servers.md).
+    expect(result.stderr).toContain('ferry: servers/mock.yaml: fields that servers do not have are ignored: http.routes[0].stauts (did you mean status?).');
     // Stopped after the run: the port is free again.
     const after = await ferry(['-w', ws.root, 'run', 'mock', '-r', 'json']);
     expect(JSON.parse(after.stdout).results[0].error).toMatch(/connection refused/);

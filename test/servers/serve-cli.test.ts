@@ -199,6 +199,16 @@ describe('ferry serve', () => {
     ]);
     stop2();
     expect(await done2).toBe(0);
+    // An edit while serving that brings a misspelt field: said once the new settings apply.
+    const watching = capture();
+    let stop3!: () => void;
+    const done3 = serveUntil(await openWorkspace(root), ['events'], { var: [], watch: true }, watching.output, new Promise((r) => (stop3 = r)));
+    await eventually(async () => watching.out.length > 0);
+    await writeServer(root, 'events', { name: 'Events', kind: 'sse', sse: { events: [], intervalMz: 5 } });
+    await eventually(async () => watching.err.some((l) => l.includes('intervalMz')));
+    expect(watching.err.filter((l) => l.includes('intervalMz'))).toEqual(['ferry: servers/events.yaml: fields that servers do not have are ignored: sse.intervalMz (did you mean intervalMs?).']);
+    stop3();
+    expect(await done3).toBe(0);
   });
 
   it('refuses a bad --var and ends with 1 when nothing can start', async () => {
