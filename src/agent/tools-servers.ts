@@ -80,7 +80,8 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
         return {
           id: started.id, name: started.name, kind: started.kind, url: started.url, port: started.port,
           ...(handle.environment ? { environment: handle.environment } : {}),
-          ...(handle.exposed.length ? { warnings: handle.exposed.map((n) => n.message) } : {}),
+          // What ferry serve prints on starting it: exposure beyond this computer, misspelt fields.
+          ...(handle.exposed.length + handle.unknownFields.length ? { warnings: [...handle.exposed, ...handle.unknownFields].map((n) => n.message) } : {}),
         };
       }),
   );

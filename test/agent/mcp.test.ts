@@ -562,6 +562,18 @@ describe('ferry mcp', () => {
     expect(closed).toBe('closed');
   });
 
+  it('start_server names misspelt fields of the server file among its warnings, as ferry serve prints them', async () => {
+    await write('servers/typo.yaml', { name: 'Typo', port: 0, http: { routes: [], rotues: [] } });
+    try {
+      const typo = await call('start_server', { id: 'typo' });
+      expect(typo.isError).toBe(false);
+      expect(typo.json.warnings).toEqual([expect.stringMatching(/^servers\/typo\.yaml: fields that servers do not have are ignored: http\.rotues \(did you mean (http\.)?routes\?\)\.$/)]);
+      expect((await call('stop_server', { id: 'typo' })).isError).toBe(false);
+    } finally {
+      await fs.rm(path.join(root, 'servers', 'typo.yaml'));
+    }
+  });
+
   it('two start_server calls at once for one server start it once (an agent calls tools in parallel)', async () => {
     const both = await Promise.all([call('start_server', { id: 'mock' }), call('start_server', { id: 'mock' })]);
     const refused = both.filter((r) => r.isError);
