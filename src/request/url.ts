@@ -63,6 +63,12 @@ export function applyPathParams(url: string, params: readonly KeyValue[], fill: 
 export function finalUrl(url: string, where: string, what = 'an HTTP request', schemes: readonly string[] = ['http', 'https'], face: Face = 'cli'): URL {
   const trimmed = url.trim();
   if (trimmed === '') throw new PrepareError(`${where}: the URL is empty; give the address to send to.`);
+  // `ht!tp://x` has a scheme that is not one (a scheme is a letter, then letters, digits, + - .):
+  // adding `http://` in front would send it to a host named `ht!tp`.
+  const badScheme = /^([^/?#:]*):[/\\]{2}/.exec(trimmed);
+  if (badScheme && !SCHEME.test(trimmed) && !/\{\{/.test(badScheme[1]!)) {
+    throw new PrepareError(`${where}: url "${trimmed}" is not a valid URL: "${badScheme[1]}" is not a scheme; begin it with ${schemeList(schemes).replace(/^an? /, '')}.`);
+  }
   const withScheme = SCHEME.test(trimmed) ? trimmed : `${schemes[0]}://${trimmed}`;
   let parsed: URL;
   try {

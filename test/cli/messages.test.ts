@@ -87,6 +87,16 @@ describe('ferry messages', () => {
     expect(result.stderr).toContain('No server "nope": there is no servers/nope.yaml.');
   });
 
+  it('a URL with an invalid scheme (ht!tp://) is not a valid URL, not an unknown host', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws, 'requests', 'Bad.yaml'), 'name: Bad\nurl: "ht!tp://x/y"\n');
+    const result = await ferry(['run', 'Bad'], ws);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('unknown host');
+    expect(result.stdout).toContain('requests/Bad.yaml: url "ht!tp://x/y" is not a valid URL: "ht!tp" is not a scheme; begin it with http:// or https://.');
+  });
+
   it('run of a broken request file: its error, and no line of blanks where the method and URL go', async () => {
     await isolatedDataDir();
     const ws = await workspace();
