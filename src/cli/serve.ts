@@ -3,7 +3,7 @@
  * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
  */
 import type { Command } from 'commander';
-import { DEFAULT_TRAFFIC_CAPACITY, ServerError, startWorkspaceServers, type ServersHandle, TrafficLog } from '../servers/index.js';
+import { DEFAULT_TRAFFIC_CAPACITY, hasServer, ServerError, serverIdOf, startWorkspaceServers, unknownServerMessage, type ServersHandle, TrafficLog } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { unknownFieldsWarning } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -66,6 +66,11 @@ export async function serveUntil(
   } catch (error) {
     if (error instanceof VarOptionError) throw new CliError(error.message);
     throw error;
+  }
+  // Only names that match no file under servers/: bad usage (exit 2), refused before anything
+  // else is said (the environment in use) or started, as `ferry run NOPE` is.
+  if (ids.length > 0 && ids.every((id) => !hasServer(ws, serverIdOf(id)))) {
+    throw new CliError([...new Set(ids.map(serverIdOf))].map((id) => unknownServerMessage(ws, id)).join('\nferry: '));
   }
   const c = paint(output);
   const json = options.json === true;

@@ -4,7 +4,7 @@
  * server files and a bounded traffic log of one record shape for every kind.
  */
 export { startServer, type ServerEntry } from './server.js';
-export { hasServer, startServers, unknownServerMessage, type ServersHandle, type ServerFailure, type StartServersOptions } from './start-servers.js';
+export { hasServer, serverIdOf, startServers, unknownServerMessage, type ServersHandle, type ServerFailure, type StartServersOptions } from './start-servers.js';
 export { startWorkspaceServers, type WorkspaceServers, type WorkspaceServersOptions } from './workspace-servers.js';
 export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, plainRecord, type TrafficListener } from './traffic.js';
 export { ServerError } from './errors.js';

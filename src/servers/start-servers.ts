@@ -48,6 +48,11 @@ export function hasServer(workspace: Workspace, id: string): boolean {
   return workspace.servers.some((entry) => entry.id === id) || brokenServers(workspace).has(id);
 }
 
+/** The server id a name given on the command line stands for: `mock`, `mock.yaml` and `servers/mock.yaml` are `mock`. */
+export function serverIdOf(name: string): string {
+  return name.replace(/\.ya?ml$/, '').replace(/^servers\//, '');
+}
+
 /** What to say of an id that names no server file: what there is instead. */
 export function unknownServerMessage(workspace: Workspace, id: string): string {
   const known = [...workspace.servers.map((entry) => entry.id), ...brokenServers(workspace).keys()];
@@ -62,7 +67,7 @@ export async function startServers(workspace: Workspace, options: StartServersOp
 
   let wanted: string[];
   if (options.ids && options.ids.length > 0) {
-    wanted = [...new Set(options.ids.map((id) => id.replace(/\.ya?ml$/, '').replace(/^servers\//, '')))];
+    wanted = [...new Set(options.ids.map(serverIdOf))];
   } else {
     wanted = [...workspace.servers.map((e) => e.id), ...broken.keys()];
   }

@@ -87,6 +87,18 @@ describe('ferry messages', () => {
     expect(result.stderr).toContain('No server "nope": there is no servers/nope.yaml.');
   });
 
+  it('serve of an unknown server refuses first: no "using environment" line before the refusal', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    expect((await ferry(['env', 'new', 'Local'], ws)).code).toBe(0);
+    expect((await ferry(['env', 'use', 'Local'], ws)).code).toBe(0);
+    const result = await ferry(['serve', 'nope'], ws);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toContain('using environment');
+    expect(result.stderr).toMatch(/^ferry: No server "nope"/);
+  });
+
   it('a URL with an invalid scheme (ht!tp://) is not a valid URL, not an unknown host', async () => {
     await isolatedDataDir();
     const ws = await workspace();
