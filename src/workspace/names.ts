@@ -18,7 +18,7 @@ const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|co
 
 /** Why a display name is not allowed, or undefined when it is fine. */
 export function checkDisplayName(name: unknown): string | undefined {
-  if (typeof name !== 'string' || name.trim() === '') return 'A name cannot be empty.';
+  if (typeof name !== 'string' || name.trim() === '') return `A name cannot be empty; give a name of 1 to ${MAX_NAME_LENGTH} characters.`;
   if ([...name].length > MAX_NAME_LENGTH) {
     return `A name can have at most ${MAX_NAME_LENGTH} characters; this one has ${[...name].length}.`;
   }

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { formatFieldPath, parseFolderSummary, parseRequestSummary, parseResource, type FieldProblem, type FolderSummary, type RequestSummary, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
-import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
+import { checkDisplayName } from './names.js';
 import type { Warning } from './types.js';
 import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
@@ -87,7 +87,7 @@ function nameWarning(kind: ResourceKind, value: unknown, text: string, relative:
   if (!problem) return undefined;
   const parsed = parseYaml(text);
   const position = parsed.ok ? positionOf(parsed.parsed, ['name']) : { line: 1, column: 1 };
-  return { file: relative, ...position, message: `name: ${problem} The file is read as it is; give it a name of 1 to ${MAX_NAME_LENGTH} characters.` };
+  return { file: relative, ...position, message: `name: ${problem} The file is read as it is.` }; // the problem says what to give
 }
 
 /**

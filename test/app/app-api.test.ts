@@ -104,7 +104,7 @@ describe('ferry app API', () => {
     const listed = (await client.call('GET', '/api/workspace')).body as { environments: { id: string; name: string }[] };
     expect(listed.environments).toContainEqual(expect.objectContaining({ id: 'QA-EU', name: 'QA/EU' }));
     for (const [route, body, message] of [
-      ['/api/environments', { name: ' ' }, 'A name cannot be empty.'],
+      ['/api/environments', { name: ' ' }, 'A name cannot be empty; give a name of 1 to 200 characters.'],
       ['/api/environments', { name: 'x'.repeat(201) }, 'at most 200 characters'],
       ['/api/environments/rename', { id: 'nope', name: 'X' }, 'No environment "nope"'],
       ['/api/environments/delete', { id: 'nope' }, 'No environment "nope"'],

@@ -470,7 +470,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     // The reloaded page has the edit saved while it was leaving (the file's version, taken from disk).
     await expect.poll(() => page.getByLabel('URL').inputValue()).toContain('typed-just-before-reload');
     await page.getByLabel('Request name').fill('');
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty.' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty; give a name of 1 to 200 characters.' }).count()).toBe(1);
     await page.getByLabel('Request name').fill('Named again');
     await waitForFile(req('Named again.yaml'), (t) => t.includes('name: Named again'));
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(0);
@@ -478,7 +478,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
 
   it('a notice closes from the keyboard too: its × is a button', async () => {
     await page.getByLabel('Request name').fill('');
-    const notice = page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty.' });
+    const notice = page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty; give a name of 1 to 200 characters.' });
     await expect.poll(() => notice.count()).toBe(1);
     const close = notice.getByRole('button', { name: 'Close the notice' });
     await close.focus();

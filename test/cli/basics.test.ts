@@ -155,7 +155,7 @@ describe('ferry basics', () => {
     const parent = await tempDir();
     const empty = await ferry(['init', path.join(parent, 'a'), '--name', '']);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toBe('ferry: The workspace name is not allowed: A name cannot be empty.\n');
+    expect(empty.stderr).toBe('ferry: The workspace name is not allowed: A name cannot be empty; give a name of 1 to 200 characters.\n');
     const long = await ferry(['init', path.join(parent, 'b'), '--name', 'n'.repeat(201)]);
     expect(long.code).toBe(2);
     expect(long.stderr).toMatch(/at most 200 characters; this one has 201/);

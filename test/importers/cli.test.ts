@@ -163,7 +163,7 @@ describe('ferry import', () => {
     // --name is checked before anything is read, the same for every kind of import.
     for (const args of [['--curl', 'curl http://127.0.0.1:1/'], [path.join(CORPUS, 'postman/v20-hawk-auth.postman_collection.json')]]) {
       const empty = await ferry(['-w', ws, 'import', ...args, '--name', ' ']);
-      expect([empty.code, empty.stderr]).toEqual([2, 'ferry: --name: A name cannot be empty.\n']);
+      expect([empty.code, empty.stderr]).toEqual([2, 'ferry: --name: A name cannot be empty; give a name of 1 to 200 characters.\n']);
       const long = await ferry(['-w', ws, 'import', ...args, '--name', 'n'.repeat(201)]);
       expect([long.code, long.stderr]).toEqual([2, 'ferry: --name: A name can have at most 200 characters; this one has 201.\n']);
     }

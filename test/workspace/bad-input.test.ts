@@ -181,7 +181,7 @@ describe('bad input: each a clear message while the rest opens', () => {
 
   it('empty and 201-character names are refused and nothing is written', async () => {
     const root = await workspace();
-    await expect(createRequest(root, '', request(' '))).rejects.toThrow('A name cannot be empty.');
+    await expect(createRequest(root, '', request(' '))).rejects.toThrow('A name cannot be empty; give a name of 1 to 200 characters.');
     await expect(createRequest(root, '', request('n'.repeat(201)))).rejects.toThrow(/at most 200 characters/);
     await expect(renameFolder(root, '', '')).rejects.toThrow(/cannot be empty/);
     expect(await fs.readdir(path.join(root, 'requests')).catch(() => [])).toEqual([]);

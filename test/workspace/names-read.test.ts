@@ -48,8 +48,8 @@ describe('names in hand-edited files', () => {
     const ws = await openWorkspace(root);
     const warnings = byFile(ws.warnings);
     expect(warnings.get('ferry.yaml')).toMatchObject({ line: 3, message: expect.stringContaining('A name can have at most 200 characters; this one has 201.') });
-    expect(warnings.get('environments/blank.yaml')).toMatchObject({ line: 1, message: 'name: A name cannot be empty. The file is read as it is; give it a name of 1 to 200 characters.' });
-    expect(warnings.get('servers/blank.yaml')?.message).toContain('A name cannot be empty.');
+    expect(warnings.get('environments/blank.yaml')).toMatchObject({ line: 1, message: 'name: A name cannot be empty; give a name of 1 to 200 characters. The file is read as it is.' });
+    expect(warnings.get('servers/blank.yaml')?.message).toContain('A name cannot be empty; give a name of 1 to 200 characters.');
     expect(warnings.get('loadtests/long.yaml')?.message).toContain('this one has 201');
     expect(warnings.has('environments/fine.yaml')).toBe(false);
     // Still read, as written.
@@ -63,11 +63,11 @@ describe('names in hand-edited files', () => {
     const warnings = byFile(ws.warnings);
     expect(warnings.get('requests/Empty.yaml')).toEqual({
       file: 'requests/Empty.yaml', line: 2, column: 7,
-      message: 'name: A name cannot be empty. The file is read as it is; give it a name of 1 to 200 characters.',
+      message: 'name: A name cannot be empty; give a name of 1 to 200 characters. The file is read as it is.',
     });
-    expect(warnings.get('requests/Blank.yaml')?.message).toContain('A name cannot be empty.');
+    expect(warnings.get('requests/Blank.yaml')?.message).toContain('A name cannot be empty; give a name of 1 to 200 characters.');
     expect(warnings.get('requests/Long.yaml')).toMatchObject({ line: 2, message: expect.stringContaining('A name can have at most 200 characters; this one has 201.') });
-    expect(warnings.get('requests/Unnamed/_folder.yaml')?.message).toContain('A name cannot be empty.');
+    expect(warnings.get('requests/Unnamed/_folder.yaml')?.message).toContain('A name cannot be empty; give a name of 1 to 200 characters.');
     expect(warnings.get('requests/Huge/_folder.yaml')?.message).toContain('this one has 5000');
     for (const fine of ['requests/At200.yaml', 'requests/Astral.yaml', 'requests/Plain/_folder.yaml', 'requests/Unnamed/Inner.yaml']) expect(warnings.has(fine), fine).toBe(false);
     expect(ws.warnings).toHaveLength(5);
@@ -98,7 +98,7 @@ describe('names in hand-edited files', () => {
       child.on('exit', () => (clearTimeout(timer), resolve(text)));
     });
     expect(out).toMatch(/GET\s+\s+Empty\.yaml/);
-    expect(out).toContain('requests/Empty.yaml:2:7: name: A name cannot be empty. The file is read as it is; give it a name of 1 to 200 characters.');
+    expect(out).toContain('requests/Empty.yaml:2:7: name: A name cannot be empty; give a name of 1 to 200 characters. The file is read as it is.');
     expect(out).toContain('requests/Long.yaml:2:7: name: A name can have at most 200 characters; this one has 201.');
   }, 60_000);
 });

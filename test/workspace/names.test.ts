@@ -58,8 +58,8 @@ describe('file names from display names (2.1.4)', () => {
   });
 
   it('refuses empty names and names over 200 characters', () => {
-    expect(checkDisplayName('')).toMatch(/cannot be empty/);
-    expect(checkDisplayName('   ')).toMatch(/cannot be empty/);
+    expect(checkDisplayName('')).toBe('A name cannot be empty; give a name of 1 to 200 characters.');
+    expect(checkDisplayName('   ')).toBe('A name cannot be empty; give a name of 1 to 200 characters.');
     expect(checkDisplayName('a'.repeat(201))).toMatch(/at most 200 characters; this one has 201/);
     expect(checkDisplayName('a'.repeat(200))).toBeUndefined();
   });

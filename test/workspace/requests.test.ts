@@ -213,6 +213,6 @@ describe('environments, servers and load tests', () => {
     expect(ws.environments.map((e) => e.id).sort()).toEqual(['Production', 'Staging- EU 2']);
     expect(ws.servers.map((s) => [s.id, s.value.name])).toEqual([['Mock', 'Other']]);
     expect(ws.loadtests).toEqual([]);
-    await expect(createEntry(root, 'environment', { ...env.value, name: '' })).rejects.toThrow('A name cannot be empty.');
+    await expect(createEntry(root, 'environment', { ...env.value, name: '' })).rejects.toThrow('A name cannot be empty; give a name of 1 to 200 characters.');
   });
 });
