@@ -37,7 +37,7 @@ export function registerCookies(program: Command, ctx: CliContext): void {
         ctx.output.out(domain === undefined ? 'No cookies. Requests that get Set-Cookie answers fill the jar.' : `No cookies for ${domain}.`);
         return;
       }
-      printCookies(listed, ctx);
+      await printCookies(listed, ctx);
     });
 
   cookies
@@ -75,12 +75,20 @@ async function withJar<T>(command: Command, ctx: CliContext, save: boolean, use:
   return result;
 }
 
-function printCookies(listed: readonly CookieInfo[], ctx: CliContext): void {
+async function printCookies(listed: readonly CookieInfo[], ctx: CliContext): Promise<void> {
   const c = paint(ctx.output);
-  const width = Math.max(...listed.map((k) => k.domain.length + k.path.length));
-  for (const k of listed) {
+  const rows = listed.map((k) => {
     const value = k.value.length > VALUE_CHARS ? `${k.value.slice(0, VALUE_CHARS)}…` : k.value;
     const flags = [k.expires ? `expires ${k.expires}` : 'session', k.secure ? 'secure' : '', k.httpOnly ? 'httpOnly' : '', k.sameSite ? `sameSite=${k.sameSite}` : ''].filter(Boolean).join(', ');
-    ctx.output.out(`${`${k.domain}${k.path}`.padEnd(width)}  ${c.bold(k.name)}=${value}  ${c.dim(flags)}`);
+    return { where: `${k.domain}${k.path}`, name: k.name, pair: `${k.name}=${value}`, flags };
+  });
+  // Columns by display width, as `ferry ls` lines them up; string-width only when some text needs it.
+  const texts = rows.flatMap((r) => [r.where, r.pair]);
+  const width: (text: string) => number = texts.every((t) => /^[\x20-\x7e]*$/.test(t)) ? (t) => t.length : (await import('string-width')).default;
+  const whereWidth = Math.max(...rows.map((r) => width(r.where)));
+  const pairWidth = Math.max(...rows.map((r) => width(r.pair)));
+  for (const r of rows) {
+    const pair = `${c.bold(r.name)}${r.pair.slice(r.name.length)}`;
+    ctx.output.out(`${r.where}${' '.repeat(whereWidth - width(r.where))}  ${pair}${' '.repeat(pairWidth - width(r.pair))}  ${c.dim(r.flags)}`);
   }
 }

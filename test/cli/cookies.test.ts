@@ -66,10 +66,16 @@ describe('ferry cookies', () => {
 
     const text = await ferryBin(['-w', ws, 'cookies', 'ls'], data);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/127\.0\.0\.1\/\s+sid=abc {2}session, httpOnly/);
-    expect(text.stdout).toMatch(/localhost\/app\s+theme=dark {2}session, sameSite=strict/);
+    expect(text.stdout).toMatch(/127\.0\.0\.1\/\s+sid=abc +session, httpOnly/);
+    expect(text.stdout).toMatch(/localhost\/app\s+theme=dark +session, sameSite=strict/);
     expect(text.stdout).toContain(`long=${'v'.repeat(60)}…  expires `); // cut in text
     expect(text.stdout).not.toContain(LONG);
+    // Every column lines up, as in `ferry ls`: name=value and the flags start at one column on every line.
+    const rows = text.stdout.trimEnd().split('\n').map((line) => /^(\S+)( +)(\S+)( +)(\S.*)$/.exec(line)!);
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map((r) => r[1]!.length + r[2]!.length)).size).toBe(1);
+    expect(new Set(rows.map((r) => r[1]!.length + r[2]!.length + r[3]!.length + r[4]!.length)).size).toBe(1);
+    expect(rows.map((r) => r[4]!.length)).toContain(2); // two spaces after the widest name=value
 
     const all = JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', '--json'], data)).stdout) as CookieInfo[];
     expect(all.map((c) => `${c.domain} ${c.name}`).sort()).toEqual(['127.0.0.1 long', '127.0.0.1 sid', 'localhost theme']);
