@@ -105,9 +105,7 @@ export async function serveUntil(
   if (handle.servers.length === 0) {
     output.err(handle.failures.length > 0 ? 'ferry: No server could start.' : 'ferry: This workspace has no servers to start (add one under servers/).');
     await handle.stop();
-    // Only names that match no file under servers/ were given: bad usage, as `ferry run NOPE` (exit 2).
-    const onlyUnknownIds = handle.failures.length > 0 && handle.failures.every((f) => f.unknown === true);
-    return onlyUnknownIds ? EXIT.usage : EXIT.failed;
+    return EXIT.failed; // only unknown names were refused above, as bad usage
   }
   printStarted(handle, output, json, handle.environment);
   // A misspelt field (`rotues:`) is kept but does nothing: one line per file read, as `ferry run` says it.
