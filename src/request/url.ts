@@ -67,7 +67,7 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   // adding `http://` in front would send it to a host named `ht!tp`.
   const badScheme = /^([^/?#:]*):[/\\]{2}/.exec(trimmed);
   if (badScheme && !SCHEME.test(trimmed) && !/\{\{/.test(badScheme[1]!)) {
-    throw new PrepareError(`${where}: url "${trimmed}" is not a valid URL: "${badScheme[1]}" is not a scheme; begin it with ${schemeList(schemes).replace(/^an? /, '')}.`);
+    throw new PrepareError(`${where}: url "${trimmed}" is not a valid URL: ${badScheme[1] === '' ? 'it has nothing before ://' : `"${badScheme[1]}" is not a scheme`}; begin it with ${schemeList(schemes).replace(/^an? /, '')}.`);
   }
   const withScheme = SCHEME.test(trimmed) ? trimmed : `${schemes[0]}://${trimmed}`;
   let parsed: URL;

@@ -24,6 +24,13 @@ describe('finalUrl', () => {
     expect(() => finalUrl('  ', 'r')).toThrow('r: the URL is empty; give the address to send to.');
   });
 
+  it('refuses a scheme that is not one (or none before ://) instead of sending to a host of that name', () => {
+    expect(() => finalUrl('ht tp://x', 'r')).toThrow('r: url "ht tp://x" is not a valid URL: "ht tp" is not a scheme; begin it with http:// or https://.');
+    expect(() => finalUrl('://x/y', 'r')).toThrow('r: url "://x/y" is not a valid URL: it has nothing before ://; begin it with http:// or https://.');
+    expect(() => finalUrl('w$s://x', 'r', 'a WebSocket request', ['ws', 'wss'])).toThrow('"w$s" is not a scheme; begin it with ws:// or wss://.');
+    expect(finalUrl('localhost:8080//x', 'r').href).toBe('http://localhost:8080//x');
+  });
+
   it('keeps placeholders as written for code export', () => {
     const { url, restore } = urlKeepingPlaceholders('{{baseUrl}}/users/{{id}}?q={{q}}', 'r');
     expect(restore(url.href)).toBe('{{baseUrl}}/users/{{id}}?q={{q}}');
