@@ -236,6 +236,45 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(await removed.getAttribute('title')).toBe('No longer in the API spec');
   });
 
+  it('the update preview says which new variable takes your value of a renamed one, and the source it records', async () => {
+    // The user gave petId a value; the next version (served at a URL) renames /pets/{petId} to /pets/{petNo}.
+    const envFile = path.join(ws.root, 'environments/Swagger Petstore.yaml');
+    const env = parse(await fs.readFile(envFile, 'utf8'));
+    env.variables = env.variables.map((v: { key: string; value?: string }) => (v.key === 'petId' ? { ...v, value: 'my-pet-7' } : v));
+    await fs.writeFile(envFile, stringify(env));
+    const v3 = parse(await fs.readFile(path.join(ws.root, 'specs/Swagger Petstore.yaml'), 'utf8'));
+    const op = v3.paths['/pets/{petId}'];
+    delete v3.paths['/pets/{petId}'];
+    for (const p of Object.values(op) as { parameters?: { name: string }[] }[]) for (const param of p.parameters ?? []) if (param.name === 'petId') param.name = 'petNo';
+    v3.paths['/pets/{petNo}'] = op;
+    const served = http.createServer((_req, res) => res.end(stringify(v3)));
+    await new Promise<void>((resolve) => served.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(served.address() as AddressInfo).port}/petstore-v3.yaml`;
+    try {
+      await page.getByRole('treeitem', { name: /Swagger Petstore/ }).click({ button: 'right' });
+      await page.getByRole('menuitem', { name: 'Update from API spec…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Update from API spec' });
+      await dialog.getByRole('button', { name: 'URL', exact: true }).click();
+      await dialog.getByLabel('Document URL').fill(url);
+      await dialog.getByRole('button', { name: 'Preview changes' }).click();
+      const plan = dialog.getByTestId('update-plan');
+      await expect.poll(() => plan.textContent()).toContain('Preview (nothing written yet)');
+      const text = (await plan.textContent()) ?? '';
+      expect(text).toContain('+ petNo (your value of petId)');
+      expect(await plan.getByTestId('update-source').textContent()).toContain(`The recorded source becomes ${url}`);
+      await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+      await expect.poll(() => plan.textContent()).toContain('Updated.');
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      expect(await fs.readFile(req('Swagger Petstore/_folder.yaml'), 'utf8')).toContain(`source: ${url}`);
+      expect(parse(await fs.readFile(envFile, 'utf8')).variables).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'petNo', value: 'my-pet-7' })]));
+    } finally {
+      const left = page.getByRole('dialog', { name: 'Update from API spec' });
+      if (await left.count()) await left.getByRole('button', { name: 'Close' }).click(); // a failure here must not block the next steps
+      served.closeAllConnections();
+      await new Promise<void>((resolve) => served.close(() => resolve()));
+    }
+  });
+
   it('edits the workspace variables: a secret goes to this computer, only its key to ferry.yaml', async () => {
     await page.getByRole('button', { name: 'Workspace variables' }).click();
     const dialog = page.getByRole('dialog', { name: 'Workspace variables' });

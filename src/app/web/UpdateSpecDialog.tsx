@@ -2,7 +2,8 @@
  * Update from API spec (spec 4.5) for a folder imported from an OpenAPI document: choose the new
  * version (where it was imported from, pre-filled; a URL; a file; pasted text), Preview changes
  * (nothing written): Added, Changed (the fields to update, and your edits that are kept: the
- * conflicts), No longer in the spec (kept, marked), new environment variables; then Update, Done.
+ * conflicts), No longer in the spec (kept, marked), new environment variables (a renamed path
+ * parameter's with "your value of" the old one), the recorded source when it changes; then Update, Done.
  */
 import { useEffect, useState } from 'react';
 import type { UpdatePreview } from '../shared/api.js';
@@ -122,12 +123,13 @@ function Plan({ plan }: { plan: UpdatePreview }) {
         <><h4>No longer in the spec (kept, marked) ({plan.removed.length})</h4><ul>{plan.removed.map((r) => <li key={r.path} className="removed">− {r.operation} {r.name} <span className="muted">{r.path}</span></li>)}</ul></>
       )}
       {plan.newVariables.length > 0 && (
-        <><h4>New environment variables in “{plan.environment}”{plan.createsEnvironment ? ' (a new environment)' : ''}</h4><ul>{plan.newVariables.map((k) => <li key={k} className="added">+ {k}</li>)}</ul></>
+        <><h4>New environment variables in “{plan.environment}”{plan.createsEnvironment ? ' (a new environment)' : ''}</h4><ul>{plan.newVariables.map((k) => <li key={k} className="added">+ {k}{plan.carriedVariables?.[k] !== undefined && <span className="muted"> (your value of {plan.carriedVariables[k]})</span>}</li>)}</ul></>
       )}
       {plan.updatedVariables.length > 0 && (
         <><h4>Environment variables updated in “{plan.environment}”</h4><ul>{plan.updatedVariables.map((k) => <li key={k}>~ {k}</li>)}</ul></>
       )}
       {plan.documentChanged && !plan.upToDate && <p className="muted">The kept document in specs/ is replaced by this version.</p>}
+      {plan.source !== undefined && !plan.upToDate && <p className="muted" data-testid="update-source">The recorded source becomes <code>{plan.source}</code> (where the next update reads the new version).</p>}
       {plan.notes.length > 0 && <ul className="notes">{plan.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
     </div>
   );
