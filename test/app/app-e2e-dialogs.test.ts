@@ -22,8 +22,10 @@ if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
 
 const CORPUS = path.resolve(import.meta.dirname, '../fixtures/corpus');
 
-function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
+function startEcho(): Promise<{ base: string; hits(): number; close(): Promise<void> }> {
+  let hits = 0;
   const server = http.createServer((req, res) => {
+    hits++;
     res.setHeader('content-type', 'application/json');
     if (req.url === '/health') res.setHeader('set-cookie', 'hc=ok-1; Path=/; HttpOnly');
     res.end(JSON.stringify({ method: req.method, url: req.url, answer: 'from-echo', token: req.headers['x-token'] ?? null }));
@@ -33,6 +35,7 @@ function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
       const { port } = server.address() as AddressInfo;
       resolve({
         base: `http://127.0.0.1:${port}`,
+        hits: () => hits,
         close: () => new Promise<void>((done) => {
           server.closeAllConnections();
           server.close(() => done());
@@ -436,6 +439,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
     // Nothing of the history went into the workspace.
     expect((await files(ws.root)).filter((f) => /history|results/.test(f))).toEqual([]);
+  });
+
+  it('Ctrl+Enter inside a dialog does not send the request behind it; closed, it sends again', async () => {
+    await page.getByRole('treeitem', { name: /Health/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');
+    await page.getByRole('button', { name: 'Workspace variables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
+    await dialog.getByLabel('Variable 1').focus();
+    const before = echo.hits();
+    try {
+      await page.keyboard.press('Control+Enter');
+      await page.waitForTimeout(400); // a send would reach the echo server well within this
+      expect(echo.hits()).toBe(before);
+    } finally {
+      await page.keyboard.press('Escape'); // closed even when the step fails, so the next steps can run
+    }
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => echo.hits()).toBe(before + 1);
   });
 
   it('asks before deleting a request or a folder by the names the tree shows, saying which file or directory goes', async () => {

@@ -13,6 +13,7 @@ import { fetchWorkspace, parentOf } from './tree.js';
 import { CodeDialog } from './CodeDialog.js';
 import { CommandPalette, type PaletteCommand } from './CommandPalette.js';
 import { CookiesDialog } from './CookiesDialog.js';
+import { modalDialogOpen } from './dialog-focus.js';
 import { EnvironmentDialog, NewEnvironmentDialog } from './EnvironmentDialog.js';
 import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
@@ -377,6 +378,7 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.key === 'Enter') {
+        if (modalDialogOpen()) return; // a dialog holds the keyboard: the request behind it is not sent
         e.preventDefault();
         void send();
       } else if (mod && e.key.toLowerCase() === 's') {

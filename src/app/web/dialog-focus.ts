@@ -48,3 +48,11 @@ export function useDialogFocus<T extends HTMLElement = HTMLDivElement>() {
   }, []);
   return ref;
 }
+
+/**
+ * Whether a modal dialog (one this hook holds: `aria-modal="true"`) is open: the page's own
+ * shortcuts that act on what is behind it (Ctrl/Cmd+Enter sends the open request) then do nothing.
+ */
+export function modalDialogOpen(): boolean {
+  return document.querySelector('[role="dialog"][aria-modal="true"]') !== null;
+}
