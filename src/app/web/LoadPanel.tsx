@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LivePoint, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
+import { useDraftNotices } from './draft-notices.js';
 import { ConflictBar } from './ConflictBar.js';
 import { useLeaveGuard } from './guarded-close.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
@@ -30,8 +31,6 @@ type Shown =
 
 /** Live points drawn at most: an hour of seconds (the server keeps as many). */
 const POINTS_DRAWN = 3600;
-/** The editor's notices are asked for once typing pauses this long. */
-const NOTICES_DELAY_MS = 300;
 
 /** `hidden`: closed, but kept (the app keeps the panel once opened, so closing it loses no draft and no run in progress). */
 /** `diskChanges` moves when workspace files change on disk (git, an editor): the open panel reads its list again. */
@@ -49,7 +48,6 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const [shown, setShown] = useState<Shown | null>(null);
   const [busy, setBusy] = useState(false);
   /** What a run of the draft would say before it runs (scripts not run, fields load tests do not have), as the user edits. */
-  const [draftNotices, setDraftNotices] = useState<string[]>([]);
   const runRef = useRef<RunState | null>(null);
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
@@ -98,22 +96,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (!hidden) void loadList();
   }, [hidden, diskChanges]);
 
-  useEffect(() => {
-    // Asked again as the draft changes (and when files change on disk: a request may have gained a script); nothing runs.
-    if (!selected || !draft || hidden) return setDraftNotices([]);
-    let current = true;
-    const timer = window.setTimeout(() => {
-      api.post<{ notices: string[] }>('/api/loadtest/notices', { id: selected, loadTest: draft }).then(
-        (answer) => { if (current) setDraftNotices(answer.notices); },
-        // A draft the format refuses: Save says why; no notices meanwhile.
-        () => { if (current) setDraftNotices([]); },
-      );
-    }, NOTICES_DELAY_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [selected, draft, hidden, diskChanges]);
+  // Asked again as the draft changes (and when files change on disk: a request may have gained a script); nothing runs.
+  const draftNotices = useDraftNotices('/api/loadtest/notices', selected && draft && !hidden ? { id: selected, loadTest: draft } : undefined, [selected, draft, hidden, diskChanges]);
 
   useEffect(() => {
     return onLoadEvent(({ runId, event }) => {

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api } from './api.js';
+import { useDraftNotices } from './draft-notices.js';
 import type { RequestFile, TokenResponse } from '../shared/api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
@@ -18,9 +19,6 @@ import { urlPlaceholder, useKinds, useSettingsFields, withKind } from './kinds.j
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const TABS = ['Options', 'Params', 'Headers', 'Body', 'Auth', 'Settings', 'Scripts', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
-
-/** The editor's notices (fields requests do not have) are asked for once typing pauses this long. */
-const NOTICES_DELAY_MS = 300;
 
 interface Props {
   request: RequestFile;
@@ -210,20 +208,5 @@ function DocsEditor({ text, onChange }: { text: string; onChange: (t: string) =>
  * again as the draft changes, once typing pauses. A draft the format refuses: Save says why.
  */
 function useRequestNotices(request: RequestFile, path: string | null | undefined): string[] {
-  const [notices, setNotices] = useState<string[]>([]);
-  useEffect(() => {
-    if (!path) return setNotices([]);
-    let current = true;
-    const timer = window.setTimeout(() => {
-      api.post<{ notices: string[] }>('/api/request/notices', { path, request }).then(
-        (answer) => { if (current) setNotices(answer.notices); },
-        () => { if (current) setNotices([]); },
-      );
-    }, NOTICES_DELAY_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [request, path]);
-  return notices;
+  return useDraftNotices('/api/request/notices', path ? { path, request } : undefined, [request, path]);
 }
