@@ -10,6 +10,7 @@ import { appendFileSync, createReadStream, lstatSync, mkdtempSync, readdirSync, 
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessAlive } from '../support/process-alive.js';
 
 /** Characters a spool holds in memory before they are appended to its file. */
 const FLUSH_CHARS = 64 * 1024;
@@ -53,7 +54,7 @@ export function removeOrphans(tmp: string): void {
   }
   for (const name of names) {
     const pid = Number(/^ferry-report-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || isProcessAlive(pid)) continue;
     const folder = path.join(tmp, name);
     try {
       const stat = lstatSync(folder);
@@ -61,16 +62,6 @@ export function removeOrphans(tmp: string): void {
     } catch {
       // Gone already, or not ours to remove: a leftover is no reason to fail a run.
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists (another user's).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
