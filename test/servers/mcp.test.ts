@@ -1,4 +1,5 @@
 /** The MCP server against the SDK client (Streamable HTTP and HTTP+SSE) and the MCP Inspector CLI. */
+import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -181,4 +182,52 @@ describe('MCP server', () => {
       expect(toolsChanged).toHaveLength(1);
     });
   }
+  it('answers a legacy HTTP+SSE POST it cannot take (not JSON, over 4 MB) once, and nothing of its body is run afterwards (raw fetch, then the SDK client)', async () => {
+    const { server, handle } = await mcpServer();
+    const stop = new AbortController();
+    const stream = await fetch(`${server!.url}/sse`, { signal: stop.signal });
+    const reader = stream.body!.getReader();
+    let events = '';
+    const read = async () => {
+      for (let i = 0; i < 20; i++) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        events += new TextDecoder().decode(value);
+      }
+    };
+    void read().catch(() => {});
+    await eventually(async () => /data: (\/messages\S+)/.test(events));
+    const endpoint = `${server!.url}${/data: (\/messages\S+)/.exec(events)![1]}`;
+    try {
+      const notJson = await fetch(endpoint, { method: 'POST', body: '{bad', headers: { 'content-type': 'application/json' } });
+      expect(notJson.status).toBe(400);
+      expect(await notJson.json()).toMatchObject({ error: { code: -32700 } });
+      // Over 4 MB: refused with 413 as the last byte of the limit passes; what follows is a whole
+      // JSON-RPC call, which the SDK's own handler read and ran when it was called after the 413.
+      const call = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'echo_all', arguments: {} } }));
+      const padding = Buffer.alloc(4 * 1024 * 1024 + 1, 0x20);
+      const raw = net.connect(server!.port, '127.0.0.1');
+      raw.on('error', () => {});
+      let answer = '';
+      raw.on('data', (c: Buffer) => (answer += c.toString('latin1')));
+      await new Promise((r) => raw.once('connect', r));
+      const target = new URL(endpoint);
+      raw.write(`POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${padding.length + call.length}\r\n\r\n`);
+      raw.write(padding);
+      await eventually(async () => answer.startsWith('HTTP/1.1 413'));
+      raw.write(call);
+      await new Promise((r) => setTimeout(r, 500));
+      raw.destroy();
+      expect(handle.traffic.recent().map((r) => r.summary)).not.toContain('tools/call echo_all → ok');
+      expect(events).not.toContain('"id":77');
+      // The session still takes good messages, and the SDK client's own session works.
+      const ping = await fetch(endpoint, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }), headers: { 'content-type': 'application/json' } });
+      expect(ping.status).toBe(202);
+      await eventually(async () => events.includes('"id":5'));
+      const client = await connectClient(server!.url, 'sse');
+      expect(await client.callTool({ name: 'echo_all', arguments: { a: 1 } })).toMatchObject({ content: [{ text: 'args={"a":1} in dev' }] });
+    } finally {
+      stop.abort();
+    }
+  });
 });

@@ -144,7 +144,11 @@ class McpKind implements HttpKindInstance {
     if (url.pathname === MESSAGES_PATH && req.method === 'POST') {
       const transport = this.#legacy.get(url.searchParams.get('sessionId') ?? '');
       if (transport === undefined) return this.#plain(res, 404, 'No such MCP session: open one with GET /sse first.\n');
-      return transport.handlePostMessage(req, res, await this.#json(req, res));
+      // Not JSON, or too big: answered (400, 413) and done. Handed on undefined, the SDK read the
+      // body again itself: the rest of a refused one, which it ran when that was a whole message.
+      const body = await this.#json(req, res);
+      if (body === undefined) return;
+      return transport.handlePostMessage(req, res, body);
     }
     this.#plain(res, 404, `This is an MCP server: Streamable HTTP on ${this.#path}, HTTP+SSE on ${SSE_PATH}.\n`);
   }
