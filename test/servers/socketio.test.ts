@@ -1,5 +1,6 @@
 /** The Socket.IO server against socket.io-client 4 on 127.0.0.1, over both transports. */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { io as connectClient, type Socket } from 'socket.io-client';
@@ -215,6 +216,38 @@ describe('Socket.IO server', () => {
     expect(record?.detail.preview).toBe('forced close (more than 8 MB waited unsent: the client does not read what it is sent)');
     expect(server.openStreams()).toBe(0);
     raw.destroy();
+  });
+
+  it('drops the TCP connection at once when it disconnects a socket.io-client that does not read, not when the WebSocket close handshake times out 30 s later', async () => {
+    const { server, handle, url } = await ioServer({});
+    // The client's own TCP connection, held so the test can stop reading it (a client that hangs).
+    const sockets: net.Socket[] = [];
+    class Holding extends http.Agent {
+      override createConnection(options: net.NetConnectOpts): net.Socket {
+        const socket = net.connect(options);
+        socket.on('error', () => {});
+        sockets.push(socket);
+        return socket;
+      }
+    }
+    const socket = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true, agent: new Holding() } as Parameters<typeof connectClient>[1]);
+    clients.push(socket);
+    await once(socket, 'connect');
+    expect(sockets).toHaveLength(1);
+    const tcp = sockets[0]!;
+    tcp.pause(); // never reads again
+    const closed = () => (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close');
+    // 64 KB events, each echoed: 32 MB at most, 10 s at most, until the server has closed it.
+    const until = Date.now() + 10_000;
+    for (let sent = 0; closed() === undefined && sent < 512 && Date.now() < until; sent++) {
+      socket.emit('flood', 'a'.repeat(64 * 1024));
+      await new Promise((r) => (tcp.writableLength > 1024 * 1024 ? setTimeout(r, 50) : setImmediate(r)));
+    }
+    expect(closed()?.detail.preview).toBe('forced close (more than 8 MB waited unsent: the client does not read what it is sent)');
+    // The connection itself is gone within moments: it was left waiting for a close frame the
+    // client could not read, up to ws's 30 s close timeout.
+    await eventually(async () => server.openConnections() === 0, 3000);
+    tcp.destroy();
   });
 
   it('disconnects a long-polling client that posts events but never polls for what it is sent', async () => {

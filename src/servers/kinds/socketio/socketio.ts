@@ -163,6 +163,7 @@ class SocketIoKind implements HttpKindInstance {
       if (waiting <= MAX_UNSENT_BYTES || this.#closedWhy.has(conn)) return;
       this.#closedWhy.set(conn, UNSENT_WHY);
       conn.close(true); // what waits is dropped: it would never go out
+      dropWebSocket(conn);
     });
   }
 
@@ -236,6 +237,17 @@ class SocketIoKind implements HttpKindInstance {
     if (sizes) sizes.bytesOut += bytesOut;
     this.context.traffic.add(messageRecord('socketio', this.context.id, 'out', detail, { bytesOut }));
   }
+}
+
+/**
+ * Ends a WebSocket transport's TCP connection now. Engine.IO closes it with a close frame and
+ * waits for the client's: one that reads nothing never answers, and `ws` kept the connection
+ * (and the megabytes queued on it) up to its 30 s close timeout. Engine.IO does not expose the
+ * `ws` socket in its types (it is `transport.socket`); long polling holds no connection to end.
+ */
+function dropWebSocket(conn: Connection): void {
+  const transport = conn.transport as unknown as { name: string; socket?: { terminate?: () => void } };
+  if (transport.name === 'websocket') transport.socket?.terminate?.();
 }
 
 /**
