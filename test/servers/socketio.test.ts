@@ -230,7 +230,7 @@ describe('Socket.IO server', () => {
         return socket;
       }
     }
-    const socket = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true, agent: new Holding() } as Parameters<typeof connectClient>[1]);
+    const socket = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true, agent: new Holding() } as unknown as Parameters<typeof connectClient>[1]);
     clients.push(socket);
     await once(socket, 'connect');
     expect(sockets).toHaveLength(1);
