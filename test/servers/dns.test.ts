@@ -193,6 +193,16 @@ describe('DNS server', () => {
     }
   });
 
+  it('takes an IPv6 upstream written alone (::1, 2001:db8::1), as resolv.conf and node write it, and asks it on port 53', async () => {
+    // Read as host ":" and port 1, these were refused at load, and `system` with such a server failed.
+    expect((await dnsServer({ records: [], upstream: '2001:db8::1' })).failures).toEqual([]);
+    const { server, handle, failures } = await dnsServer({ records: [], upstream: '::1' });
+    expect(failures).toEqual([]);
+    await kdig(server!.port, 'elsewhere.test', 'A');
+    // Asked at [::1]:53: SERVFAIL at once when nothing listens there, else that server's answer.
+    expect((handle.traffic.recent().at(-1) as DnsRecord).detail.upstream).toBe('::1');
+  });
+
   it('stops while a query waits on the upstream without failing when the wait ends', async () => {
     const silent = dgram.createSocket('udp4');
     await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));

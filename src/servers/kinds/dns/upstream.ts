@@ -4,9 +4,9 @@
  * server address `host` / `host:port`. The query is forwarded as is over UDP, the answer relayed.
  */
 import dgram from 'node:dgram';
-import { getServers } from 'node:dns';
 import net from 'node:net';
 import { Deframer, lengthPrefixed } from '../../../support/byte-framing.js';
+import { splitDnsAddress, systemDnsServers } from '../../../support/dns-address.js';
 import { ServerError } from '../../errors.js';
 
 /** A silent upstream: the client is answered SERVFAIL after this. */
@@ -22,10 +22,10 @@ export function parseUpstream(text: string, file: string): Upstream | 'system' |
   const value = text.trim();
   if (value === '') return undefined;
   if (value === 'system') return 'system';
-  const m = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(value);
-  const host = m?.[1];
-  const port = m?.[2] !== undefined ? Number(m[2]) : 53;
-  if (host === undefined || !net.isIP(host) || port < 1 || port > 65535) {
+  // `::1` and `2001:db8::1` are addresses alone (read as host `:` and port 1, they were refused).
+  const { host, port: portText } = splitDnsAddress(value);
+  const port = portText === undefined ? 53 : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+  if (!net.isIP(host) || !(port >= 1 && port <= 65535)) {
     throw new ServerError(`${file}: dns.upstream: ${JSON.stringify(value)} is not empty, system, or a server address such as 1.1.1.1 or 127.0.0.1:5353.`);
   }
   return { host, port, label: value };
@@ -33,10 +33,8 @@ export function parseUpstream(text: string, file: string): Upstream | 'system' |
 
 /** The system resolver's first server, read when asked (it may change while running). */
 export function systemUpstream(): Upstream | undefined {
-  const first = getServers()[0];
-  if (first === undefined) return undefined;
-  const m = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(first)!;
-  return { host: m[1]!, port: m[2] !== undefined ? Number(m[2]) : 53, label: 'system' };
+  const first = systemDnsServers()[0];
+  return first === undefined ? undefined : { ...first, label: 'system' };
 }
 
 /**
