@@ -1,4 +1,4 @@
-/** DNS text in zone-file form (RFC 1035 5.1), shared by the DNS client's answers and the DNS server's traffic. */
+/** DNS text in zone-file form (RFC 1035 5.1), shared by the DNS client's answers and the DNS server's traffic: strings, names, type names. */
 import { isUtf8 } from 'node:buffer';
 
 /**
@@ -23,4 +23,24 @@ export function characterString(bytes: Buffer): string {
     i++;
   }
   return text;
+}
+
+/** Types dns-packet has no name for, named as dig and kdig name them; CAA (257) when it went as its bytes. */
+const NAMED_TYPES: Record<string, string> = { UNKNOWN_64: 'SVCB', UNKNOWN_65: 'HTTPS', UNKNOWN_257: 'CAA' };
+
+/**
+ * A record type as people read it: dns-packet's name (`A`, `MX`), else `SVCB`/`HTTPS` (browsers
+ * ask for HTTPS with every name), else `TYPE4242` as RFC 3597 writes an unknown type, not
+ * dns-packet's `UNKNOWN_4242`.
+ */
+export function typeName(type: unknown): string {
+  const name = String(type ?? '');
+  return NAMED_TYPES[name] ?? name.replace(/^UNKNOWN_(\d+)$/, 'TYPE$1');
+}
+
+/** The reverse, as dns-packet writes a type: `HTTPS` and `TYPE65` are `UNKNOWN_65`; other names as they are. */
+export function wireTypeName(name: string): string {
+  const named = Object.entries(NAMED_TYPES).find(([, n]) => n === name && n !== 'CAA')?.[0];
+  const numbered = /^TYPE(\d{1,5})$/.exec(name);
+  return named ?? (numbered ? `UNKNOWN_${Number(numbered[1])}` : name);
 }

@@ -5,6 +5,7 @@
  * refused before anything is sent.
  */
 import { execFile } from 'node:child_process';
+import dgram from 'node:dgram';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
@@ -14,6 +15,7 @@ import { reverseName } from '../../src/protocols/dns/question.js';
 import { zoneLine } from '../../src/protocols/dns/records.js';
 import { systemResolve } from '../../src/protocols/dns/system.js';
 import { prepareRequest } from '../../src/request/index.js';
+import { systemDnsServers } from '../../src/support/dns-address.js';
 import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { testCertificate } from '../support/servers/index.js';
 import { hasProgram } from './socket-peers.js';
@@ -41,6 +43,8 @@ beforeAll(async () => {
           // order 100, preference 10, flags, services, a regexp with a byte that is not UTF-8, replacement "." (the root).
           rdata: Buffer.concat([Buffer.from([0, 100, 0, 10]), characterStrings(Buffer.from('U'), Buffer.from('E2U+sip'), Buffer.concat([Buffer.from('!^.*$!sip:'), Buffer.from([0xff]), Buffer.from('@ferry.test!')])), Buffer.from([0])]),
         },
+        // HTTPS (RFC 9460), which dns-packet has no name for: priority 1, target "." (the owner), alpn=h2.
+        { name: 'svc.ferry.test', type: 'HTTPS', rdata: Buffer.from('0001000001000302683' + '2', 'hex') },
       ],
       records: [
         { name: 'api.ferry.test', type: 'AAAA', ttl: 30, data: '::1' },
@@ -117,6 +121,18 @@ describe('dns: over UDP', () => {
     expect((await lines('ferry.test', 'ANY')).length).toBe(4);
     // A type without a zone-file form here is shown as its bytes (RFC 3597), not as its JSON's.
     expect(await lines('ferry.test', 'DS')).toEqual([`ferry.test. 60 IN DS \\# 36 30390802${'ab'.repeat(32)}`]);
+  });
+
+  it('HTTPS and SVCB (the app offers them; dns-packet has no name for them) and TYPE<n> are asked, and answered as their bytes (RFC 3597)', async () => {
+    for (const method of ['HTTPS', 'https', 'TYPE65']) {
+      const r = await ask('svc.ferry.test', method);
+      expect(r.detail).toMatchObject({ question: 'svc.ferry.test. IN HTTPS', rcode: 'NOERROR', answer: ['svc.ferry.test. 60 IN HTTPS \\# 10 00010000010003026832'] });
+      expect(json(r)).toEqual([{ name: 'svc.ferry.test', type: 'HTTPS', class: 'IN', ttl: 60, data: '00010000010003026832' }]);
+    }
+    // The name has no SVCB record: an empty NOERROR, the question as asked.
+    expect((await ask('svc.ferry.test', 'SVCB')).detail).toMatchObject({ question: 'svc.ferry.test. IN SVCB', rcode: 'NOERROR', answer: [] });
+    expect((await failure(ask('svc.ferry.test', 'TYPE70000'))).message).toContain('"TYPE70000" is not a DNS record type');
+    expect((await failure(ask('svc.ferry.test', 'UNKNOWN_65'))).message).toContain('is not a DNS record type');
   });
 
   it('TXT bytes that are not UTF-8 show as \\DDD escapes, as kdig shows them, in the JSON and the zone-file form', async () => {
@@ -236,6 +252,88 @@ describe('dns: the system resolver (localhost only)', () => {
   });
 });
 
+describe("dns: the system resolver's servers, for types node's resolver cannot ask (NAPTR, HTTPS, DS…)", () => {
+  /** Sets this process's DNS servers (what node read from resolv.conf) for one test, then puts them back. */
+  async function withServers<T>(servers: string[], body: () => Promise<T>): Promise<T> {
+    const saved = dns.getServers();
+    dns.setServers(servers);
+    try {
+      return await body();
+    } finally {
+      dns.setServers(saved);
+    }
+  }
+  /** A loopback UDP port nothing listens on: a server there refuses at once (ICMP port unreachable). */
+  async function silentPort(): Promise<number> {
+    const socket = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const { port } = socket.address();
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    return port;
+  }
+  const system = { server: '' };
+
+  it('reads the servers as node writes them: IPv6 alone (::1) is an address, not host ":" and port 1', async () => {
+    await withServers(['::1', '[::1]:5353', '127.0.0.1', '127.0.0.1:5300'], async () => {
+      expect(systemDnsServers()).toEqual([{ host: '::1', port: 53 }, { host: '::1', port: 5353 }, { host: '127.0.0.1', port: 53 }, { host: '127.0.0.1', port: 5300 }]);
+    });
+  });
+
+  it('asks the first configured server that answers, on the wire: flags, TTLs and records as that server gives them', async () => {
+    const refusing = await silentPort();
+    await withServers([`127.0.0.1:${refusing}`, `127.0.0.1:${fixture.port}`], async () => {
+      const ds = await ask('ferry.test', 'DS', system);
+      expect(ds.outcome).toMatchObject({ status: 0, text: 'NOERROR', ok: true });
+      expect(ds.detail).toMatchObject({ server: `system resolver (127.0.0.1:${fixture.port})`, transport: 'udp', flags: ['qr', 'aa', 'rd', 'ra'] });
+      expect(ds.detail!.answer).toEqual([`ferry.test. 60 IN DS \\# 36 30390802${'ab'.repeat(32)}`]);
+      expect(ds.remoteAddress).toBe('127.0.0.1');
+      const naptr = await ask('sip.ferry.test', 'NAPTR', system);
+      expect(naptr.detail!.answer).toEqual(['sip.ferry.test. 60 IN NAPTR 100 10 "S" "SIP+D2U" "" _sip._udp.ferry.test.']);
+      // A name without records: the server's NXDOMAIN, a response as with a named server.
+      expect((await ask('nope.ferry.test', 'HTTPS', system)).outcome).toMatchObject({ status: 3, text: 'NXDOMAIN' });
+      // Over 512 bytes: truncated on UDP, asked again over TCP.
+      const big = await ask('big.ferry.test', 'ANY', system);
+      expect(big.detail).toMatchObject({ transport: 'tcp', truncatedOverUdp: true });
+      expect(json(big)).toHaveLength(4);
+    });
+  });
+
+  it.runIf(hasProgram('kdig'))("gives what kdig gets from the same server, Ferry's own DNS server among them", async () => {
+    const { makeWorkspace, serve } = await import('../servers/helpers.js');
+    const handle = await serve(await makeWorkspace({ servers: { names: { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.example.test', type: 'A', value: '127.0.0.1' }] } } } }));
+    const ferryPort = handle.servers[0]!.port;
+    const kdigAt = async (port: number, ...args: string[]) =>
+      (await promisify(execFile)('kdig', ['@127.0.0.1', '-p', String(port), '+timeout=3', '+retry=0', ...args], { encoding: 'utf8' })).stdout;
+    const status = (out: string) => /status: (\w+)/.exec(out)?.[1];
+    const flags = (out: string) => /Flags: ([a-z ]+);/.exec(out)?.[1]!.trim().split(' ').sort();
+    await withServers([`127.0.0.1:${ferryPort}`], async () => {
+      for (const [name, type] of [['api.example.test', 'HTTPS'], ['api.example.test', 'SVCB'], ['nope.example.test', 'DNSKEY']] as const) {
+        const r = await ask(name, type, system);
+        const out = await kdigAt(ferryPort, name, type);
+        expect([r.outcome.text, [...(r.detail!.flags as string[])].sort(), r.detail!.answer]).toEqual([status(out), flags(out), []]);
+      }
+    });
+    await withServers([`127.0.0.1:${fixture.port}`], async () => {
+      for (const [name, type] of [['ferry.test', 'DS'], ['bytes.ferry.test', 'NAPTR']] as const) {
+        const data = (await ask(name, type, system)).detail!.answer as string[];
+        const out = (await kdigAt(fixture.port, '+short', '+generic', name, type)).trim().split('\n');
+        if (type === 'DS') expect(data.map((line) => line.split(' ').slice(4).join(' '))).toEqual(out.map((line) => line.replace(/\s+/g, ' ').toLowerCase()));
+        else expect(data.map((line) => line.split(' ').slice(4).join(' '))).toEqual((await kdigAt(fixture.port, '+short', name, type)).trim().split('\n'));
+      }
+    });
+  });
+
+  it('says which servers did not answer, and what to do, when none does', async () => {
+    const [one, two] = [await silentPort(), await silentPort()];
+    await withServers([`127.0.0.1:${one}`, `127.0.0.1:${two}`], async () => {
+      const error = await failure(ask('ferry.test', 'DS', system));
+      expect(error).toBeInstanceOf(SendError);
+      expect(error.message).toMatch(new RegExp(`^none of this computer's 2 DNS servers answered DS ferry\\.test \\(connection refused by 127\\.0\\.0\\.1:${one}.*; connection refused by 127\\.0\\.0\\.1:${two}.*\\); check the network, or name a server in dns\\.server\\.$`));
+      expect((error as SendError).kind).toBe('refused');
+    });
+  });
+});
+
 describe('dns: refused before asking', () => {
   it('unknown record type, a name over 253, a label over 63, a bad server', async () => {
     const before = fixture.asked.length;
@@ -265,10 +363,12 @@ describe.runIf(hasProgram('kdig'))('dns: answers cross-checked with kdig asking 
     });
   }
 
-  it('DS, a type without a zone-file form here: its bytes as kdig +generic gives them (RFC 3597)', async () => {
-    const generic = (await kdig('+generic', 'ferry.test', 'DS')).map((line) => line.replace(/\s+/g, ' ').toLowerCase());
-    expect(data(await ask('ferry.test', 'DS'))).toEqual(generic);
-  });
+  for (const [name, type] of [['ferry.test', 'DS'], ['svc.ferry.test', 'HTTPS']] as const) {
+    it(`${type}, a type without a zone-file form here: its bytes as kdig +generic gives them (RFC 3597)`, async () => {
+      const generic = (await kdig('+generic', name, type)).map((line) => line.replace(/\s+/g, ' ').toLowerCase());
+      expect(data(await ask(name, type))).toEqual(generic);
+    });
+  }
 
   it('the truncated TXT over TCP and DoT give what kdig +tcp gives', async () => {
     const expected = await kdig('+tcp', 'big.ferry.test', 'TXT');

@@ -30,7 +30,7 @@ export interface DnsFixture {
 }
 
 /** Types a raw record may have, by number (dns-packet writes a type it is given as `UNKNOWN_<n>` from raw bytes). */
-const RAW_TYPES = { CAA: 257, HINFO: 13, NAPTR: 35 } as const;
+const RAW_TYPES = { CAA: 257, HINFO: 13, NAPTR: 35, HTTPS: 65 } as const;
 
 export interface DnsFixtureOptions {
   /** More records (any type); A and AAAA must be loopback addresses. */
@@ -67,7 +67,8 @@ export async function startDnsFixture(names: Record<string, string> = { localhos
     transports.push(transport);
     const name = question.name.toLowerCase();
     const known = records.filter((r) => r.name.toLowerCase() === name);
-    const matching = known.filter((r) => (question.type as string) === 'ANY' || typeOf(r) === question.type);
+    // A raw type dns-packet has no name for (HTTPS) is asked as UNKNOWN_<n>, as the record is kept.
+    const matching = known.filter((r) => (question.type as string) === 'ANY' || typeOf(r) === question.type || r.type === question.type);
     const rd = (packet.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const flags = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | rd | (known.length ? 0 : 3);
     const reply = (answers: dnsPacket.Answer[], extra = 0) => dnsPacket.encode({ type: 'response', id: packet.id, flags: flags | extra, questions: [question], answers });

@@ -16,7 +16,8 @@ import { SendError } from '../send-error.js';
 import { dnsQuestion, dnsServer, type DnsQuestion, type DnsServer } from './question.js';
 import { recordData } from '../../support/dns-rdata.js';
 import { recordJson, zoneLine, type DnsRecordJson } from './records.js';
-import { systemResolve } from './system.js';
+import { askedThroughNode, systemResolve } from './system.js';
+import { dnsAddressLabel, systemDnsServers } from '../../support/dns-address.js';
 import { httpsQuery, streamQuery, udpQuery, type Wire } from './transports.js';
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
@@ -32,6 +33,8 @@ interface Answer {
   truncated?: boolean;
   size: number;
   remoteAddress?: string;
+  /** The system's DNS server that answered, when `dns.server` is empty and the type was asked on the wire. */
+  via?: string;
 }
 
 export async function sendDns(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
@@ -43,9 +46,15 @@ export async function sendDns(prepared: PreparedRequest, context: SendContext, s
   const started = performance.now();
   const wire: Wire = { deadline, started, timings: { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: 0, totalMs: 0 } };
   try {
-    const answer = server.transport === 'system' ? await system(question, deadline) : await onTheWire(question, server, recursion, prepared, context, signal, wire, settings.verifyTls);
+    const throughNode = server.transport === 'system' && askedThroughNode(question.type);
+    const answer =
+      server.transport !== 'system'
+        ? await onTheWire(question, server, recursion, prepared, context, signal, wire, settings.verifyTls)
+        : throughNode
+          ? await system(question, deadline)
+          : await systemServers(question, recursion, prepared, context, signal, wire, settings);
     wire.timings.totalMs = performance.now() - started;
-    if (server.transport === 'system') wire.timings.firstByteMs = wire.timings.totalMs;
+    if (throughNode) wire.timings.firstByteMs = wire.timings.totalMs;
     return result(prepared, question, server, answer, wire.timings);
   } catch (error) {
     if (error instanceof SendError) throw error;
@@ -68,6 +77,56 @@ async function system(question: DnsQuestion, deadline: Deadline): Promise<Answer
   return { rcode: answer.rcode, flags: [], answer: answer.records, authority: [], additional: [], transport: 'system', size: 0 };
 }
 
+/**
+ * How long one of the system's DNS servers is given before the next is asked: the 5 s that
+ * resolv.conf's `timeout` defaults to. The last one has what is left of settings.timeoutMs.
+ */
+const SYSTEM_SERVER_MS = 5000;
+
+/**
+ * A type node's resolver cannot ask (NAPTR, HTTPS, SVCB, DS, DNSKEY, ANY…), with `dns.server`
+ * empty: asked of the DNS servers this computer is configured with (resolv.conf, as node read
+ * it), in order, over UDP (TCP when truncated) as a named server is, so the answer is the one
+ * kdig gets from that server (flags, TTLs, rcode). The first that answers is the answer; one
+ * that refuses or stays silent is passed over.
+ */
+async function systemServers(
+  question: DnsQuestion,
+  recursion: boolean,
+  prepared: PreparedRequest,
+  context: SendContext,
+  signal: AbortSignal | undefined,
+  wire: Wire,
+  settings: { timeoutMs: number; verifyTls: boolean },
+): Promise<Answer> {
+  const servers = systemDnsServers();
+  if (servers.length === 0) {
+    throw new SendError(`this computer has no DNS server configured (none in /etc/resolv.conf) to ask for ${question.type} ${question.name}; name one in dns.server.`, 'other');
+  }
+  const failures: string[] = [];
+  let lastKind: SendError['kind'] = 'other';
+  for (const [i, { host, port }] of servers.entries()) {
+    const label = dnsAddressLabel(host, port);
+    const left = settings.timeoutMs > 0 ? Math.max(1, settings.timeoutMs - (performance.now() - wire.started)) : 0;
+    const last = i === servers.length - 1;
+    const allowedMs = last ? left : left > 0 ? Math.min(left, SYSTEM_SERVER_MS) : SYSTEM_SERVER_MS;
+    const attempt = new Deadline(allowedMs, signal);
+    try {
+      const answer = await onTheWire(question, { transport: 'udp', host, port, label }, recursion, prepared, context, signal, { ...wire, deadline: attempt }, settings.verifyTls);
+      return { ...answer, via: label };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const failure = error instanceof SendError ? error : connectionError(error, label, label);
+      lastKind = failure?.kind ?? 'other';
+      failures.push(failure?.kind === 'timeout' ? `${label} did not answer within ${Math.round(allowedMs)} ms` : (failure?.message ?? `${label}: ${(error as Error).message}`).replace(/\.$/, ''));
+    } finally {
+      attempt.clear();
+    }
+  }
+  const which = servers.length === 1 ? "this computer's DNS server did not answer" : `none of this computer's ${servers.length} DNS servers answered`;
+  throw new SendError(`${which} ${question.type} ${question.name} (${failures.join('; ')}); check the network, or name a server in dns.server.`, lastKind);
+}
+
 async function onTheWire(
   question: DnsQuestion,
   server: Exclude<DnsServer, { transport: 'system' }>,
@@ -79,7 +138,7 @@ async function onTheWire(
   verifyTls: boolean,
 ): Promise<Answer> {
   const id = Math.floor(Math.random() * 65536);
-  const query = dnsPacket.encode({ type: 'query', id, flags: recursion ? dnsPacket.RECURSION_DESIRED : 0, questions: [{ type: question.type, name: question.name, class: 'IN' }] });
+  const query = dnsPacket.encode({ type: 'query', id, flags: recursion ? dnsPacket.RECURSION_DESIRED : 0, questions: [{ type: question.wireType, name: question.name, class: 'IN' }] });
   let raw: Buffer;
   let transport: string = server.transport;
   let truncated = false;
@@ -145,7 +204,7 @@ function result(prepared: PreparedRequest, question: DnsQuestion, server: DnsSer
       question: `${question.name}. IN ${question.type}`,
       rcode,
       flags: answer.flags,
-      server: server.transport === 'system' ? 'system resolver' : server.label,
+      server: server.transport !== 'system' ? server.label : answer.via !== undefined ? `system resolver (${answer.via})` : 'system resolver',
       transport: answer.transport,
       ...(answer.truncated ? { truncatedOverUdp: true } : {}),
       answer: answer.answer.map(zoneLine),

@@ -10,16 +10,20 @@ import net from 'node:net';
 import type { RecordType } from 'dns-packet';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { SendError } from '../send-error.js';
+import { dnsAddressLabel, splitDnsAddress } from '../../support/dns-address.js';
+import { typeName, wireTypeName } from '../../support/dns-text.js';
 import { wherePrefix } from '../socket/options.js';
 
-const types = createRequire(import.meta.url)('dns-packet/types.js') as { toType(name: string): number };
+const types = createRequire(import.meta.url)('dns-packet/types.js') as { toType(name: string): number; toString(type: number): string };
 
 /** Types that are not questions one answer holds: zone transfers stream many, OPT is EDNS's pseudo-record. */
 const NOT_ASKED = new Set(['AXFR', 'IXFR', 'OPT', 'TKEY', 'TSIG']);
 
 export interface DnsQuestion {
   name: string;
-  type: RecordType;
+  /** As people read it (`A`, `HTTPS`, `TYPE4242`); `wireType` is how dns-packet writes it. */
+  type: string;
+  wireType: RecordType;
 }
 
 export type DnsServer =
@@ -29,8 +33,11 @@ export type DnsServer =
 
 export function dnsQuestion(prepared: PreparedRequest): DnsQuestion {
   const where = wherePrefix(prepared);
-  const type = (prepared.method.trim() || 'A').toUpperCase();
-  if (types.toType(type) === 0 || type.startsWith('UNKNOWN_') || NOT_ASKED.has(type)) {
+  const typed = (prepared.method.trim() || 'A').toUpperCase();
+  // HTTPS and SVCB (which dns-packet has no name for) and RFC 3597's TYPE<n> by their numbers.
+  const number = typed.startsWith('UNKNOWN_') ? 0 : types.toType(wireTypeName(typed));
+  const type = typeName(types.toString(number));
+  if (number === 0 || number > 65535 || NOT_ASKED.has(type)) {
     throw new SendError(`${where}"${prepared.method}" is not a DNS record type Ferry asks for; use one such as A, AAAA, CNAME, TXT, MX, NS, PTR, SRV, CAA, SOA or ANY.`, 'invalid');
   }
   let name = prepared.url.trim();
@@ -42,7 +49,7 @@ export function dnsQuestion(prepared: PreparedRequest): DnsQuestion {
     if (label.length > 63) throw new SendError(`${where}the label "${label.slice(0, 20)}…" is ${label.length} characters; a DNS label has at most 63.`, 'invalid');
   }
   if (/\s/.test(name)) throw new SendError(`${where}"${name}" holds a space; a DNS name does not.`, 'invalid');
-  return { name, type: type as RecordType };
+  return { name, type, wireType: wireTypeName(type) as RecordType };
 }
 
 /** `192.0.2.1` → `1.2.0.192.in-addr.arpa`; IPv6 by nibbles under `ip6.arpa`. */
@@ -73,10 +80,9 @@ export function dnsServer(prepared: PreparedRequest): DnsServer {
   const transport = (scheme ?? 'udp') as 'udp' | 'tcp' | 'tls';
   const rest = scheme ? typed.slice(scheme.length + 3).replace(/\/$/, '') : typed;
   // `[::1]:53`, `::1` (an IPv6 address alone), `127.0.0.1:53` or `127.0.0.1`.
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(rest);
-  const [host, portText] = bracketed ? [bracketed[1]!, bracketed[2]] : net.isIPv6(rest) ? [rest, undefined] : (rest.split(/:(?=[^:]*$)/) as [string, string?]);
+  const { host, port: portText } = splitDnsAddress(rest);
   const port = portText === undefined ? (transport === 'tls' ? 853 : 53) : Number(portText);
   if (!/^\d+$/.test(portText ?? '53') || port < 1 || port > 65535) throw new SendError(`${where}dns.server "${typed}": port ${portText} is out of range; give a port from 1 to 65535.`, 'invalid');
   if (!net.isIP(host)) throw new SendError(`${where}dns.server "${typed}" is not an IP address; name the server by its address (a name would need a resolver to find it).`, 'invalid');
-  return { transport, host, port, label: `${transport === 'udp' ? '' : `${transport}://`}${net.isIPv6(host) ? `[${host}]` : host}:${port}` };
+  return { transport, host, port, label: `${transport === 'udp' ? '' : `${transport}://`}${dnsAddressLabel(host, port)}` };
 }

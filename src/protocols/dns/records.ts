@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Answer } from 'dns-packet';
-import { characterString } from '../../support/dns-text.js';
+import { characterString, typeName } from '../../support/dns-text.js';
 
 export interface DnsRecordJson {
   name: string;
@@ -77,7 +77,8 @@ const FROM_BYTES: Record<string, (data: Buffer, decoded: Record<string, unknown>
  */
 export function recordJson(record: Answer, data?: Buffer): DnsRecordJson {
   const r = record as Answer & { class?: string; ttl?: number; data?: unknown };
-  const json: DnsRecordJson = { name: r.name, type: r.type, class: r.class ?? 'IN', ttl: r.ttl ?? 0, data: jsonSafe(r.data) };
+  // HTTPS and SVCB as dig names them, another type dns-packet has no name for as TYPE<n> (RFC 3597).
+  const json: DnsRecordJson = { name: r.name, type: typeName(r.type), class: r.class ?? 'IN', ttl: r.ttl ?? 0, data: jsonSafe(r.data) };
   if (['TXT', 'SPF'].includes(r.type) && Array.isArray(r.data) && r.data.every((chunk) => Buffer.isBuffer(chunk))) {
     const chunks = r.data as Buffer[];
     json.data = chunks.map(textOf);

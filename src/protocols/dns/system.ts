@@ -1,9 +1,10 @@
 /**
  * `dns.server` empty: this computer's resolver through node's `dns`. A and AAAA go through the
  * operating system's lookup (getaddrinfo: the hosts file, then its DNS), as every program on the
- * computer resolves names; other types ask the servers the system is configured with. The OS
- * gives no flags or TTLs for lookups (ttl 0), and an rcode only by its error: no such name is
- * NXDOMAIN, no records is NOERROR with no answer.
+ * computer resolves names; the other types node has a call for ask the servers the system is
+ * configured with. The OS gives no flags or TTLs for lookups (ttl 0), and an rcode only by its
+ * error: no such name is NXDOMAIN, no records is NOERROR with no answer. Types node cannot ask
+ * (NAPTR, HTTPS, SVCB, DS, DNSKEY, ANY…) are asked of those same servers on the wire (dns.ts).
  */
 import dns from 'node:dns';
 import type { DnsQuestion } from './question.js';
@@ -15,9 +16,13 @@ export interface SystemAnswer {
   records: DnsRecordJson[];
 }
 
+/** The types node's resolver asks here; any other is asked of the configured servers on the wire. */
+const NODE_TYPES = new Set(['A', 'AAAA', 'CNAME', 'NS', 'PTR', 'TXT', 'MX', 'SRV', 'CAA', 'SOA']);
+export const askedThroughNode = (type: string): boolean => NODE_TYPES.has(type);
+
 const RCODE_OF: Record<string, number> = { ENOTFOUND: 3, ENODATA: 0, ESERVFAIL: 2, EREFUSED: 5, ENOTIMP: 4, EFORMERR: 1, EAI_NODATA: 0 };
 
-export async function systemResolve(question: DnsQuestion, resolver: dns.promises.Resolver): Promise<SystemAnswer> {
+export async function systemResolve(question: Pick<DnsQuestion, 'name' | 'type'>, resolver: dns.promises.Resolver): Promise<SystemAnswer> {
   try {
     return { rcode: 0, records: await ask(question, resolver) };
   } catch (error) {
@@ -29,7 +34,7 @@ export async function systemResolve(question: DnsQuestion, resolver: dns.promise
   }
 }
 
-async function ask({ name, type }: DnsQuestion, resolver: dns.promises.Resolver): Promise<DnsRecordJson[]> {
+async function ask({ name, type }: Pick<DnsQuestion, 'name' | 'type'>, resolver: dns.promises.Resolver): Promise<DnsRecordJson[]> {
   const record = (data: unknown, ttl = 0, recordType: string = type): DnsRecordJson => ({ name, type: recordType, class: 'IN', ttl, data });
   switch (type) {
     case 'A':
@@ -65,6 +70,6 @@ async function ask({ name, type }: DnsQuestion, resolver: dns.promises.Resolver)
       return [record({ mname: s.nsname, rname: s.hostmaster, serial: s.serial, refresh: s.refresh, retry: s.retry, expire: s.expire, minimum: s.minttl }, s.minttl)];
     }
     default:
-      throw new SendError(`the system resolver answers A, AAAA, CNAME, NS, PTR, TXT, MX, SRV, CAA and SOA; for ${type}, name a server in dns.server.`, 'unsupported');
+      throw new SendError(`node's resolver does not ask for ${type}: it is asked of the system's DNS servers on the wire.`, 'other');
   }
 }

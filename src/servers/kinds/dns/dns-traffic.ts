@@ -1,6 +1,6 @@
 /** The traffic record of one DNS query and its answer: `A api.example.test → NOERROR, 1 answer (udp)`. */
 import type { Answer } from 'dns-packet';
-import { characterString } from '../../../support/dns-text.js';
+import { characterString, typeName } from '../../../support/dns-text.js';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
 
@@ -16,19 +16,6 @@ export interface DnsDetail {
   upstream?: string;
   /** The answer records as zone-file lines (`api.example.test 60 IN A 127.0.0.1`), for the app's traffic table. */
   records?: string[];
-}
-
-/** Types dns-packet has no name for, named as dig and kdig name them; the zone's CAA records go as their bytes (257). */
-const NAMED_TYPES: Record<string, string> = { UNKNOWN_64: 'SVCB', UNKNOWN_65: 'HTTPS', UNKNOWN_257: 'CAA' };
-
-/**
- * A record type as people read it: dns-packet's name (`A`, `MX`), else `SVCB`/`HTTPS` (browsers
- * ask for HTTPS with every name), else `TYPE4242` as RFC 3597 writes an unknown type, not
- * dns-packet's `UNKNOWN_4242`.
- */
-export function typeName(type: unknown): string {
-  const name = String(type ?? '');
-  return NAMED_TYPES[name] ?? name.replace(/^UNKNOWN_(\d+)$/, 'TYPE$1');
 }
 
 /**

@@ -16,7 +16,8 @@ import { firstQuestion, recordData } from '../../../support/dns-rdata.js';
 import { serverDeframer } from '../messages/framing.js';
 import { messageRecord } from '../messages/traffic.js';
 import { readAfterDrain } from '../stream-listener.js';
-import { answerLine, type DnsDetail, dnsRecord, typeName } from './dns-traffic.js';
+import { typeName } from '../../../support/dns-text.js';
+import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
 
