@@ -32,6 +32,19 @@ export function firstQuestion(message: Buffer): Buffer | undefined {
   }
 }
 
+/** The labels of the name a question (firstQuestion's bytes) starts with; undefined when it is compressed or cut short. */
+export function questionLabels(question: Buffer): Buffer[] | undefined {
+  const labels: Buffer[] = [];
+  for (let offset = 0; labels.length < MAX_NAME_PARTS; ) {
+    const length = question[offset];
+    if (length === undefined || (length & 0xc0) !== 0 || offset + 1 + length > question.length) return undefined;
+    if (length === 0) return labels;
+    labels.push(question.subarray(offset + 1, offset + 1 + length));
+    offset += 1 + length;
+  }
+  return undefined;
+}
+
 /** Each record's data, or undefined when the message cannot be walked (dns-packet's decoding is used alone then). */
 export function recordData(message: Buffer): Buffer[] | undefined {
   try {

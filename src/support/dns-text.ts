@@ -9,20 +9,58 @@ import { isUtf8 } from 'node:buffer';
 export function characterString(bytes: Buffer): string {
   let text = '';
   for (let i = 0; i < bytes.length; ) {
-    const byte = bytes[i]!;
-    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc2 ? 2 : 1;
-    const sequence = bytes.subarray(i, i + length);
-    if (length > 1 && sequence.length === length && isUtf8(sequence) && !(byte === 0xc2 && sequence[1]! < 0xa0)) {
-      text += sequence.toString('utf8');
-      i += length;
+    const letter = utf8Letter(bytes, i);
+    if (letter !== undefined) {
+      text += letter.text;
+      i += letter.length;
       continue;
     }
+    const byte = bytes[i]!;
     if (byte === 0x22 || byte === 0x5c) text += `\\${String.fromCharCode(byte)}`;
     else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
     else text += `\\${String(byte).padStart(3, '0')}`;
     i++;
   }
   return text;
+}
+
+/** The UTF-8 character (beyond ASCII, not a C1 control) starting at `i`, or undefined. */
+function utf8Letter(bytes: Buffer, i: number): { text: string; length: number } | undefined {
+  const byte = bytes[i]!;
+  const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc2 ? 2 : 1;
+  const sequence = bytes.subarray(i, i + length);
+  if (length === 1 || sequence.length !== length || !isUtf8(sequence) || (byte === 0xc2 && sequence[1]! < 0xa0)) return undefined;
+  return { text: sequence.toString('utf8'), length };
+}
+
+/**
+ * A name from its labels as kdig writes one (Knot's dname_to_str): letters, digits and `-_*\/`
+ * as they are; other printable ASCII but `#` after a backslash (`\.` a dot inside a label,
+ * `\;`); any other byte as `\DDD` (`\032` a space, `\255`); UTF-8 letters stay letters, as in
+ * character-strings. Without the final dot (the root alone is `.`), as names are typed in Ferry.
+ */
+export function nameText(labels: readonly Buffer[]): string {
+  if (labels.length === 0) return '.';
+  return labels
+    .map((label) => {
+      let text = '';
+      for (let i = 0; i < label.length; ) {
+        const letter = utf8Letter(label, i);
+        if (letter !== undefined) {
+          text += letter.text;
+          i += letter.length;
+          continue;
+        }
+        const byte = label[i]!;
+        const char = String.fromCharCode(byte);
+        if (/[A-Za-z0-9\-_*/]/.test(char)) text += char;
+        else if (byte > 0x20 && byte < 0x7f && char !== '#') text += `\\${char}`;
+        else text += `\\${String(byte).padStart(3, '0')}`;
+        i++;
+      }
+      return text;
+    })
+    .join('.');
 }
 
 /** Types dns-packet has no name for, named as dig and kdig name them; CAA (257) when it went as its bytes. */

@@ -308,6 +308,24 @@ describe('DNS server', () => {
     expect(await short(server!.port, 'x\\032y.w.test', 'TXT')).toEqual(['"hi"']);
   });
 
+  it('names what was asked in its traffic as kdig writes it (\\., \\DDD), not garbled into another name; no final dot, the root as "."', async () => {
+    const { server, handle } = await dnsServer({ records: [{ name: '*.w.test', type: 'TXT', value: 'hi' }, { name: 'a.b.test', type: 'A', value: '127.0.0.1' }] });
+    const names = ['a\\.b.test', '\\255x.w.test', 'x\\032y.w.test', 'semi\\;colon\\#hash\\007bell.test', 'Caf\\195\\169.test', '.'];
+    for (const name of names) await runTool('kdig', ['@127.0.0.1', '-p', String(server!.port), '+retry=0', '+time=3', '+noidn', name, 'TXT']);
+    expect((handle.traffic.recent() as DnsRecord[]).map((r) => r.summary)).toEqual([
+      // Read as dns-packet reads it, the first was "a.b.test", a name with a record.
+      'TXT a\\.b.test → NXDOMAIN, 0 answers (udp)',
+      'TXT \\255x.w.test → NXDOMAIN, 0 answers (udp)',
+      'TXT x\\032y.w.test → NOERROR, 1 answer (udp)',
+      'TXT semi\\;colon\\035hash\\007bell.test → NXDOMAIN, 0 answers (udp)',
+      'TXT Café.test → NXDOMAIN, 0 answers (udp)',
+      'TXT . → NXDOMAIN, 0 answers (udp)',
+    ]);
+    // What kdig itself writes for such a question (UTF-8 letters aside, which Ferry keeps).
+    const { stdout } = await runTool('kdig', ['@127.0.0.1', '-p', String(server!.port), '+retry=0', '+time=3', '+noidn', 'semi\\;colon\\#hash\\007bell.test', 'TXT']);
+    expect(stdout.toString()).toContain(';; semi\\;colon\\035hash\\007bell.test.');
+  });
+
   it('refuses bad values at load, naming the record; records are never templated', async () => {
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
       /servers\/names\.yaml: dns\.records\[1\] \(a\.test MX\): value "mail\.test" is not "priority host"/,

@@ -59,7 +59,8 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     server,
     time: epochMsOf(start),
     direction: 'exchange',
-    summary: `${detail.type} ${detail.name} → ${detail.rcode}, ${count} (${detail.transport})`,
+    // A query without a question (FORMERR) says so, not ` → FORMERR`.
+    summary: `${detail.name === '' ? 'no question' : `${detail.type} ${detail.name}`} → ${detail.rcode}, ${count} (${detail.transport})`,
     // NXDOMAIN and REFUSED answer the question asked (the asker's matter, as a 4xx); others are failures.
     level: detail.rcode === 'NOERROR' ? 'info' : detail.rcode === 'NXDOMAIN' || detail.rcode === 'REFUSED' ? 'warning' : 'error',
     durationMs: performance.now() - start,

@@ -12,11 +12,11 @@ import { ServerError } from '../../errors.js';
 import { bindError, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
-import { firstQuestion, recordData } from '../../../support/dns-rdata.js';
+import { firstQuestion, questionLabels, recordData } from '../../../support/dns-rdata.js';
 import { serverDeframer } from '../messages/framing.js';
 import { messageRecord } from '../messages/traffic.js';
 import { readAfterDrain } from '../stream-listener.js';
-import { typeName } from '../../../support/dns-text.js';
+import { nameText, typeName } from '../../../support/dns-text.js';
 import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
@@ -176,7 +176,7 @@ class DnsKind implements SocketKindInstance {
     const question = query.questions?.[0];
     const state = this.#state!;
     const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
-    const base = { peer, transport, name: question?.name ?? '', type: typeName(question?.type) };
+    const base = { peer, transport, name: question === undefined ? '' : shownName(raw, question), type: typeName(question?.type) };
     if (question === undefined) {
       const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [] });
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
@@ -249,6 +249,18 @@ function askedQuestion(raw: Buffer, question: dnsPacket.Question): Buffer | unde
   const asked = firstQuestion(raw);
   const written = firstQuestion(dnsPacket.encode({ type: 'query', id: 0, questions: [question] }));
   return asked === undefined || written === undefined || asked.equals(written) ? undefined : asked;
+}
+
+/**
+ * The name asked, for the traffic log, from its bytes as kdig writes it (`a\\.b.test`,
+ * `\\255x.test`, `x\\032y.test`; the root `.`): dns-packet joins labels with dots and reads them
+ * as UTF-8, so a dot inside a label, a space and bytes that are not UTF-8 came out garbled or
+ * looking like another name.
+ */
+function shownName(raw: Buffer, question: dnsPacket.Question): string {
+  const asked = firstQuestion(raw);
+  const labels = asked === undefined ? undefined : questionLabels(asked);
+  return labels === undefined ? question.name || '.' : nameText(labels);
 }
 
 /** An answer (one question, as dns-packet wrote it) with the question as the query sent it. */
