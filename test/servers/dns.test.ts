@@ -321,6 +321,8 @@ describe('DNS server', () => {
       'TXT Café.test → NXDOMAIN, 0 answers (udp)',
       'TXT . → NXDOMAIN, 0 answers (udp)',
     ]);
+    // The answer's owner (the wildcard's, so the name asked) is written the same way.
+    expect((handle.traffic.recent() as DnsRecord[])[2]!.detail.records).toEqual(['x\\032y.w.test 60 IN TXT "hi"']);
     // What kdig itself writes for such a question (UTF-8 letters aside, which Ferry keeps).
     const { stdout } = await runTool('kdig', ['@127.0.0.1', '-p', String(server!.port), '+retry=0', '+time=3', '+noidn', 'semi\\;colon\\#hash\\007bell.test', 'TXT']);
     expect(stdout.toString()).toContain(';; semi\\;colon\\035hash\\007bell.test.');

@@ -1,6 +1,6 @@
 /** The traffic record of one DNS query and its answer: `A api.example.test → NOERROR, 1 answer (udp)`. */
 import type { Answer } from 'dns-packet';
-import { characterString, typeName } from '../../../support/dns-text.js';
+import { characterString, nameText, typeName } from '../../../support/dns-text.js';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
 
@@ -26,7 +26,15 @@ export interface DnsDetail {
 export function answerLine(answer: Answer, rdata?: Buffer): string {
   const type = typeName(answer.type);
   const data = type === 'CAA' && rdata !== undefined ? rdata : (answer as { data?: unknown }).data;
-  return `${answer.name} ${(answer as { ttl?: number }).ttl ?? 0} IN ${type} ${dataText(type, data)}`;
+  return `${ownerText(answer.name)} ${(answer as { ttl?: number }).ttl ?? 0} IN ${type} ${dataText(type, data)}`;
+}
+
+/**
+ * A record's owner as the question's name is written (`x\\032y.w.test`, the root `.`): a wildcard
+ * answer's owner is the name asked. dns-packet's text of it: labels joined with dots.
+ */
+function ownerText(name: string): string {
+  return nameText(name === '' || name === '.' ? [] : name.replace(/\.$/, '').split('.').map((label) => Buffer.from(label)));
 }
 
 /** A CAA record's bytes (flags, tag length, tag, value) as `0 issue "ca.test"`, the value escaped as kdig writes it. */
