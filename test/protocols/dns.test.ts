@@ -331,6 +331,11 @@ describe("dns: the system resolver's servers, for types node's resolver cannot a
       expect(error.message).toMatch(new RegExp(`^none of this computer's 2 DNS servers answered DS ferry\\.test \\(connection refused by 127\\.0\\.0\\.1:${one}.*; connection refused by 127\\.0\\.0\\.1:${two}.*\\); check the network, or name a server in dns\\.server\\.$`));
       expect((error as SendError).kind).toBe('refused');
     });
+    await withServers([], async () => {
+      expect((await failure(ask('ferry.test', 'DS', system))).message).toBe(
+        'this computer has no DNS server configured (none in /etc/resolv.conf, or the network settings on Windows) to ask for DS ferry.test; name one in dns.server.',
+      );
+    });
   });
 });
 

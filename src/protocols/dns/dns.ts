@@ -101,7 +101,7 @@ async function systemServers(
 ): Promise<Answer> {
   const servers = systemDnsServers();
   if (servers.length === 0) {
-    throw new SendError(`this computer has no DNS server configured (none in /etc/resolv.conf) to ask for ${question.type} ${question.name}; name one in dns.server.`, 'other');
+    throw new SendError(`this computer has no DNS server configured (none in /etc/resolv.conf, or the network settings on Windows) to ask for ${question.type} ${question.name}; name one in dns.server.`, 'other');
   }
   const failures: string[] = [];
   let lastKind: SendError['kind'] = 'other';
