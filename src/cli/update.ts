@@ -112,7 +112,7 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
     return;
   }
   const c = paint(ctx.output);
-  const lines = [formatServerPreview(plan)];
+  const lines = [formatServerPreview(plan, c)];
   if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
   else if (written) lines.push('', c.green('Updated.'));
   ctx.output.out(lines.join('\n'));

@@ -331,11 +331,27 @@ describe('ferry update on a generated server', () => {
     const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
     const dry = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.out).toContain('+ My pets');
-    expect(dry.out).toContain('~ List all pets: update body');
-    expect(dry.out).toContain('~ Info for a specific pet: kept (your edits): body');
-    expect(dry.out).toContain('- Create a pet');
-    expect(dry.out).toContain('Dry run: nothing was written');
+    // The layout of a folder's update: the same sections, order and columns.
+    expect(dry.out).toBe([
+      `Update "Swagger Petstore" (servers/api.yaml) from ${next}`,
+      '',
+      'Added (1)',
+      '  + GET /pets/mine  My pets',
+      '',
+      'Changed (2)',
+      '  ~ GET /pets  List all pets',
+      '      update: body',
+      '  ~ GET /pets/:petId  Info for a specific pet',
+      '      kept (your edits): body',
+      '',
+      'No longer in the spec (route removed) (1)',
+      '  - POST /pets  Create a pet',
+      '',
+      'The kept document is replaced by this version.',
+      '',
+      'Dry run: nothing was written. Run again without --dry-run to update.',
+      '',
+    ].join('\n'));
     expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
 
     expect((await ferry(root, 'update', 'servers/api.yaml', '--from', next)).code).toBe(0);
@@ -387,9 +403,43 @@ describe('ferry update on a generated server', () => {
     await fs.writeFile(next, stringify(v2));
     const dry = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.out).toContain('~ List: update body');
-    expect(dry.out).toContain('~ Fixed: kept (your edits): body');
-    expect(dry.out).toContain('No longer in the document (removed):\n  - Old');
+    expect(dry.out).toContain('  ~ GET /counters  List\n      update: body\n');
+    expect(dry.out).toContain('  ~ GET /counters/fixed  Fixed\n      kept (your edits): body\n');
+    expect(dry.out).toContain('No longer in the spec (route removed) (1)\n  - GET /counters/old  Old\n');
+  });
+
+  it('lays the preview out as a folder update does, and lists only the notes the new version brings', async () => {
+    const { stringify } = await import('yaml');
+    const dir = await makeWorkspace({ servers: {} });
+    const ok = () => ({ 200: { description: 'ok', content: { 'application/json': { example: { ok: true } } } } });
+    const v1 = {
+      openapi: '3.0.3', info: { title: 'Files', version: '1' }, servers: [{ url: 'https://files.example.test' }],
+      paths: { '/files/{name}.json': { get: { summary: 'Get file', parameters: [{ name: 'name', in: 'path', required: true }], responses: ok() } }, '/files': { get: { summary: 'List files', responses: ok() } } },
+    };
+    const first = path.join(dir, 'v1.yaml');
+    await fs.writeFile(first, stringify(v1));
+    const { root } = await imported(first);
+    expect((await ferry(root, 'import', first)).code).toBe(0); // the same document as requests
+    const v2 = structuredClone(v1) as any;
+    v2.paths['/files'].get.responses[200].content['application/json'].example = { ok: false };
+    v2.paths['/files'].get.description = 'All files.';
+    v2.paths['/folders'] = { get: { summary: 'List folders', responses: ok() } };
+    const next = path.join(dir, 'v2.yaml'); // outside the workspace: no recorded source to change
+    await fs.writeFile(next, stringify(v2));
+    const server = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    const folder = await ferry(root, 'update', 'Files', '--from', next, '--dry-run');
+    // The mock's note on /files/{name}.json was given by the import: not repeated.
+    expect(server.out).not.toContain('Notes');
+    const shape = (out: string) => out.split('\n').slice(1).map((line) => line.replace(/^( {2}[+~-] \S+ \S+ {2}.+?)( {2}Files\/.*)?$/, '$1'));
+    expect(shape(server.out)).toEqual(['', 'Added (1)', '  + GET /folders  List folders', '', 'Changed (1)', '  ~ GET /files  List files', '      update: body', '', 'The kept document is replaced by this version.', '', 'Dry run: nothing was written. Run again without --dry-run to update.', '']);
+    expect(shape(folder.out)).toEqual(shape(server.out).map((line) => line.replace('update: body', 'update: docs')));
+    // A new path the mock cannot match brings the note again, now naming both paths.
+    v2.paths['/archives/{id}.zip'] = { get: { summary: 'Get archive', parameters: [{ name: 'id', in: 'path', required: true }], responses: ok() } };
+    await fs.writeFile(next, stringify(v2));
+    const noted = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    expect(noted.out).toMatch(/\nNotes\n {2}- Paths with a parameter inside a segment [^\n]*GET \/files\/\{name\}\.json, GET \/archives\/\{id\}\.zip\.\n/);
+    await ferry(root, 'update', 'api', '--from', next);
+    expect((await ferry(root, 'update', 'api', '--from', next)).out).toBe(`Update "Files" (servers/api.yaml) from ${next}\nThe server already matches this version.\n`);
   });
 
   it('never reads or writes a server file through a symbolic link, nor one outside servers/', async () => {

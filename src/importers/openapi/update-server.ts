@@ -13,6 +13,7 @@ import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, wr
 import { readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
 import { decide, sameGeneratedJson } from './update/three-way.js';
+import { changeLines, newNotes, previewHead, previewItem, previewNotes, previewSection, type PreviewItem, type PreviewStyle } from './update/preview.js';
 import { buildMockRoutes, pathShape, type GeneratedRoute } from './mock-server.js';
 import { parseSpecText, requireSpec } from './parse.js';
 import { winsOver } from './route-order.js';
@@ -27,13 +28,15 @@ export interface ServerUpdatePlan {
   name: string;
   from: string;
   warnings: string[];
-  added: string[];
-  changed: { route: string; update: string[]; kept: string[] }[];
-  removed: string[];
+  /** Routes by `METHOD path` as the server file writes them, and name. */
+  added: PreviewItem[];
+  changed: (PreviewItem & { update: string[]; kept: string[] })[];
+  removed: PreviewItem[];
   /** Routes of removed operations kept because they were edited. */
-  keptRemoved: string[];
+  keptRemoved: PreviewItem[];
   documentChanged: boolean;
   upToDate: boolean;
+  /** Notes from reading the new document that the old one did not give already. */
   notes: string[];
   writes: { file: string; text: string }[];
 }
@@ -72,12 +75,13 @@ export async function planServerUpdate(root: string, input: { server: string; te
   const oldText = await fs.readFile(path.join(root, spec), 'utf8').catch(() => undefined);
   let old: GeneratedRoute[] | undefined;
   let oldGenerated: ReadonlySet<GeneratedRoute> = new Set();
+  let oldNotes: string[] | undefined;
   if (oldText === undefined) warnings.push(`The old document ${spec} is missing, so Ferry cannot tell which routes you edited: paths, statuses, headers and bodies take the new version.`);
   else {
     try {
       const oldParsed = parseSpecText(oldText, spec);
       const { root: oldRoot, info } = requireSpec(oldParsed.data, spec);
-      ({ routes: old, generatedBodies: oldGenerated } = buildMockRoutes(oldRoot, info));
+      ({ routes: old, generatedBodies: oldGenerated, notes: oldNotes } = buildMockRoutes(oldRoot, info));
     } catch {
       warnings.push(`The old document ${spec} cannot be read, so Ferry cannot tell which routes you edited: paths, statuses, headers and bodies take the new version.`);
     }
@@ -90,7 +94,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
   const newByKey = new Map(next.routes.map((route) => [key(route), normalize(route)]));
   const plan: ServerUpdatePlan = {
     file, name: server.name, from: input.from, warnings, added: [], changed: [], removed: [], keptRemoved: [],
-    documentChanged: oldText !== input.text, upToDate: false, notes: next.notes, writes: [],
+    documentChanged: oldText !== input.text, upToDate: false, notes: newNotes(next.notes, oldNotes), writes: [],
   };
 
   const routes: MockRoute[] = [];
@@ -105,7 +109,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
       continue;
     }
     seen.add(routeKey);
-    const label = saved.name || routeKey;
+    const label = routeItem(saved);
     // A body that differs from the old document's only where an earlier Ferry generated other placeholders is no edit.
     const imported = (field: RouteField, value: unknown) => field === 'body' && oldGeneratedKeys.has(routeKey) && before !== undefined && sameGeneratedJson(value, before.body);
     if (after === undefined) {
@@ -119,7 +123,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
     const decision = decide<RouteField>(ROUTE_FIELDS, pick(saved), pick(after), before === undefined ? undefined : pick(before), imported);
     const updated: MockRoute = { ...saved };
     for (const field of decision.update) (updated as Record<RouteField, unknown>)[field] = after[field];
-    if (decision.update.length > 0 || decision.kept.length > 0) plan.changed.push({ route: label, update: decision.update, kept: decision.kept });
+    if (decision.update.length > 0 || decision.kept.length > 0) plan.changed.push({ ...routeItem(updated), update: decision.update, kept: decision.kept });
     routes.push(updated);
   }
   for (const route of next.routes) {
@@ -129,7 +133,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
     const made = normalize(route);
     if (at < 0) routes.push(made);
     else routes.splice(at, 0, made);
-    plan.added.push(route.name !== undefined ? String(route.name) : routeKey);
+    plan.added.push(routeItem(made));
   }
 
   const updated: ServerFile = { ...server, http: { ...server.http!, routes } };
@@ -145,23 +149,34 @@ export async function applyServerUpdate(plan: ServerUpdatePlan): Promise<void> {
   for (const write of [...plan.writes].reverse()) await writeFileAtomic(write.file, write.text);
 }
 
-export function formatServerPreview(plan: ServerUpdatePlan): string {
-  if (plan.upToDate) return `${plan.file} already matches this version of the document.`;
-  const lines = [`Update of ${plan.file} ("${plan.name}") from ${plan.from}:`];
-  for (const warning of plan.warnings) lines.push(`  ! ${warning}`);
-  if (plan.added.length > 0) lines.push('Added:', ...plan.added.map((name) => `  + ${name}`));
-  if (plan.changed.length > 0) {
-    lines.push('Changed:');
-    for (const change of plan.changed) {
-      const parts = [change.update.length > 0 ? `update ${change.update.join(', ')}` : '', change.kept.length > 0 ? `kept (your edits): ${change.kept.join(', ')}` : ''].filter(Boolean);
-      lines.push(`  ~ ${change.route}: ${parts.join('; ')}`);
-    }
+/** The preview, in the layout of a folder's (update/preview.ts): the same sections, order and columns. */
+export function formatServerPreview(plan: ServerUpdatePlan, style?: PreviewStyle): string {
+  const lines = previewHead(`Update "${plan.name}" (${plan.file}) from ${plan.from}`, plan.warnings, style);
+  if (plan.upToDate) {
+    lines.push('The server already matches this version.');
+    return lines.join('\n');
   }
-  if (plan.removed.length > 0) lines.push('No longer in the document (removed):', ...plan.removed.map((name) => `  - ${name}`));
-  if (plan.keptRemoved.length > 0) lines.push('No longer in the document, kept because you edited them:', ...plan.keptRemoved.map((name) => `  = ${name}`));
-  if (plan.documentChanged) lines.push('The kept document is replaced by the new version.');
-  for (const note of plan.notes) lines.push(`Note: ${note}`);
+  const items = (title: string, sign: string, list: PreviewItem[]) => {
+    if (list.length === 0) return;
+    previewSection(lines, title, list.length, style);
+    for (const item of list) lines.push(previewItem(sign, item, style));
+  };
+  items('Added', style?.green('+') ?? '+', plan.added);
+  if (plan.changed.length > 0) {
+    previewSection(lines, 'Changed', plan.changed.length, style);
+    for (const change of plan.changed) lines.push(...changeLines(previewItem('~', change, style), change, style));
+  }
+  items('No longer in the spec (route removed)', style?.red('-') ?? '-', plan.removed);
+  items('No longer in the spec (kept: you edited the route)', style?.red('-') ?? '-', plan.keptRemoved);
+  if (plan.added.length + plan.changed.length + plan.removed.length + plan.keptRemoved.length === 0) lines.push('', 'No route changes.');
+  if (plan.documentChanged) lines.push('', 'The kept document is replaced by this version.');
+  previewNotes(lines, plan.notes, style);
   return lines.join('\n');
+}
+
+/** A route as the preview lists it: `GET /pets/:petId` and its name. */
+function routeItem(route: { method?: string; path: string; name?: string }): PreviewItem {
+  return { operation: `${(route.method ?? '*').toUpperCase()} ${route.path}`, name: route.name ?? '' };
 }
 
 function normalize(route: GeneratedRoute): MockRoute {

@@ -133,6 +133,30 @@ describe('update from API spec', () => {
     expect(restored.requests.get('DELETE /items/{id}')!.request.openapi.removed).toBeUndefined();
   });
 
+  it('lists only the notes this version brings: the ones the import already gave are not repeated at every update', async () => {
+    // v1 has a note of its own (an API key in a cookie is not imported as auth).
+    const noted = structuredClone(v1) as any;
+    noted.components = { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } };
+    noted.security = [{ session: [] }];
+    const root = await importedWorkspace(noted);
+    const next = structuredClone(noted) as any;
+    next.paths['/items/{id}'].get.description = 'One item, by id.';
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(next), source: { label: 'v2' } });
+    expect(plan.changed.map((c) => c.operation)).toEqual(['GET /items/{id}']);
+    expect(plan.notes).toEqual([]);
+    expect(formatPreview(plan)).not.toContain('Notes');
+    // A version that adds a note of its own (an operation without responses) shows that one only.
+    next.paths['/ping'] = { get: { summary: 'Ping' } };
+    const withNew = await planUpdate(root, { folder: 'Shop', text: yamlDoc(next), source: { label: 'v2' } });
+    expect(withNew.notes).toEqual(['An operation documents no responses, so responses cannot be checked against the document: GET /ping.']);
+    expect(formatPreview(withNew)).toMatch(/\nNotes\n {2}- An operation documents no responses[^\n]*$/);
+    // Without the old document nothing says which notes are known: all are listed.
+    const { folder } = await requestsByOperation(root);
+    await fs.rm(path.join(root, folder.settings.openapi!.spec!));
+    const blind = await planUpdate(root, { folder: 'Shop', text: yamlDoc(next), source: { label: 'v2' } });
+    expect(blind.notes).toHaveLength(2);
+  });
+
   it('updates an operation whose summary changed like any other: the request keeps its name, the preview gives the new one', async () => {
     const root = await importedWorkspace(v1);
     const renamed = structuredClone(v1) as any;

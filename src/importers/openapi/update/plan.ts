@@ -16,6 +16,7 @@ import { recordedSource } from '../index.js';
 import { parseSpecText, requireSpec } from '../parse.js';
 import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
+import { newNotes } from './preview.js';
 import { decide, normalizeFolder, normalizeRequest, sameGeneratedBody, UPDATABLE_FIELDS, type UpdatableField } from './three-way.js';
 import type { PlannedWrite, RequestChange, RequestRef, UpdatePlan } from './types.js';
 
@@ -149,7 +150,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     documentChanged: folderPlan.documentChanged,
     ...(folderPlan.source !== undefined ? { source: folderPlan.source } : {}),
     upToDate,
-    notes: next.notes,
+    notes: newNotes(next.notes, old?.notes),
     writes,
     deletes,
   };

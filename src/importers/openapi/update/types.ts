@@ -57,7 +57,7 @@ export interface UpdatePlan {
   source?: string;
   /** Nothing to change: the folder already matches this version. */
   upToDate: boolean;
-  /** Notes from reading the new document (external refs, unsupported auth…). */
+  /** Notes from reading the new document (external refs, unsupported auth…) that the old one did not give already. */
   notes: string[];
   /** Files to write and delete, all absolute; applied together by `applyUpdate`. */
   writes: PlannedWrite[];
