@@ -24,6 +24,12 @@ export interface GeneratedOperation {
   variables: ImportedVariable[];
   /** The request's JSON body was generated from the schema, not taken from an example. */
   bodyGenerated?: true;
+  /**
+   * The URL as Ferry wrote it before a path or operation server that is the document's own server
+   * became `{{baseUrl}}`: that server's URL written out. The same request; an update takes a saved
+   * URL equal to it for the import's (see update/plan.ts).
+   */
+  serverWrittenOut?: string;
 }
 
 export interface GeneratedCollection {
@@ -112,8 +118,11 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
     const text = operationText(op.method, op.path);
     const params = mergeParameters(refs, op.pathItem.parameters, op.operation.parameters);
     const parts = buildParameters(op.path, params, refs, info.version, options.asEarlierImports === true);
+    // A path or operation server that repeats the document's (Twilio's on each path) is {{baseUrl}}
+    // too, so that one variable still moves every request (to a mock, to staging).
     const own = ownServer(op);
-    const url = `${own ?? '{{baseUrl}}'}${parts.pathAndQuery}`;
+    const documentsOwn = own !== undefined && server.kind === 'absolute' && own === server.url;
+    const url = `${own !== undefined && !documentsOwn ? own : '{{baseUrl}}'}${parts.pathAndQuery}`;
 
     let body: BodyOutcome;
     if (info.version === 'swagger2') {
@@ -153,7 +162,14 @@ export function buildCollection(root: JsonObject, info: SpecVersionInfo, options
       openapi: { operation: text },
     };
     const tag = firstTag(op.operation);
-    operations.push({ operation: text, ...(tag !== undefined ? { tag } : {}), request, variables: parts.variables, ...(body.generated ? { bodyGenerated: true as const } : {}) });
+    operations.push({
+      operation: text,
+      ...(tag !== undefined ? { tag } : {}),
+      request,
+      variables: parts.variables,
+      ...(body.generated ? { bodyGenerated: true as const } : {}),
+      ...(documentsOwn ? { serverWrittenOut: `${own}${parts.pathAndQuery}` } : {}),
+    });
     pathVariables.push(...parts.variables);
   }
   pathVariables.forEach(addVariable);

@@ -81,6 +81,20 @@ describe('servers', () => {
     expect(requestFor(result, 'POST /operation').url).toMatch(/^https:\/\/[^{]+\/operation$/);
   });
 
+  it('an operation or path server that is the document\'s own server stays {{baseUrl}}, so one variable still moves every request (Twilio)', async () => {
+    // Twilio repeats https://api.twilio.com on each of its paths, the document's server too.
+    const result = await corpus('oas30-twilio-api-v2010.json');
+    expect(envValue(result, 'baseUrl')?.value).toBe('https://api.twilio.com');
+    const urls = requestsOf(result).map((r) => String(r.request.url));
+    expect(urls.length).toBeGreaterThan(100);
+    expect(urls.filter((url) => !url.startsWith('{{baseUrl}}/2010-04-01/'))).toEqual([]);
+    // Another host stays written out (Box uploads, Stripe files).
+    const box = await corpus('oas30-box.json');
+    expect(requestsOf(box).filter((r) => String(r.request.url).startsWith('https://upload.box.com/api/2.0/')).length).toBeGreaterThan(0);
+    const stripe = await corpus('oas30-stripe-spec3.json');
+    expect(requestFor(stripe, 'POST /v1/files').url).toBe('https://files.stripe.com/v1/files');
+  });
+
   it('asks for a base URL for a relative server, and appends the server path to a bare host', async () => {
     await expect(corpus('oas30-swagger-petstore-v3.yaml')).rejects.toThrow(NO_HOST_MESSAGE);
     expect(envValue(await corpus('oas30-swagger-petstore-v3.yaml', { baseUrl: 'https://pets.example.test' }), 'baseUrl')?.value).toBe('https://pets.example.test/v3');

@@ -157,6 +157,40 @@ describe('update from API spec', () => {
     expect(blind.notes).toHaveLength(2);
   });
 
+  it('URLs an earlier Ferry wrote with the host of a path server that is the document\'s own are not rewritten, nor listed, unless the document changes them', async () => {
+    const host = 'https://t.example.test';
+    const op = (summary: string) => ({ get: { summary, servers: [{ url: host }], responses: ok } });
+    const twilioLike = { openapi: '3.0.3', info: { title: 'Tw' }, servers: [{ url: host }], paths: { '/a': op('A'), '/b': op('B'), '/c': op('C') } };
+    const root = await importedWorkspace(twilioLike);
+    const before = await requestsByOperation(root);
+    expect(before.requests.get('GET /a')!.request.url).toBe('{{baseUrl}}/a');
+    // As Ferry wrote them before: the path server's URL written out in every request.
+    for (const { path: file } of before.requests.values()) await editRequest(root, file, (t) => t.replace(/"\{\{baseUrl\}\}(\/[^"]*)"/, `${host}$1`));
+    await editRequest(root, before.requests.get('GET /c')!.path, (t) => t.replace(`${host}/c`, `${host}/c?mine=1`));
+    const files = await listFiles(root);
+    const same = await planUpdate(root, { folder: 'Tw', text: yamlDoc(twilioLike), source: { label: 'v1' } });
+    expect(same.upToDate).toBe(true);
+    expect(same.writes).toEqual([]);
+    // A version that changes /a and /c: /a takes it (in the {{baseUrl}} form), /c keeps your edit, /b is not touched.
+    const next = structuredClone(twilioLike) as any;
+    for (const key of ['/a', '/c']) next.paths[key].get.parameters = [{ name: 'page', in: 'query', required: true, example: 2 }];
+    const plan = await planUpdate(root, { folder: 'Tw', text: yamlDoc(next), source: { label: 'v2' } });
+    expect(plan.changed.map((c) => [c.operation, c.update, c.kept])).toEqual([['GET /a', ['url'], []], ['GET /c', [], ['url']]]);
+    // Without the old document (URLs take the new version) /b is the same request all the same.
+    const spec = path.join(root, before.folder.settings.openapi!.spec!);
+    const kept = await fs.readFile(spec, 'utf8');
+    await fs.rm(spec);
+    const blind = await planUpdate(root, { folder: 'Tw', text: yamlDoc(next), source: { label: 'v2' } });
+    expect(blind.changed.map((c) => [c.operation, c.update])).toEqual([['GET /a', ['url']], ['GET /c', ['url']]]);
+    await fs.writeFile(spec, kept);
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect(after.requests.get('GET /a')!.request.url).toBe('{{baseUrl}}/a?page=2');
+    expect(after.requests.get('GET /b')!.request.url).toBe(`${host}/b`);
+    expect(after.requests.get('GET /c')!.request.url).toBe(`${host}/c?mine=1`);
+    expect(await listFiles(root)).toEqual(files);
+  });
+
   it('updates an operation whose summary changed like any other: the request keeps its name, the preview gives the new one', async () => {
     const root = await importedWorkspace(v1);
     const renamed = structuredClone(v1) as any;

@@ -108,7 +108,12 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
             return earlierRequest !== null && deepEqual(value, earlierRequest[field]);
           }
         : undefined;
-      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes, imported);
+      // A URL an earlier Ferry wrote with the document's own server spelled out is the same
+      // request as the {{baseUrl}} one: compared as that, it is neither rewritten nor listed
+      // unless the document changed it.
+      const savedUrl = match.request.url;
+      const sameUrl = savedUrl === op.serverWrittenOut ? nextRequest.url : oldOp && oldRequest && savedUrl === oldOp.serverWrittenOut ? oldRequest.url : undefined;
+      const change = await planChange(ws.root, match, nextRequest, oldRequest, writes, imported, sameUrl === undefined ? undefined : { url: sameUrl });
       if (change) changed.push(change);
     }
   }
@@ -199,15 +204,18 @@ async function planChange(
   old: RequestFile | undefined | null,
   writes: PlannedWrite[],
   imported?: (field: UpdatableField, value: unknown) => boolean,
+  /** Saved values to compare as these (the same request written another way); what is written stays the saved value. */
+  comparedAs?: Partial<RequestFile>,
 ): Promise<RequestChange | undefined> {
   const savedRequest = match.request;
+  const compared = { ...savedRequest, ...comparedAs };
   // `old` null: the old document is missing altogether (fallback rule). `old` undefined: the old
   // document lacked this operation too, so nothing tells edits apart: the saved request wins and
   // every difference is listed as kept.
   const decision =
     old === undefined
-      ? { update: [], kept: UPDATABLE_FIELDS.filter((f) => !deepEqual(savedRequest[f], next[f])) }
-      : decide(UPDATABLE_FIELDS, savedRequest as never, next as never, (old ?? undefined) as never, imported);
+      ? { update: [], kept: UPDATABLE_FIELDS.filter((f) => !deepEqual(compared[f], next[f])) }
+      : decide(UPDATABLE_FIELDS, compared as never, next as never, (old ?? undefined) as never, imported);
   const restored = savedRequest.openapi?.removed === true;
   const operationChanged = savedRequest.openapi?.operation !== next.openapi?.operation;
   // A new summary (or operationId) renames the operation in the document; the request keeps its
