@@ -425,6 +425,24 @@ describe('update from API spec', () => {
     expect(await fs.readFile(envFile, 'utf8')).toContain('http://127.0.0.1:9999');
   });
 
+  it('an environment file that cannot be read is not replaced by a second environment of the same name: the update stops, naming it', async () => {
+    const root = await importedWorkspace(v1);
+    const envFile = path.join(root, 'environments', 'Shop.yaml');
+    const good = await fs.readFile(envFile, 'utf8');
+    // A hand edit gone wrong: a key written twice.
+    await fs.writeFile(envFile, good.replace(/(key: itemId\n)/, '$1    key: itemNo\n'));
+    const before = await listFiles(root);
+    await expect(planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(
+      /^The environment of "Shop" may be one that cannot be read, and the update would add a second "Shop" beside it:\n {2}environments\/Shop\.yaml:\d+:\d+: .*\nFix or remove it, then update again\. Nothing was written\.$/,
+    );
+    expect(await listFiles(root)).toEqual(before);
+    // Fixed, the update adds the new variables to it.
+    await fs.writeFile(envFile, good);
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });
+    expect(plan.createsEnvironment).toBe(false);
+    expect(plan.writes.filter((w) => w.file.includes(`${path.sep}environments${path.sep}`)).map((w) => path.basename(w.file))).toEqual(['Shop.yaml']);
+  });
+
   it('of two imports named alike, new variables go into the environment of the folder updated', async () => {
     const other = structuredClone(v1) as any;
     other.servers = [{ url: 'https://other.example.test' }];

@@ -10,6 +10,7 @@ import {
   ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
   stripYaml, uniqueFileName, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
 } from '../../../workspace/index.js';
+import { isUnknownFieldsWarning } from '../../../workspace/warning-text.js';
 import { ImportError, type ImportSource } from '../../types.js';
 import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
 import { recordedSource } from '../index.js';
@@ -464,6 +465,12 @@ async function planEnvironment(
     return { ...found, keys: fresh.map((v) => String(v.key)), carried, updated, creates: false };
   }
   if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], carried: {}, updated: [], creates: false };
+  // An environment file that does not parse may be the folder's own (a hand edit gone wrong):
+  // creating another beside it would leave two of that name once it is fixed.
+  const unreadable = ws.warnings.filter((w) => w.file.replace(/\\/g, '/').startsWith(`${ENVIRONMENTS_DIR}/`) && !isUnknownFieldsWarning(w));
+  if (unreadable.length > 0) {
+    throw new ImportError(`The environment of "${folderName}" may be one that cannot be read, and the update would add a second "${folderName}" beside it:\n${unreadable.slice(0, 10).map((w) => `  ${formatWarning(w)}`).join('\n')}${unreadable.length > 10 ? `\n  and ${unreadable.length - 10} more` : ''}\nFix or remove ${unreadable.length === 1 ? 'it' : 'them'}, then update again. Nothing was written.`);
+  }
   const value = parseResource('environment', { name: folderName, variables: next.variables });
   if (!value.ok) throw new Error(`The environment "${folderName}" does not fit the format: ${value.problems[0]?.message}`);
   const dir = path.join(ws.root, ENVIRONMENTS_DIR);
