@@ -553,6 +553,31 @@ describe('update from API spec', () => {
     expect(after.requests.get('DELETE /users/{login}')!.request.url).toBe('{{baseUrl}}/users/{{login}}');
   });
 
+  it('a path parameter renamed to one whose variable other requests already use: the preview warns that your value no longer goes out', async () => {
+    const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+    const doc = (user: string) => ({
+      openapi: '3.0.3', info: { title: 'Hub' }, servers: [{ url: 'https://h.example.test' }],
+      paths: {
+        [`/users/{${user}}`]: { get: { summary: 'Get user', parameters: [param(user)], responses: ok } },
+        '/users/{userId}/repos': { get: { summary: 'Repos', parameters: [param('userId')], responses: ok } },
+      },
+    });
+    const root = await importedWorkspace(doc('username'));
+    const envFile = path.join(root, 'environments', 'Hub.yaml');
+    const values = (text: string) => text.replace(/(key: username\n\s+value:) string/, '$1 alice').replace(/(key: userId\n\s+value:) string/, '$1 u-7');
+    await fs.writeFile(envFile, values(await fs.readFile(envFile, 'utf8')));
+    // /users/{username} → /users/{id}: {{userId}}, which Repos uses with another value.
+    const plan = await planUpdate(root, { folder: 'Hub', text: yamlDoc(doc('id')), source: { label: 'v2' } });
+    expect(plan.newVariables).toEqual([]);
+    expect(plan.warnings).toEqual([
+      'The document renamed the path parameter of {{username}} to one whose variable, {{userId}}, "Hub" already has with another value: the requests of those operations (GET /users/{id}) now send that value, not your value of username. Check {{userId}} in "Hub" before sending them.',
+    ]);
+    expect(formatPreview(plan)).toContain('Warning: The document renamed the path parameter of {{username}}');
+    // When your value of the old one was the document's (untouched), nothing of yours is lost: no warning.
+    const fresh = await importedWorkspace(doc('username'));
+    expect((await planUpdate(fresh, { folder: 'Hub', text: yamlDoc(doc('id')), source: { label: 'v2' } })).warnings).toEqual([]);
+  });
+
   it('edits request files in place: only the changed lines change', async () => {
     const root = await importedWorkspace(v1);
     const { requests } = await requestsByOperation(root);

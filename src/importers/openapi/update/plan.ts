@@ -80,6 +80,8 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const changed: RequestChange[] = [];
   /** Path variables the new document renamed in a matched operation: new key → old key. */
   const renamedVariables = new Map<string, string>();
+  /** The operations (new text) each renamed variable is used in. */
+  const renamedIn = new Map<string, string[]>();
   const added: RequestRef[] = [];
   const removed: RequestRef[] = [];
   const placer = new Placer(ws, folder, names, writes);
@@ -93,7 +95,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     const nextRequest = normalizeRequest(op.request);
     for (const match of found) {
       const oldOp = oldFor(String(match.request.openapi?.operation), op.operation);
-      if (oldOp) noteRenamedVariables(oldOp, op, renamedVariables);
+      if (oldOp) noteRenamedVariables(oldOp, op, renamedVariables, renamedIn);
       const oldRequest = oldOp ? normalizeRequest(oldOp.request) : old ? undefined : null;
       // A saved value that differs from the old document's may still be an import's: one made by
       // an earlier Ferry (parameters it left empty, a body it generated with other placeholders).
@@ -126,7 +128,8 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   }
 
   const folderPlan = await planFolder(ws, folder, next, old, input, parsed.format, names, writes, deletes);
-  const env = await planEnvironment(ws, folder, next, old, names, writes, earlier, renamedVariables);
+  const env = await planEnvironment(ws, folder, next, old, names, writes, earlier, renamedVariables, renamedIn);
+  warnings.push(...env.warnings);
   if (env.among > 1) warnings.push(`${env.among} environments are named "${env.name}"; this update uses ${env.file}, the one that holds most of this folder's values from the previous document.`);
 
   // One write per file: the journal stages each file once (a second would collide with the first).
@@ -167,7 +170,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
  * with only its parameter names changed): a different name is a rename. A name given two meanings
  * (renamed differently by two operations) is left out: nothing says which value it should take.
  */
-function noteRenamedVariables(oldOp: GeneratedOperation, op: GeneratedOperation, renamed: Map<string, string>): void {
+function noteRenamedVariables(oldOp: GeneratedOperation, op: GeneratedOperation, renamed: Map<string, string>, usedIn: Map<string, string[]>): void {
   if (oldOp.variables.length !== op.variables.length) return;
   op.variables.forEach((variable, index) => {
     const before = String(oldOp.variables[index]!.key);
@@ -175,6 +178,9 @@ function noteRenamedVariables(oldOp: GeneratedOperation, op: GeneratedOperation,
     if (before === now) return;
     const known = renamed.get(now);
     renamed.set(now, known === undefined || known === before ? before : '');
+    const operations = usedIn.get(now) ?? [];
+    if (!operations.includes(op.operation)) operations.push(op.operation);
+    usedIn.set(now, operations);
   });
 }
 
@@ -422,7 +428,8 @@ async function planEnvironment(
   writes: PlannedWrite[],
   earlier?: () => GeneratedCollection,
   renamed: ReadonlyMap<string, string> = new Map(),
-): Promise<{ name: string; file: string; among: number; keys: string[]; carried: Record<string, string>; updated: string[]; creates: boolean }> {
+  renamedIn: ReadonlyMap<string, readonly string[]> = new Map(),
+): Promise<{ name: string; file: string; among: number; keys: string[]; carried: Record<string, string>; updated: string[]; creates: boolean; warnings: string[] }> {
   const folderName = folder.name;
   const { env, among } = folderEnvironment(ws, folder, old);
   const oldValues = new Map((old?.variables ?? []).map((v) => [String(v.key), v.value ?? '']));
@@ -446,6 +453,18 @@ async function planEnvironment(
         carried[String(v.key)] = from;
         return { ...v, value: previous.value };
       });
+    // Renamed to a variable the environment already has (other requests use it: /users/{username}
+    // → /users/{id} gives userId, which /users/{userId}/repos uses): that one's value goes out
+    // now, not the one you gave the old variable. It cannot take yours; the preview says so.
+    const warnings: string[] = [];
+    for (const [now, from] of renamed) {
+      if (!from || !have.has(now)) continue;
+      const mine = env.value.variables.find((e) => e.key === from);
+      const theirs = env.value.variables.find((e) => e.key === now);
+      if (!mine || mine.value === undefined || mine.value === theirs?.value) continue;
+      if (mine.value === oldValues.get(from) || (mine.value === '' && earlierValue(from) === '')) continue;
+      warnings.push(`The document renamed the path parameter of {{${from}}} to one whose variable, {{${now}}}, "${env.value.name}" already has with another value: the requests of those operations (${(renamedIn.get(now) ?? []).join(', ')}) now send that value, not your value of ${from}. Check {{${now}}} in "${env.value.name}" before sending them.`);
+    }
     const nextValues = new Map(next.variables.map((v) => [String(v.key), v.value ?? '']));
     const updated: string[] = [];
     const variables = env.value.variables.map((v) => {
@@ -457,14 +476,14 @@ async function planEnvironment(
       return { ...v, value: now };
     });
     const found = { name: env.value.name, file: env.file, among };
-    if (fresh.length === 0 && updated.length === 0) return { ...found, keys: [], carried, updated, creates: false };
+    if (fresh.length === 0 && updated.length === 0) return { ...found, keys: [], carried, updated, creates: false, warnings };
     const value = parseResource('environment', { ...env.value, variables: [...variables, ...fresh] });
     if (!value.ok) throw new Error(`The environment "${env.value.name}" does not fit the format: ${value.problems[0]?.message}`);
     const file = path.join(ws.root, env.file);
     writes.push({ file, text: resourceText('environment', value.value, await readTextFile(file)) });
-    return { ...found, keys: fresh.map((v) => String(v.key)), carried, updated, creates: false };
+    return { ...found, keys: fresh.map((v) => String(v.key)), carried, updated, creates: false, warnings };
   }
-  if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], carried: {}, updated: [], creates: false };
+  if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], carried: {}, updated: [], creates: false, warnings: [] };
   // An environment file that does not parse may be the folder's own (a hand edit gone wrong):
   // creating another beside it would leave two of that name once it is fixed.
   const unreadable = ws.warnings.filter((w) => w.file.replace(/\\/g, '/').startsWith(`${ENVIRONMENTS_DIR}/`) && !isUnknownFieldsWarning(w));
@@ -476,5 +495,5 @@ async function planEnvironment(
   const dir = path.join(ws.root, ENVIRONMENTS_DIR);
   const id = await names.claim(dir, folderName);
   writes.push({ file: path.join(dir, `${id}.yaml`), text: resourceText('environment', value.value) });
-  return { name: folderName, file: path.relative(ws.root, path.join(dir, `${id}.yaml`)), among, keys: next.variables.map((v) => String(v.key)), carried: {}, updated: [], creates: true };
+  return { name: folderName, file: path.relative(ws.root, path.join(dir, `${id}.yaml`)), among, keys: next.variables.map((v) => String(v.key)), carried: {}, updated: [], creates: true, warnings: [] };
 }
