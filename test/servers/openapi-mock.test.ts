@@ -442,6 +442,17 @@ describe('ferry update on a generated server', () => {
     expect((await ferry(root, 'update', 'api', '--from', next)).out).toBe(`Update "Files" (servers/api.yaml) from ${next}\nThe server already matches this version.\n`);
   });
 
+  it('refuses a document without operations (a wrong file) instead of removing every generated route, as a folder update does', async () => {
+    const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
+    const empty = path.join(root, 'components-only.yaml');
+    await fs.writeFile(empty, 'openapi: 3.0.3\ninfo: {title: Shared, version: "1"}\npaths: {}\ncomponents: {schemas: {Pet: {type: object}}}\n');
+    const refused = await ferry(root, 'update', 'api', '--from', empty);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe(`ferry: ${empty} has no operations (no \`paths\` with methods), so updating servers/api.yaml from it would remove all 3 of its generated routes. Check that this is the right document. Nothing was written.\n`);
+    expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
+  });
+
   it('never reads or writes a server file through a symbolic link, nor one outside servers/', async () => {
     const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
     const v2 = (await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8')).replace('Swagger Petstore', 'Swagger Petstore 2');

@@ -92,6 +92,12 @@ export async function planServerUpdate(root: string, input: { server: string; te
   // Keys of old routes whose body was generated from the schema: an earlier Ferry may have generated it differently.
   const oldGeneratedKeys = new Set([...oldGenerated].map(key));
   const newByKey = new Map(next.routes.map((route) => [key(route), normalize(route)]));
+  // A document without operations (a wrong file, components only) would remove every generated
+  // route: refused, as a folder update refuses it.
+  const generatedRoutes = (server.http?.routes ?? []).filter((route) => old === undefined || oldByKey.has(key(route))).length;
+  if (next.routes.length === 0 && generatedRoutes > 0) {
+    throw new ImportError(`${input.from} has no operations (no \`paths\` with methods), so updating ${file} from it would remove all ${generatedRoutes} of its generated routes. Check that this is the right document. Nothing was written.`);
+  }
   const plan: ServerUpdatePlan = {
     file, name: server.name, from: input.from, warnings, added: [], changed: [], removed: [], keptRemoved: [],
     documentChanged: oldText !== input.text, upToDate: false, notes: newNotes(next.notes, oldNotes), writes: [],
