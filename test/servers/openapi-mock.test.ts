@@ -453,6 +453,20 @@ describe('ferry update on a generated server', () => {
     expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
   });
 
+  it('refuses a new version that would write a server file over 50 MB (spec 8.1), naming it; nothing is written', async () => {
+    const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');
+    const v2 = parse(await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8'));
+    // 18 MB of document: a text answer of 9 million short lines, indented in the server's YAML (over 50 MB).
+    v2.paths['/notes'] = { get: { summary: 'Notes', responses: { 200: { description: 'ok', content: { 'text/plain': { example: 'a\n'.repeat(9_000_000) } } } } } };
+    const next = path.join(root, 'huge.json');
+    await fs.writeFile(next, JSON.stringify(v2));
+    const refused = await ferry(root, 'update', 'api', '--from', next);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/^ferry: Not updated: servers\/api\.yaml would be [\d.]+ MB, and YAML files over 50 MB are not read\. .* Nothing was written\.\n$/);
+    expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
+  }, 60_000);
+
   it('never reads or writes a server file through a symbolic link, nor one outside servers/', async () => {
     const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
     const v2 = (await fs.readFile(path.join(FIXTURES, 'oas30-petstore.yaml'), 'utf8')).replace('Swagger Petstore', 'Swagger Petstore 2');

@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../../model/index.js';
-import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, writeFileAtomic } from '../../workspace/index.js';
+import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, writeFileAtomic, yamlTooLarge } from '../../workspace/index.js';
 import { readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
 import { decide, sameGeneratedJson } from './update/three-way.js';
@@ -144,6 +144,9 @@ export async function planServerUpdate(root: string, input: { server: string; te
 
   const updated: ServerFile = { ...server, http: { ...server.http!, routes } };
   const text = resourceText('server', updated, source);
+  // Nor one too big to read back (spec 8.1): the server would vanish from the workspace.
+  const tooLarge = yamlTooLarge(file, text);
+  if (tooLarge) throw new ImportError(`Not updated: ${tooLarge} Nothing was written.`);
   if (text !== source) plan.writes.push({ file: absolute, text });
   if (plan.documentChanged) plan.writes.push({ file: path.join(root, spec), text: input.text });
   plan.upToDate = plan.writes.length === 0;
