@@ -105,7 +105,7 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
     if (error instanceof ImportError) throw new CliError(error.message);
     throw error;
   }
-  const { writes, ...shape } = plan;
+  const { writes, deletes, ...shape } = plan;
   const written = !options.dryRun && writes.length > 0;
   if (options.json) {
     ctx.output.out(JSON.stringify({ ...shape, written }, null, 2));

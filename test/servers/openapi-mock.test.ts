@@ -442,6 +442,24 @@ describe('ferry update on a generated server', () => {
     expect((await ferry(root, 'update', 'api', '--from', next)).out).toBe(`Update "Files" (servers/api.yaml) from ${next}\nThe server already matches this version.\n`);
   });
 
+  it('a new version in the other format (YAML after JSON) is kept as specs/ID.yaml, not written as YAML into specs/ID.json', async () => {
+    const { root } = await imported(path.join(FIXTURES, 'swagger20-petstore.json'));
+    const next = path.join(FIXTURES, 'oas30-petstore.yaml');
+    const dry = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    expect(dry.out).toContain('The kept document is replaced by this version.');
+    expect(await fs.readdir(path.join(root, 'specs'))).toEqual(['api.json']);
+    expect((await ferry(root, 'update', 'api', '--from', next)).code).toBe(0);
+    expect(await fs.readdir(path.join(root, 'specs'))).toEqual(['api.yaml']);
+    expect(await fs.readFile(path.join(root, 'specs/api.yaml'), 'utf8')).toBe(await fs.readFile(next, 'utf8'));
+    const file = parse(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8'));
+    expect(file.http.openapi).toEqual({ spec: 'specs/api.yaml' });
+    expect((await ferry(root, 'update', 'api', '--from', next)).out).toContain('The server already matches this version.');
+    // The served mock reads the new document.
+    const handle = await serve(root);
+    expect(handle.failures).toEqual([]);
+    expect((await send(`${handle.servers[0]!.url}/pets?limit=x`)).status).toBe(422);
+  });
+
   it('refuses a document without operations (a wrong file) instead of removing every generated route, as a folder update does', async () => {
     const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
     const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');

@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../../model/index.js';
-import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, writeFileAtomic, yamlTooLarge } from '../../workspace/index.js';
+import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, uniqueFileName, writeFileAtomic, yamlTooLarge } from '../../workspace/index.js';
 import { readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
 import { decide, sameGeneratedJson } from './update/three-way.js';
@@ -39,6 +39,8 @@ export interface ServerUpdatePlan {
   /** Notes from reading the new document that the old one did not give already. */
   notes: string[];
   writes: { file: string; text: string }[];
+  /** The old document, when the new version is kept under another name (the other format). */
+  deletes: string[];
 }
 
 /** The server file named by `servers/ID.yaml`, `ID.yaml` or `ID`, when it exists. */
@@ -69,7 +71,8 @@ export async function planServerUpdate(root: string, input: { server: string; te
     throw new ImportError(`${file} links its document as "${spec}", which is not a file under specs/; fix http.openapi.spec, then update again.`);
   }
 
-  const parsed = requireSpec(parseSpecText(input.text, input.from).data, input.from);
+  const read_ = parseSpecText(input.text, input.from);
+  const parsed = requireSpec(read_.data, input.from);
   const next = buildMockRoutes(parsed.root, parsed.info);
   const warnings: string[] = [];
   const oldText = await fs.readFile(path.join(root, spec), 'utf8').catch(() => undefined);
@@ -100,8 +103,15 @@ export async function planServerUpdate(root: string, input: { server: string; te
   }
   const plan: ServerUpdatePlan = {
     file, name: server.name, from: input.from, warnings, added: [], changed: [], removed: [], keptRemoved: [],
-    documentChanged: oldText !== input.text, upToDate: false, notes: newNotes(next.notes, oldNotes), writes: [],
+    documentChanged: oldText !== input.text, upToDate: false, notes: newNotes(next.notes, oldNotes), writes: [], deletes: [],
   };
+  // The new version in the other format (YAML after JSON) is kept under the matching extension,
+  // as a folder update keeps it, not written as YAML into a .json file.
+  const specPath = await keptAs(root, spec, read_.format);
+  if (specPath !== spec) {
+    plan.documentChanged = true;
+    plan.deletes.push(path.join(root, spec));
+  }
 
   const routes: MockRoute[] = [];
   const seen = new Set<string>();
@@ -142,13 +152,13 @@ export async function planServerUpdate(root: string, input: { server: string; te
     plan.added.push(routeItem(made));
   }
 
-  const updated: ServerFile = { ...server, http: { ...server.http!, routes } };
+  const updated: ServerFile = { ...server, http: { ...server.http!, routes, openapi: { ...server.http!.openapi!, spec: specPath } } };
   const text = resourceText('server', updated, source);
   // Nor one too big to read back (spec 8.1): the server would vanish from the workspace.
   const tooLarge = yamlTooLarge(file, text);
   if (tooLarge) throw new ImportError(`Not updated: ${tooLarge} Nothing was written.`);
   if (text !== source) plan.writes.push({ file: absolute, text });
-  if (plan.documentChanged) plan.writes.push({ file: path.join(root, spec), text: input.text });
+  if (plan.documentChanged) plan.writes.push({ file: path.join(root, specPath), text: input.text });
   plan.upToDate = plan.writes.length === 0;
   return plan;
 }
@@ -156,6 +166,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
 /** Writes the plan: the document, then the server file (a running server reloads on its file). */
 export async function applyServerUpdate(plan: ServerUpdatePlan): Promise<void> {
   for (const write of [...plan.writes].reverse()) await writeFileAtomic(write.file, write.text);
+  for (const file of plan.deletes) await fs.rm(file, { force: true });
 }
 
 /** The preview, in the layout of a folder's (update/preview.ts): the same sections, order and columns. */
@@ -186,6 +197,15 @@ export function formatServerPreview(plan: ServerUpdatePlan, style?: PreviewStyle
 /** A route as the preview lists it: `GET /pets/:petId` and its name. */
 function routeItem(route: { method?: string; path: string; name?: string }): PreviewItem {
   return { operation: `${(route.method ?? '*').toUpperCase()} ${route.path}`, name: route.name ?? '' };
+}
+
+/** Where the new version is kept: `spec` when its extension fits the format, else `specs/NAME.json|yaml` (a free name). */
+async function keptAs(root: string, spec: string, format: 'json' | 'yaml'): Promise<string> {
+  if (format === 'json' ? /\.json$/i.test(spec) : /\.ya?ml$/i.test(spec)) return spec;
+  const base = path.posix.basename(spec).replace(/\.(json|ya?ml)$/i, '');
+  const taken = await fs.readdir(path.join(root, SPECS_DIR)).catch(() => [] as string[]);
+  const free = taken.some((name) => name.toLowerCase() === `${base}.${format}`.toLowerCase()) ? uniqueFileName(base, taken.map((name) => name.replace(/\.(json|ya?ml)$/i, ''))) : base;
+  return `${SPECS_DIR}/${free}.${format}`;
 }
 
 function normalize(route: GeneratedRoute): MockRoute {
