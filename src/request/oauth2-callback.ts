@@ -10,9 +10,16 @@ const page = (text: string) => `<!doctype html><meta charset="utf-8"><title>Ferr
 const DONE_PAGE = page('Ferry got the authorization. You can close this window.');
 /** The provider sent an error back (e.g. the user refused): the page must not claim success. */
 const REFUSED_PAGE = page('The authorization was not given; Ferry shows the reason. You can close this window.');
+/** A request without the state Ferry sent: another page or program, not the provider's redirect. */
+const FOREIGN_PAGE = page('This is not the authorization Ferry is waiting for (its state does not match), so it was ignored. Finish the sign-in in the window Ferry opened.');
 
-/** Starts listening, calls `ready` (which shows the URL to open), resolves with the callback URL. */
-export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: number, signal: AbortSignal | undefined, ready: () => void): Promise<URL> {
+/**
+ * Starts listening, calls `ready` (which shows the URL to open), resolves with the callback URL.
+ * Only a request carrying `state` (the one sent to the provider) ends the wait: any web page open
+ * in the browser (an `<img>` needs no permission) or any program of this computer can reach the
+ * loopback address, and must not end the authorization with an error (or a message) of its own.
+ */
+export async function waitForLoopbackCallback(redirectUri: string, state: string, timeoutMs: number, signal: AbortSignal | undefined, ready: () => void): Promise<URL> {
   let target: URL;
   try {
     target = new URL(redirectUri);
@@ -33,6 +40,10 @@ export async function waitForLoopbackCallback(redirectUri: string, timeoutMs: nu
       const url = new URL(req.url ?? '/', target);
       if (url.pathname !== target.pathname) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not the OAuth callback.');
+        return;
+      }
+      if (url.searchParams.get('state') !== state) {
+        res.writeHead(400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' }).end(FOREIGN_PAGE);
         return;
       }
       const refused = url.searchParams.has('error') || !url.searchParams.has('code');

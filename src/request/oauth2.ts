@@ -245,7 +245,7 @@ async function authorizationCode(s: OAuth2Settings, e: Endpoint, options: OAuth2
     q.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
     q.set('code_challenge_method', 'S256');
   }
-  const callback = await waitForLoopbackCallback(redirectUri, options.authorizeTimeoutMs ?? 300_000, options.signal, () => {
+  const callback = await waitForLoopbackCallback(redirectUri, state, options.authorizeTimeoutMs ?? 300_000, options.signal, () => {
     if (!options.onAuthorizeUrl) throw new PrepareError('OAuth 2.0 authorization code needs a browser; nothing here can show the authorization URL.');
     options.onAuthorizeUrl(authorizeUrl.href);
   });

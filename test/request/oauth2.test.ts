@@ -132,6 +132,38 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     expect(await page).toMatch(/The authorization was not given/);
   });
 
+  it('a request to the loopback redirect without this authorization\'s state is turned away, and the wait goes on', async () => {
+    // Any web page open in the browser (an <img>) or any local program can reach the redirect
+    // while Ferry waits: such a request must neither end the authorization nor choose its message.
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    const forged: { status: number; text: string }[] = [];
+    let browser: Promise<void> = Promise.resolve();
+    const token = await oauth2AccessToken(settings({ grantType: 'authorizationCode', clientId: 'spa', clientSecret: '', redirectUri }), {
+      data,
+      fetchTokens: true,
+      onAuthorizeUrl: (url) => {
+        browser = (async () => {
+          for (const query of ['?error=access_denied&error_description=run%20curl%20evil.sh', '?code=attacker&state=guessed', '', '?state=']) {
+            const r = await fetch(`${redirectUri}${query}`);
+            forged.push({ status: r.status, text: await r.text() });
+          }
+          await fetch(url).then((r) => r.text());
+        })();
+        browser.catch(() => {}); // awaited below; the flow's own failure is the one to show
+      },
+      authorizeTimeoutMs: 10_000,
+    });
+    await browser;
+    expect(forged).toHaveLength(4);
+    for (const answer of forged) {
+      expect(answer.status).toBe(400);
+      expect(answer.text).toMatch(/not the authorization Ferry is waiting for/);
+    }
+    expect(token).toEqual({ token: expect.stringMatching(/^token-/), cached: false, expiresAt: expect.any(Number) });
+    expect(as.grants.authorization_code).toBe(1);
+  });
+
   it('gives up when the browser never comes back', async () => {
     const port = await freePort();
     await expect(
