@@ -38,6 +38,24 @@ describe('limits per script', () => {
   });
 
   it.each([
+    ['sort of an empty array of length 2**32 - 1', 'const a = []; a.length = 2 ** 32 - 1; a.sort()'],
+    ['indexOf over an array-like of length 2**53 - 1', 'Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1)'],
+    ['reverse of a sparse array', 'const a = [1]; a[2 ** 32 - 2] = 2; a.reverse()'],
+    ['a quadratic string search', "const s = 'a'.repeat(2 ** 22); s.indexOf('a'.repeat(2 ** 21) + 'b')"],
+  ])('a built-in that loops in C without checking the time (%s) is stopped at ten times the limit, and the next script runs', async (_name, code) => {
+    // QuickJS polls its interrupt handler between bytecodes only: these ran for hours, holding the
+    // process (and Ctrl-C) all that time. V8's watchdog stops the WebAssembly code itself.
+    const started = Date.now();
+    const result = await engine.runPreRequest(preContext([`pm.environment.set('before', 'kept')`, code, after]));
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.errors, JSON.stringify(result.errors)).toHaveLength(1);
+    expect(result.errors[0]!.kind).toBe('timeout');
+    expect(result.errors[0]!.message).toMatch(/^script 2: stopped after 300 ms: the script ran over its CPU time limit/);
+    expect(result.tests).toEqual([{ name: 'after', passed: true, script: 'script 3' }]);
+    expect((await engine.runPreRequest(preContext([`pm.variables.set('ok', 1)`]))).errors).toEqual([]);
+  }, 30_000);
+
+  it.each([
     ['the CPU time limit', 'while (true) {}', 'timeout'],
     ['the memory limit', 'const a = []; for (;;) a.push(new Uint8Array(1e5).fill(1))', 'memory|timeout'],
   ])('a script stopped by %s keeps the variables, tests and console lines it made before', async (_name, bomb, kind) => {
