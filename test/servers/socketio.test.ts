@@ -170,6 +170,28 @@ describe('Socket.IO server', () => {
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('without cors, refuses a page of another origin over the WebSocket transport too (browsers apply no CORS to WebSockets)', async () => {
+    const { url, handle } = await ioServer({ greetingEvent: 'welcome', greetingArgs: '["hi"]' });
+    const foreign = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin: 'http://evil.example' } });
+    clients.push(foreign);
+    const refused = await new Promise<string>((resolve) => {
+      foreign.once('connect', () => resolve('connected'));
+      foreign.once('connect_error', (error) => resolve(`refused: ${error.message}`));
+    });
+    expect(refused).toMatch(/^refused/);
+    expect(handle.traffic.recent().some((r) => r.summary.includes('welcome'))).toBe(false);
+    // Clients that are not web pages send no Origin; a page of the server's own origin is let in.
+    await client(url, 'websocket');
+    const own = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin: url } });
+    clients.push(own);
+    expect(await once(own, 'welcome')).toEqual(['hi']);
+    // With cors: true, the page of another origin connects.
+    const open = await ioServer({ cors: true, greetingEvent: 'welcome', greetingArgs: '["hi"]' });
+    const allowed = connectClient(open.url, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin: 'http://evil.example' } });
+    clients.push(allowed);
+    expect(await once(allowed, 'welcome')).toEqual(['hi']);
+  });
+
   for (const transport of ['polling', 'websocket'] as const) {
     it(`runs over TLS through the shared HTTP/2 listener (${transport})`, async () => {
       const { url } = await ioServer({ greetingEvent: 'secure' }, [], { tls: { enabled: true } });

@@ -86,7 +86,13 @@ class SocketIoKind implements HttpKindInstance {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
       res.end(text);
     });
-    const io = new Server(host, { path, serveClient: false, allowEIO3: true, cors: cors ? { origin: true, credentials: true } : undefined });
+    // Without cors, CORS keeps other origins' pages out of long polling, but browsers apply no
+    // CORS to WebSockets: a page anywhere could connect over that transport and read every event.
+    // Its handshake is refused instead, as any other origin's (no Origin: not a web page).
+    const io = new Server(host, {
+      path, serveClient: false, allowEIO3: true,
+      ...(cors ? { cors: { origin: true, credentials: true } } : { allowRequest: (req: IncomingMessage, done: (error: string | null | undefined, success: boolean) => void) => done(null, sameOrigin(req)) }),
+    });
     const joined = (socket: Socket) => this.#joined(socket);
     io.on('connection', joined);
     io.of(/^\/.+$/).on('connection', joined);
@@ -272,3 +278,18 @@ export const socketioKind: ServerKindModule = {
   transport: 'sharedHttp',
   create: (context) => new SocketIoKind(context),
 };
+
+/**
+ * True when a request comes from no web page (no `Origin`: Ferry, Postman, socket.io-client in
+ * Node) or from a page of this server's own origin (the same host and port as it was sent to).
+ */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === String(req.headers[':authority'] ?? req.headers.host ?? '').toLowerCase();
+  } catch {
+    return false;
+  }
+}
