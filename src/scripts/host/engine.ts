@@ -243,7 +243,12 @@ export class ScriptEngine {
         if (out.error?.kind === 'error' && /^the script threw null$|^the script never finished/.test(out.error.message) && sandbox.heapExhausted()) {
           out.error = { kind: 'memory', message: 'out of memory' };
         }
-        if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${this.explain(out.error)}` });
+        // The time limit met inside a built-in that walks an iterator (`new Set(longSparseArray)`)
+        // reaches the script as a plain error that it (or the sandbox) caught: it is the time limit.
+        if (out.error?.kind === 'error' && /^InternalError: interrupted\b/.test(out.error.message)) {
+          outcome.errors.push({ script: script.label, kind: 'timeout', message: `${script.label}: ${sandbox.limitMessage('timeout')}` });
+          sandbox.broken = true;
+        } else if (out.error) outcome.errors.push({ script: script.label, kind: out.error.kind, message: `${script.label}: ${this.explain(out.error)}` });
         // Errors that may leave the heap short of memory or stack get a fresh sandbox next time.
         if (out.error && out.error.kind !== 'error' && out.error.kind !== 'syntax') sandbox.broken = true;
       } catch (error) {

@@ -368,7 +368,8 @@ export class SandboxHost {
     return { ok: false, kind, message: this.limitMessage(kind) };
   }
 
-  private limitMessage(kind: LimitKind): string {
+  /** The sentence a script stopped by `kind` fails with. */
+  limitMessage(kind: LimitKind): string {
     const mb = Math.round(this.memoryBytes / (1024 * 1024));
     return kind === 'timeout'
       ? `stopped after ${this.timeoutMs} ms: the script ran over its CPU time limit (an endless loop?)`
