@@ -20,6 +20,14 @@ export function workspaceDataDir(workspaceId: string, workspaceRoot: string): st
   return path.join(dataDir(), 'workspaces', `${safeId}-${rootHash}`);
 }
 
+/**
+ * The journal of a move or rename of a request or folder in the workspace (workspace/move-journal.ts):
+ * present only while one is under way, or after one was killed part-way.
+ */
+export function moveJournalFile(workspaceId: string, workspaceRoot: string): string {
+  return path.join(workspaceDataDir(workspaceId, workspaceRoot), 'move-journal.json');
+}
+
 /** This computer's application settings (appdata/settings.ts), named in messages about them. */
 export function settingsFile(): string {
   return path.join(dataDir(), 'settings.json');

@@ -56,9 +56,11 @@ async function openFor(command: Command, ctx: CliContext, read: { requests?: rea
       ...(read.requests?.length ? { requests: read.requests } : {}),
       listing: read.listing === true,
       ...(read.listingCache ? { listingCache: read.listingCache } : {}),
-      onRecovered: (recovery) => ctx.output.err(recovery === 'import undone'
+      onRecovered: (recovery, moved) => ctx.output.err(recovery === 'import undone'
         ? 'ferry: an interrupted `ferry import` was undone (its partly written files removed); import again.'
-        : `ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),
+        : recovery === 'move finished'
+          ? `ferry: an interrupted move was finished: requests/${moved?.from} is now requests/${moved?.to}, load tests updated.`
+          : `ferry: an interrupted \`ferry update\` was ${recovery === 'finished' ? 'finished' : 'undone (nothing of it had been applied)'}.`),
     });
   } catch (error) {
     if (error instanceof WorkspaceError) throw new CliError(error.message);

@@ -4,7 +4,7 @@
  * workspace's write lock as every writer.
  */
 import type { Command } from 'commander';
-import { withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
+import { moveJournalFile, withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
 import { applyMove, MoveError, openWorkspace, planMove } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
@@ -29,7 +29,7 @@ export function registerMv(program: Command, ctx: CliContext): void {
           // Read under the lock: the tree as no other writer is changing it.
           const ws = await openWorkspace(root);
           const plan = planMove(ws.tree, oldPath, newPath);
-          return { from: plan.from, to: await applyMove(root, ws.tree, plan) };
+          return { from: plan.from, to: await applyMove(root, ws.tree, plan, { journal: moveJournalFile(ws.id, root) }) };
         });
       } catch (error) {
         if (error instanceof MoveError || error instanceof WorkspaceBusyError) throw new CliError(error.message);

@@ -7,9 +7,11 @@
  * (`importers/openapi/update/journal.ts`), and workspace/ may import only model/. The session
  * layer sits above both, and both faces already import it.
  */
+import { promises as fs } from 'node:fs';
 // The journal modules alone: the importer itself loads only when `ferry update` or an import runs,
 // the workspace lock only when an import is to be undone. Modules, not their folders' index: a
 // `ferry ls` the listing cache answers loads no more than it needs (docs/workspace.md).
+import { moveJournalFile } from '../appdata/paths.js';
 import { hasImportJournal, recoverInterruptedImport } from '../importers/import-journal.js';
 import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
 import type { RequestSummary } from '../model/index.js';
@@ -20,8 +22,11 @@ import type { Workspace } from '../workspace/types.js';
 export interface OpenForUseOptions {
   /** Where to look for ferry.yaml when `dir` is not given (walking up). Default: the process's folder. */
   cwd?: string;
-  /** Told when an interrupted update was finished or undone, or an interrupted import undone, so a face can say so. */
-  onRecovered?: (recovery: 'finished' | 'undone' | 'import undone') => void;
+  /**
+   * Told when an interrupted update was finished or undone, an interrupted import undone, or an
+   * interrupted move or rename (`ferry mv`, the app) finished (`moved` says what went where), so a face can say so.
+   */
+  onRecovered?: (recovery: 'finished' | 'undone' | 'import undone' | 'move finished', moved?: { from: string; to: string }) => void;
   /** Read only the requests and folders these paths name (`OpenOptions.requests`): a run or export of a few requests. */
   requests?: readonly string[];
   /** Keep only each request's summary (`OpenOptions.listing`): `ferry ls`. */
@@ -60,9 +65,34 @@ export async function openWorkspaceForUse(dir: string | undefined, options: Open
       if (recovery === 'none' || recovery === 'running') return openWorkspaceFrom(ws.root, cwd, read);
     }
   }
+  if (await finishMove(ws, options)) return openWorkspaceFrom(ws.root, cwd, read);
   // `running`: another process is updating; its own end finishes the update.
   if (recovery === 'none' || recovery === 'running') return ws;
   options.onRecovered?.(recovery);
   // Files changed under the first reading: read the workspace again.
   return openWorkspaceFrom(ws.root, cwd, read);
+}
+
+/**
+ * Finishes a move or rename of a request or folder that a kill interrupted (workspace/move-journal.ts),
+ * under the workspace lock; a move running now holds it (nothing to do). True when files changed.
+ */
+async function finishMove(ws: Workspace<RequestSummary>, options: OpenForUseOptions): Promise<boolean> {
+  const journal = moveJournalFile(ws.id, ws.root);
+  if (!(await fs.lstat(journal).then(() => true, () => false))) return false;
+  // Loaded only when there is a journal: `ferry ls` and `ferry run` load no more than they need.
+  const [{ withWorkspaceLock, WorkspaceBusyError }, { finishInterruptedMove }] = await Promise.all([
+    import('../appdata/workspace-lock.js'),
+    import('../workspace/move-journal.js'),
+  ]);
+  let recovery: Awaited<ReturnType<typeof finishInterruptedMove>>;
+  try {
+    recovery = await withWorkspaceLock(ws.root, 'ferry (finishing an interrupted move)', () => finishInterruptedMove(ws.root, journal), { waitMs: 0 });
+  } catch (error) {
+    if (error instanceof WorkspaceBusyError) return false;
+    throw new WorkspaceError(`A move or rename of a request or folder that was interrupted could not be finished: ${(error as Error).message}. Fix that, then run ferry again to finish it (the move's record: ${journal}).`);
+  }
+  if (recovery.state === 'none') return false;
+  options.onRecovered?.('move finished', { from: recovery.from, to: recovery.to });
+  return true;
 }

@@ -1,11 +1,11 @@
 /**
  * `ferry mv OLD NEW` (issue 20): one request or folder renamed and/or moved, through the same
- * functions the app's rename and move use (`saveRequest`, `moveRequest`, `renameFolder`,
- * `moveFolder`), so files are named by 2.1's rules, `seq` stays and load tests follow. NEW is an
+ * functions the app's rename and move use (`moveRequest`, `relocateFolder`), so files are named by
+ * 2.1's rules, `seq` stays and load tests follow. NEW is an
  * existing folder (move into it, keeping the name) or `Folder/New name` (`New name` at the root).
  */
 import { baseFileName, fileNameKey } from './names.js';
-import { moveFolder, moveRequest, renameFolder, saveRequest } from './requests.js';
+import { moveRequest, relocateFolder, type MoveOptions } from './requests.js';
 import { normalizeSelectPath } from './select.js';
 import { stripYaml } from './tree.js';
 import type { FolderNode, TreeNode } from './types.js';
@@ -64,20 +64,15 @@ export function planMove(tree: FolderNode, oldText: string, newText: string): Mo
   return { kind, from: item.path, toFolder, ...(newName !== undefined && newName !== nodeName(item) ? { newName } : {}) };
 }
 
-/** Carries out a plan; returns the new path under requests/. */
-export async function applyMove(root: string, tree: FolderNode, plan: MovePlan): Promise<string> {
-  let current = plan.from;
-  if (plan.kind === 'request') {
-    const node = findItem(tree, plan.from);
-    if (plan.newName !== undefined && node?.type === 'request') current = await saveRequest(root, current, { ...node.request, name: plan.newName });
-    const folder = current.includes('/') ? current.slice(0, current.lastIndexOf('/')) : '';
-    if (folder !== plan.toFolder) current = await moveRequest(root, current, plan.toFolder);
-    return current;
-  }
-  if (plan.newName !== undefined) current = await renameFolder(root, current, plan.newName);
-  const parent = current.includes('/') ? current.slice(0, current.lastIndexOf('/')) : '';
-  if (parent !== plan.toFolder) current = await moveFolder(root, current, plan.toFolder);
-  return current;
+/**
+ * Carries out a plan as one move (workspace/move-journal.ts: with `journal`, a kill at any moment
+ * leaves it undone or finished by the next writer); returns the new path under requests/.
+ */
+export async function applyMove(root: string, tree: FolderNode, plan: MovePlan, options: MoveOptions = {}): Promise<string> {
+  if (plan.kind === 'folder') return relocateFolder(root, plan.from, plan.toFolder, plan.newName, options);
+  const node = findItem(tree, plan.from);
+  const value = plan.newName !== undefined && node?.type === 'request' ? { ...node.request, name: plan.newName } : undefined;
+  return moveRequest(root, plan.from, plan.toFolder, { ...options, ...(value ? { value } : {}) });
 }
 
 function nodeName(node: TreeNode): string {

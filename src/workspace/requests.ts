@@ -4,14 +4,15 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { FolderFile, RequestFile } from '../model/index.js';
+import { deepEqual, type FolderFile, type RequestFile } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
 import { checkDisplayName, uniqueFileName } from './names.js';
-import { LOADTESTS_DIR } from './open.js';
+// The steps' module loads only when something moves: `ferry run` loads no more than it needs.
+import type { MoveStep } from './move-journal.js';
 import { readResource } from './read-resource.js';
 import { formatWarning } from './warning-text.js';
-import { saveResource } from './save.js';
-import { FOLDER_FILE, MAX_TREE_DEPTH, REQUESTS_DIR, isYamlFile, stripYaml } from './tree.js';
+import { checkResourceValue, saveResource } from './save.js';
+import { FOLDER_FILE, MAX_TREE_DEPTH, REQUESTS_DIR, stripYaml } from './tree.js';
 
 export class NameError extends Error {
   override name = 'NameError';
@@ -105,9 +106,9 @@ export async function createFolder(root: string, parentPath: string, name: strin
 
 /**
  * Saves an existing request. When its name changed, the file is renamed to match and load
- * tests are updated; returns the (possibly new) request path.
+ * tests are updated (one move: `MoveOptions`); returns the (possibly new) request path.
  */
-export async function saveRequest(root: string, requestPath: string, request: RequestFile): Promise<string> {
+export async function saveRequest(root: string, requestPath: string, request: RequestFile, options: MoveOptions = {}): Promise<string> {
   requireName(request.name);
   checkTreePath(requestPath, 'request');
   const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
@@ -118,25 +119,50 @@ export async function saveRequest(root: string, requestPath: string, request: Re
   const folderPath = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
   const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)));
   if (wanted === currentBase) return requestPath;
-  return moveRequest(root, requestPath, folderPath, wanted);
+  return moveRequest(root, requestPath, folderPath, { ...options, baseName: wanted });
+}
+
+export interface MoveOptions {
+  /**
+   * The move's journal: a file in this computer's data folder for the workspace (appdata's
+   * `moveJournalFile`), so a move a kill interrupts is finished by the next writer (move-journal.ts).
+   * The caller holds the workspace's write lock.
+   */
+  journal?: string;
+}
+
+export interface RequestMoveOptions extends MoveOptions {
+  /** The file name to take (without `.yaml`), instead of one made from the display name. */
+  baseName?: string;
+  /** The request saved with this value as it moves (a new name: `ferry mv` renaming and moving in one go). */
+  value?: RequestFile;
 }
 
 /** Moves (and optionally renames) a request file; returns the new path. */
-export async function moveRequest(root: string, requestPath: string, toFolder: string, baseName?: string): Promise<string> {
+export async function moveRequest(root: string, requestPath: string, toFolder: string, options: RequestMoveOptions = {}): Promise<string> {
   checkTreePath(requestPath, 'request');
   const linked = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
   if (linked) throw new Error(`Cannot move "${requestPath}": ${linked}.`);
   const from = path.join(root, REQUESTS_DIR, requestPath);
   const dir = await folderDir(root, toFolder);
   checkLevels(levelsOf(toFolder), `Folder "${toFolder}"`);
-  await fs.mkdir(dir, { recursive: true });
   const outcome = await readResource('request', from, requestPath);
   if (!outcome.ok) throw new Error(outcome.warning.message);
-  const fileName = `${baseName ?? uniqueFileName(outcome.value.name, await siblingNames(dir))}.yaml`;
+  const value = options.value;
+  if (value) {
+    requireName(value.name);
+    checkResourceValue(path.basename(from), 'request', value);
+  }
+  const fromFolder = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
+  const sameFolder = normalizeTreePath(fromFolder) === normalizeTreePath(toFolder);
+  const fileName = `${options.baseName ?? uniqueFileName((value ?? outcome.value).name, await siblingNames(dir, sameFolder ? path.posix.basename(requestPath) : undefined))}.yaml`;
   const newPath = toFolder ? `${toFolder}/${fileName}` : fileName;
-  if (newPath === requestPath) return requestPath;
-  await fs.rename(from, path.join(dir, fileName));
-  await updateLoadTestTargets(root, (target) => (target.toLowerCase() === requestPath.toLowerCase() ? newPath : undefined));
+  const steps: MoveStep[] = [];
+  if (newPath !== requestPath) steps.push({ op: 'rename', from: requestPath, to: newPath });
+  if (value && !deepEqual(value, outcome.value)) steps.push({ op: 'save', kind: 'request', path: newPath, value });
+  if (newPath !== requestPath) steps.push({ op: 'retarget', folder: false, from: requestPath, to: newPath });
+  const { runMoveSteps } = await import('./move-journal.js');
+  await runMoveSteps(root, steps, options.journal);
   return newPath;
 }
 
@@ -148,24 +174,11 @@ export async function deleteRequest(root: string, requestPath: string): Promise<
 }
 
 /** Renames a folder: its display name, and its directory, which moves the subtree. Returns the new path. */
-export async function renameFolder(root: string, folderPath: string, newName: string): Promise<string> {
+export async function renameFolder(root: string, folderPath: string, newName: string, options: MoveOptions = {}): Promise<string> {
   requireName(newName);
   folderPath = normalizeTreePath(folderPath);
   if (!folderPath) throw new Error('The collection root has no folder name; rename the workspace instead.');
-  const dir = await folderDir(root, folderPath);
-  const parent = path.dirname(dir);
-  const parentPath = path.posix.dirname(folderPath) === '.' ? '' : path.posix.dirname(folderPath);
-  const dirName = uniqueFileName(newName, await siblingNames(parent, path.basename(dir)));
-  const existing = await folderSettings(dir, folderPath);
-  if (existing || dirName !== newName) {
-    await saveResource(path.join(dir, FOLDER_FILE), 'folder', { ...(existing ?? NEW_FOLDER), name: newName });
-  }
-  const newPath = parentPath ? `${parentPath}/${dirName}` : dirName;
-  if (dirName !== path.basename(dir)) {
-    await fs.rename(dir, path.join(parent, dirName));
-    await updateLoadTestTargets(root, movedUnder(folderPath, newPath));
-  }
-  return newPath;
+  return relocateFolder(root, folderPath, path.posix.dirname(folderPath) === '.' ? '' : path.posix.dirname(folderPath), newName, options);
 }
 
 const NEW_FOLDER = { seq: 0, auth: { type: 'inherit' }, headers: [] } as unknown as FolderFile;
@@ -194,35 +207,49 @@ async function folderSettings(dir: string, folderPath: string): Promise<FolderFi
  * Moves a folder (with its subtree) into `toParent` ('' = the collection root), keeping its display
  * name; load tests that send requests inside follow. Returns the new folder path.
  */
-export async function moveFolder(root: string, folderPath: string, toParent: string): Promise<string> {
+export async function moveFolder(root: string, folderPath: string, toParent: string, options: MoveOptions = {}): Promise<string> {
   folderPath = normalizeTreePath(folderPath);
   toParent = normalizeTreePath(toParent);
   if (!folderPath) throw new Error('The collection root cannot be moved.');
+  const dir = await folderDir(root, folderPath);
+  if (path.dirname(dir) === (await folderDir(root, toParent))) return folderPath;
+  return relocateFolder(root, folderPath, toParent, undefined, options);
+}
+
+/**
+ * Moves folder `folderPath` into `toParent` (it may be its own parent), named `newName` when
+ * given, else keeping its display name, as one move (move-journal.ts): the directory renamed, the
+ * display name written to `_folder.yaml` when the directory's name does not say it, load tests
+ * that send requests inside pointed at their new paths. Returns the new folder path.
+ */
+export async function relocateFolder(root: string, folderPath: string, toParent: string, newName: string | undefined, options: MoveOptions = {}): Promise<string> {
+  folderPath = normalizeTreePath(folderPath);
+  toParent = normalizeTreePath(toParent);
+  if (!folderPath) throw new Error('The collection root cannot be moved.');
+  if (newName !== undefined) requireName(newName);
   if (toParent === folderPath || toParent.startsWith(`${folderPath}/`)) {
     throw new Error(`Cannot move folder "${folderPath}" into itself ("${toParent}").`);
   }
   const dir = await folderDir(root, folderPath);
+  if (!(await fs.lstat(dir).catch(() => undefined))?.isDirectory()) throw new Error(`No folder "${folderPath}" under ${REQUESTS_DIR}/.`);
   const target = await folderDir(root, toParent);
-  if (path.dirname(dir) === target) return folderPath;
-  const levels = levelsOf(toParent) + 1;
-  checkLevels(levels + (await subfolderLevels(dir)), `Moved into "${toParent || 'the collection root'}", folder "${folderPath}" with its subfolders`);
+  const sameParent = path.dirname(dir) === target;
+  if (!sameParent) {
+    const levels = levelsOf(toParent) + 1;
+    checkLevels(levels + (await subfolderLevels(dir)), `Moved into "${toParent || 'the collection root'}", folder "${folderPath}" with its subfolders`);
+  }
   const settings = await folderSettings(dir, folderPath);
-  const displayName = settings?.name ?? path.basename(dir);
-  await fs.mkdir(target, { recursive: true });
-  const dirName = uniqueFileName(displayName, await siblingNames(target));
-  // A suffixed directory name (`Users 2`) must not become the display name.
-  if (!settings && dirName !== displayName) await saveResource(path.join(dir, FOLDER_FILE), 'folder', { ...NEW_FOLDER, name: displayName });
+  const displayName = newName ?? settings?.name ?? path.basename(dir);
+  const dirName = uniqueFileName(displayName, await siblingNames(target, sameParent ? path.basename(dir) : undefined));
   const newPath = toParent ? `${toParent}/${dirName}` : dirName;
-  await fs.rename(dir, path.join(target, dirName));
-  await updateLoadTestTargets(root, movedUnder(folderPath, newPath));
+  const steps: MoveStep[] = [];
+  if (newPath !== folderPath) steps.push({ op: 'rename', from: folderPath, to: newPath });
+  // The tree shows `_folder.yaml`'s name, else the directory's: a suffixed directory (`Users 2`) must not become the display name.
+  if ((settings?.name ?? dirName) !== displayName) steps.push({ op: 'save', kind: 'folder', path: newPath, value: { ...(settings ?? NEW_FOLDER), name: displayName } });
+  if (newPath !== folderPath) steps.push({ op: 'retarget', folder: true, from: folderPath, to: newPath });
+  const { runMoveSteps } = await import('./move-journal.js');
+  await runMoveSteps(root, steps, options.journal);
   return newPath;
-}
-
-/** A load test target's new path when folder `from` became `to` (names compared without case), else undefined. */
-function movedUnder(from: string, to: string): (target: string) => string | undefined {
-  const prefix = `${from}/`;
-  const lower = prefix.toLowerCase();
-  return (target) => (target.toLowerCase().startsWith(lower) ? `${to}/${target.slice(prefix.length)}` : undefined);
 }
 
 export async function deleteFolder(root: string, folderPath: string): Promise<void> {
@@ -231,51 +258,4 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
   await fs.rm(dir, { recursive: true });
 }
 
-/**
- * A load test's target (`targets[].request`, `thresholds[].target`) as the request path it names:
- * `.yaml` may be left out and a leading `/` is ignored; paths compare in any case (load/plan.ts).
- */
-export function loadTargetPath(target: string): string {
-  return (/\.ya?ml$/i.test(target) ? target : `${target}.yaml`).replace(/^\/+/, '');
-}
-
-/**
- * Rewrites `targets[].request` and `thresholds[].target` of every load test whose request path
- * `rename` gives a new one for, editing files in place; a target written without `.yaml` stays so.
- */
-async function updateLoadTestTargets(root: string, renamePath: (requestPath: string) => string | undefined): Promise<void> {
-  const rename = (target: string): string => {
-    const renamed = renamePath(loadTargetPath(target));
-    if (renamed === undefined) return target;
-    return /\.ya?ml$/i.test(target) ? renamed : stripYaml(renamed);
-  };
-  // A linked loadtests/ is skipped when the workspace is read; its target is never written either.
-  if (await checkNoSymlinks(root, LOADTESTS_DIR)) return;
-  const dir = path.join(root, LOADTESTS_DIR);
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir)).filter((n) => isYamlFile(n) && !n.startsWith('.'));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
-    const outcome = await readResource('loadtest', file, `${LOADTESTS_DIR}/${name}`);
-    if (!outcome.ok) continue;
-    let changed = false;
-    const targets = outcome.value.targets.map((t) => {
-      const renamed = rename(t.request);
-      if (renamed === t.request) return t;
-      changed = true;
-      return { ...t, request: renamed };
-    });
-    // A threshold's `target` names a request path too (2.12): it follows the request.
-    const thresholds = outcome.value.thresholds.map((t) => {
-      const renamed = t.target === undefined ? undefined : rename(t.target);
-      if (renamed === t.target) return t;
-      changed = true;
-      return { ...t, target: renamed };
-    });
-    if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets, thresholds });
-  }
-}
+export { loadTargetPath } from './tree.js';

@@ -45,18 +45,23 @@ export interface SaveOptions {
   retouch?: (text: string) => string | undefined;
 }
 
+/** Refuses a value that would not read back as a `kind` (named `fileName` in the message), before anything is written. */
+export function checkResourceValue(fileName: string, kind: ResourceKind, value: unknown): void {
+  const check = parseResource(kind, value);
+  if (!check.ok) {
+    const problem = check.problems[0]!;
+    const field = problem.path.length > 0 ? `${formatFieldPath(problem.path)}: ` : '';
+    throw new Error(`Not saved: ${fileName} would not be valid (${field}${problem.message}).`);
+  }
+}
+
 /**
  * Saves a resource to `file` (absolute). An existing file keeps its comments, key order,
  * quoting and unknown fields; nothing is written when nothing changed.
  */
 export async function saveResource<K extends ResourceKind>(file: string, kind: K, value: ResourceValue<K>, options: SaveOptions = {}): Promise<void> {
   // Never write a file that would not read back: a caller's bad value is refused, the old file kept.
-  const check = parseResource(kind, value);
-  if (!check.ok) {
-    const problem = check.problems[0]!;
-    const field = problem.path.length > 0 ? `${formatFieldPath(problem.path)}: ` : '';
-    throw new Error(`Not saved: ${path.basename(file)} would not be valid (${field}${problem.message}).`);
-  }
+  checkResourceValue(path.basename(file), kind, value);
   let previous: string | undefined;
   try {
     previous = await readTextFile(file);

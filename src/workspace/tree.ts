@@ -226,3 +226,11 @@ export function findFolder<R extends RequestSummary = RequestFile>(root: FolderN
   }
   return current;
 }
+
+/**
+ * A load test's target (`targets[].request`, `thresholds[].target`) as the request path it names:
+ * `.yaml` may be left out and a leading `/` is ignored; paths compare in any case (load/plan.ts).
+ */
+export function loadTargetPath(target: string): string {
+  return (/\.ya?ml$/i.test(target) ? target : `${target}.yaml`).replace(/^\/+/, '');
+}

@@ -8,6 +8,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { moveJournalFile } from '../../src/appdata/paths.js';
+import { ApiClient } from '../app/api-client.js';
 import { isolatedDataDir, tempDir, folderSnapshot } from '../support/temp.js';
 
 const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
@@ -113,4 +115,158 @@ describe('ferry mv', () => {
     }
     expect(await folderSnapshot(ws)).toEqual(before);
   }, 120_000);
+});
+
+const REQUESTS = 8;
+const LOADTESTS = 12;
+
+/** A workspace whose folder Users (8 requests) 12 load tests send, for the kill tests. */
+async function build(): Promise<void> {
+  data = await isolatedDataDir();
+  ws = await tempDir();
+  const write = async (rel: string, text: string) => {
+    await fs.mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
+    await fs.writeFile(path.join(ws, rel), text);
+  };
+  await write('ferry.yaml', 'version: 1\nid: mv-kill\nname: Mv\n');
+  await write('requests/Users/_folder.yaml', '# folder comment\nname: Users\nseq: 3\n');
+  for (let i = 0; i < REQUESTS; i++) await write(`requests/Users/R${i}.yaml`, `name: R${i}\nseq: ${i}\nmethod: GET\nurl: http://127.0.0.1:9/${i}\n`);
+  await write('requests/Admin/Tools.yaml', 'name: Tools\n');
+  for (let i = 0; i < LOADTESTS; i++) {
+    await write(`loadtests/l${i}.yaml`, `name: l${i}\ntargets:\n  - request: Users/R${i % REQUESTS}.yaml\n  - request: Users/R${(i + 1) % REQUESTS}\nstages:\n  - durationSecs: 1\n    target: 1\nthresholds:\n  - metric: p95\n    op: "<"\n    value: 100\n    target: Users/R${i % REQUESTS}.yaml\n`);
+  }
+}
+
+/**
+ * 'before' or 'after' when the workspace is wholly one of them; else what is wrong. The move is
+ * of folder Users (display name Users) to `after` named `name`.
+ */
+async function state(after = 'requests/Admin/People', name = 'People'): Promise<string> {
+  const usersThere = await exists('requests/Users');
+  const movedThere = await exists(after);
+  if (usersThere === movedThere) return `requests/Users ${usersThere ? 'and' : 'nor'} ${after} there`;
+  const [dir, shown] = usersThere ? ['requests/Users', 'Users'] : [after, name];
+  const prefix = `${dir.slice('requests/'.length)}/`;
+  const folder = parse(await read(`${dir}/_folder.yaml`));
+  if (folder.name !== shown || folder.seq !== 3) return `${dir}/_folder.yaml says ${JSON.stringify(folder)}`;
+  if (!(await read(`${dir}/_folder.yaml`)).includes('# folder comment')) return 'the folder comment was lost';
+  for (let i = 0; i < REQUESTS; i++) {
+    if (!(await exists(`${dir}/R${i}.yaml`))) return `${dir}/R${i}.yaml missing`;
+  }
+  for (let i = 0; i < LOADTESTS; i++) {
+    const test = parse(await read(`loadtests/l${i}.yaml`));
+    const targets = [test.targets[0].request, test.targets[1].request, test.thresholds[0].target];
+    const wanted = [`${prefix}R${i % REQUESTS}.yaml`, `${prefix}R${(i + 1) % REQUESTS}`, `${prefix}R${i % REQUESTS}.yaml`];
+    if (JSON.stringify(targets) !== JSON.stringify(wanted)) return `loadtests/l${i}.yaml targets ${targets.join(', ')} with the folder at ${dir}`;
+  }
+  return usersThere ? 'before' : 'after';
+}
+
+/** The same for request Users/R0.yaml moved into Admin: the file in one place, every load test naming that place. */
+async function requestState(): Promise<string> {
+  const before = await exists('requests/Users/R0.yaml');
+  const after = await exists('requests/Admin/R0.yaml');
+  if (before === after) return `requests/Users/R0.yaml ${before ? 'and' : 'nor'} requests/Admin/R0.yaml there`;
+  const at = before ? 'Users/R0' : 'Admin/R0';
+  for (let i = 0; i < LOADTESTS; i++) {
+    const test = parse(await read(`loadtests/l${i}.yaml`));
+    const named = [test.targets[0].request, test.targets[1].request, test.thresholds[0].target].filter((t: string) => /\/R0(\.yaml)?$/.test(t));
+    if (named.some((t: string) => !t.startsWith(`${at}`))) return `loadtests/l${i}.yaml targets ${named.join(', ')} with the request at ${at}`;
+  }
+  return before ? 'before' : 'after';
+}
+
+/**
+ * A `ferry mv` killed (SIGKILL) at any moment: the next `ferry` command leaves the workspace as it
+ * was before the move or as it is after it, load tests included, never between (move-journal.ts).
+ */
+describe('ferry mv killed part-way', () => {
+  it('the next ferry command finishes it: before or after the move, load tests included, never between', async () => {
+    const seen: Record<string, number> = {};
+    let finished = 0;
+    for (let round = 0; round < 30; round++) {
+      await build();
+      const child = spawn(process.execPath, [BIN, '-w', ws, 'mv', 'Users', 'Admin/People'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' }, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      let ended = false;
+      void exited.then(() => (ended = true));
+      if (round % 2 === 0) {
+        // Half the rounds: killed a random moment after the move started to change files.
+        const started = Date.now();
+        while (!ended && Date.now() - started < 20_000 && (await exists('requests/Users'))) await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 25));
+      } else {
+        // The others: at any moment of the command's life, start-up included.
+        await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 600));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      const listed = await ferry(['ls']);
+      expect(listed.code, listed.stderr).toBe(0);
+      if (listed.stderr.includes('an interrupted move was finished')) {
+        finished++;
+        expect(listed.stderr).toContain('ferry: an interrupted move was finished: requests/Users is now requests/Admin/People, load tests updated.');
+      }
+      const now = await state();
+      seen[now] = (seen[now] ?? 0) + 1;
+      expect(now, `round ${round}`).toMatch(/^(before|after)$/);
+      // Its record goes once the move is finished.
+      expect(await fs.lstat(moveJournalFile('mv-kill', ws)).then(() => 'left', () => 'gone')).toBe('gone');
+    }
+    // The kills did land part-way (else this would prove nothing).
+    expect(finished, JSON.stringify(seen)).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+describe("the app's moves killed part-way", () => {
+  /** `ferry app` on a free port, signed in; its process to kill. */
+  async function startApp(): Promise<{ child: ReturnType<typeof spawn>; client: ApiClient; exited: Promise<unknown> }> {
+    const child = spawn(process.execPath, [BIN, '-w', ws, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let out = '';
+    const url = await new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`ferry app printed no address in 20 s: ${out}`)), 20_000);
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        const found = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]+)/.exec(out);
+        if (found) (clearTimeout(timer), resolve(found));
+      });
+    });
+    const client = new ApiClient(Number(url[1]));
+    await client.login(url[2]!);
+    return { child, client, exited };
+  }
+
+  it('folder move, folder rename and request move: after the kill the workspace is as before or as after, load tests included', async () => {
+    const cases: Array<{ route: string; body: object; source: string; check: () => Promise<string> }> = [
+      { route: '/api/folder/move', body: { path: 'Users', parent: 'Admin' }, source: 'requests/Users', check: () => state('requests/Admin/Users', 'Users') },
+      { route: '/api/folder/rename', body: { path: 'Users', name: 'People' }, source: 'requests/Users', check: () => state('requests/People', 'People') },
+      { route: '/api/request/move', body: { path: 'Users/R0.yaml', folder: 'Admin' }, source: 'requests/Users/R0.yaml', check: () => requestState() },
+    ];
+    const seen: string[] = [];
+    for (let round = 0; round < 12; round++) {
+      const { route, body, source, check } = cases[round % cases.length]!;
+      await build();
+      const app = await startApp();
+      let answered = false;
+      const answer = app.client.call('POST', route, body).catch(() => undefined).finally(() => (answered = true));
+      if (round < 6) {
+        // Killed a random moment after the move started to change files (its source gone).
+        const started = Date.now();
+        while (!answered && Date.now() - started < 20_000 && (await exists(source))) await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+      }
+      app.child.kill('SIGKILL');
+      await app.exited;
+      await answer;
+      const listed = await ferry(['ls']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const now = await check();
+      seen.push(`${route} ${now}${listed.stderr.includes('interrupted move was finished') ? ' (finished)' : ''}`);
+      expect(now, `${route}, round ${round}`).toMatch(/^(before|after)$/);
+    }
+    expect(seen.length).toBe(12);
+  }, 240_000);
 });

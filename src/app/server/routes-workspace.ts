@@ -1,7 +1,7 @@
 /** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { JsonStore, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
+import { JsonStore, moveJournalFile, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { deepEqual, parseResource, unknownFieldsWarning, type RequestFile } from '../../model/index.js';
 import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
@@ -36,6 +36,8 @@ export async function writing<T>(root: string, work: () => Promise<T>): Promise<
 
 export function workspaceRoutes(state: WorkspaceState): Routes {
   const root = () => state.workspace.root;
+  /** Every move and rename is journaled (workspace/move-journal.ts): a killed app leaves none half done. */
+  const moves = () => ({ journal: moveJournalFile(state.workspace.id, state.workspace.root) });
   /** The request file as the format reads it; 404 when it is not there (deleted, moved or renamed elsewhere). */
   const readOnDisk = async (requestPath: string): Promise<RequestFile> => {
     if (!requestPath || requestPath.split('/').some((p) => p === '..' || p.startsWith('.'))) throw new ApiError(400, 'Give the request path under requests/.');
@@ -114,7 +116,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
         if (base !== undefined && !deepEqual(requestFrom({ request: base }), current)) {
           throw new ApiError(409, `${REQUESTS_DIR}/${requestPath} changed on disk since the app read it; nothing was saved.`, { request: current });
         }
-        return saveRequest(root(), requestPath, request);
+        return saveRequest(root(), requestPath, request, moves());
       });
       // The request as the format reads it back: the page compares it with what the watcher reports.
       return done({ path: saved, request });
@@ -143,7 +145,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     },
 
     'POST /api/request/move': async ({ body }) => {
-      const moved = await writing(root(), () => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? ''));
+      const moved = await writing(root(), () => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? '', moves()));
       return done({ path: moved });
     },
 
@@ -153,13 +155,13 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     },
 
     'POST /api/folder/move': async ({ body }) => {
-      const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? ''));
+      const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? '', moves()));
       return done({ path: moved });
     },
 
     /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
     'POST /api/folder/rename': async ({ body }) => {
-      const renamed = await writing(root(), () => renameFolder(root(), field(body, 'path'), field(body, 'name')));
+      const renamed = await writing(root(), () => renameFolder(root(), field(body, 'path'), field(body, 'name'), moves()));
       return done({ path: renamed });
     },
 

@@ -1,0 +1,202 @@
+/**
+ * Moves and renames of requests and folders, all or nothing across a kill or a crash.
+ *
+ * A move is a few steps: the file or folder renamed, its display name saved (`_folder.yaml`, the
+ * request's `name`), and every load test that sends a moved request pointed at its new path
+ * (2.12). A process killed between two of them would leave load tests pointing at paths that no
+ * longer exist, or a folder whose name and directory disagree. So the steps are planned first and
+ * recorded in a journal (a file of this computer's data folder that the caller names: spec 2.1.3,
+ * the workspace gets no files of Ferry's own) before any is taken; once all are done the journal
+ * goes. Each step does only what is not done yet, so the steps of a journal left behind are simply
+ * taken again by the next writer (`finishInterruptedMove`, at the next `ferry` command or app
+ * start): the workspace is as before the move, or as after it, never between.
+ *
+ * The caller holds the workspace's write lock (appdata/workspace-lock.ts): no other move runs, so
+ * a journal found under the lock is one whose writer died or failed part-way.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FolderFile, RequestFile } from '../model/index.js';
+import { checkNoSymlinks, writeFileAtomic } from './files.js';
+import { LOADTESTS_DIR } from './open.js';
+import { readResource } from './read-resource.js';
+import { saveResource } from './save.js';
+import { REQUESTS_DIR, isYamlFile, loadTargetPath, stripYaml } from './tree.js';
+
+/** One step of a move; paths are tree paths (relative to requests/, `/` between folders). */
+export type MoveStep =
+  /** The file or folder `from` renamed to `to` (the folder above `to` made when missing). */
+  | { op: 'rename'; from: string; to: string }
+  /** A request file, or a folder's `_folder.yaml` (`path` = the folder), saved with this value. */
+  | { op: 'save'; kind: 'request'; path: string; value: RequestFile }
+  | { op: 'save'; kind: 'folder'; path: string; value: FolderFile }
+  /** Load test targets naming request `from` (or, `folder`, anything under folder `from`) now name `to`. */
+  | { op: 'retarget'; folder: boolean; from: string; to: string };
+
+interface JournalData {
+  version: 1;
+  pid: number;
+  host: string;
+  root: string;
+  steps: MoveStep[];
+}
+
+export type MoveRecovery = { state: 'none' } | { state: 'finished'; from: string; to: string };
+
+/**
+ * Takes `steps` in order, recorded first in `journal` (an absolute file in the data folder) when
+ * one is given, which is removed once they are all done. A journal an earlier move left behind is
+ * finished first. A step that fails leaves the journal, so the next writer finishes the move.
+ */
+export async function runMoveSteps(root: string, steps: readonly MoveStep[], journal: string | undefined): Promise<void> {
+  if (steps.length === 0) return;
+  if (journal === undefined) {
+    for (const step of steps) await takeStep(root, step);
+    return;
+  }
+  await finishInterruptedMove(root, journal);
+  const data: JournalData = { version: 1, pid: process.pid, host: os.hostname(), root: path.resolve(root), steps: [...steps] };
+  await fs.mkdir(path.dirname(journal), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(journal, JSON.stringify(data), 0o600);
+  for (const step of steps) await takeStep(root, step);
+  await fs.rm(journal, { force: true });
+}
+
+/**
+ * Finishes a move a kill, a crash or a failed step interrupted in the workspace `root`, from its
+ * journal (see `runMoveSteps`); says what was moved where. A journal that is damaged, or was
+ * written for another folder or computer (a copied data folder), is removed without acting on it.
+ * The caller holds the workspace's write lock.
+ */
+export async function finishInterruptedMove(root: string, journal: string): Promise<MoveRecovery> {
+  let text: string;
+  try {
+    text = await fs.readFile(journal, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'none' };
+    throw error;
+  }
+  const data = readJournal(text);
+  if (!data || data.root !== path.resolve(root) || data.host !== os.hostname()) {
+    await fs.rm(journal, { force: true });
+    return { state: 'none' };
+  }
+  for (const step of data.steps) await takeStep(root, step);
+  await fs.rm(journal, { force: true });
+  const moved = data.steps.find((s) => s.op === 'rename');
+  const saved = data.steps.find((s) => s.op === 'save');
+  const from = moved?.from ?? saved?.path ?? '';
+  return { state: 'finished', from, to: moved?.to ?? from };
+}
+
+async function takeStep(root: string, step: MoveStep): Promise<void> {
+  if (step.op === 'retarget') {
+    await updateLoadTestTargets(root, step.folder ? movedUnder(step.from, step.to) : sameRequest(step.from, step.to));
+    return;
+  }
+  if (step.op === 'save') {
+    const file = treeFile(root, step.kind === 'folder' ? `${step.path}/_folder.yaml` : step.path);
+    // Its folder is gone (the user deleted it since): nothing to save into.
+    if (!(await exists(path.dirname(file)))) return;
+    if (step.kind === 'folder') await saveResource(file, 'folder', step.value);
+    else await saveResource(file, 'request', step.value);
+    return;
+  }
+  const from = treeFile(root, step.from);
+  const to = treeFile(root, step.to);
+  // Done already (the steps are being taken again), or both there (someone made `to` since): left as it is.
+  if (!(await exists(from)) || (await exists(to))) return;
+  const linked = (await checkNoSymlinks(root, path.relative(root, from))) ?? (await checkNoSymlinks(root, path.relative(root, path.dirname(to))));
+  if (linked) throw new Error(`Cannot move ${REQUESTS_DIR}/${step.from}: ${linked}.`);
+  await fs.mkdir(path.dirname(to), { recursive: true });
+  await fs.rename(from, to);
+}
+
+function treeFile(root: string, treePath: string): string {
+  return path.join(root, REQUESTS_DIR, ...treePath.split('/').filter(Boolean));
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.lstat(file).then(() => true, () => false);
+}
+
+function sameRequest(from: string, to: string): (target: string) => string | undefined {
+  const lower = from.toLowerCase();
+  return (target) => (target.toLowerCase() === lower ? to : undefined);
+}
+
+/** A load test target's new path when folder `from` became `to` (names compared without case), else undefined. */
+function movedUnder(from: string, to: string): (target: string) => string | undefined {
+  const prefix = `${from}/`;
+  const lower = prefix.toLowerCase();
+  return (target) => (target.toLowerCase().startsWith(lower) ? `${to}/${target.slice(prefix.length)}` : undefined);
+}
+
+/**
+ * Rewrites `targets[].request` and `thresholds[].target` of every load test whose request path
+ * `rename` gives a new one for, editing files in place; a target written without `.yaml` stays so.
+ * Taken again, it changes nothing more: a new path never falls under the old one.
+ */
+async function updateLoadTestTargets(root: string, renamePath: (requestPath: string) => string | undefined): Promise<void> {
+  const rename = (target: string): string => {
+    const renamed = renamePath(loadTargetPath(target));
+    if (renamed === undefined) return target;
+    return /\.ya?ml$/i.test(target) ? renamed : stripYaml(renamed);
+  };
+  // A linked loadtests/ is skipped when the workspace is read; its target is never written either.
+  if (await checkNoSymlinks(root, LOADTESTS_DIR)) return;
+  const dir = path.join(root, LOADTESTS_DIR);
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir)).filter((n) => isYamlFile(n) && !n.startsWith('.'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const outcome = await readResource('loadtest', file, `${LOADTESTS_DIR}/${name}`);
+    if (!outcome.ok) continue;
+    let changed = false;
+    const targets = outcome.value.targets.map((t) => {
+      const renamed = rename(t.request);
+      if (renamed === t.request) return t;
+      changed = true;
+      return { ...t, request: renamed };
+    });
+    // A threshold's `target` names a request path too (2.12): it follows the request.
+    const thresholds = outcome.value.thresholds.map((t) => {
+      const renamed = t.target === undefined ? undefined : rename(t.target);
+      if (renamed === t.target) return t;
+      changed = true;
+      return { ...t, target: renamed };
+    });
+    if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets, thresholds });
+  }
+}
+
+function readJournal(text: string): JournalData | undefined {
+  let data: Partial<JournalData>;
+  try {
+    data = JSON.parse(text) as Partial<JournalData>;
+  } catch {
+    return undefined;
+  }
+  if (!data || typeof data !== 'object' || data.version !== 1 || typeof data.host !== 'string' || typeof data.root !== 'string') return undefined;
+  if (!Array.isArray(data.steps) || !data.steps.every(validStep)) return undefined;
+  return data as JournalData;
+}
+
+function validStep(step: unknown): boolean {
+  if (!step || typeof step !== 'object') return false;
+  const s = step as Record<string, unknown>;
+  if (s.op === 'rename' || s.op === 'retarget') return treePath(s.from) && treePath(s.to);
+  if (s.op === 'save') return (s.kind === 'request' || s.kind === 'folder') && treePath(s.path) && typeof s.value === 'object' && s.value !== null;
+  return false;
+}
+
+/** A path under requests/ that cannot leave it: a journal is a file anyone could have edited. */
+function treePath(p: unknown): boolean {
+  if (typeof p !== 'string' || p === '' || p.includes('\\') || p.includes('\0') || path.posix.isAbsolute(p)) return false;
+  return p.split('/').every((part) => part !== '' && !part.startsWith('.'));
+}
