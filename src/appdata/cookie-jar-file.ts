@@ -26,15 +26,23 @@ export async function readCookieJarFile(file: string | undefined): Promise<unkno
 export async function writeCookieJarFile(file: string, serialized: unknown): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const current = await readFileNoFollow(file, 'utf8').catch(() => undefined);
-  if (current !== undefined && !parses(current)) await fs.rename(file, `${file}.damaged-${Date.now()}`).catch(() => {});
+  const problem = current === undefined ? undefined : parseProblem(current);
+  if (problem !== undefined) {
+    const movedTo = `${file}.damaged-${Date.now()}`;
+    if (await fs.rename(file, movedTo).then(() => true, () => false)) {
+      const { reportSetAside } = await import('./set-aside.js');
+      reportSetAside(file, movedTo, problem, 'the cookies kept for this workspace are lost: the servers set them again as you send');
+    }
+  }
   await writeFileAtomic(file, JSON.stringify(serialized), 0o600);
 }
 
-function parses(text: string): boolean {
+/** Why `text` is not JSON, or undefined when it is. */
+function parseProblem(text: string): string | undefined {
   try {
     JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
 }

@@ -21,38 +21,71 @@ export class DataFolderError extends Error {
 }
 
 export class JsonStore<T> {
+  /**
+   * `lost`: what the user loses, and what to do, when the file is damaged and set aside (said to
+   * them once, set-aside.ts): 'the secret values … must be set again (`ferry secret set NAME`)'.
+   */
   constructor(
     readonly file: string,
     private readonly empty: () => T,
+    private readonly lost: string,
     private readonly mode = 0o600,
   ) {}
 
   async read(): Promise<T> {
+    return this.readHolding(false);
+  }
+
+  /**
+   * The content, or empty when there is no file. A damaged one (cut off, not JSON, JSON of the
+   * wrong shape) must not stop work: it is set aside (`FILE.damaged-<time>`), the user told, and
+   * the store starts empty. That happens under the lock (`holding` says it is held already): a
+   * writer may have just put a good file in its place, which must not be moved away.
+   */
+  private async readHolding(holding: boolean): Promise<T> {
+    let text: string;
     try {
-      const text = await readFileNoFollow(this.file, 'utf8');
-      const value = JSON.parse(text) as unknown;
-      // Valid JSON of the wrong shape (`null`, a list for a map) is as damaged as a cut-off file.
-      if (!sameShape(value, this.empty())) throw new SyntaxError(`${this.file} does not hold the expected data`);
-      return value as T;
+      text = await readFileNoFollow(this.file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.empty();
       if (isLinkError(error)) {
         throw new DataFolderError(`${this.file} is a symbolic link; Ferry never follows links in its data folder. Remove the link (Ferry writes a file of its own there).`);
-      }
-      if (error instanceof SyntaxError) {
-        // A damaged store must not stop work: keep the bad copy aside and start empty.
-        await fs.rename(this.file, `${this.file}.damaged-${Date.now()}`).catch(() => {});
-        return this.empty();
       }
       // Reading a folder fails with EISDIR and no path: name the store, so the message says which.
       const systemError = error as NodeJS.ErrnoException;
       if (systemError.code !== undefined && systemError.path === undefined) systemError.path = this.file;
       throw error;
     }
+    let problem: string;
+    try {
+      const value = JSON.parse(text) as unknown;
+      // Valid JSON of the wrong shape (`null`, a list for a map) is as damaged as a cut-off file.
+      if (sameShape(value, this.empty())) return value as T;
+      problem = 'it does not hold the data Ferry keeps there';
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+    if (!holding) return this.holdingLock(() => this.readHolding(true));
+    const movedTo = `${this.file}.damaged-${Date.now()}`;
+    if (await fs.rename(this.file, movedTo).then(() => true, () => false)) {
+      // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
+      const { reportSetAside } = await import('./set-aside.js');
+      reportSetAside(this.file, movedTo, problem, this.lost);
+    }
+    return this.empty();
   }
 
   /** Applies `change` to the current content under the lock and saves the result. */
   async update<R>(change: (value: T) => R | Promise<R>): Promise<R> {
+    return this.holdingLock(async () => {
+      const value = await this.readHolding(true);
+      const result = await change(value);
+      await writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode);
+      return result;
+    });
+  }
+
+  private async holdingLock<R>(work: () => Promise<R>): Promise<R> {
     try {
       await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     } catch (error) {
@@ -62,10 +95,7 @@ export class JsonStore<T> {
     }
     const release = await this.lock();
     try {
-      const value = await this.read();
-      const result = await change(value);
-      await writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode);
-      return result;
+      return await work();
     } finally {
       await fs.rm(this.holderFile, { force: true }).catch(() => {});
       await release();

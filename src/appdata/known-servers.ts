@@ -24,7 +24,7 @@ export class KnownServers {
 
   /** Keyed like the workspace's other data on this computer: its id plus its folder. */
   constructor(workspaceId: string, workspaceRoot: string) {
-    this.store = new JsonStore(path.join(workspaceDataDir(workspaceId, workspaceRoot), 'known-servers.json'), () => ({}));
+    this.store = new JsonStore(path.join(workspaceDataDir(workspaceId, workspaceRoot), 'known-servers.json'), () => ({}), 'the servers this computer knew are forgotten: start each one once by hand before it starts by itself again');
   }
 
   async isKnown(id: string, server: ServerFile): Promise<boolean> {

@@ -117,7 +117,7 @@ export class SecretStore {
   private readonly store: JsonStore<Record<string, Sealed>>;
 
   constructor(workspaceDir: string) {
-    this.store = new JsonStore(path.join(workspaceDir, 'secrets.json'), () => ({}));
+    this.store = new JsonStore(path.join(workspaceDir, 'secrets.json'), () => ({}), 'the secret values stored for this workspace on this computer are lost: set them again (`ferry secret set NAME`, or in the app)');
   }
 
   private static slot(scope: string, name: string): string {

@@ -24,7 +24,7 @@ import { SecretStore } from './secrets.js';
 export { DEFAULT_SETTINGS, type AppSettings };
 
 function store(): JsonStore<Partial<AppSettings>> {
-  return new JsonStore(settingsFile(), () => ({}));
+  return new JsonStore(settingsFile(), () => ({}), 'the application settings are back to their defaults: set them again (`ferry config set NAME VALUE`, or in the app)');
 }
 
 /** The stored settings over the defaults; a stored value of the wrong type or out of range (a hand edit) is ignored. */

@@ -62,9 +62,9 @@ export class WorkspaceData {
   constructor(workspaceId: string, workspaceRoot: string) {
     this.dir = workspaceDataDir(workspaceId, workspaceRoot);
     this.secrets = new SecretStore(this.dir);
-    this.state = new JsonStore(path.join(this.dir, 'state.json'), () => ({ scriptValues: {} }));
-    this.tokens = new JsonStore(path.join(this.dir, 'tokens.json'), () => ({}));
-    this.history = new JsonStore(path.join(this.dir, 'history.json'), () => []);
+    this.state = new JsonStore(path.join(this.dir, 'state.json'), () => ({ scriptValues: {} }), 'the active environment and the values scripts set (pm.environment.set and the like) are lost: choose the environment again (`ferry env use NAME`, or in the app)');
+    this.tokens = new JsonStore(path.join(this.dir, 'tokens.json'), () => ({}), 'the cached OAuth 2.0 tokens are lost: new ones are fetched at the next send');
+    this.history = new JsonStore(path.join(this.dir, 'history.json'), () => [], 'the history of sends starts empty again');
     this.results = new SendResults(path.join(this.dir, 'results'));
   }
 

@@ -36,7 +36,7 @@ export interface LoadHistoryEntry {
 }
 
 function store(data: WorkspaceData): JsonStore<LoadHistoryEntry[]> {
-  return new JsonStore(path.join(data.dir, 'load-history.json'), () => []);
+  return new JsonStore(path.join(data.dir, 'load-history.json'), () => [], 'the list of past load test runs starts empty again (their result files are kept)');
 }
 
 export async function addLoadHistory(data: WorkspaceData, result: LoadResult, notices: string[] = []): Promise<LoadHistoryEntry> {

@@ -47,6 +47,33 @@ describe('ferry app API', () => {
     await ws.cleanup();
   });
 
+  it('a damaged state.json set aside is a notice in the page, once: a page that joins later gets it, none goes to the terminal', async () => {
+    const { workspaceDataDir } = await import('../../src/appdata/index.js');
+    const dir = workspaceDataDir(app.state.workspace.id, app.state.workspace.root);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'state.json'), '{"activeEnvironment": "loc');
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => (written.push(String(chunk)), write(chunk, ...(rest as [])))) as typeof process.stderr.write;
+    try {
+      // The page's first reads happen before it joins the live channel.
+      expect((await client.call('GET', '/api/workspace')).status).toBe(200);
+      const live = await client.live();
+      const notice = await until('the notice', () => live.events.find((e) => e.type === 'notice'));
+      expect(notice).toEqual({ type: 'notice', message: expect.stringMatching(/^state\.json in the data folder could not be read \(Unterminated string in JSON at position \d+\); it was moved to .+state\.json\.damaged-\d+, and the active environment .+ are lost: choose the environment again/) });
+      // Once: reading again finds no damaged file; a page joining later is not told again.
+      expect((await client.call('GET', '/api/workspace')).status).toBe(200);
+      const later = await client.live();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([...live.events, ...later.events].filter((e) => e.type === 'notice')).toHaveLength(1);
+      live.close();
+      later.close();
+    } finally {
+      process.stderr.write = write as typeof process.stderr.write;
+    }
+    expect(written.join('')).not.toContain('could not be read');
+  });
+
   it('copy as code says which secret values the code holds in plain text', async () => {
     await fs.mkdir(path.join(ws.root, 'environments'), { recursive: true });
     await fs.writeFile(path.join(ws.root, 'environments', 'local.yaml'), 'name: Local\nvariables:\n  - key: token\n    secret: true\n');

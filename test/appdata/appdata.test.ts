@@ -4,7 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, proxyWithCredentials, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
-import { isolatedDataDir } from '../support/temp.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const errorOf = (text: string) => { try { JSON.parse(text); return ''; } catch (error) { return (error as Error).message; } };
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 import { systemErrorMessage } from '../../src/cli/system-error.js';
 
 const run = promisify(execFile);
@@ -64,14 +67,56 @@ describe('the data folder', () => {
     expect(history[0]!.url).toBe('u10');
   }, 60_000);
 
-  it('a damaged store is set aside, not fatal', async () => {
+  it('a damaged store is set aside, not fatal, and the user is told once: what, why, where it is now, what is lost', async () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
     await store.setActiveEnvironment('x');
     await fs.writeFile(path.join(store.dir, 'state.json'), '{"trunc');
-    expect(await store.activeEnvironment()).toBeUndefined();
-    expect((await fs.readdir(store.dir)).some((f) => f.startsWith('state.json.damaged-'))).toBe(true);
+    const told: string[] = [];
+    // Imported as the store loads it (an earlier test reset the module registry).
+    const { onSetAside } = await import('../../src/appdata/set-aside.js');
+    const stop = onSetAside((notice) => told.push(notice.message));
+    try {
+      expect(await store.activeEnvironment()).toBeUndefined();
+      expect(await store.activeEnvironment()).toBeUndefined();
+      await store.setActiveEnvironment('y');
+    } finally {
+      stop();
+    }
+    const aside = (await fs.readdir(store.dir)).filter((f) => f.startsWith('state.json.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(await fs.readFile(path.join(store.dir, aside[0]!), 'utf8')).toBe('{"trunc');
+    expect(told).toEqual([
+      `state.json in the data folder could not be read (${errorOf('{"trunc')}); it was moved to ${path.join(store.dir, aside[0]!)}, and the active environment and the values scripts set (pm.environment.set and the like) are lost: choose the environment again (\`ferry env use NAME\`, or in the app).`,
+    ]);
   });
+
+  it('a damaged secrets.json or state.json is said once on the command\'s stderr, one line each, no stack trace', async () => {
+    const data = await isolatedDataDir();
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: told\nname: Told\n');
+    await fs.mkdir(path.join(root, 'environments'));
+    await fs.writeFile(path.join(root, 'environments', 'local.yaml'), 'name: Local\nvariables:\n  - key: token\n    secret: true\n');
+    const dir = workspaceDataDir('told', root);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'secrets.json'), '');
+    await fs.writeFile(path.join(dir, 'state.json'), '[1, 2');
+    const bin = path.resolve('bin/ferry.js');
+    const env = { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' };
+    const first = await run(process.execPath, [bin, '-w', root, 'secret', 'ls', '--env', 'local'], { env });
+    const second = await run(process.execPath, [bin, '-w', root, 'secret', 'ls', '--env', 'local'], { env });
+    const lines = first.stderr.trim().split('\n');
+    const secrets = lines.find((l) => l.includes('secrets.json'));
+    expect(secrets).toMatch(new RegExp(`^ferry: secrets\\.json in the data folder could not be read \\(Unexpected end of JSON input\\); it was moved to ${escape(path.join(dir, 'secrets.json.damaged-'))}\\d+, and the secret values stored for this workspace on this computer are lost: set them again \\(\`ferry secret set NAME\`, or in the app\\)\\.$`));
+    expect(first.stderr).not.toMatch(/\n\s+at /);
+    expect(second.stderr).not.toContain('could not be read');
+    expect((await fs.readdir(dir)).filter((f) => f.includes('.damaged-'))).toHaveLength(1);
+    // state.json, read by a command that uses the active environment.
+    await run(process.execPath, [bin, '-w', root, 'env', 'ls'], { env }).then((listed) => {
+      expect(listed.stderr).toMatch(/^ferry: state\.json in the data folder could not be read \(.+\); it was moved to .+state\.json\.damaged-\d+, and the active environment .+ are lost: choose the environment again/m);
+      expect(listed.stderr).not.toMatch(/\n\s+at /);
+    });
+  }, 60_000);
 
   it('a store that is a folder fails with a message naming it (through ferry, one line)', async () => {
     await isolatedDataDir();

@@ -27,7 +27,7 @@ function goodValues(stored: Record<string, unknown>): AppView {
 }
 
 export function viewRoutes(): Routes {
-  const store = new JsonStore<Record<string, unknown>>(path.join(dataDir(), 'app-view.json'), () => ({}));
+  const store = new JsonStore<Record<string, unknown>>(path.join(dataDir(), 'app-view.json'), () => ({}), "the app's layout (panel sizes and the like) is back to its defaults");
   return {
     'GET /api/view': async () => goodValues(await store.read()),
 

@@ -61,7 +61,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
    * page opens it again at the next start. Not in the page's storage, which is per port, and
    * `ferry app` takes a free port each start.
    */
-  const lastOpened = () => new JsonStore<{ path?: string }>(path.join(state.data.dir, 'app-last-request.json'), () => ({}));
+  const lastOpened = () => new JsonStore<{ path?: string }>(path.join(state.data.dir, 'app-last-request.json'), () => ({}), 'the app does not open the request you had open last');
   return {
     /**
      * The request last opened, with its file's content; else `?else=` (the one the page's own

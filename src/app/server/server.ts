@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onSetAside } from '../../appdata/set-aside.js';
 import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel } from './live.js';
@@ -98,6 +99,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const webRoot = options.webRoot ?? findWebRoot();
   const state = new WorkspaceState(options.workspace);
   const live = new LiveChannel();
+  // A damaged data file set aside while the app runs is said in the page, not on the terminal behind it.
+  const stopNotices = onSetAside((notice) => live.notify(notice.message));
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
@@ -177,6 +180,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   } catch (error) {
     // The port is taken (or refused): nothing keeps running, so `ferry app` can exit with the reason.
     await Promise.allSettled([servers.close(), loadRuns.close(), connections.closeAll()]);
+    stopNotices();
     live.close();
     await state.close();
     throw error;
@@ -203,6 +207,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       await loadRuns.close();
       await connections.closeAll();
       await servers.close();
+      stopNotices();
       live.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

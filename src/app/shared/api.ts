@@ -179,7 +179,9 @@ export type LiveEvent =
       upTo: number;
     }
   /** A live connection ended (closed by the page, by the peer, or an error). */
-  | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd };
+  | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd }
+  /** Something the user must know that no call answered with: a damaged data file set aside (appdata/set-aside.ts). */
+  | { type: 'notice'; message: string };
 
 /**
  * The page's look on this computer, the same for every workspace (GET and PUT /api/view; docs/app.md,

@@ -244,6 +244,10 @@ export function App() {
       setTraffic((rows) => [...rows, ...event.records].slice(-TRAFFIC_SHOWN));
       return;
     }
+    if (event.type === 'notice') {
+      setNotice(event.message);
+      return;
+    }
     if (event.type === 'load') return publishLoadEvent(event);
     if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
