@@ -5,7 +5,6 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { isProcessAlive } from '../support/process-alive.js';
 import { WorkspaceBusyError } from './workspace-lock.js';
@@ -86,57 +85,93 @@ export class JsonStore<T> {
   }
 
   private async holdingLock<R>(work: () => Promise<R>): Promise<R> {
-    try {
-      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    } catch (error) {
-      // EEXIST from a recursive mkdir: a part of the path is a file (FERRY_DATA_DIR naming a file).
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new DataFolderError(`Could not create the data folder ${path.dirname(this.file)}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`);
-      throw error;
-    }
     const release = await this.lock();
     try {
       return await work();
     } finally {
-      await fs.rm(this.holderFile, { force: true }).catch(() => {});
       await release();
     }
   }
 
-  /** `FILE.lock-holder`: the process holding the lock (`FILE.lock`, a folder), so a killed one's lock is known as such. */
-  private get holderFile(): string {
-    return `${this.file}.lock-holder`;
-  }
-
   /**
-   * The store's lock. A lock whose holder was killed on this computer (kill -9, a crash: it is
-   * never released) is taken over at once; one with no known holder, once stale (not refreshed
-   * for 10 s), within the wait. Still held after the wait: one line naming the store.
+   * The store's lock: `FILE.lock`, a file made only if absent (O_EXCL) holding the holder's
+   * process id and computer, so a lock and the name of its holder are one file — made, then
+   * removed: two file operations around each update. A lock whose holder was killed on this
+   * computer (kill -9, a crash: it is never released) is taken over at once; one whose holder is
+   * unknown (another computer sharing the data folder, or killed before it wrote its name), once
+   * stale (not refreshed for 10 s; a holder refreshes it every 5 s), within the wait. Still held
+   * after about 13 s: one line naming the store. A `FILE.lock` folder is the lock of an older
+   * Ferry (proper-lockfile, with `FILE.lock-holder` beside it): it is respected the same way.
    */
   private async lock(): Promise<() => Promise<void>> {
-    const options = { realpath: false, stale: STALE_MS };
-    let release: (() => Promise<void>) | undefined;
-    try {
-      release = await lockfile.lock(this.file, options).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ELOCKED') throw error;
-        const holder = await readHolder(this.holderFile);
-        if (holder && holder.host === os.hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid)) {
-          await fs.rm(`${this.file}.lock`, { recursive: true, force: true });
+    const lockFile = `${this.file}.lock`;
+    const me = JSON.stringify({ pid: process.pid, host: os.hostname() });
+    const deadline = Date.now() + WAIT_MS;
+    let pause = 10;
+    for (let attempt = 0; attempt < 500; attempt++) {
+      try {
+        await fs.writeFile(lockFile, me, { flag: 'wx', mode: 0o600 });
+        // Kept fresh while held, for a Ferry on another computer that cannot ask whether this process runs.
+        const refresh = setInterval(() => {
+          const now = new Date();
+          fs.utimes(lockFile, now, now).catch(() => {});
+        }, STALE_MS / 2);
+        refresh.unref();
+        return async () => {
+          clearInterval(refresh);
+          await fs.unlink(lockFile).catch(() => {});
+        };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          await this.makeFolder();
+          continue;
         }
-        // About 13 s in all: past STALE_MS, so a lock left without a holder file is taken over too.
-        return lockfile.lock(this.file, { ...options, retries: { retries: 70, minTimeout: 10, maxTimeout: 200, factor: 1.5 } });
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      // Busy, as a held workspace lock is: worth trying again (exit code 1, a 409 in the app).
-      throw new WorkspaceBusyError(`${this.file} is being changed by another Ferry process (its lock ${this.file}.lock is held). Try again when it is done; if no Ferry is running, remove ${this.file}.lock.`);
+        if (code === 'ENOTDIR') throw this.notAFolder();
+        if (code !== 'EEXIST') throw error;
+      }
+      if (await this.holderGone(lockFile)) {
+        await fs.rm(lockFile, { recursive: true, force: true });
+        await fs.rm(`${this.file}.lock-holder`, { force: true });
+        continue;
+      }
+      if (Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(200, pause * 1.5);
     }
-    await fs.writeFile(this.holderFile, JSON.stringify({ pid: process.pid, host: os.hostname() }), { mode: 0o600 }).catch(() => {});
-    return release;
+    // Busy, as a held workspace lock is: worth trying again (exit code 1, a 409 in the app).
+    throw new WorkspaceBusyError(`${this.file} is being changed by another Ferry process (its lock ${lockFile} is held). Try again when it is done; if no Ferry is running, remove ${lockFile}.`);
+  }
+
+  /** Whether the lock's holder is gone: killed on this computer, or (holder unknown) the lock is stale. */
+  private async holderGone(lockFile: string): Promise<boolean> {
+    const stat = await fs.lstat(lockFile).catch(() => undefined);
+    // Released meanwhile: try again.
+    if (!stat) return false;
+    const holder = await readHolder(stat.isDirectory() ? `${this.file}.lock-holder` : lockFile);
+    if (holder && holder.host === os.hostname()) return holder.pid !== process.pid && !isProcessAlive(holder.pid);
+    return Date.now() - stat.mtimeMs > STALE_MS;
+  }
+
+  private async makeFolder(): Promise<void> {
+    try {
+      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // EEXIST from a recursive mkdir: a part of the path is a file (FERRY_DATA_DIR naming a file).
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.notAFolder();
+      throw error;
+    }
+  }
+
+  private notAFolder(): DataFolderError {
+    return new DataFolderError(`Could not create the data folder ${path.dirname(this.file)}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`);
   }
 }
 
-/** A lock not refreshed for this long belongs to a process that died (proper-lockfile refreshes it every 5 s). */
+/** A lock not refreshed for this long belongs to a process that died (its holder refreshes it every 5 s). */
 const STALE_MS = 10_000;
+/** How long an update waits for another process's: past STALE_MS, so a lock whose holder is unknown is taken over within it. */
+const WAIT_MS = 13_000;
 
 async function readHolder(file: string): Promise<{ pid: number; host: string } | undefined> {
   try {

@@ -178,8 +178,9 @@ describe('the data folder', () => {
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: 'ignore' });
     const store = new WorkspaceData('ws', '/tmp/ws');
-    const holder = path.join(store.dir, 'state.json.lock-holder');
-    // Until the holder file is written whole (it is made, then filled).
+    // The lock is a file naming its holder (made only if absent, then filled).
+    const holder = path.join(store.dir, 'state.json.lock');
+    // Until it is written whole.
     const holding = async () => {
       try {
         return (JSON.parse(await fs.readFile(holder, 'utf8')) as { pid?: number }).pid;
@@ -197,6 +198,32 @@ describe('the data folder', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(await store.scriptValues('collection')).toEqual({ before: 'kept', after: 'written' });
     expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+  }, 30_000);
+
+  it('a store lock whose holder is not known is taken over once stale; an older Ferry\'s folder lock with a killed holder at once', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.updateScriptValues('collection', { a: '1' });
+    const lock = path.join(store.dir, 'state.json.lock');
+    // Killed between making the lock and writing its name: empty, and not refreshed for 20 s.
+    await fs.writeFile(lock, '');
+    const old = new Date(Date.now() - 20_000);
+    await fs.utimes(lock, old, old);
+    let started = Date.now();
+    await store.updateScriptValues('collection', { b: '2' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // An older Ferry's lock (a folder, its holder named beside it) whose process is gone: a pid no process has.
+    await fs.mkdir(lock);
+    await fs.writeFile(path.join(store.dir, 'state.json.lock-holder'), JSON.stringify({ pid: 2 ** 22 + 17, host: (await import('node:os')).hostname() }));
+    started = Date.now();
+    await store.updateScriptValues('collection', { c: '3' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await store.scriptValues('collection')).toEqual({ a: '1', b: '2', c: '3' });
+    expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+    // One that is fresh and held by a live process (this one's parent) is waited for, then refused in one line.
+    await fs.writeFile(lock, JSON.stringify({ pid: process.ppid, host: (await import('node:os')).hostname() }));
+    const refused = await store.updateScriptValues('collection', { d: '4' }).catch((error: Error) => error);
+    expect(String(refused)).toBe(`WorkspaceBusyError: ${path.join(store.dir, 'state.json')} is being changed by another Ferry process (its lock ${lock} is held). Try again when it is done; if no Ferry is running, remove ${lock}.`);
   }, 30_000);
 
   it('application settings: documented defaults, typed changes, clear errors', async () => {
