@@ -13,7 +13,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `Exit codes:
   0  success (also \`ferry serve\`, \`ferry app\` and \`ferry mcp\` stopped with Ctrl-C)
   1  something failed (a request, a test, a threshold), or Ctrl-C stopped a run,
-     a load test, an import or an update
+     a load test, an import or an update (SIGTERM: a run, an import, an update)
   2  bad usage or bad input
   130  a second Ctrl-C quit at once`;
 
@@ -36,19 +36,21 @@ const SAME_CTRL_C_MS = 1000;
 
 /**
  * Ctrl-C during work that ends cleanly when asked (`run`, `load`, `import`, `update`): `stop` on the
- * first SIGINT (and on the other `signals` given: SIGTERM); a second one, a second or more later,
- * exits at once (130). Returns what gives the signals back to Node.
+ * first SIGINT (and on the other `signals` given: SIGTERM), told which signal it was; a second one,
+ * a second or more later, exits at once (130). Returns what gives the signals back to Node.
  */
-export function onCtrlC(stop: () => void, signals: readonly NodeJS.Signals[] = ['SIGINT']): () => void {
+export function onCtrlC(stop: (signal: NodeJS.Signals) => void, signals: readonly NodeJS.Signals[] = ['SIGINT']): () => void {
   let first: number | undefined;
-  const onInterrupt = () => {
+  const onInterrupt = (signal: NodeJS.Signals) => {
     if (first === undefined) {
       first = performance.now();
-      stop();
+      stop(signal);
     } else if (performance.now() - first >= SAME_CTRL_C_MS) process.exit(130);
   };
-  for (const signal of signals) process.on(signal, onInterrupt);
+  // One listener per signal, which knows its name (`process.emit('SIGINT')` passes none).
+  const listeners = signals.map((signal) => [signal, () => onInterrupt(signal)] as const);
+  for (const [signal, listener] of listeners) process.on(signal, listener);
   return () => {
-    for (const signal of signals) process.off(signal, onInterrupt);
+    for (const [signal, listener] of listeners) process.off(signal, listener);
   };
 }

@@ -17,6 +17,7 @@ import {
   selectRequests,
   ReportFileWriter,
   REPORT_BODY_BYTES,
+  RunStop,
   type Reporter,
   type ReporterName,
   type ReportSink,
@@ -141,13 +142,19 @@ export function registerRun(program: Command, ctx: CliContext): void {
         }
         servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
       }
-      // Ctrl-C: the request in flight is cancelled and the run ends with its summary, reports and
-      // saved values; a second Ctrl-C quits at once.
+      // Ctrl-C, or SIGTERM (how CI cancels a job or ends one past its time limit, and `docker stop`
+      // or `timeout` end a process): the request in flight is cancelled and the run ends with its
+      // summary, reports (which say the run was stopped) and saved values; a second one quits at once.
       const interrupt = new AbortController();
-      const stopListening = onCtrlC(() => {
-        interrupt.abort();
-        ctx.output.err('ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).');
-      });
+      const stopListening = onCtrlC((signal) => {
+        const by = signal === 'SIGINT' ? 'Ctrl-C' : signal;
+        interrupt.abort(new RunStop(by));
+        ctx.output.err(
+          signal === 'SIGINT'
+            ? 'ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).'
+            : `ferry: stopping (${signal}): the request in flight is cancelled; the summary and reports follow (a second ${signal} quits at once).`,
+        );
+      }, ['SIGINT', 'SIGTERM']);
       const items = selectedItems(ws, paths);
       if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
       if (items.some((item) => runsScripts(ws, item))) {

@@ -83,8 +83,11 @@ export type RunEvent =
   | { type: 'request'; result: RequestResult }
   | { type: 'warning'; message: string }
   /** No results here: reporters keep what they need from the `request` events (a run may be millions long). */
-  /** `interrupted`: Ctrl-C (or the app's Stop) ended it; the requests after the one in flight were not run. */
-  | { type: 'end'; summary: RunSummary; bailed: boolean; interrupted: boolean };
+  /**
+   * `interrupted`: Ctrl-C (or the app's Stop) ended it; the requests after the one in flight were not run.
+   * `stoppedBy` says what did, when interrupted: `Ctrl-C` (also a stop that gives no name), `SIGTERM`.
+   */
+  | { type: 'end'; summary: RunSummary; bailed: boolean; interrupted: boolean; stoppedBy?: string };
 
 export interface Reporter {
   onEvent(event: RunEvent): void;

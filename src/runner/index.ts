@@ -1,5 +1,5 @@
 /** Single sends and collection runs, and their reporters (spec 1.8, 2.7, 7.1). */
-export { runRequests, runItems, iterationCount, summarize, RunTally, type RunOptions, type RunPlan, type RunOutcome } from './run.js';
+export { runRequests, runItems, iterationCount, summarize, RunTally, RunStop, type RunOptions, type RunPlan, type RunOutcome } from './run.js';
 export { openRunContext, openHttpAgents, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
 export { UrlNetwork, withUrlNetwork } from './url-network.js';
 export type { RunContext } from './context.js';

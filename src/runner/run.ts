@@ -30,6 +30,7 @@ export interface RunPlan {
   /** Pause between requests. */
   delayMs?: number;
   reporters?: readonly Reporter[];
+  /** Stops the run; aborted with a `RunStop`, the reports say what stopped it. */
   signal?: AbortSignal;
   /**
    * Keep every result in `RunOutcome.results` (default true). `ferry run` and the app say
@@ -52,6 +53,17 @@ export interface RunOutcome {
   bailed: boolean;
   /** Stopped by its signal (Ctrl-C, the app's Stop, an agent's cancel). */
   interrupted: boolean;
+}
+
+/**
+ * The reason a face gives when it stops a run (`controller.abort(new RunStop('SIGTERM'))`), so the
+ * reports say what stopped it; a stop without one is said as Ctrl-C's.
+ */
+export class RunStop extends Error {
+  override name = 'AbortError';
+  constructor(readonly by: string) {
+    super('the request was cancelled.');
+  }
 }
 
 /** Most sends in one iteration, so `setNextRequest` loops end. */
@@ -172,7 +184,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
 
   const summary = tally.summary(begun, performance.now() - started);
   const interrupted = ctx.signal?.aborted === true;
-  emit({ type: 'end', summary, bailed, interrupted });
+  const reason: unknown = ctx.signal?.reason;
+  emit({ type: 'end', summary, bailed, interrupted, ...(interrupted ? { stoppedBy: reason instanceof RunStop ? reason.by : 'Ctrl-C' } : {}) });
   // Each report is finished even when another could not be written (the first failure is thrown after).
   let unwritten: unknown;
   for (const reporter of reporters) {

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { validateXML } from 'xmllint-wasm';
 import { ferry } from '../support/cli.js';
 import { closedPort, startHttp1, type Peer } from '../support/servers/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
@@ -122,6 +124,40 @@ describe('ferry run', () => {
     expect(peer.seen.slice(before).some((x) => x.url.startsWith('/echo?who='))).toBe(false);
     expect(result.stdout).toMatch(/1 request\n/);
     expect(result.stdout).toMatch(/STOPPED\n$/);
+  });
+
+  it('SIGTERM (a CI job cancelled or timed out) stops the run as Ctrl-C does: summary, partial reports that say so, exit 1', async () => {
+    const ws = await workspace();
+    await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });
+    const out = path.join(ws.root, 'out');
+    const before = peer.seen.length;
+    // The real CLI in a process of its own: Node's default for SIGTERM is to die on the spot.
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js'), '-w', ws.root, 'run', '-e', 'local', '--out-json', path.join(out, 'r.json'), '--out-junit', path.join(out, 'r.xml')], {
+      env: { ...process.env, FERRY_DATA_DIR: ws.dataDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    try {
+      await peer.waitForRequest((x) => x.url.startsWith('/slow'), before);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(1);
+    } finally {
+      clearTimeout(killer);
+    }
+    expect(stderr).toMatch(/ferry: stopping \(SIGTERM\): the request in flight is cancelled/);
+    expect(stdout).toContain('Stopped by SIGTERM: the request in flight was cancelled, and the ones after it were not run.');
+    const report = JSON.parse(await fs.readFile(path.join(out, 'r.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ requests: 1, interrupted: true, stoppedBy: 'SIGTERM' });
+    // The JUnit report says it is partial, where CI shows it: an error testcase, valid against the schema.
+    const xml = await fs.readFile(path.join(out, 'r.xml'), 'utf8');
+    expect(xml).toMatch(/<testcase name="run stopped by SIGTERM" classname="ferry" time="0\.000">\s*<error message="Stopped by SIGTERM: the request in flight was cancelled, and the ones after it were not run; this report is partial\." type="Interrupted"/);
+    const schema = await fs.readFile(path.join(import.meta.dirname, '..', 'runner', 'fixtures', 'junit-10.xsd'), 'utf8');
+    expect((await validateXML({ xml: [{ fileName: 'r.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: schema }] })).errors).toEqual([]);
   });
 
   it('with -r json or -r junit on stdout, the run\'s warnings go to stderr (once, not with the terminal report)', async () => {

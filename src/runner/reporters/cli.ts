@@ -53,7 +53,7 @@ export class CliReporter implements Reporter {
         if (!event.result.passed && this.failureCount++ < LISTED_FAILURES) this.failures.push(event.result);
         return;
       case 'end':
-        this.summary(event.summary, event.bailed, event.interrupted);
+        this.summary(event.summary, event.bailed, event.interrupted ? (event.stoppedBy ?? 'Ctrl-C') : undefined);
         return;
     }
   }
@@ -94,7 +94,9 @@ export class CliReporter implements Reporter {
     this.sink.write(`${lines.join('\n')}\n`);
   }
 
-  private summary(s: RunSummary, bailed: boolean, interrupted: boolean): void {
+  /** `stoppedBy`: what interrupted the run (Ctrl-C, SIGTERM); undefined when nothing did. */
+  private summary(s: RunSummary, bailed: boolean, stoppedBy: string | undefined): void {
+    const interrupted = stoppedBy !== undefined;
     const { c } = this;
     const count = (n: number, failed: number, word: string) =>
       `${n} ${word}${n === 1 ? '' : 's'}${failed ? `, ${c.red(`${failed} failed`)}` : ''}`;
@@ -118,7 +120,7 @@ export class CliReporter implements Reporter {
       if (more > 0) lines.push(`  … and ${more} more failed request${more === 1 ? '' : 's'}: each is shown above (and in the JSON report, -r json).`);
     }
     if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));
-    if (interrupted) lines.push('', c.yellow('Stopped by Ctrl-C: the request in flight was cancelled, and the ones after it were not run.'));
+    if (interrupted) lines.push('', c.yellow(`Stopped by ${stoppedBy}: the request in flight was cancelled, and the ones after it were not run.`));
     lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : interrupted ? c.yellow(c.bold('STOPPED')) : c.green(c.bold('PASSED')));
     this.sink.write(`${lines.join('\n')}\n`);
   }

@@ -70,7 +70,7 @@ export class HtmlReporter implements Reporter {
 </head>
 <body>
 <h1>${escapeHtml(title)} · <span id="verdict" class="verdict-${failed || interrupted ? 'failed' : 'passed'}">${failed ? 'FAILED' : interrupted ? 'STOPPED' : 'PASSED'}</span></h1>
-<div class="meta">${escapeHtml(`started ${this.start?.startedAt ?? ''}${this.start?.environment ? ` · environment ${this.start.environment}` : ''}${this.end.bailed ? ' · stopped at the first failure (--bail)' : ''}${interrupted ? ' · stopped by Ctrl-C: the requests after it were not run' : ''}`)}</div>
+<div class="meta">${escapeHtml(`started ${this.start?.startedAt ?? ''}${this.start?.environment ? ` · environment ${this.start.environment}` : ''}${this.end.bailed ? ' · stopped at the first failure (--bail)' : ''}${interrupted ? ` · stopped by ${this.end.stoppedBy ?? 'Ctrl-C'}: the requests after it were not run` : ''}`)}</div>
 <div class="cards">
 ${card('sum-requests', s.requests, 'requests')}
 ${card('sum-failed-requests', s.failedRequests, 'failed requests')}

@@ -12,7 +12,8 @@ export const MAX_MESSAGE_TEXT_BYTES = 64 * 1024;
 
 export interface JsonReport {
   version: 1;
-  summary: RunSummary & { bailed: boolean; interrupted: boolean; startedAt: string; environment: string | null; workspace: string };
+  /** `stoppedBy`: what interrupted the run (`Ctrl-C`, `SIGTERM`); `null` when nothing did (or the stop had no name). */
+  summary: RunSummary & { bailed: boolean; interrupted: boolean; stoppedBy: string | null; startedAt: string; environment: string | null; workspace: string };
   results: Array<{
     path: string;
     name: string;
@@ -43,15 +44,16 @@ export interface JsonReport {
   }>;
 }
 
-export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean; results: readonly RequestResult[] }): JsonReport {
+export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean; stoppedBy?: string; results: readonly RequestResult[] }): JsonReport {
   return { version: 1, summary: reportSummary(start, end), results: end.results.map((r) => reportEntry(r)) };
 }
 
-function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean }): JsonReport['summary'] {
+function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean; stoppedBy?: string }): JsonReport['summary'] {
   return {
     ...end.summary,
     bailed: end.bailed,
     interrupted: end.interrupted === true,
+    stoppedBy: (end.interrupted && end.stoppedBy) || null,
     startedAt: start?.startedAt ?? '',
     environment: start?.environment ?? null,
     workspace: start?.workspace ?? '',

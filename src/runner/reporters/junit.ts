@@ -105,6 +105,18 @@ export class JunitReporter implements Reporter {
     if (event.type === 'end') this.end = event;
   }
 
+  /**
+   * A run stopped by Ctrl-C or SIGTERM (a CI job cancelled or timed out) ran only part of what it
+   * was asked to: said as an error testcase of a suite of its own, where CI shows errors, since
+   * the report's other cases may all have passed while the run exits 1.
+   */
+  private stoppedCase(): string | undefined {
+    if (!this.end?.interrupted) return undefined;
+    const by = this.end.stoppedBy ?? 'Ctrl-C';
+    const message = `Stopped by ${by}: the request in flight was cancelled, and the ones after it were not run; this report is partial.`;
+    return caseXml({ name: `run stopped by ${by}`, classname: 'ferry', timeMs: 0, error: { message, type: 'Interrupted' } });
+  }
+
   private add(r: RequestResult): void {
     let suite = this.suites.get(r.folder);
     if (!suite) {
@@ -129,10 +141,13 @@ export class JunitReporter implements Reporter {
       const timestamp = (this.start?.startedAt || new Date().toISOString()).replace(/\.\d+Z$|Z$/, '');
       const hostname = xmlEscape(os.hostname() || 'localhost');
       const all = [...this.suites.values()];
+      const stopped = this.stoppedCase();
       const total = (pick: (s: Suite) => number) => all.reduce((n, s) => n + pick(s), 0);
+      // The stopped run's own testcase: one test, one error.
+      const extra = stopped ? 1 : 0;
       await this.write(
         '<?xml version="1.0" encoding="UTF-8"?>\n' +
-          `<testsuites name="${xmlEscape(workspaceName || 'ferry run')}" tests="${total((s) => s.tests)}" failures="${total((s) => s.failures)}" errors="${total((s) => s.errors)}" time="${seconds(this.end.summary.durationMs)}">\n`,
+          `<testsuites name="${xmlEscape(workspaceName || 'ferry run')}" tests="${total((s) => s.tests) + extra}" failures="${total((s) => s.failures)}" errors="${total((s) => s.errors) + extra}" time="${seconds(this.end.summary.durationMs)}">\n`,
       );
       let id = 0;
       for (const suite of all) {
@@ -141,6 +156,11 @@ export class JunitReporter implements Reporter {
         );
         for await (const piece of suite.cases.read()) await this.write(piece);
         await this.write('    <system-out/>\n    <system-err/>\n  </testsuite>\n');
+      }
+      if (stopped) {
+        await this.write(
+          `  <testsuite name="ferry run" package="ferry run" id="${id}" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${timestamp}" hostname="${hostname}">\n    <properties/>\n${stopped}    <system-out/>\n    <system-err/>\n  </testsuite>\n`,
+        );
       }
       await this.write('</testsuites>\n');
     } finally {
