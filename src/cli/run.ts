@@ -65,8 +65,54 @@ interface RunFlags {
 // No default value: commander would print "(default: [])" in the help.
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
+const renamed = (newman: string, ferry: string) => `${newman} is Newman's spelling: in Ferry use ${ferry}.`;
+const CERTIFICATES = 'docs/running.md, Certificates';
+const NO_COLOR_OPTION = 'Ferry has no --color option: set NO_COLOR=1 for no colour, FORCE_COLOR=1 for colour into a pipe or a file.';
+
+/**
+ * Newman's options that Ferry has under another name, or not as an option (CI lines are pasted
+ * from Newman's): taken, hidden from the help, only to be refused with what to type in Ferry
+ * instead of commander's "unknown option". `value` is what was given, for a line to copy.
+ */
+const NEWMAN_OPTIONS: ReadonlyArray<readonly [flags: string, instead: (value: string) => string]> = [
+  ['--reporters <names>', (v) => renamed('--reporters', `-r/--reporter ${v} (repeatable or comma-separated: ${REPORTER_NAMES.join(', ')})`)],
+  ['--reporter-json-export <file>', (v) => renamed('--reporter-json-export', `--out-json ${v}`)],
+  ['--reporter-junit-export <file>', (v) => renamed('--reporter-junit-export', `--out-junit ${v}`)],
+  ['--reporter-html-export <file>', (v) => renamed('--reporter-html-export', `--out-html ${v}`)],
+  ['--reporter-htmlextra-export <file>', (v) => renamed('--reporter-htmlextra-export', `--out-html ${v}`)],
+  ['--iteration-count <n>', (v) => renamed('--iteration-count', `-n/--iterations ${v}`)],
+  ['--iteration-data <file>', (v) => renamed('--iteration-data', `-d/--data ${v}`)],
+  ['--delay-request <ms>', (v) => renamed('--delay-request', `--delay-ms ${v}`)],
+  ['--timeout-request <ms>', (v) => renamed('--timeout-request', `--timeout-ms ${v}`)],
+  ['--environment <name>', (v) => renamed('--environment', `-e/--env ${v} (an environment of the workspace, by id or name)`)],
+  ['--global-var <key=value>', (v) => renamed('--global-var', `--var ${v} (it wins over every other definition)`)],
+  ['-g, --globals <file>', (v) => `Ferry has no globals file (-g/--globals): import it once with \`ferry import ${v}\` (it becomes an environment) and choose it with -e NAME, or give each value with --var key=value.`],
+  ['--timeout <ms>', (v) => `Ferry has no time limit on the whole run (--timeout): --timeout-ms N limits each request; for the whole run, use your CI's job timeout or \`timeout ${Math.ceil(Number(v) / 1000) || 60}s ferry run …\`.`],
+  ['-x, --suppress-exit-code', () => 'Ferry has no option to ignore failures (-x/--suppress-exit-code): add `|| true` after the command where a failed run must not fail the job.'],
+  ['--color <when>', () => NO_COLOR_OPTION],
+  ['--no-color', () => NO_COLOR_OPTION],
+  ['--ignore-redirects', () => "Ferry has no --ignore-redirects: set followRedirects: false in a request's settings, or for every request with `ferry config set followRedirects false`."],
+  ['--ssl-extra-ca-certs <file>', () => `Ferry has no --ssl-extra-ca-certs: trust extra certificate authorities with \`ferry config set caFiles FILE\` (${CERTIFICATES}).`],
+  ...(['--ssl-client-cert', '--ssl-client-key', '--ssl-client-cert-list'] as const).map(
+    (flag) => [`${flag} <file>`, () => `Ferry has no ${flag}: set client certificates by host with \`ferry config set clientCertificates '[{"host":…,"certPath":…,"keyPath":…}]'\` (${CERTIFICATES}).`] as const,
+  ),
+  ['--cookie-jar <file>', () => "Ferry has no --cookie-jar: a run uses the workspace's cookie jar on this computer (`ferry cookies ls`, `ferry cookies clear`)."],
+];
+
+/** A Newman option given to `ferry run`, refused with what to type instead. */
+function refuseNewmanOptions(command: Command, ctx: CliContext): void {
+  for (const option of command.options) {
+    const entry = NEWMAN_OPTIONS.find(([flags]) => flags === option.flags);
+    if (!entry || command.getOptionValueSource(option.attributeName()) !== 'cli') continue;
+    const value = command.getOptionValue(option.attributeName()) as unknown;
+    // `--environment my.postman_environment.json`: the file is to be imported first, as with -e.
+    if (option.long === '--environment') checkEnvOption(String(value), ctx.cwd);
+    throw new CliError(entry[1](typeof value === 'string' ? value : ''));
+  }
+}
+
 export function registerRun(program: Command, ctx: CliContext): void {
-  program
+  const run = program
     .command('run')
     .description('run requests: request paths (Folder/Name.yaml, extension optional), folders, or the whole workspace')
     .addHelpText('after', examples([["ferry run", "every request, in tree order"], ["ferry run Users \"Orders/Create order\" -e staging", "a folder and a request"], ["ferry run --folder Users -n 3 -d rows.csv", "Newman's --folder, 3 iterations, data rows"], ["ferry run -r json --out-junit report.xml", "JSON on stdout, JUnit to a file"]]))
@@ -89,126 +135,134 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--out-html <file>', 'write the HTML report (one self-contained page) to FILE (implies -r html)')
     .option('-v, --verbose', "print each response's status line, headers and body (bodies cut at 16 KB)")
     .option('--report-bodies', "keep each response's headers and body (up to 64 KB) in the JSON and HTML reports")
-    .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
-    .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
-      const options = parseFlags(flags);
-      checkEnvOption(options.env, ctx.cwd);
-      paths = [...paths, ...(flags.folder ?? [])];
-      // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
-      const ws = await openWorkspaceFor(command, ctx, { requests: paths, showsWarnings: true });
-      let rows: DataRow[] | undefined;
-      if (options.dataFile) {
-        try {
-          rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));
-        } catch (error) {
-          if (error instanceof DataFileError) throw new CliError(sentence(error.message));
-          throw error;
-        }
-      }
-
-      // Report files are checked before the run, not found unwritable after it.
-      const files = reportFiles(options);
-      // Two reports written to one file: the last one would silently replace the other.
-      const named = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
-      for (const [i, [name, file]] of named.entries()) {
-        const twin = named.slice(i + 1).find(([, other]) => path.resolve(ctx.cwd, other) === path.resolve(ctx.cwd, file));
-        if (twin) throw new CliError(`--out-${name} and --out-${twin[0]} both name ${file}: each report needs its own file.`);
-      }
+    .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after");
+  for (const [flags] of NEWMAN_OPTIONS) run.addOption(new Option(flags).hideHelp());
+  run.action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
+    refuseNewmanOptions(command, ctx);
+    const options = parseFlags(flags);
+    checkEnvOption(options.env, ctx.cwd);
+    paths = [...paths, ...(flags.folder ?? [])];
+    // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
+    const ws = await openWorkspaceFor(command, ctx, { requests: paths, showsWarnings: true });
+    let rows: DataRow[] | undefined;
+    if (options.dataFile) {
       try {
-        for (const [name, file] of Object.entries(files)) {
-          if (file) await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root);
-        }
+        rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));
       } catch (error) {
-        if (error instanceof ReportFileError) throw new CliError(error.message);
+        if (error instanceof DataFileError) throw new CliError(sentence(error.message));
         throw error;
       }
+    }
 
-      const reporters: Reporter[] = [];
-      // On a terminal, a progress line on stderr while each request is in flight (first, so it
-      // is erased before any reporter prints).
-      if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
-      for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
-      // Without the terminal report (-r json, -r junit), the run's warnings (file problems, a
-      // setNextRequest loop cut off, values not saved) go to stderr, where CI logs show them.
-      if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
+    // Report files are checked before the run, not found unwritable after it.
+    const files = reportFiles(options);
+    // Two reports written to one file: the last one would silently replace the other.
+    const named = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    for (const [i, [name, file]] of named.entries()) {
+      const twin = named.slice(i + 1).find(([, other]) => path.resolve(ctx.cwd, other) === path.resolve(ctx.cwd, file));
+      if (twin) throw new CliError(`--out-${name} and --out-${twin[0]} both name ${file}: each report needs its own file.`);
+    }
+    try {
+      for (const [name, file] of Object.entries(files)) {
+        if (file) await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root);
+      }
+    } catch (error) {
+      if (error instanceof ReportFileError) throw new CliError(error.message);
+      throw error;
+    }
 
-      let servers: { stop(): Promise<void> } | undefined;
-      if (options.startServers) {
-        // A path that names nothing is said before any server starts (and has to be stopped again).
-        try {
-          selectRequests(ws.tree, paths);
-        } catch (error) {
-          throw selectionFailure(error, ws);
-        }
-        servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
-      }
-      // Ctrl-C, or SIGTERM (how CI cancels a job or ends one past its time limit, and `docker stop`
-      // or `timeout` end a process): the request in flight is cancelled and the run ends with its
-      // summary, reports (which say the run was stopped) and saved values; a second one quits at once.
-      const interrupt = new AbortController();
-      const stopListening = onCtrlC((signal) => {
-        const by = signal === 'SIGINT' ? 'Ctrl-C' : signal;
-        interrupt.abort(new RunStop(by));
-        ctx.output.err(
-          signal === 'SIGINT'
-            ? 'ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).'
-            : `ferry: stopping (${signal}): the request in flight is cancelled; the summary and reports follow (a second ${signal} quits at once).`,
-        );
-      }, ['SIGINT', 'SIGTERM']);
-      const items = selectedItems(ws, paths);
-      if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
-      if (items.some((item) => runsScripts(ws, item))) {
-        // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
-        // loads the first request's client, which would otherwise load after its scripts.
-        startCompilingQuickJS();
-        void loadFirstClient(items);
-      }
-      const session = new Session({
-        workspace: ws,
-        environment: options.env,
-        onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
-        vars: options.vars,
-        timeoutMs: options.timeoutMs,
-        insecure: options.insecure,
-        allowFilesOutside: options.allowFilesOutside || undefined,
-        allowPrograms: options.allowPrograms || undefined,
-        onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
-      });
+    const reporters: Reporter[] = [];
+    // On a terminal, a progress line on stderr while each request is in flight (first, so it
+    // is erased before any reporter prints).
+    if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
+    for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
+    // Without the terminal report (-r json, -r junit), the run's warnings (file problems, a
+    // setNextRequest loop cut off, values not saved) go to stderr, where CI logs show them.
+    if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
+
+    let servers: { stop(): Promise<void> } | undefined;
+    if (options.startServers) {
+      // A path that names nothing is said before any server starts (and has to be stopped again).
       try {
-        const outcome = await session.run(paths, {
-          iterations: options.iterations,
-          data: rows,
-          bail: options.bail,
-          delayMs: options.delayMs,
-          reporters,
-          signal: interrupt.signal,
-          keepResults: false,
-          // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
-          ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
-        });
-        // A run stopped by Ctrl-C has not passed, even when nothing it ran failed (stopped between requests).
-        ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 || outcome.interrupted ? EXIT.failed : EXIT.ok;
+        selectRequests(ws.tree, paths);
       } catch (error) {
-        if (error instanceof RunError || error instanceof ReportFileError) throw new CliError(error.message);
-        throw selectionFailure(error, ws);
-      } finally {
-        try {
-          // What the run changed was saved at its end (a failure there was a warning in its report).
-          await session.close();
-          await servers?.stop();
-        } finally {
-          // Last: a late copy of the Ctrl-C (SAME_CTRL_C_MS) must not kill the process while it closes.
-          stopListening();
-        }
+        throw selectionFailure(error, ws, options.bail, paths);
       }
+      servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+    }
+    // Ctrl-C, or SIGTERM (how CI cancels a job or ends one past its time limit, and `docker stop`
+    // or `timeout` end a process): the request in flight is cancelled and the run ends with its
+    // summary, reports (which say the run was stopped) and saved values; a second one quits at once.
+    const interrupt = new AbortController();
+    const stopListening = onCtrlC((signal) => {
+      const by = signal === 'SIGINT' ? 'Ctrl-C' : signal;
+      interrupt.abort(new RunStop(by));
+      ctx.output.err(
+        signal === 'SIGINT'
+          ? 'ferry: stopping: the request in flight is cancelled; the summary and reports follow (Ctrl-C again to quit at once).'
+          : `ferry: stopping (${signal}): the request in flight is cancelled; the summary and reports follow (a second ${signal} quits at once).`,
+      );
+    }, ['SIGINT', 'SIGTERM']);
+    const items = selectedItems(ws, paths);
+    if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
+    if (items.some((item) => runsScripts(ws, item))) {
+      // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
+      // loads the first request's client, which would otherwise load after its scripts.
+      startCompilingQuickJS();
+      void loadFirstClient(items);
+    }
+    const session = new Session({
+      workspace: ws,
+      environment: options.env,
+      onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
+      vars: options.vars,
+      timeoutMs: options.timeoutMs,
+      insecure: options.insecure,
+      allowFilesOutside: options.allowFilesOutside || undefined,
+      allowPrograms: options.allowPrograms || undefined,
+      onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
     });
+    try {
+      const outcome = await session.run(paths, {
+        iterations: options.iterations,
+        data: rows,
+        bail: options.bail,
+        delayMs: options.delayMs,
+        reporters,
+        signal: interrupt.signal,
+        keepResults: false,
+        // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
+        ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
+      });
+      // A run stopped by Ctrl-C has not passed, even when nothing it ran failed (stopped between requests).
+      ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 || outcome.interrupted ? EXIT.failed : EXIT.ok;
+    } catch (error) {
+      if (error instanceof RunError || error instanceof ReportFileError) throw new CliError(error.message);
+      throw selectionFailure(error, ws, options.bail, paths);
+    } finally {
+      try {
+        // What the run changed was saved at its end (a failure there was a warning in its report).
+        await session.close();
+        await servers?.stop();
+      } finally {
+        // Last: a late copy of the Ctrl-C (SAME_CTRL_C_MS) must not kill the process while it closes.
+        stopListening();
+      }
+    }
+  });
 }
 
-/** A selection's failure as the command line says it; any other error as it is. */
-function selectionFailure(error: unknown, ws: Workspace): unknown {
+/**
+ * A selection's failure as the command line says it; any other error as it is. With `--bail`, a
+ * path that is one of Newman's `--bail` modifiers (`--bail failure`) is said to be one.
+ */
+function selectionFailure(error: unknown, ws: Workspace, bail = false, paths: readonly string[] = []): unknown {
   if (!(error instanceof SelectError)) return error;
   // Nothing found because requests/ is a link: that is the message, not "no request".
-  return new CliError(ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE) ? REQUESTS_LINK_MESSAGE : error.message);
+  if (ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE)) return new CliError(REQUESTS_LINK_MESSAGE);
+  const modifier = bail ? paths.find((p) => /^(failure|folder)(,(failure|folder))*$/i.test(p) && error.message.includes(`"${p}"`)) : undefined;
+  const hint = modifier ? ` --bail takes no value in Ferry (it stops at the first failed request or test, as Newman's --bail failure): leave out "${modifier}".` : '';
+  return new CliError(`${error.message}${hint}`);
 }
 
 /** The requests the run will send; a selection that fails gives none (the run reports it). */

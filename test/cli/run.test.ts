@@ -205,6 +205,46 @@ describe('ferry run', () => {
     expect(process.listenerCount('SIGINT')).toBe(listeners);
   });
 
+  it("Newman's spellings of options Ferry has under another name are refused with the Ferry option to type, before anything is sent", async () => {
+    const ws = await workspace();
+    const cases: Array<[string[], string]> = [
+      [['--reporters', 'cli,junit'], "--reporters is Newman's spelling: in Ferry use -r/--reporter cli,junit (repeatable or comma-separated: cli, json, junit, html)."],
+      [['--reporter-junit-export', 'out/junit.xml'], "--reporter-junit-export is Newman's spelling: in Ferry use --out-junit out/junit.xml."],
+      [['--reporter-json-export', 'r.json'], "--reporter-json-export is Newman's spelling: in Ferry use --out-json r.json."],
+      [['--reporter-htmlextra-export', 'r.html'], "--reporter-htmlextra-export is Newman's spelling: in Ferry use --out-html r.html."],
+      [['--iteration-count', '3'], "--iteration-count is Newman's spelling: in Ferry use -n/--iterations 3."],
+      [['--iteration-data', 'rows.csv'], "--iteration-data is Newman's spelling: in Ferry use -d/--data rows.csv."],
+      [['--delay-request', '200'], "--delay-request is Newman's spelling: in Ferry use --delay-ms 200."],
+      [['--timeout-request', '5000'], "--timeout-request is Newman's spelling: in Ferry use --timeout-ms 5000."],
+      [['--environment', 'local'], "--environment is Newman's spelling: in Ferry use -e/--env local (an environment of the workspace, by id or name)."],
+      [['--global-var', 'who=x'], "--global-var is Newman's spelling: in Ferry use --var who=x (it wins over every other definition)."],
+      [['-g', 'globals.json'], 'Ferry has no globals file (-g/--globals): import it once with `ferry import globals.json` (it becomes an environment) and choose it with -e NAME, or give each value with --var key=value.'],
+      [['--timeout', '60000'], 'Ferry has no time limit on the whole run (--timeout): --timeout-ms N limits each request; for the whole run, use your CI\'s job timeout or `timeout 60s ferry run …`.'],
+      [['-x'], 'Ferry has no option to ignore failures (-x/--suppress-exit-code): add `|| true` after the command where a failed run must not fail the job.'],
+      [['--color', 'off'], 'Ferry has no --color option: set NO_COLOR=1 for no colour, FORCE_COLOR=1 for colour into a pipe or a file.'],
+      [['--no-color'], 'Ferry has no --color option: set NO_COLOR=1 for no colour, FORCE_COLOR=1 for colour into a pipe or a file.'],
+      [['--ignore-redirects'], 'Ferry has no --ignore-redirects: set followRedirects: false in a request\'s settings, or for every request with `ferry config set followRedirects false`.'],
+      [['--ssl-extra-ca-certs', 'ca.pem'], 'Ferry has no --ssl-extra-ca-certs: trust extra certificate authorities with `ferry config set caFiles FILE` (docs/running.md, Certificates).'],
+      [['--ssl-client-cert', 'c.pem'], 'Ferry has no --ssl-client-cert: set client certificates by host with `ferry config set clientCertificates \'[{"host":…,"certPath":…,"keyPath":…}]\'` (docs/running.md, Certificates).'],
+      [['--cookie-jar', 'jar.json'], 'Ferry has no --cookie-jar: a run uses the workspace\'s cookie jar on this computer (`ferry cookies ls`, `ferry cookies clear`).'],
+    ];
+    const sent = peer.seen.length;
+    for (const [args, message] of cases) {
+      const result = await ferry(['-w', ws.root, 'run', '-e', 'local', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toBe(`ferry: ${message}\n`);
+    }
+    // A Newman environment file after --environment: import it first, as with -e.
+    const file = await ferry(['-w', ws.root, 'run', '--environment', 'staging.postman_environment.json']);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('Import the file once with `ferry import staging.postman_environment.json`');
+    // Newman's --bail modifiers (--bail failure) read as a path: the message says what --bail is here.
+    const bail = await ferry(['-w', ws.root, 'run', '-e', 'local', '--bail', 'failure']);
+    expect(bail.code).toBe(2);
+    expect(bail.stderr).toContain('--bail takes no value in Ferry (it stops at the first failed request or test, as Newman\'s --bail failure): leave out "failure".');
+    expect(peer.seen.length).toBe(sent);
+  });
+
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
     await ws.write('environments/broken.yaml', 'name: [unclosed');
