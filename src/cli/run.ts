@@ -130,7 +130,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--allow-programs', 'allow requests that start programs (MCP over stdio)')
     .option('--allow-files-outside', 'allow body files outside the workspace folder')
     .option('-r, --reporter <names>', `${REPORTER_NAMES.join(', ')} (repeatable or comma-separated; default cli)`, collect)
-    .option('--out-json <file>', 'write the JSON report to FILE (implies -r json)')
+    .option('--out-json <file>', 'write the JSON report to FILE (implies -r json; - = stdout)')
     .option('--out-junit <file>', 'write the JUnit XML report to FILE (implies -r junit)')
     .option('--out-html <file>', 'write the HTML report (one self-contained page) to FILE (implies -r html)')
     .option('-v, --verbose', "print each response's status line, headers and body (bodies cut at 16 KB)")
@@ -332,13 +332,16 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   for (const name of names) {
     if (!isReporterName(name)) throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTER_NAMES.join(', ')}.`);
   }
-  if (flags.outJson && !names.includes('json')) names.push(...(names.length === 0 ? ['cli'] : []), 'json');
-  if (flags.outJunit && !names.includes('junit')) names.push(...(names.length === 0 ? ['cli'] : []), 'junit');
-  if (flags.outHtml && !names.includes('html')) names.push(...(names.length === 0 ? ['cli'] : []), 'html');
+  const outs = Object.entries(reportFiles(flags)).filter((entry): entry is [ReporterName, string] => Boolean(entry[1]));
+  // `--out-json -`: that report on stdout (as `-` is for curl -o and most tools), in place of the
+  // terminal report, not a file named "-".
+  const dash = outs.some(([, file]) => file === '-');
+  for (const [name] of outs) if (!names.includes(name)) names.push(...(names.length === 0 && !dash ? ['cli'] : []), name);
   const reporters = [...new Set(names.length ? names : ['cli'])] as ReporterName[];
+  const file = (given: string | undefined) => (given === '-' ? undefined : given);
   // One report at most goes to stdout: each one without a report file (`-r json --out-junit
   // r.xml > report.json` is fine).
-  const files = reportFiles(flags);
+  const files = reportFiles({ outJson: file(flags.outJson), outJunit: file(flags.outJunit), outHtml: file(flags.outHtml) });
   const onStdout = reporters.filter((r) => !files[r]);
   if (onStdout.length > 1) {
     const others = (name: string) => onStdout.filter((r) => r !== name).join(' and ');
@@ -358,9 +361,9 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
     allowFilesOutside: Boolean(flags.allowFilesOutside),
     allowPrograms: Boolean(flags.allowPrograms),
     reporters,
-    outJson: flags.outJson,
-    outJunit: flags.outJunit,
-    outHtml: flags.outHtml,
+    outJson: files.json,
+    outJunit: files.junit,
+    outHtml: files.html,
     verbose: Boolean(flags.verbose),
     reportBodies: Boolean(flags.reportBodies),
     startServers: Boolean(flags.startServers),

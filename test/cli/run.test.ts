@@ -175,6 +175,20 @@ describe('ferry run', () => {
     expect(terminal.stderr).not.toContain('warning');
   });
 
+  it('--out-json - (and --out-junit -, --out-html -) means stdout, as - does for curl -o and most CLI tools, not a file named "-"', async () => {
+    const ws = await workspace();
+    const result = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '--out-json', '-'], ws.root);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).summary).toMatchObject({ requests: 1, tests: 1 });
+    await expect(fs.stat(path.join(ws.root, '-'))).rejects.toThrow();
+    const junit = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '-r', 'json', '--out-json', path.join(ws.root, 'r.json'), '--out-junit', '-'], ws.root);
+    expect(junit.stdout).toMatch(/^<\?xml/);
+    // With the terminal report asked for too, two reports would share stdout: refused as -r cli,json is.
+    const both = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '-r', 'cli', '--out-json', '-'], ws.root);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Only one report can go to stdout, and cli already does: the JSON report needs a file: add --out-json FILE.');
+  });
+
   it('two reports named to the same file are refused before anything is sent (one would silently replace the other)', async () => {
     const ws = await workspace();
     const before = peer.seen.length;
