@@ -4,8 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
+import { Ajv } from 'ajv';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
-import { CliReporter, createReporter, HtmlReporter, JsonReporter, JunitReporter, ReportFileWriter, runRequests, type RunEvent, type RunOptions } from '../../src/runner/index.js';
+import { CliReporter, createReporter, HtmlReporter, JsonReporter, JunitReporter, ReportFileWriter, runRequests, RunStop, type RunEvent, type RunOptions } from '../../src/runner/index.js';
 import { readDataFile } from '../../src/variables/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
@@ -490,6 +491,45 @@ describe('reports', () => {
     expect(report.version).toBe(1);
     expect(report.summary).toMatchObject({ requests: 8, iterations: 2 });
     expect(Object.keys(report.results[0])).toEqual(expect.arrayContaining(['path', 'name', 'kind', 'method', 'url', 'status', 'durationMs', 'error', 'iteration', 'tests']));
+  });
+});
+
+describe('the JSON report schema (docs/json-report.schema.json)', () => {
+  it('real reports match it: tests, failures, errors, skipped, broken files, repeats, bodies, iterations, a stopped run; a report that breaks it does not', async () => {
+    const schema = JSON.parse(await fs.readFile(path.join(import.meta.dirname, '..', '..', 'docs', 'json-report.schema.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
+    hits = 0;
+    const s = await setup({
+      'requests/Users/get.yaml': { name: 'get', url: `${peer.url}/echo`, scripts: { postResponse: `${test200}\nconsole.log('seen');\npm.test('fails', () => pm.expect(1).to.eql(2));\npm.test.skip('later', () => {});` } },
+      'requests/root.yaml': { name: 'root', url: `${peer.url}/status?code=500` },
+      'requests/poll.yaml': { name: 'poll', url: counterUrl, settings: { repeat: { condition: "pm.response.json().state === 'done'", intervalMs: 1, timeoutMs: 5000 } } },
+      'requests/skipped.yaml': { name: 'skipped', url: `${peer.url}/echo`, scripts: { preRequest: 'pm.execution.skipRequest();' } },
+      'requests/refused.yaml': { name: 'refused', url: `http://127.0.0.1:${await closedPort()}/` },
+      'requests/throws.yaml': { name: 'throws', url: `${peer.url}/echo`, scripts: { postResponse: "throw new Error('boom');" } },
+      'requests/broken.yaml': 'name: [unclosed',
+    });
+    let full = '';
+    await run(s, { iterations: 2, responses: { maxBodyBytes: 65536 }, reporters: [new JsonReporter((t) => void (full += t), { bodies: true })] });
+    const report = JSON.parse(full);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    // What the schema was checked against: each kind of entry is there.
+    expect(report.results.some((r: { attempts?: number }) => (r.attempts ?? 0) > 1)).toBe(true);
+    expect(report.results.some((r: { response?: unknown }) => r.response)).toBe(true);
+    expect(report.results.some((r: { skipped: string | null }) => r.skipped)).toBe(true);
+    expect(report.results.some((r: { tests: Array<{ skipped?: boolean }> }) => r.tests.some((t) => t.skipped))).toBe(true);
+
+    // A run stopped by SIGTERM as `ferry run` stops it.
+    const stop = new AbortController();
+    let stopped = '';
+    await run(s, { paths: ['Users'], signal: stop.signal, reporters: [{ onEvent: (e) => void (e.type === 'request' && stop.abort(new RunStop('SIGTERM'))) }, new JsonReporter((t) => void (stopped += t))] });
+    const partial = JSON.parse(stopped);
+    expect(partial.summary).toMatchObject({ interrupted: true, stoppedBy: 'SIGTERM' });
+    expect(validate(partial), JSON.stringify(validate.errors)).toBe(true);
+
+    // The schema holds the report to its shape: a renamed or mistyped field fails it.
+    expect(validate({ ...report, summary: { ...report.summary, failedRequests: '1' } })).toBe(false);
+    const { status: _status, ...withoutStatus } = report.results[0];
+    expect(validate({ ...report, results: [withoutStatus] })).toBe(false);
   });
 });
 
