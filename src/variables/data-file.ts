@@ -91,10 +91,25 @@ export interface CsvRecord {
 /**
  * RFC 4180 CSV (csv-parse): quoted fields may hold commas, quotes (doubled) and line breaks; a
  * quote inside an unquoted field is literal; empty lines are skipped. A quote left open throws.
+ * Columns are split at commas, or at semicolons when the first line has a semicolon and no comma
+ * (`csvDelimiter`).
  */
 export function parseCsv(text: string): CsvRecord[] {
-  const records = csvParse().parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  const delimiter = csvDelimiter(text);
+  const records = csvParse().parse(text, { bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
   return records.map(({ record, info }) => ({ cells: record, line: info.lines }));
+}
+
+/**
+ * What separates columns. **Decision:** a first line (the column names) with a semicolon and no
+ * comma is a CSV saved where the comma is the decimal mark (Excel in much of Europe writes `;`
+ * there): its columns are split at `;`, as spreadsheet programs read it back. Newman would take
+ * `user;note` for one column's name and leave `{{user}}` unfilled; any comma in the first line
+ * keeps commas.
+ */
+function csvDelimiter(text: string): ',' | ';' {
+  const first = /^[^\r\n]*/.exec(text)![0];
+  return first.includes(';') && !first.includes(',') ? ';' : ',';
 }
 
 function csvRows(text: string, file: string): Array<Record<string, string>> {

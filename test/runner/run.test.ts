@@ -402,6 +402,19 @@ describe('iterations and data files', () => {
     ]);
   });
 
+  it('a CSV saved with ; between columns (Excel where the decimal mark is a comma) is read by its columns, not as one column named "user;note"', async () => {
+    const s = await setup({});
+    const csv = path.join(s.temp.root, 'semi.csv');
+    await fs.writeFile(csv, '\uFEFFuser;price;note\r\nada;1,5;"a; b"\r\nbob;2;\r\n');
+    expect(await readDataFile(csv)).toEqual([{ user: 'ada', price: '1,5', note: 'a; b' }, { user: 'bob', price: '2', note: '' }]);
+    // A comma in the first line keeps commas: a ; in a column's name or value stays text.
+    await fs.writeFile(csv, 'user,note;x\nada,b;c\n');
+    expect(await readDataFile(csv)).toEqual([{ user: 'ada', 'note;x': 'b;c' }]);
+    // One column, nothing to split.
+    await fs.writeFile(csv, 'user\nada\n');
+    expect(await readDataFile(csv)).toEqual([{ user: 'ada' }]);
+  });
+
   it('JSON rows, with --iterations reusing the last row; --var wins over data', async () => {
     const s = await setup({ 'requests/r.yaml': { name: 'r', url: `${peer.url}/echo?user={{user}}&n={{n}}&fixed={{fixed}}` } });
     const file = path.join(s.temp.root, 'rows.json');
