@@ -79,14 +79,58 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
     }
     const folder = findFolder(root, wanted);
     if (folder) {
-      const inside = all.filter((i) => i.node.path.toLowerCase().startsWith(`${folder.path.toLowerCase()}/`));
-      if (inside.length === 0) throw new SelectError(`The folder ${wanted} holds no requests.`);
-      inside.forEach(add);
+      insideFolder(all, folder, wanted).forEach(add);
       continue;
+    }
+    // Newman's --folder finds a folder (or request) by its name at any depth: so does a name
+    // without `/` that is no path from the root, when one folder or request has it.
+    const named = wanted.includes('/') ? [] : byName(root, all, lower);
+    if (named.length === 1) {
+      const [hit] = named;
+      if (hit!.type === 'folder') insideFolder(all, hit!.folder, hit!.folder.path).forEach(add);
+      else add(hit!.item);
+      continue;
+    }
+    if (named.length > 1) {
+      const kinds = new Set(named.map((n) => n.type));
+      const what = kinds.size === 2 ? 'folders and requests' : kinds.has('folder') ? 'folders' : 'requests';
+      throw new SelectError(`"${raw}" names ${named.length} ${what}: ${named.map((n) => n.path).join(', ')}. Give the path of the one to run.`);
     }
     throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(all, wanted)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
   }
   return out;
+}
+
+/** The requests inside `folder`, in tree order; none is refused (a run of nothing would pass). */
+function insideFolder<R extends RequestSummary>(all: RunItem<R>[], folder: FolderNode<R>, said: string): RunItem<R>[] {
+  const inside = all.filter((i) => i.node.path.toLowerCase().startsWith(`${folder.path.toLowerCase()}/`));
+  if (inside.length === 0) throw new SelectError(`The folder ${said} holds no requests.`);
+  return inside;
+}
+
+type Named<R extends RequestSummary> = { type: 'folder'; path: string; folder: FolderNode<R> } | { type: 'request'; path: string; item: RunItem<R> };
+
+/**
+ * Folders below the root and requests whose name (`lower`, in lower case) is the folder's name on
+ * disk or display name, the request's file name (without `.yaml`) or its `name`: folders first,
+ * each in tree order.
+ */
+function byName<R extends RequestSummary>(root: FolderNode<R>, all: RunItem<R>[], lower: string): Named<R>[] {
+  const found: Named<R>[] = [];
+  const walk = (folder: FolderNode<R>) => {
+    for (const child of folder.children) {
+      if (child.type !== 'folder') continue;
+      if (path.posix.basename(child.path).toLowerCase() === lower || child.name.toLowerCase() === lower) found.push({ type: 'folder', path: child.path, folder: child });
+      walk(child);
+    }
+  };
+  walk(root);
+  for (const item of all) {
+    if (item.node.type !== 'request') continue;
+    const file = path.posix.basename(item.node.path).replace(/\.yaml$/i, '').toLowerCase();
+    if (file === lower || item.node.request.name?.toLowerCase() === lower) found.push({ type: 'request', path: item.node.path, item });
+  }
+  return found;
 }
 
 function suggest<R extends RequestSummary>(all: RunItem<R>[], wanted: string): string {

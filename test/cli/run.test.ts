@@ -175,6 +175,28 @@ describe('ferry run', () => {
     expect(terminal.stderr).not.toContain('warning');
   });
 
+  it("--folder NAME finds a folder (or request) by its name at any depth, as Newman's --folder does; a name several have is refused with their paths", async () => {
+    const ws = await workspace();
+    await ws.write('requests/Users/Admin/_folder.yaml', { name: 'Admins' });
+    await ws.write('requests/Users/Admin/list.yaml', { name: 'list admins', url: `${peer.url}/echo?admins` });
+    await ws.write('requests/Users/Admin/drop.yaml', { name: 'drop admin', url: `${peer.url}/echo?drop` });
+    const paths = async (...args: string[]) => {
+      const result = await ferry(['-w', ws.root, 'run', '-e', 'local', '-r', 'json', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout).results.map((r: { path: string }) => r.path);
+    };
+    // By the folder's name on disk or its display name, any case; and a request by its name.
+    expect(await paths('--folder', 'Admin')).toEqual(['Users/Admin/drop.yaml', 'Users/Admin/list.yaml']);
+    expect(await paths('--folder', 'admins')).toEqual(['Users/Admin/drop.yaml', 'Users/Admin/list.yaml']);
+    expect(await paths('--folder', 'list admins')).toEqual(['Users/Admin/list.yaml']);
+    // A path from the root still wins over a name found deeper.
+    expect(await paths('--folder', 'Users/Admin/list')).toEqual(['Users/Admin/list.yaml']);
+    await ws.write('requests/Orders/Admin/audit.yaml', { name: 'audit', url: `${peer.url}/echo?audit` });
+    const twice = await ferry(['-w', ws.root, 'run', '-e', 'local', '--folder', 'Admin']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toBe('ferry: "Admin" names 2 folders: Orders/Admin, Users/Admin. Give the path of the one to run.\n');
+  });
+
   it('--out-json - (and --out-junit -, --out-html -) means stdout, as - does for curl -o and most CLI tools, not a file named "-"', async () => {
     const ws = await workspace();
     const result = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '--out-json', '-'], ws.root);
