@@ -28,7 +28,7 @@ export async function prepareWorkspaceReportFile(file: string, option: string, d
 
 /**
  * Checks that `file` can be written: not a folder, and its folder exists or can be made (made
- * now, one level at a time). `option` names the flag in messages, e.g. `--out-json`.
+ * now, one level at a time) and takes a new file. `option` names the flag in messages, e.g. `--out-json`.
  */
 export async function prepareReportFile(file: string, option: string): Promise<void> {
   const target = await fs.lstat(file).catch(() => undefined);
@@ -49,7 +49,11 @@ export async function prepareReportFile(file: string, option: string): Promise<v
   }
   try {
     for (const folder of missing) await fs.mkdir(folder);
-    await fs.access(path.dirname(file), fs.constants.W_OK);
+    // A file made and removed, as the report's temporary file will be: access(W_OK) says yes to
+    // root everywhere, and to folders that refuse new files (/proc, some network or FUSE mounts).
+    const probe = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.probe`);
+    await (await fs.open(probe, 'wx', 0o600)).close();
+    await fs.rm(probe, { force: true });
   } catch (error) {
     throw new ReportFileError(`${option} ${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a path in a folder you can write to.`);
   }

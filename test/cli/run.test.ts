@@ -281,6 +281,17 @@ describe('ferry run', () => {
     expect(peer.seen.length).toBe(sent);
   });
 
+  it('a report folder where no file can be made (though access() says writable: root, /proc, a read-only mount) is refused before anything is sent', async () => {
+    const ws = await workspace();
+    const sent = peer.seen.length;
+    // /proc lets root pass access(W_OK) and refuses every new file: before, all requests ran and the run then ended with exit 2.
+    const result = await ferry(['-w', ws.root, 'run', '-e', 'local', '--out-junit', '/proc/ferry-junit.xml']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^ferry: --out-junit \/proc\/ferry-junit\.xml cannot be written \(E[A-Z]+\); give a path in a folder you can write to\.\n$/);
+    expect(result.stdout).toBe('');
+    expect(peer.seen.length).toBe(sent);
+  });
+
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
     await ws.write('environments/broken.yaml', 'name: [unclosed');
