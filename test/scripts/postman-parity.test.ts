@@ -58,9 +58,9 @@ describe('as Newman runs them', () => {
       pm.test('ok', () => pm.response.to.be.ok);
       pm.test('jsonBody equal', () => pm.response.to.have.jsonBody({ id: 1, name: 'Ada', tags: ['a', 'b'] }));
       pm.test('jsonBody other', () => pm.response.to.have.jsonBody({ id: 2 }));
-    `)).toEqual({ ok: 'pass', 'jsonBody equal': 'pass', 'jsonBody other': 'fail: expected response body json to equal the given object' });
+    `)).toEqual({ ok: 'pass', 'jsonBody equal': 'pass', 'jsonBody other': "fail: expected response body json to equal { id: 2 } but got { id: 1, name: 'Ada', …(1) }" });
     expect(await tests(`pm.test('ok', () => pm.response.to.be.ok); pm.test('success', () => pm.response.to.be.success);`, jsonResponse({}, 201)))
-      .toEqual({ ok: "fail: expected response to have status reason 'OK' but got 'Created'", success: 'pass' });
+      .toEqual({ ok: "fail: expected response to have status reason 'OK' but got 'CREATED'", success: 'pass' });
   });
 
   it('the global _ answers to lodash 3 names; require("lodash") is lodash 4', async () => {
@@ -123,5 +123,107 @@ describe('as Newman runs them', () => {
     expect(result.errors).toEqual([]);
     expect(result.request?.url).toBe('http://127.0.0.1:1/users/1?a=1&added=3');
     expect(result.request?.headers).toContainEqual({ key: 'X-A', value: '1' });
+  });
+  it("chai-postman's response and request assertions, with Newman's messages", async () => {
+    const long = jsonResponse({ method: 'GET', path: '/resp', query: {}, nested: { a: { b: 'c' } }, arr: [1, 2, 3], n: 1 }, 200, [['X-Num', '42']]);
+    const ctx = postContext([`
+      pm.test('statusCode', () => pm.response.to.have.statusCode(200));
+      pm.test('statusCode text', () => pm.response.to.have.statusCode('200'));
+      pm.test('F statusCode', () => pm.response.to.have.statusCode(201));
+      pm.test('F not statusCode', () => pm.response.to.not.have.statusCode(200));
+      pm.test('statusReason', () => pm.response.to.have.statusReason('OK'));
+      pm.test('F statusReason', () => pm.response.to.have.statusReason('Created'));
+      pm.test('statusCodeClass', () => pm.response.to.have.statusCodeClass(2));
+      pm.test('F statusCodeClass', () => pm.response.to.have.statusCodeClass(4));
+      pm.test('F not statusCodeClass', () => pm.response.to.not.have.statusCodeClass(2));
+      pm.test('responseTime below', () => pm.response.to.have.responseTime.below(10000));
+      pm.test('F responseTime above', () => pm.response.to.have.responseTime.above(100000));
+      pm.test('responseTime method', () => pm.response.to.have.responseTime());
+      pm.test('responseTime equal', () => pm.response.to.have.responseTime(12));
+      pm.test('responseSize above', () => pm.response.to.have.responseSize.above(10));
+      pm.test('F clientError', () => pm.response.to.be.clientError);
+      pm.test('F not success', () => pm.response.to.not.be.success);
+      pm.test('F error', () => pm.response.to.be.error);
+      pm.test('F accepted', () => pm.response.to.be.accepted);
+      pm.test('F not ok', () => pm.response.to.not.be.ok);
+      pm.test('F body', () => pm.response.to.have.body('nope'));
+      pm.test('F not body', () => pm.response.to.not.have.body(pm.response.text()));
+      pm.test('F body regexp', () => pm.response.to.have.body(/nope/));
+      pm.test('F not body regexp', () => pm.response.to.not.have.body(/GET/));
+      pm.test('F body object', () => pm.response.to.have.body({ a: 1 }));
+      pm.test('F jsonBody path', () => pm.response.to.have.jsonBody('nested.a.b', 'x'));
+      pm.test('F jsonBody path obj', () => pm.response.to.have.jsonBody('nested.a', { b: 'x' }));
+      pm.test('F jsonBody missing', () => pm.response.to.have.jsonBody('nope'));
+      pm.test('F not jsonBody has', () => pm.response.to.not.have.jsonBody('n'));
+      pm.test('jsonBody array index', () => pm.response.to.have.jsonBody('arr[1]', 2));
+      pm.test('F not withBody', () => pm.response.to.not.be.withBody);
+      pm.test('F not json', () => pm.response.to.not.be.json);
+      pm.test('F header value', () => pm.response.to.have.header('X-Num', 42));
+      pm.test('request header', () => pm.request.to.have.header('X-Item'));
+      pm.test('request header value', () => pm.request.to.have.header('X-Item', 'r'));
+      pm.test('F request header', () => pm.request.to.have.header('X-Nope'));
+      pm.test('F request header value', () => pm.request.to.have.header('X-Item', 'q'));
+      pm.test('F request not header', () => pm.request.to.not.have.header('X-Item'));
+      pm.test('expect request', () => pm.expect(pm.request).to.have.header('x-item'));
+      pm.test('unauthorised', () => pm.response.to.not.be.unauthorised);
+      pm.test('F unauthorized', () => pm.response.to.be.unauthorized);
+    `], long);
+    ctx.request.headers = [{ key: 'X-Item', value: 'r' }];
+    const result = await engine.runPostResponse(ctx);
+    expect(result.errors).toEqual([]);
+    const body = `'{"method":"GET","path":"/resp","query…'`;
+    expect(Object.fromEntries(result.tests.map((t) => [t.name, t.passed ? 'pass' : `fail: ${t.message}`]))).toEqual({
+      statusCode: 'pass',
+      'statusCode text': 'pass',
+      'F statusCode': 'fail: expected response to have status code 201 but got 200',
+      'F not statusCode': 'fail: expected response to not have status code 200',
+      statusReason: 'pass',
+      'F statusReason': "fail: expected response to have status reason 'Created' but got 'OK'",
+      statusCodeClass: 'pass',
+      'F statusCodeClass': 'fail: expected response code to be 4XX but found 200',
+      'F not statusCodeClass': 'fail: expected response code to not be 2XX',
+      'responseTime below': 'pass',
+      'F responseTime above': 'fail: expected 12 to be above 100000',
+      'responseTime method': 'pass',
+      'responseTime equal': 'pass',
+      'responseSize above': 'pass',
+      'F clientError': 'fail: expected response code to be 4XX but found 200',
+      'F not success': 'fail: expected response code to not be 2XX',
+      'F error': 'fail: expected response code to be 4XX or 5XX but found 200',
+      'F accepted': "fail: expected response to have status reason 'ACCEPTED' but got 'OK'",
+      'F not ok': "fail: expected response to not have status reason 'OK'",
+      'F body': `fail: expected response body to equal 'nope' but got ${body}`,
+      'F not body': `fail: expected response body to not equal ${body}`,
+      'F body regexp': `fail: expected response body text to match /nope/ but got ${body}`,
+      'F not body regexp': `fail: expected response body text ${body} to not match /GET/`,
+      'F body object': "fail: expected response body json to equal { a: 1 } but got { method: 'GET', path: '/resp', …(4) }",
+      'F jsonBody path': `fail: expected response body json at "nested.a.b" to contain 'x' but got 'c'`,
+      'F jsonBody path obj': `fail: expected response body json at "nested.a" to contain { b: 'x' } but got { b: 'c' }`,
+      'F jsonBody missing': "fail: expected { method: 'GET', path: '/resp', …(4) } in response to contain property 'nope'",
+      'F not jsonBody has': "fail: expected { method: 'GET', path: '/resp', …(4) } in response to not contain property 'n'",
+      'jsonBody array index': 'pass',
+      'F not withBody': 'fail: expected response to not have content in body',
+      'F not json': 'fail: expected response body not to be a valid json',
+      'F header value': "fail: expected 'X-Num' response header to be 42 but got '42'",
+      'request header': 'pass',
+      'request header value': 'pass',
+      'F request header': "fail: expected request to have header with key 'X-Nope'",
+      'F request header value': "fail: expected 'X-Item' request header to be 'q' but got 'r'",
+      'F request not header': "fail: expected request to not have header with key 'X-Item'",
+      'expect request': 'pass',
+      unauthorised: 'pass',
+      'F unauthorized': "fail: expected response to have status reason 'UNAUTHORIZED' but got 'OK'",
+    });
+  });
+
+  it('to.be.json on a body that is not JSON says why (the parser\'s reason), as Newman does', async () => {
+    const text = { code: 200, headers: [['Content-Type', 'text/plain']] as [string, string][], body: 'plain text body', responseTime: 3, responseSize: 15 };
+    expect(await tests(`
+      pm.test('json', () => pm.response.to.be.json);
+      pm.test('jsonBody', () => pm.response.to.have.jsonBody());
+    `, text)).toEqual({
+      json: 'fail: expected response body to be a valid json but got error unexpected token: \'plain\'',
+      jsonBody: 'fail: expected response body to be a valid json but got error unexpected token: \'plain\'',
+    });
   });
 });

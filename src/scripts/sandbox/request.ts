@@ -4,6 +4,7 @@
  */
 import { PropertyList, type Property } from './property-list.js';
 import { Url } from './url.js';
+import { expect } from './response.js';
 
 export interface KeyValue {
   key: string;
@@ -203,6 +204,13 @@ export class ScriptRequest {
   }
   get id(): string | undefined {
     return this.name;
+  }
+  /** chai assertions on the request, e.g. `pm.request.to.have.header('X-Id')`, as Postman's. */
+  get to(): unknown {
+    return (expect()(this) as { to: unknown }).to;
+  }
+  get not(): unknown {
+    return (expect()(this) as { not: unknown }).not;
   }
 
   addHeader(header: unknown): void {

@@ -127,20 +127,23 @@ export class ScriptResponse {
 }
 
 interface ChaiLike {
-  use(plugin: (chai: ChaiStatic, utils: unknown) => void): void;
+  use(plugin: (chai: ChaiStatic, utils: ChaiUtils) => void): void;
 }
 interface ChaiAssertion {
   _obj: unknown;
-  assert(ok: boolean, message: string, negated: string, expected?: unknown, actual?: unknown): void;
+  assert(ok: unknown, message: string, negated: string, expected?: unknown, actual?: unknown): void;
+}
+interface ChaiUtils {
+  flag(assertion: ChaiAssertion, name: string, value?: unknown): unknown;
 }
 interface ChaiStatic {
   Assertion: {
     addProperty(name: string, fn: (this: ChaiAssertion) => void): void;
     addMethod(name: string, fn: (this: ChaiAssertion, ...args: never[]) => void): void;
+    addChainableMethod(name: string, fn: (this: ChaiAssertion, ...args: never[]) => void, chain: (this: ChaiAssertion) => void): void;
     overwriteProperty(name: string, fn: (original: (this: ChaiAssertion) => void) => (this: ChaiAssertion) => void): void;
   };
 }
-
 const isScriptResponse = (value: unknown): value is ScriptResponse => value instanceof ScriptResponse;
 let fastExpect: FastExpect | undefined;
 
@@ -165,107 +168,125 @@ function expectResponse(response: ScriptResponse): { to: unknown; not: unknown }
   return expect()(response) as { to: unknown; not: unknown };
 }
 
-const statusClasses: [string, (code: number) => boolean, string][] = [
-  ['info', (c) => c >= 100 && c < 200, '1xx'],
-  ['success', (c) => c >= 200 && c < 300, '2xx'],
-  ['redirection', (c) => c >= 300 && c < 400, '3xx'],
-  ['clientError', (c) => c >= 400 && c < 500, '4xx'],
-  ['serverError', (c) => c >= 500 && c < 600, '5xx'],
-  ['error', (c) => c >= 400 && c < 600, '4xx or 5xx'],
-];
-const exactStatuses: [string, number][] = [
-  ['accepted', 202], ['withoutContent', 204], ['badRequest', 400], ['unauthorized', 401], ['forbidden', 403],
-  ['notFound', 404], ['notAcceptable', 406], ['rateLimited', 429],
+/** `to.be.success` and the like: the status code's class (its first digit), as chai-postman's `statusCodeClass`. */
+const statusClasses: [string, number][] = [['info', 1], ['success', 2], ['redirection', 3], ['clientError', 4], ['serverError', 5]];
+/** `to.be.notFound` and the like: one status, named by its reason in the messages (as Postman's, upper case). */
+const exactStatuses: [string, number, string][] = [
+  ['accepted', 202, 'Accepted'], ['withoutContent', 204, 'No Content'], ['badRequest', 400, 'Bad Request'], ['unauthorised', 401, 'Unauthorised'],
+  ['unauthorized', 401, 'Unauthorized'], ['forbidden', 403, 'Forbidden'], ['notFound', 404, 'Not Found'], ['notAcceptable', 406, 'Not Acceptable'],
+  ['rateLimited', 429, 'Too Many Requests'],
 ];
 
-function responseAssertions(chaiStatic: ChaiStatic): void {
+/** What an assertion's object is, for the header assertion's messages: Postman's works on requests too. */
+function messageKind(value: unknown): 'response' | 'request' | undefined {
+  if (isScriptResponse(value)) return 'response';
+  const headers = (value as { headers?: { has?: unknown; one?: unknown } } | null)?.headers;
+  return typeof headers?.has === 'function' && typeof headers.one === 'function' ? 'request' : undefined;
+}
+
+/**
+ * Postman's response (and request) assertions, as chai-postman defines them: the same names, what
+ * passes, and the same failure messages (chai fills `#{exp}` and `#{act}` as Postman's chai does).
+ */
+function responseAssertions(chaiStatic: ChaiStatic, utils: ChaiUtils): void {
   const A = chaiStatic.Assertion;
-  for (const [name, test, label] of statusClasses) {
-    const check = function (this: ChaiAssertion) {
-      const r = this._obj as ScriptResponse;
-      this.assert(test(r.code), `expected response code to be ${label} but found ${r.code}`, `expected response code not to be ${label} but found ${r.code}`);
-    };
-    if (name === 'error') A.overwriteProperty('error', (original) => function (this: ChaiAssertion) {
-      if (isScriptResponse(this._obj)) check.call(this);
-      else original.call(this);
-    });
-    else A.addProperty(name, check);
-  }
-  // As Postman's: `ok` is status 200 (reason OK); `success` is any 2xx.
+  const codeClass = function (this: ChaiAssertion, digit: number) {
+    const r = this._obj as ScriptResponse;
+    this.assert(Math.floor(r.code / 100) === digit, 'expected response code to be #{exp}XX but found #{act}', 'expected response code to not be #{exp}XX', digit, r.code);
+  };
+  A.addMethod('statusCodeClass', codeClass);
+  for (const [name, digit] of statusClasses) A.addProperty(name, function (this: ChaiAssertion) {
+    codeClass.call(this, digit);
+  });
+  A.overwriteProperty('error', (original) => function (this: ChaiAssertion) {
+    if (!isScriptResponse(this._obj)) return original.call(this);
+    const c = Math.floor(this._obj.code / 100);
+    this.assert(c === 4 || c === 5, 'expected response code to be 4XX or 5XX but found #{act}', 'expected response code to not be 4XX or 5XX', null, this._obj.code);
+  });
+  const statusCode = function (this: ChaiAssertion, expected: unknown) {
+    const r = this._obj as ScriptResponse;
+    this.assert(r.code === Number(expected), 'expected response to have status code #{exp} but got #{act}', 'expected response to not have status code #{act}', Number(expected), r.code);
+  };
+  const statusReason = function (this: ChaiAssertion, expected: unknown) {
+    const r = this._obj as ScriptResponse;
+    this.assert(r.status === expected, 'expected response to have status reason #{exp} but got #{act}', 'expected response to not have status reason #{act}', expected, r.status);
+  };
+  A.addMethod('statusCode', statusCode);
+  A.addMethod('statusReason', function (this: ChaiAssertion, expected: unknown) {
+    statusReason.call(this, String(expected));
+  });
+  A.addMethod('status', function (this: ChaiAssertion, expected: unknown) {
+    if (typeof expected === 'number') statusCode.call(this, expected);
+    else statusReason.call(this, expected);
+  });
+  // As Postman's: `ok` is status 200 (reason OK); `success` is any 2xx. Passing goes by the code
+  // (a server's own reason text does not matter); the messages name the reason, in upper case, as Postman's.
+  const reasonCheck = (assertion: ChaiAssertion, code: number, reason: string) => {
+    const r = assertion._obj as ScriptResponse;
+    const actual = (r.status || reasonFor(r.code)).toUpperCase();
+    assertion.assert(r.code === code, 'expected response to have status reason #{exp} but got #{act}', 'expected response to not have status reason #{act}', reason.toUpperCase(), actual);
+  };
   A.overwriteProperty('ok', (original) => function (this: ChaiAssertion) {
     if (!isScriptResponse(this._obj)) return original.call(this);
-    const r = this._obj;
-    this.assert(r.code === 200, `expected response to have status reason 'OK' but got '${r.status}'`, "expected response not to have status reason 'OK'");
+    reasonCheck(this, 200, 'OK');
   });
-  for (const [name, code] of exactStatuses) {
-    A.addProperty(name, function (this: ChaiAssertion) {
-      const r = this._obj as ScriptResponse;
-      this.assert(r.code === code, `expected response code to be ${code} but found ${r.code}`, `expected response code not to be ${code}`);
-    });
-  }
-  A.addMethod('status', function (this: ChaiAssertion, expected: number | string) {
-    const r = this._obj as ScriptResponse;
-    if (typeof expected === 'string') {
-      this.assert(r.status === expected, `expected response to have status reason '${expected}' but got '${r.status}'`, `expected response not to have status reason '${expected}'`, expected, r.status);
-    } else {
-      this.assert(r.code === expected, `expected response to have status code ${expected} but got ${r.code}`, `expected response not to have status code ${expected}`, expected, r.code);
-    }
+  for (const [name, code, reason] of exactStatuses) A.addProperty(name, function (this: ChaiAssertion) {
+    reasonCheck(this, code, reason);
   });
-  A.addMethod('header', function (this: ChaiAssertion, name: string, value?: unknown) {
-    const r = this._obj as ScriptResponse;
-    const has = r.headers.has(name);
-    if (value === undefined || !has) {
-      this.assert(has, `expected response to have header with key '${name}'`, `expected response to not have header with key '${name}'`);
-      if (value === undefined) return;
-    }
-    const actual = r.headers.get(name);
-    this.assert(actual === value, `expected '${name}' response header to be '${String(value)}' but got '${String(actual)}'`, `expected '${name}' response header not to be '${String(value)}'`, value, actual);
+  A.addMethod('header', function (this: ChaiAssertion, name: string, ...value: unknown[]) {
+    const kind = messageKind(this._obj);
+    if (!kind) throw new TypeError('to.have.header works on pm.response and pm.request');
+    const headers = (this._obj as { headers: PropertyList }).headers;
+    const has = headers.has(name);
+    this.assert(has, `expected ${kind} to have header with key '${String(name)}'`, `expected ${kind} to not have header with key '${String(name)}'`, true, has);
+    if (value.length === 0) return;
+    const actual = headers.one(name)?.value;
+    this.assert(actual === value[0], `expected '${String(name)}' ${kind} header to be #{exp} but got #{act}`, `expected '${String(name)}' ${kind} header to not be #{act}`, value[0], actual);
   });
+  const hasBody = (assertion: ChaiAssertion) => {
+    const text = (assertion._obj as ScriptResponse).text();
+    assertion.assert(text.length > 0, 'expected response to have content in body', 'expected response to not have content in body');
+  };
   A.addProperty('withBody', function (this: ChaiAssertion) {
-    const r = this._obj as ScriptResponse;
-    this.assert(r.text().length > 0, 'expected response to have content in body', 'expected response not to have content in body');
+    hasBody(this);
   });
-  A.addMethod('body', function (this: ChaiAssertion, expected?: unknown) {
+  A.addMethod('body', function (this: ChaiAssertion, ...args: unknown[]) {
     const r = this._obj as ScriptResponse;
+    const expected = args[0];
     const text = r.text();
-    if (expected === undefined) {
-      this.assert(text.length > 0, 'expected response to have content in body', 'expected response not to have content in body');
+    if (args.length === 0) {
+      hasBody(this);
     } else if (expected instanceof RegExp) {
-      this.assert(expected.test(text), `expected response body to match ${String(expected)}`, `expected response body not to match ${String(expected)}`);
-    } else if (typeof expected === 'string') {
-      this.assert(text === expected, 'expected response body to equal the given text', 'expected response body not to equal the given text', expected, text);
+      this.assert(expected.test(text), 'expected response body text to match #{exp} but got #{act}', 'expected response body text #{act} to not match #{exp}', expected, text);
+    } else if (expected !== null && typeof expected === 'object') {
+      const body = safeJson(r);
+      this.assert(body !== undefined && json.stringify(body) === json.stringify(expected), 'expected response body json to equal #{exp} but got #{act}', 'expected response body json to not equal #{exp} but got #{act}', expected, body);
     } else {
-      const actual = json.stringify(safeJson(r));
-      this.assert(actual === json.stringify(expected), 'expected response body json to equal the given object', 'expected response body json not to equal the given object', expected, safeJson(r));
+      this.assert(text === expected, 'expected response body to equal #{exp} but got #{act}', 'expected response body to not equal #{exp}', expected, text);
     }
   });
+  const validJson = (assertion: ChaiAssertion) => {
+    const why = jsonProblem(assertion._obj as ScriptResponse);
+    assertion.assert(why === undefined, `expected response body to be a valid json but got error ${why ?? ''}`, 'expected response body not to be a valid json');
+  };
   A.addProperty('json', function (this: ChaiAssertion) {
-    const r = this._obj as ScriptResponse;
-    let ok = true;
-    try {
-      r.json();
-    } catch {
-      ok = false;
-    }
-    this.assert(ok, 'expected response body to be a valid json', 'expected response body not to be a valid json');
+    validJson(this);
   });
-  A.addMethod('jsonBody', function (this: ChaiAssertion, path?: unknown, value?: unknown) {
+  A.addMethod('jsonBody', function (this: ChaiAssertion, ...args: unknown[]) {
     const r = this._obj as ScriptResponse;
+    if (args.length === 0) return validJson(this);
+    const [path, value] = args;
     const body = safeJson(r);
-    if (path === undefined) {
-      this.assert(body !== undefined, 'expected response body to be a valid json', 'expected response body not to be a valid json');
-      return;
-    }
     // jsonBody(object): the whole body equals it.
     if (typeof path !== 'string') {
-      this.assert(body !== undefined && json.stringify(body) === json.stringify(path), 'expected response body json to equal the given object', 'expected response body json not to equal the given object', path, body);
+      this.assert(body !== undefined && json.stringify(body) === json.stringify(path), 'expected response body json to equal #{exp} but got #{act}', 'expected response body json to not equal #{exp} but got #{act}', path, body);
       return;
     }
     const found = getPath(body, path);
-    if (value === undefined) {
-      this.assert(found.exists, `expected response body json to have path '${path}'`, `expected response body json not to have path '${path}'`);
+    if (args.length < 2) {
+      this.assert(found.exists, 'expected #{act} in response to contain property #{exp}', 'expected #{act} in response to not contain property #{exp}', path, body);
     } else {
-      this.assert(found.exists && json.stringify(found.value) === json.stringify(value), `expected response body json at '${path}' to equal ${json.stringify(value)}`, `expected response body json at '${path}' not to equal ${json.stringify(value)}`, value, found.value);
+      this.assert(found.exists && json.stringify(found.value) === json.stringify(value), `expected response body json at "${path}" to contain #{exp} but got #{act}`, `expected response body json at "${path}" to not contain #{exp} but got #{act}`, value, found.value);
     }
   });
   // pm.response.to.have.jsonSchema(schema) and pm.expect(data).to.have.jsonSchema(schema): JSON Schema
@@ -275,10 +296,31 @@ function responseAssertions(chaiStatic: ChaiStatic): void {
     const errors = schemaErrors(schema, data);
     this.assert(errors.length === 0, `expected data to satisfy schema but found following errors: \n${errors.join(', ')}`, 'expected data to not satisfy schema', true, errors.length === 0);
   });
-  A.addMethod('responseTime', function (this: ChaiAssertion, limit?: number) {
-    const r = this._obj as ScriptResponse;
-    if (typeof limit === 'number') this.assert(r.responseTime <= limit, `expected response time to be at most ${limit} ms but was ${r.responseTime}`, `expected response time to be over ${limit} ms`);
-  });
+  // `to.have.responseTime.below(500)` (the chain goes on with the time) or `responseTime(ms)` (equal), as Postman's.
+  const measure = (what: 'time' | 'size', value: (r: ScriptResponse) => number) => [
+    function (this: ChaiAssertion, ...args: unknown[]) {
+      const n = utils.flag(this, 'number');
+      this.assert(typeof n === 'number', `expected response to have a valid response ${what} but got #{act}`, `expected response to not have a valid response ${what} but got #{act}`, null, n);
+      if (args.length > 0) this.assert(n === args[0], `expected response ${what} to equal #{exp} but got #{act}`, `expected response ${what} to not equal #{exp}`, args[0], n);
+    },
+    function (this: ChaiAssertion) {
+      const n = value(this._obj as ScriptResponse);
+      utils.flag(this, 'number', n);
+      this._obj = n;
+    },
+  ] as const;
+  A.addChainableMethod('responseTime', ...measure('time', (r) => r.responseTime));
+  A.addChainableMethod('responseSize', ...measure('size', (r) => r.size().total));
+}
+
+/** Why the body is not JSON (the parser's reason), or undefined when it is. */
+function jsonProblem(r: ScriptResponse): string | undefined {
+  try {
+    r.json();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message.replace(/^the response body is not valid JSON: /, '');
+  }
 }
 
 interface SchemaValidator {
