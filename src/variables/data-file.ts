@@ -1,4 +1,4 @@
-/** One iteration's values: text from a CSV file, any JSON value from a JSON file. */
+/** One iteration's values: text and numbers from a CSV file (parseCsv), any JSON value from a JSON file. */
 export type DataRow = VariableValues;
 
 /** Files and templates hold text: a value that is not text is kept as JSON. */
@@ -82,21 +82,26 @@ function jsonRows(text: string, file: string): DataRow[] {
   });
 }
 
+/** A CSV field: text, or a number written as it prints (parseCsv). */
+export type CsvCell = string | number;
 /** One CSV record and the line it ends on (a quoted field may span lines). */
 export interface CsvRecord {
-  cells: string[];
+  cells: CsvCell[];
   line: number;
 }
 
 /**
  * RFC 4180 CSV (csv-parse): quoted fields may hold commas, quotes (doubled) and line breaks; a
- * quote inside an unquoted field is literal; empty lines are skipped. A quote left open throws.
- * Columns are split at commas, or at semicolons when the first line has a semicolon and no comma
- * (`csvDelimiter`).
+ * quote inside an unquoted field is literal; empty lines are skipped; spaces around a delimiter
+ * are dropped, as Newman reads them. A quote left open throws. Columns are split at commas, or at
+ * semicolons when the first line has a semicolon and no comma (`csvDelimiter`). An unquoted number
+ * is a number, as Newman gives it to scripts (`10`, `-3`, `1.5`), but only when it is written as
+ * the number prints, so its text comes back unchanged: `0123`, `1.50`, `1e3` and quoted fields stay
+ * text (Newman would make `0123` the number 123 and send `123`).
  */
 export function parseCsv(text: string): CsvRecord[] {
   const delimiter = csvDelimiter(text);
-  const records = csvParse().parse(text, { bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+  const records = csvParse().parse(text, { bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true, cast: csvValue }) as unknown as Array<{ record: CsvCell[]; info: { lines: number } }>;
   return records.map(({ record, info }) => ({ cells: record, line: info.lines }));
 }
 
@@ -112,7 +117,15 @@ function csvDelimiter(text: string): ',' | ';' {
   return first.includes(';') && !first.includes(',') ? ';' : ',';
 }
 
-function csvRows(text: string, file: string): Array<Record<string, string>> {
+const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+function csvValue(value: string, context: { quoting: boolean }): CsvCell {
+  if (context.quoting || !NUMBER_TEXT.test(value)) return value;
+  const n = Number(value);
+  return String(n) === value ? n : value;
+}
+
+function csvRows(text: string, file: string): DataRow[] {
   let rows: CsvRecord[];
   try {
     rows = parseCsv(text);
@@ -122,14 +135,14 @@ function csvRows(text: string, file: string): Array<Record<string, string>> {
     throw new DataFileError(`data file ${file} is not valid CSV: ${(error as Error).message}.${quote}`);
   }
   if (rows.length === 0) throw new DataFileError(`data file ${file} is empty; its first line must name the variables.`);
-  const header = rows[0]!.cells.map((h) => h.trim());
+  const header = rows[0]!.cells.map((h) => String(h).trim());
   if (header.some((h) => h === '')) throw new DataFileError(`data file ${file}: a column in the first line has no name.`);
   return rows.slice(1).map(({ cells, line }) => {
     if (cells.length > header.length) {
       throw new DataFileError(`data file ${file}: line ${line} has ${cells.length} fields but the first line names ${header.length}.`);
     }
     // Own properties, as a JSON row's: a column named `__proto__` is a variable, not the prototype.
-    const out: Record<string, string> = {};
+    const out: DataRow = {};
     header.forEach((name, c) => putOwn(out, name, cells[c] ?? ''));
     return out;
   });

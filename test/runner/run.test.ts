@@ -457,6 +457,24 @@ describe('iterations and data files', () => {
     expect(decodeURIComponent(new URL(results[0]!.url).search)).toBe('?n=1&obj={"k":[1,true]}');
   });
 
+  it('a CSV number reaches scripts as a number, as Newman reads it; quoted fields and numbers written otherwise (0123, 1.50) stay text', async () => {
+    const s = await setup({
+      'requests/r.yaml': {
+        name: 'r',
+        url: `${peer.url}/echo?amount={{amount}}&zip={{zip}}&price={{price}}&sp={{sp}}`,
+        scripts: { postResponse: "pm.test(JSON.stringify(pm.iterationData.toObject()), () => pm.expect(pm.iterationData.get('amount')).to.equal(10));" },
+      },
+    });
+    const csv = path.join(s.temp.root, 'typed.csv');
+    await fs.writeFile(csv, 'user,amount,price,neg,zip,cents,flag,quoted,sp\nann,10,1.5,-3,0123,1.50,true,"7", 8 \n');
+    const { results } = await run(s, { data: await readDataFile(csv) });
+    expect(results[0]!.tests.map((t) => [t.name, t.passed])).toEqual([
+      ['{"user":"ann","amount":10,"price":1.5,"neg":-3,"zip":"0123","cents":"1.50","flag":"true","quoted":"7","sp":8}', true],
+    ]);
+    // Templates get the text as written: the zero of 0123 is kept (Newman would send 123).
+    expect(new URL(results[0]!.url).search).toBe('?amount=10&zip=0123&price=1.5&sp=8');
+  });
+
   it('bad data files are refused with the reason', async () => {
     const s = await setup({});
     const bad = path.join(s.temp.root, 'bad.json');
