@@ -20,6 +20,8 @@ const modules = {
   chai: "require('chai')",
   xml2js: "require('xml2js')",
   buffer: "require('buffer')",
+  // Postman's tv4, over the JSON Schema validator below (src/scripts/sandbox/tv4.ts; modules.ts joins them).
+  tv4: "require('./src/scripts/sandbox/tv4.ts').makeTv4",
   // Not for require(): what pm.response.to.have.jsonSchema validates with (an interpreter, no code generation).
   'json-schema': "require('@cfworker/json-schema')",
 };

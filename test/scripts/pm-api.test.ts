@@ -316,7 +316,7 @@ describe('require and bundled modules', () => {
   it('refuses node modules and unknown names with the list of what is available', async () => {
     const result = await engine.runPreRequest(preContext([`require('fs')`, `require('child_process')`, `require('left-pad')`]));
     expect(result.errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(/script 1: Error: require\('fs'\) is not available in Ferry's script sandbox\. Modules you can require: atob, btoa, buffer, chai, crypto-js, lodash, moment, uuid, xml2js/),
+      expect.stringMatching(/script 1: Error: require\('fs'\) is not available in Ferry's script sandbox\. Modules you can require: atob, btoa, buffer, chai, crypto-js, lodash, moment, tv4, uuid, xml2js/),
       expect.stringMatching(/require\('child_process'\) is not available/),
       expect.stringMatching(/require\('left-pad'\) is not available/),
     ]);

@@ -226,4 +226,40 @@ describe('as Newman runs them', () => {
       jsonBody: 'fail: expected response body to be a valid json but got error unexpected token: \'plain\'',
     });
   });
+  it('tv4 (global and require) validates draft-04 schemas as in Newman: errors, messages, missing $refs, no format checks', async () => {
+    const result = await engine.runPostResponse(postContext([`
+      const schema = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string', format: 'email' }, tags: { type: 'array', items: { type: 'string' } } } };
+      tests['valid'] = tv4.validate({ id: 1, name: 'not-an-email', tags: ['a'] }, schema);
+      tests['invalid type'] = tv4.validate({ id: 'x', name: 'n' }, schema);
+      pm.test('error after invalid type: ' + JSON.stringify([tv4.error.message, tv4.error.code, tv4.error.dataPath, tv4.error.schemaPath]), () => {});
+      tests['missing'] = tv4.validate({ id: 1 }, schema);
+      pm.test('error after missing: ' + JSON.stringify([tv4.error.message, tv4.error.code, tv4.error.dataPath]), () => {});
+      const multi = tv4.validateMultiple({ id: 'x', tags: [1] }, schema);
+      pm.test('multiple: ' + JSON.stringify([multi.valid, multi.errors.map(e => [e.message, e.dataPath]).sort()]), () => {});
+      const res = tv4.validateResult({ id: 2, name: 'n' }, schema);
+      pm.test('result: ' + JSON.stringify([res.valid, res.error, res.missing]), () => {});
+      pm.test('require', () => pm.expect(require('tv4').validate(1, { type: 'string' })).to.equal(false));
+      pm.test('unknown ref: ' + JSON.stringify([tv4.validate({ a: 1 }, { properties: { a: { $ref: 'http://example.com/s.json' } } }), tv4.missing]), () => {});
+      tv4.addSchema('http://example.com/n.json', { type: 'number' });
+      pm.test('added ref: ' + JSON.stringify(tv4.validate({ a: 'x' }, { properties: { a: { $ref: 'http://example.com/n.json' } } })), () => {});
+      pm.test('enum: ' + JSON.stringify((tv4.validate('c', { enum: ['a', 'b'] }), tv4.error.message)), () => {});
+      pm.test('minimum: ' + JSON.stringify((tv4.validate(1, { minimum: 2 }), tv4.error.message)), () => {});
+    `], user));
+    expect(result.errors).toEqual([]);
+    // Newman's results for the same script.
+    expect(result.tests.map((t) => [t.name, t.passed ? 'pass' : `fail: ${t.message}`])).toEqual([
+      ['error after invalid type: ["Invalid type: string (expected integer)",0,"/id","/properties/id/type"]', 'pass'],
+      ['error after missing: ["Missing required property: name",302,""]', 'pass'],
+      ['multiple: [false,[["Invalid type: number (expected string)","/tags/0"],["Invalid type: string (expected integer)","/id"],["Missing required property: name",""]]]', 'pass'],
+      ['result: [true,null,[]]', 'pass'],
+      ['require', 'pass'],
+      ['unknown ref: [true,["http://example.com/s.json"]]', 'pass'],
+      ['added ref: false', 'pass'],
+      ['enum: "No enum match for: \\"c\\""', 'pass'],
+      ['minimum: "Value 1 is less than minimum 2"', 'pass'],
+      ['valid', 'pass'],
+      ['invalid type', 'fail: expected false to be truthy'],
+      ['missing', 'fail: expected false to be truthy'],
+    ]);
+  });
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { packageRoot } from '../../support/package-root.js';
 
 /** Modules scripts may `require` (and `json-schema`, which `jsonSchema` assertions use), each a bundle of its own, loaded on first use. */
-export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer', 'json-schema'] as const;
+export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer', 'tv4', 'json-schema'] as const;
 export type BundledModule = (typeof bundledModules)[number];
 
 const bundleDir = path.join(packageRoot, 'dist', 'sandbox');

@@ -16,6 +16,8 @@ const bundleOf: Record<string, string> = {
 const builtIn: Record<string, () => unknown> = {
   atob: () => globalThis.atob,
   btoa: () => globalThis.btoa,
+  // tv4's bundle builds it over the JSON Schema validator the sandbox already has (tv4.ts).
+  tv4: () => (host.loadModule('tv4') as (validator: unknown) => unknown)((internalModule('json-schema') as { Validator: unknown }).Validator),
 };
 
 const cache = new Map<string, unknown>();

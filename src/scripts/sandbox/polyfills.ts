@@ -89,6 +89,7 @@ export const lazyGlobals: Record<string, () => unknown> = {
   _: () => (lodashGlobal ??= globalLodash()),
   CryptoJS: () => requireModule('crypto-js'),
   Buffer: () => (requireModule('buffer') as { Buffer: unknown }).Buffer,
+  tv4: () => requireModule('tv4'),
 };
 
 export function defineLazyGlobal(name: string): void {
