@@ -5,6 +5,9 @@
  * The cases are the ones found to differ: bodies Postman does not send (pruned from GET, empty,
  * every form row switched off), `&`, `#` and line breaks in query parts, a repeated header, and a
  * variable given twice in the environment and in the collection (the last one is used).
+ * A second collection runs scripts across the `pm` API with a CSV data file: both must report the
+ * same requests in the same order, the same tests (names, which hold the values scripts read, and
+ * verdicts and messages), and send the same URLs and bodies.
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -15,8 +18,14 @@ import { ferry } from '../support/cli.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
+interface NewmanExecution {
+  item: { name: string };
+  assertions?: { assertion: string; skipped?: boolean; error?: { message: string } }[];
+  testScript?: { error?: { message: string } }[];
+  prerequestScript?: { error?: { message: string } }[];
+}
 interface NewmanRun {
-  on(event: 'done', fn: (error: Error | null, summary: { run: { failures: unknown[] } }) => void): NewmanRun;
+  on(event: 'done', fn: (error: Error | null, summary: { run: { failures: unknown[]; executions: NewmanExecution[] } }) => void): NewmanRun;
 }
 const newman = createRequire(import.meta.url)('newman') as { run(options: Record<string, unknown>): NewmanRun };
 
@@ -45,7 +54,12 @@ beforeAll(async () => {
         headers: lines.filter((h) => !OWN_HEADERS.test(h)).map((h) => h.replace(/boundary=\S+/, 'boundary=BOUNDARY')),
         body,
       });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      // What scripts read: the request as received, a few typed values, cookies and a repeated header.
+      const query = Object.fromEntries(new URL(req.url!, 'http://x').searchParams);
+      // A cookie only from /resp (of the scripted collection): the first test compares every header sent.
+      const cookie: [string, string][] = req.url === '/resp' ? [['Set-Cookie', 'sess=abc; Path=/resp']] : [];
+      res.writeHead(200, [['Content-Type', 'application/json'], ...cookie, ['X-Num', '42'], ['X-Multi', 'a'], ['X-Multi', 'b']]);
+      res.end(JSON.stringify({ method: req.method, query, body, n: 1.5, arr: [1, 2, 3], nested: { a: { b: 'c' } }, nul: null }));
     });
   });
   listening = await listenLoopback(server, 'http');
@@ -115,5 +129,144 @@ describe('Newman and Ferry send the same requests for the same collection', () =
     expect(of('query parts').url).toBe('/q?b%23a%26r&x=a%26b%23c&k%3Dv=1&nl=%0Ax%09');
     expect(of('repeated header').headers).toEqual(['x-tag: one', 'x-tag: two']);
     expect(of('variables').url).toBe('/v?env=2&col=last');
+  });
+});
+
+/**
+ * Scripts across the pm API. `P(name, fn)` records a passing test named after the value `fn`
+ * gives (or the error's name), so the test names compare what each runner's scripts read.
+ */
+function scriptedCollection(base: string) {
+  const P = "const P = (k, f) => { let v; try { const r = f(); v = r === undefined ? 'undefined' : JSON.stringify(r); } catch (e) { v = 'ERR ' + e.name; } pm.test(k + ' = ' + v, () => {}); };";
+  const ev = (listen: string, lines: string[]) => ({ listen, script: { type: 'text/javascript', exec: [P, ...lines] } });
+  const item = (name: string, request: Record<string, unknown>, pre: string[] | null, test: string[]) => ({
+    name, request: { ...request, header: [...((request.header as unknown[]) ?? []), { key: 'X-Item', value: name }] }, event: [...(pre ? [ev('prerequest', pre)] : []), ev('test', test)],
+  });
+  return {
+    info: { name: 'PmApi', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    variable: [{ key: 'colVar', value: 'cval' }, { key: 'shared', value: 'fromCollection' }],
+    item: [
+      item('vars', { method: 'GET', url: `${base}/vars?a={{envVar}}&n={{amount}}` }, [
+        "pm.environment.set('num', 5); pm.environment.set('bool', false); pm.collectionVariables.set('cv2', 'x'); pm.globals.set('g', 'gv'); pm.variables.set('loc', 'L');",
+        "P('env num', () => pm.environment.get('num'));",
+        "P('env has missing', () => pm.environment.has('nope'));",
+        "P('env name', () => pm.environment.name);",
+        "P('cv has', () => pm.collectionVariables.has('cv2'));",
+        "pm.collectionVariables.unset('cv2');",
+        "P('cv has after unset', () => pm.collectionVariables.has('cv2'));",
+        "P('variables shared', () => pm.variables.get('shared'));",
+        "P('replaceIn', () => pm.variables.replaceIn('{{envVar}}-{{loc}}-{{missing}}-{{colVar}}'));",
+        "P('iterationData', () => pm.iterationData.toObject());",
+        "P('amount', () => pm.iterationData.get('amount'));",
+        "P('info', () => [pm.info.requestName, pm.info.iteration, pm.info.iterationCount, pm.info.eventName]);",
+      ], [
+        "P('num in test', () => pm.environment.get('num'));",
+        "P('loc in test', () => pm.variables.get('loc'));",
+        "P('sent', () => pm.response.json().query);",
+        "pm.test('amount from data', () => pm.expect(pm.iterationData.get('amount')).to.be.a('number').and.above(5));",
+      ]),
+      item('request', {
+        method: 'POST', url: `${base}/echo/{{envVar}}?q=1&r={{colVar}}`, header: [{ key: 'X-H', value: '{{envVar}}' }, { key: 'Content-Type', value: 'application/json' }],
+        body: { mode: 'raw', raw: '{"name":"{{envVar}}","user":"{{user}}"}', options: { raw: { language: 'json' } } },
+      }, [
+        "P('url', () => pm.request.url.toString());",
+        "P('host path query', () => [pm.request.url.getHost(), pm.request.url.getPath(), pm.request.url.getQueryString(), pm.request.url.query.get('q')]);",
+        "P('method', () => pm.request.method);",
+        "P('header', () => [pm.request.headers.get('x-h'), pm.request.headers.has('X-H')]);",
+        "P('body', () => [pm.request.body.mode, pm.request.body.raw]);",
+        "pm.request.headers.upsert({ key: 'X-H', value: 'changed' }); pm.request.url.query.add({ key: 'added', value: '2' });",
+      ], [
+        "P('url sent', () => pm.request.url.toString());",
+        "P('body sent', () => pm.request.body.raw);",
+        "P('echo', () => [pm.response.json().body, pm.response.json().query]);",
+        "pm.test('request header', () => pm.request.to.have.header('X-H', 'changed'));",
+      ]),
+      item('response', { method: 'GET', url: `${base}/resp` }, null, [
+        "P('code status', () => [pm.response.code, pm.response.status, pm.response.reason()]);",
+        "P('headers', () => [pm.response.headers.get('x-num'), pm.response.headers.has('X-NUM'), typeof pm.response.responseTime]);",
+        "P('json', () => pm.response.json().nested.a.b);",
+        "P('legacy', () => [responseCode.code, postman.getResponseHeader('X-Num'), typeof responseBody]);",
+        "pm.test('status', () => pm.response.to.have.status(200));",
+        "pm.test('statusCode', () => pm.response.to.have.statusCode(200));",
+        "pm.test('json', () => pm.response.to.be.json.and.to.have.jsonBody('nested.a.b', 'c'));",
+        "pm.test('responseTime', () => pm.response.to.have.responseTime.below(10000));",
+        "pm.test('chai', () => { pm.expect([1, 2, 3]).to.include.members([1, 2]); pm.expect({ a: { b: 1 } }).to.have.nested.property('a.b', 1); pm.expect('abc').to.match(/b/); });",
+        "pm.test('F equal', () => pm.expect(1).to.equal(2));",
+        "pm.test('F eql', () => pm.expect({ a: 1 }).to.eql({ a: 2 }));",
+        "pm.test('F status', () => pm.response.to.have.status(404));",
+        "pm.test('F success', () => pm.response.to.not.be.success);",
+        "pm.test('F header', () => pm.response.to.have.header('X-Num', '43'));",
+        "pm.test('F jsonBody', () => pm.response.to.have.jsonBody('nested.a.b', 'x'));",
+        "pm.test('F body', () => pm.response.to.have.body('nope'));",
+        "pm.test('F message', () => pm.expect(1, 'custom').to.equal(2));",
+        "tests['legacy false'] = false;",
+        "pm.test.skip('skipped', () => {});",
+      ]),
+      item('libraries', { method: 'GET', url: `${base}/lib` }, null, [
+        "P('lodash', () => [_.get({ a: { b: 1 } }, 'a.b'), require('lodash').chunk([1, 2, 3], 2)]);",
+        "P('moment', () => require('moment')('2020-01-02T03:04:05Z').utc().format('YYYY/MM/DD HH:mm'));",
+        "P('crypto', () => [CryptoJS.MD5('a').toString(), require('crypto-js').HmacSHA256('m', 'k').toString(CryptoJS.enc.Base64)]);",
+        "P('base64', () => [atob('aGk='), btoa('hi'), Buffer.from('hi').toString('base64')]);",
+        "P('xml2js', () => { let out; require('xml2js').parseString('<a><b>1</b></a>', (e, r) => { out = r; }); return out; });",
+        "P('tv4', () => [tv4.validate({ id: 'x' }, { properties: { id: { type: 'integer' } } }), tv4.error.message]);",
+        "P('uuid', () => require('uuid').v4().length);",
+      ]),
+      item('next', { method: 'GET', url: `${base}/next` }, null, ["pm.test('jumps', () => {}); postman.setNextRequest('last');"]),
+      item('skipped by next', { method: 'GET', url: `${base}/never` }, null, ["pm.test('never', () => {});"]),
+      item('last', { method: 'GET', url: `${base}/last?g={{g}}&num={{num}}&bool={{bool}}` }, null, ["P('globals', () => pm.globals.get('g'));"]),
+    ],
+  };
+}
+
+describe('Newman and Ferry run the same scripts alike', () => {
+  it('the pm API, chai and Postman assertions, libraries, a CSV data file and setNextRequest', async () => {
+    const dir = await tempDir('ferry-newman-scripts-');
+    const doc = scriptedCollection(`http://127.0.0.1:${listening.port}`);
+    const colFile = path.join(dir, 'pm.postman_collection.json');
+    const envFile = path.join(dir, 'env.postman_environment.json');
+    const dataFile = path.join(dir, 'rows.csv');
+    const env = { name: 'Env', values: [{ key: 'envVar', value: 'ev', enabled: true }, { key: 'shared', value: 'fromEnv', enabled: true }] };
+    await fs.writeFile(colFile, JSON.stringify(doc));
+    await fs.writeFile(envFile, JSON.stringify(env));
+    await fs.writeFile(dataFile, 'user,amount\nann,10\nbob, 20\n');
+
+    const executions = await new Promise<NewmanExecution[]>((resolve, reject) => {
+      newman.run({ collection: doc, environment: env, iterationData: dataFile, reporters: [], timeoutRequest: 5000 }).on('done', (error, summary) => (error ? reject(error) : resolve(summary.run.executions)));
+    });
+    const byNewman = seen.splice(0);
+    const newmanResults = executions.map((x) => ({
+      name: x.item.name,
+      tests: (x.assertions ?? []).map((a) => [a.assertion, a.skipped ? 'skipped' : a.error ? `fail: ${a.error.message}` : 'pass']),
+      error: [...(x.prerequestScript ?? []), ...(x.testScript ?? [])].some((s) => s.error),
+    }));
+
+    await isolatedDataDir();
+    const root = path.join(dir, 'ws');
+    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
+    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
+    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const run = await ferry(['-w', root, 'run', '-e', 'Env', '-d', dataFile, '--timeout-ms', '5000', '-r', 'json']);
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as { results: { name: string; error: string | null; tests: { name: string; passed: boolean; skipped?: boolean; message: string | null }[] }[] };
+    const byFerry = seen.splice(0);
+    const ferryResults = report.results.map((r) => ({
+      name: r.name,
+      tests: r.tests.map((t) => [t.name, t.skipped ? 'skipped' : t.passed ? 'pass' : `fail: ${t.message}`]),
+      error: r.error !== null,
+    }));
+
+    // Two iterations of vars, request, response, libraries, next, then last (setNextRequest skips one).
+    const order = ['vars', 'request', 'response', 'libraries', 'next', 'last'];
+    expect(newmanResults.map((r) => r.name)).toEqual([...order, ...order]);
+    for (const [i, mine] of ferryResults.entries()) expect(mine, `${i}: ${mine.name}`).toEqual(newmanResults[i]);
+    expect(ferryResults).toHaveLength(newmanResults.length);
+    // What was sent: the same URLs and bodies, request by request.
+    expect(byFerry.map((s) => [s.item, s.method, s.url, s.body])).toEqual(byNewman.map((s) => [s.item, s.method, s.url, s.body]));
+    // A few of the values both agree on, spelled out.
+    const tests = ferryResults.flatMap((r) => r.tests.map((t) => t[0]));
+    expect(tests).toContain('amount = 10');
+    expect(tests).toContain('amount = 20');
+    expect(tests).toContain('tv4 = [false,"Invalid type: string (expected integer)"]');
+    expect(byFerry.find((s) => s.item === 'last')?.url).toBe('/last?g=gv&num=5&bool=false');
   });
 });
