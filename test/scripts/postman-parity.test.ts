@@ -79,6 +79,18 @@ describe('as Newman runs them', () => {
     expect(result.console[0]!.text).toMatch(/^user\d{4}@example\.com (true|false) [a-z0-9] [0-9a-f-]{36} \d{13} \{\{\$nope\}\}$/);
   });
 
+  it('replaceIn gives back what is not text as it is, and fills the text inside objects and lists', async () => {
+    const result = await engine.runPreRequest(preContext([`
+      pm.environment.set('x', 'X');
+      const show = (v) => (v === undefined ? 'undefined' : JSON.stringify(v)) + ':' + typeof v;
+      console.log([pm.variables.replaceIn(5), pm.variables.replaceIn(undefined), pm.variables.replaceIn(null), pm.variables.replaceIn(true),
+        pm.environment.replaceIn(5), pm.iterationData.replaceIn(7), pm.variables.replaceIn({ a: '{{x}}', n: [1, '{{x}}'] }), pm.variables.replaceIn('{{x}}')].map(show).join(' '));
+    `]));
+    expect(result.errors).toEqual([]);
+    // Newman's results.
+    expect(result.console[0]!.text).toBe('5:number undefined:undefined null:object true:boolean 5:number 7:number {"a":"X","n":[1,"X"]}:object "X":string');
+  });
+
   it('legacy request.headers are keyed in lower case; response cookies are a list', async () => {
     const ctx = postContext([`
       tests['legacy header'] = request.headers['x-req'] === 'rv';

@@ -52,12 +52,27 @@ function stringify(value: unknown): string {
 }
 
 /**
+ * `replaceIn`, as Postman's: text is filled (replaceVariables); in objects and lists the text
+ * values inside are, recursively (a copy); anything else comes back as it is (`replaceIn(5)` is 5).
+ */
+export function replaceIn(template: unknown, lookup: (name: string) => unknown, depth = 0): unknown {
+  if (typeof template === 'string') return replaceVariables(template, lookup);
+  if (template === null || typeof template !== 'object' || depth > 100) return template;
+  if (Array.isArray(template)) return template.map((item) => replaceIn(item, lookup, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(template)) {
+    Object.defineProperty(out, key, { value: replaceIn(value, lookup, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
  * Fills `{{name}}` from `lookup` by the placeholder syntax requests use (spaces around the name,
  * one line, innermost of nested braces), up to 10 levels; a variable wins over a dynamic value of
  * its name; unknown names stay as written.
  */
-export function replaceVariables(template: unknown, lookup: (name: string) => unknown): string {
-  let text = stringify(template);
+export function replaceVariables(template: string, lookup: (name: string) => unknown): string {
+  let text = template;
   for (let level = 0; level < maxNesting; level++) {
     const found = findPlaceholders(text);
     if (found.length === 0) break;
@@ -136,8 +151,8 @@ export class VariableScope {
   toJSON(): { key: string; value: unknown }[] {
     return [...this.values].map(([key, value]) => ({ key, value }));
   }
-  replaceIn(template: unknown): string {
-    return replaceVariables(template, (name) => this.values.get(name));
+  replaceIn(template: unknown): unknown {
+    return replaceIn(template, (name) => this.values.get(name));
   }
   /** The scope as plain data to hand back to the host. */
   snapshot(): ScopeState {
@@ -165,8 +180,8 @@ export class ReadOnlyScope {
   toJSON(): Record<string, unknown> {
     return { ...this.values };
   }
-  replaceIn(template: unknown): string {
-    return replaceVariables(template, (name) => this.get(name));
+  replaceIn(template: unknown): unknown {
+    return replaceIn(template, (name) => this.get(name));
   }
 }
 
@@ -209,7 +224,7 @@ export class MergedVariables {
     for (const layer of [...this.layers].reverse()) Object.assign(out, layer.toObject());
     return Object.assign(out, this.local.toObject());
   }
-  replaceIn(template: unknown): string {
-    return replaceVariables(template, (name) => this.get(name));
+  replaceIn(template: unknown): unknown {
+    return replaceIn(template, (name) => this.get(name));
   }
 }
