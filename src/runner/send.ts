@@ -316,6 +316,7 @@ function toScriptRequest(request: RequestFile, prepared?: PreparedRequest): Scri
     method: prepared?.method ?? request.method,
     url: prepared?.url ?? request.url,
     headers: prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
+    ...(request.pathParams.length > 0 ? { pathParams: request.pathParams.map((p) => ({ ...p })) } : {}),
     body: (sentText(request, prepared) ?? request.body) as ScriptRequest['body'],
     auth: request.auth as ScriptRequest['auth'],
   };
@@ -338,6 +339,7 @@ function fromScriptRequest(original: RequestFile, changed: ScriptRequest): Reque
     method: changed.method,
     url: changed.url,
     headers: changed.headers.map((h) => ({ ...KEY_VALUE_DEFAULTS, ...h, key: String(h.key), value: String(h.value), enabled: h.enabled !== false }) as KeyValue),
+    pathParams: changed.pathParams ? changed.pathParams.map((p) => ({ ...KEY_VALUE_DEFAULTS, ...p, key: String(p.key), value: String(p.value), enabled: p.enabled !== false }) as KeyValue) : original.pathParams,
     body: (changed.body ?? original.body) as Body,
     auth: (changed.auth ?? original.auth) as Auth,
   };

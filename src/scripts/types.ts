@@ -42,6 +42,8 @@ export interface ScriptRequest {
   /** The URL as written (placeholders may still be unfilled). */
   url: string;
   headers: ScriptKeyValue[];
+  /** Values of the URL's `:name` path parameters (`pm.request.url.variables`). */
+  pathParams?: ScriptKeyValue[];
   body?: { type: string; [field: string]: unknown };
   auth?: { type: string; [field: string]: unknown };
 }

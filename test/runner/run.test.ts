@@ -592,6 +592,21 @@ describe('the data folder', () => {
     expect(peer.seen[before + 1]!.headers['x-session']).toBe('abc');
   });
 
+  it('pm.request.url.variables reads and changes the path parameters (:id), as in Postman; the send uses the new value', async () => {
+    const s = await setup({
+      'requests/r.yaml': {
+        name: 'r', url: `${peer.url}/echo/:id/:part`, pathParams: [{ key: 'id', value: '7' }, { key: 'part', value: '{{p}}' }],
+        scripts: {
+          preRequest: "console.log(JSON.stringify([pm.request.url.variables.toObject(), pm.request.url.variables.get('id'), pm.request.url.variables.count()])); pm.request.url.variables.upsert({ key: 'id', value: '9' });",
+          postResponse: "console.log(pm.request.url.variables.get('id'));",
+        },
+      },
+    }, { variables: [{ key: 'p', value: 'x' }] });
+    const { results } = await run(s);
+    expect(results[0]!.console).toEqual(['[{"id":"7","part":"{{p}}"},"7",2]', '9']);
+    expect(new URL(results[0]!.url).pathname).toBe('/echo/9/x');
+  });
+
   it('history is written once per run, cookies are kept between runs', async () => {
     const s = await setup({
       'requests/1.yaml': { name: 'set', seq: 1, url: `${peer.url}/cookies/set` },

@@ -2,7 +2,7 @@
  * pm.request over the workspace's request data: method, Url, headers PropertyList, Postman-shaped
  * body and auth. `toData()` gives the request back in the workspace's shape.
  */
-import { PropertyList, type Property } from './property-list.js';
+import { PropertyList, type ChangeFlag, type Property } from './property-list.js';
 import { Url } from './url.js';
 import { expect } from './response.js';
 
@@ -17,6 +17,7 @@ export interface RequestData {
   method: string;
   url: string;
   headers: KeyValue[];
+  pathParams?: KeyValue[];
   body?: { type: string; [field: string]: unknown };
   auth?: { type: string; [field: string]: unknown };
 }
@@ -175,6 +176,8 @@ export class ScriptRequest {
   private urlObject: Url | undefined;
   private headerList: PropertyList | undefined;
   private bodyObject: RequestBody | undefined;
+  private pathVariableList: PropertyList | undefined;
+  private readonly pathEdits: ChangeFlag = { changed: false };
 
   constructor(private readonly data: RequestData) {
     this.name = data.name;
@@ -196,11 +199,16 @@ export class ScriptRequest {
   }
 
   get url(): Url {
-    this.urlObject ??= new Url(String(this.data.url ?? ''));
+    this.urlObject ??= new Url(String(this.data.url ?? ''), this.pathVariables);
     return this.urlObject;
   }
   set url(value: Url | string) {
-    this.urlObject = value instanceof Url ? value : new Url(String(value));
+    this.urlObject = value instanceof Url ? value : new Url(String(value), this.pathVariables);
+  }
+  /** The path parameters' values (`url.variables`), one list for every Url the script gives the request. */
+  private get pathVariables(): PropertyList {
+    this.pathVariableList ??= new PropertyList(toProperties(this.data.pathParams), false, this.pathEdits);
+    return this.pathVariableList;
   }
   get id(): string | undefined {
     return this.name;
@@ -250,6 +258,8 @@ export class ScriptRequest {
       headers: this.headerList ? fromProperties(this.headerList.all()) : this.data.headers,
     };
     if (this.name !== undefined) out.name = this.name;
+    const pathParams = this.pathEdits.changed && this.pathVariableList ? fromProperties(this.pathVariableList.all()) : this.data.pathParams;
+    if (pathParams !== undefined) out.pathParams = pathParams;
     const body = this.bodyObject ? this.bodyObject.toData() : this.data.body;
     if (body !== undefined) out.body = body;
     if (this.auth && typeof this.auth === 'object') out.auth = { ...this.auth, type: String(this.auth.type ?? 'none') };

@@ -85,8 +85,12 @@ export class Url {
   /** Set by any change (of the Url or its query list): an untouched Url prints what it was given. */
   private readonly edits: ChangeFlag = { changed: false };
 
-  constructor(raw: string) {
+  /** The path parameters' values (`:id` in the path), as Postman's `url.variables`; an empty list when the request has none. */
+  readonly variables: PropertyList;
+
+  constructor(raw: string, variables?: PropertyList) {
     this.raw = String(raw);
+    this.variables = variables ?? new PropertyList([], false);
   }
 
   private get p(): Parts {
