@@ -145,31 +145,35 @@ describe('ferry app API', () => {
     expect(await fs.readdir(path.join(ws.root, 'environments')).catch(() => [])).not.toContain('QA-EU.yaml');
   });
 
-  it('keeps the look (sidebar width, theme) in the data folder for every start; bad values refused in one line each, nothing written', async () => {
+  it('keeps the look (sidebar width, theme, the editor/answer split) in the data folder for every start; bad values refused in one line each, nothing written', async () => {
     expect((await client.call('GET', '/api/view')).body).toEqual({});
     const kept = path.join(ws.dataDir, 'app-view.json');
     expect((await client.call('PUT', '/api/view', { sidebarWidth: 320 })).body).toEqual({ sidebarWidth: 320 });
     expect((await client.call('PUT', '/api/view', { theme: 'dark' })).body).toEqual({ sidebarWidth: 320, theme: 'dark' });
-    expect(JSON.parse(await fs.readFile(kept, 'utf8'))).toEqual({ sidebarWidth: 320, theme: 'dark' });
+    expect((await client.call('PUT', '/api/view', { editorShare: 64, splitLayout: 'stacked' })).body).toEqual({ sidebarWidth: 320, theme: 'dark', editorShare: 64, splitLayout: 'stacked' });
+    expect(JSON.parse(await fs.readFile(kept, 'utf8'))).toEqual({ sidebarWidth: 320, theme: 'dark', editorShare: 64, splitLayout: 'stacked' });
     for (const [body, message] of [
       [{ sidebarWidth: 10 }, 'sidebarWidth must be a whole number of pixels from 200 to 640, not 10.'],
       [{ sidebarWidth: 300.5 }, 'sidebarWidth must be a whole number of pixels from 200 to 640, not 300.5.'],
       [{ sidebarWidth: '300' }, 'sidebarWidth must be a whole number of pixels from 200 to 640, not "300".'],
       [{ theme: 'blue' }, 'theme must be light or dark, not "blue".'],
-      [{ zoom: 2 }, '"zoom" is not a setting of the app\'s look (sidebarWidth, theme).'],
+      [{ editorShare: 95 }, 'editorShare must be a whole percentage from 20 to 80, not 95.'],
+      [{ editorShare: 50.5 }, 'editorShare must be a whole percentage from 20 to 80, not 50.5.'],
+      [{ splitLayout: 'vertical' }, 'splitLayout must be side-by-side or stacked, not "vertical".'],
+      [{ zoom: 2 }, '"zoom" is not a setting of the app\'s look (sidebarWidth, theme, editorShare, splitLayout).'],
     ] as const) {
       const refused = await client.call('PUT', '/api/view', body);
       expect(refused.status).toBe(400);
       expect((refused.body as { error: string }).error).toBe(message);
     }
-    expect(JSON.parse(await fs.readFile(kept, 'utf8'))).toEqual({ sidebarWidth: 320, theme: 'dark' });
+    expect(JSON.parse(await fs.readFile(kept, 'utf8'))).toEqual({ sidebarWidth: 320, theme: 'dark', editorShare: 64, splitLayout: 'stacked' });
     // Another app (another port) reads the same; a value edited by hand into nonsense is left out.
-    await fs.writeFile(kept, JSON.stringify({ sidebarWidth: 99999, theme: 'dark', other: true }));
+    await fs.writeFile(kept, JSON.stringify({ sidebarWidth: 99999, theme: 'dark', editorShare: 10, splitLayout: 'stacked', other: true }));
     const second = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
     try {
       const other = new Client(second.port);
       await other.login(second.token);
-      expect((await other.call('GET', '/api/view')).body).toEqual({ theme: 'dark' });
+      expect((await other.call('GET', '/api/view')).body).toEqual({ theme: 'dark', splitLayout: 'stacked' });
     } finally {
       await second.close();
     }

@@ -1,12 +1,13 @@
 /**
- * The page's look on this computer (docs/app.md, "Layout"): the sidebar's width and the theme,
+ * The page's look on this computer (docs/app.md, "Layout"): the sidebar's width, the theme, and
+ * the split between the request editor and the answer (its share and layout),
  * kept in the data folder (`app-view.json`) for every workspace and every start of `ferry app`,
  * never in a workspace file. The page's own storage cannot keep them: it is per origin, and the
  * app takes a free port, another origin, each time it starts.
  */
 import path from 'node:path';
 import { dataDir, JsonStore } from '../../appdata/index.js';
-import { SIDEBAR_WIDTH, type AppView } from '../shared/api.js';
+import { EDITOR_SHARE, SIDEBAR_WIDTH, SPLIT_LAYOUTS, type AppView } from '../shared/api.js';
 import { ApiError, type Routes } from './router.js';
 
 const THEMES: ReadonlyArray<AppView['theme']> = ['light', 'dark'];
@@ -17,8 +18,13 @@ function refusal(key: string, value: unknown): string | undefined {
     const ok = typeof value === 'number' && Number.isInteger(value) && value >= SIDEBAR_WIDTH.min && value <= SIDEBAR_WIDTH.max;
     return ok ? undefined : `sidebarWidth must be a whole number of pixels from ${SIDEBAR_WIDTH.min} to ${SIDEBAR_WIDTH.max}, not ${JSON.stringify(value)}.`;
   }
+  if (key === 'editorShare') {
+    const ok = typeof value === 'number' && Number.isInteger(value) && value >= EDITOR_SHARE.min && value <= EDITOR_SHARE.max;
+    return ok ? undefined : `editorShare must be a whole percentage from ${EDITOR_SHARE.min} to ${EDITOR_SHARE.max}, not ${JSON.stringify(value)}.`;
+  }
   if (key === 'theme') return THEMES.includes(value as AppView['theme']) ? undefined : `theme must be light or dark, not ${JSON.stringify(value)}.`;
-  return `"${key.slice(0, 40)}" is not a setting of the app's look (sidebarWidth, theme).`;
+  if (key === 'splitLayout') return SPLIT_LAYOUTS.includes(value as never) ? undefined : `splitLayout must be ${SPLIT_LAYOUTS.join(' or ')}, not ${JSON.stringify(value)}.`;
+  return `"${key.slice(0, 40)}" is not a setting of the app's look (sidebarWidth, theme, editorShare, splitLayout).`;
 }
 
 /** The store's values that are still good (a file edited by hand keeps its good values only). */

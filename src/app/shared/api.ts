@@ -192,10 +192,20 @@ export interface AppView {
   /** The sidebar's width in CSS pixels, within SIDEBAR_WIDTH's bounds. */
   sidebarWidth?: number;
   theme?: 'light' | 'dark';
+  /** The request editor's share of the work area, in percent within EDITOR_SHARE's bounds (the answer has the rest). */
+  editorShare?: number;
+  /** The answer beside the request editor (the default) or below it. */
+  splitLayout?: SplitLayout;
 }
+
+export const SPLIT_LAYOUTS = ['side-by-side', 'stacked'] as const;
+export type SplitLayout = (typeof SPLIT_LAYOUTS)[number];
 
 /** The sidebar's width (CSS pixels): dragged, or moved by `step` with the arrow keys, between `min` and `max`. */
 export const SIDEBAR_WIDTH = { min: 200, max: 640, initial: 280, step: 16 } as const;
+
+/** The request editor's share of the work area (percent; the answer has the rest): dragged, or moved by `step` with the arrow keys. */
+export const EDITOR_SHARE = { min: 20, max: 80, initial: 50, step: 2 } as const;
 
 /** Bodies larger than this reach the page in part (spec: large bodies must not freeze it). */
 export const BODY_LIMIT = 2 * 1024 * 1024;

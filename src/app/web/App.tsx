@@ -5,7 +5,7 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { SIDEBAR_WIDTH, type AppView } from '../shared/api.js';
+import { EDITOR_SHARE, SIDEBAR_WIDTH, type AppView, type SplitLayout } from '../shared/api.js';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, ApiFailure, connectLive, stableJson } from './api.js';
 import { takeInitialLast, takeInitialView, takeInitialWorkspace } from './boot.js';
@@ -32,6 +32,7 @@ const LoadPanel = lazy(() => import('./LoadPanel.js').then((m) => ({ default: m.
 const GraphqlSchemaPanel = lazy(() => import('./GraphqlSchemaPanel.js').then((m) => ({ default: m.GraphqlSchemaPanel })));
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Splitter } from './Splitter.js';
+import { WorkSplit } from './WorkSplit.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 
 const SAVE_DELAY_MS = 400;
@@ -85,6 +86,8 @@ export function App() {
   /** The look kept on this computer has been read (or could not be: the defaults then). */
   const [viewRead, setViewRead] = useState(false);
   const [sidebarWidth, setSidebarWidth] = useState<number>(SIDEBAR_WIDTH.initial);
+  const [editorShare, setEditorShare] = useState<number>(EDITOR_SHARE.initial);
+  const [splitLayout, setSplitLayout] = useState<SplitLayout>('side-by-side');
   const [windowWidth, setWindowWidth] = useState(() => window.innerWidth);
 
   // What the event handlers need now, not at the render that made them.
@@ -284,6 +287,8 @@ export function App() {
     void (takeInitialView() ?? api.get<AppView>('/api/view')).then((view) => {
       if (view.theme) setTheme(view.theme);
       if (view.sidebarWidth) setSidebarWidth(view.sidebarWidth);
+      if (view.editorShare) setEditorShare(view.editorShare);
+      if (view.splitLayout) setSplitLayout(view.splitLayout);
     }, () => undefined).finally(() => setViewRead(true));
     const onResize = () => setWindowWidth(window.innerWidth);
     window.addEventListener('resize', onResize);
@@ -297,6 +302,10 @@ export function App() {
   /** Keeps a change of the look on this computer (the data folder: the page's own storage is lost with the port). */
   const keepView = (change: AppView) => {
     api.put<AppView>('/api/view', change).catch((e: Error) => setNotice(`Not kept for the next start: ${e.message}`));
+  };
+  const pickLayout = (next: SplitLayout) => {
+    setSplitLayout(next);
+    keepView({ splitLayout: next });
   };
   const pickTheme = (next: 'light' | 'dark') => {
     setTheme(next);
@@ -573,6 +582,7 @@ export function App() {
         <button aria-pressed={loadOpen} onClick={() => setLoadOpen(!loadOpen)}>Load tests</button>
         <span className="spacer" />
         <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
+        <button aria-label="Answer below the request" aria-pressed={splitLayout === 'stacked'} title="The answer below the request (stacked) or beside it" onClick={() => pickLayout(splitLayout === 'stacked' ? 'side-by-side' : 'stacked')}>{splitLayout === 'stacked' ? '⬓' : '◨'}</button>
         <button aria-label="Toggle theme" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
       {loadError && <div className="notice" role="alert">{loadError}</div>}
@@ -589,7 +599,7 @@ export function App() {
         <Splitter
           controls="sidebar"
           label="Sidebar width"
-          width={Math.min(sidebarWidth, widest)}
+          size={Math.min(sidebarWidth, widest)}
           min={SIDEBAR_WIDTH.min}
           max={widest}
           initial={SIDEBAR_WIDTH.initial}
@@ -618,12 +628,20 @@ export function App() {
                   <button className="primary" onClick={() => void saveUnsaved()}>Save</button>
                 </div>
               )}
-              <div className="editor-column">
-                <RequestEditor request={draft} path={selected} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
-                <CatalogPicker request={draft} path={selected} onChange={edit} />
-                {draft.body.type === 'graphql' && <Suspense fallback={null}><GraphqlSchemaPanel request={draft} path={selected} /></Suspense>}
-              </div>
-              <ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />
+              <WorkSplit
+                layout={splitLayout}
+                share={editorShare}
+                onMove={setEditorShare}
+                onDone={(share) => keepView({ editorShare: share })}
+                editor={(
+                  <>
+                    <RequestEditor request={draft} path={selected} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
+                    <CatalogPicker request={draft} path={selected} onChange={edit} />
+                    {draft.body.type === 'graphql' && <Suspense fallback={null}><GraphqlSchemaPanel request={draft} path={selected} /></Suspense>}
+                  </>
+                )}
+                answer={<ResponseViewer answer={answer} sending={sending} error={sendError} liveMessages={liveMessages} />}
+              />
             </div>
           ) : (
             <div className="empty-state">
