@@ -19,11 +19,28 @@ import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, WEB_ROOT
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
 
+/** About 20 MB of JSON on one line: 215,000 users. */
+const BIG = Buffer.from(JSON.stringify(Array.from({ length: 215_000 }, (_, i) => ({ id: i, name: `user ${i}`, email: `u${i}@example.com`, tags: ['a', 'b'], active: i % 2 === 0 }))));
+
 /** The answers the viewer is tried with, by path. */
 async function startSite(): Promise<Listening> {
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === '/users/42') res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":42,"name":"Ada"}');
+    else if (url === '/big') res.writeHead(200, { 'content-type': 'application/json' }).end(BIG);
+    else if (url === '/ids') res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9007199254740993,"price":1.10}');
+    else if (url === '/latin1') res.writeHead(200, { 'content-type': 'text/plain; charset=ISO-8859-1' }).end(Buffer.from('café crème', 'latin1'));
+    else if (url === '/undeclared') res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.from('café crème', 'latin1'));
+    else if (url === '/json-as-text') res.writeHead(200, { 'content-type': 'text/plain' }).end('{"a":1,"b":[1,2]}');
+    else if (url === '/long-line') res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'word '.repeat(60_000)}end`);
+    else if (url === '/headers') {
+      for (let i = 0; i < 1000; i++) res.setHeader(`x-h-${i}`, `value ${i}`);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    } else if (url.startsWith('/hop/')) {
+      const left = Number(url.slice('/hop/'.length));
+      if (left > 0) res.writeHead(left === 2 ? 301 : 302, { location: `/hop/${left - 1}` }).end();
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('landed');
+    } else if (url === '/cookies') res.writeHead(200, { 'set-cookie': ['session=abc; Path=/; HttpOnly', 'theme=dark; Max-Age=60'], 'content-type': 'text/plain' }).end('cookies set');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end(`no ${url} here`);
   });
   return listenLoopback(server, 'http');
@@ -47,6 +64,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     site = await startSite();
     ws = await makeWorkspace({
       'requests/User.yaml': { name: 'User', seq: 1, url: `${site.url}/users/42` },
+      'requests/Big.yaml': { name: 'Big', seq: 2, url: `${site.url}/big` },
+      'requests/Ids.yaml': { name: 'Ids', seq: 3, url: `${site.url}/ids` },
+      'requests/Latin1.yaml': { name: 'Latin1', seq: 4, url: `${site.url}/latin1` },
+      'requests/Undeclared.yaml': { name: 'Undeclared', seq: 5, url: `${site.url}/undeclared` },
+      'requests/JSON as text.yaml': { name: 'JSON as text', seq: 6, url: `${site.url}/json-as-text` },
+      'requests/Long line.yaml': { name: 'Long line', seq: 7, url: `${site.url}/long-line` },
+      'requests/Headers.yaml': { name: 'Headers', seq: 8, url: `${site.url}/headers` },
+      'requests/Hops.yaml': { name: 'Hops', seq: 9, url: `${site.url}/hop/3` },
+      'requests/Cookies.yaml': { name: 'Cookies', seq: 10, url: `${site.url}/cookies` },
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000 }));
   }, 120_000);
@@ -148,5 +174,91 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await bar.dblclick();
     expect(await shown('width')).toEqual(['50', 50]);
     await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown)).toEqual({ editorShare: 50, splitLayout: 'side-by-side' });
+  });
+
+  const body = () => page.getByTestId('response-body');
+  /** The body's text as the page holds it, read in the page (a whole 20 MB body is not copied out). */
+  const bodyFacts = () => page.evaluate(() => {
+    const text = document.querySelector('[data-testid="response-body"]')?.textContent ?? '';
+    return { length: text.length, head: text.slice(0, 60), tail: text.slice(-40) };
+  });
+
+  it('a 20 MB JSON answer: the first 512 KB shown indented and the page stays responsive; Show all draws the whole body on request', async () => {
+    await send('Big');
+    expect(await page.getByTestId('size').textContent()).toMatch(/^(19|20)\.\d MB$/);
+    await expect.poll(() => page.getByTestId('body-shown').textContent()).toMatch(/^Showing the first 512\.0 KB of (19|20)\.\d MB\./);
+    let facts = await bodyFacts();
+    // Indented although the part shown is not a whole JSON document (it was shown on one line).
+    expect(facts.head).toMatch(/^\[\n  \{\n    "id": 0,\n    "name": "user 0",\n    "email": "u0@/);
+    expect(facts.length).toBeLessThan(1024 * 1024);
+    // Responsive: a click on another tab answers at once.
+    const started = Date.now();
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ }).click();
+    await page.getByRole('table', { name: 'Response headers' }).waitFor();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+
+    const asked = Date.now();
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(() => page.getByTestId('body-shown').count(), { timeout: 30_000 }).toBe(0);
+    // Drawn in blocks laid out when scrolled to: about 2 s here, not the 45 s one 50 MB text node took.
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    await body().evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    const clicked = Date.now();
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ }).click();
+    await page.getByRole('table', { name: 'Response headers' }).waitFor();
+    expect(Date.now() - clicked).toBeLessThan(3_000);
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+    facts = await bodyFacts();
+    expect(facts.tail).toMatch(/"b"\n    \],\n    "active": false\n  \}\n\]$/);
+    expect(facts.length).toBeGreaterThan(BIG.length);
+    // Raw is the whole body as sent.
+    await page.getByRole('button', { name: 'raw', exact: true }).click();
+    expect((await bodyFacts()).length).toBe(BIG.length);
+    await page.getByRole('button', { name: 'pretty', exact: true }).click();
+  }, 90_000);
+
+  it('pretty JSON keeps a 64-bit id and numbers as the server wrote them; JSON under a text Content-Type is indented too', async () => {
+    await send('Ids');
+    expect(await body().textContent()).toBe('{\n  "id": 9007199254740993,\n  "price": 1.10\n}');
+    await send('JSON as text');
+    expect(await body().textContent()).toBe('{\n  "a": 1,\n  "b": [\n    1,\n    2\n  ]\n}');
+  });
+
+  it('text in the charset its Content-Type names; text/plain that is not UTF-8 shown as text with U+FFFD and said, not as hex', async () => {
+    await send('Latin1');
+    expect(await body().textContent()).toBe('café crème');
+    expect(await page.getByTestId('body-lossy').count()).toBe(0);
+    await send('Undeclared');
+    expect(await body().textContent()).toBe('caf\ufffd cr\ufffdme');
+    expect(await page.getByTestId('body-lossy').textContent()).toBe('Some bytes are not valid UTF-8: shown as �; hex shows them as sent.');
+    await page.getByRole('button', { name: 'hex', exact: true }).click();
+    expect(await page.locator('pre.hex').textContent()).toContain('63 61 66 e9 20 63 72 e8 6d 65');
+    await page.getByRole('button', { name: 'pretty', exact: true }).click();
+  });
+
+  it('a very long single line wraps inside the pane instead of widening it', async () => {
+    await send('Long line');
+    await expect.poll(() => body().textContent()).toMatch(/end$/);
+    const sizes = await body().evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    expect(sizes[0]).toBeLessThanOrEqual(sizes[1]!);
+  });
+
+  it('a thousand headers: counted on the tab and listed', async () => {
+    await send('Headers');
+    const tab = page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ });
+    expect(await tab.textContent()).toMatch(/^Headers ?100\d$/);
+    await tab.click();
+    const rows = page.getByRole('table', { name: 'Response headers' }).getByRole('row');
+    expect(await rows.count()).toBeGreaterThan(1000);
+    expect(await page.getByRole('table', { name: 'Response headers' }).textContent()).toContain('x-h-999value 999');
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+  });
+
+  it('the cookies an answer sets, with their attributes', async () => {
+    await send('Cookies');
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Cookies/ }).click();
+    expect(await page.getByRole('table', { name: 'Response cookies' }).getByRole('row').allTextContents()).toEqual(['NameValueAttributes', 'sessionabcPath=/; HttpOnly', 'themedarkMax-Age=60']);
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
   });
 });

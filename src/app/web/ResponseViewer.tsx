@@ -1,6 +1,8 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
+import { bytesOf } from './api.js';
+import { bodyText, declaresText, indentJson, looksLikeJson } from './body-text.js';
 import { RecordsTable } from './RecordsTable.js';
 import { TabList } from './TabList.js';
 import { looksLikeXml, prettyXml } from './pretty-xml.js';
@@ -8,8 +10,10 @@ import { looksLikeXml, prettyXml } from './pretty-xml.js';
 const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
 type Mode = 'pretty' | 'raw' | 'hex' | 'preview';
-/** Shown as text at most; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
+/** Shown as text at most until Show all is asked for; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
+/** Shown as hex at most (each byte takes four characters there), Show all or not. */
+const HEX_BYTES = 64 * 1024;
 
 function bytes(base64: string): Uint8Array {
   const text = atob(base64);
@@ -24,20 +28,20 @@ export function humanSize(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function pretty(text: string, contentType: string): string {
-  if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
-    try {
-      return JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      return text;
-    }
-  }
+/** `complete`: the text is the whole body (a body cut short is indented as far as it goes, not shown as malformed). */
+function pretty(text: string, contentType: string, complete: boolean): string {
+  if (looksLikeJson(text, contentType)) return indentJson(text, complete);
   if (looksLikeXml(text, contentType)) return prettyXml(text) ?? text;
   return text;
 }
 
-/** Bytes that are not text (a NUL, or not UTF-8 in the first 8 KB; a cut character at the end is allowed): shown as hex unless asked otherwise. */
-function looksBinary(data: Uint8Array): boolean {
+/**
+ * Bytes that are not text: shown as hex unless asked otherwise. A Content-Type that says text
+ * is believed (its bytes that are not UTF-8 show as U+FFFD); another is looked at: a NUL, or not
+ * UTF-8 in the first 8 KB (a cut character at the end is allowed).
+ */
+function looksBinary(data: Uint8Array, contentType: string): boolean {
+  if (declaresText(contentType)) return false;
   const head = data.subarray(0, 8192);
   if (head.includes(0)) return true;
   try {
@@ -50,13 +54,41 @@ function looksBinary(data: Uint8Array): boolean {
 
 function hex(data: Uint8Array): string {
   const lines: string[] = [];
-  for (let i = 0; i < Math.min(data.length, 64 * 1024); i += 16) {
+  for (let i = 0; i < Math.min(data.length, HEX_BYTES); i += 16) {
     const row = data.subarray(i, i + 16);
     const hexes = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
     const ascii = [...row].map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '.')).join('');
     lines.push(`${i.toString(16).padStart(8, '0')}  ${hexes.padEnd(47)}  ${ascii}`);
   }
   return lines.join('\n');
+}
+
+/** Text past this is drawn in blocks the browser lays out only when scrolled to (`content-visibility`): a whole 20 MB body stays scrollable. */
+const BLOCK_CHARS = 64 * 1024;
+
+/** Cuts text into blocks of about BLOCK_CHARS, at a line end when there is one near. */
+function blocks(text: string): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + BLOCK_CHARS);
+    if (end < text.length) {
+      const line = text.lastIndexOf('\n', end);
+      if (line > at + BLOCK_CHARS / 2) end = line + 1;
+    }
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/** The body as text; a long one in blocks drawn when in view, the same text to copy and select. */
+function BodyText({ text }: { text: string }) {
+  const parts = useMemo(() => (text.length > BLOCK_CHARS ? blocks(text) : null), [text]);
+  return (
+    <pre className="body" data-testid="response-body">
+      {parts ? parts.map((part, i) => <span key={i} className="block">{part}</span>) : text}
+    </pre>
+  );
 }
 
 /** The cookies an answer sets (`Set-Cookie`): name, value and attributes as the server sent them. */
@@ -85,18 +117,44 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const [chosenTab, setTab] = useState<Tab>('Body');
   /** The view the user picked (kept across answers); until then each answer's own: an image's preview, binary's hex, else pretty. */
   const [picked, setMode] = useState<Mode | null>(null);
-  const data = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
-  const text = useMemo(() => new TextDecoder().decode(data.subarray(0, SHOWN_BYTES)), [data]);
+  /** The whole body, fetched when Show all is pressed (the page is given the first 2 MB of an answer). */
+  const [whole, setWhole] = useState<{ answer: SendResponse; data: Uint8Array } | null>(null);
+  const [wholeState, setWholeState] = useState<{ answer: SendResponse; loading: boolean; error?: string } | null>(null);
+  const all = whole?.answer === answer ? whole : null;
+  const given = useMemo(() => (answer?.response ? bytes(answer.response.bodyBase64) : new Uint8Array()), [answer]);
+  const data = all?.data ?? given;
+  const contentType = answer?.response?.contentType ?? '';
+  const read = useMemo(() => bodyText(data, contentType, all ? Infinity : SHOWN_BYTES), [data, contentType, all]);
+  const text = read.text;
+  const bodySize = answer?.response?.bodySize ?? 0;
+  const shownBytes = all ? data.length : Math.min(data.length, SHOWN_BYTES);
   // Indenting half a megabyte of XML takes a moment: once per answer, not once per render.
-  const prettyText = useMemo(() => pretty(text, answer?.response?.contentType ?? ''), [text, answer]);
+  const prettyText = useMemo(() => pretty(text, contentType, shownBytes >= bodySize), [text, contentType, shownBytes, bodySize]);
+  const showAll = () => {
+    const sendId = answer?.sendId;
+    if (!answer || !sendId) return;
+    setWholeState({ answer, loading: true });
+    bytesOf(`/api/send/body?id=${encodeURIComponent(sendId)}`).then(
+      (body) => {
+        setWhole({ answer, data: body });
+        setWholeState(null);
+      },
+      (e: Error) => setWholeState({ answer, loading: false, error: e.message }),
+    );
+  };
+  const fetching = wholeState?.answer === answer ? wholeState : null;
   const preview = useMemo(() => {
     const type = answer?.response?.contentType ?? '';
     if (/^image\//i.test(type) || /^text\/html/i.test(type)) return URL.createObjectURL(new Blob([data as BlobPart], { type }));
     return undefined;
   }, [data, answer]);
+  // The previous answer's preview is let go (a 20 MB body kept alive by its URL otherwise).
+  useEffect(() => () => {
+    if (preview) URL.revokeObjectURL(preview);
+  }, [preview]);
 
   // Once per answer: the page renders on every keystroke in the editor.
-  const binary = useMemo(() => looksBinary(data), [data]);
+  const binary = useMemo(() => looksBinary(given, contentType), [given, contentType]);
   const mode: Mode = picked && (picked !== 'preview' || preview)
     ? picked
     : preview && /^image\//i.test(answer?.response?.contentType ?? '') ? 'preview' : binary ? 'hex' : 'pretty';
@@ -112,6 +170,8 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   if (error) return <section className="response empty" aria-label="Response"><p className="error">{error}</p></section>;
   if (!answer) return <section className="response empty" aria-label="Response"><p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
   const { result, response } = answer;
+  /** Bytes the view picked draws: hex the first 64 KB, text the first 512 KB until Show all, a preview what the page holds. */
+  const shown = mode === 'hex' ? Math.min(data.length, HEX_BYTES) : mode === 'preview' ? data.length : shownBytes;
   // The Events tab exists for stream answers only; another answer shows its body.
   const tab = (chosenTab === 'Events' && !result.messages) || (chosenTab === 'Details' && !result.detail) ? 'Body' : chosenTab;
   const tests = result.tests;
@@ -141,11 +201,19 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
               {(['pretty', 'raw', 'hex', ...(preview ? ['preview'] : [])] as Mode[]).map((m) => (
                 <button key={m} className={mode === m ? 'on' : ''} aria-pressed={mode === m} onClick={() => setMode(m)}>{m}</button>
               ))}
-              {(response.truncated || data.length > SHOWN_BYTES) && <span className="muted">Showing the first {humanSize(Math.min(data.length, SHOWN_BYTES))} of {humanSize(response.bodySize)}.</span>}
+              {shown < response.bodySize && (
+                <span className="muted" data-testid="body-shown">
+                  Showing the first {humanSize(shown)} of {humanSize(response.bodySize)}{mode === 'hex' ? ' as hex' : ''}.{' '}
+                  {mode !== 'hex' && answer.sendId && !fetching?.loading && <button onClick={showAll} title="Fetch and show the whole body: a large one takes a while to draw">Show all</button>}
+                  {fetching?.loading && 'Fetching the whole body…'}
+                  {fetching?.error && <span className="error" role="alert"> {fetching.error}</span>}
+                </span>
+              )}
+              {(mode === 'pretty' || mode === 'raw') && read.lossy && <span className="muted" data-testid="body-lossy">Some bytes are not valid {read.charset.toUpperCase()}: shown as �; hex shows them as sent.</span>}
               {answer.sendId && <a className="button-link" href={`/api/send/body?id=${encodeURIComponent(answer.sendId)}`} download>Save to file</a>}
             </div>
-            {mode === 'pretty' && <pre className="body" data-testid="response-body">{prettyText}</pre>}
-            {mode === 'raw' && <pre className="body" data-testid="response-body">{text}</pre>}
+            {mode === 'pretty' && <BodyText text={prettyText} />}
+            {mode === 'raw' && <BodyText text={text} />}
             {mode === 'hex' && <pre className="body hex">{hex(data)}</pre>}
             {mode === 'preview' && preview && (/^image\//.test(response.contentType)
               ? <img className="preview" src={preview} alt="Response body" />

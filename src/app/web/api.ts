@@ -31,6 +31,21 @@ async function call<T>(method: string, path: string, body?: unknown, signal?: Ab
   return value as T;
 }
 
+/** A download's bytes (GET: the whole body of a send), or its refusal's message. */
+export async function bytesOf(path: string): Promise<Uint8Array> {
+  const response = await fetch(path, { credentials: 'same-origin' });
+  if (response.ok) return new Uint8Array(await response.arrayBuffer());
+  if (response.status === 403) throw new ApiFailure('This page is not connected: open the link `ferry app` printed.');
+  const text = await response.text();
+  let message = text || `HTTP ${response.status}`;
+  try {
+    message = (JSON.parse(text) as { error?: string }).error ?? message;
+  } catch {
+    // not JSON: the text as it came
+  }
+  throw new ApiFailure(message);
+}
+
 export const api = {
   get: <T>(path: string) => call<T>('GET', path),
   post: <T>(path: string, body: unknown, signal?: AbortSignal) => call<T>('POST', path, body, signal),

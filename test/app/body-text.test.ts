@@ -1,0 +1,49 @@
+/** The response viewer's text: charsets, bytes that are not text, JSON indented as sent. */
+import { describe, expect, it } from 'vitest';
+import { bodyText, charsetOf, declaresText, indentJson } from '../../src/app/web/body-text.js';
+
+describe('body text', () => {
+  it('indents JSON as JSON.stringify(…, null, 2) lays it out', () => {
+    for (const doc of [
+      { a: 1, b: [1, 2, { c: 'x, y: [z]' }], d: {}, e: [], f: null, g: true, h: 'quote " and \\ back' },
+      [],
+      [[], [{}], 'a'],
+      'just a string',
+      42,
+    ]) {
+      const sent = JSON.stringify(doc);
+      expect(indentJson(sent, true)).toBe(JSON.stringify(doc, null, 2));
+      // Whitespace the server put in does not matter.
+      expect(indentJson(JSON.stringify(doc, null, '\t'), true)).toBe(JSON.stringify(doc, null, 2));
+    }
+  });
+
+  it('keeps numbers, escapes and duplicate keys as sent (JSON.parse would round a 64-bit id)', () => {
+    expect(indentJson('{"id":9007199254740993,"price":1.10,"big":1E400,"name":"caf\\u00e9","id":2}', true)).toBe(
+      '{\n  "id": 9007199254740993,\n  "price": 1.10,\n  "big": 1E400,\n  "name": "caf\\u00e9",\n  "id": 2\n}',
+    );
+  });
+
+  it('indents a body cut short up to where it stops; malformed complete JSON is shown as sent', () => {
+    expect(indentJson('[{"a":1},{"b":"unfinished str', false)).toBe('[\n  {\n    "a": 1\n  },\n  {\n    "b": "unfinished str');
+    expect(indentJson('{"a":1,}', true)).toBe('{"a":1,}');
+    expect(indentJson('{"a": [1, 2', true)).toBe('{"a": [1, 2');
+  });
+
+  it('reads the charset the Content-Type names; UTF-8 otherwise, bytes that are not UTF-8 said', () => {
+    const latin1 = Uint8Array.from([0x63, 0x61, 0x66, 0xe9]);
+    expect(charsetOf('text/plain; Charset="ISO-8859-1"')).toBe('iso-8859-1');
+    expect(bodyText(latin1, 'text/plain; charset=iso-8859-1')).toEqual({ text: 'café', charset: 'windows-1252', lossy: false });
+    expect(bodyText(latin1, 'text/plain')).toEqual({ text: 'caf\ufffd', charset: 'utf-8', lossy: true });
+    expect(bodyText(latin1, 'text/plain; charset=no-such-set')).toEqual({ text: 'caf\ufffd', charset: 'utf-8', lossy: true });
+    // A character cut by the limit is not a wrong byte.
+    const utf8 = new TextEncoder().encode('aé');
+    expect(bodyText(utf8, 'text/plain', 2)).toEqual({ text: 'a', charset: 'utf-8', lossy: false });
+    expect(bodyText(utf8, '')).toEqual({ text: 'aé', charset: 'utf-8', lossy: false });
+  });
+
+  it('knows text types from the Content-Type', () => {
+    for (const type of ['text/plain', 'text/html; charset=utf-8', 'application/json', 'application/problem+json', 'application/atom+xml', 'application/javascript', 'application/x-www-form-urlencoded', 'application/yaml']) expect(declaresText(type), type).toBe(true);
+    for (const type of ['', 'application/octet-stream', 'image/png', 'application/pdf', 'application/grpc', 'application/jsonl-not']) expect(declaresText(type), type).toBe(false);
+  });
+});
