@@ -71,6 +71,8 @@ export interface ProtocolResult {
   size: number;
   /** The URL that answered (after redirects), or the target as sent. */
   url: string;
+  /** HTTP: the redirects followed to `url`, in order (each the URL that answered with a redirect, and its status); absent when none. */
+  redirects?: Array<{ url: string; status: number }>;
   timings: ProtocolTimings;
   /** Streaming kinds: messages kept (the first 1,000) and how reading stopped. */
   messages?: StreamMessage[];

@@ -15,6 +15,8 @@ import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
 import { setSetting } from '../../src/appdata/index.js';
 import { closedPort, startHttpProxy } from '../support/servers/index.js';
+import { listenLoopback } from '../support/servers/listen.js';
+import type { SendResponse } from '../../src/app/shared/api.js';
 import { ApiClient as Client, until } from './api-client.js';
 
 function portIsFree(port: number): Promise<boolean> {
@@ -429,6 +431,27 @@ describe('ferry app API', () => {
     expect(messages).toEqual(['one', 'two', 'three']);
     expect((answer.body as { result: { messages?: unknown[] } }).result.messages).toHaveLength(3);
     live.close();
+  });
+
+  it('a send answers with the redirects it followed, in order, and the URL that answered; none without', async () => {
+    const site = http.createServer((req, res) => {
+      if (req.url === '/old') res.writeHead(301, { location: '/moved' }).end();
+      else if (req.url === '/moved') res.writeHead(307, { location: '/new' }).end();
+      else res.end('here');
+    });
+    const { url: base, close } = await listenLoopback(site, 'http');
+    try {
+      const sent = await client.call('POST', '/api/send', { path: 'Moved.yaml', request: { name: 'Moved', method: 'GET', url: `${base}/old` } });
+      expect(sent.status).toBe(200);
+      const view = (sent.body as SendResponse).response!;
+      expect(view.redirects).toEqual([{ url: `${base}/old`, status: 301 }, { url: `${base}/moved`, status: 307 }]);
+      expect(view.finalUrl).toBe(`${base}/new`);
+      const direct = (await client.call('POST', '/api/send', { path: 'Moved.yaml', request: { name: 'Moved', method: 'GET', url: `${base}/new` } })).body as SendResponse;
+      expect(direct.response).not.toHaveProperty('redirects');
+      expect(direct.response).not.toHaveProperty('finalUrl');
+    } finally {
+      await close();
+    }
   });
 
   it('cookies: lists the jar, deletes one (saved to the data folder), refuses an unknown one, deletes all', async () => {

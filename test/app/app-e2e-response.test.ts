@@ -255,6 +255,24 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
   });
 
+  it('a redirect chain: counted beside the status, each hop listed in Timings with its status', async () => {
+    await send('Hops');
+    expect(await body().textContent()).toBe('landed');
+    const hops = page.getByTestId('redirects');
+    expect(await hops.textContent()).toBe('3 redirects');
+    await hops.click();
+    const table = page.getByRole('table', { name: 'Redirects' });
+    expect(await table.getByRole('row').allTextContents()).toEqual([
+      `302${site.url}/hop/3`,
+      `301${site.url}/hop/2`,
+      `302${site.url}/hop/1`,
+      `200${site.url}/hop/0`,
+    ]);
+    await send('User');
+    expect(await page.getByTestId('redirects').count()).toBe(0);
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+  });
+
   it('the cookies an answer sets, with their attributes', async () => {
     await send('Cookies');
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Cookies/ }).click();

@@ -20,6 +20,7 @@ function viewOf(response: ProtocolResult): NonNullable<SendResponse['response']>
     bodySize: body.length,
     truncated: body.length > BODY_LIMIT,
     contentType,
+    ...(response.redirects ? { redirects: response.redirects, finalUrl: response.url } : {}),
   };
 }
 

@@ -107,6 +107,9 @@ export interface SendResponse {
     /** True when the body was longer than what is sent to the page. */
     truncated: boolean;
     contentType: string;
+    /** HTTP: the redirects followed, in order (the URL that answered with each, and its status), and the URL that answered last; absent when none. */
+    redirects?: Array<{ url: string; status: number }>;
+    finalUrl?: string;
   };
 }
 

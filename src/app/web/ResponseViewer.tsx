@@ -176,6 +176,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const tab = (chosenTab === 'Events' && !result.messages) || (chosenTab === 'Details' && !result.detail) ? 'Body' : chosenTab;
   const tests = result.tests;
   const cookies = response ? setCookies(response.headers) : [];
+  const redirects = response?.redirects ?? [];
   const failed = tests.filter((t) => !t.passed && !t.skipped).length;
   const statusClass = result.status === undefined ? 'bad' : result.status < 300 ? 'ok' : result.status < 400 ? 'warn' : 'bad';
   return (
@@ -184,6 +185,11 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
         {result.status !== undefined && <span className={`status ${statusClass}`} data-testid="status">{result.status} {result.statusText}</span>}
         <span data-testid="time">{result.durationMs} ms</span>
         {result.size !== undefined && <span data-testid="size">{humanSize(result.size)}</span>}
+        {redirects.length > 0 && (
+          <button className="link" data-testid="redirects" title={`Followed: ${redirects.map((r) => `${r.status} ${r.url}`).join(' → ')} → ${response?.finalUrl ?? ''}`} onClick={() => setTab('Timings')}>
+            {redirects.length} redirect{redirects.length === 1 ? '' : 's'}
+          </button>
+        )}
         {tests.length > 0 && <span className={failed ? 'bad' : 'ok'}>{tests.length - failed}/{tests.length} tests passed</span>}
       </div>
       {result.error && <pre className="error" data-testid="send-error">{result.error}</pre>}
@@ -260,6 +266,15 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
               {result.httpVersion && <tr><th>HTTP version</th><td>{result.httpVersion}</td></tr>}
               {result.remoteAddress && <tr><th>Remote address</th><td>{result.remoteAddress}</td></tr>}
               <tr><th>URL</th><td>{result.url}</td></tr>
+            </tbody>
+          </table>
+        )}
+        {tab === 'Timings' && redirects.length > 0 && (
+          <table className="plain" aria-label="Redirects">
+            <caption>Redirects followed, in order</caption>
+            <tbody>
+              {redirects.map((r, i) => <tr key={i}><th>{r.status}</th><td>{r.url}</td></tr>)}
+              <tr><th>{result.status}</th><td>{response?.finalUrl}</td></tr>
             </tbody>
           </table>
         )}

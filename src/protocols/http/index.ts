@@ -43,6 +43,7 @@ export function fromHttpResult(response: HttpResult): ProtocolResult {
     bodySize: response.bodySize,
     size: response.size,
     url: response.url,
+    ...(response.redirects.length ? { redirects: response.redirects } : {}),
     timings: response.timings,
     httpVersion: response.httpVersion,
     ...(response.remoteAddress ? { remoteAddress: response.remoteAddress } : {}),
