@@ -244,6 +244,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     expect(sizes[0]).toBeLessThanOrEqual(sizes[1]!);
   });
 
+  it('a long body fills the answer pane and scrolls inside it, beside and stacked: one scrollbar, no empty band below', async () => {
+    await send('Long line');
+    const answer = page.getByRole('region', { name: 'Response' });
+    const layout = page.getByRole('button', { name: 'Answer below the request' });
+    for (const stacked of [false, true]) {
+      if (stacked) await layout.click();
+      expect(await layout.getAttribute('aria-pressed')).toBe(String(stacked));
+      const pane = (await answer.boundingBox())!;
+      const shown = (await body().boundingBox())!;
+      // The body ends at the pane's padding (10 px), not at 60% of the window.
+      expect(Math.abs(pane.y + pane.height - (shown.y + shown.height))).toBeLessThan(16);
+      expect(await answer.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
+      expect(await body().evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    }
+    await layout.click();
+  });
+
   it('a thousand headers: counted on the tab and listed', async () => {
     await send('Headers');
     const tab = page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ });
