@@ -22,12 +22,16 @@ if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
 /** About 20 MB of JSON on one line: 215,000 users. */
 const BIG = Buffer.from(JSON.stringify(Array.from({ length: 215_000 }, (_, i) => ({ id: i, name: `user ${i}`, email: `u${i}@example.com`, tags: ['a', 'b'], active: i % 2 === 0 }))));
 
+/** A 40 × 30 red SVG padded to 3 MB by a comment: past the 2 MB the page is given, so the part given does not draw. */
+const SVG = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="red"/><!-- ${'x'.repeat(3_000_000)} --></svg>`);
+
 /** The answers the viewer is tried with, by path. */
 async function startSite(): Promise<Listening> {
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === '/users/42') res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":42,"name":"Ada"}');
     else if (url === '/big') res.writeHead(200, { 'content-type': 'application/json' }).end(BIG);
+    else if (url === '/svg') res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(SVG);
     else if (url === '/ids') res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9007199254740993,"price":1.10}');
     else if (url === '/latin1') res.writeHead(200, { 'content-type': 'text/plain; charset=ISO-8859-1' }).end(Buffer.from('café crème', 'latin1'));
     else if (url === '/undeclared') res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.from('café crème', 'latin1'));
@@ -73,6 +77,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       'requests/Headers.yaml': { name: 'Headers', seq: 8, url: `${site.url}/headers` },
       'requests/Hops.yaml': { name: 'Hops', seq: 9, url: `${site.url}/hop/3` },
       'requests/Cookies.yaml': { name: 'Cookies', seq: 10, url: `${site.url}/cookies` },
+      'requests/Picture.yaml': { name: 'Picture', seq: 11, url: `${site.url}/svg` },
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000 }));
   }, 120_000);
@@ -216,7 +221,28 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.getByRole('button', { name: 'raw', exact: true }).click();
     expect((await bodyFacts()).length).toBe(BIG.length);
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
+
+    // Save to file: the whole body, named after the request and its type.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Save to file' }).click()]);
+    expect(download.suggestedFilename()).toBe('Big.json');
+    expect((await fs.stat((await download.path())!)).size).toBe(BIG.length);
   }, 90_000);
+
+  it('an image over the 2 MB the page is given: its preview says it is partial, Show all draws it; saved as .svg', async () => {
+    await send('Picture');
+    // The view picked before (pretty) is kept for the next answers: the preview is picked here.
+    await page.getByRole('button', { name: 'preview', exact: true }).click();
+    const picture = page.getByRole('img', { name: 'Response body' });
+    const drawn = () => picture.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : -1));
+    await expect.poll(drawn).toBe(0);
+    expect(await page.getByTestId('body-shown').textContent()).toMatch(/^Showing the first 2\.0 MB of 2\.9 MB\./);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(drawn, { timeout: 20_000 }).toBe(40);
+    expect(await page.getByTestId('body-shown').count()).toBe(0);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Save to file' }).click()]);
+    expect(download.suggestedFilename()).toBe('Picture.svg');
+    await page.getByRole('button', { name: 'pretty', exact: true }).click();
+  });
 
   it('pretty JSON keeps a 64-bit id and numbers as the server wrote them; JSON under a text Content-Type is indented too', async () => {
     await send('Ids');

@@ -30,6 +30,20 @@ function refusal(error: unknown): never {
   throw error;
 }
 
+/** The file extension Save to file gives a body of this media type (as Postman and Insomnia name it), `.body` for one it does not know. */
+const EXTENSIONS: Array<[RegExp, string]> = [
+  // SVG before XML: `image/svg+xml` ends in +xml.
+  [/^image\/svg\+xml$/, 'svg'], [/[/+]json$/, 'json'], [/[/+]xml$/, 'xml'], [/^text\/html$/, 'html'], [/^text\/plain$/, 'txt'], [/^text\/csv$/, 'csv'],
+  [/^(text|application)\/(x-)?javascript$/, 'js'], [/^text\/css$/, 'css'], [/^(text|application)\/(x-)?ya?ml$/, 'yaml'], [/^text\/markdown$/, 'md'],
+  [/^image\/png$/, 'png'], [/^image\/jpe?g$/, 'jpg'], [/^image\/gif$/, 'gif'], [/^image\/webp$/, 'webp'],
+  [/^application\/pdf$/, 'pdf'], [/^application\/zip$/, 'zip'], [/^application\/gzip$/, 'gz'], [/^application\/octet-stream$/, 'bin'],
+];
+
+function extensionFor(contentType: string): string {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return EXTENSIONS.find(([pattern]) => pattern.test(type))?.[1] ?? 'body';
+}
+
 /** Full bodies of the last sends, for Save to file (the page gets at most `BODY_LIMIT` of each). */
 const KEPT_BODIES = 3;
 
@@ -58,7 +72,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
   /** The reports of the last finished runs, as `ferry run --reporter json|junit` writes them. */
   // A promise: the page may ask as soon as the `end` event arrives, before the reports are whole.
   const finished = new Map<string, Promise<Record<'json' | 'junit', string> | undefined>>();
-  const bodies = new Map<string, { body: Uint8Array; name: string }>();
+  const bodies = new Map<string, { body: Uint8Array; name: string; extension: string }>();
   return {
     /** Sends what the editor holds (`request`, placed at `path`), or the saved file when `request` is absent. */
     'POST /api/send': async ({ body, signal }) => {
@@ -73,7 +87,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
         const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }) })).catch(refusal);
         const answer: SendResponse = { result, sendId: id, ...(response ? { response: viewOf(response) } : {}) };
         if (response) {
-          bodies.set(id, { body: response.body, name: result.name });
+          bodies.set(id, { body: response.body, name: result.name, extension: extensionFor(answer.response!.contentType) });
           for (const old of [...bodies.keys()].slice(0, Math.max(0, bodies.size - KEPT_BODIES))) bodies.delete(old);
         }
         // Kept for the history dialog: a past send's answer can be shown again (appdata/send-results.ts).
@@ -103,7 +117,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
     'GET /api/send/body': async ({ query }) => {
       const kept = bodies.get(query.get('id') ?? '');
       if (!kept) throw new ApiError(404, `This answer's body is no longer kept (the app keeps the last ${KEPT_BODIES}): send the request again.`);
-      return new Download(kept.body, `${kept.name || 'response'}.body`);
+      return new Download(kept.body, `${kept.name || 'response'}.${kept.extension}`);
     },
 
     /** The session's cookie jar (kept on this computer, 5.2): what the next sends carry. */
