@@ -229,9 +229,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
   }, 90_000);
 
   it('an image over the 2 MB the page is given: its preview says it is partial, Show all draws it; saved as .svg', async () => {
+    // The view picked before (pretty, raw) is kept for the next text answers, but an image still opens on its preview.
+    await page.getByRole('button', { name: 'raw', exact: true }).click();
     await send('Picture');
-    // The view picked before (pretty) is kept for the next answers: the preview is picked here.
-    await page.getByRole('button', { name: 'preview', exact: true }).click();
+    expect(await page.getByRole('button', { name: 'preview', exact: true }).getAttribute('aria-pressed')).toBe('true');
     const picture = page.getByRole('img', { name: 'Response body' });
     const drawn = () => picture.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : -1));
     await expect.poll(drawn).toBe(0);
@@ -241,6 +242,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     expect(await page.getByTestId('body-shown').count()).toBe(0);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Save to file' }).click()]);
     expect(download.suggestedFilename()).toBe('Picture.svg');
+    // The next text answer is shown raw, as picked.
+    await send('Ids');
+    expect(await page.getByRole('button', { name: 'raw', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await body().textContent()).toBe('{"id":9007199254740993,"price":1.10}');
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
   });
 

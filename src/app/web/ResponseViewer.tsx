@@ -155,9 +155,10 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
 
   // Once per answer: the page renders on every keystroke in the editor.
   const binary = useMemo(() => looksBinary(given, contentType), [given, contentType]);
-  const mode: Mode = picked && (picked !== 'preview' || preview)
-    ? picked
-    : preview && /^image\//i.test(answer?.response?.contentType ?? '') ? 'preview' : binary ? 'hex' : 'pretty';
+  const image = Boolean(preview) && /^image\//i.test(contentType);
+  const own: Mode = image ? 'preview' : binary ? 'hex' : 'pretty';
+  // A view picked holds for the next answers, but text views (pretty, raw) are not forced on an image or bytes: they would show garbage.
+  const mode: Mode = picked && (picked !== 'preview' || preview) && !((picked === 'pretty' || picked === 'raw') && own !== 'pretty') ? picked : own;
 
   if (sending) {
     return (
