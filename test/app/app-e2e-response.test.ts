@@ -25,6 +25,9 @@ const BIG = Buffer.from(JSON.stringify(Array.from({ length: 215_000 }, (_, i) =>
 /** A 40 × 30 red SVG padded to 3 MB by a comment: past the 2 MB the page is given, so the part given does not draw. */
 const SVG = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="red"/><!-- ${'x'.repeat(3_000_000)} --></svg>`);
 
+/** A session cookie's value as long as a real JWT. */
+const TOKEN = `eyJhbGciOiJIUzI1NiJ9.${'eyJzdWIiOiIxMjM0NTY3ODkwIn0'.repeat(30)}.sig`;
+
 /** The answers the viewer is tried with, by path. */
 async function startSite(): Promise<Listening> {
   const server = http.createServer((req, res) => {
@@ -44,7 +47,8 @@ async function startSite(): Promise<Listening> {
       const left = Number(url.slice('/hop/'.length));
       if (left > 0) res.writeHead(left === 2 ? 301 : 302, { location: `/hop/${left - 1}` }).end();
       else res.writeHead(200, { 'content-type': 'text/plain' }).end('landed');
-    } else if (url === '/cookies') res.writeHead(200, { 'set-cookie': ['session=abc; Path=/; HttpOnly', 'theme=dark; Max-Age=60'], 'content-type': 'text/plain' }).end('cookies set');
+    } else if (url === '/cookies') res.writeHead(200, { 'set-cookie': ['session=abc; Path=/; HttpOnly', 'theme=dark; Max-Age=60', `token=${TOKEN}; Secure`], 'content-type': 'text/plain' }).end('cookies set');
+    else if (url === '/nothing') res.writeHead(204).end();
     else res.writeHead(404, { 'content-type': 'text/plain' }).end(`no ${url} here`);
   });
   return listenLoopback(server, 'http');
@@ -78,6 +82,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       'requests/Hops.yaml': { name: 'Hops', seq: 9, url: `${site.url}/hop/3` },
       'requests/Cookies.yaml': { name: 'Cookies', seq: 10, url: `${site.url}/cookies` },
       'requests/Picture.yaml': { name: 'Picture', seq: 11, url: `${site.url}/svg` },
+      'requests/Nothing.yaml': { name: 'Nothing', seq: 12, url: `${site.url}/nothing` },
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000 }));
   }, 120_000);
@@ -292,6 +297,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await layout.click();
   });
 
+  it('an answer without a body (204) says so instead of an empty box', async () => {
+    await send('Nothing');
+    expect(await page.getByTestId('status').textContent()).toBe('204 No Content');
+    expect(await page.getByTestId('no-body').textContent()).toBe('No body: this answer has none (204 never carries one). Its headers are in Headers.');
+    expect(await body().count()).toBe(0);
+  });
+
   it('a thousand headers: counted on the tab and listed', async () => {
     await send('Headers');
     const tab = page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ });
@@ -321,10 +333,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
   });
 
-  it('the cookies an answer sets, with their attributes', async () => {
+  it('the cookies an answer sets, with their attributes; a long token shown whole, wrapped in its cell', async () => {
     await send('Cookies');
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Cookies/ }).click();
-    expect(await page.getByRole('table', { name: 'Response cookies' }).getByRole('row').allTextContents()).toEqual(['NameValueAttributes', 'sessionabcPath=/; HttpOnly', 'themedarkMax-Age=60']);
+    expect(await page.getByRole('table', { name: 'Response cookies' }).getByRole('row').allTextContents()).toEqual(['NameValueAttributes', 'sessionabcPath=/; HttpOnly', 'themedarkMax-Age=60', `token${TOKEN}Secure`]);
+    const token = page.getByTestId('cookie-value').last();
+    // All of it on screen: no ellipsis, nothing cut off.
+    expect(await token.evaluate((el) => [el.scrollWidth <= el.clientWidth, el.getBoundingClientRect().right <= (el.closest('section')!.getBoundingClientRect().right)])).toEqual([true, true]);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
   });
 });

@@ -202,7 +202,10 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
         badge={(t) => <>{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}{t === 'Cookies' && cookies.length ? <small> {cookies.length}</small> : null}</>}
       />
       <div className="tab-body">
-        {tab === 'Body' && response && (
+        {tab === 'Body' && response && response.bodySize === 0 && (
+          <p className="muted" data-testid="no-body">No body: this answer has none{result.status === 204 || result.status === 304 ? ` (${result.status} never carries one)` : ''}. Its headers are in Headers.</p>
+        )}
+        {tab === 'Body' && response && response.bodySize > 0 && (
           <>
             <div className="modes">
               {(['pretty', 'raw', 'hex', ...(preview ? ['preview'] : [])] as Mode[]).map((m) => (
@@ -244,7 +247,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
         {tab === 'Cookies' && (cookies.length === 0 ? <p className="muted">This answer sets no cookies. The Cookies button shows the jar the sends share.</p> : (
           <table className="plain" aria-label="Response cookies">
             <thead><tr><th>Name</th><th>Value</th><th>Attributes</th></tr></thead>
-            <tbody>{cookies.map((c, i) => <tr key={i}><td>{c.name}</td><td className="cookie-value">{c.value}</td><td>{c.attributes}</td></tr>)}</tbody>
+            <tbody>{cookies.map((c, i) => <tr key={i}><td>{c.name}</td><td className="cookie-value" data-testid="cookie-value">{c.value}</td><td>{c.attributes}</td></tr>)}</tbody>
           </table>
         ))}
         {tab === 'Tests' && (
