@@ -84,7 +84,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       'requests/Picture.yaml': { name: 'Picture', seq: 11, url: `${site.url}/svg` },
       'requests/Nothing.yaml': { name: 'Nothing', seq: 12, url: `${site.url}/nothing` },
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000 }));
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
   }, 120_000);
 
   afterAll(async () => {
@@ -208,6 +208,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     expect(Date.now() - started).toBeLessThan(2_000);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
 
+    // Copy takes the whole body, not the part drawn.
+    /** The clipboard's length, read in the page (40 MB are not copied out). */
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText().then((text) => text.length));
+    await page.getByRole('button', { name: 'raw', exact: true }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count(), { timeout: 20_000 }).toBe(1);
+    expect(await clipboard()).toBe(BIG.length);
+    await page.getByRole('button', { name: 'pretty', exact: true }).click();
+
     const asked = Date.now();
     await page.getByRole('button', { name: 'Show all' }).click();
     await expect.poll(() => page.getByTestId('body-shown').count(), { timeout: 30_000 }).toBe(0);
@@ -226,6 +235,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.getByRole('button', { name: 'raw', exact: true }).click();
     expect((await bodyFacts()).length).toBe(BIG.length);
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
+
+    // Copy in pretty: the whole body as the view shows it.
+    await expect.poll(() => page.getByRole('button', { name: 'Copy', exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    expect(await clipboard()).toBe(facts.length);
 
     // Save to file: the whole body, named after the request and its type.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Save to file' }).click()]);
@@ -257,6 +272,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
   it('pretty JSON keeps a 64-bit id and numbers as the server wrote them; JSON under a text Content-Type is indented too', async () => {
     await send('Ids');
     expect(await body().textContent()).toBe('{\n  "id": 9007199254740993,\n  "price": 1.10\n}');
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('{\n  "id": 9007199254740993,\n  "price": 1.10\n}');
     await send('JSON as text');
     expect(await body().textContent()).toBe('{\n  "a": 1,\n  "b": [\n    1,\n    2\n  ]\n}');
   });

@@ -130,17 +130,38 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const shownBytes = all ? data.length : Math.min(data.length, SHOWN_BYTES);
   // Indenting half a megabyte of XML takes a moment: once per answer, not once per render.
   const prettyText = useMemo(() => pretty(text, contentType, shownBytes >= bodySize), [text, contentType, shownBytes, bodySize]);
+  /** The whole body: what the page holds when it was given all of it, else fetched from the app (which keeps the last sends' bodies). */
+  const wholeBody = async (): Promise<Uint8Array> => {
+    if (all) return all.data;
+    if (!answer?.response?.truncated) return given;
+    if (!answer.sendId) throw new Error('Only the first 2 MB of this answer is kept here: send the request again for the rest.');
+    return bytesOf(`/api/send/body?id=${encodeURIComponent(answer.sendId)}`);
+  };
   const showAll = () => {
-    const sendId = answer?.sendId;
-    if (!answer || !sendId) return;
+    if (!answer) return;
     setWholeState({ answer, loading: true });
-    bytesOf(`/api/send/body?id=${encodeURIComponent(sendId)}`).then(
+    wholeBody().then(
       (body) => {
         setWhole({ answer, data: body });
         setWholeState(null);
       },
       (e: Error) => setWholeState({ answer, loading: false, error: e.message }),
     );
+  };
+  const [copied, setCopied] = useState<{ answer: SendResponse; said: string } | null>(null);
+  /** Copies the whole body as the view shows it (pretty or raw), not only the part drawn. */
+  const copy = (view: 'pretty' | 'raw') => {
+    if (!answer) return;
+    const say = (said: string) => {
+      setCopied({ answer, said });
+      window.setTimeout(() => setCopied((now) => (now?.said === said ? null : now)), 2000);
+    };
+    wholeBody()
+      .then((body) => {
+        const whole = bodyText(body, contentType).text;
+        return navigator.clipboard.writeText(view === 'pretty' ? pretty(whole, contentType, true) : whole);
+      })
+      .then(() => say('Copied'), (e: Error) => say(`Not copied: ${e.message}`));
   };
   const fetching = wholeState?.answer === answer ? wholeState : null;
   const preview = useMemo(() => {
@@ -214,13 +235,16 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
               {shown < response.bodySize && (
                 <span className="muted" data-testid="body-shown">
                   Showing the first {humanSize(shown)} of {humanSize(response.bodySize)}{mode === 'hex' ? ' as hex' : ''}.{' '}
-                  {mode !== 'hex' && answer.sendId && !fetching?.loading && <button onClick={showAll} title="Fetch and show the whole body: a large one takes a while to draw">Show all</button>}
+                  {mode !== 'hex' && (answer.sendId || !response.truncated) && !fetching?.loading && <button onClick={showAll} title="Fetch and show the whole body: a large one takes a while to draw">Show all</button>}
                   {fetching?.loading && 'Fetching the whole body…'}
                   {fetching?.error && <span className="error" role="alert"> {fetching.error}</span>}
                 </span>
               )}
               {(mode === 'pretty' || mode === 'raw') && read.lossy && <span className="muted" data-testid="body-lossy">Some bytes are not valid {read.charset.toUpperCase()}: shown as �; hex shows them as sent.</span>}
               {answer.sendId && <a className="button-link" href={`/api/send/body?id=${encodeURIComponent(answer.sendId)}`} download>Save to file</a>}
+              {(mode === 'pretty' || mode === 'raw') && (
+                <button onClick={() => copy(mode)} title="Copy the whole body as this view shows it">{copied?.answer === answer ? copied.said : 'Copy'}</button>
+              )}
             </div>
             {mode === 'pretty' && <BodyText text={prettyText} />}
             {mode === 'raw' && <BodyText text={text} />}
