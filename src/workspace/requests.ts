@@ -181,6 +181,22 @@ export async function renameFolder(root: string, folderPath: string, newName: st
   return relocateFolder(root, folderPath, path.posix.dirname(folderPath) === '.' ? '' : path.posix.dirname(folderPath), newName, options);
 }
 
+/**
+ * Folder `folderPath`'s settings file, `requests/<path>/_folder.yaml`, relative to the workspace
+ * folder (with `/`): refused for the collection root (its settings are the workspace file's),
+ * for paths that leave `requests/`, and for a link anywhere on the way (the file itself included).
+ * Whether the folder is there is the caller's to say.
+ */
+export async function folderSettingsFile(root: string, folderPath: string): Promise<string> {
+  checkTreePath(folderPath, 'folder');
+  const parts = folderPath.split('/').filter(Boolean);
+  if (parts.length === 0) throw new Error(`The collection root has no ${FOLDER_FILE}: its auth, headers, scripts and docs are the workspace file's.`);
+  const relative = [REQUESTS_DIR, ...parts, FOLDER_FILE].join('/');
+  const linked = await checkNoSymlinks(root, relative);
+  if (linked) throw new Error(`Cannot use the settings of folder "${folderPath}": ${linked}.`);
+  return relative;
+}
+
 const NEW_FOLDER = { seq: 0, auth: { type: 'inherit' }, headers: [] } as unknown as FolderFile;
 
 /** `a//b/` as `a/b`: the form tree paths and load test targets use. */

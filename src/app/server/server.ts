@@ -21,6 +21,7 @@ import { viewRoutes } from './routes-view.js';
 import { AppConnections, connectionRoutes } from './routes-connections.js';
 import { sendRoutes } from './routes-send.js';
 import { AppServers, serverRoutes } from './routes-servers.js';
+import { settingsRoutes } from './routes-settings.js';
 import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
 import { findWebRoot, serveStatic } from './static-files.js';
@@ -104,7 +105,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...viewRoutes() };
+  const routes: Routes = { ...workspaceRoutes(state), ...settingsRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...viewRoutes() };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -3,7 +3,7 @@
  * Types only (the UI must not bundle Node code); the core's own types are reused, never copied.
  */
 import type { HistoryEntry } from '../../appdata/index.js';
-import type { FormField, RequestFile, ServerFile } from '../../model/index.js';
+import type { FolderFile, FormField, RequestFile, ServerFile } from '../../model/index.js';
 import type { CatalogEntry, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OutgoingMessage, StreamMessage } from '../../protocols/index.js';
 import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
@@ -220,6 +220,26 @@ export interface EnvironmentVariableView {
   enabled: boolean;
   secret: boolean;
   stored: boolean;
+}
+
+/**
+ * What the settings view edits of a folder's `_folder.yaml` (2.9) or of the workspace file (2.2):
+ * the settings requests inside inherit. The other fields of the file (name, seq, variables,
+ * openapi, fields the format does not have) are kept as the file holds them.
+ */
+export type EditedSettings = Pick<FolderFile, 'auth' | 'headers' | 'scripts' | 'docs'>;
+
+/** `GET /api/folder/settings`, `GET /api/workspace/settings`: the file's settings, and what the view shows beside them. */
+export interface SettingsView {
+  /** The file, relative to the workspace folder: `requests/Users/_folder.yaml`, `ferry.yaml`. */
+  file: string;
+  /** The folder's or the workspace's display name. */
+  name: string;
+  settings: EditedSettings;
+  /** A folder imported from an OpenAPI document: its `openapi` section, shown and kept, never edited here (the import owns it). */
+  openapi?: FolderFile['openapi'];
+  /** Fields of the file the format does not have (a typo), in the line `ferry run` prints. */
+  notices: string[];
 }
 
 /** One row of the servers panel: a server file of the workspace and, when the app started it, where it listens. */
