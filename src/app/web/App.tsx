@@ -30,6 +30,7 @@ import { ConflictBar } from './ConflictBar.js';
 // The load panel (uPlot) loads when first opened: the page is usable sooner.
 const LoadPanel = lazy(() => import('./LoadPanel.js').then((m) => ({ default: m.LoadPanel })));
 const GraphqlSchemaPanel = lazy(() => import('./GraphqlSchemaPanel.js').then((m) => ({ default: m.GraphqlSchemaPanel })));
+import { SettingsDialog } from './SettingsDialog.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Splitter } from './Splitter.js';
 import { WorkSplit } from './WorkSplit.js';
@@ -66,7 +67,7 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | { type: 'settings'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -531,6 +532,7 @@ export function App() {
     copyAsCode: (path) => void saveNow().then(() => setDialog({ type: 'code', path, ...(unsavedRef.current && path === selectedRef.current && draftRef.current ? { request: draftRef.current } : {}) })),
     updateFromSpec: (folder) => void saveNow().then(() => setDialog({ type: 'update', folder })),
     importInto: (folder) => setDialog({ type: 'import', into: folder }),
+    settings: (folder) => setDialog({ type: 'settings', folder }),
   };
 
   /** The environment picked (top bar or palette): shown at once; the editor (✎) and sends use it, not the one the last read reported. */
@@ -546,6 +548,7 @@ export function App() {
     ...(selected ? [{ label: 'Send', shortcut: 'Ctrl+Enter', run: () => void send() }, { label: 'Save', shortcut: 'Ctrl+S', run: () => void saveNow() }, { label: 'Copy as code', run: () => actions.copyAsCode(selected) }] : []),
     { label: 'Import…', run: () => setDialog({ type: 'import' }) },
     { label: 'Edit workspace variables', run: () => setDialog({ type: 'variables' }) },
+    { label: 'Workspace settings (auth, headers, scripts)', run: () => actions.settings('') },
     { label: 'Run all requests', run: () => actions.run('') },
     { label: 'History', run: () => setDialog({ type: 'history' }) },
     { label: 'Cookies', run: () => setDialog({ type: 'cookies' }) },
@@ -659,6 +662,7 @@ export function App() {
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
       {dialog?.type === 'variables' && <EnvironmentDialog onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
+      {dialog?.type === 'settings' && <SettingsDialog key={dialog.folder} folder={dialog.folder} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'update' && <UpdateSpecDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => void loadWorkspace()} />}
       <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} request={dialog.request} onClose={() => setDialog(null)} />}

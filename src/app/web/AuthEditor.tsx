@@ -59,8 +59,10 @@ function GetToken({ onGetToken }: { onGetToken: () => Promise<TokenResponse> }) 
   );
 }
 
-export function AuthEditor({ auth, onChange, onGetToken }: { auth: Auth; onChange: (a: Auth) => void; onGetToken?: () => Promise<TokenResponse> }) {
-  const types = TYPES.includes(auth.type) ? TYPES : [...TYPES, auth.type];
+/** `noInherit`: the workspace file's auth, which has nothing above it to inherit (its default is none). */
+export function AuthEditor({ auth, onChange, onGetToken, noInherit = false }: { auth: Auth; onChange: (a: Auth) => void; onGetToken?: () => Promise<TokenResponse>; noInherit?: boolean }) {
+  const offered = noInherit ? TYPES.filter((t) => t !== 'inherit') : TYPES;
+  const types = offered.includes(auth.type) ? offered : [...offered, auth.type];
   return (
     <div className="auth-editor">
       <label className="inline">

@@ -182,7 +182,7 @@ function SettingsEditor({ request, onChange }: { request: RequestFile; onChange:
 }
 
 /** Markdown notes: the text, and a plain preview (headings, lists, code) that never runs HTML. */
-function DocsEditor({ text, onChange }: { text: string; onChange: (t: string) => void }) {
+export function DocsEditor({ text, onChange }: { text: string; onChange: (t: string) => void }) {
   const [preview, setPreview] = useState(false);
   return (
     <div className="docs">

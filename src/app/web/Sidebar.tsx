@@ -31,6 +31,8 @@ export interface SidebarActions {
   updateFromSpec(folder: string): void;
   /** The import dialog, its target folder chosen (`''`: the workspace root; spec 4.1). */
   importInto(folder: string): void;
+  /** A folder's settings (`_folder.yaml`); `''`: the workspace's (ferry.yaml), the collection root's. */
+  settings(folder: string): void;
 }
 
 function flatten(folder: TreeItem & { type: 'folder' }, open: Set<string>, filter: string, depth = 0, out: Row[] = []): Row[] {
@@ -247,6 +249,10 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
           ? <p className="muted pad">Nothing matches the filter.</p>
           : <p className="muted pad">No requests yet: create one with + or <button className="link" onClick={() => actions.importInto('')}>import</button>.</p>)}
       </div>
+      {/* After the tree: the keyboard reaches the tree first, as before. */}
+      <div className="sidebar-foot">
+        <button title="The auth, headers, scripts and docs every request inherits (ferry.yaml)" onClick={() => actions.settings('')}>⚙ Workspace settings</button>
+      </div>
       {menu && (
         <ul className="menu" role="menu" ref={menuRef} aria-label={`Actions for ${menu.item.path}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onMenuKey}>
           {menu.item.type === 'request' && (
@@ -261,6 +267,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
               <li role="menuitem" tabIndex={-1} onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.run(menu.item.path)}>Run folder</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => actions.settings(menu.item.path)}>Settings…</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.importInto(menu.item.path)}>Import into folder…</li>
               {menu.item.openapi && <li role="menuitem" tabIndex={-1} onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
             </>

@@ -1,0 +1,136 @@
+/**
+ * The settings of a folder (`_folder.yaml`, spec 2.9) or, for the collection root (`folder`
+ * ''), of the workspace file (2.2): the auth, headers, scripts and docs its requests inherit,
+ * edited with the request editor's own parts. Saved with Save (Ctrl/Cmd+S); closing with edits
+ * asks first; a file changed since it was read shows the conflict bar, as every editor does.
+ */
+import { useEffect, useState } from 'react';
+import type { EditedSettings, SettingsView } from '../shared/api.js';
+import { api, ApiFailure, stableJson } from './api.js';
+import { AuthEditor } from './AuthEditor.js';
+import { ConflictBar } from './ConflictBar.js';
+import { useDialogFocus } from './dialog-focus.js';
+import { useGuardedClose } from './guarded-close.js';
+import { KeyValueTable } from './KeyValueTable.js';
+import { CodeEditor } from './LazyCodeEditor.js';
+import { DocsEditor } from './RequestEditor.js';
+import { TabList } from './TabList.js';
+
+const TABS = ['Auth', 'Headers', 'Scripts', 'Docs'] as const;
+type Tab = (typeof TABS)[number];
+type Auth = { type: string; [field: string]: unknown };
+
+/** Scripts with neither part: none at all, so the file gets no empty `scripts:`. */
+function withScript(scripts: EditedSettings['scripts'], part: 'preRequest' | 'postResponse', text: string): EditedSettings['scripts'] {
+  const next = { ...scripts, [part]: text || undefined };
+  return next.preRequest === undefined && next.postResponse === undefined ? undefined : next;
+}
+
+export function SettingsDialog({ folder, onClose, onSaved }: { folder: string; onClose: () => void; onSaved: () => void }) {
+  const url = folder ? `/api/folder/settings?path=${encodeURIComponent(folder)}` : '/api/workspace/settings';
+  const dialogRef = useDialogFocus();
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [settings, setSettings] = useState<EditedSettings | null>(null);
+  /** The settings as the file held them when read: sent with a save, which is refused (409) when the file changed since. */
+  const [base, setBase] = useState<EditedSettings | null>(null);
+  /** What was read (or last taken from the file): anything else is lost by closing, so closing asks first. */
+  const [loaded, setLoaded] = useState('');
+  /** The file's settings after a refused save: the user takes them or saves theirs over them. */
+  const [conflict, setConflict] = useState<EditedSettings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>('Auth');
+  useEffect(() => {
+    api.get<SettingsView>(url).then((read) => {
+      setView(read);
+      setSettings(read.settings);
+      setBase(read.settings);
+      setLoaded(stableJson(read.settings));
+    }, (e: Error) => setError(e.message));
+  }, [url]);
+  const edited = settings !== null && stableJson(settings) !== loaded;
+  const close = useGuardedClose(edited, 'Discard your changes to these settings? (Cancel, then Save to keep them.)', onClose);
+  const set = (patch: Partial<EditedSettings>) => setSettings((s) => (s ? { ...s, ...patch } : s));
+  const save = async (over = base) => {
+    if (!settings) return;
+    try {
+      setConflict(null);
+      await api.put(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings, ...(over ? { base: over } : {}) });
+      onSaved();
+      onClose();
+    } catch (e) {
+      const changed = e instanceof ApiFailure ? (e.body as { settings?: EditedSettings } | undefined)?.settings : undefined;
+      if (changed) setConflict(changed);
+      setError((e as Error).message);
+    }
+  };
+  const title = folder ? 'Folder settings' : 'Workspace settings';
+  return (
+    <div className="dialog-backdrop" onClick={close}>
+      <div
+        className="dialog wide settings-dialog"
+        role="dialog"
+        aria-modal="true"
+        ref={dialogRef}
+        aria-label={title}
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => {
+          // Ctrl/Cmd+S saves what this dialog edits (not the request behind it), as Save does.
+          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      >
+        <header>
+          <h3>{title}{view && <>: {view.name} <small className="muted"><code>{view.file}</code></small></>}</h3>
+          <button className="icon" aria-label="Close" onClick={close}>×</button>
+        </header>
+        <p className="muted">
+          {folder
+            ? 'Requests inside inherit these: the auth when theirs is inherit, the headers unless an inner folder or the request sets the same one; the scripts run before theirs (after the workspace\'s and outer folders\').'
+            : 'Every request inherits these: the auth when it and its folders are inherit, the headers unless a folder or the request sets the same one; the scripts run first, before the folders\' and the request\'s own.'}
+        </p>
+        {view && view.notices.length > 0 && <p className="warn" role="status" data-testid="settings-notices">{view.notices.join(' ')}</p>}
+        {view?.openapi && (
+          <p className="muted" data-testid="settings-openapi">
+            Imported from an OpenAPI document{view.openapi.spec ? <> kept as <code>{view.openapi.spec}</code></> : null}
+            {view.openapi.source ? <> (from <code>{view.openapi.source}</code>)</> : null}; responses {view.openapi.validate === false ? 'are not' : 'are'} checked against it.
+            The import owns this part: Update from API spec changes it.
+          </p>
+        )}
+        {settings && (
+          <>
+            <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} />
+            <div className="tab-body">
+              {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} noInherit={!folder} />}
+              {tab === 'Headers' && <KeyValueTable label="Header" rows={settings.headers} onChange={(rows) => set({ headers: rows })} />}
+              {tab === 'Scripts' && (
+                <div className="scripts">
+                  <h4>Pre-request</h4>
+                  <CodeEditor label="Pre-request script" language="javascript" value={settings.scripts?.preRequest ?? ''} onChange={(v) => set({ scripts: withScript(settings.scripts, 'preRequest', v) })} />
+                  <h4>Post-response (tests)</h4>
+                  <CodeEditor label="Post-response script" language="javascript" value={settings.scripts?.postResponse ?? ''} onChange={(v) => set({ scripts: withScript(settings.scripts, 'postResponse', v) })} />
+                </div>
+              )}
+              {tab === 'Docs' && <DocsEditor text={settings.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
+            </div>
+          </>
+        )}
+        {error && <p className="error" role="alert">{error}</p>}
+        {conflict && (
+          <ConflictBar
+            file={conflict}
+            setBase={setBase}
+            show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); }}
+            save={(file) => void save(file)}
+            clear={() => setConflict(null)}
+          />
+        )}
+        <footer>
+          <button onClick={close}>Cancel</button>
+          <button className="primary" disabled={!settings} onClick={() => void save()}>Save</button>
+        </footer>
+      </div>
+    </div>
+  );
+}

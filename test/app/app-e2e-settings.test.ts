@@ -1,0 +1,138 @@
+/**
+ * `ferry app` in Chromium: a folder's settings (its context menu's Settings…) and the
+ * workspace's (⚙ Workspace settings under the tree) edited with the request editor's parts;
+ * `_folder.yaml` and `ferry.yaml` checked on disk, and `ferry run` (bin/ferry.js, its own
+ * process) of a request inside sending the folder's auth and headers to a real server. Closing
+ * with edits asks first; a file changed meanwhile shows the conflict bar.
+ */
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { AppServer } from '../../src/app/server/index.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/ferry.js');
+
+/** A server that keeps the headers of every request it gets. */
+function startRecorder(): Promise<{ base: string; seen: http.IncomingHttpHeaders[]; close(): Promise<void> }> {
+  const seen: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers);
+    res.setHeader('content-type', 'application/json');
+    res.end('{"ok":true}');
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        seen,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and workspace settings', () => {
+  let ws: TempWorkspace;
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const asked: string[] = [];
+  let confirmAnswer = true;
+
+  /** `ferry` as shipped, in its own process, on the test's workspace and data folder. */
+  const shipped = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, '-w', ws.root, ...args], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir, NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+
+  beforeAll(async () => {
+    recorder = await startRecorder();
+    ws = await makeWorkspace(
+      {
+        'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
+        'requests/Users/Who.yaml': { name: 'Who', url: '{{base}}/who' },
+      },
+      { variables: [{ key: 'base', value: recorder.base }] },
+    );
+    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000, onDialog: (d) => {
+      asked.push(d.message());
+      void (d.type() === 'confirm' && !confirmAnswer ? d.dismiss() : d.accept());
+    } }));
+    await page.getByRole('treeitem', { name: /Users/ }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await recorder?.close();
+    await ws?.cleanup();
+  });
+
+  it("edits a folder's auth and headers: _folder.yaml holds them, and ferry run of a request inside sends them", async () => {
+    await page.getByRole('treeitem', { name: /Users/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await expect.poll(() => dialog.locator('h3').textContent()).toBe('Folder settings: Users requests/Users/_folder.yaml');
+    await dialog.getByLabel('Auth type').selectOption('bearer');
+    await dialog.getByLabel('Auth Token').fill('folder-token-1');
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    await dialog.getByLabel('Header key 1').fill('X-Team');
+    await dialog.getByLabel('Header value 1').fill('blue');
+    // Esc with edits asks first; saying no keeps the dialog and what was typed.
+    confirmAnswer = false;
+    await page.keyboard.press('Escape');
+    await expect.poll(() => asked.at(-1)).toBe('Discard your changes to these settings? (Cancel, then Save to keep them.)');
+    expect(await dialog.getByLabel('Header value 1').inputValue()).toBe('blue');
+    confirmAnswer = true;
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-folder-settings.png') });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    const file = await fs.readFile(path.join(ws.root, 'requests/Users/_folder.yaml'), 'utf8');
+    expect(file.startsWith('# the team folder\nname: Users\n')).toBe(true);
+    expect(parse(file)).toEqual({ name: 'Users', auth: { type: 'bearer', token: 'folder-token-1' }, headers: [{ key: 'X-Team', value: 'blue' }] });
+
+    const run = await shipped(['run', 'Users/Who.yaml']);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer folder-token-1', 'x-team': 'blue' });
+  }, 90_000);
+
+  it('edits the workspace settings from the sidebar; a file changed meanwhile shows the conflict, and Keep mine saves over it', async () => {
+    await page.getByRole('button', { name: '⚙ Workspace settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Workspace settings' });
+    await expect.poll(() => dialog.locator('h3').textContent()).toBe('Workspace settings: Run tests ferry.yaml');
+    // The workspace has nothing above it to inherit from.
+    expect(await dialog.getByLabel('Auth type').locator('option').allTextContents()).toEqual(['none', 'basic', 'bearer', 'apiKey', 'oauth2']);
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    await dialog.getByLabel('Header key 1').fill('X-Workspace');
+    await dialog.getByLabel('Header value 1').fill('ws-1');
+    const ferryYaml = path.join(ws.root, 'ferry.yaml');
+    await fs.writeFile(ferryYaml, `${await fs.readFile(ferryYaml, 'utf8')}docs: written by git meanwhile\n`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe('ferry.yaml changed on disk since the app read it; nothing was saved.');
+    expect(await fs.readFile(ferryYaml, 'utf8')).not.toContain('X-Workspace');
+    await dialog.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const saved = parse(await fs.readFile(ferryYaml, 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ version: 1, name: 'Run tests', variables: [{ key: 'base', value: recorder.base }], headers: [{ key: 'X-Workspace', value: 'ws-1' }] });
+    expect(saved.docs).toBeUndefined();
+
+    const run = await shipped(['run', 'Users/Who.yaml']);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer folder-token-1', 'x-team': 'blue', 'x-workspace': 'ws-1' });
+  }, 90_000);
+});
