@@ -1,6 +1,6 @@
 /**
- * The one "changed on disk" conflict bar of the app's editors (request, variables, server, load
- * test): a save was refused because the file no longer holds what the editor read, or the file
+ * The one "changed on disk" conflict bar of the app's editors (request, variables, settings,
+ * server, load test): a save was refused because the file no longer holds what the editor read, or the file
  * changed while edits were pending. The two choices do the same in every editor:
  *
  * - **Take the file's version**: the file's version becomes the editor's base and its content
