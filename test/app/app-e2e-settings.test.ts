@@ -3,7 +3,8 @@
  * workspace's (⚙ Workspace settings under the tree) edited with the request editor's parts;
  * `_folder.yaml` and `ferry.yaml` checked on disk, and `ferry run` (bin/ferry.js, its own
  * process) of a request inside sending the folder's auth and headers to a real server. Closing
- * with edits asks first; a file changed meanwhile shows the conflict bar.
+ * with edits asks first; a file changed on disk meanwhile is taken, or, with edits, shows the
+ * conflict bar.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -111,25 +112,30 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer folder-token-1', 'x-team': 'blue' });
   }, 90_000);
 
-  it('edits the workspace settings from the sidebar; a file changed meanwhile shows the conflict, and Keep mine saves over it', async () => {
+  it('edits the workspace settings from the sidebar; files changed on disk meanwhile are taken, or, with edits, show the conflict, and Keep mine saves over it', async () => {
     await page.getByRole('button', { name: '⚙ Workspace settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Workspace settings' });
     await expect.poll(() => dialog.locator('h3').textContent()).toBe('Workspace settings: Run tests ferry.yaml');
     // The workspace has nothing above it to inherit from.
     expect(await dialog.getByLabel('Auth type').locator('option').allTextContents()).toEqual(['none', 'basic', 'bearer', 'apiKey', 'oauth2']);
+    const ferryYaml = path.join(ws.root, 'ferry.yaml');
+    const original = await fs.readFile(ferryYaml, 'utf8');
+    // No edits yet: a change on disk is taken at once.
+    await fs.writeFile(ferryYaml, `${original}docs: written by git\n`);
+    await dialog.getByRole('tab', { name: 'Docs' }).click();
+    await expect.poll(() => dialog.getByLabel('Docs').inputValue(), { timeout: 10_000 }).toBe('written by git');
     await dialog.getByRole('tab', { name: 'Headers' }).click();
     await dialog.getByLabel('Header key 1').fill('X-Workspace');
     await dialog.getByLabel('Header value 1').fill('ws-1');
-    const ferryYaml = path.join(ws.root, 'ferry.yaml');
-    await fs.writeFile(ferryYaml, `${await fs.readFile(ferryYaml, 'utf8')}docs: written by git meanwhile\n`);
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe('ferry.yaml changed on disk since the app read it; nothing was saved.');
+    // With edits: the conflict, nothing written.
+    await fs.writeFile(ferryYaml, `${original}docs: written by git again\n`);
+    const conflict = dialog.getByRole('group', { name: 'Changed on disk' });
+    await expect.poll(() => conflict.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('These settings changed on disk while you were editing them.');
     expect(await fs.readFile(ferryYaml, 'utf8')).not.toContain('X-Workspace');
-    await dialog.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await conflict.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     const saved = parse(await fs.readFile(ferryYaml, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ version: 1, name: 'Run tests', variables: [{ key: 'base', value: recorder.base }], headers: [{ key: 'X-Workspace', value: 'ws-1' }] });
-    expect(saved.docs).toBeUndefined();
+    expect(saved).toMatchObject({ version: 1, name: 'Run tests', variables: [{ key: 'base', value: recorder.base }], headers: [{ key: 'X-Workspace', value: 'ws-1' }], docs: 'written by git' });
 
     const run = await shipped(['run', 'Users/Who.yaml']);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);

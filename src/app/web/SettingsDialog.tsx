@@ -3,8 +3,10 @@
  * ''), of the workspace file (2.2): the auth, headers, scripts and docs its requests inherit,
  * edited with the request editor's own parts. Saved with Save (Ctrl/Cmd+S); closing with edits
  * asks first; a file changed since it was read shows the conflict bar, as every editor does.
+ * `diskChanges` moves when workspace files change on disk (git, an editor): the file is read
+ * again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EditedSettings, SettingsView } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { AuthEditor } from './AuthEditor.js';
@@ -26,7 +28,7 @@ function withScript(scripts: EditedSettings['scripts'], part: 'preRequest' | 'po
   return next.preRequest === undefined && next.postResponse === undefined ? undefined : next;
 }
 
-export function SettingsDialog({ folder, onClose, onSaved }: { folder: string; onClose: () => void; onSaved: () => void }) {
+export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { folder: string; diskChanges: number; onClose: () => void; onSaved: () => void }) {
   const url = folder ? `/api/folder/settings?path=${encodeURIComponent(folder)}` : '/api/workspace/settings';
   const dialogRef = useDialogFocus();
   const [view, setView] = useState<SettingsView | null>(null);
@@ -48,6 +50,25 @@ export function SettingsDialog({ folder, onClose, onSaved }: { folder: string; o
     }, (e: Error) => setError(e.message));
   }, [url]);
   const edited = settings !== null && stableJson(settings) !== loaded;
+  // What the disk-change handler needs now, not at the render that made it.
+  const now = useRef({ base, edited });
+  now.current = { base, edited };
+  const firstChanges = useRef(diskChanges);
+  useEffect(() => {
+    if (diskChanges === firstChanges.current) return;
+    api.get<SettingsView>(url).then((read) => {
+      setView(read);
+      if (now.current.base === null || stableJson(read.settings) === stableJson(now.current.base)) return;
+      if (now.current.edited) {
+        setError(null);
+        setConflict(read.settings);
+        return;
+      }
+      setSettings(read.settings);
+      setBase(read.settings);
+      setLoaded(stableJson(read.settings));
+    }, () => undefined); // gone or broken: a save says so
+  }, [diskChanges]);
   const close = useGuardedClose(edited, 'Discard your changes to these settings? (Cancel, then Save to keep them.)', onClose);
   const set = (patch: Partial<EditedSettings>) => setSettings((s) => (s ? { ...s, ...patch } : s));
   const save = async (over = base) => {
@@ -120,6 +141,7 @@ export function SettingsDialog({ folder, onClose, onSaved }: { folder: string; o
         {conflict && (
           <ConflictBar
             file={conflict}
+            message={error ? undefined : 'These settings changed on disk while you were editing them.'}
             setBase={setBase}
             show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); }}
             save={(file) => void save(file)}
