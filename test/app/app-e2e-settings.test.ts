@@ -52,6 +52,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
   let browser: Browser;
   let page: Page;
   const asked: string[] = [];
+  /** The prompts the page showed (dismissed), with the value each offered. */
+  const prompts: Array<{ message: string; value: string }> = [];
   let confirmAnswer = true;
 
   /** `ferry` as shipped, in its own process, on the test's workspace and data folder. */
@@ -67,11 +69,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
       {
         'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
         'requests/Users/Who.yaml': { name: 'Who', url: '{{base}}/who' },
+        'requests/Team- Blue/_folder.yaml': { name: 'Team: Blue' },
       },
       { variables: [{ key: 'base', value: recorder.base }] },
     );
     ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000, onDialog: (d) => {
       asked.push(d.message());
+      if (d.type() === 'prompt') return void d.dismiss().then(() => prompts.push({ message: d.message(), value: d.defaultValue() }));
       void (d.type() === 'confirm' && !confirmAnswer ? d.dismiss() : d.accept());
     } }));
     await page.getByRole('treeitem', { name: /Users/ }).waitFor();
@@ -141,4 +145,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer folder-token-1', 'x-team': 'blue', 'x-workspace': 'ws-1' });
   }, 90_000);
+
+  it("Rename… offers the folder's display name (from _folder.yaml), not its directory's name", async () => {
+    await page.getByRole('treeitem', { name: /Team: Blue/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    await expect.poll(() => prompts.at(-1)).toEqual({ message: 'New folder name', value: 'Team: Blue' });
+    // Dismissed: nothing renamed.
+    expect(parse(await fs.readFile(path.join(ws.root, 'requests/Team- Blue/_folder.yaml'), 'utf8'))).toEqual({ name: 'Team: Blue' });
+  });
 });

@@ -513,8 +513,8 @@ export function App() {
       }
       await loadWorkspace();
     },
-    renameFolder: async (path) => {
-      const name = prompt('New folder name', path.split('/').at(-1));
+    renameFolder: async (path, shown) => {
+      const name = prompt('New folder name', shown);
       if (!name) return;
       await saveNow();
       try {

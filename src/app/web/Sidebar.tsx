@@ -24,7 +24,8 @@ export interface SidebarActions {
   move(path: string, folder: string, isFolder?: boolean): void;
   /** Places a request or folder before `target` (moving it to the target's folder first). */
   place(path: string, isFolder: boolean, target: TreeItem): void;
-  renameFolder(path: string): void;
+  /** `name`: the folder's display name, which the question offers (its directory's name may differ: `Team- Blue` for `Team: Blue`). */
+  renameFolder(path: string, name: string): void;
   run(folder: string): void;
   copyAsCode(path: string): void;
   /** Update a folder imported from OpenAPI from a new version of its document (4.5). */
@@ -266,7 +267,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
               <li role="menuitem" tabIndex={-1} onClick={() => actions.newRequest(menu.item.path)}>New request here</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.run(menu.item.path)}>Run folder</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.renameFolder(menu.item.path)}>Rename…</li>
+              <li role="menuitem" tabIndex={-1} onClick={() => menu.item.type === 'folder' && actions.renameFolder(menu.item.path, menu.item.name)}>Rename…</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.settings(menu.item.path)}>Settings…</li>
               <li role="menuitem" tabIndex={-1} onClick={() => actions.importInto(menu.item.path)}>Import into folder…</li>
               {menu.item.openapi && <li role="menuitem" tabIndex={-1} onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
