@@ -4,7 +4,7 @@
  * `_folder.yaml` and `ferry.yaml` checked on disk, and `ferry run` (bin/ferry.js, its own
  * process) of a request inside sending the folder's auth and headers to a real server. Closing
  * with edits asks first; a file changed on disk meanwhile is taken, or, with edits, shows the
- * conflict bar.
+ * conflict bar. Rename… in the same menu offers the folder's display name.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
