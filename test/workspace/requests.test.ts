@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseResource } from '../../src/model/index.js';
-import { createFolder, createRequest, deleteFolder, deleteRequest, initWorkspace, moveFolder, moveRequest, openWorkspace, renameFolder, saveRequest } from '../../src/workspace/index.js';
+import { createFolder, createRequest, deleteFolder, deleteRequest, folderSettingsFile, initWorkspace, moveFolder, moveRequest, openWorkspace, renameFolder, saveRequest } from '../../src/workspace/index.js';
 import { tempDir } from '../support/temp.js';
 
 function request(name: string, extra: Record<string, unknown> = {}) {
@@ -138,6 +138,29 @@ describe('create, rename, move, delete', () => {
     expect(ws.warnings.map((w) => w.message)).toEqual([
       'requests/_folder.yaml is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).',
     ]);
+  });
+});
+
+describe("a folder's settings file (the app's settings view)", () => {
+  it('is requests/<path>/_folder.yaml; the collection root, paths out of requests/ and links are refused', async () => {
+    const root = await newWorkspace();
+    await createFolder(root, '', 'Users');
+    expect(await folderSettingsFile(root, 'Users')).toBe('requests/Users/_folder.yaml');
+    expect(await folderSettingsFile(root, 'Users/')).toBe('requests/Users/_folder.yaml');
+    const outside = await tempDir();
+    await fs.symlink(outside, path.join(root, 'requests', 'Linked'));
+    await fs.mkdir(path.join(root, 'requests', 'Lured'));
+    await fs.symlink(path.join(outside, 'x.yaml'), path.join(root, 'requests', 'Lured', '_folder.yaml'));
+    for (const [folder, message] of [
+      ['', 'The collection root has no _folder.yaml: its auth, headers, scripts and docs are the workspace file\'s.'],
+      ['..', '".." is not a folder path: give it relative to requests/, with / between folders, without "." or ".." parts.'],
+      ['Users/../../x', '"Users/../../x" is not a folder path'],
+      ['/tmp', '"/tmp" is not a folder path'],
+      ['Linked', 'Cannot use the settings of folder "Linked": requests/Linked is a symbolic link, and Ferry never follows links.'],
+      ['Lured', 'Cannot use the settings of folder "Lured": requests/Lured/_folder.yaml is a symbolic link, and Ferry never follows links.'],
+    ] as const) {
+      await expect(folderSettingsFile(root, folder), folder).rejects.toThrow(message);
+    }
   });
 });
 
