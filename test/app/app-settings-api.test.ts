@@ -6,6 +6,8 @@
  * that are not a folder's (`..`, a link, the collection root) refused.
  */
 import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -212,5 +214,34 @@ describe('ferry app API: folder and workspace settings', () => {
       auth: { type: 'basic', username: 'ann', password: '{{pw}}' }, headers: [{ key: 'X-Workspace', value: 'yes' }], scripts: { postResponse: 'ferry.test("ok", () => {});' },
     });
     expect(app.state.workspace.file.headers).toEqual([{ key: 'X-Workspace', value: 'yes', enabled: true, description: '' }]);
+  });
+
+  it("the next send from the app uses the settings just saved: the folder's auth and headers, the workspace's header below the folder's", async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const request = { name: 'Get user', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/users/1` };
+      const send = async () => {
+        const sent = await client.call('POST', '/api/send', { path: 'Users/Get user.yaml', request });
+        expect(sent.status, sent.text).toBe(200);
+        return seen.at(-1)!;
+      };
+      expect(await send()).toMatchObject({ authorization: 'Bearer {{old}}' });
+      const folder = (await client.call('GET', '/api/folder/settings?path=Users')).body as SettingsView;
+      const saved = await client.call('PUT', '/api/folder/settings', { path: 'Users', base: folder.settings, settings: { auth: { type: 'bearer', token: 'folder-1' }, headers: [{ key: 'X-Team', value: 'blue' }] } });
+      expect(saved.status, saved.text).toBe(200);
+      expect(await send()).toMatchObject({ authorization: 'Bearer folder-1', 'x-team': 'blue' });
+      const workspace = (await client.call('GET', '/api/workspace/settings')).body as SettingsView;
+      const wsSaved = await client.call('PUT', '/api/workspace/settings', { base: workspace.settings, settings: { auth: { type: 'none' }, headers: [{ key: 'X-Team', value: 'workspace' }, { key: 'X-All', value: '1' }] } });
+      expect(wsSaved.status, wsSaved.text).toBe(200);
+      expect(await send()).toMatchObject({ authorization: 'Bearer folder-1', 'x-team': 'blue', 'x-all': '1' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
