@@ -70,6 +70,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
         'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
         'requests/Users/Who.yaml': { name: 'Who', url: '{{base}}/who' },
         'requests/Team- Blue/_folder.yaml': { name: 'Team: Blue' },
+        'requests/Broken/_folder.yaml': 'name: Broken\nheaders: [unclosed\n',
+        'requests/Broken/Inside.yaml': { name: 'Inside', url: '{{base}}/inside' },
       },
       { variables: [{ key: 'base', value: recorder.base }] },
     );
@@ -152,5 +154,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await expect.poll(() => prompts.at(-1)).toEqual({ message: 'New folder name', value: 'Team: Blue' });
     // Dismissed: nothing renamed.
     expect(parse(await fs.readFile(path.join(ws.root, 'requests/Team- Blue/_folder.yaml'), 'utf8'))).toEqual({ name: 'Team: Blue' });
+  });
+
+  it('a _folder.yaml that does not parse: the dialog says why, then opens the settings once the file is fixed on disk', async () => {
+    await page.getByRole('treeitem', { name: /Broken/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toMatch(/^requests\/Broken\/_folder\.yaml:\d+:\d+: YAML syntax error: .*Fix requests\/Broken\/_folder\.yaml first/);
+    expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await fs.writeFile(path.join(ws.root, 'requests/Broken/_folder.yaml'), 'name: Broken\nheaders:\n  - key: X-Fixed\n    value: "1"\n');
+    await expect.poll(() => dialog.getByRole('alert').count(), { timeout: 10_000 }).toBe(0);
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    expect(await dialog.getByLabel('Header key 1').inputValue()).toBe('X-Fixed');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 });

@@ -58,15 +58,18 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     if (diskChanges === firstChanges.current) return;
     api.get<SettingsView>(url).then((read) => {
       setView(read);
-      if (now.current.base === null || stableJson(read.settings) === stableJson(now.current.base)) return;
-      if (now.current.edited) {
+      const held = now.current;
+      if (held.base !== null && stableJson(read.settings) === stableJson(held.base)) return;
+      if (held.base !== null && held.edited) {
         setError(null);
         setConflict(read.settings);
         return;
       }
+      // Nothing typed (or nothing read yet: the file did not parse, and now does): the file's version.
       setSettings(read.settings);
       setBase(read.settings);
       setLoaded(stableJson(read.settings));
+      setError(null);
     }, () => undefined); // gone or broken: a save says so
   }, [diskChanges]);
   const close = useGuardedClose(edited, 'Discard your changes to these settings? (Cancel, then Save to keep them.)', onClose);
