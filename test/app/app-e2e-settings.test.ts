@@ -169,4 +169,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
   });
+
+  it('the command palette opens the workspace settings too; Esc without edits closes without asking', async () => {
+    const before = asked.length;
+    await page.locator('body').press('Control+k');
+    await page.keyboard.type('workspace settings');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Workspace settings' });
+    await expect.poll(() => dialog.locator('h3').textContent()).toBe('Workspace settings: Run tests ferry.yaml');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(asked.length).toBe(before);
+  });
 });
