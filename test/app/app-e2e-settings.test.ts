@@ -166,6 +166,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await expect.poll(() => dialog.getByRole('alert').count(), { timeout: 10_000 }).toBe(0);
     await dialog.getByRole('tab', { name: 'Headers' }).click();
     expect(await dialog.getByLabel('Header key 1').inputValue()).toBe('X-Fixed');
+    // OAuth 2.0 here: the token comes with a send of a request inside (there is no Get token button to point to).
+    await dialog.getByRole('tab', { name: 'Auth' }).click();
+    await dialog.getByLabel('Auth type').selectOption('oauth2');
+    expect(await dialog.getByText(/^The token is fetched on Send/).textContent()).toBe('The token is fetched on Send and cached on this computer, never in the workspace.');
+    expect(await dialog.getByRole('button', { name: 'Get token' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
   });

@@ -95,7 +95,7 @@ export function AuthEditor({ auth, onChange, onGetToken, noInherit = false }: { 
           <label className="check"><input type="checkbox" checked={auth.pkce !== false} onChange={(e) => onChange({ ...auth, pkce: e.target.checked })} /> PKCE (S256)</label>
         )}
       </div>
-      {auth.type === 'oauth2' && <p className="muted">The token is fetched on Send (or with Get token) and cached on this computer, never in the workspace.</p>}
+      {auth.type === 'oauth2' && <p className="muted">The token is fetched on Send{onGetToken ? ' (or with Get token)' : ''} and cached on this computer, never in the workspace.</p>}
       {(auth.type === 'oauth2' || auth.type === 'inherit') && onGetToken && <GetToken key={JSON.stringify(auth)} onGetToken={onGetToken} />}
     </div>
   );
