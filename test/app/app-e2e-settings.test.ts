@@ -4,7 +4,8 @@
  * `_folder.yaml` and `ferry.yaml` checked on disk, and `ferry run` (bin/ferry.js, its own
  * process) of a request inside sending the folder's auth and headers to a real server. Closing
  * with edits asks first; a file changed on disk meanwhile is taken, or, with edits, shows the
- * conflict bar. Rename… in the same menu offers the folder's display name.
+ * conflict bar. A request set to inherit says which auth it gets and opens those settings.
+ * Rename… in the same menu offers the folder's display name.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -117,6 +118,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer folder-token-1', 'x-team': 'blue' });
   }, 90_000);
+
+  it("a request set to inherit says which auth it gets and whose, and opens those settings; a change there shows at once", async () => {
+    await page.getByRole('treeitem', { name: /Users/ }).click();
+    await page.getByRole('treeitem', { name: /Who/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Who');
+    await page.getByRole('tab', { name: 'Auth' }).click();
+    const line = page.getByTestId('inherited-auth');
+    await expect.poll(() => line.textContent()).toBe('Uses the nearest folder\'s auth, else the workspace\'s: now bearer, from folder “Users”. Folder settings…');
+    await line.getByRole('button', { name: 'Folder settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await expect.poll(() => dialog.getByLabel('Auth type').inputValue()).toBe('bearer');
+    await dialog.getByLabel('Auth type').selectOption('inherit');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    // Nothing between: the workspace's (none by default).
+    await expect.poll(() => line.textContent(), { timeout: 10_000 }).toBe('Uses the nearest folder\'s auth, else the workspace\'s: now none, from the workspace. Workspace settings…');
+    // Back as it was for the next steps.
+    await line.getByRole('button', { name: 'Workspace settings…' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Workspace settings' }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await fs.writeFile(path.join(ws.root, 'requests/Users/_folder.yaml'), '# the team folder\nname: Users\nauth:\n  type: bearer\n  token: folder-token-1\nheaders:\n  - key: X-Team\n    value: blue\n');
+    await expect.poll(() => line.textContent(), { timeout: 10_000 }).toContain('now bearer, from folder “Users”');
+  });
 
   it('edits the workspace settings from the sidebar; files changed on disk meanwhile are taken, or, with edits, show the conflict, and Keep mine saves over it', async () => {
     await page.getByRole('button', { name: '⚙ Workspace settings' }).click();

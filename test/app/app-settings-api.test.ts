@@ -3,7 +3,8 @@
  * and the workspace file's auth, headers, scripts and docs read and saved in place (comments,
  * unknown fields, name, seq, variables and an import's `openapi` kept), a save over a file
  * changed meanwhile refused (409), input the format refuses (400 naming the field), and paths
- * that are not a folder's (`..`, a link, the collection root) refused.
+ * that are not a folder's (`..`, a link, the collection root) refused; the next send using them;
+ * the auth a request set to inherit gets, named without its values.
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -242,6 +243,26 @@ describe('ferry app API: folder and workspace settings', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('says which auth a request set to inherit gets (type and whose, never its values), following saved settings', async () => {
+    const asked = (p: string) => client.call('GET', `/api/request/inherited-auth?path=${encodeURIComponent(p)}`);
+    const fromFolder = await asked('Users/Get user.yaml');
+    expect(fromFolder.body).toEqual({ type: 'bearer', source: 'folder', folder: 'Users', name: 'Users' });
+    expect(fromFolder.text).not.toContain('{{old}}');
+    // An unsaved request in that folder inherits the same.
+    expect((await asked('Users/Not saved yet.yaml')).body).toEqual({ type: 'bearer', source: 'folder', folder: 'Users', name: 'Users' });
+    expect((await asked('Plain/List.yaml')).body).toEqual({ type: 'none', source: 'workspace', name: 'Settings API' });
+    await client.call('PUT', '/api/workspace/settings', { settings: { auth: { type: 'basic', username: 'u', password: 'SECRET-PW' }, headers: [] } });
+    const fromWorkspace = await asked('Plain/List.yaml');
+    expect(fromWorkspace.body).toEqual({ type: 'basic', source: 'workspace', name: 'Settings API' });
+    expect(fromWorkspace.text).not.toContain('SECRET-PW');
+    for (const p of ['Nope/x.yaml', '../x.yaml', 'Users/../../x.yaml']) {
+      const refused = await asked(p);
+      expect(refused.status, p).toBeGreaterThanOrEqual(400);
+      expect(refused.status, p).toBeLessThan(500);
+      expect(error(refused), p).toMatch(/\S/);
     }
   });
 });

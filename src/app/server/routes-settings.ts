@@ -10,8 +10,9 @@ import path from 'node:path';
 import {
   deepEqual, formatFieldPath, isPlainObject, parseResource, serializeResource, unknownFieldsWarning, WORKSPACE_FILE, type FolderFile, type ResourceValue,
 } from '../../model/index.js';
-import { folderSettingsFile, formatWarning, readResource, saveResource } from '../../workspace/index.js';
-import type { EditedSettings, SettingsView } from '../shared/api.js';
+import { effectiveAuth } from '../../request/inherit.js';
+import { folderSettingsFile, formatWarning, readResource, saveResource, SelectError, unsavedItem } from '../../workspace/index.js';
+import type { EditedSettings, InheritedAuthView, SettingsView } from '../shared/api.js';
 import { ApiError, field, type Routes } from './router.js';
 import { writing } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
@@ -137,5 +138,24 @@ export function settingsRoutes(state: WorkspaceState): Routes {
     'GET /api/workspace/settings': async () => read(workspaceFile, (value) => (value as ResourceValue<'workspace'>).name),
 
     'PUT /api/workspace/settings': async ({ body }) => save(workspaceFile, body),
+
+    /**
+     * `?path=` a request (saved or not: its folders must exist): the auth it gets when set to
+     * `inherit`, as a send resolves it (request/inherit.ts), and whose it is; its type only,
+     * never its values. The request editor shows it beside the auth type.
+     */
+    'GET /api/request/inherited-auth': async ({ query }) => {
+      let item;
+      try {
+        item = unsavedItem(state.workspace.tree, query.get('path') ?? '', { auth: { type: 'inherit' } } as never);
+      } catch (error) {
+        if (error instanceof SelectError) throw new ApiError(404, error.message);
+        throw error;
+      }
+      const { auth, source } = effectiveAuth({ auth: { type: 'inherit' } }, item.folders, state.workspace.file);
+      if (!source.startsWith('folder:')) return { type: auth.type, source: 'workspace', name: state.workspace.file.name } satisfies InheritedAuthView;
+      const folder = item.folders.find((f) => `folder:${f.path}` === source)!;
+      return { type: auth.type, source: 'folder', folder: folder.path, name: folder.name } satisfies InheritedAuthView;
+    },
   };
 }

@@ -242,6 +242,18 @@ export interface SettingsView {
   notices: string[];
 }
 
+/**
+ * `GET /api/request/inherited-auth`: the auth a request set to `inherit` gets now (spec 5.1):
+ * its type and whose it is, never its values. `folder`: the folder's path under requests/
+ * (`source` folder) or absent (`source` workspace); `name`: that folder's or workspace's name.
+ */
+export interface InheritedAuthView {
+  type: string;
+  source: 'folder' | 'workspace';
+  folder?: string;
+  name: string;
+}
+
 /** One row of the servers panel: a server file of the workspace and, when the app started it, where it listens. */
 export interface ServerView {
   id: string;

@@ -638,7 +638,7 @@ export function App() {
                 onDone={(share) => keepView({ editorShare: share })}
                 editor={(
                   <>
-                    <RequestEditor request={draft} path={selected} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} />
+                    <RequestEditor request={draft} path={selected} onChange={edit} onSend={() => void send()} onCancel={cancel} onGetToken={getToken} sending={sending} variableNames={variableNames} diskChanges={diskChanges} onOpenSettings={actions.settings} />
                     <CatalogPicker request={draft} path={selected} onChange={edit} />
                     {draft.body.type === 'graphql' && <Suspense fallback={null}><GraphqlSchemaPanel request={draft} path={selected} /></Suspense>}
                   </>

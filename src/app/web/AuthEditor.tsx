@@ -1,6 +1,6 @@
 /** Every auth type of spec 2.6 with its fields; imported-only types keep their settings as written. */
 import { useState } from 'react';
-import type { TokenResponse } from '../shared/api.js';
+import type { InheritedAuthView, TokenResponse } from '../shared/api.js';
 
 type Auth = { type: string; [field: string]: unknown };
 
@@ -59,8 +59,29 @@ function GetToken({ onGetToken }: { onGetToken: () => Promise<TokenResponse> }) 
   );
 }
 
-/** `noInherit`: the workspace file's auth, which has nothing above it to inherit (its default is none). */
-export function AuthEditor({ auth, onChange, onGetToken, noInherit = false }: { auth: Auth; onChange: (a: Auth) => void; onGetToken?: () => Promise<TokenResponse>; noInherit?: boolean }) {
+/** What `inherit` gives now, and the way to the settings it comes from. */
+function Inherited({ inherited, onOpenSettings }: { inherited: InheritedAuthView; onOpenSettings?: (folder: string) => void }) {
+  const fromFolder = inherited.source === 'folder';
+  return (
+    <>
+      : now <strong>{inherited.type}</strong>, from {fromFolder ? `folder “${inherited.name}”` : 'the workspace'}.
+      {onOpenSettings && <> <button className="link" onClick={() => onOpenSettings(inherited.folder ?? '')}>{fromFolder ? 'Folder settings…' : 'Workspace settings…'}</button></>}
+    </>
+  );
+}
+
+/**
+ * `noInherit`: the workspace file's auth, which has nothing above it to inherit (its default is
+ * none). `inherited`: what `inherit` gives now (the request editor asks the server).
+ */
+export function AuthEditor({ auth, onChange, onGetToken, noInherit = false, inherited, onOpenSettings }: {
+  auth: Auth;
+  onChange: (a: Auth) => void;
+  onGetToken?: () => Promise<TokenResponse>;
+  noInherit?: boolean;
+  inherited?: InheritedAuthView | null;
+  onOpenSettings?: (folder: string) => void;
+}) {
   const offered = noInherit ? TYPES.filter((t) => t !== 'inherit') : TYPES;
   const types = offered.includes(auth.type) ? offered : [...offered, auth.type];
   return (
@@ -71,7 +92,11 @@ export function AuthEditor({ auth, onChange, onGetToken, noInherit = false }: { 
           {types.map((t) => <option key={t}>{t}</option>)}
         </select>
       </label>
-      {auth.type === 'inherit' && <p className="muted">Uses the nearest folder's auth, else the workspace's.</p>}
+      {auth.type === 'inherit' && (
+        <p className="muted" data-testid="inherited-auth">
+          Uses the nearest folder's auth, else the workspace's{inherited ? <Inherited inherited={inherited} onOpenSettings={onOpenSettings} /> : '.'}
+        </p>
+      )}
       {!TYPES.includes(auth.type) && <p className="muted">Imported auth type: its settings are kept as written in the file.</p>}
       <div className="form-grid">
         {(FIELDS[auth.type] ?? []).map(([key, label, choices]) => (

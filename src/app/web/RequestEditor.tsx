@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { api } from './api.js';
 import { useDraftNotices } from './draft-notices.js';
-import type { RequestFile, TokenResponse } from '../shared/api.js';
+import type { InheritedAuthView, RequestFile, TokenResponse } from '../shared/api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
@@ -32,6 +32,10 @@ interface Props {
   sending: boolean;
   /** The workspace's and the active environment's variable names; null until they have been read. */
   variableNames: readonly string[] | null;
+  /** Moves when workspace files change on disk: what `inherit` auth gives is asked for again. */
+  diskChanges?: number;
+  /** Opens a folder's settings (`''`: the workspace's), from the auth an `inherit` gets. */
+  onOpenSettings?: (folder: string) => void;
 }
 
 /**
@@ -44,7 +48,7 @@ function undefinedNames(texts: string[], known: readonly string[]): string[] {
   return [...new Set(names)].filter((name) => !name.startsWith('$') && !known.includes(name));
 }
 
-export function RequestEditor({ request, path, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead }: Props) {
+export function RequestEditor({ request, path, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead, diskChanges = 0, onOpenSettings }: Props) {
   const variableNames = namesRead ?? [];
   const [tab, setTab] = useState<Tab>('Params');
   const notices = useRequestNotices(request, path);
@@ -55,6 +59,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
   const optionKey = view?.options as keyof RequestFile | undefined;
   const tabs = TABS.filter((t) => t !== 'Options' || view?.fields);
   const shownTab: Tab = tabs.includes(tab) ? tab : 'Params';
+  const inherited = useInheritedAuth(path, shownTab === 'Auth' && request.auth.type === 'inherit', diskChanges);
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
   const params = [...queryRows(request.url, request.paramDescriptions), ...request.disabledParams.map((p) => ({ ...p, enabled: false }))];
   const setParams = (rows: Row[]) =>
@@ -126,7 +131,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
         )}
         {shownTab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
         {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
-        {shownTab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} />}
+        {shownTab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} inherited={inherited} onOpenSettings={onOpenSettings} />}
         {shownTab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
         {shownTab === 'Scripts' && (
           <div className="scripts">
@@ -201,6 +206,29 @@ export function DocsEditor({ text, onChange }: { text: string; onChange: (t: str
       )}
     </div>
   );
+}
+
+/**
+ * What `inherit` auth gives the request at `path` now (the server resolves it as a send does),
+ * asked for while `wanted` (the Auth tab shows inherit) and again when files change on disk.
+ */
+function useInheritedAuth(path: string | null | undefined, wanted: boolean, diskChanges: number): InheritedAuthView | null {
+  const [inherited, setInherited] = useState<InheritedAuthView | null>(null);
+  useEffect(() => {
+    if (!wanted || !path) {
+      setInherited(null);
+      return undefined;
+    }
+    let current = true;
+    api.get<InheritedAuthView>(`/api/request/inherited-auth?path=${encodeURIComponent(path)}`).then(
+      (view) => current && setInherited(view),
+      () => current && setInherited(null), // its folder gone: the plain sentence says enough
+    );
+    return () => {
+      current = false;
+    };
+  }, [path, wanted, diskChanges]);
+  return inherited;
 }
 
 /**
