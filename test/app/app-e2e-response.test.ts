@@ -311,6 +311,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       expect(await answer.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
       expect(await body().evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     }
+    // Only the body's views fill the pane: the console's one line stays one line high.
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Console/ }).click();
+    expect((await page.getByLabel('Console', { exact: true }).boundingBox())!.height).toBeLessThan(60);
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
     await layout.click();
   });
 
