@@ -177,8 +177,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     }
     expect(await fs.readdir(ws.root)).not.toContain('app-view.json');
 
-    // Back beside, and a double click puts the even split back.
-    await layout.click();
+    // Back beside from the command palette (Ctrl+K), and a double click puts the even split back.
+    await page.keyboard.press('Control+k');
+    await page.keyboard.type('answer beside');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => layout.getAttribute('aria-pressed')).toBe('false');
     bar = page.getByRole('separator', { name: 'Request editor width' });
     expect(await shown('width')).toEqual(['48', 48]);
     await bar.dblclick();

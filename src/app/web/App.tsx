@@ -556,6 +556,7 @@ export function App() {
     ...(info?.activeEnvironment ? [{ label: 'Edit environment', run: () => setDialog({ type: 'environment', id: info.activeEnvironment! }) }] : []),
     { label: 'New environment', run: () => setDialog({ type: 'newEnvironment' }) },
     { label: theme === 'dark' ? 'Light theme' : 'Dark theme', run: () => pickTheme(theme === 'dark' ? 'light' : 'dark') },
+    { label: splitLayout === 'stacked' ? 'Answer beside the request' : 'Answer below the request', run: () => pickLayout(splitLayout === 'stacked' ? 'side-by-side' : 'stacked') },
   ];
 
   if (loadError && !info) return <div className="fatal"><h2>Ferry</h2><p>{loadError}</p></div>;
