@@ -169,6 +169,8 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
     if (/^image\//i.test(type) || /^text\/html/i.test(type)) return URL.createObjectURL(new Blob([data as BlobPart], { type }));
     return undefined;
   }, [data, answer]);
+  // A whole body fetched for the previous answer is let go with it (20 MB held for nothing otherwise).
+  useEffect(() => setWhole((kept) => (kept && kept.answer !== answer ? null : kept)), [answer]);
   // The previous answer's preview is let go (a 20 MB body kept alive by its URL otherwise).
   useEffect(() => () => {
     if (preview) URL.revokeObjectURL(preview);
