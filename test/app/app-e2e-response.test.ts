@@ -211,6 +211,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     expect(Date.now() - started).toBeLessThan(2_000);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
 
+    await page.screenshot({ path: path.join(ARTIFACTS, 'response-large.png') });
     // Copy takes the whole body, not the part drawn.
     /** The clipboard's length, read in the page (40 MB are not copied out). */
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText().then((text) => text.length));
