@@ -1,6 +1,6 @@
 /** The response viewer's text: charsets, bytes that are not text, JSON indented as sent. */
 import { describe, expect, it } from 'vitest';
-import { bodyText, charsetOf, declaresText, indentJson } from '../../src/app/web/body-text.js';
+import { bodyText, charsetOf, declaresText, indentJson, pretty } from '../../src/app/web/body-text.js';
 
 describe('body text', () => {
   it('indents JSON as JSON.stringify(…, null, 2) lays it out', () => {
@@ -28,6 +28,15 @@ describe('body text', () => {
     expect(indentJson('[{"a":1},{"b":"unfinished str', false)).toBe('[\n  {\n    "a": 1\n  },\n  {\n    "b": "unfinished str');
     expect(indentJson('{"a":1,}', true)).toBe('{"a":1,}');
     expect(indentJson('{"a": [1, 2', true)).toBe('{"a": [1, 2');
+  });
+
+  it('the pretty view: JSON by type or first character, a cut body indented only under a JSON type (a log starting with [ stays as is)', () => {
+    expect(pretty('{"a":[1]}', 'text/plain', true)).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(pretty('[{"a":1},{"b"', 'application/json', false)).toBe('[\n  {\n    "a": 1\n  },\n  {\n    "b"');
+    expect(pretty('[INFO] started, port: 80\n[INFO] ready', 'text/plain', false)).toBe('[INFO] started, port: 80\n[INFO] ready');
+    expect(pretty('[INFO] started, port: 80', 'text/plain', true)).toBe('[INFO] started, port: 80');
+    expect(pretty('<a><b>1</b></a>', 'application/xml', true)).toBe('<a>\n  <b>1</b>\n</a>');
+    expect(pretty('plain, text: here', 'text/plain', true)).toBe('plain, text: here');
   });
 
   it('reads the charset the Content-Type names; UTF-8 otherwise, bytes that are not UTF-8 said', () => {

@@ -2,10 +2,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 import { bytesOf } from './api.js';
-import { bodyText, declaresText, indentJson, looksLikeJson } from './body-text.js';
+import { bodyText, declaresText, pretty } from './body-text.js';
 import { RecordsTable } from './RecordsTable.js';
 import { TabList } from './TabList.js';
-import { looksLikeXml, prettyXml } from './pretty-xml.js';
 
 const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
@@ -26,13 +25,6 @@ export function humanSize(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** `complete`: the text is the whole body (a body cut short is indented as far as it goes, not shown as malformed). */
-function pretty(text: string, contentType: string, complete: boolean): string {
-  if (looksLikeJson(text, contentType)) return indentJson(text, complete);
-  if (looksLikeXml(text, contentType)) return prettyXml(text) ?? text;
-  return text;
 }
 
 /**
