@@ -64,8 +64,9 @@ export function registerResources(server: McpServer, state: AgentState): void {
         throw new AgentError(`${uri.href} is not a valid file address; use the addresses resources/list gives.`);
       }
       const parts = relative.split('/');
-      if (relative === '' || parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith('.'))) {
-        throw new AgentError(`${uri.href}: give a file path inside the workspace, without . or .. parts or dot files.`);
+      // A NUL or other control character names no workspace file (Node refused a NUL with its own message, naming this computer's path).
+      if (relative === '' || parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith('.') || /[\u0000-\u001f\u007f]/.test(p))) {
+        throw new AgentError(`${uri.href}: give a file path inside the workspace, without . or .. parts, dot files or control characters.`);
       }
       const absolute = path.resolve(ws.root, ...parts);
       if (!isInside(ws.root, absolute)) throw new AgentError(`${relative} lies outside the workspace folder.`);
@@ -78,6 +79,7 @@ export function registerResources(server: McpServer, state: AgentState): void {
         if (error instanceof FileTooLargeError) throw new AgentError(`${relative} is larger than ${LIMITS.resourceBytes} bytes; read it from the disk instead.`);
         if (isLinkError(error)) throw new AgentError(`${relative} is a symbolic link, and Ferry never follows links.`);
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AgentError(`There is no file ${relative} in the workspace.`);
+        if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new AgentError(`${relative} is a folder, not a file; resources/list gives the files.`);
         throw error;
       }
       const mask = await state.mask(ws);

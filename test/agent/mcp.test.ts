@@ -630,6 +630,12 @@ describe('ferry mcp', () => {
     expect(String(escape)).toMatch(/without \. or \.\. parts|outside the workspace/);
     const missing = await client.readResource({ uri: 'ferry://workspace/nothing.yaml' }).catch((error: Error) => error);
     expect(String(missing)).toMatch(/There is no file nothing\.yaml/);
+    // A NUL in the address and a folder: said in the tools' words, not Node's (which named this computer's absolute path).
+    const nul = await client.readResource({ uri: 'ferry://workspace/ferry.yaml%00.txt' }).catch((error: Error) => error);
+    expect(String(nul)).toMatch(/ferry\.yaml%00\.txt: give a file path inside the workspace, without \. or \.\. parts, dot files or control characters/);
+    expect(String(nul)).not.toContain(root);
+    const folder = await client.readResource({ uri: 'ferry://workspace/requests' }).catch((error: Error) => error);
+    expect(String(folder)).toMatch(/requests is a folder, not a file; resources\/list gives the files/);
   });
 });
 
