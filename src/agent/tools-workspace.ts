@@ -19,6 +19,8 @@ import { variableArgs } from './tools-requests.js';
 
 /** A file the agent names for import: inside the workspace folder, no symbolic link on the way. */
 async function fileInside(root: string, given: string): Promise<string> {
+  // Node would refuse a NUL in its own words, naming this computer's absolute path.
+  if (/[\u0000-\u001f\u007f]/.test(given)) throw new AgentError(`${JSON.stringify(given)} is not a file name: it holds a control character. Give the path of a file inside the workspace folder, relative to it.`);
   const absolute = path.resolve(root, given);
   if (!isInside(root, absolute)) {
     throw new AgentError(`${given} lies outside the workspace folder (${root}); import reads files inside it only. Copy the file into the workspace, or give its text or a URL.`);

@@ -462,6 +462,11 @@ describe('ferry mcp', () => {
     expect(linked.isError).toBe(true);
     expect(linked.text).toMatch(/symbolic link/);
     await fs.rm(path.join(root, 'linked.json'));
+    // A NUL names no file: said in the tool's words, not Node's (which named this computer's path).
+    const nul = await call('import', { path: 'collection.json\u0000.txt' });
+    expect(nul.isError).toBe(true);
+    expect(nul.text).toMatch(/is not a file name: it holds a control character/);
+    expect(nul.text).not.toContain(root);
     const two = await call('import', { text: 'curl http://127.0.0.1:1/', url: 'http://127.0.0.1:1/' });
     expect(two.isError).toBe(true);
     expect(two.text).toMatch(/exactly one of path/);
