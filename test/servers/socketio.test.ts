@@ -180,6 +180,9 @@ describe('Socket.IO server', () => {
     });
     expect(refused).toMatch(/^refused/);
     expect(handle.traffic.recent().some((r) => r.summary.includes('welcome'))).toBe(false);
+    // The traffic log says why, and what to change.
+    const refusal = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'error');
+    expect([refusal?.level, refusal?.detail.preview]).toEqual(['warning', 'refused: a web page of another origin (http://evil.example); set socketio.cors: true to let pages of other origins in']);
     // Clients that are not web pages send no Origin; a page of the server's own origin is let in.
     await client(url, 'websocket');
     const own = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: { origin: url } });

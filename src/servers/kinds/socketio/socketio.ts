@@ -91,7 +91,7 @@ class SocketIoKind implements HttpKindInstance {
     // Its handshake is refused instead, as any other origin's (no Origin: not a web page).
     const io = new Server(host, {
       path, serveClient: false, allowEIO3: true,
-      ...(cors ? { cors: { origin: true, credentials: true } } : { allowRequest: (req: IncomingMessage, done: (error: string | null | undefined, success: boolean) => void) => done(null, sameOrigin(req)) }),
+      ...(cors ? { cors: { origin: true, credentials: true } } : { allowRequest: (req: IncomingMessage, done: (error: string | null | undefined, success: boolean) => void) => done(null, this.#sameOrigin(req)) }),
     });
     const joined = (socket: Socket) => this.#joined(socket);
     io.on('connection', joined);
@@ -99,6 +99,15 @@ class SocketIoKind implements HttpKindInstance {
     io.engine.on('connection', (conn: Connection) => this.#boundBacklog(conn));
     this.#io = io;
     this.#host = host;
+  }
+
+  /** `sameOrigin`, and a refusal recorded as a warning, so the traffic log says why a page could not connect. */
+  #sameOrigin(req: IncomingMessage): boolean {
+    if (sameOrigin(req)) return true;
+    const peer = `${req.socket?.remoteAddress ?? '?'}:${req.socket?.remotePort ?? 0}`;
+    const preview = `refused: a web page of another origin (${String(req.headers.origin).slice(0, 100)}); set socketio.cors: true to let pages of other origins in`;
+    this.context.traffic.add(messageRecord('socketio', this.context.id, 'exchange', { peer, event: 'error', preview }, { level: 'warning' }));
+    return false;
   }
 
   openStreams(): number {
