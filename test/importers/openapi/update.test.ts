@@ -655,6 +655,11 @@ describe('update from API spec', () => {
     await fs.mkdir(path.join(root, 'requests', 'Plain'));
     await expect(planUpdate(root, { folder: 'Plain', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/was not imported from an OpenAPI document/);
     await expect(planUpdate(root, { folder: 'Nope', text: yamlDoc(v2), source: { label: 'v2' } })).rejects.toThrow(/There is no folder "Nope"/);
+    // A tag subfolder, by path or by name, or a request of the imported folder: the message names the folder to update.
+    for (const folder of ['Shop/items', 'requests/Shop/items/', 'items', 'Shop/items/List items.yaml', 'Shop/items/List items']) {
+      const inside = `"${folder}" is inside "Shop", the folder imported from an OpenAPI document: update "Shop" instead (the whole folder is updated at once).`;
+      await expect(planUpdate(root, { folder, text: yamlDoc(v2), source: { label: 'v2' } }), folder).rejects.toThrow(inside);
+    }
     await expect(planUpdate(root, { folder: 'Shop', text: '{"a": 1}', source: { label: 'a.json' } })).rejects.toThrow(/not an OpenAPI or Swagger document/);
     // A document without operations would mark every request as removed: refused, nothing planned.
     await expect(planUpdate(root, { folder: 'Shop', text: '{"openapi": "3.0.3", "info": 5}', source: { label: 'empty.json' } })).rejects.toThrow(

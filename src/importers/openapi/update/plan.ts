@@ -184,24 +184,48 @@ function noteRenamedVariables(oldOp: GeneratedOperation, op: GeneratedOperation,
   });
 }
 
-/** The imported folder: by path under `requests/`, else by a unique display name. */
+/**
+ * The imported folder: by path under `requests/`, else by a unique display name. A tag subfolder
+ * or a request of an imported folder names that folder in the error: it is the one to update.
+ */
 export function locateFolder(ws: Workspace, given: string): FolderNode {
   const cleaned = given.replace(/\\/g, '/').replace(/^\.?\/?(requests\/)?/, '').replace(/\/+$/, '');
   const byPath = cleaned ? findFolder(ws.tree, cleaned) : undefined;
-  if (byPath) return byPath;
+  if (byPath) {
+    if (!byPath.settings.openapi) insideImported(ws, given, byPath.path);
+    return byPath;
+  }
   const byName: FolderNode[] = [];
+  const named: FolderNode[] = [];
   const stack = [ws.tree];
   while (stack.length > 0) {
     const current = stack.pop()!;
     for (const child of current.children) {
       if (child.type !== 'folder') continue;
-      if (child.name === given && child.settings.openapi) byName.push(child);
+      if (child.name === given) (child.settings.openapi ? byName : named).push(child);
       stack.push(child);
     }
   }
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) throw new ImportError(`Several folders are named "${given}"; give the folder's path under requests/ instead (${byName.map((f) => f.path).join(', ')}).`);
+  if (named.length === 1) insideImported(ws, given, named[0]!.path);
+  // A request file (with or without .yaml) of an imported folder.
+  const parent = cleaned.includes('/') ? findFolder(ws.tree, cleaned.slice(0, cleaned.lastIndexOf('/'))) : undefined;
+  const fileName = cleaned.slice(cleaned.lastIndexOf('/') + 1).replace(/\.yaml$/i, '').toLowerCase();
+  const request = parent?.children.find((c) => c.type === 'request' && stripYaml(path.posix.basename(c.path)).toLowerCase() === fileName);
+  if (parent && request) insideImported(ws, given, parent.path);
   throw new ImportError(`There is no folder "${given}" under requests/. Give the path of a folder imported from an OpenAPI document.`);
+}
+
+/** Throws "update the imported folder instead" when `folderPath` is inside (or is) an imported folder. */
+function insideImported(ws: Workspace, given: string, folderPath: string): void {
+  const parts = folderPath.split('/');
+  for (let length = parts.length; length > 0; length--) {
+    const ancestor = findFolder(ws.tree, parts.slice(0, length).join('/'));
+    if (ancestor?.settings.openapi) {
+      throw new ImportError(`"${given}" is inside "${ancestor.path}", the folder imported from an OpenAPI document: update "${ancestor.path}" instead (the whole folder is updated at once).`);
+    }
+  }
 }
 
 async function planChange(
