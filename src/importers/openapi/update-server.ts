@@ -71,8 +71,8 @@ export async function planServerUpdate(root: string, input: { server: string; te
     throw new ImportError(`${file} links its document as "${spec}", which is not a file under specs/; fix http.openapi.spec, then update again.`);
   }
 
-  const read_ = parseSpecText(input.text, input.from);
-  const parsed = requireSpec(read_.data, input.from);
+  const newText = parseSpecText(input.text, input.from);
+  const parsed = requireSpec(newText.data, input.from);
   const next = buildMockRoutes(parsed.root, parsed.info);
   const warnings: string[] = [];
   const oldText = await fs.readFile(path.join(root, spec), 'utf8').catch(() => undefined);
@@ -107,7 +107,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
   };
   // The new version in the other format (YAML after JSON) is kept under the matching extension,
   // as a folder update keeps it, not written as YAML into a .json file.
-  const specPath = await keptAs(root, spec, read_.format);
+  const specPath = await keptAs(root, spec, newText.format);
   if (specPath !== spec) {
     plan.documentChanged = true;
     plan.deletes.push(path.join(root, spec));
