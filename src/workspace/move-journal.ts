@@ -59,7 +59,12 @@ export async function runMoveSteps(root: string, steps: readonly MoveStep[], jou
   const data: JournalData = { version: 1, pid: process.pid, host: os.hostname(), root: path.resolve(root), steps: [...steps] };
   await fs.mkdir(path.dirname(journal), { recursive: true, mode: 0o700 });
   await writeFileAtomic(journal, JSON.stringify(data), 0o600);
-  for (const step of steps) await takeStep(root, step);
+  for (const step of steps) {
+    if (await takeStep(root, step)) continue;
+    // Changed under the move (the lock keeps other Ferry writers out, not an editor or git).
+    await fs.rm(journal, { force: true });
+    throw new Error(`${REQUESTS_DIR}/${step.op === 'save' ? step.path : step.from} changed on disk while it was being moved; nothing more was done. Look at it, then try again.`);
+  }
   await fs.rm(journal, { force: true });
 }
 
@@ -82,35 +87,51 @@ export async function finishInterruptedMove(root: string, journal: string): Prom
     await fs.rm(journal, { force: true });
     return { state: 'none' };
   }
-  for (const step of data.steps) await takeStep(root, step);
+  let finished = true;
+  for (const step of data.steps) {
+    if (!(await takeStep(root, step))) {
+      finished = false;
+      break;
+    }
+  }
   await fs.rm(journal, { force: true });
+  if (!finished) return { state: 'none' };
   const moved = data.steps.find((s) => s.op === 'rename');
   const saved = data.steps.find((s) => s.op === 'save');
   const from = moved?.from ?? saved?.path ?? '';
   return { state: 'finished', from, to: moved?.to ?? from };
 }
 
-async function takeStep(root: string, step: MoveStep): Promise<void> {
+/**
+ * Takes one step, unless done already. False when the workspace is no longer as the move left it
+ * (`from` and `to` both there, or neither: someone changed the folder since the kill): the
+ * remaining steps would write into what is not the moved item, so none is taken.
+ */
+async function takeStep(root: string, step: MoveStep): Promise<boolean> {
   if (step.op === 'retarget') {
     await updateLoadTestTargets(root, step.folder ? movedUnder(step.from, step.to) : sameRequest(step.from, step.to));
-    return;
+    return true;
   }
   if (step.op === 'save') {
     const file = treeFile(root, step.kind === 'folder' ? `${step.path}/_folder.yaml` : step.path);
-    // Its folder is gone (the user deleted it since): nothing to save into.
-    if (!(await exists(path.dirname(file)))) return;
+    if (!(await exists(step.kind === 'folder' ? path.dirname(file) : file))) return false;
     if (step.kind === 'folder') await saveResource(file, 'folder', step.value);
     else await saveResource(file, 'request', step.value);
-    return;
+    return true;
   }
   const from = treeFile(root, step.from);
   const to = treeFile(root, step.to);
-  // Done already (the steps are being taken again), or both there (someone made `to` since): left as it is.
-  if (!(await exists(from)) || (await exists(to))) return;
+  const [fromThere, toThere] = [await fs.lstat(from).catch(() => undefined), await fs.lstat(to).catch(() => undefined)];
+  // Done already: the steps are being taken again.
+  if (!fromThere && toThere) return true;
+  // Both there as one entry: a change of case only, on a disk that ignores case (macOS, Windows).
+  const caseOnly = fromThere && toThere && fromThere.ino === toThere.ino && fromThere.dev === toThere.dev;
+  if ((!fromThere || toThere) && !caseOnly) return false;
   const linked = (await checkNoSymlinks(root, path.relative(root, from))) ?? (await checkNoSymlinks(root, path.relative(root, path.dirname(to))));
   if (linked) throw new Error(`Cannot move ${REQUESTS_DIR}/${step.from}: ${linked}.`);
   await fs.mkdir(path.dirname(to), { recursive: true });
   await fs.rename(from, to);
+  return true;
 }
 
 function treeFile(root: string, treePath: string): string {

@@ -239,3 +239,55 @@ describe('environments, servers and load tests', () => {
     await expect(createEntry(root, 'environment', { ...env.value, name: '' })).rejects.toThrow('A name cannot be empty; give a name of 1 to 200 characters.');
   });
 });
+
+describe('a move finished from its journal (move-journal.ts)', () => {
+  /** The journal a killed `ferry mv Users People` leaves right after renaming the folder. */
+  async function killedMove(): Promise<{ root: string; journal: string }> {
+    const root = await newWorkspace();
+    await fs.mkdir(path.join(root, 'requests', 'People'));
+    await fs.writeFile(path.join(root, 'requests', 'People', 'A.yaml'), 'name: A\n');
+    await fs.mkdir(path.join(root, 'loadtests'));
+    await fs.writeFile(path.join(root, 'loadtests', 'l.yaml'), 'name: l\ntargets:\n  - request: Users/A.yaml\n');
+    const journal = path.join(await tempDir(), 'move-journal.json');
+    const steps = [
+      { op: 'rename', from: 'Users', to: 'People' },
+      { op: 'save', kind: 'folder', path: 'People', value: { name: 'People', seq: 4, auth: { type: 'inherit' }, headers: [] } },
+      { op: 'retarget', folder: true, from: 'Users', to: 'People' },
+    ];
+    await fs.writeFile(journal, JSON.stringify({ version: 1, pid: 2 ** 22 + 17, host: (await import('node:os')).hostname(), root: path.resolve(root), steps }));
+    return { root, journal };
+  }
+
+  it('takes the steps not done yet, once; taken again they change nothing', async () => {
+    const { finishInterruptedMove } = await import('../../src/workspace/move-journal.js');
+    const { root, journal } = await killedMove();
+    expect(await finishInterruptedMove(root, journal)).toEqual({ state: 'finished', from: 'Users', to: 'People' });
+    expect(await fs.readFile(path.join(root, 'loadtests', 'l.yaml'), 'utf8')).toBe('name: l\ntargets:\n  - request: People/A.yaml\n');
+    expect(await fs.readFile(path.join(root, 'requests', 'People', '_folder.yaml'), 'utf8')).toBe('name: People\nseq: 4\n');
+    await expect(fs.lstat(journal)).rejects.toThrow();
+    expect(await finishInterruptedMove(root, journal)).toEqual({ state: 'none' });
+  });
+
+  it('a folder made where the move went, or the moved one gone, since the kill: nothing is written into it, the journal goes', async () => {
+    const { finishInterruptedMove } = await import('../../src/workspace/move-journal.js');
+    const { root, journal } = await killedMove();
+    // Users is back (made again by hand) beside People: which is the moved one is no longer known.
+    await fs.mkdir(path.join(root, 'requests', 'Users'));
+    expect(await finishInterruptedMove(root, journal)).toEqual({ state: 'none' });
+    await expect(fs.lstat(path.join(root, 'requests', 'People', '_folder.yaml'))).rejects.toThrow();
+    expect(await fs.readFile(path.join(root, 'loadtests', 'l.yaml'), 'utf8')).toContain('Users/A.yaml');
+    await expect(fs.lstat(journal)).rejects.toThrow();
+  });
+
+  it('a journal written for another folder, or damaged, is removed without acting on it', async () => {
+    const { finishInterruptedMove } = await import('../../src/workspace/move-journal.js');
+    const { root, journal } = await killedMove();
+    const other = await newWorkspace();
+    expect(await finishInterruptedMove(other, journal)).toEqual({ state: 'none' });
+    await expect(fs.lstat(journal)).rejects.toThrow();
+    const escape = { version: 1, pid: 1, host: (await import('node:os')).hostname(), root: path.resolve(root), steps: [{ op: 'rename', from: '../ferry.yaml', to: 'x' }] };
+    await fs.writeFile(journal, JSON.stringify(escape));
+    expect(await finishInterruptedMove(root, journal)).toEqual({ state: 'none' });
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toContain('name: Test');
+  });
+});
