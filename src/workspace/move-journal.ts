@@ -51,21 +51,19 @@ export type MoveRecovery = { state: 'none' } | { state: 'finished'; from: string
  */
 export async function runMoveSteps(root: string, steps: readonly MoveStep[], journal: string | undefined): Promise<void> {
   if (steps.length === 0) return;
-  if (journal === undefined) {
-    for (const step of steps) await takeStep(root, step);
-    return;
+  if (journal !== undefined) {
+    await finishInterruptedMove(root, journal);
+    const data: JournalData = { version: 1, pid: process.pid, host: os.hostname(), root: path.resolve(root), steps: [...steps] };
+    await fs.mkdir(path.dirname(journal), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(journal, JSON.stringify(data), 0o600);
   }
-  await finishInterruptedMove(root, journal);
-  const data: JournalData = { version: 1, pid: process.pid, host: os.hostname(), root: path.resolve(root), steps: [...steps] };
-  await fs.mkdir(path.dirname(journal), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(journal, JSON.stringify(data), 0o600);
   for (const step of steps) {
     if (await takeStep(root, step)) continue;
     // Changed under the move (the lock keeps other Ferry writers out, not an editor or git).
-    await fs.rm(journal, { force: true });
+    if (journal !== undefined) await fs.rm(journal, { force: true });
     throw new Error(`${REQUESTS_DIR}/${step.op === 'save' ? step.path : step.from} changed on disk while it was being moved; nothing more was done. Look at it, then try again.`);
   }
-  await fs.rm(journal, { force: true });
+  if (journal !== undefined) await fs.rm(journal, { force: true });
 }
 
 /**
