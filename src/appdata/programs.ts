@@ -37,7 +37,7 @@ export class AllowedPrograms {
 
   /** Keyed like the workspace's other data on this computer: its id plus its folder. */
   constructor(workspaceId: string, workspaceRoot: string) {
-    this.store = new JsonStore(path.join(workspaceDataDir(workspaceId, workspaceRoot), 'programs.json'), () => [], 'the programs allowed to run for this workspace must be allowed again (`ferry programs`, or in the app)');
+    this.store = new JsonStore(path.join(workspaceDataDir(workspaceId, workspaceRoot), 'programs.json'), () => [], 'the programs allowed to run for this workspace must be allowed again (`ferry programs allow COMMAND`, or `ferry run --allow-programs`)');
   }
 
   list(): Promise<AllowedProgram[]> {
