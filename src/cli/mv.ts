@@ -29,7 +29,7 @@ export function registerMv(program: Command, ctx: CliContext): void {
           // Read under the lock: the tree as no other writer is changing it.
           const ws = await openWorkspace(root);
           const plan = planMove(ws.tree, oldPath, newPath);
-          return { from: plan.from, to: await applyMove(root, ws.tree, plan, { journal: moveJournalFile(ws.id, root) }) };
+          return { from: plan.from, to: await applyMove(root, ws.tree, plan, { journal: moveJournalFile(ws.id, root), onNotice: (message) => ctx.output.err(`ferry: ${message}`) }) };
         });
       } catch (error) {
         if (error instanceof MoveError || error instanceof WorkspaceBusyError) throw new CliError(error.message);

@@ -18,7 +18,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FolderFile, RequestFile } from '../model/index.js';
-import { checkNoSymlinks, writeFileAtomic } from './files.js';
+import { checkNoSymlinks, readTextFile, writeFileAtomic } from './files.js';
+import { formatWarning } from './warning-text.js';
 import { LOADTESTS_DIR } from './open.js';
 import { readResource } from './read-resource.js';
 import { saveResource } from './save.js';
@@ -49,7 +50,7 @@ export type MoveRecovery = { state: 'none' } | { state: 'finished'; from: string
  * one is given, which is removed once they are all done. A journal an earlier move left behind is
  * finished first. A step that fails leaves the journal, so the next writer finishes the move.
  */
-export async function runMoveSteps(root: string, steps: readonly MoveStep[], journal: string | undefined): Promise<void> {
+export async function runMoveSteps(root: string, steps: readonly MoveStep[], journal: string | undefined, onNotice?: (message: string) => void): Promise<void> {
   if (steps.length === 0) return;
   if (journal !== undefined) {
     await finishInterruptedMove(root, journal);
@@ -58,7 +59,7 @@ export async function runMoveSteps(root: string, steps: readonly MoveStep[], jou
     await writeFileAtomic(journal, JSON.stringify(data), 0o600);
   }
   for (const step of steps) {
-    if (await takeStep(root, step)) continue;
+    if (await takeStep(root, step, onNotice)) continue;
     // Changed under the move (the lock keeps other Ferry writers out, not an editor or git).
     if (journal !== undefined) await fs.rm(journal, { force: true });
     throw new Error(`${REQUESTS_DIR}/${step.op === 'save' ? step.path : step.from} changed on disk while it was being moved; nothing more was done. Look at it, then try again.`);
@@ -105,9 +106,13 @@ export async function finishInterruptedMove(root: string, journal: string): Prom
  * (`from` and `to` both there, or neither: someone changed the folder since the kill): the
  * remaining steps would write into what is not the moved item, so none is taken.
  */
-async function takeStep(root: string, step: MoveStep): Promise<boolean> {
+async function takeStep(root: string, step: MoveStep, onNotice?: (message: string) => void): Promise<boolean> {
   if (step.op === 'retarget') {
-    await updateLoadTestTargets(root, step.folder ? movedUnder(step.from, step.to) : sameRequest(step.from, step.to));
+    const unread = await updateLoadTestTargets(root, step.folder ? movedUnder(step.from, step.to) : sameRequest(step.from, step.to), step.from);
+    for (const { file, problem } of unread) {
+      const [from, to] = step.folder ? [`${step.from}/`, `${step.to}/`] : [step.from, step.to];
+      onNotice?.(`${file} was not updated: it does not parse (${problem}). Once it is fixed, change "${from}" in its targets to "${to}" by hand.`);
+    }
     return true;
   }
   if (step.op === 'save') {
@@ -157,25 +162,31 @@ function movedUnder(from: string, to: string): (target: string) => string | unde
  * `rename` gives a new one for, editing files in place; a target written without `.yaml` stays so.
  * Taken again, it changes nothing more: a new path never falls under the old one.
  */
-async function updateLoadTestTargets(root: string, renamePath: (requestPath: string) => string | undefined): Promise<void> {
+async function updateLoadTestTargets(root: string, renamePath: (requestPath: string) => string | undefined, from: string): Promise<Array<{ file: string; problem: string }>> {
+  const unread: Array<{ file: string; problem: string }> = [];
   const rename = (target: string): string => {
     const renamed = renamePath(loadTargetPath(target));
     if (renamed === undefined) return target;
     return /\.ya?ml$/i.test(target) ? renamed : stripYaml(renamed);
   };
   // A linked loadtests/ is skipped when the workspace is read; its target is never written either.
-  if (await checkNoSymlinks(root, LOADTESTS_DIR)) return;
+  if (await checkNoSymlinks(root, LOADTESTS_DIR)) return unread;
   const dir = path.join(root, LOADTESTS_DIR);
   let names: string[];
   try {
     names = (await fs.readdir(dir)).filter((n) => isYamlFile(n) && !n.startsWith('.'));
   } catch {
-    return;
+    return unread;
   }
   for (const name of names) {
     const file = path.join(dir, name);
     const outcome = await readResource('loadtest', file, `${LOADTESTS_DIR}/${name}`);
-    if (!outcome.ok) continue;
+    if (!outcome.ok) {
+      // Said only when its text names the moved path: a broken load test of other requests is no news.
+      const text = await readTextFile(file).catch(() => '');
+      if (text.toLowerCase().includes(from.toLowerCase())) unread.push({ file: `${LOADTESTS_DIR}/${name}`, problem: formatWarning(outcome.warning) });
+      continue;
+    }
     let changed = false;
     const targets = outcome.value.targets.map((t) => {
       const renamed = rename(t.request);
@@ -192,6 +203,7 @@ async function updateLoadTestTargets(root: string, renamePath: (requestPath: str
     });
     if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets, thresholds });
   }
+  return unread;
 }
 
 function readJournal(text: string): JournalData | undefined {

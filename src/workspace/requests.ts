@@ -124,6 +124,11 @@ export async function saveRequest(root: string, requestPath: string, request: Re
 
 export interface MoveOptions {
   /**
+   * Told what the move could not do, for the user: a load test that names a moved request but
+   * does not parse, left as it is.
+   */
+  onNotice?: (message: string) => void;
+  /**
    * The move's journal: a file in this computer's data folder for the workspace (appdata's
    * `moveJournalFile`), so a move a kill interrupts is finished by the next writer (move-journal.ts).
    * The caller holds the workspace's write lock.
@@ -162,7 +167,7 @@ export async function moveRequest(root: string, requestPath: string, toFolder: s
   if (value && !deepEqual(value, outcome.value)) steps.push({ op: 'save', kind: 'request', path: newPath, value });
   if (newPath !== requestPath) steps.push({ op: 'retarget', folder: false, from: requestPath, to: newPath });
   const { runMoveSteps } = await import('./move-journal.js');
-  await runMoveSteps(root, steps, options.journal);
+  await runMoveSteps(root, steps, options.journal, options.onNotice);
   return newPath;
 }
 
@@ -264,7 +269,7 @@ export async function relocateFolder(root: string, folderPath: string, toParent:
   if ((settings?.name ?? dirName) !== displayName) steps.push({ op: 'save', kind: 'folder', path: newPath, value: { ...(settings ?? NEW_FOLDER), name: displayName } });
   if (newPath !== folderPath) steps.push({ op: 'retarget', folder: true, from: folderPath, to: newPath });
   const { runMoveSteps } = await import('./move-journal.js');
-  await runMoveSteps(root, steps, options.journal);
+  await runMoveSteps(root, steps, options.journal, options.onNotice);
   return newPath;
 }
 

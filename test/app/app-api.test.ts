@@ -509,6 +509,12 @@ describe('ferry app API', () => {
       expect(await fs.readFile(path.join(ws.root, 'loadtests/shop.yaml'), 'utf8')).toContain('Store- EU/A.yaml');
       const tree = (await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ name: string }> } };
       expect(tree.tree.children.map((c) => c.name)).toContain('Store: EU');
+      // A load test naming the folder's requests that does not parse: left as it is, and the answer says so.
+      await ws.write('loadtests/broken.yaml', 'name: broken\ntargets:\n  - request: Store- EU/A.yaml\n stages: [\n');
+      const again = await client.call('POST', '/api/folder/rename', { path: 'Store- EU', name: 'Shop' });
+      expect(again.status).toBe(200);
+      expect((again.body as { notices?: string[] }).notices).toEqual([expect.stringMatching(/^loadtests\/broken\.yaml was not updated: it does not parse \(.+\)\. Once it is fixed, change "Store- EU\/" in its targets to "Shop\/" by hand\.$/)]);
+      expect(await fs.readFile(path.join(ws.root, 'loadtests/shop.yaml'), 'utf8')).toContain('Shop/A.yaml');
       for (const bad of [{ path: 'Shop', name: '' }, { path: '../x', name: 'y' }, { path: 'Nope', name: 'y' }, { path: 'Other' }]) {
         const refused = await client.call('POST', '/api/folder/rename', bad);
         expect(refused.status, JSON.stringify(bad)).toBe(400);

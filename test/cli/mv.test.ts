@@ -88,6 +88,18 @@ describe('ferry mv', () => {
     expect(parse(await read('requests/Admin/People/Get user.yaml')).seq).toBe(7);
   }, 60_000);
 
+  it('a load test that names the moved request but does not parse is left as it is, and said so with what to change', async () => {
+    await fs.writeFile(path.join(ws, 'loadtests', 'broken.yaml'), 'name: broken\ntargets:\n  - request: Users/Get user.yaml\n stages: [\n');
+    await fs.writeFile(path.join(ws, 'loadtests', 'other.yaml'), 'name: other\ntargets: [\n');
+    const moved = await ferry(['mv', 'Users', 'People']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toMatch(/^ferry: loadtests\/broken\.yaml was not updated: it does not parse \(loadtests\/broken\.yaml:\d+:\d+: .+\)\. Once it is fixed, change "Users\/" in its targets to "People\/" by hand\.$/m);
+    expect(moved.stderr).not.toContain('other.yaml');
+    expect(moved.stderr).toContain('ferry: moved Users to People');
+    expect(await read('loadtests/broken.yaml')).toContain('Users/Get user.yaml');
+    expect(parse(await read('loadtests/smoke.yaml')).targets[0].request).toBe('People/Get user.yaml');
+  }, 60_000);
+
   it('refuses bad input and changes nothing: unknown path, an existing name, out of the workspace, into itself', async () => {
     await fs.writeFile(path.join(ws, 'requests/Admin/Caf\u00e9.yaml'), 'name: Caf\u00e9\n');
     await ferry(['ls']); // opening a workspace adds its standard folders (environments/)

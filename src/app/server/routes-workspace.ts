@@ -36,8 +36,12 @@ export async function writing<T>(root: string, work: () => Promise<T>): Promise<
 
 export function workspaceRoutes(state: WorkspaceState): Routes {
   const root = () => state.workspace.root;
-  /** Every move and rename is journaled (workspace/move-journal.ts): a killed app leaves none half done. */
-  const moves = () => ({ journal: moveJournalFile(state.workspace.id, state.workspace.root) });
+  /**
+   * Every move and rename is journaled (workspace/move-journal.ts): a killed app leaves none half
+   * done. What it could not do (a load test that does not parse) goes into `notices`, for the answer.
+   */
+  const moves = (notices: string[]) => ({ journal: moveJournalFile(state.workspace.id, state.workspace.root), onNotice: (message: string) => void notices.push(message) });
+  const withNotices = <T extends object>(value: T, notices: string[]) => (notices.length > 0 ? { ...value, notices } : value);
   /** The request file as the format reads it; 404 when it is not there (deleted, moved or renamed elsewhere). */
   const readOnDisk = async (requestPath: string): Promise<RequestFile> => {
     if (!requestPath || requestPath.split('/').some((p) => p === '..' || p.startsWith('.'))) throw new ApiError(400, 'Give the request path under requests/.');
@@ -111,15 +115,16 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const request = requestFrom(body);
       const requestPath = field(body, 'path');
       const base = (body as { base?: unknown }).base;
+      const notices: string[] = [];
       const saved = await writing(root(), async () => {
         const current = await readOnDisk(requestPath);
         if (base !== undefined && !deepEqual(requestFrom({ request: base }), current)) {
           throw new ApiError(409, `${REQUESTS_DIR}/${requestPath} changed on disk since the app read it; nothing was saved.`, { request: current });
         }
-        return saveRequest(root(), requestPath, request, moves());
+        return saveRequest(root(), requestPath, request, moves(notices));
       });
       // The request as the format reads it back: the page compares it with what the watcher reports.
-      return done({ path: saved, request });
+      return done(withNotices({ path: saved, request }, notices));
     },
 
     /**
@@ -145,8 +150,9 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     },
 
     'POST /api/request/move': async ({ body }) => {
-      const moved = await writing(root(), () => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? '', moves()));
-      return done({ path: moved });
+      const notices: string[] = [];
+      const moved = await writing(root(), () => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? '', moves(notices)));
+      return done(withNotices({ path: moved }, notices));
     },
 
     'POST /api/folder': async ({ body }) => {
@@ -155,14 +161,16 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     },
 
     'POST /api/folder/move': async ({ body }) => {
-      const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? '', moves()));
-      return done({ path: moved });
+      const notices: string[] = [];
+      const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? '', moves(notices)));
+      return done(withNotices({ path: moved }, notices));
     },
 
     /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
     'POST /api/folder/rename': async ({ body }) => {
-      const renamed = await writing(root(), () => renameFolder(root(), field(body, 'path'), field(body, 'name'), moves()));
-      return done({ path: renamed });
+      const notices: string[] = [];
+      const renamed = await writing(root(), () => renameFolder(root(), field(body, 'path'), field(body, 'name'), moves(notices)));
+      return done(withNotices({ path: renamed }, notices));
     },
 
     /** Places a request or folder before a sibling (`before`), or last; every sibling's `seq` is written as its position (2.1.6). */

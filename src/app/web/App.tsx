@@ -155,10 +155,10 @@ export function App() {
       try {
         // `base`: what the page last read, so a file written meanwhile (git, an editor, another tab) is not overwritten.
         const base = onDisk.current ? JSON.parse(onDisk.current) as RequestFile : undefined;
-        const saved = await api.put<{ path: string; request: RequestFile }>('/api/request', { path, request, base });
+        const saved = await api.put<{ path: string; request: RequestFile; notices?: string[] }>('/api/request', { path, request, base });
         onDisk.current = stableJson(saved.request);
         // A refusal of an earlier save (an empty name) no longer holds: saying "Not saved" now would be wrong.
-        setNotice((shown) => (shown?.startsWith('Not saved:') ? null : shown));
+        setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') ? null : shown));
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
           setSelected(saved.path);
@@ -443,9 +443,11 @@ export function App() {
   const moveItem = (path: string, folder: string, isFolder: boolean): Promise<string> => tracked((async () => {
     if (parentOf(path) === folder) return path;
     const moved = isFolder
-      ? await api.post<{ path: string }>('/api/folder/move', { path, parent: folder })
-      : await api.post<{ path: string }>('/api/request/move', { path, folder });
+      ? await api.post<{ path: string; notices?: string[] }>('/api/folder/move', { path, parent: folder })
+      : await api.post<{ path: string; notices?: string[] }>('/api/request/move', { path, folder });
     followMove(path, moved.path);
+    // What the move could not do (a load test that does not parse, left naming the old path).
+    if (moved.notices) setNotice(moved.notices.join(' '));
     return moved.path;
   })());
 
@@ -518,7 +520,10 @@ export function App() {
       if (!name) return;
       await saveNow();
       try {
-        await tracked(api.post<{ path: string }>('/api/folder/rename', { path, name }).then((renamed) => followMove(path, renamed.path)));
+        await tracked(api.post<{ path: string; notices?: string[] }>('/api/folder/rename', { path, name }).then((renamed) => {
+          followMove(path, renamed.path);
+          if (renamed.notices) setNotice(renamed.notices.join(' '));
+        }));
       } catch (e) {
         setNotice((e as Error).message);
       }
