@@ -119,6 +119,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   const environmentId = ctx.variables.snapshot.environmentId;
   const environmentFile = environmentId ? workspace.environments.find((e) => e.id === environmentId) : undefined;
   for (const message of unknownFieldsOfRun(items, environmentFile)) emit({ type: 'warning', message });
+  const unset = unsetSecretsWarning(ctx, items, rows);
+  if (unset) emit({ type: 'warning', message: unset });
 
   const results: RequestResult[] = [];
   // pm.variables.set values: the whole run's, across requests and iterations (as in Postman).
@@ -236,6 +238,42 @@ export class RunTally {
     const { requests, failedRequests, skippedRequests, tests, failedTests } = this;
     return { requests, failedRequests, skippedRequests, tests, failedTests, durationMs: Math.round(durationMs), iterations };
   }
+}
+
+/**
+ * Secret variables the run's requests use (`{{name}}` in a request, a folder above it or
+ * ferry.yaml) that have no value here: said once, before anything is sent, since they go out as
+ * written. A CI machine has no secret store: `--var` gives them there. Worked out only when some
+ * secret has no value (nothing is read otherwise). A name a script of the run may set (quoted in
+ * its text: `pm.environment.set('token', …)` after a login) is left out.
+ */
+function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: readonly DataRow[]): string | undefined {
+  const missing = ctx.variables.secretsWithoutValue(rows);
+  if (missing.length === 0) return undefined;
+  const used = new Set<string>();
+  const seen = new Set<unknown>();
+  const texts: string[] = [];
+  const scan = (value: unknown) => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    const text = JSON.stringify(value ?? null);
+    texts.push(text);
+    for (const match of text.matchAll(/\{\{\s*([^{}\s]+)\s*\}\}/g)) used.add(match[1]!);
+  };
+  scan(ctx.workspace.file);
+  for (const item of items) {
+    for (const folder of item.folders) scan(folder.settings);
+    if (item.node.type === 'request') scan(item.node.request);
+  }
+  const all = texts.join('\n');
+  const scripted = (key: string) => [`'${key}'`, `\\"${key}\\"`, `\`${key}\``].some((quoted) => all.includes(quoted));
+  const named = missing.filter((m) => used.has(m.key) && !scripted(m.key));
+  if (named.length === 0) return undefined;
+  const { environment, environmentId } = ctx.variables.snapshot;
+  const one = named.length === 1;
+  const list = named.map((m) => `${m.key} (${m.scope === 'environment' ? `environment ${environment?.name ?? environmentId}` : 'ferry.yaml'})`).join(', ');
+  const env = named.some((m) => m.scope === 'environment') && environmentId ? ` (-e ${environmentId} for the environment's)` : '';
+  return `secret variable${one ? '' : 's'} with no value on this computer, sent as written ({{${named[0]!.key}}}): ${list}. Set ${one ? 'it' : 'each'} with \`ferry secret set NAME\`${env}, or give ${one ? 'it' : 'them'} with --var NAME=VALUE (in CI, from a secret of the CI system).`;
 }
 
 /**

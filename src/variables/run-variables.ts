@@ -72,6 +72,25 @@ export class RunVariables {
     return this.rowTexts.text;
   }
 
+  /**
+   * Names declared secret (in the environment, or in ferry.yaml: `collection`) that nothing gives a
+   * value: not this computer's secret store, a script, `--var`, a data row, nor a plain variable of
+   * the same name. A request using one sends `{{name}}` as written; on a CI machine, which has no
+   * secret store, that is what happens unless `--var` gives it.
+   */
+  secretsWithoutValue(rows: readonly DataRow[]): Array<{ key: string; scope: SecretScope }> {
+    const s = this.snapshot;
+    const plain = [...(s.environment?.variables ?? []), ...s.workspaceVariables].filter((v) => !v.secret && v.enabled !== false && v.value !== '');
+    const given = (key: string) =>
+      this.cliVars.has(key) ||
+      rows.some((row) => Object.hasOwn(row, key)) ||
+      Object.hasOwn(s.secrets.environment, key) ||
+      Object.hasOwn(s.secrets.workspace, key) ||
+      Object.values(s.scriptValues).some((values) => Object.hasOwn(values, key)) ||
+      plain.some((v) => v.key === key);
+    return (['environment', 'collection'] as const).flatMap((scope) => [...this.secretKeys[scope]].filter((key) => !given(key)).map((key) => ({ key, scope })));
+  }
+
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
     const localText = rowText(local);

@@ -10,6 +10,7 @@ import { CliReporter, createReporter, HtmlReporter, JsonReporter, JunitReporter,
 import { readDataFile } from '../../src/variables/index.js';
 import { closedPort, startHttp1, startTls, type Peer } from '../support/servers/index.js';
 import { openedWorkspace } from './workspace.js';
+import { openWorkspace } from '../../src/workspace/index.js';
 import { startDnsFixture } from '../support/dns-fixture.js';
 
 let peer: Peer;
@@ -522,6 +523,40 @@ describe('reports', () => {
     expect(report.version).toBe(1);
     expect(report.summary).toMatchObject({ requests: 8, iterations: 2 });
     expect(Object.keys(report.results[0])).toEqual(expect.arrayContaining(['path', 'name', 'kind', 'method', 'url', 'status', 'durationMs', 'error', 'iteration', 'tests']));
+  });
+});
+
+describe('secret variables without a value on this computer', () => {
+  it('a run that uses one is warned once, naming how to give it (a CI machine has no secret store); one given some way, or not used, is not', async () => {
+    const s = await setup(
+      {
+        'environments/ci.yaml': {
+          name: 'CI',
+          variables: [
+            { key: 'token', value: '', secret: true },
+            { key: 'stored', value: '', secret: true },
+            { key: 'unused', value: '', secret: true },
+            { key: 'fromRow', value: '', secret: true },
+          ],
+        },
+        'requests/F/_folder.yaml': { headers: [{ key: 'X-Stored', value: '{{stored}}' }] },
+        'requests/F/a.yaml': { name: 'a', url: `${peer.url}/echo?t={{ token }}&r={{fromRow}}&k={{apiKey}}` },
+        'requests/F/b.yaml': { name: 'b', url: `${peer.url}/echo?t={{token}}` },
+      },
+      { variables: [{ key: 'apiKey', value: '', secret: true }] },
+    );
+    await s.data.secrets.set('ci', 'stored', 'kept-here');
+    const { events } = await run(s, { environment: 'ci', iterations: 2, data: [{ fromRow: 'r1' }] });
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(warnings).toEqual([
+      'secret variables with no value on this computer, sent as written ({{token}}): token (environment CI), apiKey (ferry.yaml). Set each with `ferry secret set NAME` (-e ci for the environment\'s), or give them with --var NAME=VALUE (in CI, from a secret of the CI system).',
+    ]);
+    const given = await run(s, { environment: 'ci', vars: new Map([['token', 'x'], ['apiKey', 'y']]), data: [{ fromRow: 'r1' }] });
+    expect(given.events.filter((e) => e.type === 'warning')).toEqual([]);
+    // A login request whose script sets the token for the next ones: not warned about.
+    await s.temp.write('requests/F/0 login.yaml', { name: 'login', seq: -1, url: `${peer.url}/echo`, scripts: { postResponse: 'pm.environment.set("token", "t"); pm.collectionVariables.set(`apiKey`, "k");' } });
+    const login = await run({ ...s, ws: await openWorkspace(s.temp.root) }, { environment: 'ci', data: [{ fromRow: 'r1' }] });
+    expect(login.events.filter((e) => e.type === 'warning')).toEqual([]);
   });
 });
 
