@@ -226,6 +226,16 @@ export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OA
   };
 }
 
+/**
+ * A timeout's message as the user set it: the kinds say `(settings.timeoutMs)`, but a run-wide
+ * override (`ferry run --timeout-ms`, the only face that sets one) beat the request's setting,
+ * which may hold another value or none.
+ */
+function timeoutNamed(error: SendError, ctx: RunContext): string {
+  if (error.kind !== 'timeout' || ctx.overrides.timeoutMs === undefined) return error.message;
+  return error.message.replace('(settings.timeoutMs)', '(--timeout-ms)');
+}
+
 /** What every kind's wire gets from the run: pools, jar, limits, the programs policy. */
 export function sendContextOf(ctx: RunContext): SendContext {
   return { agents: ctx.agents, cookies: ctx.cookies, maxResponseMb: ctx.settings.maxResponseMb, workspaceRoot: ctx.workspace.root, allowFilesOutside: ctx.allowFilesOutside, programs: ctx.programs, onMessage: ctx.onMessage, ...(ctx.face ? { face: ctx.face } : {}) };
@@ -245,8 +255,9 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   } catch (error) {
     if (!(error instanceof SendError)) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);
-    result.error = [...errors, error.message].join('\n');
-    recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: error.message });
+    const message = timeoutNamed(error, ctx);
+    result.error = [...errors, message].join('\n');
+    recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: message });
     return { result, nextRequest };
   }
   recordAnswer(result, response);

@@ -197,6 +197,14 @@ describe('ferry run', () => {
     expect(twice.stderr).toBe('ferry: "Admin" names 2 folders: Orders/Admin, Users/Admin. Give the path of the one to run.\n');
   });
 
+  it('a timeout set by --timeout-ms is named as such, not as the request\'s settings.timeoutMs (which may say something else)', async () => {
+    const ws = await workspace();
+    await ws.write('requests/slow.yaml', { name: 'slow', url: `${peer.url}/slow?ms=5000`, settings: { timeoutMs: 60000 } });
+    const result = await ferry(['-w', ws.root, 'run', 'slow', '-e', 'local', '--timeout-ms', '200', '-r', 'json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).results[0].error).toBe('timed out after 200 ms (--timeout-ms); no complete response by then.');
+  });
+
   it('--out-json - (and --out-junit -, --out-html -) means stdout, as - does for curl -o and most CLI tools, not a file named "-"', async () => {
     const ws = await workspace();
     const result = await ferry(['-w', ws.root, 'run', 'Users/get user', '-e', 'local', '--out-json', '-'], ws.root);
