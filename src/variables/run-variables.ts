@@ -43,6 +43,11 @@ export class RunVariables {
    * variable of the environment and the workspace, twice per scripted request otherwise.
    */
   private mergedForScripts: Record<PersistedScope, VariableValues> | undefined;
+  /**
+   * Variables the files define that a script unset (or cleared) in this run: gone for the rest of
+   * the run, from scripts and `{{ }}`, as Newman's unset; the files keep them for the next run.
+   */
+  private readonly hidden: Record<SecretScope, Set<string>> = { environment: new Set(), collection: new Set() };
 
   constructor(
     readonly snapshot: VariableSnapshot,
@@ -95,14 +100,27 @@ export class RunVariables {
   scope(local: VariableValues = {}): VariableScope {
     const localText = rowText(local);
     const row = this.iterationText();
-    const globals = this.snapshot.scriptValues.globals;
-    if (Object.keys(globals).length === 0) return scopeFrom(this.snapshot, [row, localText, this.cliVars]);
+    const snapshot = this.visibleSnapshot();
+    const globals = snapshot.scriptValues.globals;
+    if (Object.keys(globals).length === 0) return scopeFrom(snapshot, [row, localText, this.cliVars]);
     // Globals (set only by scripts) come last: after the workspace's own variables.
-    const known = new Set([...this.snapshot.workspaceVariables.map((v) => v.key), ...Object.keys(this.snapshot.scriptValues.collection)]);
+    const known = new Set([...snapshot.workspaceVariables.map((v) => v.key), ...Object.keys(snapshot.scriptValues.collection)]);
     const extra: Variable[] = Object.entries(globals)
       .filter(([key]) => !known.has(key))
       .map(([key, value]) => ({ key, value, enabled: true, secret: false }));
-    return scopeFrom({ ...this.snapshot, workspaceVariables: [...this.snapshot.workspaceVariables, ...extra] }, [row, localText, this.cliVars]);
+    return scopeFrom({ ...snapshot, workspaceVariables: [...snapshot.workspaceVariables, ...extra] }, [row, localText, this.cliVars]);
+  }
+
+  /** The snapshot without the file variables scripts unset in this run (most runs: the snapshot itself). */
+  private visibleSnapshot(): VariableSnapshot {
+    const { environment: envHidden, collection: wsHidden } = this.hidden;
+    if (envHidden.size === 0 && wsHidden.size === 0) return this.snapshot;
+    const s = this.snapshot;
+    return {
+      ...s,
+      ...(s.environment ? { environment: { ...s.environment, variables: s.environment.variables.filter((v) => v.secret || !envHidden.has(v.key)) } } : {}),
+      workspaceVariables: s.workspaceVariables.filter((v) => v.secret || !wsHidden.has(v.key)),
+    };
   }
 
   /** What scripts see: file values, secrets and earlier script-set values merged per scope (copies: the caller may change them). */
@@ -122,7 +140,7 @@ export class RunVariables {
   private mergeForScripts(): Record<PersistedScope, VariableValues> {
     const s = this.snapshot;
     const environment: VariableValues = {
-      ...(s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment) : s.scriptValues.environment),
+      ...(s.environment ? layerValues(s.environment.variables, s.scriptValues.environment, s.secrets.environment, this.hidden.environment) : s.scriptValues.environment),
       ...this.typed.environment,
     };
     // `--var` (alias `--env-var`) values are environment values to scripts, as Newman's --env-var
@@ -130,7 +148,7 @@ export class RunVariables {
     for (const [key, value] of this.cliVars) putOwn(environment, key, value);
     return {
       environment,
-      collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace), ...this.typed.collection },
+      collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace, this.hidden.collection), ...this.typed.collection },
       globals: { ...s.scriptValues.globals, ...this.typed.globals },
     };
   }
@@ -146,16 +164,19 @@ export class RunVariables {
       const secretKeys = scope === 'globals' ? new Set<string>() : this.secretKeys[scope];
       const secrets = scope === 'globals' ? {} : this.secretsOf(scope);
       const pending = this.pendingOf(scope);
+      const hidden = scope === 'globals' ? undefined : this.hidden[scope];
       if (change.cleared) {
         for (const key of Object.keys(values)) delete values[key];
         for (const key of Object.keys(typed)) delete typed[key];
         pending.cleared = true;
         pending.changes = {};
+        if (hidden && scope !== 'globals') for (const v of this.fileVariables(scope)) hidden.add(v.key);
         // Stored secret values stay: one may have been given by hand (`ferry secret set`), and the
         // secret store holds the only copy. `unset(name)` removes one on purpose.
       }
       for (const key of change.unset) {
         delete typed[key];
+        hidden?.add(key);
         if (secretKeys.has(key)) {
           delete secrets[key];
           putOwn(pending.secrets, key, null);
@@ -165,6 +186,7 @@ export class RunVariables {
         }
       }
       for (const [key, value] of Object.entries(change.set)) {
+        hidden?.delete(key);
         const text = asText(value);
         if (typeof value === 'string') delete typed[key];
         else putOwn(typed, key, value);
@@ -205,6 +227,10 @@ export class RunVariables {
     this.pending.clear();
   }
 
+  private fileVariables(scope: SecretScope): readonly Variable[] {
+    return scope === 'environment' ? (this.snapshot.environment?.variables ?? []) : this.snapshot.workspaceVariables;
+  }
+
   private secretsOf(scope: SecretScope): Record<string, string> {
     return scope === 'environment' ? this.snapshot.secrets.environment : this.snapshot.secrets.workspace;
   }
@@ -216,10 +242,10 @@ export class RunVariables {
   }
 }
 
-function layerValues(variables: readonly Variable[], scripted: Record<string, string>, secrets: Record<string, string>): VariableValues {
+function layerValues(variables: readonly Variable[], scripted: Record<string, string>, secrets: Record<string, string>, hidden: ReadonlySet<string>): VariableValues {
   const out: VariableValues = {};
   for (const v of variables) {
-    if (v.enabled === false || Object.hasOwn(out, v.key)) continue;
+    if (v.enabled === false || Object.hasOwn(out, v.key) || (!v.secret && hidden.has(v.key))) continue;
     const value = v.secret ? (Object.hasOwn(secrets, v.key) ? secrets[v.key] : undefined) : v.value;
     if (value !== undefined) putOwn(out, v.key, value);
   }

@@ -283,6 +283,32 @@ describe('scripts in runs', () => {
     expect((await fs.readdir(s.temp.root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
   });
 
+  it("unset of a variable the files define hides it for the rest of the run, as Newman's unset; clear() hides the scope's; the next run has the files' values again", async () => {
+    const s = await setup(
+      {
+        'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', value: 'from-file' }, { key: 'other', value: 'o' }, { key: 'both', value: 'env' }] },
+        'requests/1 unset.yaml': { name: 'unset', seq: 1, url: `${peer.url}/echo?token={{token}}`, scripts: { postResponse: "pm.environment.unset('token'); pm.environment.unset('both'); pm.collectionVariables.unset('wsVar');" } },
+        'requests/2 use.yaml': {
+          name: 'use', seq: 2, url: `${peer.url}/echo?token={{token}}&ws={{wsVar}}&other={{other}}&both={{both}}`,
+          scripts: { preRequest: "console.log(JSON.stringify([pm.environment.get('token'), pm.environment.has('token'), pm.variables.get('wsVar'), pm.environment.get('other'), pm.variables.get('both')])); pm.environment.clear();" },
+        },
+        'requests/3 cleared.yaml': { name: 'cleared', seq: 3, url: `${peer.url}/echo?other={{other}}&both={{both}}&token={{token}}`, scripts: { preRequest: "pm.environment.set('token', 'again');" } },
+        'requests/4 plain.yaml': { name: 'plain', seq: 4, url: `${peer.url}/echo?token={{token}}&ws={{wsVar}}&other={{other}}&both={{both}}` },
+      },
+      { variables: [{ key: 'wsVar', value: 'from-ferry-yaml' }, { key: 'both', value: 'workspace' }] },
+    );
+    const first = await run(s, { environment: 'local' });
+    expect(first.results.map((r) => decodeURIComponent(new URL(r.url).search))).toEqual([
+      '?token=from-file',
+      '?token={{token}}&ws={{wsVar}}&other={{other}}&both=workspace',
+      '?other={{other}}&both=workspace&token=again',
+      '?token=again&ws={{wsVar}}&other={{other}}&both=workspace',
+    ]);
+    expect(first.results[1]!.console).toEqual(['[null,false,null,"o","workspace"]']);
+    const second = await run(s, { environment: 'local', paths: ['4 plain'] });
+    expect(decodeURIComponent(new URL(second.results[0]!.url).search)).toBe('?token=again&ws=from-ferry-yaml&other=o&both=env');
+  });
+
   it('pre-request scripts change the URL, method, headers, body and auth that are sent', async () => {
     const s = await setup({
       'requests/r.yaml': {

@@ -215,9 +215,10 @@ describe('script-set values of secret variables', () => {
     await s.data.secrets.set('local', 'token', 'stored-before');
     await s.data.updateScriptValues('environment:local', { plain: 'scripted' });
     const { sent } = await run(s, { environment: 'local' });
-    // The next request of the run still has the secret; the script-set plain value is gone (the file's remains).
+    // The next request of the run still has the secret; the plain value is gone, the script-set one
+    // and, for the rest of the run, the file's too (as Newman's clear; the next run reads the file again).
     expect(query(sent[1]!.url).get('t')).toBe('stored-before');
-    expect(query(sent[1]!.url).get('p')).toBe('file');
+    expect(query(sent[1]!.url).get('p')).toBe('{{plain}}');
     expect(await s.data.secrets.get('local', 'token')).toBe('stored-before');
     expect(await s.data.scriptValues('environment:local')).toEqual({});
   });
