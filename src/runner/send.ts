@@ -8,8 +8,7 @@ import { notRunYet, requestKind, SendError, type ProtocolResult, type RequestKin
 import { fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
 import type { OAuth2Options, PreparedRequest } from '../request/index.js';
-import type { ScriptCookie, ScriptRequest, ScriptSource, VariableValues, TestResult } from '../scripts/index.js';
-import { render } from '../template/index.js';
+import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
 import { recordHistory, type RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
@@ -168,8 +167,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   const pre = scriptChain(workspace.file, item.folders, request, node.path, 'preRequest');
   if (pre.length > 0) {
     const engine = await ctx.scripts.get();
-    const cookies = scriptCookies(ctx, pre, () => render(request.url, 'request', { variables: ctx.variables.scope(local) }));
-    const out = await engine.runPreRequest({ scripts: pre, request: toScriptRequest(request), variables: ctx.variables.forScripts(local), info: scriptInfo, ...cookies });
+    const out = await engine.runPreRequest({ scripts: pre, request: toScriptRequest(request), variables: ctx.variables.forScripts(local), info: scriptInfo });
     ctx.variables.apply(out.changes);
     local = out.variables.local ?? {};
     keepLocals(info, local);
@@ -273,7 +271,6 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
       variables: ctx.variables.forScripts(local),
       info: scriptInfo,
       response: scriptResponse(response),
-      ...scriptCookies(ctx, post, () => prepared.url),
     });
     ctx.variables.apply(out.changes);
     keepLocals(info, out.variables.local ?? local);
@@ -298,16 +295,6 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   if (errors.length > 0) result.error = errors.join('\n');
   result.passed = passed && errors.length === 0;
   return { result, nextRequest, response };
-}
-
-/**
- * `pm.cookies` for scripts: the jar's cookies for the request's URL, looked up only when a script
- * mentions `cookies` (most never do, and the pre-request URL must be filled to look them up).
- */
-function scriptCookies(ctx: RunContext, scripts: readonly ScriptSource[], url: () => string): { cookies?: ScriptCookie[] } {
-  if (!scripts.some((s) => s.code.includes('cookies'))) return {};
-  const cookies = ctx.cookies.cookiesFor(url()).map(({ name, value, domain, path, expires, secure, httpOnly }) => ({ name, value, domain, path, expires, secure, httpOnly }));
-  return cookies.length > 0 ? { cookies } : {};
 }
 
 /** A collection run's `pm.variables` values after a script, for the run's next scripts and templates. */

@@ -103,26 +103,12 @@ export interface ScriptInfo {
   inCollectionRun?: boolean;
 }
 
-/** A cookie of the jar, as `pm.cookies` gives it. */
-export interface ScriptCookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  /** ISO time, or null for a session cookie. */
-  expires: string | null;
-  secure: boolean;
-  httpOnly: boolean;
-}
-
 interface ContextBase {
   /** In order: workspace, folders outer to inner, then the request's own. Empty strings are skipped. */
   scripts: ScriptSource[];
   request: ScriptRequest;
   variables: ScriptVariables;
   info: ScriptInfo;
-  /** The jar's cookies for the request's URL (`pm.cookies`); none when not given. */
-  cookies?: ScriptCookie[];
 }
 
 export type PreRequestContext = ContextBase;

@@ -638,21 +638,6 @@ describe('the data folder', () => {
     expect(warnings).toEqual(['the history of this run could not be saved in the data folder: ENOSPC: no space left on device']);
   });
 
-  it("pm.cookies: a pre-request script reads the jar's cookies for the request's filled URL (a CSRF token into a header); a post-response script sees the ones the response set", async () => {
-    const s = await setup({
-      'requests/1.yaml': { name: 'set', seq: 1, url: `${peer.url}/cookies/set`, scripts: { postResponse: "pm.test('after ' + JSON.stringify(pm.cookies.toObject()), () => {});" } },
-      'requests/2.yaml': {
-        name: 'echo', seq: 2, url: '{{base}}/echo',
-        scripts: { preRequest: "pm.request.headers.upsert({ key: 'X-Session', value: pm.cookies.get('session') }); console.log(pm.cookies.count(), pm.cookies.one('theme').path);" },
-      },
-    }, { variables: [{ key: 'base', value: peer.url }] });
-    const before = peer.seen.length;
-    const { results } = await run(s);
-    expect(results[0]!.tests.map((t) => t.name)).toEqual(['after {"session":"abc","theme":"dark"}']);
-    expect(results[1]!.console).toEqual(['2 /']);
-    expect(peer.seen[before + 1]!.headers['x-session']).toBe('abc');
-  });
-
   it('pm.request.url.variables reads and changes the path parameters (:id), as in Postman; the send uses the new value', async () => {
     const s = await setup({
       'requests/r.yaml': {

@@ -323,35 +323,10 @@ describe('require and bundled modules', () => {
   });
 });
 
-describe('pm.cookies', () => {
-  const cookies = [
-    { name: 'XSRF-TOKEN', value: 't1', domain: '127.0.0.1', path: '/', expires: null, secure: false, httpOnly: false },
-    { name: 'sess', value: 'abc', domain: '127.0.0.1', path: '/users', expires: '2030-01-01T00:00:00.000Z', secure: true, httpOnly: true },
-  ];
-  it("reads the jar's cookies for the request's URL, as Postman's CookieList, before and after the request", async () => {
-    const code = `console.log(JSON.stringify([pm.cookies.get('XSRF-TOKEN'), pm.cookies.has('sess'), pm.cookies.has('SESS'), pm.cookies.get('nope'), pm.cookies.count(), pm.cookies.toObject()]));
-      const c = pm.cookies.one('sess');
-      console.log(JSON.stringify([c.name, c.value, c.domain, c.path, c.secure, c.httpOnly, c.expires]));
-      pm.request.headers.upsert({ key: 'X-XSRF-TOKEN', value: pm.cookies.get('XSRF-TOKEN') });`;
-    const pre = await engine.runPreRequest(preContext([code], { cookies }));
-    expect(pre.errors).toEqual([]);
-    expect(pre.console.map((c) => c.text)).toEqual([
-      '["t1",true,false,null,2,{"XSRF-TOKEN":"t1","sess":"abc"}]',
-      '["sess","abc","127.0.0.1","/users",true,true,"2030-01-01T00:00:00.000Z"]',
-    ]);
-    expect(pre.request.headers).toContainEqual({ key: 'X-XSRF-TOKEN', value: 't1' });
-    const post = await engine.runPostResponse(postContext(['console.log(pm.cookies.get("sess"), pm.cookies.count())'], jsonResponse({}), { cookies: cookies.slice(1) }));
-    expect(post.console.map((c) => c.text)).toEqual(['abc 1']);
-    // None given (no cookie for the URL): an empty list.
-    const none = await engine.runPreRequest(preContext(['console.log(pm.cookies.count(), pm.cookies.get("a"))']));
-    expect(none.console.map((c) => c.text)).toEqual(['0 undefined']);
-  });
-});
-
 describe('members Ferry does not offer', () => {
   it.each([
     ['pm.sendRequest', `pm.sendRequest('http://x', () => {})`],
-    ['pm.cookies.jar', `pm.cookies.jar().get('http://x', 'a', () => {})`],
+    ['pm.cookies', `pm.cookies.get('a')`],
     ['pm.visualizer', `pm.visualizer.set('<b>')`],
     ['setTimeout', `setTimeout(() => {}, 10)`],
     ['setInterval', `setInterval(() => {}, 10)`],

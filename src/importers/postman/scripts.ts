@@ -26,7 +26,7 @@ export function addGrouped(grouped: GroupedNotes, head: string, place: string): 
 
 const UNAVAILABLE: [string, RegExp][] = [
   ['sendRequest', /\bpm\.sendRequest\s*\(/],
-  ['pm.cookies.jar', /\bpm\.cookies\.jar\s*\(/],
+  ['cookies', /\bpm\.cookies\b/],
   ['visualizer', /\bpm\.visualizer\b/],
   ['setTimeout', /(?<![.\w])setTimeout\s*\(/],
   ['setInterval', /(?<![.\w])setInterval\s*\(/],

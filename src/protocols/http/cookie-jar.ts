@@ -37,16 +37,6 @@ export function cookieOfDomain(cookie: Pick<CookieInfo, 'domain'>, domain: strin
   return want !== '' && (own === want || own.endsWith(`.${want}`));
 }
 
-function cookieInfo(c: Cookie): CookieInfo {
-  // Max-Age or Expires, whichever the cookie has; Infinity for a session cookie.
-  const expiry = c.expiryTime();
-  return {
-    domain: c.domain ?? '', path: c.path ?? '/', name: c.key, value: c.value,
-    expires: expiry !== undefined && Number.isFinite(expiry) ? new Date(expiry).toISOString() : null,
-    secure: c.secure, httpOnly: c.httpOnly, ...(c.sameSite && c.sameSite !== 'none' ? { sameSite: c.sameSite } : {}),
-  };
-}
-
 export class CookieStore {
   /** A cookie was stored since the jar was made or last marked saved. */
   changed = false;
@@ -119,17 +109,15 @@ export class CookieStore {
 
   /** Every cookie in the jar, oldest first, as a face lists them (the app's cookies tab). */
   list(): CookieInfo[] {
-    return this.all().map(cookieInfo);
-  }
-
-  /** The cookies a request to `url` would send (scripts' `pm.cookies`); none for a URL that does not parse. */
-  cookiesFor(url: string): CookieInfo[] {
-    if (this.surelyEmpty) return [];
-    try {
-      return this.jar.getCookiesSync(url).map(cookieInfo);
-    } catch {
-      return [];
-    }
+    return this.all().map((c) => {
+      // Max-Age or Expires, whichever the cookie has; Infinity for a session cookie.
+      const expiry = c.expiryTime();
+      return {
+        domain: c.domain ?? '', path: c.path ?? '/', name: c.key, value: c.value,
+        expires: expiry !== undefined && Number.isFinite(expiry) ? new Date(expiry).toISOString() : null,
+        secure: c.secure, httpOnly: c.httpOnly, ...(c.sameSite && c.sameSite !== 'none' ? { sameSite: c.sameSite } : {}),
+      };
+    });
   }
 
   /** Removes the cookie with this domain, path and name; false when there is none. Without a name, every cookie of the jar. */

@@ -198,7 +198,6 @@ export class ScriptEngine {
       environmentName: v.environmentName,
       iterationData: v.iterationData ?? {},
       response: response ? responseData(response) : undefined,
-      ...(ctx.cookies?.length ? { cookies: ctx.cookies } : {}),
     });
     const body = response ? responseBody(response) : '';
     // A phase begins with the state as the scripts before left it; scripts report only what they

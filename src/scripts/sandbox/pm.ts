@@ -8,7 +8,6 @@ import { makeLegacy } from './legacy.js';
 import { requireModule } from './modules.js';
 import { unavailableFunction, unavailableObject } from './unavailable.js';
 import { defineProperties } from './intrinsics.js';
-import { PropertyList } from './property-list.js';
 import { phaseRequest, type Phase, type State, type ScopeKey } from './state.js';
 
 /** The parts of the state a script may have changed, sent back to the host. */
@@ -32,7 +31,6 @@ export interface ScriptScope {
 const noSendRequest = unavailableFunction('pm.sendRequest');
 const noRequire = unavailableFunction('pm.require');
 const noRunRequest = unavailableFunction('pm.execution.runRequest');
-const noCookieJar = unavailableFunction('pm.cookies.jar');
 const noSetTimeout = unavailableFunction('setTimeout');
 const noSetInterval = unavailableFunction('setInterval');
 const noSetImmediate = unavailableFunction('setImmediate');
@@ -41,6 +39,7 @@ const noClearInterval = unavailableFunction('clearInterval');
 /** `pm`'s accessors, defined on each script's `pm` in one call (shared descriptors: four defineProperty calls cost more). */
 const pmAccessors: PropertyDescriptorMap = {
   expect: { get: expect, enumerable: true },
+  cookies: unavailableObject('pm.cookies'),
   visualizer: unavailableObject('pm.visualizer'),
   vault: unavailableObject('pm.vault'),
 };
@@ -82,7 +81,6 @@ class ScriptParts {
   iterationData: ReadOnlyScope | undefined;
   request: ScriptRequest | undefined;
   info: Record<string, unknown> | undefined;
-  cookies: PropertyList | undefined;
 
   constructor(
     readonly phase: Phase,
@@ -172,19 +170,6 @@ class Pm {
   }
   get test(): typeof test {
     return test;
-  }
-  /**
-   * The jar's cookies for the request's URL, as Postman's CookieList (read-only: `get(name)` is the
-   * value, `has`, `one`, `count`, `toObject`, `all`…); `jar()`, which changes the jar, is not offered.
-   */
-  get cookies(): PropertyList {
-    const parts = this.#parts;
-    if (!parts.cookies) {
-      const list = new PropertyList((parts.phase.cookies ?? []).map((cookie) => ({ ...cookie, key: cookie.name })), false);
-      defineProperties(list, { jar: { value: noCookieJar, enumerable: false } });
-      parts.cookies = list;
-    }
-    return parts.cookies;
   }
   get execution(): Record<string, unknown> {
     if (this.#execution) return this.#execution;

@@ -22,8 +22,6 @@ export interface Phase {
   environmentName?: string;
   iterationData: Record<string, unknown>;
   response?: ResponseData;
-  /** The jar's cookies for the request's URL (`pm.cookies`), when the host gave any. */
-  cookies?: { name: string; value: string; [attribute: string]: unknown }[];
   state: State;
   /** The request as the host sent it (JSON apart from the rest: most post-response scripts never read it). */
   requestJson: string;

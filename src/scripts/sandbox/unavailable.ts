@@ -4,7 +4,7 @@
  */
 const reasons: Record<string, string> = {
   'pm.sendRequest': 'scripts cannot make network requests; make it a request of its own in the collection',
-  'pm.cookies.jar': 'scripts cannot change the cookie jar; read its cookies for the request with pm.cookies.get(name)',
+  'pm.cookies': 'scripts cannot read the cookie jar; read the Set-Cookie header with pm.response.headers',
   'pm.visualizer': 'Ferry has no visualizer',
   'pm.require': 'Ferry has no package library; use require() with one of the bundled modules',
   'pm.vault': 'Ferry keeps secrets as secret variables; read them with pm.environment.get',
