@@ -433,7 +433,7 @@ describe('iterations and data files', () => {
     const s = await setup({});
     const csv = path.join(s.temp.root, 'semi.csv');
     await fs.writeFile(csv, '\uFEFFuser;price;note\r\nada;1,5;"a; b"\r\nbob;2;\r\n');
-    expect(await readDataFile(csv)).toEqual([{ user: 'ada', price: '1,5', note: 'a; b' }, { user: 'bob', price: '2', note: '' }]);
+    expect(await readDataFile(csv)).toEqual([{ user: 'ada', price: '1,5', note: 'a; b' }, { user: 'bob', price: 2, note: '' }]);
     // A comma in the first line keeps commas: a ; in a column's name or value stays text.
     await fs.writeFile(csv, 'user,note;x\nada,b;c\n');
     expect(await readDataFile(csv)).toEqual([{ user: 'ada', 'note;x': 'b;c' }]);
