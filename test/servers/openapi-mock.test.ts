@@ -460,6 +460,33 @@ describe('ferry update on a generated server', () => {
     expect((await send(`${handle.servers[0]!.url}/pets?limit=x`)).status).toBe(422);
   });
 
+  it('a path parameter the document renames (/pets/{petId} → /pets/{id}) keeps its name in a route whose answer you made use it', async () => {
+    const { stringify } = await import('yaml');
+    const dir = await makeWorkspace({ servers: {} });
+    const answer = { 200: { description: 'ok', content: { 'application/json': { example: { id: 1 } } } } };
+    const doc = (param: string) => ({
+      openapi: '3.0.3', info: { title: 'Pets', version: '1' },
+      paths: { [`/pets/{${param}}`]: ['get', 'delete'].reduce((item, method) => ({ ...item, [method]: { summary: `${method} pet`, parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string' } }], responses: answer } }), {}) },
+    });
+    const first = path.join(dir, 'v1.yaml');
+    await fs.writeFile(first, stringify(doc('petId')));
+    const { root, file } = await imported(first);
+    // Your answer echoes the id the client asked for.
+    file.http.routes.find((r: any) => r.method === 'GET').body = '{"id": "{{request.params.petId}}"}';
+    await fs.writeFile(path.join(root, 'servers/api.yaml'), stringify(file));
+    const next = path.join(dir, 'v2.yaml');
+    await fs.writeFile(next, stringify(doc('id')));
+    const updated = await ferry(root, 'update', 'api', '--from', next);
+    expect(updated.out).toContain('  ~ GET /pets/:petId  get pet\n      kept (your edits): path\n');
+    expect(updated.out).toContain('  ~ DELETE /pets/:id  delete pet\n      update: path\n');
+    const after = parse(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8'));
+    expect(after.http.routes.map((r: any) => `${r.method} ${r.path}`)).toEqual(['GET /pets/:petId', 'DELETE /pets/:id']);
+    const handle = await serve(root);
+    expect(handle.failures).toEqual([]);
+    expect(JSON.parse((await send(`${handle.servers[0]!.url}/pets/7`)).body)).toEqual({ id: '7' });
+    expect((await ferry(root, 'update', 'api', '--from', next)).out).toContain('The server already matches this version.');
+  });
+
   it('refuses a document without operations (a wrong file) instead of removing every generated route, as a folder update does', async () => {
     const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
     const before = await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8');

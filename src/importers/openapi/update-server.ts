@@ -139,6 +139,13 @@ export async function planServerUpdate(root: string, input: { server: string; te
     const decision = decide<RouteField>(ROUTE_FIELDS, pick(saved), pick(after), before === undefined ? undefined : pick(before), imported);
     const updated: MockRoute = { ...saved };
     for (const field of decision.update) (updated as Record<RouteField, unknown>)[field] = after[field];
+    // A renamed path parameter (/pets/:petId → /pets/:id, the same requests) keeps its name where
+    // the answer uses it ({{request.params.petId}}): renamed, the answer would lose the value.
+    if (decision.update.includes('path') && answerUsesDroppedParams(updated, saved.path, after.path)) {
+      updated.path = saved.path;
+      decision.update = decision.update.filter((field) => field !== 'path');
+      decision.kept.push('path');
+    }
     if (decision.update.length > 0 || decision.kept.length > 0) plan.changed.push({ ...routeItem(updated), update: decision.update, kept: decision.kept });
     routes.push(updated);
   }
@@ -192,6 +199,20 @@ export function formatServerPreview(plan: ServerUpdatePlan, style?: PreviewStyle
   if (plan.documentChanged) lines.push('', 'The kept document is replaced by this version.');
   previewNotes(lines, plan.notes, style);
   return lines.join('\n');
+}
+
+/**
+ * Whether the route's answer (body, header values) uses a path parameter of `before` that `after`
+ * no longer has, where both paths match the same requests (only parameter names differ).
+ */
+function answerUsesDroppedParams(route: MockRoute, before: string, after: string): boolean {
+  if (pathShape(before) !== pathShape(after)) return false;
+  const names = (routePath: string) => routePath.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+  const kept = new Set(names(after));
+  const dropped = names(before).filter((name) => !kept.has(name));
+  if (dropped.length === 0) return false;
+  const answer = [route.body ?? '', ...(route.headers ?? []).map((header) => header.value)].join('\n');
+  return dropped.some((name) => new RegExp(`request\\.params\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$-])`).test(answer));
 }
 
 /** A route as the preview lists it: `GET /pets/:petId` and its name. */
