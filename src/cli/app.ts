@@ -13,6 +13,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { stopSignal } from './stop-signal.js';
 import { examples } from './examples.js';
+import { armScriptWatchdog } from '../scripts/host/watchdog-setting.js';
 
 interface AppOptions {
   port?: string;
@@ -30,6 +31,7 @@ export function registerApp(program: Command, ctx: CliContext, until: () => Prom
       const port = options.port === undefined ? 0 : Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0–65535), not "${options.port}".`);
       const ws = await openWorkspaceFor(command, ctx);
+      armScriptWatchdog(); // a stuck script would hold every later send of the app
       let app;
       try {
         app = await startAppServer({ workspace: ws, port });

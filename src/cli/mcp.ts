@@ -9,6 +9,7 @@ import { createAgentServer } from '../agent/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { examples } from './examples.js';
+import { armScriptWatchdog } from '../scripts/host/watchdog-setting.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   program
@@ -35,6 +36,7 @@ Programs (MCP over stdio) start only when allowed on this computer (\`ferry prog
 See docs/agents.md.`)
     .action(async (_options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
+      armScriptWatchdog(); // a stuck script would hold every later tool call
       // Standard output is the protocol's: anything a library logs goes to standard error instead.
       console.log = console.info = console.debug = console.error;
       const agent = createAgentServer(ws.root);

@@ -243,7 +243,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     // Copy in pretty: the whole body as the view shows it.
     await expect.poll(() => page.getByRole('button', { name: 'Copy', exact: true }).count()).toBe(1);
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count(), { timeout: 20_000 }).toBe(1);
     expect(await clipboard()).toBe(facts.length);
 
     // Save to file: the whole body, named after the request and its type.

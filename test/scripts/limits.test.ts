@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptEngine } from '../../src/scripts/index.js';
 import { preContext } from './helpers.js';
+import { armScriptWatchdog } from '../../src/scripts/host/watchdog-setting.js';
 
 let engine: ScriptEngine;
 beforeAll(async () => {
@@ -46,9 +47,16 @@ describe('limits per script', () => {
     ['a quadratic string search', "const s = 'a'.repeat(2 ** 22); s.indexOf('a'.repeat(2 ** 21) + 'b')"],
   ])('a built-in that loops in C without checking the time (%s) is stopped at ten times the limit, and the next script runs', async (_name, code) => {
     // QuickJS polls its interrupt handler between bytecodes only: these ran for hours, holding the
-    // process (and Ctrl-C) all that time. V8's watchdog stops the WebAssembly code itself.
+    // process (and Ctrl-C) all that time. V8's watchdog stops the WebAssembly code itself; `ferry
+    // app` and `ferry mcp` arm it at start (a run leaves it off: its cost per script).
+    armScriptWatchdog();
     const started = Date.now();
-    const result = await engine.runPreRequest(preContext([`pm.environment.set('before', 'kept')`, code, after]));
+    let result;
+    try {
+      result = await engine.runPreRequest(preContext([`pm.environment.set('before', 'kept')`, code, after]));
+    } finally {
+      armScriptWatchdog(false);
+    }
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.errors, JSON.stringify(result.errors)).toHaveLength(1);
     expect(result.errors[0]!.kind).toBe('timeout');

@@ -10,6 +10,7 @@ import vm from 'node:vm';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { isBundledModule, moduleSource, preludeSource } from './bundles.js';
 import { quickJSWasmModule } from './wasm-module.js';
+import { scriptWatchdogArmed } from './watchdog-setting.js';
 
 export const defaultTimeoutMs = 5000;
 export const defaultMemoryBytes = 64 * 1024 * 1024;
@@ -219,7 +220,7 @@ export class SandboxHost {
    * phase that cannot begin gives an outcome marked `notStarted`.
    */
   run(code: string, phase?: PhaseData): RawOutcome {
-    return this.guard(() => this.watched(() => this.runUnguarded(code, phase)));
+    return this.guard(() => (scriptWatchdogArmed() ? this.watched(() => this.runUnguarded(code, phase)) : this.runUnguarded(code, phase)));
   }
 
   /**
