@@ -4,11 +4,13 @@
  * `linesPerSecond` requests in a second the rest of that second is counted instead of printed, and
  * one summary line follows when the second ends: a person cannot read thousands of lines a second,
  * and drawing them would cost the server CPU. Records the traffic log could not hand over (more than
- * it holds arrived in one tick) are never dropped silently: "N requests not shown".
+ * it holds arrived in one tick) are never dropped silently: "N requests not shown", worded for
+ * the kind ("N DNS queries", "N TCP messages").
  */
-import { formatTrafficLine, plainRecord, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../servers/index.js';
+import { countRecords, formatTrafficLine, plainRecord, type TrafficRecord, trafficLineMaxBytes, writeTrafficLine } from '../servers/index.js';
 import type { LinePrinter, LineWriter } from './line-printer.js';
 import type { paint } from './output.js';
+import type { ServerKind } from '../model/index.js';
 
 /** Decision: 200 lines a second on a terminal, then a summary line per second. */
 export const TERMINAL_LINES_PER_SECOND = 200;
@@ -28,7 +30,7 @@ export class TrafficPrinter {
   readonly #now: () => number;
   #windowStart = 0;
   #shownInWindow = 0;
-  #summarised = { requests: 0, errors: 0, warnings: 0 };
+  #summarised = { requests: 0, errors: 0, warnings: 0, byKind: {} as Partial<Record<ServerKind, number>> };
   #timer: NodeJS.Timeout | undefined;
 
   constructor(printer: LinePrinter, c: ReturnType<typeof paint>, options: TrafficPrinterOptions) {
@@ -39,8 +41,8 @@ export class TrafficPrinter {
   }
 
   /** The traffic log's listener. */
-  readonly print = (records: readonly TrafficRecord[], dropped: number): void => {
-    if (dropped > 0) this.#printer.print(this.#droppedLine(dropped));
+  readonly print = (records: readonly TrafficRecord[], dropped: number, droppedByKind?: Readonly<Partial<Record<ServerKind, number>>>): void => {
+    if (dropped > 0) this.#printer.print(this.#droppedLine(dropped, droppedByKind));
     if (this.#options.json) {
       // Handed over as one list: the printer encodes each line where it goes (appending to one
       // string would build a rope of thousands of pieces, flattened again before it is encoded).
@@ -72,6 +74,7 @@ export class TrafficPrinter {
   #shows(r: TrafficRecord, limit: number): boolean {
     if (this.#roomFor(limit)) return true;
     this.#summarised.requests++;
+    this.#summarised.byKind[r.kind] = (this.#summarised.byKind[r.kind] ?? 0) + 1;
     if (r.level === 'error') this.#summarised.errors++;
     else if (r.level === 'warning') this.#summarised.warnings++;
     return false;
@@ -97,23 +100,19 @@ export class TrafficPrinter {
   }
 
   #printSummary(): void {
-    const { requests, errors, warnings } = this.#summarised;
+    const { requests, errors, warnings, byKind } = this.#summarised;
     if (requests === 0) return;
-    this.#summarised = { requests: 0, errors: 0, warnings: 0 };
+    this.#summarised = { requests: 0, errors: 0, warnings: 0, byKind: {} };
     const parts = [errors > 0 ? this.#c.red(`${errors} failed`) : '', warnings > 0 ? this.#c.yellow(`${warnings} with warnings`) : ''].filter(Boolean);
     const more = parts.length > 0 ? ` (${parts.join(', ')})` : '';
-    this.#printer.print(this.#c.dim(`… and ${count(requests)} more request${requests === 1 ? '' : 's'} in that second${more}; over ${this.#options.linesPerSecond} a second only this summary is printed (--json prints each)`));
+    this.#printer.print(this.#c.dim(`… and ${countRecords(requests, byKind).replace(/^([\d,]+) /, '$1 more ')} in that second${more}; over ${this.#options.linesPerSecond} a second only this summary is printed (--json prints each)`));
   }
 
-  #droppedLine(dropped: number): string {
-    const message = `${count(dropped)} request${dropped === 1 ? '' : 's'} not shown: more arrived at once than the traffic log holds`;
+  #droppedLine(dropped: number, byKind: Readonly<Partial<Record<ServerKind, number>>> | undefined): string {
+    const message = `${countRecords(dropped, byKind)} not shown: more arrived at once than the traffic log holds`;
     return this.#options.json ? JSON.stringify({ type: 'notice', level: 'warning', message }) : this.#c.yellow(`… ${message}`);
   }
 }
 
 /** Lines without colour: the same for every level. */
 const PLAIN_LINES: LineWriter<TrafficRecord> = { maxBytes: trafficLineMaxBytes, write: writeTrafficLine, text: formatTrafficLine };
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
-}

@@ -3,6 +3,7 @@
  * (`writeTrafficLine`): `ferry serve` writes each line straight into its output chunk, so a busy
  * server makes no string per line; `formatTrafficLine` reads the same bytes back as text.
  */
+import type { ServerKind } from '../model/index.js';
 import type { TrafficRecord } from './types.js';
 
 /** `time server summary duration ↑in ↓out (note)`, the same for every kind. */
@@ -148,4 +149,38 @@ function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1048576) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+/** What one traffic record of a kind is called in a count: a request, a message, a datagram, a DNS query. */
+const RECORD_NOUNS: Record<ServerKind, readonly [one: string, many: string]> = {
+  http: ['request', 'requests'],
+  sse: ['request', 'requests'],
+  mcp: ['request', 'requests'],
+  websocket: ['message', 'messages'],
+  socketio: ['message', 'messages'],
+  tcp: ['TCP message', 'TCP messages'],
+  tcpProxy: ['relayed message', 'relayed messages'],
+  udp: ['UDP datagram', 'UDP datagrams'],
+  dns: ['DNS query', 'DNS queries'],
+};
+
+/**
+ * `n` records counted by kind, worded for them: `1,234 requests`, `3 DNS queries`, and for a mix
+ * `1,237 records (1,234 requests, 3 DNS queries)`. `byKind` undefined or empty: requests.
+ */
+export function countRecords(n: number, byKind?: Readonly<Partial<Record<ServerKind, number>>>): string {
+  const nouns = new Map<string, number>();
+  for (const [kind, count] of Object.entries(byKind ?? {}) as [ServerKind, number][]) {
+    if (!count) continue;
+    const many = RECORD_NOUNS[kind]?.[1] ?? 'records';
+    nouns.set(many, (nouns.get(many) ?? 0) + count);
+  }
+  const groups = [...nouns.entries()];
+  const counted = (count: number, many: string) => {
+    const one = Object.values(RECORD_NOUNS).find(([, m]) => m === many)?.[0] ?? many.replace(/s$/, '');
+    return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  };
+  if (groups.length === 0) return counted(n, 'requests');
+  if (groups.length === 1) return counted(n, groups[0]![0]);
+  return `${counted(n, 'records')} (${groups.map(([many, count]) => counted(count, many)).join(', ')})`;
 }

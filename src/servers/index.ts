@@ -10,7 +10,7 @@ export { TrafficLog, DEFAULT_TRAFFIC_CAPACITY, plainRecord, type TrafficListener
 export { ServerError } from './errors.js';
 export { checkServerSettings } from './check-settings.js';
 export { certificateFolder, CERT_FILE, KEY_FILE } from '../appdata/index.js';
-export { formatTrafficLine, trafficLineMaxBytes, writeTrafficLine } from './format.js';
+export { countRecords, formatTrafficLine, trafficLineMaxBytes, writeTrafficLine } from './format.js';
 export { exposureWarning } from './exposure.js';
 export { isServerKindBuilt, loadServerKind, NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, SERVER_KIND_INFO, SERVER_KIND_MODULES, serverKindModule } from './kinds/index.js';
 export type { BindOptions, ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, SendForm, ServerKindInfo, ServerKindModule, ServerKindTable, SocketKindInstance } from './kinds/index.js';

@@ -4,15 +4,19 @@
  * nothing is formatted or written until a listener asks, and then off the request's tick.
  */
 import { performance } from 'node:perf_hooks';
+import type { ServerKind } from '../model/index.js';
 import type { TrafficRecord } from './types.js';
 
 export const DEFAULT_TRAFFIC_CAPACITY = 1000;
 
 /**
  * Gets each batch of new records, and how many records came in since the last batch but are not in
- * it (more than `capacity` in one tick): a face says so ("N requests not shown"), never drops them silently.
+ * it (more than `capacity` in one tick), in all and by server kind: a face says so ("N requests
+ * not shown", "N DNS queries not shown"), never drops them silently.
  */
-export type TrafficListener = (records: readonly TrafficRecord[], dropped: number) => void;
+export type TrafficListener = (records: readonly TrafficRecord[], dropped: number, droppedByKind: Readonly<Partial<Record<ServerKind, number>>>) => void;
+
+const NONE: Readonly<Partial<Record<ServerKind, number>>> = Object.freeze({});
 
 export class TrafficLog {
   /** Records handed to listeners per batch at most (and kept for `recent()` unless told otherwise). */
@@ -26,6 +30,8 @@ export class TrafficLog {
   #pending: TrafficRecord[] = [];
   /** Records that went past `#pending`'s bound since the last flush. */
   #dropped = 0;
+  /** `#dropped` by the kind of server the records came from. */
+  #droppedByKind: Partial<Record<ServerKind, number>> = NONE;
   #scheduled = false;
 
   /**
@@ -47,8 +53,10 @@ export class TrafficLog {
     if (this.#listeners.size === 0) return;
     // Bounded too: a listener slower than the traffic sees the newest `capacity` records.
     if (this.#pending.length >= this.capacity) {
-      this.#pending.shift();
+      const old = this.#pending.shift()!;
       this.#dropped++;
+      if (this.#droppedByKind === NONE) this.#droppedByKind = {};
+      this.#droppedByKind[old.kind] = (this.#droppedByKind[old.kind] ?? 0) + 1;
     }
     this.#pending.push(record);
     if (!this.#scheduled) {
@@ -82,11 +90,13 @@ export class TrafficLog {
     this.#scheduled = false;
     const batch = this.#pending;
     const dropped = this.#dropped;
+    const droppedByKind = this.#droppedByKind;
     this.#pending = [];
     this.#dropped = 0;
+    this.#droppedByKind = NONE;
     for (const listener of this.#listeners) {
       try {
-        listener(batch, dropped);
+        listener(batch, dropped, droppedByKind);
       } catch {
         // A face's bug must not take the server down; the records stay in the ring.
       }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fdPrinter, outputPrinter } from '../../src/cli/line-printer.js';
 import { paint } from '../../src/cli/output.js';
 import { httpExchangeRecord } from '../../src/servers/http-traffic.js';
-import { formatTrafficLine, plainRecord, type TrafficRecord } from '../../src/servers/index.js';
+import { formatTrafficLine, plainRecord, TrafficLog, type TrafficRecord } from '../../src/servers/index.js';
 import { tempDir } from '../support/temp.js';
 
 const record = (n: number, status = 200): TrafficRecord => ({
@@ -62,6 +62,34 @@ describe('ferry serve traffic lines', () => {
     const json = setUp({ json: true });
     json.printer.print([], 1);
     expect(JSON.parse(json.lines[0]!)).toEqual({ type: 'notice', level: 'warning', message: '1 request not shown: more arrived at once than the traffic log holds' });
+  });
+
+  it('records of other kinds than requests are counted as what they are: messages, datagrams, DNS queries', () => {
+    const text = setUp({});
+    text.printer.print([], 1500, { dns: 1500 });
+    text.printer.print([], 1, { tcp: 1 });
+    text.printer.print([], 7, { udp: 7 });
+    text.printer.print([], 12, { http: 2, dns: 10 });
+    expect(text.lines).toEqual([
+      '… 1,500 DNS queries not shown: more arrived at once than the traffic log holds',
+      '… 1 TCP message not shown: more arrived at once than the traffic log holds',
+      '… 7 UDP datagrams not shown: more arrived at once than the traffic log holds',
+      '… 12 records (2 requests, 10 DNS queries) not shown: more arrived at once than the traffic log holds',
+    ]);
+    const tcp = (n: number): TrafficRecord => ({ ...record(n), kind: 'tcp' });
+    const terminal = setUp({ linesPerSecond: 2 });
+    terminal.printer.print(Array.from({ length: 5 }, (_, i) => tcp(i)), 0);
+    terminal.printer.finish();
+    expect(terminal.lines.at(-1)).toMatch(/^… and 3 more TCP messages in that second;/);
+  });
+
+  it('the log hands over what it could not, by kind: a real flood of DNS records', async () => {
+    const log = new TrafficLog(10, 0);
+    const seen: unknown[] = [];
+    log.subscribe((records, dropped, byKind) => seen.push({ records: records.length, dropped, byKind }));
+    for (let i = 0; i < 25; i++) log.add({ ...record(i), kind: i < 3 ? 'http' : 'dns' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([{ records: 10, dropped: 15, byKind: { http: 3, dns: 12 } }]);
   });
 
   it('into a file: each line written as bytes, the same text, over many chunks and past a chunk', async () => {
