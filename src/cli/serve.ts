@@ -88,6 +88,12 @@ export async function serveUntil(
       remember: true,
       // Printed as they come and never listed again: none kept (kept records cost the servers CPU).
       traffic: new TrafficLog(DEFAULT_TRAFFIC_CAPACITY, 0),
+      // A server that could not start, or a file added while serving, starts when its file is saved.
+      startWhenSaved: true,
+      onStarted: (server) => {
+        if (json) output.out(JSON.stringify({ type: 'server', id: server.id, name: server.name, kind: server.kind, url: server.url }));
+        else output.err(`ferry: server ${server.id} started: ${server.name}  ${server.url}  ${server.kind} · servers/${server.id}.yaml`);
+      },
       onNotice: (notice) => {
         if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
         else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));

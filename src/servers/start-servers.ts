@@ -2,12 +2,15 @@
  * Starting several servers of a workspace at once (`ferry serve`, `ferry run --start-servers`, the
  * app). A server that cannot start is reported and the others keep running.
  */
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
 import type { ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { takenBySibling } from './listener.js';
-import { startServer } from './server.js';
+import { watchPendingServers } from './pending-servers.js';
+import { type ServerEntry, startServer } from './server.js';
 import { TrafficLog } from './traffic.js';
 import type { RunningServer, ServerOptions } from './types.js';
 
@@ -16,6 +19,15 @@ export interface StartServersOptions extends Omit<ServerOptions, 'root'> {
   ids?: readonly string[];
   /** Only servers with `autoStart: true` (for `ferry run --start-servers`). */
   autoStartOnly?: boolean;
+  /**
+   * While watching (`watch` not false): a wanted server that could not start, or a server file
+   * added while serving every server, starts when its file is saved (`ferry serve`, the app's
+   * autoStart); `onStarted` is told, and the server joins `servers`. A function is asked first,
+   * with the settings read, whether to start it (the app: not when it was started by hand
+   * meanwhile, nor a configuration this computer does not know, 2.11).
+   */
+  startWhenSaved?: boolean | ((id: string, config: ServerFile) => boolean | Promise<boolean>);
+  onStarted?: (server: RunningServer) => void;
 }
 
 export interface ServerFailure {
@@ -87,20 +99,51 @@ export async function startServers(workspace: Workspace, options: StartServersOp
     failures.push({ id, message: unknownServerMessage(workspace, id), unknown: true });
   }
 
-  const outcomes = await Promise.allSettled(toStart.map((entry) => startServer(entry, { ...options, root: workspace.root, traffic })));
+  const launch = (entry: ServerEntry) => startServer(entry, { ...options, root: workspace.root, traffic });
+  const outcomes = await Promise.allSettled(toStart.map(launch));
   const servers: RunningServer[] = [];
   // The started first: a port one of them holds is named in the others' failures.
   for (const outcome of outcomes) if (outcome.status === 'fulfilled') servers.push(outcome.value);
   outcomes.forEach((outcome, i) => {
     if (outcome.status === 'fulfilled') return;
-    const error = outcome.reason as Error;
-    const entry = toStart[i]!;
-    const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, servers) : undefined;
-    const message = sibling
-      ? takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`)
-      : error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
-    failures.push({ id: entry.id, message });
+    failures.push({ id: toStart[i]!.id, message: failureMessage(toStart[i]!, outcome.reason as Error, servers) });
   });
+
+  const files = new Map(workspace.servers.map((entry) => [entry.id, entry.file]));
+  const wantedIds = new Set(wanted);
+  const everyServer = !(options.ids && options.ids.length > 0) && !options.autoStartOnly;
+  const pending =
+    options.watch !== false && options.startWhenSaved
+      ? watchPendingServers({
+          root: workspace.root,
+          wanted: (id) => everyServer || wantedIds.has(id),
+          mayStart: typeof options.startWhenSaved === 'function' ? options.startWhenSaved : undefined,
+          running: () => servers,
+          notify: (notice) => options.onNotice?.(notice),
+          start: async (entry) => {
+            let server: RunningServer;
+            try {
+              server = await launch(entry);
+            } catch (error) {
+              // Renamed: the new file asks for the port its old name's server (file gone) still holds.
+              const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, servers) : undefined;
+              if (!sibling || (await fileExists(workspace.root, files.get(sibling.id) ?? `${SERVERS_DIR}/${sibling.id}.yaml`))) {
+                throw new Error(failureMessage(entry, error as Error, servers));
+              }
+              servers.splice(servers.indexOf(sibling), 1);
+              await sibling.stop();
+              options.onNotice?.({ server: sibling.id, level: 'info', message: `${files.get(sibling.id) ?? `${SERVERS_DIR}/${sibling.id}.yaml`} is gone; server ${sibling.id} stopped and gave its port to ${entry.file}.` });
+              server = await launch(entry).catch((again: Error) => {
+                throw new Error(failureMessage(entry, again, servers));
+              });
+            }
+            servers.push(server);
+            files.set(entry.id, entry.file);
+            options.onStarted?.(server);
+            return server;
+          },
+        })
+      : undefined;
 
   let stopping: Promise<void> | undefined;
   return {
@@ -108,10 +151,22 @@ export async function startServers(workspace: Workspace, options: StartServersOp
     failures,
     traffic,
     stop() {
-      stopping ??= Promise.all(servers.map((s) => s.stop())).then(() => undefined);
+      stopping ??= (pending?.close() ?? Promise.resolve()).then(() => Promise.all(servers.map((s) => s.stop()))).then(() => undefined);
       return stopping;
     },
   };
+}
+
+/** Why `entry` did not start, worded for the user: a port another server of the batch holds is named. */
+function failureMessage(entry: ServerEntry, error: Error, started: readonly RunningServer[]): string {
+  const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, started) : undefined;
+  return sibling
+    ? takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`)
+    : error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
+}
+
+async function fileExists(root: string, file: string): Promise<boolean> {
+  return lstat(path.join(root, file)).then(() => true, () => false);
 }
 
 /** The transports a server kind listens on: UDP, TCP or (DNS) both. */

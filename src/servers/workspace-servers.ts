@@ -13,7 +13,7 @@ import { ServerError } from './errors.js';
 import { exposureWarning } from './exposure.js';
 import { unknownFieldsWarning } from '../model/index.js';
 import { startServers, type ServersHandle, type StartServersOptions } from './start-servers.js';
-import type { ServerNotice } from './types.js';
+import type { RunningServer, ServerNotice } from './types.js';
 
 export interface WorkspaceServersOptions extends Omit<StartServersOptions, 'environment' | 'overrides' | 'scriptValues'> {
   /** Environment id or display name (any case); none = the workspace's active one on this computer. */
@@ -50,15 +50,26 @@ export async function startWorkspaceServers(workspace: Workspace, options: Works
     throw error;
   }
   const settings = await readSettings().catch(() => undefined);
+  const known = new KnownServers(workspace.id, workspace.root);
+  // One started later (its file saved while serving) is remembered and warned about as at the start.
+  const startedLater = (server: RunningServer): void => {
+    options.onStarted?.(server);
+    const file = `servers/${server.id}.yaml`;
+    if (remember) void known.remember(server.id, server.config).catch(() => undefined);
+    const exposed = exposureWarning(file, server.config);
+    if (exposed) options.onNotice?.({ server: server.id, level: 'warning', message: exposed });
+    const unknown = unknownFieldsWarning('server', file, server.config);
+    if (unknown) options.onNotice?.({ server: server.id, level: 'warning', message: unknown });
+  };
   const handle = await startServers(workspace, {
     ...rest,
+    onStarted: startedLater,
     environment,
     overrides: vars,
     scriptValues: (scope) => data.scriptValues(scope).catch(() => ({})),
     allowFilesOutsideWorkspace: options.allowFilesOutsideWorkspace === true || settings?.filesOutsideWorkspace === true,
   });
   if (remember) {
-    const known = new KnownServers(workspace.id, workspace.root);
     // Best effort: a data folder that cannot be written must not stop a server that started.
     for (const server of handle.servers) await known.remember(server.id, server.config).catch(() => undefined);
   }

@@ -15,6 +15,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { io as connectSocketIo } from 'socket.io-client';
 import WebSocket from 'ws';
+import { KnownServers } from '../../src/appdata/index.js';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import type { ServerEditorView, ServerKindsView, ServerView, TrafficView } from '../../src/app/shared/api.js';
 import { SERVER_KINDS } from '../../src/model/index.js';
@@ -487,6 +488,57 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     expect(saved.status, saved.text).toBe(200);
     await reopen();
     expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: true });
+  });
+
+  it('an autoStart server whose port was taken starts when its file is saved in the app, as `ferry serve` does; stopped by hand it stays stopped', async () => {
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
+    // Known on this computer (started or saved here before).
+    await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
+    try {
+      await reopen();
+      expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false, startError: expect.stringMatching(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`)) });
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      // Saved in the app's editor: the server starts, and answers.
+      const view = (await opened!.client.call('GET', '/api/server?id=auto')).body as ServerEditorView;
+      const saved = await opened!.client.call('PUT', '/api/server', { id: 'auto', server: view.server, sectionYaml: 'greeting: saved here\n' });
+      expect(saved.status, saved.text).toBe(200);
+      await until('auto to start after the save', async () => (await list()).find((r) => r.id === 'auto')!.running);
+      const row = (await list()).find((r) => r.id === 'auto')!;
+      expect(row.startError).toBeUndefined();
+      const socket = net.connect(portOf(row.url!), '127.0.0.1');
+      expect(await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())))).toBe('saved here');
+      socket.destroy();
+      // Stopped by hand, then saved: it stays stopped (the user's choice), as a running server's edit does not start it either.
+      await opened!.client.call('POST', '/api/servers/stop', { id: 'auto' });
+      await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'again' } });
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false });
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('an autoStart server that failed and is then changed outside Ferry waits for a start by hand (2.11)', async () => {
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
+    await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
+    try {
+      await reopen();
+      expect((await list()).find((r) => r.id === 'auto')!.startError).toBeDefined();
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'from a pull' } });
+      await until('auto to wait after a change outside Ferry', async () => (await list()).find((r) => r.id === 'auto')!.waiting !== undefined);
+      expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false, waiting: expect.stringMatching(/^autoStart is on, but this computer has not started or saved/) });
+    } finally {
+      holder.close();
+    }
   });
 
   it('a configuration `ferry serve` started (startWorkspaceServers with remember) starts by itself in the app', async () => {

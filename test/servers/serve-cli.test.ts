@@ -1,6 +1,7 @@
 /** `ferry serve`: URLs, live traffic lines, --env/--var, failures reported, Ctrl-C stops cleanly. */
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promises as fs, openSync, closeSync, createReadStream } from 'node:fs';
@@ -162,6 +163,70 @@ describe('ferry serve', () => {
     await eventually(async () => io.err.length === 2);
     expect(io.err[1]).toMatch(/^ferry: servers\/api\.yaml:\d+:\d+: YAML syntax error.* — the server keeps its previous settings until the file is fixed\.$/);
     expect((await send(`${url}/hello/x`)).status).toBe(200);
+    stop();
+    expect(await done).toBe(0);
+  });
+
+  it('a server that could not start starts when its file is saved; files added or renamed while serving start too', async () => {
+    await isolatedDataDir();
+    // A port another program holds: the server fails, the others serve.
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as net.AddressInfo).port;
+    const root = await makeWorkspace({ servers: { api, late: { ...api, name: 'Late', port: taken } } });
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: ['place=x'], watch: true }, io.output, new Promise((r) => (stop = r)));
+    try {
+      await eventually(async () => io.out.length > 0);
+      expect(io.err).toEqual([expect.stringMatching(new RegExp(`^ferry: server late did not start: servers/late\\.yaml: port ${taken} on 127\\.0\\.0\\.1 is already in use by another program`))]);
+      // Saved while the port is still taken: said again, with what to do.
+      await writeServer(root, 'late', { ...api, name: 'Late', port: taken });
+      await eventually(async () => io.err.length === 2);
+      expect(io.err[1]).toMatch(/^ferry: server late did not start: .*already in use by another program.* Save the file again to retry\.$/);
+      // The port freed and the file saved again (two quick saves, as an editor's): it starts once, and says so on stderr.
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      await writeServer(root, 'late', { ...api, name: 'Late', port: taken });
+      await writeServer(root, 'late', { ...api, name: 'Late', port: taken });
+      await eventually(async () => io.err.some((l) => l.startsWith('ferry: server late started')));
+      expect(io.err.filter((l) => l.includes('started'))).toEqual([`ferry: server late started: Late  http://127.0.0.1:${taken}  http · servers/late.yaml`]);
+      expect((await send(`http://127.0.0.1:${taken}/hello/a`)).body).toBe('hi a from x');
+      // Then it watches its file as the others do.
+      await writeServer(root, 'late', { name: 'Late', port: taken, http: { routes: [{ path: '/v', body: 'edited' }] } });
+      await eventually(async () => (await send(`http://127.0.0.1:${taken}/v`)).body === 'edited');
+
+      // A file invalid when added, then fixed: reported, then started.
+      await writeServer(root, 'added', 'name: [broken\n');
+      await eventually(async () => io.err.some((l) => /^ferry: server added did not start: servers\/added\.yaml:\d+:\d+: YAML syntax error.* fix the file to start this server\.$/.test(l)));
+      await writeServer(root, 'added', { ...api, name: 'Added' });
+      await eventually(async () => io.err.some((l) => l.startsWith('ferry: server added started: Added  http://127.0.0.1:')));
+      const addedUrl = /server added started: Added {2}(\S+)/.exec(io.err.join('\n'))![1]!;
+      expect((await send(`${addedUrl}/hello/b`)).body).toBe('hi b from x');
+
+      // Renamed (git mv): the new name takes the port the old one's server held.
+      await fs.rename(path.join(root, 'servers', 'late.yaml'), path.join(root, 'servers', 'renamed.yaml'));
+      await eventually(async () => io.err.some((l) => l.startsWith('ferry: server renamed started:')));
+      expect(io.out.join('\n')).toContain('servers/late.yaml is gone; server late stopped and gave its port to servers/renamed.yaml.');
+      expect((await send(`http://127.0.0.1:${taken}/v`)).body).toBe('edited');
+    } finally {
+      holder.close();
+      stop();
+    }
+    expect(await done).toBe(0);
+    expect(io.out.at(-1)).toBe('Stopped 3 servers.');
+  });
+
+  it('--json: a server started later is a server line', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { api } });
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: true, json: true }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.length > 0);
+    await writeServer(root, 'more', { ...api, name: 'More' });
+    await eventually(async () => io.out.some((l) => l.includes('"id":"more"')));
+    expect(JSON.parse(io.out.find((l) => l.includes('"id":"more"'))!)).toEqual({ type: 'server', id: 'more', name: 'More', kind: 'http', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(io.err).toEqual([]);
     stop();
     expect(await done).toBe(0);
   });

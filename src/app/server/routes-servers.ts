@@ -45,6 +45,9 @@ export class AppServers {
   private readonly failed = new Map<string, string>();
   private readonly unsubscribe: () => void;
   private readonly known: KnownServers;
+  /** The autoStart pass's servers: closing it stops its watch for files saved after a failed start. */
+  private autoStartHandle: { stop(): Promise<void> } | undefined;
+  private closed = false;
   /** The autoStart pass, run once the app listens (`begin`); lists wait for it. */
   autoStarted: Promise<void> = Promise.resolve();
 
@@ -83,7 +86,26 @@ export class AppServers {
       else this.waiting.set(entry.id, AUTOSTART_WAITING);
     }
     if (known.length === 0) return;
-    const handle = await startWorkspaceServers(this.state.workspace, { ids: known, traffic: this.traffic });
+    const handle = await startWorkspaceServers(this.state.workspace, {
+      ids: known,
+      traffic: this.traffic,
+      // One that could not start (its port was taken) starts when its file is saved, as in `ferry serve`;
+      // not when it was started by hand meanwhile, nor after the app closed, nor a configuration this
+      // computer has not started or saved (changed outside Ferry: it waits for a start by hand, 2.11).
+      startWhenSaved: async (id, config) => {
+        if (this.closed || this.running.has(id) || this.starting.has(id)) return false;
+        if (await this.known.isKnown(id, config)) return true;
+        this.failed.delete(id);
+        this.waiting.set(id, AUTOSTART_WAITING);
+        return false;
+      },
+      onStarted: (server) => {
+        if (this.closed || this.running.has(server.id)) return void server.stop();
+        this.running.set(server.id, server);
+        this.failed.delete(server.id);
+      },
+    });
+    this.autoStartHandle = handle;
     for (const server of handle.servers) this.running.set(server.id, server);
     for (const failure of handle.failures) this.failed.set(failure.id, failure.message);
   }
@@ -241,8 +263,10 @@ export class AppServers {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.unsubscribe();
     await this.autoStarted;
+    await this.autoStartHandle?.stop();
     const all = [...this.running.values()];
     this.running.clear();
     await Promise.allSettled(all.map((s) => s.stop()));

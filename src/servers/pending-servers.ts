@@ -1,0 +1,93 @@
+/**
+ * Server files that are wanted but not running: one that could not start (its port was taken, a
+ * file that did not parse) or, when every server is served, one added (or renamed into place)
+ * while serving. One watch on `servers/`; when such a file is saved it is read and started, and
+ * a start that fails again is reported the same way. A running server watches its own file
+ * (server.ts); this only covers the ones without a server yet.
+ */
+import { type FSWatcher, watch } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServerFile } from '../model/index.js';
+import type { ServerEntry } from './server.js';
+import { formatWarning, readResource, SERVERS_DIR } from '../workspace/index.js';
+import type { RunningServer, ServerNotice } from './types.js';
+
+const SETTLE_MS = 75;
+
+export interface PendingServersOptions {
+  root: string;
+  /** Whether a file of this id is to be served (the ids asked for, or every one). */
+  wanted: (id: string) => boolean;
+  /** The servers running now, by id (started ones are added by `start`). */
+  running: () => readonly RunningServer[];
+  /** Asked with the settings read, before a start: false leaves the file alone. */
+  mayStart?: (id: string, config: ServerFile) => boolean | Promise<boolean>;
+  /** Starts a server from its file's settings; throws with the refusal already worded for the user. */
+  start: (entry: ServerEntry) => Promise<RunningServer>;
+  notify: (notice: ServerNotice) => void;
+}
+
+export interface PendingServers {
+  /** Stops watching; resolves when no start is under way. */
+  close(): Promise<void>;
+}
+
+export function watchPendingServers(options: PendingServersOptions): PendingServers {
+  const dir = path.join(options.root, SERVERS_DIR);
+  const timers = new Map<string, NodeJS.Timeout>();
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const attempt = async (id: string, name: string): Promise<void> => {
+    if (closed || options.running().some((s) => s.id === id)) return;
+    const file = `${SERVERS_DIR}/${name}`;
+    const absolute = path.join(dir, name);
+    const exists = await lstat(absolute).then((s) => s.isFile(), () => false);
+    if (!exists || closed) return; // deleted again (an editor's temporary file, a branch switch): nothing to start
+    const outcome = await readResource('server', absolute, file);
+    if (closed) return;
+    if (!outcome.ok) {
+      options.notify({ server: id, level: 'warning', message: `server ${id} did not start: ${formatWarning(outcome.warning)} — fix the file to start this server.` });
+      return;
+    }
+    if (options.mayStart && !(await options.mayStart(id, outcome.value))) return;
+    if (closed || options.running().some((s) => s.id === id)) return;
+    try {
+      await options.start({ id, file, value: outcome.value });
+    } catch (error) {
+      options.notify({ server: id, level: 'warning', message: `server ${id} did not start: ${(error as Error).message} Save the file again to retry.` });
+    }
+  };
+
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dir, { persistent: false }, (_event, changed) => {
+      if (closed || changed === null) return;
+      const name = changed.toString();
+      if (name.includes('/') || name.includes(path.sep) || !/\.ya?ml$/.test(name)) return;
+      const id = name.replace(/\.ya?ml$/, '');
+      if (!options.wanted(id) || options.running().some((s) => s.id === id)) return;
+      // Two quick saves (an editor's write, then rename) are one start.
+      clearTimeout(timers.get(id));
+      timers.set(id, setTimeout(() => {
+        timers.delete(id);
+        // One after another: a rename's new file waits for the old server to give up its port.
+        chain = chain.then(() => attempt(id, name)).catch(() => {});
+      }, SETTLE_MS));
+    });
+    watcher.on('error', () => undefined);
+  } catch {
+    // No servers/ folder to watch (or it cannot be watched): files added later are not started.
+  }
+
+  return {
+    async close() {
+      closed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      watcher?.close();
+      await chain;
+    },
+  };
+}
