@@ -94,4 +94,40 @@ describe('TCP relay', () => {
     await eventually(async () => server!.openConnections() === 0);
     expect((await relay({})).failures[0]!.message).toMatch(/servers\/wire\.yaml: proxy\.target: is empty/);
   });
+
+  it('an IPv6 target is written in brackets with its port; an IPv6 address alone is refused at load, saying how to write it', async () => {
+    // A real echo on ::1, relayed through [::1]:PORT.
+    const echo = net.createServer({ allowHalfOpen: true }, (socket) => {
+      socket.on('data', (c) => socket.write(c.toString('latin1').toUpperCase(), 'latin1'));
+      socket.on('end', () => socket.end());
+    });
+    echoes.push(echo);
+    await new Promise<void>((r) => echo.listen(0, '::1', () => r()));
+    const port = (echo.address() as net.AddressInfo).port;
+    const { server } = await relay({ target: `[::1]:${port}` });
+    const client = net.connect(server!.port, '127.0.0.1');
+    const answer = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      client.on('data', (c) => (got += c));
+      client.on('end', () => resolve(got));
+      client.on('error', reject);
+      client.end('over ipv6');
+    });
+    expect(answer).toBe('OVER IPV6');
+
+    for (const [target, advice] of [
+      ['2001:db8::1', '[2001:db8::1]:PORT'],
+      ['::1', '[::1]:PORT'],
+      ['::1:5432', '[::1]:5432'],
+      ['fe80::1%lo:80', '[fe80::1%lo]:80'],
+    ] as const) {
+      const { failures } = await relay({ target });
+      expect(failures[0]!.message, target).toContain(`servers/wire.yaml: proxy.target: ${JSON.stringify(target)} `);
+      expect(failures[0]!.message, target).toContain(advice);
+    }
+    for (const target of ['[::1]', '[::1:80', 'localhost', '127.0.0.1:0', '127.0.0.1:99999', 'host:port']) {
+      const { failures } = await relay({ target });
+      expect(failures[0]!.message, target).toMatch(/^servers\/wire\.yaml: proxy\.target: .* give where to relay to, such as 127\.0\.0\.1:5432 or \[::1\]:5432\.$/);
+    }
+  });
 });

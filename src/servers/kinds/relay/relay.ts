@@ -10,12 +10,42 @@
  */
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
+import { splitDnsAddress } from '../../../support/dns-address.js';
 import { ServerError } from '../../errors.js';
 import type { Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
+
+/**
+ * `proxy.target` as host and port, split as the DNS addresses are (`splitDnsAddress`): an IPv6
+ * address in brackets (`[::1]:5432`). Refused at load, saying how to write it: no port, and an
+ * IPv6 address without brackets, whose last group could be read as a port (`2001:db8::1` is not
+ * host `2001:db8:` port 1).
+ */
+function relayTarget(file: string, target: string): { host: string; port: number } {
+  const refuse = (why: string) => new ServerError(`${file}: proxy.target: ${why}`);
+  const { host, port: portText } = splitDnsAddress(target);
+  const example = 'give where to relay to, such as 127.0.0.1:5432 or [::1]:5432.';
+  if (target === '') throw refuse(`is empty; ${example}`);
+  if (!target.startsWith('[') && host.includes(':') && !/[[\]\s]/.test(host)) {
+    if (portText === undefined) {
+      const colon = target.lastIndexOf(':');
+      const [head, tail] = [target.slice(0, colon), target.slice(colon + 1)];
+      if (/^\d{1,5}$/.test(tail) && !head.endsWith(':') && net.isIPv6(head)) {
+        throw refuse(`${JSON.stringify(target)} is ambiguous: the IPv6 address ${target} alone, or ${head} with port ${tail}; write an IPv6 address in brackets with its port: [${head}]:${tail} (or [${target}]:PORT).`);
+      }
+      throw refuse(`${JSON.stringify(target)} is an IPv6 address without a port; write it in brackets with the port: [${target}]:PORT.`);
+    }
+    throw refuse(`${JSON.stringify(target)}: write an IPv6 address in brackets with its port: [${host}]:${portText}.`);
+  }
+  const port = Number(portText);
+  if (host === '' || /[[\]\s]/.test(host) || portText === undefined || !/^\d{1,5}$/.test(portText) || port < 1 || port > 65535) {
+    throw refuse(`${JSON.stringify(target)} is not host:port (a port from 1 to 65535); ${example}`);
+  }
+  return { host, port };
+}
 
 /** Giving up on a target that does not answer the connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -40,12 +70,8 @@ class RelayKind implements SocketKindInstance {
     const file = this.context.file;
     if (server.tls?.enabled) throw new ServerError(`${file}: tls: the TCP relay takes plain TCP from clients; set tls.enabled to false (upstreamTls speaks TLS to the target).`);
     const target = (server.proxy?.target ?? '').trim();
-    const m = /^\[?([^\]\s]+?)\]?:(\d{1,5})$/.exec(target);
-    const port = Number(m?.[2]);
-    if (m === null || port < 1 || port > 65535) {
-      throw new ServerError(`${file}: proxy.target: ${target === '' ? 'is empty' : `${JSON.stringify(target)} is not host:port`}; give where to relay to, such as 127.0.0.1:5432.`);
-    }
-    this.#state = { host: m[1]!, port, upstreamTls: server.proxy?.upstreamTls ?? false, label: target };
+    const { host, port } = relayTarget(file, target);
+    this.#state = { host, port, upstreamTls: server.proxy?.upstreamTls ?? false, label: target };
   }
 
   openStreams(): number {
