@@ -127,11 +127,14 @@ export async function serveUntil(
   const traffic = new TrafficPrinter(printer, c, { json, linesPerSecond: terminal ? TERMINAL_LINES_PER_SECOND : undefined });
   const unsubscribe = handle.traffic.subscribe(traffic.print);
   await until;
+  if (!json) output.out(c.dim('Stopping…'));
+  await handle.stop();
+  // The requests the stop cut short (a client mid-request, an open stream) are printed too: their
+  // records reach the listener a turn after they are added.
+  await new Promise((resolve) => setImmediate(resolve));
   unsubscribe();
   traffic.finish();
   await printer.flush();
-  if (!json) output.out(c.dim('Stopping…'));
-  await handle.stop();
   if (!json) output.out(`Stopped ${handle.servers.length} server${handle.servers.length === 1 ? '' : 's'}.`);
   // Ctrl-C is a clean stop (issue 10: exit 0). A server that could not start was reported when it
   // failed and the others served; only "nothing could start" ends with 1, above.

@@ -9,7 +9,7 @@ import { epochMsOf } from './traffic.js';
 import type { TrafficRecord } from './types.js';
 
 /** What happened besides an ordinary answer. */
-export type HttpExchangeNote = 'error' | 'reset' | 'hang' | 'proxy' | 'notFound' | 'preflight' | 'stream' | 'aborted' | 'proxyError' | 'invalid' | 'foreignHost';
+export type HttpExchangeNote = 'error' | 'reset' | 'hang' | 'proxy' | 'notFound' | 'preflight' | 'stream' | 'aborted' | 'stopped' | 'proxyError' | 'invalid' | 'foreignHost';
 
 export interface HttpExchangeDetail {
   method: string;
@@ -38,6 +38,7 @@ const NOTES: Record<HttpExchangeNote, string> = {
   preflight: 'CORS preflight',
   stream: 'event stream closed',
   aborted: 'client left before the answer',
+  stopped: 'the server stopped before the answer',
   invalid: 'request does not match the API spec',
   foreignHost: 'refused: addressed to another host name',
 };

@@ -298,9 +298,9 @@ describe('ferry serve', () => {
     expect([typo.out, typo.err]).toEqual([[], []]);
   });
 
-  it('Ctrl-C in a real process closes open connections and exits 0', async () => {
+  it('Ctrl-C in a real process closes open connections and exits 0; a request it cut short is printed as such', async () => {
     const data = await isolatedDataDir();
-    const root = await makeWorkspace({ servers: { api } });
+    const root = await makeWorkspace({ servers: { api: { ...api, http: { routes: [...api.http.routes, { path: '/slow', delayMs: 20_000, body: 'late' }] } } } });
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'run-ferry.ts'), 'serve', '-w', root, '--var', 'place=proc'], {
       env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -324,9 +324,15 @@ describe('ferry serve', () => {
       });
       expect(body).toBe('hi kc from proc');
       await eventually(async () => stdout.includes('GET /hello/kc'));
+      // A client mid-request (a route with a delay) when Ctrl-C comes: its line says the server stopped, not that the client left.
+      const cut = new Promise<string>((resolve) => {
+        http.get(`${url}/slow`, (res) => res.resume().on('end', () => resolve('answered'))).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      });
+      await new Promise((r) => setTimeout(r, 300));
       child.kill('SIGINT');
       expect(await exited).toBe(0);
-      expect(stdout).toMatch(/Stopping…\nStopped 1 server\.\n$/);
+      expect(await cut).toBe('ECONNRESET');
+      expect(stdout).toMatch(/Stopping…\n\d\d:\d\d:\d\d\.\d{3} api --- GET \/slow → \* \/slow [\d.]+ ms ↑0 B ↓0 B \(the server stopped before the answer\)\nStopped 1 server\.\n$/);
       expect(stderr).toBe('');
       agent.destroy();
     } finally {

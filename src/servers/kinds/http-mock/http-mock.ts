@@ -109,6 +109,8 @@ export function compileMock(server: ServerFile, variables: VariableScope, file: 
 class HttpMock implements HttpKindInstance {
   #state: MockState | undefined;
   readonly #timers = new PendingTimers();
+  /** `close` was called: the listener is closing the connections still open. */
+  #closing = false;
 
   constructor(private readonly context: KindContext) {}
 
@@ -121,6 +123,9 @@ class HttpMock implements HttpKindInstance {
   }
 
   close(): void {
+    // Requests still waiting (a delay, a hang) are closed with the listener: their records say the
+    // server stopped, not that the client left.
+    this.#closing = true;
     this.#timers.clear();
   }
 
@@ -243,7 +248,7 @@ class HttpMock implements HttpKindInstance {
     }
     const onClose = () => {
       this.#timers.cancel(timer);
-      this.#record(req, start, route.label, 0, 0, body, 'aborted');
+      this.#record(req, start, route.label, 0, 0, body, this.#closing ? 'stopped' : 'aborted');
     };
     const timer = this.#timers.later(route.delayMs, () => {
       res.off('close', onClose);
@@ -275,7 +280,7 @@ class HttpMock implements HttpKindInstance {
         return;
       case 'hang':
         // Never answered: the connection stays until the client gives up or the server stops.
-        res.once('close', () => this.#record(req, start, route.label, 0, 0, body, 'hang'));
+        res.once('close', () => this.#record(req, start, route.label, 0, 0, body, this.#closing ? 'stopped' : 'hang'));
         return;
     }
     // Request values are one object whose parts are read when a template asks; without them, the
