@@ -10,7 +10,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerFile } from '../model/index.js';
 import type { ServerEntry } from './server.js';
-import { formatWarning, readResource, SERVERS_DIR } from '../workspace/index.js';
+import { formatWarning, isYamlFile, readResource, SERVERS_DIR, stripYaml } from '../workspace/index.js';
 import type { RunningServer, ServerNotice } from './types.js';
 
 const SETTLE_MS = 75;
@@ -65,8 +65,9 @@ export function watchPendingServers(options: PendingServersOptions): PendingServ
     watcher = watch(dir, { persistent: false }, (_event, changed) => {
       if (closed || changed === null) return;
       const name = changed.toString();
-      if (name.includes('/') || name.includes(path.sep) || !/\.ya?ml$/.test(name)) return;
-      const id = name.replace(/\.ya?ml$/, '');
+      // As the workspace reads servers/: `.yaml` files, not hidden ones (an editor's temporary file).
+      if (name.startsWith('.') || name.includes('/') || name.includes(path.sep) || !isYamlFile(name)) return;
+      const id = stripYaml(name);
       if (!options.wanted(id) || options.running().some((s) => s.id === id)) return;
       // Two quick saves (an editor's write, then rename) are one start.
       clearTimeout(timers.get(id));

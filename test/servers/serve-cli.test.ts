@@ -195,6 +195,9 @@ describe('ferry serve', () => {
       await writeServer(root, 'late', { name: 'Late', port: taken, http: { routes: [{ path: '/v', body: 'edited' }] } });
       await eventually(async () => (await send(`http://127.0.0.1:${taken}/v`)).body === 'edited');
 
+      // Hidden files and other extensions are not server files, as when the workspace is read.
+      await fs.writeFile(path.join(root, 'servers', '.hidden.yaml'), 'name: Hidden\n');
+      await fs.writeFile(path.join(root, 'servers', 'notes.yml'), 'name: Notes\n');
       // A file invalid when added, then fixed: reported, then started.
       await writeServer(root, 'added', 'name: [broken\n');
       await eventually(async () => io.err.some((l) => /^ferry: server added did not start: servers\/added\.yaml:\d+:\d+: YAML syntax error.* fix the file to start this server\.$/.test(l)));
@@ -214,6 +217,7 @@ describe('ferry serve', () => {
     }
     expect(await done).toBe(0);
     expect(io.out.at(-1)).toBe('Stopped 3 servers.');
+    expect(io.err.join('\n')).not.toMatch(/hidden|notes/i);
   });
 
   it('--json: a server started later is a server line', async () => {
