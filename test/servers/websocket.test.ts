@@ -151,11 +151,14 @@ describe('WebSocket server', () => {
     expect((await c.next(2)).map((m) => m.data)).toEqual(['secure', 'over tls']);
   });
 
-  it('closes clients with 1001 on stop', async () => {
+  it('closes clients with 1001 on stop, and the traffic line says so (not 1006)', async () => {
     const { url, handle } = await wsServer({});
     const c = await connect(url);
     await handle.stop();
     expect((await c.closed).code).toBe(1001);
+    await eventually(async () => handle.traffic.recent().some((r) => r.summary.includes('close')));
+    const close = handle.traffic.recent().find((r) => r.summary.includes('close')) as MessageRecord;
+    expect(close.detail.preview).toBe('code 1001 server stopping (the server stopped)');
   });
 
   it('refuses a bad regex at load, naming the rule', async () => {

@@ -35,6 +35,8 @@ class WebSocketKind implements HttpKindInstance {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   readonly #clients = new Map<WebSocket, string>();
   readonly #timers = new PendingTimers();
+  /** `close` was called: the clients were sent 1001 and are being closed. */
+  #closing = false;
 
   constructor(private readonly context: KindContext) {}
 
@@ -70,6 +72,7 @@ class WebSocketKind implements HttpKindInstance {
   }
 
   close(): void {
+    this.#closing = true;
     this.#timers.clear();
     // A close frame first (1001 going away); the listener destroys the sockets next.
     for (const ws of this.#clients.keys()) ws.close(1001, 'server stopping');
@@ -134,7 +137,11 @@ class WebSocketKind implements HttpKindInstance {
     });
     ws.once('close', (code: number, reason: Buffer) => {
       this.#clients.delete(ws);
-      const shown = `code ${code}${reason.length > 0 ? ` ${previewUtf8(reason)}` : ''}${why ? ` (${why})` : ''}`;
+      // Closed as the server stops: the listener mostly destroys the socket before the client's
+      // close frame comes back (1006), but the client was sent 1001, and that is what it saw.
+      const shown = this.#closing && (code === 1006 || code === 1001) && !why
+        ? 'code 1001 server stopping (the server stopped)'
+        : `code ${code}${reason.length > 0 ? ` ${previewUtf8(reason)}` : ''}${why ? ` (${why})` : ''}`;
       traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: shown }, { start, bytesIn, bytesOut }));
     });
   }
