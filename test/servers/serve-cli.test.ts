@@ -343,4 +343,39 @@ describe('ferry serve', () => {
       child.kill('SIGKILL');
     }
   }, 30_000);
+
+  it('`ferry serve | head -1`: the reader gone, it keeps serving without a crash or a spin, and SIGTERM ends it with 0', async () => {
+    const data = await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { api } });
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js'), 'serve', '-w', root, '--var', 'place=pipe'], {
+      env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      // Read as `head -1` does: the first lines, then the pipe is closed.
+      let first = '';
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (c) => {
+          first += c;
+          if (/http:\/\/127\.0\.0\.1:\d+/.test(first)) resolve();
+        });
+      });
+      child.stdout.destroy();
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(first)![0];
+      for (let i = 0; i < 50; i++) expect((await send(`${url}/hello/p${i}`)).body).toBe(`hi p${i} from pipe`);
+      // Idle afterwards: no busy loop on the broken pipe (CPU time over a quiet half second).
+      const cpu = () => Number(execFileSync('ps', ['-o', 'times=', '-p', String(child.pid)]).toString().trim());
+      const t0 = cpu();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(cpu() - t0).toBeLessThanOrEqual(1);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
 });
