@@ -4,7 +4,7 @@
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServerFile } from '../model/index.js';
+import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { ServerError } from './errors.js';
@@ -121,18 +121,29 @@ export async function startServers(workspace: Workspace, options: StartServersOp
           running: () => servers,
           notify: (notice) => options.onNotice?.(notice),
           start: async (entry) => {
+            const fileOf = (id: string) => files.get(id) ?? `${SERVERS_DIR}/${id}.yaml`;
+            const handOver = async (old: RunningServer, what: string) => {
+              servers.splice(servers.indexOf(old), 1);
+              await old.stop();
+              options.onNotice?.({ server: old.id, level: 'info', message: `${fileOf(old.id)} is gone; server ${old.id} stopped and gave ${what} to ${entry.file}.` });
+            };
+            // Renamed as it was (git mv, any port): the server of the old name, whose file is gone, gives way.
+            for (const old of servers) {
+              if (deepEqual(old.config, entry.value) && !(await fileExists(workspace.root, fileOf(old.id)))) {
+                await handOver(old, 'way');
+                break;
+              }
+            }
             let server: RunningServer;
             try {
               server = await launch(entry);
             } catch (error) {
-              // Renamed: the new file asks for the port its old name's server (file gone) still holds.
+              // Renamed and edited: the new file asks for the port its old name's server (file gone) still holds.
               const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, servers) : undefined;
-              if (!sibling || (await fileExists(workspace.root, files.get(sibling.id) ?? `${SERVERS_DIR}/${sibling.id}.yaml`))) {
+              if (!sibling || (await fileExists(workspace.root, fileOf(sibling.id)))) {
                 throw new Error(failureMessage(entry, error as Error, servers));
               }
-              servers.splice(servers.indexOf(sibling), 1);
-              await sibling.stop();
-              options.onNotice?.({ server: sibling.id, level: 'info', message: `${files.get(sibling.id) ?? `${SERVERS_DIR}/${sibling.id}.yaml`} is gone; server ${sibling.id} stopped and gave its port to ${entry.file}.` });
+              await handOver(sibling, 'its port');
               server = await launch(entry).catch((again: Error) => {
                 throw new Error(failureMessage(entry, again, servers));
               });

@@ -206,17 +206,27 @@ describe('ferry serve', () => {
       const addedUrl = /server added started: Added {2}(\S+)/.exec(io.err.join('\n'))![1]!;
       expect((await send(`${addedUrl}/hello/b`)).body).toBe('hi b from x');
 
-      // Renamed (git mv): the new name takes the port the old one's server held.
+      // Renamed (git mv): the server of the old name gives way, and the new name serves on the same port.
       await fs.rename(path.join(root, 'servers', 'late.yaml'), path.join(root, 'servers', 'renamed.yaml'));
       await eventually(async () => io.err.some((l) => l.startsWith('ferry: server renamed started:')));
-      expect(io.out.join('\n')).toContain('servers/late.yaml is gone; server late stopped and gave its port to servers/renamed.yaml.');
+      expect(io.out.join('\n')).toContain('servers/late.yaml is gone; server late stopped and gave way to servers/renamed.yaml.');
       expect((await send(`http://127.0.0.1:${taken}/v`)).body).toBe('edited');
+      // Renamed and edited at once: the old name's server (its file gone) gives its port.
+      await fs.rm(path.join(root, 'servers', 'renamed.yaml'));
+      await writeServer(root, 'again', { name: 'Again', port: taken, http: { routes: [{ path: '/v', body: 'again' }] } });
+      await eventually(async () => io.err.some((l) => l.startsWith('ferry: server again started:')));
+      expect(io.out.join('\n')).toContain('servers/renamed.yaml is gone; server renamed stopped and gave its port to servers/again.yaml.');
+      expect((await send(`http://127.0.0.1:${taken}/v`)).body).toBe('again');
+      // A server on any free port (0) renamed: not left running twice.
+      await fs.rename(path.join(root, 'servers', 'added.yaml'), path.join(root, 'servers', 'moved.yaml'));
+      await eventually(async () => io.err.some((l) => l.startsWith('ferry: server moved started:')));
+      expect(io.out.join('\n')).toContain('servers/added.yaml is gone; server added stopped and gave way to servers/moved.yaml.');
     } finally {
       holder.close();
       stop();
     }
     expect(await done).toBe(0);
-    expect(io.out.at(-1)).toBe('Stopped 3 servers.');
+    expect(io.out.at(-1)).toBe('Stopped 3 servers.'); // api, again, moved
     expect(io.err.join('\n')).not.toMatch(/hidden|notes/i);
   });
 
