@@ -487,4 +487,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Request name').fill('Named again');
     await waitForFile(req('Named again.yaml'), (t) => t.includes('name: Named again'));
   });
+
+  it('a damaged state.json set aside while the page is open is said in its notice: which file, where it went, what is lost', async () => {
+    const { workspaceDataDir } = await import('../../src/appdata/index.js');
+    const dir = workspaceDataDir(app.state.workspace.id, app.state.workspace.root);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'state.json'), '{"activeEnvironment": "sta');
+    // Choosing an environment writes state.json: the damaged one is set aside first.
+    await page.getByLabel('Environment', { exact: true }).selectOption('staging');
+    const notice = page.getByRole('alert').filter({ hasText: /^state\.json in the data folder could not be read \(.+\); it was moved to .+state\.json\.damaged-\d+, and the active environment .+ are lost/ });
+    await expect.poll(() => notice.count()).toBe(1);
+    await notice.getByRole('button', { name: 'Close the notice' }).click();
+    await expect.poll(() => notice.count()).toBe(0);
+  });
 });
