@@ -10,8 +10,13 @@ import { cutText, REPORT_BODY_BYTES, type CapturedResponse } from '../response-c
 /** Bytes of a message's text kept in the report; the rest is cut, with a mark saying so. */
 export const MAX_MESSAGE_TEXT_BYTES = 64 * 1024;
 
+/** Warnings the report keeps (a run may warn once per iteration: a `setNextRequest` loop cut off); the rest are counted. */
+const MAX_WARNINGS = 100;
+
 export interface JsonReport {
   version: 1;
+  /** The run's warnings (file problems, secrets without a value, values not saved…), as stderr shows them without `ferry: warning: `. */
+  warnings: string[];
   /** `stoppedBy`: what interrupted the run (`Ctrl-C`, `SIGTERM`); `null` when nothing did (or the stop had no name). */
   summary: RunSummary & { bailed: boolean; interrupted: boolean; stoppedBy: string | null; startedAt: string; environment: string | null; workspace: string };
   results: Array<{
@@ -45,7 +50,7 @@ export interface JsonReport {
 }
 
 export function jsonReport(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean; stoppedBy?: string; results: readonly RequestResult[] }): JsonReport {
-  return { version: 1, summary: reportSummary(start, end), results: end.results.map((r) => reportEntry(r)) };
+  return { version: 1, summary: reportSummary(start, end), warnings: [], results: end.results.map((r) => reportEntry(r)) };
 }
 
 function reportSummary(start: Extract<RunEvent, { type: 'start' }> | undefined, end: { summary: RunSummary; bailed: boolean; interrupted?: boolean; stoppedBy?: string }): JsonReport['summary'] {
@@ -127,6 +132,8 @@ export class JsonReporter implements Reporter {
   private readonly spools = new SpoolFolder();
   private readonly entries = this.spools.spool();
   private count = 0;
+  private readonly warnings: string[] = [];
+  private moreWarnings = 0;
 
   constructor(
     private readonly write: (text: string) => Promise<void> | void,
@@ -135,6 +142,10 @@ export class JsonReporter implements Reporter {
 
   onEvent(event: RunEvent): void {
     if (event.type === 'start') this.start = event;
+    if (event.type === 'warning') {
+      if (this.warnings.length < MAX_WARNINGS) this.warnings.push(event.message);
+      else this.moreWarnings++;
+    }
     if (event.type === 'request') this.entries.append(`${this.count++ ? ',\n' : '\n'}    ${nested(reportEntry(event.result, this.options.bodies), 2)}`);
     if (event.type === 'end') this.end = event;
   }
@@ -142,7 +153,8 @@ export class JsonReporter implements Reporter {
   async finish(): Promise<void> {
     if (!this.end) return;
     try {
-      await this.write(`{\n  "version": 1,\n  "summary": ${nested(reportSummary(this.start, this.end), 1)},\n  "results": [`);
+      const warnings = this.moreWarnings ? [...this.warnings, `… and ${this.moreWarnings} more warnings.`] : this.warnings;
+      await this.write(`{\n  "version": 1,\n  "summary": ${nested(reportSummary(this.start, this.end), 1)},\n  "warnings": ${nested(warnings, 1)},\n  "results": [`);
       for await (const piece of this.entries.read()) await this.write(piece);
       await this.write(`${this.count ? '\n  ' : ''}]\n}\n`);
     } finally {
