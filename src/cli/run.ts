@@ -331,7 +331,10 @@ export function parseFlags(flags: RunFlags & { envVar?: string[] }): ParsedRunOp
   }
   const names = (flags.reporter ?? []).flatMap((r) => r.split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
   for (const name of names) {
-    if (!isReporterName(name)) throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTER_NAMES.join(', ')}.`);
+    if (isReporterName(name)) continue;
+    // Newman's HTML reporters (newman-reporter-html, -htmlextra): Ferry's html is the one to ask for.
+    const html = /^html/.test(name) ? " (html writes one self-contained page, as Newman's htmlextra: -r html --out-html FILE)" : '';
+    throw new CliError(`Unknown reporter "${name}". Reporters: ${REPORTER_NAMES.join(', ')}${html}.`);
   }
   const outs = Object.entries(reportFiles(flags)).filter((entry): entry is [ReporterName, string] => Boolean(entry[1]));
   // `--out-json -`: that report on stdout (as `-` is for curl -o and most tools), in place of the

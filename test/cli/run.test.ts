@@ -315,6 +315,8 @@ describe('ferry run', () => {
       [['run', '-e', 'prod'], /No environment "prod"\. Environments here: local/],
       [['run', '--var', 'novalue'], /--var expects key=value/],
       [['run', '-r', 'tap'], /Unknown reporter "tap". Reporters: cli, json, junit, html./],
+      // Newman's HTML reporters: Ferry's html is the one to ask for.
+      [['run', '-r', 'cli,htmlextra'], /Unknown reporter "htmlextra". Reporters: cli, json, junit, html \(html writes one self-contained page, as Newman's htmlextra: -r html --out-html FILE\)\./],
       [['run', '-r', 'cli,json'], /Only one report can go to stdout, and cli already does: the JSON report needs a file: add --out-json FILE/],
       [['run', '-r', 'cli', '-r', 'junit'], /the JUnit report needs a file: add --out-junit FILE/],
       [['run', '-n', '0'], /--iterations takes a whole number of 1 or more/],
