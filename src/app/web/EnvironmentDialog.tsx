@@ -10,6 +10,7 @@ import { api, ApiFailure } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import { useDialogFocus } from './dialog-focus.js';
 import { useGuardedClose } from './guarded-close.js';
+import { saveOnCtrlS } from './save-shortcut.js';
 
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
@@ -81,13 +82,7 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
         ref={dialogRef}
         aria-label={id === undefined ? 'Workspace variables' : 'Environment'}
         onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          // Ctrl/Cmd+S saves what this dialog edits (not the request behind it), as Save does.
-          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-            e.preventDefault();
-            void save();
-          }
-        }}
+        onKeyDown={saveOnCtrlS(() => void save())}
       >
         <header>
           {id === undefined

@@ -15,6 +15,7 @@ import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
 import { CompareTable, historyLabel, LoadNotices, LoadSummary } from './LoadSummary.js';
 import './load.css';
+import { saveOnCtrlS } from './save-shortcut.js';
 
 interface RunState {
   view: LoadRunView;
@@ -232,13 +233,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
       className="runner load-panel"
       aria-label="Load tests"
       hidden={hidden}
-      onKeyDown={(e) => {
-        // Ctrl/Cmd+S in the panel saves the load test (not the open request), as Save does.
-        if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-          e.preventDefault();
-          if (dirty) void save();
-        }
-      }}
+      onKeyDown={saveOnCtrlS(() => dirty && void save())}
     >
       <header>
         <h3>Load tests</h3>

@@ -14,6 +14,7 @@ import type { YamlProblem } from './YamlEditor.js';
 import { useDialogFocus } from './dialog-focus.js';
 import { useGuardedClose } from './guarded-close.js';
 import type { ServerKinds } from './server-kinds.js';
+import { saveOnCtrlS } from './save-shortcut.js';
 
 // CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
 const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
@@ -85,12 +86,7 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
         ref={dialogRef}
         aria-label="Server editor"
         onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-            e.preventDefault();
-            void save();
-          }
-        }}
+        onKeyDown={saveOnCtrlS(() => void save())}
       >
         <header><h3>Server {view ? <code>{view.file}</code> : id}</h3><button className="icon" aria-label="Close" onClick={close}>×</button></header>
         {loadError && <p className="error" role="alert">{loadError}</p>}

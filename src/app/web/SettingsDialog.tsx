@@ -17,6 +17,7 @@ import { KeyValueTable } from './KeyValueTable.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { DocsEditor } from './RequestEditor.js';
 import { TabList } from './TabList.js';
+import { saveOnCtrlS } from './save-shortcut.js';
 
 const TABS = ['Auth', 'Headers', 'Scripts', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
@@ -97,13 +98,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
         ref={dialogRef}
         aria-label={title}
         onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          // Ctrl/Cmd+S saves what this dialog edits (not the request behind it), as Save does.
-          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-            e.preventDefault();
-            void save();
-          }
-        }}
+        onKeyDown={saveOnCtrlS(() => void save())}
       >
         <header>
           <h3>{title}{view && <>: {view.name} <small className="muted"><code>{view.file}</code></small></>}</h3>
