@@ -68,9 +68,10 @@ export function toProto3Json(definition: PackageDefinition, type: TypeDescriptor
     const entry = entryType(definition, type, field);
     if (entry) {
       const valueField = entry.field?.find((f) => f.name === 'value');
-      if (valueField?.type !== 'TYPE_MESSAGE') continue;
-      const one = (v: unknown) => readOne(definition, valueField, v);
-      out[key] = Array.isArray(item) ? item.map((e: unknown) => (isObject(e) ? { ...e, value: one(e.value) } : e)) : isObject(item) ? Object.fromEntries(Object.entries(item).map(([k, v]) => [k, one(v)])) : item;
+      const one = (v: unknown) => (valueField?.type === 'TYPE_MESSAGE' ? readOne(definition, valueField, v) : v);
+      // Reflection's descriptors decode a map as a list of {key, value} entries: shown as the JSON object it is.
+      const pairs = Array.isArray(item) ? item.filter(isObject).map((e) => [String(e.key), e.value] as const) : isObject(item) ? Object.entries(item) : undefined;
+      if (pairs) out[key] = Object.fromEntries(pairs.map(([k, v]) => [k, one(v)]));
       continue;
     }
     out[key] = field.label === 'LABEL_REPEATED' && Array.isArray(item) ? item.map((v: unknown) => readOne(definition, field, v)) : readOne(definition, field, item);
