@@ -241,6 +241,9 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
     history: ['1970-01-01T00:00:00Z', '2024-01-02T03:04:05.000000001+01:00'],
     laps: { first: '90s' },
     counts: { a: 1, b: 2 },
+    // An Any is its type URL under "@type" and the packed message's fields (a well-known type's under "value"), as grpcurl writes it.
+    detail: { '@type': 'type.googleapis.com/ferry.wkt.Note', text: 'hi', at: '2024-01-02T03:04:05Z' },
+    details: [{ '@type': 'type.googleapis.com/google.protobuf.Duration', value: '1.500s' }],
   };
 
   for (const [how, grpcOptions] of [['proto files', WKT], ['reflection', {}]] as const) {
@@ -261,7 +264,11 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
         // A map is a JSON object both ways, as grpcurl shows it, whichever the descriptors came from.
         laps: { first: '90s' },
         counts: { a: 1, b: 2 },
+        detail: message.detail,
+        details: message.details,
       });
+      // The server got the Note packed (protobufjs names the field type_url).
+      expect((got.detail as { type_url?: string }).type_url).toBe('type.googleapis.com/ferry.wkt.Note');
     });
   }
 
@@ -274,5 +281,11 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
     await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"took":"90"}' } })).rejects.toThrow('field took is a duration');
     await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"meta":[1]}' } })).rejects.toThrow('field meta is a JSON object (google.protobuf.Struct)');
     await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"maybe":"five"}' } })).rejects.toThrow('field maybe.value is a number (int32)');
+    await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"detail":{"@type":"type.googleapis.com/ferry.wkt.Nope","x":1}}' } })).rejects.toThrow(
+      'the message field detail is an Any of type ferry.wkt.Nope, which the proto files (or reflection) do not define; list the .proto file that defines it in grpc.protoFiles.',
+    );
+    await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"detail":{"@type":"type.googleapis.com/ferry.wkt.Note","txt":"hi"}}' } })).rejects.toThrow(
+      'has a field "detail.txt" that Note does not have; its fields are: text, at.',
+    );
   });
 });

@@ -18,9 +18,10 @@ import { protoImports } from './proto-imports.js';
 /**
  * How messages are read (documented in docs/running.md): proto3 JSON names (lowerCamelCase),
  * 64-bit integers as strings (JSON numbers lose precision past 2^53), enums by name, bytes as
- * base64, fields left unset shown with their defaults.
+ * base64, fields left unset shown with their defaults; `json` unpacks an Any whose type is known
+ * (its type URL under "@type") and writes NaN and Infinity as strings, as proto3 JSON does.
  */
-export const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, enums: String, bytes: String, defaults: true, oneofs: true };
+export const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, enums: String, bytes: String, defaults: true, oneofs: true, json: true };
 
 export interface ProtoSource {
   protoFiles: string[];

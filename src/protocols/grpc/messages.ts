@@ -7,7 +7,7 @@
 import type { MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { SendError } from '../send-error.js';
 import { isMapField, lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
-import { fromProto3Json, isWrapper, wellKnown } from './well-known.js';
+import { anyTypeName, fromProto3Json, isAny, isWrapper, packedField, wellKnown } from './well-known.js';
 
 const NUMBERS = new Set(['TYPE_DOUBLE', 'TYPE_FLOAT', 'TYPE_INT64', 'TYPE_UINT64', 'TYPE_INT32', 'TYPE_FIXED64', 'TYPE_FIXED32', 'TYPE_UINT32', 'TYPE_SFIXED32', 'TYPE_SFIXED64', 'TYPE_SINT32', 'TYPE_SINT64']);
 
@@ -87,6 +87,7 @@ function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: T
   const wrong = (what: string) => new SendError(`${where} field ${path} is ${what}, not ${JSON.stringify(item)?.slice(0, 40)}.`, 'other');
   switch (field.type) {
     case 'TYPE_MESSAGE': {
+      if (isAny(field) && item && typeof item === 'object' && typeof (item as Record<string, unknown>)['@type'] === 'string') return fitAny(definition, item as Record<string, unknown>, where, path);
       const known = wellKnown(field);
       const converted = known ? fromProto3Json(known, item, entryListMaps.has(definition) ? 'entries' : 'object', wrong) : undefined;
       if (converted !== undefined) return nested && isWrapper(known!) ? fit(definition, nested, converted, where, path) : converted;
@@ -112,6 +113,22 @@ function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: T
       }
       return item;
   }
+}
+
+/**
+ * An Any in its proto3 JSON form (`{"@type": "type.googleapis.com/pkg.Msg", …fields}`; a packed
+ * well-known type's JSON under "value"): the packed message is checked as its own type, which
+ * the proto files or reflection must define, and protobufjs packs it by the "@type" kept.
+ */
+function fitAny(definition: PackageDefinition, item: Record<string, unknown>, where: string, path: string): Record<string, unknown> {
+  const { '@type': typeUrl, ...packed } = item;
+  const name = anyTypeName(String(typeUrl));
+  const field = packedField(name);
+  if (!lookup(definition, field.typeName)) {
+    throw new SendError(`${where} field ${path} is an Any of type ${name}, which the proto files (or reflection) do not define; list the .proto file that defines it in grpc.protoFiles.`, 'other');
+  }
+  const fitted = wellKnown(field) ? fitOne(definition, field, lookup(definition, field.typeName), packed.value, where, `${path}.value`) : fitOne(definition, field, lookup(definition, field.typeName), packed, where, path);
+  return { ...(fitted as Record<string, unknown>), '@type': typeUrl };
 }
 
 function camel(name: string): string {

@@ -2,7 +2,8 @@
  * The proto3 JSON forms of the well-known types (documented in docs/running.md), as grpcurl,
  * Postman and Insomnia read and show them: a Timestamp is an RFC 3339 string, a Duration `"1.5s"`,
  * a wrapper (`Int32Value`, `StringValue`…) its bare value, a Struct a JSON object, a Value any JSON
- * value and a ListValue an array. protobufjs only knows their message forms
+ * value and a ListValue an array, an Any its type URL under "@type" with the packed message's
+ * fields. protobufjs only knows their message forms
  * (`{"seconds": "…", "nanos": 0}`, `{"fields": {"k": {"stringValue": "v"}}}`), so messages are
  * turned into those forms before encoding and back after decoding.
  */
@@ -14,12 +15,28 @@ const DURATION = 'google.protobuf.Duration';
 const STRUCT = 'google.protobuf.Struct';
 const VALUE = 'google.protobuf.Value';
 const LIST = 'google.protobuf.ListValue';
+const ANY = 'google.protobuf.Any';
 const WRAPPERS = new Set(['Double', 'Float', 'Int64', 'UInt64', 'Int32', 'UInt32', 'Bool', 'String', 'Bytes'].map((t) => `google.protobuf.${t}Value`));
 
 /** The well-known type a field holds (`google.protobuf.Timestamp`…), or undefined. */
 export function wellKnown(field: FieldDescriptor): string | undefined {
   const name = field.typeName?.replace(/^\./, '');
   return name && (name === TIMESTAMP || name === DURATION || name === STRUCT || name === VALUE || name === LIST || WRAPPERS.has(name)) ? name : undefined;
+}
+
+/** Whether `field` holds a `google.protobuf.Any`. */
+export function isAny(field: FieldDescriptor): boolean {
+  return field.typeName?.replace(/^\./, '') === ANY;
+}
+
+/** The message type an Any's type URL names (`type.googleapis.com/pkg.Msg` → `pkg.Msg`). */
+export function anyTypeName(typeUrl: string): string {
+  return typeUrl.slice(typeUrl.lastIndexOf('/') + 1).replace(/^\./, '');
+}
+
+/** A field of the message type `typeName`: what an Any's packed message is read and checked as. */
+export function packedField(typeName: string): FieldDescriptor {
+  return { name: 'value', type: 'TYPE_MESSAGE', typeName: `.${typeName}` };
 }
 
 /** Whether `type` is a wrapper (`Int32Value`, `StringValue`…): one field, `value`. */
@@ -80,6 +97,7 @@ export function toProto3Json(definition: PackageDefinition, type: TypeDescriptor
 }
 
 function readOne(definition: PackageDefinition, field: FieldDescriptor, item: unknown): unknown {
+  if (isAny(field) && isObject(item) && typeof item['@type'] === 'string') return readAny(definition, item);
   const known = wellKnown(field);
   if (!known) return toProto3Json(definition, lookup(definition, field.typeName), item);
   if (!isObject(item)) return item;
@@ -97,6 +115,19 @@ function readOne(definition: PackageDefinition, field: FieldDescriptor, item: un
     default:
       return 'value' in item ? item.value : item;
   }
+}
+
+/**
+ * An Any as protobufjs decodes it (`json` option: the type URL under "@type" beside the packed
+ * message's fields) in its proto3 JSON form: the packed message's own well-known types converted,
+ * a packed well-known type's JSON under "value" (`{"@type": "…/google.protobuf.Duration", "value": "1s"}`).
+ */
+function readAny(definition: PackageDefinition, item: Record<string, unknown>): Record<string, unknown> {
+  const { '@type': typeUrl, ...packed } = item;
+  const field = packedField(anyTypeName(String(typeUrl)));
+  if (wellKnown(field)) return { '@type': typeUrl, value: readOne(definition, field, packed) };
+  const converted = toProto3Json(definition, lookup(definition, field.typeName), packed);
+  return { '@type': typeUrl, ...(isObject(converted) ? converted : {}) };
 }
 
 /** The map entry type of `field` when it is a map (its entry message is marked `mapEntry`). */
