@@ -262,7 +262,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const body = Buffer.from(first, 'utf8');
   const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return {
-    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK },
+    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, ...(code === grpc.status.OK ? {} : { rule: failedRule(answer.status.details) }) },
     headers,
     body,
     bodyType: 'application/json',
@@ -283,6 +283,12 @@ function result(answer: Answer, about: { url: string; service: string; method: s
       ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received.length }),
     },
   };
+}
+
+/** Why a request without tests fails on its status, with the status message as grpcurl prints it (`Message:`). */
+export function failedRule(details: string): string {
+  const message = details.trim().split('\n')[0]!;
+  return `${message ? `message ${JSON.stringify(message)}; ` : ''}a gRPC request without tests fails unless its status is 0 OK`;
 }
 
 function withCancel<T>(promise: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {
