@@ -157,6 +157,33 @@ describe('gRPC', () => {
     }
   });
 
+  it('an answer message past maxResponseMb fails the request naming the setting (not a RESOURCE_EXHAUSTED the server never sent); a server refusing a message too large for it stays its answer', async () => {
+    const definition = protoLoader.loadSync(path.resolve('test/fixtures/grpc/echo.proto'), { includeDirs: [path.resolve('test/fixtures/grpc')] });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
+    const server = new grpc.Server();
+    const big = 'x'.repeat(2 * 1024 * 1024);
+    server.addService(loaded.ferry.test.Echo.service, {
+      Count: (call: grpc.ServerWritableStream<unknown, unknown>) => {
+        call.write({ text: big });
+        call.end();
+      },
+      Say: (call: grpc.ServerUnaryCall<{ text?: string }, unknown>, callback: grpc.sendUnaryData<unknown>) => callback(null, { text: String(call.request.text?.length) }),
+    });
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    const url = `grpc://127.0.0.1:${port}`;
+    const sendLimited = (fields: Record<string, unknown>) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, grpc: PROTO, settings: { timeoutMs: 5000 }, ...fields }), undefined, { maxResponseMb: 1 });
+    try {
+      const error = await failure(sendLimited({ method: 'ferry.test.Echo/Count', body: { type: 'json', text: '{"count":1}' } }));
+      expect(error.kind).toBe('tooLarge');
+      expect(error.message).toMatch(/^a message of the answer is larger than 1 MB \(maxResponseMb; \d+ bytes\), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit\.$/);
+      // The server's own limit (4 MB by default) refusing the request's message is the server's answer.
+      const refused = await sendLimited({ method: 'ferry.test.Echo/Say', body: { type: 'json', text: JSON.stringify({ text: 'y'.repeat(5 * 1024 * 1024) }) } });
+      expect(refused.outcome).toMatchObject({ status: 8, text: 'RESOURCE_EXHAUSTED', ok: false });
+    } finally {
+      server.forceShutdown();
+    }
+  });
+
   it('bad input is one clear line each: unknown method, a field that does not exist, a proto that does not compile, a file outside', async () => {
     const method = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Shout', grpc: PROTO }));
     expect(method.message).toMatch(/no method Shout.*Say, Count, Collect, Chat, Slow/);

@@ -37,9 +37,26 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): { 
   const credentials = secure
     ? grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
     : grpc.credentials.createInsecure();
-  const maxBytes = context.maxResponseMb > 0 ? Math.min(context.maxResponseMb * 1024 * 1024, 2 ** 31 - 1) : -1;
+  const maxBytes = maxMessageBytes(context);
   const channel = new grpc.Channel(host, credentials, { 'grpc.max_receive_message_length': maxBytes, 'grpc.primary_user_agent': 'ferry' });
   return { host, credentials, channel };
+}
+
+/** The largest message of an answer grpc-js reads (`maxResponseMb`; -1 = no limit). */
+function maxMessageBytes(context: SendContext): number {
+  return context.maxResponseMb > 0 ? Math.min(context.maxResponseMb * 1024 * 1024, 2 ** 31 - 1) : -1;
+}
+
+/**
+ * grpc-js refuses an answer's message past our limit with a RESOURCE_EXHAUSTED of its own, worded
+ * as a server refusing a request's message past its limit is: ours when the limit it names is
+ * ours and no message sent was that large. Then the request fails as other kinds past the limit do.
+ */
+function tooLargeForUs(status: grpc.StatusObject, context: SendContext, sent: ReadonlyArray<{ bytes: Buffer }>): SendError | undefined {
+  const match = /Received message larger than max \((\d+) vs (\d+)\)/.exec(status.details);
+  const limit = maxMessageBytes(context);
+  if (status.code !== grpc.status.RESOURCE_EXHAUSTED || !match || Number(match[2]) !== limit || sent.some((r) => r.bytes.length > limit)) return undefined;
+  return new SendError(`a message of the answer is larger than ${context.maxResponseMb} MB (maxResponseMb; ${match[1]} bytes), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
 }
 
 /** The method a request names, from its proto files or by server reflection, and its call type. */
@@ -89,6 +106,8 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
     const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, deadline, stream: prepared.stream, signal, started });
     if (answer.cancelled) throw cancelledError();
+    const tooLarge = tooLargeForUs(answer.status, context, requests);
+    if (tooLarge) throw tooLarge;
     if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
       const error = fail(statusName(answer.status.code), answer.status.details);
       if (error) throw error;
