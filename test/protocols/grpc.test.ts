@@ -202,6 +202,25 @@ describe('gRPC', () => {
     for (const error of [method, field, typed, broken, outside, folder]) expect(error.message).not.toContain('\n');
   });
 
+  it('an import found nowhere is named with the file importing it and the folders searched, before compiling (no Node warning, no one guessed path)', async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, 'protos', 'inc'), { recursive: true });
+    await fs.writeFile(path.join(root, 'protos', 'a.proto'), 'syntax = "proto3";\npackage a;\nimport "other.proto";\nimport "google/protobuf/empty.proto";\nservice S { rpc M (a.O) returns (a.O); }\n');
+    await fs.writeFile(path.join(root, 'protos', 'inc', 'other.proto'), 'syntax = "proto3";\npackage a;\nimport "deeper/gone.proto";\nmessage O { string y = 1; }\n');
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'a.S/M', grpc: { protoFiles: ['protos/a.proto'], importPaths: ['protos/inc'] }, settings: { timeoutMs: 5000 } });
+      const error = await failure(sendWith(grpcKind, request, undefined, { workspaceRoot: root }));
+      expect(error.message).toBe('the import "deeper/gone.proto" in protos/inc/other.proto was found in none of protos/, protos/inc/ (the proto files\' folders, then grpc.importPaths); add the folder that holds deeper/gone.proto to grpc.importPaths.');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('proto files and what they import stay inside the workspace, reached without links: refused before they are read', async () => {
     const root = await tempDir();
     const outside = await tempDir();

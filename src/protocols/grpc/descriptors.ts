@@ -84,7 +84,8 @@ const MAX_PROTO_FILES = 10_000;
  * proto-loader resolves it (absolute as written; else the first include folder holding it; else
  * beside the importing file) and held to the same rules as protoFiles: an `import "/etc/passwd";`
  * or one through a link is refused, not compiled (its first token would show in the error).
- * Imports found nowhere are left to protobufjs (its bundled google/protobuf types, or its error).
+ * An import found nowhere is refused naming it, its importer and the folders searched, except
+ * google/protobuf's, which protobufjs has bundled.
  */
 async function checkImports(files: string[], includeDirs: string[], source: ProtoSource): Promise<void> {
   const seen = new Set<string>();
@@ -103,7 +104,13 @@ async function checkImports(files: string[], includeDirs: string[], source: Prot
     const importer = path.relative(source.workspaceRoot, file) || file;
     for (const target of protoImports(text)) {
       const resolved = resolveImport(file, target, includeDirs);
-      if (resolved === undefined) continue;
+      if (resolved === undefined) {
+        // protobufjs has google/protobuf's own files; any other import found nowhere is named here
+        // (protobufjs would print a Node warning and fail on one path it guessed).
+        if (target.startsWith('google/protobuf/')) continue;
+        const searched = includeDirs.map((dir) => `${path.relative(source.workspaceRoot, dir) || '.'}/`).join(', ');
+        throw new SendError(`the import "${target}" in ${importer} was found in none of ${searched} (the proto files' folders, then grpc.importPaths); add the folder that holds ${target} to grpc.importPaths.`, 'other');
+      }
       queue.push(await workspaceFile(path.relative(source.workspaceRoot, resolved) || resolved, `the import "${target}" in ${importer}`, source));
     }
   }
