@@ -6,6 +6,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
+import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { requestSchema } from '../../src/model/index.js';
@@ -87,6 +88,53 @@ describe('gRPC', () => {
     expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false, rule: 'message "no greeting for x"; a gRPC request without tests fails unless its status is 0 OK' });
     expect(result.detail?.statusMessage).toBe('no greeting for x');
     expect(result.detail?.trailers).toContainEqual(['x-why', 'no such greeting']);
+  });
+
+  it('rich error details (grpc-status-details-bin, google.rpc.Status) are shown decoded, as grpcurl shows them', async () => {
+    const definition = protoLoader.loadSync(path.resolve('test/fixtures/grpc/echo.proto'), { includeDirs: [path.resolve('test/fixtures/grpc')] });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
+    // The server side encodes the Status with protobufjs, from the google.rpc definitions.
+    const root = protobuf.Root.fromJSON({
+      nested: {
+        google: {
+          nested: {
+            rpc: {
+              nested: {
+                Status: { fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 }, details: { rule: 'repeated', type: 'google.protobuf.Any', id: 3 } } },
+                BadRequest: { fields: { fieldViolations: { rule: 'repeated', type: 'FieldViolation', id: 1 } }, nested: { FieldViolation: { fields: { field: { type: 'string', id: 1 }, description: { type: 'string', id: 2 } } } } },
+              },
+            },
+            protobuf: { nested: { Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } } } },
+          },
+        },
+      },
+    });
+    const badRequest = root.lookupType('google.rpc.BadRequest');
+    const status = root.lookupType('google.rpc.Status');
+    const packed = badRequest.encode(badRequest.fromObject({ fieldViolations: [{ field: 'text', description: 'must not be empty' }] })).finish();
+    const bin = Buffer.from(status.encode(status.fromObject({ code: 3, message: 'bad greeting', details: [{ type_url: 'type.googleapis.com/google.rpc.BadRequest', value: packed }, { type_url: 'type.googleapis.com/acme.Unknown', value: Buffer.from([8, 1]) }] })).finish());
+    const server = new grpc.Server();
+    server.addService(loaded.ferry.test.Echo.service, {
+      Say: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => {
+        const trailers = new grpc.Metadata();
+        trailers.set('grpc-status-details-bin', bin);
+        callback({ code: grpc.status.INVALID_ARGUMENT, details: 'bad greeting', metadata: trailers });
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    try {
+      const result = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' } });
+      expect(result.outcome).toMatchObject({ status: 3, text: 'INVALID_ARGUMENT', ok: false });
+      const details = [
+        { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'text', description: 'must not be empty' }] },
+        // A type Ferry does not know keeps its bytes, as base64.
+        { '@type': 'type.googleapis.com/acme.Unknown', value: 'CAE=' },
+      ];
+      expect(result.detail?.statusDetails).toEqual(details);
+      expect(result.outcome.rule).toBe(`message "bad greeting", details ${JSON.stringify(details)}; a gRPC request without tests fails unless its status is 0 OK`);
+    } finally {
+      server.forceShutdown();
+    }
   });
 
   it('server streaming reads by settings.stream; a stream the server ends stops as closed', async () => {

@@ -18,6 +18,7 @@ import { fitMessage, parseMessages } from './messages.js';
 import type { TypeDescriptor } from './skeleton.js';
 import { toProto3Json } from './well-known.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
+import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
 
 const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
 
@@ -278,10 +279,11 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const first = answer.received[0] ?? '';
   const headers = metadataPairs(answer.headers);
   const trailers = stopped ? [] : metadataPairs(answer.status.metadata);
+  const richDetails = stopped ? undefined : statusDetails(answer.status.metadata?.get(STATUS_DETAILS_KEY)[0]);
   const body = Buffer.from(first, 'utf8');
   const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return {
-    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, ...(code === grpc.status.OK ? {} : { rule: failedRule(answer.status.details) }) },
+    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, ...(code === grpc.status.OK ? {} : { rule: failedRule(answer.status.details, richDetails) }) },
     headers,
     body,
     bodyType: 'application/json',
@@ -299,15 +301,22 @@ function result(answer: Answer, about: { url: string; service: string; method: s
       statusName: statusName(code),
       statusMessage: stopped ? `the stream was not read to its end (stopped by ${answer.stream?.stoppedBy}); the server's status was not awaited` : answer.status.details,
       trailers,
+      ...(richDetails ? { statusDetails: richDetails } : {}),
       ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received.length }),
     },
   };
 }
 
-/** Why a request without tests fails on its status, with the status message as grpcurl prints it (`Message:`). */
-export function failedRule(details: string): string {
+/** Rich details in a failure's reason are cut past this many characters (the JSON report has them whole). */
+const DETAILS_SHOWN = 500;
+
+/** Why a request without tests fails on its status, with the status message and rich details as grpcurl prints them (`Message:`, `Details:`). */
+export function failedRule(details: string, rich?: unknown[]): string {
   const message = details.trim().split('\n')[0]!;
-  return `${message ? `message ${JSON.stringify(message)}; ` : ''}a gRPC request without tests fails unless its status is 0 OK`;
+  const json = rich?.length ? JSON.stringify(rich) : '';
+  const shown = json.length > DETAILS_SHOWN ? `${json.slice(0, DETAILS_SHOWN)}… (cut; the JSON report's detail.statusDetails has them all)` : json;
+  const said = [message ? `message ${JSON.stringify(message)}` : '', shown ? `details ${shown}` : ''].filter(Boolean).join(', ');
+  return `${said ? `${said}; ` : ''}a gRPC request without tests fails unless its status is 0 OK`;
 }
 
 function withCancel<T>(promise: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {
