@@ -6,7 +6,6 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import protobuf from 'protobufjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { requestSchema } from '../../src/model/index.js';
@@ -93,26 +92,14 @@ describe('gRPC', () => {
   it('rich error details (grpc-status-details-bin, google.rpc.Status) are shown decoded, as grpcurl shows them', async () => {
     const definition = protoLoader.loadSync(path.resolve('test/fixtures/grpc/echo.proto'), { includeDirs: [path.resolve('test/fixtures/grpc')] });
     const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
-    // The server side encodes the Status with protobufjs, from the google.rpc definitions.
-    const root = protobuf.Root.fromJSON({
-      nested: {
-        google: {
-          nested: {
-            rpc: {
-              nested: {
-                Status: { fields: { code: { type: 'int32', id: 1 }, message: { type: 'string', id: 2 }, details: { rule: 'repeated', type: 'google.protobuf.Any', id: 3 } } },
-                BadRequest: { fields: { fieldViolations: { rule: 'repeated', type: 'FieldViolation', id: 1 } }, nested: { FieldViolation: { fields: { field: { type: 'string', id: 1 }, description: { type: 'string', id: 2 } } } } },
-              },
-            },
-            protobuf: { nested: { Any: { fields: { type_url: { type: 'string', id: 1 }, value: { type: 'bytes', id: 2 } } } } },
-          },
-        },
-      },
-    });
-    const badRequest = root.lookupType('google.rpc.BadRequest');
-    const status = root.lookupType('google.rpc.Status');
-    const packed = badRequest.encode(badRequest.fromObject({ fieldViolations: [{ field: 'text', description: 'must not be empty' }] })).finish();
-    const bin = Buffer.from(status.encode(status.fromObject({ code: 3, message: 'bad greeting', details: [{ type_url: 'type.googleapis.com/google.rpc.BadRequest', value: packed }, { type_url: 'type.googleapis.com/acme.Unknown', value: Buffer.from([8, 1]) }] })).finish());
+    // The server side's Status, encoded by hand (protobuf wire format: field tag, length, bytes).
+    const field = (id: number, bytes: Uint8Array | string) => {
+      const body = typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes);
+      return Buffer.concat([Buffer.from([(id << 3) | 2, body.length]), body]);
+    };
+    const any = (typeUrl: string, value: Uint8Array) => field(3, Buffer.concat([field(1, typeUrl), field(2, value)]));
+    const packed = field(1, Buffer.concat([field(1, 'text'), field(2, 'must not be empty')])); // BadRequest.fieldViolations[0]
+    const bin = Buffer.concat([Buffer.from([0x08, 3]), field(2, 'bad greeting'), any('type.googleapis.com/google.rpc.BadRequest', packed), any('type.googleapis.com/acme.Unknown', Buffer.from([8, 1]))]);
     const server = new grpc.Server();
     server.addService(loaded.ferry.test.Echo.service, {
       Say: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => {
