@@ -64,6 +64,14 @@ describe('gRPC', () => {
     expect(peer.seen.at(-1)?.get('content-type')).toEqual([]);
   });
 
+  it('a -bin metadata value that is not base64 fails the request naming the key (Node would decode it to other bytes without a word)', async () => {
+    const error = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, headers: [{ key: 'X-Raw-Bin', value: 'not base64!' }], body: { type: 'json', text: '{}' } }));
+    expect(error.message).toBe('metadata X-Raw-Bin ends in -bin, so its value is binary written as base64, and "not base64!" is not base64; encode the bytes as base64 (or drop -bin from the key for text).');
+    // URL-safe base64 and missing padding are base64 too.
+    const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, headers: [{ key: 'x-raw-bin', value: '-_8' }], body: { type: 'json', text: '{}' } });
+    expect(result.headers).toContainEqual(['x-raw-bin', Buffer.from([0xfb, 0xff]).toString('base64')]);
+  });
+
   it('reports (-v, --report-bodies) show the answer as its JSON, not as a binary application/grpc body', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"ann"}' } });
     expect(result.headers).toContainEqual(['content-type', 'application/grpc+proto']);
