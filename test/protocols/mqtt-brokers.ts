@@ -23,7 +23,7 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-/** aedes on a loopback port; the topic `ferry/kick` makes the broker drop the subscriber (a broker that closes). */
+/** aedes on a loopback port; the topic `ferry/kick` makes the broker drop the subscriber (a broker that closes), `ferry/denied` drops it before the SUBACK. */
 export async function startAedes(options: { secure?: boolean; closeOnConnect?: boolean } = {}): Promise<Broker> {
   const broker = await Aedes.createBroker({
     authenticate: (_client, username, password, done) => {
@@ -32,6 +32,8 @@ export async function startAedes(options: { secure?: boolean; closeOnConnect?: b
       done(Object.assign(new Error('bad credentials'), { returnCode: 4 }), false);
     },
   });
+  // As AWS IoT does with a topic the client may not use: the subscription is not acknowledged, the client is dropped.
+  broker.authorizeSubscribe = (_client, subscription, callback) => (subscription.topic === 'ferry/denied' ? callback(new Error('not allowed'), null) : callback(null, subscription));
   broker.on('subscribe', (subscriptions, client) => {
     if (subscriptions.some((s) => s.topic === 'ferry/kick')) setTimeout(() => client.close(), 20);
   });

@@ -167,6 +167,12 @@ describe('mqtt: brokers that refuse or close', () => {
     expect(result.stream).toEqual({ events: 0, stoppedBy: 'closed' });
   });
 
+  it('a broker that drops the client before acknowledging its subscription (as AWS IoT does for a topic not allowed) fails the request, naming the topic', async () => {
+    const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { subscriptions: [{ topic: 'ferry/denied', qos: 1 }], topic: 'ferry/denied' }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 5000 } } }));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${aedes.port} closed the connection before acknowledging the subscription to ferry/denied (no SUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`);
+  });
+
   it('a peer that closes before CONNACK fails with one line saying so', async () => {
     const net = await import('node:net');
     const server = net.createServer((socket) => socket.destroy());

@@ -68,6 +68,8 @@ interface OpenedMqtt {
   client: MqttClient;
   connack?: IConnackPacket;
   disconnect?: { reasonCode?: number };
+  /** The topics of a SUBSCRIBE sent and not yet acknowledged: a close then is a refusal, not the end of reading. */
+  subscribing?: string[];
 }
 
 /**
@@ -75,7 +77,7 @@ interface OpenedMqtt {
  * refusals, received publishes, the close. The one connection code of `send` and `connect`;
  * `onConnect` runs once the broker accepted the connection.
  */
-async function openMqtt(prepared: PreparedRequest, context: SendContext, session: StreamSession, url: URL, options: MqttOptions, onConnect: (client: MqttClient) => void): Promise<OpenedMqtt> {
+async function openMqtt(prepared: PreparedRequest, context: SendContext, session: StreamSession, url: URL, options: MqttOptions, onConnect: (client: MqttClient, opened: OpenedMqtt) => void): Promise<OpenedMqtt> {
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const clientOptions: IClientOptions = {
     protocolVersion: options.version === 'v5' ? 5 : 4,
@@ -104,7 +106,7 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
   const opened: OpenedMqtt = { client };
   client.on('connect', (packet) => {
     opened.connack = packet;
-    onConnect(client);
+    onConnect(client, opened);
   });
   client.on('message', (topic, payload, packet) => {
     const properties = publishProperties(packet.properties);
@@ -113,9 +115,13 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
   client.on('disconnect', (packet) => {
     opened.disconnect = { reasonCode: packet.reasonCode };
   });
+  // Brokers such as AWS IoT drop a client that subscribes to a topic it may not use, with no SUBACK.
+  const unacknowledged = () =>
+    new SendError(`the MQTT broker at ${url.host} closed the connection before acknowledging the subscription to ${opened.subscribing!.join(', ')} (no SUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`, 'refused');
   client.on('error', (error) => {
     const code = (error as { code?: unknown }).code;
     if (!session.messages && typeof code === 'number') return session.fail(connackRefusal(code, options.version, url.host));
+    if (session.messages && opened.subscribing && errorCode(error) === 'ECONNRESET') return session.fail(unacknowledged());
     if (session.messages && errorCode(error) === 'ECONNRESET') return session.messages.closed();
     // A plaintext broker drops a TLS handshake without a word: say what it probably is.
     if (!session.messages && url.protocol === 'mqtts:' && (errorCode(error) === 'ECONNRESET' || errorCode(error) === 'EPIPE')) {
@@ -124,7 +130,8 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     session.fail(describeMqttError(error, url, session.messages !== undefined));
   });
   client.on('close', () => {
-    if (session.messages) session.messages.closed();
+    if (session.messages && opened.subscribing) session.fail(unacknowledged());
+    else if (session.messages) session.messages.closed();
     else session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection before accepting it (no CONNACK). Is it an MQTT broker${url.protocol === 'mqtt:' ? ' (a TLS one needs mqtts://)' : ''}, and does it take mqtt.version ${options.version}?`, 'reset'));
   });
   session.onClose(() => endClient(client, session.messages?.stopped ?? false));
@@ -136,9 +143,9 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
   const problem = options.topic !== '' && prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0 ? topicProblem(options.topic, false) : undefined;
   if (problem) throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.topic "${options.topic}" ${problem}.`, 'invalid');
   const session = new StreamSession(prepared, signal, (message) => message.topic);
-  const opened = await openMqtt(prepared, context, session, url, options, (client) => {
+  const opened = await openMqtt(prepared, context, session, url, options, (client, connected) => {
     const messages = session.open();
-    void subscribeThenPublish(client, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
+    void subscribeThenPublish(client, connected, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
   });
   const messages = await session.finish();
   const v5 = options.version === 'v5';
@@ -230,10 +237,12 @@ function subscriptionRefused(refused: ISubscriptionGrant): SendError {
 }
 
 /** Subscribes first (so a message the request publishes to its own subscription is read), then publishes. */
-async function subscribeThenPublish(client: MqttClient, options: MqttOptions, prepared: PreparedRequest, messages: MessageStream): Promise<void> {
+async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, options: MqttOptions, prepared: PreparedRequest, messages: MessageStream): Promise<void> {
   const subscriptions = options.subscriptions.filter((s) => s.enabled && s.topic !== '');
   if (subscriptions.length > 0) {
+    opened.subscribing = subscriptions.map((s) => s.topic);
     const granted = await client.subscribeAsync(Object.fromEntries(subscriptions.map((s) => [s.topic, { qos: s.qos as 0 | 1 | 2 }])));
+    opened.subscribing = undefined;
     const refused = granted.find((g: ISubscriptionGrant) => g.qos >= 0x80);
     if (refused) throw subscriptionRefused(refused);
   }
