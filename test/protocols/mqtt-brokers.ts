@@ -23,7 +23,7 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-/** aedes on a loopback port; the topic `ferry/kick` makes the broker drop the subscriber (a broker that closes), `ferry/denied` drops it before the SUBACK. */
+/** aedes on a loopback port; the topic `ferry/kick` makes the broker drop the subscriber (a broker that closes), `ferry/denied` drops it before the SUBACK or PUBACK. */
 export async function startAedes(options: { secure?: boolean; closeOnConnect?: boolean } = {}): Promise<Broker> {
   const broker = await Aedes.createBroker({
     authenticate: (_client, username, password, done) => {
@@ -34,6 +34,7 @@ export async function startAedes(options: { secure?: boolean; closeOnConnect?: b
   });
   // As AWS IoT does with a topic the client may not use: the subscription is not acknowledged, the client is dropped.
   broker.authorizeSubscribe = (_client, subscription, callback) => (subscription.topic === 'ferry/denied' ? callback(new Error('not allowed'), null) : callback(null, subscription));
+  broker.authorizePublish = (_client, packet, callback) => callback(packet.topic === 'ferry/denied' ? new Error('not allowed') : null);
   broker.on('subscribe', (subscriptions, client) => {
     if (subscriptions.some((s) => s.topic === 'ferry/kick')) setTimeout(() => client.close(), 20);
   });

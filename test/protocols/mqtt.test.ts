@@ -173,6 +173,13 @@ describe('mqtt: brokers that refuse or close', () => {
     expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${aedes.port} closed the connection before acknowledging the subscription to ferry/denied (no SUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`);
   });
 
+  it('a broker that drops the client before acknowledging a QoS 1 publish fails the request, naming the topic; at QoS 0 there is nothing to wait for', async () => {
+    const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { topic: 'ferry/denied', qos: 1 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 5000 } } }));
+    expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${aedes.port} closed the connection before acknowledging the message published to ferry/denied at QoS 1 (no PUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`);
+    const fireAndForget = await sendRequest('mqtt', { url: aedes.url, mqtt: { topic: 'ferry/denied', qos: 0 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 5000 } } });
+    expect(fireAndForget.stream?.stoppedBy).toBe('closed');
+  });
+
   it('a peer that closes before CONNACK fails with one line saying so', async () => {
     const net = await import('node:net');
     const server = net.createServer((socket) => socket.destroy());

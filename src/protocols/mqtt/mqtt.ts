@@ -68,8 +68,8 @@ interface OpenedMqtt {
   client: MqttClient;
   connack?: IConnackPacket;
   disconnect?: { reasonCode?: number };
-  /** The topics of a SUBSCRIBE sent and not yet acknowledged: a close then is a refusal, not the end of reading. */
-  subscribing?: string[];
+  /** A SUBSCRIBE, or a PUBLISH at QoS 1 or 2, sent and not yet acknowledged, in words: a close then is a refusal, not the end of reading. */
+  awaiting?: string;
 }
 
 /**
@@ -115,13 +115,13 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
   client.on('disconnect', (packet) => {
     opened.disconnect = { reasonCode: packet.reasonCode };
   });
-  // Brokers such as AWS IoT drop a client that subscribes to a topic it may not use, with no SUBACK.
+  // Brokers such as AWS IoT drop a client that subscribes or publishes to a topic it may not use, with no SUBACK or PUBACK.
   const unacknowledged = () =>
-    new SendError(`the MQTT broker at ${url.host} closed the connection before acknowledging the subscription to ${opened.subscribing!.join(', ')} (no SUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`, 'refused');
+    new SendError(`the MQTT broker at ${url.host} closed the connection before acknowledging ${opened.awaiting}; it may not allow this client that topic: check the topic and the broker's access rules.`, 'refused');
   client.on('error', (error) => {
     const code = (error as { code?: unknown }).code;
     if (!session.messages && typeof code === 'number') return session.fail(connackRefusal(code, options.version, url.host));
-    if (session.messages && opened.subscribing && errorCode(error) === 'ECONNRESET') return session.fail(unacknowledged());
+    if (session.messages && opened.awaiting && errorCode(error) === 'ECONNRESET') return session.fail(unacknowledged());
     if (session.messages && errorCode(error) === 'ECONNRESET') return session.messages.closed();
     // A plaintext broker drops a TLS handshake without a word: say what it probably is.
     if (!session.messages && url.protocol === 'mqtts:' && (errorCode(error) === 'ECONNRESET' || errorCode(error) === 'EPIPE')) {
@@ -130,7 +130,7 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     session.fail(describeMqttError(error, url, session.messages !== undefined));
   });
   client.on('close', () => {
-    if (session.messages && opened.subscribing) session.fail(unacknowledged());
+    if (session.messages && opened.awaiting) session.fail(unacknowledged());
     else if (session.messages) session.messages.closed();
     else session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection before accepting it (no CONNACK). Is it an MQTT broker${url.protocol === 'mqtt:' ? ' (a TLS one needs mqtts://)' : ''}, and does it take mqtt.version ${options.version}?`, 'reset'));
   });
@@ -240,9 +240,9 @@ function subscriptionRefused(refused: ISubscriptionGrant): SendError {
 async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, options: MqttOptions, prepared: PreparedRequest, messages: MessageStream): Promise<void> {
   const subscriptions = options.subscriptions.filter((s) => s.enabled && s.topic !== '');
   if (subscriptions.length > 0) {
-    opened.subscribing = subscriptions.map((s) => s.topic);
+    opened.awaiting = `the subscription to ${subscriptions.map((s) => s.topic).join(', ')} (no SUBACK)`;
     const granted = await client.subscribeAsync(Object.fromEntries(subscriptions.map((s) => [s.topic, { qos: s.qos as 0 | 1 | 2 }])));
-    opened.subscribing = undefined;
+    opened.awaiting = undefined;
     const refused = granted.find((g: ISubscriptionGrant) => g.qos >= 0x80);
     if (refused) throw subscriptionRefused(refused);
   }
@@ -250,7 +250,10 @@ async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, opti
   if (!options.topic || !bytes || bytes.length === 0 || messages.stopped) return;
   const payload = Buffer.from(bytes);
   messages.sent({ ...payloadText(payload), topic: options.topic, qos: options.qos, retain: options.retain });
+  // QoS 0 has no acknowledgement to wait for.
+  if (options.qos > 0) opened.awaiting = `the message published to ${options.topic} at QoS ${options.qos} (no ${options.qos === 1 ? 'PUBACK' : 'PUBREC'})`;
   await client.publishAsync(options.topic, payload, { qos: options.qos as 0 | 1 | 2, retain: options.retain });
+  opened.awaiting = undefined;
 }
 
 function describeMqttError(error: Error, url: URL, connected: boolean): SendError {
