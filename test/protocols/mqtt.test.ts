@@ -57,6 +57,15 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
       expect(received(later)[0]).toMatchObject({ topic: name, retain: true, text: 'kept' });
     });
 
+    it('an empty retained publish clears the retained message (as mosquitto_pub -r -n does): a later subscriber gets nothing', async () => {
+      const name = topic('cleared');
+      await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: name, qos: 1, retain: true }), body: { type: 'text', text: 'kept' }, settings: { stream: { timeoutMs: 1 } } });
+      const cleared = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ topic: name, qos: 1, retain: true }), settings: { stream: { timeoutMs: 1 } } });
+      expect(cleared.messages![0]).toMatchObject({ direction: 'sent', topic: name, retain: true, text: '' });
+      const later = await sendRequest('mqtt', { url: broker.url, mqtt: mqtt({ subscriptions: [{ topic: name, qos: 1 }] }), settings: { stream: { maxEvents: 1, timeoutMs: 300 } } });
+      expect(later.stream).toEqual({ events: 0, stoppedBy: 'timeout' });
+    });
+
     if (version === 'v5') {
       it("MQTT 5: a received message keeps its publish properties (user properties, content type, correlation data)", async () => {
         const name = topic('props');

@@ -140,7 +140,7 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
 
 export async function sendMqtt(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { url, options } = mqttTarget(prepared);
-  const problem = options.topic !== '' && prepared.body.kind === 'bytes' && prepared.body.bytes.length > 0 ? topicProblem(options.topic, false) : undefined;
+  const problem = publishedPayload(prepared, options) ? topicProblem(options.topic, false) : undefined;
   if (problem) throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.topic "${options.topic}" ${problem}.`, 'invalid');
   const session = new StreamSession(prepared, signal, (message) => message.topic);
   const opened = await openMqtt(prepared, context, session, url, options, (client, connected) => {
@@ -246,14 +246,23 @@ async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, opti
     const refused = granted.find((g: ISubscriptionGrant) => g.qos >= 0x80);
     if (refused) throw subscriptionRefused(refused);
   }
-  const bytes = prepared.body.kind === 'bytes' ? prepared.body.bytes : undefined;
-  if (!options.topic || !bytes || bytes.length === 0 || messages.stopped) return;
-  const payload = Buffer.from(bytes);
+  const payload = publishedPayload(prepared, options);
+  if (!payload || messages.stopped) return;
   messages.sent({ ...payloadText(payload), topic: options.topic, qos: options.qos, retain: options.retain });
   // QoS 0 has no acknowledgement to wait for.
   if (options.qos > 0) opened.awaiting = `the message published to ${options.topic} at QoS ${options.qos} (no ${options.qos === 1 ? 'PUBACK' : 'PUBREC'})`;
   await client.publishAsync(options.topic, payload, { qos: options.qos as 0 | 1 | 2, retain: options.retain });
   opened.awaiting = undefined;
+}
+
+/**
+ * What the request publishes to `topic`: its body; with `retain` an empty body too, the empty
+ * retained message that clears the topic's retained one (as `mosquitto_pub -r -n`). Undefined
+ * when it publishes nothing (no topic, or an empty body without retain).
+ */
+function publishedPayload(prepared: PreparedRequest, options: MqttOptions): Buffer | undefined {
+  const bytes = prepared.body.kind === 'bytes' ? prepared.body.bytes : new Uint8Array();
+  return options.topic !== '' && (bytes.length > 0 || options.retain) ? Buffer.from(bytes) : undefined;
 }
 
 function describeMqttError(error: Error, url: URL, connected: boolean): SendError {
