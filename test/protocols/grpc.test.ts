@@ -335,6 +335,8 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
     // An Any is its type URL under "@type" and the packed message's fields (a well-known type's under "value"), as grpcurl writes it.
     detail: { '@type': 'type.googleapis.com/ferry.wkt.Note', text: 'hi', at: '2024-01-02T03:04:05Z' },
     details: [{ '@type': 'type.googleapis.com/google.protobuf.Duration', value: '1.500s' }],
+    // proto3 JSON writes a double's NaN and infinities as strings, both ways.
+    ratio: 'NaN',
   };
 
   for (const [how, grpcOptions] of [['proto files', WKT], ['reflection', {}]] as const) {
@@ -357,7 +359,9 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
         counts: { a: 1, b: 2 },
         detail: message.detail,
         details: message.details,
+        ratio: 'NaN',
       });
+      expect(got.ratio).toBeNaN();
       // The server got the Note packed (protobufjs names the field type_url).
       expect((got.detail as { type_url?: string }).type_url).toBe('type.googleapis.com/ferry.wkt.Note');
     });

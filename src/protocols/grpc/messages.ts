@@ -108,6 +108,8 @@ function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: T
       if (typeof item !== 'string' && typeof item !== 'number') throw wrong(`an enum (${field.typeName?.replace(/^\./, '')}: a name or number)`);
       return item;
     default:
+      // proto3 JSON writes a float's or double's NaN and infinities as these strings (answers show them so).
+      if ((field.type === 'TYPE_DOUBLE' || field.type === 'TYPE_FLOAT') && (item === 'NaN' || item === 'Infinity' || item === '-Infinity')) return item;
       if (NUMBERS.has(field.type ?? '') && !(typeof item === 'number' || (typeof item === 'string' && item.trim() !== '' && !Number.isNaN(Number(item))))) {
         throw wrong(`a number (${(field.type ?? '').replace('TYPE_', '').toLowerCase()})`);
       }
