@@ -72,6 +72,14 @@ describe('gRPC', () => {
     expect(result.headers).toContainEqual(['x-raw-bin', Buffer.from([0xfb, 0xff]).toString('base64')]);
   });
 
+  it('a query in the URL (query params, an API key sent in the query) cannot go over gRPC: refused naming it, not dropped without a word', async () => {
+    const keyed = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'apiKey', key: 'api_key', value: 's3cret', location: 'query' }, body: { type: 'json', text: '{}' } }));
+    expect(keyed.message).toBe('a gRPC request has no query string, so the URL\'s query (api_key) cannot be sent; send it as metadata: a header, or the API key with location header.');
+    expect(keyed.message).not.toContain('s3cret');
+    const params = await failure(send({ url: `${peer.url}/?a=1&b=2`, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' } }));
+    expect(params.message).toContain("the URL's query (a, b) cannot be sent");
+  });
+
   it('reports (-v, --report-bodies) show the answer as its JSON, not as a binary application/grpc body', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"ann"}' } });
     expect(result.headers).toContainEqual(['content-type', 'application/grpc+proto']);

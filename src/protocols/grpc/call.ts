@@ -31,6 +31,11 @@ export type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiSt
 /** The channel a request's call (or the app's method list) goes over, with its credentials. */
 export function openChannel(prepared: PreparedRequest, context: SendContext): { host: string; credentials: grpc.ChannelCredentials; channel: grpc.Channel } {
   const url = new URL(prepared.url);
+  if (url.search !== '' && url.search !== '?') {
+    // HTTP/2 paths of gRPC are the method's; a query (params, an API key in the query) would be dropped without a word.
+    const names = [...new Set(url.searchParams.keys())].join(', ');
+    throw new SendError(`a gRPC request has no query string, so the URL's query (${names}) cannot be sent; send it as metadata: a header, or the API key with location header.`, 'invalid');
+  }
   const secure = url.protocol === 'grpcs:';
   const host = url.port ? url.host : `${url.host}:${secure ? 443 : 80}`;
   const verify = prepared.settings?.verifyTls !== false;
