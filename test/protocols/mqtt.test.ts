@@ -228,6 +228,12 @@ describe('mqtt: brokers that refuse or close', () => {
     expect(error.message).not.toContain('\n');
   });
 
+  it('a query in the URL (query params, an API key sent in the query) cannot go over MQTT: refused before connecting, naming it', async () => {
+    const keyed = await failure(sendRequest('mqtt', { url: aedes.url, auth: { type: 'apiKey', key: 'token', value: 's3cret', location: 'query' } }));
+    expect(keyed.message).toBe("an MQTT connection has no query string, so the URL's query (token) cannot be sent; use the request's basic auth (the broker's user name and password).");
+    expect(keyed.message).not.toContain('s3cret');
+  });
+
   it('clean session off without a client id is refused before connecting, with one line', async () => {
     const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { clientId: '', cleanSession: false } }));
     expect(error).toBeInstanceOf(SendError);

@@ -39,6 +39,10 @@ const NO_LIMIT_MS = 2 ** 31 - 1;
 function mqttTarget(prepared: PreparedRequest): { url: URL; options: MqttOptions } {
   const url = new URL(prepared.url);
   if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') throw new SendError(`an MQTT request needs an mqtt:// or mqtts:// URL, not ${url.protocol}//.`, 'unsupported');
+  if (url.search !== '' && url.search !== '?') {
+    // MQTT over TCP has no query: params, or an API key in the query, would be dropped without a word.
+    throw new SendError(`an MQTT connection has no query string, so the URL's query (${[...new Set(url.searchParams.keys())].join(', ')}) cannot be sent; use the request's basic auth (the broker's user name and password).`, 'invalid');
+  }
   const options = prepared.options as unknown as MqttOptions;
   const where = prepared.path ? `requests/${prepared.path}: ` : '';
   if (!options.cleanSession && options.clientId === '') {
