@@ -316,7 +316,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
 const DETAILS_SHOWN = 500;
 
 /** Why a request without tests fails on its status, with the status message and rich details as grpcurl prints them (`Message:`, `Details:`). */
-export function failedRule(details: string, rich?: unknown[]): string {
+function failedRule(details: string, rich?: unknown[]): string {
   const message = details.trim().split('\n')[0]!;
   const json = rich?.length ? JSON.stringify(rich) : '';
   const shown = json.length > DETAILS_SHOWN ? `${json.slice(0, DETAILS_SHOWN)}… (cut; the JSON report's detail.statusDetails has them all)` : json;
