@@ -115,7 +115,8 @@ describe('gRPC', () => {
     };
     const any = (typeUrl: string, value: Uint8Array) => field(3, Buffer.concat([field(1, typeUrl), field(2, value)]));
     const packed = field(1, Buffer.concat([field(1, 'text'), field(2, 'must not be empty')])); // BadRequest.fieldViolations[0]
-    const bin = Buffer.concat([Buffer.from([0x08, 3]), field(2, 'bad greeting'), any('type.googleapis.com/google.rpc.BadRequest', packed), any('type.googleapis.com/acme.Unknown', Buffer.from([8, 1]))]);
+    const retry = field(1, Buffer.from([0x08, 5, 0x10, 0x80, 0x84, 0xaf, 0x5f])); // RetryInfo.retryDelay: 5 s, 200,000,000 ns
+    const bin = Buffer.concat([Buffer.from([0x08, 3]), field(2, 'bad greeting'), any('type.googleapis.com/google.rpc.BadRequest', packed), any('type.googleapis.com/google.rpc.RetryInfo', retry), any('type.googleapis.com/acme.Unknown', Buffer.from([8, 1]))]);
     const server = new grpc.Server();
     server.addService(loaded.ferry.test.Echo.service, {
       Say: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => {
@@ -130,6 +131,8 @@ describe('gRPC', () => {
       expect(result.outcome).toMatchObject({ status: 3, text: 'INVALID_ARGUMENT', ok: false });
       const details = [
         { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'text', description: 'must not be empty' }] },
+        // Well-known types inside a detail in their proto3 JSON forms too.
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '5.200s' },
         // A type Ferry does not know keeps its bytes, as base64.
         { '@type': 'type.googleapis.com/acme.Unknown', value: 'CAE=' },
       ];

@@ -55,6 +55,11 @@ export function statusDetails(trailer: Buffer | string | undefined): unknown[] |
   const bytes = typeof trailer === 'string' ? Buffer.from(trailer, 'base64') : trailer;
   if (!reader) {
     const definition = protoLoader.fromJSON(GOOGLE_RPC as unknown as Parameters<typeof protoLoader.fromJSON>[0], LOADER_OPTIONS);
+    // proto-loader names a type of another package relative to this one (`protobuf.Duration`):
+    // written in full, so the well-known types (RetryInfo's Duration) are shown in their JSON forms.
+    for (const entry of Object.values(definition)) {
+      for (const field of (entry as { type?: TypeDescriptor }).type?.field ?? []) if (field.typeName?.startsWith('protobuf.')) field.typeName = `.google.${field.typeName}`;
+    }
     reader = { definition, read: (definition['google.rpc.StatusReader'] as Record<string, MethodDefinition<object, object>>).Read! };
   }
   let status: { details?: unknown[] };
