@@ -185,7 +185,9 @@ interface Answer {
   status: grpc.StatusObject;
   headers?: grpc.Metadata;
   gotHeaders: boolean;
-  received: string[];
+  /** The first message's text (the body) and how many came: a long stream's other messages are the MessageStream's, bounded there. */
+  first?: string;
+  received: number;
   receivedBytes: number;
   firstAt?: number;
   stream?: MessageStream;
@@ -196,7 +198,7 @@ interface Answer {
 /** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
 function exchange(x: Exchange): Promise<Answer> {
   const client = new grpc.Client(x.host, x.credentials, { channelOverride: x.channel });
-  const answer: Answer = { status: { code: grpc.status.UNKNOWN, details: '', metadata: new grpc.Metadata() }, gotHeaders: false, received: [], receivedBytes: 0, stoppedEarly: false, cancelled: false };
+  const answer: Answer = { status: { code: grpc.status.UNKNOWN, details: '', metadata: new grpc.Metadata() }, gotHeaders: false, received: 0, receivedBytes: 0, stoppedEarly: false, cancelled: false };
   const streaming = x.callType !== 'unary';
   const messages = streaming ? new MessageStream(x.stream ?? DEFAULT_STREAM) : undefined;
   answer.stream = messages;
@@ -211,7 +213,7 @@ function exchange(x: Exchange): Promise<Answer> {
   // Unary and client-streaming answers come to this callback, stream messages as `data` events.
   const single = (_error: unknown, text?: string) => {
     if (text === undefined) return;
-    answer.received.push(text);
+    if (answer.received++ === 0) answer.first = text;
     messages?.received({ text });
   };
   let call: grpc.ClientUnaryCall | grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, string>;
@@ -257,7 +259,7 @@ function exchange(x: Exchange): Promise<Answer> {
     const events = call as unknown as NodeJS.EventEmitter;
     events.on('error', ignore); // the status event carries the same facts
     events.on('data', (text: string) => {
-      answer.received.push(text);
+      if (answer.received++ === 0) answer.first = text;
       if (messages?.received({ text })) {
         answer.stoppedEarly = true;
         call.cancel();
@@ -281,7 +283,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const totalMs = performance.now() - about.started;
   const stopped = answer.stoppedEarly && !answer.cancelled;
   const code = stopped ? grpc.status.OK : answer.status.code;
-  const first = answer.received[0] ?? '';
+  const first = answer.first ?? '';
   const headers = metadataPairs(answer.headers);
   const trailers = stopped ? [] : metadataPairs(answer.status.metadata);
   const richDetails = stopped ? undefined : statusDetails(answer.status.metadata?.get(STATUS_DETAILS_KEY)[0]);
@@ -307,7 +309,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
       statusMessage: stopped ? `the stream was not read to its end (stopped by ${answer.stream?.stoppedBy}); the server's status was not awaited` : answer.status.details,
       trailers,
       ...(richDetails ? { statusDetails: richDetails } : {}),
-      ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received.length }),
+      ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received }),
     },
   };
 }
