@@ -13,7 +13,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `Exit codes:
   0  success (also \`ferry serve\`, \`ferry app\` and \`ferry mcp\` stopped with Ctrl-C)
   1  something failed (a request, a test, a threshold), or Ctrl-C stopped a run,
-     a load test, an import or an update (SIGTERM: a run, an import, an update)
+     a load test, an import or an update (SIGTERM too)
   2  bad usage or bad input
   130  a second Ctrl-C quit at once`;
 

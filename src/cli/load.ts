@@ -79,12 +79,17 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       const data = new WorkspaceData(ws.id, ws.root);
       const settings = await readSettings();
 
-      // Ctrl-C: every worker stops at once; the partial result is printed and written, exit 1.
+      // Ctrl-C, or SIGTERM (how CI cancels a job, and `timeout` or `docker stop` end a process): every
+      // worker stops at once; the partial result is printed and written, exit 1 (as `ferry run`).
       const interrupt = new AbortController();
-      const stopListening = onCtrlC(() => {
+      const stopListening = onCtrlC((signal) => {
         interrupt.abort();
-        ctx.output.err('ferry: stopping: requests in flight are cancelled; the partial result follows (Ctrl-C again to quit at once).');
-      });
+        ctx.output.err(
+          signal === 'SIGINT'
+            ? 'ferry: stopping: requests in flight are cancelled; the partial result follows (Ctrl-C again to quit at once).'
+            : `ferry: stopping (${signal}): requests in flight are cancelled; the partial result follows (a second ${signal} quits at once).`,
+        );
+      }, ['SIGINT', 'SIGTERM']);
       const status = ctx.output.status ? new StatusLine(ctx.output.status) : undefined;
       let live: LiveTotals | undefined;
       let model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers';

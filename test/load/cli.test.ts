@@ -246,6 +246,36 @@ describe('Ctrl-C', () => {
       child.kill('SIGKILL');
     }
   }, 45_000);
+
+  it('SIGTERM (a CI job cancelled, `timeout`, `docker stop`) stops bin/ferry.js load as Ctrl-C does: summary, report written, exit 1', async () => {
+    const { root, temp } = await workspace({ long: { stages: steady(20, 60) } });
+    const file = path.join(root, 'partial.json');
+    // The shipped CLI in a process of its own: Node's default for SIGTERM is to die on the spot.
+    const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', root, 'load', 'long', '--workers', '1', '--out-json', file], {
+      env: { ...process.env, FERRY_DATA_DIR: temp.dataDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const deadline = Date.now() + 30_000;
+      while ((server!.byPath.get('/a') ?? 0) < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const stoppedAt = Date.now();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(1);
+      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+      expect(stderr).toContain('ferry: stopping (SIGTERM): requests in flight are cancelled; the partial result follows (a second SIGTERM quits at once).');
+      expect(stdout).toMatch(/interrupted \(partial result\)/);
+      const partial = JSON.parse(await fs.readFile(file, 'utf8')) as LoadResult;
+      expect(partial.interrupted).toBe(true);
+      expect(partial.overall.count).toBeGreaterThanOrEqual(10);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 45_000);
 });
 
 describe('ferry load as shipped', () => {
