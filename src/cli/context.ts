@@ -19,6 +19,11 @@ export interface CliContext {
   exitCode: number;
   /** Where commands that read values (`ferry secret set`) read them; the process's stdin when unset. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /**
+   * Run by main when the command has ended, however it ended (a refusal, a failure, success): what
+   * the action made in advance and may leave unused (the folders of report files), in order.
+   */
+  atEnd?: Array<() => Promise<void>>;
 }
 
 /** The global `-w, --workspace DIR` of the root command. */

@@ -24,7 +24,7 @@ import {
   type LiveTotals,
   type LoadResult,
 } from '../load/index.js';
-import { prepareReportFile, prepareWorkspaceReportFile, ReportFileError, writeReportFile } from '../runner/index.js';
+import { prepareReportFile, prepareWorkspaceReportFile, removeEmptyFolders, ReportFileError, writeReportFile } from '../runner/index.js';
 import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -75,7 +75,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
       const ws = await openWorkspaceFor(command, ctx);
       // As `ferry run`'s reports: inside the workspace, never through a linked folder.
-      if (outJson) await checkReportFile(outJson, flags.outJson!, ws.root);
+      if (outJson) await checkReportFile(outJson, flags.outJson!, ws.root, ctx);
       const data = new WorkspaceData(ws.id, ws.root);
       const settings = await readSettings();
 
@@ -137,7 +137,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       const flags = { ...load.opts<{ reporter?: string; outJson?: string }>(), ...own };
       const json = reporterIsJson(flags.reporter);
       const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
-      if (outJson) await checkReportFile(outJson);
+      if (outJson) await checkReportFile(outJson, undefined, undefined, ctx);
       let merged: LoadResult;
       try {
         merged = mergeResults(await Promise.all(files.map((f) => readResultFile(path.resolve(ctx.cwd, f)))));
@@ -179,11 +179,15 @@ function reporterIsJson(name: string | undefined): boolean {
   return value === 'json';
 }
 
-/** Checks `--out-json FILE` before anything runs; with `workspaceRoot`, a linked folder of the workspace on its way is refused too. */
-async function checkReportFile(file: string, display?: string, workspaceRoot?: string): Promise<void> {
+/**
+ * Checks `--out-json FILE` before anything runs; with `workspaceRoot`, a linked folder of the
+ * workspace on its way is refused too. The folders made for it go again when the command ends
+ * with them empty (a load test refused after this check).
+ */
+async function checkReportFile(file: string, display: string | undefined, workspaceRoot: string | undefined, ctx: CliContext): Promise<void> {
   try {
-    if (workspaceRoot !== undefined) await prepareWorkspaceReportFile(file, '--out-json', display ?? file, workspaceRoot);
-    else await prepareReportFile(file, '--out-json');
+    const made = workspaceRoot !== undefined ? await prepareWorkspaceReportFile(file, '--out-json', display ?? file, workspaceRoot) : await prepareReportFile(file, '--out-json');
+    (ctx.atEnd ??= []).push(() => removeEmptyFolders(made));
   } catch (error) {
     if (error instanceof ReportFileError) throw new CliError(error.message);
     throw error;

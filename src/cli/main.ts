@@ -97,5 +97,8 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
     }
     ctx.output.err(`ferry: ${(error as Error).stack ?? String(error)}`);
     return EXIT.failed;
+  } finally {
+    // However the command ended: what it made in advance and left unused goes (CliContext.atEnd).
+    for (const task of ctx.atEnd ?? []) await task().catch(() => {});
   }
 }

@@ -10,6 +10,7 @@ import {
   createReporter,
   isReporterName,
   prepareWorkspaceReportFile,
+  removeEmptyFolders,
   ProgressReporter,
   REPORTER_NAMES,
   ReportFileError,
@@ -161,9 +162,12 @@ export function registerRun(program: Command, ctx: CliContext): void {
         const twin = named.slice(i + 1).find(([, other]) => path.resolve(ctx.cwd, other) === path.resolve(ctx.cwd, file));
         if (twin) throw new CliError(`--out-${name} and --out-${twin[0]} both name ${file}: each report needs its own file.`);
       }
+      // The folders made for them go again if the run is refused or ends with them empty.
+      const made: string[] = [];
+      (ctx.atEnd ??= []).push(() => removeEmptyFolders(made));
       try {
         for (const [name, file] of Object.entries(files)) {
-          if (file) await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root);
+          if (file) made.push(...(await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root)));
         }
       } catch (error) {
         if (error instanceof ReportFileError) throw new CliError(error.message);

@@ -19,18 +19,20 @@ export class ReportFileError extends Error {
  * cloned repository), a folder on the way may be a planted link, so none may be; then as
  * `prepareReportFile`.
  */
-export async function prepareWorkspaceReportFile(file: string, option: string, display: string, workspaceRoot: string): Promise<void> {
+export async function prepareWorkspaceReportFile(file: string, option: string, display: string, workspaceRoot: string): Promise<string[]> {
   const folder = path.dirname(file);
   const linked = isInside(workspaceRoot, folder) ? await checkNoSymlinks(workspaceRoot, path.relative(workspaceRoot, folder)) : undefined;
   if (linked) throw new ReportFileError(`${option} ${display}: ${linked}; give another path.`);
-  await prepareReportFile(file, option);
+  return prepareReportFile(file, option);
 }
 
 /**
  * Checks that `file` can be written: not a folder, and its folder exists or can be made (made
  * now, one level at a time) and takes a new file. `option` names the flag in messages, e.g. `--out-json`.
+ * Returns the folders it made, outermost first: a run refused after this check removes them
+ * again with `removeEmptyFolders` (`reports/` left empty by `ferry run -e typo --out-junit reports/x.xml`).
  */
-export async function prepareReportFile(file: string, option: string): Promise<void> {
+export async function prepareReportFile(file: string, option: string): Promise<string[]> {
   const target = await fs.lstat(file).catch(() => undefined);
   if (target?.isDirectory()) throw new ReportFileError(`${option} ${file} is a folder; give the path of a file to write the report to.`);
   if (target && !target.isFile()) throw new ReportFileError(`${option} ${file} is not a regular file; give the path of a file to write the report to.`);
@@ -47,15 +49,32 @@ export async function prepareReportFile(file: string, option: string): Promise<v
     if (parent === dir) break;
     dir = parent;
   }
+  const made: string[] = [];
   try {
-    for (const folder of missing) await fs.mkdir(folder);
+    for (const folder of missing) {
+      await fs.mkdir(folder);
+      made.push(folder);
+    }
     // A file made and removed, as the report's temporary file will be: access(W_OK) says yes to
     // root everywhere, and to folders that refuse new files (/proc, some network or FUSE mounts).
     const probe = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.probe`);
     await (await fs.open(probe, 'wx', 0o600)).close();
     await fs.rm(probe, { force: true });
+    return made;
   } catch (error) {
+    await removeEmptyFolders(made);
     throw new ReportFileError(`${option} ${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a path in a folder you can write to.`);
+  }
+}
+
+/**
+ * Removes the folders `prepareReportFile` made (outermost first) that are still empty, innermost
+ * first: what a refused or failed run made for its reports goes, a folder a report went into stays.
+ */
+export async function removeEmptyFolders(folders: readonly string[]): Promise<void> {
+  for (const folder of [...folders].reverse()) {
+    // rmdir removes only an empty folder: one with a report (or anything else) in it stays, and so do those above it.
+    if (!(await fs.rmdir(folder).then(() => true, () => false))) return;
   }
 }
 

@@ -302,6 +302,26 @@ describe('ferry run', () => {
     expect(peer.seen.length).toBe(sent);
   });
 
+  it('a refused run leaves no report folder behind: the folders it made for --out-* are removed, the ones that were there stay', async () => {
+    const ws = await workspace();
+    await fs.mkdir(path.join(ws.root, 'kept'));
+    const cases: string[][] = [
+      ['run', '-e', 'typo', '--out-junit', 'reports/x.xml'],
+      ['run', 'Nope/none.yaml', '--out-json', 'out/deep/r.json', '--out-html', 'kept/new/r.html'],
+      ['run', '--start-servers', 'Nope/none.yaml', '--out-junit', 'reports/x.xml'],
+    ];
+    for (const args of cases) {
+      const result = await ferry(['-w', ws.root, ...args], ws.root);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect((await fs.readdir(ws.root)).sort(), args.join(' ')).toEqual(['environments', 'ferry.yaml', 'kept', 'requests']);
+      expect(await fs.readdir(path.join(ws.root, 'kept')), args.join(' ')).toEqual([]);
+    }
+    // A run that goes ahead makes the folder and writes its report there.
+    const ran = await ferry(['-w', ws.root, 'run', 'health', '-e', 'local', '--out-junit', 'reports/x.xml'], ws.root);
+    expect(ran.code).toBe(0);
+    expect(await fs.readdir(path.join(ws.root, 'reports'))).toEqual(['x.xml']);
+  });
+
   it('bad usage and bad input exit 2 with a message', async () => {
     const ws = await workspace();
     await ws.write('environments/broken.yaml', 'name: [unclosed');

@@ -97,6 +97,16 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     expect(server.byPath.size).toBe(0);
   });
 
+  it('a refused load test leaves no --out-json folder behind (the folders made for it are removed)', async () => {
+    const { root, server } = await workspace({ ok: {} });
+    const before = (await fs.readdir(root)).sort();
+    const result = await ferry(['-w', root, 'load', 'nope', '--out-json', path.join(root, 'results', 'deep', 'run.json')]);
+    expect(result.stderr).toMatch(/No load test "nope"/);
+    expect(result.code).toBe(2);
+    expect((await fs.readdir(root)).sort()).toEqual(before);
+    expect(server.byPath.size).toBe(0);
+  });
+
   it('--out-json through a folder of the workspace that is a symbolic link is refused, as ferry run refuses it', async () => {
     const { root, server } = await workspace({ ok: {} });
     // A `results` link planted in a cloned repository: the result is not written through it.
