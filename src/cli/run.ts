@@ -224,6 +224,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
         allowFilesOutside: options.allowFilesOutside || undefined,
         allowPrograms: options.allowPrograms || undefined,
         onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
+        ...(inCiJob(process.env, Boolean(process.stdin.isTTY || process.stderr.isTTY)) ? { noBrowser: NO_BROWSER_IN_CI } : {}),
       });
       try {
         const outcome = await session.run(paths, {
@@ -269,6 +270,20 @@ function selectionFailure(error: unknown, ws: Workspace, bail = false, paths: re
   const hint = modifier ? ` --bail takes no value in Ferry (it stops at the first failed request or test, as Newman's --bail failure): leave out "${modifier}".` : '';
   return new CliError(`${error.message}${hint}`);
 }
+
+/**
+ * A CI job (`CI` set, as every CI server sets it, and no terminal on stdin or stderr): nobody is
+ * there to open the authorization URL, so the OAuth 2.0 authorization code grant fails at once
+ * instead of waiting 5 minutes for a browser (docs/running.md). `CI=false` or `CI=0` is no CI job.
+ */
+export function inCiJob(env: NodeJS.ProcessEnv, terminal: boolean): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return !terminal && ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
+const NO_BROWSER_IN_CI =
+  'this run is not interactive (CI is set and there is no terminal), so Ferry does not wait for one. ' +
+  "Get a token beforehand and pass it with --var (ferry run --var token=…, with the request's auth set to bearer {{token}}), or use the client credentials grant, which needs no browser.";
 
 /** The requests the run will send; a selection that fails gives none (the run reports it). */
 function selectedItems(ws: Workspace, paths: string[]): RunItem[] {

@@ -22,6 +22,12 @@ export interface OAuth2Options {
   dispatcher?: Dispatcher;
   /** Authorization code grant: shows the URL the user opens in a browser. */
   onAuthorizeUrl?: (url: string) => void;
+  /**
+   * Why nobody can sign in in a browser here, and what to do instead (`ferry run` in a CI job): the
+   * authorization code grant then fails at once saying so, rather than wait for a redirect that
+   * never comes. A refresh token cached beforehand is still used.
+   */
+  noBrowser?: string;
   /** How long to wait for the browser to come back to the loopback redirect. Default 5 minutes. */
   authorizeTimeoutMs?: number;
   /** Stops waiting for the browser and for the token endpoint (Ctrl-C in a run). */
@@ -60,6 +66,9 @@ export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth
 
   let token: CachedToken | undefined;
   if (cached?.refreshToken) token = await refresh(settings, cached.refreshToken, options).catch(() => undefined);
+  if (!token && settings.grantType === 'authorizationCode' && options.noBrowser) {
+    throw new PrepareError(`OAuth 2.0 authorization code needs someone to sign in in a browser: ${options.noBrowser}`);
+  }
   token ??= await grant(settings, options);
   options.memo?.set(key, token);
   await options.data?.saveToken(key, token);

@@ -29,6 +29,8 @@ export interface RunContext {
   oauthTokens: Map<string, CachedToken>;
   /** OAuth 2.0 authorization code: shows the URL to open. */
   onAuthorizeUrl?: (url: string) => void;
+  /** Nobody can sign in in a browser (a CI job): why, and what to do instead (OAuth2Options.noBrowser). */
+  noBrowser?: string;
   /** Who shows the run's messages (the app's page, or the command line when absent). */
   face?: Face;
   /** Sends of this run, written to history once at the end (only the last `HISTORY_LIMIT` are kept: see `recordHistory`). */

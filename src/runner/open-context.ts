@@ -29,6 +29,8 @@ export interface ContextOptions {
   /** Programs not yet allowed on this computer may start, and are added to its allow-list (`--allow-programs`). */
   allowPrograms?: boolean;
   onAuthorizeUrl?: (url: string) => void;
+  /** Nobody can sign in in a browser (a CI job): why, and what to do instead (OAuth2Options.noBrowser). */
+  noBrowser?: string;
   /** This computer's data for the workspace; `false` for none (nothing read or written). Default: the data folder. */
   dataFolder?: WorkspaceData | false;
   /** Application settings; default: read from the data folder. */
@@ -70,6 +72,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     contract: new RunContract(workspace.root),
     oauthTokens: new Map(),
     onAuthorizeUrl: options.onAuthorizeUrl,
+    ...(options.noBrowser ? { noBrowser: options.noBrowser } : {}),
     ...(options.face ? { face: options.face } : {}),
     history: [],
     iterations,

@@ -219,6 +219,7 @@ export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OA
     memo: ctx.oauthTokens,
     dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false),
     onAuthorizeUrl: ctx.onAuthorizeUrl,
+    ...(ctx.noBrowser ? { noBrowser: ctx.noBrowser } : {}),
     signal: ctx.signal,
     timeoutMs: ctx.overrides.timeoutMs ?? request.settings?.timeoutMs ?? ctx.settings.timeoutMs,
   };

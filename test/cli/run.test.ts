@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { ferry } from '../support/cli.js';
-import { closedPort, startHttp1, type Peer } from '../support/servers/index.js';
+import { inCiJob } from '../../src/cli/run.js';
+import { closedPort, freePort, startHttp1, type Peer } from '../support/servers/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 let peer: Peer;
@@ -320,6 +321,39 @@ describe('ferry run', () => {
     const ran = await ferry(['-w', ws.root, 'run', 'health', '-e', 'local', '--out-junit', 'reports/x.xml'], ws.root);
     expect(ran.code).toBe(0);
     expect(await fs.readdir(path.join(ws.root, 'reports'))).toEqual(['x.xml']);
+  });
+
+  it('OAuth 2.0 authorization code in CI (CI set, no terminal) fails at once saying what to do, instead of waiting 5 minutes for a browser', async () => {
+    const ws = await workspace();
+    const port = await freePort();
+    await ws.write('requests/signed in.yaml', {
+      name: 'signed in',
+      url: '{{base}}/echo',
+      auth: { type: 'oauth2', grantType: 'authorizationCode', tokenUrl: `${peer.url}/token`, authUrl: `${peer.url}/authorize`, redirectUri: `http://127.0.0.1:${port}/callback`, clientId: 'spa', pkce: true },
+    });
+    const previous = process.env.CI;
+    process.env.CI = 'true';
+    try {
+      const sent = peer.seen.length;
+      const started = Date.now();
+      const result = await ferry(['-w', ws.root, 'run', 'signed in', 'health', '-e', 'local', '-r', 'json']);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toMatch(/open this URL/);
+      const [signedIn, health] = JSON.parse(result.stdout).results;
+      expect(signedIn.error).toBe(
+        'requests/signed in.yaml: OAuth 2.0 authorization code needs someone to sign in in a browser: this run is not interactive (CI is set and there is no terminal), so Ferry does not wait for one. ' +
+          "Get a token beforehand and pass it with --var (ferry run --var token=…, with the request's auth set to bearer {{token}}), or use the client credentials grant, which needs no browser.",
+      );
+      // The run goes on: the next request is sent; the signed-in one never was.
+      expect(health).toMatchObject({ status: 200, error: null });
+      expect(peer.seen.length).toBe(sent + 1);
+      // The rule: CI set (not false or 0) and no terminal on stdin or stderr.
+      expect([inCiJob({ CI: 'true' }, false), inCiJob({ CI: '1' }, false), inCiJob({ CI: 'true' }, true), inCiJob({ CI: 'false' }, false), inCiJob({ CI: '0' }, false), inCiJob({ CI: '' }, false), inCiJob({}, false)]).toEqual([true, true, false, false, false, false, false]);
+    } finally {
+      if (previous === undefined) delete process.env.CI;
+      else process.env.CI = previous;
+    }
   });
 
   it('bad usage and bad input exit 2 with a message', async () => {
