@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createRequest, openWorkspace, readResource, renameFolder, saveRequest, WorkspaceError, type FolderNode } from '../../src/workspace/index.js';
 import { parseResource } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
+import { readWhileSwapping } from '../support/link-swap.js';
+import { readTextFile } from '../../src/workspace/files.js';
 
 async function workspace(files: Record<string, string> = {}): Promise<string> {
   const root = await tempDir();
@@ -103,6 +105,23 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.warnings.every((w) => /symbolic link; Ferry never follows links/.test(w.message))).toBe(true);
     await expect(saveRequest(root, 'escape/Secret.yaml', request('Secret'))).rejects.toThrow(/symbolic link/);
   });
+
+  it('readTextFile never reads through a link, even one swapped in between its check and its read (O_NOFOLLOW)', async () => {
+    const root = await workspace({ 'requests/Good.yaml': good });
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'Secret.yaml'), 'name: SECRET\n');
+    const file = path.join(root, 'requests', 'Good.yaml');
+    // A link at the last component: refused, saying so.
+    const link = path.join(root, 'requests', 'Linked.yaml');
+    await fs.symlink(path.join(outside, 'Secret.yaml'), link);
+    await expect(readTextFile(link)).rejects.toThrow(`${link} is a symbolic link; Ferry never follows links.`);
+    // Swapped for a link and back by another thread while it is read again and again.
+    const outcomes = await readWhileSwapping(file, path.join(outside, 'Secret.yaml'), good, () => readTextFile(file), { reads: 3000, ms: 2000 });
+    expect(outcomes.filter((o) => 'value' in o && o.value !== good)).toEqual([]);
+    const errors = outcomes.flatMap((o) => ('error' in o ? [o.error.message] : []));
+    expect(errors.filter((m) => m !== `${file} is a symbolic link; Ferry never follows links.`)).toEqual([]);
+    expect(outcomes.some((o) => 'value' in o)).toBe(true);
+  }, 20_000);
 
   it('requests/, environments/ and servers/ that are links are not followed either', async () => {
     const outside = await tempDir();
@@ -263,7 +282,10 @@ describe('bad input: each a clear message while the rest opens', () => {
     let restore: () => Promise<void>;
     if (process.getuid?.() === 0) {
       // root ignores permission bits: refuse the writes the way a read-only folder would.
-      const open = vi.spyOn(fs, 'open').mockRejectedValue(denied());
+      // Opens for reading go ahead (ferry.yaml is read through fs.open, without following a link).
+      const realOpen = fs.open.bind(fs);
+      const writes = (flags: unknown) => (typeof flags === 'number' ? (flags & (constants.O_WRONLY | constants.O_RDWR | constants.O_CREAT)) !== 0 : typeof flags === 'string' && /[wa+]/.test(flags));
+      const open = vi.spyOn(fs, 'open').mockImplementation(((file: string, flags?: string | number, mode?: number) => (writes(flags) ? Promise.reject(denied()) : realOpen(file, flags, mode))) as typeof fs.open);
       const mkdir = vi.spyOn(fs, 'mkdir').mockRejectedValue(denied());
       restore = async () => {
         open.mockRestore();
