@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ServerFile } from '../model/index.js';
 import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
+import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { ServerError } from './errors.js';
 import { localhostCertificate } from './self-signed.js';
 
@@ -72,14 +73,19 @@ async function readPem(
     const problem = await checkNoSymlinks(where.root, absolute);
     if (problem) throw new ServerError(`${where.file}: ${field}: ${problem}.`);
   }
+  const linked = () => new ServerError(`${where.file}: ${field}: ${given} is a symbolic link, and Ferry never follows links.`);
+  const tooLarge = () => new ServerError(`${where.file}: ${field}: ${given} is over 1 MB; that is not a PEM file.`);
   try {
     const stat = await fs.lstat(absolute);
-    if (stat.isSymbolicLink()) throw new ServerError(`${where.file}: ${field}: ${given} is a symbolic link, and Ferry never follows links.`);
+    if (stat.isSymbolicLink()) throw linked();
     if (!stat.isFile()) throw new ServerError(`${where.file}: ${field}: ${given} is not a file.`);
-    if (stat.size > MAX_PEM_BYTES) throw new ServerError(`${where.file}: ${field}: ${given} is over 1 MB; that is not a PEM file.`);
-    return await fs.readFile(absolute, 'utf8');
+    if (stat.size > MAX_PEM_BYTES) throw tooLarge();
+    // Opened without following a link (O_NOFOLLOW): one swapped in since the check is refused too.
+    return await readFileNoFollow(absolute, 'utf8', MAX_PEM_BYTES);
   } catch (error) {
     if (error instanceof ServerError) throw error;
+    if (isLinkError(error)) throw linked();
+    if (error instanceof FileTooLargeError) throw tooLarge();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       throw new ServerError(`${where.file}: ${field}: the file ${given} does not exist (looked at ${absolute}). Fix the path, or remove certPath and keyPath to use a generated localhost certificate.`);

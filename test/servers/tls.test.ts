@@ -7,6 +7,9 @@ import path from 'node:path';
 import { generate } from 'selfsigned';
 import { describe, expect, it } from 'vitest';
 import { CERT_FILE, KEY_FILE } from '../../src/servers/index.js';
+import { loadTls } from '../../src/servers/tls.js';
+import type { ServerFile } from '../../src/model/index.js';
+import { readWhileSwapping } from '../support/link-swap.js';
 import { tempDir } from '../support/temp.js';
 import { makeWorkspace, serve } from './helpers.js';
 
@@ -205,4 +208,18 @@ describe('TLS', () => {
     const handle = await serve(root);
     expect(handle.failures[0]!.message).toMatch(/symbolic link/);
   });
+
+  it('never reads a certificate through a link swapped in between its check and its read (O_NOFOLLOW)', async () => {
+    const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec' });
+    const root = await makeWorkspace({ servers: {}, files: { 'certs/cert.pem': made.cert, 'certs/key.pem': made.private } });
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'secret.txt'), 'SECRET, not a certificate');
+    const server = { tls: { enabled: true, certPath: 'certs/cert.pem', keyPath: 'certs/key.pem' } } as ServerFile;
+    const where = { root, file: 'servers/s.yaml' };
+    const outcomes = await readWhileSwapping(path.join(root, 'certs', 'cert.pem'), path.join(outside, 'secret.txt'), made.cert, () => loadTls(server, where), { reads: 3000, ms: 2000 });
+    const errors = outcomes.flatMap((o) => ('error' in o ? [o.error.message] : []));
+    // Refused as a link, whenever the link was there: never read, so never "not a PEM certificate".
+    expect(errors.filter((m) => m !== 'servers/s.yaml: tls.certPath: certs/cert.pem is a symbolic link, and Ferry never follows links.')).toEqual([]);
+    expect(outcomes.some((o) => 'value' in o && o.value?.cert === made.cert)).toBe(true);
+  }, 20_000);
 });
