@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import { convertInput } from '../../src/importers/index.js';
+import { planServerUpdate } from '../../src/importers/openapi/index.js';
+import { readWhileSwapping } from '../support/link-swap.js';
 import { exchanges, makeWorkspace, rawHead, send, serve } from './helpers.js';
 import { CORPUS } from '../support/corpus.js';
 
@@ -511,6 +513,28 @@ describe('ferry update on a generated server', () => {
     expect(refused.err).toMatch(/^ferry: Not updated: servers\/api\.yaml would be [\d.]+ MB, and YAML files over 50 MB are not read\. .* Nothing was written\.\n$/);
     expect(await fs.readFile(path.join(root, 'servers/api.yaml'), 'utf8')).toBe(before);
   }, 60_000);
+
+  it('never reads the old document through a link swapped in between its check and its read (O_NOFOLLOW)', async () => {
+    const { root, file } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));
+    const spec = path.join(root, file.http.openapi.spec);
+    const text = await fs.readFile(spec, 'utf8');
+    const next = path.join(root, 'petstore-v2.yaml');
+    await fs.writeFile(next, text.replace('Swagger Petstore', 'Swagger Petstore 2'));
+    const outside = path.join(path.dirname(root), `${path.basename(root)}-outside.txt`);
+    await fs.writeFile(outside, 'SECRET: [not an OpenAPI document');
+    try {
+      const input = { server: 'api', text: await fs.readFile(next, 'utf8'), from: next };
+      const outcomes = await readWhileSwapping(spec, outside, text, () => planServerUpdate(root, input), { reads: 3000, ms: 2000 });
+      // Whenever the link was there, the update was refused as one through a link; the outside file was never read as the old document.
+      const refusals = outcomes.flatMap((o) => ('error' in o ? [o.error.message] : []));
+      expect(refusals.filter((m) => !m.startsWith(`servers/api.yaml links its document as "${file.http.openapi.spec}", which is not a file under specs/`))).toEqual([]);
+      const plans = outcomes.flatMap((o) => ('value' in o ? [o.value] : []));
+      expect(plans.length).toBeGreaterThan(0);
+      expect(plans.filter((plan) => plan.warnings.length > 0).map((plan) => plan.warnings)).toEqual([]);
+    } finally {
+      await fs.rm(outside, { force: true });
+    }
+  }, 20_000);
 
   it('never reads or writes a server file through a symbolic link, nor one outside servers/', async () => {
     const { root } = await imported(path.join(FIXTURES, 'oas30-petstore.yaml'));

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../../model/index.js';
 import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, uniqueFileName, writeFileAtomic, yamlTooLarge } from '../../workspace/index.js';
-import { readFileNoFollow } from '../../support/read-no-follow.js';
+import { isLinkError, readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
 import { decide, sameGeneratedJson } from './update/three-way.js';
 import { changeLines, newNotes, previewHead, previewItem, previewNotes, previewSection, type PreviewItem, type PreviewStyle } from './update/preview.js';
@@ -67,15 +67,15 @@ export async function planServerUpdate(root: string, input: { server: string; te
   const spec = server.http?.openapi?.spec;
   if (spec === undefined || spec === '') throw new ImportError(`${file} was not generated from an OpenAPI document (it has no http.openapi.spec), so it cannot be updated from one.`);
   const parts = spec.split('/');
-  if (parts[0] !== SPECS_DIR || parts.includes('..') || (await checkNoSymlinks(root, spec))) {
-    throw new ImportError(`${file} links its document as "${spec}", which is not a file under specs/; fix http.openapi.spec, then update again.`);
-  }
+  const notUnderSpecs = () => new ImportError(`${file} links its document as "${spec}", which is not a file under specs/; fix http.openapi.spec, then update again.`);
+  if (parts[0] !== SPECS_DIR || parts.includes('..') || (await checkNoSymlinks(root, spec))) throw notUnderSpecs();
 
   const newText = parseSpecText(input.text, input.from);
   const parsed = requireSpec(newText.data, input.from);
   const next = buildMockRoutes(parsed.root, parsed.info);
   const warnings: string[] = [];
-  const oldText = await fs.readFile(path.join(root, spec), 'utf8').catch(() => undefined);
+  // Opened without following a link (O_NOFOLLOW): one swapped in since the check above is refused as it is.
+  const oldText = await readFileNoFollow(path.join(root, spec), 'utf8').catch((error: unknown) => (isLinkError(error) ? Promise.reject(notUnderSpecs()) : undefined));
   let old: GeneratedRoute[] | undefined;
   let oldGenerated: ReadonlySet<GeneratedRoute> = new Set();
   let oldNotes: string[] | undefined;
