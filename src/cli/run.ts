@@ -272,7 +272,7 @@ function selectionFailure(error: unknown, ws: Workspace, bail = false, paths: re
 }
 
 /**
- * A CI job (`CI` set, as every CI server sets it, and no terminal on stdin or stderr): nobody is
+ * A CI job (`CI` set, as most CI servers set it, and no terminal on stdin or stderr): nobody is
  * there to open the authorization URL, so the OAuth 2.0 authorization code grant fails at once
  * instead of waiting 5 minutes for a browser (docs/running.md). `CI=false` or `CI=0` is no CI job.
  */
