@@ -28,11 +28,9 @@ export async function writeCookieJarFile(file: string, serialized: unknown): Pro
   const current = await readFileNoFollow(file, 'utf8').catch(() => undefined);
   const problem = current === undefined ? undefined : parseProblem(current);
   if (problem !== undefined) {
-    const movedTo = `${file}.damaged-${Date.now()}`;
-    if (await fs.rename(file, movedTo).then(() => true, () => false)) {
-      const { reportSetAside } = await import('./set-aside.js');
-      reportSetAside(file, movedTo, problem, 'the cookies kept for this workspace are lost: the servers set them again as you send');
-    }
+    // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
+    const { setAside } = await import('./set-aside.js');
+    await setAside(file, problem, 'the cookies kept for this workspace are lost: the servers set them again as you send');
   }
   await writeFileAtomic(file, JSON.stringify(serialized), 0o600);
 }

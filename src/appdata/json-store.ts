@@ -65,12 +65,9 @@ export class JsonStore<T> {
       problem = (error as Error).message;
     }
     if (!holding) return this.holdingLock(() => this.readHolding(true));
-    const movedTo = `${this.file}.damaged-${Date.now()}`;
-    if (await fs.rename(this.file, movedTo).then(() => true, () => false)) {
-      // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
-      const { reportSetAside } = await import('./set-aside.js');
-      reportSetAside(this.file, movedTo, problem, this.lost);
-    }
+    // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
+    const { setAside } = await import('./set-aside.js');
+    await setAside(this.file, problem, this.lost);
     return this.empty();
   }
 

@@ -5,6 +5,7 @@
  * its own way (the app: a notice in the page) listens; with no listener, the line goes to stderr,
  * as every `ferry` command says what happened to its data.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
 export interface SetAsideNotice {
@@ -29,8 +30,17 @@ export function onSetAside(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * Moves `file` aside (`FILE.damaged-<time>`) and says so (`reportSetAside`); a file another
+ * process moved or replaced meanwhile is left alone, and nothing is said.
+ */
+export async function setAside(file: string, reason: string, lost: string): Promise<void> {
+  const movedTo = `${file}.damaged-${Date.now()}`;
+  if (await fs.rename(file, movedTo).then(() => true, () => false)) reportSetAside(file, movedTo, reason, lost);
+}
+
 /** Says that `file` was moved to `movedTo`: to the listeners, or on stderr when none listens. */
-export function reportSetAside(file: string, movedTo: string, reason: string, lost: string): void {
+function reportSetAside(file: string, movedTo: string, reason: string, lost: string): void {
   const message = `${path.basename(file)} in the data folder could not be read (${reason}); it was moved to ${movedTo}, and ${lost}.`;
   const notice = { file, movedTo, reason, lost, message };
   if (listeners.size === 0) {

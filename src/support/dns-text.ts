@@ -7,21 +7,34 @@ import { isUtf8 } from 'node:buffer';
  * sequence) as `\DDD`; UTF-8 letters stay letters, where kdig escapes them too.
  */
 export function characterString(bytes: Buffer): string {
+  return zoneText(bytes, stringByte);
+}
+
+/** A byte of a character-string that is not part of a UTF-8 letter, as kdig writes it. */
+function stringByte(byte: number): string {
+  if (byte === 0x22 || byte === 0x5c) return `\\${String.fromCharCode(byte)}`;
+  return byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : decimalEscape(byte);
+}
+
+/** `bytes` as zone-file text: UTF-8 letters as they are, any other byte as `escape` writes it. */
+function zoneText(bytes: Buffer, escape: (byte: number) => string): string {
   let text = '';
   for (let i = 0; i < bytes.length; ) {
     const letter = utf8Letter(bytes, i);
     if (letter !== undefined) {
       text += letter.text;
       i += letter.length;
-      continue;
+    } else {
+      text += escape(bytes[i]!);
+      i++;
     }
-    const byte = bytes[i]!;
-    if (byte === 0x22 || byte === 0x5c) text += `\\${String.fromCharCode(byte)}`;
-    else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
-    else text += `\\${String(byte).padStart(3, '0')}`;
-    i++;
   }
   return text;
+}
+
+/** `\DDD`: a byte as its three decimal digits. */
+function decimalEscape(byte: number): string {
+  return `\\${String(byte).padStart(3, '0')}`;
 }
 
 /** The UTF-8 character (beyond ASCII, not a C1 control) starting at `i`, or undefined. */
@@ -41,26 +54,14 @@ function utf8Letter(bytes: Buffer, i: number): { text: string; length: number } 
  */
 export function nameText(labels: readonly Buffer[]): string {
   if (labels.length === 0) return '.';
-  return labels
-    .map((label) => {
-      let text = '';
-      for (let i = 0; i < label.length; ) {
-        const letter = utf8Letter(label, i);
-        if (letter !== undefined) {
-          text += letter.text;
-          i += letter.length;
-          continue;
-        }
-        const byte = label[i]!;
-        const char = String.fromCharCode(byte);
-        if (/[A-Za-z0-9\-_*/]/.test(char)) text += char;
-        else if (byte > 0x20 && byte < 0x7f && char !== '#') text += `\\${char}`;
-        else text += `\\${String(byte).padStart(3, '0')}`;
-        i++;
-      }
-      return text;
-    })
-    .join('.');
+  return labels.map((label) => zoneText(label, labelByte)).join('.');
+}
+
+/** A byte of a label that is not part of a UTF-8 letter, as kdig writes it (nameText). */
+function labelByte(byte: number): string {
+  const char = String.fromCharCode(byte);
+  if (/[A-Za-z0-9\-_*/]/.test(char)) return char;
+  return byte > 0x20 && byte < 0x7f && char !== '#' ? `\\${char}` : decimalEscape(byte);
 }
 
 /** Types dns-packet has no name for, named as dig and kdig name them; CAA (257) when it went as its bytes. */
