@@ -1,5 +1,5 @@
 /** The whole-request timer and the caller's cancel signal, for all hops of one send. */
-import { SendError } from './send-error.js';
+import { SendError, TIMEOUT_SETTING } from './send-error.js';
 
 export class Deadline {
   error: SendError | undefined;
@@ -8,7 +8,7 @@ export class Deadline {
   private readonly onAbort = () => this.fire(new SendError('the request was cancelled.', 'other'));
 
   constructor(timeoutMs: number, private readonly signal?: AbortSignal) {
-    if (timeoutMs > 0) this.timer = setTimeout(() => this.fire(new SendError(`timed out after ${timeoutMs} ms (settings.timeoutMs); no complete response by then.`, 'timeout')), timeoutMs);
+    if (timeoutMs > 0) this.timer = setTimeout(() => this.fire(new SendError(`timed out after ${timeoutMs} ms ${TIMEOUT_SETTING}; no complete response by then.`, 'timeout')), timeoutMs);
     signal?.addEventListener('abort', this.onAbort, { once: true });
     if (signal?.aborted) this.onAbort();
   }

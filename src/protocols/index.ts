@@ -1,7 +1,7 @@
 /** The wire: one module per request kind behind one table (registry.ts), and their shared parts. */
 export type { ProtocolResult, ProtocolTimings, RequestKindModule, SendContext } from './kind.js';
 export { allRequestKinds, noLiveConnection, notRunYet, requestKind } from './registry.js';
-export { SendError, type SendErrorKind } from './send-error.js';
+export { SendError, TIMEOUT_SETTING, type SendErrorKind } from './send-error.js';
 export { encodeMultipart, withMultipartType } from './http/multipart.js';
 export { cookieOfDomain, CookieStore, type CookieInfo } from './http/cookie-jar.js';
 export { HttpAgents, type HostLookup } from './http/http-agents.js';

@@ -12,3 +12,10 @@ export class SendError extends Error {
     super(message);
   }
 }
+
+/**
+ * Where a timeout message says the limit came from: the request's `settings.timeoutMs` as the run
+ * resolved it. A face that set the limit itself (`ferry run --timeout-ms`) puts its own name in
+ * its place (runner/send.ts), so the words live here once.
+ */
+export const TIMEOUT_SETTING = '(settings.timeoutMs)';

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type KeyValue, type RequestFile } from '../model/index.js';
-import { notRunYet, requestKind, SendError, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
+import { notRunYet, requestKind, SendError, TIMEOUT_SETTING, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
 import { fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
 import type { OAuth2Options, PreparedRequest } from '../request/index.js';
@@ -232,7 +232,7 @@ export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OA
  */
 function timeoutNamed(error: SendError, ctx: RunContext): string {
   if (error.kind !== 'timeout' || ctx.overrides.timeoutMs === undefined) return error.message;
-  return error.message.replace('(settings.timeoutMs)', '(--timeout-ms)');
+  return error.message.replace(TIMEOUT_SETTING, '(--timeout-ms)');
 }
 
 /** What every kind's wire gets from the run: pools, jar, limits, the programs policy. */

@@ -11,7 +11,7 @@ import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { connectionErrorByCode, notTlsReason, systemCode } from '../connection-errors.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
-import { SendError } from '../send-error.js';
+import { SendError, TIMEOUT_SETTING } from '../send-error.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 import { findMethod, loadByReflection, loadProtoFiles, ReflectionFailure, splitMethod } from './descriptors.js';
 import { fitMessage, parseMessages } from './messages.js';
@@ -148,7 +148,7 @@ export function decode(def: MethodDefinition<object, object>, definition: Packag
 export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel): SendError | undefined {
   const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
   if (status === 'DEADLINE_EXCEEDED' && !ready) {
-    return new SendError(`timed out after ${timeoutMs} ms (settings.timeoutMs) before the connection to ${host} was ready.`, 'timeout');
+    return new SendError(`timed out after ${timeoutMs} ms ${TIMEOUT_SETTING} before the connection to ${host} was ready.`, 'timeout');
   }
   if (status !== 'UNAVAILABLE' || ready && !/No connection established|Failed to connect/i.test(details)) return undefined;
   const code = systemCode(details);
