@@ -55,6 +55,15 @@ export interface ProtocolResult {
     ok: boolean;
     /** The verdict rule in words, for reports of a request that failed on its outcome alone; HTTP's (`fails at 400 and above`) when absent. */
     rule?: string;
+    /**
+     * The outcome as reports show it, where `status text` is not all of it: gRPC's code and name
+     * with the server's status message (`5 NOT_FOUND: no such user`). Reports print it wherever they
+     * show the status (the terminal's request and `--verbose` lines, the app's status, the JSON
+     * report's `statusLabel`, JUnit's failure message); names (JUnit test cases) keep `status text`.
+     * Absent: `status text`, and `--verbose` writes the status line of an answer carried over HTTP
+     * (`httpVersion` set) as HTTP's, `HTTP/1.1 200 OK`.
+     */
+    label?: string;
   };
   /** In wire order, where the kind has headers (HTTP, SSE, upgrade answers, gRPC metadata); else empty. */
   headers: [string, string][];

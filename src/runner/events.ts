@@ -29,6 +29,8 @@ export interface RequestResult {
   url: string;
   status?: number;
   statusText?: string;
+  /** The status as reports show it, when the kind gives more than `status statusText` (gRPC's status message); protocols/kind.ts `outcome.label`. */
+  statusLabel?: string;
   /** Whether the outcome passes a request without tests (the kind's rule: HTTP below 400, DNS NOERROR…). */
   statusOk?: boolean;
   /** That rule in words, when the kind has its own (HTTP's `fails at 400 and above` otherwise). */
@@ -93,4 +95,10 @@ export interface Reporter {
   onEvent(event: RunEvent): void;
   /** Writes files or final output; called once after the `end` event. */
   finish?(): Promise<void>;
+}
+
+/** A result's status as reports show it: the kind's label (gRPC `5 NOT_FOUND: no such user`), else `status statusText`; '' when nothing answered. */
+export function statusShown(r: Pick<RequestResult, 'status' | 'statusText' | 'statusLabel'>): string {
+  if (r.status === undefined) return '';
+  return r.statusLabel ?? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
 }

@@ -11,6 +11,7 @@ export function recordAnswer(result: RequestResult, answer: ProtocolResult): voi
   result.statusText = answer.outcome.text;
   result.statusOk = answer.outcome.ok;
   if (answer.outcome.rule) result.statusRule = answer.outcome.rule;
+  if (answer.outcome.label) result.statusLabel = answer.outcome.label;
   result.durationMs = Math.round(answer.timings.totalMs);
   result.size = answer.size;
   if (answer.httpVersion) result.httpVersion = answer.httpVersion;

@@ -94,6 +94,19 @@ interface Report {
   results: Array<{ path: string; passed: boolean; error: string | null; status: number | null; statusText: string | null; detail?: Record<string, unknown>; messages?: unknown[]; tests: Array<{ name: string; passed: boolean }> }>;
 }
 
+/** The workspace of `files` with its proto files, in a temporary folder (removed after the test that made it). */
+async function workspace(): Promise<string> {
+  const root = await tempDir();
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await fs.writeFile(path.join(root, file), text);
+  }
+  await fs.mkdir(path.join(root, 'protos', 'common'), { recursive: true });
+  await fs.copyFile(path.join(repo, 'test/fixtures/grpc/echo.proto'), path.join(root, 'protos/echo.proto'));
+  await fs.copyFile(path.join(repo, 'test/fixtures/grpc/common/kinds.proto'), path.join(root, 'protos/common/kinds.proto'));
+  return root;
+}
+
 describe('ferry run with gRPC and MCP requests', () => {
   let grpcPeer: GrpcPeer;
   let mcpPeer: McpPeer;
@@ -108,14 +121,7 @@ describe('ferry run with gRPC and MCP requests', () => {
   beforeAll(async () => {
     await isolatedDataDir();
     [grpcPeer, mcpPeer] = await Promise.all([startGrpcPeer(), startStreamableHttp()]);
-    root = await tempDir();
-    for (const [file, text] of Object.entries(files)) {
-      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await fs.writeFile(path.join(root, file), text);
-    }
-    await fs.mkdir(path.join(root, 'protos', 'common'), { recursive: true });
-    await fs.copyFile(path.join(repo, 'test/fixtures/grpc/echo.proto'), path.join(root, 'protos/echo.proto'));
-    await fs.copyFile(path.join(repo, 'test/fixtures/grpc/common/kinds.proto'), path.join(root, 'protos/common/kinds.proto'));
+    root = await workspace();
   });
   afterAll(async () => {
     await Promise.all([grpcPeer?.close(), mcpPeer?.close()]);
@@ -166,5 +172,27 @@ describe('ferry run with gRPC and MCP requests', () => {
     // Allowed ahead of a run with ferry programs allow: the exact command, folder and environment.
     await ferry(['-w', root, 'programs', 'allow', stdioCommand, '--env', 'FERRY_TEST_GREETING=hi']);
     expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').passed).toBe(true);
+  }, 60_000);
+
+  it("shows a gRPC status as gRPC's, with its status message: the terminal's request, verbose and failure lines, and the JSON and JUnit reports", async () => {
+    const root = await workspace();
+    await isolatedDataDir();
+    const junit = path.join(root, 'report.xml');
+    const json = path.join(root, 'report.json');
+    const args = ['-w', root, 'run', '-v', '--out-junit', junit, '--out-json', json, '--var', `grpcUrl=${grpcPeer.url}`, 'gRPC/Say.yaml', 'gRPC/Bare not found.yaml'];
+    await fs.writeFile(path.join(root, 'requests/gRPC/Bare not found.yaml'), files['requests/gRPC/Not found.yaml']!.replace('name: Not found', 'name: Bare not found').replace(/scripts:[\s\S]*$/, ''));
+    const { stdout } = await ferry([...args, '--var', 'who=ann']);
+    // Not an HTTP status line: no `HTTP/2`, and the status message the server gave.
+    expect(stdout).not.toMatch(/HTTP\/2 \d/);
+    expect(stdout).toMatch(/✗ Bare not found [^\n]*\n {4}ferry\.test\.Echo\/Say grpc:\/\/[^ ]+ 5 NOT_FOUND: no greeting for x /);
+    expect(stdout).toMatch(/\n {4}5 NOT_FOUND: no greeting for x\n {4}content-type: application\/grpc/);
+    expect(stdout).toMatch(/\n {4}0 OK\n/);
+    expect(stdout).toContain('    status 5 NOT_FOUND: no greeting for x: a gRPC request without tests fails unless its status is 0 OK\n');
+    const xml = await fs.readFile(junit, 'utf8');
+    expect(xml).toContain('name="Bare not found - status 5 NOT_FOUND"');
+    expect(xml).toContain('<failure message="status 5 NOT_FOUND: no greeting for x (a gRPC request without tests fails unless its status is 0 OK)"');
+    const report = JSON.parse(await fs.readFile(json, 'utf8')) as { results: Array<Record<string, unknown>> };
+    expect(report.results.find((r) => r.name === 'Bare not found')).toMatchObject({ status: 5, statusText: 'NOT_FOUND', statusLabel: '5 NOT_FOUND: no greeting for x' });
+    expect(report.results.find((r) => r.name === 'Say')).toMatchObject({ status: 0, statusText: 'OK', statusLabel: '0 OK' });
   }, 60_000);
 });

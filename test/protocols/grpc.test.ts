@@ -54,7 +54,7 @@ describe('gRPC', () => {
       auth: { type: 'bearer', token: 't0k' },
       body: { type: 'json', text: '{"text":"ann","big":"9007199254740993","mood":"GRUMPY","inner":{"level":2},"tags":["a"]}' },
     });
-    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: '0 OK' });
     expect(json(result)).toEqual({ text: 'hello ann', big: '9007199254740993', mood: 'GRUMPY', index: 0 });
     expect(result.headers).toContainEqual(['x-echo-auth', 'Bearer t0k']);
     expect(result.headers).toContainEqual(['x-echo-token', 'abc']);
@@ -91,7 +91,7 @@ describe('gRPC', () => {
 
   it('a map field is a JSON object of entries; an array or a scalar there is named', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"m","labels":{"a":1,"b":2}}' } });
-    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: '0 OK' });
     expect(json(result)).toMatchObject({ text: 'hello m (labels a=1,b=2)' });
     await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"labels":[1]}' } })).rejects.toThrow('the message field labels is a map: give a JSON object.');
     await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"labels":"a=1"}' } })).rejects.toThrow('the message field labels is a map: give a JSON object.');
@@ -99,8 +99,8 @@ describe('gRPC', () => {
 
   it('a non-OK status is an answer with its code, name, message and trailers', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"x","fail_with":true}' } });
-    // The server's message is in the reason a request without tests fails (as grpcurl prints Code and Message), not HTTP's 400 rule.
-    expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false, rule: 'message "no greeting for x"; a gRPC request without tests fails unless its status is 0 OK' });
+    // The server's message is in the status as reports show it (as grpcurl prints Code and Message); the reason is gRPC's, not HTTP's 400 rule.
+    expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false, label: '5 NOT_FOUND: no greeting for x', rule: 'a gRPC request without tests fails unless its status is 0 OK' });
     expect(result.detail?.statusMessage).toBe('no greeting for x');
     expect(result.detail?.trailers).toContainEqual(['x-why', 'no such greeting']);
   });
@@ -137,7 +137,8 @@ describe('gRPC', () => {
         { '@type': 'type.googleapis.com/acme.Unknown', value: 'CAE=' },
       ];
       expect(result.detail?.statusDetails).toEqual(details);
-      expect(result.outcome.rule).toBe(`message "bad greeting", details ${JSON.stringify(details)}; a gRPC request without tests fails unless its status is 0 OK`);
+      expect(result.outcome.label).toBe('3 INVALID_ARGUMENT: bad greeting');
+      expect(result.outcome.rule).toBe(`details ${JSON.stringify(details)}; a gRPC request without tests fails unless its status is 0 OK`);
     } finally {
       server.forceShutdown();
     }
@@ -166,7 +167,8 @@ describe('gRPC', () => {
     const started = Date.now();
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Slow', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 300 } });
     expect(result.outcome).toMatchObject({ status: 4, text: 'DEADLINE_EXCEEDED', ok: false });
-    expect(result.outcome.rule).toMatch(/^message "Deadline exceeded after [^"]+"; a gRPC request without tests fails unless its status is 0 OK$/);
+    expect(result.outcome.label).toMatch(/^4 DEADLINE_EXCEEDED: Deadline exceeded after \S/);
+    expect(result.outcome.rule).toBe('a gRPC request without tests fails unless its status is 0 OK');
     expect(Date.now() - started).toBeLessThan(3000);
   });
 

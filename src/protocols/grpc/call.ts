@@ -290,7 +290,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const body = Buffer.from(first, 'utf8');
   const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return {
-    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, ...(code === grpc.status.OK ? {} : { rule: failedRule(answer.status.details, richDetails) }) },
+    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, label: statusLabel(code, stopped ? '' : answer.status.details), ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }) },
     headers,
     body,
     bodyType: 'application/json',
@@ -317,13 +317,22 @@ function result(answer: Answer, about: { url: string; service: string; method: s
 /** Rich details in a failure's reason are cut past this many characters (the JSON report has them whole). */
 const DETAILS_SHOWN = 500;
 
-/** Why a request without tests fails on its status, with the status message and rich details as grpcurl prints them (`Message:`, `Details:`). */
-function failedRule(details: string, rich?: unknown[]): string {
+/**
+ * The status as reports show it: code, name and the status message's first line, as grpcurl
+ * prints them (`Code:`, `Message:`): `5 NOT_FOUND: no greeting for x`. A message that only repeats
+ * the name (grpc-js fills an empty one so) is left out.
+ */
+export function statusLabel(code: number, details: string): string {
+  const name = statusName(code);
   const message = details.trim().split('\n')[0]!;
+  return `${code} ${name}${message && message !== name && message !== `${code} ${name}` ? `: ${message}` : ''}`;
+}
+
+/** Why a request without tests fails on its status (whose label has the status message), with the rich details as grpcurl prints them (`Details:`). */
+function failedRule(rich?: unknown[]): string {
   const json = rich?.length ? JSON.stringify(rich) : '';
   const shown = json.length > DETAILS_SHOWN ? `${json.slice(0, DETAILS_SHOWN)}… (cut; the JSON report's detail.statusDetails has them all)` : json;
-  const said = [message ? `message ${JSON.stringify(message)}` : '', shown ? `details ${shown}` : ''].filter(Boolean).join(', ');
-  return `${said ? `${said}; ` : ''}a gRPC request without tests fails unless its status is 0 OK`;
+  return `${shown ? `details ${shown}; ` : ''}a gRPC request without tests fails unless its status is 0 OK`;
 }
 
 function withCancel<T>(promise: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {

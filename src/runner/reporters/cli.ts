@@ -3,7 +3,7 @@
  * and console lines, then a summary. Colour only when the output is a terminal.
  */
 import pc from 'picocolors';
-import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
+import { statusShown, type Reporter, type RequestResult, type RunEvent, type RunSummary } from '../events.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
 import { terminalText as t } from '../../support/terminal-text.js';
 import { cutText, type CapturedResponse } from '../response-capture.js';
@@ -71,7 +71,7 @@ export class CliReporter implements Reporter {
       lines.push(`    ${c.dim(`skipped: ${t(r.skipped)}`)}`);
     } else if (r.method || r.url) {
       // A file that could not be read has neither: its error below says it all, no blank line.
-      const status = r.status === undefined ? '' : ` ${((r.statusOk ?? r.status < 400) ? c.green : c.red)(`${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`;
+      const status = r.status === undefined ? '' : ` ${((r.statusOk ?? r.status < 400) ? c.green : c.red)(t(statusShown(r)))}`;
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
       const events = r.stream ? c.dim(` · ${streamFacts(r.stream)}`) : '';
@@ -139,8 +139,9 @@ export const VERBOSE_BODY_BYTES = 16 * 1024;
 function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnType<typeof pc.createColors>, terminal: boolean): string[] {
   const pad = '    ';
   const lines: string[] = [];
-  const version = r.httpVersion ? `HTTP/${r.httpVersion} ` : '';
-  if (r.status !== undefined) lines.push(`${pad}${c.dim(`${version}${r.status}${r.statusText ? ` ${t(r.statusText)}` : ''}`)}`);
+  // The kind's label when it has one (a gRPC status is not an HTTP one, though carried over HTTP/2); else HTTP's status line.
+  const version = r.httpVersion && r.statusLabel === undefined ? `HTTP/${r.httpVersion} ` : '';
+  if (r.status !== undefined) lines.push(`${pad}${c.dim(`${version}${t(statusShown(r))}`)}`);
   for (const [name, value] of response.headers) lines.push(`${pad}${c.dim(`${t(name)}:`)} ${t(value)}`);
   if (response.binary) {
     lines.push(`${pad}${c.dim(`[binary body, ${formatBytes(response.bodySize)}]`)}`);
@@ -173,5 +174,5 @@ export function streamFacts(stream: NonNullable<RequestResult['stream']>): strin
 /** Why a request failed on its status alone (no error, no failed test), or undefined. */
 export function statusFailure(r: RequestResult): string | undefined {
   if (r.passed || r.error || r.status === undefined || r.tests.some((t) => !t.passed && !t.skipped)) return undefined;
-  return `status ${r.status}${r.statusText ? ` ${r.statusText}` : ''}: ${r.statusRule ?? 'a request without tests fails at 400 and above'}`;
+  return `status ${statusShown(r)}: ${r.statusRule ?? 'a request without tests fails at 400 and above'}`;
 }

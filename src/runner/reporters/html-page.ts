@@ -42,7 +42,7 @@ export const HTML_SCRIPT = `
     return node;
   };
   const outcome = (r) => (r.skipped !== null ? 'skipped' : r.passed ? 'passed' : 'failed');
-  const haystack = (r) => [r.name, r.path, r.folder, r.method, r.url, r.status, r.statusText, r.error, ...r.tests.map((t) => t.name + ' ' + (t.message || ''))].join(' ').toLowerCase();
+  const haystack = (r) => [r.name, r.path, r.folder, r.method, r.url, r.status, r.statusText, r.statusLabel, r.error, ...r.tests.map((t) => t.name + ' ' + (t.message || ''))].join(' ').toLowerCase();
   const matches = (r) => (filter === 'all' || outcome(r) === filter) && (!query || haystack(r).includes(query));
 
   function detail(r) {
@@ -79,7 +79,7 @@ export const HTML_SCRIPT = `
         el('td', {}, el('div', { className: 'name', text: r.name }), el('div', { className: 'dim', text: r.path })),
         el('td', { text: r.method }),
         el('td', { className: 'url', text: r.url }),
-        el('td', { className: 'num status', text: r.status === null ? '' : r.status + (r.statusText ? ' ' + r.statusText : '') }),
+        el('td', { className: 'num status', text: r.status === null ? '' : r.statusLabel || r.status + (r.statusText ? ' ' + r.statusText : '') }),
         el('td', { className: 'num', text: r.durationMs + ' ms' }),
         el('td', { className: 'num', text: r.size === null ? '' : r.size + ' B' }));
       body.append(tr);

@@ -28,6 +28,8 @@ export interface JsonReport {
     url: string;
     status: number | null;
     statusText: string | null;
+    /** The status as the other reports show it, where the kind gives more than `status statusText` (gRPC: `5 NOT_FOUND: no such user`). */
+    statusLabel?: string;
     durationMs: number;
     size: number | null;
     error: string | null;
@@ -76,6 +78,7 @@ export function reportEntry(r: RequestResult, bodies = false): JsonReport['resul
     url: r.url,
     status: r.status ?? null,
     statusText: r.statusText ?? null,
+    ...(r.statusLabel !== undefined ? { statusLabel: r.statusLabel } : {}),
     durationMs: r.durationMs,
     size: r.size ?? null,
     error: r.error ?? null,
