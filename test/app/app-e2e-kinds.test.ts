@@ -64,6 +64,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/CAA record.yaml': { name: 'CAA record', kind: 'dns', seq: 5, url: 'bytes.ferry.test', method: 'CAA', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Users.yaml': { name: 'Users', seq: 3, method: 'POST', url: gqlUrl, body: { type: 'graphql', graphql: { query: '{ user(id: 1) { nick } }' } } },
       'requests/Echo.yaml': { name: 'Echo', kind: 'grpc', seq: 1, url: grpcPeer.url, method: '' },
+      'requests/Missing greeting.yaml': { name: 'Missing greeting', kind: 'grpc', seq: 6, url: grpcPeer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text": "x", "failWith": true}' } },
+      'requests/No such name.yaml': { name: 'No such name', kind: 'dns', seq: 7, url: 'nowhere.ferry.test', method: 'A', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
     });
     ({ app, browser, page } = await openAppPage(ws));
@@ -95,6 +97,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.getByLabel('Response').getByRole('tab', { name: 'Details' }).click();
     expect(await page.getByTestId('response-detail').textContent()).toContain('"callType": "unary"');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-grpc-picker.png') });
+  });
+
+  it("gRPC and DNS: the status shows the kind's outcome (the status message, not an HTTP status), marked failed by the kind's rule, not HTTP's 400", async () => {
+    await page.getByRole('treeitem', { name: /Missing greeting/ }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    const status = page.getByTestId('status');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('5 NOT_FOUND: no greeting for x');
+    expect(await status.getAttribute('class')).toContain('bad');
+    await page.getByRole('treeitem', { name: /No such name/ }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('NXDOMAIN');
+    expect(await status.getAttribute('class')).toContain('bad');
+    await page.getByRole('treeitem', { name: /Echo/ }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('0 OK');
+    expect(await status.getAttribute('class')).toContain('ok');
   });
 
   it('MCP: a tool picked from the list is called through the form of its input schema', async () => {

@@ -1,6 +1,7 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
 import { useEffect, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
+import { statusShown } from '../../runner/events.js';
 import { bytesOf } from './api.js';
 import { bodyText, declaresText, pretty } from './body-text.js';
 import { RecordsTable } from './RecordsTable.js';
@@ -194,11 +195,12 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const cookies = response ? setCookies(response.headers) : [];
   const redirects = response?.redirects ?? [];
   const failed = tests.filter((t) => !t.passed && !t.skipped).length;
-  const statusClass = result.status === undefined ? 'bad' : result.status < 300 ? 'ok' : result.status < 400 ? 'warn' : 'bad';
+  // The kind's verdict (gRPC fails on any status but OK, DNS on any rcode but NOERROR); a redirect not followed is a warning.
+  const statusClass = result.status === undefined || !(result.statusOk ?? result.status < 400) ? 'bad' : result.status >= 300 && result.status < 400 ? 'warn' : 'ok';
   return (
     <section className="response" aria-label="Response">
       <div className="status-row">
-        {result.status !== undefined && <span className={`status ${statusClass}`} data-testid="status">{result.status} {result.statusText}</span>}
+        {result.status !== undefined && <span className={`status ${statusClass}`} data-testid="status">{statusShown(result)}</span>}
         <span data-testid="time">{result.durationMs} ms</span>
         {result.size !== undefined && <span data-testid="size">{humanSize(result.size)}</span>}
         {redirects.length > 0 && (
