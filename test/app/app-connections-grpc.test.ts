@@ -61,7 +61,7 @@ describe('ferry app: live gRPC calls', () => {
 
     expect(await api('POST', '/api/connections/call', { id: view.id, operation: 'end', params: {} })).toEqual({ status: 200, body: { result: null } });
     const ended = await until('the end event', () => events.find((e) => e.type === 'connectionEnded' && e.connectionId === view.id));
-    expect(ended).toMatchObject({ end: { by: 'peer', message: 'the server ended the call: OK (0)' } });
+    expect(ended).toMatchObject({ end: { by: 'peer', message: 'the server ended the call: 0 OK' } });
     expect(messagesOf(view.id).filter((m) => m.event).map((m) => m.event)).toEqual(['headers', 'end', 'status']);
   });
 

@@ -15,7 +15,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, decode, encode, failure, loadMethod, openChannel, statusName, type LoadedMethod } from './call.js';
+import { bodyText, decode, encode, failure, loadMethod, openChannel, statusLabel, statusName, type LoadedMethod } from './call.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 
@@ -84,7 +84,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       }
       const trailers = metadataPairs(got.metadata);
       if (trailers.length > 0) messages.received({ event: 'trailers', text: JSON.stringify(trailers) });
-      messages.endWith('closed', { event: 'status', text: statusWords(got) });
+      messages.endWith('closed', { event: 'status', text: statusLabel(got.code, got.details) });
     });
   };
 
@@ -129,13 +129,8 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
         return undefined;
       },
     },
-    peerEnd: () => (status ? `the server ended the call: ${statusWords(status)}` : 'the server ended the call'),
+    peerEnd: () => (status ? `the server ended the call: ${statusLabel(status.code, status.details)}` : 'the server ended the call'),
   });
-}
-
-/** The status in words: `OK (0)`, `NOT_FOUND (5): no greeting for x`. */
-function statusWords(status: grpc.StatusObject): string {
-  return `${statusName(status.code)} (${status.code})${status.details && status.details !== statusName(status.code) ? `: ${status.details}` : ''}`;
 }
 
 /** The composer's text as one JSON message (an object; its fields are checked by `encode`). */
