@@ -64,9 +64,13 @@ export interface ProtocolResult {
      * (`httpVersion` set) as HTTP's, `HTTP/1.1 200 OK`.
      */
     label?: string;
+    /** The server's own words on the outcome, where the kind has them apart from the body: gRPC's status message. Scripts read it (`pm.response.statusMessage`). */
+    message?: string;
   };
   /** In wire order, where the kind has headers (HTTP, SSE, upgrade answers, gRPC metadata); else empty. */
   headers: [string, string][];
+  /** Metadata sent after the answer, where the kind has it (gRPC's trailers), in wire order; scripts read it (`pm.response.trailers`). */
+  trailers?: [string, string][];
   /** The answer's bytes as scripts read them (`pm.response.text()`). */
   body: Uint8Array;
   /**

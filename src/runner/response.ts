@@ -27,6 +27,8 @@ export function scriptResponse(answer: ProtocolResult): ScriptResponse {
     code: answer.outcome.status,
     status: answer.outcome.text,
     headers: answer.headers,
+    ...(answer.trailers ? { trailers: answer.trailers } : {}),
+    ...(answer.outcome.message !== undefined ? { statusMessage: answer.outcome.message } : {}),
     bodyBytes: answer.body,
     responseTime: Math.round(answer.timings.totalMs),
     responseSize: answer.bodySize,

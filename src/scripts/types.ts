@@ -56,6 +56,10 @@ export interface ScriptResponse {
   status?: string;
   /** In wire order; repeated names are separate entries. */
   headers: [name: string, value: string][];
+  /** Metadata after the answer, where the kind has it (gRPC's trailers): `pm.response.trailers`. */
+  trailers?: [name: string, value: string][];
+  /** The server's status message, where the kind has one apart from the body (gRPC's): `pm.response.statusMessage`. */
+  statusMessage?: string;
   /** The body as text (UTF-8). Give either this or `bodyBytes`. */
   body?: string;
   /** The body bytes; decoded as UTF-8 for scripts when `body` is not given. */

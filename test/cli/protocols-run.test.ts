@@ -45,6 +45,18 @@ body:
 scripts:
   postResponse: |
     pm.test('NOT_FOUND', () => pm.expect(pm.response.code).to.equal(5));
+    pm.test('status code, as Postman names it for gRPC', () => pm.response.to.have.statusCode(5) && pm.expect(pm.response.statusCode).to.equal(5));
+    pm.test('status message', () => pm.expect(pm.response.statusMessage).to.equal('no greeting for x'));
+    pm.test('trailers', () => {
+      pm.expect(pm.response.trailers.get('x-why')).to.equal('no such greeting');
+      pm.response.to.have.trailer('x-why', 'no such greeting');
+      pm.response.to.not.have.trailer('x-echo-token');
+    });
+    pm.test('metadata', () => {
+      pm.expect(pm.response.metadata.get('x-echo-token')).to.equal('');
+      pm.response.to.have.metadata('content-type', 'application/grpc+proto');
+      pm.response.to.not.have.metadata('x-why');
+    });
 `,
   'requests/gRPC/Count.yaml': `name: Count
 kind: grpc
@@ -135,6 +147,7 @@ describe('ferry run with gRPC and MCP requests', () => {
     expect(say.tests.every((t) => t.passed)).toBe(true);
     expect(grpcPeer.seen.at(-1)?.get('x-token')).toEqual(['t1']);
     expect(first.byPath('gRPC/Not found.yaml')).toMatchObject({ passed: true, status: 5, statusText: 'NOT_FOUND' });
+    expect(first.byPath('gRPC/Not found.yaml').tests.map((t) => [t.name, t.passed])).toEqual([['NOT_FOUND', true], ['status code, as Postman names it for gRPC', true], ['status message', true], ['trailers', true], ['metadata', true]]);
     expect(first.byPath('gRPC/Not found.yaml').detail).toMatchObject({ statusMessage: 'no greeting for x', trailers: [['x-why', 'no such greeting']] });
     const count = first.byPath('gRPC/Count.yaml');
     expect(count.passed).toBe(true);

@@ -167,6 +167,27 @@ describe('pm.response and tests', () => {
     expect(result.tests[0]!.script).toBe('script 1');
   });
 
+  it("gRPC's status code, status message, metadata and trailers, as Postman's gRPC scripts name them; an HTTP response has no status message and no trailers", async () => {
+    // A repeated trailer name: `get` gives the last, as for headers.
+    const grpc = { ...jsonResponse({ text: 'hi' }, 5, [['x-id', '7']]), status: 'NOT_FOUND', statusMessage: 'no such user', trailers: [['x-why', 'gone'], ['x-why', 'twice']] as [string, string][] };
+    const result = await engine.runPostResponse(postContext([
+      `pm.test('code', () => { pm.response.to.have.statusCode(5); pm.expect(pm.response.statusCode).to.equal(5); });
+       pm.test('message', () => pm.expect(pm.response.statusMessage).to.equal('no such user'));
+       pm.test('trailers', () => { pm.expect(pm.response.trailers.get('X-Why')).to.equal('twice'); pm.expect(pm.response.trailers.count()).to.equal(2); pm.response.to.have.trailer('x-why'); });
+       pm.test('metadata', () => { pm.expect(pm.response.metadata.get('x-id')).to.equal('7'); pm.response.to.have.metadata('x-id', '7'); });
+       pm.test('wrong trailer', () => pm.response.to.have.trailer('x-why', 'here'));
+       pm.test('missing metadata', () => pm.response.to.have.metadata('x-none'));`,
+    ], grpc));
+    expect(result.errors).toEqual([]);
+    expect(result.tests.map((t) => [t.name, t.passed])).toEqual([['code', true], ['message', true], ['trailers', true], ['metadata', true], ['wrong trailer', false], ['missing metadata', false]]);
+    expect(result.tests[4]!.message).toBe("expected 'x-why' response trailer to be 'here' but got 'twice'");
+    expect(result.tests[5]!.message).toBe("expected response to have metadata with key 'x-none'");
+    const http = await engine.runPostResponse(postContext([
+      `console.log(pm.response.statusCode, pm.response.statusMessage, pm.response.trailers.count(), pm.response.metadata.count());`,
+    ], response));
+    expect(http.console.map((c) => c.text)).toEqual(['200 undefined 0 2']);
+  });
+
   it('a script with no await still has its promise jobs run, with the globals it made, before its report', async () => {
     const result = await engine.runPostResponse(postContext([
       `made = 'by the script'; Promise.resolve().then(() => console.log('job sees', made));

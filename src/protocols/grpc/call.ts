@@ -290,8 +290,9 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const body = Buffer.from(first, 'utf8');
   const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return {
-    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, label: statusLabel(code, stopped ? '' : answer.status.details), ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }) },
+    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, label: statusLabel(code, stopped ? '' : answer.status.details), message: stopped ? '' : answer.status.details, ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }) },
     headers,
+    trailers,
     body,
     bodyType: 'application/json',
     bodySize: answer.receivedBytes,

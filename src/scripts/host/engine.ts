@@ -40,6 +40,8 @@ function responseData(response: ScriptResponse): Record<string, unknown> {
     code: response.code,
     status: response.status ?? '',
     headers: response.headers.map(([name, value]) => [String(name), String(value)]),
+    ...(response.trailers ? { trailers: response.trailers.map(([name, value]) => [String(name), String(value)]) } : {}),
+    ...(response.statusMessage !== undefined ? { statusMessage: String(response.statusMessage) } : {}),
     responseTime: response.responseTime,
     responseSize: response.responseSize,
     ...(response.messages ? { messages: response.messages } : {}),

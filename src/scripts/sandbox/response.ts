@@ -12,6 +12,10 @@ export interface ResponseData {
   code: number;
   status: string;
   headers: [string, string][];
+  /** gRPC's trailers (`pm.response.trailers`); absent for kinds without. */
+  trailers?: [string, string][];
+  /** gRPC's status message (`pm.response.statusMessage`); absent for kinds without one. */
+  statusMessage?: string;
   body: string;
   responseTime: number;
   responseSize: number;
@@ -52,6 +56,7 @@ export class ScriptResponse {
   private parsed: { value?: unknown; error?: Error } | undefined;
   // Headers and messages are built on first use: many scripts read neither.
   private headerList: PropertyList | undefined;
+  private trailerList: PropertyList | undefined;
   private cookieList: PropertyList | undefined;
   private messageList: ScriptMessage[] | undefined;
 
@@ -67,6 +72,23 @@ export class ScriptResponse {
     // Indexes, not `([key, value])`: QuickJS destructures arrays through the iterator protocol.
     this.headerList ??= new PropertyList(this.data.headers.map((header) => ({ key: header[0], value: header[1] })), true);
     return this.headerList;
+  }
+  /** The headers by the name Postman's gRPC scripts use: the response metadata. */
+  get metadata(): PropertyList {
+    return this.headers;
+  }
+  /** Trailers (gRPC's trailing metadata), as Postman's gRPC `pm.response.trailers`; empty for kinds without. */
+  get trailers(): PropertyList {
+    this.trailerList ??= new PropertyList((this.data.trailers ?? []).map((trailer) => ({ key: trailer[0], value: trailer[1] })), true);
+    return this.trailerList;
+  }
+  /** The code by the name Postman's gRPC scripts use (`pm.response.statusCode`): the same as `code`. */
+  get statusCode(): number {
+    return this.code;
+  }
+  /** The server's status message (gRPC's, `no such user`); undefined for kinds without one (HTTP's reason is `status`). */
+  get statusMessage(): string | undefined {
+    return this.data.statusMessage;
   }
   /**
    * The cookies the response set (its Set-Cookie headers), as Postman's CookieList: `get(name)` is
@@ -233,15 +255,26 @@ function responseAssertions(chaiStatic: ChaiStatic, utils: ChaiUtils): void {
   for (const [name, code, reason] of exactStatuses) A.addProperty(name, function (this: ChaiAssertion) {
     reasonCheck(this, code, reason);
   });
+  // `to.have.header(name[, value])`; for gRPC, as Postman's gRPC scripts, `to.have.metadata(…)` (the headers) and `to.have.trailer(…)`.
+  const entryCheck = (assertion: ChaiAssertion, what: 'header' | 'metadata' | 'trailer', list: PropertyList, kind: string, name: string, value: unknown[]) => {
+    const has = list.has(name);
+    assertion.assert(has, `expected ${kind} to have ${what} with key '${String(name)}'`, `expected ${kind} to not have ${what} with key '${String(name)}'`, true, has);
+    if (value.length === 0) return;
+    const actual = list.one(name)?.value;
+    assertion.assert(actual === value[0], `expected '${String(name)}' ${kind} ${what} to be #{exp} but got #{act}`, `expected '${String(name)}' ${kind} ${what} to not be #{act}`, value[0], actual);
+  };
   A.addMethod('header', function (this: ChaiAssertion, name: string, ...value: unknown[]) {
     const kind = messageKind(this._obj);
     if (!kind) throw new TypeError('to.have.header works on pm.response and pm.request');
-    const headers = (this._obj as { headers: PropertyList }).headers;
-    const has = headers.has(name);
-    this.assert(has, `expected ${kind} to have header with key '${String(name)}'`, `expected ${kind} to not have header with key '${String(name)}'`, true, has);
-    if (value.length === 0) return;
-    const actual = headers.one(name)?.value;
-    this.assert(actual === value[0], `expected '${String(name)}' ${kind} header to be #{exp} but got #{act}`, `expected '${String(name)}' ${kind} header to not be #{act}`, value[0], actual);
+    entryCheck(this, 'header', (this._obj as { headers: PropertyList }).headers, kind, name, value);
+  });
+  A.addMethod('metadata', function (this: ChaiAssertion, name: string, ...value: unknown[]) {
+    if (!isScriptResponse(this._obj)) throw new TypeError('to.have.metadata works on pm.response');
+    entryCheck(this, 'metadata', this._obj.headers, 'response', name, value);
+  });
+  A.addMethod('trailer', function (this: ChaiAssertion, name: string, ...value: unknown[]) {
+    if (!isScriptResponse(this._obj)) throw new TypeError('to.have.trailer works on pm.response');
+    entryCheck(this, 'trailer', this._obj.trailers, 'response', name, value);
   });
   const hasBody = (assertion: ChaiAssertion) => {
     const text = (assertion._obj as ScriptResponse).text();
