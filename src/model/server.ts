@@ -64,13 +64,20 @@ function declareServerSchemas() {
   });
 
   /** WebSocket, TCP and UDP servers share these fields (`websocket` and `socket` sections). */
-  const socketServerSchema = section({
+  const socketFields = {
     mode: oneOf(MODES).default('echo'),
     greeting: text().default(''),
     rules: list(socketRuleSchema).default([]),
     encoding: encodingField(),
     ...framingFields(),
-  });
+  };
+  const socketServerSchema = section(socketFields);
+
+  /**
+   * Ferry's addition to the WebSocket server (not in spec 2.11, as Socket.IO's and MCP's `cors`):
+   * without `cors`, a web page of another origin is refused (browsers apply no CORS to WebSockets).
+   */
+  const websocketServerSchema = section({ ...socketFields, cors: flag().default(false) });
 
   const socketioServerSchema = section({
     mode: oneOf(MODES).default('echo'),
@@ -157,7 +164,7 @@ function declareServerSchemas() {
     tls: tlsSchema.optional(),
     autoStart: flag().default(false),
     http: httpServerSchema.optional(),
-    websocket: socketServerSchema.optional(),
+    websocket: websocketServerSchema.optional(),
     socketio: socketioServerSchema.optional(),
     mcp: mcpServerSchema.optional(),
     sse: sseServerSchema.optional(),

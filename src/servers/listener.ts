@@ -145,9 +145,14 @@ function loopbackUpgradesOnly(upgrade: UpgradeHandler, onRefused?: (refused: Ref
     if (host === undefined || LOOPBACK_HOST.test(host)) return upgrade(req, socket, head);
     const start = performance.now();
     const text = notLoopbackText(host);
-    socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    refuseUpgrade(socket, text);
     onRefused?.({ method: req.method ?? 'GET', path: req.url ?? '/', host, status: 403, start, bytesOut: Buffer.byteLength(text) });
   };
+}
+
+/** Answers an upgrade request 403 with `text` (what was refused and what to do), and closes its connection. */
+export function refuseUpgrade(socket: Duplex, text: string): void {
+  socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
 function notLoopbackText(host: string | string[]): string {

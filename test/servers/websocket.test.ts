@@ -1,6 +1,9 @@
-/** The WebSocket server against the `ws` client on 127.0.0.1. */
+/** The WebSocket server against the `ws` client on 127.0.0.1 (and Chromium, for a web page's origin). */
+import http from 'node:http';
 import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { browserMissing, launchBrowser } from '../app/browser.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { formatTrafficLine } from '../../src/servers/format.js';
 import { eventually, makeWorkspace, send, serve } from './helpers.js';
@@ -177,4 +180,74 @@ describe('WebSocket server', () => {
     expect(got.map((m) => m.data)).toEqual(['no match', 'matched']);
     expect(performance.now() - started).toBeLessThan(2000);
   });
+
+  it('refuses a handshake from a page of another origin unless cors: CLI clients (no Origin) and the own origin connect', async () => {
+    const { url, handle, server } = await wsServer({ greeting: 'hi' });
+    // What wscat, websocat and `ws` send: no Origin.
+    const cli = await connect(url);
+    expect((await cli.next(1))[0]!.data).toBe('hi');
+    // A page of the server's own origin.
+    const own = await connect(url, { origin: server.url });
+    expect((await own.next(1))[0]!.data).toBe('hi');
+    // A page anywhere else: 403, with what to do, and a warning in the traffic log.
+    const refused = await connect(url, { origin: 'https://evil.example' }).then(() => 'connected', (error: Error) => error.message);
+    expect(refused).toBe('Unexpected server response: 403');
+    const head = await rawUpgrade(url, 'https://evil.example');
+    expect(head).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(head).toContain('refused: a web page of another origin (https://evil.example); set websocket.cors: true to let pages of other origins in');
+    const warnings = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'error');
+    expect(warnings.map((r) => [r.level, r.detail.preview])).toEqual([
+      ['warning', 'refused: a web page of another origin (https://evil.example); set websocket.cors: true to let pages of other origins in'],
+      ['warning', 'refused: a web page of another origin (https://evil.example); set websocket.cors: true to let pages of other origins in'],
+    ]);
+    expect(server.openStreams()).toBe(2);
+    // With cors: true, the page of another origin connects.
+    const open = await wsServer({ greeting: 'hi', cors: true });
+    const page = await connect(open.url, { origin: 'https://app.example' });
+    expect((await page.next(1))[0]!.data).toBe('hi');
+  });
+
+  it('in Chromium, a page of another origin cannot open the WebSocket without cors, and can with it', async (context) => {
+    const missing = browserMissing();
+    if (missing) return context.skip(missing);
+    const closed = await wsServer({ greeting: 'hi' });
+    const open = await wsServer({ greeting: 'hi', cors: true });
+    // The page is served by another port of 127.0.0.1: another origin.
+    const page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>other origin</title>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const browser = await launchBrowser();
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+      const attempt = (url: string) => tab.evaluate((target) => new Promise<string>((resolve) => {
+        const ws = new WebSocket(target);
+        const timer = setTimeout(() => resolve('no answer in 5 s'), 5000);
+        ws.onmessage = (event) => (clearTimeout(timer), ws.close(), resolve(`message ${String(event.data)}`));
+        ws.onerror = () => (clearTimeout(timer), resolve('error'));
+      }), url);
+      expect(await attempt(closed.url)).toBe('error');
+      expect(await attempt(open.url)).toBe('message hi');
+      const warning = (closed.handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'error');
+      expect(warning?.detail.preview).toBe(`refused: a web page of another origin (http://127.0.0.1:${(page.address() as AddressInfo).port}); set websocket.cors: true to let pages of other origins in`);
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => page.close(resolve));
+    }
+  }, 30_000);
 });
+
+/** The head and body of the answer to a WebSocket handshake sent with `origin`, as raw text. */
+function rawUpgrade(url: string, origin: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(`GET / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: ${origin}\r\n\r\n`);
+    });
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.setTimeout(5000, () => socket.destroy(new Error('no answer in 5 s')));
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}

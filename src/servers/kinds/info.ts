@@ -39,7 +39,7 @@ export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
   },
   websocket: {
     label: 'WebSocket', noun: 'WebSocket', directions: FROM_CLIENT, send: {},
-    sectionHint: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs)',
+    sectionHint: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs), cors',
   },
   socketio: {
     label: 'Socket.IO', noun: 'Socket.IO', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (default message)' },

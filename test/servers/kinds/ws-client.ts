@@ -9,9 +9,9 @@ export interface Client {
   closed: Promise<{ code: number }>;
 }
 
-export function connect(url: string, options: { rejectUnauthorized?: boolean } = {}): Promise<Client> {
+export function connect(url: string, options: { rejectUnauthorized?: boolean; origin?: string } = {}): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { rejectUnauthorized: options.rejectUnauthorized ?? true });
+    const ws = new WebSocket(url, { rejectUnauthorized: options.rejectUnauthorized ?? true, ...(options.origin !== undefined ? { origin: options.origin } : {}) });
     const received: Client['received'] = [];
     const waiters: { count: number; done: () => void }[] = [];
     const closed = new Promise<{ code: number }>((r) => ws.once('close', (code) => r({ code })));

@@ -17,6 +17,7 @@ import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
 import { type ArgumentsTemplate, argumentsText, compileArguments, parseArguments } from './arguments.js';
 import { PendingTimers } from '../pending-timers.js';
+import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 
 interface Rule {
   number: number;
@@ -105,7 +106,7 @@ class SocketIoKind implements HttpKindInstance {
   #sameOrigin(req: IncomingMessage): boolean {
     if (sameOrigin(req)) return true;
     const peer = `${req.socket?.remoteAddress ?? '?'}:${req.socket?.remotePort ?? 0}`;
-    const preview = `refused: a web page of another origin (${String(req.headers.origin).slice(0, 100)}); set socketio.cors: true to let pages of other origins in`;
+    const preview = otherOriginRefused(req, 'socketio');
     this.context.traffic.add(messageRecord('socketio', this.context.id, 'exchange', { peer, event: 'error', preview }, { level: 'warning' }));
     return false;
   }
@@ -287,18 +288,3 @@ export const socketioKind: ServerKindModule = {
   transport: 'sharedHttp',
   create: (context) => new SocketIoKind(context),
 };
-
-/**
- * True when a request comes from no web page (no `Origin`: Ferry, Postman, socket.io-client in
- * Node) or from a page of this server's own origin (the same host and port as it was sent to).
- */
-function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === String(req.headers[':authority'] ?? req.headers.host ?? '').toLowerCase();
-  } catch {
-    return false;
-  }
-}

@@ -3,6 +3,7 @@
  * the loopback-name check and stopping come from there) are handed to `ws`. Each client gets the
  * `greeting`, then every message is answered by the `mode`: echoed (text as text, binary as
  * binary), answered by the first matching rule, or left for the traffic panel (`manual`, `discard`).
+ * Without `cors`, a web page of another origin is refused (same-origin.ts), as Socket.IO's.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,6 +15,8 @@ import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messa
 import { preview, previewText, previewUtf8 } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { PendingTimers } from '../pending-timers.js';
+import { otherOriginRefused, sameOrigin } from '../same-origin.js';
+import { refuseUpgrade } from '../../listener.js';
 
 /** Biggest message a client may send; `ws` would allow 100 MB. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -28,6 +31,8 @@ interface State {
   greeting: Template;
   rules: CompiledRule[];
   variables: VariableScope;
+  /** Web pages of other origins may connect. */
+  cors: boolean;
 }
 
 class WebSocketKind implements HttpKindInstance {
@@ -41,12 +46,13 @@ class WebSocketKind implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const section = server.websocket ?? { mode: 'echo' as const, greeting: '', rules: [] };
+    const section = server.websocket ?? { mode: 'echo' as const, greeting: '', rules: [], cors: false };
     this.#state = {
       mode: section.mode,
       greeting: compile(section.greeting, 'ws.greeting'),
       rules: compileRules(section.rules, 'websocket', this.context.file, 'text', 'ws.reply'),
       variables,
+      cors: section.cors,
     };
   }
 
@@ -89,6 +95,12 @@ class WebSocketKind implements HttpKindInstance {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // The peer before the handshake: a client gone during it has no address afterwards.
     const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`;
+    if (!this.#state!.cors && !sameOrigin(req)) {
+      const preview = otherOriginRefused(req, 'websocket');
+      refuseUpgrade(socket, `Ferry's WebSocket server ${preview}.\n`);
+      this.context.traffic.add(messageRecord('websocket', this.context.id, 'exchange', { peer, event: 'error', preview }, { level: 'warning' }));
+      return;
+    }
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connected(ws, req, peer));
   }
 
