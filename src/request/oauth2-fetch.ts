@@ -26,8 +26,8 @@ export function maskToken(token: string): string {
   return `${shown}… (${token.length} characters)`;
 }
 
-export async function fetchOAuth2Token(input: PrepareInput, options: PrepareOptions = {}): Promise<FetchedToken> {
-  const where = input.path ? `requests/${input.path}` : `request "${input.request.name}"`;
+/** `where`: the file the auth is edited in, for messages (default: the request's). */
+export async function fetchOAuth2Token(input: PrepareInput, options: PrepareOptions = {}, where = input.path ? `requests/${input.path}` : `request "${input.request.name}"`): Promise<FetchedToken> {
   const variables = input.variables;
   const fill = variables ? (text: string) => render(text, 'request', { variables }) : (text: string) => text;
   const { auth, source } = effectiveAuth(input.request, input.folders, input.workspace.file);

@@ -366,10 +366,11 @@ function maskCredentials(ctx: RunContext, prepared: PreparedRequest): void {
  * The OAuth 2.0 token a send of this item would use, fetched (or taken from the cache) with the
  * send's options and variables, without running scripts or sending the request ("get token").
  */
-export async function fetchItemToken(item: RunItem, ctx: RunContext): Promise<FetchedToken> {
+export async function fetchItemToken(item: RunItem, ctx: RunContext, where?: string): Promise<FetchedToken> {
   const node = item.node as RequestNode;
   return fetchOAuth2Token(
     { request: node.request, path: node.path, folders: item.folders, workspace: ctx.workspace, variables: ctx.variables.scope() },
     { data: ctx.data, oauth2: oauth2Options(ctx, node.request) },
+    where,
   );
 }

@@ -7,7 +7,7 @@
  * runner's `RequestResult`s: one shape for every face. `connect` opens a request of a streaming
  * kind as a live connection (send, kind operations, close by id); closing the session closes them.
  */
-import type { RequestFile } from '../model/index.js';
+import { parseResource, WORKSPACE_FILE, type Auth, type RequestFile } from '../model/index.js';
 import { randomUUID } from 'node:crypto';
 import type { RequestKind } from '../model/index.js';
 import { checkOutgoing, type ConnectionEnd, type ConnectionInfo, type CookieStore, type KindCatalog, type LiveConnection, type ProtocolResult, type StreamMessage } from '../protocols/index.js';
@@ -33,7 +33,7 @@ import {
 import type { FetchedToken } from '../request/index.js';
 import { render } from '../template/index.js';
 import type { DataRow } from '../variables/index.js';
-import { normalizeSelectPath, unsavedItem, type Workspace } from '../workspace/index.js';
+import { FOLDER_FILE, normalizeSelectPath, unsavedItem, type Workspace } from '../workspace/index.js';
 
 export interface SessionOptions extends ContextOptions {
   /** Data-file rows: a send reads the first (as a run's first iteration does); a run, one per iteration. */
@@ -55,6 +55,11 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Each stream message as it is read (SSE events as they arrive), before the send ends. */
   onMessage?: (message: StreamMessage) => void;
+  /**
+   * OAuth 2.0 authorization code: shows the provider's sign-in URL to this send's user (the app's
+   * page opens it); absent, the session's own (`ferry run` prints it).
+   */
+  onAuthorizeUrl?: (url: string) => void;
 }
 
 export interface ConnectOptions {
@@ -118,7 +123,7 @@ export class Session {
     const item = this.itemFor(target);
     const ctx = await this.ready();
     // Per-send fields on a copy; the pools, jar, variables, sandbox and history stay shared.
-    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal, onMessage: options.onMessage };
+    const sendCtx: RunContext = { ...ctx, iterations: 1, signal: options.signal, onMessage: options.onMessage, onAuthorizeUrl: options.onAuthorizeUrl ?? ctx.onAuthorizeUrl };
     const first = this.options.data?.[0];
     ctx.variables.iterationData = first ? { ...first } : {};
     const outcome = await sendItem(item, sendCtx, { iteration: 0, iterationCount: 1 });
@@ -132,13 +137,35 @@ export class Session {
    * the next send uses it; the request itself is not sent and no script runs. The token comes
    * back masked.
    */
-  async fetchToken(target: SendTarget, options: { signal?: AbortSignal } = {}): Promise<FetchedToken> {
+  async fetchToken(target: SendTarget, options: Pick<SendOptions, 'signal' | 'onAuthorizeUrl'> = {}): Promise<FetchedToken> {
     const item = this.itemFor(target);
+    return this.tokenOf(item, await this.ready(), options);
+  }
+
+  /**
+   * "Get token" in the settings of a folder (`folder`, its path under `requests/`) or of the
+   * workspace (`''`), for the auth given (as the settings dialog holds it, saved or not): the
+   * token a request inside set to `inherit` would get, with the same variables, fetched and cached
+   * under the same key (the settings with variables filled), so that request's send finds it.
+   */
+  async fetchSettingsToken(folder: string, auth: Auth, options: Pick<SendOptions, 'signal' | 'onAuthorizeUrl'> = {}): Promise<FetchedToken> {
+    const inherits = parseResource('request', { name: 'Get token', auth: { type: 'inherit' } });
+    if (!inherits.ok) throw new Error('a request set to inherit does not read');
+    const item = unsavedItem(this.workspace.tree, folder ? `${folder}/${FOLDER_FILE}` : FOLDER_FILE, inherits.value);
     const ctx = await this.ready();
+    if (folder) {
+      const own = item.folders.at(-1)!;
+      item.folders[item.folders.length - 1] = { ...own, settings: { ...own.settings, auth } };
+      return this.tokenOf(item, ctx, options, `requests/${own.path}/${FOLDER_FILE}`);
+    }
+    return this.tokenOf(item, { ...ctx, workspace: { ...ctx.workspace, file: { ...ctx.workspace.file, auth } } }, options, WORKSPACE_FILE);
+  }
+
+  private async tokenOf(item: RunItem, ctx: RunContext, options: Pick<SendOptions, 'signal' | 'onAuthorizeUrl'>, where?: string): Promise<FetchedToken> {
     const first = this.options.data?.[0];
     ctx.variables.iterationData = first ? { ...first } : {};
     try {
-      return await fetchItemToken(item, { ...ctx, signal: options.signal });
+      return await fetchItemToken(item, { ...ctx, signal: options.signal, onAuthorizeUrl: options.onAuthorizeUrl ?? ctx.onAuthorizeUrl }, where);
     } catch (error) {
       // A provider's error may echo what was sent: masked as a send's messages are.
       if (error instanceof Error) error.message = ctx.variables.mask.text(error.message);

@@ -2,10 +2,16 @@
  * `ferry app` in Chromium, the last steps of issue 19's part 1: pretty XML in the response viewer
  * (malformed XML shown as sent), OAuth 2.0 "Get token" without sending (the token server and the
  * resource server are real, on 127.0.0.1; the next send carries the token fetched), and a pasted
- * cURL command opened as a new unsaved request: sent before it is a file, written on Save.
+ * cURL command opened as a new unsaved request: sent before it is a file, written on Save. The
+ * authorization code grant, with and without PKCE, end to end: Get token (and Send) open the
+ * provider's sign-in page in a window (a real authorization server of this file on 127.0.0.1),
+ * Allow sends the browser back to Ferry's loopback redirect, the token comes back; a redirect with
+ * another state is ignored, Deny shows the provider's error, Cancel stops waiting.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promises as fs } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,11 +39,75 @@ async function startXmlSite(): Promise<Listening> {
   return listenLoopback(server, 'http');
 }
 
+interface SignInServer extends Listening {
+  /** The query of each /authorize visit. */
+  authorizations: URLSearchParams[];
+  /** The form of each /token request. */
+  exchanges: URLSearchParams[];
+}
+
+/**
+ * An authorization server with a sign-in page: /authorize shows Allow (back to `redirect_uri`
+ * with a one-time code and the state) and Deny (back with `access_denied`); /token exchanges a
+ * code for `signed-in-N`, checking the redirect URI and, when a challenge was sent, the PKCE
+ * verifier (S256); a code asked for without one must come without a verifier.
+ */
+async function startSignInServer(): Promise<SignInServer> {
+  const codes = new Map<string, { challenge: string | null; redirectUri: string }>();
+  const authorizations: URLSearchParams[] = [];
+  const exchanges: URLSearchParams[] = [];
+  let issued = 0;
+  const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'GET' && url.pathname === '/authorize') {
+      const q = url.searchParams;
+      authorizations.push(q);
+      if (q.get('response_type') !== 'code' || q.get('client_id') !== 'spa') return json(res, 400, { error: 'invalid_request' });
+      const code = randomBytes(8).toString('hex');
+      codes.set(code, { challenge: q.get('code_challenge_method') === 'S256' ? q.get('code_challenge') : null, redirectUri: q.get('redirect_uri')! });
+      const allow = new URL(q.get('redirect_uri')!);
+      allow.search = new URLSearchParams({ code, state: q.get('state') ?? '' }).toString();
+      const deny = new URL(q.get('redirect_uri')!);
+      deny.search = new URLSearchParams({ error: 'access_denied', error_description: 'the user said no', state: q.get('state') ?? '' }).toString();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Sign in</title><h1>Sign in to Example</h1><a href="${allow.href}">Allow</a> <a href="${deny.href}">Deny</a>`);
+      return;
+    }
+    if (req.method !== 'POST' || url.pathname !== '/token') return json(res, 404, { error: 'not_found' });
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const p = new URLSearchParams(raw);
+      exchanges.push(p);
+      const entry = codes.get(p.get('code') ?? '');
+      codes.delete(p.get('code') ?? '');
+      if (p.get('grant_type') !== 'authorization_code' || p.get('client_id') !== 'spa' || !entry || entry.redirectUri !== p.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'bad code' });
+      const verifier = p.get('code_verifier');
+      if (entry.challenge ? createHash('sha256').update(verifier ?? '').digest('base64url') !== entry.challenge : verifier !== null) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+      issued++;
+      json(res, 200, { access_token: `signed-in-${issued}`, token_type: 'Bearer', expires_in: 3600 });
+    });
+  });
+  const listening = await listenLoopback(server, 'http');
+  return { ...listening, authorizations, exchanges };
+}
+
+/** A port free now on 127.0.0.1 (for a loopback redirect URI). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get token, cURL as an unsaved request', () => {
   let ws: TempWorkspace;
   let xml: Listening;
   let auth: AuthServer;
   let resource: ResourceServer;
+  let signIn: SignInServer;
+  let redirectUri: string;
   let app: AppServer;
   let browser: Browser;
   let page: Page;
@@ -46,6 +116,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     xml = await startXmlSite();
     auth = await startAuthServer();
     resource = await startResourceServer();
+    signIn = await startSignInServer();
+    redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const code = { type: 'oauth2', grantType: 'authorizationCode', authUrl: `${signIn.url}/authorize`, tokenUrl: `${signIn.url}/token`, clientId: 'spa', redirectUri, scope: 'profile' };
     ws = await makeWorkspace(
       {
         'requests/Good XML.yaml': { name: 'Good XML', seq: 1, url: `${xml.url}/good` },
@@ -54,6 +127,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
         'requests/Bytes.yaml': { name: 'Bytes', seq: 5, url: `${xml.url}/bin` },
         'requests/Secured/_folder.yaml': { name: 'Secured', seq: 3, auth: { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: `${auth.url}/token`, clientId: 'app', clientSecret: '{{secret}}' } },
         'requests/Secured/Data.yaml': { name: 'Data', seq: 1, url: `${resource.url}/data`, auth: { type: 'inherit' } },
+        'requests/Sign-in/_folder.yaml': { name: 'Sign-in', seq: 6 },
+        'requests/Sign-in/PKCE.yaml': { name: 'PKCE', seq: 1, url: `${resource.url}/pkce`, auth: { ...code, pkce: true } },
+        'requests/Sign-in/Plain code.yaml': { name: 'Plain code', seq: 2, url: `${resource.url}/plain`, auth: { ...code, pkce: false, scope: 'plain' } },
       },
       { variables: [{ key: 'secret', value: 'shh' }] },
     );
@@ -62,7 +138,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
 
   afterAll(async () => {
     await closeAppPage({ browser, app });
-    await Promise.all([xml?.close(), auth?.close(), resource?.close()]);
+    await Promise.all([xml?.close(), auth?.close(), resource?.close(), signIn?.close()]);
     await ws?.cleanup();
   });
 
@@ -119,6 +195,77 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByLabel('Auth Client secret').fill('wrong');
     await page.getByRole('button', { name: 'Get token' }).click();
     await expect.poll(() => page.getByTestId('token-status').textContent(), { timeout: 10_000 }).toMatch(/the provider answered 401: invalid_client/);
+  });
+
+  /** Opens `name` under Sign-in on its Auth tab. */
+  const openSignInRequest = async (name: string) => {
+    const item = page.getByRole('treeitem', { name: new RegExp(name) });
+    if (!(await item.isVisible())) await page.getByRole('treeitem', { name: /Sign-in/ }).click();
+    await item.click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe(name);
+    await page.getByLabel('Request editor').getByRole('tab', { name: /Auth/ }).click();
+  };
+
+  it('authorization code with PKCE: Get token opens the sign-in page, a forged redirect is ignored, Allow gives the token; Send carries it', async () => {
+    await openSignInRequest('PKCE');
+    const [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Get token' }).click()]);
+    await popup.waitForLoadState();
+    expect(await popup.locator('h1').textContent()).toBe('Sign in to Example');
+    const asked = signIn.authorizations.at(-1)!;
+    expect(asked.get('code_challenge_method')).toBe('S256');
+    expect(asked.get('redirect_uri')).toBe(redirectUri);
+    expect(asked.get('scope')).toBe('profile');
+    // The page says what it waits for, links the sign-in page, and can cancel.
+    await expect.poll(() => page.getByTestId('token-sign-in').textContent()).toMatch(/^Sign in in the window that opened/);
+    expect(await page.getByRole('link', { name: 'Open the sign-in page' }).getAttribute('href')).toBe(popup.url());
+    expect(await page.getByRole('button', { name: 'Getting token…' }).isDisabled()).toBe(true);
+
+    // Another page reaching the loopback address with a state Ferry did not send ends nothing.
+    const forged = await page.context().newPage();
+    await forged.goto(`${redirectUri}?code=forged&state=not-the-one`);
+    expect(await forged.locator('p').textContent()).toMatch(/^This is not the authorization Ferry is waiting for/);
+    await forged.close();
+    expect(await page.getByTestId('token-sign-in').count()).toBe(1);
+    expect(signIn.exchanges).toHaveLength(0);
+
+    await popup.getByRole('link', { name: 'Allow' }).click();
+    await expect.poll(() => popup.locator('p').textContent()).toBe('Ferry got the authorization. You can close this window.');
+    await expect.poll(() => page.getByTestId('token-status').textContent(), { timeout: 10_000 }).toMatch(/^Token obtained, expires in (59 min|1 h): … \(11 characters\)$/);
+    expect(await page.getByTestId('token-sign-in').count()).toBe(0);
+    expect(signIn.exchanges.at(-1)?.get('code_verifier')).toMatch(/^[\w-]{43,}$/);
+    await popup.close();
+
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
+    expect(resource.seen.at(-1)).toBe('Bearer signed-in-1');
+    expect(signIn.exchanges).toHaveLength(1);
+  });
+
+  it('authorization code without PKCE: Deny shows the provider\'s error; Cancel stops waiting and frees the redirect port; Send signs in too', async () => {
+    await openSignInRequest('Plain code');
+    let [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Get token' }).click()]);
+    expect(signIn.authorizations.at(-1)?.get('code_challenge')).toBeNull();
+    await popup.getByRole('link', { name: 'Deny' }).click();
+    await expect.poll(() => popup.locator('p').textContent()).toMatch(/^The authorization was not given/);
+    await expect.poll(() => page.getByTestId('token-status').textContent(), { timeout: 10_000 })
+      .toBe(`requests/Sign-in/Plain code.yaml: OAuth 2.0 (authorizationCode) token request to ${signIn.url}/token failed: authorization was refused: access_denied (the user said no)`);
+    await popup.close();
+
+    [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Get token' }).click()]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('token-status').textContent()).toBe('Cancelled: no token was fetched.');
+    // The loopback listener is gone: the sign-in page's Allow now reaches nothing.
+    await expect.poll(async () => fetch(`${redirectUri}?code=x&state=y`).then(() => 'listening', () => 'closed'), { timeout: 5_000 }).toBe('closed');
+    await popup.close();
+
+    // Send needs the token: it opens the sign-in page itself and goes on once the browser is back.
+    [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Send' }).click()]);
+    await popup.getByRole('link', { name: 'Allow' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
+    expect(resource.paths.at(-1)).toBe('GET /plain');
+    expect(resource.seen.at(-1)).toBe('Bearer signed-in-2');
+    expect(signIn.exchanges.at(-1)?.get('code_verifier')).toBeNull();
+    await popup.close();
   });
 
   it('cURL "Open as new request": an unsaved tab in a folder, sent with the folder\'s auth, written on Save', async () => {

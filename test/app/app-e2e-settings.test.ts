@@ -4,7 +4,8 @@
  * `_folder.yaml` and `ferry.yaml` checked on disk, and `ferry run` (bin/ferry.js, its own
  * process) of a request inside sending the folder's auth and headers to a real server. Closing
  * with edits asks first; a file changed on disk meanwhile is taken, or, with edits, shows the
- * conflict bar. A request set to inherit says which auth it gets and opens those settings.
+ * conflict bar. A request set to inherit says which auth it gets and opens those settings. Get token
+ * in a folder's settings fetches the token of the auth it holds, which a run of a request inside uses.
  * Rename… in the same menu offers the folder's display name.
  */
 import { execFile } from 'node:child_process';
@@ -18,6 +19,7 @@ import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { startAuthServer, type AuthServer } from './token-servers.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -49,6 +51,7 @@ function startRecorder(): Promise<{ base: string; seen: http.IncomingHttpHeaders
 describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and workspace settings', () => {
   let ws: TempWorkspace;
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  let auth: AuthServer;
   let app: AppServer;
   let browser: Browser;
   let page: Page;
@@ -66,6 +69,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
 
   beforeAll(async () => {
     recorder = await startRecorder();
+    auth = await startAuthServer();
     ws = await makeWorkspace(
       {
         'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
@@ -74,7 +78,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
         'requests/Broken/_folder.yaml': 'name: Broken\nheaders: [unclosed\n',
         'requests/Broken/Inside.yaml': { name: 'Inside', url: '{{base}}/inside' },
       },
-      { variables: [{ key: 'base', value: recorder.base }] },
+      { variables: [{ key: 'base', value: recorder.base }, { key: 'authBase', value: auth.url }] },
     );
     ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000, onDialog: (d) => {
       asked.push(d.message());
@@ -87,6 +91,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
   afterAll(async () => {
     await closeAppPage({ browser, app });
     await recorder?.close();
+    await auth?.close();
     await ws?.cleanup();
   });
 
@@ -165,7 +170,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await conflict.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     const saved = parse(await fs.readFile(ferryYaml, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ version: 1, name: 'Run tests', variables: [{ key: 'base', value: recorder.base }], headers: [{ key: 'X-Workspace', value: 'ws-1' }], docs: 'written by git' });
+    expect(saved).toMatchObject({ version: 1, name: 'Run tests', variables: [{ key: 'base', value: recorder.base }, { key: 'authBase', value: auth.url }], headers: [{ key: 'X-Workspace', value: 'ws-1' }], docs: 'written by git' });
 
     const run = await shipped(['run', 'Users/Who.yaml']);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
@@ -190,13 +195,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await expect.poll(() => dialog.getByRole('alert').count(), { timeout: 10_000 }).toBe(0);
     await dialog.getByRole('tab', { name: 'Headers' }).click();
     expect(await dialog.getByLabel('Header key 1').inputValue()).toBe('X-Fixed');
-    // OAuth 2.0 here: the token comes with a send of a request inside (there is no Get token button to point to).
+    // OAuth 2.0 here: Get token fetches the token of the auth as the dialog holds it (not saved yet),
+    // cached where the requests inside that inherit it look (their first send uses it).
     await dialog.getByRole('tab', { name: 'Auth' }).click();
     await dialog.getByLabel('Auth type').selectOption('oauth2');
-    expect(await dialog.getByText(/^The token is fetched on Send/).textContent()).toBe('The token is fetched on Send and cached on this computer, never in the workspace.');
-    expect(await dialog.getByRole('button', { name: 'Get token' }).count()).toBe(0);
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await dialog.getByText(/^The token is fetched on Send/).textContent()).toBe('The token is fetched on Send (or with Get token) and cached on this computer, never in the workspace.');
+    await dialog.getByLabel('Auth Token URL').fill('{{authBase}}/token');
+    await dialog.getByLabel('Auth Client ID').fill('app');
+    await dialog.getByLabel('Auth Client secret').fill('shh');
+    await dialog.getByRole('button', { name: 'Get token' }).click();
+    await expect.poll(() => dialog.getByTestId('token-status').textContent(), { timeout: 10_000 }).toMatch(/^Token obtained \(auth of folder Broken\), expires in (59 min|1 h): … \(7 characters\)$/);
+    expect(auth.grants.client_credentials).toBe(1);
+    await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
+    const run = await shipped(['run', 'Broken/Inside.yaml']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer token-1', 'x-fixed': '1' });
+    expect(auth.grants.client_credentials).toBe(1);
   });
 
   it('the command palette opens the workspace settings too; Esc without edits closes without asking', async () => {

@@ -45,6 +45,7 @@ describe('app API: OAuth 2.0 get token', () => {
         'requests/Secured/_folder.yaml': { name: 'Secured', auth: { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: '{{authBase}}/token', clientId: '{{clientId}}', clientSecret: 'shh', scope: 'read' } },
         'requests/Secured/Data.yaml': { name: 'Data', url: '{{resourceBase}}/data', auth: { type: 'inherit' } },
         'requests/Open.yaml': { name: 'Open', url: '{{resourceBase}}/open', auth: { type: 'none' } },
+        'requests/Team/List.yaml': { name: 'List', url: '{{resourceBase}}/team', auth: { type: 'inherit' } },
       },
       { variables: [{ key: 'authBase', value: auth.url }, { key: 'resourceBase', value: resource.url }, { key: 'clientId', value: 'app' }] },
     );
@@ -119,5 +120,49 @@ describe('app API: OAuth 2.0 get token', () => {
     expect(badRequest.body.error).toMatch(/^The request is not valid/);
     const hostile = await post<{ error: string }>('/api/oauth2/token', { path: '../../etc/passwd' });
     expect(hostile.status).toBe(400);
+  });
+
+  it("a folder's settings dialog gets the token of the auth it holds, and a request inheriting it finds that token", async () => {
+    const teamAuth = { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: '{{authBase}}/token', clientId: '{{clientId}}', clientSecret: 'shh', scope: 'team' };
+    const before = auth.grants.client_credentials ?? 0;
+    // Not saved yet: the folder has no _folder.yaml (its auth is inherit); the dialog holds teamAuth.
+    const got = await post<TokenResponse>('/api/oauth2/token', { folder: 'Team', auth: teamAuth });
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    expect(got.body).toMatchObject({ cached: false, source: 'folder:Team' });
+    expect(auth.grants.client_credentials).toBe(before + 1);
+    expect(auth.lastParams?.get('scope')).toBe('team'); // variables filled as a send fills them
+    expect(resource.seen).not.toContain(expect.stringMatching(/team/));
+
+    // Saved, the request inside that inherits it sends with the same token: one cache, one key.
+    await fs.writeFile(path.join(ws.root, 'requests/Team/_folder.yaml'), `name: Team\nauth:\n${Object.entries(teamAuth).map(([k, v]) => `  ${k}: "${v}"`).join('\n')}\n`);
+    await app.state.reload();
+    const fromRequest = await post<TokenResponse>('/api/oauth2/token', { path: 'Team/List.yaml' });
+    expect(fromRequest.body).toMatchObject({ cached: true, source: 'folder:Team' });
+    const sent = await post<SendResponse>('/api/send', { path: 'Team/List.yaml' });
+    expect(sent.body.result.status).toBe(200);
+    expect(auth.grants.client_credentials).toBe(before + 1);
+    expect(resource.seen.at(-1)).toMatch(/^Bearer token-\d+$/);
+    expect(await filesUnder(ws.root)).not.toMatch(/token-\d/);
+  });
+
+  it("the workspace's settings dialog gets its token too; refusals name the settings file", async () => {
+    const workspaceAuth = { type: 'oauth2', tokenUrl: `${auth.url}/token`, clientId: 'app', clientSecret: 'shh', scope: 'everything' };
+    const got = await post<TokenResponse>('/api/oauth2/token', { folder: '', auth: workspaceAuth });
+    expect(got.status, JSON.stringify(got.body)).toBe(200);
+    expect(got.body).toMatchObject({ cached: false, source: 'workspace' });
+    expect(auth.lastParams?.get('scope')).toBe('everything');
+
+    const noUrl = await post<{ error: string }>('/api/oauth2/token', { folder: '', auth: { type: 'oauth2', clientId: 'app' } });
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.body.error).toBe('ferry.yaml: OAuth 2.0: tokenUrl is empty; set the token endpoint of the provider.');
+    const bearer = await post<{ error: string }>('/api/oauth2/token', { folder: 'Team', auth: { type: 'bearer', token: 'x' } });
+    expect(bearer.status).toBe(400);
+    expect(bearer.body.error).toMatch(/^requests\/Team\/_folder\.yaml: its auth is bearer, not OAuth 2\.0/);
+    const invalid = await post<{ error: string }>('/api/oauth2/token', { folder: 'Team', auth: { type: 'oauth2', grantType: 'implicit' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatch(/^The auth is not valid: auth\.grantType: /);
+    const gone = await post<{ error: string }>('/api/oauth2/token', { folder: 'Nowhere', auth: workspaceAuth });
+    expect(gone.status).toBe(400);
+    expect(gone.body.error).toContain('Nowhere');
   });
 });

@@ -1,8 +1,10 @@
 /** Sending (with cancel) and collection runs, through the session: the same pipeline as `ferry run`. */
 import { randomUUID } from 'node:crypto';
 import { sendResultKey } from '../../appdata/index.js';
+import { formatFieldPath, parseResource, type Auth } from '../../model/index.js';
 import type { ProtocolResult } from '../../protocols/index.js';
 import { PrepareError } from '../../request/index.js';
+import type { SendTarget } from '../../session/index.js';
 import { createReporter, RunError, SelectError, type ReporterName, type RunEvent } from '../../runner/index.js';
 import { dataRows, DataFileError, type DataRow } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
@@ -67,6 +69,19 @@ function runData(body: unknown): DataRow[] | undefined {
   }
 }
 
+/** What a send (or Get token) of the request editor is for: the saved file at `path`, or the editor's `request` placed there. */
+function sendTarget(body: unknown): SendTarget {
+  const requestPath = field(body, 'path');
+  return (body as { request?: unknown }).request === undefined ? requestPath : { request: requestFrom(body), path: requestPath };
+}
+
+/** The `auth` a settings dialog holds, checked as the settings file's field is (a 400 naming what is wrong). */
+function settingsAuth(body: unknown): Auth {
+  const parsed = parseResource('folder', { auth: (body as { auth?: unknown }).auth });
+  if (!parsed.ok) throw new ApiError(400, `The auth is not valid: ${formatFieldPath(parsed.problems[0]!.path)}: ${parsed.problems[0]!.message}`);
+  return parsed.value.auth as Auth;
+}
+
 export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
   const inFlight = new Map<string, AbortController>();
   /** The reports of the last finished runs, as `ferry run --reporter json|junit` writes them. */
@@ -77,14 +92,15 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
     /** Sends what the editor holds (`request`, placed at `path`), or the saved file when `request` is absent. */
     'POST /api/send': async ({ body, signal }) => {
       const id = optionalField(body, 'id') ?? randomUUID();
-      const requestPath = field(body, 'path');
-      const target = (body as { request?: unknown }).request === undefined ? requestPath : { request: requestFrom(body), path: requestPath };
+      const target = sendTarget(body);
       const controller = new AbortController();
       inFlight.set(id, controller);
       const stop = () => controller.abort();
       signal.addEventListener('abort', stop);
       try {
-        const { result, response } = await state.withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }) })).catch(refusal);
+        const { result, response } = await state
+          .withSession((session) => session.exchange(target, { signal: controller.signal, onMessage: (message) => live.publish({ type: 'message', sendId: id, message }), onAuthorizeUrl: (url) => live.publish({ type: 'authorize', id, url }) }))
+          .catch(refusal);
         const answer: SendResponse = { result, sendId: id, ...(response ? { response: viewOf(response) } : {}) };
         if (response) {
           bodies.set(id, { body: response.body, name: result.name, extension: extensionFor(answer.response!.contentType) });
@@ -101,12 +117,18 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
 
     /**
      * "Get token" (OAuth 2.0): the token a send of what the editor holds would use, fetched and
-     * cached as a send does, the request itself not sent. The answer has the token masked.
+     * cached as a send does, the request itself not sent. The answer has the token masked. The
+     * authorization code grant's sign-in page goes to the page as an `authorize` event with the
+     * body's `id`; the page stops waiting by closing the call.
      */
     'POST /api/oauth2/token': async ({ body, signal }) => {
-      const requestPath = field(body, 'path');
-      const target = (body as { request?: unknown }).request === undefined ? requestPath : { request: requestFrom(body), path: requestPath };
-      const token = await state.withSession((session) => session.fetchToken(target, { signal })).catch((error: unknown) => {
+      const id = optionalField(body, 'id') ?? randomUUID();
+      const options = { signal, onAuthorizeUrl: (url: string) => live.publish({ type: 'authorize', id, url }) };
+      // `folder` (and `auth`): the settings dialog of that folder ('' = the workspace's), else the request editor's.
+      const folder = optionalField(body, 'folder');
+      const auth = folder === undefined ? undefined : settingsAuth(body);
+      const target = folder === undefined ? sendTarget(body) : undefined;
+      const token = await state.withSession((session) => (target === undefined ? session.fetchSettingsToken(folder!, auth!, options) : session.fetchToken(target, options))).catch((error: unknown) => {
         if (error instanceof PrepareError) throw new ApiError(400, error.message);
         return refusal(error);
       });

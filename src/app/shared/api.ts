@@ -184,7 +184,12 @@ export type LiveEvent =
   /** A live connection ended (closed by the page, by the peer, or an error). */
   | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd }
   /** Something the user must know that no call answered with: a damaged data file set aside (appdata/set-aside.ts). */
-  | { type: 'notice'; message: string };
+  | { type: 'notice'; message: string }
+  /**
+   * OAuth 2.0 authorization code: the provider's sign-in page for the call `id` (a Get token or a
+   * send) that waits for the browser to come back to the loopback redirect. The page opens it.
+   */
+  | { type: 'authorize'; id: string; url: string };
 
 /**
  * The page's look on this computer, the same for every workspace (GET and PUT /api/view; docs/app.md,

@@ -18,6 +18,7 @@ import { EnvironmentDialog, NewEnvironmentDialog } from './EnvironmentDialog.js'
 import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { publishLoadEvent } from './load-events.js';
+import { newId, onSignIn, openSignIn, publishAuthorizeEvent } from './sign-in.js';
 import { LivePanel, publishConnectionEvent } from './LivePanel.js';
 import { RequestEditor } from './RequestEditor.js';
 import { ResponseViewer } from './ResponseViewer.js';
@@ -51,10 +52,6 @@ function folders(item: TreeItem, out: string[] = []): string[] {
     for (const child of item.children) folders(child, out);
   }
   return out;
-}
-
-function newId(): string {
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
 export function App() {
@@ -253,6 +250,7 @@ export function App() {
       return;
     }
     if (event.type === 'load') return publishLoadEvent(event);
+    if (event.type === 'authorize') return publishAuthorizeEvent(event);
     if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
       if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
@@ -328,11 +326,17 @@ export function App() {
     setSending(true);
     setSendError(null);
     setLiveMessages([]);
+    // OAuth 2.0 authorization code: the send waits for the user to sign in at the provider.
+    const stopSignIn = onSignIn(id, (url) => {
+      openSignIn(url);
+      setNotice('OAuth 2.0: sign in in the window that opened; the send goes on when the provider sends you back (Cancel stops waiting).');
+    });
     try {
       setAnswer(await api.post<SendResponse>('/api/send', { id, path, request }));
     } catch (e) {
       setSendError((e as Error).message);
     } finally {
+      stopSignIn();
       sendId.current = null;
       setSending(false);
     }
@@ -369,7 +373,7 @@ export function App() {
   }, [loadWorkspace, openRequest]);
 
   // "Get token": the OAuth 2.0 token of what the editor holds, fetched as a send would, nothing sent.
-  const getToken = useCallback(() => api.post<TokenResponse>('/api/oauth2/token', { path: selectedRef.current, request: draftRef.current }), []);
+  const getToken = useCallback((id: string, signal: AbortSignal) => api.post<TokenResponse>('/api/oauth2/token', { id, path: selectedRef.current, request: draftRef.current }, signal), []);
 
   const cancel = useCallback(() => {
     if (sendId.current) void api.post('/api/cancel', { id: sendId.current });

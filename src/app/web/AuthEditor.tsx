@@ -1,6 +1,7 @@
 /** Every auth type of spec 2.6 with its fields; imported-only types keep their settings as written. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { InheritedAuthView, TokenResponse } from '../shared/api.js';
+import { newId, onSignIn, openSignIn } from './sign-in.js';
 
 type Auth = { type: string; [field: string]: unknown };
 
@@ -39,21 +40,56 @@ function tokenLine(token: TokenResponse): string {
   return `${token.cached ? 'Token cached' : 'Token obtained'}${where}, ${expiry}: ${token.masked}`;
 }
 
-/** "Get token": fetches the token as a send would (the request is not sent) and says how long it lasts. */
+/** Fetches the token (`id`: the call's, for its sign-in page; `signal`: Cancel). */
+export type GetTokenCall = (id: string, signal: AbortSignal) => Promise<TokenResponse>;
+
+interface TokenState {
+  busy: boolean;
+  /** The provider's sign-in page the authorization code grant waits on. */
+  signIn?: string;
+  text?: string;
+  error?: boolean;
+}
+
+/**
+ * "Get token": fetches the token as a send would (the request is not sent) and says how long it
+ * lasts. The authorization code grant opens the provider's sign-in page and waits, with Cancel.
+ */
 // Keyed by the auth's settings: an edit clears what the last click said.
-function GetToken({ onGetToken }: { onGetToken: () => Promise<TokenResponse> }) {
-  const [state, setState] = useState<{ busy: boolean; text?: string; error?: boolean }>({ busy: false });
+function GetToken({ onGetToken }: { onGetToken: GetTokenCall }) {
+  const [state, setState] = useState<TokenState>({ busy: false });
+  const call = useRef<AbortController | null>(null);
+  // Closing the editor (or the dialog) stops waiting for a sign-in nobody will see end.
+  useEffect(() => () => call.current?.abort(), []);
   const run = async () => {
+    const id = newId();
+    const controller = (call.current = new AbortController());
     setState({ busy: true });
+    const stop = onSignIn(id, (signIn) => {
+      openSignIn(signIn);
+      setState((s) => ({ ...s, signIn }));
+    });
     try {
-      setState({ busy: false, text: tokenLine(await onGetToken()) });
+      const token = await onGetToken(id, controller.signal);
+      setState({ busy: false, text: tokenLine(token) });
     } catch (error) {
-      setState({ busy: false, text: (error as Error).message, error: true });
+      if (controller.signal.aborted) setState({ busy: false, text: 'Cancelled: no token was fetched.' });
+      else setState({ busy: false, text: (error as Error).message, error: true });
+    } finally {
+      stop();
+      if (call.current === controller) call.current = null;
     }
   };
   return (
     <div className="get-token">
       <button onClick={() => void run()} disabled={state.busy}>{state.busy ? 'Getting token…' : 'Get token'}</button>
+      {state.busy && state.signIn && (
+        <span role="status" data-testid="token-sign-in">
+          Sign in in the window that opened; Ferry goes on when the provider sends you back.{' '}
+          <a href={state.signIn} target="_blank" rel="noopener noreferrer">Open the sign-in page</a>
+        </span>
+      )}
+      {state.busy && <button onClick={() => call.current?.abort()}>Cancel</button>}
       {state.text && <span role="status" data-testid="token-status" className={state.error ? 'error' : 'ok'}>{state.text}</span>}
     </div>
   );
@@ -77,7 +113,7 @@ function Inherited({ inherited, onOpenSettings }: { inherited: InheritedAuthView
 export function AuthEditor({ auth, onChange, onGetToken, noInherit = false, inherited, onOpenSettings }: {
   auth: Auth;
   onChange: (a: Auth) => void;
-  onGetToken?: () => Promise<TokenResponse>;
+  onGetToken?: GetTokenCall;
   noInherit?: boolean;
   inherited?: InheritedAuthView | null;
   onOpenSettings?: (folder: string) => void;

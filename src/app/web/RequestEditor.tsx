@@ -6,8 +6,8 @@
 import { useEffect, useState } from 'react';
 import { api } from './api.js';
 import { useDraftNotices } from './draft-notices.js';
-import type { InheritedAuthView, RequestFile, TokenResponse } from '../shared/api.js';
-import { AuthEditor } from './AuthEditor.js';
+import type { InheritedAuthView, RequestFile } from '../shared/api.js';
+import { AuthEditor, type GetTokenCall } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
@@ -28,7 +28,7 @@ interface Props {
   onSend: () => void;
   onCancel: () => void;
   /** OAuth 2.0 "get token" without sending. */
-  onGetToken?: () => Promise<TokenResponse>;
+  onGetToken?: GetTokenCall;
   sending: boolean;
   /** The workspace's and the active environment's variable names; null until they have been read. */
   variableNames: readonly string[] | null;

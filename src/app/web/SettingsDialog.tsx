@@ -7,7 +7,7 @@
  * again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { EditedSettings, SettingsView } from '../shared/api.js';
+import type { EditedSettings, SettingsView, TokenResponse } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { ConflictBar } from './ConflictBar.js';
@@ -88,6 +88,8 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
       setError((e as Error).message);
     }
   };
+  // The token of the auth as edited (saved or not), cached under the key a request inheriting it looks up.
+  const getToken = (id: string, signal: AbortSignal) => api.post<TokenResponse>('/api/oauth2/token', { id, folder, auth: settings?.auth }, signal);
   const title = folder ? 'Folder settings' : 'Workspace settings';
   return (
     <div className="dialog-backdrop" onClick={close}>
@@ -121,7 +123,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
           <>
             <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} />
             <div className="tab-body">
-              {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} noInherit={!folder} />}
+              {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} onGetToken={getToken} noInherit={!folder} />}
               {tab === 'Headers' && <KeyValueTable label="Header" rows={settings.headers} onChange={(rows) => set({ headers: rows })} />}
               {tab === 'Scripts' && (
                 <div className="scripts">
