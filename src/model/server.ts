@@ -226,3 +226,32 @@ export function keepingUnusedSections<T, P extends { path: readonly (string | nu
   for (const section of unused) value[section] = file[section];
   return parsed;
 }
+
+/** Literal text, or a parameter. */
+export type SegmentPart = string | { param: string };
+
+/**
+ * The parts of one mock-route path segment (spec 2.11; the format the mock matches and the
+ * importer writes), or undefined for a literal segment. `:name` at the start
+ * of a segment is a parameter whose name ends at the first `.` (`:id.json`); `{name}` is one
+ * anywhere in the segment (`{id}.{format}`, `file-{n}`, `{name}:cancel`). Every other character
+ * is literal text.
+ */
+export function segmentParts(segment: string): SegmentPart[] | undefined {
+  if (segment.length > 1 && segment.startsWith(':')) {
+    const dot = segment.indexOf('.');
+    if (dot < 0) return [{ param: segment.slice(1) }];
+    if (dot > 1) return [{ param: segment.slice(1, dot) }, ...(segmentParts(segment.slice(dot)) ?? [segment.slice(dot)])];
+  }
+  if (!segment.includes('{')) return undefined;
+  const parts: SegmentPart[] = [];
+  let last = 0;
+  for (const found of segment.matchAll(/\{([^{}]+)\}/g)) {
+    if (found.index > last) parts.push(segment.slice(last, found.index));
+    parts.push({ param: found[1]! });
+    last = found.index + found[0].length;
+  }
+  if (parts.length === 0) return undefined;
+  if (last < segment.length) parts.push(segment.slice(last));
+  return parts;
+}

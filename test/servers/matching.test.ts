@@ -70,6 +70,33 @@ describe('mock API route matching', () => {
     expect((await send(`${url}/a/b`)).status).toBe(404);
   });
 
+  it('a parameter with literal text around it inside one segment: {Sid}.json, {id}.{format}, :id.json, {name}:cancel', async () => {
+    const { url } = await mock({
+      routes: [
+        route('index', { path: '/files/index.json' }),
+        route('twilio', { path: '/Accounts/{AccountSid}/Calls/{Sid}.json', body: '{{request.params.AccountSid}} {{request.params.Sid}}' }),
+        route('format', { path: '/report/{id}.{format}', body: '{{request.params.id}} as {{request.params.format}}' }),
+        route('colon', { path: '/files/:id.json', body: 'file {{request.params.id}}' }),
+        route('custom', { path: '/v1/jobs/{name}:cancel', body: 'cancel {{request.params.name}}' }),
+        route('prefix', { path: '/img/thumb-{n}.png/*', body: '{{request.params.n}} [{{request.params.*}}]' }),
+      ],
+    });
+    expect((await send(`${url}/Accounts/AC1/Calls/CA2.json`)).body).toBe('AC1 CA2');
+    expect((await send(`${url}/Accounts/AC1/Calls/CA2.json/`)).body).toBe('AC1 CA2');
+    expect((await send(`${url}/Accounts/AC1/Calls/CA2.xml`)).status).toBe(404);
+    expect((await send(`${url}/Accounts/AC1/Calls/.json`)).status).toBe(404); // a parameter is never empty
+    expect((await send(`${url}/Accounts/AC1/Calls/a%2Eb.json`)).body).toBe('AC1 a.b'); // decoded, as whole segments are
+    expect((await send(`${url}/report/7.csv`)).body).toBe('7 as csv');
+    expect((await send(`${url}/report/7.tar.gz`)).body).toBe('7 as tar.gz'); // the first parameter takes the least
+    expect((await send(`${url}/report/7`)).status).toBe(404);
+    expect((await send(`${url}/files/index.json`)).body).toBe('index'); // an earlier literal route still wins
+    expect((await send(`${url}/files/a.b.json`)).body).toBe('file a.b');
+    expect((await send(`${url}/files/a.json/x`)).status).toBe(404);
+    expect((await send(`${url}/v1/jobs/j-1:cancel`)).body).toBe('cancel j-1');
+    expect((await send(`${url}/img/thumb-3.png/a/b`)).body).toBe('3 [a/b]');
+    expect((await send(`${url}/img/thumb-.png`)).status).toBe(404);
+  });
+
   it('a trailing * matches the rest of the path', async () => {
     const { url } = await mock({
       routes: [

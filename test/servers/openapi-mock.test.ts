@@ -116,6 +116,36 @@ describe('the generated mock answers', () => {
     });
   }
 
+  it('Twilio: paths with a parameter followed by .json in one segment are routes that answer, with their parameters', async () => {
+    const { url, file, handle } = await started(path.join(FIXTURES, 'oas30-twilio-api-v2010.json'));
+    expect(handle.failures).toEqual([]);
+    const routes: { method: string; path: string; status?: number; body?: string }[] = file.http.routes;
+    const index = (method: string, p: string) => routes.findIndex((r) => r.method === method && r.path === `/2010-04-01/Accounts/:AccountSid/${p}`);
+    // The document lists /IncomingPhoneNumbers/{Sid}.json before /IncomingPhoneNumbers/Local.json: the literal one moves first.
+    expect(index('GET', 'IncomingPhoneNumbers/Local.json')).toBeGreaterThanOrEqual(0);
+    expect(index('GET', 'IncomingPhoneNumbers/Local.json')).toBeLessThan(index('GET', 'IncomingPhoneNumbers/{Sid}.json'));
+    // A value each path parameter's pattern takes (`^CA[0-9a-fA-F]{32}$` → CA000…), so requests pass validation.
+    const document = JSON.parse(await fs.readFile(path.join(FIXTURES, 'oas30-twilio-api-v2010.json'), 'utf8'));
+    const valueOf = (documentPath: string, name: string) => {
+      const item = document.paths[documentPath];
+      const param = [...(item.parameters ?? []), ...(item.get.parameters ?? [])].find((p: any) => p.in === 'path' && p.name === name);
+      const prefix = /^\^\(?([A-Z]{2})/.exec(param?.schema?.pattern ?? '')?.[1];
+      return prefix === undefined ? 'US' : `${prefix}${'0'.repeat(32)}`;
+    };
+    let answered = 0;
+    for (const route of routes.filter((r) => r.method === 'GET')) {
+      const documentPath = route.path.replace(/:([^/]+)/g, '{$1}');
+      const target = documentPath.replace(/\{([^{}]+)\}/g, (_, name: string) => valueOf(documentPath, name));
+      const answer = await send(`${url}${target}`);
+      expect(answer.status, `GET ${target}: ${answer.body.slice(0, 300)}`).toBe(route.status ?? 200);
+      expect(answer.body, `GET ${target}`).toBe(route.body ?? '');
+      answered++;
+    }
+    expect(answered).toBeGreaterThan(50);
+    const local = await send(`${url}/2010-04-01/Accounts/AC${'0'.repeat(32)}/IncomingPhoneNumbers/Local.json`);
+    expect(local.body).toBe(routes[index('GET', 'IncomingPhoneNumbers/Local.json')]!.body);
+  }, 30_000);
+
   it('a literal path wins over a parameter over the wire', async () => {
     const { url } = await started(path.join(FIXTURES, 'oas31-petstore.json'));
     const login = await send(`${url}/user/login?username=a&password=b`);
@@ -430,16 +460,16 @@ describe('ferry update on a generated server', () => {
     await fs.writeFile(next, stringify(v2));
     const server = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
     const folder = await ferry(root, 'update', 'Files', '--from', next, '--dry-run');
-    // The mock's note on /files/{name}.json was given by the import: not repeated.
     expect(server.out).not.toContain('Notes');
     const shape = (out: string) => out.split('\n').slice(1).map((line) => line.replace(/^( {2}[+~-] \S+ \S+ {2}.+?)( {2}Files\/.*)?$/, '$1'));
     expect(shape(server.out)).toEqual(['', 'Added (1)', '  + GET /folders  List folders', '', 'Changed (1)', '  ~ GET /files  List files', '      update: body', '', 'The kept document is replaced by this version.', '', 'Dry run: nothing was written. Run again without --dry-run to update.', '']);
     expect(shape(folder.out)).toEqual(shape(server.out).map((line) => line.replace('update: body', 'update: docs')));
-    // A new path the mock cannot match brings the note again, now naming both paths.
+    // A path with a parameter inside a segment is a route like any other (routes match it): no note.
     v2.paths['/archives/{id}.zip'] = { get: { summary: 'Get archive', parameters: [{ name: 'id', in: 'path', required: true }], responses: ok() } };
     await fs.writeFile(next, stringify(v2));
-    const noted = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
-    expect(noted.out).toMatch(/\nNotes\n {2}- Paths with a parameter inside a segment [^\n]*GET \/files\/\{name\}\.json, GET \/archives\/\{id\}\.zip\.\n/);
+    const added = await ferry(root, 'update', 'api', '--from', next, '--dry-run');
+    expect(added.out).toContain('  + GET /archives/{id}.zip  Get archive');
+    expect(added.out).not.toContain('Notes');
     await ferry(root, 'update', 'api', '--from', next);
     expect((await ferry(root, 'update', 'api', '--from', next)).out).toBe(`Update "Files" (servers/api.yaml) from ${next}\nThe server already matches this version.\n`);
   });

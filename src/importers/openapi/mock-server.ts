@@ -6,10 +6,10 @@
  * document gives the same routes, which `ferry update` relies on for its three-way rule.
  */
 import {
-  DocumentedAnswers, defaultResponseKey, isObject, MAX_LISTED_REFS, OpenApiDocument, statusForKey, type JsonObject, type SpecVersionInfo,
+  DocumentedAnswers, defaultResponseKey, isObject, OpenApiDocument, statusForKey, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
 import type { z } from 'zod';
-import type { RouteSchema } from '../../model/index.js';
+import { segmentParts, type RouteSchema } from '../../model/index.js';
 import { cleanName, requestName } from './names.js';
 import { listOperations } from './operations.js';
 import { orderRoutes } from './route-order.js';
@@ -32,12 +32,10 @@ export function buildMockRoutes(root: JsonObject, info: SpecVersionInfo): Genera
   const title = cleanName(isRecord(root.info) ? root.info.title : undefined) ?? 'API';
   const { operations, skipped } = listOperations(root, document.refs);
   if (skipped > 0) notes.push(`The document has ${operations.length + skipped} operations; the mock got routes for the first ${operations.length}.`);
-  const unmatchable: string[] = [];
   const generated: GeneratedRoute[] = [];
   const generatedBodies = new Set<GeneratedRoute>();
   for (const op of operations) {
     const path = routePath(op.path);
-    if (/[{}]/.test(path)) unmatchable.push(`${op.method} ${op.path}`);
     const responses = document.followRefs(op.operation.responses);
     const key = isObject(responses) ? defaultResponseKey(responses) : undefined;
     const answer = key === undefined ? undefined : answers.answer(op.operation, key, statusForKey(key));
@@ -56,15 +54,11 @@ export function buildMockRoutes(root: JsonObject, info: SpecVersionInfo): Genera
     generated.push(route);
     if (answer?.generated) generatedBodies.add(route);
   }
-  if (unmatchable.length > 0) {
-    const shown = unmatchable.slice(0, MAX_LISTED_REFS).join(', ');
-    notes.push(`Paths with a parameter inside a segment (such as /files/{name}.json) cannot be matched by a mock route and were written as they are: ${shown}${unmatchable.length > MAX_LISTED_REFS ? ` and ${unmatchable.length - MAX_LISTED_REFS} more` : ''}.`);
-  }
   if (operations.length === 0) notes.push('The document has no operations: the mock has no routes.');
   return { title, routes: orderRoutes(generated), generatedBodies, notes };
 }
 
-/** `/pets/{petId}` → `/pets/:petId`; a parameter inside a segment stays as written. */
+/** `/pets/{petId}` → `/pets/:petId`; a parameter with text around it in its segment stays as written (`{Sid}.json`), which routes match too. */
 export function routePath(template: string): string {
   return template
     .split('/')
@@ -72,11 +66,11 @@ export function routePath(template: string): string {
     .join('/');
 }
 
-/** `/pets/:petId` → `/pets/{}`: the shape an operation path and a route path share. */
+/** `/pets/:petId` → `/pets/{}`, `/calls/{Sid}.json` → `/calls/{}.json`: the shape an operation path and a route path share. */
 export function pathShape(path: string): string {
   return path
     .split('/')
-    .map((segment) => (segment.startsWith(':') || /^\{[^{}/]+\}$/.test(segment) ? '{}' : segment))
+    .map((segment) => segmentParts(segment)?.map((part) => (typeof part === 'string' ? part : '{}')).join('') ?? segment)
     .join('/');
 }
 

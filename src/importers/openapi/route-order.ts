@@ -4,6 +4,7 @@
  * first, or the parameter would swallow it. Only such pairs move; everything else keeps the
  * document's order, so the file reads like the document.
  */
+import { segmentParts } from '../../model/index.js';
 
 export interface OrderedRoute {
   method: string;
@@ -13,8 +14,9 @@ export interface OrderedRoute {
 
 /**
  * True when `a` must be tried before `b`: both can match one request (same method, same number
- * of segments, each pair equal or one a parameter) and at the first segment where they differ
- * `a` is literal and `b` a parameter.
+ * of segments, each pair equal or one not literal) and at the first segment where they differ
+ * `a` is the more literal one: a literal segment before a parameter with text around it
+ * (`{Sid}.json`), and that before a whole-segment parameter.
  */
 export function winsOver(a: OrderedRoute, b: OrderedRoute): boolean {
   if (a.method !== b.method) return false;
@@ -25,10 +27,10 @@ export function winsOver(a: OrderedRoute, b: OrderedRoute): boolean {
   for (let index = 0; index < left.length; index++) {
     const x = left[index]!;
     const y = right[index]!;
-    const xParam = isParam(x);
-    const yParam = isParam(y);
-    if (!xParam && !yParam && x !== y) return false; // two different literals: never the same request
-    if (decided === undefined && xParam !== yParam) decided = !xParam;
+    const xRank = rank(x);
+    const yRank = rank(y);
+    if (xRank === LITERAL && yRank === LITERAL && x !== y) return false; // two different literals: never the same request
+    if (decided === undefined && xRank !== yRank) decided = xRank > yRank;
   }
   return decided === true;
 }
@@ -48,6 +50,11 @@ function segments(path: string): string[] {
   return path.split('/').filter((part) => part !== '');
 }
 
-function isParam(segment: string): boolean {
-  return segment.startsWith(':') || segment === '*';
+const LITERAL = 2;
+
+/** How literal a segment is: 2 literal, 1 a parameter with text around it, 0 a whole segment or the rest. */
+function rank(segment: string): number {
+  if (segment === '*') return 0;
+  const parts = segmentParts(segment);
+  return parts === undefined ? LITERAL : parts.length > 1 ? 1 : 0;
 }

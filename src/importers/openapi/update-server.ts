@@ -8,7 +8,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { deepEqual, parseResource, type MockRoute, type ServerFile } from '../../model/index.js';
+import { deepEqual, parseResource, segmentParts, type MockRoute, type ServerFile } from '../../model/index.js';
 import { checkNoSymlinks, readResource, resourceText, SERVERS_DIR, SPECS_DIR, uniqueFileName, writeFileAtomic, yamlTooLarge } from '../../workspace/index.js';
 import { isLinkError, readFileNoFollow } from '../../support/read-no-follow.js';
 import { ImportError } from '../types.js';
@@ -207,7 +207,7 @@ export function formatServerPreview(plan: ServerUpdatePlan, style?: PreviewStyle
  */
 function answerUsesDroppedParams(route: MockRoute, before: string, after: string): boolean {
   if (pathShape(before) !== pathShape(after)) return false;
-  const names = (routePath: string) => routePath.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+  const names = (routePath: string) => routePath.split('/').flatMap((segment) => (segmentParts(segment) ?? []).flatMap((part) => (typeof part === 'string' ? [] : [part.param])));
   const kept = new Set(names(after));
   const dropped = names(before).filter((name) => !kept.has(name));
   if (dropped.length === 0) return false;

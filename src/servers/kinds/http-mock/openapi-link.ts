@@ -4,7 +4,7 @@
  * check and its documented answers for `Prefer`. Routes added by hand that match no operation
  * answer as usual. Compiled with the rest of the settings, so a request pays only for its check.
  */
-import type { MockRoute } from '../../../model/index.js';
+import { segmentParts, type MockRoute } from '../../../model/index.js';
 import { findResponseKey, documentedStatuses, loadDocumentSync, RequestValidator, SchemaChecker, type LoadedDocument } from '../../../contract/index.js';
 import { DocumentedAnswers, type FoundOperation, type OpenApiDocument } from '../../../openapi-document/index.js';
 import { ServerError } from '../../errors.js';
@@ -114,11 +114,9 @@ export class MockOpenApiLink {
     const routeParams: string[] = [];
     const template = segments
       .map((segment) => {
-        if (segment.length > 1 && segment.startsWith(':')) {
-          routeParams.push(segment.slice(1));
-          return `{${segment.slice(1)}}`;
-        }
-        return segment;
+        const parts = segmentParts(segment);
+        if (parts === undefined) return segment;
+        return parts.map((part) => (typeof part === 'string' ? part : (routeParams.push(part.param), `{${part.param}}`))).join('');
       })
       .join('/');
     if (template.includes('*')) return undefined;

@@ -1,10 +1,11 @@
 /**
  * Mock-route matching (spec 2.11, 8.2), compiled once per route when the server starts or its file
- * changes: method, path pattern (`:name` or `{name}` = one segment, a trailing `*` = the rest),
- * `matchQuery`, `matchHeaders` (empty value = any value) and `matchBody` (contains). Match values
- * are templates of the `mock.match` place: variables and dynamic values, never request values.
+ * changes: method, path pattern (`:name` or `{name}` = one segment, a parameter with literal text
+ * around it inside one segment such as `{Sid}.json`, a trailing `*` = the rest), `matchQuery`,
+ * `matchHeaders` (empty value = any value) and `matchBody` (contains). Match values are templates
+ * of the `mock.match` place: variables and dynamic values, never request values.
  */
-import type { KeyValue, MockRoute } from '../../../model/index.js';
+import { segmentParts, type KeyValue, type MockRoute, type SegmentPart } from '../../../model/index.js';
 import { compile, decodeQueryPart, type Template, type VariableScope } from '../../../template/index.js';
 
 export interface PathPattern {
@@ -29,10 +30,11 @@ export function compilePath(pattern: string): PathPattern {
   const source = body
     .split('/')
     .map((segment) => {
-      const name = paramName(segment);
-      if (name === undefined) return escapeRegExp(segment);
-      names.push(name);
-      return '([^/]+)';
+      const parts = segmentParts(segment);
+      if (parts === undefined) return escapeRegExp(segment);
+      // A whole-segment parameter takes the segment; one with text around it, the least it can.
+      const group = parts.length === 1 ? '([^/]+)' : '([^/]+?)';
+      return parts.map((part) => (typeof part === 'string' ? escapeRegExp(part) : (names.push(part.param), group))).join('');
     })
     .join('/');
   if (rest === 'none' && names.length === 0) {
@@ -69,15 +71,26 @@ export function compilePath(pattern: string): PathPattern {
 }
 
 /**
- * A pattern of whole segments, some of them parameters, matched by walking the path segment by
- * segment: what the regular expression `^/a/([^/]+)/?$` would match, without its result array.
- * A literal segment never holds `/` and a parameter takes one non-empty segment, so there is one
- * way to match.
+ * A pattern of segments, some of them parameters, matched by walking the path segment by segment:
+ * what the regular expression `^/a/([^/]+)/?$` would match, without its result array. A literal
+ * segment never holds `/` and a parameter takes one non-empty segment, so there is one way to
+ * match. Only a segment with literal text around its parameters (`{Sid}.json`) uses a regular
+ * expression, on that segment alone.
  */
 function segmentPattern(segments: string[]): PathPattern {
-  const names = segments.map(paramName);
-  // A name used twice takes its first segment.
-  const first = names.map((name, i) => name !== undefined && names.indexOf(name) === i);
+  const parts = segments.map(segmentParts);
+  const names = parts.map((found) => (found?.length === 1 ? (found[0] as { param: string }).param : undefined));
+  const inner = parts.map((found) => (found !== undefined && found.length > 1 ? innerPattern(found) : undefined));
+  // A name used twice takes its first segment: per segment, whether each of its parts is a first.
+  const seen = new Set<string>();
+  const first = parts.map((found) =>
+    (found ?? []).map((part) => {
+      if (typeof part === 'string' || seen.has(part.param)) return false;
+      seen.add(part.param);
+      return true;
+    }),
+  );
+  const keep = first.map((flags) => flags[0] === true);
   return {
     literal: false,
     match(path) {
@@ -90,6 +103,17 @@ function segmentPattern(segments: string[]): PathPattern {
         }
         const name = names[i];
         if (name === undefined) {
+          const around = inner[i];
+          if (around !== undefined) {
+            let end = path.indexOf('/', at);
+            if (end < 0) end = path.length;
+            const found = around.regex.exec(path.slice(at, end));
+            if (found === null) return null;
+            params ??= {};
+            for (let g = 0; g < around.names.length; g++) if (first[i]![around.at[g]!]) params[around.names[g]!] = found[g + 1]!;
+            at = end;
+            continue;
+          }
           const literal = segments[i]!;
           if (!path.startsWith(literal, at)) return null;
           at += literal.length;
@@ -99,7 +123,7 @@ function segmentPattern(segments: string[]): PathPattern {
         if (end < 0) end = path.length;
         if (end === at) return null;
         params ??= {};
-        if (first[i]) params[name] = path.slice(at, end);
+        if (keep[i]) params[name] = path.slice(at, end);
         at = end;
       }
       // One trailing slash is allowed (`/users/1/` matches `/users/:id`).
@@ -109,13 +133,15 @@ function segmentPattern(segments: string[]): PathPattern {
   };
 }
 
-const SLASH = 0x2f;
-
-function paramName(segment: string): string | undefined {
-  if (segment.length > 1 && segment.startsWith(':')) return segment.slice(1);
-  if (segment.length > 2 && segment.startsWith('{') && segment.endsWith('}') && !/[{}]/.test(segment.slice(1, -1))) return segment.slice(1, -1);
-  return undefined;
+/** A segment with literal text around its parameters, as a regular expression on that segment; each parameter takes the least it can. */
+function innerPattern(parts: SegmentPart[]): { regex: RegExp; names: string[]; at: number[] } {
+  const names: string[] = [];
+  const at: number[] = [];
+  const source = parts.map((part, index) => (typeof part === 'string' ? escapeRegExp(part) : (names.push(part.param), at.push(index), '(.+?)'))).join('');
+  return { regex: new RegExp(`^${source}$`, 's'), names, at };
 }
+
+const SLASH = 0x2f;
 
 function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
