@@ -202,6 +202,22 @@ export async function folderSettingsFile(root: string, folderPath: string): Prom
   return relative;
 }
 
+/**
+ * Removes folder settings file `relative` (from `folderSettingsFile`) when a save left it empty
+ * (no setting, no unknown field, no comment) and its folder holds something else: an empty
+ * `_folder.yaml` says nothing, and git keeps the folder by its other files. One that is all an
+ * empty folder holds stays, or git would lose the folder. Returns whether it was removed.
+ */
+export async function removeEmptyFolderFile(root: string, relative: string): Promise<boolean> {
+  const file = path.join(root, relative);
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined || text.trim() !== '') return false;
+  const others = (await fs.readdir(path.dirname(file))).filter((name) => name !== path.basename(file));
+  if (others.length === 0) return false;
+  await fs.rm(file);
+  return true;
+}
+
 const NEW_FOLDER = { seq: 0, auth: { type: 'inherit' }, headers: [] } as unknown as FolderFile;
 
 /** `a//b/` as `a/b`: the form tree paths and load test targets use. */

@@ -11,10 +11,21 @@ import { parseYaml, renderYaml } from './yaml-file.js';
 /** The text a resource file should hold: `previous` edited when there is one, else a fresh file. */
 export function resourceText<K extends ResourceKind>(kind: K, value: ResourceValue<K>, previous?: string): string {
   const data = serializeResource(kind, value);
+  // Nothing left to write (a folder whose settings were all cleared): no `{}`, only the file's opening comments.
+  if (isPlainObject(data) && Object.keys(data).length === 0) return previous === undefined ? '' : openingComments(previous);
   if (previous === undefined) return renderYaml(data);
   const parsed = parseYaml(previous);
   const written = parsed.ok ? keepExplicitDefaults(parsed.parsed.data, data, value) : data;
   return editYaml(previous, written);
+}
+
+/** The comment lines a YAML text opens with (blank lines between them kept, trailing ones not), with its line ends. */
+function openingComments(text: string): string {
+  const lines = text.split(/(?<=\n)/);
+  let end = 0;
+  for (let i = 0; i < lines.length && /^\s*(#.*)?\r?\n?$/.test(lines[i]!); i++) if (lines[i]!.trim() !== '') end = i + 1;
+  const kept = lines.slice(0, end).join('');
+  return kept === '' || kept.endsWith('\n') ? kept : `${kept}\n`;
 }
 
 /**

@@ -120,6 +120,29 @@ describe('ferry app API: folder and workspace settings', () => {
     const header = await client.call('PUT', '/api/folder/settings', { path: 'Plain', settings: { auth: { type: 'inherit' }, headers: [{ key: 'X-Plain', value: '1' }] } });
     expect(header.status, header.text).toBe(200);
     expect(await text('requests/Plain/_folder.yaml')).toBe('headers:\n  - key: X-Plain\n    value: "1"\n');
+    // Cleared again: nothing is left in it and the folder holds a request (git keeps it by that), so the file goes, never `{}`.
+    const cleared = await client.call('PUT', '/api/folder/settings', { path: 'Plain', settings: { auth: { type: 'inherit' }, headers: [] } });
+    expect(cleared.status, cleared.text).toBe(200);
+    await expect(fs.access(path.join(ws.root, 'requests/Plain/_folder.yaml'))).rejects.toThrow();
+    expect((await client.call('GET', '/api/folder/settings?path=Plain')).body).toMatchObject({ name: 'Plain', settings: { auth: { type: 'inherit' }, headers: [] } });
+  });
+
+  it('a _folder.yaml whose settings are all cleared keeps its comments, and stays (empty) when it is what keeps an empty folder', async () => {
+    await fs.mkdir(path.join(ws.root, 'requests/Noted'));
+    await fs.writeFile(path.join(ws.root, 'requests/Noted/_folder.yaml'), '# Shared by the team: keep\n\nheaders:\n  - key: X-A\n    value: "1"\n');
+    await fs.writeFile(path.join(ws.root, 'requests/Noted/Ping.yaml'), 'name: Ping\nurl: http://127.0.0.1:1/\n');
+    await fs.mkdir(path.join(ws.root, 'requests/Empty'));
+    await fs.writeFile(path.join(ws.root, 'requests/Empty/_folder.yaml'), 'headers:\n  - key: X-B\n    value: "2"\n');
+    await app.state.reload();
+    const none = { auth: { type: 'inherit' }, headers: [] };
+    expect((await client.call('PUT', '/api/folder/settings', { path: 'Noted', settings: none })).status).toBe(200);
+    expect(await text('requests/Noted/_folder.yaml')).toBe('# Shared by the team: keep\n');
+    expect((await client.call('PUT', '/api/folder/settings', { path: 'Empty', settings: none })).status).toBe(200);
+    expect(await text('requests/Empty/_folder.yaml')).toBe('');
+    // Both read back as folders with no settings.
+    for (const folder of ['Noted', 'Empty']) {
+      expect((await client.call('GET', `/api/folder/settings?path=${folder}`)).body).toEqual({ file: `requests/${folder}/_folder.yaml`, name: folder, settings: none, notices: [] });
+    }
   });
 
   it('refuses a save over a file changed since the page read it (409 with the file\'s settings), writing nothing', async () => {

@@ -11,7 +11,7 @@ import {
   deepEqual, formatFieldPath, isPlainObject, parseResource, serializeResource, unknownFieldsWarning, WORKSPACE_FILE, type FolderFile, type ResourceValue,
 } from '../../model/index.js';
 import { effectiveAuth } from '../../request/inherit.js';
-import { folderSettingsFile, formatWarning, readResource, saveResource, SelectError, unsavedItem } from '../../workspace/index.js';
+import { folderSettingsFile, formatWarning, readResource, removeEmptyFolderFile, saveResource, SelectError, unsavedItem } from '../../workspace/index.js';
 import type { EditedSettings, InheritedAuthView, SettingsView } from '../shared/api.js';
 import { ApiError, field, type Routes } from './router.js';
 import { writing } from './routes-workspace.js';
@@ -118,6 +118,8 @@ export function settingsRoutes(state: WorkspaceState): Routes {
       const value = withSettings(target, current.value, given, 'settings');
       // A folder without settings gets no file for nothing: all left at their defaults, none is written.
       if (current.exists || Object.keys(serializeResource(target.kind, value)).length > 0) await saveResource(path.join(root(), target.file), target.kind, value);
+      // One left with nothing in it goes, unless it is what keeps an empty folder (docs/workspace.md).
+      if (target.kind === 'folder' && current.exists) await removeEmptyFolderFile(root(), target.file);
       return value;
     });
     // The page asks for the tree next, and the next send must use these settings: read the folder now.
