@@ -69,7 +69,10 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   if (badScheme && !SCHEME.test(trimmed) && !/\{\{/.test(badScheme[1]!)) {
     throw new PrepareError(`${where}: url "${trimmed}" is not a valid URL: ${badScheme[1] === '' ? 'it has nothing before ://' : `"${badScheme[1]}" is not a scheme`}; begin it with ${schemeList(schemes).replace(/^an? /, '')}.`);
   }
-  const withScheme = SCHEME.test(trimmed) ? trimmed : `${schemes[0]}://${trimmed}`;
+  // The URL parser drops tabs and line breaks anywhere in a URL (a value from a data file with a
+  // quoted line break would lose it); Postman and Newman send them encoded, and so does Ferry.
+  const kept = trimmed.replace(/[\t\n\r]/g, (c) => `%0${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const withScheme = SCHEME.test(kept) ? kept : `${schemes[0]}://${kept}`;
   let parsed: URL;
   try {
     parsed = new URL(withScheme);

@@ -87,6 +87,19 @@ describe('ferry run', () => {
     expect(xml.match(/<testcase /g)).toHaveLength(2);
   });
 
+  it('a data-file value with quoted line breaks keeps them in the URL, encoded as Newman sends them (%0A, %0D)', async () => {
+    const ws = await workspace();
+    await ws.write('requests/lines.yaml', { name: 'lines', url: '{{base}}/echo/{{who}}?who={{who}}' });
+    await fs.writeFile(path.join(ws.root, 'rows.csv'), 'who\n"a\nb c\r\nd"\n');
+    const before = peer.seen.length;
+    const result = await ferry(['-w', ws.root, 'run', 'lines', '-e', 'local', '-d', path.join(ws.root, 'rows.csv'), '-r', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    // Newman sends /echo/a%0Ab%20c%0D%0Ad?who=a%0Ab%20c%0D%0Ad for this row (checked with newman run -d).
+    expect(peer.seen.slice(before).map((x) => x.url)).toEqual(['/echo/a%0Ab%20c%0D%0Ad?who=a%0Ab%20c%0D%0Ad']);
+    const sent = new URL(JSON.parse(result.stdout).results[0].url);
+    expect(sent.searchParams.get('who')).toBe('a\nb c\r\nd');
+  });
+
   it('Ctrl-C cancels the request in flight, skips the rest, and still writes the summary and the reports', async () => {
     const ws = await workspace();
     await ws.write('requests/0 slow.yaml', { name: 'slow', seq: -1, url: `${peer.url}/slow?ms=20000` });
