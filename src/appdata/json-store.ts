@@ -2,6 +2,7 @@
  * A JSON file in the data folder that two processes (the CLI and the app) can update at once:
  * every change is a read-modify-write under a lock file, written atomically.
  */
+import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,10 +100,12 @@ export class JsonStore<T> {
    * stale (not refreshed for 10 s; a holder refreshes it every 5 s), within the wait. Still held
    * after about 13 s: one line naming the store. A `FILE.lock` folder is the lock of an older
    * Ferry (proper-lockfile, with `FILE.lock-holder` beside it): it is respected the same way.
+   * The lock also holds an id of its own, so that a takeover (`takeOver`) names the very lock it
+   * found left behind.
    */
   private async lock(): Promise<() => Promise<void>> {
     const lockFile = `${this.file}.lock`;
-    const me = JSON.stringify({ pid: process.pid, host: os.hostname() });
+    const me = JSON.stringify({ pid: process.pid, host: os.hostname(), id: randomUUID() });
     const deadline = Date.now() + WAIT_MS;
     let pause = 10;
     for (let attempt = 0; attempt < 500; attempt++) {
@@ -127,11 +130,8 @@ export class JsonStore<T> {
         if (code === 'ENOTDIR') throw this.notAFolder();
         if (code !== 'EEXIST') throw error;
       }
-      if (await this.holderGone(lockFile)) {
-        await fs.rm(lockFile, { recursive: true, force: true });
-        await fs.rm(`${this.file}.lock-holder`, { force: true });
-        continue;
-      }
+      const left = await this.leftBehind(lockFile);
+      if (left && (await this.takeOver(lockFile, left))) continue;
       if (Date.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(200, pause * 1.5);
@@ -140,14 +140,58 @@ export class JsonStore<T> {
     throw new WorkspaceBusyError(`${this.file} is being changed by another Ferry process (its lock ${lockFile} is held). Try again when it is done; if no Ferry is running, remove ${lockFile}.`);
   }
 
-  /** Whether the lock's holder is gone: killed on this computer, or (holder unknown) the lock is stale. */
-  private async holderGone(lockFile: string): Promise<boolean> {
+  /**
+   * The lock, when its holder is gone (killed on this computer, or, holder unknown, the lock is
+   * stale): named by its id, or by its file's inode when it has none (an older Ferry's lock, one
+   * whose holder was killed before it wrote its name). Undefined while it is held, or released.
+   */
+  private async leftBehind(lockFile: string): Promise<{ key: string } | undefined> {
     const stat = await fs.lstat(lockFile).catch(() => undefined);
-    // Released meanwhile: try again.
-    if (!stat) return false;
+    if (!stat) return undefined;
     const holder = await readHolder(stat.isDirectory() ? `${this.file}.lock-holder` : lockFile);
-    if (holder && holder.host === os.hostname()) return holder.pid !== process.pid && !isProcessAlive(holder.pid);
-    return Date.now() - stat.mtimeMs > STALE_MS;
+    if (!holderGone(holder, stat)) return undefined;
+    return { key: holder?.id ?? `inode${stat.ino}` };
+  }
+
+  /**
+   * Removes a lock left behind so that, of the processes that found it at the same moment, one
+   * does: removing it as each found it would let the second remove the lock the first has just
+   * made in its place, and both would write. A taker first makes `FILE.lock.takeover-<key>-1`
+   * only if absent (O_EXCL, its own pid and computer in it), and only holding that marker looks
+   * again: the same lock, still left behind, is removed; anything else (released, taken over, a
+   * new holder) is left as it is. A marker whose maker was killed is passed by making the next
+   * one (`-2`, and so on), never by removing it, so two live takers never hold markers of one
+   * lock at once. The others wait and try again. False when this process did not remove it.
+   */
+  private async takeOver(lockFile: string, left: { key: string }): Promise<boolean> {
+    const me = JSON.stringify({ pid: process.pid, host: os.hostname() });
+    const passed: string[] = [];
+    let marker: string | undefined;
+    for (let n = 1; n <= 8 && !marker; n++) {
+      const name = `${lockFile}.takeover-${left.key}-${n}`;
+      try {
+        await fs.writeFile(name, me, { flag: 'wx', mode: 0o600 });
+        marker = name;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const stat = await fs.lstat(name).catch(() => undefined);
+        // Another process is taking it over (or has just done so): wait for it.
+        if (!stat || !holderGone(await readHolder(name), stat)) return false;
+        passed.push(name);
+      }
+    }
+    if (!marker) return false;
+    try {
+      const again = await this.leftBehind(lockFile);
+      if (again?.key !== left.key) return false;
+      await fs.rm(lockFile, { recursive: true, force: true });
+      await fs.rm(`${this.file}.lock-holder`, { force: true });
+      // The markers of killed takers, once the lock they were for is gone.
+      for (const name of passed) await fs.rm(name, { force: true });
+      return true;
+    } finally {
+      await fs.rm(marker, { force: true });
+    }
   }
 
   private async makeFolder(): Promise<void> {
@@ -170,13 +214,27 @@ const STALE_MS = 10_000;
 /** How long an update waits for another process's: past STALE_MS, so a lock whose holder is unknown is taken over within it. */
 const WAIT_MS = 13_000;
 
-async function readHolder(file: string): Promise<{ pid: number; host: string } | undefined> {
+interface Holder {
+  pid: number;
+  host: string;
+  /** The lock's own id (a lock of an older Ferry has none). */
+  id?: string;
+}
+
+async function readHolder(file: string): Promise<Holder | undefined> {
   try {
-    const data = JSON.parse(await readFileNoFollow(file, 'utf8', 4096)) as { pid?: unknown; host?: unknown };
-    return typeof data.pid === 'number' && typeof data.host === 'string' ? { pid: data.pid, host: data.host } : undefined;
+    const data = JSON.parse(await readFileNoFollow(file, 'utf8', 4096)) as { pid?: unknown; host?: unknown; id?: unknown };
+    if (typeof data.pid !== 'number' || typeof data.host !== 'string') return undefined;
+    return typeof data.id === 'string' && /^[\w-]{1,64}$/.test(data.id) ? { pid: data.pid, host: data.host, id: data.id } : { pid: data.pid, host: data.host };
   } catch {
     return undefined;
   }
+}
+
+/** Whether the holder of a lock (or of a takeover marker) is gone: killed on this computer, or, holder unknown, not refreshed for STALE_MS. */
+function holderGone(holder: Holder | undefined, stat: { mtimeMs: number }): boolean {
+  if (holder && holder.host === os.hostname()) return holder.pid !== process.pid && !isProcessAlive(holder.pid);
+  return Date.now() - stat.mtimeMs > STALE_MS;
 }
 
 function sameShape(value: unknown, empty: unknown): boolean {

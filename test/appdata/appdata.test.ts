@@ -226,6 +226,79 @@ describe('the data folder', () => {
     expect(String(refused)).toBe(`WorkspaceBusyError: ${path.join(store.dir, 'state.json')} is being changed by another Ferry process (its lock ${lock} is held). Try again when it is done; if no Ferry is running, remove ${lock}.`);
   }, 30_000);
 
+  it('processes that find a dead holder\'s lock at the same moment: exactly one takes it over, each round, no update lost (file and older folder lock)', async () => {
+    const data = await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.updateScriptValues('collection', { count: '0' });
+    // Each writer waits for a round number on its stdin, then adds one to the count, slowly
+    // (a read-modify-write: two holders at once would lose one of the two additions).
+    const script = `
+      import path from 'node:path';
+      import readline from 'node:readline';
+      import { JsonStore, WorkspaceData } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+      const state = new JsonStore(path.join(new WorkspaceData('ws', '/tmp/ws').dir, 'state.json'), () => ({}));
+      process.stdout.write('ready\\n');
+      for await (const round of readline.createInterface({ input: process.stdin })) {
+        await state.update(async (value) => {
+          const values = value.scriptValues.collection;
+          const count = Number(values.count);
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          values.count = String(count + 1);
+        });
+        process.stdout.write('done ' + round + '\\n');
+      }
+    `;
+    const file = path.join(data, 'racer.mts');
+    await fs.writeFile(file, script);
+    const { spawn } = await import('node:child_process');
+    const os = await import('node:os');
+    const writers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: ['pipe', 'pipe', 'inherit'] }));
+    const lines = writers.map((child) => {
+      const seen: string[] = [];
+      let rest = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop()!;
+        seen.push(...parts);
+      });
+      return seen;
+    });
+    const waitFor = async (line: string) => {
+      for (let i = 0; i < 400 && !lines.every((seen) => seen.includes(line)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(lines.map((seen) => seen.includes(line))).toEqual(writers.map(() => true));
+    };
+    try {
+      await waitFor('ready');
+      const lock = path.join(store.dir, 'state.json.lock');
+      // A process id no process has (past the largest Linux gives), on this computer: its holder was killed.
+      const dead = JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname() });
+      const rounds = 24;
+      const started = Date.now();
+      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
+        if (round % 3 === 0) {
+          // An older Ferry's folder lock, its holder named beside it.
+          await fs.mkdir(lock);
+          await fs.writeFile(path.join(store.dir, 'state.json.lock-holder'), dead);
+        } else {
+          await fs.writeFile(lock, dead);
+        }
+        for (const child of writers) child.stdin!.write(`${round}\n`);
+        await waitFor(`done ${round}`);
+        expect((await store.scriptValues('collection')).count).toBe(String(round * writers.length));
+        expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+      }
+      // A taker killed while taking a lock over leaves its marker: the next one passes it by, at once.
+      await fs.writeFile(lock, JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname(), id: 'lock-1' }));
+      await fs.writeFile(`${lock}.takeover-lock-1-1`, dead);
+      const before = Date.now();
+      await store.updateScriptValues('collection', { after: 'written' });
+      expect(Date.now() - before).toBeLessThan(3_000);
+      expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+    } finally {
+      for (const child of writers) child.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('application settings: documented defaults, typed changes, clear errors', async () => {
     await isolatedDataDir();
     expect(await readSettings()).toEqual(DEFAULT_SETTINGS);
