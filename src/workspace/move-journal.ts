@@ -52,14 +52,18 @@ export type MoveRecovery = { state: 'none' } | { state: 'finished'; from: string
  */
 export async function runMoveSteps(root: string, steps: readonly MoveStep[], journal: string | undefined, onNotice?: (message: string) => void): Promise<void> {
   if (steps.length === 0) return;
+  const kill = journal === undefined ? undefined : testKillPoint();
   if (journal !== undefined) {
     await finishInterruptedMove(root, journal);
+    if (kill === 0) process.kill(process.pid, 'SIGKILL');
     const data: JournalData = { version: 1, pid: process.pid, host: os.hostname(), root: path.resolve(root), steps: [...steps] };
     await fs.mkdir(path.dirname(journal), { recursive: true, mode: 0o700 });
     await writeFileAtomic(journal, JSON.stringify(data), 0o600);
   }
-  for (const step of steps) {
-    if (await takeStep(root, step, onNotice)) continue;
+  for (const [i, step] of steps.entries()) {
+    const taken = await takeStep(root, step, onNotice);
+    if (taken && i + 1 === kill) process.kill(process.pid, 'SIGKILL');
+    if (taken) continue;
     // Changed under the move (the lock keeps other Ferry writers out, not an editor or git).
     if (journal !== undefined) await fs.rm(journal, { force: true });
     throw new Error(`${REQUESTS_DIR}/${step.op === 'save' ? step.path : step.from} changed on disk while it was being moved; nothing more was done. Look at it, then try again.`);
@@ -204,6 +208,15 @@ async function updateLoadTestTargets(root: string, renamePath: (requestPath: str
     if (changed) await saveResource(file, 'loadtest', { ...outcome.value, targets, thresholds });
   }
   return unread;
+}
+
+/**
+ * `FERRY_TEST_KILL_MOVE=N`: the crash tests kill the process (SIGKILL) after the N-th step of a
+ * journaled move, or with 0 just before its journal is written (all that comes before the move done).
+ */
+function testKillPoint(): number | undefined {
+  const match = /^\d+$/.exec(process.env.FERRY_TEST_KILL_MOVE ?? '');
+  return match ? Number(match[0]) : undefined;
 }
 
 function readJournal(text: string): JournalData | undefined {

@@ -106,7 +106,9 @@ export async function createFolder(root: string, parentPath: string, name: strin
 
 /**
  * Saves an existing request. When its name changed, the file is renamed to match and load
- * tests are updated (one move: `MoveOptions`); returns the (possibly new) request path.
+ * tests are updated, the content saved as one of the move's steps (one move: `MoveOptions`), so a
+ * kill leaves the request as it was or as saved, never the new content under the old name;
+ * returns the (possibly new) request path.
  */
 export async function saveRequest(root: string, requestPath: string, request: RequestFile, options: MoveOptions = {}): Promise<string> {
   requireName(request.name);
@@ -114,12 +116,14 @@ export async function saveRequest(root: string, requestPath: string, request: Re
   const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
   if (problem) throw new Error(`Cannot save "${requestPath}": ${problem}.`);
   const file = path.join(root, REQUESTS_DIR, requestPath);
-  await saveResource(file, 'request', request);
   const currentBase = stripYaml(path.posix.basename(requestPath));
   const folderPath = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
   const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)));
-  if (wanted === currentBase) return requestPath;
-  return moveRequest(root, requestPath, folderPath, { ...options, baseName: wanted });
+  if (wanted === currentBase) {
+    await saveResource(file, 'request', request);
+    return requestPath;
+  }
+  return moveRequest(root, requestPath, folderPath, { ...options, baseName: wanted, value: request });
 }
 
 export interface MoveOptions {

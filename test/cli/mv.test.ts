@@ -232,8 +232,8 @@ describe('ferry mv killed part-way', () => {
 
 describe("the app's moves killed part-way", () => {
   /** `ferry app` on a free port, signed in; its process to kill. */
-  async function startApp(): Promise<{ child: ReturnType<typeof spawn>; client: ApiClient; exited: Promise<unknown> }> {
-    const child = spawn(process.execPath, [BIN, '-w', ws, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  async function startApp(env: Record<string, string> = {}): Promise<{ child: ReturnType<typeof spawn>; client: ApiClient; exited: Promise<unknown> }> {
+    const child = spawn(process.execPath, [BIN, '-w', ws, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     let out = '';
     const url = await new Promise<RegExpExecArray>((resolve, reject) => {
@@ -281,4 +281,43 @@ describe("the app's moves killed part-way", () => {
     }
     expect(seen.length).toBe(12);
   }, 240_000);
+
+  /**
+   * A save that renames (a new name typed in the editor) killed at each point of it
+   * (FERRY_TEST_KILL_MOVE: before its journal is written, after each step): the next command
+   * leaves the request as it was (old file, old content) or as saved (new file, new content,
+   * load tests naming it), never the new content under the old name.
+   */
+  it('a save that renames the request, killed at each step: before or after, never between', async () => {
+    const saveState = async (): Promise<string> => {
+      const before = await exists('requests/Users/R0.yaml');
+      const after = await exists('requests/Users/Renamed.yaml');
+      if (before === after) return `requests/Users/R0.yaml ${before ? 'and' : 'nor'} requests/Users/Renamed.yaml there`;
+      const file = before ? 'requests/Users/R0.yaml' : 'requests/Users/Renamed.yaml';
+      const value = parse(await read(file));
+      const wanted = before ? { name: 'R0', url: 'http://127.0.0.1:9/0' } : { name: 'Renamed', url: 'http://127.0.0.1:9/renamed' };
+      if (value.name !== wanted.name || value.url !== wanted.url) return `${file} holds ${JSON.stringify({ name: value.name, url: value.url })}`;
+      const at = before ? 'Users/R0' : 'Users/Renamed';
+      const test = parse(await read('loadtests/l0.yaml'));
+      if (!String(test.targets[0].request).startsWith(at) || !String(test.thresholds[0].target).startsWith(at)) return `loadtests/l0.yaml targets ${test.targets[0].request} with the request at ${at}`;
+      return before ? 'before' : 'after';
+    };
+    const seen: string[] = [];
+    // 0: killed with all that comes before the journal done; 1–3: after the rename, the save, the load tests.
+    for (const kill of [0, 1, 2, 3]) {
+      await build();
+      const app = await startApp({ FERRY_TEST_KILL_MOVE: String(kill) });
+      const request = { name: 'Renamed', seq: 0, method: 'GET', url: 'http://127.0.0.1:9/renamed' };
+      const answer = await app.client.call('PUT', '/api/request', { path: 'Users/R0.yaml', request }).then(() => 'answered', () => 'no answer');
+      await app.exited;
+      expect(answer, `killed at ${kill}`).toBe('no answer');
+      const listed = await ferry(['ls']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const now = await saveState();
+      seen.push(`${kill}: ${now}`);
+      expect(now, `killed at ${kill}`).toBe(kill === 0 ? 'before' : 'after');
+      expect(await fs.lstat(moveJournalFile('mv-kill', ws)).then(() => 'left', () => 'gone')).toBe('gone');
+    }
+    expect(seen).toHaveLength(4);
+  }, 120_000);
 });
