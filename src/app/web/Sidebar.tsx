@@ -12,6 +12,9 @@ const ROW = 26;
 export interface Row {
   item: TreeItem;
   depth: number;
+  /** Its place among its folder's rows shown (from 1) and their count: a screen reader says "2 of 5, level 2" (only the rows in view exist, so it cannot count them itself). */
+  pos: number;
+  size: number;
 }
 
 export interface SidebarActions {
@@ -37,18 +40,24 @@ export interface SidebarActions {
 }
 
 function flatten(folder: TreeItem & { type: 'folder' }, open: Set<string>, filter: string, depth = 0, out: Row[] = []): Row[] {
+  const siblings: Row[] = [];
   for (const child of folder.children) {
     if (child.type === 'folder') {
       const inner = flatten(child, open, filter, depth + 1, []);
       if (filter && inner.length === 0 && !child.name.toLowerCase().includes(filter)) continue;
-      out.push({ item: child, depth });
+      const row = { item: child, depth, pos: siblings.length + 1, size: 0 };
+      siblings.push(row);
+      out.push(row);
       if (filter || open.has(child.path)) out.push(...inner);
     } else {
       const name = child.type === 'request' ? `${child.name} ${child.tag} ${child.path}` : child.path;
       if (filter && !name.toLowerCase().includes(filter)) continue;
-      out.push({ item: child, depth });
+      const row = { item: child, depth, pos: siblings.length + 1, size: 0 };
+      siblings.push(row);
+      out.push(row);
     }
   }
+  for (const row of siblings) row.size = siblings.length;
   return out;
 }
 
@@ -185,6 +194,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
       <div
         className={`tree ${dropOn === '' ? 'drop' : ''}`}
         role="tree"
+        aria-label="Requests"
         ref={list}
         onScroll={onScroll}
         onDragOver={(e) => { e.preventDefault(); setDropOn(''); }}
@@ -193,7 +203,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
         onKeyDown={onTreeKey}
       >
         <div style={{ height: rows.length * ROW, position: 'relative' }}>
-          {rows.slice(first, last).map(({ item, depth }, i) => {
+          {rows.slice(first, last).map(({ item, depth, pos, size }, i) => {
             const top = (first + i) * ROW;
             const style = { top, height: ROW, paddingLeft: 8 + depth * 14 };
             const index = first + i;
@@ -202,6 +212,9 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
               style,
               'data-index': index,
               tabIndex: index === tabStop ? 0 : -1,
+              'aria-level': depth + 1,
+              'aria-posinset': pos,
+              'aria-setsize': size,
               onFocus: () => setFocusAt(index),
               onContextMenu: (e: React.MouseEvent) => { e.preventDefault(); e.stopPropagation(); setMenu({ x: e.clientX, y: e.clientY, item }); },
             };
@@ -219,7 +232,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
                   onDragOver={(e) => overRow(e, item)}
                   onDrop={(e) => dropOnRow(e, item)}
                 >
-                  <span className="caret">{open.has(item.path) || filter ? '▾' : '▸'}</span> {item.name}
+                  <span className="caret" aria-hidden="true">{open.has(item.path) || filter ? '▾' : '▸'}</span> {item.name}
                 </div>
               );
             }

@@ -1,0 +1,101 @@
+/**
+ * `ferry app` in Chromium for keyboard and screen-reader users: what the accessibility tree says
+ * (names, roles, states, live regions) and what the keyboard alone can do (open a request, send
+ * it, hear its status, use the command palette), and the colours of text in both themes
+ * (WCAG AA, 4.5:1, computed from the page's own styles).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from '../../src/app/server/index.js';
+
+import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+/** Answers `/fail…` with 500, anything else with 200 and a small JSON body. */
+function startSite(): Promise<{ base: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    res.statusCode = req.url?.startsWith('/fail') ? 500 : 200;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ url: req.url }));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        base: `http://127.0.0.1:${port}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+/** What has the keyboard: its role or tag, and its accessible label or text. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const e = document.activeElement as HTMLElement | null;
+    if (!e || e === document.body) return 'body';
+    return `${e.getAttribute('role') ?? e.tagName.toLowerCase()} ${e.getAttribute('aria-label') ?? e.textContent?.trim().slice(0, 60) ?? ''}`;
+  });
+}
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and screen readers', () => {
+  let ws: TempWorkspace;
+  let site: Awaited<ReturnType<typeof startSite>>;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    site = await startSite();
+    ws = await makeWorkspace(
+      {
+        'environments/local.yaml': { name: 'Local', variables: [] },
+        'requests/Users/_folder.yaml': { name: 'Users', seq: 1 },
+        'requests/Users/Get user.yaml': { name: 'Get user', seq: 1, url: '{{base}}/users/42' },
+        'requests/Users/Broken.yaml': { name: 'Broken', seq: 2, url: '{{base}}/fail' },
+        'requests/Health.yaml': { name: 'Health', seq: 2, url: '{{base}}/health' },
+      },
+      { variables: [{ key: 'base', value: site.base }] },
+    );
+    ({ app, browser, page } = await openAppPage(ws));
+    await page.getByRole('tree').waitFor();
+  });
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await site?.close();
+    await ws?.cleanup();
+  });
+
+  it('the sidebar is a named tree whose items say their level, position and name (no caret glyph)', async () => {
+    const tree = page.getByRole('tree', { name: 'Requests' });
+    await expect.poll(() => tree.count()).toBe(1);
+    const users = tree.getByRole('treeitem', { name: 'Users', exact: true });
+    await expect.poll(() => users.getAttribute('aria-expanded')).toBe('false');
+    expect(await users.getAttribute('aria-level')).toBe('1');
+    expect(await users.getAttribute('aria-posinset')).toBe('1');
+    expect(await users.getAttribute('aria-setsize')).toBe('2');
+    // The keyboard alone: focus the folder, → opens it, ↓ moves into it.
+    await users.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => users.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    const getUser = tree.getByRole('treeitem', { name: 'GET Get user' });
+    await expect.poll(() => getUser.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(await getUser.getAttribute('aria-level')).toBe('2');
+    expect(await getUser.getAttribute('aria-posinset')).toBe('1');
+    expect(await getUser.getAttribute('aria-setsize')).toBe('2');
+    const health = tree.getByRole('treeitem', { name: 'GET Health' });
+    expect(await health.getAttribute('aria-level')).toBe('1');
+    expect(await health.getAttribute('aria-posinset')).toBe('2');
+  });
+
+});
