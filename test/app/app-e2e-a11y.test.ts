@@ -98,4 +98,33 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     expect(await health.getAttribute('aria-posinset')).toBe('2');
   });
 
+  it('keyboard only: Enter opens the request, the URL is edited, Ctrl+Enter sends, the status is announced', async () => {
+    const tree = page.getByRole('tree');
+    const users = tree.locator('[data-path="Users"]');
+    await users.focus();
+    if ((await users.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+    await tree.getByRole('treeitem', { name: 'GET Get user' }).focus();
+    await page.keyboard.press('Enter');
+    const url = page.getByRole('textbox', { name: 'URL' });
+    await expect.poll(() => url.inputValue()).toBe('{{base}}/users/42');
+    // The answer's live region exists before the send, and the same one says what came back.
+    const response = page.getByRole('region', { name: 'Response' });
+    const live = response.getByRole('status');
+    await expect.poll(() => live.count()).toBe(1);
+    await live.evaluate((e) => { (window as unknown as { liveBefore: Element }).liveBefore = e; });
+    await url.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type('?from=keyboard');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => live.textContent()).toMatch(/^Response: 200 OK, \d+ ms/);
+    expect(await live.evaluate((e) => e === (window as unknown as { liveBefore: Element }).liveBefore)).toBe(true);
+    expect(await page.getByTestId('response-body').textContent()).toContain('/users/42?from=keyboard');
+    // A failed status says so in words, not only in red.
+    await tree.getByRole('treeitem', { name: 'GET Broken' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => url.inputValue()).toBe('{{base}}/fail');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => live.textContent()).toMatch(/^Response: 500 Internal Server Error, \d+ ms/);
+  });
+
 });

@@ -22,6 +22,24 @@ function bytes(base64: string): Uint8Array {
   return out;
 }
 
+/**
+ * What a screen reader says when an answer comes (the answer's live region): its status, time
+ * and size, its tests, its error; "Sending…" meanwhile.
+ */
+function spoken(answer: SendResponse | null, sending: boolean, error: string | null | undefined): string {
+  if (sending) return 'Sending…';
+  if (error) return `Not sent: ${error}`;
+  if (!answer) return '';
+  const { result } = answer;
+  const failed = result.tests.filter((t) => !t.passed && !t.skipped).length;
+  return [
+    `Response: ${result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() + ', ' : ''}${result.durationMs} ms`,
+    result.size !== undefined ? `, ${humanSize(result.size)}` : '',
+    result.tests.length ? `; ${result.tests.length - failed} of ${result.tests.length} tests passed` : '',
+    result.error ? `; ${result.error}` : '',
+  ].join('');
+}
+
 export function humanSize(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
@@ -176,16 +194,19 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   // A view picked holds for the next answers, but text views (pretty, raw) are not forced on an image or bytes: they would show garbage.
   const mode: Mode = picked && (picked !== 'preview' || preview) && !((picked === 'pretty' || picked === 'raw') && own !== 'pretty') ? picked : own;
 
+  // One live region, the section's first child whatever it shows, so the same element is kept from "Sending…" to the answer and a screen reader reads each change.
+  const live = <p className="sr-only" role="status">{spoken(answer, sending, error)}</p>;
   if (sending) {
     return (
       <section className={`response ${liveMessages.length ? '' : 'empty'}`} aria-label="Response">
+        {live}
         <p>Sending…{liveMessages.length > 0 && <> {liveMessages.length} event(s) so far</>}</p>
         {liveMessages.length > 0 && <MessageList messages={liveMessages} />}
       </section>
     );
   }
-  if (error) return <section className="response empty" aria-label="Response"><p className="error">{error}</p></section>;
-  if (!answer) return <section className="response empty" aria-label="Response"><p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
+  if (error) return <section className="response empty" aria-label="Response">{live}<p className="error">{error}</p></section>;
+  if (!answer) return <section className="response empty" aria-label="Response">{live}<p className="muted">Send the request (Ctrl+Enter) to see the response.</p></section>;
   const { result, response } = answer;
   /** Bytes the view picked draws: hex the first 64 KB, text the first 512 KB until Show all, a preview what the page holds. */
   const shown = mode === 'hex' ? Math.min(data.length, HEX_BYTES) : mode === 'preview' ? data.length : shownBytes;
@@ -199,6 +220,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const statusClass = result.status === undefined || !(result.statusOk ?? result.status < 400) ? 'bad' : result.status >= 300 && result.status < 400 ? 'warn' : 'ok';
   return (
     <section className="response" aria-label="Response">
+      {live}
       <div className="status-row">
         {result.status !== undefined && <span className={`status ${statusClass}`} data-testid="status">{statusShown(result)}</span>}
         <span data-testid="time">{result.durationMs} ms</span>
