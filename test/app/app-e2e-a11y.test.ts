@@ -127,4 +127,28 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => live.textContent()).toMatch(/^Response: 500 Internal Server Error, \d+ ms/);
   });
 
+  it('the command palette is a modal dialog: Tab stays in it, the current match is announced, Esc gives the focus back', async () => {
+    const url = page.getByRole('textbox', { name: 'URL' });
+    await url.focus();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await expect.poll(() => palette.getAttribute('aria-modal')).toBe('true');
+    const search = palette.getByRole('combobox');
+    await expect.poll(() => search.evaluate((e) => e === document.activeElement)).toBe(true);
+    await page.keyboard.type('health');
+    // The match the arrows are on is the combobox's active descendant (a screen reader reads it).
+    const active = async () => search.evaluate((e) => document.getElementById(e.getAttribute('aria-activedescendant') ?? '')?.textContent ?? null);
+    await expect.poll(active).toContain('Health');
+    await page.keyboard.press('Tab');
+    expect(await search.evaluate((e) => e === document.activeElement)).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await search.evaluate((e) => e === document.activeElement)).toBe(true);
+    // Ctrl+Enter while the palette is open sends nothing behind it.
+    await page.keyboard.press('Control+Enter');
+    expect(await page.getByRole('region', { name: 'Response' }).getByRole('status').textContent()).toMatch(/^Response: 500/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => palette.count()).toBe(0);
+    await expect.poll(() => focused(page)).toBe('input URL');
+  });
+
 });

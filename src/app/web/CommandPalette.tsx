@@ -60,12 +60,25 @@ export function CommandPalette({ tree, environments, commands, targets }: { tree
   const [query, setQuery] = useState('');
   const [at, setAt] = useState(0);
   const list = useRef<HTMLUListElement>(null);
+  /** What had the focus when the palette opened: it gets it back when the palette closes (a modal dialog's rule). */
+  const opener = useRef<Element | null>(null);
+  const giveBack = () => {
+    const back = opener.current;
+    opener.current = null;
+    if (back instanceof HTMLElement && back.isConnected) back.focus();
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setOpen((was) => !was);
+        if (document.activeElement?.closest('.palette')) {
+          giveBack();
+          setOpen(false);
+        } else {
+          opener.current = document.activeElement;
+          setOpen(true);
+        }
         setQuery('');
         setAt(0);
       }
@@ -82,7 +95,11 @@ export function CommandPalette({ tree, environments, commands, targets }: { tree
   }, [at]);
 
   if (!open) return null;
-  const close = () => setOpen(false);
+  // Before the choice runs: a dialog it opens takes the focus from (and gives it back to) the opener.
+  const close = () => {
+    giveBack();
+    setOpen(false);
+  };
   const choose = (entry: Entry | undefined) => {
     if (!entry) return;
     close();
@@ -90,12 +107,13 @@ export function CommandPalette({ tree, environments, commands, targets }: { tree
   };
   return (
     <div className="dialog-backdrop palette-backdrop" onClick={close}>
-      <div className="palette" role="dialog" aria-label="Command palette" onClick={(e) => e.stopPropagation()}>
+      <div className="palette" role="dialog" aria-modal="true" aria-label="Command palette" onClick={(e) => e.stopPropagation()}>
         <input
           autoFocus
           role="combobox"
           aria-expanded="true"
           aria-controls="palette-list"
+          aria-activedescendant={shown[at] ? `palette-option-${at}` : undefined}
           aria-label="Search requests, folders, environments and actions"
           placeholder="Search requests, folders, environments, actions…"
           value={query}
@@ -103,13 +121,15 @@ export function CommandPalette({ tree, environments, commands, targets }: { tree
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') { e.preventDefault(); setAt((i) => Math.min(i + 1, shown.length - 1)); }
             else if (e.key === 'ArrowUp') { e.preventDefault(); setAt((i) => Math.max(i - 1, 0)); }
-            else if (e.key === 'Enter') { e.preventDefault(); choose(shown[at]); }
+            // Plain Enter: Ctrl/Cmd+Enter (send) is not a choice, and the open palette keeps it from the request behind.
+            else if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) { e.preventDefault(); choose(shown[at]); }
             else if (e.key === 'Escape') { e.preventDefault(); close(); }
+            else if (e.key === 'Tab') e.preventDefault(); // the one field: Tab stays in the dialog
           }}
         />
         <ul id="palette-list" role="listbox" aria-label="Matches" ref={list}>
           {shown.map((entry, i) => (
-            <li key={entry.key} role="option" aria-selected={i === at} className={i === at ? 'on' : ''} onMouseMove={() => setAt(i)} onClick={() => choose(entry)}>
+            <li key={entry.key} id={`palette-option-${i}`} role="option" aria-selected={i === at} className={i === at ? 'on' : ''} onMouseMove={() => setAt(i)} onClick={() => choose(entry)}>
               <span className="palette-group">{entry.group}</span>
               <span className="palette-label">{entry.label}</span>
               <span className="palette-detail">{entry.detail}</span>
