@@ -151,4 +151,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => focused(page)).toBe('input URL');
   });
 
+  it('the live-updates dot says its state in words', async () => {
+    const dot = page.getByRole('status', { name: /^Live updates/ });
+    await expect.poll(() => dot.getAttribute('aria-label')).toBe('Live updates: on');
+  });
+
 });

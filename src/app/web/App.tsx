@@ -594,7 +594,8 @@ export function App() {
         <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
         <button aria-pressed={loadOpen} onClick={() => setLoadOpen(!loadOpen)}>Load tests</button>
         <span className="spacer" />
-        <span className={`live ${connected ? 'on' : ''}`} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>●</span>
+        {/* Not by colour alone: a hollow dot while reconnecting, and words for screen readers. */}
+        <span className={`live ${connected ? 'on' : ''}`} role="status" aria-label={connected ? 'Live updates: on' : 'Live updates: reconnecting…'} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>{connected ? '●' : '○'}</span>
         <button aria-label="Answer below the request" aria-pressed={splitLayout === 'stacked'} title="The answer below the request (stacked) or beside it" onClick={() => pickLayout(splitLayout === 'stacked' ? 'side-by-side' : 'stacked')}>{splitLayout === 'stacked' ? '⬓' : '◨'}</button>
         <button aria-label="Toggle theme" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
