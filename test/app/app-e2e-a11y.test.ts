@@ -156,4 +156,67 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => dot.getAttribute('aria-label')).toBe('Live updates: on');
   });
 
+  it('text keeps 4.5:1 contrast in both themes: body, muted, error, the status badge, a primary button', async () => {
+    const ratios = async () => page.evaluate(() => {
+      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+      const lum = (c: string) => {
+        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      /** The colour behind `e`: its own background, else its nearest ancestor's that has one. */
+      const behind = (e: Element | null): string => {
+        for (; e; e = e.parentElement) {
+          const c = getComputedStyle(e).backgroundColor;
+          if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
+        }
+        return 'rgb(255, 255, 255)';
+      };
+      const ratio = (e: Element) => {
+        const a = lum(getComputedStyle(e).color);
+        const b = lum(behind(e));
+        return Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100;
+      };
+      // Samples on the page's two backgrounds (the window's and the panels': sidebar, top bar).
+      const make = (parent: Element, cls: string) => {
+        const p = document.createElement('span');
+        p.className = cls;
+        p.textContent = 'sample';
+        parent.append(p);
+        return p;
+      };
+      const out: Record<string, number> = {};
+      const main = document.querySelector('.response')!;
+      const side = document.querySelector('.sidebar')!;
+      for (const [where, parent] of [['window', main], ['panel', side]] as const) {
+        for (const cls of ['', 'muted', 'error', 'ok', 'warn', 'bad']) {
+          const s = make(parent, cls);
+          out[`${cls || 'text'} on ${where}`] = ratio(s);
+          s.remove();
+        }
+      }
+      out['status badge'] = ratio(document.querySelector('[data-testid="status"]')!);
+      const button = document.createElement('button');
+      button.className = 'primary';
+      button.textContent = 'Send';
+      side.append(button);
+      out['primary button'] = ratio(button);
+      button.className = 'danger';
+      out['danger button'] = ratio(button);
+      button.remove();
+      return out;
+    });
+    // An answer on the page: its status badge is measured too.
+    await page.getByRole('tree').getByRole('treeitem', { name: 'GET Health' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'URL' }).inputValue()).toBe('{{base}}/health');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('200 OK');
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    const failing: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      for (const [what, r] of Object.entries(await ratios())) if (r < 4.5) failing.push(`${theme}: ${what} ${r}:1`);
+    }
+    expect(failing).toEqual([]);
+  });
 });
