@@ -4,7 +4,7 @@
  * cookie jar, folder rename and reorder, runs with a data file and JUnit export. Every call
  * carries the session cookie, as the page's do.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -487,6 +487,26 @@ describe('ferry app API', () => {
     } finally {
       site.closeAllConnections();
       await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+
+  it('a file changed while the workspace is being read is in what the next reload gives (a git checkout spread over batches)', async () => {
+    // ferry.yaml is read first; then many requests and environments keep the read in flight a while.
+    await Promise.all(Array.from({ length: 300 }, (_, i) => ws.write(`requests/R${i}.yaml`, `name: R${i}\nurl: http://127.0.0.1:1/${i}\n`)));
+    await Promise.all(Array.from({ length: 300 }, (_, i) => ws.write(`environments/e${i}.yaml`, { name: `E${i}`, variables: [{ key: 'k', value: String(i) }] })));
+    const started = performance.now();
+    await app.state.reload();
+    const readMs = performance.now() - started;
+    const file = path.join(ws.root, 'ferry.yaml');
+    const text = await fs.readFile(file, 'utf8');
+    for (let round = 0; round < 5; round++) {
+      const first = app.state.reload();
+      await new Promise((resolve) => setTimeout(resolve, readMs / 2));
+      // Written while that read is in flight, after it read ferry.yaml; the watcher then asks for a reload.
+      writeFileSync(file, text.replace(/^name: .*$/m, `name: Round ${round}`));
+      const second = app.state.reload();
+      await Promise.all([first, second]);
+      expect(((await client.call('GET', '/api/workspace')).body as { name: string }).name).toBe(`Round ${round}`);
     }
   });
 

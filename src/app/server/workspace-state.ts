@@ -12,6 +12,8 @@ export class WorkspaceState {
   private session: Session | undefined;
   private busy = new Map<Session, number>();
   private reading: Promise<void> | undefined;
+  /** The read that follows the one in flight, shared by every reload asked for meanwhile. */
+  private next: Promise<void> | undefined;
   readonly data: WorkspaceData;
 
   constructor(private current: Workspace) {
@@ -31,9 +33,20 @@ export class WorkspaceState {
   }
   #refused: string | undefined;
 
-  /** Reads the folder again (calls that overlap share one read). */
+  /**
+   * Reads the folder again. A read in flight may have read a file before the change this call is
+   * for (a `git checkout` lands in several of the watcher's batches): one more read follows it,
+   * shared by every call made meanwhile, so a burst costs at most two reads and none is missed.
+   */
   reload(): Promise<void> {
-    this.reading ??= openWorkspace(this.current.root)
+    if (this.reading) {
+      this.next ??= this.reading.catch(() => undefined).then(() => {
+        this.next = undefined;
+        return this.reload();
+      });
+      return this.next;
+    }
+    this.reading = openWorkspace(this.current.root)
       .then(
         (ws) => {
           this.current = ws;
@@ -81,7 +94,8 @@ export class WorkspaceState {
 
   /** The current session (made when there is none), counted as in use. */
   async #take(): Promise<Session> {
-    if (this.reading) await this.reading;
+    // The newest read: a send uses the files as they are now.
+    if (this.reading) await (this.next ?? this.reading);
     const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data, face: 'app' }));
     this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
     return session;
@@ -108,7 +122,7 @@ export class WorkspaceState {
   }
 
   async close(): Promise<void> {
-    await this.reading?.catch(() => undefined);
+    await (this.next ?? this.reading)?.catch(() => undefined);
     const old = this.session;
     this.session = undefined;
     await old?.close();
