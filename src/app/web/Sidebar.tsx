@@ -80,10 +80,34 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
     const above = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
     setOpen((o) => (above.every((p) => o.has(p)) ? o : new Set([...o, ...above])));
   }, [selected]);
+  useEffect(() => {
+    // Rows are drawn for the tree's real height (a tall window, a resize), not a guess: else its lower part stays blank until a scroll.
+    const el = list.current;
+    if (!el) return;
+    const measure = () => setHeight(el.clientHeight);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  /** The request opened elsewhere (the palette, History, the last one at start) that the tree has yet to scroll to. */
+  const reveal = useRef<string | null>(null);
+  useEffect(() => {
+    reveal.current = selected;
+  }, [selected]);
   /** The row the keyboard is on (an index into `rows`): the one row reachable with Tab (roving tabindex). */
   const [focusAt, setFocusAt] = useState<number | null>(null);
   // Not on every render: a scroll renders, and a large workspace has thousands of rows.
   const selectedAt = useMemo(() => rows.findIndex((r) => r.item.path === selected), [rows, selected]);
+  useEffect(() => {
+    // Once its folders are open (and the filter shows it), the open request's row is scrolled into view, centred; a row in view stays put.
+    const el = list.current;
+    if (!el || reveal.current === null || reveal.current !== selected || selectedAt < 0) return;
+    reveal.current = null;
+    if (selectedAt * ROW >= el.scrollTop && (selectedAt + 1) * ROW <= el.scrollTop + el.clientHeight) return;
+    el.scrollTop = Math.max(0, selectedAt * ROW - (el.clientHeight - ROW) / 2);
+    setScrollTop(el.scrollTop);
+  }, [selected, selectedAt]);
   const tabStop = focusAt !== null && focusAt < rows.length ? focusAt : Math.max(0, selectedAt);
   const first = Math.max(0, Math.floor(scrollTop / ROW) - 10);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW) + 10);
