@@ -1,6 +1,9 @@
 /**
  * Watches the workspace folder so edits made outside the app (git pull, an editor) show up:
- * changes are gathered for a short moment, then `onChange` gets the changed paths once.
+ * changes are gathered until the folder is quiet for a moment (at most half a second from the
+ * first), then `onChange` gets the changed paths once. Each call makes the app read the whole
+ * workspace and every page fetch the tree: a `git checkout` of hundreds of files over a second or
+ * two is a few calls, not one per 80 ms.
  *
  * One watcher per folder, not Node's `recursive` option: on Linux that one watches each file's
  * inode, so after an atomic save (temporary file renamed over the old one) it misses every later
@@ -9,8 +12,10 @@
 import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 
-/** Long enough to gather one save's rename + write, short enough to show an edit within a second. */
+/** Quiet this long after a change: long enough to gather one save's rename + write. */
 const GATHER_MS = 80;
+/** A burst that never goes quiet is still reported this often: an edit shows within a second. */
+const GATHER_AT_MOST_MS = 500;
 /** The request tree is read at most 32 levels deep (2.1.8); a little room for requests/ itself. */
 const MAX_DEPTH = 34;
 
@@ -18,19 +23,26 @@ export function watchWorkspace(root: string, onChange: (paths: string[]) => void
   const watchers = new Map<string, FSWatcher>();
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  /** When the first change of the batch being gathered came. */
+  let firstAt = 0;
   let closed = false;
 
+  const report = () => {
+    const paths = [...pending];
+    pending = new Set();
+    timer = undefined;
+    // New folders (a pull, an import) get their watchers before the page asks again.
+    void scan(root, 0).finally(() => {
+      if (!closed) onChange(paths);
+    });
+  };
+
   const changed = (relative: string) => {
+    const now = Date.now();
+    if (pending.size === 0) firstAt = now;
     pending.add(relative);
-    timer ??= setTimeout(() => {
-      const paths = [...pending];
-      pending = new Set();
-      timer = undefined;
-      // New folders (a pull, an import) get their watchers before the page asks again.
-      void scan(root, 0).finally(() => {
-        if (!closed) onChange(paths);
-      });
-    }, GATHER_MS);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(report, Math.max(0, Math.min(GATHER_MS, firstAt + GATHER_AT_MOST_MS - now)));
   };
 
   const add = (dir: string) => {
