@@ -96,9 +96,3 @@ export interface Reporter {
   /** Writes files or final output; called once after the `end` event. */
   finish?(): Promise<void>;
 }
-
-/** A result's status as reports show it: the kind's label (gRPC `5 NOT_FOUND: no such user`), else `status statusText`; '' when nothing answered. */
-export function statusShown(r: Pick<RequestResult, 'status' | 'statusText' | 'statusLabel'>): string {
-  if (r.status === undefined) return '';
-  return r.statusLabel ?? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
-}

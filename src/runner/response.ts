@@ -35,3 +35,9 @@ export function scriptResponse(answer: ProtocolResult): ScriptResponse {
     ...(answer.messages ? { messages: answer.messages } : {}),
   };
 }
+
+/** A result's status as reports show it: the kind's label (gRPC `5 NOT_FOUND: no such user`), else `status statusText`; '' when nothing answered. */
+export function statusShown(r: Pick<RequestResult, 'status' | 'statusText' | 'statusLabel'>): string {
+  if (r.status === undefined) return '';
+  return r.statusLabel ?? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
+}

@@ -1,7 +1,7 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
 import { useEffect, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
-import { statusShown } from '../../runner/events.js';
+import { statusShown } from '../../runner/response.js';
 import { bytesOf } from './api.js';
 import { bodyText, declaresText, pretty } from './body-text.js';
 import { RecordsTable } from './RecordsTable.js';

@@ -3,7 +3,8 @@
  * and console lines, then a summary. Colour only when the output is a terminal.
  */
 import pc from 'picocolors';
-import { statusShown, type Reporter, type RequestResult, type RunEvent, type RunSummary } from '../events.js';
+import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
+import { statusShown } from '../response.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
 import { terminalText as t } from '../../support/terminal-text.js';
 import { cutText, type CapturedResponse } from '../response-capture.js';

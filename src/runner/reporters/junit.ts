@@ -4,7 +4,8 @@
  * measured times, and every iteration (test names carry the iteration when there are several).
  */
 import os from 'node:os';
-import { statusShown, type Reporter, type RequestResult, type RunEvent } from '../events.js';
+import type { Reporter, RequestResult, RunEvent } from '../events.js';
+import { statusShown } from '../response.js';
 import { SpoolFolder, type Spool } from '../report-spool.js';
 
 /** XML 1.0 text: escapes markup and drops characters XML cannot hold. */
