@@ -54,12 +54,13 @@ describe('gRPC', () => {
       auth: { type: 'bearer', token: 't0k' },
       body: { type: 'json', text: '{"text":"ann","big":"9007199254740993","mood":"GRUMPY","inner":{"level":2},"tags":["a"]}' },
     });
-    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: '0 OK' });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: '0 OK', message: '' });
     expect(json(result)).toEqual({ text: 'hello ann', big: '9007199254740993', mood: 'GRUMPY', index: 0 });
     expect(result.headers).toContainEqual(['x-echo-auth', 'Bearer t0k']);
     expect(result.headers).toContainEqual(['x-echo-token', 'abc']);
     expect(result.headers).toContainEqual(['x-raw-bin', Buffer.from([1, 2, 3]).toString('base64')]);
     expect(result.detail?.trailers).toContainEqual(['x-trailer', 'done']);
+    expect(result.trailers).toContainEqual(['x-trailer', 'done']); // pm.response.trailers
     expect(result.detail?.callType).toBe('unary');
     expect(peer.seen.at(-1)?.get('content-type')).toEqual([]);
   });
@@ -91,7 +92,7 @@ describe('gRPC', () => {
 
   it('a map field is a JSON object of entries; an array or a scalar there is named', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"m","labels":{"a":1,"b":2}}' } });
-    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: '0 OK' });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: '0 OK', message: '' });
     expect(json(result)).toMatchObject({ text: 'hello m (labels a=1,b=2)' });
     await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"labels":[1]}' } })).rejects.toThrow('the message field labels is a map: give a JSON object.');
     await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"labels":"a=1"}' } })).rejects.toThrow('the message field labels is a map: give a JSON object.');
@@ -100,7 +101,7 @@ describe('gRPC', () => {
   it('a non-OK status is an answer with its code, name, message and trailers', async () => {
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"x","fail_with":true}' } });
     // The server's message is in the status as reports show it (as grpcurl prints Code and Message); the reason is gRPC's, not HTTP's 400 rule.
-    expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false, label: '5 NOT_FOUND: no greeting for x', rule: 'a gRPC request without tests fails unless its status is 0 OK' });
+    expect(result.outcome).toEqual({ status: 5, text: 'NOT_FOUND', ok: false, label: '5 NOT_FOUND: no greeting for x', message: 'no greeting for x', rule: 'a gRPC request without tests fails unless its status is 0 OK' });
     expect(result.detail?.statusMessage).toBe('no greeting for x');
     expect(result.detail?.trailers).toContainEqual(['x-why', 'no such greeting']);
   });

@@ -290,7 +290,7 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const body = Buffer.from(first, 'utf8');
   const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return {
-    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, label: statusLabel(code, stopped ? '' : answer.status.details), message: stopped ? '' : answer.status.details, ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }) },
+    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, label: statusLabel(code, stopped ? '' : answer.status.details), message: stopped ? '' : statusMessage(code, answer.status.details), ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }) },
     headers,
     trailers,
     body,
@@ -318,15 +318,19 @@ function result(answer: Answer, about: { url: string; service: string; method: s
 /** Rich details in a failure's reason are cut past this many characters (the JSON report has them whole). */
 const DETAILS_SHOWN = 500;
 
+/** The server's status message; '' when it sent none (grpc-js then fills in the status's name, `OK`). */
+export function statusMessage(code: number, details: string): string {
+  const name = statusName(code);
+  return details === name || details === `${code} ${name}` ? '' : details;
+}
+
 /**
  * The status as reports show it: code, name and the status message's first line, as grpcurl
- * prints them (`Code:`, `Message:`): `5 NOT_FOUND: no greeting for x`. A message that only repeats
- * the name (grpc-js fills an empty one so) is left out.
+ * prints them (`Code:`, `Message:`): `5 NOT_FOUND: no greeting for x`.
  */
 export function statusLabel(code: number, details: string): string {
-  const name = statusName(code);
-  const message = details.trim().split('\n')[0]!;
-  return `${code} ${name}${message && message !== name && message !== `${code} ${name}` ? `: ${message}` : ''}`;
+  const message = statusMessage(code, details).trim().split('\n')[0]!;
+  return `${code} ${statusName(code)}${message ? `: ${message}` : ''}`;
 }
 
 /** Why a request without tests fails on its status (whose label has the status message), with the rich details as grpcurl prints them (`Details:`). */
