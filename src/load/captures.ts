@@ -1,7 +1,8 @@
 /**
  * Captures (spec 2.12): values taken from an answer into variables that later targets of the same
  * virtual user see. `json` reads a path (`data.items[0].id`, `$.token` or `/a/b`), `header` a
- * header by name, `regex` the first group (or the whole match) of a pattern over the body.
+ * header by name, `regex` the first group (or the whole match) of a pattern over the body (run
+ * by support/bounded-regex.ts: linear time, or a time limit, whatever the workspace wrote).
  *
  * A target's captures are made ready once, when its generator is built (`captureReader`): the
  * patterns compiled and the JSON paths split, so an answer only runs them (and parses its body
@@ -11,7 +12,8 @@
  * a request that asks for compression (`Accept-Encoding`, common in a browser's "Copy as cURL")
  * gets it; then as UTF-8 text.
  */
-import type { Capture } from './wire.js';
+import { boundedRegex, RegexTimeLimitError, type BoundedRegex } from '../support/bounded-regex.js';
+import { CaptureTimeLimitError, type Capture } from './wire.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -81,15 +83,22 @@ function compileCapture(capture: Capture): Read {
     };
   }
   if (capture.from === 'regex') {
-    let pattern: RegExp;
+    let pattern: BoundedRegex;
     try {
-      pattern = new RegExp(capture.path);
+      pattern = boundedRegex(capture.path);
     } catch {
       return () => undefined;
     }
     return (_, text) => {
       const body = text();
-      const match = body === undefined ? null : pattern.exec(body);
+      if (body === undefined) return undefined;
+      let match: Array<string | undefined> | null;
+      try {
+        match = pattern.exec(body);
+      } catch (error) {
+        if (error instanceof RegexTimeLimitError) throw new CaptureTimeLimitError(`the capture of ${JSON.stringify(capture.variable)} (regex ${JSON.stringify(capture.path)}): ${error.message}.`);
+        throw error;
+      }
       return match ? (match[1] ?? match[0]) : undefined;
     };
   }

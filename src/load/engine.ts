@@ -11,7 +11,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { shareOf } from './segment.js';
-import type { GeneratorConfig, SecondCounts, TargetCounts, WorkerMessage } from './wire.js';
+import { CaptureTimeLimitError, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage } from './wire.js';
 import { workerFile } from './worker-file.js';
 
 export interface EngineOutcome {
@@ -199,7 +199,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineOutcome> 
               seconds.push(...message.seconds);
               options.onSeconds?.(message.seconds, message.active, index, message.before);
             }
-            else if (message.type === 'failed') reject(new Error(`load generator ${index + 1} failed: ${message.message}`));
+            else if (message.type === 'failed') reject(message.capture ? new CaptureTimeLimitError(message.message) : new Error(`load generator ${index + 1} failed: ${message.message}`));
             else if (message.type === 'done') {
               done = true;
               outcomes[index] = message.targets;

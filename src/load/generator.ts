@@ -18,7 +18,7 @@ import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
 import { signSend } from './sign-each.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
-import { noErrors, type Counters, reasonOf, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
+import { CaptureTimeLimitError, noErrors, type Counters, reasonOf, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
 /** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
 const GRACE_MS = 10_000;
@@ -80,6 +80,8 @@ export class Generator {
   /** Stopped by Ctrl-C: what is cancelled then is not counted (a request cut at the end of the grace time is: a timeout). */
   private interrupted = false;
   private ended = false;
+  /** What stopped the test from inside (a capture past its time limit): run() throws it. */
+  private failure: Error | undefined;
   /**
    * undici requests in flight: cancelled on Ctrl-C, timed out by one sweep (not a timer per
    * request). HTTP/1.1 requests are found on their pool's connections instead.
@@ -134,6 +136,7 @@ export class Generator {
       for (const pool of this.http1.values()) pool.destroy();
       await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => {})));
     }
+    if (this.failure) throw this.failure;
     this.post({ type: 'done', targets: this.finalCounts(), seconds: this.flush(true), endedAt: Date.now() });
   }
 
@@ -384,7 +387,13 @@ export class Generator {
     this.record(stats, scheduled, kind, error);
     const captures = this.captures[index];
     if (chunks && captures && (kind === undefined || kind === 'status')) {
-      for (const [variable, value] of captures(headers ?? {}, Buffer.concat(chunks))) vars.set(variable, value);
+      try {
+        for (const [variable, value] of captures(headers ?? {}, Buffer.concat(chunks))) vars.set(variable, value);
+      } catch (error) {
+        if (!(error instanceof CaptureTimeLimitError)) throw error;
+        this.failure ??= new CaptureTimeLimitError(`target ${this.config.targets[index]!.request}, ${error.message}`);
+        this.stop();
+      }
     }
   }
 

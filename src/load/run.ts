@@ -6,7 +6,8 @@
 import { runEngine } from './engine.js';
 import { addLoadHistory, type LoadHistoryEntry } from './history.js';
 import { LiveTotals } from './live.js';
-import { planLoadTest, planNotices, type LoadPlan, type PlanOptions } from './plan.js';
+import { CaptureTimeLimitError } from './wire.js';
+import { LoadInputError, planLoadTest, planNotices, type LoadPlan, type PlanOptions } from './plan.js';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
 import { judge } from './thresholds.js';
 
@@ -27,13 +28,20 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> 
   const live = new LiveTotals(plan.plannedSeconds);
   options.onLive?.(live);
   const workers = options.workers;
-  const outcome = await runEngine({
-    config: plan.config,
-    onStart: (at, count) => live.start(at, count),
-    ...(workers !== undefined ? { workers } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    onSeconds: (seconds, active, worker, before) => live.add(seconds, active, worker, before),
-  });
+  let outcome;
+  try {
+    outcome = await runEngine({
+      config: plan.config,
+      onStart: (at, count) => live.start(at, count),
+      ...(workers !== undefined ? { workers } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onSeconds: (seconds, active, worker, before) => live.add(seconds, active, worker, before),
+    });
+  } catch (error) {
+    // A capture's pattern stopped by its time limit: the file's problem, named as the plan names others.
+    if (error instanceof CaptureTimeLimitError) throw new LoadInputError(`${plan.file}: ${error.message}`);
+    throw error;
+  }
   const startAt = outcome.startedAt || Date.now();
   const endedAt = Math.max(outcome.endedAt, startAt);
   const durationSeconds = Math.max(0.001, (endedAt - startAt) / 1000);

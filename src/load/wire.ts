@@ -1,6 +1,6 @@
 /**
  * What the main thread and the generator workers say to each other. Plain data only (structured
- * clone); histograms travel in their encoded form.
+ * clone); histograms travel in their encoded form, a capture's failure as its message.
  */
 import type { RepeatSigning } from '../request/prepared.js';
 import type { Stage } from './stages.js';
@@ -115,7 +115,8 @@ export type WorkerMessage =
   | { type: 'done'; targets: TargetCounts[]; seconds: SecondCounts[]; endedAt: number }
   /** After `workers`: this worker's users are down to its new share (none of them is on two threads). */
   | { type: 'shared' }
-  | { type: 'failed'; message: string };
+  /** `capture`: a capture stopped the test (CaptureTimeLimitError): the workspace's doing, said as it is. */
+  | { type: 'failed'; message: string; capture?: true };
 
 /**
  * `workers`: `active` workers now share the users. Sent first to the workers already sending
@@ -134,4 +135,13 @@ export function noErrors(): Record<ErrorKind, number> {
 export interface WireTls {
   ca?: string[];
   byOrigin: Record<string, ConnectionOptions>;
+}
+
+/**
+ * A `regex` capture that needs backtracking (a backreference, a lookaround) ran past its time
+ * limit on an answer: the generator stops the test with this message, as trying it on every
+ * answer would hold the thread a second each time.
+ */
+export class CaptureTimeLimitError extends Error {
+  override name = 'CaptureTimeLimitError';
 }

@@ -1,7 +1,7 @@
 /** A generator worker thread's entry: runs one Generator with the config it was given. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Generator } from './generator.js';
-import type { GeneratorConfig, MainMessage, WorkerMessage } from './wire.js';
+import { CaptureTimeLimitError, type GeneratorConfig, type MainMessage, type WorkerMessage } from './wire.js';
 
 const port = parentPort!;
 const post = (message: WorkerMessage) => port.postMessage(message);
@@ -23,7 +23,8 @@ function run(startAt: number): void {
   void generator.run(startAt).then(
     () => port.close(),
     (error: Error) => {
-      post({ type: 'failed', message: error.stack ?? error.message });
+      // A capture past its time limit is the workspace's doing: its message, without a stack.
+      post(error instanceof CaptureTimeLimitError ? { type: 'failed', message: error.message, capture: true } : { type: 'failed', message: error.stack ?? error.message });
       port.close();
     },
   );

@@ -320,6 +320,48 @@ describe('ferry load as shipped', () => {
   }, 60_000);
 });
 
+describe('ferry load: a regex capture from the workspace cannot stall the test', () => {
+  /** bin/ferry.js load in a process of its own; the answer is 30,000 times "a" then "b". */
+  async function loadHostile(pattern: string) {
+    const { root, temp, server } = await workspace(
+      { hostile: { model: 'virtualUsers', stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 1, target: 1 }], thinkTimeMs: 50, targets: [{ request: 'Hostile.yaml', captures: [{ variable: 'tail', from: 'regex', path: pattern }] }, { request: 'Use.yaml' }] } },
+      { 'requests/Hostile.yaml': { name: 'Hostile', url: '{{base}}/hostile' }, 'requests/Use.yaml': { name: 'Use', url: '{{base}}/use/{{tail}}' } },
+    );
+    const started = Date.now();
+    const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', root, 'load', 'hostile', '--workers', '1', '--var', `base=${server.url}`], {
+      env: { ...process.env, FERRY_DATA_DIR: temp.dataDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    clearTimeout(timer);
+    return { code, stdout, stderr, ms: Date.now() - started, server };
+  }
+
+  it('(a+)+$ runs in linear time: the test ends on schedule and the capture takes its value', async () => {
+    // V8's backtracking would try (a+)+$ for hours before reaching the alternative.
+    const { code, stderr, ms, server } = await loadHostile('(?:a+)+$|a{3}');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(15_000);
+    expect(server.byPath.get('/hostile')).toBeGreaterThan(2);
+    const uses = server.seen.filter((s) => s.path.startsWith('/use/'));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) expect(use.path).toBe('/use/aaa');
+  }, 60_000);
+
+  it('a pattern that needs backtracking (a backreference) is stopped after its time limit: the test ends, naming the capture, without a stack', async () => {
+    const { code, stderr, ms } = await loadHostile('(a+)+\\1$');
+    expect(ms).toBeLessThan(15_000);
+    expect(code).toBe(2);
+    expect(stderr).toBe('ferry: loadtests/hostile.yaml: target Hostile.yaml, the capture of "tail" (regex "(a+)+\\\\1$"): the regular expression took longer than 1 s on a text of 30001 characters and was stopped (it backtracks: nested quantifiers such as (a+)+ with a backreference or lookaround); simplify it.\n');
+  }, 60_000);
+});
+
 describe('fields a load test does not have', () => {
   it('are named on stderr with the field meant (a typo would otherwise change the test silently); the test still runs', async () => {
     const { root, server, data } = await workspace({

@@ -1,6 +1,7 @@
 /**
  * The server load tests talk to (127.0.0.1, port 0): counts requests per path and connections,
- * keeps what the last requests carried, and can stall once or answer slowly.
+ * keeps what the last requests carried, and can stall once or answer slowly; `/hostile` answers
+ * the text a backtracking regular expression stalls on.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,10 @@ export async function startTargetServer(): Promise<TargetServer> {
           return res.end(encode === 'gzip' ? zlib.gzipSync(json) : zlib.brotliCompressSync(json));
         }
         return res.end(json);
+      }
+      if (url.pathname === '/hostile') {
+        // ?n=: n times "a" then "b", what a catastrophic pattern such as (a+)+$ backtracks on.
+        return res.end(`${'a'.repeat(Number(url.searchParams.get('n') ?? 30_000))}b`);
       }
       if (url.pathname === '/fail') {
         res.statusCode = 500;

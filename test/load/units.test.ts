@@ -11,7 +11,7 @@ import { MergeError, mergeResults, parseResult } from '../../src/load/merge.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
 import { judge, verdictText, type ThresholdRule } from '../../src/load/thresholds.js';
-import { noErrors } from '../../src/load/wire.js';
+import { CaptureTimeLimitError, noErrors } from '../../src/load/wire.js';
 import { BusyPoll } from '../../src/load/busy-poll.js';
 import { busyShare } from '../../src/load/engine.js';
 
@@ -83,6 +83,28 @@ describe('captures', () => {
     expect(captureValue({ variable: 't', from: 'header', path: 'X-Id' }, { 'x-id': 'i1' }, '')).toBe('i1');
     expect(captureValue({ variable: 't', from: 'regex', path: '"token":"(\\w+)"' }, {}, body)).toBe('abc');
     expect(captureValue({ variable: 't', from: 'json', path: 'missing' }, {}, body)).toBeUndefined();
+  });
+
+  it('regex captures read as JavaScript reads them, lookaround and backreferences included (those run under a time limit)', () => {
+    const text = 'token=abc\r\nsay "hi" and \'bye\'\n';
+    expect(captureValue({ variable: 't', from: 'regex', path: 'token=(.*)' }, {}, text)).toBe('abc'); // `.` stops at \r, as in JavaScript
+    expect(captureValue({ variable: 't', from: 'regex', path: '(?<=token=)\\w+' }, {}, text)).toBe('abc');
+    expect(captureValue({ variable: 't', from: 'regex', path: '(?=b)(\\w+)' }, {}, text)).toBe('bc');
+    expect(captureValue({ variable: 't', from: 'regex', path: "(['\"])(\\w+)\\1" }, {}, text)).toBe('"');
+    expect(captureValue({ variable: 't', from: 'regex', path: 'and (?<q>[\'"])(\\w+)\\k<q>' }, {}, text)).toBe("'");
+    expect(captureValue({ variable: 't', from: 'regex', path: 'nothing(x)?|say' }, {}, text)).toBe('say');
+  });
+
+  it('a regex capture cannot stall the generator: (a+)+$ runs in linear time; a backtracking one stops at its time limit, naming the capture', () => {
+    const hostile = `${'a'.repeat(30_000)}b`;
+    let started = performance.now();
+    expect(captureValue({ variable: 't', from: 'regex', path: '(a+)+$|(b)' }, {}, hostile)).toBe('b');
+    expect(performance.now() - started).toBeLessThan(2000);
+    started = performance.now();
+    expect(() => captureValue({ variable: 'tail', from: 'regex', path: '(a+)+\\1$' }, {}, hostile)).toThrow(
+      new CaptureTimeLimitError('the capture of "tail" (regex "(a+)+\\\\1$"): the regular expression took longer than 1 s on a text of 30001 characters and was stopped (it backtracks: nested quantifiers such as (a+)+ with a backreference or lookaround); simplify it.'),
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('a reader gives each capture that found a value, in order, and the same answers read alike again', () => {

@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import vm from 'node:vm';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { isBundledModule, moduleSource, preludeSource } from './bundles.js';
 import { quickJSWasmModule } from './wasm-module.js';
+import { isWatchdogTimeout, runWatched } from '../../support/watchdog.js';
 import { scriptWatchdogArmed } from './watchdog-setting.js';
 
 export const defaultTimeoutMs = 5000;
@@ -130,15 +130,6 @@ function cpuReadingMaxAge(timeoutMs: number): number {
   return timeoutMs / 100;
 }
 
-/** The longest timeout V8's watchdog takes (Node checks it as an unsigned 32-bit number). */
-const MAX_WATCHDOG_MS = 2 ** 32 - 1;
-
-/** The call `SandboxHost.watched` makes under V8's watchdog: one context and script for the process. */
-let watchdog: { context: { body?: () => unknown }; script: vm.Script } | undefined;
-function watchdogCall(): NonNullable<typeof watchdog> {
-  return (watchdog ??= { context: vm.createContext({ body: undefined }), script: new vm.Script('body()', { filename: 'ferry:watchdog.js' }) });
-}
-
 export class SandboxHost {
   private readonly runtime: QuickJSRuntime;
   private readonly vm: QuickJSContext;
@@ -232,19 +223,15 @@ export class SandboxHost {
    * The watchdog fires at the hard deadline (ten times the limit, wall-clock time).
    */
   private watched(body: () => RawOutcome): RawOutcome {
-    const call = watchdogCall();
-    call.context.body = body;
     try {
-      return call.script.runInContext(call.context, { timeout: Math.min(this.timeoutMs * 10, MAX_WATCHDOG_MS) }) as RawOutcome;
+      return runWatched(body, this.timeoutMs * 10);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException)?.code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+      if (!isWatchdogTimeout(error)) throw error;
       // Stopped anywhere inside QuickJS's C code: the whole instance may be inconsistent.
       this.stopClock();
       this.broken = true;
       this.poisoned = true;
       return { ok: false, kind: 'timeout', message: this.limitMessage('timeout') };
-    } finally {
-      call.context.body = undefined;
     }
   }
 
