@@ -1,4 +1,5 @@
 /** The MCP server against the SDK client (Streamable HTTP and HTTP+SSE) and the MCP Inspector CLI. */
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_TIMINGS } from '../../src/servers/kinds/mcp/mcp.js';
 import { eventually, makeWorkspace, send, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
+import { isolatedDataDir } from '../support/temp.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -231,4 +233,72 @@ describe('MCP server', () => {
       stop.abort();
     }
   });
+});
+
+describe('MCP server: a pattern in a tool schema cannot stall `ferry serve`', () => {
+  it('bin/ferry.js serve answers a hostile argument within the bound, lookahead and backreferences still check as before, and the next call is answered', async () => {
+    const data = await isolatedDataDir();
+    const schema = (pattern: string) => JSON.stringify({ type: 'object', properties: { q: { type: 'string', pattern } }, required: ['q'] });
+    const root = await makeWorkspace({
+      servers: {
+        tools: {
+          name: 'Tools', kind: 'mcp',
+          mcp: {
+            tools: [
+              { name: 'nested', inputSchema: schema('^(a+)+$'), result: 'nested {{args.q}}' },
+              { name: 'lookahead', inputSchema: schema('^(?=.*\\d)\\w{4,}$'), result: 'code {{args.q}}' },
+              { name: 'twice', inputSchema: schema('^(\\w+)-\\1$'), result: 'twice {{args.q}}' },
+              { name: 'backtracking', inputSchema: schema('^(a+)+\\1$'), result: 'never' },
+              { name: 'keys', inputSchema: JSON.stringify({ type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } }), result: 'keys ok' },
+            ],
+          },
+        },
+      },
+    });
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js'), 'serve', '-w', root], {
+      env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    try {
+      await eventually(async () => /http:\/\/127\.0\.0\.1:\d+/.test(stdout), 20_000);
+      const client = await connectClient(/http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0], 'streamable');
+      const hostile = `${'a'.repeat(30_000)}b`;
+      const text = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+      const timed = async (name: string, args: Record<string, unknown>) => {
+        const started = Date.now();
+        const result = await client.callTool({ name, arguments: args });
+        return { result, ms: Date.now() - started };
+      };
+      // (a+)+$ runs in linear time: the mismatch is said at once.
+      let call = await timed('nested', { q: hostile });
+      expect(call.ms).toBeLessThan(10_000);
+      expect(call.result).toMatchObject({ isError: true });
+      expect(text(call.result)).toContain('Invalid arguments for tool nested: data/q must match pattern "^(a+)+$"');
+      expect(text((await timed('nested', { q: 'aaa' })).result)).toBe('nested aaa');
+      // Keys too (patternProperties): the hostile key matches no pattern, a key of a's does.
+      call = await timed('keys', { [hostile]: 'not a number' });
+      expect(call.ms).toBeLessThan(10_000);
+      expect(text(call.result)).toBe('keys ok');
+      expect(text((await timed('keys', { aaa: 'not a number' })).result)).toContain('data/aaa must be number');
+      // Lookahead and backreferences: as JavaScript reads them.
+      expect(text((await timed('lookahead', { q: 'abc1' })).result)).toBe('code abc1');
+      expect(text((await timed('lookahead', { q: 'abcd' })).result)).toContain('must match pattern');
+      expect(text((await timed('twice', { q: 'ab-ab' })).result)).toBe('twice ab-ab');
+      expect(text((await timed('twice', { q: 'ab-cd' })).result)).toContain('must match pattern');
+      // A pattern only a backtracking engine runs: stopped at its limit, a tool error naming the file and tool.
+      call = await timed('backtracking', { q: hostile });
+      expect(call.ms).toBeLessThan(10_000);
+      expect(call.result).toMatchObject({ isError: true });
+      expect(text(call.result)).toBe('Invalid arguments for tool backtracking: servers/tools.yaml: mcp.tools[4] (backtracking): a pattern of the inputSchema could not be checked: the regular expression took longer than 1 s on a text of 30001 characters and was stopped (it backtracks: nested quantifiers such as (a+)+ with a backreference or lookaround); simplify it.');
+      // The server goes on.
+      expect(text((await timed('nested', { q: 'a' })).result)).toBe('nested a');
+      expect(stderr).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

@@ -1,10 +1,12 @@
 /**
  * The MCP server's tools, resources and prompts (spec 2.11 `mcp`), compiled once per load:
- * schemas are parsed and compiled (a bad one is a load error naming the tool), results, texts and
+ * schemas are parsed and compiled (a bad one is a load error naming the tool; their patterns cannot
+ * stall the server: support/bounded-schema-validator.ts), results, texts and
  * messages are templates, resource URIs with `{part}`s become matchers.
  */
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ServerFile } from '../../../model/index.js';
+import { RegexTimeLimitError } from '../../../support/bounded-regex.js';
+import { boundedSchemaValidator } from '../../../support/bounded-schema-validator.js';
 import { compile, type Template } from '../../../template/index.js';
 import { ServerError } from '../../errors.js';
 import { checkWait } from '../wait.js';
@@ -51,7 +53,6 @@ export interface Catalog {
 
 /** Longest URI a resource template is matched against. */
 const MAX_URI_CHARS = 2048;
-const validator = new AjvJsonSchemaValidator();
 
 export function compileCatalog(section: Section, file: string): Catalog {
   const tools = new Map<string, Tool>();
@@ -64,14 +65,21 @@ export function compileCatalog(section: Section, file: string): Catalog {
     const outputSchema = schema(t.outputSchema, `${where}: outputSchema`);
     let validate;
     try {
-      validate = validator.getValidator(inputSchema);
+      // Its patterns run in linear time, or stop at a time limit (support/bounded-regex.ts).
+      validate = boundedSchemaValidator().getValidator(inputSchema);
     } catch (error) {
       throw new ServerError(`${where}: inputSchema is not a JSON Schema Ferry can check arguments with (${(error as Error).message}).`);
     }
     tools.set(t.name, {
       name: t.name, title: t.title, description: t.description, inputSchema, outputSchema,
       check: (args) => {
-        const outcome = validate(args ?? {});
+        let outcome;
+        try {
+          outcome = validate(args ?? {});
+        } catch (error) {
+          if (error instanceof RegexTimeLimitError) return `${where}: a pattern of the inputSchema could not be checked: ${error.message}.`;
+          throw error;
+        }
         return outcome.valid ? undefined : outcome.errorMessage;
       },
       result: compile(t.result, 'mcp.result'), isError: t.isError, delayMs: t.delayMs,
