@@ -14,7 +14,7 @@ import { registerWorkspaceTools } from './tools-workspace.js';
 
 const INSTRUCTIONS = `Ferry keeps API requests as YAML files under requests/ of this workspace (environments under environments/, local servers under servers/).
 Use list_requests to find requests, describe_request to see one as it would be sent, send_request to send one (or an inline draft) and read the answer, run to run a folder with its tests.
-Secret values are never shown (***). Programs (MCP over stdio) only start when the user allowed them on this computer with \`ferry programs allow\`.`;
+Secret values are never shown (***), and go only to hosts the workspace's saved requests and environments used when ferry mcp started. Programs (MCP over stdio) only start when the user allowed them on this computer with \`ferry programs allow\`.`;
 
 export interface AgentServer {
   /** Serves on the transport until it closes. */
@@ -26,6 +26,8 @@ export interface AgentServer {
 /** The MCP server over the workspace in `root` (an absolute folder holding ferry.yaml). */
 export function createAgentServer(root: string): AgentServer {
   const state = new AgentState(root);
+  // Before the agent can edit anything: the hosts secret values may go to.
+  state.rememberChosenHosts();
   const server = new McpServer({ name: 'ferry', version: packageVersion() }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
   registerRequestTools(server, state);
   registerWorkspaceTools(server, state);

@@ -16,6 +16,7 @@ import type { SecretMask } from '../variables/index.js';
 import { WorkspaceError, type Workspace } from '../workspace/index.js';
 import { AgentError } from './errors.js';
 import { workspaceSecretMask } from '../variables/workspace-mask.js';
+import { chosenHosts, secretGuard } from './secret-hosts.js';
 
 /** `environment` and `variables` as tools take them (`-e` and `--var` of the command line). */
 export interface VariableChoice {
@@ -36,8 +37,19 @@ export class AgentState {
   readonly lastResponses = new Map<string, ContractResponse & { path: string; at: string }>();
   lastRun: JsonReport | undefined;
   private data: WorkspaceData | undefined;
+  /** The hosts the workspace named when `ferry mcp` started: where secret values may go (secret-hosts.ts). */
+  private hosts: Promise<Set<string>> | undefined;
 
   constructor(readonly root: string) {}
+
+  /**
+   * Reads the hosts secret values may go to, from the workspace as it is now: called when `ferry
+   * mcp` starts, before the agent could edit a file in this session. A workspace that cannot be
+   * read now names none.
+   */
+  rememberChosenHosts(): void {
+    this.hosts ??= this.workspace().then((ws) => chosenHosts(ws, this.dataFolder(ws)), () => new Set<string>());
+  }
 
   /** The workspace as it is on disk now (an interrupted `ferry update` is finished first). */
   async workspace(): Promise<Workspace> {
@@ -62,8 +74,12 @@ export class AgentState {
 
   /** Runs `work` in a new session on `ws`, saved and closed afterwards. */
   async withSession<T>(ws: Workspace, choice: VariableChoice, work: (session: Session) => Promise<T>): Promise<T> {
+    this.rememberChosenHosts();
+    const [hosts, mask] = await Promise.all([this.hosts!, this.mask(ws)]);
     const options: SessionOptions = {
       workspace: ws,
+      // Secret values go only to the hosts the user chose.
+      guard: secretGuard(hosts, mask),
       dataFolder: this.dataFolder(ws),
       ...(choice.environment !== undefined ? { environment: choice.environment } : {}),
       vars: new Map(Object.entries(choice.variables ?? {})),

@@ -41,6 +41,8 @@ export interface OAuth2Options {
    * placeholders (code export without substitution), so the cached token is still found.
    */
   settingsFill?: (text: string) => string;
+  /** Sees the settings before a token request goes to tokenUrl, and may refuse it (throws a PrepareError). */
+  beforeTokenRequest?: (settings: OAuth2Settings) => void;
 }
 
 /** Seconds before expiry at which a token counts as expired, so it does not lapse in flight. */
@@ -64,6 +66,7 @@ export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth
   if (!settings.tokenUrl) throw new PrepareError('OAuth 2.0: tokenUrl is empty; set the token endpoint of the provider.');
   if (!settings.clientId) throw new PrepareError('OAuth 2.0: clientId is empty; set the client id the provider gave you for this application.');
 
+  options.beforeTokenRequest?.(settings);
   let token: CachedToken | undefined;
   if (cached?.refreshToken) token = await refresh(settings, cached.refreshToken, options).catch(() => undefined);
   if (!token && settings.grantType === 'authorizationCode' && options.noBrowser) {

@@ -12,6 +12,23 @@ import type { RunVariables } from '../variables/index.js';
 
 const contractCheck = loadOnce(() => import('../contract/index.js'));
 
+/** What is about to leave Ferry: where to, what it holds, and whether a pre-request script ran for it. */
+export interface Outgoing {
+  /** The URL it goes to. */
+  url: string;
+  /** What is sent (the prepared request, an OAuth 2.0 token request's settings). */
+  carried: unknown;
+  /** A pre-request script ran: it could have read a secret and changed its form beyond recognition. */
+  scripted: boolean;
+  /** Which request sends it (`Users/Draft.yaml`). */
+  path: string;
+  /** What is sent, for the message: "it" when absent, "its OAuth 2.0 token request". */
+  what?: string;
+}
+
+/** Refuses what a send is about to send, before anything leaves: the reason (the send's error), or undefined to send. */
+export type SendGuard = (out: Outgoing) => string | undefined;
+
 export interface RunContext {
   workspace: Workspace;
   data?: WorkspaceData;
@@ -39,6 +56,8 @@ export interface RunContext {
   onMessage?: (message: StreamMessage) => void;
   iterations: number;
   signal?: AbortSignal;
+  /** `ferry mcp`'s rule for secret values (agent/secret-hosts.ts); other faces send as they are told. */
+  guard?: SendGuard;
 }
 
 /** Creates the run's script engine on first use, so runs without scripts never load the sandbox (nor its host code). */

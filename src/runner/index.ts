@@ -2,7 +2,7 @@
 export { runRequests, runItems, iterationCount, summarize, RunTally, RunStop, type RunOptions, type RunPlan, type RunOutcome } from './run.js';
 export { openRunContext, openHttpAgents, saveRunContext, closeRunContext, type ContextOptions } from './open-context.js';
 export { UrlNetwork, withUrlNetwork } from './url-network.js';
-export type { RunContext } from './context.js';
+export type { Outgoing, RunContext, SendGuard } from './context.js';
 export { sendItem, fetchItemToken, type SendOutcome, type SendInfo } from './send.js';
 export { connectItem, ConnectError, type ConnectedItem } from './connect.js';
 export { describeItem, DescribeError } from './describe.js';

@@ -10,7 +10,7 @@ import { loadVariableSnapshot, type Face, type PreparedSettings } from '../reque
 import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { loadClientTls } from '../request/client-tls-files.js';
-import { RunContract, ScriptHost, type RunContext } from './context.js';
+import { RunContract, ScriptHost, type RunContext, type SendGuard } from './context.js';
 
 export interface ContextOptions {
   workspace: Workspace;
@@ -41,6 +41,8 @@ export interface ContextOptions {
   env?: NodeJS.ProcessEnv;
   /** Who shows the run's messages: the app's page words remedies for the app; default the command line. */
   face?: Face;
+  /** Refuses a send before anything leaves (`ferry mcp`'s rule for secret values). */
+  guard?: SendGuard;
 }
 
 export async function openRunContext(options: ContextOptions, iterations = 1, signal?: AbortSignal): Promise<RunContext> {
@@ -74,6 +76,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     onAuthorizeUrl: options.onAuthorizeUrl,
     ...(options.noBrowser ? { noBrowser: options.noBrowser } : {}),
     ...(options.face ? { face: options.face } : {}),
+    ...(options.guard ? { guard: options.guard } : {}),
     history: [],
     iterations,
     signal,

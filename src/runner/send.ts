@@ -195,7 +195,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
         overrides: ctx.overrides,
         allowFilesOutside: ctx.allowFilesOutside,
         kind,
-        oauth2: oauth2Options(ctx, request),
+        oauth2: oauth2Options(ctx, request, { path: node.path, scripted: pre.length > 0 }),
         face: ctx.face,
       },
     );
@@ -210,12 +210,30 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   if (kind.shape) prepared = kind.shape(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
+  const refusal = ctx.guard?.({ url: prepared.url, carried: prepared, scripted: pre.length > 0, path: node.path });
+  if (refusal !== undefined) {
+    result.error = [...errors, refusal].join('\n');
+    return { ready: false, outcome: { result, nextRequest } };
+  }
   return { ready: true, prepared, kind, request, local, errors, result, nextRequest, scriptInfo };
 }
 
-/** How a send of this run fetches OAuth 2.0 tokens: the run's token memo, the request's TLS, proxy and time limit settings (also "get token" in the app). */
-export function oauth2Options(ctx: RunContext, request: RequestFile): Partial<OAuth2Options> {
+/**
+ * How a send of this run fetches OAuth 2.0 tokens: the run's token memo, the request's TLS, proxy
+ * and time limit settings (also "get token" in the app); for a send (`sending`), the run's guard
+ * sees the token request before it goes.
+ */
+export function oauth2Options(ctx: RunContext, request: RequestFile, sending?: { path: string; scripted: boolean }): Partial<OAuth2Options> {
+  const guard = ctx.guard;
   return {
+    ...(guard && sending
+      ? {
+          beforeTokenRequest: (settings) => {
+            const refusal = guard({ url: settings.tokenUrl, carried: settings, what: 'its OAuth 2.0 token request', ...sending });
+            if (refusal !== undefined) throw new PrepareError(refusal);
+          },
+        }
+      : {}),
     memo: ctx.oauthTokens,
     dispatcher: ctx.agents.get(ctx.overrides.verifyTls ?? request.settings?.verifyTls ?? ctx.settings.verifyTls, 'auto', request.settings?.proxy === false),
     onAuthorizeUrl: ctx.onAuthorizeUrl,
