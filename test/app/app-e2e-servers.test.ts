@@ -9,6 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
+import net from 'node:net';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -286,6 +287,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => panel.getByRole('button', { name: 'Start Pulled' }).count(), { timeout: 5_000 }).toBe(1);
     await fs.rm(path.join(ws.root, 'servers/pulled.yaml'));
     await expect.poll(() => panel.getByRole('button', { name: 'Start Pulled' }).count(), { timeout: 5_000 }).toBe(0);
+  });
+
+  it('Start that failed (its port in use) is tried again when the file is saved: the panel shows the server running', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const panel = page.getByLabel('Servers', { exact: true });
+      await ws.write('servers/taken.yaml', { name: 'Taken', kind: 'tcp', port, socket: { greeting: 'hi' } });
+      await panel.getByRole('button', { name: 'Start Taken' }).click();
+      await expect.poll(() => panel.textContent()).toContain(`port ${port} on 127.0.0.1 is already in use by another program`);
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      await ws.write('servers/taken.yaml', { name: 'Taken', kind: 'tcp', port, socket: { greeting: 'fixed' } });
+      await expect.poll(() => page.getByTestId('server-url-taken').textContent(), { timeout: 10_000 }).toBe(`tcp://127.0.0.1:${port}`);
+      await panel.getByRole('button', { name: 'Stop Taken' }).click();
+      await expect.poll(() => panel.getByRole('button', { name: 'Start Taken' }).count()).toBe(1);
+    } finally {
+      holder.close();
+    }
   });
 });
 

@@ -522,6 +522,46 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     }
   });
 
+  it('a Start by hand that failed (its port in use) is tried again when the file is saved; a failed retry shows its error; stopped by hand it stays stopped', async () => {
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'first' } });
+    try {
+      await reopen();
+      const refused = await opened!.client.call('POST', '/api/servers/start', { id: 'manual' });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
+      expect((await list()).find((r) => r.id === 'manual')).toMatchObject({ running: false, startError: expect.stringMatching(/already in use/) });
+
+      // Saved while the port is still taken: tried again, and the row says why it failed again.
+      await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'second' } });
+      await until('the retry to fail', async () => /did not start: .*already in use.*Save the file again to retry\./.test((await list()).find((r) => r.id === 'manual')!.startError ?? ''));
+
+      // The port freed, the fix saved (in any editor): the server starts, with the file's settings.
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'saved' } });
+      await until('manual to start after the save', async () => (await list()).find((r) => r.id === 'manual')!.running);
+      const row = (await list()).find((r) => r.id === 'manual')!;
+      expect(row.startError).toBeUndefined();
+      const socket = net.connect(port, '127.0.0.1');
+      expect(await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())))).toBe('saved');
+      socket.destroy();
+
+      // Stopped by hand, then saved: it stays stopped.
+      await opened!.client.call('POST', '/api/servers/stop', { id: 'manual' });
+      await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'again' } });
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await list()).find((r) => r.id === 'manual')).toMatchObject({ running: false });
+      // And Start by hand works again.
+      expect((await opened!.client.call('POST', '/api/servers/start', { id: 'manual' })).status).toBe(200);
+      expect((await list()).find((r) => r.id === 'manual')).toMatchObject({ running: true });
+    } finally {
+      holder.close();
+    }
+  });
+
   it('an autoStart server that failed and is then changed outside Ferry waits for a start by hand (2.11)', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const holder = net.createServer();

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
 import { APP_DEFAULT_PORTS, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
-import { checkServerSettings, isServerKindBuilt, NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, plainRecord, SERVER_KIND_INFO, ServerError, startWorkspaceServers, TrafficLog, type RunningServer } from '../../servers/index.js';
+import { checkServerSettings, isServerKindBuilt, NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, plainRecord, SERVER_KIND_INFO, ServerError, startWorkspaceServers, TrafficLog, type RunningServer, type ServerNotice } from '../../servers/index.js';
 import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
 import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
@@ -47,6 +47,10 @@ export class AppServers {
   private readonly known: KnownServers;
   /** The autoStart pass's servers: closing it stops its watch for files saved after a failed start. */
   private autoStartHandle: { stop(): Promise<void> } | undefined;
+  /** Starts by hand that failed, by id: each watches its file and starts the server when it is saved. */
+  private readonly retries = new Map<string, { stop(): Promise<void> }>();
+  /** Servers a watch is starting now (a file saved after a failed start): one start at a time. */
+  private readonly retrying = new Set<string>();
   private closed = false;
   /** The autoStart pass, run once the app listens (`begin`); lists wait for it. */
   autoStarted: Promise<void> = Promise.resolve();
@@ -57,7 +61,7 @@ export class AppServers {
    */
   private readonly mask = new SecretMask();
 
-  constructor(private readonly state: WorkspaceState, live: LiveChannel) {
+  constructor(private readonly state: WorkspaceState, private readonly live: LiveChannel) {
     this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: records.map((r) => this.shown(r)) }));
     this.known = new KnownServers(state.workspace.id, state.workspace.root);
   }
@@ -93,21 +97,49 @@ export class AppServers {
       // not when it was started by hand meanwhile, nor after the app closed, nor a configuration this
       // computer has not started or saved (changed outside Ferry: it waits for a start by hand, 2.11).
       startWhenSaved: async (id, config) => {
-        if (this.closed || this.running.has(id) || this.starting.has(id)) return false;
-        if (await this.known.isKnown(id, config)) return true;
+        if (!this.mayRetry(id)) return false;
+        if (await this.known.isKnown(id, config)) return this.retryStarts(id);
         this.failed.delete(id);
         this.waiting.set(id, AUTOSTART_WAITING);
         return false;
       },
-      onStarted: (server) => {
-        if (this.closed || this.running.has(server.id)) return void server.stop();
-        this.running.set(server.id, server);
-        this.failed.delete(server.id);
-      },
+      onStarted: (server) => this.retried(server),
+      onNotice: (notice) => this.retryFailed(notice),
     });
     this.autoStartHandle = handle;
     for (const server of handle.servers) this.running.set(server.id, server);
     for (const failure of handle.failures) this.failed.set(failure.id, failure.message);
+  }
+
+  /** Whether a server whose start failed may start now that its file was saved: not running, starting, nor the app closed. */
+  private mayRetry(id: string): boolean {
+    return !(this.closed || this.running.has(id) || this.starting.has(id) || this.retrying.has(id));
+  }
+
+  /** A watch starts `id` now: no other start of it until `retried` or `retryFailed`. */
+  private retryStarts(id: string): true {
+    this.retrying.add(id);
+    return true;
+  }
+
+  /** A server started by a watch after its file was saved. */
+  private retried(server: RunningServer): void {
+    this.retrying.delete(server.id);
+    if (this.closed || this.running.has(server.id)) return void server.stop();
+    this.running.set(server.id, server);
+    this.failed.delete(server.id);
+    this.waiting.delete(server.id);
+    // The panel read the list when the file changed, before this start: it reads it again.
+    this.live.publish({ type: 'servers' });
+  }
+
+  /** A watch's start failed again (or the file does not read): the panel shows why until the next try. */
+  private retryFailed(notice: ServerNotice): void {
+    if (notice.level !== 'warning' || notice.server === undefined) return;
+    this.retrying.delete(notice.server);
+    if (this.running.has(notice.server)) return;
+    this.failed.set(notice.server, notice.message);
+    this.live.publish({ type: 'servers' });
   }
 
   async list(): Promise<ServerView[]> {
@@ -143,15 +175,32 @@ export class AppServers {
     this.starting.add(id);
     try {
       await this.learnSecrets();
-      // Started by hand: remembered, so its autoStart may start it by itself next time (2.11).
-      const handle = await startWorkspaceServers(this.state.workspace, { ids: [id], traffic: this.traffic, remember: true });
+      await this.retries.get(id)?.stop();
+      this.retries.delete(id);
+      // Started by hand: remembered, so its autoStart may start it by itself next time (2.11). One
+      // that fails (its port in use) starts when its file is saved, as an autoStart server does.
+      const handle = await startWorkspaceServers(this.state.workspace, {
+        ids: [id],
+        traffic: this.traffic,
+        remember: true,
+        startWhenSaved: (saved) => this.mayRetry(saved) && this.retryStarts(saved),
+        onStarted: (server) => this.retried(server),
+        onNotice: (notice) => this.retryFailed(notice),
+      });
       const failure = handle.failures[0];
       for (const server of handle.servers) {
         this.running.set(server.id, server);
         this.waiting.delete(server.id);
         this.failed.delete(server.id);
       }
-      if (failure) throw new ApiError(failure.unknown ? 404 : 400, failure.message);
+      if (failure) {
+        if (failure.unknown || this.closed) await handle.stop();
+        else {
+          this.retries.set(id, handle);
+          this.failed.set(id, failure.message);
+        }
+        throw new ApiError(failure.unknown ? 404 : 400, failure.message);
+      }
     } catch (error) {
       if (error instanceof ServerError) throw new ApiError(400, error.message);
       throw error;
@@ -166,6 +215,9 @@ export class AppServers {
     const server = this.running.get(id);
     this.running.delete(id);
     await server?.stop();
+    // Stopped by hand: a save no longer starts it.
+    await this.retries.get(id)?.stop();
+    this.retries.delete(id);
     return this.list();
   }
 
@@ -267,6 +319,8 @@ export class AppServers {
     this.unsubscribe();
     await this.autoStarted;
     await this.autoStartHandle?.stop();
+    await Promise.allSettled([...this.retries.values()].map((retry) => retry.stop()));
+    this.retries.clear();
     const all = [...this.running.values()];
     this.running.clear();
     await Promise.allSettled(all.map((s) => s.stop()));

@@ -189,7 +189,9 @@ export type LiveEvent =
    * OAuth 2.0 authorization code: the provider's sign-in page for the call `id` (a Get token or a
    * send) that waits for the browser to come back to the loopback redirect. The page opens it.
    */
-  | { type: 'authorize'; id: string; url: string };
+  | { type: 'authorize'; id: string; url: string }
+  /** A server started, or failed to, on its own (its file saved after a failed start): the servers panel reads the list again. */
+  | { type: 'servers' };
 
 /**
  * The page's look on this computer, the same for every workspace (GET and PUT /api/view; docs/app.md,

@@ -76,6 +76,8 @@ export function App() {
   const [traffic, setTraffic] = useState<TrafficView[]>([]);
   /** Counts the workspace's changes on disk (the live channel's `changed`): the servers and load panels read their lists again. */
   const [diskChanges, setDiskChanges] = useState(0);
+  /** Moves when a server started or failed on its own (its file saved after a failed start): the servers panel reads its list again. */
+  const [serverChanges, setServerChanges] = useState(0);
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
   const [variableNames, setVariableNames] = useState<string[] | null>(null);
@@ -251,6 +253,7 @@ export function App() {
     }
     if (event.type === 'load') return publishLoadEvent(event);
     if (event.type === 'authorize') return publishAuthorizeEvent(event);
+    if (event.type === 'servers') return setServerChanges((n) => n + 1);
     if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
       if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
@@ -666,7 +669,7 @@ export function App() {
           )}
           {loadKept.current && <Suspense fallback={null}><LoadPanel hidden={!loadOpen} diskChanges={diskChanges} onClose={() => setLoadOpen(false)} /></Suspense>}
           {draft && selected && <LivePanel request={draft} path={selected} onChange={edit} />}
-          {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} diskChanges={diskChanges} onClose={() => setServersOpen(false)} />}
+          {serversOpen && <ServersPanel traffic={traffic} onTraffic={setTraffic} diskChanges={diskChanges + serverChanges} onClose={() => setServersOpen(false)} />}
           {runner && <RunnerPanel run={run} onStart={(n, data) => void startRun(n, data)} onCancel={() => run && void api.post('/api/cancel', { id: run.runId })} onClose={() => setRunner(null)} />}
         </main>
       </div>
