@@ -39,6 +39,39 @@ describe('body text', () => {
     expect(pretty('plain, text: here', 'text/plain', true)).toBe('plain, text: here');
   });
 
+  it('XML cut short by the 512 KB limit is indented as far as it goes, the cut tag shown as it stops', () => {
+    const item = (n: number) => `<item id="${n}"><name>N&amp;${n}</name><tags><tag>a</tag><tag>b</tag></tags><!-- c > d --></item>`;
+    const whole = `<?xml version="1.0"?><feed>${Array.from({ length: 20_000 }, (_, n) => item(n)).join('')}</feed>`;
+    expect(whole.length).toBeGreaterThan(512 * 1024);
+    const shown = whole.slice(0, 512 * 1024);
+    const view = pretty(shown, 'application/xml', false);
+    const lines = view.split('\n');
+    expect(lines.slice(0, 12)).toEqual([
+      '<?xml version="1.0"?>', '<feed>', '  <item id="0">', '    <name>N&amp;0</name>', '    <tags>', '      <tag>a</tag>', '      <tag>b</tag>', '    </tags>',
+      '    <!-- c > d -->', '  </item>', '  <item id="1">', '    <name>N&amp;1</name>',
+    ]);
+    // Only whitespace between tags changes; the text cut mid-way ends the view as sent.
+    expect(view.replace(/\n\s*/g, '')).toBe(shown);
+    expect(shown.endsWith(lines.at(-1)!.trim())).toBe(true);
+    // Cut inside a tag, a comment, an attribute value holding `>`.
+    expect(pretty('<a><b x="1>2">t</b><c attr="v', 'text/xml', false)).toBe('<a>\n  <b x="1>2">t</b>\n  <c attr="v');
+    expect(pretty('<a><!-- not do', 'text/xml', false)).toBe('<a>\n  <!-- not do');
+    // The whole body still goes through the parser: malformed XML read whole is shown as sent.
+    expect(pretty('<a><b></a>', 'application/xml', true)).toBe('<a><b></a>');
+  });
+
+  it('indents HTML tag by tag: void elements, script/style/pre kept as sent, unclosed <li> closed by its list', () => {
+    const page = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Hi</title><style>a > b { color: red }</style></head>'
+      + '<body><ul><li>one<li>two</ul><br><pre>  keep\n   this</pre><script>if (a < b) x("</div>")</script><p>end</p></body></html>';
+    expect(pretty(page, 'text/html; charset=utf-8', true)).toBe([
+      '<!DOCTYPE html>', '<html>', '  <head>', '    <meta charset="utf-8">', '    <title>Hi</title>', '    <style>a > b { color: red }</style>', '  </head>', '  <body>',
+      '    <ul>', '      <li>', '        one', '        <li>', '          two', '    </ul>', '    <br>', '    <pre>  keep\n   this</pre>',
+      '    <script>if (a < b) x("</div>")</script>', '    <p>end</p>', '  </body>', '</html>',
+    ].join('\n'));
+    // By its first bytes too, and cut short.
+    expect(pretty('<html><body><div class="a">x</div><div cl', 'application/octet-stream', false)).toBe('<html>\n  <body>\n    <div class="a">x</div>\n    <div cl');
+  });
+
   it('reads the charset the Content-Type names; UTF-8 otherwise, bytes that are not UTF-8 said', () => {
     const latin1 = Uint8Array.from([0x63, 0x61, 0x66, 0xe9]);
     expect(charsetOf('text/plain; Charset="ISO-8859-1"')).toBe('iso-8859-1');

@@ -4,16 +4,19 @@
  * at all, and JSON indented from the text itself, so numbers, escapes and key order are shown as
  * the server wrote them (JSON.parse would round a 64-bit id) and a body cut short still indents.
  */
-import { looksLikeXml, prettyXml } from './pretty-xml.js';
+import { indentMarkup, looksLikeHtml, looksLikeXml, prettyXml } from './pretty-xml.js';
 
 /**
  * The pretty view of a body's text. `complete`: the text is the whole body; a body cut short is
  * indented as far as it goes when its Content-Type says JSON, and shown as it is otherwise (a log
- * starting with `[INFO]` is no JSON, and its start cannot be checked by parsing it).
+ * starting with `[INFO]` is no JSON, and its start cannot be checked by parsing it). XML cut short
+ * and HTML are indented tag by tag (pretty-xml.ts).
  */
 export function pretty(text: string, contentType: string, complete: boolean): string {
   if (looksLikeJson(text, contentType)) return complete || /[/+]json\b/i.test(contentType) ? indentJson(text, complete) : text;
-  if (looksLikeXml(text, contentType)) return prettyXml(text) ?? text;
+  // XML read whole is checked and indented by the parser; cut short, or HTML, from its characters.
+  if (looksLikeXml(text, contentType)) return complete ? (prettyXml(text) ?? text) : indentMarkup(text, false);
+  if (looksLikeHtml(text, contentType)) return indentMarkup(text, true);
   return text;
 }
 
