@@ -3,7 +3,7 @@
  * prints each one's URL, then one line per request, until Ctrl-C stops them all cleanly.
  */
 import type { Command } from 'commander';
-import { DEFAULT_TRAFFIC_CAPACITY, hasServer, ServerError, serverIdOf, startWorkspaceServers, unknownServerMessage, type ServersHandle, TrafficLog } from '../servers/index.js';
+import { DEFAULT_TRAFFIC_CAPACITY, hasServer, ServerError, serverIdOf, startWorkspaceServers, unknownServerMessage, type ServerNotice, type ServersHandle, TrafficLog } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { unknownFieldsWarning } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
@@ -12,6 +12,7 @@ import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { paint, type Output } from './output.js';
+import { ServerFileBurst } from './serve-burst.js';
 import { failureLine } from './server-failure.js';
 import { stopSignal } from './stop-signal.js';
 import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
@@ -74,6 +75,12 @@ export async function serveUntil(
   }
   const c = paint(output);
   const json = options.json === true;
+  // A branch checked out under a running serve: its many file events are one line (JSON keeps each).
+  const burst = new ServerFileBurst((line) => output.err(c.yellow(`ferry: ${line}`)));
+  const noticeLine = (notice: ServerNotice) => {
+    if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
+    else output.err(c.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
+  };
 
   let handle;
   try {
@@ -92,12 +99,12 @@ export async function serveUntil(
       startWhenSaved: true,
       onStarted: (server) => {
         if (json) output.out(JSON.stringify({ type: 'server', id: server.id, name: server.name, kind: server.kind, url: server.url }));
-        else output.err(`ferry: server ${server.id} started: ${server.name}  ${server.url}  ${server.kind} · servers/${server.id}.yaml`);
+        else burst.add({ event: 'started', id: server.id, url: server.url, print: () => output.err(`ferry: server ${server.id} started: ${server.name}  ${server.url}  ${server.kind} · servers/${server.id}.yaml`) });
       },
       onNotice: (notice) => {
         if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
-        else if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
-        else output.err(c.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
+        else if (notice.event !== undefined) burst.add({ event: notice.event, id: notice.server, print: () => noticeLine(notice) });
+        else noticeLine(notice);
       },
     });
   } catch (error) {
@@ -127,6 +134,7 @@ export async function serveUntil(
   const traffic = new TrafficPrinter(printer, c, { json, linesPerSecond: terminal ? TERMINAL_LINES_PER_SECOND : undefined });
   const unsubscribe = handle.traffic.subscribe(traffic.print);
   await until;
+  burst.flush();
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
   // The requests the stop cut short (a client mid-request, an open stream) are printed too: their

@@ -39,7 +39,7 @@ interface Running {
 
 export async function startServer(entry: ServerEntry, options: ServerOptions, kinds: ServerKindTable = SERVER_KIND_MODULES): Promise<RunningServer> {
   const traffic = options.traffic ?? new TrafficLog();
-  const notify = (level: ServerNotice['level'], message: string) => options.onNotice?.({ server: entry.id, level, message });
+  const notify = (level: ServerNotice['level'], message: string, event?: ServerNotice['event']) => options.onNotice?.({ server: entry.id, level, message, ...(event ? { event } : {}) });
   const launch = (config: ServerFile) => launchKind(entry, config, options, traffic, kinds);
   let current = await launch(entry.value);
   let stopped = false;
@@ -54,12 +54,8 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       // Gone (deleted, or a branch without it checked out): say so, not that it vanished mid-read.
       const gone = await lstat(absolute).then(() => false, (error: NodeJS.ErrnoException) => error.code === 'ENOENT');
       if (stopped) return;
-      notify(
-        'warning',
-        gone
-          ? `${entry.file} was deleted; the server keeps running with its last settings until it is stopped, or picks the file up again when it comes back.`
-          : `${formatWarning(outcome.warning)} — the server keeps its previous settings until the file is fixed.`,
-      );
+      if (gone) notify('warning', `${entry.file} was deleted; the server keeps running with its last settings until it is stopped, or picks the file up again when it comes back.`, 'deleted');
+      else notify('warning', `${formatWarning(outcome.warning)} — the server keeps its previous settings until the file is fixed.`);
       return;
     }
     const next = outcome.value;
@@ -72,7 +68,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       } else {
         current = await relaunch(current, next, launch);
       }
-      notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${current.listener.url}).`);
+      notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${current.listener.url}).`, 'changed');
       const exposed = exposureWarning(entry.file, next);
       if (exposed) notify('warning', exposed);
       const unknown = unknownFieldsWarning('server', entry.file, next);

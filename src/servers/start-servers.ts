@@ -125,7 +125,7 @@ export async function startServers(workspace: Workspace, options: StartServersOp
             const handOver = async (old: RunningServer, what: string) => {
               servers.splice(servers.indexOf(old), 1);
               await old.stop();
-              options.onNotice?.({ server: old.id, level: 'info', message: `${fileOf(old.id)} is gone; server ${old.id} stopped and gave ${what} to ${entry.file}.` });
+              options.onNotice?.({ server: old.id, level: 'info', message: `${fileOf(old.id)} is gone; server ${old.id} stopped and gave ${what} to ${entry.file}.`, event: 'stopped' });
             };
             // Renamed as it was (git mv, any port): the server of the old name, whose file is gone, gives way.
             for (const old of servers) {

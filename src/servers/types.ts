@@ -47,6 +47,12 @@ export interface ServerNotice {
   server: string;
   level: 'info' | 'warning' | 'error';
   message: string;
+  /**
+   * What happened to the server's file, for notices a branch checkout brings by the dozen (a
+   * printer may gather them into one line): `deleted` (the server keeps running), `changed` (new
+   * settings taken), `stopped` (its file gone, it gave way to a renamed one).
+   */
+  event?: 'deleted' | 'changed' | 'stopped';
 }
 
 export interface ServerOptions {

@@ -230,6 +230,47 @@ describe('ferry serve', () => {
     expect(io.err.join('\n')).not.toMatch(/hidden|notes/i);
   });
 
+  it('a git checkout that removes and adds several server files at once is said in one line: which were deleted, which started', async () => {
+    await isolatedDataDir();
+    const route = (body: string) => ({ http: { routes: [{ path: '/v', body }] } });
+    // `stays` is on both branches, so git keeps servers/ (a checkout that empties it is another matter: see the report).
+    const root = await makeWorkspace({ servers: { stays: { name: 'Stays', ...route('s') }, one: { name: 'One', ...route('1') }, two: { name: 'Two', ...route('2') }, three: { name: 'Three', ...route('3') } } });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.test', '-c', 'user.name=T', '-c', 'init.defaultBranch=main', ...args], { cwd: root, stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'main');
+    git('checkout', '-qb', 'other');
+    git('rm', '-q', 'servers/one.yaml', 'servers/two.yaml', 'servers/three.yaml');
+    for (const id of ['four', 'five']) await writeServer(root, id, { name: id, ...route(id) });
+    git('add', '-A');
+    git('commit', '-qm', 'other');
+    git('checkout', '-q', 'main');
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
+    try {
+      await eventually(async () => io.out.length > 0);
+      expect(io.err).toEqual([]);
+      git('checkout', '-q', 'other'); // three files go, two come, at once
+      await eventually(async () => io.err.length > 0, 5000);
+      // Gathered while the burst lasts: no line per file in between.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(io.err).toHaveLength(1);
+      expect(io.err[0]).toMatch(
+        /^ferry: 5 server files changed at once under servers\/: deleted one, three, two \(they keep running with their last settings until stopped, and take their file back when it returns\); started five \(http:\/\/127\.0\.0\.1:\d+\), four \(http:\/\/127\.0\.0\.1:\d+\)\.$/,
+      );
+      const four = /four \((\S+)\)/.exec(io.err[0]!)![1]!;
+      expect((await send(`${four}/v`)).body).toBe('four');
+      // One file alone is still said on its own line, as before.
+      await fs.rm(path.join(root, 'servers', 'five.yaml'));
+      await eventually(async () => io.err.length === 2, 5000);
+      expect(io.err[1]).toBe('ferry: servers/five.yaml was deleted; the server keeps running with its last settings until it is stopped, or picks the file up again when it comes back.');
+    } finally {
+      stop();
+    }
+    expect(await done).toBe(0);
+  });
+
   it('--json: a server started later is a server line', async () => {
     await isolatedDataDir();
     const root = await makeWorkspace({ servers: { api } });
