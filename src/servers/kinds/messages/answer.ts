@@ -5,7 +5,7 @@
  */
 import type { LineEnding, SocketEncoding } from '../../../model/index.js';
 import { messageText, type Template, type VariableScope } from '../../../template/index.js';
-import type { PushOptions } from '../../types.js';
+import type { PushOptions, SendForm } from '../../types.js';
 import { type CompiledRule, firstMatch, hexOrThrow, type Mode } from './rules.js';
 import { LINE_ENDING_TEXT } from './payload.js';
 
@@ -42,4 +42,25 @@ export function answerMessage(state: SocketState, content: Buffer, wire: Buffer)
 export function pushedBytes(state: Pick<SocketState, 'encoding' | 'lineEnding'>, data: string, options: PushOptions): Buffer {
   if (state.encoding === 'hex') return hexOrThrow(data, 'the message');
   return Buffer.from((options.fill ? options.fill(data) : data) + LINE_ENDING_TEXT[state.lineEnding]);
+}
+
+/** The traffic panel's send form for the TCP and UDP servers: no event name; hex when the server's encoding is. */
+export function socketSendForm(state: SocketState | undefined): SendForm {
+  return { event: false, hex: state?.encoding === 'hex' };
+}
+
+/**
+ * The traffic panel's send for the TCP and UDP servers: `data` made into bytes once
+ * (`pushedBytes`) and given to each peer's `send`, or only to the one `options.to` names (a peer's
+ * `address:port`); how many peers it reached.
+ */
+export function pushToPeers(state: SocketState, data: string, options: PushOptions, peers: Iterable<readonly [peer: string, send: (bytes: Buffer) => void]>): number {
+  const bytes = pushedBytes(state, data, options);
+  let count = 0;
+  for (const [peer, send] of peers) {
+    if (options.to !== undefined && options.to !== peer) continue;
+    send(bytes);
+    count++;
+  }
+  return count;
 }

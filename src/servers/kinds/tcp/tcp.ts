@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import { compile, type Template } from '../../../template/index.js';
 import type { Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
-import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
+import { answerMessage, pushToPeers, socketSendForm, type SocketState } from '../messages/answer.js';
 import { maxPrefixed } from '../../../support/byte-framing.js';
 import { frame, type Framed, serverDeframer, type FramingOptions } from '../messages/framing.js';
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
@@ -51,20 +51,13 @@ class TcpKind implements SocketKindInstance {
   }
 
   get sendForm(): SendForm {
-    return { event: false, hex: this.#state?.encoding === 'hex' };
+    return socketSendForm(this.#state);
   }
 
   /** Framed as replies are (`pushedBytes` has the line ending and hex). */
   push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
-    const bytes = pushedBytes(state, data, options);
-    let count = 0;
-    for (const [socket, peer] of this.#sockets) {
-      if (options.to !== undefined && options.to !== peer) continue;
-      this.#write(socket, peer, bytes, state);
-      count++;
-    }
-    return count;
+    return pushToPeers(state, data, options, [...this.#sockets].map(([socket, peer]) => [peer, (bytes: Buffer) => this.#write(socket, peer, bytes, state)] as const));
   }
 
   clients(): ClientInfo[] {

@@ -7,7 +7,7 @@ import dgram from 'node:dgram';
 import { ServerError } from '../../errors.js';
 import { bindError, type Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
-import { answerMessage, pushedBytes, type SocketState } from '../messages/answer.js';
+import { answerMessage, pushToPeers, socketSendForm, type SocketState } from '../messages/answer.js';
 import { preview } from '../messages/payload.js';
 import { compileRules } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
@@ -37,19 +37,11 @@ class UdpKind implements SocketKindInstance {
   }
 
   get sendForm(): SendForm {
-    return { event: false, hex: this.#state?.encoding === 'hex' };
+    return socketSendForm(this.#state);
   }
 
   push(data: string, options: PushOptions = {}): number {
-    const state = this.#state!;
-    const bytes = pushedBytes(state, data, options);
-    let count = 0;
-    for (const [id, peer] of this.#peers) {
-      if (options.to !== undefined && options.to !== id) continue;
-      this.#send(bytes, peer.address, peer.port);
-      count++;
-    }
-    return count;
+    return pushToPeers(this.#state!, data, options, [...this.#peers].map(([id, peer]) => [id, (bytes: Buffer) => this.#send(bytes, peer.address, peer.port)] as const));
   }
 
   /** UDP has no connections: the peers heard from most recently. */
