@@ -3,17 +3,15 @@
  * file that did not parse) or, when every server is served, one added (or renamed into place)
  * while serving. One watch on `servers/`; when such a file is saved it is read and started, and
  * a start that fails again is reported the same way. A running server watches its own file
- * (server.ts); this only covers the ones without a server yet.
+ * (server.ts; the same settled watch, settled-watch.ts); this only covers the ones without a server yet.
  */
-import { type FSWatcher, watch } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerFile } from '../model/index.js';
 import type { ServerEntry } from './server.js';
 import { formatWarning, isYamlFile, readResource, SERVERS_DIR, stripYaml } from '../workspace/index.js';
 import type { RunningServer, ServerNotice } from './types.js';
-
-const SETTLE_MS = 75;
+import { watchSettled } from './settled-watch.js';
 
 export interface PendingServersOptions {
   root: string;
@@ -35,8 +33,6 @@ export interface PendingServers {
 
 export function watchPendingServers(options: PendingServersOptions): PendingServers {
   const dir = path.join(options.root, SERVERS_DIR);
-  const timers = new Map<string, NodeJS.Timeout>();
-  let chain: Promise<void> = Promise.resolve();
   let closed = false;
 
   const attempt = async (id: string, name: string): Promise<void> => {
@@ -60,35 +56,22 @@ export function watchPendingServers(options: PendingServersOptions): PendingServ
     }
   };
 
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(dir, { persistent: false }, (_event, changed) => {
-      if (closed || changed === null) return;
-      const name = changed.toString();
+  // No servers/ folder to watch (or it cannot be watched): files added later are not started.
+  // Starts run one after another: a rename's new file waits for the old server to give up its port.
+  const watcher = watchSettled(dir, {
+    select: (name) => {
       // As the workspace reads servers/: `.yaml` files, not hidden ones (an editor's temporary file).
-      if (name.startsWith('.') || name.includes('/') || name.includes(path.sep) || !isYamlFile(name)) return;
+      if (name === null || name.startsWith('.') || name.includes('/') || name.includes(path.sep) || !isYamlFile(name)) return undefined;
       const id = stripYaml(name);
-      if (!options.wanted(id) || options.running().some((s) => s.id === id)) return;
-      // Two quick saves (an editor's write, then rename) are one start.
-      clearTimeout(timers.get(id));
-      timers.set(id, setTimeout(() => {
-        timers.delete(id);
-        // One after another: a rename's new file waits for the old server to give up its port.
-        chain = chain.then(() => attempt(id, name)).catch(() => {});
-      }, SETTLE_MS));
-    });
-    watcher.on('error', () => undefined);
-  } catch {
-    // No servers/ folder to watch (or it cannot be watched): files added later are not started.
-  }
+      return options.wanted(id) && !options.running().some((s) => s.id === id) ? id : undefined;
+    },
+    act: (id, name) => attempt(id, name!),
+  });
 
   return {
     async close() {
       closed = true;
-      for (const timer of timers.values()) clearTimeout(timer);
-      timers.clear();
-      watcher?.close();
-      await chain;
+      await watcher.close();
     },
   };
 }

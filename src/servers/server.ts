@@ -4,7 +4,6 @@
  * variables are read at start and whenever the server's settings change). An edit that breaks the
  * file is reported and the previous settings stay. The lifecycle is the same for every transport.
  */
-import { type FSWatcher, watch } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +19,7 @@ import type { RunningServer, ServerNotice, ServerOptions } from './types.js';
 import { readServerVariables } from './server-variables.js';
 import { exposureWarning } from './exposure.js';
 import { httpExchangeRecord } from './http-traffic.js';
+import { watchSettled } from './settled-watch.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
 export interface ServerEntry {
@@ -28,8 +28,6 @@ export interface ServerEntry {
   file: string;
   value: ServerFile;
 }
-
-const RELOAD_SETTLE_MS = 75;
 
 interface Running {
   config: ServerFile;
@@ -43,7 +41,6 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
   const launch = (config: ServerFile) => launchKind(entry, config, options, traffic, kinds);
   let current = await launch(entry.value);
   let stopped = false;
-  let chain: Promise<void> = Promise.resolve();
 
   const absolute = path.join(options.root, entry.file);
   const apply = async (fromWatch: boolean): Promise<void> => {
@@ -78,27 +75,14 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       notify('warning', `${message} — the server keeps its previous settings.`);
     }
   };
-  const reload = (fromWatch: boolean): Promise<void> => {
-    chain = chain.then(() => apply(fromWatch)).catch(() => {});
-    return chain;
-  };
-
-  let watcher: FSWatcher | undefined;
-  let settle: NodeJS.Timeout | undefined;
-  if (options.watch !== false) {
-    const fileName = path.basename(entry.file);
-    try {
-      // The folder, not the file: editors and Ferry itself save by renaming a new file over the old.
-      watcher = watch(path.dirname(absolute), { persistent: false }, (_event, changed) => {
-        if (changed !== null && changed.toString() !== fileName) return;
-        clearTimeout(settle);
-        settle = setTimeout(() => void reload(true), RELOAD_SETTLE_MS);
-      });
-      watcher.on('error', () => notify('warning', `${entry.file}: can no longer watch the file for edits; restart the server to pick up changes.`));
-    } catch {
-      notify('warning', `${entry.file}: cannot watch the file for edits; restart the server to pick up changes.`);
-    }
-  }
+  // Reloads one at a time: an edit settled in the folder's watch, or one asked for (`reload`).
+  const fileName = path.basename(entry.file);
+  const watcher = watchSettled(options.watch !== false ? path.dirname(absolute) : undefined, {
+    select: (name) => (name === null || name === fileName ? fileName : undefined),
+    act: () => apply(true),
+    onWatchError: (when) => notify('warning', `${entry.file}: ${when === 'start' ? 'cannot' : 'can no longer'} watch the file for edits; restart the server to pick up changes.`),
+  });
+  const reload = (fromWatch: boolean): Promise<void> => watcher.queue(() => apply(fromWatch));
 
   return {
     id: entry.id,
@@ -130,9 +114,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
     async stop() {
       if (stopped) return;
       stopped = true;
-      clearTimeout(settle);
-      watcher?.close();
-      await chain;
+      await watcher.close();
       current.instance.close();
       await current.listener.close();
     },
