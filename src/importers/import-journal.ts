@@ -12,22 +12,18 @@
  * is removed, and only paths under requests/, specs/, environments/ and servers/ are accepted.
  */
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 // Modules, not their folders' index: every `ferry` command that opens a workspace loads this.
 import { workspaceDataDir } from '../appdata/paths.js';
 import { checkNoSymlinks, writeFileAtomic } from '../workspace/files.js';
 import { WORKSPACE_FILE } from '../model/constants.js';
 import { isProcessAlive } from '../support/process-alive.js';
+import type { JournalHead } from '../support/journal-file.js';
 
 const JOURNAL_FILE = 'import-journal.json';
 const AREAS = ['requests', 'specs', 'environments', 'servers'];
 
-interface JournalData {
-  version: 1;
-  pid: number;
-  host: string;
-  root: string;
+interface JournalData extends JournalHead {
   state: 'staging' | 'moving';
   /** Workspace-relative `/` paths of the staging folders. */
   stagings: string[];
@@ -43,12 +39,12 @@ export type ImportRecovery = 'none' | 'undone' | 'running';
 
 /** One import's journal; `record` before each step, `end` when the import finished or was undone. */
 export class ImportJournal {
-  private readonly data: JournalData;
+  private readonly data: Omit<JournalData, keyof JournalHead>;
   private readonly file: string;
 
   constructor(id: string, private readonly root: string) {
     this.file = path.join(workspaceDataDir(id, root), JOURNAL_FILE);
-    this.data = { version: 1, pid: process.pid, host: os.hostname(), root, state: 'staging', stagings: [], created: [], moved: [] };
+    this.data = { state: 'staging', stagings: [], created: [], moved: [] };
   }
 
   /** Records a staging folder (absolute) before it is made. */
@@ -80,8 +76,8 @@ export class ImportJournal {
   }
 
   private async write(): Promise<void> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.file, JSON.stringify(this.data), 0o600);
+    const { journalHead, writeJournalFile } = await import('../support/journal-file.js');
+    await writeJournalFile(this.file, { ...journalHead(this.root), ...this.data });
   }
 }
 
@@ -98,19 +94,12 @@ export async function hasImportJournal(id: string, workspaceRoot: string): Promi
 export async function recoverInterruptedImport(id: string, workspaceRoot: string): Promise<ImportRecovery> {
   const root = path.resolve(workspaceRoot);
   const file = path.join(workspaceDataDir(id, root), JOURNAL_FILE);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
-    throw error;
-  }
-  const journal = readJournal(text);
-  if (!journal || journal.root !== root || journal.host !== os.hostname()) {
-    // Not ours to act on (damaged, or left by a copy of the data folder): only the record goes.
-    await fs.rm(file, { force: true });
-    return 'none';
-  }
+  // None, or not ours to act on (damaged, or left by a copy of the data folder: only the record goes).
+  // Loaded only here: every command that opens a workspace loads this module, and asks this only
+  // when there is a journal (`ferry run` loads no more than it needs: test/cli/command-table.test.ts).
+  const { readJournalFile } = await import('../support/journal-file.js');
+  const journal = await readJournalFile<JournalData>(file, root, validJournal);
+  if (!journal) return 'none';
   if (journal.pid !== process.pid && isProcessAlive(journal.pid)) return 'running';
   const remove = async (relative: string, recursive: boolean) => {
     if (await checkNoSymlinks(root, relative)) return;
@@ -129,19 +118,12 @@ export async function recoverInterruptedImport(id: string, workspaceRoot: string
   return 'undone';
 }
 
-function readJournal(text: string): JournalData | undefined {
-  let data: Partial<JournalData>;
-  try {
-    data = JSON.parse(text) as Partial<JournalData>;
-  } catch {
-    return undefined;
-  }
-  if (!data || typeof data !== 'object' || data.version !== 1 || typeof data.pid !== 'number' || typeof data.host !== 'string' || typeof data.root !== 'string') return undefined;
-  if (data.state !== 'staging' && data.state !== 'moving') return undefined;
+/** Past the head every journal has (support/journal-file.ts). */
+function validJournal(data: Partial<JournalData>): boolean {
+  if (data.state !== 'staging' && data.state !== 'moving') return false;
   const lists = [data.stagings, data.created, data.moved];
-  if (!lists.every((list) => Array.isArray(list) && list.every(safePath))) return undefined;
-  if (data.workspaceBefore !== undefined && typeof data.workspaceBefore !== 'string') return undefined;
-  return data as JournalData;
+  if (!lists.every((list) => Array.isArray(list) && list.every(safePath))) return false;
+  return data.workspaceBefore === undefined || typeof data.workspaceBefore === 'string';
 }
 
 function safePath(p: unknown): boolean {

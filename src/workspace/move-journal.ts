@@ -15,10 +15,10 @@
  * a journal found under the lock is one whose writer died or failed part-way.
  */
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FolderFile, RequestFile } from '../model/index.js';
-import { checkNoSymlinks, readTextFile, writeFileAtomic } from './files.js';
+import { journalHead, type JournalHead, readJournalFile, writeJournalFile } from '../support/journal-file.js';
+import { checkNoSymlinks, readTextFile } from './files.js';
 import { formatWarning } from './warning-text.js';
 import { LOADTESTS_DIR } from './open.js';
 import { readResource } from './read-resource.js';
@@ -35,11 +35,7 @@ export type MoveStep =
   /** Load test targets naming request `from` (or, `folder`, anything under folder `from`) now name `to`. */
   | { op: 'retarget'; folder: boolean; from: string; to: string };
 
-interface JournalData {
-  version: 1;
-  pid: number;
-  host: string;
-  root: string;
+interface JournalData extends JournalHead {
   steps: MoveStep[];
 }
 
@@ -56,9 +52,8 @@ export async function runMoveSteps(root: string, steps: readonly MoveStep[], jou
   if (journal !== undefined) {
     await finishInterruptedMove(root, journal);
     if (kill === 0) process.kill(process.pid, 'SIGKILL');
-    const data: JournalData = { version: 1, pid: process.pid, host: os.hostname(), root: path.resolve(root), steps: [...steps] };
-    await fs.mkdir(path.dirname(journal), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(journal, JSON.stringify(data), 0o600);
+    const data: JournalData = { ...journalHead(root), steps: [...steps] };
+    await writeJournalFile(journal, data);
   }
   for (const [i, step] of steps.entries()) {
     const taken = await takeStep(root, step, onNotice);
@@ -78,18 +73,8 @@ export async function runMoveSteps(root: string, steps: readonly MoveStep[], jou
  * The caller holds the workspace's write lock.
  */
 export async function finishInterruptedMove(root: string, journal: string): Promise<MoveRecovery> {
-  let text: string;
-  try {
-    text = await fs.readFile(journal, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'none' };
-    throw error;
-  }
-  const data = readJournal(text);
-  if (!data || data.root !== path.resolve(root) || data.host !== os.hostname()) {
-    await fs.rm(journal, { force: true });
-    return { state: 'none' };
-  }
+  const data = await readJournalFile<JournalData>(journal, root, (d) => Array.isArray(d.steps) && d.steps.every(validStep));
+  if (!data) return { state: 'none' };
   let finished = true;
   for (const step of data.steps) {
     if (!(await takeStep(root, step))) {
@@ -217,18 +202,6 @@ async function updateLoadTestTargets(root: string, renamePath: (requestPath: str
 function testKillPoint(): number | undefined {
   const match = /^\d+$/.exec(process.env.FERRY_TEST_KILL_MOVE ?? '');
   return match ? Number(match[0]) : undefined;
-}
-
-function readJournal(text: string): JournalData | undefined {
-  let data: Partial<JournalData>;
-  try {
-    data = JSON.parse(text) as Partial<JournalData>;
-  } catch {
-    return undefined;
-  }
-  if (!data || typeof data !== 'object' || data.version !== 1 || typeof data.host !== 'string' || typeof data.root !== 'string') return undefined;
-  if (!Array.isArray(data.steps) || !data.steps.every(validStep)) return undefined;
-  return data as JournalData;
 }
 
 function validStep(step: unknown): boolean {
