@@ -46,6 +46,15 @@ function focused(page: Page): Promise<string> {
   });
 }
 
+/**
+ * The controls of an ARIA snapshot that have no accessible name, or one of glyphs only (×, +):
+ * a screen reader says "button" or "times" for them.
+ */
+function unnamed(snapshot: string): string[] {
+  const roles = 'checkbox|button|textbox|combobox|searchbox|tab|treeitem|radio|spinbutton|option|link|menuitem';
+  return snapshot.split('\n').map((l) => l.trim()).filter((l) => new RegExp(`^- (${roles})( \\[|:|$)`).test(l) || new RegExp(`^- (${roles}) "[^\\p{L}\\p{N}"]*"`, 'u').test(l));
+}
+
 describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and screen readers', () => {
   let ws: TempWorkspace;
   let site: Awaited<ReturnType<typeof startSite>>;
@@ -154,6 +163,38 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
   it('the live-updates dot says its state in words', async () => {
     const dot = page.getByRole('status', { name: /^Live updates/ });
     await expect.poll(() => dot.getAttribute('aria-label')).toBe('Live updates: on');
+  });
+
+  it('every control of the request editor (multipart parts too), the variables dialog and the import dialog has a name; the import source says which is chosen', async () => {
+    await page.getByRole('tree').getByRole('treeitem', { name: 'GET Health' }).click();
+    const editor = page.getByRole('region', { name: 'Request editor' });
+    await editor.getByRole('tab', { name: 'Body' }).click();
+    await editor.getByRole('combobox', { name: 'Body type' }).selectOption('multipart');
+    await editor.getByRole('table', { name: 'Multipart parts' }).getByRole('textbox').first().fill('avatar');
+    await expect.poll(() => editor.getByRole('table', { name: 'Multipart parts' }).getByRole('row').count()).toBe(3);
+    expect(unnamed(await editor.ariaSnapshot())).toEqual([]);
+    expect(await editor.getByRole('checkbox', { name: 'Part 1 is a file' }).isChecked()).toBe(false);
+    await editor.getByRole('button', { name: 'Remove part avatar' }).click();
+    await editor.getByRole('combobox', { name: 'Body type' }).selectOption('none');
+
+    await page.getByRole('button', { name: 'Workspace variables' }).click();
+    const variables = page.getByRole('dialog', { name: 'Workspace variables' });
+    await expect.poll(() => variables.getByRole('checkbox', { name: 'Variable 1 enabled' }).isChecked()).toBe(true);
+    expect(unnamed(await variables.ariaSnapshot())).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => variables.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const importer = page.getByRole('dialog', { name: 'Import' });
+    const from = importer.getByRole('group', { name: 'Import from' });
+    // Paste is the first choice.
+    await expect.poll(() => from.getByRole('button', { name: /^Paste/ }).getAttribute('aria-pressed')).toBe('true');
+    await from.getByRole('button', { name: 'OpenAPI URL' }).click();
+    await expect.poll(() => from.getByRole('button', { name: 'OpenAPI URL' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await from.getByRole('button', { name: /^Paste/ }).getAttribute('aria-pressed')).toBe('false');
+    expect(unnamed(await importer.ariaSnapshot())).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => importer.count()).toBe(0);
   });
 
   it('text keeps 4.5:1 contrast in both themes: body, muted, error, the status badge, a primary button', async () => {

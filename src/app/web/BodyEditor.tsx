@@ -39,12 +39,12 @@ export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: 
                 set({ multipart: isNew ? [...body.multipart, { ...part, ...patch }] : body.multipart.map((p, j) => (j === i ? { ...p, ...patch } : p)) });
               return (
                 <tr key={i}>
-                  <td>{!isNew && <input type="checkbox" checked={part.enabled} onChange={(e) => update({ enabled: e.target.checked })} />}</td>
-                  <td><input value={part.key} placeholder="key" onChange={(e) => update({ key: e.target.value })} /></td>
-                  <td><input value={part.value} placeholder={part.file ? 'path in the workspace' : 'value'} onChange={(e) => update({ value: e.target.value })} /></td>
-                  <td><input type="checkbox" checked={part.file} onChange={(e) => update({ file: e.target.checked })} /></td>
-                  <td><input value={part.contentType ?? ''} placeholder="auto" onChange={(e) => update({ contentType: e.target.value || undefined })} /></td>
-                  <td>{!isNew && <button className="icon" onClick={() => set({ multipart: body.multipart.filter((_, j) => j !== i) })}>×</button>}</td>
+                  <td>{!isNew && <input type="checkbox" aria-label={`Part ${i + 1} enabled`} checked={part.enabled} onChange={(e) => update({ enabled: e.target.checked })} />}</td>
+                  <td><input value={part.key} placeholder="key" aria-label={`Part key ${i + 1}`} onChange={(e) => update({ key: e.target.value })} /></td>
+                  <td><input value={part.value} placeholder={part.file ? 'path in the workspace' : 'value'} aria-label={`Part ${part.file ? 'file path' : 'value'} ${i + 1}`} onChange={(e) => update({ value: e.target.value })} /></td>
+                  <td><input type="checkbox" aria-label={`Part ${i + 1} is a file`} checked={part.file} onChange={(e) => update({ file: e.target.checked })} /></td>
+                  <td><input value={part.contentType ?? ''} placeholder="auto" aria-label={`Part content type ${i + 1}`} onChange={(e) => update({ contentType: e.target.value || undefined })} /></td>
+                  <td>{!isNew && <button className="icon" title="Remove" aria-label={`Remove part ${part.key || i + 1}`} onClick={() => set({ multipart: body.multipart.filter((_, j) => j !== i) })}>×</button>}</td>
                 </tr>
               );
             })}

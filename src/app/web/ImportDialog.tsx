@@ -53,10 +53,10 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
           </div>
         ) : (
           <>
-            <nav className="tabs">
-              <button className={tab === 'file' ? 'on' : ''} onClick={() => { setTab('file'); setPreview(null); }}>File</button>
-              <button className={tab === 'paste' ? 'on' : ''} onClick={() => { setTab('paste'); setPreview(null); }}>Paste (cURL, collection, OpenAPI)</button>
-              <button className={tab === 'url' ? 'on' : ''} onClick={() => { setTab('url'); setPreview(null); }}>OpenAPI URL</button>
+            <nav className="tabs" role="group" aria-label="Import from">
+              <button className={tab === 'file' ? 'on' : ''} aria-pressed={tab === 'file'} onClick={() => { setTab('file'); setPreview(null); }}>File</button>
+              <button className={tab === 'paste' ? 'on' : ''} aria-pressed={tab === 'paste'} onClick={() => { setTab('paste'); setPreview(null); }}>Paste (cURL, collection, OpenAPI)</button>
+              <button className={tab === 'url' ? 'on' : ''} aria-pressed={tab === 'url'} onClick={() => { setTab('url'); setPreview(null); }}>OpenAPI URL</button>
             </nav>
             {tab === 'file' ? (
               <label className="drop-zone" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); readFile(e.dataTransfer.files[0]); }}>
