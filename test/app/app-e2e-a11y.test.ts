@@ -179,7 +179,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
 
     await page.getByRole('button', { name: 'Workspace variables' }).click();
     const variables = page.getByRole('dialog', { name: 'Workspace variables' });
-    await expect.poll(() => variables.getByRole('checkbox', { name: 'Variable 1 enabled' }).isChecked()).toBe(true);
+    await expect.poll(() => variables.getByRole('checkbox', { name: 'Enabled 1', exact: true }).isChecked()).toBe(true);
     expect(unnamed(await variables.ariaSnapshot())).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => variables.count()).toBe(0);

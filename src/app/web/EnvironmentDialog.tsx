@@ -95,7 +95,7 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
           <tbody>
             {shown.map((row, i) => (
               <tr key={i} className={row.enabled ? '' : 'off'}>
-                <td>{i < rows.length && <input type="checkbox" aria-label={`Variable ${i + 1} enabled`} checked={row.enabled} onChange={(e) => update(i, { enabled: e.target.checked })} />}</td>
+                <td>{i < rows.length && <input type="checkbox" aria-label={`Enabled ${i + 1}`} checked={row.enabled} onChange={(e) => update(i, { enabled: e.target.checked })} />}</td>
                 <td><input aria-label={`Variable ${i + 1}`} value={row.key} onChange={(e) => update(i, { key: e.target.value })} /></td>
                 <td>
                   <input
