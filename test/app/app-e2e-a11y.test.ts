@@ -160,6 +160,32 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => focused(page)).toBe('input URL');
   });
 
+  it('request and answer tabs: ← → switch by keyboard, and the part shown is a tab panel named by its tab', async () => {
+    const editor = page.getByRole('region', { name: 'Request editor' });
+    const tabs = editor.getByRole('tablist', { name: 'Parts of the request' });
+    await tabs.getByRole('tab', { selected: true }).focus();
+    const first = await tabs.getByRole('tab', { selected: true }).textContent();
+    await page.keyboard.press('ArrowRight');
+    const picked = editor.getByRole('tab', { selected: true });
+    await expect.poll(() => picked.textContent()).not.toBe(first);
+    const name = (await picked.textContent())!;
+    expect(await picked.evaluate((e) => e === document.activeElement)).toBe(true);
+    const panel = editor.getByRole('tabpanel');
+    await expect.poll(() => panel.count()).toBe(1);
+    expect(await panel.evaluate((e) => document.getElementById(e.getAttribute('aria-labelledby') ?? '')?.textContent)).toBe(name);
+    expect(await picked.getAttribute('aria-controls')).toBe(await panel.getAttribute('id'));
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => editor.getByRole('tab', { selected: true }).textContent()).toBe(first);
+
+    const answer = page.getByRole('region', { name: 'Response' });
+    await answer.getByRole('tab', { selected: true }).focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => answer.getByRole('tab', { selected: true }).textContent()).toBe('Timings');
+    await expect.poll(() => answer.getByRole('tabpanel', { name: 'Timings' }).count()).toBe(1);
+    await page.keyboard.press('Home');
+    await expect.poll(() => answer.getByRole('tabpanel', { name: 'Body' }).count()).toBe(1);
+  });
+
   it('the live-updates dot says its state in words', async () => {
     const dot = page.getByRole('status', { name: /^Live updates/ });
     await expect.poll(() => dot.getAttribute('aria-label')).toBe('Live updates: on');

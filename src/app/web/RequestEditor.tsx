@@ -3,7 +3,7 @@
  * headers, body, auth, settings, scripts, docs, and the kind's own options (spec 2.8) drawn from
  * the format's declaration (`GET /api/kinds`, kinds.ts): no kind is named here.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { api } from './api.js';
 import { useDraftNotices } from './draft-notices.js';
 import type { InheritedAuthView, RequestFile } from '../shared/api.js';
@@ -13,7 +13,7 @@ import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
 import { pathParamNames, queryRows, withQuery } from './url-params.js';
 import { KindOptions } from './KindOptions.js';
-import { TabList } from './TabList.js';
+import { TabList, tabPanel } from './TabList.js';
 import { urlPlaceholder, useKinds, useSettingsFields, withKind } from './kinds.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -51,6 +51,7 @@ function undefinedNames(texts: string[], known: readonly string[]): string[] {
 export function RequestEditor({ request, path, onChange, onSend, onCancel, onGetToken, sending, variableNames: namesRead, diskChanges = 0, onOpenSettings }: Props) {
   const variableNames = namesRead ?? [];
   const [tab, setTab] = useState<Tab>('Params');
+  const panel = useId();
   const notices = useRequestNotices(request, path);
   const kinds = useKinds();
   const view = kinds[request.kind];
@@ -113,8 +114,8 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
       {notices.length > 0 && (
         <p className="warn var-hint" role="status" data-testid="request-notices">{notices.join(' ')}</p>
       )}
-      <TabList label="Parts of the request" tabs={tabs} current={shownTab} onPick={setTab} badge={(t) => (counts[t] ? <small> {counts[t]}</small> : null)} />
-      <div className="tab-body">
+      <TabList label="Parts of the request" tabs={tabs} current={shownTab} onPick={setTab} badge={(t) => (counts[t] ? <small> {counts[t]}</small> : null)} panel={panel} />
+      <div className="tab-body" {...tabPanel(panel, shownTab)}>
         {shownTab === 'Options' && optionKey && view?.fields && (
           <KindOptions name={String(optionKey)} fields={view.fields} value={request[optionKey] as Record<string, unknown> | undefined} onChange={(section) => set({ [optionKey]: section } as Partial<RequestFile>)} />
         )}

@@ -1,11 +1,11 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 import { statusShown } from '../../runner/response.js';
 import { bytesOf } from './api.js';
 import { bodyText, declaresText, pretty } from './body-text.js';
 import { RecordsTable } from './RecordsTable.js';
-import { TabList } from './TabList.js';
+import { TabList, tabPanel } from './TabList.js';
 
 const TABS = ['Body', 'Events', 'Details', 'Headers', 'Cookies', 'Tests', 'Console', 'Timings'] as const;
 type Tab = (typeof TABS)[number];
@@ -126,6 +126,7 @@ function MessageList({ messages }: { messages: StreamMessage[] }) {
 
 export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { answer: SendResponse | null; sending: boolean; error: string | null; liveMessages?: StreamMessage[] }) {
   const [chosenTab, setTab] = useState<Tab>('Body');
+  const panel = useId();
   /** The view the user picked (kept across answers); until then each answer's own: an image's preview, binary's hex, else pretty. */
   const [picked, setMode] = useState<Mode | null>(null);
   /** The whole body, fetched when Show all is pressed (the page is given the first 2 MB of an answer). */
@@ -238,9 +239,10 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
         tabs={TABS.filter((t) => (t !== 'Events' || result.messages) && (t !== 'Details' || result.detail))}
         current={tab}
         onPick={setTab}
+        panel={panel}
         badge={(t) => <>{t === 'Tests' && tests.length ? <small> {tests.length}</small> : null}{t === 'Events' && result.messages ? <small> {result.messages.length}</small> : null}{t === 'Headers' && response ? <small> {response.headers.length}</small> : null}{t === 'Cookies' && cookies.length ? <small> {cookies.length}</small> : null}</>}
       />
-      <div className="tab-body">
+      <div className="tab-body" {...tabPanel(panel, tab)}>
         {tab === 'Body' && response && response.bodySize === 0 && (
           <p className="muted" data-testid="no-body">No body: this answer has none{result.status === 204 || result.status === 304 ? ` (${result.status} never carries one)` : ''}. Its headers are in Headers.</p>
         )}

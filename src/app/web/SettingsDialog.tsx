@@ -6,7 +6,7 @@
  * `diskChanges` moves when workspace files change on disk (git, an editor): the file is read
  * again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { EditedSettings, SettingsView, TokenResponse } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { AuthEditor } from './AuthEditor.js';
@@ -16,7 +16,7 @@ import { useGuardedClose } from './guarded-close.js';
 import { KeyValueTable } from './KeyValueTable.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { DocsEditor } from './RequestEditor.js';
-import { TabList } from './TabList.js';
+import { TabList, tabPanel } from './TabList.js';
 import { saveOnCtrlS } from './save-shortcut.js';
 
 const TABS = ['Auth', 'Headers', 'Scripts', 'Docs'] as const;
@@ -33,6 +33,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const url = folder ? `/api/folder/settings?path=${encodeURIComponent(folder)}` : '/api/workspace/settings';
   const dialogRef = useDialogFocus();
   const [view, setView] = useState<SettingsView | null>(null);
+  const panel = useId();
   const [settings, setSettings] = useState<EditedSettings | null>(null);
   /** The settings as the file held them when read: sent with a save, which is refused (409) when the file changed since. */
   const [base, setBase] = useState<EditedSettings | null>(null);
@@ -121,8 +122,8 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
         )}
         {settings && (
           <>
-            <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} />
-            <div className="tab-body">
+            <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} panel={panel} />
+            <div className="tab-body" {...tabPanel(panel, tab)}>
               {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} onGetToken={getToken} noInherit={!folder} />}
               {tab === 'Headers' && <KeyValueTable label="Header" rows={settings.headers} onChange={(rows) => set({ headers: rows })} />}
               {tab === 'Scripts' && (
