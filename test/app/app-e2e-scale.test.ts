@@ -3,13 +3,15 @@
  * with `ferry import` (≈1,070 requests). Behaviour, not timings (bench/app-scale.ts has those):
  * the windowed tree fills a tall window, the filter and the palette find requests anywhere in
  * it, a request opened from far away is shown in the tree, and 200 files changed at once on disk
- * all show.
+ * all show. `ferry app` runs as its own process, as users run it: its reads do not wait for the
+ * test's (a slow read and a quick one answer in the order the server finishes them).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, closeAppPage, openAppPage, type AppPage } from './browser.js';
+import { browserMissing, ensureBuiltUi, launchBrowser } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ferry } from '../support/cli.js';
 import { CORPUS } from '../support/corpus.js';
@@ -17,6 +19,7 @@ import { CORPUS } from '../support/corpus.js';
 const missing = browserMissing();
 if (missing) console.warn(`app scale tests skipped: ${missing}`);
 
+const RUN_FERRY = path.join(import.meta.dirname, '..', 'servers', 'support', 'run-ferry.ts');
 const GITHUB = 'GitHub v3 REST API';
 const STRIPE = 'Stripe API';
 
@@ -33,7 +36,8 @@ function drawnRows(page: Page) {
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium with a big imported workspace', () => {
   let ws: TempWorkspace;
-  let opened: Partial<AppPage> = {};
+  let server: ChildProcess | undefined;
+  let browser: Browser | undefined;
   let page: Page;
 
   beforeAll(async () => {
@@ -42,12 +46,39 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
       const imported = await ferry(['-w', ws.root, 'import', path.join(CORPUS, 'openapi', doc)]);
       expect(imported.code, imported.stderr).toBe(0);
     }
-    opened = await openAppPage(ws, { viewport: { width: 1400, height: 900 }, stepTimeoutMs: 20_000 });
-    page = opened.page!;
+    await ensureBuiltUi();
+    const child = spawn(process.execPath, ['--import', 'tsx', RUN_FERRY, '-w', ws.root, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = child;
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`ferry app printed no URL in 60 s: ${out}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        const found = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(out)?.[0];
+        if (found) {
+          clearTimeout(timer);
+          resolve(found);
+        }
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+      child.once('exit', (code) => reject(new Error(`ferry app exited (${code}): ${out}`)));
+    });
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' })).newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(url);
+    await page.waitForURL(`${new URL(url).origin}/`);
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage(opened);
+    await browser?.close();
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once('exit', resolve));
+      server.kill('SIGINT');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (server.exitCode === null) server.kill('SIGKILL');
+    }
     await ws?.cleanup();
   });
 
@@ -99,6 +130,34 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
     await page.locator(`[role=treeitem][data-path="${STRIPE}/PostInvoicesInvoiceSend.yaml"]`).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('PostInvoicesInvoiceSend');
     expect(await page.evaluate(() => document.querySelector('[role=tree]')!.scrollTop)).toBe(before);
+  });
+
+  it('switching requests quickly: the editor ends on the last one clicked, even when an earlier one answers later', async () => {
+    // A request whose answer comes late (a big file on a busy disk): the server's real answer, held back a second.
+    await ws.write('requests/Slow.yaml', { name: 'Slow', url: 'http://127.0.0.1:1/slow' });
+    await page.route(/\/api\/request\?path=Slow\.yaml$/, async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.fulfill({ response });
+    });
+    const filter = page.getByRole('searchbox', { name: 'Filter requests' });
+    /** Clicks the request's row, found with the filter; does not wait for it to open. */
+    const click = async (name: string, file: string) => {
+      await filter.fill(name);
+      await page.locator(`[role=treeitem][data-path="${file}"]`).click();
+    };
+    await click('Slow', 'Slow.yaml');
+    await click('PostInvoicesInvoiceVoid', `${STRIPE}/PostInvoicesInvoiceVoid.yaml`);
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('PostInvoicesInvoiceVoid');
+    await page.waitForTimeout(1500); // the slow answer has come meanwhile
+    expect(await page.getByLabel('Request name').inputValue()).toBe('PostInvoicesInvoiceVoid');
+    expect(await page.locator('[role=treeitem][aria-selected=true]').getAttribute('data-path')).toBe(`${STRIPE}/PostInvoicesInvoiceVoid.yaml`);
+    // The slow one, opened alone, still opens.
+    await click('Slow', 'Slow.yaml');
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Slow');
+    await page.unroute(/\/api\/request\?path=Slow\.yaml$/);
+    await filter.fill('');
+    await fs.rm(path.join(ws.root, 'requests', 'Slow.yaml'));
   });
 
   it('200 request files changed at once on disk (a git checkout): every change shows in the tree', async () => {

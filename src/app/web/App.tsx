@@ -109,6 +109,8 @@ export function App() {
   const switching = useRef<Promise<unknown>>(Promise.resolve());
   /** A request being opened (picked in the tree, the palette, History): a send waits for it, so it sends the request picked. */
   const opening = useRef<Promise<unknown>>(Promise.resolve());
+  /** Counts the requests picked: only the newest pick's file goes into the editor. */
+  const openedPicks = useRef(0);
   const runRef = useRef<RunView | null>(null);
   /** A conflict on screen: until the user picks a side, a newer file version updates it, never the editor. */
   const conflictRef = useRef<RequestFile | null>(null);
@@ -183,11 +185,14 @@ export function App() {
   const openNow = async (path: string, quiet: boolean, read: RequestFile | undefined): Promise<void> => {
     // Leaving an unsaved request loses it (it was never a file): only when the user says so.
     if (unsavedRef.current && !window.confirm(`${unsavedRef.current.gone ? 'The open request\'s file was deleted or moved outside the app and' : 'The request opened from cURL'} is not saved. Discard it? (Cancel, then Save to keep it.)`)) return;
+    // Switching quickly: an earlier pick whose file answers later must not replace the last one.
+    const pick = ++openedPicks.current;
     await saveNow();
     unsavedRef.current = null;
     setUnsaved(null);
     try {
       const { request } = read ? { request: read } : await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
+      if (pick !== openedPicks.current) return;
       onDisk.current = stableJson(request);
       selectedRef.current = path;
       // Now, not at the next render: a send waiting for this open reads it.
@@ -199,7 +204,7 @@ export function App() {
       setSendError(null);
       if (!read) keepLast(path);
     } catch (e) {
-      if (!quiet) setNotice((e as Error).message);
+      if (!quiet && pick === openedPicks.current) setNotice((e as Error).message);
     }
   };
 
