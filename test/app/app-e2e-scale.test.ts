@@ -160,6 +160,34 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
     await fs.rm(path.join(ws.root, 'requests', 'Slow.yaml'));
   });
 
+  it('two changes on disk in a row: the tree keeps the newer, even when the older tree answers last', async () => {
+    const file = path.join(ws.root, 'requests', STRIPE, 'PostInvoicesInvoiceVoid.yaml');
+    const original = await fs.readFile(file, 'utf8');
+    // The first tree fetched after the first change is held back until the second change's tree has come.
+    let held = 0;
+    const pattern = /\/api\/workspace\?tree=compact$/;
+    await page.route(pattern, async (route) => {
+      const response = await route.fetch();
+      if (held++ === 0) await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.fulfill({ response });
+    });
+    const filter = page.getByRole('searchbox', { name: 'Filter requests' });
+    await filter.fill('InvoiceVoid');
+    try {
+      await fs.writeFile(file, original.replace(/^name: .*$/m, 'name: InvoiceVoid first'));
+      await expect.poll(() => held, { timeout: 10_000 }).toBe(1);
+      await fs.writeFile(file, original.replace(/^name: .*$/m, 'name: InvoiceVoid second'));
+      const row = page.locator(`[role=treeitem][data-path="${STRIPE}/PostInvoicesInvoiceVoid.yaml"]`);
+      await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('InvoiceVoid second');
+      await page.waitForTimeout(2500); // the held-back tree has come meanwhile
+      expect(await row.textContent()).toContain('InvoiceVoid second');
+    } finally {
+      await page.unroute(pattern);
+      await fs.writeFile(file, original);
+      await filter.fill('');
+    }
+  });
+
   it('200 request files changed at once on disk (a git checkout): every change shows in the tree', async () => {
     const dir = path.join(ws.root, 'requests', STRIPE);
     const names = (await fs.readdir(dir)).filter((n) => n.endsWith('.yaml') && n !== '_folder.yaml').sort().slice(0, 200);

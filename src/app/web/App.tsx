@@ -119,14 +119,20 @@ export function App() {
   conflictRef.current = conflict;
   runRef.current = run;
 
+  /** Counts the tree's reads: changes on disk in a row fetch it again each time, and only the newest read is shown. */
+  const workspaceReads = useRef(0);
   const loadWorkspace = useCallback(async () => {
+    const read = ++workspaceReads.current;
     try {
       // The names are not needed to show the page: they arrive beside the tree, not after it.
-      void api.get<{ names: string[] }>('/api/variables').then((v) => setVariableNames(v.names), () => undefined);
-      setInfo(await (takeInitialWorkspace() ?? fetchWorkspace()));
+      void api.get<{ names: string[] }>('/api/variables').then((v) => read === workspaceReads.current && setVariableNames(v.names), () => undefined);
+      const next = await (takeInitialWorkspace() ?? fetchWorkspace());
+      // An older read answering last would put back a tree from before the latest change.
+      if (read !== workspaceReads.current) return;
+      setInfo(next);
       setLoadError(null);
     } catch (e) {
-      setLoadError((e as Error).message);
+      if (read === workspaceReads.current) setLoadError((e as Error).message);
     }
   }, []);
 
