@@ -219,7 +219,7 @@ try {
     const fetchesBefore = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/workspace')).length);
     since = await now(page);
     const changedAt = performance.now();
-    const updated = page.waitForFunction((m) => [...document.querySelectorAll('[role=tree] .row.request')].some((r) => r.textContent!.includes(`(${m})`)), mark, { polling: 'raf', timeout: 30_000 });
+    const updated = page.waitForFunction((m) => [...document.querySelectorAll('[role=tree] .row.request')].some((r) => r.textContent!.includes(`(${m})`)), mark, { polling: 'raf', timeout: 30_000 }).then(() => performance.now());
     const writes = (async () => {
       for (const file of files.slice(0, 200)) {
         const text = (await fs.readFile(file, 'utf8')).replace(/^name: (.*?)( \(v\d\))?$/m, `name: $1 (${mark})`);
@@ -238,8 +238,7 @@ try {
     }
     await writes;
     const written = performance.now() - changedAt;
-    await updated;
-    const settled = performance.now() - changedAt;
+    const settled = (await updated) - changedAt;
     await page.waitForTimeout(2000);
     // Every row with the mark, scrolling through the windowed list a frame at a time.
     const matching = await page.evaluate(async (mark) => {
