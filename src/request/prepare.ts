@@ -66,7 +66,7 @@ export interface PrepareOptions {
 }
 
 /** HTTP's rules, for callers that prepare HTTP requests only (code export, tests). */
-export const HTTP_RULES: KindRules = { kind: 'http', noun: 'an HTTP request', url: 'url', schemes: ['http', 'https'], method: 'http' };
+export const HTTP_RULES: KindRules = { kind: 'http', noun: 'an HTTP request', url: 'url', schemes: ['http', 'https'], method: 'http', httpClient: true };
 
 export async function prepareRequest(input: PrepareInput, options: PrepareOptions = {}): Promise<PreparedRequest> {
   const { request, folders, workspace } = input;
@@ -115,7 +115,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   // Digest and NTLM answer a 401 challenge, which only the HTTP client (HTTP and SSE requests) does:
   // elsewhere the credentials would silently not be sent.
-  if ((target.digest || target.ntlm) && rules.kind !== 'http' && rules.kind !== 'sse' && options.unsendableAuth !== 'omit') {
+  if ((target.digest || target.ntlm) && !rules.httpClient && options.unsendableAuth !== 'omit') {
     throw new PrepareError(`${where}: ${AUTH_NAMES[auth.type]} auth answers the server's challenge on HTTP and SSE requests only, not on ${rules.noun}; use Basic, Bearer or an API key, or a header.`);
   }
 
@@ -147,11 +147,11 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const signContext = { fill, root: workspace.root, allowFilesOutside, where, keyFiles: new Map<string, string>() };
   // A copy of each part signing changes (OAuth 1.0 may put its parameters in a form body).
   const unsigned = options.signEachSend && signsRequest(auth.type) ? { url: url.href, headers: headers.map((h) => ({ ...h })), body: { ...body } } : undefined;
-  // Signed with the method the server sees: the WebSocket and Socket.IO upgrades are GETs; gRPC
-  // calls (whose `method` names the call) and MCP's first request (initialize) are POSTs.
-  const wireMethod = rules.method === 'http' ? method : rules.kind === 'grpc' || rules.kind === 'mcp' ? 'POST' : 'GET';
+  // Signed with the method the server sees (the kind's `wireMethod`): the WebSocket and Socket.IO
+  // upgrades are GETs; gRPC calls (whose `method` names the call) and MCP's first request are POSTs.
+  const wireMethod = rules.wireMethod ?? (rules.method === 'http' ? method : 'GET');
   // A request the HTTP client sends, signed: redirects within the origin are signed again (signEachHop).
-  const hopSigned = (rules.kind === 'http' || rules.kind === 'sse') && options.unsendableAuth !== 'omit' && signsRequest(auth.type);
+  const hopSigned = rules.httpClient === true && options.unsendableAuth !== 'omit' && signsRequest(auth.type);
   const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
   try {
     signed = await signRequest(auth, { method: wireMethod, url, headers, body }, signContext);

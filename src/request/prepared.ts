@@ -143,6 +143,17 @@ export interface KindRules {
   method: 'http' | 'text' | 'none';
   /** The request's kind-specific option section (spec 2.8), when it has one. */
   options?: KindOptionsKey;
+  /**
+   * Sent by the HTTP client (HTTP, SSE): it answers Digest and NTLM challenges, and signs each
+   * redirect within the origin again. Other kinds refuse those two auth types before connecting.
+   */
+  httpClient?: true;
+  /**
+   * The HTTP method the server sees, which auth signs, when it is not the request's `method`:
+   * `POST` for gRPC calls and MCP's first request. Absent: the request's method for `method: 'http'`
+   * kinds, else `GET` (the WebSocket and Socket.IO upgrades).
+   */
+  wireMethod?: 'POST';
 }
 
 export type KindOptionsKey = 'socket' | 'dns' | 'mqtt' | 'grpc' | 'socketio' | 'mcp';

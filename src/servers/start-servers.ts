@@ -8,6 +8,7 @@ import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { ServerError } from './errors.js';
+import { SERVER_KIND_INFO } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
 import { watchPendingServers } from './pending-servers.js';
 import { type ServerEntry, startServer } from './server.js';
@@ -180,9 +181,9 @@ async function fileExists(root: string, file: string): Promise<boolean> {
   return lstat(path.join(root, file)).then(() => true, () => false);
 }
 
-/** The transports a server kind listens on: UDP, TCP or (DNS) both. */
+/** The transports a server kind listens on (the kind table's `listensOn`): TCP unless it says UDP, or (DNS) both. */
 function transports(kind: ServerFile['kind']): ReadonlyArray<'tcp' | 'udp'> {
-  return kind === 'udp' ? ['udp'] : kind === 'dns' ? ['udp', 'tcp'] : ['tcp'];
+  return SERVER_KIND_INFO[kind].listensOn ?? ['tcp'];
 }
 
 /** A server started in the same batch that holds the port `config` asked for, on a transport it needs. */

@@ -23,8 +23,6 @@ const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 
 /** `file: literal` pairs that name a kind for another reason than server kinds. */
 const ALLOWED: readonly { file: string; literal: string; why: string }[] = [
-  { file: 'Sidebar.tsx', literal: 'http', why: 'the request kind whose badge is its HTTP method' },
-  { file: 'CommandPalette.tsx', literal: 'http', why: 'the request kind whose detail is its HTTP method' },
   { file: 'tree.ts', literal: 'http', why: 'the compact tree leaves out the default request kind (kind http)' },
   { file: 'kinds.ts', literal: 'http', why: "a request kind's method mode (`KindView.method`) and URL scheme, not a kind" },
 ];

@@ -8,7 +8,9 @@ import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
-import { requestSchema } from '../../src/model/index.js';
+import { requestSchema, workspaceSchema } from '../../src/model/index.js';
+import { prepareRequest } from '../../src/request/index.js';
+import { hawkCheck } from '../support/auth-checks.js';
 import { SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { captureResponse } from '../../src/runner/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
@@ -396,5 +398,16 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
     await expect(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: '{"detail":{"@type":"type.googleapis.com/ferry.wkt.Note","txt":"hi"}}' } })).rejects.toThrow(
       'has a field "detail.txt" that Note does not have; its fields are: text, at.',
     );
+  });
+});
+
+describe('gRPC auth signing', () => {
+  it("signs a call as the HTTP/2 POST the server gets (the kind's wireMethod), not as GET", async () => {
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: 'grpc://127.0.0.1:50051', method: 'ferry.test.Echo/Say', auth: { type: 'hawk', authId: 'id', authKey: 'key' } });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind });
+    const headers = Object.fromEntries(prepared.headers.map((h) => [h.name.toLowerCase(), h.value]));
+    const as = (method: string) => hawkCheck({ method, target: '', host: '127.0.0.1', headers, body: Buffer.alloc(0) }, 50051, { key: 'key', algorithm: 'sha256' }).ok;
+    expect(as('POST')).toBe(true);
+    expect(as('GET')).toBe(false);
   });
 });

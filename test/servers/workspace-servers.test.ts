@@ -1,6 +1,8 @@
 /** startWorkspaceServers: what `ferry serve`, `ferry run --start-servers` and the app share. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerError, startWorkspaceServers, type WorkspaceServers } from '../../src/servers/index.js';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { ServerError, startServers, startWorkspaceServers, type WorkspaceServers } from '../../src/servers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { isolatedDataDir } from '../support/temp.js';
 import { makeWorkspace, send } from './helpers.js';
@@ -38,5 +40,35 @@ describe('startWorkspaceServers', () => {
     const started = startWorkspaceServers(await openWorkspace(root), { env: 'nope', watch: false });
     await expect(started).rejects.toThrow(ServerError);
     await expect(started).rejects.toThrow('No environment "nope". Environments here: local.');
+  });
+
+  it("a port two servers of a batch both ask for is named in the failure only when they share a transport (the kind table's listensOn)", async () => {
+    await isolatedDataDir();
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const root = await makeWorkspace({
+      servers: {
+        datagrams: { name: 'Datagrams', kind: 'udp', port },
+        names: { name: 'Names', kind: 'dns', port, dns: { records: [] } },
+        stream: { name: 'Stream', kind: 'tcp', port },
+      },
+    });
+    const handle = await startServers(await openWorkspace(root), { watch: false });
+    try {
+      // DNS listens on UDP and TCP: it shares a transport with each of the others, which hold the port.
+      const started = handle.servers.map((s) => s.id).sort();
+      const failed = handle.failures.map((f) => f.id).sort();
+      expect([...started, ...failed].sort()).toEqual(['datagrams', 'names', 'stream']);
+      // UDP and TCP on one port do not clash; whichever of them lost to DNS names DNS's file, and DNS names one of theirs.
+      for (const failure of handle.failures) {
+        expect(failure.message).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already taken by servers/(datagrams|names|stream)\\.yaml of this workspace`));
+      }
+      if (started.includes('names')) expect(failed).toEqual(['datagrams', 'stream']);
+      else expect(started).toEqual(['datagrams', 'stream']);
+    } finally {
+      await handle.stop();
+    }
   });
 });

@@ -45,7 +45,7 @@ function entriesOf(tree: TreeItem & { type: 'folder' }, environments: Environmen
         walk(child, label);
       } else if (child.type === 'request') {
         out.push({
-          key: `r:${child.path}`, group: 'Request', label: child.name, detail: `${child.kind === 'http' ? child.method : child.tag}  ${trail}`,
+          key: `r:${child.path}`, group: 'Request', label: child.name, detail: `${child.tag}  ${trail}`,
           text: trail ? `${trail} / ${child.name}` : child.name, run: () => targets.openRequest(child.path),
         });
       }

@@ -277,7 +277,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
                 onDrop={(e) => dropOnRow(e, item)}
                 onClick={() => actions.select(item.path)}
               >
-                <span className={`badge m-${item.kind === 'http' ? item.method.toLowerCase() : item.kind}`}>{item.kind === 'http' ? item.method : item.tag.split(' ')[0]}</span>
+                <span className={`badge m-${badgeOf(item.tag).toLowerCase()}`}>{badgeOf(item.tag)}</span>
                 <span className="label">{item.name}</span>
               </div>
             );
@@ -316,4 +316,9 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
       )}
     </aside>
   );
+}
+
+/** A request's badge: its tag's first word (the kind table's `tag`: HTTP's method, `grpc`, `dns`…), which also picks its colour (`m-get`, `m-grpc`). */
+function badgeOf(tag: string): string {
+  return tag.split(' ')[0]!;
 }

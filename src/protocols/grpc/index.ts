@@ -13,6 +13,8 @@ export const grpcKind: RequestKindModule = {
   schemes: ['grpc', 'grpcs'],
   method: 'text',
   options: 'grpc',
+  // A gRPC call is an HTTP/2 POST whatever `method` (the call's name) says: auth signs it so.
+  wireMethod: 'POST',
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await callClient()).sendGrpc(prepared, context, signal),

@@ -17,6 +17,7 @@ export const httpKind: RequestKindModule = {
   url: 'url',
   schemes: ['http', 'https'],
   method: 'http',
+  httpClient: true,
   tag: (method) => method.toUpperCase(),
   exportsAsCode: true,
   send: async (prepared, context, signal) => {

@@ -17,6 +17,8 @@ export const mcpKind: RequestKindModule = {
   schemes: ['http', 'https'],
   method: 'none',
   options: 'mcp',
+  // Its first request (initialize) over HTTP is a POST: auth signs it so.
+  wireMethod: 'POST',
   tag: () => 'mcp',
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await callClient()).sendMcp(prepared, context, signal),

@@ -15,6 +15,7 @@ export const sseKind: RequestKindModule = {
   url: 'url',
   schemes: ['http', 'https'],
   method: 'http',
+  httpClient: true,
   tag: () => 'sse',
   exportsAsCode: false,
   shape: withStreamHeaders,

@@ -22,6 +22,8 @@ export interface ServerKindInfo {
   send?: { eventPlaceholder?: string };
   /** Above the editor's YAML of the kind's section: the section's fields (spec 2.11). */
   sectionHint: string;
+  /** The transports its port is bound on, when not TCP alone: UDP, or (DNS) both. Two servers clash on a port only on a transport they share. */
+  listensOn?: ReadonlyArray<'tcp' | 'udp'>;
 }
 
 const FROM_CLIENT = { in: 'from client', out: 'to client' };
@@ -50,9 +52,9 @@ export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
     sectionHint: 'events (event, data, id), intervalMs, repeat',
   },
   tcp: { label: 'TCP', noun: 'TCP', directions: FROM_CLIENT, send: {}, sectionHint: SOCKET_HINT },
-  udp: { label: 'UDP', noun: 'UDP', directions: FROM_CLIENT, send: {}, sectionHint: SOCKET_HINT },
+  udp: { label: 'UDP', noun: 'UDP', directions: FROM_CLIENT, send: {}, sectionHint: SOCKET_HINT, listensOn: ['udp'] },
   dns: {
-    label: 'DNS', noun: 'DNS', directions: FROM_CLIENT,
+    label: 'DNS', noun: 'DNS', directions: FROM_CLIENT, listensOn: ['udp', 'tcp'],
     sectionHint: 'records (name, type, value, ttl), upstream (empty, system, or host:port)',
   },
   // The relay's `in` is what a client sent on to the target, `out` what the target sent back.
