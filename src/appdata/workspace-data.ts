@@ -26,6 +26,10 @@ export interface HistoryEntry {
   method: string;
   url: string;
   status?: number;
+  /** The status as the request's kind words it (`200 OK`, gRPC's `5 NOT_FOUND: no such user`); absent in entries of older versions. */
+  statusLabel?: string;
+  /** The kind's verdict on the status (HTTP below 400, gRPC OK, DNS NOERROR); absent in entries of older versions, read as HTTP's rule. */
+  ok?: boolean;
   durationMs: number;
   error?: string;
 }

@@ -12,7 +12,7 @@ import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
 import { recordHistory, type RunContext } from './context.js';
 import type { RequestResult, TestOutcome } from './events.js';
-import { recordAnswer, scriptResponse } from './response.js';
+import { recordAnswer, scriptResponse, statusShown } from './response.js';
 import type { RunItem } from '../workspace/index.js';
 
 export interface SendOutcome {
@@ -278,7 +278,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     return { result, nextRequest };
   }
   recordAnswer(result, response);
-  recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.outcome.status, durationMs: result.durationMs });
+  recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, status: response.outcome.status, statusLabel: statusShown(result), ok: response.outcome.ok, durationMs: result.durationMs });
 
   // Post-response scripts and their tests.
   const post = scriptChain(workspace.file, item.folders, request, node.path, 'postResponse');

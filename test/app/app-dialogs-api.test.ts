@@ -18,6 +18,7 @@ import { commitImport, convertInput } from '../../src/importers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
+import { startGrpcPeer } from '../protocols/grpc-peer.js';
 
 async function connect(app: AppServer) {
   const login = await fetch(app.url, { redirect: 'manual' });
@@ -130,6 +131,29 @@ describe('update from API spec, through the app', () => {
 });
 
 describe('history through the app', () => {
+  it("keeps each send's status as its kind words it and the kind's verdict: a gRPC NOT_FOUND is a failed send, not a status below 400", async () => {
+    const peer = await startGrpcPeer();
+    try {
+      const body = (text: string) => ({ type: 'json', text });
+      ws = await makeWorkspace({
+        'requests/Missing.yaml': { name: 'Missing', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Say', body: body('{"text": "x", "failWith": true}') },
+        'requests/Hello.yaml': { name: 'Hello', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Say', body: body('{"text": "ann"}') },
+      });
+      process.env.FERRY_DATA_DIR = ws.dataDir;
+      app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+      const call = await connect(app);
+      expect((await call<SendResponse>('POST', '/api/send', { path: 'Missing.yaml' })).body.result.statusLabel).toBe('5 NOT_FOUND: no greeting for x');
+      await call<SendResponse>('POST', '/api/send', { path: 'Hello.yaml' });
+      const { entries } = (await call<{ entries: HistoryView[] }>('GET', '/api/history')).body;
+      expect(entries.map((e) => [e.path, e.status, e.statusLabel, e.ok])).toEqual([
+        ['Hello.yaml', 0, '0 OK', true],
+        ['Missing.yaml', 5, '5 NOT_FOUND: no greeting for x', false],
+      ]);
+    } finally {
+      await peer.close();
+    }
+  });
+
   it('lists a send with its answer kept, and refuses keys that are not one', async () => {
     const server = http.createServer((_req, res) => res.end('{"pong":true}'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

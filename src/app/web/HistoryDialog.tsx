@@ -27,7 +27,7 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
   }, []);
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
-    return (entries ?? []).filter((e) => !q || `${e.method} ${e.url} ${e.path ?? ''} ${e.status ?? ''} ${e.error ?? ''}`.toLowerCase().includes(q)).slice(0, 500);
+    return (entries ?? []).filter((e) => !q || `${e.method} ${e.url} ${e.path ?? ''} ${e.status ?? ''} ${e.statusLabel ?? ''} ${e.error ?? ''}`.toLowerCase().includes(q)).slice(0, 500);
   }, [entries, filter]);
 
   const choose = (entry: HistoryView) => {
@@ -54,7 +54,7 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
             ) : (
               <div className="history-summary" aria-label="Send summary">
                 <p>
-                  {chosen.status !== undefined ? <b>Status {chosen.status}</b> : <b className="bad">No answer</b>} in {chosen.durationMs} ms
+                  {chosen.status !== undefined ? <b className={failedSend(chosen) ? 'bad' : undefined}>Status {chosen.statusLabel ?? chosen.status}</b> : <b className="bad">No answer</b>} in {chosen.durationMs} ms
                   {chosen.error && <span className="error"> — {chosen.error}</span>}
                 </p>
                 <p className="muted">Only the app's last sends keep their whole answer (headers, body, tests); this one was sent earlier or by <code>ferry run</code>. Open the request and send it again to see it.</p>
@@ -73,12 +73,12 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
                 <tbody>
                   {shown.map((entry, i) => (
                     <tr
-                      key={`${entry.key}-${i}`} tabIndex={0} className={entry.error || (entry.status ?? 0) >= 400 ? 'fail' : ''}
+                      key={`${entry.key}-${i}`} tabIndex={0} className={failedSend(entry) ? 'fail' : ''}
                       onClick={() => choose(entry)} onKeyDown={(e) => e.key === 'Enter' && choose(entry)}
                     >
                       <td className="nowrap">{when(entry.time)}</td>
                       <td><b>{entry.method}</b> {entry.url}{entry.path && <div className="muted small">{entry.path}</div>}</td>
-                      <td>{entry.status ?? (entry.error ? 'error' : '')}{entry.kept && <span className="muted small" title="The whole answer is kept"> ●</span>}</td>
+                      <td>{entry.statusLabel ?? entry.status ?? (entry.error ? 'error' : '')}{entry.kept && <span className="muted small" title="The whole answer is kept"> ●</span>}</td>
                       <td className="nowrap">{entry.durationMs} ms</td>
                     </tr>
                   ))}
@@ -90,4 +90,9 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
       </div>
     </div>
   );
+}
+
+/** A send that failed: no answer, or a status its kind fails (`ok`; entries of older versions have none: HTTP's 400 and above). */
+function failedSend(entry: { error?: string; status?: number; ok?: boolean }): boolean {
+  return entry.error !== undefined || (entry.status !== undefined && !(entry.ok ?? entry.status < 400));
 }
