@@ -19,6 +19,7 @@ import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js'
 import { Session } from '../../src/session/index.js';
 import { startSse } from '../protocols/mcp-peers.js';
 import { openedWorkspace } from '../runner/workspace.js';
+import { makeWorkspace, serve } from '../servers/helpers.js';
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -221,4 +222,34 @@ describe('MCP live sessions (Session.connect)', () => {
     expect(error.message).toMatch(/refused|not listening/i);
     expect(error.message.split('\n')).toHaveLength(1);
   });
+});
+
+describe('MCP live sessions: a server\'s output schema cannot stall the app', () => {
+  it('a tool whose outputSchema has "pattern": "^(a+)+$" and a result of 30,000 a\'s and a b: the check answers at once, and the session goes on', async () => {
+    // Ferry's own MCP mock, from the same workspace: it sends the result as written, unchecked.
+    const hostile = `${'a'.repeat(30_000)}b`;
+    const root = await makeWorkspace({
+      servers: {
+        tools: {
+          name: 'Tools', kind: 'mcp',
+          mcp: {
+            tools: [
+              { name: 'echo', outputSchema: JSON.stringify({ type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } }), result: JSON.stringify({ q: hostile }) },
+              { name: 'fine', outputSchema: JSON.stringify({ type: 'object', properties: { q: { type: 'string', pattern: '^(?=a)(a+)$' } } }), result: '{"q":"aaa"}' },
+            ],
+          },
+        },
+      },
+    });
+    const handle = await serve(root);
+    const s = await session({ 'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', url: `${handle.servers[0]!.url}/mcp`, settings: { timeoutMs: 10000 } } });
+    const opened = await s.connect('Tools', recorder());
+    await s.callOperation(opened.id, 'listTools', {}); // the client keeps each tool's output schema
+    const started = Date.now();
+    await expect(s.callOperation(opened.id, 'callTool', { name: 'echo' })).rejects.toThrow(/does not match the tool's output schema|must match pattern/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // A lookahead still checks as JavaScript reads it; the session answers.
+    expect(await s.callOperation(opened.id, 'callTool', { name: 'fine' })).toMatchObject({ structuredContent: { q: 'aaa' } });
+    await s.disconnect(opened.id);
+  }, 30_000);
 });

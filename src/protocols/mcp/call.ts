@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { clientOptions } from './client-options.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -31,7 +32,7 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
   const requestOptions = () => ({ signal: abort.signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS });
 
   const connect = async (transport: Transport): Promise<Client> => {
-    const made = new Client({ name: 'ferry', version: '1' });
+    const made = new Client({ name: 'ferry', version: '1' }, clientOptions());
     client = made;
     await raceAbort(made.connect(transport, requestOptions()), abort.signal);
     return made;

@@ -6,6 +6,7 @@
  * the form's value becomes `mcp.arguments`.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { clientOptions } from './client-options.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { CatalogEntry, KindCatalog } from '../catalog.js';
@@ -20,7 +21,7 @@ const LIST_LIMIT_MS = 30_000;
 export async function describeMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<KindCatalog> {
   const { options, chosen, where } = mcpTarget(prepared);
   const timeout = (prepared.settings?.timeoutMs ?? 0) > 0 ? prepared.settings!.timeoutMs! : LIST_LIMIT_MS;
-  const client = new Client({ name: 'ferry', version: '1' });
+  const client = new Client({ name: 'ferry', version: '1' }, clientOptions());
   const requestOptions = { signal, timeout };
   let transport: Transport | undefined;
   try {

@@ -7,6 +7,7 @@
  * their method. Closing ends the session (a started program is stopped).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { clientOptions } from './client-options.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PreparedRequest } from '../../request/prepared.js';
@@ -23,7 +24,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
   const { options, http, chosen, where } = mcpTarget(prepared);
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
-  const client = new Client({ name: 'ferry', version: '1' });
+  const client = new Client({ name: 'ferry', version: '1' }, clientOptions());
   // Every notification the SDK does not handle itself (logging/message, list_changed, resources/updated…).
   client.fallbackNotificationHandler = async (notification) => {
     session.messages?.received({ event: notification.method, text: JSON.stringify(notification.params ?? {}) });
