@@ -25,6 +25,9 @@ describe('limits per script', () => {
     ['a string bomb', "const s = 'x'.repeat(1e6); const keep = []; for (;;) keep.push(s + keep.length)", 'memory|timeout', /memory limit of 16 MB|CPU time limit/],
     ['one allocation over the limit', 'new Uint8Array(32 * 1024 * 1024)', 'memory', /memory limit of 16 MB/],
     ['a memory bomb that catches', 'const a = []; for (;;) { try { a.push(new Uint8Array(1e6)) } catch (e) {} }', 'timeout', /CPU time limit/],
+    // A regular expression from a workspace's script: QuickJS's engine polls the interrupt handler while it backtracks, so no watchdog is needed (a run leaves it off).
+    ['a catastrophic regular expression', "/(a+)+$/.test('a'.repeat(40) + 'b')", 'timeout', /stopped after 300 ms: the script ran over its CPU time limit/],
+    ['a catastrophic regular expression with a backreference', "/^(a+)+\\1$/.exec('a'.repeat(40) + 'b')", 'timeout', /stopped after 300 ms: the script ran over its CPU time limit/],
     ['deep recursion', 'function f() { return f() + 1 } f()', 'stack', /too much recursion/],
     ['deep recursion inside C (JSON.parse)', "JSON.parse('['.repeat(200000))", 'stack', /stack overflow|stack ran out/],
     ['deep recursion inside C (nested eval)', "eval('('.repeat(100000) + '1' + ')'.repeat(100000))", 'stack', /stack overflow|stack ran out/],
