@@ -251,6 +251,8 @@ describe('MCP server: a pattern in a tool schema cannot stall `ferry serve`', ()
               { name: 'backtracking', inputSchema: schema('^(a+)+\\1$'), result: 'never' },
               { name: 'keys', inputSchema: JSON.stringify({ type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } }), result: 'keys ok' },
             ],
+            // Parts side by side: as a backtracking regex, every split of a long part is tried.
+            resources: [{ uri: 'glued://{a}{b}{c}{d}', name: 'Glued', text: '{{params.a}}|{{params.b}}|{{params.c}}|{{params.d}}' }],
           },
         },
       },
@@ -294,6 +296,12 @@ describe('MCP server: a pattern in a tool schema cannot stall `ferry serve`', ()
       expect(call.ms).toBeLessThan(10_000);
       expect(call.result).toMatchObject({ isError: true });
       expect(text(call.result)).toBe('Invalid arguments for tool backtracking: servers/tools.yaml: mcp.tools[4] (backtracking): a pattern of the inputSchema could not be checked: the regular expression took longer than 1 s on a text of 30001 characters and was stopped (it backtracks: nested quantifiers such as (a+)+ with a backreference or lookaround); simplify it.');
+      // A resource URI against a template of glued parts: linear time too.
+      const started = Date.now();
+      await expect(client.readResource({ uri: `glued://${'a'.repeat(2000)}/` })).rejects.toThrow(/not found/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect((await client.readResource({ uri: 'glued://wxyz' })).contents[0]).toMatchObject({ text: 'w|x|y|z' });
+      expect((await client.readResource({ uri: 'glued://abcdef' })).contents[0]).toMatchObject({ text: 'abc|d|e|f' }); // as V8 split it: the first part greedy
       // The server goes on.
       expect(text((await timed('nested', { q: 'a' })).result)).toBe('nested a');
       expect(stderr).toBe('');

@@ -5,7 +5,7 @@
  * messages are templates, resource URIs with `{part}`s become matchers.
  */
 import type { ServerFile } from '../../../model/index.js';
-import { RegexTimeLimitError } from '../../../support/bounded-regex.js';
+import { boundedRegex, RegexTimeLimitError } from '../../../support/bounded-regex.js';
 import { boundedSchemaValidator } from '../../../support/bounded-schema-validator.js';
 import { compile, type Template } from '../../../template/index.js';
 import { ServerError } from '../../errors.js';
@@ -130,7 +130,8 @@ function uriMatcher(uri: string, where: string): (candidate: string) => Record<s
   }
   source += `${escape(uri.slice(at))}$`;
   if (uri.slice(at).includes('{') || names.length === 0) throw new ServerError(`${where}: uri ${JSON.stringify(uri)} has a { that is not a {part} (letters, digits and _).`);
-  const regex = new RegExp(source);
+  // Linear time: parts side by side (`{a}{b}{c}`) would have V8 try every split of a long URI.
+  const regex = boundedRegex(source);
   return (candidate) => {
     if (candidate.length > MAX_URI_CHARS) return undefined;
     const m = regex.exec(candidate);
