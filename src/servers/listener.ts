@@ -110,6 +110,11 @@ export async function listen(options: ListenOptions): Promise<Listener> {
 /** Names of this computer a request to a server on 127.0.0.1 may be addressed to (port optional). */
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\]|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.localhost)\.?(?::\d{1,5})?$/i;
 
+/** True when a Host header names this computer (127.0.0.1, localhost, [::1], a name under .localhost; port optional). */
+export function isLoopbackName(host: string): boolean {
+  return LOOPBACK_HOST.test(host);
+}
+
 /**
  * DNS rebinding: a web page can point its own host name at 127.0.0.1 and then read this server's
  * answers (and, through a proxy fallback, its backend's) as same-origin. Browsers send the page's

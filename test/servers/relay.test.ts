@@ -1,4 +1,5 @@
-/** The TCP relay between socat and a TLS echo server on 127.0.0.1. */
+/** The TCP relay between socat and a TLS echo server on 127.0.0.1 (and Chromium, for DNS rebinding). */
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -8,6 +9,8 @@ import { localhostCertificate } from '../../src/servers/self-signed.js';
 import { tempDir } from '../support/temp.js';
 import { eventually, makeWorkspace, serve } from './helpers.js';
 import { runTool } from './kinds/tools.js';
+import { chromium } from 'playwright-core';
+import { browserMissing, CHROMIUM } from '../app/browser.js';
 
 const echoes: net.Server[] = [];
 afterEach(async () => {
@@ -28,8 +31,8 @@ async function echoServer(secure: boolean): Promise<number> {
   return (server.address() as net.AddressInfo).port;
 }
 
-async function relay(proxy: Record<string, unknown>) {
-  const root = await makeWorkspace({ servers: { wire: { name: 'Wire', kind: 'tcpProxy', proxy } } });
+async function relay(proxy: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const root = await makeWorkspace({ servers: { wire: { name: 'Wire', kind: 'tcpProxy', proxy, ...extra } } });
   const handle = await serve(root);
   return { handle, server: handle.servers[0], failures: handle.failures };
 }
@@ -130,4 +133,74 @@ describe('TCP relay', () => {
       expect(failures[0]!.message, target).toMatch(/^servers\/wire\.yaml: proxy\.target: .* give where to relay to, such as 127\.0\.0\.1:5432 or \[::1\]:5432\.$/);
     }
   });
+
+  it('refuses a browser request addressed to another name (DNS rebinding), also when its head comes in pieces; relays localhost and other protocols', async () => {
+    const seen: string[] = [];
+    const web = http.createServer((req, res) => (seen.push(`${req.method} ${req.url}`), res.end('hello')));
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { server, handle } = await relay({ target: `127.0.0.1:${(web.address() as net.AddressInfo).port}` });
+      const port = Number(new URL(server!.url).port);
+      const rebound = await exchange(port, [`GET /secret HTTP/1.1\r\nHo`, `st: evil.example:${port}\r\nAccept: */*\r\n\r\n`]);
+      expect(rebound).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      expect(rebound).toContain(`refused: an HTTP request addressed to "evil.example:${port}", which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost or [::1] only (set host: 0.0.0.0 to relay other names)`);
+      expect(seen).toEqual([]);
+      await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'error'));
+      const record = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'error')!;
+      expect(record.detail.preview).toMatch(/^refused: an HTTP request addressed to "evil\.example:\d+"/);
+      const local = await exchange(port, [`GET /page HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`]);
+      expect(local).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*hello$/);
+      expect(seen).toEqual(['GET /page']);
+    } finally {
+      await new Promise((r) => web.close(r));
+    }
+    // Not HTTP (a Redis-like `GET key`), and a relay on 0.0.0.0, which answers other names on purpose.
+    const echo = await echoServer(false);
+    const { server } = await relay({ target: `127.0.0.1:${echo}` });
+    expect(await exchange(Number(new URL(server!.url).port), ['GET key\r\n'], true)).toBe('GET KEY\r\n');
+    const open = await relay({ target: `127.0.0.1:${echo}` }, { host: '0.0.0.0' });
+    expect(await exchange(Number(new URL(open.server!.url).port), ['GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n'], true)).toBe('GET / HTTP/1.1\r\nHOST: EVIL.EXAMPLE\r\n\r\n');
+  });
+
+  it('in Chromium, a page whose name resolves to 127.0.0.1 cannot read the target through the relay', async (context) => {
+    const missing = browserMissing();
+    if (missing) return context.skip(missing);
+    const web = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>target</title><p>private</p>'));
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', () => r()));
+    // The rebinding, done by the browser's resolver: evil.test is 127.0.0.1.
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--host-resolver-rules=MAP evil.test 127.0.0.1'] });
+    try {
+      const { server } = await relay({ target: `127.0.0.1:${(web.address() as net.AddressInfo).port}` });
+      const port = new URL(server!.url).port;
+      const page = await browser.newPage();
+      const rebound = await page.goto(`http://evil.test:${port}/`);
+      expect(rebound?.status()).toBe(403);
+      expect(await page.textContent('body')).toContain('DNS rebinding');
+      const local = await page.goto(`http://localhost:${port}/`);
+      expect(local?.status()).toBe(200);
+      expect(await page.textContent('p')).toBe('private');
+    } finally {
+      await browser.close();
+      await new Promise((r) => web.close(r));
+    }
+  }, 30_000);
 });
+
+/** Writes `parts` to the relay on `port` one by one, and resolves with all it answered once it closed (5 s at most). */
+function exchange(port: number, parts: string[], endAfter = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true }, async () => {
+      for (const part of parts) {
+        socket.write(part);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      if (endAfter) socket.end();
+    });
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no end within 5 s; got ${JSON.stringify(text)}`)));
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => (socket.end(), resolve(text)));
+    socket.on('error', reject);
+  });
+}

@@ -2,7 +2,8 @@
  * The TCP relay (spec 2.11 `proxy`, kind `tcpProxy`): every client connection is relayed to
  * `target`, over TLS with `upstreamTls`, and both directions are recorded (sizes and a bounded
  * preview, text or hex). A half-close is passed on (so a request-then-answer protocol finishes);
- * an error on either side destroys the other.
+ * an error on either side destroys the other. On 127.0.0.1, a browser's HTTP request addressed to
+ * another name (DNS rebinding) is refused before it reaches the target (browser-head.ts).
  *
  * With `upstreamTls` the target's certificate is not checked: the relay is for watching traffic to
  * local and test servers, which mostly have self-signed certificates, and the file has no field
@@ -17,6 +18,7 @@ import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, S
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
+import { browserHeadVerdict } from './browser-head.js';
 
 /**
  * `proxy.target` as host and port, split as the DNS addresses are (`splitDnsAddress`): an IPv6
@@ -63,6 +65,8 @@ class RelayKind implements SocketKindInstance {
   /** Relayed clients by peer, for the panel's send (it goes to the client, as if the target had sent it). */
   readonly #clients = new Map<string, Socket>();
   readonly sendForm = { event: false, hex: false };
+  /** Bound to 127.0.0.1: a browser's request addressed to another name is refused (browser-head.ts). */
+  #loopbackOnly = false;
 
   constructor(private readonly context: KindContext) {}
 
@@ -97,6 +101,7 @@ class RelayKind implements SocketKindInstance {
   close(): void {}
 
   async listen(bind: BindOptions): Promise<Listener> {
+    this.#loopbackOnly = bind.host === '127.0.0.1';
     const all = new Set<Socket>();
     const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => this.#relay(client, all));
     return listenStream(server, bind, all, 'tcp');
@@ -124,7 +129,25 @@ class RelayKind implements SocketKindInstance {
       this.#clients.set(peer, client);
       client.resume();
     });
-    client.on('data', (chunk: Buffer) => {
+    // The first bytes, held while they may be a browser's request head (to 64 KB).
+    let held: Buffer | undefined = this.#loopbackOnly ? Buffer.alloc(0) : undefined;
+    let refused = false;
+    client.on('data', (data: Buffer) => {
+      if (refused) return;
+      let chunk = data;
+      if (held !== undefined) {
+        chunk = held.length === 0 ? data : Buffer.concat([held, data]);
+        const verdict = browserHeadVerdict(chunk);
+        if ('wait' in verdict) return void (held = chunk);
+        held = undefined;
+        if ('refuse' in verdict) {
+          refused = true;
+          failure = `refused: ${verdict.refuse}, which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost or [::1] only (set host: 0.0.0.0 to relay other names)`;
+          upstream.destroy();
+          client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n\r\nFerry's TCP relay ${failure}.\n`);
+          return;
+        }
+      }
       bytesIn += chunk.length;
       traffic.add(messageRecord('tcpProxy', id, 'in', { peer, event: 'message', preview: preview(chunk, false) }, { bytesIn: chunk.length }));
       if (!upstream.write(chunk)) client.pause();
@@ -136,7 +159,16 @@ class RelayKind implements SocketKindInstance {
       if (!client.write(chunk)) upstream.pause();
     });
     client.on('drain', () => upstream.resume());
-    client.once('end', () => upstream.end());
+    client.once('end', () => {
+      // A client that ends before its first bytes could be judged (no browser half-closes): they go as they came.
+      if (held !== undefined && held.length > 0 && !refused) {
+        bytesIn += held.length;
+        traffic.add(messageRecord('tcpProxy', id, 'in', { peer, event: 'message', preview: preview(held, false) }, { bytesIn: held.length }));
+        upstream.write(held);
+      }
+      held = undefined;
+      upstream.end();
+    });
     upstream.once('end', () => client.end());
     client.on('error', (error) => {
       failure ??= `client: ${error.message}`;
