@@ -44,11 +44,11 @@ export class AgentState {
 
   /**
    * Reads the hosts secret values may go to, from the workspace as it is now: called when `ferry
-   * mcp` starts, before the agent could edit a file in this session. A workspace that cannot be
-   * read now names none.
+   * mcp` starts, before the agent could edit a file in this session. A workspace (or data folder)
+   * that cannot be read now names none: secret values then go nowhere, and the refusal says so.
    */
   rememberChosenHosts(): void {
-    this.hosts ??= this.workspace().then((ws) => chosenHosts(ws, this.dataFolder(ws)), () => new Set<string>());
+    this.hosts ??= this.workspace().then((ws) => chosenHosts(ws, this.dataFolder(ws))).catch(() => new Set<string>());
   }
 
   /** The workspace as it is on disk now (an interrupted `ferry update` is finished first). */
