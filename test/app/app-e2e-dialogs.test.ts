@@ -408,6 +408,30 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cookies');
   });
 
+  it('every dialog is the one modal shell: modal, named, titled, the focus inside; Esc, × and a click beside it close it', async () => {
+    const shells: Array<[button: string, dialog: string, title: RegExp]> = [
+      ['Cookies', 'Cookies', /^Cookies$/],
+      ['History', 'History', /^History$/],
+      ['Import', 'Import', /^Import$/],
+      ['Workspace variables', 'Workspace variables', /^Workspace variables of /],
+      ['New environment', 'New environment', /^New environment$/],
+    ];
+    const inDialog = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? null);
+    for (const [button, name, title] of shells) {
+      for (const how of ['Escape', '×', 'beside'] as const) {
+        await page.getByRole('button', { name: button, exact: true }).click();
+        const dialog = page.getByRole('dialog', { name });
+        await expect.poll(() => dialog.locator('header h3').textContent(), { message: `${name}: its title` }).toMatch(title);
+        expect(await dialog.getAttribute('aria-modal')).toBe('true');
+        await expect.poll(() => inDialog(), { message: `${name}: the focus inside` }).toBe(name);
+        if (how === 'Escape') await page.keyboard.press('Escape');
+        else if (how === '×') await dialog.locator('header').getByRole('button', { name: 'Close' }).click();
+        else await page.mouse.click(3, 3);
+        await expect.poll(() => dialog.count(), { message: `${name} closed by ${how}` }).toBe(0);
+      }
+    }
+  });
+
   it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
     await page.getByRole('treeitem', { name: /Health/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');

@@ -2,13 +2,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { CodeTarget, RequestFile } from '../shared/api.js';
 import { api } from './api.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 
 const LAST = 'ferry.codeTarget';
 
 /** `request`: the editor's request when it is not written yet (exported as if saved at `path`). */
 export function CodeDialog({ path, request, onClose }: { path: string; request?: RequestFile; onClose: () => void }) {
-  const dialogRef = useDialogFocus();
   const [targets, setTargets] = useState<CodeTarget[]>([]);
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<string>(() => localStorage.getItem(LAST) ?? '');
@@ -41,49 +40,46 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
   }, [target, substitute, path]);
 
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Copy as code" onClick={(e) => e.stopPropagation()}>
-        <header><h3>Copy as code</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
-        <div className="code-dialog">
-          <div className="targets">
-            <input
-              type="search" placeholder="Language or library" aria-label="Search languages" value={search} autoFocus
-              onChange={(e) => setSearch(e.target.value)}
-              onKeyDown={(e) => {
-                const i = shown.findIndex((t) => t.id === chosen);
-                if (e.key === 'ArrowDown' && shown[i + 1]) setChosen(shown[i + 1]!.id);
-                if (e.key === 'ArrowUp' && shown[i - 1]) setChosen(shown[i - 1]!.id);
-                if (e.key === 'Enter' && shown[0] && i < 0) setChosen(shown[0].id);
-              }}
-            />
-            <ul role="listbox" aria-label="Languages">
-              {shown.map((t) => (
-                <li key={t.id} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} onClick={() => setChosen(t.id)}>
-                  {t.language} <small>{t.library}</small>
-                </li>
-              ))}
-            </ul>
+    <Modal label="Copy as code" className="wide" onClose={onClose}>
+      <div className="code-dialog">
+        <div className="targets">
+          <input
+            type="search" placeholder="Language or library" aria-label="Search languages" value={search} autoFocus
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => {
+              const i = shown.findIndex((t) => t.id === chosen);
+              if (e.key === 'ArrowDown' && shown[i + 1]) setChosen(shown[i + 1]!.id);
+              if (e.key === 'ArrowUp' && shown[i - 1]) setChosen(shown[i - 1]!.id);
+              if (e.key === 'Enter' && shown[0] && i < 0) setChosen(shown[0].id);
+            }}
+          />
+          <ul role="listbox" aria-label="Languages">
+            {shown.map((t) => (
+              <li key={t.id} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} onClick={() => setChosen(t.id)}>
+                {t.language} <small>{t.library}</small>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="code-pane">
+          <div className="code-tools">
+            <label className="check"><input type="checkbox" checked={substitute} onChange={(e) => setSubstitute(e.target.checked)} /> Substitute variables</label>
+            <button
+              className="primary"
+              onClick={() => void navigator.clipboard?.writeText(code).then(() => { setCopied(true); setTimeout(() => setCopied(false), 1500); }, () => undefined)}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </button>
           </div>
-          <div className="code-pane">
-            <div className="code-tools">
-              <label className="check"><input type="checkbox" checked={substitute} onChange={(e) => setSubstitute(e.target.checked)} /> Substitute variables</label>
-              <button
-                className="primary"
-                onClick={() => void navigator.clipboard?.writeText(code).then(() => { setCopied(true); setTimeout(() => setCopied(false), 1500); }, () => undefined)}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </button>
-            </div>
-            {!error && secrets.length > 0 && (
-              <p className="warning" role="alert">
-                The code holds secret values in plain text: {secrets.join(', ')}. Do not share or commit it as is
-                {substitute ? '; untick Substitute variables to keep {{placeholders}} instead.' : '.'}
-              </p>
-            )}
-            {error ? <p className="error">{error}</p> : <pre className="code" data-testid="code">{code}</pre>}
-          </div>
+          {!error && secrets.length > 0 && (
+            <p className="warning" role="alert">
+              The code holds secret values in plain text: {secrets.join(', ')}. Do not share or commit it as is
+              {substitute ? '; untick Substitute variables to keep {{placeholders}} instead.' : '.'}
+            </p>
+          )}
+          {error ? <p className="error">{error}</p> : <pre className="code" data-testid="code">{code}</pre>}
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -8,13 +8,12 @@ import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { saveOnCtrlS } from './save-shortcut.js';
 
 export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
-  const dialogRef = useDialogFocus();
   const [name, setName] = useState('');
   /** The name as the file has it: a different one typed is a rename on Save. */
   const [savedName, setSavedName] = useState('');
@@ -74,65 +73,55 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
     }
   };
   return (
-    <div className="dialog-backdrop" onClick={close}>
-      <div
-        className="dialog wide"
-        role="dialog"
-        aria-modal="true"
-        ref={dialogRef}
-        aria-label={id === undefined ? 'Workspace variables' : 'Environment'}
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={saveOnCtrlS(() => void save())}
-      >
-        <header>
-          {id === undefined
-            ? <h3>Workspace variables of {name}</h3>
-            : <h3>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></h3>}
-          <button className="icon" aria-label="Close" onClick={close}>×</button>
-        </header>
-        <table className="kv" aria-label="Environment variables">
-          <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
-          <tbody>
-            {shown.map((row, i) => (
-              <tr key={i} className={row.enabled ? '' : 'off'}>
-                <td>{i < rows.length && <input type="checkbox" aria-label={`Enabled ${i + 1}`} checked={row.enabled} onChange={(e) => update(i, { enabled: e.target.checked })} />}</td>
-                <td><input aria-label={`Variable ${i + 1}`} value={row.key} onChange={(e) => update(i, { key: e.target.value })} /></td>
-                <td>
-                  <input
-                    aria-label={`Value ${i + 1}`}
-                    type={row.secret ? 'password' : 'text'}
-                    value={row.value}
-                    placeholder={row.secret ? (row.stored ? '•••••• stored on this computer (type to replace)' : 'not set on this computer') : ''}
-                    onChange={(e) => update(i, { value: e.target.value })}
-                  />
-                </td>
-                <td><input type="checkbox" aria-label={`Secret ${i + 1}`} checked={row.secret} onChange={(e) => update(i, { secret: e.target.checked })} /></td>
-                <td>{i < rows.length && <button className="icon" aria-label={`Remove ${row.key}`} onClick={() => setRows(rows.filter((_, j) => j !== i))}>×</button>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
-        <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
-        {error && <p className="error">{error}</p>}
-        {conflict && (
-          <ConflictBar
-            file={conflict}
-            setBase={setBase}
-            show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
-            save={(file) => void save(file)}
-            clear={() => setConflict(null)}
-          />
-        )}
-        <footer>
-          {id !== undefined && (confirmingDelete
-            ? <button className="danger" onClick={() => void remove()}>Delete “{savedName}” and its secret values</button>
-            : <button onClick={() => setConfirmingDelete(true)}>Delete environment…</button>)}
-          <span className="spacer" />
-          <button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button>
-        </footer>
-      </div>
-    </div>
+    <Modal
+      label={id === undefined ? 'Workspace variables' : 'Environment'}
+      title={id === undefined ? <>Workspace variables of {name}</> : <>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></>}
+      className="wide"
+      onClose={close}
+      onKeyDown={saveOnCtrlS(() => void save())}
+    >
+      <table className="kv" aria-label="Environment variables">
+        <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
+        <tbody>
+          {shown.map((row, i) => (
+            <tr key={i} className={row.enabled ? '' : 'off'}>
+              <td>{i < rows.length && <input type="checkbox" aria-label={`Enabled ${i + 1}`} checked={row.enabled} onChange={(e) => update(i, { enabled: e.target.checked })} />}</td>
+              <td><input aria-label={`Variable ${i + 1}`} value={row.key} onChange={(e) => update(i, { key: e.target.value })} /></td>
+              <td>
+                <input
+                  aria-label={`Value ${i + 1}`}
+                  type={row.secret ? 'password' : 'text'}
+                  value={row.value}
+                  placeholder={row.secret ? (row.stored ? '•••••• stored on this computer (type to replace)' : 'not set on this computer') : ''}
+                  onChange={(e) => update(i, { value: e.target.value })}
+                />
+              </td>
+              <td><input type="checkbox" aria-label={`Secret ${i + 1}`} checked={row.secret} onChange={(e) => update(i, { secret: e.target.checked })} /></td>
+              <td>{i < rows.length && <button className="icon" aria-label={`Remove ${row.key}`} onClick={() => setRows(rows.filter((_, j) => j !== i))}>×</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
+      <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
+      {error && <p className="error">{error}</p>}
+      {conflict && (
+        <ConflictBar
+          file={conflict}
+          setBase={setBase}
+          show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
+          save={(file) => void save(file)}
+          clear={() => setConflict(null)}
+        />
+      )}
+      <footer>
+        {id !== undefined && (confirmingDelete
+          ? <button className="danger" onClick={() => void remove()}>Delete “{savedName}” and its secret values</button>
+          : <button onClick={() => setConfirmingDelete(true)}>Delete environment…</button>)}
+        <span className="spacer" />
+        <button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button>
+      </footer>
+    </Modal>
   );
 }
 
@@ -140,7 +129,6 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
 export function NewEnvironmentDialog({ environments, onClose, onCreated }: { environments: { id: string; name: string }[]; onClose: () => void; onCreated: (id: string) => void }) {
   const [name, setName] = useState('');
   const [copyOf, setCopyOf] = useState('');
-  const dialogRef = useDialogFocus();
   const [error, setError] = useState<string | null>(null);
   const create = async () => {
     try {
@@ -151,21 +139,18 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
     }
   };
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog" role="dialog" aria-modal="true" ref={dialogRef} aria-label="New environment" onClick={(e) => e.stopPropagation()}>
-        <header><h3>New environment</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
-        <label>Name <input aria-label="New environment name" autoFocus value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void create()} /></label>
-        <label>
-          Copy of{' '}
-          <select aria-label="Copy of" value={copyOf} onChange={(e) => setCopyOf(e.target.value)}>
-            <option value="">nothing (empty)</option>
-            {environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
-          </select>
-        </label>
-        <p className="muted">The file is environments/NAME.yaml. A copy gets the other's variables, and its secret values on this computer.</p>
-        {error && <p className="error">{error}</p>}
-        <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void create()}>Create</button></footer>
-      </div>
-    </div>
+    <Modal label="New environment" onClose={onClose}>
+      <label>Name <input aria-label="New environment name" autoFocus value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void create()} /></label>
+      <label>
+        Copy of{' '}
+        <select aria-label="Copy of" value={copyOf} onChange={(e) => setCopyOf(e.target.value)}>
+          <option value="">nothing (empty)</option>
+          {environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
+        </select>
+      </label>
+      <p className="muted">The file is environments/NAME.yaml. A copy gets the other's variables, and its secret values on this computer.</p>
+      {error && <p className="error">{error}</p>}
+      <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void create()}>Create</button></footer>
+    </Modal>
   );
 }

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { HistoryView, SendResponse } from '../shared/api.js';
 import { api } from './api.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 import { ResponseViewer } from './ResponseViewer.js';
 
 function when(time: string): string {
@@ -15,7 +15,6 @@ function when(time: string): string {
 }
 
 export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void; onOpenRequest: (path: string) => void }) {
-  const dialogRef = useDialogFocus();
   const [entries, setEntries] = useState<HistoryView[] | null>(null);
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<HistoryView | null>(null);
@@ -38,57 +37,54 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
   };
 
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide history" role="dialog" aria-modal="true" ref={dialogRef} aria-label="History" onClick={(e) => e.stopPropagation()}>
-        <header><h3>History</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
-        {chosen ? (
-          <div className="history-result" data-testid="history-result">
-            <div className="history-tools">
-              <button onClick={() => setChosen(null)}>← All sends</button>
-              <span className="muted">{when(chosen.time)} · {chosen.method} {chosen.url}</span>
-              <span className="spacer" />
-              {chosen.path && <button onClick={() => { onOpenRequest(chosen.path!); onClose(); }}>Open the request</button>}
-            </div>
-            {chosen.kept ? (
-              <ResponseViewer answer={answer} sending={!answer && !error} error={error} />
-            ) : (
-              <div className="history-summary" aria-label="Send summary">
-                <p>
-                  {chosen.status !== undefined ? <b className={failedSend(chosen) ? 'bad' : undefined}>Status {chosen.statusLabel ?? chosen.status}</b> : <b className="bad">No answer</b>} in {chosen.durationMs} ms
-                  {chosen.error && <span className="error"> — {chosen.error}</span>}
-                </p>
-                <p className="muted">Only the app's last sends keep their whole answer (headers, body, tests); this one was sent earlier or by <code>ferry run</code>. Open the request and send it again to see it.</p>
-              </div>
-            )}
+    <Modal label="History" className="wide history" onClose={onClose}>
+      {chosen ? (
+        <div className="history-result" data-testid="history-result">
+          <div className="history-tools">
+            <button onClick={() => setChosen(null)}>← All sends</button>
+            <span className="muted">{when(chosen.time)} · {chosen.method} {chosen.url}</span>
+            <span className="spacer" />
+            {chosen.path && <button onClick={() => { onOpenRequest(chosen.path!); onClose(); }}>Open the request</button>}
           </div>
-        ) : (
-          <>
-            <input type="search" aria-label="Filter history" placeholder="Filter by method, URL, request, status" value={filter} autoFocus onChange={(e) => setFilter(e.target.value)} />
-            {error && <p className="error">{error}</p>}
-            {entries === null && !error && <p className="muted">Loading…</p>}
-            {entries?.length === 0 && <p className="muted">No sends yet on this computer.</p>}
-            {shown.length > 0 && (
-              <table className="plain history-table" aria-label="Sends">
-                <thead><tr><th>When</th><th>Request</th><th>Status</th><th>Time</th></tr></thead>
-                <tbody>
-                  {shown.map((entry, i) => (
-                    <tr
-                      key={`${entry.key}-${i}`} tabIndex={0} className={failedSend(entry) ? 'fail' : ''}
-                      onClick={() => choose(entry)} onKeyDown={(e) => e.key === 'Enter' && choose(entry)}
-                    >
-                      <td className="nowrap">{when(entry.time)}</td>
-                      <td><b>{entry.method}</b> {entry.url}{entry.path && <div className="muted small">{entry.path}</div>}</td>
-                      <td>{entry.statusLabel ?? entry.status ?? (entry.error ? 'error' : '')}{entry.kept && <span className="muted small" title="The whole answer is kept"> ●</span>}</td>
-                      <td className="nowrap">{entry.durationMs} ms</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </>
-        )}
-      </div>
-    </div>
+          {chosen.kept ? (
+            <ResponseViewer answer={answer} sending={!answer && !error} error={error} />
+          ) : (
+            <div className="history-summary" aria-label="Send summary">
+              <p>
+                {chosen.status !== undefined ? <b className={failedSend(chosen) ? 'bad' : undefined}>Status {chosen.statusLabel ?? chosen.status}</b> : <b className="bad">No answer</b>} in {chosen.durationMs} ms
+                {chosen.error && <span className="error"> — {chosen.error}</span>}
+              </p>
+              <p className="muted">Only the app's last sends keep their whole answer (headers, body, tests); this one was sent earlier or by <code>ferry run</code>. Open the request and send it again to see it.</p>
+            </div>
+          )}
+        </div>
+      ) : (
+        <>
+          <input type="search" aria-label="Filter history" placeholder="Filter by method, URL, request, status" value={filter} autoFocus onChange={(e) => setFilter(e.target.value)} />
+          {error && <p className="error">{error}</p>}
+          {entries === null && !error && <p className="muted">Loading…</p>}
+          {entries?.length === 0 && <p className="muted">No sends yet on this computer.</p>}
+          {shown.length > 0 && (
+            <table className="plain history-table" aria-label="Sends">
+              <thead><tr><th>When</th><th>Request</th><th>Status</th><th>Time</th></tr></thead>
+              <tbody>
+                {shown.map((entry, i) => (
+                  <tr
+                    key={`${entry.key}-${i}`} tabIndex={0} className={failedSend(entry) ? 'fail' : ''}
+                    onClick={() => choose(entry)} onKeyDown={(e) => e.key === 'Enter' && choose(entry)}
+                  >
+                    <td className="nowrap">{when(entry.time)}</td>
+                    <td><b>{entry.method}</b> {entry.url}{entry.path && <div className="muted small">{entry.path}</div>}</td>
+                    <td>{entry.statusLabel ?? entry.status ?? (entry.error ? 'error' : '')}{entry.kept && <span className="muted small" title="The whole answer is kept"> ●</span>}</td>
+                    <td className="nowrap">{entry.durationMs} ms</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </Modal>
   );
 }
 

@@ -2,11 +2,10 @@
 import { useState } from 'react';
 import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { api } from './api.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 
 export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpenUnsaved }: { folders: string[]; initialInto?: string; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
-  const dialogRef = useDialogFocus();
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [text, setText] = useState('');
@@ -42,56 +41,53 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
   const close = useGuardedClose(entered, 'Discard what you entered to import? (Cancel to keep it.)', onClose);
 
   return (
-    <div className="dialog-backdrop" onClick={close}>
-      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Import" onClick={(e) => e.stopPropagation()}>
-        <header><h3>Import</h3><button className="icon" aria-label="Close" onClick={close}>×</button></header>
-        {done ? (
-          <div className="import-done" data-testid="import-done">
-            <p>Imported <b>{done.name}</b>: {done.requests} requests, {done.folders} folders, {done.environments} environments, {done.variables} workspace variables.</p>
-            {done.notes.length > 0 && <ul className="notes">{done.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
-            <button className="primary" onClick={onClose}>Done</button>
+    <Modal label="Import" className="wide" onClose={close}>
+      {done ? (
+        <div className="import-done" data-testid="import-done">
+          <p>Imported <b>{done.name}</b>: {done.requests} requests, {done.folders} folders, {done.environments} environments, {done.variables} workspace variables.</p>
+          {done.notes.length > 0 && <ul className="notes">{done.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
+          <button className="primary" onClick={onClose}>Done</button>
+        </div>
+      ) : (
+        <>
+          <nav className="tabs" role="group" aria-label="Import from">
+            <button className={tab === 'file' ? 'on' : ''} aria-pressed={tab === 'file'} onClick={() => { setTab('file'); setPreview(null); }}>File</button>
+            <button className={tab === 'paste' ? 'on' : ''} aria-pressed={tab === 'paste'} onClick={() => { setTab('paste'); setPreview(null); }}>Paste (cURL, collection, OpenAPI)</button>
+            <button className={tab === 'url' ? 'on' : ''} aria-pressed={tab === 'url'} onClick={() => { setTab('url'); setPreview(null); }}>OpenAPI URL</button>
+          </nav>
+          {tab === 'file' ? (
+            <label className="drop-zone" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); readFile(e.dataTransfer.files[0]); }}>
+              <input type="file" aria-label="Import file" onChange={(e) => readFile(e.target.files?.[0])} />
+              <span className="muted">{file ? `${file.name} (${file.text.length.toLocaleString()} characters)` : 'Choose or drop a collection or environment export, an OpenAPI/Swagger document (JSON or YAML) or a saved cURL command.'}</span>
+            </label>
+          ) : tab === 'paste' ? (
+            <textarea aria-label="Import text" rows={10} placeholder="curl https://api.example.com/users -H 'Accept: application/json'" value={text} onChange={(e) => { setText(e.target.value); setPreview(null); }} />
+          ) : (
+            <input aria-label="Import URL" placeholder="https://example.com/openapi.yaml" value={url} onChange={(e) => { setUrl(e.target.value); setPreview(null); }} />
+          )}
+          <div className="form-grid">
+            <label>Import into<select aria-label="Import into" value={into} onChange={(e) => setInto(e.target.value)}>{['', ...folders].map((f) => <option key={f} value={f}>{f || '(workspace root)'}</option>)}</select></label>
+            <label>Base URL (OpenAPI without servers)<input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} /></label>
           </div>
-        ) : (
-          <>
-            <nav className="tabs" role="group" aria-label="Import from">
-              <button className={tab === 'file' ? 'on' : ''} aria-pressed={tab === 'file'} onClick={() => { setTab('file'); setPreview(null); }}>File</button>
-              <button className={tab === 'paste' ? 'on' : ''} aria-pressed={tab === 'paste'} onClick={() => { setTab('paste'); setPreview(null); }}>Paste (cURL, collection, OpenAPI)</button>
-              <button className={tab === 'url' ? 'on' : ''} aria-pressed={tab === 'url'} onClick={() => { setTab('url'); setPreview(null); }}>OpenAPI URL</button>
-            </nav>
-            {tab === 'file' ? (
-              <label className="drop-zone" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); readFile(e.dataTransfer.files[0]); }}>
-                <input type="file" aria-label="Import file" onChange={(e) => readFile(e.target.files?.[0])} />
-                <span className="muted">{file ? `${file.name} (${file.text.length.toLocaleString()} characters)` : 'Choose or drop a collection or environment export, an OpenAPI/Swagger document (JSON or YAML) or a saved cURL command.'}</span>
-              </label>
-            ) : tab === 'paste' ? (
-              <textarea aria-label="Import text" rows={10} placeholder="curl https://api.example.com/users -H 'Accept: application/json'" value={text} onChange={(e) => { setText(e.target.value); setPreview(null); }} />
-            ) : (
-              <input aria-label="Import URL" placeholder="https://example.com/openapi.yaml" value={url} onChange={(e) => { setUrl(e.target.value); setPreview(null); }} />
-            )}
-            <div className="form-grid">
-              <label>Import into<select aria-label="Import into" value={into} onChange={(e) => setInto(e.target.value)}>{['', ...folders].map((f) => <option key={f} value={f}>{f || '(workspace root)'}</option>)}</select></label>
-              <label>Base URL (OpenAPI without servers)<input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} /></label>
+          {error && <p className="error">{error}</p>}
+          {preview && (
+            <div className="preview-list" data-testid="import-preview">
+              <p>{preview.kind}: <b>{preview.name}</b> — {preview.requests} requests, {preview.folders} folders, {preview.environments} environments, {preview.variables} variables will be created:</p>
+              <ul>{preview.items.map((item, i) => <li key={i}>{item}</li>)}</ul>
+              {preview.notes.length > 0 && <ul className="notes">{preview.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
             </div>
-            {error && <p className="error">{error}</p>}
-            {preview && (
-              <div className="preview-list" data-testid="import-preview">
-                <p>{preview.kind}: <b>{preview.name}</b> — {preview.requests} requests, {preview.folders} folders, {preview.environments} environments, {preview.variables} variables will be created:</p>
-                <ul>{preview.items.map((item, i) => <li key={i}>{item}</li>)}</ul>
-                {preview.notes.length > 0 && <ul className="notes">{preview.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
-              </div>
+          )}
+          <footer>
+            <button disabled={busy} onClick={() => void run(() => api.post<ImportPreview>('/api/import/preview', input())).then((p) => p && setPreview(p))}>Preview</button>
+            {/* A pasted cURL command opens as a new unsaved request (spec 4.1); a file's goes straight into the collection. */}
+            {preview?.kind === 'curl' && tab === 'paste' ? (
+              <button className="primary" disabled={busy} onClick={() => void run(() => api.post<UnsavedImport>('/api/import/curl', input())).then((u) => u && onOpenUnsaved(u))}>Open as new request</button>
+            ) : (
+              <button className="primary" disabled={busy || !preview} onClick={() => void run(() => api.post<ImportDone>('/api/import', input())).then((d) => { if (d) { setDone(d); onDone(d); } })}>Import</button>
             )}
-            <footer>
-              <button disabled={busy} onClick={() => void run(() => api.post<ImportPreview>('/api/import/preview', input())).then((p) => p && setPreview(p))}>Preview</button>
-              {/* A pasted cURL command opens as a new unsaved request (spec 4.1); a file's goes straight into the collection. */}
-              {preview?.kind === 'curl' && tab === 'paste' ? (
-                <button className="primary" disabled={busy} onClick={() => void run(() => api.post<UnsavedImport>('/api/import/curl', input())).then((u) => u && onOpenUnsaved(u))}>Open as new request</button>
-              ) : (
-                <button className="primary" disabled={busy || !preview} onClick={() => void run(() => api.post<ImportDone>('/api/import', input())).then((d) => { if (d) { setDone(d); onDone(d); } })}>Import</button>
-              )}
-            </footer>
-          </>
-        )}
-      </div>
-    </div>
+          </footer>
+        </>
+      )}
+    </Modal>
   );
 }

@@ -11,7 +11,7 @@ import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/
 import { api, ApiFailure } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import type { YamlProblem } from './YamlEditor.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import type { ServerKinds } from './server-kinds.js';
 import { saveOnCtrlS } from './save-shortcut.js';
@@ -33,7 +33,6 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   const [warning, setWarning] = useState<string | null>(null);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<ServerEditorView | null>(null);
-  const dialogRef = useDialogFocus();
 
   /** The server as the file held it when last read (or as the user chose to overwrite it): a save is checked against it. */
   const base = useRef<ServerFile | undefined>(undefined);
@@ -78,62 +77,51 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
 
   return (
-    <div className="dialog-backdrop" onClick={close}>
-      <div
-        className="dialog wide"
-        role="dialog"
-        aria-modal="true"
-        ref={dialogRef}
-        aria-label="Server editor"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={saveOnCtrlS(() => void save())}
-      >
-        <header><h3>Server {view ? <code>{view.file}</code> : id}</h3><button className="icon" aria-label="Close" onClick={close}>×</button></header>
-        {loadError && <p className="error" role="alert">{loadError}</p>}
-        {view && common && (
-          <>
-            <div className="form-grid">
-              <label>Name<input aria-label="Server name" className={fieldClass('name')} value={common.name} onChange={(e) => set({ name: e.target.value })} /></label>
-              <label>Kind
-                <select aria-label="Server kind" className={fieldClass('kind')} value={common.kind} onChange={(e) => {
-                  const kind = e.target.value as ServerFile['kind'];
-                  // Another section: start it empty (the file keeps the other kinds' sections as they are).
-                  if (view.sections[kind] !== section) setYamlText('');
-                  set({ kind });
-                }}>
-                  {Object.keys(view.sections).map((k) => <option key={k} value={k}>{k}</option>)}
-                </select>
-              </label>
-              <label>Host
-                <select aria-label="Server host" className={fieldClass('host')} value={common.host} onChange={(e) => set({ host: e.target.value as ServerFile['host'] })}>
-                  <option value="127.0.0.1">127.0.0.1 (this computer only)</option>
-                  <option value="0.0.0.0">0.0.0.0 (other devices too)</option>
-                </select>
-              </label>
-              <label>Port (0 = any free port)<input aria-label="Server port" className={fieldClass('port')} type="number" min={0} max={65535} value={common.port} onChange={(e) => set({ port: e.target.value === '' ? 0 : Number(e.target.value) })} /></label>
-              <label className="check"><span><input type="checkbox" aria-label="TLS" checked={common.tls} onChange={(e) => set({ tls: e.target.checked })} /> TLS (self-signed for localhost without paths)</span></label>
-              <label className="check"><span><input type="checkbox" aria-label="autoStart" checked={common.autoStart} onChange={(e) => set({ autoStart: e.target.checked })} /> Start with the workspace (autoStart)</span></label>
-            </div>
-            <p className="muted small"><b>{section}</b>: {kinds.byKind[common.kind]?.sectionHint ?? ''}</p>
-            <Suspense fallback={<p className="muted">Loading the editor…</p>}>
-              <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
-            </Suspense>
-          </>
-        )}
-        {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
-        {conflict && (
-          <ConflictBar
-            file={conflict}
-            setBase={(file) => { base.current = file.server; }}
-            show={(file) => { show(file); setProblem(null); }}
-            save={(file) => void save(file.server)}
-            clear={() => setConflict(null)}
-          />
-        )}
-        {warning && <p className="warn" role="status">{warning}</p>}
-        {saved && !problem && <p className="ok" role="status">{saved}</p>}
-        <footer><button onClick={close}>Close</button><button className="primary" disabled={!view} onClick={() => void save()}>Save</button></footer>
-      </div>
-    </div>
+    <Modal label="Server editor" title={<>Server {view ? <code>{view.file}</code> : id}</>} className="wide" onClose={close} onKeyDown={saveOnCtrlS(() => void save())}>
+      {loadError && <p className="error" role="alert">{loadError}</p>}
+      {view && common && (
+        <>
+          <div className="form-grid">
+            <label>Name<input aria-label="Server name" className={fieldClass('name')} value={common.name} onChange={(e) => set({ name: e.target.value })} /></label>
+            <label>Kind
+              <select aria-label="Server kind" className={fieldClass('kind')} value={common.kind} onChange={(e) => {
+                const kind = e.target.value as ServerFile['kind'];
+                // Another section: start it empty (the file keeps the other kinds' sections as they are).
+                if (view.sections[kind] !== section) setYamlText('');
+                set({ kind });
+              }}>
+                {Object.keys(view.sections).map((k) => <option key={k} value={k}>{k}</option>)}
+              </select>
+            </label>
+            <label>Host
+              <select aria-label="Server host" className={fieldClass('host')} value={common.host} onChange={(e) => set({ host: e.target.value as ServerFile['host'] })}>
+                <option value="127.0.0.1">127.0.0.1 (this computer only)</option>
+                <option value="0.0.0.0">0.0.0.0 (other devices too)</option>
+              </select>
+            </label>
+            <label>Port (0 = any free port)<input aria-label="Server port" className={fieldClass('port')} type="number" min={0} max={65535} value={common.port} onChange={(e) => set({ port: e.target.value === '' ? 0 : Number(e.target.value) })} /></label>
+            <label className="check"><span><input type="checkbox" aria-label="TLS" checked={common.tls} onChange={(e) => set({ tls: e.target.checked })} /> TLS (self-signed for localhost without paths)</span></label>
+            <label className="check"><span><input type="checkbox" aria-label="autoStart" checked={common.autoStart} onChange={(e) => set({ autoStart: e.target.checked })} /> Start with the workspace (autoStart)</span></label>
+          </div>
+          <p className="muted small"><b>{section}</b>: {kinds.byKind[common.kind]?.sectionHint ?? ''}</p>
+          <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+            <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
+          </Suspense>
+        </>
+      )}
+      {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
+      {conflict && (
+        <ConflictBar
+          file={conflict}
+          setBase={(file) => { base.current = file.server; }}
+          show={(file) => { show(file); setProblem(null); }}
+          save={(file) => void save(file.server)}
+          clear={() => setConflict(null)}
+        />
+      )}
+      {warning && <p className="warn" role="status">{warning}</p>}
+      {saved && !problem && <p className="ok" role="status">{saved}</p>}
+      <footer><button onClick={close}>Close</button><button className="primary" disabled={!view} onClick={() => void save()}>Save</button></footer>
+    </Modal>
   );
 }

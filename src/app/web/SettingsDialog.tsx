@@ -11,7 +11,7 @@ import type { EditedSettings, SettingsView, TokenResponse } from '../shared/api.
 import { api, ApiFailure, stableJson } from './api.js';
 import { AuthEditor } from './AuthEditor.js';
 import { ConflictBar } from './ConflictBar.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { KeyValueTable } from './KeyValueTable.js';
 import { CodeEditor } from './LazyCodeEditor.js';
@@ -31,9 +31,7 @@ function withScript(scripts: EditedSettings['scripts'], part: 'preRequest' | 'po
 
 export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { folder: string; diskChanges: number; onClose: () => void; onSaved: () => void }) {
   const url = folder ? `/api/folder/settings?path=${encodeURIComponent(folder)}` : '/api/workspace/settings';
-  const dialogRef = useDialogFocus();
   const [view, setView] = useState<SettingsView | null>(null);
-  const panel = useId();
   const [settings, setSettings] = useState<EditedSettings | null>(null);
   /** The settings as the file held them when read: sent with a save, which is refused (409) when the file changed since. */
   const [base, setBase] = useState<EditedSettings | null>(null);
@@ -43,6 +41,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const [conflict, setConflict] = useState<EditedSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('Auth');
+  const panel = useId();
   useEffect(() => {
     api.get<SettingsView>(url).then((read) => {
       setView(read);
@@ -93,67 +92,59 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const getToken = (id: string, signal: AbortSignal) => api.post<TokenResponse>('/api/oauth2/token', { id, folder, auth: settings?.auth }, signal);
   const title = folder ? 'Folder settings' : 'Workspace settings';
   return (
-    <div className="dialog-backdrop" onClick={close}>
-      <div
-        className="dialog wide settings-dialog"
-        role="dialog"
-        aria-modal="true"
-        ref={dialogRef}
-        aria-label={title}
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={saveOnCtrlS(() => void save())}
-      >
-        <header>
-          <h3>{title}{view && <>: {view.name} <small className="muted"><code>{view.file}</code></small></>}</h3>
-          <button className="icon" aria-label="Close" onClick={close}>×</button>
-        </header>
-        <p className="muted">
-          {folder
-            ? 'Requests inside inherit these: the auth when theirs is inherit, the headers unless an inner folder or the request sets the same one; the scripts run before theirs (after the workspace\'s and outer folders\').'
-            : 'Every request inherits these: the auth when it and its folders are inherit, the headers unless a folder or the request sets the same one; the scripts run first, before the folders\' and the request\'s own.'}
+    <Modal
+      label={title}
+      title={<>{title}{view && <>: {view.name} <small className="muted"><code>{view.file}</code></small></>}</>}
+      className="wide settings-dialog"
+      onClose={close}
+      onKeyDown={saveOnCtrlS(() => void save())}
+    >
+      <p className="muted">
+        {folder
+          ? 'Requests inside inherit these: the auth when theirs is inherit, the headers unless an inner folder or the request sets the same one; the scripts run before theirs (after the workspace\'s and outer folders\').'
+          : 'Every request inherits these: the auth when it and its folders are inherit, the headers unless a folder or the request sets the same one; the scripts run first, before the folders\' and the request\'s own.'}
+      </p>
+      {view && view.notices.length > 0 && <p className="warn" role="status" data-testid="settings-notices">{view.notices.join(' ')}</p>}
+      {view?.openapi && (
+        <p className="muted" data-testid="settings-openapi">
+          Imported from an OpenAPI document{view.openapi.spec ? <> kept as <code>{view.openapi.spec}</code></> : null}
+          {view.openapi.source ? <> (from <code>{view.openapi.source}</code>)</> : null}; responses {view.openapi.validate === false ? 'are not' : 'are'} checked against it.
+          The import owns this part: Update from API spec changes it.
         </p>
-        {view && view.notices.length > 0 && <p className="warn" role="status" data-testid="settings-notices">{view.notices.join(' ')}</p>}
-        {view?.openapi && (
-          <p className="muted" data-testid="settings-openapi">
-            Imported from an OpenAPI document{view.openapi.spec ? <> kept as <code>{view.openapi.spec}</code></> : null}
-            {view.openapi.source ? <> (from <code>{view.openapi.source}</code>)</> : null}; responses {view.openapi.validate === false ? 'are not' : 'are'} checked against it.
-            The import owns this part: Update from API spec changes it.
-          </p>
-        )}
-        {settings && (
-          <>
-            <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} panel={panel} />
-            <div className="tab-body" {...tabPanel(panel, tab)}>
-              {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} onGetToken={getToken} noInherit={!folder} />}
-              {tab === 'Headers' && <KeyValueTable label="Header" rows={settings.headers} onChange={(rows) => set({ headers: rows })} />}
-              {tab === 'Scripts' && (
-                <div className="scripts">
-                  <h4>Pre-request</h4>
-                  <CodeEditor label="Pre-request script" language="javascript" value={settings.scripts?.preRequest ?? ''} onChange={(v) => set({ scripts: withScript(settings.scripts, 'preRequest', v) })} />
-                  <h4>Post-response (tests)</h4>
-                  <CodeEditor label="Post-response script" language="javascript" value={settings.scripts?.postResponse ?? ''} onChange={(v) => set({ scripts: withScript(settings.scripts, 'postResponse', v) })} />
-                </div>
-              )}
-              {tab === 'Docs' && <DocsEditor text={settings.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
-            </div>
-          </>
-        )}
-        {error && <p className="error" role="alert">{error}</p>}
-        {conflict && (
-          <ConflictBar
-            file={conflict}
-            message={error ? undefined : 'These settings changed on disk while you were editing them.'}
-            setBase={setBase}
-            show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); }}
-            save={(file) => void save(file)}
-            clear={() => setConflict(null)}
-          />
-        )}
-        <footer>
-          <button onClick={close}>Cancel</button>
-          <button className="primary" disabled={!settings} onClick={() => void save()}>Save</button>
-        </footer>
-      </div>
-    </div>
+      )}
+      {settings && (
+        <>
+          <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} panel={panel} />
+          <div className="tab-body" {...tabPanel(panel, tab)}>
+            {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} onGetToken={getToken} noInherit={!folder} />}
+            {tab === 'Headers' && <KeyValueTable label="Header" rows={settings.headers} onChange={(rows) => set({ headers: rows })} />}
+            {tab === 'Scripts' && (
+              <div className="scripts">
+                <h4>Pre-request</h4>
+                <CodeEditor label="Pre-request script" language="javascript" value={settings.scripts?.preRequest ?? ''} onChange={(v) => set({ scripts: withScript(settings.scripts, 'preRequest', v) })} />
+                <h4>Post-response (tests)</h4>
+                <CodeEditor label="Post-response script" language="javascript" value={settings.scripts?.postResponse ?? ''} onChange={(v) => set({ scripts: withScript(settings.scripts, 'postResponse', v) })} />
+              </div>
+            )}
+            {tab === 'Docs' && <DocsEditor text={settings.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
+          </div>
+        </>
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+      {conflict && (
+        <ConflictBar
+          file={conflict}
+          message={error ? undefined : 'These settings changed on disk while you were editing them.'}
+          setBase={setBase}
+          show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); }}
+          save={(file) => void save(file)}
+          clear={() => setConflict(null)}
+        />
+      )}
+      <footer>
+        <button onClick={close}>Cancel</button>
+        <button className="primary" disabled={!settings} onClick={() => void save()}>Save</button>
+      </footer>
+    </Modal>
   );
 }

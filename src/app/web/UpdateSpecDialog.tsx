@@ -8,12 +8,11 @@
 import { useEffect, useState } from 'react';
 import type { UpdatePreview } from '../shared/api.js';
 import { api } from './api.js';
-import { useDialogFocus } from './dialog-focus.js';
+import { Modal } from './Modal.js';
 
 type Tab = 'known' | 'url' | 'file' | 'paste';
 
 export function UpdateSpecDialog({ folder, onClose, onDone }: { folder: string; onClose: () => void; onDone: () => void }) {
-  const dialogRef = useDialogFocus();
   const [known, setKnown] = useState<{ name: string; source: string | null; problem?: string } | null>(null);
   const [tab, setTab] = useState<Tab>('known');
   const [url, setUrl] = useState('');
@@ -51,47 +50,44 @@ export function UpdateSpecDialog({ folder, onClose, onDone }: { folder: string; 
   };
 
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
-      <div className="dialog wide" role="dialog" aria-modal="true" ref={dialogRef} aria-label="Update from API spec" onClick={(e) => e.stopPropagation()}>
-        <header><h3>Update “{known?.name ?? folder}” from its API spec</h3><button className="icon" aria-label="Close" onClick={onClose}>×</button></header>
-        {plan?.written ? null : (
+    <Modal label="Update from API spec" title={<>Update “{known?.name ?? folder}” from its API spec</>} className="wide" onClose={onClose}>
+      {plan?.written ? null : (
+        <>
+          <nav className="tabs">
+            {known?.source && <button className={tab === 'known' ? 'on' : ''} onClick={() => pickTab('known')}>Where it came from</button>}
+            <button className={tab === 'url' ? 'on' : ''} onClick={() => pickTab('url')}>URL</button>
+            <button className={tab === 'file' ? 'on' : ''} onClick={() => pickTab('file')}>File</button>
+            <button className={tab === 'paste' ? 'on' : ''} onClick={() => pickTab('paste')}>Paste</button>
+          </nav>
+          {tab === 'known' && known?.source && <p>The new version is read from <code>{known.source}</code>, where the folder was imported from.</p>}
+          {known && !known.source && known.problem && <p className="muted">{known.problem}</p>}
+          {tab === 'url' && <input aria-label="Document URL" placeholder="https://example.com/openapi.yaml" value={url} onChange={(e) => { setUrl(e.target.value); setPlan(null); }} />}
+          {tab === 'file' && (
+            <label
+              className="drop-zone"
+              onDragOver={(e) => e.preventDefault()}
+              onDrop={(e) => { e.preventDefault(); readFile(e.dataTransfer.files[0]); }}
+            >
+              <input type="file" aria-label="Document file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => readFile(e.target.files?.[0])} />
+              <span className="muted">{fileName ? `${fileName} (${text.length.toLocaleString()} characters)` : 'Choose or drop the new version of the document (JSON or YAML).'}</span>
+            </label>
+          )}
+          {tab === 'paste' && <textarea aria-label="Document text" rows={8} placeholder="openapi: 3.0.3 …" value={text} onChange={(e) => { setText(e.target.value); setPlan(null); }} />}
+        </>
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+      {plan && <Plan plan={plan} />}
+      <footer>
+        {plan?.written || plan?.upToDate ? (
+          <button className="primary" onClick={() => { onDone(); onClose(); }}>Done</button>
+        ) : (
           <>
-            <nav className="tabs">
-              {known?.source && <button className={tab === 'known' ? 'on' : ''} onClick={() => pickTab('known')}>Where it came from</button>}
-              <button className={tab === 'url' ? 'on' : ''} onClick={() => pickTab('url')}>URL</button>
-              <button className={tab === 'file' ? 'on' : ''} onClick={() => pickTab('file')}>File</button>
-              <button className={tab === 'paste' ? 'on' : ''} onClick={() => pickTab('paste')}>Paste</button>
-            </nav>
-            {tab === 'known' && known?.source && <p>The new version is read from <code>{known.source}</code>, where the folder was imported from.</p>}
-            {known && !known.source && known.problem && <p className="muted">{known.problem}</p>}
-            {tab === 'url' && <input aria-label="Document URL" placeholder="https://example.com/openapi.yaml" value={url} onChange={(e) => { setUrl(e.target.value); setPlan(null); }} />}
-            {tab === 'file' && (
-              <label
-                className="drop-zone"
-                onDragOver={(e) => e.preventDefault()}
-                onDrop={(e) => { e.preventDefault(); readFile(e.dataTransfer.files[0]); }}
-              >
-                <input type="file" aria-label="Document file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => readFile(e.target.files?.[0])} />
-                <span className="muted">{fileName ? `${fileName} (${text.length.toLocaleString()} characters)` : 'Choose or drop the new version of the document (JSON or YAML).'}</span>
-              </label>
-            )}
-            {tab === 'paste' && <textarea aria-label="Document text" rows={8} placeholder="openapi: 3.0.3 …" value={text} onChange={(e) => { setText(e.target.value); setPlan(null); }} />}
+            <button disabled={busy || (tab !== 'known' && tab !== 'url' && !text) || (tab === 'url' && !url)} onClick={() => void run(() => api.post<UpdatePreview>('/api/update/preview', input()))}>Preview changes</button>
+            <button className="primary" disabled={busy || !plan} onClick={() => void run(() => api.post<UpdatePreview>('/api/update/apply', { planId: plan!.planId }))}>Update</button>
           </>
         )}
-        {error && <p className="error" role="alert">{error}</p>}
-        {plan && <Plan plan={plan} />}
-        <footer>
-          {plan?.written || plan?.upToDate ? (
-            <button className="primary" onClick={() => { onDone(); onClose(); }}>Done</button>
-          ) : (
-            <>
-              <button disabled={busy || (tab !== 'known' && tab !== 'url' && !text) || (tab === 'url' && !url)} onClick={() => void run(() => api.post<UpdatePreview>('/api/update/preview', input()))}>Preview changes</button>
-              <button className="primary" disabled={busy || !plan} onClick={() => void run(() => api.post<UpdatePreview>('/api/update/apply', { planId: plan!.planId }))}>Update</button>
-            </>
-          )}
-        </footer>
-      </div>
-    </div>
+      </footer>
+    </Modal>
   );
 }
 
