@@ -7,9 +7,7 @@ import { autocompletion, type CompletionContext, type CompletionResult, type Com
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
-import { EditorView } from '@codemirror/view';
-import { labelledEditing, theme, useEditorValue, variables } from './editor-look.js';
-import { basicSetup } from 'codemirror';
+import { useCodeMirror } from './editor-look.js';
 import type { GraphQLSchema } from 'graphql';
 import { useEffect, useRef } from 'react';
 
@@ -61,7 +59,6 @@ export interface CodeEditorProps {
 
 export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, variableNames = [], readOnly = false, label, minHeight = 160 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
-  const view = useRef<EditorView | undefined>(undefined);
   const changed = useRef(onChange);
   const names = useRef(variableNames);
   const languageSlot = useRef(new Compartment());
@@ -72,28 +69,11 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
   changed.current = onChange;
   names.current = variableNames;
 
-  useEffect(() => {
-    const editor = new EditorView({
-      parent: host.current!,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          basicSetup,
-          theme,
-          variables,
-          autocompletion({ override: [variableCompletion(() => names.current), (context) => (languageNow.current === 'graphql' ? graphqlCompletion(context) : null)] }),
-          languageSlot.current.of(languageExtension(language, graphql.current, graphqlSchema)),
-          EditorState.readOnly.of(readOnly),
-          ...labelledEditing(label, changed),
-        ],
-      }),
-    });
-    view.current = editor;
-    return () => editor.destroy();
-    // The editor is made once; value and language changes are applied below.
-  }, []);
-
-  useEditorValue(view, value);
+  const view = useCodeMirror(host, value, label, changed, () => [
+    autocompletion({ override: [variableCompletion(() => names.current), (context) => (languageNow.current === 'graphql' ? graphqlCompletion(context) : null)] }),
+    languageSlot.current.of(languageExtension(language, graphql.current, graphqlSchema)),
+    EditorState.readOnly.of(readOnly),
+  ]);
 
   useEffect(() => {
     let current = true;

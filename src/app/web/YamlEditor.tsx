@@ -1,10 +1,7 @@
 /** CodeMirror 6 for a YAML section (the server editor): `{{variable}}` marked, and a refused save's problem shown at its line. */
 import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
-import { EditorView } from '@codemirror/view';
-import { labelledEditing, theme, useEditorValue, variables } from './editor-look.js';
-import { basicSetup } from 'codemirror';
+import { useCodeMirror } from './editor-look.js';
 import { useEffect, useRef } from 'react';
 
 /** Where the last refused save found its problem: 1-based line and column of the editor's text. */
@@ -16,30 +13,9 @@ export interface YamlProblem {
 
 export function YamlEditor({ value, onChange, label, problem, minHeight = 220 }: { value: string; onChange: (v: string) => void; label: string; problem: YamlProblem | null; minHeight?: number }) {
   const host = useRef<HTMLDivElement>(null);
-  const view = useRef<EditorView | undefined>(undefined);
   const changed = useRef(onChange);
   changed.current = onChange;
-
-  useEffect(() => {
-    const editor = new EditorView({
-      parent: host.current!,
-      state: EditorState.create({
-        doc: value,
-        extensions: [
-          basicSetup,
-          theme,
-          yaml(),
-          variables,
-          lintGutter(),
-          ...labelledEditing(label, changed),
-        ],
-      }),
-    });
-    view.current = editor;
-    return () => editor.destroy();
-  }, []);
-
-  useEditorValue(view, value);
+  const view = useCodeMirror(host, value, label, changed, () => [yaml(), lintGutter()]);
 
   // The problem as a diagnostic on its line (from the column to the line's end), and the cursor put there.
   useEffect(() => {

@@ -1,7 +1,8 @@
 /** What every CodeMirror editor of the app shares: `{{variable}}` marked, the app's colours and font, its label and edits, its value kept in sync. */
-import { Prec, type Extension } from '@codemirror/state';
+import { EditorState, Prec, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, keymap, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
-import { useEffect } from 'react';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef, type RefObject } from 'react';
 
 const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
 
@@ -39,6 +40,26 @@ export function labelledEditing(label: string, changed: { current: (text: string
       if (update.docChanged) changed.current(update.state.doc.toString());
     }),
   ];
+}
+
+/**
+ * Makes the editor in `host` once, with what every editor shares (CodeMirror's basic set-up, the
+ * app's look, `{{variables}}` marked, the label and edits handed to `changed.current`) and its
+ * own `extensions`; a `value` changed from outside is put in. Returns the editor.
+ */
+export function useCodeMirror(host: RefObject<HTMLDivElement | null>, value: string, label: string, changed: { current: (text: string) => void }, extensions: () => Extension[]): { readonly current: EditorView | undefined } {
+  const view = useRef<EditorView | undefined>(undefined);
+  useEffect(() => {
+    const editor = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({ doc: value, extensions: [basicSetup, theme, variables, ...extensions(), ...labelledEditing(label, changed)] }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+    // The editor is made once; value changes are applied below, others by the editor's own effects.
+  }, []);
+  useEditorValue(view, value);
+  return view;
 }
 
 /** Puts `value` into the editor when it differs from what it shows (another request opened, a reload). */
