@@ -45,6 +45,8 @@ export interface ServersHandle {
   traffic: TrafficLog;
   /** Stops every server; resolves when all ports are free. */
   stop(): Promise<void>;
+  /** Stops watching for saved files (`startWhenSaved`); the servers keep running. */
+  unwatch(): Promise<void>;
 }
 
 /** The server files of the workspace that do not parse, by id (their warning says why). */
@@ -165,6 +167,9 @@ export async function startServers(workspace: Workspace, options: StartServersOp
     stop() {
       stopping ??= (pending?.close() ?? Promise.resolve()).then(() => Promise.all(servers.map((s) => s.stop()))).then(() => undefined);
       return stopping;
+    },
+    async unwatch() {
+      await pending?.close();
     },
   };
 }

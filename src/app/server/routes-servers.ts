@@ -193,9 +193,9 @@ export class AppServers {
         this.waiting.delete(server.id);
         this.failed.delete(server.id);
       }
+      if (!failure || failure.unknown || this.closed) await handle.unwatch();
       if (failure) {
-        if (failure.unknown || this.closed) await handle.stop();
-        else {
+        if (!failure.unknown && !this.closed) {
           this.retries.set(id, handle);
           this.failed.set(id, failure.message);
         }
