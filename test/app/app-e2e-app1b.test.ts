@@ -252,7 +252,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await popup.close();
 
     [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Get token' }).click()]);
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Cancel Get token' }).click();
     await expect.poll(() => page.getByTestId('token-status').textContent()).toBe('Cancelled: no token was fetched.');
     // The loopback listener is gone: the sign-in page's Allow now reaches nothing.
     await expect.poll(async () => fetch(`${redirectUri}?code=x&state=y`).then(() => 'listening', () => 'closed'), { timeout: 5_000 }).toBe('closed');
@@ -260,8 +260,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
 
     // Send needs the token: it opens the sign-in page itself and goes on once the browser is back.
     [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Send' }).click()]);
+    await expect.poll(() => page.getByText(/^OAuth 2\.0: sign in in the window that opened/).count()).toBe(1);
     await popup.getByRole('link', { name: 'Allow' }).click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
+    await expect.poll(() => page.getByText(/^OAuth 2\.0: sign in in the window that opened/).count()).toBe(0);
     expect(resource.paths.at(-1)).toBe('GET /plain');
     expect(resource.seen.at(-1)).toBe('Bearer signed-in-2');
     expect(signIn.exchanges.at(-1)?.get('code_verifier')).toBeNull();

@@ -54,6 +54,9 @@ function folders(item: TreeItem, out: string[] = []): string[] {
   return out;
 }
 
+/** Shown while a send waits for the user to sign in at the OAuth 2.0 provider (authorization code). */
+const SIGN_IN_NOTICE = 'OAuth 2.0: sign in in the window that opened; the send goes on when the provider sends you back (Cancel stops waiting).';
+
 export function App() {
   const [info, setInfo] = useState<WorkspaceInfo | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -343,7 +346,7 @@ export function App() {
     // OAuth 2.0 authorization code: the send waits for the user to sign in at the provider.
     const stopSignIn = onSignIn(id, (url) => {
       openSignIn(url);
-      setNotice('OAuth 2.0: sign in in the window that opened; the send goes on when the provider sends you back (Cancel stops waiting).');
+      setNotice(SIGN_IN_NOTICE);
     });
     try {
       setAnswer(await api.post<SendResponse>('/api/send', { id, path, request }));
@@ -351,6 +354,8 @@ export function App() {
       setSendError((e as Error).message);
     } finally {
       stopSignIn();
+      // Signed in (or not): the notice has done its job.
+      setNotice((shown) => (shown === SIGN_IN_NOTICE ? null : shown));
       sendId.current = null;
       setSending(false);
     }

@@ -89,7 +89,7 @@ function GetToken({ onGetToken }: { onGetToken: GetTokenCall }) {
           <a href={state.signIn} target="_blank" rel="noopener noreferrer">Open the sign-in page</a>
         </span>
       )}
-      {state.busy && <button onClick={() => call.current?.abort()}>Cancel</button>}
+      {state.busy && <button aria-label="Cancel Get token" onClick={() => call.current?.abort()}>Cancel</button>}
       {state.text && <span role="status" data-testid="token-status" className={state.error ? 'error' : 'ok'}>{state.text}</span>}
     </div>
   );
