@@ -1,7 +1,8 @@
 /**
  * Server files that are wanted but not running: one that could not start (its port was taken, a
  * file that did not parse) or, when every server is served, one added (or renamed into place)
- * while serving. One watch on `servers/`; when such a file is saved it is read and started, and
+ * while serving. One watch on `servers/` (by its name: a folder git removed and made again is
+ * watched again, and each file in it tried); when such a file is saved it is read and started, and
  * a start that fails again is reported the same way. A running server watches its own file
  * (server.ts; the same settled watch, settled-watch.ts); this only covers the ones without a server yet.
  */

@@ -5,9 +5,11 @@
  * renaming a new file over the old. Events for one key (`select` turns a changed name into one,
  * or into nothing to do) are one action SETTLE_MS after the last of them: two quick saves (an
  * editor's write, then rename) are one reload or start. Actions run one after another, with any
- * `queue` adds (a reload asked for by hand); each reports its own failures.
+ * `queue` adds (a reload asked for by hand); each reports its own failures. The folder is watched
+ * by its name (folder-watch.ts): made again by a branch checkout, each file in it is a change.
  */
-import { type FSWatcher, watch } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { type FolderWatch, watchFolder } from './folder-watch.js';
 
 const SETTLE_MS = 75;
 
@@ -36,21 +38,28 @@ export function watchSettled(dir: string | undefined, options: SettledWatchOptio
     chain = chain.then(action).catch(() => {});
     return chain;
   };
-  let watcher: FSWatcher | undefined;
+  const seen = (name: string | null): void => {
+    if (closed) return;
+    const key = options.select(name);
+    if (key === undefined) return;
+    clearTimeout(timers.get(key));
+    timers.set(key, setTimeout(() => {
+      timers.delete(key);
+      void queue(() => options.act(key, name));
+    }, SETTLE_MS));
+  };
+  let watcher: FolderWatch | undefined;
   if (dir !== undefined) {
     try {
-      watcher = watch(dir, { persistent: false }, (_event, changed) => {
-        if (closed) return;
-        const name = changed === null ? null : changed.toString();
-        const key = options.select(name);
-        if (key === undefined) return;
-        clearTimeout(timers.get(key));
-        timers.set(key, setTimeout(() => {
-          timers.delete(key);
-          void queue(() => options.act(key, name));
-        }, SETTLE_MS));
-      });
-      watcher.on('error', () => options.onWatchError?.('later'));
+      watcher = watchFolder(
+        dir,
+        (changed) => {
+          if (changed !== undefined) return seen(changed);
+          // The folder made again (a branch checkout): each file in it may be new or back.
+          void readdir(dir).then((names) => { for (const name of names) seen(name); }, () => undefined);
+        },
+        () => options.onWatchError?.('later'),
+      );
     } catch {
       options.onWatchError?.('start');
     }

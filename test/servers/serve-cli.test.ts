@@ -271,6 +271,42 @@ describe('ferry serve', () => {
     expect(await done).toBe(0);
   });
 
+  it('a checkout whose branch has none of the server files (git removes servers/ and makes it again) still starts the new ones and watches the files that come back', async () => {
+    await isolatedDataDir();
+    const route = (body: string) => ({ http: { routes: [{ path: '/v', body }] } });
+    const root = await makeWorkspace({ servers: { one: { name: 'One', ...route('1') }, two: { name: 'Two', ...route('2') }, three: { name: 'Three', ...route('3') } } });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.test', '-c', 'user.name=T', '-c', 'init.defaultBranch=main', ...args], { cwd: root, stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'main');
+    git('checkout', '-qb', 'other');
+    git('rm', '-q', 'servers/one.yaml', 'servers/two.yaml', 'servers/three.yaml');
+    await fs.mkdir(path.join(root, 'servers'), { recursive: true });
+    for (const id of ['four', 'five', 'six']) await writeServer(root, id, { name: id, ...route(id) });
+    git('add', '-A');
+    git('commit', '-qm', 'other');
+    git('checkout', '-q', 'main');
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: true }, io.output, new Promise((r) => (stop = r)));
+    try {
+      await eventually(async () => io.out.length > 0);
+      const one = /(http:\/\/\S+)\s+http · servers\/one\.yaml/.exec(io.out.join('\n'))?.[1] ?? (await (async () => { throw new Error(io.out.join('\n')); })());
+      git('checkout', '-q', 'other');
+      await eventually(async () => io.err.some((l) => /started five .*four .*six /.test(l)), 5000);
+      const four = /four \((\S+)\)/.exec(io.err.join('\n'))![1]!;
+      expect((await send(`${four}/v`)).body).toBe('four');
+      // Back: one, two and three (still running) find their files again, and follow an edit.
+      git('checkout', '-q', 'main');
+      await new Promise((r) => setTimeout(r, 500));
+      await writeServer(root, 'one', { name: 'One', ...route('edited') });
+      await eventually(async () => (await send(`${one}/v`)).body === 'edited', 5000);
+    } finally {
+      stop();
+    }
+    expect(await done).toBe(0);
+  });
+
   it('--json: a server started later is a server line', async () => {
     await isolatedDataDir();
     const root = await makeWorkspace({ servers: { api } });
