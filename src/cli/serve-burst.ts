@@ -16,9 +16,9 @@ export interface FileEvent {
 }
 
 /** A burst is over when no server file has changed for this long. */
-const QUIET_MS = 300;
+const QUIET_MS = 500;
 /** Nor is a burst held longer than this, whatever keeps coming. */
-const LONGEST_MS = 2000;
+const LONGEST_MS = 3000;
 /** Events of this many server files or more are one line; fewer keep their own lines. */
 const BURST_FILES = 3;
 
