@@ -60,12 +60,12 @@ describe('body text', () => {
     expect(pretty('<a><b></a>', 'application/xml', true)).toBe('<a><b></a>');
   });
 
-  it('indents HTML tag by tag: void elements, script/style/pre kept as sent, unclosed <li> closed by its list', () => {
+  it('indents HTML tag by tag: void elements, script/style/pre kept as sent, an unclosed <li> closed by the next and by its list', () => {
     const page = '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Hi</title><style>a > b { color: red }</style></head>'
       + '<body><ul><li>one<li>two</ul><br><pre>  keep\n   this</pre><script>if (a < b) x("</div>")</script><p>end</p></body></html>';
     expect(pretty(page, 'text/html; charset=utf-8', true)).toBe([
       '<!DOCTYPE html>', '<html>', '  <head>', '    <meta charset="utf-8">', '    <title>Hi</title>', '    <style>a > b { color: red }</style>', '  </head>', '  <body>',
-      '    <ul>', '      <li>', '        one', '        <li>', '          two', '    </ul>', '    <br>', '    <pre>  keep\n   this</pre>',
+      '    <ul>', '      <li>', '        one', '      <li>', '        two', '    </ul>', '    <br>', '    <pre>  keep\n   this</pre>',
       '    <script>if (a < b) x("</div>")</script>', '    <p>end</p>', '  </body>', '</html>',
     ].join('\n'));
     // By its first bytes too, and cut short.

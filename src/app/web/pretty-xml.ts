@@ -45,6 +45,11 @@ export function looksLikeHtml(text: string, contentType: string): boolean {
 
 /** HTML elements that never have content or a closing tag. */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+/** HTML elements whose end tag may be left out: the elements each closes when it opens. */
+const SIBLINGS = new Map([
+  ['li', ['li']], ['p', ['p']], ['tr', ['tr', 'td', 'th']], ['td', ['td', 'th']], ['th', ['td', 'th']],
+  ['dt', ['dt', 'dd']], ['dd', ['dt', 'dd']], ['option', ['option']],
+]);
 /** HTML elements whose content is shown exactly as sent (code, or text where spaces count). */
 const VERBATIM = new Set(['script', 'style', 'pre', 'textarea']);
 
@@ -54,7 +59,8 @@ const VERBATIM = new Set(['script', 'style', 'pre', 'textarea']);
  * limit, which no parser reads, and for HTML. Nothing is checked or changed but the whitespace
  * between tags; a tag or comment cut at the end is shown as far as it goes. With `html`: void
  * elements (`<br>`) hold nothing, `<script>`, `<style>`, `<pre>` and `<textarea>` keep their
- * content as sent, and a closing tag closes the elements left open inside it (`<li>` without `</li>`).
+ * content as sent, an `<li>` (`<p>`, `<td>`…) closes the one left open before it, and a closing tag
+ * closes the elements left open inside it.
  */
 export function indentMarkup(text: string, html: boolean): string {
   const lines: string[] = [];
@@ -87,6 +93,8 @@ export function indentMarkup(text: string, html: boolean): string {
       line(tag);
       continue;
     }
+    // `<li>` after an `<li>` left open closes it, as the browser does: siblings stay siblings.
+    if (html && open.length > 0 && SIBLINGS.get(key)?.includes(open.at(-1)!)) open.pop();
     if (tag.endsWith('/>') || (html && VOID.has(key))) {
       line(tag);
       continue;
