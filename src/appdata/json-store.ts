@@ -7,7 +7,6 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { isProcessAlive } from '../support/process-alive.js';
 import { WorkspaceBusyError } from './workspace-lock.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
@@ -149,49 +148,25 @@ export class JsonStore<T> {
     const stat = await fs.lstat(lockFile).catch(() => undefined);
     if (!stat) return undefined;
     const holder = await readHolder(stat.isDirectory() ? `${this.file}.lock-holder` : lockFile);
-    if (!holderGone(holder, stat)) return undefined;
+    // Loaded only when a lock is found taken (`ferry run` loads no more than it needs: test/cli/command-table.test.ts).
+    const { holderGone } = await import('./lock-takeover.js');
+    if (!holderGone(holder, stat, STALE_MS)) return undefined;
     return { key: holder?.id ?? `inode${stat.ino}` };
   }
 
   /**
    * Removes a lock left behind so that, of the processes that found it at the same moment, one
-   * does: removing it as each found it would let the second remove the lock the first has just
-   * made in its place, and both would write. A taker first makes `FILE.lock.takeover-<key>-1`
-   * only if absent (O_EXCL, its own pid and computer in it), and only holding that marker looks
-   * again: the same lock, still left behind, is removed; anything else (released, taken over, a
-   * new holder) is left as it is. A marker whose maker was killed is passed by making the next
-   * one (`-2`, and so on), never by removing it, so two live takers never hold markers of one
-   * lock at once. The others wait and try again. False when this process did not remove it.
+   * does (appdata/lock-takeover.ts): holding the takeover marker, the same lock, still left
+   * behind, is removed; anything else (released, taken over, a new holder) is left as it is.
    */
   private async takeOver(lockFile: string, left: { key: string }): Promise<boolean> {
-    const me = JSON.stringify({ pid: process.pid, host: os.hostname() });
-    const passed: string[] = [];
-    let marker: string | undefined;
-    for (let n = 1; n <= 8 && !marker; n++) {
-      const name = `${lockFile}.takeover-${left.key}-${n}`;
-      try {
-        await fs.writeFile(name, me, { flag: 'wx', mode: 0o600 });
-        marker = name;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const stat = await fs.lstat(name).catch(() => undefined);
-        // Another process is taking it over (or has just done so): wait for it.
-        if (!stat || !holderGone(await readHolder(name), stat)) return false;
-        passed.push(name);
-      }
-    }
-    if (!marker) return false;
-    try {
-      const again = await this.leftBehind(lockFile);
-      if (again?.key !== left.key) return false;
+    const { takeOverOnce } = await import('./lock-takeover.js');
+    return takeOverOnce(lockFile, left.key, async () => {
+      if ((await this.leftBehind(lockFile))?.key !== left.key) return false;
       await fs.rm(lockFile, { recursive: true, force: true });
       await fs.rm(`${this.file}.lock-holder`, { force: true });
-      // The markers of killed takers, once the lock they were for is gone.
-      for (const name of passed) await fs.rm(name, { force: true });
       return true;
-    } finally {
-      await fs.rm(marker, { force: true });
-    }
+    });
   }
 
   private async makeFolder(): Promise<void> {
@@ -231,11 +206,6 @@ async function readHolder(file: string): Promise<Holder | undefined> {
   }
 }
 
-/** Whether the holder of a lock (or of a takeover marker) is gone: killed on this computer, or, holder unknown, not refreshed for STALE_MS. */
-function holderGone(holder: Holder | undefined, stat: { mtimeMs: number }): boolean {
-  if (holder && holder.host === os.hostname()) return holder.pid !== process.pid && !isProcessAlive(holder.pid);
-  return Date.now() - stat.mtimeMs > STALE_MS;
-}
 
 function sameShape(value: unknown, empty: unknown): boolean {
   if (Array.isArray(empty)) return Array.isArray(value);

@@ -72,11 +72,8 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
       const holder = await readHolder(holderFile);
-      if (holder && holder.host === os.hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid)) {
-        // Killed (kill -9, a crash): its lock will never be released.
-        await fs.rm(lockPath, { recursive: true, force: true });
-        continue;
-      }
+      // Killed (kill -9, a crash): its lock will never be released.
+      if (holder && holder.host === os.hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid) && (await takeOverDead(lockPath, holderFile, holder))) continue;
       if (Date.now() >= deadline) throw new WorkspaceBusyError(busyMessage(holder));
       await new Promise((resolve) => setTimeout(resolve, Math.min(200, Math.max(10, deadline - Date.now()))));
     }
@@ -89,6 +86,29 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
     await fs.rm(holderFile, { force: true }).catch(() => {});
     await held().catch(() => {});
   };
+}
+
+/**
+ * Removes the lock of `holder`, a process killed on this computer, so that of the writers that
+ * found it at the same moment one does (lock-takeover.ts: the lock is named by its holder's pid and
+ * start). Holding the takeover marker, it is removed only if the holder file still names that
+ * process and the lock folder is not newer than its start (one made since, by a writer that has
+ * not named itself yet, is that writer's); the holder file goes first, so no other writer reads
+ * the killed one's name beside a live lock. False when this process did not remove it.
+ */
+async function takeOverDead(lockPath: string, holderFile: string, holder: Holder): Promise<boolean> {
+  const { takeOverOnce } = await import('./lock-takeover.js');
+  const key = createHash('sha256').update(`${holder.pid} ${holder.host} ${holder.since}`).digest('hex').slice(0, 16);
+  return takeOverOnce(lockPath, key, async () => {
+    const again = await readHolder(holderFile);
+    if (!again || again.pid !== holder.pid || again.host !== holder.host || again.since !== holder.since) return false;
+    const lock = await fs.stat(lockPath).catch(() => undefined);
+    // A file system that keeps no birth time gives 0: the folder is taken as the holder's.
+    if (lock && lock.birthtimeMs > 0 && Math.floor(lock.birthtimeMs) > Date.parse(holder.since)) return false;
+    await fs.rm(holderFile, { force: true });
+    await fs.rm(lockPath, { recursive: true, force: true });
+    return true;
+  });
 }
 
 function busyMessage(holder: Holder | undefined): string {

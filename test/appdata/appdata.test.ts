@@ -299,6 +299,71 @@ describe('the data folder', () => {
     }
   }, 90_000);
 
+  it('writers that find the workspace lock of a killed process at the same moment: exactly one takes it over, each round', async () => {
+    const data = await isolatedDataDir();
+    const root = await fs.realpath(await tempDir());
+    const counter = path.join(root, 'count.txt');
+    await fs.writeFile(counter, '0');
+    // Each writer waits for a round number on its stdin, then adds one to the count under the
+    // workspace lock, slowly (two holders at once would lose one of the two additions).
+    const script = `
+      import { promises as fs } from 'node:fs';
+      import readline from 'node:readline';
+      import { withWorkspaceLock } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+      process.stdout.write('ready\\n');
+      for await (const round of readline.createInterface({ input: process.stdin })) {
+        await withWorkspaceLock(${JSON.stringify(root)}, 'a racer', async () => {
+          const count = Number(await fs.readFile(${JSON.stringify(counter)}, 'utf8'));
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          await fs.writeFile(${JSON.stringify(counter)}, String(count + 1));
+        });
+        process.stdout.write('done ' + round + '\\n');
+      }
+    `;
+    const file = path.join(data, 'racer.mts');
+    await fs.writeFile(file, script);
+    const { spawn } = await import('node:child_process');
+    const os = await import('node:os');
+    const { createHash } = await import('node:crypto');
+    const writers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: ['pipe', 'pipe', 'inherit'] }));
+    const lines = writers.map((child) => {
+      const seen: string[] = [];
+      let rest = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop()!;
+        seen.push(...parts);
+      });
+      return seen;
+    });
+    const waitFor = async (line: string) => {
+      for (let i = 0; i < 400 && !lines.every((seen) => seen.includes(line)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(lines.map((seen) => seen.includes(line))).toEqual(writers.map(() => true));
+    };
+    try {
+      await waitFor('ready');
+      const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
+      const locks = path.join(data, 'locks');
+      await fs.mkdir(locks, { recursive: true });
+      const rounds = 16;
+      const started = Date.now();
+      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
+        // What a writer killed while holding the lock leaves: the lock folder, then its name beside it
+        // (a process id no process has: past the largest Linux gives).
+        await fs.mkdir(path.join(locks, `${key}.lock`));
+        await fs.writeFile(path.join(locks, `${key}.json`), JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname(), writer: 'ferry import', since: new Date().toISOString() }));
+        for (const child of writers) child.stdin!.write(`${round}\n`);
+        await waitFor(`done ${round}`);
+        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
+        expect(await fs.readdir(locks)).toEqual([]);
+      }
+      // Not the 10 s a lock takes to go stale: each was taken over at once.
+      expect(Date.now() - started).toBeLessThan(rounds * 3_000);
+    } finally {
+      for (const child of writers) child.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('application settings: documented defaults, typed changes, clear errors', async () => {
     await isolatedDataDir();
     expect(await readSettings()).toEqual(DEFAULT_SETTINGS);

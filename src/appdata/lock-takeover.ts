@@ -1,0 +1,67 @@
+/**
+ * Taking over a lock of the data folder whose holder is gone (a store's `FILE.lock`,
+ * json-store.ts; a workspace's write lock, workspace-lock.ts), so that of the processes that find
+ * it at the same moment exactly one does. Removing it as each found it would let the second
+ * remove the lock the first has just made in its place, and both would write.
+ *
+ * A taker first makes `LOCK.takeover-<key>-1` only if absent (O_EXCL, its own pid and computer
+ * in it), `key` naming the very lock it found (its id, its holder's pid and start); only holding
+ * that marker does it look again and, when the lock is still that one and still left behind,
+ * remove it. A marker whose maker was killed is passed by making the next one (`-2`, and so on),
+ * never by removing it, so two live takers never hold markers of one lock at once; the markers of
+ * killed makers go once the lock they were for is gone. Loaded only when a lock is found taken.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import { isProcessAlive } from '../support/process-alive.js';
+import { readFileNoFollow } from '../support/read-no-follow.js';
+
+/** A marker whose maker is not known (another computer) is left behind once this old: a takeover takes milliseconds. */
+const MARKER_STALE_MS = 10_000;
+
+/** Whether the holder of a lock (or of a marker) is gone: killed on this computer, or, holder unknown, not refreshed for `staleMs`. */
+export function holderGone(holder: { pid: number; host: string } | undefined, stat: { mtimeMs: number }, staleMs: number): boolean {
+  if (holder && holder.host === os.hostname()) return holder.pid !== process.pid && !isProcessAlive(holder.pid);
+  return Date.now() - stat.mtimeMs > staleMs;
+}
+
+/**
+ * Runs `removeIfStillLeft` (look again, and remove the lock if it is still the one `key` names
+ * and still left behind; true when it did) holding the takeover marker of `lock`. False when
+ * another live process holds it (it is taking the lock over: wait, then try again).
+ */
+export async function takeOverOnce(lock: string, key: string, removeIfStillLeft: () => Promise<boolean>): Promise<boolean> {
+  const me = JSON.stringify({ pid: process.pid, host: os.hostname() });
+  const passed: string[] = [];
+  let marker: string | undefined;
+  for (let n = 1; n <= 8 && !marker; n++) {
+    const name = `${lock}.takeover-${key}-${n}`;
+    try {
+      await fs.writeFile(name, me, { flag: 'wx', mode: 0o600 });
+      marker = name;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const stat = await fs.lstat(name).catch(() => undefined);
+      // Another process is taking it over (or has just done so): wait for it.
+      if (!stat || !holderGone(await readMarker(name), stat, MARKER_STALE_MS)) return false;
+      passed.push(name);
+    }
+  }
+  if (!marker) return false;
+  try {
+    if (!(await removeIfStillLeft())) return false;
+    for (const name of passed) await fs.rm(name, { force: true });
+    return true;
+  } finally {
+    await fs.rm(marker, { force: true });
+  }
+}
+
+async function readMarker(file: string): Promise<{ pid: number; host: string } | undefined> {
+  try {
+    const data = JSON.parse(await readFileNoFollow(file, 'utf8', 4096)) as { pid?: unknown; host?: unknown };
+    return typeof data.pid === 'number' && typeof data.host === 'string' ? { pid: data.pid, host: data.host } : undefined;
+  } catch {
+    return undefined;
+  }
+}
