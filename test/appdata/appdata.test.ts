@@ -12,6 +12,33 @@ import { systemErrorMessage } from '../../src/cli/system-error.js';
 
 const run = promisify(execFile);
 
+/**
+ * Four child processes running `script` (a module in `data`, with FERRY_DATA_DIR there) that race
+ * on a lock: each prints `ready`, then for each line (a round number) on its stdin takes the lock
+ * and prints `done ROUND`. `waitFor` waits (bounded: 10 s) until every one has printed the line.
+ */
+async function racers(data: string, script: string) {
+  const file = path.join(data, 'racer.mts');
+  await fs.writeFile(file, script);
+  const { spawn } = await import('node:child_process');
+  const writers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: ['pipe', 'pipe', 'inherit'] }));
+  const lines = writers.map((child) => {
+    const seen: string[] = [];
+    let rest = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop()!;
+      seen.push(...parts);
+    });
+    return seen;
+  });
+  const waitFor = async (line: string) => {
+    for (let i = 0; i < 400 && !lines.every((seen) => seen.includes(line)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(lines.map((seen) => seen.includes(line))).toEqual(writers.map(() => true));
+  };
+  return { writers, waitFor };
+}
+
 describe('the data folder', () => {
   it('keys data by workspace id and absolute folder path', async () => {
     const data = await isolatedDataDir();
@@ -248,25 +275,8 @@ describe('the data folder', () => {
         process.stdout.write('done ' + round + '\\n');
       }
     `;
-    const file = path.join(data, 'racer.mts');
-    await fs.writeFile(file, script);
-    const { spawn } = await import('node:child_process');
+    const { writers, waitFor } = await racers(data, script);
     const os = await import('node:os');
-    const writers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: ['pipe', 'pipe', 'inherit'] }));
-    const lines = writers.map((child) => {
-      const seen: string[] = [];
-      let rest = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        const parts = (rest + chunk).split('\n');
-        rest = parts.pop()!;
-        seen.push(...parts);
-      });
-      return seen;
-    });
-    const waitFor = async (line: string) => {
-      for (let i = 0; i < 400 && !lines.every((seen) => seen.includes(line)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(lines.map((seen) => seen.includes(line))).toEqual(writers.map(() => true));
-    };
     try {
       await waitFor('ready');
       const lock = path.join(store.dir, 'state.json.lock');
@@ -320,26 +330,9 @@ describe('the data folder', () => {
         process.stdout.write('done ' + round + '\\n');
       }
     `;
-    const file = path.join(data, 'racer.mts');
-    await fs.writeFile(file, script);
-    const { spawn } = await import('node:child_process');
+    const { writers, waitFor } = await racers(data, script);
     const os = await import('node:os');
     const { createHash } = await import('node:crypto');
-    const writers = Array.from({ length: 4 }, () => spawn(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: ['pipe', 'pipe', 'inherit'] }));
-    const lines = writers.map((child) => {
-      const seen: string[] = [];
-      let rest = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        const parts = (rest + chunk).split('\n');
-        rest = parts.pop()!;
-        seen.push(...parts);
-      });
-      return seen;
-    });
-    const waitFor = async (line: string) => {
-      for (let i = 0; i < 400 && !lines.every((seen) => seen.includes(line)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(lines.map((seen) => seen.includes(line))).toEqual(writers.map(() => true));
-    };
     try {
       await waitFor('ready');
       const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
