@@ -354,7 +354,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 5_000 }).toContain('200');
     await page.getByLabel('Response').getByRole('tab', { name: /Events/ }).click();
-    expect(await page.getByLabel('Response').getByLabel('Events').locator('li').count()).toBe(2);
+    expect(await page.getByLabel('Response').getByRole('list', { name: 'Events' }).locator('li').count()).toBe(2);
     // Repeat switched off: the section goes from the file.
     await page.getByLabel('Repeat', { exact: true }).uncheck();
     await fileOnce('Ticks.yaml', (d) => (d.settings as { repeat?: unknown }).repeat === undefined);

@@ -107,7 +107,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
     expect(await page.getByLabel('Response').textContent()).not.toContain('three');
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
     await page.getByLabel('Response').getByRole('tab', { name: /^Events/ }).click();
-    const events = await page.getByLabel('Response').getByLabel('Events').textContent();
+    const events = await page.getByLabel('Response').getByRole('list', { name: 'Events' }).textContent();
     expect(events).toMatch(/a.*one.*b.*two.*c.*three/s);
     await panel.getByRole('button', { name: 'Stop Events' }).click();
     await page.getByLabel('Close servers').click();

@@ -317,7 +317,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     }
     // Only the body's views fill the pane: the console's one line stays one line high.
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Console/ }).click();
-    expect((await page.getByLabel('Console', { exact: true }).boundingBox())!.height).toBeLessThan(60);
+    expect((await page.getByRole('tabpanel', { name: 'Console' }).locator('pre').boundingBox())!.height).toBeLessThan(60);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
     await layout.click();
   });

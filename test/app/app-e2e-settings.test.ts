@@ -158,7 +158,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     // No edits yet: a change on disk is taken at once.
     await fs.writeFile(ferryYaml, `${original}docs: written by git\n`);
     await dialog.getByRole('tab', { name: 'Docs' }).click();
-    await expect.poll(() => dialog.getByLabel('Docs').inputValue(), { timeout: 10_000 }).toBe('written by git');
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'Docs' }).inputValue(), { timeout: 10_000 }).toBe('written by git');
     await dialog.getByRole('tab', { name: 'Headers' }).click();
     await dialog.getByLabel('Header key 1').fill('X-Workspace');
     await dialog.getByLabel('Header value 1').fill('ws-1');
