@@ -223,6 +223,43 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => importer.count()).toBe(0);
   });
 
+  it('the focused control has an outline in both themes: top-bar button, tree row, its menu item, tab, URL field', async () => {
+    const outline = () => page.evaluate(() => {
+      const e = document.activeElement as HTMLElement;
+      const style = getComputedStyle(e);
+      return `${e.getAttribute('role') ?? e.tagName.toLowerCase()}: ${style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1 ? 'outline' : 'none'}`;
+    });
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    const seen: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      // Reached by the keyboard, as a keyboard user would (:focus-visible).
+      await page.getByRole('button', { name: 'History', exact: true }).focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      seen.push(`${theme} ${await outline()}`);
+      await page.getByRole('tree').getByRole('treeitem', { name: 'GET Health' }).focus();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowDown');
+      seen.push(`${theme} ${await outline()}`);
+      await page.keyboard.press('Shift+F10');
+      await expect.poll(() => focused(page)).toBe('menuitem Duplicate');
+      await page.keyboard.press('ArrowDown');
+      seen.push(`${theme} ${await outline()}`);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('menu').count()).toBe(0);
+      await page.getByRole('tablist', { name: 'Parts of the request' }).getByRole('tab', { selected: true }).focus();
+      await page.keyboard.press('ArrowRight');
+      seen.push(`${theme} ${await outline()}`);
+      await page.keyboard.press('ArrowLeft');
+      await page.getByRole('textbox', { name: 'URL' }).focus();
+      seen.push(`${theme} ${await outline()}`);
+    }
+    const parts = ['button: outline', 'treeitem: outline', 'menuitem: outline', 'tab: outline', 'input: outline'];
+    expect(seen).toEqual([...parts.map((p) => `light ${p}`), ...parts.map((p) => `dark ${p}`)]);
+  });
+
   it('text keeps 4.5:1 contrast in both themes: body, muted, error, the status badge, a primary button', async () => {
     const ratios = async () => page.evaluate(() => {
       const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
