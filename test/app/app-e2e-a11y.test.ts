@@ -186,6 +186,26 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => answer.getByRole('tabpanel', { name: 'Body' }).count()).toBe(1);
   });
 
+  it('copy as code: the language search drives its list as a combobox, the chosen language its active descendant', async () => {
+    await page.getByRole('button', { name: 'Copy as code' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy as code' });
+    const search = dialog.getByRole('combobox', { name: 'Search languages' });
+    await expect.poll(() => search.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(await search.getAttribute('aria-controls')).toBe(await dialog.getByRole('listbox', { name: 'Languages' }).getAttribute('id'));
+    const active = () => search.evaluate((e) => {
+      const option = document.getElementById(e.getAttribute('aria-activedescendant') ?? '');
+      return option ? `${option.getAttribute('aria-selected')} ${option.textContent}` : null;
+    });
+    const first = await active();
+    expect(first).toMatch(/^true /);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(active).not.toBe(first);
+    expect(await active()).toMatch(/^true /);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => focused(page)).toBe('button Copy as code');
+  });
+
   it('the live-updates dot says its state in words', async () => {
     const dot = page.getByRole('status', { name: /^Live updates/ });
     await expect.poll(() => dot.getAttribute('aria-label')).toBe('Live updates: on');

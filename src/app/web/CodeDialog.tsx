@@ -45,6 +45,9 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
         <div className="targets">
           <input
             type="search" placeholder="Language or library" aria-label="Search languages" value={search} autoFocus
+            // A combobox over the list (↑ ↓ choose in it): a screen reader reads the chosen language as it changes.
+            role="combobox" aria-expanded="true" aria-controls="code-targets"
+            aria-activedescendant={shown.some((t) => t.id === chosen) ? `code-target-${shown.findIndex((t) => t.id === chosen)}` : undefined}
             onChange={(e) => setSearch(e.target.value)}
             onKeyDown={(e) => {
               const i = shown.findIndex((t) => t.id === chosen);
@@ -53,9 +56,9 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
               if (e.key === 'Enter' && shown[0] && i < 0) setChosen(shown[0].id);
             }}
           />
-          <ul role="listbox" aria-label="Languages">
-            {shown.map((t) => (
-              <li key={t.id} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} onClick={() => setChosen(t.id)}>
+          <ul id="code-targets" role="listbox" aria-label="Languages">
+            {shown.map((t, i) => (
+              <li key={t.id} id={`code-target-${i}`} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} onClick={() => setChosen(t.id)}>
                 {t.language} <small>{t.library}</small>
               </li>
             ))}
