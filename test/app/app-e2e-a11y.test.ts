@@ -343,4 +343,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     }
     expect(failing).toEqual([]);
   });
+  it('a request file that does not load: its tree row says why to a screen reader, not only in a tooltip', async () => {
+    await ws.write('requests/Bad.yaml', 'name: [unclosed\n');
+    const row = page.getByRole('tree').getByRole('treeitem', { name: /Bad\.yaml/ });
+    await expect.poll(() => row.count()).toBe(1);
+    const title = (await row.getAttribute('title'))!;
+    expect(title).toContain('Bad.yaml');
+    const name = await row.evaluate((e) => e.textContent);
+    // The tooltip's words are in the row's own text (its accessible name), after its path.
+    expect(name).toContain(title);
+    // Named: its path, then why.
+    await expect.poll(() => page.getByRole('tree').getByRole('treeitem', { name: /^Bad\.yaml does not load: requests\/Bad\.yaml:\d+:\d+: YAML syntax error/ }).count()).toBe(1);
+  });
+
 });

@@ -261,7 +261,8 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
               );
             }
             if (item.type === 'broken') {
-              return <div {...common} role="treeitem" className="row broken" title={item.message}>⚠ {item.path}</div>;
+              // Why it does not load is in the row's name too: a tooltip reaches neither the keyboard nor a screen reader.
+              return <div {...common} role="treeitem" className="row broken" title={item.message}><span aria-hidden="true">⚠</span> {item.path}<span className="sr-only">does not load: {item.message}</span></div>;
             }
             return (
               <div
@@ -279,6 +280,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
               >
                 <span className={`badge m-${badgeOf(item.tag).toLowerCase()}`}>{badgeOf(item.tag)}</span>
                 <span className="label">{item.name}</span>
+                {item.removed && <span className="sr-only"> (no longer in the API spec)</span>}
               </div>
             );
           })}
