@@ -50,7 +50,7 @@ async function slowestEvent(page: Page, since: number, names?: string[]): Promis
 const now = (page: Page) => page.evaluate(() => performance.now());
 
 /** Page time from now until `test` holds (checked every frame), measured in the page. */
-async function until<A>(page: Page, act: () => Promise<void>, test: (arg: A) => boolean, arg: A): Promise<number> {
+async function until(page: Page, act: () => Promise<void>, test: (arg: string) => boolean, arg = ''): Promise<number> {
   const start = await now(page);
   await act();
   await page.waitForFunction(test, arg, { polling: 'raf', timeout: 20_000 });
@@ -160,7 +160,7 @@ try {
   const shown = await until(page, () => filter.fill('pulls'), () => {
     const found = [...document.querySelectorAll('[role=tree] .row.request')];
     return found.length > 0 && found.every((r) => /pull/i.test(`${r.getAttribute('data-path')} ${r.textContent}`));
-  }, undefined);
+  });
   console.log(`filter keystroke to paint (slowest per word): ${typing.map(ms).join(', ')} — ${verdict(Math.max(...typing), 100)}; a whole query to the filtered list: ${ms(shown)}`);
   await filter.fill('');
 
