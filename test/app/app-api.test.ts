@@ -510,6 +510,37 @@ describe('ferry app API', () => {
     }
   });
 
+  it('a save in place does not wait for the workspace to be read again, yet a run right after it sends what was saved', async () => {
+    const seen: string[] = [];
+    const site = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await Promise.all(Array.from({ length: 300 }, (_, i) => ws.write(`requests/Many/R${i}.yaml`, `name: R${i}\nurl: http://127.0.0.1:1/${i}\n`)));
+      await ws.write('requests/Greet.yaml', { name: 'Greet', url: `${base}/v1` });
+      await app.state.reload();
+      const read = (await client.call('GET', '/api/request?path=Greet.yaml')).body as { request: Record<string, unknown> };
+      for (const version of ['v2', 'v3']) {
+        const saved = await client.call('PUT', '/api/request', { path: 'Greet.yaml', request: { ...read.request, url: `${base}/${version}` } });
+        expect(saved.status).toBe(200);
+        // At once: the run, the tree and the file agree with the save.
+        const channel = await client.live();
+        expect((await client.call('POST', '/api/run', { runId: `r-${version}`, paths: ['Greet.yaml'] })).status).toBe(200);
+        await until('the run to end', () => channel.events.find((e) => e.type === 'run' && e.event.type === 'end'));
+        channel.close();
+        expect(seen.at(-1)).toBe(`/${version}`);
+        read.request.url = `${base}/${version}`;
+      }
+      expect(await fs.readFile(path.join(ws.root, 'requests/Greet.yaml'), 'utf8')).toContain(`${base}/v3`);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+
   describe('tree: folder rename and reorder', () => {
     beforeEach(async () => {
       await ws.write('requests/Shop/_folder.yaml', 'name: Shop\nseq: 5\n');

@@ -67,6 +67,14 @@ function pageHeaders(port: number): Record<string, string> {
 const STOPPING = new Set(['POST /api/servers/stop', 'POST /api/load/stop', 'POST /api/connections/close', 'POST /api/cancel']);
 
 /**
+ * Calls that read the request file on disk themselves (opening, saving, the last one opened): they
+ * do not wait for the workspace's read after a save in place, so the next request opens at once.
+ * Every other call works on the workspace as read after the last change (a run right after a save
+ * sends what was saved).
+ */
+const READ_FROM_DISK = new Set(['GET /api/request', 'PUT /api/request', 'POST /api/request/notices', 'GET /api/request/last', 'PUT /api/request/last']);
+
+/**
  * The answer to the printed link: the cookie, on a page of its own that goes on to `/`. Not a
  * redirect: when the link is opened by another page (the private file `ferry app` opens, a link
  * in a chat), the browser counts a redirect as part of that page's cross-site navigation and
@@ -122,6 +130,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (req.method !== 'GET' && req.method !== 'HEAD') return forbidden(res, 'only GET for pages');
       return serveStatic(webRoot, url.pathname, res, pageHeaders(port));
     }
+    if (!READ_FROM_DISK.has(`${req.method} ${url.pathname}`)) await state.fresh();
     if (state.refused !== undefined && !STOPPING.has(`${req.method} ${url.pathname}`)) {
       // Fixed meanwhile (the file put back)? Else nothing is read from or written over the old copy;
       // what only stops something (a server, a load test, a connection) still works.

@@ -62,6 +62,11 @@ export class WorkspaceState {
     return this.reading;
   }
 
+  /** Resolves once the reads in flight (and the one queued after them) are done, failed or not: the files as they are now. */
+  async fresh(): Promise<void> {
+    await (this.next ?? this.reading)?.catch(() => undefined);
+  }
+
   /** Runs `work` in the current session; a session is kept open across calls until the workspace changes. */
   async withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
     const session = await this.#take();
@@ -95,7 +100,7 @@ export class WorkspaceState {
   /** The current session (made when there is none), counted as in use. */
   async #take(): Promise<Session> {
     // The newest read: a send uses the files as they are now.
-    if (this.reading) await (this.next ?? this.reading);
+    await this.fresh();
     const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data, face: 'app' }));
     this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
     return session;
