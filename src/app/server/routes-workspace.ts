@@ -126,10 +126,10 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       // The request as the format reads it back: the page compares it with what the watcher reports.
       const answer = withNotices({ path: saved, request }, notices);
       if (saved !== requestPath) return done(answer);
-      // Saved in place (the page saves as you type): the tree is unchanged, so the answer does not
-      // wait for the whole workspace to be read again (0.5 s at 10,000 requests; opening the next
-      // request waits for this answer). Every other call waits for that read (server.ts).
-      void state.reload().catch(() => undefined);
+      // Saved in place (the page saves as you type): the tree is unchanged, so neither the answer nor
+      // the next request's opening waits for the whole workspace to be read again (0.5 s at 10,000
+      // requests, blocking the server). The next call that needs the workspace reads it first (server.ts).
+      state.markStale();
       return answer;
     },
 

@@ -46,6 +46,8 @@ export class WorkspaceState {
       });
       return this.next;
     }
+    // This read starts after every change marked so far.
+    this.#stale = false;
     this.reading = openWorkspace(this.current.root)
       .then(
         (ws) => {
@@ -62,8 +64,15 @@ export class WorkspaceState {
     return this.reading;
   }
 
-  /** Resolves once the reads in flight (and the one queued after them) are done, failed or not: the files as they are now. */
+  /** The app wrote a file in place (a request saved as you type): the next call that needs the workspace reads it again first. */
+  markStale(): void {
+    this.#stale = true;
+  }
+  #stale = false;
+
+  /** Resolves once the workspace read reflects the files as they are now (read again when marked stale), failed or not. */
   async fresh(): Promise<void> {
+    if (this.#stale) await this.reload().catch(() => undefined);
     await (this.next ?? this.reading)?.catch(() => undefined);
   }
 
