@@ -95,7 +95,7 @@ describe('websocket requests', () => {
   it('sends the body once connected and reads text and binary frames until the server closes, with its close code', async () => {
     const result = await sendRequest('websocket', { url: `${base()}/three-then-close`, body: { type: 'text', text: 'hi {{nobody}}' } });
     expect(result.outcome).toEqual({ status: 101, text: 'Switching Protocols', ok: true });
-    expect(result.stream).toEqual({ events: 3, stoppedBy: 'closed' });
+    expect(result.stream).toEqual({ events: 3, stoppedBy: 'closed', closedWith: 'close code 4001 "done here"' });
     expect(result.messages![0]).toMatchObject({ direction: 'sent', text: 'hi {{nobody}}' });
     expect(received(result).map((m) => [m.text, m.binary ?? false])).toEqual([['one', false], ['3q2+7w==', true], ['three', false]]);
     expect(result.detail).toMatchObject({ closeCode: 4001, closeReason: 'done here' });
@@ -201,7 +201,7 @@ describe('websocket requests', () => {
 
   it('100,000 small messages with maxEvents 0 and a time limit: all counted, only the first 1,000 kept', async () => {
     const result = await sendRequest('websocket', { url: `${base()}/flood`, settings: { stream: { maxEvents: 0, timeoutMs: 60000 } } });
-    expect(result.stream).toEqual({ events: 100_000, stoppedBy: 'closed' });
+    expect(result.stream).toEqual({ events: 100_000, stoppedBy: 'closed', closedWith: 'close code 1000 "all sent"' });
     expect(result.messages).toHaveLength(1000);
     expect(result.messages!.at(-1)!.text).toBe('m999');
     expect(result.body.length).toBeLessThan(1000 * 6);

@@ -22,7 +22,12 @@ const port = (server: http.Server) => (server.address() as AddressInfo).port;
 
 beforeAll(async () => {
   wsServer = http.createServer();
-  new WebSocketServer({ server: wsServer }).on('connection', (socket) => {
+  new WebSocketServer({ server: wsServer }).on('connection', (socket, req) => {
+    if (req.url === '/bye') {
+      socket.send('bye soon');
+      socket.close(4001, 'go away');
+      return;
+    }
     socket.on('message', (data) => socket.send(`echo: ${data.toString()}`));
     socket.send(JSON.stringify({ hello: 'ws' }));
   });
@@ -104,6 +109,21 @@ describe('ferry run with WebSocket, Socket.IO and MQTT requests', () => {
       expect(listed.stdout).toMatch(/websocket/);
       expect(listed.stdout).toMatch(/socketio/);
       expect(listed.stdout).toMatch(/mqtt/);
+    } finally {
+      await temp.cleanup();
+    }
+  });
+});
+
+describe('a stream the server closed', () => {
+  it('says how the peer closed it (the WebSocket close code and reason) on the terminal and in the JSON report', async () => {
+    const temp = await makeWorkspace({ 'requests/bye.yaml': { name: 'bye', kind: 'websocket', url: `ws://127.0.0.1:${port(wsServer)}/bye` } });
+    try {
+      process.env.FERRY_DATA_DIR = temp.dataDir;
+      const json = await ferry(['-w', temp.root, 'run', '-r', 'json']);
+      expect(JSON.parse(json.stdout).results[0]).toMatchObject({ passed: true, stream: { events: 1, stoppedBy: 'closed', closedWith: 'close code 4001 "go away"' }, detail: { closeCode: 4001, closeReason: 'go away' } });
+      const { stdout } = await ferry(['-w', temp.root, 'run']);
+      expect(stdout).toMatch(/ws:\/\/127\.0\.0\.1:\d+\/bye 101 Switching Protocols [^\n]* · 1 event, stream closed by the server \(close code 4001 "go away"\)\n/);
     } finally {
       await temp.cleanup();
     }

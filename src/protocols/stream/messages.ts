@@ -47,6 +47,8 @@ export interface StreamSummary {
   /** Messages received (all of them, kept or not). */
   events: number;
   stoppedBy: StreamStop;
+  /** When the peer closed it (`closed`) and its protocol says how, that in words: a WebSocket's `close code 1000 "bye"`. Reports print it after the stop. */
+  closedWith?: string;
 }
 
 /** A message as a kind reports it; the time is stamped here. */

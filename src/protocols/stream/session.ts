@@ -101,7 +101,7 @@ export class StreamSession {
   }
 
   /** The kind-neutral result of a stream that was read: the body is the received texts joined with `\n`. */
-  result(parts: Pick<ProtocolResult, 'outcome' | 'url'> & Partial<Pick<ProtocolResult, 'headers' | 'detail' | 'remoteAddress' | 'httpVersion'>> & { headerBytes?: number }): ProtocolResult {
+  result(parts: Pick<ProtocolResult, 'outcome' | 'url'> & Partial<Pick<ProtocolResult, 'headers' | 'detail' | 'remoteAddress' | 'httpVersion'>> & { headerBytes?: number; closedWith?: string }): ProtocolResult {
     const messages = this.messages!;
     const body = new TextEncoder().encode(messages.receivedText());
     const firstReceived = messages.messages.find((m) => m.direction === 'received');
@@ -121,7 +121,7 @@ export class StreamSession {
         totalMs: round(performance.now() - this.startedAt),
       },
       messages: messages.messages,
-      stream: messages.summary(),
+      stream: { ...messages.summary(), ...(parts.closedWith && messages.stoppedBy === 'closed' ? { closedWith: parts.closedWith } : {}) },
       ...(parts.detail ? { detail: parts.detail } : {}),
       ...(parts.remoteAddress ? { remoteAddress: parts.remoteAddress } : {}),
       ...(parts.httpVersion ? { httpVersion: parts.httpVersion } : {}),

@@ -105,7 +105,13 @@ export async function sendWebSocket(prepared: PreparedRequest, context: SendCont
       ...(opened.socket.protocol ? { protocol: opened.socket.protocol } : {}),
       ...(closed && messages.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
     },
+    ...(closed ? { closedWith: closeWords(closed) } : {}),
   });
+}
+
+/** How a WebSocket peer closed, in words: `close code 1000 "bye"` (the reason when it gave one). */
+export function closeWords(closed: { code: number; reason: string }): string {
+  return `close code ${closed.code}${closed.reason ? ` "${closed.reason}"` : ''}`;
 }
 
 /** A live WebSocket: text and JSON go as text frames, hex and base64 as binary frames. */
@@ -130,7 +136,7 @@ export async function connectWebSocket(prepared: PreparedRequest, context: SendC
         messages.sent(frameText(bytes, !isText));
       });
     },
-    peerEnd: () => `${opened.url.host} closed the connection${opened.closed ? ` (close code ${opened.closed.code}${opened.closed.reason ? ` "${opened.closed.reason}"` : ''})` : ''}`,
+    peerEnd: () => `${opened.url.host} closed the connection${opened.closed ? ` (${closeWords(opened.closed)})` : ''}`,
   });
 }
 

@@ -75,7 +75,7 @@ export class CliReporter implements Reporter {
       const status = r.status === undefined ? '' : ` ${((r.statusOk ?? r.status < 400) ? c.green : c.red)(t(statusShown(r)))}`;
       const facts = r.status === undefined ? '' : c.dim(` ${formatMs(r.durationMs)} · ${formatBytes(r.size)}`);
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
-      const events = r.stream ? c.dim(` · ${streamFacts(r.stream)}`) : '';
+      const events = r.stream ? c.dim(` · ${t(streamFacts(r.stream))}`) : '';
       // Kinds without a method (WebSocket, MQTT…) show the URL alone.
       lines.push(`    ${r.method ? `${c.cyan(t(r.method))} ` : ''}${t(r.url)}${status}${facts}${events}${attempts}`);
     }
@@ -169,7 +169,7 @@ function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnTy
 
 /** An SSE request's events, for the request line: `3 events, stopped at the time limit`. */
 export function streamFacts(stream: NonNullable<RequestResult['stream']>): string {
-  return `${stream.events} event${stream.events === 1 ? '' : 's'}, ${STOPPED_BY[stream.stoppedBy]}`;
+  return `${stream.events} event${stream.events === 1 ? '' : 's'}, ${STOPPED_BY[stream.stoppedBy]}${stream.closedWith ? ` (${stream.closedWith})` : ''}`;
 }
 
 /** Why a request failed on its status alone (no error, no failed test), or undefined. */

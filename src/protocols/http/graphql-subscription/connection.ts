@@ -11,7 +11,7 @@ import { SendError } from '../../send-error.js';
 import type { LiveParts } from '../../live/connection.js';
 import type { StreamStop } from '../../stream/messages.js';
 import type { StreamSession } from '../../stream/session.js';
-import { clientOptions, describeWebSocketError, httpUrl, pairs, upgradeHeaders } from '../../websocket/websocket.js';
+import { clientOptions, closeWords, describeWebSocketError, httpUrl, pairs, upgradeHeaders } from '../../websocket/websocket.js';
 import { tunnelFor, type Tunnel } from '../tunnel-agent.js';
 import { connectionHeaders } from './target.js';
 
@@ -135,6 +135,7 @@ export async function finishOverWebSocket(session: StreamSession, connection: Su
       transport,
       ...(closed && session.messages?.stoppedBy === 'closed' ? { closeCode: closed.code, closeReason: closed.reason } : {}),
     },
+    ...(closed ? { closedWith: closeWords(closed) } : {}),
   });
 }
 
@@ -160,5 +161,5 @@ export function liveSubscriptionParts(connection: SubscriptionSocket, url: URL, 
 export function subscriptionEnd(stop: StreamStop | undefined, url: URL, closed?: { code: number; reason: string }): string {
   if (stop === 'complete') return `${url.host} completed the subscription`;
   if (stop === 'error') return `${url.host} ended the subscription with an error (the last message)`;
-  return `${url.host} closed the connection${closed ? ` (close code ${closed.code}${closed.reason ? ` "${closed.reason}"` : ''})` : ''}`;
+  return `${url.host} closed the connection${closed ? ` (${closeWords(closed)})` : ''}`;
 }
