@@ -24,16 +24,23 @@ const regExp = Object.assign(
   { code: 'boundedRegex' },
 );
 
-let validator: AjvJsonSchemaValidator | undefined;
+type AjvClass = new (options: Record<string, unknown>) => NonNullable<AjvInstance>;
+let ajvModules: { Ajv: AjvClass; addFormats: (ajv: NonNullable<AjvInstance>) => void } | undefined;
 
-/** One validator for the process (Ajv keeps what it compiled by `$id`, as the SDK's default does). */
+/**
+ * A validator of its own, as `new AjvJsonSchemaValidator()` makes one: Ajv keeps what it compiled
+ * by `$id`, so users that hold different schemas (a server's tools, a client's peer) each make one.
+ */
 export function boundedSchemaValidator(): AjvJsonSchemaValidator {
-  if (validator) return validator;
-  const fromSdk = createRequire(createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/validation/ajv'));
-  const ajvModule = fromSdk('ajv') as { default: new (options: Record<string, unknown>) => NonNullable<AjvInstance> };
-  const formatsModule = fromSdk('ajv-formats') as { default: (ajv: NonNullable<AjvInstance>) => void };
+  if (!ajvModules) {
+    const fromSdk = createRequire(createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/validation/ajv'));
+    ajvModules = {
+      Ajv: (fromSdk('ajv') as { default: AjvClass }).default,
+      addFormats: (fromSdk('ajv-formats') as { default: (ajv: NonNullable<AjvInstance>) => void }).default,
+    };
+  }
   // The SDK's default options (validation/ajv-provider.js), plus the pattern engine.
-  const ajv = new ajvModule.default({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp } });
-  formatsModule.default(ajv);
-  return (validator = new AjvJsonSchemaValidator(ajv));
+  const ajv = new ajvModules.Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp } });
+  ajvModules.addFormats(ajv);
+  return new AjvJsonSchemaValidator(ajv);
 }

@@ -53,6 +53,8 @@ export interface Catalog {
 
 /** Longest URI a resource template is matched against. */
 const MAX_URI_CHARS = 2048;
+/** One validator for the servers' tools, made at the first schema. */
+let validator: ReturnType<typeof boundedSchemaValidator> | undefined;
 
 export function compileCatalog(section: Section, file: string): Catalog {
   const tools = new Map<string, Tool>();
@@ -66,7 +68,7 @@ export function compileCatalog(section: Section, file: string): Catalog {
     let validate;
     try {
       // Its patterns run in linear time, or stop at a time limit (support/bounded-regex.ts).
-      validate = boundedSchemaValidator().getValidator(inputSchema);
+      validate = (validator ??= boundedSchemaValidator()).getValidator(inputSchema);
     } catch (error) {
       throw new ServerError(`${where}: inputSchema is not a JSON Schema Ferry can check arguments with (${(error as Error).message}).`);
     }
