@@ -64,11 +64,16 @@ export async function chosenHosts(ws: Workspace, data: WorkspaceData): Promise<S
 /** True when any text in `value` holds a secret value (as written, URL-encoded, or inside Base64). */
 function carriesSecret(value: unknown, mask: SecretMask): boolean {
   // Bytes (a body, a form part) are read as text: a secret filled into them is there as written.
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (ArrayBuffer.isView(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
-    const json = v as { type?: unknown; data?: unknown } | null;
-    return json !== null && typeof json === 'object' && json.type === 'Buffer' && Array.isArray(json.data) ? Buffer.from(json.data as number[]).toString('utf8') : v;
-  }) ?? '';
+  let text: string;
+  try {
+    text = JSON.stringify(value, (_key, v: unknown) => {
+      if (ArrayBuffer.isView(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
+      const json = v as { type?: unknown; data?: unknown } | null;
+      return json !== null && typeof json === 'object' && json.type === 'Buffer' && Array.isArray(json.data) ? Buffer.from(json.data as number[]).toString('utf8') : v;
+    }) ?? '';
+  } catch {
+    return true; // not readable as data (a cycle): not known to be free of secrets
+  }
   return JSON.stringify(maskDeep(JSON.parse(text) as unknown, mask)) !== text;
 }
 
