@@ -244,12 +244,12 @@ export class Session {
   }
 
   /** Runs requests and folders (none: the whole workspace) as `ferry run` does; what changed is saved at its end. */
-  async run(paths: readonly string[] = [], plan: RunPlan = {}): Promise<RunOutcome> {
+  async run(paths: readonly string[] = [], plan: RunPlan & Pick<SendOptions, 'onAuthorizeUrl'> = {}): Promise<RunOutcome> {
     const items = selectRequests(this.workspace.tree, paths);
     const data = plan.data ?? this.options.data;
     const iterations = iterationCount({ ...plan, data });
     const ctx = await this.ready();
-    return runItems({ ...ctx, iterations, signal: plan.signal }, items, { ...plan, data }, () => saveRunContext(ctx));
+    return runItems({ ...ctx, iterations, signal: plan.signal, onAuthorizeUrl: plan.onAuthorizeUrl ?? ctx.onAuthorizeUrl }, items, { ...plan, data }, () => saveRunContext(ctx));
   }
 
   /**

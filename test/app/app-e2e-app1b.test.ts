@@ -130,6 +130,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
         'requests/Sign-in/_folder.yaml': { name: 'Sign-in', seq: 6 },
         'requests/Sign-in/PKCE.yaml': { name: 'PKCE', seq: 1, url: `${resource.url}/pkce`, auth: { ...code, pkce: true } },
         'requests/Sign-in/Plain code.yaml': { name: 'Plain code', seq: 2, url: `${resource.url}/plain`, auth: { ...code, pkce: false, scope: 'plain' } },
+        'requests/Sign-in/In a run.yaml': { name: 'In a run', seq: 3, url: `${resource.url}/in-run`, auth: { ...code, scope: 'run' } },
       },
       { variables: [{ key: 'secret', value: 'shh' }] },
     );
@@ -268,6 +269,21 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     expect(resource.seen.at(-1)).toBe('Bearer signed-in-2');
     expect(signIn.exchanges.at(-1)?.get('code_verifier')).toBeNull();
     await popup.close();
+  });
+
+  it('a run of the folder signs in too: the request that needs a token opens the sign-in page, and the run goes on', async () => {
+    await page.getByRole('treeitem', { name: /Sign-in/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Run folder' }).click();
+    const [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByLabel('Runner').getByRole('button', { name: 'Run', exact: true }).click()]);
+    expect(signIn.authorizations.at(-1)?.get('scope')).toBe('run');
+    await expect.poll(() => page.getByText(/^OAuth 2\.0: sign in in the window that opened/).count()).toBe(1);
+    await popup.getByRole('link', { name: 'Allow' }).click();
+    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 20_000 }).toMatch(/^3 requests, 0 failed/);
+    expect(resource.paths.slice(-3)).toEqual(['GET /pkce', 'GET /plain', 'GET /in-run']);
+    expect(resource.seen.at(-1)).toBe('Bearer signed-in-3');
+    await expect.poll(() => page.getByText(/^OAuth 2\.0: sign in in the window that opened/).count()).toBe(0);
+    await popup.close();
+    await page.getByRole('button', { name: 'Close runner' }).click();
   });
 
   it('cURL "Open as new request": an unsaved tab in a folder, sent with the folder\'s auth, written on Save', async () => {

@@ -179,7 +179,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       const reports = { json: '', junit: '' };
       const reportOf = (name: ReporterName & keyof typeof reports) => createReporter(name, { write: (text) => void (reports[name] += text), color: false });
       const done = state
-        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, data, reporters: [reporter, reportOf('json'), reportOf('junit')], signal: controller.signal, keepResults: false }))
+        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, data, reporters: [reporter, reportOf('json'), reportOf('junit')], signal: controller.signal, keepResults: false, onAuthorizeUrl: (url) => live.publish({ type: 'authorize', id: runId, url }) }))
         .then(() => reports)
         .catch((error: unknown) => {
           reporter.onEvent({ type: 'warning', message: `The run stopped: ${(error as Error).message}` });

@@ -54,8 +54,8 @@ function folders(item: TreeItem, out: string[] = []): string[] {
   return out;
 }
 
-/** Shown while a send waits for the user to sign in at the OAuth 2.0 provider (authorization code). */
-const SIGN_IN_NOTICE = 'OAuth 2.0: sign in in the window that opened; the send goes on when the provider sends you back (Cancel stops waiting).';
+/** Shown while a send or a run waits for the user to sign in at the OAuth 2.0 provider (authorization code). */
+const SIGN_IN_NOTICE = 'OAuth 2.0: sign in in the window that opened; the request goes on when the provider sends you back (Cancel or Stop stops waiting).';
 
 export function App() {
   const [info, setInfo] = useState<WorkspaceInfo | null>(null);
@@ -266,7 +266,12 @@ export function App() {
       return;
     }
     if (event.type === 'load') return publishLoadEvent(event);
-    if (event.type === 'authorize') return publishAuthorizeEvent(event);
+    if (event.type === 'authorize') {
+      // A request of the run in progress waits for the user to sign in at the provider.
+      if (runRef.current?.runId !== event.id) return publishAuthorizeEvent(event);
+      openSignIn(event.url);
+      return setNotice(SIGN_IN_NOTICE);
+    }
     if (event.type === 'servers') return setServerChanges((n) => n + 1);
     if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
@@ -284,7 +289,10 @@ export function App() {
       next.position = next.results.length;
     }
     if (e.type === 'warning') next.warnings = [...current.warnings, e.message];
-    if (e.type === 'end') next.summary = e.summary;
+    if (e.type === 'end') {
+      next.summary = e.summary;
+      setNotice((shown) => (shown === SIGN_IN_NOTICE ? null : shown));
+    }
     runRef.current = next;
     setRun(next);
   }, [loadWorkspace, checkExternal]);
