@@ -562,6 +562,28 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     }
   });
 
+  it('an autoStart server that failed, then started and stopped by hand, stays stopped when its file is saved', async () => {
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
+    await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
+    try {
+      await reopen();
+      expect((await list()).find((r) => r.id === 'auto')!.startError).toBeDefined();
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+      expect((await opened!.client.call('POST', '/api/servers/start', { id: 'auto' })).status).toBe(200);
+      await opened!.client.call('POST', '/api/servers/stop', { id: 'auto' });
+      // Saved again as it is (an editor's save): a configuration this computer knows.
+      await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false });
+    } finally {
+      holder.close();
+    }
+  });
+
   it('an autoStart server that failed and is then changed outside Ferry waits for a start by hand (2.11)', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const holder = net.createServer();

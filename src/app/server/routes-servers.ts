@@ -51,6 +51,8 @@ export class AppServers {
   private readonly retries = new Map<string, { stop(): Promise<void> }>();
   /** Servers a watch is starting now (a file saved after a failed start): one start at a time. */
   private readonly retrying = new Set<string>();
+  /** Servers started or stopped by hand since the app opened: the autoStart pass no longer starts them on a save. */
+  private readonly byHand = new Set<string>();
   private closed = false;
   /** The autoStart pass, run once the app listens (`begin`); lists wait for it. */
   autoStarted: Promise<void> = Promise.resolve();
@@ -97,7 +99,7 @@ export class AppServers {
       // not when it was started by hand meanwhile, nor after the app closed, nor a configuration this
       // computer has not started or saved (changed outside Ferry: it waits for a start by hand, 2.11).
       startWhenSaved: async (id, config) => {
-        if (!this.mayRetry(id)) return false;
+        if (this.byHand.has(id) || !this.mayRetry(id)) return false;
         if (await this.known.isKnown(id, config)) return this.retryStarts(id);
         this.failed.delete(id);
         this.waiting.set(id, AUTOSTART_WAITING);
@@ -172,6 +174,7 @@ export class AppServers {
   async start(id: string): Promise<ServerView[]> {
     await this.autoStarted;
     if (this.running.has(id) || this.starting.has(id)) return this.list();
+    this.byHand.add(id);
     this.starting.add(id);
     try {
       await this.learnSecrets();
@@ -214,6 +217,7 @@ export class AppServers {
     await this.autoStarted;
     const server = this.running.get(id);
     this.running.delete(id);
+    this.byHand.add(id);
     await server?.stop();
     // Stopped by hand: a save no longer starts it.
     await this.retries.get(id)?.stop();
