@@ -2,7 +2,8 @@
  * OAuth 2.0 "get token" through the app's API (`POST /api/oauth2/token`), on real sockets: the
  * token a send would use, with the folder's auth and the variables, fetched and cached without
  * sending the request; the next send carries it; refusals are one clear line; the token never
- * comes back whole nor lands in the workspace.
+ * comes back whole nor lands in the workspace. The settings dialogs' Get token (`folder`, `auth`):
+ * the token of the auth they hold, under the key a request inheriting it finds.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
