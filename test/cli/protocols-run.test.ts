@@ -208,4 +208,13 @@ describe('ferry run with gRPC and MCP requests', () => {
     expect(report.results.find((r) => r.name === 'Bare not found')).toMatchObject({ status: 5, statusText: 'NOT_FOUND', statusLabel: '5 NOT_FOUND: no greeting for x' });
     expect(report.results.find((r) => r.name === 'Say')).toMatchObject({ status: 0, statusText: 'OK', statusLabel: '0 OK' });
   }, 60_000);
+
+  it("an MCP tool's error result: its text beside the status and MCP's own rule, not HTTP's 400", async () => {
+    const root = await workspace();
+    await isolatedDataDir();
+    const { stdout } = await ferry(['-w', root, 'run', '--var', `mcpUrl=${mcpPeer.url}`, 'MCP/Fails.yaml']);
+    expect(stdout).toMatch(/\n {4}http:\/\/127\.0\.0\.1:\d+\/mcp isError: failed: no tests \d+ ms/);
+    expect(stdout).toContain('    status isError: failed: no tests: an MCP tool call without tests fails when its result is an error (isError: true)\n');
+    expect(stdout).not.toContain('400');
+  }, 60_000);
 });

@@ -148,7 +148,10 @@ function answer(result: CallResult, client: Client, about: { prepared: PreparedR
   const isError = about.options.call === 'tool' && result.isError === true;
   const body = Buffer.from(JSON.stringify(result), 'utf8');
   return {
-    outcome: isError ? { status: 1, text: 'isError', ok: false } : { status: 0, text: 'OK', ok: true },
+    // No status code of MCP's own: 0 and 1 are Ferry's (pm.response.code), so the label leaves them out and gives the error's text.
+    outcome: isError
+      ? { status: 1, text: 'isError', ok: false, label: errorLabel(result), rule: 'an MCP tool call without tests fails when its result is an error (isError: true)' }
+      : { status: 0, text: 'OK', ok: true, label: 'OK' },
     headers: [],
     body,
     bodySize: body.length,
@@ -167,6 +170,14 @@ function answer(result: CallResult, client: Client, about: { prepared: PreparedR
       result,
     },
   };
+}
+
+/** A tool's error result as reports show it: `isError` and the first line of its first text (`isError: no such city`). */
+function errorLabel(result: CallResult): string {
+  const content = (result as { content?: unknown }).content;
+  const first = Array.isArray(content) ? content.find((c): c is { type: 'text'; text: string } => (c as { type?: unknown })?.type === 'text' && typeof (c as { text?: unknown }).text === 'string') : undefined;
+  const line = first?.text.trim().split('\n')[0]?.slice(0, 200) ?? '';
+  return `isError${line ? `: ${line}` : ''}`;
 }
 
 /** Rejects with the abort's reason when the signal fires first (a hung connect or call ends at once). */
