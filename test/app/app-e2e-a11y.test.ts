@@ -356,4 +356,28 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => page.getByRole('tree').getByRole('treeitem', { name: /^Bad\.yaml does not load: requests\/Bad\.yaml:\d+:\d+: YAML syntax error/ }).count()).toBe(1);
   });
 
+  it('run results and history say passed, failed and kept in words, not by a glyph or colour alone', async () => {
+    await page.getByRole('button', { name: 'Run all' }).click();
+    const runner = page.getByRole('region', { name: 'Runner' });
+    await runner.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => runner.getByTestId('run-summary').count()).toBe(1);
+    const results = runner.getByRole('table', { name: 'Run results' });
+    expect(await results.getByRole('columnheader').first().textContent()).toBe('Result');
+    const marks = await results.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent));
+    expect(marks.length).toBeGreaterThan(2);
+    for (const mark of marks) expect(mark).toMatch(/^(✓ passed|✗ failed|○ skipped)$/);
+    await runner.getByRole('button', { name: 'Close runner' }).click();
+
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    const history = page.getByRole('dialog', { name: 'History' });
+    const rows = history.getByRole('table', { name: 'Sends' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    // The app's sends keep their whole answer: the ● says so in words too.
+    const texts = await rows.allTextContents();
+    expect(texts.filter((t) => t.includes('● whole answer kept')).length).toBeGreaterThan(0);
+    expect(texts.filter((t) => t.includes('●') && !t.includes('● whole answer kept'))).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => history.count()).toBe(0);
+  });
+
 });

@@ -75,7 +75,7 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
                   >
                     <td className="nowrap">{when(entry.time)}</td>
                     <td><b>{entry.method}</b> {entry.url}{entry.path && <div className="muted small">{entry.path}</div>}</td>
-                    <td>{entry.statusLabel ?? entry.status ?? (entry.error ? 'error' : '')}{entry.kept && <span className="muted small" title="The whole answer is kept"> ●</span>}</td>
+                    <td>{entry.statusLabel ?? entry.status ?? (entry.error ? 'error' : '')}{entry.kept && <span className="muted small" title="The whole answer is kept"> ●<span className="sr-only"> whole answer kept</span></span>}</td>
                     <td className="nowrap">{entry.durationMs} ms</td>
                   </tr>
                 ))}

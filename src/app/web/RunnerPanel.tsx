@@ -74,11 +74,12 @@ export function RunnerPanel({ run, onStart, onClose, onCancel }: { run: RunView 
       {error && <p className="error" role="alert">{error}</p>}
       {run?.warnings.map((w, i) => <p key={i} className="error">{w}</p>)}
       <table className="plain results" aria-label="Run results">
-        <thead><tr><th /><th>Request</th><th>Status</th><th>Time</th><th>Tests</th></tr></thead>
+        <thead><tr><th><span className="sr-only">Result</span></th><th>Request</th><th>Status</th><th>Time</th><th>Tests</th></tr></thead>
         <tbody>
           {shown.map((r, i) => (
             <tr key={i} className={r.passed ? 'pass' : 'fail'}>
-              <td>{r.skipped ? '○' : r.passed ? '✓' : '✗'}</td>
+              {/* The mark in words too: a screen reader reads ✗ as 'ballot x', and red is no signal to it. */}
+              <td>{r.skipped ? '○' : r.passed ? '✓' : '✗'}<span className="sr-only"> {r.skipped ? 'skipped' : r.passed ? 'passed' : 'failed'}</span></td>
               <td>{r.iteration !== undefined && run && run.total > 0 && <span className="muted">#{r.iteration + 1} </span>}{r.method} {r.name}{r.error && <div className="error small">{r.error}</div>}
                 {r.messages && r.messages.length > 0 && (
                   <details className="run-messages">
