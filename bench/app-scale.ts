@@ -188,6 +188,19 @@ try {
   }
   console.log(`opening a request (click to editor, median of 8): ${ms(median(opens))} — ${verdict(median(opens), 150)}`);
 
+  // Opening a request right after editing the one open: the edit is saved first.
+  const afterEdit: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await rows.nth(i).click();
+    const name = (await rows.nth(i).locator('.label').textContent())!;
+    await page.waitForFunction((n) => (document.querySelector('[aria-label="Request name"]') as HTMLInputElement | null)?.value === n, name);
+    await page.getByLabel('URL').fill(`http://127.0.0.1:1/edited/${i}`);
+    const next = (await rows.nth(i + 1).locator('.label').textContent())!;
+    afterEdit.push(await until(page, () => rows.nth(i + 1).click(), (n) => (document.querySelector('[aria-label="Request name"]') as HTMLInputElement | null)?.value === n, next));
+    await page.waitForTimeout(1000);
+  }
+  console.log(`opening a request right after editing the open one (median of 5): ${ms(median(afterEdit))} — ${verdict(median(afterEdit), 150)}`);
+
   // Switching quickly: ten clicks without waiting; the last one must win.
   const names: string[] = [];
   for (let i = 20; i < 30; i++) names.push((await rows.nth(i).locator('.label').textContent())!);
