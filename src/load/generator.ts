@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { captureReader, type CaptureReader } from './captures.js';
+import type { CaptureReader } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
 import { BusyPoll } from './busy-poll.js';
@@ -121,6 +121,8 @@ export class Generator {
       // test that captures. Through the client's module: decompress.ts stays in the client's chunk
       // of the bundle (a one-request `ferry run` loads no more files for it).
       const { decodeBody } = await import('../protocols/http/http.js');
+      // As the decoder: the captures and their regex engine (re2js) load only in a test that captures.
+      const { captureReader } = await import('./captures.js');
       this.captures = this.config.targets.map((t) => (t.captures.length > 0 ? captureReader(t.captures, decodeBody) : undefined));
     }
     this.startPerf = startAt - this.timeOrigin;
