@@ -113,6 +113,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('0 OK');
     expect(await status.getAttribute('class')).toContain('ok');
+    // The runner's Status column says the same (it showed a bare 5).
+    await page.getByRole('button', { name: 'Run all' }).click();
+    await page.getByLabel('Runner').getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 30_000 }).toMatch(/requests/);
+    const row = page.getByLabel('Run results').locator('tbody tr', { hasText: 'Missing greeting' });
+    expect(await row.locator('td').nth(2).textContent()).toBe('5 NOT_FOUND: no greeting for x');
+    await page.getByLabel('Close runner').click();
   });
 
   it('MCP: a tool picked from the list is called through the form of its input schema', async () => {

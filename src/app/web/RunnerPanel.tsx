@@ -1,5 +1,6 @@
 /** A collection run: iterations and a data file, live progress from the live channel, the results table with a failed-only filter, JSON and JUnit export. */
 import { useState } from 'react';
+import { statusShown } from '../../runner/response.js';
 import { api } from './api.js';
 import type { RequestResult, RunSummary } from '../shared/api.js';
 
@@ -92,7 +93,7 @@ export function RunnerPanel({ run, onStart, onClose, onCancel }: { run: RunView 
                   </details>
                 )}
               </td>
-              <td>{r.status ?? '—'}</td>
+              <td>{statusShown(r) || '—'}</td>
               <td>{r.durationMs} ms</td>
               <td>{r.tests.filter((t) => t.passed).length}/{r.tests.length}</td>
             </tr>
