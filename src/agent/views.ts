@@ -64,6 +64,8 @@ export function sendView(result: RequestResult, response: ProtocolResult | undef
     url: result.url,
     passed: result.passed,
     ...(result.status !== undefined ? { status: result.status, statusText: result.statusText ?? '' } : {}),
+    // The kind's own words for it where `status statusText` is not all (gRPC's status message), as the reports write it.
+    ...(result.statusLabel !== undefined ? { statusLabel: result.statusLabel } : {}),
     ...(result.error ? { error: short(result.error) } : {}),
     ...(result.skipped ? { skipped: result.skipped } : {}),
     durationMs: result.durationMs,

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
+import { startGrpcPeer } from '../protocols/grpc-peer.js';
 
 const repo = path.join(import.meta.dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'ferry.js');
@@ -278,6 +279,18 @@ describe('ferry mcp', () => {
     const basic = await call('send_request', { path: 'Echo/Basic.yaml' });
     // The server echoed the Basic credential: Base64 of ada:<secret>, masked as a whole.
     expect(JSON.parse(basic.json.response.body.text).headers.authorization).toBe('Basic ***');
+  });
+
+  it("send_request gives a gRPC status as the reports write it, with the server's status message", async () => {
+    const peer = await startGrpcPeer();
+    try {
+      await write('requests/gRPC/Missing.yaml', { name: 'Missing', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text": "x", "failWith": true}' } });
+      const sent = await call('send_request', { path: 'gRPC/Missing.yaml' });
+      expect(sent.json).toMatchObject({ status: 5, statusText: 'NOT_FOUND', statusLabel: '5 NOT_FOUND: no greeting for x', passed: false });
+    } finally {
+      await fs.rm(path.join(root, 'requests/gRPC'), { recursive: true, force: true });
+      await peer.close();
+    }
   });
 
   it('send_request keeps bodies bounded and says so; binary bodies are described', async () => {
