@@ -380,4 +380,26 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await expect.poll(() => history.count()).toBe(0);
   });
 
+  it("a tree row's menu, by keyboard: its action keeps the focus on the row, and a dialog it opens gives it back there", async () => {
+    const tree = page.getByRole('tree');
+    await tree.getByRole('treeitem', { name: 'GET Health' }).focus();
+    await page.keyboard.press('Shift+F10');
+    await expect.poll(() => focused(page)).toBe('menuitem Duplicate');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(page)).toBe('menuitem Copy as code…');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Copy as code' });
+    await expect.poll(() => dialog.count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    const focusedRow = () => page.evaluate(() => (document.activeElement?.getAttribute('role') === 'treeitem' ? document.activeElement.getAttribute('data-path') : String(document.activeElement?.tagName)));
+    await expect.poll(focusedRow).toBe('Health.yaml');
+    // An action without a dialog: the focus stays in the tree, not on the page's body.
+    await page.keyboard.press('Shift+F10');
+    await expect.poll(() => focused(page)).toBe('menuitem Duplicate');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tree.getByRole('treeitem', { name: 'GET Health copy' }).count()).toBe(1);
+    await expect.poll(focusedRow).toMatch(/^Health/);
+  });
+
 });

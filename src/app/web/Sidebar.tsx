@@ -207,6 +207,16 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
     e.preventDefault();
   };
   const folderOf = (item: TreeItem) => (item.type === 'folder' ? item.path : parentOf(item.path));
+  /** A menu item chosen: the keyboard goes back to the item's row first (the menu item goes away; a dialog the action opens gives the focus back there), then the action runs. */
+  const choose = (run: () => void) => () => {
+    const at = menu ? rows.findIndex((r) => r.item.path === menu.item.path) : -1;
+    setMenu(null);
+    if (at >= 0) {
+      setFocusAt(at);
+      list.current?.querySelector<HTMLElement>(`[data-index="${at}"]`)?.focus();
+    }
+    run();
+  };
 
   return (
     <aside className="sidebar" id={id} style={width === undefined ? undefined : { width }} aria-label="Requests" onClick={() => setMenu(null)}>
@@ -297,23 +307,23 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
         <ul className="menu" role="menu" ref={menuRef} aria-label={`Actions for ${menu.item.path}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onMenuKey}>
           {menu.item.type === 'request' && (
             <>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.duplicate(menu.item.path)}>Duplicate</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.copyAsCode(menu.item.path)}>Copy as code…</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.duplicate(menu.item.path))}>Duplicate</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.copyAsCode(menu.item.path))}>Copy as code…</li>
             </>
           )}
           {menu.item.type === 'folder' && (
             <>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.newRequest(menu.item.path)}>New request here</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.newFolder(menu.item.path)}>New folder here</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.run(menu.item.path)}>Run folder</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => menu.item.type === 'folder' && actions.renameFolder(menu.item.path, menu.item.name)}>Rename…</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.settings(menu.item.path)}>Settings…</li>
-              <li role="menuitem" tabIndex={-1} onClick={() => actions.importInto(menu.item.path)}>Import into folder…</li>
-              {menu.item.openapi && <li role="menuitem" tabIndex={-1} onClick={() => actions.updateFromSpec(menu.item.path)}>Update from API spec…</li>}
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.newRequest(menu.item.path))}>New request here</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.newFolder(menu.item.path))}>New folder here</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.run(menu.item.path))}>Run folder</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => menu.item.type === 'folder' && actions.renameFolder(menu.item.path, menu.item.name))}>Rename…</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.settings(menu.item.path))}>Settings…</li>
+              <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.importInto(menu.item.path))}>Import into folder…</li>
+              {menu.item.openapi && <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.updateFromSpec(menu.item.path))}>Update from API spec…</li>}
             </>
           )}
-          {menu.item.type !== 'folder' && <li role="menuitem" tabIndex={-1} onClick={() => actions.newRequest(folderOf(menu.item))}>New request beside</li>}
-          <li role="menuitem" tabIndex={-1} className="danger" onClick={() => actions.remove(menu.item)}>Delete</li>
+          {menu.item.type !== 'folder' && <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.newRequest(folderOf(menu.item)))}>New request beside</li>}
+          <li role="menuitem" tabIndex={-1} className="danger" onClick={choose(() => actions.remove(menu.item))}>Delete</li>
         </ul>
       )}
     </aside>
