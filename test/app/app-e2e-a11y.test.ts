@@ -400,6 +400,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await page.keyboard.press('Enter');
     await expect.poll(() => tree.getByRole('treeitem', { name: 'GET Health copy' }).count()).toBe(1);
     await expect.poll(focusedRow).toMatch(/^Health/);
+    // Delete: the row goes, and the row now at its place has the keyboard.
+    const copy = tree.getByRole('treeitem', { name: 'GET Health copy' });
+    await copy.focus();
+    const at = await copy.getAttribute('data-index');
+    await page.keyboard.press('Shift+F10');
+    await expect.poll(() => focused(page)).toBe('menuitem Duplicate');
+    await page.keyboard.press('ArrowUp'); // wraps to the last item
+    await expect.poll(() => focused(page)).toBe('menuitem Delete');
+    page.once('dialog', (d) => void d.accept());
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tree.getByRole('treeitem', { name: 'GET Health copy' }).count()).toBe(0);
+    const rowCount = await tree.getByRole('treeitem').count();
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.getAttribute('role')} ${document.activeElement?.getAttribute('data-index')}`)).toBe(`treeitem ${Math.min(Number(at), rowCount - 1)}`);
   });
 
 });

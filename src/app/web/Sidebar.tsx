@@ -156,6 +156,14 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
     focusPending.current = true;
   };
   const focusPending = useRef(false);
+  /** The row that had the keyboard, until the keyboard goes elsewhere: when it goes away (deleted, moved), the row now at its place takes the focus, not the page's body. */
+  const focusedRow = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const gone = focusedRow.current;
+    if (!gone || gone.isConnected || focusAt === null || rows.length === 0) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    focusRow(Math.min(focusAt, rows.length - 1));
+  }, [rows]);
   useEffect(() => {
     if (!focusPending.current || focusAt === null) return;
     focusPending.current = false;
@@ -249,7 +257,8 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
               'aria-level': depth + 1,
               'aria-posinset': pos,
               'aria-setsize': size,
-              onFocus: () => setFocusAt(index),
+              onFocus: (e: React.FocusEvent<HTMLElement>) => { focusedRow.current = e.currentTarget; setFocusAt(index); },
+              onBlur: (e: React.FocusEvent<HTMLElement>) => { if (e.relatedTarget) focusedRow.current = null; },
               onContextMenu: (e: React.MouseEvent) => { e.preventDefault(); e.stopPropagation(); setMenu({ x: e.clientX, y: e.clientY, item }); },
             };
             if (item.type === 'folder') {
