@@ -96,6 +96,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => palette().count()).toBe(1);
     await page.keyboard.type('usgu'); // Users / Get user
     await expect.poll(() => palette().getByRole('option').first().textContent()).toContain('Get user');
+    // The letters of the best alignment are marked in the name: "us" is in the folder path (not shown), "G" and "u" in "Get user".
+    expect(await palette().getByRole('option').first().locator('mark').allTextContents()).toEqual(['G', 'u']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-palette-light.png') });
     await page.keyboard.press('Enter');
     await expect.poll(() => palette().count()).toBe(0);

@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EnvironmentInfo, TreeItem } from '../shared/api.js';
-import { fuzzyFilter } from './fuzzy.js';
+import { fuzzyFilter, fuzzyMatch } from './fuzzy.js';
 
 /** An action of the app the palette offers (New request, Import…), with its shortcut when it has one. */
 export interface PaletteCommand {
@@ -26,27 +26,55 @@ interface Entry {
   detail: string;
   /** What the query is matched against. */
   text: string;
+  /** Where the label shows `text` from: the label's letter at position `labelAt + i` is the text's `textAt + i`. */
+  textAt: number;
+  labelAt: number;
   run(): void;
+}
+
+/** The label in pieces, the letters of the query's best alignment marked (`<mark>`). */
+function marked(entry: Entry, query: string): Array<string | { mark: string }> {
+  const positions = query.trim() === '' ? [] : (fuzzyMatch(query, entry.text)?.positions ?? []);
+  const at = new Set<number>();
+  for (const p of positions) {
+    const i = p - entry.textAt + entry.labelAt;
+    if (p >= entry.textAt && i < entry.label.length) at.add(i);
+  }
+  const out: Array<string | { mark: string }> = [];
+  let plain = '';
+  let mark = '';
+  for (let i = 0; i < entry.label.length; i++) {
+    if (at.has(i)) {
+      if (plain) { out.push(plain); plain = ''; }
+      mark += entry.label[i];
+    } else {
+      if (mark) { out.push({ mark }); mark = ''; }
+      plain += entry.label[i];
+    }
+  }
+  if (plain) out.push(plain);
+  if (mark) out.push({ mark });
+  return out;
 }
 
 const SHOWN = 50;
 
 function entriesOf(tree: TreeItem & { type: 'folder' }, environments: EnvironmentInfo[], commands: PaletteCommand[], targets: PaletteTargets): Entry[] {
-  const out: Entry[] = commands.map((c) => ({ key: `a:${c.label}`, group: 'Action', label: c.label, detail: c.shortcut ?? '', text: c.label, run: c.run }));
+  const out: Entry[] = commands.map((c) => ({ key: `a:${c.label}`, group: 'Action', label: c.label, detail: c.shortcut ?? '', text: c.label, textAt: 0, labelAt: 0, run: c.run }));
   for (const env of environments) {
-    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${env.name}`, detail: env.id, text: `env ${env.name}`, run: () => targets.switchEnvironment(env.id) });
+    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${env.name}`, detail: env.id, text: `env ${env.name}`, textAt: 4, labelAt: 16, run: () => targets.switchEnvironment(env.id) });
   }
-  out.push({ key: 'e:', group: 'Environment', label: 'Use no environment', detail: '', text: 'env none no environment', run: () => targets.switchEnvironment(null) });
+  out.push({ key: 'e:', group: 'Environment', label: 'Use no environment', detail: '', text: 'env none no environment', textAt: 9, labelAt: 4, run: () => targets.switchEnvironment(null) });
   const walk = (folder: TreeItem & { type: 'folder' }, trail: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
         const label = trail ? `${trail} / ${child.name}` : child.name;
-        out.push({ key: `f:${child.path}`, group: 'Folder', label: `Run ${label}`, detail: 'folder', text: `${label} folder`, run: () => targets.runFolder(child.path) });
+        out.push({ key: `f:${child.path}`, group: 'Folder', label: `Run ${label}`, detail: 'folder', text: `${label} folder`, textAt: 0, labelAt: 4, run: () => targets.runFolder(child.path) });
         walk(child, label);
       } else if (child.type === 'request') {
         out.push({
           key: `r:${child.path}`, group: 'Request', label: child.name, detail: `${child.tag}  ${trail}`,
-          text: trail ? `${trail} / ${child.name}` : child.name, run: () => targets.openRequest(child.path),
+          text: trail ? `${trail} / ${child.name}` : child.name, textAt: trail ? trail.length + 3 : 0, labelAt: 0, run: () => targets.openRequest(child.path),
         });
       }
     }
@@ -131,7 +159,7 @@ export function CommandPalette({ tree, environments, commands, targets }: { tree
           {shown.map((entry, i) => (
             <li key={entry.key} id={`palette-option-${i}`} role="option" aria-selected={i === at} className={i === at ? 'on' : ''} onMouseMove={() => setAt(i)} onClick={() => choose(entry)}>
               <span className="palette-group">{entry.group}</span>
-              <span className="palette-label">{entry.label}</span>
+              <span className="palette-label">{marked(entry, query).map((piece, j) => (typeof piece === 'string' ? piece : <mark key={j}>{piece.mark}</mark>))}</span>
               <span className="palette-detail">{entry.detail}</span>
             </li>
           ))}
