@@ -32,14 +32,29 @@ function nameStart(text: string): number {
   return slash < 0 ? 0 : slash + 3;
 }
 
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** A word start: the text's start, after a space or punctuation, a capital after a small letter (camelCase), a digit after a letter. */
 function isWordStart(text: string, lower: string, j: number): boolean {
   if (j === 0) return true;
-  const before = lower[j - 1]!;
-  if (!/[a-z0-9]/.test(before)) return true;
-  const ch = text[j]!;
-  // a capital after a small letter (camelCase), a digit after a letter
-  if (ch !== lower[j] && text[j - 1] === before && /[a-z]/.test(before)) return true;
-  return /[0-9]/.test(ch) && /[a-z]/.test(before);
+  const before = lower.charCodeAt(j - 1);
+  if (!isLower(before) && !isDigit(before) && before < 128) return true;
+  const ch = text.charCodeAt(j);
+  if (ch !== lower.charCodeAt(j) && text.charCodeAt(j - 1) === before && isLower(before)) return true;
+  return isDigit(ch) && isLower(before);
+}
+
+/** The alignment table, reused from one text to the next (a keystroke aligns the query with every entry). */
+let tableSize = 0;
+let tables = { best: new Float64Array(0), from: new Int32Array(0), run: new Int32Array(0) };
+function table(cells: number): typeof tables {
+  if (cells > tableSize) {
+    tableSize = Math.max(cells, tableSize * 2, 1024);
+    tables = { best: new Float64Array(tableSize), from: new Int32Array(tableSize), run: new Int32Array(tableSize) };
+  }
+  tables.best.fill(-Infinity, 0, cells);
+  return tables;
 }
 
 /**
@@ -91,9 +106,7 @@ function align(q: string, wordAt: readonly boolean[], text: string, lower: strin
   // first letter of the run letter i ends, which every letter of the run earns ("List" in
   // "List teams" scores more than "Lis" and the "t" of "to").
   const NONE = -Infinity;
-  const best = new Float64Array(m * n).fill(NONE);
-  const from = new Int32Array(m * n).fill(-1);
-  const run = new Int32Array(m * n);
+  const { best, from, run } = table(m * n);
   for (let i = 0; i < m; i++) {
     const ch = q[i]!;
     const row = i * n;
