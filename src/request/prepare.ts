@@ -153,8 +153,13 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // A request the HTTP client sends, signed: redirects within the origin are signed again (signEachHop).
   const hopSigned = rules.httpClient === true && options.unsendableAuth !== 'omit' && signsRequest(auth.type);
   const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
+  // Signed with the path the server sees too (the kind's `wirePath`: gRPC's /package.Service/Method);
+  // what a signer adds to the query stays on the URL sent.
+  const wirePath = signsRequest(auth.type) ? await rules.wirePath?.(method) : undefined;
+  const signedUrl = wirePath === undefined ? url : Object.assign(new URL(url.href), { pathname: wirePath });
   try {
-    signed = await signRequest(auth, { method: wireMethod, url, headers, body }, signContext);
+    signed = await signRequest(auth, { method: wireMethod, url: signedUrl, headers, body }, signContext);
+    if (signedUrl !== url) url.search = signedUrl.search;
   } catch (error) {
     // Code export shows an unsigned request (its comment says so) rather than no code at all.
     if (!(error instanceof PrepareError) || options.unsendableAuth !== 'omit') throw error;

@@ -154,6 +154,13 @@ export interface KindRules {
    * kinds, else `GET` (the WebSocket and Socket.IO upgrades).
    */
   wireMethod?: 'POST';
+  /**
+   * The path the server sees, which auth signs, when it is not the URL's: gRPC's
+   * `/package.Service/Method` (the HTTP/2 `:path`) from the request's filled `method`. Undefined
+   * when `method` names no call (the send then refuses it): the URL's path is signed. Asked only
+   * when the request is signed, so it may load its module then.
+   */
+  wirePath?: (method: string) => Promise<string | undefined>;
 }
 
 export type KindOptionsKey = 'socket' | 'dns' | 'mqtt' | 'grpc' | 'socketio' | 'mcp';

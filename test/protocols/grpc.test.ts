@@ -1,5 +1,6 @@
 /** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
 import { promises as fs } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -402,12 +403,66 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
 });
 
 describe('gRPC auth signing', () => {
-  it("signs a call as the HTTP/2 POST the server gets (the kind's wireMethod), not as GET", async () => {
-    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: 'grpc://127.0.0.1:50051', method: 'ferry.test.Echo/Say', auth: { type: 'hawk', authId: 'id', authKey: 'key' } });
-    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind });
-    const headers = Object.fromEntries(prepared.headers.map((h) => [h.name.toLowerCase(), h.value]));
-    const as = (method: string) => hawkCheck({ method, target: '', host: '127.0.0.1', headers, body: Buffer.alloc(0) }, 50051, { key: 'key', algorithm: 'sha256' }).ok;
-    expect(as('POST')).toBe(true);
-    expect(as('GET')).toBe(false);
+  // A grpc-js server that checks each call's signature over what it received: the method (POST),
+  // the HTTP/2 path of the call and its metadata. Recomputed here by each scheme's specification
+  // with node:crypto, never with the library Ferry signs with.
+  let server: grpc.Server;
+  let port = 0;
+  const verdicts: string[] = [];
+  const AWS = { accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1', service: 'grpcsvc' };
+  const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();
+  function awsCheck(path: string, metadata: grpc.Metadata, authority: string): boolean {
+    const header = String(metadata.get('authorization')[0] ?? '');
+    const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(header);
+    if (!m) return false;
+    const [, , date, region, service, signedHeaders, signature] = m as unknown as string[];
+    const value = (name: string) => (name === 'host' ? authority : String(metadata.get(name)[0] ?? '').trim());
+    const names = signedHeaders!.split(';');
+    const canonical = ['POST', path, '', ...names.map((n) => `${n}:${value(n)}`), '', signedHeaders, value('x-amz-content-sha256')].join('\n');
+    const amzDate = value('x-amz-date');
+    const scope = `${date}/${region}/${service}/aws4_request`;
+    const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+    const key = hmac(hmac(hmac(hmac(`AWS4${AWS.secretKey}`, date!), region!), service!), 'aws4_request');
+    return names.includes('host') && createHmac('sha256', key).update(toSign).digest('hex') === signature;
+  }
+  beforeAll(async () => {
+    const definition = protoLoader.loadSync(path.resolve('test/fixtures/grpc/echo.proto'), { includeDirs: [path.resolve('test/fixtures/grpc')] });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
+    server = new grpc.Server();
+    server.addService(loaded.ferry.test.Echo.service, {
+      Say: (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const auth = String(call.metadata.get('authorization')[0] ?? '');
+        const ok = auth.startsWith('Hawk ')
+          ? hawkCheck({ method: 'POST', target: call.getPath(), host: '127.0.0.1', headers: { authorization: auth }, body: Buffer.alloc(0) }, port, { key: 'hawk-key', algorithm: 'sha256' }).ok
+          : awsCheck(call.getPath(), call.metadata, call.getHost());
+        verdicts.push(`${auth.split(' ')[0]} ${call.getPath()} ${ok}`);
+        if (ok) callback(null, { text: 'signed' });
+        else callback({ code: grpc.status.UNAUTHENTICATED, details: `bad signature for ${call.getPath()}` });
+      },
+    });
+    port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  });
+  afterAll(() => server.forceShutdown());
+
+  it('signs a call with Hawk over POST and the path the server gets (/package.Service/Method), which the server accepts', async () => {
+    const result = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' } });
+    expect(result.outcome.ok).toBe(true);
+    expect(verdicts.pop()).toBe('Hawk /ferry.test.Echo/Say true');
+    // Written as package.Service.Method too: the path signed is still the call's.
+    const dotted = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo.Say', grpc: PROTO, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' } });
+    expect(dotted.outcome.ok).toBe(true);
+  });
+
+  it('signs a call with AWS Signature v4 over POST, the call path and the host the server gets', async () => {
+    const result = await send({
+      url: `grpc://127.0.0.1:${port}`,
+      method: 'ferry.test.Echo/Say',
+      grpc: PROTO,
+      // The message goes as protobuf frames, not as the JSON written: its hash is left out of the signature.
+      headers: [{ key: 'X-Amz-Content-Sha256', value: 'UNSIGNED-PAYLOAD' }],
+      auth: { type: 'awsv4', ...AWS },
+    });
+    expect(result.outcome.ok).toBe(true);
+    expect(verdicts.pop()).toBe('AWS4-HMAC-SHA256 /ferry.test.Echo/Say true');
   });
 });

@@ -1,7 +1,10 @@
 /** MCP requests against SDK-built servers on loopback: Streamable HTTP, HTTP+SSE, and the stdio fixture program. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
+import { hawkCheck } from '../support/auth-checks.js';
 import { describeKindCases, sendWith } from './kind-cases.js';
 import { startSse, startStatefulStreamableHttp, startStreamableHttp, type McpPeer } from './mcp-peers.js';
 
@@ -108,6 +111,50 @@ function allowing(...programs: ProgramSpec[]): ProgramPolicy & { asked: ProgramS
   const same = (a: ProgramSpec, b: ProgramSpec) => JSON.stringify([a.command, a.cwd, Object.entries(a.env).sort()]) === JSON.stringify([b.command, b.cwd, Object.entries(b.env).sort()]);
   return { asked, allow: async (p) => (asked.push(p), programs.some((q) => same(p, q))) };
 }
+
+describe('MCP over HTTP, signed', () => {
+  // A gate in front of the MCP server that checks each POST's Hawk signature over the method, path
+  // and query it received (recomputed by Hawk's specification, not with the library Ferry signs with).
+  let peer: McpPeer;
+  let gate: http.Server;
+  const verdicts: string[] = [];
+  beforeAll(async () => {
+    peer = await startStreamableHttp();
+    const target = new URL(peer.url);
+    gate = http.createServer((req, res) => {
+      const port = (gate.address() as AddressInfo).port;
+      const ok = hawkCheck({ method: req.method ?? '', target: req.url ?? '', host: '127.0.0.1', headers: req.headers, body: Buffer.alloc(0) }, port, { key: 'hawk-key', algorithm: 'sha256' }).ok;
+      verdicts.push(`${req.method} ${req.url} ${ok}`);
+      if (!ok) {
+        res.writeHead(401).end('bad signature');
+        return;
+      }
+      const forward = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on('error', () => res.destroy());
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    gate.closeAllConnections();
+    await new Promise<void>((resolve) => gate.close(() => resolve()));
+    await peer.close();
+  });
+
+  it('signs its POSTs with Hawk over the URL path and query the server gets', async () => {
+    const port = (gate.address() as AddressInfo).port;
+    const result = await send({ url: `http://127.0.0.1:${port}/mcp?tenant=a`, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' }, mcp: { call: 'tool', name: 'add', arguments: '{"a":1,"b":2}' } });
+    expect(result.outcome.ok).toBe(true);
+    // Signed once, as its first request (a POST): each POST of the session carries that signature.
+    // (The SDK's optional GET stream goes with the same headers and is refused: docs/running.md.)
+    const posts = verdicts.filter((v) => v.startsWith('POST '));
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.filter((v) => v !== 'POST /mcp?tenant=a true')).toEqual([]);
+  });
+});
 
 describe('MCP over stdio', () => {
   const spec: ProgramSpec = { command: STDIO_COMMAND, cwd: process.cwd(), env: { FERRY_TEST_GREETING: 'hi' } };

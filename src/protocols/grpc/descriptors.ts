@@ -15,6 +15,8 @@ import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
 import { protoImports } from './proto-imports.js';
 
+export { splitMethod } from './method-name.js';
+
 /**
  * How messages are read (documented in docs/running.md): proto3 JSON names (lowerCamelCase),
  * 64-bit integers as strings (JSON numbers lose precision past 2^53), enums by name, bytes as
@@ -181,17 +183,6 @@ function reflectionFailed(error: unknown): Error {
 export function unknownService(service: string, known: string[]): SendError {
   const list = known.length ? `; the server has: ${known.slice(0, 20).join(', ')}` : '';
   return new SendError(`unknown gRPC service ${service}${list}.`, 'other');
-}
-
-/** Splits `package.Service/Method` (also `/package.Service/Method` and `package.Service.Method`). */
-export function splitMethod(method: string): { service: string; method: string } {
-  const trimmed = method.trim().replace(/^\//, '');
-  const slash = trimmed.lastIndexOf('/');
-  const cut = slash >= 0 ? slash : trimmed.lastIndexOf('.');
-  if (cut <= 0 || cut === trimmed.length - 1) {
-    throw new SendError(`the method "${method}" is not package.Service/Method (for example helloworld.Greeter/SayHello).`, 'other');
-  }
-  return { service: trimmed.slice(0, cut), method: trimmed.slice(cut + 1) };
 }
 
 /** The method's definition, or a line listing the services or methods that exist. */

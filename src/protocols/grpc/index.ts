@@ -5,6 +5,7 @@ import type { RequestKindModule } from '../kind.js';
 const callClient = loadOnce(() => import('./call.js'));
 const liveClient = loadOnce(() => import('./live.js'));
 const describer = loadOnce(() => import('./describe.js'));
+const methodName = loadOnce(() => import('./method-name.js'));
 
 export const grpcKind: RequestKindModule = {
   kind: 'grpc',
@@ -15,6 +16,8 @@ export const grpcKind: RequestKindModule = {
   options: 'grpc',
   // A gRPC call is an HTTP/2 POST whatever `method` (the call's name) says: auth signs it so.
   wireMethod: 'POST',
+  // …to the path `/package.Service/Method`, which auth signs too (the URL has none).
+  wirePath: async (method) => (await methodName()).callPath(method),
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await callClient()).sendGrpc(prepared, context, signal),

@@ -1,0 +1,28 @@
+/**
+ * A gRPC request's `method` read as the call it names: split into service and method, and the
+ * HTTP/2 path the call goes to (what auth signs). Free of grpc-js: the kind's module loads it
+ * when a gRPC request is signed, and the call (descriptors.ts) when it is sent.
+ */
+import { SendError } from '../send-error.js';
+
+/** Splits `package.Service/Method` (also `/package.Service/Method` and `package.Service.Method`). */
+export function splitMethod(method: string): { service: string; method: string } {
+  const trimmed = method.trim().replace(/^\//, '');
+  const slash = trimmed.lastIndexOf('/');
+  const cut = slash >= 0 ? slash : trimmed.lastIndexOf('.');
+  if (cut <= 0 || cut === trimmed.length - 1) {
+    throw new SendError(`the method "${method}" is not package.Service/Method (for example helloworld.Greeter/SayHello).`, 'other');
+  }
+  return { service: trimmed.slice(0, cut), method: trimmed.slice(cut + 1) };
+}
+
+/** The HTTP/2 `:path` of the call `method` names (`/package.Service/Method`); undefined when it names none. */
+export function callPath(method: string): string | undefined {
+  try {
+    const split = splitMethod(method);
+    return `/${split.service}/${split.method}`;
+  } catch (error) {
+    if (error instanceof SendError) return undefined;
+    throw error;
+  }
+}
