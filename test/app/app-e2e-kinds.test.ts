@@ -34,6 +34,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
   let mcpPeer: McpPeer;
   let gqlServer: http.Server;
   let dns: DnsFixture;
+  let stall: net.Server;
+  const stalled = new Set<net.Socket>();
   let app: AppServer;
   let browser: Browser;
   let page: Page;
@@ -59,6 +61,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       // A CAA value that is not UTF-8 either: flags 0, tag issue, then a\xffb.
       raw: [{ name: 'bytes.ferry.test', type: 'CAA', rdata: Buffer.from([0, 5, ...Buffer.from('issue'), 0x61, 0xff, 0x62]) }],
     });
+    // A gRPC server that accepts connections and never answers: listing its methods waits out the time limit.
+    stall = net.createServer((socket) => {
+      stalled.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => stalled.delete(socket));
+    });
+    await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
+    const stallUrl = `grpc://127.0.0.1:${(stall.address() as AddressInfo).port}`;
     ws = await makeWorkspace({
       'requests/Text record.yaml': { name: 'Text record', kind: 'dns', seq: 4, url: 'bytes.ferry.test', method: 'TXT', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/CAA record.yaml': { name: 'CAA record', kind: 'dns', seq: 5, url: 'bytes.ferry.test', method: 'CAA', dns: { server: `127.0.0.1:${dns.port}` } },
@@ -67,6 +77,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/Missing greeting.yaml': { name: 'Missing greeting', kind: 'grpc', seq: 6, url: grpcPeer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text": "x", "failWith": true}' } },
       'requests/No such name.yaml': { name: 'No such name', kind: 'dns', seq: 7, url: 'nowhere.ferry.test', method: 'A', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
+      'requests/Silent server.yaml': { name: 'Silent server', kind: 'grpc', seq: 9, url: stallUrl, method: 'ferry.test.Echo/Say', settings: { timeoutMs: 2000 } },
+      'requests/Outside proto.yaml': { name: 'Outside proto', kind: 'grpc', seq: 8, url: grpcPeer.url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['../outside.proto'] } },
     });
     ({ app, browser, page } = await openAppPage(ws));
   }, 120_000);
@@ -77,6 +89,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await mcpPeer?.close();
     await new Promise((resolve) => gqlServer?.close(resolve));
     await dns?.close();
+    for (const socket of stalled) socket.destroy();
+    await new Promise((resolve) => stall?.close(resolve));
     await ws?.cleanup();
   });
 
@@ -120,6 +134,37 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     const row = page.getByLabel('Run results').locator('tbody tr', { hasText: 'Missing greeting' });
     expect(await row.locator('td').nth(2).textContent()).toBe('5 NOT_FOUND: no greeting for x');
     await page.getByLabel('Close runner').click();
+  });
+
+  it("the picker's list and error belong to the request shown: a gRPC request's failure is not shown on the next one", async () => {
+    const picker = page.getByLabel('Methods and tools');
+    await page.getByRole('treeitem', { name: /Outside proto/ }).click();
+    await page.getByTitle('Send (Ctrl+Enter)').click();
+    await expect.poll(() => page.getByText(/outside\.proto/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await picker.getByRole('button', { name: 'List methods and tools' }).click();
+    await expect.poll(() => picker.getByRole('alert').count(), { timeout: 10_000 }).toBe(1);
+    expect(await picker.getByRole('alert').textContent()).toContain('outside.proto');
+    for (const other of [/Tools/, /Echo/]) {
+      await page.getByRole('treeitem', { name: other }).click();
+      await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count(), { timeout: 5_000 }).toBe(1);
+      // Given the page a moment to show a stale error, then none may be there.
+      await page.waitForTimeout(300);
+      expect(await picker.getByRole('alert').count(), await picker.textContent() ?? '').toBe(0);
+      expect(await picker.textContent()).not.toContain('outside.proto');
+    }
+    // A list still being asked for when another request is shown: its answer (here its failure
+    // after the 2 s limit) is not shown on the other request's picker.
+    await page.getByRole('treeitem', { name: /Silent server/ }).click();
+    await picker.getByRole('button', { name: 'List methods and tools' }).click();
+    await expect.poll(() => picker.getByRole('button', { name: 'Listing…' }).count(), { timeout: 5_000 }).toBe(1);
+    await page.getByRole('treeitem', { name: /Echo/ }).click();
+    await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count(), { timeout: 5_000 }).toBe(1);
+    await page.waitForTimeout(3_000);
+    expect(await picker.getByRole('alert').count(), (await picker.textContent()) ?? '').toBe(0);
+    expect(await picker.getByRole('button', { name: 'List methods and tools' }).isEnabled()).toBe(true);
+    // Back on the silent server's request, its picker is as new: List asks again.
+    await page.getByRole('treeitem', { name: /Silent server/ }).click();
+    await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).isEnabled(), { timeout: 5_000 }).toBe(true);
   });
 
   it('MCP: a tool picked from the list is called through the form of its input schema', async () => {

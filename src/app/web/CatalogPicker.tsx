@@ -5,7 +5,7 @@
  * the server says have a list; a program this computer has not allowed is started only after the
  * user says so here (spec 5.4).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CatalogEntry, KindCatalog, RequestFile } from '../shared/api.js';
 import { api, ApiFailure } from './api.js';
 import { formFields, formInputs, formValue, type FormInputs } from './schema-form.js';
@@ -36,28 +36,43 @@ export function CatalogPicker({ request, path, onChange }: Props) {
     kindsOnce ??= api.get<Kinds>('/api/describe/kinds');
     void kindsOnce.then(setKinds, () => undefined);
   }, []);
-  // Another request, another list.
+  // The list being asked for: its answer belongs to the request it was asked for.
+  const listing = useRef<AbortController | null>(null);
+  // Another request, another list: one still being asked for is stopped (the server stops too),
+  // and its answer or failure is not shown on this request's picker.
   useEffect(() => {
+    listing.current?.abort();
+    listing.current = null;
     setCatalog(null);
     setPicked(null);
     setError(null);
     setAsked(null);
+    setLoading(false);
   }, [path, request.kind]);
+  useEffect(() => () => listing.current?.abort(), []);
   const kind = kinds[request.kind];
   if (!kind) return null;
 
   const load = async () => {
+    listing.current?.abort();
+    const asking = new AbortController();
+    listing.current = asking;
     setLoading(true);
     setError(null);
     setAsked(null);
     try {
-      setCatalog(await api.post<KindCatalog>('/api/describe', { path, request }));
+      const answer = await api.post<KindCatalog>('/api/describe', { path, request }, asking.signal);
+      if (!asking.signal.aborted) setCatalog(answer);
     } catch (e) {
+      if (asking.signal.aborted) return;
       const body = (e as ApiFailure).body as { programToken?: string; program?: Asked['program'] } | undefined;
       if (body?.programToken && body.program) setAsked({ message: (e as Error).message, token: body.programToken, program: body.program });
       else setError((e as Error).message);
     } finally {
-      setLoading(false);
+      if (listing.current === asking) {
+        listing.current = null;
+        setLoading(false);
+      }
     }
   };
   const allow = async () => {
