@@ -77,6 +77,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
         'requests/Team- Blue/_folder.yaml': { name: 'Team: Blue' },
         'requests/Broken/_folder.yaml': 'name: Broken\nheaders: [unclosed\n',
         'requests/Broken/Inside.yaml': { name: 'Inside', url: '{{base}}/inside' },
+        'requests/Vault/_folder.yaml': {
+          name: 'Vault',
+          auth: { type: 'oauth2', grantType: 'password', tokenUrl: '{{authBase}}/token', clientId: 'app', username: 'ada', password: 'pw-1', authUrl: 'https://id.example/authorize', pkce: false },
+        },
       },
       { variables: [{ key: 'base', value: recorder.base }, { key: 'authBase', value: auth.url }] },
     );
@@ -224,5 +228,36 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(asked.length).toBe(before);
+  });
+
+  it('OAuth 2.0 shows only the chosen grant\'s fields; the hidden ones keep their values in the saved file', async () => {
+    await page.getByRole('treeitem', { name: /Vault/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await dialog.getByRole('tab', { name: 'Auth' }).click();
+    /** The auth form's fields, by their accessible names, as shown. */
+    const shown = () => dialog.locator('.auth-editor .form-grid :is(input, select)').evaluateAll((all) =>
+      all.map((e) => e.getAttribute('aria-label') ?? e.closest('label')?.textContent?.trim() ?? ''));
+    const common = ['Auth Token URL', 'Auth Client ID', 'Auth Client secret', 'Auth Scope', 'Auth Audience', 'Auth Client authentication', 'Auth Header prefix'];
+    await expect.poll(() => dialog.getByLabel('Auth Grant type').inputValue()).toBe('password');
+    expect(await shown()).toEqual(['Auth Grant type', ...common.slice(0, 5), 'Auth Username', 'Auth Password', ...common.slice(5)]);
+    expect(await dialog.getByLabel('Auth Username').inputValue()).toBe('ada');
+    expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by password: authUrl.');
+
+    await dialog.getByLabel('Auth Grant type').selectOption('authorizationCode');
+    expect(await shown()).toEqual(['Auth Grant type', 'Auth Token URL', 'Auth Authorization URL', 'Auth Redirect URI', ...common.slice(1), 'PKCE (S256)']);
+    expect(await dialog.getByLabel('Auth Authorization URL').inputValue()).toBe('https://id.example/authorize');
+    expect(await dialog.getByLabel('PKCE (S256)').isChecked()).toBe(false);
+    expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by authorizationCode: username, password.');
+
+    await dialog.getByLabel('Auth Grant type').selectOption('clientCredentials');
+    expect(await shown()).toEqual(['Auth Grant type', ...common]);
+    expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by clientCredentials: authUrl, username, password.');
+    await dialog.getByLabel('Auth Client ID').fill('app-2');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const saved = parse(await fs.readFile(path.join(ws.root, 'requests/Vault/_folder.yaml'), 'utf8'));
+    // clientCredentials is the default grant, which the file leaves out.
+    expect(saved.auth).toEqual({ type: 'oauth2', tokenUrl: '{{authBase}}/token', clientId: 'app-2', username: 'ada', password: 'pw-1', authUrl: 'https://id.example/authorize', pkce: false });
   });
 });

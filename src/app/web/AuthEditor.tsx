@@ -18,6 +18,29 @@ const FIELDS: Record<string, Array<[string, string, string[]?]>> = {
     ['clientAuth', 'Client authentication', ['basicHeader', 'body']], ['headerPrefix', 'Header prefix'],
   ],
 };
+/**
+ * The OAuth 2.0 fields that apply to one grant only (spec 2.6); the others apply to every grant.
+ * The form shows the chosen grant's fields only, as Postman and Insomnia do; the values of the
+ * hidden ones stay in the auth (and so in the file) for when the grant is switched back.
+ */
+const GRANT_ONLY: Record<string, string> = {
+  authUrl: 'authorizationCode', redirectUri: 'authorizationCode', pkce: 'authorizationCode',
+  username: 'password', password: 'password',
+};
+
+/** Whether `key` of `auth` is a field the form shows for its type (and grant). */
+function applies(auth: Auth, key: string): boolean {
+  if (auth.type !== 'oauth2' || !(key in GRANT_ONLY)) return true;
+  return GRANT_ONLY[key] === (auth.grantType ?? 'clientCredentials');
+}
+
+/** The hidden OAuth 2.0 fields of other grants that hold a value of their own (not the default): kept in the file, unused. */
+function keptFields(auth: Auth): string[] {
+  if (auth.type !== 'oauth2') return [];
+  const defaults = DEFAULTS.oauth2 as Auth;
+  return Object.keys(GRANT_ONLY).filter((key) => key !== 'pkce' && !applies(auth, key) && auth[key] !== undefined && auth[key] !== '' && auth[key] !== defaults[key]);
+}
+
 const DEFAULTS: Record<string, Auth> = {
   basic: { type: 'basic', username: '', password: '' },
   bearer: { type: 'bearer', token: '', prefix: 'Bearer' },
@@ -135,7 +158,7 @@ export function AuthEditor({ auth, onChange, onGetToken, noInherit = false, inhe
       )}
       {!TYPES.includes(auth.type) && <p className="muted">Imported auth type: its settings are kept as written in the file.</p>}
       <div className="form-grid">
-        {(FIELDS[auth.type] ?? []).map(([key, label, choices]) => (
+        {(FIELDS[auth.type] ?? []).filter(([key]) => applies(auth, key)).map(([key, label, choices]) => (
           <label key={key}>
             {label}
             {choices ? (
@@ -152,10 +175,15 @@ export function AuthEditor({ auth, onChange, onGetToken, noInherit = false, inhe
             )}
           </label>
         ))}
-        {auth.type === 'oauth2' && (
+        {auth.type === 'oauth2' && applies(auth, 'pkce') && (
           <label className="check"><input type="checkbox" checked={auth.pkce !== false} onChange={(e) => onChange({ ...auth, pkce: e.target.checked })} /> PKCE (S256)</label>
         )}
       </div>
+      {keptFields(auth).length > 0 && (
+        <p className="muted" data-testid="auth-kept-fields">
+          Kept in the file for another grant, not used by {String(auth.grantType ?? 'clientCredentials')}: {keptFields(auth).join(', ')}.
+        </p>
+      )}
       {auth.type === 'oauth2' && <p className="muted">The token is fetched on Send{onGetToken ? ' (or with Get token)' : ''} and cached on this computer, never in the workspace.</p>}
       {(auth.type === 'oauth2' || auth.type === 'inherit') && onGetToken && <GetToken key={JSON.stringify(auth)} onGetToken={onGetToken} />}
     </div>
