@@ -10,13 +10,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import { openWorkspace, walkRequests } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
 import { setSetting } from '../../src/appdata/index.js';
 import { closedPort, startHttpProxy } from '../support/servers/index.js';
 import { listenLoopback } from '../support/servers/listen.js';
-import type { SendResponse } from '../../src/app/shared/api.js';
+import type { LiveEvent, SendResponse } from '../../src/app/shared/api.js';
 import { ApiClient as Client, until } from './api-client.js';
 
 function portIsFree(port: number): Promise<boolean> {
@@ -539,6 +539,84 @@ describe('ferry app API', () => {
       site.closeAllConnections();
       await new Promise<void>((resolve) => site.close(() => resolve()));
     }
+  });
+
+  describe("the app's own saves and the watcher", () => {
+    /** The request at `requestPath` in the workspace the app holds now. */
+    const held = (requestPath: string) => [...walkRequests(app.state.workspace.tree)].find((r) => r.node.path === requestPath)?.node.request;
+    /** Resolves once the watcher has reported `file` (from the workspace folder) in an event after the first `from` ones, and any read it caused is over. */
+    const reported = async (events: LiveEvent[], from: number, file: string) => {
+      await until(`the watcher to report ${file}`, () => events.slice(from).some((e) => e.type === 'changed' && e.paths.includes(file)));
+      await app.state.fresh();
+    };
+    let channel: Awaited<ReturnType<Client['live']>>;
+    let greet: Record<string, unknown>;
+
+    beforeEach(async () => {
+      channel = await client.live();
+      await Promise.all(Array.from({ length: 50 }, (_, i) => ws.write(`requests/Many/R${i}.yaml`, `name: R${i}\nurl: http://127.0.0.1:1/${i}\n`)));
+      await ws.write('requests/Greet.yaml', '# the greeting\nname: Greet\nurl: http://127.0.0.1:1/v1\n');
+      await reported(channel.events, 0, 'requests/Greet.yaml');
+      // Nothing more from those writes: the reads from here on are the test's.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
+      greet = ((await client.call('GET', '/api/request?path=Greet.yaml')).body as { request: Record<string, unknown> }).request;
+    });
+
+    afterEach(() => channel.close());
+
+    it('a save in place costs no read of the whole workspace, even when the watcher reports the write; the tree and the workspace sends use have it', async () => {
+      const reads = app.state.reads;
+      const from = channel.events.length;
+      for (const url of ['http://127.0.0.1:1/v2', 'http://127.0.0.1:1/v3']) {
+        expect((await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, method: 'POST', url } })).status).toBe(200);
+        greet = { ...greet, method: 'POST', url };
+      }
+      // The page still hears of the change; then a while longer, for any later batch.
+      await reported(channel.events, from, 'requests/Greet.yaml');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
+      const tree = (await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ path: string; method?: string }> } };
+      expect(tree.tree.children.find((c) => c.path === 'Greet.yaml')?.method).toBe('POST');
+      expect(held('Greet.yaml')?.url).toBe('http://127.0.0.1:1/v3');
+      // A new seq moves it in its folder: the workspace held is the one a whole read gives.
+      expect((await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, seq: 5 } })).status).toBe(200);
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.tree).toEqual(whole.tree);
+      expect(app.state.workspace.warnings).toEqual(whole.warnings);
+      expect(app.state.reads).toBe(reads);
+      // The file kept its comment: the save edited it in place.
+      expect(await fs.readFile(path.join(ws.root, 'requests/Greet.yaml'), 'utf8')).toMatch(/^# the greeting\n/);
+    });
+
+    it('an editor writing the same file right after the save (at once, or a little later) is always taken', async () => {
+      const file = path.join(ws.root, 'requests/Greet.yaml');
+      for (const [round, delayMs] of [0, 0, 5, 30, 90, 200].entries()) {
+        const reads = app.state.reads;
+        expect((await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, url: `http://127.0.0.1:1/app-${round}` } })).status).toBe(200);
+        if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        writeFileSync(file, `name: Greet\nmethod: DELETE\nurl: http://127.0.0.1:1/editor-${round}\n`);
+        await until(`the editor's write of round ${round}`, async () => {
+          await app.state.fresh();
+          return held('Greet.yaml')?.url === `http://127.0.0.1:1/editor-${round}`;
+        });
+        expect(app.state.reads).toBeGreaterThan(reads);
+        greet = ((await client.call('GET', '/api/request?path=Greet.yaml')).body as { request: Record<string, unknown> }).request;
+        const tree = (await client.call('GET', '/api/workspace')).body as { tree: { children: Array<{ path: string; method?: string }> } };
+        expect(tree.tree.children.find((c) => c.path === 'Greet.yaml')?.method).toBe('DELETE');
+      }
+    });
+
+    it('a save and another file changed in the same burst: the workspace is read again, and has both', async () => {
+      const reads = app.state.reads;
+      const from = channel.events.length;
+      expect((await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, url: 'http://127.0.0.1:1/saved' } })).status).toBe(200);
+      await ws.write('requests/Many/R7.yaml', 'name: Seven\nurl: http://127.0.0.1:1/7\n');
+      await reported(channel.events, from, 'requests/Many/R7.yaml');
+      expect(app.state.reads).toBeGreaterThan(reads);
+      expect(held('Many/R7.yaml')?.name).toBe('Seven');
+      expect(held('Greet.yaml')?.url).toBe('http://127.0.0.1:1/saved');
+    });
   });
 
   describe('tree: folder rename and reorder', () => {

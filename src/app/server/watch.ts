@@ -2,8 +2,9 @@
  * Watches the workspace folder so edits made outside the app (git pull, an editor) show up:
  * changes are gathered until the folder is quiet for a moment (at most half a second from the
  * first), then `onChange` gets the changed paths once. Each call makes the app read the whole
- * workspace and every page fetch the tree: a `git checkout` of hundreds of files over a second or
- * two is a few calls, not one per 80 ms.
+ * workspace (unless every path is the app's own save, unchanged since: WorkspaceState.onlyOwnWrites)
+ * and every page fetch the tree: a `git checkout` of hundreds of files over a second or two is a
+ * few calls, not one per 80 ms.
  *
  * One watcher per folder, not Node's `recursive` option: on Linux that one watches each file's
  * inode, so after an atomic save (temporary file renamed over the old one) it misses every later
