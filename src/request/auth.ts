@@ -170,7 +170,7 @@ export function oauth2Settings(auth: Auth, fill: (text: string) => string): OAut
  * AWS Signature V4 over the final method, URL, headers and body (field names as collection
  * exports write them: accessKey, secretKey, region, service, sessionToken).
  */
-export function signAwsV4(auth: Auth, method: string, url: URL, headers: PreparedHeader[], body: PreparedBody, fill: (text: string) => string): void {
+export function signAwsV4(auth: Auth, method: string, url: URL, headers: PreparedHeader[], body: PreparedBody, fill: (text: string) => string, bodyEncoded = false): void {
   const f = (...fields: string[]) => {
     for (const field of fields) if (auth[field] !== undefined && auth[field] !== '') return fill(str(auth[field]));
     return '';
@@ -192,9 +192,10 @@ export function signAwsV4(auth: Auth, method: string, url: URL, headers: Prepare
   }
   const before = new Set(Object.keys(signed).map((k) => k.toLowerCase()));
   let payload: Buffer | undefined;
-  if (body.kind === 'bytes') payload = Buffer.from(body.bytes);
-  // The multipart boundary is chosen when sending, so the payload cannot be signed.
-  else if (body.kind === 'multipart' && !before.has('x-amz-content-sha256')) signed['X-Amz-Content-Sha256'] = 'UNSIGNED-PAYLOAD';
+  if (body.kind === 'bytes' && !bodyEncoded) payload = Buffer.from(body.bytes);
+  // The multipart boundary is chosen when sending, and a kind that encodes the body (gRPC's
+  // protobuf frames) makes its bytes then too: the payload cannot be signed.
+  else if ((body.kind === 'multipart' || bodyEncoded) && !before.has('x-amz-content-sha256')) signed['X-Amz-Content-Sha256'] = 'UNSIGNED-PAYLOAD';
   const request = {
     host: url.host,
     path: url.pathname + url.search,

@@ -139,7 +139,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     where,
     ...(options.face ? { face: options.face } : {}),
   });
-  if (contentType && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: contentType });
+  if (contentType && !rules.encodesBody && !headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: contentType });
 
   const allowFilesOutside = options.allowFilesOutside ?? app.filesOutsideWorkspace;
   let signed = false;
@@ -158,7 +158,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const wirePath = signsRequest(auth.type) ? await rules.wirePath?.(method) : undefined;
   const signedUrl = wirePath === undefined ? url : Object.assign(new URL(url.href), { pathname: wirePath });
   try {
-    signed = await signRequest(auth, { method: wireMethod, url: signedUrl, headers, body }, signContext);
+    signed = await signRequest(auth, { method: wireMethod, url: signedUrl, headers, body, ...(rules.encodesBody ? { bodyEncodedBy: rules.noun } : {}) }, signContext);
     if (signedUrl !== url) url.search = signedUrl.search;
   } catch (error) {
     // Code export shows an unsigned request (its comment says so) rather than no code at all.

@@ -161,6 +161,12 @@ export interface KindRules {
    * when the request is signed, so it may load its module then.
    */
   wirePath?: (method: string) => Promise<string | undefined>;
+  /**
+   * The body is a message the kind encodes when sending (gRPC: the JSON as protobuf frames, sent
+   * with its own Content-Type): no body Content-Type header is added, and auth cannot hash the
+   * bytes sent (AWS signs UNSIGNED-PAYLOAD; a payload hash asked for is refused, saying why).
+   */
+  encodesBody?: true;
 }
 
 export type KindOptionsKey = 'socket' | 'dns' | 'mqtt' | 'grpc' | 'socketio' | 'mcp';

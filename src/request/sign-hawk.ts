@@ -44,6 +44,7 @@ export function signHawk(auth: Record<string, unknown>, target: SignTarget, ctx:
     ...(app ? { app, ...(dlg ? { dlg } : {}) } : {}),
   };
   if (auth.includePayloadHash === true) {
+    if (target.bodyEncodedBy) throw new PrepareError(`Hawk: includePayloadHash cannot hash the body of ${target.bodyEncodedBy} (the message is encoded when sending); turn it off for this request.`);
     if (target.body.kind === 'multipart') throw new PrepareError('Hawk: includePayloadHash cannot hash a multipart body (its boundary is chosen when sending); turn it off for this request.');
     options.payload = target.body.kind === 'bytes' ? Buffer.from(target.body.bytes) : '';
     options.contentType = target.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '';

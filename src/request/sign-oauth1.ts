@@ -17,6 +17,8 @@ export interface SignTarget {
   url: URL;
   headers: PreparedHeader[];
   body: PreparedBody;
+  /** Set when the kind encodes `body` when sending (KindRules.encodesBody): the request as a sentence names it. */
+  bodyEncodedBy?: string;
 }
 
 type Params = Record<string, string | string[]>;

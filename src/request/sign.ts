@@ -20,7 +20,7 @@ export type { SignTarget } from './sign-oauth1.js';
 
 /** A signer returns false when it leaves the request unsigned (Hawk without an id or key, as Newman). */
 const SIGNERS: Partial<Record<Auth['type'], (auth: Auth, target: SignTarget, ctx: SignContext) => void | boolean | Promise<void | boolean>>> = {
-  awsv4: (auth, t, ctx) => signAwsV4(auth, t.method, t.url, t.headers, t.body, ctx.fill),
+  awsv4: (auth, t, ctx) => signAwsV4(auth, t.method, t.url, t.headers, t.body, ctx.fill, t.bodyEncodedBy !== undefined),
   // Each signer's library (jose, oauth-1.0a, hawk) loads when a request of its type is signed.
   oauth1: async (auth, t, ctx) => (await oauth1Signer()).signOAuth1(auth, t, ctx),
   jwt: async (auth, t, ctx) => (await jwtSigner()).signJwt(auth, t, ctx),

@@ -465,4 +465,20 @@ describe('gRPC auth signing', () => {
     expect(result.outcome.ok).toBe(true);
     expect(verdicts.pop()).toBe('AWS4-HMAC-SHA256 /ferry.test.Echo/Say true');
   });
+
+  it("signs a call with a JSON message by AWS v4 as sent: no body Content-Type (gRPC sends its own), UNSIGNED-PAYLOAD for the protobuf frames", async () => {
+    const result = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'awsv4', ...AWS }, body: { type: 'json', text: '{"text":"aws"}' } });
+    expect(result.outcome.ok).toBe(true);
+    expect(verdicts.pop()).toBe('AWS4-HMAC-SHA256 /ferry.test.Echo/Say true');
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', auth: { type: 'awsv4', ...AWS }, body: { type: 'json', text: '{}' } });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind });
+    expect(prepared.headers.find((h) => h.name.toLowerCase() === 'content-type')).toBeUndefined();
+    expect(prepared.headers).toContainEqual({ name: 'X-Amz-Content-Sha256', value: 'UNSIGNED-PAYLOAD' });
+  });
+
+  it("refuses Hawk's payload hash on a call, whose bytes are made when sending, saying what to do", async () => {
+    await expect(send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', includePayloadHash: true }, body: { type: 'json', text: '{}' } })).rejects.toThrow(
+      'Hawk: includePayloadHash cannot hash the body of a gRPC request (the message is encoded when sending); turn it off for this request.',
+    );
+  });
 });

@@ -18,6 +18,8 @@ export const grpcKind: RequestKindModule = {
   wireMethod: 'POST',
   // …to the path `/package.Service/Method`, which auth signs too (the URL has none).
   wirePath: async (method) => (await methodName()).callPath(method),
+  // The body is the JSON of the message, sent as protobuf frames: auth hashes none of it.
+  encodesBody: true,
   tag: (method) => `grpc ${method}`,
   exportsAsCode: false,
   send: async (prepared, context, signal) => (await callClient()).sendGrpc(prepared, context, signal),
