@@ -343,6 +343,78 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     }
     expect(failing).toEqual([]);
   });
+  it('a selection is marked by more than a light background (an accent bar at 3:1), and text on it keeps 4.5:1, in both themes', async () => {
+    /** Each selected item's indicator against its background and its list's; each text sample's ratio. */
+    const measure = () => page.evaluate(() => {
+      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+      const lum = (c: string) => {
+        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const behind = (e: Element | null): string => {
+        for (; e; e = e.parentElement) {
+          const c = getComputedStyle(e).backgroundColor;
+          if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
+        }
+        return 'rgb(255, 255, 255)';
+      };
+      const between = (a: string, b: string) => {
+        const [x, y] = [lum(a), lum(b)];
+        return Math.round(((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)) * 100) / 100;
+      };
+      const holder = document.createElement('div');
+      document.body.append(holder);
+      // The real selected tree row, and the lists' selected options built from the page's classes.
+      holder.innerHTML = `
+        <div class="palette"><ul><li class="on"><span class="palette-group">Requests</span><span class="palette-label">Health</span><span class="palette-detail">GET /health</span></li></ul></div>
+        <div class="code-dialog"><div class="targets"><ul><li class="on">curl <small>shell</small></li></ul></div></div>
+        <div class="runner load-panel"><div class="load-list"><ul><li class="on">Smoke</li></ul></div></div>`;
+      const row = document.querySelector('.tree .row.selected')!;
+      const samples: HTMLElement[] = [];
+      for (const cls of ['muted', 'badge m-get', 'badge m-post', 'badge m-put', 'badge m-patch', 'badge m-delete', 'badge m-sse']) {
+        const s = document.createElement('span');
+        s.className = cls;
+        s.textContent = 'GET';
+        row.append(s);
+        samples.push(s);
+      }
+      const selected: Record<string, Element> = {
+        'tree row': row, 'palette option': holder.querySelector('.palette li.on')!,
+        'code language': holder.querySelector('.targets li.on')!, 'load test': holder.querySelector('.load-list li.on')!,
+      };
+      const out: Record<string, number> = {};
+      for (const [what, e] of Object.entries(selected)) {
+        const bar = getComputedStyle(e).boxShadow.match(/rgba?\([^)]*\)/)?.[0];
+        out[`${what} mark on its background`] = bar ? between(bar, behind(e)) : 0;
+        out[`${what} mark on the list`] = bar ? between(bar, behind(e.parentElement)) : 0;
+      }
+      const texts: Array<[string, Element]> = [
+        ...samples.map((s) => [`selected row ${s.className}`, s] as [string, Element]),
+        ['palette group', holder.querySelector('.palette-group')!], ['palette detail', holder.querySelector('.palette-detail')!],
+        ['code language', holder.querySelector('.targets li.on')!], ['code language note', holder.querySelector('.targets small')!],
+      ];
+      for (const [what, e] of texts) out[what] = between(getComputedStyle(e).color, behind(e));
+      for (const s of samples) s.remove();
+      holder.remove();
+      return out;
+    });
+    // The load panel's styles come with it: opened once, they stay on the page.
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    await page.getByRole('region', { name: 'Load tests' }).waitFor();
+    await page.getByRole('button', { name: 'Close load tests' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Load tests' }).count()).toBe(0);
+    await page.getByRole('tree').getByRole('treeitem', { name: 'GET Health' }).click();
+    await expect.poll(() => page.locator('.tree .row.selected').count()).toBe(1);
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    const failing: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      for (const [what, r] of Object.entries(await measure())) if (r < (what.includes(' mark ') ? 3 : 4.5)) failing.push(`${theme}: ${what} ${r}:1`);
+    }
+    expect(failing).toEqual([]);
+  });
+
   it('a request file that does not load: its tree row says why to a screen reader, not only in a tooltip', async () => {
     await ws.write('requests/Bad.yaml', 'name: [unclosed\n');
     const row = page.getByRole('tree').getByRole('treeitem', { name: /Bad\.yaml/ });
