@@ -343,7 +343,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     }
     expect(failing).toEqual([]);
   });
-  it('a selection is marked by more than a light background (an accent bar at 3:1), and text on it keeps 4.5:1, in both themes', async () => {
+  it('a selection is marked by more than a light background (an accent bar at 3:1), and text on it, like the live and load panels\' colours, keeps 4.5:1 in both themes', async () => {
     /** Each selected item's indicator against its background and its list's; each text sample's ratio. */
     const measure = () => page.evaluate(() => {
       const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
@@ -368,7 +368,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
       holder.innerHTML = `
         <div class="palette"><ul><li class="on"><span class="palette-group">Requests</span><span class="palette-label">Health</span><span class="palette-detail">GET /health</span></li></ul></div>
         <div class="code-dialog"><div class="targets"><ul><li class="on">curl <small>shell</small></li></ul></div></div>
-        <div class="runner load-panel"><div class="load-list"><ul><li class="on">Smoke</li></ul></div></div>`;
+        <div class="runner load-panel"><div class="load-list"><ul><li class="on">Smoke</li></ul></div></div>
+        <div class="live-panel"><ol class="live-messages"><li class="sent"><span class="dir">↑</span><span class="muted">12:00:01</span><pre class="text">ping</pre></li><li class="received"><span class="dir">↓</span><pre class="text">pong</pre></li></ol></div>
+        <div class="runner"><details class="run-messages" open><ol><li class="sent">→ ping</li><li>← pong</li></ol></details></div>`;
       const row = document.querySelector('.tree .row.selected')!;
       const samples: HTMLElement[] = [];
       for (const cls of ['muted', 'badge m-get', 'badge m-post', 'badge m-put', 'badge m-patch', 'badge m-delete', 'badge m-sse']) {
@@ -392,6 +394,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
         ...samples.map((s) => [`selected row ${s.className}`, s] as [string, Element]),
         ['palette group', holder.querySelector('.palette-group')!], ['palette detail', holder.querySelector('.palette-detail')!],
         ['code language', holder.querySelector('.targets li.on')!], ['code language note', holder.querySelector('.targets small')!],
+        ['live sent arrow', holder.querySelector('li.sent .dir')!], ['live sent time', holder.querySelector('li.sent .muted')!],
+        ['live sent text', holder.querySelector('li.sent .text')!], ['live received arrow', holder.querySelector('li.received .dir')!],
+        ['run sent message', holder.querySelector('.run-messages li.sent')!],
       ];
       for (const [what, e] of texts) out[what] = between(getComputedStyle(e).color, behind(e));
       for (const s of samples) s.remove();

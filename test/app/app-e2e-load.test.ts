@@ -186,6 +186,31 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(await summary.getByTestId('load-verdict').textContent()).toBe('All thresholds passed.');
     // The chart of the finished run is the result's series.
     expect(Number(await page.getByTestId('chart-rps').getAttribute('data-points'))).toBe(result.series.length);
+    // Its lines take the theme's colours (3:1 on the chart, WCAG 1.4.11), and change with the theme.
+    const lines = () => page.getByTestId('chart-rps').evaluate((figure) => {
+      const lum = (c: string) => {
+        const [r, g, b] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const behind = getComputedStyle(figure).backgroundColor;
+      const colours = [...figure.querySelectorAll<HTMLElement>('.u-legend .u-marker')].map((m) => getComputedStyle(m).borderColor);
+      return colours.map((c) => {
+        const [x, y] = [lum(c), lum(behind)];
+        return { colour: c, ratio: Math.round(((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)) * 100) / 100 };
+      });
+    });
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    const byTheme: Record<string, Array<{ colour: string; ratio: number }>> = {};
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await expect.poll(async () => (await lines()).length).toBe(3);
+      if (theme === 'dark') await expect.poll(async () => (await lines())[0]!.colour).not.toBe(byTheme.light![0]!.colour);
+      byTheme[theme] = await lines();
+      expect(byTheme[theme]!.filter((l) => l.ratio < 3), theme).toEqual([]);
+    }
+    await toggle.click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     // The history lists the run.
     await expect.poll(() => panel().getByRole('table', { name: 'Load test runs' }).locator('tbody tr').count()).toBe(1);
   }, 60_000);

@@ -3,7 +3,7 @@
  * (req/s and counts, latency in ms, users or in flight). `data-points` on the chart says how
  * many seconds it holds (the end-to-end test watches it grow while a run goes on).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { LivePoint, LoadResultView } from '../shared/api.js';
@@ -22,15 +22,33 @@ export function fromResult(result: LoadResultView): ChartPoint[] {
 
 export interface Line {
   label: string;
+  /** The theme variable of its colour (`--chart-rps`): the canvas cannot read `var()`. */
   color: string;
   values: Array<number | null>;
   dash?: number[];
 }
 
+/** The page's theme (`data-theme` on the root), followed: a chart takes its colours from the theme's variables. */
+function useTheme(): string {
+  const [theme, setTheme] = useState(() => document.documentElement.dataset.theme ?? '');
+  useEffect(() => {
+    const watch = new MutationObserver(() => setTheme(document.documentElement.dataset.theme ?? ''));
+    watch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => watch.disconnect();
+  }, []);
+  return theme;
+}
+
+/** The colour a theme variable holds now. */
+function themeColor(variable: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(variable).trim() || 'currentColor';
+}
+
 export function Chart({ title, x, lines, testId, height = 190 }: { title: string; x: number[]; lines: Line[]; testId: string; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const shape = lines.map((l) => `${l.label}/${l.color}`).join('|');
+  const theme = useTheme();
+  const shape = `${theme}|${lines.map((l) => `${l.label}/${l.color}`).join('|')}`;
 
   useEffect(() => {
     const el = box.current;
@@ -43,7 +61,7 @@ export function Chart({ title, x, lines, testId, height = 190 }: { title: string
       axes: [{ label: 's', stroke: 'currentColor' }, { stroke: 'currentColor' }],
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
-      series: [{ label: 's' }, ...lines.map((l) => ({ label: l.label, stroke: l.color, width: 1.5, spanGaps: false, ...(l.dash ? { dash: l.dash } : {}) }))],
+      series: [{ label: 's' }, ...lines.map((l) => ({ label: l.label, stroke: themeColor(l.color), width: 1.5, spanGaps: false, ...(l.dash ? { dash: l.dash } : {}) }))],
     };
     const chart = new uPlot(options, [x, ...lines.map((l) => l.values)] as uPlot.AlignedData, el);
     plot.current = chart;
@@ -68,7 +86,8 @@ export function Chart({ title, x, lines, testId, height = 190 }: { title: string
   );
 }
 
-const COLORS = { rps: '#2f6feb', errors: '#cf222e', dropped: '#9a6700', p50: '#1a7f37', p95: '#8250df', p99: '#cf222e', active: '#0969da' };
+/** The lines' colours: theme variables (styles.css), 3:1 on the chart's background in both themes. */
+const COLORS = { rps: '--accent', errors: '--bad', dropped: '--warn', p50: '--ok', p95: '--chart-violet', p99: '--bad', active: '--chart-blue' };
 
 /** The three charts of one run: throughput (req/s, errors, dropped), latency (p50, p95, p99), users or in flight. */
 export function RunCharts({ points, model, prefix = 'chart' }: { points: ChartPoint[]; model: 'virtualUsers' | 'arrivalRate'; prefix?: string }) {
