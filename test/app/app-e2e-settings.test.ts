@@ -230,7 +230,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     expect(asked.length).toBe(before);
   });
 
-  it('OAuth 2.0 shows only the chosen grant\'s fields; the hidden ones keep their values in the saved file', async () => {
+  it('OAuth 2.0 shows only the chosen grant\'s fields; the hidden ones keep their values in the saved file, and switching the auth type away and back brings them back', async () => {
     await page.getByRole('treeitem', { name: /Vault/ }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Settings…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Folder settings' });
@@ -253,6 +253,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await dialog.getByLabel('Auth Grant type').selectOption('clientCredentials');
     expect(await shown()).toEqual(['Auth Grant type', ...common]);
     expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by clientCredentials: authUrl, username, password.');
+    // A slip of the type select (oauth2 → basic → oauth2) brings the OAuth 2.0 settings back, as in Postman.
+    await dialog.getByLabel('Auth type').selectOption('basic');
+    expect(await dialog.getByLabel('Auth Username').inputValue()).toBe('');
+    await dialog.getByLabel('Auth type').selectOption('oauth2');
+    expect(await dialog.getByLabel('Auth Grant type').inputValue()).toBe('clientCredentials');
+    expect(await dialog.getByLabel('Auth Client ID').inputValue()).toBe('app');
     await dialog.getByLabel('Auth Client ID').fill('app-2');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);

@@ -141,13 +141,20 @@ export function AuthEditor({ auth, onChange, onGetToken, noInherit = false, inhe
   inherited?: InheritedAuthView | null;
   onOpenSettings?: (folder: string) => void;
 }) {
+  // The settings of each type left while editing, so that switching back (a slip of the type
+  // select) brings them back, as Postman does; only the chosen type's are saved.
+  const left = useRef<Record<string, Auth>>({});
+  const switchType = (type: string) => {
+    left.current[auth.type] = auth;
+    onChange(left.current[type] ?? DEFAULTS[type] ?? { type });
+  };
   const offered = noInherit ? TYPES.filter((t) => t !== 'inherit') : TYPES;
   const types = offered.includes(auth.type) ? offered : [...offered, auth.type];
   return (
     <div className="auth-editor">
       <label className="inline">
         Auth
-        <select aria-label="Auth type" value={auth.type} onChange={(e) => onChange(DEFAULTS[e.target.value] ?? { type: e.target.value })}>
+        <select aria-label="Auth type" value={auth.type} onChange={(e) => switchType(e.target.value)}>
           {types.map((t) => <option key={t}>{t}</option>)}
         </select>
       </label>

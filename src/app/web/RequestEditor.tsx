@@ -132,7 +132,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
         )}
         {shownTab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
         {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
-        {shownTab === 'Auth' && <AuthEditor auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} inherited={inherited} onOpenSettings={onOpenSettings} />}
+        {shownTab === 'Auth' && <AuthEditor key={path} auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} inherited={inherited} onOpenSettings={onOpenSettings} />}
         {shownTab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
         {shownTab === 'Scripts' && (
           <div className="scripts">
