@@ -321,4 +321,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     expect(text).toContain('X-From');
     await expect.poll(() => page.getByRole('treeitem', { name: /Made by curl/ }).count()).toBe(1);
   });
+
+  it("an auth type left in one request's editor does not come back in another's", async () => {
+    await openSignInRequest('PKCE');
+    await page.getByLabel('Auth type').selectOption('none');
+    await page.getByRole('treeitem', { name: /Image/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Image');
+    await page.getByLabel('Request editor').getByRole('tab', { name: /Auth/ }).click();
+    await page.getByLabel('Auth type').selectOption('oauth2');
+    // The defaults, not the PKCE request's sign-in settings.
+    expect(await page.getByLabel('Auth Grant type').inputValue()).toBe('clientCredentials');
+    expect(await page.getByLabel('Auth Client ID').inputValue()).toBe('');
+  });
 });
