@@ -4,17 +4,10 @@
  * tree reads it (the same value, the same warning, a broken node when it does not read), and the
  * workspace given back is a new object: the old one, which a session may still use, is unchanged.
  */
-import path from 'node:path';
 import { parseResource, type RequestFile } from '../model/index.js';
-import { outcomeOfText, readSmallFile } from './read-resource.js';
+import { outcomeOfText } from './read-resource.js';
 import { compareNodes, REQUESTS_DIR } from './tree.js';
 import type { FolderNode, TreeNode, Workspace } from './types.js';
-
-/** `requestPath`'s file (under `requests/`) as it is now: its text, or undefined when it cannot be read. */
-export function requestFileText(root: string, requestPath: string): string | undefined {
-  const read = readSmallFile(path.join(root, REQUESTS_DIR, ...requestPath.split('/')), `${REQUESTS_DIR}/${requestPath}`);
-  return read.ok ? read.text : undefined;
-}
 
 /**
  * `ws` with the request at `requestPath` read from `text`; undefined when the tree has no request

@@ -607,6 +607,35 @@ describe('ferry app API', () => {
       }
     });
 
+    it('a rename, a new request, a move and a delete read the workspace once, not again when the watcher reports them; an edit right after one is taken', async () => {
+      const steps: Array<[string, () => Promise<unknown>, string, () => boolean]> = [
+        ['rename', () => client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, name: 'Hello' } }), 'requests/Hello.yaml', () => held('Hello.yaml')?.name === 'Hello' && !held('Greet.yaml')],
+        ['new request', () => client.call('POST', '/api/request', { name: 'Fresh' }), 'requests/Fresh.yaml', () => held('Fresh.yaml') !== undefined],
+        ['move', () => client.call('POST', '/api/request/move', { path: 'Fresh.yaml', folder: 'Many' }), 'requests/Many/Fresh.yaml', () => held('Many/Fresh.yaml') !== undefined && !held('Fresh.yaml')],
+        ['delete', () => client.call('DELETE', '/api/request?path=Many%2FFresh.yaml', undefined, ''), 'requests/Many/Fresh.yaml', () => !held('Many/Fresh.yaml')],
+      ];
+      for (const [what, step, file, done] of steps) {
+        const reads = app.state.reads;
+        const from = channel.events.length;
+        const answer = (await step()) as { status: number; text: string };
+        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
+        await reported(channel.events, from, file);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await app.state.fresh();
+        expect(done(), what).toBe(true);
+        expect(app.state.reads, what).toBe(reads + 1);
+      }
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.tree).toEqual(whole.tree);
+      // A new request edited by hand at once: the watcher's report is read.
+      expect((await client.call('POST', '/api/request', { name: 'Quick' })).status).toBe(200);
+      writeFileSync(path.join(ws.root, 'requests/Quick.yaml'), 'name: Quick\nmethod: PATCH\nurl: http://127.0.0.1:1/by-hand\n');
+      await until('the hand edit', async () => {
+        await app.state.fresh();
+        return held('Quick.yaml')?.url === 'http://127.0.0.1:1/by-hand';
+      });
+    });
+
     it('a save and another file changed in the same burst: the workspace is read again, and has both', async () => {
       const reads = app.state.reads;
       const from = channel.events.length;

@@ -55,9 +55,14 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     if (!outcome.ok) throw new ApiError(400, formatWarning(outcome.warning));
     return outcome.value;
   };
-  const done = async <T>(value: T): Promise<T> => {
+  /**
+   * `written`: the request files the call wrote or removed (paths under requests/): when the
+   * watcher then reports only those, unchanged since this read, it does not read again.
+   */
+  const done = async <T>(value: T, written?: string[]): Promise<T> => {
     // The page asks for the tree next: read the folder now rather than wait for the watcher.
-    await state.reload();
+    if (written) await state.reloadAfterOwnWrites(written.map((p) => `${REQUESTS_DIR}/${p}`));
+    else await state.reload();
     return value;
   };
   /**
@@ -125,7 +130,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       });
       // The request as the format reads it back: the page compares it with what the watcher reports.
       const answer = withNotices({ path: saved, request }, notices);
-      if (saved !== requestPath) return done(answer);
+      if (saved !== requestPath) return done(answer, [requestPath, saved]);
       // Saved in place (the page saves as you type): neither the answer nor the next request's opening
       // waits for the whole workspace to be read again (0.5 s at 10,000 requests, blocking the server):
       // the workspace takes this one file, and the watcher's report of the write costs no read either
@@ -148,18 +153,20 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
         ? requestFrom({ request: { name: field(body, 'name'), method: optionalField(body, 'method') ?? 'GET' } })
         : requestFrom(body);
       const created = await writing(root(), () => createRequest(root(), optionalField(body, 'folder') ?? '', request));
-      return done({ path: created });
+      return done({ path: created }, [created]);
     },
 
     'DELETE /api/request': async ({ query }) => {
-      await writing(root(), () => deleteRequest(root(), query.get('path') ?? ''));
-      return done({});
+      const deleted = query.get('path') ?? '';
+      await writing(root(), () => deleteRequest(root(), deleted));
+      return done({}, [deleted]);
     },
 
     'POST /api/request/move': async ({ body }) => {
       const notices: string[] = [];
-      const moved = await writing(root(), () => moveRequest(root(), field(body, 'path'), optionalField(body, 'folder') ?? '', moves(notices)));
-      return done(withNotices({ path: moved }, notices));
+      const from = field(body, 'path');
+      const moved = await writing(root(), () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', moves(notices)));
+      return done(withNotices({ path: moved }, notices), [from, moved]);
     },
 
     'POST /api/folder': async ({ body }) => {

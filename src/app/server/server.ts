@@ -201,8 +201,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   setImmediate(() => compactTree(state.workspace));
 
   const watcher = watchWorkspace(state.workspace.root, (paths) => {
-    // The app's own saves, still as it wrote them, are in the workspace already: no read (0.5 s at 10,000 requests).
-    void (state.onlyOwnWrites(paths) ? Promise.resolve() : state.reload()).then(
+    // The app's own saves, still as it wrote them, are in the workspace already: no read (0.5 s at
+    // 10,000 requests). Checked once the read in flight (a rename's, say) is over and has said what it took.
+    void state.settled().then(() => (state.onlyOwnWrites(paths) ? undefined : state.reload())).then(
       () => live.publish({ type: 'changed', paths }),
       () => live.publish({ type: 'changed', paths }),
     );

@@ -6,12 +6,34 @@
  * history carry over through this computer's data folder, as from one `ferry run` to the next.
  */
 import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import { WorkspaceData } from '../../appdata/index.js';
 import { Session } from '../../session/index.js';
 import { openWorkspace, REQUESTS_DIR, WorkspaceError, type Workspace } from '../../workspace/index.js';
-import { requestFileText, withRequestText } from '../../workspace/request-update.js';
+import { readSmallFile } from '../../workspace/read-resource.js';
+import { withRequestText } from '../../workspace/request-update.js';
 
-const digest = (text: string) => createHash('sha256').update(text).digest('base64');
+/**
+ * What `file` (a path from the workspace folder) holds now, to tell whether it changed: 'absent',
+ * or its inode, change time (any write or rename sets it, whatever the content), size and its
+ * text's hash; undefined when it cannot be read (then it never counts as unchanged). `text` gets
+ * the text read, for a caller that takes it into the workspace.
+ */
+function fileMark(root: string, file: string, text?: (text: string) => void): string | undefined {
+  const absolute = path.join(root, ...file.split('/'));
+  let stat;
+  try {
+    stat = lstatSync(absolute, { bigint: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : undefined;
+  }
+  if (!stat.isFile()) return undefined;
+  const read = readSmallFile(absolute, file);
+  if (!read.ok) return undefined;
+  text?.(read.text);
+  return `${stat.ino}:${stat.ctimeNs}:${stat.size}:${createHash('sha256').update(read.text).digest('base64')}`;
+}
 
 export class WorkspaceState {
   private session: Session | undefined;
@@ -84,46 +106,64 @@ export class WorkspaceState {
   #reads = 0;
 
   /**
-   * The files the app wrote itself and took into the workspace it holds (`tookOwnSave`), by their
-   * path from the workspace folder (as the watcher names them): the hash of the text taken. Emptied
-   * by every whole read, which takes every file as it is then.
+   * The files the app wrote itself and whose state the workspace it holds has (`tookOwnSave`,
+   * `reloadAfterOwnWrites`), by their path from the workspace folder (as the watcher names them):
+   * their `fileMark` then. Emptied by every whole read that does not record them.
    */
   #own = new Map<string, string>();
 
   /**
    * The app saved the request at `requestPath` (under requests/) in place: the workspace takes that
    * file as it is now, without reading the rest (0.5 s of CPU at 10,000 requests), and remembers
-   * the text taken, so the watcher's report of this very write costs no read either (`onlyOwnWrites`).
+   * the file's mark, so the watcher's report of this very write costs no read either (`onlyOwnWrites`).
    * Whatever wrote the file last (the app, or an editor just after it), the workspace holds what is
    * on disk. When that cannot be done surely (a read in flight or to follow, the workspace refused
    * or already marked changed, the request not where the tree has it), it is marked changed instead.
    */
   tookOwnSave(requestPath: string): void {
     const ws = this.current;
-    const text = this.reading || this.next || this.#stale || this.#refused !== undefined ? undefined : requestFileText(ws.root, requestPath);
-    const updated = text === undefined ? undefined : withRequestText(ws, requestPath, text);
+    const file = `${REQUESTS_DIR}/${requestPath}`;
+    let text: string | undefined;
+    const mark = this.reading || this.next || this.#stale || this.#refused !== undefined ? undefined : fileMark(ws.root, file, (t) => (text = t));
+    const updated = mark === undefined || text === undefined ? undefined : withRequestText(ws, requestPath, text);
     if (!updated) return this.markStale();
     this.current = updated;
-    this.#own.set(`${REQUESTS_DIR}/${requestPath}`, digest(text!));
+    this.#own.set(file, mark!);
     // Sends from now on use the request as saved.
     this.retire();
   }
 
   /**
-   * True when every path of the watcher's batch is a file the app wrote itself and the file still
-   * holds the text the workspace took (`tookOwnSave`): nothing to read. Any other path, a file that
-   * changed since (an editor or a `git checkout` right after the save) or cannot be read: false,
-   * and the whole workspace is read.
+   * Reads the workspace again after the app wrote `files` (paths from the workspace folder; a file
+   * it deleted or renamed away too). Each that did not change while it was read (same mark before
+   * and after) is remembered, so the watcher's report of those writes reads nothing again.
+   */
+  async reloadAfterOwnWrites(files: readonly string[]): Promise<void> {
+    const before = files.map((file) => fileMark(this.current.root, file));
+    await this.reload();
+    if (this.reading || this.next || this.#stale) return;
+    files.forEach((file, i) => {
+      if (before[i] !== undefined && before[i] === fileMark(this.current.root, file)) this.#own.set(file, before[i]!);
+    });
+  }
+
+  /**
+   * True when every path of the watcher's batch is a file the app wrote itself and the file is
+   * still as the workspace took it (`tookOwnSave`, `reloadAfterOwnWrites`): nothing to read. Any
+   * other path, a file that changed since (an editor or a `git checkout` right after the save) or
+   * cannot be read: false, and the whole workspace is read.
    */
   onlyOwnWrites(paths: readonly string[]): boolean {
     if (paths.length === 0 || this.#stale || this.reading || this.next || this.#refused !== undefined) return false;
-    const prefix = `${REQUESTS_DIR}/`;
     return paths.every((file) => {
       const taken = this.#own.get(file);
-      if (taken === undefined || !file.startsWith(prefix)) return false;
-      const text = requestFileText(this.current.root, file.slice(prefix.length));
-      return text !== undefined && digest(text) === taken;
+      return taken !== undefined && taken === fileMark(this.current.root, file);
     });
+  }
+
+  /** Resolves once the read in flight, and the one to follow it, are over (failed or not). */
+  async settled(): Promise<void> {
+    while (this.reading || this.next) await (this.next ?? this.reading)?.catch(() => undefined);
   }
 
   /** Resolves once the workspace read reflects the files as they are now (read again when marked stale), failed or not. */
