@@ -636,6 +636,33 @@ describe('ferry app API', () => {
       });
     });
 
+    it('saving folder settings, workspace settings or an environment\'s variables reads the workspace once, not again when the watcher reports it', async () => {
+      await ws.write('environments/dev.yaml', 'name: Dev\nvariables:\n  - key: host\n    value: a\n');
+      await ws.write('requests/Many/_folder.yaml', 'name: Many\n');
+      await reported(channel.events, 0, 'environments/dev.yaml');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
+      const steps: Array<[string, () => Promise<{ status: number; text: string }>, string]> = [
+        ['folder settings', () => client.call('PUT', '/api/folder/settings', { path: 'Many', settings: { headers: [{ key: 'x-team', value: 'one', enabled: true }] } }), 'requests/Many/_folder.yaml'],
+        ['workspace settings', () => client.call('PUT', '/api/workspace/settings', { settings: { headers: [{ key: 'x-all', value: 'yes', enabled: true }] } }), 'ferry.yaml'],
+        ['environment variables', () => client.call('PUT', '/api/environment/variables', { id: 'dev', variables: [{ key: 'host', value: 'b', enabled: true }] }), 'environments/dev.yaml'],
+      ];
+      for (const [what, step, file] of steps) {
+        const reads = app.state.reads;
+        const from = channel.events.length;
+        const answer = await step();
+        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
+        await reported(channel.events, from, file);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await app.state.fresh();
+        expect(app.state.reads, what).toBe(reads + 1);
+      }
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.tree).toEqual(whole.tree);
+      expect(app.state.workspace.file).toEqual(whole.file);
+      expect(app.state.workspace.environments).toEqual(whole.environments);
+    });
+
     it('a save and another file changed in the same burst: the workspace is read again, and has both', async () => {
       const reads = app.state.reads;
       const from = channel.events.length;

@@ -86,7 +86,8 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
     if (error instanceof ApiError) throw error;
     throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
   }
-  await state.reload();
+  // Read once; the watcher's report of this write reads nothing more.
+  await state.reloadAfterOwnWrites([scope.file]);
   state.retire();
 }
 

@@ -122,8 +122,9 @@ export function settingsRoutes(state: WorkspaceState): Routes {
       if (target.kind === 'folder' && current.exists) await removeEmptyFolderFile(root(), target.file);
       return value;
     });
-    // The page asks for the tree next, and the next send must use these settings: read the folder now.
-    await state.reload();
+    // The page asks for the tree next, and the next send must use these settings: read the folder now
+    // (once: the watcher's report of this write reads nothing more).
+    await state.reloadAfterOwnWrites([target.file]);
     return { settings: editedOf(saved), notices: noticesOf(target, saved) };
   };
 
