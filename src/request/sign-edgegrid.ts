@@ -49,6 +49,7 @@ export function signEdgegrid(auth: Record<string, unknown>, target: SignTarget, 
   // Only POST bodies are hashed (up to maxBodySize bytes), as the EdgeGrid specification says.
   let contentHash = '';
   if (target.method === 'POST') {
+    if (target.bodyEncodedBy) throw new PrepareError(`Akamai EdgeGrid: the body of ${target.bodyEncodedBy} cannot be signed (the message is encoded when sending, and EdgeGrid hashes POST bodies); use another auth type for it.`);
     if (target.body.kind === 'multipart') throw new PrepareError('Akamai EdgeGrid: a multipart body cannot be signed (its boundary is chosen when sending); send the body as binary or text.');
     if (target.body.kind === 'bytes' && target.body.bytes.length > 0) {
       contentHash = createHash('sha256').update(target.body.bytes.subarray(0, maxBody)).digest('base64');

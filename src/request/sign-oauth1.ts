@@ -83,6 +83,7 @@ export async function signOAuth1(auth: Record<string, unknown>, target: SignTarg
   // The body hash covers bodies that are not forms (form parameters are signed one by one).
   if (auth.includeBodyHash === true && !form && family !== 'PLAINTEXT') {
     const bytes = body.kind === 'bytes' ? body.bytes : new Uint8Array();
+    if (target.bodyEncodedBy) throw new PrepareError(`OAuth 1.0: includeBodyHash cannot hash the body of ${target.bodyEncodedBy} (the message is encoded when sending); turn includeBodyHash off for this request.`);
     if (body.kind === 'multipart') throw new PrepareError('OAuth 1.0: includeBodyHash cannot hash a multipart body (its boundary is chosen when sending); turn includeBodyHash off for this request.');
     extra.oauth_body_hash = createHash(hashAlgorithm).update(bytes).digest('base64');
   }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
-import { hawkCheck } from '../support/auth-checks.js';
+import { hawkCheck, oauth1Check } from '../support/auth-checks.js';
 import { SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { captureResponse } from '../../src/runner/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
@@ -432,9 +432,12 @@ describe('gRPC auth signing', () => {
     server.addService(loaded.ferry.test.Echo.service, {
       Say: (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
         const auth = String(call.metadata.get('authorization')[0] ?? '');
+        const received = { method: 'POST', target: call.getPath(), host: call.getHost(), headers: { authorization: auth }, body: Buffer.alloc(0) };
         const ok = auth.startsWith('Hawk ')
-          ? hawkCheck({ method: 'POST', target: call.getPath(), host: '127.0.0.1', headers: { authorization: auth }, body: Buffer.alloc(0) }, port, { key: 'hawk-key', algorithm: 'sha256' }).ok
-          : awsCheck(call.getPath(), call.metadata, call.getHost());
+          ? hawkCheck({ ...received, host: '127.0.0.1' }, port, { key: 'hawk-key', algorithm: 'sha256' }).ok
+          : auth.startsWith('OAuth ')
+            ? oauth1Check(received, { consumerSecret: 'cs', tokenSecret: 'ts' }).ok
+            : awsCheck(call.getPath(), call.metadata, call.getHost());
         verdicts.push(`${auth.split(' ')[0]} ${call.getPath()} ${ok}`);
         if (ok) callback(null, { text: 'signed' });
         else callback({ code: grpc.status.UNAUTHENTICATED, details: `bad signature for ${call.getPath()}` });
@@ -474,6 +477,22 @@ describe('gRPC auth signing', () => {
     const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind });
     expect(prepared.headers.find((h) => h.name.toLowerCase() === 'content-type')).toBeUndefined();
     expect(prepared.headers).toContainEqual({ name: 'X-Amz-Content-Sha256', value: 'UNSIGNED-PAYLOAD' });
+  });
+
+  it('signs a call with OAuth 1.0 (HMAC-SHA1) over POST and the call path the server gets', async () => {
+    const result = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts' }, body: { type: 'json', text: '{"text":"o"}' } });
+    expect(result.outcome.ok).toBe(true);
+    expect(verdicts.pop()).toBe('OAuth /ferry.test.Echo/Say true');
+  });
+
+  it('refuses the body hashes of OAuth 1.0 and EdgeGrid on a call, whose bytes are made when sending, saying what to do', async () => {
+    const call = { url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' } };
+    await expect(send({ ...call, auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', includeBodyHash: true } })).rejects.toThrow(
+      'OAuth 1.0: includeBodyHash cannot hash the body of a gRPC request (the message is encoded when sending); turn includeBodyHash off for this request.',
+    );
+    await expect(send({ ...call, auth: { type: 'edgegrid', clientToken: 'c', clientSecret: 's', accessToken: 'a' } })).rejects.toThrow(
+      'Akamai EdgeGrid: the body of a gRPC request cannot be signed (the message is encoded when sending, and EdgeGrid hashes POST bodies); use another auth type for it.',
+    );
   });
 
   it("refuses Hawk's payload hash on a call, whose bytes are made when sending, saying what to do", async () => {
