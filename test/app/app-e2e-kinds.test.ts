@@ -77,6 +77,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/Missing greeting.yaml': { name: 'Missing greeting', kind: 'grpc', seq: 6, url: grpcPeer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text": "x", "failWith": true}' } },
       'requests/No such name.yaml': { name: 'No such name', kind: 'dns', seq: 7, url: 'nowhere.ferry.test', method: 'A', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Tools.yaml': { name: 'Tools', kind: 'mcp', seq: 2, url: mcpPeer.url, settings: { timeoutMs: 10000 } },
+      'requests/Silent schema.yaml': { name: 'Silent schema', seq: 10, method: 'POST', url: `http://127.0.0.1:${(stall.address() as AddressInfo).port}/graphql`, settings: { timeoutMs: 2000 }, body: { type: 'graphql', graphql: { query: '{ users { id } }' } } },
       'requests/Silent server.yaml': { name: 'Silent server', kind: 'grpc', seq: 9, url: stallUrl, method: 'ferry.test.Echo/Say', settings: { timeoutMs: 2000 } },
       'requests/Outside proto.yaml': { name: 'Outside proto', kind: 'grpc', seq: 8, url: grpcPeer.url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['../outside.proto'] } },
     });
@@ -242,6 +243,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(labels.some((l) => l.startsWith('users'))).toBe(true);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-graphql-completion.png') });
     await page.keyboard.press('Escape');
+  });
+
+  it("GraphQL: a schema still being read when another request is shown is not shown (nor its failure) on that request's panel", async () => {
+    await page.getByRole('treeitem', { name: /Silent schema/ }).click();
+    const panel = page.getByLabel('GraphQL schema');
+    await panel.getByRole('button', { name: 'Read schema' }).click();
+    await expect.poll(() => panel.getByRole('button', { name: 'Reading schema…' }).count(), { timeout: 5_000 }).toBe(1);
+    await page.getByRole('treeitem', { name: /Users/ }).click();
+    await expect.poll(() => panel.getByRole('button', { name: 'Read schema' }).count(), { timeout: 5_000 }).toBe(1);
+    await page.waitForTimeout(3_000);
+    expect(await panel.getByRole('alert').count(), (await panel.textContent()) ?? '').toBe(0);
+    expect(await panel.getByRole('button', { name: 'Read schema' }).isEnabled()).toBe(true);
+    // On its own request the failure is shown, as one sentence (it ended in '..').
+    await page.getByRole('treeitem', { name: /Silent schema/ }).click();
+    await panel.getByRole('button', { name: 'Read schema' }).click();
+    await expect.poll(() => panel.getByRole('alert').count(), { timeout: 10_000 }).toBe(1);
+    const said = (await panel.getByRole('alert').textContent()) ?? '';
+    expect(said).toMatch(/^The schema of http:\/\/127\.0\.0\.1:\d+\/graphql could not be read: timed out after 2000 ms/);
+    expect(said).not.toContain('..');
   });
 });
 

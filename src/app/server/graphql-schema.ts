@@ -34,7 +34,7 @@ export class SchemaCache {
       body: { ...request.body, type: 'graphql', graphql: { query: getIntrospectionQuery(), variables: '', operationName: 'IntrospectionQuery' } },
     };
     const { result, response } = await session.exchange({ request: asked, path }, { signal });
-    if (!response) throw new ApiError(400, `The schema of ${url} could not be read: ${result.error ?? 'no answer'}.`);
+    if (!response) throw new ApiError(400, `The schema of ${url} could not be read: ${(result.error ?? 'no answer').replace(/\.+$/, '')}.`);
     const text = Buffer.from(response.body).toString('utf8');
     let answer: { data?: { __schema?: unknown }; errors?: Array<{ message?: string }> };
     try {

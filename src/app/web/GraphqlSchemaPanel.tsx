@@ -3,7 +3,7 @@
  * the app (kept per URL; Refresh asks again), the query checked against it (errors listed with
  * their line), and a documentation explorer of its types, fields and arguments.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { buildClientSchema, getNamedType, isInputObjectType, isInterfaceType, isObjectType, parse, validate, type GraphQLNamedType, type GraphQLSchema, type GraphQLType, type IntrospectionQuery } from 'graphql';
 import type { RequestFile } from '../shared/api.js';
 import { api } from './api.js';
@@ -20,11 +20,19 @@ export function GraphqlSchemaPanel({ request, path }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [typeName, setTypeName] = useState<string | null>(null);
+  // The schema being read: its answer belongs to the URL it was read for.
+  const reading = useRef<AbortController | null>(null);
+  // Another URL (another request shown), another schema: one still being read is stopped (the
+  // server stops too), and its schema or failure is not shown for this URL.
   useEffect(() => {
+    reading.current?.abort();
+    reading.current = null;
     setSchema(null);
     setTypeName(null);
     setError(null);
+    setLoading(false);
   }, [request.url]);
+  useEffect(() => () => reading.current?.abort(), []);
   const query = request.body.graphql?.query ?? '';
   const problems = useMemo(() => {
     if (!schema || query.trim() === '') return [];
@@ -37,18 +45,26 @@ export function GraphqlSchemaPanel({ request, path }: Props) {
   if (request.body.type !== 'graphql') return null;
 
   const load = async (refresh: boolean) => {
+    reading.current?.abort();
+    const asking = new AbortController();
+    reading.current = asking;
     setLoading(true);
     setError(null);
     try {
-      const answer = await api.post<{ fetchedAt: string; introspection: IntrospectionQuery }>('/api/graphql/schema', { path, request, refresh });
+      const answer = await api.post<{ fetchedAt: string; introspection: IntrospectionQuery }>('/api/graphql/schema', { path, request, refresh }, asking.signal);
       const built = buildClientSchema(answer.introspection);
-      setSchema(built);
+      // Kept for its URL (the editor's completion) even when another request is shown by now.
       keepGraphqlSchema(request.url, built);
+      if (asking.signal.aborted) return;
+      setSchema(built);
       setFetchedAt(answer.fetchedAt);
     } catch (e) {
-      setError((e as Error).message);
+      if (!asking.signal.aborted) setError((e as Error).message);
     } finally {
-      setLoading(false);
+      if (reading.current === asking) {
+        reading.current = null;
+        setLoading(false);
+      }
     }
   };
   const types = schema ? Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__')) : [];
