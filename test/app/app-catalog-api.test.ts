@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import dgram from 'node:dgram';
 import http from 'node:http';
 import dnsPacket from 'dns-packet';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildSchema, graphql } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -199,6 +199,21 @@ describe('GraphQL schema by introspection', () => {
     const plain = await call<{ error: string }>('/api/graphql/schema', { path: 'Q.yaml', request: { ...request, url: url.replace('/graphql', '/plain') } });
     expect(plain.status).toBe(400);
     expect(plain.body.error).toMatch(/did not answer the introspection query with JSON/);
+    // A server that never answers: one sentence, ending in one period (the reason's own was doubled).
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      silent.close(() => resolve());
+    }));
+    const silentPort = (silent.address() as AddressInfo).port;
+    const late = await call<{ error: string }>('/api/graphql/schema', { path: 'Q.yaml', request: { ...request, url: `http://127.0.0.1:${silentPort}/graphql`, settings: { timeoutMs: 300 } } });
+    expect(late.status).toBe(400);
+    expect(late.body.error).toMatch(new RegExp(`^The schema of http://127\\.0\\.0\\.1:${silentPort}/graphql could not be read: timed out after 300 ms.+[^.]\\.$`));
   });
 });
 
