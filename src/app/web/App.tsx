@@ -357,9 +357,11 @@ export function App() {
       setNotice(SIGN_IN_NOTICE);
     });
     try {
-      setAnswer(await api.post<SendResponse>('/api/send', { id, path, request }));
+      const answer = await api.post<SendResponse>('/api/send', { id, path, request });
+      // The answer belongs to the request sent: another one shown meanwhile keeps its own (empty) view.
+      if (selectedRef.current === path) setAnswer(answer);
     } catch (e) {
-      setSendError((e as Error).message);
+      if (selectedRef.current === path) setSendError((e as Error).message);
     } finally {
       stopSignIn();
       // Signed in (or not): the notice has done its job.
