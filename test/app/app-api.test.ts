@@ -663,6 +663,58 @@ describe('ferry app API', () => {
       expect(app.state.workspace.environments).toEqual(whole.environments);
     });
 
+    /** Waits for the watcher's report of `file` after the first `from` events, then a while longer for any later batch, and any read they cause. */
+    const quiet = async (from: number, file: string) => {
+      await reported(channel.events, from, file);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
+    };
+
+    it('saving, creating and deleting servers and load tests reads the workspace once, not again when the watcher reports it; a hand edit right after is taken', async () => {
+      type Answer = { status: number; text: string; body: unknown };
+      let soak = '';
+      const steps: Array<[string, () => Promise<{ answer: Answer; file: string }>]> = [
+        ['new server', async () => {
+          const answer = (await client.call('POST', '/api/server', { name: 'Echo', kind: 'http' })) as Answer;
+          return { answer, file: `servers/${(answer.body as { id: string }).id}.yaml` };
+        }],
+        ['server save', async () => {
+          const view = (await client.call('GET', '/api/server?id=mock')).body as { server: Record<string, unknown> };
+          return { answer: (await client.call('PUT', '/api/server', { id: 'mock', base: view.server, server: { ...view.server, name: 'Mock API two' } })) as Answer, file: 'servers/mock.yaml' };
+        }],
+        ['new load test (and its folder)', async () => {
+          const answer = (await client.call('POST', '/api/loadtest', { name: 'Soak' })) as Answer;
+          soak = (answer.body as { id: string }).id;
+          // The watcher of the new folder starts after the file is in it: the folder is what it reports.
+          return { answer, file: 'loadtests' };
+        }],
+        ['load test save', async () => {
+          const { id, loadTest } = (await client.call('GET', `/api/loadtest?id=${soak}`)).body as { id: string; loadTest: Record<string, unknown> };
+          return { answer: (await client.call('PUT', '/api/loadtest', { id, base: loadTest, loadTest: { ...loadTest, name: 'Soak two' } })) as Answer, file: `loadtests/${id}.yaml` };
+        }],
+        ['load test delete', async () => ({ answer: (await client.call('POST', '/api/loadtest/delete', { id: soak })) as Answer, file: `loadtests/${soak}.yaml` })],
+      ];
+      for (const [what, step] of steps) {
+        const reads = app.state.reads;
+        const from = channel.events.length;
+        const { answer, file } = await step();
+        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
+        await quiet(from, file);
+        expect(app.state.reads, what).toBe(reads + 1);
+      }
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.servers).toEqual(whole.servers);
+      expect(app.state.workspace.loadtests).toEqual(whole.loadtests);
+      // A server saved, then edited by hand at once: the watcher's report is read.
+      const view = (await client.call('GET', '/api/server?id=mock')).body as { server: Record<string, unknown> };
+      expect((await client.call('PUT', '/api/server', { id: 'mock', base: view.server, server: { ...view.server, name: 'From the app' } })).status).toBe(200);
+      writeFileSync(path.join(ws.root, 'servers/mock.yaml'), 'name: By hand\nhttp:\n  routes: []\n');
+      await until('the hand edit of the server', async () => {
+        await app.state.fresh();
+        return app.state.workspace.servers.find((e) => e.id === 'mock')?.value.name === 'By hand';
+      });
+    });
+
     it('a save and another file changed in the same burst: the workspace is read again, and has both', async () => {
       const reads = app.state.reads;
       const from = channel.events.length;

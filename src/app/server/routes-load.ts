@@ -197,7 +197,8 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
         if (base !== undefined) await checkFileHolds('loadtest', root(), `${LOADTESTS_DIR}/${id}.yaml`, loadTestFrom({ loadTest: base }), (current) => ({ loadTest: current }));
         return saveEntry(root(), 'loadtest', id, loadTest);
       });
-      await state.reload();
+      // Unchanged since, the watcher's report of this write reads nothing again.
+      await state.reloadAfterOwnWrites([`${LOADTESTS_DIR}/${id}.yaml`]);
       return { id, loadTest };
     },
 
@@ -214,7 +215,8 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
     'POST /api/loadtest': async ({ body }) => {
       const loadTest = loadTestFrom({ loadTest: { name: field(body, 'name'), stages: [{ durationSecs: 10, target: 5 }] } });
       const id = await writing(() => createEntry(root(), 'loadtest', loadTest));
-      await state.reload();
+      // The folder too: the first load test's save creates it.
+      await state.reloadAfterOwnWrites([LOADTESTS_DIR, `${LOADTESTS_DIR}/${id}.yaml`]);
       return { id, loadTest };
     },
 
@@ -224,7 +226,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       if (runs.current()?.id === id) throw new ApiError(409, `The load test "${id}" is running: stop it first.`);
       find(id);
       await writing(() => deleteEntry(root(), 'loadtest', id));
-      await state.reload();
+      await state.reloadAfterOwnWrites([`${LOADTESTS_DIR}/${id}.yaml`]);
       return {};
     },
 

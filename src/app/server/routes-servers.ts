@@ -293,7 +293,8 @@ export class AppServers {
       return saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) });
     });
     await this.known.remember(id, server).catch(() => undefined);
-    await this.state.reload();
+    // Unchanged since, the watcher's report of this write reads nothing again.
+    await this.state.reloadAfterOwnWrites([`${SERVERS_DIR}/${id}.yaml`]);
     this.waiting.delete(id);
     await this.running.get(id)?.reload();
     const warning = await checkServerSettings({ id, file: `${SERVERS_DIR}/${id}.yaml`, value: server }, root);
@@ -314,7 +315,8 @@ export class AppServers {
     const root = this.state.workspace.root;
     const id = await writing(root, () => createEntry(root, 'server', server));
     await this.known.remember(id, server).catch(() => undefined);
-    await this.state.reload();
+    // The folder too: the first server's save creates it.
+    await this.state.reloadAfterOwnWrites([SERVERS_DIR, `${SERVERS_DIR}/${id}.yaml`]);
     return serverEditorView(id, server);
   }
 

@@ -28,6 +28,8 @@ function fileMark(root: string, file: string, text?: (text: string) => void): st
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : undefined;
   }
+  // A folder (one the app made): its inode, and its change time, which any entry made, renamed or removed in it sets.
+  if (stat.isDirectory()) return `dir:${stat.ino}:${stat.ctimeNs}`;
   if (!stat.isFile()) return undefined;
   const read = readSmallFile(absolute, file);
   if (!read.ok) return undefined;
