@@ -715,6 +715,55 @@ describe('ferry app API', () => {
       });
     });
 
+    it('creating, moving, renaming and deleting a folder reads the workspace once, not again when the watcher reports the folder and the files it carried', async () => {
+      const steps: Array<[string, () => Promise<{ status: number; text: string }>, string]> = [
+        ['new folder', () => client.call('POST', '/api/folder', { name: 'Shelf' }), 'requests/Shelf'],
+        ['new folder with a _folder.yaml (a name the directory cannot take)', () => client.call('POST', '/api/folder', { name: 'Odd: one' }), 'requests/Odd- one'],
+        ['folder move (50 requests carried)', () => client.call('POST', '/api/folder/move', { path: 'Many', parent: 'Shelf' }), 'requests/Shelf/Many'],
+        ['folder rename', () => client.call('POST', '/api/folder/rename', { path: 'Shelf/Many', name: 'Lots' }), 'requests/Shelf/Lots'],
+        ['folder rename writing its _folder.yaml', () => client.call('POST', '/api/folder/rename', { path: 'Shelf/Lots', name: 'Lots: all' }), 'requests/Shelf/Lots- all'],
+        ['folder move back to the root', () => client.call('POST', '/api/folder/move', { path: 'Shelf/Lots- all', parent: '' }), 'requests/Lots- all'],
+        ['folder delete', () => client.call('DELETE', '/api/folder?path=Shelf', undefined, ''), 'requests/Shelf'],
+      ];
+      for (const [what, step, file] of steps) {
+        const reads = app.state.reads;
+        const from = channel.events.length;
+        const answer = await step();
+        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
+        await quiet(from, file);
+        expect(app.state.reads, what).toBe(reads + 1);
+        const whole = await openWorkspace(ws.root);
+        expect(app.state.workspace.tree, what).toEqual(whole.tree);
+      }
+    });
+
+    it('a request edited by hand in a folder just moved or renamed by the app (at once, or a little later) is always taken', async () => {
+      let at = 'Many';
+      expect((await client.call('POST', '/api/folder', { name: 'Odd' })).status).toBe(200);
+      for (const [round, delayMs] of [0, 0, 5, 30, 90, 200].entries()) {
+        const answer = round % 2 === 0
+          ? await client.call('POST', '/api/folder/rename', { path: at, name: `Many ${round}` })
+          : await client.call('POST', '/api/folder/move', { path: at, parent: at.includes('/') ? '' : 'Odd' });
+        expect(answer.status, answer.text).toBe(200);
+        at = (answer.body as { path: string }).path;
+        if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        writeFileSync(path.join(ws.root, 'requests', ...at.split('/'), 'R3.yaml'), `name: R3\nmethod: PUT\nurl: http://127.0.0.1:1/hand-${round}\n`);
+        await until(`the hand edit of round ${round}`, async () => {
+          await app.state.fresh();
+          return held(`${at}/R3.yaml`)?.url === `http://127.0.0.1:1/hand-${round}`;
+        });
+      }
+    });
+
+    it('a folder deleted by the app and made again by hand at once: the workspace has the new one', async () => {
+      expect((await client.call('DELETE', '/api/folder?path=Many', undefined, '')).status).toBe(200);
+      await ws.write('requests/Many/Back.yaml', 'name: Back\nurl: http://127.0.0.1:1/back\n');
+      await until('the folder made again', async () => {
+        await app.state.fresh();
+        return held('Many/Back.yaml') !== undefined;
+      });
+    });
+
     it('a save and another file changed in the same burst: the workspace is read again, and has both', async () => {
       const reads = app.state.reads;
       const from = channel.events.length;

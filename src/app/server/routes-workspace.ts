@@ -4,7 +4,7 @@ import path from 'node:path';
 import { JsonStore, moveJournalFile, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { deepEqual, parseResource, unknownFieldsWarning, type RequestFile } from '../../model/index.js';
 import {
-  checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
+  checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, FOLDER_FILE, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
 import { ApiError, field, optionalField, RawJson, type Routes } from './router.js';
 import { compactWorkspaceInfo, workspaceInfo } from './tree-view.js';
@@ -56,12 +56,14 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     return outcome.value;
   };
   /**
-   * `written`: the request files the call wrote or removed (paths under requests/): when the
-   * watcher then reports only those, unchanged since this read, it does not read again.
+   * `written`: the request files and folders the call wrote or removed (paths under requests/);
+   * `moved`: the folder it moved or renamed (with all under it). When the watcher then reports
+   * only those, unchanged since this read, it does not read again.
    */
-  const done = async <T>(value: T, written?: string[]): Promise<T> => {
+  const done = async <T>(value: T, written?: string[], moved?: { from: string; to: string }): Promise<T> => {
     // The page asks for the tree next: read the folder now rather than wait for the watcher.
-    if (written) await state.reloadAfterOwnWrites(written.map((p) => `${REQUESTS_DIR}/${p}`));
+    const under = (p: string) => [REQUESTS_DIR, ...p.split('/').filter(Boolean)].join('/');
+    if (written) await state.reloadAfterOwnWrites(written.map(under), moved && { from: under(moved.from), to: under(moved.to) });
     else await state.reload();
     return value;
   };
@@ -171,20 +173,23 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
 
     'POST /api/folder': async ({ body }) => {
       const created = await writing(root(), () => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
-      return done({ path: created });
+      return done({ path: created }, [created, `${created}/${FOLDER_FILE}`]);
     },
 
     'POST /api/folder/move': async ({ body }) => {
       const notices: string[] = [];
-      const moved = await writing(root(), () => moveFolder(root(), field(body, 'path'), optionalField(body, 'parent') ?? '', moves(notices)));
-      return done(withNotices({ path: moved }, notices));
+      const from = field(body, 'path');
+      const moved = await writing(root(), () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', moves(notices)));
+      return done(withNotices({ path: moved }, notices), [], { from, to: moved });
     },
 
     /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
     'POST /api/folder/rename': async ({ body }) => {
       const notices: string[] = [];
-      const renamed = await writing(root(), () => renameFolder(root(), field(body, 'path'), field(body, 'name'), moves(notices)));
-      return done(withNotices({ path: renamed }, notices));
+      const from = field(body, 'path');
+      const renamed = await writing(root(), () => renameFolder(root(), from, field(body, 'name'), moves(notices)));
+      // The same directory when only the display name changed: its _folder.yaml was written.
+      return done(withNotices({ path: renamed }, notices), [`${renamed}/${FOLDER_FILE}`], { from, to: renamed });
     },
 
     /** Places a request or folder before a sibling (`before`), or last; every sibling's `seq` is written as its position (2.1.6). */
@@ -196,8 +201,9 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     },
 
     'DELETE /api/folder': async ({ query }) => {
-      await writing(root(), () => deleteFolder(root(), query.get('path') ?? ''));
-      return done({});
+      const deleted = query.get('path') ?? '';
+      await writing(root(), () => deleteFolder(root(), deleted));
+      return done({}, [deleted]);
     },
 
     /** Names for `{{` completion: workspace and active environment variables (never their values). */

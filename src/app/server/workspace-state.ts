@@ -6,7 +6,7 @@
  * history carry over through this computer's data folder, as from one `ferry run` to the next.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceData } from '../../appdata/index.js';
 import { Session } from '../../session/index.js';
@@ -28,13 +28,39 @@ function fileMark(root: string, file: string, text?: (text: string) => void): st
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : undefined;
   }
-  // A folder (one the app made): its inode, and its change time, which any entry made, renamed or removed in it sets.
+  // A folder (made, moved or renamed by the app): its inode, and its change time, which any entry made, renamed or removed in it sets.
   if (stat.isDirectory()) return `dir:${stat.ino}:${stat.ctimeNs}`;
   if (!stat.isFile()) return undefined;
   const read = readSmallFile(absolute, file);
   if (!read.ok) return undefined;
   text?.(read.text);
   return `${stat.ino}:${stat.ctimeNs}:${stat.size}:${createHash('sha256').update(read.text).digest('base64')}`;
+}
+
+/**
+ * Every folder and file under folder `dir` (a path from the workspace folder), as the watcher
+ * names them; dot entries and links left out, as the watcher and the workspace reader leave them.
+ * At most `limit` paths (undefined beyond: too many to compare, the watcher's report is read).
+ */
+function pathsBelow(root: string, dir: string, limit = 20_000): string[] | undefined {
+  const found: string[] = [];
+  const folders = [dir];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, ...folder.split('/')), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || !(entry.isFile() || entry.isDirectory())) continue;
+      const below = `${folder}/${entry.name}`;
+      found.push(below);
+      if (found.length > limit) return undefined;
+      if (entry.isDirectory()) folders.push(below);
+    }
+  }
+  return found;
 }
 
 export class WorkspaceState {
@@ -78,6 +104,7 @@ export class WorkspaceState {
     // This read starts after every change marked so far, and takes every file as it is then.
     this.#stale = false;
     this.#own.clear();
+    this.#moved.clear();
     this.#reads++;
     this.reading = openWorkspace(this.current.root)
       .then(
@@ -115,6 +142,13 @@ export class WorkspaceState {
   #own = new Map<string, string>();
 
   /**
+   * Folders the app moved or renamed (`reloadAfterOwnWrites`' `moved`): old path → new path. Until
+   * the watcher's next scan, the old folder's watcher still reports what happens in the moved
+   * folder, under the old path: such a path counts as the app's own only when its new path does.
+   */
+  #moved = new Map<string, string>();
+
+  /**
    * The app saved the request at `requestPath` (under requests/) in place: the workspace takes that
    * file as it is now, without reading the rest (0.5 s of CPU at 10,000 requests), and remembers
    * the file's mark, so the watcher's report of this very write costs no read either (`onlyOwnWrites`).
@@ -140,13 +174,18 @@ export class WorkspaceState {
    * it deleted or renamed away too). Each that did not change while it was read (same mark before
    * and after) is remembered, so the watcher's report of those writes reads nothing again.
    */
-  async reloadAfterOwnWrites(files: readonly string[]): Promise<void> {
-    const before = files.map((file) => fileMark(this.current.root, file));
+  async reloadAfterOwnWrites(files: readonly string[], moved?: { from: string; to: string }): Promise<void> {
+    // A moved folder: the watcher reports it at both paths, and, through the old folder's watcher,
+    // what the move wrote inside under the old path (`onlyOwnWrites`).
+    const below = moved && moved.from !== moved.to ? pathsBelow(this.current.root, moved.to) : undefined;
+    const all = moved && below ? [...files, moved.from, moved.to, ...below] : files;
+    const before = all.map((file) => fileMark(this.current.root, file));
     await this.reload();
     if (this.reading || this.next || this.#stale) return;
-    files.forEach((file, i) => {
+    all.forEach((file, i) => {
       if (before[i] !== undefined && before[i] === fileMark(this.current.root, file)) this.#own.set(file, before[i]!);
     });
+    if (moved && below && this.#own.has(moved.from) && this.#own.has(moved.to)) this.#moved.set(moved.from, moved.to);
   }
 
   /**
@@ -157,9 +196,27 @@ export class WorkspaceState {
    */
   onlyOwnWrites(paths: readonly string[]): boolean {
     if (paths.length === 0 || this.#stale || this.reading || this.next || this.#refused !== undefined) return false;
-    return paths.every((file) => {
+    const unchanged = (file: string) => {
       const taken = this.#own.get(file);
       return taken !== undefined && taken === fileMark(this.current.root, file);
+    };
+    return paths.every((file) => {
+      if (unchanged(file)) return true;
+      for (const folder of ancestors(file)) {
+        // Under a folder the app moved away: nothing back at the old path, and the same file at the
+        // new one, or none there in a folder unchanged since it was read (no entry made or removed
+        // in it: the old folder's watcher names the folder itself by a name it had, `<from>/<name>`).
+        const to = this.#moved.get(folder);
+        if (to === undefined) continue;
+        if (fileMark(this.current.root, file) !== 'absent') return false;
+        const moved = `${to}${file.slice(folder.length)}`;
+        return unchanged(moved) || (fileMark(this.current.root, moved) === 'absent' && unchanged(path.posix.dirname(moved)));
+      }
+      for (const folder of ancestors(file)) {
+        // Under a folder the app deleted, still gone: nothing is there, as the workspace has it.
+        if (this.#own.get(folder) === 'absent') return unchanged(folder);
+      }
+      return false;
     });
   }
 
@@ -239,4 +296,10 @@ export class WorkspaceState {
     this.session = undefined;
     await old?.close();
   }
+}
+
+/** The folders `file` (a path from the workspace folder) is in, nearest first. */
+function ancestors(file: string): string[] {
+  const parts = file.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, parts.length - 1 - i).join('/'));
 }
