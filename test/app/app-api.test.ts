@@ -608,6 +608,11 @@ describe('ferry app API', () => {
     });
 
     it('a rename, a new request, a move and a delete read the workspace once, not again when the watcher reports them; an edit right after one is taken', async () => {
+      // A load test sending the request: it follows the rename, written by the app too.
+      await ws.write('loadtests/greet.yaml', { name: 'Greet load', targets: [{ request: 'Greet.yaml', weight: 1 }] });
+      await reported(channel.events, 0, 'loadtests');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
       const steps: Array<[string, () => Promise<unknown>, string, () => boolean]> = [
         ['rename', () => client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, name: 'Hello' } }), 'requests/Hello.yaml', () => held('Hello.yaml')?.name === 'Hello' && !held('Greet.yaml')],
         ['new request', () => client.call('POST', '/api/request', { name: 'Fresh' }), 'requests/Fresh.yaml', () => held('Fresh.yaml') !== undefined],
@@ -627,6 +632,8 @@ describe('ferry app API', () => {
       }
       const whole = await openWorkspace(ws.root);
       expect(app.state.workspace.tree).toEqual(whole.tree);
+      expect(app.state.workspace.loadtests).toEqual(whole.loadtests);
+      expect(await fs.readFile(path.join(ws.root, 'loadtests/greet.yaml'), 'utf8')).toContain('Hello.yaml');
       // A new request edited by hand at once: the watcher's report is read.
       expect((await client.call('POST', '/api/request', { name: 'Quick' })).status).toBe(200);
       writeFileSync(path.join(ws.root, 'requests/Quick.yaml'), 'name: Quick\nmethod: PATCH\nurl: http://127.0.0.1:1/by-hand\n');
@@ -716,6 +723,11 @@ describe('ferry app API', () => {
     });
 
     it('creating, moving, renaming and deleting a folder reads the workspace once, not again when the watcher reports the folder and the files it carried', async () => {
+      // A load test sending a request inside: it follows each move, written by the app too.
+      await ws.write('loadtests/many.yaml', { name: 'Many load', targets: [{ request: 'Many/R1.yaml', weight: 1 }] });
+      await reported(channel.events, 0, 'loadtests');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
       const steps: Array<[string, () => Promise<{ status: number; text: string }>, string]> = [
         ['new folder', () => client.call('POST', '/api/folder', { name: 'Shelf' }), 'requests/Shelf'],
         ['new folder with a _folder.yaml (a name the directory cannot take)', () => client.call('POST', '/api/folder', { name: 'Odd: one' }), 'requests/Odd- one'],
@@ -734,7 +746,9 @@ describe('ferry app API', () => {
         expect(app.state.reads, what).toBe(reads + 1);
         const whole = await openWorkspace(ws.root);
         expect(app.state.workspace.tree, what).toEqual(whole.tree);
+        expect(app.state.workspace.loadtests, what).toEqual(whole.loadtests);
       }
+      expect(await fs.readFile(path.join(ws.root, 'loadtests/many.yaml'), 'utf8')).toContain('Lots- all/R1.yaml');
     });
 
     it('a request edited by hand in a folder just moved or renamed by the app (at once, or a little later) is always taken', async () => {

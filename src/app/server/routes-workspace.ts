@@ -57,13 +57,15 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
   };
   /**
    * `written`: the request files and folders the call wrote or removed (paths under requests/);
-   * `moved`: the folder it moved or renamed (with all under it). When the watcher then reports
-   * only those, unchanged since this read, it does not read again.
+   * `moved`: the request or folder it moved or renamed (`folder`: with all under it), which
+   * rewrote the load tests sending a moved request. When the watcher then reports only those,
+   * unchanged since this read, it does not read again.
    */
-  const done = async <T>(value: T, written?: string[], moved?: { from: string; to: string }): Promise<T> => {
+  const done = async <T>(value: T, written?: string[], moved?: { from: string; to: string; folder?: true }): Promise<T> => {
     // The page asks for the tree next: read the folder now rather than wait for the watcher.
     const under = (p: string) => [REQUESTS_DIR, ...p.split('/').filter(Boolean)].join('/');
-    if (written) await state.reloadAfterOwnWrites(written.map(under), moved && { from: under(moved.from), to: under(moved.to) });
+    const loadTests = moved ? state.workspace.loadtests.map((entry) => entry.file) : [];
+    if (written) await state.reloadAfterOwnWrites([...written.map(under), ...loadTests], moved?.folder && { from: under(moved.from), to: under(moved.to) });
     else await state.reload();
     return value;
   };
@@ -132,7 +134,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       });
       // The request as the format reads it back: the page compares it with what the watcher reports.
       const answer = withNotices({ path: saved, request }, notices);
-      if (saved !== requestPath) return done(answer, [requestPath, saved]);
+      if (saved !== requestPath) return done(answer, [requestPath, saved], { from: requestPath, to: saved });
       // Saved in place (the page saves as you type): neither the answer nor the next request's opening
       // waits for the whole workspace to be read again (0.5 s at 10,000 requests, blocking the server):
       // the workspace takes this one file, and the watcher's report of the write costs no read either
@@ -168,7 +170,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const notices: string[] = [];
       const from = field(body, 'path');
       const moved = await writing(root(), () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', moves(notices)));
-      return done(withNotices({ path: moved }, notices), [from, moved]);
+      return done(withNotices({ path: moved }, notices), [from, moved], { from, to: moved });
     },
 
     'POST /api/folder': async ({ body }) => {
@@ -180,7 +182,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const notices: string[] = [];
       const from = field(body, 'path');
       const moved = await writing(root(), () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', moves(notices)));
-      return done(withNotices({ path: moved }, notices), [], { from, to: moved });
+      return done(withNotices({ path: moved }, notices), [], { from, to: moved, folder: true });
     },
 
     /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
@@ -189,7 +191,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const from = field(body, 'path');
       const renamed = await writing(root(), () => renameFolder(root(), from, field(body, 'name'), moves(notices)));
       // The same directory when only the display name changed: its _folder.yaml was written.
-      return done(withNotices({ path: renamed }, notices), [`${renamed}/${FOLDER_FILE}`], { from, to: renamed });
+      return done(withNotices({ path: renamed }, notices), [`${renamed}/${FOLDER_FILE}`], { from, to: renamed, folder: true });
     },
 
     /** Places a request or folder before a sibling (`before`), or last; every sibling's `seq` is written as its position (2.1.6). */
