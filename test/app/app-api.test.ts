@@ -751,6 +751,18 @@ describe('ferry app API', () => {
       expect(await fs.readFile(path.join(ws.root, 'loadtests/many.yaml'), 'utf8')).toContain('Lots- all/R1.yaml');
     });
 
+    it('a reorder reads the workspace as it is, then once after writing the seqs, not again when the watcher reports them', async () => {
+      const reads = app.state.reads;
+      const from = channel.events.length;
+      const placed = await client.call('POST', '/api/tree/place', { path: 'Many/R3.yaml', before: 'Many/R0.yaml' });
+      expect(placed.status, placed.text).toBe(200);
+      expect((placed.body as { written: string[] }).written).toContain('requests/Many/R3.yaml');
+      await quiet(from, 'requests/Many/R3.yaml');
+      expect(app.state.reads).toBe(reads + 2);
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.tree).toEqual(whole.tree);
+    });
+
     it('a request edited by hand in a folder just moved or renamed by the app (at once, or a little later) is always taken', async () => {
       let at = 'Many';
       expect((await client.call('POST', '/api/folder', { name: 'Odd' })).status).toBe(200);

@@ -199,7 +199,9 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       // The tree as it is on disk now (a move may have just happened).
       await state.reload();
       const written = await writing(root(), () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
-      return done({ written });
+      // `written`: paths from the workspace folder; unchanged since, the watcher's report of them reads nothing more.
+      await state.reloadAfterOwnWrites(written);
+      return { written };
     },
 
     'DELETE /api/folder': async ({ query }) => {
