@@ -12,6 +12,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 
 import { browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { defineContrast } from '../support/contrast.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -281,25 +282,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
   });
 
   it('text keeps 4.5:1 contrast in both themes: body, muted, error, the status badge, a primary button', async () => {
+    await page.evaluate(defineContrast);
     const ratios = async () => page.evaluate(() => {
-      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-      const lum = (c: string) => {
-        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-      };
-      /** The colour behind `e`: its own background, else its nearest ancestor's that has one. */
-      const behind = (e: Element | null): string => {
-        for (; e; e = e.parentElement) {
-          const c = getComputedStyle(e).backgroundColor;
-          if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
-        }
-        return 'rgb(255, 255, 255)';
-      };
-      const ratio = (e: Element) => {
-        const a = lum(getComputedStyle(e).color);
-        const b = lum(behind(e));
-        return Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100;
-      };
+      const ratio = window.ferryContrast.of;
       // Samples on the page's two backgrounds (the window's and the panels': sidebar, top bar).
       const make = (parent: Element, cls: string) => {
         const p = document.createElement('span');
@@ -345,23 +330,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
   });
   it('a selection is marked by more than a light background (an accent bar at 3:1), and text on it, like the live and load panels\' colours, keeps 4.5:1 in both themes', async () => {
     /** Each selected item's indicator against its background and its list's; each text sample's ratio. */
+    await page.evaluate(defineContrast);
     const measure = () => page.evaluate(() => {
-      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
-      const lum = (c: string) => {
-        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-      };
-      const behind = (e: Element | null): string => {
-        for (; e; e = e.parentElement) {
-          const c = getComputedStyle(e).backgroundColor;
-          if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
-        }
-        return 'rgb(255, 255, 255)';
-      };
-      const between = (a: string, b: string) => {
-        const [x, y] = [lum(a), lum(b)];
-        return Math.round(((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)) * 100) / 100;
-      };
+      const { between, behind } = window.ferryContrast;
       const holder = document.createElement('div');
       document.body.append(holder);
       // The real selected tree row, and the lists' selected options built from the page's classes.

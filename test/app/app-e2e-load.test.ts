@@ -13,6 +13,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 import type { LoadHistoryEntry, LoadResult } from '../../src/load/index.js';
 
 import { startTargetServer, type TargetServer } from '../load/target-server.js';
+import { defineContrast } from '../support/contrast.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 
@@ -187,17 +188,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     // The chart of the finished run is the result's series.
     expect(Number(await page.getByTestId('chart-rps').getAttribute('data-points'))).toBe(result.series.length);
     // Its lines take the theme's colours (3:1 on the chart, WCAG 1.4.11), and change with the theme.
+    await page.evaluate(defineContrast);
     const lines = () => page.getByTestId('chart-rps').evaluate((figure) => {
-      const lum = (c: string) => {
-        const [r, g, b] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-      };
       const behind = getComputedStyle(figure).backgroundColor;
       const colours = [...figure.querySelectorAll<HTMLElement>('.u-legend .u-marker')].map((m) => getComputedStyle(m).borderColor);
-      return colours.map((c) => {
-        const [x, y] = [lum(c), lum(behind)];
-        return { colour: c, ratio: Math.round(((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05)) * 100) / 100 };
-      });
+      return colours.map((c) => ({ colour: c, ratio: window.ferryContrast.between(c, behind) }));
     });
     const toggle = page.getByRole('button', { name: 'Toggle theme' });
     const byTheme: Record<string, Array<{ colour: string; ratio: number }>> = {};
