@@ -55,7 +55,10 @@ export function watchSettled(dir: string | undefined, options: SettledWatchOptio
         dir,
         (changed) => {
           if (changed !== undefined) return seen(changed);
-          // The folder made again (a branch checkout): each file in it may be new or back.
+          // No name said, or the folder made again (a branch checkout): a change the system does not
+          // name (`select(null)`: a running server reads its file again), and each file now in the
+          // folder may be new or back.
+          seen(null);
           void readdir(dir).then((names) => { for (const name of names) seen(name); }, () => undefined);
         },
         () => options.onWatchError?.('later'),
