@@ -32,6 +32,11 @@
  * as in a terminal window: past a few hundred requests a second Ferry then prints one summary line a
  * second instead of a line per request. Without it the output goes to a file, every line written.
  *
+ * `--only bare,ferry,path,mock` adds two parts of Ferry's request path, each in a process that loads
+ * only what it needs (`MOCK_PART_SERVER`): `path`, the Host check, the handler and the traffic line
+ * as `ferry serve` wires them; `mock`, the handler alone. Measured together (`--concurrent`), they
+ * split Ferry's extra cost between the rest of the program, the line and Host check, and the mock.
+ *
  * `--base DIR` also measures the Ferry of another checkout (e.g. main, extracted with `git archive`
  * and a node_modules link, built with `npm run build`) in the same alternation: before/after on a
  * busy machine. Ferry runs as shipped, `bin/ferry.js` of each checkout (build first).
@@ -43,7 +48,7 @@ import { existsSync, promises as fs, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { BARE_SERVER, FERRY_BODY, writeMockWorkspace } from './mock-peers.js';
+import { BARE_SERVER, MOCK_PART_SERVER, mockServerModel, writeMockWorkspace } from './mock-peers.js';
 import { freePort, option, waitUntilAnswering } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -83,12 +88,7 @@ if (process.argv.includes('--in-process')) {
 
 async function inProcess(): Promise<void> {
   const http = await import('node:http');
-  const route = {
-    name: 'Get user', method: 'GET', path: '/users/:id', enabled: true, status: 200, delayMs: 0, fault: 'none', faultPercent: 100,
-    headers: [{ key: 'Content-Type', value: 'application/json; charset=utf-8', enabled: true }],
-    body: FERRY_BODY, matchQuery: [], matchHeaders: [], matchBody: '',
-  };
-  const server = { name: 'Users', port: 3000, http: { routes: [route], fallback: 'notFound', cors: false } };
+  const server = mockServerModel(3000);
   type Handle = (req: InstanceType<typeof http.IncomingMessage>, res: InstanceType<typeof http.ServerResponse>) => void;
   const bare: Handle = (req, res) => {
     const m = /^\/users\/([^/?]+)\/?(?:\?|$)/.exec(req.url!);
@@ -193,6 +193,8 @@ const peers: Record<string, Peer> = {
     },
   },
   ferry: ferryPeer('ferry', 'Ferry (ferry serve)', ROOT),
+  path: partPeer('path', "Ferry's request path alone"),
+  mock: partPeer('mock', "Ferry's mock handler alone"),
   ...(BASE !== undefined ? { base: ferryPeer('base', `Ferry of ${path.basename(path.resolve(BASE))}`, path.resolve(BASE)) } : {}),
   mockoon: {
     name: 'Mockoon CLI 9.9.0',
@@ -240,6 +242,21 @@ function ferryPeer(key: string, name: string, root: string): Peer {
       const url = `http://127.0.0.1:${port}`;
       await waitUntilAnswering(`${url}/users/1`, 30);
       return { child, url, pid: TERMINAL ? onlyChild(child.pid!) : child.pid! };
+    },
+  };
+}
+
+/** Part of `ferry serve`'s request path in a process of its own (`MOCK_PART_SERVER`), its output going to a file. */
+function partPeer(part: 'path' | 'mock', name: string): Peer {
+  return {
+    name,
+    async start(dir) {
+      if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error(`${ROOT} is not built: run npm run build first.`);
+      const port = await freePort();
+      const child = spawnServer(['--input-type=module', '-e', MOCK_PART_SERVER, ROOT, String(port), part], { stdio: ['ignore', outputFile(dir, part), 'inherit'] });
+      const url = `http://127.0.0.1:${port}`;
+      await waitUntilAnswering(`${url}/users/1`, 30);
+      return { child, url };
     },
   };
 }
@@ -405,7 +422,7 @@ const rounds: Record<string, Figures[]> = {};
 const started: Started[] = [];
 try {
   for (const key of ONLY) {
-    if (!peers[key]) throw new Error(`unknown peer ${key}; use bare, ferry, mockoon`);
+    if (!peers[key]) throw new Error(`unknown peer ${key}; use bare, ferry, path, mock, mockoon`);
     try {
       started.push(await startPeer(key, dir));
     } catch (error) {
