@@ -8,6 +8,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
+import { JsonStore } from './json-store.js';
+
+const LOST = 'the cookies kept for this workspace are lost: the servers set them again as you send';
 
 export async function readCookieJarFile(file: string | undefined): Promise<unknown> {
   if (!file) return undefined;
@@ -19,28 +22,27 @@ export async function readCookieJarFile(file: string | undefined): Promise<unkno
 }
 
 /**
- * Replaces the jar file. One that does not parse (cut short, edited by hand) was read as an empty
- * jar and is not written over: it is set aside first (`cookies.json.damaged-<time>`), as the other
- * stores of the data folder do, so what it held is not lost to the next run that gets a cookie.
+ * Replaces the jar file with `change(what it holds now)`, under the lock the other stores of the
+ * data folder take (json-store.ts): several processes save their jars (two `ferry run`s, the app
+ * and a run), and each must read what the others saved, not write over it. What it holds now is
+ * undefined when there is no file, or a link (replaced, its target untouched). One that does not
+ * parse (cut short, edited by hand) is not written over either: it is set aside first
+ * (`cookies.json.damaged-<time>`), as the other stores are, so what it held is not lost.
  */
-export async function writeCookieJarFile(file: string, serialized: unknown): Promise<void> {
+export async function updateCookieJarFile(file: string, change: (current: unknown) => unknown): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const current = await readFileNoFollow(file, 'utf8').catch(() => undefined);
-  const problem = current === undefined ? undefined : parseProblem(current);
-  if (problem !== undefined) {
-    // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
-    const { setAside } = await import('./set-aside.js');
-    await setAside(file, problem, 'the cookies kept for this workspace are lost: the servers set them again as you send');
-  }
-  await writeFileAtomic(file, JSON.stringify(serialized), 0o600);
-}
-
-/** Why `text` is not JSON, or undefined when it is. */
-function parseProblem(text: string): string | undefined {
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
+  await new JsonStore(file, () => ({}), LOST).withLock(async () => {
+    const text = await readFileNoFollow(file, 'utf8').catch(() => undefined);
+    let current: unknown;
+    if (text !== undefined) {
+      try {
+        current = JSON.parse(text);
+      } catch (error) {
+        // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
+        const { setAside } = await import('./set-aside.js');
+        await setAside(file, (error as Error).message, LOST);
+      }
+    }
+    await writeFileAtomic(file, JSON.stringify(change(current)), 0o600);
+  });
 }

@@ -64,7 +64,7 @@ export class JsonStore<T> {
     } catch (error) {
       problem = (error as Error).message;
     }
-    if (!holding) return this.holdingLock(() => this.readHolding(true));
+    if (!holding) return this.withLock(() => this.readHolding(true));
     // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
     const { setAside } = await import('./set-aside.js');
     await setAside(this.file, problem, this.lost);
@@ -73,7 +73,7 @@ export class JsonStore<T> {
 
   /** Applies `change` to the current content under the lock and saves the result. */
   async update<R>(change: (value: T) => R | Promise<R>): Promise<R> {
-    return this.holdingLock(async () => {
+    return this.withLock(async () => {
       const value = await this.readHolding(true);
       const result = await change(value);
       await writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode);
@@ -81,7 +81,11 @@ export class JsonStore<T> {
     });
   }
 
-  private async holdingLock<R>(work: () => Promise<R>): Promise<R> {
+  /**
+   * Runs `work` holding the store's lock (below). `update` does; so does a file of the data folder
+   * read and written its own way, which needs the same lock (the cookie jar, cookie-jar-file.ts).
+   */
+  async withLock<R>(work: () => Promise<R>): Promise<R> {
     const release = await this.lock();
     try {
       return await work();

@@ -139,6 +139,52 @@ describe('ferry cookies', () => {
     expect(JSON.parse(await fs.readFile(elsewhere, 'utf8'))).toEqual(jar.serialize());
   }, 60_000);
 
+  it('runs at once each keep the cookies they got: no run writes over another\'s', async () => {
+    // Each request's answer sets a cookie of its own, late, so that the runs save at about the same time.
+    const slow = http.createServer((req, res) => {
+      const name = new URL(req.url!, 'http://x').searchParams.get('c')!;
+      setTimeout(() => {
+        res.setHeader('set-cookie', `${name}=v-${name}; Path=/; Max-Age=3600`);
+        res.end('ok');
+      }, 300);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const port = (slow.address() as AddressInfo).port;
+      const names = ['c1', 'c2', 'c3', 'c4'];
+      for (const name of names) await fs.writeFile(path.join(ws, 'requests', `${name}.yaml`), `name: ${name}\nmethod: GET\nurl: http://127.0.0.1:${port}/?c=${name}\n`);
+      const runs = await Promise.all(names.map((name) => ferryBin(['-w', ws, 'run', `requests/${name}.yaml`], data)));
+      expect(runs.map((r) => r.code)).toEqual(names.map(() => 0));
+      const kept = JSON.parse((await ferryBin(['-w', ws, 'cookies', 'ls', '--json'], data)).stdout) as CookieInfo[];
+      expect(kept.map((c) => `${c.name}=${c.value}`).sort()).toEqual(names.map((n) => `${n}=v-${n}`));
+      expect((await fs.readdir(path.dirname(jarFile()))).filter((name) => name.includes('.lock'))).toEqual([]);
+    } finally {
+      await new Promise((r) => slow.close(r));
+    }
+  }, 60_000);
+
+  it('a jar saved while another process saved its own (the app open, a run): only what this jar changed is written', async () => {
+    const { loadCookies, saveCookies } = await import('../../src/runner/cookies.js');
+    const seed = await loadCookies(jarFile());
+    seed.store('http://example.com/', ['kept=1', 'gone=1', 'theirs=old']);
+    await saveCookies(seed, jarFile());
+    // The app's jar, loaded now and used for a while.
+    const app = await loadCookies(jarFile());
+    expect(app.cookieHeader('http://example.com/')).toBe('kept=1; gone=1; theirs=old');
+    // Meanwhile a run gets a new cookie and a new value of one the app has too.
+    const run = await loadCookies(jarFile());
+    run.store('http://example.com/', ['theirs=new', 'fresh=1']);
+    await saveCookies(run, jarFile());
+    // The app changes one cookie and removes another, then saves.
+    app.store('http://example.com/', ['kept=2']);
+    expect(app.remove({ domain: 'example.com', path: '/', name: 'gone' })).toBe(true);
+    await saveCookies(app, jarFile());
+    const after = await loadCookies(jarFile());
+    expect(after.list().map((c) => `${c.name}=${c.value}`).sort()).toEqual(['fresh=1', 'kept=2', 'theirs=new']);
+    // Saved, the app's jar holds what the others saved too.
+    expect(app.list().map((c) => `${c.name}=${c.value}`).sort()).toEqual(['fresh=1', 'kept=2', 'theirs=new']);
+  });
+
   it('refuses an unknown subcommand and works only in a workspace', async () => {
     expect((await ferryBin(['-w', ws, 'cookies', 'eat'], data)).code).toBe(2);
     const outside = await ferryBin(['-w', await tempDir(), 'cookies', 'ls'], data);

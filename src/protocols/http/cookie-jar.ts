@@ -1,7 +1,8 @@
 /**
  * The cookie jar of a run or session (tough-cookie) with the limits browsers keep. It lives in
- * memory: the data folder's copy is read and written by appdata/ (`cookie-jar-file.ts`), from and
- * to `serialize()`; the runner loads it once per run and saves it at the end when `changed`.
+ * memory: the data folder's copy is read and written by appdata/ (`cookie-jar-file.ts`); the
+ * runner loads it once per run and, when `changed`, saves it at the end (`mergedWith`: only what
+ * this jar changed goes into the file, which other processes save their jars to as well).
  */
 import type { Cookie, CookieJar } from 'tough-cookie';
 import { lazyRequire } from '../../support/lazy-require.js';
@@ -42,8 +43,16 @@ export class CookieStore {
   changed = false;
 
   private built?: CookieJar;
+  /** The jar file's content when this jar was loaded or last saved: what its own changes are told from. */
+  private base: unknown;
+  /** Counts this jar's changes, so that `saved` knows whether it changed while it was being saved. */
+  private revision = 0;
+  /** What `mergedWith` gave, for `saved`. */
+  private merging?: { revision: number; mine: unknown; merged: unknown };
 
-  private constructor(private readonly serialized: unknown) {}
+  private constructor(private readonly serialized: unknown) {
+    this.base = serialized;
+  }
 
   /** A jar from its serialized form (as `serialize()` gives it); nothing, or a damaged one, starts empty. */
   static fromSerialized(data: unknown): CookieStore {
@@ -75,6 +84,63 @@ export class CookieStore {
     return this.jar.serializeSync();
   }
 
+  /**
+   * The jar file's `current` content with this jar's own changes applied: another process may
+   * have saved its jar since this one was loaded (two `ferry run`s at once, the app open while a
+   * run ends), and its cookies must not be lost. Each cookie this jar stored or changed replaces
+   * the file's; each it removed is removed, unless the file holds another value of it by now;
+   * every other cookie of the file is kept, and past the limits the oldest go. Once written,
+   * `saved()`.
+   */
+  mergedWith(current: unknown): unknown {
+    const { CookieJar, Cookie } = toughCookie();
+    const mine = this.serialize();
+    let merged: CookieJar;
+    try {
+      merged = current === undefined ? new CookieJar() : CookieJar.deserializeSync(current as never);
+    } catch {
+      merged = new CookieJar(); // damaged: what this jar holds is all there is
+    }
+    const before = cookiesById(this.base);
+    const now = cookiesById(mine);
+    const there = cookiesById(current);
+    for (const [id, cookie] of now) {
+      if (before.get(id)?.print === cookie.print) continue; // not changed here
+      const made = Cookie.fromJSON(cookie.json);
+      if (made) merged.store.putCookie(made, () => {});
+    }
+    for (const [id, cookie] of before) {
+      if (now.has(id) || (there.has(id) && there.get(id)!.print !== cookie.print)) continue;
+      merged.store.removeCookie(String(cookie.json.domain), String(cookie.json.path), String(cookie.json.key), () => {});
+    }
+    trim(merged);
+    const serialized = merged.serializeSync();
+    this.merging = { revision: this.revision, mine, merged: serialized };
+    return serialized;
+  }
+
+  /**
+   * What `mergedWith` gave is in the file now: this jar takes it (the other processes' cookies
+   * too) and counts its changes from it. A jar that changed meanwhile (a send of the app ended
+   * while it was being saved) keeps its cookies, and counts its changes from what it had.
+   */
+  saved(): void {
+    const merging = this.merging;
+    this.merging = undefined;
+    if (!merging) return;
+    if (merging.revision !== this.revision) {
+      this.base = merging.mine;
+      return;
+    }
+    try {
+      this.built = toughCookie().CookieJar.deserializeSync(merging.merged as never);
+    } catch {
+      // kept as it is
+    }
+    this.base = merging.merged;
+    this.changed = false;
+  }
+
   /** The Cookie header value for a URL ('' when none). */
   cookieHeader(url: string): string {
     if (this.surelyEmpty) return '';
@@ -104,7 +170,8 @@ export class CookieStore {
     }
     if (!stored) return;
     this.changed = true;
-    this.trim();
+    this.revision++;
+    trim(this.jar);
   }
 
   /** Every cookie in the jar, oldest first, as a face lists them (the app's cookies tab). */
@@ -127,7 +194,10 @@ export class CookieStore {
     if (!which) store.removeAllCookies(() => {});
     else store.removeCookie(which.domain, which.path, which.name, () => {});
     const removed = this.all().length < before;
-    if (removed) this.changed = true;
+    if (removed) {
+      this.changed = true;
+      this.revision++;
+    }
     return removed;
   }
 
@@ -138,25 +208,40 @@ export class CookieStore {
     });
     return all;
   }
+}
 
-  /** Drops the oldest cookies past the limits. The memory store answers its callbacks at once. */
-  private trim(): void {
-    const store = this.jar.store;
-    let all: Cookie[] = [];
-    store.getAllCookies((error, cookies) => {
-      if (!error && cookies) all = cookies; // oldest first (creation order, kept across save and load)
-    });
-    const byDomain = new Map<string, Cookie[]>();
-    for (const cookie of all) {
-      const list = byDomain.get(cookie.domain ?? '') ?? [];
-      list.push(cookie);
-      byDomain.set(cookie.domain ?? '', list);
-    }
-    const drop = new Set<Cookie>();
-    for (const list of byDomain.values()) for (const cookie of list.slice(0, Math.max(0, list.length - MAX_COOKIES_PER_DOMAIN))) drop.add(cookie);
-    const left = all.filter((cookie) => !drop.has(cookie));
-    for (const cookie of left.slice(0, Math.max(0, left.length - MAX_COOKIES))) drop.add(cookie);
-    for (const cookie of drop) store.removeCookie(cookie.domain, cookie.path, cookie.key, () => {});
+/** Drops the oldest cookies of `jar` past the limits. The memory store answers its callbacks at once. */
+function trim(jar: CookieJar): void {
+  const store = jar.store;
+  let all: Cookie[] = [];
+  store.getAllCookies((error, cookies) => {
+    if (!error && cookies) all = cookies; // oldest first (creation order, kept across save and load)
+  });
+  const byDomain = new Map<string, Cookie[]>();
+  for (const cookie of all) {
+    const list = byDomain.get(cookie.domain ?? '') ?? [];
+    list.push(cookie);
+    byDomain.set(cookie.domain ?? '', list);
   }
+  const drop = new Set<Cookie>();
+  for (const list of byDomain.values()) for (const cookie of list.slice(0, Math.max(0, list.length - MAX_COOKIES_PER_DOMAIN))) drop.add(cookie);
+  const left = all.filter((cookie) => !drop.has(cookie));
+  for (const cookie of left.slice(0, Math.max(0, left.length - MAX_COOKIES))) drop.add(cookie);
+  for (const cookie of drop) store.removeCookie(cookie.domain, cookie.path, cookie.key, () => {});
+}
 
+/**
+ * The cookies of a serialized jar by domain, path and name, each with a print of what it is (all
+ * but when it was last sent: sending a cookie does not change it). Nothing for a damaged one.
+ */
+function cookiesById(serialized: unknown): Map<string, { json: Record<string, unknown>; print: string }> {
+  const byId = new Map<string, { json: Record<string, unknown>; print: string }>();
+  const list = (serialized as { cookies?: unknown } | null | undefined)?.cookies;
+  if (!Array.isArray(list)) return byId;
+  for (const json of list as unknown[]) {
+    if (typeof json !== 'object' || json === null) continue;
+    const { lastAccessed: _sent, ...what } = json as Record<string, unknown>;
+    byId.set(JSON.stringify([what.domain, what.path, what.key]), { json: json as Record<string, unknown>, print: JSON.stringify(what) });
+  }
+  return byId;
 }
