@@ -7,7 +7,6 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { WorkspaceBusyError } from './workspace-lock.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
 /**
@@ -17,6 +16,14 @@ import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
  */
 export class DataFolderError extends Error {
   override name = 'DataFolderError';
+}
+
+/**
+ * Another process holds a lock of the data folder: a workspace's writers' (workspace-lock.ts), a
+ * store's. Worth trying again: the message names the holder when known and says what to do.
+ */
+export class WorkspaceBusyError extends Error {
+  override name = 'WorkspaceBusyError';
 }
 
 export class JsonStore<T> {
@@ -95,81 +102,18 @@ export class JsonStore<T> {
   }
 
   /**
-   * The store's lock: `FILE.lock`, a file made only if absent (O_EXCL) holding the holder's
-   * process id and computer, so a lock and the name of its holder are one file — made, then
-   * removed: two file operations around each update. A lock whose holder was killed on this
-   * computer (kill -9, a crash: it is never released) is taken over at once; one whose holder is
-   * unknown (another computer sharing the data folder, or killed before it wrote its name), once
-   * stale (not refreshed for 10 s; a holder refreshes it every 5 s), within the wait. Still held
-   * after about 13 s: one line naming the store. A `FILE.lock` folder is the lock of an older
-   * Ferry (proper-lockfile, with `FILE.lock-holder` beside it): it is respected the same way.
-   * The lock also holds an id of its own, so that a takeover (`takeOver`) names the very lock it
-   * found left behind.
+   * The store's lock: `FILE.lock` (`holdLockFile` below), an older Ferry's folder lock named by
+   * `FILE.lock-holder`. Still held after about 13 s: one line naming the store.
    */
-  private async lock(): Promise<() => Promise<void>> {
+  private lock(): Promise<() => Promise<void>> {
     const lockFile = `${this.file}.lock`;
-    const me = JSON.stringify({ pid: process.pid, host: os.hostname(), id: randomUUID() });
-    const deadline = Date.now() + WAIT_MS;
-    let pause = 10;
-    for (let attempt = 0; attempt < 500; attempt++) {
-      try {
-        await fs.writeFile(lockFile, me, { flag: 'wx', mode: 0o600 });
-        // Kept fresh while held, for a Ferry on another computer that cannot ask whether this process runs.
-        const refresh = setInterval(() => {
-          const now = new Date();
-          fs.utimes(lockFile, now, now).catch(() => {});
-        }, STALE_MS / 2);
-        refresh.unref();
-        return async () => {
-          clearInterval(refresh);
-          await fs.unlink(lockFile).catch(() => {});
-        };
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') {
-          await this.makeFolder();
-          continue;
-        }
-        if (code === 'ENOTDIR') throw this.notAFolder();
-        if (code !== 'EEXIST') throw error;
-      }
-      const left = await this.leftBehind(lockFile);
-      if (left && (await this.takeOver(lockFile, left))) continue;
-      if (Date.now() >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-      pause = Math.min(200, pause * 1.5);
-    }
-    // Busy, as a held workspace lock is: worth trying again (exit code 1, a 409 in the app).
-    throw new WorkspaceBusyError(`${this.file} is being changed by another Ferry process (its lock ${lockFile} is held). Try again when it is done; if no Ferry is running, remove ${lockFile}.`);
-  }
-
-  /**
-   * The lock, when its holder is gone (killed on this computer, or, holder unknown, the lock is
-   * stale): named by its id, or by its file's inode when it has none (an older Ferry's lock, one
-   * whose holder was killed before it wrote its name). Undefined while it is held, or released.
-   */
-  private async leftBehind(lockFile: string): Promise<{ key: string } | undefined> {
-    const stat = await fs.lstat(lockFile).catch(() => undefined);
-    if (!stat) return undefined;
-    const holder = await readHolder(stat.isDirectory() ? `${this.file}.lock-holder` : lockFile);
-    // Loaded only when a lock is found taken (`ferry run` loads no more than it needs: test/cli/command-table.test.ts).
-    const { holderGone } = await import('./lock-takeover.js');
-    if (!holderGone(holder, stat, STALE_MS)) return undefined;
-    return { key: holder?.id ?? `inode${stat.ino}` };
-  }
-
-  /**
-   * Removes a lock left behind so that, of the processes that found it at the same moment, one
-   * does (appdata/lock-takeover.ts): holding the takeover marker, the same lock, still left
-   * behind, is removed; anything else (released, taken over, a new holder) is left as it is.
-   */
-  private async takeOver(lockFile: string, left: { key: string }): Promise<boolean> {
-    const { takeOverOnce } = await import('./lock-takeover.js');
-    return takeOverOnce(lockFile, left.key, async () => {
-      if ((await this.leftBehind(lockFile))?.key !== left.key) return false;
-      await fs.rm(lockFile, { recursive: true, force: true });
-      await fs.rm(`${this.file}.lock-holder`, { force: true });
-      return true;
+    return holdLockFile(lockFile, {
+      folderHolder: `${this.file}.lock-holder`,
+      waitMs: WAIT_MS,
+      makeFolder: () => this.makeFolder(),
+      notAFolder: () => this.notAFolder(),
+      // Busy, as a held workspace lock is: worth trying again (exit code 1, a 409 in the app).
+      busy: () => new WorkspaceBusyError(`${this.file} is being changed by another Ferry process (its lock ${lockFile} is held). Try again when it is done; if no Ferry is running, remove ${lockFile}.`),
     });
   }
 
@@ -188,31 +132,132 @@ export class JsonStore<T> {
   }
 }
 
-/** A lock not refreshed for this long belongs to a process that died (its holder refreshes it every 5 s). */
-const STALE_MS = 10_000;
-/** How long an update waits for another process's: past STALE_MS, so a lock whose holder is unknown is taken over within it. */
-const WAIT_MS = 13_000;
-
-interface Holder {
-  pid: number;
-  host: string;
-  /** The lock's own id (a lock of an older Ferry has none). */
-  id?: string;
-}
-
-async function readHolder(file: string): Promise<Holder | undefined> {
-  try {
-    const data = JSON.parse(await readFileNoFollow(file, 'utf8', 4096)) as { pid?: unknown; host?: unknown; id?: unknown };
-    if (typeof data.pid !== 'number' || typeof data.host !== 'string') return undefined;
-    return typeof data.id === 'string' && /^[\w-]{1,64}$/.test(data.id) ? { pid: data.pid, host: data.host, id: data.id } : { pid: data.pid, host: data.host };
-  } catch {
-    return undefined;
-  }
-}
-
 
 function sameShape(value: unknown, empty: unknown): boolean {
   if (Array.isArray(empty)) return Array.isArray(value);
   if (typeof empty === 'object' && empty !== null) return typeof value === 'object' && value !== null && !Array.isArray(value);
   return typeof value === typeof empty;
+}
+
+/**
+ * The lock of one thing in the data folder that several processes change (a store, above;
+ * a workspace's writers, workspace-lock.ts): a file made only if absent (O_EXCL) holding its
+ * holder's process id, computer and an id of its own, so a lock and the name of its holder are one
+ * file — made, then removed. A lock whose holder was killed on this computer (kill -9, a crash: it
+ * is never released) is taken over at once; one whose holder is unknown (another computer sharing
+ * the data folder, or killed before it wrote its name), once stale (not refreshed for 10 s; a
+ * holder refreshes it every 5 s). Of the processes that find a lock left behind at the same
+ * moment, exactly one takes it over (lock-takeover.ts). A lock that is a folder is an older
+ * Ferry's (proper-lockfile, its holder named in a file beside it): it is respected the same way.
+ */
+/** A lock not refreshed for this long belongs to a process that died (its holder refreshes it every STALE_MS / 2). */
+export const STALE_MS = 10_000;
+/** How long an update waits for another process's: past STALE_MS, so a lock whose holder is unknown is taken over within it. */
+const WAIT_MS = STALE_MS + 3_000;
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** The lock's own id (a lock of an older Ferry has none). */
+  id?: string;
+  /** What the holder is doing, as it said (`about` below): for the message of a process that waits. */
+  [field: string]: unknown;
+}
+
+export interface LockFileOptions {
+  /** Where an older Ferry's folder lock names its holder (`FILE.lock-holder`, `locks/KEY.json`). */
+  folderHolder: string;
+  /** What else the lock says of its holder (the workspace's writer), for the message of a process that waits. */
+  about?: Record<string, string>;
+  /** How long to wait for the holder to finish. */
+  waitMs: number;
+  /** The folder of the lock is missing: make it (or throw why it cannot be). */
+  makeFolder: () => Promise<void>;
+  /** A path part is a file, not a folder (ENOTDIR). */
+  notAFolder: () => Error;
+  /** Still held after `waitMs`: the error to throw (its holder, when known, as the lock names it). */
+  busy: (holder: LockHolder | undefined) => Error;
+}
+
+/** Takes the lock `lockFile`; returns its release. */
+export async function holdLockFile(lockFile: string, options: LockFileOptions): Promise<() => Promise<void>> {
+  const me = JSON.stringify({ ...options.about, pid: process.pid, host: os.hostname(), id: randomUUID() });
+  const deadline = Date.now() + options.waitMs;
+  let pause = 10;
+  for (let attempt = 0; attempt < 500; attempt++) {
+    try {
+      await fs.writeFile(lockFile, me, { flag: 'wx', mode: 0o600 });
+      // Kept fresh while held, for a Ferry on another computer that cannot ask whether this process runs.
+      const refresh = setInterval(() => {
+        const now = new Date();
+        fs.utimes(lockFile, now, now).catch(() => {});
+      }, STALE_MS / 2);
+      refresh.unref();
+      return async () => {
+        clearInterval(refresh);
+        await fs.unlink(lockFile).catch(() => {});
+      };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        await options.makeFolder();
+        continue;
+      }
+      if (code === 'ENOTDIR') throw options.notAFolder();
+      if (code !== 'EEXIST') throw error;
+    }
+    const left = await leftBehind(lockFile, options.folderHolder);
+    if (left && (await takeOver(lockFile, options.folderHolder, left))) continue;
+    if (Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
+    pause = Math.min(200, pause * 1.5);
+  }
+  throw options.busy(await lockHolder(lockFile, options.folderHolder));
+}
+
+/** Who holds `lockFile` as it names itself (or the file beside an older Ferry's folder lock); undefined when not known. */
+export async function lockHolder(lockFile: string, folderHolder: string): Promise<LockHolder | undefined> {
+  const stat = await fs.lstat(lockFile).catch(() => undefined);
+  return stat ? readHolder(stat.isDirectory() ? folderHolder : lockFile) : undefined;
+}
+
+/**
+ * The lock, when its holder is gone (killed on this computer, or, holder unknown, the lock is
+ * stale): named by its id, or by its file's inode when it has none (an older Ferry's lock, one
+ * whose holder was killed before it wrote its name). Undefined while it is held, or released.
+ */
+async function leftBehind(lockFile: string, folderHolder: string): Promise<{ key: string } | undefined> {
+  const stat = await fs.lstat(lockFile).catch(() => undefined);
+  if (!stat) return undefined;
+  const holder = await readHolder(stat.isDirectory() ? folderHolder : lockFile);
+  // Loaded only when a lock is found taken (`ferry run` loads no more than it needs: test/cli/command-table.test.ts).
+  const { holderGone } = await import('./lock-takeover.js');
+  if (!holderGone(holder, stat, STALE_MS)) return undefined;
+  return { key: holder?.id ?? `inode${stat.ino}` };
+}
+
+/**
+ * Removes a lock left behind so that, of the processes that found it at the same moment, one
+ * does (lock-takeover.ts): holding the takeover marker, the same lock, still left behind, is
+ * removed; anything else (released, taken over, a new holder) is left as it is.
+ */
+async function takeOver(lockFile: string, folderHolder: string, left: { key: string }): Promise<boolean> {
+  const { takeOverOnce } = await import('./lock-takeover.js');
+  return takeOverOnce(lockFile, left.key, async () => {
+    if ((await leftBehind(lockFile, folderHolder))?.key !== left.key) return false;
+    await fs.rm(lockFile, { recursive: true, force: true });
+    await fs.rm(folderHolder, { force: true });
+    return true;
+  });
+}
+
+async function readHolder(file: string): Promise<LockHolder | undefined> {
+  try {
+    const data = JSON.parse(await readFileNoFollow(file, 'utf8', 4096)) as Record<string, unknown>;
+    if (typeof data !== 'object' || data === null || typeof data.pid !== 'number' || typeof data.host !== 'string') return undefined;
+    const { id, ...rest } = data;
+    return typeof id === 'string' && /^[\w-]{1,64}$/.test(id) ? { ...rest, pid: data.pid, host: data.host, id } : { ...rest, pid: data.pid, host: data.host };
+  } catch {
+    return undefined;
+  }
 }

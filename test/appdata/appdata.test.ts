@@ -357,6 +357,56 @@ describe('the data folder', () => {
     }
   }, 90_000);
 
+  it('writers that find a stale workspace lock of an unknown holder at the same moment: exactly one takes it over, each round', async () => {
+    const data = await isolatedDataDir();
+    const root = await fs.realpath(await tempDir());
+    const counter = path.join(root, 'count.txt');
+    await fs.writeFile(counter, '0');
+    const script = `
+      import { promises as fs } from 'node:fs';
+      import readline from 'node:readline';
+      import { withWorkspaceLock } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+      process.stdout.write('ready\\n');
+      for await (const round of readline.createInterface({ input: process.stdin })) {
+        await withWorkspaceLock(${JSON.stringify(root)}, 'a racer', async () => {
+          const count = Number(await fs.readFile(${JSON.stringify(counter)}, 'utf8'));
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          await fs.writeFile(${JSON.stringify(counter)}, String(count + 1));
+        });
+        process.stdout.write('done ' + round + '\\n');
+      }
+    `;
+    const { writers, waitFor } = await racers(data, script);
+    const { createHash } = await import('node:crypto');
+    try {
+      await waitFor('ready');
+      const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
+      const locks = path.join(data, 'locks');
+      await fs.mkdir(locks, { recursive: true });
+      const rounds = 30;
+      const started = Date.now();
+      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
+        // A lock not refreshed for 20 s, whose holder is not known here: a writer on another
+        // computer sharing the data folder, or one killed before it wrote its name.
+        // Every third, the lock as Ferry makes it now (a file naming its holder); else as an older
+        // Ferry's (a folder, proper-lockfile's, the holder named beside it or not at all).
+        const lock = path.join(locks, `${key}.lock`);
+        const holder = { pid: 4242, host: 'another-computer', writer: 'an import', since: new Date(Date.now() - 20_000).toISOString() };
+        if (round % 3 === 0) await fs.writeFile(lock, JSON.stringify({ ...holder, id: `lock-${round}` }));
+        else await fs.mkdir(lock);
+        if (round % 3 === 1) await fs.writeFile(path.join(locks, `${key}.json`), JSON.stringify(holder));
+        const old = new Date(Date.now() - 20_000);
+        await fs.utimes(lock, old, old);
+        for (const child of writers) child.stdin!.write(`${round}\n`);
+        await waitFor(`done ${round}`);
+        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
+        expect(await fs.readdir(locks)).toEqual([]);
+      }
+    } finally {
+      for (const child of writers) child.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('application settings: documented defaults, typed changes, clear errors', async () => {
     await isolatedDataDir();
     expect(await readSettings()).toEqual(DEFAULT_SETTINGS);
