@@ -196,6 +196,7 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
       return async () => {
         clearInterval(refresh);
         await fs.unlink(lockFile).catch(() => {});
+        await removeMarkersLeft(lockFile, options.folderHolder);
       };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -219,6 +220,35 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
 export async function lockHolder(lockFile: string, folderHolder: string): Promise<LockHolder | undefined> {
   const stat = await fs.lstat(lockFile).catch(() => undefined);
   return stat ? readHolder(stat.isDirectory() ? folderHolder : lockFile) : undefined;
+}
+
+/** When each lock's folder was last looked through for takeover markers left behind, by this process. */
+const markersLookedFor = new Map<string, number>();
+
+/**
+ * Removes the takeover markers of `lockFile` that takers killed part-way left (lock-takeover.ts),
+ * once a minute per lock and process at most, after a release: one folder listing, and
+ * lock-takeover.ts loaded only when there is a marker. Best effort: a folder that cannot be
+ * listed keeps them.
+ */
+async function removeMarkersLeft(lockFile: string, folderHolder: string): Promise<void> {
+  const now = Date.now();
+  if (now - (markersLookedFor.get(lockFile) ?? -Infinity) < 60_000) return;
+  markersLookedFor.set(lockFile, now);
+  if (markersLookedFor.size > 1_000) markersLookedFor.delete(markersLookedFor.keys().next().value!);
+  const prefix = `${path.basename(lockFile)}.takeover-`;
+  const names = await fs.readdir(path.dirname(lockFile)).then((all) => all.filter((name) => name.startsWith(prefix)), () => []);
+  if (names.length === 0) return;
+  const { removeDeadMarkers } = await import('./lock-takeover.js');
+  await removeDeadMarkers(lockFile, names, () => currentKey(lockFile, folderHolder)).catch(() => {});
+}
+
+/** The key that names the lock there now (its id, else its inode), as `leftBehind` names it; undefined when there is none. */
+async function currentKey(lockFile: string, folderHolder: string): Promise<string | undefined> {
+  const stat = await fs.lstat(lockFile).catch(() => undefined);
+  if (!stat) return undefined;
+  const holder = await readHolder(stat.isDirectory() ? folderHolder : lockFile);
+  return holder?.id ?? `inode${stat.ino}`;
 }
 
 /**

@@ -9,10 +9,14 @@
  * that marker does it look again and, when the lock is still that one and still left behind,
  * remove it. A marker whose maker was killed is passed by making the next one (`-2`, and so on),
  * never by removing it, so two live takers never hold markers of one lock at once; the markers of
- * killed makers go once the lock they were for is gone. Loaded only when a lock is found taken.
+ * killed makers go once the lock they were for is gone: the next taker of that lock removes those
+ * it passed, and a holder that releases the lock later removes the rest (`removeDeadMarkers`: a
+ * taker killed after it removed the lock has no next taker). Loaded only when a lock is found
+ * taken, or a marker is found beside it.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { isProcessAlive } from '../support/process-alive.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 
@@ -54,6 +58,24 @@ export async function takeOverOnce(lock: string, key: string, removeIfStillLeft:
     return true;
   } finally {
     await fs.rm(marker, { force: true });
+  }
+}
+
+/**
+ * Removes, of the markers `names` (file names beside `lock`), those whose maker is gone (killed,
+ * or, maker unknown, older than a takeover takes) and that are not for the lock there now
+ * (`currentKey`): that lock is gone, no taker can take it over any more, so no taker needs them.
+ * A marker of the lock there now is left for its takers, as above.
+ */
+export async function removeDeadMarkers(lock: string, names: readonly string[], currentKey: () => Promise<string | undefined>): Promise<void> {
+  const now = await currentKey();
+  const prefix = `${path.basename(lock)}.takeover-`;
+  for (const name of names) {
+    const key = /^(.+)-\d+$/.exec(name.slice(prefix.length))?.[1];
+    if (!name.startsWith(prefix) || key === undefined || key === now) continue;
+    const file = path.join(path.dirname(lock), name);
+    const stat = await fs.lstat(file).catch(() => undefined);
+    if (stat?.isFile() && holderGone(await readMarker(file), stat, MARKER_STALE_MS)) await fs.rm(file, { force: true });
   }
 }
 

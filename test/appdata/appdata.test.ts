@@ -309,6 +309,93 @@ describe('the data folder', () => {
     }
   }, 90_000);
 
+  it('a takeover marker left by a taker killed after it removed the lock goes at a later write; a live taker\'s stays', async () => {
+    const data = await isolatedDataDir();
+    const os = await import('node:os');
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await fs.mkdir(store.dir, { recursive: true });
+    await fs.writeFile(path.join(store.dir, 'state.json'), JSON.stringify({ scriptValues: { collection: { a: '1' } } }));
+    const lock = path.join(store.dir, 'state.json.lock');
+    // The taker removed the dead holder's lock (id lock-9), then was killed before it removed its marker.
+    const dead = JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname() });
+    await fs.writeFile(`${lock}.takeover-lock-9-1`, dead);
+    await fs.writeFile(`${lock}.takeover-lock-9-2`, dead);
+    // A taker of another lock that is alive (this test's parent) is at work: its marker is its own.
+    await fs.writeFile(`${lock}.takeover-lock-7-1`, JSON.stringify({ pid: process.ppid, host: os.hostname() }));
+    // The same in the workspace locks' folder.
+    const locks = path.join(data, 'locks');
+    await fs.mkdir(locks, { recursive: true });
+    await fs.writeFile(path.join(locks, 'abc.lock.takeover-inode123-1'), dead);
+    await store.updateScriptValues('collection', { b: '2' });
+    const { withWorkspaceLock } = await import('../../src/appdata/index.js');
+    const root = await tempDir();
+    const { createHash } = await import('node:crypto');
+    const key = createHash('sha256').update(await fs.realpath(root)).digest('hex').slice(0, 24);
+    await fs.writeFile(path.join(locks, `${key}.lock.takeover-inode123-1`), dead);
+    await withWorkspaceLock(root, 'a test', async () => {});
+    expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock')).sort()).toEqual(['state.json.lock.takeover-lock-7-1']);
+    expect(await fs.readdir(locks)).toEqual(['abc.lock.takeover-inode123-1']); // another workspace's lock: its writer cleans it
+    expect(await store.scriptValues('collection')).toEqual({ a: '1', b: '2' });
+  });
+
+  it('writers killed (SIGKILL) at random points while they write: nothing written before is lost, nothing damaged, nothing left behind', async () => {
+    const data = await isolatedDataDir();
+    // Each writer adds its next number to its own list in state.json and says so once it is written.
+    const script = `
+      import { WorkspaceData } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+      const store = new WorkspaceData('ws', '/tmp/ws');
+      const who = process.argv[2];
+      for (let i = 0; i < 10_000; i++) {
+        let n = 0;
+        await store.updateScriptValues('collection', {});
+        const values = await store.scriptValues('collection');
+        n = Number(values[who] ?? 0) + 1;
+        await store.updateScriptValues('collection', { [who]: String(n) });
+        process.stdout.write(who + ' ' + n + '\\n');
+      }
+    `;
+    const file = path.join(data, 'writer.mts');
+    await fs.writeFile(file, script);
+    const { spawn } = await import('node:child_process');
+    const written = new Map<string, number>();
+    const start = (who: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', file, who], { env: { ...process.env, FERRY_DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        for (const line of chunk.split('\n')) {
+          const [name, n] = line.split(' ');
+          if (name && n) written.set(name, Math.max(written.get(name) ?? 0, Number(n)));
+        }
+      });
+      return { child, stderr: () => stderr };
+    };
+    const writers = ['a', 'b', 'c'].map((who) => ({ who, ...start(who) }));
+    const started = Date.now();
+    try {
+      for (let kill = 0; kill < 20 && Date.now() - started < 60_000; kill++) {
+        // Until each has written something, then a random one at a random moment.
+        for (let i = 0; i < 200 && writers.some((w) => !written.has(w.who)); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.floor(Math.random() * 150)));
+        const victim = writers[kill % writers.length]!;
+        victim.child.kill('SIGKILL');
+        await new Promise((resolve) => victim.child.once('exit', resolve));
+        expect(victim.stderr()).toBe('');
+        Object.assign(victim, start(victim.who));
+      }
+    } finally {
+      for (const w of writers) w.child.kill('SIGKILL');
+      await Promise.all(writers.map((w) => new Promise((resolve) => (w.child.exitCode !== null ? resolve(null) : w.child.once('exit', resolve)))));
+    }
+    // A write after them all takes over whatever lock a killed one held.
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.updateScriptValues('collection', { after: 'written' });
+    const values = await store.scriptValues('collection');
+    for (const [who, n] of written) expect(Number(values[who])).toBeGreaterThanOrEqual(n);
+    const names = await fs.readdir(store.dir);
+    expect(names.filter((name) => name.includes('.damaged-') || name.includes('.lock'))).toEqual([]);
+  }, 120_000);
+
   it('writers that find the workspace lock of a killed process at the same moment: exactly one takes it over, each round', async () => {
     const data = await isolatedDataDir();
     const root = await fs.realpath(await tempDir());
