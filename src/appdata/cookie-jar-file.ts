@@ -4,8 +4,6 @@
  * (the jar starts empty); a write replaces a link instead of writing through it, and sets a
  * damaged file aside instead of writing over it.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { JsonStore } from './json-store.js';
@@ -30,7 +28,7 @@ export async function readCookieJarFile(file: string | undefined): Promise<unkno
  * (`cookies.json.damaged-<time>`), as the other stores are, so what it held is not lost.
  */
 export async function updateCookieJarFile(file: string, change: (current: unknown) => unknown): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  // The lock makes the folder when it is missing.
   await new JsonStore(file, () => ({}), LOST).withLock(async () => {
     const text = await readFileNoFollow(file, 'utf8').catch(() => undefined);
     let current: unknown;

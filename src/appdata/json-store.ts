@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../support/atomic-write.js';
+import { FileWriteError, writeFileAtomic } from '../support/atomic-write.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
 /**
@@ -110,6 +110,7 @@ export class JsonStore<T> {
     return holdLockFile(lockFile, {
       folderHolder: `${this.file}.lock-holder`,
       waitMs: WAIT_MS,
+      saving: this.file,
       makeFolder: () => this.makeFolder(),
       notAFolder: () => this.notAFolder(),
       // Busy, as a held workspace lock is: worth trying again (exit code 1, a 409 in the app).
@@ -171,6 +172,8 @@ export interface LockFileOptions {
   about?: Record<string, string>;
   /** How long to wait for the holder to finish. */
   waitMs: number;
+  /** The file whose change the lock guards, named when the data folder cannot be written. */
+  saving: string;
   /** The folder of the lock is missing: make it (or throw why it cannot be). */
   makeFolder: () => Promise<void>;
   /** A path part is a file, not a folder (ENOTDIR). */
@@ -201,11 +204,13 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
-        await options.makeFolder();
+        await options.makeFolder().catch((failed: unknown) => {
+          throw unwritableDataFolder(options.saving, failed) ?? failed;
+        });
         continue;
       }
       if (code === 'ENOTDIR') throw options.notAFolder();
-      if (code !== 'EEXIST') throw error;
+      if (code !== 'EEXIST') throw unwritableDataFolder(options.saving, error) ?? error;
     }
     const left = await leftBehind(lockFile, options.folderHolder);
     if (left && (await takeOver(lockFile, options.folderHolder, left))) continue;
@@ -214,6 +219,23 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
     pause = Math.min(200, pause * 1.5);
   }
   throw options.busy(await lockHolder(lockFile, options.folderHolder));
+}
+
+/**
+ * The data folder does not let `file` be saved (its folder, or a folder above that Ferry has to
+ * make, refuses new files: permissions, a read-only disk): what was not saved, which folder
+ * refused, and what to do, in one line (a FileWriteError, as for any file that cannot be written:
+ * exit code 2, a 400 in the app). Undefined for any other error.
+ */
+export function unwritableDataFolder(file: string, error: unknown): FileWriteError | undefined {
+  const { code, syscall, path: where } = error as NodeJS.ErrnoException;
+  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return undefined;
+  // A folder that could not be made was refused by the one above it.
+  const folder = syscall === 'mkdir' && where ? path.dirname(where) : path.dirname(file);
+  const problem = code === 'EROFS'
+    ? `is on a read-only file system. Set FERRY_DATA_DIR to a folder on a writable disk`
+    : `does not allow new files (${code === 'EACCES' ? 'permission denied' : 'operation not permitted'}). Make it writable (chmod u+w ${folder}), or set FERRY_DATA_DIR to a folder you can write`;
+  return new FileWriteError(`Could not save ${file} (nothing was changed): the data folder's folder ${folder} ${problem}; then try again.`, code, file);
 }
 
 /** Who holds `lockFile` as it names itself (or the file beside an older Ferry's folder lock); undefined when not known. */

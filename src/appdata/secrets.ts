@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
-import { DataFolderError, JsonStore } from './json-store.js';
+import { DataFolderError, JsonStore, unwritableDataFolder } from './json-store.js';
 import { dataDir } from './paths.js';
 
 export interface Sealed {
@@ -23,7 +23,9 @@ async function loadKey(): Promise<Buffer> {
   const file = path.join(dataDir(), 'secret.key');
   const existing = await readKey(file);
   if (existing) return existing;
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    throw unwritableDataFolder(file, error) ?? error;
+  });
   // Written whole under a temporary name, then linked in place: `link` fails when the key exists,
   // so two processes starting at once agree on one key, and a process killed while writing
   // leaves no part-written key behind (at most its temporary file, in this folder only this user reads).
@@ -36,7 +38,8 @@ async function loadKey(): Promise<Buffer> {
   } catch (error) {
     // Another process made its key first: that one is used.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readKey(file)) ?? key;
-    throw error;
+    // Named as the key, never its temporary file.
+    throw unwritableDataFolder(file, error) ?? error;
   } finally {
     await fs.rm(temp, { force: true }).catch(() => {});
   }
@@ -73,6 +76,12 @@ function key(): Promise<Buffer> {
   return cachedKey;
 }
 let cachedKeyDir: string | undefined;
+
+/** The key when there is one (damaged: refused, as `key` does), never made: for reads that may find no value. */
+async function existingKey(): Promise<Buffer | undefined> {
+  if (cachedKey && cachedKeyDir === dataDir()) return cachedKey;
+  return readKey(path.join(dataDir(), 'secret.key'));
+}
 
 function seal(keyBytes: Buffer, plain: string): Sealed {
   const iv = randomBytes(12);
@@ -153,13 +162,15 @@ export class SecretStore {
 
   private async read(scope: string): Promise<{ values: Record<string, string>; unreadable: string[] }> {
     const all = await this.store.read();
-    const keyBytes = await key();
+    const prefix = `${scope}\u0000`;
+    // No value stored: no key is made (a run reads secrets; in a data folder it cannot write,
+    // making one would fail the run for nothing), but one that is there is checked all the same.
+    const keyBytes = Object.keys(all).some((slot) => slot.startsWith(prefix)) ? await key() : await existingKey();
     // No prototype: a secret named `__proto__` is an own key like any other.
     const values: Record<string, string> = Object.create(null) as Record<string, string>;
     const unreadable: string[] = [];
-    const prefix = `${scope}\u0000`;
     for (const [slot, sealed] of Object.entries(all)) {
-      if (!slot.startsWith(prefix)) continue;
+      if (!slot.startsWith(prefix) || !keyBytes) continue;
       const value = openOrUndefined(keyBytes, sealed);
       if (value === undefined) unreadable.push(slot.slice(prefix.length));
       else values[slot.slice(prefix.length)] = value;

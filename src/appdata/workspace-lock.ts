@@ -40,16 +40,16 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
   const real = await fs.realpath(root).catch(() => path.resolve(root));
   const key = createHash('sha256').update(real).digest('hex').slice(0, 24);
   const dir = path.join(dataDir(), 'locks');
-  const makeFolder = async () => {
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  };
-  await makeFolder();
-  return holdLockFile(path.join(dir, `${key}.lock`), {
+  const lockFile = path.join(dir, `${key}.lock`);
+  return holdLockFile(lockFile, {
     // An older Ferry's lock is a folder (proper-lockfile), its holder named in this file beside it.
     folderHolder: path.join(dir, `${key}.json`),
     about: { writer, since: new Date().toISOString() },
     waitMs: options.waitMs ?? (Number(process.env.FERRY_LOCK_WAIT_MS) || 5_000),
-    makeFolder,
+    saving: lockFile,
+    makeFolder: async () => {
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    },
     notAFolder: () => new Error(`Could not take the workspace's write lock in ${dir}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`),
     busy: (holder) => new WorkspaceBusyError(busyMessage(holder)),
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, proxyWithCredentials, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
+import type { AddressInfo } from 'node:net';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
 const errorOf = (text: string) => { try { JSON.parse(text); return ''; } catch (error) { return (error as Error).message; } };
@@ -491,6 +492,64 @@ describe('the data folder', () => {
       }
     } finally {
       for (const child of writers) child.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('a data folder that cannot be written: each command says in one line what was not saved, which folder refused, and what to do', async (ctx) => {
+    const http = await import('node:http');
+    const { spawn, spawnSync } = await import('node:child_process');
+    const bin = path.resolve('bin/ferry.js');
+    // Root writes any folder: then ferry runs as the user nobody, for whom the data folder is read-only.
+    const nobody = process.getuid?.() === 0 ? 65534 : undefined;
+    if (nobody !== undefined && spawnSync(process.execPath, ['-e', `require('fs').readFileSync(${JSON.stringify(bin)})`], { uid: nobody, gid: nobody }).status !== 0) return ctx.skip();
+    const server = http.createServer((_req, res) => {
+      res.setHeader('set-cookie', 'sid=1; Path=/');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const top = await tempDir();
+    await fs.chmod(top, 0o755);
+    const root = path.join(top, 'ws');
+    const data = path.join(top, 'data');
+    await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+    await fs.mkdir(path.join(root, 'environments'));
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: ro\nname: Read-only\nvariables:\n  - key: token\n    value: ""\n    secret: true\n');
+    await fs.writeFile(path.join(root, 'environments', 'dev.yaml'), 'name: dev\nvariables: []\n');
+    await fs.writeFile(path.join(root, 'requests', 'One.yaml'), `name: One\nurl: http://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
+    for (const entry of ['', ...(await fs.readdir(root, { recursive: true }))]) await fs.chmod(path.join(root, entry), entry.endsWith('.yaml') ? 0o644 : 0o755);
+    await fs.mkdir(data, { mode: 0o555 });
+    await fs.chmod(data, 0o555);
+    const ferryAs = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, '-w', root, ...args], { env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: data, HOME: top }, stdio: ['pipe', 'pipe', 'pipe'], ...(nobody !== undefined ? { uid: nobody, gid: nobody } : {}) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c));
+      child.stderr.on('data', (c: Buffer) => (stderr += c));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+      child.stdin.end('s3cret\n');
+    });
+    const refused = (file: string, folder: string) => new RegExp(`Could not save ${escape(file)} \\(nothing was changed\\): the data folder's folder ${escape(folder)} does not allow new files \\(permission denied\\)\\. Make it writable \\(chmod u\\+w ${escape(folder)}\\), or set FERRY_DATA_DIR to a folder you can write; then try again\\.`);
+    const wsDir = path.join(data, 'workspaces', path.basename(workspaceDataDir('ro', root)));
+    try {
+      const ran = await ferryAs(['run']);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toMatch(new RegExp(`! the cookies of this run could not be saved in the data folder: ${refused(path.join(wsDir, 'cookies.json'), data).source}`));
+      expect(ran.stdout).toMatch(new RegExp(`! the history of this run could not be saved in the data folder: ${refused(path.join(wsDir, 'history.json'), data).source}`));
+      for (const [args, file] of [
+        [['config', 'set', 'timeoutMs', '5000'], path.join(data, 'settings.json')],
+        [['env', 'use', 'dev'], path.join(wsDir, 'state.json')],
+        [['secret', 'set', 'token'], path.join(data, 'secret.key')],
+      ] as const) {
+        const result = await ferryAs([...args]);
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^ferry: ${refused(file, data).source}\n$`));
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   }, 90_000);
 
