@@ -10,6 +10,7 @@ import { loadVariableSnapshot, type Face, type PreparedSettings } from '../reque
 import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { loadClientTls } from '../request/client-tls-files.js';
+import { describeSystemError } from '../support/system-error.js';
 import { RunContract, ScriptHost, type RunContext, type SendGuard } from './context.js';
 
 export interface ContextOptions {
@@ -106,7 +107,8 @@ export async function saveRunContext(ctx: RunContext): Promise<string[]> {
   const what = ['the cookies', 'the values scripts set', 'the history'];
   const problems: string[] = [];
   saved.forEach((outcome, i) => {
-    if (outcome.status === 'rejected') problems.push(`${what[i]} of this run could not be saved in the data folder: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
+    // A system error in one line that names the file ("Could not read …/history.json: it is a folder, not a file (EISDIR).").
+    if (outcome.status === 'rejected') problems.push(`${what[i]} of this run could not be saved in the data folder: ${describeSystemError(outcome.reason)?.message ?? (outcome.reason as Error)?.message ?? String(outcome.reason)}`);
   });
   return problems;
 }

@@ -95,6 +95,8 @@ function writeFailure(file: string, error: unknown): unknown {
     ENOSPC: 'the disk is full. Free some space, then try again.',
     EDQUOT: 'the disk quota is used up. Free some space, then try again.',
   };
+  // A folder where the file should be (the rename onto it fails): named, never the temporary file.
+  if (code === 'EISDIR') return new FileWriteError(`Could not write ${file} (nothing was changed): it is a folder, not a file. Move the folder away, then try again.`, code, file);
   if (code === undefined || why[code] === undefined) return error;
   return new FileWriteError(`Could not write ${file} (nothing was changed): ${why[code]}`, code, file);
 }

@@ -156,6 +156,32 @@ describe('the data folder', () => {
     expect(systemErrorMessage(error)?.message).toBe(`Could not read ${path.join(store.dir, 'secrets.json')}: it is a folder, not a file (EISDIR).`);
   });
 
+  it('a run whose history.json and cookies.json are folders: it runs, and says which file could not be saved and why, naming no temporary file', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_req, res) => {
+      res.setHeader('set-cookie', 'sid=1; Path=/');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const data = await isolatedDataDir();
+      const root = await tempDir();
+      await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: folders\nname: Folders\n');
+      await fs.mkdir(path.join(root, 'requests'));
+      await fs.writeFile(path.join(root, 'requests', 'One.yaml'), `name: One\nurl: http://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
+      const dir = workspaceDataDir('folders', root);
+      for (const name of ['history.json', 'cookies.json']) await fs.mkdir(path.join(dir, name), { recursive: true });
+      const ran = await run(process.execPath, [path.resolve('bin/ferry.js'), '-w', root, 'run'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' } });
+      expect(ran.stdout).toContain('PASSED');
+      expect(ran.stdout).toContain(`! the history of this run could not be saved in the data folder: Could not read ${path.join(dir, 'history.json')}: it is a folder, not a file (EISDIR).\n`);
+      expect(ran.stdout).toContain(`! the cookies of this run could not be saved in the data folder: Could not write ${path.join(dir, 'cookies.json')} (nothing was changed): it is a folder, not a file. Move the folder away, then try again.\n`);
+      expect(ran.stdout).not.toContain('.tmp');
+      expect((await fs.readdir(dir)).sort()).toEqual(['cookies.json', 'history.json']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+
   it('valid JSON of the wrong shape is set aside too', async () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
