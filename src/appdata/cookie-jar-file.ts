@@ -5,17 +5,17 @@
  * damaged file aside instead of writing over it.
  */
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { readFileNoFollow } from '../support/read-no-follow.js';
-import { JsonStore } from './json-store.js';
+import { FileTooLargeError, readFileNoFollow } from '../support/read-no-follow.js';
+import { JsonStore, MAX_STORE_BYTES, tooLarge } from './json-store.js';
 
 const LOST = 'the cookies kept for this workspace are lost: the servers set them again as you send';
 
 export async function readCookieJarFile(file: string | undefined): Promise<unknown> {
   if (!file) return undefined;
   try {
-    return JSON.parse(await readFileNoFollow(file, 'utf8')); // a link is not followed
+    return JSON.parse(await readFileNoFollow(file, 'utf8', MAX_STORE_BYTES)); // a link is not followed
   } catch {
-    return undefined; // missing or damaged: the jar starts empty
+    return undefined; // missing, damaged or too large: the jar starts empty
   }
 }
 
@@ -24,22 +24,29 @@ export async function readCookieJarFile(file: string | undefined): Promise<unkno
  * data folder take (json-store.ts): several processes save their jars (two `ferry run`s, the app
  * and a run), and each must read what the others saved, not write over it. What it holds now is
  * undefined when there is no file, or a link (replaced, its target untouched). One that does not
- * parse (cut short, edited by hand) is not written over either: it is set aside first
+ * parse (cut short, edited by hand) or is too large to read (json-store.ts) is not written over either: it is set aside first
  * (`cookies.json.damaged-<time>`), as the other stores are, so what it held is not lost.
  */
 export async function updateCookieJarFile(file: string, change: (current: unknown) => unknown): Promise<void> {
   // The lock makes the folder when it is missing.
   await new JsonStore(file, () => ({}), LOST).withLock(async () => {
-    const text = await readFileNoFollow(file, 'utf8').catch(() => undefined);
+    let problem: string | undefined;
+    const text = await readFileNoFollow(file, 'utf8', MAX_STORE_BYTES).catch(async (error: unknown) => {
+      if (error instanceof FileTooLargeError) problem = await tooLarge(file);
+      return undefined;
+    });
     let current: unknown;
     if (text !== undefined) {
       try {
         current = JSON.parse(text);
       } catch (error) {
-        // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
-        const { setAside } = await import('./set-aside.js');
-        await setAside(file, (error as Error).message, LOST);
+        problem = (error as Error).message;
       }
+    }
+    if (problem !== undefined) {
+      // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
+      const { setAside } = await import('./set-aside.js');
+      await setAside(file, problem, LOST);
     }
     await writeFileAtomic(file, JSON.stringify(change(current)), 0o600);
   });

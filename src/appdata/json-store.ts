@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileWriteError, writeFileAtomic } from '../support/atomic-write.js';
-import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
+import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 
 /**
  * A file in this computer's data folder that Ferry cannot use as it is (a link where it writes a
@@ -50,10 +50,16 @@ export class JsonStore<T> {
    */
   private async readHolding(holding: boolean): Promise<T> {
     let text: string;
+    let problem: string;
     try {
-      text = await readFileNoFollow(this.file, 'utf8');
+      text = await readFileNoFollow(this.file, 'utf8', MAX_STORE_BYTES);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.empty();
+      if (error instanceof FileTooLargeError) {
+        // Measured before it is read: past Node's longest string (512 MB) it could never be, and
+        // each command would read hundreds of megabytes for nothing. Damaged, as a cut-off file.
+        return this.setAsideHolding(holding, await tooLarge(this.file));
+      }
       if (isLinkError(error)) {
         throw new DataFolderError(`${this.file} is a symbolic link; Ferry never follows links in its data folder. Remove the link (Ferry writes a file of its own there).`);
       }
@@ -62,7 +68,6 @@ export class JsonStore<T> {
       if (systemError.code !== undefined && systemError.path === undefined) systemError.path = this.file;
       throw error;
     }
-    let problem: string;
     try {
       const value = JSON.parse(text) as unknown;
       // Valid JSON of the wrong shape (`null`, a list for a map) is as damaged as a cut-off file.
@@ -71,6 +76,11 @@ export class JsonStore<T> {
     } catch (error) {
       problem = (error as Error).message;
     }
+    return this.setAsideHolding(holding, problem);
+  }
+
+  /** Sets the damaged file aside under the lock (taken first when not `holding`: read again under it); the store starts empty. */
+  private async setAsideHolding(holding: boolean, problem: string): Promise<T> {
     if (!holding) return this.withLock(() => this.readHolding(true));
     // Loaded only then: `ferry run` loads no more than it needs (test/cli/command-table.test.ts).
     const { setAside } = await import('./set-aside.js');
@@ -151,6 +161,18 @@ function sameShape(value: unknown, empty: unknown): boolean {
  * moment, exactly one takes it over (lock-takeover.ts). A lock that is a folder is an older
  * Ferry's (proper-lockfile, its holder named in a file beside it): it is respected the same way.
  */
+/**
+ * The largest file of the data folder a store reads: far past what Ferry writes (the history keeps
+ * 500 sends), and half the longest string Node makes, so a store read whole can be written again.
+ */
+export const MAX_STORE_BYTES = 256 * 2 ** 20;
+
+/** Why a file past MAX_STORE_BYTES is set aside, in the words of the notice. */
+export async function tooLarge(file: string): Promise<string> {
+  const size = (await fs.stat(file).catch(() => undefined))?.size ?? MAX_STORE_BYTES;
+  return `it is ${Math.round(size / 2 ** 20)} MB, more than the ${MAX_STORE_BYTES / 2 ** 20} MB a file of the data folder may hold`;
+}
+
 /** A lock not refreshed for this long belongs to a process that died (its holder refreshes it every STALE_MS / 2). */
 export const STALE_MS = 10_000;
 /** How long an update waits for another process's: past STALE_MS, so a lock whose holder is unknown is taken over within it. */

@@ -182,6 +182,43 @@ describe('the data folder', () => {
     }
   }, 60_000);
 
+  it('a store too large to read (a 600 MB history.json) is set aside and said once, not read: the next write starts it again', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.addHistory({ time: '2026-01-01T00:00:00.000Z', method: 'GET', url: 'http://x/', status: 200, durationMs: 1 });
+    const file = path.join(store.dir, 'history.json');
+    // Sparse: 600 MB long, no disk used; past the longest string Node makes (512 MB), so it could never be read whole.
+    await fs.truncate(file, 600 * 1024 * 1024);
+    const told: string[] = [];
+    const { onSetAside } = await import('../../src/appdata/set-aside.js');
+    const stop = onSetAside((notice) => told.push(notice.message));
+    try {
+      await store.addHistory({ time: '2026-01-02T00:00:00.000Z', method: 'GET', url: 'http://x/after', status: 200, durationMs: 1 });
+      expect((await store.readHistory()).map((entry) => entry.url)).toEqual(['http://x/after']);
+    } finally {
+      stop();
+    }
+    const aside = (await fs.readdir(store.dir)).filter((name) => name.startsWith('history.json.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect((await fs.stat(path.join(store.dir, aside[0]!))).size).toBe(600 * 1024 * 1024);
+    expect(told).toEqual([`history.json in the data folder could not be read (it is 600 MB, more than the 256 MB a file of the data folder may hold); it was moved to ${path.join(store.dir, aside[0]!)}, and the history of sends starts empty again.`]);
+    // The cookie jar alike: read as empty, set aside when a run saves cookies, never written over.
+    await fs.writeFile(store.cookieJarFile, '');
+    await fs.truncate(store.cookieJarFile, 600 * 1024 * 1024);
+    const { loadCookies, saveCookies } = await import('../../src/runner/cookies.js');
+    const jar = await loadCookies(store.cookieJarFile);
+    expect(jar.list()).toEqual([]);
+    jar.store('http://example.com/', ['fresh=1']);
+    const stopCookies = onSetAside((notice) => told.push(notice.message));
+    try {
+      await saveCookies(jar, store.cookieJarFile);
+    } finally {
+      stopCookies();
+    }
+    expect((await loadCookies(store.cookieJarFile)).list().map((c) => c.name)).toEqual(['fresh']);
+    expect(told[1]).toMatch(/^cookies\.json in the data folder could not be read \(it is 600 MB, more than the 256 MB a file of the data folder may hold\); it was moved to .+cookies\.json\.damaged-\d+, and the cookies kept for this workspace are lost/);
+  }, 60_000);
+
   it('valid JSON of the wrong shape is set aside too', async () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
