@@ -490,6 +490,38 @@ describe('ferry app API', () => {
     }
   });
 
+  it('a secret value set, and a value a script set, by another ferry while the app is open are what the app sends next', async () => {
+    const site = http.createServer((req, res) => res.end(`${req.headers['x-token'] ?? ''} ${req.headers['x-step'] ?? ''}`));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    await ws.write('ferry.yaml', { version: 1, id: app.state.workspace.id, name: 'Run tests', variables: [{ key: 'token', value: '', secret: true }, { key: 'step', value: 'file' }] });
+    await ws.write('requests/Step.yaml', { name: 'Step', method: 'GET', url: `${base}/`, scripts: { postResponse: "pm.collectionVariables.set('step', 'from-run');" } });
+    await app.state.reload();
+    const { spawn } = await import('node:child_process');
+    const ferryAside = (args: string[], stdin = '') => new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', ws.root, ...args], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir }, stdio: ['pipe', 'ignore', 'ignore'] });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('close', (code) => (clearTimeout(timer), resolve(code)));
+      child.stdin.end(stdin);
+    });
+    const send = async () => {
+      const sent = await client.call('POST', '/api/send', { path: 'Echo.yaml', request: { name: 'Echo', method: 'GET', url: `${base}/`, headers: [{ key: 'x-token', value: '{{token}}' }, { key: 'x-step', value: '{{step}}' }] } });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      return Buffer.from((sent.body as { response: { bodyBase64: string } }).response.bodyBase64, 'base64').toString();
+    };
+    try {
+      expect((await client.call('PUT', '/api/workspace/variables', { variables: [{ key: 'token', value: 'first', secret: true }, { key: 'step', value: 'file' }] })).status).toBe(200);
+      expect(await send()).toBe('first file');
+      // Meanwhile, in a terminal: a new secret value, and a run whose script sets a value.
+      expect(await ferryAside(['secret', 'set', 'token'], 'second\n')).toBe(0);
+      expect(await ferryAside(['run', 'Step'])).toBe(0);
+      expect(await send()).toBe('second from-run');
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  }, 60_000);
+
   it('a file changed while the workspace is being read is in what the next reload gives (a git checkout spread over batches)', async () => {
     // ferry.yaml is read first; then many requests and environments keep the read in flight a while.
     await Promise.all(Array.from({ length: 300 }, (_, i) => ws.write(`requests/R${i}.yaml`, `name: R${i}\nurl: http://127.0.0.1:1/${i}\n`)));
