@@ -153,11 +153,19 @@ export class WorkspaceData {
     await this.tokens.update(sealPlain);
   }
 
-  /** Appends entries (a run passes all of its sends at once: one locked write). */
+  /**
+   * Adds entries (a run passes all of its sends at once: one locked write), the list kept in the
+   * order of the sends' times: runs save when they end, so a long run saves its sends after those
+   * of a short run that ran meanwhile (two `ferry run`s, the app). Past the limit the oldest go.
+   */
   async addHistory(...entries: HistoryEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.history.update((list) => {
+      const before = list.length;
       for (const entry of entries) list.push(entry); // no spread: its arguments are limited in number
+      // ISO times in UTC compare as text; the sort is stable, and only needed when sends of another run came between.
+      const inOrder = list.every((entry, i) => i <= Math.max(0, before - 1) || String(list[i - 1]!.time) <= String(entry.time));
+      if (!inOrder) list.sort((a, b) => (String(a.time) < String(b.time) ? -1 : String(a.time) > String(b.time) ? 1 : 0));
       if (list.length > HISTORY_LIMIT) list.splice(0, list.length - HISTORY_LIMIT);
     });
   }

@@ -95,6 +95,21 @@ describe('the data folder', () => {
     expect(history[0]!.url).toBe('u10');
   }, 60_000);
 
+  it('runs that save their history in another order than they sent (a long run ends after a short one) keep it in time order; the oldest sends go first', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    const at = (minute: number, url: string) => ({ time: `2026-01-01T10:${String(minute).padStart(2, '0')}:00.000Z`, method: 'GET', url, durationMs: 1 });
+    // The short run sent at 10:02 and ended first; the long one sent from 10:00 to 10:05.
+    await store.addHistory(at(2, 'short'));
+    await store.addHistory(at(0, 'long-0'), at(1, 'long-1'), at(3, 'long-3'), at(5, 'long-5'));
+    expect((await store.readHistory()).map((entry) => entry.url)).toEqual(['long-0', 'long-1', 'short', 'long-3', 'long-5']);
+    // Past the limit, the oldest sends go, not the ones saved first.
+    await store.addHistory(...Array.from({ length: 497 }, (_, i) => at(59, `late-${i}`)));
+    const kept = (await store.readHistory()).map((entry) => entry.url);
+    expect(kept).toHaveLength(500);
+    expect(kept.slice(0, 3)).toEqual(['short', 'long-3', 'long-5']);
+  });
+
   it('a damaged store is set aside, not fatal, and the user is told once: what, why, where it is now, what is lost', async () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
