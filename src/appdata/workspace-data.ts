@@ -2,6 +2,7 @@
  * One workspace's data on this computer: values set by scripts, the active environment, the
  * OAuth token cache, history, and where the cookie jar and secrets live.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JsonStore } from './json-store.js';
 import { workspaceDataDir } from './paths.js';
@@ -70,6 +71,19 @@ export class WorkspaceData {
     this.tokens = new JsonStore(path.join(this.dir, 'tokens.json'), () => ({}), 'the cached OAuth 2.0 tokens are lost: new ones are fetched at the next send');
     this.history = new JsonStore(path.join(this.dir, 'history.json'), () => [], 'the history of sends starts empty again');
     this.results = new SendResults(path.join(this.dir, 'results'));
+  }
+
+  /**
+   * A mark of the stores a session reads its variables from once (the values scripts set and the
+   * active environment in state.json, the secret values in secrets.json): it changes whenever one
+   * of them is written, by this process or another (`ferry secret set`, a `ferry run` whose scripts
+   * set values, while the app is open). Two stats, no read.
+   */
+  async variablesMark(): Promise<string> {
+    const marks = await Promise.all(
+      ['state.json', 'secrets.json'].map((name) => fs.lstat(path.join(this.dir, name)).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')),
+    );
+    return marks.join(' ');
   }
 
   /** The cookie jar file (tough-cookie's serialized form), owned by the HTTP client. */

@@ -511,6 +511,9 @@ describe('ferry app API', () => {
     };
     try {
       expect((await client.call('PUT', '/api/workspace/variables', { variables: [{ key: 'token', value: 'first', secret: true }, { key: 'step', value: 'file' }] })).status).toBe(200);
+      // The watcher's reports of those writes come and go first: the session of the next send is the one kept open.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await app.state.settled();
       expect(await send()).toBe('first file');
       // Meanwhile, in a terminal: a new secret value, and a run whose script sets a value.
       expect(await ferryAside(['secret', 'set', 'token'], 'second\n')).toBe(0);

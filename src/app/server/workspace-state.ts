@@ -65,6 +65,8 @@ function pathsBelow(root: string, dir: string, limit = 20_000): string[] | undef
 
 export class WorkspaceState {
   private session: Session | undefined;
+  /** The data folder's variables as the current session read them (WorkspaceData.variablesMark), or as its own save left them. */
+  private sessionData: string | undefined;
   private busy = new Map<Session, number>();
   private reading: Promise<void> | undefined;
   /** The read that follows the one in flight, shared by every reload asked for meanwhile. */
@@ -265,7 +267,16 @@ export class WorkspaceState {
   async #take(): Promise<Session> {
     // The newest read: a send uses the files as they are now.
     await this.fresh();
-    const session = (this.session ??= new Session({ workspace: this.current, dataFolder: this.data, face: 'app' }));
+    // And the data folder as it is now: a session reads secret values and the values scripts set
+    // once, so when another process changed them (`ferry secret set`, a `ferry run`'s scripts),
+    // the next send opens a new session, which reads them again.
+    const mark = await this.data.variablesMark();
+    if (this.session && mark !== this.sessionData) this.retire();
+    if (!this.session) {
+      this.session = new Session({ workspace: this.current, dataFolder: this.data, face: 'app' });
+      this.sessionData = mark;
+    }
+    const session = this.session;
     this.busy.set(session, (this.busy.get(session) ?? 0) + 1);
     return session;
   }
@@ -279,8 +290,11 @@ export class WorkspaceState {
     }
     this.busy.delete(session);
     // Save what the sends changed (cookies, values scripts set, history) for the next session.
-    if (session === this.session) await session.save();
-    else await session.close();
+    if (session === this.session) {
+      await session.save();
+      // What it wrote is what it holds already: not a change made by another process.
+      if (session === this.session) this.sessionData = await this.data.variablesMark();
+    } else await session.close();
   }
 
   /** The environment changed: sends from now on use a new session. */
