@@ -74,14 +74,15 @@ export class WorkspaceData {
   }
 
   /**
-   * A mark of the stores a session reads its variables from once (the values scripts set and the
-   * active environment in state.json, the secret values in secrets.json): it changes whenever one
-   * of them is written, by this process or another (`ferry secret set`, a `ferry run` whose scripts
-   * set values, while the app is open). Two stats, no read.
+   * A mark of the stores a session reads once, when it opens (the values scripts set and the
+   * active environment in state.json, the secret values in secrets.json, the cookie jar): it
+   * changes whenever one of them is written, by this process or another (`ferry secret set`, a
+   * `ferry run` whose scripts set values or that got cookies, while the app is open). Three
+   * stats, no read.
    */
-  async variablesMark(): Promise<string> {
+  async sessionMark(): Promise<string> {
     const marks = await Promise.all(
-      ['state.json', 'secrets.json'].map((name) => fs.lstat(path.join(this.dir, name)).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')),
+      ['state.json', 'secrets.json', 'cookies.json'].map((name) => fs.lstat(path.join(this.dir, name)).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')),
     );
     return marks.join(' ');
   }

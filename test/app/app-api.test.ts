@@ -525,6 +525,37 @@ describe('ferry app API', () => {
     }
   }, 60_000);
 
+  it('a cookie a ferry run got while the app is open goes with the app\'s next send', async () => {
+    const site = http.createServer((req, res) => {
+      if (req.url === '/login') res.setHeader('set-cookie', 'sid=from-run; Path=/');
+      res.end(req.headers.cookie ?? '');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    await ws.write('requests/Login.yaml', { name: 'Login', method: 'GET', url: `${base}/login` });
+    const { execFile } = await import('node:child_process');
+    const send = async () => {
+      const sent = await client.call('POST', '/api/send', { path: 'Echo.yaml', request: { name: 'Echo', method: 'GET', url: `${base}/echo` } });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      return Buffer.from((sent.body as { response: { bodyBase64: string } }).response.bodyBase64, 'base64').toString();
+    };
+    try {
+      // The watcher's report of the new request comes and goes first: the session of the next send is the one kept open.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await app.state.settled();
+      expect(await send()).toBe('');
+      const code = await new Promise<number | null>((resolve) => {
+        const child = execFile(process.execPath, [path.resolve('bin/ferry.js'), '-w', ws.root, 'run', 'Login'], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir }, timeout: 30_000 });
+        child.on('close', resolve);
+      });
+      expect(code).toBe(0);
+      expect(await send()).toBe('sid=from-run');
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  }, 60_000);
+
   it('a file changed while the workspace is being read is in what the next reload gives (a git checkout spread over batches)', async () => {
     // ferry.yaml is read first; then many requests and environments keep the read in flight a while.
     await Promise.all(Array.from({ length: 300 }, (_, i) => ws.write(`requests/R${i}.yaml`, `name: R${i}\nurl: http://127.0.0.1:1/${i}\n`)));

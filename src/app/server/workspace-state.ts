@@ -65,7 +65,7 @@ function pathsBelow(root: string, dir: string, limit = 20_000): string[] | undef
 
 export class WorkspaceState {
   private session: Session | undefined;
-  /** The data folder's variables as the current session read them (WorkspaceData.variablesMark), or as its own save left them. */
+  /** The data folder's stores as the current session read them (WorkspaceData.sessionMark), or as its own save left them. */
   private sessionData: string | undefined;
   private busy = new Map<Session, number>();
   private reading: Promise<void> | undefined;
@@ -267,10 +267,10 @@ export class WorkspaceState {
   async #take(): Promise<Session> {
     // The newest read: a send uses the files as they are now.
     await this.fresh();
-    // And the data folder as it is now: a session reads secret values and the values scripts set
-    // once, so when another process changed them (`ferry secret set`, a `ferry run`'s scripts),
-    // the next send opens a new session, which reads them again.
-    const mark = await this.data.variablesMark();
+    // And the data folder as it is now: a session reads secret values, the values scripts set and
+    // the cookie jar once, so when another process changed them (`ferry secret set`, a `ferry
+    // run`'s scripts or cookies), the next send opens a new session, which reads them again.
+    const mark = await this.data.sessionMark();
     if (this.session && mark !== this.sessionData) this.retire();
     if (!this.session) {
       this.session = new Session({ workspace: this.current, dataFolder: this.data, face: 'app' });
@@ -293,7 +293,7 @@ export class WorkspaceState {
     if (session === this.session) {
       await session.save();
       // What it wrote is what it holds already: not a change made by another process.
-      if (session === this.session) this.sessionData = await this.data.variablesMark();
+      if (session === this.session) this.sessionData = await this.data.sessionMark();
     } else await session.close();
   }
 
