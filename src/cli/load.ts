@@ -56,10 +56,10 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .option('--stages <list>', 'override the stages for a quick try: "30s:50,1m:50" (duration:target, units ms s m h)')
     .option('--segment <i/n>', 'run the i-th of n equal parts of the test (merge the parts with ferry load merge)')
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the whole result on stdout)')
-    .option('--out-json <file>', 'also write the whole result (JSON, histograms included) to FILE')
+    .option('--out-json <file>', 'also write the whole result (JSON, histograms included) to FILE (- = stdout, in place of the summary)')
     .action(async (id: string, flags: LoadFlags, command: Command) => {
       checkEnvOption(flags.env, ctx.cwd);
-      const json = reporterIsJson(flags.reporter);
+      const { json, outJson } = resultOutputs(flags, ctx);
       let stages;
       let segment;
       let vars;
@@ -72,7 +72,6 @@ export function registerLoad(program: Command, ctx: CliContext): void {
         throw error;
       }
       const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers, '--workers', 1, 256);
-      const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
       const ws = await openWorkspaceFor(command, ctx);
       // As `ferry run`'s reports: inside the workspace, never through a linked folder.
       if (outJson) await checkReportFile(outJson, flags.outJson!, ws.root, ctx);
@@ -131,12 +130,11 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .addHelpText('after', examples([["ferry load merge a.json b.json", "combine segment results and judge thresholds"]]))
     .argument('<files...>', 'result files written with --out-json')
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the merged result on stdout)')
-    .option('--out-json <file>', 'also write the merged result to FILE')
+    .option('--out-json <file>', 'also write the merged result to FILE (- = stdout, in place of the summary)')
     .action(async (files: string[], own: { reporter?: string; outJson?: string }) => {
       // `-r` and `--out-json` after `merge` are read by `load` (they are its options too).
       const flags = { ...load.opts<{ reporter?: string; outJson?: string }>(), ...own };
-      const json = reporterIsJson(flags.reporter);
-      const outJson = flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson);
+      const { json, outJson } = resultOutputs(flags, ctx);
       if (outJson) await checkReportFile(outJson, undefined, undefined, ctx);
       let merged: LoadResult;
       try {
@@ -171,6 +169,17 @@ async function report(result: LoadResult, options: { json: boolean; outJson?: st
     ctx.output.out(summaryText(result, { green: colors.green, red: colors.red, bold: colors.bold, dim: colors.dim }));
   }
   ctx.exitCode = result.passed ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * Where the result goes: `json` on stdout (`-r json`, or `--out-json -`: `-` is stdout, as for
+ * `ferry run` and `curl -o -`, never a file named "-"), `outJson` the file to write it to.
+ */
+function resultOutputs(flags: { reporter?: string; outJson?: string }, ctx: CliContext): { json: boolean; outJson?: string } {
+  const json = reporterIsJson(flags.reporter);
+  if (flags.outJson !== '-') return { json, outJson: flags.outJson === undefined ? undefined : path.resolve(ctx.cwd, flags.outJson) };
+  if (flags.reporter !== undefined && !json) throw new CliError('--out-json - puts the result on stdout, where -r cli prints the summary: give --out-json a FILE, or leave out -r cli.');
+  return { json: true };
 }
 
 function reporterIsJson(name: string | undefined): boolean {

@@ -159,6 +159,25 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     expect(Object.keys(result.series[0]!)).toEqual(['second', 'count', 'errors', 'dropped', 'active', 'p50', 'p95', 'p99', 'histogram']);
     expect(result.verdicts[0]).toMatchObject({ rule: 'max < 60000ms', metric: 'max', op: '<', limit: 60_000, passed: true });
   });
+
+  it('--out-json - is the result on stdout (as for ferry run and curl -o -), never a file named "-"; so for merge', async () => {
+    const { root } = await workspace({ dash: {} });
+    const run = await ferry(['-w', root, 'load', 'dash', '--out-json', '-', '--workers', '1'], root);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ format: 'ferry-load-result', loadTest: { id: 'dash' }, overall: { count: 10 } });
+    await expect(fs.stat(path.join(root, '-'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const file = path.join(root, 'dash.json');
+    expect((await ferry(['-w', root, 'load', 'dash', '--out-json', file, '--workers', '1'], root)).code).toBe(0);
+    const merged = await ferry(['load', 'merge', file, '--out-json', '-'], root);
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.stdout)).toMatchObject({ format: 'ferry-load-result', overall: { count: 10 } });
+    await expect(fs.stat(path.join(root, '-'))).rejects.toMatchObject({ code: 'ENOENT' });
+    // The summary and the result cannot both go to stdout.
+    const both = await ferry(['load', 'merge', file, '-r', 'cli', '--out-json', '-'], root);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--out-json - puts the result on stdout, where -r cli prints the summary: give --out-json a FILE, or leave out -r cli\./);
+    expect(both.stdout).toBe('');
+  });
 });
 
 describe('the live display', () => {
