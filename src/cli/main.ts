@@ -55,10 +55,11 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
 
 export async function main(argv: string[], options: { output?: Output; cwd?: string; stdin?: CliContext['stdin'] } = {}): Promise<number> {
   const ctx: CliContext = { output: options.output ?? processOutput(), cwd: options.cwd ?? process.cwd(), exitCode: EXIT.ok, stdin: options.stdin };
-  // `ferry help NAME` of no command: say so, as `ferry NAME` does (commander printed the whole help).
-  if (argv[0] === 'help' && argv[1] !== undefined && !argv[1].startsWith('-') && !COMMANDS.some((entry) => entry.name === argv[1])) {
-    ctx.output.err(`ferry: unknown command '${argv[1]}' (\`ferry --help\` lists the commands)`);
-    return EXIT.usage;
+  // `ferry help NAME [SUB]`: as `ferry NAME [SUB] --help` (commander's own `help` knew one level
+  // only, so `ferry help env use` showed env's help); NAME of no command is refused as `ferry NAME`
+  // is, with the nearest spelling (commander printed the whole help).
+  if (argv[0] === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {
+    argv = COMMANDS.some((entry) => entry.name === argv[1]) ? [...argv.slice(1), '--help'] : [argv[1]];
   }
   const program = await buildProgram(ctx, argv);
   try {

@@ -55,14 +55,26 @@ describe('ferry basics', () => {
     }
   });
 
-  it('`ferry help NAME` of no command says so (exit 2); of a command, its help', async () => {
+  it('`ferry help NAME` of no command says so (exit 2), with the nearest spelling as `ferry NAME` gives it; of a command, its help', async () => {
     const unknown = await ferry(['help', 'nope']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.trim()).toBe("ferry: unknown command 'nope' (`ferry --help` lists the commands)");
+    expect(unknown.stderr).toMatch(/^ferry: unknown command 'nope'\n/);
     expect(unknown.stdout).toBe('');
+    const misspelt = await ferry(['help', 'rnu']);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toContain("ferry: unknown command 'rnu'\n(Did you mean run?)");
+    expect(misspelt.stdout).toBe('');
     const known = await ferry(['help', 'run']);
     expect(known.code).toBe(0);
     expect(known.stdout).toMatch(/^Usage: ferry run/);
+  });
+
+  it('`ferry help NAME SUB` is the help of the subcommand (`ferry NAME SUB --help`), not of NAME', async () => {
+    for (const [name, sub] of [['env', 'use'], ['load', 'merge'], ['secret', 'set']] as const) {
+      const help = await ferry(['help', name, sub]);
+      expect(help.code, `${name} ${sub}`).toBe(0);
+      expect(help.stdout, `${name} ${sub}`).toMatch(new RegExp(`^Usage: ferry ${name} ${sub} `));
+    }
   });
 
   it('bad usage exits 2 with a message', async () => {
