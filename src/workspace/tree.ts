@@ -66,9 +66,12 @@ export function listFolder(root: string, relPath: string, warnings: Warning[]): 
   return [];
 }
 
-/** Whether `warning` says `requests/` itself could not be listed (a run of nothing would pass). */
+/**
+ * Whether `warning` says `requests/` itself could not be listed, or was not because it is a
+ * symbolic link (a run of nothing would pass).
+ */
 export function isUnreadableRequestsFolder(warning: Warning): boolean {
-  return warning.file === REQUESTS_DIR && warning.message.startsWith(`${REQUESTS_DIR}/ ${CANNOT_BE_READ} (`);
+  return warning.file === REQUESTS_DIR && (warning.message === REQUESTS_LINK_MESSAGE || warning.message.startsWith(`${REQUESTS_DIR}/ ${CANNOT_BE_READ} (`));
 }
 
 const CANNOT_BE_READ = 'cannot be read';

@@ -61,6 +61,21 @@ describe('a run whose requests cannot be read', () => {
     }
   });
 
+  it('requests/ that is a symbolic link: a run of the whole workspace is refused (exit 2), not passed with 0 requests', async () => {
+    await isolatedDataDir();
+    const root = await workspace();
+    // The real folder elsewhere (a monorepo's link, or one planted in a cloned repository).
+    const real = path.join(path.dirname(root), 'real-requests');
+    await fs.rename(path.join(root, 'requests'), real);
+    await fs.symlink(real, path.join(root, 'requests'));
+    for (const reporter of ['cli', 'json']) {
+      const result = await ferry(['-w', root, 'run', '-r', reporter]);
+      expect(result.code, reporter).toBe(2);
+      expect(result.stderr, reporter).toContain('ferry: requests is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as requests/). Nothing was run.');
+      expect(result.stdout, reporter).not.toContain('PASSED');
+    }
+  });
+
   it('a folder that cannot be listed fails the run where it stands; the others run', async (ctx) => {
     const root = await workspace();
     const asRoot = process.getuid?.() === 0;
