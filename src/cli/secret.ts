@@ -22,7 +22,7 @@ import {
 import type { Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
-import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 import { examples } from './examples.js';
 
@@ -49,7 +49,14 @@ type Input = NodeJS.ReadableStream & { isTTY?: boolean };
 /** The value from a pipe (one trailing line break dropped), or asked for without echo on a terminal. */
 async function readValue(input: Input, name: string): Promise<string> {
   if (input.isTTY) {
-    return read({ prompt: `Value for ${name}: `, silent: true, replace: '', input, output: process.stderr });
+    try {
+      return await read({ prompt: `Value for ${name}: `, silent: true, replace: '', input, output: process.stderr });
+    } catch (error) {
+      // Ctrl-C at the prompt (`read` rejects with "canceled"): one line below the prompt, not a stack.
+      if ((error as Error)?.message !== 'canceled') throw error;
+      process.stderr.write('\n');
+      throw new CliError('Interrupted: no value was stored.', EXIT.failed);
+    }
   }
   const chunks: Buffer[] = [];
   let size = 0;

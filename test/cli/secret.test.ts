@@ -188,4 +188,26 @@ describe('ferry secret', () => {
     await ferry(['-w', ws, 'run']);
     expect(seen.at(-1)?.['x-token']).toBe('typed-secret-value');
   });
+
+  it('Ctrl-C at the prompt ends in one line on a line of its own, exit 1, nothing stored (no stack trace)', async () => {
+    const bin = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+    // The shell `script` runs prints the exit code, as the terminal shows nothing else of it.
+    const child = spawn('script', ['-qec', `${process.execPath} ${bin} -w ${ws} secret set token; echo "exit=$?"`, '/dev/null'], {
+      env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' },
+    });
+    let shown = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = shown;
+      shown += chunk.toString('utf8');
+      // Ctrl-C as the terminal sends it: the byte 0x03, which the prompt reads in raw mode.
+      if (!before.includes('Value for token:') && shown.includes('Value for token:')) child.stdin.write('\u0003');
+    });
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(stuck);
+    expect(shown).toMatch(/Value for token: [^\n]*\r?\nferry: Interrupted: no value was stored\.\r?\n/);
+    expect(shown).not.toMatch(/\bat .*read\.js|Error: canceled/);
+    expect(shown).toMatch(/exit=1\b/);
+    expect((await shipped(['secret', 'ls'])).stdout).toContain('workspace  token     not set\n');
+  });
 });
