@@ -54,7 +54,10 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
 }
 
 export async function main(argv: string[], options: { output?: Output; cwd?: string; stdin?: CliContext['stdin'] } = {}): Promise<number> {
-  const ctx: CliContext = { output: options.output ?? processOutput(), cwd: options.cwd ?? process.cwd(), exitCode: EXIT.ok, stdin: options.stdin };
+  const output = options.output ?? processOutput();
+  // Whether the command printed anything on stdout: a failure's JSON error object goes only where nothing has.
+  let printed = false;
+  const ctx: CliContext = { output: { ...output, out: (text) => ((printed = true), output.out(text)) }, cwd: options.cwd ?? process.cwd(), exitCode: EXIT.ok, stdin: options.stdin };
   // `ferry help NAME [SUB]`: as `ferry NAME [SUB] --help` (commander's own `help` knew one level
   // only, so `ferry help env use` showed env's help); NAME of no command is refused as `ferry NAME`
   // is, with the nearest spelling (commander printed the whole help).
@@ -66,40 +69,63 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version are successes; everything else commander rejects is bad usage.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const failure = failureOf(error, ctx);
+    // Asked for JSON on stdout (`--json`, `-r json`, `--out-json -`): a failure is JSON there too,
+    // so `ferry run -r json > report.json` or `ferry ls --json | jq` get an object to read, not nothing.
+    if (failure.exitCode !== EXIT.ok && !printed && wantsJsonOnStdout(program, argv)) {
+      output.out(JSON.stringify({ error: { message: failure.message, exitCode: failure.exitCode } }));
     }
-    if (error instanceof CliError) {
-      ctx.output.err(`ferry: ${error.message}`);
-      return error.exitCode;
-    }
-    // Another writer (an import, an update, the app) holds the workspace: worth trying again.
-    // Matched by name: importing appdata here would load it for every command's --help.
-    if ((error as Error)?.name === 'WorkspaceBusyError') {
-      ctx.output.err(`ferry: ${(error as Error).message}`);
-      return EXIT.failed;
-    }
-    // A file of this computer's data folder that cannot be used as it is (a link, a damaged key), or
-    // a file that cannot be written (read-only, in a read-only folder): said in one line.
-    if ((error as Error)?.name === 'DataFolderError' || (error as Error)?.name === 'FileWriteError') {
-      ctx.output.err(`ferry: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
-    // A stored application setting that cannot be used (a caFiles file deleted since): bad input, said in one line.
-    if ((error as Error)?.name === 'SettingsError') {
-      ctx.output.err(`ferry: ${(error as Error).message}`);
-      return EXIT.usage;
-    }
-    const system = systemErrorMessage(error);
-    if (system) {
-      ctx.output.err(`ferry: ${system.message}`);
-      return system.exitCode;
-    }
-    ctx.output.err(`ferry: ${(error as Error).stack ?? String(error)}`);
-    return EXIT.failed;
+    return failure.exitCode;
   } finally {
     // However the command ended: what it made in advance and left unused goes (CliContext.atEnd).
     for (const task of ctx.atEnd ?? []) await task().catch(() => {});
   }
+}
+
+/** What an error thrown by a command ends with: said on stderr (commander said its own), the message and the exit code. */
+function failureOf(error: unknown, ctx: CliContext): { message: string; exitCode: number } {
+  const said = (message: string, exitCode: number) => {
+    ctx.output.err(`ferry: ${message}`);
+    return { message, exitCode };
+  };
+  if (error instanceof CommanderError) {
+    // Help and version are successes; everything else commander rejects is bad usage.
+    return { message: error.message.replace(/^error: /, ''), exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
+  }
+  if (error instanceof CliError) return said(error.message, error.exitCode);
+  // Another writer (an import, an update, the app) holds the workspace: worth trying again.
+  // Matched by name: importing appdata here would load it for every command's --help.
+  const name = (error as Error)?.name;
+  if (name === 'WorkspaceBusyError') return said((error as Error).message, EXIT.failed);
+  // A file of this computer's data folder that cannot be used as it is (a link, a damaged key), or
+  // a file that cannot be written (read-only, in a read-only folder): said in one line.
+  // A stored application setting that cannot be used (a caFiles file deleted since): bad input, said in one line.
+  if (name === 'DataFolderError' || name === 'FileWriteError' || name === 'SettingsError') return said((error as Error).message, EXIT.usage);
+  const system = systemErrorMessage(error);
+  if (system) return said(system.message, system.exitCode);
+  ctx.output.err(`ferry: ${(error as Error).stack ?? String(error)}`);
+  return { message: (error as Error)?.message ?? String(error), exitCode: EXIT.failed };
+}
+
+/**
+ * Whether the command line asks for JSON alone on stdout: `--json`, or, with no other report
+ * asked for, `--out-json -` or `-r json` (`--reporter json`) without `--out-json FILE`. Read from
+ * the options commander has parsed, also when it then refused the line (an unknown option after them).
+ */
+function wantsJsonOnStdout(program: Command, argv: readonly string[]): boolean {
+  let command: Command | undefined = program.commands.find((c) => c.name() === commandNameOf(argv));
+  // A subcommand (`ferry ls --json` has none; `ferry env ls --json`, `ferry load merge -r json`).
+  for (let depth = 0; command && command.commands.length > 0 && depth < 4; depth++) {
+    const sub: Command | undefined = command.commands.find((c) => argv.includes(c.name()) && c.name() !== 'help');
+    if (!sub) break;
+    command = sub;
+  }
+  if (!command) return false;
+  // `ferry load merge` takes `-r` and `--out-json` given before `merge` too.
+  const opts = { ...command.parent?.opts(), ...command.opts() } as { json?: unknown; outJson?: unknown; reporter?: unknown };
+  if (opts.json === true) return true;
+  const reporters = [opts.reporter ?? []].flat().flatMap((r) => String(r).split(',')).map((r) => r.trim().toLowerCase()).filter(Boolean);
+  // Another report asked for (`-r cli`, `-r junit`) may be the one on stdout.
+  if (!reporters.every((r) => r === 'json')) return false;
+  return opts.outJson === '-' || (reporters.length > 0 && opts.outJson === undefined);
 }

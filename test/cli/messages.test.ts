@@ -1,4 +1,5 @@
 /** What the user reads when they get something wrong: one `ferry:` line, the right exit code, no stack trace. */
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,5 +118,55 @@ describe('ferry messages', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✗ Broken Broken\.yaml\n {4}error: requests\/Broken\.yaml:2:1: YAML syntax error/);
     expect(result.stdout).not.toMatch(/^ +$/m);
+  });
+});
+
+describe('a failure when JSON was asked for on stdout', () => {
+  const errorObject = (stdout: string) => JSON.parse(stdout) as { error: { message: string; exitCode: number } };
+
+  it('stdout holds {"error": {message, exitCode}} (the line stays on stderr): -r json, --json, --out-json -, also for a refused option', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    const outside = await tempDir();
+    const cases: Array<[string[], string, RegExp]> = [
+      [['-w', ws, 'run', '-r', 'json', 'Nope'], ws, /^No request or folder "Nope" under requests\//],
+      [['-w', ws, 'run', '--reporter=json', '-e', 'nope'], ws, /^No environment "nope"/],
+      [['-w', ws, 'run', '--out-json', '-', 'Nope'], ws, /^No request or folder "Nope"/],
+      [['run', '-r', 'json', '--no-such-option'], ws, /^unknown option '--no-such-option'/],
+      [['ls', '--json'], outside, /^No Ferry workspace here/],
+      [['-w', ws, 'ls', '--json', 'Nope'], ws, /^No request or folder "Nope"/],
+      [['-w', ws, 'env', 'ls', '--json', '--bogus'], ws, /^unknown option '--bogus'/],
+      [['-w', ws, 'load', 'nope', '-r', 'json'], ws, /^No load test "nope"/],
+      [['load', 'merge', path.join(outside, 'none.json'), '--out-json', '-'], ws, /none\.json cannot be read/],
+      [['-w', ws, 'import', path.join(outside, 'none.json'), '--json'], ws, /does not exist/],
+      [['-w', ws, 'serve', 'nope', '--json'], ws, /^No server "nope"/],
+    ];
+    for (const [args, cwd, message] of cases) {
+      const result = await ferry(args, cwd);
+      const label = args.join(' ');
+      expect(result.code, label).toBe(2);
+      expect(errorObject(result.stdout), label).toEqual({ error: { message: expect.stringMatching(message), exitCode: 2 } });
+      expect(result.stderr, label).toMatch(/^ferry: /);
+      expectNoStack(result.stderr);
+    }
+  });
+
+  it('nothing on stdout when it was to hold no JSON: the terminal report, or the JSON report going to a file', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    for (const args of [['run', 'Nope'], ['run', '-r', 'json', '--out-json', path.join(ws, 'r.json'), 'Nope'], ['run', '-r', 'junit', 'Nope'], ['ls', 'Nope']]) {
+      const result = await ferry(['-w', ws, ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout, args.join(' ')).toBe('');
+    }
+  });
+
+  it('bin/ferry.js run -r json > report.json outside a workspace: the file is that JSON object', async () => {
+    const dir = await tempDir();
+    const bin = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
+    const result = spawnSync(process.execPath, [bin, 'run', '-r', 'json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, FERRY_DATA_DIR: await isolatedDataDir() }, timeout: 20_000 });
+    expect(result.status).toBe(2);
+    expect(JSON.parse(result.stdout)).toEqual({ error: { message: expect.stringMatching(/^No Ferry workspace here/), exitCode: 2 } });
+    expect(result.stderr).toMatch(/^ferry: No Ferry workspace here/);
   });
 });
