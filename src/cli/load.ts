@@ -31,6 +31,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, EXIT_CODES_HELP, onCtrlC } from './exit-codes.js';
 import { examples } from './examples.js';
+import { closestName } from '../model/index.js';
 
 interface LoadFlags {
   env?: string;
@@ -57,7 +58,15 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .option('--segment <i/n>', 'run the i-th of n equal parts of the test (merge the parts with ferry load merge)')
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the whole result on stdout)')
     .option('--out-json <file>', 'also write the whole result (JSON, histograms included) to FILE (- = stdout, in place of the summary)')
+    // More than the id: said here, so a misspelt `merge` with its files gets the nearest spelling.
+    .allowExcessArguments()
     .action(async (id: string, flags: LoadFlags, command: Command) => {
+      if (command.args.length > 1) {
+        if (closestName(id, ['merge']) === 'merge') {
+          throw new CliError(`unknown command '${id}' of ferry load (Did you mean merge?): \`ferry load merge FILE...\` combines result files; \`ferry load ID\` runs one load test.`);
+        }
+        throw new CliError(`too many arguments for 'load'. Expected 1 argument but got ${command.args.length}.`);
+      }
       checkEnvOption(flags.env, ctx.cwd);
       const { json, outJson } = resultOutputs(flags, ctx);
       let stages;

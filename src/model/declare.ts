@@ -241,7 +241,7 @@ export function unknownFields(schema: AnySchema, value: unknown, at: Array<strin
 }
 
 /** The declared name `name` most likely means: the same but for case, one the other begins, or a typo or two away. */
-function closestName(name: string, names: readonly string[]): string | undefined {
+export function closestName(name: string, names: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
   const same = names.find((n) => n.toLowerCase() === lower);
   if (same) return same;

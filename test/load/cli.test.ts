@@ -88,6 +88,9 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
       [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
       [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],
+      // A misspelt `merge` with its files: the nearest spelling, not "too many arguments".
+      [['load', 'merg', 'a.json', 'b.json'], /^ferry: unknown command 'merg' of ferry load \(Did you mean merge\?\): `ferry load merge FILE\.\.\.` combines result files; `ferry load ID` runs one load test\.$/m],
+      [['load', 'ok', 'extra'], /^ferry: too many arguments for 'load'\. Expected 1 argument but got 2\.$/m],
     ];
     for (const [args, message] of cases) {
       const result = await ferry(['-w', root, ...args]);
