@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { ferry } from './support/cli.js';
 import { demoCopy } from './support/demo.js';
 import { isolatedDataDir } from './support/temp.js';
+import { parseResource, unknownFieldNotes, type ResourceKind } from '../src/model/index.js';
+import { outcomeOfText } from '../src/workspace/read-resource.js';
 
 const repo = path.join(import.meta.dirname, '..');
 
@@ -146,5 +148,52 @@ describe("the README's documentation list", () => {
     const list = readme.split('## Documentation')[1]!.split('\n## ')[0]!;
     const pages = (await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md'));
     expect(pages.filter((page) => !list.includes(`(docs/${page})`))).toEqual([]);
+  });
+});
+
+/**
+ * Every ```yaml block of the README and docs/*.md that shows a Ferry file, with where it came
+ * from. A block's first line `# <path>` names the file (`requests/…/_folder.yaml`, `requests/…`,
+ * `servers/…`, `loadtests/…`, `environments/…`, `ferry.yaml`); a block without one is a request.
+ * A block of another program's format (a Kubernetes Job) is left out.
+ */
+async function docsYamlBlocks(): Promise<Array<{ where: string; file: string; kind: ResourceKind; text: string }>> {
+  const files = ['README.md', ...(await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const out: Array<{ where: string; file: string; kind: ResourceKind; text: string }> = [];
+  for (const file of files) {
+    const doc = await fs.readFile(path.join(repo, file), 'utf8');
+    for (const match of doc.matchAll(/```yaml\n([\s\S]*?)```/g)) {
+      const text = match[1]!;
+      if (/^apiVersion: /m.test(text)) continue;
+      const where = `${file}:${doc.slice(0, match.index).split('\n').length}`;
+      const named = /^# (\S.*?\.yaml)\b/.exec(text)?.[1] ?? 'requests/Example.yaml';
+      const kind: ResourceKind = named === 'ferry.yaml' ? 'workspace'
+        : named.endsWith('/_folder.yaml') ? 'folder'
+        : named.startsWith('requests/') ? 'request'
+        : named.startsWith('servers/') ? 'server'
+        : named.startsWith('loadtests/') ? 'loadtest'
+        : named.startsWith('environments/') ? 'environment'
+        : (() => { throw new Error(`${where}: ${named} is no file of the workspace`); })();
+      out.push({ where, file: named, kind, text });
+    }
+  }
+  return out;
+}
+
+describe('YAML examples of the docs', () => {
+  it('each reads as the file it shows, with no problem and no field the format lacks', async () => {
+    const blocks = await docsYamlBlocks();
+    expect(blocks.map((b) => b.kind)).toEqual(expect.arrayContaining(['request', 'folder', 'server', 'loadtest']));
+    const problems: string[] = [];
+    for (const { where, file, kind, text } of blocks) {
+      const read = outcomeOfText(kind, text, file, (data) => parseResource(kind, data));
+      if (!read.ok) problems.push(`${where} (${file}): ${read.warning.line ?? 1}:${read.warning.column ?? 1}: ${read.warning.problems?.join('; ') ?? read.warning.message}`);
+      else if (read.warning) problems.push(`${where} (${file}): ${read.warning.message}`);
+      else {
+        const unknown = unknownFieldNotes(kind, read.value);
+        if (unknown.length) problems.push(`${where} (${file}): not in the format: ${unknown.join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
