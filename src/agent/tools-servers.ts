@@ -36,7 +36,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
       answer(state, async ({ ws }) => ({
         servers: ws.servers.map((s) => {
           const running = state.servers.get(s.id)?.servers.find((r) => r.id === s.id);
-          return { id: s.id, name: s.value.name, kind: s.value.kind, port: s.value.port, autoStart: s.value.autoStart === true, running: running !== undefined, ...(running ? { url: running.url } : {}) };
+          return { id: s.id, name: s.value.name, kind: s.value.kind, port: s.value.port, autoStart: s.value.autoStart === true, running: running !== undefined, ...(running ? { url: running.clientUrl } : {}) };
         }),
         ...(ws.warnings.some((w) => w.file.startsWith(`${SERVERS_DIR}/`)) ? { warnings: ws.warnings.filter((w) => w.file.startsWith(`${SERVERS_DIR}/`)).map(formatWarning) } : {}),
       })),
@@ -55,7 +55,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
       answer(state, async ({ ws }) => {
         const id = args.id.replace(/^servers\//, '').replace(/\.ya?ml$/i, '');
         const running = state.servers.get(id);
-        if (running) throw new AgentError(`The server ${id} is already running at ${running.servers[0]?.url}; stop it with stop_server first.`);
+        if (running) throw new AgentError(`The server ${id} is already running at ${running.servers[0]?.clientUrl}; stop it with stop_server first.`);
         // Agents call tools in parallel: the id is taken before the first wait, so a second call cannot start a copy.
         if (state.starting.has(id)) throw new AgentError(`The server ${id} is already starting (another start_server call); list_servers shows its URL once it runs.`);
         state.starting.add(id);
@@ -78,7 +78,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
         }
         state.servers.set(id, handle);
         return {
-          id: started.id, name: started.name, kind: started.kind, url: started.url, port: started.port,
+          id: started.id, name: started.name, kind: started.kind, url: started.clientUrl, port: started.port,
           ...(handle.environment ? { environment: handle.environment } : {}),
           // What ferry serve prints on starting it: exposure beyond this computer, misspelt fields.
           ...(handle.exposed.length + handle.unknownFields.length ? { warnings: [...handle.exposed, ...handle.unknownFields].map((n) => n.message) } : {}),

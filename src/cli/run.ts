@@ -437,7 +437,7 @@ async function startAutoServers(
   }
   for (const failure of handle.failures) ctx.output.err(failureLine(failure));
   for (const server of handle.servers) {
-    ctx.output.err(`Started server ${server.id} at ${server.url}`);
+    ctx.output.err(`Started server ${server.id} at ${server.clientUrl}`);
     const exposed = handle.exposed.find((notice) => notice.server === server.id);
     if (exposed) ctx.output.err(`ferry: ${exposed.message}`);
     const fields = handle.unknownFields.find((notice) => notice.server === server.id);

@@ -98,8 +98,8 @@ export async function serveUntil(
       // A server that could not start, or a file added while serving, starts when its file is saved.
       startWhenSaved: true,
       onStarted: (server) => {
-        if (json) output.out(JSON.stringify({ type: 'server', id: server.id, name: server.name, kind: server.kind, url: server.url }));
-        else burst.add({ event: 'started', id: server.id, url: server.url, print: () => output.err(`ferry: server ${server.id} started: ${server.name}  ${server.url}  ${server.kind} · servers/${server.id}.yaml`) });
+        if (json) output.out(JSON.stringify({ type: 'server', id: server.id, name: server.name, kind: server.kind, url: server.clientUrl }));
+        else burst.add({ event: 'started', id: server.id, url: server.clientUrl, print: () => output.err(`ferry: server ${server.id} started: ${server.name}  ${server.clientUrl}  ${server.kind} · servers/${server.id}.yaml`) });
       },
       onNotice: (notice) => {
         if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
@@ -151,12 +151,12 @@ export async function serveUntil(
 
 function printStarted(handle: ServersHandle, output: Output, json: boolean, environment: string | undefined): void {
   if (json) {
-    for (const s of handle.servers) output.out(JSON.stringify({ type: 'server', id: s.id, name: s.name, kind: s.kind, url: s.url }));
+    for (const s of handle.servers) output.out(JSON.stringify({ type: 'server', id: s.id, name: s.name, kind: s.kind, url: s.clientUrl }));
     return;
   }
   const c = paint(output);
   const width = Math.max(...handle.servers.map((s) => s.name.length));
-  const lines = handle.servers.map((s) => `  ${c.bold(s.name.padEnd(width))}  ${c.cyan(s.url)}  ${c.dim(`${s.kind} · servers/${s.id}.yaml`)}`);
+  const lines = handle.servers.map((s) => `  ${c.bold(s.name.padEnd(width))}  ${c.cyan(s.clientUrl)}  ${c.dim(`${s.kind} · servers/${s.id}.yaml`)}`);
   const env = environment ? ` with environment ${environment}` : '';
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
 }

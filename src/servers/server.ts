@@ -65,7 +65,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       } else {
         current = await relaunch(current, next, launch);
       }
-      notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${current.listener.url}).`, 'changed');
+      notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${clientUrl(current.config, current.listener.url)}).`, 'changed');
       const exposed = exposureWarning(entry.file, next);
       if (exposed) notify('warning', exposed);
       const unknown = unknownFieldsWarning('server', entry.file, next);
@@ -95,6 +95,9 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
     get url() {
       return current.listener.url;
     },
+    get clientUrl() {
+      return clientUrl(current.config, current.listener.url);
+    },
     get port() {
       return current.listener.port;
     },
@@ -119,6 +122,13 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       await current.listener.close();
     },
   };
+}
+
+/** `RunningServer.clientUrl`: what a client of the kind connects to, given the bound URL. */
+export function clientUrl(config: ServerFile, bound: string): string {
+  if (config.kind === 'websocket') return bound.replace(/^http/, 'ws');
+  if (config.kind === 'mcp') return `${bound}${config.mcp?.path ?? '/mcp'}`;
+  return bound;
 }
 
 /** Compiles, loads the certificate and binds; nothing is left listening when any step fails. */

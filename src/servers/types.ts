@@ -86,6 +86,12 @@ export interface RunningServer {
   readonly kind: ServerKind;
   /** The bound URL, e.g. `http://127.0.0.1:4010` or `https://localhost:54321`. */
   readonly url: string;
+  /**
+   * The URL a client connects to, as Ferry shows it (`ferry serve`, `--start-servers`, the app,
+   * `ferry mcp`): `ws://` (`wss://`) for a WebSocket server, the Streamable HTTP endpoint
+   * (`mcp.path`, `/mcp` by default) for an MCP server, else `url`.
+   */
+  readonly clientUrl: string;
   readonly port: number;
   readonly traffic: TrafficLog;
   /** The settings now in use (changes after a reload). */

@@ -83,7 +83,8 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       const live = await client.live();
       const chat = await started(client, 'chat');
       expect(chat.sendForm).toEqual({ event: false, hex: false });
-      const url = chat.url!.replace(/^http/, 'ws');
+      const url = chat.url!;
+      expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/); // what a WebSocket client is given
       const first = await wsClient(url);
       const second = await wsClient(url);
       first.ws.send('hello from the client');
@@ -269,7 +270,9 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
     await app.state.reload();
     const tools = await started(client, 'tools');
     const mcp = new McpClient({ name: 'ferry-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${tools.url}/mcp`)));
+    // The panel shows the endpoint itself (`…/mcp`), the URL an MCP client is given.
+    expect(tools.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(tools.url!)));
     expect(await mcp.callTool({ name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] });
     await mcp.close();
     const row = await until('the tool call record', async () => ((await client.call('GET', '/api/servers/traffic')).body as TrafficView[]).find((t) => t.server === 'tools' && t.summary.startsWith('tools/call')));

@@ -1,5 +1,6 @@
 /** `ferry serve` with the second wave's kinds: each listed with its address, its traffic printed as lines and as JSON. */
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { SERVER_KINDS } from '../../src/model/index.js';
 import { serveUntil } from '../../src/cli/serve.js';
@@ -40,7 +41,7 @@ describe('ferry serve with socket kinds', () => {
     await eventually(async () => io.out.length > 0, 20_000);
     const listing = io.out.join('\n');
     expect(io.err).toEqual([]);
-    for (const line of [/Raw\s+tcp:\/\/127\.0\.0\.1:\d+\s+tcp · servers\/raw\.yaml/, /Dgram\s+udp:\/\/127\.0\.0\.1:\d+\s+udp/, /Names\s+dns:\/\/127\.0\.0\.1:\d+\s+dns/, /Chat\s+http:\/\/127\.0\.0\.1:\d+\s+websocket/, /Live\s+http:\/\/127\.0\.0\.1:\d+\s+socketio/, /Tools\s+http:\/\/127\.0\.0\.1:\d+\s+mcp/, /Wire\s+tcp:\/\/127\.0\.0\.1:\d+\s+tcpProxy/]) {
+    for (const line of [/Raw\s+tcp:\/\/127\.0\.0\.1:\d+\s+tcp · servers\/raw\.yaml/, /Dgram\s+udp:\/\/127\.0\.0\.1:\d+\s+udp/, /Names\s+dns:\/\/127\.0\.0\.1:\d+\s+dns/, /Chat\s+ws:\/\/127\.0\.0\.1:\d+\s+websocket/, /Live\s+http:\/\/127\.0\.0\.1:\d+\s+socketio/, /Tools\s+http:\/\/127\.0\.0\.1:\d+\/mcp\s+mcp/, /Wire\s+tcp:\/\/127\.0\.0\.1:\d+\s+tcpProxy/]) {
       expect(listing).toMatch(line);
     }
     const tcpPort = /tcp:\/\/127\.0\.0\.1:(\d+)\s+tcp ·/.exec(listing)![1]!;
@@ -68,6 +69,40 @@ describe('ferry serve with socket kinds', () => {
     await eventually(async () => io.out.some((l) => l.includes('"type":"traffic"')));
     const traffic = io.out.flatMap((l) => l.split('\n')).filter((l) => l.includes('"type":"traffic"')).map((l) => JSON.parse(l));
     expect(traffic[0]).toMatchObject({ type: 'traffic', kind: 'udp', server: 'raw', direction: 'in', bytesIn: 4, detail: { event: 'message', preview: '"ping"' } });
+    stop();
+    expect(await done).toBe(0);
+  }, 40_000);
+
+  it('gives the URL a client connects to: ws:// for a WebSocket server (wss:// with TLS), the endpoint for an MCP server', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({
+      servers: {
+        chat: { name: 'Chat', kind: 'websocket' },
+        secure: { name: 'Secure', kind: 'websocket', tls: { enabled: true } },
+        tools: { name: 'Tools', kind: 'mcp' },
+        agent: { name: 'Agent', kind: 'mcp', mcp: { path: '/rpc' } },
+      },
+    });
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false, json: true }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.filter((l) => l.includes('"type":"server"')).length === 4, 20_000);
+    const urls = Object.fromEntries(io.out.map((l) => JSON.parse(l)).filter((l) => l.type === 'server').map((l) => [l.id, l.url]));
+    expect(urls.chat).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(urls.secure).toMatch(/^wss:\/\/127\.0\.0\.1:\d+$/);
+    expect(urls.tools).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(urls.agent).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rpc$/);
+    // What is printed is what a client uses as it is: a WebSocket client connects, an MCP client initializes.
+    const ws = new WebSocket(urls.chat);
+    await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+    ws.close();
+    const init = await fetch(urls.tools, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    expect(init.status).toBe(200);
+    await init.body?.cancel();
     stop();
     expect(await done).toBe(0);
   }, 40_000);

@@ -154,7 +154,7 @@ export class AppServers {
       const sendForm = server?.sendForm;
       return {
         id: entry.id, name: entry.value.name, kind: entry.value.kind, port: entry.value.port, host: entry.value.host,
-        running: server !== undefined, ...(server ? { url: server.url, connections: server.openConnections() } : {}),
+        running: server !== undefined, ...(server ? { url: server.clientUrl, connections: server.openConnections() } : {}),
         autoStart: entry.value.autoStart,
         ...(waiting && !server ? { waiting } : {}),
         ...(failed && !server ? { startError: failed } : {}),
