@@ -124,6 +124,47 @@ describe('--help and the docs', () => {
   }, 60_000);
 });
 
+describe('options named in the prose', () => {
+  it("every option of a `ferry …` command written in the README's or docs' text is one its --help lists", async () => {
+    const files = ['README.md', ...(await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const commands = new Set((await commandPaths()).map((c) => c.join(' ')));
+    const helps = new Map<string, Set<string>>();
+    const optionsOf = async (command: string): Promise<Set<string>> => {
+      let known = helps.get(command);
+      if (!known) {
+        const help = (await ferry([...command.split(' ').filter(Boolean), '--help'])).stdout;
+        known = new Set([...help.matchAll(/^ {2}(?:(-[a-zA-Z]), )?(--[a-z][a-z-]*)/gm)].flatMap((m) => [m[1], m[2]].filter((o): o is string => o !== undefined)));
+        helps.set(command, known);
+      }
+      return known;
+    };
+    const global = await optionsOf('');
+    const unknown: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      // Inline code only: the sh blocks' lines are run (or checked) by the tests above.
+      const prose = (await fs.readFile(path.join(repo, file), 'utf8')).replace(/```[\s\S]*?```/g, '');
+      for (const [, span] of prose.matchAll(/`(?:npx )?ferry ([^`]+)`/g)) {
+        const words = shellWords(span!);
+        let at = 0;
+        while (words[at] === '-w' || words[at] === '--workspace') at += 2;
+        const withSub = words.slice(at, at + 2).join(' ');
+        const command = commands.has(withSub) ? withSub : (words[at] ?? '');
+        if (!commands.has(command)) continue;
+        const known = await optionsOf(command);
+        for (const word of words) {
+          const option = /^(--?[a-zA-Z][a-zA-Z0-9-]*)/.exec(word)?.[1];
+          if (!option || /^-\d/.test(word)) continue;
+          checked++;
+          if (!known.has(option) && !global.has(option)) unknown.push(`${file}: \`ferry ${span}\`: ${option}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(unknown).toEqual([]);
+  }, 60_000);
+});
+
 describe('source paths in the docs', () => {
   it('every src/ and test/ file the README and docs/*.md name exists', async () => {
     const files = ['README.md', ...(await fs.readdir(path.join(repo, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
