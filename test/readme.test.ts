@@ -183,6 +183,16 @@ describe('source paths in the docs', () => {
   });
 });
 
+describe("the README's set-up", () => {
+  it("names the Node.js version package.json's engines asks for", async () => {
+    const readme = await fs.readFile(path.join(repo, 'README.md'), 'utf8');
+    const engines = JSON.parse(await fs.readFile(path.join(repo, 'package.json'), 'utf8')).engines.node as string;
+    const least = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(engines)?.[1];
+    expect(least, engines).toBeDefined();
+    expect(readme.split('## Set up')[1]!.split('\n## ')[0]).toContain(`Node.js ${least} or newer`);
+  });
+});
+
 describe("the README's documentation list", () => {
   it('links every page of docs/', async () => {
     const readme = await fs.readFile(path.join(repo, 'README.md'), 'utf8');
