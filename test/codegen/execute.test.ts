@@ -20,7 +20,7 @@ let server: RecordingServer;
 
 /** Ferry's own HTTP client as a sender: it keeps repeated headers and sends one Cookie line. */
 const FERRY: { rules: LibraryRules } = {
-  rules: { repeatedHeaders: 'keep', joinedHeaders: ['cookie'], decompresses: false, noBodyWith: [], addsHeaders: ['connection', 'user-agent', 'accept-encoding'] },
+  rules: { repeatedHeaders: 'keep', joinedHeaders: ['cookie'], decompresses: false, noBodyWith: [], addsHeaders: ['connection', 'user-agent', 'accept', 'accept-encoding'] },
 };
 
 beforeAll(async () => {

@@ -215,15 +215,17 @@ describe('responses', () => {
     expect(r.bodySize).not.toBe(r.body.length);
   });
 
-  it('sends a User-Agent and, with decompress on, the encodings it decodes, unless the request sets them', async () => {
+  it('sends a User-Agent, Accept: */* and, with decompress on, the encodings it decodes, unless the request sets them', async () => {
     const before = h1.seen.length;
     await sendHttp(req(`${h1.url}/echo?defaults`), { agents });
-    await sendHttp(req(`${h1.url}/echo?own`, { headers: [{ name: 'user-agent', value: 'mine/1' }, { name: 'Accept-Encoding', value: 'identity' }] }), { agents });
+    await sendHttp(req(`${h1.url}/echo?own`, { headers: [{ name: 'user-agent', value: 'mine/1' }, { name: 'Accept-Encoding', value: 'identity' }, { name: 'ACCEPT', value: 'application/xml' }] }), { agents });
     await sendHttp(req(`${h1.url}/echo?raw`, {}, { decompress: false }), { agents });
     const [defaults, own, raw] = h1.seen.slice(before).map((x) => x.headers);
     expect(defaults!['user-agent']).toMatch(/^Ferry\/\d+\.\d+\.\d+/);
+    // As Postman, Insomnia and curl send it (spec 4.7: a header added at send time).
+    expect(defaults!.accept).toBe('*/*');
     expect(defaults!['accept-encoding']).toBe('gzip, deflate, br, zstd');
-    expect([own!['user-agent'], own!['accept-encoding']]).toEqual(['mine/1', 'identity']);
+    expect([own!['user-agent'], own!['accept-encoding'], own!.accept]).toEqual(['mine/1', 'identity', 'application/xml']);
     expect(raw!['accept-encoding']).toBeUndefined();
     expect(raw!['user-agent']).toMatch(/^Ferry\//);
   });

@@ -252,13 +252,15 @@ const USER_AGENT = ((): string => {
 
 /**
  * Headers every client sends unless the request sets them, as Postman and curl do: a User-Agent
- * (some APIs refuse requests without one) and, with `decompress` on, the encodings Ferry decodes
- * (servers compress only when asked).
+ * (some APIs refuse requests without one), `Accept: *\/*` (spec 4.7 names it among the headers
+ * added at send time; Postman, Insomnia and curl send it) and, with `decompress` on, the
+ * encodings Ferry decodes (servers compress only when asked).
  */
 function defaultHeaders(headers: readonly [string, string][], settings: PreparedSettings): [string, string][] {
   const has = (name: string) => headers.some(([key]) => key.toLowerCase() === name);
   const out: [string, string][] = [];
   if (!has('user-agent')) out.push(['User-Agent', USER_AGENT]);
+  if (!has('accept')) out.push(['Accept', '*/*']);
   if (settings.decompress && !has('accept-encoding')) out.push(['Accept-Encoding', 'gzip, deflate, br, zstd']);
   return out;
 }
