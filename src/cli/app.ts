@@ -28,7 +28,8 @@ export function registerApp(program: Command, ctx: CliContext, until: () => Prom
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--no-open', 'print the URL only; do not open a browser')
     .action(async (options: AppOptions, command: Command) => {
-      const port = options.port === undefined ? 0 : Number(options.port);
+      // Digits only: Number() would take '' (0, a free port), '0x1F90' or '1e3' as ports.
+      const port = options.port === undefined ? 0 : /^\d{1,5}$/.test(options.port) ? Number(options.port) : Number.NaN;
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0–65535), not "${options.port}".`);
       const ws = await openWorkspaceFor(command, ctx);
       armScriptWatchdog(); // a stuck script would hold every later send of the app

@@ -64,6 +64,13 @@ process.exit(130);`;
     expect(result.stderr).toMatch(/--port must be a port number/);
   });
 
+  // Number() reads these as ports ('' and ' ' as 0, a free port): they are not port numbers either.
+  it.each(['', ' ', '0x1F90', '1e3', '80.0'])('refuses --port %j, which is not a port number written as one', async (bad) => {
+    const result = await ferry(['-w', await workspace(), 'app', '--port', bad, '--no-open']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--port must be a port number/);
+  }, 10_000);
+
   it('a --port in use: exit 2 at once, and no autoStart server was started', async () => {
     const root = await workspace();
     const data = await tempDir('ferry-data-');
