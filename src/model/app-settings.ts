@@ -204,7 +204,8 @@ export function parseSettingText<K extends AppSettingKey>(key: K, text: string):
   }
   if (declared.type === 'certificates') return parseCertificates(key, text) as SettingText<K>;
   if (declared.type === 'wholeNumber') {
-    const n = Number(text);
+    // Digits only: Number() takes '' as 0 (for timeoutMs, no limit at all), '0x10' as 16, '1e3' as 1000.
+    const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
     if (Number.isInteger(n) && n >= declared.min && n <= declared.max) return ok(n);
     return { ok: false, message: `Setting ${key} takes a whole number ${describeRange(declared)}, not "${text}".` };
   }

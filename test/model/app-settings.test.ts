@@ -36,6 +36,18 @@ describe('application settings', () => {
     }
   });
 
+  it('ferry config text: a whole number is written in digits; empty text is not 0 (for timeoutMs, no limit at all)', () => {
+    for (const key of APP_SETTING_KEYS) {
+      const declared = APP_SETTINGS[key];
+      if (declared.type !== 'wholeNumber') continue;
+      // Number() reads each of these as a number in range: '' and ' ' as 0, '0x10' as 16, '1e3' as 1000.
+      for (const text of ['', ' ', '0x10', '1e3', '10.0', '+5', '0b11']) {
+        expect(parseSettingText(key, text), `${key} ${JSON.stringify(text)}`).toEqual({ ok: false, message: `Setting ${key} takes a whole number ${describeRange(declared)}, not "${text}".` });
+      }
+    }
+    expect(parseSettingText('timeoutMs', ' 5000 ')).toEqual({ ok: true, value: 5000 });
+  });
+
   it('ferry config text: flags and choices', () => {
     expect(parseSettingText('verifyTls', 'off')).toEqual({ ok: true, value: false });
     expect(parseSettingText('verifyTls', 'maybe')).toEqual({ ok: false, message: 'Setting verifyTls takes true or false, not "maybe".' });
