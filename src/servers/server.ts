@@ -65,7 +65,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       } else {
         current = await relaunch(current, next, launch);
       }
-      notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${clientUrl(current.config, current.listener.url)}).`, 'changed');
+      notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${clientUrl(current)}).`, 'changed');
       const exposed = exposureWarning(entry.file, next);
       if (exposed) notify('warning', exposed);
       const unknown = unknownFieldsWarning('server', entry.file, next);
@@ -96,7 +96,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       return current.listener.url;
     },
     get clientUrl() {
-      return clientUrl(current.config, current.listener.url);
+      return clientUrl(current);
     },
     get port() {
       return current.listener.port;
@@ -124,11 +124,9 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
   };
 }
 
-/** `RunningServer.clientUrl`: what a client of the kind connects to, given the bound URL. */
-export function clientUrl(config: ServerFile, bound: string): string {
-  if (config.kind === 'websocket') return bound.replace(/^http/, 'ws');
-  if (config.kind === 'mcp') return `${bound}${config.mcp?.path ?? '/mcp'}`;
-  return bound;
+/** `RunningServer.clientUrl`: what a client of the kind connects to (the kind says when it is not the bound URL). */
+function clientUrl(running: Running): string {
+  return running.instance.clientUrl?.(running.listener.url) ?? running.listener.url;
 }
 
 /** Compiles, loads the certificate and binds; nothing is left listening when any step fails. */

@@ -45,6 +45,12 @@ export interface KindInstanceBase {
   /** Open streams (event streams, WebSocket connections); 0 for kinds without. */
   openStreams(): number;
   /**
+   * The URL a client connects to, from the listener's bound URL (`http://127.0.0.1:4010`), when it
+   * is not that URL itself: `ws://` for WebSocket, the endpoint path for MCP. What `ferry serve`,
+   * the app and `ferry mcp` show.
+   */
+  clientUrl?(bound: string): string;
+  /**
    * The traffic panel's send (spec 6.2, 8.2): a message to every open client now, or to the one
    * whose id is `options.to` (an id of `clients()`). Returns how many clients it went to (0 when
    * `to` names no open client). Absent for kinds that cannot send to clients (mock, MCP, DNS).

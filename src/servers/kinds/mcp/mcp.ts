@@ -107,6 +107,11 @@ class McpKind implements HttpKindInstance {
     return this.#streamable.size + this.#legacy.size;
   }
 
+  /** The Streamable HTTP endpoint (`path`, `/mcp` by default), where MCP clients are pointed. */
+  clientUrl(bound: string): string {
+    return `${bound}${this.#path}`;
+  }
+
   close(): void {
     this.#timers.clear();
     for (const open of this.#open) void open.close().catch(() => {});

@@ -60,6 +60,11 @@ class WebSocketKind implements HttpKindInstance {
     return this.#clients.size;
   }
 
+  /** Clients connect with ws:// (wss:// with TLS) on any path. */
+  clientUrl(bound: string): string {
+    return bound.replace(/^http/, 'ws');
+  }
+
   readonly sendForm = { event: false, hex: false };
 
   push(data: string, options: PushOptions = {}): number {
