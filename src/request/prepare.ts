@@ -150,8 +150,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // Signed with the method the server sees (the kind's `wireMethod`): the WebSocket and Socket.IO
   // upgrades are GETs; gRPC calls (whose `method` names the call) and MCP's first request are POSTs.
   const wireMethod = rules.wireMethod ?? (rules.method === 'http' ? method : 'GET');
-  // A request the HTTP client sends, signed: redirects within the origin are signed again (signEachHop).
-  const hopSigned = rules.httpClient === true && options.unsendableAuth !== 'omit' && signsRequest(auth.type);
+  // A signed request: each further HTTP request of its send is signed again (signEachHop): a
+  // redirect within the origin, a gRPC call to another path (reflection's), each POST of an MCP session.
+  const hopSigned = options.unsendableAuth !== 'omit' && signsRequest(auth.type);
   const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
   // Signed with the path the server sees too (the kind's `wirePath`: gRPC's /package.Service/Method);
   // what a signer adds to the query stays on the URL sent.
@@ -175,7 +176,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (unsigned && signed) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing: await repeatSigning(auth, signContext) };
   if (headersUnsigned && signed) {
     const added = new Set(headers.filter((h) => !headersUnsigned.has(`${h.name.toLowerCase()}\n${h.value}`)).map((h) => h.name.toLowerCase()));
-    prepared.signEachHop = { added: [...added], signing: loadOnce(() => repeatSigning(auth, signContext)) };
+    prepared.signEachHop = { added: [...added], signing: loadOnce(() => repeatSigning(auth, signContext)), ...(rules.encodesBody ? { bodyEncodedBy: rules.noun } : {}) };
   }
   if (target.credentials) prepared.credentials = target.credentials;
   if (auth.type === 'apiKey' && auth.location !== 'query') {

@@ -88,12 +88,14 @@ export interface PreparedRequest {
    */
   signEachSend?: { url: string; headers: PreparedHeader[]; body: PreparedBody; signing: RepeatSigning };
   /**
-   * A signing auth type, prepared to be sent over HTTP: the names (lower case) of the headers signing
-   * added, and the signing the HTTP client does again for each redirect within the origin, for that
-   * hop's method and URL (worked out with the first such redirect: a send without one never reads
-   * a key file twice).
+   * A signing auth type: the names (lower case) of the headers signing added, and the signing done
+   * again, for its own method, URL and body, on each further HTTP request the send makes (a "hop"):
+   * a redirect within the origin (the HTTP client), a gRPC call to another path than the one signed
+   * (server reflection's), each POST of an MCP session. Worked out with the first such request: a
+   * send without one never reads a key file twice. `bodyEncodedBy`: the kind encodes its messages
+   * when sending (KindRules.encodesBody), so their bytes are not signed.
    */
-  signEachHop?: { added: string[]; signing: () => Promise<RepeatSigning> };
+  signEachHop?: { added: string[]; signing: () => Promise<RepeatSigning>; bodyEncodedBy?: string };
   /** NTLM auth: the HTTP client runs the three-message handshake on one connection with these. */
   ntlm?: NtlmCredentials;
   /**

@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
 import { hawkCheck, oauth1Check } from '../support/auth-checks.js';
-import { SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { HttpAgents, SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { captureResponse } from '../../src/runner/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
 import { describeKindCases, sendWith } from './kind-cases.js';
@@ -403,13 +403,17 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
 });
 
 describe('gRPC auth signing', () => {
-  // A grpc-js server that checks each call's signature over what it received: the method (POST),
-  // the HTTP/2 path of the call and its metadata. Recomputed here by each scheme's specification
-  // with node:crypto, never with the library Ferry signs with.
+  // A grpc-js server that checks the signature of every call it gets (its own methods and server
+  // reflection's) over what it received: the method (POST), the HTTP/2 path of the call, its
+  // :authority and its metadata. Recomputed here by each scheme's specification with node:crypto,
+  // never with the library Ferry signs with.
   let server: grpc.Server;
   let port = 0;
   const verdicts: string[] = [];
+  const hawkNonces = new Set<string>();
   const AWS = { accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1', service: 'grpcsvc' };
+  const HAWK = { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' };
+  const OAUTH1 = { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts' };
   const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();
   function awsCheck(path: string, metadata: grpc.Metadata, authority: string): boolean {
     const header = String(metadata.get('authorization')[0] ?? '');
@@ -425,27 +429,71 @@ describe('gRPC auth signing', () => {
     const key = hmac(hmac(hmac(hmac(`AWS4${AWS.secretKey}`, date!), region!), service!), 'aws4_request');
     return names.includes('host') && createHmac('sha256', key).update(toSign).digest('hex') === signature;
   }
+  /** The call's signature checked as a server checks it: over the path and the :authority it got. */
+  function signatureOk(path: string, authority: string, metadata: grpc.Metadata): boolean {
+    const auth = String(metadata.get('authorization')[0] ?? '');
+    const received = { method: 'POST', target: path, host: authority, headers: { authorization: auth }, body: Buffer.alloc(0) };
+    if (auth.startsWith('Hawk ')) {
+      // A nonce seen before is a replay, as Hawk servers refuse it: each call needs its own.
+      const { ok, attributes } = hawkCheck(received, Number(authority.split(':').at(-1)), { key: 'hawk-key', algorithm: 'sha256' });
+      if (hawkNonces.has(attributes.nonce!)) return false;
+      hawkNonces.add(attributes.nonce!);
+      return ok;
+    }
+    if (auth.startsWith('OAuth ')) return oauth1Check(received, { consumerSecret: 'cs', tokenSecret: 'ts' }).ok;
+    return awsCheck(path, metadata, authority);
+  }
+  // Every call, reflection's too, passes this gate first: a bad signature ends it UNAUTHENTICATED.
+  const gate: grpc.ServerInterceptor = (method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, pass) => {
+            const ok = signatureOk(method.path, call.getHost(), metadata);
+            verdicts.push(`${String(metadata.get('authorization')[0] ?? '').split(' ')[0]} ${method.path} ${ok}`);
+            if (ok) pass(metadata);
+            else call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: `bad signature for ${method.path} (authority ${call.getHost()})` });
+          },
+        }),
+    });
   beforeAll(async () => {
     const definition = protoLoader.loadSync(path.resolve('test/fixtures/grpc/echo.proto'), { includeDirs: [path.resolve('test/fixtures/grpc')] });
     const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
-    server = new grpc.Server();
+    server = new grpc.Server({ interceptors: [gate] });
     server.addService(loaded.ferry.test.Echo.service, {
-      Say: (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-        const auth = String(call.metadata.get('authorization')[0] ?? '');
-        const received = { method: 'POST', target: call.getPath(), host: call.getHost(), headers: { authorization: auth }, body: Buffer.alloc(0) };
-        const ok = auth.startsWith('Hawk ')
-          ? hawkCheck({ ...received, host: '127.0.0.1' }, port, { key: 'hawk-key', algorithm: 'sha256' }).ok
-          : auth.startsWith('OAuth ')
-            ? oauth1Check(received, { consumerSecret: 'cs', tokenSecret: 'ts' }).ok
-            : awsCheck(call.getPath(), call.metadata, call.getHost());
-        verdicts.push(`${auth.split(' ')[0]} ${call.getPath()} ${ok}`);
-        if (ok) callback(null, { text: 'signed' });
-        else callback({ code: grpc.status.UNAUTHENTICATED, details: `bad signature for ${call.getPath()}` });
-      },
+      Say: (_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => callback(null, { text: 'signed' }),
     });
+    new ReflectionService(definition).addToServer(server);
     port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   });
   afterAll(() => server.forceShutdown());
+
+  for (const [name, auth] of [['Hawk', HAWK], ['AWS Signature v4', { type: 'awsv4', ...AWS }], ['OAuth 1.0', OAUTH1]] as const) {
+    it(`signs each call of a send for its own path with ${name}: server reflection's calls, then the method's`, async () => {
+      verdicts.length = 0;
+      const result = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', auth, body: { type: 'json', text: '{"text":"r"}' } });
+      expect(result.outcome.label).toBe('0 OK');
+      expect(json(result).text).toBe('signed');
+      expect(verdicts.filter((v) => !v.endsWith(' true'))).toEqual([]);
+      const paths = new Set(verdicts.map((v) => v.split(' ')[1]));
+      expect(paths).toEqual(new Set(['/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', '/ferry.test.Echo/Say']));
+    });
+  }
+
+  it("lists the server's methods by reflection (the app's picker) with each call signed for reflection's path", async () => {
+    verdicts.length = 0;
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: '', auth: HAWK, settings: { timeoutMs: 5000 } });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind });
+    const agents = new HttpAgents();
+    try {
+      const catalog = await grpcKind.describe!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false });
+      expect(catalog.entries.map((e) => e.name)).toContain('ferry.test.Echo/Say');
+    } finally {
+      await agents.close();
+    }
+    expect(verdicts.length).toBeGreaterThan(0);
+    expect(verdicts.filter((v) => v !== 'Hawk /grpc.reflection.v1.ServerReflection/ServerReflectionInfo true')).toEqual([]);
+  });
 
   it('signs a call with Hawk over POST and the path the server gets (/package.Service/Method), which the server accepts', async () => {
     const result = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' } });
@@ -454,6 +502,11 @@ describe('gRPC auth signing', () => {
     // Written as package.Service.Method too: the path signed is still the call's.
     const dotted = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo.Say', grpc: PROTO, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' } });
     expect(dotted.outcome.ok).toBe(true);
+    // A method written by its lowerCamelCase name is called at the proto's path, and signed for that path.
+    verdicts.length = 0;
+    const camel = await send({ url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/say', grpc: PROTO, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' } });
+    expect(camel.outcome.label).toBe('0 OK');
+    expect(verdicts).toEqual(['Hawk /ferry.test.Echo/Say true']);
   });
 
   it('signs a call with AWS Signature v4 over POST, the call path and the host the server gets', async () => {

@@ -18,6 +18,7 @@ import { fitMessage, parseMessages } from './messages.js';
 import type { TypeDescriptor } from './skeleton.js';
 import { toProto3Json } from './well-known.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
+import { signingInterceptors } from './call-signing.js';
 import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
 
 const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
@@ -86,7 +87,7 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
   if ((options.protoFiles ?? []).some((f) => f.trim() !== '')) {
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
-    definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline), signal, cancelledError).catch((error: unknown) => {
+    definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline, signingInterceptors(prepared)), signal, cancelledError).catch((error: unknown) => {
       if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
       throw error;
     });
@@ -110,7 +111,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
   try {
     const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
-    const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, deadline, stream: prepared.stream, signal, started });
+    const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started });
     if (answer.cancelled) throw cancelledError();
     const tooLarge = tooLargeForUs(answer.status, context, requests);
     if (tooLarge) throw tooLarge;
@@ -175,6 +176,8 @@ interface Exchange {
   callType: CallType;
   requests: Array<{ json: string; bytes: Buffer }>;
   metadata: grpc.Metadata;
+  /** A signed request's signs the call for its own path (call-signing.ts). */
+  interceptors: grpc.Interceptor[];
   deadline: number | undefined;
   stream: PreparedRequest['stream'];
   signal: AbortSignal | undefined;
@@ -197,7 +200,7 @@ interface Answer {
 
 /** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
 function exchange(x: Exchange): Promise<Answer> {
-  const client = new grpc.Client(x.host, x.credentials, { channelOverride: x.channel });
+  const client = new grpc.Client(x.host, x.credentials, { channelOverride: x.channel, interceptors: x.interceptors });
   const answer: Answer = { status: { code: grpc.status.UNKNOWN, details: '', metadata: new grpc.Metadata() }, gotHeaders: false, received: 0, receivedBytes: 0, stoppedEarly: false, cancelled: false };
   const streaming = x.callType !== 'unary';
   const messages = streaming ? new MessageStream(x.stream ?? DEFAULT_STREAM) : undefined;

@@ -9,6 +9,7 @@ import type { KindCatalog } from '../catalog.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { failure, openChannel } from './call.js';
+import { signingInterceptors } from './call-signing.js';
 import { loadByReflection, loadProtoFiles, ReflectionFailure, servicesOf } from './descriptors.js';
 import { requestMetadata } from './metadata.js';
 import { messageSkeleton } from './skeleton.js';
@@ -27,7 +28,7 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
     const cancel = () => channel.close();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      definition = await loadByReflection(channel, credentials, undefined, requestMetadata(prepared.headers), deadline).catch((error: unknown) => {
+      definition = await loadByReflection(channel, credentials, undefined, requestMetadata(prepared.headers), deadline, signingInterceptors(prepared)).catch((error: unknown) => {
         if (signal?.aborted) throw new SendError('the request was cancelled.', 'other');
         if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
         throw error;

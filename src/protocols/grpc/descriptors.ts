@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Channel, ChannelCredentials, Metadata } from '@grpc/grpc-js';
+import type { Channel, ChannelCredentials, Interceptor, Metadata } from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { GrpcReflection } from 'grpc-js-reflection-client';
@@ -135,12 +135,13 @@ function resolveImport(importer: string, target: string, includeDirs: string[]):
 
 /**
  * Asks the server for the descriptors of `service` (of all its services when undefined) over
- * `channel`: reflection v1, falling back to v1alpha when the server has only that one.
+ * `channel`: reflection v1, falling back to v1alpha when the server has only that one. Each call
+ * goes through `interceptors` (a signed request's signs each call for reflection's path).
  */
-export async function loadByReflection(channel: Channel, credentials: ChannelCredentials, service: string | undefined, metadata: Metadata, deadline: number | undefined): Promise<PackageDefinition> {
+export async function loadByReflection(channel: Channel, credentials: ChannelCredentials, service: string | undefined, metadata: Metadata, deadline: number | undefined, interceptors: Interceptor[] = []): Promise<PackageDefinition> {
   let lastError: unknown;
   for (const version of ['v1', 'v1alpha'] as const) {
-    const reflection = new GrpcReflection('ignored:0', credentials, { channelOverride: channel }, version);
+    const reflection = new GrpcReflection('ignored:0', credentials, { channelOverride: channel, interceptors }, version);
     const options = deadline ? { deadline } : {};
     try {
       const services = await reflection.listServices('*', metadata.clone(), options);

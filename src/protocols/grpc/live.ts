@@ -18,6 +18,7 @@ import { StreamSession } from '../stream/session.js';
 import { bodyText, decode, encode, failure, loadMethod, openChannel, statusLabel, statusName, type LoadedMethod } from './call.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
+import { signingInterceptors } from './call-signing.js';
 
 type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, string>;
 
@@ -42,7 +43,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   const writes = callType === 'clientStreaming' || callType === 'bidiStreaming';
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
-  const client = new grpc.Client(host, credentials, { channelOverride: channel });
+  const client = new grpc.Client(host, credentials, { channelOverride: channel, interceptors: signingInterceptors(prepared) });
   let call: LiveCall | undefined;
   let status: grpc.StatusObject | undefined;
   let halfClosed = false;

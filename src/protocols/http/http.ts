@@ -33,7 +33,7 @@ export { decodeBody } from './decompress.js';
 export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './types.js';
 
 // Loaded with the first same-origin redirect of a signed request; a send without one never loads it.
-const hopSigner = loadOnce(() => import('./sign-hop.js'));
+const hopSigner = loadOnce(() => import('../sign-hop.js'));
 
 /** `headers` with its Authorization replaced by `value` (or taken off without one): one per request. */
 function withAuthorization(headers: Array<[string, string]>, value: string | undefined): Array<[string, string]> {

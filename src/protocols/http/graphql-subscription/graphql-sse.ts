@@ -147,7 +147,7 @@ async function postThroughClient(prepared: PreparedRequest, input: string, init:
   const bytes = Buffer.from(typeof init?.body === 'string' ? init.body : '', 'utf8');
   let post: PreparedRequest = withStreamHeaders({ ...prepared, url: input, method: 'POST', headers, body: { kind: 'bytes', source: 'graphql', bytes, isText: true } });
   if (prepared.signEachHop) {
-    const { signHop } = await import('../sign-hop.js');
+    const { signHop } = await import('../../sign-hop.js');
     const signed = await signHop(prepared.signEachHop, 'POST', new URL(input), post.headers.map((h) => [h.name, h.value] as [string, string]), bytes, post.body);
     post = { ...post, url: signed.url.href, headers: signed.headers.map(([name, value]) => ({ name, value })) };
   }
