@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
-import { hawkCheck } from '../support/auth-checks.js';
+import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
 import { describeKindCases, sendWith } from './kind-cases.js';
 import { startSse, startStatefulStreamableHttp, startStreamableHttp, type McpPeer } from './mcp-peers.js';
 
@@ -113,46 +113,95 @@ function allowing(...programs: ProgramSpec[]): ProgramPolicy & { asked: ProgramS
 }
 
 describe('MCP over HTTP, signed', () => {
-  // A gate in front of the MCP server that checks each POST's Hawk signature over the method, path
-  // and query it received (recomputed by Hawk's specification, not with the library Ferry signs with).
-  let peer: McpPeer;
-  let gate: http.Server;
+  // A gate in front of an MCP server that checks each request's signature over what it received:
+  // method, path and query, headers, the body (Hawk's payload hash, AWS's payload hash) and the
+  // freshness of its nonce and time, recomputed by each scheme's specification (auth-checks.ts), not
+  // with the library Ferry signs with. A Hawk nonce seen before is refused, as Hawk servers do.
+  const AWS = { accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1', service: 'mcp' };
+  const HAWK = { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256', includePayloadHash: true };
+  const peers: McpPeer[] = [];
+  const gates: http.Server[] = [];
   const verdicts: string[] = [];
-  beforeAll(async () => {
-    peer = await startStreamableHttp();
+  const nonces = new Set<string>();
+
+  function verdict(req: http.IncomingMessage, body: Buffer, port: number): string {
+    const received = { method: req.method ?? '', target: req.url ?? '', host: req.headers.host ?? '', headers: req.headers, body };
+    const auth = String(req.headers.authorization ?? '');
+    if (auth.startsWith('Hawk ')) {
+      const { ok, hashOk, attributes } = hawkCheck(received, port, { key: 'hawk-key', algorithm: 'sha256' });
+      // A body goes with its payload hash (includePayloadHash); a request without one has none to hash.
+      const hashFits = body.length > 0 ? hashOk === true : hashOk !== false;
+      const fresh = !nonces.has(attributes.nonce!) && Math.abs(Date.now() / 1000 - Number(attributes.ts)) < 60;
+      nonces.add(attributes.nonce!);
+      return !ok ? 'bad mac' : !hashFits ? 'bad payload hash' : !fresh ? 'nonce seen before or stale ts' : 'ok';
+    }
+    const { ok, why } = awsV4Check(received, AWS.secretKey);
+    return ok ? 'ok' : why.split('\n')[0]!;
+  }
+
+  async function gated(peer: McpPeer): Promise<string> {
+    peers.push(peer);
     const target = new URL(peer.url);
-    gate = http.createServer((req, res) => {
-      const port = (gate.address() as AddressInfo).port;
-      const ok = hawkCheck({ method: req.method ?? '', target: req.url ?? '', host: '127.0.0.1', headers: req.headers, body: Buffer.alloc(0) }, port, { key: 'hawk-key', algorithm: 'sha256' }).ok;
-      verdicts.push(`${req.method} ${req.url} ${ok}`);
-      if (!ok) {
-        res.writeHead(401).end('bad signature');
-        return;
-      }
-      const forward = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+    const gate = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const why = verdict(req, body, (gate.address() as AddressInfo).port);
+        verdicts.push(`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname} ${why}`);
+        if (why !== 'ok') return void res.writeHead(401).end(`bad signature: ${why}`);
+        const forward = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        forward.on('error', () => res.destroy());
+        forward.end(body);
       });
-      forward.on('error', () => res.destroy());
-      req.pipe(forward);
     });
+    gates.push(gate);
     await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
-  });
+    return `http://127.0.0.1:${(gate.address() as AddressInfo).port}${target.pathname}`;
+  }
+
   afterAll(async () => {
-    gate.closeAllConnections();
-    await new Promise<void>((resolve) => gate.close(() => resolve()));
-    await peer.close();
+    for (const gate of gates) {
+      gate.closeAllConnections();
+      await new Promise<void>((resolve) => gate.close(() => resolve()));
+    }
+    await Promise.all(peers.map((peer) => peer.close()));
   });
 
-  it('signs its POSTs with Hawk over the URL path and query the server gets', async () => {
-    const port = (gate.address() as AddressInfo).port;
-    const result = await send({ url: `http://127.0.0.1:${port}/mcp?tenant=a`, auth: { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256' }, mcp: { call: 'tool', name: 'add', arguments: '{"a":1,"b":2}' } });
+  it("signs each POST of a Streamable HTTP session for its own body, nonce and time (Hawk with the payload hash): initialize, notifications/initialized, tools/call", async () => {
+    const url = await gated(await startStreamableHttp());
+    verdicts.length = 0;
+    const result = await send({ url: `${url}?tenant=a`, auth: HAWK, mcp: { call: 'tool', name: 'add', arguments: '{"a":1,"b":2}' } });
     expect(result.outcome.ok).toBe(true);
-    // Signed once, as its first request (a POST): each POST of the session carries that signature.
-    // (The SDK's optional GET stream goes with the same headers and is refused: docs/running.md.)
     const posts = verdicts.filter((v) => v.startsWith('POST '));
-    expect(posts.length).toBeGreaterThan(0);
-    expect(posts.filter((v) => v !== 'POST /mcp?tenant=a true')).toEqual([]);
+    expect(posts.length).toBeGreaterThanOrEqual(3);
+    // The SDK's optional event stream (GET) is signed too; this stateless server answers it 405.
+    expect(verdicts.filter((v) => !v.endsWith(' ok'))).toEqual([]);
+  });
+
+  it('signs each request of a session by AWS Signature v4 over its own body, headers and date, the session-ending DELETE too', async () => {
+    const stateful = await startStatefulStreamableHttp();
+    const url = await gated(stateful);
+    verdicts.length = 0;
+    const result = await send({ url, auth: { type: 'awsv4', ...AWS }, mcp: { call: 'tool', name: 'add', arguments: '{"a":2,"b":3}' } });
+    expect(result.outcome.ok).toBe(true);
+    expect(json(result)).toMatchObject({ structuredContent: { sum: 5 } });
+    expect(verdicts.filter((v) => !v.endsWith(' ok'))).toEqual([]);
+    expect(new Set(verdicts.map((v) => v.split(' ')[0]))).toEqual(new Set(['POST', 'GET', 'DELETE']));
+    expect(stateful.open.size).toBe(0);
+  });
+
+  it('signs HTTP+SSE for its event stream (GET) and each POST to the endpoint the server names, with its own path and query', async () => {
+    const url = await gated(await startSse());
+    verdicts.length = 0;
+    const result = await send({ url, auth: HAWK, mcp: { transport: 'sse', call: 'tool', name: 'add', arguments: '{"a":1,"b":1}' } });
+    expect(result.outcome.ok).toBe(true);
+    expect(verdicts.filter((v) => !v.endsWith(' ok'))).toEqual([]);
+    expect(verdicts).toContain('GET /sse ok');
+    expect(verdicts).toContain('POST /messages ok');
   });
 });
 

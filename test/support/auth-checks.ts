@@ -85,6 +85,43 @@ export function hawkCheck(r: Received, port: number, credentials: { key: string;
   return { ok: mac === a.mac, hashOk, attributes: a };
 }
 
+/**
+ * AWS Signature Version 4 as AWS checks a received request ("Create a signed AWS API request"): the
+ * canonical request (the path normalized and encoded again, except for S3; the query sorted; the
+ * signed headers as received), the string to sign and the signing key. The payload hash is the
+ * received body's, unless the request says UNSIGNED-PAYLOAD; an X-Amz-Date more than 15 minutes
+ * off is refused, as AWS does.
+ */
+export function awsV4Check(r: Received, secretKey: string): { ok: boolean; why: string } {
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(String(r.headers.authorization ?? ''));
+  if (!m) return { ok: false, why: `no AWS signature: ${String(r.headers.authorization)}` };
+  const [, , date, region, service, signedHeaders, signature] = m as unknown as string[];
+  const value = (name: string) => (name === 'host' ? r.host : [r.headers[name] ?? ''].flat().join(',')).trim().replace(/\s+/g, ' ');
+  const amzDate = value('x-amz-date');
+  const sent = Date.parse(amzDate.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+  if (!(Math.abs(Date.now() - sent) <= 15 * 60 * 1000)) return { ok: false, why: `X-Amz-Date ${amzDate} is not within 15 minutes` };
+  const bodyHash = createHash('sha256').update(r.body).digest('hex');
+  const claimed = value('x-amz-content-sha256');
+  if (claimed !== '' && claimed !== 'UNSIGNED-PAYLOAD' && claimed !== bodyHash) return { ok: false, why: 'X-Amz-Content-Sha256 is not the hash of the body received' };
+  const [rawPath, rawQuery = ''] = r.target.split(/\?(.*)/s) as [string, string?];
+  const segments: string[] = [];
+  for (const segment of rawPath.split('/').slice(1)) {
+    if (service === 's3') segments.push(rfc3986(decodeURIComponent(segment)));
+    else if (segment === '..') segments.pop();
+    else if (segment !== '.' && segment !== '') segments.push(rfc3986(segment));
+  }
+  const query = rawQuery === '' ? [] : rawQuery.split('&').map((pair) => pair.split(/=(.*)/s).map((part) => rfc3986(decodeURIComponent(part ?? ''))) as [string, string]);
+  query.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const names = signedHeaders!.split(';');
+  if (!names.includes('host')) return { ok: false, why: 'Host is not signed' };
+  const canonical = [r.method.toUpperCase(), `/${segments.join('/')}`, query.map(([k, v]) => `${k}=${v ?? ''}`).join('&'), names.map((n) => `${n}:${value(n)}\n`).join(''), signedHeaders, claimed === 'UNSIGNED-PAYLOAD' ? claimed : bodyHash].join('\n');
+  const toSign = ['AWS4-HMAC-SHA256', amzDate, `${date}/${region}/${service}/aws4_request`, createHash('sha256').update(canonical).digest('hex')].join('\n');
+  let key = createHmac('sha256', `AWS4${secretKey}`).update(date!).digest();
+  for (const part of [region!, service!, 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
+  const ok = createHmac('sha256', key).update(toSign).digest('hex') === signature;
+  return { ok, why: ok ? '' : `signature does not match; canonical request:\n${canonical}` };
+}
+
 // ---- NTLM (MS-NLMP) --------------------------------------------------------------------------
 
 /** MD4 (RFC 1320): Node's OpenSSL 3 no longer offers it, and NTLM's password hash needs it. */

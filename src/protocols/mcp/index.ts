@@ -17,7 +17,8 @@ export const mcpKind: RequestKindModule = {
   schemes: ['http', 'https'],
   method: 'none',
   options: 'mcp',
-  // Its first request (initialize) over HTTP is a POST: auth signs it so.
+  // Its first request (initialize) over HTTP is a POST: auth signs it so when preparing; each
+  // request of the session is then signed afresh for its own method, URL and body (transport.ts).
   wireMethod: 'POST',
   tag: () => 'mcp',
   exportsAsCode: false,

@@ -9,10 +9,13 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { fetch as undiciFetch } from 'undici';
-import type { PreparedRequest } from '../../request/prepared.js';
+import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
+import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
 import { SendError } from '../send-error.js';
+
+const hopSigner = loadOnce(() => import('../sign-hop.js'));
 
 export type McpTransportName = 'auto' | 'streamableHttp' | 'sse' | 'stdio';
 
@@ -64,10 +67,29 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
   }
   // Ferry's pools (and so verifyTls, its limits and the run's proxy, or none with settings.proxy: false), not the global fetch.
   const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
-  const fetch = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as typeof globalThis.fetch;
+  const again = prepared.signEachHop;
+  const fetch = (async (url: string | URL, init?: RequestInit) => {
+    // A signing auth signs each request of the session for its own method, URL and body (with its
+    // own nonce and time): the POSTs (initialize, notifications, the call), the event stream's GET,
+    // the session's DELETE, and HTTP+SSE's POSTs to the endpoint the server names.
+    const sent = again ? await signedRequest(again, new URL(url), init) : { url, init };
+    return undiciFetch(sent.url, { ...(sent.init as object), dispatcher } as never);
+  }) as unknown as typeof globalThis.fetch;
   const url = new URL(prepared.url);
   if (which === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, fetch });
   return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+}
+
+/** The SDK's request to `url` signed afresh (sign-hop.ts): the URL and init to send. */
+async function signedRequest(again: NonNullable<PreparedRequest['signEachHop']>, url: URL, init: RequestInit | undefined): Promise<{ url: URL; init: RequestInit }> {
+  const method = (init?.method ?? 'GET').toUpperCase();
+  const headers = [...new Headers(init?.headers).entries()];
+  // The SDK sends its JSON-RPC messages as text.
+  const bytes = typeof init?.body === 'string' ? Buffer.from(init.body, 'utf8') : undefined;
+  const body: PreparedBody = bytes ? { kind: 'bytes', source: 'json', bytes, isText: true } : { kind: 'none' };
+  const couldNotSign = (reason: string) => new SendError(`the MCP ${method} to ${url.host}${url.pathname} could not be signed: ${reason}`, 'other');
+  const signed = await (await hopSigner()).signHop(again, method, url, headers, bytes, body, couldNotSign);
+  return { url: signed.url, init: { ...init, headers: signed.headers, ...(signed.body ? { body: signed.body.toString('utf8') } : {}) } };
 }
 
 /** How long leaving waits for the server to end a session. */
