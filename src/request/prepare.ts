@@ -154,10 +154,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // redirect within the origin, a gRPC call to another path (reflection's), each POST of an MCP session.
   const hopSigned = options.unsendableAuth !== 'omit' && signsRequest(auth.type);
   const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
-  // Signed with the path the server sees too (the kind's `wirePath`: gRPC's /package.Service/Method);
-  // what a signer adds to the query stays on the URL sent.
-  const wirePath = signsRequest(auth.type) ? await rules.wirePath?.(method) : undefined;
-  const signedUrl = wirePath === undefined ? url : Object.assign(new URL(url.href), { pathname: wirePath });
+  // Signed with the URL the server sees too (the kind's `wireUrl`: gRPC's authority with its port
+  // and /package.Service/Method); what a signer adds to the query stays on the URL sent.
+  const signedUrl = (signsRequest(auth.type) ? await rules.wireUrl?.(url, method) : undefined) ?? url;
   try {
     signed = await signRequest(auth, { method: wireMethod, url: signedUrl, headers, body, ...(rules.encodesBody ? { bodyEncodedBy: rules.noun } : {}) }, signContext);
     if (signedUrl !== url) url.search = signedUrl.search;

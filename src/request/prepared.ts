@@ -157,12 +157,13 @@ export interface KindRules {
    */
   wireMethod?: 'POST';
   /**
-   * The path the server sees, which auth signs, when it is not the URL's: gRPC's
-   * `/package.Service/Method` (the HTTP/2 `:path`) from the request's filled `method`. Undefined
-   * when `method` names no call (the send then refuses it): the URL's path is signed. Asked only
-   * when the request is signed, so it may load its module then.
+   * The URL the server sees, which auth signs, when it is not the request's `url`: a gRPC call's
+   * `:authority` as grpc-js sends it (host and port, the scheme's port when none is typed) and its
+   * `/package.Service/Method` (the HTTP/2 `:path`) from the request's filled `method` (the URL's
+   * path when `method` names no call, which the send then refuses). Asked only when the request is
+   * signed, so it may load its module then; what a signer adds to its query stays on the URL sent.
    */
-  wirePath?: (method: string) => Promise<string | undefined>;
+  wireUrl?: (url: URL, method: string) => Promise<URL>;
   /**
    * The body is a message the kind encodes when sending (gRPC: the JSON as protobuf frames, sent
    * with its own Content-Type): no body Content-Type header is added, and auth cannot hash the

@@ -90,10 +90,15 @@ export async function signOAuth1(auth: Record<string, unknown>, target: SignTarg
   for (const [key, value] of Object.entries(extra)) addParam(params, key, value);
 
   const token = f('token');
+  // RFC 5849 3.4.1.2: the base URL leaves out the scheme's default port (grpc://host:80 is signed as
+  // http://host, as the server reads it; http URLs have it left out already).
+  const scheme = httpScheme(target.url);
+  const defaultPort = scheme === 'https' ? '443' : scheme === 'http' ? '80' : undefined;
+  const host = target.url.port === defaultPort ? target.url.hostname : target.url.host;
   let signed: OAuth.Authorization;
   try {
     signed = oauth.authorize(
-      { url: `${httpScheme(target.url)}://${target.url.host}${target.url.pathname}`, method: target.method, data: params },
+      { url: `${scheme}://${host}${target.url.pathname}`, method: target.method, data: params },
       token !== '' || keepEmpty ? { key: token, secret: f('tokenSecret') } : { key: undefined as unknown as string, secret: f('tokenSecret') },
     );
   } catch (error) {

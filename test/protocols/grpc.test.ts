@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -493,6 +494,43 @@ describe('gRPC auth signing', () => {
     }
     expect(verdicts.length).toBeGreaterThan(0);
     expect(verdicts.filter((v) => v !== 'Hawk /grpc.reflection.v1.ServerReflection/ServerReflectionInfo true')).toEqual([]);
+  });
+
+  it('signs a call to a URL without a port for the :authority grpc-js sends with it (host:80), by AWS v4, Hawk and OAuth 1.0; a port typed as 80 too', async () => {
+    // grpc-js's CONNECT proxy (grpc_proxy) carries calls to signed.example:80 to this server,
+    // which gets the :authority as the client sent it.
+    const asked: string[] = [];
+    const sockets = new Set<net.Socket>();
+    const proxy = http.createServer();
+    proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+      asked.push(req.url ?? '');
+      const upstream = net.connect(port, '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket).pipe(upstream);
+      });
+      for (const s of [socket, upstream]) {
+        sockets.add(s);
+        s.on('error', () => [socket, upstream].forEach((end) => end.destroy()));
+      }
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    process.env.grpc_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      for (const url of ['grpc://signed.example', 'grpc://signed.example:80']) {
+        for (const auth of [{ type: 'awsv4', ...AWS }, HAWK, OAUTH1]) {
+          verdicts.length = 0;
+          const result = await send({ url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth, body: { type: 'json', text: '{}' } });
+          expect(result.outcome.label, `${url} ${auth.type}`).toBe('0 OK');
+          expect(verdicts).toEqual([`${auth.type === 'hawk' ? 'Hawk' : auth.type === 'oauth1' ? 'OAuth' : 'AWS4-HMAC-SHA256'} /ferry.test.Echo/Say true`]);
+        }
+      }
+    } finally {
+      delete process.env.grpc_proxy;
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+    expect(new Set(asked)).toEqual(new Set(['signed.example:80']));
   });
 
   it('signs a call with Hawk over POST and the path the server gets (/package.Service/Method), which the server accepts', async () => {

@@ -11,7 +11,7 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import { SendError } from '../send-error.js';
 import { signHop } from '../sign-hop.js';
 import { requestMetadata } from './metadata.js';
-import { callPath } from './method-name.js';
+import { callPath, callUrl } from './method-name.js';
 
 /** The interceptors the request's calls go through: the signing one when the request is signed, else none. */
 export function signingInterceptors(prepared: PreparedRequest): grpc.Interceptor[] {
@@ -24,8 +24,7 @@ export function signingInterceptors(prepared: PreparedRequest): grpc.Interceptor
       start: (metadata, listener, next) => {
         const path = options.method_definition.path;
         if (path === signedFor) return next(metadata, listener);
-        const url = new URL(prepared.url);
-        url.pathname = path;
+        const url = callUrl(new URL(prepared.url), path);
         const couldNotSign = (reason: string) => new SendError(`the call to ${path} could not be signed: ${reason}`, 'other');
         signHop(again, 'POST', url, headers, undefined, { kind: 'none' }, couldNotSign).then(
           (signed) => next(requestMetadata(signed.headers.map(([name, value]) => ({ name, value }))), listener),

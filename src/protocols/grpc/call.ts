@@ -19,6 +19,7 @@ import type { TypeDescriptor } from './skeleton.js';
 import { toProto3Json } from './well-known.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
+import { callAuthority } from './method-name.js';
 import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
 
 const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
@@ -38,7 +39,7 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): { 
     throw new SendError(`a gRPC request has no query string, so the URL's query (${names}) cannot be sent; send it as metadata: a header, or the API key with location header.`, 'invalid');
   }
   const secure = url.protocol === 'grpcs:';
-  const host = url.port ? url.host : `${url.host}:${secure ? 443 : 80}`;
+  const host = callAuthority(url);
   const verify = prepared.settings?.verifyTls !== false;
   // The CAs and client certificate of this computer's settings, as for https:// (a secure context takes PFX too).
   const credentials = secure

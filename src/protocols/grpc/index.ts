@@ -16,8 +16,11 @@ export const grpcKind: RequestKindModule = {
   options: 'grpc',
   // A gRPC call is an HTTP/2 POST whatever `method` (the call's name) says: auth signs it so.
   wireMethod: 'POST',
-  // …to the path `/package.Service/Method`, which auth signs too (the URL has none).
-  wirePath: async (method) => (await methodName()).callPath(method),
+  // …to the path `/package.Service/Method` with the :authority grpc-js sends (host:port), which auth signs too.
+  wireUrl: async (url, method) => {
+    const { callPath, callUrl } = await methodName();
+    return callUrl(url, callPath(method));
+  },
   // The body is the JSON of the message, sent as protobuf frames: auth hashes none of it.
   encodesBody: true,
   tag: (method) => `grpc ${method}`,
