@@ -15,7 +15,7 @@ import { failure, received, sendRequest } from './streaming-send.js';
 import { sendWith } from './kind-cases.js';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind } from '../../src/protocols/index.js';
-import { hawkCheck, type Received } from '../support/auth-checks.js';
+import { awsV4Check, hawkCheck, type Received } from '../support/auth-checks.js';
 
 let wsPeer: GraphqlPeer;
 let ssePeer: GraphqlPeer;
@@ -288,6 +288,29 @@ describe('queries and mutations', () => {
     const result = await sendRequest('http', { method: 'POST', url: wsPeer.url, body: { type: 'graphql', graphql: { query: '{ hello' } } });
     expect(result.outcome.status).toBe(200);
     expect(JSON.parse(Buffer.from(result.body).toString()).errors[0].message).toMatch(/Syntax Error/);
+  });
+});
+
+describe.each(['websocket', 'websocketLegacy'] as const)('a signed GraphQL subscription over %s', (transport) => {
+  // The server checks the upgrade it gets (a GET of the subscription URL, no body) by each scheme's
+  // specification (auth-checks.ts), not with the library Ferry signs with.
+  const upgrade = (headers: http.IncomingHttpHeaders): Received => ({ method: 'GET', target: '/graphql', host: String(headers.host), headers, body: Buffer.alloc(0) });
+
+  it('signs the WebSocket upgrade as the GET of the subscription URL it is, not as the POST (Hawk with the payload hash)', async () => {
+    const peer = peerOf(transport);
+    peer.seen.headers.length = 0;
+    const result = await subscription(transport, { query: 'subscription { count(to: 1) }' }, { auth: { type: 'hawk', authId: 'id', authKey: 'k', includePayloadHash: true } });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+    expect(peer.seen.headers).toHaveLength(1);
+    expect(hawkCheck(upgrade(peer.seen.headers[0]!), Number(new URL(peer.url).port), { key: 'k', algorithm: 'sha256' })).toMatchObject({ ok: true, hashOk: true });
+  });
+
+  it('signs the upgrade by AWS Signature v4 over GET, its path and no body', async () => {
+    const peer = peerOf(transport);
+    peer.seen.headers.length = 0;
+    const result = await subscription(transport, { query: 'subscription { count(to: 1) }' }, { auth: { type: 'awsv4', accessKey: 'AKID', secretKey: 'secret', region: 'us-east-1', service: 'appsync' } });
+    expect(result.stream).toEqual({ events: 1, stoppedBy: 'complete' });
+    expect(awsV4Check(upgrade(peer.seen.headers[0]!), 'secret')).toEqual({ ok: true, why: '' });
   });
 });
 

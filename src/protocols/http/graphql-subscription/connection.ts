@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import type { PreparedRequest } from '../../../request/prepared.js';
+import type { PreparedHeader, PreparedRequest } from '../../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
 import type { LiveParts } from '../../live/connection.js';
@@ -28,8 +28,28 @@ export class SubscriptionSocket {
   private socket: WebSocket | undefined;
   /** Through the run's proxy, as a WebSocket request (throws for a proxy that cannot carry it). */
   private readonly tunnel: Tunnel;
+  /** The upgrade's URL and headers: the request's, signed for the upgrade when the request is signed (`create`). */
+  private upgradeUrl: URL;
+  private headers: PreparedHeader[];
 
-  constructor(
+  /**
+   * The socket for the subscription URL. A signed request's upgrade (a GET of that URL, without a
+   * body) is signed for itself, as the POST it is not would be refused (sign-hop.ts).
+   */
+  static async create(prepared: PreparedRequest, context: SendContext, url: URL, subprotocol: string): Promise<SubscriptionSocket> {
+    const connection = new SubscriptionSocket(prepared, context, url, subprotocol);
+    const again = prepared.signEachHop;
+    if (again) {
+      const { signHop } = await import('../../sign-hop.js');
+      const couldNotSign = (reason: string) => new SendError(`the subscription's WebSocket upgrade to ${url.href} could not be signed: ${reason}`, 'other');
+      const signed = await signHop(again, 'GET', url, connection.headers.map((h) => [h.name, h.value] as [string, string]), undefined, { kind: 'none' }, couldNotSign);
+      connection.upgradeUrl = signed.url;
+      connection.headers = signed.headers.map(([name, value]) => ({ name, value }));
+    }
+    return connection;
+  }
+
+  private constructor(
     private readonly prepared: PreparedRequest,
     private readonly context: SendContext,
     readonly url: URL,
@@ -38,12 +58,14 @@ export class SubscriptionSocket {
   ) {
     this.closedNow = new Promise((resolve) => (this.markClosed = resolve));
     this.tunnel = tunnelFor(context.agents, url, prepared.settings);
+    this.upgradeUrl = url;
+    this.headers = connectionHeaders(prepared);
   }
 
   /** Opens the socket (once); `graphql-ws` calls this through `implementation()`. */
   open(): WebSocket {
-    const { headers } = upgradeHeaders({ ...this.prepared, url: this.url.href, headers: connectionHeaders(this.prepared) }, this.context);
-    const socket = new WebSocket(this.url, [this.subprotocol], clientOptions(this.prepared, this.context, headers, this.tunnel));
+    const { headers } = upgradeHeaders({ ...this.prepared, url: this.upgradeUrl.href, headers: this.headers }, this.context);
+    const socket = new WebSocket(this.upgradeUrl, [this.subprotocol], clientOptions(this.prepared, this.context, headers, this.tunnel));
     this.socket = socket;
     socket.on('upgrade', (response) => {
       this.upgrade = response;

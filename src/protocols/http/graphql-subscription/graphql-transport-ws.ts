@@ -16,7 +16,7 @@ import { connectionParams, receiveResult, subscribeText } from './target.js';
 export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const params = connectionParams(operation);
   const { createClient } = await import('graphql-ws/client');
-  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-transport-ws');
+  const connection = await SubscriptionSocket.create(prepared, context, url, 'graphql-transport-ws');
   // GraphQL results carry no event name: `stream.event` does not apply.
   const session = new StreamSession(prepared, signal);
   startGraphqlWs(createClient, operation, url, params, session, connection);
@@ -27,7 +27,7 @@ export async function subscribeGraphqlWs(prepared: PreparedRequest, operation: G
 export async function connectGraphqlWs(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const params = connectionParams(operation);
   const { createClient } = await import('graphql-ws/client');
-  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-transport-ws');
+  const connection = await SubscriptionSocket.create(prepared, context, url, 'graphql-transport-ws');
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
   startGraphqlWs(createClient, operation, url, params, session, connection);
   return openLive(session, liveSubscriptionParts(connection, url, 'graphql-transport-ws'));

@@ -22,7 +22,7 @@ const ID = '1';
 
 export async function subscribeLegacy(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const params = connectionParams(operation);
-  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-ws');
+  const connection = await SubscriptionSocket.create(prepared, context, url, 'graphql-ws');
   const session = new StreamSession(prepared, signal);
   startLegacy(operation, url, params, session, connection);
   return finishOverWebSocket(session, connection, url, 'subscriptions-transport-ws');
@@ -31,7 +31,7 @@ export async function subscribeLegacy(prepared: PreparedRequest, operation: Grap
 /** The subscription kept open (live): its results are messages until the server completes it or the user closes it. */
 export async function connectLegacy(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const params = connectionParams(operation);
-  const connection = new SubscriptionSocket(prepared, context, url, 'graphql-ws');
+  const connection = await SubscriptionSocket.create(prepared, context, url, 'graphql-ws');
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
   startLegacy(operation, url, params, session, connection);
   return openLive(session, liveSubscriptionParts(connection, url, 'subscriptions-transport-ws'));
