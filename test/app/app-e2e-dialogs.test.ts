@@ -104,6 +104,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
   });
 
+  it('a request whose name holds " / " is found in the palette by its full name, shown with its own folder', async () => {
+    // `Users / Admin` in folder api, and `Admin` in folder api/Users: the same "api / Users / Admin" to search.
+    await ws.write('requests/api/Users - Admin.yaml', { name: 'Users / Admin', url: '{{base}}/admin' });
+    await ws.write('requests/api/Users/Admin.yaml', { name: 'Admin', url: '{{base}}/users/admin' });
+    try {
+      await page.getByRole('treeitem', { name: /^api/ }).waitFor();
+      const options = () => palette().getByRole('option');
+      for (const [query, first, marks, detail] of [['Users / Admin', 'Users / Admin', ['Users', '/', 'Admin'], /api$/], ['admin', 'Admin', ['Admin'], /api \/ Users$/]] as const) {
+        await page.locator('body').press('Control+k');
+        await expect.poll(() => palette().count()).toBe(1);
+        await page.keyboard.type(query);
+        await expect.poll(() => options().first().locator('.palette-label').textContent()).toBe(first);
+        expect(await options().first().locator('mark').allTextContents()).toEqual(marks);
+        expect(await options().first().locator('.palette-detail').textContent()).toMatch(detail);
+        await page.keyboard.press('Escape');
+        await expect.poll(() => palette().count()).toBe(0);
+      }
+    } finally {
+      await fs.rm(req('api'), { recursive: true, force: true });
+      await page.getByRole('treeitem', { name: /^api/ }).waitFor({ state: 'detached' });
+    }
+  });
+
   it('works the request tree with the keyboard: Tab reaches the open request, arrows move and fold, Enter opens, Shift+F10 the menu', async () => {
     const focused = () => page.evaluate(() => [document.activeElement?.getAttribute('role'), document.activeElement?.getAttribute('data-path')].join(' '));
     await page.getByLabel('Filter requests').focus();

@@ -86,6 +86,20 @@ describe('the best alignment, not the first (GitHub and Stripe imported: 1,095 t
     expect(fuzzyFilter(['Stripe / GetReportingReportRuns', 'Misc / Get a repo'], 'get repo', (t) => t)[0]).toBe('Misc / Get a repo');
   });
 
+  it('a name holding " / " is a name: given where it starts, the full name is found first and its own words count as the name', () => {
+    // The request `Users / Admin` in folder `api`, and a request `Admin` in folder `api / Users`: the same text.
+    const items = [
+      { text: 'api / Users / Admin', nameAt: 'api / Users / '.length, name: 'Admin' },
+      { text: 'api / Users / Admin', nameAt: 'api / '.length, name: 'Users / Admin' },
+    ];
+    const names = (query: string) => fuzzyFilter(items, query, (i) => i.text, 50, (i) => i.nameAt).map((i) => i.name);
+    expect(names('Users / Admin')).toEqual(['Users / Admin', 'Admin']);
+    expect(names('users admin')).toEqual(['Users / Admin', 'Admin']);
+    expect(names('admin')).toEqual(['Admin', 'Users / Admin']);
+    // The letters of "Users" are in the name: the name's start given, they score as the name's.
+    expect(fuzzyMatch('us', 'api / Users / Admin', 6)!.score).toBeGreaterThan(fuzzyMatch('us', 'api / Users / Admin', 14)!.score);
+  });
+
   it('keeps each keystroke of a query over the 1,095 texts within a few milliseconds', () => {
     const query = 'get a repository';
     fuzzyFilter(BIG, query, (t) => t); // compiled once, as the page is after its first keystroke

@@ -26,6 +26,11 @@ interface Entry {
   detail: string;
   /** What the query is matched against. */
   text: string;
+  /**
+   * Where the name starts in `text` (a folder path before it): kept apart, not guessed from " / ",
+   * since a name may hold " / " itself (a request `Users / Admin` in folder `api`).
+   */
+  nameAt: number;
   /** Where the label shows `text` from: the label's letter at position `labelAt + i` is the text's `textAt + i`. */
   textAt: number;
   labelAt: number;
@@ -34,7 +39,7 @@ interface Entry {
 
 /** The label in pieces, the letters of the query's best alignment marked (`<mark>`). */
 function marked(entry: Entry, query: string): Array<string | { mark: string }> {
-  const positions = query.trim() === '' ? [] : (fuzzyMatch(query, entry.text)?.positions ?? []);
+  const positions = query.trim() === '' ? [] : (fuzzyMatch(query, entry.text, entry.nameAt)?.positions ?? []);
   const at = new Set<number>();
   for (const p of positions) {
     const i = p - entry.textAt + entry.labelAt;
@@ -60,21 +65,21 @@ function marked(entry: Entry, query: string): Array<string | { mark: string }> {
 const SHOWN = 50;
 
 function entriesOf(tree: TreeItem & { type: 'folder' }, environments: EnvironmentInfo[], commands: PaletteCommand[], targets: PaletteTargets): Entry[] {
-  const out: Entry[] = commands.map((c) => ({ key: `a:${c.label}`, group: 'Action', label: c.label, detail: c.shortcut ?? '', text: c.label, textAt: 0, labelAt: 0, run: c.run }));
+  const out: Entry[] = commands.map((c) => ({ key: `a:${c.label}`, group: 'Action', label: c.label, detail: c.shortcut ?? '', text: c.label, nameAt: 0, textAt: 0, labelAt: 0, run: c.run }));
   for (const env of environments) {
-    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${env.name}`, detail: env.id, text: `env ${env.name}`, textAt: 4, labelAt: 16, run: () => targets.switchEnvironment(env.id) });
+    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${env.name}`, detail: env.id, text: `env ${env.name}`, nameAt: 0, textAt: 4, labelAt: 16, run: () => targets.switchEnvironment(env.id) });
   }
-  out.push({ key: 'e:', group: 'Environment', label: 'Use no environment', detail: '', text: 'env none no environment', textAt: 9, labelAt: 4, run: () => targets.switchEnvironment(null) });
+  out.push({ key: 'e:', group: 'Environment', label: 'Use no environment', detail: '', text: 'env none no environment', nameAt: 0, textAt: 9, labelAt: 4, run: () => targets.switchEnvironment(null) });
   const walk = (folder: TreeItem & { type: 'folder' }, trail: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
         const label = trail ? `${trail} / ${child.name}` : child.name;
-        out.push({ key: `f:${child.path}`, group: 'Folder', label: `Run ${label}`, detail: 'folder', text: `${label} folder`, textAt: 0, labelAt: 4, run: () => targets.runFolder(child.path) });
+        out.push({ key: `f:${child.path}`, group: 'Folder', label: `Run ${label}`, detail: 'folder', text: `${label} folder`, nameAt: trail ? trail.length + 3 : 0, textAt: 0, labelAt: 4, run: () => targets.runFolder(child.path) });
         walk(child, label);
       } else if (child.type === 'request') {
         out.push({
           key: `r:${child.path}`, group: 'Request', label: child.name, detail: `${child.tag}  ${trail}`,
-          text: trail ? `${trail} / ${child.name}` : child.name, textAt: trail ? trail.length + 3 : 0, labelAt: 0, run: () => targets.openRequest(child.path),
+          text: trail ? `${trail} / ${child.name}` : child.name, nameAt: trail ? trail.length + 3 : 0, textAt: trail ? trail.length + 3 : 0, labelAt: 0, run: () => targets.openRequest(child.path),
         });
       }
     }
@@ -117,7 +122,7 @@ export function CommandPalette({ tree, environments, commands, targets }: { tree
 
   // Built when the palette opens, from the tree as it is then.
   const entries = useMemo(() => (open ? entriesOf(tree, environments, commands, targets) : []), [open, tree, environments]);
-  const shown = useMemo(() => fuzzyFilter(entries, query, (e) => e.text, SHOWN), [entries, query]);
+  const shown = useMemo(() => fuzzyFilter(entries, query, (e) => e.text, SHOWN, (e) => e.nameAt), [entries, query]);
   useEffect(() => {
     list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [at]);

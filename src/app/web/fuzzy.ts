@@ -1,8 +1,8 @@
 /**
  * Fuzzy matching for the command palette: the query's characters in order, not necessarily
  * together ("gus" finds "Get user"). The matcher finds the best-scoring alignment of the query in
- * the text, not the first one: letters in the name (the text after its last " / ", the folder
- * path before it) score more than letters in the path, word starts and runs of adjacent letters
+ * the text, not the first one: letters in the name (from `nameAt`, the folder path before it; the
+ * palette says where, since a name may hold " / " itself) score more than letters in the path, word starts and runs of adjacent letters
  * more than scattered ones, and a name the query spells exactly, or begins, comes first. Equal
  * scores: the shorter name, then the shorter text.
  */
@@ -26,7 +26,11 @@ const NAME_PREFIX = 50_000;
 /** Above this many query letters × text letters the first alignment is scored, not the best (a hostile input stays linear). */
 const MAX_CELLS = 100_000;
 
-/** Where the name starts in a palette text (`Folder / Sub / Name`): after the last " / ". */
+/**
+ * Where the name starts in a text given without it (`Folder / Sub / Name`): after the last " / ".
+ * Only a guess: a request named `Users / Admin` holds " / " itself, so the palette gives the name's
+ * start with each text.
+ */
 function nameStart(text: string): number {
   const slash = text.lastIndexOf(' / ');
   return slash < 0 ? 0 : slash + 3;
@@ -163,8 +167,11 @@ function align(q: string, wordAt: readonly boolean[], text: string, lower: strin
   return { score: top, positions };
 }
 
-/** The best match of `query` in `text`, or undefined when the query's letters are not all in it, in order. */
-export function fuzzyMatch(query: string, text: string): FuzzyMatch | undefined {
+/**
+ * The best match of `query` in `text`, or undefined when the query's letters are not all in it, in
+ * order. `nameAt`: where the name starts in `text` (what comes before is its folder path).
+ */
+export function fuzzyMatch(query: string, text: string, nameAt = nameStart(text)): FuzzyMatch | undefined {
   const words = query.toLowerCase().trim().split(/\s+/);
   const q = words.join('');
   if (q === '') return { score: 0, positions: [] };
@@ -173,11 +180,11 @@ export function fuzzyMatch(query: string, text: string): FuzzyMatch | undefined 
   let lower = text.toLowerCase();
   // A letter whose lower case is longer (İ) would shift the positions: it is kept as it is.
   if (lower.length !== text.length) lower = Array.from(text, (c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join('');
-  const found = align(q, wordAt, text, lower, nameStart(text));
+  const found = align(q, wordAt, text, lower, nameAt);
   if (!found) return undefined;
   // The name spelt exactly (spaces aside), or begun with the query's words ("get repo" begins
   // "Get repository content", not "GetReportingReportRuns").
-  const name = lower.slice(nameStart(text));
+  const name = lower.slice(nameAt);
   if (name.replace(/\s+/g, '') === q) found.score += NAME_EXACT;
   else if (name.trim().replace(/\s+/g, ' ').startsWith(words.join(' '))) found.score += NAME_PREFIX;
   return found;
@@ -188,14 +195,18 @@ export function fuzzyScore(query: string, text: string): number | undefined {
   return fuzzyMatch(query, text)?.score;
 }
 
-/** The items that match, best first (equal scores: shorter name, then shorter text), at most `limit`. */
-export function fuzzyFilter<T>(items: readonly T[], query: string, text: (item: T) => string, limit = 50): T[] {
+/**
+ * The items that match, best first (equal scores: shorter name, then shorter text), at most `limit`.
+ * `nameAt`: where the item's name starts in its text (default: after the last " / ").
+ */
+export function fuzzyFilter<T>(items: readonly T[], query: string, text: (item: T) => string, limit = 50, nameAt?: (item: T) => number): T[] {
   if (query.trim() === '') return items.slice(0, limit);
   const scored: Array<{ item: T; score: number; name: number; length: number }> = [];
   for (const item of items) {
     const t = text(item);
-    const found = fuzzyMatch(query, t);
-    if (found) scored.push({ item, score: found.score, name: t.length - nameStart(t), length: t.length });
+    const at = nameAt ? nameAt(item) : nameStart(t);
+    const found = fuzzyMatch(query, t, at);
+    if (found) scored.push({ item, score: found.score, name: t.length - at, length: t.length });
   }
   scored.sort((a, b) => b.score - a.score || a.name - b.name || a.length - b.length);
   return scored.slice(0, limit).map((s) => s.item);
