@@ -102,7 +102,7 @@ export function mergeResults(results: readonly LoadResult[]): LoadResult {
     results.flatMap((r) => r.series),
     rateSeconds,
   );
-  const verdicts = judge(first.thresholds, overall, targets);
+  const verdicts = judge(first.thresholds, overall, targets, rateSeconds);
   return {
     ...first,
     segments: { parts: [...parts].sort((a, b) => a - b), of: first.segments.of },

@@ -6,6 +6,7 @@
 import { decodeHistogram, encodeHistogram, latencyStats, newHistogram, type Histogram, type LatencyStats } from './histogram.js';
 import { ERROR_KINDS, noErrors, type Counters, type ErrorKind, type ErrorReasons, type SecondCounts, type TargetCounts } from './wire.js';
 import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
+import { roundFine } from './thresholds.js';
 
 export const RESULT_FORMAT = 'ferry-load-result';
 export const RESULT_VERSION = 1;
@@ -89,7 +90,8 @@ function targetResult(request: string, sum: Sum, seconds: number): TargetResult 
     count: sum.count,
     rps: seconds > 0 ? round(sum.count / seconds) : 0,
     errors: { ...sum.errors, total },
-    errorRate: sum.count > 0 ? round((100 * total) / sum.count) : 0,
+    // Three significant digits below 1%: one error in 300,000 requests is 0.000333%, not 0.
+    errorRate: sum.count > 0 ? roundFine((100 * total) / sum.count) : 0,
     // In the kinds' order, whichever came first: the same file for the same outcome.
     errorReasons: Object.fromEntries(ERROR_KINDS.flatMap((k) => (k !== 'status' && sum.errorReasons[k] !== undefined ? [[k, sum.errorReasons[k]]] : []))),
     statuses: sum.statuses,

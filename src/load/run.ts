@@ -49,7 +49,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadResult> 
   const interrupted = options.signal?.aborted === true;
   const rateSeconds = interrupted ? durationSeconds : plan.plannedSeconds;
   const { overall, targets, series } = combine(outcome.targets, outcome.seconds, rateSeconds);
-  const verdicts = judge(plan.thresholds, overall, targets);
+  const verdicts = judge(plan.thresholds, overall, targets, rateSeconds);
   const segment = plan.config.segment;
   const result: LoadResult = {
     format: RESULT_FORMAT,

@@ -24,7 +24,12 @@ export function verdictText(v: ThresholdVerdict): string {
   return `${v.passed ? '✓' : '✗'} ${v.rule}: ${measured}${v.reason ? ` (${v.reason})` : ''}`;
 }
 
-export function judge(rules: readonly ThresholdRule[], overall: TargetResult, targets: readonly TargetResult[]): ThresholdVerdict[] {
+/**
+ * `seconds`: what the result's rates are over (the planned length; what an interrupted run
+ * lasted). Rates are judged exact, from the counts: the result's figures are rounded to three
+ * decimals, which made one error in 300,000 requests pass `errorRate <= 0`.
+ */
+export function judge(rules: readonly ThresholdRule[], overall: TargetResult, targets: readonly TargetResult[], seconds: number): ThresholdVerdict[] {
   return rules
     .filter((rule) => rule.enabled)
     .map((rule) => {
@@ -33,15 +38,36 @@ export function judge(rules: readonly ThresholdRule[], overall: TargetResult, ta
       if (!of || of.count === 0) {
         return { ...base, measured: null, passed: false, reason: `no samples${rule.target ? ` for ${rule.target}` : ''}: nothing was measured, so the rule cannot pass` };
       }
-      const measured = measure(rule.metric, of);
-      return { ...base, measured, passed: compare(measured, rule.op, rule.value) };
+      const exact = measure(rule.metric, of, seconds);
+      const passed = compare(exact, rule.op, rule.value);
+      return { ...base, measured: shown(exact, rule.op, rule.value, passed), passed };
     });
 }
 
-function measure(metric: ThresholdRule['metric'], of: TargetResult): number {
-  if (metric === 'errorRate') return of.errorRate;
-  if (metric === 'rps') return of.rps;
+function measure(metric: ThresholdRule['metric'], of: TargetResult, seconds: number): number {
+  if (metric === 'errorRate') return (100 * of.errors.total) / of.count;
+  if (metric === 'rps') return seconds > 0 ? of.count / seconds : 0;
   return of.latencyMs![metric];
+}
+
+/**
+ * The measured value as the verdict shows it: three decimals (three significant digits below 1,
+ * so a small error rate is not shown as 0), with more digits when fewer would not tell it from
+ * the limit the way the verdict did.
+ */
+function shown(exact: number, op: ThresholdRule['op'], limit: number, passed: boolean): number {
+  for (let digits = 3; digits < 17; digits++) {
+    const value = roundFine(exact, digits);
+    if (compare(value, op, limit) === passed) return value;
+  }
+  return exact;
+}
+
+/** `digits` decimals, or as many significant digits for a value below 1 (0.000333, not 0). */
+export function roundFine(n: number, digits = 3): number {
+  if (n === 0 || !Number.isFinite(n)) return n;
+  if (Math.abs(n) >= 1) return Number(n.toFixed(digits));
+  return Number(n.toPrecision(digits));
 }
 
 function compare(measured: number, op: ThresholdRule['op'], limit: number): boolean {

@@ -199,6 +199,7 @@ describe('thresholds', () => {
       [rule('p50', '<=', 2), rule('p90', '<', 4), rule('p95', '>', 3.9), rule('p99', '>=', 4), rule('p999', '<', 5), rule('avg', '<', 2.5), rule('max', '<=', 4), rule('errorRate', '<', 25), rule('rps', '>=', 2)],
       overall,
       targets,
+      2,
     );
     expect(verdicts.map((v) => [v.metric, v.measured, v.passed])).toEqual([
       ['p50', 2, true],
@@ -213,7 +214,7 @@ describe('thresholds', () => {
     ]);
   });
   it('print the measured value with the unit of its metric (ms, %, req/s), as the rule', () => {
-    const verdicts = judge([rule('p95', '<', 3), rule('errorRate', '<', 25), rule('rps', '>=', 2, 'a.yaml'), rule('max', '<', 1, 'b.yaml')], overall, targets);
+    const verdicts = judge([rule('p95', '<', 3), rule('errorRate', '<', 25), rule('rps', '>=', 2, 'a.yaml'), rule('max', '<', 1, 'b.yaml')], overall, targets, 2);
     expect(verdicts.map(verdictText)).toEqual([
       '✗ p95 < 3ms: measured 4.001ms',
       '✗ errorRate < 25%: measured 25%',
@@ -221,13 +222,38 @@ describe('thresholds', () => {
       '✗ max < 1ms (b.yaml): no samples (no samples for b.yaml: nothing was measured, so the rule cannot pass)',
     ]);
   });
+  it('judge the exact error rate and rate, not the figures rounded for the table (one error in 300,000 fails errorRate <= 0)', () => {
+    // Many requests, few errors: the rates computed here from the raw counts.
+    const many = (count: number, errors: number) => {
+      const h = newHistogram();
+      h.recordValueWithCount(1000, count);
+      return [[{ request: 'a.yaml', count, errors: { ...noErrors(), status: errors }, statuses: { 200: count - errors, 500: errors }, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: encodeHistogram(h) }]];
+    };
+    const one = combine(many(300_000, 1), [], 300);
+    const [none, tiny] = judge([rule('errorRate', '<=', 0), rule('errorRate', '<', 0.001)], one.overall, one.targets, 300);
+    expect(none).toMatchObject({ passed: false });
+    expect(none!.measured).toBeGreaterThan(0);
+    expect(verdictText(none!)).toBe('✗ errorRate <= 0%: measured 0.000333%');
+    expect(tiny).toMatchObject({ passed: true });
+    expect(one.overall.errorRate).toBeGreaterThan(0);
+    // 1 in 200,000 is 0.0005%, under 0.001% (rounded to three decimals it read 0.001 and failed).
+    const half = combine(many(200_000, 1), [], 200);
+    expect(judge([rule('errorRate', '<', 0.001)], half.overall, half.targets, 200)[0]).toMatchObject({ passed: true });
+    // 10 requests over 0.3 s: 33.33… req/s, above 33.3333 (rounded to 33.333 it failed).
+    const fast = combine(many(10, 0), [], 0.3);
+    const [above, below] = judge([rule('rps', '>', 33.3333), rule('rps', '<', 33.3334, 'a.yaml')], fast.overall, fast.targets, 0.3);
+    expect(10 / 0.3).toBeGreaterThan(33.3333);
+    expect([above!.passed, below!.passed]).toEqual([true, true]);
+    // Shown with the digits that tell it from the limit.
+    expect(verdictText(above!)).toBe('✓ rps > 33.3333 req/s: measured 33.33333 req/s');
+  });
   it('fail a metric with no samples, saying so, and skip disabled rules', () => {
-    const verdicts = judge([rule('p95', '<', 1000, 'b.yaml'), { ...rule('p50', '<', 0), enabled: false }], overall, targets);
+    const verdicts = judge([rule('p95', '<', 1000, 'b.yaml'), { ...rule('p50', '<', 0), enabled: false }], overall, targets, 2);
     expect(verdicts).toHaveLength(1);
     expect(verdicts[0]).toMatchObject({ passed: false, measured: null });
     expect(verdicts[0]!.reason).toMatch(/no samples for b.yaml/);
     const empty = combine([[countsOf('a.yaml', [])]], [], 1);
-    expect(judge([rule('errorRate', '<', 100)], empty.overall, empty.targets)[0]).toMatchObject({ passed: false, measured: null });
+    expect(judge([rule('errorRate', '<', 100)], empty.overall, empty.targets, 1)[0]).toMatchObject({ passed: false, measured: null });
   });
 });
 
