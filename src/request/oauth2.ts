@@ -57,7 +57,9 @@ function fresh(token: CachedToken | undefined, now = Date.now()): boolean {
 export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth2Options): Promise<{ token: string; cached: boolean; expiresAt?: number } | undefined> {
   const key = tokenCacheKey(settings);
   let cached = options.memo?.get(key);
-  if (cached === undefined && options.data) cached = await options.data.token(key);
+  // Expired in memory: another process (the app, a run beside this one) may have got a new one
+  // since, and with refresh tokens rotated, the one in memory no longer works.
+  if ((cached === undefined || !fresh(cached)) && options.data) cached = (await options.data.token(key)) ?? cached;
   if (cached && fresh(cached)) {
     options.memo?.set(key, cached);
     return { token: cached.accessToken, cached: true, ...(cached.expiresAt !== undefined ? { expiresAt: cached.expiresAt } : {}) };

@@ -82,6 +82,27 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     expect(as.grants.password).toBe(1);
   });
 
+  it('a token another process refreshed meanwhile (refresh tokens rotated) is read from the data folder, not asked for again', async () => {
+    as.expiresIn = 1; // expires inside Ferry's safety margin: counts as expired at once
+    as.rotate = true;
+    try {
+      const s = settings({ grantType: 'password', username: 'ada', password: 'pw' });
+      // A long run holds its token in memory; the app (another process, the same data folder) refreshes it meanwhile.
+      const id = `ws-rotate-${Math.random().toString(36).slice(2)}`;
+      const [runData, appData] = [new WorkspaceData(id, dataDir), new WorkspaceData(id, dataDir)];
+      const run = new Map();
+      await oauth2AccessToken(s, { data: runData, fetchTokens: true, memo: run });
+      await oauth2AccessToken(s, { data: appData, fetchTokens: true, memo: new Map() });
+      expect(as.grants).toEqual({ password: 1, refresh_token: 1 });
+      // The run's refresh token was rotated away: it refreshes with the one the app saved, and signs in no second time.
+      const again = await oauth2AccessToken(s, { data: runData, fetchTokens: true, memo: run });
+      expect(again!.cached).toBe(false);
+      expect(as.grants).toEqual({ password: 1, refresh_token: 2 });
+    } finally {
+      as.rotate = false;
+    }
+  });
+
   it('names an empty clientId before asking the provider', async () => {
     await expect(oauth2AccessToken(settings({ clientId: '' }), { data, fetchTokens: true })).rejects.toThrow('OAuth 2.0: clientId is empty; set the client id the provider gave you for this application.');
   });

@@ -15,6 +15,8 @@ export interface AuthServer {
   lastParams?: URLSearchParams;
   /** Seconds the next tokens live. */
   expiresIn: number;
+  /** A refresh answers a new refresh token and the one used stops working (refresh token rotation, RFC 9700 4.14.2). */
+  rotate?: boolean;
   close(): Promise<void>;
 }
 
@@ -90,7 +92,8 @@ export async function startAuthServer(): Promise<AuthServer> {
         }
         case 'refresh_token':
           if (!refreshTokens.has(p.get('refresh_token') ?? '')) return fail(res, 400, 'invalid_grant', 'unknown refresh token');
-          return issue(res, false);
+          if (state.rotate) refreshTokens.delete(p.get('refresh_token')!);
+          return issue(res, state.rotate === true);
         default:
           return fail(res, 400, 'unsupported_grant_type', grant);
       }
