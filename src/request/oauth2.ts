@@ -70,7 +70,16 @@ export async function oauth2AccessToken(settings: OAuth2Settings, options: OAuth
 
   options.beforeTokenRequest?.(settings);
   let token: CachedToken | undefined;
-  if (cached?.refreshToken) token = await refresh(settings, cached.refreshToken, options).catch(() => undefined);
+  if (cached?.refreshToken) {
+    token = await refresh(settings, cached.refreshToken, options).catch(() => undefined);
+    if (!token && options.data) {
+      // Refused: another process may have refreshed it at the same moment, and the provider
+      // rotated the refresh token. What that process saved is taken, or refreshed in turn.
+      const now = await options.data.token(key);
+      if (now && fresh(now)) token = now;
+      else if (now?.refreshToken && now.refreshToken !== cached.refreshToken) token = await refresh(settings, now.refreshToken, options).catch(() => undefined);
+    }
+  }
   if (!token && settings.grantType === 'authorizationCode' && options.noBrowser) {
     throw new PrepareError(`OAuth 2.0 authorization code needs someone to sign in in a browser: ${options.noBrowser}`);
   }

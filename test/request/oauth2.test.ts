@@ -103,6 +103,29 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     }
   });
 
+  it('two processes refreshing one token at the same moment (refresh tokens rotated): the one refused takes the other\'s, and signs in no second time', async () => {
+    as.expiresIn = 1;
+    as.rotate = true;
+    try {
+      const s = settings({ grantType: 'password', username: 'ada', password: 'pw' });
+      const id = `ws-race-${Math.random().toString(36).slice(2)}`;
+      const [first, second] = [new WorkspaceData(id, dataDir), new WorkspaceData(id, dataDir)];
+      await oauth2AccessToken(s, { data: first, fetchTokens: true, memo: new Map() });
+      // The first one's refresh is answered late, after the second one refreshed with the same refresh token and saved.
+      let release!: () => void;
+      as.holdNextRefresh = new Promise((resolve) => (release = resolve));
+      const slow = oauth2AccessToken(s, { data: first, fetchTokens: true, memo: new Map() });
+      for (let i = 0; i < 200 && as.grants.refresh_token !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const quick = await oauth2AccessToken(s, { data: second, fetchTokens: true, memo: new Map() });
+      release();
+      const late = await slow;
+      expect(late!.token).not.toBe(quick!.token);
+      expect(as.grants).toEqual({ password: 1, refresh_token: 3 });
+    } finally {
+      as.rotate = false;
+    }
+  });
+
   it('names an empty clientId before asking the provider', async () => {
     await expect(oauth2AccessToken(settings({ clientId: '' }), { data, fetchTokens: true })).rejects.toThrow('OAuth 2.0: clientId is empty; set the client id the provider gave you for this application.');
   });

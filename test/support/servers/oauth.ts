@@ -17,6 +17,8 @@ export interface AuthServer {
   expiresIn: number;
   /** A refresh answers a new refresh token and the one used stops working (refresh token rotation, RFC 9700 4.14.2). */
   rotate?: boolean;
+  /** The next refresh request is answered only once this settles (then it is cleared): a slow answer, for races. */
+  holdNextRefresh?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,10 +92,17 @@ export async function startAuthServer(): Promise<AuthServer> {
           }
           return issue(res, true);
         }
-        case 'refresh_token':
-          if (!refreshTokens.has(p.get('refresh_token') ?? '')) return fail(res, 400, 'invalid_grant', 'unknown refresh token');
-          if (state.rotate) refreshTokens.delete(p.get('refresh_token')!);
-          return issue(res, state.rotate === true);
+        case 'refresh_token': {
+          const answer = () => {
+            if (!refreshTokens.has(p.get('refresh_token') ?? '')) return fail(res, 400, 'invalid_grant', 'unknown refresh token');
+            if (state.rotate) refreshTokens.delete(p.get('refresh_token')!);
+            return issue(res, state.rotate === true);
+          };
+          const hold = state.holdNextRefresh;
+          state.holdNextRefresh = undefined;
+          if (hold) return void hold.then(answer);
+          return answer();
+        }
         default:
           return fail(res, 400, 'unsupported_grant_type', grant);
       }
