@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
+import { JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
 
 export const CERT_FILE = 'localhost-cert.pem';
@@ -44,4 +45,19 @@ export async function storeCertificate(dir: string, pem: { cert: string; key: st
   await writeFileAtomic(path.join(dir, KEY_FILE), pem.key, 0o600);
   await writeFileAtomic(file, pem.cert, 0o644);
   return { ...pem, file };
+}
+
+/**
+ * The stored pair when `usable` accepts it, else a new one `make` gives, stored: under the
+ * certificate's lock (the stores' lock, json-store.ts), read again once it is held, so that
+ * processes starting servers at the same moment make one pair and serve it all (a client trusts it
+ * once), and never leave one's key beside another's certificate.
+ */
+export async function storedOrMadeCertificate(dir: string, usable: (stored: StoredCertificate) => boolean, make: () => Promise<{ cert: string; key: string }>): Promise<StoredCertificate> {
+  const lock = new JsonStore(path.join(dir, CERT_FILE), () => ({}), 'a new certificate is made');
+  return lock.withLock(async () => {
+    const stored = await readStoredCertificate(dir);
+    if (stored && usable(stored)) return stored;
+    return storeCertificate(dir, await make());
+  });
 }

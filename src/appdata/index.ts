@@ -7,7 +7,7 @@ export {
   certificatePassphrase, CLIENT_CERTIFICATES_FIX, DEFAULT_SETTINGS, proxyWithCredentials, readCertificateFiles, readSettings, readStoredCaFiles, setSetting,
   SettingFileError, SettingsError, storedSettingMessage, type AppSettings,
 } from './settings.js';
-export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, type StoredCertificate } from './certificates.js';
+export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, storedOrMadeCertificate, type StoredCertificate } from './certificates.js';
 export { KnownServers, serverFingerprint } from './known-servers.js';
 export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, updateCookieJarFile } from './cookie-jar-file.js';

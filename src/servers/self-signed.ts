@@ -3,8 +3,8 @@
  * so a client that trusted it once keeps trusting it. Generation happens once per process even when
  * several servers start together; the files are kept through appdata/ (certificates.ts).
  */
-import { X509Certificate } from 'node:crypto';
-import { certificateFolder, readStoredCertificate, storeCertificate } from '../appdata/index.js';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { certificateFolder, readStoredCertificate, storedOrMadeCertificate } from '../appdata/index.js';
 
 const VALID_DAYS = 825; // the longest validity browsers accept for a server certificate
 const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
@@ -23,8 +23,12 @@ export function localhostCertificate(given?: string): Promise<{ cert: string; ke
 
 async function loadOrCreate(dir: string): Promise<{ cert: string; key: string; source: string }> {
   const stored = await readStoredCertificate(dir);
-  if (stored && stillValid(stored.cert)) return { cert: stored.cert, key: stored.key, source: stored.file };
-  // missing, damaged or expiring: make a new one
+  // Missing, damaged, expiring or not the key's: a new one, made by one process of those starting now.
+  const saved = stored && usable(stored) ? stored : await storedOrMadeCertificate(dir, usable, make);
+  return { cert: saved.cert, key: saved.key, source: saved.file };
+}
+
+async function make(): Promise<{ cert: string; key: string }> {
   const now = new Date();
   // Imported here: selfsigned (and its certificate libraries) loads only when a certificate is made.
   const { generate } = await import('selfsigned');
@@ -41,13 +45,14 @@ async function loadOrCreate(dir: string): Promise<{ cert: string; key: string; s
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
     ],
   });
-  const saved = await storeCertificate(dir, { cert: generated.cert, key: generated.private });
-  return { cert: saved.cert, key: saved.key, source: saved.file };
+  return { cert: generated.cert, key: generated.private };
 }
 
-function stillValid(cert: string): boolean {
+/** Valid for a week more at least, and its key beside it (not another pair's). */
+function usable(stored: { cert: string; key: string }): boolean {
   try {
-    return Date.parse(new X509Certificate(cert).validTo) - Date.now() > RENEW_BEFORE_MS;
+    const cert = new X509Certificate(stored.cert);
+    return Date.parse(cert.validTo) - Date.now() > RENEW_BEFORE_MS && cert.checkPrivateKey(createPrivateKey(stored.key));
   } catch {
     return false;
   }

@@ -41,4 +41,27 @@ describe('stored certificate', () => {
     expect(renewed.cert).not.toBe(made.cert);
     expect((await readStoredCertificate(certificateFolder()))!.cert).toBe(renewed.cert);
   });
+
+  it('processes starting TLS servers at the same moment agree on one certificate, its key beside it; a pair that does not match is made again', async () => {
+    const data = await isolatedDataDir();
+    const { execFile } = await import('node:child_process');
+    const script = path.join(data, 'make.mts');
+    await fs.writeFile(script, `
+      import { localhostCertificate } from ${JSON.stringify(path.resolve('src/servers/self-signed.ts'))};
+      process.stdout.write((await localhostCertificate()).cert);
+    `);
+    const made = await Promise.all(Array.from({ length: 4 }, () => new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, FERRY_DATA_DIR: data }, timeout: 60_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    })));
+    const stored = (await readStoredCertificate(certificateFolder()))!;
+    expect(new Set(made)).toEqual(new Set([stored.cert]));
+    const { X509Certificate, createPrivateKey } = await import('node:crypto');
+    expect(new X509Certificate(stored.cert).checkPrivateKey(createPrivateKey(stored.key))).toBe(true);
+    // The key of another pair beside it (written by an older Ferry that lost such a race): not served, made again.
+    const other = (await import('node:crypto')).generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    await fs.writeFile(path.join(certificateFolder(), KEY_FILE), other);
+    const again = await localhostCertificate();
+    expect(again.cert).not.toBe(stored.cert);
+    expect(new X509Certificate(again.cert).checkPrivateKey(createPrivateKey(again.key))).toBe(true);
+  }, 90_000);
 });
