@@ -1,6 +1,8 @@
 /**
  * A JSON file in the data folder that two processes (the CLI and the app) can update at once:
- * every change is a read-modify-write under a lock file, written atomically.
+ * every change is a read-modify-write under a lock file, written atomically. The lock
+ * (`holdLockFile`, below) is also the workspace's write lock, the cookie jar's and the generated
+ * certificate's.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -151,17 +153,6 @@ function sameShape(value: unknown, empty: unknown): boolean {
 }
 
 /**
- * The lock of one thing in the data folder that several processes change (a store, above;
- * a workspace's writers, workspace-lock.ts): a file made only if absent (O_EXCL) holding its
- * holder's process id, computer and an id of its own, so a lock and the name of its holder are one
- * file — made, then removed. A lock whose holder was killed on this computer (kill -9, a crash: it
- * is never released) is taken over at once; one whose holder is unknown (another computer sharing
- * the data folder, or killed before it wrote its name), once stale (not refreshed for 10 s; a
- * holder refreshes it every 5 s). Of the processes that find a lock left behind at the same
- * moment, exactly one takes it over (lock-takeover.ts). A lock that is a folder is an older
- * Ferry's (proper-lockfile, its holder named in a file beside it): it is respected the same way.
- */
-/**
  * The largest file of the data folder a store reads: far past what Ferry writes (the history keeps
  * 500 sends), and half the longest string Node makes, so a store read whole can be written again.
  */
@@ -204,7 +195,19 @@ export interface LockFileOptions {
   busy: (holder: LockHolder | undefined) => Error;
 }
 
-/** Takes the lock `lockFile`; returns its release. */
+/**
+ * The lock of one thing in the data folder that several processes change (a store, above;
+ * a workspace's writers, workspace-lock.ts): a file made only if absent (O_EXCL) holding its
+ * holder's process id, computer and an id of its own, so a lock and the name of its holder are one
+ * file — made, then removed. A lock whose holder was killed on this computer (kill -9, a crash: it
+ * is never released) is taken over at once; one whose holder is unknown (another computer sharing
+ * the data folder, or killed before it wrote its name), once stale (not refreshed for 10 s; a
+ * holder refreshes it every 5 s). Of the processes that find a lock left behind at the same
+ * moment, exactly one takes it over (lock-takeover.ts). A lock that is a folder is an older
+ * Ferry's (proper-lockfile, its holder named in a file beside it): it is respected the same way.
+ *
+ * Takes the lock `lockFile`; returns its release.
+ */
 export async function holdLockFile(lockFile: string, options: LockFileOptions): Promise<() => Promise<void>> {
   const me = JSON.stringify({ ...options.about, pid: process.pid, host: os.hostname(), id: randomUUID() });
   const deadline = Date.now() + options.waitMs;
