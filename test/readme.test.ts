@@ -8,7 +8,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ferry } from './support/cli.js';
 import { demoCopy } from './support/demo.js';
-import { isolatedDataDir } from './support/temp.js';
+import { isolatedDataDir, tempDir } from './support/temp.js';
+// @ts-expect-error: a plain-JavaScript script of the example, without types
+import { startPeers } from '../examples/protocols/peers.mjs';
 import { parseResource, unknownFieldNotes, type ResourceKind } from '../src/model/index.js';
 import { outcomeOfText } from '../src/workspace/read-resource.js';
 
@@ -163,6 +165,33 @@ describe('options named in the prose', () => {
     expect(checked).toBeGreaterThan(30);
     expect(unknown).toEqual([]);
   }, 60_000);
+});
+
+describe('streaming examples of docs/running.md', () => {
+  it('the WebSocket and Socket.IO request examples pass their own tests against the peers of examples/protocols', async () => {
+    await isolatedDataDir();
+    const peers = await startPeers({ ws: 0, socketio: 0, mqtt: 0 });
+    try {
+      const root = path.join(await tempDir(), 'docs-examples');
+      await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+      await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nname: Docs examples\n');
+      const blocks = (await docsYamlBlocks()).filter((b) => b.where.startsWith('docs/running.md:') && /^name: (Chat|Sum)$/m.test(b.text));
+      expect(blocks.length).toBe(2);
+      for (const [i, block] of blocks.entries()) await fs.writeFile(path.join(root, 'requests', `example-${i}.yaml`), block.text);
+      const { ws, socketio } = peers.ports;
+      // The variables the examples name; the peers' own: a greeting then an echo, the /math namespace with its token.
+      const vars = [`wsUrl=ws://127.0.0.1:${ws}`, 'sensor=kitchen', `socketioUrl=http://127.0.0.1:${socketio}`, 'token=demo-token'].flatMap((v) => ['--var', v]);
+      const result = await ferry(['-w', root, 'run', ...vars, '-r', 'json']);
+      const report = JSON.parse(result.stdout);
+      expect(report.results.map((r: { name: string; error: string | null; tests: Array<{ passed: boolean }> }) => [r.name, r.error, r.tests.length > 0 && r.tests.every((t) => t.passed)])).toEqual([
+        ['Chat', null, true],
+        ['Sum', null, true],
+      ]);
+      expect(result.code).toBe(0);
+    } finally {
+      await peers.close();
+    }
+  }, 30_000);
 });
 
 describe('source paths in the docs', () => {
