@@ -13,6 +13,8 @@ import { isolatedDataDir, tempDir } from './support/temp.js';
 import { startPeers } from '../examples/protocols/peers.mjs';
 import { parseResource, unknownFieldNotes, type ResourceKind } from '../src/model/index.js';
 import { outcomeOfText } from '../src/workspace/read-resource.js';
+import { openWorkspace } from '../src/workspace/index.js';
+import { startWorkspaceServers } from '../src/servers/index.js';
 
 const repo = path.join(import.meta.dirname, '..');
 
@@ -190,6 +192,38 @@ describe('streaming examples of docs/running.md', () => {
       expect(result.code).toBe(0);
     } finally {
       await peers.close();
+    }
+  }, 30_000);
+});
+
+describe('server examples of docs/servers.md', () => {
+  it('each starts as written (on free ports), and the DNS request example of docs/running.md gets its answer from the DNS server example', async () => {
+    await isolatedDataDir();
+    const root = path.join(await tempDir(), 'docs-servers');
+    await fs.mkdir(path.join(root, 'servers'), { recursive: true });
+    await fs.mkdir(path.join(root, 'requests'), { recursive: true });
+    await fs.mkdir(path.join(root, 'specs'), { recursive: true });
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nname: Docs servers\n');
+    // The document the OpenAPI-linked mock names (specs/petstore.yaml), from the corpus.
+    await fs.copyFile(path.join(repo, 'test', 'fixtures', 'corpus', 'openapi', 'oas30-petstore.yaml'), path.join(root, 'specs', 'petstore.yaml'));
+    const servers = (await docsYamlBlocks()).filter((b) => b.kind === 'server' && b.where.startsWith('docs/servers.md:'));
+    expect(servers.length).toBeGreaterThanOrEqual(9);
+    for (const server of servers) {
+      // Fixed ports (4010, 4011) could be taken on this machine: any free one instead.
+      await fs.writeFile(path.join(root, server.file), server.text.replace(/^port: \d+/m, 'port: 0'));
+    }
+    const handle = await startWorkspaceServers(await openWorkspace(root), { vars: { realApi: 'http://127.0.0.1:9', stage: 'docs' }, watch: false });
+    try {
+      expect(handle.failures).toEqual([]);
+      expect(handle.servers.map((s) => s.id).sort()).toEqual(servers.map((s) => path.basename(s.file, '.yaml')).sort());
+      const names = handle.servers.find((s) => s.kind === 'dns')!;
+      const dns = (await docsYamlBlocks()).find((b) => b.where.startsWith('docs/running.md:') && /^kind: dns$/m.test(b.text))!;
+      await fs.writeFile(path.join(root, 'requests', 'dns.yaml'), dns.text.replace('127.0.0.1:1053', `127.0.0.1:${names.port}`));
+      const result = await ferry(['-w', root, 'run', 'dns.yaml', '--var', 'zone=example.test', '-r', 'json']);
+      const report = JSON.parse(result.stdout);
+      expect(report.results[0]).toMatchObject({ name: 'Api address', error: null, passed: true, tests: [{ passed: true }] });
+    } finally {
+      await handle.stop();
     }
   }, 30_000);
 });
