@@ -26,7 +26,7 @@ const outdir = path.join(root, 'dist', 'bundle');
  * 5 files here). Its WebAssembly stays in node_modules, compiled by src/scripts/host/wasm-module.ts.
  */
 const PACKAGES_INSIDE = new Set([
-  'commander', 'picocolors', 'zod', 'js-yaml', 'env-paths', 'is-safe-filename', 'proper-lockfile', 'graceful-fs', 'retry', 'signal-exit',
+  'commander', 'picocolors', 'zod', 'js-yaml', 'env-paths', 'is-safe-filename',
   'quickjs-emscripten', 'quickjs-emscripten-core', '@jitl/quickjs-ffi-types', '@jitl/quickjs-wasmfile-release-sync',
   '@jitl/quickjs-wasmfile-debug-sync', '@jitl/quickjs-wasmfile-release-asyncify', '@jitl/quickjs-wasmfile-debug-asyncify',
 ]);

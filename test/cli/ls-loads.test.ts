@@ -10,7 +10,7 @@ import { ferry } from '../support/cli.js';
 import { modulesLoadedBy } from '../support/loaded-modules.js';
 import { tempDir } from '../support/temp.js';
 
-const NOT_WHEN_CACHED = ['zod', 'js-yaml', 'yaml', 'proper-lockfile', 'string-width'];
+const NOT_WHEN_CACHED = ['zod', 'js-yaml', 'yaml', 'string-width'];
 
 describe('ferry ls (bin/ferry.js)', () => {
   it('loads no schema or YAML parser when every file comes from the listing cache, and lists the same', async () => {
