@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../support/atomic-write.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { JsonStore } from './json-store.js';
 import { dataDir } from './paths.js';
+import { makeDirs } from '../support/make-dirs.js';
 
 export const CERT_FILE = 'localhost-cert.pem';
 export const KEY_FILE = 'localhost-key.pem';
@@ -39,7 +40,7 @@ export async function readStoredCertificate(dir: string): Promise<StoredCertific
 
 /** Stores a new pair atomically, the key readable only by this user. */
 export async function storeCertificate(dir: string, pem: { cert: string; key: string }): Promise<StoredCertificate> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDirs(dir, 0o700);
   const file = path.join(dir, CERT_FILE);
   // Key first: a reader that finds the certificate always finds its key.
   await writeFileAtomic(path.join(dir, KEY_FILE), pem.key, 0o600);

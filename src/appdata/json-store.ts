@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileWriteError, writeFileAtomic } from '../support/atomic-write.js';
 import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
+import { makeDirs } from '../support/make-dirs.js';
 
 /**
  * A file in this computer's data folder that Ferry cannot use as it is (a link where it writes a
@@ -132,7 +133,7 @@ export class JsonStore<T> {
 
   private async makeFolder(): Promise<void> {
     try {
-      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      await makeDirs(path.dirname(this.file), 0o700);
     } catch (error) {
       // EEXIST from a recursive mkdir: a part of the path is a file (FERRY_DATA_DIR naming a file).
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.notAFolder();

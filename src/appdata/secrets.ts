@@ -8,6 +8,7 @@ import path from 'node:path';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { DataFolderError, JsonStore, unwritableDataFolder } from './json-store.js';
 import { dataDir } from './paths.js';
+import { makeDirs } from '../support/make-dirs.js';
 
 export interface Sealed {
   iv: string;
@@ -23,7 +24,7 @@ async function loadKey(): Promise<Buffer> {
   const file = path.join(dataDir(), 'secret.key');
   const existing = await readKey(file);
   if (existing) return existing;
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+  await makeDirs(path.dirname(file), 0o700).catch((error: unknown) => {
     throw unwritableDataFolder(file, error) ?? error;
   });
   // Written whole under a temporary name, then linked in place: `link` fails when the key exists,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { isSealed, openValue, sealValue } from './secrets.js';
+import { makeDirs } from '../support/make-dirs.js';
 
 export const RESULTS_KEPT = 50;
 
@@ -23,7 +24,7 @@ export class SendResults {
 
   /** Keeps one answer; the oldest beyond `RESULTS_KEPT` are removed. */
   async save(key: string, value: unknown): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await makeDirs(this.dir, 0o700);
     await writeFileAtomic(this.file(key), JSON.stringify(await sealValue(JSON.stringify(value))), 0o600);
     const kept = await this.listByAge();
     await Promise.all(kept.slice(RESULTS_KEPT).map((name) => fs.rm(path.join(this.dir, name), { force: true })));

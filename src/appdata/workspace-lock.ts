@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { dataDir } from './paths.js';
 import { holdLockFile, WorkspaceBusyError, type LockHolder } from './json-store.js';
+import { makeDirs } from '../support/make-dirs.js';
 
 export { WorkspaceBusyError };
 
@@ -48,7 +49,7 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
     waitMs: options.waitMs ?? (Number(process.env.FERRY_LOCK_WAIT_MS) || 5_000),
     saving: lockFile,
     makeFolder: async () => {
-      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      await makeDirs(dir, 0o700);
     },
     notAFolder: () => new Error(`Could not take the workspace's write lock in ${dir}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`),
     busy: (holder) => new WorkspaceBusyError(busyMessage(holder)),

@@ -55,6 +55,8 @@ export function registerConfig(program: Command, ctx: CliContext): void {
         const settings = await setSetting(name, value);
         ctx.output.out(`${name} = ${formatSetting(settings[name])}`);
       } catch (error) {
+        // A data folder that cannot be written: main says it as other file-system problems.
+        if (typeof (error as NodeJS.ErrnoException).syscall === 'string' || (error as Error).name === 'DataFolderError') throw error;
         throw new CliError((error as Error).message);
       }
     });

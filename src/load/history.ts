@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { JsonStore, type WorkspaceData } from '../appdata/index.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import type { LoadResult } from './result.js';
+import { makeDirs } from '../support/make-dirs.js';
 
 export const LOAD_HISTORY_LIMIT = 100;
 /** Whole result files kept (histograms included: a 10-minute run is about 200 KB). */
@@ -41,7 +42,7 @@ function store(data: WorkspaceData): JsonStore<LoadHistoryEntry[]> {
 
 export async function addLoadHistory(data: WorkspaceData, result: LoadResult, notices: string[] = []): Promise<LoadHistoryEntry> {
   const dir = path.join(data.dir, RESULTS_DIR);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDirs(dir, 0o700);
   const name = `run-${Date.now()}-${randomBytes(4).toString('hex')}.json`;
   await writeFileAtomic(path.join(dir, name), `${JSON.stringify(result, null, 2)}\n`, 0o600);
   const entry: LoadHistoryEntry = {

@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { makeDirs } from './make-dirs.js';
 
 export interface JournalHead {
   version: 1;
@@ -27,7 +28,7 @@ export function journalHead(root: string): JournalHead {
 
 /** Writes `data` as the journal `file` (its folder made, for the user only). */
 export async function writeJournalFile(file: string, data: JournalHead): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await makeDirs(path.dirname(file), 0o700);
   await writeFileAtomic(file, JSON.stringify(data), 0o600);
 }
 

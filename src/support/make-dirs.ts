@@ -3,21 +3,39 @@
  * it can never create (`/proc/foo`: mkdir says ENOENT although the parent exists, and it retries
  * the parent). Here each missing folder is made once, outermost first, and the first refusal is
  * thrown as it is. Existing ancestors may be symbolic links (`/tmp` on macOS); the caller decides
- * what it accepts at the end of the path.
+ * what it accepts at the end of the path. A file where a folder should be is refused as the
+ * recursive mkdir refuses it: EEXIST for the folder itself, ENOTDIR for one above it.
+ * `mode` is that of the folders made (the data folder's are the user's only: 0o700).
  */
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
-export async function makeDirs(dir: string): Promise<void> {
+export async function makeDirs(dir: string, mode?: number): Promise<void> {
+  for (const folder of await missingFolders(dir, (file) => fs.stat(file))) {
+    try {
+      await fs.mkdir(folder, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      // Made by someone else in the meantime: fine; anything else is the answer.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** `makeDirs` for code that writes synchronously (the listing cache). */
+export function makeDirsSync(dir: string, mode?: number): void {
   const missing: string[] = [];
   let current = path.resolve(dir);
-  // A path has at most a few thousand parts; the bound is only there to make the loop's end plain.
   for (let depth = 0; depth < 10_000; depth++) {
-    const exists = await fs.stat(current).then(() => true, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    });
-    if (exists) break;
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(current);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (stats) {
+      if (!stats.isDirectory()) throw notAFolder(current, missing.length === 0);
+      break;
+    }
     missing.unshift(current);
     const parent = path.dirname(current);
     if (parent === current) break;
@@ -25,10 +43,37 @@ export async function makeDirs(dir: string): Promise<void> {
   }
   for (const folder of missing) {
     try {
-      await fs.mkdir(folder);
+      mkdirSync(folder, mode === undefined ? undefined : { mode });
     } catch (error) {
-      // Made by someone else in the meantime: fine; anything else is the answer.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+}
+
+/** The folders of `dir` that do not exist yet, outermost first. */
+async function missingFolders(dir: string, stat: (file: string) => Promise<Stats>): Promise<string[]> {
+  const missing: string[] = [];
+  let current = path.resolve(dir);
+  // A path has at most a few thousand parts; the bound is only there to make the loop's end plain.
+  for (let depth = 0; depth < 10_000; depth++) {
+    const stats = await stat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (stats) {
+      if (!stats.isDirectory()) throw notAFolder(current, missing.length === 0);
+      break;
+    }
+    missing.unshift(current);
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return missing;
+}
+
+/** The error the recursive mkdir gives for a file on the path: EEXIST when it is the folder asked for, else ENOTDIR. */
+function notAFolder(file: string, isTarget: boolean): NodeJS.ErrnoException {
+  const code = isTarget ? 'EEXIST' : 'ENOTDIR';
+  return Object.assign(new Error(`${code}: ${isTarget ? 'file already exists' : 'not a directory'}, mkdir '${file}'`), { code, errno: isTarget ? -17 : -20, syscall: 'mkdir', path: file });
 }

@@ -27,9 +27,16 @@ export function describeSystemError(error: unknown): { message: string; code: st
   if (!(error instanceof Error)) return undefined;
   const { code, syscall, path } = error as NodeJS.ErrnoException;
   if (typeof code !== 'string' || typeof syscall !== 'string') return undefined;
-  const what = DESCRIPTIONS[code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  // A folder not made although the one above it exists (`/proc/x`): "it does not exist" would be no reason.
+  const what = code === 'ENOENT' && syscall === 'mkdir' && path ? `${parentOf(path)} does not allow new folders` : DESCRIPTIONS[code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
   const where = path ? ` ${path}` : '';
   return { message: `Could not ${ACTIONS[syscall] ?? syscall}${where}: ${what} (${code}).`, code };
+}
+
+/** The folder above `file` (node:path is not loaded for this: every command's error path comes here). */
+function parentOf(file: string): string {
+  const cut = file.replace(/[\\/]+$/, '').search(/[\\/][^\\/]*$/);
+  return cut <= 0 ? file.slice(0, 1) : file.slice(0, cut);
 }
 
 /**

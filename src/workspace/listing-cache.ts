@@ -27,7 +27,7 @@
  * number (bench/ls.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,7 @@ import type { FolderSummary, RequestSummary, ResourceKind } from '../model/index
 import type { ReadOutcomeOf } from './read-resource.js';
 import { LISTING_FOLDER_DEFAULTS, type TreeReader } from './tree.js';
 import type { Warning } from './types.js';
+import { makeDirsSync } from '../support/make-dirs.js';
 
 /** Where a workspace's listing cache lives and who writes it; given by the face (`ferry ls`), which knows the data folder. */
 export interface ListingCacheOptions {
@@ -430,7 +431,7 @@ function writeCache(file: string, stamp: string, root: string, columns: WrittenC
     return;
   }
   const header: Header = { magic: MAGIC, stamp, root, crc32: crc32(body), entries: columns.labels.length };
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirsSync(dir, 0o700);
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(temp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]), { flag: 'wx', mode: 0o600 });
