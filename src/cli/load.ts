@@ -62,6 +62,9 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .allowExcessArguments()
     .action(async (id: string, flags: LoadFlags, command: Command) => {
       if (command.args.length > 1) {
+        // `ferry load help merge`, as `ferry env help use` works (commander took `help` for the id).
+        const sub = id === 'help' ? command.commands.find((c) => c.name() === command.args[1]) : undefined;
+        if (sub) sub.help();
         if (closestName(id, ['merge']) === 'merge') {
           throw new CliError(`unknown command '${id}' of ferry load (Did you mean merge?): \`ferry load merge FILE...\` combines result files; \`ferry load ID\` runs one load test.`);
         }

@@ -92,6 +92,10 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'merg', 'a.json', 'b.json'], /^ferry: unknown command 'merg' of ferry load \(Did you mean merge\?\): `ferry load merge FILE\.\.\.` combines result files; `ferry load ID` runs one load test\.$/m],
       [['load', 'ok', 'extra'], /^ferry: too many arguments for 'load'\. Expected 1 argument but got 2\.$/m],
     ];
+    // `ferry load help merge` is merge's help, as `ferry env help use` is use's.
+    const help = await ferry(['-w', root, 'load', 'help', 'merge']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: ferry load merge /);
     for (const [args, message] of cases) {
       const result = await ferry(['-w', root, ...args]);
       expect(result.stderr, args.join(' ')).toMatch(message);
