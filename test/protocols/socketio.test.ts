@@ -1,13 +1,14 @@
 /** Socket.IO requests against a real `socket.io` 4 server on 127.0.0.1 (plain, and over TLS with the self-signed test certificate). */
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases, type RunningPeer } from './kind-cases.js';
 import { testCertificate } from '../support/servers/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
+import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
 
 interface Seen {
   namespace: string;
@@ -135,10 +136,12 @@ describe('socketio requests', () => {
   it('a refused connection is named whatever the transport', async () => {
     const { freePort } = await import('../support/servers/index.js');
     const port = await freePort();
-    for (const transport of ['auto', 'polling'] as const) {
-      const error = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${port}/`, socketio: { transport } }));
+    // Signed, long-polling goes through Ferry's pools (signed-transports.ts): named the same way.
+    for (const [transport, auth] of [['auto', undefined], ['polling', undefined], ['polling', { type: 'hawk', authId: 'id', authKey: 'k' }]] as const) {
+      const error = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${port}/`, socketio: { transport }, ...(auth ? { auth } : {}) }));
       expect((error as SendError).kind).toBe('refused');
       expect(error.message).toContain(`127.0.0.1:${port}`);
+      expect(error.message).not.toContain('\n');
     }
   });
 
@@ -182,4 +185,93 @@ describe('socketio requests', () => {
     expect(path.message).toMatch(/answered HTTP 404 to Socket\.IO's long-polling request; check the URL and socketio\.path \(\/wrong\/\)/);
     for (const error of [auth, notObject, body, path]) expect(error.message).not.toContain('\n');
   });
+});
+
+describe('socketio requests, signed', () => {
+  // A gate in front of the Socket.IO server checks each request it gets (long-polling's GETs and
+  // POSTs, the WebSocket upgrade) over its method, path and query (/socket.io/?EIO=4&…), headers
+  // and body, by each scheme's specification (auth-checks.ts), not with the library Ferry signs
+  // with; a Hawk nonce seen before is refused.
+  const AWS = { accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1', service: 'sio' };
+  const HAWK = { type: 'hawk', authId: 'id', authKey: 'hawk-key', algorithm: 'sha256', includePayloadHash: true };
+  let peer: Awaited<ReturnType<typeof ioPeer>>;
+  let gate: http.Server;
+  const verdicts: string[] = [];
+  const nonces = new Set<string>();
+  const sockets = new Set<net.Socket>();
+  const gateUrl = () => `http://127.0.0.1:${(gate.address() as AddressInfo).port}/`;
+
+  function verdict(req: http.IncomingMessage, body: Buffer): string {
+    const received = { method: req.method ?? '', target: req.url ?? '', host: req.headers.host ?? '', headers: req.headers, body };
+    const auth = String(req.headers.authorization ?? '');
+    let why: string;
+    if (auth.startsWith('Hawk ')) {
+      const { ok, hashOk, attributes } = hawkCheck(received, (gate.address() as AddressInfo).port, { key: 'hawk-key', algorithm: 'sha256' });
+      const fresh = !nonces.has(attributes.nonce!);
+      nonces.add(attributes.nonce!);
+      why = !ok ? 'bad mac' : hashOk === false ? 'bad payload hash' : !fresh ? 'nonce seen before' : 'ok';
+    } else why = awsV4Check(received, AWS.secretKey).why.split('\n')[0] || 'ok';
+    const transport = new URL(req.url ?? '/', 'http://x').searchParams.get('transport');
+    verdicts.push(`${req.method} ${transport} ${why}`);
+    return why;
+  }
+
+  beforeAll(async () => {
+    peer = await ioPeer();
+    gate = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const why = verdict(req, body);
+        if (why !== 'ok') return void res.writeHead(401).end(why);
+        const forward = http.request({ host: '127.0.0.1', port: peer.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        forward.on('error', () => res.destroy());
+        forward.end(body);
+      });
+    });
+    gate.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      const why = verdict(req, Buffer.alloc(0));
+      if (why !== 'ok') return void socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Length: ${why.length}\r\n\r\n${why}`);
+      const upstream = net.connect(peer.port, '127.0.0.1', () => {
+        const lines = [`${req.method} ${req.url} HTTP/1.1`];
+        for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+        upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+        upstream.write(head);
+        upstream.pipe(socket).pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    gate.closeAllConnections();
+    await new Promise<void>((resolve) => gate.close(() => resolve()));
+    await peer.close();
+  });
+
+  for (const [transport, auth] of [
+    ['websocket', HAWK],
+    ['websocket', { type: 'awsv4', ...AWS }],
+    ['polling', HAWK],
+    ['polling', { type: 'awsv4', ...AWS }],
+  ] as const) {
+    it(`signs each request the connection makes for its own method, URL and body (${transport}, ${auth.type})`, async () => {
+      verdicts.length = 0;
+      const result = await sendRequest('socketio', { url: gateUrl(), auth, socketio: { transport, event: 'echo', ack: true }, body: { type: 'json', text: '["hi"]' }, settings: { stream: { event: 'echoed' } } });
+      expect(result.outcome).toMatchObject({ ok: true, text: `connected (${transport})` });
+      expect(received(result).map((m) => m.event)).toContain('echoed');
+      expect(verdicts.length).toBeGreaterThan(0);
+      expect(verdicts.filter((v) => !v.endsWith(' ok'))).toEqual([]);
+      // Long-polling: the handshake GET and at least one POST (the namespace's CONNECT, the emit) each signed.
+      if (transport === 'polling') expect(new Set(verdicts.map((v) => v.split(' ')[0]))).toEqual(new Set(['GET', 'POST']));
+    });
+  }
 });

@@ -114,7 +114,9 @@ export function awsV4Check(r: Received, secretKey: string): { ok: boolean; why: 
   query.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   const names = signedHeaders!.split(';');
   if (!names.includes('host')) return { ok: false, why: 'Host is not signed' };
-  const canonical = [r.method.toUpperCase(), `/${segments.join('/')}`, query.map(([k, v]) => `${k}=${v ?? ''}`).join('&'), names.map((n) => `${n}:${value(n)}\n`).join(''), signedHeaders, claimed === 'UNSIGNED-PAYLOAD' ? claimed : bodyHash].join('\n');
+  // Dot segments and repeated slashes go (botocore's remove_dot_segments); a trailing slash stays.
+  const canonicalUri = `/${segments.join('/')}${segments.length > 0 && rawPath.endsWith('/') ? '/' : ''}`;
+  const canonical = [r.method.toUpperCase(), canonicalUri, query.map(([k, v]) => `${k}=${v ?? ''}`).join('&'), names.map((n) => `${n}:${value(n)}\n`).join(''), signedHeaders, claimed === 'UNSIGNED-PAYLOAD' ? claimed : bodyHash].join('\n');
   const toSign = ['AWS4-HMAC-SHA256', amzDate, `${date}/${region}/${service}/aws4_request`, createHash('sha256').update(canonical).digest('hex')].join('\n');
   let key = createHmac('sha256', `AWS4${secretKey}`).update(date!).digest();
   for (const part of [region!, service!, 'aws4_request']) key = createHmac('sha256', key).update(part).digest();

@@ -17,6 +17,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
+import { signedTransports } from './signed-transports.js';
 
 interface SocketIoOptions {
   path: string;
@@ -60,7 +61,8 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   const tunnel = tunnelFor(context.agents, server, prepared.settings);
   const manager = new Manager(server.origin, {
     path: options.path || '/socket.io/',
-    transports: [...TRANSPORTS[options.transport]],
+    // A signed request signs each of the connection's requests (signed-transports.ts).
+    transports: prepared.signEachHop ? signedTransports(prepared.signEachHop, prepared, context, TRANSPORTS[options.transport]) : [...TRANSPORTS[options.transport]],
     tryAllTransports: options.transport === 'auto',
     upgrade: options.transport === 'auto',
     reconnection: false, // one connection per send: a refusal or a drop ends it

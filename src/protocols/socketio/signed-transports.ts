@@ -1,0 +1,93 @@
+/**
+ * Socket.IO's transports for a signed request (spec 5.5): every request of the connection is signed
+ * afresh for its own method, URL and body, as a server checking each signature wants. None of them
+ * goes to the request's URL (its path is the namespace): long-polling's GETs and POSTs and the
+ * WebSocket upgrade go to `socketio.path` with Engine.IO's query (`?EIO=4&transport=polling&t=…`,
+ * later `&sid=…`), each URL its own. The upgrade is signed before it is sent (ws's `finishRequest`);
+ * long-polling goes through `fetch` on Ferry's connection pools (verifyTls, client certificates,
+ * the run's proxy), each request signed first. Unsigned requests keep socket.io-client's own transports.
+ */
+import type { ClientRequest } from 'node:http';
+import { Fetch, NodeWebSocket } from 'socket.io-client';
+import { fetch as undiciFetch } from 'undici';
+import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
+import type { SendContext } from '../kind.js';
+import { SendError } from '../send-error.js';
+import { signHop } from '../sign-hop.js';
+
+type Again = NonNullable<PreparedRequest['signEachHop']>;
+type TransportClass = typeof NodeWebSocket | typeof Fetch;
+
+/** The transports, in the order `names` gives, signing each request with `again`. */
+export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[]): TransportClass[] {
+  const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
+  const couldNotSign = (method: string, url: URL) => (reason: string) => new SendError(`the Socket.IO ${method} to ${url.host}${url.pathname} could not be signed: ${reason}`, 'other');
+  const sign = (method: string, url: URL, headers: Record<string, unknown>, bytes?: Buffer) => {
+    const pairs = Object.entries(headers).map(([name, value]) => [name, String(value)] as [string, string]);
+    const body: PreparedBody = bytes ? { kind: 'bytes', source: 'text', bytes, isText: true } : { kind: 'none' };
+    return signHop(again, method, url, pairs, bytes, body, couldNotSign(method, url));
+  };
+
+  class SignedWebSocket extends NodeWebSocket {
+    override createSocket(uri: string, protocols: string | string[] | undefined, opts: Record<string, unknown>): ReturnType<NodeWebSocket['createSocket']> {
+      const given: Record<string, unknown> = { ...((opts.headers ?? {}) as Record<string, unknown>) };
+      // ws sends the upgrade when this calls end(): signed first, for the URL the upgrade goes to.
+      opts.finishRequest = (request: ClientRequest) => {
+        sign('GET', new URL(uri), given).then(
+          (signed) => {
+            // The earlier signature's headers off, this one's on (the request's own headers stay as ws set them).
+            const added = new Set(again.added);
+            for (const name of added) request.removeHeader(name);
+            const kept = new Set(Object.entries(given).filter(([name]) => !added.has(name.toLowerCase())).map(([name, value]) => `${name.toLowerCase()}\n${String(value)}`));
+            for (const [name, value] of signed.headers) if (!kept.has(`${name.toLowerCase()}\n${value}`)) request.setHeader(name, value);
+            request.path = signed.url.pathname + signed.url.search;
+            request.end();
+          },
+          (error: Error) => request.destroy(error),
+        );
+      };
+      return super.createSocket(uri, protocols, opts);
+    }
+  }
+
+  class SignedPolling extends Fetch {
+    /** Aborts the poll waiting for the server when the transport closes (the pools' close would wait for it). */
+    private readonly polls = new AbortController();
+
+    override doPoll(): void {
+      this.signedFetch(undefined, this.polls.signal).then(
+        async (answer) => (answer.ok ? this.onData(await answer.text()) : this.onError('fetch read error', answer.status, answer)),
+        (error: Error) => {
+          if (!this.polls.signal.aborted) this.onError('fetch read error', (error.cause as Error | undefined) ?? error);
+        },
+      );
+    }
+
+    protected override onClose(details?: { description: string; context?: unknown }): void {
+      this.polls.abort();
+      super.onClose(details);
+    }
+
+    override doWrite(data: string, callback: () => void): void {
+      this.signedFetch(data).then(
+        async (answer) => {
+          // Read to its end ("ok"), so the connection is free for the next request.
+          await answer.arrayBuffer().catch(() => {});
+          if (answer.ok) callback();
+          else this.onError('fetch write error', answer.status, answer);
+        },
+        (error: Error) => this.onError('fetch write error', (error.cause as Error | undefined) ?? error),
+      );
+    }
+
+    private async signedFetch(data: string | undefined, signal?: AbortSignal) {
+      const post = data !== undefined;
+      const headers: Record<string, unknown> = { ...(this.opts.extraHeaders ?? {}), ...(post ? { 'Content-Type': 'text/plain;charset=UTF-8' } : {}) };
+      const url = new URL(this.uri());
+      const signed = await sign(post ? 'POST' : 'GET', url, headers, post ? Buffer.from(data, 'utf8') : undefined);
+      return undiciFetch(signed.url, { method: post ? 'POST' : 'GET', headers: signed.headers, ...(post ? { body: signed.body ?? data } : {}), ...(signal ? { signal } : {}), dispatcher });
+    }
+  }
+
+  return names.map((name) => (name === 'websocket' ? SignedWebSocket : SignedPolling));
+}
