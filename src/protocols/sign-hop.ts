@@ -7,6 +7,7 @@
  * it was prepared for (server reflection's), each POST of an MCP session. The signers load with
  * the first such request; a send without one never loads them.
  */
+import type { ClientRequest } from 'node:http';
 import type { PreparedBody, PreparedRequest } from '../request/prepared.js';
 import { loadOnce } from '../support/load-once.js';
 import { SendError } from './send-error.js';
@@ -57,6 +58,30 @@ export async function signHop(
   }
   const signedBody = target.body.kind === 'bytes' ? Buffer.from(target.body.bytes.buffer, target.body.bytes.byteOffset, target.body.bytes.byteLength) : undefined;
   return { url: target.url, headers: target.headers.map((h) => [h.name, h.value] as [string, string]), body: signedBody };
+}
+
+/**
+ * A request made by a library (`ws`'s upgrade, not sent yet: it waits for `end()`) to `url`, signed
+ * again in place for a GET of that URL without a body: the earlier signature's headers replaced by
+ * this one's (its query too, for OAuth 1.0 in the query), then sent. A failure destroys it with the
+ * reason, which the library reports as the connection's error.
+ */
+export function signThenSend(again: NonNullable<PreparedRequest['signEachHop']>, request: ClientRequest, url: URL, couldNotSign: (reason: string) => SendError): void {
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(request.getHeaders())) {
+    if (name === 'host' || value === undefined) continue;
+    for (const one of [value].flat()) headers.push([name, String(one)]);
+  }
+  signHop(again, 'GET', url, headers, undefined, { kind: 'none' }, couldNotSign).then(
+    (signed) => {
+      const added = new Set(again.added);
+      for (const name of added) request.removeHeader(name);
+      for (const [name, value] of signed.headers) if (added.has(name.toLowerCase()) || request.getHeader(name) === undefined) request.setHeader(name, value);
+      request.path = signed.url.pathname + signed.url.search;
+      request.end();
+    },
+    (error: Error) => request.destroy(error),
+  );
 }
 
 /** `a=1&oauth_nonce=…&b=2` without its oauth_* pairs, as written (the others keep their encoding). */

@@ -208,3 +208,60 @@ describe('websocket requests', () => {
     expect(result.bodySize).toBeGreaterThan(400_000); // every message's bytes counted
   }, 90_000);
 });
+
+describe('a signed WebSocket upgrade that is redirected', () => {
+  // Two `ws` servers recording every upgrade they get: "a" redirects /old to its own /new and /away
+  // to b's /new. Signatures are checked by Hawk's specification (auth-checks.ts).
+  const seen: Array<Received & { server: string }> = [];
+  const peers: Array<{ server: http.Server; wss: WebSocketServer; port: number }> = [];
+  const portOf = (name: 'a' | 'b') => peers[name === 'a' ? 0 : 1]!.port;
+  beforeAll(async () => {
+    for (const name of ['a', 'b']) {
+      const server = http.createServer();
+      const wss = new WebSocketServer({
+        server,
+        verifyClient: (info, done) => {
+          const req = info.req;
+          seen.push({ server: name, method: req.method ?? '', target: req.url ?? '', host: String(req.headers.host), headers: req.headers, body: Buffer.alloc(0) });
+          if (req.url === '/old') done(false, 307, 'Temporary Redirect', { Location: '/new?v=2' });
+          else if (req.url === '/away') done(false, 307, 'Temporary Redirect', { Location: `ws://127.0.0.1:${portOf('b')}/new` });
+          else done(true);
+        },
+      });
+      wss.on('connection', (socket: WebSocket) => socket.send('hi'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      peers.push({ server, wss, port: (server.address() as AddressInfo).port });
+    }
+  });
+  afterAll(async () => {
+    for (const { server, wss } of peers) {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('signs the upgrade again for each redirect within the origin, for its own path and query (Hawk), as the HTTP client signs each hop', async () => {
+    seen.length = 0;
+    const result = await sendRequest('websocket', { url: `ws://127.0.0.1:${portOf('a')}/old`, auth: { type: 'hawk', authId: 'id', authKey: 'k' }, settings: { stream: { maxEvents: 1 } } });
+    expect(received(result).map((m) => m.text)).toEqual(['hi']);
+    expect(seen.map((r) => `${r.server} ${r.target}`)).toEqual(['a /old', 'a /new?v=2']);
+    const checks = seen.map((r) => hawkCheck(r, portOf('a'), { key: 'k', algorithm: 'sha256' }));
+    expect(checks.map((c) => c.ok)).toEqual([true, true]);
+    expect(checks[0]!.attributes.nonce).not.toBe(checks[1]!.attributes.nonce);
+  });
+
+  it('drops Authorization, the signing headers and an API key header on a redirect to another origin, as the HTTP client does', async () => {
+    seen.length = 0;
+    await sendRequest('websocket', { url: `ws://127.0.0.1:${portOf('a')}/away`, auth: { type: 'awsv4', accessKey: 'AKID', secretKey: 'secret', region: 'us-east-1', service: 'execute-api', sessionToken: 'tok' }, settings: { stream: { maxEvents: 1 } } });
+    await sendRequest('websocket', { url: `ws://127.0.0.1:${portOf('a')}/away`, auth: { type: 'apiKey', key: 'X-Api-Key', value: 'sekrit', location: 'header' }, settings: { stream: { maxEvents: 1 } } });
+    expect(seen.map((r) => `${r.server} ${r.target}`)).toEqual(['a /away', 'b /new', 'a /away', 'b /new']);
+    expect(seen[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 /);
+    expect(seen[2]!.headers['x-api-key']).toBe('sekrit');
+    for (const name of ['authorization', 'x-amz-date', 'x-amz-security-token', 'x-api-key']) {
+      expect(seen[1]!.headers[name], name).toBeUndefined();
+      expect(seen[3]!.headers[name], name).toBeUndefined();
+    }
+  });
+});

@@ -13,7 +13,7 @@ import { fetch as undiciFetch } from 'undici';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { signHop } from '../sign-hop.js';
+import { signHop, signThenSend } from '../sign-hop.js';
 
 type Again = NonNullable<PreparedRequest['signEachHop']>;
 type TransportClass = typeof NodeWebSocket | typeof Fetch;
@@ -30,22 +30,8 @@ export function signedTransports(again: Again, prepared: PreparedRequest, contex
 
   class SignedWebSocket extends NodeWebSocket {
     override createSocket(uri: string, protocols: string | string[] | undefined, opts: Record<string, unknown>): ReturnType<NodeWebSocket['createSocket']> {
-      const given: Record<string, unknown> = { ...((opts.headers ?? {}) as Record<string, unknown>) };
       // ws sends the upgrade when this calls end(): signed first, for the URL the upgrade goes to.
-      opts.finishRequest = (request: ClientRequest) => {
-        sign('GET', new URL(uri), given).then(
-          (signed) => {
-            // The earlier signature's headers off, this one's on (the request's own headers stay as ws set them).
-            const added = new Set(again.added);
-            for (const name of added) request.removeHeader(name);
-            const kept = new Set(Object.entries(given).filter(([name]) => !added.has(name.toLowerCase())).map(([name, value]) => `${name.toLowerCase()}\n${String(value)}`));
-            for (const [name, value] of signed.headers) if (!kept.has(`${name.toLowerCase()}\n${value}`)) request.setHeader(name, value);
-            request.path = signed.url.pathname + signed.url.search;
-            request.end();
-          },
-          (error: Error) => request.destroy(error),
-        );
-      };
+      opts.finishRequest = (request: ClientRequest) => signThenSend(again, request, new URL(uri), couldNotSign('GET', new URL(uri)));
       return super.createSocket(uri, protocols, opts);
     }
   }

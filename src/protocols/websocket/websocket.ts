@@ -4,7 +4,7 @@
  * checked); the body, when not empty, is sent once connected; frames are read by the shared stop
  * rule until it stops or the server closes.
  */
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
@@ -15,6 +15,7 @@ import { describeSocketError, errorCode } from '../connection-errors.js';
 import { proxyError } from '../http/proxy-errors.js';
 import { tunnelFor, type Tunnel } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
+import { signThenSend } from '../sign-hop.js';
 import { frameText } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 
@@ -155,7 +156,34 @@ export function clientOptions(prepared: PreparedRequest, context: SendContext, h
     rejectUnauthorized: settings?.verifyTls ?? true,
     followRedirects: settings?.followRedirects ?? true,
     maxRedirects: settings?.maxRedirects ?? 10,
+    finishRequest: redirectHops(prepared),
     maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
+  };
+}
+
+/**
+ * `ws`'s last step of each upgrade request it makes (it sends the request when this calls `end()`):
+ * the first goes as prepared. A redirect within the first origin is signed again for its own URL
+ * when the request is signed, as the HTTP client signs each hop; once a redirect leaves that
+ * origin, the hops go without the request's credentials, as the HTTP client's do: Authorization,
+ * an API key's header, the headers a signing auth added (ws itself drops only Authorization and
+ * Cookie, and only for another host).
+ */
+function redirectHops(prepared: PreparedRequest): (request: ClientRequest, socket: WebSocket) => void {
+  let origin: string | undefined;
+  let leftOrigin = false;
+  return (request, socket) => {
+    const url = new URL(socket.url);
+    const first = origin === undefined;
+    origin ??= url.origin;
+    leftOrigin ||= url.origin !== origin;
+    const again = prepared.signEachHop;
+    if (leftOrigin) {
+      for (const name of ['authorization', 'proxy-authorization', ...(prepared.credentialHeaders ?? []), ...(again?.added ?? [])]) request.removeHeader(name);
+    } else if (again && !first) {
+      return signThenSend(again, request, url, (reason) => new SendError(`${origin} redirected the WebSocket upgrade to ${url.href}, which could not be signed again: ${reason}`, 'redirects'));
+    }
+    request.end();
   };
 }
 
