@@ -3,9 +3,10 @@
  * JWT, ASAP, Hawk, EdgeGrid) signs the method and URL, and some sign the body, the time and a nonce,
  * so the signature made when preparing would be refused on another request. The headers the first
  * signing added are taken off and the request is signed afresh for its own method, URL and body:
- * a redirect within the origin (as curl and Postman do), each call of a gRPC send besides the one
- * it was prepared for (server reflection's), each POST of an MCP session. The signers load with
- * the first such request; a send without one never loads them.
+ * a redirect within the origin (as curl and Postman do; HTTP and WebSocket), each call of a gRPC
+ * send besides the one it was prepared for (server reflection's), each request of an MCP session or
+ * a Socket.IO connection, a GraphQL subscription's upgrade. The signers load with the first such
+ * request; a send without one never loads them.
  */
 import type { ClientRequest } from 'node:http';
 import type { PreparedBody, PreparedRequest } from '../request/prepared.js';

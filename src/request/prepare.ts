@@ -151,7 +151,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   // upgrades are GETs; gRPC calls (whose `method` names the call) and MCP's first request are POSTs.
   const wireMethod = rules.wireMethod ?? (rules.method === 'http' ? method : 'GET');
   // A signed request: each further HTTP request of its send is signed again (signEachHop): a
-  // redirect within the origin, a gRPC call to another path (reflection's), each POST of an MCP session.
+  // redirect within the origin, a gRPC call to another path (reflection's), each request of an MCP
+  // session or a Socket.IO connection, a GraphQL subscription's WebSocket upgrade.
   const hopSigned = options.unsendableAuth !== 'omit' && signsRequest(auth.type);
   const headersUnsigned = hopSigned ? new Set(headers.map((h) => `${h.name.toLowerCase()}\n${h.value}`)) : undefined;
   // Signed with the URL the server sees too (the kind's `wireUrl`: gRPC's authority with its port

@@ -90,8 +90,9 @@ export interface PreparedRequest {
   /**
    * A signing auth type: the names (lower case) of the headers signing added, and the signing done
    * again, for its own method, URL and body, on each further HTTP request the send makes (a "hop"):
-   * a redirect within the origin (the HTTP client), a gRPC call to another path than the one signed
-   * (server reflection's), each POST of an MCP session. Worked out with the first such request: a
+   * a redirect within the origin (the HTTP client, a WebSocket upgrade), a gRPC call to another path
+   * than the one signed (server reflection's), each request of an MCP session or a Socket.IO
+   * connection, a GraphQL subscription's WebSocket upgrade. Worked out with the first such request: a
    * send without one never reads a key file twice. `bodyEncodedBy`: the kind encodes its messages
    * when sending (KindRules.encodesBody), so their bytes are not signed.
    */

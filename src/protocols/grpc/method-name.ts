@@ -22,16 +22,18 @@ export function splitMethod(method: string): { service: string; method: string }
  * (80 for grpc://, 443 for grpcs://) when none is typed, as grpc-js adds it (grpcurl needs it typed).
  */
 export function callAuthority(url: URL): string {
-  return url.port ? url.host : `${url.host}:${url.protocol === 'grpcs:' ? 443 : 80}`;
+  return url.port ? url.host : `${url.host}:${defaultPort(url)}`;
 }
 
 /** The URL a call to `path` is signed for: `url` with the authority grpc-js sends and that path (the URL's when undefined). */
 export function callUrl(url: URL, path: string | undefined): URL {
   const wire = new URL(url.href);
-  if (!url.port) wire.port = url.protocol === 'grpcs:' ? '443' : '80';
+  if (!url.port) wire.port = defaultPort(url);
   if (path !== undefined) wire.pathname = path;
   return wire;
 }
+
+const defaultPort = (url: URL) => (url.protocol === 'grpcs:' ? '443' : '80');
 
 /** The HTTP/2 `:path` of the call `method` names (`/package.Service/Method`); undefined when it names none. */
 export function callPath(method: string): string | undefined {
