@@ -817,6 +817,55 @@ describe('ferry app API', () => {
       expect(await fs.readFile(path.join(ws.root, 'loadtests/many.yaml'), 'utf8')).toContain('Lots- all/R1.yaml');
     });
 
+    it('moving a folder of 3,000 requests: the server answers other calls meanwhile, and the folder is read once, not walked and hashed for the watcher', async () => {
+      await fs.mkdir(path.join(ws.root, 'requests/Big/Deep'), { recursive: true });
+      for (let i = 0; i < 3000; i += 300) {
+        await Promise.all(Array.from({ length: 300 }, (_, j) => fs.writeFile(path.join(ws.root, 'requests/Big', i + j < 2000 ? '' : 'Deep', `B${i + j}.yaml`), `name: B${i + j}\nurl: http://127.0.0.1:1/${i + j}\n`)));
+      }
+      // Every batch of those writes reported and read: the reads from here on are the move's.
+      await until('the 3,000 requests read', async () => {
+        await app.state.fresh();
+        return held('Big/B1999.yaml') !== undefined && held('Big/Deep/B2999.yaml') !== undefined;
+      });
+      await quiet(0, 'requests/Big');
+      const reads = app.state.reads;
+      const from = channel.events.length;
+      // The longest the server's event loop (this process's) went without a turn while the move was processed.
+      let stalled = 0;
+      let last = performance.now();
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        stalled = Math.max(stalled, now - last);
+        last = now;
+      }, 1);
+      let moving = true;
+      const started = performance.now();
+      const move = client.call('POST', '/api/folder/move', { path: 'Big', parent: 'Many' }).finally(() => (moving = false));
+      // Another call, again and again while the move is processed: it is answered meanwhile.
+      let answeredMeanwhile = 0;
+      for (let i = 0; i < 10_000 && moving; i++) {
+        const other = await client.call('GET', '/api/request?path=Greet.yaml');
+        expect(other.status).toBe(200);
+        if (moving) answeredMeanwhile++;
+      }
+      const answer = await move;
+      const took = performance.now() - started;
+      clearInterval(ticker);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answeredMeanwhile).toBeGreaterThan(0);
+      console.log(`folder move of 3,000 requests: ${Math.round(took)} ms, longest event-loop stall ${Math.round(stalled)} ms, ${answeredMeanwhile} other calls answered meanwhile`);
+      await quiet(from, 'requests/Many/Big');
+      expect(app.state.reads).toBe(reads + 1);
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.tree).toEqual(whole.tree);
+      // Edited by hand at once after the move, at the new path: taken.
+      writeFileSync(path.join(ws.root, 'requests/Many/Big/Deep/B2500.yaml'), 'name: B2500\nmethod: PUT\nurl: http://127.0.0.1:1/hand\n');
+      await until('the hand edit in the moved folder', async () => {
+        await app.state.fresh();
+        return held('Many/Big/Deep/B2500.yaml')?.method === 'PUT';
+      });
+    });
+
     it('a reorder reads the workspace as it is, then once after writing the seqs, not again when the watcher reports them', async () => {
       const reads = app.state.reads;
       const from = channel.events.length;

@@ -6,11 +6,11 @@
  * history carry over through this computer's data folder, as from one `ferry run` to the next.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceData } from '../../appdata/index.js';
 import { Session } from '../../session/index.js';
-import { openWorkspace, REQUESTS_DIR, WorkspaceError, type Workspace } from '../../workspace/index.js';
+import { FOLDER_FILE, openWorkspace, REQUESTS_DIR, WorkspaceError, type Workspace } from '../../workspace/index.js';
 import { readSmallFile } from '../../workspace/read-resource.js';
 import { withRequestText } from '../../workspace/request-update.js';
 
@@ -35,32 +35,6 @@ function fileMark(root: string, file: string, text?: (text: string) => void): st
   if (!read.ok) return undefined;
   text?.(read.text);
   return `${stat.ino}:${stat.ctimeNs}:${stat.size}:${createHash('sha256').update(read.text).digest('base64')}`;
-}
-
-/**
- * Every folder and file under folder `dir` (a path from the workspace folder), as the watcher
- * names them; dot entries and links left out, as the watcher and the workspace reader leave them.
- * At most `limit` paths (undefined beyond: too many to compare, the watcher's report is read).
- */
-function pathsBelow(root: string, dir: string, limit = 20_000): string[] | undefined {
-  const found: string[] = [];
-  const folders = [dir];
-  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    let entries;
-    try {
-      entries = readdirSync(path.join(root, ...folder.split('/')), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith('.') || !(entry.isFile() || entry.isDirectory())) continue;
-      const below = `${folder}/${entry.name}`;
-      found.push(below);
-      if (found.length > limit) return undefined;
-      if (entry.isDirectory()) folders.push(below);
-    }
-  }
-  return found;
 }
 
 export class WorkspaceState {
@@ -175,19 +149,23 @@ export class WorkspaceState {
    * Reads the workspace again after the app wrote `files` (paths from the workspace folder; a file
    * it deleted or renamed away too). Each that did not change while it was read (same mark before
    * and after) is remembered, so the watcher's report of those writes reads nothing again.
+   *
+   * A moved folder (`moved`): the watcher reports it at both paths and, through the old folder's
+   * watcher, what happens in it under the old path: the folder itself by a name it had
+   * (`<from>/<name>`) and the `_folder.yaml` the move may write. Nothing under it is read for this
+   * (no walk, no hashing of what it holds, however big): `onlyOwnWrites` takes `<from>/<name>` as
+   * the app's own while nothing is back at the old path and the folder at the new one is as read.
    */
   async reloadAfterOwnWrites(files: readonly string[], moved?: { from: string; to: string }): Promise<void> {
-    // A moved folder: the watcher reports it at both paths, and, through the old folder's watcher,
-    // what the move wrote inside under the old path (`onlyOwnWrites`).
-    const below = moved && moved.from !== moved.to ? pathsBelow(this.current.root, moved.to) : undefined;
-    const all = moved && below ? [...files, moved.from, moved.to, ...below] : files;
+    const move = moved && moved.from !== moved.to ? moved : undefined;
+    const all = move ? [...files, move.from, move.to, `${move.to}/${FOLDER_FILE}`] : files;
     const before = all.map((file) => fileMark(this.current.root, file));
     await this.reload();
     if (this.reading || this.next || this.#stale) return;
     all.forEach((file, i) => {
       if (before[i] !== undefined && before[i] === fileMark(this.current.root, file)) this.#own.set(file, before[i]!);
     });
-    if (moved && below && this.#own.has(moved.from) && this.#own.has(moved.to)) this.#moved.set(moved.from, moved.to);
+    if (move && this.#own.has(move.from) && this.#own.has(move.to)) this.#moved.set(move.from, move.to);
   }
 
   /**
