@@ -788,6 +788,59 @@ describe('ferry app API', () => {
       });
     });
 
+    it('adding, renaming and deleting an environment, an import and an update from API spec read the workspace once, not again when the watcher reports them; nor does a save made just before', async () => {
+      const ok = { 200: { description: 'ok' } };
+      const shop = (paths: Record<string, unknown>) => JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, servers: [{ url: 'http://127.0.0.1:1' }], paths });
+      const v1 = shop({ '/items': { get: { summary: 'List items', responses: ok } } });
+      const v2 = shop({ '/items': { get: { summary: 'List items', responses: ok }, post: { summary: 'Create item', responses: ok } } });
+      let stage = '';
+      type Answer = { status: number; text: string; body: unknown };
+      const steps: Array<[string, () => Promise<{ answer: Answer; file: string }>]> = [
+        ['new environment', async () => {
+          const answer = (await client.call('POST', '/api/environments', { name: 'Stage' })) as Answer;
+          stage = (answer.body as { id: string }).id;
+          return { answer, file: `environments/${stage}.yaml` };
+        }],
+        ['environment rename', async () => {
+          const answer = (await client.call('POST', '/api/environments/rename', { id: stage, name: 'Stage two' })) as Answer;
+          stage = (answer.body as { id: string }).id;
+          return { answer, file: `environments/${stage}.yaml` };
+        }],
+        ['environment delete', async () => ({ answer: (await client.call('POST', '/api/environments/delete', { id: stage })) as Answer, file: `environments/${stage}.yaml` })],
+        ['import', async () => ({ answer: (await client.call('POST', '/api/import', { text: v1, fileName: 'shop.json' })) as Answer, file: 'requests/Shop' })],
+        ['update from API spec', async () => {
+          const preview = (await client.call('POST', '/api/update/preview', { folder: 'Shop', text: v2, name: 'shop-v2.json' })) as Answer;
+          expect(preview.status, preview.text).toBe(200);
+          return { answer: (await client.call('POST', '/api/update/apply', { planId: (preview.body as { planId: string }).planId })) as Answer, file: 'requests/Shop/Create item.yaml' };
+        }],
+        ['a save as you type, then at once a new environment', async () => {
+          expect((await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: greet, request: { ...greet, url: 'http://127.0.0.1:1/typed' } })).status).toBe(200);
+          return { answer: (await client.call('POST', '/api/environments', { name: 'Right after' })) as Answer, file: 'environments/Right after.yaml' };
+        }],
+      ];
+      for (const [what, step] of steps) {
+        const reads = app.state.reads;
+        const from = channel.events.length;
+        const { answer, file } = await step();
+        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
+        await quiet(from, file);
+        expect(app.state.reads, what).toBe(reads + 1);
+        const whole = await openWorkspace(ws.root);
+        expect(app.state.workspace.tree, what).toEqual(whole.tree);
+        expect(app.state.workspace.environments, what).toEqual(whole.environments);
+        expect(app.state.workspace.file, what).toEqual(whole.file);
+      }
+      expect(held('Shop/Create item.yaml')?.method).toBe('POST');
+      expect(held('Greet.yaml')?.url).toBe('http://127.0.0.1:1/typed');
+      // An environment edited by hand right after the app added it: the watcher's report is read.
+      const added = ((await client.call('POST', '/api/environments', { name: 'Quick' })).body as { id: string }).id;
+      writeFileSync(path.join(ws.root, 'environments', `${added}.yaml`), 'name: Quick\nvariables:\n  - key: by\n    value: hand\n');
+      await until('the hand edit of the environment', async () => {
+        await app.state.fresh();
+        return app.state.workspace.environments.find((e) => e.id === added)?.value.variables[0]?.value === 'hand';
+      });
+    });
+
     it('creating, moving, renaming and deleting a folder reads the workspace once, not again when the watcher reports the folder and the files it carried', async () => {
       // A load test sending a request inside: it follows each move, written by the app too.
       await ws.write('loadtests/many.yaml', { name: 'Many load', targets: [{ request: 'Many/R1.yaml', weight: 1 }] });

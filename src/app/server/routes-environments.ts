@@ -111,8 +111,14 @@ async function onDisk(root: string, scope: Scope): Promise<Scope['value']> {
   return outcome.value as Scope['value'];
 }
 
-/** Adds, renames or deletes an environment, then reads the workspace again; returns the environment's id. */
+/**
+ * Adds, renames or deletes an environment, then reads the workspace again; returns the environment's
+ * id. Read as the app's own write (the environment files before and after, and the folder, which
+ * the first one makes): the watcher's report of them, unchanged since, reads nothing more.
+ */
 async function manage(state: WorkspaceState, change: () => Promise<string>): Promise<{ id: string }> {
+  const file = (id: string) => path.posix.join(ENVIRONMENTS_DIR, `${id}.yaml`);
+  const before = state.workspace.environments.map((e) => file(e.id));
   let id: string;
   try {
     id = await change();
@@ -121,7 +127,7 @@ async function manage(state: WorkspaceState, change: () => Promise<string>): Pro
     if (error instanceof RunError || error instanceof NameError) throw new ApiError(400, error.message);
     throw error;
   }
-  await state.reload();
+  await state.reloadAfterOwnWrites([ENVIRONMENTS_DIR, ...before, file(id)]);
   state.retire();
   return { id };
 }

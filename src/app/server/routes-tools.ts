@@ -4,8 +4,8 @@ import { commitImport, convert, countNodes, download, ImportError, type ImportRe
 import { PrepareError } from '../../request/index.js';
 import { exportSavedRequest } from '../../codegen/export-saved.js';
 import { RunError, SelectError, withUrlNetwork } from '../../runner/index.js';
-import { parseResource } from '../../model/index.js';
-import { findFolder } from '../../workspace/index.js';
+import { parseResource, WORKSPACE_FILE } from '../../model/index.js';
+import { ENVIRONMENTS_DIR, findFolder, SERVERS_DIR, SPECS_DIR } from '../../workspace/index.js';
 import type { CodeTarget, ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { requestFrom } from './routes-workspace.js';
@@ -100,7 +100,9 @@ export function toolRoutes(state: WorkspaceState): Routes {
       const result = await converted(body, state.workspace.root);
       try {
         const summary = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '' });
-        await state.reload();
+        // What it wrote (each folder or file moved into place whole), the workspace file (variables)
+        // and the folders it may have made: read once, the watcher's report of them reads nothing more.
+        await state.reloadAfterOwnWrites([...(summary.written ?? []), WORKSPACE_FILE, SPECS_DIR, ENVIRONMENTS_DIR, SERVERS_DIR]);
         const done: ImportDone = { ...summary, written: summary.written ?? [] };
         return done;
       } catch (error) {

@@ -107,7 +107,10 @@ export function updateRoutes(state: WorkspaceState): Routes {
       const writes = planned.writes.length + planned.deletes.length > 0;
       if (writes) await applyUpdate(root(), planned);
       plans.delete(planId);
-      await state.reload();
+      // The files it wrote or removed, and the folders they are in (it may have made them): read
+      // once, the watcher's report of them reads nothing more.
+      const written = [...planned.writes.map((w) => w.file), ...planned.deletes].map((file) => path.relative(root(), file).split(path.sep).join('/'));
+      await state.reloadAfterOwnWrites([...written, ...written.map((file) => path.posix.dirname(file))]);
       return preview(planId, planned, writes);
     }),
   };

@@ -61,12 +61,11 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
    * rewrote the load tests sending a moved request. When the watcher then reports only those,
    * unchanged since this read, it does not read again.
    */
-  const done = async <T>(value: T, written?: string[], moved?: { from: string; to: string; folder?: true }): Promise<T> => {
+  const done = async <T>(value: T, written: string[], moved?: { from: string; to: string; folder?: true }): Promise<T> => {
     // The page asks for the tree next: read the folder now rather than wait for the watcher.
     const under = (p: string) => [REQUESTS_DIR, ...p.split('/').filter(Boolean)].join('/');
     const loadTests = moved ? state.workspace.loadtests.map((entry) => entry.file) : [];
-    if (written) await state.reloadAfterOwnWrites([...written.map(under), ...loadTests], moved?.folder && { from: under(moved.from), to: under(moved.to) });
-    else await state.reload();
+    await state.reloadAfterOwnWrites([...written.map(under), ...loadTests], moved?.folder && { from: under(moved.from), to: under(moved.to) });
     return value;
   };
   /**
@@ -196,8 +195,9 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
 
     /** Places a request or folder before a sibling (`before`), or last; every sibling's `seq` is written as its position (2.1.6). */
     'POST /api/tree/place': async ({ body }) => {
-      // The tree as it is on disk now (a move may have just happened).
-      await state.reload();
+      // The tree as it is on disk now (a move may have just happened); the app's writes not reported
+      // yet (a save as you type just before) stay its own.
+      await state.reloadAfterOwnWrites([]);
       const written = await writing(root(), () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
       // `written`: paths from the workspace folder; unchanged since, the watcher's report of them reads nothing more.
       await state.reloadAfterOwnWrites(written);

@@ -148,7 +148,9 @@ export class WorkspaceState {
   /**
    * Reads the workspace again after the app wrote `files` (paths from the workspace folder; a file
    * it deleted or renamed away too). Each that did not change while it was read (same mark before
-   * and after) is remembered, so the watcher's report of those writes reads nothing again.
+   * and after) is remembered, so the watcher's report of those writes reads nothing again. The
+   * app's earlier writes not reported yet (a request saved as you type just before) stay
+   * remembered the same way, unless they changed meanwhile.
    *
    * A moved folder (`moved`): the watcher reports it at both paths and, through the old folder's
    * watcher, what happens in it under the old path: the folder itself by a name it had
@@ -158,14 +160,18 @@ export class WorkspaceState {
    */
   async reloadAfterOwnWrites(files: readonly string[], moved?: { from: string; to: string }): Promise<void> {
     const move = moved && moved.from !== moved.to ? moved : undefined;
-    const all = move ? [...files, move.from, move.to, `${move.to}/${FOLDER_FILE}`] : files;
+    const earlier = [...this.#own.keys()];
+    const earlierMoves = [...this.#moved];
+    const all = [...new Set([...files, ...(move ? [move.from, move.to, `${move.to}/${FOLDER_FILE}`] : []), ...earlier])];
     const before = all.map((file) => fileMark(this.current.root, file));
     await this.reload();
     if (this.reading || this.next || this.#stale) return;
     all.forEach((file, i) => {
       if (before[i] !== undefined && before[i] === fileMark(this.current.root, file)) this.#own.set(file, before[i]!);
     });
-    if (move && this.#own.has(move.from) && this.#own.has(move.to)) this.#moved.set(move.from, move.to);
+    for (const [from, to] of move ? [...earlierMoves, [move.from, move.to] as const] : earlierMoves) {
+      if (this.#own.has(from) && this.#own.has(to)) this.#moved.set(from, to);
+    }
   }
 
   /**
