@@ -931,6 +931,34 @@ describe('ferry app API', () => {
       expect(app.state.workspace.tree).toEqual(whole.tree);
     });
 
+    it('a reorder among 600 requests, whose writes outlast the watcher\'s gathering (80 ms), reads the workspace twice, not again for the batches reported meanwhile', async () => {
+      for (let i = 0; i < 600; i += 200) {
+        await Promise.all(Array.from({ length: 200 }, (_, j) => fs.writeFile(path.join(ws.root, 'requests/Long', `L${i + j}.yaml`), `name: L${i + j}\nurl: http://127.0.0.1:1/${i + j}\n`).catch(async () => {
+          await fs.mkdir(path.join(ws.root, 'requests/Long'), { recursive: true });
+          await fs.writeFile(path.join(ws.root, 'requests/Long', `L${i + j}.yaml`), `name: L${i + j}\nurl: http://127.0.0.1:1/${i + j}\n`);
+        })));
+      }
+      await until('the 600 requests read', async () => {
+        await app.state.fresh();
+        return held('Long/L599.yaml') !== undefined && held('Long/L0.yaml') !== undefined;
+      });
+      await quiet(0, 'requests/Long');
+      const reads = app.state.reads;
+      const from = channel.events.length;
+      const started = performance.now();
+      const placed = await client.call('POST', '/api/tree/place', { path: 'Long/L599.yaml', before: 'Long/L0.yaml' });
+      const took = performance.now() - started;
+      expect(placed.status, placed.text).toBe(200);
+      expect((placed.body as { written: string[] }).written.length).toBe(600);
+      await quiet(from, 'requests/Long/L599.yaml');
+      // Several of the watcher's batches came while the files were being written (the call took longer than its gathering).
+      const batches = channel.events.slice(from).filter((e) => e.type === 'changed').length;
+      console.log(`reorder of 600 requests: ${Math.round(took)} ms, ${batches} watcher batches`);
+      expect(app.state.reads).toBe(reads + 2);
+      const whole = await openWorkspace(ws.root);
+      expect(app.state.workspace.tree).toEqual(whole.tree);
+    });
+
     it('a request edited by hand in a folder just moved or renamed by the app (at once, or a little later) is always taken', async () => {
       let at = 'Many';
       expect((await client.call('POST', '/api/folder', { name: 'Odd' })).status).toBe(200);

@@ -75,6 +75,18 @@ const STOPPING = new Set(['POST /api/servers/stop', 'POST /api/load/stop', 'POST
 const READ_FROM_DISK = new Set(['GET /api/request', 'PUT /api/request', 'POST /api/request/notices', 'GET /api/request/last', 'PUT /api/request/last']);
 
 /**
+ * Calls that write workspace files and then take them as the app's own (WorkspaceState.ownWrite):
+ * the watcher's report of their writes waits until they are marked. Not an import (it may be
+ * downloading for a while, and moves what it wrote into place at once).
+ */
+const OWN_WRITES = new Set([
+  'PUT /api/request', 'POST /api/request', 'DELETE /api/request', 'POST /api/request/move', 'POST /api/folder', 'POST /api/folder/move', 'POST /api/folder/rename',
+  'POST /api/tree/place', 'DELETE /api/folder', 'PUT /api/environment/variables', 'PUT /api/workspace/variables', 'POST /api/environments', 'POST /api/environments/rename',
+  'POST /api/environments/delete', 'PUT /api/folder/settings', 'PUT /api/workspace/settings', 'PUT /api/loadtest', 'POST /api/loadtest', 'POST /api/loadtest/delete',
+  'PUT /api/server', 'POST /api/server', 'POST /api/update/apply',
+]);
+
+/**
  * The answer to the printed link: the cookie, on a page of its own that goes on to `/`. Not a
  * redirect: when the link is opened by another page (the private file `ferry app` opens, a link
  * in a chat), the browser counts a redirect as part of that page's cross-site navigation and
@@ -149,7 +161,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     });
     try {
       const body = req.method === 'GET' ? {} : await readJson(req);
-      sendJson(res, 200, await route({ query: url.searchParams, body, signal: controller.signal }));
+      const work = () => route({ query: url.searchParams, body, signal: controller.signal });
+      sendJson(res, 200, await (OWN_WRITES.has(`${req.method} ${url.pathname}`) ? state.ownWrite(work) : work()));
     } catch (error) {
       if (error instanceof ApiError) sendJson(res, error.status, { ...error.details, error: error.message });
       // A file that cannot be written (read-only, its folder read-only, the disk full): the message says which and what to do.

@@ -206,9 +206,27 @@ export class WorkspaceState {
     });
   }
 
-  /** Resolves once the read in flight, and the one to follow it, are over (failed or not). */
+  /**
+   * Runs `write`: a call that writes files and then takes them as the app's own (`tookOwnSave`,
+   * `reloadAfterOwnWrites`). Until it is over, the watcher's report waits (`settled`): a write
+   * slower than the watcher's gathering (a reorder writing a big folder's files, a loaded
+   * machine) is reported once marked, not read whole as a change made elsewhere.
+   */
+  async ownWrite<T>(write: () => Promise<T>): Promise<T> {
+    const running = write();
+    const over = running.then(() => undefined, () => undefined);
+    this.#writing.add(over);
+    try {
+      return await running;
+    } finally {
+      this.#writing.delete(over);
+    }
+  }
+  #writing = new Set<Promise<void>>();
+
+  /** Resolves once the read in flight, the one to follow it and the app's own writes in progress (`ownWrite`) are over (failed or not). */
   async settled(): Promise<void> {
-    while (this.reading || this.next) await (this.next ?? this.reading)?.catch(() => undefined);
+    while (this.reading || this.next || this.#writing.size > 0) await (this.next ?? this.reading ?? Promise.race(this.#writing))?.catch(() => undefined);
   }
 
   /** Resolves once the workspace read reflects the files as they are now (read again when marked stale), failed or not. */
