@@ -99,10 +99,14 @@ export function toolRoutes(state: WorkspaceState): Routes {
     'POST /api/import': async ({ body }) => {
       const result = await converted(body, state.workspace.root);
       try {
-        const summary = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '' });
-        // What it wrote (each folder or file moved into place whole), the workspace file (variables)
-        // and the folders it may have made: read once, the watcher's report of them reads nothing more.
-        await state.reloadAfterOwnWrites([...(summary.written ?? []), WORKSPACE_FILE, SPECS_DIR, ENVIRONMENTS_DIR, SERVERS_DIR]);
+        // The write and its read as one of the app's own (not the download before it: server.ts OWN_WRITES).
+        const summary = await state.ownWrite(async () => {
+          const written = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '' });
+          // What it wrote (each folder or file moved into place whole), the workspace file (variables)
+          // and the folders it may have made: read once, the watcher's report of them reads nothing more.
+          await state.reloadAfterOwnWrites([...(written.written ?? []), WORKSPACE_FILE, SPECS_DIR, ENVIRONMENTS_DIR, SERVERS_DIR]);
+          return written;
+        });
         const done: ImportDone = { ...summary, written: summary.written ?? [] };
         return done;
       } catch (error) {

@@ -76,8 +76,8 @@ const READ_FROM_DISK = new Set(['GET /api/request', 'PUT /api/request', 'POST /a
 
 /**
  * Calls that write workspace files and then take them as the app's own (WorkspaceState.ownWrite):
- * the watcher's report of their writes waits until they are marked. Not an import (it may be
- * downloading for a while, and moves what it wrote into place at once).
+ * the watcher's report of their writes waits until they are marked. Not an import: it may be
+ * downloading for a while first (routes-tools.ts runs only its write so).
  */
 const OWN_WRITES = new Set([
   'PUT /api/request', 'POST /api/request', 'DELETE /api/request', 'POST /api/request/move', 'POST /api/folder', 'POST /api/folder/move', 'POST /api/folder/rename',
