@@ -6,7 +6,6 @@
 import { decodeHistogram, encodeHistogram, latencyStats, newHistogram, type Histogram, type LatencyStats } from './histogram.js';
 import { ERROR_KINDS, noErrors, type Counters, type ErrorKind, type ErrorReasons, type SecondCounts, type TargetCounts } from './wire.js';
 import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
-import { roundFine } from './thresholds.js';
 
 export const RESULT_FORMAT = 'ferry-load-result';
 export const RESULT_VERSION = 1;
@@ -145,4 +144,11 @@ export function combine(
     });
   const targets = [...byTarget].map(([request, sum]) => targetResult(request, sum, durationSeconds));
   return { overall: targetResult('*', overall, durationSeconds), targets, series };
+}
+
+/** `digits` decimals, or as many significant digits for a value below 1 (0.000333, not 0). */
+export function roundFine(n: number, digits = 3): number {
+  if (n === 0 || !Number.isFinite(n)) return n;
+  if (Math.abs(n) >= 1) return Number(n.toFixed(digits));
+  return Number(n.toPrecision(digits));
 }

@@ -2,7 +2,7 @@
  * Thresholds (spec 2.12): a rule over a metric of one target or of all, judged on the result.
  * A metric with no samples fails, with that reason: a rule that cannot be checked has not passed.
  */
-import type { TargetResult } from './result.js';
+import { roundFine, type TargetResult } from './result.js';
 import type { ThresholdRule, ThresholdVerdict } from './verdict.js';
 
 export type { ThresholdRule, ThresholdVerdict } from './verdict.js';
@@ -61,13 +61,6 @@ function shown(exact: number, op: ThresholdRule['op'], limit: number, passed: bo
     if (compare(value, op, limit) === passed) return value;
   }
   return exact;
-}
-
-/** `digits` decimals, or as many significant digits for a value below 1 (0.000333, not 0). */
-export function roundFine(n: number, digits = 3): number {
-  if (n === 0 || !Number.isFinite(n)) return n;
-  if (Math.abs(n) >= 1) return Number(n.toFixed(digits));
-  return Number(n.toPrecision(digits));
 }
 
 function compare(measured: number, op: ThresholdRule['op'], limit: number): boolean {
