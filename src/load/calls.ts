@@ -18,6 +18,15 @@ export interface InFlight {
   timeOut(): void;
 }
 
+/** A request as sent, kept by a call that may be redirected: the next hop starts from it. */
+export interface HopRequest {
+  url: URL;
+  method: string;
+  /** Flat [name, value, name, value…]. */
+  headers: string[];
+  body: Uint8Array | undefined;
+}
+
 /** What a call needs of its generator. */
 export interface CallOwner {
   readonly config: GeneratorConfig;
@@ -26,6 +35,12 @@ export interface CallOwner {
   track(call: InFlight): void;
   untrack(call: InFlight): void;
   settle(call: InFlight, kind: ErrorKind | undefined, status: number, received: number, headers: Record<string, string | string[] | undefined> | undefined, chunks: Buffer[] | undefined, error?: Error): void;
+  /**
+   * A redirect answer (`location` read): true when its next hop went out under the same request
+   * (the call ends without being counted; `after` goes with the hop), an Error when the redirect
+   * cannot be followed (counted as `other`), false when the answer ends the request.
+   */
+  redirect(call: InFlight, request: HopRequest | undefined, hops: number, status: number, location: string, received: number, after: AfterRequest): boolean | Error;
 }
 
 const deadlineOf = (config: GeneratorConfig, scheduled: number) => (config.timeoutMs > 0 ? scheduled + config.timeoutMs : Number.POSITIVE_INFINITY);
@@ -41,7 +56,9 @@ export class Http1Call implements Exchange, InFlight {
   readonly deadline: number;
   readonly head: boolean;
   readonly collect: boolean;
+  readonly follow: boolean;
 
+  /** `request`: what was sent, kept when redirects are followed (undefined: the target's own, unchanged); `hops`: redirects followed before it. */
   constructor(
     private readonly owner: CallOwner,
     readonly index: number,
@@ -49,15 +66,23 @@ export class Http1Call implements Exchange, InFlight {
     readonly scheduled: number,
     readonly bytes: Buffer,
     private readonly after: AfterRequest,
+    private readonly request?: HopRequest,
+    private readonly hops = 0,
   ) {
     const target = owner.config.targets[index]!;
     this.deadline = deadlineOf(owner.config, scheduled);
     this.head = target.method === 'HEAD';
     this.collect = target.captures.length > 0;
+    this.follow = owner.config.followRedirects === true;
   }
 
   done(error: Error | undefined, answer: Answer | undefined): void {
     const status = answer?.status ?? 0;
+    if (!error && answer?.location !== undefined) {
+      const followed = this.owner.redirect(this, this.request, this.hops, status, answer.location, answer.bodyBytes, this.after);
+      if (followed === true) return;
+      if (followed) error = followed;
+    }
     const kind = error ? (this.timedOut ? 'timeout' : errorKind(error)) : status >= 400 ? 'status' : undefined;
     this.owner.settle(this, kind, status, answer?.bodyBytes ?? 0, answer?.headers, answer?.body, error);
     this.after();
@@ -81,10 +106,12 @@ export function sendUndici(
   index: number,
   vars: Map<string, string>,
   scheduled: number,
-  request: { url: URL; headers: string[]; body: Uint8Array | undefined },
+  request: { url: URL; headers: string[]; body: Uint8Array | undefined; method?: string },
   after: AfterRequest,
+  hops = 0,
 ): InFlight {
   const target = owner.config.targets[index]!;
+  const method = request.method ?? target.method;
   let status = 0;
   let received = 0;
   let answerHeaders: Record<string, string | string[] | undefined> = {};
@@ -122,7 +149,16 @@ export function sendUndici(
       received += chunk.length;
       chunks?.push(chunk);
     },
-    onResponseEnd: () => finish(status >= 400 ? 'status' : undefined),
+    onResponseEnd: () => {
+      const location = owner.config.followRedirects && status >= 300 && status < 400 ? answerHeaders.location : undefined;
+      if (location !== undefined) {
+        owner.untrack(handle);
+        const followed = owner.redirect(handle, { ...request, method }, hops, status, Array.isArray(location) ? location[0]! : location, received, after);
+        if (followed === true) return;
+        if (followed) return finish('other', followed);
+      }
+      finish(status >= 400 ? 'status' : undefined);
+    },
     onResponseError: (_c, error) => {
       status = 0;
       finish(timedOut ? 'timeout' : errorKind(error), error);
@@ -133,7 +169,7 @@ export function sendUndici(
     pool.dispatch(
       {
         path: request.url.pathname + request.url.search,
-        method: target.method as Dispatcher.HttpMethod,
+        method: method as Dispatcher.HttpMethod,
         headers: request.headers,
         body: request.body as Buffer | undefined,
         reset: !owner.config.keepAlive,

@@ -10,7 +10,7 @@ import type { CaptureReader } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
 import { BusyPoll } from './busy-poll.js';
-import { Http1Call, sendUndici, type AfterRequest, type InFlight } from './calls.js';
+import { Http1Call, sendUndici, type AfterRequest, type HopRequest, type InFlight } from './calls.js';
 import { LoadTimeout } from './errors.js';
 import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
@@ -36,6 +36,13 @@ interface Second {
   dropped: number;
   histogram: Histogram;
 }
+
+/** The answers a run follows when followRedirects is on (src/protocols/http/http.ts). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Headers a redirect to another origin does not carry (with the target's credential headers), as a run drops them. */
+const CROSS_ORIGIN_DROPPED = ['authorization', 'proxy-authorization', 'cookie'];
+/** Headers of a body that a redirect continuing as GET leaves out. */
+const BODY_HEADER = /^content-(type|length|encoding|language|location)$/i;
 
 /** The open model's requests: nobody waits for them. */
 const NOTHING_AFTER: AfterRequest = () => {};
@@ -337,13 +344,16 @@ export class Generator {
     );
   }
 
-  /** Sends a filled request: through Ferry's HTTP/1.1 client (plain HTTP) or undici. */
-  private transmit(index: number, url: URL, headers: string[], body: Uint8Array | undefined, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
+  /**
+   * Sends a filled request: through Ferry's HTTP/1.1 client (plain HTTP) or undici. `method` and
+   * `hops` differ from the target's for a redirect's next hop.
+   */
+  private transmit(index: number, url: URL, headers: string[], body: Uint8Array | undefined, vars: Map<string, string>, scheduled: number, after: AfterRequest, method = this.config.targets[index]!.method, hops = 0): void {
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     let bytes: Buffer | undefined;
     try {
-      if (url.protocol === 'http:') bytes = requestBytes(target.method, url, headers, body, this.config.keepAlive);
+      if (url.protocol === 'http:') bytes = requestBytes(method, url, headers, body, this.config.keepAlive);
     } catch (error) {
       this.record(stats, scheduled, 'other', `the request could not be built: ${reasonOf(error)}`);
       return void setImmediate(after);
@@ -351,15 +361,17 @@ export class Generator {
     stats.bytesSent += body?.byteLength ?? 0;
     if (bytes) {
       const pool = this.http1For(url);
-      if (this.isStatic(target)) this.prepared[index] = { pool, bytes };
-      return this.sendHttp1(index, pool, bytes, vars, scheduled, after);
+      if (hops === 0 && this.isStatic(target)) this.prepared[index] = { pool, bytes };
+      // What was sent is kept only when a redirect may need it (the target's own is found again otherwise).
+      const sent = this.config.followRedirects === true && (hops > 0 || !this.isStatic(target)) ? { url, method, headers, body } : undefined;
+      return this.sendHttp1(index, pool, bytes, vars, scheduled, after, sent, hops);
     }
     this.inFlight++;
     // undici may fail a request inside dispatch() (a header it refuses): then `after` waits for
     // the next turn, so a user whose every request fails at once does not recurse.
     let returned = false;
     let endedEarly = false;
-    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body }, () => (returned ? after() : (endedEarly = true)));
+    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body, method }, () => (returned ? after() : (endedEarly = true)), hops);
     returned = true;
     if (endedEarly) setImmediate(after);
   }
@@ -399,9 +411,48 @@ export class Generator {
     }
   }
 
-  private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
+  private sendHttp1(index: number, pool: Http1Pool, bytes: Buffer, vars: Map<string, string>, scheduled: number, after: AfterRequest, sent?: HopRequest, hops = 0): void {
     this.inFlight++;
-    pool.send(new Http1Call(this, index, vars, scheduled, bytes, after));
+    pool.send(new Http1Call(this, index, vars, scheduled, bytes, after, sent, hops));
+  }
+
+  /**
+   * A redirect answer, followed as the application settings say (followRedirects, maxRedirects)
+   * and as a run follows it: the next hop goes out under the same request, whose latency still
+   * runs from its scheduled start (its timeout covers the whole chain) and whose status is the
+   * last answer's. 303, and 301/302 after POST, continue as GET without the body; Authorization,
+   * Cookie and the target's credential headers never go to another origin.
+   */
+  redirect(call: InFlight, request: HopRequest | undefined, hops: number, status: number, location: string, received: number, after: AfterRequest): boolean | Error {
+    if (!this.config.followRedirects || !REDIRECTS.has(status) || this.stopped || this.ended) return false;
+    const target = this.config.targets[call.index]!;
+    // A target sent as it is in the file: what it sent is the target itself.
+    const from = request ?? { url: (this.parsed[call.index] ??= new URL(target.url)), method: target.method, headers: target.headers.flat(), body: target.body as Uint8Array | undefined };
+    const maxRedirects = this.config.maxRedirects ?? 0;
+    if (hops >= maxRedirects) return new Error(`stopped after ${hops} redirect${hops === 1 ? '' : 's'} (maxRedirects is ${maxRedirects}); the last one pointed to ${location}`);
+    let next: URL;
+    try {
+      next = new URL(location, from.url);
+    } catch {
+      return new Error(`${from.url.host} redirected to "${location}", which is not a valid URL`);
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return new Error(`${from.url.host} redirected to ${next.href}; only http and https redirects are followed`);
+    let { method, headers, body } = from;
+    if (status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST') {
+      method = 'GET';
+      body = undefined;
+      headers = headers.filter((_, i, all) => !BODY_HEADER.test(all[i - (i % 2)]!));
+    }
+    if (next.origin !== from.url.origin) {
+      const dropped = new Set([...CROSS_ORIGIN_DROPPED, ...(target.credentialHeaders ?? []).map((h) => h.toLowerCase())]);
+      headers = headers.filter((_, i, all) => !dropped.has(all[i - (i % 2)]!.toLowerCase()));
+    }
+    // A Host header of the file named the first origin: the next one names its own.
+    headers = headers.filter((_, i, all) => all[i - (i % 2)]!.toLowerCase() !== 'host');
+    this.inFlight--;
+    this.stats[call.index]!.bytesReceived += received;
+    this.transmit(call.index, next, headers, body, call.vars, call.scheduled, after, method, hops + 1);
+    return true;
   }
 
 

@@ -227,6 +227,8 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       timeoutMs: test.timeoutMs ?? options.settings.timeoutMs,
       http2: httpVersion === 'http2' || httpVersion === 'auto',
       verifyTls: options.settings.verifyTls,
+      followRedirects: options.settings.followRedirects,
+      maxRedirects: options.settings.maxRedirects,
       ...(clientTls ? { tls } : {}),
       rows: rowsOf(rows, segment),
       segment,
@@ -282,5 +284,6 @@ async function wireTarget(prepared: PreparedRequest, request: string, weight: nu
     bodySource: from.body.kind === 'bytes' ? from.body.source : 'binary',
     bodyIsText: from.body.kind === 'bytes' && from.body.isText,
   };
-  return { request, weight, method: prepared.method, url: from.url, headers, ...(body !== undefined ? { body } : {}), captures, ...(sign ? { sign } : {}) };
+  const credentialHeaders = prepared.credentialHeaders;
+  return { request, weight, method: prepared.method, url: from.url, headers, ...(body !== undefined ? { body } : {}), captures, ...(sign ? { sign } : {}), ...(credentialHeaders?.length ? { credentialHeaders } : {}) };
 }

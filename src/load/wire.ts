@@ -25,6 +25,8 @@ export interface WireTarget {
   captures: Capture[];
   /** A signing auth type: the request above is unsigned, and each send is signed afresh (sign-each.ts). */
   sign?: WireSigning;
+  /** Headers besides Authorization that carry credentials (an API key's): dropped on a redirect to another origin, as a run drops them. */
+  credentialHeaders?: string[];
 }
 
 /** The signing of a target, and how its signer reads the body (a form's fields are part of an OAuth 1.0 signature). */
@@ -45,6 +47,9 @@ export interface GeneratorConfig {
   timeoutMs: number;
   http2: boolean;
   verifyTls: boolean;
+  /** The application settings followRedirects and maxRedirects, as a run follows redirects (absent: not followed). */
+  followRedirects?: boolean;
+  maxRedirects?: number;
   /** This computer's caFiles and client certificates (the settings), as a run uses them. */
   tls?: WireTls;
   /** Data rows of this generator's segment. */

@@ -5,6 +5,8 @@
  * shared, so rates are checked within wide, stated tolerances and counts exactly where the
  * schedule makes them exact.
  */
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { markerFor } from '../../src/load/fill.js';
@@ -13,6 +15,7 @@ import { decodeHistogram } from '../../src/load/histogram.js';
 import { runLoadTest, summaryText, type LoadRunOptions } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
+import { testCertificate } from '../support/servers/peers.js';
 
 let server: TargetServer | undefined;
 afterEach(async () => {
@@ -284,6 +287,75 @@ describe('requests and connections', () => {
     expect(result.overall.latencyMs!.max).toBeGreaterThanOrEqual(9_500);
     expect(result.interrupted).toBe(false);
   }, 30_000);
+
+  it('follows redirects as the application settings say (followRedirects, maxRedirects), as a run does: one request, timed to its last answer', async () => {
+    const steady = [{ durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }];
+    const { run, server } = await setup({ model: 'arrivalRate', stages: steady }, { R: '/redirect?to=/a', Loop: '/redirect?to=self' });
+    // followRedirects on (the default): each request ends at /a with its 200; a loop stops at maxRedirects, an error of kind other.
+    const followed = await run({ settings: { ...DEFAULT_SETTINGS, maxRedirects: 2 } });
+    const [r, loop] = [followed.targets.find((t) => t.request === 'R.yaml')!, followed.targets.find((t) => t.request === 'Loop.yaml')!];
+    expect(r.count + loop.count).toBe(5);
+    expect(r.statuses).toEqual({ 200: r.count });
+    expect(r.errors.total).toBe(0);
+    expect(server.byPath.get('/a')).toBe(r.count);
+    expect(loop.errors).toMatchObject({ total: loop.count, other: loop.count });
+    expect(loop.errorReasons.other).toMatch(/^stopped after 2 redirects \(maxRedirects is 2\); the last one pointed to \/redirect\?to=self$/);
+    // Each loop request: its first send and two redirects followed.
+    expect(server.byPath.get('/redirect')).toBe(r.count + 3 * loop.count);
+    expect(decodeHistogram(followed.overall.histogram).totalCount).toBe(5);
+    // followRedirects off: the 302 is the answer.
+    server.byPath.clear();
+    const kept = await run({ settings: { ...DEFAULT_SETTINGS, followRedirects: false } });
+    expect(kept.overall.statuses).toEqual({ 302: 5 });
+    expect(server.byPath.get('/a')).toBeUndefined();
+  });
+
+  it('a redirect continues as a run continues it: 302 after POST as GET without the body, 307 with method and body; credentials never go to another origin', async () => {
+    server = await startTargetServer();
+    const other = server.url.replace('127.0.0.1', 'localhost');
+    const post = (name: string, url: string) => ({ name, method: 'POST', url: `${server!.url}${url}`, headers: [{ key: 'Authorization', value: 'Bearer s3cret' }], body: { type: 'text', text: 'payload' } });
+    const files = {
+      'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', targets: [{ request: 'Found.yaml' }, { request: 'Temporary.yaml' }, { request: 'Away.yaml' }], stages: [{ durationSecs: 0, target: 6 }, { durationSecs: 0.5, target: 6 }] },
+      'requests/Found.yaml': post('Found', '/redirect?to=/found'),
+      'requests/Temporary.yaml': post('Temporary', '/redirect?status=307&to=/temporary'),
+      'requests/Away.yaml': post('Away', `/redirect?status=307&to=${encodeURIComponent(`${other}/away`)}`),
+    };
+    const { ws, data } = await openedWorkspace(files);
+    const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+    expect(result.overall.statuses).toEqual({ 200: 3 });
+    const seen = (path: string) => server!.seen.find((s) => s.path === path)!;
+    expect([seen('/found').headers['content-length'], seen('/found').body, seen('/found').headers.authorization]).toEqual([undefined, '', 'Bearer s3cret']);
+    expect([seen('/temporary').body, seen('/temporary').headers.authorization]).toEqual(['payload', 'Bearer s3cret']);
+    expect([seen('/away').body, seen('/away').headers.authorization, seen('/away').headers.host]).toEqual(['payload', undefined, new URL(other).host]);
+  });
+
+  it('follows redirects of HTTPS targets too (undici), to another scheme as well', async () => {
+    server = await startTargetServer();
+    const { key, cert } = await testCertificate();
+    const plain = server.url;
+    const tls = https.createServer({ key, cert }, (req, res) => {
+      res.statusCode = req.url === '/end' ? 200 : 302;
+      if (req.url === '/start') res.setHeader('location', '/end');
+      if (req.url === '/away') res.setHeader('location', `${plain}/a`);
+      res.end();
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
+      const files = {
+        'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', targets: [{ request: 'Start.yaml' }, { request: 'Away.yaml' }], stages: [{ durationSecs: 0, target: 8 }, { durationSecs: 0.5, target: 8 }] },
+        'requests/Start.yaml': { name: 'Start', method: 'GET', url: `${origin}/start` },
+        'requests/Away.yaml': { name: 'Away', method: 'GET', url: `${origin}/away` },
+      };
+      const { ws, data } = await openedWorkspace(files);
+      const result = await runLoadTest({ workspace: ws, id: 't', data, settings: { ...DEFAULT_SETTINGS, verifyTls: false }, workers: 1 });
+      expect(result.overall.statuses).toEqual({ 200: 4 });
+      expect(server.byPath.get('/a')).toBe(2);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
+  });
 
   it('counts connection refused', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });

@@ -1,7 +1,7 @@
 /**
  * The server load tests talk to (127.0.0.1, port 0): counts requests per path and connections,
  * keeps what the last requests carried, and can stall once or answer slowly; `/hostile` answers
- * the text a backtracking regular expression stalls on.
+ * the text a backtracking regular expression stalls on; `/redirect?to=…&status=…` points elsewhere.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,6 +56,13 @@ export async function startTargetServer(): Promise<TargetServer> {
       if (url.pathname === '/hostile') {
         // ?n=: n times "a" then "b", what a catastrophic pattern such as (a+)+$ backtracks on.
         return res.end(`${'a'.repeat(Number(url.searchParams.get('n') ?? 30_000))}b`);
+      }
+      if (url.pathname === '/redirect') {
+        // ?to=: where it points (a path or a whole URL; `self`: back to itself, a loop); ?status= the redirect's code (default 302).
+        const to = url.searchParams.get('to') ?? '/a';
+        res.statusCode = Number(url.searchParams.get('status') ?? 302);
+        res.setHeader('location', to === 'self' ? (req.url ?? '/') : to);
+        return res.end('moved');
       }
       if (url.pathname === '/fail') {
         res.statusCode = 500;

@@ -20,6 +20,8 @@ export interface Answer {
   readonly bodyBytes: number;
   readonly headers: Record<string, string | string[]> | undefined;
   readonly body: Buffer[] | undefined;
+  /** A redirect's Location, when the exchange follows redirects. */
+  readonly location?: string | undefined;
 }
 
 /** One request on the pool. `connection` is set while it is on one, so it can be cancelled. */
@@ -29,6 +31,8 @@ export interface Exchange {
   head: boolean;
   /** Keep the answer's headers and body (captures read them). */
   collect: boolean;
+  /** Read a redirect's Location (the application setting followRedirects). */
+  follow?: boolean;
   /** performance.now() ms after which the pool's sweep times it out (Infinity: never). */
   deadline: number;
   connection?: Connection;
@@ -67,7 +71,7 @@ export class Connection {
     this.current = exchange;
     exchange.connection = this;
     this.received = false;
-    this.parser.reset(exchange.head, exchange.collect);
+    this.parser.reset(exchange.head, exchange.collect, exchange.follow === true);
     this.socket.write(exchange.bytes);
   }
 

@@ -36,6 +36,8 @@ for (const b of [9, 10, 11, 12, 13, 32, 160]) SPACE_BYTE[b] = 1;
 
 export class ResponseParser {
   status = 0;
+  /** A redirect's Location, read when the request follows redirects (reset()); undefined otherwise. */
+  location: string | undefined;
   /** False when the answer says the connection closes after it. */
   keepAlive = true;
   /** Body bytes (after chunked decoding). */
@@ -46,14 +48,17 @@ export class ResponseParser {
   private state = DONE;
   private noBody = false;
   private collect = false;
+  private follow = false;
   private head: Buffer | undefined;
   private remaining = 0;
   private line = '';
   private trailerBytes = 0;
 
-  /** Gets ready for the answer to the next request; `noBody`: it was a HEAD request. */
-  reset(noBody: boolean, collect: boolean): void {
+  /** Gets ready for the answer to the next request; `noBody`: it was a HEAD request; `follow`: read a redirect's Location. */
+  reset(noBody: boolean, collect: boolean, follow = false): void {
     this.status = 0;
+    this.location = undefined;
+    this.follow = follow;
     this.keepAlive = true;
     this.bodyBytes = 0;
     this.headers = collect ? {} : undefined;
@@ -194,6 +199,8 @@ export class ResponseParser {
     let chunked = false;
     let encoded = false;
     let close = http10;
+    // A redirect followed: its Location is read too (8 letters); other answers skip it.
+    const wantLocation = this.follow && (code === 301 || code === 302 || code === 303 || code === 307 || code === 308);
     for (let at = eol + 2; at < to; at = eol + 2) {
       // One pass over the line: the first colon before its CR LF, then its end from there.
       const colon = colonOrLineEnd(buf, at, to);
@@ -203,7 +210,7 @@ export class ResponseParser {
       if (colon === at || colon === eol || first === 32 || first === 9) throw new BadResponse(`bad header line "${buf.toString('latin1', at, Math.min(eol, at + 40))}"`);
       const size = colon - at;
       // Only the three framing headers matter unless a capture reads headers: the rest are skipped.
-      if (!(this.collect || size === 14 || size === 17 || size === 10)) continue;
+      if (!(this.collect || size === 14 || size === 17 || size === 10 || (size === 8 && wantLocation))) continue;
       for (let k = at; k < colon; k++) if (TOKEN_BYTE[buf[k]!] === 0) throw new BadResponse(`bad header name "${buf.toString('latin1', at, Math.min(colon, at + 40))}"`);
       let start = colon + 1;
       let stop = eol;
@@ -220,6 +227,8 @@ export class ResponseParser {
       } else if (size === 17 && named(buf, at, 'transfer-encoding')) {
         encoded = true;
         chunked = /(?:^|,)\s*chunked\s*$/i.test(buf.toString('latin1', start, stop));
+      } else if (size === 8 && wantLocation && named(buf, at, 'location')) {
+        this.location ??= buf.toString('latin1', start, stop);
       } else if (size === 10 && named(buf, at, 'connection')) {
         // The usual values without a string; a list goes token by token.
         if (stop - start === 5 && named(buf, start, 'close')) close = true;
