@@ -139,9 +139,10 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     if (kind.kind !== 'http') throw new LoadInputError(`${where}: targets[${i}].request: ${hit.node.path} is ${kind.noun}; load tests send HTTP requests only.`);
     return { target: t, hit };
   });
-  const paths = new Set(found.map((f) => f.hit.node.path));
+  // A threshold's target names its request as a target does: `.yaml` may be left out, any case.
+  const paths = new Set(found.map((f) => f.hit.node.path.toLowerCase()));
   test.thresholds.forEach((rule, i) => {
-    if (rule.target !== undefined && !paths.has(loadTargetPath(rule.target)) && !test.targets.some((t) => t.request === rule.target)) {
+    if (rule.target !== undefined && !paths.has(loadTargetPath(rule.target).toLowerCase()) && !test.targets.some((t) => t.request === rule.target)) {
       throw new LoadInputError(`${where}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets.`);
     }
   });
@@ -253,8 +254,10 @@ function checkCapture(capture: WireTarget['captures'][number], at: string): void
   }
 }
 
+/** The request path a threshold's target names (the one its result carries): found as the targets' requests are found. */
 function normalizeTarget(target: string, found: Array<{ target: { request: string }; hit: { node: { path: string } } }>): string {
-  return found.find((f) => f.target.request === target)?.hit.node.path ?? (/\.ya?ml$/i.test(target) ? target : `${target}.yaml`);
+  const lower = loadTargetPath(target).toLowerCase();
+  return (found.find((f) => f.target.request === target) ?? found.find((f) => f.hit.node.path.toLowerCase() === lower))?.hit.node.path ?? loadTargetPath(target);
 }
 
 async function wireTarget(prepared: PreparedRequest, request: string, weight: number, captures: WireTarget['captures'], marker: string): Promise<WireTarget> {

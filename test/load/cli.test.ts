@@ -151,6 +151,15 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     expect((await readLoadHistory(data)).map((h) => [h.id, h.passed])).toEqual(expect.arrayContaining([['pass', true], ['fail', false]]));
   });
 
+  it('a threshold names its target as the target does, in any case, as targets find their request (a.yaml is A.yaml)', async () => {
+    const { root } = await workspace({ cased: { targets: [{ request: 'a.yaml' }], thresholds: [{ metric: 'rps', op: '>', value: 0, target: 'A' }, { metric: 'errorRate', op: '<=', value: 0, target: 'a.YAML' }] } });
+    const result = await ferry(['-w', root, 'load', 'cased', '--workers', '1']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/✓ rps > 0 req\/s \(A\.yaml\): measured 20 req\/s/);
+    expect(result.stdout).toMatch(/✓ errorRate <= 0% \(A\.yaml\): measured 0%/);
+    expect(result.code).toBe(0);
+  });
+
   it('-r json prints the whole result in its documented, versioned shape', async () => {
     const { root } = await workspace({ shape: { thresholds: [{ metric: 'max', op: '<', value: 60_000 }] } });
     const out = await ferry(['-w', root, 'load', 'shape', '-r', 'json', '--workers', '1']);
