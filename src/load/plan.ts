@@ -7,7 +7,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
 import { unknownFieldNotes, unknownFieldsMessage, type LoadTestFile } from '../model/index.js';
-import { encodeMultipart, requestKind, SendError, withMultipartType } from '../protocols/index.js';
+import { encodeMultipart, requestKind, resolveProxyConfig, SendError, withMultipartType } from '../protocols/index.js';
+import { describeProxy, ProxyRules } from '../protocols/http/proxy-rules.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
 import { loadClientTls } from '../request/client-tls-files.js';
@@ -53,6 +54,8 @@ export interface LoadPlan {
   withScripts: string[];
   /** Fields of the file that load tests do not have (kept, never read), each with the field it likely meant: `targets[0].weigth (did you mean weight?)`. */
   unknownFields: string[];
+  /** Targets a run would send through a proxy (the setting or the system's), which load tests send directly. */
+  pastProxy?: { proxy: string; requests: string[] };
 }
 
 /**
@@ -60,9 +63,10 @@ export interface LoadPlan {
  * shows with the run and its history line: requests whose scripts are not run, and fields of the
  * file that load tests do not have.
  */
-export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unknownFields'>): string[] {
+export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unknownFields' | 'pastProxy'>): string[] {
   const notices: string[] = [];
   if (plan.withScripts.length) notices.push(`load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
+  if (plan.pastProxy) notices.push(`load tests send directly, not through the proxy (${plan.pastProxy.proxy}): ${plan.pastProxy.requests.join(', ')}.`);
   const unknown = unknownFieldsMessage('loadtest', plan.file, plan.unknownFields);
   if (unknown) notices.push(unknown);
   return notices;
@@ -184,6 +188,12 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
 
   const targets: WireTarget[] = [];
   const withScripts: string[] = [];
+  // A run would send these through a proxy; the generator connects to the service itself (said, never silently).
+  const settings = options.settings;
+  const proxyConfig = resolveProxyConfig(settings);
+  const proxyRules = proxyConfig && new ProxyRules(proxyConfig);
+  const pastProxy: string[] = [];
+  let proxyUsed: string | undefined;
   for (const { target, hit } of found) {
     const { node, folders } = hit;
     if (hasScripts(workspace.file, folders, node.request, node.path)) withScripts.push(node.path);
@@ -199,6 +209,11 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     }
     if (prepared.digest || prepared.ntlm) throw new LoadInputError(`${where}: ${node.path} uses ${prepared.digest ? 'digest' : 'NTLM'} auth, which load tests do not answer; use another auth type for load tests.`);
     targets.push(await wireTarget(prepared, node.path, target.weight, target.captures, marker));
+    const proxy = proxyRules && URL.canParse(prepared.url) ? proxyRules.proxyFor(new URL(prepared.url)) : undefined;
+    if (proxy) {
+      proxyUsed ??= proxy;
+      if (!pastProxy.includes(node.path)) pastProxy.push(node.path);
+    }
     // A client certificate for this host that cannot be used (unreadable, key not matching): said now, not by every send.
     if (clientTls && /^https:/i.test(prepared.url)) {
       const url = new URL(prepared.url);
@@ -218,6 +233,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     plannedSeconds: totalSeconds(stages),
     withScripts,
     unknownFields: unknownFieldNotes('loadtest', test),
+    ...(proxyUsed ? { pastProxy: { proxy: `${describeProxy(proxyUsed)}, from ${settings.proxy ? 'the proxy setting' : 'the system proxy variables (HTTP_PROXY, HTTPS_PROXY)'}`, requests: pastProxy } } : {}),
     config: {
       targets,
       model: test.model,

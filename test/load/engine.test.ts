@@ -12,7 +12,7 @@ import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { markerFor } from '../../src/load/fill.js';
 import { Generator } from '../../src/load/generator.js';
 import { decodeHistogram } from '../../src/load/histogram.js';
-import { runLoadTest, summaryText, type LoadRunOptions } from '../../src/load/index.js';
+import { planNotices, runLoadTest, summaryText, type LoadRunOptions } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
 import { testCertificate } from '../support/servers/peers.js';
@@ -355,6 +355,21 @@ describe('requests and connections', () => {
       tls.closeAllConnections();
       await new Promise<void>((resolve) => tls.close(() => resolve()));
     }
+  });
+
+  it('says when a proxy setting would apply to a target: load tests send directly (a proxy would be measured too)', async () => {
+    const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.3, target: 10 }] }, { A: '/a', B: '/b' });
+    const notices: string[] = [];
+    // Loopback goes past a proxy unless noProxy opts in (<-loopback>), as for a run.
+    const settings = { ...DEFAULT_SETTINGS, proxy: 'http://user:pw@proxy.example.test:3128', noProxy: ['<-loopback>'] };
+    const result = await run({ settings, onPlan: (plan) => notices.push(...planNotices(plan)) });
+    expect(notices).toEqual(['load tests send directly, not through the proxy (http://proxy.example.test:3128, from the proxy setting): A.yaml, B.yaml.']);
+    expect(result.overall.count).toBe(3);
+    expect(server.byPath.get('/a')! + server.byPath.get('/b')!).toBe(3);
+    // Without a proxy that applies, nothing is said.
+    notices.length = 0;
+    await run({ settings: { ...settings, noProxy: [] }, onPlan: (plan) => notices.push(...planNotices(plan)) });
+    expect(notices).toEqual([]);
   });
 
   it('counts connection refused', async () => {
