@@ -89,6 +89,12 @@ export function mergeResults(results: readonly LoadResult[]): LoadResult {
   }
   const split = results.find((r) => r.segments.of !== first.segments.of);
   if (split) throw new MergeError(`the files split the test differently (segment ${first.segments.parts.join(', ')}/${first.segments.of} and segment ${split.segments.parts.join(', ')}/${split.segments.of}); merge the segments of one split, all written with the same --segment i/n count.`);
+  // Stages of another length (one segment run with --stages): not parts of one test; the rates would be over the wrong length.
+  const other = results.find((r) => r.plannedSeconds !== first.plannedSeconds);
+  if (other) {
+    const name = (r: LoadResult) => `segment ${r.segments.parts.join(', ')}/${r.segments.of}: ${r.plannedSeconds} s`;
+    throw new MergeError(`the files ran stages of different lengths (${name(first)}, ${name(other)}); merge the segments of one run, all started with the same stages (the same --stages, or none).`);
+  }
   const parts = results.flatMap((r) => r.segments.parts);
   const twice = parts.find((p, i) => parts.indexOf(p) !== i);
   if (twice !== undefined) throw new MergeError(`segment ${twice}/${first.segments.of} is in more than one file; each segment is merged once.`);

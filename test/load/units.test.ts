@@ -154,6 +154,13 @@ describe('merging', () => {
     );
   });
 
+  it('refuses segments of runs with different stages (one run with --stages): their parts are not one test, and the rates would be over the wrong length', () => {
+    const longer = { ...resultOf(2, 2), plannedSeconds: 30 };
+    expect(() => mergeResults([resultOf(1, 2), longer])).toThrow(
+      new MergeError('the files ran stages of different lengths (segment 1/2: 1 s, segment 2/2: 30 s); merge the segments of one run, all started with the same stages (the same --stages, or none).'),
+    );
+  });
+
   it('refuses a result file whose parts cannot be read, naming the file and the field (no stack trace)', () => {
     const result = resultOf(1, 2);
     const text = (edit: (r: LoadResult) => void) => {
