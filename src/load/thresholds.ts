@@ -35,9 +35,9 @@ export function judge(rules: readonly ThresholdRule[], overall: TargetResult, ta
     .map((rule) => {
       const base = { rule: ruleText(rule), metric: rule.metric, op: rule.op, limit: rule.value, ...(rule.target ? { target: rule.target } : {}) };
       const of = rule.target === undefined ? overall : targets.find((t) => t.request === rule.target);
-      if (!of || of.count === 0) {
-        return { ...base, measured: null, passed: false, reason: `no samples${rule.target ? ` for ${rule.target}` : ''}: nothing was measured, so the rule cannot pass` };
-      }
+      // verdictText shows it after "no samples": the reason says why, once.
+      if (!of) return { ...base, measured: null, passed: false, reason: `${rule.target} is not sent by this test: its weight is 0 or it is not enabled; the rule cannot pass` };
+      if (of.count === 0) return { ...base, measured: null, passed: false, reason: `nothing was measured${rule.target ? ` for ${rule.target}` : ''}, so the rule cannot pass` };
       const exact = measure(rule.metric, of, seconds);
       const passed = compare(exact, rule.op, rule.value);
       return { ...base, measured: shown(exact, rule.op, rule.value, passed), passed };
