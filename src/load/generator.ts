@@ -363,7 +363,7 @@ export class Generator {
       const pool = this.http1For(url);
       if (hops === 0 && this.isStatic(target)) this.prepared[index] = { pool, bytes };
       // What was sent is kept only when a redirect may need it (the target's own is found again otherwise).
-      const sent = this.config.followRedirects === true && (hops > 0 || !this.isStatic(target)) ? { url, method, headers, body } : undefined;
+      const sent = this.config.followRedirects === true && (hops > 0 || this.prepared[index] === undefined) ? { url, method, headers, body } : undefined;
       return this.sendHttp1(index, pool, bytes, vars, scheduled, after, sent, hops);
     }
     this.inFlight++;
