@@ -315,14 +315,18 @@ describe('requests and connections', () => {
     const other = server.url.replace('127.0.0.1', 'localhost');
     const post = (name: string, url: string) => ({ name, method: 'POST', url: `${server!.url}${url}`, headers: [{ key: 'Authorization', value: 'Bearer s3cret' }], body: { type: 'text', text: 'payload' } });
     const files = {
-      'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', targets: [{ request: 'Found.yaml' }, { request: 'Temporary.yaml' }, { request: 'Away.yaml' }], stages: [{ durationSecs: 0, target: 6 }, { durationSecs: 0.5, target: 6 }] },
+      'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', targets: [{ request: 'Found.yaml' }, { request: 'Temporary.yaml' }, { request: 'Away.yaml' }, { request: 'Keyed.yaml' }], stages: [{ durationSecs: 0, target: 8 }, { durationSecs: 0.5, target: 8 }] },
       'requests/Found.yaml': post('Found', '/redirect?to=/found'),
       'requests/Temporary.yaml': post('Temporary', '/redirect?status=307&to=/temporary'),
       'requests/Away.yaml': post('Away', `/redirect?status=307&to=${encodeURIComponent(`${other}/away`)}`),
+      // An API key's header is a credential as Authorization is: it stays with its origin.
+      'requests/Keyed.yaml': { name: 'Keyed', method: 'GET', url: `${server.url}/redirect?to=${encodeURIComponent(`${other}/keyed`)}`, auth: { type: 'apiKey', key: 'X-Api-Key', value: 'k3y' } },
     };
     const { ws, data } = await openedWorkspace(files);
     const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
-    expect(result.overall.statuses).toEqual({ 200: 3 });
+    expect(result.overall.statuses).toEqual({ 200: 4 });
+    expect(server.seen.find((s) => s.path === '/redirect' && s.url.includes('keyed'))!.headers['x-api-key']).toBe('k3y');
+    expect(server.seen.find((s) => s.path === '/keyed')!.headers['x-api-key']).toBeUndefined();
     const seen = (path: string) => server!.seen.find((s) => s.path === path)!;
     expect([seen('/found').headers['content-length'], seen('/found').body, seen('/found').headers.authorization]).toEqual([undefined, '', 'Bearer s3cret']);
     expect([seen('/temporary').body, seen('/temporary').headers.authorization]).toEqual(['payload', 'Bearer s3cret']);
