@@ -4,6 +4,7 @@
  * do, and its latency is measured from that time (coordinated omission corrected). Closed model:
  * each user sends, waits for the answer, thinks, sends again. Every loop ends with the stages.
  */
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { CaptureReader } from './captures.js';
@@ -353,7 +354,8 @@ export class Generator {
     const stats = this.stats[index]!;
     let bytes: Buffer | undefined;
     try {
-      if (url.protocol === 'http:') bytes = requestBytes(method, url, headers, body, this.config.keepAlive);
+      // Plain HTTP/1.1 through Ferry's client; HTTP/2 over http:// (h2c) through undici.
+      if (url.protocol === 'http:' && !this.config.h2c) bytes = requestBytes(method, url, headers, body, this.config.keepAlive);
     } catch (error) {
       this.record(stats, scheduled, 'other', `the request could not be built: ${reasonOf(error)}`);
       return void setImmediate(after);
@@ -527,13 +529,28 @@ export class Generator {
         connections: null,
         pipelining: 1,
         allowH2: this.config.http2,
-        // The CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
-        connect: { rejectUnauthorized: this.config.verifyTls, ...(this.config.tls?.byOrigin[origin] ?? (this.config.tls?.ca ? { ca: this.config.tls.ca } : {})) },
+        // http:// with httpVersion http2: HTTP/2 at once over the plain socket (prior knowledge), as a
+        // run's connector does (http-agents.ts); undici speaks h2 on a socket that says it negotiated it.
+        // Otherwise the CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
+        connect: origin.startsWith('http:') ? (h2cConnect as never) : { rejectUnauthorized: this.config.verifyTls, ...(this.config.tls?.byOrigin[origin] ?? (this.config.tls?.ca ? { ca: this.config.tls.ca } : {})) },
       });
       this.pools.set(origin, pool);
     }
     return pool;
   }
+}
+
+/** undici's connector for cleartext HTTP/2 with prior knowledge. */
+function h2cConnect(options: { hostname: string; port: string }, callback: (error: Error | null, socket: net.Socket | null) => void): void {
+  const socket = net.connect({ host: options.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(options.port || 80), noDelay: true });
+  (socket as net.Socket & { alpnProtocol?: string }).alpnProtocol = 'h2';
+  let done = false;
+  socket.once('connect', () => {
+    if (!done) (done = true), callback(null, socket);
+  });
+  socket.once('error', (error) => {
+    if (!done) (done = true), callback(error, null);
+  });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -5,6 +5,7 @@
  * shared, so rates are checked within wide, stated tolerances and counts exactly where the
  * schedule makes them exact.
  */
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -358,6 +359,32 @@ describe('requests and connections', () => {
     } finally {
       tls.closeAllConnections();
       await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
+  });
+
+  it('httpVersion http2 over http:// speaks HTTP/2 at once (prior knowledge), as a run does, not HTTP/1.1', async () => {
+    // A server that speaks only cleartext HTTP/2 (h2c), as gRPC and many service meshes do.
+    const h2c = http2.createServer();
+    const versions: string[] = [];
+    h2c.on('stream', (stream, headers) => {
+      versions.push(`${headers[':method']} ${headers[':path']}`);
+      stream.respond({ ':status': 200 });
+      stream.end('ok');
+    });
+    await new Promise<void>((resolve) => h2c.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(h2c.address() as AddressInfo).port}/h2`;
+      const files = {
+        'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', httpVersion: 'http2', targets: [{ request: 'H2.yaml' }], stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }] },
+        'requests/H2.yaml': { name: 'H2', method: 'GET', url },
+      };
+      const { ws, data } = await openedWorkspace(files);
+      const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+      expect(result.overall.statuses).toEqual({ 200: 5 });
+      expect(result.overall.errors.total).toBe(0);
+      expect(versions).toEqual(Array(5).fill('GET /h2'));
+    } finally {
+      await new Promise<void>((resolve) => h2c.close(() => resolve()));
     }
   });
 
