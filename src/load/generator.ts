@@ -5,6 +5,7 @@
  * each user sends, waits for the answer, thinks, sends again. Every loop ends with the stages.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { CaptureReader } from './captures.js';
@@ -355,7 +356,7 @@ export class Generator {
     let bytes: Buffer | undefined;
     try {
       // Plain HTTP/1.1 through Ferry's client; HTTP/2 over http:// (h2c) through undici.
-      if (url.protocol === 'http:' && !this.config.h2c) bytes = requestBytes(method, url, headers, body, this.config.keepAlive);
+      if (url.protocol === 'http:' && !this.config.http2Only) bytes = requestBytes(method, url, headers, body, this.config.keepAlive);
     } catch (error) {
       this.record(stats, scheduled, 'other', `the request could not be built: ${reasonOf(error)}`);
       return void setImmediate(after);
@@ -525,14 +526,15 @@ export class Generator {
   private poolFor(origin: string): Pool {
     let pool = this.pools.get(origin);
     if (!pool) {
+      const tlsOptions = { rejectUnauthorized: this.config.verifyTls, ...(this.config.tls?.byOrigin[origin] ?? (this.config.tls?.ca ? { ca: this.config.tls.ca } : {})) };
       pool = new Pool(origin, {
         connections: null,
         pipelining: 1,
         allowH2: this.config.http2,
-        // http:// with httpVersion http2: HTTP/2 at once over the plain socket (prior knowledge), as a
-        // run's connector does (http-agents.ts); undici speaks h2 on a socket that says it negotiated it.
-        // Otherwise the CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
-        connect: origin.startsWith('http:') ? (h2cConnect as never) : { rejectUnauthorized: this.config.verifyTls, ...(this.config.tls?.byOrigin[origin] ?? (this.config.tls?.ca ? { ca: this.config.tls.ca } : {})) },
+        // httpVersion http2, as a run's connector (http-agents.ts): HTTP/2 at once over a plain socket
+        // (prior knowledge; undici speaks h2 on a socket that says it negotiated it), h2 alone over TLS.
+        // Over TLS, the CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
+        connect: origin.startsWith('http:') ? (h2cConnect as never) : this.config.http2Only ? (h2TlsConnect(tlsOptions) as never) : tlsOptions,
       });
       this.pools.set(origin, pool);
     }
@@ -551,6 +553,31 @@ function h2cConnect(options: { hostname: string; port: string }, callback: (erro
   socket.once('error', (error) => {
     if (!done) (done = true), callback(error, null);
   });
+}
+
+/** undici's connector for httpVersion http2 over TLS: the handshake offers h2 alone; a server that picks none is refused, saying so. */
+function h2TlsConnect(options: tls.ConnectionOptions) {
+  return (target: { hostname: string; port: string; servername?: string }, callback: (error: Error | null, socket: tls.TLSSocket | null) => void): void => {
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(target.port || 443);
+    const socket = tls.connect({ ...options, host, port, servername: target.servername || (net.isIP(host) ? undefined : host), ALPNProtocols: ['h2'] });
+    socket.setNoDelay(true);
+    let done = false;
+    const noH2 = (code: string) => Object.assign(new Error(`${host}:${port} does not speak HTTP/2: its TLS handshake offered no h2 protocol (httpVersion http2; use auto or http1)`), { code });
+    socket.once('secureConnect', () => {
+      if (done) return;
+      done = true;
+      if (socket.alpnProtocol === 'h2') return callback(null, socket);
+      socket.destroy();
+      callback(noH2('ERR_SSL_NO_APPLICATION_PROTOCOL'), null);
+    });
+    socket.once('error', (error: Error & { code?: string }) => {
+      if (done) return;
+      done = true;
+      // A server that speaks no h2 may end the handshake with an alert instead: said the same way.
+      callback(/NO_APPLICATION_PROTOCOL/i.test(error.code ?? '') || /no application protocol/i.test(error.message) ? noH2(error.code ?? 'ERR_SSL_NO_APPLICATION_PROTOCOL') : error, null);
+    });
+  };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -243,7 +243,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       keepAlive: test.keepAlive,
       timeoutMs: test.timeoutMs ?? options.settings.timeoutMs,
       http2: httpVersion === 'http2' || httpVersion === 'auto',
-      h2c: httpVersion === 'http2',
+      http2Only: httpVersion === 'http2',
       verifyTls: options.settings.verifyTls,
       followRedirects: options.settings.followRedirects,
       maxRedirects: options.settings.maxRedirects,

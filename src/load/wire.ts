@@ -46,8 +46,8 @@ export interface GeneratorConfig {
   /** 0 = no limit. */
   timeoutMs: number;
   http2: boolean;
-  /** httpVersion http2: plain http:// targets speak HTTP/2 at once (prior knowledge, h2c), as a run's do. */
-  h2c?: boolean;
+  /** httpVersion http2, as a run's sends: http:// targets speak HTTP/2 at once (prior knowledge, h2c), TLS offers h2 alone. */
+  http2Only?: boolean;
   verifyTls: boolean;
   /** The application settings followRedirects and maxRedirects, as a run follows redirects (absent: not followed). */
   followRedirects?: boolean;

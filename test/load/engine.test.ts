@@ -388,6 +388,35 @@ describe('requests and connections', () => {
     }
   });
 
+  it('httpVersion http2 over TLS offers h2 alone, as a run does: a server without HTTP/2 is an error that says so, not a quiet HTTP/1.1 test', async () => {
+    const { key, cert } = await testCertificate();
+    const seen: string[] = [];
+    const answer = (req: { httpVersion: string }, res: { end(text: string): void }) => {
+      seen.push(req.httpVersion);
+      res.end('ok');
+    };
+    const both = http2.createSecureServer({ key, cert, allowHTTP1: true }, answer);
+    const only1 = https.createServer({ key, cert }, answer);
+    await Promise.all([both, only1].map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
+    try {
+      const origin = (s: typeof both | typeof only1) => `https://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      const files = {
+        'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', httpVersion: 'http2', targets: [{ request: 'Both.yaml' }, { request: 'Only1.yaml' }], stages: [{ durationSecs: 0, target: 8 }, { durationSecs: 0.5, target: 8 }] },
+        'requests/Both.yaml': { name: 'Both', method: 'GET', url: `${origin(both)}/x` },
+        'requests/Only1.yaml': { name: 'Only1', method: 'GET', url: `${origin(only1)}/x` },
+      };
+      const { ws, data } = await openedWorkspace(files);
+      const result = await runLoadTest({ workspace: ws, id: 't', data, settings: { ...DEFAULT_SETTINGS, verifyTls: false }, workers: 1 });
+      const [ok, refused] = [result.targets.find((t) => t.request === 'Both.yaml')!, result.targets.find((t) => t.request === 'Only1.yaml')!];
+      expect(ok.statuses).toEqual({ 200: 2 });
+      expect(seen).toEqual(['2.0', '2.0']);
+      expect(refused.errors).toMatchObject({ total: 2, tls: 2 });
+      expect(refused.errorReasons.tls).toMatch(/^127\.0\.0\.1:\d+ does not speak HTTP\/2: its TLS handshake offered no h2 protocol \(httpVersion http2; use auto or http1\)$/);
+    } finally {
+      for (const s of [both, only1]) s.close();
+    }
+  });
+
   it('says when a proxy setting would apply to a target: load tests send directly (a proxy would be measured too)', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.3, target: 10 }] }, { A: '/a', B: '/b' });
     const notices: string[] = [];
