@@ -11,7 +11,10 @@ import { mkdirSync, promises as fs, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 export async function makeDirs(dir: string, mode?: number): Promise<void> {
-  for (const folder of await missingFolders(dir, (file) => fs.stat(file))) {
+  const walk = missingFolders(dir);
+  let step = walk.next();
+  while (!step.done) step = walk.next(await fs.stat(step.value).catch(absentAsUndefined));
+  for (const folder of step.value) {
     try {
       await fs.mkdir(folder, mode === undefined ? undefined : { mode });
     } catch (error) {
@@ -23,25 +26,18 @@ export async function makeDirs(dir: string, mode?: number): Promise<void> {
 
 /** `makeDirs` for code that writes synchronously (the listing cache). */
 export function makeDirsSync(dir: string, mode?: number): void {
-  const missing: string[] = [];
-  let current = path.resolve(dir);
-  for (let depth = 0; depth < 10_000; depth++) {
+  const walk = missingFolders(dir);
+  let step = walk.next();
+  while (!step.done) {
     let stats: Stats | undefined;
     try {
-      stats = statSync(current);
+      stats = statSync(step.value);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      stats = absentAsUndefined(error as NodeJS.ErrnoException);
     }
-    if (stats) {
-      if (!stats.isDirectory()) throw notAFolder(current, missing.length === 0);
-      break;
-    }
-    missing.unshift(current);
-    const parent = path.dirname(current);
-    if (parent === current) break;
-    current = parent;
+    step = walk.next(stats);
   }
-  for (const folder of missing) {
+  for (const folder of step.value) {
     try {
       mkdirSync(folder, mode === undefined ? undefined : { mode });
     } catch (error) {
@@ -50,16 +46,17 @@ export function makeDirsSync(dir: string, mode?: number): void {
   }
 }
 
-/** The folders of `dir` that do not exist yet, outermost first. */
-async function missingFolders(dir: string, stat: (file: string) => Promise<Stats>): Promise<string[]> {
+/**
+ * The folders of `dir` that do not exist yet, outermost first: yields each path from `dir` up to
+ * be looked at (the caller stats it, synchronously or not, and passes the result back, undefined
+ * when it is absent) until one exists.
+ */
+function* missingFolders(dir: string): Generator<string, string[], Stats | undefined> {
   const missing: string[] = [];
   let current = path.resolve(dir);
   // A path has at most a few thousand parts; the bound is only there to make the loop's end plain.
   for (let depth = 0; depth < 10_000; depth++) {
-    const stats = await stat(current).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const stats = yield current;
     if (stats) {
       if (!stats.isDirectory()) throw notAFolder(current, missing.length === 0);
       break;
@@ -70,6 +67,11 @@ async function missingFolders(dir: string, stat: (file: string) => Promise<Stats
     current = parent;
   }
   return missing;
+}
+
+function absentAsUndefined(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT') return undefined;
+  throw error;
 }
 
 /** The error the recursive mkdir gives for a file on the path: EEXIST when it is the folder asked for, else ENOTDIR. */
