@@ -7,7 +7,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SettingsError, settingsFile, type AppSettings, type WorkspaceData } from '../appdata/index.js';
 import { unknownFieldNotes, unknownFieldsMessage, type LoadTestFile } from '../model/index.js';
-import { encodeMultipart, requestKind, resolveProxyConfig, SendError, withMultipartType } from '../protocols/index.js';
+import { defaultHeaders, encodeMultipart, requestKind, resolveProxyConfig, SendError, withMultipartType } from '../protocols/index.js';
 import { describeProxy, ProxyRules } from '../protocols/http/proxy-rules.js';
 import { hasScripts, loadVariableSnapshot, PrepareError, prepareRequest, scopeFrom, type Face, type PreparedRequest } from '../request/index.js';
 import { namedFile } from '../support/paths-inside.js';
@@ -299,6 +299,9 @@ async function wireTarget(prepared: PreparedRequest, request: string, weight: nu
     headers.length = 0;
     headers.push(...typed);
   }
+  // The User-Agent and Accept a run of the request sends (spec 4.7). No Accept-Encoding, as k6:
+  // a load test asks for compressed answers only when the request does.
+  headers.push(...defaultHeaders(headers, { decompress: false }));
   const sign = prepared.signEachSend && {
     ...prepared.signEachSend.signing,
     bodySource: from.body.kind === 'bytes' ? from.body.source : 'binary',

@@ -3,6 +3,7 @@ export type { ProtocolResult, ProtocolTimings, RequestKindModule, SendContext } 
 export { allRequestKinds, noLiveConnection, notRunYet, requestKind } from './registry.js';
 export { SendError, TIMEOUT_SETTING, type SendErrorKind } from './send-error.js';
 export { encodeMultipart, withMultipartType } from './http/multipart.js';
+export { defaultHeaders } from './http/default-headers.js';
 export { cookieOfDomain, CookieStore, type CookieInfo } from './http/cookie-jar.js';
 export { HttpAgents, type HostLookup } from './http/http-agents.js';
 export { resolveProxyConfig, type ProxyConfig } from './http/proxy-rules.js';

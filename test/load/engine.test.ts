@@ -15,6 +15,7 @@ import { Generator } from '../../src/load/generator.js';
 import { decodeHistogram } from '../../src/load/histogram.js';
 import { planNotices, runLoadTest, summaryText, type LoadRunOptions } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
+import { packageVersion } from '../../src/support/package-root.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
 import { testCertificate } from '../support/servers/peers.js';
 
@@ -207,6 +208,28 @@ describe('requests and connections', () => {
     expect(['ann', 'bob', 'cy'].map((n) => names.filter((x) => x === n).length)).toEqual([5, 5, 5]);
     // {{$randomInt}} is new for each request, not fixed when the target was prepared.
     expect(new Set(server.seen.map((s) => s.path.split('/')[3])).size).toBeGreaterThan(3);
+  });
+
+  it('sends the User-Agent and Accept a run of the request sends, and keeps the ones a request sets (spec 4.7)', async () => {
+    server = await startTargetServer();
+    const { ws, data } = await openedWorkspace({
+      'loadtests/t.yaml': { name: 'T', targets: [{ request: 'Plain.yaml' }, { request: 'Own.yaml' }], model: 'arrivalRate', stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }] },
+      'requests/Plain.yaml': { name: 'Plain', method: 'GET', url: `${server.url}/plain` },
+      'requests/Own.yaml': { name: 'Own', method: 'GET', url: `${server.url}/own`, headers: [{ key: 'accept', value: 'application/json' }, { key: 'USER-AGENT', value: 'mine/1' }] },
+    });
+    const result = await runLoadTest({ workspace: ws, id: 't', data, settings: DEFAULT_SETTINGS, workers: 1 });
+    expect(result.overall.count).toBe(server.seen.length);
+    const plain = server.seen.filter((s) => s.path === '/plain');
+    const own = server.seen.filter((s) => s.path === '/own');
+    expect([plain.length > 0, own.length > 0]).toEqual([true, true]);
+    for (const seen of plain) {
+      expect(seen.headers['user-agent']).toBe(`Ferry/${packageVersion()}`);
+      expect(seen.headers.accept).toBe('*/*');
+      // Compressed answers only when the request asks for them (as k6).
+      expect(seen.headers['accept-encoding']).toBeUndefined();
+    }
+    // The request's own values, once each (node joins a repeated Accept with ", ").
+    for (const seen of own) expect([seen.headers['user-agent'], seen.headers.accept]).toEqual(['mine/1', 'application/json']);
   });
 
   it('reuses connections with keepAlive and opens one per request without it', async () => {

@@ -7,7 +7,6 @@
  * the remote address and timings.
  */
 import { STATUS_CODES } from 'node:http';
-import { packageVersion } from '../../support/package-root.js';
 import { performance } from 'node:perf_hooks';
 import type { PreparedRequest, PreparedSettings } from '../../request/prepared.js';
 import { DEFAULT_SETTINGS } from '../../model/index.js';
@@ -21,6 +20,7 @@ import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart, withMultipartType } from './multipart.js';
+import { defaultHeaders } from './default-headers.js';
 import { undiciAgent } from './undici-parts.js';
 import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
 import { loadOnce } from '../../support/load-once.js';
@@ -242,25 +242,3 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-const USER_AGENT = ((): string => {
-  try {
-    return `Ferry/${packageVersion()}`;
-  } catch {
-    return 'Ferry';
-  }
-})();
-
-/**
- * Headers every client sends unless the request sets them, as Postman and curl do: a User-Agent
- * (some APIs refuse requests without one), `Accept: *\/*` (spec 4.7 names it among the headers
- * added at send time; Postman, Insomnia and curl send it) and, with `decompress` on, the
- * encodings Ferry decodes (servers compress only when asked).
- */
-function defaultHeaders(headers: readonly [string, string][], settings: PreparedSettings): [string, string][] {
-  const has = (name: string) => headers.some(([key]) => key.toLowerCase() === name);
-  const out: [string, string][] = [];
-  if (!has('user-agent')) out.push(['User-Agent', USER_AGENT]);
-  if (!has('accept')) out.push(['Accept', '*/*']);
-  if (settings.decompress && !has('accept-encoding')) out.push(['Accept-Encoding', 'gzip, deflate, br, zstd']);
-  return out;
-}
