@@ -60,6 +60,18 @@ export function planMove(tree: FolderNode, oldText: string, newText: string): Mo
   const destination = toFolder === '' ? tree : findFolder(tree, toFolder)!;
   const wantedFile = fileNameKey(baseFileName(name));
   const clash = destination.children.find((c) => c !== item && (fileNameKey(nodeName(c)) === fileNameKey(name) || fileNameKey(fileBase(c)) === wantedFile));
+  if (clash && (clash.type === 'folder') !== (kind === 'folder')) {
+    // Not a clash on disk (Health/ beside Health.yaml), but one name in the folder: spec 2.1's
+    // taken names are any sibling's, file or folder, and a path such as `ferry run Health` must
+    // name one of them.
+    const where = toFolder === '' ? 'the collection root' : toFolder;
+    const mine = kind === 'folder' ? `folder "${item.path}"` : `request "${item.path}"`;
+    const theirs = clash.type === 'folder' ? 'a folder' : 'a request';
+    const asRun = toFolder === '' ? name : `${toFolder}/${name}`;
+    throw new MoveError(
+      `Cannot name ${mine} "${name}" in ${where}: "${clash.path}" there is ${theirs} of that name, and in one folder a request and a folder cannot share a name (names are compared ignoring case; \`ferry run ${asRun}\` must name one of them). Choose another name, or rename or move "${clash.path}" first.`,
+    );
+  }
   if (clash) throw new MoveError(`"${clash.path}" already exists there; choose another name, or move or delete that one first.`);
   return { kind, from: item.path, toFolder, ...(newName !== undefined && newName !== nodeName(item) ? { newName } : {}) };
 }

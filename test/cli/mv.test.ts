@@ -102,6 +102,7 @@ describe('ferry mv', () => {
 
   it('refuses bad input and changes nothing: unknown path, an existing name, out of the workspace, into itself', async () => {
     await fs.writeFile(path.join(ws, 'requests/Admin/Caf\u00e9.yaml'), 'name: Caf\u00e9\n');
+    await fs.writeFile(path.join(ws, 'requests/Tools.yaml'), 'name: Tools\n');
     await ferry(['ls']); // opening a workspace adds its standard folders (environments/)
     const before = await folderSnapshot(ws);
     const cases: Array<[string[], RegExp]> = [
@@ -110,7 +111,11 @@ describe('ferry mv', () => {
       [['mv', 'Users/Get user', 'Admin/TAKEN.yaml'], /already exists there/],
       // The same name on a macOS disk (é as e + a combining accent): refused, not written over it there.
       [['mv', 'Users/Get user', 'Admin/Cafe\u0301'], /"Admin\/Caf\u00e9\.yaml" already exists there/],
-      [['mv', 'Users', 'Admin/Tools'], /"Admin\/Tools\.yaml" already exists there/],
+      // A folder onto a request's name (and back): not a clash on disk, but one name in the folder
+      // (spec 2.1: a taken name is any sibling's, file or folder; `ferry run Admin/Tools` names one).
+      [['mv', 'Users', 'Admin/Tools'], /^ferry: Cannot name folder "Users" "Tools" in Admin: "Admin\/Tools\.yaml" there is a request of that name, and in one folder a request and a folder cannot share a name \(names are compared ignoring case; `ferry run Admin\/Tools` must name one of them\)\. Choose another name, or rename or move "Admin\/Tools\.yaml" first\.$/m],
+      [['mv', 'Users', 'tools'], /Cannot name folder "Users" "tools" in the collection root: "Tools\.yaml" there is a request of that name/],
+      [['mv', 'Admin/Taken', 'Users.yaml'], /Cannot name request "Admin\/Taken\.yaml" "Users" in the collection root: "Users" there is a folder of that name, and in one folder a request and a folder cannot share a name/],
       [['mv', 'Users/Get user', '../outside'], /"\.\.\/outside" is not a place in this workspace/],
       [['mv', 'Users/Get user', '/tmp/x'], /is not a place in this workspace/],
       [['mv', 'Users/Get user', 'Users/../../x'], /is not a place in this workspace/],
