@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { WorkspaceData } from '../appdata/index.js';
-import { listEnvironments, RunError, useEnvironment } from '../variables/index.js';
+import { listEnvironments, NoEnvironmentError, RunError, useEnvironment } from '../variables/index.js';
 // Not through variables/index.js, which every run loads: only `ferry env` changes environments.
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../variables/manage-environments.js';
 import { WorkspaceBusyError } from '../appdata/index.js';
@@ -92,8 +92,20 @@ export function registerEnv(program: Command, ctx: CliContext): void {
     .argument('<env>', 'environment id (file name) or display name')
     .action(async (wanted: string, _options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
-      const id = await managing(() => deleteEnvironment(ws, new WorkspaceData(ws.id, ws.root), wanted, { writer: 'ferry env rm' }));
-      ctx.output.err(`ferry: deleted environments/${id}.yaml.`);
+      const data = new WorkspaceData(ws.id, ws.root);
+      const outcome = await managing(() => deleteEnvironment(ws, data, wanted, { writer: 'ferry env rm' }).then(
+        (id) => ({ id }),
+        (error: unknown) => {
+          if (error instanceof NoEnvironmentError) return { missing: error };
+          throw error;
+        },
+      ));
+      // Removing what is not there succeeds with a notice, as every remove command (docs/running.md, exit codes).
+      if ('missing' in outcome) {
+        ctx.output.err(`ferry: No environment "${outcome.missing.wanted}"; nothing deleted. ${outcome.missing.known}`);
+        return;
+      }
+      ctx.output.err(`ferry: deleted environments/${outcome.id}.yaml.`);
     });
 
   for (const sub of env.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);

@@ -62,7 +62,10 @@ export function registerPrograms(program: Command, ctx: CliContext): void {
       if (!id && !flags.all) throw new CliError('give the id of the program to take back (ferry programs ls shows them), or --all.');
       const ws = await openWorkspaceFor(command, ctx);
       const removed = await new AllowedPrograms(ws.id, ws.root).revoke(flags.all ? { all: true } : id!);
-      if (removed.length === 0) throw new CliError(`no allowed program has the id ${id}; ferry programs ls lists them.`);
+      // Removing what is not there succeeds with a notice, as every remove command (docs/running.md, exit codes).
+      if (removed.length === 0) {
+        ctx.output.err(flags.all ? 'ferry: no program is allowed for this workspace; nothing revoked.' : `ferry: no allowed program has the id ${id}; nothing revoked (ferry programs ls lists them).`);
+      }
       for (const entry of removed) ctx.output.out(`Revoked: ${describe(entry, ws.root)}`);
       ctx.exitCode = 0;
     });

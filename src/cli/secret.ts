@@ -134,8 +134,10 @@ export function registerSecret(program: Command, ctx: CliContext): void {
       const scope = await scopeFor(ws, options.env, ctx.cwd);
       const secrets = new WorkspaceData(ws.id, ws.root).secrets;
       // A value stored earlier can be removed even after the variable left the file.
+      // Removing what is not there succeeds with a notice, as every remove command (docs/running.md, exit codes).
       if (!(await secrets.has(scope.id, name))) {
-        throw new CliError(`This computer has no value for ${name} (${scope.label}); nothing to remove.`);
+        ctx.output.err(`ferry: this computer has no value for ${name} (${scope.label}); nothing removed.`);
+        return;
       }
       await secrets.delete(scope.id, name);
       ctx.output.err(`ferry: removed the value of ${name} (${scope.label}) from this computer.`);

@@ -1,7 +1,7 @@
 /** Which environment a run or an export uses: `-e` by id or name, else the one active on this computer. */
 import type { WorkspaceData } from '../appdata/index.js';
 import { formatWarning, type Workspace } from '../workspace/index.js';
-import { RunError } from './errors.js';
+import { NoEnvironmentError, RunError } from './errors.js';
 
 /**
  * Told which environment is used when none was asked for and the active one applies, so each
@@ -30,7 +30,7 @@ export async function resolveEnvironment(
   const broken = workspace.warnings.find((w) => w.file.toLowerCase() === file);
   if (broken) throw new RunError(`Environment "${wanted}" cannot be used: ${formatWarning(broken)}`);
   const known = workspace.environments.map((e) => e.id);
-  throw new RunError(`No environment "${wanted}". ${known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).'}`);
+  throw new NoEnvironmentError(wanted, known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).');
 }
 
 /** The line `run`, `serve` and `load` print when they use the active environment (no `-e`). */

@@ -6,3 +6,12 @@
 export class RunError extends Error {
   override name = 'RunError';
 }
+
+/** No environment of that id or name (not one whose file cannot be read): `ferry env rm` of it has nothing to delete. */
+export class NoEnvironmentError extends RunError {
+  override name = 'NoEnvironmentError';
+  /** `known`: the sentence naming the environments there are. */
+  constructor(readonly wanted: string, readonly known: string) {
+    super(`No environment "${wanted}". ${known}`);
+  }
+}

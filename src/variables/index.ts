@@ -7,7 +7,7 @@ export { activeEnvironmentMessage, listEnvironments, resolveEnvironment, type Ac
 export { readDataFile, dataRows, asText, rowText, parseCsv, DataFileError, type CsvRecord, type DataRow } from './data-file.js';
 export { RunVariables } from './run-variables.js';
 export { SecretMask, SECRET_MASK, type MaskableResult } from './secret-mask.js';
-export { RunError } from './errors.js';
+export { NoEnvironmentError, RunError } from './errors.js';
 export {
   SecretScopeError,
   workspaceSecretScope,

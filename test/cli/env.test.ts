@@ -86,9 +86,17 @@ describe('ferry env', () => {
     expect((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout).not.toContain('"active": true');
   });
 
+  it('rm of an environment that is not there succeeds with a notice and deletes nothing, as the other remove commands (running.md, exit codes)', async () => {
+    const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
+    const result = await ferry(['-w', ws, 'env', 'rm', 'nope']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^ferry: No environment "nope"; nothing deleted\. Environments here: .*prod.*\.\n$/);
+    expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
+  });
+
   it('refuses bad names and unknown environments with exit 2, writing nothing', async () => {
     const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
-    for (const args of [['new', ''], ['new', 'x'.repeat(201)], ['rename', 'prod', ' '], ['rename', 'nope', 'X'], ['rm', 'nope'], ['new', 'Y', '--copy-of', 'nope'], ['new', 'staging env'], ['rename', 'prod', 'STAGING ENV']]) {
+    for (const args of [['new', ''], ['new', 'x'.repeat(201)], ['rename', 'prod', ' '], ['rename', 'nope', 'X'], ['new', 'Y', '--copy-of', 'nope'], ['new', 'staging env'], ['rename', 'prod', 'STAGING ENV']]) {
       const result = await ferry(['-w', ws, 'env', ...args]);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/A name cannot be empty|at most 200 characters|No environment "nope"|An environment named "Staging Env" exists already \(environments\/staging\.yaml\); give another name\./);

@@ -187,6 +187,18 @@ describe('ferry run with gRPC and MCP requests', () => {
     expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').passed).toBe(true);
   }, 60_000);
 
+  it('programs revoke of an id not allowed, or --all with none, succeeds with a notice, as the other remove commands (running.md, exit codes)', async () => {
+    const root = await workspace();
+    await isolatedDataDir();
+    expect(await ferry(['-w', root, 'programs', 'revoke', 'beef'])).toEqual({ code: 0, stdout: '', stderr: 'ferry: no allowed program has the id beef; nothing revoked (ferry programs ls lists them).\n' });
+    expect(await ferry(['-w', root, 'programs', 'revoke', '--all'])).toEqual({ code: 0, stdout: '', stderr: 'ferry: no program is allowed for this workspace; nothing revoked.\n' });
+    // One that is there is still revoked, and said on stdout.
+    await ferry(['-w', root, 'programs', 'allow', stdioCommand]);
+    const revoked = await ferry(['-w', root, 'programs', 'revoke', '--all']);
+    expect([revoked.code, revoked.stdout]).toEqual([0, expect.stringContaining(`Revoked: `)]);
+    expect((await ferry(['-w', root, 'programs', 'ls'])).stdout).toContain('No programs are allowed');
+  });
+
   it("shows a gRPC status as gRPC's, with its status message: the terminal's request, verbose and failure lines, and the JSON and JUnit reports", async () => {
     const root = await workspace();
     await isolatedDataDir();
