@@ -7,6 +7,9 @@ import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 import { examples } from './examples.js';
 
+/** The widest value `config list` aligns the "(default)" marks after. */
+const VALUE_COLUMN = 32;
+
 function known(key: string): AppSettingKey {
   if (!isAppSettingKey(key)) throw new CliError(unknownSettingMessage(key));
   return key;
@@ -27,7 +30,10 @@ export function registerConfig(program: Command, ctx: CliContext): void {
       }
       const c = paint(ctx.output);
       const width = Math.max(...Object.keys(settings).map((k) => k.length));
-      const valueWidth = Math.max(...Object.values(settings).map((v) => formatSetting(v).length));
+      // The "(default)" marks stand in one column after the values up to VALUE_COLUMN wide; a
+      // longer value (a noProxy list, a clientCertificates entry) is shown whole on its line
+      // rather than pushing every mark to the right of it.
+      const valueWidth = Math.max(0, ...Object.values(settings).map((v) => formatSetting(v).length).filter((n) => n <= VALUE_COLUMN));
       for (const [key, value] of Object.entries(settings)) {
         const isDefault = formatSetting(DEFAULT_SETTINGS[key as AppSettingKey]) === formatSetting(value);
         const text = isDefault ? `${formatSetting(value).padEnd(valueWidth)}  ${c.dim('(default)')}` : formatSetting(value);

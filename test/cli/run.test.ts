@@ -461,6 +461,16 @@ describe('ferry config', () => {
     const marks = list.stdout.split('\n').filter((l) => l.includes('(default)')).map((l) => l.indexOf('(default)'));
     expect(new Set(marks).size).toBe(1);
     expect(list.stdout).toMatch(/filesOutsideWorkspace\s+false/);
+    // One long value (a noProxy list, a clientCertificates entry) does not push every mark far
+    // right: the column is capped; the long value is shown whole, on its own line's end.
+    const hosts = Array.from({ length: 12 }, (_, i) => `host-${i}.internal.example.com`).join(',');
+    expect((await ferry(['config', 'set', 'noProxy', hosts])).code).toBe(0);
+    const long = (await ferry(['config', 'list'])).stdout.split('\n');
+    expect(long.find((l) => l.startsWith('noProxy'))).toMatch(new RegExp(`^noProxy +${hosts.replaceAll('.', '\\.')}$`));
+    const capped = long.filter((l) => l.includes('(default)')).map((l) => l.indexOf('(default)'));
+    expect(new Set(capped).size).toBe(1);
+    expect(capped[0]).toBe(marks[0]);
+    expect((await ferry(['config', 'set', 'noProxy', 'none'])).code).toBe(0);
     expect((await ferry(['config', 'set', 'timeoutMs', '1234'])).stdout).toMatch(/timeoutMs = 1234/);
     expect((await ferry(['config', 'get', 'timeoutMs'])).stdout.trim()).toBe('1234');
     const json = JSON.parse((await ferry(['config', 'list', '--json'])).stdout);
