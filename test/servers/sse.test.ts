@@ -1,5 +1,6 @@
 /** The SSE server seen by a real client, events parsed by eventsource-parser. */
 import http from 'node:http';
+import net from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { frameEvent } from '../../src/servers/kinds/sse/sse-frame.js';
@@ -127,6 +128,36 @@ describe('SSE server', () => {
     b.close();
     expect(a.events[0]).toMatchObject({ event: 'note', data: 'hi Ada on dev\nsecond line' });
     expect(b.events[0]).toMatchObject({ event: 'note', data: 'hi Bob on dev\nsecond line' });
+  });
+
+  it('sends its header names as the HTTP mock does, in canonical case (Content-Type), read from the raw head', async () => {
+    const { url, handle } = await sse({ events: [{ data: 'x' }] });
+    const target = new URL(url);
+    // The stream stays open: the head is read up to its blank line, then the socket is closed.
+    const head = await new Promise<string[]>((resolve, reject) => {
+      const socket = net.connect(Number(target.port), target.hostname);
+      let text = '';
+      socket.setTimeout(5000, () => socket.destroy(new Error('no answer head in 5 s')));
+      socket.on('connect', () => socket.write(`GET / HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`));
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        const end = text.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        socket.destroy();
+        resolve(text.slice(0, end).split('\r\n').filter((line) => !/^date:/i.test(line)));
+      });
+      socket.on('error', reject);
+    });
+    await handle.stop();
+    expect(head).toEqual([
+      'HTTP/1.1 200 OK',
+      'Content-Type: text/event-stream; charset=utf-8',
+      'Cache-Control: no-cache',
+      'X-Accel-Buffering: no',
+      'Access-Control-Allow-Origin: *',
+      'Connection: keep-alive',
+      'Transfer-Encoding: chunked',
+    ]);
   });
 
   it('stopping the server ends open streams', async () => {

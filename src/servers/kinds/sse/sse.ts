@@ -108,14 +108,15 @@ class SseServer implements HttpKindInstance {
     const start = performance.now();
     const state = this.#state!;
     const out = answerable(res);
+    // Names in canonical case, as the HTTP mock sends its own (HTTP/2 sends them in lower case).
     const headers: HeaderValues = {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'X-Accel-Buffering': 'no',
       // A local test stream: let a web page on any origin read it.
-      'access-control-allow-origin': '*',
+      'Access-Control-Allow-Origin': '*',
     };
-    if (req.httpVersionMajor === 1) headers.connection = 'keep-alive';
+    if (req.httpVersionMajor === 1) headers.Connection = 'keep-alive';
     out.writeHead(200, headers);
     (res as { flushHeaders?: () => void }).flushHeaders?.();
     // For an event stream the request is the GET that opened it: no body, no path parameters.
