@@ -459,11 +459,15 @@ describe('requests and connections', () => {
     const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });
     await server.close();
     const result = await run();
-    expect(result.overall.count).toBe(10);
-    expect(result.overall.errors.refused).toBe(10);
-    expect(decodeHistogram(result.overall.histogram).totalCount).toBe(10);
+    // Ten arrivals (20/s for 0.5 s); on a busy machine the last may come due after the stage ended
+    // and be dropped and counted as such (generator.ts): every one sent was refused.
+    const sent = result.overall.count;
+    expect(sent + result.overall.dropped).toBe(10);
+    expect(sent).toBeGreaterThanOrEqual(8);
+    expect(result.overall.errors.refused).toBe(sent);
+    expect(decodeHistogram(result.overall.histogram).totalCount).toBe(sent);
     const port = new URL(server.url).port;
     expect(result.targets[0]!.errorReasons).toEqual({ refused: `connect ECONNREFUSED 127.0.0.1:${port}` });
-    expect(summaryText(result)).toContain(`errors: refused 10 (connect ECONNREFUSED 127.0.0.1:${port})`);
+    expect(summaryText(result)).toContain(`errors: refused ${sent} (connect ECONNREFUSED 127.0.0.1:${port})`);
   });
 });
