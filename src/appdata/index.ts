@@ -9,7 +9,7 @@ export {
 } from './settings.js';
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, storedOrMadeCertificate, type StoredCertificate } from './certificates.js';
 export { KnownServers, serverFingerprint } from './known-servers.js';
-export { AllowedPrograms, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
+export { AllowedPrograms, AmbiguousProgramIdError, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, updateCookieJarFile } from './cookie-jar-file.js';
 export { lockWorkspace, withWorkspaceLock, WorkspaceBusyError, type LockOptions } from './workspace-lock.js';
 export { RESULTS_KEPT, SendResults, sendResultKey } from './send-results.js';

@@ -16,6 +16,16 @@ export interface ProgramToAllow {
   env: Record<string, string>;
 }
 
+/** `ferry programs revoke ID` where ID is the start of several programs' ids. */
+export class AmbiguousProgramIdError extends Error {
+  constructor(
+    readonly id: string,
+    readonly matches: string[],
+  ) {
+    super(`${matches.length} allowed programs have ids starting with ${id} (${matches.join(', ')}); nothing revoked. Give more of the id (ferry programs ls lists them), or --all.`);
+  }
+}
+
 export interface AllowedProgram {
   /** Short id for `ferry programs revoke`. */
   id: string;
@@ -61,10 +71,15 @@ export class AllowedPrograms {
     });
   }
 
-  /** Removes the entries whose id starts with `id` (all with `all`); returns those removed. */
+  /**
+   * Removes the entry whose id is `id` or starts with it (every one with `all`); returns those
+   * removed. A start that several ids share removes none (AmbiguousProgramIdError), as git refuses
+   * an ambiguous short hash: a short id typed by hand must not take back more than meant.
+   */
   revoke(id: string | { all: true }): Promise<AllowedProgram[]> {
     return this.store.update((list) => {
       const removed = list.filter((p) => (typeof id === 'string' ? id !== '' && p.id.startsWith(id) : true));
+      if (typeof id === 'string' && removed.length > 1 && !removed.some((p) => p.id === id)) throw new AmbiguousProgramIdError(id, removed.map((p) => p.id));
       const kept = list.filter((p) => !removed.includes(p));
       list.splice(0, list.length, ...kept);
       return removed;

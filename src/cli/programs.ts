@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { AllowedPrograms, type AllowedProgram } from '../appdata/index.js';
+import { AllowedPrograms, AmbiguousProgramIdError, type AllowedProgram } from '../appdata/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { examples } from './examples.js';
@@ -61,7 +61,9 @@ export function registerPrograms(program: Command, ctx: CliContext): void {
     .action(async (id: string | undefined, flags: { all?: boolean }, command: Command) => {
       if (!id && !flags.all) throw new CliError('give the id of the program to take back (ferry programs ls shows them), or --all.');
       const ws = await openWorkspaceFor(command, ctx);
-      const removed = await new AllowedPrograms(ws.id, ws.root).revoke(flags.all ? { all: true } : id!);
+      const removed = await new AllowedPrograms(ws.id, ws.root).revoke(flags.all ? { all: true } : id!).catch((error: unknown) => {
+        throw error instanceof AmbiguousProgramIdError ? new CliError(error.message) : error;
+      });
       // Removing what is not there succeeds with a notice, as every remove command (docs/running.md, exit codes).
       if (removed.length === 0) {
         ctx.output.err(flags.all ? 'ferry: no program is allowed for this workspace; nothing revoked.' : `ferry: no allowed program has the id ${id}; nothing revoked (ferry programs ls lists them).`);

@@ -199,6 +199,25 @@ describe('ferry run with gRPC and MCP requests', () => {
     expect((await ferry(['-w', root, 'programs', 'ls'])).stdout).toContain('No programs are allowed');
   });
 
+  it('programs revoke of an id start several programs share takes back none and says which (as git refuses an ambiguous short hash)', async () => {
+    const root = await workspace();
+    await isolatedDataDir();
+    // Seventeen programs: two of them surely share the first of their ids' hexadecimal digits.
+    for (let i = 0; i < 17; i++) expect((await ferry(['-w', root, 'programs', 'allow', `node server-${i}.js`])).code).toBe(0);
+    const ids = (await ferry(['-w', root, 'programs', 'ls'])).stdout.trim().split('\n').map((line) => line.trim().split(/\s+/)[0]!);
+    expect(ids).toHaveLength(17);
+    const first = ids.map((id) => id[0]!).find((digit, i, all) => all.indexOf(digit) !== i)!;
+    const sharing = ids.filter((id) => id.startsWith(first));
+    const refused = await ferry(['-w', root, 'programs', 'revoke', first]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`ferry: ${sharing.length} allowed programs have ids starting with ${first} (${sharing.join(', ')}); nothing revoked. Give more of the id (ferry programs ls lists them), or --all.\n`);
+    expect((await ferry(['-w', root, 'programs', 'ls'])).stdout.trim().split('\n')).toHaveLength(17);
+    // The whole id takes back that one only.
+    const one = await ferry(['-w', root, 'programs', 'revoke', sharing[0]!]);
+    expect([one.code, one.stdout]).toEqual([0, expect.stringContaining(`Revoked: `)]);
+    expect((await ferry(['-w', root, 'programs', 'ls'])).stdout.trim().split('\n')).toHaveLength(16);
+  });
+
   it("shows a gRPC status as gRPC's, with its status message: the terminal's request, verbose and failure lines, and the JSON and JUnit reports", async () => {
     const root = await workspace();
     await isolatedDataDir();
