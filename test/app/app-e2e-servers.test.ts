@@ -239,6 +239,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
   it("DNS: a query in the traffic table, the row opened to the decoded question and answer", async () => {
     const panel = page.getByLabel('Servers', { exact: true });
     await panel.getByRole('button', { name: 'Start Names' }).click();
+    // A busy machine (the whole suite at once) once took longer than the locator's 8 s here; if the
+    // start itself failed, the panel's text says why.
+    await page.getByTestId('server-url-names').waitFor({ timeout: 30_000 }).catch(async (error: Error) => {
+      throw new Error(`Names did not show its URL (${error.message.split('\n')[0]}); the panel says: ${await panel.textContent()}`);
+    });
     const url = (await page.getByTestId('server-url-names').textContent())!;
     expect(await queryA(Number(new URL(url.replace(/^dns:/, 'http:')).port), 'api.test')).toBe('127.0.0.9');
     const traffic = panel.getByRole('table', { name: 'Traffic' });
