@@ -40,6 +40,36 @@ async function racers(data: string, script: string) {
   return { writers, waitFor };
 }
 
+/**
+ * Four writers in processes of their own (racers), each adding one to a count under the workspace
+ * lock of `root`, slowly, each time a round number comes on its stdin: two holders at once would
+ * lose one of the two additions. Returns the lock's folder and key for a test to plant locks in.
+ */
+async function workspaceLockRacers() {
+  const data = await isolatedDataDir();
+  const root = await fs.realpath(await tempDir());
+  const counter = path.join(root, 'count.txt');
+  await fs.writeFile(counter, '0');
+  const script = `
+    import { promises as fs } from 'node:fs';
+    import readline from 'node:readline';
+    import { withWorkspaceLock } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
+    process.stdout.write('ready\\n');
+    for await (const round of readline.createInterface({ input: process.stdin })) {
+      await withWorkspaceLock(${JSON.stringify(root)}, 'a racer', async () => {
+        const count = Number(await fs.readFile(${JSON.stringify(counter)}, 'utf8'));
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        await fs.writeFile(${JSON.stringify(counter)}, String(count + 1));
+      });
+      process.stdout.write('done ' + round + '\\n');
+    }
+  `;
+  const { writers, waitFor } = await racers(data, script);
+  const { createHash } = await import('node:crypto');
+  const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
+  return { counter, writers, waitFor, key, locks: path.join(data, 'locks') };
+}
+
 describe('the data folder', () => {
   it('keys data by workspace id and absolute folder path', async () => {
     const data = await isolatedDataDir();
@@ -476,33 +506,10 @@ describe('the data folder', () => {
   }, 120_000);
 
   it('writers that find the workspace lock of a killed process at the same moment: exactly one takes it over, each round', async () => {
-    const data = await isolatedDataDir();
-    const root = await fs.realpath(await tempDir());
-    const counter = path.join(root, 'count.txt');
-    await fs.writeFile(counter, '0');
-    // Each writer waits for a round number on its stdin, then adds one to the count under the
-    // workspace lock, slowly (two holders at once would lose one of the two additions).
-    const script = `
-      import { promises as fs } from 'node:fs';
-      import readline from 'node:readline';
-      import { withWorkspaceLock } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
-      process.stdout.write('ready\\n');
-      for await (const round of readline.createInterface({ input: process.stdin })) {
-        await withWorkspaceLock(${JSON.stringify(root)}, 'a racer', async () => {
-          const count = Number(await fs.readFile(${JSON.stringify(counter)}, 'utf8'));
-          await new Promise((resolve) => setTimeout(resolve, 15));
-          await fs.writeFile(${JSON.stringify(counter)}, String(count + 1));
-        });
-        process.stdout.write('done ' + round + '\\n');
-      }
-    `;
-    const { writers, waitFor } = await racers(data, script);
+    const { counter, writers, waitFor, key, locks } = await workspaceLockRacers();
     const os = await import('node:os');
-    const { createHash } = await import('node:crypto');
     try {
       await waitFor('ready');
-      const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
-      const locks = path.join(data, 'locks');
       await fs.mkdir(locks, { recursive: true });
       const rounds = 16;
       const started = Date.now();
@@ -524,30 +531,9 @@ describe('the data folder', () => {
   }, 90_000);
 
   it('writers that find a stale workspace lock of an unknown holder at the same moment: exactly one takes it over, each round', async () => {
-    const data = await isolatedDataDir();
-    const root = await fs.realpath(await tempDir());
-    const counter = path.join(root, 'count.txt');
-    await fs.writeFile(counter, '0');
-    const script = `
-      import { promises as fs } from 'node:fs';
-      import readline from 'node:readline';
-      import { withWorkspaceLock } from ${JSON.stringify(path.resolve('src/appdata/index.ts'))};
-      process.stdout.write('ready\\n');
-      for await (const round of readline.createInterface({ input: process.stdin })) {
-        await withWorkspaceLock(${JSON.stringify(root)}, 'a racer', async () => {
-          const count = Number(await fs.readFile(${JSON.stringify(counter)}, 'utf8'));
-          await new Promise((resolve) => setTimeout(resolve, 15));
-          await fs.writeFile(${JSON.stringify(counter)}, String(count + 1));
-        });
-        process.stdout.write('done ' + round + '\\n');
-      }
-    `;
-    const { writers, waitFor } = await racers(data, script);
-    const { createHash } = await import('node:crypto');
+    const { counter, writers, waitFor, key, locks } = await workspaceLockRacers();
     try {
       await waitFor('ready');
-      const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
-      const locks = path.join(data, 'locks');
       await fs.mkdir(locks, { recursive: true });
       const rounds = 30;
       const started = Date.now();
