@@ -743,10 +743,25 @@ describe('ferry app API', () => {
       await app.state.fresh();
     };
 
+    type Answer = { status: number; text: string; body: unknown };
+    /** An app write: what it is, and the call that makes it, with the file the watcher will report. */
+    type OwnWriteStep = [string, () => Promise<{ answer: Answer; file: string }>];
+    /** Runs each step, checking that it answered 200 and the workspace was read once for it (the watcher's report not again); then `check`. */
+    const eachReadOnce = async (steps: OwnWriteStep[], check: (what: string) => Promise<void> = async () => {}) => {
+      for (const [what, step] of steps) {
+        const reads = app.state.reads;
+        const from = channel.events.length;
+        const { answer, file } = await step();
+        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
+        await quiet(from, file);
+        expect(app.state.reads, what).toBe(reads + 1);
+        await check(what);
+      }
+    };
+
     it('saving, creating and deleting servers and load tests reads the workspace once, not again when the watcher reports it; a hand edit right after is taken', async () => {
-      type Answer = { status: number; text: string; body: unknown };
       let soak = '';
-      const steps: Array<[string, () => Promise<{ answer: Answer; file: string }>]> = [
+      const steps: OwnWriteStep[] = [
         ['new server', async () => {
           const answer = (await client.call('POST', '/api/server', { name: 'Echo', kind: 'http' })) as Answer;
           return { answer, file: `servers/${(answer.body as { id: string }).id}.yaml` };
@@ -767,14 +782,7 @@ describe('ferry app API', () => {
         }],
         ['load test delete', async () => ({ answer: (await client.call('POST', '/api/loadtest/delete', { id: soak })) as Answer, file: `loadtests/${soak}.yaml` })],
       ];
-      for (const [what, step] of steps) {
-        const reads = app.state.reads;
-        const from = channel.events.length;
-        const { answer, file } = await step();
-        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
-        await quiet(from, file);
-        expect(app.state.reads, what).toBe(reads + 1);
-      }
+      await eachReadOnce(steps);
       const whole = await openWorkspace(ws.root);
       expect(app.state.workspace.servers).toEqual(whole.servers);
       expect(app.state.workspace.loadtests).toEqual(whole.loadtests);
@@ -794,8 +802,7 @@ describe('ferry app API', () => {
       const v1 = shop({ '/items': { get: { summary: 'List items', responses: ok } } });
       const v2 = shop({ '/items': { get: { summary: 'List items', responses: ok }, post: { summary: 'Create item', responses: ok } } });
       let stage = '';
-      type Answer = { status: number; text: string; body: unknown };
-      const steps: Array<[string, () => Promise<{ answer: Answer; file: string }>]> = [
+      const steps: OwnWriteStep[] = [
         ['new environment', async () => {
           const answer = (await client.call('POST', '/api/environments', { name: 'Stage' })) as Answer;
           stage = (answer.body as { id: string }).id;
@@ -818,18 +825,12 @@ describe('ferry app API', () => {
           return { answer: (await client.call('POST', '/api/environments', { name: 'Right after' })) as Answer, file: 'environments/Right after.yaml' };
         }],
       ];
-      for (const [what, step] of steps) {
-        const reads = app.state.reads;
-        const from = channel.events.length;
-        const { answer, file } = await step();
-        expect(answer.status, `${what}: ${answer.text}`).toBe(200);
-        await quiet(from, file);
-        expect(app.state.reads, what).toBe(reads + 1);
+      await eachReadOnce(steps, async (what) => {
         const whole = await openWorkspace(ws.root);
         expect(app.state.workspace.tree, what).toEqual(whole.tree);
         expect(app.state.workspace.environments, what).toEqual(whole.environments);
         expect(app.state.workspace.file, what).toEqual(whole.file);
-      }
+      });
       expect(held('Shop/Create item.yaml')?.method).toBe('POST');
       expect(held('Greet.yaml')?.url).toBe('http://127.0.0.1:1/typed');
       // An environment edited by hand right after the app added it: the watcher's report is read.
