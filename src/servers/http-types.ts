@@ -24,6 +24,21 @@ export function answerable(res: AnyResponse): Answerable {
 }
 
 /**
+ * The headers of a short plain-text answer of Ferry's own (a refusal, "this is a WebSocket
+ * server"), names written as the HTTP mock and the SSE server write theirs: `Content-Type`, not
+ * `content-type` (HTTP/1.1 sends names as given; HTTP/2 lower-cases them all anyway).
+ */
+export function plainTextHeaders(text: string, extra: HeaderValues = {}): HeaderValues {
+  return { 'Content-Type': 'text/plain; charset=utf-8', ...extra, 'Content-Length': String(Buffer.byteLength(text)) };
+}
+
+/** The same answer as raw HTTP/1.1 bytes, for a socket no HTTP server answers (a refused upgrade, the TCP relay), closing the connection. */
+export function rawPlainTextAnswer(statusLine: string, text: string): string {
+  const head = Object.entries(plainTextHeaders(text, { Connection: 'close' })).map(([name, value]) => `${name}: ${String(value)}\r\n`).join('');
+  return `HTTP/1.1 ${statusLine}\r\n${head}\r\n${text}`;
+}
+
+/**
  * A request header's first value (`lowerName` in lower case), the value `req.headers[lowerName]`
  * holds for the headers a server reads (Host, Content-Length: Node keeps their first value), found
  * in the raw headers: Node builds `req.headers` when it is first read, an object and a lowered

@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { ServerError } from './errors.js';
-import { answerable, type AnyRequest, type AnyResponse, firstHeader } from './http-types.js';
+import { answerable, type AnyRequest, type AnyResponse, firstHeader, plainTextHeaders, rawPlainTextAnswer } from './http-types.js';
 import type { TlsMaterial } from './tls.js';
 
 /** A bound server socket, whichever kind made it. */
@@ -137,7 +137,7 @@ export function loopbackNamesOnly(handler: (req: AnyRequest, res: AnyResponse) =
     const start = performance.now();
     const text = notLoopbackText(host);
     const out = answerable(res);
-    out.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+    out.writeHead(403, plainTextHeaders(text));
     out.end(text);
     onRefused?.({ method: req.method ?? 'GET', path: req.url ?? '/', host: String(host), status: 403, start, bytesOut: Buffer.byteLength(text) });
   };
@@ -157,7 +157,7 @@ function loopbackUpgradesOnly(upgrade: UpgradeHandler, onRefused?: (refused: Ref
 
 /** Answers an upgrade request 403 with `text` (what was refused and what to do), and closes its connection. */
 export function refuseUpgrade(socket: Duplex, text: string): void {
-  socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  socket.end(rawPlainTextAnswer('403 Forbidden', text));
 }
 
 function notLoopbackText(host: string | string[]): string {

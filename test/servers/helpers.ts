@@ -120,7 +120,9 @@ export function rawHead(url: string, requestPath: string, options: { method?: st
     const chunks: Buffer[] = [];
     socket.setTimeout(5000, () => socket.destroy(new Error('timed out')));
     socket.on('connect', () => {
-      const lines = [`${options.method ?? 'GET'} ${requestPath} HTTP/1.1`, `Host: ${target.host}`, 'Connection: close'];
+      // Host as given in `headers`, when it is (a foreign name).
+      const lines = [`${options.method ?? 'GET'} ${requestPath} HTTP/1.1`, 'Connection: close'];
+      if (!Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === 'host')) lines.push(`Host: ${target.host}`);
       for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`${name}: ${value}`);
       if (options.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(options.body)}`);
       socket.write(`${lines.join('\r\n')}\r\n\r\n${options.body ?? ''}`);

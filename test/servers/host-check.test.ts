@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedDataDir } from '../support/temp.js';
 import type { HttpExchangeRecord } from '../../src/servers/http-traffic.js';
-import { mock, send } from './helpers.js';
+import { mock, rawHead, send } from './helpers.js';
 
 let backend: http.Server;
 let backendUrl = '';
@@ -71,5 +71,13 @@ describe('servers on 127.0.0.1', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('writes the 403 head with header names as written, as the HTTP mock does (not `content-type`)', async () => {
+    await isolatedDataDir();
+    const { url } = await mock({ routes: [{ path: '/hello', body: 'hi' }] });
+    const head = await rawHead(url, '/hello', { headers: { Host: `attacker.example:${new URL(url).port}` } });
+    expect(head[0]).toBe('HTTP/1.1 403 Forbidden');
+    expect(head.filter((line) => /^content-(type|length):/i.test(line))).toEqual(['Content-Type: text/plain; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/)]);
   });
 });

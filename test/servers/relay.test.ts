@@ -142,7 +142,7 @@ describe('TCP relay', () => {
       const { server, handle } = await relay({ target: `127.0.0.1:${(web.address() as net.AddressInfo).port}` });
       const port = Number(new URL(server!.url).port);
       const rebound = await exchange(port, [`GET /secret HTTP/1.1\r\nHo`, `st: evil.example:${port}\r\nAccept: */*\r\n\r\n`]);
-      expect(rebound).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      expect(rebound).toMatch(/^HTTP\/1\.1 403 Forbidden\r\nContent-Type: text\/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: \d+\r\n\r\n/);
       expect(rebound).toContain(`refused: an HTTP request addressed to "evil.example:${port}", which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost or [::1] only (set host: 0.0.0.0 to relay other names)`);
       expect(seen).toEqual([]);
       await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'error'));

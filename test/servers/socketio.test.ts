@@ -7,7 +7,7 @@ import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { isolatedDataDir } from '../support/temp.js';
-import { eventually, makeWorkspace, send, serve } from './helpers.js';
+import { eventually, makeWorkspace, rawHead, send, serve } from './helpers.js';
 
 const clients: Socket[] = [];
 afterEach(() => {
@@ -130,6 +130,10 @@ describe('Socket.IO server', () => {
     clients.push(socket);
     expect(await once(socket, 'hi')).toEqual([]);
     expect((await send(`${url}/socket.io/?EIO=4&transport=polling`)).status).toBe(404);
+    // Its header names as written, as the HTTP mock's and the SSE server's (not `content-type`).
+    const head = await rawHead(url, '/socket.io/?EIO=4&transport=polling');
+    expect(head[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(head.filter((line) => /^content-(type|length):/i.test(line))).toEqual(['Content-Type: text/plain; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/)]);
   });
 
   it('sends nothing in discard mode; manual sends what the panel pushes to every client', async () => {

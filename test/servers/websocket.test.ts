@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { browserMissing, launchBrowser } from '../app/browser.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { formatTrafficLine } from '../../src/servers/format.js';
-import { eventually, makeWorkspace, send, serve } from './helpers.js';
+import { eventually, makeWorkspace, rawHead, send, serve } from './helpers.js';
 import { connect } from './kinds/ws-client.js';
 
 async function wsServer(websocket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
@@ -144,6 +144,12 @@ describe('WebSocket server', () => {
     const { server } = await wsServer({});
     const answer = await send(server.url);
     expect(answer.status).toBe(426);
+    // Header names as written, as the HTTP mock and the SSE server send theirs (not `content-type`).
+    const head = await rawHead(server.url, '/');
+    expect(head[0]).toBe('HTTP/1.1 426 Upgrade Required');
+    expect(head.filter((line) => /^(content-type|upgrade|content-length):/i.test(line))).toEqual([
+      'Content-Type: text/plain; charset=utf-8', 'Upgrade: websocket', `Content-Length: ${Buffer.byteLength(answer.body)}`,
+    ]);
   });
 
   it('runs over TLS through the shared HTTP/2 listener (wss)', async () => {
@@ -193,7 +199,7 @@ describe('WebSocket server', () => {
     const refused = await connect(url, { origin: 'https://evil.example' }).then(() => 'connected', (error: Error) => error.message);
     expect(refused).toBe('Unexpected server response: 403');
     const head = await rawUpgrade(url, 'https://evil.example');
-    expect(head).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(head).toMatch(/^HTTP\/1\.1 403 Forbidden\r\nContent-Type: text\/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: \d+\r\n\r\n/);
     expect(head).toContain('refused: a web page of another origin (https://evil.example); set websocket.cors: true to let pages of other origins in');
     const warnings = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'error');
     expect(warnings.map((r) => [r.level, r.detail.preview])).toEqual([

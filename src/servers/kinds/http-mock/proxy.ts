@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AnyRequest, AnyResponse, HeaderValues } from '../../http-types.js';
-import { answerable, forgetStatusMessage } from '../../http-types.js';
+import { answerable, forgetStatusMessage, plainTextHeaders } from '../../http-types.js';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1), plus HTTP/2's own. */
 const HOP_BY_HOP = new Set([
@@ -68,7 +68,7 @@ export function forward(
     headers['content-length'] = String(body.length);
   }
   const failureHeaders = (text: string): HeaderValues => {
-    const headers: HeaderValues = { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) };
+    const headers = plainTextHeaders(text);
     decorate?.(headers);
     return headers;
   };

@@ -11,7 +11,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
+import { type AnyRequest, type AnyResponse, answerable, plainTextHeaders } from '../../http-types.js';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
 import { readBody } from '../http-mock/read-body.js';
@@ -265,7 +265,7 @@ class McpKind implements HttpKindInstance {
   }
 
   #plain(res: ServerResponse, status: number, text: string): void {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+    res.writeHead(status, plainTextHeaders(text));
     res.end(text);
   }
 }

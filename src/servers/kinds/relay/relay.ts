@@ -14,6 +14,7 @@ import tls from 'node:tls';
 import { splitDnsAddress } from '../../../support/dns-address.js';
 import { ServerError } from '../../errors.js';
 import type { Listener } from '../../listener.js';
+import { rawPlainTextAnswer } from '../../http-types.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
@@ -144,7 +145,7 @@ class RelayKind implements SocketKindInstance {
           refused = true;
           failure = `refused: ${verdict.refuse}, which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost or [::1] only (set host: 0.0.0.0 to relay other names)`;
           upstream.destroy();
-          client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n\r\nFerry's TCP relay ${failure}.\n`);
+          client.end(rawPlainTextAnswer('403 Forbidden', `Ferry's TCP relay ${failure}.\n`));
           return;
         }
       }

@@ -9,7 +9,7 @@ import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Server, type Socket } from 'socket.io';
 import type { VariableScope } from '../../../template/index.js';
-import type { AnyRequest, AnyResponse } from '../../http-types.js';
+import { type AnyRequest, type AnyResponse, plainTextHeaders } from '../../http-types.js';
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { compileMatcher, type TextMatcher } from '../messages/pattern.js';
 import type { Mode } from '../messages/rules.js';
@@ -84,7 +84,7 @@ class SocketIoKind implements HttpKindInstance {
     host.on('request', (_req: IncomingMessage, res: http.ServerResponse) => {
       if (res.headersSent) return;
       const text = `This is a Socket.IO server: connect with a Socket.IO client (path ${path}).\n`;
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+      res.writeHead(404, plainTextHeaders(text));
       res.end(text);
     });
     // Without cors, CORS keeps other origins' pages out of long polling, but browsers apply no

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { compile, type Template, type VariableScope } from '../../../template/index.js';
-import { type AnyRequest, type AnyResponse, answerable } from '../../http-types.js';
+import { type AnyRequest, type AnyResponse, answerable, plainTextHeaders } from '../../http-types.js';
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
 import { preview, previewText, previewUtf8 } from '../messages/payload.js';
@@ -93,7 +93,7 @@ class WebSocketKind implements HttpKindInstance {
   handle(_req: AnyRequest, res: AnyResponse): void {
     const text = 'This is a WebSocket server: connect with a WebSocket client (ws:// or wss://).\n';
     const out = answerable(res);
-    out.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', 'content-length': String(Buffer.byteLength(text)) });
+    out.writeHead(426, plainTextHeaders(text, { Upgrade: 'websocket' }));
     out.end(text);
   }
 
