@@ -21,8 +21,8 @@ import { describeKindCases, sendWith } from './kind-cases.js';
 const grpcKind = requestKind('grpc');
 const PROTO = { protoFiles: ['test/fixtures/grpc/echo.proto'] };
 
-function send(fields: Record<string, unknown>, signal?: AbortSignal): Promise<ProtocolResult> {
-  return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...fields }), signal);
+function send(fields: Record<string, unknown>, signal?: AbortSignal, agents?: HttpAgents): Promise<ProtocolResult> {
+  return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...fields }), signal, agents ? { agents } : {});
 }
 
 async function failure(promise: Promise<unknown>): Promise<SendError> {
@@ -497,7 +497,7 @@ describe('gRPC auth signing', () => {
   });
 
   it('signs a call to a URL without a port for the :authority grpc-js sends with it (host:80), by AWS v4, Hawk and OAuth 1.0; a port typed as 80 too', async () => {
-    // grpc-js's CONNECT proxy (grpc_proxy) carries calls to signed.example:80 to this server,
+    // A CONNECT proxy (Ferry's proxy setting) carries calls to signed.example:80 to this server,
     // which gets the :authority as the client sent it.
     const asked: string[] = [];
     const sockets = new Set<net.Socket>();
@@ -515,18 +515,17 @@ describe('gRPC auth signing', () => {
       }
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    process.env.grpc_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       for (const url of ['grpc://signed.example', 'grpc://signed.example:80']) {
         for (const auth of [{ type: 'awsv4', ...AWS }, HAWK, OAUTH1]) {
           verdicts.length = 0;
-          const result = await send({ url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth, body: { type: 'json', text: '{}' } });
+          const result = await send({ url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth, body: { type: 'json', text: '{}' } }, undefined, new HttpAgents({ proxy: { http: proxyUrl, https: proxyUrl, noProxy: [] } }));
           expect(result.outcome.label, `${url} ${auth.type}`).toBe('0 OK');
           expect(verdicts).toEqual([`${auth.type === 'hawk' ? 'Hawk' : auth.type === 'oauth1' ? 'OAuth' : 'AWS4-HMAC-SHA256'} /ferry.test.Echo/Say true`]);
         }
       }
     } finally {
-      delete process.env.grpc_proxy;
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }

@@ -6,8 +6,11 @@
  * proxies.ts), each of which records what it was asked: a request counts as proxied only when the
  * proxy saw its CONNECT or absolute-form request line.
  */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Server as SocketIoServer } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +22,8 @@ import { download, ImportError } from '../../src/importers/index.js';
 import { UrlNetwork, withUrlNetwork } from '../../src/runner/url-network.js';
 import { closedPort, startHttp1, startHttpProxy, startSocks5Proxy, testCertificate, type Peer, type TestProxy } from '../support/servers/index.js';
 import { graphqlWsPeer, type GraphqlPeer } from './graphql-peers.js';
+import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
+import { tempDir } from '../support/temp.js';
 import { failure, sendWith } from './kind-cases.js';
 import { received } from './streaming-send.js';
 import { startSse, startStreamableHttp, type McpPeer } from './mcp-peers.js';
@@ -191,6 +196,94 @@ describe('a proxy variable Ferry cannot use', () => {
       await target.close();
     }
   });
+});
+
+describe('gRPC requests through a proxy', () => {
+  let plain: GrpcPeer;
+  let secure: GrpcPeer;
+  beforeAll(async () => {
+    [plain, secure] = await Promise.all([startGrpcPeer(), startGrpcPeer({ tls: true })]);
+  });
+  afterAll(async () => {
+    await Promise.all([plain.close(), secure.close()]);
+  });
+  const say = (url: string, settings: Record<string, unknown> = {}) => ({ url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text": "via proxy"}' }, settings: { verifyTls: false, ...settings } });
+  const host = (peer: GrpcPeer) => `127.0.0.1:${peer.port}`;
+
+  it('grpc:// and grpcs:// go through a CONNECT tunnel (TLS end to end), as WebSocket requests do', async () => {
+    for (const peer of [plain, secure]) {
+      const before = open.seen.length;
+      const result = await sendVia(through(open.url), 'grpc', say(peer.url));
+      expect(JSON.parse(Buffer.from(result.body).toString()).text).toBe('hello via proxy');
+      const lines = linesSince(open, before);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(new Set(lines)).toEqual(new Set([`CONNECT ${host(peer)}`]));
+    }
+  });
+
+  it('sends the proxy credentials as Basic on CONNECT; 407 and an unreachable proxy name the proxy (never the password)', async () => {
+    const before = guarded.seen.length;
+    await sendVia(through(withCredentials(guarded, 'ann:s3cret')), 'grpc', say(plain.url));
+    expect(guarded.seen.slice(before)[0]).toEqual({ line: `CONNECT ${host(plain)}`, authorization: `Basic ${Buffer.from('ann:s3cret').toString('base64')}` });
+    const refused = await failure(sendVia(through(withCredentials(guarded, 'ann:nope')), 'grpc', say(plain.url, { timeoutMs: 3000 })));
+    expect((refused as SendError).kind).toBe('proxy');
+    expect(refused.message).toContain(`the proxy ${guarded.url} refused the user name and password Ferry sent (407`);
+    expect(refused.message).not.toContain('nope');
+    const nowhere = await closedPort();
+    const noTunnel = await failure(sendVia(through(open.url), 'grpc', say(`grpc://127.0.0.1:${nowhere}`, { timeoutMs: 3000 })));
+    expect(noTunnel.message).toContain(`the proxy ${open.url} would not open a tunnel to 127.0.0.1:${nowhere} (it answered 502 to CONNECT)`);
+    const port = await closedPort();
+    const unreachable = await failure(sendVia(through(`http://127.0.0.1:${port}`), 'grpc', say(plain.url, { timeoutMs: 3000 })));
+    expect((unreachable as SendError).kind).toBe('proxy');
+    expect(unreachable.message).toMatch(new RegExp(`^could not reach the proxy http://127\\.0\\.0\\.1:${port} to send to ${host(plain).replace(/\./g, '\\.')}: nothing is listening there\\.`));
+  });
+
+  it('NO_PROXY, loopback and settings.proxy: false go direct', async () => {
+    const before = open.seen.length;
+    await sendVia(through(open.url, ['127.0.0.0/8']), 'grpc', say(plain.url));
+    await sendVia({ http: open.url, https: open.url, noProxy: [] }, 'grpc', say(plain.url));
+    await sendVia(through(open.url), 'grpc', say(plain.url, { proxy: false }));
+    expect(linesSince(open, before)).toEqual([]);
+  });
+
+  it('a SOCKS5 or https:// proxy, which grpc-js cannot tunnel through, is refused with what to do (not bypassed)', async () => {
+    for (const proxy of [socks.url, 'https://127.0.0.1:9']) {
+      const error = await failure(sendVia(through(proxy), 'grpc', say(plain.url)));
+      expect((error as SendError).kind).toBe('proxy');
+      expect(error.message).toContain(`gRPC requests go through an http:// proxy only, and the proxy for ${host(plain)} is ${proxy}`);
+      expect(error.message).toContain('settings.proxy: false');
+    }
+  });
+
+  it("grpc-js's own proxy variables (grpc_proxy, https_proxy for grpc://) do not apply: only Ferry's rules choose (a ferry run in a child process)", async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, 'requests'));
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: grpc-proxy-env\nname: gRPC proxy env\n');
+    await fs.writeFile(path.join(root, 'requests', 'Say.yaml'), `name: Say\nkind: grpc\nurl: ${plain.url}\nmethod: ferry.test.Echo/Say\nbody:\n  type: json\n  text: '{"text": "env"}'\n`);
+    const run = (env: Record<string, string>) => new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/_proxy$/i.test(name)));
+      const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', root, 'run', '-r', 'json'], { env: { ...clean, FERRY_DATA_DIR: path.join(root, '.data'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const timer = setTimeout(() => child.kill(), 20_000);
+      child.on('error', reject);
+      child.on('close', (code) => (clearTimeout(timer), resolve({ code, out })));
+    });
+    const before = open.seen.length;
+    // grpc-js would tunnel a loopback call through these; Ferry sends loopback direct.
+    for (const env of [{ grpc_proxy: open.url }, { https_proxy: open.url }, { http_proxy: open.url }] as Record<string, string>[]) {
+      const { code, out } = await run(env);
+      expect(code, `${JSON.stringify(env)}: ${out}`).toBe(0);
+    }
+    // (Only lines for this server: grpc-js may still retry an earlier test's refused tunnel once.)
+    const toPlain = () => linesSince(open, before).filter((line) => line === `CONNECT ${host(plain)}`);
+    expect(toPlain()).toEqual([]);
+    // HTTP_PROXY with loopback opted in (Ferry's rules): through the proxy.
+    const { code, out } = await run({ HTTP_PROXY: open.url, NO_PROXY: '<-loopback>' });
+    expect(code, out).toBe(0);
+    expect(toPlain().length).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('Socket.IO requests through a proxy', () => {

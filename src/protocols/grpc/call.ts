@@ -12,6 +12,9 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import { connectionErrorByCode, notTlsReason, systemCode } from '../connection-errors.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError, TIMEOUT_SETTING } from '../send-error.js';
+import { SETTING_HINT } from '../http/proxy-errors.js';
+import { describeProxy } from '../http/proxy-rules.js';
+import { proxiedChannel, proxyFailure } from './proxy.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 import { findMethod, loadByReflection, loadProtoFiles, ReflectionFailure, splitMethod } from './descriptors.js';
 import { fitMessage, parseMessages } from './messages.js';
@@ -30,8 +33,21 @@ export function statusName(code: number): string {
 
 export type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiStreaming';
 
-/** The channel a request's call (or the app's method list) goes over, with its credentials. */
-export function openChannel(prepared: PreparedRequest, context: SendContext): { host: string; credentials: grpc.ChannelCredentials; channel: grpc.Channel } {
+/** A call's channel with its credentials; `proxy`: the proxy it is tunnelled through, when not direct. */
+export interface OpenedChannel {
+  host: string;
+  credentials: grpc.ChannelCredentials;
+  channel: grpc.Channel;
+  proxy?: string;
+}
+
+/**
+ * The channel a request's call (or the app's method list) goes over, with its credentials. Ferry's
+ * proxy rules choose its path as for HTTP (grpcs:// as https://, grpc:// as http://; noProxy,
+ * loopback and `settings.proxy: false` go direct); grpc-js's own reading of grpc_proxy /
+ * https_proxy / http_proxy is turned off, so those variables cannot send a call elsewhere.
+ */
+export function openChannel(prepared: PreparedRequest, context: SendContext): OpenedChannel {
   const url = new URL(prepared.url);
   if (url.search !== '' && url.search !== '?') {
     // HTTP/2 paths of gRPC are the method's; a query (params, an API key in the query) would be dropped without a word.
@@ -45,9 +61,11 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): { 
   const credentials = secure
     ? grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
     : grpc.credentials.createInsecure();
-  const maxBytes = maxMessageBytes(context);
-  const channel = new grpc.Channel(host, credentials, { 'grpc.max_receive_message_length': maxBytes, 'grpc.primary_user_agent': 'ferry' });
-  return { host, credentials, channel };
+  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0 };
+  const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
+  if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options) };
+  const tunnel = proxiedChannel(host, url.hostname, proxy, options);
+  return { host, credentials, channel: new grpc.Channel(tunnel.target, credentials, tunnel.options), proxy };
 }
 
 /** The largest message of an answer grpc-js reads (`maxResponseMb`; -1 = no limit). */
@@ -77,8 +95,8 @@ export interface LoadedMethod {
 }
 
 /** Loads the request's method (proto files, else reflection over `channel`): the one loader of `send` and `connect`. */
-export async function loadMethod(prepared: PreparedRequest, context: SendContext, opened: { host: string; credentials: grpc.ChannelCredentials; channel: grpc.Channel }, metadata: grpc.Metadata, signal?: AbortSignal): Promise<LoadedMethod> {
-  const { host, credentials, channel } = opened;
+export async function loadMethod(prepared: PreparedRequest, context: SendContext, opened: OpenedChannel, metadata: grpc.Metadata, signal?: AbortSignal): Promise<LoadedMethod> {
+  const { host, credentials, channel, proxy } = opened;
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
   const { service, method } = splitMethod(prepared.method);
@@ -89,7 +107,7 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
     definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline, signingInterceptors(prepared)), signal, cancelledError).catch((error: unknown) => {
-      if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+      if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel, proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
       throw error;
     });
   }
@@ -102,12 +120,12 @@ const cancelledError = () => new SendError('the request was cancelled.', 'other'
 
 export async function sendGrpc(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const opened = openChannel(prepared, context);
-  const { host, credentials, channel } = opened;
+  const { host, credentials, channel, proxy } = opened;
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const started = performance.now();
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
   const metadata = requestMetadata(prepared.headers);
-  const fail = (why: string | undefined, details: string) => failure(why, details, host, timeoutMs, channel);
+  const fail = (why: string | undefined, details: string) => failure(why, details, host, timeoutMs, channel, proxy);
 
   try {
     const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
@@ -146,23 +164,30 @@ export function decode(def: MethodDefinition<object, object>, definition: Packag
   return JSON.stringify(toProto3Json(definition, def.responseType.type as TypeDescriptor, def.responseDeserialize(bytes)));
 }
 
-/** A status that means the call never reached the server: the SendError for it, else undefined (a real answer). */
-export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel): SendError | undefined {
+/**
+ * A status that means the call never reached the server: the SendError for it, else undefined (a
+ * real answer). `proxy`: the channel's proxy, which a failure to connect is then put on (grpc-js
+ * does not say whether the proxy was unreachable, asked for credentials or refused the tunnel).
+ */
+export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel, proxy?: string): SendError | undefined {
   const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
   if (status === 'DEADLINE_EXCEEDED' && !ready) {
-    return new SendError(`timed out after ${timeoutMs} ms ${TIMEOUT_SETTING} before the connection to ${host} was ready.`, 'timeout');
+    return new SendError(`timed out after ${timeoutMs} ms ${TIMEOUT_SETTING} before the connection to ${host}${proxy ? ` through the proxy ${describeProxy(proxy)}` : ''} was ready.`, 'timeout');
   }
   if (status !== 'UNAVAILABLE' || ready && !/No connection established|Failed to connect/i.test(details)) return undefined;
   const code = systemCode(details);
   // grpc-js's words, e.g. "No connection established. Last error: Protocol error (2026-…). Resolution note: .": the last error alone.
   const last = details.replace(/^.*Last error: (Error: )?/s, '').replace(/\s*\(\d{4}-\d\d-\d\dT[\d:.]+Z\)/, '').replace(/\.?\s*Resolution note:.*$/s, '').trim();
-  const known = connectionErrorByCode(code, host, last);
-  if (known) return known;
   // The usual mix-ups, named: TLS to a plaintext server, plaintext to a TLS one, a server that is not HTTP/2.
   const notTls = notTlsReason(last);
   if (notTls) {
     return new SendError(`TLS error with ${host}: the server does not answer TLS (${notTls}); for a plaintext gRPC server use grpc:// instead of grpcs://.`, 'tls');
   }
+  if (proxy && !/^Protocol error$/i.test(last)) {
+    return proxyFailure(proxy, host) ?? new SendError(`could not connect to ${host} through the proxy ${describeProxy(proxy)} (${last.split('\n')[0]}): the proxy could not be reached, or would not open a tunnel. ${SETTING_HINT}`, 'proxy');
+  }
+  const known = connectionErrorByCode(code, host, last);
+  if (known) return known;
   if (/^Failed to connect$/i.test(last)) return new SendError(`${host} closed the connection before HTTP/2 was set up; if it is a TLS server, use grpcs:// instead of grpc://.`, 'reset');
   if (/^Protocol error$/i.test(last)) return new SendError(`${host} does not speak HTTP/2 (Protocol error), which gRPC runs over: is it a gRPC server, and the port right?`, 'protocol');
   return new SendError(`could not connect to ${host}: ${last.split('\n')[0]}.`, 'reset');

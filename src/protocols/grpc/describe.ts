@@ -21,7 +21,7 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
   if (fromFiles) {
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
-    const { host, credentials, channel } = openChannel(prepared, context);
+    const { host, credentials, channel, proxy } = openChannel(prepared, context);
     const timeoutMs = prepared.settings?.timeoutMs ?? 0;
     // Without a time limit, listing still gives up after 30 s: a picker must not hang.
     const deadline = Date.now() + (timeoutMs > 0 ? timeoutMs : 30_000);
@@ -30,7 +30,7 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
     try {
       definition = await loadByReflection(channel, credentials, undefined, requestMetadata(prepared.headers), deadline, signingInterceptors(prepared)).catch((error: unknown) => {
         if (signal?.aborted) throw new SendError('the request was cancelled.', 'other');
-        if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+        if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel, proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
         throw error;
       });
     } finally {

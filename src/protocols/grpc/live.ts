@@ -24,7 +24,7 @@ type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Bu
 
 export async function connectGrpc(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const opened = openChannel(prepared, context);
-  const { host, credentials, channel } = opened;
+  const { host, credentials, channel, proxy } = opened;
   const metadata = requestMetadata(prepared.headers);
   let loaded: LoadedMethod;
   let first: { json: string; bytes: Buffer } | undefined;
@@ -80,7 +80,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       const messages = session.messages;
       if (!messages) {
         // The call ended before the channel was ready: the connection failed.
-        session.fail(failure(statusName(got.code), got.details, host, timeoutMs, channel) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
+        session.fail(failure(statusName(got.code), got.details, host, timeoutMs, channel, proxy) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
         return;
       }
       const trailers = metadataPairs(got.metadata);

@@ -8,7 +8,7 @@ import { errorCode, systemCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { describeProxy } from './proxy-rules.js';
 
-const SETTING_HINT = 'The proxy comes from the proxy setting (ferry config set proxy URL) or, with useSystemProxy on, from HTTP_PROXY / HTTPS_PROXY; settings.proxy: false sends one request direct.';
+export const SETTING_HINT = 'The proxy comes from the proxy setting (ferry config set proxy URL) or, with useSystemProxy on, from HTTP_PROXY / HTTPS_PROXY; settings.proxy: false sends one request direct.';
 
 /**
  * The proxy answered CONNECT with a status other than 200: thrown by the tunnel agent of the
