@@ -10,7 +10,7 @@ import { render, type VariableScope } from '../template/index.js';
 import { applyAuth, AUTH_NAMES, type AuthTarget } from './auth.js';
 import { prepareBody } from './body.js';
 import { PrepareError } from './errors.js';
-import { effectiveAuth, mergedHeaders, type FolderLike } from './inherit.js';
+import { effectiveAuth, mergedHeaders, type EffectiveAuth, type FolderLike } from './inherit.js';
 import type { OAuth2Options } from './oauth2.js';
 import type { KindRules, PreparedHeader, PreparedRequest, PreparedSettings } from './prepared.js';
 import { fillKindOptions } from './kind-options.js';
@@ -98,7 +98,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     headers.push({ name, value });
   }
 
-  const { auth } = effectiveAuth(request, folders, workspace.file);
+  const auth = authSent(effectiveAuth(request, folders, workspace.file), rules, where);
   const target: AuthTarget = { url, headers };
   const headersBefore = headers.length;
   try {
@@ -191,6 +191,22 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
+ * The auth a request of this kind sends (KindRules.sendsAuth): its effective auth, `none` for an
+ * inherited one the kind cannot send, and a refusal for one set on the request itself, which
+ * would otherwise be left out without a word.
+ */
+function authSent({ auth, source }: EffectiveAuth, rules: KindRules, where: string): Auth {
+  if (!rules.sendsAuth || auth.type === 'none' || (rules.sendsAuth === 'basic' && auth.type === 'basic')) return auth;
+  if (source !== 'request') return { type: 'none' };
+  const kinds = `${rules.noun.replace(/^an? /, '')}s`;
+  const name = AUTH_NAMES[auth.type] ?? auth.type;
+  if (rules.sendsAuth === 'basic') {
+    throw new PrepareError(`${where}: ${name} auth is not sent by ${kinds}, which send Basic auth only (the broker's user name and password, in CONNECT). Set this request's auth to basic, or to none (or inherit).`);
+  }
+  throw new PrepareError(`${where}: ${name} auth is not sent by ${kinds}: they carry no credentials of their own. Set this request's auth to none (or inherit).`);
+}
+
+/**
  * The headers auth adds, checked as header rows are: a token pasted with its newline, or a
  * character beyond Latin-1, would otherwise fail at sending as "invalid Authorization header".
  */
@@ -238,7 +254,7 @@ async function prepareNamed(
   if (parts.target === '') throw new PrepareError(`${where}: the URL is empty; give the name, address or command ${rules.noun} goes to.`);
   const app = options.settings ?? DEFAULT_SETTINGS;
   const { body } = await prepareBody(request.body, { root: workspace.root, allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace, fill, where, ...(options.face ? { face: options.face } : {}) });
-  const { auth } = effectiveAuth(request, input.folders, workspace.file);
+  const auth = authSent(effectiveAuth(request, input.folders, workspace.file), rules, where);
   const prepared: PreparedRequest = { method: parts.method, url: parts.target, headers: [], body, authType: auth.type, settings: parts.settings };
   addCommonParts(prepared, input, rules, auth, fill);
   return prepared;

@@ -152,6 +152,14 @@ export interface KindRules {
    */
   httpClient?: true;
   /**
+   * Which auth the kind puts on the wire, when not every type (as headers, gRPC metadata or the
+   * query): `basic`, Basic's user name and password only (MQTT's CONNECT); `none`, no auth at all
+   * (TCP, UDP, DNS). An auth of another type set on the request itself is refused before
+   * connecting; one inherited from a folder or the workspace (meant for the HTTP requests beside
+   * it) is left out unapplied: no OAuth 2.0 token fetched, no Digest refusal.
+   */
+  sendsAuth?: 'basic' | 'none';
+  /**
    * The HTTP method the server sees, which auth signs, when it is not the request's `method`:
    * `POST` for gRPC calls and MCP's first request. Absent: the request's method for `method: 'http'`
    * kinds, else `GET` (the WebSocket and Socket.IO upgrades).

@@ -14,7 +14,8 @@ import dns from 'node:dns';
 import { reverseName } from '../../src/protocols/dns/question.js';
 import { zoneLine } from '../../src/protocols/dns/records.js';
 import { systemResolve } from '../../src/protocols/dns/system.js';
-import { prepareRequest } from '../../src/request/index.js';
+import { PrepareError, prepareRequest } from '../../src/request/index.js';
+import { sendInheriting } from './kind-cases.js';
 import { systemDnsServers } from '../../src/support/dns-address.js';
 import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { testCertificate } from '../support/servers/index.js';
@@ -103,6 +104,15 @@ describe('dns: over UDP', () => {
       answer: ['api.ferry.test. 60 IN A 127.0.0.7'],
     });
     expect(r.remoteAddress).toBe('127.0.0.1');
+  });
+
+  it('an auth set on the request itself is refused (a DNS query carries none, it was silently left out); one inherited is left out and the query answered', async () => {
+    const request = requestSchema.parse({ name: 'q', kind: 'dns', url: 'api.ferry.test', method: 'A', dns: { server: `127.0.0.1:${fixture.port}` }, settings: { timeoutMs: 5000 } });
+    const own = await failure(prepareRequest({ request: { ...request, auth: { type: 'bearer', token: 't' } }, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: dnsKind }));
+    expect(own).toBeInstanceOf(PrepareError);
+    expect(own.message).toBe(`request "q": Bearer auth is not sent by DNS requests: they carry no credentials of their own. Set this request's auth to none (or inherit).`);
+    const inherited = await sendInheriting(dnsKind, request, { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'c', clientSecret: 's' });
+    expect(json(inherited)).toEqual([{ name: 'api.ferry.test', type: 'A', class: 'IN', ttl: 60, data: '127.0.0.7' }]);
   });
 
   it('recursion: false leaves RD unset', async () => {

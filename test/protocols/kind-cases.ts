@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requestSchema, workspaceSchema, type RequestFile } from '../../src/model/index.js';
+import { folderSchema, requestSchema, workspaceSchema, type RequestFile } from '../../src/model/index.js';
 import { HttpAgents, SendError, type ProtocolResult, type RequestKindModule, type SendContext } from '../../src/protocols/index.js';
 import { PrepareError, prepareRequest } from '../../src/request/index.js';
 
@@ -59,6 +59,21 @@ export async function sendWith(module: RequestKindModule, request: RequestFile, 
   const context: SendContext = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false, ...extra };
   try {
     return await module.send!(prepared, context, signal);
+  } finally {
+    await context.agents.close();
+  }
+}
+
+/**
+ * Sends `request` with its auth left to inherit: the workspace's `workspaceAuth`, under a folder
+ * set to `folderAuth` when given (prepared as a run prepares it).
+ */
+export async function sendInheriting(module: RequestKindModule, request: RequestFile, workspaceAuth: Record<string, unknown>, folderAuth?: Record<string, unknown>): Promise<ProtocolResult> {
+  const folders = folderAuth ? [{ path: 'Folder', settings: folderSchema.parse({ auth: folderAuth }) }] : [];
+  const prepared = await prepareRequest({ request, path: 'Folder/Inherits.yaml', folders, workspace: { root: workspace.root, file: workspaceSchema.parse({ version: 1, auth: workspaceAuth }) } }, { kind: module });
+  const context: SendContext = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false };
+  try {
+    return await module.send!(prepared, context);
   } finally {
     await context.agents.close();
   }

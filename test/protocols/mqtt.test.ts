@@ -5,8 +5,10 @@
  */
 import mqttClient from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestSchema } from '../../src/model/index.js';
 import { requestKind, SendError } from '../../src/protocols/index.js';
-import { describeKindCases } from './kind-cases.js';
+import { PrepareError } from '../../src/request/index.js';
+import { describeKindCases, sendInheriting } from './kind-cases.js';
 import { mosquittoMissing, PASSWORD, startAedes, startMosquitto, USER, type Broker } from './mqtt-brokers.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 
@@ -228,10 +230,34 @@ describe('mqtt: brokers that refuse or close', () => {
     expect(error.message).not.toContain('\n');
   });
 
-  it('a query in the URL (query params, an API key sent in the query) cannot go over MQTT: refused before connecting, naming it', async () => {
-    const keyed = await failure(sendRequest('mqtt', { url: aedes.url, auth: { type: 'apiKey', key: 'token', value: 's3cret', location: 'query' } }));
+  it('a query in the URL (query params) cannot go over MQTT: refused before connecting, naming it', async () => {
+    const keyed = await failure(sendRequest('mqtt', { url: `${aedes.url}?token=s3cret` }));
     expect(keyed.message).toBe("an MQTT connection has no query string, so the URL's query (token) cannot be sent; use the request's basic auth (the broker's user name and password).");
     expect(keyed.message).not.toContain('s3cret');
+  });
+
+  it('an auth other than Basic set on the request itself is refused before connecting, saying MQTT sends Basic only (it was silently left out)', async () => {
+    for (const [auth, name] of [
+      [{ type: 'bearer', token: 't0ken' }, 'Bearer'],
+      [{ type: 'apiKey', key: 'token', value: 's3cret', location: 'query' }, 'API key'],
+      [{ type: 'oauth2', grantType: 'clientCredentials', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'c', clientSecret: 's' }, 'OAuth 2.0'],
+    ] as const) {
+      const error = await failure(sendRequest('mqtt', { url: aedes.url, auth }));
+      expect(error, name).toBeInstanceOf(PrepareError);
+      expect(error.message, name).toBe(`request "stream": ${name} auth is not sent by MQTT requests, which send Basic auth only (the broker's user name and password, in CONNECT). Set this request's auth to basic, or to none (or inherit).`);
+    }
+  });
+
+  it("an auth other than Basic inherited from the workspace or a folder is left out: the request connects (no query, no token fetched)", async () => {
+    const request = requestSchema.parse({ name: 'inherits', kind: 'mqtt', url: aedes.url, settings: { timeoutMs: 5000, stream: { timeoutMs: 1 } } });
+    for (const [workspaceAuth, folderAuth] of [
+      [{ type: 'apiKey', key: 'token', value: 's3cret', location: 'query' }, undefined],
+      [{ type: 'bearer', token: 't' }, { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: 'http://127.0.0.1:9/token', clientId: 'c', clientSecret: 's' }],
+    ] as const) {
+      const result = await sendInheriting(requestKind('mqtt'), request, workspaceAuth, folderAuth);
+      expect(result.stream?.stoppedBy, JSON.stringify(workspaceAuth)).toBeDefined();
+      expect(result.url).toBe(aedes.url);
+    }
   });
 
   it('clean session off without a client id is refused before connecting, with one line', async () => {

@@ -3,6 +3,7 @@
  * partial reads and coalesced writes, half-close, TLS with SNI and verification, bad input
  * refused before anything is sent, and socat/ncat from Debian as second peers.
  */
+import http from 'node:http';
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
 import { Deframer, frame } from '../../src/protocols/socket/framing.js';
 import { PrepareError, prepareRequest } from '../../src/request/index.js';
-import { describeKindCases, requestFor, sendCase, type KindCase, failure } from './kind-cases.js';
+import { describeKindCases, requestFor, sendCase, sendInheriting, type KindCase, failure } from './kind-cases.js';
 import { hasProgram, onLines, startProgram, startTcpPeer, type TcpPeer } from './socket-peers.js';
 
 const tcp: KindCase = {
@@ -245,6 +246,37 @@ describe('tcp: refused before sending', () => {
     expect((await failure(send('tcp://127.0.0.1', {}))).message).toContain('has no port');
     expect((await failure(send('tcp://127.0.0.1:0', {}))).message).toContain('port 0 is out of range');
     expect((await failure(send('tcp://127.0.0.1:9/path', {}))).message).toContain('host:port only');
+  });
+
+  it('an auth set on the request itself is refused, saying a TCP request sends none (it was silently left out)', async () => {
+    for (const [auth, name] of [
+      [{ type: 'bearer', token: 't0ken' }, 'Bearer'],
+      [{ type: 'basic', username: 'ann', password: 'pw' }, 'Basic'],
+      [{ type: 'apiKey', key: 'X-Key', value: 'k', location: 'header' }, 'API key'],
+      [{ type: 'digest', username: 'ann', password: 'pw' }, 'Digest'],
+    ] as const) {
+      const error = await refusal('tcp://127.0.0.1:PORT', { body: { type: 'text', text: 'ping' }, auth });
+      expect(error, name).toBeInstanceOf(PrepareError);
+      expect(error.message, name).toBe(`request "case": ${name} auth is not sent by TCP requests: they carry no credentials of their own. Set this request's auth to none (or inherit).`);
+      expect(error.message).not.toMatch(/t0ken|pw\b/);
+    }
+  });
+
+  it("an auth inherited from the workspace or a folder is not applied: no OAuth 2.0 token is fetched, no Digest refusal, and the message is sent", async () => {
+    const tokenRequests: string[] = [];
+    const tokenServer = http.createServer((req, res) => (tokenRequests.push(req.url ?? ''), res.writeHead(500).end()));
+    await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const p = await peer((socket) => socket.on('data', () => socket.end('pong')));
+      const tokenUrl = `http://127.0.0.1:${(tokenServer.address() as net.AddressInfo).port}/token`;
+      const request = requestFor({ ...tcp, fields: { body: { type: 'text', text: 'ping' } } }, `tcp://127.0.0.1:${p.port}`, { timeoutMs: 5000 });
+      const oauth2 = { type: 'oauth2', grantType: 'clientCredentials', tokenUrl, clientId: 'c', clientSecret: 's' };
+      expect(received(await sendInheriting(tcp.module, request, oauth2))).toEqual(['pong']);
+      expect(received(await sendInheriting(tcp.module, request, oauth2, { type: 'digest', username: 'a', password: 'b' }))).toEqual(['pong']);
+      expect(tokenRequests).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => tokenServer.close(() => resolve()));
+    }
   });
 
   it('a wrong scheme names the ones a TCP request takes', async () => {

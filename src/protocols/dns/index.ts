@@ -14,5 +14,6 @@ export const dnsKind: RequestKindModule = {
   methodChoices: ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA', 'HTTPS', 'SVCB', 'NAPTR', 'DS', 'DNSKEY', 'ANY'],
   tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
   exportsAsCode: false,
+  sendsAuth: 'none',
   send: async (prepared, context, signal) => (await dnsClient()).sendDns(prepared, context, signal),
 };

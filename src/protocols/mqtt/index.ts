@@ -13,6 +13,7 @@ export const mqttKind: RequestKindModule = {
   options: 'mqtt',
   tag: () => 'mqtt',
   exportsAsCode: false,
+  sendsAuth: 'basic',
   send: async (prepared, context, signal) => (await mqttClient()).sendMqtt(prepared, context, signal),
   connect: async (prepared, context, handlers, signal) => (await mqttClient()).connectMqtt(prepared, context, handlers, signal),
   composer: {

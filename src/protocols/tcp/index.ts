@@ -13,6 +13,7 @@ export const tcpKind: RequestKindModule = {
   options: 'socket',
   tag: () => 'tcp',
   exportsAsCode: false,
+  sendsAuth: 'none',
   send: async (prepared, context, signal) => (await tcpClient()).sendTcp(prepared, context, signal),
   connect: async (prepared, context, handlers, signal) => (await tcpClient()).connectTcp(prepared, context, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
