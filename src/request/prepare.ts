@@ -98,7 +98,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     headers.push({ name, value });
   }
 
-  const auth = authSent(effectiveAuth(request, folders, workspace.file), rules, where);
+  const auth = authSent(effectiveAuth(request, folders, workspace.file), rules.sendsAuth, where, (name) => unsentByKind(name, rules));
   const target: AuthTarget = { url, headers };
   const headersBefore = headers.length;
   try {
@@ -191,19 +191,21 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * The auth a request of this kind sends (KindRules.sendsAuth): its effective auth, `none` for an
- * inherited one the kind cannot send, and a refusal for one set on the request itself, which
- * would otherwise be left out without a word.
+ * The auth a request sends when its kind sends only some (KindRules.sendsAuth): its effective
+ * auth, `none` for an inherited one it cannot send, and a refusal (`unsent`, given the auth's
+ * name) for one set on the request itself, which would otherwise be left out without a word.
  */
-function authSent({ auth, source }: EffectiveAuth, rules: KindRules, where: string): Auth {
-  if (!rules.sendsAuth || auth.type === 'none' || (rules.sendsAuth === 'basic' && auth.type === 'basic')) return auth;
+function authSent({ auth, source }: EffectiveAuth, sends: KindRules['sendsAuth'], where: string, unsent: (name: string) => string): Auth {
+  if (!sends || auth.type === 'none' || (sends === 'basic' && auth.type === 'basic')) return auth;
   if (source !== 'request') return { type: 'none' };
+  throw new PrepareError(`${where}: ${unsent(AUTH_NAMES[auth.type] ?? auth.type)}`);
+}
+
+/** Why a kind does not send an auth type (KindRules.sendsAuth), and what to set instead. */
+function unsentByKind(name: string, rules: KindRules): string {
   const kinds = `${rules.noun.replace(/^an? /, '')}s`;
-  const name = AUTH_NAMES[auth.type] ?? auth.type;
-  if (rules.sendsAuth === 'basic') {
-    throw new PrepareError(`${where}: ${name} auth is not sent by ${kinds}, which send Basic auth only (the broker's user name and password, in CONNECT). Set this request's auth to basic, or to none (or inherit).`);
-  }
-  throw new PrepareError(`${where}: ${name} auth is not sent by ${kinds}: they carry no credentials of their own. Set this request's auth to none (or inherit).`);
+  if (rules.sendsAuth === 'basic') return `${name} auth is not sent by ${kinds}, which send Basic auth only (the broker's user name and password, in CONNECT). Set this request's auth to basic, or to none (or inherit).`;
+  return `${name} auth is not sent by ${kinds}: they carry no credentials of their own. Set this request's auth to none (or inherit).`;
 }
 
 /**
@@ -254,7 +256,12 @@ async function prepareNamed(
   if (parts.target === '') throw new PrepareError(`${where}: the URL is empty; give the name, address or command ${rules.noun} goes to.`);
   const app = options.settings ?? DEFAULT_SETTINGS;
   const { body } = await prepareBody(request.body, { root: workspace.root, allowFilesOutside: options.allowFilesOutside ?? app.filesOutsideWorkspace, fill, where, ...(options.face ? { face: options.face } : {}) });
-  const auth = authSent(effectiveAuth(request, input.folders, workspace.file), rules, where);
+  // A command typed where a URL could be (MCP over stdio) starts a program, which gets no HTTP headers.
+  const program = rules.schemes.length > 0;
+  const unsent = program
+    ? (name: string) => `${name} auth is not sent by ${rules.noun} that starts a program (a command instead of a URL): a program gets no HTTP headers. Give it the credential in its environment or command line, and set this request's auth to none (or inherit).`
+    : (name: string) => unsentByKind(name, rules);
+  const auth = authSent(effectiveAuth(request, input.folders, workspace.file), program ? 'none' : rules.sendsAuth, where, unsent);
   const prepared: PreparedRequest = { method: parts.method, url: parts.target, headers: [], body, authType: auth.type, settings: parts.settings };
   addCommonParts(prepared, input, rules, auth, fill);
   return prepared;

@@ -68,10 +68,10 @@ export async function sendWith(module: RequestKindModule, request: RequestFile, 
  * Sends `request` with its auth left to inherit: the workspace's `workspaceAuth`, under a folder
  * set to `folderAuth` when given (prepared as a run prepares it).
  */
-export async function sendInheriting(module: RequestKindModule, request: RequestFile, workspaceAuth: Record<string, unknown>, folderAuth?: Record<string, unknown>): Promise<ProtocolResult> {
+export async function sendInheriting(module: RequestKindModule, request: RequestFile, workspaceAuth: Record<string, unknown>, folderAuth?: Record<string, unknown>, extra: Partial<SendContext> = {}): Promise<ProtocolResult> {
   const folders = folderAuth ? [{ path: 'Folder', settings: folderSchema.parse({ auth: folderAuth }) }] : [];
   const prepared = await prepareRequest({ request, path: 'Folder/Inherits.yaml', folders, workspace: { root: workspace.root, file: workspaceSchema.parse({ version: 1, auth: workspaceAuth }) } }, { kind: module });
-  const context: SendContext = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false };
+  const context: SendContext = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: workspace.root, allowFilesOutside: false, ...extra };
   try {
     return await module.send!(prepared, context);
   } finally {

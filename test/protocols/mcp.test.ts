@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
-import { describeKindCases, sendWith } from './kind-cases.js';
+import { PrepareError } from '../../src/request/index.js';
+import { describeKindCases, sendInheriting, sendWith } from './kind-cases.js';
 import { startSse, startStatefulStreamableHttp, startStreamableHttp, type McpPeer } from './mcp-peers.js';
 
 const mcpKind = requestKind('mcp');
@@ -221,6 +222,16 @@ describe('MCP over stdio', () => {
     const changedEnv = await failure(send(fields, policy));
     expect(changedEnv.message).toContain('not allowed');
     expect(policy.asked[0]).toEqual(spec);
+  });
+
+  it('an auth set on the request itself is refused before starting the program (a program gets no HTTP headers; it was silently left out); one inherited is left out', async () => {
+    const policy = allowing(spec);
+    const own = await sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields, auth: { type: 'bearer', token: 'sekrit' } }), undefined, { programs: policy }).then(() => undefined, (e: unknown) => e as Error);
+    expect(own).toBeInstanceOf(PrepareError);
+    expect(own!.message).toBe(`request "m": Bearer auth is not sent by an MCP request that starts a program (a command instead of a URL): a program gets no HTTP headers. Give it the credential in its environment or command line, and set this request's auth to none (or inherit).`);
+    expect(policy.asked).toEqual([]);
+    const inherited = await sendInheriting(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields }), { type: 'bearer', token: 'sekrit' }, undefined, { programs: allowing(spec) });
+    expect(inherited.outcome.ok).toBe(true);
   });
 
   it('an allowed program is started with its folder and env, answers, and its stderr is kept', async () => {
