@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type JSONRPCMessage, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MCP_TIMINGS } from '../../src/servers/kinds/mcp/mcp.js';
-import { eventually, makeWorkspace, send, serve, writeServer } from './helpers.js';
+import { eventually, makeWorkspace, rawHead, send, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 import { isolatedDataDir } from '../support/temp.js';
 
@@ -112,6 +112,14 @@ describe('MCP server', () => {
     const preflight = await send(`${server!.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'http://app.example', 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    // Ferry's own headers with names as written, as the HTTP mock writes its CORS headers (not `access-control-allow-origin`).
+    const head = await rawHead(server!.url, '/mcp', { method: 'OPTIONS', headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(head.filter((line) => /^access-control-/i.test(line)).map((line) => line.split(':')[0])).toEqual([
+      'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age',
+    ]);
+    const notJson = await rawHead(server!.url, '/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{not json' });
+    expect(notJson[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(notJson).toContain('Content-Type: application/json');
     const bad = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object",' }] });
     expect(bad.failures[0]!.message).toMatch(/servers\/tools\.yaml: mcp\.tools\[1\] \(t\): inputSchema is not JSON/);
     const wrong = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object","properties":{"a":{"type":"nope"}}}' }] });

@@ -133,13 +133,14 @@ class McpKind implements HttpKindInstance {
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (this.#cors) {
-      res.setHeader('access-control-allow-origin', '*');
-      res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+      // Names as written, as the HTTP mock writes its CORS headers (the SDK's own headers are its own).
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version');
       if (req.method === 'OPTIONS') {
         res.writeHead(204, {
-          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-          'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-          'access-control-max-age': '600',
+          'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+          'Access-Control-Allow-Headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+          'Access-Control-Max-Age': '600',
         });
         return void res.end();
       }
@@ -258,7 +259,7 @@ class McpKind implements HttpKindInstance {
     try {
       return JSON.parse(bytes.toString('utf8'));
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' });
+      res.writeHead(400, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }));
       return undefined;
     }
