@@ -349,6 +349,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     expect(await options().getByLabel('framing').inputValue()).toBe('line');
     expect(await options().getByLabel('lineEnding').inputValue()).toBe('crLf');
     expect(await page.getByLabel('Kind', { exact: true }).inputValue()).toBe('tcp');
+    // The Auth tab says that TCP sends no auth (a send with one set fails), before anyone sets one.
+    await page.getByRole('tab', { name: 'Auth' }).click();
+    expect(await page.getByTestId('kind-auth-note').textContent()).toBe('No auth is sent by TCP requests: an auth set here fails the send, and an inherited one is left out.');
   });
 
   it('gRPC without reflection: the method typed, proto files and an import folder listed in the form, then called', async () => {

@@ -28,6 +28,7 @@ function editorKinds(): Record<string, KindView> {
     method: k.method,
     ...(k.methodChoices ? { methodChoices: k.methodChoices } : {}),
     ...(k.options ? { options: k.options, fields: formFields(requestSchema.shape[k.options]) } : {}),
+    ...(k.sendsAuth ? { sendsAuth: k.sendsAuth } : {}),
   } satisfies KindView]));
 }
 

@@ -39,6 +39,8 @@ export interface KindView {
   /** The request file's option section (`mqtt`, `socket`…) and its fields in written order. */
   options?: string;
   fields?: FormField[];
+  /** Which auth the kind sends when not every type (KindRules.sendsAuth): `basic` only, or `none`. */
+  sendsAuth?: 'basic' | 'none';
 }
 export type { FormField };
 

@@ -6,7 +6,7 @@
 import { useEffect, useId, useState } from 'react';
 import { api } from './api.js';
 import { useDraftNotices } from './draft-notices.js';
-import type { InheritedAuthView, RequestFile } from '../shared/api.js';
+import type { InheritedAuthView, KindView, RequestFile } from '../shared/api.js';
 import { AuthEditor, type GetTokenCall } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
@@ -36,6 +36,14 @@ interface Props {
   diskChanges?: number;
   /** Opens a folder's settings (`''`: the workspace's), from the auth an `inherit` gets. */
   onOpenSettings?: (folder: string) => void;
+}
+
+/** What a kind that sends only some auth does with it (KindRules.sendsAuth), said where the auth is edited. */
+function kindAuthNote(view: KindView): string {
+  const kinds = `${view.noun.replace(/^an? /, '')}s`;
+  return view.sendsAuth === 'basic'
+    ? `Only Basic auth is sent by ${kinds} (the user name and password of CONNECT); another type set here fails the send. An inherited auth of another type is left out.`
+    : `No auth is sent by ${kinds}: an auth set here fails the send, and an inherited one is left out.`;
 }
 
 /**
@@ -132,6 +140,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
         )}
         {shownTab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
         {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
+        {shownTab === 'Auth' && view?.sendsAuth && <p className="muted" data-testid="kind-auth-note">{kindAuthNote(view)}</p>}
         {shownTab === 'Auth' && <AuthEditor key={path} auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} inherited={inherited} onOpenSettings={onOpenSettings} />}
         {shownTab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
         {shownTab === 'Scripts' && (
