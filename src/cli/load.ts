@@ -150,7 +150,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       if (outJson) await checkReportFile(outJson, undefined, undefined, ctx);
       let merged: LoadResult;
       try {
-        merged = mergeResults(await Promise.all(files.map((f) => readResultFile(path.resolve(ctx.cwd, f)))));
+        merged = mergeResults(await Promise.all(files.map((f) => readResultFile(path.resolve(ctx.cwd, f)))), files);
       } catch (error) {
         if (error instanceof MergeError) throw new CliError(error.message);
         throw error;

@@ -8,7 +8,7 @@ import { decodeHistogram } from './histogram.js';
 import { combine, RESULT_FORMAT, RESULT_VERSION, type LoadResult } from './result.js';
 import { ERROR_KINDS } from './wire.js';
 import { fileProblemReason } from '../support/system-error.js';
-import { judge } from './thresholds.js';
+import { judge, ruleText } from './thresholds.js';
 
 export class MergeError extends Error {
   override name = 'MergeError';
@@ -81,19 +81,36 @@ function invalidPart(result: LoadResult): string | undefined {
   return rule >= 0 ? `thresholds[${rule}]` : undefined;
 }
 
-export function mergeResults(results: readonly LoadResult[]): LoadResult {
+/** `files`: the name of each result's file, as the user gave it, for messages (else each is named by its segment). */
+export function mergeResults(results: readonly LoadResult[], files?: readonly string[]): LoadResult {
   if (results.length === 0) throw new MergeError('give the result files to merge.');
   const first = results[0]!;
+  const segment = (r: LoadResult) => `segment ${r.segments.parts.join(', ')}/${r.segments.of}`;
+  const named = (r: LoadResult) => {
+    const file = files?.[results.indexOf(r)];
+    return file === undefined ? segment(r) : `${file} (${segment(r)})`;
+  };
   for (const r of results) {
     if (r.loadTest.id !== first.loadTest.id) throw new MergeError(`the files are of different load tests (${first.loadTest.id} and ${r.loadTest.id}); merge the segments of one test.`);
   }
   const split = results.find((r) => r.segments.of !== first.segments.of);
-  if (split) throw new MergeError(`the files split the test differently (segment ${first.segments.parts.join(', ')}/${first.segments.of} and segment ${split.segments.parts.join(', ')}/${split.segments.of}); merge the segments of one split, all written with the same --segment i/n count.`);
+  if (split) throw new MergeError(`the files split the test differently (${named(first)} and ${named(split)}); merge the segments of one split, all written with the same --segment i/n count.`);
   // Stages of another length (one segment run with --stages): not parts of one test; the rates would be over the wrong length.
   const other = results.find((r) => r.plannedSeconds !== first.plannedSeconds);
-  if (other) {
-    const name = (r: LoadResult) => `segment ${r.segments.parts.join(', ')}/${r.segments.of}: ${r.plannedSeconds} s`;
-    throw new MergeError(`the files ran stages of different lengths (${name(first)}, ${name(other)}); merge the segments of one run, all started with the same stages (the same --stages, or none).`);
+  if (other) throw new MergeError(`the files ran stages of different lengths (${named(first)}: ${first.plannedSeconds} s, ${named(other)}: ${other.plannedSeconds} s); merge the segments of one run, all started with the same stages (the same --stages, or none).`);
+  // Other thresholds (the load test file edited between segments): judging the whole by the first
+  // file's would pass or fail it by rules another segment never had.
+  const rules = (r: LoadResult) => r.thresholds.filter((rule) => rule.enabled).map(ruleText).sort();
+  const judged = rules(first);
+  const unlike = results.find((r) => rules(r).join('\n') !== judged.join('\n'));
+  if (unlike) {
+    const theirs = rules(unlike);
+    const only = (mine: string[], others: string[]) => {
+      const left = [...others];
+      const rest = mine.filter((rule) => (left.includes(rule) ? (left.splice(left.indexOf(rule), 1), false) : true));
+      return rest.length > 0 ? rest.join(', ') : 'not these';
+    };
+    throw new MergeError(`the files judge different thresholds (${named(first)}: ${only(judged, theirs)}; ${named(unlike)}: ${only(theirs, judged)}); merge the segments of one run, all started from the same load test file (its thresholds as they were then).`);
   }
   const parts = results.flatMap((r) => r.segments.parts);
   const twice = parts.find((p, i) => parts.indexOf(p) !== i);

@@ -339,6 +339,8 @@ describe('ferry app API: load tests', () => {
         [{ files: [{ name: 'x.json', text: JSON.stringify({ ...a, version: 2 }) }] }, /^x\.json: is a version 2 load result; this Ferry reads version 1/],
         [{ files: [{ name: 'x.json', text: JSON.stringify({ ...a, series: 'none' }) }] }, /^x\.json: the result has no valid "series"/],
         [{ files: [{ name: 'a.json', text: JSON.stringify(a) }, { name: 'a2.json', text: JSON.stringify(a) }] }, /segment 1\/2 is in more than one file/],
+        // Segments judged by different thresholds (the test edited between them): named by the files the page read.
+        [{ files: [{ name: 'part-1.json', text: JSON.stringify(a) }, { name: 'part-2.json', text: JSON.stringify({ ...b, thresholds: [{ metric: 'p99', op: '<', value: 1, enabled: true }] }) }] }, /^the files judge different thresholds \(part-1\.json \(segment 1\/2\): [^;]+; part-2\.json \(segment 2\/2\): p99 < 1ms\)/],
         [{ files: [] }, /"files" must be a list/],
         [{ files: [{ name: 'x.json' }] }, /"text" is missing/],
       ];

@@ -261,6 +261,12 @@ describe('ferry load --segment and ferry load merge', () => {
     expect(partial.code).toBe(1);
     expect(partial.stderr).toContain('ferry: segment 2/3 missing: the thresholds judged only part of the test, so the merge fails (exit 1). Merge the result files of every segment.');
     expect(JSON.parse(partial.stdout)).toMatchObject({ segments: { parts: [1, 3], of: 3 }, passed: false });
+    // A segment run after its thresholds were edited: refused, naming both files as given and the rules (exit 2).
+    const edited = { ...parts[1]!, thresholds: [{ metric: 'errorRate', op: '<', value: 5, enabled: true }] };
+    await fs.writeFile(path.join(root, 'edited.json'), JSON.stringify(edited));
+    const unlike = await ferry(['load', 'merge', 'part1.json', 'edited.json', 'part3.json'], root);
+    expect(unlike.code).toBe(2);
+    expect(unlike.stderr.trim()).toBe('ferry: the files judge different thresholds (part1.json (segment 1/3): errorRate < 50%; edited.json (segment 2/3): errorRate < 5%); merge the segments of one run, all started from the same load test file (its thresholds as they were then).');
   });
 });
 

@@ -161,6 +161,21 @@ describe('merging', () => {
     );
   });
 
+  it('refuses segments judged by different thresholds (the file edited between segments), naming both files and the rules that differ', () => {
+    const stricter = { ...resultOf(2, 2), thresholds: [{ metric: 'p95' as const, op: '<' as const, value: 5, enabled: true }, { metric: 'errorRate' as const, op: '<' as const, value: 1, enabled: true }] };
+    expect(() => mergeResults([resultOf(1, 2), stricter], ['part-1.json', 'part-2.json'])).toThrow(
+      new MergeError('the files judge different thresholds (part-1.json (segment 1/2): p95 < 10ms; part-2.json (segment 2/2): errorRate < 1%, p95 < 5ms); merge the segments of one run, all started from the same load test file (its thresholds as they were then).'),
+    );
+    // A rule only one file has: the other is said to lack it.
+    const fewer = { ...resultOf(2, 2), thresholds: [] };
+    expect(() => mergeResults([resultOf(1, 2), fewer])).toThrow(/^the files judge different thresholds \(segment 1\/2: p95 < 10ms; segment 2\/2: not these\)/);
+    // The same rules in another order, or a disabled rule only one has, judge alike: merged.
+    const reordered = { ...resultOf(2, 2), thresholds: [{ metric: 'rps' as const, op: '>' as const, value: 0, enabled: false }, ...resultOf(1, 2).thresholds] };
+    expect(mergeResults([resultOf(1, 2), reordered], ['a.json', 'b.json']).verdicts.map((v) => v.rule)).toEqual(['p95 < 10ms']);
+    // The stage lengths' refusal names the files too when it has them.
+    expect(() => mergeResults([resultOf(1, 2), { ...resultOf(2, 2), plannedSeconds: 30 }], ['a.json', 'b.json'])).toThrow(/\(a\.json \(segment 1\/2\): 1 s, b\.json \(segment 2\/2\): 30 s\)/);
+  });
+
   it('refuses a result file whose parts cannot be read, naming the file and the field (no stack trace)', () => {
     const result = resultOf(1, 2);
     const text = (edit: (r: LoadResult) => void) => {

@@ -277,7 +277,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       if (files.length > OPEN_FILES_LIMIT) throw new ApiError(400, `Open at most ${OPEN_FILES_LIMIT} result files at once.`);
       try {
         const results = files.map((f) => parseResult(field(f, 'text'), field(f, 'name')));
-        return resultView(results.length === 1 ? results[0]! : mergeResults(results));
+        return resultView(results.length === 1 ? results[0]! : mergeResults(results, files.map((f) => field(f, 'name'))));
       } catch (error) {
         if (error instanceof MergeError) throw new ApiError(400, error.message);
         throw error;
