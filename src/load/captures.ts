@@ -109,7 +109,9 @@ function compileCapture(capture: Capture): Read {
       if (data === null || typeof data !== 'object') return undefined;
       data = Object.hasOwn(data, step) ? (data as Record<string, unknown>)[step] : undefined;
     }
-    if (data === undefined) return undefined;
+    // A null is no value, as a missing one: the variable keeps what it had (the text "null" in a
+    // later URL or token would send a request that was never meant).
+    if (data === undefined || data === null) return undefined;
     return typeof data === 'string' ? data : JSON.stringify(data);
   };
 }

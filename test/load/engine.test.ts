@@ -139,6 +139,24 @@ describe('closed model (virtualUsers)', () => {
     expect(result.targets.map((t) => t.request)).toEqual(['Login.yaml', 'Use.yaml']);
   });
 
+  it('a JSON capture whose value is null captures nothing: the variable keeps the value it had, never the text "null"', async () => {
+    const { run, server } = await setup(
+      {
+        model: 'virtualUsers',
+        thinkTimeMs: 50,
+        stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.6, target: 1 }],
+        targets: [{ request: 'Login.yaml', captures: [{ variable: 'token', path: 'data.token' }] }, { request: 'Use.yaml' }],
+      },
+      // The first login gives tok-1; every later one answers {"data":{"token":null}}.
+      { Login: '/login?nullfrom=2', Use: '/use/{{token}}' },
+    );
+    await run();
+    expect(server.byPath.get('/login')).toBeGreaterThanOrEqual(2);
+    const uses = server.seen.filter((s) => s.path.startsWith('/use/')).map((s) => s.url);
+    expect(uses.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(uses)).toEqual(new Set(['/use/tok-1']));
+  });
+
   for (const encoding of ['gzip', 'br'] as const) {
     it(`captures read a ${encoding} answer decoded by its Content-Encoding, as k6 reads it`, async () => {
       const { run, server } = await setup(

@@ -44,7 +44,9 @@ export async function startTargetServer(): Promise<TargetServer> {
         const n = ++tokens;
         res.setHeader('x-id', `id-${n}`);
         res.setHeader('content-type', 'application/json');
-        const json = JSON.stringify({ data: { token: `tok-${n}` } });
+        // ?nullfrom=N: from the N-th login on, the token is null (an API with none to give).
+        const nullFrom = Number(url.searchParams.get('nullfrom') ?? Infinity);
+        const json = JSON.stringify({ data: { token: n >= nullFrom ? null : `tok-${n}` } });
         // ?encode=gzip or br: the answer compressed, with its Content-Encoding.
         const encode = url.searchParams.get('encode');
         if (encode === 'gzip' || encode === 'br') {

@@ -83,6 +83,14 @@ describe('captures', () => {
     expect(captureValue({ variable: 't', from: 'header', path: 'X-Id' }, { 'x-id': 'i1' }, '')).toBe('i1');
     expect(captureValue({ variable: 't', from: 'regex', path: '"token":"(\\w+)"' }, {}, body)).toBe('abc');
     expect(captureValue({ variable: 't', from: 'json', path: 'missing' }, {}, body)).toBeUndefined();
+    // A JSON null is no value (as a missing one): nothing captured, never the text "null"; other values as their JSON.
+    const nulls = JSON.stringify({ token: null, list: [null], zero: 0, no: false, obj: { a: null } });
+    expect(captureValue({ variable: 't', from: 'json', path: 'token' }, {}, nulls)).toBeUndefined();
+    expect(captureValue({ variable: 't', from: 'json', path: 'list[0]' }, {}, nulls)).toBeUndefined();
+    expect(captureValue({ variable: 't', from: 'json', path: '$' }, {}, 'null')).toBeUndefined();
+    expect(captureValue({ variable: 't', from: 'json', path: 'zero' }, {}, nulls)).toBe('0');
+    expect(captureValue({ variable: 't', from: 'json', path: 'no' }, {}, nulls)).toBe('false');
+    expect(captureValue({ variable: 't', from: 'json', path: 'obj' }, {}, nulls)).toBe('{"a":null}');
   });
 
   it('regex captures read as JavaScript reads them, lookaround and backreferences included (those run under a time limit)', () => {
