@@ -25,6 +25,8 @@ export interface HopRequest {
   /** Flat [name, value, name, value…]. */
   headers: string[];
   body: Uint8Array | undefined;
+  /** A signed target's: fills its auth's values for this send (data row, captures), to sign a hop again. */
+  fill?: (text: string) => string;
 }
 
 /** What a call needs of its generator. */
@@ -106,7 +108,7 @@ export function sendUndici(
   index: number,
   vars: Map<string, string>,
   scheduled: number,
-  request: { url: URL; headers: string[]; body: Uint8Array | undefined; method?: string },
+  request: { url: URL; headers: string[]; body: Uint8Array | undefined; method?: string; fill?: (text: string) => string },
   after: AfterRequest,
   hops = 0,
 ): InFlight {

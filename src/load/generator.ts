@@ -18,7 +18,7 @@ import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
 import { shareOf } from './segment.js';
-import { signSend } from './sign-each.js';
+import { signRedirect, signSend } from './sign-each.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
 import { CaptureTimeLimitError, noErrors, type Counters, reasonOf, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
@@ -331,11 +331,12 @@ export class Generator {
    */
   private sendSigned(index: number, signing: WireSigning, url: URL, headers: string[], body: Uint8Array | undefined, lookup: Lookup, vars: Map<string, string>, scheduled: number, after: AfterRequest): void {
     this.inFlight++;
-    signSend(signing, this.config.targets[index]!.method, url, headers, body, (text) => this.fill(text, lookup, 'text')).then(
+    const fill = (text: string) => this.fill(text, lookup, 'text');
+    signSend(signing, this.config.targets[index]!.method, url, headers, body, fill).then(
       (signed) => {
         this.inFlight--;
         if (this.ended || this.stopped) return void setImmediate(after);
-        this.transmit(index, signed.url, signed.headers, signed.body, vars, scheduled, after);
+        this.transmit(index, signed.url, signed.headers, signed.body, vars, scheduled, after, undefined, 0, fill);
       },
       (error: unknown) => {
         this.inFlight--;
@@ -348,9 +349,10 @@ export class Generator {
 
   /**
    * Sends a filled request: through Ferry's HTTP/1.1 client (plain HTTP) or undici. `method` and
-   * `hops` differ from the target's for a redirect's next hop.
+   * `hops` differ from the target's for a redirect's next hop; `fill` fills a signed target's auth
+   * for this send, kept to sign a redirect's hop again.
    */
-  private transmit(index: number, url: URL, headers: string[], body: Uint8Array | undefined, vars: Map<string, string>, scheduled: number, after: AfterRequest, method = this.config.targets[index]!.method, hops = 0): void {
+  private transmit(index: number, url: URL, headers: string[], body: Uint8Array | undefined, vars: Map<string, string>, scheduled: number, after: AfterRequest, method = this.config.targets[index]!.method, hops = 0, fill?: (text: string) => string): void {
     const target = this.config.targets[index]!;
     const stats = this.stats[index]!;
     let bytes: Buffer | undefined;
@@ -366,7 +368,7 @@ export class Generator {
       const pool = this.http1For(url);
       if (hops === 0 && this.isStatic(target)) this.prepared[index] = { pool, bytes };
       // What was sent is kept only when a redirect may need it (the target's own is found again otherwise).
-      const sent = this.config.followRedirects === true && (hops > 0 || this.prepared[index] === undefined) ? { url, method, headers, body } : undefined;
+      const sent = this.config.followRedirects === true && (hops > 0 || this.prepared[index] === undefined) ? { url, method, headers, body, fill } : undefined;
       return this.sendHttp1(index, pool, bytes, vars, scheduled, after, sent, hops);
     }
     this.inFlight++;
@@ -374,7 +376,7 @@ export class Generator {
     // the next turn, so a user whose every request fails at once does not recurse.
     let returned = false;
     let endedEarly = false;
-    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body, method }, () => (returned ? after() : (endedEarly = true)), hops);
+    sendUndici(this, this.poolFor(url.origin), index, vars, scheduled, { url, headers, body, method, fill }, () => (returned ? after() : (endedEarly = true)), hops);
     returned = true;
     if (endedEarly) setImmediate(after);
   }
@@ -424,7 +426,8 @@ export class Generator {
    * and as a run follows it: the next hop goes out under the same request, whose latency still
    * runs from its scheduled start (its timeout covers the whole chain) and whose status is the
    * last answer's. 303, and 301/302 after POST, continue as GET without the body; Authorization,
-   * Cookie and the target's credential headers never go to another origin.
+   * Cookie and the target's credential headers never go to another origin. A signed target's hop
+   * within the origin is signed again for its own method and URL, as a run signs it.
    */
   redirect(call: InFlight, request: HopRequest | undefined, hops: number, status: number, location: string, received: number, after: AfterRequest): boolean | Error {
     if (!this.config.followRedirects || !REDIRECTS.has(status) || this.stopped || this.ended) return false;
@@ -447,15 +450,33 @@ export class Generator {
       headers = headers.filter((_, i, all) => !BODY_HEADER.test(all[i - (i % 2)]!));
     }
     if (next.origin !== from.url.origin) {
-      const dropped = new Set([...CROSS_ORIGIN_DROPPED, ...(target.credentialHeaders ?? []).map((h) => h.toLowerCase())]);
+      const dropped = new Set([...CROSS_ORIGIN_DROPPED, ...[...(target.credentialHeaders ?? []), ...(target.sign?.added ?? [])].map((h) => h.toLowerCase())]);
       headers = headers.filter((_, i, all) => !dropped.has(all[i - (i % 2)]!.toLowerCase()));
     }
     // A Host header of the file named the first origin: the next one names its own.
     headers = headers.filter((_, i, all) => all[i - (i % 2)]!.toLowerCase() !== 'host');
     this.inFlight--;
     this.stats[call.index]!.bytesReceived += received;
-    this.transmit(call.index, next, headers, body, call.vars, call.scheduled, after, method, hops + 1);
+    if (target.sign && next.origin === from.url.origin) this.signHopThenSend(call, target.sign, next, headers, body, after, method, hops + 1, from.fill ?? ((text) => text));
+    else this.transmit(call.index, next, headers, body, call.vars, call.scheduled, after, method, hops + 1, from.fill);
     return true;
+  }
+
+  /** A signed target's redirect within the origin: the hop signed again, then sent (counted in flight while it is signed, as sendSigned()). */
+  private signHopThenSend(call: InFlight, signing: WireSigning, url: URL, headers: string[], body: Uint8Array | undefined, after: AfterRequest, method: string, hops: number, fill: (text: string) => string): void {
+    this.inFlight++;
+    signRedirect(signing, method, url, headers, body, fill).then(
+      (signed) => {
+        this.inFlight--;
+        if (this.ended || this.stopped) return void setImmediate(after);
+        this.transmit(call.index, signed.url, signed.headers, signed.body, call.vars, call.scheduled, after, method, hops, fill);
+      },
+      (error: unknown) => {
+        this.inFlight--;
+        if (!this.ended) this.record(this.stats[call.index]!, call.scheduled, 'other', reasonOf(error));
+        setImmediate(after);
+      },
+    );
   }
 
 

@@ -306,6 +306,7 @@ async function wireTarget(prepared: PreparedRequest, request: string, weight: nu
     ...prepared.signEachSend.signing,
     bodySource: from.body.kind === 'bytes' ? from.body.source : 'binary',
     bodyIsText: from.body.kind === 'bytes' && from.body.isText,
+    added: prepared.signEachHop?.added ?? [],
   };
   const credentialHeaders = prepared.credentialHeaders;
   return { request, weight, method: prepared.method, url: from.url, headers, ...(body !== undefined ? { body } : {}), captures, ...(sign ? { sign } : {}), ...(credentialHeaders?.length ? { credentialHeaders } : {}) };

@@ -33,6 +33,8 @@ export interface WireTarget {
 export interface WireSigning extends RepeatSigning {
   bodySource: 'json' | 'text' | 'xml' | 'formUrlencoded' | 'graphql' | 'binary';
   bodyIsText: boolean;
+  /** The headers the signature adds (lowercase): a redirect's hop within the origin is signed again without them, and never carries them to another origin. */
+  added: string[];
 }
 
 export interface GeneratorConfig {

@@ -5,7 +5,7 @@
  * signing added are taken off and the request is signed afresh for its own method, URL and body:
  * a redirect within the origin (as curl and Postman do; HTTP and WebSocket), each call of a gRPC
  * send besides the one it was prepared for (server reflection's), each request of an MCP session or
- * a Socket.IO connection, a GraphQL subscription's upgrade. The signers load with the first such
+ * a Socket.IO connection, a GraphQL subscription's upgrade, a load test's redirect (load/sign-each.ts). The signers load with the first such
  * request; a send without one never loads them.
  */
 import type { ClientRequest } from 'node:http';
@@ -31,6 +31,8 @@ export async function signHop(
   body: Buffer | undefined,
   sent: PreparedBody,
   couldNotSign: (reason: string) => SendError = redirectNotSigned(url),
+  // The auth's `{{…}}` values: already filled in a send; a load test fills them per request (its data row, captures).
+  fill: (text: string) => string = (text) => text,
 ): Promise<{ url: URL; headers: [string, string][]; body: Buffer | undefined }> {
   const added = new Set(again.added);
   const signing = await again.signing().catch((error: unknown) => Promise.reject(couldNotSign((error as Error).message)));
@@ -53,7 +55,7 @@ export async function signHop(
     ...(again.bodyEncodedBy ? { bodyEncodedBy: again.bodyEncodedBy } : {}),
   };
   try {
-    await (await signer()).signAgain(signing, target, (text) => text);
+    await (await signer()).signAgain(signing, target, fill);
   } catch (error) {
     throw couldNotSign((error as Error).message);
   }

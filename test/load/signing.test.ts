@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { runLoadTest } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
-import { startTargetServer, type TargetServer } from './target-server.js';
+import { awsV4Check, hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
+import { startTargetServer, type Seen, type TargetServer } from './target-server.js';
 
 let server: TargetServer | undefined;
 afterEach(async () => {
@@ -20,9 +21,9 @@ afterEach(async () => {
 /** 10 requests: 20 a second for half a second. */
 const TEN = { model: 'arrivalRate', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.5, target: 20 }] };
 
-async function run(request: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+async function run(request: Record<string, unknown>, extra: Record<string, unknown> = {}, loadtest: Record<string, unknown> = {}) {
   const { ws, data } = await openedWorkspace({
-    'loadtests/t.yaml': { name: 'T', targets: [{ request: 'Signed.yaml' }], ...TEN },
+    'loadtests/t.yaml': { name: 'T', targets: [{ request: 'Signed.yaml' }], ...TEN, ...loadtest },
     'requests/Signed.yaml': { name: 'Signed', method: 'GET', ...request },
     ...extra,
   });
@@ -103,6 +104,68 @@ describe('load tests sign each request', () => {
       subjects.add(claims.sub);
     }
     expect(subjects.size).toBe(10);
+  });
+
+  describe('a redirect within the origin is signed again for its own method and URL, as ferry run signs it (sign-hop.ts)', () => {
+    /** What the independent checkers read, from what the server saw. */
+    const received = (s: Seen): Received => ({ method: s.method, target: s.url, host: String(s.headers.host), headers: s.headers, body: Buffer.from(s.body) });
+    /** `/redirect` answers `status` pointing to /to/there?y=2 on the same server; that one answers 200. */
+    const redirecting = (status: number) => `${server!.url}/redirect?status=${status}&to=${encodeURIComponent('/to/there?y=2')}`;
+    /** Ten requests, each followed once: both hops of each, in pairs, with no error. */
+    const hops = async (request: Record<string, unknown>, extra: Record<string, unknown> = {}, loadtest: Record<string, unknown> = {}) => {
+      const result = await run(request, extra, loadtest);
+      expect(result.overall.count).toBe(10);
+      expect({ statuses: result.overall.statuses, reasons: result.overall.errorReasons }).toEqual({ statuses: { 200: 10 }, reasons: {} });
+      const seen = server!.seen;
+      expect(seen.map((s) => s.path).sort()).toEqual([...Array(10).fill('/redirect'), ...Array(10).fill('/to/there')]);
+      return { first: seen.filter((s) => s.path === '/redirect'), next: seen.filter((s) => s.path === '/to/there') };
+    };
+
+    it('AWS Signature V4: each hop carries a signature over its own path and query', async () => {
+      server = await startTargetServer();
+      const { first, next } = await hops({ url: redirecting(302), auth: { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1', service: 'execute-api' } });
+      for (const s of [...first, ...next]) expect(awsV4Check(received(s), 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY'), `${s.method} ${s.url}`).toEqual({ ok: true, why: '' });
+      expect(next.every((s) => s.url === '/to/there?y=2')).toBe(true);
+    });
+
+    it('Hawk: a POST kept by a 307 is signed again with its own nonce and the payload hash of the body sent again', async () => {
+      server = await startTargetServer();
+      const port = Number(new URL(server.url).port);
+      const { first, next } = await hops({
+        method: 'POST',
+        url: redirecting(307),
+        body: { type: 'json', text: '{"n":{{$randomInt}}}' },
+        // The id from the data row: the hop is signed with its send's row, not the field as written.
+        auth: { type: 'hawk', authId: '{{who}}', authKey: 'hawk-key', algorithm: 'sha256', includePayloadHash: true },
+      }, { 'rows.csv': 'who\nalice\nbob\n' }, { dataFile: 'rows.csv' });
+      const checks = [...first, ...next].map((s) => hawkCheck(received(s), port, { key: 'hawk-key', algorithm: 'sha256' }));
+      expect(checks.map((c) => [c.ok, c.hashOk])).toEqual(Array(20).fill([true, true]));
+      expect(next.every((s) => s.method === 'POST' && /^\{"n":\d+\}$/.test(s.body))).toBe(true);
+      expect(new Set(checks.map((c) => c.attributes.nonce)).size).toBe(20);
+      expect(new Set(checks.map((c) => c.attributes.id))).toEqual(new Set(['alice', 'bob']));
+    });
+
+    it('a redirect to another origin carries none of the headers the signature added, as a run drops them', async () => {
+      server = await startTargetServer();
+      const other = await startTargetServer();
+      try {
+        const result = await run({ url: `${server.url}/redirect?to=${encodeURIComponent(`${other.url}/elsewhere`)}`, auth: { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 's3cret', region: 'eu-west-1', service: 'execute-api', sessionToken: 'tok' } });
+        expect(result.overall.statuses).toEqual({ 200: 10 });
+        expect(server.seen.every((s) => s.headers['x-amz-date'] !== undefined && s.headers['x-amz-security-token'] === 'tok')).toBe(true);
+        expect(other.seen.map((s) => Object.keys(s.headers).filter((h) => /^(authorization|x-amz-)/.test(h)))).toEqual(Array(10).fill([]));
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('OAuth 1.0 in the header: a 302 is signed again for the GET of the new URL, with a new nonce', async () => {
+      server = await startTargetServer();
+      const secrets = { consumerSecret: 'cs', tokenSecret: 'ts' };
+      const { first, next } = await hops({ url: redirecting(302), auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts', signatureMethod: 'HMAC-SHA1' } });
+      const checks = [...first, ...next].map((s) => oauth1Check(received(s), secrets));
+      expect(checks.map((c) => c.ok)).toEqual(Array(20).fill(true));
+      expect(new Set(checks.map((c) => c.params.oauth_nonce)).size).toBe(20);
+    });
   });
 
   it('a key that cannot be read is refused when the test is planned, before anything is sent', async () => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 
 export interface Seen {
+  method: string;
   path: string;
   url: string;
   headers: http.IncomingHttpHeaders;
@@ -36,7 +37,7 @@ export async function startTargetServer(): Promise<TargetServer> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     state.byPath.set(url.pathname, (state.byPath.get(url.pathname) ?? 0) + 1);
-    const seen: Seen = { path: url.pathname, url: req.url ?? '', headers: req.headers, at: Date.now(), body: '' };
+    const seen: Seen = { method: req.method ?? '', path: url.pathname, url: req.url ?? '', headers: req.headers, at: Date.now(), body: '' };
     if (state.seen.length < 5000) state.seen.push(seen);
     if (state.stallAtRequest !== undefined && state.seen.length === state.stallAtRequest) state.stallUntil = Date.now() + (state.stallMs ?? 1000);
     const answer = () => {
