@@ -17,6 +17,7 @@ import { LoadTimeout } from './errors.js';
 import { Http1Pool } from './http1/pool.js';
 import { requestBytes } from './http1/request-bytes.js';
 import { Picker } from './picker.js';
+import { Places } from './places.js';
 import { shareOf } from './segment.js';
 import { signRedirect, signSend } from './sign-each.js';
 import { arrivalTime, totalSeconds, valueAt } from './stages.js';
@@ -74,6 +75,8 @@ export class Generator {
   private endPerf = 0;
   private inFlight = 0;
   private users = 0;
+  /** The closed model's users' places: each user its own, so a ramp down lets exactly the extra ones go. */
+  private readonly places = new Places();
   /** Users whose think time runs past the test's end: they leave when it ends. */
   private thinkingPastEnd = 0;
   /** The closed model's stages are over: a user whose pause outlasts the test leaves at once. */
@@ -210,7 +213,10 @@ export class Generator {
     while (!this.stopped && performance.now() < this.endPerf) {
       const want = this.wantedUsers(performance.now());
       // At most STARTS_PER_TURN users start in one turn, so answers and Ctrl-C are heard between.
-      for (let started = 0; this.users < want && started < STARTS_PER_TURN; started++) this.user(this.users++);
+      for (let started = 0; this.users < want && started < STARTS_PER_TURN; started++) {
+        this.users++;
+        this.user(this.places.take());
+      }
       const behind = this.users < want;
       // Users above the wanted number leave after their current request (user()).
       await Promise.race([behind ? new Promise<void>((r) => setImmediate(r)) : sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
@@ -237,11 +243,11 @@ export class Generator {
     const vars = new Map<string, string>();
     const thinkTimeMs = this.config.thinkTimeMs;
     const next = (now: number) => {
-      if (index >= this.wantedUsers(now)) return this.userLeft();
+      if (index >= this.wantedUsers(now)) return this.userLeft(index);
       sendAt(now);
     };
     const sendAt = (now: number) => {
-      if (this.stopped || now >= this.endPerf) return this.userLeft();
+      if (this.stopped || now >= this.endPerf) return this.userLeft(index);
       this.send(picker.next(), vars, now, answered);
     };
     const afterThinking = () => next(performance.now());
@@ -253,7 +259,7 @@ export class Generator {
         // An answer that comes once the stages are over (a slow server) leaves at once: closed()
         // has already let go of the users thinking then, and would wait out the grace time.
         if (thinkTimeMs >= this.endPerf - performance.now()) {
-          if (this.usersEnded) this.userLeft();
+          if (this.usersEnded) this.userLeft(index);
           else this.thinkingPastEnd++;
         } else setTimeout(afterThinking, thinkTimeMs);
       }
@@ -263,7 +269,9 @@ export class Generator {
     sendAt(performance.now());
   }
 
-  private userLeft(): void {
+  /** A user left, giving back its place (none for those let go when the stages end: no one takes one then). */
+  private userLeft(place?: number): void {
+    if (place !== undefined) this.places.give(place);
     if (--this.users === 0) this.noUsersLeft?.();
     if (this.shrinking && this.users <= this.wantedUsers(performance.now())) {
       this.shrinking = false;

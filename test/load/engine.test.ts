@@ -114,6 +114,44 @@ describe('closed model (virtualUsers)', () => {
     expect(series.at(-1)!.count + series.at(-2)!.count).toBeGreaterThan(series[0]!.count);
   });
 
+  it('a ramp down then up never gives two users the same place: a user still finishing its request keeps its own, the newcomer takes a free one', async () => {
+    // Users start 0.2 s apart (login order is user order: tok-1 is user 0, tok-3 user 2), each
+    // logs in once (weight 1, then Use 1000 times) and sends its token. At 1 s the test wants 1
+    // user: user 1 leaves at its next answer, user 2's first Use is held by the server until
+    // 2.2 s, so it is still there when the test wants 3 again at 1.8 s. The newcomer must take
+    // place 1, the free one: given place 2 (the count of users), two users held it, and at 2.4 s
+    // (2 wanted) both left, and one more user logged in to make up for the second.
+    const { run, server } = await setup(
+      {
+        model: 'virtualUsers',
+        thinkTimeMs: 50,
+        stages: [
+          { durationSecs: 0.6, target: 3 },
+          { durationSecs: 0.4, target: 3 },
+          { durationSecs: 0, target: 1 },
+          { durationSecs: 0.8, target: 1 },
+          { durationSecs: 0, target: 3 },
+          { durationSecs: 0.6, target: 3 },
+          { durationSecs: 0, target: 2 },
+          { durationSecs: 0.6, target: 2 },
+        ],
+        targets: [
+          { request: 'Login.yaml', weight: 1, captures: [{ variable: 'token', path: 'data.token' }] },
+          { request: 'Use.yaml', weight: 1000 },
+        ],
+      },
+      { Login: '/login', Use: '/use/{{token}}' },
+    );
+    server.holdFirst.set('/use/tok-3', 1600);
+    const result = await run();
+    expect(result.overall.errors.total).toBe(0);
+    // Three users, one more at 1.8 s; none at 2.4 s, where one user (place 2) leaves.
+    expect(server.byPath.get('/login')).toBe(4);
+    const start = Date.parse(result.startedAt);
+    const late = new Set(server.seen.filter((s) => s.path.startsWith('/use/') && s.at > start + 2600).map((s) => s.path));
+    expect(late).toEqual(new Set(['/use/tok-1', '/use/tok-4']));
+  });
+
   it('follows weights (0 is never sent) and passes captures to later targets of the same user', async () => {
     const { run, server } = await setup(
       {

@@ -28,12 +28,14 @@ export interface TargetServer {
   /** Stall `stallMs` from the arrival of this request (1-based count), so a stall lands inside the traffic whatever the start-up took. */
   stallAtRequest?: number;
   stallMs?: number;
+  /** The first request to each of these paths is held this many ms (one user's request, found by a captured value in its path). */
+  holdFirst: Map<string, number>;
   close(): Promise<void>;
 }
 
 export async function startTargetServer(): Promise<TargetServer> {
   let tokens = 0;
-  const state: Omit<TargetServer, 'url' | 'close'> = { connections: 0, byPath: new Map(), seen: [], stallUntil: 0 };
+  const state: Omit<TargetServer, 'url' | 'close'> = { connections: 0, byPath: new Map(), seen: [], stallUntil: 0, holdFirst: new Map() };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     state.byPath.set(url.pathname, (state.byPath.get(url.pathname) ?? 0) + 1);
@@ -75,7 +77,9 @@ export async function startTargetServer(): Promise<TargetServer> {
     };
     const delay = Number(url.searchParams.get('delay') ?? 0);
     const stall = state.stallUntil - Date.now();
-    const wait = Math.max(delay, stall);
+    const held = state.holdFirst.get(url.pathname) ?? 0;
+    state.holdFirst.delete(url.pathname);
+    const wait = Math.max(delay, stall, held);
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (seen.body += chunk));
     req.on('end', () => (wait > 0 ? setTimeout(answer, wait) : answer()));

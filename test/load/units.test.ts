@@ -8,6 +8,7 @@ import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { Picker } from '../../src/load/picker.js';
 import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
 import { MergeError, mergeResults, parseResult } from '../../src/load/merge.js';
+import { Places } from '../../src/load/places.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
 import { judge, verdictText, type ThresholdRule } from '../../src/load/thresholds.js';
@@ -317,5 +318,32 @@ describe('busy polling between answers', () => {
     const now = { idle: 100, active: 900, utilization: 0.9 };
     expect(busyShare(now, before)).toBeCloseTo(0.9);
     expect(busyShare(now, before, 600)).toBeCloseTo(0.3);
+  });
+});
+
+describe('user places', () => {
+  it('a new user takes the lowest free place, so no two users hold the same one, whatever order they leave in', () => {
+    const places = new Places();
+    expect([places.take(), places.take(), places.take(), places.take()]).toEqual([0, 1, 2, 3]);
+    places.give(2);
+    places.give(1);
+    expect([places.take(), places.take(), places.take()]).toEqual([1, 2, 4]);
+    // 2,000 rounds of users leaving and coming in a fixed pseudo-random order, checked against a plain list.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const held = new Set([0, 1, 2, 3, 4]);
+    for (let round = 0; round < 2000; round++) {
+      if (held.size > 0 && random(2) === 0) {
+        const place = [...held][random(held.size)]!;
+        held.delete(place);
+        places.give(place);
+      } else {
+        let lowest = 0;
+        while (held.has(lowest)) lowest++;
+        const place = places.take();
+        expect(place).toBe(lowest);
+        held.add(place);
+      }
+    }
   });
 });
