@@ -119,10 +119,12 @@ function compileCapture(capture: Capture): Read {
 export function jsonSteps(path: string): string[] {
   const trimmed = path.trim();
   if (trimmed.startsWith('/')) return trimmed.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return trimmed
-    .replace(/^\$\.?/, '')
-    .replace(/\[(\d+)\]/g, '.$1')
-    .replace(/\[["']([^"']*)["']\]/g, '.$1')
-    .split('.')
-    .filter((s) => s !== '');
+  // `a.b[0]`, `$.a`, `a["b.c"]` / `a['x y']`: a quoted name in brackets is one step, dots and
+  // brackets in it included (split on the dots, `["a.b"]` read as two names and found nothing).
+  const steps: string[] = [];
+  for (const m of trimmed.replace(/^\$\.?/, '').matchAll(/\[\s*(\d+)\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*'((?:[^'\\]|\\.)*)'\s*\]|([^.[\]]+)/g)) {
+    const quoted = m[2] ?? m[3];
+    steps.push(m[1] ?? (quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : m[4]!));
+  }
+  return steps;
 }

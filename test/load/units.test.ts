@@ -84,6 +84,11 @@ describe('captures', () => {
     expect(captureValue({ variable: 't', from: 'header', path: 'X-Id' }, { 'x-id': 'i1' }, '')).toBe('i1');
     expect(captureValue({ variable: 't', from: 'regex', path: '"token":"(\\w+)"' }, {}, body)).toBe('abc');
     expect(captureValue({ variable: 't', from: 'json', path: 'missing' }, {}, body)).toBeUndefined();
+    // A quoted name in brackets is one name, dots and brackets in it included (as Postman's and JSONPath's).
+    const dotted = JSON.stringify({ data: { 'a.b': { 'x[0]': 'yes' }, a: { b: 'wrong' } }, 'top key': [1, { "it's": 'q' }] });
+    expect(captureValue({ variable: 't', from: 'json', path: 'data["a.b"]["x[0]"]' }, {}, dotted)).toBe('yes');
+    expect(captureValue({ variable: 't', from: 'json', path: "$['top key'][1][\"it's\"]" }, {}, dotted)).toBe('q');
+    expect(captureValue({ variable: 't', from: 'json', path: '$.data.a.b' }, {}, dotted)).toBe('wrong');
     // A JSON null is no value (as a missing one): nothing captured, never the text "null"; other values as their JSON.
     const nulls = JSON.stringify({ token: null, list: [null], zero: 0, no: false, obj: { a: null } });
     expect(captureValue({ variable: 't', from: 'json', path: 'token' }, {}, nulls)).toBeUndefined();
