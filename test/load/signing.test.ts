@@ -4,11 +4,14 @@
  * each signature. A key file is read once, when the test is planned.
  */
 import { createHmac, generateKeyPairSync, verify } from 'node:crypto';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import OAuth from 'oauth-1.0a';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { runLoadTest } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
+import { testCertificate } from '../support/servers/peers.js';
 import { awsV4Check, hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
 import { startTargetServer, type Seen, type TargetServer } from './target-server.js';
 
@@ -155,6 +158,34 @@ describe('load tests sign each request', () => {
         expect(other.seen.map((s) => Object.keys(s.headers).filter((h) => /^(authorization|x-amz-)/.test(h)))).toEqual(Array(10).fill([]));
       } finally {
         await other.close();
+      }
+    });
+
+    it('over HTTPS (the undici client): the hop is signed again too', async () => {
+      const { key, cert } = await testCertificate();
+      const seen: Received[] = [];
+      const tls = https.createServer({ key, cert }, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          seen.push({ method: req.method!, target: req.url!, host: req.headers.host!, headers: req.headers, body: Buffer.concat(chunks) });
+          if (req.url!.startsWith('/from')) res.writeHead(302, { location: '/to/there?y=2' }).end();
+          else res.end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      try {
+        const { ws, data } = await openedWorkspace({
+          'loadtests/t.yaml': { name: 'T', targets: [{ request: 'Signed.yaml' }], ...TEN },
+          'requests/Signed.yaml': { name: 'Signed', method: 'GET', url: `https://127.0.0.1:${(tls.address() as AddressInfo).port}/from?x=1`, auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts', signatureMethod: 'HMAC-SHA1' } },
+        });
+        const result = await runLoadTest({ workspace: ws, id: 't', data, settings: { ...DEFAULT_SETTINGS, verifyTls: false }, workers: 1 });
+        expect(result.overall.statuses).toEqual({ 200: 10 });
+        expect(seen.map((r) => r.target.split('?')[0]).sort()).toEqual([...Array(10).fill('/from'), ...Array(10).fill('/to/there')]);
+        expect(seen.map((r) => oauth1Check(r, { consumerSecret: 'cs', tokenSecret: 'ts', scheme: 'https' }).ok)).toEqual(Array(20).fill(true));
+      } finally {
+        tls.closeAllConnections();
+        await new Promise<void>((resolve) => tls.close(() => resolve()));
       }
     });
 
