@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import OAuth from 'oauth-1.0a';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
-import { runLoadTest } from '../../src/load/index.js';
+import { runLoadTest, type LoadResult } from '../../src/load/index.js';
 import { openedWorkspace } from '../runner/workspace.js';
 import { testCertificate } from '../support/servers/peers.js';
 import { awsV4Check, hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
@@ -114,13 +114,20 @@ describe('load tests sign each request', () => {
     const received = (s: Seen): Received => ({ method: s.method, target: s.url, host: String(s.headers.host), headers: s.headers, body: Buffer.from(s.body) });
     /** `/redirect` answers `status` pointing to /to/there?y=2 on the same server; that one answers 200. */
     const redirecting = (status: number) => `${server!.url}/redirect?status=${status}&to=${encodeURIComponent('/to/there?y=2')}`;
-    /** Ten requests, each followed once: both hops of each, in pairs, with no error. */
+    /**
+     * Ten requests due (a loaded machine may drop a late start: counted, never sent), each followed
+     * once: both hops of each, with no error.
+     */
+    const sent = (result: LoadResult) => {
+      expect(result.overall.count + result.overall.dropped).toBe(10);
+      expect(result.overall.count).toBeGreaterThanOrEqual(5);
+      expect({ statuses: result.overall.statuses, reasons: result.overall.errorReasons }).toEqual({ statuses: { 200: result.overall.count }, reasons: {} });
+      return result.overall.count;
+    };
     const hops = async (request: Record<string, unknown>, extra: Record<string, unknown> = {}, loadtest: Record<string, unknown> = {}) => {
-      const result = await run(request, extra, loadtest);
-      expect(result.overall.count).toBe(10);
-      expect({ statuses: result.overall.statuses, reasons: result.overall.errorReasons }).toEqual({ statuses: { 200: 10 }, reasons: {} });
+      const n = sent(await run(request, extra, loadtest));
       const seen = server!.seen;
-      expect(seen.map((s) => s.path).sort()).toEqual([...Array(10).fill('/redirect'), ...Array(10).fill('/to/there')]);
+      expect(seen.map((s) => s.path).sort()).toEqual([...Array(n).fill('/redirect'), ...Array(n).fill('/to/there')]);
       return { first: seen.filter((s) => s.path === '/redirect'), next: seen.filter((s) => s.path === '/to/there') };
     };
 
@@ -142,9 +149,9 @@ describe('load tests sign each request', () => {
         auth: { type: 'hawk', authId: '{{who}}', authKey: 'hawk-key', algorithm: 'sha256', includePayloadHash: true },
       }, { 'rows.csv': 'who\nalice\nbob\n' }, { dataFile: 'rows.csv' });
       const checks = [...first, ...next].map((s) => hawkCheck(received(s), port, { key: 'hawk-key', algorithm: 'sha256' }));
-      expect(checks.map((c) => [c.ok, c.hashOk])).toEqual(Array(20).fill([true, true]));
+      expect(checks.every((c) => c.ok && c.hashOk)).toBe(true);
       expect(next.every((s) => s.method === 'POST' && /^\{"n":\d+\}$/.test(s.body))).toBe(true);
-      expect(new Set(checks.map((c) => c.attributes.nonce)).size).toBe(20);
+      expect(new Set(checks.map((c) => c.attributes.nonce)).size).toBe(checks.length);
       expect(new Set(checks.map((c) => c.attributes.id))).toEqual(new Set(['alice', 'bob']));
     });
 
@@ -153,9 +160,9 @@ describe('load tests sign each request', () => {
       const other = await startTargetServer();
       try {
         const result = await run({ url: `${server.url}/redirect?to=${encodeURIComponent(`${other.url}/elsewhere`)}`, auth: { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 's3cret', region: 'eu-west-1', service: 'execute-api', sessionToken: 'tok' } });
-        expect(result.overall.statuses).toEqual({ 200: 10 });
+        const n = sent(result);
         expect(server.seen.every((s) => s.headers['x-amz-date'] !== undefined && s.headers['x-amz-security-token'] === 'tok')).toBe(true);
-        expect(other.seen.map((s) => Object.keys(s.headers).filter((h) => /^(authorization|x-amz-)/.test(h)))).toEqual(Array(10).fill([]));
+        expect(other.seen.map((s) => Object.keys(s.headers).filter((h) => /^(authorization|x-amz-)/.test(h)))).toEqual(Array(n).fill([]));
       } finally {
         await other.close();
       }
@@ -180,9 +187,9 @@ describe('load tests sign each request', () => {
           'requests/Signed.yaml': { name: 'Signed', method: 'GET', url: `https://127.0.0.1:${(tls.address() as AddressInfo).port}/from?x=1`, auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts', signatureMethod: 'HMAC-SHA1' } },
         });
         const result = await runLoadTest({ workspace: ws, id: 't', data, settings: { ...DEFAULT_SETTINGS, verifyTls: false }, workers: 1 });
-        expect(result.overall.statuses).toEqual({ 200: 10 });
-        expect(seen.map((r) => r.target.split('?')[0]).sort()).toEqual([...Array(10).fill('/from'), ...Array(10).fill('/to/there')]);
-        expect(seen.map((r) => oauth1Check(r, { consumerSecret: 'cs', tokenSecret: 'ts', scheme: 'https' }).ok)).toEqual(Array(20).fill(true));
+        const n = sent(result);
+        expect(seen.map((r) => r.target.split('?')[0]).sort()).toEqual([...Array(n).fill('/from'), ...Array(n).fill('/to/there')]);
+        expect(seen.every((r) => oauth1Check(r, { consumerSecret: 'cs', tokenSecret: 'ts', scheme: 'https' }).ok)).toBe(true);
       } finally {
         tls.closeAllConnections();
         await new Promise<void>((resolve) => tls.close(() => resolve()));
@@ -194,8 +201,8 @@ describe('load tests sign each request', () => {
       const secrets = { consumerSecret: 'cs', tokenSecret: 'ts' };
       const { first, next } = await hops({ url: redirecting(302), auth: { type: 'oauth1', consumerKey: 'ck', consumerSecret: 'cs', token: 'tk', tokenSecret: 'ts', signatureMethod: 'HMAC-SHA1' } });
       const checks = [...first, ...next].map((s) => oauth1Check(received(s), secrets));
-      expect(checks.map((c) => c.ok)).toEqual(Array(20).fill(true));
-      expect(new Set(checks.map((c) => c.params.oauth_nonce)).size).toBe(20);
+      expect(checks.every((c) => c.ok)).toBe(true);
+      expect(new Set(checks.map((c) => c.params.oauth_nonce)).size).toBe(checks.length);
     });
   });
 
