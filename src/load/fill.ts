@@ -16,14 +16,18 @@ export function markerFor(marker: string, index: number): string {
 
 export type Lookup = (name: string) => string | undefined;
 
-/** A filler for one target's text: returns the text unchanged when it holds no marker. */
-export function filler(marker: string, names: readonly string[]): (text: string, lookup: Lookup, where: 'url' | 'text') => string {
+/**
+ * A filler for one target's text: returns the text unchanged when it holds no marker. A name the
+ * send has no value for takes its default (`defaults`, as `names`: the environment's value), else
+ * a dynamic value, else stays as written.
+ */
+export function filler(marker: string, names: readonly string[], defaults?: ReadonlyArray<string | null>): (text: string, lookup: Lookup, where: 'url' | 'text') => string {
   const pattern = markerRegExp(marker);
   return (text, lookup, where) => {
     if (!text.includes(marker)) return text;
     return text.replace(pattern, (_, i: string) => {
       const name = names[Number(i)] ?? '';
-      const value = lookup(name) ?? (name.startsWith('$') ? dynamicValue(name) : undefined) ?? `{{${name}}}`;
+      const value = lookup(name) ?? defaults?.[Number(i)] ?? (name.startsWith('$') ? dynamicValue(name) : undefined) ?? `{{${name}}}`;
       // In a URL, only characters a URL may hold go as they are; the rest percent-encoded.
       return where === 'url' ? value.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c)) : value;
     });

@@ -109,7 +109,7 @@ export class Generator {
     private readonly post: (message: WorkerMessage) => void,
   ) {
     this.stats = config.targets.map(() => ({ count: 0, errors: noErrors(), errorReasons: {}, statuses: {}, dropped: 0, bytesSent: 0, bytesReceived: 0, histogram: newHistogram() }));
-    this.fill = filler(config.marker, config.names);
+    this.fill = filler(config.marker, config.names, config.defaults);
     this.active = config.activeWorkers;
   }
 

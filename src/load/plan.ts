@@ -182,9 +182,16 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const cliVars = options.vars ?? new Map<string, string>();
   // Names whose value changes per request stand as markers; --var wins over them all.
   const marker = `ferry${randomBytes(4).toString('hex')}`;
-  const perRequest = [...new Set([...Object.keys(rows[0] ?? {}), ...test.targets.flatMap((t) => t.captures.map((c) => c.variable)), ...DYNAMIC_VALUE_NAMES])].filter((n) => !cliVars.has(n));
+  // Every row's columns: the rows of a JSON file need not have the same keys.
+  const columns = new Set<string>();
+  for (const row of rows) for (const key in row) columns.add(key);
+  const perRequest = [...new Set([...columns, ...test.targets.flatMap((t) => t.captures.map((c) => c.variable)), ...DYNAMIC_VALUE_NAMES])].filter((n) => !cliVars.has(n));
   const markers = new Map(perRequest.map((name, i) => [name, markerFor(marker, i)]));
   const variables = scopeFrom(snapshot, [markers, cliVars]);
+  // What such a name is when a send has no value for it (nothing captured yet, a row without that
+  // column): the environment's or workspace's value, as a run fills it.
+  const withoutMarkers = scopeFrom(snapshot, [cliVars]);
+  const defaults = perRequest.map((name) => (name.startsWith('$') ? null : (withoutMarkers.resolve(name, { allowSecrets: true }) ?? null)));
 
   const targets: WireTarget[] = [];
   const withScripts: string[] = [];
@@ -252,6 +259,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
       segment,
       marker,
       names: perRequest,
+      ...(defaults.some((d) => d !== null) ? { defaults } : {}),
     },
   };
 }

@@ -69,6 +69,8 @@ export interface GeneratorConfig {
   /** Marker prefix and the names the markers stand for. */
   marker: string;
   names: string[];
+  /** Per name (as `names`): its value when a send has none (the environment's or workspace's), or null. */
+  defaults?: Array<string | null>;
 }
 
 export type ErrorKind = 'status' | 'timeout' | 'refused' | 'reset' | 'tls' | 'other';

@@ -195,6 +195,37 @@ describe('closed model (virtualUsers)', () => {
     expect(new Set(uses)).toEqual(new Set(['/use/tok-1']));
   });
 
+  it('a captured or data-row variable that has no value yet (no answer captured it, a row without that column) is the environment\'s, as in a run', async () => {
+    const env = { 'environments/local.yaml': { name: 'Local', variables: [{ key: 'token', value: 'env-token' }, { key: 'b', value: 'env-b' }] } };
+    const captured = await setup(
+      {
+        model: 'virtualUsers',
+        thinkTimeMs: 20,
+        stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.5, target: 1 }],
+        targets: [{ request: 'Use.yaml' }, { request: 'Login.yaml', captures: [{ variable: 'token', path: 'data.token' }] }],
+      },
+      { Use: '/use/{{token}}', Login: '/login' },
+      env,
+    );
+    await captured.run({ environment: 'local' });
+    const uses = captured.server.seen.filter((s) => s.path.startsWith('/use/')).map((s) => s.path);
+    expect(uses.length).toBeGreaterThanOrEqual(2);
+    // Before the first login the environment's token; then each login's own.
+    expect(uses[0]).toBe('/use/env-token');
+    for (const use of uses.slice(1)) expect(use).toMatch(/^\/use\/tok-\d+$/);
+    await captured.server.close();
+
+    // JSON rows need not have the same keys: a column only later rows have is theirs, the environment's elsewhere.
+    const rows = await setup(
+      { model: 'arrivalRate', dataFile: 'rows.json', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.2, target: 20 }] },
+      { A: '/row/{{a}}/{{b}}' },
+      { ...env, 'rows.json': JSON.stringify([{ a: '1' }, { a: '2', b: 'x' }]) },
+    );
+    const result = await rows.run({ environment: 'local' });
+    expect(result.overall.count).toBe(4);
+    expect(rows.server.seen.map((s) => s.path).sort()).toEqual(['/row/1/env-b', '/row/1/env-b', '/row/2/x', '/row/2/x']);
+  });
+
   for (const encoding of ['gzip', 'br'] as const) {
     it(`captures read a ${encoding} answer decoded by its Content-Encoding, as k6 reads it`, async () => {
       const { run, server } = await setup(
