@@ -1,17 +1,18 @@
 /**
  * The workspace's cookie jar in the data folder (spec 5.2: cookies stay on this computer): read
  * and written as the jar's serialized JSON. A missing, damaged or linked file reads as nothing
- * (the jar starts empty); a write replaces a link instead of writing through it, and sets a
+ * (the jar starts empty), a linked folder on the way is refused (json-store.ts); a write replaces a link instead of writing through it, and sets a
  * damaged file aside instead of writing over it.
  */
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { FileTooLargeError, readFileNoFollow } from '../support/read-no-follow.js';
-import { JsonStore, MAX_STORE_BYTES, tooLarge } from './json-store.js';
+import { JsonStore, MAX_STORE_BYTES, refuseLinkedFolder, tooLarge } from './json-store.js';
 
 const LOST = 'the cookies kept for this workspace are lost: the servers set them again as you send';
 
 export async function readCookieJarFile(file: string | undefined): Promise<unknown> {
   if (!file) return undefined;
+  await refuseLinkedFolder(file); // a folder on the way that is a link is refused, as for every store
   try {
     return JSON.parse(await readFileNoFollow(file, 'utf8', MAX_STORE_BYTES)); // a link is not followed
   } catch {

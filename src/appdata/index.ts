@@ -1,6 +1,6 @@
 /** This computer's data folder: secrets, script-set values, cookies, tokens, history, settings. */
 export { dataDir, moveJournalFile, settingsFile, workspaceDataDir } from './paths.js';
-export { DataFolderError, JsonStore } from './json-store.js';
+export { DataFolderError, JsonStore, refuseLinkedFolder } from './json-store.js';
 export { SecretStore } from './secrets.js';
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
 export {

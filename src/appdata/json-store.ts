@@ -11,6 +11,8 @@ import path from 'node:path';
 import { FileWriteError, writeFileAtomic } from '../support/atomic-write.js';
 import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import { makeDirs } from '../support/make-dirs.js';
+import { firstSymlink, isInside } from '../support/paths-inside.js';
+import { dataDir } from './paths.js';
 
 /**
  * A file in this computer's data folder that Ferry cannot use as it is (a link where it writes a
@@ -27,6 +29,25 @@ export class DataFolderError extends Error {
  */
 export class WorkspaceBusyError extends Error {
   override name = 'WorkspaceBusyError';
+}
+
+/**
+ * Refuses a symbolic link on the way from the data folder to `file`: a folder of it (`workspaces/`,
+ * a workspace's folder, `locks/`, `results/`) that is a link would have Ferry read and write files
+ * elsewhere, and Ferry never follows links in its data folder. The data folder itself may be one,
+ * or lie below one (moved to another disk, `~/.local/share` a link): its path is taken as it is
+ * and only what is below it is looked at. A file outside it (a folder a caller chose) is not
+ * looked at; the file itself is its reader's to check (a store refuses a link, a cookie jar
+ * replaces it). One lstat per folder below the data folder.
+ */
+export async function refuseLinkedFolder(file: string): Promise<void> {
+  const root = dataDir();
+  const folder = path.dirname(path.resolve(file));
+  if (folder === root || !isInside(root, folder)) return;
+  const link = await firstSymlink(root, folder);
+  if (link !== undefined) {
+    throw new DataFolderError(`${link} is a symbolic link inside the data folder ${root}, and Ferry never follows links there (only the data folder itself may be one), so ${path.basename(file)} was neither read nor written. Replace the link with the folder it points to (remove the link, then move that folder to ${link}), or set FERRY_DATA_DIR to the folder you want Ferry to use.`);
+  }
 }
 
 export class JsonStore<T> {
@@ -54,6 +75,8 @@ export class JsonStore<T> {
   private async readHolding(holding: boolean): Promise<T> {
     let text: string;
     let problem: string;
+    // Holding the lock, the way to the file was looked at when it was taken.
+    if (!holding) await refuseLinkedFolder(this.file);
     try {
       text = await readFileNoFollow(this.file, 'utf8', MAX_STORE_BYTES);
     } catch (error) {
@@ -210,6 +233,7 @@ export interface LockFileOptions {
  * Takes the lock `lockFile`; returns its release.
  */
 export async function holdLockFile(lockFile: string, options: LockFileOptions): Promise<() => Promise<void>> {
+  await refuseLinkedFolder(lockFile);
   const me = JSON.stringify({ ...options.about, pid: process.pid, host: os.hostname(), id: randomUUID() });
   const deadline = Date.now() + options.waitMs;
   let pause = 10;

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
+import { refuseLinkedFolder } from './json-store.js';
 import { isSealed, openValue, sealValue } from './secrets.js';
 import { makeDirs } from '../support/make-dirs.js';
 
@@ -24,6 +25,7 @@ export class SendResults {
 
   /** Keeps one answer; the oldest beyond `RESULTS_KEPT` are removed. */
   async save(key: string, value: unknown): Promise<void> {
+    await refuseLinkedFolder(this.file(key));
     await makeDirs(this.dir, 0o700);
     await writeFileAtomic(this.file(key), JSON.stringify(await sealValue(JSON.stringify(value))), 0o600);
     const kept = await this.listByAge();
@@ -33,6 +35,7 @@ export class SendResults {
   /** A kept answer, or undefined when it is gone (pruned, or sealed with a key replaced since). */
   async read(key: string): Promise<unknown> {
     if (!/^[0-9a-f]{32}$/.test(key)) return undefined;
+    await refuseLinkedFolder(this.file(key));
     try {
       const sealed = JSON.parse(await readFileNoFollow(this.file(key), 'utf8')) as unknown;
       return isSealed(sealed) ? JSON.parse(await openValue(sealed)) : undefined;
@@ -54,6 +57,7 @@ export class SendResults {
   /** Newest first. */
   private async listByAge(): Promise<string[]> {
     let names: string[];
+    await refuseLinkedFolder(this.file('x'));
     try {
       names = (await fs.readdir(this.dir)).filter((n) => /^[0-9a-f]{32}\.json$/.test(n));
     } catch {

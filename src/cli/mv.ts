@@ -4,7 +4,7 @@
  * workspace's write lock as every writer.
  */
 import type { Command } from 'commander';
-import { moveJournalFile, withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
+import { moveJournalFile, refuseLinkedFolder, withWorkspaceLock, WorkspaceBusyError } from '../appdata/index.js';
 import { applyMove, MoveError, openWorkspace, planMove } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
@@ -29,6 +29,7 @@ export function registerMv(program: Command, ctx: CliContext): void {
           // Read under the lock: the tree as no other writer is changing it.
           const ws = await openWorkspace(root);
           const plan = planMove(ws.tree, oldPath, newPath);
+          await refuseLinkedFolder(moveJournalFile(ws.id, root));
           return { from: plan.from, to: await applyMove(root, ws.tree, plan, { journal: moveJournalFile(ws.id, root), onNotice: (message) => ctx.output.err(`ferry: ${message}`) }) };
         });
       } catch (error) {

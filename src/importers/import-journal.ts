@@ -76,7 +76,8 @@ export class ImportJournal {
   }
 
   private async write(): Promise<void> {
-    const { journalHead, writeJournalFile } = await import('../support/journal-file.js');
+    const [{ journalHead, writeJournalFile }, { refuseLinkedFolder }] = await Promise.all([import('../support/journal-file.js'), import('../appdata/json-store.js')]);
+    await refuseLinkedFolder(this.file);
     await writeJournalFile(this.file, { ...journalHead(this.root), ...this.data });
   }
 }
@@ -97,7 +98,8 @@ export async function recoverInterruptedImport(id: string, workspaceRoot: string
   // None, or not ours to act on (damaged, or left by a copy of the data folder: only the record goes).
   // Loaded only here: every command that opens a workspace loads this module, and asks this only
   // when there is a journal (`ferry run` loads no more than it needs: test/cli/command-table.test.ts).
-  const { readJournalFile } = await import('../support/journal-file.js');
+  const [{ readJournalFile }, { refuseLinkedFolder }] = await Promise.all([import('../support/journal-file.js'), import('../appdata/json-store.js')]);
+  await refuseLinkedFolder(file);
   const journal = await readJournalFile<JournalData>(file, root, validJournal);
   if (!journal) return 'none';
   if (journal.pid !== process.pid && isProcessAlive(journal.pid)) return 'running';

@@ -81,12 +81,15 @@ async function finishMove(ws: Workspace<RequestSummary>, options: OpenForUseOpti
   const journal = moveJournalFile(ws.id, ws.root);
   if (!(await fs.lstat(journal).then(() => true, () => false))) return false;
   // Loaded only when there is a journal: `ferry ls` and `ferry run` load no more than they need.
-  const [{ withWorkspaceLock, WorkspaceBusyError }, { finishInterruptedMove }] = await Promise.all([
+  const [{ withWorkspaceLock, WorkspaceBusyError }, { refuseLinkedFolder }, { finishInterruptedMove }] = await Promise.all([
     import('../appdata/workspace-lock.js'),
+    import('../appdata/json-store.js'),
     import('../workspace/move-journal.js'),
   ]);
   let recovery: Awaited<ReturnType<typeof finishInterruptedMove>>;
   try {
+    // Found through a linked folder of the data folder: not acted on (json-store.ts).
+    await refuseLinkedFolder(journal);
     recovery = await withWorkspaceLock(ws.root, 'ferry (finishing an interrupted move)', () => finishInterruptedMove(ws.root, journal), { waitMs: 0 });
   } catch (error) {
     if (error instanceof WorkspaceBusyError) return false;

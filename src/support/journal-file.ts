@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { makeDirs } from './make-dirs.js';
+import { isLinkError, readFileNoFollow } from './read-no-follow.js';
 
 export interface JournalHead {
   version: 1;
@@ -40,9 +41,11 @@ export async function writeJournalFile(file: string, data: JournalHead): Promise
 export async function readJournalFile<T extends JournalHead>(file: string, root: string, valid: (data: Partial<T>) => boolean): Promise<T | undefined> {
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    // Never through a link: a journal says what to rename and remove in the workspace.
+    text = await readFileNoFollow(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isLinkError(error)) throw new Error(`${file} is a symbolic link; Ferry never follows links in its data folder, so it was not acted on. Remove the link`);
     throw error;
   }
   let data: Partial<T> | undefined;

@@ -25,14 +25,23 @@ export function isInside(parent: string, child: string): boolean {
 export async function checkNoSymlinks(root: string, target: string): Promise<string | undefined> {
   const absolute = path.resolve(root, target);
   if (!isInside(root, absolute)) return `${target} lies outside the workspace folder`;
+  const link = await firstSymlink(root, absolute);
+  return link === undefined ? undefined : `${path.relative(root, link)} is a symbolic link, and Ferry never follows links`;
+}
+
+/**
+ * The first part of `target` (absolute, inside `root`) below `root` that is a symbolic link, as an
+ * absolute path; undefined when there is none. `root` itself may be a link. Parts that are
+ * missing end the look: whoever reads or makes them reports or makes them.
+ */
+export async function firstSymlink(root: string, target: string): Promise<string | undefined> {
   let current = root;
-  for (const part of path.relative(root, absolute).split(path.sep).filter(Boolean)) {
+  for (const part of path.relative(root, target).split(path.sep).filter(Boolean)) {
     current = path.join(current, part);
     try {
-      const stat = await fs.lstat(current);
-      if (stat.isSymbolicLink()) return `${path.relative(root, current)} is a symbolic link, and Ferry never follows links`;
+      if ((await fs.lstat(current)).isSymbolicLink()) return current;
     } catch {
-      return undefined; // missing parts are reported by whoever reads the file
+      return undefined;
     }
   }
   return undefined;
