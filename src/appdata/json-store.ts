@@ -190,6 +190,12 @@ export async function tooLarge(file: string): Promise<string> {
 
 /** A lock not refreshed for this long belongs to a process that died (its holder refreshes it every STALE_MS / 2). */
 export const STALE_MS = 10_000;
+/**
+ * A lock file with no name in it is one whose maker was killed between making it and writing its
+ * name: a live maker writes it at once (microseconds; `holdLockFile` checks, below, when it was
+ * slower). Once this old it is taken over, without waiting for STALE_MS.
+ */
+export const EMPTY_LOCK_GRACE_MS = 2_000;
 /** How long an update waits for another process's: past STALE_MS, so a lock whose holder is unknown is taken over within it. */
 const WAIT_MS = STALE_MS + 3_000;
 
@@ -225,8 +231,8 @@ export interface LockFileOptions {
  * holder's process id, computer and an id of its own, so a lock and the name of its holder are one
  * file — made, then removed. A lock whose holder was killed on this computer (kill -9, a crash: it
  * is never released) is taken over at once; one whose holder is unknown (another computer sharing
- * the data folder, or killed before it wrote its name), once stale (not refreshed for 10 s; a
- * holder refreshes it every 5 s). Of the processes that find a lock left behind at the same
+ * the data folder), once stale (not refreshed for 10 s; a holder refreshes it every 5 s); an
+ * empty one (its maker killed before it wrote its name), once 2 s old. Of the processes that find a lock left behind at the same
  * moment, exactly one takes it over (lock-takeover.ts). A lock that is a folder is an older
  * Ferry's (proper-lockfile, its holder named in a file beside it): it is respected the same way.
  *
@@ -234,12 +240,17 @@ export interface LockFileOptions {
  */
 export async function holdLockFile(lockFile: string, options: LockFileOptions): Promise<() => Promise<void>> {
   await refuseLinkedFolder(lockFile);
-  const me = JSON.stringify({ ...options.about, pid: process.pid, host: os.hostname(), id: randomUUID() });
+  const id = randomUUID();
+  const me = JSON.stringify({ ...options.about, pid: process.pid, host: os.hostname(), id });
   const deadline = Date.now() + options.waitMs;
   let pause = 10;
   for (let attempt = 0; attempt < 500; attempt++) {
     try {
+      const making = Date.now();
       await fs.writeFile(lockFile, me, { flag: 'wx', mode: 0o600 });
+      // Named so late (this process stalled between making the file and writing it) that another
+      // may have taken the file for an empty lock left behind: held only if it still names this one.
+      if (Date.now() - making >= EMPTY_LOCK_GRACE_MS / 2 && (await readHolder(lockFile))?.id !== id) continue;
       // Kept fresh while held, for a Ferry on another computer that cannot ask whether this process runs.
       const refresh = setInterval(() => {
         const now = new Date();
@@ -334,7 +345,9 @@ async function leftBehind(lockFile: string, folderHolder: string): Promise<{ key
   const holder = await readHolder(stat.isDirectory() ? folderHolder : lockFile);
   // Loaded only when a lock is found taken (`ferry run` loads no more than it needs: test/cli/command-table.test.ts).
   const { holderGone } = await import('./lock-takeover.js');
-  if (!holderGone(holder, stat, STALE_MS)) return undefined;
+  // Empty: its maker was killed before it wrote its name (EMPTY_LOCK_GRACE_MS).
+  const emptyFile = holder === undefined && stat.isFile() && stat.size === 0;
+  if (!holderGone(holder, stat, emptyFile ? EMPTY_LOCK_GRACE_MS : STALE_MS)) return undefined;
   return { key: holder?.id ?? `inode${stat.ino}` };
 }
 

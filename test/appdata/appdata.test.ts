@@ -559,6 +559,40 @@ describe('the data folder', () => {
     }
   }, 90_000);
 
+  it('an empty lock (its maker killed between making it and writing its name): taken over at once once 2 s old, after about 2 s when fresh; of racing writers exactly one takes it', async () => {
+    const { counter, writers, waitFor, key, locks } = await workspaceLockRacers();
+    try {
+      await waitFor('ready');
+      await fs.mkdir(locks, { recursive: true });
+      const rounds = 6;
+      const started = Date.now();
+      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
+        // Made as the lock code makes it (only if absent, for the user only), its name never written.
+        const lock = path.join(locks, `${key}.lock`);
+        await fs.writeFile(lock, '', { flag: 'wx', mode: 0o600 });
+        const fresh = round % 2 === 0;
+        if (!fresh) {
+          // Older than the 2 s a live writer could take to name itself, younger than the 10 s a lock takes to go stale.
+          const old = new Date(Date.now() - 4_000);
+          await fs.utimes(lock, old, old);
+        }
+        const roundStarted = Date.now();
+        for (const child of writers) child.stdin!.write(`${round}\n`);
+        await waitFor(`done ${round}`);
+        const took = Date.now() - roundStarted;
+        if (fresh) {
+          // Left alone while it may be a live writer's, about to name itself; then taken over, not after 10 s.
+          expect(took).toBeGreaterThanOrEqual(1_500);
+          expect(took).toBeLessThan(6_000);
+        } else expect(took).toBeLessThan(1_500);
+        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
+        expect(await fs.readdir(locks)).toEqual([]);
+      }
+    } finally {
+      for (const child of writers) child.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('a data folder that cannot be written: each command says in one line what was not saved, which folder refused, and what to do', async (ctx) => {
     const http = await import('node:http');
     const { spawn, spawnSync } = await import('node:child_process');
