@@ -10,7 +10,7 @@ import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
 import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, type ImportResult } from '../importers/index.js';
 import { withUrlNetwork } from '../runner/url-network.js';
-import { checkDisplayName, checkNoSymlinks, findFolder, isInside, walkFolders } from '../workspace/index.js';
+import { checkNewDisplayName, checkNoSymlinks, findFolder, isInside, walkFolders } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
@@ -51,7 +51,7 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
       answer(state, async ({ ws }) => {
         const given = [args.path, args.url, args.text].filter((v) => v !== undefined).length;
         if (given !== 1) throw new AgentError('Give exactly one of path (a file inside the workspace), url or text.');
-        const nameProblem = args.name === undefined ? undefined : checkDisplayName(args.name);
+        const nameProblem = args.name === undefined ? undefined : checkNewDisplayName(args.name);
         if (nameProblem) throw new AgentError(`name: ${nameProblem}`);
         const into = (args.into ?? '').replace(/\\/g, '/').replace(/^requests\//i, '').replace(/^\/+|\/+$/g, '');
         if (into.split('/').some((part) => part === '..' || part === '.')) throw new AgentError(`into "${args.into}" must be a folder under requests/, without . or .. parts.`);

@@ -10,7 +10,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { interruptUntilWriting } from './stop-signal.js';
 import { paint } from './output.js';
 import { cliStatus } from './status.js';
-import { checkDisplayName } from '../workspace/index.js';
+import { checkNewDisplayName } from '../workspace/index.js';
 import { examples } from './examples.js';
 import { withNetworkFor } from './url-network.js';
 import { preferSteadyYoungGeneration } from '../support/steady-young-generation.js';
@@ -42,7 +42,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
       if (options.asServer && options.curl !== undefined) throw new CliError('--as-server is for OpenAPI and Swagger documents, not for --curl.');
       if (options.asServer && options.into !== undefined) throw new CliError('--as-server writes a server file under servers/; --into is for requests.');
       if (options.curl !== undefined && options.baseUrl !== undefined) throw new CliError('--base-url is for OpenAPI and Swagger documents, not for --curl.');
-      const nameProblem = options.name === undefined ? undefined : checkDisplayName(options.name);
+      const nameProblem = options.name === undefined ? undefined : checkNewDisplayName(options.name);
       if (nameProblem) throw new CliError(`--name: ${nameProblem}`);
       // The parsed document is one large structure kept to the end: no use growing V8's young generation for it.
       preferSteadyYoungGeneration();

@@ -7,9 +7,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { EnvironmentFile, LoadTestFile, ServerFile } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
-import { checkDisplayName, uniqueFileName } from './names.js';
+import { checkNewDisplayName, uniqueFileName } from './names.js';
 import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
-import { NameError } from './requests.js';
+import { NameError, requireSavedName } from './requests.js';
 import { readResource } from './read-resource.js';
 import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
@@ -40,7 +40,7 @@ async function takenIds(dir: string, except?: string): Promise<string[]> {
 }
 
 function requireName(name: unknown): void {
-  const problem = checkDisplayName(name);
+  const problem = checkNewDisplayName(name);
   if (problem) throw new NameError(problem);
 }
 
@@ -61,12 +61,12 @@ export async function createEntry<K extends EntryKind>(root: string, kind: K, va
  * the secrets and the active environment are kept under.
  */
 export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>, options: SaveOptions = {}): Promise<string> {
-  requireName(value.name);
   checkId(kind, id);
   const dir = await entryDir(root, kind);
   const file = path.join(dir, `${id}.yaml`);
   const problem = await checkNoSymlinks(root, path.relative(root, file));
   if (problem) throw new Error(`Cannot save ${FOLDERS[kind]}/${id}.yaml: ${problem}.`);
+  await requireSavedName(value.name, kind, file, path.relative(root, file));
   const before = kind === 'environment' ? await readResource('environment', file, path.relative(root, file)) : undefined;
   await saveResource(file, kind, value as never, options);
   if (kind !== 'environment' || (before?.ok && before.value.name === value.name)) return id;

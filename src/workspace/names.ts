@@ -1,4 +1,5 @@
 /** File and folder names from display names (spec 2.1.4–2.1.5). */
+import { terminalText } from '../support/terminal-text.js';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_FILE_NAME_LENGTH = 80;
@@ -23,6 +24,33 @@ export function checkDisplayName(name: unknown): string | undefined {
     return `A name can have at most ${MAX_NAME_LENGTH} characters; this one has ${[...name].length}.`;
   }
   return undefined;
+}
+
+/**
+ * What a name Ferry writes may not hold (`checkNewDisplayName`): control characters (C0, DEL, C1)
+ * and the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), which act on the
+ * terminal or the page that shows the name (`\r` writes over a line, ESC starts a sequence,
+ * U+202E shows what follows reversed). The marks U+200E, U+200F and U+061C stay: right-to-left
+ * text needs them, and they reorder nothing else.
+ */
+const NOT_IN_NEW_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * Why a name given now (created, renamed: the command line, the app, the agent) is not allowed,
+ * or undefined when it is fine: `checkDisplayName`'s rules, and no character of NOT_IN_NEW_NAMES.
+ * A name read from a file may hold them (a hand edit, an import): it is read as it is, and shown
+ * escaped (support/terminal-text.ts).
+ */
+export function checkNewDisplayName(name: unknown): string | undefined {
+  const problem = checkDisplayName(name);
+  if (problem) return problem;
+  const found = NOT_IN_NEW_NAMES.exec(name as string);
+  if (!found) return undefined;
+  const code = found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  const position = [...(name as string).slice(0, found.index)].length + 1;
+  // Shown escaped, line feeds and tabs too (terminalText keeps those, for messages of several lines).
+  const shown = terminalText(name as string).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+  return `A name cannot hold control characters or bidirectional overrides (they act on the terminal or page that shows it): "${shown}" has U+${code} at character ${position}. Remove it, or type a space in its place.`;
 }
 
 /** The base file name (no extension) for a display name, before making it unique among siblings. */

@@ -7,7 +7,7 @@ import { describeSystemError, fileProblemReason } from '../support/system-error.
 import { FORMAT_VERSION, newerFormatProblem, WORKSPACE_FILE } from '../model/constants.js';
 import type { EnvironmentFile, EnvironmentSummary, RequestFile, RequestSummary, ResourceKind, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
 import { readTextFile, writeFileAtomic } from './files.js';
-import { checkDisplayName } from './names.js';
+import { checkNewDisplayName } from './names.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import { secretValueKeys, warnSecretValues } from './secret-values.js';
 import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader } from './tree.js';
@@ -51,7 +51,7 @@ export async function initWorkspace(dir: string, name?: string): Promise<string>
   const root = path.resolve(dir);
   const displayName = name ?? path.basename(root);
   // Checked before anything is created, so a refused name leaves no folder behind.
-  const problem = checkDisplayName(displayName);
+  const problem = checkNewDisplayName(displayName);
   if (problem) throw new WorkspaceError(`The workspace name is not allowed: ${problem}`);
   try {
     await makeDirs(root);

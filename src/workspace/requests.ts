@@ -4,9 +4,9 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { deepEqual, type FolderFile, type RequestFile } from '../model/index.js';
+import { deepEqual, type FolderFile, type RequestFile, type ResourceKind } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
-import { checkDisplayName, uniqueFileName } from './names.js';
+import { checkDisplayName, checkNewDisplayName, uniqueFileName } from './names.js';
 // The steps' module loads only when something moves: `ferry run` loads no more than it needs.
 import type { MoveStep } from './move-journal.js';
 import { readResource } from './read-resource.js';
@@ -18,10 +18,22 @@ export class NameError extends Error {
   override name = 'NameError';
 }
 
-function requireName(name: unknown): string {
-  const problem = checkDisplayName(name);
+/**
+ * A name given now (`checkNewDisplayName`). `kept`, when given, is the name the item has on disk:
+ * the same name is saved again as it is even when it holds a control character (a hand edit, an
+ * import), so an item whose name was never given through Ferry can still be saved.
+ */
+export function requireName(name: unknown, kept?: string): string {
+  const problem = name === kept ? checkDisplayName(name) : checkNewDisplayName(name);
   if (problem) throw new NameError(problem);
   return name as string;
+}
+
+/** `requireName` of a name saved into `file`: read for its name only when the name would be refused as new. */
+export async function requireSavedName(name: unknown, kind: ResourceKind, file: string, shown: string): Promise<void> {
+  if (checkNewDisplayName(name) === undefined) return;
+  const current = await readResource(kind, file, shown).catch(() => undefined);
+  requireName(name, current?.ok ? (current.value as { name?: string }).name : undefined);
 }
 
 /**
@@ -111,11 +123,11 @@ export async function createFolder(root: string, parentPath: string, name: strin
  * returns the (possibly new) request path.
  */
 export async function saveRequest(root: string, requestPath: string, request: RequestFile, options: MoveOptions = {}): Promise<string> {
-  requireName(request.name);
   checkTreePath(requestPath, 'request');
   const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
   if (problem) throw new Error(`Cannot save "${requestPath}": ${problem}.`);
   const file = path.join(root, REQUESTS_DIR, requestPath);
+  await requireSavedName(request.name, 'request', file, requestPath);
   const currentBase = stripYaml(path.posix.basename(requestPath));
   const folderPath = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
   const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)));
@@ -159,7 +171,7 @@ export async function moveRequest(root: string, requestPath: string, toFolder: s
   if (!outcome.ok) throw new Error(outcome.warning.message);
   const value = options.value;
   if (value) {
-    requireName(value.name);
+    requireName(value.name, outcome.value.name);
     checkResourceValue(path.basename(from), 'request', value);
   }
   const fromFolder = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);

@@ -108,6 +108,19 @@ describe('ferry env', () => {
     expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
   });
 
+  it('refuses a name with a control character or a bidi override (exit 2, one line showing it escaped); one read from a hand-edited file is listed', async () => {
+    const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
+    for (const args of [['new', 'Bad\x1b[31mred'], ['rename', 'prod', 'prod\u202egnp'], ['new', 'two\nlines']]) {
+      const result = await ferry(['-w', ws, 'env', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^ferry: A name cannot hold control characters or bidirectional overrides \(they act on the terminal or page that shows it\): "[^"\x00-\x1f\u202e]+" has U\+(001B|202E|000A) at character \d+\. Remove it, or type a space in its place\.\n$/);
+    }
+    expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
+    // Written by hand: read as it is (shown escaped on a terminal, processOutput).
+    await fs.writeFile(path.join(ws, 'environments', 'hand.yaml'), 'name: "Hand\\e[31m"\n');
+    expect(JSON.parse((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout)).toContainEqual(expect.objectContaining({ id: 'hand', name: 'Hand\x1b[31m' }));
+  });
+
   it('a read-only environment file is neither renamed nor rewritten: one line saying which file and what to do', async () => {
     const file = path.join(ws, 'environments', 'staging.yaml');
     await fs.chmod(file, 0o444);

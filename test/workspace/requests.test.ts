@@ -240,6 +240,52 @@ describe('environments, servers and load tests', () => {
   });
 });
 
+describe('control characters in names given now', () => {
+  // ESC (a terminal sequence), a carriage return (writes over the line), NUL, DEL, C1, a bidi override and an isolate.
+  const hostile = ['Red\x1b[31m', 'a\rfake', 'nul\u0000', 'del\u007f', 'c1\u009b', 'exe\u202egnp', 'iso\u2066x\u2069', 'tab\there'];
+
+  it('creating or renaming a request, folder, environment or server with one is refused, naming the character; nothing is written', async () => {
+    const { createEntry, saveEntry } = await import('../../src/workspace/index.js');
+    const root = await newWorkspace();
+    await createRequest(root, '', request('Plain'));
+    await createFolder(root, '', 'Folder');
+    const env = parseResource('environment', { name: 'Env', variables: [] });
+    const server = parseResource('server', { name: 'Mock', http: { routes: [{ path: '/x' }] } });
+    if (!env.ok || !server.ok) throw new Error('fixtures');
+    await createEntry(root, 'environment', env.value);
+    await createEntry(root, 'server', server.value);
+    const before = await openWorkspace(root);
+    for (const name of hostile) {
+      const refused = /A name cannot hold control characters or bidirectional overrides .* has U\+[0-9A-F]{4} at character \d+\. Remove it/;
+      await expect(createRequest(root, '', request(name)), name).rejects.toThrow(refused);
+      await expect(createFolder(root, '', name), name).rejects.toThrow(refused);
+      await expect(renameFolder(root, 'Folder', name), name).rejects.toThrow(refused);
+      await expect(saveRequest(root, 'Plain.yaml', request(name)), name).rejects.toThrow(refused);
+      await expect(createEntry(root, 'environment', { ...env.value, name }), name).rejects.toThrow(refused);
+      await expect(saveEntry(root, 'environment', 'Env', { ...env.value, name }), name).rejects.toThrow(refused);
+      await expect(saveEntry(root, 'server', 'Mock', { ...server.value, name }), name).rejects.toThrow(refused);
+    }
+    // The message shows the name escaped, never the raw character.
+    await expect(createRequest(root, '', request('Red\x1b[31m'))).rejects.toThrow('"Red\\x1b[31m" has U+001B at character 4');
+    const after = await openWorkspace(root);
+    expect(JSON.stringify(after.tree)).toBe(JSON.stringify(before.tree));
+    expect(after.environments.map((e) => [e.id, e.value.name])).toEqual([['Env', 'Env']]);
+    // Right-to-left marks are not overrides: a Hebrew or Arabic name keeps them.
+    expect(await createRequest(root, '', request('\u05e9\u05dc\u05d5\u05dd\u200f 1'))).toBe('\u05e9\u05dc\u05d5\u05dd- 1.yaml');
+  });
+
+  it('a name that already holds one (a hand edit, an import) is read, and the item saved again under it; only a new name is checked', async () => {
+    const root = await newWorkspace();
+    await fs.writeFile(path.join(root, 'requests', 'r.yaml'), 'name: "tab\\there"\nurl: http://127.0.0.1:9/\n');
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toEqual([]);
+    expect(ws.tree.children.map((c) => (c.type === 'request' ? c.request.name : c.path))).toEqual(['tab\there']);
+    expect(await saveRequest(root, 'r.yaml', request('tab\there', { url: 'http://127.0.0.1:9/changed' }))).toBe('tab-here.yaml');
+    expect(await fs.readFile(path.join(root, 'requests', 'tab-here.yaml'), 'utf8')).toContain('changed');
+    await expect(saveRequest(root, 'tab-here.yaml', request('tab\there\x1b'))).rejects.toThrow(/U\+0009 at character 4/);
+  });
+});
+
 describe('a move finished from its journal (move-journal.ts)', () => {
   /** The journal a killed `ferry mv Users People` leaves right after renaming the folder. */
   async function killedMove(): Promise<{ root: string; journal: string }> {
