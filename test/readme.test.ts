@@ -156,7 +156,9 @@ describe('options named in the prose', () => {
         const command = commands.has(withSub) ? withSub : (words[at] ?? '');
         if (!commands.has(command)) continue;
         const known = await optionsOf(command);
-        for (const word of words) {
+        // After `--` every word is an argument (`ferry run -- -rf`), as commander reads it.
+        const end = words.indexOf('--');
+        for (const word of end === -1 ? words : words.slice(0, end)) {
           const option = /^(--?[a-zA-Z][a-zA-Z0-9-]*)/.exec(word)?.[1];
           if (!option || /^-\d/.test(word)) continue;
           checked++;

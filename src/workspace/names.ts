@@ -57,6 +57,9 @@ export function checkNewDisplayName(name: unknown): string | undefined {
 export function baseFileName(displayName: string): string {
   let name = displayName.replace(FORBIDDEN, '-');
   name = name.replace(/^\.+/, '');
+  // A name starting with `-` reads as an option to any command given it (`ferry run -rf`, `rm *` in
+  // that folder), so `_` goes first (`_-rf`). Files named so before are read and run as they are.
+  if (name.startsWith('-')) name = `_${name}`;
   name = cutToLength(name, MAX_FILE_NAME_LENGTH, MAX_FILE_NAME_BYTES);
   name = name.replace(/[. ]+$/, '');
   if (name === '') name = 'untitled';

@@ -131,7 +131,8 @@ export async function saveRequest(root: string, requestPath: string, request: Re
   const currentBase = stripYaml(path.posix.basename(requestPath));
   const folderPath = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
   const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)));
-  if (wanted === currentBase) {
+  // A file named `-rf.yaml` before such names got their `_` (names.ts) keeps its name when saved.
+  if (wanted === currentBase || (currentBase.startsWith('-') && wanted === `_${currentBase}`)) {
     await saveResource(file, 'request', request);
     return requestPath;
   }

@@ -65,6 +65,23 @@ describe('ferry run', () => {
     expect(JSON.parse(folder.stdout).results[0].url).toMatch(/who=alias$/);
   });
 
+  it('a request or folder whose file name starts with - (named so by hand or by an older Ferry) is run after --, or as ./NAME or requests/NAME', async () => {
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws.root, 'requests', '-rf.yaml'), 'name: "-rf"\nurl: "{{base}}/echo"\n');
+    await fs.mkdir(path.join(ws.root, 'requests', '-dir'));
+    await fs.writeFile(path.join(ws.root, 'requests', '-dir', '--help.yaml'), 'name: "--help"\nurl: "{{base}}/echo"\n');
+    const paths = async (...selection: string[]) => {
+      const result = await ferry(['-w', ws.root, 'run', '-e', 'local', '-r', 'json', ...selection]);
+      expect(result.code, `${selection.join(' ')}: ${result.stderr}`).toBe(0);
+      return JSON.parse(result.stdout).results.map((r: { path: string }) => r.path);
+    };
+    expect(await paths('--', '-rf')).toEqual(['-rf.yaml']);
+    expect(await paths('./-rf')).toEqual(['-rf.yaml']);
+    expect(await paths('requests/-rf.yaml')).toEqual(['-rf.yaml']);
+    expect(await paths('--', '-dir/--help')).toEqual(['-dir/--help.yaml']);
+    expect(await paths('--', '-dir')).toEqual(['-dir/--help.yaml']);
+  });
+
   it('-r json with --out-junit: JSON on stdout, JUnit in its file', async () => {
     const ws = await workspace();
     const xml = path.join(ws.root, 'out', 'junit.xml');

@@ -102,6 +102,22 @@ describe('ferry import', () => {
     expect(await fs.readdir(path.join(ws, 'requests', 'Team'))).toEqual(['Mine']);
   });
 
+  it('a request or folder named like an option (`-rf`, `--help`) gets a file name that does not start with -: `ferry run` and shell globs take it as a path', async () => {
+    const ws = await workspace();
+    const collection = path.join(path.dirname(ws), 'dash.postman_collection.json');
+    await fs.writeFile(collection, JSON.stringify({
+      info: { name: 'Dash', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: [{ name: '--help', item: [{ name: '-rf', request: { method: 'GET', url: 'http://127.0.0.1:9/' } }] }],
+    }));
+    expect((await ferry(['import', collection], ws)).code).toBe(0);
+    expect(await fs.readdir(path.join(ws, 'requests', 'Dash'))).toContain('_--help');
+    // The folder's display name is kept in its _folder.yaml.
+    expect((await fs.readdir(path.join(ws, 'requests', 'Dash', '_--help'))).sort()).toEqual(['_-rf.yaml', '_folder.yaml']);
+    // The display names are kept; the paths work as they are typed.
+    const run = await ferry(['run', 'Dash/_--help/_-rf', '-r', 'json', '--timeout-ms', '2000'], ws);
+    expect(JSON.parse(run.stdout).results.map((r: { name: string; path: string }) => [r.name, r.path])).toEqual([['-rf', 'Dash/_--help/_-rf.yaml']]);
+  });
+
   it('--into outside requests/ (absolute, or with ..) is refused, saying so, and nothing is written', async () => {
     const ws = await workspace();
     const before = await fs.readdir(path.join(ws, 'requests'));

@@ -36,8 +36,15 @@ describe('file names from display names (2.1.4)', () => {
     ['😀'.repeat(100), '😀'.repeat(50)],
     ['c1\u0085x\u009by\u0080', 'c1-x-y-'],
     // Bidirectional controls: a listing would show `\u202eevil.exe` reversed.
-    ['\u202eexe.yaml', '-exe.yaml'],
+    ['\u202eexe.yaml', '_-exe.yaml'],
     ['a\u2066b\u2069c\u200fd\u061ce', 'a-b-c-d-e'],
+    // A leading `-` would read as an option (`ferry run -rf`, `rm *.yaml` in that folder): `_` goes before it.
+    ['-rf', '_-rf'],
+    ['--help', '_--help'],
+    ['...-x', '_-x'],
+    ['/etc', '_-etc'],
+    ['a-b', 'a-b'],
+    ['-'.repeat(100), `_${'-'.repeat(79)}`],
   ])('%j becomes %j', (name, expected) => {
     expect(baseFileName(name)).toBe(expected);
   });
@@ -72,6 +79,7 @@ describe('file names from display names (2.1.4)', () => {
         expect(result).not.toMatch(FORBIDDEN);
         expect(result).not.toMatch(/[. ]$/);
         expect(result.startsWith('.')).toBe(false);
+        expect(result.startsWith('-')).toBe(false);
         expect([...result].length).toBeLessThanOrEqual(80);
         expect(Buffer.byteLength(result)).toBeLessThanOrEqual(200);
         expect(result.length).toBeGreaterThan(0);

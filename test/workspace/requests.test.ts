@@ -240,6 +240,18 @@ describe('environments, servers and load tests', () => {
   });
 });
 
+describe('names starting with -', () => {
+  it('a new request or folder named like an option gets `_` first; a file named `-rf.yaml` before keeps its name when saved, and is renamed only with its name', async () => {
+    const root = await newWorkspace();
+    expect(await createRequest(root, '', request('-rf'))).toBe('_-rf.yaml');
+    expect(await createFolder(root, '', '--help')).toBe('_--help');
+    await fs.writeFile(path.join(root, 'requests', '-old.yaml'), 'name: "-old"\nurl: http://127.0.0.1:9/\n');
+    expect(await saveRequest(root, '-old.yaml', request('-old', { url: 'http://127.0.0.1:9/changed' }))).toBe('-old.yaml');
+    expect(await fs.readFile(path.join(root, 'requests', '-old.yaml'), 'utf8')).toContain('changed');
+    expect(await saveRequest(root, '-old.yaml', request('-new'))).toBe('_-new.yaml');
+  });
+});
+
 describe('control characters in names given now', () => {
   // ESC (a terminal sequence), a carriage return (writes over the line), NUL, DEL, C1, a bidi override and an isolate.
   const hostile = ['Red\x1b[31m', 'a\rfake', 'nul\u0000', 'del\u007f', 'c1\u009b', 'exe\u202egnp', 'iso\u2066x\u2069', 'tab\there'];
