@@ -15,6 +15,7 @@ import { normalizeSelectPath, selectRequests, SelectError } from '../workspace/s
 import type { FolderNode, TreeNode, Warning, Workspace } from '../workspace/types.js';
 import { formatWarning } from '../workspace/warning-text.js';
 import { dataDir } from '../appdata/paths.js';
+import { firstSymlink } from '../support/paths-inside.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
@@ -43,8 +44,12 @@ export function registerLs(program: Command, ctx: CliContext): void {
       // Problems are of the whole workspace; a folder's listing reads only that folder.
       // A listing: every file is read and checked as for a run (same warnings), but only what is shown is kept.
       // Files unchanged since the last listing come from the listing cache (docs/workspace.md).
-      const listingCache = { dir: path.join(dataDir(), LISTING_CACHE_DIR), version: rootOf(command).version() ?? 'unknown' };
-      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true, listingCache, showsWarnings: true });
+      const cacheDir = path.join(dataDir(), LISTING_CACHE_DIR);
+      // Never through a link in the data folder (docs/workspace.md): the listing goes without its cache then.
+      const linked = await firstSymlink(dataDir(), cacheDir);
+      if (linked) ctx.output.err(`ferry: ${linked} is a symbolic link inside the data folder, and Ferry never follows links there, so this listing read every file without its cache. Remove the link (Ferry makes the folder again at the next listing).`);
+      const listingCache = linked ? undefined : { dir: cacheDir, version: rootOf(command).version() ?? 'unknown' };
+      const ws = await openWorkspaceFor(command, ctx, { ...(wanted && !options.problems ? { requests: [wanted] } : {}), listing: true, ...(listingCache ? { listingCache } : {}), showsWarnings: true });
       if (options.problems) {
         printProblems(ws.warnings, options.json === true, ctx);
         return;

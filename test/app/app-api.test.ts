@@ -123,6 +123,26 @@ describe('ferry app API', () => {
     }
   });
 
+  it("a rename or move while the workspace's data folder is a link (pointing outside the data folder) is refused in one line naming the link; nothing is moved or written there", async () => {
+    await fs.writeFile(path.join(ws.root, 'requests', 'Plain.yaml'), 'name: Plain\nurl: http://127.0.0.1:1/\n');
+    const outside = await tempDir();
+    const workspaces = path.join(ws.dataDir, 'workspaces');
+    await fs.rm(workspaces, { recursive: true, force: true });
+    await fs.mkdir(ws.dataDir, { recursive: true });
+    await fs.symlink(outside, workspaces);
+    const plain = { name: 'Plain', url: 'http://127.0.0.1:1/' };
+    for (const [method, route, body] of [
+      ['PUT', '/api/request', { path: 'Plain.yaml', request: { ...plain, name: 'Renamed' } }],
+      ['POST', '/api/request/move', { path: 'Plain.yaml', folder: 'Elsewhere' }],
+    ] as const) {
+      const answer = await client.call(method, route, body);
+      expect(answer.status, route).toBe(400);
+      expect((answer.body as { error: string }).error).toMatch(new RegExp(`^${workspaces.replace(/[/.-]/g, '\\$&')} is a symbolic link inside the data folder .*move-journal\\.json was neither read nor written\\. Replace the link`));
+    }
+    expect(await fs.readdir(path.join(ws.root, 'requests'))).toContain('Plain.yaml');
+    expect(await fs.readdir(outside)).toEqual([]);
+  });
+
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {
     const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
     expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });

@@ -217,4 +217,17 @@ describe('the listing cache', () => {
     }
     expect(await cachedListing(root, cache)).toEqual(expected);
   }, 60_000);
+
+  it('a listing-cache/ folder that is a link (pointing outside the data folder) is not used: the listing reads the files and says so in one line', async () => {
+    const data = await isolatedDataDir();
+    const outside = await tempDir();
+    await fs.symlink(outside, path.join(data, 'listing-cache'));
+    const root = await workspace();
+    await letFilesAge();
+    const first = await ls(root);
+    expect(first).toMatch(/^exit 0\n/);
+    expect(first).toContain(`err: ferry: ${path.join(data, 'listing-cache')} is a symbolic link inside the data folder, and Ferry never follows links there, so this listing read every file without its cache. Remove the link (Ferry makes the folder again at the next listing).`);
+    expect(first).toContain('Inner/');
+    expect(await fs.readdir(outside)).toEqual([]);
+  }, 30_000);
 });

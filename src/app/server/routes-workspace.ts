@@ -1,7 +1,7 @@
 /** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { JsonStore, moveJournalFile, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
+import { JsonStore, moveJournalFile, refuseLinkedFolder, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
 import { deepEqual, parseResource, unknownFieldsWarning, type RequestFile } from '../../model/index.js';
 import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, FOLDER_FILE, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
@@ -40,7 +40,12 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
    * Every move and rename is journaled (workspace/move-journal.ts): a killed app leaves none half
    * done. What it could not do (a load test that does not parse) goes into `notices`, for the answer.
    */
-  const moves = (notices: string[]) => ({ journal: moveJournalFile(state.workspace.id, state.workspace.root), onNotice: (message: string) => void notices.push(message) });
+  const moves = async (notices: string[]) => {
+    const journal = moveJournalFile(state.workspace.id, state.workspace.root);
+    // Never written through a linked folder of the data folder (appdata/json-store.ts): a 400 naming the link.
+    await refuseLinkedFolder(journal);
+    return { journal, onNotice: (message: string) => void notices.push(message) };
+  };
   const withNotices = <T extends object>(value: T, notices: string[]) => (notices.length > 0 ? { ...value, notices } : value);
   /** The request file as the format reads it; 404 when it is not there (deleted, moved or renamed elsewhere). */
   const readOnDisk = async (requestPath: string): Promise<RequestFile> => {
@@ -129,7 +134,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
         if (base !== undefined && !deepEqual(requestFrom({ request: base }), current)) {
           throw new ApiError(409, `${REQUESTS_DIR}/${requestPath} changed on disk since the app read it; nothing was saved.`, { request: current });
         }
-        return saveRequest(root(), requestPath, request, moves(notices));
+        return saveRequest(root(), requestPath, request, await moves(notices));
       });
       // The request as the format reads it back: the page compares it with what the watcher reports.
       const answer = withNotices({ path: saved, request }, notices);
@@ -168,7 +173,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'POST /api/request/move': async ({ body }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const moved = await writing(root(), () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', moves(notices)));
+      const moved = await writing(root(), async () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', await moves(notices)));
       return done(withNotices({ path: moved }, notices), [from, moved], { from, to: moved });
     },
 
@@ -180,7 +185,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'POST /api/folder/move': async ({ body }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const moved = await writing(root(), () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', moves(notices)));
+      const moved = await writing(root(), async () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', await moves(notices)));
       return done(withNotices({ path: moved }, notices), [], { from, to: moved, folder: true });
     },
 
@@ -188,7 +193,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'POST /api/folder/rename': async ({ body }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const renamed = await writing(root(), () => renameFolder(root(), from, field(body, 'name'), moves(notices)));
+      const renamed = await writing(root(), async () => renameFolder(root(), from, field(body, 'name'), await moves(notices)));
       // The same directory when only the display name changed: its _folder.yaml was written.
       return done(withNotices({ path: renamed }, notices), [`${renamed}/${FOLDER_FILE}`], { from, to: renamed, folder: true });
     },
