@@ -11,7 +11,7 @@ import { REQUEST_KINDS } from '../model/constants.js';
 import type { RequestSummary } from '../model/index.js';
 // The kind table alone: the protocols' barrel would load the HTTP client (undici), cookies and more.
 import { requestKind } from '../protocols/registry.js';
-import { normalizeSelectPath, selectRequests, SelectError } from '../workspace/select.js';
+import { namesFolderOnly, normalizeSelectPath, selectRequests, SelectError } from '../workspace/select.js';
 import type { FolderNode, TreeNode, Warning, Workspace } from '../workspace/types.js';
 import { formatWarning } from '../workspace/warning-text.js';
 import { dataDir } from '../appdata/paths.js';
@@ -132,8 +132,9 @@ function subtree(ws: Workspace<RequestSummary>, wanted: string | undefined): Lis
     throw error;
   }
   const target = normalizeSelectPath(wanted).toLowerCase();
+  const folderOnly = namesFolderOnly(wanted);
   const find = (folder: Listed): Listed | undefined => {
-    for (const child of folder.children) {
+    for (const child of folderOnly ? [] : folder.children) {
       const lower = child.path.toLowerCase();
       if (child.type !== 'folder' && (lower === target || lower === `${target}.yaml`)) return { ...folder, children: [child] };
     }

@@ -26,6 +26,14 @@ function* walkAll<R extends RequestSummary>(folder: FolderNode<R>, chain: Folder
   }
 }
 
+/**
+ * A selection that ends with `/` (`Users/`, `requests/Users\\`) names a folder only: beside a
+ * request of the same name (`Users.yaml`), the folder is reached that way.
+ */
+export function namesFolderOnly(text: string): boolean {
+  return /[\\/]$/.test(text.trim());
+}
+
 /** `requests/Users/Get.yaml`, `./Users\\Get/` → `Users/Get.yaml`, `Users/Get`: a path as run and export read it. */
 export function normalizeSelectPath(text: string): string {
   let p = text.replace(/\\/g, '/').trim();
@@ -72,19 +80,25 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
       continue;
     }
     const lower = wanted.toLowerCase();
-    const asFile = all.find((i) => i.node.path.toLowerCase() === lower || i.node.path.toLowerCase() === `${lower}.yaml`);
+    // `Users/` is the folder only; `Users.yaml` the request first; a bare `Users` either, and
+    // refused when it is both (a hand-made folder beside a request of its name).
+    const folderOnly = namesFolderOnly(raw);
+    const asFile = folderOnly ? undefined : all.find((i) => i.node.path.toLowerCase() === lower || i.node.path.toLowerCase() === `${lower}.yaml`);
+    const folder = asFile && /\.yaml$/i.test(wanted) ? undefined : findFolder(root, wanted);
+    if (asFile && folder) {
+      throw new SelectError(`"${raw}" names both the request ${asFile.node.path} and the folder ${folder.path}/. Give ${asFile.node.path} for the request or ${folder.path}/ for the folder.`);
+    }
     if (asFile) {
       add(asFile);
       continue;
     }
-    const folder = findFolder(root, wanted);
     if (folder) {
       insideFolder(all, folder, wanted).forEach(add);
       continue;
     }
     // Newman's --folder finds a folder (or request) by its name at any depth: so does a name
-    // without `/` that is no path from the root, when one folder or request has it.
-    const named = wanted.includes('/') ? [] : byName(root, all, lower);
+    // without `/` that is no path from the root, when one folder or request has it (`Name/`: a folder).
+    const named = wanted.includes('/') ? [] : byName(root, all, lower).filter((n) => !folderOnly || n.type === 'folder');
     if (named.length === 1) {
       const [hit] = named;
       if (hit!.type === 'folder') insideFolder(all, hit!.folder, hit!.folder.path).forEach(add);

@@ -6,7 +6,7 @@
  */
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
-import { normalizeSelectPath } from './select.js';
+import { namesFolderOnly, normalizeSelectPath } from './select.js';
 import type { RequestSummary } from '../model/index.js';
 import { compareNodes, folderNode, FOLDER_FILE, isSymbolicLink, isYamlFile, listFolder, MAX_TREE_DEPTH, readFolder, requestNode, REQUESTS_DIR, type TreeReader } from './tree.js';
 import type { FolderNode, TreeNode, Warning } from './types.js';
@@ -30,14 +30,17 @@ export function readRequestTreePart<R extends RequestSummary>(root: string, path
     const wanted = normalizeSelectPath(raw);
     if (wanted === '' || wanted === '.' || wanted.includes('//')) return undefined;
     const parts = wanted.split('/');
+    const folderOnly = namesFolderOnly(raw);
     if (parts.length > MAX_TREE_DEPTH + 1) return undefined;
     let folder = top;
     for (const [index, part] of parts.entries()) {
       const last = index === parts.length - 1;
       const entries = list(folder.path);
-      if (last) {
+      if (last && !folderOnly) {
         const file = only(entries.filter((e) => isRequestFile(e) && (e.name.toLowerCase() === part.toLowerCase() || e.name.toLowerCase() === `${part.toLowerCase()}.yaml`)));
         if (file === null) return undefined;
+        // A folder of the same name beside it (`Users/` and `Users.yaml`): the whole tree's selection says which to give.
+        if (file && !isYamlFile(part) && entries.some((e) => e.isDirectory() && e.name.toLowerCase() === part.toLowerCase())) return undefined;
         if (file) {
           const relPath = join(folder.path, file.name);
           if (!folder.children.some((c) => c.path === relPath)) add(folder, requestNode(root, relPath, `${REQUESTS_DIR}/${relPath}`, warnings, read));

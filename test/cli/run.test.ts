@@ -230,6 +230,39 @@ describe('ferry run', () => {
     expect(twice.stderr).toBe('ferry: "Admin" names 2 folders: Orders/Admin, Users/Admin. Give the path of the one to run.\n');
   });
 
+  it('a folder and a request of the same name side by side (Users/ and Users.yaml): Users/ runs the folder, Users.yaml the request, a bare Users is refused naming both; ls the same', async () => {
+    const ws = await workspace();
+    await ws.write('requests/Users.yaml', { name: 'all users', url: `${peer.url}/echo?all` });
+    const paths = async (...args: string[]) => {
+      const result = await ferry(['-w', ws.root, 'run', '-e', 'local', '-r', 'json', ...args]);
+      expect(result.code, result.stderr).toBeLessThan(2);
+      return JSON.parse(result.stdout).results.map((r: { path: string }) => r.path);
+    };
+    expect(await paths('Users/')).toEqual(['Users/get user.yaml', 'Users/missing.yaml']);
+    expect(await paths('--folder', 'requests/Users/')).toEqual(['Users/get user.yaml', 'Users/missing.yaml']);
+    expect(await paths('Users.yaml')).toEqual(['Users.yaml']);
+    const both = await ferry(['-w', ws.root, 'run', '-e', 'local', 'Users']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('ferry: "Users" names both the request Users.yaml and the folder Users/. Give Users.yaml for the request or Users/ for the folder.\n');
+    // A name found at any depth: the trailing / keeps to folders there too.
+    await ws.write('requests/Orders/Admin.yaml', { name: 'admin', url: `${peer.url}/echo?admin` });
+    await ws.write('requests/Teams/Admin/list.yaml', { name: 'list', url: `${peer.url}/echo?list` });
+    expect(await paths('Admin/')).toEqual(['Teams/Admin/list.yaml']);
+    const listed = async (what: string) => {
+      const result = await ferry(['-w', ws.root, 'ls', what, '--json']);
+      expect(result.code, result.stderr).toBe(0);
+      const out: string[] = [];
+      const walk = (items: Array<{ path: string; children?: unknown[] }>) => items.forEach((i) => (i.children ? walk(i.children as never) : out.push(i.path)));
+      walk(JSON.parse(result.stdout).requests);
+      return out;
+    };
+    expect(await listed('Users/')).toEqual(['Users/get user.yaml', 'Users/missing.yaml']);
+    expect(await listed('Users.yaml')).toEqual(['Users.yaml']);
+    const lsBoth = await ferry(['-w', ws.root, 'ls', 'Users']);
+    expect(lsBoth.code).toBe(2);
+    expect(lsBoth.stderr).toContain('"Users" names both the request Users.yaml and the folder Users/.');
+  });
+
   it('a timeout set by --timeout-ms is named as such, not as the request\'s settings.timeoutMs (which may say something else)', async () => {
     const ws = await workspace();
     await ws.write('requests/slow.yaml', { name: 'slow', url: `${peer.url}/slow?ms=5000`, settings: { timeoutMs: 60000 } });

@@ -90,6 +90,20 @@ describe('reading part of the request tree', () => {
     expect(paths(part, ['Outer/Middle'])).toEqual(['Outer/Middle/Inner/Deep.yaml', 'Outer/Middle/Mid.yaml']);
   });
 
+  it('a folder beside a request of its name (Outer/ and Outer.yaml): Outer/ reads the folder, Outer.yaml the request, a bare Outer the whole tree (whose selection refuses it)', async () => {
+    const root = await nestedWorkspace();
+    await write(root, 'requests/Outer.yaml', 'name: Outer request\nurl: http://127.0.0.1:9/outer\n');
+    const paths = (ws: Workspace, p: string[]) => selectRequests(ws.tree, p).map((i) => i.node.path);
+    const folder = await openWorkspace(root, { requests: ['Outer/'] });
+    expect(folder.part).toBeDefined();
+    expect(paths(folder, ['Outer/'])).toEqual(['Outer/Middle/Inner/Deep.yaml', 'Outer/Middle/Mid.yaml', 'Outer/Top.yaml']);
+    const request = await openWorkspace(root, { requests: ['Outer.yaml'] });
+    expect(paths(request, ['Outer.yaml'])).toEqual(['Outer.yaml']);
+    const bare = await openWorkspace(root, { requests: ['Outer'] });
+    expect(bare.part).toBeUndefined();
+    expect(() => selectRequests(bare.tree, ['Outer'])).toThrow('"Outer" names both the request Outer.yaml and the folder Outer/. Give Outer.yaml for the request or Outer/ for the folder.');
+  });
+
   it('keeps the warnings of the files it reads (a broken request named, once, with overlapping paths)', async () => {
     const root = await nestedWorkspace();
     const part = await openWorkspace(root, { requests: ['Other', 'Other/Broken'] });

@@ -449,7 +449,8 @@ export function App() {
     runRef.current = view;
     setRun(view);
     try {
-      await api.post('/api/run', { runId, paths: runner.folder ? [runner.folder] : [], iterations, data });
+      // `Users/`: the folder, never a request `Users.yaml` beside it.
+      await api.post('/api/run', { runId, paths: runner.folder ? [`${runner.folder}/`] : [], iterations, data });
     } catch (e) {
       setRun({ ...view, warnings: [(e as Error).message], summary: { requests: 0, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, durationMs: 0, iterations: iterations ?? 0 } });
     }
