@@ -87,6 +87,54 @@ export class WorkspaceData {
     return marks.join(' ');
   }
 
+  /**
+   * Environments renamed (`to` the new id) or deleted (`to` undefined) through this object, in
+   * order: a run that read its values before one saves them where the environment is now.
+   */
+  readonly #environmentChanges: Array<{ from: string; to: string | undefined }> = [];
+  /** Those changes and the saves of a run's values, one at a time: a save never lands between a rename's moves. */
+  #scopeWork: Promise<unknown> = Promise.resolve();
+
+  /** A mark of the environment renames and deletes so far: taken when a run reads its values, given to `environmentIdSince` when it saves them. */
+  get environmentMark(): number {
+    return this.#environmentChanges.length;
+  }
+
+  /** The id now of the environment that was `id` at `mark` (renames since followed); undefined when it was deleted since. */
+  environmentIdSince(id: string, mark: number): string | undefined {
+    let now: string | undefined = id;
+    for (const change of this.#environmentChanges.slice(mark)) if (change.from === now) now = change.to;
+    return now;
+  }
+
+  /** Runs `work` alone among environment renames, deletes and the saves of script values (in this process). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.#scopeWork.then(work, work);
+    this.#scopeWork = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Environment `from` is now `to`: its secret values, script values and active mark move; runs that read them before save under `to`. */
+  renameEnvironmentData(from: string, to: string): Promise<void> {
+    return this.exclusive(async () => {
+      this.#environmentChanges.push({ from, to });
+      await this.secrets.copyScope(from, to);
+      await this.secrets.deleteScope(from);
+      await this.moveScriptValues(`environment:${from}`, `environment:${to}`);
+      if ((await this.activeEnvironment()) === from) await this.setActiveEnvironment(to);
+    });
+  }
+
+  /** Environment `id` is gone: its secret values, script values and active mark too; runs that read them before keep nothing for it. */
+  deleteEnvironmentData(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      this.#environmentChanges.push({ from: id, to: undefined });
+      await this.secrets.deleteScope(id);
+      await this.clearScriptValues(`environment:${id}`);
+      if ((await this.activeEnvironment()) === id) await this.setActiveEnvironment(undefined);
+    });
+  }
+
   /** The cookie jar file (tough-cookie's serialized form), owned by the HTTP client. */
   get cookieJarFile(): string {
     return path.join(this.dir, 'cookies.json');

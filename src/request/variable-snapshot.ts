@@ -13,6 +13,8 @@ import { buildVariableScope, type VariableScope } from '../template/index.js';
 
 export interface VariableSnapshot {
   environmentId?: string;
+  /** The data folder's `environmentMark` when this was read: the environment renamed since, its values are saved under its new id. */
+  environmentMark?: number;
   environment?: EnvironmentFile;
   workspaceVariables: readonly Variable[];
   /** Script-set values of variables that are not secret (mutable: a run applies script changes here). */
@@ -43,6 +45,8 @@ export async function loadVariableSnapshot(
 ): Promise<VariableSnapshot> {
   const entry = environmentId === undefined ? undefined : workspace.environments.find((e) => e.id === environmentId);
   const hasSecrets = (vars: readonly Variable[]) => vars.some((v) => v.secret);
+  // Before the reads: a rename while they run is one the save follows.
+  const environmentMark = data?.environmentMark;
   const [envValues, collection, globals, envSecrets, wsSecrets] = await Promise.all([
     entry && data ? data.scriptValues(`environment:${entry.id}`) : {},
     data ? data.scriptValues('collection') : {},
@@ -52,6 +56,7 @@ export async function loadVariableSnapshot(
   ]);
   return {
     environmentId: entry?.id,
+    ...(environmentMark === undefined ? {} : { environmentMark }),
     environment: entry && { ...entry.value, variables: markSecretKeys(entry.value.variables) as Variable[] },
     workspaceVariables: markSecretKeys(workspace.file.variables),
     scriptValues: { environment: envValues, collection, globals },

@@ -57,10 +57,7 @@ export async function renameEnvironment(ws: Workspace, data: WorkspaceData, want
     checkNameFree(ws, name, id);
     const renamed = await saveEntry(ws.root, 'environment', id, { ...(await current(ws, id)), name });
     if (renamed === id) return id;
-    await data.secrets.copyScope(id, renamed);
-    await data.secrets.deleteScope(id);
-    await data.moveScriptValues(`environment:${id}`, `environment:${renamed}`);
-    if ((await data.activeEnvironment()) === id) await data.setActiveEnvironment(renamed);
+    await data.renameEnvironmentData(id, renamed);
     return renamed;
   });
 }
@@ -70,9 +67,7 @@ export async function deleteEnvironment(ws: Workspace, data: WorkspaceData, want
   return withWorkspaceLock(ws.root, options.writer, async () => {
     const id = await existing(ws, wanted);
     await deleteEntry(ws.root, 'environment', id);
-    await data.secrets.deleteScope(id);
-    await data.clearScriptValues(`environment:${id}`);
-    if ((await data.activeEnvironment()) === id) await data.setActiveEnvironment(undefined);
+    await data.deleteEnvironmentData(id);
     return id;
   });
 }

@@ -205,13 +205,20 @@ export class RunVariables {
   /** Writes the run's script changes to the data folder: secrets first, then one update per scope. */
   async persist(data: WorkspaceData | undefined): Promise<void> {
     if (!data) return;
+    // Alone with the app's environment renames: never between a rename's moves of the data.
+    await data.exclusive(() => this.persistNow(data));
+  }
+
+  private async persistNow(data: WorkspaceData): Promise<void> {
     for (const [scope, pending] of this.pending) {
       let key: ScriptScope;
       let secretScope: string;
       if (scope === 'environment') {
-        if (!this.snapshot.environmentId) continue; // no active environment: nothing to keep them in
-        key = `environment:${this.snapshot.environmentId}`;
-        secretScope = this.snapshot.environmentId;
+        // The environment as it is now: renamed since the run read it (the app), under its new id; deleted, nowhere.
+        const id = this.snapshot.environmentId && data.environmentIdSince(this.snapshot.environmentId, this.snapshot.environmentMark ?? data.environmentMark);
+        if (!id) continue; // no active environment: nothing to keep them in
+        key = `environment:${id}`;
+        secretScope = id;
       } else {
         key = scope;
         secretScope = 'workspace';

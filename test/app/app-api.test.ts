@@ -143,6 +143,55 @@ describe('ferry app API', () => {
     expect(await fs.readdir(outside)).toEqual([]);
   });
 
+  it('a run ending while its environment is renamed keeps the values its scripts set in the renamed environment, not under the old id', async () => {
+    // A slow local server: the run waits on it while the environment is renamed.
+    let answer: (() => void) | undefined;
+    const seen: string[] = [];
+    const site = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      if (req.url === '/slow') answer = () => res.end('{"token": "T-42"}');
+      else res.end('ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await ws.write('environments/local.yaml', { name: 'Local', variables: [{ key: 'base', value: base }] });
+      await ws.write('requests/Login.yaml', { name: 'Login', url: '{{base}}/slow', scripts: { postResponse: "pm.environment.set('token', pm.response.json().token); pm.environment.set('apiKey', 'K-1');" } });
+      await ws.write('requests/Use.yaml', { name: 'Use', url: '{{base}}/use?token={{token}}&key={{apiKey}}' });
+      await app.state.reload();
+      expect((await client.call('POST', '/api/environment', { id: 'local' })).status).toBe(200);
+      const channel = await client.live();
+      expect((await client.call('POST', '/api/run', { runId: 'slow-run', paths: ['Login.yaml'] })).status).toBe(200);
+      await until('the slow request to arrive', () => answer);
+      const renamed = await client.call('POST', '/api/environments/rename', { id: 'local', name: 'Staging' });
+      expect(renamed, renamed.text).toMatchObject({ status: 200, body: { id: 'Staging' } });
+      answer!();
+      await until('the run to end', () => channel.events.find((e) => e.type === 'run' && e.runId === 'slow-run' && e.event.type === 'end'));
+      channel.close();
+      // The values are the renamed environment's: a send now uses them, and no store under the old id holds them.
+      await until('the run to be saved', async () => Object.keys(await app.state.data.scriptValues('environment:Staging')).length > 0 || undefined, 5_000).catch(() => undefined);
+      expect(await app.state.data.scriptValues('environment:Staging')).toEqual({ token: 'T-42', apiKey: 'K-1' });
+      expect(await app.state.data.scriptValues('environment:local')).toEqual({});
+      const used = await client.call('POST', '/api/send', { path: 'Use.yaml' });
+      expect(used.status, used.text).toBe(200);
+      expect(seen.at(-1)).toBe('/use?token=T-42&key=K-1');
+      // Deleted while a run waits: its values go with it, none is left for a new environment of that name.
+      answer = undefined;
+      const again = await client.live();
+      expect((await client.call('POST', '/api/run', { runId: 'slow-run-2', paths: ['Login.yaml'] })).status).toBe(200);
+      await until('the slow request to arrive again', () => answer);
+      expect((await client.call('POST', '/api/environments/delete', { id: 'Staging' })).status).toBe(200);
+      answer!();
+      await until('the second run to end', () => again.events.find((e) => e.type === 'run' && e.runId === 'slow-run-2' && e.event.type === 'end'));
+      again.close();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await app.state.data.scriptValues('environment:Staging')).toEqual({});
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {
     const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
     expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });
