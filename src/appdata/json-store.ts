@@ -223,6 +223,8 @@ export interface LockFileOptions {
   notAFolder: () => Error;
   /** Still held after `waitMs`: the error to throw (its holder, when known, as the lock names it). */
   busy: (holder: LockHolder | undefined) => Error;
+  /** Held by a live holder when first tried: called once, before the wait (its holder, when known). */
+  onWait?: (holder: LockHolder | undefined) => void;
 }
 
 /**
@@ -244,6 +246,7 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
   const me = JSON.stringify({ ...options.about, pid: process.pid, host: os.hostname(), id });
   const deadline = Date.now() + options.waitMs;
   let pause = 10;
+  let waited = false;
   for (let attempt = 0; attempt < 500; attempt++) {
     try {
       const making = Date.now();
@@ -276,6 +279,8 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
     const left = await leftBehind(lockFile, options.folderHolder);
     if (left && (await takeOver(lockFile, options.folderHolder, left))) continue;
     if (Date.now() >= deadline) break;
+    if (!waited && options.onWait) options.onWait(await lockHolder(lockFile, options.folderHolder));
+    waited = true;
     await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))));
     pause = Math.min(200, pause * 1.5);
   }

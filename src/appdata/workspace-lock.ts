@@ -20,6 +20,11 @@ export { WorkspaceBusyError };
 export interface LockOptions {
   /** How long to wait for another writer to finish. Default 5 s (`FERRY_LOCK_WAIT_MS` overrides, for tests). */
   waitMs?: number;
+  /**
+   * Another writer holds the lock: called once, before waiting for it, with that writer as the
+   * lock names it (`ferry import (process 4242, since 05:40:01 UTC)`, or `another Ferry process`).
+   */
+  onWait?: (holder: string) => void;
 }
 
 /**
@@ -53,14 +58,19 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
     },
     notAFolder: () => new Error(`Could not take the workspace's write lock in ${dir}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`),
     busy: (holder) => new WorkspaceBusyError(busyMessage(holder)),
+    ...(options.onWait ? { onWait: (holder: LockHolder | undefined) => options.onWait!(holderText(holder)) } : {}),
   });
 }
 
-function busyMessage(holder: LockHolder | undefined): string {
+/** The lock's holder as people read it: `ferry import (process 4242, since 05:40:01 UTC)`. */
+function holderText(holder: LockHolder | undefined): string {
   const writer = holder?.writer;
   const since = holder?.since;
-  const who = holder && typeof writer === 'string' && typeof since === 'string'
+  return holder && typeof writer === 'string' && typeof since === 'string'
     ? `${writer} (process ${holder.pid}${holder.host === os.hostname() ? '' : ` on ${holder.host}`}, since ${since.slice(11, 19)} UTC)`
     : 'another Ferry process';
-  return `The workspace is being changed by ${who}. Wait for it to finish, then try again.`;
+}
+
+function busyMessage(holder: LockHolder | undefined): string {
+  return `The workspace is being changed by ${holderText(holder)}. Wait for it to finish, then try again.`;
 }

@@ -18,6 +18,7 @@ import { closedPort, startHttpProxy } from '../support/servers/index.js';
 import { listenLoopback } from '../support/servers/listen.js';
 import type { LiveEvent, SendResponse } from '../../src/app/shared/api.js';
 import { ApiClient as Client, until } from './api-client.js';
+import { holdLockInAnotherProcess } from './lock-holder.js';
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -190,6 +191,37 @@ describe('ferry app API', () => {
       site.closeAllConnections();
       await new Promise((resolve) => site.close(resolve));
     }
+  });
+
+  it('a save while another Ferry process holds the write lock: the wait is said on the live channel with its pid, the watcher reports that process\'s files meanwhile, then 409 busy with nothing written', async () => {
+    await ws.write('requests/Greet.yaml', { name: 'Greet', url: 'http://127.0.0.1:1/hi' });
+    await app.state.reload();
+    const { request } = (await client.call('GET', '/api/request?path=Greet.yaml')).body as { request: Record<string, unknown> };
+    const channel = await client.live();
+    const holder = await holdLockInAnotherProcess(ws.root, ws.dataDir);
+    process.env.FERRY_LOCK_WAIT_MS = '4000';
+    try {
+      let answered = false;
+      const saving = client.call('PUT', '/api/request', { path: 'Greet.yaml', base: request, request: { ...request, url: 'http://127.0.0.1:1/edited' } }).finally(() => (answered = true));
+      const notice = await until('the wait said', () => channel.events.find((e) => e.type === 'notice'));
+      expect(notice).toEqual({ type: 'notice', message: expect.stringMatching(new RegExp(`^Waiting for ferry import \\(process ${holder.pid}, since \\d\\d:\\d\\d:\\d\\d UTC\\) to finish writing to this workspace before saving…$`)) });
+      // What the other process writes meanwhile is reported while the save still waits.
+      await holder.write('requests/Imported.yaml', 'name: Imported\nurl: http://127.0.0.1:1/imported\n');
+      await until('the import reported', () => channel.events.find((e) => e.type === 'changed' && e.paths.includes('requests/Imported.yaml')), 3_000);
+      expect(answered).toBe(false);
+      const busy = await saving;
+      expect(busy.status).toBe(409);
+      expect(busy.body).toEqual({ error: expect.stringMatching(new RegExp(`^The workspace is being changed by ferry import \\(process ${holder.pid}, since .*\\)\\. Wait for it to finish, then try again\\.$`)), busy: true });
+      expect(await fs.readFile(path.join(ws.root, 'requests', 'Greet.yaml'), 'utf8')).not.toContain('edited');
+    } finally {
+      delete process.env.FERRY_LOCK_WAIT_MS;
+      await holder.release();
+      channel.close();
+    }
+    // Once it is done, the same save goes through.
+    const saved = await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: request, request: { ...request, url: 'http://127.0.0.1:1/edited' } });
+    expect(saved.status, saved.text).toBe(200);
+    expect(await fs.readFile(path.join(ws.root, 'requests', 'Greet.yaml'), 'utf8')).toContain('edited');
   });
 
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {

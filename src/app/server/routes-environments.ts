@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
+import { WorkspaceBusyError } from '../../appdata/index.js';
 import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
 import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../../variables/manage-environments.js';
@@ -70,7 +70,7 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
     const linked = await checkNoSymlinks(root, scope.file);
     if (linked) throw new Error(`Cannot save ${scope.file}: ${linked}.`);
     // Under the workspace's write lock, as every writer (an import may be adding environments).
-    await withWorkspaceLock(root, 'the app', async () => {
+    await state.locked(async () => {
       const current = await onDisk(root, scope);
       if (base !== undefined && !deepEqual(base.map((v) => shownOf(v as never)), current.variables.map(shownOf))) {
         throw new ApiError(409, `${scope.file} changed on disk since the app read it; nothing was saved.`, { variables: await views(state, { ...scope, value: current }) });

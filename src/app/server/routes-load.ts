@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { readSettings, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
+import { readSettings } from '../../appdata/index.js';
 import {
   keptResultFile, LoadInputError, loadTestNotices, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, runLoadTest, StageError,
   type LivePoint, type LoadResult,
@@ -19,6 +19,7 @@ import type { LiveChannel } from './live.js';
 import { checkFileHolds } from './save-base.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
+import { writing } from './routes-workspace.js';
 
 /** Points a run keeps for a page that opens later: an hour of seconds; the result file has them all. */
 const POINTS_KEPT = 3600;
@@ -155,14 +156,6 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
     if (broken) throw new ApiError(400, formatWarning(broken));
     throw new ApiError(404, `No load test "${id}" (${LOADTESTS_DIR}/${id}.yaml does not exist).`);
   };
-  const writing = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await withWorkspaceLock(root(), 'the app', work);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
-    }
-  };
   return {
     'GET /api/loadtests': async () => {
       const ws = state.workspace;
@@ -193,7 +186,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       // editor or git changed it before the watcher's reload), nothing is written: 409 with the
       // file's version, as a request save does.
       const base = (body as { base?: unknown }).base;
-      await writing(async () => {
+      await writing(state, async () => {
         if (base !== undefined) await checkFileHolds('loadtest', root(), `${LOADTESTS_DIR}/${id}.yaml`, loadTestFrom({ loadTest: base }), (current) => ({ loadTest: current }));
         return saveEntry(root(), 'loadtest', id, loadTest);
       });
@@ -214,7 +207,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
     /** A new load test named `name`: one 10-second stage of 5 users, targets to add. */
     'POST /api/loadtest': async ({ body }) => {
       const loadTest = loadTestFrom({ loadTest: { name: field(body, 'name'), stages: [{ durationSecs: 10, target: 5 }] } });
-      const id = await writing(() => createEntry(root(), 'loadtest', loadTest));
+      const id = await writing(state, () => createEntry(root(), 'loadtest', loadTest));
       // The folder too: the first load test's save creates it.
       await state.reloadAfterOwnWrites([LOADTESTS_DIR, `${LOADTESTS_DIR}/${id}.yaml`]);
       return { id, loadTest };
@@ -225,7 +218,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       const id = idOf(field(body, 'id'));
       if (runs.current()?.id === id) throw new ApiError(409, `The load test "${id}" is running: stop it first.`);
       find(id);
-      await writing(() => deleteEntry(root(), 'loadtest', id));
+      await writing(state, () => deleteEntry(root(), 'loadtest', id));
       await state.reloadAfterOwnWrites([`${LOADTESTS_DIR}/${id}.yaml`]);
       return {};
     },

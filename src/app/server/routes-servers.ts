@@ -284,7 +284,7 @@ export class AppServers {
     // or git changed it before the watcher's reload), nothing is written: 409 with the file's
     // version (`current`), as a request save does.
     const base = (body as { base?: unknown } | null)?.base;
-    await writing(root, async () => {
+    await writing(this.state, async () => {
       if (base !== undefined) {
         const file = entry!.file;
         const read = parseResource('server', base);
@@ -313,7 +313,7 @@ export class AppServers {
     if (!(SERVER_KINDS as readonly string[]).includes(kind)) throw new ApiError(400, `kind: expected one of ${SERVER_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`);
     const server = serverFromEdit(`the new ${kind} server`, undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
     const root = this.state.workspace.root;
-    const id = await writing(root, () => createEntry(root, 'server', server));
+    const id = await writing(this.state, () => createEntry(root, 'server', server));
     await this.known.remember(id, server).catch(() => undefined);
     // The folder too: the first server's save creates it.
     await this.state.reloadAfterOwnWrites([SERVERS_DIR, `${SERVERS_DIR}/${id}.yaml`]);

@@ -110,7 +110,7 @@ export function settingsRoutes(state: WorkspaceState): Routes {
     }
     const given = (body as { settings?: unknown }).settings;
     const base = (body as { base?: unknown }).base;
-    const saved = await writing(root(), async () => {
+    const saved = await writing(state, async () => {
       const current = await onDisk(root(), target, 409);
       if (base !== undefined && !deepEqual(editedOf(withSettings(target, current.value, base, 'base')), editedOf(current.value))) {
         throw new ApiError(409, `${target.file} changed on disk since the app read it; nothing was saved.`, { settings: editedOf(current.value) });

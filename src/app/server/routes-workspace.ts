@@ -1,7 +1,7 @@
 /** Routes over the workspace write API: the tree, one request read and saved, create, move, delete, the environment. */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { JsonStore, moveJournalFile, refuseLinkedFolder, withWorkspaceLock, WorkspaceBusyError } from '../../appdata/index.js';
+import { JsonStore, moveJournalFile, refuseLinkedFolder, WorkspaceBusyError } from '../../appdata/index.js';
 import { deepEqual, parseResource, unknownFieldsWarning, type RequestFile } from '../../model/index.js';
 import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, FOLDER_FILE, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
@@ -25,12 +25,14 @@ export function requestFrom(body: unknown): RequestFile {
  * and a save in the app must not undo each other). Errors are messages for people (a taken name,
  * a link, a bad path): 400 with the message; another writer holding on: 409.
  */
-export async function writing<T>(root: string, work: () => Promise<T>): Promise<T> {
+export async function writing<T>(state: WorkspaceState, work: () => Promise<T>): Promise<T> {
   try {
-    return await withWorkspaceLock(root, 'the app', work);
+    return await state.locked(work);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
+    // `busy`: nothing was written, and the same save may go through once the other writer is done.
+    if (error instanceof WorkspaceBusyError) throw new ApiError(409, error.message, { busy: true });
+    throw new ApiError(400, (error as Error).message);
   }
 }
 
@@ -129,7 +131,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const requestPath = field(body, 'path');
       const base = (body as { base?: unknown }).base;
       const notices: string[] = [];
-      const saved = await writing(root(), async () => {
+      const saved = await writing(state, async () => {
         const current = await readOnDisk(requestPath);
         if (base !== undefined && !deepEqual(requestFrom({ request: base }), current)) {
           throw new ApiError(409, `${REQUESTS_DIR}/${requestPath} changed on disk since the app read it; nothing was saved.`, { request: current });
@@ -160,32 +162,32 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       const request = (body as { request?: unknown }).request === undefined
         ? requestFrom({ request: { name: field(body, 'name'), method: optionalField(body, 'method') ?? 'GET' } })
         : requestFrom(body);
-      const created = await writing(root(), () => createRequest(root(), optionalField(body, 'folder') ?? '', request));
+      const created = await writing(state, () => createRequest(root(), optionalField(body, 'folder') ?? '', request));
       return done({ path: created }, [created]);
     },
 
     'DELETE /api/request': async ({ query }) => {
       const deleted = query.get('path') ?? '';
-      await writing(root(), () => deleteRequest(root(), deleted));
+      await writing(state, () => deleteRequest(root(), deleted));
       return done({}, [deleted]);
     },
 
     'POST /api/request/move': async ({ body }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const moved = await writing(root(), async () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', await moves(notices)));
+      const moved = await writing(state, async () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', await moves(notices)));
       return done(withNotices({ path: moved }, notices), [from, moved], { from, to: moved });
     },
 
     'POST /api/folder': async ({ body }) => {
-      const created = await writing(root(), () => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
+      const created = await writing(state, () => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
       return done({ path: created }, [created, `${created}/${FOLDER_FILE}`]);
     },
 
     'POST /api/folder/move': async ({ body }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const moved = await writing(root(), async () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', await moves(notices)));
+      const moved = await writing(state, async () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', await moves(notices)));
       return done(withNotices({ path: moved }, notices), [], { from, to: moved, folder: true });
     },
 
@@ -193,7 +195,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     'POST /api/folder/rename': async ({ body }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const renamed = await writing(root(), async () => renameFolder(root(), from, field(body, 'name'), await moves(notices)));
+      const renamed = await writing(state, async () => renameFolder(root(), from, field(body, 'name'), await moves(notices)));
       // The same directory when only the display name changed: its _folder.yaml was written.
       return done(withNotices({ path: renamed }, notices), [`${renamed}/${FOLDER_FILE}`], { from, to: renamed, folder: true });
     },
@@ -203,7 +205,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       // The tree as it is on disk now (a move may have just happened); the app's writes not reported
       // yet (a save as you type just before) stay its own.
       await state.reloadAfterOwnWrites([]);
-      const written = await writing(root(), () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
+      const written = await writing(state, () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
       // `written`: paths from the workspace folder; unchanged since, the watcher's report of them reads nothing more.
       await state.reloadAfterOwnWrites(written);
       return { written };
@@ -211,7 +213,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
 
     'DELETE /api/folder': async ({ query }) => {
       const deleted = query.get('path') ?? '';
-      await writing(root(), () => deleteFolder(root(), deleted));
+      await writing(state, () => deleteFolder(root(), deleted));
       return done({}, [deleted]);
     },
 

@@ -26,6 +26,7 @@ import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
 import { findWebRoot, serveStatic } from './static-files.js';
 import { compactTree } from './tree-view.js';
+import { lockWaitNotice } from '../shared/api.js';
 import { watchWorkspace } from './watch.js';
 import { WorkspaceState } from './workspace-state.js';
 
@@ -122,6 +123,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const live = new LiveChannel();
   // A damaged data file set aside while the app runs is said in the page, not on the terminal behind it.
   const stopNotices = onSetAside((notice) => live.notify(notice.message));
+  // A save waiting for another Ferry process's write lock (an import in a terminal) says so in the page.
+  state.onLockWait = (holder) => live.publish({ type: 'notice', message: lockWaitNotice(holder) });
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);

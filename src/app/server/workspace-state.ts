@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { WorkspaceData } from '../../appdata/index.js';
+import { withWorkspaceLock, WorkspaceData } from '../../appdata/index.js';
 import { Session } from '../../session/index.js';
 import { FOLDER_FILE, openWorkspace, REQUESTS_DIR, WorkspaceError, type Workspace } from '../../workspace/index.js';
 import { readSmallFile } from '../../workspace/read-resource.js';
@@ -224,9 +224,59 @@ export class WorkspaceState {
   }
   #writing = new Set<Promise<void>>();
 
-  /** Resolves once the read in flight, the one to follow it and the app's own writes in progress (`ownWrite`) are over (failed or not). */
+  /** Resolves once the read in flight, the one to follow it and the app's own writes in progress (`ownWrite`) are over (failed or not); writes still waiting for another process's lock are not waited for. */
   async settled(): Promise<void> {
-    while (this.reading || this.next || this.#writing.size > 0) await (this.next ?? this.reading ?? Promise.race(this.#writing))?.catch(() => undefined);
+    while (this.reading || this.next || this.#writing.size > this.#lockWaits) {
+      await (this.next ?? this.reading ?? Promise.race([...this.#writing, this.#lockWaitBegins()]))?.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Said when a write of the app waits for another process's write lock (`holder`: who, as the
+   * lock names it): the server tells the page, whose save shows it.
+   */
+  onLockWait: ((holder: string) => void) | undefined;
+  /** Writes of the app waiting for another process's lock: the watcher's report of that process's changes does not wait for them. */
+  #lockWaits = 0;
+  #lockWaitBegan: (() => void) | undefined;
+  #lockWaitBegins(): Promise<void> {
+    return new Promise((resolve) => {
+      const before = this.#lockWaitBegan;
+      this.#lockWaitBegan = () => {
+        before?.();
+        resolve();
+      };
+    });
+  }
+
+  /**
+   * Runs `work` holding the workspace's write lock, as the app (one writer at a time: an import
+   * in a terminal and a save in the app must not undo each other). Held by another process, it
+   * waits up to 5 s (then WorkspaceBusyError): the wait is said (`onLockWait`) and meanwhile
+   * holds back no report of the watcher.
+   */
+  async locked<T>(work: () => Promise<T>): Promise<T> {
+    let waiting = false;
+    const over = () => {
+      if (waiting) this.#lockWaits--;
+      waiting = false;
+    };
+    const onWait = (holder: string) => {
+      waiting = true;
+      this.#lockWaits++;
+      const wake = this.#lockWaitBegan;
+      this.#lockWaitBegan = undefined;
+      wake?.();
+      this.onLockWait?.(holder);
+    };
+    try {
+      return await withWorkspaceLock(this.current.root, 'the app', async () => {
+        over();
+        return work();
+      }, { onWait });
+    } finally {
+      over();
+    }
   }
 
   /** Resolves once the workspace read reflects the files as they are now (read again when marked stale), failed or not. */

@@ -156,6 +156,15 @@ export interface ImportDone {
   written: string[];
 }
 
+/**
+ * The notice of an app write that waits (up to 5 s) for another Ferry process's write lock
+ * (`holder`: `ferry import (process 4242, since 05:40:01 UTC)`); the page takes it away once its save is done.
+ */
+export function lockWaitNotice(holder: string): string {
+  return `${LOCK_WAIT_NOTICE_START}${holder} to finish writing to this workspace before saving…`;
+}
+export const LOCK_WAIT_NOTICE_START = 'Waiting for ';
+
 /** Events of the one live channel. */
 export type LiveEvent =
   /** Files of the workspace changed (on disk, by anyone); `paths` relative to the workspace folder. */

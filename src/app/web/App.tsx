@@ -5,7 +5,7 @@
  * of the same request, show a conflict to resolve: nothing is lost either way.
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { EDITOR_SHARE, SIDEBAR_WIDTH, type AppView, type SplitLayout } from '../shared/api.js';
+import { EDITOR_SHARE, LOCK_WAIT_NOTICE_START, SIDEBAR_WIDTH, type AppView, type SplitLayout } from '../shared/api.js';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, UnsavedImport, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, ApiFailure, connectLive, stableJson } from './api.js';
 import { takeInitialLast, takeInitialView, takeInitialWorkspace } from './boot.js';
@@ -38,6 +38,8 @@ import { WorkSplit } from './WorkSplit.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 
 const SAVE_DELAY_MS = 400;
+/** A save refused because another Ferry process held the workspace's write lock is tried again after this long. */
+const BUSY_RETRY_MS = 3000;
 /** What the sidebar leaves to the editor and response at least: a narrow window narrows the widest sidebar. */
 const WORK_MIN_WIDTH = 420;
 
@@ -105,6 +107,8 @@ export function App() {
   const unsavedRef = useRef<{ folder: string; gone?: boolean } | null>(null);
   const [unsaved, setUnsaved] = useState<{ folder: string; gone?: boolean } | null>(null);
   const saving = useRef<Promise<unknown>>(Promise.resolve());
+  /** The editor's last save was refused because another Ferry process held the workspace's write lock: it is tried again, and kept when switching away unless the user says otherwise. */
+  const waitsForLock = useRef(false);
   /** A move or rename of the app's own in flight: a file missing meanwhile is that move, not a deletion. */
   const moving = useRef<Promise<unknown>>(Promise.resolve());
   const sendId = useRef<string | null>(null);
@@ -167,18 +171,24 @@ export function App() {
         const base = onDisk.current ? JSON.parse(onDisk.current) as RequestFile : undefined;
         const saved = await api.put<{ path: string; request: RequestFile; notices?: string[] }>('/api/request', { path, request, base });
         onDisk.current = stableJson(saved.request);
-        // A refusal of an earlier save (an empty name) no longer holds: saying "Not saved" now would be wrong.
-        setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') ? null : shown));
+        waitsForLock.current = false;
+        // A refusal of an earlier save (an empty name), or the wait for another process's lock, no longer holds: saying it now would be wrong.
+        setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') || shown?.startsWith(LOCK_WAIT_NOTICE_START) ? null : shown));
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
           setSelected(saved.path);
           keepLast(saved.path);
         }
       } catch (e) {
-        const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; request?: RequestFile } | undefined : undefined;
+        const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; busy?: boolean; request?: RequestFile } | undefined : undefined;
         if (refused?.request && selectedRef.current === path) setConflict(conflictRef.current = refused.request);
         else if (refused?.gone && selectedRef.current === path) keepGone(path);
-        else setNotice(`Not saved: ${(e as Error).message}`);
+        else if (refused?.busy && selectedRef.current === path) {
+          // Another Ferry process kept writing: the edit stays in the editor and is saved again shortly (Ctrl+S: now).
+          setNotice(`Not saved: ${(e as Error).message} Your edit stays in the editor; the app tries again in ${BUSY_RETRY_MS / 1000} s (Ctrl+S: now).`);
+          waitsForLock.current = true;
+          if (saveTimer.current === undefined) saveTimer.current = window.setTimeout(() => void saveNow(), BUSY_RETRY_MS);
+        } else setNotice(`Not saved: ${(e as Error).message}`);
       }
     });
     return saving.current;
@@ -197,6 +207,13 @@ export function App() {
     // Switching quickly: an earlier pick whose file answers later must not replace the last one.
     const pick = ++openedPicks.current;
     await saveNow();
+    // Its save waits for another Ferry process: opening another request would drop the edit.
+    if (waitsForLock.current && !window.confirm(`Your edit of ${selectedRef.current} is not saved yet: another Ferry process is writing to the workspace. Discard the edit and open ${path}? (Cancel keeps it; the app saves it once the other process is done.)`)) return;
+    if (waitsForLock.current) {
+      clearTimeout(saveTimer.current);
+      saveTimer.current = undefined;
+      waitsForLock.current = false;
+    }
     unsavedRef.current = null;
     setUnsaved(null);
     try {
