@@ -58,6 +58,18 @@ process.exit(130);`;
     await expect(fs.stat(path.dirname(file))).rejects.toThrow();
   });
 
+  it("serves React's production build: the page built before the tests (test/support/built-is-current.ts, under Vitest's NODE_ENV=test) carries no development code", async () => {
+    const assets = path.join(import.meta.dirname, '..', '..', 'dist', 'app', 'web', 'assets');
+    const scripts = (await fs.readdir(assets)).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const name of scripts) {
+      const text = await fs.readFile(path.join(assets, name), 'utf8');
+      // React's development JSX runtime and checks: slower, and console errors in every page.
+      expect(text.includes('is being spread into JSX'), name).toBe(false);
+      expect(text.includes('React.jsx: Static children should always be an array'), name).toBe(false);
+    }
+  });
+
   it('refuses a bad --port', async () => {
     const result = await ferry(['-w', await workspace(), 'app', '--port', 'abc', '--no-open']);
     expect(result.code).toBe(2);

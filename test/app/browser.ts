@@ -33,7 +33,15 @@ export const WEB_ROOT = path.join(ROOT, 'dist/app/web');
 export async function ensureBuiltUi(): Promise<void> {
   if (existsSync(path.join(WEB_ROOT, 'index.html'))) return;
   const { build } = await import('vite');
-  await build({ configFile: path.join(ROOT, 'src/app/web/vite.config.ts'), logLevel: 'warn' });
+  // As shipped: under Vitest's NODE_ENV=test, Vite would bundle React's development build.
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(ROOT, 'src/app/web/vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
 }
 
 /** Screenshots go here (gitignored): CI keeps them as artifacts. */

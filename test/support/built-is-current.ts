@@ -43,5 +43,8 @@ export default function setup(): void {
   const source = Math.max(...SOURCES.map((name) => newest(path.join(ROOT, name))));
   if (oldestOutput() >= source) return;
   process.stderr.write('dist/ is older than the sources: running `npm run build` before the tests…\n');
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+  // Without Vitest's NODE_ENV=test: Vite would bundle React's development build into the page,
+  // which is not what ships (slower, console errors on every render).
+  const { NODE_ENV: _test, ...env } = process.env;
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
 }
