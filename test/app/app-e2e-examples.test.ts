@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { browserMissing, closeAppPage, openAppPage } from './browser.js';
 import { DEMO } from '../support/demo.js';
+import { makeWorkspace } from '../runner/workspace.js';
 import { freePort } from '../support/servers/index.js';
 import type { TempWorkspace } from '../runner/workspace.js';
 
@@ -128,5 +129,40 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the example works
     expect(rows.some((r) => r.includes('Get user')) && rows.some((r) => r.includes('Create user'))).toBe(true);
     expect(rows.some((r) => r.includes('All users'))).toBe(false);
     await runner.getByLabel('Close runner').click();
+  }, 60_000);
+});
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: the protocols example\'s tree', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ws = await makeWorkspace({});
+    await fs.cp(path.join(DEMO, '..', 'protocols'), ws.root, { recursive: true });
+    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000 }));
+    await page.getByRole('treeitem', { name: /Streaming/ }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await ws?.cleanup();
+  });
+
+  it("lines up the names of a folder's requests whatever their kind (websocket, socketio, mqtt…), each badge saying its kind", async () => {
+    const tree = page.getByRole('tree');
+    for (const folder of ['Streaming', 'Sockets']) {
+      const row = tree.getByRole('treeitem', { name: new RegExp(`${folder}$`) });
+      if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    }
+    const row = (file: string) => tree.locator(`.row.request[data-path="${file}"]`);
+    const lefts = async (files: string[]) => Promise.all(files.map(async (file) => Math.round((await row(file).locator('.label').boundingBox())!.x)));
+    // Streaming/ holds a websocket, a socketio and an mqtt request; Sockets/ a udp and two tcp ones: one depth, one column.
+    const streaming = await lefts(['Streaming/Chat.yaml', 'Streaming/Sum.yaml', 'Streaming/Temperature.yaml']);
+    const sockets = await lefts(['Sockets/Ping.yaml', 'Sockets/Shout.yaml', 'Sockets/Shout bytes.yaml']);
+    expect(new Set([...streaming, ...sockets]).size, JSON.stringify({ streaming, sockets })).toBe(1);
+    expect(await row('Streaming/Sum.yaml').locator('.badge').getAttribute('title')).toBe('socketio');
+    expect(await row('Streaming/Chat.yaml').locator('.badge').textContent()).toBe('ws');
   }, 60_000);
 });

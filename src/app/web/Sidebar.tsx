@@ -297,7 +297,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
                 onDrop={(e) => dropOnRow(e, item)}
                 onClick={() => actions.select(item.path)}
               >
-                <span className={`badge m-${badgeOf(item.tag).toLowerCase()}`}>{badgeOf(item.tag)}</span>
+                <span className={`badge m-${badgeOf(item.tag).toLowerCase()}`} title={item.tag}>{badgeOf(item.tag)}</span>
                 <span className="label">{item.name}</span>
                 {item.removed && <span className="sr-only"> (no longer in the API spec)</span>}
               </div>
@@ -340,6 +340,13 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
 }
 
 /** A request's badge: its tag's first word (the kind table's `tag`: HTTP's method, `grpc`, `dns`…), which also picks its colour (`m-get`, `m-grpc`). */
+/**
+ * The badge of a request's row: its tag's first word, in the badge column's width. `websocket` and
+ * `socketio` are shortened (`ws`, `sio`, as Postman and Insomnia badge WebSocket): wider, they
+ * pushed the name right and the row out of line with its folder's other requests.
+ */
 function badgeOf(tag: string): string {
-  return tag.split(' ')[0]!;
+  const word = tag.split(' ')[0]!;
+  return SHORT_BADGES[word] ?? word;
 }
+const SHORT_BADGES: Record<string, string> = { websocket: 'ws', socketio: 'sio' };
