@@ -82,16 +82,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the example works
     await url.click();
     await page.keyboard.press('End');
     await page.keyboard.insertText('?verbose=1');
-    await expect.poll(() => fs.readFile(file('Health.yaml'), 'utf8'), { timeout: 5_000 }).toContain('/health?verbose=1');
+    await expect.poll(() => fs.readFile(file('Health.yaml'), 'utf8'), { timeout: 15_000 }).toContain('/health?verbose=1');
     // The browser's undo steps are its own (a word at a time): as many as it takes, a few at most.
     for (let i = 0; i < 5 && (await url.inputValue()) !== '{{baseUrl}}/health'; i++) await page.keyboard.press('Control+z');
     expect(await url.inputValue()).toBe('{{baseUrl}}/health');
-    await expect.poll(() => fs.readFile(file('Health.yaml'), 'utf8'), { timeout: 5_000 }).toContain('url: "{{baseUrl}}/health"\n');
+    await expect.poll(() => fs.readFile(file('Health.yaml'), 'utf8'), { timeout: 15_000 }).toContain('url: "{{baseUrl}}/health"\n');
     const name = page.getByLabel('Request name');
     await name.fill('Health check');
-    await expect.poll(() => fs.readdir(path.join(ws.root, 'requests')), { timeout: 5_000 }).toContain('Health check.yaml');
+    await expect.poll(() => fs.readdir(path.join(ws.root, 'requests')), { timeout: 15_000 }).toContain('Health check.yaml');
     await page.keyboard.press('Control+z');
-    await expect.poll(() => fs.readdir(path.join(ws.root, 'requests')), { timeout: 5_000 }).toContain('Health.yaml');
+    await expect.poll(() => fs.readdir(path.join(ws.root, 'requests')), { timeout: 15_000 }).toContain('Health.yaml');
     expect(await fs.readFile(file('Health.yaml'), 'utf8')).toContain('pm.test("the service says it is up"');
     await page.getByLabel('Filter requests').fill('user');
     await expect.poll(async () => (await page.getByRole('treeitem').allTextContents()).map((t) => t.replace(/^(GET|POST|sse)\s*/, '').replace(/^[▾▸]\s*/, '').trim())).toEqual(['Users', 'Get user', 'Create user']);
