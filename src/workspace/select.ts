@@ -62,7 +62,11 @@ export function unsavedItem(root: FolderNode, requestPath: string, request: Requ
   return { node: { type: 'request', path: placed, request }, folders };
 }
 
-export function selectRequests<R extends RequestSummary = RequestFile>(root: FolderNode<R>, paths: readonly string[]): RunItem<R>[] {
+/**
+ * `byName: false`: paths from `requests/` only, no name looked for at any depth (the app's API,
+ * which names folders and requests by their paths, never by a name several may have).
+ */
+export function selectRequests<R extends RequestSummary = RequestFile>(root: FolderNode<R>, paths: readonly string[], options: { byName?: boolean } = {}): RunItem<R>[] {
   if (paths.length === 0) return [...walkAll(root, [])];
   const all = [...walkAll(root, [])];
   const out: RunItem<R>[] = [];
@@ -98,7 +102,7 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
     }
     // Newman's --folder finds a folder (or request) by its name at any depth: so does a name
     // without `/` that is no path from the root, when one folder or request has it (`Name/`: a folder).
-    const named = wanted.includes('/') ? [] : byName(root, all, lower).filter((n) => !folderOnly || n.type === 'folder');
+    const named = wanted.includes('/') || options.byName === false ? [] : byName(root, all, lower).filter((n) => !folderOnly || n.type === 'folder');
     if (named.length === 1) {
       const [hit] = named;
       if (hit!.type === 'folder') insideFolder(all, hit!.folder, hit!.folder.path).forEach(add);

@@ -1163,6 +1163,28 @@ describe('ferry app API', () => {
     });
   });
 
+  it('a run names folders and requests by their paths only (Users/ a folder, Users.yaml a request): a bare name found at any depth, or one that is both, is refused with a 400 before anything runs', async () => {
+    await ws.write('requests/Users/Admin/list.yaml', { name: 'list', url: 'http://127.0.0.1:1/list' });
+    await ws.write('requests/Users.yaml', { name: 'all users', url: 'http://127.0.0.1:1/all' });
+    await app.state.reload();
+    const byName = await client.call('POST', '/api/run', { paths: ['Admin'] });
+    expect(byName.status).toBe(400);
+    expect((byName.body as { error: string }).error).toMatch(/^No request or folder "Admin" under requests\/\./);
+    const both = await client.call('POST', '/api/run', { paths: ['Users'] });
+    expect(both).toMatchObject({ status: 400, body: { error: '"Users" names both the request Users.yaml and the folder Users/. Give Users.yaml for the request or Users/ for the folder.' } });
+    const channel = await client.live();
+    try {
+      for (const [runId, paths, expected] of [['folder', ['Users/Admin/'], ['Users/Admin/list.yaml']], ['request', ['Users.yaml'], ['Users.yaml']]] as const) {
+        expect((await client.call('POST', '/api/run', { runId, paths })).status).toBe(200);
+        await until(`the ${runId} run to end`, () => channel.events.find((e) => e.type === 'run' && e.runId === runId && e.event.type === 'end'));
+        const ran = channel.events.flatMap((e) => (e.type === 'run' && e.runId === runId && e.event.type === 'request' ? [e.event.result.path] : []));
+        expect(ran).toEqual(expected);
+      }
+    } finally {
+      channel.close();
+    }
+  });
+
   it('runs with a data file (one iteration per row) and exports the report as JUnit and JSON', async () => {
     const seen: string[] = [];
     const site = http.createServer((req, res) => {

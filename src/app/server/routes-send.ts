@@ -5,7 +5,7 @@ import { formatFieldPath, parseResource, type Auth } from '../../model/index.js'
 import type { ProtocolResult } from '../../protocols/index.js';
 import { PrepareError } from '../../request/index.js';
 import type { SendTarget } from '../../session/index.js';
-import { createReporter, RunError, SelectError, type ReporterName, type RunEvent } from '../../runner/index.js';
+import { createReporter, RunError, SelectError, selectRequests, type ReporterName, type RunEvent } from '../../runner/index.js';
 import { dataRows, DataFileError, type DataRow } from '../../variables/index.js';
 import { BODY_LIMIT, type SendResponse } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
@@ -172,6 +172,13 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
         throw new ApiError(400, '"iterations" must be a whole number of 1 or more.');
       }
       const data = runData(body);
+      // Paths as the tree gives them (`Users/` a folder, `Users.yaml` a request), never a name found at any depth: refused before anything runs.
+      try {
+        selectRequests(state.workspace.tree, (paths as string[] | undefined) ?? [], { byName: false });
+      } catch (error) {
+        if (error instanceof SelectError) throw new ApiError(400, error.message);
+        throw error;
+      }
       const controller = new AbortController();
       inFlight.set(runId, controller);
       const reporter = { onEvent: (event: RunEvent) => live.publish({ type: 'run', runId, event }) };
@@ -179,7 +186,7 @@ export function sendRoutes(state: WorkspaceState, live: LiveChannel): Routes {
       const reports = { json: '', junit: '' };
       const reportOf = (name: ReporterName & keyof typeof reports) => createReporter(name, { write: (text) => void (reports[name] += text), color: false });
       const done = state
-        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { iterations: iterations as number | undefined, data, reporters: [reporter, reportOf('json'), reportOf('junit')], signal: controller.signal, keepResults: false, onAuthorizeUrl: (url) => live.publish({ type: 'authorize', id: runId, url }) }))
+        .withSession((session) => session.run((paths as string[] | undefined) ?? [], { byName: false, iterations: iterations as number | undefined, data, reporters: [reporter, reportOf('json'), reportOf('junit')], signal: controller.signal, keepResults: false, onAuthorizeUrl: (url) => live.publish({ type: 'authorize', id: runId, url }) }))
         .then(() => reports)
         .catch((error: unknown) => {
           reporter.onEvent({ type: 'warning', message: `The run stopped: ${(error as Error).message}` });
