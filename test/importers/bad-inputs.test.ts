@@ -159,7 +159,7 @@ describe('bad inputs', () => {
     const summary = await commitImport({ root, id }, result);
     expect(summary.requests).toBe(5);
     expect(summary.notes.join(' ')).toMatch(/longer than 200 characters/);
-    const folder = path.join(root, 'requests', '-..-escape'); // slashes become -, leading dots dropped
+    const folder = path.join(root, 'requests', '_-..-escape'); // slashes become -, leading dots dropped, a leading - prefixed with _
     expect((await fs.readdir(folder)).sort()).toEqual(['CON_', '_folder.yaml', 'a-b-c-d-e-f-g-h-i-j-k 2.yaml', 'a-b-c-d-e-f-g-h-i-j-k.yaml', 'untitled.yaml', 'x'.repeat(80) + '.yaml'].sort());
     expect(await fs.readdir(path.join(folder, 'CON_'))).toContain('untitled.yaml');
     const ws = await openWorkspace(root);

@@ -346,6 +346,6 @@ describe('hostile paths given to the write API', () => {
     expect((await fs.readdir(root)).sort()).toEqual(['environments', 'ferry.yaml', 'requests']);
     const server = parseResource('server', { name: '../x' });
     if (!server.ok) throw new Error('fixture');
-    expect(await createEntry(root, 'server', server.value)).toBe('-x'); // a name only gives a file name
+    expect(await createEntry(root, 'server', server.value)).toBe('_-x'); // a name only gives a file name (a leading - prefixed with _)
   });
 });
