@@ -67,7 +67,32 @@ async function workspaceLockRacers() {
   const { writers, waitFor } = await racers(data, script);
   const { createHash } = await import('node:crypto');
   const key = createHash('sha256').update(root).digest('hex').slice(0, 24);
-  return { counter, writers, waitFor, key, locks: path.join(data, 'locks') };
+  const locks = path.join(data, 'locks');
+  /**
+   * Up to `rounds` rounds (60 s at most): `plant` puts a lock at `lock` as the test means it, then
+   * every racer adds one under the workspace lock; after each, the count holds every addition and
+   * no lock is left. `took` is told each round's time. Stops the racers at the end; returns the total time.
+   */
+  const eachRound = async (rounds: number, plant: (round: number, lock: string) => Promise<void>, took?: (round: number, ms: number) => void): Promise<number> => {
+    const started = Date.now();
+    try {
+      await waitFor('ready');
+      await fs.mkdir(locks, { recursive: true });
+      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
+        await plant(round, path.join(locks, `${key}.lock`));
+        const roundStarted = Date.now();
+        for (const child of writers) child.stdin!.write(`${round}\n`);
+        await waitFor(`done ${round}`);
+        took?.(round, Date.now() - roundStarted);
+        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
+        expect(await fs.readdir(locks)).toEqual([]);
+      }
+      return Date.now() - started;
+    } finally {
+      for (const child of writers) child.kill('SIGKILL');
+    }
+  };
+  return { key, locks, eachRound };
 }
 
 describe('the data folder', () => {
@@ -506,91 +531,56 @@ describe('the data folder', () => {
   }, 120_000);
 
   it('writers that find the workspace lock of a killed process at the same moment: exactly one takes it over, each round', async () => {
-    const { counter, writers, waitFor, key, locks } = await workspaceLockRacers();
+    const { key, locks, eachRound } = await workspaceLockRacers();
     const os = await import('node:os');
-    try {
-      await waitFor('ready');
-      await fs.mkdir(locks, { recursive: true });
-      const rounds = 16;
-      const started = Date.now();
-      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
-        // What a writer killed while holding the lock leaves: the lock folder, then its name beside it
-        // (a process id no process has: past the largest Linux gives).
-        await fs.mkdir(path.join(locks, `${key}.lock`));
-        await fs.writeFile(path.join(locks, `${key}.json`), JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname(), writer: 'ferry import', since: new Date().toISOString() }));
-        for (const child of writers) child.stdin!.write(`${round}\n`);
-        await waitFor(`done ${round}`);
-        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
-        expect(await fs.readdir(locks)).toEqual([]);
-      }
-      // Not the 10 s a lock takes to go stale: each was taken over at once.
-      expect(Date.now() - started).toBeLessThan(rounds * 3_000);
-    } finally {
-      for (const child of writers) child.kill('SIGKILL');
-    }
+    const rounds = 16;
+    const took = await eachRound(rounds, async (_round, lock) => {
+      // What a writer killed while holding the lock leaves: the lock folder, then its name beside it
+      // (a process id no process has: past the largest Linux gives).
+      await fs.mkdir(lock);
+      await fs.writeFile(path.join(locks, `${key}.json`), JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname(), writer: 'ferry import', since: new Date().toISOString() }));
+    });
+    // Not the 10 s a lock takes to go stale: each was taken over at once.
+    expect(took).toBeLessThan(rounds * 3_000);
   }, 90_000);
 
   it('writers that find a stale workspace lock of an unknown holder at the same moment: exactly one takes it over, each round', async () => {
-    const { counter, writers, waitFor, key, locks } = await workspaceLockRacers();
-    try {
-      await waitFor('ready');
-      await fs.mkdir(locks, { recursive: true });
-      const rounds = 30;
-      const started = Date.now();
-      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
-        // A lock not refreshed for 20 s, whose holder is not known here: a writer on another
-        // computer sharing the data folder, or one killed before it wrote its name.
-        // Every third, the lock as Ferry makes it now (a file naming its holder); else as an older
-        // Ferry's (a folder, proper-lockfile's, the holder named beside it or not at all).
-        const lock = path.join(locks, `${key}.lock`);
-        const holder = { pid: 4242, host: 'another-computer', writer: 'an import', since: new Date(Date.now() - 20_000).toISOString() };
-        if (round % 3 === 0) await fs.writeFile(lock, JSON.stringify({ ...holder, id: `lock-${round}` }));
-        else await fs.mkdir(lock);
-        if (round % 3 === 1) await fs.writeFile(path.join(locks, `${key}.json`), JSON.stringify(holder));
-        const old = new Date(Date.now() - 20_000);
-        await fs.utimes(lock, old, old);
-        for (const child of writers) child.stdin!.write(`${round}\n`);
-        await waitFor(`done ${round}`);
-        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
-        expect(await fs.readdir(locks)).toEqual([]);
-      }
-    } finally {
-      for (const child of writers) child.kill('SIGKILL');
-    }
+    const { key, locks, eachRound } = await workspaceLockRacers();
+    await eachRound(30, async (round, lock) => {
+      // A lock not refreshed for 20 s, whose holder is not known here: a writer on another
+      // computer sharing the data folder, or one killed before it wrote its name.
+      // Every third, the lock as Ferry makes it now (a file naming its holder); else as an older
+      // Ferry's (a folder, proper-lockfile's, the holder named beside it or not at all).
+      const holder = { pid: 4242, host: 'another-computer', writer: 'an import', since: new Date(Date.now() - 20_000).toISOString() };
+      if (round % 3 === 0) await fs.writeFile(lock, JSON.stringify({ ...holder, id: `lock-${round}` }));
+      else await fs.mkdir(lock);
+      if (round % 3 === 1) await fs.writeFile(path.join(locks, `${key}.json`), JSON.stringify(holder));
+      const old = new Date(Date.now() - 20_000);
+      await fs.utimes(lock, old, old);
+    });
   }, 90_000);
 
   it('an empty lock (its maker killed between making it and writing its name): taken over at once once 2 s old, after about 2 s when fresh; of racing writers exactly one takes it', async () => {
-    const { counter, writers, waitFor, key, locks } = await workspaceLockRacers();
-    try {
-      await waitFor('ready');
-      await fs.mkdir(locks, { recursive: true });
-      const rounds = 6;
-      const started = Date.now();
-      for (let round = 1; round <= rounds && Date.now() - started < 60_000; round++) {
+    const { eachRound } = await workspaceLockRacers();
+    const fresh = (round: number) => round % 2 === 0;
+    await eachRound(
+      6,
+      async (round, lock) => {
         // Made as the lock code makes it (only if absent, for the user only), its name never written.
-        const lock = path.join(locks, `${key}.lock`);
         await fs.writeFile(lock, '', { flag: 'wx', mode: 0o600 });
-        const fresh = round % 2 === 0;
-        if (!fresh) {
-          // Older than the 2 s a live writer could take to name itself, younger than the 10 s a lock takes to go stale.
-          const old = new Date(Date.now() - 4_000);
-          await fs.utimes(lock, old, old);
-        }
-        const roundStarted = Date.now();
-        for (const child of writers) child.stdin!.write(`${round}\n`);
-        await waitFor(`done ${round}`);
-        const took = Date.now() - roundStarted;
-        if (fresh) {
+        if (fresh(round)) return;
+        // Older than the 2 s a live writer could take to name itself, younger than the 10 s a lock takes to go stale.
+        const old = new Date(Date.now() - 4_000);
+        await fs.utimes(lock, old, old);
+      },
+      (round, took) => {
+        if (fresh(round)) {
           // Left alone while it may be a live writer's, about to name itself; then taken over, not after 10 s.
           expect(took).toBeGreaterThanOrEqual(1_500);
           expect(took).toBeLessThan(6_000);
         } else expect(took).toBeLessThan(1_500);
-        expect(await fs.readFile(counter, 'utf8')).toBe(String(round * writers.length));
-        expect(await fs.readdir(locks)).toEqual([]);
-      }
-    } finally {
-      for (const child of writers) child.kill('SIGKILL');
-    }
+      },
+    );
   }, 90_000);
 
   it('a data folder that cannot be written: each command says in one line what was not saved, which folder refused, and what to do', async (ctx) => {
