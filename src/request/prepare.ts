@@ -89,7 +89,9 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     : { url: finalUrl(typedUrl, where, rules.noun, rules.schemes, options.face), restore: (href: string) => href };
 
   const headers: PreparedHeader[] = [];
-  for (const row of mergedHeaders(workspace.file, folders, request)) {
+  // A kind with no place for headers (KindRules.sendsHeaders) takes none, so that a workspace's or
+  // folder's header rows, meant for the HTTP requests beside it, can neither fail nor burden it.
+  for (const row of rules.sendsHeaders === false ? [] : mergedHeaders(workspace.file, folders, request)) {
     const name = fill(row.key).trim();
     if (name === '') continue;
     if (!HEADER_NAME.test(name)) throw new PrepareError(`${where}: header name "${name}" is not valid (letters, digits and - only).`);

@@ -160,6 +160,11 @@ export interface KindRules {
    */
   sendsAuth?: 'basic' | 'none';
   /**
+   * False for a kind whose wire has no place for headers (TCP, UDP, DNS, MQTT): the request's
+   * header rows are kept in its file but not sent, and the app's Headers tab says so.
+   */
+  sendsHeaders?: false;
+  /**
    * The HTTP method the server sees, which auth signs, when it is not the request's `method`:
    * `POST` for gRPC calls and MCP's first request. Absent: the request's method for `method: 'http'`
    * kinds, else `GET` (the WebSocket and Socket.IO upgrades).

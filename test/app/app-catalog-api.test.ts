@@ -241,6 +241,7 @@ describe('DNS in the app', () => {
     expect(kinds.tcp).toMatchObject({ method: 'none', options: 'socket', schemes: ['tcp', 'tls'], sendsAuth: 'none' });
     // What auth each kind sends comes from the kind table (the Auth tab says it): only where not every type.
     expect(Object.fromEntries(Object.entries(kinds).filter(([, k]) => k.sendsAuth).map(([name, k]) => [name, k.sendsAuth]))).toEqual({ tcp: 'none', udp: 'none', dns: 'none', mqtt: 'basic' });
+    expect(Object.keys(kinds).filter((k) => kinds[k]!.sendsHeaders === false).sort()).toEqual(['dns', 'mqtt', 'tcp', 'udp']);
     expect(kinds.grpc).toMatchObject({ method: 'text', options: 'grpc', fields: [{ name: 'protoFiles', type: 'texts' }, { name: 'importPaths', type: 'texts' }] });
     expect(kinds.mqtt!.fields).toContainEqual({ name: 'keepAliveSecs', type: 'number', integer: true, min: 0, max: 65535, default: 30 });
     expect(kinds.mqtt!.fields).toContainEqual({ name: 'subscriptions', type: 'rows', fields: [{ name: 'topic', type: 'text', default: '' }, { name: 'qos', type: 'number', integer: true, min: 0, max: 2, default: 0 }, { name: 'enabled', type: 'flag', default: true }] });

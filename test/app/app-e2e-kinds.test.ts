@@ -352,6 +352,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     // The Auth tab says that TCP sends no auth (a send with one set fails), before anyone sets one.
     await page.getByRole('tab', { name: 'Auth' }).click();
     expect(await page.getByTestId('kind-auth-note').textContent()).toBe('No auth is sent by TCP requests: an auth set here fails the send, and an inherited one is left out.');
+    await page.getByRole('tab', { name: 'Headers' }).click();
+    expect(await page.getByTestId('kind-headers-note').textContent()).toBe('No headers are sent by TCP requests: rows here are kept in the file, for when the request is switched back to a kind that sends them.');
   });
 
   it('gRPC without reflection: the method typed, proto files and an import folder listed in the form, then called', async () => {

@@ -279,6 +279,22 @@ describe('tcp: refused before sending', () => {
     }
   });
 
+  it("sends no headers: the request's own rows and the workspace's are left out, so one that HTTP would refuse cannot fail it", async () => {
+    const p = await peer((socket) => socket.on('data', () => socket.end('pong')));
+    const request = requestFor({ ...tcp, fields: { body: { type: 'text', text: 'ping' }, headers: [{ key: 'X-Trace', value: 'a\nb', enabled: true }] } }, `tcp://127.0.0.1:${p.port}`, { timeoutMs: 5000 });
+    const file = workspaceSchema.parse({ version: 1, headers: [{ key: 'Not a name', value: 'x', enabled: true }] });
+    const prepared = await prepareRequest({ request, path: 'Raw.yaml', folders: [], workspace: { root: process.cwd(), file } }, { kind: tcp.module });
+    // (The body's Content-Type stays in the prepared request, as the body's description; no row goes.)
+    expect(prepared.headers.map((h) => h.name)).toEqual(['Content-Type']);
+    expect(tcp.module.sendsHeaders).toBe(false);
+    const context = { agents: new HttpAgents(), maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false };
+    try {
+      expect(received(await tcp.module.send!(prepared, context))).toEqual(['pong']);
+    } finally {
+      await context.agents.close();
+    }
+  });
+
   it('a wrong scheme names the ones a TCP request takes', async () => {
     const error = await failure(send('http://127.0.0.1:80', {}));
     expect(error.message).toContain('a TCP request needs a tcp:// or tls:// URL, not http://');

@@ -29,6 +29,7 @@ function editorKinds(): Record<string, KindView> {
     ...(k.methodChoices ? { methodChoices: k.methodChoices } : {}),
     ...(k.options ? { options: k.options, fields: formFields(requestSchema.shape[k.options]) } : {}),
     ...(k.sendsAuth ? { sendsAuth: k.sendsAuth } : {}),
+    ...(k.sendsHeaders === false ? { sendsHeaders: false as const } : {}),
   } satisfies KindView]));
 }
 

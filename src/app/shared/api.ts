@@ -41,6 +41,8 @@ export interface KindView {
   fields?: FormField[];
   /** Which auth the kind sends when not every type (KindRules.sendsAuth): `basic` only, or `none`. */
   sendsAuth?: 'basic' | 'none';
+  /** False when the kind sends no headers (KindRules.sendsHeaders). */
+  sendsHeaders?: false;
 }
 export type { FormField };
 

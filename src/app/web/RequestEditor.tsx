@@ -38,9 +38,14 @@ interface Props {
   onOpenSettings?: (folder: string) => void;
 }
 
+/** The kind's requests, for a sentence: `TCP requests`. */
+function kindsOf(view: KindView): string {
+  return `${view.noun.replace(/^an? /, '')}s`;
+}
+
 /** What a kind that sends only some auth does with it (KindRules.sendsAuth), said where the auth is edited. */
 function kindAuthNote(view: KindView): string {
-  const kinds = `${view.noun.replace(/^an? /, '')}s`;
+  const kinds = kindsOf(view);
   return view.sendsAuth === 'basic'
     ? `Only Basic auth is sent by ${kinds} (the user name and password of CONNECT); another type set here fails the send. An inherited auth of another type is left out.`
     : `No auth is sent by ${kinds}: an auth set here fails the send, and an inherited one is left out.`;
@@ -138,6 +143,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
             )}
           </>
         )}
+        {shownTab === 'Headers' && view?.sendsHeaders === false && <p className="muted" data-testid="kind-headers-note">{`No headers are sent by ${kindsOf(view)}: rows here are kept in the file, for when the request is switched back to a kind that sends them.`}</p>}
         {shownTab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
         {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
         {shownTab === 'Auth' && view?.sendsAuth && <p className="muted" data-testid="kind-auth-note">{kindAuthNote(view)}</p>}

@@ -15,5 +15,6 @@ export const dnsKind: RequestKindModule = {
   tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
   exportsAsCode: false,
   sendsAuth: 'none',
+  sendsHeaders: false,
   send: async (prepared, context, signal) => (await dnsClient()).sendDns(prepared, context, signal),
 };

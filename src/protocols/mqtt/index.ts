@@ -14,6 +14,7 @@ export const mqttKind: RequestKindModule = {
   tag: () => 'mqtt',
   exportsAsCode: false,
   sendsAuth: 'basic',
+  sendsHeaders: false,
   send: async (prepared, context, signal) => (await mqttClient()).sendMqtt(prepared, context, signal),
   connect: async (prepared, context, handlers, signal) => (await mqttClient()).connectMqtt(prepared, context, handlers, signal),
   composer: {

@@ -14,6 +14,7 @@ export const tcpKind: RequestKindModule = {
   tag: () => 'tcp',
   exportsAsCode: false,
   sendsAuth: 'none',
+  sendsHeaders: false,
   send: async (prepared, context, signal) => (await tcpClient()).sendTcp(prepared, context, signal),
   connect: async (prepared, context, handlers, signal) => (await tcpClient()).connectTcp(prepared, context, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },

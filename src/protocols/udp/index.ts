@@ -14,6 +14,7 @@ export const udpKind: RequestKindModule = {
   tag: () => 'udp',
   exportsAsCode: false,
   sendsAuth: 'none',
+  sendsHeaders: false,
   send: async (prepared, context, signal) => (await udpClient()).sendUdp(prepared, context.maxResponseMb, signal),
   connect: async (prepared, _context, handlers, signal) => (await udpClient()).connectUdp(prepared, handlers, signal),
   composer: { formats: ['text', 'json', 'hex', 'base64'], fields: [], operations: [], when: 'always' },
