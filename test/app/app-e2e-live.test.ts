@@ -197,6 +197,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
       await ws.write('requests/Silent.yaml', { name: 'Silent', seq: 5, kind: 'websocket', url: `ws://127.0.0.1:${port}/` });
       await page.getByRole('treeitem', { name: /Silent/ }).click();
       const panel = page.getByLabel('Live connection');
+      // Silent's own panel, not the last request's, which stays a moment after the click (a full run once connected that one).
+      await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Silent');
+      await expect.poll(() => panel.getByRole('status').textContent()).toBe('Not connected');
       await panel.getByRole('button', { name: 'Connect' }).click();
       await expect.poll(() => panel.getByRole('status').textContent()).toBe('Connecting…');
       await panel.getByRole('button', { name: 'Cancel connecting' }).click();
