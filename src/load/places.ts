@@ -6,41 +6,22 @@
  * ramp down both left, one more than asked.
  */
 export class Places {
-  /** Places given back, below `next`: a binary min-heap. */
+  /** Places given back, below `next`, in no order: few at a time (users that left), so a scan finds the lowest. */
   private readonly free: number[] = [];
   private next = 0;
 
   take(): number {
     const free = this.free;
     if (free.length === 0) return this.next++;
-    const lowest = free[0]!;
-    const last = free.pop()!;
-    if (free.length > 0) {
-      // Sift the last one down from the top.
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= free.length) break;
-        const child = left + 1 < free.length && free[left + 1]! < free[left]! ? left + 1 : left;
-        if (free[child]! >= last) break;
-        free[i] = free[child]!;
-        i = child;
-      }
-      free[i] = last;
-    }
-    return lowest;
+    let lowest = 0;
+    for (let i = 1; i < free.length; i++) if (free[i]! < free[lowest]!) lowest = i;
+    const place = free[lowest]!;
+    free[lowest] = free[free.length - 1]!;
+    free.pop();
+    return place;
   }
 
   give(place: number): void {
-    const free = this.free;
-    let i = free.length;
-    free.push(place);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (free[parent]! <= place) break;
-      free[i] = free[parent]!;
-      i = parent;
-    }
-    free[i] = place;
+    this.free.push(place);
   }
 }
