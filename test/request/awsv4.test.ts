@@ -23,6 +23,23 @@ const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
 const uriEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
 
+/**
+ * The canonical URI as AWS makes it from the path received. S3: the path as it is, each segment
+ * encoded once (empty segments and a trailing slash are part of a key). Other services: dot
+ * segments and empty segments (repeated slashes) removed, a trailing slash kept when anything is
+ * left, each segment encoded again (so `%2F` is signed `%252F`): botocore's remove_dot_segments.
+ */
+function canonicalPath(rawPath: string, s3: boolean): string {
+  const parts = rawPath.split('/').slice(1);
+  if (s3) return `/${parts.map((segment) => uriEncode(decodeURIComponent(segment))).join('/')}`;
+  const segments: string[] = [];
+  for (const segment of parts) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '.' && segment !== '') segments.push(uriEncode(segment));
+  }
+  return `/${segments.join('/')}${segments.length > 0 && rawPath.endsWith('/') ? '/' : ''}`;
+}
+
 /** Null when the signature is right, else why not (with the canonical request the server made). */
 function checkSignature(req: http.IncomingMessage, body: Buffer): string | null {
   const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? '');
@@ -30,14 +47,7 @@ function checkSignature(req: http.IncomingMessage, body: Buffer): string | null 
   const [, access, date, region, service, signedHeaders, signature] = m as unknown as string[];
   if (access !== ACCESS) return `access key ${access}`;
   const [rawPath, rawQuery = ''] = (req.url ?? '/').split(/\?(.*)/s) as [string, string?];
-  // Canonical URI: S3 encodes the path once; other services normalize it and encode it as sent.
-  const segments: string[] = [];
-  for (const segment of rawPath.split('/').slice(1)) {
-    if (service === 's3') segments.push(uriEncode(decodeURIComponent(segment)));
-    else if (segment === '..') segments.pop();
-    else if (segment !== '.' && segment !== '') segments.push(uriEncode(segment));
-  }
-  const canonicalUri = `/${segments.join('/')}`;
+  const canonicalUri = canonicalPath(rawPath, service === 's3');
   const pairs = rawQuery === '' ? [] : rawQuery.split('&').map((pair) => {
     const [k, v = ''] = pair.split(/=(.*)/s) as [string, string?];
     return [uriEncode(decodeURIComponent(k)), uriEncode(decodeURIComponent(v))] as const;
@@ -141,6 +151,24 @@ describe('AWS Signature V4, recomputed by the server', () => {
   it('signs paths that need encoding, for other services (encoded twice) and S3 (once)', async () => {
     expect((await send({ url: `${base}/files/a b/ü/[x]/%2F` })).problem).toBeNull();
     expect((await send({ url: `${base}/bucket/a b/ü (1).txt?x=[1]` }, { service: 's3' })).problem).toBeNull();
+  });
+
+  it('signs a trailing slash and repeated slashes as AWS reads them (kept for S3; other services keep a trailing slash, drop empty segments)', async () => {
+    for (const [url, service] of [['/items/', 'execute-api'], ['/items//x/', 'execute-api'], ['/', 'execute-api'], ['/bucket/dir/', 's3'], ['/bucket//a/', 's3']] as const) {
+      const r = await send({ url: `${base}${url}` }, { service });
+      expect(r.seen.url, url).toBe(url);
+      expect(r.problem, `${service} ${url}`).toBeNull();
+    }
+    expect(canonicalPath('/a//b/../c/', false)).toBe('/a/c/');
+    // The checker is exact: headers signed for /items, sent to /items/, are refused.
+    const signed = (await send({ url: `${base}/items` })).seen.headers;
+    const replay = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const headers = Object.fromEntries(['authorization', 'x-amz-date', 'x-amz-content-sha256'].flatMap((name) => (signed[name] === undefined ? [] : [[name, String(signed[name])]])));
+        http.get(`${base}${path}`, { headers }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
+      });
+    expect(await replay('/items')).toBe(200);
+    expect([await replay('/items/'), seen.at(-1)!.problem]).toEqual([403, expect.stringContaining('\n/items/\n')]);
   });
 
   it('signs a header sent twice as AWS reads it (values joined by a comma)', async () => {
