@@ -4,6 +4,7 @@
  * each signature. A key file is read once, when the test is planned.
  */
 import { createHmac, generateKeyPairSync, verify } from 'node:crypto';
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import OAuth from 'oauth-1.0a';
@@ -193,6 +194,53 @@ describe('load tests sign each request', () => {
       } finally {
         tls.closeAllConnections();
         await new Promise<void>((resolve) => tls.close(() => resolve()));
+      }
+    });
+
+    it('over HTTP/2 (TLS, h2 only): each hop of AWS Signature V4 and Hawk is signed again for its own path, method and body', async () => {
+      const { key, cert } = await testCertificate();
+      const seen: Array<Received & { version: string }> = [];
+      // allowHTTP1 off: a request that fell back to HTTP/1.1 could not be answered.
+      const h2 = http2.createSecureServer({ key, cert }, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          seen.push({ version: req.httpVersion, method: req.method, target: req.url, host: req.authority, headers: req.headers, body: Buffer.concat(chunks) });
+          const status = /^\/from\/(\d+)/.exec(req.url)?.[1];
+          if (status) res.writeHead(Number(status), { location: '/to/there/?y=2' }).end();
+          else res.end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve));
+      const origin = `https://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+      try {
+        const aws = { type: 'awsv4', accessKey: 'AKIDEXAMPLE', secretKey: 'h2-secret', region: 'eu-west-1', service: 'execute-api', sessionToken: 'tok' };
+        const hawk = { type: 'hawk', authId: 'id-{{$randomInt}}', authKey: 'hawk-key', algorithm: 'sha256', includePayloadHash: true };
+        const { ws, data } = await openedWorkspace({
+          'loadtests/t.yaml': { name: 'T', httpVersion: 'http2', targets: [{ request: 'Aws.yaml' }, { request: 'Hawk.yaml' }], ...TEN },
+          'requests/Aws.yaml': { name: 'Aws', method: 'GET', url: `${origin}/from/302?x={{$randomInt}}`, auth: aws },
+          'requests/Hawk.yaml': { name: 'Hawk', method: 'PUT', url: `${origin}/from/307`, body: { type: 'json', text: '{"n":{{$randomInt}}}' }, auth: hawk },
+        });
+        const result = await runLoadTest({ workspace: ws, id: 't', data, settings: { ...DEFAULT_SETTINGS, verifyTls: false }, workers: 1 });
+        const n = sent(result);
+        expect(seen.every((r) => r.version === '2.0')).toBe(true);
+        expect(seen.filter((r) => r.target.startsWith('/from/'))).toHaveLength(n);
+        expect(seen.filter((r) => r.target === '/to/there/?y=2')).toHaveLength(n);
+        const port = Number(new URL(origin).port);
+        for (const r of seen) {
+          const where = `${r.method} ${r.target} ${String(r.headers.authorization).slice(0, 5)}`;
+          if (String(r.headers.authorization).startsWith('AWS4')) expect(awsV4Check(r, 'h2-secret'), where).toEqual({ ok: true, why: '' });
+          else {
+            const check = hawkCheck(r, port, { key: 'hawk-key', algorithm: 'sha256' });
+            expect([check.ok, check.hashOk], where).toEqual([true, true]);
+            expect(r.method).toBe('PUT');
+            expect(r.body.toString()).toMatch(/^\{"n":\d+\}$/);
+          }
+        }
+        // Both kinds were sent and followed: a hop of each reached /to/there/.
+        expect(new Set(seen.filter((r) => r.target.startsWith('/to/')).map((r) => r.method))).toEqual(new Set(['GET', 'PUT']));
+      } finally {
+        await new Promise<void>((resolve) => h2.close(() => resolve()));
       }
     });
 
