@@ -12,9 +12,11 @@
  * a request that asks for compression (`Accept-Encoding`, common in a browser's "Copy as cURL")
  * gets it; then as UTF-8 text.
  */
+import { headerTextOfLatin1 } from '../protocols/http/header-text.js';
 import { boundedRegex, RegexTimeLimitError, type BoundedRegex } from '../support/bounded-regex.js';
 import { CaptureTimeLimitError, type Capture } from './wire.js';
 
+/** An answer's headers by lower-case name, each byte of a value as one Latin-1 character (as undici parses them). */
 type Headers = Record<string, string | string[] | undefined>;
 
 /** Most bytes a compressed answer is decoded to for captures; past it, the body captures find nothing. */
@@ -76,10 +78,14 @@ export function captureReader(captures: readonly Capture[], decode: BodyDecoder)
 /** One capture made ready; a pattern that does not compile (the plan refuses those) never matches. */
 function compileCapture(capture: Capture): Read {
   if (capture.from === 'header') {
-    const name = capture.path.toLowerCase();
+    const name = capture.path.trim().toLowerCase();
     return (headers) => {
-      const value = headers[name];
-      return Array.isArray(value) ? value[0] : value;
+      // Own names only: a capture of `constructor` or `__proto__` is a header, never Object's.
+      const value = Object.hasOwn(headers, name) ? headers[name] : undefined;
+      // A repeated header gives its last value, as pm.response.headers.get does in a run (and
+      // Postman); its bytes read as UTF-8, as the run reads them.
+      const last = Array.isArray(value) ? value[value.length - 1] : value;
+      return last === undefined ? undefined : headerTextOfLatin1(last);
     };
   }
   if (capture.from === 'regex') {

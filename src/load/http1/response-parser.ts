@@ -61,7 +61,7 @@ export class ResponseParser {
     this.follow = follow;
     this.keepAlive = true;
     this.bodyBytes = 0;
-    this.headers = collect ? {} : undefined;
+    this.headers = collect ? headerRecord() : undefined;
     this.body = collect ? [] : undefined;
     this.state = HEAD;
     this.noBody = noBody;
@@ -241,16 +241,20 @@ export class ResponseParser {
         }
       }
       if (this.collect) {
+        // Latin-1, one character per byte, as undici gives headers: captures read the bytes as UTF-8.
         const lower = buf.toString('latin1', at, colon).toLowerCase();
         const value = buf.toString('latin1', start, stop);
         const had = this.headers![lower];
-        this.headers![lower] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+        // Pushed, not copied: a head of 16,000 repeated lines would copy 128 million values.
+        if (had === undefined) this.headers![lower] = value;
+        else if (Array.isArray(had)) had.push(value);
+        else this.headers![lower] = [had, value];
       }
     }
     // 1xx: an interim answer; the real one follows.
     if (code < 200) {
       if (code === 101) throw new BadResponse('unexpected protocol switch (101)');
-      if (this.collect) this.headers = {};
+      if (this.collect) this.headers = headerRecord();
       return;
     }
     this.status = code;
@@ -271,6 +275,11 @@ export class ResponseParser {
       this.keepAlive = false;
     }
   }
+}
+
+/** Headers by name with no prototype: an answer's `constructor` or `__proto__` header is kept as the others. */
+function headerRecord(): Record<string, string | string[]> {
+  return Object.create(null) as Record<string, string | string[]>;
 }
 
 /**

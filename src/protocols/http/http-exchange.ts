@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import type { Deadline } from '../deadline.js';
+import { headerText } from './header-text.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpSendContext, StreamReader } from './types.js';
@@ -103,7 +104,7 @@ export function exchange(
             let size = 0;
             for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
               const name = rawHeaders[i]!.toString();
-              const value = rawHeaders[i + 1]!.toString();
+              const value = headerText(rawHeaders[i + 1]!);
               pairs.push([name, value]);
               size += name.length + value.length + 4;
             }

@@ -1,0 +1,136 @@
+/**
+ * Header captures read an answer's header as `ferry run` reads it (pm.response.headers.get): the
+ * value's bytes as UTF-8, the last of a repeated header. Real servers on 127.0.0.1 write the
+ * bytes themselves: plain HTTP/1.1 (Ferry's own client), HTTP/1.1 over TLS and HTTP/2 over TLS
+ * (undici). The captured values travel in the next request's query, where the server reads them;
+ * the same request sent by a run logs what its script read, and the two must agree.
+ */
+import http2 from 'node:http2';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { runLoadTest } from '../../src/load/index.js';
+import { runRequests } from '../../src/runner/index.js';
+import { openedWorkspace } from '../runner/workspace.js';
+import { testCertificate } from '../support/servers/peers.js';
+
+/** `é€` as UTF-8, a Latin-1 `é` (not UTF-8), a header sent twice, a header named as Object's members. */
+const LOGIN_HEAD = Buffer.concat([
+  Buffer.from('HTTP/1.1 200 OK\r\nx-u: '),
+  Buffer.from('é€', 'utf8'),
+  Buffer.from('\r\nx-l: '),
+  Buffer.from([0xe9]),
+  Buffer.from('\r\nX-R: first\r\nx-r: last\r\nconstructor: own\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'),
+]);
+const OK = Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
+
+interface Peer {
+  origin: string;
+  /** The queries of the `/use` requests, as the server decoded them. */
+  uses: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+const closing: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((close) => close()));
+});
+
+/** A server that writes its HTTP/1.1 answers byte by byte, over TCP or TLS. */
+async function rawPeer(secure: boolean): Promise<Peer> {
+  const uses: URLSearchParams[] = [];
+  const answer = (socket: net.Socket) => {
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      const target = head.split(' ')[1] ?? '/';
+      if (target.startsWith('/use')) uses.push(new URL(target, 'http://x').searchParams);
+      socket.end(target.startsWith('/login') ? LOGIN_HEAD : OK);
+    });
+    socket.on('error', () => {});
+  };
+  const server = secure ? tls.createServer(await testCertificate(), answer) : net.createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const peer = { origin: `${secure ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  closing.push(peer.close);
+  return peer;
+}
+
+/** An HTTP/2-only TLS server sending the same values: UTF-8 bytes in `x-u` (Node writes a header's characters as bytes), `x-r` twice. */
+async function h2Peer(): Promise<Peer> {
+  const uses: URLSearchParams[] = [];
+  const server = http2.createSecureServer(await testCertificate());
+  server.on('stream', (stream, headers) => {
+    const target = String(headers[':path']);
+    if (target.startsWith('/use')) uses.push(new URL(target, 'http://x').searchParams);
+    const login = target.startsWith('/login') ? { 'x-u': Buffer.from('é€', 'utf8').toString('latin1'), 'x-l': '\u00e9', 'x-r': ['first', 'last'] } : {};
+    stream.respond({ ':status': 200, ...login });
+    stream.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const peer = { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  closing.push(peer.close);
+  return peer;
+}
+
+/** The captured values a load test sent on, and what a run's script read from the same answer. */
+async function bothFaces(peer: Peer, httpVersion: 'http1' | 'http2') {
+  const read = "console.log(JSON.stringify(['x-u', 'x-r', 'x-l'].map((name) => pm.response.headers.get(name))));";
+  const { ws, data } = await openedWorkspace(
+    {
+      'loadtests/t.yaml': {
+        name: 'T',
+        model: 'virtualUsers',
+        thinkTimeMs: 20,
+        httpVersion,
+        stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.4, target: 1 }],
+        targets: [
+          {
+            request: 'Login.yaml',
+            captures: [
+              { variable: 'u', from: 'header', path: 'x-u' },
+              { variable: 'r', from: 'header', path: 'X-R' },
+              { variable: 'l', from: 'header', path: 'x-l' },
+              // The answer's own `constructor` header over HTTP/1.1; never Object's constructor.
+              { variable: 'c', from: 'header', path: 'constructor' },
+              { variable: 'p', from: 'header', path: '__proto__' },
+            ],
+          },
+          { request: 'Use.yaml' },
+        ],
+      },
+      'requests/Login.yaml': { name: 'Login', method: 'GET', url: `${peer.origin}/login`, scripts: { postResponse: read } },
+      'requests/Use.yaml': { name: 'Use', method: 'GET', url: `${peer.origin}/use?u={{u}}&r={{r}}&l={{l}}&c={{c}}&p={{p}}` },
+    },
+    { variables: [{ key: 'c', value: 'ws-c' }, { key: 'p', value: 'ws-p' }] },
+  );
+  const settings = { ...DEFAULT_SETTINGS, verifyTls: false, httpVersion };
+  const result = await runLoadTest({ workspace: ws, id: 't', data, settings, workers: 1 });
+  expect(result.overall.errors.total).toBe(0);
+  expect(peer.uses.length).toBeGreaterThan(0);
+  const run = await runRequests({ workspace: ws, dataFolder: data, settings, paths: ['Login.yaml'] });
+  const [u, r, l] = JSON.parse(run.results[0]!.console![0]!) as string[];
+  return { load: peer.uses.map((q) => Object.fromEntries(q)), run: { u, r, l } };
+}
+
+describe('header captures read a header as ferry run reads it', () => {
+  it('plain HTTP/1.1: UTF-8 as UTF-8, a byte that is not UTF-8 as U+FFFD, the last of a repeated header, an own `constructor` header', async () => {
+    const { load, run } = await bothFaces(await rawPeer(false), 'http1');
+    expect(run).toEqual({ u: 'é€', r: 'last', l: '\ufffd' });
+    for (const sent of load) expect(sent).toEqual({ ...run, c: 'own', p: 'ws-p' });
+  });
+
+  it('HTTP/1.1 over TLS (undici): the same values', async () => {
+    const { load, run } = await bothFaces(await rawPeer(true), 'http1');
+    expect(run).toEqual({ u: 'é€', r: 'last', l: '\ufffd' });
+    for (const sent of load) expect(sent).toEqual({ ...run, c: 'own', p: 'ws-p' });
+  });
+
+  it('HTTP/2 over TLS (undici): the values a run reads, and a header missing from the answer keeps the variable as it was', async () => {
+    const { load, run } = await bothFaces(await h2Peer(), 'http2');
+    for (const sent of load) expect(sent).toEqual({ ...run, c: 'ws-c', p: 'ws-p' });
+  });
+});
