@@ -316,6 +316,35 @@ describe('ferry app API: load tests', () => {
     }, 30_000);
   });
 
+  describe('Start reads the files as they are', () => {
+    it('runs a load test edited by hand just before Start; a save in the app just before costs one read, not another when the watcher reports it', async () => {
+      const live = await client.live();
+      const ended = (runId: string) => until('the end of the run', () => loadEvents(live.events, runId).find((e) => e.type === 'end'), 20_000);
+      // Edited outside the app and started at once, before the watcher's report: the edit runs.
+      await fs.writeFile(file('loadtests/quick.yaml'), 'name: Quick\ntargets:\n  - request: Hello.yaml\nstages:\n  - { durationSecs: 0.5, target: 1 }\n');
+      const byHand = (await client.call('POST', '/api/load/run', { id: 'quick', workers: 1 })).body as LoadRunView;
+      expect(byHand).toMatchObject({ name: 'Quick', plannedSeconds: 0.5 });
+      await ended(byHand.runId);
+      await until('the watcher to report loadtests/quick.yaml', () => live.events.some((e) => e.type === 'changed' && e.paths.includes('loadtests/quick.yaml')));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
+      // Saved in the app, started at once: the save's read and the Start's, and no more.
+      const { loadTest } = (await client.call('GET', '/api/loadtest?id=quick')).body as { loadTest: LoadTestFile };
+      const reads = app.state.reads;
+      const from = live.events.length;
+      expect((await client.call('PUT', '/api/loadtest', { id: 'quick', base: loadTest, loadTest: { ...loadTest, name: 'Quick saved', stages: [{ durationSecs: 0.4, target: 1 }] } })).status).toBe(200);
+      const saved = (await client.call('POST', '/api/load/run', { id: 'quick', workers: 1 })).body as LoadRunView;
+      expect(saved).toMatchObject({ name: 'Quick saved', plannedSeconds: 0.4 });
+      await ended(saved.runId);
+      await until('the watcher to report the save', () => live.events.slice(from).some((e) => e.type === 'changed' && e.paths.includes('loadtests/quick.yaml')));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await app.state.fresh();
+      expect(app.state.reads).toBe(reads + 2);
+      live.close();
+      await fs.rm(file('loadtests/quick.yaml'));
+    }, 30_000);
+  });
+
   describe('result files', () => {
     it('refuses a name that is not a kept result (400) and one no longer kept (404)', async () => {
       expect((await client.call('GET', '/api/load/result?name=../../secrets.json')).status).toBe(400);

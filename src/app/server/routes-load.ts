@@ -88,7 +88,13 @@ export class AppLoadRuns {
     const plannedOrFailed = new Promise<void>((resolve) => (planned = resolve));
     let kept: string | undefined;
     const run = (async () => {
-      await this.state.reload();
+      // Read from disk, not only the watcher's copy (what sends and runs use): a Start commits
+      // minutes of traffic to what the files say now, and a file saved in an editor just before
+      // reaches the watcher's copy only after its gathering (80-500 ms): the old stages or target
+      // would run. Through reloadAfterOwnWrites, not a plain reload: the app's own saves not yet
+      // reported (the editor's Save just before Start) stay the app's, so the watcher's report of
+      // them reads the workspace no second time.
+      await this.state.reloadAfterOwnWrites([]);
       const settings = await readSettings();
       return runLoadTest({
         workspace: this.state.workspace,
