@@ -77,6 +77,7 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   try {
     parsed = new URL(withScheme);
   } catch {
+    if (NO_HOST.test(withScheme)) throw noHost(where, trimmed, withScheme);
     const port = /^[^/?#]*\/\/[^/?#]*:(\d+)(?=[/?#]|$)/.exec(withScheme)?.[1];
     if (port !== undefined && Number(port) > 65535) throw new PrepareError(`${where}: port ${port} in "${trimmed}" is out of range; give a port from 1 to 65535.`);
     const hint = /\{\{[^}]*\}\}/.test(trimmed) ? ' It still holds a {{placeholder}}: is the variable defined in the environment you chose?' : '';
@@ -85,12 +86,23 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   if (!schemes.includes(parsed.protocol.slice(0, -1))) {
     throw new PrepareError(`${where}: ${what} needs ${schemeList(schemes)} URL, not ${parsed.protocol}//.`);
   }
+  // `grpc://` and `mqtt://` parse with an empty host (their schemes are not the web's): grpc-js
+  // threw on it and crashed the run, and MQTT said it was "refused by :".
+  if (parsed.hostname === '') throw noHost(where, trimmed, withScheme);
   if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
     // Name the placeholder as typed: the parsed host is lower-cased (`{{baseurl}}` for `{{baseUrl}}`).
     const typed = /\{\{[^{}]*\}\}/.exec(trimmed)?.[0] ?? parsed.hostname;
     throw new PrepareError(`${where}: the URL still holds ${typed} where the host should be; define the variable or ${CHOOSE_ENVIRONMENT[face]}.`);
   }
   return parsed;
+}
+
+/** `scheme://` with nothing, or only a path, after it. */
+const NO_HOST = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?=[/?#]|$)/;
+
+function noHost(where: string, typed: string, withScheme: string): PrepareError {
+  const scheme = withScheme.slice(0, withScheme.indexOf(':'));
+  return new PrepareError(`${where}: "${typed}" has no host; give the server's address (${scheme}://host:port).`);
 }
 
 /** `an http:// or https://`, `a ws:// or wss://`: the article as the first letter is spoken. */

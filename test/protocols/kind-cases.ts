@@ -132,6 +132,14 @@ export function describeKindCases(kindCase: KindCase): void {
       for (const scheme of module.schemes) expect(error.message).toContain(`${scheme}://`);
     });
 
+    it('a URL without a host is refused before sending, naming it (grpc:// crashed the run, mqtt:// was "refused by :")', async () => {
+      for (const scheme of module.schemes) {
+        const error = await failure(sendCase(kindCase, requestFor(kindCase, `${scheme}://`, { timeoutMs: 2000 })));
+        expect(error).toBeInstanceOf(PrepareError);
+        expect(error.message).toContain(`"${scheme}://" has no host; give the server's address (${scheme}://host`);
+      }
+    });
+
     it('a refused connection fails with one line naming the address', async () => {
       const port = await closedPort();
       const error = await failure(sendCase(kindCase, requestFor(kindCase, kindCase.urlFor(port), { timeoutMs: 5000 })));
