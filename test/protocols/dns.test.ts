@@ -220,6 +220,27 @@ describe('dns: over UDP', () => {
   });
 });
 
+/** A UDP peer on 127.0.0.1 answering each query with what `answer` makes of it. */
+async function udpPeer(answer: (query: Buffer) => Buffer): Promise<{ server: string; close(): void }> {
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', (query, from) => socket.send(answer(query), from.port, from.address));
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { server: `127.0.0.1:${socket.address().port}`, close: () => socket.close() };
+}
+
+describe('dns: peers that do not answer the question asked', () => {
+  it('a peer sending the query back (a UDP echo: QR unset) is not a NOERROR answer without records: it fails saying so, as kdig warns', async () => {
+    const peer = await udpPeer((query) => query);
+    try {
+      const error = await failure(ask('api.ferry.test', 'A', { server: peer.server }));
+      expect(error).toBeInstanceOf(SendError);
+      expect(error.message).toBe(`${peer.server} sent back a query, not an answer (its QR flag is not set): is it a DNS server? Check dns.server.`);
+    } finally {
+      peer.close();
+    }
+  });
+});
+
 describe('dns: TCP, DoT, DoH', () => {
   it('tcp://', async () => {
     const r = await ask('api.ferry.test', 'A', { server: `tcp://127.0.0.1:${fixture.port}` });

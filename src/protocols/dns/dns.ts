@@ -169,6 +169,8 @@ async function onTheWire(
     throw new SendError(`${server.label} answered something that is not a DNS message (${(error as Error).message}).`, 'protocol');
   }
   if (packet.id !== id && server.transport !== 'https') throw new SendError(`${server.label} answered another query (id ${packet.id}, asked ${id}).`, 'protocol');
+  // A message without QR is a query: an echo service, or a peer that is no DNS server, sends ours back.
+  if (!(packet as { flag_qr?: boolean }).flag_qr) throw new SendError(`${server.label} sent back a query, not an answer (its QR flag is not set): is it a DNS server? Check dns.server.`, 'protocol');
   const flags = (['qr', 'aa', 'tc', 'rd', 'ra', 'ad', 'cd'] as const).filter((flag) => (packet as unknown as Record<string, boolean>)[`flag_${flag}`]);
   // Each record with its bytes, in the message's order (OPT included), so CAA and the like are read from them.
   const data = recordData(raw);
