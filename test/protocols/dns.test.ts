@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
+import dnsPacket from 'dns-packet';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
@@ -237,6 +238,35 @@ describe('dns: peers that do not answer the question asked', () => {
       expect(error.message).toBe(`${peer.server} sent back a query, not an answer (its QR flag is not set): is it a DNS server? Check dns.server.`);
     } finally {
       peer.close();
+    }
+  });
+
+  it('an answer to another question (same id) is not taken as the answer: records for evil.test would pass as api.ferry.test\'s', async () => {
+    const peer = await udpPeer((query) => {
+      const { id } = dnsPacket.decode(query);
+      return dnsPacket.encode({ type: 'response', id, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'evil.test' }], answers: [{ type: 'A', name: 'evil.test', ttl: 60, data: '192.0.2.66' }] });
+    });
+    try {
+      const error = await failure(ask('api.ferry.test', 'A', { server: peer.server }));
+      expect(error).toBeInstanceOf(SendError);
+      expect(error.message).toBe(`${peer.server} answered another question (evil.test A) than the one asked (api.ferry.test A).`);
+    } finally {
+      peer.close();
+    }
+  });
+
+  it('the question comes back in any letter case (0x20 mixing) and that is the answer; a FORMERR without the question is one too', async () => {
+    const mixed = await udpPeer((query) => {
+      const { id } = dnsPacket.decode(query);
+      return dnsPacket.encode({ type: 'response', id, flags: 0, questions: [{ type: 'A', name: 'API.Ferry.TEST' }], answers: [{ type: 'A', name: 'API.Ferry.TEST', ttl: 60, data: '127.0.0.7' }] });
+    });
+    const formerr = await udpPeer((query) => dnsPacket.encode({ type: 'response', id: dnsPacket.decode(query).id, flags: 1 }));
+    try {
+      expect((await ask('api.ferry.test', 'A', { server: mixed.server })).outcome.text).toBe('NOERROR');
+      expect((await ask('api.ferry.test', 'A', { server: formerr.server })).outcome.text).toBe('FORMERR');
+    } finally {
+      mixed.close();
+      formerr.close();
     }
   });
 });

@@ -15,6 +15,7 @@ import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { dnsQuestion, dnsServer, type DnsQuestion, type DnsServer } from './question.js';
 import { recordData } from '../../support/dns-rdata.js';
+import { typeName } from '../../support/dns-text.js';
 import { recordJson, zoneLine, type DnsRecordJson } from './records.js';
 import { askedThroughNode, systemResolve } from './system.js';
 import { dnsAddressLabel, systemDnsServers } from '../../support/dns-address.js';
@@ -171,6 +172,8 @@ async function onTheWire(
   if (packet.id !== id && server.transport !== 'https') throw new SendError(`${server.label} answered another query (id ${packet.id}, asked ${id}).`, 'protocol');
   // A message without QR is a query: an echo service, or a peer that is no DNS server, sends ours back.
   if (!(packet as { flag_qr?: boolean }).flag_qr) throw new SendError(`${server.label} sent back a query, not an answer (its QR flag is not set): is it a DNS server? Check dns.server.`, 'protocol');
+  const other = otherQuestion(dnsPacket.decode(query).questions![0]!, packet.questions);
+  if (other) throw new SendError(`${server.label} answered another question (${other}) than the one asked (${question.name} ${question.type}).`, 'protocol');
   const flags = (['qr', 'aa', 'tc', 'rd', 'ra', 'ad', 'cd'] as const).filter((flag) => (packet as unknown as Record<string, boolean>)[`flag_${flag}`]);
   // Each record with its bytes, in the message's order (OPT included), so CAA and the like are read from them.
   const data = recordData(raw);
@@ -188,6 +191,18 @@ async function onTheWire(
     size: raw.length,
     ...(remoteAddress ? { remoteAddress } : {}),
   };
+}
+
+/**
+ * The answer's question when it is not the one asked (RFC 5452 §9.1: id and question must both
+ * match), as `name TYPE`. Letter case may differ (servers echo 0x20 mixing); an answer without
+ * a question (a FORMERR may leave it out) is not another question.
+ */
+function otherQuestion(asked: dnsPacket.Question, got: dnsPacket.Question[] | undefined): string | undefined {
+  const answered = got?.[0];
+  if (answered === undefined) return undefined;
+  const same = answered.name.toLowerCase() === asked.name.toLowerCase() && answered.type === asked.type && answered.class === asked.class;
+  return same ? undefined : `${answered.name} ${typeName(answered.type)}${answered.class === 'IN' ? '' : ` ${answered.class}`}`;
 }
 
 function result(prepared: PreparedRequest, question: DnsQuestion, server: DnsServer, answer: Answer, timings: ProtocolResult['timings']): ProtocolResult {
