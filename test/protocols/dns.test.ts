@@ -255,6 +255,22 @@ describe('dns: peers that do not answer the question asked', () => {
     }
   });
 
+  it("a peer answering only with another query's id times out as before, and the timeout says it answered so (it read as silence)", async () => {
+    const peer = await udpPeer((query) => {
+      const answer = Buffer.from(query);
+      answer.writeUInt16BE((query.readUInt16BE(0) + 1) & 0xffff, 0);
+      answer.writeUInt16BE(0x8180, 2);
+      return answer;
+    });
+    try {
+      const error = await failure(ask('api.ferry.test', 'A', { server: peer.server }, { timeoutMs: 300 }));
+      expect((error as SendError).kind).toBe('timeout');
+      expect(error.message).toMatch(new RegExp(`^timed out after 300 ms \\(settings\\.timeoutMs\\); ${peer.server} answered 1 time, but with another query's id \\(got \\d+, asked \\d+\\), so not this query; is another program answering on that port\\?$`));
+    } finally {
+      peer.close();
+    }
+  });
+
   it('the question comes back in any letter case (0x20 mixing) and that is the answer; a FORMERR without the question is one too', async () => {
     const mixed = await udpPeer((query) => {
       const { id } = dnsPacket.decode(query);

@@ -13,6 +13,7 @@ import type { Deadline } from '../deadline.js';
 import { sendHttp } from '../http/http.js';
 import type { ProtocolTimings, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
+import { dnsAddressLabel } from '../../support/dns-address.js';
 
 export interface Wire {
   deadline: Deadline;
@@ -28,13 +29,23 @@ export function udpQuery(query: Buffer, host: string, port: number, wire: Wire):
       if (error) reject(error);
       else resolve(answer!);
     };
+    // Answers with another id: not ours (a late answer to an earlier query, or a peer that does
+    // not copy the id), so reading goes on; a timeout says they came, or it reads as silence.
+    let strays = 0;
+    let strayId = 0;
     socket.on('error', (error) => done(error));
-    wire.deadline.attach((error) => done(error));
+    wire.deadline.attach((error) => {
+      if (strays === 0 || !(error instanceof SendError) || error.kind !== 'timeout') return done(error);
+      const said = `${dnsAddressLabel(host, port)} answered ${strays} ${strays === 1 ? 'time' : 'times'}, but with another query's id (got ${strayId}, asked ${query.readUInt16BE(0)}), so not this query; is another program answering on that port?`;
+      done(new SendError(error.message.replace(/; no complete response by then\.$/, `; ${said}`), 'timeout'));
+    });
     socket.on('message', (answer: Buffer) => {
-      // Another id is a stray or late answer, not ours: keep waiting.
       if (answer.length >= 2 && answer.readUInt16BE(0) === query.readUInt16BE(0)) {
         wire.timings.firstByteMs = performance.now() - wire.started;
         done(undefined, answer);
+      } else if (answer.length >= 2) {
+        strays++;
+        strayId = answer.readUInt16BE(0);
       }
     });
     socket.connect(port, host, () => socket.send(query));
