@@ -271,6 +271,21 @@ describe('dns: peers that do not answer the question asked', () => {
     }
   });
 
+  it('a truncated UDP answer from a server with no TCP: the retry over TCP is named as such, not as a server that is not there', async () => {
+    const peer = await udpPeer((query) => {
+      const answer = Buffer.from(query);
+      answer.writeUInt16BE(0x8180 | dnsPacket.TRUNCATED_RESPONSE, 2);
+      return answer;
+    });
+    try {
+      const error = await failure(ask('api.ferry.test', 'A', { server: peer.server }));
+      expect((error as SendError).kind).toBe('refused');
+      expect(error.message).toBe(`${peer.server} answered over UDP with the TC flag (the answer did not fit in a datagram), and asking again over TCP failed: connection refused by ${peer.server}: nothing is listening there. Is the server running, and is the port right?`);
+    } finally {
+      peer.close();
+    }
+  });
+
   it('the question comes back in any letter case (0x20 mixing) and that is the answer; a FORMERR without the question is one too', async () => {
     const mixed = await udpPeer((query) => {
       const { id } = dnsPacket.decode(query);

@@ -154,7 +154,12 @@ async function onTheWire(
       if (raw.length >= 4 && (raw.readUInt16BE(2) & dnsPacket.TRUNCATED_RESPONSE) !== 0) {
         truncated = true;
         transport = 'tcp';
-        raw = await streamQuery(query, server.host, server.port, false, {}, wire);
+        raw = await streamQuery(query, server.host, server.port, false, {}, wire).catch((error: unknown) => {
+          // The UDP server answered: without this, a UDP-only server read as one not there at all.
+          const failed = error instanceof SendError ? error : connectionError(error, server.label, server.host);
+          if (!failed || failed.kind === 'timeout' || signal?.aborted) throw error;
+          throw new SendError(`${server.label} answered over UDP with the TC flag (the answer did not fit in a datagram), and asking again over TCP failed: ${failed.message}`, failed.kind);
+        });
       }
     } else {
       const secure = server.transport === 'tls';
