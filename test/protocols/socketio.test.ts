@@ -174,6 +174,31 @@ describe('socketio requests', () => {
     expect(result.detail).toMatchObject({ disconnectReason: 'io server disconnect' });
   });
 
+  it('a server sending a packet Socket.IO or Engine.IO cannot parse fails the request (it passed as the server closing), on both transports', async () => {
+    const server = http.createServer();
+    const io = new Server(server);
+    // What each namespace's server writes once a client joins: raw Engine.IO message data.
+    io.of('/badjson').on('connection', (socket) => setTimeout(() => socket.conn.write('2["x", {'), 20));
+    io.of('/badtype').on('connection', (socket) => setTimeout(() => socket.conn.write('9["x"]'), 20));
+    // An Engine.IO packet of a type that does not exist (sendPacket is private in engine.io's types).
+    io.of('/engine').on('connection', (socket) => setTimeout(() => (socket.conn as unknown as { sendPacket(type: string): void }).sendPacket('bogus'), 20));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const transport of ['websocket', 'polling']) {
+        for (const [namespace, why] of [['badjson', 'invalid payload'], ['badtype', 'unknown packet type 9']]) {
+          const error = await failure(sendRequest('socketio', { url: `http://${host}/${namespace}`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
+          expect(error.message).toBe(`${host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${why}), so Ferry closed the connection.`);
+        }
+        const engine = await failure(sendRequest('socketio', { url: `http://${host}/engine`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
+        expect(engine.message).toBe(`${host} broke the Engine.IO protocol (under Socket.IO): it sent a packet that cannot be parsed (parser error), so Ferry closed the connection.`);
+      }
+    } finally {
+      await io.close();
+      server.closeAllConnections();
+    }
+  });
+
   it('bad JSON in auth or body.text, and a wrong path, fail with one line', async () => {
     const auth = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { auth: '{token' } }));
     expect(auth.message).toMatch(/socketio\.auth is not valid JSON/);

@@ -85,9 +85,11 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   socket.on('connect', onConnect);
   socket.onAny((event: string, ...received: unknown[]) => session.messages?.received(eventMessage(event, received)));
   socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options, tunnel.proxy)));
-  socket.on('disconnect', (reason) => {
+  socket.on('disconnect', (reason, description) => {
     opened.disconnected = reason;
-    if (session.messages) session.messages.closed();
+    const broken = brokenProtocol(reason, description, url);
+    if (broken) session.fail(broken);
+    else if (session.messages) session.messages.closed();
     else session.fail(new SendError(`${url.host} closed the Socket.IO connection before it was set up (${reason}).`, 'reset'));
   });
   session.onClose(() => {
@@ -165,6 +167,23 @@ function composedArguments(message: OutgoingMessage): unknown[] {
   }
   if (message.format === 'text') return [message.text];
   return [outgoingBytes(message).bytes];
+}
+
+/**
+ * A disconnect that is the client dropping what the server sent, not the server closing: a packet
+ * Socket.IO's parser (`parse error`) or Engine.IO's (`transport error`, code `parser error`)
+ * cannot read. It fails the request, as a WebSocket frame that breaks the protocol does, rather
+ * than passing as a stream the server ended.
+ */
+function brokenProtocol(reason: string, description: unknown, url: URL): SendError | undefined {
+  const error = description instanceof Error ? (description as Error & { code?: unknown }) : undefined;
+  if (reason === 'parse error') {
+    return new SendError(`${url.host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${error?.message ?? 'parse error'}), so Ferry closed the connection.`, 'protocol');
+  }
+  if (reason === 'transport error' && error?.code === 'parser error') {
+    return new SendError(`${url.host} broke the Engine.IO protocol (under Socket.IO): it sent a packet that cannot be parsed (parser error), so Ferry closed the connection.`, 'protocol');
+  }
+  return undefined;
 }
 
 /** The request's headers with the cookie jar's cookies, sent on every transport's requests. */
