@@ -2,6 +2,7 @@
 export { dataDir, moveJournalFile, settingsFile, workspaceDataDir } from './paths.js';
 export { DataFolderError, JsonStore, refuseLinkedFolder } from './json-store.js';
 export { SecretStore } from './secrets.js';
+export { ENVIRONMENT_CHANGES_KEPT, type EnvironmentMark, type HeldEnvironmentChanges } from './environment-changes.js';
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
 export {
   certificatePassphrase, CLIENT_CERTIFICATES_FIX, DEFAULT_SETTINGS, proxyWithCredentials, readCertificateFiles, readSettings, readStoredCaFiles, setSetting,

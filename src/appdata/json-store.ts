@@ -116,11 +116,23 @@ export class JsonStore<T> {
 
   /** Applies `change` to the current content under the lock and saves the result. */
   async update<R>(change: (value: T) => R | Promise<R>): Promise<R> {
+    return this.hold(async (value, save) => {
+      const result = await change(value);
+      await save();
+      return result;
+    });
+  }
+
+  /**
+   * Runs `work` holding the lock, with the current content and a `save` that writes it (as changed
+   * in place) at once: for work that must record what it does before it does it, and finish
+   * before another process reads (the environment changes, environment-changes.ts). Saves nothing
+   * by itself.
+   */
+  async hold<R>(work: (value: T, save: () => Promise<void>) => Promise<R>): Promise<R> {
     return this.withLock(async () => {
       const value = await this.readHolding(true);
-      const result = await change(value);
-      await writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode);
-      return result;
+      return work(value, () => writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode));
     });
   }
 

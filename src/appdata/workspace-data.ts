@@ -4,6 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { EnvironmentChanges, type EnvironmentMark, type HeldEnvironmentChanges } from './environment-changes.js';
 import { JsonStore } from './json-store.js';
 import { workspaceDataDir } from './paths.js';
 import { isSealed, openValue, sealValue, SecretStore, type Sealed } from './secrets.js';
@@ -71,6 +72,7 @@ export class WorkspaceData {
     this.tokens = new JsonStore(path.join(this.dir, 'tokens.json'), () => ({}), 'the cached OAuth 2.0 tokens are lost: new ones are fetched at the next send');
     this.history = new JsonStore(path.join(this.dir, 'history.json'), () => [], 'the history of sends starts empty again');
     this.results = new SendResults(path.join(this.dir, 'results'));
+    this.#environmentChanges = new EnvironmentChanges(this.dir);
   }
 
   /**
@@ -87,37 +89,35 @@ export class WorkspaceData {
     return marks.join(' ');
   }
 
-  /**
-   * Environments renamed (`to` the new id) or deleted (`to` undefined) through this object, in
-   * order: a run that read its values before one saves them where the environment is now.
-   */
-  readonly #environmentChanges: Array<{ from: string; to: string | undefined }> = [];
-  /** Those changes and the saves of a run's values, one at a time: a save never lands between a rename's moves. */
+  /** The record of environment renames and deletes (environment-changes.ts), for runs under way in any process. */
+  readonly #environmentChanges: EnvironmentChanges;
+  /** Those changes and the saves of a run's values in this process, one at a time (other processes: the record's lock). */
   #scopeWork: Promise<unknown> = Promise.resolve();
 
-  /** A mark of the environment renames and deletes so far: taken when a run reads its values, given to `environmentIdSince` when it saves them. */
-  get environmentMark(): number {
-    return this.#environmentChanges.length;
+  /** A mark of the environment renames and deletes so far: taken when a run reads its values, followed (`exclusive`) when it saves them. */
+  environmentMark(): Promise<EnvironmentMark> {
+    return this.#environmentChanges.mark();
   }
 
-  /** The id now of the environment that was `id` at `mark` (renames since followed); undefined when it was deleted since. */
-  environmentIdSince(id: string, mark: number): string | undefined {
-    let now: string | undefined = id;
-    for (const change of this.#environmentChanges.slice(mark)) if (change.from === now) now = change.to;
-    return now;
-  }
-
-  /** Runs `work` alone among environment renames, deletes and the saves of script values (in this process). */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const done = this.#scopeWork.then(work, work);
+  /**
+   * Runs `work` alone among environment renames, deletes and the saves of script values, in this
+   * process and others; `work` gets the record of those changes (`since` follows an environment from a mark).
+   */
+  exclusive<T>(work: (changes: HeldEnvironmentChanges) => Promise<T>): Promise<T> {
+    const held = () => this.#environmentChanges.hold(work);
+    const done = this.#scopeWork.then(held, held);
     this.#scopeWork = done.catch(() => undefined);
     return done;
   }
 
-  /** Environment `from` is now `to`: its secret values, script values and active mark move; runs that read them before save under `to`. */
+  /**
+   * Environment `from` is now `to`: its secret values, script values and active mark move; runs
+   * that read them before save under `to`. Recorded first: killed part-way, a run still follows
+   * the environment's file, and renaming back finds what was not moved.
+   */
   renameEnvironmentData(from: string, to: string): Promise<void> {
-    return this.exclusive(async () => {
-      this.#environmentChanges.push({ from, to });
+    return this.exclusive(async (changes) => {
+      await changes.record(from, to);
       await this.secrets.copyScope(from, to);
       await this.secrets.deleteScope(from);
       await this.moveScriptValues(`environment:${from}`, `environment:${to}`);
@@ -127,8 +127,8 @@ export class WorkspaceData {
 
   /** Environment `id` is gone: its secret values, script values and active mark too; runs that read them before keep nothing for it. */
   deleteEnvironmentData(id: string): Promise<void> {
-    return this.exclusive(async () => {
-      this.#environmentChanges.push({ from: id, to: undefined });
+    return this.exclusive(async (changes) => {
+      await changes.record(id, undefined);
       await this.secrets.deleteScope(id);
       await this.clearScriptValues(`environment:${id}`);
       if ((await this.activeEnvironment()) === id) await this.setActiveEnvironment(undefined);

@@ -7,14 +7,14 @@
  * change that value (the runner writes it to the secret store, never to the script values), so
  * `secrets` holds both what was stored and what scripts of this run set.
  */
-import type { WorkspaceData } from '../appdata/index.js';
+import type { EnvironmentMark, WorkspaceData } from '../appdata/index.js';
 import type { EnvironmentFile, Variable, WorkspaceFile } from '../model/index.js';
 import { buildVariableScope, type VariableScope } from '../template/index.js';
 
 export interface VariableSnapshot {
   environmentId?: string;
-  /** The data folder's `environmentMark` when this was read: the environment renamed since, its values are saved under its new id. */
-  environmentMark?: number;
+  /** The data folder's `environmentMark` when this was read: the environment renamed since (by any process), its values are saved under its new id. */
+  environmentMark?: EnvironmentMark;
   environment?: EnvironmentFile;
   workspaceVariables: readonly Variable[];
   /** Script-set values of variables that are not secret (mutable: a run applies script changes here). */
@@ -45,8 +45,8 @@ export async function loadVariableSnapshot(
 ): Promise<VariableSnapshot> {
   const entry = environmentId === undefined ? undefined : workspace.environments.find((e) => e.id === environmentId);
   const hasSecrets = (vars: readonly Variable[]) => vars.some((v) => v.secret);
-  // Before the reads: a rename while they run is one the save follows.
-  const environmentMark = data?.environmentMark;
+  // Before the reads: a rename while they run is one the save follows. Only an environment's values need it.
+  const environmentMark = entry && data ? await data.environmentMark() : undefined;
   const [envValues, collection, globals, envSecrets, wsSecrets] = await Promise.all([
     entry && data ? data.scriptValues(`environment:${entry.id}`) : {},
     data ? data.scriptValues('collection') : {},

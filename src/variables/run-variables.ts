@@ -5,7 +5,7 @@
  * at its end): values of variables declared secret to the secret store (encrypted), all others
  * to the script values.
  */
-import type { ScriptScope, WorkspaceData } from '../appdata/index.js';
+import type { HeldEnvironmentChanges, ScriptScope, WorkspaceData } from '../appdata/index.js';
 import type { Variable } from '../model/index.js';
 import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/variable-snapshot.js';
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
@@ -204,18 +204,18 @@ export class RunVariables {
 
   /** Writes the run's script changes to the data folder: secrets first, then one update per scope. */
   async persist(data: WorkspaceData | undefined): Promise<void> {
-    if (!data) return;
-    // Alone with the app's environment renames: never between a rename's moves of the data.
-    await data.exclusive(() => this.persistNow(data));
+    if (!data || this.pending.size === 0) return;
+    // Alone with environment renames and deletes (of this process or another): never between a rename's moves of the data.
+    await data.exclusive((changes) => this.persistNow(data, changes));
   }
 
-  private async persistNow(data: WorkspaceData): Promise<void> {
+  private async persistNow(data: WorkspaceData, changes: HeldEnvironmentChanges): Promise<void> {
     for (const [scope, pending] of this.pending) {
       let key: ScriptScope;
       let secretScope: string;
       if (scope === 'environment') {
-        // The environment as it is now: renamed since the run read it (the app), under its new id; deleted, nowhere.
-        const id = this.snapshot.environmentId && data.environmentIdSince(this.snapshot.environmentId, this.snapshot.environmentMark ?? data.environmentMark);
+        // The environment as it is now: renamed since the run read it (the app, `ferry env rename`), under its new id; deleted, nowhere.
+        const id = this.snapshot.environmentId && changes.since(this.snapshot.environmentId, this.snapshot.environmentMark);
         if (!id) continue; // no active environment: nothing to keep them in
         key = `environment:${id}`;
         secretScope = id;
