@@ -12,5 +12,5 @@ export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCer
 export { KnownServers, serverFingerprint } from './known-servers.js';
 export { AllowedPrograms, AmbiguousProgramIdError, programKey, programPolicy, type AllowedProgram, type ProgramToAllow } from './programs.js';
 export { readCookieJarFile, updateCookieJarFile } from './cookie-jar-file.js';
-export { lockWorkspace, withWorkspaceLock, WorkspaceBusyError, type LockOptions } from './workspace-lock.js';
+export { lockWorkspace, withWorkspaceLock, WorkspaceBusyError, type LockOptions, type WorkspaceLocker } from './workspace-lock.js';
 export { RESULTS_KEPT, SendResults, sendResultKey } from './send-results.js';

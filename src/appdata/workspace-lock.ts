@@ -28,6 +28,12 @@ export interface LockOptions {
 }
 
 /**
+ * How a writer takes the workspace's write lock: `withWorkspaceLock` itself (the command line), or
+ * a face's own over it (the app says the wait in its page: app/server/workspace-state.ts).
+ */
+export type WorkspaceLocker = <T>(root: string, writer: string, work: () => Promise<T>) => Promise<T>;
+
+/**
  * Runs `work` holding the workspace's write lock. `writer` says what is writing ("ferry import"),
  * for the message another writer shows. Waits up to `waitMs` for a holder to finish, then throws
  * WorkspaceBusyError; a lock left by a process that died on this computer is taken over at once.

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { formatFieldPath, parseResource, toFileData, variableSchema, WORKSPACE_FILE, type ResourceKind, type ResourceValue, type Variable } from '../model/index.js';
-import { SecretStore, withWorkspaceLock, workspaceDataDir } from '../appdata/index.js';
+import { SecretStore, withWorkspaceLock, workspaceDataDir, type WorkspaceLocker } from '../appdata/index.js';
 import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, MAX_YAML_BYTES, parseYamlData, readTextFile,
@@ -36,6 +36,8 @@ export interface CommitOptions {
   into?: string;
   /** Told how many of the request tree's files are written so far (for a progress display). */
   onProgress?: (written: number, total: number) => void;
+  /** How the workspace's write lock is taken; default `withWorkspaceLock` (the app's says the wait in its page). */
+  lock?: WorkspaceLocker;
   /**
    * Ctrl-C: aborted before the files are moved into place, the import stops at its next turn of
    * the event loop, is undone as a failed one is, and throws the signal's reason; aborted later,
@@ -51,7 +53,7 @@ interface Move {
 
 export async function commitImport(target: CommitTarget, result: ImportResult, options: CommitOptions = {}): Promise<ImportSummary> {
   const root = path.resolve(target.root);
-  return withWorkspaceLock(root, 'an import', async () => {
+  return (options.lock ?? withWorkspaceLock)(root, 'an import', async () => {
     // An import killed before this one may have left its staging folders: undo it first.
     await recoverInterruptedImport(target.id, root);
     const journal = new ImportJournal(target.id, root);

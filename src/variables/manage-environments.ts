@@ -8,7 +8,7 @@
  * still under the old id, and renaming back finds it.
  */
 import path from 'node:path';
-import { withWorkspaceLock, type WorkspaceData } from '../appdata/index.js';
+import { withWorkspaceLock, type WorkspaceData, type WorkspaceLocker } from '../appdata/index.js';
 import { createEntry, deleteEntry, ENVIRONMENTS_DIR, readResource, saveEntry, type Workspace } from '../workspace/index.js';
 import { resolveEnvironment } from './environment.js';
 import { RunError } from './errors.js';
@@ -27,6 +27,12 @@ function checkNameFree(ws: Workspace, name: string, except?: string): void {
   if (other) throw new RunError(`An environment named "${other.value.name}" exists already (${ENVIRONMENTS_DIR}/${other.id}.yaml); give another name.`);
 }
 
+/** Who changes an environment (`writer`, named to another writer that waits) and how it takes the workspace's lock (the app: saying the wait). */
+export interface EnvironmentWriter {
+  writer: string;
+  lock?: WorkspaceLocker;
+}
+
 /** The file as it is now (the workspace may have been read a while ago). */
 async function current(ws: Workspace, id: string) {
   const relative = path.posix.join(ENVIRONMENTS_DIR, `${id}.yaml`);
@@ -39,8 +45,8 @@ async function current(ws: Workspace, id: string) {
  * A new environment named `name`, empty or with the variables of `copyOf` (id or name) and their
  * secret values on this computer. Returns its id (its file name).
  */
-export async function createEnvironment(ws: Workspace, data: WorkspaceData, name: string, options: { copyOf?: string; writer: string }): Promise<string> {
-  return withWorkspaceLock(ws.root, options.writer, async () => {
+export async function createEnvironment(ws: Workspace, data: WorkspaceData, name: string, options: EnvironmentWriter & { copyOf?: string }): Promise<string> {
+  return (options.lock ?? withWorkspaceLock)(ws.root, options.writer, async () => {
     checkNameFree(ws, name);
     const source = options.copyOf === undefined ? undefined : await existing(ws, options.copyOf);
     const variables = source === undefined ? [] : (await current(ws, source)).variables;
@@ -51,8 +57,8 @@ export async function createEnvironment(ws: Workspace, data: WorkspaceData, name
 }
 
 /** Renames the environment `wanted` (id or name) to `name`; its file and its data on this computer follow. Returns the new id. */
-export async function renameEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, name: string, options: { writer: string }): Promise<string> {
-  return withWorkspaceLock(ws.root, options.writer, async () => {
+export async function renameEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, name: string, options: EnvironmentWriter): Promise<string> {
+  return (options.lock ?? withWorkspaceLock)(ws.root, options.writer, async () => {
     const id = await existing(ws, wanted);
     checkNameFree(ws, name, id);
     const renamed = await saveEntry(ws.root, 'environment', id, { ...(await current(ws, id)), name });
@@ -63,8 +69,8 @@ export async function renameEnvironment(ws: Workspace, data: WorkspaceData, want
 }
 
 /** Deletes the environment `wanted` (id or name): its file, and its secret and script values on this computer. Returns its id. */
-export async function deleteEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, options: { writer: string }): Promise<string> {
-  return withWorkspaceLock(ws.root, options.writer, async () => {
+export async function deleteEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, options: EnvironmentWriter): Promise<string> {
+  return (options.lock ?? withWorkspaceLock)(ws.root, options.writer, async () => {
     const id = await existing(ws, wanted);
     await deleteEntry(ws.root, 'environment', id);
     await data.deleteEnvironmentData(id);

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace, walkRequests } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { tempDir } from '../support/temp.js';
+import { folderSnapshot, tempDir } from '../support/temp.js';
 import { setSetting } from '../../src/appdata/index.js';
 import { closedPort, startHttpProxy } from '../support/servers/index.js';
 import { listenLoopback } from '../support/servers/listen.js';
@@ -222,6 +222,49 @@ describe('ferry app API', () => {
     const saved = await client.call('PUT', '/api/request', { path: 'Greet.yaml', base: request, request: { ...request, url: 'http://127.0.0.1:1/edited' } });
     expect(saved.status, saved.text).toBe(200);
     expect(await fs.readFile(path.join(ws.root, 'requests', 'Greet.yaml'), 'utf8')).toContain('edited');
+  });
+
+  it('environment add, rename and delete, an import and an update from API spec while another Ferry process holds the write lock: each wait is said on the live channel, as a save\'s, then 409 busy with nothing written', async () => {
+    const ok = { 200: { description: 'ok' } };
+    const shop = (paths: Record<string, unknown>) => JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, servers: [{ url: 'http://127.0.0.1:1' }], paths });
+    const v1 = shop({ '/items': { get: { summary: 'List items', responses: ok } } });
+    const v2 = shop({ '/items': { get: { summary: 'List items', responses: ok }, post: { summary: 'Create item', responses: ok } } });
+    expect((await client.call('POST', '/api/environments', { name: 'Stage' })).status).toBe(200);
+    expect((await client.call('POST', '/api/import', { text: v1, fileName: 'shop.json' })).status).toBe(200);
+    const preview = await client.call('POST', '/api/update/preview', { folder: 'Shop', text: v2, name: 'shop-v2.json' });
+    expect(preview.status, preview.text).toBe(200);
+    const before = await folderSnapshot(ws.root);
+    const writes: Array<[string, () => Promise<{ status: number; body: unknown }>]> = [
+      ['add', () => client.call('POST', '/api/environments', { name: 'Other' })],
+      ['rename', () => client.call('POST', '/api/environments/rename', { id: 'Stage', name: 'Stage two' })],
+      ['delete', () => client.call('POST', '/api/environments/delete', { id: 'Stage' })],
+      ['import', () => client.call('POST', '/api/import', { text: v1, fileName: 'shop.json', into: '' })],
+      ['update', () => client.call('POST', '/api/update/apply', { planId: (preview.body as { planId: string }).planId })],
+    ];
+    const holder = await holdLockInAnotherProcess(ws.root, ws.dataDir);
+    process.env.FERRY_LOCK_WAIT_MS = '1500';
+    try {
+      for (const [what, write] of writes) {
+        const channel = await client.live();
+        try {
+          const answer = write();
+          const notice = await until(`the wait of the ${what} said`, () => channel.events.find((e) => e.type === 'notice'));
+          expect(notice, what).toEqual({ type: 'notice', message: expect.stringMatching(new RegExp(`^Waiting for ferry import \\(process ${holder.pid}, since \\d\\d:\\d\\d:\\d\\d UTC\\) to finish writing to this workspace before saving…$`)) });
+          const busy = await answer;
+          expect(busy.status, what).toBe(409);
+          expect(busy.body, what).toMatchObject({ error: expect.stringMatching(new RegExp(`^The workspace is being changed by ferry import \\(process ${holder.pid}, since .*\\)\\. Wait for it to finish, then try again\\.$`)) });
+        } finally {
+          channel.close();
+        }
+      }
+    } finally {
+      delete process.env.FERRY_LOCK_WAIT_MS;
+      await holder.release();
+    }
+    expect(await folderSnapshot(ws.root)).toEqual(before);
+    // Once it is done, they go through.
+    expect((await client.call('POST', '/api/environments/rename', { id: 'Stage', name: 'Stage two' })).status).toBe(200);
+    expect((await client.call('POST', '/api/update/apply', { planId: (preview.body as { planId: string }).planId })).status).toBe(200);
   });
 
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {

@@ -164,13 +164,13 @@ export function environmentRoutes(state: WorkspaceState): Routes {
 
     /** A new environment: `name`, and `copyOf` (an id) to start with its variables and secret values. */
     'POST /api/environments': async ({ body }) =>
-      manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app' })),
+      manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app', lock: state.lock })),
 
     /** Renames environment `id` to `name`: its file, secrets, script values and active mark follow; returns the new id. */
     'POST /api/environments/rename': async ({ body }) =>
-      manage(state, () => renameEnvironment(state.workspace, state.data, field(body, 'id'), field(body, 'name'), { writer: 'the app' })),
+      manage(state, () => renameEnvironment(state.workspace, state.data, field(body, 'id'), field(body, 'name'), { writer: 'the app', lock: state.lock })),
 
     'POST /api/environments/delete': async ({ body }) =>
-      manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app' })),
+      manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app', lock: state.lock })),
   };
 }

@@ -101,7 +101,7 @@ export function toolRoutes(state: WorkspaceState): Routes {
       try {
         // The write and its read as one of the app's own (not the download before it: server.ts OWN_WRITES).
         const summary = await state.ownWrite(async () => {
-          const written = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '' });
+          const written = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '', lock: state.lock });
           // What it wrote (each folder or file moved into place whole), the workspace file (variables)
           // and the folders it may have made: read once, the watcher's report of them reads nothing more.
           await state.reloadAfterOwnWrites([...(written.written ?? []), WORKSPACE_FILE, SPECS_DIR, ENVIRONMENTS_DIR, SERVERS_DIR]);

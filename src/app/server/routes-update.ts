@@ -105,7 +105,7 @@ export function updateRoutes(state: WorkspaceState): Routes {
         throw new ApiError(409, 'The folder or its files changed since the preview, so the update would not be the one shown: preview again. Nothing was written.');
       }
       const writes = planned.writes.length + planned.deletes.length > 0;
-      if (writes) await applyUpdate(root(), planned);
+      if (writes) await applyUpdate(root(), planned, undefined, state.lock);
       plans.delete(planId);
       // The files it wrote or removed, and the folders they are in (it may have made them): read
       // once, the watcher's report of them reads nothing more.

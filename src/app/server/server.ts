@@ -170,6 +170,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (error instanceof ApiError) sendJson(res, error.status, { ...error.details, error: error.message });
       // A file that cannot be written (read-only, its folder read-only, the disk full): the message says which and what to do.
       else if ((error as Error)?.name === 'FileWriteError') sendJson(res, 400, { error: (error as Error).message });
+      // Another Ferry process kept the workspace's lock past the wait (an import, an update from API spec): nothing was written, worth trying again.
+      else if ((error as Error)?.name === 'WorkspaceBusyError') sendJson(res, 409, { error: (error as Error).message, busy: true });
       else {
         // The page gets the message; the stack (install paths, code) goes to the terminal running the app.
         process.stderr.write(`ferry app: ${req.method} ${url.pathname} failed: ${(error as Error).stack ?? String(error)}\n`);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { withWorkspaceLock, WorkspaceData } from '../../appdata/index.js';
+import { withWorkspaceLock, WorkspaceData, type WorkspaceLocker } from '../../appdata/index.js';
 import { Session } from '../../session/index.js';
 import { FOLDER_FILE, openWorkspace, REQUESTS_DIR, WorkspaceError, type Workspace } from '../../workspace/index.js';
 import { readSmallFile } from '../../workspace/read-resource.js';
@@ -251,11 +251,20 @@ export class WorkspaceState {
 
   /**
    * Runs `work` holding the workspace's write lock, as the app (one writer at a time: an import
-   * in a terminal and a save in the app must not undo each other). Held by another process, it
-   * waits up to 5 s (then WorkspaceBusyError): the wait is said (`onLockWait`) and meanwhile
+   * in a terminal and a save in the app must not undo each other).
+   */
+  locked<T>(work: () => Promise<T>): Promise<T> {
+    return this.lock(this.current.root, 'the app', work);
+  }
+
+  /**
+   * How every write of the app takes the workspace's write lock (`locked`, and the core's writers
+   * that take it themselves: environments added, renamed, deleted, an import, an update from API
+   * spec), `writer` naming it to another process. Held by another process, it waits up to 5 s
+   * (then WorkspaceBusyError): the wait is said (`onLockWait`, a notice in the page) and meanwhile
    * holds back no report of the watcher.
    */
-  async locked<T>(work: () => Promise<T>): Promise<T> {
+  readonly lock: WorkspaceLocker = async <T>(root: string, writer: string, work: () => Promise<T>): Promise<T> => {
     let waiting = false;
     const over = () => {
       if (waiting) this.#lockWaits--;
@@ -270,14 +279,14 @@ export class WorkspaceState {
       this.onLockWait?.(holder);
     };
     try {
-      return await withWorkspaceLock(this.current.root, 'the app', async () => {
+      return await withWorkspaceLock(root, writer, async () => {
         over();
         return work();
       }, { onWait });
     } finally {
       over();
     }
-  }
+  };
 
   /** Resolves once the workspace read reflects the files as they are now (read again when marked stale), failed or not. */
   async fresh(): Promise<void> {

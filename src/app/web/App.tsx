@@ -18,6 +18,7 @@ import { EnvironmentDialog, NewEnvironmentDialog } from './EnvironmentDialog.js'
 import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { publishLoadEvent } from './load-events.js';
+import { dismissLockWait, lockWaitSaid, useLockWait } from './lock-wait.js';
 import { newId, onSignIn, openSignIn, publishAuthorizeEvent } from './sign-in.js';
 import { LivePanel, publishConnectionEvent } from './LivePanel.js';
 import { RequestEditor } from './RequestEditor.js';
@@ -69,6 +70,9 @@ export function App() {
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const lockWait = useLockWait();
+  /** The notice shown goes: the wait of a write for another process's lock, when one is said, else the notice. */
+  const closeNotice = useCallback(() => (lockWait ? dismissLockWait() : setNotice(null)), [lockWait]);
   const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | { type: 'settings'; folder: string } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
@@ -172,8 +176,8 @@ export function App() {
         const saved = await api.put<{ path: string; request: RequestFile; notices?: string[] }>('/api/request', { path, request, base });
         onDisk.current = stableJson(saved.request);
         waitsForLock.current = false;
-        // A refusal of an earlier save (an empty name), or the wait for another process's lock, no longer holds: saying it now would be wrong.
-        setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') || shown?.startsWith(LOCK_WAIT_NOTICE_START) ? null : shown));
+        // A refusal of an earlier save (an empty name, another process's lock) no longer holds: saying it now would be wrong.
+        setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') ? null : shown));
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
           setSelected(saved.path);
@@ -279,6 +283,8 @@ export function App() {
       return;
     }
     if (event.type === 'notice') {
+      // A write waiting for another process's lock: said until it is over (lock-wait.ts), over any other notice.
+      if (event.message.startsWith(LOCK_WAIT_NOTICE_START)) return lockWaitSaid(event.message);
       setNotice(event.message);
       return;
     }
@@ -647,10 +653,10 @@ export function App() {
         <button aria-label="Toggle theme" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
       {loadError && <div className="notice" role="alert">{loadError}</div>}
-      {notice && (
-        // Closed by a click on it, or by its × (a button: the keyboard reaches it too).
-        <div className="notice" role="alert" onClick={() => setNotice(null)}>
-          {notice} <button className="icon notice-close" aria-label="Close the notice" title="Close" onClick={() => setNotice(null)}>×</button>
+      {(lockWait ?? notice) && (
+        // Closed by a click on it, or by its × (a button: the keyboard reaches it too). A write's wait for another process's lock first, while it lasts.
+        <div className="notice" role="alert" onClick={closeNotice}>
+          {lockWait ?? notice} <button className="icon notice-close" aria-label="Close the notice" title="Close" onClick={closeNotice}>×</button>
         </div>
       )}
       <AutoStartNotice />

@@ -9,17 +9,20 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { withWorkspaceLock } from '../../../appdata/index.js';
+import { withWorkspaceLock, type WorkspaceLocker } from '../../../appdata/index.js';
 import { checkNoSymlinks } from '../../../workspace/index.js';
 import { finishCommit, journalOrigin, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
 import type { UpdatePlan } from './types.js';
 
 export { UpdateWriteError };
 
-/** Writes the plan holding the workspace's write lock (one writer at a time: an import, the app). */
-export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan, signal?: AbortSignal): Promise<void> {
+/**
+ * Writes the plan holding the workspace's write lock (one writer at a time: an import, the app),
+ * taken by `lock` (the app's says the wait in its page).
+ */
+export async function applyUpdate(workspaceRoot: string, plan: UpdatePlan, signal?: AbortSignal, lock: WorkspaceLocker = withWorkspaceLock): Promise<void> {
   const root = path.resolve(workspaceRoot);
-  await withWorkspaceLock(root, 'an update from API spec', () => applyLocked(root, plan, signal));
+  await lock(root, 'an update from API spec', () => applyLocked(root, plan, signal));
 }
 
 async function applyLocked(root: string, plan: UpdatePlan, signal: AbortSignal | undefined): Promise<void> {
