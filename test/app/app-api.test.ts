@@ -252,6 +252,9 @@ describe('ferry app API', () => {
           expect(notice, what).toEqual({ type: 'notice', message: expect.stringMatching(new RegExp(`^Waiting for ferry import \\(process ${holder.pid}, since \\d\\d:\\d\\d:\\d\\d UTC\\) to finish writing to this workspace before saving…$`)) });
           const busy = await answer;
           expect(busy.status, what).toBe(409);
+          // The page is told the wait is over (sent before the answer; another socket, so waited for).
+          await until(`the end of the ${what}'s wait said`, () => channel.events.find((e) => e.type === 'lockWaitOver'));
+          expect(channel.events.filter((e) => e.type === 'notice' || e.type === 'lockWaitOver').map((e) => e.type), what).toEqual(['notice', 'lockWaitOver']);
           expect(busy.body, what).toMatchObject({ error: expect.stringMatching(new RegExp(`^The workspace is being changed by ferry import \\(process ${holder.pid}, since .*\\)\\. Wait for it to finish, then try again\\.$`)) });
         } finally {
           channel.close();

@@ -125,6 +125,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const stopNotices = onSetAside((notice) => live.notify(notice.message));
   // A save waiting for another Ferry process's write lock (an import in a terminal) says so in the page.
   state.onLockWait = (holder) => live.publish({ type: 'notice', message: lockWaitNotice(holder) });
+  state.onLockWaitOver = () => live.publish({ type: 'lockWaitOver' });
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);

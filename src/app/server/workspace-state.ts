@@ -236,6 +236,8 @@ export class WorkspaceState {
    * lock names it): the server tells the page, whose save shows it.
    */
   onLockWait: ((holder: string) => void) | undefined;
+  /** Said when a write that `onLockWait` said has the lock, or gave up: the page stops saying the wait. */
+  onLockWaitOver: (() => void) | undefined;
   /** Writes of the app waiting for another process's lock: the watcher's report of that process's changes does not wait for them. */
   #lockWaits = 0;
   #lockWaitBegan: (() => void) | undefined;
@@ -267,8 +269,10 @@ export class WorkspaceState {
   readonly lock: WorkspaceLocker = async <T>(root: string, writer: string, work: () => Promise<T>): Promise<T> => {
     let waiting = false;
     const over = () => {
-      if (waiting) this.#lockWaits--;
+      if (!waiting) return;
+      this.#lockWaits--;
       waiting = false;
+      this.onLockWaitOver?.();
     };
     const onWait = (holder: string) => {
       waiting = true;

@@ -198,6 +198,8 @@ export type LiveEvent =
   | { type: 'connectionEnded'; connectionId: string; end: ConnectionEnd }
   /** Something the user must know that no call answered with: a damaged data file set aside (appdata/set-aside.ts). */
   | { type: 'notice'; message: string }
+  /** A write of the app whose wait for another process's lock a `notice` said (`lockWaitNotice`) has the lock now, or gave up. */
+  | { type: 'lockWaitOver' }
   /**
    * OAuth 2.0 authorization code: the provider's sign-in page for the call `id` (a Get token or a
    * send) that waits for the browser to come back to the loopback redirect. The page opens it.

@@ -18,7 +18,7 @@ import { EnvironmentDialog, NewEnvironmentDialog } from './EnvironmentDialog.js'
 import { HistoryDialog } from './HistoryDialog.js';
 import { ImportDialog } from './ImportDialog.js';
 import { publishLoadEvent } from './load-events.js';
-import { dismissLockWait, lockWaitSaid, useLockWait } from './lock-wait.js';
+import { dismissLockWait, lockWaitOver, lockWaitSaid, useLockWait } from './lock-wait.js';
 import { newId, onSignIn, openSignIn, publishAuthorizeEvent } from './sign-in.js';
 import { LivePanel, publishConnectionEvent } from './LivePanel.js';
 import { RequestEditor } from './RequestEditor.js';
@@ -283,11 +283,12 @@ export function App() {
       return;
     }
     if (event.type === 'notice') {
-      // A write waiting for another process's lock: said until it is over (lock-wait.ts), over any other notice.
+      // A write waiting for another process's lock: said until the server says it is over (lock-wait.ts), over any other notice.
       if (event.message.startsWith(LOCK_WAIT_NOTICE_START)) return lockWaitSaid(event.message);
       setNotice(event.message);
       return;
     }
+    if (event.type === 'lockWaitOver') return lockWaitOver();
     if (event.type === 'load') return publishLoadEvent(event);
     if (event.type === 'authorize') {
       // A request of the run in progress waits for the user to sign in at the provider.
@@ -327,7 +328,11 @@ export function App() {
     void takeInitialLast()?.then((last) => {
       if (last.path && last.request && !selectedRef.current) void openRequest(last.path, true, last.request);
     }, () => undefined);
-    return connectLive((e) => onLive(e), setConnected);
+    return connectLive((e) => onLive(e), (on) => {
+      // Dropped, the channel may miss the end of a wait it said: not said on.
+      if (!on) dismissLockWait();
+      setConnected(on);
+    });
   }, []);
 
   useEffect(() => {

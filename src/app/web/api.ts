@@ -1,6 +1,5 @@
 /** The page's only way to the core: JSON calls to `ferry app`'s server (same origin, cookie sent), and the live channel. */
 import type { LiveEvent } from '../shared/api.js';
-import { writeBegins } from './lock-wait.js';
 
 export class ApiFailure extends Error {
   /** The refusal's JSON body: `error` and any details beside it (an editor's line and column). */
@@ -10,17 +9,6 @@ export class ApiFailure extends Error {
 }
 
 async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  if (method === 'GET') return answer<T>(method, path, body, signal);
-  // A write may wait for another process's lock: said while it is in flight (lock-wait.ts).
-  const ends = writeBegins();
-  try {
-    return await answer<T>(method, path, body, signal);
-  } finally {
-    ends();
-  }
-}
-
-async function answer<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined): Promise<T> {
   const response = await fetch(path, {
     // Aborting closes the call's connection: the server's route sees its signal end (a connect in progress stops).
     signal,

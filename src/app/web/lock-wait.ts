@@ -1,15 +1,15 @@
 /**
- * The wait of one of this page's writes for another Ferry process's workspace lock (an import in
- * a terminal), as the server says it on the live channel (`lockWaitNotice`): shown at the top of
- * the page and in the open dialog (Modal.tsx), whichever write it is — a request's save, an
- * environment added, renamed or deleted, an import, an update from API spec. It goes when the
- * page's writes in flight are over (api.ts): done, or refused (409) with their own message.
+ * The waits of the app's writes for another Ferry process's workspace lock (an import in a
+ * terminal), as the server says them on the live channel: `notice` with `lockWaitNotice`'s words
+ * when one begins, `lockWaitOver` when it has the lock or gives up. Shown at the top of the page
+ * and in the open dialog (Modal.tsx), whichever write it is — a request's save, an environment
+ * added, renamed or deleted, an import, an update from API spec — until the last wait is over.
  */
 import { useSyncExternalStore } from 'react';
 
 let shown: string | null = null;
-/** The page's calls that change something, not answered yet: a wait is said only while one is. */
-let writing = 0;
+/** Waits said and not yet over. */
+let waits = 0;
 const listeners = new Set<() => void>();
 
 function show(message: string | null): void {
@@ -18,25 +18,22 @@ function show(message: string | null): void {
   for (const listener of listeners) listener();
 }
 
-/** The server said a write waits (`message`): shown while one of this page's writes is in flight (another tab's is not this page's to show). */
+/** A write began to wait (`message`: who it waits for). */
 export function lockWaitSaid(message: string): void {
-  if (writing > 0) show(message);
+  waits++;
+  show(message);
 }
 
-/** Closed by hand (the notice's ×). */
+/** A write's wait is over; the line goes with the last. */
+export function lockWaitOver(): void {
+  waits = Math.max(0, waits - 1);
+  if (waits === 0) show(null);
+}
+
+/** Closed by hand (the notice's ×), or the live channel dropped (an end it may have missed). */
 export function dismissLockWait(): void {
+  waits = 0;
   show(null);
-}
-
-/** A write call begins; returns its end. The wait is said until the last one in flight ends. */
-export function writeBegins(): () => void {
-  writing++;
-  let ended = false;
-  return () => {
-    if (ended) return;
-    ended = true;
-    if (--writing === 0) show(null);
-  };
 }
 
 function subscribe(listener: () => void): () => void {
