@@ -266,9 +266,20 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
 
 /** A capture that could never take a value (no variable, no header name, a pattern that does not compile) is refused, not skipped at every answer. */
 function checkCapture(capture: WireTarget['captures'][number], at: string): void {
-  if (!capture.variable.trim()) throw new LoadInputError(`${at}.variable is empty; name the variable the value goes into (later requests use it as {{name}}).`);
+  const variable = capture.variable.trim();
+  if (!variable) throw new LoadInputError(`${at}.variable is empty; name the variable the value goes into (later requests use it as {{name}}).`);
+  // A name no {{placeholder}} can name (`{{token}}` written with its braces, a line break, spaces
+  // around it) would be captured and never sent: the requests would go out with the old value.
+  if (variable !== capture.variable || /\{\{|\}\}|[\r\n]/.test(variable)) {
+    const bare = variable.replace(/^\{\{\s*|\s*\}\}$/g, '');
+    throw new LoadInputError(`${at}.variable: ${JSON.stringify(capture.variable)} is not a name a request can use as {{name}}; write the name alone${/^[^{}\r\n]+$/.test(bare) ? ` (variable: ${bare})` : ', without braces, line breaks or spaces around it'}.`);
+  }
   if (capture.from !== 'json' && !capture.path.trim()) {
     throw new LoadInputError(`${at}.path is empty; give the ${capture.from === 'header' ? 'header name to read' : 'regular expression to match in the body'}.`);
+  }
+  // A header name is a token (RFC 9110): `X-Session: abc` or `x session` would never match.
+  if (capture.from === 'header' && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(capture.path.trim())) {
+    throw new LoadInputError(`${at}.path: ${JSON.stringify(capture.path)} is not a header name; give the name alone (for example path: x-session).`);
   }
   if (capture.from === 'regex') {
     try {

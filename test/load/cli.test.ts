@@ -49,6 +49,9 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       badregex: { targets: [{ request: 'A.yaml' }, { request: 'A.yaml', captures: [{ variable: 'tok', from: 'regex', path: '([' }] }] },
       novariable: { targets: [{ request: 'A.yaml', captures: [{ variable: '', path: 'data.token' }] }] },
       noheader: { targets: [{ request: 'A.yaml', captures: [{ variable: 'session', from: 'header' }] }] },
+      // Written as the later requests use it, braces and all: it would be captured and never sent.
+      braces: { targets: [{ request: 'A.yaml', captures: [{ variable: '{{ token }}', path: 'data.token' }] }] },
+      headerline: { targets: [{ request: 'A.yaml', captures: [{ variable: 'session', from: 'header', path: 'X-Session: abc' }] }] },
       badthreshold: { thresholds: [{ metric: 'p95', op: '<', value: 10, target: 'Other.yaml' }] },
       nodata: { dataFile: 'rows.csv' },
       outside: { dataFile: '../secrets.csv' },
@@ -63,7 +66,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     await fs.writeFile(path.join(root, 'loadtests', 'opflow.yaml'), unquoted('>=', true));
     await fs.writeFile(path.join(root, 'loadtests', 'opgt.yaml'), unquoted('>', false));
     const cases: Array<[string[], RegExp]> = [
-      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badregex, badthreshold, crowd, h3, linked, missing, nodata, noheader, nostages, novariable, ok, outside, sse\./],
+      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badregex, badthreshold, braces, crowd, h3, headerline, linked, missing, nodata, noheader, nostages, novariable, ok, outside, sse\./],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
       [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
       [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
@@ -85,6 +88,8 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'badregex'], /loadtests\/badregex\.yaml: targets\[1\]\.captures\[0\]\.path: "\(\[" is not a valid regular expression \(.+\)/],
       [['load', 'novariable'], /loadtests\/novariable\.yaml: targets\[0\]\.captures\[0\]\.variable is empty; name the variable the value goes into/],
       [['load', 'noheader'], /loadtests\/noheader\.yaml: targets\[0\]\.captures\[0\]\.path is empty; give the header name to read/],
+      [['load', 'braces'], /loadtests\/braces\.yaml: targets\[0\]\.captures\[0\]\.variable: "\{\{ token \}\}" is not a name a request can use as \{\{name\}\}; write the name alone \(variable: token\)\./],
+      [['load', 'headerline'], /loadtests\/headerline\.yaml: targets\[0\]\.captures\[0\]\.path: "X-Session: abc" is not a header name; give the name alone \(for example path: x-session\)\./],
       [['load', 'ok', '--stages', '10:5'], /--stages: "10:5" is not DURATION:TARGET/],
       [['load', 'ok', '--segment', '0/3'], /--segment takes i\/n/],
       [['load', 'ok', '--workers', '0'], /--workers takes a whole number/],
