@@ -8,6 +8,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { headerTextOfLatin1 } from '../protocols/http/header-text.js';
 import type { CaptureReader } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
@@ -442,6 +443,8 @@ export class Generator {
     const target = this.config.targets[call.index]!;
     // A target sent as it is in the file: what it sent is the target itself.
     const from = request ?? { url: (this.parsed[call.index] ??= new URL(target.url)), method: target.method, headers: target.headers.flat(), body: target.body as Uint8Array | undefined };
+    // Its bytes as UTF-8, as a run reads them: held as Latin-1, /café went to /caf%C3%83%C2%A9.
+    location = headerTextOfLatin1(location);
     const maxRedirects = this.config.maxRedirects ?? 0;
     if (hops >= maxRedirects) return new Error(`stopped after ${hops} redirect${hops === 1 ? '' : 's'} (maxRedirects is ${maxRedirects}); the last one pointed to ${location}`);
     let next: URL;

@@ -3,7 +3,8 @@
  * value's bytes as UTF-8, the last of a repeated header. Real servers on 127.0.0.1 write the
  * bytes themselves: plain HTTP/1.1 (Ferry's own client), HTTP/1.1 over TLS and HTTP/2 over TLS
  * (undici). The captured values travel in the next request's query, where the server reads them;
- * the same request sent by a run logs what its script read, and the two must agree.
+ * the same request sent by a run logs what its script read, and the two must agree. A redirect's
+ * Location is read by the same rule: a load test follows it to the path a run goes to.
  */
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -25,11 +26,15 @@ const LOGIN_HEAD = Buffer.concat([
   Buffer.from('\r\nX-R: first\r\nx-r: last\r\nconstructor: own\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'),
 ]);
 const OK = Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok');
+/** A redirect to `/café/€` written as UTF-8 bytes, as servers send a Location with non-ASCII letters. */
+const MOVED = Buffer.concat([Buffer.from('HTTP/1.1 302 Found\r\nlocation: '), Buffer.from('/café/€?q=é', 'utf8'), Buffer.from('\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')]);
 
 interface Peer {
   origin: string;
   /** The queries of the `/use` requests, as the server decoded them. */
   uses: URLSearchParams[];
+  /** Every request target, as sent. */
+  targets: string[];
   close(): Promise<void>;
 }
 
@@ -41,20 +46,22 @@ afterEach(async () => {
 /** A server that writes its HTTP/1.1 answers byte by byte, over TCP or TLS. */
 async function rawPeer(secure: boolean): Promise<Peer> {
   const uses: URLSearchParams[] = [];
+  const targets: string[] = [];
   const answer = (socket: net.Socket) => {
     let head = '';
     socket.on('data', (chunk: Buffer) => {
       head += chunk.toString('latin1');
       if (!head.includes('\r\n\r\n')) return;
       const target = head.split(' ')[1] ?? '/';
+      targets.push(target);
       if (target.startsWith('/use')) uses.push(new URL(target, 'http://x').searchParams);
-      socket.end(target.startsWith('/login') ? LOGIN_HEAD : OK);
+      socket.end(target.startsWith('/login') ? LOGIN_HEAD : target === '/from' ? MOVED : OK);
     });
     socket.on('error', () => {});
   };
   const server = secure ? tls.createServer(await testCertificate(), answer) : net.createServer(answer);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const peer = { origin: `${secure ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const peer = { origin: `${secure ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, targets, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   closing.push(peer.close);
   return peer;
 }
@@ -62,16 +69,18 @@ async function rawPeer(secure: boolean): Promise<Peer> {
 /** An HTTP/2-only TLS server sending the same values: UTF-8 bytes in `x-u` (Node writes a header's characters as bytes), `x-r` twice. */
 async function h2Peer(): Promise<Peer> {
   const uses: URLSearchParams[] = [];
+  const targets: string[] = [];
   const server = http2.createSecureServer(await testCertificate());
   server.on('stream', (stream, headers) => {
     const target = String(headers[':path']);
+    targets.push(target);
     if (target.startsWith('/use')) uses.push(new URL(target, 'http://x').searchParams);
     const login = target.startsWith('/login') ? { 'x-u': Buffer.from('é€', 'utf8').toString('latin1'), 'x-l': '\u00e9', 'x-r': ['first', 'last'] } : {};
     stream.respond({ ':status': 200, ...login });
     stream.end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const peer = { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const peer = { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, targets, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   closing.push(peer.close);
   return peer;
 }
@@ -133,4 +142,24 @@ describe('header captures read a header as ferry run reads it', () => {
     const { load, run } = await bothFaces(await h2Peer(), 'http2');
     for (const sent of load) expect(sent).toEqual({ ...run, c: 'ws-c', p: 'ws-p' });
   });
+});
+
+describe("a redirect's Location is read as ferry run reads it", () => {
+  for (const secure of [false, true]) {
+    it(`UTF-8 letters in it go to the path a run goes to (${secure ? 'TLS, undici' : 'plain HTTP/1.1'})`, async () => {
+      const peer = await rawPeer(secure);
+      const { ws, data } = await openedWorkspace({
+        'loadtests/t.yaml': { name: 'T', model: 'virtualUsers', thinkTimeMs: 50, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.3, target: 1 }], targets: [{ request: 'From.yaml' }] },
+        'requests/From.yaml': { name: 'From', method: 'GET', url: `${peer.origin}/from` },
+      });
+      const settings = { ...DEFAULT_SETTINGS, verifyTls: false };
+      await runRequests({ workspace: ws, dataFolder: data, settings, paths: ['From.yaml'] });
+      const byRun = peer.targets.splice(0);
+      expect(byRun).toEqual(['/from', '/caf%C3%A9/%E2%82%AC?q=%C3%A9']);
+      const result = await runLoadTest({ workspace: ws, id: 't', data, settings, workers: 1 });
+      expect(result.overall.errors.total).toBe(0);
+      expect(result.overall.count).toBeGreaterThan(0);
+      expect(new Set(peer.targets)).toEqual(new Set(byRun));
+    });
+  }
 });
