@@ -6,7 +6,7 @@
 import type { Dispatcher, Pool } from 'undici';
 import { errorKind, LoadTimeout } from './errors.js';
 import type { Answer, Connection, Exchange } from './http1/pool.js';
-import type { ErrorKind, GeneratorConfig } from './wire.js';
+import { CAPTURED_BODY_MAX_BYTES, type ErrorKind, type GeneratorConfig } from './wire.js';
 
 export interface InFlight {
   readonly index: number;
@@ -117,7 +117,7 @@ export function sendUndici(
   let status = 0;
   let received = 0;
   let answerHeaders: Record<string, string | string[] | undefined> = {};
-  const chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
+  let chunks: Buffer[] | undefined = target.captures.length > 0 ? [] : undefined;
   let timedOut = false;
   let controller: Dispatcher.DispatchController | undefined;
   const handle: InFlight = {
@@ -149,7 +149,11 @@ export function sendUndici(
     },
     onResponseData: (_c, chunk) => {
       received += chunk.length;
-      chunks?.push(chunk);
+      // Past the bound the body is let go: body captures find nothing, header captures still read.
+      if (chunks) {
+        if (received > CAPTURED_BODY_MAX_BYTES) chunks = undefined;
+        else chunks.push(chunk);
+      }
     },
     onResponseEnd: () => {
       const location = owner.config.followRedirects && status >= 300 && status < 400 ? answerHeaders.location : undefined;

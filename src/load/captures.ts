@@ -22,8 +22,8 @@ type Headers = Record<string, string | string[] | undefined>;
 /** Most bytes a compressed answer is decoded to for captures; past it, the body captures find nothing. */
 const DECODED_MAX_BYTES = 50 * 1024 * 1024;
 
-/** Reads a target's captures from one answer: the variables that got a value, in capture order. */
-export type CaptureReader = (headers: Headers, body: Buffer) => Array<[variable: string, value: string]>;
+/** Reads a target's captures from one answer (`body` undefined: not kept, too large): the variables that got a value, in capture order. */
+export type CaptureReader = (headers: Headers, body: Buffer | undefined) => Array<[variable: string, value: string]>;
 
 /**
  * Decodes a body by a Content-Encoding value: the HTTP client's `decodeBody`
@@ -33,7 +33,8 @@ export type CaptureReader = (headers: Headers, body: Buffer) => Array<[variable:
 export type BodyDecoder = (body: Uint8Array, contentEncoding: string, maxBytes: number) => Uint8Array;
 
 /** The answer's body as text, decoded by its Content-Encoding; undefined when it cannot be decoded. */
-function bodyText(headers: Headers, body: Buffer, decode: BodyDecoder): string | undefined {
+function bodyText(headers: Headers, body: Buffer | undefined, decode: BodyDecoder): string | undefined {
+  if (body === undefined) return undefined;
   const encoding = headers['content-encoding'];
   const coding = Array.isArray(encoding) ? encoding.join(', ') : encoding;
   if (!coding || coding.trim().toLowerCase() === 'identity') return body.toString('utf8');

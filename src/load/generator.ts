@@ -414,9 +414,10 @@ export class Generator {
     if (status > 0) stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
     this.record(stats, scheduled, kind, error);
     const captures = this.captures[index];
-    if (chunks && captures && (kind === undefined || kind === 'status')) {
+    if (captures && (kind === undefined || kind === 'status')) {
       try {
-        for (const [variable, value] of captures(headers ?? {}, Buffer.concat(chunks))) vars.set(variable, value);
+        // No chunks: a body past CAPTURED_BODY_MAX_BYTES, let go; its header captures still read.
+        for (const [variable, value] of captures(headers ?? {}, chunks && Buffer.concat(chunks))) vars.set(variable, value);
       } catch (error) {
         if (!(error instanceof CaptureTimeLimitError)) throw error;
         this.failure ??= new CaptureTimeLimitError(`target ${this.config.targets[index]!.request}, ${error.message}`);

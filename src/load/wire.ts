@@ -74,6 +74,13 @@ export interface GeneratorConfig {
 }
 
 export type ErrorKind = 'status' | 'timeout' | 'refused' | 'reset' | 'tls' | 'other';
+/**
+ * Most bytes of one answer's body kept for its target's captures (the 50 MB a YAML file or a
+ * decoded body may have elsewhere): past it, the body captures find nothing (header captures still
+ * read), so an endless or huge answer cannot fill the generator thread's memory.
+ */
+export const CAPTURED_BODY_MAX_BYTES = 50 * 1024 * 1024;
+
 export const ERROR_KINDS: readonly ErrorKind[] = ['status', 'timeout', 'refused', 'reset', 'tls', 'other'];
 export type ErrorReasons = Partial<Record<Exclude<ErrorKind, 'status'>, string>>;
 

@@ -29,6 +29,13 @@ const OK = Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: clos
 /** A redirect to `/café/€` written as UTF-8 bytes, as servers send a Location with non-ASCII letters. */
 const MOVED = Buffer.concat([Buffer.from('HTTP/1.1 302 Found\r\nlocation: '), Buffer.from('/café/€?q=é', 'utf8'), Buffer.from('\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')]);
 
+/** An answer whose body is past what captures keep (50 MB): a token first, then spaces (still JSON). */
+const huge = () => {
+  const body = Buffer.alloc(51 * 1024 * 1024, 0x20);
+  body.write('{"token":"big"}');
+  return Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nx-id: id-1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`), body]);
+};
+
 interface Peer {
   origin: string;
   /** The queries of the `/use` requests, as the server decoded them. */
@@ -55,7 +62,7 @@ async function rawPeer(secure: boolean): Promise<Peer> {
       const target = head.split(' ')[1] ?? '/';
       targets.push(target);
       if (target.startsWith('/use')) uses.push(new URL(target, 'http://x').searchParams);
-      socket.end(target.startsWith('/login') ? LOGIN_HEAD : target === '/from' ? MOVED : OK);
+      socket.end(target.startsWith('/login') ? LOGIN_HEAD : target === '/from' ? MOVED : target === '/huge' ? huge() : OK);
     });
     socket.on('error', () => {});
   };
@@ -161,5 +168,36 @@ describe("a redirect's Location is read as ferry run reads it", () => {
       expect(result.overall.count).toBeGreaterThan(0);
       expect(new Set(peer.targets)).toEqual(new Set(byRun));
     });
+  }
+});
+
+describe('an answer too large to keep for captures (past 50 MB)', () => {
+  for (const secure of [false, true]) {
+    it(`gives its body captures nothing and its header captures their value (${secure ? 'TLS, undici' : 'plain HTTP/1.1'})`, async () => {
+      const peer = await rawPeer(secure);
+      const { ws, data } = await openedWorkspace(
+        {
+          'loadtests/t.yaml': {
+            name: 'T',
+            model: 'virtualUsers',
+            thinkTimeMs: 20,
+            // Long enough for the 51 MB answer and the request after it, on a loaded machine.
+            stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 3, target: 1 }],
+            targets: [
+              { request: 'Huge.yaml', captures: [{ variable: 'id', from: 'header', path: 'x-id' }, { variable: 'json', path: 'token' }, { variable: 'regex', from: 'regex', path: '"token":"(\\w+)"' }] },
+              { request: 'Use.yaml' },
+            ],
+          },
+          'requests/Huge.yaml': { name: 'Huge', method: 'GET', url: `${peer.origin}/huge` },
+          'requests/Use.yaml': { name: 'Use', method: 'GET', url: `${peer.origin}/use?id={{id}}&json={{json}}&regex={{regex}}` },
+        },
+        { variables: [{ key: 'json', value: 'none' }, { key: 'regex', value: 'none' }] },
+      );
+      const result = await runLoadTest({ workspace: ws, id: 't', data, settings: { ...DEFAULT_SETTINGS, verifyTls: false }, workers: 1 });
+      expect(result.overall.errors.total).toBe(0);
+      expect(result.targets[0]!.bytesReceived).toBeGreaterThan(51 * 1024 * 1024 - 1);
+      expect(peer.uses.length).toBeGreaterThan(0);
+      for (const sent of peer.uses) expect(Object.fromEntries(sent)).toEqual({ id: 'id-1', json: 'none', regex: 'none' });
+    }, 30_000);
   }
 });

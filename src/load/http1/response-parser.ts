@@ -5,6 +5,7 @@
  * and body are kept only when a capture needs them. Every buffer it keeps is bounded. The head is
  * read on the bytes (no string per header): it runs once per answer, on the generator's hot path.
  */
+import { CAPTURED_BODY_MAX_BYTES } from '../wire.js';
 
 /** A response the parser refuses; the generator counts it as an error of kind `other`. */
 export class BadResponse extends Error {
@@ -43,7 +44,7 @@ export class ResponseParser {
   /** Body bytes (after chunked decoding). */
   bodyBytes = 0;
   headers: Record<string, string | string[]> | undefined;
-  /** Copies: the bytes fed to execute() may be a read buffer that is reused. */
+  /** Copies: the bytes fed to execute() may be a read buffer that is reused. Undefined past CAPTURED_BODY_MAX_BYTES. */
   body: Buffer[] | undefined;
   private state = DONE;
   private noBody = false;
@@ -146,7 +147,11 @@ export class ResponseParser {
 
   private take(data: Buffer, i: number, end: number): number {
     const n = this.state === UNTIL_CLOSE ? end - i : Math.min(this.remaining, end - i);
-    if (this.collect) this.body!.push(Buffer.from(data.subarray(i, i + n)));
+    if (this.body) {
+      // Past the bound the body is let go: body captures find nothing, header captures still read.
+      if (this.bodyBytes + n > CAPTURED_BODY_MAX_BYTES) this.body = undefined;
+      else this.body.push(Buffer.from(data.subarray(i, i + n)));
+    }
     this.bodyBytes += n;
     this.remaining -= n;
     return i + n;
