@@ -56,13 +56,15 @@ export function arrivalTime(stages: readonly Stage[], k: number): number | undef
   let before = 0;
   for (const stage of stages) {
     const d = stage.durationSecs;
-    const slope = d > 0 ? (stage.target - from) / d : 0;
-    const inStage = from * d + (slope * d * d) / 2;
+    // The ramp's area, not from·d + slope·d²/2: a stage as short as 1e-320 s made the slope
+    // Infinity and this NaN, so every start was due at once and the test never ended.
+    const inStage = (d * (from + stage.target)) / 2;
     if (d > 0 && k < before + inStage - 1e-9) {
       const need = k - before;
+      const slope = (stage.target - from) / d;
       // from·x + slope·x²/2 = need
       const x = Math.abs(slope) < 1e-12 ? need / from : (-from + Math.sqrt(Math.max(0, from * from + 2 * slope * need))) / slope;
-      return start + x;
+      return start + Math.min(d, Math.max(0, x || 0));
     }
     before += inStage;
     from = stage.target;

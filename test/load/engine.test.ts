@@ -52,6 +52,15 @@ describe('open model (arrivalRate)', () => {
     expect(firstSecond).toBeLessThanOrEqual(40);
   });
 
+  it('a first stage too short to measure (durationSecs: 1e-320) is a step: the test sends its 10 requests and ends', async () => {
+    const { run, server } = await setup({ model: 'arrivalRate', stages: [{ durationSecs: 1e-320, target: 20 }, { durationSecs: 0.5, target: 20 }] }, { A: '/a' });
+    const started = Date.now();
+    const result = await run();
+    expect(result.overall.count + result.overall.dropped).toBe(10);
+    expect(server.byPath.get('/a')).toBe(result.overall.count);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('drops starts beyond maxInFlight and counts them, never queues them', async () => {
     const { run, server } = await setup({ model: 'arrivalRate', maxInFlight: 5, stages: [{ durationSecs: 0, target: 40 }, { durationSecs: 1, target: 40 }] }, { Slow: '/slow?delay=1500' });
     const result = await run();

@@ -28,6 +28,13 @@ describe('stages', () => {
     for (const k of [0, 1, 25, 99, 150, 199]) expect(arrivalsBy(ramp, arrivalTime(ramp, k)!)).toBeCloseTo(k, 6);
     expect(arrivalTime(ramp, 200)).toBeUndefined();
   });
+  it('places arrivals after a stage too short to measure (1e-320 s, 5e-324 s) as after a step, and ends', () => {
+    for (const tiny of [5e-324, 1e-320, 1e-300]) {
+      const stages = [{ durationSecs: tiny, target: 10 }, { durationSecs: 1, target: 10 }];
+      expect([0, 1, 5, 9].map((k) => arrivalTime(stages, k)! - tiny).map((t) => Math.round(t * 1e9) / 1e9)).toEqual([0, 0.1, 0.5, 0.9]);
+      expect(arrivalTime(stages, 10)).toBeUndefined();
+    }
+  });
   it('reads --stages and refuses bad ones', () => {
     expect(parseStages('30s:50,1m:50,500ms:0')).toEqual([{ durationSecs: 30, target: 50 }, { durationSecs: 60, target: 50 }, { durationSecs: 0.5, target: 0 }]);
     expect(() => parseStages('30:50')).toThrow(/"30:50" is not DURATION:TARGET/);
