@@ -105,6 +105,9 @@ export function describe(value: unknown): string {
   if (value instanceof Uint8Array) return 'binary data';
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return `text "${value.length > 40 ? value.slice(0, 40) + '…' : value}"`;
+  // YAML's .inf and .nan, and a number past what a number holds (1e400 reads as Infinity).
+  if (typeof value === 'number' && Number.isNaN(value)) return '.nan (not a number)';
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value < 0 ? '-' : ''}infinity (.inf, or a number too large to hold, such as 1e400)`;
   return `${typeof value} ${String(value)}`;
 }
 

@@ -65,6 +65,8 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     await fs.writeFile(path.join(root, 'loadtests', 'opblock.yaml'), unquoted('>=', false));
     await fs.writeFile(path.join(root, 'loadtests', 'opflow.yaml'), unquoted('>=', true));
     await fs.writeFile(path.join(root, 'loadtests', 'opgt.yaml'), unquoted('>', false));
+    // A number past what a number holds reads as Infinity: said as such, not as "number Infinity".
+    await fs.writeFile(path.join(root, 'loadtests', 'huge.yaml'), 'name: x\ntargets:\n  - request: A.yaml\nstages:\n  - { durationSecs: 1e400, target: 2 }\n');
     const cases: Array<[string[], RegExp]> = [
       [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badregex, badthreshold, braces, crowd, h3, headerline, linked, missing, nodata, noheader, nostages, novariable, ok, outside, sse\./],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
@@ -82,6 +84,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'ok', '--stages', '1s:5000000'], /--stages: stages\[0\]\.target: 5000000 requests per second is more than one machine runs/],
       [['load', 'opblock'], /loadtests\/opblock\.yaml:8:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
       [['load', 'opflow'], /loadtests\/opflow\.yaml:7:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
+      [['load', 'huge'], /loadtests\/huge\.yaml:5:\d+: stages\[0\]\.durationSecs: expected a number, got infinity \(\.inf, or a number too large to hold, such as 1e400\)/],
       [['load', 'opgt'], /loadtests\/opgt\.yaml:8:\d+: thresholds\[0\]\.op: expected one of <, <=, >, >= \(quoted in YAML: op: ">"\), got text ""/],
       // A capture that can never work is refused, not skipped at every answer.
       [['load', 'withunit'], /loadtests\/withunit\.yaml:\d+:\d+: thresholds\[0\]\.value: expected a number without its unit \(300, not 300ms: latencies are in ms, errorRate in percent, rps in requests per second\), got text "300ms"/],
