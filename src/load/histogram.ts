@@ -2,6 +2,7 @@
  * Latency histograms (HdrHistogram, µs, 3 significant digits): memory stays flat however many
  * samples, and two histograms add exactly, so results of many workers and machines merge.
  */
+import zlib from 'node:zlib';
 import hdr, { type Histogram } from 'hdr-histogram-js';
 
 export type { Histogram };
@@ -21,7 +22,24 @@ export function encodeHistogram(histogram: Histogram): string {
   return hdr.encodeIntoCompressedBase64(histogram);
 }
 
+/**
+ * Most bytes a histogram's compressed form may inflate to. A real one (3 significant digits, µs up
+ * to the longest test) is at most about 500 KB inflated; a result file is read from elsewhere
+ * (`ferry load merge`, the app's Open result file…), and 1 MB of zlib can inflate to 1 GB.
+ */
+const MAX_INFLATED_BYTES = 4 * 1024 * 1024;
+
+/** Throws when `text` is not the compressed form or inflates past MAX_INFLATED_BYTES (inflating stops there). */
+function checkInflatedSize(text: string): void {
+  // The V2 compressed form: a cookie (4 bytes), the length of the zlib data (4), the zlib data.
+  const bytes = Buffer.from(text.trim(), 'base64');
+  if (bytes.length < 8) throw new Error('not a compressed histogram');
+  const length = Math.max(0, bytes.readInt32BE(4));
+  zlib.inflateSync(bytes.subarray(8, 8 + length), { maxOutputLength: MAX_INFLATED_BYTES });
+}
+
 export function decodeHistogram(text: string): Histogram {
+  checkInflatedSize(text);
   const decoded = hdr.decodeFromCompressedBase64(text, 'packed', false);
   // Decoded histograms do not grow on their own; copy into one that does before adding to it.
   const out = newSumHistogram();

@@ -1,10 +1,10 @@
 /** The load engine's pure parts: stages, segments, weights, captures, thresholds, exact merging. */
 import { describe, expect, it } from 'vitest';
-import { gzipSync } from 'node:zlib';
+import zlib, { gzipSync } from 'node:zlib';
 import { captureReader } from '../../src/load/captures.js';
 import { decodeBody } from '../../src/protocols/http/decompress.js';
 import type { Capture } from '../../src/load/wire.js';
-import { encodeHistogram, newHistogram } from '../../src/load/histogram.js';
+import { decodeHistogram, encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { Picker } from '../../src/load/picker.js';
 import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
 import { MergeError, mergeResults, parseResult } from '../../src/load/merge.js';
@@ -357,5 +357,30 @@ describe('user places', () => {
         held.add(place);
       }
     }
+  });
+});
+
+describe('histograms read from a result file', () => {
+  it('decode as written, and one that inflates past 4 MB (a zip bomb in a result file) is refused without inflating it whole', () => {
+    const h = newHistogram();
+    for (let v = 1; v <= 10_000_000; v *= 3) h.recordValue(v);
+    expect(decodeHistogram(encodeHistogram(h)).totalCount).toBe(h.totalCount);
+    // A V2 header that says a histogram follows, then 64 MB of zeros: 64 KB once compressed.
+    const head = Buffer.alloc(40);
+    head.writeInt32BE(0x1c849313, 0);
+    head.writeInt32BE(64 * 1024 * 1024, 4);
+    head.writeInt32BE(3, 12);
+    head.writeBigInt64BE(1n, 16);
+    head.writeBigInt64BE(3_600_000_000n, 24);
+    const inflated = Buffer.concat([head, Buffer.alloc(64 * 1024 * 1024)]);
+    const zipped = zlib.deflateSync(inflated);
+    const outer = Buffer.alloc(8);
+    outer.writeInt32BE(0x1c849314, 0);
+    outer.writeInt32BE(zipped.length, 4);
+    const bomb = Buffer.concat([outer, zipped]).toString('base64');
+    expect(bomb.length).toBeLessThan(200_000);
+    const started = performance.now();
+    expect(() => decodeHistogram(bomb)).toThrow(/Cannot create a Buffer larger than|maxOutputLength|too large/i);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
