@@ -11,6 +11,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { Aedes } from 'aedes';
+import mqttPacket from 'mqtt-packet';
 import { freePort } from '../support/servers/index.js';
 import { testCertificate } from '../support/servers/index.js';
 
@@ -113,3 +114,39 @@ export async function startMosquitto(): Promise<Broker> {
     },
   };
 }
+
+/**
+ * A broker written packet by packet (mqtt-packet), for what no real broker does on purpose: each
+ * packet a client sends is handed to `answer` with its socket, which writes what it likes (or
+ * nothing). `closed` counts the client connections that have ended.
+ */
+export async function startScriptedBroker(answer: (socket: net.Socket, packet: mqttPacket.Packet) => void): Promise<Broker & { closed: () => number }> {
+  const sockets = new Set<net.Socket>();
+  let closed = 0;
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      sockets.delete(socket);
+      closed++;
+    });
+    const parser = mqttPacket.parser();
+    parser.on('packet', (packet) => answer(socket, packet));
+    parser.on('error', () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => parser.parse(chunk));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    closed: () => closed,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A CONNACK accepting the connection (MQTT 3.1.1). */
+export const CONNACK = mqttPacket.generate({ cmd: 'connack', returnCode: 0, sessionPresent: false });

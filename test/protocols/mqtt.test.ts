@@ -9,7 +9,7 @@ import { requestSchema } from '../../src/model/index.js';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { PrepareError } from '../../src/request/index.js';
 import { describeKindCases, sendInheriting } from './kind-cases.js';
-import { mosquittoMissing, PASSWORD, startAedes, startMosquitto, USER, type Broker } from './mqtt-brokers.js';
+import { CONNACK, mosquittoMissing, PASSWORD, startAedes, startMosquitto, startScriptedBroker, USER, type Broker } from './mqtt-brokers.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 
 describeKindCases({
@@ -189,6 +189,19 @@ describe('mqtt: brokers that refuse or close', () => {
     expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${aedes.port} closed the connection before acknowledging the message published to ferry/denied at QoS 1 (no PUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`);
     const fireAndForget = await sendRequest('mqtt', { url: aedes.url, mqtt: { topic: 'ferry/denied', qos: 0 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 5000 } } });
     expect(fireAndForget.stream?.stoppedBy).toBe('closed');
+  });
+
+  it('the connection is closed after a send whose SUBSCRIBE or QoS 1 PUBLISH the broker never acknowledged (the polite end waited for them forever: ferry run printed its report and never exited)', async () => {
+    const broker = await startScriptedBroker((socket, packet) => {
+      if (packet.cmd === 'connect') socket.write(CONNACK);
+    });
+    try {
+      await sendRequest('mqtt', { url: broker.url, mqtt: { subscriptions: [{ topic: 'a/#' }] }, settings: { stream: { timeoutMs: 300 } } }).catch(() => undefined);
+      await sendRequest('mqtt', { url: broker.url, mqtt: { topic: 'a/b', qos: 1 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 300 } } }).catch(() => undefined);
+      await expect.poll(() => broker.closed(), { timeout: 3000 }).toBe(2);
+    } finally {
+      await broker.close();
+    }
   });
 
   it('a peer that closes before CONNACK fails with one line saying so', async () => {

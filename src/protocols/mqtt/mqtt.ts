@@ -283,7 +283,9 @@ function endClient(client: MqttClient, polite: boolean): void {
     client.end(true);
     return;
   }
-  const cut = setTimeout(() => client.end(true), END_GRACE_MS);
+  // A second `end` is a no-op while the polite one waits for acknowledgements, and a broker that
+  // never sends them would keep the socket (and `ferry run`) alive: the cut destroys it.
+  const cut = setTimeout(() => client.stream?.destroy(), END_GRACE_MS);
   cut.unref();
   client.end(false, {}, () => clearTimeout(cut));
 }
