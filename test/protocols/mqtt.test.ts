@@ -204,6 +204,20 @@ describe('mqtt: brokers that refuse or close', () => {
     }
   });
 
+  it('a broker that never acknowledges the subscription or a QoS 1 publish fails the request when reading stops by time, naming what is unacknowledged (it passed as a quiet topic)', async () => {
+    const broker = await startScriptedBroker((socket, packet) => {
+      if (packet.cmd === 'connect') socket.write(CONNACK);
+    });
+    try {
+      const subscribe = await failure(sendRequest('mqtt', { url: broker.url, mqtt: { subscriptions: [{ topic: 'a/#' }] }, settings: { stream: { timeoutMs: 300 } } }));
+      expect(subscribe.message).toBe(`the MQTT broker at 127.0.0.1:${broker.port} did not acknowledge the subscription to a/# (no SUBACK) before reading stopped (stream.timeoutMs, 300 ms); it may not allow this client that topic: check the topic and the broker's access rules.`);
+      const publish = await failure(sendRequest('mqtt', { url: broker.url, mqtt: { topic: 'a/b', qos: 1 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 300 } } }));
+      expect(publish.message).toContain('did not acknowledge the message published to a/b at QoS 1 (no PUBACK) before reading stopped (stream.timeoutMs, 300 ms)');
+    } finally {
+      await broker.close();
+    }
+  });
+
   it('a peer that closes before CONNACK fails with one line saying so', async () => {
     const net = await import('node:net');
     const server = net.createServer((socket) => socket.destroy());

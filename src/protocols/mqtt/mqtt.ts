@@ -9,7 +9,7 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
-import type { MessageStream } from '../stream/messages.js';
+import { DEFAULT_STREAM, type MessageStream } from '../stream/messages.js';
 import { openLive, stringParam } from '../live/connection.js';
 import { outgoingBytes } from '../live/outgoing.js';
 import type { ConnectHandlers, LiveConnection } from '../live/types.js';
@@ -147,11 +147,19 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
   const problem = publishedPayload(prepared, options) ? topicProblem(options.topic, false) : undefined;
   if (problem) throw new SendError(`${prepared.path ? `requests/${prepared.path}: ` : ''}mqtt.topic "${options.topic}" ${problem}.`, 'invalid');
   const session = new StreamSession(prepared, signal, (message) => message.topic);
+  let steps: Promise<void> | undefined;
   const opened = await openMqtt(prepared, context, session, url, options, (client, connected) => {
     const messages = session.open();
-    void subscribeThenPublish(client, connected, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
+    steps = subscribeThenPublish(client, connected, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
   });
   const messages = await session.finish();
+  // The polite end keeps the connection while acknowledgements are due (endClient): one may still come.
+  if (messages.stoppedBy === 'timeout' && opened.awaiting) await Promise.race([steps, new Promise((resolve) => setTimeout(resolve, END_GRACE_MS).unref())]);
+  if (messages.stoppedBy === 'timeout' && opened.awaiting) {
+    // Unacknowledged when time ran out: a broker ignoring a topic it refuses would read as a quiet topic.
+    const limit = prepared.stream?.timeoutMs ?? DEFAULT_STREAM.timeoutMs;
+    throw new SendError(`the MQTT broker at ${url.host} did not acknowledge ${opened.awaiting} before reading stopped (stream.timeoutMs, ${limit} ms); it may not allow this client that topic: check the topic and the broker's access rules.`, 'timeout');
+  }
   const v5 = options.version === 'v5';
   return session.result({
     outcome: { status: 0, text: v5 ? 'Success' : 'Connection Accepted', ok: true },
