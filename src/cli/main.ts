@@ -69,7 +69,11 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (error) {
-    const failure = failureOf(error, ctx);
+    const command = runningCommand(program, argv);
+    // Loaded on a failure only (not for --help, which ends here too): a run that works reads no file more.
+    const refused = !(error instanceof CommanderError && error.exitCode === 0);
+    const hint = command && refused ? (await import('./dash-argument.js')).dashArgumentHint(command, argv.slice(argv.indexOf(command.name()) + 1)) : undefined;
+    const failure = failureOf(error, ctx, hint);
     // Asked for JSON on stdout (`--json`, `-r json`, `--out-json -`): a failure is JSON there too,
     // so `ferry run -r json > report.json` or `ferry ls --json | jq` get an object to read, not nothing.
     if (failure.exitCode !== EXIT.ok && !printed && wantsJsonOnStdout(program, argv)) {
@@ -83,14 +87,21 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
 }
 
 /** What an error thrown by a command ends with: said on stderr (commander said its own), the message and the exit code. */
-function failureOf(error: unknown, ctx: CliContext): { message: string; exitCode: number } {
+function failureOf(error: unknown, ctx: CliContext, hint?: string): { message: string; exitCode: number } {
+  // A bad-usage refusal of a line where a word was read as short options says so (dash-argument.ts).
   const said = (message: string, exitCode: number) => {
+    if (hint && exitCode === EXIT.usage) message = `${message} ${hint}`;
     ctx.output.err(`ferry: ${message}`);
     return { message, exitCode };
   };
   if (error instanceof CommanderError) {
     // Help and version are successes; everything else commander rejects is bad usage.
-    return { message: error.message.replace(/^error: /, ''), exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
+    const message = error.message.replace(/^error: /, '');
+    if (error.exitCode === 0) return { message, exitCode: EXIT.ok };
+    // Commander has said its own line; the hint is one of its own.
+    if (!hint) return { message, exitCode: EXIT.usage };
+    ctx.output.err(`ferry: ${hint}`);
+    return { message: `${message} ${hint}`, exitCode: EXIT.usage };
   }
   if (error instanceof CliError) return said(error.message, error.exitCode);
   // Another writer (an import, an update, the app) holds the workspace: worth trying again.
@@ -113,13 +124,7 @@ function failureOf(error: unknown, ctx: CliContext): { message: string; exitCode
  * the options commander has parsed, also when it then refused the line (an unknown option after them).
  */
 function wantsJsonOnStdout(program: Command, argv: readonly string[]): boolean {
-  let command: Command | undefined = program.commands.find((c) => c.name() === commandNameOf(argv));
-  // A subcommand (`ferry ls --json` has none; `ferry env ls --json`, `ferry load merge -r json`).
-  for (let depth = 0; command && command.commands.length > 0 && depth < 4; depth++) {
-    const sub: Command | undefined = command.commands.find((c) => argv.includes(c.name()) && c.name() !== 'help');
-    if (!sub) break;
-    command = sub;
-  }
+  const command = runningCommand(program, argv);
   if (!command) return false;
   // `ferry load merge` takes `-r` and `--out-json` given before `merge` too.
   const opts = { ...command.parent?.opts(), ...command.opts() } as { json?: unknown; outJson?: unknown; reporter?: unknown };
@@ -128,4 +133,15 @@ function wantsJsonOnStdout(program: Command, argv: readonly string[]): boolean {
   // Another report asked for (`-r cli`, `-r junit`) may be the one on stdout.
   if (!reporters.every((r) => r === 'json')) return false;
   return opts.outJson === '-' || (reporters.length > 0 && opts.outJson === undefined);
+}
+
+/** The command (or subcommand: `ferry env ls`, `ferry load merge`) `argv` runs. */
+function runningCommand(program: Command, argv: readonly string[]): Command | undefined {
+  let command: Command | undefined = program.commands.find((c) => c.name() === commandNameOf(argv));
+  for (let depth = 0; command && command.commands.length > 0 && depth < 4; depth++) {
+    const sub: Command | undefined = command.commands.find((c) => argv.includes(c.name()) && c.name() !== 'help');
+    if (!sub) break;
+    command = sub;
+  }
+  return command;
 }

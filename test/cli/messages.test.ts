@@ -26,6 +26,26 @@ describe('ferry messages', () => {
     expect(missing.stderr).toMatch(/^ferry: missing required argument 'folder'/);
   });
 
+  it('a request path starting with - read as short options (ferry run -dir = -d ir): the refusal says to write it after --', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    const run = await ferry(['-w', ws, 'run', '-dir']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ferry: Data file \S*ir does not exist\. "-dir" was read as the options -d ir: a request or folder whose name starts with - goes after --: ferry run -- -dir\n$/);
+    expect(JSON.parse((await ferry(['-w', ws, 'run', '-dir', '-r', 'json'])).stdout).error.message).toMatch(/ferry run -- -dir$/);
+    const reporter = await ferry(['-w', ws, 'run', '-kvrf']);
+    expect(reporter.code).toBe(2);
+    expect(reporter.stderr).toMatch(/^ferry: Unknown reporter "f"\. .*"-kvrf" was read as the options -k -v -r f: .* goes after --: ferry run -- -kvrf\n$/);
+    // commander refuses an unknown one itself: the hint follows its line.
+    const ls = await ferry(['-w', ws, 'ls', '-dir']);
+    expect(ls.code).toBe(2);
+    expect(ls.stderr).toMatch(/^ferry: unknown option '-dir'\n[\s\S]*ferry: "-dir" was read as options: a request or folder whose name starts with - goes after --: ferry ls -- -dir\n$/);
+    expectNoStack(ls.stderr);
+    // No hint where no short option was read: a long option, or a command that takes no path.
+    expect((await ferry(['-w', ws, 'run', '--dir'])).stderr).not.toMatch(/goes after --/);
+    expect((await ferry(['-w', ws, 'app', '-xyz'])).stderr).not.toMatch(/goes after --/);
+  });
+
   it('-w names a missing folder or a file: said plainly, exit 2', async () => {
     const dir = await tempDir();
     const missing = await ferry(['-w', path.join(dir, 'nowhere'), 'ls']);
