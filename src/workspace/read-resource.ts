@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { formatFieldPath, parseFolderSummary, parseRequestSummary, parseResource, type FieldProblem, type FolderSummary, type RequestSummary, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
-import { checkDisplayName } from './names.js';
+import { checkDisplayName, notUtf8Name } from './names.js';
 import type { Warning } from './types.js';
 import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
@@ -114,6 +114,8 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.');
+    const notUtf8 = code === 'ENOENT' ? notUtf8Name(relative) : undefined;
+    if (notUtf8) return { ok: false, warning: { file: relative, message: notUtf8 } };
     if (code === 'ENOENT') return fail(relative, 'disappeared while the workspace was being read; reopen it to see the current state.');
     if (code === 'EACCES' || code === 'EPERM') return fail(relative, 'cannot be read (permission denied); check the file permissions.');
     return fail(relative, `cannot be read: ${(error as Error).message}`);

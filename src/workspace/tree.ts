@@ -2,6 +2,7 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { fileProblemReason } from '../support/system-error.js';
+import { notUtf8Name } from './names.js';
 import { DEFAULT_SEQ } from '../model/constants.js';
 import type { FolderSummary, RequestFile, RequestSummary } from '../model/index.js';
 import type { ReadOutcomeOf } from './read-resource.js';
@@ -83,7 +84,10 @@ function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning 
     return readdirSync(path.join(root, REQUESTS_DIR, relPath), { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOENT') {
+      const notUtf8 = notUtf8Name(label);
+      return notUtf8 ? { file: label, message: notUtf8 } : undefined;
+    }
     const fix = code === 'EACCES' || code === 'EPERM' ? " Check the folder's permissions." : code === 'ENOTDIR' ? ' Make it a folder.' : '';
     return { file: label, message: `${label}/ ${CANNOT_BE_READ} (${fileProblemReason(error)}); its requests were not read.${fix}` };
   }

@@ -98,4 +98,24 @@ describe('a run whose requests cannot be read', () => {
       await fs.chmod(path.join(root, 'requests', 'Users'), 0o755);
     }
   });
+
+  it('a file or folder whose name is not valid UTF-8 is said to be so (not "disappeared", not an empty folder); the run fails where it stands', async () => {
+    await isolatedDataDir();
+    const root = await workspace();
+    // Bytes no UTF-8 decoder accepts (a Latin-1 name from an old archive): Node lists them as U+FFFD.
+    const bytes = (dir: string, name: string) => Buffer.concat([Buffer.from(path.join(root, dir) + path.sep), Buffer.from(name, 'latin1')]);
+    await fs.writeFile(bytes('requests/Open', 'caf\xe9.yaml'), `name: cafe\nurl: ${url}\n`);
+    await fs.mkdir(bytes('requests', 'D\xfcsseldorf'));
+    await fs.writeFile(Buffer.concat([bytes('requests', 'D\xfcsseldorf'), Buffer.from('/get.yaml')]), `name: get\nurl: ${url}\n`);
+    await fs.writeFile(bytes('environments', 'st\xe4ge.yaml'), 'name: stage\n');
+    const ls = await ferry(['-w', root, 'ls']);
+    for (const label of ['requests/Open/caf\ufffd.yaml', 'requests/D\ufffdsseldorf', 'environments/st\ufffdge.yaml']) {
+      expect(ls.stdout, label).toContain(`${label} has a name that is not valid UTF-8 (shown here with \ufffd), so Ferry cannot open it: rename it to a UTF-8 name.`);
+    }
+    expect(ls.stdout).not.toContain('disappeared');
+    const result = await ferry(['-w', root, 'run']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✓ Users/);
+    expect(result.stdout).toMatch(/✗ D\ufffdsseldorf[\s\S]*not valid UTF-8/);
+  });
 });
