@@ -126,7 +126,7 @@ type Listed = FolderNode<RequestSummary>;
 function subtree(ws: Workspace<RequestSummary>, wanted: string | undefined): Listed {
   if (wanted === undefined || ['', '.'].includes(normalizeSelectPath(wanted))) return ws.tree;
   try {
-    selectRequests(ws.tree, [wanted]);
+    selectRequests(ws.tree, [wanted], { warnings: ws.warnings });
   } catch (error) {
     if (error instanceof SelectError) throw new CliError(error.message);
     throw error;

@@ -187,7 +187,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       if (options.startServers) {
         // A path that names nothing is said before any server starts (and has to be stopped again).
         try {
-          selectRequests(ws.tree, paths);
+          selectRequests(ws.tree, paths, { warnings: ws.warnings });
         } catch (error) {
           throw selectionFailure(error, ws, options.bail, paths);
         }

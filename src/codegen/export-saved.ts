@@ -65,7 +65,7 @@ export interface PreparedSaved {
  */
 export async function prepareSavedRequest(workspace: Workspace, requestPath: string, options: Omit<ExportSavedOptions, 'lang' | 'lib' | 'platform'> & { action?: string } = {}): Promise<PreparedSaved> {
   const action = options.action ?? 'export';
-  const items = options.draft ? [unsavedItem(workspace.tree, requestPath, options.draft)] : selectRequests(workspace.tree, [requestPath]);
+  const items = options.draft ? [unsavedItem(workspace.tree, requestPath, options.draft)] : selectRequests(workspace.tree, [requestPath], { warnings: workspace.warnings });
   const item = items[0];
   if (items.length !== 1 || !item || (!options.draft && isFolder(workspace, requestPath))) {
     throw new RunError(`"${requestPath}" is a folder; ${action} takes one request (Folder/Name.yaml).`);
@@ -106,7 +106,7 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
 }
 
 export async function exportSavedRequest(workspace: Workspace, requestPath: string, options: ExportSavedOptions): Promise<ExportedCode> {
-  const items = options.draft ? [unsavedItem(workspace.tree, requestPath, options.draft)] : selectRequests(workspace.tree, [requestPath]);
+  const items = options.draft ? [unsavedItem(workspace.tree, requestPath, options.draft)] : selectRequests(workspace.tree, [requestPath], { warnings: workspace.warnings });
   const node = items.length === 1 ? items[0]!.node : undefined;
   // Only HTTP requests become code; said before anything is prepared.
   if (node?.type === 'request' && (options.draft || !isFolder(workspace, requestPath))) {

@@ -246,7 +246,7 @@ export class Session {
   /** Runs requests and folders (none: the whole workspace) as `ferry run` does; what changed is saved at its end. */
   async run(paths: readonly string[] = [], plan: RunPlan & Pick<SendOptions, 'onAuthorizeUrl'> & { byName?: boolean } = {}): Promise<RunOutcome> {
     // `byName: false`: paths only (the app's API), no folder or request found by its name at any depth.
-    const items = selectRequests(this.workspace.tree, paths, { byName: plan.byName });
+    const items = selectRequests(this.workspace.tree, paths, { byName: plan.byName, warnings: this.workspace.warnings });
     const data = plan.data ?? this.options.data;
     const iterations = iterationCount({ ...plan, data });
     const ctx = await this.ready();

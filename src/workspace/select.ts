@@ -66,7 +66,7 @@ export function unsavedItem(root: FolderNode, requestPath: string, request: Requ
  * `byName: false`: paths from `requests/` only, no name looked for at any depth (the app's API,
  * which names folders and requests by their paths, never by a name several may have).
  */
-export function selectRequests<R extends RequestSummary = RequestFile>(root: FolderNode<R>, paths: readonly string[], options: { byName?: boolean } = {}): RunItem<R>[] {
+export function selectRequests<R extends RequestSummary = RequestFile>(root: FolderNode<R>, paths: readonly string[], options: { byName?: boolean; warnings?: readonly Warning[] } = {}): RunItem<R>[] {
   if (paths.length === 0) return [...walkAll(root, [])];
   const all = [...walkAll(root, [])];
   const out: RunItem<R>[] = [];
@@ -114,9 +114,21 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
       const what = kinds.size === 2 ? 'folders and requests' : kinds.has('folder') ? 'folders' : 'requests';
       throw new SelectError(`"${raw}" names ${named.length} ${what}: ${named.map((n) => n.path).join(', ')}. Give the path of the one to run.`);
     }
+    // A file the reader skipped (a symbolic link, a name that is not UTF-8): its warning says why.
+    const skipped = options.warnings && skippedFile(options.warnings, lower);
+    if (skipped) throw new SelectError(skipped.message);
     throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(all, wanted)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
   }
   return out;
+}
+
+/** The warning of the file or folder under requests/ that `lower` (a path in lower case) names or lies in. */
+function skippedFile(warnings: readonly Warning[], lower: string): Warning | undefined {
+  const wanted = `requests/${lower}`;
+  return warnings.find((w) => {
+    const file = w.file.toLowerCase();
+    return file.startsWith('requests/') && w.line === undefined && (file === wanted || file === `${wanted}.yaml` || wanted.startsWith(`${file}/`));
+  });
 }
 
 /** The requests inside `folder`, in tree order; none is refused (a run of nothing would pass). */

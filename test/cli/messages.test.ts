@@ -46,6 +46,32 @@ describe('ferry messages', () => {
     expect((await ferry(['-w', ws, 'app', '-xyz'])).stderr).not.toMatch(/goes after --/);
   });
 
+  it('a path that names a symbolic link (a request file or a folder) says it is one, not "No request or folder": run, ls, export', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'real.yaml'), 'name: real\nurl: http://127.0.0.1:9/\n');
+    await fs.symlink(path.join(outside, 'real.yaml'), path.join(ws, 'requests', 'Linked.yaml'));
+    await fs.symlink(outside, path.join(ws, 'requests', 'Shared'));
+    const cases: Array<[string[], string]> = [
+      [['run', 'Linked'], 'requests/Linked.yaml'],
+      [['run', 'requests/linked.yaml'], 'requests/Linked.yaml'],
+      [['run', 'Shared'], 'requests/Shared'],
+      [['run', 'Shared/real.yaml'], 'requests/Shared'],
+      [['ls', 'Linked'], 'requests/Linked.yaml'],
+      [['export', 'Linked'], 'requests/Linked.yaml'],
+    ];
+    for (const [args, file] of cases) {
+      const result = await ferry(['-w', ws, ...args]);
+      const label = args.join(' ');
+      expect(result.code, label).toBe(2);
+      expect(result.stderr, label).toContain(`ferry: ${file} is a symbolic link; Ferry never follows links`);
+      expect(result.stderr, label).not.toContain('No request or folder');
+    }
+    // A path that names nothing at all is still said so.
+    expect((await ferry(['-w', ws, 'run', 'Nope'])).stderr).toContain('No request or folder "Nope"');
+  });
+
   it('-w names a missing folder or a file: said plainly, exit 2', async () => {
     const dir = await tempDir();
     const missing = await ferry(['-w', path.join(dir, 'nowhere'), 'ls']);
