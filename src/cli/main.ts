@@ -29,7 +29,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
       writeOut: (text) => ctx.output.out(text.replace(/\n$/, '')),
       writeErr: (text) => ctx.output.err(text.replace(/\n$/, '')),
       // commander says "error: unknown option"; every other message of Ferry starts with "ferry:".
-      outputError: (text, write) => write(text.replace(/^error: /, 'ferry: ')),
+      outputError: (text, write) => write(withPrefixSuggestion(text.replace(/^error: /, 'ferry: '), () => runningCommand(program, argv) ?? program)),
     });
   const running = commandNameOf(argv);
   const terms = new Map<Command, string>();
@@ -133,6 +133,23 @@ function wantsJsonOnStdout(program: Command, argv: readonly string[]): boolean {
   // Another report asked for (`-r cli`, `-r junit`) may be the one on stdout.
   if (!reporters.every((r) => r === 'json')) return false;
   return opts.outJson === '-' || (reporters.length > 0 && opts.outJson === undefined);
+}
+
+/**
+ * Commander suggests the nearest spelling of an unknown option, which for a beginning (`--rep`,
+ * `--out`) is often `--help`: an option that begins one or more of the command's own is the one
+ * suggested, or the ones it may begin.
+ */
+function withPrefixSuggestion(text: string, commandOf: () => Command): string {
+  const flag = /^ferry: unknown option '(--[^'=]+)/.exec(text)?.[1];
+  if (!flag) return text;
+  const longs: string[] = [];
+  for (let command: Command | null = commandOf(); command; command = command.parent) {
+    for (const option of new Help().visibleOptions(command)) if (option.long?.startsWith(flag)) longs.push(option.long);
+  }
+  if (longs.length === 0) return text;
+  const suggestion = longs.length === 1 ? `(Did you mean ${longs[0]}?)` : `(Did you mean one of ${longs.join(', ')}?)`;
+  return `${text.split('\n')[0]}\n${suggestion}`;
 }
 
 /** The command (or subcommand: `ferry env ls`, `ferry load merge`) `argv` runs. */

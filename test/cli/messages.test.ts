@@ -72,6 +72,26 @@ describe('ferry messages', () => {
     expect((await ferry(['-w', ws, 'run', 'Nope'])).stderr).toContain('No request or folder "Nope"');
   });
 
+  it('an unknown option that begins a known one (--rep, --out, --rep=json) suggests it, or the ones it may begin, not --help', async () => {
+    const cases: Array<[string[], string]> = [
+      [['run', '--rep', 'json'], '(Did you mean one of --reporter, --report-bodies?)'],
+      [['run', '--reporte=json'], '(Did you mean --reporter?)'],
+      [['run', '--out', 'r.json'], '(Did you mean one of --out-json, --out-junit, --out-html?)'],
+      [['load', 'x', '--seg', '1/2'], '(Did you mean --segment?)'],
+      [['env', 'ls', '--js'], '(Did you mean --json?)'],
+      [['--work', '.', 'ls'], '(Did you mean --workspace?)'],
+    ];
+    for (const [args, suggestion] of cases) {
+      const result = await ferry(args);
+      const label = args.join(' ');
+      expect(result.code, label).toBe(2);
+      expect(result.stderr, label).toMatch(/^ferry: unknown option '--[a-z]+(=json)?'\n/);
+      expect(result.stderr.split('\n')[1], label).toBe(suggestion);
+    }
+    // Commander's own suggestion of a near spelling stays.
+    expect((await ferry(['run', '--insecur'])).stderr).toContain('(Did you mean --insecure?)');
+  });
+
   it('-w names a missing folder or a file: said plainly, exit 2', async () => {
     const dir = await tempDir();
     const missing = await ferry(['-w', path.join(dir, 'nowhere'), 'ls']);
