@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
 import { ImportError } from './types.js';
 import { sizeOverLimit } from '../support/human-units.js';
+import { notUtf8Name } from '../support/system-error.js';
 
 /** Spec 8.1: import file or download size. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -42,7 +43,7 @@ export async function readImportFile(file: string): Promise<Buffer> {
     stat = await fs.lstat(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ImportError(code === 'ENOENT' ? `The file ${file} does not exist.` : `Cannot read ${file}: ${(error as Error).message}`);
+    throw new ImportError(code === 'ENOENT' ? (withStdinHint(notUtf8Name(file)) ?? `The file ${file} does not exist.`) : `Cannot read ${file}: ${(error as Error).message}`);
   }
   if (stat.isSymbolicLink()) throw new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`);
   if (!stat.isFile()) throw new ImportError(`${file} is not a file.`);
@@ -256,4 +257,9 @@ function describeJsonError(text: string, error: Error): string {
   const line = before.split('\n').length;
   const column = pos - before.lastIndexOf('\n');
   return `${error.message.replace(/ in JSON at position \d+.*$/, '').replace(/ at position \d+.*$/, '')} at line ${line}, column ${column}`;
+}
+
+/** The shell opens any name: the document can come in on standard input as it is. */
+function withStdinHint(message: string | undefined): string | undefined {
+  return message && `${message} Or give it on standard input: ferry import - < FILE.`;
 }

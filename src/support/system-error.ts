@@ -52,3 +52,12 @@ export function fileProblemReason(error: unknown): string {
   if (code === 'EISDIR') return 'it is a folder, not a file';
   return (error as Error).message;
 }
+
+/**
+ * Said of a file or folder that "does not exist" when opened although it was listed or named:
+ * Node reads file names and the command line as UTF-8, and bytes that are not (a Latin-1 name from
+ * an old archive) become U+FFFD, a name that opens nothing. Undefined for a name without U+FFFD.
+ */
+export function notUtf8Name(label: string): string | undefined {
+  return label.includes('\ufffd') ? `${label} has a name that is not valid UTF-8 (shown here with \ufffd), so Ferry cannot open it: rename it to a UTF-8 name.` : undefined;
+}

@@ -23,6 +23,7 @@ export function rowText(row: DataRow): Record<string, string> {
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../support/lazy-require.js';
+import { notUtf8Name } from '../support/system-error.js';
 import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import type { VariableValues } from '../scripts/index.js';
 
@@ -39,7 +40,7 @@ export async function readDataFile(file: string): Promise<DataRow[]> {
   try {
     stat = await fs.lstat(file);
   } catch {
-    throw new DataFileError(`data file ${file} does not exist.`);
+    throw new DataFileError(notUtf8Name(file) ?? `data file ${file} does not exist.`);
   }
   if (stat.isSymbolicLink()) throw new DataFileError(`data file ${file} is a symbolic link; Ferry never follows links.`);
   if (!stat.isFile()) throw new DataFileError(`data file ${file} is not a regular file.`);

@@ -17,15 +17,6 @@ export const MAX_FILE_NAME_BYTES = 200;
 const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;
 
-/**
- * Said of a file or folder that was listed but "does not exist" when opened: Node reads names as
- * UTF-8, and bytes that are not (a Latin-1 name from an old archive) become U+FFFD, a name that
- * opens nothing. Undefined for a name without U+FFFD (it did disappear).
- */
-export function notUtf8Name(label: string): string | undefined {
-  return label.includes('\ufffd') ? `${label} has a name that is not valid UTF-8 (shown here with \ufffd), so Ferry cannot open it: rename it to a UTF-8 name.` : undefined;
-}
-
 /** Why a display name is not allowed, or undefined when it is fine. */
 export function checkDisplayName(name: unknown): string | undefined {
   if (typeof name !== 'string' || name.trim() === '') return `A name cannot be empty; give a name of 1 to ${MAX_NAME_LENGTH} characters.`;

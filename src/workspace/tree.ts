@@ -1,8 +1,7 @@
 /** Reads the request tree under `requests/` (spec 2.1.6–2.1.9, 2.3, 2.9). */
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { fileProblemReason } from '../support/system-error.js';
-import { notUtf8Name } from './names.js';
+import { fileProblemReason, notUtf8Name } from '../support/system-error.js';
 import { DEFAULT_SEQ } from '../model/constants.js';
 import type { FolderSummary, RequestFile, RequestSummary } from '../model/index.js';
 import type { ReadOutcomeOf } from './read-resource.js';

@@ -92,6 +92,31 @@ describe('ferry messages', () => {
     expect((await ferry(['run', '--insecur'])).stderr).toContain('(Did you mean --insecure?)');
   });
 
+  it('a file named on the command line whose name is not valid UTF-8 (import, run -d): said so, not "does not exist"', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    const dir = await tempDir();
+    // Latin-1 bytes: Node reads the command line as UTF-8, so the name it gets opens nothing.
+    const latin1 = (name: string) => Buffer.concat([Buffer.from(dir + path.sep), Buffer.from(name, 'latin1')]);
+    await fs.writeFile(latin1('caf\xe9.json'), JSON.stringify({ info: { name: 'C', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [] }));
+    await fs.writeFile(latin1('r\xe9.csv'), 'a\n1\n');
+    const given = (name: string) => path.join(dir, name.replace(/[\x80-\xff]/g, '\ufffd'));
+    const cases: Array<[string[], string]> = [
+      [['import', given('caf\xe9.json')], given('caf\xe9.json')],
+      [['run', '-d', given('r\xe9.csv')], given('r\xe9.csv')],
+    ];
+    for (const [args, file] of cases) {
+      const result = await ferry(['-w', ws, ...args]);
+      const label = args.join(' ');
+      expect(result.code, label).toBe(2);
+      expect(result.stderr, label).toContain(`${file} has a name that is not valid UTF-8 (shown here with \ufffd), so Ferry cannot open it: rename it to a UTF-8 name.`);
+      expect(result.stderr, label).not.toContain('does not exist');
+    }
+    expect((await ferry(['-w', ws, 'import', given('caf\xe9.json')])).stderr).toMatch(/Or give it on standard input: ferry import - < FILE\.\n$/);
+    // A missing file with a plain name is still "does not exist".
+    expect((await ferry(['-w', ws, 'import', path.join(dir, 'none.json')])).stderr).toContain('does not exist');
+  });
+
   it('-w names a missing folder or a file: said plainly, exit 2', async () => {
     const dir = await tempDir();
     const missing = await ferry(['-w', path.join(dir, 'nowhere'), 'ls']);
