@@ -116,8 +116,10 @@ export async function serveUntil(
     output.err(c.red(failureLine(failure)));
   }
   if (handle.servers.length === 0) {
-    output.err(handle.failures.length > 0 ? 'ferry: No server could start.' : 'ferry: This workspace has no servers to start (add one under servers/).');
     await handle.stop();
+    // Nothing to serve: refused as an error, so `--json` gets the error object on stdout (main.ts).
+    if (handle.failures.length === 0) throw new CliError('This workspace has no servers to start (add one under servers/).', EXIT.failed);
+    output.err('ferry: No server could start.');
     return EXIT.failed; // only unknown names were refused above, as bad usage
   }
   printStarted(handle, output, json, handle.environment);

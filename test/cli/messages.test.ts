@@ -242,6 +242,17 @@ describe('a failure when JSON was asked for on stdout', () => {
     }
   });
 
+  it('serve --json of a workspace with no servers: the error object on stdout too (exit 1), not nothing', async () => {
+    await isolatedDataDir();
+    const ws = await workspace();
+    const result = await ferry(['-w', ws, 'serve', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('ferry: This workspace has no servers to start (add one under servers/).\n');
+    expect(errorObject(result.stdout)).toEqual({ error: { message: 'This workspace has no servers to start (add one under servers/).', exitCode: 1 } });
+    // Without --json, stdout stays empty.
+    expect((await ferry(['-w', ws, 'serve'])).stdout).toBe('');
+  });
+
   it('nothing on stdout when it was to hold no JSON: the terminal report, or the JSON report going to a file', async () => {
     await isolatedDataDir();
     const ws = await workspace();
