@@ -232,7 +232,7 @@ describe('ferry update stopped with Ctrl-C (SIGINT)', () => {
     expect((await ferry(['-w', ws, 'ls'])).stderr).toBe('');
   }, 120_000);
 
-  it('after the second staged file: undone, exit code 1', async () => {
+  it('after the second staged file: undone, exit code 1; the same update run again then finishes', async () => {
     const ctx = await setup();
     const ws = path.join(ctx.dir, 'sigint-staging');
     await fs.cp(ctx.original, ws, { recursive: true });
@@ -240,6 +240,10 @@ describe('ferry update stopped with Ctrl-C (SIGINT)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('ferry: Interrupted: the update was undone; the workspace is as it was.\n');
     expect(await tree(ws)).toEqual(ctx.before);
+    // Nothing of the stopped one is in the way of the next.
+    const again = await runFerry(ctx.script, ['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')], {});
+    expect(again.code, again.stderr).toBe(0);
+    expect(await tree(ws)).toEqual(ctx.after);
   }, 60_000);
 
   it('past the commit point: the update is finished, and says so', async () => {
