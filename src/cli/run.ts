@@ -182,6 +182,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       // Without the terminal report (-r json, -r junit), the run's warnings (file problems, a
       // setNextRequest loop cut off, values not saved) go to stderr, where CI logs show them.
       if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
+      if (options.verbose && !options.reporters.includes('cli')) ctx.output.err(`ferry: warning: ${verboseUnseen(options.reporters, files)}`);
 
       let servers: { stop(): Promise<void> } | undefined;
       if (options.startServers) {
@@ -445,6 +446,13 @@ async function startAutoServers(
   }
   if (handle.servers.length === 0 && handle.failures.length === 0) ctx.output.err(noAutoStartServer(ws));
   return handle;
+}
+
+/** `-v` feeds the terminal report only (docs/running.md, Verbose): what to ask for when the run prints none. */
+function verboseUnseen(reporters: readonly ReporterName[], files: Partial<Record<ReporterName, string>>): string {
+  const onStdout = reporters.find((name) => !files[name]);
+  const add = onStdout ? `add -r cli with --out-${onStdout} FILE` : 'add -r cli';
+  return `-v shows responses in the terminal report, which -r ${reporters.join(',')} does not print: ${add} to see them, or --report-bodies to keep them in the JSON or HTML report.`;
 }
 
 /** Messages of the core sometimes start in lower case ("data file x does not exist."); ferry prints sentences. */

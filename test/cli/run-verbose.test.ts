@@ -67,6 +67,18 @@ describe('ferry run --verbose', { timeout: 120_000 }, () => {
     expect(stdout).toContain('    {\n      "id": 7,\n      "name": "Ada",\n      "token": "***"\n    }\n');
   });
 
+  it('-v without the terminal report (-r json, -r junit) says on stderr that it shows nothing there and what to use; stdout stays the report alone', async () => {
+    for (const reporter of ['json', 'junit']) {
+      const result = await ferry(['-w', temp.root, 'run', 'a json', '-v', '-r', reporter]);
+      expect(result.code, reporter).toBe(0);
+      expect(result.stderr, reporter).toBe(
+        `ferry: warning: -v shows responses in the terminal report, which -r ${reporter} does not print: add -r cli with --out-${reporter} FILE to see them, or --report-bodies to keep them in the JSON or HTML report.\n`,
+      );
+      expect(result.stdout, reporter).not.toContain('Ada');
+    }
+    expect((await ferry(['-w', temp.root, 'run', 'a json', '-v', '-r', 'cli,json', '--out-json', path.join(temp.root, 'v.json')])).stderr).toBe('');
+  });
+
   it('without --verbose prints no response', async () => {
     const result = await ferry(['-w', temp.root, 'run']);
     expect(result.stdout).not.toMatch(/content-type|Ada|0123456789abcdef/);
