@@ -54,7 +54,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     .option('-e, --env <name>', 'environment id or name (default: the active environment on this computer)')
     .option('--var <key=value>', 'set a variable; wins over every other definition (repeatable)', collect)
     .option('--workers <n>', `generator threads (default: up to one per core, here ${defaultWorkers()})`)
-    .option('--stages <list>', 'override the stages for a quick try: "30s:50,1m:50" (duration:target, units ms s m h)')
+    .option('--stages <list>', 'override the stages for a quick try: "30s:50,1m30s:50" (duration:target, units ms s m h)')
     .option('--segment <i/n>', 'run the i-th of n equal parts of the test (merge the parts with ferry load merge)')
     .option('-r, --reporter <name>', 'cli (summary table, default) or json (the whole result on stdout)')
     .option('--out-json <file>', 'also write the whole result (JSON, histograms included) to FILE (- = stdout, in place of the summary)')

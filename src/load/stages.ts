@@ -75,13 +75,18 @@ export function arrivalTime(stages: readonly Stage[], k: number): number | undef
 
 const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
 
-/** `--stages "30s:50,1m:50"`: durations with a unit (ms, s, m, h) and targets. */
+/**
+ * `--stages "30s:50,1m30s:50"`: durations with a unit (ms, s, m, h), several in a row as k6 and
+ * Go write them (`1m30s`, `1h5m`), and targets.
+ */
 export function parseStages(text: string): Stage[] {
   const stages: Stage[] = [];
   for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h):(\d+(?:\.\d+)?)$/.exec(part);
-    if (!match) throw new StageError(`--stages: "${part}" is not DURATION:TARGET (for example 30s:50 or 1m:100).`);
-    stages.push({ durationSecs: Number(match[1]) * UNITS[match[2]!]!, target: Number(match[3]) });
+    const match = /^((?:\d+(?:\.\d+)?(?:ms|s|m|h))+):(\d+(?:\.\d+)?)$/.exec(part);
+    if (!match) throw new StageError(`--stages: "${part}" is not DURATION:TARGET (for example 30s:50, 1m:100 or 1m30s:100).`);
+    let durationSecs = 0;
+    for (const [, amount, unit] of match[1]!.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) durationSecs += Number(amount) * UNITS[unit!]!;
+    stages.push({ durationSecs, target: Number(match[2]) });
   }
   if (stages.length === 0) throw new StageError('--stages is empty; give DURATION:TARGET items, for example "30s:50,1m:50".');
   return stages;

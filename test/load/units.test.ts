@@ -38,6 +38,9 @@ describe('stages', () => {
   it('reads --stages and refuses bad ones', () => {
     expect(parseStages('30s:50,1m:50,500ms:0')).toEqual([{ durationSecs: 30, target: 50 }, { durationSecs: 60, target: 50 }, { durationSecs: 0.5, target: 0 }]);
     expect(() => parseStages('30:50')).toThrow(/"30:50" is not DURATION:TARGET/);
+    // Durations as k6 writes them, units in a row.
+    expect(parseStages('1m30s:20, 1h5m:20,2s500ms:0')).toEqual([{ durationSecs: 90, target: 20 }, { durationSecs: 3900, target: 20 }, { durationSecs: 2.5, target: 0 }]);
+    expect(() => parseStages('1m30:20')).toThrow(/"1m30:20" is not DURATION:TARGET \(for example 30s:50, 1m:100 or 1m30s:100\)/);
     expect(() => checkStages([], 'loadtests/x.yaml')).toThrow(/loadtests\/x.yaml: stages is empty/);
     expect(() => checkStages([{ durationSecs: 5, target: 0 }], 'f')).toThrow(/nothing would be sent/);
   });
