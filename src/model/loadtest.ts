@@ -15,8 +15,11 @@ export const loadTargetSchema = section({
   })).default([]),
 });
 
+const METRICS = ['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps'] as const;
+
 export const thresholdSchema = section({
-  metric: oneOf(['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps']),
+  // k6 users write its names (`p(95)`, `http_req_failed`): said which one is meant.
+  metric: z.enum(METRICS, { error: (issue) => `expected one of ${METRICS.join(', ')}, got ${describe(issue.input)}${k6Metric(issue.input)}` }),
   // Said with the quotes YAML needs: `op: >` unquoted reads as an empty block of text.
   op: z.enum(['<', '<=', '>', '>='], { error: (issue) => `expected one of <, <=, >, >= (quoted in YAML: op: ">"), got ${describe(issue.input)}` }),
   // k6 users write the unit (`300ms`, `1%`): said how to write the limit instead.
@@ -24,6 +27,18 @@ export const thresholdSchema = section({
   target: text().optional(),
   enabled: flag().default(true),
 });
+
+/** The metric a k6 name means, said after the refusal: `p(95)` is p95, `http_req_failed` errorRate. */
+function k6Metric(input: unknown): string {
+  if (typeof input !== 'string') return '';
+  const text = input.trim();
+  const percentile = /^p\(\s*(50|90|95|99|99\.9)\s*\)$/.exec(text)?.[1];
+  if (percentile) return ` (k6's p(${percentile}) is written p${percentile.replace('.', '')} here)`;
+  const named: Record<string, string> = { http_req_failed: 'errorRate', http_reqs: 'rps', 'avg()': 'avg', 'max()': 'max', med: 'p50' };
+  if (named[text]) return ` (k6's ${text} is ${named[text]} here)`;
+  if (/^http_req_duration/.test(text)) return " (k6's http_req_duration is the latency metrics here: p50 … p999, avg, max, in ms)";
+  return '';
+}
 
 /** `300, not 300ms` for a limit written with its unit; the same shape with an example otherwise. */
 function unitless(input: unknown): string {

@@ -5,6 +5,7 @@ import { captureReader } from '../../src/load/captures.js';
 import { decodeBody } from '../../src/protocols/http/decompress.js';
 import type { Capture } from '../../src/load/wire.js';
 import { decodeHistogram, encodeHistogram, newHistogram } from '../../src/load/histogram.js';
+import { parseResource } from '../../src/model/index.js';
 import { Picker } from '../../src/load/picker.js';
 import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
 import { MergeError, mergeResults, parseResult } from '../../src/load/merge.js';
@@ -385,5 +386,21 @@ describe('histograms read from a result file', () => {
     const started = performance.now();
     expect(() => decodeHistogram(bomb)).toThrow(/Cannot create a Buffer larger than|maxOutputLength|too large/i);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('thresholds written with k6 names', () => {
+  it('are refused saying which metric is meant', () => {
+    const said = (metric: string) => {
+      const parsed = parseResource('loadtest', { name: 'x', thresholds: [{ metric, op: '<', value: 1 }] });
+      return parsed.ok ? 'accepted' : parsed.problems.map((p) => p.message).join('; ');
+    };
+    expect(said('p(95)')).toBe("expected one of p50, p90, p95, p99, p999, avg, max, errorRate, rps, got text \"p(95)\" (k6's p(95) is written p95 here)");
+    expect(said('p(99.9)')).toMatch(/\(k6's p\(99\.9\) is written p999 here\)$/);
+    expect(said('http_req_failed')).toMatch(/\(k6's http_req_failed is errorRate here\)$/);
+    expect(said('http_reqs')).toMatch(/\(k6's http_reqs is rps here\)$/);
+    expect(said('http_req_duration')).toMatch(/\(k6's http_req_duration is the latency metrics here: p50 … p999, avg, max, in ms\)$/);
+    expect(said('p42')).toBe('expected one of p50, p90, p95, p99, p999, avg, max, errorRate, rps, got text "p42"');
+    expect(said('p95')).toBe('accepted');
   });
 });
