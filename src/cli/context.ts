@@ -1,5 +1,5 @@
 /** What every command gets: the output and the global options. */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { openWorkspaceForUse } from '../session/open-workspace.js';
@@ -7,6 +7,8 @@ import type { RequestSummary } from '../model/index.js';
 // Modules, not the folder's index: `ferry ls` loads this and should load no more than it uses.
 import type { ListingCacheOptions } from '../workspace/listing-cache.js';
 import { WorkspaceError } from '../workspace/open.js';
+import { namesFolderOnly, SelectError, selectRequests } from '../workspace/select.js';
+import { REQUESTS_DIR } from '../workspace/tree.js';
 import { formatWarning, isUnknownFieldsWarning } from '../workspace/warning-text.js';
 import type { Workspace } from '../workspace/types.js';
 import { CliError } from './exit-codes.js';
@@ -78,4 +80,33 @@ async function checkWorkspaceFolder(dir: string): Promise<void> {
   const stat = await fs.stat(dir).catch(() => undefined);
   if (!stat) throw new CliError(`-w ${dir}: there is no such folder. Give the folder that holds ferry.yaml, or create one with \`ferry init ${dir}\`.`);
   if (!stat.isDirectory()) throw new CliError(`-w ${dir}: this is a file, not a folder. Give the folder that holds ferry.yaml.`);
+}
+
+/**
+ * Request paths as the shell gives them. `ferry run`, `ls` and `export` take paths under
+ * `requests/`; a user in `requests/Users` who tab-completes `get\ user.yaml`, or a CI line with
+ * `$PWD/requests/…`, gives one relative to the current folder or an absolute one. A path that
+ * names nothing in the workspace is read that way too; one that lies outside `requests/` is
+ * refused, saying so. (Here, not in a module of its own: these commands load this one anyway.)
+ */
+export function fromShellPaths<R extends RequestSummary>(ws: Workspace<R>, paths: readonly string[], cwd: string, command: string): string[] {
+  return paths.map((given) => {
+    // A path of the workspace wins over the same words read from the current folder.
+    try {
+      selectRequests(ws.tree, [given], { warnings: ws.warnings });
+      return given;
+    } catch (error) {
+      if (!(error instanceof SelectError)) throw error;
+    }
+    const requests = path.join(ws.root, REQUESTS_DIR);
+    const absolute = path.resolve(cwd, given);
+    const relative = path.relative(requests, absolute);
+    const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+    if (!outside) return relative === '' ? '.' : `${relative.split(path.sep).join('/')}${namesFolderOnly(given) ? '/' : ''}`;
+    // Said only of what is plainly a place on disk: a typo of a request name stays "No request or folder".
+    if (path.isAbsolute(given) || given.split(/[\\/]/).includes('..') || existsSync(absolute)) {
+      throw new CliError(`"${given}" is not under this workspace's requests/ folder (${requests}): ferry ${command} takes requests and folders there.`);
+    }
+    return given;
+  });
 }

@@ -5,7 +5,7 @@ import { PrepareError } from '../request/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
 import { RunError, SelectError } from '../runner/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
-import { openWorkspaceFor, type CliContext } from './context.js';
+import { fromShellPaths, openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
@@ -59,6 +59,7 @@ export function registerExport(program: Command, ctx: CliContext): void {
         throw error;
       }
       const ws = await openWorkspaceFor(command, ctx, { requests: [requestPath] });
+      requestPath = fromShellPaths(ws, [requestPath], ctx.cwd, 'export')[0]!;
       try {
         const { code, secretsInCode } = await exportSavedRequest(ws, requestPath, {
           lang, lib: flags.lib, substitute: flags.substitute, environment: flags.env, vars, allowFilesOutside: flags.allowFilesOutside,

@@ -16,7 +16,7 @@ import type { FolderNode, TreeNode, Warning, Workspace } from '../workspace/type
 import { formatWarning } from '../workspace/warning-text.js';
 import { dataDir } from '../appdata/paths.js';
 import { firstSymlink } from '../support/paths-inside.js';
-import { openWorkspaceFor, type CliContext } from './context.js';
+import { fromShellPaths, openWorkspaceFor, type CliContext } from './context.js';
 import { CliError } from './exit-codes.js';
 import { examples } from './examples.js';
 import { paint } from './output.js';
@@ -54,7 +54,7 @@ export function registerLs(program: Command, ctx: CliContext): void {
         printProblems(ws.warnings, options.json === true, ctx);
         return;
       }
-      const tree = filterTree(subtree(ws, wanted), kind);
+      const tree = filterTree(subtree(ws, wanted === undefined ? undefined : fromShellPaths(ws, [wanted], ctx.cwd, 'ls')[0]), kind);
       if (options.json) {
         ctx.output.out(JSON.stringify({
           name: ws.file.name,

@@ -28,7 +28,7 @@ import { Session } from '../session/index.js';
 import { REQUESTS_LINK_MESSAGE, type Workspace } from '../workspace/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { DataFileError, readDataFile, RunError, type DataRow } from '../variables/index.js';
-import { openWorkspaceFor, type CliContext } from './context.js';
+import { fromShellPaths, openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, onCtrlC } from './exit-codes.js';
 import { MAX_TIMER_MS } from '../model/constants.js';
@@ -144,6 +144,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
       paths = [...paths, ...(flags.folder ?? [])];
       // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
       const ws = await openWorkspaceFor(command, ctx, { requests: paths, showsWarnings: true });
+      paths = fromShellPaths(ws, paths, ctx.cwd, 'run');
       let rows: DataRow[] | undefined;
       if (options.dataFile) {
         try {

@@ -82,6 +82,35 @@ describe('ferry run', () => {
     expect(await paths('--', '-dir')).toEqual(['-dir/--help.yaml']);
   });
 
+  it('a path as the shell gives it (absolute, or from the current folder) runs the request or folder there; one outside the workspace is refused, saying so', async () => {
+    const ws = await workspace();
+    const paths = async (cwd: string, ...selection: string[]) => {
+      const result = await ferry(['-w', ws.root, 'run', '-e', 'local', '-r', 'json', ...selection], cwd);
+      // Run, whatever its outcome (Users/missing.yaml fails): not refused.
+      expect(result.code, `${selection.join(' ')}: ${result.stderr}`).toBeLessThan(2);
+      return JSON.parse(result.stdout).results.map((r: { path: string }) => r.path);
+    };
+    const users = path.join(ws.root, 'requests', 'Users');
+    expect(await paths(ws.root, path.join(users, 'get user.yaml'))).toEqual(['Users/get user.yaml']);
+    expect(await paths(users, 'get user.yaml')).toEqual(['Users/get user.yaml']);
+    expect(await paths(path.join(ws.root, 'requests'), './health.yaml')).toEqual(['health.yaml']);
+    expect(await paths(path.dirname(ws.root), `${path.basename(ws.root)}/requests/Users/`)).toEqual(['Users/get user.yaml', 'Users/missing.yaml']);
+    // A path of the workspace wins over the same words read from the current folder.
+    expect(await paths(users, 'health')).toEqual(['health.yaml']);
+    // ls and export read them the same way.
+    expect((await ferry(['-w', ws.root, 'ls', '--json', users])).stdout).toContain('"get user"');
+    const exported = await ferry(['-w', ws.root, 'export', 'get user.yaml', '-e', 'local'], users);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toMatch(/^curl .*\/echo\?who=file/);
+
+    const outside = path.join(path.dirname(ws.root), 'other.yaml');
+    for (const [given, cwd] of [[outside, ws.root], ['../other.yaml', ws.root], ['ferry.yaml', ws.root]] as const) {
+      const result = await ferry(['-w', ws.root, 'run', given], cwd);
+      expect(result.code, given).toBe(2);
+      expect(result.stderr, given).toContain(`ferry: "${given}" is not under this workspace's requests/ folder (${path.join(ws.root, 'requests')}): ferry run takes requests and folders there.`);
+    }
+  });
+
   it('-r json with --out-junit: JSON on stdout, JUnit in its file', async () => {
     const ws = await workspace();
     const xml = path.join(ws.root, 'out', 'junit.xml');
