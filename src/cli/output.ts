@@ -7,6 +7,8 @@ export interface Output {
   err(text: string): void;
   /** True when stdout is a terminal that wants colour. */
   color: boolean;
+  /** The same for stderr (`ferry serve 2>serve.log` on a terminal: colour on stdout only); absent: as `color`. */
+  errColor?: boolean;
   /** The file descriptor behind `out` when it is the process's standard output (for non-blocking writers). */
   fd?: number;
   /** Where a status line is drawn (progress of long work): only when stderr is a terminal. */
@@ -33,7 +35,7 @@ function watchPipes(): void {
 }
 
 /**
- * Colour on stdout: on a terminal (not `TERM=dumb`); `FORCE_COLOR` (any value but `0` or `false`)
+ * Colour on stdout (or stderr): on a terminal (not `TERM=dumb`); `FORCE_COLOR` (any value but `0` or `false`)
  * asks for it into a pipe or a file too (CI logs show it), `FORCE_COLOR=0` never; `NO_COLOR` wins.
  */
 function wantsColor(env: NodeJS.ProcessEnv, terminal: boolean): boolean {
@@ -74,6 +76,7 @@ export function processOutput(): Output {
       if (!closed.err) aroundStatus(() => void process.stderr.write(forErr(text.endsWith('\n') ? text : `${text}\n`)));
     },
     color,
+    errColor: wantsColor(process.env, Boolean(process.stderr.isTTY)),
     fd: 1,
     ...(process.stderr.isTTY && process.env.TERM !== 'dumb'
       ? {
@@ -90,4 +93,9 @@ export function processOutput(): Output {
 
 export function paint(output: Output) {
   return pc.createColors(output.color);
+}
+
+/** Colours for what goes to stderr. */
+export function paintErr(output: Output) {
+  return pc.createColors(output.errColor ?? output.color);
 }

@@ -11,7 +11,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
-import { paint, type Output } from './output.js';
+import { paint, paintErr, type Output } from './output.js';
 import { ServerFileBurst } from './serve-burst.js';
 import { failureLine } from './server-failure.js';
 import { stopSignal } from './stop-signal.js';
@@ -74,12 +74,14 @@ export async function serveUntil(
     throw new CliError([...new Set(ids.map(serverIdOf))].map((id) => unknownServerMessage(ws, id)).join('\nferry: '));
   }
   const c = paint(output);
+  // Lines on stderr are coloured as stderr is: `ferry serve 2>serve.log` on a terminal gets no codes in the file.
+  const e = paintErr(output);
   const json = options.json === true;
   // A branch checked out under a running serve: its many file events are one line (JSON keeps each).
-  const burst = new ServerFileBurst((line) => output.err(c.yellow(`ferry: ${line}`)));
+  const burst = new ServerFileBurst((line) => output.err(e.yellow(`ferry: ${line}`)));
   const noticeLine = (notice: ServerNotice) => {
     if (notice.level === 'info') output.out(c.dim(`~ ${notice.message}`));
-    else output.err(c.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
+    else output.err(e.yellow(`ferry: ${notice.message}`)); // on standard error as the CLI's other messages
   };
 
   let handle;
@@ -113,7 +115,7 @@ export async function serveUntil(
   }
   for (const failure of handle.failures) {
     if (json) output.out(JSON.stringify({ type: 'failure', id: failure.id, message: failure.message }));
-    output.err(c.red(failureLine(failure)));
+    output.err(e.red(failureLine(failure)));
   }
   if (handle.servers.length === 0) {
     await handle.stop();
@@ -127,11 +129,11 @@ export async function serveUntil(
   const workspaceFields = unknownFieldsWarning('workspace', 'ferry.yaml', ws.file);
   for (const notice of [...(workspaceFields ? [{ level: 'warning' as const, message: workspaceFields }] : []), ...handle.unknownFields]) {
     if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
-    else output.err(c.yellow(`ferry: ${notice.message}`));
+    else output.err(e.yellow(`ferry: ${notice.message}`));
   }
   for (const notice of handle.exposed) {
     if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
-    output.err(c.yellow(`ferry: ${notice.message}`));
+    output.err(e.yellow(`ferry: ${notice.message}`));
   }
   const traffic = new TrafficPrinter(printer, c, { json, linesPerSecond: terminal ? TERMINAL_LINES_PER_SECOND : undefined });
   const unsubscribe = handle.traffic.subscribe(traffic.print);

@@ -94,3 +94,36 @@ describe('colour of a real ferry process writing into a pipe', () => {
     expect(await runInto({ FORCE_COLOR: '1', NO_COLOR: '1' })).not.toContain('\x1b[');
   }, 60_000);
 });
+
+describe('colour on stderr follows stderr', () => {
+  it('processOutput: stdout a terminal and stderr a file (`ferry serve 2>serve.log`), or the other way round, colours each as it is', () => {
+    const saved = { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR, TERM: process.env.TERM };
+    delete process.env.NO_COLOR;
+    delete process.env.FORCE_COLOR;
+    process.env.TERM = 'xterm-256color';
+    try {
+      for (const [outTTY, errTTY] of [[true, false], [false, true]] as const) {
+        process.stdout.isTTY = outTTY;
+        process.stderr.isTTY = errTTY;
+        const output = processOutput();
+        expect({ color: output.color, errColor: output.errColor }).toEqual({ color: outTTY, errColor: errTTY });
+      }
+    } finally {
+      for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key]; else process.env[key] = value;
+    }
+  });
+
+  it("ferry serve's failure lines on stderr carry no colour codes when stderr is not a terminal, though stdout is", async () => {
+    const ws = path.join(await tempDir(), 'ws');
+    await isolatedDataDir();
+    const { main } = await import('../../src/cli/main.js');
+    expect(await main(['init', ws], { output: { out: () => {}, err: () => {}, color: false } })).toBe(0);
+    await fs.mkdir(path.join(ws, 'servers'));
+    await fs.writeFile(path.join(ws, 'servers', 'bad.yaml'), 'name: Bad\nkind: dns\ndns:\n  records:\n    - { name: a.test, type: A, value: not-an-address }\n');
+    let err = '';
+    const code = await main(['-w', ws, 'serve', '--no-watch'], { output: { out: () => {}, err: (t) => void (err += `${t}\n`), color: true, errColor: false } });
+    expect(code).toBe(1);
+    expect(err).toContain('ferry: server bad did not start');
+    expect(err).not.toContain('\x1b[');
+  });
+});
