@@ -119,6 +119,20 @@ describe('ferry secret', () => {
     ]);
   });
 
+  it('an empty value (a CI variable that was not set: printf %s "$TOKEN" | …) is refused, not stored; a stored value stays', async () => {
+    expect((await ferry(['-w', ws, 'secret', 'set', 'token'], ws, 'kept')).code).toBe(0);
+    for (const input of ['', '\n', '\r\n']) {
+      const empty = await ferry(['-w', ws, 'secret', 'set', 'token'], ws, input);
+      expect(empty.code, JSON.stringify(input)).toBe(2);
+      expect(empty.stderr).toBe('ferry: No value on standard input for token: nothing was stored. Give the value on standard input (printf %s "$TOKEN" | ferry secret set token), or remove this computer\'s value with ferry secret unset token.\n');
+    }
+    expect(JSON.parse((await ferry(['-w', ws, 'secret', 'ls', '--json'])).stdout)).toContainEqual({ scope: 'workspace', name: 'token', stored: true });
+    // The shipped binary with standard input empty, as a CI step gives it.
+    const shippedEmpty = await shipped(['secret', 'set', 'token'], '');
+    expect(shippedEmpty.code).toBe(2);
+    expect(shippedEmpty.stderr).toContain('No value on standard input for token');
+  });
+
   it('a value stored with another secret.key is listed as unreadable and used as not set; runs go on, and set or unset replace it', async () => {
     // Separate processes, as a user's commands are (one process keeps the key it loaded).
     expect((await shipped(['secret', 'set', 'token'], 'stored-with-the-old-key')).code).toBe(0);
