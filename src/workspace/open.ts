@@ -53,6 +53,7 @@ export async function initWorkspace(dir: string, name?: string): Promise<string>
   // Checked before anything is created, so a refused name leaves no folder behind.
   const problem = checkNewDisplayName(displayName);
   if (problem) throw new WorkspaceError(`The workspace name is not allowed: ${problem}`);
+  await refuseInsideResourceFolder(root);
   try {
     await makeDirs(root);
   } catch (error) {
@@ -68,6 +69,19 @@ export async function initWorkspace(dir: string, name?: string): Promise<string>
   await writeFileAtomic(file, renderYaml({ version: FORMAT_VERSION, id: randomUUID(), name: displayName }));
   await ensureDirs(root);
   return root;
+}
+
+/**
+ * A workspace inside another one's requests/ (environments/, servers/, loadtests/) would be read as
+ * part of it: its ferry.yaml as a request or an environment, its folders as folders of requests.
+ * Anywhere else under another workspace (a monorepo's packages/api) is fine.
+ */
+async function refuseInsideResourceFolder(root: string): Promise<void> {
+  const outer = await findWorkspaceRoot(path.dirname(root));
+  if (!outer) return;
+  const folder = path.relative(outer, root).split(path.sep)[0];
+  if (folder === undefined || ![REQUESTS_DIR, ENVIRONMENTS_DIR, SERVERS_DIR, LOADTESTS_DIR].includes(folder)) return;
+  throw new WorkspaceError(`${root} is inside the ${folder}/ folder of the workspace ${outer}, whose files there would be read as its own (ferry.yaml as a request or environment). Choose a folder outside ${path.join(outer, folder)}/.`);
 }
 
 /** Why the workspace folder cannot be made, and what to do. */

@@ -155,6 +155,21 @@ describe('ferry basics', () => {
     }
   }, 60_000);
 
+  it("init inside another workspace's requests/, environments/, servers/ or loadtests/ is refused (its files would be read as the outer one's); elsewhere under it, fine", async () => {
+    const outer = path.join(await tempDir(), 'outer');
+    expect((await ferry(['init', outer])).code).toBe(0);
+    for (const folder of ['requests', 'environments', 'servers', 'loadtests']) {
+      const inner = path.join(outer, folder, 'Team', 'inner');
+      const result = await ferry(['init', inner]);
+      expect(result.code, folder).toBe(2);
+      expect(result.stderr, folder).toBe(`ferry: ${inner} is inside the ${folder}/ folder of the workspace ${outer}, whose files there would be read as its own (ferry.yaml as a request or environment). Choose a folder outside ${outer}/${folder}/.\n`);
+      await expect(fs.stat(inner), folder).rejects.toThrow();
+    }
+    expect((await ferry(['-w', outer, 'ls', '--problems'])).stdout).toBe('No file problems.\n');
+    // A workspace in a subfolder of a repository that is one (a monorepo's packages/api): fine.
+    expect((await ferry(['init', path.join(outer, 'packages', 'api')])).code).toBe(0);
+  });
+
   it('init under a file fails with exit 2 and says so', async () => {
     const parent = await tempDir();
     await fs.writeFile(path.join(parent, 'file'), 'x');
