@@ -19,6 +19,8 @@ export function registerConfig(program: Command, ctx: CliContext): void {
   const config = program.command('config').description("show and change this computer's application settings").addHelpText('after', examples([["ferry config list", "every setting and its value"], ["ferry config set timeoutMs 10000", "change one"], ["ferry config path", "where this computer keeps Ferry's data"]]));
   config
     .command('list')
+    // `ls` as every other listing of ferry (env ls, secret ls, cookies ls, programs ls).
+    .alias('ls')
     .description('every setting with its value (default ones marked)')
     .addHelpText('after', examples([["ferry config list", "every setting, defaults marked"], ["ferry config list --json", "as JSON"]]))
     .option('--json', 'print the settings as JSON')

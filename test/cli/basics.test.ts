@@ -170,6 +170,13 @@ describe('ferry basics', () => {
     expect((await ferry(['init', path.join(outer, 'packages', 'api')])).code).toBe(0);
   });
 
+  it('every listing subcommand answers to ls: config ls is config list, as env, secret, cookies and programs ls are', async () => {
+    const list = await ferry(['config', 'list', '--json']);
+    const ls = await ferry(['config', 'ls', '--json']);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.stdout).toBe(list.stdout);
+  });
+
   it('init under a file fails with exit 2 and says so', async () => {
     const parent = await tempDir();
     await fs.writeFile(path.join(parent, 'file'), 'x');
