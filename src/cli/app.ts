@@ -41,10 +41,13 @@ export function registerApp(program: Command, ctx: CliContext, until: () => Prom
         if (code === 'EADDRINUSE') throw new CliError(`Port ${port} on 127.0.0.1 is taken. Give another with --port, or leave it out for a free one.`);
         throw error;
       }
+      // Listening before the URL is out: Node has no SIGTERM handler until one is added, so a
+      // supervisor that stops the app as soon as it reads the URL would kill it, not stop it.
+      const stopped = until();
       ctx.output.out(`Ferry app for ${ws.file.name || ws.root}: ${app.url}`);
       ctx.output.out('Only this computer can open it; the link holds this session\'s key. Ctrl-C stops it.');
       const opened = options.open ? await openBrowser(app.url) : undefined;
-      await until();
+      await stopped;
       await app.close();
       await opened?.();
       ctx.exitCode = EXIT.ok;

@@ -7,7 +7,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { registerApp } from '../../src/cli/app.js';
 import { ferry } from '../support/cli.js';
 import { folderSnapshot, isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -86,4 +88,23 @@ describe('SIGTERM', () => {
     mcp.child.kill('SIGTERM');
     expect(await mcp.done, mcp.output.stderr).toBe(0);
   }, 60_000);
+});
+
+describe('ferry app listens for the stop before it prints its URL', () => {
+  it('a supervisor that sends SIGTERM as soon as it reads the URL gets exit 0, not a process killed by the signal', async () => {
+    const { ws } = await workspace();
+    const out: string[] = [];
+    let printedWhenListening: string[] | undefined;
+    const program = new Command('ferry').option('-w, --workspace <dir>').exitOverride();
+    const ctx = { output: { out: (text: string) => void out.push(text), err: () => {}, color: false }, cwd: ws, exitCode: 0 };
+    registerApp(program, ctx, () => {
+      printedWhenListening = [...out];
+      return Promise.resolve();
+    });
+    await program.parseAsync(['-w', ws, 'app', '--no-open'], { from: 'user' });
+    expect(out.join('\n')).toMatch(/http:\/\/127\.0\.0\.1:\d+\//);
+    // Node has no SIGTERM handler until one is added: a signal before it ends the process at once.
+    expect(printedWhenListening).toEqual([]);
+    expect(ctx.exitCode).toBe(0);
+  });
 });
