@@ -301,11 +301,21 @@ function exchange(x: Exchange): Promise<Answer> {
       }
     });
     call.on('status', (status: grpc.StatusObject) => {
-      answer.status = status;
+      answer.status = typeof status.code === 'number' ? status : unreadableMessage(status);
       if (!answer.stoppedEarly) messages?.closed();
       finish();
     });
   });
+}
+
+/**
+ * grpc-js's status when its compression filter refused a message (marked compressed without a
+ * grpc-encoding, one it does not know, or bytes that do not inflate): it passes the filter's Error
+ * on as the status, without its words: code and details are undefined, and the reports crashed
+ * on them. Such a call is INTERNAL, as grpc-js's own refusals of an answer are.
+ */
+function unreadableMessage(status: grpc.StatusObject): grpc.StatusObject {
+  return { code: grpc.status.INTERNAL, details: "the server's message is marked compressed and could not be decompressed", metadata: status.metadata ?? new grpc.Metadata() };
 }
 
 function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number }): ProtocolResult {

@@ -1,0 +1,63 @@
+/**
+ * gRPC requests against hostile peers: a raw HTTP/2 server on 127.0.0.1 (node:http2) answering
+ * each call with bytes no grpc-js server would send — a message that is not protobuf, a frame
+ * cut short, a compressed flag without an encoding, an answer that is not gRPC at all. Each must
+ * end in one line or a status, never a crash or a pass.
+ */
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requestSchema } from '../../src/model/index.js';
+import { requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { sendWith } from './kind-cases.js';
+
+const grpcKind = requestKind('grpc');
+const PROTO = { protoFiles: ['test/fixtures/grpc/echo.proto'] };
+
+/** A gRPC message frame: the compressed flag, the length (as said, or the payload's), the payload. */
+function frame(payload: Buffer, compressed = 0, said = payload.length): Buffer {
+  const head = Buffer.alloc(5);
+  head[0] = compressed;
+  head.writeUInt32BE(said, 1);
+  return Buffer.concat([head, payload]);
+}
+
+/** SayReply { text: "hi" } as protobuf. */
+const HI = Buffer.from([0x0a, 0x02, 0x68, 0x69]);
+
+/** Answers with gRPC's headers, `body`, then the trailers of status `status`. */
+function grpcAnswer(body: Buffer, status = '0') {
+  return (stream: http2.ServerHttp2Stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': status }));
+    stream.end(body);
+  };
+}
+
+const servers: http2.Http2Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+async function peer(answer: (stream: http2.ServerHttp2Stream) => void): Promise<string> {
+  const server = http2.createServer();
+  server.on('stream', (stream) => {
+    stream.on('error', () => {});
+    answer(stream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return `grpc://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function say(url: string): Promise<ProtocolResult> {
+  return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"x"}' }, settings: { timeoutMs: 3000 } }));
+}
+
+describe('gRPC: hostile peers', () => {
+  it('a message marked compressed without a grpc-encoding is status 13 INTERNAL saying so (grpc-js gave a status without code or details, and the run crashed on it)', async () => {
+    const result = await say(await peer(grpcAnswer(frame(HI, 1))));
+    expect(result.outcome).toMatchObject({ status: 13, text: 'INTERNAL', ok: false });
+    expect(result.outcome.label).toBe("13 INTERNAL: the server's message is marked compressed and could not be decompressed");
+  });
+});
