@@ -60,4 +60,12 @@ describe('gRPC: hostile peers', () => {
     expect(result.outcome).toMatchObject({ status: 13, text: 'INTERNAL', ok: false });
     expect(result.outcome.label).toBe("13 INTERNAL: the server's message is marked compressed and could not be decompressed");
   });
+
+  it('status OK without a message (none sent, or a frame cut short) is not an empty answer that passes: 13 INTERNAL, as grpc-js and grpcurl have it', async () => {
+    for (const body of [Buffer.alloc(0), frame(HI, 0, 100)]) {
+      const result = await say(await peer(grpcAnswer(body)));
+      expect(result.outcome).toMatchObject({ status: 13, text: 'INTERNAL', ok: false });
+      expect(result.outcome.label).toBe('13 INTERNAL: the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one');
+    }
+  });
 });

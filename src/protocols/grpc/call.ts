@@ -302,6 +302,11 @@ function exchange(x: Exchange): Promise<Answer> {
     });
     call.on('status', (status: grpc.StatusObject) => {
       answer.status = typeof status.code === 'number' ? status : unreadableMessage(status);
+      // One message answers a unary or client-streaming call: OK without it (none, or a frame cut
+      // short) is grpc-js's "No message received", told only to the callback, not an empty answer.
+      if (!streamingAnswer(x.callType) && answer.status.code === grpc.status.OK && answer.received === 0) {
+        answer.status = { ...answer.status, code: grpc.status.INTERNAL, details: 'the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one' };
+      }
       if (!answer.stoppedEarly) messages?.closed();
       finish();
     });
@@ -316,6 +321,11 @@ function exchange(x: Exchange): Promise<Answer> {
  */
 function unreadableMessage(status: grpc.StatusObject): grpc.StatusObject {
   return { code: grpc.status.INTERNAL, details: "the server's message is marked compressed and could not be decompressed", metadata: status.metadata ?? new grpc.Metadata() };
+}
+
+/** Whether the server answers with a stream of messages (server streaming, bidirectional). */
+function streamingAnswer(callType: CallType): boolean {
+  return callType === 'serverStreaming' || callType === 'bidiStreaming';
 }
 
 function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number }): ProtocolResult {
