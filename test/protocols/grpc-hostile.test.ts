@@ -8,7 +8,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
-import { requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
 import { sendWith } from './kind-cases.js';
 
 const grpcKind = requestKind('grpc');
@@ -67,5 +67,21 @@ describe('gRPC: hostile peers', () => {
       expect(result.outcome).toMatchObject({ status: 13, text: 'INTERNAL', ok: false });
       expect(result.outcome.label).toBe('13 INTERNAL: the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one');
     }
+  });
+
+  it('an answer that is not gRPC (HTTP 200, text/plain) is named so, not as a message past maxResponseMb (its text read as a length)', async () => {
+    const url = await peer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'text/plain' });
+      stream.end('hello');
+    });
+    const error = await say(url).then(() => undefined, (e: Error) => e);
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe(`${url.slice('grpc://'.length)} answered with Content-Type text/plain, not application/grpc: is it a gRPC server, and the port right?`);
+    const page = await peer((stream) => {
+      stream.respond({ ':status': 502, 'content-type': 'text/html' });
+      stream.end('<h1>Bad gateway</h1>');
+    });
+    const gateway = await say(page).then(() => undefined, (e: Error) => e);
+    expect(gateway!.message).toBe(`${page.slice('grpc://'.length)} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`);
   });
 });

@@ -85,6 +85,18 @@ function tooLargeForUs(status: grpc.StatusObject, context: SendContext, sent: Re
   return new SendError(`a message of the answer is larger than ${context.maxResponseMb} MB (maxResponseMb; ${match[1]} bytes), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
 }
 
+/**
+ * An answer whose headers say it is not gRPC (a web server on the port, a proxy's page): grpc-js
+ * reads its body as message frames anyway, so `hello` became a message of 1,701,604,463 bytes
+ * refused as past maxResponseMb. Named for what it is instead.
+ */
+function notGrpcAnswer(answer: Answer, host: string): SendError | undefined {
+  const type = String(answer.headers?.get('content-type')[0] ?? answer.status.metadata?.get('content-type')[0] ?? '');
+  if (type === '' || /^application\/grpc([+;]|$)/i.test(type)) return undefined;
+  const http = /Received HTTP status code (\d+)/.exec(answer.status.details)?.[1];
+  return new SendError(`${host} answered ${http ? `HTTP ${http} ` : ''}with Content-Type ${type}, not application/grpc: is it a gRPC server, and the port right?`, 'protocol');
+}
+
 /** The method a request names, from its proto files or by server reflection, and its call type. */
 export interface LoadedMethod {
   definition: PackageDefinition;
@@ -132,6 +144,8 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
     const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started });
     if (answer.cancelled) throw cancelledError();
+    const notGrpc = notGrpcAnswer(answer, host);
+    if (notGrpc) throw notGrpc;
     const tooLarge = tooLargeForUs(answer.status, context, requests);
     if (tooLarge) throw tooLarge;
     if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
