@@ -84,4 +84,11 @@ describe('gRPC: hostile peers', () => {
     const gateway = await say(page).then(() => undefined, (e: Error) => e);
     expect(gateway!.message).toBe(`${page.slice('grpc://'.length)} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`);
   });
+
+  it('a grpc-status that is not a number is 2 UNKNOWN saying so (it was status NaN, UNKNOWN_NaN, null in the JSON report)', async () => {
+    const url = await peer((stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': 'abc' }, { endStream: true }));
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 2, text: 'UNKNOWN', ok: false });
+    expect(result.outcome.label).toBe("2 UNKNOWN: the server's grpc-status is not a status code");
+  });
 });

@@ -315,7 +315,7 @@ function exchange(x: Exchange): Promise<Answer> {
       }
     });
     call.on('status', (status: grpc.StatusObject) => {
-      answer.status = typeof status.code === 'number' ? status : unreadableMessage(status);
+      answer.status = typeof status.code !== 'number' ? unreadableMessage(status) : Number.isInteger(status.code) ? status : notAStatus(status);
       // One message answers a unary or client-streaming call: OK without it (none, or a frame cut
       // short) is grpc-js's "No message received", told only to the callback, not an empty answer.
       if (!streamingAnswer(x.callType) && answer.status.code === grpc.status.OK && answer.received === 0) {
@@ -335,6 +335,11 @@ function exchange(x: Exchange): Promise<Answer> {
  */
 function unreadableMessage(status: grpc.StatusObject): grpc.StatusObject {
   return { code: grpc.status.INTERNAL, details: "the server's message is marked compressed and could not be decompressed", metadata: status.metadata ?? new grpc.Metadata() };
+}
+
+/** grpc-js reads a grpc-status that is not a number as NaN; gRPC's clients take it as UNKNOWN. */
+function notAStatus(status: grpc.StatusObject): grpc.StatusObject {
+  return { ...status, code: grpc.status.UNKNOWN, details: "the server's grpc-status is not a status code" };
 }
 
 /** Whether the server answers with a stream of messages (server streaming, bidirectional). */
