@@ -106,6 +106,36 @@ describe('MCP over HTTP', () => {
   });
 });
 
+describe('MCP: a server answering what MCP does not say', () => {
+  /** A Streamable HTTP server by hand: initialize answered, notifications accepted, any other call answered with `result`. */
+  async function answering(result: unknown): Promise<{ url: string; close(): void }> {
+    const server = http.createServer((req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id?: number; method: string };
+        if (message.id === undefined) return void res.writeHead(202).end();
+        const answer = message.method === 'initialize' ? { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'odd', version: '1' } } : result;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: answer }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, close: () => server.close() };
+  }
+
+  it('a tool result of the wrong shape is named by its fields, not as "the tool call failed: [" (the first line of the SDK\'s JSON list of problems)', async () => {
+    const peer = await answering({ content: 'not a list' });
+    try {
+      const error = await failure(send({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'echo' } }));
+      expect(error.message).toMatch(/^the tool call failed: the server's answer is not an MCP result: content: .*expected array.*\.$/i);
+      expect(error.message).not.toContain('\n');
+    } finally {
+      peer.close();
+    }
+  });
+});
+
 /** An allow-list in memory: exactly the programs given. */
 function allowing(...programs: ProgramSpec[]): ProgramPolicy & { asked: ProgramSpec[] } {
   const asked: ProgramSpec[] = [];

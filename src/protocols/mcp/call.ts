@@ -17,6 +17,7 @@ import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { endSession, httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
+import { errorLine } from './error-line.js';
 
 export async function sendMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { options, target, chosen, where } = mcpTarget(prepared);
@@ -140,7 +141,7 @@ async function unknownName(client: Client, options: McpOptions): Promise<SendErr
 
 function oneLine(error: unknown): string {
   // The SDK's client prefixes a server's error with its code, which the SDK's servers already did.
-  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/^(MCP error -?\d+: )\1+/, '$1').replace(/\.$/, '');
+  return errorLine(error).replace(/^(MCP error -?\d+: )\1+/, '$1');
 }
 
 function answer(result: CallResult, client: Client, about: { prepared: PreparedRequest; options: McpOptions; transport: string; started: number; stderr?: string }): ProtocolResult {

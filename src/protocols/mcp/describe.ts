@@ -14,6 +14,7 @@ import { connectionErrorByCode, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { endSession, httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
+import { errorLine } from './error-line.js';
 
 /** Listing gives up after this long without a time limit of the request's own: a picker must not hang. */
 const LIST_LIMIT_MS = 30_000;
@@ -71,5 +72,5 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
 }
 
 function oneLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/\.$/, '');
+  return errorLine(error);
 }

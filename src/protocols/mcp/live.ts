@@ -19,6 +19,7 @@ import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, stdioTransport } from './transport.js';
+import { errorLine } from './error-line.js';
 
 export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const { options, http, chosen, where } = mcpTarget(prepared);
@@ -158,5 +159,5 @@ async function unknownName(client: Client, what: 'tool' | 'prompt', name: string
 }
 
 function oneLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]!.replace(/\.$/, '');
+  return errorLine(error);
 }
