@@ -89,6 +89,8 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   // `grpc://` and `mqtt://` parse with an empty host (their schemes are not the web's): grpc-js
   // threw on it and crashed the run, and MQTT said it was "refused by :".
   if (parsed.hostname === '') throw noHost(where, trimmed, withScheme);
+  // No server listens on port 0 (a listener asks for it to get any free port): refused as out of range.
+  if (parsed.port === '0') throw new PrepareError(`${where}: port 0 in "${trimmed}" is out of range; give a port from 1 to 65535.`);
   if (/\{\{|\}\}/.test(decodeURIComponent(parsed.hostname))) {
     // Name the placeholder as typed: the parsed host is lower-cased (`{{baseurl}}` for `{{baseUrl}}`).
     const typed = /\{\{[^{}]*\}\}/.exec(trimmed)?.[0] ?? parsed.hostname;

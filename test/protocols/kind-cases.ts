@@ -140,6 +140,12 @@ export function describeKindCases(kindCase: KindCase): void {
       }
     });
 
+    it('port 0 is refused before sending, as a port out of range (it was tried, and said to be "refused by 127.0.0.1:0")', async () => {
+      const error = await failure(sendCase(kindCase, requestFor(kindCase, kindCase.urlFor(0), { timeoutMs: 2000 })));
+      expect(error).toBeInstanceOf(PrepareError);
+      expect(error.message).toMatch(/port 0 in ".*" is out of range; give a port from 1 to 65535\.$/);
+    });
+
     it('a refused connection fails with one line naming the address', async () => {
       const port = await closedPort();
       const error = await failure(sendCase(kindCase, requestFor(kindCase, kindCase.urlFor(port), { timeoutMs: 5000 })));

@@ -244,7 +244,7 @@ describe('tcp: refused before sending', () => {
     expect(out.message).toContain('port 70000');
     expect(out.message).toContain('1 to 65535');
     expect((await failure(send('tcp://127.0.0.1', {}))).message).toContain('has no port');
-    expect((await failure(send('tcp://127.0.0.1:0', {}))).message).toContain('port 0 is out of range');
+    expect((await failure(send('tcp://127.0.0.1:0', {}))).message).toContain('port 0 in "tcp://127.0.0.1:0" is out of range');
     expect((await failure(send('tcp://127.0.0.1:9/path', {}))).message).toContain('host:port only');
   });
 
