@@ -78,6 +78,31 @@ describe('DNS server', () => {
     expect(await kdig(server!.port, 'nothing.example.test', 'A', '+edns')).toMatch(/NXDOMAIN[\s\S]*EDNS PSEUDOSECTION/);
   });
 
+  it('answers NOTIMP to what is not a query (a dynamic UPDATE, a NOTIFY), not NOERROR as if it were done (knsupdate)', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS, upstream: '' });
+    // knsupdate took the answer of a query for its zone as the update's: "done", nothing changed.
+    const script = `server 127.0.0.1 ${server!.port}\nzone api.example.test\nupdate add new.api.example.test 60 A 127.0.0.5\nsend\n`;
+    const update = await runTool('knsupdate', [], script);
+    expect(update.code).not.toBe(0);
+    expect(update.stderr).toMatch(/NOTIMP/);
+    expect(await kdig(server!.port, 'new.api.example.test', 'A')).toMatch(/status: NXDOMAIN/);
+    // The answer keeps the opcode, id and zone asked (RFC 1035 4.1.1), over TCP too.
+    const notify = dnsPacket.encode({ type: 'query', id: 4242, flags: 4 << 11, questions: [{ type: 'SOA', name: 'example.test' }] }); // opcode 4: NOTIFY
+    const raw = net.connect(server!.port, '127.0.0.1');
+    raw.on('error', () => {});
+    raw.end(Buffer.concat([Buffer.from([0, notify.length]), notify]));
+    const chunks: Buffer[] = [];
+    for await (const chunk of raw) chunks.push(chunk as Buffer);
+    const answer = dnsPacket.decode(Buffer.concat(chunks).subarray(2)) as dnsPacket.DecodedPacket & { opcode?: string; rcode?: string };
+    expect([answer.id, answer.opcode, answer.rcode, answer.questions?.[0]?.name, answer.answers?.length]).toEqual([4242, 'NOTIFY', 'NOTIMP', 'example.test', 0]);
+    const records = (handle.traffic.recent() as DnsRecord[]).filter((r) => r.summary.includes('NOTIMP'));
+    expect(records.map((r) => [r.summary, r.level])).toEqual([
+      ['UPDATE SOA api.example.test → NOTIMP, 0 answers (udp)', 'warning'],
+      ['NOTIFY SOA example.test → NOTIMP, 0 answers (tcp)', 'warning'],
+    ]);
+    expect(records[0]!.note).toBe('not done: this server answers queries only (opcode QUERY), not UPDATE');
+  });
+
   it('matches *. wildcards below the name (an exact name wins) and follows CNAME chains', async () => {
     const { server } = await dnsServer({ records: RECORDS });
     const port = server!.port;

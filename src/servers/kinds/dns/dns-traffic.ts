@@ -14,6 +14,8 @@ export interface DnsDetail {
   truncated?: boolean;
   /** Set when the answer came from the upstream. */
   upstream?: string;
+  /** Set when the message was not a query (an UPDATE, a NOTIFY): its opcode, answered NOTIMP. */
+  notDone?: string;
   /** The answer records as zone-file lines (`api.example.test 60 IN A 127.0.0.1`), for the app's traffic table. */
   records?: string[];
 }
@@ -69,14 +71,15 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     direction: 'exchange',
     // A query without a question (FORMERR) says so, not ` → FORMERR`.
     summary: `${detail.name === '' ? 'no question' : `${detail.type} ${detail.name}`} → ${detail.rcode}, ${count} (${detail.transport})`,
-    // NXDOMAIN and REFUSED answer the question asked (the asker's matter, as a 4xx); others are failures.
-    level: detail.rcode === 'NOERROR' ? 'info' : detail.rcode === 'NXDOMAIN' || detail.rcode === 'REFUSED' ? 'warning' : 'error',
+    // NXDOMAIN, REFUSED and NOTIMP answer what was asked (the asker's matter, as a 4xx); others are failures.
+    level: detail.rcode === 'NOERROR' ? 'info' : ['NXDOMAIN', 'REFUSED', 'NOTIMP'].includes(detail.rcode) ? 'warning' : 'error',
     durationMs: performance.now() - start,
     bytesIn,
     bytesOut,
     detail,
   };
-  if (detail.truncated) record.note = detail.transport === 'udp' ? 'truncated: over 512 bytes on UDP' : 'truncated: over 65,535 bytes, the most one DNS message holds';
+  if (detail.notDone !== undefined) record.note = `not done: this server answers queries only (opcode QUERY), not ${detail.notDone}`;
+  else if (detail.truncated) record.note = detail.transport === 'udp' ? 'truncated: over 512 bytes on UDP' : 'truncated: over 65,535 bytes, the most one DNS message holds';
   else if (detail.upstream !== undefined) record.note = `from upstream ${detail.upstream}`;
   return record;
 }

@@ -27,7 +27,10 @@ const TCP_LIMIT = 65_535;
 const NXDOMAIN = 3;
 const SERVFAIL = 2;
 const FORMERR = 1;
+const NOTIMP = 4;
 const REFUSED = 5;
+/** The header's opcode bits (RFC 1035 4.1.1): 0 is QUERY, the only kind of message this server answers. */
+const OPCODE_BITS = 0x7800;
 /**
  * Queries that may wait on the upstream at once; past this a query is answered SERVFAIL without
  * asking (as BIND does past its recursive-clients), so a burst of queries cannot open a socket
@@ -177,6 +180,15 @@ class DnsKind implements SocketKindInstance {
     const state = this.#state!;
     const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const base = { peer, transport, name: question === undefined ? '' : shownName(raw, question), type: typeName(question?.type) };
+    const opcode = (query.flags ?? 0) & OPCODE_BITS;
+    if (opcode !== 0) {
+      // A dynamic UPDATE or a NOTIFY answered as a query of its zone read as done (knsupdate
+      // said so) while nothing changed: NOTIMP, with the opcode kept, as RFC 1035 asks and Knot does.
+      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: opcode | NOTIMP | rd, questions: question === undefined ? [] : [question] });
+      const name = OPCODES[opcode >> 11] ?? `OPCODE ${opcode >> 11}`;
+      this.#record({ ...base, type: `${name} ${base.type}`.trim(), rcode: 'NOTIMP', answers: 0, notDone: name }, start, raw.length, answer.length);
+      return answer;
+    }
     if (question === undefined) {
       const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [] });
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
@@ -288,6 +300,8 @@ function udpLimit(query: DecodedPacket): number {
 }
 
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'];
+/** Opcodes by number (IANA): 0 QUERY, 1 IQUERY, 2 STATUS, 4 NOTIFY, 5 UPDATE, 6 DSO. */
+const OPCODES: Record<number, string> = { 1: 'IQUERY', 2: 'STATUS', 4: 'NOTIFY', 5: 'UPDATE', 6: 'DSO' };
 
 function rcodeOf(answer: Buffer): string {
   const code = answer.length >= 4 ? answer.readUInt16BE(2) & 15 : -1;
