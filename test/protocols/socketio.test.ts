@@ -5,7 +5,8 @@ import net, { type AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
-import { describeKindCases, type RunningPeer } from './kind-cases.js';
+import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
+import { requestSchema } from '../../src/model/index.js';
 import { testCertificate } from '../support/servers/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
@@ -193,6 +194,22 @@ describe('socketio requests', () => {
         const engine = await failure(sendRequest('socketio', { url: `http://${host}/engine`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
         expect(engine.message).toBe(`${host} broke the Engine.IO protocol (under Socket.IO): it sent a packet that cannot be parsed (parser error), so Ferry closed the connection.`);
       }
+    } finally {
+      await io.close();
+      server.closeAllConnections();
+    }
+  });
+
+  it('a message past maxResponseMb over the WebSocket transport fails the request naming the setting (it was read whatever its size)', async () => {
+    const server = http.createServer();
+    const io = new Server(server, { maxHttpBufferSize: 1e8 });
+    io.on('connection', (socket) => socket.emit('big', 'x'.repeat(2 * 1024 * 1024)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const request = requestSchema.parse({ name: 'big', kind: 'socketio', url: `http://${host}/`, socketio: { transport: 'websocket' }, settings: { timeoutMs: 5000, stream: { timeoutMs: 5000 } } });
+      const error = await failure(sendWith(requestKind('socketio'), request, undefined, { maxResponseMb: 1 }));
+      expect(error.message).toBe(`${host} sent a Socket.IO message larger than 1 MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`);
     } finally {
       await io.close();
       server.closeAllConnections();

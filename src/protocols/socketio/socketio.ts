@@ -7,7 +7,7 @@
 import { Manager, type Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
-import { describeSocketError } from '../connection-errors.js';
+import { describeSocketError, errorCode } from '../connection-errors.js';
 import { proxyError } from '../http/proxy-errors.js';
 import { tunnelFor } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
@@ -76,7 +76,9 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
     ...(tunnel.agent ? { agent: tunnel.agent as unknown as string } : {}),
     query: Object.fromEntries(url.searchParams),
     autoConnect: false,
-  });
+    // The WebSocket transport's frame limit, as WebSocket requests have it (engine.io-client hands it to ws).
+    maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * 1024 * 1024 : 100 * 1024 * 1024,
+  } as ConstructorParameters<typeof Manager>[1]);
   const socket: Socket = manager.socket(url.pathname || '/', auth ? { auth } : {});
   const opened: OpenedSocketIo = { manager, socket };
   let lastTransportError: unknown;
@@ -87,7 +89,7 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options, tunnel.proxy)));
   socket.on('disconnect', (reason, description) => {
     opened.disconnected = reason;
-    const broken = brokenProtocol(reason, description, url);
+    const broken = brokenProtocol(reason, description, url, context.maxResponseMb);
     if (broken) session.fail(broken);
     else if (session.messages) session.messages.closed();
     else session.fail(new SendError(`${url.host} closed the Socket.IO connection before it was set up (${reason}).`, 'reset'));
@@ -175,8 +177,12 @@ function composedArguments(message: OutgoingMessage): unknown[] {
  * cannot read. It fails the request, as a WebSocket frame that breaks the protocol does, rather
  * than passing as a stream the server ended.
  */
-function brokenProtocol(reason: string, description: unknown, url: URL): SendError | undefined {
+function brokenProtocol(reason: string, description: unknown, url: URL, maxResponseMb: number): SendError | undefined {
   const error = description instanceof Error ? (description as Error & { code?: unknown }) : undefined;
+  const cause = socketCause(description as TransportFailure | undefined);
+  if (reason === 'transport error' && cause && errorCode(cause) === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+    return new SendError(`${url.host} sent a Socket.IO message larger than ${maxResponseMb > 0 ? `${maxResponseMb} MB (maxResponseMb)` : '100 MB'}, so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`, 'tooLarge');
+  }
   if (reason === 'parse error') {
     return new SendError(`${url.host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${error?.message ?? 'parse error'}), so Ferry closed the connection.`, 'protocol');
   }
