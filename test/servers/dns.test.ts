@@ -103,6 +103,21 @@ describe('DNS server', () => {
     expect(records[0]!.note).toBe('not done: this server answers queries only (opcode QUERY), not UPDATE');
   });
 
+  it('refuses a zone transfer (AXFR, IXFR), as BIND does one not allowed, rather than an empty NOERROR kdig cannot read', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    for (const type of ['AXFR', 'IXFR=1']) {
+      const { stdout, stderr } = await runTool('kdig', ['@127.0.0.1', '-p', String(server!.port), '+retry=0', '+time=3', 'example.test', type]);
+      expect(`${stdout.toString()}${stderr}`).toMatch(/REFUSED/);
+      expect(stderr).not.toMatch(/isn't SOA/);
+    }
+    const records = (handle.traffic.recent() as DnsRecord[]).map((r) => [r.summary, r.level, r.note]);
+    const note = 'zone transfers are not served: the records are in servers/names.yaml';
+    expect(records).toEqual([
+      ['AXFR example.test → REFUSED, 0 answers (tcp)', 'warning', note],
+      ['IXFR example.test → REFUSED, 0 answers (tcp)', 'warning', note],
+    ]);
+  });
+
   it('matches *. wildcards below the name (an exact name wins) and follows CNAME chains', async () => {
     const { server } = await dnsServer({ records: RECORDS });
     const port = server!.port;

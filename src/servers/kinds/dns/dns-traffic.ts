@@ -14,8 +14,8 @@ export interface DnsDetail {
   truncated?: boolean;
   /** Set when the answer came from the upstream. */
   upstream?: string;
-  /** Set when the message was not a query (an UPDATE, a NOTIFY): its opcode, answered NOTIMP. */
-  notDone?: string;
+  /** Why the server would not answer what was asked (an UPDATE, a zone transfer). */
+  why?: string;
   /** The answer records as zone-file lines (`api.example.test 60 IN A 127.0.0.1`), for the app's traffic table. */
   records?: string[];
 }
@@ -78,7 +78,7 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     bytesOut,
     detail,
   };
-  if (detail.notDone !== undefined) record.note = `not done: this server answers queries only (opcode QUERY), not ${detail.notDone}`;
+  if (detail.why !== undefined) record.note = detail.why;
   else if (detail.truncated) record.note = detail.transport === 'udp' ? 'truncated: over 512 bytes on UDP' : 'truncated: over 65,535 bytes, the most one DNS message holds';
   else if (detail.upstream !== undefined) record.note = `from upstream ${detail.upstream}`;
   return record;

@@ -186,13 +186,20 @@ class DnsKind implements SocketKindInstance {
       // said so) while nothing changed: NOTIMP, with the opcode kept, as RFC 1035 asks and Knot does.
       const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: opcode | NOTIMP | rd, questions: question === undefined ? [] : [question] });
       const name = OPCODES[opcode >> 11] ?? `OPCODE ${opcode >> 11}`;
-      this.#record({ ...base, type: `${name} ${base.type}`.trim(), rcode: 'NOTIMP', answers: 0, notDone: name }, start, raw.length, answer.length);
+      this.#record({ ...base, type: `${name} ${base.type}`.trim(), rcode: 'NOTIMP', answers: 0, why: `not done: this server answers queries only (opcode QUERY), not ${name}` }, start, raw.length, answer.length);
       return answer;
     }
     if (question === undefined) {
       const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [] });
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
       return answer;
+    }
+    if (question.type === 'AXFR' || question.type === 'IXFR') {
+      // The records are no zone to transfer: refused, as BIND refuses a transfer not allowed (an
+      // empty NOERROR left kdig saying the first record "isn't SOA").
+      const refused = dnsPacket.encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
+      this.#record({ ...base, rcode: 'REFUSED', answers: 0, why: `zone transfers are not served: the records are in ${this.context.file}` }, start, raw.length, refused.length);
+      return refused;
     }
     // The records are of class IN: a question of another class (CH, HS) has none here. It goes to
     // the upstream like a name without records, else is REFUSED (as BIND and Knot answer it).
