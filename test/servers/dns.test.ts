@@ -118,6 +118,29 @@ describe('DNS server', () => {
     ]);
   });
 
+  it('does not answer a response (QR set), as BIND drops them: two servers answering each other would loop', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    const client = dgram.createSocket('udp4');
+    const got: Buffer[] = [];
+    client.on('message', (message) => got.push(message));
+    await new Promise<void>((resolve) => client.bind(0, '127.0.0.1', () => resolve()));
+    try {
+      const response = dnsPacket.encode({ type: 'response', id: 77, flags: dnsPacket.AUTHORITATIVE_ANSWER, questions: [{ type: 'A', name: 'api.example.test' }], answers: [{ type: 'A', name: 'api.example.test', data: '127.0.0.1' }] });
+      const query = dnsPacket.encode({ type: 'query', id: 78, questions: [{ type: 'A', name: 'api.example.test' }] });
+      client.send(response, server!.port, '127.0.0.1');
+      await new Promise((r) => setTimeout(r, 300));
+      client.send(query, server!.port, '127.0.0.1');
+      await eventually(async () => got.length > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(got.map((m) => dnsPacket.decode(m).id)).toEqual([78]);
+      const records = (handle.traffic.recent() as DnsRecord[]).map((r) => [r.summary, r.level, r.note]);
+      expect(records[0]).toEqual(['A api.example.test → not answered, 0 answers (udp)', 'warning', 'a response (QR set), not a query: answering it could loop between two servers']);
+      expect(records).toHaveLength(2);
+    } finally {
+      client.close();
+    }
+  });
+
   it('matches *. wildcards below the name (an exact name wins) and follows CNAME chains', async () => {
     const { server } = await dnsServer({ records: RECORDS });
     const port = server!.port;

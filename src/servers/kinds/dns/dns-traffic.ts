@@ -71,8 +71,9 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     direction: 'exchange',
     // A query without a question (FORMERR) says so, not ` → FORMERR`.
     summary: `${detail.name === '' ? 'no question' : `${detail.type} ${detail.name}`} → ${detail.rcode}, ${count} (${detail.transport})`,
-    // NXDOMAIN, REFUSED and NOTIMP answer what was asked (the asker's matter, as a 4xx); others are failures.
-    level: detail.rcode === 'NOERROR' ? 'info' : ['NXDOMAIN', 'REFUSED', 'NOTIMP'].includes(detail.rcode) ? 'warning' : 'error',
+    // NXDOMAIN, REFUSED and NOTIMP answer what was asked (the asker's matter, as a 4xx), as does
+    // dropping a response sent as if a query; others are failures.
+    level: detail.rcode === 'NOERROR' ? 'info' : ['NXDOMAIN', 'REFUSED', 'NOTIMP', 'not answered'].includes(detail.rcode) ? 'warning' : 'error',
     durationMs: performance.now() - start,
     bytesIn,
     bytesOut,

@@ -164,7 +164,7 @@ class DnsKind implements SocketKindInstance {
     });
   }
 
-  /** The answer's bytes, or undefined when the query cannot even be read (no id to answer). */
+  /** The answer's bytes, or undefined when the query cannot even be read (no id to answer) or is a response. */
   async #answer(raw: Buffer, transport: 'udp' | 'tcp', peer: string): Promise<Buffer | undefined> {
     const start = performance.now();
     let query: DecodedPacket;
@@ -180,6 +180,12 @@ class DnsKind implements SocketKindInstance {
     const state = this.#state!;
     const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
     const base = { peer, transport, name: question === undefined ? '' : shownName(raw, question), type: typeName(question?.type) };
+    if (query.type === 'response') {
+      // A response is not answered (as BIND drops them): two servers answering each other's
+      // answers, one address spoofed, would send packets back and forth without end.
+      this.#record({ ...base, rcode: 'not answered', answers: 0, why: 'a response (QR set), not a query: answering it could loop between two servers' }, start, raw.length, 0);
+      return undefined;
+    }
     const opcode = (query.flags ?? 0) & OPCODE_BITS;
     if (opcode !== 0) {
       // A dynamic UPDATE or a NOTIFY answered as a query of its zone read as done (knsupdate
