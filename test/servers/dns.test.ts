@@ -78,6 +78,17 @@ describe('DNS server', () => {
     expect(await kdig(server!.port, 'nothing.example.test', 'A', '+edns')).toMatch(/NXDOMAIN[\s\S]*EDNS PSEUDOSECTION/);
   });
 
+  it('answers BADVERS (with an OPT of version 0) to an EDNS version it does not speak, as RFC 6891 6.1.3 requires', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    for (const transport of ['+notcp', '+tcp']) {
+      const answer = await kdig(server!.port, 'api.example.test', 'A', '+edns=1', transport);
+      expect(answer).toMatch(/status: BADVERS/);
+      expect(answer).toMatch(/ANSWER: 0;[\s\S]*EDNS PSEUDOSECTION:[\s\S]*Version: 0/);
+    }
+    const records = (handle.traffic.recent() as DnsRecord[]).map((r) => [r.summary, r.level, r.note]);
+    expect(records[0]).toEqual(['A api.example.test → BADVERS, 0 answers (udp)', 'warning', 'EDNS version 1 asked; this server speaks version 0']);
+  });
+
   it('answers NOTIMP to what is not a query (a dynamic UPDATE, a NOTIFY), not NOERROR as if it were done (knsupdate)', async () => {
     const { server, handle } = await dnsServer({ records: RECORDS, upstream: '' });
     // knsupdate took the answer of a query for its zone as the update's: "done", nothing changed.

@@ -73,7 +73,7 @@ export function dnsRecord(server: string, detail: DnsDetail, start: number, byte
     summary: `${detail.name === '' ? 'no question' : `${detail.type} ${detail.name}`} → ${detail.rcode}, ${count} (${detail.transport})`,
     // NXDOMAIN, REFUSED and NOTIMP answer what was asked (the asker's matter, as a 4xx), as does
     // dropping a response sent as if a query; others are failures.
-    level: detail.rcode === 'NOERROR' ? 'info' : ['NXDOMAIN', 'REFUSED', 'NOTIMP', 'not answered'].includes(detail.rcode) ? 'warning' : 'error',
+    level: detail.rcode === 'NOERROR' ? 'info' : ['NXDOMAIN', 'REFUSED', 'NOTIMP', 'BADVERS', 'not answered'].includes(detail.rcode) ? 'warning' : 'error',
     durationMs: performance.now() - start,
     bytesIn,
     bytesOut,

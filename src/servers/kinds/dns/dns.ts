@@ -200,13 +200,6 @@ class DnsKind implements SocketKindInstance {
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
       return answer;
     }
-    if (question.type === 'AXFR' || question.type === 'IXFR') {
-      // The records are no zone to transfer: refused, as BIND refuses a transfer not allowed (an
-      // empty NOERROR left kdig saying the first record "isn't SOA").
-      const refused = dnsPacket.encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
-      this.#record({ ...base, rcode: 'REFUSED', answers: 0, why: `zone transfers are not served: the records are in ${this.context.file}` }, start, raw.length, refused.length);
-      return refused;
-    }
     // The records are of class IN: a question of another class (CH, HS) has none here. It goes to
     // the upstream like a name without records, else is REFUSED (as BIND and Knot answer it).
     const inClass = question.class === undefined || question.class === 'IN' || question.class === 'ANY';
@@ -214,6 +207,22 @@ class DnsKind implements SocketKindInstance {
     // is no name of the records: it is answered as one without records, its question as sent.
     const asked = askedQuestion(raw, question);
     const encode = (packet: Packet) => (asked === undefined ? dnsPacket.encode(packet) : withQuestion(dnsPacket.encode(packet), asked));
+    const version = (opt(query) as { ednsVersion?: number } | undefined)?.ednsVersion ?? 0;
+    if (version > 0) {
+      // RFC 6891 6.1.3: a version the responder does not implement MUST get BADVERS (16: the
+      // OPT's extended RCODE 1 over the header's 0) and the version it does speak, so the client
+      // asks again with version 0.
+      const answer = encode({ type: 'response', id: query.id, flags: rd, questions: [question], additionals: [{ ...ANSWER_OPT, extendedRcode: 1 } as dnsPacket.Answer] });
+      this.#record({ ...base, rcode: 'BADVERS', answers: 0, why: `EDNS version ${version} asked; this server speaks version 0` }, start, raw.length, answer.length);
+      return answer;
+    }
+    if (question.type === 'AXFR' || question.type === 'IXFR') {
+      // The records are no zone to transfer: refused, as BIND refuses a transfer not allowed (an
+      // empty NOERROR left kdig saying the first record "isn't SOA").
+      const refused = encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
+      this.#record({ ...base, rcode: 'REFUSED', answers: 0, why: `zone transfers are not served: the records are in ${this.context.file}` }, start, raw.length, refused.length);
+      return refused;
+    }
     const found = inClass && asked === undefined ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true };
     if (found.unknown && state.upstream !== undefined) {
       const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
