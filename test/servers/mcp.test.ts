@@ -96,6 +96,20 @@ describe('MCP server', () => {
     });
   }
 
+  it('refuses at load two enabled tools or prompts of one name (the first was hidden, the last answered), naming both', async () => {
+    const tool = (result: string, enabled = true) => ({ name: 'get_weather', result, enabled });
+    const { failures } = await mcpServer({ tools: [tool('one'), tool('two')] });
+    expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.tools[2] (get_weather): tools[1] has this name too; give each tool a name of its own (or set enabled: false on one).');
+    const prompt = { name: 'review', messages: [{ role: 'user', text: 'x' }] };
+    const { failures: prompts } = await mcpServer({ prompts: [prompt, { ...prompt, name: 'other' }, prompt] });
+    expect(prompts[0]?.message).toBe('servers/tools.yaml: mcp.prompts[3] (review): prompts[1] has this name too; give each prompt a name of its own (or set enabled: false on one).');
+    // A disabled one is no second tool.
+    const { failures: none, server } = await mcpServer({ tools: [tool('one', false), tool('two')] });
+    expect(none).toEqual([]);
+    const client = await connectClient(server!.url.replace(/\/mcp$/, ''), 'streamable');
+    expect(await client.callTool({ name: 'get_weather', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'two' }] });
+  });
+
   it('lists tools for the MCP Inspector CLI', async () => {
     const { server } = await mcpServer();
     const inspector = path.resolve('node_modules/.bin/mcp-inspector');

@@ -62,6 +62,7 @@ export function compileCatalog(section: Section, file: string): Catalog {
     if (!t.enabled) return;
     const where = `${file}: mcp.tools[${i + 1}]${t.name ? ` (${t.name})` : ''}`;
     if (t.name.trim() === '') throw new ServerError(`${where}: name is empty; every tool needs a name.`);
+    sameName(section.tools, i, `${where}: tools`, 'tool');
     checkWait(t.delayMs, `mcp.tools[${i + 1}].delayMs`, file);
     const inputSchema = schema(t.inputSchema, `${where}: inputSchema`) ?? { type: 'object' };
     const outputSchema = schema(t.outputSchema, `${where}: outputSchema`);
@@ -97,6 +98,7 @@ export function compileCatalog(section: Section, file: string): Catalog {
   section.prompts.forEach((p, i) => {
     if (!p.enabled) return;
     if (p.name.trim() === '') throw new ServerError(`${file}: mcp.prompts[${i + 1}]: name is empty; every prompt needs a name.`);
+    sameName(section.prompts, i, `${file}: mcp.prompts[${i + 1}] (${p.name}): prompts`, 'prompt');
     prompts.set(p.name, {
       name: p.name, title: p.title, description: p.description,
       arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
@@ -104,6 +106,15 @@ export function compileCatalog(section: Section, file: string): Catalog {
     });
   });
   return { tools, resources, prompts };
+}
+
+/**
+ * Refuses a second enabled entry of one name: clients call tools and prompts by name, so the
+ * first was listed and the last answered, and neither was the one the file seemed to say.
+ */
+function sameName(entries: readonly { name: string; enabled: boolean }[], i: number, where: string, what: string): void {
+  const first = entries.findIndex((e) => e.enabled && e.name === entries[i]!.name);
+  if (first < i) throw new ServerError(`${where}[${first + 1}] has this name too; give each ${what} a name of its own (or set enabled: false on one).`);
 }
 
 function schema(text: string | undefined, where: string): Record<string, unknown> | undefined {
