@@ -110,6 +110,18 @@ describe('MCP server', () => {
     expect(await client.callTool({ name: 'get_weather', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'two' }] });
   });
 
+  it('refuses at load a path clients cannot reach: without a leading /, or the legacy transport\'s /sse or /messages', async () => {
+    const { failures } = await mcpServer({ ...MCP, path: 'mcp' });
+    expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.path: "mcp" does not start with /; write it as a URL path, such as /mcp.');
+    for (const taken of ['/sse', '/messages']) {
+      const { failures: clash } = await mcpServer({ ...MCP, path: taken });
+      expect(clash[0]?.message).toBe(`servers/tools.yaml: mcp.path: ${taken} is where the older HTTP+SSE transport is served (GET /sse, POST /messages); choose another path, such as /mcp.`);
+    }
+    const { failures: none, server } = await mcpServer({ ...MCP, path: '/v1/mcp' });
+    expect(none).toEqual([]);
+    expect(server!.clientUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/mcp$/);
+  });
+
   it('lists tools for the MCP Inspector CLI', async () => {
     const { server } = await mcpServer();
     const inspector = path.resolve('node_modules/.bin/mcp-inspector');

@@ -14,6 +14,7 @@ import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/
 import { type AnyRequest, type AnyResponse, answerable, plainTextHeaders } from '../../http-types.js';
 import { epochMsOf } from '../../traffic.js';
 import type { TrafficRecord } from '../../types.js';
+import { ServerError } from '../../errors.js';
 import { readBody } from '../http-mock/read-body.js';
 import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } from '../kind.js';
 import { compileCatalog } from './catalog.js';
@@ -24,6 +25,17 @@ import { PendingTimers } from '../pending-timers.js';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const SSE_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
+
+/**
+ * Refuses a `path` no client reaches: without a leading / no request path equals it (and the URL
+ * printed ran it into the port), and /sse or /messages took the older transport's place.
+ */
+function checkPath(path: string, file: string): void {
+  if (!path.startsWith('/')) throw new ServerError(`${file}: mcp.path: ${JSON.stringify(path)} does not start with /; write it as a URL path, such as /mcp.`);
+  if (path === SSE_PATH || path === MESSAGES_PATH) {
+    throw new ServerError(`${file}: mcp.path: ${path} is where the older HTTP+SSE transport is served (GET ${SSE_PATH}, POST ${MESSAGES_PATH}); choose another path, such as /mcp.`);
+  }
+}
 
 export type McpRecord = TrafficRecord<CallNote>;
 
@@ -81,6 +93,7 @@ class McpKind implements HttpKindInstance {
 
   configure({ server, variables }: KindSettings): void {
     const section = server.mcp ?? { version: '1.0.0', instructions: '', tools: [], resources: [], prompts: [], path: '/mcp', cors: false };
+    checkPath(section.path, this.context.file);
     const lists = { tools: JSON.stringify(section.tools), resources: JSON.stringify(section.resources), prompts: JSON.stringify(section.prompts) };
     const changed = this.#state === undefined ? [] : (['tools', 'resources', 'prompts'] as const).filter((list) => lists[list] !== this.#lists[list]);
     this.#lists = lists;
