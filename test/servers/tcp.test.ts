@@ -207,6 +207,47 @@ describe('TCP server', () => {
     socket.destroy();
   });
 
+  it('stops reading from a client whose delayed replies pile up, and drops a closed client\'s replies at once', async () => {
+    // Each 1,000-byte line is owed a reply holding it for 60 s: reading on without a bound would
+    // keep every line the client sends in memory until then.
+    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => {}); // reset when the test's server stops
+    await new Promise((r) => socket.once('connect', r));
+    const chunk = Buffer.from(`${'a'.repeat(999)}\n`.repeat(1024));
+    let taken = 0;
+    let stalled = false;
+    const until = Date.now() + 5000;
+    while (taken < 64 && Date.now() < until) {
+      if (!socket.write(chunk)) {
+        const drained = await Promise.race([new Promise<boolean>((r) => socket.once('drain', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 500))]);
+        if (!drained) {
+          stalled = true;
+          break;
+        }
+      }
+      taken++;
+    }
+    expect(stalled).toBe(true);
+    expect(taken).toBeLessThan(32);
+    expect(handle.servers[0]!.openStreams()).toBe(1);
+    // The replies owed wait as timers of this process: bounded while the client is connected.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    expect(timers()).toBeGreaterThan(1000);
+    expect(timers()).toBeLessThan(1000 + 2048 + 100);
+    socket.destroy();
+    // A client that resets with replies owed (one the server still reads): they go with it, not 60 s
+    // later (a client that only ends its side still gets them).
+    const before = timers();
+    const other = net.connect(port, '127.0.0.1');
+    other.on('error', () => {});
+    await new Promise((r) => other.once('connect', r));
+    other.write('a\n'.repeat(500));
+    await eventually(async () => timers() >= before + 500);
+    other.resetAndDestroy();
+    await eventually(async () => timers() <= before);
+  });
+
   it('runs over TLS, and logs clients whose handshake fails', async () => {
     const { port, server, handle } = await tcpServer({ greeting: 'secure' }, { tls: { enabled: true } });
     expect(server.url).toMatch(/^tls:\/\/127\.0\.0\.1:/);

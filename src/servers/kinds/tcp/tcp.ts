@@ -24,6 +24,9 @@ interface State extends SocketState, FramingOptions {
 
 const DEFAULT_SECTION = { mode: 'echo' as const, greeting: '', rules: [], encoding: 'text' as const, framing: 'raw' as const, lengthBytes: 2 as const, lineEnding: 'none' as const };
 
+/** Delayed replies one connection may be owed before it is not read until some have gone. */
+const MAX_OWED = 1024;
+
 class TcpKind implements SocketKindInstance {
   #state: State | undefined;
   readonly #sockets = new Map<Socket, string>();
@@ -116,6 +119,10 @@ class TcpKind implements SocketKindInstance {
     const endIfDone = () => {
       if (clientEnded && owed === 0 && !socket.destroyed) socket.end();
     };
+    // Each delayed reply waits in memory (a timer and its bytes): past MAX_OWED the client is not
+    // read until some have gone, as a client that does not read its echo; they go with the client.
+    const delayed = new Set<NodeJS.Timeout>();
+    let heldForReplies = false;
     const answer = (messages: Framed[]) => {
       for (const { content, wire } of messages) {
         const now = this.#state!;
@@ -134,12 +141,24 @@ class TcpKind implements SocketKindInstance {
         if (answer.delayMs === 0) this.#write(socket, peer, answer.bytes, state, answer.rule);
         else {
           owed++;
-          this.#timers.later(answer.delayMs, () => {
+          const timer = this.#timers.later(answer.delayMs, () => {
             owed--;
+            delayed.delete(timer);
             this.#write(socket, peer, answer.bytes, state, answer.rule);
+            if (heldForReplies && owed < MAX_OWED) {
+              heldForReplies = false;
+              if (socket.writableNeedDrain) socket.once('drain', () => socket.resume());
+              else socket.resume();
+            }
             endIfDone();
           });
+          delayed.add(timer);
         }
+      }
+      // Also when a drain resumed it meanwhile (readAfterDrain): the replies owed hold it still.
+      if (owed >= MAX_OWED) {
+        heldForReplies = true;
+        socket.pause();
       }
     };
     socket.on('data', (chunk: Buffer) => {
@@ -178,6 +197,8 @@ class TcpKind implements SocketKindInstance {
     socket.on('error', () => {}); // a reset: 'close' follows and is recorded
     socket.once('close', () => {
       if (!clientEnded) takeRest(true);
+      for (const timer of delayed) this.#timers.cancel(timer);
+      delayed.clear();
       this.#sockets.delete(socket);
       traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written() }));
     });
