@@ -23,10 +23,16 @@ export function registerPrograms(program: Command, ctx: CliContext): void {
   programs
     .command('ls')
     .description('list the allowed programs')
-    .addHelpText('after', examples([["ferry programs ls", "the programs allowed for this workspace"]]))
-    .action(async (_flags: unknown, command: Command) => {
+    .addHelpText('after', examples([["ferry programs ls", "the programs allowed for this workspace"], ["ferry programs ls --json", "as JSON"]]))
+    .option('--json', 'print the list as JSON (environment variables by name only)')
+    .action(async (flags: { json?: boolean }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const list = await new AllowedPrograms(ws.id, ws.root).list();
+      if (flags.json) {
+        // The folder as the text shows it; no `key` (a hash of the environment's values).
+        ctx.output.out(JSON.stringify(list.map((entry) => ({ id: entry.id, command: entry.command, cwd: path.relative(ws.root, entry.cwd) || '.', envNames: entry.envNames, allowedAt: entry.allowedAt })), null, 2));
+        return;
+      }
       if (list.length === 0) ctx.output.out('No programs are allowed for this workspace on this computer.');
       for (const entry of list) ctx.output.out(describe(entry, ws.root));
       ctx.exitCode = 0;

@@ -187,6 +187,17 @@ describe('ferry run with gRPC and MCP requests', () => {
     expect((await run('MCP/Stdio.yaml')).byPath('MCP/Stdio.yaml').passed).toBe(true);
   }, 60_000);
 
+  it('programs ls --json lists the allowed programs as data (as env, secret and cookies ls do), environment values never', async () => {
+    const root = await workspace();
+    await isolatedDataDir();
+    expect(await ferry(['-w', root, 'programs', 'ls', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    expect((await ferry(['-w', root, 'programs', 'allow', 'node server.js --stdio', '--cwd', 'tools', '--env', 'TOKEN=s3cret'])).code).toBe(0);
+    const listed = await ferry(['-w', root, 'programs', 'ls', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([{ id: expect.stringMatching(/^[0-9a-f]+$/), command: 'node server.js --stdio', cwd: 'tools', envNames: ['TOKEN'], allowedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+    expect(listed.stdout).not.toContain('s3cret');
+  });
+
   it('programs revoke of an id not allowed, or --all with none, succeeds with a notice, as the other remove commands (running.md, exit codes)', async () => {
     const root = await workspace();
     await isolatedDataDir();
