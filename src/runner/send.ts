@@ -248,6 +248,12 @@ export function oauth2Options(ctx: RunContext, request: RequestFile, sending?: {
  * override (`ferry run --timeout-ms`, the only face that sets one) beat the request's setting,
  * which may hold another value or none.
  */
+/** What a kind's own failure (a bug of Ferry's: not a SendError) says: what broke, and that the run went on. */
+function unexpectedFailure(kind: string, error: unknown): string {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `Ferry's ${kind} client failed unexpectedly (${what}). This is a bug in Ferry: please report it with this request's file; the run went on with the next request.`;
+}
+
 function timeoutNamed(error: SendError, ctx: RunContext): string {
   if (error.kind !== 'timeout' || ctx.overrides.timeoutMs === undefined) return error.message;
   return error.message.replace(TIMEOUT_SETTING, '(--timeout-ms)');
@@ -270,9 +276,10 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   try {
     response = await kind.send!(prepared, sendContextOf(ctx), ctx.signal);
   } catch (error) {
-    if (!(error instanceof SendError)) throw error;
+    // A stop (Ctrl-C) passes through; anything else a kind throws fails this request, not the run.
+    if (!(error instanceof SendError) && ctx.signal?.aborted) throw error;
     result.durationMs = Math.round(performance.now() - sentAt);
-    const message = timeoutNamed(error, ctx);
+    const message = error instanceof SendError ? timeoutNamed(error, ctx) : unexpectedFailure(request.kind ?? 'http', error);
     result.error = [...errors, message].join('\n');
     recordHistory(ctx, { time: result.startedAt, path: node.path, method: prepared.method, url: prepared.url, durationMs: result.durationMs, error: message });
     return { result, nextRequest };
