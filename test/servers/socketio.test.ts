@@ -136,6 +136,12 @@ describe('Socket.IO server', () => {
     expect(head.filter((line) => /^content-(type|length):/i.test(line))).toEqual(['Content-Type: text/plain; charset=utf-8', expect.stringMatching(/^Content-Length: \d+$/)]);
   });
 
+  it('refuses at load a path no client can reach: without a leading /, or with a space, ? or #', async () => {
+    for (const [path, shown] of [['live', '"live" does not start with /'], ['/a b/', '"/a b/" holds a space, ? or #, which a client sends encoded or not as part of the path']]) {
+      await expect(ioServer({ path })).rejects.toThrow(`servers/live.yaml: socketio.path: ${shown}; write it as a URL path, such as /socket.io/.`);
+    }
+  });
+
   it('sends nothing in discard mode; manual sends what the panel pushes to every client', async () => {
     const { url, server } = await ioServer({ mode: 'manual' });
     const a = await client(url, 'websocket');

@@ -15,6 +15,7 @@ import { compileMatcher, type TextMatcher } from '../messages/pattern.js';
 import type { Mode } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
+import { ServerError } from '../../errors.js';
 import { type ArgumentsTemplate, argumentsText, compileArguments, parseArguments } from './arguments.js';
 import { PendingTimers } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
@@ -63,6 +64,7 @@ class SocketIoKind implements HttpKindInstance {
   configure({ server, variables }: KindSettings): void {
     const s = server.socketio ?? { mode: 'echo' as const, greetingEvent: '', greetingArgs: '', rules: [], path: '/socket.io/', cors: false };
     const file = this.context.file;
+    checkPath(s.path, file);
     const rules = s.rules.flatMap((r, i): Rule[] => {
       if (!r.enabled) return [];
       checkWait(r.delayMs, `socketio.rules[${i + 1}].delayMs`, file);
@@ -281,6 +283,15 @@ function peerOf(socket: Socket): string {
 
 function clip(text: string): string {
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+}
+
+/**
+ * Refuses a `path` no client reaches (empty is Socket.IO's default): without a leading / no
+ * request path starts with it, and a space, ? or # never arrives in a request's path as written.
+ */
+function checkPath(path: string, file: string): void {
+  const problem = !path.startsWith('/') ? 'does not start with /' : /[\s?#]/.test(path) ? 'holds a space, ? or #, which a client sends encoded or not as part of the path' : undefined;
+  if (path !== '' && problem) throw new ServerError(`${file}: socketio.path: ${JSON.stringify(path)} ${problem}; write it as a URL path, such as /socket.io/.`);
 }
 
 export const socketioKind: ServerKindModule = {
