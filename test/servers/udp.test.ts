@@ -2,7 +2,7 @@
 import dgram from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
-import { makeWorkspace, serve } from './helpers.js';
+import { eventually, makeWorkspace, serve } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 
 async function udpServer(socket: Record<string, unknown>, extra: Record<string, unknown> = {}) {
@@ -67,6 +67,32 @@ describe('UDP server', () => {
     expect(out.summary).toMatch(/not sent: the reply is 65,512 bytes, more than one UDP datagram holds \(65,507\) \(rule 1\)$/);
     // A reply that fits still goes out.
     expect((await ask(rules.server!.port, Buffer.from('small')))?.toString()).toBe('got small\n');
+    client.close();
+  });
+
+  it('keeps at most 4,096 delayed replies waiting: a flood past that is not answered, and the log says so', async () => {
+    // Each waiting reply holds its bytes ({{message}}: up to 64 KB) for delayMs; a sender that
+    // never waits for an answer could otherwise fill the memory of ferry serve.
+    const { server, handle } = await udpServer({ mode: 'rules', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
+    const client = dgram.createSocket('udp4');
+    await new Promise<void>((r) => client.bind(0, '127.0.0.1', () => r()));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const datagram = Buffer.alloc(1000, 0x61);
+    let sent = 0;
+    // Sent in bursts the socket buffers take, until 6,000 have arrived.
+    for (let burst = 0; burst < 60; burst++) {
+      await Promise.all(Array.from({ length: 100 }, () => new Promise<void>((r) => client.send(datagram, server!.port, '127.0.0.1', () => r()))));
+      sent += 100;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(sent).toBe(6000);
+    await eventually(async () => timers() - before >= 4000);
+    await new Promise((r) => setTimeout(r, 500)); // the rest of the datagrams arrive
+    expect(timers() - before).toBeLessThanOrEqual(4096 + 10);
+    const dropped = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.level === 'warning');
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped[0]!.summary).toMatch(/not answered: 4,096 delayed replies are waiting already/);
     client.close();
   });
 

@@ -12,6 +12,11 @@ export class PendingTimers {
     return timer;
   }
 
+  /** Answers waiting. */
+  get size(): number {
+    return this.timers.size;
+  }
+
   cancel(timer: NodeJS.Timeout): void {
     clearTimeout(timer);
     this.timers.delete(timer);

@@ -17,6 +17,11 @@ import { PendingTimers } from '../pending-timers.js';
 const MAX_PEERS = 64;
 /** The most one IPv4 UDP datagram carries (65,535 less the IP and UDP headers). */
 const MAX_DATAGRAM_BYTES = 65_507;
+/**
+ * Delayed replies waiting at once, each holding its bytes: a sender that never waits for its
+ * answers cannot fill the memory. UDP may lose a datagram anyway, so one past this is not answered.
+ */
+const MAX_WAITING = 4096;
 
 class UdpKind implements SocketKindInstance {
   #state: SocketState | undefined;
@@ -91,7 +96,10 @@ class UdpKind implements SocketKindInstance {
     if (answer === undefined) return;
     const send = () => this.#send(answer.bytes, address, port, answer.rule);
     if (answer.delayMs === 0) send();
-    else {
+    else if (this.#timers.size >= MAX_WAITING) {
+      const why = `not answered: ${MAX_WAITING.toLocaleString('en-US')} delayed replies are waiting already (the most a UDP server keeps); send fewer datagrams at once, or lower delayMs`;
+      this.context.traffic.add(messageRecord('udp', this.context.id, 'out', { peer, event: 'error', preview: why, rule: answer.rule }, { level: 'warning' }));
+    } else {
       this.#timers.later(answer.delayMs, send);
     }
   }
