@@ -7,7 +7,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type JSONRPCMessage, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MCP_TIMINGS } from '../../src/servers/kinds/mcp/mcp.js';
+import { MCP_LIMITS, MCP_TIMINGS } from '../../src/servers/kinds/mcp/mcp.js';
 import { eventually, makeWorkspace, rawHead, send, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
 import { isolatedDataDir } from '../support/temp.js';
@@ -195,6 +195,28 @@ describe('MCP server', () => {
       expect(await staying.callTool({ name: 'echo_all', arguments: { a: 1 } })).toMatchObject({ content: [{ text: 'args={"a":1} in dev' }] });
     } finally {
       MCP_TIMINGS.sessionIdleMs = saved;
+    }
+  });
+  it('keeps a bounded number of Streamable HTTP sessions: a new one closes the least recently used whose client does not listen', async () => {
+    const saved = MCP_LIMITS.sessions;
+    MCP_LIMITS.sessions = 3;
+    try {
+      const { server } = await mcpServer();
+      const staying = await connectClient(server!.url, 'streamable');
+      // Clients that leave without DELETE: without a bound, each left an SDK server behind for 30 minutes.
+      for (let i = 0; i < 5; i++) {
+        const leaving = await connectClient(server!.url, 'streamable');
+        await leaving.callTool({ name: 'echo_all', arguments: {} });
+        await leaving.close();
+      }
+      expect(server!.openStreams()).toBe(3);
+      // The client still listening kept its session; a new one still connects.
+      expect(await staying.callTool({ name: 'echo_all', arguments: { a: 1 } })).toMatchObject({ content: [{ text: 'args={"a":1} in dev' }] });
+      const fresh = await connectClient(server!.url, 'streamable');
+      expect(await fresh.callTool({ name: 'echo_all', arguments: {} })).toMatchObject({ content: [{ text: 'args={} in dev' }] });
+      expect(server!.openStreams()).toBe(3);
+    } finally {
+      MCP_LIMITS.sessions = saved;
     }
   });
   for (const transport of ['streamable', 'sse'] as const) {

@@ -45,6 +45,12 @@ export type McpRecord = TrafficRecord<CallNote>;
  * field, not a constant, so tests can shorten it.
  */
 export const MCP_TIMINGS = { sessionIdleMs: 30 * 60_000 };
+/**
+ * `sessions`: Streamable HTTP sessions kept at once. Each holds an SDK server; clients that leave
+ * without DELETE are common, so an initialize past this closes the least recently used session
+ * with no GET stream open (its client gets 404 and initializes again, as MCP asks).
+ */
+export const MCP_LIMITS = { sessions: 1000 };
 
 /** Closes a session when it has been idle for MCP_TIMINGS.sessionIdleMs with no GET stream open. */
 class IdleSession {
@@ -65,6 +71,11 @@ class IdleSession {
       this.#streams--;
       this.#timer.refresh();
     });
+  }
+
+  /** A GET stream is open: its client still listens. */
+  get listening(): boolean {
+    return this.#streams > 0;
   }
 
   stop(): void {
@@ -176,6 +187,9 @@ class McpKind implements HttpKindInstance {
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? this.#streamable.get(id) : undefined;
     if (existing !== undefined) {
+      // Most recently used last: the first is the one an initialize past MCP_LIMITS closes.
+      this.#streamable.delete(id as string);
+      this.#streamable.set(id as string, existing);
       existing.idle.request(req, res);
       const body = req.method === 'POST' ? await this.#json(req, res) : undefined;
       if (req.method === 'POST' && body === undefined) return;
@@ -185,6 +199,11 @@ class McpKind implements HttpKindInstance {
     const body = await this.#json(req, res);
     if (body === undefined) return;
     if (!isInitializeRequest(body)) return this.#plain(res, typeof id === 'string' ? 404 : 400, typeof id === 'string' ? 'No such MCP session; initialize a new one.\n' : 'No session: the first request must be initialize.\n');
+    if (this.#streamable.size >= MCP_LIMITS.sessions) {
+      const idle = [...this.#streamable.values()].find((session) => !session.idle.listening);
+      if (idle === undefined) return this.#plain(res, 503, `This MCP server keeps ${MCP_LIMITS.sessions} sessions at most, and every one has a client listening; end one (DELETE) and try again.\n`);
+      await idle.transport.close().catch(() => {});
+    }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
