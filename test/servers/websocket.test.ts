@@ -125,6 +125,40 @@ describe('WebSocket server', () => {
     c.ws.terminate();
   });
 
+  it('stops reading from a client whose delayed replies pile up (16 MB), and drops a closed client\'s replies at once', async () => {
+    // Each 1 MB message is owed a reply holding it for 60 s: reading on without a bound would keep
+    // every message the client sends in memory until then.
+    const { url, server } = await wsServer({ mode: 'rules', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
+    const c = await connect(url);
+    const message = 'a'.repeat(1024 * 1024);
+    let taken = 0;
+    let stalled = false;
+    const until = Date.now() + 8000;
+    while (taken < 96 && Date.now() < until) {
+      c.ws.send(message);
+      const waitUntil = Date.now() + 500;
+      for (let i = 0; i < 100 && c.ws.bufferedAmount > 0 && Date.now() < waitUntil; i++) await new Promise((r) => setTimeout(r, 10));
+      if (c.ws.bufferedAmount > 0) {
+        stalled = true;
+        break;
+      }
+      taken++;
+    }
+    expect(stalled).toBe(true);
+    // 16 MB of replies owed, and the kernel's buffers on both sides.
+    expect(taken).toBeLessThan(48);
+    expect(server.openStreams()).toBe(1);
+    c.ws.terminate();
+    // A client that closes with replies owed (one the server still reads): they go with it, not 60 s later.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const other = await connect(url);
+    for (let i = 0; i < 200; i++) other.ws.send('x');
+    await eventually(async () => timers() >= before + 200);
+    other.ws.close();
+    await eventually(async () => timers() <= before);
+  });
+
   it("records the client's address, not ?:0, for a connection it resets right after asking to upgrade", async () => {
     const { server, handle } = await wsServer({ mode: 'echo' });
     const records = () => handle.traffic.recent() as MessageRecord[];

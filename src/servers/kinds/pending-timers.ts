@@ -27,3 +27,55 @@ export class PendingTimers {
     this.timers.clear();
   }
 }
+
+/** Delayed replies one connection may be owed, and their bytes, before it is not read until some have gone. */
+export const MAX_OWED = 1024;
+export const MAX_OWED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One connection's delayed replies. Each waits in memory (a timer and its bytes): past MAX_OWED
+ * of them or MAX_OWED_BYTES, `hold(true)` stops reading the client until some have gone
+ * (`hold(false)`), as a client that does not read its echo is; `cancel` drops them when it closes.
+ */
+export class OwedReplies {
+  #count = 0;
+  #bytes = 0;
+  #held = false;
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly all: PendingTimers, private readonly hold: (held: boolean) => void) {}
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Runs `run` after `ms`, counting `bytes` as owed until then. */
+  later(ms: number, bytes: number, run: () => void): void {
+    this.#count++;
+    this.#bytes += bytes;
+    const timer = this.all.later(ms, () => {
+      this.#timers.delete(timer);
+      this.#count--;
+      this.#bytes -= bytes;
+      run();
+      this.#check();
+    });
+    this.#timers.add(timer);
+    this.#check();
+  }
+
+  /** Holds on each reply past the bound (something else, such as a drain, may have resumed reading). */
+  #check(): void {
+    const over = this.#count >= MAX_OWED || this.#bytes >= MAX_OWED_BYTES;
+    if (over) this.hold(true);
+    else if (this.#held) this.hold(false);
+    this.#held = over;
+  }
+
+  cancel(): void {
+    for (const timer of this.#timers) this.all.cancel(timer);
+    this.#timers.clear();
+    this.#count = 0;
+    this.#bytes = 0;
+  }
+}

@@ -16,16 +16,13 @@ import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream, readAfterDrain } from '../stream-listener.js';
-import { PendingTimers } from '../pending-timers.js';
+import { OwedReplies, PendingTimers } from '../pending-timers.js';
 
 interface State extends SocketState, FramingOptions {
   greeting: Template | Buffer;
 }
 
 const DEFAULT_SECTION = { mode: 'echo' as const, greeting: '', rules: [], encoding: 'text' as const, framing: 'raw' as const, lengthBytes: 2 as const, lineEnding: 'none' as const };
-
-/** Delayed replies one connection may be owed before it is not read until some have gone. */
-const MAX_OWED = 1024;
 
 class TcpKind implements SocketKindInstance {
   #state: State | undefined;
@@ -114,15 +111,16 @@ class TcpKind implements SocketKindInstance {
     socket.allowHalfOpen = true;
     // Delayed replies not sent yet, and whether the client has ended its side: the server ends
     // its own once both hold, so a half-closed client still gets every reply.
-    let owed = 0;
     let clientEnded = false;
+    // Past the bound, not read until some have gone (after a drain too, if a write waits for one).
+    const owed = new OwedReplies(this.#timers, (held) => {
+      if (held) socket.pause();
+      else if (socket.writableNeedDrain) socket.once('drain', () => socket.resume());
+      else socket.resume();
+    });
     const endIfDone = () => {
-      if (clientEnded && owed === 0 && !socket.destroyed) socket.end();
+      if (clientEnded && owed.count === 0 && !socket.destroyed) socket.end();
     };
-    // Each delayed reply waits in memory (a timer and its bytes): past MAX_OWED the client is not
-    // read until some have gone, as a client that does not read its echo; they go with the client.
-    const delayed = new Set<NodeJS.Timeout>();
-    let heldForReplies = false;
     const answer = (messages: Framed[]) => {
       for (const { content, wire } of messages) {
         const now = this.#state!;
@@ -140,25 +138,11 @@ class TcpKind implements SocketKindInstance {
         if (answer === undefined) continue;
         if (answer.delayMs === 0) this.#write(socket, peer, answer.bytes, state, answer.rule);
         else {
-          owed++;
-          const timer = this.#timers.later(answer.delayMs, () => {
-            owed--;
-            delayed.delete(timer);
+          owed.later(answer.delayMs, answer.bytes.length, () => {
             this.#write(socket, peer, answer.bytes, state, answer.rule);
-            if (heldForReplies && owed < MAX_OWED) {
-              heldForReplies = false;
-              if (socket.writableNeedDrain) socket.once('drain', () => socket.resume());
-              else socket.resume();
-            }
             endIfDone();
           });
-          delayed.add(timer);
         }
-      }
-      // Also when a drain resumed it meanwhile (readAfterDrain): the replies owed hold it still.
-      if (owed >= MAX_OWED) {
-        heldForReplies = true;
-        socket.pause();
       }
     };
     socket.on('data', (chunk: Buffer) => {
@@ -197,8 +181,7 @@ class TcpKind implements SocketKindInstance {
     socket.on('error', () => {}); // a reset: 'close' follows and is recorded
     socket.once('close', () => {
       if (!clientEnded) takeRest(true);
-      for (const timer of delayed) this.#timers.cancel(timer);
-      delayed.clear();
+      owed.cancel();
       this.#sockets.delete(socket);
       traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written() }));
     });

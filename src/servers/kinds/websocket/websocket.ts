@@ -14,7 +14,7 @@ import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptio
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
 import { preview, previewText, previewUtf8 } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
-import { PendingTimers } from '../pending-timers.js';
+import { OwedReplies, PendingTimers } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 import { refuseUpgrade } from '../../listener.js';
 
@@ -119,6 +119,8 @@ class WebSocketKind implements HttpKindInstance {
     const state = this.#state!;
     const greeting = state.greeting.render({ variables: state.variables });
     if (greeting !== '') bytesOut += this.#send(ws, peer, greeting, false);
+    // Delayed replies: bounded while connected (the client is not read past the bound), gone with it.
+    const owed = new OwedReplies(this.#timers, (held) => (held ? ws.pause() : ws.resume()));
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
@@ -143,7 +145,7 @@ class WebSocketKind implements HttpKindInstance {
         const reply = (rule.reply as Template).render({ variables: now.variables, message });
         const send = () => (bytesOut += this.#send(ws, peer, reply, false, rule.number));
         if (rule.delayMs === 0) send();
-        else this.#timers.later(rule.delayMs, send);
+        else owed.later(rule.delayMs, Buffer.byteLength(reply), send);
       }
     });
     // A broken client or a message over the limit: 'close' follows and is recorded with why, since
@@ -154,6 +156,7 @@ class WebSocketKind implements HttpKindInstance {
     });
     ws.once('close', (code: number, reason: Buffer) => {
       this.#clients.delete(ws);
+      owed.cancel();
       // Closed as the server stops: the listener mostly destroys the socket before the client's
       // close frame comes back (1006), but the client was sent 1001, and that is what it saw.
       const shown = this.#closing && (code === 1006 || code === 1001) && !why
