@@ -70,7 +70,7 @@ describe('UDP server', () => {
     client.close();
   });
 
-  it('keeps at most 4,096 delayed replies waiting: a flood past that is not answered, and the log says so', async () => {
+  it('keeps at most 4,096 delayed replies (16 MB) waiting: a flood past that is not answered, and the log says so', async () => {
     // Each waiting reply holds its bytes ({{message}}: up to 64 KB) for delayMs; a sender that
     // never waits for an answer could otherwise fill the memory of ferry serve.
     const { server, handle } = await udpServer({ mode: 'rules', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
@@ -93,6 +93,18 @@ describe('UDP server', () => {
     const dropped = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.level === 'warning');
     expect(dropped.length).toBeGreaterThan(0);
     expect(dropped[0]!.summary).toMatch(/not answered: 4,096 delayed replies are waiting already/);
+    // And at most 16 MB of them: 400 datagrams of 60,000 bytes would be 24 MB.
+    const big = await udpServer({ mode: 'rules', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
+    const bigBefore = timers();
+    const large = Buffer.alloc(60_000, 0x62);
+    for (let i = 0; i < 400; i++) {
+      await new Promise<void>((r) => client.send(large, big.server!.port, '127.0.0.1', () => r()));
+      if (i % 2 === 1) await new Promise((r) => setTimeout(r, 2));
+    }
+    await eventually(async () => (big.handle.traffic.recent() as MessageRecord[]).some((r) => r.level === 'warning'));
+    expect(timers() - bigBefore).toBeLessThanOrEqual(Math.floor((16 * 1024 * 1024) / 60_000) + 10);
+    const tooMuch = (big.handle.traffic.recent() as MessageRecord[]).find((r) => r.level === 'warning')!;
+    expect(tooMuch.summary).toMatch(/not answered: 1[56]\.\d MB of delayed replies is waiting already/);
     client.close();
   });
 

@@ -11,15 +11,16 @@ import { answerMessage, pushToPeers, socketSendForm, type SocketState } from '..
 import { preview } from '../messages/payload.js';
 import { compileRules } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
-import { PendingTimers } from '../pending-timers.js';
+import { MAX_OWED_BYTES, PendingTimers } from '../pending-timers.js';
 
 /** Peers the panel's send reaches: the most recent senders, bounded. */
 const MAX_PEERS = 64;
 /** The most one IPv4 UDP datagram carries (65,535 less the IP and UDP headers). */
 const MAX_DATAGRAM_BYTES = 65_507;
 /**
- * Delayed replies waiting at once, each holding its bytes: a sender that never waits for its
- * answers cannot fill the memory. UDP may lose a datagram anyway, so one past this is not answered.
+ * Delayed replies waiting at once, and their bytes (MAX_OWED_BYTES, as a TCP or WebSocket
+ * connection's): a sender that never waits for its answers cannot fill the memory. UDP may lose a
+ * datagram anyway, so one past this is not answered.
  */
 const MAX_WAITING = 4096;
 
@@ -28,6 +29,8 @@ class UdpKind implements SocketKindInstance {
   #socket: dgram.Socket | undefined;
   readonly #peers = new Map<string, { address: string; port: number }>();
   readonly #timers = new PendingTimers();
+  /** The bytes of the delayed replies waiting. */
+  #waitingBytes = 0;
 
   constructor(private readonly context: KindContext) {}
 
@@ -56,6 +59,7 @@ class UdpKind implements SocketKindInstance {
 
   close(): void {
     this.#timers.clear();
+    this.#waitingBytes = 0;
   }
 
   async listen(bind: BindOptions): Promise<Listener> {
@@ -96,11 +100,17 @@ class UdpKind implements SocketKindInstance {
     if (answer === undefined) return;
     const send = () => this.#send(answer.bytes, address, port, answer.rule);
     if (answer.delayMs === 0) send();
-    else if (this.#timers.size >= MAX_WAITING) {
-      const why = `not answered: ${MAX_WAITING.toLocaleString('en-US')} delayed replies are waiting already (the most a UDP server keeps); send fewer datagrams at once, or lower delayMs`;
+    else if (this.#timers.size >= MAX_WAITING || this.#waitingBytes + answer.bytes.length > MAX_OWED_BYTES) {
+      const what = this.#timers.size >= MAX_WAITING ? `${MAX_WAITING.toLocaleString('en-US')} delayed replies are` : `${(this.#waitingBytes / 1024 / 1024).toFixed(1)} MB of delayed replies is`;
+      const why = `not answered: ${what} waiting already (the most a UDP server keeps: ${MAX_WAITING.toLocaleString('en-US')} replies, 16 MB); send fewer datagrams at once, or lower delayMs`;
       this.context.traffic.add(messageRecord('udp', this.context.id, 'out', { peer, event: 'error', preview: why, rule: answer.rule }, { level: 'warning' }));
     } else {
-      this.#timers.later(answer.delayMs, send);
+      const size = answer.bytes.length;
+      this.#waitingBytes += size;
+      this.#timers.later(answer.delayMs, () => {
+        this.#waitingBytes -= size;
+        send();
+      });
     }
   }
 
