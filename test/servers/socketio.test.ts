@@ -253,6 +253,27 @@ describe('Socket.IO server', () => {
     raw.destroy();
   });
 
+  it('disconnects a client owed more than 1,024 delayed replies, and drops a disconnected client\'s replies at once', async () => {
+    const { url, handle, server } = await ioServer({ mode: 'rules', rules: [{ event: '*', replyEvent: 'late', replyArgs: '"x"', delayMs: 60_000 }] });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    // A client that leaves with replies owed: they go with it, not 60 s later.
+    const leaving = await client(url, 'websocket');
+    for (let i = 0; i < 200; i++) leaving.emit('tick', i);
+    await eventually(async () => timers() >= before + 200);
+    leaving.disconnect();
+    await eventually(async () => timers() <= before + 5);
+    // Without a bound, each event a client sends faster than its replies fall due waits in memory.
+    const flood = await client(url, 'websocket');
+    const closed = () => (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close' && r.level === 'warning');
+    for (let i = 0; i < 1100; i++) flood.emit('tick', 'a'.repeat(100));
+    await eventually(async () => closed() !== undefined);
+    expect(closed()!.level).toBe('warning');
+    expect(closed()!.detail.preview).toBe('forced close (more than 1,024 delayed replies (or 16 MB of them) waited: the client sends faster than its replies fall due; lower delayMs)');
+    expect(server.openStreams()).toBe(0);
+    await eventually(async () => timers() <= before + 5);
+  });
+
   it('drops the TCP connection at once when it disconnects a socket.io-client that does not read, not when the WebSocket close handshake times out 30 s later', async () => {
     const { server, handle, url } = await ioServer({});
     // The client's own TCP connection, held so the test can stop reading it (a client that hangs).

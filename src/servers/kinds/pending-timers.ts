@@ -41,6 +41,7 @@ export class OwedReplies {
   #count = 0;
   #bytes = 0;
   #held = false;
+  #gone = false;
   readonly #timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly all: PendingTimers, private readonly hold: (held: boolean) => void) {}
@@ -51,6 +52,7 @@ export class OwedReplies {
 
   /** Runs `run` after `ms`, counting `bytes` as owed until then. */
   later(ms: number, bytes: number, run: () => void): void {
+    if (this.#gone) return; // a message still handed on after its connection closed
     this.#count++;
     this.#bytes += bytes;
     const timer = this.all.later(ms, () => {
@@ -72,7 +74,9 @@ export class OwedReplies {
     this.#held = over;
   }
 
+  /** The connection closed: its replies are dropped, and any owed later too. */
   cancel(): void {
+    this.#gone = true;
     for (const timer of this.#timers) this.all.cancel(timer);
     this.#timers.clear();
     this.#count = 0;

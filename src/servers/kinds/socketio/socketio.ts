@@ -17,7 +17,7 @@ import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
 import { ServerError } from '../../errors.js';
 import { type ArgumentsTemplate, argumentsText, compileArguments, parseArguments } from './arguments.js';
-import { PendingTimers } from '../pending-timers.js';
+import { MAX_OWED, OwedReplies, PendingTimers } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 
 interface Rule {
@@ -43,6 +43,8 @@ const PREVIEW_CHARS = 120;
 /** Past this many bytes waiting to go to a client (it does not read them), it is disconnected. */
 const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 const UNSENT_WHY = `more than ${MAX_UNSENT_BYTES / 1024 / 1024} MB waited unsent: the client does not read what it is sent`;
+/** Engine.IO cannot stop reading one client as a TCP socket can: a client owed too many delayed replies is disconnected. */
+const OWED_WHY = `more than ${MAX_OWED.toLocaleString('en-US')} delayed replies (or 16 MB of them) waited: the client sends faster than its replies fall due; lower delayMs`;
 
 /** A client's Engine.IO connection, which its namespaces share. */
 type Connection = Socket['conn'];
@@ -194,6 +196,14 @@ class SocketIoKind implements HttpKindInstance {
     traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'connect', preview: socket.conn.transport.name }, {}));
     const state = this.#state!;
     if (state.greetingEvent !== '') this.#emit(socket, state.greetingEvent, state.greetingArgs.render(state.variables));
+    // Delayed replies: each waits with the event it answers; past the bound, the client goes.
+    const owed = new OwedReplies(this.#timers, (held) => {
+      const conn = socket.conn;
+      if (!held || this.#closedWhy.has(conn)) return;
+      this.#closedWhy.set(conn, OWED_WHY);
+      conn.close(true);
+      dropWebSocket(conn);
+    });
     socket.onAny((event: string, ...args: unknown[]) => {
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (...a: unknown[]) => void) : undefined;
       const text = argumentsText(args);
@@ -226,10 +236,11 @@ class SocketIoKind implements HttpKindInstance {
       };
       if (rule.delayMs === 0) answer();
       else {
-        this.#timers.later(rule.delayMs, answer);
+        owed.later(rule.delayMs, bytesIn, answer);
       }
     });
     socket.once('disconnect', (reason) => {
+      owed.cancel();
       this.#sizes.delete(socket);
       const why = this.#closedWhy.get(socket.conn);
       const shown = why === undefined ? reason : `${reason} (${why})`;
