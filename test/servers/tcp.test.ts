@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { eventually, makeWorkspace, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
+import { floodUntilStalled, tcpOffer } from '../support/servers/flood.js';
 
 async function tcpServer(socket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
   const root = await makeWorkspace({ variables, servers: { raw: { name: 'Raw', kind: 'tcp', socket, ...extra } } });
@@ -187,19 +188,7 @@ describe('TCP server', () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     // Writes 1 MB at a time while the server takes them: 64 MB at most, 5 s at most. A write the
     // server does not take within 500 ms means it stopped reading (what a real echo server does).
-    let taken = 0;
-    let stalled = false;
-    const until = Date.now() + 5000;
-    while (taken < 64 && Date.now() < until) {
-      if (!socket.write(chunk)) {
-        const drained = await Promise.race([new Promise<boolean>((r) => socket.once('drain', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 500))]);
-        if (!drained) {
-          stalled = true;
-          break;
-        }
-      }
-      taken++;
-    }
+    const { taken, stalled } = await floodUntilStalled(tcpOffer(socket, chunk), 64, 5000);
     expect(stalled).toBe(true);
     // The kernel's buffers on both sides hold a few MB; nothing more waits in the server.
     expect(taken).toBeLessThan(32);
@@ -215,19 +204,7 @@ describe('TCP server', () => {
     socket.on('error', () => {}); // reset when the test's server stops
     await new Promise((r) => socket.once('connect', r));
     const chunk = Buffer.from(`${'a'.repeat(999)}\n`.repeat(1024));
-    let taken = 0;
-    let stalled = false;
-    const until = Date.now() + 5000;
-    while (taken < 64 && Date.now() < until) {
-      if (!socket.write(chunk)) {
-        const drained = await Promise.race([new Promise<boolean>((r) => socket.once('drain', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 500))]);
-        if (!drained) {
-          stalled = true;
-          break;
-        }
-      }
-      taken++;
-    }
+    const { taken, stalled } = await floodUntilStalled(tcpOffer(socket, chunk), 64, 5000);
     expect(stalled).toBe(true);
     expect(taken).toBeLessThan(32);
     expect(handle.servers[0]!.openStreams()).toBe(1);

@@ -8,6 +8,7 @@ import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js'
 import { formatTrafficLine } from '../../src/servers/format.js';
 import { eventually, makeWorkspace, rawHead, send, serve } from './helpers.js';
 import { connect } from './kinds/ws-client.js';
+import { floodUntilStalled, webSocketOffer } from '../support/servers/flood.js';
 
 async function wsServer(websocket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
   const root = await makeWorkspace({ variables, servers: { chat: { name: 'Chat', kind: 'websocket', websocket, ...extra } } });
@@ -101,19 +102,7 @@ describe('WebSocket server', () => {
     const message = Buffer.alloc(1024 * 1024, 0x61);
     // Sends 1 MB at a time while the server takes it: 64 MB at most, 5 s at most. A message the
     // server does not take within 500 ms means it stopped reading.
-    let taken = 0;
-    let stalled = false;
-    const until = Date.now() + 5000;
-    while (taken < 64 && Date.now() < until) {
-      c.ws.send(message, { binary: true });
-      const waitUntil = Date.now() + 500;
-      for (let i = 0; i < 100 && c.ws.bufferedAmount > 0 && Date.now() < waitUntil; i++) await new Promise((r) => setTimeout(r, 10));
-      if (c.ws.bufferedAmount > 0) {
-        stalled = true;
-        break;
-      }
-      taken++;
-    }
+    const { taken, stalled } = await floodUntilStalled(webSocketOffer(c.ws, message, true), 64, 5000);
     expect(stalled).toBe(true);
     // The kernel's buffers on both sides and one message's worth in the server; nothing more.
     expect(taken).toBeLessThan(32);
@@ -131,19 +120,7 @@ describe('WebSocket server', () => {
     const { url, server } = await wsServer({ mode: 'rules', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
     const c = await connect(url);
     const message = 'a'.repeat(1024 * 1024);
-    let taken = 0;
-    let stalled = false;
-    const until = Date.now() + 8000;
-    while (taken < 96 && Date.now() < until) {
-      c.ws.send(message);
-      const waitUntil = Date.now() + 500;
-      for (let i = 0; i < 100 && c.ws.bufferedAmount > 0 && Date.now() < waitUntil; i++) await new Promise((r) => setTimeout(r, 10));
-      if (c.ws.bufferedAmount > 0) {
-        stalled = true;
-        break;
-      }
-      taken++;
-    }
+    const { taken, stalled } = await floodUntilStalled(webSocketOffer(c.ws, message, false), 96, 8000);
     expect(stalled).toBe(true);
     // 16 MB of replies owed, and the kernel's buffers on both sides.
     expect(taken).toBeLessThan(48);
