@@ -62,13 +62,19 @@ export function checkCertificate(entry: Pick<ClientCertificateMaterial, 'cert' |
     const message = (error as Error).message;
     const what = `the client certificate for ${entry.host} (${entry.source}) cannot be used`;
     if (/key values mismatch/i.test(message)) return `${what}: the key does not belong to the certificate. Check certPath and keyPath.`;
-    if (/bad decrypt|mac verify failure|bad password|interrupted or cancelled/i.test(message)) {
+    // A wrong passphrase mostly fails the decryption ("bad decrypt"), but about one time in 256 the
+    // garbage it makes ends in valid padding and fails later, as a key OpenSSL cannot decode.
+    const lockedKey = entry.key !== undefined && ENCRYPTED_KEY.test(entry.key.toString('latin1', 0, Math.min(entry.key.length, 4096)));
+    if (/bad decrypt|mac verify failure|bad password|interrupted or cancelled/i.test(message) || (lockedKey && /DECODER routines|unsupported/i.test(message))) {
       return `${what}: the passphrase is wrong or missing. Give it as "passphrase" in ferry config set clientCertificates (it is kept in the secret store).`;
     }
     if (/no start line|bad base64|PEM|asn1|not enough data|wrong tag/i.test(message)) return `${what}: a file is not a PEM certificate or key (${message.split('\n')[0]}).`;
     return `${what}: ${message.split('\n')[0]}.`;
   }
 }
+
+/** A PEM private key locked with a passphrase (PKCS #8, or the traditional OpenSSL form). */
+const ENCRYPTED_KEY = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/;
 
 /** The default ports of the URL schemes that speak TLS. */
 const TLS_PORTS: Record<string, number> = { 'https:': 443, 'wss:': 443, 'grpcs:': 443, 'mqtts:': 8883, 'tls:': 853 };
