@@ -5,16 +5,15 @@
  * (appdata/environment-changes.ts). Two real processes of the built CLI, a real server on
  * 127.0.0.1 that answers only when the test lets it.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENVIRONMENT_CHANGES_KEPT, WorkspaceData } from '../../src/appdata/index.js';
+import { ferryProcess } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
-const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 
 interface Ran {
   code: number | null;
@@ -28,20 +27,11 @@ let site: http.Server;
 /** Answers the request waiting at /slow; set once it has arrived. */
 let answer: (() => void) | undefined;
 
-function ferryProcess(args: string[]): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '-w', ws, ...args], { env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** `ferry ARGS` in this test's workspace and data folder; what it printed and its exit code. */
+async function ferryIn(args: string[]): Promise<Ran> {
+  const ran = ferryProcess(['-w', ws, ...args], { FERRY_DATA_DIR: dataDir }, 20_000);
+  const code = await ran.done;
+  return { code, ...ran.output };
 }
 
 async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
@@ -87,9 +77,9 @@ afterEach(async () => {
 
 describe('an environment renamed or deleted by another process while a run is under way', () => {
   it('renamed: the run saves the values its scripts set under the new id, none under the old', async () => {
-    const run = ferryProcess(['run', 'Login', '-e', 'staging']);
+    const run = ferryIn(['run', 'Login', '-e', 'staging']);
     await until('the run\'s request to arrive', () => answer);
-    const renamed = await ferryProcess(['env', 'rename', 'staging', 'Staging EU']);
+    const renamed = await ferryIn(['env', 'rename', 'staging', 'Staging EU']);
     expect(renamed.code, renamed.stderr).toBe(0);
     answer!();
     const ran = await run;
@@ -98,15 +88,15 @@ describe('an environment renamed or deleted by another process while a run is un
     expect(await store.scriptValues('environment:Staging EU')).toEqual({ earlier: 'E-1', token: 'T-42' });
     expect(await store.scriptValues('environment:staging')).toEqual({});
     // A new environment of the old name starts with nothing of the renamed one's.
-    expect((await ferryProcess(['env', 'new', 'staging'])).code).toBe(0);
+    expect((await ferryIn(['env', 'new', 'staging'])).code).toBe(0);
     expect(await store.scriptValues('environment:staging')).toEqual({});
   });
 
   it('renamed twice (there and on) while it runs: the run follows both', async () => {
-    const run = ferryProcess(['run', 'Login', '-e', 'staging']);
+    const run = ferryIn(['run', 'Login', '-e', 'staging']);
     await until('the run\'s request to arrive', () => answer);
-    expect((await ferryProcess(['env', 'rename', 'staging', 'qa'])).code).toBe(0);
-    expect((await ferryProcess(['env', 'rename', 'qa', 'prod'])).code).toBe(0);
+    expect((await ferryIn(['env', 'rename', 'staging', 'qa'])).code).toBe(0);
+    expect((await ferryIn(['env', 'rename', 'qa', 'prod'])).code).toBe(0);
     answer!();
     expect((await run).code).toBe(0);
     const store = await data();
@@ -116,9 +106,9 @@ describe('an environment renamed or deleted by another process while a run is un
   });
 
   it('deleted: the run keeps its values nowhere (a new environment of that name starts empty)', async () => {
-    const run = ferryProcess(['run', 'Login', '-e', 'staging']);
+    const run = ferryIn(['run', 'Login', '-e', 'staging']);
     await until('the run\'s request to arrive', () => answer);
-    const removed = await ferryProcess(['env', 'rm', 'staging']);
+    const removed = await ferryIn(['env', 'rm', 'staging']);
     expect(removed.code, removed.stderr).toBe(0);
     answer!();
     expect((await run).code).toBe(0);
@@ -132,7 +122,7 @@ describe('an environment renamed or deleted by another process while a run is un
     // Cut off mid-write (as by a crash of an editor; Ferry writes it atomically).
     await fs.writeFile(record, '{"id": "x", "next": 3, "changes": [{"seq": 2, "fr');
     const ran = await (async () => {
-      const run = ferryProcess(['run', 'Login', '-e', 'staging']);
+      const run = ferryIn(['run', 'Login', '-e', 'staging']);
       await until('the run\'s request to arrive', () => answer);
       answer!();
       return run;
@@ -143,9 +133,9 @@ describe('an environment renamed or deleted by another process while a run is un
     expect((await fs.readdir(store.dir)).filter((name) => name.startsWith('environment-changes.json.damaged-'))).toHaveLength(1);
     // The next rename starts a new record, and a run under way follows it.
     answer = undefined;
-    const run = ferryProcess(['run', 'Login', '-e', 'staging']);
+    const run = ferryIn(['run', 'Login', '-e', 'staging']);
     await until('the second run\'s request to arrive', () => answer);
-    expect((await ferryProcess(['env', 'rename', 'staging', 'qa'])).code).toBe(0);
+    expect((await ferryIn(['env', 'rename', 'staging', 'qa'])).code).toBe(0);
     answer!();
     expect((await run).code).toBe(0);
     expect(await store.scriptValues('environment:qa')).toEqual({ earlier: 'E-1', token: 'T-42' });
@@ -156,9 +146,9 @@ describe('an environment renamed or deleted by another process while a run is un
     const store = await data();
     const record = path.join(store.dir, 'environment-changes.json');
     await fs.writeFile(record, JSON.stringify({ id: 7, next: 'x', changes: [{ seq: 'a' }, null, { seq: 0, from: 'old', to: 'older' }] }));
-    const run = ferryProcess(['run', 'Login', '-e', 'staging']);
+    const run = ferryIn(['run', 'Login', '-e', 'staging']);
     await until('the run\'s request to arrive', () => answer);
-    for (const [from, to] of [['staging', 'a'], ['a', 'b'], ['b', 'c']]) expect((await ferryProcess(['env', 'rename', from!, to!])).code).toBe(0);
+    for (const [from, to] of [['staging', 'a'], ['a', 'b'], ['b', 'c']]) expect((await ferryIn(['env', 'rename', from!, to!])).code).toBe(0);
     answer!();
     expect((await run).code).toBe(0);
     expect(await store.scriptValues('environment:c')).toEqual({ earlier: 'E-1', token: 'T-42' });

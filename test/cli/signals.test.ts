@@ -4,34 +4,15 @@
  * `mcp`, which run until stopped. Ctrl-C (SIGINT) of these is tested beside each command; these are
  * the signals not tested there. Real processes of bin/ferry.js, a big document from the corpus.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerApp } from '../../src/cli/app.js';
-import { ferry } from '../support/cli.js';
+import { ferry, ferryProcess } from '../support/cli.js';
 import { folderSnapshot, isolatedDataDir, tempDir } from '../support/temp.js';
 
-const BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 const GITHUB = path.resolve(import.meta.dirname, '..', 'fixtures', 'corpus', 'openapi', 'oas30-github.yaml');
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  output: { stdout: string; stderr: string };
-  done: Promise<number | null>;
-}
-
-/** `ferry ARGS` in a process of its own (killed after 60 s at most). */
-function start(args: string[], data: string): Started {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', FERRY_DATA_DIR: data } });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => (output.stdout += d));
-  child.stderr.on('data', (d) => (output.stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve(code))));
-  return { child, output, done };
-}
 
 /** Polls every 5 ms (at most 30 s) until `check` holds. */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -53,7 +34,7 @@ describe('SIGTERM', () => {
   it('ferry import mid-way through a big document: undone, exit 1, the workspace as before; the next import works', async () => {
     const { ws, data } = await workspace();
     const before = await folderSnapshot(ws);
-    const run = start(['-w', ws, 'import', GITHUB], data);
+    const run = ferryProcess(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
     // Once it writes its files aside (a staging folder under requests/ with files in it).
     await until(async () => {
       for (const entry of await fs.readdir(path.join(ws, 'requests')).catch(() => [] as string[])) {
@@ -67,7 +48,7 @@ describe('SIGTERM', () => {
     expect(run.output.stdout).toBe('');
     expect(await folderSnapshot(ws)).toEqual(before);
 
-    const again = start(['-w', ws, 'import', GITHUB, '--json'], data);
+    const again = ferryProcess(['-w', ws, 'import', GITHUB, '--json'], { FERRY_DATA_DIR: data });
     expect(await again.done, again.output.stderr).toBe(0);
     expect(JSON.parse(again.output.stdout)).toMatchObject({ requests: expect.any(Number) });
     expect(await fs.readdir(path.join(ws, 'requests'))).toEqual(['GitHub v3 REST API']);
@@ -75,14 +56,14 @@ describe('SIGTERM', () => {
 
   it('ferry app and ferry mcp end with 0, as with Ctrl-C', async () => {
     const { ws, data } = await workspace();
-    const app = start(['-w', ws, 'app', '--no-open'], data);
+    const app = ferryProcess(['-w', ws, 'app', '--no-open'], { FERRY_DATA_DIR: data });
     await until(() => /http:\/\/127\.0\.0\.1:\d+\//.test(app.output.stdout), 'the app to print its URL');
     const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(app.output.stdout)![0]);
     app.child.kill('SIGTERM');
     expect(await app.done, app.output.stderr).toBe(0);
     await expect(fetch(url.origin)).rejects.toThrow();
 
-    const mcp = start(['-w', ws, 'mcp'], data);
+    const mcp = ferryProcess(['-w', ws, 'mcp'], { FERRY_DATA_DIR: data });
     await until(() => mcp.output.stderr.includes('serving'), 'mcp to start');
     // Its client still connected (stdin open): the signal alone ends it.
     mcp.child.kill('SIGTERM');

@@ -1,4 +1,5 @@
 /** Runs `ferry` in-process, capturing what it prints. */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 
@@ -36,4 +37,27 @@ async function capture(args: string[], cwd: string, stdin: string | undefined, s
     },
   });
   return { code, stdout, stderr };
+}
+
+/** `ferry ARGS` in a process of its own (bin/ferry.js as shipped); killed after `limitMs` at most. */
+export interface FerryProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** What it has printed so far. */
+  output: { stdout: string; stderr: string };
+  /** Its exit code (null when a signal ended it). */
+  done: Promise<number | null>;
+}
+
+export function ferryProcess(args: string[], env: NodeJS.ProcessEnv, limitMs = 60_000): FerryProcess {
+  const bin = new URL('../../bin/ferry.js', import.meta.url).pathname;
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (output.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output.stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  const done = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (clearTimeout(timer), resolve(code)));
+  });
+  return { child, output, done };
 }
