@@ -92,3 +92,45 @@ describe('gRPC: hostile peers', () => {
     expect(result.outcome.label).toBe("2 UNKNOWN: the server's grpc-status is not a status code");
   });
 });
+
+/** Stamped (wkt.proto) by Types/Echo: its messages nest (an Any in field 10). */
+function stamped(url: string): Promise<ProtocolResult> {
+  return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.wkt.Types/Echo', grpc: { protoFiles: ['test/fixtures/grpc/wkt.proto'] }, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000 } }));
+}
+
+describe('gRPC: malformed messages fail the request naming the method and what was wrong', () => {
+  const failed = (promise: Promise<unknown>) => promise.then(() => undefined, (e: Error) => e);
+
+  it('a string whose length runs past the message', async () => {
+    const error = await failed(say(await peer(grpcAnswer(frame(Buffer.from([0x0a, 0x10, 0x68, 0x69]))))));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe('the answer of ferry.test.Echo/Say is not a valid SayReply message: field text (1) says it is 16 bytes long, but 2 bytes are left where it starts (byte 2); the server sent a malformed message.');
+  });
+
+  it('a string whose length runs past the nested message it is in, though not past the whole (protobufjs read on past the nested end)', async () => {
+    // Stamped.detail (10) is 3 bytes long; its type_url (1) says 5.
+    const error = await failed(stamped(await peer(grpcAnswer(frame(Buffer.from([0x52, 0x03, 0x0a, 0x05, 0x61, 0x62, 0x63, 0x64, 0x65]))))));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe('the answer of ferry.wkt.Types/Echo is not a valid Stamped message: field detail.type_url (10.1) says it is 5 bytes long, but 1 byte is left where it starts (byte 4); the server sent a malformed message.');
+  });
+
+  it('a field sent with the wrong wire type, a varint cut short, a wire type that does not exist, field number 0', async () => {
+    const cases: Array<[number[], string]> = [
+      [[0x08, 0x00], 'field text (1) is a string but came as a varint (wire type 0)'],
+      [[0x20, 0x80], 'field index (4) is a varint cut short at the end of the message (byte 1)'],
+      [[0x0f, 0x00], 'field text (1) has wire type 7, which protobuf does not have (byte 0)'],
+      [[0x00, 0x00], 'a field numbered 0 (byte 0), which protobuf does not allow'],
+    ];
+    for (const [bytes, why] of cases) {
+      const error = await failed(say(await peer(grpcAnswer(frame(Buffer.from(bytes))))));
+      expect(error?.message).toBe(`the answer of ferry.test.Echo/Say is not a valid SayReply message: ${why}; the server sent a malformed message.`);
+    }
+  });
+
+  it('a malformed message of a stream names which one it was', async () => {
+    const url = await peer(grpcAnswer(Buffer.concat([frame(HI), frame(Buffer.from([0x0a, 0x05, 0x68]))])));
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Count', grpc: PROTO, body: { type: 'json', text: '{"count":2}' }, settings: { timeoutMs: 3000 } });
+    const error = await failed(sendWith(grpcKind, request));
+    expect(error!.message).toMatch(/^message 2 of the answer of ferry\.test\.Echo\/Count is not a valid SayReply message: field text \(1\) says it is 5 bytes long/);
+  });
+});

@@ -20,6 +20,7 @@ import { findMethod, loadByReflection, loadProtoFiles, ReflectionFailure, splitM
 import { fitMessage, parseMessages } from './messages.js';
 import type { TypeDescriptor } from './skeleton.js';
 import { toProto3Json } from './well-known.js';
+import { malformation } from './wire-check.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
@@ -144,6 +145,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
     const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started });
     if (answer.cancelled) throw cancelledError();
+    if (answer.malformed) throw answer.malformed;
     const notGrpc = notGrpcAnswer(answer, host);
     if (notGrpc) throw notGrpc;
     const tooLarge = tooLargeForUs(answer.status, context, requests);
@@ -173,9 +175,24 @@ export function encode(def: MethodDefinition<object, object>, definition: Packag
   }
 }
 
-/** An answer's bytes as JSON text, its well-known types (Timestamp, Struct…) in their proto3 JSON forms. */
-export function decode(def: MethodDefinition<object, object>, definition: PackageDefinition, bytes: Buffer): string {
-  return JSON.stringify(toProto3Json(definition, def.responseType.type as TypeDescriptor, def.responseDeserialize(bytes)));
+/**
+ * An answer's bytes as JSON text, its well-known types (Timestamp, Struct…) in their proto3 JSON
+ * forms. Bytes that are not a well-formed message of the response type (wire-check.ts) throw a
+ * SendError naming the method and what was wrong; `index`: the message's place in a stream.
+ */
+export function decode(def: MethodDefinition<object, object>, definition: PackageDefinition, bytes: Buffer, index?: number): string {
+  const type = def.responseType.type as TypeDescriptor;
+  const malformed = (why: string) =>
+    new SendError(`${index === undefined ? '' : `message ${index + 1} of `}the answer of ${def.path.replace(/^\//, '')} is not a valid ${type.name} message: ${why}; the server sent a malformed message.`, 'protocol');
+  const wrong = malformation(definition, type, bytes);
+  if (wrong) throw malformed(wrong);
+  let message: unknown;
+  try {
+    message = def.responseDeserialize(bytes);
+  } catch (error) {
+    throw malformed((error as Error).message);
+  }
+  return JSON.stringify(toProto3Json(definition, type, message));
 }
 
 /**
@@ -236,6 +253,8 @@ interface Answer {
   stream?: MessageStream;
   stoppedEarly: boolean;
   cancelled: boolean;
+  /** Why a message of the answer could not be read, which fails the request. */
+  malformed?: SendError;
 }
 
 /** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
@@ -246,10 +265,17 @@ function exchange(x: Exchange): Promise<Answer> {
   const messages = streaming ? new MessageStream(x.stream ?? DEFAULT_STREAM) : undefined;
   answer.stream = messages;
   const identity = (b: Buffer) => b;
+  let decoded = 0;
   const read = (bytes: Buffer) => {
     answer.receivedBytes += bytes.length;
     answer.firstAt ??= performance.now();
-    return decode(x.def, x.definition, bytes);
+    try {
+      return decode(x.def, x.definition, bytes, streamingAnswer(x.callType) ? decoded++ : undefined);
+    } catch (error) {
+      // grpc-js ends the call INTERNAL ("Response message parsing error"); the request fails with this instead.
+      answer.malformed ??= error as SendError;
+      throw error;
+    }
   };
   const options: grpc.CallOptions = x.deadline ? { deadline: x.deadline } : {};
   const ignore = () => {};
