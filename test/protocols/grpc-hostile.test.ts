@@ -134,3 +134,40 @@ describe('gRPC: malformed messages fail the request naming the method and what w
     expect(error!.message).toMatch(/^message 2 of the answer of ferry\.test\.Echo\/Count is not a valid SayReply message: field text \(1\) says it is 5 bytes long/);
   });
 });
+
+describe('gRPC: a unary call answered with more than one message', () => {
+  const failed = (promise: Promise<unknown>) => promise.then(() => undefined, (e: Error) => e);
+
+  it('fails at once, naming the method, whether the server then ends the call or keeps it open (it waited for the deadline)', async () => {
+    const open = (stream: http2.ServerHttp2Stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.write(Buffer.concat([frame(HI), frame(HI)]));
+    };
+    const apart = (stream: http2.ServerHttp2Stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.write(frame(HI));
+      setTimeout(() => stream.write(frame(HI)), 50);
+    };
+    for (const answer of [grpcAnswer(Buffer.concat([frame(HI), frame(HI)])), open, apart]) {
+      const started = Date.now();
+      const error = await failed(say(await peer(answer)));
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(error).toBeInstanceOf(SendError);
+      expect(error!.message).toBe('the server answered the unary call ferry.test.Echo/Say with more than one message; a unary call answers with exactly one, so the server broke the gRPC protocol.');
+    }
+  });
+});
+
+describe('gRPC: a client-streaming call answered with more than one message', () => {
+  it('fails at once, naming the method', async () => {
+    const url = await peer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.write(Buffer.concat([frame(HI), frame(HI)]));
+    });
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Collect', grpc: PROTO, body: { type: 'json', text: '[{"text":"a"}]' }, settings: { timeoutMs: 3000 } });
+    const started = Date.now();
+    const error = await sendWith(grpcKind, request).then(() => undefined, (e: Error) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error!.message).toBe('the server answered the client-streaming call ferry.test.Echo/Collect with more than one message; a client-streaming call answers with exactly one, so the server broke the gRPC protocol.');
+  });
+});

@@ -145,7 +145,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
     const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started });
     if (answer.cancelled) throw cancelledError();
-    if (answer.malformed) throw answer.malformed;
+    if (answer.broken) throw answer.broken;
     const notGrpc = notGrpcAnswer(answer, host);
     if (notGrpc) throw notGrpc;
     const tooLarge = tooLargeForUs(answer.status, context, requests);
@@ -253,8 +253,8 @@ interface Answer {
   stream?: MessageStream;
   stoppedEarly: boolean;
   cancelled: boolean;
-  /** Why a message of the answer could not be read, which fails the request. */
-  malformed?: SendError;
+  /** How the answer broke gRPC (a malformed message, a second message to a unary call), which fails the request. */
+  broken?: SendError;
 }
 
 /** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
@@ -273,36 +273,23 @@ function exchange(x: Exchange): Promise<Answer> {
       return decode(x.def, x.definition, bytes, streamingAnswer(x.callType) ? decoded++ : undefined);
     } catch (error) {
       // grpc-js ends the call INTERNAL ("Response message parsing error"); the request fails with this instead.
-      answer.malformed ??= error as SendError;
+      answer.broken ??= error as SendError;
       throw error;
     }
   };
   const options: grpc.CallOptions = x.deadline ? { deadline: x.deadline } : {};
   const ignore = () => {};
-  // Unary and client-streaming answers come to this callback, stream messages as `data` events.
-  const single = (_error: unknown, text?: string) => {
-    if (text === undefined) return;
-    if (answer.received++ === 0) answer.first = text;
-    messages?.received({ text });
-  };
-  let call: grpc.ClientUnaryCall | grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, string>;
+  // Every call is made as a stream of answers: grpc-js reads only one message of a unary or
+  // client-streaming answer, so a second one sat unread, the status behind it, until the
+  // deadline. Read as a stream (the wire is the same), a second message is seen and refused.
   const path = x.def.path;
-  switch (x.callType) {
-    case 'unary':
-      call = client.makeUnaryRequest(path, identity, read, x.requests[0]!.bytes, x.metadata, options, single);
-      break;
-    case 'serverStreaming':
-      call = client.makeServerStreamRequest(path, identity, read, x.requests[0]!.bytes, x.metadata, options);
-      break;
-    case 'clientStreaming':
-      call = client.makeClientStreamRequest(path, identity, read, x.metadata, options, single);
-      break;
-    default:
-      call = client.makeBidiStreamRequest(path, identity, read, x.metadata, options);
-  }
+  const call: grpc.ClientReadableStream<string> | grpc.ClientDuplexStream<Buffer, string> =
+    x.callType === 'unary' || x.callType === 'serverStreaming'
+      ? client.makeServerStreamRequest(path, identity, read, x.requests[0]!.bytes, x.metadata, options)
+      : client.makeBidiStreamRequest(path, identity, read, x.metadata, options);
   for (const r of x.requests) messages?.sent({ text: r.json });
   if (x.callType === 'clientStreaming' || x.callType === 'bidiStreaming') {
-    const writable = call as grpc.ClientWritableStream<Buffer>;
+    const writable = call as grpc.ClientDuplexStream<Buffer, string>;
     for (const r of x.requests) writable.write(r.bytes);
     writable.end();
   }
@@ -328,8 +315,15 @@ function exchange(x: Exchange): Promise<Answer> {
     const events = call as unknown as NodeJS.EventEmitter;
     events.on('error', ignore); // the status event carries the same facts
     events.on('data', (text: string) => {
+      if (!streamingAnswer(x.callType) && answer.received > 0) {
+        const type = x.callType === 'unary' ? 'unary' : 'client-streaming';
+        answer.broken ??= new SendError(`the server answered the ${type} call ${path.replace(/^\//, '')} with more than one message; a ${type} call answers with exactly one, so the server broke the gRPC protocol.`, 'protocol');
+        call.cancel();
+        return;
+      }
       if (answer.received++ === 0) answer.first = text;
-      if (messages?.received({ text })) {
+      // The stop rule reads streams of answers; a unary or client-streaming call waits for its status.
+      if (messages?.received({ text }) && streamingAnswer(x.callType)) {
         answer.stoppedEarly = true;
         call.cancel();
       }
