@@ -11,6 +11,8 @@ export interface Answer {
 
 export class ApiClient {
   cookie = '';
+  /** The page (browser tab) this client stands for, named on every call and on joining the live channel, as a page does; none unless set. */
+  page: string | undefined;
   constructor(readonly port: number) {}
 
   async login(token: string): Promise<void> {
@@ -23,7 +25,7 @@ export class ApiClient {
     return new Promise((resolve, reject) => {
       const text = raw ?? (body === undefined ? undefined : JSON.stringify(body));
       const req = http.request(
-        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(text !== undefined ? { 'content-type': 'application/json' } : {}) } },
+        { host: '127.0.0.1', port: this.port, path: urlPath, method, headers: { cookie: this.cookie, ...(this.page ? { 'x-ferry-page': this.page } : {}), ...(text !== undefined ? { 'content-type': 'application/json' } : {}) } },
         (res) => {
           let out = '';
           res.setEncoding('utf8');
@@ -46,7 +48,7 @@ export class ApiClient {
 
   /** Joins the live channel; `events` fills as they arrive, each with the time it came. */
   async live(): Promise<{ events: LiveEvent[]; times: number[]; close(): void }> {
-    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/api/live`, { headers: { cookie: this.cookie } });
+    const ws = new WebSocket(`ws://127.0.0.1:${this.port}/api/live${this.page ? `?page=${this.page}` : ''}`, { headers: { cookie: this.cookie } });
     const events: LiveEvent[] = [];
     const times: number[] = [];
     ws.on('message', (data) => {

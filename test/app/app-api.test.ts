@@ -270,6 +270,35 @@ describe('ferry app API', () => {
     expect((await client.call('POST', '/api/update/apply', { planId: (preview.body as { planId: string }).planId })).status).toBe(200);
   });
 
+  it('a wait for another process\'s lock is said to the page (tab) whose call waits, not to the other open pages; a caller that names no page: to every one', async () => {
+    const tabA = new Client(app.port);
+    const tabB = new Client(app.port);
+    tabA.cookie = tabB.cookie = client.cookie;
+    tabA.page = 'tab-a';
+    tabB.page = 'tab-b';
+    const [liveA, liveB, liveNone] = [await tabA.live(), await tabB.live(), await client.live()];
+    const holder = await holdLockInAnotherProcess(ws.root, ws.dataDir);
+    process.env.FERRY_LOCK_WAIT_MS = '1000';
+    const said = (channel: { events: LiveEvent[] }) => channel.events.filter((e) => e.type === 'notice' || e.type === 'lockWaitOver').map((e) => e.type);
+    try {
+      // Tab A's save and environment add (the core's own writer, given the app's lock) wait.
+      for (const write of [() => tabA.call('POST', '/api/folder', { name: 'Waits' }), () => tabA.call('POST', '/api/environments', { name: 'Waits' })]) {
+        expect((await write()).status).toBe(409);
+      }
+      await until('tab A told both waits are over', () => said(liveA).length === 4);
+      expect(said(liveA)).toEqual(['notice', 'lockWaitOver', 'notice', 'lockWaitOver']);
+      // A call naming no page (a script, an older page): every page is told, as before.
+      expect((await client.call('POST', '/api/folder', { name: 'Waits' })).status).toBe(409);
+      await until('every page told the unnamed wait is over', () => said(liveB).length === 2 && said(liveNone).length === 2 && said(liveA).length === 6);
+      expect(said(liveB)).toEqual(['notice', 'lockWaitOver']);
+      expect(said(liveNone)).toEqual(['notice', 'lockWaitOver']);
+    } finally {
+      delete process.env.FERRY_LOCK_WAIT_MS;
+      await holder.release();
+      for (const channel of [liveA, liveB, liveNone]) channel.close();
+    }
+  });
+
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {
     const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
     expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });

@@ -3,14 +3,15 @@
  * in a terminal): the dialogs that write — a new environment, an environment renamed or deleted,
  * an import, an update from API spec — say the wait in the dialog ("Waiting for ferry import
  * (process N, …)") as a request's save does, then show the refusal; nothing is written, and once
- * that process is done the same click goes through.
+ * that process is done the same click goes through. The wait is said in the tab that waits, not in
+ * another tab of the app.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
 import { holdLockInAnotherProcess, type LockHolder } from './lock-holder.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { folderSnapshot } from '../support/temp.js';
@@ -134,5 +135,37 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: dialogs that writ
     await expect.poll(() => dialog.getByTestId('update-plan').textContent()).toContain('Updated.');
     await dialog.getByRole('button', { name: 'Done' }).click();
     expect(await fs.readFile(path.join(ws.root, 'requests', 'Shop', 'Create item.yaml'), 'utf8')).toContain('method: POST');
+  }, 60_000);
+
+  it('two tabs: the wait is said in the tab whose write waits, not in the other', async () => {
+    const other = await page.context().newPage();
+    try {
+      await gotoApp(other, app);
+      await other.getByRole('treeitem', { name: /Health/ }).waitFor();
+      await page.getByRole('button', { name: 'New environment' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New environment' });
+      await dialog.getByLabel('New environment name').fill('Two tabs');
+      const holder = await holdLockInAnotherProcess(ws.root, ws.dataDir);
+      process.env.FERRY_LOCK_WAIT_MS = '2500';
+      try {
+        // Whether the other tab ever shows the line, however briefly: watched from inside it.
+        await other.evaluate(() => {
+          const w = window as unknown as { sawWait: boolean };
+          w.sawWait = false;
+          new MutationObserver(() => (w.sawWait ||= document.body.innerText.includes('Waiting for ferry import'))).observe(document.body, { subtree: true, childList: true, characterData: true });
+        });
+        await dialog.getByRole('button', { name: 'Create' }).click();
+        await dialog.getByRole('status').filter({ hasText: 'Waiting for ferry import' }).waitFor({ timeout: 10_000 });
+        await expect.poll(() => dialog.textContent(), { timeout: 10_000 }).toContain('The workspace is being changed by ferry import');
+        // The other tab did not start this write: nothing to wait for there, at any time.
+        expect(await other.evaluate(() => (window as unknown as { sawWait: boolean }).sawWait)).toBe(false);
+      } finally {
+        delete process.env.FERRY_LOCK_WAIT_MS;
+        await holder.release();
+      }
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      await other.close();
+    }
   }, 60_000);
 });

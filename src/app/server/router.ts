@@ -14,6 +14,12 @@ export interface RouteInput {
   body: unknown;
   /** Ends when the page goes away (the request's connection closes). */
   signal: AbortSignal;
+  /**
+   * The open page (browser tab) that made the call (its `x-ferry-page` header, shared/api.ts
+   * PAGE_HEADER): what only concerns this call, such as its wait for another process's lock, is
+   * said to that page alone. Undefined for a caller that names none.
+   */
+  page: string | undefined;
 }
 
 export type Handler = (input: RouteInput) => Promise<unknown>;

@@ -46,7 +46,7 @@ const shownOf = (v: { key: unknown; value?: unknown; enabled?: unknown; secret?:
  * another tab changed them) nothing is written, secrets included, and the answer is 409 with the
  * file's variables, as a request save does.
  */
-async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise<void> {
+async function save(state: WorkspaceState, scope: Scope, body: unknown, page: string | undefined): Promise<void> {
   const given = (body as { variables?: unknown }).variables;
   if (!Array.isArray(given)) throw new ApiError(400, '"variables" must be a list.');
   const base = (body as { base?: unknown }).base;
@@ -81,7 +81,7 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown): Promise
         if (v.secret === true && typeof v.value === 'string' && v.value !== '') await state.data.secrets.set(scope.secrets, v.key, v.value);
       }
       await saveResource(path.join(root, scope.file), scope.kind, parsed.value as never);
-    });
+    }, page);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
@@ -148,29 +148,29 @@ export function environmentRoutes(state: WorkspaceState): Routes {
       return { id: query.get('id'), name: scope.name, variables: await views(state, scope) };
     },
 
-    'PUT /api/environment/variables': async ({ body }) => {
+    'PUT /api/environment/variables': async ({ body, page }) => {
       const id = field(body, 'id');
-      await save(state, environment(id), body);
+      await save(state, environment(id), body, page);
       return { id };
     },
 
     /** The workspace (collection) variables of ferry.yaml: used in every environment, below its values. */
     'GET /api/workspace/variables': async () => ({ name: workspace().name, variables: await views(state, workspace()) }),
 
-    'PUT /api/workspace/variables': async ({ body }) => {
-      await save(state, workspace(), body);
+    'PUT /api/workspace/variables': async ({ body, page }) => {
+      await save(state, workspace(), body, page);
       return {};
     },
 
     /** A new environment: `name`, and `copyOf` (an id) to start with its variables and secret values. */
-    'POST /api/environments': async ({ body }) =>
-      manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app', lock: state.lock })),
+    'POST /api/environments': async ({ body, page }) =>
+      manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app', lock: state.lockFor(page) })),
 
     /** Renames environment `id` to `name`: its file, secrets, script values and active mark follow; returns the new id. */
-    'POST /api/environments/rename': async ({ body }) =>
-      manage(state, () => renameEnvironment(state.workspace, state.data, field(body, 'id'), field(body, 'name'), { writer: 'the app', lock: state.lock })),
+    'POST /api/environments/rename': async ({ body, page }) =>
+      manage(state, () => renameEnvironment(state.workspace, state.data, field(body, 'id'), field(body, 'name'), { writer: 'the app', lock: state.lockFor(page) })),
 
-    'POST /api/environments/delete': async ({ body }) =>
-      manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app', lock: state.lock })),
+    'POST /api/environments/delete': async ({ body, page }) =>
+      manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app', lock: state.lockFor(page) })),
   };
 }

@@ -184,7 +184,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
     },
 
     /** Saves an edited load test in place (comments and unknown fields kept); its id stays (2.12). */
-    'PUT /api/loadtest': async ({ body }) => {
+    'PUT /api/loadtest': async ({ body, page }) => {
       const id = idOf(field(body, 'id'));
       const loadTest = loadTestFrom(body);
       find(id);
@@ -195,7 +195,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       await writing(state, async () => {
         if (base !== undefined) await checkFileHolds('loadtest', root(), `${LOADTESTS_DIR}/${id}.yaml`, loadTestFrom({ loadTest: base }), (current) => ({ loadTest: current }));
         return saveEntry(root(), 'loadtest', id, loadTest);
-      });
+      }, page);
       // Unchanged since, the watcher's report of this write reads nothing again.
       await state.reloadAfterOwnWrites([`${LOADTESTS_DIR}/${id}.yaml`]);
       return { id, loadTest };
@@ -211,20 +211,20 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
     },
 
     /** A new load test named `name`: one 10-second stage of 5 users, targets to add. */
-    'POST /api/loadtest': async ({ body }) => {
+    'POST /api/loadtest': async ({ body, page }) => {
       const loadTest = loadTestFrom({ loadTest: { name: field(body, 'name'), stages: [{ durationSecs: 10, target: 5 }] } });
-      const id = await writing(state, () => createEntry(root(), 'loadtest', loadTest));
+      const id = await writing(state, () => createEntry(root(), 'loadtest', loadTest), page);
       // The folder too: the first load test's save creates it.
       await state.reloadAfterOwnWrites([LOADTESTS_DIR, `${LOADTESTS_DIR}/${id}.yaml`]);
       return { id, loadTest };
     },
 
     /** A POST, not a DELETE: the guard asks every state-changing call for a JSON body. */
-    'POST /api/loadtest/delete': async ({ body }) => {
+    'POST /api/loadtest/delete': async ({ body, page }) => {
       const id = idOf(field(body, 'id'));
       if (runs.current()?.id === id) throw new ApiError(409, `The load test "${id}" is running: stop it first.`);
       find(id);
-      await writing(state, () => deleteEntry(root(), 'loadtest', id));
+      await writing(state, () => deleteEntry(root(), 'loadtest', id), page);
       await state.reloadAfterOwnWrites([`${LOADTESTS_DIR}/${id}.yaml`]);
       return {};
     },

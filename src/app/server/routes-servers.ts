@@ -274,8 +274,9 @@ export class AppServers {
    * Saves an edit through the workspace writer under the workspace lock (nothing is written when
    * the edit does not pass the format's schema); the configuration is remembered as saved here.
    * A running server picks it up at once. `warning`: saved, but the kind refuses the settings.
+   * `page`: the page whose call it is (a wait for the lock is said there).
    */
-  async save(id: string, body: unknown): Promise<ServerEditorView & { warning?: string }> {
+  async save(id: string, body: unknown, page?: string): Promise<ServerEditorView & { warning?: string }> {
     const entry = this.state.workspace.servers.find((e) => e.id === id);
     if (!entry) await this.editor(id); // the refusal for unknown and broken files
     const server = serverFromEdit(`${SERVERS_DIR}/${id}.yaml`, entry!.value, body);
@@ -291,7 +292,7 @@ export class AppServers {
         await checkFileHolds('server', root, file, read.ok ? read.value : undefined, async (current) => ({ current: serverEditorView(id, current, await this.fileText(file)) }));
       }
       return saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) });
-    });
+    }, page);
     await this.known.remember(id, server).catch(() => undefined);
     // Unchanged since, the watcher's report of this write reads nothing again.
     await this.state.reloadAfterOwnWrites([`${SERVERS_DIR}/${id}.yaml`]);
@@ -308,12 +309,12 @@ export class AppServers {
     return readTextFile(path.join(this.state.workspace.root, relative)).catch(() => undefined);
   }
 
-  /** A new server file of `kind`, with the port servers made in the app get (2.11). */
-  async create(name: string, kind: string): Promise<ServerEditorView> {
+  /** A new server file of `kind`, with the port servers made in the app get (2.11); `page` as for `save`. */
+  async create(name: string, kind: string, page?: string): Promise<ServerEditorView> {
     if (!(SERVER_KINDS as readonly string[]).includes(kind)) throw new ApiError(400, `kind: expected one of ${SERVER_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`);
     const server = serverFromEdit(`the new ${kind} server`, undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
     const root = this.state.workspace.root;
-    const id = await writing(this.state, () => createEntry(root, 'server', server));
+    const id = await writing(this.state, () => createEntry(root, 'server', server), page);
     await this.known.remember(id, server).catch(() => undefined);
     // The folder too: the first server's save creates it.
     await this.state.reloadAfterOwnWrites([SERVERS_DIR, `${SERVERS_DIR}/${id}.yaml`]);
@@ -356,7 +357,7 @@ export function serverRoutes(servers: AppServers): Routes {
     /** `{ id, data, to?, event? }`: sends to one client (`to`) or all; answers how many it reached. */
     'POST /api/servers/send': async ({ body }) => servers.send(field(body, 'id'), field(body, 'data'), optionalField(body, 'to') || undefined, optionalField(body, 'event')),
     'GET /api/server': async ({ query }) => servers.editor(query.get('id') ?? ''),
-    'PUT /api/server': async ({ body }) => servers.save(field(body, 'id'), body),
-    'POST /api/server': async ({ body }) => servers.create(field(body, 'name'), field(body, 'kind')),
+    'PUT /api/server': async ({ body, page }) => servers.save(field(body, 'id'), body, page),
+    'POST /api/server': async ({ body, page }) => servers.create(field(body, 'name'), field(body, 'kind'), page),
   };
 }

@@ -104,7 +104,7 @@ export function settingsRoutes(state: WorkspaceState): Routes {
    * page last read them; when the file no longer holds them (an editor, git, an import changed
    * it), nothing is written: 409 with the file's settings, as a request save does.
    */
-  const save = async (target: SettingsFile, body: unknown): Promise<{ settings: EditedSettings; notices: string[] }> => {
+  const save = async (target: SettingsFile, body: unknown, page: string | undefined): Promise<{ settings: EditedSettings; notices: string[] }> => {
     if (target.kind === 'workspace' && state.workspace.fileProblem) {
       throw new ApiError(409, `Not saved: ${state.workspace.fileProblem}. Fix ${WORKSPACE_FILE} first (the app reloads it when it changes).`);
     }
@@ -121,7 +121,7 @@ export function settingsRoutes(state: WorkspaceState): Routes {
       // One left with nothing in it goes, unless it is what keeps an empty folder (docs/workspace.md).
       if (target.kind === 'folder' && current.exists) await removeEmptyFolderFile(root(), target.file);
       return value;
-    });
+    }, page);
     // The page asks for the tree next, and the next send must use these settings: read the folder now
     // (once: the watcher's report of this write reads nothing more).
     await state.reloadAfterOwnWrites([target.file]);
@@ -135,12 +135,12 @@ export function settingsRoutes(state: WorkspaceState): Routes {
       return read(await folderFile(folderPath), (value) => (value as FolderFile).name ?? folderPath.split('/').filter(Boolean).at(-1)!);
     },
 
-    'PUT /api/folder/settings': async ({ body }) => save(await folderFile(field(body, 'path')), body),
+    'PUT /api/folder/settings': async ({ body, page }) => save(await folderFile(field(body, 'path')), body, page),
 
     /** The workspace file's auth, headers, scripts and docs: the collection root's settings. */
     'GET /api/workspace/settings': async () => read(workspaceFile, (value) => (value as ResourceValue<'workspace'>).name),
 
-    'PUT /api/workspace/settings': async ({ body }) => save(workspaceFile, body),
+    'PUT /api/workspace/settings': async ({ body, page }) => save(workspaceFile, body, page),
 
     /**
      * `?path=` a request (saved or not: its folders must exist): the auth it gets when set to

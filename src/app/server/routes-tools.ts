@@ -96,12 +96,12 @@ export function toolRoutes(state: WorkspaceState): Routes {
       return unsaved;
     },
 
-    'POST /api/import': async ({ body }) => {
+    'POST /api/import': async ({ body, page }) => {
       const result = await converted(body, state.workspace.root);
       try {
         // The write and its read as one of the app's own (not the download before it: server.ts OWN_WRITES).
         const summary = await state.ownWrite(async () => {
-          const written = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '', lock: state.lock });
+          const written = await commitImport({ root: state.workspace.root, id: state.workspace.id }, result, { into: optionalField(body, 'into') ?? '', lock: state.lockFor(page) });
           // What it wrote (each folder or file moved into place whole), the workspace file (variables)
           // and the folders it may have made: read once, the watcher's report of them reads nothing more.
           await state.reloadAfterOwnWrites([...(written.written ?? []), WORKSPACE_FILE, SPECS_DIR, ENVIRONMENTS_DIR, SERVERS_DIR]);

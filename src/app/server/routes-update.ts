@@ -95,7 +95,7 @@ export function updateRoutes(state: WorkspaceState): Routes {
       return preview(planId, planned, false);
     }),
 
-    'POST /api/update/apply': async ({ body }) => failing(async () => {
+    'POST /api/update/apply': async ({ body, page }) => failing(async () => {
       const planId = field(body, 'planId');
       const kept = plans.get(planId);
       if (!kept) throw new ApiError(404, 'This preview is no longer known (the app keeps the last 5, and forgets them when it restarts): preview again.');
@@ -105,7 +105,7 @@ export function updateRoutes(state: WorkspaceState): Routes {
         throw new ApiError(409, 'The folder or its files changed since the preview, so the update would not be the one shown: preview again. Nothing was written.');
       }
       const writes = planned.writes.length + planned.deletes.length > 0;
-      if (writes) await applyUpdate(root(), planned, undefined, state.lock);
+      if (writes) await applyUpdate(root(), planned, undefined, state.lockFor(page));
       plans.delete(planId);
       // The files it wrote or removed, and the folders they are in (it may have made them): read
       // once, the watcher's report of them reads nothing more.

@@ -21,13 +21,13 @@ export function requestFrom(body: unknown): RequestFile {
 }
 
 /**
- * Runs a write holding the workspace's write lock (one writer at a time: an import in a terminal
+ * Runs a write of the call from `page` holding the workspace's write lock (one writer at a time: an import in a terminal
  * and a save in the app must not undo each other). Errors are messages for people (a taken name,
  * a link, a bad path): 400 with the message; another writer holding on: 409.
  */
-export async function writing<T>(state: WorkspaceState, work: () => Promise<T>): Promise<T> {
+export async function writing<T>(state: WorkspaceState, work: () => Promise<T>, page: string | undefined): Promise<T> {
   try {
-    return await state.locked(work);
+    return await state.locked(work, page);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     // `busy`: nothing was written, and the same save may go through once the other writer is done.
@@ -126,7 +126,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
      * with the file's version, so the page shows the conflict instead of overwriting that edit.
      * A file that is gone (deleted, moved) is a 404: a save never writes a deleted request back.
      */
-    'PUT /api/request': async ({ body }) => {
+    'PUT /api/request': async ({ body, page }) => {
       const request = requestFrom(body);
       const requestPath = field(body, 'path');
       const base = (body as { base?: unknown }).base;
@@ -137,7 +137,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
           throw new ApiError(409, `${REQUESTS_DIR}/${requestPath} changed on disk since the app read it; nothing was saved.`, { request: current });
         }
         return saveRequest(root(), requestPath, request, await moves(notices));
-      });
+      }, page);
       // The request as the format reads it back: the page compares it with what the watcher reports.
       const answer = withNotices({ path: saved, request }, notices);
       if (saved !== requestPath) return done(answer, [requestPath, saved], { from: requestPath, to: saved });
@@ -158,62 +158,62 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
       return { notices: notice ? [notice] : [] };
     },
 
-    'POST /api/request': async ({ body }) => {
+    'POST /api/request': async ({ body, page }) => {
       const request = (body as { request?: unknown }).request === undefined
         ? requestFrom({ request: { name: field(body, 'name'), method: optionalField(body, 'method') ?? 'GET' } })
         : requestFrom(body);
-      const created = await writing(state, () => createRequest(root(), optionalField(body, 'folder') ?? '', request));
+      const created = await writing(state, () => createRequest(root(), optionalField(body, 'folder') ?? '', request), page);
       return done({ path: created }, [created]);
     },
 
-    'DELETE /api/request': async ({ query }) => {
+    'DELETE /api/request': async ({ query, page }) => {
       const deleted = query.get('path') ?? '';
-      await writing(state, () => deleteRequest(root(), deleted));
+      await writing(state, () => deleteRequest(root(), deleted), page);
       return done({}, [deleted]);
     },
 
-    'POST /api/request/move': async ({ body }) => {
+    'POST /api/request/move': async ({ body, page }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const moved = await writing(state, async () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', await moves(notices)));
+      const moved = await writing(state, async () => moveRequest(root(), from, optionalField(body, 'folder') ?? '', await moves(notices)), page);
       return done(withNotices({ path: moved }, notices), [from, moved], { from, to: moved });
     },
 
-    'POST /api/folder': async ({ body }) => {
-      const created = await writing(state, () => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')));
+    'POST /api/folder': async ({ body, page }) => {
+      const created = await writing(state, () => createFolder(root(), optionalField(body, 'parent') ?? '', field(body, 'name')), page);
       return done({ path: created }, [created, `${created}/${FOLDER_FILE}`]);
     },
 
-    'POST /api/folder/move': async ({ body }) => {
+    'POST /api/folder/move': async ({ body, page }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const moved = await writing(state, async () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', await moves(notices)));
+      const moved = await writing(state, async () => moveFolder(root(), from, optionalField(body, 'parent') ?? '', await moves(notices)), page);
       return done(withNotices({ path: moved }, notices), [], { from, to: moved, folder: true });
     },
 
     /** Renames a folder as the CLI does (its directory follows the name; load tests follow, 2.12). */
-    'POST /api/folder/rename': async ({ body }) => {
+    'POST /api/folder/rename': async ({ body, page }) => {
       const notices: string[] = [];
       const from = field(body, 'path');
-      const renamed = await writing(state, async () => renameFolder(root(), from, field(body, 'name'), await moves(notices)));
+      const renamed = await writing(state, async () => renameFolder(root(), from, field(body, 'name'), await moves(notices)), page);
       // The same directory when only the display name changed: its _folder.yaml was written.
       return done(withNotices({ path: renamed }, notices), [`${renamed}/${FOLDER_FILE}`], { from, to: renamed, folder: true });
     },
 
     /** Places a request or folder before a sibling (`before`), or last; every sibling's `seq` is written as its position (2.1.6). */
-    'POST /api/tree/place': async ({ body }) => {
+    'POST /api/tree/place': async ({ body, page }) => {
       // The tree as it is on disk now (a move may have just happened); the app's writes not reported
       // yet (a save as you type just before) stay its own.
       await state.reloadAfterOwnWrites([]);
-      const written = await writing(state, () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')));
+      const written = await writing(state, () => placeItem(root(), state.workspace.tree, field(body, 'path'), optionalField(body, 'before')), page);
       // `written`: paths from the workspace folder; unchanged since, the watcher's report of them reads nothing more.
       await state.reloadAfterOwnWrites(written);
       return { written };
     },
 
-    'DELETE /api/folder': async ({ query }) => {
+    'DELETE /api/folder': async ({ query, page }) => {
       const deleted = query.get('path') ?? '';
-      await writing(state, () => deleteFolder(root(), deleted));
+      await writing(state, () => deleteFolder(root(), deleted), page);
       return done({}, [deleted]);
     },
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { onSetAside } from '../../appdata/set-aside.js';
 import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
-import { LiveChannel } from './live.js';
+import { LiveChannel, pageId } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { environmentRoutes } from './routes-environments.js';
@@ -26,7 +26,7 @@ import { toolRoutes } from './routes-tools.js';
 import { workspaceRoutes } from './routes-workspace.js';
 import { findWebRoot, serveStatic } from './static-files.js';
 import { compactTree } from './tree-view.js';
-import { lockWaitNotice } from '../shared/api.js';
+import { lockWaitNotice, PAGE_HEADER } from '../shared/api.js';
 import { watchWorkspace } from './watch.js';
 import { WorkspaceState } from './workspace-state.js';
 
@@ -123,9 +123,10 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const live = new LiveChannel();
   // A damaged data file set aside while the app runs is said in the page, not on the terminal behind it.
   const stopNotices = onSetAside((notice) => live.notify(notice.message));
-  // A save waiting for another Ferry process's write lock (an import in a terminal) says so in the page.
-  state.onLockWait = (holder) => live.publish({ type: 'notice', message: lockWaitNotice(holder) });
-  state.onLockWaitOver = () => live.publish({ type: 'lockWaitOver' });
+  // A save waiting for another Ferry process's write lock (an import in a terminal) says so in the
+  // page (browser tab) that made it: another tab did not start it and has nothing to wait for.
+  state.onLockWait = (holder, page) => live.publish({ type: 'notice', message: lockWaitNotice(holder) }, page);
+  state.onLockWaitOver = (page) => live.publish({ type: 'lockWaitOver' }, page);
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
@@ -165,7 +166,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     });
     try {
       const body = req.method === 'GET' ? {} : await readJson(req);
-      const work = () => route({ query: url.searchParams, body, signal: controller.signal });
+      const work = () => route({ query: url.searchParams, body, signal: controller.signal, page: pageId(req.headers[PAGE_HEADER]) });
       sendJson(res, 200, await (OWN_WRITES.has(`${req.method} ${url.pathname}`) ? state.ownWrite(work) : work()));
     } catch (error) {
       if (error instanceof ApiError) sendJson(res, error.status, { ...error.details, error: error.message });

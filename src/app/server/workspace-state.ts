@@ -233,11 +233,12 @@ export class WorkspaceState {
 
   /**
    * Said when a write of the app waits for another process's write lock (`holder`: who, as the
-   * lock names it): the server tells the page, whose save shows it.
+   * lock names it; `page`: the page whose call it is, undefined when it named none): the server
+   * tells that page, whose save shows it.
    */
-  onLockWait: ((holder: string) => void) | undefined;
-  /** Said when a write that `onLockWait` said has the lock, or gave up: the page stops saying the wait. */
-  onLockWaitOver: (() => void) | undefined;
+  onLockWait: ((holder: string, page: string | undefined) => void) | undefined;
+  /** Said when a write that `onLockWait` said has the lock, or gave up: that page stops saying the wait. */
+  onLockWaitOver: ((page: string | undefined) => void) | undefined;
   /** Writes of the app waiting for another process's lock: the watcher's report of that process's changes does not wait for them. */
   #lockWaits = 0;
   #lockWaitBegan: (() => void) | undefined;
@@ -253,44 +254,46 @@ export class WorkspaceState {
 
   /**
    * Runs `work` holding the workspace's write lock, as the app (one writer at a time: an import
-   * in a terminal and a save in the app must not undo each other).
+   * in a terminal and a save in the app must not undo each other); a wait is said to `page`.
    */
-  locked<T>(work: () => Promise<T>): Promise<T> {
-    return this.lock(this.current.root, 'the app', work);
+  locked<T>(work: () => Promise<T>, page?: string): Promise<T> {
+    return this.lockFor(page)(this.current.root, 'the app', work);
   }
 
   /**
    * How every write of the app takes the workspace's write lock (`locked`, and the core's writers
    * that take it themselves: environments added, renamed, deleted, an import, an update from API
    * spec), `writer` naming it to another process. Held by another process, it waits up to 5 s
-   * (then WorkspaceBusyError): the wait is said (`onLockWait`, a notice in the page) and meanwhile
-   * holds back no report of the watcher.
+   * (then WorkspaceBusyError): the wait is said (`onLockWait`, a notice in `page`, the page whose
+   * call it is, not in every open tab; a call that names no page: in every one) and meanwhile holds back no report of the watcher.
    */
-  readonly lock: WorkspaceLocker = async <T>(root: string, writer: string, work: () => Promise<T>): Promise<T> => {
-    let waiting = false;
-    const over = () => {
-      if (!waiting) return;
-      this.#lockWaits--;
-      waiting = false;
-      this.onLockWaitOver?.();
-    };
-    const onWait = (holder: string) => {
-      waiting = true;
-      this.#lockWaits++;
-      const wake = this.#lockWaitBegan;
-      this.#lockWaitBegan = undefined;
-      wake?.();
-      this.onLockWait?.(holder);
-    };
-    try {
-      return await withWorkspaceLock(root, writer, async () => {
+  lockFor(page: string | undefined): WorkspaceLocker {
+    return async <T>(root: string, writer: string, work: () => Promise<T>): Promise<T> => {
+      let waiting = false;
+      const over = () => {
+        if (!waiting) return;
+        this.#lockWaits--;
+        waiting = false;
+        this.onLockWaitOver?.(page);
+      };
+      const onWait = (holder: string) => {
+        waiting = true;
+        this.#lockWaits++;
+        const wake = this.#lockWaitBegan;
+        this.#lockWaitBegan = undefined;
+        wake?.();
+        this.onLockWait?.(holder, page);
+      };
+      try {
+        return await withWorkspaceLock(root, writer, async () => {
+          over();
+          return work();
+        }, { onWait });
+      } finally {
         over();
-        return work();
-      }, { onWait });
-    } finally {
-      over();
-    }
-  };
+      }
+    };
+  }
 
   /** Resolves once the workspace read reflects the files as they are now (read again when marked stale), failed or not. */
   async fresh(): Promise<void> {

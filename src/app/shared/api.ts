@@ -167,6 +167,12 @@ export function lockWaitNotice(holder: string): string {
 }
 export const LOCK_WAIT_NOTICE_START = 'Waiting for ';
 
+/**
+ * The header by which a page (browser tab) names itself on every call, as on joining the live
+ * channel (`/api/live?page=…`): what concerns one call only (its lock wait) is said to that page.
+ */
+export const PAGE_HEADER = 'x-ferry-page';
+
 /** Events of the one live channel. */
 export type LiveEvent =
   /** Files of the workspace changed (on disk, by anyone); `paths` relative to the workspace folder. */

@@ -1,5 +1,12 @@
 /** The page's only way to the core: JSON calls to `ferry app`'s server (same origin, cookie sent), and the live channel. */
-import type { LiveEvent } from '../shared/api.js';
+import { PAGE_HEADER, type LiveEvent } from '../shared/api.js';
+
+/**
+ * This page's (browser tab's) id, new at each load, named on every call and on joining the live
+ * channel: the server says what concerns one call only (its wait for another process's lock) in
+ * the tab that made it, not in every open tab.
+ */
+const PAGE_ID = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export class ApiFailure extends Error {
   /** The refusal's JSON body: `error` and any details beside it (an editor's line and column). */
@@ -15,7 +22,7 @@ async function call<T>(method: string, path: string, body?: unknown, signal?: Ab
     method,
     // Every call that changes something says it is JSON, even without a body (a DELETE): the
     // server refuses others (a plain HTML form cannot set this header).
-    headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
+    headers: method === 'GET' ? { [PAGE_HEADER]: PAGE_ID } : { 'content-type': 'application/json', [PAGE_HEADER]: PAGE_ID },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
@@ -59,7 +66,7 @@ export function connectLive(onEvent: (event: LiveEvent) => void, onState: (conne
   let stopped = false;
   let retry: number | undefined;
   const open = () => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`);
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live?page=${PAGE_ID}`);
     socket.onopen = () => onState(true);
     socket.onmessage = (message) => onEvent(JSON.parse(String(message.data)) as LiveEvent);
     socket.onclose = () => {

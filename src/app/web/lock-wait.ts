@@ -1,8 +1,9 @@
 /**
  * The waits of the app's writes for another Ferry process's workspace lock (an import in a
  * terminal), as the server says them on the live channel: `notice` with `lockWaitNotice`'s words
- * when one begins, `lockWaitOver` when it has the lock or gives up. Shown at the top of the page
- * and in the open dialog (Modal.tsx), whichever write it is — a request's save, an environment
+ * when one begins, `lockWaitOver` when it has the lock or gives up, both to the page (tab) whose
+ * call waits (api.ts PAGE_ID). Shown at the top of the page and in the open dialog (Modal.tsx),
+ * whichever write it is — a request's save, an environment
  * added, renamed or deleted, an import, an update from API spec — until the last wait is over.
  */
 import { useSyncExternalStore } from 'react';
