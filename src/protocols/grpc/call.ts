@@ -24,7 +24,10 @@ import { malformation } from './wire-check.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
+import { quietGrpcLog } from './log.js';
 import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
+
+quietGrpcLog();
 
 const STATUS_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
 

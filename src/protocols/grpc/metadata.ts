@@ -13,15 +13,27 @@ export function requestMetadata(headers: readonly PreparedHeader[]): Metadata {
   for (const { name, value } of headers) {
     const key = name.toLowerCase();
     if (RESERVED.has(key) || key.startsWith(':')) continue;
-    try {
-      if (key.endsWith('-bin')) metadata.add(key, binaryValue(name, value));
-      else metadata.add(key, value);
-    } catch (error) {
-      if (error instanceof SendError) throw error;
-      throw new SendError(`metadata ${name} cannot be sent: ${(error as Error).message}.`, 'other');
-    }
+    checkEntry(name, key, value);
+    metadata.add(key, key.endsWith('-bin') ? binaryValue(name, value) : value);
   }
   return metadata;
+}
+
+/**
+ * gRPC's rules for an entry (grpc-js's own, checked first so the refusal is Ferry's and says what
+ * to do): keys of lowercase letters, digits, `-`, `_` and `.`; text values of printable ASCII.
+ * The value is not shown (it may be a token): the character and its place are.
+ */
+function checkEntry(name: string, key: string, value: string): void {
+  const badKey = /[^0-9a-z_.-]/.exec(key);
+  if (badKey) {
+    throw new SendError(`metadata ${name} cannot be sent: gRPC metadata keys are letters, digits, -, _ and . only, and it has ${JSON.stringify(badKey[0])}; rename the header.`, 'invalid');
+  }
+  const badValue = key.endsWith('-bin') ? undefined : /[^ -~]/u.exec(value);
+  if (badValue) {
+    const shown = /\p{L}|\p{N}|\p{P}|\p{S}/u.test(badValue[0]) ? JSON.stringify(badValue[0]) : `U+${badValue[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new SendError(`metadata ${name} cannot be sent: its value has ${shown} at character ${[...value.slice(0, badValue.index)].length + 1}, and gRPC text metadata is printable ASCII only (space to ~); percent-encode the value, or send its bytes as base64 under a key ending in -bin.`, 'invalid');
+  }
 }
 
 /** A `-bin` value's bytes: base64 by the one rule (standard or URL-safe); Node would decode anything else to other bytes without a word. */

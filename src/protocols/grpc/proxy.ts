@@ -3,13 +3,14 @@
  * CONNECT tunnel to an http:// proxy when its channel options name one. Its own reading of
  * grpc_proxy / https_proxy / http_proxy is turned off, so only Ferry's rules choose (noProxy,
  * loopback direct, `settings.proxy: false`, `useSystemProxy`). grpc-js says why a tunnel failed
- * only in its log; the line is kept here (not printed) for the call's message.
+ * only in its log; log.ts keeps the line (not printed) for the call's message.
  */
 import * as grpc from '@grpc/grpc-js';
 import { systemCode } from '../connection-errors.js';
 import { proxyError, ProxyTunnelRefused, SETTING_HINT, unusableProxy } from '../http/proxy-errors.js';
 import { describeProxy } from '../http/proxy-rules.js';
 import { SendError } from '../send-error.js';
+import { takeProxyLine } from './log.js';
 
 /** The channel's target and options for a call to `host` through `proxy` (an http:// URL, else refused). */
 export function proxiedChannel(host: string, hostname: string, proxy: string, options: grpc.ChannelOptions): { target: string; options: grpc.ChannelOptions } {
@@ -19,7 +20,6 @@ export function proxiedChannel(host: string, hostname: string, proxy: string, op
   if (via.protocol !== 'http:') {
     throw new SendError(`gRPC requests go through an http:// proxy only, and the proxy for ${host} is ${describeProxy(proxy)} (grpc-js opens its CONNECT tunnel in plain HTTP, and speaks no SOCKS); send this request direct with settings.proxy: false, add ${hostname} to noProxy (ferry config set noProxy …), or use an http:// proxy. ${SETTING_HINT}`, 'proxy');
   }
-  keepProxyLog();
   const tunnel: grpc.ChannelOptions = {
     ...options,
     // The channel connects to the proxy and asks it for `host`; TLS, the server name and :authority stay the target's.
@@ -32,8 +32,7 @@ export function proxiedChannel(host: string, hostname: string, proxy: string, op
 
 /** Why the last tunnel failed, worded as for other kinds (407, refused tunnel, unreachable proxy), or undefined when grpc-js said nothing of it. */
 export function proxyFailure(proxy: string, host: string): SendError | undefined {
-  const line = lastProxyLine;
-  lastProxyLine = undefined;
+  const line = takeProxyLine();
   if (!line) return undefined;
   const target = new URL(`http://${host}`);
   const status = /through proxy \S+ with status (\d+)/.exec(line)?.[1];
@@ -41,25 +40,4 @@ export function proxyFailure(proxy: string, host: string): SendError | undefined
   const code = /^Failed to connect to proxy \S+ with error (.*)$/.exec(line)?.[1];
   if (code !== undefined) return proxyError({ code: systemCode(code), message: code }, proxy, target);
   return undefined;
-}
-
-let lastProxyLine: string | undefined;
-let logKept = false;
-
-/**
- * grpc-js's log, with its lines on proxy tunnels kept for `proxyFailure` instead of printed (the
- * call's message says it in Ferry's words); other lines are printed as grpc-js prints them.
- */
-function keepProxyLog(): void {
-  if (logKept) return;
-  logKept = true;
-  grpc.setLogger({
-    error: (message: unknown, ...rest: unknown[]) => {
-      const proxyLine = /Failed to connect to (proxy \S+ with error .*|\S+ through proxy \S+ with status \d+)/.exec(String(message));
-      if (proxyLine) lastProxyLine = `Failed to connect to ${proxyLine[1]}`;
-      else console.error(`E ${String(message)}`, ...rest);
-    },
-    info: (message: unknown, ...rest: unknown[]) => console.error(`I ${String(message)}`, ...rest),
-    debug: (message: unknown, ...rest: unknown[]) => console.error(`D ${String(message)}`, ...rest),
-  });
 }
