@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describe, flag, integer, list, number, oneOf, section, text } from './declare.js';
 import { MAX_TIMER_MS } from './constants.js';
 import { appSettingSchema } from './app-settings.js';
+import { THRESHOLD_METRICS, THRESHOLD_OPS } from './threshold-names.js';
 
 export const loadTargetSchema = section({
   request: text(),
@@ -15,13 +16,11 @@ export const loadTargetSchema = section({
   })).default([]),
 });
 
-const METRICS = ['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps'] as const;
-
 export const thresholdSchema = section({
   // k6 users write its names (`p(95)`, `http_req_failed`): said which one is meant.
-  metric: z.enum(METRICS, { error: (issue) => `expected one of ${METRICS.join(', ')}, got ${describe(issue.input)}${k6Metric(issue.input)}` }),
+  metric: z.enum(THRESHOLD_METRICS, { error: (issue) => `expected one of ${THRESHOLD_METRICS.join(', ')}, got ${describe(issue.input)}${k6Metric(issue.input)}` }),
   // Said with the quotes YAML needs: `op: >` unquoted reads as an empty block of text.
-  op: z.enum(['<', '<=', '>', '>='], { error: (issue) => `expected one of <, <=, >, >= (quoted in YAML: op: ">"), got ${describe(issue.input)}` }),
+  op: z.enum(THRESHOLD_OPS, { error: (issue) => `expected one of ${THRESHOLD_OPS.join(', ')} (quoted in YAML: op: ">"), got ${describe(issue.input)}` }),
   // k6 users write the unit (`300ms`, `1%`): said how to write the limit instead.
   value: z.number({ error: (issue) => `expected a number without its unit (${unitless(issue.input)}: latencies are in ms, errorRate in percent, rps in requests per second), got ${describe(issue.input)}` }),
   target: text().optional(),

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import type { LoadHistoryEntry, LoadResult } from '../../src/load/index.js';
+import { parseResource } from '../../src/model/index.js';
 
 import { startTargetServer, type TargetServer } from '../load/target-server.js';
 import { defineContrast } from '../support/contrast.js';
@@ -156,6 +157,24 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await panel().getByLabel('Stage 1 target').fill('3');
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
+  });
+
+  it("offers the threshold metrics and comparisons the format accepts, and none it refuses", async () => {
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
+    const offered = async (label: string) => panel().getByLabel(label).locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const accepts = (threshold: Record<string, unknown>) => parseResource('loadtest', { name: 'T', thresholds: [{ metric: 'p95', op: '<', value: 1, ...threshold }] }).ok;
+    // Names users may try (Ferry's, k6's, others'): the editor offers exactly those the format reads.
+    const metrics = ['p50', 'p75', 'p90', 'p95', 'p99', 'p999', 'avg', 'min', 'max', 'med', 'errorRate', 'rps', 'p(95)', 'http_req_failed', 'http_reqs', 'iterations'];
+    const metricsOffered = await offered('Threshold 1 metric');
+    expect(metricsOffered.filter((m) => !accepts({ metric: m })), 'offered but refused by the format').toEqual([]);
+    expect(metricsOffered).toEqual(expect.arrayContaining(metrics.filter((m) => accepts({ metric: m }))));
+    for (const refused of metrics.filter((m) => !accepts({ metric: m }))) expect(metricsOffered).not.toContain(refused);
+    expect(metricsOffered).toContain('p95');
+    expect(metricsOffered).not.toContain('p(95)');
+    const ops = ['<', '<=', '>', '>=', '=', '==', '!=', 'lt'];
+    const opsOffered = await offered('Threshold 1 op');
+    expect(opsOffered.filter((o) => !accepts({ op: o }))).toEqual([]);
+    expect([...opsOffered].sort()).toEqual(ops.filter((o) => accepts({ op: o })).sort());
   });
 
   it('runs it: the charts gain points while it runs; the summary in the page is the kept result file', async () => {

@@ -110,8 +110,9 @@ describe('what a command loads (bin/ferry.js)', () => {
       // (protocols/http/default-headers.ts); 164 since a response header's value is read by one
       // rule that load-test captures share (protocols/http/header-text.ts); 165 since a run takes
       // its mark in the record of environment renames and deletes that other processes make
-      // (appdata/environment-changes.ts).
-      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(165);
+      // (appdata/environment-changes.ts); 166 since a threshold's metric names are declared once,
+      // in a module the app's page bundles too (model/threshold-names.ts).
+      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(166);
       expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(270);
       // Ferry's code comes from the bundle, not from tsc's output beside it.
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;

@@ -3,14 +3,13 @@
  * enabled, captures), stages with a preview of the ramp, thresholds. The page only edits; the
  * server checks the whole test with the format's schema when it is saved.
  */
+import { THRESHOLD_METRICS, THRESHOLD_OPS } from '../../model/threshold-names.js';
 import type { LoadTestFile } from '../shared/api.js';
 import { RampPreview } from './LoadChart.js';
 
 type Target = LoadTestFile['targets'][number];
 type Threshold = LoadTestFile['thresholds'][number];
 
-const METRICS: Threshold['metric'][] = ['p50', 'p90', 'p95', 'p99', 'p999', 'avg', 'max', 'errorRate', 'rps'];
-const OPS: Threshold['op'][] = ['<', '<=', '>', '>='];
 
 /** A number field's value: empty is "not given" (null, which the schema reads as absent or refuses where required). */
 function num(text: string): number {
@@ -109,8 +108,8 @@ export function LoadEditor({ test, requests, onChange }: { test: LoadTestFile; r
           {test.thresholds.map((t, i) => (
             <tr key={i} className={t.enabled ? '' : 'off'}>
               <td><input type="checkbox" aria-label={`Threshold ${i + 1} enabled`} checked={t.enabled} onChange={(e) => setThreshold(i, { enabled: e.target.checked })} /></td>
-              <td><select aria-label={`Threshold ${i + 1} metric`} value={t.metric} onChange={(e) => setThreshold(i, { metric: e.target.value as Threshold['metric'] })}>{METRICS.map((m) => <option key={m}>{m}</option>)}</select></td>
-              <td><select aria-label={`Threshold ${i + 1} op`} value={t.op} onChange={(e) => setThreshold(i, { op: e.target.value as Threshold['op'] })}>{OPS.map((o) => <option key={o}>{o}</option>)}</select></td>
+              <td><select aria-label={`Threshold ${i + 1} metric`} value={t.metric} onChange={(e) => setThreshold(i, { metric: e.target.value as Threshold['metric'] })}>{THRESHOLD_METRICS.map((m) => <option key={m}>{m}</option>)}</select></td>
+              <td><select aria-label={`Threshold ${i + 1} op`} value={t.op} onChange={(e) => setThreshold(i, { op: e.target.value as Threshold['op'] })}>{THRESHOLD_OPS.map((o) => <option key={o}>{o}</option>)}</select></td>
               <td><input type="number" step="any" aria-label={`Threshold ${i + 1} value`} value={shown(t.value)} onChange={(e) => setThreshold(i, { value: num(e.target.value) })} /></td>
               <td>
                 <select aria-label={`Threshold ${i + 1} target`} value={t.target ?? ''} onChange={(e) => setThreshold(i, { target: e.target.value || undefined })}>
