@@ -6,7 +6,8 @@
  * keys an environment's values by its id, its file name, which a rename changes.
  *
  * A run takes a mark (`mark`) when it reads its values and, when it saves, follows the changes
- * recorded since (`since`). Both a change (record, then move the data) and a save run holding
+ * recorded since (`since`). It read the workspace before that: a change recorded in between is
+ * found by its time (`markBefore`), each change saying when it was made. Both a change (record, then move the data) and a save run holding
  * the record's lock (json-store.ts), so a save never lands between a rename's moves.
  *
  * The record is bounded (the last ENVIRONMENT_CHANGES_KEPT changes) and names itself (`id`, made
@@ -32,6 +33,8 @@ interface Change {
   from: string;
   /** The new id; absent: deleted. */
   to?: string;
+  /** When it was recorded (ms since 1970); absent in a record an older Ferry wrote. */
+  at?: number;
 }
 
 /** As stored; anything may be missing or wrong in a file edited by hand. */
@@ -69,13 +72,32 @@ export class EnvironmentChanges {
     return { ...(id === undefined ? {} : { journal: id }), next: nextOf(journal, changesOf(journal)) };
   }
 
+  /**
+   * `mark` moved back to just before the newest change of `id` recorded before it and not before
+   * `after` (ms since 1970): for a run whose environment's file is gone when it has taken its mark,
+   * renamed or deleted by another process after the run read the workspace (`after`: no later than
+   * that read) and recorded before the mark, which `since` would not follow. Undefined when there is
+   * none such, or when a change of `id` after the mark is there (`since` follows that one).
+   */
+  async markBefore(id: string, mark: EnvironmentMark, after: number): Promise<EnvironmentMark | undefined> {
+    const journal = await this.store.read();
+    // Another record than the mark's: `since` follows all of it already.
+    if (mark.journal !== (typeof journal.id === 'string' ? journal.id : undefined)) return undefined;
+    const changes = changesOf(journal).filter((c) => c.from === id);
+    if (changes.some((c) => c.seq >= mark.next)) return undefined;
+    const last = changes.at(-1);
+    // One without its time (an older Ferry's) may be older than the read: not followed, nothing moved.
+    if (!last || last.at === undefined || last.at < after) return undefined;
+    return { ...mark, next: last.seq };
+  }
+
   /** Runs `work` holding the record's lock (this process and others wait for it). */
   hold<T>(work: (held: HeldEnvironmentChanges) => Promise<T>): Promise<T> {
     return this.store.hold((journal, save) => work({
       record: async (from, to) => {
         const changes = changesOf(journal);
         const seq = nextOf(journal, changes);
-        changes.push({ seq, from, ...(to === undefined ? {} : { to }) });
+        changes.push({ seq, from, ...(to === undefined ? {} : { to }), at: Date.now() });
         journal.id = typeof journal.id === 'string' ? journal.id : randomUUID();
         journal.next = seq + 1;
         journal.changes = changes.slice(-ENVIRONMENT_CHANGES_KEPT);
@@ -99,7 +121,7 @@ function changesOf(journal: Journal): Change[] {
   if (!Array.isArray(journal.changes)) return [];
   return journal.changes.filter((c: unknown): c is Change => {
     const change = c as Change | null;
-    return typeof change === 'object' && change !== null && Number.isSafeInteger(change.seq) && typeof change.from === 'string' && (change.to === undefined || typeof change.to === 'string');
+    return typeof change === 'object' && change !== null && Number.isSafeInteger(change.seq) && typeof change.from === 'string' && (change.to === undefined || typeof change.to === 'string') && (change.at === undefined || Number.isFinite(change.at));
   });
 }
 

@@ -99,6 +99,11 @@ export class WorkspaceData {
     return this.#environmentChanges.mark();
   }
 
+  /** `mark` moved back before a change of environment `id` recorded since `after` (environment-changes.ts `markBefore`); undefined when none. */
+  environmentMarkBefore(id: string, mark: EnvironmentMark, after: number): Promise<EnvironmentMark | undefined> {
+    return this.#environmentChanges.markBefore(id, mark, after);
+  }
+
   /**
    * Runs `work` alone among environment renames, deletes and the saves of script values, in this
    * process and others; `work` gets the record of those changes (`since` follows an environment from a mark).

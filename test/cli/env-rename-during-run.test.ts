@@ -5,12 +5,12 @@
  * (appdata/environment-changes.ts). Two real processes of the built CLI, a real server on
  * 127.0.0.1 that answers only when the test lets it.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENVIRONMENT_CHANGES_KEPT, WorkspaceData } from '../../src/appdata/index.js';
+import { ENVIRONMENT_CHANGES_KEPT, JsonStore, WorkspaceData } from '../../src/appdata/index.js';
 import { ferryProcess } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -89,6 +89,31 @@ describe('an environment renamed or deleted by another process while a run is un
     expect(await store.scriptValues('environment:staging')).toEqual({});
     // A new environment of the old name starts with nothing of the renamed one's.
     expect((await ferryIn(['env', 'new', 'staging'])).code).toBe(0);
+    expect(await store.scriptValues('environment:staging')).toEqual({});
+  });
+
+  it('renamed after the run read the workspace and before it took its mark: the run still follows it', async () => {
+    // The run is held between the two: it reads the settings after the workspace and before its
+    // mark, and a damaged settings file is read under its lock, which this test holds meanwhile.
+    await fs.writeFile(path.join(dataDir, 'settings.json'), '{"timeoutMs": 30');
+    const envFile = path.join(ws, 'environments', 'staging.yaml');
+    // Read since: its access time moves past its change time (relatime), so the test sees the read.
+    await fs.utimes(envFile, new Date('2020-01-01T00:00:00Z'), new Date());
+    let run: Promise<Ran> | undefined;
+    // The lock goes once the rename is done; the run goes on and takes its mark after it.
+    await new JsonStore(path.join(dataDir, 'settings.json'), () => ({}), 'test').withLock(async () => {
+      run = ferryIn(['run', 'Login', '-e', 'staging']);
+      await until('the run to read the workspace', () => (statSync(envFile).atimeMs > Date.parse('2021-01-01') ? true : undefined));
+      const renamed = await ferryIn(['env', 'rename', 'staging', 'Staging EU']);
+      expect(renamed.code, renamed.stderr).toBe(0);
+    });
+    await until('the run\'s request to arrive', () => answer);
+    answer!();
+    const ran = await run!;
+    // It read the workspace before the rename: `-e staging` was found.
+    expect(ran.code, ran.stderr + ran.stdout).toBe(0);
+    const store = await data();
+    expect(await store.scriptValues('environment:Staging EU')).toEqual({ earlier: 'E-1', token: 'T-42' });
     expect(await store.scriptValues('environment:staging')).toEqual({});
   });
 
