@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -238,6 +239,33 @@ describe('gRPC requests through a proxy', () => {
     expect(unreachable.message).toMatch(new RegExp(`^could not reach the proxy http://127\\.0\\.0\\.1:${port} to send to ${host(plain).replace(/\./g, '\\.')}: nothing is listening there\\.`));
   });
 
+  it('a failed tunnel is tried once per request, within its time limit: no CONNECT after the request ended (grpc-js tried again 1 s later), none carried into the next', async () => {
+    for (const mode of ['502'] as const) {
+      const connects: number[] = [];
+      const proxy = net.createServer((socket) => {
+        connects.push(Date.now());
+        socket.on('error', () => {});
+        socket.once('data', () => (mode === '502' ? socket.end('HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n') : socket.destroy()));
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      try {
+        for (let i = 1; i <= 2; i++) {
+          const started = Date.now();
+          const error = await failure(sendVia(through(proxyUrl), 'grpc', say(plain.url, { timeoutMs: 3000 })));
+          expect(Date.now() - started).toBeLessThan(1500);
+          expect((error as SendError).kind).toBe('proxy');
+          expect(error.message).toMatch(mode === '502' ? `the proxy ${proxyUrl} would not open a tunnel to ${host(plain)} (it answered 502 to CONNECT)` : `the proxy ${proxyUrl} closed the connection without answering CONNECT for ${host(plain)}.`);
+          expect(connects).toHaveLength(i);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(connects).toHaveLength(2);
+      } finally {
+        proxy.close();
+      }
+    }
+  });
+
   it('NO_PROXY, loopback and settings.proxy: false go direct', async () => {
     const before = open.seen.length;
     await sendVia(through(open.url, ['127.0.0.0/8']), 'grpc', say(plain.url));
@@ -276,7 +304,7 @@ describe('gRPC requests through a proxy', () => {
       const { code, out } = await run(env);
       expect(code, `${JSON.stringify(env)}: ${out}`).toBe(0);
     }
-    // (Only lines for this server: grpc-js may still retry an earlier test's refused tunnel once.)
+    // (Only lines for this server: other tests use the same proxy.)
     const toPlain = () => linesSince(open, before).filter((line) => line === `CONNECT ${host(plain)}`);
     expect(toPlain()).toEqual([]);
     // HTTP_PROXY with loopback opted in (Ferry's rules): through the proxy.

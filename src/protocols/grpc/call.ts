@@ -65,12 +65,23 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
   const credentials = secure
     ? grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
     : grpc.credentials.createInsecure();
-  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0 };
+  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT };
   const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
   if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options) };
   const tunnel = proxiedChannel(host, url.hostname, proxy, options);
   return { host, credentials, channel: new grpc.Channel(tunnel.target, credentials, tunnel.options), proxy };
 }
+
+/**
+ * One connection attempt per request, its time limit `settings.timeoutMs`. After a failed attempt
+ * (a refused tunnel, a proxy that hung up) grpc-js tried again after its 1 s backoff even once the
+ * channel was closed, a second CONNECT (proxy credentials included) no request asked for; and a
+ * subchannel shared between channels carried one request's failure into the next. Each channel
+ * has subchannels of its own, and the backoff outlasts any request (~11 days; with grpc-js's 20%
+ * jitter still within Node's longest timer). A call fails at its first failed attempt anyway
+ * (grpc-js's calls do not wait for ready), so no request waits for a retry.
+ */
+const ONE_ATTEMPT: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.initial_reconnect_backoff_ms': 1e9, 'grpc.max_reconnect_backoff_ms': 1e9 };
 
 /** The largest message of an answer grpc-js reads (`maxResponseMb`; -1 = no limit). */
 function maxMessageBytes(context: SendContext): number {
