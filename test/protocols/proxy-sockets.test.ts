@@ -240,7 +240,7 @@ describe('gRPC requests through a proxy', () => {
   });
 
   it('a failed tunnel is tried once per request, within its time limit: no CONNECT after the request ended (grpc-js tried again 1 s later), none carried into the next', async () => {
-    for (const mode of ['502'] as const) {
+    for (const mode of ['502', 'hang up'] as const) {
       const connects: number[] = [];
       const proxy = net.createServer((socket) => {
         connects.push(Date.now());

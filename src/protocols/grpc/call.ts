@@ -229,7 +229,9 @@ export function failure(status: string | undefined, details: string, host: strin
     return new SendError(`TLS error with ${host}: the server does not answer TLS (${notTls}); for a plaintext gRPC server use grpc:// instead of grpcs://.`, 'tls');
   }
   if (proxy && !/^Protocol error$/i.test(last)) {
-    return proxyFailure(proxy, host) ?? new SendError(`could not connect to ${host} through the proxy ${describeProxy(proxy)} (${last.split('\n')[0]}): the proxy could not be reached, or would not open a tunnel. ${SETTING_HINT}`, 'proxy');
+    // grpc-js's last error may be "undefined" (it rejected without an Error): then nothing is quoted.
+    const why = last === '' || last === 'undefined' ? '' : ` (${last.split('\n')[0]})`;
+    return proxyFailure(proxy, host) ?? new SendError(`could not connect to ${host} through the proxy ${describeProxy(proxy)}${why}: the proxy could not be reached, or would not open a tunnel. ${SETTING_HINT}`, 'proxy');
   }
   const known = connectionErrorByCode(code, host, last);
   if (known) return known;

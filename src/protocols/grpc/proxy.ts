@@ -38,6 +38,7 @@ export function proxyFailure(proxy: string, host: string): SendError | undefined
   const status = /through proxy \S+ with status (\d+)/.exec(line)?.[1];
   if (status) return proxyError(new ProxyTunnelRefused(Number(status)), proxy, target);
   const code = /^Failed to connect to proxy \S+ with error (.*)$/.exec(line)?.[1];
-  if (code !== undefined) return proxyError({ code: systemCode(code), message: code }, proxy, target);
+  // Node's "socket hang up": the proxy closed the connection before answering CONNECT (undici's words for it, which proxyError knows).
+  if (code !== undefined) return proxyError({ code: systemCode(code), message: /socket hang up/i.test(code) ? 'Proxy connection ended before receiving CONNECT response' : code }, proxy, target);
   return undefined;
 }
