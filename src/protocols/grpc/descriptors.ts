@@ -14,6 +14,7 @@ import { SendError } from '../send-error.js';
 import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
 import { protoImports } from './proto-imports.js';
+import { strictReflection } from './reflection.js';
 
 export { splitMethod } from './method-name.js';
 
@@ -141,7 +142,7 @@ function resolveImport(importer: string, target: string, includeDirs: string[]):
 export async function loadByReflection(channel: Channel, credentials: ChannelCredentials, service: string | undefined, metadata: Metadata, deadline: number | undefined, interceptors: Interceptor[] = []): Promise<PackageDefinition> {
   let lastError: unknown;
   for (const version of ['v1', 'v1alpha'] as const) {
-    const reflection = new GrpcReflection('ignored:0', credentials, { channelOverride: channel, interceptors }, version);
+    const reflection = strictReflection(new GrpcReflection('ignored:0', credentials, { channelOverride: channel, interceptors }, version));
     const options = deadline ? { deadline } : {};
     try {
       const services = await reflection.listServices('*', metadata.clone(), options);

@@ -147,3 +147,4 @@ function names(path: Array<[string, number]>): string {
 function plural(n: number): string {
   return n === 1 ? '1 byte is' : `${n} bytes are`;
 }
+

@@ -1,0 +1,87 @@
+/**
+ * Server reflection against hostile servers: a real @grpc/grpc-js server on 127.0.0.1 whose
+ * reflection service answers by hand — files importing each other in a cycle, a chain of imports
+ * without end, an import it does not have, no answer at all, bytes that are not a descriptor.
+ * Each send ends promptly in an answer or one line, never a hang.
+ */
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requestSchema } from '../../src/model/index.js';
+import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
+import { sendWith } from './kind-cases.js';
+
+const REFLECTION = protoLoader.loadSync('node_modules/@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto', { keepCase: false, defaults: false });
+
+interface FileSpec {
+  dependency?: string[];
+  /** The service and its messages. */
+  service?: boolean;
+}
+
+/** A FileDescriptorProto of package `h`: the service h.Svc (Do: Req → Res) and its messages when `service`. */
+function file(name: string, spec: FileSpec): Uint8Array {
+  const { FileDescriptorProto } = descriptor as unknown as { FileDescriptorProto: { encode(m: object): { finish(): Uint8Array } } };
+  return FileDescriptorProto.encode({
+    name,
+    package: 'h',
+    dependency: spec.dependency ?? [],
+    messageType: spec.service ? [{ name: 'Req', field: [{ name: 'text', number: 1, label: 1, type: 9, jsonName: 'text' }] }, { name: 'Res', field: [] }] : [],
+    service: spec.service ? [{ name: 'Svc', method: [{ name: 'Do', inputType: '.h.Req', outputType: '.h.Res' }] }] : [],
+    syntax: 'proto3',
+  }).finish();
+}
+
+type Answer = Record<string, unknown> | 'end' | 'silence';
+
+const servers: grpc.Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.forceShutdown();
+});
+
+/** A server with h.Svc/Do and a reflection service answering each request with `answer(request)`; `asked` lists the files asked for. */
+async function hostile(answer: (request: { fileByFilename?: string; fileContainingSymbol?: string; listServices?: string }) => Answer): Promise<{ url: string; asked: string[] }> {
+  const server = new grpc.Server();
+  const asked: string[] = [];
+  const reflection = (REFLECTION['grpc.reflection.v1.ServerReflection'] as grpc.ServiceDefinition);
+  server.addService(reflection, {
+    ServerReflectionInfo: (call: grpc.ServerDuplexStream<Record<string, string>, unknown>) => {
+      call.on('data', (request: Record<string, string>) => {
+        if (request.fileByFilename) asked.push(request.fileByFilename);
+        const reply = answer(request);
+        if (reply === 'end') call.end();
+        else if (reply !== 'silence') call.write(reply);
+      });
+      call.on('end', () => call.end());
+      call.on('error', () => {});
+    },
+  });
+  const identity = (b: Buffer) => b;
+  server.addService({ Do: { path: '/h.Svc/Do', requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity, originalName: 'Do' } } as grpc.ServiceDefinition, {
+    Do: (_call: unknown, callback: grpc.sendUnaryData<Buffer>) => callback(null, Buffer.alloc(0)),
+  });
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  servers.push(server);
+  return { url: `grpc://127.0.0.1:${port}`, asked };
+}
+
+const list = { listServicesResponse: { service: [{ name: 'h.Svc' }] } };
+const files = (...bytes: Uint8Array[]) => ({ fileDescriptorResponse: { fileDescriptorProto: bytes.map((b) => Buffer.from(b)) } });
+
+function send(url: string, timeoutMs = 5000): Promise<ProtocolResult> {
+  return sendWith(requestKind('grpc'), requestSchema.parse({ name: 'r', kind: 'grpc', url, method: 'h.Svc/Do', body: { type: 'json', text: '{"text": "x"}' }, settings: { timeoutMs } }));
+}
+
+const failed = (promise: Promise<unknown>) => promise.then(() => undefined, (e: Error) => e);
+
+describe('gRPC server reflection: hostile answers', () => {
+  it('a reflection call the server ends without an answer fails at once (it waited forever, even with a time limit)', async () => {
+    const peer = await hostile((r) => (r.listServices ? list : 'end'));
+    const started = Date.now();
+    const error = await failed(send(peer.url));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe('server reflection failed: the server ended the reflection call without answering.');
+  });
+});
