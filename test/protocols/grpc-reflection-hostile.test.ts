@@ -76,6 +76,44 @@ function send(url: string, timeoutMs = 5000): Promise<ProtocolResult> {
 const failed = (promise: Promise<unknown>) => promise.then(() => undefined, (e: Error) => e);
 
 describe('gRPC server reflection: hostile answers', () => {
+  it('files importing each other in a cycle are each asked for once, and the call goes on (it asked again and again until the deadline)', async () => {
+    const peer = await hostile((r) => {
+      if (r.listServices) return list;
+      if (r.fileContainingSymbol) return files(file('svc.proto', { service: true, dependency: ['a.proto'] }));
+      if (r.fileByFilename === 'a.proto') return files(file('a.proto', { dependency: ['b.proto'] }));
+      if (r.fileByFilename === 'b.proto') return files(file('b.proto', { dependency: ['a.proto', 'svc.proto'] }));
+      return { errorResponse: { errorCode: 5, errorMessage: 'no such file' } };
+    });
+    const started = Date.now();
+    const result = await send(peer.url);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.outcome).toMatchObject({ status: 0, ok: true });
+    expect(peer.asked.sort()).toEqual(['a.proto', 'b.proto']);
+  });
+
+  it('a chain of imports without end is cut after 1,000 files, naming it', async () => {
+    const peer = await hostile((r) => {
+      if (r.listServices) return list;
+      if (r.fileContainingSymbol) return files(file('svc.proto', { service: true, dependency: ['f1.proto'] }));
+      const n = Number(/^f(\d+)\.proto$/.exec(r.fileByFilename ?? '')?.[1]);
+      return files(file(`f${n}.proto`, { dependency: [`f${n + 1}.proto`] }));
+    });
+    const error = await failed(send(peer.url, 60_000));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe('server reflection named more than 1000 files for h.Svc (each importing more); list the service\'s .proto files in grpc.protoFiles instead.');
+  }, 30_000);
+
+  it('an import the server does not have is named with the file importing it', async () => {
+    const peer = await hostile((r) => {
+      if (r.listServices) return list;
+      if (r.fileContainingSymbol) return files(file('svc.proto', { service: true, dependency: ['gone.proto'] }));
+      return { errorResponse: { errorCode: 5, errorMessage: 'File not found.' } };
+    });
+    const error = await failed(send(peer.url));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe('server reflection has no file gone.proto, which svc.proto imports (the server said: 5 File not found.); list the service\'s .proto files in grpc.protoFiles instead.');
+  });
+
   it('a reflection call the server ends without an answer fails at once (it waited forever, even with a time limit)', async () => {
     const peer = await hostile((r) => (r.listServices ? list : 'end'));
     const started = Date.now();
@@ -83,5 +121,12 @@ describe('gRPC server reflection: hostile answers', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error).toBeInstanceOf(SendError);
     expect(error!.message).toBe('server reflection failed: the server ended the reflection call without answering.');
+  });
+
+  it('bytes that are not a file descriptor are named, not a crash', async () => {
+    const peer = await hostile((r) => (r.listServices ? list : files(Buffer.from([0x0a, 0x40, 0x41]))));
+    const error = await failed(send(peer.url));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toMatch(/^server reflection answered with a file descriptor that is not valid/);
   });
 });

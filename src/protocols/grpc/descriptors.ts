@@ -14,7 +14,7 @@ import { SendError } from '../send-error.js';
 import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
 import { protoImports } from './proto-imports.js';
-import { strictReflection } from './reflection.js';
+import { reflectedDefinition, strictReflection } from './reflection.js';
 
 export { splitMethod } from './method-name.js';
 
@@ -151,8 +151,7 @@ export async function loadByReflection(channel: Channel, credentials: ChannelCre
       // Every service the server has (the app's picker), or the one the request names.
       const definition: PackageDefinition = {};
       for (const name of service === undefined ? own : [service]) {
-        const descriptor = await reflection.getDescriptorBySymbol(name, metadata.clone(), options);
-        Object.assign(definition, descriptor.getPackageDefinition(LOADER_OPTIONS));
+        Object.assign(definition, await reflectedDefinition(reflection, name, metadata, options, LOADER_OPTIONS));
       }
       return encodeMapsAsEntryLists(definition);
     } catch (error) {

@@ -1,10 +1,21 @@
 /**
- * Server reflection's calls, settled however the server ends them: grpc-js-reflection-client's
- * call that the server ended without an answer never settled, deadline or not (the call was over,
- * so its deadline never fired), and the send waited forever.
+ * The descriptors of a service asked of a server by reflection, held to limits a hostile server
+ * cannot get past. grpc-js-reflection-client asks for each import as it finds it, each branch
+ * forgetting the files the others had: files importing each other in a cycle were asked for again
+ * and again until the deadline (forever without one), and a server naming a new import in each
+ * answer was followed without end. Its call that the server ended without an answer never
+ * settled, deadline or not. Here each file is asked for once, at most MAX_REFLECTED_FILES in all,
+ * an import the server does not have is named, and a call ended without an answer fails; the
+ * library then builds the definition from the files gathered, asking for nothing more.
  */
 import type { CallOptions, ClientDuplexStream, Metadata, StatusObject } from '@grpc/grpc-js';
-import { ReflectionRequestException, type GrpcReflection } from 'grpc-js-reflection-client';
+import type { Options, PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionRequestException, type Descriptor, type GrpcReflection } from 'grpc-js-reflection-client';
+import { SendError } from '../send-error.js';
+import { topLevelStrings } from './wire-check.js';
+
+/** Files one service's descriptors may span (its file and every import, further down too). */
+export const MAX_REFLECTED_FILES = 1000;
 
 interface ReflectionAnswer {
   fileDescriptorResponse?: { fileDescriptorProto?: Uint8Array[] };
@@ -16,6 +27,7 @@ interface Internals {
   client: { ServerReflectionInfo(metadata: Metadata, options: CallOptions): ClientDuplexStream<unknown, ReflectionAnswer> };
   reflectionRequestConstructor(payload: object): unknown;
   request(payload: object, metadata: Metadata, options: CallOptions): Promise<ReflectionAnswer>;
+  resolveFileDescriptorSet(files: Uint8Array[], metadata: Metadata, options: CallOptions): Promise<Descriptor>;
 }
 
 /** The server's error answer to a reflection request (a file or symbol it does not have). */
@@ -50,4 +62,51 @@ export function strictReflection(reflection: GrpcReflection): GrpcReflection {
       call.end();
     });
   return reflection;
+}
+
+/** The definition of `symbol` (a service) and every file it imports, each asked for once. */
+export async function reflectedDefinition(reflection: GrpcReflection, symbol: string, metadata: Metadata, options: CallOptions, loaderOptions: Options): Promise<PackageDefinition> {
+  const inner = reflection as unknown as Internals;
+  const files = new Map<string, Uint8Array>();
+  const importer = new Map<string, string>();
+  const pending: string[] = [];
+  const ask = async (payload: object, what: string): Promise<Uint8Array[]> => {
+    const answer = await inner.request(payload, metadata.clone(), options);
+    const list = answer.fileDescriptorResponse?.fileDescriptorProto;
+    if (!Array.isArray(list)) throw new SendError(`server reflection answered the request for ${what} without file descriptors; list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+    return list;
+  };
+  const take = (list: Uint8Array[]) => {
+    for (const bytes of list) {
+      const fields = topLevelStrings(bytes, [1, 3]);
+      if (typeof fields === 'string') throw new SendError(`server reflection answered with a file descriptor that is not valid protobuf (${fields}); list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+      const name = fields.get(1)!.at(-1) ?? '';
+      if (files.has(name)) continue;
+      files.set(name, bytes);
+      for (const dependency of fields.get(3)!) {
+        if (files.has(dependency) || importer.has(dependency)) continue;
+        importer.set(dependency, name);
+        pending.push(dependency);
+      }
+      if (files.size > MAX_REFLECTED_FILES) {
+        throw new SendError(`server reflection named more than ${MAX_REFLECTED_FILES} files for ${symbol} (each importing more); list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+      }
+    }
+  };
+  take(await ask({ fileContainingSymbol: symbol }, symbol));
+  for (let dependency = pending.shift(); dependency !== undefined; dependency = pending.shift()) {
+    if (files.has(dependency)) continue;
+    try {
+      take(await ask({ fileByFilename: dependency }, dependency));
+    } catch (error) {
+      if (!(error instanceof ReflectionRefusal)) throw error;
+      throw new SendError(`server reflection has no file ${dependency}, which ${importer.get(dependency)} imports (the server said: ${error.code} ${error.text}); list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+    }
+    if (!files.has(dependency)) {
+      throw new SendError(`server reflection answered the request for ${dependency} (imported by ${importer.get(dependency)}) with other files; list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+    }
+  }
+  // Every import is among the files: the library builds the definition without asking again.
+  const descriptor = await inner.resolveFileDescriptorSet([...files.values()], metadata, options);
+  return descriptor.getPackageDefinition(loaderOptions);
 }

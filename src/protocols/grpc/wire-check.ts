@@ -148,3 +148,27 @@ function plural(n: number): string {
   return n === 1 ? '1 byte is' : `${n} bytes are`;
 }
 
+/**
+ * The string fields numbered `numbers` at the top level of a message, read from its bytes (which
+ * must be well formed: else what is wrong, in words). For a descriptor's name and imports before
+ * any library reads it.
+ */
+export function topLevelStrings(bytes: Uint8Array, numbers: number[]): Map<number, string[]> | string {
+  const wrong = malformation({}, undefined, bytes);
+  if (wrong) return wrong;
+  const found = new Map<number, string[]>(numbers.map((n) => [n, []]));
+  const text = new TextDecoder();
+  for (let pos = 0; pos < bytes.length; ) {
+    const [tag, afterTag] = varint(bytes, pos, bytes.length, () => '');
+    const wire = tag % 8;
+    pos = afterTag;
+    if (wire === 0) pos = varint(bytes, pos, bytes.length, () => '')[1];
+    else if (wire === 1 || wire === 5) pos += wire === 1 ? 8 : 4;
+    else if (wire === 2) {
+      const [length, from] = varint(bytes, pos, bytes.length, () => '');
+      found.get(Math.floor(tag / 8))?.push(text.decode(bytes.subarray(from, from + length)));
+      pos = from + length;
+    } else if (wire === 3) pos = skipGroup(bytes, pos, bytes.length, Math.floor(tag / 8), () => '', 0);
+  }
+  return found;
+}
