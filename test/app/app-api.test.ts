@@ -19,6 +19,7 @@ import { listenLoopback } from '../support/servers/listen.js';
 import type { LiveEvent, SendResponse } from '../../src/app/shared/api.js';
 import { ApiClient as Client, until } from './api-client.js';
 import { holdLockInAnotherProcess } from './lock-holder.js';
+import { ferryProcess } from '../support/cli.js';
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -297,6 +298,46 @@ describe('ferry app API', () => {
       await holder.release();
       for (const channel of [liveA, liveB, liveNone]) channel.close();
     }
+  });
+
+  it('an environment renamed (another tab, ferry env rename) while its dialog holds edits: the save follows it; deleted: a 404 that says so, nothing written', async () => {
+    type Read = { base: unknown; mark: unknown };
+    const read = async (id: string): Promise<Read> => {
+      const got = (await client.call('GET', `/api/environment/variables?id=${encodeURIComponent(id)}`)).body as { variables: unknown; mark: unknown };
+      return { base: got.variables, mark: got.mark };
+    };
+    const edit = (id: string, { base, mark }: Read, value: string) => client.call('PUT', '/api/environment/variables', { id, base, mark, variables: [{ key: 'who', value }] });
+    const file = (id: string) => fs.readFile(path.join(ws.root, 'environments', `${id}.yaml`), 'utf8').catch(() => undefined);
+    expect((await client.call('POST', '/api/environments', { name: 'Stage' })).status).toBe(200);
+    expect((await edit('Stage', await read('Stage'), 'first')).status).toBe(200);
+
+    // Renamed in another tab while this one holds edits.
+    let opened = await read('Stage');
+    expect((await client.call('POST', '/api/environments/rename', { id: 'Stage', name: 'Stage EU' })).status).toBe(200);
+    const saved = await edit('Stage', opened, 'second');
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({ id: 'Stage EU' });
+    expect(await file('Stage EU')).toBe('name: Stage EU\nvariables:\n  - key: who\n    value: second\n');
+    expect(await file('Stage')).toBeUndefined();
+
+    // Renamed by `ferry env rename` in a terminal, and the dialog renames it too when it saves.
+    opened = await read('Stage EU');
+    const renamed = ferryProcess(['-w', ws.root, 'env', 'rename', 'Stage EU', 'Stage US'], { FERRY_DATA_DIR: ws.dataDir }, 20_000);
+    expect(await renamed.done, renamed.output.stderr).toBe(0);
+    const again = await client.call('POST', '/api/environments/rename', { id: 'Stage EU', name: 'Stage AU', mark: opened.mark });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual({ id: 'Stage AU' });
+    expect((await edit('Stage AU', opened, 'third')).status).toBe(200);
+    expect(await file('Stage AU')).toBe('name: Stage AU\nvariables:\n  - key: who\n    value: third\n');
+
+    // Deleted meanwhile: refused, saying so, and nothing written.
+    opened = await read('Stage AU');
+    expect((await client.call('POST', '/api/environments/delete', { id: 'Stage AU' })).status).toBe(200);
+    const before = await folderSnapshot(ws.root);
+    const refused = await edit('Stage AU', opened, 'fourth');
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ deleted: true, error: 'The environment "Stage AU" was deleted (in another tab, or by `ferry env rm`) since this dialog read it; nothing was saved. To keep these variables, add an environment (+) and enter them there.' });
+    expect(await folderSnapshot(ws.root)).toEqual(before);
   });
 
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {

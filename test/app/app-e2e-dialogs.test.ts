@@ -550,4 +550,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await page.unroute('**/api/request');
     expect(await files(ws.root)).not.toContain('requests/Health copy.yaml');
   });
+
+  it('an environment renamed in another tab while its dialog holds edits: Save writes them to it, under its new name', async () => {
+    await page.getByLabel('Environment', { exact: true }).selectOption('staging');
+    await page.getByLabel('Edit environment').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Environment name').inputValue()).toBe('Staging');
+    await dialog.getByLabel('Value 1', { exact: true }).fill('edited');
+    const renamed = await page.evaluate(async () => (await fetch('/api/environments/rename', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'staging', name: 'Staging EU' }) })).status);
+    expect(renamed).toBe(200);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(parse(await fs.readFile(path.join(ws.root, 'environments', 'Staging EU.yaml'), 'utf8'))).toEqual({ name: 'Staging EU', variables: [{ key: 'who', value: 'edited' }] });
+    expect(await fs.access(path.join(ws.root, 'environments', 'staging.yaml')).then(() => 'there', () => 'gone')).toBe('gone');
+  });
 });

@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { WorkspaceBusyError } from '../../appdata/index.js';
+import { WorkspaceBusyError, type EnvironmentMark } from '../../appdata/index.js';
 import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
 import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../../variables/manage-environments.js';
@@ -111,6 +111,32 @@ async function onDisk(root: string, scope: Scope): Promise<Scope['value']> {
   return outcome.value as Scope['value'];
 }
 
+/** A mark of the record of environment renames and deletes (appdata/environment-changes.ts), as GET's answer gave it. */
+function isMark(value: unknown): value is EnvironmentMark {
+  const mark = value as { journal?: unknown; next?: unknown } | null;
+  return typeof mark === 'object' && mark !== null && Number.isSafeInteger(mark.next) && (mark.journal === undefined || typeof mark.journal === 'string');
+}
+
+/**
+ * The id now of the environment the page read as `id` (`mark`: the record of environment renames
+ * and deletes when it read it, in GET's answer). Renamed since — in another tab, or by `ferry env
+ * rename` in a terminal — its new id: the edits in the dialog are saved there, as a run's values
+ * follow a rename, instead of refused with nowhere to go. Deleted since: a 404 that says so. Still
+ * there, or no mark: `id`.
+ */
+async function followed(state: WorkspaceState, id: string, mark: unknown): Promise<string> {
+  if (!isMark(mark)) return id;
+  const file = path.join(state.workspace.root, ENVIRONMENTS_DIR, `${id}.yaml`);
+  if (state.workspace.environments.some((e) => e.id === id) && (await fs.lstat(file).catch(() => undefined))) return id;
+  const now = await state.data.exclusive(async (changes) => changes.since(id, mark));
+  if (now === undefined) {
+    throw new ApiError(404, `The environment "${id}" was deleted (in another tab, or by \`ferry env rm\`) since this dialog read it; nothing was saved. To keep these variables, add an environment (+) and enter them there.`, { deleted: true });
+  }
+  // Renamed by another process: the watcher may not have reported its new file yet.
+  if (now !== id && !state.workspace.environments.some((e) => e.id === now)) await state.reload().catch(() => undefined);
+  return now;
+}
+
 /**
  * Adds, renames or deletes an environment, then reads the workspace again; returns the environment's
  * id. Read as the app's own write (the environment files before and after, and the folder, which
@@ -143,13 +169,16 @@ export function environmentRoutes(state: WorkspaceState): Routes {
     secrets: workspaceSecretScope(state.workspace).id, name: state.workspace.file.name, file: WORKSPACE_FILE, kind: 'workspace', value: state.workspace.file,
   });
   return {
+    /** `mark`: sent back with a save or a rename, which then follow a rename made meanwhile (`followed`). */
     'GET /api/environment/variables': async ({ query }) => {
+      const mark = await state.data.environmentMark();
       const scope = environment(query.get('id') ?? '');
-      return { id: query.get('id'), name: scope.name, variables: await views(state, scope) };
+      return { id: query.get('id'), name: scope.name, variables: await views(state, scope), mark };
     },
 
+    /** Returns the id saved to: another than `id` when the environment was renamed since `mark`. */
     'PUT /api/environment/variables': async ({ body, page }) => {
-      const id = field(body, 'id');
+      const id = await followed(state, field(body, 'id'), (body as { mark?: unknown }).mark);
       await save(state, environment(id), body, page);
       return { id };
     },
@@ -166,9 +195,11 @@ export function environmentRoutes(state: WorkspaceState): Routes {
     'POST /api/environments': async ({ body, page }) =>
       manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app', lock: state.lockFor(page) })),
 
-    /** Renames environment `id` to `name`: its file, secrets, script values and active mark follow; returns the new id. */
-    'POST /api/environments/rename': async ({ body, page }) =>
-      manage(state, () => renameEnvironment(state.workspace, state.data, field(body, 'id'), field(body, 'name'), { writer: 'the app', lock: state.lockFor(page) })),
+    /** Renames environment `id` (followed from `mark`, as a save) to `name`: its file, secrets, script values and active mark follow; returns the new id. */
+    'POST /api/environments/rename': async ({ body, page }) => {
+      const id = await followed(state, field(body, 'id'), (body as { mark?: unknown }).mark);
+      return manage(state, () => renameEnvironment(state.workspace, state.data, id, field(body, 'name'), { writer: 'the app', lock: state.lockFor(page) }));
+    },
 
     'POST /api/environments/delete': async ({ body, page }) =>
       manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app', lock: state.lockFor(page) })),

@@ -28,8 +28,14 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
   const [conflict, setConflict] = useState<EnvironmentVariableView[] | null>(null);
   /** The environment's id now: a rename on Save changes it, and a save tried again goes to the new one. */
   const [currentId, setCurrentId] = useState(id);
+  /**
+   * The record of environment renames and deletes when read: sent with a save or a rename, which
+   * then follow a rename made meanwhile (another tab, `ferry env rename`) rather than find nothing.
+   */
+  const [mark, setMark] = useState<unknown>(undefined);
   useEffect(() => {
-    api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
+    api.get<{ name: string; variables: EnvironmentVariableView[]; mark?: unknown }>(url).then((env) => {
+      setMark(env.mark);
       setName(env.name);
       setSavedName(env.name);
       setRows(env.variables);
@@ -50,10 +56,10 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
         await api.put('/api/workspace/variables', { base: over, variables: rows });
       } else {
         // Renamed first: the variables then go to the file under its new name.
-        const saveAs = name === savedName ? currentId : (await api.post<{ id: string }>('/api/environments/rename', { id: currentId, name })).id;
+        const saveAs = name === savedName ? currentId : (await api.post<{ id: string }>('/api/environments/rename', { id: currentId, name, mark })).id;
         setSavedName(name);
         setCurrentId(saveAs);
-        await api.put('/api/environment/variables', { id: saveAs, base: over, variables: rows });
+        setCurrentId((await api.put<{ id: string }>('/api/environment/variables', { id: saveAs, base: over, variables: rows, mark })).id);
       }
       onSaved();
       onClose();
