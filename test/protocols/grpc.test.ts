@@ -282,6 +282,24 @@ describe('gRPC', () => {
     }
   });
 
+  it('proto files importing each other in a cycle (or themselves) are refused naming the cycle, as protoc refuses them (protobufjs compiled them)', async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, 'protos', 'inc'), { recursive: true });
+    await fs.writeFile(path.join(root, 'protos', 'a.proto'), 'syntax = "proto3";\npackage c;\nimport "inc/b.proto";\nservice S { rpc M (A) returns (B); }\nmessage A { string x = 1; }\n');
+    await fs.writeFile(path.join(root, 'protos', 'inc', 'b.proto'), 'syntax = "proto3";\npackage c;\nimport "a.proto";\nmessage B { A a = 1; }\n');
+    await fs.writeFile(path.join(root, 'protos', 'self.proto'), 'syntax = "proto3";\npackage c;\nimport "self.proto";\nmessage C { string x = 1; }\n');
+    // Reached twice without a cycle (a diamond) is fine.
+    await fs.writeFile(path.join(root, 'protos', 'top.proto'), 'syntax = "proto3";\npackage d;\nimport "left.proto";\nimport "right.proto";\nservice S { rpc M (L) returns (R); }\n');
+    await fs.writeFile(path.join(root, 'protos', 'left.proto'), 'syntax = "proto3";\npackage d;\nimport "base.proto";\nmessage L { Base b = 1; }\n');
+    await fs.writeFile(path.join(root, 'protos', 'right.proto'), 'syntax = "proto3";\npackage d;\nimport "base.proto";\nmessage R { Base b = 1; }\n');
+    await fs.writeFile(path.join(root, 'protos', 'base.proto'), 'syntax = "proto3";\npackage d;\nmessage Base { string x = 1; }\n');
+    const sendFile = (file: string, method = 'c.S/M') => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method, grpc: { protoFiles: [file], importPaths: ['protos'] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root });
+    expect((await failure(sendFile('protos/a.proto'))).message).toBe('the proto files import each other in a cycle (protos/a.proto → protos/inc/b.proto → protos/a.proto), which protoc refuses too; move what they share into a file each of them imports.');
+    expect((await failure(sendFile('protos/self.proto'))).message).toBe('the proto files import each other in a cycle (protos/self.proto → protos/self.proto), which protoc refuses too; move what they share into a file each of them imports.');
+    // The diamond compiles; the test peer has no d.S, so the call itself is the server's UNIMPLEMENTED.
+    expect((await sendFile('protos/top.proto', 'd.S/M')).outcome).toMatchObject({ status: 12 });
+  });
+
   it('proto files and what they import stay inside the workspace, reached without links: refused before they are read', async () => {
     const root = await tempDir();
     const outside = await tempDir();

@@ -88,23 +88,32 @@ const MAX_PROTO_FILES = 10_000;
  * beside the importing file) and held to the same rules as protoFiles: an `import "/etc/passwd";`
  * or one through a link is refused, not compiled (its first token would show in the error).
  * An import found nowhere is refused naming it, its importer and the folders searched, except
- * google/protobuf's, which protobufjs has bundled.
+ * google/protobuf's, which protobufjs has bundled. Files importing each other in a cycle are
+ * refused as protoc refuses them (protobufjs compiled them, so a workspace that worked here
+ * would not with the server's own tools).
  */
 async function checkImports(files: string[], includeDirs: string[], source: ProtoSource): Promise<void> {
-  const seen = new Set<string>();
-  const queue = [...files];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    if (seen.size > MAX_PROTO_FILES) throw new SendError(`the proto files import more than ${MAX_PROTO_FILES} files; check grpc.protoFiles and grpc.importPaths.`, 'other');
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const named = (file: string) => path.relative(source.workspaceRoot, file) || file;
+  const visit = async (file: string): Promise<void> => {
+    if (onStack.has(file)) {
+      const cycle = [...stack.slice(stack.indexOf(file)), file].map(named).join(' → ');
+      throw new SendError(`the proto files import each other in a cycle (${cycle}), which protoc refuses too; move what they share into a file each of them imports.`, 'other');
+    }
+    if (done.has(file)) return;
+    if (done.size >= MAX_PROTO_FILES) throw new SendError(`the proto files import more than ${MAX_PROTO_FILES} files; check grpc.protoFiles and grpc.importPaths.`, 'other');
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');
     } catch {
-      continue; // a missing file is reported by the compile, with its name
+      done.add(file);
+      return; // a missing file is reported by the compile, with its name
     }
-    const importer = path.relative(source.workspaceRoot, file) || file;
+    stack.push(file);
+    onStack.add(file);
+    const importer = named(file);
     for (const target of protoImports(text)) {
       const resolved = resolveImport(file, target, includeDirs);
       if (resolved === undefined) {
@@ -114,9 +123,13 @@ async function checkImports(files: string[], includeDirs: string[], source: Prot
         const searched = includeDirs.map((dir) => `${path.relative(source.workspaceRoot, dir) || '.'}/`).join(', ');
         throw new SendError(`the import "${target}" in ${importer} was found in none of ${searched} (the proto files' folders, then grpc.importPaths); add the folder that holds ${target} to grpc.importPaths.`, 'other');
       }
-      queue.push(await workspaceFile(path.relative(source.workspaceRoot, resolved) || resolved, `the import "${target}" in ${importer}`, source));
+      await visit(await workspaceFile(path.relative(source.workspaceRoot, resolved) || resolved, `the import "${target}" in ${importer}`, source));
     }
-  }
+    stack.pop();
+    onStack.delete(file);
+    done.add(file);
+  };
+  for (const file of files) await visit(file);
 }
 
 function resolveImport(importer: string, target: string, includeDirs: string[]): string | undefined {
