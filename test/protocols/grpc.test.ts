@@ -160,6 +160,13 @@ describe('gRPC', () => {
     expect(ended.outcome.text).toBe('OK');
   });
 
+  it('an endless stream without any other limit (stream maxEvents 0, timeoutMs 0; no deadline) is cut at maxResponseMb, as SSE streams are (it read forever)', async () => {
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Count', grpc: PROTO, body: { type: 'json', text: '{"endless":true}' }, settings: { timeoutMs: 0, stream: { maxEvents: 0, timeoutMs: 0 } } });
+    const error = await failure(sendWith(grpcKind, request, undefined, { maxResponseMb: 1 }));
+    expect(error.kind).toBe('tooLarge');
+    expect(error.message).toBe('the messages of the answer add up to more than 1 MB (maxResponseMb), so Ferry stopped reading the stream; raise the limit with ferry config set maxResponseMb N, or 0 for no limit, or stop the stream sooner with settings.stream (maxEvents, timeoutMs).');
+  }, 20_000);
+
   it('client streaming and bidirectional: a JSON array is sent as messages in order', async () => {
     const collected = await send({ url: peer.url, method: 'ferry.test.Echo/Collect', grpc: PROTO, body: { type: 'json', text: '[{"text":"a"},{"text":"b"},{"text":"c"}]' } });
     expect(json(collected)).toMatchObject({ text: 'a+b+c', index: 3 });

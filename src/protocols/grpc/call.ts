@@ -157,7 +157,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
   try {
     const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
-    const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started });
+    const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started, maxResponseMb: context.maxResponseMb });
     if (answer.cancelled) throw cancelledError();
     if (answer.broken) throw answer.broken;
     const notGrpc = notGrpcAnswer(answer, host);
@@ -255,6 +255,8 @@ interface Exchange {
   stream: PreparedRequest['stream'];
   signal: AbortSignal | undefined;
   started: number;
+  /** A stream's messages are read up to this many MB in all (0: no limit). */
+  maxResponseMb: number;
 }
 
 interface Answer {
@@ -285,6 +287,11 @@ function exchange(x: Exchange): Promise<Answer> {
   const read = (bytes: Buffer) => {
     answer.receivedBytes += bytes.length;
     answer.firstAt ??= performance.now();
+    if (streamingAnswer(x.callType) && x.maxResponseMb > 0 && answer.receivedBytes > x.maxResponseMb * 1024 * 1024) {
+      // As an SSE stream is: its bytes counted as they arrive, so a stream without other limits ends.
+      answer.broken ??= new SendError(`the messages of the answer add up to more than ${x.maxResponseMb} MB (maxResponseMb), so Ferry stopped reading the stream; raise the limit with ferry config set maxResponseMb N, or 0 for no limit, or stop the stream sooner with settings.stream (maxEvents, timeoutMs).`, 'tooLarge');
+      throw answer.broken;
+    }
     try {
       return decode(x.def, x.definition, bytes, streamingAnswer(x.callType) ? decoded++ : undefined);
     } catch (error) {
