@@ -5,6 +5,8 @@
  * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods).
  */
 import { readFile } from 'node:fs/promises';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { parseResource, type RequestFile } from '../../src/model/index.js';
@@ -157,6 +159,34 @@ describe('live gRPC calls (Session.connect)', () => {
     closers.push(() => void s.close());
     await expect(s.connect('Chat', recorder())).rejects.toThrow('connection refused by 127.0.0.1:1: nothing is listening there. Is the server running, and is the port right?');
     expect(s.connections()).toEqual([]);
+  });
+
+  it('a client stream answered with two messages ends saying the server broke gRPC (it read as a status 12 UNIMPLEMENTED the server never sent)', async () => {
+    // A raw HTTP/2 peer: two SayReply messages, the stream kept open.
+    const server = http2.createServer();
+    server.on('stream', (stream) => {
+      stream.on('error', () => {});
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      const hi = Buffer.from([0, 0, 0, 0, 4, 0x0a, 0x02, 0x68, 0x69]);
+      stream.write(Buffer.concat([hi, hi]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => void server.close());
+    const { ws, data } = await openedWorkspace({
+      'protos/echo.proto': await readFile('test/fixtures/grpc/echo.proto', 'utf8'),
+      'protos/common/kinds.proto': await readFile('test/fixtures/grpc/common/kinds.proto', 'utf8'),
+      'requests/Collect.yaml': { name: 'Collect', kind: 'grpc', url: `grpc://127.0.0.1:${(server.address() as AddressInfo).port}`, method: 'ferry.test.Echo/Collect', grpc: { protoFiles: ['protos/echo.proto'] } },
+    });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+    closers.push(() => void s.close());
+    const r = recorder();
+    const opened = await s.connect('Collect', r);
+    await s.sendMessage(opened.id, { format: 'json', text: '{"text": "a"}' });
+    await r.until(() => r.end !== undefined, 'the end');
+    const why = 'the server answered the client-streaming call ferry.test.Echo/Collect with more than one message; a client-streaming call answers with exactly one, so the server broke the gRPC protocol';
+    expect(r.end).toEqual({ by: 'peer', message: why });
+    expect(r.labelled('status').map((m) => m.text)).toEqual([why]);
+    expect(r.received().map((m) => JSON.parse(m.text))).toEqual([expect.objectContaining({ text: 'hi' })]);
   });
 
   it('the server going away ends the call with its status, by the peer', async () => {

@@ -339,8 +339,7 @@ function exchange(x: Exchange): Promise<Answer> {
     events.on('error', ignore); // the status event carries the same facts
     events.on('data', (text: string) => {
       if (!streamingAnswer(x.callType) && answer.received > 0) {
-        const type = x.callType === 'unary' ? 'unary' : 'client-streaming';
-        answer.broken ??= new SendError(`the server answered the ${type} call ${path.replace(/^\//, '')} with more than one message; a ${type} call answers with exactly one, so the server broke the gRPC protocol.`, 'protocol');
+        answer.broken ??= new SendError(`${tooManyMessages(x.callType, path)}.`, 'protocol');
         call.cancel();
         return;
       }
@@ -383,6 +382,12 @@ function unreadableMessage(status: grpc.StatusObject): grpc.StatusObject {
 /** grpc-js reads a grpc-status that is not a number as NaN; gRPC's clients take it as UNKNOWN. */
 function notAStatus(status: grpc.StatusObject): grpc.StatusObject {
   return { ...status, code: grpc.status.UNKNOWN, details: "the server's grpc-status is not a status code" };
+}
+
+/** Why a unary or client-streaming call's answer of more than one message is refused (without the final period). */
+export function tooManyMessages(callType: CallType, path: string): string {
+  const type = callType === 'unary' ? 'unary' : 'client-streaming';
+  return `the server answered the ${type} call ${path.replace(/^\//, '')} with more than one message; a ${type} call answers with exactly one, so the server broke the gRPC protocol`;
 }
 
 /** Whether the server answers with a stream of messages (server streaming, bidirectional). */

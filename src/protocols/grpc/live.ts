@@ -15,12 +15,12 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, decode, encode, failure, loadMethod, openChannel, statusLabel, statusName, type LoadedMethod } from './call.js';
+import { bodyText, decode, encode, failure, loadMethod, openChannel, statusLabel, statusName, tooManyMessages, type LoadedMethod } from './call.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
 
-type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientWritableStream<Buffer> | grpc.ClientDuplexStream<Buffer, string>;
+type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientDuplexStream<Buffer, string>;
 
 export async function connectGrpc(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const opened = openChannel(prepared, context);
@@ -47,6 +47,8 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   let call: LiveCall | undefined;
   let status: grpc.StatusObject | undefined;
   let halfClosed = false;
+  /** How the server broke gRPC (a second answer to a client stream), said instead of the status it caused. */
+  let broken: string | undefined;
   session.onClose(() => {
     call?.cancel();
     client.close();
@@ -61,19 +63,24 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       case 'serverStreaming':
         call = client.makeServerStreamRequest(def.path, identity, read, first!.bytes, metadata, {});
         break;
-      case 'clientStreaming':
-        // The one answer comes to this callback, before the status event.
-        call = client.makeClientStreamRequest(def.path, identity, read, metadata, {}, (_error, text?: string) => {
-          if (text !== undefined) session.messages?.received({ text });
-        });
-        break;
       default:
+        // A client stream too, as call.ts's exchange makes it: grpc-js ended a client stream
+        // answered twice as a status 12 UNIMPLEMENTED "Too many responses received" the server
+        // never sent; read as a stream, the call is ended saying how the server broke gRPC.
         call = client.makeBidiStreamRequest(def.path, identity, read, metadata, {});
     }
     if (first) session.messages?.sent({ text: first.json });
     const events = call as unknown as NodeJS.EventEmitter;
     events.on('error', ignore); // the status event carries the same facts
-    events.on('data', (text: string) => session.messages?.received({ text }));
+    let answers = 0;
+    events.on('data', (text: string) => {
+      if (callType === 'clientStreaming' && answers++ > 0) {
+        broken ??= tooManyMessages(callType, def.path);
+        call?.cancel();
+        return;
+      }
+      session.messages?.received({ text });
+    });
     call.on('metadata', (headers: grpc.Metadata) => session.messages?.received({ event: 'headers', text: JSON.stringify(metadataPairs(headers)) }));
     call.on('status', (got: grpc.StatusObject) => {
       status = got;
@@ -85,7 +92,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       }
       const trailers = metadataPairs(got.metadata);
       if (trailers.length > 0) messages.received({ event: 'trailers', text: JSON.stringify(trailers) });
-      messages.endWith('closed', { event: 'status', text: statusLabel(got.code, got.details) });
+      messages.endWith('closed', { event: 'status', text: broken ?? statusLabel(got.code, got.details) });
     });
   };
 
@@ -105,7 +112,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   };
   watch();
 
-  const writable = () => call as grpc.ClientWritableStream<Buffer>;
+  const writable = () => call as grpc.ClientDuplexStream<Buffer, string>;
   const refuseWrite = (what: string) => {
     if (!writes) throw new SendError(`${prepared.method} is server-streaming: its one request message was sent on connect, so ${what}.`, 'unsupported');
     if (halfClosed) throw new SendError(`the call to ${prepared.method} was half-closed (End), so ${what}; connect again to send more.`, 'other');
@@ -130,7 +137,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
         return undefined;
       },
     },
-    peerEnd: () => (status ? `the server ended the call: ${statusLabel(status.code, status.details)}` : 'the server ended the call'),
+    peerEnd: () => broken ?? (status ? `the server ended the call: ${statusLabel(status.code, status.details)}` : 'the server ended the call'),
   });
 }
 
