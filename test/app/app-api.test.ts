@@ -340,6 +340,21 @@ describe('ferry app API', () => {
     expect(await folderSnapshot(ws.root)).toEqual(before);
   });
 
+  it('a request the app moved or renamed (in any tab) answers where it is now: a 404 with movedTo, through folder moves too; one deleted since: gone only', async () => {
+    await ws.write('requests/Team/Ping.yaml', { name: 'Ping', url: 'http://127.0.0.1:1/ping' });
+    await app.state.reload();
+    const at = async (p: string) => (await client.call('GET', `/api/request?path=${encodeURIComponent(p)}`));
+    expect((await client.call('POST', '/api/folder/rename', { path: 'Team', name: 'Crew' })).status).toBe(200);
+    expect((await client.call('POST', '/api/request/move', { path: 'Crew/Ping.yaml', folder: '' })).status).toBe(200);
+    const gone = await at('Team/Ping.yaml');
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ gone: true, movedTo: 'Ping.yaml', error: 'requests/Team/Ping.yaml was moved or renamed in the app (another tab): it is requests/Ping.yaml now.' });
+    expect((await at('Ping.yaml')).status).toBe(200);
+    // Deleted since: nowhere to follow.
+    expect((await client.call('DELETE', '/api/request?path=Ping.yaml', undefined, '')).status).toBe(200);
+    expect((await at('Team/Ping.yaml')).body).toEqual({ gone: true, error: 'requests/Team/Ping.yaml is no longer in the workspace (deleted, moved or renamed outside the app).' });
+  });
+
   it('adds, renames and deletes environments; bad names and unknown ids are refused with nothing written', async () => {
     const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
     expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });

@@ -9,12 +9,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -563,5 +563,41 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(parse(await fs.readFile(path.join(ws.root, 'environments', 'Staging EU.yaml'), 'utf8'))).toEqual({ name: 'Staging EU', variables: [{ key: 'who', value: 'edited' }] });
     expect(await fs.access(path.join(ws.root, 'environments', 'staging.yaml')).then(() => 'there', () => 'gone')).toBe('gone');
+  });
+
+  it('a request renamed or moved in another tab: this tab follows it there, with an edit whose save was under way', async () => {
+    await fs.writeFile(req('Twice.yaml'), 'name: Twice\nurl: http://127.0.0.1:1/a\n');
+    const other = await page.context().newPage();
+    try {
+      await gotoApp(other, app);
+      for (const tab of [page, other]) {
+        await tab.getByRole('treeitem', { name: /Twice/ }).click();
+        await expect.poll(() => tab.getByLabel('Request name').inputValue()).toBe('Twice');
+      }
+      // Renamed in the other tab: this one follows, and says nothing of a deleted file.
+      await other.getByLabel('Request name').fill('Twice renamed');
+      await expect.poll(() => fs.access(req('Twice renamed.yaml')).then(() => true, () => false)).toBe(true);
+      await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Twice renamed');
+      expect(await page.getByTestId('unsaved-bar').count()).toBe(0);
+      // This tab's edit reaches the server only after the other tab moved the request into Users: it is saved there.
+      let held: Route | undefined;
+      await page.route('**/api/request', async (route) => {
+        if (route.request().method() === 'PUT' && !held) held = route;
+        else await route.continue();
+      });
+      await page.getByLabel('URL').fill('http://127.0.0.1:1/edited');
+      await expect.poll(() => held !== undefined).toBe(true);
+      const moved = await other.evaluate(async () => (await fetch('/api/request/move', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'Twice renamed.yaml', folder: 'Users' }) })).status);
+      expect(moved).toBe(200);
+      await held!.continue();
+      await expect.poll(() => fs.readFile(req('Users/Twice renamed.yaml'), 'utf8').catch(() => '')).toContain('/edited');
+      await page.unroute('**/api/request');
+      expect(parse(await fs.readFile(req('Users/Twice renamed.yaml'), 'utf8'))).toEqual({ name: 'Twice renamed', url: 'http://127.0.0.1:1/edited' });
+      expect(await page.getByTestId('unsaved-bar').count()).toBe(0);
+      expect(await fs.readdir(path.join(ws.root, 'requests'))).not.toContain('Twice renamed.yaml');
+      expect(await fs.readdir(path.join(ws.root, 'requests'))).not.toContain('Twice.yaml');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   checkNoSymlinks, createFolder, createRequest, deleteFolder, deleteRequest, FOLDER_FILE, formatWarning, moveFolder, moveRequest, placeItem, readResource, renameFolder, REQUESTS_DIR, saveRequest,
 } from '../../workspace/index.js';
 import { ApiError, field, optionalField, RawJson, type Routes } from './router.js';
+import { MovedRequests } from './moved-requests.js';
 import { compactWorkspaceInfo, workspaceInfo } from './tree-view.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -38,6 +39,7 @@ export async function writing<T>(state: WorkspaceState, work: () => Promise<T>, 
 
 export function workspaceRoutes(state: WorkspaceState): Routes {
   const root = () => state.workspace.root;
+  const movedRequests = new MovedRequests();
   /**
    * Every move and rename is journaled (workspace/move-journal.ts): a killed app leaves none half
    * done. What it could not do (a load test that does not parse) goes into `notices`, for the answer.
@@ -57,7 +59,14 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     if (linked) throw new ApiError(400, `Cannot open ${REQUESTS_DIR}/${requestPath}: ${linked}.`);
     const file = path.join(root(), REQUESTS_DIR, ...requestPath.split('/'));
     const found = await fs.lstat(file).catch(() => undefined);
-    if (!found) throw new ApiError(404, `${REQUESTS_DIR}/${requestPath} is no longer in the workspace (deleted, moved or renamed outside the app).`, { gone: true });
+    if (!found) {
+      // Moved or renamed by the app (another tab): where it is now, for the page to follow.
+      const movedTo = movedRequests.where(requestPath);
+      if (movedTo !== undefined && (await fs.lstat(path.join(root(), REQUESTS_DIR, ...movedTo.split('/'))).catch(() => undefined))) {
+        throw new ApiError(404, `${REQUESTS_DIR}/${requestPath} was moved or renamed in the app (another tab): it is ${REQUESTS_DIR}/${movedTo} now.`, { gone: true, movedTo });
+      }
+      throw new ApiError(404, `${REQUESTS_DIR}/${requestPath} is no longer in the workspace (deleted, moved or renamed outside the app).`, { gone: true });
+    }
     const outcome = await readResource('request', file, `${REQUESTS_DIR}/${requestPath}`);
     if (!outcome.ok) throw new ApiError(400, formatWarning(outcome.warning));
     return outcome.value;
@@ -72,6 +81,7 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     // The page asks for the tree next: read the folder now rather than wait for the watcher.
     const under = (p: string) => [REQUESTS_DIR, ...p.split('/').filter(Boolean)].join('/');
     const loadTests = moved ? state.workspace.loadtests.map((entry) => entry.file) : [];
+    if (moved) movedRequests.note(moved.from, moved.to);
     await state.reloadAfterOwnWrites([...written.map(under), ...loadTests], moved?.folder && { from: under(moved.from), to: under(moved.to) });
     return value;
   };
@@ -163,12 +173,14 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
         ? requestFrom({ request: { name: field(body, 'name'), method: optionalField(body, 'method') ?? 'GET' } })
         : requestFrom(body);
       const created = await writing(state, () => createRequest(root(), optionalField(body, 'folder') ?? '', request), page);
+      movedRequests.forget(created);
       return done({ path: created }, [created]);
     },
 
     'DELETE /api/request': async ({ query, page }) => {
       const deleted = query.get('path') ?? '';
       await writing(state, () => deleteRequest(root(), deleted), page);
+      movedRequests.forget(deleted);
       return done({}, [deleted]);
     },
 

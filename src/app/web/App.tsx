@@ -154,6 +154,31 @@ export function App() {
     onDisk.current = '';
   }, []);
 
+  /**
+   * The open request `from` was moved or renamed in another tab (a 404's `movedTo`): the editor
+   * goes with it, to `to`, as read now. Edits not saved yet (`pending`) stay and are saved there,
+   * taking its new name unless they renamed it too.
+   */
+  const followMoved = useCallback(async (from: string, to: string, pending: boolean): Promise<boolean> => {
+    let remote: RequestFile;
+    try {
+      remote = (await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(to)}`)).request;
+    } catch {
+      return false;
+    }
+    if (selectedRef.current !== from) return true;
+    const before = onDisk.current ? JSON.parse(onDisk.current) as RequestFile : undefined;
+    onDisk.current = stableJson(remote);
+    selectedRef.current = to;
+    setSelected(to);
+    keepLast(to);
+    const draft = draftRef.current;
+    const next = pending && draft ? (before && draft.name === before.name ? { ...draft, name: remote.name } : draft) : remote;
+    draftRef.current = next;
+    setDraft(next);
+    return true;
+  }, []);
+
   /** Kept on this computer for the next start (per workspace); not worth a notice when it fails. */
   const keepLast = useCallback((path: string) => {
     void api.put('/api/request/last', { path }).catch(() => undefined);
@@ -184,9 +209,12 @@ export function App() {
           keepLast(saved.path);
         }
       } catch (e) {
-        const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; busy?: boolean; request?: RequestFile } | undefined : undefined;
+        const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; busy?: boolean; request?: RequestFile; movedTo?: string } | undefined : undefined;
         if (refused?.request && selectedRef.current === path) setConflict(conflictRef.current = refused.request);
-        else if (refused?.gone && selectedRef.current === path) keepGone(path);
+        else if (refused?.movedTo && selectedRef.current === path && await followMoved(path, refused.movedTo, true)) {
+          // Saved again where it is now (unless the user has left it meanwhile).
+          if (saveTimer.current === undefined && selectedRef.current === refused.movedTo) saveTimer.current = window.setTimeout(() => void saveNow(), 0);
+        } else if (refused?.gone && selectedRef.current === path) keepGone(path);
         else if (refused?.busy && selectedRef.current === path) {
           // Another Ferry process kept writing: the edit stays in the editor and is saved again shortly (Ctrl+S: now).
           setNotice(`Not saved: ${(e as Error).message} Your edit stays in the editor; the app tries again in ${BUSY_RETRY_MS / 1000} s (Ctrl+S: now).`);
@@ -258,7 +286,11 @@ export function App() {
       remote = (await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`)).request;
     } catch (e) {
       await moving.current; // the app's own move may have started since: the editor follows it instead
-      if (e instanceof ApiFailure && (e.body as { gone?: boolean } | undefined)?.gone && selectedRef.current === path && !unsavedRef.current) keepGone(path);
+      const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; movedTo?: string } | undefined : undefined;
+      if (!refused?.gone || selectedRef.current !== path || unsavedRef.current) return;
+      // Moved or renamed in another tab: followed, with edits still waiting for their save.
+      if (refused.movedTo && await followMoved(path, refused.movedTo, saveTimer.current !== undefined)) return;
+      keepGone(path);
       return;
     }
     if (stableJson(remote) === onDisk.current || selectedRef.current !== path) return;
