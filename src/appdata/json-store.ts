@@ -132,8 +132,26 @@ export class JsonStore<T> {
   async hold<R>(work: (value: T, save: () => Promise<void>) => Promise<R>): Promise<R> {
     return this.withLock(async () => {
       const value = await this.readHolding(true);
-      return work(value, () => writeFileAtomic(this.file, JSON.stringify(value, null, 1), this.mode));
+      return work(value, () => writeFileAtomic(this.file, this.textOf(value), this.mode));
     });
+  }
+
+  /**
+   * The store's text to write, refused (nothing written) past what a read takes back: written, the
+   * next read would set the whole store aside as damaged, every value in it lost for one too large
+   * (a few huge secret values pasted into the app's variable editor did it).
+   */
+  private textOf(value: T): string {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value, null, 1);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error; // past the longest string Node makes
+    }
+    const bytes = text === undefined ? Infinity : Buffer.byteLength(text);
+    if (bytes <= MAX_STORE_BYTES) return text!;
+    const size = Number.isFinite(bytes) ? `${Math.round(bytes / 2 ** 20)} MB` : 'over 512 MB';
+    throw new DataFolderError(`Not saved: ${path.basename(this.file)} in the data folder would be ${size}, more than the ${MAX_STORE_BYTES / 2 ** 20} MB a file of the data folder may hold (it could not be read back); nothing in it changed. Keep values that large in a file instead (a binary body, a data file).`);
   }
 
   /**

@@ -252,6 +252,21 @@ describe('the data folder', () => {
     }
   }, 60_000);
 
+  it('a write that would make a store too large to read back is refused, saying so, and the store keeps what it held', async () => {
+    await isolatedDataDir();
+    const store = new WorkspaceData('ws', '/tmp/ws');
+    await store.secrets.set('local', 'small', 'kept');
+    // 100 MB each, about 133 MB sealed: the second would take secrets.json past 256 MB.
+    const huge = 'x'.repeat(100 * 2 ** 20);
+    await store.secrets.set('local', 'first', huge);
+    const file = path.join(store.dir, 'secrets.json');
+    const before = await fs.readFile(file, 'utf8');
+    await expect(store.secrets.set('local', 'second', huge)).rejects.toThrow(/^Not saved: secrets\.json in the data folder would be 2\d\d MB, more than the 256 MB a file of the data folder may hold \(it could not be read back\); nothing in it changed\. Keep values that large in a file instead/);
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    expect(Object.keys(await store.secrets.all('local')).sort()).toEqual(['first', 'small']);
+    expect((await fs.readdir(store.dir)).filter((name) => name.includes('damaged'))).toEqual([]);
+  }, 60_000);
+
   it('a store too large to read (a 600 MB history.json) is set aside and said once, not read: the next write starts it again', async () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
