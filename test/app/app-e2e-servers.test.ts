@@ -182,7 +182,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => editor.count()).toBe(0);
   });
 
-  it("a save over a file changed on disk: the bar's two choices; Keep mine holds even when the save that keeps it is refused first for a slip in the YAML", async () => {
+  it("a file changed on disk: taken at once without edits, the bar at once with them; its two choices; Keep mine holds even when the save that keeps it is refused first for a slip in the YAML", async () => {
     const panel = page.getByLabel('Servers', { exact: true });
     const file = path.join(ws.root, 'servers/chat.yaml');
     const saved = await fs.readFile(file, 'utf8');
@@ -193,12 +193,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     const error = editor.getByTestId('server-edit-error');
     const refused = 'servers/chat.yaml changed on disk since the app read it; nothing was saved.';
 
-    // Take the file's version: the editor shows it, the refusal goes.
+    // Changed on disk while the editor holds no edit: it shows the file's version at once.
+    await fs.writeFile(file, `${saved}  greeting: seen at once\n`);
+    await expect.poll(() => yaml.textContent(), { timeout: 5_000 }).toContain('greeting: seen at once');
+    await fs.writeFile(file, saved);
+    await expect.poll(() => yaml.textContent(), { timeout: 5_000 }).not.toContain('greeting: seen at once');
+
+    // Changed on disk while it holds one: the bar shows at once, before any Save. Take the file's
+    // version: the editor shows it, the bar goes.
+    await editor.getByLabel('Server name').fill('Chat mine');
     const outside = `${saved}  greeting: hello from outside\n`;
     await fs.writeFile(file, outside);
-    await editor.getByLabel('Server name').fill('Chat mine');
-    await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => error.textContent()).toBe(refused);
+    await expect.poll(() => editor.getByRole('group', { name: 'Changed on disk' }).textContent(), { timeout: 5_000 }).toContain('servers/chat.yaml changed on disk while you were editing it.');
+    expect(await error.count()).toBe(0);
     await editor.getByRole('button', { name: "Take the file's version" }).click();
     expect(await editor.getByLabel('Server name').inputValue()).toBe('Chat room');
     await expect.poll(() => yaml.textContent()).toContain('greeting: hello from outside');
@@ -208,11 +215,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
 
     // Keep mine, with a slip typed meanwhile: refused for the slip, nothing written; once fixed,
     // Save writes over the version the user chose to overwrite, without the conflict again.
-    await fs.writeFile(file, outside.replace('hello from outside', 'changed again'));
-    await editor.getByLabel('Server name').fill('Chat room');
     await yaml.click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText('mode: rules\nrules:\n  - match: sometimes\n    pattern: ping\n');
+    await fs.writeFile(file, outside.replace('hello from outside', 'changed again'));
+    await editor.getByRole('group', { name: 'Changed on disk' }).waitFor({ timeout: 5_000 });
     await editor.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => error.textContent()).toContain('websocket.rules[0].match');
     await yaml.click();

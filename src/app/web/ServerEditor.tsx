@@ -4,11 +4,13 @@
  * target…) as YAML. Saving sends both to the app's server, which checks them with the format's
  * schema and writes the file through the workspace writer; a refusal comes back with its place
  * (a line of the YAML, or a field of the form) and nothing is written. The hint above the YAML
- * is the kind's own (`GET /api/server-kinds`).
+ * is the kind's own (`GET /api/server-kinds`). `diskChanges` moves when workspace files change on
+ * disk (git, an editor, another tab): the file is read again, and taken at once unless the editor
+ * holds edits, which then meet the conflict bar at once, not only when Save is refused.
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
-import { api, ApiFailure } from './api.js';
+import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import type { YamlProblem } from './YamlEditor.js';
 import { Modal } from './Modal.js';
@@ -23,7 +25,7 @@ type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> 
 
 const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
 
-export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kinds: ServerKinds; onClose: () => void; onSaved: () => void }) {
+export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id: string; kinds: ServerKinds; diskChanges: number; onClose: () => void; onSaved: () => void }) {
   const [view, setView] = useState<ServerEditorView | null>(null);
   const [common, setCommon] = useState<Common | null>(null);
   const [yamlText, setYamlText] = useState('');
@@ -33,6 +35,10 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   const [warning, setWarning] = useState<string | null>(null);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<ServerEditorView | null>(null);
+  /** Said beside the conflict bar when the file changed while the editor held edits (no refused save says it). */
+  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  /** A save in flight: its answer (or refusal) says what the file holds, not a read racing it. */
+  const saving = useRef(false);
 
   /** The server as the file held it when last read (or as the user chose to overwrite it): a save is checked against it. */
   const base = useRef<ServerFile | undefined>(undefined);
@@ -54,6 +60,8 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
     setSaved(null);
     setWarning(null);
     setConflict(null);
+    setChangedOnDisk(false);
+    saving.current = true;
     try {
       const { tls, ...rest } = common;
       const server = { ...rest, tls: { ...view.server.tls, enabled: tls } };
@@ -66,6 +74,8 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
       const body = e instanceof ApiFailure ? (e.body as (ServerEditProblem & { current?: ServerEditorView }) | undefined) : undefined;
       setProblem(body && typeof body.error === 'string' ? body : { error: (e as Error).message });
       if (body?.current) setConflict(body.current);
+    } finally {
+      saving.current = false;
     }
   };
   const yamlProblem: YamlProblem | null = problem?.line !== undefined ? { line: problem.line, column: problem.column ?? 1, message: problem.error } : null;
@@ -75,6 +85,25 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
   const edited = view !== null && common !== null && (yamlText !== view.sectionYaml || JSON.stringify(common) !== JSON.stringify(commonOf(view)));
   // ×, Close, a click beside it and Esc (as the app's other dialogs) ask first when there are edits.
   const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
+
+  // What the disk-change handler needs now, not at the render that made it.
+  const editedNow = useRef(edited);
+  editedNow.current = edited;
+  const firstChanges = useRef(diskChanges);
+  useEffect(() => {
+    if (diskChanges === firstChanges.current || saving.current) return;
+    api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`).then((read) => {
+      if (saving.current || base.current === undefined || stableJson(read.server) === stableJson(base.current)) return;
+      if (editedNow.current) {
+        setConflict(read);
+        setChangedOnDisk(true);
+        return;
+      }
+      show(read);
+      setConflict(null);
+      setProblem(null);
+    }, () => undefined); // gone or broken: a save says so
+  }, [diskChanges]);
 
   return (
     <Modal label="Server editor" title={<>Server {view ? <code>{view.file}</code> : id}</>} className="wide" onClose={close} onKeyDown={saveOnCtrlS(() => void save())}>
@@ -113,10 +142,11 @@ export function ServerEditor({ id, kinds, onClose, onSaved }: { id: string; kind
       {conflict && (
         <ConflictBar
           file={conflict}
+          message={changedOnDisk ? `${conflict.file} changed on disk while you were editing it.` : undefined}
           setBase={(file) => { base.current = file.server; }}
           show={(file) => { show(file); setProblem(null); }}
           save={(file) => void save(file.server)}
-          clear={() => setConflict(null)}
+          clear={() => { setConflict(null); setChangedOnDisk(false); }}
         />
       )}
       {warning && <p className="warn" role="status">{warning}</p>}
