@@ -4,6 +4,7 @@
  * reports its end to the generator, which counts it.
  */
 import type { Dispatcher, Pool } from 'undici';
+import { takeHttp2Answer } from '../protocols/http/header-text.js';
 import { errorKind, LoadTimeout } from './errors.js';
 import type { Answer, Connection, Exchange } from './http1/pool.js';
 import { CAPTURED_BODY_MAX_BYTES, type ErrorKind, type GeneratorConfig } from './wire.js';
@@ -145,7 +146,9 @@ export function sendUndici(
     },
     onResponseStart: (_c, statusCode, responseHeaders) => {
       status = statusCode;
-      answerHeaders = responseHeaders;
+      // An HTTP/2 answer: its fields as sent (undici's object joins a repeated one), Latin-1 as undici gives HTTP/1.1's.
+      const h2 = takeHttp2Answer(statusCode);
+      answerHeaders = h2 ? fieldRecord(h2) : responseHeaders;
     },
     onResponseData: (_c, chunk) => {
       received += chunk.length;
@@ -188,4 +191,18 @@ export function sendUndici(
     finish(errorKind(error), error as Error);
   }
   return handle;
+}
+
+/** Fields as undici's header object holds HTTP/1.1 ones: lower-case names, a repeated one as a list. */
+function fieldRecord(fields: Array<[string, string]>): Record<string, string | string[]> {
+  // No prototype: a header named `__proto__` is a name like any other.
+  const out = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of fields) {
+    const lower = name.toLowerCase();
+    const had = out[lower];
+    if (had === undefined) out[lower] = value;
+    else if (Array.isArray(had)) had.push(value);
+    else out[lower] = [had, value];
+  }
+  return out;
 }

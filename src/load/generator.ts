@@ -7,8 +7,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
-import { headerTextOfLatin1 } from '../protocols/http/header-text.js';
+import { buildConnector, Pool } from 'undici';
+import { headerTextOfLatin1, watchingHttp2 } from '../protocols/http/header-text.js';
 import type { CaptureReader } from './captures.js';
 import { filler, type Lookup } from './fill.js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.js';
@@ -567,7 +567,8 @@ export class Generator {
         // httpVersion http2, as a run's connector (http-agents.ts): HTTP/2 at once over a plain socket
         // (prior knowledge; undici speaks h2 on a socket that says it negotiated it), h2 alone over TLS.
         // Over TLS, the CAs of the caFiles setting and the host's client certificate, as a run's sends use them.
-        connect: origin.startsWith('http:') ? (h2cConnect as never) : this.config.http2Only ? (h2TlsConnect(tlsOptions) as never) : tlsOptions,
+        // Watched for HTTP/2 answers' header lists (header-text.ts): undici's own joins repeated fields.
+        connect: watchingHttp2(origin.startsWith('http:') ? h2cConnect : this.config.http2Only ? h2TlsConnect(tlsOptions) : (buildConnector({ ...tlsOptions, allowH2: this.config.http2 }) as never)) as never,
       });
       this.pools.set(origin, pool);
     }

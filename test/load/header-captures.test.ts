@@ -2,7 +2,7 @@
  * Header captures read an answer's header as `ferry run` reads it (pm.response.headers.get): the
  * value's bytes as UTF-8, the last of a repeated header. Real servers on 127.0.0.1 write the
  * bytes themselves: plain HTTP/1.1 (Ferry's own client), HTTP/1.1 over TLS and HTTP/2 over TLS
- * (undici). The captured values travel in the next request's query, where the server reads them;
+ * and cleartext (undici); HTTP/2 must give what HTTP/1.1 gives. The captured values travel in the next request's query, where the server reads them;
  * the same request sent by a run logs what its script read, and the two must agree. A redirect's
  * Location is read by the same rule: a load test follows it to the path a run goes to.
  */
@@ -73,27 +73,28 @@ async function rawPeer(secure: boolean): Promise<Peer> {
   return peer;
 }
 
-/** An HTTP/2-only TLS server sending the same values: UTF-8 bytes in `x-u` (Node writes a header's characters as bytes), `x-r` twice. */
-async function h2Peer(): Promise<Peer> {
+/** An HTTP/2 server (TLS, or cleartext for prior knowledge) sending the same values: UTF-8 bytes in `x-u` (Node writes a header's characters as bytes), `x-r` twice. */
+async function h2Peer(secure = true): Promise<Peer> {
   const uses: URLSearchParams[] = [];
   const targets: string[] = [];
-  const server = http2.createSecureServer(await testCertificate());
+  const server = secure ? http2.createSecureServer(await testCertificate()) : http2.createServer();
   server.on('stream', (stream, headers) => {
     const target = String(headers[':path']);
     targets.push(target);
     if (target.startsWith('/use')) uses.push(new URL(target, 'http://x').searchParams);
     const login = target.startsWith('/login') ? { 'x-u': Buffer.from('é€', 'utf8').toString('latin1'), 'x-l': '\u00e9', 'x-r': ['first', 'last'] } : {};
+    if (target === '/from') return stream.respond({ ':status': 302, location: Buffer.from('/café/€?q=é', 'utf8').toString('latin1') }, { endStream: true });
     stream.respond({ ':status': 200, ...login });
     stream.end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const peer = { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, targets, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const peer = { origin: `${secure ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, uses, targets, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   closing.push(peer.close);
   return peer;
 }
 
 /** The captured values a load test sent on, and what a run's script read from the same answer. */
-async function bothFaces(peer: Peer, httpVersion: 'http1' | 'http2') {
+async function bothFaces(peer: Peer, httpVersion: 'http1' | 'http2' | 'auto') {
   const read = "console.log(JSON.stringify(['x-u', 'x-r', 'x-l'].map((name) => pm.response.headers.get(name))));";
   const { ws, data } = await openedWorkspace(
     {
@@ -145,16 +146,20 @@ describe('header captures read a header as ferry run reads it', () => {
     for (const sent of load) expect(sent).toEqual({ ...run, c: 'own', p: 'ws-p' });
   });
 
-  it('HTTP/2 over TLS (undici): the values a run reads, and a header missing from the answer keeps the variable as it was', async () => {
-    const { load, run } = await bothFaces(await h2Peer(), 'http2');
-    for (const sent of load) expect(sent).toEqual({ ...run, c: 'ws-c', p: 'ws-p' });
-  });
+  // HTTP/2 gives the values HTTP/1.1 gives: UTF-8 (not Latin-1 bytes written again as UTF-8), the last of `x-r` (not both joined).
+  for (const [secure, httpVersion] of [[true, 'http2'], [true, 'auto'], [false, 'http2']] as const) {
+    it(`HTTP/2 over ${secure ? 'TLS' : 'cleartext'}, httpVersion ${httpVersion} (undici): the same values, and a header missing from the answer keeps the variable as it was`, async () => {
+      const { load, run } = await bothFaces(await h2Peer(secure), httpVersion);
+      expect(run).toEqual({ u: 'é€', r: 'last', l: '\ufffd' });
+      for (const sent of load) expect(sent).toEqual({ ...run, c: 'ws-c', p: 'ws-p' });
+    });
+  }
 });
 
 describe("a redirect's Location is read as ferry run reads it", () => {
-  for (const secure of [false, true]) {
-    it(`UTF-8 letters in it go to the path a run goes to (${secure ? 'TLS, undici' : 'plain HTTP/1.1'})`, async () => {
-      const peer = await rawPeer(secure);
+  for (const [secure, http2Peer] of [[false, false], [true, false], [true, true]] as const) {
+    it(`UTF-8 letters in it go to the path a run goes to (${http2Peer ? 'HTTP/2, undici' : secure ? 'TLS, undici' : 'plain HTTP/1.1'})`, async () => {
+      const peer = http2Peer ? await h2Peer() : await rawPeer(secure);
       const { ws, data } = await openedWorkspace({
         'loadtests/t.yaml': { name: 'T', model: 'virtualUsers', thinkTimeMs: 50, stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 0.3, target: 1 }], targets: [{ request: 'From.yaml' }] },
         'requests/From.yaml': { name: 'From', method: 'GET', url: `${peer.origin}/from` },

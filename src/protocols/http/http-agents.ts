@@ -11,6 +11,7 @@ import tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { SendError } from '../send-error.js';
 import { DigestNonces } from './digest.js';
+import { watchHttp2 } from './header-text.js';
 import { certificateFor, tlsOptionsFor, tlsOptionsForUrl, type ClientTls } from '../../request/client-tls.js';
 import { proxyErrorInChain } from './proxy-errors.js';
 import { ProxyRules, type ProxyConfig } from './proxy-rules.js';
@@ -138,6 +139,7 @@ function connector(verifyTls: boolean, version: HttpVersionSetting, lastPeer: Ma
       }
       if (!done) {
         done = true;
+        if (peer.alpn === 'h2') watchHttp2(socket);
         callback(null, socket);
       }
     });

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import type { Deadline } from '../deadline.js';
-import { headerText } from './header-text.js';
+import { headerText, headerTextOfLatin1, takeHttp2Answer } from './header-text.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpSendContext, StreamReader } from './types.js';
@@ -102,12 +102,14 @@ export function exchange(
           onHeaders(statusCode: number, rawHeaders: Buffer[] | string[], _resume: () => void, statusText: string) {
             const pairs: [string, string][] = [];
             let size = 0;
-            for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-              const name = rawHeaders[i]!.toString();
-              const value = headerText(rawHeaders[i + 1]!);
-              pairs.push([name, value]);
-              size += name.length + value.length + 4;
+            // An HTTP/2 answer: its fields as sent, read by the rule an HTTP/1.1 answer's are.
+            const h2 = takeHttp2Answer(statusCode);
+            if (h2) {
+              for (const [name, value] of h2) pairs.push([name, headerTextOfLatin1(value)]);
+            } else {
+              for (let i = 0; i + 1 < rawHeaders.length; i += 2) pairs.push([rawHeaders[i]!.toString(), headerText(rawHeaders[i + 1]!)]);
             }
+            for (const [name, value] of pairs) size += name.length + value.length + 4;
             // Interim answers (100 Continue, 103 Early Hints) are not the response.
             if (statusCode < 200) return true;
             hop = { status: statusCode, statusText: statusText ?? '', rawHeaders: pairs, headersSize: size, firstByteAt: performance.now() };
