@@ -6,6 +6,7 @@
  */
 import { promises as fs, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { openWorkspace, walkRequests } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { folderSnapshot, tempDir } from '../support/temp.js';
 import { setSetting } from '../../src/appdata/index.js';
-import { closedPort, startHttpProxy } from '../support/servers/index.js';
+import { closedPort, startHttpProxy, testCertificate } from '../support/servers/index.js';
 import { listenLoopback } from '../support/servers/listen.js';
 import type { LiveEvent, SendResponse } from '../../src/app/shared/api.js';
 import { ApiClient as Client, until } from './api-client.js';
@@ -681,6 +682,33 @@ describe('ferry app API', () => {
       const direct = (await client.call('POST', '/api/send', { path: 'Moved.yaml', request: { name: 'Moved', method: 'GET', url: `${base}/new` } })).body as SendResponse;
       expect(direct.response).not.toHaveProperty('redirects');
       expect(direct.response).not.toHaveProperty('finalUrl');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a send answered over HTTP/2 shows the headers the same answer over HTTP/1.1 shows: UTF-8 read as UTF-8, a repeated header twice', async () => {
+    const site = http2.createSecureServer({ ...(await testCertificate()), allowHTTP1: true }, (_req, res) => {
+      // Node writes each character of a value as one byte, over both protocols (the body a Buffer:
+      // a string body would have HTTP/1.1's head written in its encoding), so the bytes are UTF-8.
+      res.setHeader('x-u', Buffer.from('é€', 'utf8').toString('latin1'));
+      res.setHeader('x-a', ['1', '2']);
+      res.setHeader('set-cookie', ['a=1; Path=/', 'b=2; Path=/']);
+      res.setHeader('date', 'Sat, 28 Nov 2026 12:00:00 GMT');
+      res.setHeader('content-length', '2');
+      res.end(Buffer.from('ok'));
+    });
+    const { url: base, close } = await listenLoopback(site, 'https');
+    try {
+      const views = [];
+      for (const httpVersion of ['http1', 'http2']) {
+        const sent = await client.call('POST', '/api/send', { path: 'H.yaml', request: { name: 'H', method: 'GET', url: `${base}/`, settings: { httpVersion, verifyTls: false } } });
+        const { result, response } = sent.body as SendResponse;
+        expect(result.httpVersion).toBe(httpVersion === 'http1' ? '1.1' : '2');
+        views.push(response!.headers.filter(([name]) => !/^(connection|keep-alive|transfer-encoding)$/i.test(name)).map(([name, value]) => [name.toLowerCase(), value]));
+      }
+      expect(views[0]).toEqual([['x-u', 'é€'], ['x-a', '1'], ['x-a', '2'], ['set-cookie', 'a=1; Path=/'], ['set-cookie', 'b=2; Path=/'], ['date', 'Sat, 28 Nov 2026 12:00:00 GMT'], ['content-length', '2']]);
+      expect(views[1]).toEqual(views[0]);
     } finally {
       await close();
     }
