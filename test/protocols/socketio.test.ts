@@ -216,6 +216,52 @@ describe('socketio requests', () => {
     }
   });
 
+  it('long-polling: an answer past maxResponseMb fails the request the same way, and an endless answer is cut at the bound (it was read whole, forever)', async () => {
+    const server = http.createServer();
+    const io = new Server(server, { maxHttpBufferSize: 1e8 });
+    io.on('connection', (socket) => socket.emit('big', 'x'.repeat(2 * 1024 * 1024)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // A hostile Engine.IO peer: the handshake and the namespace's connect, then a poll answered with a body that never ends.
+    let flooded = 0;
+    const flood = http.createServer((req, res) => {
+      if (req.method === 'POST') return void req.resume().on('end', () => res.end('ok'));
+      const polls = new URL(req.url!, 'http://x').searchParams.has('sid') ? (flood as unknown as { polls: number }).polls++ : -1;
+      if (polls === -1) return void res.end('0{"sid":"s1","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}');
+      if (polls === 0) return void res.end('40{"sid":"n1"}');
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const more = () => {
+        while (!res.destroyed && res.write(chunk)) flooded += chunk.length;
+      };
+      res.on('drain', more);
+      res.write('42["flood","');
+      more();
+    });
+    (flood as unknown as { polls: number }).polls = 0;
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    const floodHost = `127.0.0.1:${(flood.address() as AddressInfo).port}`;
+    const words = (at: string) => `${at} sent a Socket.IO message larger than 1 MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`;
+    try {
+      const big = requestSchema.parse({ name: 'big', kind: 'socketio', url: `http://${host}/`, socketio: { transport: 'polling' }, settings: { timeoutMs: 5000, stream: { timeoutMs: 5000 } } });
+      const error = await failure(sendWith(requestKind('socketio'), big, undefined, { maxResponseMb: 1 }));
+      expect(error.message).toBe(words(host));
+      expect((error as SendError).kind).toBe('tooLarge');
+      const endless = requestSchema.parse({ name: 'endless', kind: 'socketio', url: `http://${floodHost}/`, socketio: { transport: 'polling' }, settings: { timeoutMs: 5000, stream: { timeoutMs: 0 } } });
+      const started = Date.now();
+      const cut = await failure(sendWith(requestKind('socketio'), endless, undefined, { maxResponseMb: 1 }));
+      expect(cut.message).toBe(words(floodHost));
+      expect(Date.now() - started).toBeLessThan(4000);
+      // Cut at the bound, not read on: what the peer got out is the bound and the sockets' buffers.
+      expect(flooded).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      await io.close();
+      server.closeAllConnections();
+      flood.closeAllConnections();
+      flood.close();
+    }
+  });
+
   it('bad JSON in auth or body.text, and a wrong path, fail with one line', async () => {
     const auth = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { auth: '{token' } }));
     expect(auth.message).toMatch(/socketio\.auth is not valid JSON/);

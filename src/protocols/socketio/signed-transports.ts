@@ -5,21 +5,23 @@
  * WebSocket upgrade go to `socketio.path` with Engine.IO's query (`?EIO=4&transport=polling&t=…`,
  * later `&sid=…`), each URL its own. The upgrade is signed before it is sent (ws's `finishRequest`);
  * long-polling goes through `fetch` on Ferry's connection pools (verifyTls, client certificates,
- * the run's proxy), each request signed first. Unsigned requests keep socket.io-client's own transports.
+ * the run's proxy), each request signed first, read within maxResponseMb as every poll is
+ * (polling.ts). Unsigned requests keep socket.io-client's WebSocket transport and polling.ts's long-polling.
  */
 import type { ClientRequest } from 'node:http';
-import { Fetch, NodeWebSocket } from 'socket.io-client';
+import { type Fetch, NodeWebSocket } from 'socket.io-client';
 import { fetch as undiciFetch } from 'undici';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { signHop, signThenSend } from '../sign-hop.js';
+import type { PollRequest } from './polling.js';
 
 type Again = NonNullable<PreparedRequest['signEachHop']>;
 type TransportClass = typeof NodeWebSocket | typeof Fetch;
 
-/** The transports, in the order `names` gives, signing each request with `again`. */
-export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[]): TransportClass[] {
+/** The transports, in the order `names` gives, signing each request with `again`; `polling` makes the long-polling class (polling.ts) from how a request goes out. */
+export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[], polling: (request: PollRequest) => typeof Fetch): TransportClass[] {
   const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
   const couldNotSign = (method: string, url: URL) => (reason: string) => new SendError(`the Socket.IO ${method} to ${url.host}${url.pathname} could not be signed: ${reason}`, 'other');
   const sign = (method: string, url: URL, headers: Record<string, unknown>, bytes?: Buffer) => {
@@ -36,44 +38,16 @@ export function signedTransports(again: Again, prepared: PreparedRequest, contex
     }
   }
 
-  class SignedPolling extends Fetch {
-    /** Aborts the poll waiting for the server when the transport closes (the pools' close would wait for it). */
-    private readonly polls = new AbortController();
-
-    override doPoll(): void {
-      this.signedFetch(undefined, this.polls.signal).then(
-        async (answer) => (answer.ok ? this.onData(await answer.text()) : this.onError('fetch read error', answer.status, answer)),
-        (error: Error) => {
-          if (!this.polls.signal.aborted) this.onError('fetch read error', (error.cause as Error | undefined) ?? error);
-        },
-      );
-    }
-
-    protected override onClose(details?: { description: string; context?: unknown }): void {
-      this.polls.abort();
-      super.onClose(details);
-    }
-
-    override doWrite(data: string, callback: () => void): void {
-      this.signedFetch(data).then(
-        async (answer) => {
-          // Read to its end ("ok"), so the connection is free for the next request.
-          await answer.arrayBuffer().catch(() => {});
-          if (answer.ok) callback();
-          else this.onError('fetch write error', answer.status, answer);
-        },
-        (error: Error) => this.onError('fetch write error', (error.cause as Error | undefined) ?? error),
-      );
-    }
-
-    private async signedFetch(data: string | undefined, signal?: AbortSignal) {
-      const post = data !== undefined;
-      const headers: Record<string, unknown> = { ...(this.opts.extraHeaders ?? {}), ...(post ? { 'Content-Type': 'text/plain;charset=UTF-8' } : {}) };
-      const url = new URL(this.uri());
-      const signed = await sign(post ? 'POST' : 'GET', url, headers, post ? Buffer.from(data, 'utf8') : undefined);
-      return undiciFetch(signed.url, { method: post ? 'POST' : 'GET', headers: signed.headers, ...(post ? { body: signed.body ?? data } : {}), ...(signal ? { signal } : {}), dispatcher });
-    }
-  }
+  // Each poll and POST signed for its own URL and body, then sent through Ferry's pools.
+  const signedPoll: PollRequest = async (transport, data, signal) => {
+    const post = data !== undefined;
+    const headers: Record<string, unknown> = { ...((transport.opts.extraHeaders as Record<string, unknown> | undefined) ?? {}), ...(post ? { 'Content-Type': 'text/plain;charset=UTF-8' } : {}) };
+    const url = new URL(transport.uri());
+    const signed = await sign(post ? 'POST' : 'GET', url, headers, post ? Buffer.from(data, 'utf8') : undefined);
+    const answer = await undiciFetch(signed.url, { method: post ? 'POST' : 'GET', headers: signed.headers, ...(post ? { body: signed.body ?? data } : {}), signal, dispatcher });
+    return { status: answer.status, body: (answer.body ?? []) as AsyncIterable<Uint8Array> };
+  };
+  const SignedPolling = polling(signedPoll);
 
   return names.map((name) => (name === 'websocket' ? SignedWebSocket : SignedPolling));
 }

@@ -4,7 +4,7 @@
  * body's arguments (its acknowledgement, with `ack`, read as a received `ack` event); read events
  * by the shared stop rule (`stream.event` = an event name).
  */
-import { Manager, type Socket } from 'socket.io-client';
+import { Manager, NodeWebSocket, type Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
@@ -17,6 +17,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
+import { boundedPolling, plainPoll, type PollRequest } from './polling.js';
 import { signedTransports } from './signed-transports.js';
 
 interface SocketIoOptions {
@@ -59,10 +60,13 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   // Both transports (WebSocket and long-polling) go through the run's proxy, as HTTP requests do.
   const tunnel = tunnelFor(context.agents, server, prepared.settings);
+  // Long-polling reads each answer within the bound, as the WebSocket transport reads each frame (polling.ts).
+  const polling = (request: PollRequest) => boundedPolling(request, maxPayload(context), () => session.fail(tooLarge(url, context.maxResponseMb)));
+  const names = TRANSPORTS[options.transport];
   const manager = new Manager(server.origin, {
     path: options.path || '/socket.io/',
     // A signed request signs each of the connection's requests (signed-transports.ts).
-    transports: prepared.signEachHop ? signedTransports(prepared.signEachHop, prepared, context, TRANSPORTS[options.transport]) : [...TRANSPORTS[options.transport]],
+    transports: prepared.signEachHop ? signedTransports(prepared.signEachHop, prepared, context, names, polling) : names.map((name) => (name === 'websocket' ? NodeWebSocket : polling(plainPoll))),
     tryAllTransports: options.transport === 'auto',
     upgrade: options.transport === 'auto',
     reconnection: false, // one connection per send: a refusal or a drop ends it
@@ -77,7 +81,7 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
     query: Object.fromEntries(url.searchParams),
     autoConnect: false,
     // The WebSocket transport's frame limit, as WebSocket requests have it (engine.io-client hands it to ws).
-    maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * 1024 * 1024 : 100 * 1024 * 1024,
+    maxPayload: maxPayload(context),
   } as ConstructorParameters<typeof Manager>[1]);
   const socket: Socket = manager.socket(url.pathname || '/', auth ? { auth } : {});
   const opened: OpenedSocketIo = { manager, socket };
@@ -171,6 +175,15 @@ function composedArguments(message: OutgoingMessage): unknown[] {
   return [outgoingBytes(message).bytes];
 }
 
+/** The most bytes of one message (WebSocket) or one long-polling answer read: `maxResponseMb`, or 100 MB with no limit, as WebSocket requests have it. */
+function maxPayload(context: SendContext): number {
+  return (context.maxResponseMb > 0 ? context.maxResponseMb : 100) * 1024 * 1024;
+}
+
+function tooLarge(url: URL, maxResponseMb: number): SendError {
+  return new SendError(`${url.host} sent a Socket.IO message larger than ${maxResponseMb > 0 ? `${maxResponseMb} MB (maxResponseMb)` : '100 MB'}, so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`, 'tooLarge');
+}
+
 /**
  * A disconnect that is the client dropping what the server sent, not the server closing: a packet
  * Socket.IO's parser (`parse error`) or Engine.IO's (`transport error`, code `parser error`)
@@ -181,7 +194,7 @@ function brokenProtocol(reason: string, description: unknown, url: URL, maxRespo
   const error = description instanceof Error ? (description as Error & { code?: unknown }) : undefined;
   const cause = socketCause(description as TransportFailure | undefined);
   if (reason === 'transport error' && cause && errorCode(cause) === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-    return new SendError(`${url.host} sent a Socket.IO message larger than ${maxResponseMb > 0 ? `${maxResponseMb} MB (maxResponseMb)` : '100 MB'}, so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`, 'tooLarge');
+    return tooLarge(url, maxResponseMb);
   }
   if (reason === 'parse error') {
     return new SendError(`${url.host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${error?.message ?? 'parse error'}), so Ferry closed the connection.`, 'protocol');
@@ -210,8 +223,8 @@ function upgradeHeaders(prepared: PreparedRequest, context: SendContext, server:
 }
 
 /**
- * A failed connect: a transport error names the socket error under it (the WebSocket transport
- * carries it; long-polling often only a status), a server refusal (namespace middleware,
+ * A failed connect: a transport error names the socket error under it (or, long-polling, the
+ * HTTP status that refused a poll), a server refusal (namespace middleware,
  * an unknown namespace) quotes the server.
  */
 function describeConnectError(error: Error & { type?: string; description?: unknown; data?: unknown }, lastTransportError: unknown, url: URL, options: SocketIoOptions, proxy?: string): SendError {
@@ -250,19 +263,15 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
 /** What engine.io-client keeps of a failed transport request. */
 interface TransportFailure {
   description?: unknown;
-  /** Long-polling: the XMLHttpRequest, whose statusText holds the request's error. */
-  context?: { statusText?: unknown };
 }
 
 /**
  * The socket error under a transport error, when the transport kept one: the WebSocket
- * transport's in `description` (or its `error`), long-polling's in the request's `statusText`.
+ * transport's in `description` (or its `error`), long-polling's (polling.ts) in `description`.
  */
 function socketCause(failure: TransportFailure | undefined): Error | undefined {
   const description = failure?.description;
   if (description instanceof Error) return description;
   const inner = (description as { error?: unknown } | undefined)?.error;
-  if (inner instanceof Error) return inner;
-  const polled = failure?.context?.statusText;
-  return polled instanceof Error ? polled : undefined;
+  return inner instanceof Error ? inner : undefined;
 }
