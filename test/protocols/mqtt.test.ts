@@ -4,11 +4,12 @@
  * username/password, clean session, CONNACK refusals, every stop reason.
  */
 import mqttClient from 'mqtt';
+import mqttPacket from 'mqtt-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { PrepareError } from '../../src/request/index.js';
-import { describeKindCases, sendInheriting } from './kind-cases.js';
+import { describeKindCases, sendInheriting, sendWith } from './kind-cases.js';
 import { CONNACK, mosquittoMissing, PASSWORD, startAedes, startMosquitto, startScriptedBroker, USER, type Broker } from './mqtt-brokers.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 
@@ -213,6 +214,47 @@ describe('mqtt: brokers that refuse or close', () => {
       expect(subscribe.message).toBe(`the MQTT broker at 127.0.0.1:${broker.port} did not acknowledge the subscription to a/# (no SUBACK) before reading stopped (stream.timeoutMs, 300 ms); it may not allow this client that topic: check the topic and the broker's access rules.`);
       const publish = await failure(sendRequest('mqtt', { url: broker.url, mqtt: { topic: 'a/b', qos: 1 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 300 } } }));
       expect(publish.message).toContain('did not acknowledge the message published to a/b at QoS 1 (no PUBACK) before reading stopped (stream.timeoutMs, 300 ms)');
+    } finally {
+      await broker.close();
+    }
+  });
+
+  it('a received message past maxResponseMb fails the request as other kinds do, cut at its header (it was read whole: up to 256 MB each)', async () => {
+    let written = 0;
+    const broker = await startScriptedBroker((socket, packet) => {
+      if (packet.cmd !== 'connect') return;
+      socket.write(CONNACK);
+      // A PUBLISH saying it holds 200 MB, then bytes for as long as the client reads them.
+      const length = 200 * 1024 * 1024; // MQTT's variable-length integer: 7 bits a byte, low first
+      const header = Buffer.from([0x30, (length & 0x7f) | 0x80, ((length >> 7) & 0x7f) | 0x80, ((length >> 14) & 0x7f) | 0x80, length >> 21, 0x00, 0x03, 0x62, 0x69, 0x67]);
+      socket.write(header);
+      const chunk = Buffer.alloc(64 * 1024, 0x78);
+      const more = () => {
+        while (!socket.destroyed && socket.write(chunk)) written += chunk.length;
+      };
+      socket.on('drain', more);
+      more();
+    });
+    try {
+      const request = requestSchema.parse({ name: 'big', kind: 'mqtt', url: broker.url, settings: { timeoutMs: 5000, stream: { timeoutMs: 0 } } });
+      const error = await failure(sendWith(requestKind('mqtt'), request, undefined, { maxResponseMb: 1 }));
+      expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${broker.port} sent an MQTT message larger than 1 MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`);
+      expect((error as SendError).kind).toBe('tooLarge');
+      expect(written).toBeLessThan(8 * 1024 * 1024);
+      // A message of exactly the bound is read.
+      const exact = await startScriptedBroker((socket, packet) => {
+        if (packet.cmd !== 'connect') return;
+        socket.write(CONNACK);
+        const body = mqttPacket.generate({ cmd: 'publish', topic: 'big', payload: Buffer.alloc(1024 * 1024 - 9, 0x61), qos: 0, dup: false, retain: false });
+        expect(body.length).toBe(1024 * 1024);
+        socket.write(body);
+      });
+      try {
+        const read = await sendWith(requestKind('mqtt'), requestSchema.parse({ name: 'exact', kind: 'mqtt', url: exact.url, settings: { timeoutMs: 5000, stream: { maxEvents: 1 } } }), undefined, { maxResponseMb: 1 });
+        expect(read.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
+      } finally {
+        await exact.close();
+      }
     } finally {
       await broker.close();
     }

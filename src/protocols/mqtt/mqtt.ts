@@ -14,6 +14,7 @@ import { openLive, stringParam } from '../live/connection.js';
 import { outgoingBytes } from '../live/outgoing.js';
 import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { StreamSession } from '../stream/session.js';
+import { PacketGuard } from './packet-guard.js';
 import { connackRefusal } from './refusals.js';
 
 /** The `mqtt` option section as prepared (defaults and variables filled). */
@@ -70,6 +71,8 @@ function topicProblem(topic: string, filter: boolean): string | undefined {
 
 interface OpenedMqtt {
   client: MqttClient;
+  /** What the broker has sent, as far as packet headers tell. */
+  guard: PacketGuard;
   connack?: IConnackPacket;
   disconnect?: { reasonCode?: number };
   /** A SUBSCRIBE, or a PUBLISH at QoS 1 or 2, sent and not yet acknowledged, in words: a close then is a refusal, not the end of reading. */
@@ -107,7 +110,14 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     await session.finish();
     throw error; // not reached: finish throws the failure
   }
-  const opened: OpenedMqtt = { client };
+  // Each packet the broker sends is at most maxResponseMb, checked at its header (packet-guard.ts);
+  // ahead of mqtt.js's own listener, so a packet is judged before its parser buffers it.
+  const guard = new PacketGuard(context.maxResponseMb > 0 ? context.maxResponseMb * 1024 * 1024 : 0, () => {
+    session.fail(new SendError(`the MQTT broker at ${url.host} sent an MQTT message larger than ${context.maxResponseMb} MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`, 'tooLarge'));
+    client.stream?.destroy();
+  });
+  client.stream?.prependListener('data', (chunk: Buffer) => guard.push(chunk));
+  const opened: OpenedMqtt = { client, guard };
   client.on('connect', (packet) => {
     opened.connack = packet;
     onConnect(client, opened);
