@@ -219,6 +219,31 @@ describe('mqtt: brokers that refuse or close', () => {
     }
   });
 
+  it('garbage after a valid CONNACK is named as an invalid packet from the broker after connecting (it read as "connecting failed")', async () => {
+    const broker = await startScriptedBroker((socket, packet) => {
+      // Packet type 0 is reserved: no broker sends it.
+      if (packet.cmd === 'connect') socket.write(Buffer.concat([CONNACK, Buffer.from([0x00, 0x02, 0xde, 0xad])]));
+    });
+    try {
+      const error = await failure(sendRequest('mqtt', { url: broker.url, settings: { stream: { timeoutMs: 3000 } } }));
+      expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${broker.port} sent an invalid packet after accepting the connection (Not supported), so Ferry closed the connection; check that the URL's port is the MQTT broker's and that it speaks mqtt.version v311.`);
+      expect((error as SendError).kind).toBe('protocol');
+    } finally {
+      await broker.close();
+    }
+    // Before any CONNACK: a web server on the port answers with something that is not MQTT.
+    const net = await import('node:net');
+    const web = net.createServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n')));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const { port } = web.address() as import('node:net').AddressInfo;
+    try {
+      const error = await failure(sendRequest('mqtt', { url: `mqtt://127.0.0.1:${port}` }));
+      expect(error.message).toMatch(new RegExp(`^the MQTT broker at 127\\.0\\.0\\.1:${port} answered the connection with something that is not MQTT \\(.+\\)\\. Is it an MQTT broker \\(a TLS one needs mqtts://\\), and does it take mqtt\\.version v311\\?$`));
+    } finally {
+      web.close();
+    }
+  });
+
   it('a received message past maxResponseMb fails the request as other kinds do, cut at its header (it was read whole: up to 256 MB each)', async () => {
     let written = 0;
     const broker = await startScriptedBroker((socket, packet) => {

@@ -141,6 +141,8 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     if (!session.messages && url.protocol === 'mqtts:' && (errorCode(error) === 'ECONNRESET' || errorCode(error) === 'EPIPE')) {
       return session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection during the TLS handshake (${errorCode(error)}); it may be a plaintext broker: use mqtt:// (port 1883), or check the port.`, 'tls'));
     }
+    // The parser's (or mqtt.js's) refusal of what the broker sent: named by when it came, not as a failed connect.
+    if (isProtocolError(error)) return session.fail(invalidPacket(error, url, opened.guard.accepted, options.version));
     session.fail(describeMqttError(error, url, session.messages !== undefined));
   });
   client.on('close', () => {
@@ -285,6 +287,23 @@ async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, opti
 function publishedPayload(prepared: PreparedRequest, options: MqttOptions): Buffer | undefined {
   const bytes = prepared.body.kind === 'bytes' ? prepared.body.bytes : new Uint8Array();
   return options.topic !== '' && (bytes.length > 0 || options.retain) ? Buffer.from(bytes) : undefined;
+}
+
+/** mqtt.js's own errors that are not about what the broker sent. */
+const CLIENT_ERRORS = /^(connack timeout|Keepalive timeout|client disconnecting|Connection closed|No connection to broker)$/i;
+
+/** An error of the packet parser or of mqtt.js reading a packet: no socket error code, no MQTT reason code, not one of the client's own. */
+function isProtocolError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === undefined && errorCode(error) === '' && !CLIENT_ERRORS.test(error.message);
+}
+
+/** What the broker sent could not be read: after its CONNACK, an invalid packet; before, an answer that is not MQTT. */
+function invalidPacket(error: Error, url: URL, accepted: boolean, version: string): SendError {
+  if (accepted) {
+    return new SendError(`the MQTT broker at ${url.host} sent an invalid packet after accepting the connection (${error.message}), so Ferry closed the connection; check that the URL's port is the MQTT broker's and that it speaks mqtt.version ${version}.`, 'protocol');
+  }
+  return new SendError(`the MQTT broker at ${url.host} answered the connection with something that is not MQTT (${error.message}). Is it an MQTT broker${url.protocol === 'mqtt:' ? ' (a TLS one needs mqtts://)' : ''}, and does it take mqtt.version ${version}?`, 'protocol');
 }
 
 function describeMqttError(error: Error, url: URL, connected: boolean): SendError {
