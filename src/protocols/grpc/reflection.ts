@@ -12,10 +12,17 @@ import type { CallOptions, ClientDuplexStream, Metadata, StatusObject } from '@g
 import type { Options, PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionRequestException, type Descriptor, type GrpcReflection } from 'grpc-js-reflection-client';
 import { SendError } from '../send-error.js';
-import { topLevelStrings } from './wire-check.js';
+import { topLevelFields } from './wire-check.js';
 
 /** Files one service's descriptors may span (its file and every import, further down too). */
 export const MAX_REFLECTED_FILES = 1000;
+
+/**
+ * Message types those files may define, nested ones included. Building the definition grows
+ * faster than the types do and blocks while it runs: 20,000 took 5 s here, 100,000 (3 MB of
+ * descriptors, well under maxResponseMb) 77 s and 1.3 GB.
+ */
+export const MAX_REFLECTED_TYPES = 10_000;
 
 interface ReflectionAnswer {
   fileDescriptorResponse?: { fileDescriptorProto?: Uint8Array[] };
@@ -64,6 +71,27 @@ export function strictReflection(reflection: GrpcReflection): GrpcReflection {
   return reflection;
 }
 
+const text = new TextDecoder();
+
+/** The fields `numbers` of a descriptor's bytes, or a SendError naming what is wrong with them. */
+function descriptorFields(bytes: Uint8Array, numbers: number[]): Map<number, Uint8Array[]> {
+  const fields = topLevelFields(bytes, numbers);
+  if (typeof fields === 'string') throw new SendError(`server reflection answered with a file descriptor that is not valid protobuf (${fields}); list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+  return fields;
+}
+
+/** The message types of DescriptorProtos, nested ones (field 3) included; without recursion, however deep they nest. */
+function countTypes(messages: Uint8Array[]): number {
+  const pending = [...messages];
+  let count = 0;
+  for (let message = pending.pop(); message !== undefined; message = pending.pop()) {
+    count++;
+    if (count > MAX_REFLECTED_TYPES) break;
+    pending.push(...descriptorFields(message, [3]).get(3)!);
+  }
+  return count;
+}
+
 /** The definition of `symbol` (a service) and every file it imports, each asked for once. */
 export async function reflectedDefinition(reflection: GrpcReflection, symbol: string, metadata: Metadata, options: CallOptions, loaderOptions: Options): Promise<PackageDefinition> {
   const inner = reflection as unknown as Internals;
@@ -76,14 +104,19 @@ export async function reflectedDefinition(reflection: GrpcReflection, symbol: st
     if (!Array.isArray(list)) throw new SendError(`server reflection answered the request for ${what} without file descriptors; list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
     return list;
   };
+  let types = 0;
   const take = (list: Uint8Array[]) => {
     for (const bytes of list) {
-      const fields = topLevelStrings(bytes, [1, 3]);
-      if (typeof fields === 'string') throw new SendError(`server reflection answered with a file descriptor that is not valid protobuf (${fields}); list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
-      const name = fields.get(1)!.at(-1) ?? '';
+      // FileDescriptorProto: name (1), dependency (3), message_type (4).
+      const fields = descriptorFields(bytes, [1, 3, 4]);
+      const name = text.decode(fields.get(1)!.at(-1) ?? new Uint8Array());
       if (files.has(name)) continue;
       files.set(name, bytes);
-      for (const dependency of fields.get(3)!) {
+      types += countTypes(fields.get(4)!);
+      if (types > MAX_REFLECTED_TYPES) {
+        throw new SendError(`server reflection's descriptors for ${symbol} define more than ${MAX_REFLECTED_TYPES} message types, more than Ferry builds from reflection (building them blocks the run, for minutes past 100,000); list the service's .proto files in grpc.protoFiles instead.`, 'protocol');
+      }
+      for (const dependency of fields.get(3)!.map((d) => text.decode(d))) {
         if (files.has(dependency) || importer.has(dependency)) continue;
         importer.set(dependency, name);
         pending.push(dependency);

@@ -149,15 +149,14 @@ function plural(n: number): string {
 }
 
 /**
- * The string fields numbered `numbers` at the top level of a message, read from its bytes (which
- * must be well formed: else what is wrong, in words). For a descriptor's name and imports before
- * any library reads it.
+ * The length-delimited fields numbered `numbers` at the top level of a message, as byte slices
+ * read from its bytes (which must be well formed: else what is wrong, in words). For a
+ * descriptor's name, imports and types before any library reads it.
  */
-export function topLevelStrings(bytes: Uint8Array, numbers: number[]): Map<number, string[]> | string {
+export function topLevelFields(bytes: Uint8Array, numbers: number[]): Map<number, Uint8Array[]> | string {
   const wrong = malformation({}, undefined, bytes);
   if (wrong) return wrong;
-  const found = new Map<number, string[]>(numbers.map((n) => [n, []]));
-  const text = new TextDecoder();
+  const found = new Map<number, Uint8Array[]>(numbers.map((n) => [n, []]));
   for (let pos = 0; pos < bytes.length; ) {
     const [tag, afterTag] = varint(bytes, pos, bytes.length, () => '');
     const wire = tag % 8;
@@ -166,7 +165,7 @@ export function topLevelStrings(bytes: Uint8Array, numbers: number[]): Map<numbe
     else if (wire === 1 || wire === 5) pos += wire === 1 ? 8 : 4;
     else if (wire === 2) {
       const [length, from] = varint(bytes, pos, bytes.length, () => '');
-      found.get(Math.floor(tag / 8))?.push(text.decode(bytes.subarray(from, from + length)));
+      found.get(Math.floor(tag / 8))?.push(bytes.subarray(from, from + length));
       pos = from + length;
     } else if (wire === 3) pos = skipGroup(bytes, pos, bytes.length, Math.floor(tag / 8), () => '', 0);
   }
