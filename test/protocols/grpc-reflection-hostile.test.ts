@@ -123,6 +123,15 @@ describe('gRPC server reflection: hostile answers', () => {
     expect(error!.message).toBe('server reflection failed: the server ended the reflection call without answering.');
   });
 
+  it('a list of services answered with something else, or with nameless services, is named (it was "Cannot read properties of undefined")', async () => {
+    for (const answer of [files(file('svc.proto', { service: true })), { listServicesResponse: { service: [{}] } }]) {
+      const peer = await hostile(() => answer);
+      const error = await failed(send(peer.url));
+      expect(error).toBeInstanceOf(SendError);
+      expect(error!.message).toBe("server reflection answered the request for its services without a list of service names; list the service's .proto files in grpc.protoFiles instead.");
+    }
+  });
+
   it('bytes that are not a file descriptor are named, not a crash', async () => {
     const peer = await hostile((r) => (r.listServices ? list : files(Buffer.from([0x0a, 0x40, 0x41]))));
     const error = await failed(send(peer.url));

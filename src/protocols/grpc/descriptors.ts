@@ -14,7 +14,7 @@ import { SendError } from '../send-error.js';
 import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
 import { protoImports } from './proto-imports.js';
-import { reflectedDefinition, strictReflection } from './reflection.js';
+import { listedServices, reflectedDefinition, strictReflection } from './reflection.js';
 
 export { splitMethod } from './method-name.js';
 
@@ -158,7 +158,7 @@ export async function loadByReflection(channel: Channel, credentials: ChannelCre
     const reflection = strictReflection(new GrpcReflection('ignored:0', credentials, { channelOverride: channel, interceptors }, version));
     const options = deadline ? { deadline } : {};
     try {
-      const services = await reflection.listServices('*', metadata.clone(), options);
+      const services = await listedServices(reflection, metadata, options);
       const own = services.filter((s) => !s.startsWith('grpc.reflection.'));
       if (service !== undefined && !services.includes(service)) throw unknownService(service, own);
       // Every service the server has (the app's picker), or the one the request names.

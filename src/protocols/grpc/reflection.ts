@@ -26,6 +26,7 @@ export const MAX_REFLECTED_TYPES = 10_000;
 
 interface ReflectionAnswer {
   fileDescriptorResponse?: { fileDescriptorProto?: Uint8Array[] };
+  listServicesResponse?: { service?: Array<{ name?: unknown }> };
   errorResponse?: { errorCode?: number; errorMessage?: string };
 }
 
@@ -69,6 +70,16 @@ export function strictReflection(reflection: GrpcReflection): GrpcReflection {
       call.end();
     });
   return reflection;
+}
+
+/** The names of the server's services (the library read them without looking: another answer was a TypeError). */
+export async function listedServices(reflection: GrpcReflection, metadata: Metadata, options: CallOptions): Promise<string[]> {
+  const answer = await (reflection as unknown as Internals).request({ listServices: '*' }, metadata.clone(), options);
+  const names = answer.listServicesResponse?.service?.map((s) => s?.name);
+  if (!names || !names.every((name): name is string => typeof name === 'string' && name !== '')) {
+    throw new SendError("server reflection answered the request for its services without a list of service names; list the service's .proto files in grpc.protoFiles instead.", 'protocol');
+  }
+  return names;
 }
 
 const text = new TextDecoder();
