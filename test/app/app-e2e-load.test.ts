@@ -129,11 +129,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await panel().getByRole('button', { name: 'Revert' }).click();
     expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(after);
 
-    // Changed by another editor while open: a save over it is refused and the file kept; the
-    // file's version can be taken into the editor.
+    // Changed by another editor while open with no edit: the editor shows it at once.
+    await fs.writeFile(file('loadtests/smoke.yaml'), after.replace('weight: 2 #', 'weight: 7 #'));
+    await expect.poll(() => panel().getByLabel('Target 1 weight').inputValue(), { timeout: 5_000 }).toBe('7');
+    await fs.writeFile(file('loadtests/smoke.yaml'), after);
+    await expect.poll(() => panel().getByLabel('Target 1 weight').inputValue(), { timeout: 5_000 }).toBe('2');
+
+    // Changed while it holds an edit: the bar shows at once; a save over it is refused and the
+    // file kept; the file's version can be taken into the editor.
     const outside = after.replace('weight: 2 #', 'weight: 3 #');
-    await fs.writeFile(file('loadtests/smoke.yaml'), outside);
     await panel().getByLabel('Stage 1 target').fill('2');
+    await fs.writeFile(file('loadtests/smoke.yaml'), outside);
+    await expect.poll(() => panel().getByRole('group', { name: 'Changed on disk' }).textContent(), { timeout: 5_000 }).toContain('loadtests/smoke.yaml changed on disk while you were editing it.');
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => panel().getByRole('alert').textContent()).toBe('loadtests/smoke.yaml changed on disk since the app read it; nothing was saved.');
     expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
@@ -143,8 +150,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(await panel().textContent()).not.toContain('unsaved changes');
 
     // Changed again by another editor: Keep mine writes the panel's version over it.
-    await fs.writeFile(file('loadtests/smoke.yaml'), outside.replace('weight: 3 #', 'weight: 4 #'));
     await panel().getByLabel('Stage 1 target').fill('2');
+    await fs.writeFile(file('loadtests/smoke.yaml'), outside.replace('weight: 3 #', 'weight: 4 #'));
+    await panel().getByRole('group', { name: 'Changed on disk' }).waitFor({ timeout: 5_000 });
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => panel().getByRole('alert').textContent()).toBe('loadtests/smoke.yaml changed on disk since the app read it; nothing was saved.');
     await panel().getByRole('group', { name: 'Changed on disk' }).getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();

@@ -2,7 +2,9 @@
  * The load-test panel (docs/app.md, "Load tests"): the files of loadtests/ with an editor, a run
  * with live charts (a point per second from the live channel), the summary and threshold
  * verdicts at the end, the runs kept on this computer with a side-by-side comparison of two, and
- * result files opened (one, or several segments merged as `ferry load merge` merges them).
+ * result files opened (one, or several segments merged as `ferry load merge` merges them). The open
+ * test's file changed on disk is read again: taken at once without edits, the conflict bar at
+ * once with them.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LivePoint, LoadHistoryEntry, LoadResultView, LoadRunView, LoadTestFile, LoadTestList } from '../shared/api.js';
@@ -43,6 +45,10 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const [error, setError] = useState<string | null>(null);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<LoadTestFile | null>(null);
+  /** Said beside the bar when the file changed while the panel held edits (no refused save says it). */
+  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  /** A save in flight: its answer says what the file holds, not a read racing it. */
+  const saving = useRef(false);
   const [run, setRun] = useState<RunState | null>(null);
   const [history, setHistory] = useState<LoadHistoryEntry[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
@@ -76,6 +82,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const open = useCallback(async (id: string) => {
     setError(null);
     setConflict(null);
+    setChangedOnDisk(false);
     setShown(null);
     setPicked([]);
     try {
@@ -95,6 +102,26 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   useEffect(() => {
     // Shown again, or files changed on disk while shown: files may have come or gone meanwhile.
     if (!hidden) void loadList();
+  }, [hidden, diskChanges]);
+
+  // What the disk-change read needs now, not at the render that made it.
+  const now = useRef({ selected, saved, dirty });
+  now.current = { selected, saved, dirty };
+  const firstChanges = useRef(diskChanges);
+  useEffect(() => {
+    const asked = now.current.selected;
+    if (hidden || diskChanges === firstChanges.current || !asked || !now.current.saved || saving.current) return;
+    api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(asked)}`).then(({ loadTest }) => {
+      const held = now.current;
+      if (saving.current || held.selected !== asked || !held.saved || stableJson(loadTest) === stableJson(held.saved)) return;
+      if (held.dirty) {
+        setConflict(loadTest);
+        setChangedOnDisk(true);
+        return;
+      }
+      setSaved(loadTest);
+      setDraft(loadTest);
+    }, () => undefined); // gone or broken: the list and a save say so
   }, [hidden, diskChanges]);
 
   // Asked again as the draft changes (and when files change on disk: a request may have gained a script); nothing runs.
@@ -124,6 +151,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (!selected || !draft) return false;
     setError(null);
     setConflict(null);
+    setChangedOnDisk(false);
+    saving.current = true;
     try {
       const answer = await api.put<{ loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest: draft });
       setSaved(answer.loadTest);
@@ -135,6 +164,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
       if (file) setConflict(file);
       setError((e as Error).message);
       return false;
+    } finally {
+      saving.current = false;
     }
   };
 
@@ -261,10 +292,11 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           {conflict && (
             <ConflictBar
               file={conflict}
+              message={changedOnDisk ? `loadtests/${selected}.yaml changed on disk while you were editing it.` : undefined}
               setBase={setSaved}
               show={(file) => { setDraft(file); setError(null); }}
               save={(file) => void save(file)}
-              clear={() => setConflict(null)}
+              clear={() => { setConflict(null); setChangedOnDisk(false); }}
             />
           )}
           {broken && <p className="muted">Fix loadtests/{selected}.yaml in an editor; it shows here once it parses.</p>}
