@@ -41,11 +41,15 @@ function http2Fields(raw: readonly string[]): Array<[string, string]> {
   return fields;
 }
 
-/** The answer whose `response` event is being emitted: undici's own listener runs right after ours, in the same turn. */
+/** The answer whose `response` event is being emitted: set only while its listeners (undici's) run. */
 let answering: { status: number; raw: string[] } | undefined;
 
+interface AnsweringStream {
+  emit(event: string | symbol, ...args: unknown[]): boolean;
+}
+
 interface RequestingSession {
-  request(this: RequestingSession, ...args: unknown[]): { on(event: 'response', listener: (headers: unknown, flags: number, raw: string[]) => void): unknown };
+  request(this: RequestingSession, ...args: unknown[]): AnsweringStream;
 }
 
 /**
@@ -63,8 +67,8 @@ function sessionOf(socket: net.Socket): RequestingSession | undefined {
 
 /**
  * Keeps each answer's header list of the HTTP/2 session undici opens on `socket` (call it for a
- * socket that negotiated h2, before handing it to undici). Requests of the session register a
- * `response` listener ahead of undici's, which reads the list with the answer.
+ * socket that negotiated h2, before handing it to undici). Each request's stream holds the list
+ * out while it emits `response` to undici's listener, which hands the answer to the handler.
  */
 export function watchHttp2(socket: net.Socket): void {
   const found = () => {
@@ -74,15 +78,19 @@ export function watchHttp2(socket: net.Socket): void {
     const request = session.request;
     session.request = function (this: RequestingSession, ...args: unknown[]) {
       const stream = request.apply(this, args);
-      stream.on('response', (_headers, _flags, raw) => {
-        if (!Array.isArray(raw)) return;
-        const taken = { status: Number(raw[raw.indexOf(':status') + 1]), raw };
-        answering = taken;
-        // Not taken by this answer's handler (a request aborted meanwhile): gone before any other answer is read.
-        queueMicrotask(() => {
-          if (answering === taken) answering = undefined;
-        });
-      });
+      // The list is there for exactly the time undici's own `response` listener runs (it calls the handler).
+      const emit = stream.emit;
+      stream.emit = function (this: AnsweringStream, event: string | symbol, ...rest: unknown[]) {
+        if (event !== 'response' || !Array.isArray(rest[2])) return emit.call(this, event, ...rest);
+        const raw = rest[2] as string[];
+        const outer = answering;
+        answering = { status: Number(raw[raw.indexOf(':status') + 1]), raw };
+        try {
+          return emit.call(this, event, ...rest);
+        } finally {
+          answering = outer;
+        }
+      };
       return stream;
     };
   };
@@ -95,9 +103,7 @@ export function watchHttp2(socket: net.Socket): void {
  * Latin-1 values as `http2Fields` gives them; undefined for an HTTP/1.1 answer or one not watched.
  */
 export function takeHttp2Answer(status: number): Array<[string, string]> | undefined {
-  const taken = answering;
-  answering = undefined;
-  return taken && taken.status === status ? http2Fields(taken.raw) : undefined;
+  return answering && answering.status === status ? http2Fields(answering.raw) : undefined;
 }
 
 type Connect<S extends net.Socket> = (options: never, callback: (error: Error | null, socket: S | null) => void) => unknown;
