@@ -93,6 +93,54 @@ async function http2Server(secure: boolean): Promise<Server> {
   };
 }
 
+/** One HPACK field, a literal not indexed and not Huffman-coded (RFC 7541 6.2.2); lengths under 127. */
+const hpackField = (name: string, value: Buffer) => Buffer.concat([Buffer.from([0x00, name.length]), Buffer.from(name), Buffer.from([value.length]), value]);
+const frame = (type: number, flags: number, stream: number, payload: Buffer) => {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(stream, 5);
+  return Buffer.concat([head, payload]);
+};
+
+/**
+ * An HTTP/2 server written frame by frame (cleartext, prior knowledge): it answers each request
+ * with `fields` as given, which node:http2 refuses to send (a second Content-Type).
+ */
+async function rawHttp2Server(fields: Array<[string, Buffer]>): Promise<Server & { port: number }> {
+  const server = net.createServer((socket) => {
+    let buffered = Buffer.alloc(0);
+    let prefaceRead = false;
+    socket.write(frame(0x4, 0, 0, Buffer.alloc(0)));
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      if (!prefaceRead) {
+        if (buffered.length < 24) return;
+        buffered = buffered.subarray(24);
+        prefaceRead = true;
+      }
+      while (buffered.length >= 9) {
+        const length = buffered.readUIntBE(0, 3);
+        if (buffered.length < 9 + length) return;
+        const [type, flags] = [buffered[3]!, buffered[4]!];
+        const stream = buffered.readUInt32BE(5) & 0x7fffffff;
+        buffered = buffered.subarray(9 + length);
+        if (type === 0x4 && !(flags & 0x1)) socket.write(frame(0x4, 0x1, 0, Buffer.alloc(0)));
+        if (type === 0x1) {
+          // :status 200 (static table entry 8), then the fields; the body ends the stream.
+          socket.write(frame(0x1, 0x4, stream, Buffer.concat([Buffer.from([0x88]), ...fields.map(([name, value]) => hpackField(name, value))])));
+          socket.write(frame(0x0, 0x1, stream, Buffer.from('ok')));
+        }
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { port, origin: `http://127.0.0.1:${port}`, seen: [], close: () => new Promise<void>((resolve) => (server.close(() => resolve()), setTimeout(resolve, 200).unref())) };
+}
+
 let h1: Server;
 let h2tls: Server;
 let h2c: Server;
@@ -132,6 +180,18 @@ describe('an HTTP/2 answer gives the header list an HTTP/1.1 answer gives', () =
       expect(over2.httpVersion, name).toBe('2');
       expect(over2.headers, name).toEqual(over1.headers);
       expect(over2.headersSize, name).toBe(over1.headersSize);
+    }
+  });
+
+  it('keeps both lines of a header HTTP/2 allows once in its header object (Content-Type twice), as HTTP/1.1 does', async () => {
+    const twice: Array<[string, Buffer]> = [['content-type', Buffer.from('text/plain')], ['content-type', Buffer.from('application/json')], ['location', Buffer.from('/a')], ['location', Buffer.from('/b')], ['x-a', Buffer.from('1')], ['x-a', Buffer.from('2')]];
+    const raw = await rawHttp2Server(twice);
+    try {
+      const answer = await send(`${raw.origin}/`, 'http2');
+      expect(answer.httpVersion).toBe('2');
+      expect(answer.headers).toEqual(twice.map(([name, value]) => [name, value.toString()]));
+    } finally {
+      await raw.close();
     }
   });
 
