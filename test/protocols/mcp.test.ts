@@ -136,6 +136,92 @@ describe('MCP: a server answering what MCP does not say', () => {
   });
 });
 
+describe('MCP: answers past maxResponseMb', () => {
+  const words = (host: string) => `the MCP server at ${host} sent an answer larger than 1 MB (maxResponseMb), so Ferry stopped reading it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`;
+  const INIT = { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'flood', version: '1' } };
+
+  /** Writes `head`, then `chunk` for as long as the client reads; counts what went out. */
+  function flood(res: http.ServerResponse, head: string, chunk: string, sent: { bytes: number }): void {
+    res.write(head);
+    const bytes = Buffer.from(chunk);
+    const more = () => {
+      while (!res.destroyed && res.write(bytes)) sent.bytes += bytes.length;
+    };
+    res.on('drain', more);
+    more();
+  }
+
+  /**
+   * A hand-made MCP server: initialize answered; the call answered by `call` (Streamable HTTP), or,
+   * for HTTP+SSE, an event stream naming its endpoint and then flooding.
+   */
+  async function hostile(call: (res: http.ServerResponse, id: number, sent: { bytes: number }) => void): Promise<{ url: string; host: string; sent: { bytes: number }; close(): void }> {
+    const sent = { bytes: 0 };
+    const server = http.createServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/sse') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        // The endpoint, then one event that never ends.
+        return flood(res, 'event: endpoint\ndata: /messages\n\ndata: ', 'x'.repeat(64 * 1024), sent);
+      }
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id?: number; method: string };
+        if (req.url === '/messages') return void res.writeHead(202).end();
+        if (message.id === undefined) return void res.writeHead(202).end();
+        if (message.method === 'initialize') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: INIT }));
+        call(res, message.id, sent);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url: `http://${host}/mcp`, host, sent, close: () => { server.closeAllConnections(); server.close(); } };
+  }
+
+  const sendBounded = (fields: Record<string, unknown>) => sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields }), undefined, { maxResponseMb: 1 });
+
+  it('Streamable HTTP: a JSON answer past the bound fails the call naming the setting (it was read whole)', async () => {
+    const peer = await hostile((res, id) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'x'.repeat(2 * 1024 * 1024) }] } })));
+    try {
+      const error = await failure(sendBounded({ url: peer.url, mcp: { transport: 'auto', call: 'tool', name: 'big' } }));
+      expect(error.message).toBe(words(peer.host));
+      expect(error.kind).toBe('tooLarge');
+    } finally {
+      peer.close();
+    }
+  });
+
+  it('Streamable HTTP: an event stream answering the call without end is cut at the bound, at once (it was read until the time limit)', async () => {
+    const peer = await hostile((res, _id, sent) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      flood(res, 'event: message\ndata: ', 'x'.repeat(64 * 1024), sent);
+    });
+    try {
+      const started = Date.now();
+      const error = await failure(sendBounded({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'big' } }));
+      expect(error.message).toBe(words(peer.host));
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(peer.sent.bytes).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      peer.close();
+    }
+  });
+
+  it('HTTP+SSE: an event stream flooding after naming its endpoint is cut at the bound', async () => {
+    const peer = await hostile(() => {});
+    try {
+      const started = Date.now();
+      const error = await failure(sendBounded({ url: peer.url.replace('/mcp', '/sse'), mcp: { transport: 'sse', call: 'tool', name: 'big' } }));
+      expect(error.message).toBe(words(peer.host));
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(peer.sent.bytes).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      peer.close();
+    }
+  });
+});
+
 /** An allow-list in memory: exactly the programs given. */
 function allowing(...programs: ProgramSpec[]): ProgramPolicy & { asked: ProgramSpec[] } {
   const asked: ProgramSpec[] = [];

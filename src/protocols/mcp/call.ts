@@ -30,6 +30,8 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
   let program: StartedProgram | undefined;
   let client: Client | undefined;
   let used: string = chosen;
+  // An answer past maxResponseMb ends the send as the time limit does, with its own words.
+  const stop = (error: SendError) => abort.abort(error);
   const requestOptions = () => ({ signal: abort.signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS });
 
   const connect = async (transport: Transport): Promise<Client> => {
@@ -47,14 +49,15 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
       });
     } else {
       try {
-        await connect(httpTransport(chosen, prepared, context));
+        await connect(httpTransport(chosen, prepared, context, stop));
       } catch (error) {
+        if (error instanceof SendError && error.kind === 'tooLarge') throw error; // an answer past maxResponseMb: no second transport
         const early = deadline.error ?? context.agents.proxyFailure(error, new URL(target), prepared.settings?.proxy === false) ?? connectionErrorByCode(systemCode(error), where, String((error as Error).message));
         // auto: a server that does not speak Streamable HTTP may speak the older HTTP+SSE.
         if (early || options.transport !== 'auto') throw early ?? failed(error, deadline, `the MCP server at ${where} did not initialize`);
         await client?.close().catch(() => {});
         used = 'sse';
-        await connect(httpTransport('sse', prepared, context)).catch((second: unknown) => {
+        await connect(httpTransport('sse', prepared, context, stop)).catch((second: unknown) => {
           throw failed(second, deadline, `the MCP server at ${where} did not initialize over Streamable HTTP (${(error as Error).message}) nor HTTP+SSE`);
         });
       }

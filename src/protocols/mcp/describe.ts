@@ -23,10 +23,13 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
   const { options, chosen, where } = mcpTarget(prepared);
   const timeout = (prepared.settings?.timeoutMs ?? 0) > 0 ? prepared.settings!.timeoutMs! : LIST_LIMIT_MS;
   const client = new Client({ name: 'ferry', version: '1' }, clientOptions());
-  const requestOptions = { signal, timeout };
+  // An answer past maxResponseMb stops the listing with its own words (the SDK would wait on a cut event stream).
+  const stop = new AbortController();
+  signal?.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
+  const requestOptions = { signal: stop.signal, timeout };
   let transport: Transport | undefined;
   try {
-    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context);
+    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context, (error) => stop.abort(error));
     await client.connect(transport, requestOptions).catch((error: unknown) => {
       if (error instanceof SendError) throw error;
       const code = systemCode(error);
@@ -38,6 +41,7 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
     const entries: CatalogEntry[] = [];
     const list = async <T>(what: string, work: () => Promise<T[]>): Promise<T[]> =>
       work().catch((error: unknown) => {
+        if (error instanceof SendError) throw error;
         throw new SendError(`the MCP server ${where} did not list its ${what}: ${oneLine(error)}.`, 'protocol');
       });
     if (has.tools) {

@@ -33,6 +33,13 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
   client.onclose = () => session.messages?.closed();
   let transport: Transport | undefined;
   let used: string = chosen;
+  // An answer past maxResponseMb fails the session, and stops connecting (the SDK would wait on a cut event stream).
+  const stop = new AbortController();
+  signal?.addEventListener('abort', () => stop.abort(signal.reason), { once: true });
+  const tooLarge = (error: SendError) => {
+    session.fail(error);
+    stop.abort(error);
+  };
   session.onClose(() => {
     void (async () => {
       await endSession(transport);
@@ -41,15 +48,15 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
     })();
   });
   try {
-    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context);
-    const connectOptions = { signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS };
+    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context, tooLarge);
+    const connectOptions = { signal: stop.signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS };
     try {
       await client.connect(transport, connectOptions);
     } catch (error) {
       // auto, as send: a server that does not speak Streamable HTTP may speak the older HTTP+SSE (not when nothing listens).
       if (options.transport !== 'auto' || !http || connectionErrorByCode(systemCode(error), where, '')) throw error;
       await transport.close().catch(() => {});
-      transport = httpTransport('sse', prepared, context);
+      transport = httpTransport('sse', prepared, context, tooLarge);
       used = 'sse';
       await client.connect(transport, connectOptions);
     }

@@ -9,6 +9,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { fetch as undiciFetch } from 'undici';
+import { limitedResponse } from '../http/limited-response.js';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
 import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
@@ -59,7 +60,12 @@ export function isHttpTarget(target: string): boolean {
   return /^https?:\/\//i.test(target);
 }
 
-export function httpTransport(which: 'streamableHttp' | 'sse', prepared: PreparedRequest, context: SendContext): Transport {
+/**
+ * `onTooLarge`: told when an answer (a JSON answer, or an event stream as it arrives) passes
+ * maxResponseMb, with the error to end the send with; the SDK only sees the body cut off, and
+ * would wait on (or reconnect an event stream), so the caller stops the request with it.
+ */
+export function httpTransport(which: 'streamableHttp' | 'sse', prepared: PreparedRequest, context: SendContext, onTooLarge: (error: SendError) => void): Transport {
   const headers: Record<string, string> = {};
   for (const { name, value } of prepared.headers) {
     if (OWN_HEADERS.has(name.toLowerCase())) continue;
@@ -73,11 +79,16 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
     // own nonce and time): the POSTs (initialize, notifications, the call), the event stream's GET,
     // the session's DELETE, and HTTP+SSE's POSTs to the endpoint the server names.
     const sent = again ? await signedRequest(again, new URL(url), init) : { url, init };
-    return undiciFetch(sent.url, { ...(sent.init as object), dispatcher } as never);
+    const answer = await undiciFetch(sent.url, { ...(sent.init as object), dispatcher } as never);
+    return limitedResponse(answer, context.maxResponseMb, () => onTooLarge(answerTooLarge(url, context.maxResponseMb)));
   }) as unknown as typeof globalThis.fetch;
   const url = new URL(prepared.url);
   if (which === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, fetch });
   return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+}
+
+function answerTooLarge(url: string | URL, maxResponseMb: number): SendError {
+  return new SendError(`the MCP server at ${new URL(url).host} sent an answer larger than ${maxResponseMb} MB (maxResponseMb), so Ferry stopped reading it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
 }
 
 /** The SDK's request to `url` signed afresh (sign-hop.ts): the URL and init to send. */

@@ -16,6 +16,7 @@ import { describeSocketError } from '../../connection-errors.js';
 import type { ProtocolResult, SendContext } from '../../kind.js';
 import { SendError } from '../../send-error.js';
 import { responseTooLarge } from '../http-errors.js';
+import { limitedResponse } from '../limited-response.js';
 import { sendHttp } from '../http.js';
 import { withStreamHeaders } from '../../sse/stream-headers.js';
 import { StreamSession } from '../../stream/session.js';
@@ -27,7 +28,6 @@ import { subscriptionEnd } from './connection.js';
 
 /** Most bytes of a refusal's body read for its message. */
 const REFUSAL_BYTES = 64 * 1024;
-const MB = 1024 * 1024;
 
 export async function subscribeSse(prepared: PreparedRequest, operation: GraphqlOperation, url: URL, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { createClient } = await import('graphql-sse');
@@ -99,7 +99,7 @@ function startSse(
     }
     if (init?.method === 'POST') state.answer = response;
     if (!response.ok && init?.method === 'POST') refusal = { status: response.status, statusText: response.statusText, body: await readSome(response) };
-    return response.ok ? limited(response, context.maxResponseMb, () => (tooLarge = true)) : response;
+    return response.ok ? limitedResponse(response, context.maxResponseMb, () => (tooLarge = true)) : response;
   };
   const client = createClient({
     url: url.href,
@@ -213,30 +213,6 @@ function refused(url: URL, refusal: { status: number; statusText: string; body: 
     `${url.host} answered HTTP ${refusal.status}${refusal.statusText ? ` ${refusal.statusText}` : ''} instead of an event stream${said ? ` (${said})` : ''}; check the URL (body.graphql.subscriptionUrl), the auth and the headers.`,
     'protocol',
   );
-}
-
-/**
- * The answer with its body cut off (an error) once more than `maxResponseMb` arrived: the library
- * buffers an event until its end, so a server that never ends one would otherwise fill memory.
- */
-function limited(response: Response, maxResponseMb: number, onTooLarge: () => void): Response {
-  if (maxResponseMb <= 0 || !response.body) return response;
-  const limit = maxResponseMb * MB;
-  let seen = 0;
-  // undici's and Node's stream types differ in their declarations only.
-  const body = (response.body as unknown as ReadableStream<Uint8Array>).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen <= limit) controller.enqueue(chunk);
-        else {
-          onTooLarge();
-          controller.error(new Error('the event stream passed maxResponseMb'));
-        }
-      },
-    }),
-  );
-  return new UndiciResponse(body as unknown as ConstructorParameters<typeof UndiciResponse>[0], { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The first bytes of an answer's body as text (a refusal's reason). */
