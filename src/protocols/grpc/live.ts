@@ -15,7 +15,8 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, decode, encode, failure, loadMethod, openChannel, statusLabel, statusName, tooManyMessages, type LoadedMethod } from './call.js';
+import { bodyText, decode, encode, failure, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
+import { statusLabel, statusName } from './status.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
