@@ -114,6 +114,14 @@ describe('gRPC: malformed messages fail the request naming the method and what w
     expect(error!.message).toBe('the answer of ferry.wkt.Types/Echo is not a valid Stamped message: field detail.type_url (10.1) says it is 5 bytes long, but 1 byte is left where it starts (byte 4); the server sent a malformed message.');
   });
 
+  it('a message packed in an Any is checked as the type its URL names (protobufjs read it as leniently)', async () => {
+    // Stamped.detail (10): type_url (1) ferry.wkt.Note, value (2) a Note whose text (1) came as a varint.
+    const url = Buffer.from('type.googleapis.com/ferry.wkt.Note');
+    const any = Buffer.concat([Buffer.from([0x0a, url.length]), url, Buffer.from([0x12, 0x02, 0x08, 0x00])]);
+    const error = await failed(stamped(await peer(grpcAnswer(frame(Buffer.concat([Buffer.from([0x52, any.length]), any]))))));
+    expect(error?.message).toBe('the answer of ferry.wkt.Types/Echo is not a valid Stamped message: field detail.value.text (10.2.1) is a string but came as a varint (wire type 0); the server sent a malformed message.');
+  });
+
   it('a field sent with the wrong wire type, a varint cut short, a wire type that does not exist, field number 0', async () => {
     const cases: Array<[number[], string]> = [
       [[0x08, 0x00], 'field text (1) is a string but came as a varint (wire type 0)'],

@@ -8,6 +8,7 @@
  */
 import type { PackageDefinition } from '@grpc/proto-loader';
 import { lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
+import { anyTypeName, isAny } from './well-known.js';
 
 /** protobuf's default recursion limit (C++, Java, Go): deeper nesting is refused, not read on the stack. */
 const MAX_DEPTH = 100;
@@ -62,7 +63,10 @@ function walk(definition: PackageDefinition, type: TypeDescriptor | undefined, b
       case 2: {
         const [length, from] = varint(bytes, pos, end, () => `${what()}'s length is cut short at the end of the message (byte ${pos})`);
         if (from + length > end) throw new Malformed(`${what()} says it is ${length} bytes long, but ${plural(end - from)} left where it starts (byte ${from})`);
-        if (field?.type === 'TYPE_MESSAGE') walk(definition, nestedType(definition, type!, field), bytes, from, from + length, here, depth + 1);
+        if (field?.type === 'TYPE_MESSAGE') {
+          walk(definition, nestedType(definition, type!, field), bytes, from, from + length, here, depth + 1);
+          if (isAny(field)) walkPacked(definition, bytes, from, from + length, here, depth + 1);
+        }
         else if (field && field.type !== 'TYPE_STRING' && field.type !== 'TYPE_BYTES') checkPacked(field, bytes, from, from + length, what);
         pos = from + length;
         break;
@@ -74,6 +78,21 @@ function walk(definition: PackageDefinition, type: TypeDescriptor | undefined, b
         throw new Malformed(`${what()} ends a group that was not started (byte ${at})`);
     }
   }
+}
+
+/**
+ * An Any's packed message, checked as the type its URL names when the definition has it:
+ * protobufjs reads it by that type as leniently as any other message.
+ */
+function walkPacked(definition: PackageDefinition, bytes: Uint8Array, start: number, end: number, path: Array<[string, number]>, depth: number): void {
+  const fields = topLevelFields(bytes.subarray(start, end), [1, 2]);
+  if (typeof fields === 'string') return; // walked already: well formed
+  const typeUrl = fields.get(1)!.at(-1);
+  const value = fields.get(2)!.at(-1);
+  const packed = typeUrl && value ? lookup(definition, anyTypeName(new TextDecoder().decode(typeUrl))) : undefined;
+  if (!packed || !value) return;
+  const from = value.byteOffset - bytes.byteOffset;
+  walk(definition, packed, bytes, from, from + value.length, [...path, ['value', 2]], depth + 1);
 }
 
 /** A varint's value and the position after it; `cut` says why when it runs past `end` or past 10 bytes. */
