@@ -576,8 +576,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
       }
       // Renamed in the other tab: this one follows, and says nothing of a deleted file.
       await other.getByLabel('Request name').fill('Twice renamed');
-      await expect.poll(() => fs.access(req('Twice renamed.yaml')).then(() => true, () => false)).toBe(true);
-      await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Twice renamed');
+      await expect.poll(() => fs.access(req('Twice renamed.yaml')).then(() => true, () => false), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => page.getByLabel('Request name').inputValue(), { timeout: 10_000 }).toBe('Twice renamed');
       expect(await page.getByTestId('unsaved-bar').count()).toBe(0);
       // This tab's edit reaches the server only after the other tab moved the request into Users: it is saved there.
       let held: Route | undefined;
@@ -586,11 +586,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
         else await route.continue();
       });
       await page.getByLabel('URL').fill('http://127.0.0.1:1/edited');
-      await expect.poll(() => held !== undefined).toBe(true);
+      await expect.poll(() => held !== undefined, { timeout: 10_000 }).toBe(true);
       const moved = await other.evaluate(async () => (await fetch('/api/request/move', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'Twice renamed.yaml', folder: 'Users' }) })).status);
       expect(moved).toBe(200);
       await held!.continue();
-      await expect.poll(() => fs.readFile(req('Users/Twice renamed.yaml'), 'utf8').catch(() => '')).toContain('/edited');
+      await expect.poll(() => fs.readFile(req('Users/Twice renamed.yaml'), 'utf8').catch(() => ''), { timeout: 10_000 }).toContain('/edited');
       await page.unroute('**/api/request');
       expect(parse(await fs.readFile(req('Users/Twice renamed.yaml'), 'utf8'))).toEqual({ name: 'Twice renamed', url: 'http://127.0.0.1:1/edited' });
       expect(await page.getByTestId('unsaved-bar').count()).toBe(0);
@@ -599,5 +599,5 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     } finally {
       await other.close();
     }
-  });
+  }, 60_000);
 });
