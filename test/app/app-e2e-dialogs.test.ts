@@ -336,13 +336,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await page.getByRole('button', { name: 'Workspace variables' }).click();
     const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
     await expect.poll(() => dialog.getByLabel('Variable 1').inputValue()).toBe('base');
-    // Another editor adds a variable while the dialog is open (the app's copy is not yet reloaded).
+    // Another editor adds a variable while the dialog holds an edit (the app's copy is not yet reloaded).
+    await dialog.getByLabel('Variable 3').fill('typedHere');
+    await dialog.getByLabel('Value 3', { exact: true }).fill('mine');
     const data = parse(await fs.readFile(file, 'utf8')) as { variables: unknown[] };
     data.variables.push({ key: 'fromOutside', value: 'kept' });
     await fs.writeFile(file, stringify(data));
     const outside = await fs.readFile(file, 'utf8');
-    await dialog.getByLabel('Variable 3').fill('typedHere');
-    await dialog.getByLabel('Value 3', { exact: true }).fill('mine');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.getByText('ferry.yaml changed on disk since the app read it; nothing was saved.').isVisible()).toBe(true);
     expect(await fs.readFile(file, 'utf8')).toBe(outside);
@@ -362,10 +362,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await page.getByRole('button', { name: 'Workspace variables' }).click();
     const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
     await expect.poll(() => dialog.getByLabel('Variable 4').inputValue()).toBe('typedHere');
+    await dialog.getByLabel('Value 4', { exact: true }).fill('mine again');
     const data = parse(await fs.readFile(file, 'utf8')) as { variables: Array<{ key: string }> };
     data.variables.push({ key: 'lostOnPurpose', value: 'x' } as { key: string });
     await fs.writeFile(file, stringify(data));
-    await dialog.getByLabel('Value 4', { exact: true }).fill('mine again');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.getByText('ferry.yaml changed on disk since the app read it; nothing was saved.').isVisible()).toBe(true);
     await dialog.getByRole('group', { name: 'Changed on disk' }).getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
@@ -549,6 +549,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'The workspace is busy' }).count()).toBe(1);
     await page.unroute('**/api/request');
     expect(await files(ws.root)).not.toContain('requests/Health copy.yaml');
+  });
+
+  it('an environment file changed on disk while its dialog is open: taken at once without edits, the bar at once with them', async () => {
+    await page.getByLabel('Environment', { exact: true }).selectOption('local');
+    await page.getByLabel('Edit environment').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Environment name').inputValue()).toBe('Local');
+    const file = path.join(ws.root, 'environments', 'local.yaml');
+    await fs.writeFile(file, 'name: Local\nvariables:\n  - key: who\n    value: from disk\n');
+    await expect.poll(() => dialog.getByLabel('Value 1', { exact: true }).inputValue(), { timeout: 5_000 }).toBe('from disk');
+    await dialog.getByLabel('Value 1', { exact: true }).fill('mine');
+    await fs.writeFile(file, 'name: Local\nvariables:\n  - key: who\n    value: again\n');
+    await expect.poll(() => dialog.getByRole('group', { name: 'Changed on disk' }).textContent(), { timeout: 5_000 }).toContain('These variables changed on disk while you were editing them.');
+    expect(await dialog.getByLabel('Value 1', { exact: true }).inputValue()).toBe('mine');
+    await dialog.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(parse(await fs.readFile(file, 'utf8'))).toEqual({ name: 'Local', variables: [{ key: 'who', value: 'mine' }] });
   });
 
   it('an environment renamed in another tab while its dialog holds edits: Save writes them to it, under its new name', async () => {

@@ -761,13 +761,13 @@ export function App() {
         </main>
       </div>
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
-      {dialog?.type === 'variables' && <EnvironmentDialog onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
+      {dialog?.type === 'variables' && <EnvironmentDialog diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
       {dialog?.type === 'settings' && <SettingsDialog key={dialog.folder} folder={dialog.folder} diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'update' && <UpdateSpecDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => void loadWorkspace()} />}
       <CommandPalette tree={info.tree} environments={info.environments} commands={commands} targets={{ openRequest: (path) => void openRequest(path), runFolder: actions.run, switchEnvironment }} />
       {dialog?.type === 'code' && <CodeDialog path={dialog.path} request={dialog.request} onClose={() => setDialog(null)} />}
-      {dialog?.type === 'environment' && <EnvironmentDialog key={dialog.id} id={dialog.id} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
+      {dialog?.type === 'environment' && <EnvironmentDialog key={dialog.id} id={dialog.id} diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'newEnvironment' && (
         <NewEnvironmentDialog
           environments={info.environments}

@@ -3,16 +3,18 @@
  * (ferry.yaml): variables with enabled and secret; secret values are typed here, stored on this
  * computer, never shown again. An environment's name is edited here too (a rename renames its
  * file), and it can be deleted; NewEnvironmentDialog adds one, empty or as a copy.
+ * `diskChanges` moves when workspace files change on disk (git, an editor, another tab): the file
+ * is read again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
-import { api, ApiFailure } from './api.js';
+import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { saveOnCtrlS } from './save-shortcut.js';
 
-export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: () => void }) {
+export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: string; diskChanges: number; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
   const [name, setName] = useState('');
   /** The name as the file has it: a different one typed is a rename on Save. */
@@ -44,14 +46,42 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
     }, (e: Error) => setError(e.message));
   }, [url]);
   const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
+  /** Said beside the conflict bar when the file changed while the dialog held edits (no refused save says it). */
+  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  /** A save in flight: its answer says what the file holds, not a read racing it. */
+  const saving = useRef(false);
+  // What the disk-change read needs now, not at the render that made it.
+  const now = useRef({ base, edited, loaded });
+  now.current = { base, edited, loaded };
+  const firstChanges = useRef(diskChanges);
+  useEffect(() => {
+    if (diskChanges === firstChanges.current || saving.current || now.current.loaded === '') return;
+    api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
+      const held = now.current;
+      if (saving.current || stableJson(env.variables) === stableJson(held.base)) return;
+      if (held.edited) {
+        setError(null);
+        setConflict(env.variables);
+        setChangedOnDisk(true);
+        return;
+      }
+      setName(env.name);
+      setSavedName(env.name);
+      setRows(env.variables);
+      setBase(env.variables);
+      setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
+    }, () => undefined); // gone (renamed or deleted): a save follows it or says so
+  }, [diskChanges]);
   /** A click beside the dialog, ×, or Esc: with edits, only when the user says to discard them. */
   const close = useGuardedClose(edited, 'Discard your changes to these variables? (Cancel, then Save to keep them.)', onClose);
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const save = async (over = base) => {
+    saving.current = true;
     try {
       setConflict(null);
+      setChangedOnDisk(false);
       if (currentId === undefined) {
         await api.put('/api/workspace/variables', { base: over, variables: rows });
       } else {
@@ -67,6 +97,8 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
       const changed = e instanceof ApiFailure ? (e.body as { variables?: EnvironmentVariableView[] } | undefined)?.variables : undefined;
       if (changed) setConflict(changed);
       setError((e as Error).message);
+    } finally {
+      saving.current = false;
     }
   };
   const remove = async () => {
@@ -114,10 +146,11 @@ export function EnvironmentDialog({ id, onClose, onSaved }: { id?: string; onClo
       {conflict && (
         <ConflictBar
           file={conflict}
+          message={changedOnDisk ? 'These variables changed on disk while you were editing them.' : undefined}
           setBase={setBase}
           show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
           save={(file) => void save(file)}
-          clear={() => setConflict(null)}
+          clear={() => { setConflict(null); setChangedOnDisk(false); }}
         />
       )}
       <footer>
