@@ -85,6 +85,24 @@ describe('gRPC: hostile peers', () => {
     expect(gateway!.message).toBe(`${page.slice('grpc://'.length)} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`);
   });
 
+  it('rich error details that are not well-formed protobuf are not shown (protobufjs showed a field sent as a varint as an empty string); the trailer stays, as base64', async () => {
+    // Status { code 3, details [Any { BadRequest { fieldViolations [{ field (1) as a varint }] } }] }.
+    const badRequest = Buffer.from([0x0a, 0x02, 0x08, 0x00]);
+    const url = Buffer.from('type.googleapis.com/google.rpc.BadRequest');
+    const any = Buffer.concat([Buffer.from([0x0a, url.length]), url, Buffer.from([0x12, badRequest.length]), badRequest]);
+    const status = Buffer.concat([Buffer.from([0x08, 0x03, 0x1a, any.length]), any]);
+    const result = await say(
+      await peer((stream) => {
+        stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+        stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '3', 'grpc-message': 'bad', 'grpc-status-details-bin': status.toString('base64') }));
+        stream.end();
+      }),
+    );
+    expect(result.outcome).toMatchObject({ status: 3, text: 'INVALID_ARGUMENT', rule: 'a gRPC request without tests fails unless its status is 0 OK' });
+    expect(result.detail?.statusDetails).toBeUndefined();
+    expect(result.trailers).toEqual([['grpc-status-details-bin', status.toString('base64')]]);
+  });
+
   it('a grpc-status that is not a number is 2 UNKNOWN saying so (it was status NaN, UNKNOWN_NaN, null in the JSON report)', async () => {
     const url = await peer((stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': 'abc' }, { endStream: true }));
     const result = await say(url);

@@ -9,6 +9,7 @@ import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
 import { LOADER_OPTIONS } from './descriptors.js';
 import type { TypeDescriptor } from './skeleton.js';
 import { toProto3Json } from './well-known.js';
+import { malformation } from './wire-check.js';
 
 export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
 
@@ -62,6 +63,8 @@ export function statusDetails(trailer: Buffer | string | undefined): unknown[] |
     }
     reader = { definition, read: (definition['google.rpc.StatusReader'] as Record<string, MethodDefinition<object, object>>).Read! };
   }
+  // protobufjs reads leniently (a field sent as a varint became an empty string): bytes that are not a well-formed Status are not shown.
+  if (malformation(reader.definition, (reader.definition['google.rpc.Status'] as { type: TypeDescriptor }).type, bytes)) return undefined;
   let status: { details?: unknown[] };
   try {
     status = reader.read.responseDeserialize(bytes) as { details?: unknown[] };
