@@ -77,6 +77,18 @@ describe('gRPC', () => {
     expect(result.headers).toContainEqual(['x-raw-bin', Buffer.from([0xfb, 0xff]).toString('base64')]);
   });
 
+  it('metadata refused before sending leaves no channel open behind it (each stayed in grpc-js\'s registry, the app growing with every refusal)', async () => {
+    // grpc-js's own list of open channels (channelz), the only place a channel left open shows.
+    const { getChannelzHandlers } = (await import('@grpc/grpc-js/build/src/channelz.js')) as unknown as { getChannelzHandlers(): { GetTopChannels(call: object, callback: (error: unknown, value: { channel: Array<{ data: { target: string } }> }) => void): void } };
+    const open = () => new Promise<number>((resolve) => getChannelzHandlers().GetTopChannels({ request: { start_channel_id: 0, max_results: 100_000 } }, (_error, value) => resolve(value.channel.filter((c) => c.data.target.endsWith(`:${peer.port}`)).length)));
+    const before = await open();
+    for (const method of ['ferry.test.Echo/Say', 'ferry.test.Echo/Count']) {
+      const error = await failure(send({ url: peer.url, method, grpc: PROTO, headers: [{ key: 'x-who', value: 'Jos\u00e9' }], body: { type: 'json', text: '{}' } }));
+      expect(error.message).toMatch(/^metadata x-who cannot be sent/);
+    }
+    expect(await open()).toBe(before);
+  });
+
   it('a query in the URL (query params, an API key sent in the query) cannot go over gRPC: refused naming it, not dropped without a word', async () => {
     const keyed = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'apiKey', key: 'api_key', value: 's3cret', location: 'query' }, body: { type: 'json', text: '{}' } }));
     expect(keyed.message).toBe('a gRPC request has no query string, so the URL\'s query (api_key) cannot be sent; send it as metadata: a header, or the API key with location header.');

@@ -141,12 +141,13 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
 const cancelledError = () => new SendError('the request was cancelled.', 'other');
 
 export async function sendGrpc(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
+  // Metadata first: a refused entry must not leave a channel open (grpc-js keeps every open one in its registry).
+  const metadata = requestMetadata(prepared.headers);
   const opened = openChannel(prepared, context);
   const { host, credentials, channel, proxy } = opened;
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const started = performance.now();
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
-  const metadata = requestMetadata(prepared.headers);
   const fail = (why: string | undefined, details: string) => failure(why, details, host, timeoutMs, channel, proxy);
 
   try {

@@ -24,9 +24,10 @@ import { signingInterceptors } from './call-signing.js';
 type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientDuplexStream<Buffer, string>;
 
 export async function connectGrpc(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
+  // Metadata first: a refused entry must not leave a channel open (as call.ts's sendGrpc).
+  const metadata = requestMetadata(prepared.headers);
   const opened = openChannel(prepared, context);
   const { host, credentials, channel, proxy } = opened;
-  const metadata = requestMetadata(prepared.headers);
   let loaded: LoadedMethod;
   let first: { json: string; bytes: Buffer } | undefined;
   try {
