@@ -41,7 +41,7 @@ function baseResult(item: RunItem, iteration: number): RequestResult {
     kind: request?.kind ?? DEFAULT_REQUEST_KIND,
     folder: folders.at(-1)?.path ?? '',
     folderNames: folders.map((f) => f.name),
-    method: request?.method.toUpperCase() ?? '',
+    method: request ? methodAsTyped(request) : '',
     url: request?.url ?? '',
     durationMs: 0,
     iteration,
@@ -50,6 +50,16 @@ function baseResult(item: RunItem, iteration: number): RequestResult {
     console: [],
     startedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * The method a result shows before its request is prepared (a refusal at preparation keeps it): by
+ * the kind's rule, as preparation reads it (an HTTP method upper-cased; gRPC's `pkg.Svc/Method`
+ * and DNS's record type as typed).
+ */
+function methodAsTyped(request: RequestFile): string {
+  const rule = requestKind(request.kind).method;
+  return rule === 'http' ? request.method.toUpperCase() : rule === 'text' ? request.method : '';
 }
 
 export async function sendItem(item: RunItem, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {

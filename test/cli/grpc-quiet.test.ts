@@ -52,6 +52,7 @@ describe('ferry run with gRPC: no library noise on the terminal', () => {
       'requests/B Accent.yaml': request('Accent', 'x-who\n    value: "Jos\u00e9"'),
       'requests/C Control.yaml': request('Control', 'x-why\n    value: "a\\tb"'),
       'requests/D Key.yaml': request('Key', '"x!y"\n    value: v'),
+      'requests/E Space.yaml': request('Space', '"x y"\n    value: v'),
     };
     for (const [file, text] of Object.entries(files)) {
       await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
@@ -65,12 +66,16 @@ describe('ferry run with gRPC: no library noise on the terminal', () => {
     const code = await run.done;
     expect(run.output.stderr).toBe('');
     expect(code).toBe(1);
-    const report = JSON.parse(run.output.stdout) as { results: Array<{ name: string; passed: boolean; error: string | null }> };
+    const report = JSON.parse(run.output.stdout) as { results: Array<{ name: string; method: string; passed: boolean; error: string | null }> };
+    // A gRPC method is a name, as typed, whether the request was refused before sending or not (it was upper-cased as HTTP's).
+    expect(new Set(report.results.map((r) => r.method))).toEqual(new Set(['ferry.test.Echo/Say']));
     expect(report.results.map((r) => [r.name, r.passed, r.error]).sort()).toEqual([
       ['Accent', false, 'metadata x-who cannot be sent: its value has "é" at character 4, and gRPC text metadata is printable ASCII only (space to ~); percent-encode the value, or send its bytes as base64 under a key ending in -bin.'],
       ['Control', false, 'metadata x-why cannot be sent: its value has U+0009 at character 2, and gRPC text metadata is printable ASCII only (space to ~); percent-encode the value, or send its bytes as base64 under a key ending in -bin.'],
       ['Drops', true, null],
       ['Key', false, 'metadata x!y cannot be sent: gRPC metadata keys are letters, digits, -, _ and . only, and it has "!"; rename the header.'],
+      // Refused while the request is prepared (before the kind's own check), its method still shown as typed.
+      ['Space', false, 'requests/E Space.yaml: header name "x y" is not valid (letters, digits and - only).'],
     ]);
   });
 });
