@@ -1,4 +1,5 @@
 /** WebSocket requests against a real `ws` server on 127.0.0.1 (plain and TLS with the self-signed test certificate). */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { SendError } from '../../src/protocols/index.js';
 import { requestKind } from '../../src/protocols/index.js';
-import { describeKindCases, type RunningPeer } from './kind-cases.js';
+import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
 import { testCertificate } from '../support/servers/index.js';
 import { hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
@@ -207,6 +208,44 @@ describe('websocket requests', () => {
     expect(result.body.length).toBeLessThan(1000 * 6);
     expect(result.bodySize).toBeGreaterThan(400_000); // every message's bytes counted
   }, 90_000);
+});
+
+describe('a WebSocket peer flooding pings', () => {
+  /** Completes the upgrade by hand, then writes ping frames (125 bytes each) for as long as the socket takes them; reads nothing. */
+  async function pingFlood(): Promise<{ url: string; host: string; sent: { bytes: number }; close(): void }> {
+    const sent = { bytes: 0 };
+    const server = http.createServer();
+    server.on('upgrade', (req, socket) => {
+      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+      socket.on('error', () => {});
+      const ping = Buffer.concat([Buffer.from([0x89, 125]), Buffer.alloc(125, 0x70)]);
+      const batch = Buffer.concat(Array.from({ length: 512 }, () => ping));
+      const more = () => {
+        while (!socket.destroyed && socket.write(batch)) sent.bytes += batch.length;
+      };
+      socket.on('drain', more);
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url: `ws://${host}/`, host, sent, close: () => { server.closeAllConnections(); server.close(); } };
+  }
+
+  it('is cut once 60 pongs wait unsent, as ws clients do, and the request fails naming the flood (it passed as closed 1006)', async () => {
+    const peer = await pingFlood();
+    try {
+      const request = requestSchema.parse({ name: 'pings', kind: 'websocket', url: peer.url, settings: { timeoutMs: 5000, stream: { timeoutMs: 8000 } } });
+      const started = Date.now();
+      const error = await failure(sendWith(requestKind('websocket'), request, undefined, { maxResponseMb: 1 }));
+      expect(error.message).toBe(`${peer.host} flooded the connection with WebSocket pings without reading Ferry's pongs (60 pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`);
+      expect((error as SendError).kind).toBe('protocol');
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(peer.sent.bytes).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      peer.close();
+    }
+  });
 });
 
 describe('a signed WebSocket upgrade that is redirected', () => {

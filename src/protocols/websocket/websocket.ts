@@ -22,6 +22,8 @@ import { StreamSession } from '../stream/session.js';
 const MB = 1024 * 1024;
 /** Frames are at most this large when `maxResponseMb` is 0 (no limit): the `ws` library's own default. */
 const NO_LIMIT_PAYLOAD = 100 * MB;
+/** Pongs ws may have waiting to be sent before it cuts the connection (its own default, set so the message can say it). */
+const MAX_PENDING_PONGS = 60;
 /** How long a polite close (close frame, then the server's) may take before the socket is cut. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -62,6 +64,12 @@ function openWebSocket(prepared: PreparedRequest, context: SendContext, session:
   });
   socket.on('message', (data, isBinary) => {
     session.messages?.received(frameText(asBytes(data), isBinary));
+  });
+  // ws answers each ping with a pong and cuts a peer that leaves MAX_PENDING_PONGS of them unsent
+  // (it pings without reading), as a ws client does; it then says only 1006: named here.
+  socket.on('ping', () => {
+    if (socket.readyState !== WebSocket.CLOSING) return;
+    session.fail(new SendError(`${url.host} flooded the connection with WebSocket pings without reading Ferry's pongs (${MAX_PENDING_PONGS} pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`, 'protocol'));
   });
   socket.on('close', (code, reason) => {
     opened.closed = { code, reason: reason.toString('utf8') };
@@ -158,6 +166,8 @@ export function clientOptions(prepared: PreparedRequest, context: SendContext, h
     maxRedirects: settings?.maxRedirects ?? 10,
     finishRequest: redirectHops(prepared),
     maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
+    // Not in @types/ws yet (ws 8.18+).
+    ...({ maxPendingAutoPongs: MAX_PENDING_PONGS } as object),
   };
 }
 
