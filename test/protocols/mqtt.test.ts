@@ -285,6 +285,20 @@ describe('mqtt: brokers that refuse or close', () => {
     }
   });
 
+  it('a broker that accepts and then stops answering (no PINGRESP) fails naming the keep-alive (it read "talking MQTT with … failed: Keepalive timeout")', async () => {
+    const broker = await startScriptedBroker((socket, packet) => {
+      if (packet.cmd === 'connect') socket.write(CONNACK);
+    });
+    try {
+      const started = Date.now();
+      const error = await failure(sendRequest('mqtt', { url: broker.url, mqtt: { keepAliveSecs: 1 }, settings: { stream: { timeoutMs: 10000 } } }));
+      expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${broker.port} stopped answering: no PINGRESP to Ferry's keep-alive ping within 1.5 s (1.5 × the keep-alive of 1 s), so Ferry closed the connection; check that the broker is up and reachable, or raise mqtt.keepAliveSecs.`);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await broker.close();
+    }
+  });
+
   it('a peer that closes before CONNACK fails with one line saying so', async () => {
     const net = await import('node:net');
     const server = net.createServer((socket) => socket.destroy());

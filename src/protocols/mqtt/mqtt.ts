@@ -141,6 +141,7 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     if (!session.messages && url.protocol === 'mqtts:' && (errorCode(error) === 'ECONNRESET' || errorCode(error) === 'EPIPE')) {
       return session.fail(new SendError(`the MQTT broker at ${url.host} closed the connection during the TLS handshake (${errorCode(error)}); it may be a plaintext broker: use mqtt:// (port 1883), or check the port.`, 'tls'));
     }
+    if (error.message === 'Keepalive timeout') return session.fail(keepaliveTimeout(url, client.keepalive));
     // The parser's (or mqtt.js's) refusal of what the broker sent: named by when it came, not as a failed connect.
     if (isProtocolError(error)) return session.fail(invalidPacket(error, url, opened.guard.accepted, options.version));
     session.fail(describeMqttError(error, url, session.messages !== undefined));
@@ -296,6 +297,11 @@ const CLIENT_ERRORS = /^(connack timeout|Keepalive timeout|client disconnecting|
 function isProtocolError(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   return code === undefined && errorCode(error) === '' && !CLIENT_ERRORS.test(error.message);
+}
+
+/** mqtt.js gave up on the connection: no PINGRESP within 1.5 keep-alive intervals (`keepAliveSecs`, or the MQTT 5 broker's Server Keep Alive). */
+function keepaliveTimeout(url: URL, keepAliveSecs: number): SendError {
+  return new SendError(`the MQTT broker at ${url.host} stopped answering: no PINGRESP to Ferry's keep-alive ping within ${keepAliveSecs * 1.5} s (1.5 × the keep-alive of ${keepAliveSecs} s), so Ferry closed the connection; check that the broker is up and reachable, or raise mqtt.keepAliveSecs.`, 'timeout');
 }
 
 /** What the broker sent could not be read: after its CONNACK, an invalid packet; before, an answer that is not MQTT. */
