@@ -242,6 +242,18 @@ describe('mqtt: brokers that refuse or close', () => {
     } finally {
       web.close();
     }
+    // Bytes whose "length" says hundreds of MB, before any CONNACK: not MQTT, said at once (not waited on, nor called too large).
+    const noise = net.createServer((socket) => socket.once('data', () => socket.write(Buffer.from([0x00, 0xff, 0xfe, 0xff, 0x7f, 0x20]))));
+    await new Promise<void>((resolve) => noise.listen(0, '127.0.0.1', resolve));
+    const noisePort = (noise.address() as import('node:net').AddressInfo).port;
+    try {
+      const started = Date.now();
+      const error = await failure(sendRequest('mqtt', { url: `mqtt://127.0.0.1:${noisePort}`, settings: { timeoutMs: 5000 } }));
+      expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${noisePort} answered the connection with something that is not MQTT (its first packet is of type 0, not a CONNACK). Is it an MQTT broker (a TLS one needs mqtts://), and does it take mqtt.version v311?`);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      noise.close();
+    }
   });
 
   it('a received message past maxResponseMb fails the request as other kinds do, cut at its header (it was read whole: up to 256 MB each)', async () => {

@@ -115,6 +115,9 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
   const guard = new PacketGuard(context.maxResponseMb > 0 ? context.maxResponseMb * 1024 * 1024 : 0, () => {
     session.fail(new SendError(`the MQTT broker at ${url.host} sent an MQTT message larger than ${context.maxResponseMb} MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`, 'tooLarge'));
     client.stream?.destroy();
+  }, (type) => {
+    session.fail(invalidPacket(new Error(`its first packet is of type ${type}, not a CONNACK`), url, false, options.version));
+    client.stream?.destroy();
   });
   client.stream?.prependListener('data', (chunk: Buffer) => guard.push(chunk));
   const opened: OpenedMqtt = { client, guard };

@@ -15,10 +15,15 @@ export class PacketGuard {
   private remaining = 0;
   private stopped = false;
 
-  /** `limit`: the most bytes of one packet (header included); 0 = no bound but MQTT's own. */
+  /**
+   * `limit`: the most bytes of one packet (header included); 0 = no bound but MQTT's own.
+   * `onNotConnack`: the broker's first packet is of another type (so not MQTT at all, most often:
+   * a web server's answer); told with the type, at once, before its length is believed.
+   */
   constructor(
     private readonly limit: number,
     private readonly onTooLarge: () => void,
+    private readonly onNotConnack: (type: number) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -33,7 +38,14 @@ export class PacketGuard {
       }
       const byte = chunk[at++]!;
       this.header.push(byte);
-      this.firstType ??= byte >> 4;
+      if (this.firstType === undefined) {
+        this.firstType = byte >> 4;
+        if (this.firstType !== 2) {
+          this.stopped = true;
+          this.onNotConnack(this.firstType);
+          return;
+        }
+      }
       // The remaining length: 7 bits a byte, low first, a set high bit for more (at most 4 bytes).
       if (this.header.length === 1 || ((byte & 0x80) !== 0 && this.header.length < 5)) continue;
       const length = this.header.slice(1).reduce((sum, b, i) => sum + (b & 0x7f) * 128 ** i, 0);
@@ -50,7 +62,7 @@ export class PacketGuard {
   }
 
   private packetEnded(): void {
-    // Packet type 2 is CONNACK; anything else first is not a broker accepting.
+    // The first packet, a CONNACK (type 2; any other was refused above), has arrived whole.
     if (this.firstType === 2) this.accepted = true;
     this.firstType = -1;
   }
